@@ -1,0 +1,276 @@
+"""The resolved intermediate representation (IR) every target reads.
+
+Frozen dataclasses; `ir_json.to_json` writes them in the shape documented in
+docs/ir.md. Everything a generator needs (type ids, slot sizes, offsets,
+evaluated defaults, key fields) is decided here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Tuple, Union
+
+IR_VERSION = 1
+
+PRIMITIVE_SIZES = {
+    "bool": 1, "byte": 1, "char": 1, "wchar": 4,
+    "int8": 1, "uint8": 1, "int16": 2, "uint16": 2,
+    "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
+    "float": 4, "double": 8, "decimal": 16, "timestamp": 8, "uuid": 16,
+    "string": 4, "bytes": 4,
+}
+"""Versioned slot size of every primitive (FORMAT.md 2.1)."""
+
+VARIABLE_PRIMITIVES = frozenset({"string", "bytes"})
+
+INTEGER_RANGES = {
+    "bool": (0, 1),
+    "byte": (0, 0xFF), "char": (0, 0xFF), "wchar": (0, 0xFFFFFFFF),
+    "int8": (-0x80, 0x7F), "uint8": (0, 0xFF),
+    "int16": (-0x8000, 0x7FFF), "uint16": (0, 0xFFFF),
+    "int32": (-0x80000000, 0x7FFFFFFF), "uint32": (0, 0xFFFFFFFF),
+    "int64": (-0x8000000000000000, 0x7FFFFFFFFFFFFFFF), "uint64": (0, 0xFFFFFFFFFFFFFFFF),
+}
+"""Value range of every integer-like type (also the enum/flags underlying types)."""
+
+ENUM_WIRE = {
+    "byte": "uint8", "char": "uint8", "wchar": "uint32",
+    "int8": "int8", "uint8": "uint8", "int16": "int16", "uint16": "uint16",
+    "int32": "int32", "uint32": "uint32", "int64": "int64", "uint64": "uint64",
+}
+"""Wire integer of each enum/flags underlying type (FORMAT.md 2.6)."""
+
+
+# ---------------------------------------------------------------- types
+
+@dataclass(frozen=True)
+class Primitive:
+    name: str
+    kind: str = field(default="primitive", init=False)
+
+    @property
+    def size(self) -> int:
+        return PRIMITIVE_SIZES[self.name]
+
+    @property
+    def final_size(self) -> Optional[int]:
+        return None if self.name in VARIABLE_PRIMITIVES else PRIMITIVE_SIZES[self.name]
+
+
+@dataclass(frozen=True)
+class EnumRef:
+    """A reference to an enum or flags type (`kind` tells which)."""
+    kind: str            # "enum" | "flags"
+    name: str            # qualified
+    wire: str
+    size: int
+
+    @property
+    def final_size(self) -> Optional[int]:
+        return self.size
+
+
+@dataclass(frozen=True)
+class StructRef:
+    name: str            # qualified
+    final_size: Optional[int]
+    kind: str = field(default="struct", init=False)
+    size: int = field(default=4, init=False)
+
+
+@dataclass(frozen=True)
+class Optional_:
+    element: "Type"
+    kind: str = field(default="optional", init=False)
+    size: int = field(default=5, init=False)
+
+    @property
+    def final_size(self) -> Optional[int]:
+        return None
+
+
+@dataclass(frozen=True)
+class Array:
+    element: "Type"
+    length: int
+    kind: str = field(default="array", init=False)
+
+    @property
+    def size(self) -> int:
+        return self.element.size * self.length
+
+    @property
+    def final_size(self) -> Optional[int]:
+        e = self.element.final_size
+        return None if e is None else e * self.length
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """vector `T[]`, list `T()` or set `T!` (identical encodings)."""
+    kind: str            # "vector" | "list" | "set"
+    element: "Type"
+    size: int = field(default=4, init=False)
+
+    @property
+    def final_size(self) -> Optional[int]:
+        return None
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """map `V<K>` or hash `V{K}` (identical encodings)."""
+    kind: str            # "map" | "hash"
+    key: "Type"
+    value: "Type"
+    size: int = field(default=4, init=False)
+
+    @property
+    def final_size(self) -> Optional[int]:
+        return None
+
+
+Type = Union[Primitive, EnumRef, StructRef, Optional_, Array, Sequence, Mapping]
+
+
+# ---------------------------------------------------------------- defaults
+
+@dataclass(frozen=True)
+class Default:
+    """A field default; see the table in docs/ir.md.
+
+    kind: none | null | bool | int | real | string | timestamp | utc | uuid |
+    uuid1 | uuid4 | enum | flags.
+    """
+    kind: str
+    value: Union[None, bool, int, str] = None
+    text: Optional[str] = None          # real: the decimal literal
+    type: Optional[str] = None          # enum/flags: qualified type
+    names: Tuple[str, ...] = ()         # enum: (name,), flags: the combined names
+
+
+NO_DEFAULT = Default("none")
+
+
+# ---------------------------------------------------------------- declarations
+
+@dataclass(frozen=True)
+class EnumValue:
+    name: str
+    value: int
+    hidden: bool = False
+    deprecated: bool = False
+
+
+@dataclass(frozen=True)
+class Enum:
+    kind: str                 # "enum" | "flags"
+    name: str
+    qualified: str
+    underlying: str
+    wire: str
+    size: int
+    values: Tuple[EnumValue, ...]
+    hidden: bool = False
+    deprecated: bool = False
+
+    def ref(self) -> EnumRef:
+        return EnumRef(self.kind, self.qualified, self.wire, self.size)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    owner: str                # qualified struct that declares it
+    type: Type
+    offset: int               # slot position in the versioned body
+    key: bool = False
+    id: bool = False
+    hidden: bool = False
+    deprecated: bool = False
+    default: Default = NO_DEFAULT
+    reset_of: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Reject:
+    type: str                 # qualified
+    global_: bool = False
+
+
+@dataclass(frozen=True)
+class Struct:
+    name: str
+    qualified: str
+    message: bool
+    type_id: int
+    base: Optional[str]
+    body_size: int
+    base_size: int
+    final_size: Optional[int]
+    fields: Tuple[Field, ...]
+    all_fields: Tuple[Field, ...]
+    keys: Tuple[str, ...]
+    hidden: bool = False
+    deprecated: bool = False
+    request: bool = False
+    response: Optional[str] = None
+    rejects: Tuple[Reject, ...] = ()
+
+    def ref(self) -> StructRef:
+        return StructRef(self.qualified, self.final_size)
+
+
+@dataclass(frozen=True)
+class Version:
+    major: int = 0
+    minor: int = 0
+
+
+@dataclass(frozen=True)
+class Package:
+    name: str
+    file: str
+    domain: Optional[str]
+    offset: int
+    version: Version
+    imports: Tuple[str, ...]
+    enums: Tuple[Enum, ...]
+    flags: Tuple[Enum, ...]
+    structs: Tuple[Struct, ...]
+
+    @property
+    def messages(self) -> Tuple[Struct, ...]:
+        return tuple(s for s in self.structs if s.message)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The whole IR: the main package plus everything it imports."""
+    main: str
+    packages: Tuple[Package, ...]       # dependency order, main last
+
+    @property
+    def main_package(self) -> Package:
+        return self.package(self.main)
+
+    def package(self, name: str) -> Package:
+        for p in self.packages:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def struct(self, qualified: str) -> Struct:
+        pkg, _, name = qualified.rpartition(".")
+        for s in self.package(pkg).structs:
+            if s.name == name:
+                return s
+        raise KeyError(qualified)
+
+    def enum(self, qualified: str) -> Enum:
+        pkg, _, name = qualified.rpartition(".")
+        p = self.package(pkg)
+        for e in p.enums + p.flags:
+            if e.name == name:
+                return e
+        raise KeyError(qualified)
