@@ -1,0 +1,64 @@
+"""Evaluation of literals as written in a schema: integers, chars, strings."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+_SIMPLE_ESCAPES = {
+    "n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"',
+    "a": "\a", "b": "\b", "f": "\f", "v": "\v", "?": "?",
+}
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|.)", re.S)
+UUID_TEXT = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+class LiteralError(ValueError):
+    pass
+
+
+def unescape(body: str) -> str:
+    """Interprets C-style escapes of a string or char literal body."""
+    def replace(m: "re.Match[str]") -> str:
+        e = m.group(1)
+        if e[0] in "xuU":
+            return chr(int(e[1:], 16))
+        if e[0].isdigit() and e[0] in "01234567" and (len(e) > 1 or e == "0"):
+            return chr(int(e, 8))
+        if e in _SIMPLE_ESCAPES:
+            return _SIMPLE_ESCAPES[e]
+        raise LiteralError(f"unknown escape sequence '\\{e}'")
+    return _ESCAPE.sub(replace, body)
+
+
+def int_value(text: str) -> int:
+    """Value of an INT token: decimal or 0x hex, optionally negative."""
+    negative = text.startswith("-")
+    digits = text[1:] if negative else text
+    value = int(digits[2:], 16) if digits[:2].lower() == "0x" else int(digits, 10)
+    return -value if negative else value
+
+
+def is_hex(text: str) -> bool:
+    return text.lstrip("-")[:2].lower() == "0x"
+
+
+def char_value(text: str) -> int:
+    """Code point of a CHAR token (`'a'`, `'\\n'`, `'\\x41'`); exactly one character."""
+    chars = unescape(text[1:-1])
+    if len(chars) != 1:
+        raise LiteralError(f"char literal {text} must hold exactly one character")
+    return ord(chars)
+
+
+def string_value(text: str) -> str:
+    return unescape(text[1:-1])
+
+
+def real_text(kind: str, text: str) -> Optional[str]:
+    """Normalises an INT or FLOAT token to a decimal literal for real-typed defaults."""
+    if kind == "int":
+        return str(int_value(text))
+    if kind == "float":
+        return text
+    return None
