@@ -105,6 +105,7 @@ class Resolver:
         self.type_ids: Dict[str, int] = {}
         self.structs: Dict[str, ir.Struct] = {}
         self._in_progress: List[str] = []
+        self._failed: Set[str] = set()
         self._final_sizes: Dict[str, Optional[int]] = {}
         self._final_stack: List[str] = []
 
@@ -395,7 +396,7 @@ class Resolver:
         q = f"{scope.name}.{d.name.text}"
         if q in self.structs:
             return self.structs[q]
-        if scope.decls.get(d.name.text) is not d:
+        if q in self._failed or scope.decls.get(d.name.text) is not d:
             return None
         if q in self._in_progress:
             cycle = self._in_progress[self._in_progress.index(q):] + [q]
@@ -404,9 +405,12 @@ class Resolver:
             return None
         self._in_progress.append(q)
         try:
-            return self._build_struct(scope, d, q)
+            built = self._build_struct(scope, d, q)
         finally:
             self._in_progress.pop()
+        if built is None:
+            self._failed.add(q)
+        return built
 
     def _build_struct(self, scope: _Scope, d: ast.StructDecl, q: str) -> Optional[ir.Struct]:
         base: Optional[ir.Struct] = None

@@ -75,7 +75,15 @@ class Diagnostics:
             raise CompileError(f"{len(self.errors)} error(s)")
 
     def render(self, quiet_warnings: bool = False) -> str:
-        shown = [d for d in self.items if not (quiet_warnings and d.severity == "warning")]
+        files = list(self.sources)
+
+        def order(d: Diagnostic) -> tuple:
+            if d.position is None:
+                return (-1, 0, 0)
+            index = files.index(d.position.file) if d.position.file in files else len(files)
+            return (index, d.position.line, d.position.column)
+
+        shown = sorted((d for d in self.items if not (quiet_warnings and d.severity == "warning")), key=order)
         return "\n".join(d.render(self.sources) for d in shown)
 
     def print(self, stream: TextIO, quiet_warnings: bool = False) -> None:
