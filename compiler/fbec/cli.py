@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Example: fbec --input=proto.fbe --output=gen --cpp --final --json --proto")
     p.add_argument("-v", "--version", action="version", version=f"fbec {__version__}")
     p.add_argument("-i", "--input", metavar="FILE", help="schema file to compile")
-    p.add_argument("-o", "--output", metavar="DIR", default=".", help="folder for generated files (default: .)")
+    p.add_argument("-o", "--output", metavar="DIR", help="folder for generated files (default: .)")
     p.add_argument("-I", "--import", dest="imports", metavar="DIR", action="append", default=[],
                    help="also look for imported packages in DIR (repeatable; the input's folder comes first)")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only")
@@ -94,7 +94,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     if args.ir:
         text = ir_json.dumps(schema)
-        if "--output" in " ".join(argv or sys.argv) or "-o" in (argv or sys.argv):
+        if args.output is not None:
             _write(args.output, [GeneratedFile(f"{schema.main}.ir.json", text)], args.quiet)
         else:
             sys.stdout.write(text)
@@ -115,5 +115,5 @@ def main(argv: Optional[List[str]] = None) -> int:
                 status = 1
                 continue
             raise
-        _write(args.output, target.generate(schema, options), args.quiet)
+        _write(args.output or ".", target.generate(schema, options), args.quiet)
     return status

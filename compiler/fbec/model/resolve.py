@@ -76,8 +76,8 @@ def load_files(path: str, import_dirs: Sequence[str], diag: Diagnostics) -> List
 
 
 def find_import(name: str, folder: str, import_dirs: Sequence[str]) -> Optional[str]:
-    for d in [folder or "."] + list(import_dirs):
-        candidate = os.path.join(d, name + ".fbe")
+    for d in [folder] + list(import_dirs):
+        candidate = os.path.normpath(os.path.join(d, name + ".fbe"))
         if os.path.isfile(candidate):
             return candidate
     return None
@@ -143,7 +143,9 @@ class Resolver:
             imports.add(imp.text)
         scope = _Scope(f, name, imports)
         seen: Dict[str, Position] = {}
-        for d in list(f.enums) + list(f.structs):
+        declarations: List[Decl] = [*f.enums, *f.structs]
+        declarations.sort(key=lambda d: (d.name.position.line, d.name.position.column))
+        for d in declarations:
             prev = seen.get(d.name.text)
             if prev is not None:
                 self.diag.error(f"duplicate type name '{d.name.text}' (first declared at line {prev.line})",
@@ -417,7 +419,7 @@ class Resolver:
         if d.base is not None:
             base_q, base_decl = self._lookup(scope, d.base)
             if base_decl is not None and not isinstance(base_decl, ast.StructDecl):
-                self.diag.error(f"'{d.base.text}' is {base_decl.kind} and cannot be a base of "
+                self.diag.error(f"'{d.base.text}' is {'an enum' if base_decl.kind == 'enum' else 'a flags type'} and cannot be a base of "
                                 f"'{d.name.text}'", d.base.position)
             elif base_q is not None and isinstance(base_decl, ast.StructDecl):
                 base = self.structs.get(base_q) or self._struct(self.scopes[base_q.rpartition(".")[0]], base_decl)
@@ -431,6 +433,12 @@ class Resolver:
         inherited_names = {f.name for f in inherited}
         ids = 0
         for fd in d.fields:
+            if fd.id:
+                ids += 1
+                if ids > 1:
+                    self.diag.error(f"{self._kw(d)} '{d.name.text}' can have only one [id] field",
+                                    fd.name.position)
+                    continue
             if fd.name.text in names:
                 self.diag.error(f"duplicate field name '{fd.name.text}' in {self._kw(d)} '{d.name.text}'",
                                 fd.name.position)
@@ -440,11 +448,6 @@ class Resolver:
                                 f"'{base.name if base else ''}'", fd.name.position)
                 continue
             names[fd.name.text] = fd.name.position
-            if fd.id:
-                ids += 1
-                if ids > 1:
-                    self.diag.error(f"{self._kw(d)} '{d.name.text}' can have only one [id] field",
-                                    fd.name.position)
             ftype = self._type(scope, fd.type, d.name.text, fd.name.text)
             if ftype is None:
                 continue
@@ -636,7 +639,10 @@ class Resolver:
             return bad("a '|' combination")
         kind, text = first.kind, first.text
         if kind == "name" and text == "null":
-            return ir.Default("null") if optional else bad("null (only optional fields can be null)")
+            if optional:
+                return ir.Default("null")
+            self.diag.error(f"{what} of type {tname} cannot be null (only optional fields can)", first.position)
+            return ir.NO_DEFAULT
         if not isinstance(target, (ir.Primitive, ir.EnumRef)):
             return bad(self._describe_atom(first))
         if isinstance(target, ir.EnumRef):
