@@ -1,0 +1,73 @@
+"""fbe — the Python runtime of the Fast Binary Encoding toolkit.
+
+Generated modules (``fbec --python``) import this package and the standard
+library only. The public surface: buffers, the model base classes, the
+exception hierarchy, scalar helpers (decimal, uuid, timestamp), text and JSON
+formatting helpers and the protocol base classes.
+"""
+
+from . import buffer, jsonfmt, protocol, text, values
+from .buffer import MAX_DEPTH, ReadBuffer, Reader, WriteBuffer
+from .errors import DecodeError, EncodeError, FBEError, FrameError, RequestError
+from .model import FinalModel, Model, decode_final, decode_versioned, encode_final, encode_versioned
+from .protocol import ClientBase, Proxy, Receiver, Sender, attach_stream, frame_type, wait_response
+from .text import text_bytes
+from .values import (
+    EPOCH,
+    NIL_UUID,
+    decimal_from_double,
+    decimal_to_double,
+    decode_decimal,
+    encode_decimal,
+    parse_uuid,
+    timestamp_from_datetime,
+    timestamp_to_datetime,
+    utc,
+    uuid1,
+    uuid4,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EPOCH",
+    "MAX_DEPTH",
+    "NIL_UUID",
+    "ClientBase",
+    "DecodeError",
+    "EncodeError",
+    "FBEError",
+    "FinalModel",
+    "FrameError",
+    "Model",
+    "Proxy",
+    "ReadBuffer",
+    "Reader",
+    "Receiver",
+    "RequestError",
+    "Sender",
+    "WriteBuffer",
+    "attach_stream",
+    "buffer",
+    "decimal_from_double",
+    "decimal_to_double",
+    "decode_decimal",
+    "decode_final",
+    "decode_versioned",
+    "encode_decimal",
+    "encode_final",
+    "encode_versioned",
+    "frame_type",
+    "jsonfmt",
+    "parse_uuid",
+    "protocol",
+    "text",
+    "text_bytes",
+    "timestamp_from_datetime",
+    "timestamp_to_datetime",
+    "utc",
+    "uuid1",
+    "uuid4",
+    "values",
+    "wait_response",
+]

@@ -1,0 +1,290 @@
+"""Buffers and the shared binary codec helpers used by generated code.
+
+Generated code does the straight-line work (one ``unpack_from`` per fixed
+block, offsets as constants); what every type shares lives here: bounds
+checked reads of strings, bytes and counts, the decode budget and depth
+limit that protect against hostile buffers, and append-style writers.
+
+A decode never reads outside its buffer, never trusts a count beyond what the
+remaining bytes can hold, bounds nesting depth (:data:`MAX_DEPTH`) and bounds
+the total work by a budget proportional to the buffer size, so offsets that
+make many slots share one body cannot blow up memory.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Callable, TypeVar, Union
+
+from .errors import DecodeError
+
+T = TypeVar("T")
+BytesLike = Union[bytes, bytearray, memoryview]
+
+MAX_DEPTH = 128
+"""Deepest struct nesting a decoder accepts."""
+
+BUDGET_FACTOR = 2
+"""Decoders may materialise at most this many times the buffer size (honest data needs 1x)."""
+
+U8 = struct.Struct("<B")
+U32 = struct.Struct("<I")
+U32X2 = struct.Struct("<II")
+OPT = struct.Struct("<BI")
+unpack_u32 = U32.unpack_from
+unpack_u32x2 = U32X2.unpack_from
+pack_u32 = U32.pack
+pack_u32_into = U32.pack_into
+pack_u32x2_into = U32X2.pack_into
+
+
+class WriteBuffer:
+    """A growable output buffer (a ``bytearray``) as the original's ``WriteBuffer``."""
+
+    __slots__ = ("buffer",)
+
+    def __init__(self, capacity: int = 0) -> None:
+        self.buffer = bytearray()
+
+    @property
+    def data(self) -> bytes:
+        return bytes(self.buffer)
+
+    @property
+    def size(self) -> int:
+        return len(self.buffer)
+
+    def reset(self) -> None:
+        del self.buffer[:]
+
+    def assign(self, data: BytesLike) -> None:
+        self.buffer[:] = data
+
+    def __len__(self) -> int:
+        return len(self.buffer)
+
+    def __bytes__(self) -> bytes:
+        return bytes(self.buffer)
+
+
+class ReadBuffer:
+    """A read-only view of input bytes (copied once into immutable ``bytes``)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: BytesLike = b"") -> None:
+        self.data = bytes(data)
+
+    def attach(self, data: BytesLike | WriteBuffer | ReadBuffer) -> None:
+        if isinstance(data, WriteBuffer):
+            self.data = bytes(data.buffer)
+        elif isinstance(data, ReadBuffer):
+            self.data = data.data
+        else:
+            self.data = bytes(data)
+
+    attach_buffer = attach
+
+    @property
+    def buffer(self) -> bytes:
+        return self.data
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __bytes__(self) -> bytes:
+        return self.data
+
+
+class Reader:
+    """Decoding state: the bytes, their usable size, the budget and the depth."""
+
+    __slots__ = ("budget", "check", "data", "depth", "size")
+
+    def __init__(self, data: BytesLike, size: int | None = None, check: bool = False) -> None:
+        self.data: bytes = data if isinstance(data, bytes) else bytes(data)
+        n = len(self.data)
+        self.size: int = n if size is None or size > n else size
+        self.budget: int = BUDGET_FACTOR * self.size + 64
+        self.depth: int = 0
+        self.check: bool = check
+
+    def enter(self, pos: int, cost: int) -> None:
+        """Account for one struct body at ``pos`` costing ``cost`` bytes."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise DecodeError("nesting too deep", None, None, pos)
+        self.budget -= cost
+        if self.budget < 0:
+            raise DecodeError("data shared by too many slots (decode budget exceeded)", None, None, pos)
+
+    def spend(self, cost: int, pos: int, field: str | None = None) -> None:
+        self.budget -= cost
+        if self.budget < 0:
+            raise DecodeError("data shared by too many slots (decode budget exceeded)", None, field, pos)
+
+
+def out_of_bounds(what: str, pos: int, field: str | None = None) -> DecodeError:
+    return DecodeError(what + " beyond the end of the buffer", None, field, pos)
+
+
+# ---------------------------------------------------------------- versioned model
+
+def struct_header(r: Reader, pos: int, type_id: int, type_name: str) -> int:
+    """Check a struct body at absolute ``pos``; return its body size."""
+    if pos + 8 > r.size:
+        raise DecodeError("struct header beyond the end of the buffer", type_name, None, pos)
+    size, tid = unpack_u32x2(r.data, pos)
+    if size < 8:
+        raise DecodeError(f"struct body size {size} below 8", type_name, None, pos)
+    if pos + size > r.size:
+        raise DecodeError(f"struct body of {size} bytes beyond the end of the buffer", type_name, None, pos)
+    if r.check and tid != type_id:
+        raise DecodeError(f"type id {tid} where {type_id} was expected", type_name, None, pos)
+    r.enter(pos, size)
+    return size  # type: ignore[no-any-return]
+
+
+def partial_body(r: Reader, layout: struct.Struct, pos: int, size: int) -> tuple[object, ...]:
+    """Unpack a body shorter than ours (an older writer): missing bytes read as zero."""
+    raw = r.data[pos + 8: pos + size] + bytes(layout.size - (size - 8))
+    return layout.unpack_from(raw, 0)
+
+
+def read_string(r: Reader, base: int, off: int, field: str) -> str:
+    if not off:
+        return ""
+    p = base + off
+    if p + 4 > r.size:
+        raise out_of_bounds("string size", p, field)
+    n = unpack_u32(r.data, p)[0]
+    e = p + 4 + n
+    if e > r.size:
+        raise out_of_bounds(f"string of {n} bytes", p, field)
+    r.budget -= 4 + n
+    if r.budget < 0:
+        r.spend(0, p, field)
+    return r.data[p + 4: e].decode("utf-8", "surrogateescape")
+
+
+def read_bytes(r: Reader, base: int, off: int, field: str) -> bytes:
+    if not off:
+        return b""
+    p = base + off
+    if p + 4 > r.size:
+        raise out_of_bounds("bytes size", p, field)
+    n = unpack_u32(r.data, p)[0]
+    e = p + 4 + n
+    if e > r.size:
+        raise out_of_bounds(f"bytes of {n} bytes", p, field)
+    r.budget -= 4 + n
+    if r.budget < 0:
+        r.spend(0, p, field)
+    return r.data[p + 4: e]
+
+
+def read_count(r: Reader, pos: int, item: int, field: str) -> int:
+    """The element count of a collection block at absolute ``pos`` with ``item``-byte slots."""
+    if pos + 4 > r.size:
+        raise out_of_bounds("collection size", pos, field)
+    n: int = unpack_u32(r.data, pos)[0]
+    if n * item > r.size - pos - 4:
+        raise DecodeError(f"count {n} exceeds the buffer", None, field, pos)
+    r.spend(4 + n * item, pos, field)
+    return n
+
+
+def read_slot(r: Reader, layout: struct.Struct, pos: int, field: str) -> tuple[object, ...]:
+    """Unpack one element/value slot at absolute ``pos``."""
+    if pos + layout.size > r.size or pos < 0:
+        raise out_of_bounds("value slot", pos, field)
+    return layout.unpack_from(r.data, pos)
+
+
+def read_optional(
+    r: Reader, base: int, has: int, off: int, field: str, read: Callable[[Reader, int, str], T]
+) -> T | None:
+    """A present optional's value through its value slot (base moves to the slot)."""
+    if not has:
+        return None
+    if not off:
+        raise DecodeError("present optional with offset 0", None, field, base)
+    return read(r, base + off, field)
+
+
+def write_string(w: bytearray, value: str) -> int:
+    """Append a length-prefixed UTF-8 string; return its absolute position."""
+    p = len(w)
+    b = value.encode("utf-8", "surrogateescape")
+    w += pack_u32(len(b))
+    w += b
+    return p
+
+
+def write_bytes(w: bytearray, value: BytesLike) -> int:
+    p = len(w)
+    w += pack_u32(len(value))
+    w += value
+    return p
+
+
+def alloc(w: bytearray, size: int) -> int:
+    """Append ``size`` zero bytes; return their absolute position."""
+    p = len(w)
+    w += bytes(size)
+    return p
+
+
+# ---------------------------------------------------------------- final model
+
+def final_string(r: Reader, pos: int, field: str) -> tuple[str, int]:
+    if pos + 4 > r.size:
+        raise out_of_bounds("string size", pos, field)
+    n = unpack_u32(r.data, pos)[0]
+    e = pos + 4 + n
+    if e > r.size:
+        raise out_of_bounds(f"string of {n} bytes", pos, field)
+    return r.data[pos + 4: e].decode("utf-8", "surrogateescape"), e
+
+
+def final_bytes(r: Reader, pos: int, field: str) -> tuple[bytes, int]:
+    if pos + 4 > r.size:
+        raise out_of_bounds("bytes size", pos, field)
+    n = unpack_u32(r.data, pos)[0]
+    e = pos + 4 + n
+    if e > r.size:
+        raise out_of_bounds(f"bytes of {n} bytes", pos, field)
+    return r.data[pos + 4: e], e
+
+
+def final_count(r: Reader, pos: int, item: int, field: str) -> int:
+    """A final-model count; ``item`` is the smallest encoded size of one element."""
+    if pos + 4 > r.size:
+        raise out_of_bounds("collection size", pos, field)
+    n: int = unpack_u32(r.data, pos)[0]
+    if n * max(item, 1) > r.size - pos - 4 and item:
+        raise DecodeError(f"count {n} exceeds the buffer", None, field, pos)
+    r.spend(n, pos, field)
+    return n
+
+
+def final_fixed(r: Reader, layout: struct.Struct, pos: int, field: str) -> tuple[object, ...]:
+    if pos + layout.size > r.size:
+        raise out_of_bounds("value", pos, field)
+    return layout.unpack_from(r.data, pos)
+
+
+def final_has(r: Reader, pos: int, field: str) -> int:
+    if pos >= r.size:
+        raise out_of_bounds("optional flag", pos, field)
+    return r.data[pos]
+
+
+def final_enter(r: Reader, pos: int) -> None:
+    r.depth += 1
+    if r.depth > MAX_DEPTH:
+        raise DecodeError("nesting too deep", None, None, pos)

@@ -1,0 +1,141 @@
+"""Root serialization and the model classes generated code derives from.
+
+``AccountModel`` (versioned) and ``AccountFinalModel`` (final) keep the
+original's vocabulary: ``serialize(value) -> size``, ``deserialize() ->
+(value, size)``, ``verify() -> bool``, ``attach(data)`` / ``attach_buffer``,
+``buffer``. Generated code only supplies the per-struct functions.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Callable, Generic, TypeVar
+
+from .buffer import BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
+from .errors import DecodeError, EncodeError, FBEError
+
+T = TypeVar("T")
+
+VersionedWrite = Callable[[bytearray, T], int]
+VersionedRead = Callable[[Reader, int], T]
+FinalWrite = Callable[[bytearray, T], None]
+FinalRead = Callable[[Reader, int], tuple[T, int]]
+
+
+def _as_bytes(data: BytesLike | WriteBuffer | ReadBuffer) -> bytes:
+    if isinstance(data, WriteBuffer):
+        return bytes(data.buffer)
+    if isinstance(data, ReadBuffer):
+        return data.data
+    return data if isinstance(data, bytes) else bytes(data)
+
+
+def encode_versioned(write: VersionedWrite[T], value: T) -> bytearray:
+    """A versioned root: ``u32 total size | u32 struct offset (8) | body | data``."""
+    w = bytearray(8)
+    try:
+        p = write(w, value)
+    except (struct.error, OverflowError, TypeError, AttributeError) as e:
+        raise EncodeError(f"cannot encode {type(value).__name__}: {e}") from None
+    pack_u32x2_into(w, 0, len(w), p)
+    return w
+
+
+def decode_versioned(read: VersionedRead[T], data: BytesLike, check: bool = False) -> tuple[T, int]:
+    """Decode a versioned root; returns the value and the root's ``total_size``."""
+    n = len(data)
+    if n < 8:
+        raise DecodeError("versioned root shorter than 8 bytes", None, None, 0)
+    total, off = unpack_u32x2(data, 0)
+    if total < 16:
+        raise DecodeError(f"versioned root size {total} below 16", None, None, 0)
+    if check and total > n:
+        raise DecodeError(f"versioned root size {total} beyond the buffer of {n} bytes", None, None, 0)
+    r = Reader(data, total, check)
+    if off < 8:
+        raise DecodeError(f"root struct offset {off} below 8", None, None, 4)
+    return read(r, off), total
+
+
+def encode_final(write: FinalWrite[T], value: T, type_id: int) -> bytearray:
+    """A final root: ``u32 size | u32 type id | fields``."""
+    w = bytearray(8)
+    try:
+        write(w, value)
+    except (struct.error, OverflowError, TypeError, AttributeError) as e:
+        raise EncodeError(f"cannot encode {type(value).__name__}: {e}") from None
+    pack_u32x2_into(w, 0, len(w), type_id)
+    return w
+
+
+def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, check: bool = False) -> tuple[T, int]:
+    """Decode a final root; returns the value and the root's size field."""
+    n = len(data)
+    if n < 8:
+        raise DecodeError("final root shorter than 8 bytes", None, None, 0)
+    size, tid = unpack_u32x2(data, 0)
+    if size < 8:
+        raise DecodeError(f"final root size {size} below 8", None, None, 0)
+    if check and tid != type_id:
+        raise DecodeError(f"type id {tid} where {type_id} was expected", None, None, 4)
+    if check and size > n:
+        raise DecodeError(f"final root size {size} beyond the buffer of {n} bytes", None, None, 0)
+    r = Reader(data, size, check)
+    value, end = read(r, 8)
+    if check and end != size:
+        raise DecodeError(f"final root covers {end} bytes, its size says {size}", None, None, 0)
+    return value, size
+
+
+class _ModelBase(Generic[T]):
+    fbe_type: int = 0
+
+    def __init__(self, buffer: WriteBuffer | ReadBuffer | None = None) -> None:
+        self.buffer: WriteBuffer | ReadBuffer = buffer if buffer is not None else WriteBuffer()
+
+    def _data(self) -> bytes:
+        return _as_bytes(self.buffer)
+
+    def attach(self, data: BytesLike | WriteBuffer | ReadBuffer) -> None:
+        """Read from ``data`` (bytes, or another model's buffer)."""
+        self.buffer = ReadBuffer(_as_bytes(data))
+
+    def attach_buffer(self, buffer: BytesLike | WriteBuffer | ReadBuffer) -> None:
+        self.attach(buffer)
+
+    def reset(self) -> None:
+        self.buffer = WriteBuffer()
+
+    def _encode(self, value: T) -> bytearray:
+        raise NotImplementedError
+
+    def _decode(self, data: bytes, check: bool) -> tuple[T, int]:
+        raise NotImplementedError
+
+    def serialize(self, value: T) -> int:
+        """Serialize ``value`` as the only root of the buffer; return its size."""
+        data = self._encode(value)
+        buf = WriteBuffer()
+        buf.buffer = data
+        self.buffer = buf
+        return len(data)
+
+    def deserialize(self, value: T | None = None) -> tuple[T, int]:
+        """Decode the buffer; returns ``(value, size)``. Raises :class:`DecodeError`."""
+        return self._decode(self._data(), False)
+
+    def verify(self) -> bool:
+        """True when the buffer holds a well-formed root of this type."""
+        try:
+            self._decode(self._data(), True)
+        except FBEError:
+            return False
+        return True
+
+
+class Model(_ModelBase[T]):
+    """Versioned model of one root type (generated ``<Name>Model`` derive from it)."""
+
+
+class FinalModel(_ModelBase[T]):
+    """Final model of one root type (generated ``<Name>FinalModel`` derive from it)."""

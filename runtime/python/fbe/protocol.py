@@ -1,0 +1,332 @@
+"""The protocol layer (FORMAT.md section 7): Sender, Receiver, Proxy, Client.
+
+A stream is a concatenation of frames; each frame is one root (versioned or
+final) whose first ``u32`` is its length. Generated ``Sender`` / ``Receiver``
+/ ``Proxy`` / ``Client`` classes (and their ``Final`` twins) derive from the
+classes here and only add the per-message tables and typed handlers.
+
+Deliberate differences from the original: a frame size below the minimum
+raises :class:`~fbe.FrameError` from ``receive()`` (the original silently
+stops processing), and a request counts as sent once its frame is queued.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import uuid as _uuid
+from typing import Any, Callable, ClassVar
+
+from .buffer import BytesLike, WriteBuffer, unpack_u32
+from .errors import DecodeError, FrameError, RequestError
+from .values import utc
+
+MIN_VERSIONED_FRAME = 16
+MIN_FINAL_FRAME = 8
+
+Decoder = Callable[[bytes], Any]
+
+
+def frame_type(frame: BytesLike, final: bool) -> int:
+    """The type id of a frame (versioned: through the root struct offset)."""
+    n = len(frame)
+    if final:
+        if n < 8:
+            raise FrameError("final frame shorter than 8 bytes")
+        return unpack_u32(frame, 4)[0]  # type: ignore[no-any-return]
+    if n < 16:
+        raise FrameError("versioned frame shorter than 16 bytes")
+    off = unpack_u32(frame, 4)[0]
+    if off + 8 > n:
+        raise FrameError("versioned frame struct offset beyond the frame")
+    return unpack_u32(frame, off + 4)[0]  # type: ignore[no-any-return]
+
+
+class Sender:
+    """Serializes messages into frames and hands the queued bytes to ``on_send``."""
+
+    fbe_final: ClassVar[bool] = False
+
+    def __init__(self, buffer: WriteBuffer | None = None) -> None:
+        self.buffer = buffer if buffer is not None else WriteBuffer()
+        self.logging = False
+
+    def on_send(self, buffer: bytearray, offset: int, size: int) -> int:
+        """Transport callback: send ``buffer[offset:offset+size]``, return the bytes accepted.
+
+        The default accepts everything and discards it; override it (or assign
+        a callable to ``self.on_send``).
+        """
+        return size
+
+    def on_send_log(self, message: str) -> None:
+        """Called with the printed text of each sent message when ``logging`` is on."""
+
+    def _fbe_send_frame(self, frame: bytearray, value: object) -> int:
+        buf = self.buffer.buffer
+        buf += frame
+        if self.logging:
+            self.on_send_log(str(value))
+        self.flush()
+        return len(frame)
+
+    def flush(self) -> int:
+        """Offer all queued bytes to ``on_send`` again; return how many were accepted."""
+        buf = self.buffer.buffer
+        if not buf:
+            return 0
+        sent = self.on_send(buf, 0, len(buf))
+        if sent > 0:
+            del buf[:sent]
+        return sent
+
+    def reset(self) -> None:
+        self.buffer.reset()
+
+
+class _Assembler:
+    """Splits a byte stream fed in arbitrary chunks into frames."""
+
+    fbe_final: ClassVar[bool] = False
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+        self._broken: str | None = None
+        self.logging = False
+
+    def reset(self) -> None:
+        self._pending = bytearray()
+        self._broken = None
+
+    def receive(self, data: BytesLike, offset: int = 0, size: int | None = None) -> None:
+        """Feed any chunk of the stream (even one byte); complete frames are dispatched."""
+        if self._broken is not None:
+            raise FrameError(self._broken)
+        if size is None:
+            size = len(data) - offset
+        chunk = memoryview(data)[offset: offset + size]
+        minimum = MIN_FINAL_FRAME if self.fbe_final else MIN_VERSIONED_FRAME
+        pending = self._pending
+        if pending:
+            pending += chunk
+            buf: BytesLike = pending
+        else:
+            buf = chunk
+        n = len(buf)
+        pos = 0
+        try:
+            while n - pos >= 4:
+                fsize = unpack_u32(buf, pos)[0]
+                if fsize < minimum:
+                    self._broken = f"frame size {fsize} below the minimum {minimum}"
+                    raise FrameError(self._broken)
+                if n - pos < fsize:
+                    break
+                frame = bytes(buf[pos: pos + fsize])
+                pos += fsize
+                self._fbe_frame(frame)
+        finally:
+            if buf is pending:
+                del pending[:pos]
+            else:
+                self._pending = bytearray(buf[pos:])
+
+    def _fbe_frame(self, frame: bytes) -> None:
+        raise NotImplementedError
+
+
+class Receiver(_Assembler):
+    """Reassembles frames and calls ``on_receive_<message>(value)`` per message.
+
+    Generated subclasses fill ``_fbe_handlers``: type id -> (decoder, handler
+    name). Unknown type ids are ignored, like the original.
+    """
+
+    _fbe_handlers: ClassVar[dict[int, tuple[Decoder, str]]] = {}
+
+    def on_receive(self, value: Any) -> None:
+        """Called for every received message whose typed handler was not overridden."""
+
+    def on_receive_log(self, message: str) -> None:
+        """Called with the printed text of each received message when ``logging`` is on."""
+
+    def _fbe_frame(self, frame: bytes) -> None:
+        entry = self._fbe_handlers.get(frame_type(frame, self.fbe_final))
+        if entry is None:
+            return
+        decode, handler = entry
+        value = decode(frame)
+        if self.logging:
+            self.on_receive_log(str(value))
+        self._fbe_deliver(value, handler)
+
+    def _fbe_deliver(self, value: Any, handler: str) -> None:
+        getattr(self, handler)(value)
+
+
+class Proxy(_Assembler):
+    """Dispatches versioned frames without deserializing them.
+
+    ``on_proxy_<message>(model, type, buffer, offset, size)`` gets the message's
+    model attached to the frame plus the raw frame, to inspect or forward it.
+    """
+
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[], Any], str]]] = {}
+
+    def on_proxy(self, model: Any, type: int, buffer: bytes, offset: int, size: int) -> None:
+        """Called for every frame whose typed handler was not overridden."""
+
+    def _fbe_frame(self, frame: bytes) -> None:
+        tid = frame_type(frame, self.fbe_final)
+        entry = self._fbe_handlers.get(tid)
+        if entry is None:
+            return
+        make_model, handler = entry
+        model = make_model()
+        model.attach(frame)
+        getattr(self, handler)(model, tid, frame, 0, len(frame))
+
+
+class _Pending:
+    __slots__ = ("future", "rejects", "response", "timeout", "timestamp")
+
+    def __init__(
+        self, future: concurrent.futures.Future[Any], response: type | None,
+        rejects: frozenset[type], timestamp: int, timeout: int,
+    ) -> None:
+        self.future = future
+        self.response = response
+        self.rejects = rejects
+        self.timestamp = timestamp
+        self.timeout = timeout
+
+
+class ClientBase(Receiver):
+    """Request/response/reject bookkeeping of a generated ``Client`` (FORMAT.md 7.6).
+
+    ``request(value, timeout_ms)`` returns a :class:`concurrent.futures.Future`
+    completed by the matching response (same ``id``), failed with
+    :class:`~fbe.RequestError` by a reject (its printed text), by
+    ``watchdog(utc)`` ("Timeout!") or by ``reset()``.
+    """
+
+    _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {}
+
+    def __init__(self) -> None:
+        Receiver.__init__(self)
+        self._requests: dict[_uuid.UUID, _Pending] = {}
+        self._lock = threading.Lock()
+        self._last_ts = 0
+
+    def _fbe_send(self, value: Any) -> int:
+        raise NotImplementedError
+
+    def request(self, value: Any, timeout: int = 0) -> concurrent.futures.Future[Any]:
+        """Send a request; ``timeout`` in milliseconds (0 = none)."""
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        spec = self._fbe_requests.get(type(value))
+        if spec is None:
+            raise TypeError(f"{type(value).__name__} is not a request of this client")
+        response, rejects = spec
+        if response is not None:
+            with self._lock:
+                ts = utc()
+                if ts <= self._last_ts:
+                    ts = self._last_ts + 1
+                self._last_ts = ts
+                self._requests[value.id] = _Pending(future, response, rejects, ts, timeout * 1_000_000)
+        try:
+            self._fbe_send(value)
+        except Exception as e:  # noqa: BLE001 - any transport failure fails the request
+            with self._lock:
+                self._requests.pop(value.id, None)
+            future.set_exception(RequestError(f"Send request failed! {e}"))
+            return future
+        if response is None:
+            future.set_result(None)
+        return future
+
+    def _fbe_deliver(self, value: Any, handler: str) -> None:
+        rid = getattr(value, "id", None)
+        if rid is not None and self._requests:
+            with self._lock:
+                entry = self._requests.get(rid)
+                if entry is not None and (type(value) is entry.response or type(value) in entry.rejects):
+                    del self._requests[rid]
+                else:
+                    entry = None
+            if entry is not None:
+                if type(value) is entry.response:
+                    entry.future.set_result(value)
+                else:
+                    entry.future.set_exception(RequestError(str(value)))
+                return
+        getattr(self, handler)(value)
+
+    def watchdog(self, utc_ns: int | None = None) -> None:
+        """Fail every pending request whose timeout has expired at ``utc_ns`` (default now)."""
+        now = utc() if utc_ns is None else utc_ns
+        expired: list[_Pending] = []
+        with self._lock:
+            for rid, p in list(self._requests.items()):
+                if p.timeout and p.timestamp + p.timeout <= now:
+                    expired.append(p)
+                    del self._requests[rid]
+        for p in expired:
+            p.future.set_exception(RequestError("Timeout!"))
+
+    def reset(self) -> None:
+        """Fail all pending requests and clear the buffers."""
+        with self._lock:
+            pending = list(self._requests.values())
+            self._requests.clear()
+        for p in pending:
+            p.future.set_exception(RequestError("Reset client!"))
+        Receiver.reset(self)
+
+
+# ---------------------------------------------------------------- asyncio
+
+def attach_stream(
+    endpoint: Any, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, chunk: int = 65536,
+) -> asyncio.Task[None]:
+    """Connect a Sender/Receiver/Client to an asyncio stream pair.
+
+    Frames sent by ``endpoint`` are written to ``writer``; a task feeds what
+    ``reader`` delivers to ``endpoint.receive``. Returns that task (it ends at
+    EOF; a bad frame ends it with :class:`~fbe.FrameError`).
+    """
+
+    def on_send(buffer: bytearray, offset: int, size: int) -> int:
+        writer.write(bytes(buffer[offset: offset + size]))
+        return size
+
+    if hasattr(endpoint, "on_send"):
+        endpoint.on_send = on_send
+
+    async def pump() -> None:
+        while True:
+            data = await reader.read(chunk)
+            if not data:
+                return
+            endpoint.receive(data)
+
+    return asyncio.ensure_future(pump())
+
+
+async def wait_response(future: concurrent.futures.Future[Any]) -> Any:
+    """Await a Client request future from asyncio code."""
+    return await asyncio.wrap_future(future)
+
+
+__all__ = [
+    "ClientBase",
+    "DecodeError",
+    "Proxy",
+    "Receiver",
+    "Sender",
+    "attach_stream",
+    "frame_type",
+    "wait_response",
+]
