@@ -1,0 +1,480 @@
+#!/usr/bin/env python3
+"""Cross-language conformance runner.
+
+Starts one testee per language (conformance/testee_protocol.md), feeds every
+case — the original's golden vectors from ../shared/vectors when present, and
+the project's own cases — and checks the answers byte for byte. Then runs the
+cross matrix: what one language writes, every other language must read and
+write back identically. Prints a table (language x suite x pass/fail/skip)
+and exits 1 on any unexpected failure.
+
+Known failures are listed per language in conformance/failures/<lang>.txt,
+one `case-id  # reason` per line; a listed case that passes is an error too,
+so the lists only shrink.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import selectors
+import struct
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
+
+BINARY = ("versioned", "final")
+TEXTUAL = ("json", "text")
+
+
+# ------------------------------------------------------------------ testees
+
+class TesteeError(Exception):
+    pass
+
+
+class Testee:
+    """One language's testee process, restarted after a crash or a timeout."""
+
+    def __init__(self, name: str, command: Sequence[str], timeout: float) -> None:
+        self.name, self.command, self.timeout = name, list(command), timeout
+        self.proc: Optional[subprocess.Popen[bytes]] = None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=sys.stderr, cwd=REPO)
+        return self.proc
+
+    def _read(self, proc: subprocess.Popen[bytes], n: int, deadline: float) -> bytes:
+        assert proc.stdout is not None
+        out = b""
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        try:
+            while len(out) < n:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    raise TesteeError(f"no answer within {self.timeout:g}s")
+                chunk = os.read(proc.stdout.fileno(), n - len(out))
+                if not chunk:
+                    raise TesteeError(f"testee exited (status {proc.wait()})")
+                out += chunk
+        finally:
+            sel.close()
+        return out
+
+    def ask(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        proc = self._start()
+        assert proc.stdin is not None
+        body = json.dumps(request).encode()
+        try:
+            proc.stdin.write(struct.pack("<I", len(body)) + body)
+            proc.stdin.flush()
+            deadline = time.monotonic() + self.timeout
+            (size,) = struct.unpack("<I", self._read(proc, 4, deadline))
+            answer = json.loads(self._read(proc, size, deadline))
+        except (TesteeError, BrokenPipeError, ValueError) as e:
+            self.kill()
+            raise TesteeError(str(e)) from None
+        if not isinstance(answer, dict) or len(answer) != 1 or next(iter(answer)) not in (
+                "result", "parse_error", "serialize_error", "skipped"):
+            raise TesteeError(f"malformed answer {str(answer)[:200]}")
+        return answer
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                body = b'{"quit": true}'
+                self.proc.stdin.write(struct.pack("<I", len(body)) + body)
+                self.proc.stdin.close()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.kill()
+
+
+def testee_commands() -> Dict[str, List[str]]:
+    """The testees that exist in this checkout (built by `make conformance-build`)."""
+    out: Dict[str, List[str]] = {}
+    python_testee = HERE / "testees" / "python_testee.py"
+    if python_testee.exists():
+        out["python"] = [sys.executable, str(python_testee)]
+    cpp = REPO / "build" / "conformance" / "cpp_testee"
+    if cpp.exists():
+        out["cpp"] = [str(cpp)]
+    return out
+
+
+# ------------------------------------------------------------------ cases
+
+@dataclass
+class Case:
+    """One request and what a correct testee answers."""
+    id: str
+    suite: str
+    request: Dict[str, Any]
+    expect: str                                # "result" | "parse_error"
+    result: Any = None                         # expected result (None: any result)
+    mask: Sequence[Tuple[int, int]] = ()       # byte ranges ignored in binary results
+    compare: Optional[Callable[[Any, Any], bool]] = None
+
+
+def encode_payload(fmt: str, data: bytes) -> Any:
+    if fmt in BINARY or fmt == "text":
+        return base64.b64encode(data).decode()
+    return data.decode("utf-8")
+
+
+def same_bytes(expected: bytes, got: bytes, mask: Sequence[Tuple[int, int]]) -> bool:
+    if len(expected) != len(got):
+        return False
+    e, g = bytearray(expected), bytearray(got)
+    for start, length in mask:
+        e[start:start + length] = g[start:start + length] = bytes(length)
+    return e == g
+
+
+def manifest() -> Optional[Dict[str, Any]]:
+    path = SHARED / "vectors" / "MANIFEST.json"
+    if not path.exists():
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def vector_cases(m: Dict[str, Any]) -> List[Case]:
+    """Every vector read in every input format and written in every output format."""
+    cases: List[Case] = []
+    vectors = SHARED / "vectors"
+    for c in m["cases"]:
+        files = {f["kind"]: f for f in c["files"]}
+        data = {k: (vectors / f["file"]).read_bytes() for k, f in files.items()}
+        masks = {"versioned": [tuple(r) for r in files["versioned"].get("unspecified_bytes", [])]}
+        unordered = "hash" in c["roundtrip"]
+        lossy_versioned = c["roundtrip"] != "ok" and not unordered   # e.g. absent optionals read as defaults
+        inputs: List[Tuple[str, Any]] = [(k, encode_payload(k, data[k])) for k in ("versioned", "final", "json")
+                                         if k in data]
+        inputs.append(("value", c["value"]))
+        for in_fmt, payload in inputs:
+            for out_fmt in ("versioned", "final", "json", "text", "value"):
+                if out_fmt not in data and out_fmt != "value":
+                    continue
+                if in_fmt == "versioned" and lossy_versioned:
+                    continue
+                req = {"package": c["package"], "type": c["type"],
+                       "input": {"format": in_fmt, "payload": payload}, "output": out_fmt}
+                expected: Any = c["value"] if out_fmt == "value" else data[out_fmt]
+                compare = None
+                if unordered and out_fmt != "text":
+                    compare = _unordered_compare(out_fmt)
+                if in_fmt == "json" and out_fmt in ("versioned", "final", "value", "text"):
+                    continue            # the original's JSON is lossy (decimal, char): json -> json only
+                cases.append(Case(f"vector/{c['name']}/{in_fmt}->{out_fmt}", f"vectors {out_fmt}", req, "result",
+                                  expected, masks.get(out_fmt, ()), compare))
+    return cases
+
+
+def _unordered_compare(fmt: str) -> Callable[[Any, Any], bool]:
+    """Hash entries may come in any order: compare the multiset of bytes/entries loosely."""
+    def compare(expected: Any, got: Any) -> bool:
+        if fmt == "value":
+            return _canonical(expected) == _canonical(got)
+        e = expected if isinstance(expected, bytes) else str(expected).encode()
+        g = got if isinstance(got, bytes) else str(got).encode()
+        return len(e) == len(g) and sorted(e) == sorted(g)
+    return compare
+
+
+def _canonical(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _canonical(x) for k, x in v.items()}
+    if isinstance(v, list):
+        items = [_canonical(x) for x in v]
+        if all(isinstance(x, list) and len(x) == 2 for x in items):
+            return sorted(items, key=lambda x: json.dumps(x, sort_keys=True))
+        return items
+    return v
+
+
+def malformed_cases(m: Dict[str, Any]) -> List[Case]:
+    """Inputs every testee must reject with a parse error, grouped by concern."""
+    cases: List[Case] = []
+    vectors = SHARED / "vectors"
+    for c in m["cases"]:
+        for f in c["files"]:
+            if f["kind"] not in BINARY:
+                continue
+            data = (vectors / f["file"]).read_bytes()
+            fmt = f["kind"]
+            base = {"package": c["package"], "type": c["type"], "output": fmt}
+
+            def add(suite: str, name: str, payload: bytes) -> None:
+                req = dict(base, input={"format": fmt, "payload": base64.b64encode(payload).decode()})
+                cases.append(Case(f"malformed/{suite}/{c['name']}.{fmt}/{name}", f"malformed: {suite}",
+                                  req, "parse_error"))
+
+            # premature end: every proper prefix (a root's own size says how long it is)
+            step = max(1, len(data) // 24)
+            for n in sorted(set(range(0, len(data), step)) | {len(data) - 1}):
+                add("premature end", f"len{n}", data[:n])
+            # illegal sizes: the root size field beyond the buffer, below the minimum
+            add("illegal lengths", "size+1", struct.pack("<I", len(data) + 1) + data[4:])
+            add("illegal lengths", "size0", struct.pack("<I", 0) + data[4:])
+            if fmt == "versioned":
+                # root struct offset out of range / pointing into the header
+                add("offsets out of range", "root-offset-huge", data[:4] + struct.pack("<I", 0x7FFFFFF0) + data[8:])
+                add("offsets out of range", "root-offset-zero", data[:4] + struct.pack("<I", 0) + data[8:])
+                add("offsets out of range", "root-offset-self", data[:4] + struct.pack("<I", 4) + data[8:])
+                # wrong type id in the body header
+                off = struct.unpack_from("<I", data, 4)[0]
+                if off + 8 <= len(data):
+                    patched = bytearray(data)
+                    struct.pack_into("<I", patched, off + 4, (c["type_id"] + 1) & 0xFFFFFFFF)
+                    add("illegal type", "type-id", bytes(patched))
+            else:
+                patched = bytearray(data)
+                struct.pack_into("<I", patched, 4, (c["type_id"] + 1) & 0xFFFFFFFF)
+                add("illegal type", "type-id", bytes(patched))
+    return cases
+
+
+def count_cases() -> List[Case]:
+    """Counts far beyond the buffer (a vector of a million elements in a small root)."""
+    cases: List[Case] = []
+    m = manifest()
+    if m is None:
+        return cases
+    vectors = SHARED / "vectors"
+    # proto_account: Account.orders vector; the count sits at the vector's offset (FORMAT.md 3.7: 0x68)
+    data = bytearray((vectors / "proto_account.fbe.bin").read_bytes())
+    struct.pack_into("<I", data, 0x68, 1_000_000)
+    cases.append(Case("malformed/illegal counts/proto_account.versioned/orders-1e6", "malformed: illegal counts",
+                      {"package": "proto", "type": "Account", "output": "versioned",
+                       "input": {"format": "versioned", "payload": base64.b64encode(bytes(data)).decode()}},
+                      "parse_error"))
+    final = bytearray((vectors / "proto_account.final.bin").read_bytes())
+    struct.pack_into("<I", final, 0x34, 0xFFFFFFFF)
+    cases.append(Case("malformed/illegal counts/proto_account.final/orders-4e9", "malformed: illegal counts",
+                      {"package": "proto", "type": "Account", "output": "final",
+                       "input": {"format": "final", "payload": base64.b64encode(bytes(final)).decode()}},
+                      "parse_error"))
+    return cases
+
+
+# ------------------------------------------------------------------ checking
+
+@dataclass
+class Outcome:
+    passed: bool
+    skipped: bool = False
+    detail: str = ""
+
+
+def decode_result(fmt: str, result: Any) -> Any:
+    if fmt in BINARY or fmt == "text":
+        return base64.b64decode(result)
+    if fmt == "json":
+        return result.encode("utf-8") if isinstance(result, str) else result
+    return result
+
+
+def check(case: Case, answer: Dict[str, Any]) -> Outcome:
+    kind, payload = next(iter(answer.items()))
+    if kind == "skipped":
+        return Outcome(False, True, str(payload))
+    if case.expect == "parse_error":
+        if kind == "parse_error":
+            return Outcome(True)
+        return Outcome(False, detail=f"expected a parse error, got {kind}")
+    if kind != "result":
+        return Outcome(False, detail=f"{kind}: {payload}")
+    if case.result is None:
+        return Outcome(True)
+    fmt = case.request["output"]
+    got = decode_result(fmt, payload)
+    if case.compare is not None:
+        ok = case.compare(case.result, got)
+    elif isinstance(case.result, bytes):
+        ok = isinstance(got, bytes) and same_bytes(case.result, got, case.mask)
+    else:
+        ok = got == case.result
+    return Outcome(ok, detail="" if ok else f"result differs: expected {_short(case.result)}, got {_short(got)}")
+
+
+def _short(v: Any) -> str:
+    text = v.hex() if isinstance(v, bytes) else json.dumps(v) if not isinstance(v, str) else v
+    return text if len(text) < 160 else text[:160] + "..."
+
+
+def load_failures(lang: str) -> Dict[str, str]:
+    path = HERE / "failures" / f"{lang}.txt"
+    out: Dict[str, str] = {}
+    if not path.exists():
+        return out
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        case_id, sep, reason = line.partition("#")
+        if not sep or not reason.strip():
+            raise SystemExit(f"{path}:{n}: every known failure needs a reason after '#'")
+        out[case_id.strip()] = reason.strip()
+    return out
+
+
+# ------------------------------------------------------------------ cross matrix
+
+def cross_cases(writers: Dict[str, Testee], m: Optional[Dict[str, Any]], extra_values: Iterable[Dict[str, Any]],
+                log: Callable[[str], None]) -> List[Tuple[str, Case]]:
+    """Each writer encodes each value; every other language must decode it and write back the same bytes."""
+    values: List[Dict[str, Any]] = []
+    if m is not None:
+        values += [{"name": c["name"], "package": c["package"], "type": c["type"], "value": c["value"],
+                    "unordered": "hash" in c["roundtrip"], "lossy": c["roundtrip"] != "ok"} for c in m["cases"]]
+    values += list(extra_values)
+    out: List[Tuple[str, Case]] = []
+    for writer_name, writer in writers.items():
+        for v in values:
+            for fmt in ("versioned", "final", "json"):
+                req = {"package": v["package"], "type": v["type"],
+                       "input": {"format": "value", "payload": v["value"]}, "output": fmt}
+                try:
+                    answer = writer.ask(req)
+                except TesteeError as e:
+                    log(f"cross: {writer_name} could not write {v['name']} ({e})")
+                    continue
+                if "result" not in answer:
+                    continue
+                produced = decode_result(fmt, answer["result"])
+                if fmt == "versioned" and v.get("lossy"):
+                    continue
+                for reader_name in writers:
+                    if reader_name == writer_name:
+                        continue
+                    read_req = {"package": v["package"], "type": v["type"],
+                                "input": {"format": fmt, "payload": encode_payload(fmt, produced)},
+                                "output": fmt}
+                    compare = _unordered_compare(fmt) if v.get("unordered") else None
+                    out.append((reader_name, Case(f"cross/{writer_name}->{reader_name}/{v['name']}/{fmt}",
+                                                  f"cross {fmt}", read_req, "result", produced, (), compare)))
+    return out
+
+
+# ------------------------------------------------------------------ main
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--testee", action="append", default=[], metavar="NAME=COMMAND",
+                    help="run this testee (default: every built testee)")
+    ap.add_argument("--timeout", type=float, default=10.0, help="seconds per request (default 10)")
+    ap.add_argument("--extra-values", metavar="FILE", help="JSON list of generated values for the cross matrix")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list every failing case")
+    args = ap.parse_args(argv)
+
+    commands = testee_commands()
+    if args.testee:
+        commands = {}
+        for spec in args.testee:
+            name, _, cmd = spec.partition("=")
+            commands[name] = cmd.split()
+    if not commands:
+        print("conformance: no testee is built (run `make conformance`)", file=sys.stderr)
+        return 1
+    testees = {name: Testee(name, cmd, args.timeout) for name, cmd in commands.items()}
+
+    m = manifest()
+    cases: List[Case] = []
+    if m is None:
+        print(f"conformance: golden vectors not found in {SHARED / 'vectors'}: vector and malformed suites skipped")
+    else:
+        cases += vector_cases(m) + malformed_cases(m) + count_cases()
+    extra: List[Dict[str, Any]] = []
+    if args.extra_values:
+        with open(args.extra_values, encoding="utf-8") as f:
+            extra = json.load(f)
+
+    # table[lang][suite] = [pass, fail, skip]
+    table: Dict[str, Dict[str, List[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    problems: List[str] = []
+    seen_ids: Dict[str, set] = defaultdict(set)
+
+    def record(lang: str, case: Case, outcome: Outcome, failures: Dict[str, str]) -> None:
+        seen_ids[lang].add(case.id)
+        row = table[lang][case.suite]
+        listed = case.id in failures
+        if outcome.skipped:
+            row[2] += 1
+        elif outcome.passed:
+            row[0] += 1
+            if listed:
+                problems.append(f"{lang}: {case.id} is listed as a known failure but passes: remove it "
+                                f"from conformance/failures/{lang}.txt")
+        else:
+            row[1] += 1
+            if not listed:
+                problems.append(f"{lang}: {case.id}: {outcome.detail}")
+
+    def run(lang: str, case: Case, failures: Dict[str, str]) -> None:
+        try:
+            answer = testees[lang].ask(case.request)
+        except TesteeError as e:
+            record(lang, case, Outcome(False, detail=f"testee failure: {e}"), failures)
+            return
+        record(lang, case, check(case, answer), failures)
+
+    started = time.monotonic()
+    all_failures = {lang: load_failures(lang) for lang in testees}
+    for lang in testees:
+        for case in cases:
+            run(lang, case, all_failures[lang])
+    if len(testees) > 1:
+        for lang, case in cross_cases(testees, m, extra, print):
+            run(lang, case, all_failures[lang])
+    elif extra:
+        print("conformance: one testee only, cross matrix skipped")
+    for t in testees.values():
+        t.close()
+
+    print(f"\n| language | suite | passed | failed | skipped |\n|---|---|---:|---:|---:|")
+    for lang in sorted(table):
+        for suite in sorted(table[lang]):
+            p, f, s = table[lang][suite]
+            print(f"| {lang} | {suite} | {p} | {f} | {s} |")
+    total = [sum(r[i] for lang in table for r in table[lang].values()) for i in range(3)]
+    for lang, failures in all_failures.items():
+        for case_id in failures:
+            if case_id not in seen_ids[lang]:
+                problems.append(f"{lang}: known failure '{case_id}' matches no case: remove it")
+    unexpected = len(problems)
+    shown = problems if args.verbose else problems[:40]
+    for p in shown:
+        print("FAIL " + p)
+    if len(shown) < len(problems):
+        print(f"... and {len(problems) - len(shown)} more (use -v)")
+    print(f"\nconformance: {total[0]} passed, {total[1]} failed, {total[2]} skipped "
+          f"({unexpected} unexpected) in {time.monotonic() - started:.1f}s")
+    if total[0] == 0:
+        print("conformance: no case passed: nothing was checked", file=sys.stderr)
+        return 1
+    return 1 if unexpected else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
