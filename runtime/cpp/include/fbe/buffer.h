@@ -1,0 +1,176 @@
+// Fast Binary Encoding C++ runtime: buffers and the bytes type.
+//
+// WriteBuffer  - growable output buffer, reused between serializations.
+// ReadBuffer   - a view over memory owned by the caller (never copies).
+// buffer_t     - the C++ type of the schema type `bytes`.
+
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace FBE {
+
+//! The schema type `bytes`: a byte vector with the printing of the original
+//! (`bytes[N]`).
+class buffer_t : public std::vector<uint8_t> {
+public:
+    using std::vector<uint8_t>::vector;
+    buffer_t() = default;
+    buffer_t(const std::vector<uint8_t>& other) : std::vector<uint8_t>(other) {} // NOLINT
+    buffer_t(std::vector<uint8_t>&& other) noexcept : std::vector<uint8_t>(std::move(other)) {} // NOLINT
+    explicit buffer_t(std::string_view text) : std::vector<uint8_t>(text.begin(), text.end()) {}
+
+    std::string string() const { return std::string(begin(), end()); }
+
+    friend std::ostream& operator<<(std::ostream& os, const buffer_t& value) {
+        return os << "bytes[" << value.size() << "]";
+    }
+};
+
+//! A growable output buffer. `allocate(n)` appends n uninitialised bytes and
+//! returns their position; memory is kept between uses (`reset()` only
+//! forgets the content), so a long-lived model allocates once.
+class WriteBuffer {
+public:
+    WriteBuffer() = default;
+    explicit WriteBuffer(std::size_t capacity) { reserve(capacity); }
+    WriteBuffer(const WriteBuffer& other) { attach(other.data(), other.size()); }
+    WriteBuffer(WriteBuffer&& other) noexcept { swap(other); }
+    WriteBuffer& operator=(const WriteBuffer& other) {
+        if (this != &other)
+            attach(other.data(), other.size());
+        return *this;
+    }
+    WriteBuffer& operator=(WriteBuffer&& other) noexcept {
+        swap(other);
+        return *this;
+    }
+    ~WriteBuffer() = default;
+
+    bool empty() const noexcept { return _size == 0; }
+    const uint8_t* data() const noexcept { return _data.get(); }
+    uint8_t* data() noexcept { return _data.get(); }
+    std::size_t size() const noexcept { return _size; }
+    std::size_t capacity() const noexcept { return _capacity; }
+
+    //! Replaces the content with a copy of the given bytes.
+    void attach(const void* data, std::size_t size) {
+        _size = 0;
+        reserve(size);
+        if (size != 0)
+            std::memcpy(_data.get(), data, size);
+        _size = size;
+    }
+    void attach(const std::vector<uint8_t>& bytes) { attach(bytes.data(), bytes.size()); }
+
+    //! Makes room for `capacity` bytes in total without changing the size.
+    void reserve(std::size_t capacity) {
+        if (capacity <= _capacity)
+            return;
+        std::size_t grown = _capacity + _capacity / 2;
+        if (grown < capacity)
+            grown = capacity;
+        std::unique_ptr<uint8_t[]> fresh(new uint8_t[grown]);
+        if (_size != 0)
+            std::memcpy(fresh.get(), _data.get(), _size);
+        _data = std::move(fresh);
+        _capacity = grown;
+    }
+
+    //! Appends `size` bytes (content unspecified) and returns their position.
+    std::size_t allocate(std::size_t size) {
+        const std::size_t position = _size;
+        reserve(_size + size);
+        _size += size;
+        return position;
+    }
+
+    //! Sets the size; new bytes are zero.
+    void resize(std::size_t size) {
+        reserve(size);
+        if (size > _size)
+            std::memset(_data.get() + _size, 0, size - _size);
+        _size = size;
+    }
+
+    //! Removes `size` bytes at `offset`, moving the tail down.
+    void remove(std::size_t offset, std::size_t size) noexcept {
+        if (offset >= _size)
+            return;
+        if (size > _size - offset)
+            size = _size - offset;
+        std::memmove(_data.get() + offset, _data.get() + offset + size, _size - offset - size);
+        _size -= size;
+    }
+
+    //! Forgets the content, keeps the memory.
+    void reset() noexcept { _size = 0; }
+    void clear() noexcept { _size = 0; }
+
+    void swap(WriteBuffer& other) noexcept {
+        std::swap(_data, other._data);
+        std::swap(_size, other._size);
+        std::swap(_capacity, other._capacity);
+    }
+
+private:
+    std::unique_ptr<uint8_t[]> _data;
+    std::size_t _size = 0;
+    std::size_t _capacity = 0;
+};
+
+//! A read-only view over bytes owned by the caller.
+class ReadBuffer {
+public:
+    ReadBuffer() = default;
+    ReadBuffer(const void* data, std::size_t size, std::size_t offset = 0) { attach(data, size, offset); }
+
+    bool empty() const noexcept { return _size == 0; }
+    const uint8_t* data() const noexcept { return _data; }
+    std::size_t size() const noexcept { return _size; }
+
+    //! Views `size - offset` bytes starting at `data + offset`.
+    void attach(const void* data, std::size_t size, std::size_t offset = 0) noexcept {
+        if (offset > size)
+            offset = size;
+        _data = static_cast<const uint8_t*>(data) + (data ? offset : 0);
+        _size = data ? size - offset : 0;
+    }
+    void attach(const std::vector<uint8_t>& bytes, std::size_t offset = 0) noexcept {
+        attach(bytes.data(), bytes.size(), offset);
+    }
+    void attach(const WriteBuffer& buffer, std::size_t offset = 0) noexcept {
+        attach(buffer.data(), buffer.size(), offset);
+    }
+    void attach(const ReadBuffer& buffer, std::size_t offset = 0) noexcept {
+        attach(buffer.data(), buffer.size(), offset);
+    }
+
+    void reset() noexcept {
+        _data = nullptr;
+        _size = 0;
+    }
+
+private:
+    const uint8_t* _data = nullptr;
+    std::size_t _size = 0;
+};
+
+} // namespace FBE
+
+template <>
+struct std::hash<FBE::buffer_t> {
+    std::size_t operator()(const FBE::buffer_t& value) const noexcept {
+        return std::hash<std::string_view>()(
+            std::string_view(reinterpret_cast<const char*>(value.data()), value.size()));
+    }
+};

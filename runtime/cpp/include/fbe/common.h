@@ -1,0 +1,83 @@
+// Fast Binary Encoding C++ runtime: little-endian loads and stores, limits.
+//
+// Every multi-byte number on the wire is little-endian and unaligned
+// (FORMAT.md 1). Loads and stores go through memcpy, which compilers turn
+// into single moves; nothing here casts a byte pointer to a wider type.
+
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace FBE {
+
+//! Deepest struct nesting a reader accepts (each struct, at any level of
+//! collections and optionals, counts one). Deeper input is rejected with an
+//! error instead of risking the stack.
+constexpr unsigned kMaxDepth = 128;
+
+namespace detail {
+
+constexpr bool kBigEndian =
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    true;
+#else
+    false;
+#endif
+
+template <typename U>
+constexpr U byteswap(U value) noexcept {
+    U result = 0;
+    for (std::size_t i = 0; i < sizeof(U); ++i) {
+        result = static_cast<U>((result << 8) | (value & 0xFF));
+        value = static_cast<U>(value >> 8);
+    }
+    return result;
+}
+
+template <std::size_t N> struct uint_of_size;
+template <> struct uint_of_size<1> { using type = uint8_t; };
+template <> struct uint_of_size<2> { using type = uint16_t; };
+template <> struct uint_of_size<4> { using type = uint32_t; };
+template <> struct uint_of_size<8> { using type = uint64_t; };
+
+} // namespace detail
+
+//! Reads an arithmetic value of type T stored little-endian at `p`.
+template <typename T>
+inline T load(const uint8_t* p) noexcept {
+    static_assert(std::is_arithmetic_v<T>, "load() takes arithmetic types");
+    T value;
+    if constexpr (detail::kBigEndian && sizeof(T) > 1) {
+        using U = typename detail::uint_of_size<sizeof(T)>::type;
+        U raw;
+        std::memcpy(&raw, p, sizeof(U));
+        raw = detail::byteswap(raw);
+        std::memcpy(&value, &raw, sizeof(T));
+    } else {
+        std::memcpy(&value, p, sizeof(T));
+    }
+    return value;
+}
+
+//! Stores an arithmetic value little-endian at `p`.
+template <typename T>
+inline void store(uint8_t* p, T value) noexcept {
+    static_assert(std::is_arithmetic_v<T>, "store() takes arithmetic types");
+    if constexpr (detail::kBigEndian && sizeof(T) > 1) {
+        using U = typename detail::uint_of_size<sizeof(T)>::type;
+        U raw;
+        std::memcpy(&raw, &value, sizeof(U));
+        raw = detail::byteswap(raw);
+        std::memcpy(p, &raw, sizeof(U));
+    } else {
+        std::memcpy(p, &value, sizeof(T));
+    }
+}
+
+inline uint32_t load_u32(const uint8_t* p) noexcept { return load<uint32_t>(p); }
+inline void store_u32(uint8_t* p, std::size_t value) noexcept { store<uint32_t>(p, static_cast<uint32_t>(value)); }
+
+} // namespace FBE

@@ -1,0 +1,443 @@
+// Fast Binary Encoding C++ runtime: the final (compact) model (FORMAT.md 4
+// and 5.2). Values are written back to back without offsets or headers.
+//
+// Generated code specialises FBody<T> for every struct (size, write, read,
+// verify over the fields in order). Reading checks every length and count
+// against the remaining bytes; a count may not exceed what the remaining
+// bytes can hold (one byte per element at least, or the element's fixed
+// size), so allocations stay proportional to the buffer.
+
+#pragma once
+
+#include "fbe/buffer.h"
+#include "fbe/common.h"
+#include "fbe/scalar.h"
+
+#include <array>
+#include <cassert>
+#include <list>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace FBE {
+
+//! Sequential read state of the final model.
+class FinalDecoder {
+public:
+    FinalDecoder(const uint8_t* data, std::size_t size, std::size_t position) noexcept
+        : data(data), size(size), pos(position) {}
+
+    const uint8_t* data;
+    std::size_t size;
+    std::size_t pos;
+    unsigned depth = 0;
+    std::string error;
+
+    std::size_t remaining() const noexcept { return size - pos; }
+
+    //! True when `n` more bytes are available; records an error otherwise.
+    bool need(std::size_t n, const char* what) {
+        if (n <= size - pos)
+            return true;
+        return fail(what);
+    }
+
+    bool fail(const char* what) {
+        if (error.empty())
+            error = std::string(what) + " beyond the end of the buffer (offset " + std::to_string(pos) + ", buffer " +
+                    std::to_string(size) + " bytes)";
+        return false;
+    }
+
+    bool fail_in(const char* type, const char* field) {
+        error.insert(0, std::string(type) + "." + field + ": ");
+        return false;
+    }
+};
+
+//! Specialised by generated code for every struct:
+//!   static constexpr uint32_t type_id;
+//!   static std::size_t size(const T&);
+//!   static uint8_t* write(uint8_t*, const T&);
+//!   static bool read(FinalDecoder&, T&);      // best effort, see FinalModel
+//!   static bool verify(FinalDecoder&);
+template <typename T>
+struct FBody;
+
+//! FCodec<T>: size(value), write(p, value) -> end, read(d, value), verify(d);
+//! min_size: the fewest bytes any value takes.
+template <typename T, typename Enable = void>
+struct FCodec;
+
+template <typename T>
+struct FScalar {
+    static constexpr std::size_t min_size = Scalar<T>::size;
+    static constexpr bool fixed = true;
+    static constexpr std::size_t size(const T&) noexcept { return Scalar<T>::size; }
+    static uint8_t* write(uint8_t* p, const T& value) noexcept {
+        Scalar<T>::put(p, value);
+        return p + Scalar<T>::size;
+    }
+    static bool read(FinalDecoder& d, T& value) {
+        if (!d.need(Scalar<T>::size, "value"))
+            return false;
+        value = Scalar<T>::get(d.data + d.pos);
+        d.pos += Scalar<T>::size;
+        return true;
+    }
+    static bool verify(FinalDecoder& d) {
+        if (!d.need(Scalar<T>::size, "value"))
+            return false;
+        d.pos += Scalar<T>::size;
+        return true;
+    }
+};
+
+template <typename T>
+struct FBlob {
+    static constexpr std::size_t min_size = 4;
+    static constexpr bool fixed = false;
+    static std::size_t size(const T& value) noexcept { return 4 + value.size(); }
+    static uint8_t* write(uint8_t* p, const T& value) noexcept {
+        const std::size_t size = value.size();
+        store_u32(p, size);
+        if (size != 0)
+            std::memcpy(p + 4, value.data(), size);
+        return p + 4 + size;
+    }
+    static bool read(FinalDecoder& d, T& value) {
+        if (!d.need(4, "string/bytes length"))
+            return false;
+        const uint32_t size = load_u32(d.data + d.pos);
+        if (size > d.remaining() - 4)
+            return d.fail("string/bytes data");
+        const uint8_t* begin = d.data + d.pos + 4;
+        value.assign(begin, begin + size);
+        d.pos += 4 + std::size_t(size);
+        return true;
+    }
+    static bool verify(FinalDecoder& d) {
+        if (!d.need(4, "string/bytes length"))
+            return false;
+        const uint32_t size = load_u32(d.data + d.pos);
+        if (size > d.remaining() - 4)
+            return d.fail("string/bytes data");
+        d.pos += 4 + std::size_t(size);
+        return true;
+    }
+};
+
+template <typename T>
+struct FStruct {
+    static constexpr std::size_t min_size = 0;
+    static constexpr bool fixed = false;
+    static std::size_t size(const T& value) noexcept { return FBody<T>::size(value); }
+    static uint8_t* write(uint8_t* p, const T& value) noexcept { return FBody<T>::write(p, value); }
+    static bool read(FinalDecoder& d, T& value) {
+        if (++d.depth > kMaxDepth) {
+            --d.depth;
+            return d.fail("struct nesting deeper than FBE::kMaxDepth");
+        }
+        const bool ok = FBody<T>::read(d, value);
+        --d.depth;
+        return ok;
+    }
+    static bool verify(FinalDecoder& d) {
+        if (++d.depth > kMaxDepth) {
+            --d.depth;
+            return d.fail("struct nesting deeper than FBE::kMaxDepth");
+        }
+        const bool ok = FBody<T>::verify(d);
+        --d.depth;
+        return ok;
+    }
+};
+
+template <typename T>
+struct FOptional {
+    using E = FCodec<T>;
+    static constexpr std::size_t min_size = 1;
+    static constexpr bool fixed = false;
+    static std::size_t size(const std::optional<T>& value) noexcept { return value ? 1 + E::size(*value) : 1; }
+    static uint8_t* write(uint8_t* p, const std::optional<T>& value) noexcept {
+        if (!value) {
+            *p = 0;
+            return p + 1;
+        }
+        *p = 1;
+        return E::write(p + 1, *value);
+    }
+    static bool read(FinalDecoder& d, std::optional<T>& value) {
+        if (!d.need(1, "optional flag"))
+            return false;
+        if (d.data[d.pos++] == 0) {
+            value.reset();
+            return true;
+        }
+        if (!value)
+            value.emplace();
+        return E::read(d, *value);
+    }
+    static bool verify(FinalDecoder& d) {
+        if (!d.need(1, "optional flag"))
+            return false;
+        return d.data[d.pos++] == 0 || E::verify(d);
+    }
+};
+
+template <typename T, std::size_t N>
+struct FArray {
+    using E = FCodec<T>;
+    static constexpr std::size_t min_size = N * E::min_size;
+    static constexpr bool fixed = E::fixed;
+    static std::size_t size(const std::array<T, N>& value) noexcept {
+        if constexpr (E::fixed)
+            return N * E::min_size;
+        std::size_t total = 0;
+        for (const auto& item : value)
+            total += E::size(item);
+        return total;
+    }
+    static uint8_t* write(uint8_t* p, const std::array<T, N>& value) noexcept {
+        for (const auto& item : value)
+            p = E::write(p, item);
+        return p;
+    }
+    static bool read(FinalDecoder& d, std::array<T, N>& value) {
+        for (auto& item : value)
+            if (!E::read(d, item))
+                return false;
+        return true;
+    }
+    static bool verify(FinalDecoder& d) {
+        for (std::size_t i = 0; i < N; ++i)
+            if (!E::verify(d))
+                return false;
+        return true;
+    }
+};
+
+namespace detail {
+//! Reads a u32 count that the remaining bytes can justify.
+inline bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& count) {
+    if (!d.need(4, "count"))
+        return false;
+    count = load_u32(d.data + d.pos);
+    const std::size_t room = d.remaining() - 4;
+    if (count > (min_item != 0 ? room / min_item : room))
+        return d.fail("count larger than the buffer can hold;");
+    d.pos += 4;
+    return true;
+}
+} // namespace detail
+
+template <typename C, typename T>
+struct FSequence {
+    using E = FCodec<T>;
+    static constexpr std::size_t min_size = 4;
+    static constexpr bool fixed = false;
+    static std::size_t size(const C& value) noexcept {
+        if constexpr (E::fixed)
+            return 4 + value.size() * E::min_size;
+        std::size_t total = 4;
+        for (const auto& item : value)
+            total += E::size(item);
+        return total;
+    }
+    static uint8_t* write(uint8_t* p, const C& value) noexcept {
+        store_u32(p, value.size());
+        p += 4;
+        for (const auto& item : value)
+            p = E::write(p, item);
+        return p;
+    }
+    static bool read(FinalDecoder& d, C& value) {
+        value.clear();
+        uint32_t count = 0;
+        if (!detail::final_count(d, E::min_size, count))
+            return false;
+        if constexpr (std::is_same_v<C, std::vector<T>> && is_scalar_v<T>)
+            value.reserve(count);
+        for (uint32_t i = 0; i < count; ++i) {
+            if constexpr (std::is_same_v<C, std::set<T>> || std::is_same_v<T, bool>) {
+                T item{};
+                if (!E::read(d, item))
+                    return false;
+                value.insert(value.end(), std::move(item));
+            } else {
+                if (!E::read(d, value.emplace_back()))
+                    return false;
+            }
+        }
+        return true;
+    }
+    static bool verify(FinalDecoder& d) {
+        uint32_t count = 0;
+        if (!detail::final_count(d, E::min_size, count))
+            return false;
+        for (uint32_t i = 0; i < count; ++i)
+            if (!E::verify(d))
+                return false;
+        return true;
+    }
+};
+
+template <typename M, typename K, typename V>
+struct FMapping {
+    using KC = FCodec<K>;
+    using VC = FCodec<V>;
+    static constexpr std::size_t min_size = 4;
+    static constexpr bool fixed = false;
+    static std::size_t size(const M& value) noexcept {
+        if constexpr (KC::fixed && VC::fixed)
+            return 4 + value.size() * (KC::min_size + VC::min_size);
+        std::size_t total = 4;
+        for (const auto& [k, v] : value)
+            total += KC::size(k) + VC::size(v);
+        return total;
+    }
+    static uint8_t* write(uint8_t* p, const M& value) noexcept {
+        store_u32(p, value.size());
+        p += 4;
+        for (const auto& [k, v] : value) {
+            p = KC::write(p, k);
+            p = VC::write(p, v);
+        }
+        return p;
+    }
+    static bool read(FinalDecoder& d, M& value) {
+        value.clear();
+        uint32_t count = 0;
+        if (!detail::final_count(d, KC::min_size + VC::min_size, count))
+            return false;
+        for (uint32_t i = 0; i < count; ++i) {
+            K key{};
+            if (!KC::read(d, key))
+                return false;
+            auto it = value.emplace_hint(value.end(), std::move(key), V{});
+            if (!VC::read(d, it->second))
+                return false;
+        }
+        return true;
+    }
+    static bool verify(FinalDecoder& d) {
+        uint32_t count = 0;
+        if (!detail::final_count(d, KC::min_size + VC::min_size, count))
+            return false;
+        for (uint32_t i = 0; i < count; ++i)
+            if (!KC::verify(d) || !VC::verify(d))
+                return false;
+        return true;
+    }
+};
+
+template <typename T, typename Enable>
+struct FCodec : FStruct<T> {};
+template <typename T>
+struct FCodec<T, std::enable_if_t<is_scalar_v<T>>> : FScalar<T> {};
+template <> struct FCodec<std::string> : FBlob<std::string> {};
+template <> struct FCodec<buffer_t> : FBlob<buffer_t> {};
+template <typename T> struct FCodec<std::optional<T>> : FOptional<T> {};
+template <typename T, std::size_t N> struct FCodec<std::array<T, N>> : FArray<T, N> {};
+template <typename T> struct FCodec<std::vector<T>> : FSequence<std::vector<T>, T> {};
+template <typename T> struct FCodec<std::list<T>> : FSequence<std::list<T>, T> {};
+template <typename T> struct FCodec<std::set<T>> : FSequence<std::set<T>, T> {};
+template <typename K, typename V> struct FCodec<std::map<K, V>> : FMapping<std::map<K, V>, K, V> {};
+template <typename K, typename V>
+struct FCodec<std::unordered_map<K, V>> : FMapping<std::unordered_map<K, V>, K, V> {};
+
+//! The final model of a root struct T (FORMAT.md 4.1): u32 size, u32 type
+//! id, the fields.
+template <typename T, typename TBuffer = WriteBuffer>
+class FinalModel {
+public:
+    using value_type = T;
+    using buffer_type = TBuffer;
+
+    static constexpr uint32_t fbe_type() noexcept { return FBody<T>::type_id; }
+
+    TBuffer& buffer() noexcept { return _buffer; }
+    const TBuffer& buffer() const noexcept { return _buffer; }
+
+    void attach(const void* data, std::size_t size) { _buffer.attach(data, size); }
+    void attach(const std::vector<uint8_t>& bytes) { _buffer.attach(bytes.data(), bytes.size()); }
+    template <typename B, typename = decltype(std::declval<const B&>().data())>
+    void attach(const B& buffer) { _buffer.attach(buffer.data(), buffer.size()); }
+
+    void reset() noexcept { _buffer.reset(); }
+
+    //! Appends the root of `value` to the buffer; returns its size.
+    std::size_t serialize(const T& value) {
+        const std::size_t total = 8 + FBody<T>::size(value);
+        const std::size_t root = _buffer.allocate(total);
+        uint8_t* p = _buffer.data() + root;
+        store_u32(p, total);
+        store_u32(p + 4, FBody<T>::type_id);
+        [[maybe_unused]] const uint8_t* end = FBody<T>::write(p + 8, value);
+        assert(end == p + total);
+        return total;
+    }
+
+    //! Reads the root at the start of the buffer, best effort like the
+    //! original: a field that cannot be read takes its schema default and
+    //! the rest is read from the same position. Returns 8 + the bytes
+    //! consumed (0 when the buffer has no root header); error() tells what
+    //! failed. Use verify() first on untrusted input.
+    std::size_t deserialize(T& value) const {
+        _error.clear();
+        const std::size_t size = _buffer.size();
+        if (size < 8) {
+            _error = "buffer shorter than a root header (8 bytes)";
+            return 0;
+        }
+        const uint32_t total = load_u32(_buffer.data());
+        FinalDecoder d(_buffer.data(), (total >= 8 && total < size) ? total : size, 8);
+        FBody<T>::read(d, value);
+        _error = std::move(d.error);
+        return d.pos;
+    }
+
+    //! Checks the root (FORMAT.md 5.2): the type id, every field in bounds,
+    //! and the size field equal to the bytes the fields cover.
+    bool verify() const {
+        _error.clear();
+        const std::size_t size = _buffer.size();
+        if (size < 8) {
+            _error = "buffer shorter than a root header (8 bytes)";
+            return false;
+        }
+        const uint32_t total = load_u32(_buffer.data());
+        if (total < 8 || total > size) {
+            _error = "root size " + std::to_string(total) + " does not fit the buffer (" + std::to_string(size) +
+                     " bytes)";
+            return false;
+        }
+        if (load_u32(_buffer.data() + 4) != FBody<T>::type_id) {
+            _error = "unexpected root type id " + std::to_string(load_u32(_buffer.data() + 4));
+            return false;
+        }
+        FinalDecoder d(_buffer.data(), total, 8);
+        if (!FCodec<T>::verify(d)) {
+            _error = std::move(d.error);
+            return false;
+        }
+        if (d.pos != total) {
+            _error = "root size " + std::to_string(total) + " differs from the " + std::to_string(d.pos) +
+                     " bytes its fields cover";
+            return false;
+        }
+        return true;
+    }
+
+    const std::string& error() const noexcept { return _error; }
+
+private:
+    TBuffer _buffer;
+    mutable std::string _error;
+};
+
+} // namespace FBE

@@ -1,0 +1,88 @@
+// Fast Binary Encoding C++ runtime: encodings of the fixed-size types
+// (FORMAT.md 2.2-2.4, 2.6), shared by both binary models.
+
+#pragma once
+
+#include "fbe/common.h"
+#include "fbe/decimal.h"
+#include "fbe/uuid.h"
+
+#include <type_traits>
+
+namespace FBE {
+
+//! Scalar<T>: wire size, put() and get() of a fixed-size type. Defined for
+//! bool, char, wchar_t, the fixed-width integers, float, double, decimal_t,
+//! uuid_t and every enum (stored as its underlying integer).
+template <typename T, typename Enable = void>
+struct Scalar {
+    static constexpr bool defined = false;
+};
+
+template <typename T>
+constexpr bool is_scalar_v = Scalar<T>::defined;
+
+namespace detail {
+template <typename T, typename Wire>
+struct ArithmeticScalar {
+    static constexpr bool defined = true;
+    static constexpr std::size_t size = sizeof(Wire);
+    static void put(uint8_t* p, T value) noexcept { store<Wire>(p, static_cast<Wire>(value)); }
+    static T get(const uint8_t* p) noexcept { return static_cast<T>(load<Wire>(p)); }
+};
+} // namespace detail
+
+template <>
+struct Scalar<bool> {
+    static constexpr bool defined = true;
+    static constexpr std::size_t size = 1;
+    static void put(uint8_t* p, bool value) noexcept { *p = value ? 1 : 0; }
+    static bool get(const uint8_t* p) noexcept { return *p != 0; }
+};
+
+// char is one raw byte; wchar_t is a 32-bit code unit on the wire.
+template <> struct Scalar<char> : detail::ArithmeticScalar<char, uint8_t> {};
+template <> struct Scalar<wchar_t> : detail::ArithmeticScalar<wchar_t, uint32_t> {};
+template <> struct Scalar<int8_t> : detail::ArithmeticScalar<int8_t, int8_t> {};
+template <> struct Scalar<uint8_t> : detail::ArithmeticScalar<uint8_t, uint8_t> {};
+template <> struct Scalar<int16_t> : detail::ArithmeticScalar<int16_t, int16_t> {};
+template <> struct Scalar<uint16_t> : detail::ArithmeticScalar<uint16_t, uint16_t> {};
+template <> struct Scalar<int32_t> : detail::ArithmeticScalar<int32_t, int32_t> {};
+template <> struct Scalar<uint32_t> : detail::ArithmeticScalar<uint32_t, uint32_t> {};
+template <> struct Scalar<int64_t> : detail::ArithmeticScalar<int64_t, int64_t> {};
+template <> struct Scalar<uint64_t> : detail::ArithmeticScalar<uint64_t, uint64_t> {};
+template <> struct Scalar<float> : detail::ArithmeticScalar<float, float> {};
+template <> struct Scalar<double> : detail::ArithmeticScalar<double, double> {};
+
+template <typename E>
+struct Scalar<E, std::enable_if_t<std::is_enum_v<E>>> : detail::ArithmeticScalar<E, std::underlying_type_t<E>> {};
+
+//! decimal: u64 low magnitude, u32 high magnitude, u32 flags (FORMAT.md 2.4).
+template <>
+struct Scalar<decimal_t> {
+    static constexpr bool defined = true;
+    static constexpr std::size_t size = 16;
+    static void put(uint8_t* p, const decimal_t& value) noexcept {
+        store<uint64_t>(p, value.lo());
+        store<uint32_t>(p + 8, value.hi());
+        store<uint32_t>(p + 12, value.flags());
+    }
+    static decimal_t get(const uint8_t* p) noexcept {
+        return decimal_t::from_parts(load<uint64_t>(p), load<uint32_t>(p + 8), load<uint32_t>(p + 12));
+    }
+};
+
+//! uuid: the 16 bytes in canonical textual order (FORMAT.md 2.3).
+template <>
+struct Scalar<uuid_t> {
+    static constexpr bool defined = true;
+    static constexpr std::size_t size = 16;
+    static void put(uint8_t* p, const uuid_t& value) noexcept { std::memcpy(p, value.data().data(), 16); }
+    static uuid_t get(const uint8_t* p) noexcept {
+        uuid_t result;
+        std::memcpy(result.data().data(), p, 16);
+        return result;
+    }
+};
+
+} // namespace FBE

@@ -1,0 +1,189 @@
+// Fast Binary Encoding C++ runtime: the text format of operator<<
+// (FORMAT.md 9). Generated operator<< of structs print their fields with
+// FBE::print(), which picks the layout from the C++ type.
+
+#pragma once
+
+#include "fbe/buffer.h"
+#include "fbe/decimal.h"
+#include "fbe/uuid.h"
+
+#include <array>
+#include <cstdio>
+#include <list>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+//! Bit operators for a flags enum (the original's macro name).
+#define FBE_ENUM_FLAGS(type)                                                                                  \
+    constexpr type operator|(type a, type b) noexcept {                                                       \
+        return static_cast<type>(static_cast<std::underlying_type_t<type>>(a) |                               \
+                                 static_cast<std::underlying_type_t<type>>(b));                               \
+    }                                                                                                         \
+    constexpr type operator&(type a, type b) noexcept {                                                       \
+        return static_cast<type>(static_cast<std::underlying_type_t<type>>(a) &                               \
+                                 static_cast<std::underlying_type_t<type>>(b));                               \
+    }                                                                                                         \
+    constexpr type operator^(type a, type b) noexcept {                                                       \
+        return static_cast<type>(static_cast<std::underlying_type_t<type>>(a) ^                               \
+                                 static_cast<std::underlying_type_t<type>>(b));                               \
+    }                                                                                                         \
+    constexpr type operator~(type a) noexcept {                                                               \
+        return static_cast<type>(~static_cast<std::underlying_type_t<type>>(a));                              \
+    }                                                                                                         \
+    constexpr type& operator|=(type& a, type b) noexcept { return a = a | b; }                               \
+    constexpr type& operator&=(type& a, type b) noexcept { return a = a & b; }                               \
+    constexpr type& operator^=(type& a, type b) noexcept { return a = a ^ b; }
+
+namespace FBE {
+
+//! One named constant of a flags type, for print_flags().
+template <typename U>
+struct FlagName {
+    U value;
+    const char* name;
+};
+
+//! Prints the names of all non-zero constants whose bits are all set,
+//! joined by '|' (FORMAT.md 9: zero constants and undeclared bits vanish).
+template <typename U, std::size_t N>
+std::ostream& print_flags(std::ostream& os, U bits, const FlagName<U> (&names)[N]) {
+    bool first = true;
+    for (const auto& flag : names) {
+        if (flag.value != 0 && (bits & flag.value) == flag.value) {
+            if (!first)
+                os << '|';
+            os << flag.name;
+            first = false;
+        }
+    }
+    return os;
+}
+
+template <typename T, typename Enable = void>
+struct Printer {
+    // Structs, enums and flags print through their generated operator<<.
+    static void print(std::ostream& os, const T& value) { os << value; }
+};
+
+template <typename T>
+void print(std::ostream& os, const T& value) {
+    Printer<T>::print(os, value);
+}
+
+namespace detail {
+inline void print_g(std::ostream& os, double value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", value);
+    os << text;
+}
+template <typename C>
+void print_items(std::ostream& os, const C& items) {
+    bool first = true;
+    for (const auto& item : items) {
+        if (!first)
+            os << ',';
+        FBE::print(os, item);
+        first = false;
+    }
+}
+template <typename M>
+void print_pairs(std::ostream& os, const M& pairs) {
+    bool first = true;
+    for (const auto& [key, value] : pairs) {
+        if (!first)
+            os << ',';
+        FBE::print(os, key);
+        os << "->";
+        FBE::print(os, value);
+        first = false;
+    }
+}
+} // namespace detail
+
+template <> struct Printer<bool> {
+    static void print(std::ostream& os, bool value) { os << (value ? "true" : "false"); }
+};
+template <> struct Printer<char> {
+    static void print(std::ostream& os, char value) { os << '\'' << value << '\''; }
+};
+template <> struct Printer<wchar_t> {
+    // The original prints only the low byte (FORMAT.md 9).
+    static void print(std::ostream& os, wchar_t value) { os << '\'' << static_cast<char>(value & 0xFF) << '\''; }
+};
+template <> struct Printer<int8_t> {
+    static void print(std::ostream& os, int8_t value) { os << static_cast<int>(value); }
+};
+template <> struct Printer<uint8_t> {
+    static void print(std::ostream& os, uint8_t value) { os << static_cast<unsigned>(value); }
+};
+template <> struct Printer<float> {
+    static void print(std::ostream& os, float value) { detail::print_g(os, value); }
+};
+template <> struct Printer<double> {
+    static void print(std::ostream& os, double value) { detail::print_g(os, value); }
+};
+template <> struct Printer<std::string> {
+    static void print(std::ostream& os, const std::string& value) { os << '"' << value << '"'; }
+};
+template <> struct Printer<uuid_t> {
+    static void print(std::ostream& os, const uuid_t& value) { os << '"' << value.string() << '"'; }
+};
+template <typename T> struct Printer<std::optional<T>> {
+    static void print(std::ostream& os, const std::optional<T>& value) {
+        if (value)
+            FBE::print(os, *value);
+        else
+            os << "null";
+    }
+};
+template <typename T, std::size_t N> struct Printer<std::array<T, N>> {
+    static void print(std::ostream& os, const std::array<T, N>& value) {
+        os << '[' << N << "][";
+        detail::print_items(os, value);
+        os << ']';
+    }
+};
+template <typename T> struct Printer<std::vector<T>> {
+    static void print(std::ostream& os, const std::vector<T>& value) {
+        os << '[' << value.size() << "][";
+        detail::print_items(os, value);
+        os << ']';
+    }
+};
+template <typename T> struct Printer<std::list<T>> {
+    static void print(std::ostream& os, const std::list<T>& value) {
+        os << '[' << value.size() << "]<";
+        detail::print_items(os, value);
+        os << '>';
+    }
+};
+template <typename T> struct Printer<std::set<T>> {
+    static void print(std::ostream& os, const std::set<T>& value) {
+        os << '[' << value.size() << "]{";
+        detail::print_items(os, value);
+        os << '}';
+    }
+};
+template <typename K, typename V> struct Printer<std::map<K, V>> {
+    static void print(std::ostream& os, const std::map<K, V>& value) {
+        os << '[' << value.size() << "]<{";
+        detail::print_pairs(os, value);
+        os << "}>";
+    }
+};
+template <typename K, typename V> struct Printer<std::unordered_map<K, V>> {
+    static void print(std::ostream& os, const std::unordered_map<K, V>& value) {
+        os << '[' << value.size() << "][{";
+        detail::print_pairs(os, value);
+        os << "}]";
+    }
+};
+
+} // namespace FBE

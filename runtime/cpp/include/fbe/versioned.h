@@ -1,0 +1,551 @@
+// Fast Binary Encoding C++ runtime: the versioned ("standard") model
+// (FORMAT.md 3 and 5.1).
+//
+// Generated code specialises VBody<T> for every struct: the body size, type
+// id and four straight-line functions over the struct's fields at offsets
+// fixed at generation time (extra, write, read, verify). Everything else,
+// the slot codecs of every type and the Model class, lives here.
+//
+// Writing: Model::serialize computes the whole size once (VBody::extra),
+// grows the buffer once, then writes front to back with a bump allocator;
+// allocation order follows FORMAT.md 3.5, so the bytes equal the original's.
+//
+// Reading (deserialize and verify) never trusts the buffer:
+// * every offset, size and count is checked against the buffer before use;
+// * out-of-line blocks must come in the order the writer allocates them
+//   (depth first, each block after the previous one). A buffer whose
+//   offsets point backwards, into themselves or share one block with
+//   another slot is rejected, so every byte is decoded at most once and the
+//   decoded size is bounded by the buffer size;
+// * counts must fit: n element slots need n * slot-size bytes;
+// * struct nesting is limited to kMaxDepth.
+// Errors name the type and field: "proto.Account.orders: proto.Order.symbol: ...".
+
+#pragma once
+
+#include "fbe/buffer.h"
+#include "fbe/common.h"
+#include "fbe/scalar.h"
+
+#include <array>
+#include <cassert>
+#include <list>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace FBE {
+
+//! Writes one root; `end` is the bump-allocation cursor, relative to `data`
+//! (the root start). The buffer is already large enough.
+struct Encoder {
+    uint8_t* data;
+    std::size_t end;
+
+    std::size_t allocate(std::size_t size) noexcept {
+        const std::size_t position = end;
+        end += size;
+        return position;
+    }
+};
+
+//! Read state shared by deserialize and verify.
+class Decoder {
+public:
+    Decoder(const uint8_t* data, std::size_t size) noexcept : data(data), size(size) {}
+
+    const uint8_t* data;
+    std::size_t size;
+    std::size_t mark = 8;   //!< end of the last out-of-line block claimed
+    unsigned depth = 0;
+    std::string error;
+
+    //! Records an error at a position; always returns false.
+    bool fail(const char* what, std::size_t position) {
+        error = std::string(what) + " (offset " + std::to_string(position) + ", buffer " + std::to_string(size) +
+                " bytes)";
+        return false;
+    }
+
+    //! Prefixes the error with the struct and field it happened in.
+    bool fail_in(const char* type, const char* field) {
+        error.insert(0, std::string(type) + "." + field + ": ");
+        return false;
+    }
+
+    //! Claims the out-of-line block [position, position + length).
+    bool claim(std::size_t position, std::size_t length, const char* what) {
+        if (position < mark)
+            return fail(what, position), fail_prefix("offset points backwards or into data already read: ");
+        if (position > size || length > size - position)
+            return fail(what, position), fail_prefix("block beyond the end of the buffer: ");
+        mark = position + length;
+        return true;
+    }
+
+    //! Claims a counted block: u32 count, then count * unit bytes.
+    bool claim_counted(std::size_t position, std::size_t unit, uint32_t& count, const char* what) {
+        if (position < mark)
+            return fail(what, position), fail_prefix("offset points backwards or into data already read: ");
+        if (position > size || size - position < 4)
+            return fail(what, position), fail_prefix("count beyond the end of the buffer: ");
+        count = load_u32(data + position);
+        const std::size_t room = size - position - 4;
+        if (unit != 0 ? count > room / unit : false)
+            return fail(what, position), fail_prefix("count larger than the buffer can hold: ");
+        mark = position + 4 + count * unit;
+        return true;
+    }
+
+    //! Enters the struct body the slot's offset points to.
+    bool enter(std::size_t position, uint32_t& body_size) {
+        if (++depth > kMaxDepth)
+            return fail("struct", position), fail_prefix("nesting deeper than FBE::kMaxDepth: ");
+        if (position < mark)
+            return fail("struct", position), fail_prefix("offset points backwards or into data already read: ");
+        if (position > size || size - position < 8)
+            return fail("struct", position), fail_prefix("struct header beyond the end of the buffer: ");
+        body_size = load_u32(data + position);
+        if (body_size < 8)
+            return fail("struct", position), fail_prefix("struct body size below 8: ");
+        if (body_size > size - position)
+            return fail("struct", position), fail_prefix("struct body beyond the end of the buffer: ");
+        mark = position + body_size;
+        return true;
+    }
+    void leave() noexcept { --depth; }
+
+private:
+    bool fail_prefix(const char* prefix) {
+        error.insert(0, prefix);
+        return false;
+    }
+};
+
+//! Specialised by generated code for every struct:
+//!   static constexpr uint32_t type_id, body_size, base_size;
+//!   static std::size_t extra(const T&);            // out-of-line bytes of the fields
+//!   static void write(Encoder&, std::size_t body, const T&);
+//!   static bool read(Decoder&, std::size_t body, uint32_t size, T&);
+//!   static bool verify(Decoder&, std::size_t body, uint32_t size);
+template <typename T>
+struct VBody;
+
+//! VCodec<T>: the slot codec of a C++ type in the versioned model.
+//!   inline_size; extra(value); write(e, base, slot, value);
+//!   read(d, base, slot, value); verify(d, base, slot).
+//! `slot` is absolute and lies inside the buffer (the caller checked it);
+//! `base` is the position offsets are relative to (FORMAT.md 3.1).
+//! Class types without a specialisation are structs.
+template <typename T, typename Enable = void>
+struct VCodec;
+
+template <typename T>
+struct VScalar {
+    static constexpr std::size_t inline_size = Scalar<T>::size;
+    static constexpr bool fixed = true;
+    static constexpr std::size_t extra(const T&) noexcept { return 0; }
+    static void write(Encoder& e, std::size_t, std::size_t slot, const T& value) noexcept {
+        Scalar<T>::put(e.data + slot, value);
+    }
+    static bool read(Decoder& d, std::size_t, std::size_t slot, T& value) noexcept {
+        value = Scalar<T>::get(d.data + slot);
+        return true;
+    }
+    static bool verify(Decoder&, std::size_t, std::size_t) noexcept { return true; }
+};
+
+//! string and bytes: offset -> u32 length + bytes (FORMAT.md 3.4).
+template <typename T>
+struct VBlob {
+    static constexpr std::size_t inline_size = 4;
+    static constexpr bool fixed = false;
+    static std::size_t extra(const T& value) noexcept { return 4 + value.size(); }
+    static void write(Encoder& e, std::size_t base, std::size_t slot, const T& value) noexcept {
+        const std::size_t size = value.size();
+        const std::size_t position = e.allocate(4 + size);
+        store_u32(e.data + slot, position - base);
+        store_u32(e.data + position, size);
+        if (size != 0)
+            std::memcpy(e.data + position + 4, value.data(), size);
+    }
+    static bool read(Decoder& d, std::size_t base, std::size_t slot, T& value) {
+        const uint32_t offset = load_u32(d.data + slot);
+        if (offset == 0) {
+            value.clear();
+            return true;
+        }
+        uint32_t size = 0;
+        if (!d.claim_counted(base + offset, 1, size, "string/bytes"))
+            return false;
+        const uint8_t* begin = d.data + base + offset + 4;
+        value.assign(begin, begin + size);
+        return true;
+    }
+    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+        const uint32_t offset = load_u32(d.data + slot);
+        uint32_t size = 0;
+        return offset == 0 || d.claim_counted(base + offset, 1, size, "string/bytes");
+    }
+};
+
+//! struct: offset -> body (FORMAT.md 3.3).
+template <typename T>
+struct VStruct {
+    static constexpr std::size_t inline_size = 4;
+    static constexpr bool fixed = false;
+    static std::size_t extra(const T& value) noexcept { return VBody<T>::body_size + VBody<T>::extra(value); }
+    static void write(Encoder& e, std::size_t base, std::size_t slot, const T& value) noexcept {
+        const std::size_t body = e.allocate(VBody<T>::body_size);
+        store_u32(e.data + slot, body - base);
+        store_u32(e.data + body, VBody<T>::body_size);
+        store_u32(e.data + body + 4, VBody<T>::type_id);
+        VBody<T>::write(e, body, value);
+    }
+    static bool read(Decoder& d, std::size_t base, std::size_t slot, T& value) {
+        const uint32_t offset = load_u32(d.data + slot);
+        if (offset == 0) {
+            // The original leaves the value at its defaults (FORMAT.md 3.6).
+            value = T();
+            return true;
+        }
+        uint32_t size = 0;
+        if (!d.enter(base + offset, size))
+            return false;
+        const bool ok = VBody<T>::read(d, base + offset, size, value);
+        d.leave();
+        return ok;
+    }
+    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+        const uint32_t offset = load_u32(d.data + slot);
+        if (offset == 0)
+            return d.fail("struct offset is 0", slot);
+        uint32_t size = 0;
+        if (!d.enter(base + offset, size))
+            return false;
+        if (load_u32(d.data + base + offset + 4) != VBody<T>::type_id)
+            return d.fail("unexpected struct type id", base + offset + 4);
+        const bool ok = VBody<T>::verify(d, base + offset, size);
+        d.leave();
+        return ok;
+    }
+};
+
+//! T?: u8 has_value + u32 offset -> value slot; the value slot is the base
+//! of the value (FORMAT.md 3.4). An absent optional reads as null.
+template <typename T>
+struct VOptional {
+    using E = VCodec<T>;
+    static constexpr std::size_t inline_size = 5;
+    static constexpr bool fixed = false;
+    static std::size_t extra(const std::optional<T>& value) noexcept {
+        return value ? E::inline_size + E::extra(*value) : 0;
+    }
+    static void write(Encoder& e, std::size_t base, std::size_t slot, const std::optional<T>& value) noexcept {
+        if (value) {
+            const std::size_t position = e.allocate(E::inline_size);
+            e.data[slot] = 1;
+            store_u32(e.data + slot + 1, position - base);
+            E::write(e, position, position, *value);
+        } else {
+            e.data[slot] = 0;
+            store_u32(e.data + slot + 1, 0);
+        }
+    }
+    static bool read(Decoder& d, std::size_t base, std::size_t slot, std::optional<T>& value) {
+        const uint32_t offset = load_u32(d.data + slot + 1);
+        if (d.data[slot] == 0 || offset == 0) {
+            value.reset();
+            return true;
+        }
+        if (!d.claim(base + offset, E::inline_size, "optional value"))
+            return false;
+        if (!value)
+            value.emplace();
+        return E::read(d, base + offset, base + offset, *value);
+    }
+    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+        if (d.data[slot] == 0)
+            return true;
+        const uint32_t offset = load_u32(d.data + slot + 1);
+        if (offset == 0)
+            return d.fail("present optional with offset 0", slot);
+        if (!d.claim(base + offset, E::inline_size, "optional value"))
+            return false;
+        return E::verify(d, base + offset, base + offset);
+    }
+};
+
+//! T[N]: N slots in place.
+template <typename T, std::size_t N>
+struct VArray {
+    using E = VCodec<T>;
+    static constexpr std::size_t inline_size = N * E::inline_size;
+    static constexpr bool fixed = E::fixed;
+    static std::size_t extra(const std::array<T, N>& value) noexcept {
+        std::size_t total = 0;
+        if constexpr (!E::fixed)
+            for (const auto& item : value)
+                total += E::extra(item);
+        return total;
+    }
+    static void write(Encoder& e, std::size_t base, std::size_t slot, const std::array<T, N>& value) noexcept {
+        for (std::size_t i = 0; i < N; ++i)
+            E::write(e, base, slot + i * E::inline_size, value[i]);
+    }
+    static bool read(Decoder& d, std::size_t base, std::size_t slot, std::array<T, N>& value) {
+        for (std::size_t i = 0; i < N; ++i)
+            if (!E::read(d, base, slot + i * E::inline_size, value[i]))
+                return false;
+        return true;
+    }
+    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+        if constexpr (!E::fixed)
+            for (std::size_t i = 0; i < N; ++i)
+                if (!E::verify(d, base, slot + i * E::inline_size))
+                    return false;
+        return true;
+    }
+};
+
+//! vector, list, set: offset -> u32 count + count slots; elements use the
+//! same base as the slot (FORMAT.md 3.4).
+template <typename C, typename T>
+struct VSequence {
+    using E = VCodec<T>;
+    static constexpr std::size_t inline_size = 4;
+    static constexpr bool fixed = false;
+    static std::size_t extra(const C& value) noexcept {
+        std::size_t total = 4 + value.size() * E::inline_size;
+        if constexpr (!E::fixed)
+            for (const auto& item : value)
+                total += E::extra(item);
+        return total;
+    }
+    static void write(Encoder& e, std::size_t base, std::size_t slot, const C& value) noexcept {
+        const std::size_t count = value.size();
+        const std::size_t position = e.allocate(4 + count * E::inline_size);
+        store_u32(e.data + slot, position - base);
+        store_u32(e.data + position, count);
+        std::size_t item_slot = position + 4;
+        for (const auto& item : value) {
+            E::write(e, base, item_slot, item);
+            item_slot += E::inline_size;
+        }
+    }
+    static bool read(Decoder& d, std::size_t base, std::size_t slot, C& value) {
+        value.clear();
+        const uint32_t offset = load_u32(d.data + slot);
+        if (offset == 0)
+            return true;
+        uint32_t count = 0;
+        if (!d.claim_counted(base + offset, E::inline_size, count, "collection"))
+            return false;
+        std::size_t item_slot = base + offset + 4;
+        if constexpr (std::is_same_v<C, std::vector<T>> && is_scalar_v<T>)
+            value.reserve(count); // justified: count * slot size bytes are in the buffer
+        for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size) {
+            if constexpr (std::is_same_v<C, std::set<T>> || std::is_same_v<T, bool>) {
+                T item{};
+                if (!E::read(d, base, item_slot, item))
+                    return false;
+                value.insert(value.end(), std::move(item));
+            } else {
+                if (!E::read(d, base, item_slot, value.emplace_back()))
+                    return false;
+            }
+        }
+        return true;
+    }
+    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+        const uint32_t offset = load_u32(d.data + slot);
+        if (offset == 0)
+            return true;
+        uint32_t count = 0;
+        if (!d.claim_counted(base + offset, E::inline_size, count, "collection"))
+            return false;
+        if constexpr (!E::fixed) {
+            std::size_t item_slot = base + offset + 4;
+            for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size)
+                if (!E::verify(d, base, item_slot))
+                    return false;
+        }
+        return true;
+    }
+};
+
+//! map and hash: offset -> u32 count + count (key slot, value slot) pairs.
+template <typename M, typename K, typename V>
+struct VMapping {
+    using KC = VCodec<K>;
+    using VC = VCodec<V>;
+    static constexpr std::size_t pair_size = KC::inline_size + VC::inline_size;
+    static constexpr std::size_t inline_size = 4;
+    static constexpr bool fixed = false;
+    static std::size_t extra(const M& value) noexcept {
+        std::size_t total = 4 + value.size() * pair_size;
+        if constexpr (!KC::fixed || !VC::fixed)
+            for (const auto& [k, v] : value)
+                total += KC::extra(k) + VC::extra(v);
+        return total;
+    }
+    static void write(Encoder& e, std::size_t base, std::size_t slot, const M& value) noexcept {
+        const std::size_t count = value.size();
+        const std::size_t position = e.allocate(4 + count * pair_size);
+        store_u32(e.data + slot, position - base);
+        store_u32(e.data + position, count);
+        std::size_t pair = position + 4;
+        for (const auto& [k, v] : value) {
+            KC::write(e, base, pair, k);
+            VC::write(e, base, pair + KC::inline_size, v);
+            pair += pair_size;
+        }
+    }
+    static bool read(Decoder& d, std::size_t base, std::size_t slot, M& value) {
+        value.clear();
+        const uint32_t offset = load_u32(d.data + slot);
+        if (offset == 0)
+            return true;
+        uint32_t count = 0;
+        if (!d.claim_counted(base + offset, pair_size, count, "map"))
+            return false;
+        std::size_t pair = base + offset + 4;
+        for (uint32_t i = 0; i < count; ++i, pair += pair_size) {
+            K key{};
+            if (!KC::read(d, base, pair, key))
+                return false;
+            auto it = value.emplace_hint(value.end(), std::move(key), V{});
+            if (!VC::read(d, base, pair + KC::inline_size, it->second))
+                return false;
+        }
+        return true;
+    }
+    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+        const uint32_t offset = load_u32(d.data + slot);
+        if (offset == 0)
+            return true;
+        uint32_t count = 0;
+        if (!d.claim_counted(base + offset, pair_size, count, "map"))
+            return false;
+        if constexpr (!KC::fixed || !VC::fixed) {
+            std::size_t pair = base + offset + 4;
+            for (uint32_t i = 0; i < count; ++i, pair += pair_size)
+                if (!KC::verify(d, base, pair) || !VC::verify(d, base, pair + KC::inline_size))
+                    return false;
+        }
+        return true;
+    }
+};
+
+template <typename T, typename Enable>
+struct VCodec : VStruct<T> {};
+template <typename T>
+struct VCodec<T, std::enable_if_t<is_scalar_v<T>>> : VScalar<T> {};
+template <> struct VCodec<std::string> : VBlob<std::string> {};
+template <> struct VCodec<buffer_t> : VBlob<buffer_t> {};
+template <typename T> struct VCodec<std::optional<T>> : VOptional<T> {};
+template <typename T, std::size_t N> struct VCodec<std::array<T, N>> : VArray<T, N> {};
+template <typename T> struct VCodec<std::vector<T>> : VSequence<std::vector<T>, T> {};
+template <typename T> struct VCodec<std::list<T>> : VSequence<std::list<T>, T> {};
+template <typename T> struct VCodec<std::set<T>> : VSequence<std::set<T>, T> {};
+template <typename K, typename V> struct VCodec<std::map<K, V>> : VMapping<std::map<K, V>, K, V> {};
+template <typename K, typename V>
+struct VCodec<std::unordered_map<K, V>> : VMapping<std::unordered_map<K, V>, K, V> {};
+
+//! The versioned model of a root struct T (FORMAT.md 3.2). With
+//! TBuffer = WriteBuffer it serializes (appending one root per call, each
+//! root self-relative) and can also attach a copy of bytes to read; with
+//! TBuffer = ReadBuffer it reads caller memory without copying.
+template <typename T, typename TBuffer = WriteBuffer>
+class Model {
+public:
+    using value_type = T;
+    using buffer_type = TBuffer;
+
+    static constexpr uint32_t fbe_type() noexcept { return VBody<T>::type_id; }
+
+    TBuffer& buffer() noexcept { return _buffer; }
+    const TBuffer& buffer() const noexcept { return _buffer; }
+
+    void attach(const void* data, std::size_t size) { _buffer.attach(data, size); }
+    void attach(const std::vector<uint8_t>& bytes) { _buffer.attach(bytes.data(), bytes.size()); }
+    template <typename B, typename = decltype(std::declval<const B&>().data())>
+    void attach(const B& buffer) { _buffer.attach(buffer.data(), buffer.size()); }
+
+    void reset() noexcept { _buffer.reset(); }
+
+    //! Appends the root of `value` to the buffer; returns its size.
+    std::size_t serialize(const T& value) {
+        constexpr std::size_t body_size = VBody<T>::body_size;
+        const std::size_t total = 8 + body_size + VBody<T>::extra(value);
+        const std::size_t root = _buffer.allocate(total);
+        Encoder e{_buffer.data() + root, 8 + body_size};
+        store_u32(e.data, total);
+        store_u32(e.data + 4, 8);
+        store_u32(e.data + 8, body_size);
+        store_u32(e.data + 12, VBody<T>::type_id);
+        VBody<T>::write(e, 8, value);
+        assert(e.end == total);
+        return total;
+    }
+
+    //! Reads the root at the start of the buffer into `value`. Returns the
+    //! root's total size (as the original), or 0 when the buffer is
+    //! malformed (see error()); fields then hold what was read so far.
+    std::size_t deserialize(T& value) const {
+        _error.clear();
+        const uint8_t* data = _buffer.data();
+        const std::size_t size = _buffer.size();
+        if (size < 8) {
+            _error = "buffer shorter than a root header (8 bytes)";
+            return 0;
+        }
+        const uint32_t total = load_u32(data);
+        if (total < 16) {
+            _error = "root size below 16";
+            return 0;
+        }
+        Decoder d(data, total < size ? total : size);
+        if (!VCodec<T>::read(d, 0, 4, value)) {
+            _error = std::move(d.error);
+            return 0;
+        }
+        return total;
+    }
+
+    //! Checks the root at the start of the buffer (FORMAT.md 5.1, stricter
+    //! where the original misses malformed input, see docs/cpp.md).
+    bool verify() const {
+        _error.clear();
+        const uint8_t* data = _buffer.data();
+        const std::size_t size = _buffer.size();
+        if (size < 8) {
+            _error = "buffer shorter than a root header (8 bytes)";
+            return false;
+        }
+        const uint32_t total = load_u32(data);
+        if (total < 16 || total > size) {
+            _error = "root size " + std::to_string(total) + " does not fit the buffer (" + std::to_string(size) +
+                     " bytes)";
+            return false;
+        }
+        Decoder d(data, total);
+        if (!VCodec<T>::verify(d, 0, 4)) {
+            _error = std::move(d.error);
+            return false;
+        }
+        return true;
+    }
+
+    //! Why the last verify() or deserialize() failed.
+    const std::string& error() const noexcept { return _error; }
+
+private:
+    TBuffer _buffer;
+    mutable std::string _error;
+};
+
+} // namespace FBE
