@@ -31,4 +31,4 @@ def test_documented_schema_compiles(tmp_path, doc, n, text):
 
 
 def test_docs_have_schemas():
-    assert len(SNIPPETS) >= 3
+    assert len(SNIPPETS) >= 2   # README and docs/schema.md at least
