@@ -1,0 +1,34 @@
+"""The C++ target: `fbec --cpp [--final]`.
+
+Per package, file names as the original compiler's:
+
+* `<package>.h`              - enums, flags and structs (`types.py`)
+* `<package>_models.h`       - the versioned model (`models.py`)
+* `<package>_final_models.h` - the final model, with --final (`final_models.py`)
+
+The generated code is thin: struct definitions plus, per struct, straight-line
+field code at offsets taken from the IR. Buffers, slot codecs, decimal,
+uuid and printing live in the header-only runtime (runtime/cpp/include/fbe).
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from fbec.model.ir import Schema
+from fbec.targets.base import GeneratedFile, Options
+
+from . import final_models, models, types
+
+__all__ = ["generate"]
+
+
+def generate(schema: Schema, options: Options) -> List[GeneratedFile]:
+    package = schema.main_package
+    files = [
+        GeneratedFile(f"{package.name}.h", types.generate(schema, package, options)),
+        GeneratedFile(f"{package.name}_models.h", models.generate(schema, package, options)),
+    ]
+    if options.final:
+        files.append(GeneratedFile(f"{package.name}_final_models.h", final_models.generate(schema, package, options)))
+    return files

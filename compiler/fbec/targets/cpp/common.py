@@ -1,0 +1,251 @@
+"""What the C++ generators share: C++ spellings of IR types, literals and defaults.
+
+Everything here is a pure function of the IR; no layout rule is computed
+(offsets, sizes, type ids and defaults come from the IR as they are).
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Dict, Iterator, List, Optional
+
+from fbec.model.ir import Default, Enum, Field, Package, Schema, Struct, Type
+from fbec.targets.base import CodeWriter, Options, generated_header
+
+PRIMITIVES: Dict[str, str] = {
+    "bool": "bool",
+    "byte": "uint8_t",
+    "char": "char",
+    "wchar": "wchar_t",
+    "int8": "int8_t",
+    "uint8": "uint8_t",
+    "int16": "int16_t",
+    "uint16": "uint16_t",
+    "int32": "int32_t",
+    "uint32": "uint32_t",
+    "int64": "int64_t",
+    "uint64": "uint64_t",
+    "float": "float",
+    "double": "double",
+    "decimal": "FBE::decimal_t",
+    "timestamp": "uint64_t",
+    "uuid": "FBE::uuid_t",
+    "string": "std::string",
+    "bytes": "FBE::buffer_t",
+}
+
+# Integer wire types of enums and flags (IR `wire`) as C++ types.
+WIRE = {name: PRIMITIVES[name] for name in
+        ("uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "uint64")}
+
+CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
+              "map": "std::map", "hash": "std::unordered_map"}
+
+
+def qualified(name: str) -> str:
+    """`proto.Order` -> `::proto::Order`."""
+    return "::" + name.replace(".", "::")
+
+
+def cpp_type(t: Type) -> str:
+    """The C++ type of an IR type."""
+    if t.kind == "primitive":
+        return PRIMITIVES[t.name]
+    if t.kind in ("enum", "flags", "struct"):
+        return qualified(t.name)
+    if t.kind == "optional":
+        return f"std::optional<{cpp_type(t.element)}>"
+    if t.kind == "array":
+        return f"std::array<{cpp_type(t.element)}, {t.length}>"
+    if t.kind in ("vector", "list", "set"):
+        return f"{CONTAINERS[t.kind]}<{cpp_type(t.element)}>"
+    if t.kind in ("map", "hash"):
+        return f"{CONTAINERS[t.kind]}<{cpp_type(t.key)}, {cpp_type(t.value)}>"
+    raise ValueError(f"unknown IR type kind {t.kind!r}")
+
+
+def is_scalar(t: Type) -> bool:
+    """Fixed-size value without out-of-line data (passed by value, never fails to read)."""
+    if t.kind == "primitive":
+        return t.name not in ("string", "bytes")
+    return t.kind in ("enum", "flags")
+
+
+def is_fixed(t: Type) -> bool:
+    """No out-of-line data in the versioned model: scalars and arrays of scalars."""
+    return is_scalar(t) or (t.kind == "array" and is_fixed(t.element))
+
+
+def param_type(t: Type) -> str:
+    """Constructor parameter type: scalars by value, the rest by const reference."""
+    return cpp_type(t) if is_scalar(t) else f"const {cpp_type(t)}&"
+
+
+# ---------------------------------------------------------------- literals
+
+def int_literal(value: int, cpp: str) -> str:
+    if cpp == "int64_t":
+        return "INT64_MIN" if value == -(1 << 63) else f"INT64_C({value})"
+    if cpp == "uint64_t":
+        return f"UINT64_C({value})"
+    if cpp == "int32_t" and value == -(1 << 31):
+        return "INT32_MIN"
+    if cpp == "uint32_t":
+        return f"{value}u"
+    return str(value)
+
+
+def char_literal(value: int, wide: bool) -> str:
+    prefix = "L" if wide else ""
+    if 32 <= value < 127 and chr(value) not in "'\\":
+        return f"{prefix}'{chr(value)}'"
+    return f"static_cast<{'wchar_t' if wide else 'char'}>({value:#x})"
+
+
+def string_literal(text: str) -> str:
+    """A C++ string literal of the UTF-8 bytes of `text` (octal escapes, never ambiguous)."""
+    out = []
+    for b in text.encode("utf-8"):
+        c = chr(b)
+        if c == '"':
+            out.append('\\"')
+        elif c == "\\":
+            out.append("\\\\")
+        elif 32 <= b < 127 and c != "?":
+            out.append(c)
+        else:
+            out.append(f"\\{b:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def real_literal(text: str, cpp: str) -> str:
+    if cpp == "FBE::decimal_t":
+        return f'FBE::decimal_t("{text}")'
+    literal = text if any(c in text for c in ".eE") else text + ".0"
+    if cpp == "float":
+        if abs(float(text)) <= 3.4028234663852886e38:
+            return literal + "f"
+        return f"static_cast<float>({literal})"
+    return literal
+
+
+def enum_constant(type_name: str, name: str) -> str:
+    return f"{qualified(type_name)}::{name}"
+
+
+def default_expr(t: Type, d: Default) -> Optional[str]:
+    """The C++ expression of a field default, or None for value-initialisation `{}`."""
+    base = t.element if t.kind == "optional" else t
+    cpp = cpp_type(base)
+    kind = d.kind
+    if kind == "none":
+        return None
+    if kind == "null":
+        return "std::nullopt"
+    if kind == "bool":
+        return "true" if d.value else "false"
+    if kind == "int":
+        if base.kind == "primitive" and base.name in ("char", "wchar"):
+            return char_literal(int(d.value), base.name == "wchar")
+        return int_literal(int(d.value), cpp)
+    if kind == "real":
+        return real_literal(d.text or "0", cpp)
+    if kind == "string":
+        return string_literal(str(d.value))
+    if kind == "timestamp":
+        return int_literal(int(d.value or 0), "uint64_t")
+    if kind == "utc":
+        return "FBE::utc()"
+    if kind == "uuid":
+        return f'FBE::uuid_t("{d.value}")'
+    if kind == "uuid1":
+        return "FBE::uuid_t::sequential()"
+    if kind == "uuid4":
+        return "FBE::uuid_t::random()"
+    if kind == "enum":
+        return enum_constant(d.type or base.name, d.names[0]) if d.names else f"static_cast<{cpp}>({d.value})"
+    if kind == "flags":
+        if d.names:
+            return " | ".join(enum_constant(d.type or base.name, n) for n in d.names)
+        return f"static_cast<{cpp}>({int_literal(int(d.value or 0), 'uint64_t')})"
+    raise ValueError(f"unknown default kind {kind!r}")
+
+
+def default_value(f: Field) -> str:
+    """The value a field takes when it is not in the buffer: its default, or `{}`."""
+    expr = default_expr(f.type, f.default)
+    return "{}" if expr is None else expr
+
+
+# ---------------------------------------------------------------- declarations
+
+def own_fields(s: Struct) -> List[Field]:
+    return list(s.fields)
+
+
+def struct_order(package: Package) -> List[Struct]:
+    """Structs in declaration order, except that a struct used by value by a
+    later-declared struct of the same package is moved before it (C++ needs
+    complete types)."""
+    by_name = {s.qualified: s for s in package.structs}
+    done: Dict[str, bool] = {}
+    ordered: List[Struct] = []
+
+    def uses(t: Type, out: List[str]) -> None:
+        if t.kind == "struct":
+            out.append(t.name)
+        elif t.kind in ("optional", "array", "vector", "list", "set"):
+            uses(t.element, out)
+        elif t.kind in ("map", "hash"):
+            uses(t.key, out)
+            uses(t.value, out)
+
+    def visit(s: Struct) -> None:
+        if s.qualified in done:
+            return
+        done[s.qualified] = False
+        deps: List[str] = [s.base] if s.base else []
+        for f in s.fields:
+            uses(f.type, deps)
+        for name in deps:
+            if name in by_name and name not in done:
+                visit(by_name[name])
+        done[s.qualified] = True
+        ordered.append(s)
+
+    for s in package.structs:
+        visit(s)
+    return ordered
+
+
+def enum_wire(e: Enum) -> str:
+    return WIRE[e.wire]
+
+
+def writer(options: Options) -> CodeWriter:
+    return CodeWriter(options)
+
+
+def file_banner(w: CodeWriter, package: Package, what: str) -> None:
+    for line in generated_header(os.path.basename(package.file)).splitlines():
+        w.line(line)
+    w.line(f"// {what}")
+    w.blank()
+    w.line("#pragma once")
+    w.blank()
+
+
+def imports(schema: Schema, package: Package) -> List[Package]:
+    return [schema.package(name) for name in package.imports]
+
+
+@contextmanager
+def namespace(w: CodeWriter, name: str) -> Iterator[None]:
+    """A namespace block; its content is not indented."""
+    w.line(f"namespace {name} {{")
+    w.blank()
+    yield
+    w.blank()
+    w.line(f"}} // namespace {name}")
+    w.blank()

@@ -1,0 +1,129 @@
+"""`<package>_final_models.h`: the final (compact) model (FORMAT.md 4).
+
+Per struct, a specialisation of the runtime's `FBE::FBody<T>` whose
+functions walk the fields in order, base fields first: `size`, `write`,
+`read` (best effort: a field that cannot be read takes its schema default)
+and `verify`. The model class is
+`FBE::<package>::<Struct>FinalModel<TBuffer = FBE::WriteBuffer>`.
+"""
+
+from __future__ import annotations
+
+from fbec.model.ir import Package, Schema, Struct
+from fbec.targets.base import CodeWriter, Options
+
+from .common import namespace, cpp_type, default_value, file_banner, imports, qualified, struct_order, writer
+
+
+def generate(schema: Schema, package: Package, options: Options) -> str:
+    w = writer(options)
+    file_banner(w, package, f"Final (compact) model of the package '{package.name}'.")
+    w.line("#include <fbe/final.h>")
+    w.blank()
+    w.line(f'#include "{package.name}.h"')
+    for imported in imports(schema, package):
+        w.line(f'#include "{imported.name}_final_models.h"')
+    w.blank()
+
+    structs = struct_order(package)
+    with namespace(w, "FBE"):
+        w.blank()
+        for s in structs:
+            _declaration(w, s)
+        for s in structs:
+            _size(w, s)
+            _write(w, s)
+            _read(w, s)
+            _verify(w, s)
+        with namespace(w, package.name):
+            w.blank()
+            for s in structs:
+                t = qualified(s.qualified)
+                w.line(f"//! Final model of {s.qualified}: serialize(), deserialize(), verify().")
+                w.line("template <class TBuffer = FBE::WriteBuffer>")
+                w.line(f"class {s.name}FinalModel : public FBE::FinalModel<{t}, TBuffer> {{}};")
+                w.blank()
+        w.blank()
+    return w.text()
+
+
+def _declaration(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    w.line(f"// {s.qualified}: type {s.type_id}")
+    w.line("template <>")
+    w.line(f"struct FBody<{t}>")
+    with w.block("{", "};"):
+        w.line(f"static constexpr uint32_t type_id = {s.type_id};")
+        w.line(f"static std::size_t size(const {t}& value) noexcept;")
+        w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
+        w.line(f"static bool read(FinalDecoder& d, {t}& value);")
+        w.line("static bool verify(FinalDecoder& d);")
+    w.blank()
+
+
+def _size(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    fixed = sum(f.type.final_size for f in s.fields if f.type.final_size is not None)
+    terms = [f"FBody<{qualified(s.base)}>::size(value)"] if s.base else []
+    terms += [f"FCodec<{cpp_type(f.type)}>::size(value.{f.name})" for f in s.fields if f.type.final_size is None]
+    if fixed or not terms:
+        terms.insert(0, str(fixed))
+    used = any("value" in term for term in terms)
+    w.line(f"inline std::size_t FBody<{t}>::size(const {t}& {'value' if used else '/*value*/'}) noexcept")
+    with w.block("{", "}"):
+        w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
+        w.indent()
+        for i, term in enumerate(terms[1:], 1):
+            w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
+        w.dedent()
+    w.blank()
+
+
+def _write(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    used = bool(s.base or s.fields)
+    w.line(f"inline uint8_t* FBody<{t}>::write(uint8_t* p, const {t}& {'value' if used else '/*value*/'}) noexcept")
+    with w.block("{", "}"):
+        if s.base:
+            w.line(f"p = FBody<{qualified(s.base)}>::write(p, value);")
+        for f in s.fields:
+            w.line(f"p = FCodec<{cpp_type(f.type)}>::write(p, value.{f.name});")
+        w.line("return p;")
+    w.blank()
+
+
+def _read(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    used = bool(s.base or s.fields)
+    args = "FinalDecoder& d" if used else "FinalDecoder& /*d*/"
+    w.line(f"inline bool FBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
+    with w.block("{", "}"):
+        if not used:
+            w.line("return true;")
+            return
+        w.line("bool ok = true;")
+        if s.base:
+            w.line(f"if (!FBody<{qualified(s.base)}>::read(d, value))")
+            w.line("    ok = false;")
+        for f in s.fields:
+            w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{f.name})) {{")
+            w.line(f"    value.{f.name} = {default_value(f)};")
+            w.line("    ok = false;")
+            w.line("}")
+        w.line("return ok;")
+    w.blank()
+
+
+def _verify(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    used = bool(s.base or s.fields)
+    w.line(f"inline bool FBody<{t}>::verify(FinalDecoder& {'d' if used else '/*d*/'})")
+    with w.block("{", "}"):
+        if s.base:
+            w.line(f"if (!FBody<{qualified(s.base)}>::verify(d))")
+            w.line("    return false;")
+        for f in s.fields:
+            w.line(f"if (!FCodec<{cpp_type(f.type)}>::verify(d))")
+            w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+        w.line("return true;")
+    w.blank()

@@ -1,0 +1,151 @@
+"""`<package>_models.h`: the versioned model (FORMAT.md 3).
+
+Per struct, a specialisation of the runtime's `FBE::VBody<T>` with four
+straight-line functions over the fields, each at the offset the IR gives:
+
+* `extra`  - bytes of out-of-line data (the size is computed once);
+* `write`  - the field slots, in order (allocation order of FORMAT.md 3.5);
+* `read`   - each field if the body holds it (`size` = the body size found
+             in the buffer), else its schema default (FORMAT.md 3.6);
+* `verify` - the fields that can fail, in order (FORMAT.md 5.1).
+
+Inherited fields are one block, handled by the base struct's functions.
+The model class `FBE::<package>::<Struct>Model<TBuffer = FBE::WriteBuffer>`
+is the runtime's `FBE::Model<T, TBuffer>`.
+"""
+
+from __future__ import annotations
+
+from fbec.model.ir import Package, Schema, Struct
+from fbec.targets.base import CodeWriter, Options
+
+from .common import namespace, cpp_type, default_value, file_banner, imports, is_fixed, is_scalar, qualified, struct_order, writer
+
+
+def generate(schema: Schema, package: Package, options: Options) -> str:
+    w = writer(options)
+    file_banner(w, package, f"Versioned (FBE) model of the package '{package.name}'.")
+    w.line("#include <fbe/versioned.h>")
+    w.blank()
+    w.line(f'#include "{package.name}.h"')
+    for imported in imports(schema, package):
+        w.line(f'#include "{imported.name}_models.h"')
+    w.blank()
+
+    structs = struct_order(package)
+    with namespace(w, "FBE"):
+        w.blank()
+        for s in structs:
+            _declaration(w, s)
+        for s in structs:
+            _extra(w, s)
+            _write(w, s)
+            _read(w, s)
+            _verify(w, s)
+        with namespace(w, package.name):
+            w.blank()
+            for s in structs:
+                t = qualified(s.qualified)
+                w.line(f"//! Versioned model of {s.qualified}: serialize(), deserialize(), verify().")
+                w.line("template <class TBuffer = FBE::WriteBuffer>")
+                w.line(f"class {s.name}Model : public FBE::Model<{t}, TBuffer> {{}};")
+                w.blank()
+        w.blank()
+    return w.text()
+
+
+def _declaration(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    w.line(f"// {s.qualified}: type {s.type_id}, body {s.body_size} bytes")
+    w.line("template <>")
+    w.line(f"struct VBody<{t}>")
+    with w.block("{", "};"):
+        w.line(f"static constexpr uint32_t type_id = {s.type_id};")
+        w.line(f"static constexpr uint32_t body_size = {s.body_size};")
+        w.line(f"static std::size_t extra(const {t}& value) noexcept;")
+        w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
+        w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
+        w.line("static bool verify(Decoder& d, std::size_t body, uint32_t size);")
+    w.blank()
+
+
+def _extra(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    terms = [f"VBody<{qualified(s.base)}>::extra(value)"] if s.base else []
+    terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{f.name})" for f in s.fields if not is_fixed(f.type)]
+    w.line(f"inline std::size_t VBody<{t}>::extra(const {t}& {'value' if terms else '/*value*/'}) noexcept")
+    with w.block("{", "}"):
+        if not terms:
+            w.line("return 0;")
+        else:
+            w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
+            w.indent()
+            for i, term in enumerate(terms[1:], 1):
+                w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
+            w.dedent()
+    w.blank()
+
+
+def _write(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    used = bool(s.base or s.fields)
+    args = "Encoder& e, std::size_t body" if used else "Encoder& /*e*/, std::size_t /*body*/"
+    w.line(f"inline void VBody<{t}>::write({args}, const {t}& {'value' if used else '/*value*/'}) noexcept")
+    with w.block("{", "}"):
+        if s.base:
+            w.line(f"VBody<{qualified(s.base)}>::write(e, body, value);")
+        for f in s.fields:
+            w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{f.name});")
+    w.blank()
+
+
+def _read(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    used = bool(s.base or s.fields)
+    args = "Decoder& d, std::size_t body, uint32_t size" if used else \
+        "Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
+    w.line(f"inline bool VBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
+    with w.block("{", "}"):
+        if s.base:
+            b = qualified(s.base)
+            w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
+            w.line(f"if (size < {s.base_size})")
+            w.line(f"    static_cast<{b}&>(value) = {b}();")
+            w.line(f"else if (!VBody<{b}>::read(d, body, size, value))")
+            w.line("    return false;")
+        for f in s.fields:
+            end = f.offset + f.type.size
+            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{f.name})"
+            w.line(f"if (size < {end})")
+            w.line(f"    value.{f.name} = {default_value(f)};")
+            if is_scalar(f.type):
+                w.line("else")
+                w.line(f"    {codec};")
+            else:
+                w.line(f"else if (!{codec})")
+                w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+        w.line("return true;")
+    w.blank()
+
+
+def _verify(w: CodeWriter, s: Struct) -> None:
+    t = qualified(s.qualified)
+    checked = [f for f in s.fields if not is_fixed(f.type)]
+    used = bool(s.base or checked)
+    args = "Decoder& d, std::size_t body, uint32_t size" if used else \
+        "Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
+    w.line(f"inline bool VBody<{t}>::verify({args})")
+    with w.block("{", "}"):
+        if s.base:
+            w.line(f"if (size < {s.base_size})")
+            w.line("    return true;")
+            w.line(f"if (!VBody<{qualified(s.base)}>::verify(d, body, size))")
+            w.line("    return false;")
+        # Fixed-size fields always pass; a field beyond the body ends the walk (older writer).
+        for f in checked:
+            w.line(f"if (size < {f.offset + f.type.size})")
+            w.line("    return true;")
+            w.line(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))")
+            w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+        w.line("return true;")
+    w.blank()

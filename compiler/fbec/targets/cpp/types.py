@@ -1,0 +1,244 @@
+"""`<package>.h`: enums, flags and structs as plain C++ types.
+
+The API is the original's: `enum class` enums and flags (with bit operators
+and printing), plain structs in the package namespace with public fields, a
+constructor taking every field in order (a derived struct takes its base
+object first), `==`/`<`/`std::hash` on the `[key]` fields, `swap`, and
+`operator<<` in the text format of FORMAT.md 9.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from fbec.model.ir import Enum, Package, Schema, Struct
+from fbec.targets.base import CodeWriter, Options
+
+from .common import (namespace, cpp_type, default_expr, enum_wire, file_banner, imports, int_literal, param_type, qualified,
+                     struct_order, writer)
+
+
+def generate(schema: Schema, package: Package, options: Options) -> str:
+    w = writer(options)
+    file_banner(w, package, f"Types of the package '{package.name}'.")
+    for line in ("#include <fbe/buffer.h>", "#include <fbe/decimal.h>", "#include <fbe/text.h>",
+                 "#include <fbe/uuid.h>"):
+        w.line(line)
+    w.blank()
+    for header in ("array", "cstdint", "functional", "list", "map", "optional", "ostream", "set", "sstream",
+                   "string", "unordered_map", "vector"):
+        w.line(f"#include <{header}>")
+    for imported in imports(schema, package):
+        w.line(f'#include "{imported.name}.h"')
+    w.blank()
+
+    structs = struct_order(package)
+    with namespace(w, package.name):
+        w.blank()
+        if package.version.major or package.version.minor:
+            w.line(f'constexpr const char* version = "{package.version.major}.{package.version.minor}";')
+            w.blank()
+        for e in package.enums:
+            _enum(w, e)
+        for f in package.flags:
+            _flags(w, f)
+        for s in structs:
+            w.line(f"struct {s.name};")
+        w.blank()
+    w.blank()
+
+    if structs:
+        with namespace(w, "std"):
+            w.blank()
+            for s in structs:
+                w.line("template <>")
+                w.line(f"struct hash<{qualified(s.qualified)}>")
+                with w.block("{", "};"):
+                    w.line(f"std::size_t operator()(const {qualified(s.qualified)}& value) const noexcept;")
+                w.blank()
+        w.blank()
+
+    with namespace(w, package.name):
+        w.blank()
+        for s in structs:
+            _struct(w, s)
+        for s in structs:
+            _struct_functions(w, s)
+    w.blank()
+
+    for s in structs:
+        _hash_function(w, s)
+    return w.text()
+
+
+# ---------------------------------------------------------------- enums and flags
+
+def _enum_body(w: CodeWriter, e: Enum) -> None:
+    wire = enum_wire(e)
+    w.line(f"enum class {e.name} : {wire}")
+    with w.block("{", "};"):
+        for v in e.values:
+            w.line(f"{v.name} = {int_literal(v.value, wire)},")
+
+
+def _enum(w: CodeWriter, e: Enum) -> None:
+    _enum_body(w, e)
+    w.blank()
+    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {e.name} value)")
+    with w.block("{", "}"):
+        w.line("switch (value)")
+        with w.block("{", "}"):
+            seen = set()
+            for v in e.values:
+                if v.value in seen:
+                    continue  # the first declared name of a value wins (FORMAT.md 9)
+                seen.add(v.value)
+                w.line(f'case {e.name}::{v.name}: return stream << "{v.name}";')
+            w.line('default: return stream << "<unknown>";')
+    w.blank()
+
+
+def _flags(w: CodeWriter, f: Enum) -> None:
+    _enum_body(w, f)
+    w.blank()
+    w.line(f"FBE_ENUM_FLAGS({f.name})")
+    w.blank()
+    wire = enum_wire(f)
+    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {f.name} value)")
+    with w.block("{", "}"):
+        named = [v for v in f.values if v.value != 0]
+        if not named:
+            w.line("(void)value;")
+            w.line("return stream;")
+        else:
+            w.line(f"static constexpr FBE::FlagName<{wire}> names[] = {{")
+            with w.block("", ""):
+                for v in named:
+                    w.line(f'{{{int_literal(v.value, wire)}, "{v.name}"}},')
+            w.line("};")
+            w.line(f"return FBE::print_flags(stream, static_cast<{wire}>(value), names);")
+    w.blank()
+
+
+# ---------------------------------------------------------------- structs
+
+def _struct(w: CodeWriter, s: Struct) -> None:
+    fields = list(s.fields)
+    base = qualified(s.base) if s.base else None
+    w.line(f"struct {s.name}" + (f" : public {base}" if base else ""))
+    with w.block("{", "};"):
+        for f in fields:
+            expr = default_expr(f.type, f.default)
+            w.line(f"{cpp_type(f.type)} {f.name}" + ("{};" if expr is None else f" = {expr};"))
+        if fields:
+            w.blank()
+        w.line(f"static constexpr uint32_t fbe_type() noexcept {{ return {s.type_id}; }}")
+        w.blank()
+        w.line(f"{s.name}() = default;")
+        params: List[str] = ([f"const {base}& base"] if base else []) + \
+            [f"{param_type(f.type)} arg_{f.name}" for f in fields]
+        if params:
+            explicit = "explicit " if len(params) == 1 else ""
+            w.line(f"{explicit}{s.name}({', '.join(params)});")
+        w.blank()
+        w.line(f"bool operator==(const {s.name}& other) const noexcept;")
+        w.line(f"bool operator!=(const {s.name}& other) const noexcept {{ return !(*this == other); }}")
+        w.line(f"bool operator<(const {s.name}& other) const noexcept;")
+        w.line(f"bool operator<=(const {s.name}& other) const noexcept {{ return !(other < *this); }}")
+        w.line(f"bool operator>(const {s.name}& other) const noexcept {{ return other < *this; }}")
+        w.line(f"bool operator>=(const {s.name}& other) const noexcept {{ return !(*this < other); }}")
+        w.blank()
+        w.line("std::string string() const;")
+        w.blank()
+        w.line(f"void swap({s.name}& other) noexcept;")
+        w.line(f"friend void swap({s.name}& a, {s.name}& b) noexcept {{ a.swap(b); }}")
+        w.blank()
+        w.line(f"friend std::ostream& operator<<(std::ostream& stream, const {s.name}& value);")
+    w.blank()
+
+
+def _struct_functions(w: CodeWriter, s: Struct) -> None:
+    fields = list(s.fields)
+    base = qualified(s.base) if s.base else None
+    name = s.name
+
+    # Constructor taking every field.
+    params: List[str] = ([f"const {base}& base"] if base else []) + \
+        [f"{param_type(f.type)} arg_{f.name}" for f in fields]
+    if params:
+        w.line(f"inline {name}::{name}({', '.join(params)})")
+        inits = ([f"{base}(base)"] if base else []) + [f"{f.name}(arg_{f.name})" for f in fields]
+        w.indent()
+        for i, init in enumerate(inits):
+            w.line((": " if i == 0 else ", ") + init)
+        w.dedent()
+        w.line("{}")
+        w.blank()
+
+    # Equality and ordering on the key fields (IR `keys`, inherited ones included).
+    keys = list(s.keys)
+    other = "other" if keys else "/*other*/"
+    w.line(f"inline bool {name}::operator==(const {name}& {other}) const noexcept")
+    with w.block("{", "}"):
+        if keys:
+            w.line("return " + " && ".join(f"{k} == other.{k}" for k in keys) + ";")
+        else:
+            w.line("return true;")
+    w.blank()
+    w.line(f"inline bool {name}::operator<(const {name}& {other}) const noexcept")
+    with w.block("{", "}"):
+        for k in keys[:-1]:
+            w.line(f"if ({k} < other.{k}) return true;")
+            w.line(f"if (other.{k} < {k}) return false;")
+        w.line(f"return {keys[-1]} < other.{keys[-1]};" if keys else "return false;")
+    w.blank()
+
+    w.line(f"inline std::string {name}::string() const")
+    with w.block("{", "}"):
+        w.line("std::ostringstream stream;")
+        w.line("stream << *this;")
+        w.line("return stream.str();")
+    w.blank()
+
+    w.line(f"inline void {name}::swap({name}& {'other' if fields or base else '/*other*/'}) noexcept")
+    with w.block("{", "}"):
+        if base:
+            w.line(f"{base}::swap(other);")
+        if fields:
+            w.line("using std::swap;")
+        for f in fields:
+            w.line(f"swap({f.name}, other.{f.name});")
+    w.blank()
+
+    # Text format (FORMAT.md 9): Name(base,f1=v1,...); hidden fields print ***.
+    value = "value" if fields or base else "/*value*/"
+    w.line(f"inline std::ostream& operator<<(std::ostream& stream, const {name}& {value})")
+    with w.block("{", "}"):
+        sep = ""
+        w.line(f'stream << "{name}(";')
+        if base:
+            w.line(f"stream << static_cast<const {base}&>(value);")
+            sep = ","
+        for f in fields:
+            if f.hidden:
+                w.line(f'stream << "{sep}{f.name}=***";')
+            else:
+                w.line(f'stream << "{sep}{f.name}=";')
+                w.line(f"FBE::print(stream, value.{f.name});")
+            sep = ","
+        w.line('return stream << ")";')
+    w.blank()
+
+
+def _hash_function(w: CodeWriter, s: Struct) -> None:
+    keys = list(s.keys)
+    all_fields = {f.name: f for f in s.all_fields}
+    value = "value" if keys else "/*value*/"
+    w.line(f"inline std::size_t std::hash<{qualified(s.qualified)}>::operator()"
+           f"(const {qualified(s.qualified)}& {value}) const noexcept")
+    with w.block("{", "}"):
+        w.line("std::size_t result = 17;")
+        for k in keys:
+            w.line(f"result = result * 31 + std::hash<{cpp_type(all_fields[k].type)}>()(value.{k});")
+        w.line("return result;")
+    w.blank()
