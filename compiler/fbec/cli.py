@@ -68,6 +68,10 @@ def _write(out_dir: str, files: Sequence[GeneratedFile], quiet: bool) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    rest = sys.argv[1:] if argv is None else list(argv)
+    if rest and rest[0] in ("decode", "encode", "compat", "format"):
+        from .tools import tool          # fbec decode|encode|compat|format ... (docs/tools.md)
+        return tool(rest[0])(rest[1:])
     args = _parser().parse_args(argv)
     if not args.input:
         print("fbec: error: no input schema: use --input=FILE (see fbec --help)", file=sys.stderr)

@@ -1,0 +1,22 @@
+"""fbec tools beyond code generation: `fbec decode`, `fbec encode`, `fbec compat`, `fbec format`.
+
+Each tool is a module with `main(argv) -> exit status`; `fbec.cli.main`
+dispatches to it when the first argument is the tool's name. See docs/tools.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable, Dict, List
+
+TOOLS: Dict[str, str] = {
+    "decode": "fbec.tools.codec:decode_main",
+    "encode": "fbec.tools.codec:encode_main",
+    "compat": "fbec.tools.compat:main",
+    "format": "fbec.tools.format:main",
+}
+
+
+def tool(name: str) -> Callable[[List[str]], int]:
+    module, _, func = TOOLS[name].partition(":")
+    return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
