@@ -11,6 +11,7 @@ from .buffer import MAX_DEPTH, ReadBuffer, Reader, WriteBuffer
 from .errors import DecodeError, EncodeError, FBEError, FrameError, RequestError
 from .model import FinalModel, Model, decode_final, decode_versioned, encode_final, encode_versioned
 from .protocol import ClientBase, Proxy, Receiver, Sender, attach_stream, frame_type, wait_response
+from .struct import DEFAULT, Default, Struct, enum_missing
 from .text import text_bytes
 from .values import (
     EPOCH,
@@ -30,11 +31,13 @@ from .values import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT",
     "EPOCH",
     "MAX_DEPTH",
     "NIL_UUID",
     "ClientBase",
     "DecodeError",
+    "Default",
     "EncodeError",
     "FBEError",
     "FinalModel",
@@ -46,6 +49,7 @@ __all__ = [
     "Receiver",
     "RequestError",
     "Sender",
+    "Struct",
     "WriteBuffer",
     "attach_stream",
     "buffer",
@@ -57,6 +61,7 @@ __all__ = [
     "encode_decimal",
     "encode_final",
     "encode_versioned",
+    "enum_missing",
     "frame_type",
     "jsonfmt",
     "parse_uuid",

@@ -13,10 +13,12 @@ make many slots share one body cannot blow up memory.
 
 from __future__ import annotations
 
+import bisect
+import operator
 import struct
-from typing import Callable, TypeVar, Union
+from typing import Any, Callable, TypeVar, Union
 
-from .errors import DecodeError
+from .errors import DecodeError, EncodeError
 
 T = TypeVar("T")
 BytesLike = Union[bytes, bytearray, memoryview]
@@ -149,10 +151,30 @@ def struct_header(r: Reader, pos: int, type_id: int, type_name: str) -> int:
     return size  # type: ignore[no-any-return]
 
 
-def partial_body(r: Reader, layout: struct.Struct, pos: int, size: int) -> tuple[object, ...]:
+def partial_body(r: Reader, layout: struct.Struct, pos: int, size: int) -> tuple[Any, ...]:
     """Unpack a body shorter than ours (an older writer): missing bytes read as zero."""
-    raw = r.data[pos + 8: pos + size] + bytes(layout.size - (size - 8))
+    raw = r.data[pos: pos + size] + bytes(layout.size - size)
     return layout.unpack_from(raw, 0)
+
+
+def present(ends: tuple[int, ...], size: int, base_size: int) -> int:
+    """How many fields a body of ``size`` bytes holds (inherited fields count as one block)."""
+    return 0 if size < base_size else bisect.bisect_right(ends, size)
+
+
+first = operator.itemgetter(0)
+"""Sort key of map items (ascending by key)."""
+
+
+def write_plain_seq(w: bytearray, fmt: str, values: Any) -> None:
+    """Append ``u32 count`` and the packed values (one fixed-size format character)."""
+    n = len(values)
+    w += struct.pack(f"<I{n}{fmt}", n, *values)
+
+
+def check_length(values: Any, length: int, field: str) -> None:
+    if len(values) != length:
+        raise EncodeError(f"array {field} needs {length} elements, got {len(values)}")
 
 
 def read_string(r: Reader, base: int, off: int, field: str) -> str:

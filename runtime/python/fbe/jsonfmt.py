@@ -10,6 +10,7 @@ import base64
 import binascii
 import json
 import re
+import struct
 import uuid as _uuid
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -132,6 +133,20 @@ def get_float(value: Any, field: str) -> float:
     return float(value)
 
 
+def get_float32(value: Any, field: str) -> float:
+    """A binary32 value: the number rounded to float (out of range is an error)."""
+    d = get_float(value, field)
+    try:
+        return float(_F32.unpack(_F32.pack(d))[0])
+    except (OverflowError, struct.error):
+        raise DecodeError(f"JSON number {d} out of float range", None, field) from None
+
+
+def unsupported_key(type_name: str) -> Any:
+    """Struct map keys have no JSON form in the original (FORMAT.md 8.1)."""
+    raise EncodeError(f"JSON cannot use {type_name} as a map key")
+
+
 def get_str(value: Any, field: str) -> str:
     if not isinstance(value, str):
         raise _mismatch("string", value, field)
@@ -151,6 +166,7 @@ def get_decimal(value: Any, field: str) -> Decimal:
     return d
 
 
+_F32 = struct.Struct("<f")
 _B64 = re.compile(r"[A-Za-z0-9+/]*")
 
 
