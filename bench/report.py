@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Turn fbe_bench output into the benchmark tables, JSON and chart.
+
+Inputs (all Google Benchmark's own JSON output, plus callgrind's dumps):
+  --time FILE       fbe_bench --benchmark_out (repetitions; medians are used)
+  --stable FILE     fbe_bench --stable=N --benchmark_out, run under callgrind
+  --callgrind DIR   the callgrind dumps of that run (one per timed loop)
+Outputs:
+  stdout            the Markdown tables
+  --out PREFIX      PREFIX.json (machine-readable) and PREFIX.md (the tables)
+  --png FILE        bar chart of the trade and graph results (matplotlib)
+
+Row status (ok / FAILED / not available yet) comes from the "row/<model>/<id>"
+entries fbe_bench puts in the JSON context, so failed and missing rows are
+listed, never given numbers.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+TRADE_ORDER = ["ours", "ours-final", "ours-json", "protobuf", "capnp", "flatbuffers", "sbe", "rapidjson", "cereal",
+               "msgpack"]
+GRAPH_ORDER = ["ours", "ours-final", "capnp", "flatbuffers", "cereal", "protobuf"]
+TRADE_OPS = ["serialize", "deserialize", "verify"]
+GRAPH_OPS = ["serialize", "deserialize", "verify", "traverse", "deserialize_traverse"]
+REFERENCE = "ours"  # ratios are to our versioned format
+
+UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def load(path: str | None) -> dict | None:
+    if not path or not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def rows_from_context(ctx: dict) -> dict:
+    """{model: {id: {"label":..., "status":...}}} from the run context."""
+    rows: dict = {"trade": {}, "graph": {}}
+    for key, value in ctx.items():
+        m = re.fullmatch(r"row/(trade|graph)/(.+)", key)
+        if m:
+            label, _, status = str(value).partition("|")
+            rows[m.group(1)][m.group(2)] = {"label": label, "status": status}
+    return rows
+
+
+def medians(doc: dict) -> dict:
+    """{(model, id, op): {"ns": median real time, "cv": ..., "bytes": ...}}."""
+    out: dict = {}
+    for b in doc.get("benchmarks", []):
+        name = re.sub(r"/iterations:\d+$", "", b.get("run_name") or b["name"])
+        m = re.fullmatch(r"(trade|graph)/([^/]+)/([^/]+)", name)
+        if not m:
+            continue
+        key = (m.group(1), m.group(2), m.group(3))
+        agg = b.get("aggregate_name")
+        entry = out.setdefault(key, {})
+        if b.get("error_occurred"):
+            entry["error"] = b.get("error_message", "error")
+            continue
+        ns = float(b["real_time"]) * UNIT_NS[b.get("time_unit", "ns")]
+        if agg == "median" or (agg is None and "ns" not in entry):
+            entry["ns"] = ns
+            if "bytes" in b:
+                entry["bytes"] = int(round(b["bytes"]))
+        elif agg == "cv":
+            entry["cv"] = float(b["real_time"])
+        elif agg == "stddev":
+            entry["stddev_ns"] = ns
+    return out
+
+
+def callgrind_counts(directory: str | None) -> dict:
+    """{"trade/<id>/<op>@<n>": Ir} from the dumps triggered by fbe_bench."""
+    counts: dict = {}
+    if not directory or not os.path.isdir(directory):
+        return counts
+    for path in sorted(Path(directory).glob("cg.out.*")):
+        label = ir = None
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                prefix = "desc: Trigger: Client Request: "
+                if line.startswith(prefix):
+                    label = line[len(prefix):].strip()
+                elif line.startswith("summary:"):
+                    ir = int(line.split()[1])
+                    break
+        if label and ir is not None:
+            counts[label] = ir
+    return counts
+
+
+def instructions(counts: dict) -> dict:
+    """{(id, op): instructions per operation} = (Ir(N) - Ir(1)) / (N - 1)."""
+    by_name: dict = {}
+    for label, ir in counts.items():
+        name, _, n = label.rpartition("@")
+        by_name.setdefault(name, {})[int(n)] = ir
+    out = {}
+    for name, runs in by_name.items():
+        m = re.fullmatch(r"trade/([^/]+)/([^/]+)", name)
+        if not m or 1 not in runs or len(runs) < 2:
+            continue
+        n = max(runs)
+        out[(m.group(1), m.group(2))] = (runs[n] - runs[1]) / (n - 1)
+    return out
+
+
+def fmt_ns(v: float | None) -> str:
+    if v is None:
+        return "—"
+    return f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
+
+
+def fmt_us(v: float | None) -> str:
+    return "—" if v is None else f"{v / 1e3:,.1f}"
+
+
+def fmt_ratio(v: float | None, ref: float | None) -> str:
+    if v is None or not ref:
+        return "—"
+    return f"×{v / ref:.2f}"
+
+
+def fmt_size(v: int | None) -> str:
+    return "—" if v is None else f"{v:,}"
+
+
+def order(ids, preferred):
+    return [i for i in preferred if i in ids] + sorted(i for i in ids if i not in preferred)
+
+
+def build(args) -> dict:
+    time_doc = load(args.time)
+    stable_doc = load(args.stable)
+    ctx = {}
+    for d in (stable_doc, time_doc):  # the timing run's context wins
+        if d:
+            ctx.update(d.get("context", {}))
+    rows = rows_from_context(ctx)
+    times = medians(time_doc) if time_doc else {}
+    instr = instructions(callgrind_counts(args.callgrind)) if stable_doc else {}
+    if stable_doc:
+        for key, value in rows_from_context(stable_doc.get("context", {}))["trade"].items():
+            rows["trade"].setdefault(key, value)
+
+    result = {
+        "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "reference_row": REFERENCE,
+        "context": {k: v for k, v in ctx.items() if not k.startswith("row/")},
+        "trade": [],
+        "graph": [],
+    }
+    for rid in order(rows["trade"].keys(), TRADE_ORDER):
+        info = rows["trade"][rid]
+        row = {"id": rid, "protocol": info["label"], "status": info["status"]}
+        if info["status"] == "ok":
+            size = None
+            for op in TRADE_OPS:
+                t = times.get(("trade", rid, op))
+                if t and "error" in t:
+                    row[f"{op}_error"] = t["error"]
+                if t and "ns" in t:
+                    row[f"{op}_ns"] = round(t["ns"], 2)
+                    if "cv" in t:
+                        row[f"{op}_cv"] = round(t["cv"], 4)
+                    size = size or t.get("bytes")
+                if (rid, op) in instr:
+                    row[f"{op}_instructions"] = round(instr[(rid, op)], 1)
+            if size is None and stable_doc:
+                size = medians(stable_doc).get(("trade", rid, "serialize"), {}).get("bytes")
+            row["size_bytes"] = size
+        result["trade"].append(row)
+    for rid in order(rows["graph"].keys(), GRAPH_ORDER):
+        info = rows["graph"][rid]
+        row = {"id": rid, "protocol": info["label"], "status": info["status"]}
+        if info["status"] == "ok":
+            for op in GRAPH_OPS:
+                t = times.get(("graph", rid, op))
+                if t and "error" in t:
+                    row[f"{op}_error"] = t["error"]
+                if t and "ns" in t:
+                    row[f"{op}_ns"] = round(t["ns"], 1)
+                    if "cv" in t:
+                        row[f"{op}_cv"] = round(t["cv"], 4)
+                    row["size_bytes"] = row.get("size_bytes") or t.get("bytes")
+        result["graph"].append(row)
+    return result
+
+
+def markdown(result: dict) -> str:
+    lines = []
+    ctx = result["context"]
+    have_time = any("serialize_ns" in r for r in result["trade"])
+    have_instr = any("serialize_instructions" in r for r in result["trade"])
+    ref = next((r for r in result["trade"] if r["id"] == REFERENCE and r["status"] == "ok"), None)
+
+    lines.append(f"### Trade model ({ctx.get('trade_model', 'one account, three orders')})")
+    lines.append("")
+    head = ["Protocol", "Message size"]
+    if have_time:
+        head += ["Serialize ns", "Deserialize ns", "Verify ns", "Serialize vs ours", "Deserialize vs ours"]
+    if have_instr:
+        head += ["Serialize instr", "Deserialize instr", "Verify instr"]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|")
+    notes = []
+    for r in result["trade"]:
+        if r["status"] != "ok":
+            notes.append(f"- **{r['protocol']}**: {r['status']}")
+            cells = [r["protocol"], "—"] + ["—"] * (len(head) - 2)
+            lines.append("| " + " | ".join(cells) + " |")
+            continue
+        cells = [r["protocol"], fmt_size(r.get("size_bytes"))]
+        if have_time:
+            cells += [fmt_ns(r.get("serialize_ns")), fmt_ns(r.get("deserialize_ns")), fmt_ns(r.get("verify_ns")),
+                      fmt_ratio(r.get("serialize_ns"), ref and ref.get("serialize_ns")),
+                      fmt_ratio(r.get("deserialize_ns"), ref and ref.get("deserialize_ns"))]
+        if have_instr:
+            cells += [fmt_ns(r.get(f"{op}_instructions")) for op in TRADE_OPS]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    if have_time:
+        lines.append("Times are medians of Google Benchmark repetitions (wall clock, ns per operation); "
+                     "\"vs ours\" is the row's time divided by FBE (ours, versioned): above ×1 is slower.")
+    if have_instr:
+        lines.append(f"Instructions per operation from callgrind: (Ir(N) − Ir(1)) / (N − 1), "
+                     f"N = {ctx.get('stable_n', '?')}.")
+    lines.append("")
+
+    graph = [r for r in result["graph"]]
+    if graph and any("serialize_ns" in r for r in graph):
+        lines.append(f"### Graph model ({ctx.get('graph_model', '')})")
+        lines.append("")
+        gh = ["Protocol", "Message size", "Serialize µs", "Deserialize µs", "Verify µs", "Traverse µs",
+              "Deserialize+traverse µs"]
+        lines.append("| " + " | ".join(gh) + " |")
+        lines.append("|" + "|".join(["---"] + ["---:"] * (len(gh) - 1)) + "|")
+        for r in graph:
+            if r["status"] != "ok":
+                notes.append(f"- **{r['protocol']}** (graph): {r['status']}")
+                lines.append("| " + " | ".join([r["protocol"]] + ["—"] * (len(gh) - 1)) + " |")
+                continue
+            lines.append("| " + " | ".join([r["protocol"], fmt_size(r.get("size_bytes"))] +
+                                           [fmt_us(r.get(f"{op}_ns")) for op in GRAPH_OPS]) + " |")
+        lines.append("")
+        lines.append("Traverse: breadth-first walk from node 0 summing Node.value, over the row's read view "
+                     "(the buffer itself for Cap'n Proto and FlatBuffers, the decoded object otherwise).")
+        lines.append("")
+    if notes:
+        lines.append("Rows without numbers:")
+        lines.append("")
+        lines.extend(notes)
+        lines.append("")
+    errors = [f"- {r['protocol']} {k[:-6]}: {v}" for r in result["trade"] + result["graph"]
+              for k, v in r.items() if k.endswith("_error")]
+    if errors:
+        lines.append("Benchmarks that reported an error:")
+        lines.extend(errors)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def chart(result: dict, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    trade = [r for r in result["trade"] if "serialize_ns" in r]
+    graph = [r for r in result["graph"] if "serialize_ns" in r]
+    panels = 1 + (1 if graph else 0)
+    fig, axes = plt.subplots(panels, 1, figsize=(11, 4.6 * panels), squeeze=False)
+
+    def bars(ax, rows, ops, scale, unit, title):
+        n = len(ops)
+        width = 0.8 / n
+        xs = range(len(rows))
+        colors = ["#2b6cb0", "#dd6b20", "#38a169", "#805ad5", "#718096"]
+        for k, op in enumerate(ops):
+            vals = [(r.get(f"{op}_ns") or 0) / scale for r in rows]
+            pos = [x - 0.4 + width * (k + 0.5) for x in xs]
+            ax.bar(pos, vals, width, label=op.replace("_", "+"), color=colors[k % len(colors)])
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([r["protocol"] for r in rows], rotation=20, ha="right")
+        ax.set_ylabel(unit)
+        ax.set_title(title)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+
+    bars(axes[0][0], trade, ["serialize", "deserialize", "verify"], 1.0, "ns per operation (median, lower is better)",
+         "Trade model: one account, three orders")
+    if graph:
+        bars(axes[1][0], graph, ["serialize", "deserialize", "traverse", "deserialize_traverse"], 1e3,
+             "µs per operation (median, lower is better)",
+             f"Graph model: {result['context'].get('graph_model', '')}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--time")
+    p.add_argument("--stable")
+    p.add_argument("--callgrind")
+    p.add_argument("--out", help="prefix of the .json and .md outputs")
+    p.add_argument("--png")
+    args = p.parse_args(argv)
+    if not args.time and not args.stable:
+        p.error("give --time and/or --stable")
+    result = build(args)
+    md = markdown(result)
+    print(md)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        with open(args.out + ".json", "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        with open(args.out + ".md", "w", encoding="utf-8") as f:
+            f.write(md + "\n")
+    if args.png:
+        chart(result, args.png)
+        print(f"chart: {args.png}")
+    failed = [r for r in result["trade"] + result["graph"] if r["status"].startswith("FAILED")]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
