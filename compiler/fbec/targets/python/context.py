@@ -1,0 +1,271 @@
+"""Shared state and naming for the Python target.
+
+Everything here reads the IR only: slot sizes, offsets, type ids, defaults
+and keys come from `fbec.model.ir`; this module only turns them into Python
+names, type hints and literal expressions.
+"""
+
+from __future__ import annotations
+
+import keyword
+import struct
+from typing import Dict, List, Optional, Set
+
+from fbec.model import ir
+from fbec.targets.base import Options
+
+# struct format character of every fixed-size primitive (little-endian layouts)
+PRIM_FMT = {
+    "bool": "?", "byte": "B", "char": "B", "wchar": "I", "int8": "b", "uint8": "B",
+    "int16": "h", "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q",
+    "float": "f", "double": "d", "timestamp": "Q", "uuid": "16s", "decimal": "16s",
+    "string": "I", "bytes": "I",
+}
+WIRE_FMT = {
+    "uint8": "B", "int8": "b", "uint16": "H", "int16": "h", "uint32": "I", "int32": "i",
+    "uint64": "Q", "int64": "q",
+}
+PRIM_HINT = {
+    "bool": "bool", "byte": "int", "char": "int", "wchar": "int", "int8": "int", "uint8": "int",
+    "int16": "int", "uint16": "int", "int32": "int", "uint32": "int", "int64": "int", "uint64": "int",
+    "float": "float", "double": "float", "timestamp": "int", "uuid": "uuid.UUID",
+    "decimal": "Decimal", "string": "str", "bytes": "bytes",
+}
+# primitives whose raw unpacked value is the Python value itself
+PLAIN_PRIMS = frozenset({
+    "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+    "int64", "uint64", "float", "double", "timestamp",
+})
+RESERVED = frozenset(keyword.kwlist) | frozenset({"self", "cls", "fbe", "uuid", "Decimal", "struct", "typing"})
+
+
+def ident(name: str) -> str:
+    """A schema name as a Python identifier (keywords get a trailing underscore)."""
+    return name + "_" if name in RESERVED or keyword.iskeyword(name) else name
+
+
+def is_plain(t: ir.Type) -> bool:
+    """Fixed-size values whose raw struct value is the Python value (no conversion)."""
+    return isinstance(t, ir.Primitive) and t.name in PLAIN_PRIMS
+
+
+def is_fixed_scalar(t: ir.Type) -> bool:
+    """Values stored inside the slot, without allocation, in both models."""
+    return (isinstance(t, ir.Primitive) and t.name not in ir.VARIABLE_PRIMITIVES) or isinstance(t, ir.EnumRef)
+
+
+def slot_fmt(t: ir.Type) -> str:
+    """The struct format of a versioned slot of type t."""
+    if isinstance(t, ir.Primitive):
+        return PRIM_FMT[t.name]
+    if isinstance(t, ir.EnumRef):
+        return WIRE_FMT[t.wire]
+    if isinstance(t, ir.Optional_):
+        return "BI"
+    if isinstance(t, ir.Array):
+        return slot_fmt(t.element) * t.length
+    return "I"
+
+
+def nraw(t: ir.Type) -> int:
+    """How many values ``struct`` unpacks for a slot of type t."""
+    if isinstance(t, ir.Optional_):
+        return 2
+    if isinstance(t, ir.Array):
+        return nraw(t.element) * t.length
+    return 1
+
+
+def check_size(fmt: str, expected: int) -> None:
+    """The IR's slot sizes and our layouts must agree (never recomputed, only checked)."""
+    got = struct.calcsize("<" + fmt)
+    if got != expected:
+        raise AssertionError(f"layout {fmt!r} is {got} bytes, the IR says {expected}")
+
+
+def tkey(t: ir.Type) -> str:
+    """A stable identifier fragment naming a type (for shared helper functions)."""
+    if isinstance(t, ir.Primitive):
+        return t.name
+    if isinstance(t, (ir.EnumRef, ir.StructRef)):
+        return t.name.replace(".", "_")
+    if isinstance(t, ir.Optional_):
+        return "o_" + tkey(t.element)
+    if isinstance(t, ir.Array):
+        return f"a{t.length}_" + tkey(t.element)
+    if isinstance(t, ir.Sequence):
+        return t.kind[0] + "_" + tkey(t.element)
+    return t.kind[0] + "_" + tkey(t.key) + "__" + tkey(t.value)
+
+
+class Context:
+    """The package being generated, name resolution and the emitted helpers."""
+
+    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options) -> None:
+        self.schema = schema
+        self.package = package
+        self.options = options
+        self.helpers: Dict[str, List[str]] = {}
+        self.helper_order: List[str] = []
+        self.constants: Dict[str, str] = {}
+        self.layouts: Dict[str, str] = {}
+        self.used_packages: Set[str] = set()
+
+    # ------------------------------------------------------------ names
+
+    def module_alias(self, pkg: str) -> str:
+        return "pkg_" + pkg
+
+    def ref(self, qualified: str, prefix: str = "") -> str:
+        """A class (prefix "") or per-type function (prefix "fbe_vr_" ...) of a qualified type."""
+        pkg, _, name = qualified.rpartition(".")
+        local = prefix + (ident(name) if not prefix else name)
+        if pkg == self.package.name:
+            return local
+        self.used_packages.add(pkg)
+        return self.module_alias(pkg) + "." + local
+
+    def hint(self, t: ir.Type) -> str:
+        if isinstance(t, ir.Primitive):
+            return PRIM_HINT[t.name]
+        if isinstance(t, (ir.EnumRef, ir.StructRef)):
+            return self.ref(t.name)
+        if isinstance(t, ir.Optional_):
+            return self.hint(t.element) + " | None"
+        if isinstance(t, ir.Array) or (isinstance(t, ir.Sequence) and t.kind != "set"):
+            return f"list[{self.hint(t.element)}]"
+        if isinstance(t, ir.Sequence):
+            return f"set[{self.hint(t.element)}]"
+        assert isinstance(t, ir.Mapping)
+        return f"dict[{self.hint(t.key)}, {self.hint(t.value)}]"
+
+    def struct(self, qualified: str) -> ir.Struct:
+        return self.schema.struct(qualified)
+
+    def enum(self, qualified: str) -> ir.Enum:
+        return self.schema.enum(qualified)
+
+    # ------------------------------------------------------------ emitted pieces
+
+    def helper(self, name: str, build: "object") -> str:
+        """Emit a shared helper function once; ``build()`` returns its lines."""
+        if name not in self.helpers:
+            self.helpers[name] = []
+            lines = build()  # type: ignore[operator]
+            self.helpers[name] = lines
+            self.helper_order.append(name)
+        return name
+
+    def layout(self, fmt: str) -> str:
+        """A module-level precompiled ``struct.Struct`` for a little-endian format."""
+        fmt = "<" + fmt
+        if fmt not in self.layouts:
+            self.layouts[fmt] = f"FBE_L{len(self.layouts)}"
+        return self.layouts[fmt]
+
+    def constant(self, expr: str) -> str:
+        """A module-level constant holding ``expr`` (evaluated once at import)."""
+        if expr not in self.constants:
+            self.constants[expr] = f"FBE_C{len(self.constants)}"
+        return self.constants[expr]
+
+    # ------------------------------------------------------------ defaults
+
+    def enum_member(self, e: ir.Enum, value: int) -> Optional[str]:
+        for v in e.values:
+            if v.value == value:
+                return ident(v.name)
+        return None
+
+    def default_value(self, f: ir.Field) -> tuple[str, bool]:
+        """(expression, per_instance) of a field's default.
+
+        ``per_instance`` is True when the default must be made for each
+        instance (mutable containers, structs, ``utc``, ``uuid1``/``uuid4``).
+        """
+        t = f.type
+        d = f.default
+        target = t.element if isinstance(t, ir.Optional_) else t
+        if d.kind == "null" or (d.kind == "none" and isinstance(t, ir.Optional_)):
+            return "None", False
+        if d.kind == "none":
+            return self.zero_value(target)
+        return self.default_expr(d, target)
+
+    def zero_value(self, t: ir.Type) -> tuple[str, bool]:
+        if isinstance(t, ir.Primitive):
+            n = t.name
+            if n == "bool":
+                return "False", False
+            if n in ("float", "double"):
+                return "0.0", False
+            if n == "decimal":
+                return self.constant("Decimal(0)"), False
+            if n == "string":
+                return '""', False
+            if n == "bytes":
+                return 'b""', False
+            if n == "uuid":
+                return "fbe.NIL_UUID", False
+            return "0", False
+        if isinstance(t, ir.EnumRef):
+            e = self.enum(t.name)
+            cls = self.ref(t.name)
+            m = self.enum_member(e, 0)
+            if m is not None:
+                return f"{cls}.{m}", False
+            return self.constant(f"{cls}(0)"), False
+        if isinstance(t, ir.StructRef):
+            return f"{self.ref(t.name)}()", True
+        if isinstance(t, ir.Array):
+            inner, _ = self.zero_value(t.element) if not isinstance(t.element, ir.Optional_) else ("None", False)
+            return f"[{inner} for _ in range({t.length})]", True
+        if isinstance(t, ir.Sequence):
+            return ("set()" if t.kind == "set" else "[]"), True
+        if isinstance(t, ir.Optional_):
+            return "None", False
+        return "{}", True
+
+    def default_expr(self, d: ir.Default, t: ir.Type) -> tuple[str, bool]:
+        k = d.kind
+        if k == "bool":
+            return ("True" if d.value else "False"), False
+        if k in ("int", "timestamp"):
+            if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
+                return repr(float(d.value)), False  # type: ignore[arg-type]
+            if isinstance(t, ir.Primitive) and t.name == "decimal":
+                return self.constant(f'Decimal("{d.value}")'), False
+            if isinstance(t, ir.Primitive) and t.name == "bool":
+                return ("True" if d.value else "False"), False
+            return repr(int(d.value)), False  # type: ignore[arg-type]
+        if k == "real":
+            assert d.text is not None
+            if isinstance(t, ir.Primitive) and t.name == "decimal":
+                return self.constant(f'Decimal("{d.text}")'), False
+            v = float(d.text)
+            if isinstance(t, ir.Primitive) and t.name == "float":
+                v = struct.unpack("<f", struct.pack("<f", v))[0]
+            return repr(v), False
+        if k == "string":
+            return repr(d.value), False
+        if k == "utc":
+            return "fbe.utc()", True
+        if k == "uuid":
+            if d.value == "00000000-0000-0000-0000-000000000000":
+                return "fbe.NIL_UUID", False
+            return self.constant(f'uuid.UUID("{d.value}")'), False
+        if k == "uuid1":
+            return "fbe.uuid1()", True
+        if k == "uuid4":
+            return "fbe.uuid4()", True
+        if k in ("enum", "flags"):
+            assert d.type is not None
+            cls = self.ref(d.type)
+            e = self.enum(d.type)
+            if k == "enum" or len(d.names) == 1:
+                return f"{cls}.{ident(d.names[0])}", False
+            if d.names:
+                return " | ".join(f"{cls}.{ident(n)}" for n in d.names), False
+            m = self.enum_member(e, int(d.value))  # type: ignore[arg-type]
+            return (f"{cls}.{m}" if m else self.constant(f"{cls}({d.value})")), False
+        raise AssertionError(f"unknown default kind {k}")

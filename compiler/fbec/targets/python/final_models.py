@@ -1,0 +1,259 @@
+"""Final-model code: per-struct sequential write/read functions and `<Name>FinalModel` classes.
+
+Consecutive fixed-size fields are packed and unpacked with one precompiled
+layout (FORMAT.md section 4).
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from fbec.model import ir
+
+from .context import Context, ident, is_plain, slot_fmt
+
+IND = "    "
+
+
+def _fixed_run_member(t: ir.Type) -> bool:
+    """Fields that join a run packed with one layout."""
+    if isinstance(t, ir.Primitive):
+        return t.name not in ir.VARIABLE_PRIMITIVES
+    if isinstance(t, ir.EnumRef):
+        return True
+    if isinstance(t, ir.Array):
+        e = t.element
+        return is_plain(e) or isinstance(e, ir.EnumRef) or (isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"))
+    return False
+
+
+def _min_size(t: ir.Type) -> int:
+    """A lower bound of one element's final size for count checks (0 when unknown)."""
+    if t.final_size is not None:
+        return t.final_size
+    if isinstance(t, ir.Optional_):
+        return 1
+    if isinstance(t, (ir.Primitive, ir.Sequence, ir.Mapping)):
+        return 4
+    return 0  # TODO(IR): a minimum final size of variable structs; the decode budget bounds counts meanwhile
+
+
+class Final:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.n = 0
+
+    def tmp(self, prefix: str) -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    # ------------------------------------------------------------ raw values of fixed fields
+
+    def raw_values(self, t: ir.Type, x: str, field: str) -> Tuple[List[str], List[str]]:
+        if is_plain(t) or isinstance(t, ir.EnumRef):
+            return [], [x]
+        if isinstance(t, ir.Primitive) and t.name == "decimal":
+            return [], [f"fbe.encode_decimal({x})"]
+        if isinstance(t, ir.Primitive) and t.name == "uuid":
+            return [], [f"{x}.bytes"]
+        assert isinstance(t, ir.Array)
+        check = [f'fbe.buffer.check_length({x}, {t.length}, "{field}")']
+        e = t.element
+        if isinstance(e, ir.Primitive) and e.name == "decimal":
+            return check, [f"*[fbe.encode_decimal(e) for e in {x}]"]
+        if isinstance(e, ir.Primitive) and e.name == "uuid":
+            return check, [f"*[e.bytes for e in {x}]"]
+        return check, [f"*{x}"]
+
+    def conv(self, t: ir.Type, tv: str, start: int) -> str:
+        c = self.ctx
+        if is_plain(t):
+            return f"{tv}[{start}]"
+        if isinstance(t, ir.EnumRef):
+            return f"{c.ref(t.name)}({tv}[{start}])"
+        if isinstance(t, ir.Primitive) and t.name == "decimal":
+            return f"fbe.decode_decimal({tv}[{start}])"
+        if isinstance(t, ir.Primitive) and t.name == "uuid":
+            return f"uuid.UUID(bytes={tv}[{start}])"
+        assert isinstance(t, ir.Array)
+        e = t.element
+        if is_plain(e):
+            return f"list({tv}[{start}:{start + t.length}])"
+        return f"[{self.conv(e, tv, 0).replace(tv + '[0]', 'y')} for y in {tv}[{start}:{start + t.length}]]"
+
+    # ------------------------------------------------------------ writing
+
+    def write(self, t: ir.Type, x: str, field: str, depth: int) -> List[str]:
+        """Statements appending the final encoding of x (type t) to w."""
+        c = self.ctx
+        if _fixed_run_member(t):
+            pre, raws = self.raw_values(t, x, field)
+            return pre + [f"w += {c.layout(slot_fmt(t))}.pack({', '.join(raws)})"]
+        if isinstance(t, ir.Primitive):
+            fn = "write_string" if t.name == "string" else "write_bytes"
+            return [f"fbe.buffer.{fn}(w, {x})"]
+        if isinstance(t, ir.StructRef):
+            return [f"{c.ref(t.name, 'fbe_fw_')}(w, {x})"]
+        if isinstance(t, ir.Optional_):
+            y = f"y{depth}"
+            return [f"{y} = {x}", f"if {y} is None:", f"{IND}w.append(0)", "else:", f"{IND}w.append(1)"] + [
+                IND + s for s in self.write(t.element, y, field, depth + 1)
+            ]
+        if isinstance(t, ir.Array):
+            e = f"e{depth}"
+            return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")', f"for {e} in {x}:"] + [
+                IND + s for s in self.write(t.element, e, field, depth + 1)
+            ]
+        if isinstance(t, ir.Sequence):
+            it = f"sorted({x})" if t.kind == "set" else x
+            el = t.element
+            if (is_plain(el) or isinstance(el, ir.EnumRef)) and len(slot_fmt(el)) == 1:
+                return [f'fbe.buffer.write_plain_seq(w, "{slot_fmt(el)}", {it})']
+            e = f"e{depth}"
+            return [f"w += fbe.buffer.pack_u32(len({x}))", f"for {e} in {it}:"] + [
+                IND + s for s in self.write(el, e, field, depth + 1)
+            ]
+        assert isinstance(t, ir.Mapping)
+        it = f"sorted({x}.items(), key=fbe.buffer.first)" if t.kind == "map" else f"{x}.items()"
+        k, v = f"k{depth}", f"v{depth}"
+        return (
+            [f"w += fbe.buffer.pack_u32(len({x}))", f"for {k}, {v} in {it}:"]
+            + [IND + s for s in self.write(t.key, k, field, depth + 1)]
+            + [IND + s for s in self.write(t.value, v, field, depth + 1)]
+        )
+
+    # ------------------------------------------------------------ reading
+
+    def read(self, t: ir.Type, target: str, field: str, annotate: bool = True) -> List[str]:
+        """Statements reading a value of type t at p into ``target`` and advancing p."""
+        c = self.ctx
+        f = f'"{field}"'
+        if _fixed_run_member(t):
+            lay = c.layout(slot_fmt(t))
+            tv = self.tmp("t")
+            return [f"{tv} = fbe.buffer.final_fixed(r, {lay}, p, {f})", f"p += {lay}.size",
+                    f"{target} = {self.conv(t, tv, 0)}"]
+        if isinstance(t, ir.Primitive):
+            fn = "final_string" if t.name == "string" else "final_bytes"
+            return [f"{target}, p = fbe.buffer.{fn}(r, p, {f})"]
+        if isinstance(t, ir.StructRef):
+            return [f"{target}, p = {c.ref(t.name, 'fbe_fr_')}(r, p)"]
+        hint = c.hint(t)
+        decl = f"{target}: {hint}" if annotate else target
+        if isinstance(t, ir.Optional_):
+            h = self.tmp("h")
+            inner = self.tmp("x")
+            return [f"{h} = fbe.buffer.final_has(r, p, {f})", "p += 1", f"{decl} = None", f"if {h}:"] + [
+                IND + s for s in self.read(t.element, inner, field)
+            ] + [f"{IND}{target} = {inner}"]
+        if isinstance(t, (ir.Array, ir.Sequence)):
+            el = t.element
+            if isinstance(t, ir.Array):
+                count = str(t.length)
+                pre: List[str] = []
+            else:
+                count = self.tmp("n")
+                pre = [f"{count} = fbe.buffer.final_count(r, p, {_min_size(el)}, {f})", "p += 4"]
+                if is_plain(el) and len(slot_fmt(el)) == 1:
+                    wrap = "set" if t.kind == "set" else "list"
+                    return pre + [f'{decl} = {wrap}(struct.unpack_from(f"<{{{count}}}{slot_fmt(el)}", r.data, p))',
+                                  f"p += {count} * {el.final_size}"]
+            is_set = isinstance(t, ir.Sequence) and t.kind == "set"
+            e = self.tmp("e")
+            add = "add" if is_set else "append"
+            return pre + [f"{decl} = {'set()' if is_set else '[]'}", f"for _ in range({count}):"] + [
+                IND + s for s in self.read(el, e, field)
+            ] + [f"{IND}{target}.{add}({e})"]
+        assert isinstance(t, ir.Mapping)
+        count = self.tmp("n")
+        k, v = self.tmp("k"), self.tmp("v")
+        return [f"{count} = fbe.buffer.final_count(r, p, {_min_size(t.key) + _min_size(t.value)}, {f})", "p += 4",
+                f"{decl} = {{}}", f"for _ in range({count}):"] + [
+            IND + s for s in self.read(t.key, k, field)] + [
+            IND + s for s in self.read(t.value, v, field)] + [f"{IND}{target}[{k}] = {v}"]
+
+    # ------------------------------------------------------------ structs
+
+    def struct_functions(self, s: ir.Struct) -> List[str]:
+        c = self.ctx
+        cls = ident(s.name)
+        fields = s.all_fields
+        self.n = 0
+        # writer: runs of fixed fields packed at once
+        out = [f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:",
+               f'{IND}"""Append the final encoding of a {s.name} (fields back to back)."""']
+        body: List[str] = []
+        i = 0
+        while i < len(fields):
+            f = fields[i]
+            if _fixed_run_member(f.type):
+                j = i
+                fmt = ""
+                raws: List[str] = []
+                while j < len(fields) and _fixed_run_member(fields[j].type):
+                    pre, rs = self.raw_values(fields[j].type, f"v.{ident(fields[j].name)}", fields[j].name)
+                    body += pre
+                    raws += rs
+                    fmt += slot_fmt(fields[j].type)
+                    j += 1
+                body.append(f"w += {c.layout(fmt)}.pack({', '.join(raws)})")
+                i = j
+                continue
+            body += self.write(f.type, f"v.{ident(f.name)}", f.name, 0)
+            i += 1
+        out += [IND + x for x in (body or ["pass"])]
+        out += ["", ""]
+
+        # reader
+        out += [f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:",
+                f'{IND}"""Read a {s.name} at p; return it and the position after it."""',
+                f"{IND}fbe.buffer.final_enter(r, p)"]
+        body = []
+        args: List[str] = []
+        i = 0
+        while i < len(fields):
+            f = fields[i]
+            if _fixed_run_member(f.type):
+                j = i
+                fmt = ""
+                members = []
+                while j < len(fields) and _fixed_run_member(fields[j].type):
+                    members.append(fields[j])
+                    fmt += slot_fmt(fields[j].type)
+                    j += 1
+                lay = c.layout(fmt)
+                tv = self.tmp("t")
+                body += [f'{tv} = fbe.buffer.final_fixed(r, {lay}, p, "{f.name}")', f"p += {lay}.size"]
+                k = 0
+                for m in members:
+                    args.append(self.conv(m.type, tv, k))
+                    k += len(slot_fmt(m.type).replace("16s", "s"))
+                i = j
+                continue
+            target = self.tmp("x")
+            body += self.read(f.type, target, f.name)
+            args.append(target)
+            i += 1
+        body.append(f"v = {cls}({', '.join(args)})")
+        out += [f"{IND}try:"] + [IND * 2 + x for x in body]
+        out += [f"{IND}except fbe.DecodeError as e:",
+                f'{IND * 2}raise e.within("{s.qualified}") from None',
+                f"{IND}r.depth -= 1",
+                f"{IND}return v, p", "", ""]
+        return out
+
+    def model_class(self, s: ir.Struct) -> List[str]:
+        cls = ident(s.name)
+        return [
+            f"class {s.name}FinalModel(fbe.FinalModel[{cls}]):",
+            f'{IND}"""Final model of {s.name}: compact, no versioning (FORMAT.md section 4)."""',
+            "",
+            f"{IND}fbe_type = {s.type_id}",
+            "",
+            f"{IND}def _encode(self, value: {cls}) -> bytearray:",
+            f"{IND * 2}return fbe.encode_final(fbe_fw_{s.name}, value, {s.type_id})",
+            "",
+            f"{IND}def _decode(self, data: bytes, check: bool) -> tuple[{cls}, int]:",
+            f"{IND * 2}return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, check)",
+            "", "",
+        ]

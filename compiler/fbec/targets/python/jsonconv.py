@@ -1,0 +1,177 @@
+"""JSON conversion code (FORMAT.md section 8): fbe_js_<Name> writes, fbe_jr_<Name> reads."""
+
+from __future__ import annotations
+
+from typing import List
+
+from fbec.model import ir
+
+from .context import Context, ident
+
+IND = "    "
+
+
+def _range(name: str) -> tuple[int, int]:
+    return ir.INTEGER_RANGES[name]
+
+
+def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
+    if isinstance(t, ir.Primitive):
+        n = t.name
+        if n == "bool":
+            return f'("true" if {x} else "false")'
+        if n in ("float", "double"):
+            return f"fbe.jsonfmt.json_double({x})"
+        if n == "decimal":
+            return f"fbe.jsonfmt.json_decimal({x})"
+        if n == "char":
+            return f"fbe.jsonfmt.json_char({x})"
+        if n == "string":
+            return f"fbe.jsonfmt.json_string({x})"
+        if n == "bytes":
+            return f"fbe.jsonfmt.json_bytes({x})"
+        if n == "uuid":
+            return f"'\"' + str({x}) + '\"'"
+        return f"str(int({x}))"
+    if isinstance(t, ir.EnumRef):
+        return f"str(int({x}))"
+    if isinstance(t, ir.StructRef):
+        return f"{ctx.ref(t.name, 'fbe_js_')}({x})"
+    if isinstance(t, ir.Optional_):
+        return f'("null" if {x} is None else {write_expr(ctx, t.element, x, depth)})'
+    e = f"e{depth}"
+    if isinstance(t, (ir.Array, ir.Sequence)):
+        it = f"sorted({x})" if t.kind == "set" else x
+        return f'"[" + ",".join([{write_expr(ctx, t.element, e, depth + 1)} for {e} in {it}]) + "]"'
+    assert isinstance(t, ir.Mapping)
+    k, v = f"k{depth}", f"v{depth}"
+    it = f"sorted({x}.items(), key=fbe.buffer.first)" if t.kind == "map" else f"{x}.items()"
+    kx = key_expr(ctx, t.key, k)
+    vx = write_expr(ctx, t.value, v, depth + 1)
+    return f'"{{" + ",".join([{kx} + ":" + {vx} for {k}, {v} in {it}]) + "}}"'
+
+
+def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
+    """A map key as a JSON string (FORMAT.md 8.1)."""
+    if isinstance(t, ir.Primitive):
+        n = t.name
+        if n == "string":
+            return f"fbe.jsonfmt.json_string({k})"
+        if n == "char":
+            return f"fbe.jsonfmt.json_char_key({k})"
+        if n == "bool":
+            return f'(\'"1"\' if {k} else \'"0"\')'
+        if n in ("float", "double"):
+            return f"fbe.jsonfmt.json_fixed_key({k})"
+        if n == "decimal":
+            return f"fbe.jsonfmt.json_decimal({k})"
+        if n == "uuid":
+            return f"'\"' + str({k}) + '\"'"
+        if n == "bytes":
+            return f"fbe.jsonfmt.json_bytes({k})"
+        return f"'\"' + str(int({k})) + '\"'"
+    if isinstance(t, ir.EnumRef):
+        # not supported by the original; we write the underlying number as the key
+        return f"'\"' + str(int({k})) + '\"'"
+    # struct keys: the original cannot write them (FORMAT.md 8.1)
+    return f'fbe.jsonfmt.unsupported_key("{t.name}")'
+
+
+def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
+    if isinstance(t, ir.Primitive):
+        n = t.name
+        if n == "bool":
+            return f"fbe.jsonfmt.get_bool({x}, {f})"
+        if n == "float":
+            return f"fbe.jsonfmt.get_float32({x}, {f})"
+        if n == "double":
+            return f"fbe.jsonfmt.get_float({x}, {f})"
+        if n == "decimal":
+            return f"fbe.jsonfmt.get_decimal({x}, {f})"
+        if n == "string":
+            return f"fbe.jsonfmt.get_str({x}, {f})"
+        if n == "bytes":
+            return f"fbe.jsonfmt.get_bytes({x}, {f})"
+        if n == "uuid":
+            return f"fbe.jsonfmt.get_uuid({x}, {f})"
+        if n == "char":
+            return f"fbe.jsonfmt.get_int({x}, 0, 0xFFFFFFFF, {f}) & 0xFF"
+        if n == "timestamp":
+            return f"fbe.jsonfmt.get_int({x}, 0, 0xFFFFFFFFFFFFFFFF, {f})"
+        lo, hi = _range(n)
+        return f"fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f})"
+    if isinstance(t, ir.EnumRef):
+        lo, hi = _range(t.wire)
+        return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}))"
+    if isinstance(t, ir.StructRef):
+        return f"{ctx.ref(t.name, 'fbe_jr_')}({x}, {f})"
+    if isinstance(t, ir.Optional_):
+        return f"(None if {x} is None else {read_expr(ctx, t.element, x, f, depth)})"
+    e = f"e{depth}"
+    if isinstance(t, (ir.Array, ir.Sequence)):
+        inner = read_expr(ctx, t.element, e, f, depth + 1)
+        src = f"fbe.jsonfmt.get_list({x}, {f})"
+        if isinstance(t, ir.Sequence) and t.kind == "set":
+            return f"{{{inner} for {e} in {src}}}"
+        return f"[{inner} for {e} in {src}]"
+    assert isinstance(t, ir.Mapping)
+    k, v = f"k{depth}", f"v{depth}"
+    kx = key_read(ctx, t.key, k, f)
+    vx = read_expr(ctx, t.value, v, f, depth + 1)
+    return f"{{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_object({x}, {f}).items()}}"
+
+
+def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
+    if isinstance(t, ir.Primitive):
+        n = t.name
+        if n == "string":
+            return k
+        if n == "char":
+            return f"fbe.jsonfmt.key_char({k}, {f})"
+        if n == "bool":
+            return f"fbe.jsonfmt.key_bool({k}, {f})"
+        if n in ("float", "double"):
+            return f"fbe.jsonfmt.key_float({k}, {f})"
+        if n == "decimal":
+            return f"fbe.jsonfmt.get_decimal({k}, {f})"
+        if n == "uuid":
+            return f"fbe.jsonfmt.get_uuid({k}, {f})"
+        if n == "bytes":
+            return f"fbe.jsonfmt.get_bytes({k}, {f})"
+        lo, hi = _range("uint64" if n == "timestamp" else n)
+        return f"fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f})"
+    if isinstance(t, ir.EnumRef):
+        lo, hi = _range(t.wire)
+        return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}))"
+    return f'fbe.jsonfmt.unsupported_key("{t.name}")'
+
+
+def json_functions(ctx: Context, s: ir.Struct, default_arg: "object") -> List[str]:
+    cls = ident(s.name)
+    fields = s.all_fields
+    out = [f"def fbe_js_{s.name}(v: {cls}) -> str:",
+           f'{IND}"""{s.name} as compact JSON, inherited fields flattened first."""']
+    if not fields:
+        out.append(f'{IND}return "{{}}"')
+    else:
+        out.append(f'{IND}return "".join((')
+        for i, f in enumerate(fields):
+            sep = "{" if i == 0 else ","
+            out.append(f"{IND * 2}'{sep}\"{f.name}\":',")
+            out.append(f"{IND * 2}{write_expr(ctx, f.type, 'v.' + ident(f.name))},")
+        out.append(f'{IND * 2}"}}",')
+        out.append(f"{IND}))")
+    out += ["", ""]
+    out += [f"def fbe_jr_{s.name}(o: Any, f: str) -> {cls}:",
+            f'{IND}"""A {s.name} from parsed JSON; missing members keep their defaults."""',
+            f"{IND}m = fbe.jsonfmt.get_object(o, f)"]
+    if not fields:
+        out.append(f"{IND}return {cls}()")
+        return out + ["", ""]
+    out.append(f"{IND}return {cls}(")
+    for f in fields:
+        fx = read_expr(ctx, f.type, f'm["{f.name}"]', f'"{f.name}"')
+        dflt = default_arg(f)  # type: ignore[operator]
+        out.append(f'{IND * 2}{fx} if "{f.name}" in m else {dflt},')
+    out.append(f"{IND})")
+    return out + ["", ""]

@@ -1,0 +1,355 @@
+"""Versioned-model code: per-struct write/read functions and `<Name>Model` classes.
+
+A struct body is written with one ``pack_into`` of a precompiled layout after
+its out-of-line data has been appended, and read with one ``unpack_from``
+(FORMAT.md section 3). Offsets and sizes come from the IR.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from fbec.model import ir
+
+from .context import Context, check_size, ident, is_plain, nraw, slot_fmt, tkey
+
+IND = "    "
+
+
+class Raw:
+    """The raw unpacked values of one slot: ``tv[start]``, ``tv[start + 1]``..."""
+
+    def __init__(self, tv: str, start: "int | str") -> None:
+        self.tv, self.start = tv, start
+
+    def at(self, n: int) -> str:
+        if isinstance(self.start, int):
+            return f"{self.tv}[{self.start + n}]"
+        return f"{self.tv}[{self.start} + {n}]" if n else f"{self.tv}[{self.start}]"
+
+
+class Versioned:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    # ------------------------------------------------------------ writing
+
+    def write_field(self, t: ir.Type, x: str, base: str, tmp: str, field: str) -> Tuple[List[str], List[str]]:
+        """Statements that allocate t's out-of-line data, and the raw values of its slot."""
+        c = self.ctx
+        if is_plain(t) or isinstance(t, ir.EnumRef):
+            return [], [x]
+        if isinstance(t, ir.Primitive):
+            if t.name == "decimal":
+                return [], [f"fbe.encode_decimal({x})"]
+            if t.name == "uuid":
+                return [], [f"{x}.bytes"]
+            fn = "write_string" if t.name == "string" else "write_bytes"
+            return [f"{tmp} = fbe.buffer.{fn}(w, {x}) - {base}"], [tmp]
+        if isinstance(t, ir.StructRef):
+            return [f"{tmp} = {c.ref(t.name, 'fbe_vw_')}(w, {x}) - {base}"], [tmp]
+        if isinstance(t, ir.Optional_):
+            ow = self.opt_writer(t.element)
+            return [
+                f"{tmp}v = {x}",
+                f"if {tmp}v is None:",
+                f"{IND}{tmp}h = {tmp}o = 0",
+                "else:",
+                f"{IND}{tmp}h = 1",
+                f"{IND}{tmp}o = {ow}(w, {tmp}v) - {base}",
+            ], [f"{tmp}h", f"{tmp}o"]
+        if isinstance(t, ir.Array):
+            e = t.element
+            if is_plain(e) or isinstance(e, ir.EnumRef):
+                return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")'], [f"*{x}"]
+            if isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"):
+                conv = "fbe.encode_decimal(e)" if e.name == "decimal" else "e.bytes"
+                return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")'], [f"*[{conv} for e in {x}]"]
+            aw = self.array_writer(t)
+            return [f'{tmp} = {aw}(w, {base}, {x}, "{field}")'], [f"*{tmp}"]
+        cw = self.coll_writer(t)
+        return [f"{tmp} = {cw}(w, {base}, {x})"], [tmp]
+
+    def slot_writer(self, t: ir.Type) -> str:
+        """fbe_vsw_K(w, b, s, x): write x into the slot at absolute s, offsets relative to b."""
+        c = self.ctx
+        name = "fbe_vsw_" + tkey(t)
+
+        def build() -> List[str]:
+            hint = c.hint(t)
+            lines = [f"def {name}(w: bytearray, b: int, s: int, x: {hint}) -> None:"]
+            if is_plain(t) or isinstance(t, ir.EnumRef):
+                lines.append(f"{IND}{c.layout(slot_fmt(t))}.pack_into(w, s, x)")
+            elif isinstance(t, ir.Primitive) and t.name == "decimal":
+                lines.append(f"{IND}w[s:s + 16] = fbe.encode_decimal(x)")
+            elif isinstance(t, ir.Primitive) and t.name == "uuid":
+                lines.append(f"{IND}w[s:s + 16] = x.bytes")
+            elif isinstance(t, ir.Primitive):
+                fn = "write_string" if t.name == "string" else "write_bytes"
+                lines.append(f"{IND}fbe.buffer.pack_u32_into(w, s, fbe.buffer.{fn}(w, x) - b)")
+            elif isinstance(t, ir.StructRef):
+                lines.append(f"{IND}fbe.buffer.pack_u32_into(w, s, {c.ref(t.name, 'fbe_vw_')}(w, x) - b)")
+            elif isinstance(t, ir.Optional_):
+                ow = self.opt_writer(t.element)
+                lines += [f"{IND}if x is not None:", f"{IND}{IND}w[s] = 1",
+                          f"{IND}{IND}fbe.buffer.pack_u32_into(w, s + 1, {ow}(w, x) - b)"]
+            else:
+                raise AssertionError(f"no slot writer for {t}")
+            return lines
+
+        return c.helper(name, build)
+
+    def opt_writer(self, e: ir.Type) -> str:
+        """fbe_vow_K(w, x) -> int: allocate an optional's value slot and write x into it."""
+        c = self.ctx
+        name = "fbe_vow_" + tkey(e)
+
+        def build() -> List[str]:
+            sw = self.slot_writer(e)
+            return [
+                f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:",
+                f"{IND}q = len(w)",
+                f"{IND}w += bytes({e.size})",
+                f"{IND}{sw}(w, q, q, x)",
+                f"{IND}return q",
+            ]
+
+        return c.helper(name, build)
+
+    def array_writer(self, t: ir.Array) -> str:
+        """fbe_vaw_K(w, b, x, f) -> list: write the out-of-line data of an array, return its raw slot values."""
+        c = self.ctx
+        name = "fbe_vaw_" + tkey(t)
+
+        def build() -> List[str]:
+            stmts, raws = self.write_field(t.element, "e", "b", "y", "f")
+            lines = [
+                f"def {name}(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> list[Any]:",
+                f"{IND}fbe.buffer.check_length(x, {t.length}, f)",
+                f"{IND}out: list[Any] = []",
+                f"{IND}for e in x:",
+            ]
+            lines += [IND * 2 + s for s in stmts]
+            lines.append(f"{IND * 2}out += ({', '.join(raws)},)")
+            lines.append(f"{IND}return out")
+            return lines
+
+        return c.helper(name, build)
+
+    def coll_writer(self, t: ir.Type) -> str:
+        """fbe_vcw_K(w, b, x) -> int: write a vector/list/set/map/hash block, return its offset from b."""
+        c = self.ctx
+        name = "fbe_vcw_" + tkey(t)
+
+        def build() -> List[str]:
+            lines = [f"def {name}(w: bytearray, b: int, x: {c.hint(t)}) -> int:", f"{IND}q = len(w)"]
+            if isinstance(t, ir.Sequence):
+                e = t.element
+                it = "sorted(x)" if t.kind == "set" else "x"
+                if (is_plain(e) or isinstance(e, ir.EnumRef)) and len(slot_fmt(e)) == 1:
+                    lines.append(f'{IND}fbe.buffer.write_plain_seq(w, "{slot_fmt(e)}", {it})')
+                    lines.append(f"{IND}return q - b")
+                    return lines
+                sw = self.slot_writer(e)
+                lines += [
+                    f"{IND}n = len(x)",
+                    f"{IND}w += fbe.buffer.pack_u32(n)",
+                    f"{IND}w += bytes(n * {e.size})",
+                    f"{IND}s = q + 4",
+                    f"{IND}for e in {it}:",
+                    f"{IND * 2}{sw}(w, b, s, e)",
+                    f"{IND * 2}s += {e.size}",
+                    f"{IND}return q - b",
+                ]
+                return lines
+            assert isinstance(t, ir.Mapping)
+            ks, vs = t.key.size, t.value.size
+            kw, vw = self.slot_writer(t.key), self.slot_writer(t.value)
+            it = "sorted(x.items(), key=fbe.buffer.first)" if t.kind == "map" else "x.items()"
+            lines += [
+                f"{IND}n = len(x)",
+                f"{IND}w += fbe.buffer.pack_u32(n)",
+                f"{IND}w += bytes(n * {ks + vs})",
+                f"{IND}s = q + 4",
+                f"{IND}for k, v in {it}:",
+                f"{IND * 2}{kw}(w, b, s, k)",
+                f"{IND * 2}{vw}(w, b, s + {ks}, v)",
+                f"{IND * 2}s += {ks + vs}",
+                f"{IND}return q - b",
+            ]
+            return lines
+
+        return c.helper(name, build)
+
+    # ------------------------------------------------------------ reading
+
+    def read_expr(self, t: ir.Type, raw: Raw, base: str, field: str) -> str:
+        """An expression decoding a slot of type t from its raw values (``field`` is an expression)."""
+        c = self.ctx
+        r0 = raw.at(0)
+        if is_plain(t):
+            return r0
+        if isinstance(t, ir.EnumRef):
+            return f"{c.ref(t.name)}({r0})"
+        if isinstance(t, ir.Primitive):
+            if t.name == "decimal":
+                return f"fbe.decode_decimal({r0})"
+            if t.name == "uuid":
+                return f"uuid.UUID(bytes={r0})"
+            fn = "read_string" if t.name == "string" else "read_bytes"
+            return f"fbe.buffer.{fn}(r, {base}, {r0}, {field})"
+        if isinstance(t, ir.StructRef):
+            return f"({c.ref(t.name, 'fbe_vr_')}(r, {base} + {r0}) if {r0} else {c.ref(t.name)}())"
+        if isinstance(t, ir.Optional_):
+            sr = self.slot_reader(t.element)
+            return f"fbe.buffer.read_optional(r, {base}, {r0}, {raw.at(1)}, {field}, {sr})"
+        if isinstance(t, ir.Array):
+            e = t.element
+            k = nraw(e)
+            assert isinstance(raw.start, int)
+            if is_plain(e):
+                return f"list({raw.tv}[{raw.start}:{raw.start + t.length * k}])"
+            inner = self.read_expr(e, Raw(raw.tv, "j"), base, field)
+            rng = f"range({raw.start}, {raw.start + t.length * k}" + (f", {k})" if k != 1 else ")")
+            return f"[{inner} for j in {rng}]"
+        return f"{self.coll_reader(t)}(r, {base}, {r0}, {field})"
+
+    def slot_reader(self, t: ir.Type) -> str:
+        """fbe_vsr_K(r, s, f) -> T: an optional's value read from its value slot at s (the new base)."""
+        c = self.ctx
+        name = "fbe_vsr_" + tkey(t)
+
+        def build() -> List[str]:
+            lay = c.layout(slot_fmt(t))
+            return [
+                f"def {name}(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}:",
+                f"{IND}t = fbe.buffer.read_slot(r, {lay}, s, f)",
+                f"{IND}v: {c.hint(t)} = {self.read_expr(t, Raw('t', 0), 's', 'f')}",
+                f"{IND}return v",
+            ]
+
+        return c.helper(name, build)
+
+    def coll_reader(self, t: ir.Type) -> str:
+        """fbe_vcr_K(r, b, off, f): a vector/list/set/map/hash block at b + off."""
+        c = self.ctx
+        name = "fbe_vcr_" + tkey(t)
+
+        def build() -> List[str]:
+            hint = c.hint(t)
+            empty = "{}" if isinstance(t, ir.Mapping) else ("set()" if t.kind == "set" else "[]")
+            lines = [
+                f"def {name}(r: fbe.Reader, b: int, off: int, f: str) -> {hint}:",
+                f"{IND}if not off:",
+                f"{IND * 2}return {empty}",
+                f"{IND}q = b + off",
+            ]
+            if isinstance(t, ir.Sequence):
+                e = t.element
+                wrap = "set" if t.kind == "set" else "list"
+                lines.append(f"{IND}n = fbe.buffer.read_count(r, q, {e.size}, f)")
+                lines.append(f"{IND}q += 4")
+                fmt = slot_fmt(e)
+                if is_plain(e) and len(fmt) == 1:
+                    lines.append(f'{IND}return {wrap}(struct.unpack_from(f"<{{n}}{fmt}", r.data, q))')
+                    return lines
+                inner = self.read_expr(e, Raw("e", 0), "b", "f")
+                lay = c.layout(fmt)
+                open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
+                lines.append(f"{IND}return {open_}{inner} for e in {lay}.iter_unpack(r.data[q:q + n * {e.size}]){close}")
+                return lines
+            assert isinstance(t, ir.Mapping)
+            ks = t.key.size + t.value.size
+            lines.append(f"{IND}n = fbe.buffer.read_count(r, q, {ks}, f)")
+            lines.append(f"{IND}q += 4")
+            lay = c.layout(slot_fmt(t.key) + slot_fmt(t.value))
+            kx = self.read_expr(t.key, Raw("e", 0), "b", "f")
+            vx = self.read_expr(t.value, Raw("e", nraw(t.key)), "b", "f")
+            lines.append(f"{IND}return {{{kx}: {vx} for e in {lay}.iter_unpack(r.data[q:q + n * {ks}])}}")
+            return lines
+
+        return c.helper(name, build)
+
+    # ------------------------------------------------------------ structs
+
+    def struct_functions(self, s: ir.Struct) -> List[str]:
+        c = self.ctx
+        cls = ident(s.name)
+        fields = s.all_fields
+        fmt = "II"
+        pos = 8
+        for f in fields:
+            if f.offset != pos:
+                raise AssertionError(f"{s.qualified}.{f.name}: IR offset {f.offset}, layout {pos}")
+            fmt += slot_fmt(f.type)
+            pos += f.type.size
+        check_size(fmt, s.body_size)
+        lay = c.layout(fmt)
+
+        # writer
+        out = [f"def fbe_vw_{s.name}(w: bytearray, v: {cls}) -> int:",
+               f'{IND}"""Append the body of a {s.name} and its data; return the body position."""',
+               f"{IND}p = len(w)",
+               f"{IND}w += bytes({s.body_size})"]
+        raws: List[str] = [str(s.body_size), str(s.type_id)]
+        for i, f in enumerate(fields):
+            stmts, rs = self.write_field(f.type, f"v.{ident(f.name)}", "p", f"o{i}", f.name)
+            out += [IND + x for x in stmts]
+            raws += rs
+        out.append(f"{IND}{lay}.pack_into(w, p, {', '.join(raws)})")
+        out.append(f"{IND}return p")
+        out.append("")
+        out.append("")
+
+        # reader
+        out += [f"def fbe_vr_{s.name}(r: fbe.Reader, p: int) -> {cls}:",
+                f'{IND}"""Read the {s.name} body at absolute position p (fields missing from older writers get defaults)."""',
+                f'{IND}sz = fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}")']
+        if not fields:
+            out += [f"{IND}r.depth -= 1", f"{IND}return {cls}()", "", ""]
+            return out
+        ends = ", ".join(str(f.offset + f.type.size) for f in fields)
+        ends_c = c.constant(f"({ends},)")
+        out += [f"{IND}try:",
+                f"{IND * 2}if sz >= {s.body_size}:",
+                f"{IND * 3}t = {lay}.unpack_from(r.data, p)",
+                f"{IND * 3}k = {len(fields)}",
+                f"{IND * 2}else:",
+                f"{IND * 3}t = fbe.buffer.partial_body(r, {lay}, p, sz)",
+                f"{IND * 3}k = fbe.buffer.present({ends_c}, sz, {s.base_size})",
+                f"{IND * 2}v = {cls}("]
+        idx = 2
+        for i, f in enumerate(fields):
+            expr = self.read_expr(f.type, Raw("t", idx), "p", f'"{f.name}"')
+            dflt = self.default_arg(f)
+            out.append(f"{IND * 3}{expr} if k > {i} else {dflt},")
+            idx += nraw(f.type)
+        out += [f"{IND * 2})",
+                f"{IND}except fbe.DecodeError as e:",
+                f'{IND * 2}raise e.within("{s.qualified}") from None',
+                f"{IND}r.depth -= 1",
+                f"{IND}return v", "", ""]
+        return out
+
+    def default_arg(self, f: ir.Field) -> str:
+        """What to pass to the constructor so that the field gets its schema default."""
+        expr, per_instance = self.ctx.default_value(f)
+        if not per_instance:
+            return expr
+        return "fbe.DEFAULT" if isinstance(f.type, ir.Optional_) else "None"
+
+    def model_class(self, s: ir.Struct) -> List[str]:
+        cls = ident(s.name)
+        return [
+            f"class {s.name}Model(fbe.Model[{cls}]):",
+            f'{IND}"""Versioned model of {s.name}: serialize, deserialize, verify (FORMAT.md section 3)."""',
+            "",
+            f"{IND}fbe_type = {s.type_id}",
+            "",
+            f"{IND}def _encode(self, value: {cls}) -> bytearray:",
+            f"{IND * 2}return fbe.encode_versioned(fbe_vw_{s.name}, value)",
+            "",
+            f"{IND}def _decode(self, data: bytes, check: bool) -> tuple[{cls}, int]:",
+            f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data, check)",
+            "", "",
+        ]

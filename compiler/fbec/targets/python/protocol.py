@@ -1,0 +1,166 @@
+"""Protocol code (FORMAT.md section 7): Sender, Receiver, Proxy, Client and their final twins."""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from fbec.model import ir
+
+from .context import Context, ident
+
+IND = "    "
+
+
+def _handler(s: ir.Struct, own: str) -> str:
+    """Handler suffix: ``ordermessage`` for own messages, ``proto_ordermessage`` for imported ones."""
+    pkg = s.qualified.rpartition(".")[0]
+    return s.name.lower() if pkg == own else f"{pkg}_{s.name.lower()}"
+
+
+def _messages(ctx: Context) -> Tuple[List[ir.Struct], List[ir.Struct]]:
+    """Own messages, then messages of imported packages (transitively, import order) not shadowed by own ids."""
+    own = list(ctx.package.messages)
+    seen_ids = {m.type_id for m in own}
+    imported: List[ir.Struct] = []
+    visited: set[str] = set()
+
+    def visit(pkg_name: str) -> None:
+        if pkg_name in visited:
+            return
+        visited.add(pkg_name)
+        pkg = ctx.schema.package(pkg_name)
+        for m in pkg.messages:
+            if m.type_id not in seen_ids:
+                seen_ids.add(m.type_id)
+                imported.append(m)
+        for i in pkg.imports:
+            visit(i)
+
+    for i in ctx.package.imports:
+        visit(i)
+    return own, imported
+
+
+def protocol_code(ctx: Context) -> List[str]:
+    own, imported = _messages(ctx)
+    pkg = ctx.package.name
+    every = own + imported
+    out: List[str] = []
+    finals = [False, True] if ctx.options.final else [False]
+    # decoders used by the receivers
+    for m in every:
+        cls = ctx.ref(m.qualified)
+        key = m.qualified.replace(".", "_")
+        out += [f"def fbe_dv_{key}(data: bytes) -> {cls}:",
+                f"{IND}return fbe.decode_versioned({ctx.ref(m.qualified, 'fbe_vr_')}, data)[0]", "", ""]
+        if ctx.options.final:
+            out += [f"def fbe_df_{key}(data: bytes) -> {cls}:",
+                    f"{IND}return fbe.decode_final({ctx.ref(m.qualified, 'fbe_fr_')}, data, {m.type_id})[0]", "", ""]
+
+    # senders: every message of the package and of its imports can be sent
+    send_all: List[ir.Struct] = list(own)
+    for m in _all_imported_messages(ctx):
+        send_all.append(m)
+    for final in finals:
+        prefix = "Final" if final else ""
+        table = f"FBE_SEND_{'F' if final else 'V'}"
+        entries = []
+        for m in send_all:
+            cls = ctx.ref(m.qualified)
+            if final:
+                entries.append(f"{IND}{cls}: lambda v: fbe.encode_final({ctx.ref(m.qualified, 'fbe_fw_')}, v, {m.type_id}),")
+            else:
+                entries.append(f"{IND}{cls}: lambda v: fbe.encode_versioned({ctx.ref(m.qualified, 'fbe_vw_')}, v),")
+        out += [f"{table}: dict[type, Callable[[Any], bytearray]] = {{"] + entries + ["}", "", ""]
+        out += [f"class {prefix}Sender(fbe.Sender):",
+                f'{IND}"""Sends {pkg} messages as {"final" if final else "versioned"} frames; override ``on_send``."""',
+                "",
+                f"{IND}fbe_final: ClassVar[bool] = {final}",
+                "",
+                f"{IND}def send(self, value: fbe.Struct) -> int:",
+                f'{IND * 2}"""Serialize a message into the send buffer and flush it; return the frame size."""',
+                f"{IND * 2}encode = {table}.get(type(value))",
+                f"{IND * 2}if encode is None:",
+                f'{IND * 3}raise TypeError(f"{{type(value).__name__}} is not a message of {pkg}")',
+                f"{IND * 2}return self._fbe_send_frame(encode(value), value)", "", ""]
+
+    for final in finals:
+        prefix = "Final" if final else ""
+        dec = "fbe_df_" if final else "fbe_dv_"
+        entries = []
+        for m in every:
+            entries.append(f'{IND * 2}{m.type_id}: ({dec}{m.qualified.replace(".", "_")}, "on_receive_{_handler(m, pkg)}"),')
+        out += [f"class {prefix}Receiver(fbe.Receiver):",
+                f'{IND}"""Receives {pkg} {"final" if final else "versioned"} frames fed in any chunks; '
+                f'override ``on_receive_<message>``."""',
+                "",
+                f"{IND}fbe_final: ClassVar[bool] = {final}",
+                f"{IND}_fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {{"]
+        out += entries + [f"{IND}}}", ""]
+        for m in every:
+            out += [f"{IND}def on_receive_{_handler(m, pkg)}(self, value: {ctx.ref(m.qualified)}) -> None:",
+                    f"{IND * 2}self.on_receive(value)", ""]
+        out += [""]
+
+    # proxy (versioned only, as the original)
+    entries = []
+    for m in own:
+        entries.append(f'{IND * 2}{m.type_id}: ({m.name}Model, "on_proxy_{_handler(m, pkg)}"),')
+    for m in imported:
+        entries.append(f'{IND * 2}{m.type_id}: ({ctx.ref(m.qualified)}Model, "on_proxy_{_handler(m, pkg)}"),')
+    out += ["class Proxy(fbe.Proxy):",
+            f'{IND}"""Dispatches {pkg} versioned frames without deserializing (model + raw frame)."""',
+            "",
+            f"{IND}_fbe_handlers: ClassVar[dict[int, tuple[Callable[[], Any], str]]] = {{"]
+    out += entries + [f"{IND}}}", ""]
+    for m in every:
+        model = (m.name if m in own else ctx.ref(m.qualified)) + "Model"
+        out += [f"{IND}def on_proxy_{_handler(m, pkg)}(",
+                f"{IND * 2}self, model: {model}, type: int, buffer: bytes, offset: int, size: int",
+                f"{IND}) -> None:",
+                f"{IND * 2}self.on_proxy(model, type, buffer, offset, size)", ""]
+    out += [""]
+
+    # clients
+    reqs = []
+    for m in own:
+        if m.request:
+            resp = ctx.ref(m.response) if m.response else "None"
+            rej = ", ".join(ctx.ref(r.type) for r in m.rejects)
+            rejset = f"frozenset({{{rej}}})" if rej else "frozenset()"
+            reqs.append(f"{IND * 2}{ident(m.name)}: ({resp}, {rejset}),")
+    for final in finals:
+        prefix = "Final" if final else ""
+        out += [f"class {prefix}Client(fbe.ClientBase, {prefix}Receiver, {prefix}Sender):",
+                f'{IND}"""Sender + Receiver with request(value, timeout_ms) -> Future, responses and rejects by ``id``."""',
+                "",
+                f"{IND}fbe_final: ClassVar[bool] = {final}",
+                f"{IND}_fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {{"]
+        out += reqs + [f"{IND}}}", "",
+                       f"{IND}def __init__(self) -> None:",
+                       f"{IND * 2}fbe.ClientBase.__init__(self)",
+                       f"{IND * 2}{prefix}Sender.__init__(self)", "",
+                       f"{IND}def _fbe_send(self, value: Any) -> int:",
+                       f"{IND * 2}return self.send(value)", "",
+                       f"{IND}def reset(self) -> None:",
+                       f"{IND * 2}fbe.ClientBase.reset(self)",
+                       f"{IND * 2}{prefix}Sender.reset(self)", "", ""]
+    return out
+
+
+def _all_imported_messages(ctx: Context) -> List[ir.Struct]:
+    out: List[ir.Struct] = []
+    visited: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in visited:
+            return
+        visited.add(name)
+        p = ctx.schema.package(name)
+        out.extend(p.messages)
+        for i in p.imports:
+            visit(i)
+
+    for i in ctx.package.imports:
+        visit(i)
+    return out
