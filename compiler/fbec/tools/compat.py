@@ -1,0 +1,434 @@
+"""`fbec compat OLD NEW`: which changes between two schema versions break FBE compatibility.
+
+    fbec compat [--model=versioned|final|both] [--strict] [--json] [-I DIR] OLD NEW
+
+OLD and NEW are schema files or folders of schemas. Both are compiled to the
+IR and compared package by package, type by type. Every change gets a
+verdict for each binary model (FORMAT.md 3.6 and 4, SCHEMA.md 4.5):
+
+* ``breaking`` — data written with one version is misread by the other
+  (field removed, inserted before the end, reordered or retyped, type number
+  changed, enum/flags value renumbered or its underlying type changed, base
+  changed, message or type removed; in the final model any layout change);
+* ``warning`` — the bytes still read the same, but something else changes
+  (a renamed field or enum value changes JSON or text and generated code, a
+  changed default changes what old data reads as, key fields change the
+  order of sets and maps...);
+* ``safe`` — fields appended at the end, new enum values, new types...
+
+Exit status: 0 no breaking change (for the models chosen by ``--model``,
+default ``versioned``), 1 some change breaks, 2 bad input (a schema that
+does not compile, a missing path). ``--strict`` counts warnings as breaking.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..model import ir_json
+from ..model.resolve import compile_schema
+from ..syntax.diagnostics import CompileError, Diagnostics
+
+BREAKING, WARNING, SAFE = "breaking", "warning", "safe"
+_RANK = {SAFE: 0, WARNING: 1, BREAKING: 2}
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str            # field-removed, field-appended, type-id-changed, ...
+    where: str           # qualified: proto.Account, proto.Account.orders, proto.State.good
+    message: str
+    versioned: str       # breaking | warning | safe
+    final: str
+
+    def verdict(self, models: Sequence[str]) -> str:
+        return max((getattr(self, m) for m in models), key=_RANK.__getitem__)
+
+
+class InputError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- loading
+
+def load(path: str, import_dirs: Sequence[str] = (), mains: Optional[List[str]] = None) -> Dict[str, Dict[str, Any]]:
+    """Every package of a schema file (with its imports) or of a folder of schemas, as IR JSON."""
+    if os.path.isdir(path):
+        files = sorted(os.path.join(d, f) for d, _, names in os.walk(path) for f in names if f.endswith(".fbe"))
+        if not files:
+            raise InputError(f"no .fbe files in folder '{path}'")
+        dirs = [path] + list(import_dirs)
+    elif os.path.isfile(path):
+        files, dirs = [path], list(import_dirs)
+    else:
+        raise InputError(f"'{path}' does not exist")
+    packages: Dict[str, Dict[str, Any]] = {}
+    for f in files:
+        diag = Diagnostics()
+        try:
+            schema = compile_schema(f, dirs, diag)
+        except CompileError:
+            diag.print(sys.stderr)
+            raise InputError(f"'{f}' does not compile") from None
+        if mains is not None:
+            mains.append(schema.main)
+        for p in ir_json.to_json(schema)["packages"]:
+            packages.setdefault(p["name"], p)
+    return packages
+
+
+# ---------------------------------------------------------------- comparison
+
+def type_text(t: Dict[str, Any]) -> str:
+    """A type as written in a schema: `int32`, `proto.Order?`, `double<string>`."""
+    k = t["kind"]
+    if k in ("primitive", "enum", "flags", "struct"):
+        return str(t["name"])
+    if k == "optional":
+        return type_text(t["element"]) + "?"
+    if k == "array":
+        return f"{type_text(t['element'])}[{t['length']}]"
+    if k == "vector":
+        return type_text(t["element"]) + "[]"
+    if k == "list":
+        return type_text(t["element"]) + "()"
+    if k == "set":
+        return type_text(t["element"]) + "!"
+    if k == "map":
+        return f"{type_text(t['value'])}<{type_text(t['key'])}>"
+    return f"{type_text(t['value'])}{{{type_text(t['key'])}}}"
+
+
+def _default_text(d: Dict[str, Any]) -> str:
+    k = d["kind"]
+    if k == "none":
+        return "(none)"
+    if k in ("null", "utc", "uuid1", "uuid4"):
+        return k
+    if k == "real":
+        return str(d["text"])
+    if k == "enum":
+        return f"{d['type'].rpartition('.')[2]}.{d['name']}"
+    if k == "flags":
+        return " | ".join(f"{d['type'].rpartition('.')[2]}.{n}" for n in d["names"])
+    return json.dumps(d.get("value"))
+
+
+class Comparer:
+    def __init__(self, old: Dict[str, Dict[str, Any]], new: Dict[str, Dict[str, Any]]) -> None:
+        self.old, self.new = old, new
+        self.changes: List[Change] = []
+        self.old_types = self._index(old)
+        self.new_types = self._index(new)
+        self._final_sigs: Dict[Tuple[int, str], Any] = {}
+
+    @staticmethod
+    def _index(packages: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+        out: Dict[str, Dict[str, Any]] = {}
+        for p in packages.values():
+            for e in p["enums"] + p["flags"]:
+                out[e["qualified"]] = e
+            for s in p["structs"]:
+                out[s["qualified"]] = s
+        return out
+
+    def add(self, kind: str, where: str, message: str, versioned: str, final: Optional[str] = None) -> None:
+        self.changes.append(Change(kind, where, message, versioned, versioned if final is None else final))
+
+    def run(self) -> List[Change]:
+        for name, p in self.old.items():
+            if name not in self.new:
+                self.add("package-removed", name, f"package {name} removed", BREAKING)
+            else:
+                self._package(p, self.new[name])
+        for name in self.new:
+            if name not in self.old:
+                self.add("package-added", name, f"package {name} added", SAFE)
+        return self.changes
+
+    def _package(self, old: Dict[str, Any], new: Dict[str, Any]) -> None:
+        name = old["name"]
+        if old["domain"] != new["domain"]:
+            self.add("domain-changed", name, f"domain changed from {old['domain'] or '(none)'} to {new['domain'] or '(none)'} "
+                     "(namespaces of generated code change; no wire effect)", WARNING)
+        if old["version"] != new["version"]:
+            ov, nv = old["version"], new["version"]
+            self.add("version-changed", name, f"version {ov['major']}.{ov['minor']} -> {nv['major']}.{nv['minor']} "
+                     "(never on the wire)", SAFE)
+        old_enums = {e["qualified"]: e for e in old["enums"] + old["flags"]}
+        new_enums = {e["qualified"]: e for e in new["enums"] + new["flags"]}
+        for q, e in old_enums.items():
+            if q not in new_enums:
+                self.add(f"{e['kind']}-removed", q, f"{e['kind']} {q} removed", BREAKING)
+            else:
+                self._enum(e, new_enums[q])
+        for q, e in new_enums.items():
+            if q not in old_enums:
+                self.add(f"{e['kind']}-added", q, f"{e['kind']} {q} added", SAFE)
+        old_structs = {s["qualified"]: s for s in old["structs"]}
+        new_structs = {s["qualified"]: s for s in new["structs"]}
+        for q, s in old_structs.items():
+            what = "message" if s["message"] else "struct"
+            if q not in new_structs:
+                self.add(f"{what}-removed", q, f"{what} {q} removed", BREAKING)
+            else:
+                self._struct(s, new_structs[q])
+        for q, s in new_structs.items():
+            if q not in old_structs:
+                what = "message" if s["message"] else "struct"
+                self.add(f"{what}-added", q, f"{what} {q} added (type {s['type_id']})", SAFE)
+
+    # ------------------------------------------------------------ enums and flags
+
+    def _enum(self, old: Dict[str, Any], new: Dict[str, Any]) -> None:
+        q = old["qualified"]
+        kind = old["kind"]
+        if old["kind"] != new["kind"]:
+            self.add("kind-changed", q, f"{q} changed from {old['kind']} to {new['kind']} "
+                     "(same numbers; printed text changes)", WARNING)
+        if old["wire"] != new["wire"]:
+            self.add("underlying-type-changed", q, f"underlying type of {kind} {q} changed from {old['underlying']} "
+                     f"to {new['underlying']} (stored as {old['wire']}, now {new['wire']})", BREAKING)
+        elif old["underlying"] != new["underlying"]:
+            self.add("underlying-type-renamed", q, f"underlying type of {q} written {old['underlying']} -> "
+                     f"{new['underlying']} (same {old['wire']} on the wire)", SAFE)
+        old_values = {v["name"]: v["value"] for v in old["values"]}
+        new_values = {v["name"]: v["value"] for v in new["values"]}
+        old_numbers = set(old_values.values())
+        for n, v in old_values.items():
+            if n in new_values:
+                if new_values[n] != v:
+                    self.add("value-renumbered", f"{q}.{n}", f"{kind} value {q}.{n} renumbered from {v} to "
+                             f"{new_values[n]} (old data with {v} reads as another value)", BREAKING)
+                continue
+            renamed = [m for m, w in new_values.items() if w == v and m not in old_values]
+            if renamed:
+                self.add("value-renamed", f"{q}.{n}", f"{kind} value {q}.{n} renamed to {renamed[0]} "
+                         "(same number; printed text and generated code change)", WARNING)
+            else:
+                self.add("value-removed", f"{q}.{n}", f"{kind} value {q}.{n} (= {v}) removed "
+                         "(old data holding it reads as an unnamed number)", WARNING)
+        for n, v in new_values.items():
+            if n not in old_values and (v not in old_numbers or not any(
+                    old_values.get(m) == v for m in old_values if m not in new_values)):
+                self.add("value-added", f"{q}.{n}", f"{kind} value {q}.{n} = {v} added", SAFE)
+
+    # ------------------------------------------------------------ structs
+
+    def _struct(self, old: Dict[str, Any], new: Dict[str, Any]) -> None:
+        q = old["qualified"]
+        what = "message" if old["message"] else "struct"
+        if old["message"] and not new["message"]:
+            self.add("message-to-struct", q, f"{q} is no longer a message (senders and receivers drop it)", BREAKING)
+        elif new["message"] and not old["message"]:
+            self.add("struct-to-message", q, f"{q} becomes a message (type {new['type_id']})", SAFE)
+        if old["type_id"] != new["type_id"]:
+            self.add("type-id-changed", q, f"type number of {what} {q} changed from {old['type_id']} to "
+                     f"{new['type_id']} (verify() and protocol dispatch see a different type)", BREAKING)
+        if old["base"] != new["base"]:
+            self.add("base-changed", q, f"base of {q} changed from {old['base'] or '(none)'} to "
+                     f"{new['base'] or '(none)'} (inherited fields are laid out first)", BREAKING)
+        for attr in ("request", "response"):
+            if old[attr] != new[attr]:
+                self.add(f"{attr}-changed", q, f"[{attr}] of {q}: {old[attr]} -> {new[attr]} "
+                         "(Client behaviour; no wire effect)", WARNING)
+        if old["rejects"] != new["rejects"]:
+            self.add("reject-changed", q, f"[reject] of {q} changed (Client behaviour; no wire effect)", WARNING)
+        if old["keys"] != new["keys"]:
+            self.add("keys-changed", q, f"key fields of {q}: {old['keys']} -> {new['keys']} (equality, hashing "
+                     "and the order of sets and maps of it change)", WARNING)
+        before = len(self.changes)
+        self._fields(q, old, new)
+        layout_reported = any(c.final == BREAKING for c in self.changes[before:])
+        if not layout_reported and self._final_sig(self.old_types, q) != self._final_sig(self.new_types, q):
+            self.add("final-layout-changed", q, f"final-model layout of {q} changed (a type it contains "
+                     "changed its layout; any layout change breaks the final model)", SAFE, BREAKING)
+
+    def _fields(self, q: str, old: Dict[str, Any], new: Dict[str, Any]) -> None:
+        of, nf = old["all_fields"], new["all_fields"]
+        old_pos = {f["name"]: i for i, f in enumerate(of)}
+        new_pos = {f["name"]: i for i, f in enumerate(nf)}
+        renamed: Dict[str, str] = {}
+        for i, f in enumerate(of):
+            if f["name"] not in new_pos and i < len(nf) and nf[i]["name"] not in old_pos \
+                    and type_text(nf[i]["type"]) == type_text(f["type"]):
+                renamed[f["name"]] = nf[i]["name"]
+        for old_name, new_name in renamed.items():
+            self.add("field-renamed", f"{q}.{old_name}", f"field {q}.{old_name} renamed to {new_name} "
+                     "(same slot; JSON member names and generated code change)", WARNING)
+        for i, f in enumerate(of):
+            name = f["name"]
+            if name in renamed:
+                continue
+            if name not in new_pos:
+                self.add("field-removed", f"{q}.{name}", f"field {q}.{name} ({type_text(f['type'])}, position "
+                         f"{i + 1}) removed", BREAKING)
+        for i, f in enumerate(nf):
+            name = f["name"]
+            if name in old_pos or name in renamed.values():
+                continue
+            inherited = f["owner"] != q
+            if i >= len(of):
+                self.add("field-appended", f"{q}.{name}", f"field {q}.{name} ({type_text(f['type'])}) appended at "
+                         "the end (older readers skip it, newer readers of old data use its default)",
+                         SAFE, BREAKING)
+            else:
+                why = (f" (appended to its base {f['owner']}: a base's new field shifts every derived struct)"
+                       if inherited else " (only appending at the end is safe)")
+                self.add("field-inserted", f"{q}.{name}", f"field {q}.{name} ({type_text(f['type'])}) inserted at "
+                         f"position {i + 1} of {len(nf)}{why}", BREAKING)
+        common_old = [f["name"] for f in of if f["name"] in new_pos]
+        common_new = sorted(common_old, key=new_pos.__getitem__)
+        if common_old != common_new:
+            moved = _out_of_order(common_old, common_new)
+            self.add("fields-reordered", q, f"fields of {q} reordered: {', '.join(moved)} moved", BREAKING)
+        for f in of:
+            name = f["name"]
+            if name not in new_pos:
+                continue
+            g = nf[new_pos[name]]
+            where = f"{q}.{name}"
+            ot, nt = type_text(f["type"]), type_text(g["type"])
+            if ot != nt:
+                self.add("field-retyped", where, f"field {where} retyped from {ot} to {nt}", BREAKING)
+            if f["owner"] == q and g["owner"] != q or f["owner"] != q and g["owner"] == q:
+                pass                                   # covered by base-changed
+            if _default_text(f["default"]) != _default_text(g["default"]):
+                self.add("default-changed", where, f"default of {where} changed from {_default_text(f['default'])} "
+                         f"to {_default_text(g['default'])} (data of writers without the field reads differently)",
+                         WARNING, SAFE)
+            if f["key"] != g["key"] and f["owner"] == q:
+                pass                                   # reported once as keys-changed
+            if f["hidden"] != g["hidden"]:
+                self.add("hidden-changed", where, f"[hidden] of {where}: {f['hidden']} -> {g['hidden']} "
+                         "(printed text only)", SAFE)
+            if f["deprecated"] != g["deprecated"]:
+                self.add("deprecated-changed", where, f"[deprecated] of {where}: {f['deprecated']} -> "
+                         f"{g['deprecated']}", SAFE)
+        if not any(c.versioned == BREAKING and (c.where == q or c.where.startswith(q + "."))
+                   for c in self.changes):
+            for f in of:
+                g = nf[new_pos[f["name"]]] if f["name"] in new_pos else None
+                if g is not None and g["offset"] != f["offset"]:
+                    self.add("field-moved", f"{q}.{f['name']}", f"slot of {q}.{f['name']} moved from body offset "
+                             f"{f['offset']} to {g['offset']} (a field before it changed size)", BREAKING)
+                    break
+
+    def _final_sig(self, types: Dict[str, Dict[str, Any]], q: str, stack: Tuple[str, ...] = ()) -> Any:
+        """The final-model layout of a struct: field types with nested structs expanded."""
+        if q in stack:
+            return ("recursive", q)
+        s = types[q]
+        return tuple(self._type_sig(types, f["type"], stack + (q,)) for f in s["all_fields"])
+
+    def _type_sig(self, types: Dict[str, Dict[str, Any]], t: Dict[str, Any], stack: Tuple[str, ...]) -> Any:
+        k = t["kind"]
+        if k == "primitive":
+            return t["name"]
+        if k in ("enum", "flags"):
+            return t["wire"]
+        if k == "struct":
+            return ("struct", self._final_sig(types, t["name"], stack)) if t["name"] in types else t["name"]
+        if k in ("map", "hash"):
+            return (k, self._type_sig(types, t["key"], stack), self._type_sig(types, t["value"], stack))
+        return (k, t.get("length"), self._type_sig(types, t["element"], stack))
+
+
+def _out_of_order(old: List[str], new: List[str]) -> List[str]:
+    """The names not in the longest common subsequence (the fields that moved)."""
+    n, m = len(old), len(new)
+    dp = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            dp[i][j] = dp[i + 1][j + 1] + 1 if old[i] == new[j] else max(dp[i + 1][j], dp[i][j + 1])
+    keep = set()
+    i = j = 0
+    while i < n and j < m:
+        if old[i] == new[j]:
+            keep.add(old[i])
+            i += 1
+            j += 1
+        elif dp[i + 1][j] >= dp[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return [x for x in new if x not in keep]
+
+
+def compare(old: Dict[str, Dict[str, Any]], new: Dict[str, Dict[str, Any]]) -> List[Change]:
+    """Every change from OLD to NEW packages (IR JSON by package name)."""
+    return Comparer(old, new).run()
+
+
+def compare_paths(old: str, new: str, import_dirs: Sequence[str] = ()) -> List[Change]:
+    old_mains: List[str] = []
+    new_mains: List[str] = []
+    changes = compare(load(old, import_dirs, old_mains), load(new, import_dirs, new_mains))
+    if os.path.isfile(old) and os.path.isfile(new) and old_mains != new_mains:
+        changes.insert(0, Change("package-renamed", old_mains[0], f"the schema's package is {new_mains[0]}, was "
+                                 f"{old_mains[0]} (every qualified type name changes)", BREAKING, BREAKING))
+    return changes
+
+
+# ---------------------------------------------------------------- command line
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="fbec compat", description="List the changes between two schema versions and whether they break "
+        "FBE compatibility. Exit status: 0 compatible, 1 breaking, 2 bad input.",
+        epilog="Example: fbec compat old/proto.fbe new/proto.fbe")
+    p.add_argument("old", metavar="OLD", help="old schema file or folder")
+    p.add_argument("new", metavar="NEW", help="new schema file or folder")
+    p.add_argument("-m", "--model", choices=("versioned", "final", "both"), default="versioned",
+                   help="binary model(s) the data uses (default: versioned; in the final model any layout change "
+                        "breaks)")
+    p.add_argument("--strict", action="store_true", help="count warnings as breaking")
+    p.add_argument("--json", action="store_true", help="machine-readable output for CI")
+    p.add_argument("-I", "--import", dest="imports", metavar="DIR", action="append", default=[],
+                   help="also look for imported packages in DIR (repeatable)")
+    return p
+
+
+def main(argv: List[str]) -> int:
+    args = _parser().parse_args(argv)
+    models = ["versioned", "final"] if args.model == "both" else [args.model]
+    try:
+        changes = compare_paths(args.old, args.new, args.imports)
+    except InputError as e:
+        if args.json:
+            print(json.dumps({"error": str(e)}))
+        print(f"fbec compat: error: {e}", file=sys.stderr)
+        return 2
+    verdicts = [c.verdict(models) for c in changes]
+    failing = [c for c, v in zip(changes, verdicts) if v == BREAKING or (args.strict and v == WARNING)]
+    status = 1 if failing else 0
+    if args.json:
+        out = {
+            "old": args.old, "new": args.new, "models": models, "compatible": not failing,
+            "breaking": sum(v == BREAKING for v in verdicts), "warnings": sum(v == WARNING for v in verdicts),
+            "changes": [dict(asdict(c), verdict=v) for c, v in zip(changes, verdicts)],
+        }
+        print(json.dumps(out, indent=1))
+        return status
+    print(f"fbec compat: {args.old} -> {args.new} (model: {' + '.join(models)})")
+    if not changes:
+        print("no changes")
+    for title, level in (("breaking", BREAKING), ("warnings", WARNING), ("safe", SAFE)):
+        group = [c for c, v in zip(changes, verdicts) if v == level]
+        if group:
+            print(f"{title}:")
+            for c in group:
+                extra = ""
+                if level != BREAKING and c.final == BREAKING and "final" not in models:
+                    extra = "  [breaks the final model]"
+                print(f"  {c.where}: {c.message}{extra}")
+    nb = sum(v == BREAKING for v in verdicts)
+    nw = sum(v == WARNING for v in verdicts)
+    print(f"result: {'INCOMPATIBLE' if failing else 'compatible'} ({nb} breaking, {nw} warnings, "
+          f"{len(changes) - nb - nw} safe)")
+    return status
