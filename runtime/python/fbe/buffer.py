@@ -220,7 +220,7 @@ def read_count(r: Reader, pos: int, item: int, field: str) -> int:
     return n
 
 
-def read_slot(r: Reader, layout: struct.Struct, pos: int, field: str) -> tuple[object, ...]:
+def read_slot(r: Reader, layout: struct.Struct, pos: int, field: str) -> tuple[Any, ...]:
     """Unpack one element/value slot at absolute ``pos``."""
     if pos + layout.size > r.size or pos < 0:
         raise out_of_bounds("value slot", pos, field)
@@ -294,7 +294,7 @@ def final_count(r: Reader, pos: int, item: int, field: str) -> int:
     return n
 
 
-def final_fixed(r: Reader, layout: struct.Struct, pos: int, field: str) -> tuple[object, ...]:
+def final_fixed(r: Reader, layout: struct.Struct, pos: int, field: str) -> tuple[Any, ...]:
     if pos + layout.size > r.size:
         raise out_of_bounds("value", pos, field)
     return layout.unpack_from(r.data, pos)

@@ -96,17 +96,10 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
         "",
         "from __future__ import annotations",
         "",
-        "import struct  # noqa: F401",
-        "import uuid  # noqa: F401",
-        "from decimal import Decimal  # noqa: F401",
-        "from enum import IntEnum, IntFlag  # noqa: F401",
-        "from typing import Any, Callable, ClassVar  # noqa: F401",
-        "",
-        "import fbe",
     ]
     imports = sorted(ctx.used_packages | set(pkg.imports))
-    for i in imports:
-        head.append(f"import {i} as {ctx.module_alias(i)}")
+    head += _imports("\n".join(enums + classes + texts + vcode + fcode + jcode + pcode + helpers) + "\n".join(
+        f"{n} = {e}" for e, n in ctx.constants.items()) + ("struct.Struct" if ctx.layouts else ""), [(i, ctx.module_alias(i)) for i in imports])
     head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})", "", ""]
 
     consts: List[str] = []
@@ -123,6 +116,29 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
         lines.pop()
     text = "\n".join(_squeeze(lines)) + "\n"
     return GeneratedFile(f"{pkg.name}.py", text)
+
+
+def _imports(code: str, packages: List[tuple[str, str]]) -> List[str]:
+    """The import block, only what the code uses, in isort order."""
+    std: List[str] = []
+    if "struct." in code:
+        std.append("import struct")
+    if "uuid." in code:
+        std.append("import uuid")
+    if "Callable[" in code:
+        std.append("from collections.abc import Callable")
+    if "Decimal(" in code:
+        std.append("from decimal import Decimal")
+    enums = [n for n in ("IntEnum", "IntFlag") if f"({n})" in code]
+    if enums:
+        std.append(f"from enum import {', '.join(enums)}")
+    typing = [n for n in ("Any", "ClassVar") if f"{n}[" in code or f": {n}" in code or f"[{n}]" in code or f", {n}]" in code]
+    if typing:
+        std.append(f"from typing import {', '.join(typing)}")
+    std.sort(key=lambda x: (x.startswith("from"), x.split()[1]))
+    # fbe is third-party; the sibling modules of imported packages are first-party
+    siblings = [f"import {m} as {a}" for m, a in sorted(packages)]
+    return std + ["", "import fbe"] + ([""] + siblings if siblings else [])
 
 
 def _indent(line: str, options: Options) -> str:

@@ -95,12 +95,12 @@ class Final:
         if isinstance(t, ir.StructRef):
             return [f"{c.ref(t.name, 'fbe_fw_')}(w, {x})"]
         if isinstance(t, ir.Optional_):
-            y = f"y{depth}"
+            y = self.tmp("y")
             return [f"{y} = {x}", f"if {y} is None:", f"{IND}w.append(0)", "else:", f"{IND}w.append(1)"] + [
                 IND + s for s in self.write(t.element, y, field, depth + 1)
             ]
         if isinstance(t, ir.Array):
-            e = f"e{depth}"
+            e = self.tmp("e")
             return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")', f"for {e} in {x}:"] + [
                 IND + s for s in self.write(t.element, e, field, depth + 1)
             ]
@@ -109,13 +109,13 @@ class Final:
             el = t.element
             if (is_plain(el) or isinstance(el, ir.EnumRef)) and len(slot_fmt(el)) == 1:
                 return [f'fbe.buffer.write_plain_seq(w, "{slot_fmt(el)}", {it})']
-            e = f"e{depth}"
+            e = self.tmp("e")
             return [f"w += fbe.buffer.pack_u32(len({x}))", f"for {e} in {it}:"] + [
                 IND + s for s in self.write(el, e, field, depth + 1)
             ]
         assert isinstance(t, ir.Mapping)
         it = f"sorted({x}.items(), key=fbe.buffer.first)" if t.kind == "map" else f"{x}.items()"
-        k, v = f"k{depth}", f"v{depth}"
+        k, v = self.tmp("k"), self.tmp("v")
         return (
             [f"w += fbe.buffer.pack_u32(len({x}))", f"for {k}, {v} in {it}:"]
             + [IND + s for s in self.write(t.key, k, field, depth + 1)]
@@ -201,7 +201,7 @@ class Final:
                 continue
             body += self.write(f.type, f"v.{ident(f.name)}", f.name, 0)
             i += 1
-        out += [IND + x for x in (body or ["pass"])]
+        out += [IND + x for x in body]
         out += ["", ""]
 
         # reader

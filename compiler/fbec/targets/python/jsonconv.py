@@ -163,11 +163,11 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: "object") -> List[st
         out.append(f"{IND}))")
     out += ["", ""]
     out += [f"def fbe_jr_{s.name}(o: Any, f: str) -> {cls}:",
-            f'{IND}"""A {s.name} from parsed JSON; missing members keep their defaults."""',
-            f"{IND}m = fbe.jsonfmt.get_object(o, f)"]
+            f'{IND}"""A {s.name} from parsed JSON; missing members keep their defaults."""']
     if not fields:
-        out.append(f"{IND}return {cls}()")
+        out += [f"{IND}fbe.jsonfmt.get_object(o, f)", f"{IND}return {cls}()"]
         return out + ["", ""]
+    out.append(f"{IND}m = fbe.jsonfmt.get_object(o, f)")
     out.append(f"{IND}return {cls}(")
     for f in fields:
         fx = read_expr(ctx, f.type, f'm["{f.name}"]', f'"{f.name}"')

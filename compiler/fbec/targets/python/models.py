@@ -302,12 +302,13 @@ class Versioned:
         out.append("")
 
         # reader
+        header = f'fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}")'
         out += [f"def fbe_vr_{s.name}(r: fbe.Reader, p: int) -> {cls}:",
-                f'{IND}"""Read the {s.name} body at absolute position p (fields missing from older writers get defaults)."""',
-                f'{IND}sz = fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}")']
+                f'{IND}"""Read the {s.name} body at absolute position p (fields missing from older writers get defaults)."""']
         if not fields:
-            out += [f"{IND}r.depth -= 1", f"{IND}return {cls}()", "", ""]
+            out += [f"{IND}{header}", f"{IND}r.depth -= 1", f"{IND}return {cls}()", "", ""]
             return out
+        out.append(f"{IND}sz = {header}")
         ends = ", ".join(str(f.offset + f.type.size) for f in fields)
         ends_c = c.constant(f"({ends},)")
         out += [f"{IND}try:",

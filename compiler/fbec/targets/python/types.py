@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import List
 
 from fbec.model import ir
@@ -120,6 +121,11 @@ def text_function(ctx: Context, s: ir.Struct) -> List[str]:
     return out + ["", ""]
 
 
+def _natural(name: str) -> List[object]:
+    """Natural sort key (``f2`` before ``f10``), the order ruff expects for ``__slots__``."""
+    return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", name)]
+
+
 def struct_class(ctx: Context, s: ir.Struct) -> List[str]:
     o = ctx.options
     cls = ident(s.name)
@@ -130,7 +136,7 @@ def struct_class(ctx: Context, s: ir.Struct) -> List[str]:
            f"{IND}Keyword construction: ``{cls}({', '.join(ident(f.name) + '=...' for f in s.all_fields[:3])}"
            f"{', ...' if len(s.all_fields) > 3 else ''})``; omitted fields get their schema defaults.",
            f'{IND}"""', ""]
-    own = ", ".join(f'"{ident(f.name)}"' for f in s.fields)
+    own = ", ".join(f'"{n}"' for n in sorted((ident(f.name) for f in s.fields), key=_natural))
     out.append(f"{IND}__slots__ = ({own}{',' if len(s.fields) == 1 else ''})")
     allf = ", ".join(f'"{ident(f.name)}"' for f in s.all_fields)
     out.append(f"{IND}fbe_fields: ClassVar[tuple[str, ...]] = ({allf}{',' if len(s.all_fields) == 1 else ''})")
