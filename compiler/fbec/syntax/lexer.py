@@ -20,6 +20,18 @@ ATTRIBUTES = ("[id]", "[key]", "[hidden]", "[deprecated]")
 
 
 @dataclass(frozen=True)
+class Comment:
+    """A comment as written (`// text` or `/* text */`), kept only when asked (`keep_comments`)."""
+    text: str
+    position: Position     # where it starts
+    end_line: int          # the line of its last character
+
+    @property
+    def block(self) -> bool:
+        return self.text.startswith("/*")
+
+
+@dataclass(frozen=True)
 class Token:
     kind: str
     text: str          # the token as written (for STRING/CHAR: with quotes)
@@ -42,9 +54,11 @@ def _is_ident_char(c: str) -> bool:
 
 
 class Lexer:
-    def __init__(self, path: str, text: str, diagnostics: Diagnostics) -> None:
+    def __init__(self, path: str, text: str, diagnostics: Diagnostics, keep_comments: bool = False) -> None:
         self.path, self.text, self.diag = path, text, diagnostics
         self.i, self.line, self.col = 0, 1, 1
+        self.keep_comments = keep_comments
+        self.comments: List[Comment] = []     # filled only with keep_comments
 
     def _pos(self) -> Position:
         return Position(self.path, self.line, self.col)
@@ -84,10 +98,14 @@ class Lexer:
             return None
         pos = self._pos()
         if c == "/" and self._peek(1) == "/":
+            start = self.i
             while self._peek() not in ("", "\n"):
                 self._advance()
+            if self.keep_comments:
+                self.comments.append(Comment(self.text[start:self.i].rstrip(), pos, pos.line))
             return None
         if c == "/" and self._peek(1) == "*":
+            start = self.i
             self._advance(2)
             while not (self._peek() == "*" and self._peek(1) == "/"):
                 if self._peek() == "":
@@ -95,6 +113,8 @@ class Lexer:
                     return None
                 self._advance()
             self._advance(2)
+            if self.keep_comments:
+                self.comments.append(Comment(self.text[start:self.i], pos, self.line))
             return None
         if _is_ident_start(c):
             start = self.i
@@ -174,3 +194,9 @@ class Lexer:
 
 def tokenize(path: str, text: str, diagnostics: Diagnostics) -> List[Token]:
     return Lexer(path, text, diagnostics).tokens()
+
+
+def tokenize_with_comments(path: str, text: str, diagnostics: Diagnostics) -> "tuple[List[Token], List[Comment]]":
+    """The tokens and, in source order, every comment with its position (for the formatter)."""
+    lexer = Lexer(path, text, diagnostics, keep_comments=True)
+    return lexer.tokens(), lexer.comments
