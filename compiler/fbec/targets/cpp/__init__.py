@@ -19,6 +19,7 @@ from fbec.model.ir import Schema
 from fbec.targets.base import GeneratedFile, Options
 
 from . import final_models, models, types
+from . import json as json_target, protocol
 
 __all__ = ["generate"]
 
@@ -31,4 +32,11 @@ def generate(schema: Schema, options: Options) -> List[GeneratedFile]:
     ]
     if options.final:
         files.append(GeneratedFile(f"{package.name}_final_models.h", final_models.generate(schema, package, options)))
+    if options.json:
+        files.append(GeneratedFile(f"{package.name}_json.h", json_target.generate(schema, package, options)))
+    if options.proto:
+        files.append(GeneratedFile(f"{package.name}_protocol.h", protocol.generate(schema, package, options, False)))
+        if options.final:
+            files.append(GeneratedFile(f"{package.name}_final_protocol.h",
+                                       protocol.generate(schema, package, options, True)))
     return files

@@ -1,0 +1,70 @@
+"""`fbec --cpp --json`: `<package>_json.h`, JSON conversion through RapidJSON.
+
+The runtime header `fbe/json.h` maps every primitive, enum, flags and
+container (FORMAT.md 8); this file adds, per struct of the package, a
+`FBE::JSON::ValueWriter` and a `FBE::JSON::ValueReader` specialisation:
+members in declaration order, inherited fields flattened in front (the base
+is written with scope = false, i.e. without its braces).
+"""
+
+from __future__ import annotations
+
+from fbec.model.ir import Package, Schema
+from fbec.targets.base import Options
+
+from .common import file_banner, imports, namespace, qualified, struct_order, writer
+
+
+def generate(schema: Schema, package: Package, options: Options) -> str:
+    w = writer(options)
+    file_banner(w, package, f"JSON conversion of the package '{package.name}' (RapidJSON).")
+    w.line(f'#include "{package.name}.h"')
+    for imp in imports(schema, package):
+        w.line(f'#include "{imp.name}_json.h"')
+    w.blank()
+    w.line("#include <fbe/json.h>")
+    w.blank()
+    with namespace(w, "FBE"):
+        with namespace(w, "JSON"):
+            for s in struct_order(package):
+                cpp = qualified(s.qualified)
+                base = qualified(s.base) if s.base else None
+                own = list(s.fields)
+
+                w.line("template <class TWriter>")
+                w.line(f"struct ValueWriter<TWriter, {cpp}>")
+                with w.block("{", "};"):
+                    args = "TWriter& writer, const " + cpp + "& value, bool scope = true"
+                    if not own and not base:
+                        args = "TWriter& writer, const " + cpp + "&, bool scope = true"
+                    w.line(f"static bool to_json({args})")
+                    with w.block("{", "}"):
+                        w.line("if (scope && !writer.StartObject())")
+                        w.line("    return false;")
+                        if base:
+                            w.line(f"if (!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false))")
+                            w.line("    return false;")
+                        for f in own:
+                            w.line(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
+                                   f"!FBE::JSON::to_json(writer, value.{f.name}))")
+                            w.line("    return false;")
+                        w.line("return !scope || writer.EndObject();")
+                w.blank()
+
+                w.line("template <class TJson>")
+                w.line(f"struct ValueReader<TJson, {cpp}>")
+                with w.block("{", "};"):
+                    value = "value" if (own or base) else "/*value*/"
+                    w.line(f"static bool from_json(const TJson& json, {cpp}& {value})")
+                    with w.block("{", "}"):
+                        w.line("if (!json.IsObject())")
+                        w.line("    return false;")
+                        w.line("bool result = true;")
+                        if base:
+                            w.line(f"result &= ValueReader<TJson, {base}>::from_json(json, "
+                                   f"static_cast<{base}&>(value));")
+                        for f in own:
+                            w.line(f'result &= FBE::JSON::from_json(json, value.{f.name}, "{f.name}");')
+                        w.line("return result;")
+                w.blank()
+    return w.text()

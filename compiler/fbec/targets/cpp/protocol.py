@@ -1,0 +1,459 @@
+"""`fbec --cpp --proto` (or `--sender`): the protocol classes of a package.
+
+* `<package>_protocol.h`       - Sender, Receiver, Proxy, Client (versioned frames)
+* `<package>_final_protocol.h` - FinalSender, FinalReceiver, FinalClient (with --final)
+
+API of the original (DESIGN.md): `FBE::<package>::Sender<TBuffer>` with
+`send(value)` per message and `onSend` / `onSendLog`; `Receiver` with
+`onReceive(const T&)` per message, `receive(data, size)`, `onReceiveLog`
+(plus `onReceiveError`, see fbe/protocol.h); `Proxy` with `onProxy(model,
+type, data, size)`; `Client` with `request(value, timeout)` per `[request]`
+message, `onReceiveResponse` / `onReceiveReject` / `onReceiveNotify`,
+`watchdog(utc)` and `reset()`.
+
+Which types are sent (FORMAT.md 7.2): the package's `message`
+declarations; a package without any message sends and receives all its
+structs instead (schemas written before the `message` keyword). Type ids,
+requests, responses and rejects come from the IR as they are. Imported
+packages' classes are virtual bases, so a Sender also sends imported
+messages and a Receiver dispatches its own ids first, then each import's
+in import order.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Set, Tuple
+
+from fbec.model.ir import Package, Schema, Struct
+from fbec.targets.base import CodeWriter, Options
+
+from .common import file_banner, imports, namespace, qualified, writer
+
+
+def protocol_types(package: Package) -> List[Struct]:
+    """The structs the protocol classes of `package` send and receive."""
+    return list(package.messages) if package.messages else list(package.structs)
+
+
+def _dispatch_types(package: Package) -> List[Struct]:
+    """protocol_types without later duplicates of a type id (the first wins)."""
+    seen: Set[int] = set()
+    result = []
+    for s in protocol_types(package):
+        if s.type_id not in seen:
+            seen.add(s.type_id)
+            result.append(s)
+    return result
+
+
+def _closure(schema: Schema, package: Package) -> List[Package]:
+    """`package` and everything it imports, transitively."""
+    out: List[Package] = []
+
+    def visit(p: Package) -> None:
+        if p in out:
+            return
+        out.append(p)
+        for imp in imports(schema, p):
+            visit(imp)
+
+    visit(package)
+    return out
+
+
+def _has_types(schema: Schema, package: Package) -> bool:
+    return any(protocol_types(p) for p in _closure(schema, package))
+
+
+def _has_requests(schema: Schema, package: Package) -> bool:
+    return any(s.request for p in _closure(schema, package) for s in p.structs)
+
+
+def _requests(package: Package) -> List[Struct]:
+    return [s for s in package.structs if s.request]
+
+
+def _ident(qualified_name: str) -> str:
+    return qualified_name.replace(".", "_")
+
+
+def generate(schema: Schema, package: Package, options: Options, final: bool) -> str:
+    w = writer(options)
+    kind = "final" if final else "versioned"
+    file_banner(w, package, f"Protocol of the package '{package.name}' ({kind} frames, FORMAT.md 7).")
+    w.line(f'#include "{package.name}_final_models.h"' if final else f'#include "{package.name}_models.h"')
+    for imp in imports(schema, package):
+        w.line(f'#include "{imp.name}_final_protocol.h"' if final else f'#include "{imp.name}_protocol.h"')
+    w.blank()
+    w.line("#include <fbe/protocol.h>")
+    w.blank()
+    w.line("#include <cstddef>")
+    w.line("#include <cstdint>")
+    w.line("#include <future>")
+    w.line("#include <string>")
+    w.blank()
+    with namespace(w, "FBE"):
+        with namespace(w, package.name):
+            _sender(w, schema, package, final)
+            _receiver(w, schema, package, final)
+            if not final:
+                _proxy(w, schema, package)
+            _client(w, schema, package, final)
+    return w.text()
+
+
+# ---------------------------------------------------------------- names
+
+def _cls(name: str, final: bool) -> str:
+    return ("Final" + name) if final else name
+
+
+def _model(s: Struct, final: bool, buffer: str) -> str:
+    pkg, _, name = s.qualified.rpartition(".")
+    return f"FBE::{pkg}::{name}{'FinalModel' if final else 'Model'}<{buffer}>"
+
+
+def _bases(schema: Schema, package: Package, name: str, final: bool) -> List[str]:
+    return [f"FBE::{imp.name}::{_cls(name, final)}<TBuffer>" for imp in imports(schema, package)]
+
+
+def _class_head(w: CodeWriter, name: str, bases: List[str]) -> None:
+    w.line("template <class TBuffer = FBE::WriteBuffer>")
+    w.line(f"class {name}")
+    for i, b in enumerate(bases):
+        w.line(f"    {':' if i == 0 else ','} public virtual {b}")
+
+
+# ---------------------------------------------------------------- Sender
+
+def _sender(w: CodeWriter, schema: Schema, package: Package, final: bool) -> None:
+    name = _cls("Sender", final)
+    types = protocol_types(package)
+    imported = [b for b, imp in zip(_bases(schema, package, "Sender", final), imports(schema, package))
+                if _has_types(schema, imp)]
+    w.line(f"//! Serializes the messages of '{package.name}' into {'final' if final else 'versioned'} frames;")
+    w.line("//! override onSend(data, size) (and optionally onSendLog(message)).")
+    _class_head(w, name, ["FBE::Sender<TBuffer>"] + _bases(schema, package, "Sender", final))
+    w.line("{")
+    w.line("public:")
+    w.indent()
+    w.line(f"{name}() {{ this->_final = {'true' if final else 'false'}; }}")
+    w.blank()
+    for b in imported:
+        w.line(f"using {b}::send;")
+    for s in types:
+        w.line(f"//! Sends {s.qualified}; returns the bytes onSend() accepted.")
+        w.line(f"std::size_t send(const {qualified(s.qualified)}& value) "
+               f"{{ return this->send_value({s.name}Model, value); }}")
+    w.blank()
+    if types:
+        w.line("// Sender models (their buffers are swapped with the sender buffer while serializing)")
+    for s in types:
+        w.line(f"{_model(s, final, 'TBuffer')} {s.name}Model;")
+    w.dedent()
+    w.line("};")
+    w.blank()
+
+
+# ---------------------------------------------------------------- Receiver
+
+def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> None:
+    name = _cls("Receiver", final)
+    types = protocol_types(package)
+    dispatch = _dispatch_types(package)
+    bases = _bases(schema, package, "Receiver", final)
+    w.line(f"//! Reassembles {'final' if final else 'versioned'} frames of '{package.name}' and its imports and")
+    w.line("//! delivers each message to onReceive(value); see FBE::Receiver for errors.")
+    _class_head(w, name, ["FBE::Receiver<TBuffer>"] + bases)
+    w.line("{")
+    w.line("public:")
+    w.indent()
+    w.line(f"{name}() {{ this->_final = {'true' if final else 'false'}; }}")
+    w.dedent()
+    w.blank()
+    w.line("protected:")
+    w.indent()
+    for b in bases:
+        w.line(f"using {b}::onReceive;")
+    for s in types:
+        w.line(f"virtual void onReceive(const {qualified(s.qualified)}& /*value*/) {{}}")
+    w.blank()
+    w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
+    w.line("{")
+    w.indent()
+    if dispatch:
+        w.line("switch (type)")
+        w.line("{")
+        w.indent()
+        for s in dispatch:
+            w.line(f"case {s.type_id}:")
+            w.line("{")
+            w.indent()
+            w.line(f"{qualified(s.qualified)} value;")
+            w.line(f'if (this->read_frame({s.name}ReaderModel, value, data, size, "{s.qualified}"))')
+            w.line("    onReceive(value);")
+            w.line("return true;")
+            w.dedent()
+            w.line("}")
+        w.line("default:")
+        w.line("    break;")
+        w.dedent()
+        w.line("}")
+    for b in bases:
+        w.line(f"if ({b}::onReceive(type, data, size))")
+        w.line("    return true;")
+    if not dispatch and not bases:
+        w.line("(void)type;")
+        w.line("(void)data;")
+        w.line("(void)size;")
+    w.line("return false;")
+    w.dedent()
+    w.line("}")
+    if dispatch:
+        w.dedent()
+        w.blank()
+        w.line("private:")
+        w.indent()
+        for s in dispatch:
+            w.line(f"{_model(s, final, 'FBE::ReadBuffer')} {s.name}ReaderModel;")
+    w.dedent()
+    w.line("};")
+    w.blank()
+
+
+# ---------------------------------------------------------------- Proxy
+
+def _proxy(w: CodeWriter, schema: Schema, package: Package) -> None:
+    dispatch = _dispatch_types(package)
+    bases = _bases(schema, package, "Proxy", False)
+    w.line(f"//! Dispatches versioned frames of '{package.name}' like a Receiver but without deserializing:")
+    w.line("//! onProxy() gets the verified model attached to the frame and the raw frame bytes.")
+    _class_head(w, "Proxy", ["FBE::Receiver<TBuffer>"] + bases)
+    w.line("{")
+    w.line("protected:")
+    w.indent()
+    for b in bases:
+        w.line(f"using {b}::onProxy;")
+    for s in dispatch:
+        w.line(f"virtual void onProxy({_model(s, False, 'FBE::ReadBuffer')}& /*model*/, std::size_t /*type*/, "
+               "const void* /*data*/, std::size_t /*size*/) {}")
+    w.blank()
+    w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
+    w.line("{")
+    w.indent()
+    if dispatch:
+        w.line("switch (type)")
+        w.line("{")
+        w.indent()
+        for s in dispatch:
+            w.line(f"case {s.type_id}:")
+            w.line(f'    if (this->verify_frame({s.name}Model, data, size, "{s.qualified}"))')
+            w.line(f"        onProxy({s.name}Model, type, data, size);")
+            w.line("    return true;")
+        w.line("default:")
+        w.line("    break;")
+        w.dedent()
+        w.line("}")
+    for b in bases:
+        w.line(f"if ({b}::onReceive(type, data, size))")
+        w.line("    return true;")
+    if not dispatch and not bases:
+        w.line("(void)type;")
+        w.line("(void)data;")
+        w.line("(void)size;")
+    w.line("return false;")
+    w.dedent()
+    w.line("}")
+    if dispatch:
+        w.dedent()
+        w.blank()
+        w.line("private:")
+        w.indent()
+        for s in dispatch:
+            w.line(f"{_model(s, False, 'FBE::ReadBuffer')} {s.name}Model;")
+    w.dedent()
+    w.line("};")
+    w.blank()
+
+
+# ---------------------------------------------------------------- Client
+
+def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> None:
+    name = _cls("Client", final)
+    requests = _requests(package)
+    imp_packages = imports(schema, package)
+    imp_clients = [f"FBE::{imp.name}::{name}<TBuffer>" for imp in imp_packages]
+
+    # Response types (one pending table each) and, per reject type, the
+    # response tables it can fail.
+    responses: List[str] = []
+    rejects: Dict[str, List[str]] = {}
+    global_rejects: Set[str] = set()
+    for r in requests:
+        if r.response and r.response not in responses:
+            responses.append(r.response)
+        for j in r.rejects:
+            tables = rejects.setdefault(j.type, [])
+            if r.response and r.response not in tables:
+                tables.append(r.response)
+            if j.global_:
+                global_rejects.add(j.type)
+
+    # Every received type this client handles: own protocol types, plus
+    # imported response/reject types.
+    handled: List[Tuple[str, bool]] = [(s.qualified, True) for s in _dispatch_types(package)]
+    own = {q for q, _ in handled}
+    for q in responses + list(rejects):
+        if q not in own and (q, False) not in handled:
+            handled.append((q, False))
+
+    def owner_client(q: str) -> str:
+        pkg = q.rpartition(".")[0]
+        return f"FBE::{pkg}::{name}<TBuffer>"
+
+    w.line(f"//! Sender + Receiver of '{package.name}' with requests: request(value, timeout) returns a")
+    w.line("//! future completed by the response, failed by a reject, a timeout (watchdog) or reset().")
+    _class_head(w, name, ["FBE::Client<TBuffer>", f"FBE::{package.name}::{_cls('Sender', final)}<TBuffer>",
+                          f"FBE::{package.name}::{_cls('Receiver', final)}<TBuffer>"] + imp_clients)
+    w.line("{")
+    w.line("public:")
+    w.indent()
+    w.line(f"using FBE::{package.name}::{_cls('Sender', final)}<TBuffer>::send;")
+    w.line("using FBE::Client<TBuffer>::receive;")
+    w.line("using FBE::Client<TBuffer>::reset;")
+    w.line("using FBE::Client<TBuffer>::logging;")
+    w.line("using FBE::Client<TBuffer>::final;")
+    for imp, c in zip(imp_packages, imp_clients):
+        if _has_requests(schema, imp):
+            w.line(f"using {c}::request;")
+    for r in requests:
+        result = f"std::future<{qualified(r.response)}>" if r.response else "std::future<void>"
+        what = f"completes with the {r.response} of the same id" if r.response else "completes once sent"
+        w.line(f"//! Sends {r.qualified}; the future {what}. timeout in milliseconds, 0 = none.")
+        w.line(f"{result} request(const {qualified(r.qualified)}& value, uint64_t timeout = 0)")
+        w.line("{")
+        w.indent()
+        w.line("std::scoped_lock locker(this->_lock);")
+        if r.response:
+            rt = qualified(r.response)
+            w.line(f"std::promise<{rt}> promise;")
+            w.line(f"std::future<{rt}> future = promise.get_future();")
+            w.line(f"_requests_{_ident(r.response)}.add(value.id, this->unique_timestamp(), timeout * 1000000, "
+                   "std::move(promise));")
+            w.line("try")
+            w.line("{")
+            w.line("    this->send(value);")
+            w.line("}")
+            w.line("catch (const std::exception& ex)")
+            w.line("{")
+            w.line(f'    _requests_{_ident(r.response)}.fail(value.id, std::string("Send request failed! ") + ex.what());')
+            w.line("}")
+        else:
+            w.line("(void)timeout;")
+            w.line("std::promise<void> promise;")
+            w.line("std::future<void> future = promise.get_future();")
+            w.line("try")
+            w.line("{")
+            w.line("    this->send(value);")
+            w.line("    promise.set_value();")
+            w.line("}")
+            w.line("catch (const std::exception& ex)")
+            w.line("{")
+            w.line('    promise.set_exception(std::make_exception_ptr(std::runtime_error(std::string("Send request failed! ") + ex.what())));')
+            w.line("}")
+        w.line("return future;")
+        w.dedent()
+        w.line("}")
+    w.dedent()
+    w.blank()
+    w.line("protected:")
+    w.indent()
+    for imp, c in zip(imp_packages, imp_clients):
+        if not _has_types(schema, imp):
+            continue
+        w.line(f"using {c}::onReceiveResponse;")
+        w.line(f"using {c}::onReceiveReject;")
+        w.line(f"using {c}::onReceiveNotify;")
+    for q, is_own in handled:
+        t = qualified(q)
+        if q in responses:
+            w.line(f"virtual bool onReceiveResponse(const {t}& response) "
+                   f"{{ return _requests_{_ident(q)}.complete(response.id, response); }}")
+        elif is_own:
+            w.line(f"virtual bool onReceiveResponse(const {t}& /*response*/) {{ return false; }}")
+        if q in rejects:
+            w.line(f"virtual bool onReceiveReject(const {t}& reject)")
+            w.line("{")
+            w.indent()
+            tables = rejects[q]
+            if tables or q in global_rejects:
+                w.line("const std::string error = reject.string();")
+            for table in tables:
+                w.line(f"if (_requests_{_ident(table)}.fail(reject.id, error))")
+                w.line("    return true;")
+            if q in global_rejects:
+                for c in imp_clients:
+                    w.line(f"if ({c}::fail_request(reject.id, error))")
+                    w.line("    return true;")
+            if not tables and q not in global_rejects:
+                w.line("(void)reject;")
+            w.line("return false;")
+            w.dedent()
+            w.line("}")
+        elif is_own:
+            w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
+        if is_own:
+            w.line(f"virtual void onReceiveNotify(const {t}& /*notify*/) {{}}")
+        w.line(f"void onReceive(const {t}& value) override")
+        w.line("{")
+        w.indent()
+        w.line("if (!onReceiveResponse(value) && !onReceiveReject(value))")
+        w.line("    " + ("onReceiveNotify(value);" if is_own else f"{owner_client(q)}::onReceive(value);"))
+        w.dedent()
+        w.line("}")
+    w.blank()
+    w.line("void reset_requests() override")
+    w.line("{")
+    w.indent()
+    for c in imp_clients:
+        w.line(f"{c}::reset_requests();")
+    for q in responses:
+        w.line(f"_requests_{_ident(q)}.reset();")
+    w.dedent()
+    w.line("}")
+    w.blank()
+    utc = "utc" if (imp_clients or responses) else "/*utc*/"
+    w.line(f"void watchdog_requests(uint64_t {utc}) override")
+    w.line("{")
+    w.indent()
+    for c in imp_clients:
+        w.line(f"{c}::watchdog_requests(utc);")
+    for q in responses:
+        w.line(f"_requests_{_ident(q)}.watchdog(utc);")
+    w.dedent()
+    w.line("}")
+    w.blank()
+    used = bool(imp_clients or responses)
+    w.line(f"bool fail_request(const FBE::uuid_t& {'id' if used else '/*id*/'}, "
+           f"const std::string& {'error' if used else '/*error*/'}) override")
+    w.line("{")
+    w.indent()
+    for q in responses:
+        w.line(f"if (_requests_{_ident(q)}.fail(id, error))")
+        w.line("    return true;")
+    for c in imp_clients:
+        w.line(f"if ({c}::fail_request(id, error))")
+        w.line("    return true;")
+    w.line("return false;")
+    w.dedent()
+    w.line("}")
+    if responses:
+        w.dedent()
+        w.blank()
+        w.line("private:")
+        w.indent()
+        for q in responses:
+            w.line(f"FBE::PendingRequests<{qualified(q)}> _requests_{_ident(q)};")
+    w.dedent()
+    w.line("};")
+    w.blank()

@@ -1,0 +1,515 @@
+// Fast Binary Encoding C++ runtime: the protocol layer (FORMAT.md 7).
+//
+// Base classes of the generated `<package>_protocol.h` /
+// `<package>_final_protocol.h`:
+//
+// * Sender<TBuffer>   - frames queue in one buffer; every send hands all
+//                        queued bytes to onSend(data, size), which returns how
+//                        many it accepted; the rest stays queued (7.3).
+// * Receiver<TBuffer> - receive(data, size) takes any fragmentation,
+//                        reassembles frames and dispatches them by type id
+//                        (7.4). Unlike the original it never gives up
+//                        silently: every bad frame is reported through
+//                        onReceiveError(error, reason) and skipped when the
+//                        framing allows (see ReceiveError); a frame larger
+//                        than max_frame_size() is refused before any
+//                        allocation and skipped without being buffered.
+// * Client<TBuffer>   - a Sender and a Receiver with the bookkeeping of
+//                        pending requests (7.6): unique timestamps,
+//                        watchdog(utc), reset().
+// * PendingRequests<R> - the requests waiting for a response of type R.
+//
+// The generated classes add send(value) / onReceive(value) per message type.
+
+#pragma once
+
+#include "fbe/buffer.h"
+#include "fbe/common.h"
+#include "fbe/uuid.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <future>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace FBE {
+
+//! Why a received frame was not delivered.
+enum class ReceiveError {
+    //! The frame size is below the minimum of a frame (16 versioned, 8 final).
+    //! Nothing tells where the next frame starts: the receiver drops the
+    //! rest of the stream until reset() (the original silently stalled).
+    FrameTooSmall,
+    //! The frame size is above max_frame_size(): the frame is skipped
+    //! without being buffered.
+    FrameTooLarge,
+    //! The frame is too short for its header (versioned: the struct offset
+    //! points outside the frame): skipped.
+    BadHeader,
+    //! No message of this package or its imports has the frame's type id: skipped.
+    UnknownType,
+    //! The frame's body failed verify() (or deserialize): skipped.
+    InvalidBody,
+};
+
+inline const char* to_string(ReceiveError error) noexcept {
+    switch (error) {
+        case ReceiveError::FrameTooSmall: return "frame too small";
+        case ReceiveError::FrameTooLarge: return "frame too large";
+        case ReceiveError::BadHeader: return "bad frame header";
+        case ReceiveError::UnknownType: return "unknown type";
+        case ReceiveError::InvalidBody: return "invalid body";
+    }
+    return "unknown error";
+}
+
+inline std::ostream& operator<<(std::ostream& stream, ReceiveError error) { return stream << to_string(error); }
+
+namespace detail {
+template <typename T>
+std::string text_of(const T& value) {
+    std::ostringstream stream;
+    stream << value;
+    return stream.str();
+}
+} // namespace detail
+
+// ---------------------------------------------------------------- Sender
+
+template <class TBuffer = WriteBuffer>
+class Sender {
+public:
+    Sender(const Sender&) = delete;
+    Sender(Sender&&) = delete;
+    Sender& operator=(const Sender&) = delete;
+    Sender& operator=(Sender&&) = delete;
+    virtual ~Sender() = default;
+
+    //! The bytes serialized but not yet accepted by onSend().
+    TBuffer& buffer() noexcept { return _buffer; }
+    const TBuffer& buffer() const noexcept { return _buffer; }
+    //! True for the final-model sender.
+    bool final() const noexcept { return _final; }
+    bool logging() const noexcept { return _logging; }
+    void logging(bool enable) noexcept { _logging = enable; }
+    //! Drops the queued bytes.
+    void reset() noexcept { _buffer.reset(); }
+
+    //! Offers the queued bytes to onSend() again; returns how many it took.
+    std::size_t flush() {
+        if (_buffer.empty())
+            return 0;
+        std::size_t sent = onSend(_buffer.data(), _buffer.size());
+        if (sent > _buffer.size())
+            sent = _buffer.size();
+        _buffer.remove(0, sent);
+        return sent;
+    }
+
+    //! Hands all queued bytes (the `serialized` bytes just appended
+    //! included) to onSend(); as the original's send_serialized().
+    std::size_t send_serialized(std::size_t serialized) {
+        if (serialized == 0)
+            return 0;
+        return flush();
+    }
+
+protected:
+    Sender() = default;
+
+    //! The transport: take up to `size` bytes, return how many were taken.
+    virtual std::size_t onSend(const void* data, std::size_t size) = 0;
+    //! The printed text of every sent message when logging() is on.
+    virtual void onSendLog(const std::string& /*message*/) const {}
+
+    //! Serializes `value` at the end of the queue with `model` (a versioned
+    //! or final model whose buffer type is TBuffer), logs it and flushes.
+    //! Returns what onSend() accepted (as the original send()).
+    template <class TModel, typename T>
+    std::size_t send_value(TModel& model, const T& value) {
+        model.buffer().swap(_buffer);
+        std::size_t serialized = 0;
+        try {
+            serialized = model.serialize(value);
+        } catch (...) {
+            model.buffer().swap(_buffer);
+            throw;
+        }
+        model.buffer().swap(_buffer);
+        ++_sent_messages;
+        if (_logging)
+            onSendLog(detail::text_of(value));
+        return send_serialized(serialized);
+    }
+
+public:
+    //! Number of messages serialized so far.
+    uint64_t sent_messages() const noexcept { return _sent_messages; }
+
+protected:
+    TBuffer _buffer;
+    bool _logging = false;
+    bool _final = false;
+    uint64_t _sent_messages = 0;
+};
+
+// ---------------------------------------------------------------- Receiver
+
+template <class TBuffer = WriteBuffer>
+class Receiver {
+public:
+    //! Default largest accepted frame: 64 MiB.
+    static constexpr std::size_t kDefaultMaxFrameSize = std::size_t(64) << 20;
+
+    Receiver(const Receiver&) = delete;
+    Receiver(Receiver&&) = delete;
+    Receiver& operator=(const Receiver&) = delete;
+    Receiver& operator=(Receiver&&) = delete;
+    virtual ~Receiver() = default;
+
+    //! The bytes of the incomplete frame received so far.
+    TBuffer& buffer() noexcept { return _pending; }
+    bool final() const noexcept { return _final; }
+    bool logging() const noexcept { return _logging; }
+    void logging(bool enable) noexcept { _logging = enable; }
+
+    //! Frames above this size are refused before any allocation.
+    std::size_t max_frame_size() const noexcept { return _max_frame_size; }
+    void max_frame_size(std::size_t size) noexcept { _max_frame_size = size; }
+
+    //! True after a frame size below the minimum: the position of the next
+    //! frame is unknown, incoming bytes are dropped until reset().
+    bool broken() const noexcept { return _broken; }
+
+    //! Forgets a partial frame, a frame being skipped and the broken state.
+    void reset() noexcept {
+        _pending.reset();
+        _skip = 0;
+        _broken = false;
+    }
+
+    //! Counters: frames delivered to a handler, frames rejected.
+    uint64_t received_messages() const noexcept { return _received; }
+    uint64_t receive_errors() const noexcept { return _errors; }
+
+    //! Feeds received bytes, in any fragmentation.
+    void receive(const void* data, std::size_t size) {
+        const uint8_t* p = static_cast<const uint8_t*>(data);
+        while (size > 0) {
+            if (_skip > 0) {
+                const std::size_t n = size < _skip ? size : _skip;
+                _skip -= n;
+                p += n;
+                size -= n;
+                continue;
+            }
+            if (_broken)
+                return;
+            if (_pending.empty()) {
+                // Fast path: whole frames straight from the caller's memory.
+                if (size < 4)
+                    break;
+                const std::size_t frame = load_u32(p);
+                if (!check_size(frame))
+                    continue; // broken or skipping: handled at the top
+                if (frame > size)
+                    break;
+                process(p, frame);
+                p += frame;
+                size -= frame;
+                continue;
+            }
+            // Slow path: complete the pending frame.
+            if (_pending.size() < 4) {
+                const std::size_t n = std::min<std::size_t>(4 - _pending.size(), size);
+                append(p, n);
+                p += n;
+                size -= n;
+                if (_pending.size() < 4)
+                    return;
+                const std::size_t frame = load_u32(_pending.data());
+                if (!check_size(frame)) {
+                    if (_skip >= 4)
+                        _skip -= 4; // the 4 size bytes are already consumed
+                    _pending.reset();
+                    continue;
+                }
+                _pending.reserve(frame);
+            }
+            const std::size_t frame = load_u32(_pending.data());
+            const std::size_t n = std::min(frame - _pending.size(), size);
+            append(p, n);
+            p += n;
+            size -= n;
+            if (_pending.size() == frame) {
+                try {
+                    process(_pending.data(), frame);
+                } catch (...) {
+                    _pending.reset();
+                    throw;
+                }
+                _pending.reset();
+            }
+        }
+        if (size > 0)
+            append(p, size); // a partial frame (fewer than 4 bytes, or a short frame) starts here
+    }
+    void receive(const std::vector<uint8_t>& data) { receive(data.data(), data.size()); }
+
+protected:
+    Receiver() = default;
+
+    //! Dispatches one whole frame; returns false when no message of the
+    //! package (or of its imports) has this type id. Generated.
+    virtual bool onReceive(std::size_t type, const void* data, std::size_t size) = 0;
+    //! The printed text of every received message when logging() is on.
+    virtual void onReceiveLog(const std::string& /*message*/) const {}
+    //! A frame that was not delivered, and why.
+    virtual void onReceiveError(ReceiveError /*error*/, const std::string& /*reason*/) {}
+
+    //! Reads a frame with `model` (attached to the frame, verified, then
+    //! deserialized into `value`); reports a failure and returns false.
+    template <class TModel, typename T>
+    bool read_frame(TModel& model, T& value, const void* data, std::size_t size, const char* name) {
+        model.attach(data, size);
+        if (!model.verify()) {
+            report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
+            return false;
+        }
+        model.deserialize(value);
+        if (!model.error().empty()) {
+            report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
+            return false;
+        }
+        ++_received;
+        if (_logging)
+            onReceiveLog(detail::text_of(value));
+        return true;
+    }
+
+    //! Attaches `model` to a frame and verifies it (Proxy); reports a failure.
+    template <class TModel>
+    bool verify_frame(TModel& model, const void* data, std::size_t size, const char* name) {
+        model.attach(data, size);
+        if (!model.verify()) {
+            report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
+            return false;
+        }
+        ++_received;
+        return true;
+    }
+
+    //! Counts and reports an error.
+    void report(ReceiveError error, const std::string& reason) {
+        ++_errors;
+        onReceiveError(error, reason);
+    }
+
+    TBuffer _pending;
+    bool _logging = false;
+    bool _final = false;
+
+private:
+    std::size_t _max_frame_size = kDefaultMaxFrameSize;
+    std::size_t _skip = 0;
+    bool _broken = false;
+    uint64_t _received = 0;
+    uint64_t _errors = 0;
+
+    std::size_t min_frame() const noexcept { return _final ? 8 : 16; }
+
+    void append(const uint8_t* p, std::size_t n) {
+        const std::size_t at = _pending.allocate(n);
+        std::memcpy(_pending.data() + at, p, n);
+    }
+
+    //! Validates a frame size read from the stream; on failure reports and
+    //! sets the broken state (too small) or the skip count (too large).
+    bool check_size(std::size_t frame) {
+        if (frame < min_frame()) {
+            _broken = true;
+            report(ReceiveError::FrameTooSmall, "frame size " + std::to_string(frame) + " is below the minimum " +
+                                                    std::to_string(min_frame()) +
+                                                    " of a frame; the rest of the stream is dropped until reset()");
+            return false;
+        }
+        if (frame > _max_frame_size) {
+            _skip = frame;
+            report(ReceiveError::FrameTooLarge, "frame size " + std::to_string(frame) + " is above the maximum " +
+                                                    std::to_string(_max_frame_size) + "; the frame is skipped");
+            return false;
+        }
+        return true;
+    }
+
+    void process(const uint8_t* frame, std::size_t size) {
+        std::size_t type;
+        if (_final) {
+            type = load_u32(frame + 4);
+        } else {
+            const std::size_t offset = load_u32(frame + 4);
+            if (offset < 8 || offset > size - 8) {
+                report(ReceiveError::BadHeader, "struct offset " + std::to_string(offset) +
+                                                    " points outside the frame of " + std::to_string(size) + " bytes");
+                return;
+            }
+            type = load_u32(frame + offset + 4);
+        }
+        if (!onReceive(type, frame, size))
+            report(ReceiveError::UnknownType, "no message has type id " + std::to_string(type) + " (frame of " +
+                                                  std::to_string(size) + " bytes skipped)");
+    }
+};
+
+// ---------------------------------------------------------------- Client
+
+//! The requests waiting for a response of type R, by id and by deadline.
+template <typename R>
+class PendingRequests {
+public:
+    //! Registers a request; timeout in nanoseconds (0 = none).
+    void add(const uuid_t& id, uint64_t timestamp, uint64_t timeout, std::promise<R>&& promise) {
+        auto it = _by_id.find(id);
+        if (it != _by_id.end()) {
+            // A second request with the same id: the first can never be answered.
+            it->second.promise.set_exception(std::make_exception_ptr(std::runtime_error("Duplicate request id!")));
+            if (it->second.timeout > 0)
+                _by_deadline.erase(std::make_pair(it->second.timestamp + it->second.timeout, it->second.timestamp));
+            _by_id.erase(it);
+        }
+        _by_id.emplace(id, Entry{timestamp, timeout, std::move(promise)});
+        if (timeout > 0)
+            _by_deadline.emplace(std::make_pair(timestamp + timeout, timestamp), id);
+    }
+
+    //! Completes the request `id` with `value`; false when none is pending.
+    bool complete(const uuid_t& id, const R& value) {
+        auto it = _by_id.find(id);
+        if (it == _by_id.end())
+            return false;
+        Entry entry = std::move(it->second);
+        forget(it);
+        entry.promise.set_value(value);
+        return true;
+    }
+
+    //! Fails the request `id` with `error`; false when none is pending.
+    bool fail(const uuid_t& id, const std::string& error) {
+        auto it = _by_id.find(id);
+        if (it == _by_id.end())
+            return false;
+        Entry entry = std::move(it->second);
+        forget(it);
+        entry.promise.set_exception(std::make_exception_ptr(std::runtime_error(error)));
+        return true;
+    }
+
+    //! Fails every request whose timestamp + timeout <= utc with "Timeout!".
+    void watchdog(uint64_t utc) {
+        while (!_by_deadline.empty() && _by_deadline.begin()->first.first <= utc) {
+            const uuid_t id = _by_deadline.begin()->second;
+            fail(id, "Timeout!");
+        }
+    }
+
+    //! Fails every pending request.
+    void reset(const std::string& error = "Reset client!") {
+        auto entries = std::move(_by_id);
+        _by_id.clear();
+        _by_deadline.clear();
+        for (auto& item : entries)
+            item.second.promise.set_exception(std::make_exception_ptr(std::runtime_error(error)));
+    }
+
+    std::size_t size() const noexcept { return _by_id.size(); }
+    bool empty() const noexcept { return _by_id.empty(); }
+
+private:
+    struct Entry {
+        uint64_t timestamp;
+        uint64_t timeout;
+        std::promise<R> promise;
+    };
+    std::unordered_map<uuid_t, Entry> _by_id;
+    std::map<std::pair<uint64_t, uint64_t>, uuid_t> _by_deadline; // (deadline, unique timestamp) -> id
+
+    void forget(typename std::unordered_map<uuid_t, Entry>::iterator it) {
+        if (it->second.timeout > 0)
+            _by_deadline.erase(std::make_pair(it->second.timestamp + it->second.timeout, it->second.timestamp));
+        _by_id.erase(it);
+    }
+};
+
+template <class TBuffer = WriteBuffer>
+class Client : public virtual Sender<TBuffer>, public virtual Receiver<TBuffer> {
+public:
+    using sender = Sender<TBuffer>;
+    using receiver = Receiver<TBuffer>;
+
+    //! Current UTC time in nanoseconds.
+    static uint64_t utc() {
+        return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         std::chrono::system_clock::now().time_since_epoch())
+                                         .count());
+    }
+
+    bool logging() const noexcept { return sender::logging(); }
+    void logging(bool enable) noexcept {
+        sender::logging(enable);
+        receiver::logging(enable);
+    }
+    bool final() const noexcept { return sender::final(); }
+
+    //! Fails every pending request ("Reset client!") and clears both buffers.
+    void reset() {
+        std::scoped_lock locker(_lock);
+        reset_requests();
+        sender::reset();
+        receiver::reset();
+    }
+
+    //! Fails every pending request whose timestamp + timeout <= utc with "Timeout!".
+    void watchdog(uint64_t utc) {
+        std::scoped_lock locker(_lock);
+        watchdog_requests(utc);
+    }
+
+    //! Serializes with the client lock held (requests and receive may run
+    //! on different threads).
+    void receive(const void* data, std::size_t size) {
+        std::scoped_lock locker(_lock);
+        receiver::receive(data, size);
+    }
+    void receive(const std::vector<uint8_t>& data) { receive(data.data(), data.size()); }
+
+protected:
+    Client() = default;
+
+    virtual void reset_requests() {}
+    virtual void watchdog_requests(uint64_t /*utc*/) {}
+    //! Fails the pending request `id` of any type (used by global rejects).
+    virtual bool fail_request(const uuid_t& /*id*/, const std::string& /*error*/) { return false; }
+
+    //! A timestamp unique within this client: current UTC nanoseconds,
+    //! bumped by one when not greater than the previous one.
+    uint64_t unique_timestamp() {
+        const uint64_t current = utc();
+        _timestamp = current <= _timestamp ? _timestamp + 1 : current;
+        return _timestamp;
+    }
+
+    std::recursive_mutex _lock;
+    uint64_t _timestamp = 0;
+};
+
+} // namespace FBE
