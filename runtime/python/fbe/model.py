@@ -69,7 +69,7 @@ def encode_final(write: FinalWrite[T], value: T, type_id: int) -> bytearray:
 
 
 def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, check: bool = False) -> tuple[T, int]:
-    """Decode a final root; returns the value and the root's size field."""
+    """Decode a final root; returns the value and the number of bytes it covers (as the original)."""
     n = len(data)
     if n < 8:
         raise DecodeError("final root shorter than 8 bytes", None, None, 0)
@@ -84,7 +84,7 @@ def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, check: bool 
     value, end = read(r, 8)
     if check and end != size:
         raise DecodeError(f"final root covers {end} bytes, its size says {size}", None, None, 0)
-    return value, size
+    return value, end
 
 
 class _ModelBase(Generic[T]):

@@ -234,13 +234,15 @@ class Context:
             if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
                 return repr(float(d.value)), False  # type: ignore[arg-type]
             if isinstance(t, ir.Primitive) and t.name == "decimal":
-                return self.constant(f'Decimal("{d.value}")'), False
+                return self.constant(f"Decimal({int(d.value)})"), False  # type: ignore[arg-type]
             if isinstance(t, ir.Primitive) and t.name == "bool":
                 return ("True" if d.value else "False"), False
             return repr(int(d.value)), False  # type: ignore[arg-type]
         if k == "real":
             assert d.text is not None
             if isinstance(t, ir.Primitive) and t.name == "decimal":
+                if d.text.lstrip("-").isdigit():
+                    return self.constant(f"Decimal({int(d.text)})"), False
                 return self.constant(f'Decimal("{d.text}")'), False
             v = float(d.text)
             if isinstance(t, ir.Primitive) and t.name == "float":

@@ -310,7 +310,7 @@ class Versioned:
             return out
         out.append(f"{IND}sz = {header}")
         ends = ", ".join(str(f.offset + f.type.size) for f in fields)
-        ends_c = c.constant(f"({ends},)")
+        ends_c = c.constant(f"({ends},)" if len(fields) == 1 else f"({ends})")
         out += [f"{IND}try:",
                 f"{IND * 2}if sz >= {s.body_size}:",
                 f"{IND * 3}t = {lay}.unpack_from(r.data, p)",
