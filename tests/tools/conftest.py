@@ -1,0 +1,66 @@
+"""Helpers shared by the tools tests (fbec decode/encode/compat/format, fbe.dynamic)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
+for _p in (REPO / "compiler", REPO / "runtime" / "python"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+from fbe.dynamic import DynamicCodec  # noqa: E402
+from fbec.model.resolve import compile_schema  # noqa: E402
+from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
+
+
+def shared(*parts: str) -> Path:
+    """A path inside ../shared; the test is skipped when it is absent."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} not found: the reference files live in ../shared (set SHARED to that folder)")
+    return path
+
+
+@lru_cache(maxsize=None)
+def manifest() -> Dict[str, Any]:
+    return json.loads(shared("vectors", "MANIFEST.json").read_text(encoding="utf-8"))
+
+
+def manifest_cases() -> List[Dict[str, Any]]:
+    """The MANIFEST cases, or [] when ../shared is absent (the tests then skip)."""
+    path = SHARED / "vectors" / "MANIFEST.json"
+    if not path.is_file():
+        return []
+    return json.loads(path.read_text(encoding="utf-8"))["cases"]  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=None)
+def codec_for(schema: str) -> DynamicCodec:
+    """A dynamic codec for a schema file (path as a string)."""
+    return DynamicCodec(compile_schema(schema, [], Diagnostics()))
+
+
+def codec_from_text(tmp: Path, files: Dict[str, str], main: Optional[str] = None) -> DynamicCodec:
+    for name, text in files.items():
+        (tmp / name).write_text(text, encoding="utf-8")
+    first = main or next(iter(files))
+    return DynamicCodec(compile_schema(str(tmp / first), [], Diagnostics()))
+
+
+def fbec(*args: str, stdin: bytes = b"") -> Tuple[int, bytes, str]:
+    """Run `python -m fbec ARGS` in a subprocess: (status, stdout bytes, stderr text)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "compiler"), str(REPO / "runtime" / "python")])
+    p = subprocess.run([sys.executable, "-m", "fbec", *args], input=stdin, capture_output=True, env=env,
+                       cwd=str(REPO), timeout=120)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
