@@ -376,10 +376,33 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
         w.line(f"using {c}::onReceiveNotify;")
     for q, is_own in handled:
         t = qualified(q)
+        if not is_own:
+            # An imported response/reject type: complete or fail this
+            # package's requests, else let the imported Client handle it
+            # (its own onReceiveResponse/onReceiveReject stay in charge).
+            w.line(f"void onReceive(const {t}& value) override")
+            w.line("{")
+            w.indent()
+            if q in responses:
+                w.line(f"if (_requests_{_ident(q)}.complete(value.id, value))")
+                w.line("    return;")
+            if q in rejects and (rejects[q] or q in global_rejects):
+                w.line("const std::string error = value.string();")
+                for table in rejects[q]:
+                    w.line(f"if (_requests_{_ident(table)}.fail(value.id, error))")
+                    w.line("    return;")
+                if q in global_rejects:
+                    for c in imp_clients:
+                        w.line(f"if ({c}::fail_request(value.id, error))")
+                        w.line("    return;")
+            w.line(f"{owner_client(q)}::onReceive(value);")
+            w.dedent()
+            w.line("}")
+            continue
         if q in responses:
             w.line(f"virtual bool onReceiveResponse(const {t}& response) "
                    f"{{ return _requests_{_ident(q)}.complete(response.id, response); }}")
-        elif is_own:
+        else:
             w.line(f"virtual bool onReceiveResponse(const {t}& /*response*/) {{ return false; }}")
         if q in rejects:
             w.line(f"virtual bool onReceiveReject(const {t}& reject)")
@@ -400,15 +423,14 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
             w.line("return false;")
             w.dedent()
             w.line("}")
-        elif is_own:
+        else:
             w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
-        if is_own:
-            w.line(f"virtual void onReceiveNotify(const {t}& /*notify*/) {{}}")
+        w.line(f"virtual void onReceiveNotify(const {t}& /*notify*/) {{}}")
         w.line(f"void onReceive(const {t}& value) override")
         w.line("{")
         w.indent()
         w.line("if (!onReceiveResponse(value) && !onReceiveReject(value))")
-        w.line("    " + ("onReceiveNotify(value);" if is_own else f"{owner_client(q)}::onReceive(value);"))
+        w.line("    onReceiveNotify(value);")
         w.dedent()
         w.line("}")
     w.blank()

@@ -1,0 +1,36 @@
+# C++ JSON (RapidJSON), protocol (Sender/Receiver/Proxy/Client) and the TCP
+# example over asio: tests/cpp_proto and examples/cpp/tcp.
+#
+#   make test-cpp-proto        build + ctest in build/cpp_proto (Release) and
+#                              build/cpp_proto-asan (ASan + UBSan)
+#   make test-cpp-proto-fast   build/cpp_proto only
+#   make bench-cpp-tcp         TCP loopback benchmark: messages/s and latency percentiles
+.PHONY: deps-cpp-proto test-cpp-proto test-cpp-proto-fast test-cpp-proto-asan bench-cpp-tcp
+TEST_TARGETS += test-cpp-proto
+
+CPP_PROTO_BUILD ?= build/cpp_proto
+CPP_PROTO_ASAN_BUILD ?= build/cpp_proto-asan
+CPP_PROTO_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+deps-cpp-proto:
+	@tools/need-apt.sh cmake g++ make python3 libgtest-dev rapidjson-dev libasio-dev
+
+# $(1): build folder, $(2): build type, $(3): extra C++ flags
+define cpp_proto_build_and_test
+	cmake -S tests/cpp_proto -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_FLAGS="$(3)" -DFBE_SHARED="$(SHARED)" >/dev/null
+	cmake --build $(1) -j$(JOBS)
+	cd $(1) && ctest --output-on-failure -j$(JOBS)
+endef
+
+test-cpp-proto-fast: deps-cpp-proto
+	$(call cpp_proto_build_and_test,$(CPP_PROTO_BUILD),Release,)
+
+test-cpp-proto-asan: deps-cpp-proto
+	$(call cpp_proto_build_and_test,$(CPP_PROTO_ASAN_BUILD),Debug,$(CPP_PROTO_ASAN_FLAGS))
+
+test-cpp-proto: test-cpp-proto-fast test-cpp-proto-asan
+
+bench-cpp-tcp: deps-cpp-proto
+	cmake -S tests/cpp_proto -B $(CPP_PROTO_BUILD) -DCMAKE_BUILD_TYPE=Release -DFBE_SHARED="$(SHARED)" >/dev/null
+	cmake --build $(CPP_PROTO_BUILD) -j$(JOBS) --target tcp_server tcp_bench
+	$(CPP_PROTO_BUILD)/tcp/tcp_bench --messages 200000
