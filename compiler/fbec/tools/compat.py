@@ -8,8 +8,9 @@ verdict for each binary model (FORMAT.md 3.6 and 4, SCHEMA.md 4.5):
 
 * ``breaking`` — data written with one version is misread by the other
   (field removed, inserted before the end, reordered or retyped, type number
-  changed, enum/flags value renumbered or its underlying type changed, base
-  changed, message or type removed; in the final model any layout change);
+  changed, enum/flags value renumbered or removed or its underlying type
+  changed, base changed, message or type removed; in the final model any
+  layout change);
 * ``warning`` — the bytes still read the same, but something else changes
   (a renamed field or enum value changes JSON or text and generated code, a
   changed default changes what old data reads as, key fields change the
@@ -212,7 +213,7 @@ class Comparer:
                          "(same number; printed text and generated code change)", WARNING)
             else:
                 self.add("value-removed", f"{q}.{n}", f"{kind} value {q}.{n} (= {v}) removed "
-                         "(old data holding it reads as an unnamed number)", WARNING)
+                         "(old data holding it reads as an unnamed number)", BREAKING)
         for n, v in new_values.items():
             if n not in old_values and (v not in old_numbers or not any(
                     old_values.get(m) == v for m in old_values if m not in new_values)):
