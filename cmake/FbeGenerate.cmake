@@ -1,0 +1,99 @@
+# fbe_generate(TARGET <target> SCHEMAS <file>... [FINAL] [JSON] [PROTO]
+#              [IMPORT_DIRS <dir>...] [OUTPUT_DIR <dir>])
+#
+# Runs fbec (`python3 -m fbec --cpp`) on every schema at build time and adds
+# the generated headers to <target>: its sources (so they are generated
+# before it compiles), its include path and the runtime fbe::fbe. A schema is
+# compiled again when it, any other schema of the call or the compiler
+# changes.
+#
+# Generated files are named after the package, as the original's (package
+# proto -> proto.h, proto_models.h, proto_final_models.h with FINAL); the
+# package name is read from the schema's `package` line when CMake
+# configures (a change of that line reconfigures).
+# Imported packages are looked up in the schema's folder and IMPORT_DIRS;
+# list imported schemas in SCHEMAS too so their headers are generated.
+#
+# FBE_COMPILER_DIR names the folder holding the fbec package (set by the
+# project or by find_package(fbe)).
+
+include_guard(GLOBAL)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+function(fbe_generate)
+  cmake_parse_arguments(FBE "FINAL;JSON;PROTO" "TARGET;OUTPUT_DIR" "SCHEMAS;IMPORT_DIRS" ${ARGN})
+  if(NOT FBE_TARGET OR NOT TARGET ${FBE_TARGET})
+    message(FATAL_ERROR "fbe_generate: TARGET must name an existing target (got '${FBE_TARGET}')")
+  endif()
+  if(NOT FBE_SCHEMAS)
+    message(FATAL_ERROR "fbe_generate: no SCHEMAS given")
+  endif()
+  if(NOT FBE_COMPILER_DIR OR NOT EXISTS "${FBE_COMPILER_DIR}/fbec/__main__.py")
+    message(FATAL_ERROR "fbe_generate: FBE_COMPILER_DIR ('${FBE_COMPILER_DIR}') does not hold the fbec package")
+  endif()
+  if(NOT FBE_OUTPUT_DIR)
+    set(FBE_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/fbe_generated/${FBE_TARGET}")
+  endif()
+  file(MAKE_DIRECTORY "${FBE_OUTPUT_DIR}")
+
+  set(options --cpp -q)
+  if(FBE_FINAL)
+    list(APPEND options --final)
+  endif()
+  if(FBE_JSON)
+    list(APPEND options --json)
+  endif()
+  if(FBE_PROTO)
+    list(APPEND options --proto)
+  endif()
+  foreach(dir IN LISTS FBE_IMPORT_DIRS)
+    get_filename_component(dir "${dir}" ABSOLUTE)
+    list(APPEND options "--import=${dir}")
+  endforeach()
+
+  file(GLOB_RECURSE compiler_sources CONFIGURE_DEPENDS "${FBE_COMPILER_DIR}/fbec/*.py")
+  set(schemas)
+  foreach(schema IN LISTS FBE_SCHEMAS)
+    get_filename_component(schema "${schema}" ABSOLUTE)
+    list(APPEND schemas "${schema}")
+  endforeach()
+
+  set(all_outputs)
+  foreach(schema IN LISTS schemas)
+    file(STRINGS "${schema}" package_lines REGEX "^[ \t]*package[ \t]+[A-Za-z_][A-Za-z0-9_]*")
+    if(NOT package_lines)
+      message(FATAL_ERROR "fbe_generate: no package declaration in ${schema}")
+    endif()
+    list(GET package_lines 0 package)
+    string(REGEX REPLACE "^[ \t]*package[ \t]+([A-Za-z_][A-Za-z0-9_]*).*" "\\1" package "${package}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${schema}")
+    set(outputs "${FBE_OUTPUT_DIR}/${package}.h" "${FBE_OUTPUT_DIR}/${package}_models.h")
+    if(FBE_FINAL)
+      list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_final_models.h")
+    endif()
+    # JSON and PROTO are passed to fbec; the C++ target does not emit
+    # <package>_json.h / _protocol.h yet (docs/cpp.md), so they are not listed.
+    add_custom_command(
+      OUTPUT ${outputs}
+      COMMAND ${CMAKE_COMMAND} -E env "PYTHONPATH=${FBE_COMPILER_DIR}"
+              ${Python3_EXECUTABLE} -m fbec ${options} "--input=${schema}" "--output=${FBE_OUTPUT_DIR}"
+      # fbec leaves unchanged files untouched; touch them so the rule is satisfied.
+      COMMAND ${CMAKE_COMMAND} -E touch_nocreate ${outputs}
+      DEPENDS ${schemas} ${compiler_sources}
+      COMMENT "fbec: generating C++ of package ${package} from ${schema}"
+      VERBATIM)
+    list(APPEND all_outputs ${outputs})
+  endforeach()
+
+  get_target_property(type ${FBE_TARGET} TYPE)
+  if(type STREQUAL "INTERFACE_LIBRARY")
+    set(scope INTERFACE)
+  else()
+    set(scope PUBLIC)
+  endif()
+  target_sources(${FBE_TARGET} PRIVATE ${all_outputs})
+  target_include_directories(${FBE_TARGET} ${scope} "${FBE_OUTPUT_DIR}")
+  if(TARGET fbe::fbe)
+    target_link_libraries(${FBE_TARGET} ${scope} fbe::fbe)
+  endif()
+endfunction()

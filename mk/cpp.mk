@@ -1,0 +1,31 @@
+# C++: header-only runtime (runtime/cpp), the --cpp generator, GoogleTest
+# suites (tests/cpp) and the example (examples/cpp).
+#
+#   make test-cpp        configure + build + ctest in build/cpp, then the same
+#                        under AddressSanitizer + UndefinedBehaviorSanitizer in
+#                        build/cpp-asan
+#   make test-cpp-fast   build/cpp only
+.PHONY: deps-cpp test-cpp test-cpp-fast test-cpp-asan
+TEST_TARGETS += test-cpp
+
+CPP_BUILD ?= build/cpp
+CPP_ASAN_BUILD ?= build/cpp-asan
+CPP_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+deps-cpp:
+	@tools/need-apt.sh cmake g++ make python3 libgtest-dev
+
+# $(1): build folder, $(2): build type, $(3): extra C++ flags
+define cpp_build_and_test
+	cmake -S . -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_FLAGS="$(3)" -DFBE_SHARED="$(SHARED)" >/dev/null
+	cmake --build $(1) -j$(JOBS)
+	cd $(1) && ctest --output-on-failure -j$(JOBS)
+endef
+
+test-cpp-fast: deps-cpp
+	$(call cpp_build_and_test,$(CPP_BUILD),Debug,)
+
+test-cpp-asan: deps-cpp
+	$(call cpp_build_and_test,$(CPP_ASAN_BUILD),Debug,$(CPP_ASAN_FLAGS))
+
+test-cpp: test-cpp-fast test-cpp-asan

@@ -1,0 +1,154 @@
+// Hostile input: verify() rejects damaged buffers, and neither verify() nor
+// deserialize() reads outside the buffer (buffers are copied to exactly
+// their size on the heap, so AddressSanitizer sees any stray read), loops,
+// or allocates more than the buffer justifies. Errors name type and field.
+
+#include "conformance.h"
+
+#include <memory>
+
+namespace {
+
+//! Runs a reader over the first `size` bytes, copied to a heap block of exactly that size.
+ReadResult run(Reader reader, const Bytes& bytes, std::size_t size) {
+    std::unique_ptr<uint8_t[]> copy(new uint8_t[size == 0 ? 1 : size]);
+    if (size != 0)
+        std::memcpy(copy.get(), bytes.data(), size);
+    return reader(copy.get(), size);
+}
+
+ReadResult run(Reader reader, const Bytes& bytes) { return run(reader, bytes, bytes.size()); }
+
+const VectorReaders& readers_of(const std::string& name) {
+    for (const auto& r : vector_readers())
+        if (name == r.name)
+            return r;
+    throw std::runtime_error("no vector " + name);
+}
+
+Bytes patched_u32(Bytes bytes, std::size_t offset, uint32_t value) {
+    FBE::store<uint32_t>(bytes.data() + offset, value);
+    return bytes;
+}
+
+} // namespace
+
+// Every vector, both models, cut at every length: verify() rejects the
+// prefix, also when its size field is patched to the new length.
+TEST(Hostile, EveryTruncationIsRejected) {
+    for (const auto& v : vector_readers()) {
+        for (const auto& [file, reader] : {std::pair{v.versioned_file, v.versioned}, std::pair{v.final_file, v.final}}) {
+            SCOPED_TRACE(file);
+            const Bytes bytes = read_vector(file);
+            ASSERT_TRUE(run(reader, bytes).verified);
+            for (std::size_t size = 0; size < bytes.size(); ++size) {
+                EXPECT_FALSE(run(reader, bytes, size).verified) << "cut at " << size;
+                if (size >= 8) {
+                    const ReadResult patched = run(reader, patched_u32(bytes, 0, static_cast<uint32_t>(size)), size);
+                    EXPECT_FALSE(patched.verified) << "cut at " << size << " with size field patched";
+                }
+            }
+        }
+    }
+}
+
+// Every single-byte corruption of the proto vectors: whatever verify() says,
+// reading stays inside the buffer; a buffer verify() accepts deserializes.
+TEST(Hostile, EverySingleByteCorruptionOfTheProtoVectors) {
+    std::size_t rejected = 0, accepted = 0;
+    for (const auto& v : vector_readers()) {
+        if (std::string(v.name).rfind("proto_", 0) != 0)
+            continue;
+        for (const auto& [file, reader] : {std::pair{v.versioned_file, v.versioned}, std::pair{v.final_file, v.final}}) {
+            SCOPED_TRACE(file);
+            const Bytes bytes = read_vector(file);
+            for (std::size_t i = 0; i < bytes.size(); ++i) {
+                for (const uint8_t value : {uint8_t(0x00), uint8_t(0xFF), uint8_t(bytes[i] ^ 0x01), uint8_t(bytes[i] ^ 0x80)}) {
+                    if (value == bytes[i])
+                        continue;
+                    Bytes damaged = bytes;
+                    damaged[i] = value;
+                    const ReadResult result = run(reader, damaged);
+                    if (result.verified) {
+                        ++accepted;
+                        EXPECT_GT(result.deserialized, 0u) << "byte " << i << " = " << int(value);
+                        EXPECT_EQ(result.read_error, "") << "byte " << i << " = " << int(value);
+                    } else {
+                        ++rejected;
+                        EXPECT_FALSE(result.verify_error.empty());
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(rejected, 0u);
+    EXPECT_GT(accepted, 0u); // e.g. changed numbers and characters are valid data
+}
+
+// A count far beyond the buffer is rejected, with no allocation for it.
+TEST(Hostile, HugeCountsAreRejected) {
+    const auto& account = readers_of("proto_account");
+    const Bytes versioned = read_vector(account.versioned_file);
+    for (const uint32_t count : {4u, 1000000u, 0xFFFFFFFFu}) {
+        // Account.orders: count at 0x68 (FORMAT.md 3.7).
+        const ReadResult result = run(account.versioned, patched_u32(versioned, 0x68, count));
+        EXPECT_FALSE(result.verified) << count;
+        EXPECT_NE(result.verify_error.find("proto.Account.orders"), std::string::npos) << result.verify_error;
+        EXPECT_NE(result.verify_error.find("count"), std::string::npos) << result.verify_error;
+        EXPECT_EQ(result.deserialized, 0u);
+    }
+    const Bytes final = read_vector(account.final_file);
+    for (const uint32_t count : {1000000u, 0xFFFFFFFFu}) {
+        // Account.orders: count at 0x34 (FORMAT.md 4.3).
+        const ReadResult result = run(account.final, patched_u32(final, 0x34, count));
+        EXPECT_FALSE(result.verified) << count;
+        EXPECT_NE(result.verify_error.find("proto.Account.orders"), std::string::npos) << result.verify_error;
+    }
+    // A vector of bytes (test.StructVector.f1): the count must fit the bytes.
+    const auto& vector = readers_of("test_struct_vector");
+    const Bytes bytes = read_vector(vector.versioned_file);
+    const std::size_t count_at = 8 + FBE::load<uint32_t>(bytes.data() + 16);
+    const ReadResult result = run(vector.versioned, patched_u32(bytes, count_at, 0x7FFFFFFF));
+    EXPECT_FALSE(result.verified);
+    EXPECT_NE(result.verify_error.find("test.StructVector.f1"), std::string::npos) << result.verify_error;
+    EXPECT_EQ(result.deserialized, 0u);
+}
+
+// Offsets pointing backwards, into their own slot or at a block another slot
+// already uses are rejected: every byte is decoded at most once.
+TEST(Hostile, BackwardSelfAndSharedOffsetsAreRejected) {
+    const auto& account = readers_of("proto_account");
+    const Bytes bytes = read_vector(account.versioned_file);
+    struct Damage {
+        const char* what;
+        std::size_t at;
+        uint32_t value;
+        const char* field;
+    };
+    for (const Damage& d : {
+             Damage{"orders[1] shares the body of orders[0]", 0x70, 0x70, "proto.Account.orders"},
+             Damage{"orders[2] points back to the Account body", 0x74, 0x00 + 8, "proto.Account.orders"},
+             Damage{"wallet points at its own slot", 0x19, 0x19 - 8, "proto.Account.wallet"},
+             Damage{"name points into the header", 0x14, 4, "proto.Account.name"},
+             Damage{"root struct offset points at itself", 0x04, 0x04, ""},
+         }) {
+        SCOPED_TRACE(d.what);
+        const ReadResult result = run(account.versioned, patched_u32(bytes, d.at, d.value));
+        EXPECT_FALSE(result.verified);
+        EXPECT_NE(result.verify_error.find(d.field), std::string::npos) << result.verify_error;
+        EXPECT_EQ(result.deserialized, 0u);
+        EXPECT_FALSE(result.read_error.empty());
+    }
+}
+
+// A string length beyond the buffer names its field.
+TEST(Hostile, ErrorsNameTypeAndField) {
+    const auto& account = readers_of("proto_account");
+    const ReadResult result = run(account.versioned, patched_u32(read_vector(account.versioned_file), 0x26, 0xFFFFFFF0));
+    EXPECT_FALSE(result.verified);
+    EXPECT_NE(result.verify_error.find("proto.Account.name"), std::string::npos) << result.verify_error;
+    const ReadResult nested = run(account.versioned, patched_u32(read_vector(account.versioned_file), 0x9a, 1000));
+    EXPECT_FALSE(nested.verified);
+    EXPECT_NE(nested.verify_error.find("proto.Account.orders: proto.Order.symbol"), std::string::npos)
+        << nested.verify_error;
+}

@@ -1,0 +1,115 @@
+// The project's own schemas: schemas/tests/everything.fbe (every construct
+// of the language) compiles clean and round-trips through both models;
+// schemas/cpp-tests/recursive.fbe checks the nesting limit.
+
+#include "everything_final_models.h"
+#include "everything_models.h"
+#include "recursive_final_models.h"
+#include "recursive_models.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+template <template <class> class Model, typename T>
+void round_trip(const T& value) {
+    Model<FBE::WriteBuffer> writer;
+    const std::size_t size = writer.serialize(value);
+    ASSERT_TRUE(writer.verify()) << writer.error();
+    Model<FBE::ReadBuffer> reader;
+    reader.attach(writer.buffer());
+    T back;
+    ASSERT_EQ(reader.deserialize(back), size) << reader.error();
+    EXPECT_EQ(back.string(), value.string());
+    Model<FBE::WriteBuffer> again;
+    ASSERT_EQ(again.serialize(back), size);
+    EXPECT_EQ(0, std::memcmp(again.buffer().data(), writer.buffer().data(), size));
+}
+
+everything::Everything filled() {
+    everything::Everything e;
+    e.f24 = FBE::buffer_t{1, 2, 3};
+    e.f31 = -1;
+    e.f33 = "optional";
+    e.f35 = everything::Counted(7);
+    e.f36 = {{1, 2, 3}};
+    e.f37 = {{std::nullopt, std::string("x")}};
+    e.f38 = {1.5, -2.5};
+    e.f39 = {std::nullopt, everything::Counted(3)};
+    e.f40 = {"a", "b"};
+    e.f41 = {3, 1, 2};
+    e.f42 = {market::Instrument("EURUSD", 5), market::Instrument("AUDJPY", 3)};
+    e.f43 = {{2, "two"}, {1, "one"}};
+    e.f44 = {{"k", std::nullopt}, {"l", everything::Counted(9)}};
+    e.f45 = {{FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"), FBE::buffer_t{9}}};
+    e.f46 = {{market::Instrument("X", 1), everything::Counted(1)}};
+    e.f47 = 11;
+    e.f47Reset = true;
+    return e;
+}
+
+recursive::Node chain(int depth) {
+    recursive::Node node(depth, "leaf", {});
+    for (int i = depth - 1; i >= 0; --i)
+        node = recursive::Node(i, "node", {node});
+    return node;
+}
+
+} // namespace
+
+TEST(Everything, DefaultsRoundTrip) {
+    round_trip<FBE::everything::EverythingModel>(everything::Everything());
+    round_trip<FBE::everything::EverythingFinalModel>(everything::Everything());
+}
+
+TEST(Everything, ValuesRoundTrip) {
+    round_trip<FBE::everything::EverythingModel>(filled());
+    round_trip<FBE::everything::EverythingFinalModel>(filled());
+}
+
+TEST(Everything, ApiOfTheOriginal) {
+    const everything::Derived d(everything::Fixed(1), 2);
+    EXPECT_EQ(d.a, 1);
+    EXPECT_EQ(d.b, 2);
+    EXPECT_EQ(everything::Derived::fbe_type(), 7u);
+    EXPECT_EQ(d.string(), "Derived(Fixed(a=1),b=2)");
+    everything::Quiet quiet;
+    quiet.password = "secret";
+    EXPECT_EQ(quiet.string(), "Quiet(password=***,legacy=0)");
+    everything::Everything a, b;
+    b.id = 43;
+    EXPECT_LT(a, b); // [key] id only
+    b.f17 = "other";
+    b.id = 42;
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(std::hash<everything::Everything>()(a), std::hash<everything::Everything>()(b));
+    swap(a.f17, b.f17);
+    a.swap(b);
+    EXPECT_EQ(a.f17, "text");
+    const everything::FByte both = everything::FByte::one | everything::FByte::two;
+    EXPECT_EQ(both, everything::FByte::both);
+    EXPECT_EQ((both & ~everything::FByte::one), everything::FByte::two);
+    FBE::everything::EverythingModel model; // no template argument: FBE::WriteBuffer
+    EXPECT_GT(model.serialize(a), 0u);
+}
+
+TEST(Recursive, NestingWithinTheLimitRoundTrips) {
+    round_trip<FBE::recursive::NodeModel>(chain(100));
+    round_trip<FBE::recursive::NodeFinalModel>(chain(100));
+}
+
+TEST(Recursive, NestingBeyondTheLimitIsRejected) {
+    const recursive::Node deep = chain(static_cast<int>(FBE::kMaxDepth) + 10);
+    FBE::recursive::NodeModel<> writer;
+    writer.serialize(deep);
+    EXPECT_FALSE(writer.verify());
+    EXPECT_NE(writer.error().find("kMaxDepth"), std::string::npos) << writer.error();
+    recursive::Node back;
+    EXPECT_EQ(writer.deserialize(back), 0u);
+    EXPECT_NE(writer.error().find("recursive.Node.children"), std::string::npos) << writer.error();
+
+    FBE::recursive::NodeFinalModel<> final_writer;
+    final_writer.serialize(deep);
+    EXPECT_FALSE(final_writer.verify());
+    EXPECT_NE(final_writer.error().find("kMaxDepth"), std::string::npos) << final_writer.error();
+}
