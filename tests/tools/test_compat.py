@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 from conftest import REPO, fbec, shared
 
-from fbe import DecodeError, EncodeError
+from fbe import DecodeError
 from fbe.dynamic import DynamicCodec
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
@@ -348,4 +348,3 @@ def test_project_schemas_are_compatible_with_themselves() -> None:
         assert compare_paths(str(path), str(path), [str(path.parent)]) == [], path
 
 
-_ = EncodeError
