@@ -59,7 +59,8 @@ def slot_fmt(t: ir.Type) -> str:
     if isinstance(t, ir.Primitive):
         return PRIM_FMT[t.name]
     if isinstance(t, ir.EnumRef):
-        return WIRE_FMT[t.wire]
+        # flags are bit sets: read and written unsigned (Python's IntFlag has no negative members)
+        return WIRE_FMT[t.wire].upper() if t.kind == "flags" else WIRE_FMT[t.wire]
     if isinstance(t, ir.Optional_):
         return "BI"
     if isinstance(t, ir.Array):

@@ -102,6 +102,9 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
         return f"fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f})"
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)
+        if t.kind == "flags":
+            mask = (1 << (8 * t.size)) - 1
+            return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {mask}, {f}) & {mask})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}))"
     if isinstance(t, ir.StructRef):
         return f"{ctx.ref(t.name, 'fbe_jr_')}({x}, {f})"
@@ -142,6 +145,9 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
         return f"fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f})"
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)
+        if t.kind == "flags":
+            mask = (1 << (8 * t.size)) - 1
+            return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {mask}, {f}) & {mask})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}))"
     return f'fbe.jsonfmt.unsupported_key("{t.name}")'
 
