@@ -1,0 +1,265 @@
+"""The generated code itself: lint/type checks, the Python API, and the protocol classes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import uuid
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, List
+
+import pytest
+
+import fbe
+from fbe_testlib import REPO, generate_into
+
+RUNTIME = REPO / "runtime" / "python"
+
+
+def _tool(module: str) -> None:
+    try:
+        __import__(module)
+    except ImportError:
+        pytest.skip(f"{module} is not installed (tools/need-pip.sh {module})")
+
+
+def _generate_sets(tmp: Path, shared: Path | None) -> List[Path]:
+    sets = {"everything": [REPO / "schemas" / "tests" / "everything.fbe"],
+            "trade": [REPO / "schemas" / "trade.fbe"], "graph": [REPO / "schemas" / "graph.fbe"]}
+    if shared is not None:
+        sets["shared"] = [shared / "schemas" / f"{n}.fbe" for n in ("test", "protoex", "enums")]
+    folders = []
+    for name, schemas in sets.items():
+        folder = tmp / name
+        folder.mkdir()
+        for s in schemas:
+            if s.is_file():
+                generate_into(s, folder)
+        folders.append(folder)
+    return folders
+
+
+@pytest.fixture(scope="module")
+def generated_sets(tmp_path_factory: pytest.TempPathFactory) -> List[Path]:
+    from fbe_testlib import shared_dir
+    return _generate_sets(tmp_path_factory.mktemp("lint"), shared_dir())
+
+
+def test_ruff_accepts_generated_code(generated_sets: List[Path]) -> None:
+    _tool("ruff")
+    for folder in generated_sets:
+        r = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=folder,
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_mypy_strict_accepts_generated_code(generated_sets: List[Path]) -> None:
+    _tool("mypy")
+    env = dict(os.environ, MYPYPATH=str(RUNTIME))
+    for folder in generated_sets:
+        r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir=/dev/null",
+                            "."], cwd=folder, capture_output=True, text=True, env=env)
+        assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_runtime_passes_mypy_strict() -> None:
+    _tool("mypy")
+    mine = [str(RUNTIME / "fbe" / f) for f in ("__init__.py", "buffer.py", "errors.py", "jsonfmt.py", "model.py",
+                                                 "protocol.py", "struct.py", "text.py", "values.py")]
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", *mine],
+                       capture_output=True, text=True, env=dict(os.environ, MYPYPATH=str(RUNTIME)))
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_generated_module_imports_only_fbe_and_stdlib(generated_sets: List[Path]) -> None:
+    allowed = {"struct", "uuid", "collections.abc", "decimal", "enum", "typing", "fbe", "__future__"}
+    for folder in generated_sets:
+        siblings = {p.stem for p in folder.glob("*.py")}
+        for py in folder.glob("*.py"):
+            for line in py.read_text().splitlines():
+                if line.startswith(("import ", "from ")):
+                    mod = line.split()[1]
+                    assert mod in allowed or mod in siblings, f"{py.name}: {line}"
+
+
+# ---------------------------------------------------------------- the API on the schema with every construct
+
+def test_defaults_and_keyword_construction(everything: Any) -> None:
+    e = everything.mods["everything"]
+    m = everything.mods["market"]
+    x = e.Everything()
+    assert x.id == 42 and x.f1 is True and x.f2 == 255 and x.f3 == ord("!") and x.f4 == 0x0444
+    assert x.f5 == -128 and x.f6 == 65 and x.f12 == 2**64 - 1 and x.f13 == 500.0 and x.f14 == -1.0
+    assert x.f15 == Decimal("123456.123456") and x.f16 == Decimal(7) and x.f17 == "text"
+    assert x.f20 == uuid.UUID(int=0) and x.f21.version == 1 and x.f22.version == 4
+    assert x.f23 == uuid.UUID("123e4567-e89b-12d3-a456-426655440000")
+    assert x.f25 == e.EByte.c and x.f26 == m.Side.sell and x.f27 == e.FByte.one | e.FByte.two
+    assert x.f30.digits == 5 and x.f31 is None and x.f32 == 5 and x.f34 == e.EByte.b and x.f48 == 0
+    assert x.f36 == [0, 0, 0] and x.f37 == [None, None] and x.f41 == set() and x.f43 == {}
+    assert x.f47 is None and x.f47Reset is False
+    assert abs(x.f19 - fbe.utc()) < 60 * 10**9
+    y = e.Everything(id=1, f17="other", f38=[1.5, 2.5], f43={2: "b", 1: "a"})
+    assert y.f17 == "other" and y.f29 is not x.f29 and y.f38 == [1.5, 2.5]
+    assert "Everything(id=1, f1=True" in repr(y)
+
+
+def test_roundtrip_every_construct(everything: Any) -> None:
+    e = everything.mods["everything"]
+    m = everything.mods["market"]
+    x = e.Everything(
+        id=7, f17="ünïcode", f24=b"\x00\x01", f31=3, f33="s", f35=e.Counted(a=9), f36=[1, 2, 3],
+        f37=["a", None], f38=[0.5, -1e300], f39=[None, e.Counted(a=1)], f40=["x", "y"], f41={3, 1, 2},
+        f42={m.Instrument(symbol="B"), m.Instrument(symbol="A")}, f43={2: "two", 1: "one"},
+        f44={"k": None, "j": e.Counted(a=5)}, f45={uuid.UUID(int=5): b"five"},
+        f46={m.Instrument(symbol="Z"): e.Counted(a=26)}, f47=11, f47Reset=True, f48=None,
+    )
+    for data, decode in ((x.to_fbe(), e.Everything.from_fbe), (x.to_final(), e.Everything.from_final)):
+        assert decode(data).fbe_equal(x)
+    s = str(x)
+    assert "f41=[3]{1,2,3}" in s and 'f42=[2]{Instrument(symbol="A",digits=5),Instrument(symbol="B",digits=5)}' in s
+    assert 'f43=[2]<{1->"one",2->"two"}>' in s
+    with pytest.raises(fbe.EncodeError):  # struct map keys have no JSON form (FORMAT.md 8.1)
+        x.to_json()
+    x.f46 = {}
+    assert e.Everything.from_json(x.to_json()).fbe_equal(x)
+
+
+def test_keys_equality_hash_ordering(everything: Any) -> None:
+    m = everything.mods["market"]
+    a, b = m.Instrument(symbol="A", digits=1), m.Instrument(symbol="A", digits=2)
+    assert a == b and hash(a) == hash(b) and not a < b
+    assert sorted([m.Instrument(symbol="C"), m.Instrument(symbol="B")])[0].symbol == "B"
+    assert not a.fbe_equal(b)
+    e = everything.mods["everything"]
+    assert e.Counted(a=1) == e.Counted(a=2)  # no [key] field: all instances are equal
+
+
+def test_inheritance_and_hidden(everything: Any) -> None:
+    e = everything.mods["everything"]
+    m = everything.mods["market"]
+    d = e.Derived(a=1, b=2)
+    assert isinstance(d, e.Fixed) and d.fbe_type == 7 == e.Fixed.fbe_type
+    assert str(d) == "Derived(Fixed(a=1),b=2)"
+    i = e.ImportedBase(symbol="EURUSD")
+    assert isinstance(i, m.Instrument) and i.price == 1.5
+    assert e.ImportedBase.from_fbe(i.to_fbe()).fbe_equal(i)
+    assert str(e.Quiet(password="secret", legacy=1)) == "Quiet(password=***,legacy=1)"
+
+
+def test_enum_and_flags_types(everything: Any) -> None:
+    e = everything.mods["everything"]
+    assert str(e.EInt32(-1)) == "a" and str(e.EInt32(42)) == "<unknown>" and int(e.EInt32(42)) == 42
+    assert str(e.FByte(3)) == "one|two|both" and e.FByte(3).has_flags(e.FByte.one)
+    assert str(e.FUInt64.all) == "top|low|all"
+
+
+def test_models_original_vocabulary(everything: Any) -> None:
+    m = everything.mods["market"]
+    writer = m.InstrumentModel(fbe.WriteBuffer())
+    size = writer.serialize(m.Instrument(symbol="EURUSD"))
+    assert size == writer.buffer.size and writer.verify()
+    reader = m.InstrumentModel(fbe.ReadBuffer())
+    reader.attach_buffer(writer.buffer)
+    assert reader.verify()
+    value, n = reader.deserialize()
+    assert value.symbol == "EURUSD" and n == size
+    final = m.InstrumentFinalModel()
+    final.serialize(value)
+    assert final.verify()
+
+
+# ---------------------------------------------------------------- Client: request / response / reject / timeout
+
+def _client(everything: Any) -> Any:
+    e = everything.mods["everything"]
+    frames: List[bytes] = []
+
+    class C(e.Client):  # type: ignore[misc]
+        notified: List[Any] = []
+
+        def on_send(self, buffer: bytearray, offset: int, size: int) -> int:
+            frames.append(bytes(buffer[offset: offset + size]))
+            return size
+
+        def on_receive(self, value: Any) -> None:
+            self.notified.append(value)
+
+    c = C()
+    c.frames = frames
+    return c
+
+
+def test_client_response_reject_timeout(everything: Any) -> None:
+    e = everything.mods["everything"]
+    m = everything.mods["market"]
+    c = _client(everything)
+    req = e.PlaceOrder(instrument=m.Instrument(symbol="X"))
+    fut = c.request(req, 1000)
+    assert not fut.done() and len(c.frames) == 1
+    assert e.PlaceOrder.from_fbe(c.frames[0]).id == req.id
+    c.receive(e.Accepted(id=uuid.uuid4()).to_fbe())  # another id: a notification
+    assert not fut.done() and len(c.notified) == 1
+    c.receive(e.Accepted(id=req.id).to_fbe())
+    assert fut.result(0).id == req.id
+
+    req2 = e.PlaceOrder()
+    fut2 = c.request(req2)
+    c.receive(e.Rejected(id=req2.id, reason="no").to_fbe())
+    with pytest.raises(fbe.RequestError, match="no"):
+        fut2.result(0)
+
+    req3 = e.PlaceOrder()
+    fut3 = c.request(req3)
+    c.receive(m.Failure(id=req3.id, reason="market closed").to_fbe())  # imported (global) reject
+    with pytest.raises(fbe.RequestError, match="market closed"):
+        fut3.result(0)
+
+    fut4 = c.request(e.PlaceOrder(), 5)
+    c.watchdog(fbe.utc() + 10**9)
+    with pytest.raises(fbe.RequestError, match="Timeout!"):
+        fut4.result(0)
+
+    assert c.request(e.Ping(sequence=1)).result(0) is None  # no response type: done when sent
+    fut5 = c.request(e.PlaceOrder())
+    c.reset()
+    with pytest.raises(fbe.RequestError):
+        fut5.result(0)
+    with pytest.raises(TypeError):
+        c.request(e.Note())
+
+
+def test_asyncio_stream_adapter(everything: Any) -> None:
+    e = everything.mods["everything"]
+
+    async def main() -> Any:
+        class Server(e.Receiver):  # type: ignore[misc]
+            sender: Any = None
+
+            def on_receive_placeorder(self, value: Any) -> None:
+                self.sender.send(e.Accepted(id=value.id))
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            srv = Server()
+            srv.sender = e.Sender()
+            task = fbe.attach_stream(srv, reader, writer)
+            fbe.protocol.attach_stream(srv.sender, reader, writer).cancel()
+            await task
+            writer.close()
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        client = e.Client()
+        pump = fbe.attach_stream(client, reader, writer)
+        req = e.PlaceOrder()
+        reply = await asyncio.wait_for(fbe.wait_response(client.request(req, 2000)), 5)
+        writer.close()
+        pump.cancel()
+        server.close()
+        return req, reply
+
+    req, reply = asyncio.run(main())
+    assert reply.id == req.id
