@@ -228,6 +228,15 @@ def markdown(result: dict) -> str:
             cells += [fmt_ns(r.get(f"{op}_instructions")) for op in TRADE_OPS]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
+    run = [f"{ctx.get('date', '?')}", f"{ctx.get('num_cpus', '?')} CPUs @ {ctx.get('mhz_per_cpu', '?')} MHz",
+           f"gcc {ctx.get('compiler', '?')}"]
+    load = ctx.get("load_avg")
+    if load:
+        run.append("load average " + ", ".join(f"{x:.2f}" for x in load))
+    lines.append("Run: " + "; ".join(run) + ".")
+    if have_time and load and ctx.get("num_cpus") and load[0] > 0.75 * ctx["num_cpus"]:
+        lines.append("**Warning: the machine was busy during this run (1-minute load average near or above the CPU count); "
+                     "times are inflated and noisy, the instruction counts are not affected.**")
     if have_time:
         lines.append("Times are medians of Google Benchmark repetitions (wall clock, ns per operation); "
                      "\"vs ours\" is the row's time divided by FBE (ours, versioned): above ×1 is slower.")
