@@ -779,8 +779,15 @@ class DynamicCodec:
         return lambda v: v
 
     def _sorted(self, items: List[Any], t: TypeNode) -> List[Any]:
+        """A set's elements in ascending order, equal keys once (the first), as std::set keeps them."""
+        key = self._sort_key(t)
         try:
-            return sorted(items, key=self._sort_key(t))
+            ordered = sorted(items, key=key)
+            out: List[Any] = []
+            for item in ordered:
+                if not out or key(out[-1]) != key(item):
+                    out.append(item)
+            return out
         except (TypeError, AttributeError):
             return items
 
