@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 import pytest
-
 from fbe_testlib import REPO, Builder, generate_into, load_modules, shared_dir
 
 SHARED_PACKAGES = ["proto", "protoex", "test", "enums"]
@@ -17,8 +16,8 @@ SHARED_PACKAGES = ["proto", "protoex", "test", "enums"]
 @dataclass
 class Generated:
     folder: Path
-    schemas: Dict[str, Any]
-    mods: Dict[str, Any]
+    schemas: dict[str, Any]
+    mods: dict[str, Any]
 
     def builder(self, package: str) -> Builder:
         return Builder(self.schemas[package], self.mods)
@@ -33,7 +32,7 @@ def shared() -> Path:
 
 
 @pytest.fixture(scope="session")
-def manifest(shared: Path) -> Dict[str, Any]:
+def manifest(shared: Path) -> dict[str, Any]:
     return json.loads((shared / "vectors" / "MANIFEST.json").read_text(encoding="utf-8"))
 
 

@@ -10,7 +10,7 @@ import sys
 import uuid
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -18,15 +18,15 @@ for p in (REPO / "compiler", REPO / "runtime" / "python"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from fbec.model import ir  # noqa: E402
-from fbec.model.resolve import compile_schema  # noqa: E402
-from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
-from fbec.targets.base import Options  # noqa: E402
-from fbec.targets.python import generate  # noqa: E402
-from fbec.targets.python.context import ident  # noqa: E402
+from fbec.model import ir
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
+from fbec.targets.base import Options
+from fbec.targets.python import generate
+from fbec.targets.python.context import ident
 
 
-def shared_dir() -> Optional[Path]:
+def shared_dir() -> Path | None:
     p = Path(os.environ.get("SHARED", str(REPO.parent / "shared")))
     return p if (p / "vectors" / "MANIFEST.json").is_file() else None
 
@@ -35,14 +35,15 @@ def compile_ir(path: Path) -> ir.Schema:
     return compile_schema(str(path), [], Diagnostics())
 
 
-def generate_into(schema_path: Path, out: Path, options: Options = Options(final=True, json=True, proto=True)) -> ir.Schema:
+def generate_into(schema_path: Path, out: Path, options: Options | None = None) -> ir.Schema:
+    options = options or Options(final=True, json=True, proto=True)
     schema = compile_ir(schema_path)
     for f in generate(schema, options):
         (out / f.path).write_text(f.text, encoding="utf-8")
     return schema
 
 
-def load_modules(out: Path, names: list[str]) -> Dict[str, Any]:
+def load_modules(out: Path, names: list[str]) -> dict[str, Any]:
     if str(out) in sys.path:
         sys.path.remove(str(out))
     sys.path.insert(0, str(out))
@@ -61,7 +62,7 @@ def f32(x: float) -> float:
 class Builder:
     """Typed value description (vectors/README.md) -> generated objects."""
 
-    def __init__(self, schema: ir.Schema, modules: Dict[str, Any]) -> None:
+    def __init__(self, schema: ir.Schema, modules: dict[str, Any]) -> None:
         self.schema = schema
         self.modules = modules
 
@@ -69,7 +70,7 @@ class Builder:
         pkg, _, name = qualified.rpartition(".")
         return getattr(self.modules[pkg], ident(name))
 
-    def struct(self, d: Dict[str, Any]) -> Any:
+    def struct(self, d: dict[str, Any]) -> Any:
         s = self.schema.struct(d["@type"])
         kwargs = {ident(f.name): self.value(f.type, d[f.name]) for f in s.all_fields}
         return self.cls(s.qualified)(**kwargs)

@@ -14,11 +14,10 @@ each named where a test depends on it:
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List
-
-import pytest
+from typing import Any
 
 import fbe
+import pytest
 from fbe_testlib import masked
 
 CASES = [
@@ -33,23 +32,23 @@ CASES = [
 HASH_CASES = {"test_struct_hash", "test_struct_hashex"}
 
 
-def case(manifest: Dict[str, Any], name: str) -> Dict[str, Any]:
+def case(manifest: dict[str, Any], name: str) -> dict[str, Any]:
     for c in manifest["cases"]:
         if c["name"] == name:
             return c
     pytest.fail(f"case {name} not in MANIFEST.json")
 
 
-def files(c: Dict[str, Any], kind: str) -> List[Dict[str, Any]]:
+def files(c: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return [f for f in c["files"] if f["kind"] == kind]
 
 
-def test_every_manifest_case_is_covered(manifest: Dict[str, Any]) -> None:
+def test_every_manifest_case_is_covered(manifest: dict[str, Any]) -> None:
     assert sorted(c["name"] for c in manifest["cases"]) == sorted(CASES)
 
 
 @pytest.mark.parametrize("name", CASES)
-def test_versioned_bytes(name: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_versioned_bytes(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     c = case(manifest, name)
     value = gen.builder(c["package"]).struct(c["value"])
     for f in files(c, "versioned"):
@@ -66,7 +65,7 @@ def test_versioned_bytes(name: str, manifest: Dict[str, Any], gen: Any, shared: 
 
 
 @pytest.mark.parametrize("name", CASES)
-def test_final_bytes(name: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_final_bytes(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     c = case(manifest, name)
     value = gen.builder(c["package"]).struct(c["value"])
     for f in files(c, "final"):
@@ -78,7 +77,7 @@ def test_final_bytes(name: str, manifest: Dict[str, Any], gen: Any, shared: Any)
 
 
 @pytest.mark.parametrize("name", CASES)
-def test_decode_verify(name: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_decode_verify(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     """Deserializing each file gives the value back (OPTIONAL_NULLS: also for the versioned model)."""
     c = case(manifest, name)
     mod = gen.mods[c["package"]]
@@ -102,7 +101,7 @@ def test_decode_verify(name: str, manifest: Dict[str, Any], gen: Any, shared: An
 
 
 @pytest.mark.parametrize("name", CASES)
-def test_json(name: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_json(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     c = case(manifest, name)
     value = gen.builder(c["package"]).struct(c["value"])
     js = files(c, "json")
@@ -119,7 +118,7 @@ def test_json(name: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> Non
 
 
 @pytest.mark.parametrize("name", CASES)
-def test_text(name: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_text(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     c = case(manifest, name)
     value = gen.builder(c["package"]).struct(c["value"])
     for f in files(c, "text"):
@@ -128,7 +127,7 @@ def test_text(name: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> Non
 
 
 @pytest.mark.parametrize("name", sorted(HASH_CASES))
-def test_hash_compared_as_set_of_pairs(name: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_hash_compared_as_set_of_pairs(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     """Hash order is unspecified: a different insertion order decodes to the same pairs."""
     c = case(manifest, name)
     value = gen.builder(c["package"]).struct(c["value"])
@@ -140,7 +139,7 @@ def test_hash_compared_as_set_of_pairs(name: str, manifest: Dict[str, Any], gen:
     assert type(value).from_final(value.to_final()).fbe_equal(want)
 
 
-def test_optional_nulls_deliberate_difference(manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_optional_nulls_deliberate_difference(manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     """OPTIONAL_NULLS: the original reads f101 (default true) back as true; we read null."""
     c = case(manifest, "test_struct_optional_nulls")
     data = (shared / "vectors" / files(c, "versioned")[0]["file"]).read_bytes()
@@ -150,7 +149,7 @@ def test_optional_nulls_deliberate_difference(manifest: Dict[str, Any], gen: Any
 
 # ---------------------------------------------------------------- protocol
 
-def chunkings(data: bytes) -> List[List[bytes]]:
+def chunkings(data: bytes) -> list[list[bytes]]:
     rnd = random.Random(1234)
     out = [[data], [data[i: i + 1] for i in range(len(data))]]
     for _ in range(5):
@@ -164,7 +163,7 @@ def chunkings(data: bytes) -> List[List[bytes]]:
 
 
 @pytest.mark.parametrize("kind", ["protocol_fbe", "protocol_final"])
-def test_protocol_stream(kind: str, manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_protocol_stream(kind: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     entry = next(p for p in manifest["protocol"] if p["name"] == kind)
     final = entry["kind"] == "sender-stream-final"
     proto = gen.mods["proto"]
@@ -188,13 +187,13 @@ def test_protocol_stream(kind: str, manifest: Dict[str, Any], gen: Any, shared: 
 
     # the receiver delivers the messages for any fragmentation
     for parts in chunkings(stream):
-        got: List[Any] = []
+        got: list[Any] = []
 
         class Receiver(proto.FinalReceiver if final else proto.Receiver):  # type: ignore[misc]
-            def on_receive_ordermessage(self, value: Any) -> None:
+            def on_receive_ordermessage(self, value: Any, got: list[Any] = got) -> None:
                 got.append(value)
 
-            def on_receive(self, value: Any) -> None:
+            def on_receive(self, value: Any, got: list[Any] = got) -> None:
                 got.append(value)
 
         r = Receiver()
@@ -218,7 +217,7 @@ def test_receiver_reports_bad_frame(gen: Any) -> None:
 
 
 def test_receiver_ignores_unknown_type(gen: Any) -> None:
-    got: List[Any] = []
+    got: list[Any] = []
 
     class R(gen.mods["proto"].Receiver):  # type: ignore[misc]
         def on_receive(self, value: Any) -> None:
@@ -231,7 +230,7 @@ def test_receiver_ignores_unknown_type(gen: Any) -> None:
 
 def test_logging(gen: Any) -> None:
     proto = gen.mods["proto"]
-    logs: List[str] = []
+    logs: list[str] = []
 
     class S(proto.Sender):  # type: ignore[misc]
         def on_send_log(self, message: str) -> None:
@@ -259,10 +258,10 @@ def test_sender_keeps_unsent_bytes(gen: Any) -> None:
     assert len(s.buffer) == n - 5
 
 
-def test_proxy(gen: Any, shared: Any, manifest: Dict[str, Any]) -> None:
+def test_proxy(gen: Any, shared: Any, manifest: dict[str, Any]) -> None:
     proto = gen.mods["proto"]
     stream = (shared / "vectors" / "protocol.fbe.bin").read_bytes()
-    seen: List[Any] = []
+    seen: list[Any] = []
 
     class P(proto.Proxy):  # type: ignore[misc]
         def on_proxy(self, model: Any, type: int, buffer: bytes, offset: int, size: int) -> None:
@@ -276,7 +275,7 @@ def test_proxy(gen: Any, shared: Any, manifest: Dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------- cross reads (schema evolution)
 
-def test_cross_reads(manifest: Dict[str, Any], gen: Any, shared: Any) -> None:
+def test_cross_reads(manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     """MANIFEST cross_reads: proto <-> protoex through the versioned model; final differs (FINAL_CROSS_READ)."""
     for cr in manifest["cross_reads"]["reads"]:
         data = (shared / "vectors" / cr["file"]).read_bytes()

@@ -7,17 +7,16 @@ import random
 import struct
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List
-
-import pytest
+from typing import Any, Callable
 
 import fbe
+import pytest
 from fbe_testlib import generate_into, load_modules
 
 SMALL = 300  # files up to this size get every byte position corrupted; larger ones a sample
 
 
-def decoders(gen: Any, c: Dict[str, Any], kind: str) -> List[Callable[[bytes], Any]]:
+def decoders(gen: Any, c: dict[str, Any], kind: str) -> list[Callable[[bytes], Any]]:
     mod = gen.mods[c["package"]]
     cls = getattr(mod, c["type"])
     if kind == "versioned":
@@ -45,7 +44,7 @@ def survive(fn: Callable[[bytes], Any], data: bytes) -> None:
         v.to_fbe()
 
 
-def binary_files(manifest: Dict[str, Any]) -> List[tuple]:
+def binary_files(manifest: dict[str, Any]) -> list[tuple]:
     out = []
     for c in manifest["cases"]:
         for f in c["files"]:
@@ -54,7 +53,7 @@ def binary_files(manifest: Dict[str, Any]) -> List[tuple]:
     return out
 
 
-def test_truncations_at_every_length(manifest: Dict[str, Any], gen: Any, shared: Path) -> None:
+def test_truncations_at_every_length(manifest: dict[str, Any], gen: Any, shared: Path) -> None:
     for c, f in binary_files(manifest):
         data = (shared / "vectors" / f["file"]).read_bytes()
         for fn in decoders(gen, c, f["kind"]):
@@ -68,7 +67,7 @@ def test_truncations_at_every_length(manifest: Dict[str, Any], gen: Any, shared:
                 assert f["kind"] == "versioned" or fn.__name__ == "<lambda>", (f["file"], n)
 
 
-def test_single_byte_corruptions(manifest: Dict[str, Any], gen: Any, shared: Path) -> None:
+def test_single_byte_corruptions(manifest: dict[str, Any], gen: Any, shared: Path) -> None:
     rnd = random.Random(42)
     start = time.monotonic()
     for c, f in binary_files(manifest):
@@ -145,7 +144,7 @@ def versioned_chain(levels: int) -> bytes:
     """Node -> next -> Node ... written by hand (body 17 bytes + 4-byte value slot per level)."""
     out = bytearray(struct.pack("<II", 0, 8))
     for i in range(levels):
-        p = len(out)
+        len(out)
         last = i == levels - 1
         out += struct.pack("<IIiBI", 17, 1, i, 0 if last else 1, 0 if last else 17)
         if not last:

@@ -7,9 +7,8 @@ import struct
 import uuid
 from decimal import Decimal
 
-import pytest
-
 import fbe
+import pytest
 from fbe import jsonfmt, text, values
 from fbe.buffer import Reader, read_count, read_string
 
@@ -43,7 +42,7 @@ def test_zero_is_sixteen_zero_bytes() -> None:
 def test_exact_decimal_keeps_all_digits() -> None:
     d = Decimal("1234567890.123456789012345678")
     assert fbe.decode_decimal(fbe.encode_decimal(d)) == d
-    big = Decimal("79228162514264337593543950335")
+    big = Decimal(79228162514264337593543950335)
     assert fbe.decode_decimal(fbe.encode_decimal(big)) == big
     with pytest.raises(fbe.EncodeError):
         fbe.encode_decimal(big + 1)

@@ -21,6 +21,7 @@ from typing import Any, Callable, TypeVar, Union
 from .errors import DecodeError, EncodeError
 
 T = TypeVar("T")
+E = TypeVar("E")
 BytesLike = Union[bytes, bytearray, memoryview]
 
 MAX_DEPTH = 128
@@ -130,6 +131,12 @@ class Reader:
             raise DecodeError("data shared by too many slots (decode budget exceeded)", None, field, pos)
 
 
+def enum_value(members: dict[int, E], cls: Callable[[int], E], raw: int) -> E:
+    """An enum member from its wire value (a dict hit for declared values)."""
+    m = members.get(raw)
+    return cls(raw) if m is None else m
+
+
 def out_of_bounds(what: str, pos: int, field: str | None = None) -> DecodeError:
     return DecodeError(what + " beyond the end of the buffer", None, field, pos)
 
@@ -147,7 +154,11 @@ def struct_header(r: Reader, pos: int, type_id: int, type_name: str) -> int:
         raise DecodeError(f"struct body of {size} bytes beyond the end of the buffer", type_name, None, pos)
     if r.check and tid != type_id:
         raise DecodeError(f"type id {tid} where {type_id} was expected", type_name, None, pos)
-    r.enter(pos, size)
+    r.depth += 1
+    r.budget -= size
+    if r.depth > MAX_DEPTH or r.budget < 0:
+        r.depth -= 1
+        r.enter(pos, size)
     return size  # type: ignore[no-any-return]
 
 

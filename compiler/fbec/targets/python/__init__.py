@@ -8,8 +8,6 @@ output folder is self-contained. The generator reads the IR only.
 
 from __future__ import annotations
 
-from typing import Dict, List
-
 from fbec.model import ir
 from fbec.targets.base import GeneratedFile, Options, generated_header
 
@@ -23,14 +21,14 @@ from .types import enum_class, struct_class, text_function
 __all__ = ["generate", "generate_package"]
 
 
-def generate(schema: ir.Schema, options: Options) -> List[GeneratedFile]:
+def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
     return [generate_package(schema, p, options) for p in schema.packages]
 
 
-def _ordered_structs(pkg: ir.Package) -> List[ir.Struct]:
+def _ordered_structs(pkg: ir.Package) -> list[ir.Struct]:
     """Declaration order, except that a base defined in the same package comes first."""
-    by_name: Dict[str, ir.Struct] = {s.qualified: s for s in pkg.structs}
-    done: List[ir.Struct] = []
+    by_name: dict[str, ir.Struct] = {s.qualified: s for s in pkg.structs}
+    done: list[ir.Struct] = []
     seen: set[str] = set()
 
     def visit(s: ir.Struct) -> None:
@@ -52,33 +50,33 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     fgen = Final(ctx)
     structs = _ordered_structs(pkg)
 
-    enums: List[str] = []
+    enums: list[str] = []
     for e in pkg.enums + pkg.flags:
         enums += enum_class(ctx, e)
-    classes: List[str] = []
+    classes: list[str] = []
     for s in structs:
         classes += struct_class(ctx, s)
-    texts: List[str] = []
+    texts: list[str] = []
     for s in structs:
         texts += text_function(ctx, s)
-    vcode: List[str] = []
+    vcode: list[str] = []
     for s in structs:
         vcode += vgen.struct_functions(s)
     for s in structs:
         vcode += vgen.model_class(s)
-    fcode: List[str] = []
+    fcode: list[str] = []
     if options.final:
         for s in structs:
             fcode += fgen.struct_functions(s)
         for s in structs:
             fcode += fgen.model_class(s)
-    jcode: List[str] = []
+    jcode: list[str] = []
     if options.json:
         for s in structs:
             jcode += json_functions(ctx, s, vgen.default_arg)
-    pcode: List[str] = protocol_code(ctx) if options.proto else []
+    pcode: list[str] = protocol_code(ctx) if options.proto else []
 
-    helpers: List[str] = []
+    helpers: list[str] = []
     for name in ctx.helper_order:
         helpers += ctx.helpers[name] + ["", ""]
 
@@ -102,7 +100,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
         f"{n} = {e}" for e, n in ctx.constants.items()) + ("struct.Struct" if ctx.layouts else ""), [(i, ctx.module_alias(i)) for i in imports])
     head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})", "", ""]
 
-    consts: List[str] = []
+    consts: list[str] = []
     for fmt, name in ctx.layouts.items():
         consts.append(f'{name} = struct.Struct("{fmt}")')
     for expr, name in ctx.constants.items():
@@ -118,9 +116,9 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     return GeneratedFile(f"{pkg.name}.py", text)
 
 
-def _imports(code: str, packages: List[tuple[str, str]]) -> List[str]:
+def _imports(code: str, packages: list[tuple[str, str]]) -> list[str]:
     """The import block, only what the code uses, in isort order."""
-    std: List[str] = []
+    std: list[str] = []
     if "struct." in code:
         std.append("import struct")
     if "uuid." in code:
@@ -150,9 +148,9 @@ def _indent(line: str, options: Options) -> str:
     return line
 
 
-def _squeeze(lines: List[str]) -> List[str]:
+def _squeeze(lines: list[str]) -> list[str]:
     """At most two blank lines in a row (PEP 8 between top-level definitions)."""
-    out: List[str] = []
+    out: list[str] = []
     blank = 0
     for x in lines:
         blank = blank + 1 if not x else 0

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import keyword
 import struct
-from typing import Dict, List, Optional, Set
 
 from fbec.model import ir
 from fbec.targets.base import Options
@@ -106,11 +105,11 @@ class Context:
         self.schema = schema
         self.package = package
         self.options = options
-        self.helpers: Dict[str, List[str]] = {}
-        self.helper_order: List[str] = []
-        self.constants: Dict[str, str] = {}
-        self.layouts: Dict[str, str] = {}
-        self.used_packages: Set[str] = set()
+        self.helpers: dict[str, list[str]] = {}
+        self.helper_order: list[str] = []
+        self.constants: dict[str, str] = {}
+        self.layouts: dict[str, str] = {}
+        self.used_packages: set[str] = set()
 
     # ------------------------------------------------------------ names
 
@@ -140,6 +139,11 @@ class Context:
         assert isinstance(t, ir.Mapping)
         return f"dict[{self.hint(t.key)}, {self.hint(t.value)}]"
 
+    def enum_from_raw(self, qualified: str, raw: str) -> str:
+        """An enum/flags value from its raw wire integer: a dict hit for declared values."""
+        members = self.ref(qualified, "FBE_M_")
+        return f"({members}[{raw}] if {raw} in {members} else {self.ref(qualified)}({raw}))"
+
     def struct(self, qualified: str) -> ir.Struct:
         return self.schema.struct(qualified)
 
@@ -148,7 +152,7 @@ class Context:
 
     # ------------------------------------------------------------ emitted pieces
 
-    def helper(self, name: str, build: "object") -> str:
+    def helper(self, name: str, build: object) -> str:
         """Emit a shared helper function once; ``build()`` returns its lines."""
         if name not in self.helpers:
             self.helpers[name] = []
@@ -172,7 +176,7 @@ class Context:
 
     # ------------------------------------------------------------ defaults
 
-    def enum_member(self, e: ir.Enum, value: int) -> Optional[str]:
+    def enum_member(self, e: ir.Enum, value: int) -> str | None:
         for v in e.values:
             if v.value == value:
                 return ident(v.name)

@@ -6,8 +6,6 @@ layout (FORMAT.md section 4).
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
 from fbec.model import ir
 
 from .context import Context, ident, is_plain, slot_fmt
@@ -49,7 +47,7 @@ class Final:
 
     # ------------------------------------------------------------ raw values of fixed fields
 
-    def raw_values(self, t: ir.Type, x: str, field: str) -> Tuple[List[str], List[str]]:
+    def raw_values(self, t: ir.Type, x: str, field: str) -> tuple[list[str], list[str]]:
         if is_plain(t) or isinstance(t, ir.EnumRef):
             return [], [x]
         if isinstance(t, ir.Primitive) and t.name == "decimal":
@@ -70,7 +68,7 @@ class Final:
         if is_plain(t):
             return f"{tv}[{start}]"
         if isinstance(t, ir.EnumRef):
-            return f"{c.ref(t.name)}({tv}[{start}])"
+            return c.enum_from_raw(t.name, f"{tv}[{start}]")
         if isinstance(t, ir.Primitive) and t.name == "decimal":
             return f"fbe.decode_decimal({tv}[{start}])"
         if isinstance(t, ir.Primitive) and t.name == "uuid":
@@ -83,7 +81,7 @@ class Final:
 
     # ------------------------------------------------------------ writing
 
-    def write(self, t: ir.Type, x: str, field: str, depth: int) -> List[str]:
+    def write(self, t: ir.Type, x: str, field: str, depth: int) -> list[str]:
         """Statements appending the final encoding of x (type t) to w."""
         c = self.ctx
         if _fixed_run_member(t):
@@ -124,7 +122,7 @@ class Final:
 
     # ------------------------------------------------------------ reading
 
-    def read(self, t: ir.Type, target: str, field: str, annotate: bool = True) -> List[str]:
+    def read(self, t: ir.Type, target: str, field: str, annotate: bool = True) -> list[str]:
         """Statements reading a value of type t at p into ``target`` and advancing p."""
         c = self.ctx
         f = f'"{field}"'
@@ -150,7 +148,7 @@ class Final:
             el = t.element
             if isinstance(t, ir.Array):
                 count = str(t.length)
-                pre: List[str] = []
+                pre: list[str] = []
             else:
                 count = self.tmp("n")
                 pre = [f"{count} = fbe.buffer.final_count(r, p, {_min_size(el)}, {f})", "p += 4"]
@@ -174,7 +172,7 @@ class Final:
 
     # ------------------------------------------------------------ structs
 
-    def struct_functions(self, s: ir.Struct) -> List[str]:
+    def struct_functions(self, s: ir.Struct) -> list[str]:
         c = self.ctx
         cls = ident(s.name)
         fields = s.all_fields
@@ -182,14 +180,14 @@ class Final:
         # writer: runs of fixed fields packed at once
         out = [f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:",
                f'{IND}"""Append the final encoding of a {s.name} (fields back to back)."""']
-        body: List[str] = []
+        body: list[str] = []
         i = 0
         while i < len(fields):
             f = fields[i]
             if _fixed_run_member(f.type):
                 j = i
                 fmt = ""
-                raws: List[str] = []
+                raws: list[str] = []
                 while j < len(fields) and _fixed_run_member(fields[j].type):
                     pre, rs = self.raw_values(fields[j].type, f"v.{ident(fields[j].name)}", fields[j].name)
                     body += pre
@@ -209,7 +207,7 @@ class Final:
                 f'{IND}"""Read a {s.name} at p; return it and the position after it."""',
                 f"{IND}fbe.buffer.final_enter(r, p)"]
         body = []
-        args: List[str] = []
+        args: list[str] = []
         i = 0
         while i < len(fields):
             f = fields[i]
@@ -242,7 +240,7 @@ class Final:
                 f"{IND}return v, p", "", ""]
         return out
 
-    def model_class(self, s: ir.Struct) -> List[str]:
+    def model_class(self, s: ir.Struct) -> list[str]:
         cls = ident(s.name)
         return [
             f"class {s.name}FinalModel(fbe.FinalModel[{cls}]):",

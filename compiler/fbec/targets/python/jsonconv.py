@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import List
-
 from fbec.model import ir
 
 from .context import Context, ident
@@ -74,6 +72,7 @@ def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
         # not supported by the original; we write the underlying number as the key
         return f"'\"' + str(int({k})) + '\"'"
     # struct keys: the original cannot write them (FORMAT.md 8.1)
+    assert isinstance(t, ir.StructRef)
     return f'fbe.jsonfmt.unsupported_key("{t.name}")'
 
 
@@ -149,10 +148,11 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
             mask = (1 << (8 * t.size)) - 1
             return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {mask}, {f}) & {mask})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}))"
+    assert isinstance(t, ir.StructRef)
     return f'fbe.jsonfmt.unsupported_key("{t.name}")'
 
 
-def json_functions(ctx: Context, s: ir.Struct, default_arg: "object") -> List[str]:
+def json_functions(ctx: Context, s: ir.Struct, default_arg: object) -> list[str]:
     cls = ident(s.name)
     fields = s.all_fields
     out = [f"def fbe_js_{s.name}(v: {cls}) -> str:",

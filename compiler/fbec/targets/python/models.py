@@ -7,8 +7,6 @@ its out-of-line data has been appended, and read with one ``unpack_from``
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
 from fbec.model import ir
 
 from .context import Context, check_size, ident, is_plain, nraw, slot_fmt, tkey
@@ -19,7 +17,7 @@ IND = "    "
 class Raw:
     """The raw unpacked values of one slot: ``tv[start]``, ``tv[start + 1]``..."""
 
-    def __init__(self, tv: str, start: "int | str") -> None:
+    def __init__(self, tv: str, start: int | str) -> None:
         self.tv, self.start = tv, start
 
     def at(self, n: int) -> str:
@@ -34,7 +32,7 @@ class Versioned:
 
     # ------------------------------------------------------------ writing
 
-    def write_field(self, t: ir.Type, x: str, base: str, tmp: str, field: str) -> Tuple[List[str], List[str]]:
+    def write_field(self, t: ir.Type, x: str, base: str, tmp: str, field: str) -> tuple[list[str], list[str]]:
         """Statements that allocate t's out-of-line data, and the raw values of its slot."""
         c = self.ctx
         if is_plain(t) or isinstance(t, ir.EnumRef):
@@ -75,7 +73,7 @@ class Versioned:
         c = self.ctx
         name = "fbe_vsw_" + tkey(t)
 
-        def build() -> List[str]:
+        def build() -> list[str]:
             hint = c.hint(t)
             lines = [f"def {name}(w: bytearray, b: int, s: int, x: {hint}) -> None:"]
             if is_plain(t) or isinstance(t, ir.EnumRef):
@@ -104,7 +102,7 @@ class Versioned:
         c = self.ctx
         name = "fbe_vow_" + tkey(e)
 
-        def build() -> List[str]:
+        def build() -> list[str]:
             sw = self.slot_writer(e)
             return [
                 f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:",
@@ -121,7 +119,7 @@ class Versioned:
         c = self.ctx
         name = "fbe_vaw_" + tkey(t)
 
-        def build() -> List[str]:
+        def build() -> list[str]:
             stmts, raws = self.write_field(t.element, "e", "b", "y", "f")
             lines = [
                 f"def {name}(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> list[Any]:",
@@ -141,7 +139,7 @@ class Versioned:
         c = self.ctx
         name = "fbe_vcw_" + tkey(t)
 
-        def build() -> List[str]:
+        def build() -> list[str]:
             lines = [f"def {name}(w: bytearray, b: int, x: {c.hint(t)}) -> int:", f"{IND}q = len(w)"]
             if isinstance(t, ir.Sequence):
                 e = t.element
@@ -190,7 +188,7 @@ class Versioned:
         if is_plain(t):
             return r0
         if isinstance(t, ir.EnumRef):
-            return f"{c.ref(t.name)}({r0})"
+            return c.enum_from_raw(t.name, r0)
         if isinstance(t, ir.Primitive):
             if t.name == "decimal":
                 return f"fbe.decode_decimal({r0})"
@@ -219,7 +217,7 @@ class Versioned:
         c = self.ctx
         name = "fbe_vsr_" + tkey(t)
 
-        def build() -> List[str]:
+        def build() -> list[str]:
             lay = c.layout(slot_fmt(t))
             return [
                 f"def {name}(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}:",
@@ -235,7 +233,7 @@ class Versioned:
         c = self.ctx
         name = "fbe_vcr_" + tkey(t)
 
-        def build() -> List[str]:
+        def build() -> list[str]:
             hint = c.hint(t)
             empty = "{}" if isinstance(t, ir.Mapping) else ("set()" if t.kind == "set" else "[]")
             lines = [
@@ -272,7 +270,7 @@ class Versioned:
 
     # ------------------------------------------------------------ structs
 
-    def struct_functions(self, s: ir.Struct) -> List[str]:
+    def struct_functions(self, s: ir.Struct) -> list[str]:
         c = self.ctx
         cls = ident(s.name)
         fields = s.all_fields
@@ -291,7 +289,7 @@ class Versioned:
                f'{IND}"""Append the body of a {s.name} and its data; return the body position."""',
                f"{IND}p = len(w)",
                f"{IND}w += bytes({s.body_size})"]
-        raws: List[str] = [str(s.body_size), str(s.type_id)]
+        raws: list[str] = [str(s.body_size), str(s.type_id)]
         for i, f in enumerate(fields):
             stmts, rs = self.write_field(f.type, f"v.{ident(f.name)}", "p", f"o{i}", f.name)
             out += [IND + x for x in stmts]
@@ -339,7 +337,7 @@ class Versioned:
             return expr
         return "fbe.DEFAULT" if isinstance(f.type, ir.Optional_) else "None"
 
-    def model_class(self, s: ir.Struct) -> List[str]:
+    def model_class(self, s: ir.Struct) -> list[str]:
         cls = ident(s.name)
         return [
             f"class {s.name}Model(fbe.Model[{cls}]):",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
 from fbec.model import ir
 
 from .context import Context, ident
@@ -17,11 +15,11 @@ def _handler(s: ir.Struct, own: str) -> str:
     return s.name.lower() if pkg == own else f"{pkg}_{s.name.lower()}"
 
 
-def _messages(ctx: Context) -> Tuple[List[ir.Struct], List[ir.Struct]]:
+def _messages(ctx: Context) -> tuple[list[ir.Struct], list[ir.Struct]]:
     """Own messages, then messages of imported packages (transitively, import order) not shadowed by own ids."""
     own = list(ctx.package.messages)
     seen_ids = {m.type_id for m in own}
-    imported: List[ir.Struct] = []
+    imported: list[ir.Struct] = []
     visited: set[str] = set()
 
     def visit(pkg_name: str) -> None:
@@ -41,11 +39,11 @@ def _messages(ctx: Context) -> Tuple[List[ir.Struct], List[ir.Struct]]:
     return own, imported
 
 
-def protocol_code(ctx: Context) -> List[str]:
+def protocol_code(ctx: Context) -> list[str]:
     own, imported = _messages(ctx)
     pkg = ctx.package.name
     every = own + imported
-    out: List[str] = []
+    out: list[str] = []
     finals = [False, True] if ctx.options.final else [False]
     # decoders used by the receivers
     for m in every:
@@ -58,9 +56,8 @@ def protocol_code(ctx: Context) -> List[str]:
                     f"{IND}return fbe.decode_final({ctx.ref(m.qualified, 'fbe_fr_')}, data, {m.type_id})[0]", "", ""]
 
     # senders: every message of the package and of its imports can be sent
-    send_all: List[ir.Struct] = list(own)
-    for m in _all_imported_messages(ctx):
-        send_all.append(m)
+    send_all: list[ir.Struct] = list(own)
+    send_all.extend(_all_imported_messages(ctx))
     for final in finals:
         prefix = "Final" if final else ""
         table = f"FBE_SEND_{'F' if final else 'V'}"
@@ -91,8 +88,8 @@ def protocol_code(ctx: Context) -> List[str]:
         for m in every:
             entries.append(f'{IND * 2}{m.type_id}: ({dec}{m.qualified.replace(".", "_")}, "on_receive_{_handler(m, pkg)}"),')
         out += [f"class {prefix}Receiver(fbe.Receiver):",
-                f'{IND}"""Receives {pkg} {"final" if final else "versioned"} frames fed in any chunks; '
-                f'override ``on_receive_<message>``."""',
+                (f'{IND}"""Receives {pkg} {"final" if final else "versioned"} frames fed in any chunks; '
+                f'override ``on_receive_<message>``."""'),
                 "",
                 f"{IND}fbe_final: ClassVar[bool] = {final}",
                 f"{IND}_fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {{"]
@@ -148,8 +145,8 @@ def protocol_code(ctx: Context) -> List[str]:
     return out
 
 
-def _all_imported_messages(ctx: Context) -> List[ir.Struct]:
-    out: List[ir.Struct] = []
+def _all_imported_messages(ctx: Context) -> list[ir.Struct]:
+    out: list[ir.Struct] = []
     visited: set[str] = set()
 
     def visit(name: str) -> None:

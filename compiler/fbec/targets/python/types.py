@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import List
 
 from fbec.model import ir
 
@@ -12,7 +11,7 @@ from .context import Context, ident
 IND = "    "
 
 
-def enum_class(ctx: Context, e: ir.Enum) -> List[str]:
+def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     flags = e.kind == "flags"
     base = "IntFlag" if flags else "IntEnum"
     out = [f"class {ident(e.name)}({base}):",
@@ -29,6 +28,8 @@ def enum_class(ctx: Context, e: ir.Enum) -> List[str]:
                 f'{IND * 2}"""True when every bit of ``flags`` is set."""',
                 f"{IND * 2}return (int(self) & int(flags)) == int(flags)", ""]
     out += [f"{IND}def __str__(self) -> str:", f"{IND * 2}return fbe_tx_{e.name}(self)", "", ""]
+    cls = ident(e.name)
+    out += [f"FBE_M_{e.name}: dict[int, {cls}] = {{int(m): m for m in {cls}.__members__.values()}}", "", ""]
     if flags:
         pairs = ", ".join(f'("{v.name}", {v.value})' for v in e.values)
         out += [f"FBE_N_{e.name}: tuple[tuple[str, int], ...] = ({pairs}{',' if len(e.values) == 1 else ''})", "", "",
@@ -89,9 +90,9 @@ def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
     return f'"[" + str(len({x})) + "]{opn}" + ",".join([{kx} + "->" + {vx} for {k}, {v} in {it}]) + "{cls}"'
 
 
-def text_function(ctx: Context, s: ir.Struct) -> List[str]:
+def text_function(ctx: Context, s: ir.Struct) -> list[str]:
     cls = ident(s.name)
-    parts: List[str] = []
+    parts: list[str] = []
     first = True
     own = s.fields
     if s.base is not None:
@@ -121,20 +122,20 @@ def text_function(ctx: Context, s: ir.Struct) -> List[str]:
     return out + ["", ""]
 
 
-def _natural(name: str) -> List[object]:
+def _natural(name: str) -> list[object]:
     """Natural sort key (``f2`` before ``f10``), the order ruff expects for ``__slots__``."""
     return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", name)]
 
 
-def struct_class(ctx: Context, s: ir.Struct) -> List[str]:
+def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
     o = ctx.options
     cls = ident(s.name)
     base = ctx.ref(s.base) if s.base else "fbe.Struct"
     kind = "message" if s.message else "struct"
     out = [f"class {cls}({base}):",
            f'{IND}"""{kind} {s.qualified} (type {s.type_id}).', "",
-           f"{IND}Keyword construction: ``{cls}({', '.join(ident(f.name) + '=...' for f in s.all_fields[:3])}"
-           f"{', ...' if len(s.all_fields) > 3 else ''})``; omitted fields get their schema defaults.",
+           (f"{IND}Keyword construction: ``{cls}({', '.join(ident(f.name) + '=...' for f in s.all_fields[:3])}"
+           f"{', ...' if len(s.all_fields) > 3 else ''})``; omitted fields get their schema defaults."),
            f'{IND}"""', ""]
     own = ", ".join(f'"{n}"' for n in sorted((ident(f.name) for f in s.fields), key=_natural))
     out.append(f"{IND}__slots__ = ({own}{',' if len(s.fields) == 1 else ''})")
