@@ -286,29 +286,39 @@ def chart(result: dict, path: str) -> None:
 
     trade = [r for r in result["trade"] if "serialize_ns" in r]
     graph = [r for r in result["graph"] if "serialize_ns" in r]
-    panels = 1 + (1 if graph else 0)
-    fig, axes = plt.subplots(panels, 1, figsize=(11, 4.6 * panels), squeeze=False)
+    instr = [r for r in result["trade"] if "serialize_instructions" in r]
+    panels = [p for p in (trade, instr, graph) if p]
+    if not panels:
+        return
+    fig, axes = plt.subplots(len(panels), 1, figsize=(11, 4.6 * len(panels)), squeeze=False)
+    axes = iter(ax[0] for ax in axes)
 
-    def bars(ax, rows, ops, scale, unit, title):
+    def bars(ax, rows, ops, scale, unit, title, field="ns"):
         n = len(ops)
         width = 0.8 / n
         xs = range(len(rows))
         colors = ["#2b6cb0", "#dd6b20", "#38a169", "#805ad5", "#718096"]
         for k, op in enumerate(ops):
-            vals = [(r.get(f"{op}_ns") or 0) / scale for r in rows]
+            vals = [(r.get(f"{op}_{field}") or 0) / scale for r in rows]
             pos = [x - 0.4 + width * (k + 0.5) for x in xs]
             ax.bar(pos, vals, width, label=op.replace("_", "+"), color=colors[k % len(colors)])
         ax.set_xticks(list(xs))
         ax.set_xticklabels([r["protocol"] for r in rows], rotation=20, ha="right")
-        ax.set_ylabel(unit)
+        ax.set_yscale("log")  # JSON rows are 10-50x the binary ones
+        ax.set_ylabel(unit + ", log scale")
         ax.set_title(title)
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=8)
 
-    bars(axes[0][0], trade, ["serialize", "deserialize", "verify"], 1.0, "ns per operation (median, lower is better)",
-         "Trade model: one account, three orders")
+    if trade:
+        bars(next(axes), trade, ["serialize", "deserialize", "verify"], 1.0,
+             "ns per operation (median, lower is better)", "Trade model: one account, three orders — time")
+    if instr:
+        bars(next(axes), instr, ["serialize", "deserialize", "verify"], 1.0,
+             "instructions per operation (callgrind)", "Trade model — instructions per operation (repeatable)",
+             field="instructions")
     if graph:
-        bars(axes[1][0], graph, ["serialize", "deserialize", "traverse", "deserialize_traverse"], 1e3,
+        bars(next(axes), graph, ["serialize", "deserialize", "traverse", "deserialize_traverse"], 1e3,
              "µs per operation (median, lower is better)",
              f"Graph model: {result['context'].get('graph_model', '')}")
     fig.tight_layout()
