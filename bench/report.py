@@ -114,6 +114,40 @@ def instructions(counts: dict) -> dict:
     return out
 
 
+def profile(directory: str, label: str, top: int = 15) -> str:
+    """Exclusive instructions per function in the callgrind dump of one timed
+    loop (label like trade/ours/deserialize@1001), for finding hot spots."""
+    for path in sorted(Path(directory).glob("cg.out.*")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if f"Client Request: {label}\n" not in text:
+            continue
+        names: dict = {}
+        cost: dict = {}
+        fn = None
+        after_call = False
+        for line in text.splitlines():
+            if line.startswith("fn="):
+                m = re.fullmatch(r"fn=(?:\((\d+)\))?\s*(.*)", line)
+                ident, name = m.group(1), m.group(2)
+                if ident and name:
+                    names[ident] = name
+                fn = names.get(ident, name) if ident else name
+            elif line.startswith("calls="):
+                after_call = True
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                parts = line.split()
+                if after_call:
+                    after_call = False
+                elif fn is not None and len(parts) >= 2:
+                    cost[fn] = cost.get(fn, 0) + int(parts[1])
+        total = sum(cost.values()) or 1
+        n = int(label.rpartition("@")[2] or 1)
+        rows = [f"{c / n:10.1f} {100 * c / total:5.1f}%  {f[:140]}"
+                for f, c in sorted(cost.items(), key=lambda kv: -kv[1])[:top]]
+        return f"instructions per iteration, exclusive, in {path}:\n" + "\n".join(rows)
+    return f"no callgrind dump labelled {label} in {directory}"
+
+
 def fmt_ns(v: float | None) -> str:
     if v is None:
         return "—"
@@ -333,7 +367,12 @@ def main(argv=None) -> int:
     p.add_argument("--callgrind")
     p.add_argument("--out", help="prefix of the .json and .md outputs")
     p.add_argument("--png")
+    p.add_argument("--profile", metavar="LABEL",
+                   help="print the hot functions of one callgrind dump (with --callgrind), e.g. trade/ours/deserialize@1001")
     args = p.parse_args(argv)
+    if args.profile:
+        print(profile(args.callgrind or "build/bench/callgrind", args.profile))
+        return 0
     if not args.time and not args.stable:
         p.error("give --time and/or --stable")
     result = build(args)
