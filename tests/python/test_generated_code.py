@@ -221,6 +221,18 @@ def test_client_response_reject_timeout(everything: Any) -> None:
     with pytest.raises(fbe.RequestError, match="Timeout!"):
         fut4.result(0)
 
+    fut6 = c.request(e.PlaceOrder(), 1)
+
+    async def watch() -> None:
+        task = asyncio.ensure_future(fbe.protocol.run_watchdog(c, 0.01))
+        try:
+            await asyncio.wait_for(fbe.wait_response(fut6), 5)
+        finally:
+            task.cancel()
+
+    with pytest.raises(fbe.RequestError, match="Timeout!"):
+        asyncio.run(watch())
+
     assert c.request(e.Ping(sequence=1)).result(0) is None  # no response type: done when sent
     fut5 = c.request(e.PlaceOrder())
     c.reset()

@@ -181,6 +181,13 @@ def test_json_hostile(gen: Any) -> None:
             proto.Account.from_json(text)
 
 
+def test_json_error_names_type_and_field(gen: Any) -> None:
+    proto = gen.mods["proto"]
+    with pytest.raises(fbe.DecodeError) as e:
+        proto.Account.from_json('{"wallet": {"amount": "x"}}')
+    assert e.value.type == "proto.Balance" and e.value.field == "amount"
+
+
 def test_stream_garbage(gen: Any) -> None:
     rnd = random.Random(7)
     proto = gen.mods["proto"]

@@ -315,6 +315,13 @@ def attach_stream(
     return asyncio.ensure_future(pump())
 
 
+async def run_watchdog(client: ClientBase, interval: float = 0.1) -> None:
+    """Call ``client.watchdog()`` every ``interval`` seconds (cancel the task to stop)."""
+    while True:
+        client.watchdog()
+        await asyncio.sleep(interval)
+
+
 async def wait_response(future: concurrent.futures.Future[Any]) -> Any:
     """Await a Client request future from asyncio code."""
     return await asyncio.wrap_future(future)
@@ -328,5 +335,6 @@ __all__ = [
     "Sender",
     "attach_stream",
     "frame_type",
+    "run_watchdog",
     "wait_response",
 ]

@@ -174,10 +174,13 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: object) -> list[str]
         out += [f"{IND}fbe.jsonfmt.get_object(o, f)", f"{IND}return {cls}()"]
         return out + ["", ""]
     out.append(f"{IND}m = fbe.jsonfmt.get_object(o, f)")
-    out.append(f"{IND}return {cls}(")
+    out.append(f"{IND}try:")
+    out.append(f"{IND * 2}return {cls}(")
     for f in fields:
         fx = read_expr(ctx, f.type, f'm["{f.name}"]', f'"{f.name}"')
         dflt = default_arg(f)  # type: ignore[operator]
-        out.append(f'{IND * 2}{fx} if "{f.name}" in m else {dflt},')
-    out.append(f"{IND})")
+        out.append(f'{IND * 3}{fx} if "{f.name}" in m else {dflt},')
+    out.append(f"{IND * 2})")
+    out.append(f"{IND}except fbe.DecodeError as e:")
+    out.append(f'{IND * 2}raise e.within("{s.qualified}") from None')
     return out + ["", ""]
