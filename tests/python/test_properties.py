@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import struct
 from decimal import Decimal
-from typing import Any, Dict
+from typing import Any
 
 import pytest
-
 from fbec.model import ir
 from fbec.targets.python.context import ident
 
@@ -23,7 +22,7 @@ def _f32(x: float) -> float:
 
 
 class Strategies:
-    def __init__(self, schema: ir.Schema, mods: Dict[str, Any], json_safe: bool) -> None:
+    def __init__(self, schema: ir.Schema, mods: dict[str, Any], json_safe: bool) -> None:
         self.schema, self.mods, self.json_safe = schema, mods, json_safe
 
     def cls(self, qualified: str) -> Any:
@@ -107,7 +106,7 @@ SETTINGS = hypothesis.settings(max_examples=25, deadline=None,
                                suppress_health_check=list(hypothesis.HealthCheck))
 
 
-def _roundtrip(schema: ir.Schema, mods: Dict[str, Any], qualified: str) -> None:
+def _roundtrip(schema: ir.Schema, mods: dict[str, Any], qualified: str) -> None:
     s = schema.struct(qualified)
     json_safe = _json_ok(s, schema)
     strategies = Strategies(schema, mods, json_safe)
