@@ -6,7 +6,7 @@ import base64
 import json
 
 import pytest
-from conftest import fbec, shared
+from tools_testlib import fbec, shared
 
 
 def _proto() -> str:

@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
-from conftest import REPO, fbec, shared
-
 from fbe import DecodeError
 from fbe.dynamic import DynamicCodec
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.tools.compat import BREAKING, SAFE, WARNING, compare_paths
+from tools_testlib import REPO, fbec, shared
 
 BASE = """\
 package shop
@@ -76,7 +75,8 @@ CATALOGUE: List[Tuple[str, List[Tuple[str, str]], str, str, Optional[str]]] = [
      "field-inserted"),
     ("field-inserted-first", [("    [key] int32 sku;\n", "    int16 first;\n    [key] int32 sku;\n")], BREAKING,
      BREAKING, "field-inserted"),
-    ("fields-reordered", [('    string name = "x";\n    double price;\n', '    double price;\n    string name = "x";\n')],
+    ("fields-reordered",
+     [('    string name = "x";\n    double price;\n', '    double price;\n    string name = "x";\n')],
      BREAKING, BREAKING, "fields-reordered"),
     ("field-retyped-size", [("    double price;\n", "    float price;\n")], BREAKING, BREAKING, "field-retyped"),
     ("field-retyped-sign", [("    int32 count;\n", "    uint32 count;\n")], BREAKING, BREAKING, "field-retyped"),

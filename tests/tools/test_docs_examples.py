@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import List
 
-from conftest import REPO
+from tools_testlib import REPO
 
 DOC = REPO / "docs" / "tools.md"
 SKIP = ("alias ", "ln -s", "make ", "pytest")

@@ -6,10 +6,9 @@ import json
 from typing import Any, Dict
 
 import pytest
-from conftest import codec_for, manifest, manifest_cases, shared
-
 from fbe import DecodeError
 from fbe.text import text_bytes
+from tools_testlib import codec_for, manifest, manifest_cases, shared
 
 CASES = manifest_cases()
 IDS = [c["name"] for c in CASES]

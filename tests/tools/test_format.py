@@ -6,13 +6,12 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
-from conftest import REPO, SHARED, fbec
-
 from fbec.model import ir_json
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.syntax.lexer import tokenize, tokenize_with_comments
 from fbec.tools.format import FormatError, format_text
+from tools_testlib import REPO, SHARED, fbec
 
 
 def _schema_folders() -> List[Path]:
@@ -83,7 +82,8 @@ message Req { uuid [id] = uuid1; int32 /* odd */ v =
 }
 message Resp { uuid [id]; }
 message Rej { uuid [id]; } message Rej2{uuid [id];}
-struct S(+3):Req{ [hidden][key] int64 k; [deprecated] double ? < string > m; byte[ 4 ] arr; int32~ r; string! s; E e = E.b;
+struct S(+3):Req{ [hidden][key] int64 k; [deprecated] double ? < string > m; byte[ 4 ] arr; int32~ r; string! s;
+ E e = E.b;
 
 
   F f = F.x | F.y; }

@@ -17,13 +17,12 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
-from conftest import REPO, SHARED
-
 from fbe import EncodeError
 from fbe.dynamic import DynamicCodec
 from fbe.text import text_bytes
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
+from tools_testlib import REPO, SHARED
 
 python_target = pytest.importorskip("fbec.targets.python", reason="the Python target is not there yet")
 

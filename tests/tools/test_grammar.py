@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
 import pytest
-from conftest import REPO, SHARED
-
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.syntax.lexer import ATTR, CHAR, EOF, FLOAT, IDENT, INT, STRING, tokenize_with_comments
 from fbec.syntax.parser import BASE_TYPES, DECLARATION_START, RESERVED, VALUE_KEYWORDS
+from tools_testlib import REPO, SHARED
 
 EDITOR = REPO / "editors" / "vscode"
 GRAMMAR = EDITOR / "syntaxes" / "fbe.tmLanguage.json"

@@ -1,4 +1,4 @@
-"""Helpers shared by the tools tests (fbec decode/encode/compat/format, fbe.dynamic)."""
+"""Helpers shared by the tools tests (fbec decode/encode/compat/format, fbe.dynamic); imported as tools_testlib."""
 
 from __future__ import annotations
 

@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import codec_for, codec_from_text, shared
-
 from fbe import DecodeError
+from tools_testlib import codec_for, codec_from_text, shared
 
 NODE = "package graph\nstruct Node { int32 id; Node? next; Node[] kids; }\n"
 
