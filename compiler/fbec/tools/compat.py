@@ -155,8 +155,8 @@ class Comparer:
     def _package(self, old: Dict[str, Any], new: Dict[str, Any]) -> None:
         name = old["name"]
         if old["domain"] != new["domain"]:
-            self.add("domain-changed", name, f"domain changed from {old['domain'] or '(none)'} to {new['domain'] or '(none)'} "
-                     "(namespaces of generated code change; no wire effect)", WARNING)
+            self.add("domain-changed", name, f"domain changed from {old['domain'] or '(none)'} to "
+                     f"{new['domain'] or '(none)'} (namespaces of generated code change; no wire effect)", WARNING)
         if old["version"] != new["version"]:
             ov, nv = old["version"], new["version"]
             self.add("version-changed", name, f"version {ov['major']}.{ov['minor']} -> {nv['major']}.{nv['minor']} "

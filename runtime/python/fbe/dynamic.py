@@ -52,7 +52,8 @@ import uuid as _uuid
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
-from . import jsonfmt, text as _text
+from . import jsonfmt
+from . import text as _text
 from .buffer import (
     MAX_DEPTH,
     Reader,
