@@ -35,7 +35,7 @@ def encode_versioned(write: VersionedWrite[T], value: T) -> bytearray:
     w = bytearray(8)
     try:
         p = write(w, value)
-    except (struct.error, OverflowError, TypeError, AttributeError, ValueError) as e:
+    except (struct.error, OverflowError, TypeError, AttributeError, ValueError, RecursionError) as e:
         raise EncodeError(f"cannot encode {type(value).__name__}: {e}") from None
     pack_u32x2_into(w, 0, len(w), p)
     return w
@@ -62,7 +62,7 @@ def encode_final(write: FinalWrite[T], value: T, type_id: int) -> bytearray:
     w = bytearray(8)
     try:
         write(w, value)
-    except (struct.error, OverflowError, TypeError, AttributeError, ValueError) as e:
+    except (struct.error, OverflowError, TypeError, AttributeError, ValueError, RecursionError) as e:
         raise EncodeError(f"cannot encode {type(value).__name__}: {e}") from None
     pack_u32x2_into(w, 0, len(w), type_id)
     return w
