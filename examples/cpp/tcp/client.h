@@ -1,0 +1,132 @@
+// The rpc client of the TCP example: the generated FBE::rpc::Client over an
+// asio socket served by one io thread.
+//
+// request() may be called from any thread: it serializes under the client
+// lock and onSend() only appends to a queue (its own mutex) and wakes the io
+// thread, which writes. The io thread reads and feeds receive(), which
+// completes the futures. Nothing blocks on the network while holding a lock.
+
+#pragma once
+
+#include "rpc_protocol.h"
+
+#include <asio.hpp>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <iostream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tcp_example {
+
+class RpcClient : public FBE::rpc::Client<> {
+public:
+    RpcClient() : _socket(_io), _watchdog(_io), _work(asio::make_work_guard(_io)) {}
+    ~RpcClient() override { disconnect(); }
+
+    //! Connects (blocking) and starts the io thread.
+    void connect(const std::string& host, uint16_t port) {
+        _socket.connect(asio::ip::tcp::endpoint(asio::ip::make_address(host), port));
+        _socket.set_option(asio::ip::tcp::no_delay(true));
+        read();
+        tick();
+        _thread = std::thread([this] { _io.run(); });
+    }
+
+    //! Closes the socket, fails pending requests, joins the io thread.
+    void disconnect() {
+        if (!_thread.joinable())
+            return;
+        asio::post(_io, [this] {
+            asio::error_code ignored;
+            _watchdog.cancel();
+            _socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+            _socket.close(ignored);
+        });
+        _work.reset();
+        _thread.join();
+        reset();
+    }
+
+    uint64_t notifications() const noexcept { return _notifications; }
+    uint64_t errors() const noexcept { return _errors; }
+
+protected:
+    std::size_t onSend(const void* data, std::size_t size) override {
+        std::scoped_lock locker(_out_lock);
+        const uint8_t* bytes = static_cast<const uint8_t*>(data);
+        _queue.insert(_queue.end(), bytes, bytes + size);
+        if (!_writing) {
+            _writing = true;
+            asio::post(_io, [this] { write(); });
+        }
+        return size;
+    }
+
+    void onReceiveNotify(const ::rpc::Heartbeat&) override { ++_notifications; }
+
+    void onReceiveError(FBE::ReceiveError error, const std::string& reason) override {
+        ++_errors;
+        std::cerr << "client: " << error << ": " << reason << std::endl;
+    }
+
+private:
+    asio::io_context _io;
+    asio::ip::tcp::socket _socket;
+    asio::steady_timer _watchdog;
+    asio::executor_work_guard<asio::io_context::executor_type> _work;
+    std::thread _thread;
+    std::array<uint8_t, 65536> _input{};
+    std::mutex _out_lock;
+    std::vector<uint8_t> _queue;
+    std::vector<uint8_t> _writing_bytes;
+    bool _writing = false;
+    std::atomic<uint64_t> _notifications{0};
+    std::atomic<uint64_t> _errors{0};
+
+    void read() {
+        _socket.async_read_some(asio::buffer(_input), [this](const asio::error_code& ec, std::size_t n) {
+            if (ec)
+                return;
+            receive(_input.data(), n);
+            read();
+        });
+    }
+
+    void write() {
+        {
+            std::scoped_lock locker(_out_lock);
+            if (_queue.empty()) {
+                _writing = false;
+                return;
+            }
+            _writing_bytes.clear();
+            _writing_bytes.swap(_queue);
+        }
+        asio::async_write(_socket, asio::buffer(_writing_bytes), [this](const asio::error_code& ec, std::size_t) {
+            if (ec) {
+                std::scoped_lock locker(_out_lock);
+                _writing = false;
+                return;
+            }
+            write();
+        });
+    }
+
+    //! Times out expired requests every 50 ms.
+    void tick() {
+        _watchdog.expires_after(std::chrono::milliseconds(50));
+        _watchdog.async_wait([this](const asio::error_code& ec) {
+            if (ec)
+                return;
+            watchdog(utc());
+            tick();
+        });
+    }
+};
+
+} // namespace tcp_example

@@ -1,0 +1,251 @@
+// JSON: the runtime mapping (fbe/json.h) and the generated `<package>_json.h`
+// on the cases where the original is wrong or lossy (FORMAT.md 10, see
+// docs/cpp-json-protocol.md), plus the reading rules of FORMAT.md 8.3.
+
+#include "jsoncases_json.h"
+#include "rpc_json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace {
+
+using FBE::JSON::from_string;
+using FBE::JSON::to_string;
+
+TEST(Json, ApiOfTheOriginal) {
+    ::jsoncases::Point point{1, 2};
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    ASSERT_TRUE(FBE::JSON::to_json(writer, point));
+    EXPECT_STREQ(buffer.GetString(), R"({"x":1,"y":2})");
+
+    rapidjson::Document json;
+    json.Parse(buffer.GetString());
+    ::jsoncases::Point back;
+    ASSERT_TRUE(FBE::JSON::from_json(json, back));
+    EXPECT_EQ(back.x, 1);
+    EXPECT_EQ(back.y, 2);
+}
+
+TEST(Json, InheritedFieldsAreFlattenedInFront) {
+    ::jsoncases::Values v;
+    v.origin = 7;
+    const std::string text = to_string(v);
+    EXPECT_EQ(text.rfind(R"({"origin":7,"c":0,)", 0), 0u) << text;
+}
+
+TEST(Json, CharAbove0x7FIsItsByteValue) {
+    ::jsoncases::Values v;
+    v.c = static_cast<char>(0xC8);
+    v.chars = {'A', static_cast<char>(0xFF)};
+    const std::string text = to_string(v);
+    EXPECT_NE(text.find(R"("c":200,)"), std::string::npos) << text;
+    EXPECT_NE(text.find(R"("chars":[65,255])"), std::string::npos) << text;
+    ::jsoncases::Values back;
+    ASSERT_TRUE(from_string(text, back));
+    EXPECT_EQ(back.c, static_cast<char>(0xC8));
+    EXPECT_EQ(back.chars, v.chars);
+}
+
+TEST(Json, ReadsTheOriginalsSignedCharForm) {
+    // The original wrote 0xC8 as 4294967240.
+    ::jsoncases::Values v;
+    std::string text = to_string(v);
+    const std::string from = R"("c":0,)";
+    text.replace(text.find(from), from.size(), R"("c":4294967240,)");
+    ASSERT_TRUE(from_string(text, v));
+    EXPECT_EQ(static_cast<uint8_t>(v.c), 0xC8);
+    // Any other large number is a type mismatch.
+    text.replace(text.find("4294967240"), 10, "4000000000");
+    EXPECT_FALSE(from_string(text, v));
+}
+
+TEST(Json, NanAndInfinityAreWrittenAsStrings) {
+    ::jsoncases::Values v;
+    v.f = std::numeric_limits<float>::infinity();
+    v.d = std::numeric_limits<double>::quiet_NaN();
+    std::string text = to_string(v);
+    ASSERT_FALSE(text.empty());
+    EXPECT_NE(text.find(R"("f":"Infinity","d":"NaN")"), std::string::npos) << text;
+    ::jsoncases::Values back;
+    ASSERT_TRUE(from_string(text, back));
+    EXPECT_TRUE(std::isinf(back.f) && back.f > 0);
+    EXPECT_TRUE(std::isnan(back.d));
+    v.f = -std::numeric_limits<float>::infinity();
+    text = to_string(v);
+    EXPECT_NE(text.find(R"("f":"-Infinity")"), std::string::npos) << text;
+    ASSERT_TRUE(from_string(text, back));
+    EXPECT_TRUE(std::isinf(back.f) && back.f < 0);
+}
+
+TEST(Json, DoublesAsRapidJsonWriterDouble) {
+    const std::pair<double, const char*> cases[] = {
+        {1000.0, "1000.0"}, {0.0, "0.0"}, {-0.0, "-0.0"}, {1.23456, "1.23456"}, {1e-7, "1e-7"},
+        {1e21, "1e21"}, {1e20, "100000000000000000000.0"}, {-2.5e-10, "-2.5e-10"}, {5e-324, "5e-324"},
+        {0.000001234, "0.000001234"}, {-1.23456e125, "-1.23456e125"}, {1.0 / 3.0, "0.3333333333333333"},
+    };
+    for (const auto& [value, text] : cases)
+        EXPECT_EQ(to_string(value), text);
+    EXPECT_EQ(to_string(123.456f), "123.45600128173828");
+}
+
+TEST(Json, DecimalKeepsAllDigits) {
+    ::jsoncases::Values v;
+    v.m = FBE::decimal_t("-0.1234567890123456789012345678");
+    std::string text = to_string(v);
+    EXPECT_NE(text.find(R"("m":"-0.1234567890123456789012345678")"), std::string::npos) << text;
+    ::jsoncases::Values back;
+    ASSERT_TRUE(from_string(text, back));
+    EXPECT_EQ(back.m.to_string(), "-0.1234567890123456789012345678");
+
+    // Values of at most 6 fraction digits: the original's %f text.
+    v.m = FBE::decimal_t("-123.456");
+    EXPECT_NE(to_string(v).find(R"("m":"-123.456000")"), std::string::npos);
+    v.m = FBE::decimal_t("79228162514264337593543950335");
+    text = to_string(v);
+    EXPECT_NE(text.find(R"("m":"79228162514264337593543950335.000000")"), std::string::npos) << text;
+    ASSERT_TRUE(from_string(text, back));
+    EXPECT_EQ(back.m, v.m);
+    v.m = FBE::decimal_t();
+    EXPECT_NE(to_string(v).find(R"("m":"0.000000")"), std::string::npos);
+}
+
+TEST(Json, BytesUuidTimestampString) {
+    ::jsoncases::Values v;
+    v.b = FBE::buffer_t(std::string_view("test"));
+    v.u = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+    v.t = UINT64_C(1577836800123456789);
+    v.s = "quote\" backslash\\ nl\n tab\t \x01 /";
+    const std::string text = to_string(v);
+    EXPECT_NE(text.find(R"("b":"dGVzdA==")"), std::string::npos) << text;
+    EXPECT_NE(text.find(R"("u":"123e4567-e89b-12d3-a456-426655440000")"), std::string::npos);
+    EXPECT_NE(text.find(R"("t":1577836800123456789)"), std::string::npos);
+    EXPECT_NE(text.find(R"("s":"quote\" backslash\\ nl\n tab\t \u0001 /")"), std::string::npos) << text;
+    ::jsoncases::Values back;
+    ASSERT_TRUE(from_string(text, back));
+    EXPECT_EQ(back.b, v.b);
+    EXPECT_EQ(back.u, v.u);
+    EXPECT_EQ(back.t, v.t);
+    EXPECT_EQ(back.s, v.s);
+}
+
+TEST(Json, Base64EveryPaddingAndUnpadded) {
+    for (std::size_t n = 0; n < 10; ++n) {
+        FBE::buffer_t bytes;
+        for (std::size_t i = 0; i < n; ++i)
+            bytes.push_back(static_cast<uint8_t>(0xF0 + i));
+        const std::string text = FBE::JSON::detail::base64_encode(bytes.data(), bytes.size());
+        EXPECT_EQ(FBE::JSON::detail::base64_decode(text), bytes);
+        std::string unpadded = text;
+        while (!unpadded.empty() && unpadded.back() == '=')
+            unpadded.pop_back();
+        EXPECT_EQ(FBE::JSON::detail::base64_decode(unpadded), bytes);
+    }
+}
+
+TEST(Json, OptionalNullAndEnum) {
+    ::jsoncases::Values v;
+    EXPECT_NE(to_string(v).find(R"("color":null)"), std::string::npos);
+    v.color = ::jsoncases::Color::blue;
+    v.mode = ::jsoncases::Mode::read | ::jsoncases::Mode::write;
+    const std::string text = to_string(v);
+    EXPECT_NE(text.find(R"("color":2,"mode":3)"), std::string::npos) << text;
+    ::jsoncases::Values back;
+    ASSERT_TRUE(from_string(text, back));
+    EXPECT_EQ(back.color, v.color);
+    EXPECT_EQ(back.mode, v.mode);
+}
+
+TEST(Json, MapKeysOfEveryKind) {
+    ::jsoncases::Keys k;
+    k.byColor[::jsoncases::Color::green] = "g";
+    k.byMode[::jsoncases::Mode::write] = "w";
+    k.byPoint[::jsoncases::Point{1, 2}] = "p";
+    k.byChar[static_cast<char>(0xC8)] = "c";
+    k.byDouble[1.5] = "1.5";
+    k.byDouble[1e-7] = "tiny";
+    k.byDecimal[FBE::decimal_t("0.12345678")] = "d";
+    k.byBool[true] = "t";
+    k.byUuid[FBE::uuid_t("00112233-4455-6677-8899-aabbccddeeff")] = "u";
+    k.byInt64[-5] = 5;
+    const std::string text = to_string(k);
+    EXPECT_EQ(text,
+              R"({"byColor":{"1":"g"},"byMode":{"2":"w"},"byPoint":[[{"x":1,"y":2},"p"]],"byChar":{"200":"c"},)"
+              R"("byDouble":{"1e-7":"tiny","1.500000":"1.5"},"byDecimal":{"0.12345678":"d"},"byBool":{"1":"t"},)"
+              R"("byUuid":{"00112233-4455-6677-8899-aabbccddeeff":"u"},"byInt64":{"-5":5}})");
+    ::jsoncases::Keys back;
+    ASSERT_TRUE(from_string(text, back));
+    EXPECT_EQ(back.byColor, k.byColor);
+    EXPECT_EQ(back.byMode, k.byMode);
+    EXPECT_EQ(back.byPoint.size(), 1u);
+    EXPECT_EQ(back.byPoint.begin()->first.y, 2);
+    EXPECT_EQ(back.byChar, k.byChar);
+    EXPECT_EQ(back.byDouble, k.byDouble);
+    EXPECT_EQ(back.byDecimal, k.byDecimal);
+    EXPECT_EQ(back.byBool, k.byBool);
+    EXPECT_EQ(back.byUuid, k.byUuid);
+    EXPECT_EQ(back.byInt64, k.byInt64);
+    // The original's signed form of a char key is accepted too.
+    ::jsoncases::Keys original;
+    ASSERT_FALSE(from_string(R"({"byChar":{"-56":"c"}})", original)); // other members missing
+    EXPECT_EQ(original.byChar.begin()->first, static_cast<char>(0xC8));
+}
+
+TEST(Json, ReadingRules) {
+    ::jsoncases::Point p;
+    // Unknown members are ignored, order does not matter.
+    EXPECT_TRUE(from_string(R"({"y":2,"z":9,"x":1})", p));
+    EXPECT_EQ(p.x, 1);
+    // A missing member: false, the others still read.
+    p = {};
+    EXPECT_FALSE(from_string(R"({"y":3})", p));
+    EXPECT_EQ(p.y, 3);
+    // Type mismatches: false and zero.
+    p.x = 5;
+    EXPECT_FALSE(from_string(R"({"x":"1","y":1})", p));
+    EXPECT_EQ(p.x, 0);
+    EXPECT_FALSE(from_string(R"({"x":2147483648,"y":1})", p));
+    EXPECT_FALSE(from_string(R"({"x":1.5,"y":1})", p));
+    EXPECT_FALSE(from_string(R"({"x":null,"y":1})", p));
+    EXPECT_FALSE(from_string(R"([1,2])", p));
+    EXPECT_FALSE(from_string(R"({"x":1,)", p)); // parse error
+    // uint8 range.
+    ::rpc::Ping ping;
+    EXPECT_FALSE(from_string(R"({"id":"00000000-0000-0000-0000-000000000000","sequence":1})", ping));
+    EXPECT_TRUE(from_string(R"({"id":"00000000-0000-0000-0000-000000000001","sequence":-1,"payload":"x"})", ping));
+    EXPECT_EQ(ping.sequence, -1);
+    EXPECT_EQ(ping.id.string(), "00000000-0000-0000-0000-000000000001");
+}
+
+TEST(Json, FloatRange) {
+    float f = 0;
+    rapidjson::Document json;
+    json.Parse("3.5e38");
+    EXPECT_FALSE(FBE::JSON::from_json(json, f));
+    json.Parse("3.4e38");
+    EXPECT_TRUE(FBE::JSON::from_json(json, f));
+    json.Parse("7");
+    EXPECT_TRUE(FBE::JSON::from_json(json, f));
+    EXPECT_EQ(f, 7.0f);
+}
+
+TEST(Json, EveryMessageOfTheRpcSchemaRoundTrips) {
+    ::rpc::PlaceOrder order;
+    order.symbol = "EURUSD";
+    order.side = ::rpc::Side::sell;
+    order.price = 1.0825;
+    order.quantity = 1e6;
+    ::rpc::PlaceOrder back;
+    ASSERT_TRUE(from_string(to_string(order), back));
+    EXPECT_EQ(back.id, order.id);
+    EXPECT_EQ(back.symbol, order.symbol);
+    EXPECT_EQ(back.side, order.side);
+    EXPECT_EQ(back.price, order.price);
+    EXPECT_EQ(back.quantity, order.quantity);
+}
+
+} // namespace
