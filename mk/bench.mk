@@ -81,5 +81,6 @@ bench-cpp: bench-build
 # Smoke test for CI: every row's round trip once, no timing. Our rows are
 # required here (FBE_BENCH_OURS=ON): generated code that stops compiling fails.
 test-bench: FBE_BENCH_OURS = ON
-test-bench: bench-build
+test-bench: bench-build deps-python
 	$(BENCH_BIN) --check
+	$(PYTHON) -m pytest -q -p no:cacheprovider bench/test_report.py
