@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import subprocess
 import sys
@@ -45,6 +46,48 @@ def _generate_sets(tmp: Path, shared: Path | None) -> list[Path]:
 def generated_sets(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     from fbe_testlib import shared_dir
     return _generate_sets(tmp_path_factory.mktemp("lint"), shared_dir())
+
+
+NAMES = """
+package names
+enum Kind { None; True; name; value; mro; class; }
+flags Bits : byte { from = 1; import = 2; all = from | import; }
+struct Weird
+{
+    [key] int32 from;
+    string class;
+    Kind self;
+    Bits fbe;
+    bool? import;
+    int32 r;
+    int32 v;
+    int32 w;
+    double Decimal;
+    string typing;
+    Kind[] t;
+    int32<string> p;
+}
+message Note { Weird lambda; }
+"""
+
+
+def test_python_keywords_and_clashing_names(tmp_path: Path) -> None:
+    """Schema names that are Python keywords or clash with Enum/generated names get a trailing underscore."""
+    (tmp_path / "names.fbe").write_text(NAMES)
+    generate_into(tmp_path / "names.fbe", tmp_path)
+    from fbe_testlib import load_modules
+    n = load_modules(tmp_path, ["names"])["names"]
+    assert list(n.Kind.__members__) == ["None_", "True_", "name_", "value_", "mro_", "class_"]
+    w = n.Weird(from_=1, class_="c", self_=n.Kind.mro_, import_=True, p={"a": 1}, t=[n.Kind.True_])
+    assert str(w).startswith('Weird(from=1,class="c",self=mro,fbe=,import=true,')
+    assert w.to_json().startswith('{"from":1,"class":"c","self":4,"fbe":0,"import":true,')
+    for back in (n.Weird.from_json(w.to_json()), n.Weird.from_fbe(w.to_fbe()), n.Weird.from_final(w.to_final())):
+        assert back.fbe_equal(w)
+    if importlib.util.find_spec("mypy") and importlib.util.find_spec("ruff"):
+        for cmd in (["ruff", "check", "--no-cache", "names.py"], ["mypy", "--strict", "--no-incremental", "names.py"]):
+            r = subprocess.run([sys.executable, "-m", *cmd], cwd=tmp_path, capture_output=True, text=True,
+                               check=False, env=dict(os.environ, MYPYPATH=str(RUNTIME)))
+            assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_ruff_accepts_generated_code(generated_sets: list[Path]) -> None:

@@ -43,6 +43,16 @@ def ident(name: str) -> str:
     return name + "_" if name in RESERVED or keyword.iskeyword(name) else name
 
 
+ENUM_RESERVED = frozenset({"name", "value", "mro", "has_flags"})
+
+
+def member_ident(name: str) -> str:
+    """An enum/flags constant as a member name (names that clash with Enum's own get ``_``)."""
+    if name in ENUM_RESERVED or name.startswith("_"):
+        return name + "_"
+    return ident(name)
+
+
 def is_plain(t: ir.Type) -> bool:
     """Fixed-size values whose raw struct value is the Python value (no conversion)."""
     return isinstance(t, ir.Primitive) and t.name in PLAIN_PRIMS
@@ -179,7 +189,7 @@ class Context:
     def enum_member(self, e: ir.Enum, value: int) -> str | None:
         for v in e.values:
             if v.value == value:
-                return ident(v.name)
+                return member_ident(v.name)
         return None
 
     def default_value(self, f: ir.Field) -> tuple[str, bool]:
@@ -270,9 +280,9 @@ class Context:
             cls = self.ref(d.type)
             e = self.enum(d.type)
             if k == "enum" or len(d.names) == 1:
-                return f"{cls}.{ident(d.names[0])}", False
+                return f"{cls}.{member_ident(d.names[0])}", False
             if d.names:
-                return " | ".join(f"{cls}.{ident(n)}" for n in d.names), False
+                return " | ".join(f"{cls}.{member_ident(n)}" for n in d.names), False
             m = self.enum_member(e, int(d.value))  # type: ignore[arg-type]
             return (f"{cls}.{m}" if m else self.constant(f"{cls}({d.value})")), False
         raise AssertionError(f"unknown default kind {k}")

@@ -6,7 +6,7 @@ import re
 
 from fbec.model import ir
 
-from .context import Context, ident
+from .context import Context, ident, member_ident
 
 IND = "    "
 
@@ -17,7 +17,7 @@ def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     out = [f"class {ident(e.name)}({base}):",
            f'{IND}"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire})."""', ""]
     for v in e.values:
-        out.append(f"{IND}{ident(v.name)} = {v.value}")
+        out.append(f"{IND}{member_ident(v.name)} = {v.value}")
     out.append("")
     if not flags:
         out += [f"{IND}@classmethod",
