@@ -20,7 +20,7 @@ import json
 import os
 import re
 import sys
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..model.resolve import compile_schema
 from ..syntax.diagnostics import CompileError, Diagnostics
@@ -127,10 +127,10 @@ def _decode_parser() -> argparse.ArgumentParser:
 
 def _render(codec: Any, value: Any, q: str, fmt: str, indent: Optional[int]) -> str:
     if fmt == "json":
-        return codec.to_json(value, q)
+        return str(codec.to_json(value, q))
     if fmt == "text":
-        return codec.to_text(value, q)
-    return codec.dumps_described(value, q, indent)
+        return str(codec.to_text(value, q))
+    return str(codec.dumps_described(value, q, indent))
 
 
 def decode_main(argv: List[str]) -> int:
@@ -150,7 +150,7 @@ def decode_main(argv: List[str]) -> int:
     from fbe import DecodeError, EncodeError
 
     if args.type is None:
-        return _decode_stream(codec, data, args, dynamic, DecodeError, EncodeError)
+        return _decode_stream(codec, data, args, dynamic)
     q = root["qualified"]
     try:
         value, size = codec.decode(data, q, args.model, check=args.verify)
@@ -184,7 +184,7 @@ def _report(e: Any, dynamic: Any, tool: str, root: str = "") -> None:
         print(f"fbec {tool}: note: what could be decoded before the error was printed", file=sys.stderr)
 
 
-def _warn_root(codec: Any, data: bytes, root: dict, size: int, model: str) -> None:
+def _warn_root(codec: Any, data: bytes, root: Dict[str, Any], size: int, model: str) -> None:
     if size < len(data):
         print(f"fbec decode: warning: {len(data) - size} bytes after the root (size {size}) were ignored",
               file=sys.stderr)
@@ -204,8 +204,8 @@ def _warn_root(codec: Any, data: bytes, root: dict, size: int, model: str) -> No
               " (read anyway, as the original reader does)", file=sys.stderr)
 
 
-def _decode_stream(codec: Any, data: bytes, args: argparse.Namespace, dynamic: Any,
-                   DecodeError: type, EncodeError: type) -> int:
+def _decode_stream(codec: Any, data: bytes, args: argparse.Namespace, dynamic: Any) -> int:
+    from fbe import DecodeError, EncodeError
     status = 0
     try:
         frames = codec.decode_stream(data, args.model)

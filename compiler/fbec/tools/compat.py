@@ -48,7 +48,7 @@ class Change:
     final: str
 
     def verdict(self, models: Sequence[str]) -> str:
-        return max((getattr(self, m) for m in models), key=_RANK.__getitem__)
+        return max((str(getattr(self, m)) for m in models), key=_RANK.__getitem__)
 
 
 class InputError(Exception):
@@ -110,7 +110,7 @@ def _default_text(d: Dict[str, Any]) -> str:
     if k == "none":
         return "(none)"
     if k in ("null", "utc", "uuid1", "uuid4"):
-        return k
+        return str(k)
     if k == "real":
         return str(d["text"])
     if k == "enum":

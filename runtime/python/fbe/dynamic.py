@@ -50,7 +50,7 @@ import struct as _struct
 import time
 import uuid as _uuid
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
 
 from . import jsonfmt
 from . import text as _text
@@ -157,8 +157,9 @@ def load_ir(source: Any) -> Dict[str, Any]:
         with open(source, encoding="utf-8") as f:
             return json.load(f)  # type: ignore[no-any-return]
     if hasattr(source, "packages") and hasattr(source, "main"):
-        from fbec.model import ir_json  # the compiler, only when given its dataclasses
-        return ir_json.to_json(source)
+        import importlib  # the compiler, only when given its dataclasses
+        ir_json = importlib.import_module("fbec.model.ir_json")
+        return dict(ir_json.to_json(source))
     raise TypeError(f"cannot read an IR from {type(source).__name__}")
 
 
@@ -191,7 +192,7 @@ class DynamicCodec:
 
     def message_for(self, type_id: int, package: Optional[str] = None) -> Optional[Dict[str, Any]]:
         """The message a receiver of ``package`` dispatches ``type_id`` to (FORMAT.md 7.4)."""
-        seen: set = set()
+        seen: Set[str] = set()
 
         def look(pkg: str) -> Optional[Dict[str, Any]]:
             if pkg in seen or pkg not in self.packages:
@@ -200,7 +201,7 @@ class DynamicCodec:
             p = self.packages[pkg]
             for s in p["structs"]:
                 if s["message"] and s["type_id"] == type_id:
-                    return s
+                    return dict(s)
             for imp in p["imports"]:
                 found = look(imp)
                 if found is not None:
@@ -480,7 +481,7 @@ class DynamicCodec:
         if k == "optional":
             return 1
         if k == "array":
-            return t["length"] * self.min_final_size(t["element"])
+            return int(t["length"]) * self.min_final_size(t["element"])
         if k == "struct":
             name = t["name"]
             if name not in self._min_final:
@@ -1063,7 +1064,7 @@ class DynamicCodec:
             if n == "decimal":
                 return _text.fmt_decimal(v)
             if n == "string":
-                return '"' + v + '"'
+                return '"' + str(v) + '"'
             if n == "uuid":
                 return '"' + str(v) + '"'
             if n == "bytes":
@@ -1080,7 +1081,7 @@ class DynamicCodec:
         if k in ("array", "vector", "list", "set"):
             inner = ",".join(self._text(x, t["element"]) for x in v)
             n = t["length"] if k == "array" else len(v)
-            left, right = {"array": "[]", "vector": "[]", "list": "<>", "set": "{}"}[k]
+            left, right = {"array": ("[", "]"), "vector": ("[", "]"), "list": ("<", ">"), "set": ("{", "}")}[k]
             return f"[{n}]{left}{inner}{right}"
         inner = ",".join(self._text(a, t["key"]) + "->" + self._text(b, t["value"]) for a, b in v)
         return f"[{len(v)}]<{{{inner}}}>" if k == "map" else f"[{len(v)}][{{{inner}}}]"
