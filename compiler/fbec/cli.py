@@ -31,7 +31,8 @@ NOT_BUILDABLE = {"swift": "Swift cannot be built or tested on this project's mac
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fbec", description="Fast Binary Encoding schema compiler.",
-        epilog="Example: fbec --input=proto.fbe --output=gen --cpp --final --json --proto")
+        epilog="Example: fbec --input=proto.fbe --output=gen --cpp --final --json --proto. "
+               "Tools: fbec decode|encode|compat|format --help (docs/tools.md).")
     p.add_argument("-v", "--version", action="version", version=f"fbec {__version__}")
     p.add_argument("-i", "--input", metavar="FILE", help="schema file to compile")
     p.add_argument("-o", "--output", metavar="DIR", help="folder for generated files (default: .)")
