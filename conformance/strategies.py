@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from fbec.model import ir
 
 INT64_AS_STRING = ("int64", "uint64", "timestamp")
-MAX_COLLECTION = 4
+MAX_COLLECTION = 3
 
 
 def float32(x: float) -> float:
@@ -37,7 +37,7 @@ def shortest_float32(x: float) -> float:
 
 
 class Strategies:
-    def __init__(self, schema: ir.Schema, allow_nan: bool = False, max_depth: int = 3) -> None:
+    def __init__(self, schema: ir.Schema, allow_nan: bool = False, max_depth: int = 2) -> None:
         self.schema, self.allow_nan, self.max_depth = schema, allow_nan, max_depth
         self._structs: Dict[str, Any] = {}
 
@@ -74,7 +74,9 @@ class Strategies:
     def _decimal(magnitude: int, scale: int, negative: bool) -> str:
         if magnitude == 0:
             return "0"                       # zero is written without sign or scale
-        d = Decimal(magnitude).scaleb(-scale)
+        # Writers normalise (no trailing zeros in the fraction, FORMAT.md 2.4), so the
+        # description of a generated value is the normalised one.
+        d = Decimal(magnitude).scaleb(-scale).normalize()
         text = f"{d:f}"
         return "-" + text if negative else text
 

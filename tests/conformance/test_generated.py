@@ -10,7 +10,6 @@ deep nesting.
 
 from __future__ import annotations
 
-import base64
 import json
 import sys
 from pathlib import Path
@@ -79,28 +78,25 @@ def ask(testee: Testee, qualified: str, fmt_in: str, payload: Any, fmt_out: str)
 def test_every_language_reads_what_every_language_writes(testees, qualified, data):
     value = data.draw(strategies.struct(qualified), label="value")
     unordered = has_hash(qualified)
-    for writer_name, writer in testees.items():
-        for fmt in ("versioned", "final", "json"):
-            written = ask(writer, qualified, "value", value, fmt)
-            if "skipped" in written:
+    for fmt in ("versioned", "final", "json"):
+        written_by = {name: ask(t, qualified, "value", value, fmt) for name, t in testees.items()}
+        outcomes = {name: next(iter(a)) for name, a in written_by.items()}
+        # every language agrees whether the value can be written (JSON cannot hold struct map keys)
+        assert len(set(outcomes.values())) == 1, f"languages disagree writing {fmt}: {written_by}"
+        for writer_name, written in written_by.items():
+            if "result" not in written:
                 continue
-            assert "result" in written, f"{writer_name} cannot write {fmt}: {written}"
             for reader_name, reader in testees.items():
                 where = f"{writer_name} wrote {fmt}, {reader_name} read it"
+                again = ask(reader, qualified, fmt, written["result"], fmt)
+                assert "result" in again, f"{where}: {again}"
                 if fmt != "json":
-                    again = ask(reader, qualified, fmt, written["result"], fmt)
-                    assert "result" in again, f"{where}: {again}"
                     if not unordered:
                         assert again["result"] == written["result"], f"{where}: bytes differ"
-                    else:
-                        assert len(base64.b64decode(again["result"])) == len(base64.b64decode(written["result"]))
                     described = ask(reader, qualified, fmt, written["result"], "value")
                     assert "result" in described, f"{where}: {described}"
                     assert _canonical(described["result"]) == _canonical(value), where
+                elif not unordered:
+                    assert again["result"] == written["result"], f"{where}: JSON differs"
                 else:
-                    again = ask(reader, qualified, "json", written["result"], "json")
-                    assert "result" in again, f"{where}: {again}"
-                    if not unordered:
-                        assert again["result"] == written["result"], f"{where}: JSON differs"
-                    else:
-                        assert _canonical(json.loads(again["result"])) == _canonical(json.loads(written["result"]))
+                    assert _canonical(json.loads(again["result"])) == _canonical(json.loads(written["result"])), where

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Conformance testee for Python (conformance/testee_protocol.md).
+
+Generates the Python code of every conformance schema into a temporary
+folder at start-up (fbec --python --final --json), then answers requests on
+stdin/stdout with the generated classes and the `fbe` runtime only.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import os
+import struct
+import sys
+import tempfile
+import uuid
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Dict, List
+
+REPO = Path(__file__).resolve().parents[2]
+for p in (REPO / "compiler", REPO / "runtime" / "python", REPO / "conformance"):
+    sys.path.insert(0, str(p))
+
+import fbe  # noqa: E402
+from fbec.model import ir  # noqa: E402
+from fbec.model.resolve import compile_schema  # noqa: E402
+from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
+from fbec.targets.base import Options  # noqa: E402
+from fbec.targets.python import generate  # noqa: E402
+from fbec.targets.python.context import ident  # noqa: E402
+from schemas import conformance_schemas  # noqa: E402
+from strategies import INT64_AS_STRING, shortest_float32  # noqa: E402
+
+
+class Values:
+    """Typed value descriptions (vectors/README.md) <-> generated objects, driven by the IR."""
+
+    def __init__(self, packages: Dict[str, ir.Package], schema_of: Dict[str, ir.Schema], modules: Dict[str, Any]):
+        self.packages, self.schema_of, self.modules = packages, schema_of, modules
+
+    def struct_ir(self, qualified: str) -> ir.Struct:
+        return self.schema_of[qualified.rpartition(".")[0]].struct(qualified)
+
+    def cls(self, qualified: str) -> Any:
+        pkg, _, name = qualified.rpartition(".")
+        return getattr(self.modules[pkg], ident(name))
+
+    # description -> object
+    def build(self, t: ir.Type, d: Any) -> Any:
+        if isinstance(t, ir.Primitive):
+            n = t.name
+            if n == "bool":
+                return bool(d)
+            if n == "float":
+                return struct.unpack("<f", struct.pack("<f", float(d)))[0]
+            if n == "double":
+                return float(d)
+            if n == "decimal":
+                return Decimal(d)
+            if n == "string":
+                return d
+            if n == "bytes":
+                return bytes.fromhex(d)
+            if n == "uuid":
+                return uuid.UUID(d)
+            return int(d)
+        if isinstance(t, ir.EnumRef):
+            return self.cls(t.name)(int(d))
+        if isinstance(t, ir.StructRef):
+            s = self.struct_ir(t.name)
+            return self.cls(t.name)(**{ident(f.name): self.build(f.type, d[f.name]) for f in s.all_fields})
+        if isinstance(t, ir.Optional_):
+            return None if d is None else self.build(t.element, d)
+        if isinstance(t, (ir.Array, ir.Sequence)):
+            items = [self.build(t.element, x) for x in d]
+            return set(items) if t.kind == "set" else items
+        assert isinstance(t, ir.Mapping)
+        return {self.build(t.key, k): self.build(t.value, v) for k, v in d}
+
+    # object -> description
+    def describe(self, t: ir.Type, v: Any) -> Any:
+        if isinstance(t, ir.Primitive):
+            n = t.name
+            if n in INT64_AS_STRING:
+                return str(int(v))
+            if n == "float":
+                return shortest_float32(float(v))
+            if n == "double":
+                return float(v)
+            if n == "decimal":
+                return "0" if v == 0 else f"{v:f}"
+            if n == "bytes":
+                return bytes(v).hex()
+            if n == "uuid":
+                return str(v)
+            if n == "bool":
+                return bool(v)
+            if n == "string":
+                return v
+            return int(v)
+        if isinstance(t, ir.EnumRef):
+            return str(int(v)) if t.wire in ("int64", "uint64") else int(v)
+        if isinstance(t, ir.StructRef):
+            s = self.struct_ir(t.name)
+            out: Dict[str, Any] = {"@type": t.name}
+            for f in s.all_fields:
+                out[f.name] = self.describe(f.type, getattr(v, ident(f.name)))
+            return out
+        if isinstance(t, ir.Optional_):
+            return None if v is None else self.describe(t.element, v)
+        if isinstance(t, (ir.Array, ir.Sequence)):
+            items: List[Any] = list(v)
+            if t.kind == "set":
+                items = sorted(items)
+            return [self.describe(t.element, x) for x in items]
+        assert isinstance(t, ir.Mapping)
+        return [[self.describe(t.key, k), self.describe(t.value, x)] for k, x in v.items()]
+
+
+def load(workdir: Path) -> Values:
+    schema_of: Dict[str, ir.Schema] = {}
+    packages: Dict[str, ir.Package] = {}
+    for path in conformance_schemas():
+        schema = compile_schema(str(path), [], Diagnostics())
+        for f in generate(schema, Options(final=True, json=True)):
+            (workdir / f.path).write_text(f.text, encoding="utf-8")
+        for p in schema.packages:
+            if p.name not in schema_of or p.name == schema.main:
+                schema_of[p.name] = schema
+                packages[p.name] = p
+    sys.path.insert(0, str(workdir))
+    modules = {name: importlib.import_module(name) for name in packages}
+    return Values(packages, schema_of, modules)
+
+
+def answer(values: Values, req: Dict[str, Any]) -> Dict[str, Any]:
+    qualified = f"{req['package']}.{req['type']}"
+    if req["package"] not in values.modules:
+        return {"skipped": f"package {req['package']} is not compiled into this testee"}
+    t = ir.StructRef(qualified, None)
+    cls = values.cls(qualified)
+    module = values.modules[req["package"]]
+    fmt_in, payload = req["input"]["format"], req["input"]["payload"]
+    try:
+        if fmt_in == "versioned":
+            model = getattr(module, f"{ident(req['type'])}Model")()
+            model.attach(base64.b64decode(payload))
+            if not model.verify():
+                return {"parse_error": "verify() failed"}
+            value = model.deserialize()[0]
+        elif fmt_in == "final":
+            model = getattr(module, f"{ident(req['type'])}FinalModel")()
+            model.attach(base64.b64decode(payload))
+            if not model.verify():
+                return {"parse_error": "verify() failed"}
+            value = model.deserialize()[0]
+        elif fmt_in == "json":
+            value = cls.from_json(payload)
+        elif fmt_in == "value":
+            value = values.build(t, payload)
+        else:
+            return {"skipped": f"unknown input format {fmt_in}"}
+    except fbe.FBEError as e:
+        return {"parse_error": str(e)}
+    out = req["output"]
+    try:
+        if out == "versioned":
+            return {"result": base64.b64encode(value.to_fbe()).decode()}
+        if out == "final":
+            return {"result": base64.b64encode(value.to_final()).decode()}
+        if out == "json":
+            return {"result": value.to_json()}
+        if out == "text":
+            return {"result": base64.b64encode(fbe.text_bytes(str(value))).decode()}
+        if out == "value":
+            return {"result": values.describe(t, value)}
+    except fbe.FBEError as e:
+        return {"serialize_error": str(e)}
+    return {"skipped": f"unknown output format {out}"}
+
+
+def main() -> int:
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    with tempfile.TemporaryDirectory(prefix="fbe-testee-") as work:
+        values = load(Path(work))
+        while True:
+            head = stdin.read(4)
+            if len(head) < 4:
+                return 0
+            (size,) = struct.unpack("<I", head)
+            req = json.loads(stdin.read(size))
+            if req.get("quit"):
+                return 0
+            try:
+                reply = answer(values, req)
+            except Exception as e:        # a bug in the testee or the runtime: report, keep serving
+                reply = {"parse_error": f"UNEXPECTED {type(e).__name__}: {e}"} \
+                    if req["input"]["format"] != "value" else {"serialize_error": f"UNEXPECTED {type(e).__name__}: {e}"}
+            body = json.dumps(reply).encode()
+            stdout.write(struct.pack("<I", len(body)) + body)
+            stdout.flush()
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())
