@@ -149,6 +149,8 @@ def decode_main(argv: List[str]) -> int:
     dynamic = _runtime()
     from fbe import DecodeError, EncodeError
 
+    if not data:
+        print("fbec decode: warning: the input is empty", file=sys.stderr)
     if args.type is None:
         return _decode_stream(codec, data, args, dynamic)
     q = root["qualified"]
