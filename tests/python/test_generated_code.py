@@ -68,6 +68,9 @@ struct Weird
     int32<string> p;
 }
 message Note { Weird lambda; }
+enum Any { a; }
+struct Client { Any x; }
+message Sender { Client c; }
 """
 
 
@@ -83,6 +86,8 @@ def test_python_keywords_and_clashing_names(tmp_path: Path) -> None:
     assert w.to_json().startswith('{"from":1,"class":"c","self":4,"fbe":0,"import":true,')
     for back in (n.Weird.from_json(w.to_json()), n.Weird.from_fbe(w.to_fbe()), n.Weird.from_final(w.to_final())):
         assert back.fbe_equal(w)
+    msg = n.Sender_(c=n.Client_(x=n.Any_.a))  # type names that clash with generated/imported names
+    assert str(msg) == "Sender(c=Client(x=a))" and n.Sender().send(msg) == 32
     if importlib.util.find_spec("mypy") and importlib.util.find_spec("ruff"):
         for cmd in (["ruff", "check", "--no-cache", "names.py"], ["mypy", "--strict", "--no-incremental", "names.py"]):
             r = subprocess.run([sys.executable, "-m", *cmd], cwd=tmp_path, capture_output=True, text=True,

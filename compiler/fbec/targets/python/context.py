@@ -35,7 +35,12 @@ PLAIN_PRIMS = frozenset({
     "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32",
     "int64", "uint64", "float", "double", "timestamp",
 })
-RESERVED = frozenset(keyword.kwlist) | frozenset({"self", "cls", "fbe", "uuid", "Decimal", "struct", "typing"})
+RESERVED = frozenset(keyword.kwlist) | frozenset({
+    "self", "cls", "fbe", "uuid", "Decimal", "struct", "typing",
+    # module-level names of generated code
+    "Any", "ClassVar", "Callable", "IntEnum", "IntFlag", "PACKAGE", "VERSION",
+    "Sender", "Receiver", "Proxy", "Client", "FinalSender", "FinalReceiver", "FinalClient",
+})
 
 
 def ident(name: str) -> str:

@@ -68,7 +68,7 @@ class Final:
         if is_plain(t):
             return f"{tv}[{start}]"
         if isinstance(t, ir.EnumRef):
-            return c.enum_from_raw(t.name, f"{tv}[{start}]")
+            return c.enum_from_raw(t.name, f"{tv}[{start}]")[1:-1]  # an argument or assignment: no parentheses
         if isinstance(t, ir.Primitive) and t.name == "decimal":
             return f"fbe.decode_decimal({tv}[{start}])"
         if isinstance(t, ir.Primitive) and t.name == "uuid":
