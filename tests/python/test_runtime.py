@@ -117,8 +117,9 @@ def test_json_cannot_write_nan() -> None:
 
 def test_json_strings_and_scalars() -> None:
     assert jsonfmt.json_string('a"b\\c\x01\x1f\n\t/é\x7f') == '"a\\"b\\\\c\\u0001\\u001F\\n\\t/é\x7f"'
-    assert jsonfmt.json_char(0xC8) == "4294967240"
-    assert jsonfmt.json_char_key(0xC8) == '"-56"'
+    assert jsonfmt.json_char(0xC8) == "200"  # the original: 4294967240 (signed char), DESIGN.md fixes it
+    assert jsonfmt.json_char_key(0xC8) == '"200"'  # the original: "-56"
+    assert jsonfmt.key_char("-56", "f") == jsonfmt.key_char("200", "f") == 0xC8
     assert jsonfmt.json_decimal(Decimal("-123.456")) == '"-123.456000"'
     assert jsonfmt.json_decimal(Decimal("0.0000001")) == '"0.000000"'
     assert jsonfmt.json_bytes(b"ABC") == '"QUJD"'

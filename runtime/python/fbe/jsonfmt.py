@@ -66,15 +66,18 @@ def json_float(value: float) -> str:
 
 
 def json_char(value: int) -> str:
-    """A ``char`` as the original writes it: through a signed char, as uint32."""
-    b = value & 0xFF
-    return str(b if b < 0x80 else 4294967296 - (256 - b))
+    """A ``char`` as its byte value 0..255.
+
+    Deliberate difference (DESIGN.md): the original goes through a signed
+    char and writes bytes >= 0x80 as 4294967296 - (256 - b); readers accept
+    both forms (see :func:`get_int` callers, which keep the low byte).
+    """
+    return str(value & 0xFF)
 
 
 def json_char_key(value: int) -> str:
-    """A ``char`` map key: the decimal value of a signed char."""
-    b = value & 0xFF
-    return json_string(str(b if b < 0x80 else b - 256))
+    """A ``char`` map key: the byte value 0..255 (the original writes a signed char, -128..127)."""
+    return '"' + str(value & 0xFF) + '"'
 
 
 def json_decimal(value: DecimalLike) -> str:
