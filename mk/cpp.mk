@@ -1,9 +1,10 @@
 # C++: header-only runtime (runtime/cpp), the --cpp generator, GoogleTest
 # suites (tests/cpp) and the example (examples/cpp).
 #
-#   make test-cpp        configure + build + ctest in build/cpp, then the same
-#                        under AddressSanitizer + UndefinedBehaviorSanitizer in
-#                        build/cpp-asan
+#   make test-cpp        configure + build + ctest in build/cpp (Release, C++17),
+#                        then the same under AddressSanitizer +
+#                        UndefinedBehaviorSanitizer in build/cpp-asan (Debug,
+#                        C++20, so both standards are compiled)
 #   make test-cpp-fast   build/cpp only
 .PHONY: deps-cpp test-cpp test-cpp-fast test-cpp-asan
 TEST_TARGETS += test-cpp
@@ -15,17 +16,18 @@ CPP_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-om
 deps-cpp:
 	@tools/need-apt.sh cmake g++ make python3 libgtest-dev
 
-# $(1): build folder, $(2): build type, $(3): extra C++ flags
+# $(1): build folder, $(2): build type, $(3): C++ standard, $(4): extra C++ flags
 define cpp_build_and_test
-	cmake -S . -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_FLAGS="$(3)" -DFBE_SHARED="$(SHARED)" >/dev/null
+	cmake -S . -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_STANDARD=$(3) -DCMAKE_CXX_FLAGS="$(4)" \
+		-DFBE_SHARED="$(SHARED)" >/dev/null
 	cmake --build $(1) -j$(JOBS)
 	cd $(1) && ctest --output-on-failure -j$(JOBS)
 endef
 
 test-cpp-fast: deps-cpp
-	$(call cpp_build_and_test,$(CPP_BUILD),Debug,)
+	$(call cpp_build_and_test,$(CPP_BUILD),Release,17,)
 
 test-cpp-asan: deps-cpp
-	$(call cpp_build_and_test,$(CPP_ASAN_BUILD),Debug,$(CPP_ASAN_FLAGS))
+	$(call cpp_build_and_test,$(CPP_ASAN_BUILD),Debug,20,$(CPP_ASAN_FLAGS))
 
 test-cpp: test-cpp-fast test-cpp-asan

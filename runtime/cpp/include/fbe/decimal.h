@@ -411,8 +411,9 @@ private:
                 *this = decimal_t();
                 return;
             }
-            const std::string dropped = digits.substr(digits.size() - drop);
-            digits.resize(digits.size() - drop);
+            const std::size_t keep = digits.size() - drop;
+            const std::string dropped = digits.substr(keep);
+            digits.erase(keep);
             scale = kMaxScale;
             const bool rest = dropped.find_first_not_of('0', 1) != std::string::npos;
             const char last = digits.empty() ? '0' : digits.back();

@@ -194,6 +194,7 @@ public:
     //! Forgets a partial frame, a frame being skipped and the broken state.
     void reset() noexcept {
         _pending.reset();
+        _carry.clear();
         _skip = 0;
         _broken = false;
     }
@@ -202,9 +203,22 @@ public:
     uint64_t received_messages() const noexcept { return _received; }
     uint64_t receive_errors() const noexcept { return _errors; }
 
-    //! Feeds received bytes, in any fragmentation.
+    //! Feeds received bytes, in any fragmentation. An exception thrown by a
+    //! handler propagates; its frame counts as consumed and the bytes after
+    //! it are kept and processed at the start of the next call.
     void receive(const void* data, std::size_t size) {
-        const uint8_t* p = static_cast<const uint8_t*>(data);
+        if (!_carry.empty()) {
+            // The bytes after a frame whose handler threw, kept from the last call.
+            std::vector<uint8_t> carried;
+            carried.swap(_carry);
+            receive_chunk(carried.data(), carried.size());
+        }
+        receive_chunk(static_cast<const uint8_t*>(data), size);
+    }
+    void receive(const std::vector<uint8_t>& data) { receive(data.data(), data.size()); }
+
+private:
+    void receive_chunk(const uint8_t* p, std::size_t size) {
         while (size > 0) {
             if (_skip > 0) {
                 const std::size_t n = size < _skip ? size : _skip;
@@ -224,7 +238,12 @@ public:
                     continue; // broken or skipping: handled at the top
                 if (frame > size)
                     break;
-                process(p, frame);
+                try {
+                    process(p, frame);
+                } catch (...) {
+                    _carry.assign(p + frame, p + size);
+                    throw;
+                }
                 p += frame;
                 size -= frame;
                 continue;
@@ -256,6 +275,7 @@ public:
                     process(_pending.data(), frame);
                 } catch (...) {
                     _pending.reset();
+                    _carry.assign(p, p + size);
                     throw;
                 }
                 _pending.reset();
@@ -264,7 +284,6 @@ public:
         if (size > 0)
             append(p, size); // a partial frame (fewer than 4 bytes, or a short frame) starts here
     }
-    void receive(const std::vector<uint8_t>& data) { receive(data.data(), data.size()); }
 
 protected:
     Receiver() = default;
@@ -320,6 +339,7 @@ protected:
     bool _final = false;
 
 private:
+    std::vector<uint8_t> _carry;
     std::size_t _max_frame_size = kDefaultMaxFrameSize;
     std::size_t _skip = 0;
     bool _broken = false;
