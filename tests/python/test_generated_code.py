@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import fbe
 import pytest
 from fbe_testlib import REPO, generate_into
+from fbec.targets.base import Options
 
 RUNTIME = REPO / "runtime" / "python"
 
@@ -38,6 +39,13 @@ def _generate_sets(tmp: Path, shared: Path | None) -> list[Path]:
         for s in schemas:
             if s.is_file():
                 generate_into(s, folder)
+        folders.append(folder)
+    # option combinations: types and versioned model only; protocol without final/JSON; 2-space indent
+    for name, options in (("plain", Options()), ("proto_only", Options(proto=True)),
+                          ("indent2", Options(final=True, json=True, proto=True, indent=2))):
+        folder = tmp / name
+        folder.mkdir()
+        generate_into(REPO / "schemas" / "tests" / "everything.fbe", folder, options)
         folders.append(folder)
     return folders
 
