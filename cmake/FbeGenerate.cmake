@@ -19,6 +19,8 @@
 
 include_guard(GLOBAL)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
+# A cache entry, so fbe_generate() works from any directory scope.
+set(FBE_PYTHON_EXECUTABLE "${Python3_EXECUTABLE}" CACHE FILEPATH "Python 3 that runs fbec")
 
 function(fbe_generate)
   cmake_parse_arguments(FBE "FINAL;JSON;PROTO" "TARGET;OUTPUT_DIR" "SCHEMAS;IMPORT_DIRS" ${ARGN})
@@ -76,7 +78,7 @@ function(fbe_generate)
     add_custom_command(
       OUTPUT ${outputs}
       COMMAND ${CMAKE_COMMAND} -E env "PYTHONPATH=${FBE_COMPILER_DIR}"
-              ${Python3_EXECUTABLE} -m fbec ${options} "--input=${schema}" "--output=${FBE_OUTPUT_DIR}"
+              "${FBE_PYTHON_EXECUTABLE}" -m fbec ${options} "--input=${schema}" "--output=${FBE_OUTPUT_DIR}"
       # fbec leaves unchanged files untouched; touch them so the rule is satisfied.
       COMMAND ${CMAKE_COMMAND} -E touch_nocreate ${outputs}
       DEPENDS ${schemas} ${compiler_sources}

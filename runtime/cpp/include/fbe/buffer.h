@@ -36,6 +36,14 @@ public:
     }
 };
 
+//! Replaces the content of a string or bytes value with `size` bytes.
+inline void assign_bytes(std::string& value, const uint8_t* data, std::size_t size) {
+    value.assign(reinterpret_cast<const char*>(data), size);
+}
+inline void assign_bytes(buffer_t& value, const uint8_t* data, std::size_t size) {
+    value.assign(data, data + size);
+}
+
 //! A growable output buffer. `allocate(n)` appends n uninitialised bytes and
 //! returns their position; memory is kept between uses (`reset()` only
 //! forgets the content), so a long-lived model allocates once.

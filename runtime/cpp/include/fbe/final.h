@@ -116,7 +116,7 @@ struct FBlob {
         if (size > d.remaining() - 4)
             return d.fail("string/bytes data");
         const uint8_t* begin = d.data + d.pos + 4;
-        value.assign(begin, begin + size);
+        assign_bytes(value, begin, size);
         d.pos += 4 + std::size_t(size);
         return true;
     }

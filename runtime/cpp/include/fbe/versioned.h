@@ -182,7 +182,7 @@ struct VBlob {
         if (!d.claim_counted(base + offset, 1, size, "string/bytes"))
             return false;
         const uint8_t* begin = d.data + base + offset + 4;
-        value.assign(begin, begin + size);
+        assign_bytes(value, begin, size);
         return true;
     }
     static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
