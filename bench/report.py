@@ -99,18 +99,18 @@ def callgrind_counts(directory: str | None) -> dict:
 
 
 def instructions(counts: dict) -> dict:
-    """{(id, op): instructions per operation} = (Ir(N) - Ir(1)) / (N - 1)."""
+    """{(model, id, op): instructions per operation} = (Ir(N) - Ir(1)) / (N - 1)."""
     by_name: dict = {}
     for label, ir in counts.items():
         name, _, n = label.rpartition("@")
         by_name.setdefault(name, {})[int(n)] = ir
     out = {}
     for name, runs in by_name.items():
-        m = re.fullmatch(r"trade/([^/]+)/([^/]+)", name)
+        m = re.fullmatch(r"(trade|graph)/([^/]+)/([^/]+)", name)
         if not m or 1 not in runs or len(runs) < 2:
             continue
         n = max(runs)
-        out[(m.group(1), m.group(2))] = (runs[n] - runs[1]) / (n - 1)
+        out[(m.group(1), m.group(2), m.group(3))] = (runs[n] - runs[1]) / (n - 1)
     return out
 
 
@@ -158,6 +158,10 @@ def fmt_us(v: float | None) -> str:
     return "—" if v is None else f"{v / 1e3:,.1f}"
 
 
+def fmt_minstr(v: float | None) -> str:
+    return "—" if v is None else f"{v / 1e6:.2f}"
+
+
 def fmt_ratio(v: float | None, ref: float | None) -> str:
     if v is None or not ref:
         return "—"
@@ -183,8 +187,10 @@ def build(args) -> dict:
     times = medians(time_doc) if time_doc else {}
     instr = instructions(callgrind_counts(args.callgrind)) if stable_doc else {}
     if stable_doc:
-        for key, value in rows_from_context(stable_doc.get("context", {}))["trade"].items():
-            rows["trade"].setdefault(key, value)
+        stable_rows = rows_from_context(stable_doc.get("context", {}))
+        for model in ("trade", "graph"):
+            for key, value in stable_rows[model].items():
+                rows[model].setdefault(key, value)
 
     result = {
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -207,8 +213,8 @@ def build(args) -> dict:
                     if "cv" in t:
                         row[f"{op}_cv"] = round(t["cv"], 4)
                     size = size or t.get("bytes")
-                if (rid, op) in instr:
-                    row[f"{op}_instructions"] = round(instr[(rid, op)], 1)
+                if ("trade", rid, op) in instr:
+                    row[f"{op}_instructions"] = round(instr[("trade", rid, op)], 1)
             if size is None and stable_doc:
                 size = medians(stable_doc).get(("trade", rid, "serialize"), {}).get("bytes")
             row["size_bytes"] = size
@@ -226,6 +232,10 @@ def build(args) -> dict:
                     if "cv" in t:
                         row[f"{op}_cv"] = round(t["cv"], 4)
                     row["size_bytes"] = row.get("size_bytes") or t.get("bytes")
+                if ("graph", rid, op) in instr:
+                    row[f"{op}_instructions"] = round(instr[("graph", rid, op)])
+            if not row.get("size_bytes") and stable_doc:
+                row["size_bytes"] = medians(stable_doc).get(("graph", rid, "serialize"), {}).get("bytes")
         result["graph"].append(row)
     return result
 
@@ -280,11 +290,17 @@ def markdown(result: dict) -> str:
     lines.append("")
 
     graph = [r for r in result["graph"]]
-    if graph and any("serialize_ns" in r for r in graph):
+    g_time = any("serialize_ns" in r for r in graph)
+    g_instr = any("serialize_instructions" in r for r in graph)
+    if graph and (g_time or g_instr):
         lines.append(f"### Graph model ({ctx.get('graph_model', '')})")
         lines.append("")
-        gh = ["Protocol", "Message size", "Serialize µs", "Deserialize µs", "Verify µs", "Traverse µs",
-              "Deserialize+traverse µs"]
+        gh = ["Protocol", "Message size"]
+        if g_time:
+            gh += ["Serialize µs", "Deserialize µs", "Verify µs", "Traverse µs", "Deserialize+traverse µs"]
+        if g_instr:
+            gh += ["Serialize Minstr", "Deserialize Minstr", "Verify Minstr", "Traverse Minstr",
+                   "Deserialize+traverse Minstr"]
         lines.append("| " + " | ".join(gh) + " |")
         lines.append("|" + "|".join(["---"] + ["---:"] * (len(gh) - 1)) + "|")
         for r in graph:
@@ -292,9 +308,16 @@ def markdown(result: dict) -> str:
                 notes.append(f"- **{r['protocol']}** (graph): {r['status']}")
                 lines.append("| " + " | ".join([r["protocol"]] + ["—"] * (len(gh) - 1)) + " |")
                 continue
-            lines.append("| " + " | ".join([r["protocol"], fmt_size(r.get("size_bytes"))] +
-                                           [fmt_us(r.get(f"{op}_ns")) for op in GRAPH_OPS]) + " |")
+            cells = [r["protocol"], fmt_size(r.get("size_bytes"))]
+            if g_time:
+                cells += [fmt_us(r.get(f"{op}_ns")) for op in GRAPH_OPS]
+            if g_instr:
+                cells += [fmt_minstr(r.get(f"{op}_instructions")) for op in GRAPH_OPS]
+            lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
+        if g_instr:
+            lines.append(f"Graph instructions in millions per operation, (Ir(M) − Ir(1)) / (M − 1), "
+                         f"M = {ctx.get('stable_graph_n', '?')}.")
         lines.append("Traverse: breadth-first walk from node 0 summing Node.value, over the row's read view "
                      "(the buffer itself for Cap'n Proto and FlatBuffers, the decoded object otherwise).")
         lines.append("")

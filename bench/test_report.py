@@ -66,6 +66,8 @@ def run(tmp_path, with_stable=True):
         cg.mkdir()
         dump(cg / "cg.out.1", "trade/ours/serialize@1", 1000)
         dump(cg / "cg.out.2", "trade/ours/serialize@11", 4000)
+        dump(cg / "cg.out.3", "graph/ours/deserialize@1", 5_000_000)
+        dump(cg / "cg.out.4", "graph/ours/deserialize@3", 11_000_000)
         argv += ["--stable", str(s), "--callgrind", str(cg)]
     rc = report.main(argv)
     return rc, json.loads((tmp_path / "latest.json").read_text(encoding="utf-8")), \
@@ -81,6 +83,7 @@ def test_medians_sizes_ratios_and_instructions(tmp_path):
     assert rows["protobuf"]["size_bytes"] == 138
     graph = {r["id"]: r for r in result["graph"]}
     assert graph["ours"]["traverse_ns"] == 200_000.0  # 0.2 ms
+    assert graph["ours"]["deserialize_instructions"] == 3_000_000
     assert "| Protobuf | 138 | 250 | 300 | — | ×10.00 | ×3.00 |" in md
     assert "| FBE (ours) | 252 | 25.0 | 100 | 40.0 | ×1.00 | ×1.00 | 300 |" in md
     assert rc == 1  # a FAILED row fails the run

@@ -39,7 +39,8 @@ struct Bytes {
 // Options of this run (set by main from the command line).
 struct Options {
     bool check_only = false;   // --check: run the round-trip checks and exit
-    long stable_n = 0;         // --stable=N: callgrind mode (trade rows, 1 and N iterations)
+    long stable_n = 0;         // --stable=N: callgrind mode (trade rows with 1 and N iterations,
+    long stable_graph_n = 3;   //   graph rows with 1 and --stable-graph=M iterations)
     int graph_nodes = 5000;
     int graph_edges = 50000;
 };
@@ -240,10 +241,11 @@ struct GraphBench {
         w.serialize(sample_graph());
         return copy(w.bytes());
     }
-    static void serialize(benchmark::State& st) {
+    static void serialize(benchmark::State& st, const std::string& name) {
         C c;
         const dom::Graph& g = sample_graph();
         c.serialize(g);
+        CallgrindSection cg(options().stable_n > 0, name + "@" + std::to_string(st.max_iterations));
         for (auto _ : st) {
             c.serialize(g);
             benchmark::DoNotOptimize(c.bytes().data);
@@ -251,11 +253,12 @@ struct GraphBench {
         }
         st.counters["bytes"] = double(c.bytes().size);
     }
-    static void deserialize(benchmark::State& st) {
+    static void deserialize(benchmark::State& st, const std::string& name) {
         auto bytes = message();
         C c;
         dom::Graph g;
         c.deserialize(bytes.data(), bytes.size(), g);
+        CallgrindSection cg(options().stable_n > 0, name + "@" + std::to_string(st.max_iterations));
         for (auto _ : st) {
             if (!c.deserialize(bytes.data(), bytes.size(), g)) {
                 st.SkipWithError("deserialize failed");
@@ -266,9 +269,10 @@ struct GraphBench {
         }
         st.counters["bytes"] = double(bytes.size());
     }
-    static void verify(benchmark::State& st) {
+    static void verify(benchmark::State& st, const std::string& name) {
         auto bytes = message();
         C c;
+        CallgrindSection cg(options().stable_n > 0, name + "@" + std::to_string(st.max_iterations));
         for (auto _ : st) {
             bool ok = c.verify(bytes.data(), bytes.size());
             benchmark::DoNotOptimize(ok);
@@ -279,22 +283,24 @@ struct GraphBench {
         }
         st.counters["bytes"] = double(bytes.size());
     }
-    static void traverse(benchmark::State& st) {
+    static void traverse(benchmark::State& st, const std::string& name) {
         auto bytes = message();
         C c;
         if (!c.open(bytes.data(), bytes.size())) {
             st.SkipWithError("open failed");
             return;
         }
+        CallgrindSection cg(options().stable_n > 0, name + "@" + std::to_string(st.max_iterations));
         for (auto _ : st) {
             int64_t sum = c.traverse();
             benchmark::DoNotOptimize(sum);
         }
         st.counters["bytes"] = double(bytes.size());
     }
-    static void deserialize_traverse(benchmark::State& st) {
+    static void deserialize_traverse(benchmark::State& st, const std::string& name) {
         auto bytes = message();
         C c;
+        CallgrindSection cg(options().stable_n > 0, name + "@" + std::to_string(st.max_iterations));
         for (auto _ : st) {
             if (!c.open(bytes.data(), bytes.size())) {
                 st.SkipWithError("open failed");
@@ -309,18 +315,25 @@ struct GraphBench {
 
 template <class C>
 void register_graph(const std::string& id, const std::string& label) {
-    if (options().stable_n > 0) return;  // stable mode counts the trade rows only
     std::string status = check_graph<C>();
     report_status("graph", id, label, status);
     if (status != "ok" || options().check_only) return;
-    std::vector<std::pair<std::string, void (*)(benchmark::State&)>> ops = {
+    std::vector<std::pair<std::string, void (*)(benchmark::State&, const std::string&)>> ops = {
         {"serialize", &GraphBench<C>::serialize},
         {"deserialize", &GraphBench<C>::deserialize},
         {"traverse", &GraphBench<C>::traverse},
         {"deserialize_traverse", &GraphBench<C>::deserialize_traverse}};
     if constexpr (C::has_verify) ops.push_back({"verify", &GraphBench<C>::verify});
-    for (auto& [op, fn] : ops)
-        benchmark::RegisterBenchmark(("graph/" + id + "/" + op).c_str(), fn)->Unit(benchmark::kMicrosecond);
+    for (auto& [op, fn] : ops) {
+        std::string name = "graph/" + id + "/" + op;
+        if (options().stable_n > 0) {
+            // Each graph operation is ~10^6 instructions: a few iterations suffice.
+            benchmark::RegisterBenchmark(name.c_str(), fn, name)->Iterations(1)->Unit(benchmark::kMicrosecond);
+            benchmark::RegisterBenchmark(name.c_str(), fn, name)->Iterations(options().stable_graph_n)->Unit(benchmark::kMicrosecond);
+        } else {
+            benchmark::RegisterBenchmark(name.c_str(), fn, name)->Unit(benchmark::kMicrosecond);
+        }
+    }
 }
 
 // Each peer's translation unit defines its registration function.

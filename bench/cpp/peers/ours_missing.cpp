@@ -13,7 +13,6 @@ void register_ours() {
     for (auto [id, label] : {std::pair{"ours", "FBE (ours)"}, {"ours-final", "FBE final (ours)"},
                              {"ours-json", "FBE JSON (ours)"}})
         report_status("trade", id, label, why);
-    if (options().stable_n > 0) return;
     for (auto [id, label] : {std::pair{"ours", "FBE (ours)"}, {"ours-final", "FBE final (ours)"}})
         report_status("graph", id, label, why);
 }
