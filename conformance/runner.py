@@ -183,8 +183,8 @@ def vector_cases(m: Dict[str, Any]) -> List[Case]:
                        "input": {"format": in_fmt, "payload": payload}, "output": out_fmt}
                 expected: Any = c["value"] if out_fmt == "value" else data[out_fmt]
                 compare = None
-                if unordered and out_fmt != "text":
-                    compare = _unordered_compare(out_fmt)
+                if unordered:
+                    compare = _unordered_compare(out_fmt, str(SHARED / c["schema"]), f"{c['package']}.{c['type']}")
                 if in_fmt == "json" and out_fmt in ("versioned", "final", "value", "text"):
                     continue            # the original's JSON is lossy (decimal, char): json -> json only
                 cases.append(Case(f"vector/{c['name']}/{in_fmt}->{out_fmt}", f"vectors {out_fmt}", req, "result",
@@ -192,15 +192,44 @@ def vector_cases(m: Dict[str, Any]) -> List[Case]:
     return cases
 
 
-def _unordered_compare(fmt: str) -> Callable[[Any, Any], bool]:
-    """Hash entries may come in any order: compare the multiset of bytes/entries loosely."""
+def _unordered_compare(fmt: str, schema: str, qualified: str) -> Callable[[Any, Any], bool]:
+    """Hash entries may come in any order: compare what the bytes mean, not the bytes.
+
+    Binary results are decoded with the schema-driven codec of the Python
+    runtime (fbe.dynamic, independent of every testee) and compared as
+    values with map/hash entries as sets; text results as multisets of bytes.
+    """
     def compare(expected: Any, got: Any) -> bool:
         if fmt == "value":
             return _canonical(expected) == _canonical(got)
-        e = expected if isinstance(expected, bytes) else str(expected).encode()
-        g = got if isinstance(got, bytes) else str(got).encode()
-        return len(e) == len(g) and sorted(e) == sorted(g)
+        if fmt in BINARY:
+            codec = _codec(schema)
+            try:
+                a = codec.to_described(codec.decode(expected, qualified, fmt, check=True)[0], qualified)
+                b = codec.to_described(codec.decode(got, qualified, fmt, check=True)[0], qualified)
+            except Exception:             # noqa: BLE001 - undecodable output simply does not match
+                return False
+            return len(expected) == len(got) and _canonical(a) == _canonical(b)
+        if fmt == "json":
+            return _canonical(json.loads(expected)) == _canonical(json.loads(got))
+        return sorted(expected) == sorted(got)
     return compare
+
+
+_CODECS: Dict[str, Any] = {}
+
+
+def _codec(schema: str) -> Any:
+    """The dynamic codec of a schema file (cached)."""
+    if schema not in _CODECS:
+        for p in (REPO / "compiler", REPO / "runtime" / "python"):
+            if str(p) not in sys.path:
+                sys.path.insert(0, str(p))
+        from fbe.dynamic import DynamicCodec
+        from fbec.model.resolve import compile_schema
+        from fbec.syntax.diagnostics import Diagnostics
+        _CODECS[schema] = DynamicCodec(compile_schema(schema, [], Diagnostics()))
+    return _CODECS[schema]
 
 
 def _canonical(v: Any) -> Any:
@@ -350,7 +379,7 @@ def cross_cases(writers: Dict[str, Testee], m: Optional[Dict[str, Any]], extra_v
     values: List[Dict[str, Any]] = []
     if m is not None:
         values += [{"name": c["name"], "package": c["package"], "type": c["type"], "value": c["value"],
-                    "unordered": "hash" in c["roundtrip"], "lossy": c["roundtrip"] != "ok"} for c in m["cases"]]
+                    "schema": str(SHARED / c["schema"]), "unordered": "hash" in c["roundtrip"]} for c in m["cases"]]
     values += list(extra_values)
     out: List[Tuple[str, Case]] = []
     for writer_name, writer in writers.items():
@@ -372,7 +401,8 @@ def cross_cases(writers: Dict[str, Testee], m: Optional[Dict[str, Any]], extra_v
                     read_req = {"package": v["package"], "type": v["type"],
                                 "input": {"format": fmt, "payload": encode_payload(fmt, produced)},
                                 "output": fmt}
-                    compare = _unordered_compare(fmt) if v.get("unordered") else None
+                    compare = _unordered_compare(fmt, v["schema"], f"{v['package']}.{v['type']}") \
+                        if v.get("unordered") else None
                     out.append((reader_name, Case(f"cross/{writer_name}->{reader_name}/{v['name']}/{fmt}",
                                                   f"cross {fmt}", read_req, "result", produced, (), compare)))
     return out

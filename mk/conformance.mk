@@ -1,13 +1,20 @@
 # Cross-language conformance (issue 7): the runner feeds every testee the
-# golden vectors, malformed inputs and generated values.
+# golden vectors, malformed inputs and the cross matrix; tests/conformance
+# sends hypothesis-generated values through every testee.
+#
+#   make conformance         build the testees, run the runner and the generated cases
+#   make conformance-build   build the C++ testee only (build/conformance/cpp_testee)
 .PHONY: conformance conformance-build test-conformance
 TEST_TARGETS += test-conformance
-CONFORMANCE_BUILD_TARGETS ?=
+CONFORMANCE_BUILD ?= build/conformance/testee
 
-conformance-build: $(CONFORMANCE_BUILD_TARGETS)
+conformance-build: deps-cpp
+	@tools/need-apt.sh rapidjson-dev
+	cmake -S conformance/testees/cpp -B $(CONFORMANCE_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(CONFORMANCE_BUILD) -j$(JOBS)
 
 conformance: deps-python conformance-build
 	$(PYTHON) conformance/runner.py
-	$(PYTHON) -m pytest -q tests/conformance
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 
 test-conformance: conformance

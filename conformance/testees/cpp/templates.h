@@ -1,0 +1,307 @@
+// The C++ conformance testee: value descriptions (vectors/README.md) of
+// scalars and containers, and the request handler of one type. Included
+// after the generated struct overloads are declared.
+#pragma once
+
+#include "testee.h"
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <list>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+namespace testee {
+
+// ---------------------------------------------------------------- declarations (containers refer to each other)
+
+template <typename T> std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>> from_value(const rapidjson::Value& v, T& x);
+template <typename T> std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>> to_value(Writer& w, const T& x);
+template <typename T> void from_value(const rapidjson::Value& v, std::optional<T>& x);
+template <typename T> void to_value(Writer& w, const std::optional<T>& x);
+template <typename T, std::size_t N> void from_value(const rapidjson::Value& v, std::array<T, N>& x);
+template <typename T, std::size_t N> void to_value(Writer& w, const std::array<T, N>& x);
+template <typename T> void from_value(const rapidjson::Value& v, std::vector<T>& x);
+template <typename T> void to_value(Writer& w, const std::vector<T>& x);
+template <typename T> void from_value(const rapidjson::Value& v, std::list<T>& x);
+template <typename T> void to_value(Writer& w, const std::list<T>& x);
+template <typename T> void from_value(const rapidjson::Value& v, std::set<T>& x);
+template <typename T> void to_value(Writer& w, const std::set<T>& x);
+template <typename K, typename V> void from_value(const rapidjson::Value& v, std::map<K, V>& x);
+template <typename K, typename V> void to_value(Writer& w, const std::map<K, V>& x);
+template <typename K, typename V> void from_value(const rapidjson::Value& v, std::unordered_map<K, V>& x);
+template <typename K, typename V> void to_value(Writer& w, const std::unordered_map<K, V>& x);
+
+// ---------------------------------------------------------------- scalars
+
+inline void from_value(const rapidjson::Value& v, float& x) { x = static_cast<float>(v.GetDouble()); }
+inline void from_value(const rapidjson::Value& v, double& x) { x = v.GetDouble(); }
+inline void from_value(const rapidjson::Value& v, std::string& x) { x.assign(v.GetString(), v.GetStringLength()); }
+inline void from_value(const rapidjson::Value& v, FBE::decimal_t& x) { x = FBE::decimal_t(std::string(v.GetString())); }
+inline void from_value(const rapidjson::Value& v, FBE::uuid_t& x) { x = FBE::uuid_t(std::string(v.GetString())); }
+inline void from_value(const rapidjson::Value& v, FBE::buffer_t& x)
+{
+    const std::string hex(v.GetString(), v.GetStringLength());
+    x.clear();
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+        x.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+}
+
+template <typename T>
+void write_shortest(Writer& w, T x)
+{
+    // The shortest text that reads back as the same float/double (the MANIFEST's number form).
+    char text[64];
+    auto [end, ec] = std::to_chars(text, text + sizeof(text), x);
+    (void)ec;
+    w.RawValue(text, static_cast<std::size_t>(end - text), rapidjson::kNumberType);
+}
+
+inline void to_value(Writer& w, float x) { write_shortest(w, x); }
+inline void to_value(Writer& w, double x) { write_shortest(w, x); }
+inline void to_value(Writer& w, const std::string& x) { w.String(x.data(), static_cast<rapidjson::SizeType>(x.size())); }
+inline void to_value(Writer& w, const FBE::decimal_t& x) { w.String(x.to_string().c_str()); }
+inline void to_value(Writer& w, const FBE::uuid_t& x) { w.String(x.string().c_str()); }
+inline void to_value(Writer& w, const FBE::buffer_t& x)
+{
+    static const char digits[] = "0123456789abcdef";
+    std::string hex;
+    for (uint8_t b : x) {
+        hex += digits[b >> 4];
+        hex += digits[b & 15];
+    }
+    w.String(hex.c_str());
+}
+
+// Integers, bool, char, wchar and enums: JSON integers; 64-bit ones as strings.
+template <typename T>
+std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>> from_value(const rapidjson::Value& v, T& x)
+{
+    using U = std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::common_type<T>>;
+    using I = typename U::type;
+    if constexpr (std::is_same_v<I, bool>)
+        x = static_cast<T>(v.GetBool());
+    else if constexpr (std::is_same_v<I, char>)
+        x = static_cast<T>(static_cast<char>(static_cast<unsigned char>(v.GetUint())));
+    else if constexpr (std::is_same_v<I, wchar_t>)
+        x = static_cast<T>(static_cast<wchar_t>(v.GetUint64()));
+    else if constexpr (sizeof(I) == 8 && std::is_signed_v<I>)
+        x = static_cast<T>(static_cast<I>(std::stoll(v.GetString())));
+    else if constexpr (sizeof(I) == 8)
+        x = static_cast<T>(static_cast<I>(std::stoull(v.GetString())));
+    else if constexpr (std::is_signed_v<I>)
+        x = static_cast<T>(static_cast<I>(v.GetInt64()));
+    else
+        x = static_cast<T>(static_cast<I>(v.GetUint64()));
+}
+
+template <typename T>
+std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>> to_value(Writer& w, const T& x)
+{
+    using U = std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::common_type<T>>;
+    using I = typename U::type;
+    const I i = static_cast<I>(x);
+    if constexpr (std::is_same_v<I, bool>)
+        w.Bool(i);
+    else if constexpr (std::is_same_v<I, char>)
+        w.Uint(static_cast<unsigned char>(i));
+    else if constexpr (std::is_same_v<I, wchar_t>)
+        w.Uint64(static_cast<uint32_t>(i));
+    else if constexpr (sizeof(I) == 8)
+        w.String(std::to_string(i).c_str());
+    else if constexpr (std::is_signed_v<I>)
+        w.Int64(i);
+    else
+        w.Uint64(i);
+}
+
+// ---------------------------------------------------------------- containers
+
+template <typename T>
+void from_value(const rapidjson::Value& v, std::optional<T>& x)
+{
+    if (v.IsNull()) {
+        x.reset();
+        return;
+    }
+    x.emplace();
+    from_value(v, *x);
+}
+
+template <typename T>
+void to_value(Writer& w, const std::optional<T>& x)
+{
+    if (x)
+        to_value(w, *x);
+    else
+        w.Null();
+}
+
+template <typename T, std::size_t N>
+void from_value(const rapidjson::Value& v, std::array<T, N>& x)
+{
+    if (v.Size() != N)
+        throw BadValue("array of the wrong length");
+    for (std::size_t i = 0; i < N; ++i)
+        from_value(v[static_cast<rapidjson::SizeType>(i)], x[i]);
+}
+
+template <typename Seq>
+void write_items(Writer& w, const Seq& x)
+{
+    w.StartArray();
+    for (const auto& item : x)
+        to_value(w, item);
+    w.EndArray();
+}
+
+template <typename T, std::size_t N> void to_value(Writer& w, const std::array<T, N>& x) { write_items(w, x); }
+template <typename T> void to_value(Writer& w, const std::vector<T>& x) { write_items(w, x); }
+template <typename T> void to_value(Writer& w, const std::list<T>& x) { write_items(w, x); }
+template <typename T> void to_value(Writer& w, const std::set<T>& x) { write_items(w, x); }
+
+template <typename T>
+void from_value(const rapidjson::Value& v, std::vector<T>& x)
+{
+    x.clear();
+    for (const auto& item : v.GetArray()) {
+        x.emplace_back();
+        from_value(item, x.back());
+    }
+}
+
+template <typename T>
+void from_value(const rapidjson::Value& v, std::list<T>& x)
+{
+    x.clear();
+    for (const auto& item : v.GetArray()) {
+        x.emplace_back();
+        from_value(item, x.back());
+    }
+}
+
+template <typename T>
+void from_value(const rapidjson::Value& v, std::set<T>& x)
+{
+    x.clear();
+    for (const auto& item : v.GetArray()) {
+        T element{};
+        from_value(item, element);
+        x.insert(std::move(element));
+    }
+}
+
+template <typename Map>
+void read_pairs(const rapidjson::Value& v, Map& x)
+{
+    x.clear();
+    for (const auto& pair : v.GetArray()) {
+        typename Map::key_type key{};
+        typename Map::mapped_type value{};
+        from_value(pair[0], key);
+        from_value(pair[1], value);
+        x.emplace(std::move(key), std::move(value));
+    }
+}
+
+template <typename Map>
+void write_pairs(Writer& w, const Map& x)
+{
+    w.StartArray();
+    for (const auto& [key, value] : x) {
+        w.StartArray();
+        to_value(w, key);
+        to_value(w, value);
+        w.EndArray();
+    }
+    w.EndArray();
+}
+
+template <typename K, typename V> void from_value(const rapidjson::Value& v, std::map<K, V>& x) { read_pairs(v, x); }
+template <typename K, typename V> void to_value(Writer& w, const std::map<K, V>& x) { write_pairs(w, x); }
+template <typename K, typename V> void from_value(const rapidjson::Value& v, std::unordered_map<K, V>& x) { read_pairs(v, x); }
+template <typename K, typename V> void to_value(Writer& w, const std::unordered_map<K, V>& x) { write_pairs(w, x); }
+
+// ---------------------------------------------------------------- one request
+
+std::string reply(const char* kind, const std::string& text);
+std::string reply_object(const std::string& json);
+std::string base64(const uint8_t* data, std::size_t size);
+std::vector<uint8_t> unbase64(const rapidjson::Value& v);
+
+template <typename T>
+std::string handle(const rapidjson::Value& request)
+{
+    const rapidjson::Value& input = member(request, "input");
+    const std::string in(member(input, "format").GetString());
+    const std::string out(member(request, "output").GetString());
+    const rapidjson::Value& payload = member(input, "payload");
+    T value{};
+    if (in == "versioned" || in == "final") {
+        const std::vector<uint8_t> bytes = unbase64(payload);
+        if (in == "versioned") {
+            FBE::Model<T, FBE::ReadBuffer> model;
+            model.attach(bytes.data(), bytes.size());
+            if (!model.verify())
+                return reply("parse_error", "verify: " + model.error());
+            if (model.deserialize(value) == 0)
+                return reply("parse_error", "deserialize: " + model.error());
+        } else {
+            FBE::FinalModel<T, FBE::ReadBuffer> model;
+            model.attach(bytes.data(), bytes.size());
+            if (!model.verify())
+                return reply("parse_error", "verify: " + model.error());
+            if (model.deserialize(value) == 0)
+                return reply("parse_error", "deserialize: " + model.error());
+        }
+    } else if (in == "json") {
+        rapidjson::Document json;
+        json.Parse(payload.GetString(), payload.GetStringLength());
+        if (json.HasParseError())
+            return reply("parse_error", "not JSON");
+        if (!FBE::JSON::from_json(json, value))
+            return reply("parse_error", "from_json failed");
+    } else if (in == "value") {
+        from_value(payload, value);
+    } else {
+        return reply("skipped", "unknown input format " + in);
+    }
+
+    if (out == "versioned") {
+        FBE::Model<T, FBE::WriteBuffer> model;
+        model.serialize(value);
+        return reply("result", base64(model.buffer().data(), model.buffer().size()));
+    }
+    if (out == "final") {
+        FBE::FinalModel<T, FBE::WriteBuffer> model;
+        model.serialize(value);
+        return reply("result", base64(model.buffer().data(), model.buffer().size()));
+    }
+    if (out == "json") {
+        rapidjson::StringBuffer buffer;
+        rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+        if (!FBE::JSON::to_json(writer, value))
+            return reply("serialize_error", "to_json failed");
+        return reply("result", std::string(buffer.GetString(), buffer.GetSize()));
+    }
+    if (out == "text") {
+        std::ostringstream text;
+        text << value;
+        const std::string s = text.str();
+        return reply("result", base64(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
+    }
+    if (out == "value") {
+        rapidjson::StringBuffer buffer;
+        Writer writer(buffer);
+        to_value(writer, value);
+        return reply_object(std::string(buffer.GetString(), buffer.GetSize()));
+    }
+    return reply("skipped", "unknown output format " + out);
+}
+
+} // namespace testee

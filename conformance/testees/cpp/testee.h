@@ -1,0 +1,45 @@
+// The C++ conformance testee (conformance/testee_protocol.md): shared
+// declarations. Included by the generated values.cpp before the struct
+// overloads, which must be declared before templates.h instantiates.
+#pragma once
+
+#include <fbe/fbe.h>
+#include <fbe/json.h>
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace testee {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+//! A value description that does not fit the type (a bug of the runner or the testee).
+struct BadValue : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+//! Answers one request for a type; returns the response JSON.
+using Handler = std::string (*)(const rapidjson::Value& request);
+
+inline const rapidjson::Value& member(const rapidjson::Value& v, const char* name)
+{
+    if (!v.IsObject() || !v.HasMember(name))
+        throw BadValue(std::string("value description lacks member ") + name);
+    return v[name];
+}
+
+inline void check_type(const rapidjson::Value& v, const char* type)
+{
+    const rapidjson::Value& t = member(v, "@type");
+    if (!t.IsString() || std::string(t.GetString()) != type)
+        throw BadValue(std::string("expected a value of ") + type);
+}
+
+const std::map<std::string, Handler>& handlers();
+
+} // namespace testee
