@@ -308,3 +308,23 @@ def test_char_json_deliberate_difference(gen: Any) -> None:
     v = t.StructSimple(f5=0xC8)
     assert '"f5":200,' in v.to_json()
     assert t.StructSimple.from_json(v.to_json().replace('"f5":200,', '"f5":4294967240,')).f5 == 0xC8
+
+
+def test_package_without_messages_sends_its_structs(gen: Any) -> None:
+    """A package without `message` declarations sends and receives all its structs (as the C++ target)."""
+    enums = gen.mods["enums"]
+    got: List[Any] = []
+    sent = bytearray()
+
+    class R(enums.FinalReceiver):  # type: ignore[misc]
+        def on_receive_enums(self, value: Any) -> None:
+            got.append(value)
+
+    class S(enums.FinalSender):  # type: ignore[misc]
+        def on_send(self, buffer: bytearray, offset: int, size: int) -> int:
+            sent.extend(buffer[offset: offset + size])
+            return size
+
+    S().send(enums.Enums())
+    R().receive(bytes(sent))
+    assert len(got) == 1 and got[0].fbe_equal(enums.Enums())

@@ -15,11 +15,23 @@ def _handler(s: ir.Struct, own: str) -> str:
     return s.name.lower() if pkg == own else f"{pkg}_{s.name.lower()}"
 
 
-def _messages(ctx: Context) -> tuple[list[ir.Struct], list[ir.Struct]]:
-    """Own messages, then messages of imported packages (transitively, import order) not shadowed by own ids."""
-    own = list(ctx.package.messages)
-    seen_ids = {m.type_id for m in own}
-    imported: list[ir.Struct] = []
+def protocol_types(pkg: ir.Package) -> List[ir.Struct]:
+    """What the protocol classes of a package send and receive (FORMAT.md 7.2): its messages;
+    a package without any ``message`` uses all its structs (schemas older than the keyword),
+    as the C++ target does."""
+    return list(pkg.messages) if pkg.messages else list(pkg.structs)
+
+
+def _messages(ctx: Context) -> Tuple[List[ir.Struct], List[ir.Struct]]:
+    """Own protocol types, then those of imported packages (transitively, import order);
+    a type id already taken is skipped (own ids win, then the first import)."""
+    own: List[ir.Struct] = []
+    seen_ids: set[int] = set()
+    for m in protocol_types(ctx.package):
+        if m.type_id not in seen_ids:
+            seen_ids.add(m.type_id)
+            own.append(m)
+    imported: List[ir.Struct] = []
     visited: set[str] = set()
 
     def visit(pkg_name: str) -> None:
@@ -27,7 +39,7 @@ def _messages(ctx: Context) -> tuple[list[ir.Struct], list[ir.Struct]]:
             return
         visited.add(pkg_name)
         pkg = ctx.schema.package(pkg_name)
-        for m in pkg.messages:
+        for m in protocol_types(pkg):
             if m.type_id not in seen_ids:
                 seen_ids.add(m.type_id)
                 imported.append(m)
@@ -120,7 +132,7 @@ def protocol_code(ctx: Context) -> list[str]:
 
     # clients
     reqs = []
-    for m in own:
+    for m in protocol_types(ctx.package):
         if m.request:
             resp = ctx.ref(m.response) if m.response else "None"
             rej = ", ".join(ctx.ref(r.type) for r in m.rejects)
@@ -154,7 +166,7 @@ def _all_imported_messages(ctx: Context) -> list[ir.Struct]:
             return
         visited.add(name)
         p = ctx.schema.package(name)
-        out.extend(p.messages)
+        out.extend(protocol_types(p))
         for i in p.imports:
             visit(i)
 
