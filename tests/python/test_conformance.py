@@ -313,7 +313,7 @@ def test_char_json_deliberate_difference(gen: Any) -> None:
 def test_package_without_messages_sends_its_structs(gen: Any) -> None:
     """A package without `message` declarations sends and receives all its structs (as the C++ target)."""
     enums = gen.mods["enums"]
-    got: List[Any] = []
+    got: list[Any] = []
     sent = bytearray()
 
     class R(enums.FinalReceiver):  # type: ignore[misc]

@@ -15,23 +15,23 @@ def _handler(s: ir.Struct, own: str) -> str:
     return s.name.lower() if pkg == own else f"{pkg}_{s.name.lower()}"
 
 
-def protocol_types(pkg: ir.Package) -> List[ir.Struct]:
+def protocol_types(pkg: ir.Package) -> list[ir.Struct]:
     """What the protocol classes of a package send and receive (FORMAT.md 7.2): its messages;
     a package without any ``message`` uses all its structs (schemas older than the keyword),
     as the C++ target does."""
     return list(pkg.messages) if pkg.messages else list(pkg.structs)
 
 
-def _messages(ctx: Context) -> Tuple[List[ir.Struct], List[ir.Struct]]:
+def _messages(ctx: Context) -> tuple[list[ir.Struct], list[ir.Struct]]:
     """Own protocol types, then those of imported packages (transitively, import order);
     a type id already taken is skipped (own ids win, then the first import)."""
-    own: List[ir.Struct] = []
+    own: list[ir.Struct] = []
     seen_ids: set[int] = set()
     for m in protocol_types(ctx.package):
         if m.type_id not in seen_ids:
             seen_ids.add(m.type_id)
             own.append(m)
-    imported: List[ir.Struct] = []
+    imported: list[ir.Struct] = []
     visited: set[str] = set()
 
     def visit(pkg_name: str) -> None:
