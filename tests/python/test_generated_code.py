@@ -129,6 +129,22 @@ def test_runtime_passes_mypy_strict() -> None:
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_generator_and_tests_pass_lint_and_types() -> None:
+    _tool("mypy")
+    _tool("ruff")
+    target = REPO / "compiler" / "fbec" / "targets" / "python"
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", str(target)],
+                       capture_output=True, text=True, check=False,
+                       env=dict(os.environ, MYPYPATH=str(REPO / "compiler")))
+    assert r.returncode == 0, r.stdout + r.stderr
+    mine = [str(target), str(REPO / "tests" / "python")] + [
+        str(RUNTIME / "fbe" / f) for f in ("__init__.py", "buffer.py", "errors.py", "jsonfmt.py", "model.py",
+                                         "protocol.py", "struct.py", "text.py", "values.py")]
+    r = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *mine], capture_output=True, text=True,
+                       check=False, cwd=REPO)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_generated_module_imports_only_fbe_and_stdlib(generated_sets: list[Path]) -> None:
     allowed = {"struct", "uuid", "collections.abc", "decimal", "enum", "typing", "fbe", "__future__"}
     for folder in generated_sets:
