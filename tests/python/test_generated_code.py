@@ -175,6 +175,9 @@ def test_defaults_and_keyword_construction(everything: Any) -> None:
     y = e.Everything(id=1, f17="other", f38=[1.5, 2.5], f43={2: "b", 1: "a"})
     assert y.f17 == "other" and y.f29 is not x.f29 and y.f38 == [1.5, 2.5]
     assert "Everything(id=1, f1=True" in repr(y)
+    z = y.clone()
+    z.f43[3] = "c"
+    assert z.fbe_equal(z.clone()) and len(y.f43) == 2
 
 
 def test_roundtrip_every_construct(everything: Any) -> None:

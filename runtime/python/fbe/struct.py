@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import enum
 import math
 from typing import Any, ClassVar, TypeVar
@@ -31,6 +32,10 @@ class Struct:
         if type(other) is not type(self):
             return False
         return all(_deep_equal(getattr(self, n), getattr(other, n)) for n in self.fbe_fields)
+
+    def clone(self) -> Any:
+        """A deep copy (the original's ``clone()``)."""
+        return copy.deepcopy(self)
 
     def fbe_copy(self) -> Any:
         """A shallow copy."""
