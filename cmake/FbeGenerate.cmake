@@ -73,8 +73,15 @@ function(fbe_generate)
     if(FBE_FINAL)
       list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_final_models.h")
     endif()
-    # JSON and PROTO are passed to fbec; the C++ target does not emit
-    # <package>_json.h / _protocol.h yet (docs/cpp.md), so they are not listed.
+    if(FBE_JSON)
+      list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_json.h")
+    endif()
+    if(FBE_PROTO)
+      list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_protocol.h")
+      if(FBE_FINAL)
+        list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_final_protocol.h")
+      endif()
+    endif()
     add_custom_command(
       OUTPUT ${outputs}
       COMMAND ${CMAKE_COMMAND} -E env "PYTHONPATH=${FBE_COMPILER_DIR}"

@@ -46,10 +46,11 @@ public:
         return fail(what);
     }
 
-    bool fail(const char* what) {
+    //! Records "<what> at offset <pos>: beyond the end of the buffer" (the first error only).
+    bool fail(const char* what) { return fail(what, "beyond the end of the buffer (" + std::to_string(size) + " bytes)"); }
+    bool fail(const char* what, const std::string& problem) {
         if (error.empty())
-            error = std::string(what) + " beyond the end of the buffer (offset " + std::to_string(pos) + ", buffer " +
-                    std::to_string(size) + " bytes)";
+            error = std::string(what) + " at offset " + std::to_string(pos) + ": " + problem;
         return false;
     }
 
@@ -110,22 +111,22 @@ struct FBlob {
         return p + 4 + size;
     }
     static bool read(FinalDecoder& d, T& value) {
-        if (!d.need(4, "string/bytes length"))
+        if (!d.need(4, "string length"))
             return false;
         const uint32_t size = load_u32(d.data + d.pos);
         if (size > d.remaining() - 4)
-            return d.fail("string/bytes data");
+            return d.fail("string data");
         const uint8_t* begin = d.data + d.pos + 4;
         assign_bytes(value, begin, size);
         d.pos += 4 + std::size_t(size);
         return true;
     }
     static bool verify(FinalDecoder& d) {
-        if (!d.need(4, "string/bytes length"))
+        if (!d.need(4, "string length"))
             return false;
         const uint32_t size = load_u32(d.data + d.pos);
         if (size > d.remaining() - 4)
-            return d.fail("string/bytes data");
+            return d.fail("string data");
         d.pos += 4 + std::size_t(size);
         return true;
     }
@@ -140,7 +141,7 @@ struct FStruct {
     static bool read(FinalDecoder& d, T& value) {
         if (++d.depth > kMaxDepth) {
             --d.depth;
-            return d.fail("struct nesting deeper than FBE::kMaxDepth");
+            return d.fail("struct", "nesting deeper than FBE::kMaxDepth");
         }
         const bool ok = FBody<T>::read(d, value);
         --d.depth;
@@ -149,7 +150,7 @@ struct FStruct {
     static bool verify(FinalDecoder& d) {
         if (++d.depth > kMaxDepth) {
             --d.depth;
-            return d.fail("struct nesting deeper than FBE::kMaxDepth");
+            return d.fail("struct", "nesting deeper than FBE::kMaxDepth");
         }
         const bool ok = FBody<T>::verify(d);
         --d.depth;
@@ -229,7 +230,8 @@ inline bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& count) 
     count = load_u32(d.data + d.pos);
     const std::size_t room = d.remaining() - 4;
     if (count > (min_item != 0 ? room / min_item : room))
-        return d.fail("count larger than the buffer can hold;");
+        return d.fail("count", std::to_string(count) + " elements need more than the " + std::to_string(room) +
+                                   " bytes left in the buffer");
     d.pos += 4;
     return true;
 }

@@ -63,12 +63,12 @@ public:
     unsigned depth = 0;
     std::string error;
 
-    //! Records an error at a position; always returns false.
-    bool fail(const char* what, std::size_t position) {
-        error = std::string(what) + " (offset " + std::to_string(position) + ", buffer " + std::to_string(size) +
-                " bytes)";
+    //! Records "<what> at offset <position>: <problem>"; always returns false.
+    bool fail(const char* what, std::size_t position, const std::string& problem) {
+        error = std::string(what) + " at offset " + std::to_string(position) + ": " + problem;
         return false;
     }
+    bool fail(const char* what, std::size_t position) { return fail(what, position, "invalid"); }
 
     //! Prefixes the error with the struct and field it happened in.
     bool fail_in(const char* type, const char* field) {
@@ -79,9 +79,9 @@ public:
     //! Claims the out-of-line block [position, position + length).
     bool claim(std::size_t position, std::size_t length, const char* what) {
         if (position < mark)
-            return fail(what, position), fail_prefix("offset points backwards or into data already read: ");
+            return fail(what, position, backwards());
         if (position > size || length > size - position)
-            return fail(what, position), fail_prefix("block beyond the end of the buffer: ");
+            return fail(what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
         mark = position + length;
         return true;
     }
@@ -89,13 +89,15 @@ public:
     //! Claims a counted block: u32 count, then count * unit bytes.
     bool claim_counted(std::size_t position, std::size_t unit, uint32_t& count, const char* what) {
         if (position < mark)
-            return fail(what, position), fail_prefix("offset points backwards or into data already read: ");
+            return fail(what, position, backwards());
         if (position > size || size - position < 4)
-            return fail(what, position), fail_prefix("count beyond the end of the buffer: ");
+            return fail(what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
         count = load_u32(data + position);
         const std::size_t room = size - position - 4;
-        if (unit != 0 ? count > room / unit : false)
-            return fail(what, position), fail_prefix("count larger than the buffer can hold: ");
+        if (unit != 0 && count > room / unit)
+            return fail(what, position,
+                        (unit == 1 ? "length " : "count ") + std::to_string(count) + " needs more than the " +
+                            std::to_string(room) + " bytes left in the buffer");
         mark = position + 4 + count * unit;
         return true;
     }
@@ -103,25 +105,26 @@ public:
     //! Enters the struct body the slot's offset points to.
     bool enter(std::size_t position, uint32_t& body_size) {
         if (++depth > kMaxDepth)
-            return fail("struct", position), fail_prefix("nesting deeper than FBE::kMaxDepth: ");
+            return fail("struct", position, "nesting deeper than FBE::kMaxDepth");
         if (position < mark)
-            return fail("struct", position), fail_prefix("offset points backwards or into data already read: ");
+            return fail("struct", position, backwards());
         if (position > size || size - position < 8)
-            return fail("struct", position), fail_prefix("struct header beyond the end of the buffer: ");
+            return fail("struct", position, "header beyond the end of the buffer (" + std::to_string(size) + " bytes)");
         body_size = load_u32(data + position);
         if (body_size < 8)
-            return fail("struct", position), fail_prefix("struct body size below 8: ");
+            return fail("struct", position, "body size " + std::to_string(body_size) + " below 8");
         if (body_size > size - position)
-            return fail("struct", position), fail_prefix("struct body beyond the end of the buffer: ");
+            return fail("struct", position, "body size " + std::to_string(body_size) + " beyond the end of the buffer (" +
+                                                std::to_string(size) + " bytes)");
         mark = position + body_size;
         return true;
     }
     void leave() noexcept { --depth; }
 
 private:
-    bool fail_prefix(const char* prefix) {
-        error.insert(0, prefix);
-        return false;
+    std::string backwards() const {
+        return "offset points backwards, into its own slot or at data already read (next block may start at " +
+               std::to_string(mark) + ")";
     }
 };
 
@@ -179,7 +182,7 @@ struct VBlob {
             return true;
         }
         uint32_t size = 0;
-        if (!d.claim_counted(base + offset, 1, size, "string/bytes"))
+        if (!d.claim_counted(base + offset, 1, size, "string"))
             return false;
         const uint8_t* begin = d.data + base + offset + 4;
         assign_bytes(value, begin, size);
@@ -188,7 +191,7 @@ struct VBlob {
     static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         uint32_t size = 0;
-        return offset == 0 || d.claim_counted(base + offset, 1, size, "string/bytes");
+        return offset == 0 || d.claim_counted(base + offset, 1, size, "string");
     }
 };
 
@@ -222,12 +225,13 @@ struct VStruct {
     static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0)
-            return d.fail("struct offset is 0", slot);
+            return d.fail("struct", slot, "offset is 0");
         uint32_t size = 0;
         if (!d.enter(base + offset, size))
             return false;
         if (load_u32(d.data + base + offset + 4) != VBody<T>::type_id)
-            return d.fail("unexpected struct type id", base + offset + 4);
+            return d.fail("struct", base + offset, "type id " + std::to_string(load_u32(d.data + base + offset + 4)) +
+                                                       ", expected " + std::to_string(VBody<T>::type_id));
         const bool ok = VBody<T>::verify(d, base + offset, size);
         d.leave();
         return ok;
@@ -272,7 +276,7 @@ struct VOptional {
             return true;
         const uint32_t offset = load_u32(d.data + slot + 1);
         if (offset == 0)
-            return d.fail("present optional with offset 0", slot);
+            return d.fail("optional", slot, "present with offset 0");
         if (!d.claim(base + offset, E::inline_size, "optional value"))
             return false;
         return E::verify(d, base + offset, base + offset);
