@@ -342,4 +342,39 @@ TEST(Protocol, HandlerExceptionPropagatesAndTheNextFrameIsDelivered) {
     EXPECT_EQ(r.received.size(), 1u);
 }
 
+TEST(Protocol, FramesAfterAThrowingHandlerAreDeliveredByTheNextCall) {
+    struct Throwing : VReceiver {
+        int throws = 1;
+        void onReceive(const ::rpc::Ping& v) override {
+            if (throws > 0) {
+                --throws;
+                throw std::runtime_error("handler failed");
+            }
+            VReceiver::onReceive(v);
+        }
+    };
+    VSender s;
+    s.send(ping(1));
+    s.send(ping(2));
+    s.send(ping(3));
+    const Bytes stream = s.out;
+    {
+        Throwing r; // all three frames in one chunk, plus half of a fourth
+        Bytes chunk = stream;
+        chunk.insert(chunk.end(), stream.begin(), stream.begin() + 10);
+        EXPECT_THROW(r.receive(chunk), std::runtime_error);
+        EXPECT_TRUE(r.received.empty());
+        r.receive(stream.data() + 10, stream.size() / 3 - 10);
+        EXPECT_EQ(r.received.size(), 3u);
+        EXPECT_TRUE(r.errors.empty());
+    }
+    {
+        Throwing r; // the throwing frame completed from the buffer
+        r.receive(stream.data(), 10);
+        EXPECT_THROW(r.receive(stream.data() + 10, stream.size() - 10), std::runtime_error);
+        r.receive(nullptr, 0);
+        EXPECT_EQ(r.received.size(), 2u);
+    }
+}
+
 } // namespace

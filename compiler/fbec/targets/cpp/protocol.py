@@ -368,6 +368,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
     w.blank()
     w.line("protected:")
     w.indent()
+    w.line(f"using FBE::{package.name}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
     for imp, c in zip(imp_packages, imp_clients):
         if not _has_types(schema, imp):
             continue
