@@ -21,6 +21,7 @@ import datetime as _dt
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -395,6 +396,8 @@ def main(argv=None) -> int:
     p.add_argument("--profile", metavar="LABEL",
                    help="print the hot functions of one callgrind dump (with --callgrind), e.g. trade/ours/deserialize@1001")
     args = p.parse_args(argv)
+    if hasattr(signal, "SIGPIPE") and argv is None:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
     if args.profile:
         print(profile(args.callgrind or "build/bench/callgrind", args.profile))
         return 0
