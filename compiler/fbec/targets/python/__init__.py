@@ -136,7 +136,8 @@ def _imports(code: str, packages: list[tuple[str, str]]) -> list[str]:
     std.sort(key=lambda x: (x.startswith("from"), x.split()[1]))
     # fbe is third-party; the sibling modules of imported packages are first-party
     siblings = [f"import {m} as {a}" for m, a in sorted(packages)]
-    return std + ["", "import fbe"] + ([""] + siblings if siblings else [])
+    # (isort off: whether siblings are first- or third-party depends on where the linter runs)
+    return std + ["", "import fbe"] + (["", "# isort: off"] + siblings + ["# isort: on"] if siblings else [])
 
 
 def _indent(line: str, options: Options) -> str:

@@ -14,8 +14,9 @@ IND = "    "
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     flags = e.kind == "flags"
     base = "IntFlag" if flags else "IntEnum"
+    note = " Deprecated." if e.deprecated else ""
     out = [f"class {ident(e.name)}({base}):",
-           f'{IND}"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire})."""', ""]
+           f'{IND}"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire}).{note}"""', ""]
     for v in e.values:
         out.append(f"{IND}{member_ident(v.name)} = {v.value}")
     out.append("")
@@ -136,7 +137,13 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
            f'{IND}"""{kind} {s.qualified} (type {s.type_id}).', "",
            (f"{IND}Keyword construction: ``{cls}({', '.join(ident(f.name) + '=...' for f in s.all_fields[:3])}"
            f"{', ...' if len(s.all_fields) > 3 else ''})``; omitted fields get their schema defaults."),
-           f'{IND}"""', ""]
+           ]
+    deprecated = [f.name for f in s.all_fields if f.deprecated]
+    if s.deprecated:
+        out += ["", f"{IND}Deprecated."]
+    if deprecated:
+        out += ["", f"{IND}Deprecated fields: {', '.join(deprecated)}."]
+    out += [f'{IND}"""', ""]
     own = ", ".join(f'"{n}"' for n in sorted((ident(f.name) for f in s.fields), key=_natural))
     out.append(f"{IND}__slots__ = ({own}{',' if len(s.fields) == 1 else ''})")
     allf = ", ".join(f'"{ident(f.name)}"' for f in s.all_fields)
