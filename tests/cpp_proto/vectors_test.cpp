@@ -18,7 +18,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <type_traits>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -183,7 +185,40 @@ TEST(JsonVectors, ReadingTheOriginalsDecimalTextIsExact) {
     EXPECT_TRUE(value.f29.is_zero());
 }
 
+TEST(JsonVectors, HashWithStructKeysRoundTrips) {
+    // test_struct_hashex has no .json (the original cannot write it): here a
+    // struct-keyed hash is an array of [key, value] pairs.
+    REQUIRE_VECTORS();
+    const Bytes bin = read_bytes("test_struct_hashex.final.bin");
+    FBE::FinalModel<::test::StructHashEx, FBE::ReadBuffer> reader;
+    reader.attach(bin.data(), bin.size());
+    ASSERT_TRUE(reader.verify()) << reader.error();
+    ::test::StructHashEx value;
+    reader.deserialize(value);
+    ASSERT_FALSE(value.f1.empty());
+    const std::string text = FBE::JSON::to_string(value);
+    ASSERT_EQ(text.rfind(R"({"f1":[[{)", 0), 0u) << text;
+    ::test::StructHashEx back;
+    ASSERT_TRUE(FBE::JSON::from_string(text, back));
+    // Same entries (hash order aside): compare the sorted texts of the pairs.
+    auto entries = [](const ::test::StructHashEx& v) {
+        std::vector<std::string> out;
+        for (const auto& [key, item] : v.f1)
+            out.push_back(FBE::JSON::to_string(key) + "=" + FBE::JSON::to_string(item));
+        for (const auto& [key, item] : v.f2)
+            out.push_back(FBE::JSON::to_string(key) + "?" + FBE::JSON::to_string(item));
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    EXPECT_EQ(entries(back), entries(value));
+}
+
 // ------------------------------------------------------------------ protocol
+
+// Both spellings of the original: Sender<FBE::WriteBuffer> and Sender<>.
+static_assert(std::is_same_v<FBE::proto::Sender<FBE::WriteBuffer>, FBE::proto::Sender<>>);
+static_assert(std::is_base_of_v<FBE::Sender<FBE::WriteBuffer>, FBE::proto::FinalSender<>>);
+static_assert(std::is_base_of_v<FBE::Receiver<FBE::WriteBuffer>, FBE::proto::Proxy<>>);
 
 struct CollectingSender : FBE::proto::Sender<> {
     Bytes out;
