@@ -48,7 +48,7 @@ int main()
         if (!read_exact(body, size))
             return 1;
         rapidjson::Document request;
-        request.Parse(body.data(), body.size());
+        request.Parse<rapidjson::kParseFullPrecisionFlag>(body.data(), body.size());
         std::string answer;
         if (request.HasParseError() || !request.IsObject()) {
             answer = testee::reply("skipped", "request is not a JSON object");

@@ -261,7 +261,8 @@ std::string handle(const rapidjson::Value& request)
         }
     } else if (in == "json") {
         rapidjson::Document json;
-        json.Parse(payload.GetString(), payload.GetStringLength());
+        // full precision: RapidJSON's default number parsing may be off by one unit in the last place
+        json.Parse<rapidjson::kParseFullPrecisionFlag>(payload.GetString(), payload.GetStringLength());
         if (json.HasParseError())
             return reply("parse_error", "not JSON");
         if (!FBE::JSON::from_json(json, value))
