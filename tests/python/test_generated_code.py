@@ -330,9 +330,8 @@ def test_asyncio_stream_adapter(everything: Any) -> None:
         async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             srv = Server()
             srv.sender = e.Sender()
-            task = fbe.attach_stream(srv, reader, writer)
-            fbe.protocol.attach_stream(srv.sender, reader, writer).cancel()
-            await task
+            fbe.connect_sender(srv.sender, writer)
+            await fbe.attach_stream(srv, reader, writer)
             writer.close()
 
         server = await asyncio.start_server(handle, "127.0.0.1", 0)
@@ -343,8 +342,9 @@ def test_asyncio_stream_adapter(everything: Any) -> None:
         req = e.PlaceOrder()
         reply = await asyncio.wait_for(fbe.wait_response(client.request(req, 2000)), 5)
         writer.close()
-        pump.cancel()
+        await pump  # the server closes its side when ours is closed
         server.close()
+        await server.wait_closed()
         return req, reply
 
     req, reply = asyncio.run(main())

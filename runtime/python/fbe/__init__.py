@@ -10,7 +10,16 @@ from . import buffer, jsonfmt, protocol, text, values
 from .buffer import MAX_DEPTH, ReadBuffer, Reader, WriteBuffer
 from .errors import DecodeError, EncodeError, FBEError, FrameError, RequestError
 from .model import FinalModel, Model, decode_final, decode_versioned, encode_final, encode_versioned
-from .protocol import ClientBase, Proxy, Receiver, Sender, attach_stream, frame_type, wait_response
+from .protocol import (
+    ClientBase,
+    Proxy,
+    Receiver,
+    Sender,
+    attach_stream,
+    connect_sender,
+    frame_type,
+    wait_response,
+)
 from .struct import DEFAULT, Default, Struct, enum_missing
 from .text import text_bytes
 from .values import (
@@ -53,6 +62,7 @@ __all__ = [
     "WriteBuffer",
     "attach_stream",
     "buffer",
+    "connect_sender",
     "decimal_from_double",
     "decimal_to_double",
     "decode_decimal",

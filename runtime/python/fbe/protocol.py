@@ -288,24 +288,32 @@ class ClientBase(Receiver):
 
 # ---------------------------------------------------------------- asyncio
 
-def attach_stream(
-    endpoint: Any, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, chunk: int = 65536,
-) -> asyncio.Task[None]:
-    """Connect a Sender/Receiver/Client to an asyncio stream pair.
-
-    Frames sent by ``endpoint`` are written to ``writer``; a task feeds what
-    ``reader`` delivers to ``endpoint.receive``. Returns that task (it ends at
-    EOF; a bad frame ends it with :class:`~fbe.FrameError`).
-    """
+def connect_sender(sender: Any, writer: asyncio.StreamWriter) -> None:
+    """Make ``sender.on_send`` write frames to an asyncio ``StreamWriter``."""
 
     def on_send(buffer: bytearray, offset: int, size: int) -> int:
         writer.write(bytes(buffer[offset: offset + size]))
         return size
 
+    sender.on_send = on_send
+
+
+def attach_stream(
+    endpoint: Any, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, chunk: int = 65536,
+) -> asyncio.Task[None]:
+    """Connect a Receiver or Client (or a Sender) to an asyncio stream pair.
+
+    Frames sent by ``endpoint`` (if it can send) are written to ``writer``; a
+    task feeds what ``reader`` delivers to ``endpoint.receive`` (if it can
+    receive). Returns that task: it ends at EOF, or with
+    :class:`~fbe.FrameError` / :class:`~fbe.DecodeError` on a bad stream.
+    """
     if hasattr(endpoint, "on_send"):
-        endpoint.on_send = on_send
+        connect_sender(endpoint, writer)
 
     async def pump() -> None:
+        if not hasattr(endpoint, "receive"):
+            return
         while True:
             data = await reader.read(chunk)
             if not data:
@@ -334,6 +342,7 @@ __all__ = [
     "Receiver",
     "Sender",
     "attach_stream",
+    "connect_sender",
     "frame_type",
     "run_watchdog",
     "wait_response",
