@@ -24,6 +24,12 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     w.blank()
     w.line("#include <fbe/json.h>")
     w.blank()
+    deprecated = any(s.deprecated or any(f.deprecated for f in s.fields) for s in package.structs)
+    if deprecated:
+        # Deprecated fields are still converted.
+        w.line("#pragma GCC diagnostic push")
+        w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
+        w.blank()
     with namespace(w, "FBE"):
         with namespace(w, "JSON"):
             for s in struct_order(package):
@@ -67,4 +73,6 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                             w.line(f'result &= FBE::JSON::from_json(json, value.{f.name}, "{f.name}");')
                         w.line("return result;")
                 w.blank()
+    if deprecated:
+        w.line("#pragma GCC diagnostic pop")
     return w.text()

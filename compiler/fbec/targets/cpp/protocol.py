@@ -92,6 +92,12 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
     w.line("#include <future>")
     w.line("#include <string>")
     w.blank()
+    deprecated = any(s.deprecated for s in protocol_types(package))
+    if deprecated:
+        # Deprecated messages can still be sent and received.
+        w.line("#pragma GCC diagnostic push")
+        w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
+        w.blank()
     with namespace(w, "FBE"):
         with namespace(w, package.name):
             _sender(w, schema, package, final)
@@ -99,6 +105,8 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
             if not final:
                 _proxy(w, schema, package)
             _client(w, schema, package, final)
+    if deprecated:
+        w.line("#pragma GCC diagnostic pop")
     return w.text()
 
 
