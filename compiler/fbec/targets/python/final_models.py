@@ -221,7 +221,9 @@ class Final:
                     j += 1
                 lay = c.layout(fmt)
                 tv = self.tmp("t")
-                body += [f'{tv} = fbe.buffer.final_fixed(r, {lay}, p, "{f.name}")', f"p += {lay}.size"]
+                body += [f"if p + {lay}.size > r.size:",
+                         f'{IND}raise fbe.buffer.out_of_bounds("value", p, "{f.name}")',
+                         f"{tv} = {lay}.unpack_from(r.data, p)", f"p += {lay}.size"]
                 k = 0
                 for m in members:
                     args.append(self.conv(m.type, tv, k))
