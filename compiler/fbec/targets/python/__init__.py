@@ -9,7 +9,7 @@ output folder is self-contained. The generator reads the IR only.
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import GeneratedFile, Options, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 
 from .context import Context, ident
 from .final_models import Final
@@ -109,11 +109,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
         consts += ["", ""]
 
     body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers
-    lines = [_indent(x, options) for x in body]
-    while lines and lines[-1] == "":
-        lines.pop()
-    text = "\n".join(_squeeze(lines)) + "\n"
-    return GeneratedFile(f"{pkg.name}.py", text)
+    return GeneratedFile(f"{pkg.name}.py", _emit(_squeeze(body), options))
 
 
 def _imports(code: str, packages: list[tuple[str, str]]) -> list[str]:
@@ -140,13 +136,25 @@ def _imports(code: str, packages: list[tuple[str, str]]) -> list[str]:
     return std + ["", "import fbe"] + (["", "# isort: off"] + siblings + ["# isort: on"] if siblings else [])
 
 
-def _indent(line: str, options: Options) -> str:
-    if options.tabs or options.indent != 4:
-        stripped = line.lstrip(" ")
-        depth = (len(line) - len(stripped)) // 4
-        unit = "\t" if options.tabs else " " * options.indent
-        return unit * depth + stripped
-    return line
+def _emit(lines: list[str], options: Options) -> str:
+    """Write the lines through the shared CodeWriter; the generators indent by four spaces per
+    level, which becomes the configured unit (``-n INDENT``, ``-t``)."""
+    w = CodeWriter(options)
+    depth = 0
+    for x in lines:
+        if not x:
+            w.line()
+            continue
+        stripped = x.lstrip(" ")
+        level = (len(x) - len(stripped)) // 4
+        while depth < level:
+            w.indent()
+            depth += 1
+        while depth > level:
+            w.dedent()
+            depth -= 1
+        w.line(stripped)
+    return w.text()
 
 
 def _squeeze(lines: list[str]) -> list[str]:
