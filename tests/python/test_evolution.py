@@ -3,12 +3,10 @@ writer are skipped by an older reader; fields missing from an older writer get t
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 import fbe
+import pytest
 from fbe_testlib import generate_into, load_modules
 
 V1 = """
