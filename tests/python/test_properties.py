@@ -135,3 +135,37 @@ def test_everything_roundtrips(everything: Any) -> None:
                                   "StructList", "StructSet", "StructMap", "StructHash", "StructHashEx"])
 def test_shared_test_schema_roundtrips(name: str, gen: Any) -> None:
     _roundtrip(gen.schemas["test"], gen.mods, f"test.{name}")
+
+
+def test_protocol_streams_in_random_chunks(everything: Any) -> None:
+    """Random messages through Sender -> stream cut at random places -> Receiver, both models."""
+    schema = everything.schemas["everything"]
+    e = everything.mods["everything"]
+    strategies = Strategies(schema, everything.mods, json_safe=False)
+    names = ["Note", "PlaceOrder", "Accepted", "Rejected", "Ping"]
+    message = st.one_of([strategies.struct(f"everything.{n}") for n in names]
+                        + [strategies.struct("market.Failure")])
+
+    @SETTINGS
+    @hypothesis.given(st.lists(message, min_size=1, max_size=6), st.lists(st.integers(1, 64), min_size=1))
+    def check(messages: list[Any], cuts: list[int]) -> None:
+        for final in (False, True):
+            sent = bytearray()
+            sender = (e.FinalSender if final else e.Sender)()
+            sender.on_send = lambda b, o, n: (sent.extend(b[o:o + n]), n)[1]
+            for m in messages:
+                sender.send(m)
+            got: list[Any] = []
+            receiver = (e.FinalReceiver if final else e.Receiver)()
+            receiver.on_receive = got.append
+            pos, i = 0, 0
+            while pos < len(sent):
+                n = cuts[i % len(cuts)]
+                receiver.receive(bytes(sent[pos:pos + n]))
+                pos += n
+                i += 1
+            assert len(got) == len(messages)
+            for g, m in zip(got, messages):
+                assert type(g) is type(m) and g.fbe_equal(m)
+
+    check()
