@@ -7,6 +7,7 @@ import struct
 from decimal import Decimal
 from typing import Any
 
+import fbe
 import pytest
 from fbec.model import ir
 from fbec.targets.python.context import ident
@@ -137,6 +138,16 @@ def test_shared_test_schema_roundtrips(name: str, gen: Any) -> None:
     _roundtrip(gen.schemas["test"], gen.mods, f"test.{name}")
 
 
+class _Sink:
+    """A stand-in for an asyncio StreamWriter that collects the bytes."""
+
+    def __init__(self, out: bytearray) -> None:
+        self.out = out
+
+    def write(self, data: bytes) -> None:
+        self.out.extend(data)
+
+
 def test_protocol_streams_in_random_chunks(everything: Any) -> None:
     """Random messages through Sender -> stream cut at random places -> Receiver, both models."""
     schema = everything.schemas["everything"]
@@ -152,7 +163,7 @@ def test_protocol_streams_in_random_chunks(everything: Any) -> None:
         for final in (False, True):
             sent = bytearray()
             sender = (e.FinalSender if final else e.Sender)()
-            sender.on_send = lambda b, o, n: (sent.extend(b[o:o + n]), n)[1]
+            fbe.connect_sender(sender, _Sink(sent))
             for m in messages:
                 sender.send(m)
             got: list[Any] = []
