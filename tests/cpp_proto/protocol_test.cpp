@@ -369,6 +369,15 @@ TEST(Protocol, FramesAfterAThrowingHandlerAreDeliveredByTheNextCall) {
         EXPECT_TRUE(r.errors.empty());
     }
     {
+        Throwing r; // two handlers throw in a row: no byte is lost
+        r.throws = 2;
+        EXPECT_THROW(r.receive(stream.data(), stream.size() / 3 * 2 + 5), std::runtime_error);
+        EXPECT_THROW(r.receive(stream.data() + stream.size() / 3 * 2 + 5, 5), std::runtime_error);
+        r.receive(stream.data() + stream.size() / 3 * 2 + 10, stream.size() / 3 - 10);
+        EXPECT_EQ(r.received.size(), 1u);
+        EXPECT_EQ(r.received[0], ping(3).string());
+    }
+    {
         Throwing r; // the throwing frame completed from the buffer
         r.receive(stream.data(), 10);
         EXPECT_THROW(r.receive(stream.data() + 10, stream.size() - 10), std::runtime_error);

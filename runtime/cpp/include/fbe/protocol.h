@@ -207,13 +207,19 @@ public:
     //! handler propagates; its frame counts as consumed and the bytes after
     //! it are kept and processed at the start of the next call.
     void receive(const void* data, std::size_t size) {
+        const uint8_t* bytes = static_cast<const uint8_t*>(data);
         if (!_carry.empty()) {
-            // The bytes after a frame whose handler threw, kept from the last call.
+            // The bytes after a frame whose handler threw, kept from the last
+            // call, come first; joined with the new ones so that nothing is
+            // lost if a handler throws again.
             std::vector<uint8_t> carried;
             carried.swap(_carry);
+            if (size > 0)
+                carried.insert(carried.end(), bytes, bytes + size);
             receive_chunk(carried.data(), carried.size());
+            return;
         }
-        receive_chunk(static_cast<const uint8_t*>(data), size);
+        receive_chunk(bytes, size);
     }
     void receive(const std::vector<uint8_t>& data) { receive(data.data(), data.size()); }
 
