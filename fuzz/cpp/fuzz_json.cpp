@@ -1,0 +1,42 @@
+// libFuzzer target: JSON readers (RapidJSON + FBE::JSON::from_json) on
+// arbitrary text, then writing what was read back out.
+#include "proto_json.h"
+#include "test_json.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace {
+
+template <typename T>
+void read_json(const rapidjson::Document& json)
+{
+    T value{};
+    FBE::JSON::from_json(json, value);
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    FBE::JSON::to_json(writer, value);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
+{
+    if (size < 1)
+        return 0;
+    const uint8_t selector = data[0];
+    rapidjson::Document json;
+    json.Parse<rapidjson::kParseFullPrecisionFlag>(reinterpret_cast<const char*>(data + 1), size - 1);
+    if (json.HasParseError())
+        return 0;
+    switch (selector % 4) {
+        case 0: read_json<::proto::Account>(json); break;
+        case 1: read_json<::test::StructNested>(json); break;
+        case 2: read_json<::test::StructMap>(json); break;
+        default: read_json<::test::StructHashEx>(json); break;
+    }
+    return 0;
+}

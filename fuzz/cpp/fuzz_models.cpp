@@ -1,0 +1,69 @@
+// libFuzzer target: the versioned and final readers of the C++ runtime on
+// arbitrary bytes. The first byte picks the type and the model; the rest is
+// the buffer. verify() and deserialize() must never read outside the buffer,
+// allocate beyond what it can justify, or hang — with or without verify().
+#include "proto_models.h"
+#include "proto_final_models.h"
+#include "test_models.h"
+#include "test_final_models.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace {
+
+template <typename T>
+void read_versioned(const uint8_t* data, std::size_t size)
+{
+    FBE::Model<T, FBE::ReadBuffer> model;
+    model.attach(data, size);
+    T value{};
+    if (model.verify()) {
+        if (model.deserialize(value) == 0)
+            __builtin_trap();                 // verify() accepted what deserialize() rejects
+    } else {
+        model.deserialize(value);             // unverified reads must be safe too
+    }
+}
+
+template <typename T>
+void read_final(const uint8_t* data, std::size_t size)
+{
+    FBE::FinalModel<T, FBE::ReadBuffer> model;
+    model.attach(data, size);
+    T value{};
+    model.verify();
+    model.deserialize(value);
+}
+
+template <typename T>
+void read_both(bool final, const uint8_t* data, std::size_t size)
+{
+    if (final)
+        read_final<T>(data, size);
+    else
+        read_versioned<T>(data, size);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
+{
+    if (size < 1)
+        return 0;
+    const uint8_t selector = data[0];
+    const bool final = selector & 1;
+    ++data;
+    --size;
+    switch ((selector >> 1) % 8) {
+        case 0: read_both<::proto::Account>(final, data, size); break;
+        case 1: read_both<::proto::Order>(final, data, size); break;
+        case 2: read_both<::test::StructNested>(final, data, size); break;
+        case 3: read_both<::test::StructArray>(final, data, size); break;
+        case 4: read_both<::test::StructVector>(final, data, size); break;
+        case 5: read_both<::test::StructSet>(final, data, size); break;
+        case 6: read_both<::test::StructMap>(final, data, size); break;
+        default: read_both<::test::StructHashEx>(final, data, size); break;
+    }
+    return 0;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Seeds the fuzz corpora from the golden vectors and the project's schemas.
+
+Each C++ target reads a selector byte first (see the target's source); the
+seeds put the right selector before each vector so the fuzzer starts from
+valid buffers of every type it exercises.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
+
+# (package.Type -> selector index) of fuzz_models.cpp and fuzz_json.cpp
+MODEL_TYPES = {"proto.Account": 0, "proto.Order": 1, "test.StructNested": 2, "test.StructArray": 3,
+               "test.StructVector": 4, "test.StructSet": 5, "test.StructMap": 6, "test.StructHashEx": 7}
+JSON_TYPES = {"proto.Account": 0, "test.StructNested": 1, "test.StructMap": 2, "test.StructHashEx": 3}
+
+
+def main() -> int:
+    out = Path(sys.argv[1])
+    for name in ("models", "json", "receiver", "python"):
+        (out / name).mkdir(parents=True, exist_ok=True)
+    manifest = SHARED / "vectors" / "MANIFEST.json"
+    if not manifest.exists():
+        print(f"fuzz: no golden vectors in {SHARED}: corpora start empty")
+        for name in ("models", "json", "receiver", "python"):
+            (out / name / "empty").write_bytes(b"\0")
+        return 0
+    cases = json.loads(manifest.read_text())["cases"]
+    for c in cases:
+        q = f"{c['package']}.{c['type']}"
+        for f in c["files"]:
+            data = (SHARED / "vectors" / f["file"]).read_bytes()
+            if f["kind"] in ("versioned", "final"):
+                final = f["kind"] == "final"
+                (out / "python" / f["file"]).write_bytes(bytes([final]) + q.encode() + b"\0" + data)
+                if q in MODEL_TYPES:
+                    selector = MODEL_TYPES[q] << 1 | int(final)
+                    (out / "models" / f["file"]).write_bytes(bytes([selector]) + data)
+            elif f["kind"] == "json" and q in JSON_TYPES:
+                (out / "json" / f["file"]).write_bytes(bytes([JSON_TYPES[q]]) + data)
+    for stream, final in (("protocol.fbe.bin", 0), ("protocol.final.bin", 1)):
+        data = (SHARED / "vectors" / stream).read_bytes()
+        for chunk in (1, 7, 64):
+            (out / "receiver" / f"{stream}.{chunk}").write_bytes(bytes([(chunk - 1) << 1 | final]) + data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
