@@ -11,12 +11,30 @@
 #include <cstring>
 #include <type_traits>
 
+#if defined(__GNUC__) || defined(__clang__)
+//! Error paths: kept out of line so the checks on the hot path stay small.
+#define FBE_COLD __attribute__((cold, noinline))
+#define FBE_LIKELY(x) __builtin_expect(!!(x), 1)
+//! Small checks on the hot path.
+#define FBE_INLINE __attribute__((always_inline)) inline
+#else
+#define FBE_INLINE inline
+#define FBE_COLD
+#define FBE_LIKELY(x) (x)
+#endif
+
 namespace FBE {
 
 //! Deepest struct nesting a reader accepts (each struct, at any level of
 //! collections and optionals, counts one). Deeper input is rejected with an
 //! error instead of risking the stack.
 constexpr unsigned kMaxDepth = 128;
+
+//! A vector read from a buffer reserves room for all its elements up front
+//! only when that memory is at most this many times the buffer size (the
+//! count itself is always bounded by the bytes in the buffer); otherwise it
+//! grows as elements are decoded, so memory follows the data actually read.
+constexpr std::size_t kReserveFactor = 16;
 
 namespace detail {
 

@@ -41,20 +41,22 @@ public:
 
     //! True when `n` more bytes are available; records an error otherwise.
     bool need(std::size_t n, const char* what) {
-        if (n <= size - pos)
+        if (FBE_LIKELY(n <= size - pos))
             return true;
         return fail(what);
     }
 
     //! Records "<what> at offset <pos>: beyond the end of the buffer" (the first error only).
-    bool fail(const char* what) { return fail(what, "beyond the end of the buffer (" + std::to_string(size) + " bytes)"); }
-    bool fail(const char* what, const std::string& problem) {
+    FBE_COLD bool fail(const char* what) {
+        return fail(what, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
+    }
+    FBE_COLD bool fail(const char* what, const std::string& problem) {
         if (error.empty())
             error = std::string(what) + " at offset " + std::to_string(pos) + ": " + problem;
         return false;
     }
 
-    bool fail_in(const char* type, const char* field) {
+    FBE_COLD bool fail_in(const char* type, const char* field) {
         error.insert(0, std::string(type) + "." + field + ": ");
         return false;
     }
@@ -262,8 +264,9 @@ struct FSequence {
         uint32_t count = 0;
         if (!detail::final_count(d, E::min_size, count))
             return false;
-        if constexpr (std::is_same_v<C, std::vector<T>> && is_scalar_v<T>)
-            value.reserve(count);
+        if constexpr (std::is_same_v<C, std::vector<T>>)
+            if (count * sizeof(T) <= kReserveFactor * d.size)
+                value.reserve(count);
         for (uint32_t i = 0; i < count; ++i) {
             if constexpr (std::is_same_v<C, std::set<T>> || std::is_same_v<T, bool>) {
                 T item{};

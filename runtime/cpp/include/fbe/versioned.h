@@ -64,64 +64,82 @@ public:
     std::string error;
 
     //! Records "<what> at offset <position>: <problem>"; always returns false.
-    bool fail(const char* what, std::size_t position, const std::string& problem) {
+    FBE_COLD bool fail(const char* what, std::size_t position, const std::string& problem) {
         error = std::string(what) + " at offset " + std::to_string(position) + ": " + problem;
         return false;
     }
-    bool fail(const char* what, std::size_t position) { return fail(what, position, "invalid"); }
 
     //! Prefixes the error with the struct and field it happened in.
-    bool fail_in(const char* type, const char* field) {
+    FBE_COLD bool fail_in(const char* type, const char* field) {
         error.insert(0, std::string(type) + "." + field + ": ");
         return false;
     }
 
     //! Claims the out-of-line block [position, position + length).
-    bool claim(std::size_t position, std::size_t length, const char* what) {
-        if (position < mark)
-            return fail(what, position, backwards());
-        if (position > size || length > size - position)
-            return fail(what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
-        mark = position + length;
-        return true;
+    FBE_INLINE bool claim(std::size_t position, std::size_t length, const char* what) {
+        if (FBE_LIKELY(position >= mark && position <= size && length <= size - position)) {
+            mark = position + length;
+            return true;
+        }
+        return claim_failed(position, what);
     }
 
     //! Claims a counted block: u32 count, then count * unit bytes.
-    bool claim_counted(std::size_t position, std::size_t unit, uint32_t& count, const char* what) {
-        if (position < mark)
-            return fail(what, position, backwards());
-        if (position > size || size - position < 4)
-            return fail(what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
-        count = load_u32(data + position);
-        const std::size_t room = size - position - 4;
-        if (unit != 0 && count > room / unit)
+    FBE_INLINE bool claim_counted(std::size_t position, std::size_t unit, uint32_t& count, const char* what) {
+        if (FBE_LIKELY(position >= mark && position <= size && size - position >= 4)) {
+            count = load_u32(data + position);
+            const std::size_t room = size - position - 4;
+            if (FBE_LIKELY(unit == 0 || count <= room / unit)) {
+                mark = position + 4 + count * unit;
+                return true;
+            }
             return fail(what, position,
                         (unit == 1 ? "length " : "count ") + std::to_string(count) + " needs more than the " +
                             std::to_string(room) + " bytes left in the buffer");
-        mark = position + 4 + count * unit;
-        return true;
+        }
+        return claim_failed(position, what);
     }
 
     //! Enters the struct body the slot's offset points to.
-    bool enter(std::size_t position, uint32_t& body_size) {
-        if (++depth > kMaxDepth)
+    FBE_INLINE bool enter(std::size_t position, uint32_t& body_size) {
+        if (FBE_LIKELY(++depth <= kMaxDepth && position >= mark && position <= size && size - position >= 8)) {
+            body_size = load_u32(data + position);
+            if (FBE_LIKELY(body_size >= 8 && body_size <= size - position)) {
+                mark = position + body_size;
+                return true;
+            }
+        }
+        return enter_failed(position);
+    }
+    void leave() noexcept { --depth; }
+
+    FBE_COLD bool fail_type_id(std::size_t position, uint32_t expected) {
+        return fail("struct", position,
+                    "type id " + std::to_string(load_u32(data + position + 4)) + ", expected " + std::to_string(expected));
+    }
+
+private:
+    FBE_COLD bool claim_failed(std::size_t position, const char* what) {
+        if (position < mark)
+            return fail(what, position, backwards());
+        return fail(what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
+    }
+
+    FBE_COLD bool enter_failed(std::size_t position) {
+        if (depth > kMaxDepth)
             return fail("struct", position, "nesting deeper than FBE::kMaxDepth");
         if (position < mark)
             return fail("struct", position, backwards());
         if (position > size || size - position < 8)
             return fail("struct", position, "header beyond the end of the buffer (" + std::to_string(size) + " bytes)");
-        body_size = load_u32(data + position);
+        const uint32_t body_size = load_u32(data + position);
         if (body_size < 8)
             return fail("struct", position, "body size " + std::to_string(body_size) + " below 8");
-        if (body_size > size - position)
-            return fail("struct", position, "body size " + std::to_string(body_size) + " beyond the end of the buffer (" +
-                                                std::to_string(size) + " bytes)");
-        mark = position + body_size;
-        return true;
+        return fail("struct", position,
+                    "body size " + std::to_string(body_size) + " beyond the end of the buffer (" + std::to_string(size) +
+                        " bytes)");
     }
-    void leave() noexcept { --depth; }
 
-private:
     std::string backwards() const {
         return "offset points backwards, into its own slot or at data already read (next block may start at " +
                std::to_string(mark) + ")";
@@ -230,8 +248,7 @@ struct VStruct {
         if (!d.enter(base + offset, size))
             return false;
         if (load_u32(d.data + base + offset + 4) != VBody<T>::type_id)
-            return d.fail("struct", base + offset, "type id " + std::to_string(load_u32(d.data + base + offset + 4)) +
-                                                       ", expected " + std::to_string(VBody<T>::type_id));
+            return d.fail_type_id(base + offset, VBody<T>::type_id);
         const bool ok = VBody<T>::verify(d, base + offset, size);
         d.leave();
         return ok;
@@ -349,8 +366,9 @@ struct VSequence {
         if (!d.claim_counted(base + offset, E::inline_size, count, "collection"))
             return false;
         std::size_t item_slot = base + offset + 4;
-        if constexpr (std::is_same_v<C, std::vector<T>> && is_scalar_v<T>)
-            value.reserve(count); // justified: count * slot size bytes are in the buffer
+        if constexpr (std::is_same_v<C, std::vector<T>>)
+            if (count * sizeof(T) <= kReserveFactor * d.size) // count * slot size bytes are in the buffer
+                value.reserve(count);
         for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size) {
             if constexpr (std::is_same_v<C, std::set<T>> || std::is_same_v<T, bool>) {
                 T item{};
