@@ -349,3 +349,29 @@ def test_asyncio_stream_adapter(everything: Any) -> None:
 
     req, reply = asyncio.run(main())
     assert reply.id == req.id
+
+
+def test_client_handles_requests_of_imported_packages(tmp_path: Path) -> None:
+    (tmp_path / "core.fbe").write_text("""
+package core
+[request] [response(Pong)] message Ping { uuid [id] = uuid1; }
+message Pong { uuid [id] = uuid1; }
+""")
+    (tmp_path / "app.fbe").write_text("""
+package app offset 100
+import core
+[request] [response(core.Pong)] [reject(*Denied)] message Hello { uuid [id] = uuid1; }
+message Denied { uuid [id] = uuid1; string why; }
+""")
+    generate_into(tmp_path / "app.fbe", tmp_path)
+    from fbe_testlib import load_modules
+    mods = load_modules(tmp_path, ["core", "app"])
+    core, app = mods["core"], mods["app"]
+    c = app.Client()
+    ping, hello = core.Ping(), app.Hello()
+    f1, f2 = c.request(ping, 1000), c.request(hello, 1000)
+    c.receive(core.Pong(id=ping.id).to_fbe())
+    c.receive(app.Denied(id=hello.id, why="no").to_fbe())
+    assert f1.result(0).id == ping.id
+    with pytest.raises(fbe.RequestError, match="no"):
+        f2.result(0)

@@ -145,7 +145,9 @@ def protocol_code(ctx: Context) -> list[str]:
                 "",
                 f"{IND}fbe_final: ClassVar[bool] = {final}",
                 f"{IND}_fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {{"]
-        out += reqs + [f"{IND}}}", "",
+        # requests of imported packages go through this Client too (own entries win)
+        inherited = [f"{IND * 2}**{ctx.module_alias(i)}.{prefix}Client._fbe_requests," for i in ctx.package.imports]
+        out += inherited + reqs + [f"{IND}}}", "",
                        f"{IND}def __init__(self) -> None:",
                        f"{IND * 2}fbe.ClientBase.__init__(self)",
                        f"{IND * 2}{prefix}Sender.__init__(self)", "",
