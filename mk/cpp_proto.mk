@@ -15,9 +15,9 @@ CPP_PROTO_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -
 deps-cpp-proto:
 	@tools/need-apt.sh cmake g++ make python3 libgtest-dev rapidjson-dev libasio-dev
 
-# $(1): build folder, $(2): build type, $(3): extra C++ flags
+# $(1): build folder, $(2): build type, $(3): extra C++ flags, $(4): extra CMake options
 define cpp_proto_build_and_test
-	cmake -S tests/cpp_proto -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_FLAGS="$(3)" -DFBE_SHARED="$(SHARED)" >/dev/null
+	cmake -S tests/cpp_proto -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_FLAGS="$(3)" -DFBE_SHARED="$(SHARED)" $(4) >/dev/null
 	cmake --build $(1) -j$(JOBS)
 	cd $(1) && ctest --output-on-failure -j$(JOBS)
 endef
@@ -26,7 +26,7 @@ test-cpp-proto-fast: deps-cpp-proto
 	$(call cpp_proto_build_and_test,$(CPP_PROTO_BUILD),Release,)
 
 test-cpp-proto-asan: deps-cpp-proto
-	$(call cpp_proto_build_and_test,$(CPP_PROTO_ASAN_BUILD),Debug,$(CPP_PROTO_ASAN_FLAGS))
+	$(call cpp_proto_build_and_test,$(CPP_PROTO_ASAN_BUILD),Debug,$(CPP_PROTO_ASAN_FLAGS),-DFBE_PROTO_BENCH=OFF)
 
 test-cpp-proto: test-cpp-proto-fast test-cpp-proto-asan
 
