@@ -1,11 +1,12 @@
 # C++ JSON (RapidJSON), protocol (Sender/Receiver/Proxy/Client) and the TCP
 # example over asio: tests/cpp_proto and examples/cpp/tcp.
 #
-#   make test-cpp-proto        build + ctest in build/cpp_proto (Release) and
+#   make test-cpp-proto        pytest of the generators (tests/cpp_proto/test_generators.py),
+#                              then build + ctest in build/cpp_proto (Release) and
 #                              build/cpp_proto-asan (ASan + UBSan)
 #   make test-cpp-proto-fast   build/cpp_proto only
 #   make bench-cpp-tcp         TCP loopback benchmark: messages/s and latency percentiles
-.PHONY: deps-cpp-proto test-cpp-proto test-cpp-proto-fast test-cpp-proto-asan bench-cpp-tcp
+.PHONY: deps-cpp-proto test-cpp-proto test-cpp-proto-generators test-cpp-proto-fast test-cpp-proto-asan bench-cpp-tcp
 TEST_TARGETS += test-cpp-proto
 
 CPP_PROTO_BUILD ?= build/cpp_proto
@@ -28,7 +29,10 @@ test-cpp-proto-fast: deps-cpp-proto
 test-cpp-proto-asan: deps-cpp-proto
 	$(call cpp_proto_build_and_test,$(CPP_PROTO_ASAN_BUILD),Debug,$(CPP_PROTO_ASAN_FLAGS),-DFBE_PROTO_BENCH=OFF)
 
-test-cpp-proto: test-cpp-proto-fast test-cpp-proto-asan
+test-cpp-proto-generators: deps-python
+	$(PYTHON) -m pytest -q tests/cpp_proto
+
+test-cpp-proto: test-cpp-proto-generators test-cpp-proto-fast test-cpp-proto-asan
 
 bench-cpp-tcp: deps-cpp-proto
 	cmake -S tests/cpp_proto -B $(CPP_PROTO_BUILD) -DCMAKE_BUILD_TYPE=Release -DFBE_SHARED="$(SHARED)" >/dev/null
