@@ -5,7 +5,10 @@
 
 #include "conformance.h"
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
+#include <random>
 
 namespace {
 
@@ -153,4 +156,56 @@ TEST(Hostile, ErrorsNameTypeAndField) {
     EXPECT_FALSE(nested.verified);
     EXPECT_NE(nested.verify_error.find("proto.Account.orders: proto.Order.symbol"), std::string::npos)
         << nested.verify_error;
+}
+
+// Random mutations of every vector (a deterministic fuzz run; the same
+// readers are a libFuzzer target in fuzz_readers.cpp where clang is
+// available): bit flips, random bytes, interesting u32 values (sizes,
+// offsets, counts), truncation, extension and copied slices. Every reader
+// stays inside the buffer; a buffer verify() accepts deserializes cleanly.
+TEST(Hostile, RandomMutationsOfEveryVector) {
+    std::mt19937_64 random(20261122);
+    const auto& readers = vector_readers();
+    const uint32_t interesting[] = {0, 1, 4, 7, 8, 16, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x7FFFFFFF, 0x80000000u,
+                                    0xFFFFFFF8u, 0xFFFFFFFFu};
+    std::size_t accepted = 0;
+    const int rounds = 1000;
+    for (const auto& v : readers) {
+        for (const auto& [file, reader] : {std::pair{v.versioned_file, v.versioned}, std::pair{v.final_file, v.final}}) {
+            const Bytes original = read_vector(file);
+            for (int round = 0; round < rounds; ++round) {
+                Bytes bytes = original;
+                const int mutations = 1 + static_cast<int>(random() % 4);
+                for (int m = 0; m < mutations && !bytes.empty(); ++m) {
+                    const std::size_t at = random() % bytes.size();
+                    switch (random() % 6) {
+                    case 0: bytes[at] ^= static_cast<uint8_t>(1u << (random() % 8)); break;
+                    case 1: bytes[at] = static_cast<uint8_t>(random()); break;
+                    case 2:
+                        if (at + 4 <= bytes.size())
+                            FBE::store<uint32_t>(bytes.data() + at, interesting[random() % std::size(interesting)]);
+                        break;
+                    case 3: bytes.resize(at); break;
+                    case 4: bytes.resize(bytes.size() + random() % 64, static_cast<uint8_t>(random())); break;
+                    default: {
+                        const std::size_t from = random() % bytes.size();
+                        const std::size_t length = std::min(bytes.size() - std::max(from, at), std::size_t(random() % 32));
+                        std::memmove(bytes.data() + at, bytes.data() + from, length);
+                    }
+                    }
+                }
+                // The case's own reader and one of another type.
+                for (Reader r : {reader, (random() % 2 ? readers[random() % readers.size()].versioned
+                                                       : readers[random() % readers.size()].final)}) {
+                    const ReadResult result = run(r, bytes);
+                    if (result.verified) {
+                        ++accepted;
+                        EXPECT_GT(result.deserialized, 0u) << file << " round " << round;
+                        EXPECT_EQ(result.read_error, "") << file << " round " << round;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(accepted, 0u);
 }
