@@ -6,7 +6,8 @@
 #                        UndefinedBehaviorSanitizer in build/cpp-asan (Debug,
 #                        C++20, so both standards are compiled)
 #   make test-cpp-fast   build/cpp only
-.PHONY: deps-cpp test-cpp test-cpp-fast test-cpp-asan
+#   make test-cpp-generator  the generator's Python unit tests (tests/cpp/test_*.py)
+.PHONY: deps-cpp test-cpp test-cpp-fast test-cpp-asan test-cpp-generator
 TEST_TARGETS += test-cpp
 
 CPP_BUILD ?= build/cpp
@@ -30,4 +31,7 @@ test-cpp-fast: deps-cpp
 test-cpp-asan: deps-cpp
 	$(call cpp_build_and_test,$(CPP_ASAN_BUILD),Debug,20,$(CPP_ASAN_FLAGS))
 
-test-cpp: test-cpp-fast test-cpp-asan
+test-cpp-generator: deps-python
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/cpp
+
+test-cpp: test-cpp-generator test-cpp-fast test-cpp-asan
