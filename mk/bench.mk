@@ -42,7 +42,8 @@ define bench_time
 	$(BENCH_BIN) --benchmark_filter='$(BENCH_FILTER)' --benchmark_repetitions=$(BENCH_REPS) \
 		--benchmark_min_time=$(BENCH_MIN_TIME) --benchmark_report_aggregates_only=true \
 		--benchmark_enable_random_interleaving=true \
-		--benchmark_out=$(BENCH_DIR)/time.json --benchmark_out_format=json >$(BENCH_DIR)/time.txt
+		--benchmark_out=$(BENCH_DIR)/time.json --benchmark_out_format=json >$(BENCH_DIR)/time.txt 2>&1 \
+		|| { cat $(BENCH_DIR)/time.txt; exit 1; }
 endef
 
 # Instructions per operation: the trade rows run once with 1 and once with
@@ -53,7 +54,8 @@ define bench_stable
 	GLIBC_TUNABLES=$(BENCH_TUNABLES) valgrind --tool=callgrind --quiet \
 		--callgrind-out-file=$(BENCH_DIR)/callgrind/cg.out --dump-instr=no --compress-strings=no \
 		$(BENCH_BIN) --stable=$(STABLE_N) --benchmark_filter='$(BENCH_FILTER)' \
-		--benchmark_out=$(BENCH_DIR)/stable.json --benchmark_out_format=json >$(BENCH_DIR)/stable.txt
+		--benchmark_out=$(BENCH_DIR)/stable.json --benchmark_out_format=json >$(BENCH_DIR)/stable.txt 2>&1 \
+		|| { cat $(BENCH_DIR)/stable.txt; exit 1; }
 endef
 
 define bench_report
