@@ -200,3 +200,14 @@ def test_stream_garbage(gen: Any) -> None:
                 r.receive(frame[: len(frame)])
             except (fbe.DecodeError, fbe.FrameError):
                 pass
+
+
+def test_struct_offset_zero(gen: Any) -> None:
+    """A struct slot with offset 0: deserialize gives defaults (as the original), verify() fails (as the original)."""
+    proto = gen.mods["proto"]
+    data = bytearray(proto.Account(wallet=proto.Balance(currency="USD")).to_fbe())
+    struct.pack_into("<I", data, 8 + 17, 0)  # Account.wallet slot
+    assert proto.Account.from_fbe(bytes(data)).wallet.fbe_equal(proto.Balance())
+    m = proto.AccountModel()
+    m.attach(bytes(data))
+    assert not m.verify()

@@ -188,6 +188,13 @@ def check_length(values: Any, length: int, field: str) -> None:
         raise EncodeError(f"array {field} needs {length} elements, got {len(values)}")
 
 
+def absent_struct(r: Reader, make: Callable[[], T], field: str, pos: int) -> T:
+    """A struct slot holding offset 0: the original reads defaults, its verify() fails."""
+    if r.check:
+        raise DecodeError("struct offset 0", None, field, pos)
+    return make()
+
+
 def read_string(r: Reader, base: int, off: int, field: str) -> str:
     if not off:
         return ""

@@ -197,7 +197,8 @@ class Versioned:
             fn = "read_string" if t.name == "string" else "read_bytes"
             return f"fbe.buffer.{fn}(r, {base}, {r0}, {field})"
         if isinstance(t, ir.StructRef):
-            return f"({c.ref(t.name, 'fbe_vr_')}(r, {base} + {r0}) if {r0} else {c.ref(t.name)}())"
+            absent = f"fbe.buffer.absent_struct(r, {c.ref(t.name)}, {field}, {base})"
+            return f"({c.ref(t.name, 'fbe_vr_')}(r, {base} + {r0}) if {r0} else {absent})"
         if isinstance(t, ir.Optional_):
             sr = self.slot_reader(t.element)
             return f"fbe.buffer.read_optional(r, {base}, {r0}, {raw.at(1)}, {field}, {sr})"
