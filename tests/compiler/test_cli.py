@@ -21,7 +21,9 @@ def test_ir_json_shape(capsys):
     data = json.loads(out)
     assert data["version"] == 1 and data["main"] == "everything"
     pkg = data["packages"][-1]
-    assert set(pkg) == {"name", "file", "domain", "offset", "version", "imports", "enums", "flags", "structs"}
+    assert set(pkg) == {"name", "file", "domain", "offset", "version", "imports", "enums", "flags", "structs",
+                        "protocol"}
+    assert pkg["protocol"][:2] == ["everything.Note", "everything.PlaceOrder"]
     assert pkg["domain"] == "org.example.all" and pkg["offset"] == 1000
     assert pkg["version"] == {"major": 3, "minor": 14}
     struct = next(s for s in pkg["structs"] if s["name"] == "Everything")

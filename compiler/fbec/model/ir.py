@@ -238,6 +238,10 @@ class Package:
     enums: Tuple[Enum, ...]
     flags: Tuple[Enum, ...]
     structs: Tuple[Struct, ...]
+    protocol: Tuple[str, ...] = ()
+    """Qualified names of the types the protocol classes send and receive, in
+    declaration order: the package's messages, or all its structs when it has
+    no `message` (schemas written before the keyword existed)."""
 
     @property
     def messages(self) -> Tuple[Struct, ...]:

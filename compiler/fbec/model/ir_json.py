@@ -79,6 +79,7 @@ def package_json(p: ir.Package) -> Dict[str, Any]:
         "enums": [enum_json(e) for e in p.enums],
         "flags": [enum_json(e) for e in p.flags],
         "structs": [struct_json(s) for s in p.structs],
+        "protocol": list(p.protocol),
     }
 
 

@@ -170,6 +170,8 @@ class Resolver:
             else:
                 version = ir.Version(int(major), int(minor))
         name = scope.name
+        declared = [self.structs[q] for q in (f"{name}.{s.name.text}" for s in f.structs) if q in self.structs]
+        protocol = tuple(s.qualified for s in declared if s.message) or tuple(s.qualified for s in declared)
         return ir.Package(
             name=name, file=f.path, domain=f.domain.text if f.domain else None, offset=offset,
             version=version, imports=tuple(i.text for i in f.imports),
@@ -178,6 +180,7 @@ class Resolver:
             flags=tuple(self.enums[f"{name}.{d.name.text}"] for d in f.enums
                         if d.kind == "flags" and f"{name}.{d.name.text}" in self.enums),
             structs=tuple(self._ordered_structs(scope)),
+            protocol=protocol,
         )
 
     def _ordered_structs(self, scope: _Scope) -> List[ir.Struct]:
