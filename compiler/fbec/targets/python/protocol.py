@@ -16,10 +16,9 @@ def _handler(s: ir.Struct, own: str) -> str:
 
 
 def protocol_types(pkg: ir.Package) -> list[ir.Struct]:
-    """What the protocol classes of a package send and receive (FORMAT.md 7.2): its messages;
-    a package without any ``message`` uses all its structs (schemas older than the keyword),
-    as the C++ target does."""
-    return list(pkg.messages) if pkg.messages else list(pkg.structs)
+    """What the protocol classes of a package send and receive, as the IR decided (``Package.protocol``)."""
+    by_name = {s.qualified: s for s in pkg.structs}
+    return [by_name[q] for q in pkg.protocol]
 
 
 def _messages(ctx: Context) -> tuple[list[ir.Struct], list[ir.Struct]]:
