@@ -1,6 +1,7 @@
 // tcp_bench: requests per second and round-trip latency of the rpc
 // protocol over TCP on 127.0.0.1 (server in a thread of this process, its
-// own io_context; the client as in tcp_client).
+// own io_context; the client as in tcp_client), after the protocol alone
+// in process (Sender -> Receiver, no network).
 //
 //   tcp_bench [--messages 200000] [--window 256] [--latency 20000] [--payload 32]
 //
@@ -34,6 +35,34 @@ int main(int argc, char** argv) {
             latency_samples = std::atoll(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--payload"))
             payload = static_cast<std::size_t>(std::atoll(argv[i + 1]));
+    }
+
+    // In process, no network: Sender -> Receiver, to separate the protocol's
+    // own cost from the transport's.
+    {
+        struct Sink : FBE::rpc::Receiver<> {
+            uint64_t count = 0;
+            void onReceive(const ::rpc::Ping& ping) override { count += ping.payload.size() == 0 ? 0 : 1; }
+        };
+        struct Loop : FBE::rpc::Sender<> {
+            Sink* sink = nullptr;
+            std::size_t onSend(const void* data, std::size_t size) override {
+                sink->receive(data, size);
+                return size;
+            }
+        };
+        Sink sink;
+        Loop loop;
+        loop.sink = &sink;
+        const ::rpc::Ping ping(FBE::uuid_t::sequential(), 1, std::string(payload, 'x'));
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int64_t i = 0; i < messages; ++i)
+            loop.send(ping);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (sink.count != static_cast<uint64_t>(messages))
+            return 1;
+        std::printf("in process (send + verify + deserialize + dispatch): %.0f messages/s, %.0f ns/message\n",
+                    static_cast<double>(messages) / s, s * 1e9 / static_cast<double>(messages));
     }
 
     asio::io_context server_io;
