@@ -1,7 +1,7 @@
 // tcp_client: sends a bounded number of requests to tcp_server and checks
 // every reply; exit status 0 when all are right.
 //
-//   tcp_client --port PORT [--host 127.0.0.1] [--messages 1000] [--window 64]
+//   tcp_client --port PORT [--host 127.0.0.1] [--messages 1000] [--window 64] [--final]
 //
 // Mix: Ping -> Pong (same id, sequence and payload); every 5th request a
 // PlaceOrder -> OrderAccepted, or OrderRejected when its quantity is 0
@@ -32,31 +32,9 @@ struct Pending {
 
 } // namespace
 
-int main(int argc, char** argv) {
-    std::string host = "127.0.0.1";
-    uint16_t port = 0;
-    int64_t messages = 1000;
-    std::size_t window = 64;
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--host") && i + 1 < argc)
-            host = argv[++i];
-        else if (!std::strcmp(argv[i], "--port") && i + 1 < argc)
-            port = static_cast<uint16_t>(std::atoi(argv[++i]));
-        else if (!std::strcmp(argv[i], "--messages") && i + 1 < argc)
-            messages = std::atoll(argv[++i]);
-        else if (!std::strcmp(argv[i], "--window") && i + 1 < argc)
-            window = static_cast<std::size_t>(std::atoll(argv[++i]));
-        else {
-            std::cerr << "usage: tcp_client --port PORT [--host 127.0.0.1] [--messages N] [--window W]" << std::endl;
-            return 2;
-        }
-    }
-    if (port == 0 || messages <= 0 || window == 0) {
-        std::cerr << "tcp_client: --port, --messages > 0 and --window > 0 are required" << std::endl;
-        return 2;
-    }
-
-    tcp_example::RpcClient client;
+template <class TClient>
+int run(const std::string& host, uint16_t port, int64_t messages, std::size_t window) {
+    TClient client;
     try {
         client.connect(host, port);
     } catch (const std::exception& ex) {
@@ -132,7 +110,38 @@ int main(int argc, char** argv) {
     if (client.errors() != 0)
         ++failed;
     client.disconnect();
-    std::cout << "tcp_client: " << messages << " requests, " << ok << " replies checked (" << rejected
+    std::cout << "tcp_client: " << (client.final() ? "final" : "versioned") << " frames, " << messages << " requests, " << ok << " replies checked (" << rejected
               << " rejects as expected), " << failed << " failed, " << seconds << " s" << std::endl;
     return failed == 0 && ok == messages ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+    std::string host = "127.0.0.1";
+    uint16_t port = 0;
+    int64_t messages = 1000;
+    std::size_t window = 64;
+    bool final = false;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--host") && i + 1 < argc)
+            host = argv[++i];
+        else if (!std::strcmp(argv[i], "--port") && i + 1 < argc)
+            port = static_cast<uint16_t>(std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--messages") && i + 1 < argc)
+            messages = std::atoll(argv[++i]);
+        else if (!std::strcmp(argv[i], "--window") && i + 1 < argc)
+            window = static_cast<std::size_t>(std::atoll(argv[++i]));
+        else if (!std::strcmp(argv[i], "--final"))
+            final = true;
+        else {
+            std::cerr << "usage: tcp_client --port PORT [--host 127.0.0.1] [--messages N] [--window W] [--final]" << std::endl;
+            return 2;
+        }
+    }
+    if (port == 0 || messages <= 0 || window == 0) {
+        std::cerr << "tcp_client: --port, --messages > 0 and --window > 0 are required" << std::endl;
+        return 2;
+    }
+
+    return final ? run<tcp_example::FinalRpcClient>(host, port, messages, window)
+                 : run<tcp_example::RpcClient>(host, port, messages, window);
 }

@@ -8,6 +8,7 @@
 
 #pragma once
 
+#include "rpc_final_protocol.h"
 #include "rpc_protocol.h"
 
 #include <asio.hpp>
@@ -23,10 +24,12 @@
 
 namespace tcp_example {
 
-class RpcClient : public FBE::rpc::Client<> {
+//! TClient: FBE::rpc::Client<> (versioned frames) or FBE::rpc::FinalClient<>.
+template <class TClient>
+class BasicRpcClient : public TClient {
 public:
-    RpcClient() : _socket(_io), _watchdog(_io), _work(asio::make_work_guard(_io)) {}
-    ~RpcClient() override { disconnect(); }
+    BasicRpcClient() : _socket(_io), _watchdog(_io), _work(asio::make_work_guard(_io)) {}
+    ~BasicRpcClient() override { disconnect(); }
 
     //! Connects (blocking) and starts the io thread.
     void connect(const std::string& host, uint16_t port) {
@@ -49,7 +52,7 @@ public:
         });
         _work.reset();
         _thread.join();
-        reset();
+        this->reset();
     }
 
     uint64_t notifications() const noexcept { return _notifications; }
@@ -92,7 +95,7 @@ private:
         _socket.async_read_some(asio::buffer(_input), [this](const asio::error_code& ec, std::size_t n) {
             if (ec)
                 return;
-            receive(_input.data(), n);
+            this->receive(_input.data(), n);
             read();
         });
     }
@@ -123,10 +126,13 @@ private:
         _watchdog.async_wait([this](const asio::error_code& ec) {
             if (ec)
                 return;
-            watchdog(utc());
+            this->watchdog(TClient::utc());
             tick();
         });
     }
 };
+
+using RpcClient = BasicRpcClient<FBE::rpc::Client<>>;
+using FinalRpcClient = BasicRpcClient<FBE::rpc::FinalClient<>>;
 
 } // namespace tcp_example

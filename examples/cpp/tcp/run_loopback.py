@@ -2,7 +2,7 @@
 """Starts tcp_server on an ephemeral port of 127.0.0.1, runs tcp_client
 against it and checks that both exit cleanly within a bounded time.
 
-    run_loopback.py SERVER CLIENT [client options...]
+    run_loopback.py SERVER CLIENT [client options...]   (--final goes to both)
 """
 import subprocess
 import sys
@@ -11,7 +11,9 @@ import time
 
 def main() -> int:
     server_exe, client_exe, *client_args = sys.argv[1:]
-    server = subprocess.Popen([server_exe, "--port", "0", "--once"], stdout=subprocess.PIPE, text=True)
+    # --final is a property of the stream: both ends get it.
+    server_args = ["--final"] if "--final" in client_args else []
+    server = subprocess.Popen([server_exe, "--port", "0", "--once", *server_args], stdout=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline().strip()
         if not line.startswith("listening on "):

@@ -1,10 +1,11 @@
 // tcp_server: the rpc server of the TCP example.
 //
-//   tcp_server [--host 127.0.0.1] [--port 0] [--once]
+//   tcp_server [--host 127.0.0.1] [--port 0] [--once] [--final]
 //
 // Prints "listening on HOST:PORT" (port 0 picks a free port), answers
 // Ping with Pong, PlaceOrder with OrderAccepted or OrderRejected, Notice
-// with a Heartbeat. With --once it exits when its first client disconnects.
+// with a Heartbeat. With --once it exits when its first client disconnects;
+// --final speaks final-model frames (the client must too).
 
 #include "server.h"
 
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
     std::string host = "127.0.0.1";
     uint16_t port = 0;
     bool once = false;
+    bool final = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--host") && i + 1 < argc)
             host = argv[++i];
@@ -23,8 +25,10 @@ int main(int argc, char** argv) {
             port = static_cast<uint16_t>(std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--once"))
             once = true;
+        else if (!std::strcmp(argv[i], "--final"))
+            final = true;
         else {
-            std::cerr << "usage: tcp_server [--host 127.0.0.1] [--port 0] [--once]" << std::endl;
+            std::cerr << "usage: tcp_server [--host 127.0.0.1] [--port 0] [--once] [--final]" << std::endl;
             return 2;
         }
     }
@@ -39,7 +43,7 @@ int main(int argc, char** argv) {
         tcp_example::Server server(io, host, port, once, [&signals, once] {
             if (once)
                 signals.cancel();
-        });
+        }, final);
         std::cout << "listening on " << host << ":" << server.port() << std::endl;
         io.run();
         std::cout << "server: " << server.sessions() << " session(s), bye" << std::endl;

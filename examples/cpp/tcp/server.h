@@ -8,6 +8,7 @@
 
 #pragma once
 
+#include "rpc_final_protocol.h"
 #include "rpc_protocol.h"
 
 #include <asio.hpp>
@@ -23,11 +24,14 @@
 
 namespace tcp_example {
 
-class Session : public std::enable_shared_from_this<Session>,
-                public FBE::rpc::Sender<>,
-                public FBE::rpc::Receiver<> {
+//! TSender/TReceiver: FBE::rpc::Sender<> + Receiver<> (versioned frames) or
+//! FinalSender<> + FinalReceiver<> (final frames); both ends must agree.
+template <class TSender, class TReceiver>
+class BasicSession : public std::enable_shared_from_this<BasicSession<TSender, TReceiver>>,
+                     public TSender,
+                     public TReceiver {
 public:
-    explicit Session(asio::ip::tcp::socket socket, std::function<void()> on_close)
+    explicit BasicSession(asio::ip::tcp::socket socket, std::function<void()> on_close)
         : _socket(std::move(socket)), _on_close(std::move(on_close)) {
         _socket.set_option(asio::ip::tcp::no_delay(true));
     }
@@ -40,22 +44,22 @@ protected:
     // ---------------------------------------------------------- protocol
     void onReceive(const ::rpc::Ping& ping) override {
         ++_requests;
-        send(::rpc::Pong(ping.id, ping.sequence, ping.payload));
+        this->send(::rpc::Pong(ping.id, ping.sequence, ping.payload));
     }
 
     void onReceive(const ::rpc::PlaceOrder& order) override {
         ++_requests;
         if (order.quantity > 0 && !order.symbol.empty())
-            send(::rpc::OrderAccepted(order.id, static_cast<int64_t>(++_orders), order.price, order.quantity));
+            this->send(::rpc::OrderAccepted(order.id, static_cast<int64_t>(++_orders), order.price, order.quantity));
         else
-            send(::rpc::OrderRejected(order.id, order.symbol.empty() ? "empty symbol" : "quantity must be positive"));
+            this->send(::rpc::OrderRejected(order.id, order.symbol.empty() ? "empty symbol" : "quantity must be positive"));
     }
 
     void onReceive(const ::rpc::Notice& notice) override {
         ++_requests;
         ::rpc::Heartbeat heartbeat;
         heartbeat.time = static_cast<uint64_t>(notice.text.size());
-        send(heartbeat);
+        this->send(heartbeat);
     }
 
     void onReceiveError(FBE::ReceiveError error, const std::string& reason) override {
@@ -83,13 +87,13 @@ private:
     uint64_t _orders = 0;
 
     void read() {
-        auto self = shared_from_this();
+        auto self = this->shared_from_this();
         _socket.async_read_some(asio::buffer(_input), [this, self](const asio::error_code& ec, std::size_t n) {
             if (ec) {
                 close();
                 return;
             }
-            receive(_input.data(), n);
+            this->receive(_input.data(), n);
             if (!_closed)
                 read();
         });
@@ -103,7 +107,7 @@ private:
         _writing = true;
         _writing_bytes.swap(_queue);
         _queue.clear();
-        auto self = shared_from_this();
+        auto self = this->shared_from_this();
         asio::async_write(_socket, asio::buffer(_writing_bytes), [this, self](const asio::error_code& ec, std::size_t) {
             if (ec) {
                 close();
@@ -125,6 +129,9 @@ private:
     }
 };
 
+using Session = BasicSession<FBE::rpc::Sender<>, FBE::rpc::Receiver<>>;
+using FinalSession = BasicSession<FBE::rpc::FinalSender<>, FBE::rpc::FinalReceiver<>>;
+
 //! Accepts connections on host:port (0 = an ephemeral port). With `once`,
 //! stops accepting after the first connection and the io_context runs out
 //! of work when that session closes.
@@ -132,9 +139,9 @@ class Server {
 public:
     //! `on_close` runs when a session ends.
     Server(asio::io_context& io, const std::string& host, uint16_t port, bool once,
-           std::function<void()> on_close = nullptr)
+           std::function<void()> on_close = nullptr, bool final = false)
         : _acceptor(io, asio::ip::tcp::endpoint(asio::ip::make_address(host), port)), _once(once),
-          _on_close(std::move(on_close)) {
+          _on_close(std::move(on_close)), _final(final) {
         accept();
     }
 
@@ -145,13 +152,17 @@ private:
     asio::ip::tcp::acceptor _acceptor;
     bool _once;
     std::function<void()> _on_close;
+    bool _final;
     uint64_t _sessions = 0;
 
     void accept() {
         _acceptor.async_accept([this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
             if (!ec) {
                 ++_sessions;
-                std::make_shared<Session>(std::move(socket), _on_close)->start();
+                if (_final)
+                    std::make_shared<FinalSession>(std::move(socket), _on_close)->start();
+                else
+                    std::make_shared<Session>(std::move(socket), _on_close)->start();
             }
             if (_once && _sessions > 0) {
                 asio::error_code ignored;
