@@ -98,10 +98,11 @@ class ValueBuilder:
     def struct(self, v: Dict[str, Any], depth: int) -> str:
         s = self.schema.struct(v["@type"])
         pad = "    " * (depth + 1)
-        lines = ["[] {", f"{pad}{qualified(s.qualified)} v;"]
+        name = f"v{depth}"  # nested lambdas get their own name (-Wshadow)
+        lines = ["[] {", f"{pad}{qualified(s.qualified)} {name};"]
         for f in s.all_fields:
-            lines.append(f"{pad}v.{f.name} = {self.expr(f.type, v[f.name], depth + 1)};")
-        lines.append(f"{pad}return v;")
+            lines.append(f"{pad}{name}.{f.name} = {self.expr(f.type, v[f.name], depth + 1)};")
+        lines.append(f"{pad}return {name};")
         lines.append("    " * depth + "}()")
         return "\n".join(lines)
 

@@ -67,8 +67,8 @@ TEST(Hostile, EverySingleByteCorruptionOfTheProtoVectors) {
             SCOPED_TRACE(file);
             const Bytes bytes = read_vector(file);
             for (std::size_t i = 0; i < bytes.size(); ++i) {
-                for (unsigned v = 0; v < 256; ++v) {
-                    const uint8_t value = static_cast<uint8_t>(v);
+                for (unsigned candidate = 0; candidate < 256; ++candidate) {
+                    const uint8_t value = static_cast<uint8_t>(candidate);
                     if (value == bytes[i])
                         continue;
                     Bytes damaged = bytes;

@@ -67,7 +67,7 @@ public:
         return result;
     }
     static decimal_t from_parts(uint64_t lo, uint32_t hi, unsigned scale, bool negative) noexcept {
-        return from_parts(lo, hi, (static_cast<uint32_t>(scale & 0xFF) << 16) | (negative ? kSignBit : 0));
+        return from_parts(lo, hi, ((scale & 0xFFu) << 16) | (negative ? kSignBit : 0));
     }
 
     constexpr uint64_t lo() const noexcept { return _lo; }
@@ -256,7 +256,7 @@ private:
     void set(const Magnitude& m, unsigned scale, bool negative) noexcept {
         _lo = static_cast<uint64_t>(m.limb[0]) | (static_cast<uint64_t>(m.limb[1]) << 32);
         _hi = m.limb[2];
-        _flags = is_zero() ? 0 : ((static_cast<uint32_t>(scale) << 16) | (negative ? kSignBit : 0));
+        _flags = is_zero() ? 0 : ((scale << 16) | (negative ? kSignBit : 0));
     }
 
     static int compare_magnitudes(const decimal_t& a, const decimal_t& b) noexcept {

@@ -28,8 +28,8 @@ namespace FBE {
 //! Sequential read state of the final model.
 class FinalDecoder {
 public:
-    FinalDecoder(const uint8_t* data, std::size_t size, std::size_t position) noexcept
-        : data(data), size(size), pos(position) {}
+    FinalDecoder(const uint8_t* bytes, std::size_t length, std::size_t position) noexcept
+        : data(bytes), size(length), pos(position) {}
 
     const uint8_t* data;
     std::size_t size;

@@ -63,7 +63,7 @@ public:
         const uint16_t time_mid = static_cast<uint16_t>(ticks >> 32);
         const uint16_t time_hi = static_cast<uint16_t>(((ticks >> 48) & 0x0FFF) | 0x1000);
         const uint16_t seq = static_cast<uint16_t>((clock_seq & 0x3FFF) | 0x8000);
-        for (int i = 0; i < 4; ++i)
+        for (std::size_t i = 0; i < 4; ++i)
             b[i] = static_cast<uint8_t>(time_low >> (24 - 8 * i));
         b[4] = static_cast<uint8_t>(time_mid >> 8);
         b[5] = static_cast<uint8_t>(time_mid);
@@ -71,7 +71,7 @@ public:
         b[7] = static_cast<uint8_t>(time_hi);
         b[8] = static_cast<uint8_t>(seq >> 8);
         b[9] = static_cast<uint8_t>(seq);
-        for (int i = 0; i < 6; ++i)
+        for (std::size_t i = 0; i < 6; ++i)
             b[10 + i] = static_cast<uint8_t>(node >> (40 - 8 * i));
         return uuid_t(b);
     }
@@ -80,7 +80,7 @@ public:
     static uuid_t random() {
         bytes_type b{};
         const uint64_t hi = random_u64(), lo = random_u64();
-        for (int i = 0; i < 8; ++i) {
+        for (std::size_t i = 0; i < 8; ++i) {
             b[i] = static_cast<uint8_t>(hi >> (56 - 8 * i));
             b[8 + i] = static_cast<uint8_t>(lo >> (56 - 8 * i));
         }

@@ -55,7 +55,7 @@ struct Encoder {
 //! Read state shared by deserialize and verify.
 class Decoder {
 public:
-    Decoder(const uint8_t* data, std::size_t size) noexcept : data(data), size(size) {}
+    Decoder(const uint8_t* bytes, std::size_t length) noexcept : data(bytes), size(length) {}
 
     const uint8_t* data;
     std::size_t size;
