@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
+#include <sstream>
 #include <string>
 
 using FBE::decimal_t;
@@ -122,4 +124,26 @@ TEST(Decimal, FromIntegers) {
     EXPECT_EQ(decimal_t(int64_t(-5)).to_string(), "-5");
     EXPECT_EQ(decimal_t(std::numeric_limits<int64_t>::min()).to_string(), "-9223372036854775808");
     EXPECT_EQ(decimal_t(std::numeric_limits<uint64_t>::max()).to_string(), "18446744073709551615");
+}
+
+// Properties of the double conversion over many random doubles: at most 15
+// significant digits survive, no trailing fraction zeros are written (unless
+// the scale limit forces them) and the value reads back within 15 digits.
+TEST(Decimal, FromDoubleProperties) {
+    std::mt19937_64 random(42);
+    std::uniform_real_distribution<double> exponent(-12.0, 27.0), mantissa(1.0, 10.0);
+    for (int i = 0; i < 100000; ++i) {
+        const double d = (i % 2 ? -1.0 : 1.0) * mantissa(random) * std::pow(10.0, std::floor(exponent(random)));
+        const decimal_t value(d);
+        SCOPED_TRACE(d);
+        ASSERT_FALSE(value.is_zero());
+        ASSERT_EQ(value.negative(), d < 0);
+        const std::string digits = magnitude(value);
+        const std::size_t significant = digits.find_last_not_of('0') + 1;
+        ASSERT_LE(significant, 16u);
+        if (value.scale() > 0 && value.scale() < 28) {
+            ASSERT_NE(digits.back(), '0');
+        }
+        ASSERT_NEAR(value.to_double(), d, std::fabs(d) * 1e-14);
+    }
 }
