@@ -31,8 +31,9 @@ from .common import file_banner, imports, namespace, qualified, writer
 
 
 def protocol_types(package: Package) -> List[Struct]:
-    """The structs the protocol classes of `package` send and receive."""
-    return list(package.messages) if package.messages else list(package.structs)
+    """The structs the protocol classes of `package` send and receive, as the IR decided."""
+    by_name = {s.qualified: s for s in package.structs}
+    return [by_name[q] for q in package.protocol]
 
 
 def _dispatch_types(package: Package) -> List[Struct]:
