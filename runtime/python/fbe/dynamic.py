@@ -925,12 +925,15 @@ class DynamicCodec:
             return "null" if v is None else self._json(v, t["element"])
         if k in ("array", "vector", "list", "set"):
             return "[" + ",".join(self._json(x, t["element"]) for x in v) + "]"
+        if t["key"]["kind"] == "struct":
+            # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
+            return jsonfmt.json_pairs([self._json(a, t["key"]) + "," + self._json(b, t["value"]) for a, b in v])
         return "{" + ",".join(self._json_key(a, t["key"]) + ":" + self._json(b, t["value"]) for a, b in v) + "}"
 
     def _json_key(self, v: Any, t: TypeNode) -> str:
         k = t["kind"]
         if k in ("enum", "flags"):
-            return jsonfmt.json_string(str(int(v)))     # the original cannot; we write the number
+            return jsonfmt.json_string(str(int(v)))     # the original cannot; the number, as C++
         if k != "primitive":
             raise EncodeError(f"the JSON mapping has no {k} map keys (use the value description instead)")
         n = t["name"]
@@ -940,8 +943,10 @@ class DynamicCodec:
             return jsonfmt.json_char_key(v)
         if n == "bool":
             return '"1"' if v else '"0"'
-        if n in ("float", "double"):
-            return jsonfmt.json_fixed_key(v)
+        if n == "float":
+            return jsonfmt.json_float_key(v)
+        if n == "double":
+            return jsonfmt.json_double_key(v)
         if n == "decimal":
             return jsonfmt.json_decimal(v)
         if n == "uuid":
@@ -967,14 +972,13 @@ class DynamicCodec:
             n = t["name"] if k == "primitive" else t["wire"]
             if n == "bool":
                 return jsonfmt.get_bool(v, where)
-            if n in ("char", "wchar"):
-                code = jsonfmt.get_int(v, 0, 0xFFFFFFFF, where)
-                return code & 0xFF if n == "char" else code
+            if n == "char":
+                return jsonfmt.get_char(v, where)
             if n in _RANGES:
                 lo, hi = _RANGES[n]
                 return jsonfmt.get_int(v, lo, hi, where)
             if n == "float":
-                return _f32(jsonfmt.get_float(v, where))
+                return jsonfmt.get_float32(v, where)
             if n == "double":
                 return jsonfmt.get_float(v, where)
             if n == "decimal":
@@ -1001,6 +1005,9 @@ class DynamicCodec:
             if k == "array" and len(items) != t["length"]:
                 raise DecodeError(f"expected {t['length']} elements, got {len(items)}", None, where)
             return [self._from_json(x, t["element"], f"{where}[{i}]") for i, x in enumerate(items)]
+        if t["key"]["kind"] == "struct":
+            return [(self._from_json(a, t["key"], f"{where}[{i}].key"), self._from_json(b, t["value"], f"{where}[{i}].value"))
+                    for i, (a, b) in enumerate(jsonfmt.get_pairs(v, where))]
         obj = jsonfmt.get_object(v, where)
         return [(self._json_key_value(a, t["key"], where), self._from_json(b, t["value"], f"{where}[{a}]"))
                 for a, b in obj.items()]
@@ -1020,7 +1027,7 @@ class DynamicCodec:
         if n == "bool":
             return jsonfmt.key_bool(key, where)
         if n == "float":
-            return _f32(jsonfmt.key_float(key, where))
+            return jsonfmt.key_float32(key, where)
         if n == "double":
             return jsonfmt.key_float(key, where)
         if n == "decimal":

@@ -1,7 +1,23 @@
 """JSON mapping helpers, FORMAT.md section 8.
 
-Writing produces exactly the original's compact JSON (RapidJSON ``Writer``);
-reading uses the standard :mod:`json` module and converts the parsed values.
+Writing produces exactly the original's compact JSON (RapidJSON ``Writer``)
+for every value the original writes correctly; reading uses the standard
+:mod:`json` module and converts the parsed values.
+
+Where the original is wrong the rules are the C++ runtime's
+(``runtime/cpp/include/fbe/json.h``, docs/cpp-json-protocol.md), so both
+languages write and read the same JSON:
+
+* ``char`` is its byte value 0..255 (key ``"200"``); the original's signed
+  forms (4294967240, key ``"-56"``) are read too;
+* NaN and infinities are the strings ``"NaN"``, ``"Infinity"``,
+  ``"-Infinity"``, read back for ``float`` and ``double``;
+* ``decimal`` is the exact value with at least 6 fraction digits, read by an
+  exact decimal parser (a JSON number is also accepted);
+* enum/flags map keys are the decimal text of the underlying value;
+* a map whose key is a struct is an array of ``[key, value]`` pairs;
+* float/double map keys are ``%f`` when that reads back to the same value,
+  otherwise the shortest round-trip text.
 """
 
 from __future__ import annotations
@@ -9,14 +25,20 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import re
 import struct
 import uuid as _uuid
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from .errors import DecodeError, EncodeError
-from .values import DecimalLike, decimal_to_double, parse_uuid
+from .errors import DecodeError
+from .values import DecimalLike, decimal_from_double, decimal_parts, parse_uuid
+
+_MAX96 = 1 << 96
+_INF = float("inf")
+_D = struct.Struct("<d")
+_Q = struct.Struct("<Q")
 
 _ESCAPES: dict[int, str] = {c: f"\\u{c:04X}" for c in range(0x20)}
 _ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
@@ -27,26 +49,174 @@ def json_string(value: str) -> str:
     return '"' + value.translate(_ESCAPES) + '"'
 
 
-def json_double(value: float) -> str:
-    """A number as RapidJSON's ``Writer::Double`` prints it (FORMAT.md 8.2)."""
-    r = repr(value)
-    if "e" not in r:
-        if r[-1] == "n" or r[-1] == "f":
-            raise EncodeError(f"JSON cannot represent {r}")
-        return r
-    mant, exp = r.split("e")
-    neg = mant[0] == "-"
-    if neg:
-        mant = mant[1:]
-    dot = mant.find(".")
-    if dot < 0:
-        digits, intlen = mant, len(mant)
+_M64 = (1 << 64) - 1
+_POW10_32 = (1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000)
+
+
+def _cached_power(k: int) -> tuple[int, int]:
+    """10^k as a 64-bit significand (rounded to nearest) and binary exponent."""
+    num, den = (10 ** k, 1) if k >= 0 else (1, 10 ** -k)
+    e = num.bit_length() - den.bit_length() - 64
+    while True:
+        n, d = (num, den << e) if e >= 0 else (num << -e, den)
+        if n < d << 63:
+            e -= 1
+        elif n >= d << 64:
+            e += 1
+        else:
+            return (2 * n + d) // (2 * d), e
+
+
+# RapidJSON's table (internal/diyfp.h): 10^-348, 10^-340, ..., 10^340
+_CACHED_POWERS = tuple(_cached_power(-348 + 8 * i) for i in range(87))
+
+
+def _mul(af: int, ae: int, bf: int, be: int) -> tuple[int, int]:
+    """DiyFp multiplication: the high 64 bits of the product, rounded."""
+    p = af * bf
+    return ((p >> 64) + ((p >> 63) & 1)) & _M64, ae + be + 64
+
+
+def _grisu2(value: float) -> tuple[str, int]:
+    """RapidJSON's Grisu2 (internal/dtoa.h) of a finite value > 0: (digits, K), value ~ digits * 10^K.
+
+    Not always the shortest text (Python's ``repr``): RapidJSON's Writer, which
+    the original and the C++ runtime use, prints these digits.
+    """
+    bits: int = _Q.unpack(_D.pack(value))[0]
+    biased = (bits >> 52) & 0x7FF
+    f = bits & 0xFFFFFFFFFFFFF
+    if biased:
+        f += 1 << 52
+        e = biased - 1075
     else:
-        digits, intlen = mant[:dot] + mant[dot + 1:], dot
-    digits = digits.rstrip("0") or "0"
-    kk = intlen + int(exp)
+        e = -1074
+    # NormalizedBoundaries
+    pf, pe = (f << 1) + 1, e - 1
+    while not pf & (1 << 53):
+        pf <<= 1
+        pe -= 1
+    pf <<= 10
+    pe -= 10
+    if f == 1 << 52:
+        mf, me = (f << 2) - 1, e - 2
+    else:
+        mf, me = (f << 1) - 1, e - 1
+    mf <<= me - pe
+    # Normalize
+    s = 64 - f.bit_length()
+    wf, we = f << s, e - s
+    # GetCachedPower
+    dk = (-61 - pe) * 0.30102999566398114 + 347
+    k = int(dk)
+    if dk - k > 0.0:
+        k += 1
+    index = (k >> 3) + 1
+    K = 348 - (index << 3)
+    cf, ce = _CACHED_POWERS[index]
+    Wf, _ = _mul(wf, we, cf, ce)
+    Wpf, Wpe = _mul(pf, pe, cf, ce)
+    Wmf, _ = _mul(mf, pe, cf, ce)
+    Wmf += 1
+    Wpf -= 1
+    # DigitGen: the first (most significant) digit position j where the rest of Wp
+    # below it fits in delta (`<=` in the integer part, `<` below it), found from an
+    # estimate instead of digit by digit.
+    delta = Wpf - Wmf
+    shift = -Wpe
+    wp_w = Wpf - Wf
+    top = min(len(str(Wpf >> shift)), 9) - 1
+
+    def fits(j: int) -> bool:
+        if j >= 0:
+            return Wpf % (_POW10_32[j] << shift) <= delta
+        scale: int = 10 ** -j
+        return (Wpf * scale) & ((1 << shift) - 1) < delta * scale
+
+    # monotonic within the integer part (`<=`) and within the fraction (`<`), not across
+    # (a rest equal to delta stops at j = 0, but not at j = -1)
+    estimate = math.floor(math.log10(delta) - shift * 0.30102999566398120)
+    hi = top if fits(0) else -1
+    j = max(min(hi, estimate), 0) if hi >= 0 else min(hi, estimate)
+    while not fits(j):
+        j -= 1
+    while j < hi and fits(j + 1):
+        j += 1
+    if j >= 0:
+        unit = _POW10_32[j] << shift
+        d, rest = divmod(Wpf, unit)
+        dl, rl, tk, w = delta, rest, unit, wp_w
+    else:
+        mult: int = 10 ** -j
+        d, rest = divmod(Wpf * mult, 1 << shift)
+        # the C++ code keeps p2 and delta scaled by 10^-j (64-bit), wp_w by 10^-j (or 0 beyond 10^8)
+        dl, rl, tk = (delta * mult) & _M64, rest & _M64, 1 << shift
+        w = (wp_w * mult) & _M64 if -j < 9 else 0
+    # GrisuRound: move the last digit down while that stays in range and gets closer to W
+    while rl < w and dl - rl >= tk and (rl + tk < w or w - rl > rl + tk - w):
+        d -= 1
+        rl += tk
+    return str(d), K + j
+
+
+def _shortest_is_grisu(value: float, digits: str, q: int) -> bool:
+    """Whether Grisu2 surely prints ``digits`` * 10^q, the shortest text of ``value`` > 0.
+
+    True for a normal value whose shortest text has at most 15 digits (then it
+    is the only candidate of its length in the rounding interval, one ulp wide)
+    and lies farther than 2^-5 ulp (>= 2^-58 of the value) from both ends of the
+    interval (Grisu2's interval is narrower by about 2^-60 of the value at
+    most), so Grisu2 finds it; otherwise the caller runs Grisu2.
+    """
+    if len(digits) > 15:
+        return False
+    bits: int = _Q.unpack(_D.pack(value))[0]
+    biased = bits >> 52
+    if not biased:
+        return False                    # subnormal: the interval is wide, several candidates
+    f = (bits & 0xFFFFFFFFFFFFF) + (1 << 52)
+    e = biased - 1075
+    lo = 4 * f - (1 if f == 1 << 52 and biased > 1 else 2)
+    hi = 4 * f + 2
+    # S = digits * 10^q in units of 2^(e-2): compare 8*S with 8*lo + 1 and 8*hi - 1
+    n: int = int(digits) * 8
+    den = 1
+    if q >= 0:
+        n *= int(10 ** q)
+    else:
+        den = int(10 ** -q)
+    if e >= 2:
+        den <<= e - 2
+    else:
+        n <<= 2 - e
+    return (8 * lo + 1) * den < n < (8 * hi - 1) * den
+
+
+def json_double(value: float) -> str:
+    """A number as RapidJSON's ``Writer::Double`` prints it (FORMAT.md 8.2): Grisu2 digits.
+
+    NaN and infinities, which JSON has no literal for (the original's writer
+    fails), are the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``.
+    """
+    r = repr(value)
+    if r[-1] in "nf":
+        return _NONFINITE[r]
+    neg = r[0] == "-"
+    if neg:
+        r = r[1:]
+    if value == 0.0:
+        return "-0.0" if neg else "0.0"
+    mant, _, exp = r.partition("e")
+    dot = mant.find(".")
+    digits = mant[:dot] + mant[dot + 1:] if dot >= 0 else mant
+    k = (int(exp) if exp else 0) - (len(mant) - dot - 1 if dot >= 0 else 0)
+    stripped = digits.lstrip("0")
+    k += len(stripped) - len(stripped.rstrip("0"))
+    digits = stripped.rstrip("0")
+    if not _shortest_is_grisu(abs(value), digits, k):
+        digits, k = _grisu2(abs(value))
     n = len(digits)
-    k = kk - n
+    kk = n + k
     if 0 <= k and kk <= 21:
         s = digits + "0" * k + ".0"
     elif 0 < kk <= 21:
@@ -58,6 +228,9 @@ def json_double(value: float) -> str:
     else:
         s = digits[0] + "." + digits[1:] + "e" + str(kk - 1)
     return "-" + s if neg else s
+
+
+_NONFINITE = {"nan": '"NaN"', "inf": '"Infinity"', "-inf": '"-Infinity"'}
 
 
 def json_float(value: float) -> str:
@@ -80,9 +253,40 @@ def json_char_key(value: int) -> str:
     return '"' + str(value & 0xFF) + '"'
 
 
+def decimal_text(value: DecimalLike) -> str:
+    """The exact text of a decimal with at least 6 fraction digits, no sign on zero.
+
+    ``"0.100000"``, ``"-123.456000"``, ``"0.1234567890123456789012345678"``:
+    the original's ``%f`` text whenever that was exact. An exact Decimal keeps
+    its own scale when it fits the wire (as decoded: ``1.50000000`` stays);
+    other values are taken as the binary writer stores them (a float through
+    the original's double -> decimal conversion, more than 28 fraction digits
+    rounded, more than 96 bits an EncodeError).
+    """
+    sign = mag = scale = -1
+    if isinstance(value, Decimal):
+        t = value.as_tuple()
+        if isinstance(t.exponent, int) and -255 <= t.exponent <= 0 and len(t.digits) <= 29:
+            m = int("".join(map(str, t.digits))) if t.digits else 0
+            if m < _MAX96:
+                sign, mag, scale = t.sign, m, -t.exponent
+    if mag < 0:
+        sign, mag, scale = decimal_parts(value)
+    digits = str(mag)
+    if scale:
+        if len(digits) <= scale:
+            digits = "0" * (scale + 1 - len(digits)) + digits
+        digits = digits[:-scale] + "." + digits[-scale:]
+        if scale < 6:
+            digits += "0" * (6 - scale)
+    else:
+        digits += ".000000"
+    return "-" + digits if sign and mag else digits
+
+
 def json_decimal(value: DecimalLike) -> str:
-    """A decimal as a JSON string of ``%f`` of its double value."""
-    return '"' + (f"{decimal_to_double(value):f}") + '"'
+    """A decimal as a JSON string of its exact value (:func:`decimal_text`)."""
+    return '"' + decimal_text(value) + '"'
 
 
 def json_bytes(value: bytes) -> str:
@@ -97,17 +301,50 @@ def json_bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def json_fixed_key(value: float) -> str:
-    """A float/double map key: C ``%f``."""
-    return '"' + (f"{value:f}") + '"'
+def _real_key(value: float, f32: bool) -> str:
+    if math.isnan(value) or math.isinf(value):
+        return json_double(value)
+    text = f"{value:f}"
+    back = float(text)
+    if (to_float32(back) if f32 else back) == value and math.copysign(1.0, back) == math.copysign(1.0, value):
+        return '"' + text + '"'
+    return '"' + json_double(value) + '"'
+
+
+def json_double_key(value: float) -> str:
+    """A double map key: C ``%f`` (the original's text) when it reads back to the same value,
+    otherwise the shortest round-trip text (``1e-7``), so keys stay distinct and exact."""
+    return _real_key(value, False)
+
+
+def json_float_key(value: float) -> str:
+    """A float map key: as :func:`json_double_key`, ``%f`` checked by reading back as binary32."""
+    return _real_key(value, True)
+
+
+json_fixed_key = json_double_key
+"""Former name of :func:`json_double_key`."""
+
+
+def json_pairs(pairs: list[str]) -> str:
+    """A map with struct keys: a JSON array of ``[key,value]`` pairs (``pairs`` are ``key,value`` texts)."""
+    return "[" + ",".join(["[" + p + "]" for p in pairs]) + "]"
 
 
 # ---------------------------------------------------------------- reading
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (NaN and infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\")")
+
+
 def parse(text: str | bytes) -> Any:
-    """Parse JSON text with the standard library; errors become DecodeError."""
+    """Parse JSON text with the standard library; errors become DecodeError.
+
+    The bare literals ``NaN``, ``Infinity`` and ``-Infinity`` are rejected, as
+    by RapidJSON: JSON has no such literals.
+    """
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as e:
         raise DecodeError(f"invalid JSON: {e}") from None
 
@@ -130,24 +367,48 @@ def get_int(value: Any, lo: int, hi: int, field: str) -> int:
     return value
 
 
+_NONFINITE_TEXT = {"NaN": float("nan"), "Infinity": _INF, "-Infinity": -_INF}
+_FLT_MAX = 3.4028234663852886e38
+
+
 def get_float(value: Any, field: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _mismatch("number", value, field)
-    return float(value)
+    """A double: any JSON number, or the strings "NaN", "Infinity", "-Infinity"."""
+    if isinstance(value, float):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except OverflowError:
+            raise DecodeError(f"JSON number {value} out of double range", None, field) from None
+    if isinstance(value, str) and value in _NONFINITE_TEXT:
+        return _NONFINITE_TEXT[value]
+    raise _mismatch("number", value, field)
+
+
+def to_float32(value: float) -> float:
+    """A double rounded to binary32 (beyond the float range: infinity, as a C cast)."""
+    try:
+        return float(_F32.unpack(_F32.pack(value))[0])
+    except OverflowError:
+        return math.copysign(_INF, value)
 
 
 def get_float32(value: Any, field: str) -> float:
-    """A binary32 value: the number rounded to float (out of range is an error)."""
+    """A binary32 value: the number rounded to float (a finite number beyond the float range
+    is an error), or the strings "NaN", "Infinity", "-Infinity"."""
     d = get_float(value, field)
-    try:
-        return float(_F32.unpack(_F32.pack(d))[0])
-    except (OverflowError, struct.error):
-        raise DecodeError(f"JSON number {d} out of float range", None, field) from None
+    if abs(d) > _FLT_MAX and d not in (_INF, -_INF):
+        raise DecodeError(f"JSON number {d} out of float range", None, field)
+    return to_float32(d)
 
 
-def unsupported_key(type_name: str) -> Any:
-    """Struct map keys have no JSON form in the original (FORMAT.md 8.1)."""
-    raise EncodeError(f"JSON cannot use {type_name} as a map key")
+def get_char(value: Any, field: str) -> int:
+    """A ``char``: 0..255, or the original's signed-char output 4294967168..4294967295."""
+    if isinstance(value, int) and not isinstance(value, bool) and (0 <= value <= 0xFF or 0xFFFFFF80 <= value <= 0xFFFFFFFF):
+        return value & 0xFF
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _mismatch("integer", value, field)
+    raise DecodeError(f"JSON char {value} out of range", None, field)
 
 
 def get_str(value: Any, field: str) -> str:
@@ -156,17 +417,83 @@ def get_str(value: Any, field: str) -> str:
     return value
 
 
+_DECIMAL_TEXT = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?)([0-9]+))?")
+
+
+def parse_decimal(text: str) -> Decimal:
+    """Exact decimal text ``[+|-]digits[.digits][e[+|-]digits]``, as the C++ ``decimal_t``.
+
+    Rounded half to even to 28 fraction digits; fraction digits beyond 96 bits
+    dropped (rounded by the first dropped digit); trailing fraction zeros
+    removed. Raises ValueError on bad text and when the integer part needs
+    more than 96 bits.
+    """
+    m = _DECIMAL_TEXT.fullmatch(text)
+    if m is None or not (m.group(2) or m.group(3)):
+        raise ValueError(f"invalid decimal {text!r}")
+    negative = m.group(1) == "-"
+    fraction = m.group(3) or ""
+    digits = (m.group(2) + fraction).lstrip("0")
+    exp_digits = m.group(5)
+    exponent = 0
+    if exp_digits:
+        exp_digits = exp_digits.lstrip("0")[:6]          # C++ stops growing it past 100000
+        exponent = int(exp_digits or "0")
+        if m.group(4) == "-":
+            exponent = -exponent
+    if not digits:
+        return Decimal(0)
+    scale = len(fraction) - exponent
+    if scale < 0:
+        if len(digits) - scale > 29:
+            raise ValueError(f"decimal out of range {text!r}")
+        digits += "0" * -scale
+        scale = 0
+    round_up = False
+    if scale > 28:
+        drop = scale - 28
+        if drop > len(digits):
+            return Decimal(0)
+        keep = len(digits) - drop
+        dropped = digits[keep:]
+        digits = digits[:keep]
+        scale = 28
+        rest = dropped[1:].strip("0") != ""
+        last = int(digits[-1]) if digits else 0
+        round_up = dropped[0] > "5" or (dropped[0] == "5" and (rest or last & 1 == 1))
+    mag = int(digits) if digits else 0
+    if round_up:
+        mag += 1
+    while mag >= _MAX96 or len(digits) > 29:
+        if scale == 0:
+            raise ValueError(f"decimal out of range {text!r}")
+        last_digit = digits[-1]
+        digits = digits[:-1]
+        scale -= 1
+        mag = int(digits) if digits else 0
+        if last_digit >= "5":
+            mag += 1
+    if mag == 0:
+        return Decimal(0)
+    while scale and mag % 10 == 0:
+        mag //= 10
+        scale -= 1
+    return Decimal((1 if negative else 0, tuple(map(int, str(mag))), -scale))
+
+
 def get_decimal(value: Any, field: str) -> Decimal:
+    """A decimal: its exact text (:func:`parse_decimal`), or a JSON number taken as a
+    double and converted as the original writer converts a double (15 digits)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return Decimal(repr(value))
-    s = get_str(value, field).strip()
+        try:
+            return decimal_from_double(float(value))
+        except OverflowError:
+            raise DecodeError(f"JSON number {value} out of decimal range", None, field) from None
+    s = get_str(value, field)
     try:
-        d = Decimal(s)
-    except InvalidOperation:
+        return parse_decimal(s)
+    except ValueError:
         raise DecodeError(f"invalid decimal {s!r}", None, field) from None
-    if not d.is_finite():
-        raise DecodeError(f"invalid decimal {s!r}", None, field)
-    return d
 
 
 _F32 = struct.Struct("<f")
@@ -206,11 +533,23 @@ def get_object(value: Any, field: str) -> dict[str, Any]:
     return value
 
 
+def get_pairs(value: Any, field: str) -> list[Any]:
+    """A map with struct keys: an array of ``[key, value]`` arrays."""
+    items = get_list(value, field)
+    for p in items:
+        if not isinstance(p, list) or len(p) != 2:
+            raise DecodeError("JSON [key, value] pair expected", None, field)
+    return items
+
+
+_INT_KEY = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
+
+
 def key_int(key: str, lo: int, hi: int, field: str) -> int:
-    try:
-        v = int(key)
-    except ValueError:
-        raise DecodeError(f"invalid integer key {key!r}", None, field) from None
+    """An integer key as C ``strtoll``/``strtoull`` reads the whole text, in the type's range."""
+    if _INT_KEY.fullmatch(key) is None or (lo >= 0 and "-" in key):
+        raise DecodeError(f"invalid integer key {key!r}", None, field)
+    v = int(key)
     if not lo <= v <= hi:
         raise DecodeError(f"integer key {key!r} out of range", None, field)
     return v
@@ -221,11 +560,25 @@ def key_char(key: str, field: str) -> int:
 
 
 def key_bool(key: str, field: str) -> bool:
-    return key_int(key, 0, 1, field) != 0
+    if key in ("1", "true"):
+        return True
+    if key in ("0", "false"):
+        return False
+    raise DecodeError(f"invalid bool key {key!r}", None, field)
+
+
+_REAL_KEY = re.compile(r"[ \t\n\v\f\r]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def key_float(key: str, field: str) -> float:
-    try:
-        return float(key)
-    except ValueError:
-        raise DecodeError(f"invalid number key {key!r}", None, field) from None
+    """A double key: "NaN", "Infinity", "-Infinity" or a number's text (``1.500000``, ``1e-7``)."""
+    if key in _NONFINITE_TEXT:
+        return _NONFINITE_TEXT[key]
+    if _REAL_KEY.fullmatch(key) is None:
+        raise DecodeError(f"invalid number key {key!r}", None, field)
+    return float(key)
+
+
+def key_float32(key: str, field: str) -> float:
+    """A float key: :func:`key_float` rounded to binary32."""
+    return to_float32(key_float(key, field))

@@ -44,8 +44,12 @@ def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"
     it = f"sorted({x}.items(), key=fbe.buffer.first)" if t.kind == "map" else f"{x}.items()"
-    kx = key_expr(ctx, t.key, k)
     vx = write_expr(ctx, t.value, v, depth + 1)
+    if isinstance(t.key, ir.StructRef):
+        # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
+        kx = write_expr(ctx, t.key, k, depth + 1)
+        return f'fbe.jsonfmt.json_pairs([{kx} + "," + {vx} for {k}, {v} in {it}])'
+    kx = key_expr(ctx, t.key, k)
     return f'"{{" + ",".join([{kx} + ":" + {vx} for {k}, {v} in {it}]) + "}}"'
 
 
@@ -59,8 +63,10 @@ def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
             return f"fbe.jsonfmt.json_char_key({k})"
         if n == "bool":
             return f'(\'"1"\' if {k} else \'"0"\')'
-        if n in ("float", "double"):
-            return f"fbe.jsonfmt.json_fixed_key({k})"
+        if n == "float":
+            return f"fbe.jsonfmt.json_float_key({k})"
+        if n == "double":
+            return f"fbe.jsonfmt.json_double_key({k})"
         if n == "decimal":
             return f"fbe.jsonfmt.json_decimal({k})"
         if n == "uuid":
@@ -68,12 +74,9 @@ def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
         if n == "bytes":
             return f"fbe.jsonfmt.json_bytes({k})"
         return f"'\"' + str(int({k})) + '\"'"
-    if isinstance(t, ir.EnumRef):
-        # not supported by the original; we write the underlying number as the key
-        return f"'\"' + str(int({k})) + '\"'"
-    # struct keys: the original cannot write them (FORMAT.md 8.1)
-    assert isinstance(t, ir.StructRef)
-    return f'fbe.jsonfmt.unsupported_key("{t.name}")'
+    # enum/flags keys (the original cannot compile them): the underlying number, as the C++ runtime
+    assert isinstance(t, ir.EnumRef)
+    return f"'\"' + str(int({k})) + '\"'"
 
 
 def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
@@ -94,7 +97,7 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
         if n == "uuid":
             return f"fbe.jsonfmt.get_uuid({x}, {f})"
         if n == "char":
-            return f"fbe.jsonfmt.get_int({x}, 0, 0xFFFFFFFF, {f}) & 0xFF"
+            return f"fbe.jsonfmt.get_char({x}, {f})"
         if n == "timestamp":
             return f"fbe.jsonfmt.get_int({x}, 0, 0xFFFFFFFFFFFFFFFF, {f})"
         lo, hi = _range(n)
@@ -118,8 +121,11 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
         return f"[{inner} for {e} in {src}]"
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"
-    kx = key_read(ctx, t.key, k, f)
     vx = read_expr(ctx, t.value, v, f, depth + 1)
+    if isinstance(t.key, ir.StructRef):
+        kx = read_expr(ctx, t.key, k, f, depth + 1)
+        return f"{{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_pairs({x}, {f})}}"
+    kx = key_read(ctx, t.key, k, f)
     return f"{{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_object({x}, {f}).items()}}"
 
 
@@ -132,7 +138,9 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
             return f"fbe.jsonfmt.key_char({k}, {f})"
         if n == "bool":
             return f"fbe.jsonfmt.key_bool({k}, {f})"
-        if n in ("float", "double"):
+        if n == "float":
+            return f"fbe.jsonfmt.key_float32({k}, {f})"
+        if n == "double":
             return f"fbe.jsonfmt.key_float({k}, {f})"
         if n == "decimal":
             return f"fbe.jsonfmt.get_decimal({k}, {f})"
@@ -148,8 +156,7 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
             mask = (1 << (8 * t.size)) - 1
             return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {mask}, {f}) & {mask})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}))"
-    assert isinstance(t, ir.StructRef)
-    return f'fbe.jsonfmt.unsupported_key("{t.name}")'
+    raise AssertionError(f"{t} keys are read as [key, value] pairs")
 
 
 def json_functions(ctx: Context, s: ir.Struct, default_arg: object) -> list[str]:
