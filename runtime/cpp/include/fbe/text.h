@@ -9,6 +9,7 @@
 #include "fbe/uuid.h"
 
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <list>
 #include <map>
@@ -78,10 +79,17 @@ void print(std::ostream& os, const T& value) {
 }
 
 namespace detail {
+//! C `%g` (precision 6), the default stream formatting the original used;
+//! locale-independent where std::to_chars handles floating point.
 inline void print_g(std::ostream& os, double value) {
     char text[32];
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+    const auto result = std::to_chars(text, text + sizeof(text), value, std::chars_format::general, 6);
+    os.write(text, result.ptr - text);
+#else
     std::snprintf(text, sizeof(text), "%g", value);
     os << text;
+#endif
 }
 template <typename C>
 void print_items(std::ostream& os, const C& items) {
