@@ -177,6 +177,17 @@ first = operator.itemgetter(0)
 """Sort key of map items (ascending by key)."""
 
 
+def char_order(c: int) -> int:
+    """Sort key of a ``char``: C++'s signed char order of std::set / std::map (0x80..0xFF first)."""
+    return c - 256 if c >= 0x80 else c
+
+
+def first_char(item: tuple[int, Any]) -> int:
+    """Sort key of map items with a ``char`` key (:func:`char_order`)."""
+    c = item[0]
+    return c - 256 if c >= 0x80 else c
+
+
 def write_plain_seq(w: bytearray, fmt: str, values: Any) -> None:
     """Append ``u32 count`` and the packed values (one fixed-size format character)."""
     n = len(values)

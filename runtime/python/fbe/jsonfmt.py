@@ -337,14 +337,22 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (NaN and infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\")")
 
 
+def _number(text: str) -> float:
+    value = float(text)
+    if value in (_INF, -_INF):
+        raise ValueError(f"number too big: {text}")
+    return value
+
+
 def parse(text: str | bytes) -> Any:
     """Parse JSON text with the standard library; errors become DecodeError.
 
-    The bare literals ``NaN``, ``Infinity`` and ``-Infinity`` are rejected, as
-    by RapidJSON: JSON has no such literals.
+    As RapidJSON: the bare literals ``NaN``, ``Infinity`` and ``-Infinity`` are
+    rejected (JSON has no such literals), and so is a number beyond the double
+    range (``1e400``).
     """
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_number)
     except (ValueError, RecursionError) as e:
         raise DecodeError(f"invalid JSON: {e}") from None
 
@@ -567,16 +575,25 @@ def key_bool(key: str, field: str) -> bool:
     raise DecodeError(f"invalid bool key {key!r}", None, field)
 
 
-_REAL_KEY = re.compile(r"[ \t\n\v\f\r]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_REAL_KEY = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_HEX_KEY = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?")
+_SPECIAL_KEY = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 
 
 def key_float(key: str, field: str) -> float:
-    """A double key: "NaN", "Infinity", "-Infinity" or a number's text (``1.500000``, ``1e-7``)."""
+    """A double key: "NaN", "Infinity", "-Infinity" or a number's text (``1.500000``, ``1e-7``).
+
+    Other text is read as the C++ runtime reads it, by ``strtod`` of the whole
+    key (leading white space, ``inf``, ``nan``, hexadecimal).
+    """
     if key in _NONFINITE_TEXT:
         return _NONFINITE_TEXT[key]
-    if _REAL_KEY.fullmatch(key) is None:
-        raise DecodeError(f"invalid number key {key!r}", None, field)
-    return float(key)
+    text = key.lstrip(" \t\n\v\f\r")
+    if _REAL_KEY.fullmatch(text) is not None or _SPECIAL_KEY.fullmatch(text) is not None:
+        return float(text)
+    if _HEX_KEY.fullmatch(text) is not None:
+        return float.fromhex(text)
+    raise DecodeError(f"invalid number key {key!r}", None, field)
 
 
 def key_float32(key: str, field: str) -> float:

@@ -98,6 +98,26 @@ def check_size(fmt: str, expected: int) -> None:
         raise AssertionError(f"layout {fmt!r} is {got} bytes, the IR says {expected}")
 
 
+def _is_char(t: ir.Type) -> bool:
+    return isinstance(t, ir.Primitive) and t.name == "char"
+
+
+def set_order(t: ir.Array | ir.Sequence, x: str) -> str:
+    """The elements of a set (or the items of a vector/list) in the original's order:
+    ascending as std::set, a ``char`` as C++'s signed char."""
+    if t.kind != "set":
+        return x
+    return f"sorted({x}, key=fbe.buffer.char_order)" if _is_char(t.element) else f"sorted({x})"
+
+
+def map_order(t: ir.Mapping, x: str) -> str:
+    """The items of a map in std::map order (a ``char`` key as a signed char); a hash's as stored."""
+    if t.kind != "map":
+        return f"{x}.items()"
+    key = "fbe.buffer.first_char" if _is_char(t.key) else "fbe.buffer.first"
+    return f"sorted({x}.items(), key={key})"
+
+
 def tkey(t: ir.Type) -> str:
     """A stable identifier fragment naming a type (for shared helper functions)."""
     if isinstance(t, ir.Primitive):

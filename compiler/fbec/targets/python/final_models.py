@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 
-from .context import Context, ident, is_plain, slot_fmt
+from .context import Context, ident, is_plain, map_order, set_order, slot_fmt
 
 IND = "    "
 
@@ -103,7 +103,7 @@ class Final:
                 IND + s for s in self.write(t.element, e, field, depth + 1)
             ]
         if isinstance(t, ir.Sequence):
-            it = f"sorted({x})" if t.kind == "set" else x
+            it = set_order(t, x)
             el = t.element
             if (is_plain(el) or isinstance(el, ir.EnumRef)) and len(slot_fmt(el)) == 1:
                 return [f'fbe.buffer.write_plain_seq(w, "{slot_fmt(el)}", {it})']
@@ -112,7 +112,7 @@ class Final:
                 IND + s for s in self.write(el, e, field, depth + 1)
             ]
         assert isinstance(t, ir.Mapping)
-        it = f"sorted({x}.items(), key=fbe.buffer.first)" if t.kind == "map" else f"{x}.items()"
+        it = map_order(t, x)
         k, v = self.tmp("k"), self.tmp("v")
         return (
             [f"w += fbe.buffer.pack_u32(len({x}))", f"for {k}, {v} in {it}:"]

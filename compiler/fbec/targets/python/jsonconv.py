@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 
-from .context import Context, ident
+from .context import Context, ident, map_order, set_order
 
 IND = "    "
 
@@ -39,11 +39,11 @@ def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
         return f'("null" if {x} is None else {write_expr(ctx, t.element, x, depth)})'
     e = f"e{depth}"
     if isinstance(t, (ir.Array, ir.Sequence)):
-        it = f"sorted({x})" if t.kind == "set" else x
+        it = set_order(t, x)
         return f'"[" + ",".join([{write_expr(ctx, t.element, e, depth + 1)} for {e} in {it}]) + "]"'
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"
-    it = f"sorted({x}.items(), key=fbe.buffer.first)" if t.kind == "map" else f"{x}.items()"
+    it = map_order(t, x)
     vx = write_expr(ctx, t.value, v, depth + 1)
     if isinstance(t.key, ir.StructRef):
         # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 
-from .context import Context, check_size, ident, is_plain, nraw, slot_fmt, tkey
+from .context import Context, check_size, ident, is_plain, map_order, nraw, set_order, slot_fmt, tkey
 
 IND = "    "
 
@@ -143,7 +143,7 @@ class Versioned:
             lines = [f"def {name}(w: bytearray, b: int, x: {c.hint(t)}) -> int:", f"{IND}q = len(w)"]
             if isinstance(t, ir.Sequence):
                 e = t.element
-                it = "sorted(x)" if t.kind == "set" else "x"
+                it = set_order(t, "x")
                 if (is_plain(e) or isinstance(e, ir.EnumRef)) and len(slot_fmt(e)) == 1:
                     lines.append(f'{IND}fbe.buffer.write_plain_seq(w, "{slot_fmt(e)}", {it})')
                     lines.append(f"{IND}return q - b")
@@ -163,7 +163,7 @@ class Versioned:
             assert isinstance(t, ir.Mapping)
             ks, vs = t.key.size, t.value.size
             kw, vw = self.slot_writer(t.key), self.slot_writer(t.value)
-            it = "sorted(x.items(), key=fbe.buffer.first)" if t.kind == "map" else "x.items()"
+            it = map_order(t, "x")
             lines += [
                 f"{IND}n = len(x)",
                 f"{IND}w += fbe.buffer.pack_u32(n)",

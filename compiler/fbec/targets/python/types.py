@@ -6,7 +6,7 @@ import re
 
 from fbec.model import ir
 
-from .context import Context, ident, member_ident
+from .context import Context, ident, map_order, member_ident, set_order
 
 IND = "    "
 
@@ -79,13 +79,13 @@ def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
     e = f"e{depth}"
     if isinstance(t, (ir.Array, ir.Sequence)):
         opn, cls = {"array": ("[", "]"), "vector": ("[", "]"), "list": ("<", ">"), "set": ("{", "}")}[t.kind]
-        it = f"sorted({x})" if t.kind == "set" else x
+        it = set_order(t, x)
         inner = text_expr(ctx, t.element, e, depth + 1)
         return f'"[" + str(len({x})) + "]{opn}" + ",".join([{inner} for {e} in {it}]) + "{cls}"'
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"
     opn, cls = ("<{", "}>") if t.kind == "map" else ("[{", "}]")
-    it = f"sorted({x}.items(), key=fbe.buffer.first)" if t.kind == "map" else f"{x}.items()"
+    it = map_order(t, x)
     kx = text_expr(ctx, t.key, k, depth + 1)
     vx = text_expr(ctx, t.value, v, depth + 1)
     return f'"[" + str(len({x})) + "]{opn}" + ",".join([{kx} + "->" + {vx} for {k}, {v} in {it}]) + "{cls}"'
