@@ -276,7 +276,7 @@ def markdown(result: dict) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     run = [f"{ctx.get('date', '?')}", f"{ctx.get('num_cpus', '?')} CPUs @ {ctx.get('mhz_per_cpu', '?')} MHz",
-           f"gcc {ctx.get('compiler', '?')}"]
+           f"gcc {ctx.get('compiler', '?')}", f"source {ctx.get('source', '?')}"]
     load = ctx.get("load_avg")
     if load:
         run.append("load average " + ", ".join(f"{x:.2f}" for x in load))
