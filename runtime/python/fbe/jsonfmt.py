@@ -51,6 +51,7 @@ def json_string(value: str) -> str:
 
 _M64 = (1 << 64) - 1
 _POW10_32 = (1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000)
+_POW10 = tuple(10 ** i for i in range(24))
 
 
 def _cached_power(k: int) -> tuple[int, int]:
@@ -199,8 +200,24 @@ def json_double(value: float) -> str:
     fails), are the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``.
     """
     r = repr(value)
-    if r[-1] in "nf":
-        return _NONFINITE[r]
+    if "e" not in r:
+        # the common case, tested cheaply: repr's text when it surely has Grisu2's digits
+        if r[-2:] == ".0":
+            if len(r) <= (18 if r[0] == "-" else 17):
+                return r                                # an integer of <= 15 digits is exact
+        elif r[-1] in "nf":
+            return _NONFINITE[r]
+        else:
+            # r = d / 10^m: as _shortest_is_grisu, inlined (v < 2^52, so 53 - ex > 0)
+            d = abs(int(r.replace(".", "")))
+            if d < 1000000000000000:
+                p = _POW10[len(r) - r.index(".") - 1]
+                fr, ex = math.frexp(abs(value))
+                # 32 * (S - v) / ulp * p, ulp = 2^(ex - 53)
+                diff = ((d << (53 - ex)) - int(fr * 9007199254740992.0) * p) * 32
+                lim = p * (7 if fr == 0.5 and diff < 0 else 15)
+                if -lim < diff < lim:
+                    return r
     neg = r[0] == "-"
     if neg:
         r = r[1:]
@@ -337,22 +354,21 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (NaN and infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\")")
 
 
-def _number(text: str) -> float:
-    value = float(text)
-    if value in (_INF, -_INF):
-        raise ValueError(f"number too big: {text}")
-    return value
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def parse(text: str | bytes) -> Any:
     """Parse JSON text with the standard library; errors become DecodeError.
 
     As RapidJSON: the bare literals ``NaN``, ``Infinity`` and ``-Infinity`` are
-    rejected (JSON has no such literals), and so is a number beyond the double
-    range (``1e400``).
+    rejected (JSON has no such literals). A number beyond the double range
+    (``1e400``, not JSON to RapidJSON) parses as an infinity, which every
+    reader of a number rejects.
     """
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_number)
+        if not isinstance(text, str):
+            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+        return _DECODER.decode(text)
     except (ValueError, RecursionError) as e:
         raise DecodeError(f"invalid JSON: {e}") from None
 
@@ -382,6 +398,8 @@ _FLT_MAX = 3.4028234663852886e38
 def get_float(value: Any, field: str) -> float:
     """A double: any JSON number, or the strings "NaN", "Infinity", "-Infinity"."""
     if isinstance(value, float):
+        if value in (_INF, -_INF):                      # 1e400 in the text
+            raise DecodeError(f"JSON number {value} out of double range", None, field)
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         try:
@@ -494,7 +512,10 @@ def get_decimal(value: Any, field: str) -> Decimal:
     double and converted as the original writer converts a double (15 digits)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
-            return decimal_from_double(float(value))
+            d = float(value)
+            if d in (_INF, -_INF):
+                raise OverflowError
+            return decimal_from_double(d)
         except OverflowError:
             raise DecodeError(f"JSON number {value} out of decimal range", None, field) from None
     s = get_str(value, field)
