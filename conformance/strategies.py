@@ -31,8 +31,11 @@ def shortest_float32(x: float) -> float:
         return x
     for digits in range(1, 18):
         candidate = float(f"{x:.{digits}g}")
-        if float32(candidate) == x:
-            return candidate
+        try:
+            if float32(candidate) == x:
+                return candidate
+        except OverflowError:           # near the float maximum a short text can round above it
+            continue
     return x
 
 
