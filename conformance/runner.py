@@ -25,9 +25,10 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -50,7 +51,7 @@ class Testee:
 
     def __init__(self, name: str, command: Sequence[str], timeout: float) -> None:
         self.name, self.command, self.timeout = name, list(command), timeout
-        self.proc: Optional[subprocess.Popen[bytes]] = None
+        self.proc: subprocess.Popen[bytes] | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self.proc is None or self.proc.poll() is not None:
@@ -76,7 +77,7 @@ class Testee:
             sel.close()
         return out
 
-    def ask(self, request: Dict[str, Any]) -> Dict[str, Any]:
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         proc = self._start()
         assert proc.stdin is not None
         body = json.dumps(request).encode()
@@ -112,9 +113,9 @@ class Testee:
                 self.kill()
 
 
-def testee_commands() -> Dict[str, List[str]]:
+def testee_commands() -> dict[str, list[str]]:
     """The testees that exist in this checkout (built by `make conformance-build`)."""
-    out: Dict[str, List[str]] = {}
+    out: dict[str, list[str]] = {}
     python_testee = HERE / "testees" / "python_testee.py"
     if python_testee.exists():
         out["python"] = [sys.executable, str(python_testee)]
@@ -131,11 +132,11 @@ class Case:
     """One request and what a correct testee answers."""
     id: str
     suite: str
-    request: Dict[str, Any]
+    request: dict[str, Any]
     expect: str                                # "result" | "parse_error"
     result: Any = None                         # expected result (None: any result)
-    mask: Sequence[Tuple[int, int]] = ()       # byte ranges ignored in binary results
-    compare: Optional[Callable[[Any, Any], bool]] = None
+    mask: Sequence[tuple[int, int]] = ()       # byte ranges ignored in binary results
+    compare: Callable[[Any, Any], bool] | None = None
 
 
 def encode_payload(fmt: str, data: bytes) -> Any:
@@ -144,7 +145,7 @@ def encode_payload(fmt: str, data: bytes) -> Any:
     return data.decode("utf-8")
 
 
-def same_bytes(expected: bytes, got: bytes, mask: Sequence[Tuple[int, int]]) -> bool:
+def same_bytes(expected: bytes, got: bytes, mask: Sequence[tuple[int, int]]) -> bool:
     if len(expected) != len(got):
         return False
     e, g = bytearray(expected), bytearray(got)
@@ -153,7 +154,7 @@ def same_bytes(expected: bytes, got: bytes, mask: Sequence[Tuple[int, int]]) -> 
     return e == g
 
 
-def manifest() -> Optional[Dict[str, Any]]:
+def manifest() -> dict[str, Any] | None:
     path = SHARED / "vectors" / "MANIFEST.json"
     if not path.exists():
         return None
@@ -161,9 +162,9 @@ def manifest() -> Optional[Dict[str, Any]]:
         return json.load(f)
 
 
-def vector_cases(m: Dict[str, Any]) -> List[Case]:
+def vector_cases(m: dict[str, Any]) -> list[Case]:
     """Every vector read in every input format and written in every output format."""
-    cases: List[Case] = []
+    cases: list[Case] = []
     vectors = SHARED / "vectors"
     for c in m["cases"]:
         files = {f["kind"]: f for f in c["files"]}
@@ -172,7 +173,7 @@ def vector_cases(m: Dict[str, Any]) -> List[Case]:
         unordered = "hash" in c["roundtrip"]
         # The original reads some absent optionals back as their defaults (test_struct_optional_nulls);
         # DESIGN.md fixes that defect, so versioned input must give the exact value here too.
-        inputs: List[Tuple[str, Any]] = [(k, encode_payload(k, data[k])) for k in ("versioned", "final", "json")
+        inputs: list[tuple[str, Any]] = [(k, encode_payload(k, data[k])) for k in ("versioned", "final", "json")
                                          if k in data]
         inputs.append(("value", c["value"]))
         for in_fmt, payload in inputs:
@@ -216,7 +217,7 @@ def _unordered_compare(fmt: str, schema: str, qualified: str) -> Callable[[Any, 
     return compare
 
 
-_CODECS: Dict[str, Any] = {}
+_CODECS: dict[str, Any] = {}
 
 
 def _codec(schema: str) -> Any:
@@ -243,9 +244,9 @@ def _canonical(v: Any) -> Any:
     return v
 
 
-def malformed_cases(m: Dict[str, Any]) -> List[Case]:
+def malformed_cases(m: dict[str, Any]) -> list[Case]:
     """Inputs every testee must reject with a parse error, grouped by concern."""
-    cases: List[Case] = []
+    cases: list[Case] = []
     vectors = SHARED / "vectors"
     for c in m["cases"]:
         for f in c["files"]:
@@ -255,9 +256,10 @@ def malformed_cases(m: Dict[str, Any]) -> List[Case]:
             fmt = f["kind"]
             base = {"package": c["package"], "type": c["type"], "output": fmt}
 
-            def add(suite: str, name: str, payload: bytes) -> None:
+            def add(suite: str, name: str, payload: bytes, base: dict = base, fmt: str = fmt,
+                    case: str = c["name"]) -> None:
                 req = dict(base, input={"format": fmt, "payload": base64.b64encode(payload).decode()})
-                cases.append(Case(f"malformed/{suite}/{c['name']}.{fmt}/{name}", f"malformed: {suite}",
+                cases.append(Case(f"malformed/{suite}/{case}.{fmt}/{name}", f"malformed: {suite}",
                                   req, "parse_error"))
 
             # premature end: every proper prefix (a root's own size says how long it is)
@@ -285,9 +287,9 @@ def malformed_cases(m: Dict[str, Any]) -> List[Case]:
     return cases
 
 
-def count_cases() -> List[Case]:
+def count_cases() -> list[Case]:
     """Counts far beyond the buffer (a vector of a million elements in a small root)."""
-    cases: List[Case] = []
+    cases: list[Case] = []
     m = manifest()
     if m is None:
         return cases
@@ -325,7 +327,7 @@ def decode_result(fmt: str, result: Any) -> Any:
     return result
 
 
-def check(case: Case, answer: Dict[str, Any]) -> Outcome:
+def check(case: Case, answer: dict[str, Any]) -> Outcome:
     kind, payload = next(iter(answer.items()))
     if kind == "skipped":
         return Outcome(False, True, str(payload))
@@ -355,9 +357,9 @@ def _short(v: Any) -> str:
     return text if len(text) < 160 else text[:160] + "..."
 
 
-def load_failures(lang: str) -> Dict[str, str]:
+def load_failures(lang: str) -> dict[str, str]:
     path = HERE / "failures" / f"{lang}.txt"
-    out: Dict[str, str] = {}
+    out: dict[str, str] = {}
     if not path.exists():
         return out
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -373,15 +375,15 @@ def load_failures(lang: str) -> Dict[str, str]:
 
 # ------------------------------------------------------------------ cross matrix
 
-def cross_cases(writers: Dict[str, Testee], m: Optional[Dict[str, Any]], extra_values: Iterable[Dict[str, Any]],
-                log: Callable[[str], None]) -> List[Tuple[str, Case]]:
+def cross_cases(writers: dict[str, Testee], m: dict[str, Any] | None, extra_values: Iterable[dict[str, Any]],
+                log: Callable[[str], None]) -> list[tuple[str, Case]]:
     """Each writer encodes each value; every other language must decode it and write back the same bytes."""
-    values: List[Dict[str, Any]] = []
+    values: list[dict[str, Any]] = []
     if m is not None:
         values += [{"name": c["name"], "package": c["package"], "type": c["type"], "value": c["value"],
                     "schema": str(SHARED / c["schema"]), "unordered": "hash" in c["roundtrip"]} for c in m["cases"]]
     values += list(extra_values)
-    out: List[Tuple[str, Case]] = []
+    out: list[tuple[str, Case]] = []
     for writer_name, writer in writers.items():
         for v in values:
             for fmt in ("versioned", "final", "json"):
@@ -410,7 +412,7 @@ def cross_cases(writers: Dict[str, Testee], m: Optional[Dict[str, Any]], extra_v
 
 # ------------------------------------------------------------------ main
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--testee", action="append", default=[], metavar="NAME=COMMAND",
                     help="run this testee (default: every built testee)")
@@ -431,22 +433,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     testees = {name: Testee(name, cmd, args.timeout) for name, cmd in commands.items()}
 
     m = manifest()
-    cases: List[Case] = []
+    cases: list[Case] = []
     if m is None:
         print(f"conformance: golden vectors not found in {SHARED / 'vectors'}: vector and malformed suites skipped")
     else:
         cases += vector_cases(m) + malformed_cases(m) + count_cases()
-    extra: List[Dict[str, Any]] = []
+    extra: list[dict[str, Any]] = []
     if args.extra_values:
         with open(args.extra_values, encoding="utf-8") as f:
             extra = json.load(f)
 
     # table[lang][suite] = [pass, fail, skip]
-    table: Dict[str, Dict[str, List[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
-    problems: List[str] = []
-    seen_ids: Dict[str, set] = defaultdict(set)
+    table: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    problems: list[str] = []
+    seen_ids: dict[str, set] = defaultdict(set)
 
-    def record(lang: str, case: Case, outcome: Outcome, failures: Dict[str, str]) -> None:
+    def record(lang: str, case: Case, outcome: Outcome, failures: dict[str, str]) -> None:
         seen_ids[lang].add(case.id)
         row = table[lang][case.suite]
         listed = case.id in failures
@@ -462,7 +464,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if not listed:
                 problems.append(f"{lang}: {case.id}: {outcome.detail}")
 
-    def run(lang: str, case: Case, failures: Dict[str, str]) -> None:
+    def run(lang: str, case: Case, failures: dict[str, str]) -> None:
         try:
             answer = testees[lang].ask(case.request)
         except TesteeError as e:
@@ -483,7 +485,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for t in testees.values():
         t.close()
 
-    print(f"\n| language | suite | passed | failed | skipped |\n|---|---|---:|---:|---:|")
+    print("\n| language | suite | passed | failed | skipped |\n|---|---|---:|---:|---:|")
     for lang in sorted(table):
         for suite in sorted(table[lang]):
             p, f, s = table[lang][suite]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import List
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
@@ -14,7 +13,7 @@ SHARED_SCHEMAS = ("proto", "protoex", "test", "enums")
 PROJECT_SCHEMAS = ("schemas/tests/everything.fbe",)
 
 
-def conformance_schemas() -> List[Path]:
+def conformance_schemas() -> list[Path]:
     out = [SHARED / "schemas" / f"{name}.fbe" for name in SHARED_SCHEMAS
            if (SHARED / "schemas" / f"{name}.fbe").exists()]
     return out + [REPO / p for p in PROJECT_SCHEMAS]

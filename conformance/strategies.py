@@ -11,11 +11,10 @@ from __future__ import annotations
 import math
 import struct
 from decimal import Decimal
-from typing import Any, Callable, Dict, List
-
-from hypothesis import strategies as st
+from typing import Any, Callable
 
 from fbec.model import ir
+from hypothesis import strategies as st
 
 INT64_AS_STRING = ("int64", "uint64", "timestamp")
 MAX_COLLECTION = 3
@@ -42,7 +41,7 @@ def shortest_float32(x: float) -> float:
 class Strategies:
     def __init__(self, schema: ir.Schema, allow_nan: bool = False, max_depth: int = 2) -> None:
         self.schema, self.allow_nan, self.max_depth = schema, allow_nan, max_depth
-        self._structs: Dict[str, Any] = {}
+        self._structs: dict[str, Any] = {}
 
     # ------------------------------------------------------------ scalars
 
@@ -106,8 +105,9 @@ class Strategies:
         size = 0 if depth >= self.max_depth else MAX_COLLECTION
         if isinstance(t, ir.Sequence):
             if t.kind == "set":
-                return self._unique(self.type(t.element, depth), self.sort_key(t.element), size).map(
-                    lambda xs, k=self.sort_key(t.element): sorted(xs, key=k))
+                order = self.sort_key(t.element)
+                return self._unique(self.type(t.element, depth), order, size).map(
+                    lambda xs: sorted(xs, key=order))
             return st.lists(self.type(t.element, depth), max_size=size)
         assert isinstance(t, ir.Mapping)
         key = self.sort_key(t.key)
@@ -118,10 +118,10 @@ class Strategies:
         return pairs.map(lambda xs: [list(kv) for kv in xs])
 
     @staticmethod
-    def _unique(s: st.SearchStrategy[Any], key: Callable[[Any], Any], size: int) -> st.SearchStrategy[List[Any]]:
+    def _unique(s: st.SearchStrategy[Any], key: Callable[[Any], Any], size: int) -> st.SearchStrategy[list[Any]]:
         return st.lists(s, max_size=size, unique_by=key)
 
-    def struct(self, qualified: str, depth: int = 0) -> st.SearchStrategy[Dict[str, Any]]:
+    def struct(self, qualified: str, depth: int = 0) -> st.SearchStrategy[dict[str, Any]]:
         s = self.schema.struct(qualified)
         fields = {f.name: (self.type(f.type, depth) if depth < self.max_depth else self._minimal(f.type))
                   for f in s.all_fields}

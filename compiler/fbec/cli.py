@@ -12,7 +12,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 from . import __version__
 from .model import ir_json
@@ -68,10 +68,10 @@ def _write(out_dir: str, files: Sequence[GeneratedFile], quiet: bool) -> None:
             print(f"Generated: {path}")
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     rest = sys.argv[1:] if argv is None else list(argv)
     if rest and rest[0] in ("decode", "encode", "compat", "format"):
-        from .tools import tool          # fbec decode|encode|compat|format ... (docs/tools.md)
+        from .tools import tool  # fbec decode|encode|compat|format ... (docs/tools.md)
         return tool(rest[0])(rest[1:])
     args = _parser().parse_args(argv)
     if not args.input:

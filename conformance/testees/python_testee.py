@@ -18,27 +18,28 @@ import tempfile
 import uuid
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 for p in (REPO / "compiler", REPO / "runtime" / "python", REPO / "conformance"):
     sys.path.insert(0, str(p))
 
-import fbe  # noqa: E402
-from fbec.model import ir  # noqa: E402
-from fbec.model.resolve import compile_schema  # noqa: E402
-from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
-from fbec.targets.base import Options  # noqa: E402
-from fbec.targets.python import generate  # noqa: E402
-from fbec.targets.python.context import ident  # noqa: E402
-from schemas import conformance_schemas  # noqa: E402
-from strategies import INT64_AS_STRING, shortest_float32  # noqa: E402
+import fbe
+from fbec.model import ir
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
+from fbec.targets.base import Options
+from fbec.targets.python import generate
+from fbec.targets.python.context import ident
+from strategies import INT64_AS_STRING, shortest_float32
+
+from schemas import conformance_schemas
 
 
 class Values:
     """Typed value descriptions (vectors/README.md) <-> generated objects, driven by the IR."""
 
-    def __init__(self, packages: Dict[str, ir.Package], schema_of: Dict[str, ir.Schema], modules: Dict[str, Any]):
+    def __init__(self, packages: dict[str, ir.Package], schema_of: dict[str, ir.Schema], modules: dict[str, Any]):
         self.packages, self.schema_of, self.modules = packages, schema_of, modules
 
     def struct_ir(self, qualified: str) -> ir.Struct:
@@ -105,14 +106,14 @@ class Values:
             return str(int(v)) if t.wire in ("int64", "uint64") else int(v)
         if isinstance(t, ir.StructRef):
             s = self.struct_ir(t.name)
-            out: Dict[str, Any] = {"@type": t.name}
+            out: dict[str, Any] = {"@type": t.name}
             for f in s.all_fields:
                 out[f.name] = self.describe(f.type, getattr(v, ident(f.name)))
             return out
         if isinstance(t, ir.Optional_):
             return None if v is None else self.describe(t.element, v)
         if isinstance(t, (ir.Array, ir.Sequence)):
-            items: List[Any] = list(v)
+            items: list[Any] = list(v)
             if t.kind == "set":
                 items = sorted(items)
             return [self.describe(t.element, x) for x in items]
@@ -121,8 +122,8 @@ class Values:
 
 
 def load(workdir: Path) -> Values:
-    schema_of: Dict[str, ir.Schema] = {}
-    packages: Dict[str, ir.Package] = {}
+    schema_of: dict[str, ir.Schema] = {}
+    packages: dict[str, ir.Package] = {}
     for path in conformance_schemas():
         schema = compile_schema(str(path), [], Diagnostics())
         for f in generate(schema, Options(final=True, json=True)):
@@ -136,7 +137,7 @@ def load(workdir: Path) -> Values:
     return Values(packages, schema_of, modules)
 
 
-def answer(values: Values, req: Dict[str, Any]) -> Dict[str, Any]:
+def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     qualified = f"{req['package']}.{req['type']}"
     if req["package"] not in values.modules:
         return {"skipped": f"package {req['package']} is not compiled into this testee"}
@@ -196,7 +197,7 @@ def main() -> int:
                 return 0
             try:
                 reply = answer(values, req)
-            except Exception as e:        # a bug in the testee or the runtime: report, keep serving
+            except Exception as e:  # noqa: BLE001 - a bug in the testee or the runtime: report it, keep serving
                 reply = {"parse_error": f"UNEXPECTED {type(e).__name__}: {e}"} \
                     if req["input"]["format"] != "value" else {"serialize_error": f"UNEXPECTED {type(e).__name__}: {e}"}
             body = json.dumps(reply).encode()

@@ -16,11 +16,11 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "compiler"), str(REPO / "runtime" / "python"), str(REPO / "conformance"),
                 str(REPO / "conformance" / "testees")]
 
-import atheris  # noqa: E402
+import atheris
 
 with atheris.instrument_imports():
-    import fbe  # noqa: E402
-    from python_testee import load  # noqa: E402  (generates and imports every conformance schema)
+    import fbe
+    from python_testee import load
 
 WORK = tempfile.mkdtemp(prefix="fbe-fuzz-")
 VALUES = load(Path(WORK))

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Dict, Optional, Tuple
 
 import pytest
-
 from fbec.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,7 +20,7 @@ def shared_schemas() -> Path:
     return folder
 
 
-def run_fbec(capsys: pytest.CaptureFixture[str], *args: str) -> Tuple[int, str, str]:
+def run_fbec(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     status = main(list(args))
     out, err = capsys.readouterr()
     return status, out, err
@@ -34,7 +32,7 @@ def compile_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
 
     The first file is the input; paths in diagnostics are relative to tmp_path.
     """
-    def run(files: Dict[str, str], *extra: str, main_file: Optional[str] = None) -> Tuple[int, str, str]:
+    def run(files: dict[str, str], *extra: str, main_file: str | None = None) -> tuple[int, str, str]:
         for name, text in files.items():
             (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / name).write_text(text, encoding="utf-8")

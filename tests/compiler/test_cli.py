@@ -8,7 +8,6 @@ import sys
 import types
 
 import pytest
-
 from conftest import REPO, run_fbec
 from fbec.targets.base import GeneratedFile, Options
 

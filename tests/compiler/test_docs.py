@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import REPO
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import CompileError, Diagnostics
 
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
-BLOCK = re.compile(r"```[a-z]*\n((?:domain|package) .*?)```", re.S)
+BLOCK = re.compile(r"```[a-z]*\n((?:domain|package) .*?)```", re.DOTALL)
 SNIPPETS = [(doc, n, text) for doc in DOCS for n, text in enumerate(BLOCK.findall(doc.read_text()))]
 STUBS = {"market": "package market\nstruct Instrument { [key] string symbol; }\nmessage Failure { uuid [id]; }\n",
          "proto": "package proto\nstruct Order { int32 id; }\nstruct Balance { string currency; }\n"}

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from fbec.model.values import char_value, int_value, string_value
 from fbec.syntax.diagnostics import Diagnostics
-from fbec.syntax.lexer import CHAR, EOF, FLOAT, IDENT, INT, PUNCT, STRING, ATTR, tokenize
+from fbec.syntax.lexer import ATTR, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, STRING, tokenize
 
 
 def kinds(text):

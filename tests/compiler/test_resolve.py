@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import REPO, run_fbec, shared_schemas
 from fbec.model import ir
 from fbec.model.resolve import compile_schema
@@ -147,7 +146,8 @@ def test_collections_and_sizes():
 
 def test_structs_follow_what_they_contain():
     text = "package p\nstruct A { B b; }\nstruct B { int32 x; }\nstruct C : D {}\nstruct D {}\n"
-    import tempfile, os
+    import os
+    import tempfile
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "p.fbe")
         with open(path, "w") as f:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,11 +22,10 @@ from hypothesis import strategies as st
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "conformance"))
 
-from runner import Testee, _canonical, testee_commands  # noqa: E402
-from strategies import Strategies  # noqa: E402
-
-from fbec.model.resolve import compile_schema  # noqa: E402
-from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
+from runner import Testee, _canonical, testee_commands
+from strategies import Strategies
 
 SCHEMA = REPO / "schemas" / "tests" / "everything.fbe"
 EXAMPLES = 25
@@ -64,7 +63,7 @@ def has_hash(qualified: str, seen: frozenset = frozenset()) -> bool:
     return any(walk(f.type) for f in schema.struct(qualified).all_fields)
 
 
-def ask(testee: Testee, qualified: str, fmt_in: str, payload: Any, fmt_out: str) -> Dict[str, Any]:
+def ask(testee: Testee, qualified: str, fmt_in: str, payload: Any, fmt_out: str) -> dict[str, Any]:
     package, _, name = qualified.rpartition(".")
     return testee.ask({"package": package, "type": name, "input": {"format": fmt_in, "payload": payload},
                        "output": fmt_out})

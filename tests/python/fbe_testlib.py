@@ -7,8 +7,6 @@ import importlib
 import os
 import struct
 import sys
-import uuid
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +21,9 @@ from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.base import Options
 from fbec.targets.python import generate
-from fbec.targets.python.context import ident
+
+sys.path.insert(0, str(REPO / "conformance" / "testees"))
+from python_testee import Values
 
 
 def shared_dir() -> Path | None:
@@ -59,51 +59,19 @@ def f32(x: float) -> float:
     return float(struct.unpack("<f", struct.pack("<f", x))[0])
 
 
-class Builder:
-    """Typed value description (vectors/README.md) -> generated objects."""
+class Builder(Values):
+    """Typed value description (vectors/README.md) -> generated objects: the
+    conformance testee's converter, over one schema and its imports."""
 
     def __init__(self, schema: ir.Schema, modules: dict[str, Any]) -> None:
+        super().__init__({p.name: p for p in schema.packages}, {p.name: schema for p in schema.packages}, modules)
         self.schema = schema
-        self.modules = modules
-
-    def cls(self, qualified: str) -> Any:
-        pkg, _, name = qualified.rpartition(".")
-        return getattr(self.modules[pkg], ident(name))
 
     def struct(self, d: dict[str, Any]) -> Any:
-        s = self.schema.struct(d["@type"])
-        kwargs = {ident(f.name): self.value(f.type, d[f.name]) for f in s.all_fields}
-        return self.cls(s.qualified)(**kwargs)
+        return self.build(ir.StructRef(d["@type"], None), d)
 
     def value(self, t: ir.Type, d: Any) -> Any:
-        if isinstance(t, ir.Primitive):
-            n = t.name
-            if n == "bool":
-                return bool(d)
-            if n == "float":
-                return f32(float(d))
-            if n == "double":
-                return float(d)
-            if n == "decimal":
-                return Decimal(d)
-            if n == "string":
-                return d
-            if n == "bytes":
-                return bytes.fromhex(d)
-            if n == "uuid":
-                return uuid.UUID(d)
-            return int(d)
-        if isinstance(t, ir.EnumRef):
-            return self.cls(t.name)(int(d))
-        if isinstance(t, ir.StructRef):
-            return self.struct(d)
-        if isinstance(t, ir.Optional_):
-            return None if d is None else self.value(t.element, d)
-        if isinstance(t, (ir.Array, ir.Sequence)):
-            items = [self.value(t.element, x) for x in d]
-            return set(items) if t.kind == "set" else items
-        assert isinstance(t, ir.Mapping)
-        return {self.value(t.key, k): self.value(t.value, v) for k, v in d}
+        return self.build(t, d)
 
 
 def masked(data: bytes, ranges: list) -> bytes:

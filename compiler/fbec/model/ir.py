@@ -8,7 +8,7 @@ evaluated defaults, key fields) is decided here once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Tuple, Union
+from typing import Union
 
 IR_VERSION = 1
 
@@ -53,7 +53,7 @@ class Primitive:
         return PRIMITIVE_SIZES[self.name]
 
     @property
-    def final_size(self) -> Optional[int]:
+    def final_size(self) -> int | None:
         return None if self.name in VARIABLE_PRIMITIVES else PRIMITIVE_SIZES[self.name]
 
 
@@ -66,32 +66,32 @@ class EnumRef:
     size: int
 
     @property
-    def final_size(self) -> Optional[int]:
+    def final_size(self) -> int | None:
         return self.size
 
 
 @dataclass(frozen=True)
 class StructRef:
     name: str            # qualified
-    final_size: Optional[int]
+    final_size: int | None
     kind: str = field(default="struct", init=False)
     size: int = field(default=4, init=False)
 
 
 @dataclass(frozen=True)
 class Optional_:
-    element: "Type"
+    element: Type
     kind: str = field(default="optional", init=False)
     size: int = field(default=5, init=False)
 
     @property
-    def final_size(self) -> Optional[int]:
+    def final_size(self) -> int | None:
         return None
 
 
 @dataclass(frozen=True)
 class Array:
-    element: "Type"
+    element: Type
     length: int
     kind: str = field(default="array", init=False)
 
@@ -100,7 +100,7 @@ class Array:
         return self.element.size * self.length
 
     @property
-    def final_size(self) -> Optional[int]:
+    def final_size(self) -> int | None:
         e = self.element.final_size
         return None if e is None else e * self.length
 
@@ -109,11 +109,11 @@ class Array:
 class Sequence:
     """vector `T[]`, list `T()` or set `T!` (identical encodings)."""
     kind: str            # "vector" | "list" | "set"
-    element: "Type"
+    element: Type
     size: int = field(default=4, init=False)
 
     @property
-    def final_size(self) -> Optional[int]:
+    def final_size(self) -> int | None:
         return None
 
 
@@ -121,12 +121,12 @@ class Sequence:
 class Mapping:
     """map `V<K>` or hash `V{K}` (identical encodings)."""
     kind: str            # "map" | "hash"
-    key: "Type"
-    value: "Type"
+    key: Type
+    value: Type
     size: int = field(default=4, init=False)
 
     @property
-    def final_size(self) -> Optional[int]:
+    def final_size(self) -> int | None:
         return None
 
 
@@ -143,10 +143,10 @@ class Default:
     uuid1 | uuid4 | enum | flags.
     """
     kind: str
-    value: Union[None, bool, int, str] = None
-    text: Optional[str] = None          # real: the decimal literal
-    type: Optional[str] = None          # enum/flags: qualified type
-    names: Tuple[str, ...] = ()         # enum: (name,), flags: the combined names
+    value: None | bool | int | str = None
+    text: str | None = None          # real: the decimal literal
+    type: str | None = None          # enum/flags: qualified type
+    names: tuple[str, ...] = ()         # enum: (name,), flags: the combined names
 
 
 NO_DEFAULT = Default("none")
@@ -170,7 +170,7 @@ class Enum:
     underlying: str
     wire: str
     size: int
-    values: Tuple[EnumValue, ...]
+    values: tuple[EnumValue, ...]
     hidden: bool = False
     deprecated: bool = False
 
@@ -189,7 +189,7 @@ class Field:
     hidden: bool = False
     deprecated: bool = False
     default: Default = NO_DEFAULT
-    reset_of: Optional[str] = None
+    reset_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -204,18 +204,18 @@ class Struct:
     qualified: str
     message: bool
     type_id: int
-    base: Optional[str]
+    base: str | None
     body_size: int
     base_size: int
-    final_size: Optional[int]
-    fields: Tuple[Field, ...]
-    all_fields: Tuple[Field, ...]
-    keys: Tuple[str, ...]
+    final_size: int | None
+    fields: tuple[Field, ...]
+    all_fields: tuple[Field, ...]
+    keys: tuple[str, ...]
     hidden: bool = False
     deprecated: bool = False
     request: bool = False
-    response: Optional[str] = None
-    rejects: Tuple[Reject, ...] = ()
+    response: str | None = None
+    rejects: tuple[Reject, ...] = ()
 
     def ref(self) -> StructRef:
         return StructRef(self.qualified, self.final_size)
@@ -231,20 +231,20 @@ class Version:
 class Package:
     name: str
     file: str
-    domain: Optional[str]
+    domain: str | None
     offset: int
     version: Version
-    imports: Tuple[str, ...]
-    enums: Tuple[Enum, ...]
-    flags: Tuple[Enum, ...]
-    structs: Tuple[Struct, ...]
-    protocol: Tuple[str, ...] = ()
+    imports: tuple[str, ...]
+    enums: tuple[Enum, ...]
+    flags: tuple[Enum, ...]
+    structs: tuple[Struct, ...]
+    protocol: tuple[str, ...] = ()
     """Qualified names of the types the protocol classes send and receive, in
     declaration order: the package's messages, or all its structs when it has
     no `message` (schemas written before the keyword existed)."""
 
     @property
-    def messages(self) -> Tuple[Struct, ...]:
+    def messages(self) -> tuple[Struct, ...]:
         return tuple(s for s in self.structs if s.message)
 
 
@@ -252,7 +252,7 @@ class Package:
 class Schema:
     """The whole IR: the main package plus everything it imports."""
     main: str
-    packages: Tuple[Package, ...]       # dependency order, main last
+    packages: tuple[Package, ...]       # dependency order, main last
 
     @property
     def main_package(self) -> Package:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict
+from typing import Any
 
 from . import ir
 
 
-def type_json(t: ir.Type) -> Dict[str, Any]:
-    out: Dict[str, Any] = {"kind": t.kind}
+def type_json(t: ir.Type) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": t.kind}
     if isinstance(t, ir.Primitive):
         out["name"] = t.name
     elif isinstance(t, ir.EnumRef):
@@ -28,8 +28,8 @@ def type_json(t: ir.Type) -> Dict[str, Any]:
     return out
 
 
-def default_json(d: ir.Default) -> Dict[str, Any]:
-    out: Dict[str, Any] = {"kind": d.kind}
+def default_json(d: ir.Default) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": d.kind}
     if d.kind in ("bool", "int", "string", "timestamp", "uuid"):
         out["value"] = d.value
     elif d.kind == "real":
@@ -41,7 +41,7 @@ def default_json(d: ir.Default) -> Dict[str, Any]:
     return out
 
 
-def field_json(f: ir.Field) -> Dict[str, Any]:
+def field_json(f: ir.Field) -> dict[str, Any]:
     return {
         "name": f.name, "owner": f.owner, "type": type_json(f.type), "offset": f.offset,
         "key": f.key, "id": f.id, "hidden": f.hidden, "deprecated": f.deprecated,
@@ -49,7 +49,7 @@ def field_json(f: ir.Field) -> Dict[str, Any]:
     }
 
 
-def enum_json(e: ir.Enum) -> Dict[str, Any]:
+def enum_json(e: ir.Enum) -> dict[str, Any]:
     return {
         "kind": e.kind, "name": e.name, "qualified": e.qualified, "underlying": e.underlying,
         "wire": e.wire, "size": e.size, "hidden": e.hidden, "deprecated": e.deprecated,
@@ -58,7 +58,7 @@ def enum_json(e: ir.Enum) -> Dict[str, Any]:
     }
 
 
-def struct_json(s: ir.Struct) -> Dict[str, Any]:
+def struct_json(s: ir.Struct) -> dict[str, Any]:
     return {
         "name": s.name, "qualified": s.qualified, "message": s.message, "type_id": s.type_id,
         "base": s.base, "hidden": s.hidden, "deprecated": s.deprecated,
@@ -71,7 +71,7 @@ def struct_json(s: ir.Struct) -> Dict[str, Any]:
     }
 
 
-def package_json(p: ir.Package) -> Dict[str, Any]:
+def package_json(p: ir.Package) -> dict[str, Any]:
     return {
         "name": p.name, "file": p.file, "domain": p.domain, "offset": p.offset,
         "version": {"major": p.version.major, "minor": p.version.minor},
@@ -83,7 +83,7 @@ def package_json(p: ir.Package) -> Dict[str, Any]:
     }
 
 
-def to_json(schema: ir.Schema) -> Dict[str, Any]:
+def to_json(schema: ir.Schema) -> dict[str, Any]:
     return {"version": ir.IR_VERSION, "main": schema.main,
             "packages": [package_json(p) for p in schema.packages]}
 

@@ -9,14 +9,15 @@ slot offset and size, so no target ever recomputes them.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Union
 
 from ..syntax import ast
 from ..syntax.diagnostics import CompileError, Diagnostics, Position
 from ..syntax.parser import BASE_TYPES, parse
 from . import ir
-from .values import LiteralError, UUID_TEXT, char_value, int_value, is_hex, real_text, string_value
+from .values import UUID_TEXT, LiteralError, char_value, int_value, is_hex, real_text, string_value
 
 ENUM_BASES = frozenset(ir.ENUM_WIRE)
 FLAGS_BASES = ENUM_BASES - {"char", "wchar"}
@@ -26,16 +27,16 @@ REAL_TYPES = frozenset(("float", "double", "decimal"))
 
 # ------------------------------------------------------------------ loading
 
-def load_files(path: str, import_dirs: Sequence[str], diag: Diagnostics) -> List[ast.SchemaFile]:
+def load_files(path: str, import_dirs: Sequence[str], diag: Diagnostics) -> list[ast.SchemaFile]:
     """Parses `path` and, depth first, every file it imports.
 
     Returns the files in dependency order (imports first, `path` last).
     """
-    order: List[ast.SchemaFile] = []
-    done: Dict[str, ast.SchemaFile] = {}
-    stack: List[str] = []
+    order: list[ast.SchemaFile] = []
+    done: dict[str, ast.SchemaFile] = {}
+    stack: list[str] = []
 
-    def read(file: str) -> Optional[ast.SchemaFile]:
+    def read(file: str) -> ast.SchemaFile | None:
         try:
             with open(file, encoding="utf-8") as f:
                 text = f.read()
@@ -47,7 +48,7 @@ def load_files(path: str, import_dirs: Sequence[str], diag: Diagnostics) -> List
             return None
         return parse(file, text, diag)
 
-    def visit(file: str, importer: Optional[ast.Name]) -> None:
+    def visit(file: str, importer: ast.Name | None) -> None:
         key = os.path.realpath(file)
         if key in done:
             return
@@ -75,7 +76,7 @@ def load_files(path: str, import_dirs: Sequence[str], diag: Diagnostics) -> List
     return order
 
 
-def find_import(name: str, folder: str, import_dirs: Sequence[str]) -> Optional[str]:
+def find_import(name: str, folder: str, import_dirs: Sequence[str]) -> str | None:
     for d in [folder] + list(import_dirs):
         candidate = os.path.normpath(os.path.join(d, name + ".fbe"))
         if os.path.isfile(candidate):
@@ -92,22 +93,22 @@ Decl = Union[ast.EnumDecl, ast.StructDecl]
 class _Scope:
     file: ast.SchemaFile
     name: str
-    imports: Set[str]
-    decls: Dict[str, Decl] = field(default_factory=dict)
+    imports: set[str]
+    decls: dict[str, Decl] = field(default_factory=dict)
 
 
 class Resolver:
-    def __init__(self, files: List[ast.SchemaFile], diag: Diagnostics) -> None:
+    def __init__(self, files: list[ast.SchemaFile], diag: Diagnostics) -> None:
         self.diag = diag
         self.files = files
-        self.scopes: Dict[str, _Scope] = {}
-        self.enums: Dict[str, ir.Enum] = {}
-        self.type_ids: Dict[str, int] = {}
-        self.structs: Dict[str, ir.Struct] = {}
-        self._in_progress: List[str] = []
-        self._failed: Set[str] = set()
-        self._final_sizes: Dict[str, Optional[int]] = {}
-        self._final_stack: List[str] = []
+        self.scopes: dict[str, _Scope] = {}
+        self.enums: dict[str, ir.Enum] = {}
+        self.type_ids: dict[str, int] = {}
+        self.structs: dict[str, ir.Struct] = {}
+        self._in_progress: list[str] = []
+        self._failed: set[str] = set()
+        self._final_sizes: dict[str, int | None] = {}
+        self._final_stack: list[str] = []
 
     # -------------------------------------------------------------- entry
 
@@ -126,7 +127,7 @@ class Resolver:
         self.diag.check()
         return ir.Schema(main=packages[-1].name, packages=tuple(packages))
 
-    def _scope(self, f: ast.SchemaFile) -> Optional[_Scope]:
+    def _scope(self, f: ast.SchemaFile) -> _Scope | None:
         if f.package is None:
             return None
         name = f.package.text
@@ -134,7 +135,7 @@ class Resolver:
             self.diag.error(f"package '{name}' is declared twice (also in {self.scopes[name].file.path})",
                             f.package.position)
             return None
-        imports: Set[str] = set()
+        imports: set[str] = set()
         for imp in f.imports:
             if imp.text in imports:
                 self.diag.error(f"duplicate import of package '{imp.text}'", imp.position)
@@ -142,8 +143,8 @@ class Resolver:
                 self.diag.error(f"package '{name}' cannot import itself", imp.position)
             imports.add(imp.text)
         scope = _Scope(f, name, imports)
-        seen: Dict[str, Position] = {}
-        declarations: List[Decl] = [*f.enums, *f.structs]
+        seen: dict[str, Position] = {}
+        declarations: list[Decl] = [*f.enums, *f.structs]
         declarations.sort(key=lambda d: (d.name.position.line, d.name.position.column))
         for d in declarations:
             prev = seen.get(d.name.text)
@@ -183,16 +184,16 @@ class Resolver:
             protocol=protocol,
         )
 
-    def _ordered_structs(self, scope: _Scope) -> List[ir.Struct]:
+    def _ordered_structs(self, scope: _Scope) -> list[ir.Struct]:
         """Declaration order, moved where needed so a struct follows its base and the
         structs it holds by value (what a C++-like target needs); cycles keep declaration order."""
         declared = [self.structs[q] for q in (f"{scope.name}.{s.name.text}" for s in scope.file.structs)
                     if q in self.structs]
         by_name = {s.qualified: s for s in declared}
-        placed: List[ir.Struct] = []
-        state: Dict[str, int] = {}
+        placed: list[ir.Struct] = []
+        state: dict[str, int] = {}
 
-        def deps(s: ir.Struct) -> List[str]:
+        def deps(s: ir.Struct) -> list[str]:
             out = [s.base] if s.base else []
             for fld in s.fields:
                 out.extend(_struct_names(fld.type))
@@ -228,12 +229,10 @@ class Resolver:
             return 0
         return value
 
-    def _lookup(self, scope: _Scope, name: ast.Name) -> Tuple[Optional[str], Optional[Decl]]:
+    def _lookup(self, scope: _Scope, name: ast.Name) -> tuple[str | None, Decl | None]:
         """Finds a declared type; returns (qualified, decl) or reports and returns (None, None)."""
         pkg, _, local = name.text.rpartition(".")
-        if not pkg:
-            target = scope
-        elif pkg == scope.name:
+        if not pkg or pkg == scope.name:
             target = scope
         elif pkg not in scope.imports:
             self.diag.error(f"unknown type '{name.text}': package '{pkg}' is not imported (add 'import {pkg}')",
@@ -267,12 +266,12 @@ class Resolver:
             else:
                 underlying = d.base.text
         lo, hi = ir.INTEGER_RANGES[underlying]
-        values: List[ir.EnumValue] = []
-        known: Dict[str, int] = {}
-        previous: Optional[int] = None
+        values: list[ir.EnumValue] = []
+        known: dict[str, int] = {}
+        previous: int | None = None
         for v in d.values:
             name = v.name.text
-            value: Optional[int]
+            value: int | None
             if v.value is None:
                 if kind == "flags":
                     self.diag.error(f"flags value '{name}' needs '= value'", v.name.position)
@@ -299,7 +298,7 @@ class Resolver:
             wire=ir.ENUM_WIRE[underlying], size=ir.PRIMITIVE_SIZES[ir.ENUM_WIRE[underlying]],
             values=tuple(values), hidden=d.attributes.hidden, deprecated=d.attributes.deprecated)
 
-    def _enum_value(self, kind: str, owner: str, expr: ast.ValueExpr, known: Dict[str, int]) -> Optional[int]:
+    def _enum_value(self, kind: str, owner: str, expr: ast.ValueExpr, known: dict[str, int]) -> int | None:
         atoms = expr.atoms
         if len(atoms) == 1 and atoms[0].kind == "int":
             return int_value(atoms[0].text)
@@ -327,7 +326,7 @@ class Resolver:
             result |= known[local]
         return result
 
-    def _char(self, lit: ast.Literal) -> Optional[int]:
+    def _char(self, lit: ast.Literal) -> int | None:
         try:
             return char_value(lit.text)
         except LiteralError as e:
@@ -342,8 +341,8 @@ class Resolver:
         if f.offset is not None and not is_hex(f.offset.text) and int_value(f.offset.text) >= 0:
             offset = int_value(f.offset.text)
         counter = 0
-        fixed: Dict[int, str] = {}
-        pending: List[ast.StructDecl] = []
+        fixed: dict[int, str] = {}
+        pending: list[ast.StructDecl] = []
         for s in f.structs:
             if scope.decls.get(s.name.text) is not s:
                 continue
@@ -372,7 +371,7 @@ class Resolver:
         for s in pending:
             self._base_type_id(scope, s, [])
 
-    def _base_type_id(self, scope: _Scope, s: ast.StructDecl, chain: List[str]) -> Optional[int]:
+    def _base_type_id(self, scope: _Scope, s: ast.StructDecl, chain: list[str]) -> int | None:
         q = f"{scope.name}.{s.name.text}"
         if q in self.type_ids:
             return self.type_ids[q]
@@ -387,7 +386,7 @@ class Resolver:
             self.type_ids[q] = self.type_ids[base_q]
         return self.type_ids.get(q)
 
-    def _lookup_quiet(self, scope: _Scope, name: ast.Name) -> Tuple[Optional[str], Optional[Decl]]:
+    def _lookup_quiet(self, scope: _Scope, name: ast.Name) -> tuple[str | None, Decl | None]:
         pkg, _, local = name.text.rpartition(".")
         target = scope if not pkg or pkg == scope.name else self.scopes.get(pkg)
         if target is None or (pkg and pkg != scope.name and pkg not in scope.imports):
@@ -397,7 +396,7 @@ class Resolver:
 
     # -------------------------------------------------------------- structs
 
-    def _struct(self, scope: _Scope, d: ast.StructDecl) -> Optional[ir.Struct]:
+    def _struct(self, scope: _Scope, d: ast.StructDecl) -> ir.Struct | None:
         q = f"{scope.name}.{d.name.text}"
         if q in self.structs:
             return self.structs[q]
@@ -417,8 +416,8 @@ class Resolver:
             self._failed.add(q)
         return built
 
-    def _build_struct(self, scope: _Scope, d: ast.StructDecl, q: str) -> Optional[ir.Struct]:
-        base: Optional[ir.Struct] = None
+    def _build_struct(self, scope: _Scope, d: ast.StructDecl, q: str) -> ir.Struct | None:
+        base: ir.Struct | None = None
         if d.base is not None:
             base_q, base_decl = self._lookup(scope, d.base)
             if base_decl is not None and not isinstance(base_decl, ast.StructDecl):
@@ -431,8 +430,8 @@ class Resolver:
         inherited = base.all_fields if base else ()
         position = base.body_size if base else 8
         base_size = position
-        own: List[ir.Field] = []
-        names: Dict[str, Position] = {}
+        own: list[ir.Field] = []
+        names: dict[str, Position] = {}
         inherited_names = {f.name for f in inherited}
         ids = 0
         for fd in d.fields:
@@ -497,8 +496,8 @@ class Resolver:
                 self.diag.error(f"response '{d.response.text}' must be a message, not {rdecl.kind}",
                                 d.response.position)
             response = rq
-        rejects: List[ir.Reject] = []
-        seen: Set[str] = set()
+        rejects: list[ir.Reject] = []
+        seen: set[str] = set()
         for r in d.rejects:
             rq, rdecl = self._lookup(scope, r.name)
             if rq is None:
@@ -519,7 +518,7 @@ class Resolver:
 
     # -------------------------------------------------------------- field types
 
-    def _element(self, scope: _Scope, name: ast.Name, optional: bool) -> Optional[ir.Type]:
+    def _element(self, scope: _Scope, name: ast.Name, optional: bool) -> ir.Type | None:
         t: ir.Type
         if name.text in BASE_TYPES:
             t = ir.Primitive(name.text)
@@ -536,7 +535,7 @@ class Resolver:
                 t = ir.StructRef(q, self._final_size(q))
         return ir.Optional_(t) if optional else t
 
-    def _type(self, scope: _Scope, te: ast.TypeExpr, owner: str, field_name: str) -> Optional[ir.Type]:
+    def _type(self, scope: _Scope, te: ast.TypeExpr, owner: str, field_name: str) -> ir.Type | None:
         element = self._element(scope, te.element, te.element_optional)
         if element is None:
             return None
@@ -562,7 +561,7 @@ class Resolver:
             return None
         return ir.Mapping(c, key, element)
 
-    def _final_size(self, qualified: str) -> Optional[int]:
+    def _final_size(self, qualified: str) -> int | None:
         """Fixed final-model size of a struct, or None when it depends on the value."""
         if qualified in self._final_sizes:
             return self._final_sizes[qualified]
@@ -575,7 +574,7 @@ class Resolver:
             return None
         self._final_stack.append(qualified)
         try:
-            total: Optional[int] = 0
+            total: int | None = 0
             if decl.base is not None:
                 bq, bdecl = self._lookup_quiet(scope, decl.base)
                 if bq is not None and isinstance(bdecl, ast.StructDecl):
@@ -594,7 +593,7 @@ class Resolver:
         finally:
             self._final_stack.pop()
 
-    def _final_field_size(self, scope: _Scope, fd: ast.FieldDecl, owner: str) -> Optional[int]:
+    def _final_field_size(self, scope: _Scope, fd: ast.FieldDecl, owner: str) -> int | None:
         te = fd.type
         if te.container not in (None, "array") or te.element_optional:
             return None
@@ -713,7 +712,7 @@ class Resolver:
                 "string": "a string"}.get(atom.kind, "'") + ("" if atom.kind == "string" else atom.text) + \
             ("'" if atom.kind == "name" else "")
 
-    def _ranged(self, value: int, p: str, atom: ast.Literal, what: str, shown: Optional[str] = None) -> ir.Default:
+    def _ranged(self, value: int, p: str, atom: ast.Literal, what: str, shown: str | None = None) -> ir.Default:
         lo, hi = ir.INTEGER_RANGES[p]
         if not lo <= value <= hi:
             self.diag.error(f"default {value} of {what} is out of range for {shown or p} ({lo}..{hi})",
@@ -721,7 +720,7 @@ class Resolver:
             return ir.NO_DEFAULT
         return ir.Default("timestamp" if shown == "timestamp" else "int", value)
 
-    def _constant(self, scope: _Scope, target: ir.EnumRef, atom: ast.Literal, what: str) -> Optional[str]:
+    def _constant(self, scope: _Scope, target: ir.EnumRef, atom: ast.Literal, what: str) -> str | None:
         """Resolves `Type.value`, `pkg.Type.value` or a bare `value` of the field's enum/flags type."""
         text = atom.text
         type_part, _, value_name = text.rpartition(".")
@@ -729,7 +728,7 @@ class Resolver:
         if enum is None:
             return None
         if type_part:
-            q, decl = self._lookup(scope, ast.Name(type_part, atom.position))
+            q, _decl = self._lookup(scope, ast.Name(type_part, atom.position))
             if q is None:
                 return None
             if q != target.name:
@@ -748,7 +747,7 @@ class Resolver:
         return ir.Default("enum", value, type=target.name, names=(name,))
 
     def _flags_default(self, scope: _Scope, target: ir.EnumRef, expr: ast.ValueExpr, what: str) -> ir.Default:
-        names: List[str] = []
+        names: list[str] = []
         value = 0
         values = {v.name: v.value for v in self.enums[target.name].values} if target.name in self.enums else {}
         for atom in expr.atoms:
@@ -778,7 +777,7 @@ class Resolver:
         return f"{self._type_text(t.value)}{o}{self._type_text(t.key)}{c}"
 
 
-def _struct_names(t: ir.Type) -> List[str]:
+def _struct_names(t: ir.Type) -> list[str]:
     if isinstance(t, ir.StructRef):
         return [t.name]
     if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):

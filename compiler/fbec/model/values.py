@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 _SIMPLE_ESCAPES = {
     "n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"',
     "a": "\a", "b": "\b", "f": "\f", "v": "\v", "?": "?",
 }
-_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|.)", re.S)
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|.)", re.DOTALL)
 UUID_TEXT = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
@@ -19,7 +18,7 @@ class LiteralError(ValueError):
 
 def unescape(body: str) -> str:
     """Interprets C-style escapes of a string or char literal body."""
-    def replace(m: "re.Match[str]") -> str:
+    def replace(m: re.Match[str]) -> str:
         e = m.group(1)
         if e[0] in "xuU":
             return chr(int(e[1:], 16))
@@ -35,7 +34,7 @@ def int_value(text: str) -> int:
     """Value of an INT token: decimal or 0x hex, optionally negative."""
     negative = text.startswith("-")
     digits = text[1:] if negative else text
-    value = int(digits[2:], 16) if digits[:2].lower() == "0x" else int(digits, 10)
+    value = int(digits, 0) if digits[:2].lower() == "0x" else int(digits, 10)
     return -value if negative else value
 
 
@@ -55,7 +54,7 @@ def string_value(text: str) -> str:
     return unescape(text[1:-1])
 
 
-def real_text(kind: str, text: str) -> Optional[str]:
+def real_text(kind: str, text: str) -> str | None:
     """Normalises an INT or FLOAT token to a decimal literal for real-typed defaults."""
     if kind == "int":
         return str(int_value(text))

@@ -7,7 +7,6 @@ spelling. `fbec.model.resolve` turns a set of these into the IR.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
 
 from .diagnostics import Position
 
@@ -35,14 +34,14 @@ class Literal:
 @dataclass(frozen=True)
 class ValueExpr:
     """`atom { '|' name }` — one literal or a `|`-chain of names."""
-    atoms: Tuple[Literal, ...]
+    atoms: tuple[Literal, ...]
     position: Position
 
 
 @dataclass(frozen=True)
 class EnumValueDecl:
     name: Name
-    value: Optional[ValueExpr]
+    value: ValueExpr | None
     attributes: Attributes
 
 
@@ -50,8 +49,8 @@ class EnumValueDecl:
 class EnumDecl:
     kind: str              # "enum" | "flags"
     name: Name
-    base: Optional[Name]
-    values: Tuple[EnumValueDecl, ...]
+    base: Name | None
+    values: tuple[EnumValueDecl, ...]
     attributes: Attributes
     position: Position
 
@@ -61,10 +60,10 @@ class TypeExpr:
     """`element` with an optional container: None | array | vector | list | set | map | hash | reset."""
     element: Name
     element_optional: bool
-    container: Optional[str]
-    array_size: Optional[Literal] = None
-    key: Optional[Name] = None
-    position: Optional[Position] = None
+    container: str | None
+    array_size: Literal | None = None
+    key: Name | None = None
+    position: Position | None = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,7 @@ class FieldDecl:
     type: TypeExpr
     key: bool
     id: bool
-    default: Optional[ValueExpr]
+    default: ValueExpr | None
     attributes: Attributes
     position: Position
 
@@ -88,23 +87,23 @@ class RejectDecl:
 class StructDecl:
     message: bool
     name: Name
-    numbering: Optional[Tuple[str, Optional[Literal]]]   # ("fixed", n) | ("shift", n) | ("base", None)
-    base: Optional[Name]
-    fields: Tuple[FieldDecl, ...]
+    numbering: tuple[str, Literal | None] | None   # ("fixed", n) | ("shift", n) | ("base", None)
+    base: Name | None
+    fields: tuple[FieldDecl, ...]
     attributes: Attributes
     position: Position
     request: bool = False
-    response: Optional[Name] = None
-    rejects: Tuple[RejectDecl, ...] = ()
+    response: Name | None = None
+    rejects: tuple[RejectDecl, ...] = ()
 
 
 @dataclass
 class SchemaFile:
     path: str
-    package: Optional[Name] = None
-    offset: Optional[Literal] = None
-    domain: Optional[Name] = None
-    version: Optional[Literal] = None
-    imports: List[Name] = field(default_factory=list)
-    enums: List[EnumDecl] = field(default_factory=list)       # enums and flags, in order
-    structs: List[StructDecl] = field(default_factory=list)
+    package: Name | None = None
+    offset: Literal | None = None
+    domain: Name | None = None
+    version: Literal | None = None
+    imports: list[Name] = field(default_factory=list)
+    enums: list[EnumDecl] = field(default_factory=list)       # enums and flags, in order
+    structs: list[StructDecl] = field(default_factory=list)

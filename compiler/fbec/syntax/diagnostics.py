@@ -7,7 +7,7 @@ errors; `CompileError` stops a stage when going on would only add noise.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, TextIO
+from typing import TextIO
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,9 @@ class Position:
 class Diagnostic:
     severity: str              # "error" | "warning" | "note"
     message: str
-    position: Optional[Position]
+    position: Position | None
 
-    def render(self, sources: Dict[str, str]) -> str:
+    def render(self, sources: dict[str, str]) -> str:
         if self.position is None:
             return f"fbec: {self.severity}: {self.message}"
         head = f"{self.position}: {self.severity}: {self.message}"
@@ -49,20 +49,20 @@ class Diagnostics:
     """Collects diagnostics in the order they are found."""
 
     def __init__(self) -> None:
-        self.items: List[Diagnostic] = []
-        self.sources: Dict[str, str] = {}
+        self.items: list[Diagnostic] = []
+        self.sources: dict[str, str] = {}
 
     def add_source(self, path: str, text: str) -> None:
         self.sources[path] = text
 
-    def error(self, message: str, position: Optional[Position] = None) -> None:
+    def error(self, message: str, position: Position | None = None) -> None:
         self.items.append(Diagnostic("error", message, position))
 
-    def warning(self, message: str, position: Optional[Position] = None) -> None:
+    def warning(self, message: str, position: Position | None = None) -> None:
         self.items.append(Diagnostic("warning", message, position))
 
     @property
-    def errors(self) -> List[Diagnostic]:
+    def errors(self) -> list[Diagnostic]:
         return [d for d in self.items if d.severity == "error"]
 
     @property

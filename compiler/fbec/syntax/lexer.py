@@ -8,7 +8,6 @@ comments are reported where they start.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List
 
 from .diagnostics import Diagnostics, Position
 
@@ -58,7 +57,7 @@ class Lexer:
         self.path, self.text, self.diag = path, text, diagnostics
         self.i, self.line, self.col = 0, 1, 1
         self.keep_comments = keep_comments
-        self.comments: List[Comment] = []     # filled only with keep_comments
+        self.comments: list[Comment] = []     # filled only with keep_comments
 
     def _pos(self) -> Position:
         return Position(self.path, self.line, self.col)
@@ -79,8 +78,8 @@ class Lexer:
             self.i += 1
         return self.text[start:self.i]
 
-    def tokens(self) -> List[Token]:
-        out: List[Token] = []
+    def tokens(self) -> list[Token]:
+        out: list[Token] = []
         while True:
             tok = self._next()
             if tok is None:
@@ -89,7 +88,7 @@ class Lexer:
             if tok.kind == EOF:
                 return out
 
-    def _next(self) -> "Token | None":
+    def _next(self) -> Token | None:
         c = self._peek()
         if c == "":
             return Token(EOF, "", self._pos())
@@ -192,11 +191,11 @@ class Lexer:
                 return Token(kind, self.text[start:self.i], pos)
 
 
-def tokenize(path: str, text: str, diagnostics: Diagnostics) -> List[Token]:
+def tokenize(path: str, text: str, diagnostics: Diagnostics) -> list[Token]:
     return Lexer(path, text, diagnostics).tokens()
 
 
-def tokenize_with_comments(path: str, text: str, diagnostics: Diagnostics) -> "tuple[List[Token], List[Comment]]":
+def tokenize_with_comments(path: str, text: str, diagnostics: Diagnostics) -> tuple[list[Token], list[Comment]]:
     """The tokens and, in source order, every comment with its position (for the formatter)."""
     lexer = Lexer(path, text, diagnostics, keep_comments=True)
     return lexer.tokens(), lexer.comments

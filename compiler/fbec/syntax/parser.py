@@ -7,7 +7,7 @@ independent error.
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from . import ast
 from .diagnostics import Diagnostics, Position
@@ -35,7 +35,7 @@ def _alternatives(items: Sequence[str]) -> str:
 class Parser:
     def __init__(self, path: str, text: str, diagnostics: Diagnostics) -> None:
         self.path, self.diag = path, diagnostics
-        self.toks: List[Token] = tokenize(path, text, diagnostics)
+        self.toks: list[Token] = tokenize(path, text, diagnostics)
         self.k = 0
 
     # ------------------------------------------------------------ token helpers
@@ -53,11 +53,11 @@ class Parser:
             self.k += 1
         return t
 
-    def _is(self, text: str, tok: Optional[Token] = None) -> bool:
+    def _is(self, text: str, tok: Token | None = None) -> bool:
         t = tok or self.tok
         return t.kind in (PUNCT, IDENT, ATTR) and t.text == text
 
-    def _accept(self, text: str) -> Optional[Token]:
+    def _accept(self, text: str) -> Token | None:
         if self._is(text):
             return self._next()
         return None
@@ -190,7 +190,7 @@ class Parser:
             self._next()
             base = ast.Name(t.text, t.position)
         self._expect("{", f"to open {kind} '{name.text}'")
-        values: List[ast.EnumValueDecl] = []
+        values: list[ast.EnumValueDecl] = []
         while not self._is("}"):
             if self.tok.kind == EOF:
                 raise self._fail(["'}'"], f"to close {kind} '{name.text}'")
@@ -236,8 +236,8 @@ class Parser:
         self._next()                                         # [
         self._next()                                         # request
         self._expect("]", "after '[request'")
-        response: Optional[ast.Name] = None
-        rejects: List[ast.RejectDecl] = []
+        response: ast.Name | None = None
+        rejects: list[ast.RejectDecl] = []
         while self._is("[") and self._look().kind == IDENT and self._look().text in ("response", "reject"):
             self._next()
             which = self._next().text
@@ -266,7 +266,7 @@ class Parser:
     def _struct(self, attrs: ast.Attributes, position: Position) -> ast.StructDecl:
         keyword = self._next().text
         name = self._name(f"a {keyword} name", f"after '{keyword}'")
-        numbering: Optional[Tuple[str, Optional[ast.Literal]]] = None
+        numbering: tuple[str, ast.Literal | None] | None = None
         if self._accept("("):
             if self._accept("+"):
                 numbering = ("shift", self._literal([INT], "an integer", "after '(+'"))
@@ -282,7 +282,7 @@ class Parser:
         if numbering is not None and numbering[0] == "base" and base is None:
             self.diag.error(f"'(base)' needs a base struct: {keyword} {name.text}(base) : Base", name.position)
         self._expect("{", f"to open {keyword} '{name.text}'")
-        fields: List[ast.FieldDecl] = []
+        fields: list[ast.FieldDecl] = []
         while not self._is("}"):
             if self.tok.kind == EOF:
                 raise self._fail(["'}'"], f"to close {keyword} '{name.text}'")

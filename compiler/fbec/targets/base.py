@@ -8,7 +8,6 @@ It reads the IR (`fbec.model.ir`) and nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List
 
 from fbec import __version__
 
@@ -39,7 +38,7 @@ class CodeWriter:
     def __init__(self, options: Options = Options()) -> None:
         self._unit = "\t" if options.tabs else " " * options.indent
         self._depth = 0
-        self._lines: List[str] = []
+        self._lines: list[str] = []
 
     def line(self, text: str = "") -> None:
         self._lines.append(self._unit * self._depth + text if text else "")
@@ -58,7 +57,7 @@ class CodeWriter:
     def dedent(self) -> None:
         self._depth -= 1
 
-    def block(self, opening: str, closing: str = "") -> "_Block":
+    def block(self, opening: str, closing: str = "") -> _Block:
         return _Block(self, opening, closing)
 
     def text(self) -> str:

@@ -18,7 +18,7 @@ import importlib.util
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -26,26 +26,26 @@ from hypothesis import strategies as st
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "conformance"), str(REPO / "conformance" / "testees")]
 
-from fbe.dynamic import DynamicCodec  # noqa: E402
-from fbec.model import ir  # noqa: E402
-from fbec.model.resolve import compile_schema  # noqa: E402
-from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
-from fbec.targets.base import Options  # noqa: E402
-from fbec.targets.python import generate  # noqa: E402
-from python_testee import Values  # noqa: E402
-from runner import _canonical  # noqa: E402
-from strategies import Strategies  # noqa: E402
+from fbe.dynamic import DynamicCodec
+from fbec.model import ir
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
+from fbec.targets.base import Options
+from fbec.targets.python import generate
+from python_testee import Values
+from runner import _canonical
+from strategies import Strategies
 
 SCALARS = ["bool", "int8", "uint16", "int32", "uint64", "float", "double", "decimal", "string", "bytes",
            "timestamp", "uuid"]
 
 
 @st.composite
-def schema_pair(draw: Any) -> Tuple[str, str]:
+def schema_pair(draw: Any) -> tuple[str, str]:
     """(old text, new text): a random package and a compatible evolution of it."""
     n_enums = draw(st.integers(0, 2))
     n_structs = draw(st.integers(1, 4))
-    enums: List[Tuple[str, int, int]] = [(f"E{i}", draw(st.integers(1, 3)), draw(st.integers(1, 2)))
+    enums: list[tuple[str, int, int]] = [(f"E{i}", draw(st.integers(1, 3)), draw(st.integers(1, 2)))
                                          for i in range(n_enums)]      # name, old values, appended values
     types = SCALARS + [e[0] for e in enums]
     structs = []
