@@ -69,7 +69,7 @@ bench-time: bench-build
 
 bench-stable: bench-build
 	$(bench_stable)
-	$(call bench_report,--out bench/results/stable)
+	$(call bench_report,--out $(BENCH_DIR)/stable-report)
 
 bench-report:
 	$(call bench_report,--time $(BENCH_DIR)/time.json --out bench/results/latest --png bench/results/latest.png)
