@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Set
 
 from fbec.model.ir import Default, Enum, Field, Package, Schema, Struct, Type
 from fbec.targets.base import CodeWriter, Options, generated_header
@@ -217,6 +217,89 @@ def struct_order(package: Package) -> List[Struct]:
     for s in package.structs:
         visit(s)
     return ordered
+
+
+def struct_refs(t: Type, out: List[str]) -> None:
+    """Appends the structs a field of type `t` refers to (through containers)."""
+    if t.kind == "struct":
+        out.append(t.name)
+    elif t.kind in ("optional", "array", "vector", "list", "set"):
+        struct_refs(t.element, out)
+    elif t.kind in ("map", "hash"):
+        struct_refs(t.key, out)
+        struct_refs(t.value, out)
+
+
+def recursive_structs(package: Package) -> Set[str]:
+    """Structs of the package that can contain themselves (through fields,
+    containers or a base). Imports cannot be circular, so a cycle stays
+    within one package."""
+    by_name = {s.qualified: s for s in package.structs}
+    edges: Dict[str, List[str]] = {}
+    for s in package.structs:
+        refs: List[str] = [s.base] if s.base else []
+        for f in s.fields:
+            struct_refs(f.type, refs)
+        edges[s.qualified] = [r for r in refs if r in by_name]
+    result: Set[str] = set()
+    for start in by_name:
+        seen: Set[str] = set()
+        stack = list(edges[start])
+        while stack:
+            name = stack.pop()
+            if name == start:
+                result.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(edges[name])
+    return result
+
+
+# Readers of a struct whose whole read (its fields, its base and the structs
+# it contains, all the way down) weighs at most this much are forced inline:
+# a small root's read is then one function whose decoder state lives in
+# registers. Larger or recursive structs get ordinary functions, so big
+# schemas do not multiply their code at every use.
+INLINE_WEIGHT = 64
+
+
+def inlined_structs(schema: Schema, package: Package) -> Set[str]:
+    """The structs of the package whose read/verify functions are FBE_INLINE
+    (`VBody<T>::inlined`, `FBody<T>::inlined`)."""
+    recursive = recursive_structs(package)
+    structs = {s.qualified: s for p in schema.packages for s in p.structs}
+    weights: Dict[str, int] = {}
+
+    def type_weight(t: Type) -> int:
+        if t.kind == "struct":
+            return 2 + struct_weight(structs[t.name]) if t.name in structs else 1000
+        if t.kind == "primitive":
+            return 2 if t.name in ("string", "bytes") else 1
+        if t.kind in ("enum", "flags"):
+            return 1
+        if t.kind == "optional":
+            return 1 + type_weight(t.element)
+        if t.kind in ("array", "vector", "list", "set"):
+            return 2 + type_weight(t.element)
+        return 2 + type_weight(t.key) + type_weight(t.value)
+
+    def struct_weight(s: Struct) -> int:
+        if s.qualified in recursive:
+            return 1000
+        if s.qualified not in weights:
+            weights[s.qualified] = 1000  # guards against cycles through other packages
+            total = struct_weight(structs[s.base]) if s.base and s.base in structs else 0
+            weights[s.qualified] = total + sum(type_weight(f.type) for f in s.fields)
+        return weights[s.qualified]
+
+    return {s.qualified for s in package.structs
+            if s.qualified not in recursive and struct_weight(s) <= INLINE_WEIGHT}
+
+
+def reader_inline(s: Struct, inlined: Set[str]) -> str:
+    """How a struct's read/verify functions are declared inline."""
+    return "FBE_INLINE" if s.qualified in inlined else "inline"
 
 
 def enum_wire(e: Enum) -> str:

@@ -9,10 +9,13 @@ and `verify`. The model class is
 
 from __future__ import annotations
 
-from fbec.model.ir import Package, Schema, Struct
+from typing import List, Set
+
+from fbec.model.ir import Field, Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
-from .common import namespace, cpp_type, default_value, file_banner, imports, qualified, struct_order, writer
+from .common import (namespace, cpp_type, default_value, file_banner, imports, is_scalar, qualified, inlined_structs,
+                     reader_inline, struct_order, writer)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -26,15 +29,16 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     w.blank()
 
     structs = struct_order(package)
+    inlined = inlined_structs(schema, package)
     with namespace(w, "FBE"):
         w.blank()
         for s in structs:
-            _declaration(w, s)
+            _declaration(w, s, s.qualified in inlined)
         for s in structs:
             _size(w, s)
             _write(w, s)
-            _read(w, s)
-            _verify(w, s)
+            _read(w, s, inlined)
+            _verify(w, s, inlined)
         with namespace(w, package.name):
             w.blank()
             for s in structs:
@@ -47,13 +51,14 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     return w.text()
 
 
-def _declaration(w: CodeWriter, s: Struct) -> None:
+def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
     t = qualified(s.qualified)
     w.line(f"// {s.qualified}: type {s.type_id}")
     w.line("template <>")
     w.line(f"struct FBody<{t}>")
     with w.block("{", "};"):
         w.line(f"static constexpr uint32_t type_id = {s.type_id};")
+        w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
@@ -92,38 +97,92 @@ def _write(w: CodeWriter, s: Struct) -> None:
     w.blank()
 
 
-def _read(w: CodeWriter, s: Struct) -> None:
+def _groups(s: Struct) -> List[List[Field]]:
+    """The fields in order, consecutive scalars grouped: such a run is
+    checked against the buffer once and then read without checks."""
+    groups: List[List[Field]] = []
+    for f in s.fields:
+        if is_scalar(f.type) and groups and len(groups[-1]) and is_scalar(groups[-1][-1].type):
+            groups[-1].append(f)
+        else:
+            groups.append([f])
+    return groups
+
+
+def _run_size(run: List[Field]) -> int:
+    return sum(f.type.final_size for f in run)
+
+
+def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
     args = "FinalDecoder& d" if used else "FinalDecoder& /*d*/"
-    w.line(f"inline bool FBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
-    with w.block("{", "}"):
-        if not used:
+    w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
+    if not used:
+        with w.block("{", "}"):
             w.line("return true;")
-            return
+        w.blank()
+        return
+    with w.block("{", "}"):
         w.line("bool ok = true;")
         if s.base:
-            w.line(f"if (!FBody<{qualified(s.base)}>::read(d, value))")
+            w.line(f"if (!read_body<{qualified(s.base)}>(d, value))")
             w.line("    ok = false;")
-        for f in s.fields:
+
+        def one(f: Field) -> None:
             w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{f.name})) {{")
             w.line(f"    value.{f.name} = {default_value(f)};")
             w.line("    ok = false;")
+            w.line("}")
+
+        for group in _groups(s):
+            if len(group) == 1:
+                one(group[0])
+                continue
+            size = _run_size(group)
+            w.line(f"if (FBE_LIKELY(d.remaining() >= {size})) {{")
+            w.indent()
+            w.line("const uint8_t* p = d.data + d.pos;")
+            at = 0
+            for f in group:
+                w.line(f"value.{f.name} = Scalar<{cpp_type(f.type)}>::get(p + {at});")
+                at += f.type.final_size
+            w.line(f"d.pos += {size};")
+            w.dedent()
+            w.line("} else {")
+            w.indent()
+            for f in group:
+                one(f)
+            w.dedent()
             w.line("}")
         w.line("return ok;")
     w.blank()
 
 
-def _verify(w: CodeWriter, s: Struct) -> None:
+def _verify(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
-    w.line(f"inline bool FBody<{t}>::verify(FinalDecoder& {'d' if used else '/*d*/'})")
+    w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::verify(FinalDecoder& {'d' if used else '/*d*/'})")
     with w.block("{", "}"):
         if s.base:
-            w.line(f"if (!FBody<{qualified(s.base)}>::verify(d))")
+            w.line(f"if (!verify_body<{qualified(s.base)}>(d))")
             w.line("    return false;")
-        for f in s.fields:
+
+        def one(f: Field) -> None:
             w.line(f"if (!FCodec<{cpp_type(f.type)}>::verify(d))")
             w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+
+        for group in _groups(s):
+            if len(group) == 1:
+                one(group[0])
+                continue
+            w.line(f"if (FBE_LIKELY(d.remaining() >= {_run_size(group)})) {{")
+            w.line(f"    d.pos += {_run_size(group)};")
+            w.line("} else {")
+            w.indent()
+            for f in group:
+                one(f)
+            w.dedent()
+            w.line("}")
         w.line("return true;")
     w.blank()

@@ -16,10 +16,13 @@ is the runtime's `FBE::Model<T, TBuffer>`.
 
 from __future__ import annotations
 
+from typing import Set
+
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
-from .common import namespace, cpp_type, default_value, file_banner, imports, is_fixed, is_scalar, qualified, struct_order, writer
+from .common import (namespace, cpp_type, default_value, file_banner, imports, is_fixed, is_scalar, qualified,
+                     inlined_structs, reader_inline, struct_order, writer)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -33,15 +36,16 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     w.blank()
 
     structs = struct_order(package)
+    inlined = inlined_structs(schema, package)
     with namespace(w, "FBE"):
         w.blank()
         for s in structs:
-            _declaration(w, s)
+            _declaration(w, s, s.qualified in inlined)
         for s in structs:
             _extra(w, s)
             _write(w, s)
-            _read(w, s)
-            _verify(w, s)
+            _read(w, s, inlined)
+            _verify(w, s, inlined)
         with namespace(w, package.name):
             w.blank()
             for s in structs:
@@ -54,7 +58,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     return w.text()
 
 
-def _declaration(w: CodeWriter, s: Struct) -> None:
+def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
     t = qualified(s.qualified)
     w.line(f"// {s.qualified}: type {s.type_id}, body {s.body_size} bytes")
     w.line("template <>")
@@ -62,10 +66,14 @@ def _declaration(w: CodeWriter, s: Struct) -> None:
     with w.block("{", "};"):
         w.line(f"static constexpr uint32_t type_id = {s.type_id};")
         w.line(f"static constexpr uint32_t body_size = {s.body_size};")
+        w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
         w.line(f"static std::size_t extra(const {t}& value) noexcept;")
         w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
         w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
         w.line("static bool verify(Decoder& d, std::size_t body, uint32_t size);")
+        if s.base or s.fields:
+            w.line(f"static bool read_older(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
+            w.line("static bool verify_older(Decoder& d, std::size_t body, uint32_t size);")
     w.blank()
 
 
@@ -99,19 +107,46 @@ def _write(w: CodeWriter, s: Struct) -> None:
     w.blank()
 
 
-def _read(w: CodeWriter, s: Struct) -> None:
+def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
     args = "Decoder& d, std::size_t body, uint32_t size" if used else \
         "Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
-    w.line(f"inline bool VBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
+    w.line(f"{reader_inline(s, inlined)} bool VBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
+    if not used:
+        with w.block("{", "}"):
+            w.line("return true;")
+        w.blank()
+        return
+    with w.block("{", "}"):
+        # A body shorter than this schema's (an older writer) takes the
+        # out-of-line path; the rest is straight-line code for the whole body
+        # (enter() checked that it lies in the buffer): every field at its
+        # offset, no size checks.
+        w.line(f"if (FBE_UNLIKELY(size < {s.body_size}))")
+        w.line(f"    return call_apart(d, [&](Decoder& c) {{ return read_older(c, body, size, value); }});")
+        if s.base:
+            w.line(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))")
+            w.line("    return false;")
+        for f in s.fields:
+            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{f.name})"
+            if is_scalar(f.type):
+                w.line(f"{codec};")
+            else:
+                w.line(f"if (!{codec})")
+                w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+        w.line("return true;")
+    w.blank()
+    # The body of an older writer: the fields it holds, the schema defaults
+    # for the others (FORMAT.md 3.6).
+    w.line(f"FBE_NOINLINE inline bool VBody<{t}>::read_older({args}, {t}& value)")
     with w.block("{", "}"):
         if s.base:
             b = qualified(s.base)
             w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
             w.line(f"if (size < {s.base_size})")
             w.line(f"    static_cast<{b}&>(value) = {b}();")
-            w.line(f"else if (!VBody<{b}>::read(d, body, size, value))")
+            w.line(f"else if (!read_body<{b}>(d, body, size, value))")
             w.line("    return false;")
         for f in s.fields:
             end = f.offset + f.type.size
@@ -128,20 +163,38 @@ def _read(w: CodeWriter, s: Struct) -> None:
     w.blank()
 
 
-def _verify(w: CodeWriter, s: Struct) -> None:
+def _verify(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
     t = qualified(s.qualified)
     checked = [f for f in s.fields if not is_fixed(f.type)]
     used = bool(s.base or checked)
     args = "Decoder& d, std::size_t body, uint32_t size" if used else \
         "Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
-    w.line(f"inline bool VBody<{t}>::verify({args})")
+    w.line(f"{reader_inline(s, inlined)} bool VBody<{t}>::verify({args})")
+    with w.block("{", "}"):
+        if not used:
+            w.line("return true;")
+        else:
+            # Fixed-size fields always pass; a shorter body takes the out-of-line path.
+            w.line(f"if (FBE_UNLIKELY(size < {s.body_size}))")
+            w.line("    return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });")
+            if s.base:
+                w.line(f"if (!verify_body<{qualified(s.base)}>(d, body, size))")
+                w.line("    return false;")
+            for f in checked:
+                w.line(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))")
+                w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+            w.line("return true;")
+    w.blank()
+    if not (s.base or s.fields):
+        return
+    w.line(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older({args})")
     with w.block("{", "}"):
         if s.base:
             w.line(f"if (size < {s.base_size})")
             w.line("    return true;")
-            w.line(f"if (!VBody<{qualified(s.base)}>::verify(d, body, size))")
+            w.line(f"if (!verify_body<{qualified(s.base)}>(d, body, size))")
             w.line("    return false;")
-        # Fixed-size fields always pass; a field beyond the body ends the walk (older writer).
+        # A field beyond the body ends the walk (older writer).
         for f in checked:
             w.line(f"if (size < {f.offset + f.type.size})")
             w.line("    return true;")

@@ -6,6 +6,8 @@
 
 #pragma once
 
+#include "fbe/common.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -36,12 +38,65 @@ public:
     }
 };
 
-//! Replaces the content of a string or bytes value with `size` bytes.
-inline void assign_bytes(std::string& value, const uint8_t* data, std::size_t size) {
+namespace detail {
+//! Copies `size` bytes; short copies (the usual strings of a message) are a
+//! few loads and stores that stay within [src, src + size), longer ones
+//! memcpy.
+FBE_INLINE void copy_bytes(void* dst, const uint8_t* src, std::size_t size) noexcept {
+    auto* out = static_cast<uint8_t*>(dst);
+    if (size >= 8) {
+        if (size > 16) {
+            std::memcpy(out, src, size);
+            return;
+        }
+        uint64_t head, tail;
+        std::memcpy(&head, src, 8);
+        std::memcpy(&tail, src + size - 8, 8);
+        std::memcpy(out, &head, 8);
+        std::memcpy(out + size - 8, &tail, 8);
+    } else if (size >= 4) {
+        uint32_t head, tail;
+        std::memcpy(&head, src, 4);
+        std::memcpy(&tail, src + size - 4, 4);
+        std::memcpy(out, &head, 4);
+        std::memcpy(out + size - 4, &tail, 4);
+    } else if (size != 0) {
+        out[0] = src[0];
+        out[size / 2] = src[size / 2];
+        out[size - 1] = src[size - 1];
+    }
+}
+} // namespace detail
+
+namespace detail {
+inline void assign_grown(std::string& value, const uint8_t* data, std::size_t size) {
     value.assign(reinterpret_cast<const char*>(data), size);
 }
-inline void assign_bytes(buffer_t& value, const uint8_t* data, std::size_t size) {
+inline void assign_grown(buffer_t& value, const uint8_t* data, std::size_t size) {
     value.assign(data, data + size);
+}
+} // namespace detail
+
+//! Replaces the content of a string or bytes value with `size` bytes, in the
+//! memory the value already holds when it is large enough (a reused object
+//! keeps its capacity).
+FBE_INLINE void assign_bytes(std::string& value, const uint8_t* data, std::size_t size) {
+    const std::size_t old = value.size();
+    if (FBE_LIKELY(size <= old)) {
+        if (size != old)
+            value.erase(size); // before the copy, whose stores would make the compiler reload the size
+        detail::copy_bytes(&value[0], data, size);
+    } else {
+        detail::assign_grown(value, data, size);
+    }
+}
+FBE_INLINE void assign_bytes(buffer_t& value, const uint8_t* data, std::size_t size) {
+    if (size <= value.size()) {
+        value.erase(value.begin() + static_cast<std::ptrdiff_t>(size), value.end());
+        detail::copy_bytes(value.data(), data, size);
+    } else {
+        detail::assign_grown(value, data, size);
+    }
 }
 
 //! A growable output buffer. `allocate(n)` appends n uninitialised bytes and

@@ -15,12 +15,17 @@
 //! Error paths: kept out of line so the checks on the hot path stay small.
 #define FBE_COLD __attribute__((cold, noinline))
 #define FBE_LIKELY(x) __builtin_expect(!!(x), 1)
-//! Small checks on the hot path.
+#define FBE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+//! Small checks on the hot path, and the readers of small structs.
 #define FBE_INLINE __attribute__((always_inline)) inline
+//! Rare paths kept out of the hot code (e.g. bodies of an older writer).
+#define FBE_NOINLINE __attribute__((noinline))
 #else
 #define FBE_INLINE inline
 #define FBE_COLD
+#define FBE_NOINLINE
 #define FBE_LIKELY(x) (x)
+#define FBE_UNLIKELY(x) (x)
 #endif
 
 namespace FBE {

@@ -25,51 +25,93 @@
 
 namespace FBE {
 
-//! Sequential read state of the final model.
+namespace detail {
+//! Records "<what> at offset <position>: <problem>" unless an error is
+//! already recorded (the first error wins); always returns false. Out of
+//! line, with its inputs by value, so the decoder never escapes.
+FBE_COLD inline bool final_error(std::string* error, const char* what, std::size_t position,
+                                 const std::string& problem) {
+    if (error->empty())
+        *error = std::string(what) + " at offset " + std::to_string(position) + ": " + problem;
+    return false;
+}
+FBE_COLD inline bool final_beyond(std::string* error, const char* what, std::size_t position, std::size_t size) {
+    return final_error(error, what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
+}
+FBE_COLD inline bool final_prefix(std::string* error, const char* type, const char* field) {
+    error->insert(0, std::string(type) + "." + field + ": ");
+    return false;
+}
+} // namespace detail
+
+//! Sequential read state of the final model. Errors go to `*error`.
 class FinalDecoder {
 public:
-    FinalDecoder(const uint8_t* bytes, std::size_t length, std::size_t position) noexcept
-        : data(bytes), size(length), pos(position) {}
+    FinalDecoder(const uint8_t* bytes, std::size_t length, std::size_t position, std::string* error_out) noexcept
+        : data(bytes), size(length), pos(position), error(error_out) {}
 
     const uint8_t* data;
     std::size_t size;
     std::size_t pos;
     unsigned depth = 0;
-    std::string error;
+    std::string* error;
 
     std::size_t remaining() const noexcept { return size - pos; }
 
     //! True when `n` more bytes are available; records an error otherwise.
-    bool need(std::size_t n, const char* what) {
+    FBE_INLINE bool need(std::size_t n, const char* what) {
         if (FBE_LIKELY(n <= size - pos))
             return true;
         return fail(what);
     }
 
     //! Records "<what> at offset <pos>: beyond the end of the buffer" (the first error only).
-    FBE_COLD bool fail(const char* what) {
-        return fail(what, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
-    }
-    FBE_COLD bool fail(const char* what, const std::string& problem) {
-        if (error.empty())
-            error = std::string(what) + " at offset " + std::to_string(pos) + ": " + problem;
-        return false;
+    FBE_INLINE bool fail(const char* what) const { return detail::final_beyond(error, what, pos, size); }
+    FBE_INLINE bool fail(const char* what, const std::string& problem) const {
+        return detail::final_error(error, what, pos, problem);
     }
 
-    FBE_COLD bool fail_in(const char* type, const char* field) {
-        error.insert(0, std::string(type) + "." + field + ": ");
-        return false;
+    FBE_INLINE bool fail_in(const char* type, const char* field) const {
+        return detail::final_prefix(error, type, field);
     }
 };
 
 //! Specialised by generated code for every struct:
 //!   static constexpr uint32_t type_id;
+//!   static constexpr bool inlined;            // read/verify are FBE_INLINE
 //!   static std::size_t size(const T&);
 //!   static uint8_t* write(uint8_t*, const T&);
 //!   static bool read(FinalDecoder&, T&);      // best effort, see FinalModel
 //!   static bool verify(FinalDecoder&);
 template <typename T>
 struct FBody;
+
+//! Calls `f` with a copy of the decoder and takes back the position it
+//! reached. Calls that are not inlined get the copy, so the decoder itself
+//! never has its address taken and the compiler keeps it in registers.
+template <typename F>
+FBE_INLINE bool call_apart(FinalDecoder& d, F&& f) {
+    FinalDecoder c = d;
+    const bool ok = f(c);
+    d.pos = c.pos;
+    return ok;
+}
+
+//! FBody<T>::read / verify, inline or through a copy of the decoder.
+template <typename T>
+FBE_INLINE bool read_body(FinalDecoder& d, T& value) {
+    if constexpr (FBody<T>::inlined)
+        return FBody<T>::read(d, value);
+    else
+        return call_apart(d, [&](FinalDecoder& c) { return FBody<T>::read(c, value); });
+}
+template <typename T>
+FBE_INLINE bool verify_body(FinalDecoder& d) {
+    if constexpr (FBody<T>::inlined)
+        return FBody<T>::verify(d);
+    else
+        return call_apart(d, [&](FinalDecoder& c) { return FBody<T>::verify(c); });
+}
 
 //! FCodec<T>: size(value), write(p, value) -> end, read(d, value), verify(d);
 //! min_size: the fewest bytes any value takes.
@@ -85,14 +127,14 @@ struct FScalar {
         Scalar<T>::put(p, value);
         return p + Scalar<T>::size;
     }
-    static bool read(FinalDecoder& d, T& value) {
+    FBE_INLINE static bool read(FinalDecoder& d, T& value) {
         if (!d.need(Scalar<T>::size, "value"))
             return false;
         value = Scalar<T>::get(d.data + d.pos);
         d.pos += Scalar<T>::size;
         return true;
     }
-    static bool verify(FinalDecoder& d) {
+    FBE_INLINE static bool verify(FinalDecoder& d) {
         if (!d.need(Scalar<T>::size, "value"))
             return false;
         d.pos += Scalar<T>::size;
@@ -112,7 +154,7 @@ struct FBlob {
             std::memcpy(p + 4, value.data(), size);
         return p + 4 + size;
     }
-    static bool read(FinalDecoder& d, T& value) {
+    FBE_INLINE static bool read(FinalDecoder& d, T& value) {
         if (!d.need(4, "string length"))
             return false;
         const uint32_t size = load_u32(d.data + d.pos);
@@ -123,7 +165,7 @@ struct FBlob {
         d.pos += 4 + std::size_t(size);
         return true;
     }
-    static bool verify(FinalDecoder& d) {
+    FBE_INLINE static bool verify(FinalDecoder& d) {
         if (!d.need(4, "string length"))
             return false;
         const uint32_t size = load_u32(d.data + d.pos);
@@ -140,21 +182,21 @@ struct FStruct {
     static constexpr bool fixed = false;
     static std::size_t size(const T& value) noexcept { return FBody<T>::size(value); }
     static uint8_t* write(uint8_t* p, const T& value) noexcept { return FBody<T>::write(p, value); }
-    static bool read(FinalDecoder& d, T& value) {
+    FBE_INLINE static bool read(FinalDecoder& d, T& value) {
         if (++d.depth > kMaxDepth) {
             --d.depth;
-            return d.fail("struct", "nesting deeper than FBE::kMaxDepth");
+            return detail::final_error(d.error, "struct", d.pos, "nesting deeper than FBE::kMaxDepth");
         }
-        const bool ok = FBody<T>::read(d, value);
+        const bool ok = read_body<T>(d, value);
         --d.depth;
         return ok;
     }
-    static bool verify(FinalDecoder& d) {
+    FBE_INLINE static bool verify(FinalDecoder& d) {
         if (++d.depth > kMaxDepth) {
             --d.depth;
-            return d.fail("struct", "nesting deeper than FBE::kMaxDepth");
+            return detail::final_error(d.error, "struct", d.pos, "nesting deeper than FBE::kMaxDepth");
         }
-        const bool ok = FBody<T>::verify(d);
+        const bool ok = verify_body<T>(d);
         --d.depth;
         return ok;
     }
@@ -174,7 +216,7 @@ struct FOptional {
         *p = 1;
         return E::write(p + 1, *value);
     }
-    static bool read(FinalDecoder& d, std::optional<T>& value) {
+    FBE_INLINE static bool read(FinalDecoder& d, std::optional<T>& value) {
         if (!d.need(1, "optional flag"))
             return false;
         if (d.data[d.pos++] == 0) {
@@ -185,7 +227,7 @@ struct FOptional {
             value.emplace();
         return E::read(d, *value);
     }
-    static bool verify(FinalDecoder& d) {
+    FBE_INLINE static bool verify(FinalDecoder& d) {
         if (!d.need(1, "optional flag"))
             return false;
         return d.data[d.pos++] == 0 || E::verify(d);
@@ -210,13 +252,13 @@ struct FArray {
             p = E::write(p, item);
         return p;
     }
-    static bool read(FinalDecoder& d, std::array<T, N>& value) {
+    FBE_INLINE static bool read(FinalDecoder& d, std::array<T, N>& value) {
         for (auto& item : value)
             if (!E::read(d, item))
                 return false;
         return true;
     }
-    static bool verify(FinalDecoder& d) {
+    FBE_INLINE static bool verify(FinalDecoder& d) {
         for (std::size_t i = 0; i < N; ++i)
             if (!E::verify(d))
                 return false;
@@ -225,15 +267,20 @@ struct FArray {
 };
 
 namespace detail {
+FBE_COLD inline bool final_count_failed(std::string* error, std::size_t position, uint32_t count, std::size_t room) {
+    return final_error(error, "count", position,
+                       std::to_string(count) + " elements need more than the " + std::to_string(room) +
+                           " bytes left in the buffer");
+}
+
 //! Reads a u32 count that the remaining bytes can justify.
-inline bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& count) {
+FBE_INLINE bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& count) {
     if (!d.need(4, "count"))
         return false;
     count = load_u32(d.data + d.pos);
     const std::size_t room = d.remaining() - 4;
     if (count > (min_item != 0 ? room / min_item : room))
-        return d.fail("count", std::to_string(count) + " elements need more than the " + std::to_string(room) +
-                                   " bytes left in the buffer");
+        return final_count_failed(d.error, d.pos, count, room);
     d.pos += 4;
     return true;
 }
@@ -259,7 +306,33 @@ struct FSequence {
             p = E::write(p, item);
         return p;
     }
-    static bool read(FinalDecoder& d, C& value) {
+    FBE_INLINE static bool read(FinalDecoder& d, C& value) {
+        if constexpr (std::is_same_v<C, std::vector<T>> && !std::is_same_v<T, bool>) {
+            // A reused vector keeps its elements (and their strings' and
+            // vectors' memory): the first elements are read in place.
+            uint32_t count = 0;
+            if (!detail::final_count(d, E::min_size, count)) {
+                value.clear();
+                return false;
+            }
+            if (value.size() > count)
+                value.erase(value.begin() + std::ptrdiff_t(count), value.end());
+            const std::size_t reused = value.size();
+            T* items = value.data(); // held in a register: element stores cannot move it
+            for (std::size_t i = 0; i < reused; ++i)
+                if (!E::read(d, items[i])) {
+                    value.erase(value.begin() + std::ptrdiff_t(i + 1), value.end());
+                    return false;
+                }
+            if (reused == count)
+                return true;
+            if (count * sizeof(T) <= kReserveFactor * d.size)
+                value.reserve(count);
+            for (std::size_t i = reused; i < count; ++i)
+                if (!E::read(d, value.emplace_back()))
+                    return false;
+            return true;
+        }
         value.clear();
         uint32_t count = 0;
         if (!detail::final_count(d, E::min_size, count))
@@ -280,7 +353,7 @@ struct FSequence {
         }
         return true;
     }
-    static bool verify(FinalDecoder& d) {
+    FBE_INLINE static bool verify(FinalDecoder& d) {
         uint32_t count = 0;
         if (!detail::final_count(d, E::min_size, count))
             return false;
@@ -400,9 +473,8 @@ public:
             return 0;
         }
         const uint32_t total = load_u32(_buffer.data());
-        FinalDecoder d(_buffer.data(), (total >= 8 && total < size) ? total : size, 8);
-        FBody<T>::read(d, value);
-        _error = std::move(d.error);
+        FinalDecoder d(_buffer.data(), (total >= 8 && total < size) ? total : size, 8, &_error);
+        read_body<T>(d, value);
         return d.pos;
     }
 
@@ -425,11 +497,9 @@ public:
             _error = "unexpected root type id " + std::to_string(load_u32(_buffer.data() + 4));
             return false;
         }
-        FinalDecoder d(_buffer.data(), total, 8);
-        if (!FCodec<T>::verify(d)) {
-            _error = std::move(d.error);
+        FinalDecoder d(_buffer.data(), total, 8, &_error);
+        if (!FCodec<T>::verify(d))
             return false;
-        }
         if (d.pos != total) {
             _error = "root size " + std::to_string(total) + " differs from the " + std::to_string(d.pos) +
                      " bytes its fields cover";

@@ -52,108 +52,175 @@ struct Encoder {
     }
 };
 
-//! Read state shared by deserialize and verify.
+namespace detail {
+// Error paths of the readers, out of line and away from the hot code. They
+// take what they report by value, so the decoder never escapes and its
+// state can live in registers.
+
+//! "<what> at offset <position>: <problem>"; always returns false.
+FBE_COLD inline bool set_error(std::string* error, const char* what, std::size_t position, const std::string& problem) {
+    *error = std::string(what) + " at offset " + std::to_string(position) + ": " + problem;
+    return false;
+}
+FBE_COLD inline bool set_error(std::string* error, const char* what, std::size_t position, const char* problem) {
+    return set_error(error, what, position, std::string(problem));
+}
+//! Prefixes the error with the struct and field it happened in.
+FBE_COLD inline bool prefix_error(std::string* error, const char* type, const char* field) {
+    error->insert(0, std::string(type) + "." + field + ": ");
+    return false;
+}
+inline std::string backwards(std::size_t mark) {
+    return "offset points backwards, into its own slot or at data already read (next block may start at " +
+           std::to_string(mark) + ")";
+}
+FBE_COLD inline bool claim_failed(std::string* error, const char* what, std::size_t position, std::size_t mark,
+                                  std::size_t size) {
+    if (position < mark)
+        return set_error(error, what, position, backwards(mark));
+    return set_error(error, what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
+}
+FBE_COLD inline bool count_failed(std::string* error, const char* what, std::size_t position, std::size_t unit,
+                                  uint32_t count, std::size_t room) {
+    return set_error(error, what, position,
+                     (unit == 1 ? "length " : "count ") + std::to_string(count) + " needs more than the " +
+                         std::to_string(room) + " bytes left in the buffer");
+}
+FBE_COLD inline bool enter_failed(std::string* error, const uint8_t* data, std::size_t position, std::size_t mark,
+                                  std::size_t size, unsigned depth) {
+    if (depth > kMaxDepth)
+        return set_error(error, "struct", position, "nesting deeper than FBE::kMaxDepth");
+    if (position < mark)
+        return set_error(error, "struct", position, backwards(mark));
+    if (position > size || size - position < 8)
+        return set_error(error, "struct", position,
+                         "header beyond the end of the buffer (" + std::to_string(size) + " bytes)");
+    const uint32_t body_size = load_u32(data + position);
+    if (body_size < 8)
+        return set_error(error, "struct", position, "body size " + std::to_string(body_size) + " below 8");
+    return set_error(error, "struct", position,
+                     "body size " + std::to_string(body_size) + " beyond the end of the buffer (" +
+                         std::to_string(size) + " bytes)");
+}
+FBE_COLD inline bool type_id_failed(std::string* error, std::size_t position, uint32_t found, uint32_t expected) {
+    return set_error(error, "struct", position,
+                     "type id " + std::to_string(found) + ", expected " + std::to_string(expected));
+}
+} // namespace detail
+
+//! Read state shared by deserialize and verify. Errors go to `*error`.
 class Decoder {
 public:
-    Decoder(const uint8_t* bytes, std::size_t length) noexcept : data(bytes), size(length) {}
+    Decoder(const uint8_t* bytes, std::size_t length, std::string* error_out) noexcept
+        : data(bytes), size(length), error(error_out) {}
 
     const uint8_t* data;
     std::size_t size;
     std::size_t mark = 8;   //!< end of the last out-of-line block claimed
     unsigned depth = 0;
-    std::string error;
+    std::string* error;
 
     //! Records "<what> at offset <position>: <problem>"; always returns false.
-    FBE_COLD bool fail(const char* what, std::size_t position, const std::string& problem) {
-        error = std::string(what) + " at offset " + std::to_string(position) + ": " + problem;
-        return false;
+    FBE_INLINE bool fail(const char* what, std::size_t position, const char* problem) const {
+        return detail::set_error(error, what, position, problem);
     }
 
     //! Prefixes the error with the struct and field it happened in.
-    FBE_COLD bool fail_in(const char* type, const char* field) {
-        error.insert(0, std::string(type) + "." + field + ": ");
-        return false;
-    }
+    FBE_INLINE bool fail_in(const char* type, const char* field) const { return detail::prefix_error(error, type, field); }
+
+    // Positions are a base inside the buffer plus a u32 offset; the sums
+    // below are computed in 64 bits, so they cannot wrap (not even where
+    // size_t has 32 bits) and `end <= size` alone bounds a block.
 
     //! Claims the out-of-line block [position, position + length).
     FBE_INLINE bool claim(std::size_t position, std::size_t length, const char* what) {
-        if (FBE_LIKELY(position >= mark && position <= size && length <= size - position)) {
-            mark = position + length;
+        const uint64_t end = uint64_t(position) + length;
+        if (FBE_LIKELY(position >= mark && end <= size)) {
+            mark = std::size_t(end);
             return true;
         }
-        return claim_failed(position, what);
+        return detail::claim_failed(error, what, position, mark, size);
     }
 
     //! Claims a counted block: u32 count, then count * unit bytes.
     FBE_INLINE bool claim_counted(std::size_t position, std::size_t unit, uint32_t& count, const char* what) {
-        if (FBE_LIKELY(position >= mark && position <= size && size - position >= 4)) {
+        if (FBE_LIKELY(position >= mark && uint64_t(position) + 4 <= size)) {
             count = load_u32(data + position);
-            const std::size_t room = size - position - 4;
-            if (FBE_LIKELY(unit == 0 || count <= room / unit)) {
-                mark = position + 4 + count * unit;
-                return true;
+            if (unit == 1) {
+                const uint64_t end = uint64_t(position) + 4 + count;
+                if (FBE_LIKELY(end <= size)) {
+                    mark = std::size_t(end);
+                    return true;
+                }
+            } else {
+                const std::size_t room = size - position - 4;
+                if (FBE_LIKELY(unit == 0 || count <= room / unit)) {
+                    mark = position + 4 + count * unit;
+                    return true;
+                }
             }
-            return fail(what, position,
-                        (unit == 1 ? "length " : "count ") + std::to_string(count) + " needs more than the " +
-                            std::to_string(room) + " bytes left in the buffer");
+            return detail::count_failed(error, what, position, unit, count, size - position - 4);
         }
-        return claim_failed(position, what);
+        return detail::claim_failed(error, what, position, mark, size);
     }
 
     //! Enters the struct body the slot's offset points to.
     FBE_INLINE bool enter(std::size_t position, uint32_t& body_size) {
-        if (FBE_LIKELY(++depth <= kMaxDepth && position >= mark && position <= size && size - position >= 8)) {
+        if (FBE_LIKELY(++depth <= kMaxDepth && position >= mark && uint64_t(position) + 8 <= size)) {
             body_size = load_u32(data + position);
-            if (FBE_LIKELY(body_size >= 8 && body_size <= size - position)) {
-                mark = position + body_size;
+            const uint64_t end = uint64_t(position) + body_size;
+            if (FBE_LIKELY(body_size >= 8 && end <= size)) {
+                mark = std::size_t(end);
                 return true;
             }
         }
-        return enter_failed(position);
+        return detail::enter_failed(error, data, position, mark, size, depth);
     }
     void leave() noexcept { --depth; }
 
-    FBE_COLD bool fail_type_id(std::size_t position, uint32_t expected) {
-        return fail("struct", position,
-                    "type id " + std::to_string(load_u32(data + position + 4)) + ", expected " + std::to_string(expected));
-    }
-
-private:
-    FBE_COLD bool claim_failed(std::size_t position, const char* what) {
-        if (position < mark)
-            return fail(what, position, backwards());
-        return fail(what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
-    }
-
-    FBE_COLD bool enter_failed(std::size_t position) {
-        if (depth > kMaxDepth)
-            return fail("struct", position, "nesting deeper than FBE::kMaxDepth");
-        if (position < mark)
-            return fail("struct", position, backwards());
-        if (position > size || size - position < 8)
-            return fail("struct", position, "header beyond the end of the buffer (" + std::to_string(size) + " bytes)");
-        const uint32_t body_size = load_u32(data + position);
-        if (body_size < 8)
-            return fail("struct", position, "body size " + std::to_string(body_size) + " below 8");
-        return fail("struct", position,
-                    "body size " + std::to_string(body_size) + " beyond the end of the buffer (" + std::to_string(size) +
-                        " bytes)");
-    }
-
-    std::string backwards() const {
-        return "offset points backwards, into its own slot or at data already read (next block may start at " +
-               std::to_string(mark) + ")";
+    FBE_INLINE bool fail_type_id(std::size_t position, uint32_t expected) const {
+        return detail::type_id_failed(error, position, load_u32(data + position + 4), expected);
     }
 };
 
 //! Specialised by generated code for every struct:
 //!   static constexpr uint32_t type_id, body_size, base_size;
+//!   static constexpr bool inlined;                  // read/verify are FBE_INLINE
 //!   static std::size_t extra(const T&);            // out-of-line bytes of the fields
 //!   static void write(Encoder&, std::size_t body, const T&);
 //!   static bool read(Decoder&, std::size_t body, uint32_t size, T&);
 //!   static bool verify(Decoder&, std::size_t body, uint32_t size);
+//! (plus read_older/verify_older, the out-of-line path for a body shorter
+//! than the schema's, i.e. from an older writer).
 template <typename T>
 struct VBody;
+
+//! Calls `f` with a copy of the decoder and takes back the position it
+//! reached. Calls that are not inlined get the copy, so the decoder itself
+//! never has its address taken and the compiler keeps it in registers.
+template <typename F>
+FBE_INLINE bool call_apart(Decoder& d, F&& f) {
+    Decoder c = d;
+    const bool ok = f(c);
+    d.mark = c.mark;
+    return ok;
+}
+
+//! VBody<T>::read / verify, inline or through a copy of the decoder.
+template <typename T>
+FBE_INLINE bool read_body(Decoder& d, std::size_t body, uint32_t size, T& value) {
+    if constexpr (VBody<T>::inlined)
+        return VBody<T>::read(d, body, size, value);
+    else
+        return call_apart(d, [&](Decoder& c) { return VBody<T>::read(c, body, size, value); });
+}
+template <typename T>
+FBE_INLINE bool verify_body(Decoder& d, std::size_t body, uint32_t size) {
+    if constexpr (VBody<T>::inlined)
+        return VBody<T>::verify(d, body, size);
+    else
+        return call_apart(d, [&](Decoder& c) { return VBody<T>::verify(c, body, size); });
+}
 
 //! VCodec<T>: the slot codec of a C++ type in the versioned model.
 //!   inline_size; extra(value); write(e, base, slot, value);
@@ -172,11 +239,11 @@ struct VScalar {
     static void write(Encoder& e, std::size_t, std::size_t slot, const T& value) noexcept {
         Scalar<T>::put(e.data + slot, value);
     }
-    static bool read(Decoder& d, std::size_t, std::size_t slot, T& value) noexcept {
+    FBE_INLINE static bool read(Decoder& d, std::size_t, std::size_t slot, T& value) noexcept {
         value = Scalar<T>::get(d.data + slot);
         return true;
     }
-    static bool verify(Decoder&, std::size_t, std::size_t) noexcept { return true; }
+    FBE_INLINE static bool verify(Decoder&, std::size_t, std::size_t) noexcept { return true; }
 };
 
 //! string and bytes: offset -> u32 length + bytes (FORMAT.md 3.4).
@@ -193,7 +260,7 @@ struct VBlob {
         if (size != 0)
             std::memcpy(e.data + position + 4, value.data(), size);
     }
-    static bool read(Decoder& d, std::size_t base, std::size_t slot, T& value) {
+    FBE_INLINE static bool read(Decoder& d, std::size_t base, std::size_t slot, T& value) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0) {
             value.clear();
@@ -206,7 +273,7 @@ struct VBlob {
         assign_bytes(value, begin, size);
         return true;
     }
-    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         uint32_t size = 0;
         return offset == 0 || d.claim_counted(base + offset, 1, size, "string");
@@ -226,7 +293,7 @@ struct VStruct {
         store_u32(e.data + body + 4, VBody<T>::type_id);
         VBody<T>::write(e, body, value);
     }
-    static bool read(Decoder& d, std::size_t base, std::size_t slot, T& value) {
+    FBE_INLINE static bool read(Decoder& d, std::size_t base, std::size_t slot, T& value) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0) {
             // The original leaves the value at its defaults (FORMAT.md 3.6).
@@ -236,11 +303,11 @@ struct VStruct {
         uint32_t size = 0;
         if (!d.enter(base + offset, size))
             return false;
-        const bool ok = VBody<T>::read(d, base + offset, size, value);
+        const bool ok = read_body<T>(d, base + offset, size, value);
         d.leave();
         return ok;
     }
-    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0)
             return d.fail("struct", slot, "offset is 0");
@@ -249,7 +316,7 @@ struct VStruct {
             return false;
         if (load_u32(d.data + base + offset + 4) != VBody<T>::type_id)
             return d.fail_type_id(base + offset, VBody<T>::type_id);
-        const bool ok = VBody<T>::verify(d, base + offset, size);
+        const bool ok = verify_body<T>(d, base + offset, size);
         d.leave();
         return ok;
     }
@@ -276,7 +343,7 @@ struct VOptional {
             store_u32(e.data + slot + 1, 0);
         }
     }
-    static bool read(Decoder& d, std::size_t base, std::size_t slot, std::optional<T>& value) {
+    FBE_INLINE static bool read(Decoder& d, std::size_t base, std::size_t slot, std::optional<T>& value) {
         const uint32_t offset = load_u32(d.data + slot + 1);
         if (d.data[slot] == 0 || offset == 0) {
             value.reset();
@@ -288,7 +355,7 @@ struct VOptional {
             value.emplace();
         return E::read(d, base + offset, base + offset, *value);
     }
-    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         if (d.data[slot] == 0)
             return true;
         const uint32_t offset = load_u32(d.data + slot + 1);
@@ -317,13 +384,13 @@ struct VArray {
         for (std::size_t i = 0; i < N; ++i)
             E::write(e, base, slot + i * E::inline_size, value[i]);
     }
-    static bool read(Decoder& d, std::size_t base, std::size_t slot, std::array<T, N>& value) {
+    FBE_INLINE static bool read(Decoder& d, std::size_t base, std::size_t slot, std::array<T, N>& value) {
         for (std::size_t i = 0; i < N; ++i)
             if (!E::read(d, base, slot + i * E::inline_size, value[i]))
                 return false;
         return true;
     }
-    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         if constexpr (!E::fixed)
             for (std::size_t i = 0; i < N; ++i)
                 if (!E::verify(d, base, slot + i * E::inline_size))
@@ -357,9 +424,40 @@ struct VSequence {
             item_slot += E::inline_size;
         }
     }
-    static bool read(Decoder& d, std::size_t base, std::size_t slot, C& value) {
-        value.clear();
+    FBE_INLINE static bool read(Decoder& d, std::size_t base, std::size_t slot, C& value) {
         const uint32_t offset = load_u32(d.data + slot);
+        if constexpr (std::is_same_v<C, std::vector<T>> && !std::is_same_v<T, bool>) {
+            // A reused vector keeps its elements (and their strings' and
+            // vectors' memory): the first elements are read in place.
+            if (offset == 0) {
+                value.clear();
+                return true;
+            }
+            uint32_t count = 0;
+            if (!d.claim_counted(base + offset, E::inline_size, count, "collection")) {
+                value.clear();
+                return false;
+            }
+            std::size_t item_slot = base + offset + 4;
+            if (value.size() > count)
+                value.erase(value.begin() + std::ptrdiff_t(count), value.end());
+            const std::size_t reused = value.size();
+            T* items = value.data(); // held in a register: element stores cannot move it
+            for (std::size_t i = 0; i < reused; ++i, item_slot += E::inline_size)
+                if (!E::read(d, base, item_slot, items[i])) {
+                    value.erase(value.begin() + std::ptrdiff_t(i + 1), value.end());
+                    return false;
+                }
+            if (reused == count)
+                return true;
+            if (count * sizeof(T) <= kReserveFactor * d.size) // count * slot size bytes are in the buffer
+                value.reserve(count);
+            for (std::size_t i = reused; i < count; ++i, item_slot += E::inline_size)
+                if (!E::read(d, base, item_slot, value.emplace_back()))
+                    return false;
+            return true;
+        }
+        value.clear();
         if (offset == 0)
             return true;
         uint32_t count = 0;
@@ -382,7 +480,7 @@ struct VSequence {
         }
         return true;
     }
-    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0)
             return true;
@@ -530,11 +628,9 @@ public:
             _error = "root size below 16";
             return 0;
         }
-        Decoder d(data, total < size ? total : size);
-        if (!VCodec<T>::read(d, 0, 4, value)) {
-            _error = std::move(d.error);
+        Decoder d(data, total < size ? total : size, &_error);
+        if (!VCodec<T>::read(d, 0, 4, value))
             return 0;
-        }
         return total;
     }
 
@@ -554,12 +650,8 @@ public:
                      " bytes)";
             return false;
         }
-        Decoder d(data, total);
-        if (!VCodec<T>::verify(d, 0, 4)) {
-            _error = std::move(d.error);
-            return false;
-        }
-        return true;
+        Decoder d(data, total, &_error);
+        return VCodec<T>::verify(d, 0, 4);
     }
 
     //! Why the last verify() or deserialize() failed.
