@@ -21,7 +21,7 @@ bench-python:
 	@tools/need-pip.sh pyperf msgspec orjson google.protobuf=protobuf
 	@rm -rf $(BENCH_PY_DIR)/gen $(BENCH_PY_DIR)/pyperf.json && mkdir -p $(BENCH_PY_DIR)/gen
 	@PYTHONPATH=compiler $(PYTHON) -m fbec --python --final --json --input=schemas/trade.fbe --output=$(BENCH_PY_DIR)/gen >/dev/null
-	@protoc --python_out=$(BENCH_PY_DIR)/gen -Ibench/python bench/python/trade.proto
+	@protoc --python_out=$(BENCH_PY_DIR)/gen -Ibench/cpp/schemas bench/cpp/schemas/trade.proto   # the C++ rows' schema
 	@for i in $$(seq $(BENCH_PY_ROUNDS)); do \
 		echo "bench-python: round $$i/$(BENCH_PY_ROUNDS)"; \
 		PYTHONPATH=$(BENCH_PY_DIR)/gen:runtime/python $(PYTHON) bench/python/bench_trade.py -q \
