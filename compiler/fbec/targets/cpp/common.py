@@ -185,38 +185,9 @@ def own_fields(s: Struct) -> List[Field]:
 
 
 def struct_order(package: Package) -> List[Struct]:
-    """Structs in declaration order, except that a struct used by value by a
-    later-declared struct of the same package is moved before it (C++ needs
-    complete types)."""
-    by_name = {s.qualified: s for s in package.structs}
-    done: Dict[str, bool] = {}
-    ordered: List[Struct] = []
-
-    def uses(t: Type, out: List[str]) -> None:
-        if t.kind == "struct":
-            out.append(t.name)
-        elif t.kind in ("optional", "array", "vector", "list", "set"):
-            uses(t.element, out)
-        elif t.kind in ("map", "hash"):
-            uses(t.key, out)
-            uses(t.value, out)
-
-    def visit(s: Struct) -> None:
-        if s.qualified in done:
-            return
-        done[s.qualified] = False
-        deps: List[str] = [s.base] if s.base else []
-        for f in s.fields:
-            uses(f.type, deps)
-        for name in deps:
-            if name in by_name and name not in done:
-                visit(by_name[name])
-        done[s.qualified] = True
-        ordered.append(s)
-
-    for s in package.structs:
-        visit(s)
-    return ordered
+    """Structs in the order C++ needs (a struct after its base and the structs
+    it holds by value): the IR already lists them so (docs/ir.md)."""
+    return list(package.structs)
 
 
 def struct_refs(t: Type, out: List[str]) -> None:
