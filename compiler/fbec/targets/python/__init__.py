@@ -25,30 +25,11 @@ def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
     return [generate_package(schema, p, options) for p in schema.packages]
 
 
-def _ordered_structs(pkg: ir.Package) -> list[ir.Struct]:
-    """Declaration order, except that a base defined in the same package comes first."""
-    by_name: dict[str, ir.Struct] = {s.qualified: s for s in pkg.structs}
-    done: list[ir.Struct] = []
-    seen: set[str] = set()
-
-    def visit(s: ir.Struct) -> None:
-        if s.qualified in seen:
-            return
-        seen.add(s.qualified)
-        if s.base in by_name:
-            visit(by_name[s.base])
-        done.append(s)
-
-    for s in pkg.structs:
-        visit(s)
-    return done
-
-
 def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> GeneratedFile:
     ctx = Context(schema, pkg, options)
     vgen = Versioned(ctx)
     fgen = Final(ctx)
-    structs = _ordered_structs(pkg)
+    structs = list(pkg.structs)  # the IR lists a base before the structs derived from it
 
     enums: list[str] = []
     for e in pkg.enums + pkg.flags:
