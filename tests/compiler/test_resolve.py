@@ -109,7 +109,8 @@ def test_defaults_of_every_kind():
 def test_reset_field_adds_a_flag():
     schema = load(REPO / "schemas/tests/everything.fbe")
     fields = schema.struct("everything.Everything").fields
-    f47, flag = fields[-3], fields[-2]
+    i = next(i for i, f in enumerate(fields) if f.name == "f47")
+    f47, flag = fields[i], fields[i + 1]
     assert isinstance(f47.type, ir.Optional_) and f47.name == "f47"
     assert (flag.name, flag.type, flag.reset_of, flag.offset) == ("f47Reset", ir.Primitive("bool"), "f47",
                                                                   f47.offset + 5)

@@ -55,9 +55,11 @@ inline void from_value(const rapidjson::Value& v, FBE::buffer_t& x)
 template <typename T>
 void write_shortest(Writer& w, T x)
 {
-    // The shortest text that reads back as the same float/double (the MANIFEST's number form).
+    // The shortest digits that read back as the same float/double (the MANIFEST's number form),
+    // in exponent form: the plain overload prints large integral values with every digit
+    // (93497248 for the float 9.349725e7), which is not the shortest text.
     char text[64];
-    auto [end, ec] = std::to_chars(text, text + sizeof(text), x);
+    auto [end, ec] = std::to_chars(text, text + sizeof(text), x, std::chars_format::scientific);
     (void)ec;
     w.RawValue(text, static_cast<std::size_t>(end - text), rapidjson::kNumberType);
 }

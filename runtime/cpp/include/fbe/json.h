@@ -31,8 +31,9 @@
 //   which equals the original's `%f` text whenever that was exact; read back
 //   exactly (the original went through double);
 // * map/hash keys of enum or flags type are written as the decimal value
-//   of their underlying integer; maps whose key is a struct are written as
-//   an array of [key, value] pairs (the original cannot compile either);
+//   of their underlying integer; `bytes` keys as their Base64 text; maps
+//   whose key is a struct are written as an array of [key, value] pairs
+//   (the original cannot compile either);
 // * float/double keys use the original's `%f` text when it reads back to
 //   the same value, otherwise the shortest round-trip text.
 //
@@ -479,6 +480,16 @@ struct KeyText<decimal_t> {
         } catch (const std::exception&) {
             return false;
         }
+    }
+};
+
+template <>
+struct KeyText<buffer_t> {
+    static constexpr bool supported = true;
+    static std::string to_text(const buffer_t& key) { return detail::base64_encode(key.data(), key.size()); }
+    static bool from_text(std::string_view text, buffer_t& key) {
+        key = detail::base64_decode(text);
+        return true;
     }
 };
 
