@@ -8,9 +8,9 @@
 # changes.
 #
 # Generated files are named after the package, as the original's (package
-# proto -> proto.h, proto_models.h, proto_final_models.h with FINAL); the
-# package name is read from the schema's `package` line when CMake
-# configures (a change of that line reconfigures).
+# proto -> proto.h, proto_models.h, proto_final_models.h with FINAL); CMake
+# asks fbec for the list (`fbec --list-outputs`) when it configures, and
+# configures again when a schema changes.
 # Imported packages are looked up in the schema's folder and IMPORT_DIRS;
 # list imported schemas in SCHEMAS too so their headers are generated.
 #
@@ -62,26 +62,21 @@ function(fbe_generate)
 
   set(all_outputs)
   foreach(schema IN LISTS schemas)
-    file(STRINGS "${schema}" package_lines REGEX "^[ \t]*package[ \t]+[A-Za-z_][A-Za-z0-9_]*")
-    if(NOT package_lines)
-      message(FATAL_ERROR "fbe_generate: no package declaration in ${schema}")
+    # The compiler itself names the files it writes (`--list-outputs` writes
+    # nothing); run when CMake configures, again whenever the schema changes.
+    execute_process(
+      COMMAND ${CMAKE_COMMAND} -E env "PYTHONPATH=${FBE_COMPILER_DIR}"
+              "${FBE_PYTHON_EXECUTABLE}" -m fbec ${options} --list-outputs "--input=${schema}" "--output=${FBE_OUTPUT_DIR}"
+      OUTPUT_VARIABLE outputs
+      ERROR_VARIABLE errors
+      RESULT_VARIABLE status
+      OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "fbe_generate: fbec cannot compile ${schema}:\n${errors}")
     endif()
-    list(GET package_lines 0 package)
-    string(REGEX REPLACE "^[ \t]*package[ \t]+([A-Za-z_][A-Za-z0-9_]*).*" "\\1" package "${package}")
+    string(REPLACE "\n" ";" outputs "${outputs}")
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${schema}")
-    set(outputs "${FBE_OUTPUT_DIR}/${package}.h" "${FBE_OUTPUT_DIR}/${package}_models.h")
-    if(FBE_FINAL)
-      list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_final_models.h")
-    endif()
-    if(FBE_JSON)
-      list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_json.h")
-    endif()
-    if(FBE_PROTO)
-      list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_protocol.h")
-      if(FBE_FINAL)
-        list(APPEND outputs "${FBE_OUTPUT_DIR}/${package}_final_protocol.h")
-      endif()
-    endif()
+    get_filename_component(schema_file "${schema}" NAME)
     add_custom_command(
       OUTPUT ${outputs}
       COMMAND ${CMAKE_COMMAND} -E env "PYTHONPATH=${FBE_COMPILER_DIR}"
@@ -89,7 +84,7 @@ function(fbe_generate)
       # fbec leaves unchanged files untouched; touch them so the rule is satisfied.
       COMMAND ${CMAKE_COMMAND} -E touch_nocreate ${outputs}
       DEPENDS ${schemas} ${compiler_sources}
-      COMMENT "fbec: generating C++ of package ${package} from ${schema}"
+      COMMENT "fbec: generating C++ from ${schema_file}"
       VERBATIM)
     list(APPEND all_outputs ${outputs})
   endforeach()

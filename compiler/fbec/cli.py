@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="also generate JSON conversion")
     p.add_argument("--proto", action="store_true", help="also generate the protocol (Sender/Receiver/Client)")
     p.add_argument("--sender", dest="proto", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--list-outputs", action="store_true",
+                   help="print the path of every file the chosen targets would write, one per line, "
+                        "and write nothing (for build systems)")
     p.add_argument("--ir", action="store_true",
                    help="write the resolved IR as JSON (to stdout, or DIR/<package>.ir.json with --output)")
     return p
@@ -97,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     diag.print(sys.stderr, quiet_warnings=args.quiet)
 
-    if args.ir:
+    if args.ir and args.list_outputs:
+        if args.output is not None:
+            print(os.path.join(args.output, f"{schema.main}.ir.json"))
+    elif args.ir:
         text = ir_json.dumps(schema)
         if args.output is not None:
             _write(args.output, [GeneratedFile(f"{schema.main}.ir.json", text)], args.quiet)
@@ -120,5 +126,10 @@ def main(argv: list[str] | None = None) -> int:
                 status = 1
                 continue
             raise
-        _write(args.output or ".", target.generate(schema, options), args.quiet)
+        files = target.generate(schema, options)
+        if args.list_outputs:
+            for f in files:
+                print(os.path.join(args.output or ".", f.path))
+        else:
+            _write(args.output or ".", files, args.quiet)
     return status

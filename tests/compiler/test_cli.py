@@ -42,6 +42,20 @@ def test_ir_to_output_folder(tmp_path, capsys):
     assert json.loads((tmp_path / "everything.ir.json").read_text())["main"] == "everything"
 
 
+def test_list_outputs_names_what_generation_writes(tmp_path, capsys):
+    listed = tmp_path / "listed"
+    options = ("--cpp", "--final", "--json", "--proto", f"--input={EVERYTHING}")
+    status, out, _ = run_fbec(capsys, *options, f"--output={listed}", "--list-outputs")
+    assert status == 0 and not listed.exists()          # nothing written
+    assert [line.rsplit("/", 1)[1] for line in out.splitlines()] == [
+        "everything.h", "everything_models.h", "everything_final_models.h", "everything_json.h",
+        "everything_protocol.h", "everything_final_protocol.h"]
+    written = tmp_path / "written"
+    assert run_fbec(capsys, *options, f"--output={written}", "-q")[0] == 0
+    assert sorted(out.splitlines()) == sorted(str(p).replace(str(written), str(listed))
+                                              for p in written.iterdir())
+
+
 def test_missing_input(capsys):
     status, _, err = run_fbec(capsys, "--ir", "--input=/nonexistent/x.fbe")
     assert status == 1 and err == "fbec: error: input file '/nonexistent/x.fbe' does not exist\n"
