@@ -141,6 +141,13 @@ def _err(e: DecodeError, step: str, partial: Any, type_name: Optional[str] = Non
     return e
 
 
+def _keep_partial(e: DecodeError, put: Callable[[Any], None]) -> None:
+    """Hand the partial value an inner decoder recorded in ``e`` (if any) to ``put``."""
+    part = getattr(e, "partial", MISSING)
+    if part is not MISSING:
+        put(part)
+
+
 def path_text(e: DecodeError) -> str:
     """``Account.orders[2].symbol`` for an error raised by this codec."""
     out = ""
@@ -318,9 +325,7 @@ class DynamicCodec:
                 try:
                     out[f["name"]] = self._vread(r, t, p, p + f["offset"], f["name"])
                 except DecodeError as e:
-                    part = getattr(e, "partial", MISSING)
-                    if part is not MISSING:
-                        out[f["name"]] = part
+                    _keep_partial(e, lambda part: out.__setitem__(f["name"], part))
                     raise _err(e, f["name"], out, q, f["name"])
         finally:
             r.depth -= 1
@@ -379,9 +384,7 @@ class DynamicCodec:
             try:
                 out.append(self._vread(r, e, base, first + i * step, field))
             except DecodeError as err:
-                part = getattr(err, "partial", MISSING)
-                if part is not MISSING:
-                    out.append(part)
+                _keep_partial(err, out.append)
                 raise _err(err, f"[{i}]", out)
         return out
 
@@ -415,9 +418,7 @@ class DynamicCodec:
                 try:
                     out[f["name"]], pos = self._fread(r, f["type"], pos, f["name"])
                 except DecodeError as e:
-                    part = getattr(e, "partial", MISSING)
-                    if part is not MISSING:
-                        out[f["name"]] = part
+                    _keep_partial(e, lambda part: out.__setitem__(f["name"], part))
                     raise _err(e, f["name"], out, q, f["name"])
         finally:
             r.depth -= 1
@@ -464,9 +465,7 @@ class DynamicCodec:
             try:
                 v, pos = self._fread(r, e, pos, field)
             except DecodeError as err:
-                part = getattr(err, "partial", MISSING)
-                if part is not MISSING:
-                    out.append(part)
+                _keep_partial(err, out.append)
                 raise _err(err, f"[{i}]", out)
             out.append(v)
         return out, pos
@@ -871,18 +870,23 @@ class DynamicCodec:
             s = self.structs[t["name"]]
             if not isinstance(d, dict):
                 raise EncodeError(f"{where}: expected an object for {s['qualified']}")
-            out: Dict[str, Any] = {"@type": s["qualified"]}
-            for f in s["all_fields"]:
-                name = f["name"]
-                out[name] = (self._undesc(d[name], f["type"], f"{where}.{name}") if name in d
-                             else self.field_default(f))
-            return out
+            return self._struct_from(d, s, where, self._undesc)
         if k == "optional":
             return None if d is None else self._undesc(d, t["element"], where)
         if k in ("array", "vector", "list", "set"):
             return [self._undesc(x, t["element"], f"{where}[{i}]") for i, x in enumerate(self._list(d, where))]
         return [(self._undesc(a, t["key"], f"{where}[{i}].key"), self._undesc(b, t["value"], f"{where}[{i}].value"))
                 for i, (a, b) in enumerate(self._pairs(d, where))]
+
+    def _struct_from(self, members: Dict[str, Any], s: Dict[str, Any], where: str,
+                     convert: Callable[[Any, TypeNode, str], Any]) -> Dict[str, Any]:
+        """A struct value from named members; a missing member takes the field's schema default."""
+        out: Dict[str, Any] = {"@type": s["qualified"]}
+        for f in s["all_fields"]:
+            name = f["name"]
+            out[name] = convert(members[name], f["type"], f"{where}.{name}") if name in members \
+                else self.field_default(f)
+        return out
 
     def dumps_described(self, value: Any, type_: Union[str, TypeNode], indent: Optional[int] = None) -> str:
         """JSON text of :meth:`to_described` (floats exact, decimals with their scale)."""
@@ -990,14 +994,8 @@ class DynamicCodec:
             if n == "uuid":
                 return jsonfmt.get_uuid(v, where)
         if k == "struct":
-            s = self.structs[t["name"]]
-            obj = jsonfmt.get_object(v, where)
-            out: Dict[str, Any] = {"@type": s["qualified"]}
-            for f in s["all_fields"]:
-                name = f["name"]
-                out[name] = (self._from_json(obj[name], f["type"], f"{where}.{name}") if name in obj
-                             else self.field_default(f))
-            return out
+            return self._struct_from(jsonfmt.get_object(v, where), self.structs[t["name"]], where,
+                                     self._from_json)
         if k == "optional":
             return None if v is None else self._from_json(v, t["element"], where)
         if k in ("array", "vector", "list", "set"):
