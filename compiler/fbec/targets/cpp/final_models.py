@@ -3,7 +3,9 @@
 Per struct, a specialisation of the runtime's `FBE::FBody<T>` whose
 functions walk the fields in order, base fields first: `size`, `write`,
 `read` (best effort: a field that cannot be read takes its schema default)
-and `verify`. The model class is
+and `verify`; a struct of fixed size (scalars and such structs only) also
+gets `read_fixed`, the unchecked reader of its vector elements. The model
+class is
 `FBE::<package>::<Struct>FinalModel<TBuffer = FBE::WriteBuffer>`.
 """
 
@@ -38,6 +40,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             _size(w, s)
             _write(w, s)
             _read(w, s, inlined)
+            _read_fixed(w, s)
             _verify(w, s, inlined)
         with namespace(w, package.name):
             w.blank()
@@ -59,9 +62,12 @@ def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
     with w.block("{", "};"):
         w.line(f"static constexpr uint32_t type_id = {s.type_id};")
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
+        w.line(f"static constexpr std::size_t fixed_size = {s.final_size or 0};")
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
+        if s.final_size:
+            w.line(f"static void read_fixed(const uint8_t* p, {t}& value) noexcept;")
         w.line("static bool verify(FinalDecoder& d);")
     w.blank()
 
@@ -156,6 +162,25 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
             w.dedent()
             w.line("}")
         w.line("return ok;")
+    w.blank()
+
+
+def _read_fixed(w: CodeWriter, s: Struct) -> None:
+    """The fields of a fixed-size struct at their offsets, without checks:
+    the vector that holds it has checked its elements are in the buffer."""
+    if not s.final_size:
+        return
+    t = qualified(s.qualified)
+    w.line(f"FBE_INLINE void FBody<{t}>::read_fixed(const uint8_t* p, {t}& value) noexcept")
+    with w.block("{", "}"):
+        # Inherited fields first; an empty base or field (0 bytes) has nothing to read.
+        at = s.final_size - sum(f.type.final_size for f in s.fields)
+        if at:
+            w.line(f"FBody<{qualified(s.base)}>::read_fixed(p, value);")
+        for f in s.fields:
+            if f.type.final_size:
+                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {at}, value.{f.name});")
+            at += f.type.final_size
     w.blank()
 
 

@@ -66,6 +66,10 @@ def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
     with w.block("{", "};"):
         w.line(f"static constexpr uint32_t type_id = {s.type_id};")
         w.line(f"static constexpr uint32_t body_size = {s.body_size};")
+        # No field (inherited ones included) points out of the body: a vector
+        # of such structs may take VSequence's packed path.
+        fixed = all(is_fixed(f.type) for f in s.all_fields)
+        w.line(f"static constexpr bool fixed_fields = {'true' if fixed else 'false'};")
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
         w.line(f"static std::size_t extra(const {t}& value) noexcept;")
         w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")

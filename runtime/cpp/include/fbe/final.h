@@ -5,7 +5,9 @@
 // verify over the fields in order). Reading checks every length and count
 // against the remaining bytes; a count may not exceed what the remaining
 // bytes can hold (one byte per element at least, or the element's fixed
-// size), so allocations stay proportional to the buffer.
+// size), so allocations stay proportional to the buffer. A vector whose
+// elements all have one size (scalars, structs of scalars) is checked once
+// as a whole and its elements read without further checks.
 
 #pragma once
 
@@ -79,6 +81,8 @@ public:
 //! Specialised by generated code for every struct:
 //!   static constexpr uint32_t type_id;
 //!   static constexpr bool inlined;            // read/verify are FBE_INLINE
+//!   static constexpr std::size_t fixed_size;  // bytes of every value, 0 if they vary
+//!   static void read_fixed(const uint8_t*, T&); // only if fixed_size != 0: unchecked
 //!   static std::size_t size(const T&);
 //!   static uint8_t* write(uint8_t*, const T&);
 //!   static bool read(FinalDecoder&, T&);      // best effort, see FinalModel
@@ -114,7 +118,11 @@ FBE_INLINE bool verify_body(FinalDecoder& d) {
 }
 
 //! FCodec<T>: size(value), write(p, value) -> end, read(d, value), verify(d);
-//! min_size: the fewest bytes any value takes.
+//! min_size: the fewest bytes any value takes. fixed_size: the bytes every
+//! value takes, or 0 when values differ in size (a string, a sequence, a
+//! struct with such a field); codecs with fixed_size != 0 also have
+//! read_fixed(p, value), which reads the value at `p` without any check:
+//! the caller has checked that the fixed_size bytes are in the buffer.
 template <typename T, typename Enable = void>
 struct FCodec;
 
@@ -122,6 +130,7 @@ template <typename T>
 struct FScalar {
     static constexpr std::size_t min_size = Scalar<T>::size;
     static constexpr bool fixed = true;
+    static constexpr std::size_t fixed_size = Scalar<T>::size;
     static constexpr std::size_t size(const T&) noexcept { return Scalar<T>::size; }
     static uint8_t* write(uint8_t* p, const T& value) noexcept {
         Scalar<T>::put(p, value);
@@ -134,6 +143,7 @@ struct FScalar {
         d.pos += Scalar<T>::size;
         return true;
     }
+    FBE_INLINE static void read_fixed(const uint8_t* p, T& value) noexcept { value = Scalar<T>::get(p); }
     FBE_INLINE static bool verify(FinalDecoder& d) {
         if (!d.need(Scalar<T>::size, "value"))
             return false;
@@ -146,6 +156,7 @@ template <typename T>
 struct FBlob {
     static constexpr std::size_t min_size = 4;
     static constexpr bool fixed = false;
+    static constexpr std::size_t fixed_size = 0;
     static std::size_t size(const T& value) noexcept { return 4 + value.size(); }
     static uint8_t* write(uint8_t* p, const T& value) noexcept {
         const std::size_t size = value.size();
@@ -178,8 +189,12 @@ struct FBlob {
 
 template <typename T>
 struct FStruct {
+    // min_size stays 0 even for a struct of fixed size: a count the bytes
+    // cannot hold is then read element by element as far as they go, as
+    // the best-effort reading of the original does.
     static constexpr std::size_t min_size = 0;
     static constexpr bool fixed = false;
+    static constexpr std::size_t fixed_size = FBody<T>::fixed_size;
     static std::size_t size(const T& value) noexcept { return FBody<T>::size(value); }
     static uint8_t* write(uint8_t* p, const T& value) noexcept { return FBody<T>::write(p, value); }
     FBE_INLINE static bool read(FinalDecoder& d, T& value) {
@@ -191,6 +206,9 @@ struct FStruct {
         --d.depth;
         return ok;
     }
+    // A struct of fixed size holds scalars and structs of fixed size only:
+    // no strings, collections or optionals, so no nesting to count.
+    FBE_INLINE static void read_fixed(const uint8_t* p, T& value) noexcept { FBody<T>::read_fixed(p, value); }
     FBE_INLINE static bool verify(FinalDecoder& d) {
         if (++d.depth > kMaxDepth) {
             --d.depth;
@@ -207,6 +225,7 @@ struct FOptional {
     using E = FCodec<T>;
     static constexpr std::size_t min_size = 1;
     static constexpr bool fixed = false;
+    static constexpr std::size_t fixed_size = 0;
     static std::size_t size(const std::optional<T>& value) noexcept { return value ? 1 + E::size(*value) : 1; }
     static uint8_t* write(uint8_t* p, const std::optional<T>& value) noexcept {
         if (!value) {
@@ -239,6 +258,7 @@ struct FArray {
     using E = FCodec<T>;
     static constexpr std::size_t min_size = N * E::min_size;
     static constexpr bool fixed = E::fixed;
+    static constexpr std::size_t fixed_size = N * E::fixed_size;
     static std::size_t size(const std::array<T, N>& value) noexcept {
         if constexpr (E::fixed)
             return N * E::min_size;
@@ -257,6 +277,10 @@ struct FArray {
             if (!E::read(d, item))
                 return false;
         return true;
+    }
+    FBE_INLINE static void read_fixed(const uint8_t* p, std::array<T, N>& value) noexcept {
+        for (std::size_t i = 0; i < N; ++i)
+            E::read_fixed(p + i * E::fixed_size, value[i]);
     }
     FBE_INLINE static bool verify(FinalDecoder& d) {
         for (std::size_t i = 0; i < N; ++i)
@@ -291,6 +315,7 @@ struct FSequence {
     using E = FCodec<T>;
     static constexpr std::size_t min_size = 4;
     static constexpr bool fixed = false;
+    static constexpr std::size_t fixed_size = 0;
     static std::size_t size(const C& value) noexcept {
         if constexpr (E::fixed)
             return 4 + value.size() * E::min_size;
@@ -314,6 +339,21 @@ struct FSequence {
             if (!detail::final_count(d, E::min_size, count)) {
                 value.clear();
                 return false;
+            }
+            if constexpr (E::fixed_size != 0) {
+                // Elements of one size: when the buffer holds all of them
+                // (and the vector's memory stays within kReserveFactor x the
+                // buffer), this one test covers every element, read without
+                // checks in a loop the compiler can vectorise. Otherwise the
+                // loop below reads as far as the bytes go.
+                if (FBE_LIKELY(count <= d.remaining() / E::fixed_size &&
+                               count * sizeof(T) <= kReserveFactor * d.size)) {
+                    if (value.size() != count) // a reused vector usually has the size already
+                        value.resize(count);
+                    read_run(d.data + d.pos, value.data(), count);
+                    d.pos += count * E::fixed_size;
+                    return true;
+                }
             }
             if (value.size() > count)
                 value.erase(value.begin() + std::ptrdiff_t(count), value.end());
@@ -353,6 +393,17 @@ struct FSequence {
         }
         return true;
     }
+    //! Reads `count` values of fixed size at `p` (the caller has checked
+    //! they are in the buffer): one memcpy for raw scalars, else a loop.
+    FBE_INLINE static void read_run(const uint8_t* p, T* items, std::size_t count) noexcept {
+        if constexpr (Scalar<T>::raw) {
+            if (count != 0)
+                std::memcpy(static_cast<void*>(items), p, count * sizeof(T));
+        } else {
+            for (std::size_t i = 0; i < count; ++i)
+                E::read_fixed(p + i * E::fixed_size, items[i]);
+        }
+    }
     FBE_INLINE static bool verify(FinalDecoder& d) {
         uint32_t count = 0;
         if (!detail::final_count(d, E::min_size, count))
@@ -370,6 +421,7 @@ struct FMapping {
     using VC = FCodec<V>;
     static constexpr std::size_t min_size = 4;
     static constexpr bool fixed = false;
+    static constexpr std::size_t fixed_size = 0;
     static std::size_t size(const M& value) noexcept {
         if constexpr (KC::fixed && VC::fixed)
             return 4 + value.size() * (KC::min_size + VC::min_size);

@@ -13,10 +13,14 @@ namespace FBE {
 
 //! Scalar<T>: wire size, put() and get() of a fixed-size type. Defined for
 //! bool, char, wchar_t, the fixed-width integers, float, double, decimal_t,
-//! uuid_t and every enum (stored as its underlying integer).
+//! uuid_t and every enum (stored as its underlying integer). `raw`: the wire
+//! bytes are the object representation (numbers and enums of their wire
+//! size on a little-endian host; not bool, which has two valid values), so
+//! a run of values can be copied with memcpy.
 template <typename T, typename Enable = void>
 struct Scalar {
     static constexpr bool defined = false;
+    static constexpr bool raw = false;
 };
 
 template <typename T>
@@ -27,6 +31,7 @@ template <typename T, typename Wire>
 struct ArithmeticScalar {
     static constexpr bool defined = true;
     static constexpr std::size_t size = sizeof(Wire);
+    static constexpr bool raw = !kBigEndian && sizeof(T) == sizeof(Wire);
     static void put(uint8_t* p, T value) noexcept { store<Wire>(p, static_cast<Wire>(value)); }
     static T get(const uint8_t* p) noexcept { return static_cast<T>(load<Wire>(p)); }
 };
@@ -36,6 +41,7 @@ template <>
 struct Scalar<bool> {
     static constexpr bool defined = true;
     static constexpr std::size_t size = 1;
+    static constexpr bool raw = false;
     static void put(uint8_t* p, bool value) noexcept { *p = value ? 1 : 0; }
     static bool get(const uint8_t* p) noexcept { return *p != 0; }
 };
@@ -62,6 +68,7 @@ template <>
 struct Scalar<decimal_t> {
     static constexpr bool defined = true;
     static constexpr std::size_t size = 16;
+    static constexpr bool raw = false;
     static void put(uint8_t* p, const decimal_t& value) noexcept {
         store<uint64_t>(p, value.lo());
         store<uint32_t>(p + 8, value.hi());
@@ -77,6 +84,7 @@ template <>
 struct Scalar<uuid_t> {
     static constexpr bool defined = true;
     static constexpr std::size_t size = 16;
+    static constexpr bool raw = false;
     static void put(uint8_t* p, const uuid_t& value) noexcept { std::memcpy(p, value.data().data(), 16); }
     static uuid_t get(const uint8_t* p) noexcept {
         uuid_t result;

@@ -186,6 +186,7 @@ public:
 //! Specialised by generated code for every struct:
 //!   static constexpr uint32_t type_id, body_size, base_size;
 //!   static constexpr bool inlined;                  // read/verify are FBE_INLINE
+//!   static constexpr bool fixed_fields;             // no field points out of the body
 //!   static std::size_t extra(const T&);            // out-of-line bytes of the fields
 //!   static void write(Encoder&, std::size_t body, const T&);
 //!   static bool read(Decoder&, std::size_t body, uint32_t size, T&);
@@ -306,6 +307,28 @@ struct VStruct {
         const bool ok = read_body<T>(d, base + offset, size, value);
         d.leave();
         return ok;
+    }
+    //! read() of an element of a collection, which has counted the depth
+    //! for all its elements (VSequence). The usual body, written by this
+    //! schema or a newer one, takes one test per bound: it starts at or
+    //! after the mark (offset 0 points before it) and it holds the header
+    //! and this schema's fields within the buffer; then every field is read
+    //! without further checks (VBody::read). Anything else (offset 0, an
+    //! older writer's body, malformed input) goes through read().
+    FBE_INLINE static bool read_item(Decoder& d, std::size_t base, std::size_t slot, T& value) {
+        const std::size_t body = base + load_u32(d.data + slot);
+        if (FBE_LIKELY(body >= d.mark && uint64_t(body) + VBody<T>::body_size <= d.size)) {
+            const uint32_t size = load_u32(d.data + body);
+            if (FBE_LIKELY(size >= VBody<T>::body_size && uint64_t(body) + size <= d.size)) {
+                d.mark = body + size;
+                return read_body<T>(d, body, size, value);
+            }
+        }
+        return call_apart(d, [&](Decoder& c) { return read_apart(c, base, slot, value); });
+    }
+    FBE_NOINLINE static bool read_apart(Decoder& d, std::size_t base, std::size_t slot, T& value) {
+        --d.depth; // read() counts it again (d is the caller's copy)
+        return read(d, base, slot, value);
     }
     FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
@@ -438,24 +461,39 @@ struct VSequence {
                 value.clear();
                 return false;
             }
-            std::size_t item_slot = base + offset + 4;
-            if (value.size() > count)
-                value.erase(value.begin() + std::ptrdiff_t(count), value.end());
-            const std::size_t reused = value.size();
-            T* items = value.data(); // held in a register: element stores cannot move it
-            for (std::size_t i = 0; i < reused; ++i, item_slot += E::inline_size)
-                if (!E::read(d, base, item_slot, items[i])) {
-                    value.erase(value.begin() + std::ptrdiff_t(i + 1), value.end());
-                    return false;
+            const std::size_t item_slot = base + offset + 4;
+            if constexpr (E::fixed) {
+                // Values in the slots (scalars, arrays of them), all of which
+                // claim_counted() found in the buffer: read without checks,
+                // in a loop the compiler can vectorise.
+                if (FBE_LIKELY(count * sizeof(T) <= kReserveFactor * d.size)) {
+                    if (value.size() != count) // a reused vector usually has the size already
+                        value.resize(count);
+                    T* items = value.data();
+                    if constexpr (Scalar<T>::raw) {
+                        if (count != 0)
+                            std::memcpy(static_cast<void*>(items), d.data + item_slot, count * sizeof(T));
+                    } else {
+                        for (std::size_t i = 0; i < count; ++i)
+                            E::read(d, base, item_slot + i * E::inline_size, items[i]);
+                    }
+                    return true;
                 }
-            if (reused == count)
-                return true;
-            if (count * sizeof(T) <= kReserveFactor * d.size) // count * slot size bytes are in the buffer
-                value.reserve(count);
-            for (std::size_t i = reused; i < count; ++i, item_slot += E::inline_size)
-                if (!E::read(d, base, item_slot, value.emplace_back()))
-                    return false;
-            return true;
+            }
+            if constexpr (std::is_base_of_v<VStruct<T>, E>) {
+                // Every element is a struct one level deeper: the depth is
+                // counted once for all of them (VStruct::read_item).
+                if (FBE_LIKELY(d.depth < kMaxDepth)) {
+                    if constexpr (VBody<T>::fixed_fields)
+                        if (FBE_LIKELY(read_packed(d, base, item_slot, count, value)))
+                            return true;
+                    ++d.depth;
+                    const bool ok = read_items<true>(d, base, item_slot, count, value);
+                    d.leave();
+                    return ok;
+                }
+            }
+            return read_items<false>(d, base, item_slot, count, value);
         }
         value.clear();
         if (offset == 0)
@@ -478,6 +516,65 @@ struct VSequence {
                     return false;
             }
         }
+        return true;
+    }
+    //! Struct elements whose fields all lie in the body, laid out as the
+    //! writer does (FORMAT.md 3.5): the bodies back to back from the mark,
+    //! each of exactly this schema's size. The buffer holding all of them is
+    //! checked once; then each element only needs its offset and size field
+    //! to match that layout, which covers every bound read() would check,
+    //! and its fields are read without checks. Any other layout (a gap,
+    //! offset 0, another writer's body size) returns false; the caller
+    //! then reads every element again the general way.
+    FBE_INLINE static bool read_packed(Decoder& d, std::size_t base, std::size_t item_slot, uint32_t count,
+                                       std::vector<T>& value) {
+        constexpr std::size_t body_size = VBody<T>::body_size;
+        const std::size_t first = d.mark;
+        if (count > (d.size - first) / body_size || count * sizeof(T) > kReserveFactor * d.size)
+            return false;
+        if (value.size() != count) // a reused vector usually has the size already
+            value.resize(count);
+        T* items = value.data();
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::size_t body = first + i * body_size;
+            if (base + load_u32(d.data + item_slot + i * E::inline_size) != body ||
+                load_u32(d.data + body) != body_size)
+                return false;
+            read_body<T>(d, body, uint32_t(body_size), items[i]);
+        }
+        d.mark = first + count * body_size;
+        return true;
+    }
+    //! Reads `count` elements into a vector: in place into the elements a
+    //! reused vector already has (keeping their strings' and vectors'
+    //! memory), then appended. Structs take VStruct::read_item when the
+    //! caller has counted their depth (`counted`).
+    template <bool counted>
+    FBE_INLINE static bool read_item(Decoder& d, std::size_t base, std::size_t slot, T& item) {
+        if constexpr (counted)
+            return E::read_item(d, base, slot, item);
+        else
+            return E::read(d, base, slot, item);
+    }
+    template <bool counted>
+    FBE_INLINE static bool read_items(Decoder& d, std::size_t base, std::size_t item_slot, uint32_t count,
+                                      std::vector<T>& value) {
+        if (value.size() > count)
+            value.erase(value.begin() + std::ptrdiff_t(count), value.end());
+        const std::size_t reused = value.size();
+        T* items = value.data(); // held in a register: element stores cannot move it
+        for (std::size_t i = 0; i < reused; ++i, item_slot += E::inline_size)
+            if (!read_item<counted>(d, base, item_slot, items[i])) {
+                value.erase(value.begin() + std::ptrdiff_t(i + 1), value.end());
+                return false;
+            }
+        if (reused == count)
+            return true;
+        if (count * sizeof(T) <= kReserveFactor * d.size) // count * slot size bytes are in the buffer
+            value.reserve(count);
+        for (std::size_t i = reused; i < count; ++i, item_slot += E::inline_size)
+            if (!read_item<counted>(d, base, item_slot, value.emplace_back()))
+                return false;
         return true;
     }
     FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
