@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "compiler"))
 from fbec.model.ir import Schema, Type  # noqa: E402
 from fbec.model.resolve import compile_schema  # noqa: E402
 from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
-from fbec.targets.cpp.common import cpp_type, int_literal, qualified, string_literal  # noqa: E402
+from fbec.targets.cpp.common import cpp_type, field_ident, int_literal, qualified, string_literal  # noqa: E402
 
 
 def load_schema(path: str) -> Schema:
@@ -101,7 +101,7 @@ class ValueBuilder:
         name = f"v{depth}"  # nested lambdas get their own name (-Wshadow)
         lines = ["[] {", f"{pad}{qualified(s.qualified)} {name};"]
         for f in s.all_fields:
-            lines.append(f"{pad}{name}.{f.name} = {self.expr(f.type, v[f.name], depth + 1)};")
+            lines.append(f"{pad}{name}.{field_ident(f.name)} = {self.expr(f.type, v[f.name], depth + 1)};")
         lines.append(f"{pad}return {name};")
         lines.append("    " * depth + "}()")
         return "\n".join(lines)

@@ -22,12 +22,9 @@ from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets import cpp as cpp_target
 from fbec.targets.base import Options
+from fbec.targets.cpp.common import field_ident, qualified
 
 from schemas import conformance_schemas
-
-
-def cpp_name(qualified: str) -> str:
-    return "::" + qualified.replace(".", "::")
 
 
 def main() -> int:
@@ -64,20 +61,20 @@ def main() -> int:
     # declarations first: structs refer to each other in any order, and the
     # templates of templates.h must see them before they are instantiated
     for q in structs:
-        out.append(f"void from_value(const rapidjson::Value& v, {cpp_name(q)}& x);")
-        out.append(f"void to_value(Writer& w, const {cpp_name(q)}& x);")
+        out.append(f"void from_value(const rapidjson::Value& v, {qualified(q)}& x);")
+        out.append(f"void to_value(Writer& w, const {qualified(q)}& x);")
     out += ["", "} // namespace testee", "", '#include "templates.h"', "", "namespace testee {", ""]
     for q, s in structs.items():
-        out.append(f"void from_value(const rapidjson::Value& v, {cpp_name(q)}& x)")
+        out.append(f"void from_value(const rapidjson::Value& v, {qualified(q)}& x)")
         out.append("{")
         out.append(f'    check_type(v, "{q}");')
         if not s.all_fields:
             out.append("    (void)x;")
         for f in s.all_fields:
-            out.append(f'    from_value(member(v, "{f.name}"), x.{f.name});')
+            out.append(f'    from_value(member(v, "{f.name}"), x.{field_ident(f.name)});')
         out.append("}")
         out.append("")
-        out.append(f"void to_value(Writer& w, const {cpp_name(q)}& x)")
+        out.append(f"void to_value(Writer& w, const {qualified(q)}& x)")
         out.append("{")
         out.append("    w.StartObject();")
         out.append('    w.Key("@type");')
@@ -86,7 +83,7 @@ def main() -> int:
             out.append("    (void)x;")
         for f in s.all_fields:
             out.append(f'    w.Key("{f.name}");')
-            out.append(f"    to_value(w, x.{f.name});")
+            out.append(f"    to_value(w, x.{field_ident(f.name)});")
         out.append("    w.EndObject();")
         out.append("}")
         out.append("")
@@ -94,7 +91,7 @@ def main() -> int:
     out.append("{")
     out.append("    static const std::map<std::string, Handler> table = {")
     for q in structs:
-        out.append(f'        {{"{q}", &handle<{cpp_name(q)}>}},')
+        out.append(f'        {{"{q}", &handle<{qualified(q)}>}},')
     out.append("    };")
     out.append("    return table;")
     out.append("}")

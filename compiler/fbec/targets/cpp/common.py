@@ -43,9 +43,37 @@ CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
               "map": "std::map", "hash": "std::unordered_map"}
 
 
+# C++20 keywords and alternative tokens, and the standard macros that would
+# replace a name: a schema name among them gets a trailing underscore in
+# C++ (`new` -> `new_`), as protobuf does; JSON and text keep the schema name.
+CPP_RESERVED = frozenset("""
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
+    class compl concept const consteval constexpr constinit const_cast continue co_await co_return
+    co_yield decltype default delete do double dynamic_cast else enum explicit export extern false
+    float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr
+    operator or or_eq private protected public register reinterpret_cast requires return short
+    signed sizeof static static_assert static_cast struct switch template this thread_local throw
+    true try typedef typeid typename union unsigned using virtual void volatile wchar_t while xor
+    xor_eq
+    assert errno EOF NULL stdin stdout stderr offsetof
+""".split())
+# Member functions of every generated struct: a field may not take their name.
+STRUCT_MEMBERS = frozenset({"swap", "string", "fbe_type"})
+
+
+def ident(name: str) -> str:
+    """A schema name as a C++ identifier: reserved words get a trailing underscore."""
+    return name + "_" if name in CPP_RESERVED else name
+
+
+def field_ident(name: str) -> str:
+    """A field name as a C++ data member (also clear of the struct's member functions)."""
+    return name + "_" if name in CPP_RESERVED or name in STRUCT_MEMBERS else name
+
+
 def qualified(name: str) -> str:
     """`proto.Order` -> `::proto::Order`."""
-    return "::" + name.replace(".", "::")
+    return "".join("::" + ident(part) for part in name.split("."))
 
 
 def cpp_type(t: Type) -> str:
@@ -131,7 +159,7 @@ def real_literal(text: str, cpp: str) -> str:
 
 
 def enum_constant(type_name: str, name: str) -> str:
-    return f"{qualified(type_name)}::{name}"
+    return f"{qualified(type_name)}::{ident(name)}"
 
 
 def default_expr(t: Type, d: Default) -> Optional[str]:
@@ -297,9 +325,9 @@ def imports(schema: Schema, package: Package) -> List[Package]:
 @contextmanager
 def namespace(w: CodeWriter, name: str) -> Iterator[None]:
     """A namespace block; its content is not indented."""
-    w.line(f"namespace {name} {{")
+    w.line(f"namespace {ident(name)} {{")
     w.blank()
     yield
     w.blank()
-    w.line(f"}} // namespace {name}")
+    w.line(f"}} // namespace {ident(name)}")
     w.blank()

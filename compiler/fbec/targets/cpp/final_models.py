@@ -16,8 +16,8 @@ from typing import List, Set
 from fbec.model.ir import Field, Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
-from .common import (namespace, cpp_type, default_value, file_banner, imports, is_scalar, qualified, inlined_structs,
-                     reader_inline, struct_order, writer)
+from .common import (cpp_type, default_value, field_ident, file_banner, ident, imports, inlined_structs, is_scalar,
+                     namespace, qualified, reader_inline, struct_order, writer)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -48,7 +48,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 t = qualified(s.qualified)
                 w.line(f"//! Final model of {s.qualified}: serialize(), deserialize(), verify().")
                 w.line("template <class TBuffer = FBE::WriteBuffer>")
-                w.line(f"class {s.name}FinalModel : public FBE::FinalModel<{t}, TBuffer> {{}};")
+                w.line(f"class {ident(s.name)}FinalModel : public FBE::FinalModel<{t}, TBuffer> {{}};")
                 w.blank()
         w.blank()
     return w.text()
@@ -76,7 +76,7 @@ def _size(w: CodeWriter, s: Struct) -> None:
     t = qualified(s.qualified)
     fixed = sum(f.type.final_size for f in s.fields if f.type.final_size is not None)
     terms = [f"FBody<{qualified(s.base)}>::size(value)"] if s.base else []
-    terms += [f"FCodec<{cpp_type(f.type)}>::size(value.{f.name})" for f in s.fields if f.type.final_size is None]
+    terms += [f"FCodec<{cpp_type(f.type)}>::size(value.{field_ident(f.name)})" for f in s.fields if f.type.final_size is None]
     if fixed or not terms:
         terms.insert(0, str(fixed))
     used = any("value" in term for term in terms)
@@ -98,7 +98,7 @@ def _write(w: CodeWriter, s: Struct) -> None:
         if s.base:
             w.line(f"p = FBody<{qualified(s.base)}>::write(p, value);")
         for f in s.fields:
-            w.line(f"p = FCodec<{cpp_type(f.type)}>::write(p, value.{f.name});")
+            w.line(f"p = FCodec<{cpp_type(f.type)}>::write(p, value.{field_ident(f.name)});")
         w.line("return p;")
     w.blank()
 
@@ -136,8 +136,8 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
             w.line("    ok = false;")
 
         def one(f: Field) -> None:
-            w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{f.name})) {{")
-            w.line(f"    value.{f.name} = {default_value(f)};")
+            w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.name)})) {{")
+            w.line(f"    value.{field_ident(f.name)} = {default_value(f)};")
             w.line("    ok = false;")
             w.line("}")
 
@@ -151,7 +151,7 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
             w.line("const uint8_t* p = d.data + d.pos;")
             at = 0
             for f in group:
-                w.line(f"value.{f.name} = Scalar<{cpp_type(f.type)}>::get(p + {at});")
+                w.line(f"value.{field_ident(f.name)} = Scalar<{cpp_type(f.type)}>::get(p + {at});")
                 at += f.type.final_size
             w.line(f"d.pos += {size};")
             w.dedent()

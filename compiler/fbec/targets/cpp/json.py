@@ -12,7 +12,7 @@ from __future__ import annotations
 from fbec.model.ir import Package, Schema
 from fbec.targets.base import Options
 
-from .common import file_banner, imports, namespace, qualified, struct_order, writer
+from .common import field_ident, file_banner, imports, namespace, qualified, struct_order, writer
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -52,7 +52,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                             w.line("    return false;")
                         for f in own:
                             w.line(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
-                                   f"!FBE::JSON::to_json(writer, value.{f.name}))")
+                                   f"!FBE::JSON::to_json(writer, value.{field_ident(f.name)}))")
                             w.line("    return false;")
                         w.line("return !scope || writer.EndObject();")
                 w.blank()
@@ -70,7 +70,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                             w.line(f"result &= ValueReader<TJson, {base}>::from_json(json, "
                                    f"static_cast<{base}&>(value));")
                         for f in own:
-                            w.line(f'result &= FBE::JSON::from_json(json, value.{f.name}, "{f.name}");')
+                            w.line(f'result &= FBE::JSON::from_json(json, value.{field_ident(f.name)}, "{f.name}");')
                         w.line("return result;")
                 w.blank()
     if deprecated:

@@ -21,8 +21,8 @@ from typing import Set
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
-from .common import (namespace, cpp_type, default_value, file_banner, imports, is_fixed, is_scalar, qualified,
-                     inlined_structs, reader_inline, struct_order, writer)
+from .common import (cpp_type, default_value, field_ident, file_banner, ident, imports, inlined_structs, is_fixed,
+                     is_scalar, namespace, qualified, reader_inline, struct_order, writer)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -52,7 +52,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 t = qualified(s.qualified)
                 w.line(f"//! Versioned model of {s.qualified}: serialize(), deserialize(), verify().")
                 w.line("template <class TBuffer = FBE::WriteBuffer>")
-                w.line(f"class {s.name}Model : public FBE::Model<{t}, TBuffer> {{}};")
+                w.line(f"class {ident(s.name)}Model : public FBE::Model<{t}, TBuffer> {{}};")
                 w.blank()
         w.blank()
     return w.text()
@@ -84,7 +84,7 @@ def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
 def _extra(w: CodeWriter, s: Struct) -> None:
     t = qualified(s.qualified)
     terms = [f"VBody<{qualified(s.base)}>::extra(value)"] if s.base else []
-    terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{f.name})" for f in s.fields if not is_fixed(f.type)]
+    terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f.name)})" for f in s.fields if not is_fixed(f.type)]
     w.line(f"inline std::size_t VBody<{t}>::extra(const {t}& {'value' if terms else '/*value*/'}) noexcept")
     with w.block("{", "}"):
         if not terms:
@@ -107,7 +107,7 @@ def _write(w: CodeWriter, s: Struct) -> None:
         if s.base:
             w.line(f"VBody<{qualified(s.base)}>::write(e, body, value);")
         for f in s.fields:
-            w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{f.name});")
+            w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{field_ident(f.name)});")
     w.blank()
 
 
@@ -133,7 +133,7 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
             w.line(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))")
             w.line("    return false;")
         for f in s.fields:
-            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{f.name})"
+            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
             if is_scalar(f.type):
                 w.line(f"{codec};")
             else:
@@ -154,9 +154,9 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
             w.line("    return false;")
         for f in s.fields:
             end = f.offset + f.type.size
-            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{f.name})"
+            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
             w.line(f"if (size < {end})")
-            w.line(f"    value.{f.name} = {default_value(f)};")
+            w.line(f"    value.{field_ident(f.name)} = {default_value(f)};")
             if is_scalar(f.type):
                 w.line("else")
                 w.line(f"    {codec};")

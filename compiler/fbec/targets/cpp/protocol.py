@@ -27,7 +27,7 @@ from typing import Dict, List, Set, Tuple
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
-from .common import file_banner, imports, namespace, qualified, writer
+from .common import file_banner, ident, imports, namespace, qualified, writer
 
 
 def protocol_types(package: Package) -> List[Struct]:
@@ -123,7 +123,7 @@ def _model(s: Struct, final: bool, buffer: str) -> str:
 
 
 def _bases(schema: Schema, package: Package, name: str, final: bool) -> List[str]:
-    return [f"FBE::{imp.name}::{_cls(name, final)}<TBuffer>" for imp in imports(schema, package)]
+    return [f"FBE::{ident(imp.name)}::{_cls(name, final)}<TBuffer>" for imp in imports(schema, package)]
 
 
 def _class_head(w: CodeWriter, name: str, bases: List[str]) -> None:
@@ -291,7 +291,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
     name = _cls("Client", final)
     requests = _requests(package)
     imp_packages = imports(schema, package)
-    imp_clients = [f"FBE::{imp.name}::{name}<TBuffer>" for imp in imp_packages]
+    imp_clients = [f"FBE::{ident(imp.name)}::{name}<TBuffer>" for imp in imp_packages]
 
     # Response types (one pending table each) and, per reject type, the
     # response tables it can fail.
@@ -322,12 +322,12 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
 
     w.line(f"//! Sender + Receiver of '{package.name}' with requests: request(value, timeout) returns a")
     w.line("//! future completed by the response, failed by a reject, a timeout (watchdog) or reset().")
-    _class_head(w, name, ["FBE::Client<TBuffer>", f"FBE::{package.name}::{_cls('Sender', final)}<TBuffer>",
-                          f"FBE::{package.name}::{_cls('Receiver', final)}<TBuffer>"] + imp_clients)
+    _class_head(w, name, ["FBE::Client<TBuffer>", f"FBE::{ident(package.name)}::{_cls('Sender', final)}<TBuffer>",
+                          f"FBE::{ident(package.name)}::{_cls('Receiver', final)}<TBuffer>"] + imp_clients)
     w.line("{")
     w.line("public:")
     w.indent()
-    w.line(f"using FBE::{package.name}::{_cls('Sender', final)}<TBuffer>::send;")
+    w.line(f"using FBE::{ident(package.name)}::{_cls('Sender', final)}<TBuffer>::send;")
     w.line("using FBE::Client<TBuffer>::receive;")
     w.line("using FBE::Client<TBuffer>::reset;")
     w.line("using FBE::Client<TBuffer>::logging;")
@@ -377,7 +377,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
     w.blank()
     w.line("protected:")
     w.indent()
-    w.line(f"using FBE::{package.name}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
+    w.line(f"using FBE::{ident(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
     for imp, c in zip(imp_packages, imp_clients):
         if not _has_types(schema, imp):
             continue

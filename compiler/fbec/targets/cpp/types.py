@@ -14,8 +14,8 @@ from typing import List
 from fbec.model.ir import Enum, Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
-from .common import (namespace, cpp_type, default_expr, enum_wire, file_banner, imports, int_literal, param_type, qualified,
-                     struct_order, writer)
+from .common import (cpp_type, default_expr, enum_wire, field_ident, file_banner, ident, imports, int_literal,
+                     namespace, param_type, qualified, struct_order, writer)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -43,7 +43,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
         for f in package.flags:
             _flags(w, f)
         for s in structs:
-            w.line(f"struct {s.name};")
+            w.line(f"struct {ident(s.name)};")
         w.blank()
     w.blank()
 
@@ -75,16 +75,16 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
 def _enum_body(w: CodeWriter, e: Enum) -> None:
     wire = enum_wire(e)
-    w.line(f"enum class {e.name} : {wire}")
+    w.line(f"enum class {ident(e.name)} : {wire}")
     with w.block("{", "};"):
         for v in e.values:
-            w.line(f"{v.name} = {int_literal(v.value, wire)},")
+            w.line(f"{ident(v.name)} = {int_literal(v.value, wire)},")
 
 
 def _enum(w: CodeWriter, e: Enum) -> None:
     _enum_body(w, e)
     w.blank()
-    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {e.name} value)")
+    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {ident(e.name)} value)")
     with w.block("{", "}"):
         w.line("switch (value)")
         with w.block("{", "}"):
@@ -93,7 +93,7 @@ def _enum(w: CodeWriter, e: Enum) -> None:
                 if v.value in seen:
                     continue  # the first declared name of a value wins (FORMAT.md 9)
                 seen.add(v.value)
-                w.line(f'case {e.name}::{v.name}: return stream << "{v.name}";')
+                w.line(f'case {ident(e.name)}::{ident(v.name)}: return stream << "{v.name}";')
             w.line('default: return stream << "<unknown>";')
     w.blank()
 
@@ -101,10 +101,10 @@ def _enum(w: CodeWriter, e: Enum) -> None:
 def _flags(w: CodeWriter, f: Enum) -> None:
     _enum_body(w, f)
     w.blank()
-    w.line(f"FBE_ENUM_FLAGS({f.name})")
+    w.line(f"FBE_ENUM_FLAGS({ident(f.name)})")
     w.blank()
     wire = enum_wire(f)
-    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {f.name} value)")
+    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {ident(f.name)} value)")
     with w.block("{", "}"):
         named = [v for v in f.values if v.value != 0]
         if not named:
@@ -125,49 +125,49 @@ def _flags(w: CodeWriter, f: Enum) -> None:
 def _struct(w: CodeWriter, s: Struct) -> None:
     fields = list(s.fields)
     base = qualified(s.base) if s.base else None
-    w.line(f"struct {s.name}" + (f" : public {base}" if base else ""))
+    w.line(f"struct {ident(s.name)}" + (f" : public {base}" if base else ""))
     with w.block("{", "};"):
         for f in fields:
             expr = default_expr(f.type, f.default)
-            w.line(f"{cpp_type(f.type)} {f.name}" + ("{};" if expr is None else f" = {expr};"))
+            w.line(f"{cpp_type(f.type)} {field_ident(f.name)}" + ("{};" if expr is None else f" = {expr};"))
         if fields:
             w.blank()
         w.line(f"static constexpr uint32_t fbe_type() noexcept {{ return {s.type_id}; }}")
         w.blank()
-        w.line(f"{s.name}() = default;")
+        w.line(f"{ident(s.name)}() = default;")
         params: List[str] = ([f"const {base}& base"] if base else []) + \
             [f"{param_type(f.type)} arg_{f.name}" for f in fields]
         if params:
             explicit = "explicit " if len(params) == 1 else ""
-            w.line(f"{explicit}{s.name}({', '.join(params)});")
+            w.line(f"{explicit}{ident(s.name)}({', '.join(params)});")
         w.blank()
-        w.line(f"bool operator==(const {s.name}& other) const noexcept;")
-        w.line(f"bool operator!=(const {s.name}& other) const noexcept {{ return !(*this == other); }}")
-        w.line(f"bool operator<(const {s.name}& other) const noexcept;")
-        w.line(f"bool operator<=(const {s.name}& other) const noexcept {{ return !(other < *this); }}")
-        w.line(f"bool operator>(const {s.name}& other) const noexcept {{ return other < *this; }}")
-        w.line(f"bool operator>=(const {s.name}& other) const noexcept {{ return !(*this < other); }}")
+        w.line(f"bool operator==(const {ident(s.name)}& other) const noexcept;")
+        w.line(f"bool operator!=(const {ident(s.name)}& other) const noexcept {{ return !(*this == other); }}")
+        w.line(f"bool operator<(const {ident(s.name)}& other) const noexcept;")
+        w.line(f"bool operator<=(const {ident(s.name)}& other) const noexcept {{ return !(other < *this); }}")
+        w.line(f"bool operator>(const {ident(s.name)}& other) const noexcept {{ return other < *this; }}")
+        w.line(f"bool operator>=(const {ident(s.name)}& other) const noexcept {{ return !(*this < other); }}")
         w.blank()
         w.line("std::string string() const;")
         w.blank()
-        w.line(f"void swap({s.name}& other) noexcept;")
-        w.line(f"friend void swap({s.name}& a, {s.name}& b) noexcept {{ a.swap(b); }}")
+        w.line(f"void swap({ident(s.name)}& other) noexcept;")
+        w.line(f"friend void swap({ident(s.name)}& a, {ident(s.name)}& b) noexcept {{ a.swap(b); }}")
         w.blank()
-        w.line(f"friend std::ostream& operator<<(std::ostream& stream, const {s.name}& value);")
+        w.line(f"friend std::ostream& operator<<(std::ostream& stream, const {ident(s.name)}& value);")
     w.blank()
 
 
 def _struct_functions(w: CodeWriter, s: Struct) -> None:
     fields = list(s.fields)
     base = qualified(s.base) if s.base else None
-    name = s.name
+    name = ident(s.name)
 
     # Constructor taking every field.
     params: List[str] = ([f"const {base}& base"] if base else []) + \
         [f"{param_type(f.type)} arg_{f.name}" for f in fields]
     if params:
         w.line(f"inline {name}::{name}({', '.join(params)})")
-        inits = ([f"{base}(base)"] if base else []) + [f"{f.name}(arg_{f.name})" for f in fields]
+        inits = ([f"{base}(base)"] if base else []) + [f"{field_ident(f.name)}(arg_{f.name})" for f in fields]
         w.indent()
         for i, init in enumerate(inits):
             w.line((": " if i == 0 else ", ") + init)
@@ -176,7 +176,7 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
         w.blank()
 
     # Equality and ordering on the key fields (IR `keys`, inherited ones included).
-    keys = list(s.keys)
+    keys = [field_ident(k) for k in s.keys]
     other = "other" if keys else "/*other*/"
     w.line(f"inline bool {name}::operator==(const {name}& {other}) const noexcept")
     with w.block("{", "}"):
@@ -207,7 +207,7 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
         if fields:
             w.line("using std::swap;")
         for f in fields:
-            w.line(f"swap({f.name}, other.{f.name});")
+            w.line(f"swap({field_ident(f.name)}, other.{field_ident(f.name)});")
     w.blank()
 
     # Text format (FORMAT.md 9): Name(base,f1=v1,...); hidden fields print ***.
@@ -215,7 +215,7 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
     w.line(f"inline std::ostream& operator<<(std::ostream& stream, const {name}& {value})")
     with w.block("{", "}"):
         sep = ""
-        w.line(f'stream << "{name}(";')
+        w.line(f'stream << "{s.name}(";')
         if base:
             w.line(f"stream << static_cast<const {base}&>(value);")
             sep = ","
@@ -224,7 +224,7 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
                 w.line(f'stream << "{sep}{f.name}=***";')
             else:
                 w.line(f'stream << "{sep}{f.name}=";')
-                w.line(f"FBE::print(stream, value.{f.name});")
+                w.line(f"FBE::print(stream, value.{field_ident(f.name)});")
             sep = ","
         w.line('return stream << ")";')
     w.blank()
@@ -239,6 +239,6 @@ def _hash_function(w: CodeWriter, s: Struct) -> None:
     with w.block("{", "}"):
         w.line("std::size_t result = 17;")
         for k in keys:
-            w.line(f"result = result * 31 + std::hash<{cpp_type(all_fields[k].type)}>()(value.{k});")
+            w.line(f"result = result * 31 + std::hash<{cpp_type(all_fields[k].type)}>()(value.{field_ident(k)});")
         w.line("return result;")
     w.blank()
