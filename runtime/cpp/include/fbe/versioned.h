@@ -522,26 +522,38 @@ struct VSequence {
     //! writer does (FORMAT.md 3.5): the bodies back to back from the mark,
     //! each of exactly this schema's size. The buffer holding all of them is
     //! checked once; then each element only needs its offset and size field
-    //! to match that layout, which covers every bound read() would check,
-    //! and its fields are read without checks. Any other layout (a gap,
-    //! offset 0, another writer's body size) returns false; the caller
-    //! then reads every element again the general way.
+    //! to match that layout, which covers every bound read() would check.
+    //! The offsets are compared in one pass (a loop without branches, which
+    //! the compiler vectorises), the size fields while the fields are read.
+    //! Any other layout (a gap, offset 0, another writer's body size)
+    //! returns false; the caller then reads every element again the general
+    //! way, so what this pass stored does not matter.
     FBE_INLINE static bool read_packed(Decoder& d, std::size_t base, std::size_t item_slot, uint32_t count,
                                        std::vector<T>& value) {
         constexpr std::size_t body_size = VBody<T>::body_size;
         const std::size_t first = d.mark;
-        if (count > (d.size - first) / body_size || count * sizeof(T) > kReserveFactor * d.size)
+        if (count > (d.size - first) / body_size || count * sizeof(T) > kReserveFactor * d.size ||
+            first - base + std::size_t(count) * body_size > UINT32_MAX)
+            return false;
+        // The offsets: first - base, then body_size more each time (u32, as
+        // the check above keeps them below 2^32).
+        const uint8_t* slots = d.data + item_slot;
+        uint32_t expected = uint32_t(first - base);
+        uint32_t mismatch = 0;
+        for (std::size_t i = 0; i < count; ++i, expected += uint32_t(body_size))
+            mismatch |= load_u32(slots + i * E::inline_size) ^ expected;
+        if (mismatch != 0)
             return false;
         if (value.size() != count) // a reused vector usually has the size already
             value.resize(count);
         T* items = value.data();
         for (std::size_t i = 0; i < count; ++i) {
             const std::size_t body = first + i * body_size;
-            if (base + load_u32(d.data + item_slot + i * E::inline_size) != body ||
-                load_u32(d.data + body) != body_size)
-                return false;
+            mismatch |= load_u32(d.data + body) ^ uint32_t(body_size);
             read_body<T>(d, body, uint32_t(body_size), items[i]);
         }
+        if (mismatch != 0)
+            return false;
         d.mark = first + count * body_size;
         return true;
     }
