@@ -20,7 +20,7 @@ from .protocol import (
     frame_type,
     wait_response,
 )
-from .struct import DEFAULT, Default, Struct, enum_missing
+from .struct import DEFAULT, Default, EnumMembers, Struct, enum_missing
 from .text import text_bytes
 from .values import (
     EPOCH,
@@ -48,6 +48,7 @@ __all__ = [
     "DecodeError",
     "Default",
     "EncodeError",
+    "EnumMembers",
     "FBEError",
     "FinalModel",
     "FrameError",

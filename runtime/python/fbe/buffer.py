@@ -162,6 +162,50 @@ def struct_header(r: Reader, pos: int, type_id: int, type_name: str) -> int:
     return size  # type: ignore[no-any-return]
 
 
+def struct_body(r: Reader, layout: struct.Struct, pos: int, type_id: int, type_name: str) -> tuple[Any, ...]:
+    """Check and enter the struct body at absolute ``pos``; its header and slots, unpacked with one call.
+
+    ``layout`` is the body as this reader knows it (``u32 size, u32 type id``,
+    then every field's slot). The result's item 0 is the body size the writer
+    recorded: when it is smaller than ``layout.size`` (an older writer) the
+    items of the missing fields are meaningless and callers use defaults; a
+    body shorter than ours at the very end of the buffer is zero padded
+    (:func:`partial_body`). The same checks and accounting as
+    :func:`struct_header` (which raises the precise error); the caller
+    leaves with ``r.depth -= 1``.
+    """
+    try:
+        t = layout.unpack_from(r.data, pos)
+    except struct.error:  # fewer than layout.size bytes left: a short (older) body at the end, or bad data
+        return partial_body(r, layout, pos, struct_header(r, pos, type_id, type_name))
+    size = t[0]
+    if size < 8 or pos + size > r.size or (r.check and t[1] != type_id):
+        struct_header(r, pos, type_id, type_name)  # raises
+    depth = r.depth = r.depth + 1
+    budget = r.budget = r.budget - size
+    if depth > MAX_DEPTH or budget < 0:
+        r.depth -= 1
+        r.enter(pos, size)
+    return t
+
+
+def leaf_body(r: Reader, layout: struct.Struct, pos: int, type_id: int, type_name: str) -> tuple[Any, ...]:
+    """:func:`struct_body` of a struct without struct fields (it cannot nest): no depth to enter or leave."""
+    try:
+        t = layout.unpack_from(r.data, pos)
+    except struct.error:
+        t = partial_body(r, layout, pos, struct_header(r, pos, type_id, type_name))
+        r.depth -= 1
+        return t
+    size = t[0]
+    if size < 8 or pos + size > r.size or (r.check and t[1] != type_id):
+        struct_header(r, pos, type_id, type_name)  # raises
+    budget = r.budget = r.budget - size
+    if budget < 0:
+        r.spend(0, pos)
+    return t
+
+
 def partial_body(r: Reader, layout: struct.Struct, pos: int, size: int) -> tuple[Any, ...]:
     """Unpack a body shorter than ours (an older writer): missing bytes read as zero."""
     raw = r.data[pos: pos + size] + bytes(layout.size - size)
@@ -210,16 +254,18 @@ def read_string(r: Reader, base: int, off: int, field: str) -> str:
     if not off:
         return ""
     p = base + off
-    if p + 4 > r.size:
+    end = r.size
+    if p + 4 > end:
         raise out_of_bounds("string size", p, field)
-    n = unpack_u32(r.data, p)[0]
+    data = r.data
+    n = unpack_u32(data, p)[0]
     e = p + 4 + n
-    if e > r.size:
+    if e > end:
         raise out_of_bounds(f"string of {n} bytes", p, field)
-    r.budget -= 4 + n
-    if r.budget < 0:
+    budget = r.budget = r.budget - 4 - n
+    if budget < 0:
         r.spend(0, p, field)
-    return r.data[p + 4: e].decode("utf-8", "surrogateescape")
+    return data[p + 4: e].decode("utf-8", "surrogateescape")
 
 
 def read_bytes(r: Reader, base: int, off: int, field: str) -> bytes:
@@ -245,7 +291,9 @@ def read_count(r: Reader, pos: int, item: int, field: str) -> int:
     n: int = unpack_u32(r.data, pos)[0]
     if n * item > r.size - pos - 4:
         raise DecodeError(f"count {n} exceeds the buffer", None, field, pos)
-    r.spend(4 + n * item, pos, field)
+    budget = r.budget = r.budget - 4 - n * item
+    if budget < 0:
+        r.spend(0, pos, field)
     return n
 
 
@@ -265,6 +313,21 @@ def read_optional(
     if not off:
         raise DecodeError("present optional with offset 0", None, field, base)
     return read(r, base + off, field)
+
+
+def read_optional_struct(
+    r: Reader, base: int, has: int, off: int, field: str, read: Callable[[Reader, int], T], make: Callable[[], T]
+) -> T | None:
+    """A present optional struct: its value slot (at base + off) holds the body's offset from the slot."""
+    if not has:
+        return None
+    if not off:
+        raise DecodeError("present optional with offset 0", None, field, base)
+    s = base + off
+    if s + 4 > r.size:
+        raise out_of_bounds("value slot", s, field)
+    o = unpack_u32(r.data, s)[0]
+    return read(r, s + o) if o else absent_struct(r, make, field, s)
 
 
 def write_string(w: bytearray, value: str) -> int:

@@ -8,6 +8,7 @@ import math
 from typing import Any, ClassVar, TypeVar
 
 E = TypeVar("E", bound=enum.IntEnum)
+M = TypeVar("M", bound=enum.Enum)
 
 
 class Struct:
@@ -75,6 +76,24 @@ def enum_missing(cls: type[E], value: object) -> E | None:
         member._value_ = value
         return member
     return None
+
+
+class EnumMembers(dict[int, M]):
+    """Wire value -> member of one generated enum/flags class (``FBE_M_<Name>``).
+
+    Declared values are a plain dict hit; any other value (kept as FORMAT.md
+    2.6 asks) is made by the class on each lookup and not stored, so hostile
+    input cannot grow the map.
+    """
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: type[M]) -> None:
+        super().__init__({m.value: m for m in cls.__members__.values()})
+        self.cls = cls
+
+    def __missing__(self, value: int) -> M:
+        return self.cls(value)
 
 
 class Default(enum.Enum):

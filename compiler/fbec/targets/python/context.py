@@ -91,6 +91,22 @@ def nraw(t: ir.Type) -> int:
     return 1
 
 
+def nests(s: ir.Struct) -> bool:
+    """True when a value of s can hold another struct. Readers of the other structs (leaves) neither
+    count nor check nesting depth: they cannot recurse."""
+
+    def has_struct(t: ir.Type) -> bool:
+        if isinstance(t, ir.StructRef):
+            return True
+        if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
+            return has_struct(t.element)
+        if isinstance(t, ir.Mapping):
+            return has_struct(t.key) or has_struct(t.value)
+        return False
+
+    return any(has_struct(f.type) for f in s.all_fields)
+
+
 def check_size(fmt: str, expected: int) -> None:
     """The IR's slot sizes and our layouts must agree (never recomputed, only checked)."""
     got = struct.calcsize("<" + fmt)
@@ -175,9 +191,8 @@ class Context:
         return f"dict[{self.hint(t.key)}, {self.hint(t.value)}]"
 
     def enum_from_raw(self, qualified: str, raw: str) -> str:
-        """An enum/flags value from its raw wire integer: a dict hit for declared values."""
-        members = self.ref(qualified, "FBE_M_")
-        return f"({members}[{raw}] if {raw} in {members} else {self.ref(qualified)}({raw}))"
+        """An enum/flags value from its raw wire integer: a dict hit for declared values (fbe.EnumMembers)."""
+        return f"{self.ref(qualified, 'FBE_M_')}[{raw}]"
 
     def struct(self, qualified: str) -> ir.Struct:
         return self.schema.struct(qualified)

@@ -6,9 +6,12 @@ layout (FORMAT.md section 4).
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Sequence
+
 from fbec.model import ir
 
-from .context import Context, ident, is_plain, map_order, set_order, slot_fmt
+from .context import Context, ident, is_plain, map_order, nests, set_order, slot_fmt
 
 IND = "    "
 
@@ -23,6 +26,14 @@ def _fixed_run_member(t: ir.Type) -> bool:
         e = t.element
         return is_plain(e) or isinstance(e, ir.EnumRef) or (isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"))
     return False
+
+
+def _is_text(t: ir.Type) -> bool:
+    return isinstance(t, ir.Primitive) and t.name in ("string", "bytes")
+
+
+def _is_string(t: ir.Type) -> bool:
+    return isinstance(t, ir.Primitive) and t.name == "string"
 
 
 def _min_size(t: ir.Type) -> int:
@@ -68,7 +79,7 @@ class Final:
         if is_plain(t):
             return f"{tv}[{start}]"
         if isinstance(t, ir.EnumRef):
-            return c.enum_from_raw(t.name, f"{tv}[{start}]")[1:-1]  # an argument or assignment: no parentheses
+            return c.enum_from_raw(t.name, f"{tv}[{start}]")
         if isinstance(t, ir.Primitive) and t.name == "decimal":
             return f"fbe.decode_decimal({tv}[{start}])"
         if isinstance(t, ir.Primitive) and t.name == "uuid":
@@ -172,74 +183,114 @@ class Final:
 
     # ------------------------------------------------------------ structs
 
+    def runs(self, fields: Sequence[ir.Field]) -> list[tuple[list[ir.Field], ir.Field | None] | ir.Field]:
+        """The fields in the order they are encoded: runs of fixed-size fields packed with one layout,
+        a ``string``/``bytes`` field closing a run with its u32 size (its bytes follow the run), and
+        every other field on its own."""
+        out: list[tuple[list[ir.Field], ir.Field | None] | ir.Field] = []
+        run: list[ir.Field] = []
+        for f in fields:
+            if _fixed_run_member(f.type):
+                run.append(f)
+            elif _is_text(f.type):
+                out.append((run, f))
+                run = []
+            else:
+                if run:
+                    out.append((run, None))
+                    run = []
+                out.append(f)
+        if run:
+            out.append((run, None))
+        return out
+
     def struct_functions(self, s: ir.Struct) -> list[str]:
         c = self.ctx
         cls = ident(s.name)
         fields = s.all_fields
         self.n = 0
-        # writer: runs of fixed fields packed at once
+        # writer: one pack per run
         out = [f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:",
                f'{IND}"""Append the final encoding of a {s.name} (fields back to back)."""']
         body: list[str] = []
-        i = 0
-        while i < len(fields):
-            f = fields[i]
-            if _fixed_run_member(f.type):
-                j = i
-                fmt = ""
-                raws: list[str] = []
-                while j < len(fields) and _fixed_run_member(fields[j].type):
-                    pre, rs = self.raw_values(fields[j].type, f"v.{ident(fields[j].name)}", fields[j].name)
-                    body += pre
-                    raws += rs
-                    fmt += slot_fmt(fields[j].type)
-                    j += 1
-                body.append(f"w += {c.layout(fmt)}.pack({', '.join(raws)})")
-                i = j
+        for part in self.runs(fields):
+            if isinstance(part, ir.Field):
+                body += self.write(part.type, f"v.{ident(part.name)}", part.name, 0)
                 continue
-            body += self.write(f.type, f"v.{ident(f.name)}", f.name, 0)
-            i += 1
+            members, text = part
+            fmt = ""
+            raws: list[str] = []
+            for m in members:
+                pre, rs = self.raw_values(m.type, f"v.{ident(m.name)}", m.name)
+                body += pre
+                raws += rs
+                fmt += slot_fmt(m.type)
+            tail = ""
+            if text is not None:
+                tail = self.tmp("s")
+                x = f"v.{ident(text.name)}"
+                enc = f'{x}.encode("utf-8", "surrogateescape")' if _is_string(text.type) else x
+                body.append(f"{tail} = {enc}")
+                raws.append(f"len({tail})")
+                fmt += "I"
+            body.append(f"w += {c.layout(fmt)}.pack({', '.join(raws)})")
+            if tail:
+                body.append(f"w += {tail}")
         out += [IND + x for x in body]
         out += ["", ""]
 
         # reader
+        leaf = not nests(s)
         out += [f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:",
-                f'{IND}"""Read a {s.name} at p; return it and the position after it."""',
-                f"{IND}fbe.buffer.final_enter(r, p)"]
+                f'{IND}"""Read a {s.name} at p; return it and the position after it."""']
+        if not leaf:
+            out.append(f"{IND}fbe.buffer.final_enter(r, p)")
         body = []
         args: list[str] = []
-        i = 0
-        while i < len(fields):
-            f = fields[i]
-            if _fixed_run_member(f.type):
-                j = i
-                fmt = ""
-                members = []
-                while j < len(fields) and _fixed_run_member(fields[j].type):
-                    members.append(fields[j])
-                    fmt += slot_fmt(fields[j].type)
-                    j += 1
-                lay = c.layout(fmt)
-                tv = self.tmp("t")
-                body += [f"if p + {lay}.size > r.size:",
-                         f'{IND}raise fbe.buffer.out_of_bounds("value", p, "{f.name}")',
-                         f"{tv} = {lay}.unpack_from(r.data, p)", f"p += {lay}.size"]
-                k = 0
-                for m in members:
-                    args.append(self.conv(m.type, tv, k))
-                    k += len(slot_fmt(m.type).replace("16s", "s"))
-                i = j
+        if any(not isinstance(part, ir.Field) for part in self.runs(fields)):
+            body.append("data, end = r.data, r.size")
+        for part in self.runs(fields):
+            if isinstance(part, ir.Field):
+                target = self.tmp("x")
+                body += self.read(part.type, target, part.name)
+                args.append(target)
                 continue
-            target = self.tmp("x")
-            body += self.read(f.type, target, f.name)
-            args.append(target)
-            i += 1
-        body.append(f"v = {cls}({', '.join(args)})")
+            members, text = part
+            fmt = "".join(slot_fmt(m.type) for m in members) + ("I" if text is not None else "")
+            lay = c.layout(fmt)
+            size = struct.calcsize("<" + fmt)
+            tv = self.tmp("t")
+            if members:
+                first, what0 = members[0].name, "value"
+            else:
+                assert text is not None
+                first, what0 = text.name, ("string size" if _is_string(text.type) else "bytes size")
+            body += [f"if p + {size} > end:",
+                     f'{IND}raise fbe.buffer.out_of_bounds("{what0}", p, "{first}")',
+                     f"{tv} = {lay}.unpack_from(data, p)", f"p += {size}"]
+            k = 0
+            for m in members:
+                args.append(self.conv(m.type, tv, k))
+                k += len(slot_fmt(m.type).replace("16s", "s"))
+            if text is not None:
+                what = "string" if _is_string(text.type) else "bytes"
+                q, x = self.tmp("q"), self.tmp("x")
+                raw = f"data[p:{q}]"
+                body += [f"{q} = p + {tv}[{k}]",
+                         f"if {q} > end:",
+                         f'{IND}raise fbe.buffer.out_of_bounds(f"{what} of {{{tv}[{k}]}} bytes", p - 4, "{text.name}")',
+                         f'{x} = {raw}.decode("utf-8", "surrogateescape")' if what == "string" else f"{x} = {raw}",
+                         f"p = {q}"]
+                args.append(x)
+        # every field is known: the instance without __init__ (its defaults would be overwritten)
+        body.append(f"v = {cls}.__new__({cls})")
+        body += [f"v.{ident(f.name)} = {x}" for f, x in zip(fields, args)]
         out += [f"{IND}try:"] + [IND * 2 + x for x in body]
         out += [f"{IND}except fbe.DecodeError as e:",
-                f'{IND * 2}raise e.within("{s.qualified}") from None',
-                f"{IND}r.depth -= 1",
-                f"{IND}return v, p", "", ""]
+                f'{IND * 2}raise e.within("{s.qualified}") from None']
+        if not leaf:
+            out.append(f"{IND}r.depth -= 1")
+        out += [f"{IND}return v, p", "", ""]
         return out
 
     def model_class(self, s: ir.Struct) -> list[str]:

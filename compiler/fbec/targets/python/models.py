@@ -9,9 +9,29 @@ from __future__ import annotations
 
 from fbec.model import ir
 
-from .context import Context, check_size, ident, is_plain, map_order, nraw, set_order, slot_fmt, tkey
+from .context import (
+    Context,
+    check_size,
+    ident,
+    is_fixed_scalar,
+    is_plain,
+    map_order,
+    nests,
+    nraw,
+    set_order,
+    slot_fmt,
+    tkey,
+)
 
 IND = "    "
+
+
+def _is_text(t: ir.Type) -> bool:
+    return isinstance(t, ir.Primitive) and t.name in ("string", "bytes")
+
+
+def _is_string(t: ir.Type) -> bool:
+    return isinstance(t, ir.Primitive) and t.name == "string"
 
 
 class Raw:
@@ -103,6 +123,14 @@ class Versioned:
         name = "fbe_vow_" + tkey(e)
 
         def build() -> list[str]:
+            if isinstance(e, ir.StructRef):  # the body follows its value slot: the slot holds 4
+                return [
+                    f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:",
+                    f"{IND}q = len(w)",
+                    f'{IND}w += b"\\x04\\x00\\x00\\x00"',
+                    f"{IND}{c.ref(e.name, 'fbe_vw_')}(w, x)",
+                    f"{IND}return q",
+                ]
             sw = self.slot_writer(e)
             return [
                 f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:",
@@ -147,6 +175,15 @@ class Versioned:
                 if (is_plain(e) or isinstance(e, ir.EnumRef)) and len(slot_fmt(e)) == 1:
                     lines.append(f'{IND}fbe.buffer.write_plain_seq(w, "{slot_fmt(e)}", {it})')
                     lines.append(f"{IND}return q - b")
+                    return lines
+                if isinstance(e, ir.StructRef):  # the bodies first, then every offset with one pack
+                    vw = c.ref(e.name, "fbe_vw_")
+                    lines += [
+                        f"{IND}n = len(x)",
+                        f"{IND}w += bytes(4 + n * 4)",
+                        f'{IND}struct.pack_into(f"<{{n + 1}}I", w, q, n, *[{vw}(w, e) - b for e in {it}])',
+                        f"{IND}return q - b",
+                    ]
                     return lines
                 sw = self.slot_writer(e)
                 lines += [
@@ -200,7 +237,11 @@ class Versioned:
             absent = f"fbe.buffer.absent_struct(r, {c.ref(t.name)}, {field}, {base})"
             return f"({c.ref(t.name, 'fbe_vr_')}(r, {base} + {r0}) if {r0} else {absent})"
         if isinstance(t, ir.Optional_):
-            sr = self.slot_reader(t.element)
+            e = t.element
+            if isinstance(e, ir.StructRef):
+                vr, make = c.ref(e.name, "fbe_vr_"), c.ref(e.name)
+                return f"fbe.buffer.read_optional_struct(r, {base}, {r0}, {raw.at(1)}, {field}, {vr}, {make})"
+            sr = self.slot_reader(e)
             return f"fbe.buffer.read_optional(r, {base}, {r0}, {raw.at(1)}, {field}, {sr})"
         if isinstance(t, ir.Array):
             e = t.element
@@ -288,14 +329,17 @@ class Versioned:
         # writer
         out = [f"def fbe_vw_{s.name}(w: bytearray, v: {cls}) -> int:",
                f'{IND}"""Append the body of a {s.name} and its data; return the body position."""',
-               f"{IND}p = len(w)",
-               f"{IND}w += bytes({s.body_size})"]
-        raws: list[str] = [str(s.body_size), str(s.type_id)]
-        for i, f in enumerate(fields):
-            stmts, rs = self.write_field(f.type, f"v.{ident(f.name)}", "p", f"o{i}", f.name)
-            out += [IND + x for x in stmts]
-            raws += rs
-        out.append(f"{IND}{lay}.pack_into(w, p, {', '.join(raws)})")
+               f"{IND}p = len(w)"]
+        if all(_is_text(f.type) or is_fixed_scalar(f.type) for f in fields) and any(_is_text(f.type) for f in fields):
+            out += self.text_struct_writer(s, fmt)
+        else:
+            out.append(f"{IND}w += bytes({s.body_size})")
+            raws: list[str] = [str(s.body_size), str(s.type_id)]
+            for i, f in enumerate(fields):
+                stmts, rs = self.write_field(f.type, f"v.{ident(f.name)}", "p", f"o{i}", f.name)
+                out += [IND + x for x in stmts]
+                raws += rs
+            out.append(f"{IND}{lay}.pack_into(w, p, {', '.join(raws)})")
         out.append(f"{IND}return p")
         out.append("")
         out.append("")
@@ -307,28 +351,59 @@ class Versioned:
         if not fields:
             out += [f"{IND}{header}", f"{IND}r.depth -= 1", f"{IND}return {cls}()", "", ""]
             return out
-        out.append(f"{IND}sz = {header}")
+        leaf = not nests(s)
+        body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}")'
         ends = ", ".join(str(f.offset + f.type.size) for f in fields)
         ends_c = c.constant(f"({ends},)" if len(fields) == 1 else f"({ends})")
-        out += [f"{IND}try:",
-                f"{IND * 2}if sz >= {s.body_size}:",
-                f"{IND * 3}t = {lay}.unpack_from(r.data, p)",
-                f"{IND * 3}k = {len(fields)}",
-                f"{IND * 2}else:",
-                f"{IND * 3}t = fbe.buffer.partial_body(r, {lay}, p, sz)",
-                f"{IND * 3}k = fbe.buffer.present({ends_c}, sz, {s.base_size})",
-                f"{IND * 2}v = {cls}("]
+        exprs = []
         idx = 2
-        for i, f in enumerate(fields):
-            expr = self.read_expr(f.type, Raw("t", idx), "p", f'"{f.name}"')
-            dflt = self.default_arg(f)
-            out.append(f"{IND * 3}{expr} if k > {i} else {dflt},")
+        for f in fields:
+            exprs.append(self.read_expr(f.type, Raw("t", idx), "p", f'"{f.name}"'))
             idx += nraw(f.type)
-        out += [f"{IND * 2})",
+        # a body as large as ours or larger (a newer writer: the rest is skipped): every field, no __init__
+        out += [f"{IND}t = {body}",
+                f"{IND}try:",
+                f"{IND * 2}if t[0] >= {s.body_size}:",
+                f"{IND * 3}v = {cls}.__new__({cls})"]
+        out += [f"{IND * 3}v.{ident(f.name)} = {x}" for f, x in zip(fields, exprs)]
+        # an older writer's smaller body: the fields it did not know get their defaults
+        out += [f"{IND * 2}else:",
+                f"{IND * 3}k = fbe.buffer.present({ends_c}, t[0], {s.base_size})",
+                f"{IND * 3}v = {cls}("]
+        out += [f"{IND * 4}{x} if k > {i} else {self.default_arg(f)}," for i, (f, x) in enumerate(zip(fields, exprs))]
+        out += [f"{IND * 3})",
                 f"{IND}except fbe.DecodeError as e:",
-                f'{IND * 2}raise e.within("{s.qualified}") from None',
-                f"{IND}r.depth -= 1",
-                f"{IND}return v", "", ""]
+                f'{IND * 2}raise e.within("{s.qualified}") from None']
+        if not leaf:
+            out.append(f"{IND}r.depth -= 1")
+        out += [f"{IND}return v", "", ""]
+        return out
+
+    def text_struct_writer(self, s: ir.Struct, fmt: str) -> list[str]:
+        """A body of fixed fields and strings/bytes: their data follows the body in field order, so every
+        offset is known once the values are encoded; the body goes out with one pack that also holds the
+        first string's size."""
+        c = self.ctx
+        out: list[str] = []
+        raws: list[str] = [str(s.body_size), str(s.type_id)]
+        texts: list[str] = []
+        off = str(s.body_size)
+        for i, f in enumerate(s.all_fields):
+            x = f"v.{ident(f.name)}"
+            if not _is_text(f.type):
+                raws += self.write_field(f.type, x, "p", f"o{i}", f.name)[1]
+                continue
+            if texts:
+                out.append(f"{IND}o{i} = {off} + 4 + len({texts[-1]})")
+                off = f"o{i}"
+            t = f"s{i}"
+            out.append(f'{IND}{t} = {x}.encode("utf-8", "surrogateescape")' if _is_string(f.type) else f"{IND}{t} = {x}")
+            texts.append(t)
+            raws.append(off)
+        out.append(f"{IND}w += {c.layout(fmt + 'I')}.pack({', '.join(raws)}, len({texts[0]}))")
+        out.append(f"{IND}w += {texts[0]}")
+        for t in texts[1:]:
+            out += [f"{IND}w += fbe.buffer.pack_u32(len({t}))", f"{IND}w += {t}"]
         return out
 
     def default_arg(self, f: ir.Field) -> str:

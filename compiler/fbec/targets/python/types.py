@@ -30,7 +30,7 @@ def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
                 f"{IND * 2}return (int(self) & int(flags)) == int(flags)", ""]
     out += [f"{IND}def __str__(self) -> str:", f"{IND * 2}return fbe_tx_{e.name}(self)", "", ""]
     cls = ident(e.name)
-    out += [f"FBE_M_{e.name}: dict[int, {cls}] = {{int(m): m for m in {cls}.__members__.values()}}", "", ""]
+    out += [f"FBE_M_{e.name}: fbe.EnumMembers[{cls}] = fbe.EnumMembers({cls})", "", ""]
     if flags:
         pairs = ", ".join(f'("{v.name}", {v.value})' for v in e.values)
         out += [f"FBE_N_{e.name}: tuple[tuple[str, int], ...] = ({pairs}{',' if len(e.values) == 1 else ''})", "", "",
