@@ -265,7 +265,11 @@ def read_string(r: Reader, base: int, off: int, field: str) -> str:
     budget = r.budget = r.budget - 4 - n
     if budget < 0:
         r.spend(0, p, field)
-    return data[p + 4: e].decode("utf-8", "surrogateescape")
+    raw = data[p + 4: e]
+    try:
+        return raw.decode()  # UTF-8: the same str as with surrogateescape, which only matters for bad bytes
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "surrogateescape")
 
 
 def read_bytes(r: Reader, base: int, off: int, field: str) -> bytes:
