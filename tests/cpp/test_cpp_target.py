@@ -99,3 +99,20 @@ def test_structs_used_by_value_are_declared_first():
     order = [s.name for s in struct_order(schema("tests/everything.fbe").main_package)]
     assert order.index("Counted") < order.index("Everything")
     assert order.index("Fixed") < order.index("Derived")
+
+
+def test_final_fast_path_layout():
+    from fbec.targets.cpp.final_models import Layout, _fast_readers  # noqa: E402
+    trade = schema("trade.fbe")
+    layout = Layout(trade)
+    structs = {s.name: s for s in trade.main_package.structs}
+    # Fewest bytes: Order id 4 + length 4 + side 1 + type 1 + price 8 + volume 8.
+    assert layout.struct_min(structs["Order"]) == 26
+    assert layout.struct_min(structs["Account"]) == 4 + 4 + 1 + 12 + 1 + 4
+    assert [name for name, _ in _fast_readers(structs["Order"], layout)] == ["read_fast"]
+    # The orders vector is read by FSequence: a fast run over the fields before it.
+    assert [name for name, _ in _fast_readers(structs["Account"], layout)] == ["read_fast_id_to_asset"]
+    assert layout.height(layout.items(structs["Account"])) == 1
+    recursive = schema("cpp-tests/recursive.fbe")
+    node = recursive.main_package.structs[0]
+    assert not Layout(recursive).struct_fast(node.qualified)

@@ -11,13 +11,13 @@ class is
 
 from __future__ import annotations
 
-from typing import List, Set
+from typing import Dict, List, Optional, Set, Union
 
-from fbec.model.ir import Field, Package, Schema, Struct
+from fbec.model.ir import Field, Package, Schema, Struct, Type
 from fbec.targets.base import CodeWriter, Options
 
 from .common import (cpp_type, default_value, field_ident, file_banner, ident, imports, inlined_structs, is_scalar,
-                     namespace, qualified, reader_inline, struct_order, writer)
+                     namespace, qualified, reader_inline, recursive_structs, struct_order, writer)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -32,14 +32,15 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
     structs = struct_order(package)
     inlined = inlined_structs(schema, package)
+    layout = Layout(schema)
     with namespace(w, "FBE"):
         w.blank()
         for s in structs:
-            _declaration(w, s, s.qualified in inlined)
+            _declaration(w, s, s.qualified in inlined, layout)
         for s in structs:
             _size(w, s)
             _write(w, s)
-            _read(w, s, inlined)
+            _read(w, s, inlined, layout)
             _read_fixed(w, s)
             _verify(w, s, inlined)
         with namespace(w, package.name):
@@ -54,7 +55,87 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     return w.text()
 
 
-def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
+Item = Union[Field, str]
+"""What a struct body reads, in order: the base (its qualified name), then the fields."""
+
+
+class Layout:
+    """What the fast path of the readers needs to know about every struct of
+    the schema, all from the IR: the fewest bytes a value takes, which
+    structs have a `read_fast`, and how deep their struct nesting goes.
+
+    The fast path reads scalars, strings, bytes, optionals of those and
+    structs made of them (never recursive ones): what a well-formed buffer
+    holds can be checked once for the fixed part and once per length."""
+
+    def __init__(self, schema: Schema) -> None:
+        self.structs: Dict[str, Struct] = {s.qualified: s for p in schema.packages for s in p.structs}
+        self.recursive: Set[str] = set()
+        for p in schema.packages:
+            self.recursive |= recursive_structs(p)
+        self._min: Dict[str, int] = {}
+        self._fast: Dict[str, bool] = {}
+
+    def items(self, s: Struct) -> List[Item]:
+        return ([s.base] if s.base else []) + list(s.fields)
+
+    def min_size(self, t: Type) -> int:
+        """The fewest bytes a value of type `t` takes in the final model."""
+        if t.final_size is not None:
+            return t.final_size
+        if t.kind == "struct":
+            return self.struct_min(self.structs[t.name])
+        if t.kind == "optional":
+            return 1
+        if t.kind == "array":
+            return t.length * self.min_size(t.element)
+        return 4  # the length of a string or bytes, the count of a collection
+
+    def struct_min(self, s: Struct) -> int:
+        if s.qualified not in self._min:
+            self._min[s.qualified] = 0  # a cycle goes through an optional or a collection
+            self._min[s.qualified] = sum(self.item_min(i) for i in self.items(s))
+        return self._min[s.qualified]
+
+    def item_min(self, item: Item) -> int:
+        return self.struct_min(self.structs[item]) if isinstance(item, str) else self.min_size(item.type)
+
+    def fast(self, t: Type) -> bool:
+        """A value of type `t` can be read by the fast path."""
+        if is_scalar(t) or t.kind == "primitive":
+            return True
+        if t.kind == "struct":
+            return self.struct_fast(t.name)
+        if t.kind == "optional":
+            return self.fast(t.element)
+        return False
+
+    def struct_fast(self, name: str) -> bool:
+        """The struct has a `read_fast`: it is not recursive and its base and fields can be read fast."""
+        if name not in self._fast:
+            s = self.structs.get(name)
+            self._fast[name] = False
+            self._fast[name] = (s is not None and name not in self.recursive
+                                and all(self.item_fast(i) for i in self.items(s)))
+        return self._fast[name]
+
+    def item_fast(self, item: Item) -> bool:
+        return self.struct_fast(item) if isinstance(item, str) else self.fast(item.type)
+
+    def height(self, items: List[Item]) -> int:
+        """Struct levels below the items (FStruct counts each against
+        FBE::kMaxDepth; a base is read within its struct and does not count)."""
+        def of(t: Type) -> int:
+            if t.kind == "struct":
+                return 1 + self.height(self.items(self.structs[t.name]))
+            if t.kind == "optional":
+                return of(t.element)
+            return 0
+        return max([self.height(self.items(self.structs[i])) if isinstance(i, str) else of(i.type)
+                    for i in items], default=0)
+
+
+def _declaration(w: CodeWriter, s: Struct, inlined: bool, layout: Layout) -> None:
     t = qualified(s.qualified)
     w.line(f"// {s.qualified}: type {s.type_id}")
     w.line("template <>")
@@ -63,11 +144,14 @@ def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
         w.line(f"static constexpr uint32_t type_id = {s.type_id};")
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
         w.line(f"static constexpr std::size_t fixed_size = {s.final_size or 0};")
+        w.line(f"static constexpr std::size_t min_size = {layout.struct_min(s)};")
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
         if s.final_size:
             w.line(f"static void read_fixed(const uint8_t* p, {t}& value) noexcept;")
+        for name, _ in _fast_readers(s, layout):
+            w.line(f"static bool {name}(const uint8_t*& p, const uint8_t* end, std::size_t rest, {t}& value);")
         w.line("static bool verify(FinalDecoder& d);")
     w.blank()
 
@@ -119,9 +203,85 @@ def _run_size(run: List[Field]) -> int:
     return sum(f.type.final_size for f in run)
 
 
-def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
+def _item_name(item: Item) -> str:
+    return "base" if isinstance(item, str) else item.name
+
+
+def _segments(s: Struct, layout: Layout) -> List[List[Item]]:
+    """The items in order, consecutive ones the fast path can read grouped."""
+    segments: List[List[Item]] = []
+    previous = False
+    for item in layout.items(s):
+        fast = layout.item_fast(item)
+        if fast and previous:
+            segments[-1].append(item)
+        else:
+            segments.append([item])
+        previous = fast
+    return segments
+
+
+def _fast_run(segment: List[Item], layout: Layout) -> bool:
+    """A segment read by a fast reader of its own: two items or more, not only
+    scalars (a run of scalars is one bounds check anyway)."""
+    return (len(segment) > 1 and layout.item_fast(segment[0])
+            and not all(isinstance(i, Field) and is_scalar(i.type) for i in segment))
+
+
+def _fast_readers(s: Struct, layout: Layout) -> List[tuple]:
+    """(name, items) of the fast readers of a struct: `read_fast` over the
+    whole body when it can be read fast, else one per run of such fields."""
+    if layout.struct_fast(s.qualified):
+        return [("read_fast", layout.items(s))]
+    runs = [seg for seg in _segments(s, layout) if _fast_run(seg, layout)]
+    return [(f"read_fast_{_item_name(run[0])}_to_{_item_name(run[-1])}", run) for run in runs]
+
+
+def _fast_reader(w: CodeWriter, s: Struct, inlined: Set[str], name: str, items: List[Item], layout: Layout) -> None:
+    """A fast reader: reads the items at `p`, which must leave `rest` bytes
+    before `end`, and requires `end - p` >= `rest` + the items' fewest bytes:
+    scalars need no check and each length one, against what the items after
+    it need at least. False on any problem (nothing recorded)."""
+    t = qualified(s.qualified)
+    variable = any(not (isinstance(i, Field) and is_scalar(i.type)) for i in items)
+    p = "p" if items else "/*p*/"
+    end, rest = ("end", "rest") if variable else ("/*end*/", "/*rest*/")
+    value = "value" if items else "/*value*/"
+    w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::{name}(const uint8_t*& {p}, const uint8_t* {end}, "
+           f"std::size_t {rest}, {t}& {value})")
+    with w.block("{", "}"):
+        mins = [layout.item_min(i) for i in items]
+        at = 0  # bytes of scalars read since p last moved
+        for k, item in enumerate(items):
+            if isinstance(item, Field) and is_scalar(item.type):
+                w.line(f"value.{field_ident(item.name)} = Scalar<{cpp_type(item.type)}>::get(p{f' + {at}' if at else ''});")
+                at += item.type.final_size
+                continue
+            if at:
+                w.line(f"p += {at};")
+                at = 0
+            after = sum(mins[k + 1:])
+            rest = f"rest + {after}" if after else "rest"
+            if isinstance(item, str):
+                call = f"FBody<{qualified(item)}>::read_fast(p, end, {rest}, value)"
+            elif item.type.kind == "struct":
+                call = f"FBody<{qualified(item.type.name)}>::read_fast(p, end, {rest}, value.{field_ident(item.name)})"
+            else:
+                call = f"FCodec<{cpp_type(item.type)}>::read_fast(p, end, {rest}, value.{field_ident(item.name)})"
+            w.line(f"if (!{call})")
+            w.line("    return false;")
+        if at:
+            w.line(f"p += {at};")
+        w.line("return true;")
+    w.blank()
+
+
+def _read(w: CodeWriter, s: Struct, inlined: Set[str], layout: Layout) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
+    readers = _fast_readers(s, layout)
+    for name, items in readers:
+        _fast_reader(w, s, inlined, name, items, layout)
     args = "FinalDecoder& d" if used else "FinalDecoder& /*d*/"
     w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
     if not used:
@@ -129,40 +289,92 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
             w.line("return true;")
         w.blank()
         return
+
+    def one(item: Item) -> None:
+        if isinstance(item, str):
+            w.line(f"if (!read_body<{qualified(item)}>(d, value))")
+            w.line("    ok = false;")
+            return
+        w.line(f"if (!FCodec<{cpp_type(item.type)}>::read(d, value.{field_ident(item.name)})) {{")
+        w.line(f"    value.{field_ident(item.name)} = {default_value(item)};")
+        w.line("    ok = false;")
+        w.line("}")
+
+    def fast_condition(name: str, items: List[Item], declare: bool) -> None:
+        checks = [f"d.remaining() >= {'min_size' if name == 'read_fast' else sum(layout.item_min(i) for i in items)}"]
+        height = layout.height(items)
+        if height:
+            w.line("// (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)")
+            checks.append(f"d.depth + {height}u <= kMaxDepth")
+        w.line(f"{'const uint8_t* ' if declare else ''}p = d.data + d.pos;")
+        checks.append(f"{name}(p, d.data + d.size, 0, value)")
+        w.line(f"if (FBE_LIKELY({' && '.join(checks)})) {{")
+
     with w.block("{", "}"):
-        w.line("bool ok = true;")
-        if s.base:
-            w.line(f"if (!read_body<{qualified(s.base)}>(d, value))")
-            w.line("    ok = false;")
-
-        def one(f: Field) -> None:
-            w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.name)})) {{")
-            w.line(f"    value.{field_ident(f.name)} = {default_value(f)};")
-            w.line("    ok = false;")
+        if readers and readers[0][0] == "read_fast":
+            w.line("// The fast path; if anything does not fit, every field is read again, best effort.")
+            fast_condition("read_fast", readers[0][1], True)
+            w.line("    d.pos = std::size_t(p - d.data);")
+            w.line("    return true;")
             w.line("}")
-
-        for group in _groups(s):
-            if len(group) == 1:
-                one(group[0])
-                continue
-            size = _run_size(group)
-            w.line(f"if (FBE_LIKELY(d.remaining() >= {size})) {{")
-            w.indent()
-            w.line("const uint8_t* p = d.data + d.pos;")
-            at = 0
-            for f in group:
-                w.line(f"value.{field_ident(f.name)} = Scalar<{cpp_type(f.type)}>::get(p + {at});")
-                at += f.type.final_size
-            w.line(f"d.pos += {size};")
-            w.dedent()
-            w.line("} else {")
-            w.indent()
-            for f in group:
-                one(f)
-            w.dedent()
-            w.line("}")
-        w.line("return ok;")
+            w.line("bool ok = true;")
+            for item in readers[0][1]:
+                one(item)
+            w.line("return ok;")
+        else:
+            w.line("bool ok = true;")
+            declared = False
+            for segment in _segments(s, layout):
+                name = next((n for n, items in readers if items == segment), None)
+                if name:
+                    names = [_item_name(i) for i in segment]
+                    fields = ", ".join(names) if len(names) <= 6 else f"{names[0]} to {names[-1]}"
+                    w.line(f"// {fields}: the fast path, or if anything does not fit, one by one, best effort.")
+                    fast_condition(name, segment, not declared)
+                    declared = True
+                    w.line("    d.pos = std::size_t(p - d.data);")
+                    w.line("} else {")
+                    w.indent()
+                    for item in segment:
+                        one(item)
+                    w.dedent()
+                    w.line("}")
+                    continue
+                for group in _scalar_groups(segment):
+                    if len(group) == 1:
+                        one(group[0])
+                        continue
+                    size = _run_size(group)
+                    w.line(f"if (FBE_LIKELY(d.remaining() >= {size})) {{")
+                    w.indent()
+                    w.line(f"{'' if declared else 'const uint8_t* '}p = d.data + d.pos;")
+                    at = 0
+                    for f in group:
+                        w.line(f"value.{field_ident(f.name)} = Scalar<{cpp_type(f.type)}>::get(p + {at});")
+                        at += f.type.final_size
+                    w.line(f"d.pos += {size};")
+                    w.dedent()
+                    w.line("} else {")
+                    w.indent()
+                    for f in group:
+                        one(f)
+                    w.dedent()
+                    w.line("}")
+            w.line("return ok;")
     w.blank()
+
+
+def _scalar_groups(items: List[Item]) -> List[List[Item]]:
+    """Consecutive scalar fields grouped: such a run is checked against the
+    buffer once and then read without checks."""
+    groups: List[List[Item]] = []
+    for item in items:
+        scalar = isinstance(item, Field) and is_scalar(item.type)
+        if scalar and groups and isinstance(groups[-1][-1], Field) and is_scalar(groups[-1][-1].type):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
 
 
 def _read_fixed(w: CodeWriter, s: Struct) -> None:

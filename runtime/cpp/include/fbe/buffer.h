@@ -99,6 +99,41 @@ FBE_INLINE void assign_bytes(buffer_t& value, const uint8_t* data, std::size_t s
     }
 }
 
+namespace detail {
+//! True where the 16 bytes at std::string::data() always belong to the
+//! string: libstdc++ (C++11 ABI) keeps a string of up to 15 characters in a
+//! 16-byte buffer inside the object and allocates capacity() + 1 bytes for a
+//! longer one, so capacity() is never below 15 (C++23's resize_and_overwrite
+//! hands out the same storage).
+#if defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI) && _GLIBCXX_USE_CXX11_ABI
+constexpr bool kStringHolds16 = true;
+#else
+constexpr bool kStringHolds16 = false;
+#endif
+} // namespace detail
+
+//! assign_bytes() where `readable` (>= size) bytes can be read at `data`:
+//! with libstdc++, a string of at most 15 bytes with 16 readable is one
+//! 16-byte copy into the string's own storage, then its length and
+//! terminator are set; the bytes past the terminator are storage the
+//! string owns and ignores. Everywhere else, assign_bytes().
+FBE_INLINE void assign_bytes(std::string& value, const uint8_t* data, std::size_t size, std::size_t readable) {
+    if constexpr (detail::kStringHolds16) {
+        if (FBE_LIKELY(size <= 15 && readable >= 16)) {
+            if (size != value.size())
+                value.resize(size); // sets the length; a longer string is zero-filled first, then overwritten
+            char* out = &value[0];
+            std::memcpy(out, data, 16);
+            out[size] = '\0';
+            return;
+        }
+    }
+    assign_bytes(value, data, size);
+}
+FBE_INLINE void assign_bytes(buffer_t& value, const uint8_t* data, std::size_t size, std::size_t /*readable*/) {
+    assign_bytes(value, data, size);
+}
+
 //! A growable output buffer. `allocate(n)` appends n uninitialised bytes and
 //! returns their position; memory is kept between uses (`reset()` only
 //! forgets the content), so a long-lived model allocates once.

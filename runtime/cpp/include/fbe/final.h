@@ -83,10 +83,19 @@ public:
 //!   static constexpr bool inlined;            // read/verify are FBE_INLINE
 //!   static constexpr std::size_t fixed_size;  // bytes of every value, 0 if they vary
 //!   static void read_fixed(const uint8_t*, T&); // only if fixed_size != 0: unchecked
+//!   static constexpr std::size_t min_size;    // the fewest bytes a value takes
 //!   static std::size_t size(const T&);
 //!   static uint8_t* write(uint8_t*, const T&);
 //!   static bool read(FinalDecoder&, T&);      // best effort, see FinalModel
 //!   static bool verify(FinalDecoder&);
+//! and the fast path of read (docs/cpp.md, "How reading works"): for a
+//! non-recursive struct of scalars, strings, bytes, optionals and such
+//! structs,
+//!   static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, T&);
+//! which requires `end - p >= min_size + rest`, reads the value at `p`
+//! leaving at least `rest` bytes before `end` and returns false (recording
+//! nothing) if it does not fit; for a run of such fields within another
+//! struct, read_fast_<first>_to_<last> alike.
 template <typename T>
 struct FBody;
 
@@ -150,6 +159,12 @@ struct FScalar {
         d.pos += Scalar<T>::size;
         return true;
     }
+    //! Fast path (see FBody<T>::read_fast); `end - p >= min_size + rest` holds.
+    FBE_INLINE static bool read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, T& value) {
+        value = Scalar<T>::get(p);
+        p += Scalar<T>::size;
+        return true;
+    }
 };
 
 template <typename T>
@@ -185,6 +200,17 @@ struct FBlob {
         d.pos += 4 + std::size_t(size);
         return true;
     }
+    //! Fast path (see FBody<T>::read_fast): `end - p >= 4 + rest` holds,
+    //! so the length is in the buffer; one check for the data.
+    FBE_INLINE static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, T& value) {
+        const std::size_t size = load_u32(p);
+        const std::size_t readable = std::size_t(end - p) - 4;
+        if (FBE_UNLIKELY(size > readable - rest))
+            return false;
+        assign_bytes(value, p + 4, size, readable);
+        p += 4 + size;
+        return true;
+    }
 };
 
 template <typename T>
@@ -218,6 +244,11 @@ struct FStruct {
         --d.depth;
         return ok;
     }
+    //! Fast path of a struct that has one (FBody<T>::read_fast), from
+    //! anywhere: checks the struct's fewest bytes first.
+    FBE_INLINE static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, T& value) {
+        return FBE_LIKELY(std::size_t(end - p) >= FBody<T>::min_size + rest) && FBody<T>::read_fast(p, end, rest, value);
+    }
 };
 
 template <typename T>
@@ -250,6 +281,19 @@ struct FOptional {
         if (!d.need(1, "optional flag"))
             return false;
         return d.data[d.pos++] == 0 || E::verify(d);
+    }
+    //! Fast path (see FBody<T>::read_fast): `end - p >= 1 + rest` holds,
+    //! so the flag is in the buffer.
+    FBE_INLINE static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, std::optional<T>& value) {
+        if (*p++ == 0) {
+            value.reset();
+            return true;
+        }
+        if (FBE_UNLIKELY(std::size_t(end - p) < E::min_size + rest))
+            return false;
+        if (!value)
+            value.emplace();
+        return E::read_fast(p, end, rest, *value);
     }
 };
 
