@@ -391,7 +391,7 @@ def _read_fixed(w: CodeWriter, s: Struct) -> None:
             w.line(f"FBody<{qualified(s.base)}>::read_fixed(p, value);")
         for f in s.fields:
             if f.type.final_size:
-                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {at}, value.{f.name});")
+                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {at}, value.{field_ident(f.name)});")
             at += f.type.final_size
     w.blank()
 
