@@ -1,35 +1,36 @@
 # C++: header-only runtime (runtime/cpp), the --cpp generator, GoogleTest
 # suites (tests/cpp) and the example (examples/cpp).
 #
-#   make test-cpp        configure + build + ctest in build/cpp (Release, C++17),
-#                        then the same under AddressSanitizer +
-#                        UndefinedBehaviorSanitizer in build/cpp-asan (Debug,
-#                        C++20, so both standards are compiled)
+#   make test-cpp        configure + build + ctest in build/cpp (g++, Release,
+#                        C++17), then the same with clang++ under
+#                        AddressSanitizer + UndefinedBehaviorSanitizer in
+#                        build/cpp-clang-asan (Debug, C++20): both compilers'
+#                        warnings (-Werror) and both standards are checked
 #   make test-cpp-fast   build/cpp only
 #   make test-cpp-generator  the generator's Python unit tests (tests/cpp/test_*.py)
 .PHONY: deps-cpp test-cpp test-cpp-fast test-cpp-asan test-cpp-generator
 TEST_TARGETS += test-cpp
 
 CPP_BUILD ?= build/cpp
-CPP_ASAN_BUILD ?= build/cpp-asan
+CPP_ASAN_BUILD ?= build/cpp-clang-asan
 CPP_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 deps-cpp:
-	@tools/need-apt.sh cmake g++ make python3 libgtest-dev
+	@tools/need-apt.sh cmake g++ clang libclang-rt-14-dev make python3 libgtest-dev
 
-# $(1): build folder, $(2): build type, $(3): C++ standard, $(4): extra C++ flags
+# $(1): build folder, $(2): build type, $(3): C++ standard, $(4): extra C++ flags, $(5): C++ compiler
 define cpp_build_and_test
-	cmake -S . -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_STANDARD=$(3) -DCMAKE_CXX_FLAGS="$(4)" \
+	cmake -S . -B $(1) -DCMAKE_CXX_COMPILER=$(5) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_STANDARD=$(3) -DCMAKE_CXX_FLAGS="$(4)" \
 		-DFBE_SHARED="$(SHARED)" >/dev/null
 	cmake --build $(1) -j$(JOBS)
 	cd $(1) && ctest --output-on-failure -j$(JOBS)
 endef
 
 test-cpp-fast: deps-cpp
-	$(call cpp_build_and_test,$(CPP_BUILD),Release,17,)
+	$(call cpp_build_and_test,$(CPP_BUILD),Release,17,,g++)
 
 test-cpp-asan: deps-cpp
-	$(call cpp_build_and_test,$(CPP_ASAN_BUILD),Debug,20,$(CPP_ASAN_FLAGS))
+	$(call cpp_build_and_test,$(CPP_ASAN_BUILD),Debug,20,$(CPP_ASAN_FLAGS),clang++)
 
 test-cpp-generator: deps-python
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/cpp

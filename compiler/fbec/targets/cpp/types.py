@@ -151,9 +151,11 @@ def _struct(w: CodeWriter, s: Struct) -> None:
         w.line("std::string string() const;")
         w.blank()
         w.line(f"void swap({ident(s.name)}& other) noexcept;")
-        w.line(f"friend void swap({ident(s.name)}& a, {ident(s.name)}& b) noexcept {{ a.swap(b); }}")
+        # Parameters unnamed here and the body outside: clang's -Wshadow
+        # would take a parameter for a field of the same name.
+        w.line(f"friend void swap({ident(s.name)}&, {ident(s.name)}&) noexcept;")
         w.blank()
-        w.line(f"friend std::ostream& operator<<(std::ostream& stream, const {ident(s.name)}& value);")
+        w.line(f"friend std::ostream& operator<<(std::ostream&, const {ident(s.name)}&);")
     w.blank()
 
 
@@ -208,6 +210,9 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
             w.line("using std::swap;")
         for f in fields:
             w.line(f"swap({field_ident(f.name)}, other.{field_ident(f.name)});")
+    w.blank()
+
+    w.line(f"inline void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}")
     w.blank()
 
     # Text format (FORMAT.md 9): Name(base,f1=v1,...); hidden fields print ***.
