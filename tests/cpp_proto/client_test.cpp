@@ -20,6 +20,7 @@ using Bytes = std::vector<uint8_t>;
 //! (quantity <= 0), ExtPing with Pong or ExtRejected (empty payload).
 template <class TSender, class TReceiver>
 struct Server : TSender, TReceiver {
+    using TReceiver::onReceive;
     Bytes out; // what the server sent, for a queued transport
     std::vector<std::string> notices;
     bool silent = false; // receive but never answer
@@ -51,6 +52,7 @@ struct Server : TSender, TReceiver {
 
 template <class TClient>
 struct ClientOf : TClient {
+    using TClient::onReceiveNotify;
     Bytes out;
     std::vector<std::string> notified;
     std::size_t onSend(const void* data, std::size_t size) override {

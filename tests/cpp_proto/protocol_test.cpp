@@ -33,6 +33,7 @@ struct Out : TBase {
 
 template <class TBase>
 struct In : TBase {
+    using TBase::onReceive; // the overloads of other packages' types stay callable
     std::vector<std::string> received;
     std::vector<std::pair<FBE::ReceiveError, std::string>> errors;
     std::vector<std::string> log;
@@ -296,6 +297,7 @@ TYPED_TEST(Both, RandomGarbageNeverCrashes) {
 
 TEST(Protocol, ProxyForwardsRawFrames) {
     struct Forward : FBE::rpcext::Proxy<> {
+        using FBE::rpcext::Proxy<>::onProxy;
         Bytes forwarded;
         std::vector<std::size_t> types;
         void onProxy(FBE::rpc::PingModel<FBE::ReadBuffer>& model, std::size_t type, const void* data,
