@@ -3,31 +3,33 @@
 #
 #   make test-cpp-proto        pytest of the generators (tests/cpp_proto/test_generators.py),
 #                              then build + ctest in build/cpp_proto (Release) and
-#                              build/cpp_proto-asan (ASan + UBSan)
+#                              build/cpp_proto-clang-asan (clang++, ASan + UBSan; UBSan
+#                              ignores RapidJSON 1.1.0's own headers: fuzz/cpp/ubsan-ignore.txt)
 #   make test-cpp-proto-fast   build/cpp_proto only
 #   make bench-cpp-tcp         TCP loopback benchmark: messages/s and latency percentiles
 .PHONY: deps-cpp-proto test-cpp-proto test-cpp-proto-generators test-cpp-proto-fast test-cpp-proto-asan bench-cpp-tcp
 TEST_TARGETS += test-cpp-proto
 
 CPP_PROTO_BUILD ?= build/cpp_proto
-CPP_PROTO_ASAN_BUILD ?= build/cpp_proto-asan
-CPP_PROTO_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CPP_PROTO_ASAN_BUILD ?= build/cpp_proto-clang-asan
+CPP_PROTO_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-fsanitize-ignorelist=$(CURDIR)/fuzz/cpp/ubsan-ignore.txt
 
 deps-cpp-proto:
-	@tools/need-apt.sh cmake g++ make python3 libgtest-dev rapidjson-dev libasio-dev
+	@tools/need-apt.sh cmake g++ clang libclang-rt-14-dev make python3 libgtest-dev rapidjson-dev libasio-dev
 
-# $(1): build folder, $(2): build type, $(3): extra C++ flags, $(4): extra CMake options
+# $(1): build folder, $(2): build type, $(3): extra C++ flags, $(4): extra CMake options, $(5): C++ compiler
 define cpp_proto_build_and_test
-	cmake -S tests/cpp_proto -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_FLAGS="$(3)" -DFBE_SHARED="$(SHARED)" $(4) >/dev/null
+	cmake -S tests/cpp_proto -B $(1) -DCMAKE_CXX_COMPILER=$(5) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_FLAGS="$(3)" -DFBE_SHARED="$(SHARED)" $(4) >/dev/null
 	cmake --build $(1) -j$(JOBS)
 	cd $(1) && ctest --output-on-failure -j$(JOBS)
 endef
 
 test-cpp-proto-fast: deps-cpp-proto
-	$(call cpp_proto_build_and_test,$(CPP_PROTO_BUILD),Release,)
+	$(call cpp_proto_build_and_test,$(CPP_PROTO_BUILD),Release,,,g++)
 
 test-cpp-proto-asan: deps-cpp-proto
-	$(call cpp_proto_build_and_test,$(CPP_PROTO_ASAN_BUILD),Debug,$(CPP_PROTO_ASAN_FLAGS),-DFBE_PROTO_BENCH=OFF)
+	$(call cpp_proto_build_and_test,$(CPP_PROTO_ASAN_BUILD),Debug,$(CPP_PROTO_ASAN_FLAGS),-DFBE_PROTO_BENCH=OFF,clang++)
 
 test-cpp-proto-generators: deps-python
 	$(PYTHON) -m pytest -q tests/cpp_proto
