@@ -11,7 +11,7 @@ class is
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Union
+from typing import Any, Callable, Dict, List, Sequence, Set, Union
 
 from fbec.model.ir import Field, Package, Schema, Struct, Type
 from fbec.targets.base import CodeWriter, Options
@@ -333,12 +333,7 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str], layout: Layout) -> None:
                     fast_condition(name, segment, not declared)
                     declared = True
                     w.line("    d.pos = std::size_t(p - d.data);")
-                    w.line("} else {")
-                    w.indent()
-                    for item in segment:
-                        one(item)
-                    w.dedent()
-                    w.line("}")
+                    _else_each(w, segment, one)
                     continue
                 for group in _scalar_groups(segment):
                     if len(group) == 1:
@@ -354,12 +349,7 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str], layout: Layout) -> None:
                         at += f.type.final_size
                     w.line(f"d.pos += {size};")
                     w.dedent()
-                    w.line("} else {")
-                    w.indent()
-                    for f in group:
-                        one(f)
-                    w.dedent()
-                    w.line("}")
+                    _else_each(w, group, one)
             w.line("return ok;")
     w.blank()
 
@@ -396,6 +386,16 @@ def _read_fixed(w: CodeWriter, s: Struct) -> None:
     w.blank()
 
 
+def _else_each(w: CodeWriter, items: Sequence[Any], one: Callable[[Any], None]) -> None:
+    """Closes a fast branch: `} else {`, then the items one by one (the best-effort path)."""
+    w.line("} else {")
+    w.indent()
+    for item in items:
+        one(item)
+    w.dedent()
+    w.line("}")
+
+
 def _verify(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
@@ -415,11 +415,6 @@ def _verify(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
                 continue
             w.line(f"if (FBE_LIKELY(d.remaining() >= {_run_size(group)})) {{")
             w.line(f"    d.pos += {_run_size(group)};")
-            w.line("} else {")
-            w.indent()
-            for f in group:
-                one(f)
-            w.dedent()
-            w.line("}")
+            _else_each(w, group, one)
         w.line("return true;")
     w.blank()
