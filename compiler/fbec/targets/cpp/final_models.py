@@ -160,7 +160,8 @@ def _size(w: CodeWriter, s: Struct) -> None:
     t = qualified(s.qualified)
     fixed = sum(f.type.final_size for f in s.fields if f.type.final_size is not None)
     terms = [f"FBody<{qualified(s.base)}>::size(value)"] if s.base else []
-    terms += [f"FCodec<{cpp_type(f.type)}>::size(value.{field_ident(f.name)})" for f in s.fields if f.type.final_size is None]
+    terms += [f"FCodec<{cpp_type(f.type)}>::size(value.{field_ident(f.name)})"
+              for f in s.fields if f.type.final_size is None]
     if fixed or not terms:
         terms.insert(0, str(fixed))
     used = any("value" in term for term in terms)
@@ -254,7 +255,8 @@ def _fast_reader(w: CodeWriter, s: Struct, inlined: Set[str], name: str, items: 
         at = 0  # bytes of scalars read since p last moved
         for k, item in enumerate(items):
             if isinstance(item, Field) and is_scalar(item.type):
-                w.line(f"value.{field_ident(item.name)} = Scalar<{cpp_type(item.type)}>::get(p{f' + {at}' if at else ''});")
+                offset = f" + {at}" if at else ""
+                w.line(f"value.{field_ident(item.name)} = Scalar<{cpp_type(item.type)}>::get(p{offset});")
                 at += item.type.final_size
                 continue
             if at:

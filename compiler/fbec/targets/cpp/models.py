@@ -84,7 +84,8 @@ def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
 def _extra(w: CodeWriter, s: Struct) -> None:
     t = qualified(s.qualified)
     terms = [f"VBody<{qualified(s.base)}>::extra(value)"] if s.base else []
-    terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f.name)})" for f in s.fields if not is_fixed(f.type)]
+    terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f.name)})"
+              for f in s.fields if not is_fixed(f.type)]
     w.line(f"inline std::size_t VBody<{t}>::extra(const {t}& {'value' if terms else '/*value*/'}) noexcept")
     with w.block("{", "}"):
         if not terms:
@@ -128,7 +129,7 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
         # (enter() checked that it lies in the buffer): every field at its
         # offset, no size checks.
         w.line(f"if (FBE_UNLIKELY(size < {s.body_size}))")
-        w.line(f"    return call_apart(d, [&](Decoder& c) {{ return read_older(c, body, size, value); }});")
+        w.line("    return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });")
         if s.base:
             w.line(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))")
             w.line("    return false;")
