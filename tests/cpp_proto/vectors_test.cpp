@@ -25,6 +25,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <set>
 #include <random>
 #include <sstream>
 #include <string>
@@ -104,6 +105,8 @@ const std::map<std::string, std::function<JsonResult(const std::string&)>>& json
         {"enums_enums", json_case<::enums::Enums>},
         {"proto_account", json_case<::proto::Account>},
         {"proto_account_default", json_case<::proto::Account>},
+        {"proto_account_doubles_1", json_case<::proto::Account>},
+        {"proto_account_doubles_2", json_case<::proto::Account>},
         {"proto_account_message", json_case<::proto::AccountMessage>},
         {"proto_account_noasset", json_case<::proto::Account>},
         {"proto_balance", json_case<::proto::Balance>},
@@ -147,10 +150,14 @@ std::vector<std::string> manifest_json_cases() {
 TEST(JsonVectors, EveryJsonVectorIsCovered) {
     REQUIRE_VECTORS();
     const auto names = manifest_json_cases();
-    EXPECT_EQ(names.size(), 25u);
+    EXPECT_EQ(names.size(), 27u);
     for (const auto& name : names)
         EXPECT_TRUE(json_cases().count(name)) << "no C++ type registered for " << name;
 }
+
+// Known failures (the list may only shrink): the original's double digits come
+// from RapidJSON master's Grisu2 and differ in the last place (issue 13, item 7).
+const std::set<std::string> kKnownJsonDigitFailures = {"proto_account_doubles_1", "proto_account_doubles_2"};
 
 TEST(JsonVectors, WriteIsByteIdenticalAndReadGivesTheValueBack) {
     REQUIRE_VECTORS();
@@ -160,7 +167,10 @@ TEST(JsonVectors, WriteIsByteIdenticalAndReadGivesTheValueBack) {
         ASSERT_NE(it, json_cases().end());
         const JsonResult r = it->second(name);
         const std::string expected = read_file(name + ".json");
-        if (name == "test_struct_hash") {
+        if (kKnownJsonDigitFailures.count(name)) {
+            EXPECT_NE(r.written, expected) << "known failure passes now: remove it from kKnownJsonDigitFailures";
+            EXPECT_TRUE(r.binary_equal) << "the value read from JSON serializes differently from .final.bin";
+        } else if (name == "test_struct_hash") {
             // Hash containers have no defined order: compare as sets of pairs.
             EXPECT_TRUE(same_json(r.written, expected)) << r.written;
             EXPECT_TRUE(same_json(r.rewritten, expected)) << r.rewritten;

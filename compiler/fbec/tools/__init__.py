@@ -7,9 +7,9 @@ dispatches to it when the first argument is the tool's name. See docs/tools.md.
 from __future__ import annotations
 
 import importlib
-from typing import Callable, Dict, List
+from typing import Callable
 
-TOOLS: Dict[str, str] = {
+TOOLS: dict[str, str] = {
     "decode": "fbec.tools.codec:decode_main",
     "encode": "fbec.tools.codec:encode_main",
     "compat": "fbec.tools.compat:main",
@@ -17,6 +17,6 @@ TOOLS: Dict[str, str] = {
 }
 
 
-def tool(name: str) -> Callable[[List[str]], int]:
+def tool(name: str) -> Callable[[list[str]], int]:
     module, _, func = TOOLS[name].partition(":")
     return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]

@@ -20,7 +20,7 @@ import json
 import os
 import re
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 from ..model.resolve import compile_schema
 from ..syntax.diagnostics import CompileError, Diagnostics
@@ -41,7 +41,7 @@ class UsageError(Exception):
     """Bad arguments or input that is not data (exit status 2)."""
 
 
-def load_codec(schema: str, imports: List[str]) -> Any:
+def load_codec(schema: str, imports: list[str]) -> Any:
     if not os.path.isfile(schema):
         raise UsageError(f"schema '{schema}' does not exist")
     diag = Diagnostics()
@@ -68,7 +68,7 @@ _HEX = re.compile(rb"^(?:0x)?[0-9a-fA-F\s]+$")
 _B64 = re.compile(rb"^[A-Za-z0-9+/=\s]+$")
 
 
-def read_binary(data: bytes, how: str) -> Tuple[bytes, str]:
+def read_binary(data: bytes, how: str) -> tuple[bytes, str]:
     """Raw bytes from raw, hex or base64 input; `auto` guesses from the content."""
     if how == "auto":
         stripped = data.strip()
@@ -91,7 +91,7 @@ def read_binary(data: bytes, how: str) -> Tuple[bytes, str]:
         raise UsageError(f"input is not valid {how}: {e}") from None
 
 
-def _read(path: Optional[str]) -> bytes:
+def _read(path: str | None) -> bytes:
     if path is None or path == "-":
         return sys.stdin.buffer.read()
     try:
@@ -125,7 +125,7 @@ def _decode_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _render(codec: Any, value: Any, q: str, fmt: str, indent: Optional[int]) -> str:
+def _render(codec: Any, value: Any, q: str, fmt: str, indent: int | None) -> str:
     if fmt == "json":
         return str(codec.to_json(value, q))
     if fmt == "text":
@@ -133,7 +133,7 @@ def _render(codec: Any, value: Any, q: str, fmt: str, indent: Optional[int]) -> 
     return str(codec.dumps_described(value, q, indent))
 
 
-def decode_main(argv: List[str]) -> int:
+def decode_main(argv: list[str]) -> int:
     args = _decode_parser().parse_args(argv)
     try:
         codec = load_codec(args.input, args.imports)
@@ -186,7 +186,7 @@ def _report(e: Any, dynamic: Any, tool: str, root: str = "") -> None:
         print(f"fbec {tool}: note: what could be decoded before the error was printed", file=sys.stderr)
 
 
-def _warn_root(codec: Any, data: bytes, root: Dict[str, Any], size: int, model: str) -> None:
+def _warn_root(codec: Any, data: bytes, root: dict[str, Any], size: int, model: str) -> None:
     if size < len(data):
         print(f"fbec decode: warning: {len(data) - size} bytes after the root (size {size}) were ignored",
               file=sys.stderr)
@@ -214,7 +214,7 @@ def _decode_stream(codec: Any, data: bytes, args: argparse.Namespace, dynamic: A
     except DecodeError as e:
         frames = getattr(e, "partial", None) or []
         status = 1
-        error: Optional[Any] = e
+        error: Any | None = e
     else:
         error = None
     for pos, s, value in frames:
@@ -233,7 +233,7 @@ def _decode_stream(codec: Any, data: bytes, args: argparse.Namespace, dynamic: A
     return status
 
 
-def _frame_type(codec: Any, frame: bytes, model: str) -> Optional[int]:
+def _frame_type(codec: Any, frame: bytes, model: str) -> int | None:
     for _, _, tid in codec.frames(frame, model):
         return tid  # type: ignore[no-any-return]
     return None
@@ -258,7 +258,7 @@ def _encode_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _documents(text: str) -> List[Any]:
+def _documents(text: str) -> list[Any]:
     """One JSON document, or one per non-empty line (JSON lines)."""
     try:
         doc = json.loads(text)
@@ -275,7 +275,7 @@ def _documents(text: str) -> List[Any]:
     return doc if isinstance(doc, list) else [doc]
 
 
-def encode_main(argv: List[str]) -> int:
+def encode_main(argv: list[str]) -> int:
     args = _encode_parser().parse_args(argv)
     try:
         codec = load_codec(args.input, args.imports)

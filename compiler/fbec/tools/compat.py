@@ -28,8 +28,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 from ..model import ir_json
 from ..model.resolve import compile_schema
@@ -57,7 +58,7 @@ class InputError(Exception):
 
 # ---------------------------------------------------------------- loading
 
-def load(path: str, import_dirs: Sequence[str] = (), mains: Optional[List[str]] = None) -> Dict[str, Dict[str, Any]]:
+def load(path: str, import_dirs: Sequence[str] = (), mains: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """Every package of a schema file (with its imports) or of a folder of schemas, as IR JSON."""
     if os.path.isdir(path):
         files = sorted(os.path.join(d, f) for d, _, names in os.walk(path) for f in names if f.endswith(".fbe"))
@@ -68,7 +69,7 @@ def load(path: str, import_dirs: Sequence[str] = (), mains: Optional[List[str]] 
         files, dirs = [path], list(import_dirs)
     else:
         raise InputError(f"'{path}' does not exist")
-    packages: Dict[str, Dict[str, Any]] = {}
+    packages: dict[str, dict[str, Any]] = {}
     for f in files:
         diag = Diagnostics()
         try:
@@ -85,7 +86,7 @@ def load(path: str, import_dirs: Sequence[str] = (), mains: Optional[List[str]] 
 
 # ---------------------------------------------------------------- comparison
 
-def type_text(t: Dict[str, Any]) -> str:
+def type_text(t: dict[str, Any]) -> str:
     """A type as written in a schema: `int32`, `proto.Order?`, `double<string>`."""
     k = t["kind"]
     if k in ("primitive", "enum", "flags", "struct"):
@@ -105,7 +106,7 @@ def type_text(t: Dict[str, Any]) -> str:
     return f"{type_text(t['value'])}{{{type_text(t['key'])}}}"
 
 
-def _default_text(d: Dict[str, Any]) -> str:
+def _default_text(d: dict[str, Any]) -> str:
     k = d["kind"]
     if k == "none":
         return "(none)"
@@ -121,16 +122,16 @@ def _default_text(d: Dict[str, Any]) -> str:
 
 
 class Comparer:
-    def __init__(self, old: Dict[str, Dict[str, Any]], new: Dict[str, Dict[str, Any]]) -> None:
+    def __init__(self, old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]) -> None:
         self.old, self.new = old, new
-        self.changes: List[Change] = []
+        self.changes: list[Change] = []
         self.old_types = self._index(old)
         self.new_types = self._index(new)
-        self._final_sigs: Dict[Tuple[int, str], Any] = {}
+        self._final_sigs: dict[tuple[int, str], Any] = {}
 
     @staticmethod
-    def _index(packages: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
-        out: Dict[str, Dict[str, Any]] = {}
+    def _index(packages: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
         for p in packages.values():
             for e in p["enums"] + p["flags"]:
                 out[e["qualified"]] = e
@@ -138,10 +139,10 @@ class Comparer:
                 out[s["qualified"]] = s
         return out
 
-    def add(self, kind: str, where: str, message: str, versioned: str, final: Optional[str] = None) -> None:
+    def add(self, kind: str, where: str, message: str, versioned: str, final: str | None = None) -> None:
         self.changes.append(Change(kind, where, message, versioned, versioned if final is None else final))
 
-    def run(self) -> List[Change]:
+    def run(self) -> list[Change]:
         for name, p in self.old.items():
             if name not in self.new:
                 self.add("package-removed", name, f"package {name} removed", BREAKING)
@@ -152,7 +153,7 @@ class Comparer:
                 self.add("package-added", name, f"package {name} added", SAFE)
         return self.changes
 
-    def _package(self, old: Dict[str, Any], new: Dict[str, Any]) -> None:
+    def _package(self, old: dict[str, Any], new: dict[str, Any]) -> None:
         name = old["name"]
         if old["domain"] != new["domain"]:
             self.add("domain-changed", name, f"domain changed from {old['domain'] or '(none)'} to "
@@ -186,7 +187,7 @@ class Comparer:
 
     # ------------------------------------------------------------ enums and flags
 
-    def _enum(self, old: Dict[str, Any], new: Dict[str, Any]) -> None:
+    def _enum(self, old: dict[str, Any], new: dict[str, Any]) -> None:
         q = old["qualified"]
         kind = old["kind"]
         if old["kind"] != new["kind"]:
@@ -221,7 +222,7 @@ class Comparer:
 
     # ------------------------------------------------------------ structs
 
-    def _struct(self, old: Dict[str, Any], new: Dict[str, Any]) -> None:
+    def _struct(self, old: dict[str, Any], new: dict[str, Any]) -> None:
         q = old["qualified"]
         what = "message" if old["message"] else "struct"
         if old["message"] and not new["message"]:
@@ -250,11 +251,11 @@ class Comparer:
             self.add("final-layout-changed", q, f"final-model layout of {q} changed (a type it contains "
                      "changed its layout; any layout change breaks the final model)", SAFE, BREAKING)
 
-    def _fields(self, q: str, old: Dict[str, Any], new: Dict[str, Any]) -> None:
+    def _fields(self, q: str, old: dict[str, Any], new: dict[str, Any]) -> None:
         of, nf = old["all_fields"], new["all_fields"]
         old_pos = {f["name"]: i for i, f in enumerate(of)}
         new_pos = {f["name"]: i for i, f in enumerate(nf)}
-        renamed: Dict[str, str] = {}
+        renamed: dict[str, str] = {}
         for i, f in enumerate(of):
             if f["name"] not in new_pos and i < len(nf) and nf[i]["name"] not in old_pos \
                     and type_text(nf[i]["type"]) == type_text(f["type"]):
@@ -320,14 +321,14 @@ class Comparer:
                              f"{f['offset']} to {g['offset']} (a field before it changed size)", BREAKING)
                     break
 
-    def _final_sig(self, types: Dict[str, Dict[str, Any]], q: str, stack: Tuple[str, ...] = ()) -> Any:
+    def _final_sig(self, types: dict[str, dict[str, Any]], q: str, stack: tuple[str, ...] = ()) -> Any:
         """The final-model layout of a struct: field types with nested structs expanded."""
         if q in stack:
             return ("recursive", q)
         s = types[q]
         return tuple(self._type_sig(types, f["type"], stack + (q,)) for f in s["all_fields"])
 
-    def _type_sig(self, types: Dict[str, Dict[str, Any]], t: Dict[str, Any], stack: Tuple[str, ...]) -> Any:
+    def _type_sig(self, types: dict[str, dict[str, Any]], t: dict[str, Any], stack: tuple[str, ...]) -> Any:
         k = t["kind"]
         if k == "primitive":
             return t["name"]
@@ -340,7 +341,7 @@ class Comparer:
         return (k, t.get("length"), self._type_sig(types, t["element"], stack))
 
 
-def _out_of_order(old: List[str], new: List[str]) -> List[str]:
+def _out_of_order(old: list[str], new: list[str]) -> list[str]:
     """The names not in the longest common subsequence (the fields that moved)."""
     n, m = len(old), len(new)
     dp = [[0] * (m + 1) for _ in range(n + 1)]
@@ -361,14 +362,14 @@ def _out_of_order(old: List[str], new: List[str]) -> List[str]:
     return [x for x in new if x not in keep]
 
 
-def compare(old: Dict[str, Dict[str, Any]], new: Dict[str, Dict[str, Any]]) -> List[Change]:
+def compare(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]) -> list[Change]:
     """Every change from OLD to NEW packages (IR JSON by package name)."""
     return Comparer(old, new).run()
 
 
-def compare_paths(old: str, new: str, import_dirs: Sequence[str] = ()) -> List[Change]:
-    old_mains: List[str] = []
-    new_mains: List[str] = []
+def compare_paths(old: str, new: str, import_dirs: Sequence[str] = ()) -> list[Change]:
+    old_mains: list[str] = []
+    new_mains: list[str] = []
     changes = compare(load(old, import_dirs, old_mains), load(new, import_dirs, new_mains))
     if os.path.isfile(old) and os.path.isfile(new) and old_mains != new_mains:
         changes.insert(0, Change("package-renamed", old_mains[0], f"the schema's package is {new_mains[0]}, was "
@@ -395,7 +396,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     models = ["versioned", "final"] if args.model == "both" else [args.model]
     try:

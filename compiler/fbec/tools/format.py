@@ -29,7 +29,6 @@ import argparse
 import difflib
 import os
 import sys
-from typing import List, Tuple
 
 from ..syntax.diagnostics import Diagnostics
 from ..syntax.lexer import ATTR, EOF, IDENT, PUNCT, Comment, Token, tokenize_with_comments
@@ -43,17 +42,17 @@ class FormatError(Exception):
     pass
 
 
-def _key(pos: object) -> Tuple[int, int]:
+def _key(pos: object) -> tuple[int, int]:
     return (pos.line, pos.column)  # type: ignore[attr-defined]
 
 
 class Formatter:
-    def __init__(self, tokens: List[Token], comments: List[Comment]) -> None:
+    def __init__(self, tokens: list[Token], comments: list[Comment]) -> None:
         self.t = tokens
         self.k = 0
         self.comments = comments
         self.c = 0
-        self.out: List[str] = []
+        self.out: list[str] = []
         self.depth = 0
         self.last_line = 0          # source line of the last thing emitted (token or comment end)
         self.fresh_body = False     # just opened a brace: no blank line before the first item
@@ -93,9 +92,7 @@ class Formatter:
         while self.c < len(self.comments) and _key(self.comments[self.c].position) < nxt:
             cm = self.comments[self.c]
             self.c += 1
-            if first and force_blank:
-                self._blank()
-            elif cm.position.line - self.last_line > 1 and not self.fresh_body:
+            if first and force_blank or cm.position.line - self.last_line > 1 and not self.fresh_body:
                 self._blank()
             first = False
             self.fresh_body = False
@@ -211,7 +208,7 @@ class Formatter:
                 self._line(f"[{which}({', '.join(names)})]", first, self.t[self.k - 1])
             self._leading()
         first = self.tok
-        words: List[str] = []
+        words: list[str] = []
         while self.tok.kind == ATTR:
             words.append(self._take().text)
         keyword = self._take().text
@@ -248,7 +245,7 @@ class Formatter:
 
     def _item(self, enum_value: bool) -> None:
         first = self.tok
-        words: List[str] = []
+        words: list[str] = []
         while self.tok.kind == ATTR and self.tok.text in ("[hidden]", "[deprecated]", "[key]"):
             words.append(self._take().text)
         if enum_value:
@@ -276,7 +273,7 @@ def format_text(text: str, path: str = "<schema>") -> str:
 
 # ---------------------------------------------------------------- command line
 
-def _files(paths: List[str]) -> List[str]:
+def _files(paths: list[str]) -> list[str]:
     out = []
     for p in paths:
         if os.path.isdir(p):
@@ -298,7 +295,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     status = 0
     for path in _files(args.paths):

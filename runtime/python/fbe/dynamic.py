@@ -49,8 +49,11 @@ import math
 import struct as _struct
 import time
 import uuid as _uuid
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Callable
+
+from typing_extensions import Self
 
 from . import jsonfmt
 from . import text as _text
@@ -75,9 +78,9 @@ from .model import decode_final, decode_versioned
 from .protocol import MIN_FINAL_FRAME, MIN_VERSIONED_FRAME
 from .values import NIL_UUID, decode_decimal, encode_decimal
 
-__all__ = ["DynamicCodec", "load_ir", "MISSING"]
+__all__ = ["MISSING", "DynamicCodec", "load_ir"]
 
-TypeNode = Dict[str, Any]
+TypeNode = dict[str, Any]
 
 _FMT = {
     "bool": "B", "byte": "B", "char": "B", "wchar": "I", "int8": "b", "uint8": "B",
@@ -125,8 +128,8 @@ def float32_text(value: float) -> str:
     return repr(value)
 
 
-def _err(e: DecodeError, step: str, partial: Any, type_name: Optional[str] = None,
-         field: Optional[str] = None) -> DecodeError:
+def _err(e: DecodeError, step: str, partial: Any, type_name: str | None = None,
+         field: str | None = None) -> DecodeError:
     """Record one step of the path and the partial value on the way up."""
     path = getattr(e, "path", None)
     if path is None:
@@ -156,7 +159,7 @@ def path_text(e: DecodeError) -> str:
     return out
 
 
-def load_ir(source: Any) -> Dict[str, Any]:
+def load_ir(source: Any) -> dict[str, Any]:
     """The IR as JSON dicts from a dict, a ``.ir.json`` path or ``fbec.model.ir.Schema``."""
     if isinstance(source, dict):
         return source
@@ -176,20 +179,20 @@ class DynamicCodec:
     def __init__(self, ir: Any) -> None:
         self.ir = load_ir(ir)
         self.main: str = self.ir["main"]
-        self.packages: Dict[str, Dict[str, Any]] = {p["name"]: p for p in self.ir["packages"]}
-        self.structs: Dict[str, Dict[str, Any]] = {}
-        self.enums: Dict[str, Dict[str, Any]] = {}
+        self.packages: dict[str, dict[str, Any]] = {p["name"]: p for p in self.ir["packages"]}
+        self.structs: dict[str, dict[str, Any]] = {}
+        self.enums: dict[str, dict[str, Any]] = {}
         for p in self.ir["packages"]:
             for s in p["structs"]:
                 self.structs[s["qualified"]] = s
             for e in p["enums"] + p["flags"]:
                 self.enums[e["qualified"]] = e
-        self._min_final: Dict[str, int] = {}
-        self._enum_names: Dict[str, Dict[int, str]] = {}
+        self._min_final: dict[str, int] = {}
+        self._enum_names: dict[str, dict[int, str]] = {}
 
     # ------------------------------------------------------------ lookup
 
-    def struct(self, name: str) -> Dict[str, Any]:
+    def struct(self, name: str) -> dict[str, Any]:
         """A struct by qualified (``proto.Account``) or, in the main package, plain name."""
         s = self.structs.get(name) or self.structs.get(f"{self.main}.{name}")
         if s is None:
@@ -197,11 +200,11 @@ class DynamicCodec:
             raise KeyError(f"unknown type '{name}' (known: {known})")
         return s
 
-    def message_for(self, type_id: int, package: Optional[str] = None) -> Optional[Dict[str, Any]]:
+    def message_for(self, type_id: int, package: str | None = None) -> dict[str, Any] | None:
         """The message a receiver of ``package`` dispatches ``type_id`` to (FORMAT.md 7.4)."""
-        seen: Set[str] = set()
+        seen: set[str] = set()
 
-        def look(pkg: str) -> Optional[Dict[str, Any]]:
+        def look(pkg: str) -> dict[str, Any] | None:
             if pkg in seen or pkg not in self.packages:
                 return None
             seen.add(pkg)
@@ -217,10 +220,10 @@ class DynamicCodec:
         return look(package or self.main)
 
     @staticmethod
-    def ref(s: Dict[str, Any]) -> TypeNode:
+    def ref(s: dict[str, Any]) -> TypeNode:
         return {"kind": "struct", "name": s["qualified"], "size": 4, "final_size": s["final_size"]}
 
-    def _type(self, type_: Union[str, TypeNode, Dict[str, Any]]) -> TypeNode:
+    def _type(self, type_: str | TypeNode | dict[str, Any]) -> TypeNode:
         if isinstance(type_, str):
             return self.ref(self.struct(type_))
         if "qualified" in type_:
@@ -229,7 +232,7 @@ class DynamicCodec:
 
     # ------------------------------------------------------------ defaults
 
-    def default(self, type_: Union[str, TypeNode]) -> Any:
+    def default(self, type_: str | TypeNode) -> Any:
         """The default-constructed value of a type (a struct: every field's schema default)."""
         return self._zero(self._type(type_))
 
@@ -254,7 +257,7 @@ class DynamicCodec:
             return 0
         if k == "struct":
             s = self.structs[t["name"]]
-            out: Dict[str, Any] = {"@type": s["qualified"]}
+            out: dict[str, Any] = {"@type": s["qualified"]}
             for f in s["all_fields"]:
                 out[f["name"]] = self.field_default(f)
             return out
@@ -264,7 +267,7 @@ class DynamicCodec:
             return [self._zero(t["element"]) for _ in range(t["length"])]
         return []
 
-    def field_default(self, f: Dict[str, Any]) -> Any:
+    def field_default(self, f: dict[str, Any]) -> Any:
         """A field's schema default (docs/ir.md, Default)."""
         d = f["default"]
         k = d["kind"]
@@ -293,8 +296,8 @@ class DynamicCodec:
 
     # ------------------------------------------------------------ versioned decode
 
-    def decode(self, data: bytes, type_: Union[str, TypeNode], model: str = "versioned",
-               check: bool = False) -> Tuple[Any, int]:
+    def decode(self, data: bytes, type_: str | TypeNode, model: str = "versioned",
+               check: bool = False) -> tuple[Any, int]:
         """Decode one root; returns ``(value, root size)``. Raises :class:`DecodeError`."""
         t = self._type(type_)
         if t["kind"] != "struct":
@@ -310,10 +313,10 @@ class DynamicCodec:
             return self._vstruct(r, s, off, check)
         return decode_versioned(read, data, check)
 
-    def _vstruct(self, r: Reader, s: Dict[str, Any], p: int, check: bool = False) -> Dict[str, Any]:
+    def _vstruct(self, r: Reader, s: dict[str, Any], p: int, check: bool = False) -> dict[str, Any]:
         q = s["qualified"]
         size = struct_header(r, p, s["type_id"], q)
-        out: Dict[str, Any] = {"@type": q}
+        out: dict[str, Any] = {"@type": q}
         inherited_missing = s["base"] is not None and size < s["base_size"]
         try:
             for f in s["all_fields"]:
@@ -325,7 +328,7 @@ class DynamicCodec:
                 try:
                     out[f["name"]] = self._vread(r, t, p, p + f["offset"], f["name"])
                 except DecodeError as e:
-                    _keep_partial(e, lambda part: out.__setitem__(f["name"], part))
+                    _keep_partial(e, lambda part, name=f["name"]: out.__setitem__(name, part))
                     raise _err(e, f["name"], out, q, f["name"])
         finally:
             r.depth -= 1
@@ -368,7 +371,7 @@ class DynamicCodec:
         kt, vt = t["key"], t["value"]
         step = kt["size"] + vt["size"]
         n = read_count(r, v, step, field)
-        out: List[Tuple[Any, Any]] = []
+        out: list[tuple[Any, Any]] = []
         for i in range(n):
             at = v + 4 + i * step
             try:
@@ -378,8 +381,8 @@ class DynamicCodec:
                 raise _err(e, f"[{i}]", out)
         return out
 
-    def _vitems(self, r: Reader, e: TypeNode, base: int, first: int, n: int, step: int, field: str) -> List[Any]:
-        out: List[Any] = []
+    def _vitems(self, r: Reader, e: TypeNode, base: int, first: int, n: int, step: int, field: str) -> list[Any]:
+        out: list[Any] = []
         for i in range(n):
             try:
                 out.append(self._vread(r, e, base, first + i * step, field))
@@ -409,22 +412,22 @@ class DynamicCodec:
 
     # ------------------------------------------------------------ final decode
 
-    def _fstruct(self, r: Reader, s: Dict[str, Any], pos: int) -> Tuple[Dict[str, Any], int]:
+    def _fstruct(self, r: Reader, s: dict[str, Any], pos: int) -> tuple[dict[str, Any], int]:
         final_enter(r, pos)
         q = s["qualified"]
-        out: Dict[str, Any] = {"@type": q}
+        out: dict[str, Any] = {"@type": q}
         try:
             for f in s["all_fields"]:
                 try:
                     out[f["name"]], pos = self._fread(r, f["type"], pos, f["name"])
                 except DecodeError as e:
-                    _keep_partial(e, lambda part: out.__setitem__(f["name"], part))
+                    _keep_partial(e, lambda part, name=f["name"]: out.__setitem__(name, part))
                     raise _err(e, f["name"], out, q, f["name"])
         finally:
             r.depth -= 1
         return out, pos
 
-    def _fread(self, r: Reader, t: TypeNode, pos: int, field: str) -> Tuple[Any, int]:
+    def _fread(self, r: Reader, t: TypeNode, pos: int, field: str) -> tuple[Any, int]:
         k = t["kind"]
         if k == "primitive" or k in ("enum", "flags"):
             n = t["name"] if k == "primitive" else t["wire"]
@@ -449,7 +452,7 @@ class DynamicCodec:
         kt, vt = t["key"], t["value"]
         n = final_count(r, pos, self.min_final_size(kt) + self.min_final_size(vt), field)
         pos += 4
-        out: List[Tuple[Any, Any]] = []
+        out: list[tuple[Any, Any]] = []
         for i in range(n):
             try:
                 key, pos = self._fread(r, kt, pos, field)
@@ -459,8 +462,8 @@ class DynamicCodec:
             out.append((key, value))
         return out, pos
 
-    def _fitems(self, r: Reader, e: TypeNode, pos: int, n: int, field: str) -> Tuple[List[Any], int]:
-        out: List[Any] = []
+    def _fitems(self, r: Reader, e: TypeNode, pos: int, n: int, field: str) -> tuple[list[Any], int]:
+        out: list[Any] = []
         for i in range(n):
             try:
                 v, pos = self._fread(r, e, pos, field)
@@ -492,7 +495,7 @@ class DynamicCodec:
 
     # ------------------------------------------------------------ protocol streams
 
-    def frames(self, data: bytes, model: str = "versioned") -> Iterator[Tuple[int, int, int]]:
+    def frames(self, data: bytes, model: str = "versioned") -> Iterator[tuple[int, int, int]]:
         """Split a protocol stream: yields ``(offset, size, type_id)`` per frame."""
         data = bytes(data)
         minimum = MIN_FINAL_FRAME if model == "final" else MIN_VERSIONED_FRAME
@@ -517,7 +520,7 @@ class DynamicCodec:
             pos += size
 
     def decode_stream(self, data: bytes, model: str = "versioned",
-                      package: Optional[str] = None) -> List[Tuple[int, Optional[Dict[str, Any]], Any]]:
+                      package: str | None = None) -> list[tuple[int, dict[str, Any] | None, Any]]:
         """Decode every frame of a stream: ``[(offset, message struct or None, value)]``.
 
         The message type comes from the frame's type id, as a Receiver of
@@ -525,7 +528,7 @@ class DynamicCodec:
         unknown type id give ``(offset, None, raw frame bytes)``.
         """
         data = bytes(data)
-        out: List[Tuple[int, Optional[Dict[str, Any]], Any]] = []
+        out: list[tuple[int, dict[str, Any] | None, Any]] = []
         try:
             for pos, size, tid in self.frames(data, model):
                 s = self.message_for(tid, package)
@@ -551,7 +554,7 @@ class DynamicCodec:
 
     # ------------------------------------------------------------ encode
 
-    def encode(self, value: Any, type_: Union[str, TypeNode, None] = None, model: str = "versioned") -> bytes:
+    def encode(self, value: Any, type_: str | TypeNode | None = None, model: str = "versioned") -> bytes:
         """One root of ``value`` (a struct dict; its ``"@type"`` names the type when ``type_`` is None)."""
         if type_ is None:
             if not isinstance(value, dict) or "@type" not in value:
@@ -573,11 +576,11 @@ class DynamicCodec:
         _U32.pack_into(w, 0, len(w))
         return bytes(w)
 
-    def encode_stream(self, values: List[Any], model: str = "versioned") -> bytes:
+    def encode_stream(self, values: list[Any], model: str = "versioned") -> bytes:
         """Frames of several values (each a struct dict with ``"@type"``), concatenated."""
         return b"".join(self.encode(v, None, model) for v in values)
 
-    def _fields(self, s: Dict[str, Any], value: Any, where: str) -> Iterator[Tuple[Dict[str, Any], Any, str]]:
+    def _fields(self, s: dict[str, Any], value: Any, where: str) -> Iterator[tuple[dict[str, Any], Any, str]]:
         if not isinstance(value, dict):
             raise EncodeError(f"{where}: expected a struct ({s['qualified']}), got {type(value).__name__}")
         for f in s["all_fields"]:
@@ -585,7 +588,7 @@ class DynamicCodec:
             v = value[name] if name in value else self.field_default(f)
             yield f, v, f"{where}.{name}"
 
-    def _vwrite_struct(self, w: bytearray, s: Dict[str, Any], value: Any, where: str, depth: int) -> int:
+    def _vwrite_struct(self, w: bytearray, s: dict[str, Any], value: Any, where: str, depth: int) -> int:
         if depth > MAX_DEPTH:
             raise EncodeError(f"{where}: nesting deeper than {MAX_DEPTH}")
         p = alloc(w, s["body_size"])
@@ -647,7 +650,7 @@ class DynamicCodec:
                 self._vwrite(w, kt, base, at, key, f"{where}[{i}].key", depth)
                 self._vwrite(w, vt, base, at + kt["size"], val, f"{where}[{i}].value", depth)
 
-    def _fwrite_struct(self, w: bytearray, s: Dict[str, Any], value: Any, where: str, depth: int) -> None:
+    def _fwrite_struct(self, w: bytearray, s: dict[str, Any], value: Any, where: str, depth: int) -> None:
         if depth > MAX_DEPTH:
             raise EncodeError(f"{where}: nesting deeper than {MAX_DEPTH}")
         for f, v, at in self._fields(s, value, where):
@@ -703,7 +706,7 @@ class DynamicCodec:
         return bytes(v)
 
     @staticmethod
-    def _list(v: Any, where: str, length: Optional[int] = None) -> List[Any]:
+    def _list(v: Any, where: str, length: int | None = None) -> list[Any]:
         if not isinstance(v, (list, tuple)):
             raise EncodeError(f"{where}: expected a list, got {type(v).__name__}")
         if length is not None and len(v) != length:
@@ -711,7 +714,7 @@ class DynamicCodec:
         return list(v)
 
     @staticmethod
-    def _pairs(v: Any, where: str) -> List[Tuple[Any, Any]]:
+    def _pairs(v: Any, where: str) -> list[tuple[Any, Any]]:
         if isinstance(v, dict):
             return list(v.items())
         if not isinstance(v, (list, tuple)):
@@ -779,12 +782,12 @@ class DynamicCodec:
             return lambda v: (0,) if v is None else (1, inner(v))
         return lambda v: v
 
-    def _sorted(self, items: List[Any], t: TypeNode) -> List[Any]:
+    def _sorted(self, items: list[Any], t: TypeNode) -> list[Any]:
         """A set's elements in ascending order, equal keys once (the first), as std::set keeps them."""
         key = self._sort_key(t)
         try:
             ordered = sorted(items, key=key)
-            out: List[Any] = []
+            out: list[Any] = []
             for item in ordered:
                 if not out or key(out[-1]) != key(item):
                     out.append(item)
@@ -792,7 +795,7 @@ class DynamicCodec:
         except (TypeError, AttributeError):
             return items
 
-    def _sorted_pairs(self, pairs: List[Tuple[Any, Any]], t: TypeNode) -> List[Tuple[Any, Any]]:
+    def _sorted_pairs(self, pairs: list[tuple[Any, Any]], t: TypeNode) -> list[tuple[Any, Any]]:
         key = self._sort_key(t)
         try:
             return sorted(pairs, key=lambda kv: key(kv[0]))
@@ -801,7 +804,7 @@ class DynamicCodec:
 
     # ------------------------------------------------------------ typed value description
 
-    def to_described(self, value: Any, type_: Union[str, TypeNode]) -> Any:
+    def to_described(self, value: Any, type_: str | TypeNode) -> Any:
         """The value as the golden vectors' ``value`` description (JSON-ready)."""
         return self._desc(value, self._type(type_))
 
@@ -825,7 +828,7 @@ class DynamicCodec:
             return v
         if k == "struct":
             s = self.structs[t["name"]]
-            out: Dict[str, Any] = {"@type": s["qualified"]}
+            out: dict[str, Any] = {"@type": s["qualified"]}
             for f in s["all_fields"]:
                 if f["name"] in v:
                     out[f["name"]] = self._desc(v[f["name"]], f["type"])
@@ -836,7 +839,7 @@ class DynamicCodec:
             return [self._desc(x, t["element"]) for x in v]
         return [[self._desc(a, t["key"]), self._desc(b, t["value"])] for a, b in v]
 
-    def from_described(self, d: Any, type_: Union[str, TypeNode, None] = None) -> Any:
+    def from_described(self, d: Any, type_: str | TypeNode | None = None) -> Any:
         """The inverse of :meth:`to_described` (a ``"@type"`` member picks the type when none is given)."""
         if type_ is None:
             if not isinstance(d, dict) or "@type" not in d:
@@ -878,23 +881,23 @@ class DynamicCodec:
         return [(self._undesc(a, t["key"], f"{where}[{i}].key"), self._undesc(b, t["value"], f"{where}[{i}].value"))
                 for i, (a, b) in enumerate(self._pairs(d, where))]
 
-    def _struct_from(self, members: Dict[str, Any], s: Dict[str, Any], where: str,
-                     convert: Callable[[Any, TypeNode, str], Any]) -> Dict[str, Any]:
+    def _struct_from(self, members: dict[str, Any], s: dict[str, Any], where: str,
+                     convert: Callable[[Any, TypeNode, str], Any]) -> dict[str, Any]:
         """A struct value from named members; a missing member takes the field's schema default."""
-        out: Dict[str, Any] = {"@type": s["qualified"]}
+        out: dict[str, Any] = {"@type": s["qualified"]}
         for f in s["all_fields"]:
             name = f["name"]
             out[name] = convert(members[name], f["type"], f"{where}.{name}") if name in members \
                 else self.field_default(f)
         return out
 
-    def dumps_described(self, value: Any, type_: Union[str, TypeNode], indent: Optional[int] = None) -> str:
+    def dumps_described(self, value: Any, type_: str | TypeNode, indent: int | None = None) -> str:
         """JSON text of :meth:`to_described` (floats exact, decimals with their scale)."""
         return _dump_described(self.to_described(value, type_), indent)
 
     # ------------------------------------------------------------ JSON mapping (FORMAT.md 8)
 
-    def to_json(self, value: Any, type_: Union[str, TypeNode]) -> str:
+    def to_json(self, value: Any, type_: str | TypeNode) -> str:
         """The original's compact JSON of a value."""
         return self._json(value, self._type(type_))
 
@@ -959,7 +962,7 @@ class DynamicCodec:
             return jsonfmt.json_bytes(v)
         return '"' + str(int(v)) + '"'
 
-    def from_json(self, obj: Any, type_: Union[str, TypeNode]) -> Any:
+    def from_json(self, obj: Any, type_: str | TypeNode) -> Any:
         """A value from the JSON mapping (parsed ``obj`` or JSON text), FORMAT.md 8.3.
 
         Unknown members are ignored; missing members take the field's schema
@@ -1039,11 +1042,11 @@ class DynamicCodec:
 
     # ------------------------------------------------------------ text format (FORMAT.md 9)
 
-    def to_text(self, value: Any, type_: Union[str, TypeNode]) -> str:
+    def to_text(self, value: Any, type_: str | TypeNode) -> str:
         """The original's ``operator<<`` text (see :func:`fbe.text.text_bytes` for its bytes)."""
         return self._text(value, self._type(type_))
 
-    def _names(self, q: str) -> Dict[int, str]:
+    def _names(self, q: str) -> dict[int, str]:
         names = self._enum_names.get(q)
         if names is None:
             names = {}
@@ -1091,7 +1094,7 @@ class DynamicCodec:
         inner = ",".join(self._text(a, t["key"]) + "->" + self._text(b, t["value"]) for a, b in v)
         return f"[{len(v)}]<{{{inner}}}>" if k == "map" else f"[{len(v)}][{{{inner}}}]"
 
-    def _text_struct(self, v: Dict[str, Any], s: Dict[str, Any]) -> str:
+    def _text_struct(self, v: dict[str, Any], s: dict[str, Any]) -> str:
         parts = []
         if s["base"] is not None:
             parts.append(self._text_struct(v, self.structs[s["base"]]))
@@ -1112,12 +1115,12 @@ class _Float32(float):
 class _DecimalText(str):
     """Decimal text with the wire scale (``"123.456"``, ``"0"``)."""
 
-    def __new__(cls, value: Any) -> "_DecimalText":
+    def __new__(cls, value: Any) -> Self:
         d = value if isinstance(value, Decimal) else Decimal(str(value))
         return super().__new__(cls, format(d, "f"))
 
 
-def _dump_described(obj: Any, indent: Optional[int]) -> str:
+def _dump_described(obj: Any, indent: int | None) -> str:
     """json.dumps with float32 values written by their shortest binary32 text."""
     marker = "\u0000f32:"
 

@@ -13,18 +13,16 @@ uuid and printing live in the header-only runtime (runtime/cpp/include/fbe).
 
 from __future__ import annotations
 
-from typing import List
-
 from fbec.model.ir import Schema
 from fbec.targets.base import GeneratedFile, Options
 
-from . import final_models, models, types
-from . import json as json_target, protocol
+from . import final_models, models, protocol, types
+from . import json as json_target
 
 __all__ = ["generate"]
 
 
-def generate(schema: Schema, options: Options) -> List[GeneratedFile]:
+def generate(schema: Schema, options: Options) -> list[GeneratedFile]:
     package = schema.main_package
     files = [
         GeneratedFile(f"{package.name}.h", types.generate(schema, package, options)),

@@ -7,13 +7,13 @@ Everything here is a pure function of the IR; no layout rule is computed
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Dict, Iterator, List, Optional, Set
 
 from fbec.model.ir import Default, Enum, Field, Package, Schema, Struct, Type
 from fbec.targets.base import CodeWriter, Options, generated_header
 
-PRIMITIVES: Dict[str, str] = {
+PRIMITIVES: dict[str, str] = {
     "bool": "bool",
     "byte": "uint8_t",
     "char": "char",
@@ -46,17 +46,7 @@ CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
 # C++20 keywords and alternative tokens, and the standard macros that would
 # replace a name: a schema name among them gets a trailing underscore in
 # C++ (`new` -> `new_`), as protobuf does; JSON and text keep the schema name.
-CPP_RESERVED = frozenset("""
-    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
-    class compl concept const consteval constexpr constinit const_cast continue co_await co_return
-    co_yield decltype default delete do double dynamic_cast else enum explicit export extern false
-    float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr
-    operator or or_eq private protected public register reinterpret_cast requires return short
-    signed sizeof static static_assert static_cast struct switch template this thread_local throw
-    true try typedef typeid typename union unsigned using virtual void volatile wchar_t while xor
-    xor_eq
-    assert errno EOF NULL stdin stdout stderr offsetof
-""".split())
+CPP_RESERVED = frozenset(["alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "assert", "errno", "EOF", "NULL", "stdin", "stdout", "stderr", "offsetof"])
 # Member functions of every generated struct: a field may not take their name.
 STRUCT_MEMBERS = frozenset({"swap", "string", "fbe_type"})
 
@@ -162,7 +152,7 @@ def enum_constant(type_name: str, name: str) -> str:
     return f"{qualified(type_name)}::{ident(name)}"
 
 
-def default_expr(t: Type, d: Default) -> Optional[str]:
+def default_expr(t: Type, d: Default) -> str | None:
     """The C++ expression of a field default, or None for value-initialisation `{}`."""
     base = t.element if t.kind == "optional" else t
     cpp = cpp_type(base)
@@ -208,17 +198,17 @@ def default_value(f: Field) -> str:
 
 # ---------------------------------------------------------------- declarations
 
-def own_fields(s: Struct) -> List[Field]:
+def own_fields(s: Struct) -> list[Field]:
     return list(s.fields)
 
 
-def struct_order(package: Package) -> List[Struct]:
+def struct_order(package: Package) -> list[Struct]:
     """Structs in the order C++ needs (a struct after its base and the structs
     it holds by value): the IR already lists them so (docs/ir.md)."""
     return list(package.structs)
 
 
-def struct_refs(t: Type, out: List[str]) -> None:
+def struct_refs(t: Type, out: list[str]) -> None:
     """Appends the structs a field of type `t` refers to (through containers)."""
     if t.kind == "struct":
         out.append(t.name)
@@ -229,20 +219,20 @@ def struct_refs(t: Type, out: List[str]) -> None:
         struct_refs(t.value, out)
 
 
-def recursive_structs(package: Package) -> Set[str]:
+def recursive_structs(package: Package) -> set[str]:
     """Structs of the package that can contain themselves (through fields,
     containers or a base). Imports cannot be circular, so a cycle stays
     within one package."""
     by_name = {s.qualified: s for s in package.structs}
-    edges: Dict[str, List[str]] = {}
+    edges: dict[str, list[str]] = {}
     for s in package.structs:
-        refs: List[str] = [s.base] if s.base else []
+        refs: list[str] = [s.base] if s.base else []
         for f in s.fields:
             struct_refs(f.type, refs)
         edges[s.qualified] = [r for r in refs if r in by_name]
-    result: Set[str] = set()
+    result: set[str] = set()
     for start in by_name:
-        seen: Set[str] = set()
+        seen: set[str] = set()
         stack = list(edges[start])
         while stack:
             name = stack.pop()
@@ -263,12 +253,12 @@ def recursive_structs(package: Package) -> Set[str]:
 INLINE_WEIGHT = 64
 
 
-def inlined_structs(schema: Schema, package: Package) -> Set[str]:
+def inlined_structs(schema: Schema, package: Package) -> set[str]:
     """The structs of the package whose read/verify functions are FBE_INLINE
     (`VBody<T>::inlined`, `FBody<T>::inlined`)."""
     recursive = recursive_structs(package)
     structs = {s.qualified: s for p in schema.packages for s in p.structs}
-    weights: Dict[str, int] = {}
+    weights: dict[str, int] = {}
 
     def type_weight(t: Type) -> int:
         if t.kind == "struct":
@@ -296,7 +286,7 @@ def inlined_structs(schema: Schema, package: Package) -> Set[str]:
             if s.qualified not in recursive and struct_weight(s) <= INLINE_WEIGHT}
 
 
-def reader_inline(s: Struct, inlined: Set[str]) -> str:
+def reader_inline(s: Struct, inlined: set[str]) -> str:
     """How a struct's read/verify functions are declared inline."""
     return "FBE_INLINE" if s.qualified in inlined else "inline"
 
@@ -318,7 +308,7 @@ def file_banner(w: CodeWriter, package: Package, what: str) -> None:
     w.blank()
 
 
-def imports(schema: Schema, package: Package) -> List[Package]:
+def imports(schema: Schema, package: Package) -> list[Package]:
     return [schema.package(name) for name in package.imports]
 
 

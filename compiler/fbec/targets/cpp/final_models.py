@@ -11,13 +11,28 @@ class is
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Sequence, Set, Union
+from collections.abc import Sequence
+from typing import Any, Callable, Union
 
 from fbec.model.ir import Field, Package, Schema, Struct, Type
 from fbec.targets.base import CodeWriter, Options
 
-from .common import (cpp_type, default_value, field_ident, file_banner, ident, imports, inlined_structs, is_scalar,
-                     namespace, qualified, reader_inline, recursive_structs, struct_order, writer)
+from .common import (
+    cpp_type,
+    default_value,
+    field_ident,
+    file_banner,
+    ident,
+    imports,
+    inlined_structs,
+    is_scalar,
+    namespace,
+    qualified,
+    reader_inline,
+    recursive_structs,
+    struct_order,
+    writer,
+)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -69,14 +84,14 @@ class Layout:
     holds can be checked once for the fixed part and once per length."""
 
     def __init__(self, schema: Schema) -> None:
-        self.structs: Dict[str, Struct] = {s.qualified: s for p in schema.packages for s in p.structs}
-        self.recursive: Set[str] = set()
+        self.structs: dict[str, Struct] = {s.qualified: s for p in schema.packages for s in p.structs}
+        self.recursive: set[str] = set()
         for p in schema.packages:
             self.recursive |= recursive_structs(p)
-        self._min: Dict[str, int] = {}
-        self._fast: Dict[str, bool] = {}
+        self._min: dict[str, int] = {}
+        self._fast: dict[str, bool] = {}
 
-    def items(self, s: Struct) -> List[Item]:
+    def items(self, s: Struct) -> list[Item]:
         return ([s.base] if s.base else []) + list(s.fields)
 
     def min_size(self, t: Type) -> int:
@@ -122,7 +137,7 @@ class Layout:
     def item_fast(self, item: Item) -> bool:
         return self.struct_fast(item) if isinstance(item, str) else self.fast(item.type)
 
-    def height(self, items: List[Item]) -> int:
+    def height(self, items: list[Item]) -> int:
         """Struct levels below the items (FStruct counts each against
         FBE::kMaxDepth; a base is read within its struct and does not count)."""
         def of(t: Type) -> int:
@@ -188,10 +203,10 @@ def _write(w: CodeWriter, s: Struct) -> None:
     w.blank()
 
 
-def _groups(s: Struct) -> List[List[Field]]:
+def _groups(s: Struct) -> list[list[Field]]:
     """The fields in order, consecutive scalars grouped: such a run is
     checked against the buffer once and then read without checks."""
-    groups: List[List[Field]] = []
+    groups: list[list[Field]] = []
     for f in s.fields:
         if is_scalar(f.type) and groups and len(groups[-1]) and is_scalar(groups[-1][-1].type):
             groups[-1].append(f)
@@ -200,7 +215,7 @@ def _groups(s: Struct) -> List[List[Field]]:
     return groups
 
 
-def _run_size(run: List[Field]) -> int:
+def _run_size(run: list[Field]) -> int:
     return sum(f.type.final_size for f in run)
 
 
@@ -208,9 +223,9 @@ def _item_name(item: Item) -> str:
     return "base" if isinstance(item, str) else item.name
 
 
-def _segments(s: Struct, layout: Layout) -> List[List[Item]]:
+def _segments(s: Struct, layout: Layout) -> list[list[Item]]:
     """The items in order, consecutive ones the fast path can read grouped."""
-    segments: List[List[Item]] = []
+    segments: list[list[Item]] = []
     previous = False
     for item in layout.items(s):
         fast = layout.item_fast(item)
@@ -222,14 +237,14 @@ def _segments(s: Struct, layout: Layout) -> List[List[Item]]:
     return segments
 
 
-def _fast_run(segment: List[Item], layout: Layout) -> bool:
+def _fast_run(segment: list[Item], layout: Layout) -> bool:
     """A segment read by a fast reader of its own: two items or more, not only
     scalars (a run of scalars is one bounds check anyway)."""
     return (len(segment) > 1 and layout.item_fast(segment[0])
             and not all(isinstance(i, Field) and is_scalar(i.type) for i in segment))
 
 
-def _fast_readers(s: Struct, layout: Layout) -> List[tuple]:
+def _fast_readers(s: Struct, layout: Layout) -> list[tuple]:
     """(name, items) of the fast readers of a struct: `read_fast` over the
     whole body when it can be read fast, else one per run of such fields."""
     if layout.struct_fast(s.qualified):
@@ -238,7 +253,7 @@ def _fast_readers(s: Struct, layout: Layout) -> List[tuple]:
     return [(f"read_fast_{_item_name(run[0])}_to_{_item_name(run[-1])}", run) for run in runs]
 
 
-def _fast_reader(w: CodeWriter, s: Struct, inlined: Set[str], name: str, items: List[Item], layout: Layout) -> None:
+def _fast_reader(w: CodeWriter, s: Struct, inlined: set[str], name: str, items: list[Item], layout: Layout) -> None:
     """A fast reader: reads the items at `p`, which must leave `rest` bytes
     before `end`, and requires `end - p` >= `rest` + the items' fewest bytes:
     scalars need no check and each length one, against what the items after
@@ -278,7 +293,7 @@ def _fast_reader(w: CodeWriter, s: Struct, inlined: Set[str], name: str, items: 
     w.blank()
 
 
-def _read(w: CodeWriter, s: Struct, inlined: Set[str], layout: Layout) -> None:
+def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
     readers = _fast_readers(s, layout)
@@ -302,7 +317,7 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str], layout: Layout) -> None:
         w.line("    ok = false;")
         w.line("}")
 
-    def fast_condition(name: str, items: List[Item], declare: bool) -> None:
+    def fast_condition(name: str, items: list[Item], declare: bool) -> None:
         checks = [f"d.remaining() >= {'min_size' if name == 'read_fast' else sum(layout.item_min(i) for i in items)}"]
         height = layout.height(items)
         if height:
@@ -356,10 +371,10 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str], layout: Layout) -> None:
     w.blank()
 
 
-def _scalar_groups(items: List[Item]) -> List[List[Item]]:
+def _scalar_groups(items: list[Item]) -> list[list[Item]]:
     """Consecutive scalar fields grouped: such a run is checked against the
     buffer once and then read without checks."""
-    groups: List[List[Item]] = []
+    groups: list[list[Item]] = []
     for item in items:
         scalar = isinstance(item, Field) and is_scalar(item.type)
         if scalar and groups and isinstance(groups[-1][-1], Field) and is_scalar(groups[-1][-1].type):
@@ -398,7 +413,7 @@ def _else_each(w: CodeWriter, items: Sequence[Any], one: Callable[[Any], None]) 
     w.line("}")
 
 
-def _verify(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
+def _verify(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
     w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::verify(FinalDecoder& {'d' if used else '/*d*/'})")

@@ -30,49 +30,48 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
         w.line("#pragma GCC diagnostic push")
         w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
         w.blank()
-    with namespace(w, "FBE"):
-        with namespace(w, "JSON"):
-            for s in struct_order(package):
-                cpp = qualified(s.qualified)
-                base = qualified(s.base) if s.base else None
-                own = list(s.fields)
+    with namespace(w, "FBE"), namespace(w, "JSON"):
+        for s in struct_order(package):
+            cpp = qualified(s.qualified)
+            base = qualified(s.base) if s.base else None
+            own = list(s.fields)
 
-                w.line("template <class TWriter>")
-                w.line(f"struct ValueWriter<TWriter, {cpp}>")
-                with w.block("{", "};"):
-                    args = "TWriter& writer, const " + cpp + "& value, bool scope = true"
-                    if not own and not base:
-                        args = "TWriter& writer, const " + cpp + "&, bool scope = true"
-                    w.line(f"static bool to_json({args})")
-                    with w.block("{", "}"):
-                        w.line("if (scope && !writer.StartObject())")
+            w.line("template <class TWriter>")
+            w.line(f"struct ValueWriter<TWriter, {cpp}>")
+            with w.block("{", "};"):
+                args = "TWriter& writer, const " + cpp + "& value, bool scope = true"
+                if not own and not base:
+                    args = "TWriter& writer, const " + cpp + "&, bool scope = true"
+                w.line(f"static bool to_json({args})")
+                with w.block("{", "}"):
+                    w.line("if (scope && !writer.StartObject())")
+                    w.line("    return false;")
+                    if base:
+                        w.line(f"if (!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false))")
                         w.line("    return false;")
-                        if base:
-                            w.line(f"if (!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false))")
-                            w.line("    return false;")
-                        for f in own:
-                            w.line(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
-                                   f"!FBE::JSON::to_json(writer, value.{field_ident(f.name)}))")
-                            w.line("    return false;")
-                        w.line("return !scope || writer.EndObject();")
-                w.blank()
+                    for f in own:
+                        w.line(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
+                               f"!FBE::JSON::to_json(writer, value.{field_ident(f.name)}))")
+                        w.line("    return false;")
+                    w.line("return !scope || writer.EndObject();")
+            w.blank()
 
-                w.line("template <class TJson>")
-                w.line(f"struct ValueReader<TJson, {cpp}>")
-                with w.block("{", "};"):
-                    value = "value" if (own or base) else "/*value*/"
-                    w.line(f"static bool from_json(const TJson& json, {cpp}& {value})")
-                    with w.block("{", "}"):
-                        w.line("if (!json.IsObject())")
-                        w.line("    return false;")
-                        w.line("bool result = true;")
-                        if base:
-                            w.line(f"result &= ValueReader<TJson, {base}>::from_json(json, "
-                                   f"static_cast<{base}&>(value));")
-                        for f in own:
-                            w.line(f'result &= FBE::JSON::from_json(json, value.{field_ident(f.name)}, "{f.name}");')
-                        w.line("return result;")
-                w.blank()
+            w.line("template <class TJson>")
+            w.line(f"struct ValueReader<TJson, {cpp}>")
+            with w.block("{", "};"):
+                value = "value" if (own or base) else "/*value*/"
+                w.line(f"static bool from_json(const TJson& json, {cpp}& {value})")
+                with w.block("{", "}"):
+                    w.line("if (!json.IsObject())")
+                    w.line("    return false;")
+                    w.line("bool result = true;")
+                    if base:
+                        w.line(f"result &= ValueReader<TJson, {base}>::from_json(json, "
+                               f"static_cast<{base}&>(value));")
+                    for f in own:
+                        w.line(f'result &= FBE::JSON::from_json(json, value.{field_ident(f.name)}, "{f.name}");')
+                    w.line("return result;")
+            w.blank()
     if deprecated:
         w.line("#pragma GCC diagnostic pop")
     return w.text()

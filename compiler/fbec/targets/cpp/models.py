@@ -16,13 +16,25 @@ is the runtime's `FBE::Model<T, TBuffer>`.
 
 from __future__ import annotations
 
-from typing import Set
-
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
-from .common import (cpp_type, default_value, field_ident, file_banner, ident, imports, inlined_structs, is_fixed,
-                     is_scalar, namespace, qualified, reader_inline, struct_order, writer)
+from .common import (
+    cpp_type,
+    default_value,
+    field_ident,
+    file_banner,
+    ident,
+    imports,
+    inlined_structs,
+    is_fixed,
+    is_scalar,
+    namespace,
+    qualified,
+    reader_inline,
+    struct_order,
+    writer,
+)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -112,7 +124,7 @@ def _write(w: CodeWriter, s: Struct) -> None:
     w.blank()
 
 
-def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
+def _read(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
     args = "Decoder& d, std::size_t body, uint32_t size" if used else \
@@ -168,7 +180,7 @@ def _read(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
     w.blank()
 
 
-def _verify(w: CodeWriter, s: Struct, inlined: Set[str]) -> None:
+def _verify(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
     checked = [f for f in s.fields if not is_fixed(f.type)]
     used = bool(s.base or checked)

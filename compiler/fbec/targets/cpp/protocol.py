@@ -22,23 +22,21 @@ in import order.
 
 from __future__ import annotations
 
-from typing import Dict, List, Set, Tuple
-
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
 from .common import file_banner, ident, imports, namespace, qualified, writer
 
 
-def protocol_types(package: Package) -> List[Struct]:
+def protocol_types(package: Package) -> list[Struct]:
     """The structs the protocol classes of `package` send and receive, as the IR decided."""
     by_name = {s.qualified: s for s in package.structs}
     return [by_name[q] for q in package.protocol]
 
 
-def _dispatch_types(package: Package) -> List[Struct]:
+def _dispatch_types(package: Package) -> list[Struct]:
     """protocol_types without later duplicates of a type id (the first wins)."""
-    seen: Set[int] = set()
+    seen: set[int] = set()
     result = []
     for s in protocol_types(package):
         if s.type_id not in seen:
@@ -47,9 +45,9 @@ def _dispatch_types(package: Package) -> List[Struct]:
     return result
 
 
-def _closure(schema: Schema, package: Package) -> List[Package]:
+def _closure(schema: Schema, package: Package) -> list[Package]:
     """`package` and everything it imports, transitively."""
-    out: List[Package] = []
+    out: list[Package] = []
 
     def visit(p: Package) -> None:
         if p in out:
@@ -70,7 +68,7 @@ def _has_requests(schema: Schema, package: Package) -> bool:
     return any(s.request for p in _closure(schema, package) for s in p.structs)
 
 
-def _requests(package: Package) -> List[Struct]:
+def _requests(package: Package) -> list[Struct]:
     return [s for s in package.structs if s.request]
 
 
@@ -99,13 +97,12 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
         w.line("#pragma GCC diagnostic push")
         w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
         w.blank()
-    with namespace(w, "FBE"):
-        with namespace(w, package.name):
-            _sender(w, schema, package, final)
-            _receiver(w, schema, package, final)
-            if not final:
-                _proxy(w, schema, package)
-            _client(w, schema, package, final)
+    with namespace(w, "FBE"), namespace(w, package.name):
+        _sender(w, schema, package, final)
+        _receiver(w, schema, package, final)
+        if not final:
+            _proxy(w, schema, package)
+        _client(w, schema, package, final)
     if deprecated:
         w.line("#pragma GCC diagnostic pop")
     return w.text()
@@ -122,11 +119,11 @@ def _model(s: Struct, final: bool, buffer: str) -> str:
     return f"FBE::{pkg}::{name}{'FinalModel' if final else 'Model'}<{buffer}>"
 
 
-def _bases(schema: Schema, package: Package, name: str, final: bool) -> List[str]:
+def _bases(schema: Schema, package: Package, name: str, final: bool) -> list[str]:
     return [f"FBE::{ident(imp.name)}::{_cls(name, final)}<TBuffer>" for imp in imports(schema, package)]
 
 
-def _class_head(w: CodeWriter, name: str, bases: List[str]) -> None:
+def _class_head(w: CodeWriter, name: str, bases: list[str]) -> None:
     w.line("template <class TBuffer = FBE::WriteBuffer>")
     w.line(f"class {name}")
     for i, b in enumerate(bases):
@@ -295,9 +292,9 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
 
     # Response types (one pending table each) and, per reject type, the
     # response tables it can fail.
-    responses: List[str] = []
-    rejects: Dict[str, List[str]] = {}
-    global_rejects: Set[str] = set()
+    responses: list[str] = []
+    rejects: dict[str, list[str]] = {}
+    global_rejects: set[str] = set()
     for r in requests:
         if r.response and r.response not in responses:
             responses.append(r.response)
@@ -310,7 +307,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
 
     # Every received type this client handles: own protocol types, plus
     # imported response/reject types.
-    handled: List[Tuple[str, bool]] = [(s.qualified, True) for s in _dispatch_types(package)]
+    handled: list[tuple[str, bool]] = [(s.qualified, True) for s in _dispatch_types(package)]
     own = {q for q, _ in handled}
     for q in responses + list(rejects):
         if q not in own and (q, False) not in handled:

@@ -9,13 +9,24 @@ object first), `==`/`<`/`std::hash` on the `[key]` fields, `swap`, and
 
 from __future__ import annotations
 
-from typing import List
-
 from fbec.model.ir import Enum, Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
-from .common import (cpp_type, default_expr, enum_wire, field_ident, file_banner, ident, imports, int_literal,
-                     namespace, param_type, qualified, struct_order, writer)
+from .common import (
+    cpp_type,
+    default_expr,
+    enum_wire,
+    field_ident,
+    file_banner,
+    ident,
+    imports,
+    int_literal,
+    namespace,
+    param_type,
+    qualified,
+    struct_order,
+    writer,
+)
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -135,7 +146,7 @@ def _struct(w: CodeWriter, s: Struct) -> None:
         w.line(f"static constexpr uint32_t fbe_type() noexcept {{ return {s.type_id}; }}")
         w.blank()
         w.line(f"{ident(s.name)}() = default;")
-        params: List[str] = ([f"const {base}& base"] if base else []) + \
+        params: list[str] = ([f"const {base}& base"] if base else []) + \
             [f"{param_type(f.type)} arg_{f.name}" for f in fields]
         if params:
             explicit = "explicit " if len(params) == 1 else ""
@@ -165,7 +176,7 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
     name = ident(s.name)
 
     # Constructor taking every field.
-    params: List[str] = ([f"const {base}& base"] if base else []) + \
+    params: list[str] = ([f"const {base}& base"] if base else []) + \
         [f"{param_type(f.type)} arg_{f.name}" for f in fields]
     if params:
         w.line(f"inline {name}::{name}({', '.join(params)})")
