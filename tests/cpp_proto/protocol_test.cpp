@@ -217,6 +217,30 @@ TYPED_TEST(Both, FrameAboveTheMaximumIsSkippedWithoutAllocating) {
     EXPECT_LT(r.buffer().capacity(), std::size_t(1024));
 }
 
+TYPED_TEST(Both, SplitFrameSizeAllocatesOnlyWhatArrived) {
+    // Issue 13 item 4: a frame size split across two reads used to reserve()
+    // the declared size (up to max_frame_size) before any body byte arrived.
+    typename TypeParam::Sender s;
+    s.send(ping(1, std::string(3000, 'p')));
+    const Bytes frame = s.out;
+    typename TypeParam::Receiver r;
+    const Bytes declared_max = {0x00, 0x00, 0x00, 0x04}; // 64 MiB, the default maximum
+    r.receive(declared_max.data(), 2);
+    r.receive(declared_max.data() + 2, 2);
+    EXPECT_LT(r.buffer().capacity(), std::size_t(1024)) << "reserved before the body arrived";
+    const Bytes body(100, 0);
+    r.receive(body);
+    EXPECT_LT(r.buffer().capacity(), std::size_t(1024)) << "grew beyond what arrived";
+    EXPECT_TRUE(r.errors.empty());
+    // The buffer grows with the bytes of a real frame and still delivers it.
+    typename TypeParam::Receiver good;
+    good.receive(frame.data(), 2);
+    for (std::size_t at = 2; at < frame.size(); at += 7)
+        good.receive(frame.data() + at, std::min<std::size_t>(7, frame.size() - at));
+    ASSERT_EQ(good.received.size(), 1u);
+    EXPECT_EQ(good.received[0], ping(1, std::string(3000, 'p')).string());
+}
+
 TYPED_TEST(Both, UnknownTypeIsReportedAndSkipped) {
     typename TypeParam::Sender s;
     s.send(ping(1));

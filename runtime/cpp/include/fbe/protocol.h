@@ -13,7 +13,8 @@
 //                        onReceiveError(error, reason) and skipped when the
 //                        framing allows (see ReceiveError); a frame larger
 //                        than max_frame_size() is refused before any
-//                        allocation and skipped without being buffered.
+//                        allocation and skipped without being buffered;
+//                        a partial frame holds only the bytes received.
 // * Client<TBuffer>   - a Sender and a Receiver with the bookkeeping of
 //                        pending requests (7.6): unique timestamps,
 //                        watchdog(utc), reset().
@@ -269,7 +270,8 @@ private:
                     _pending.reset();
                     continue;
                 }
-                _pending.reserve(frame);
+                // No reserve(frame): the buffer grows with the bytes that
+                // arrive, so a declared size costs nothing until it is sent.
             }
             const std::size_t frame = load_u32(_pending.data());
             const std::size_t n = std::min(frame - _pending.size(), size);
