@@ -19,21 +19,22 @@ def test_ir_json_shape(capsys):
     assert status == 0
     data = json.loads(out)
     assert data["version"] == 1 and data["main"] == "everything"
+    assert set(data) == {"version", "main", "primitives", "text_brackets", "packages"}
     pkg = data["packages"][-1]
     assert set(pkg) == {"name", "file", "domain", "offset", "version", "imports", "enums", "flags", "structs",
-                        "protocol"}
+                        "protocol", "dispatch"}
     assert pkg["protocol"][:2] == ["everything.Note", "everything.PlaceOrder"]
     assert pkg["domain"] == "org.example.all" and pkg["offset"] == 1000
     assert pkg["version"] == {"major": 3, "minor": 14}
     struct = next(s for s in pkg["structs"] if s["name"] == "Everything")
     assert set(struct) == {"name", "qualified", "message", "type_id", "base", "hidden", "deprecated", "request",
-                           "response", "rejects", "body_size", "base_size", "final_size", "fields", "all_fields",
-                           "keys"}
+                           "response", "rejects", "body_size", "base_size", "final_size", "final_min_size",
+                           "height", "recursive", "fields", "all_fields", "keys", "runs"}
     f = struct["fields"][0]
     assert f == {"name": "id", "owner": "everything.Everything",
-                 "type": {"kind": "primitive", "name": "int32", "size": 4, "final_size": 4},
+                 "type": {"kind": "primitive", "name": "int32", "size": 4, "final_size": 4, "final_min_size": 4},
                  "offset": 8, "key": True, "id": False, "hidden": False, "deprecated": False,
-                 "default": {"kind": "int", "value": 42}, "reset_of": None}
+                 "default": {"kind": "int", "value": 42}, "reset_of": None, "final_offset": 0}
 
 
 def test_ir_to_output_folder(tmp_path, capsys):

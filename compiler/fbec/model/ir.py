@@ -1,8 +1,11 @@
 """The resolved intermediate representation (IR) every target reads.
 
 Frozen dataclasses; `ir_json.to_json` writes them in the shape documented in
-docs/ir.md. Everything a generator needs (type ids, slot sizes, offsets,
-evaluated defaults, key fields) is decided here once.
+docs/ir.md and `ir_json.load` reads them back. Everything a generator needs
+that does not depend on its language (type ids, slot sizes, offsets, final
+minimum sizes, nesting heights, runs of fixed fields, the protocol dispatch
+table, evaluated defaults, key fields, value ranges, ordering and text rules)
+is decided here once (`resolve.py`, then `facts.py`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,36 @@ INTEGER_RANGES = {
 }
 """Value range of every integer-like type (also the enum/flags underlying types)."""
 
+TIMESTAMP_RANGE = (0, 0xFFFFFFFFFFFFFFFF)
+"""Nanoseconds since the epoch, an unsigned 64-bit integer on the wire."""
+
+
+@dataclass(frozen=True)
+class PrimitiveInfo:
+    """What every target knows about a primitive, whatever its language (docs/ir.md, Primitives)."""
+    name: str
+    size: int                          # versioned slot size
+    final_size: int | None             # final-model size, None for string/bytes (length + data)
+    range: tuple[int, int] | None      # the integer values it holds (bool, integers, char, wchar, timestamp)
+    order: str                         # how a set or map key orders it: "value", "signed" (a char compares
+                                       # as C++'s signed char: 0x80..0xFF first) or "bytes" (string: its
+                                       # UTF-8 bytes, uuid: its 16 bytes)
+
+
+PRIMITIVES: dict[str, PrimitiveInfo] = {
+    name: PrimitiveInfo(
+        name, size, None if name in VARIABLE_PRIMITIVES else size,
+        TIMESTAMP_RANGE if name == "timestamp" else INTEGER_RANGES.get(name),
+        "signed" if name == "char" else "bytes" if name in ("string", "uuid") else "value")
+    for name, size in PRIMITIVE_SIZES.items()
+}
+
+TEXT_BRACKETS: dict[str, tuple[str, str]] = {
+    "array": ("[", "]"), "vector": ("[", "]"), "list": ("<", ">"), "set": ("{", "}"),
+    "map": ("<{", "}>"), "hash": ("[{", "}]"),
+}
+"""Brackets of a collection in the text format (FORMAT.md 9): `[n]` then these around the items."""
+
 ENUM_WIRE = {
     "byte": "uint8", "char": "uint8", "wchar": "uint32",
     "int8": "int8", "uint8": "uint8", "int16": "int16", "uint16": "uint16",
@@ -56,6 +89,15 @@ class Primitive:
     def final_size(self) -> int | None:
         return None if self.name in VARIABLE_PRIMITIVES else PRIMITIVE_SIZES[self.name]
 
+    @property
+    def final_min_size(self) -> int:
+        """The fewest bytes a value takes in the final model (string/bytes: the length)."""
+        return PRIMITIVE_SIZES[self.name]
+
+    @property
+    def info(self) -> PrimitiveInfo:
+        return PRIMITIVES[self.name]
+
 
 @dataclass(frozen=True)
 class EnumRef:
@@ -69,11 +111,16 @@ class EnumRef:
     def final_size(self) -> int | None:
         return self.size
 
+    @property
+    def final_min_size(self) -> int:
+        return self.size
+
 
 @dataclass(frozen=True)
 class StructRef:
     name: str            # qualified
     final_size: int | None
+    final_min_size: int = 0   # the struct's final_min_size (filled in by facts.py)
     kind: str = field(default="struct", init=False)
     size: int = field(default=4, init=False)
 
@@ -87,6 +134,10 @@ class Optional_:
     @property
     def final_size(self) -> int | None:
         return None
+
+    @property
+    def final_min_size(self) -> int:
+        return 1                       # the absent flag
 
 
 @dataclass(frozen=True)
@@ -104,6 +155,10 @@ class Array:
         e = self.element.final_size
         return None if e is None else e * self.length
 
+    @property
+    def final_min_size(self) -> int:
+        return self.element.final_min_size * self.length
+
 
 @dataclass(frozen=True)
 class Sequence:
@@ -115,6 +170,10 @@ class Sequence:
     @property
     def final_size(self) -> int | None:
         return None
+
+    @property
+    def final_min_size(self) -> int:
+        return 4                       # the count
 
 
 @dataclass(frozen=True)
@@ -128,6 +187,10 @@ class Mapping:
     @property
     def final_size(self) -> int | None:
         return None
+
+    @property
+    def final_min_size(self) -> int:
+        return 4                       # the count
 
 
 Type = Union[Primitive, EnumRef, StructRef, Optional_, Array, Sequence, Mapping]
@@ -190,6 +253,19 @@ class Field:
     deprecated: bool = False
     default: Default = NO_DEFAULT
     reset_of: str | None = None
+    final_offset: int | None = None   # from the struct's start in the final model, when every field
+                                      # before it (inherited ones included) has a fixed final size
+
+
+@dataclass(frozen=True)
+class FixedRun:
+    """Consecutive fields (of `Struct.all_fields`) whose values are held inline with the same bytes in
+    both models: scalars (fixed-size primitives, enums, flags) and arrays of scalars. A target can
+    pack or unpack such a run at once; a field at versioned offset `o` is at `o - offset` within it."""
+    fields: tuple[str, ...]   # field names, in order
+    offset: int               # versioned offset of the first field (from the body start)
+    final_offset: int | None  # final-model offset of the first field, when fixed (Field.final_offset)
+    size: int                 # bytes, both models
 
 
 @dataclass(frozen=True)
@@ -216,15 +292,28 @@ class Struct:
     request: bool = False
     response: str | None = None
     rejects: tuple[Reject, ...] = ()
+    final_min_size: int = 0             # the fewest bytes a value takes in the final model
+    height: int | None = 0              # struct levels a value can hold below itself (through fields,
+                                        # optionals and collections; a base does not count); None:
+                                        # unbounded (it reaches a recursive struct)
+    recursive: bool = False             # can contain itself (through fields, collections or its base)
+    runs: tuple[FixedRun, ...] = ()
 
     def ref(self) -> StructRef:
-        return StructRef(self.qualified, self.final_size)
+        return StructRef(self.qualified, self.final_size, self.final_min_size)
 
 
 @dataclass(frozen=True)
 class Version:
     major: int = 0
     minor: int = 0
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """One entry of a Receiver's dispatch table: frames of `type_id` decode as `type`."""
+    type_id: int
+    type: str                 # qualified
 
 
 @dataclass(frozen=True)
@@ -242,6 +331,10 @@ class Package:
     """Qualified names of the types the protocol classes send and receive, in
     declaration order: the package's messages, or all its structs when it has
     no `message` (schemas written before the keyword existed)."""
+    dispatch: tuple[Dispatch, ...] = ()
+    """What a Receiver of the package dispatches (FORMAT.md 7.4): its own protocol types, then
+    those of its imports (transitively, depth first, import order); a type id already taken is
+    skipped (the first wins, so own types before imported ones)."""
 
     @property
     def messages(self) -> tuple[Struct, ...]:
@@ -270,6 +363,18 @@ class Schema:
             if s.name == name:
                 return s
         raise KeyError(qualified)
+
+    def height(self, t: Type) -> int | None:
+        """Struct levels in a value of type `t` (a struct counts itself); None: unbounded."""
+        if isinstance(t, StructRef):
+            h = self.struct(t.name).height
+            return None if h is None else 1 + h
+        if isinstance(t, (Optional_, Array, Sequence)):
+            return self.height(t.element)
+        if isinstance(t, Mapping):
+            k, v = self.height(t.key), self.height(t.value)
+            return None if k is None or v is None else max(k, v)
+        return 0
 
     def enum(self, qualified: str) -> Enum:
         pkg, _, name = qualified.rpartition(".")

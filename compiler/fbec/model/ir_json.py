@@ -1,4 +1,8 @@
-"""The IR as JSON (`fbec --ir`), in the shape documented in docs/ir.md."""
+"""The IR as JSON (`fbec --ir`), in the shape documented in docs/ir.md.
+
+`dumps`/`to_json` write it; `load`/`from_json` read it back into the same
+dataclasses (`load(dumps(schema)) == schema`).
+"""
 
 from __future__ import annotations
 
@@ -24,7 +28,7 @@ def type_json(t: ir.Type) -> dict[str, Any]:
         out["element"] = type_json(t.element)
     else:
         out.update(key=type_json(t.key), value=type_json(t.value))
-    out.update(size=t.size, final_size=t.final_size)
+    out.update(size=t.size, final_size=t.final_size, final_min_size=t.final_min_size)
     return out
 
 
@@ -45,7 +49,7 @@ def field_json(f: ir.Field) -> dict[str, Any]:
     return {
         "name": f.name, "owner": f.owner, "type": type_json(f.type), "offset": f.offset,
         "key": f.key, "id": f.id, "hidden": f.hidden, "deprecated": f.deprecated,
-        "default": default_json(f.default), "reset_of": f.reset_of,
+        "default": default_json(f.default), "reset_of": f.reset_of, "final_offset": f.final_offset,
     }
 
 
@@ -65,9 +69,12 @@ def struct_json(s: ir.Struct) -> dict[str, Any]:
         "request": s.request, "response": s.response,
         "rejects": [{"type": r.type, "global": r.global_} for r in s.rejects],
         "body_size": s.body_size, "base_size": s.base_size, "final_size": s.final_size,
+        "final_min_size": s.final_min_size, "height": s.height, "recursive": s.recursive,
         "fields": [field_json(f) for f in s.fields],
         "all_fields": [field_json(f) for f in s.all_fields],
         "keys": list(s.keys),
+        "runs": [{"fields": list(r.fields), "offset": r.offset, "final_offset": r.final_offset, "size": r.size}
+                 for r in s.runs],
     }
 
 
@@ -80,13 +87,113 @@ def package_json(p: ir.Package) -> dict[str, Any]:
         "flags": [enum_json(e) for e in p.flags],
         "structs": [struct_json(s) for s in p.structs],
         "protocol": list(p.protocol),
+        "dispatch": [{"type_id": d.type_id, "type": d.type} for d in p.dispatch],
     }
+
+
+def primitives_json() -> dict[str, Any]:
+    return {name: {"size": p.size, "final_size": p.final_size,
+                   "min": p.range[0] if p.range else None, "max": p.range[1] if p.range else None,
+                   "order": p.order}
+            for name, p in ir.PRIMITIVES.items()}
 
 
 def to_json(schema: ir.Schema) -> dict[str, Any]:
     return {"version": ir.IR_VERSION, "main": schema.main,
+            "primitives": primitives_json(),
+            "text_brackets": {kind: list(pair) for kind, pair in ir.TEXT_BRACKETS.items()},
             "packages": [package_json(p) for p in schema.packages]}
 
 
 def dumps(schema: ir.Schema) -> str:
     return json.dumps(to_json(schema), indent=1) + "\n"
+
+
+# ---------------------------------------------------------------- reading back
+
+class IRFormatError(ValueError):
+    """The JSON is not an IR this version of fbec reads."""
+
+
+def type_from_json(d: dict[str, Any]) -> ir.Type:
+    kind = d["kind"]
+    t: ir.Type
+    if kind == "primitive":
+        t = ir.Primitive(d["name"])
+    elif kind in ("enum", "flags"):
+        t = ir.EnumRef(kind, d["name"], d["wire"], d["size"])
+    elif kind == "struct":
+        t = ir.StructRef(d["name"], d["final_size"], d["final_min_size"])
+    elif kind == "optional":
+        t = ir.Optional_(type_from_json(d["element"]))
+    elif kind == "array":
+        t = ir.Array(type_from_json(d["element"]), d["length"])
+    elif kind in ("vector", "list", "set"):
+        t = ir.Sequence(kind, type_from_json(d["element"]))
+    elif kind in ("map", "hash"):
+        t = ir.Mapping(kind, type_from_json(d["key"]), type_from_json(d["value"]))
+    else:
+        raise IRFormatError(f"unknown type kind {kind!r}")
+    return t
+
+
+def default_from_json(d: dict[str, Any]) -> ir.Default:
+    kind = d["kind"]
+    if kind == "real":
+        return ir.Default(kind, text=d["text"])
+    if kind == "enum":
+        return ir.Default(kind, d["value"], type=d["type"], names=(d["name"],))
+    if kind == "flags":
+        return ir.Default(kind, d["value"], type=d["type"], names=tuple(d["names"]))
+    return ir.Default(kind, d.get("value"))
+
+
+def field_from_json(d: dict[str, Any]) -> ir.Field:
+    return ir.Field(
+        name=d["name"], owner=d["owner"], type=type_from_json(d["type"]), offset=d["offset"],
+        key=d["key"], id=d["id"], hidden=d["hidden"], deprecated=d["deprecated"],
+        default=default_from_json(d["default"]), reset_of=d["reset_of"], final_offset=d["final_offset"])
+
+
+def enum_from_json(d: dict[str, Any]) -> ir.Enum:
+    return ir.Enum(
+        kind=d["kind"], name=d["name"], qualified=d["qualified"], underlying=d["underlying"], wire=d["wire"],
+        size=d["size"], hidden=d["hidden"], deprecated=d["deprecated"],
+        values=tuple(ir.EnumValue(v["name"], v["value"], v["hidden"], v["deprecated"]) for v in d["values"]))
+
+
+def struct_from_json(d: dict[str, Any]) -> ir.Struct:
+    return ir.Struct(
+        name=d["name"], qualified=d["qualified"], message=d["message"], type_id=d["type_id"], base=d["base"],
+        hidden=d["hidden"], deprecated=d["deprecated"], request=d["request"], response=d["response"],
+        rejects=tuple(ir.Reject(r["type"], r["global"]) for r in d["rejects"]),
+        body_size=d["body_size"], base_size=d["base_size"], final_size=d["final_size"],
+        final_min_size=d["final_min_size"], height=d["height"], recursive=d["recursive"],
+        fields=tuple(field_from_json(f) for f in d["fields"]),
+        all_fields=tuple(field_from_json(f) for f in d["all_fields"]),
+        keys=tuple(d["keys"]),
+        runs=tuple(ir.FixedRun(tuple(r["fields"]), r["offset"], r["final_offset"], r["size"]) for r in d["runs"]))
+
+
+def package_from_json(d: dict[str, Any]) -> ir.Package:
+    return ir.Package(
+        name=d["name"], file=d["file"], domain=d["domain"], offset=d["offset"],
+        version=ir.Version(d["version"]["major"], d["version"]["minor"]), imports=tuple(d["imports"]),
+        enums=tuple(enum_from_json(e) for e in d["enums"]), flags=tuple(enum_from_json(e) for e in d["flags"]),
+        structs=tuple(struct_from_json(s) for s in d["structs"]), protocol=tuple(d["protocol"]),
+        dispatch=tuple(ir.Dispatch(x["type_id"], x["type"]) for x in d["dispatch"]))
+
+
+def from_json(d: dict[str, Any]) -> ir.Schema:
+    """The dataclasses of a parsed `fbec --ir` document."""
+    if d.get("version") != ir.IR_VERSION:
+        raise IRFormatError(f"IR version {d.get('version')!r}: this fbec reads version {ir.IR_VERSION}")
+    try:
+        return ir.Schema(main=d["main"], packages=tuple(package_from_json(p) for p in d["packages"]))
+    except (KeyError, TypeError) as e:
+        raise IRFormatError(f"not an fbec IR document: {type(e).__name__} {e}") from None
+
+
+def load(source: str | bytes | dict[str, Any]) -> ir.Schema:
+    """The dataclasses of `fbec --ir` output: its JSON text, or the parsed document."""
+    return from_json(source if isinstance(source, dict) else json.loads(source))

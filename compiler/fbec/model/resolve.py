@@ -16,7 +16,7 @@ from typing import Union
 from ..syntax import ast
 from ..syntax.diagnostics import CompileError, Diagnostics, Position
 from ..syntax.parser import BASE_TYPES, parse
-from . import ir
+from . import facts, ir
 from .values import UUID_TEXT, LiteralError, char_value, int_value, is_hex, real_text, string_value
 
 ENUM_BASES = frozenset(ir.ENUM_WIRE)
@@ -125,7 +125,7 @@ class Resolver:
                 self._struct(scope, s)
             packages.append(self._package(scope))
         self.diag.check()
-        return ir.Schema(main=packages[-1].name, packages=tuple(packages))
+        return facts.complete(ir.Schema(main=packages[-1].name, packages=tuple(packages)))
 
     def _scope(self, f: ast.SchemaFile) -> _Scope | None:
         if f.package is None:

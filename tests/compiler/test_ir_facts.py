@@ -1,0 +1,117 @@
+"""The facts the model decides for every target (docs/ir.md), and `ir_json.load` reading `fbec --ir` back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import REPO, shared_schemas
+from fbec.model import ir, ir_json
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
+
+PROJECT_SCHEMAS = sorted((REPO / "schemas").rglob("*.fbe")) + [REPO / "tests/cpp_proto/schemas/jsoncases.fbe"]
+SHARED_NAMES = ["enums", "proto", "protoex", "test"]
+
+
+def load(path: Path, *imports: Path) -> ir.Schema:
+    return compile_schema(str(path), [str(i) for i in imports], Diagnostics())
+
+
+@pytest.mark.parametrize("path", PROJECT_SCHEMAS, ids=lambda p: str(p.relative_to(REPO)))
+def test_dump_then_load_gives_the_same_dataclasses(path: Path) -> None:
+    schema = load(path)
+    assert ir_json.load(ir_json.dumps(schema)) == schema
+
+
+@pytest.mark.parametrize("name", SHARED_NAMES)
+def test_dump_then_load_gives_the_same_dataclasses_shared(name: str) -> None:
+    schema = load(shared_schemas() / f"{name}.fbe")
+    back = ir_json.load(json.loads(ir_json.dumps(schema)))
+    assert back == schema
+    assert back.struct(schema.main_package.structs[0].qualified) == schema.main_package.structs[0]
+
+
+def test_load_rejects_another_version_and_other_documents() -> None:
+    text = ir_json.dumps(load(REPO / "schemas/graph.fbe"))
+    doc = json.loads(text)
+    doc["version"] = ir.IR_VERSION + 1
+    with pytest.raises(ir_json.IRFormatError, match="IR version 2"):
+        ir_json.load(doc)
+    with pytest.raises(ir_json.IRFormatError, match="not an fbec IR document"):
+        ir_json.load({"version": ir.IR_VERSION, "main": "x"})
+
+
+def test_final_min_size_height_and_offsets_of_the_reference_protocol() -> None:
+    schema = load(shared_schemas() / "proto.fbe")
+    order = schema.struct("proto.Order")
+    # id int32, symbol string (length), side, type (bytes), price, volume (doubles)
+    assert (order.final_size, order.final_min_size, order.height, order.recursive) == (None, 4 + 4 + 1 + 1 + 8 + 8, 0, False)
+    assert [(f.name, f.offset, f.final_offset) for f in order.all_fields] == [
+        ("id", 8, 0), ("symbol", 12, 4), ("side", 16, None), ("type", 17, None), ("price", 18, None),
+        ("volume", 26, None)]
+    assert order.runs == (ir.FixedRun(("id",), 8, 0, 4), ir.FixedRun(("side", "type", "price", "volume"), 16, None, 18))
+    account = schema.struct("proto.Account")
+    # id, name, state, wallet (Balance: currency + amount), asset (flag), orders (count)
+    assert account.final_min_size == 4 + 4 + 1 + (4 + 8) + 1 + 4
+    assert account.height == 1
+    wallet = next(f for f in account.fields if f.name == "wallet")
+    assert wallet.type == ir.StructRef("proto.Balance", None, 12) and wallet.type.final_min_size == 12
+    assert schema.height(wallet.type) == 1
+    message = schema.struct("proto.AccountMessage")
+    assert (message.final_min_size, message.height) == (account.final_min_size, 2)
+
+
+def test_fixed_struct_offsets_continue_through_the_base(tmp_path: Path) -> None:
+    (tmp_path / "f.fbe").write_text("package f\nstruct A { int32 a; uint8[3] b; }\n"
+                                    "struct B : A { int16 c; string d; bool e; }\n", encoding="utf-8")
+    b = load(tmp_path / "f.fbe").struct("f.B")
+    assert [(f.name, f.final_offset) for f in b.all_fields] == [("a", 0), ("b", 4), ("c", 7), ("d", 9), ("e", None)]
+    assert b.runs == (ir.FixedRun(("a", "b", "c"), 8, 0, 9), ir.FixedRun(("e",), 21, None, 1))
+    assert b.final_min_size == 4 + 3 + 2 + 4 + 1
+
+
+def test_recursive_structs_have_no_height() -> None:
+    schema = load(REPO / "schemas/cpp-tests/recursive.fbe")
+    node = schema.struct("recursive.Node")
+    assert (node.recursive, node.height, node.final_min_size) == (True, None, 4 + 4 + 4)
+
+
+def test_holder_of_a_recursive_struct_is_unbounded_but_not_recursive(tmp_path: Path) -> None:
+    (tmp_path / "r.fbe").write_text("package r\nstruct Node { Node[] children; }\nstruct Tree { Node? root; }\n"
+                                    "struct Leaf { int32 x; }\nstruct Pair { Leaf a; Leaf[] b; }\n", encoding="utf-8")
+    schema = load(tmp_path / "r.fbe")
+    tree = schema.struct("r.Tree")
+    assert (tree.recursive, tree.height, tree.final_min_size) == (False, None, 1)
+    assert (schema.struct("r.Pair").height, schema.struct("r.Leaf").height) == (1, 0)
+
+
+def test_dispatch_table_own_types_first_then_imports_first_id_wins(tmp_path: Path) -> None:
+    (tmp_path / "a.fbe").write_text("package a\nmessage M1(7) { int32 x; }\nmessage M2(8) { int32 y; }\n",
+                                    encoding="utf-8")
+    (tmp_path / "b.fbe").write_text("package b\nimport a\nmessage N(7) { int32 z; }\nmessage N2(7) { int32 w; }\n",
+                                    encoding="utf-8")
+    schema = load(tmp_path / "b.fbe")
+    assert schema.package("a").dispatch == (ir.Dispatch(7, "a.M1"), ir.Dispatch(8, "a.M2"))
+    assert schema.main_package.dispatch == (ir.Dispatch(7, "b.N"), ir.Dispatch(8, "a.M2"))
+
+
+def test_dispatch_of_the_reference_schemas() -> None:
+    schema = load(shared_schemas() / "protoex.fbe")
+    assert [(d.type_id, d.type) for d in schema.main_package.dispatch] == [
+        (11, "protoex.OrderMessage"), (12, "protoex.BalanceMessage"), (13, "protoex.AccountMessage"),
+        (1, "proto.OrderMessage"), (2, "proto.BalanceMessage"), (3, "proto.AccountMessage")]
+
+
+def test_primitive_table_and_text_brackets_in_the_json() -> None:
+    doc = json.loads(ir_json.dumps(load(REPO / "schemas/graph.fbe")))
+    assert doc["primitives"]["char"] == {"size": 1, "final_size": 1, "min": 0, "max": 255, "order": "signed"}
+    assert doc["primitives"]["timestamp"] == {"size": 8, "final_size": 8, "min": 0, "max": 2**64 - 1,
+                                              "order": "value"}
+    assert doc["primitives"]["string"] == {"size": 4, "final_size": None, "min": None, "max": None,
+                                           "order": "bytes"}
+    assert doc["primitives"]["int8"]["min"] == -128
+    assert doc["text_brackets"]["map"] == ["<{", "}>"] and doc["text_brackets"]["list"] == ["<", ">"]
+
+
