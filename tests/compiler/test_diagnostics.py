@@ -189,6 +189,34 @@ CASES = [
     ('field_hides_inherited',
      'package p\nstruct A { int32 x; }\nstruct B : A { int32 x; }\n',
      {}, 1, "p.fbe:3:22: error: field 'x' of 'B' hides the inherited field of 'A'"),
+    ('misspelled_base_type',
+     'package p\nstruct S { Strin s; }\n',
+     {}, 1, "p.fbe:2:12: error: unknown type 'Strin'; did you mean 'string'?"),
+    ('misspelled_struct',
+     'package p\nstruct Order {}\nstruct S { Ordr[] o; }\n',
+     {}, 1, "p.fbe:3:12: error: unknown type 'Ordr'; did you mean 'Order'?"),
+    ('messages_share_type_number',
+     'package p\nmessage A(5) { int32 x; }\nmessage B(5) { int32 y; }\n',
+     {}, 1, ("p.fbe:3:11: error: message 'B' has type number 5, as message 'A' has: the Receiver of package 'p' "
+            "could not tell them apart")),
+    ('message_numbered_like_an_earlier_one',
+     'package p\nmessage A { int32 x; }\nmessage B(1) { int32 y; }\n',
+     {}, 1, ("p.fbe:3:11: error: message 'B' has type number 1, as message 'A' has: the Receiver of package 'p' "
+            "could not tell them apart")),
+    ('message_and_struct_share_type_number_warning',
+     'package p\nmessage A(3) { int32 x; }\nstruct B(3) { int32 y; }\n',
+     {}, 0, "p.fbe:3:10: warning: type number 3 of 'B' is also used by 'A'"),
+    ('array_size_beyond_32_bits',
+     'package p\nstruct S { int32[4294967296] x; }\n',
+     {}, 1, "p.fbe:2:18: error: array size 4294967296 is beyond the format's 32-bit sizes (at most 4294967295)"),
+    ('body_beyond_32_bits',
+     'package p\nstruct S { int64[600000000] x; }\nstruct T : S { int32 y; }\n',
+     {}, 1, ("p.fbe:2:8: error: struct 'S' has a body of 4800000008 bytes, beyond the format's 32-bit sizes "
+            "(at most 4294967295)")),
+    ('final_size_beyond_32_bits',
+     'package p\nstruct A { int64[300000000] x; }\nstruct S { A[2] a; }\n',
+     {}, 1, ("p.fbe:3:8: error: struct 'S' takes 4800000000 bytes in the final model, beyond the format's 32-bit "
+            "sizes (at most 4294967295)")),
     ('number_suffix',
      'package p\nstruct S { int32[3x] a; }\n',
      {}, 1, "p.fbe:2:19: error: invalid suffix on number '3'"),
@@ -245,3 +273,35 @@ def test_not_utf8(compile_files, tmp_path):
     assert code == 1
     assert err.startswith("fbec: error: cannot read 'p.fbe': not UTF-8 text")
 
+
+
+def test_unterminated_string_adds_no_error_at_end_of_file(compile_files):
+    code, _, err = compile_files({"p.fbe": 'package p\nstruct S { string s = "abc; }\n'})
+    assert code == 1
+    assert err.splitlines() == [
+        "p.fbe:2:23: error: unterminated string literal",
+        '    struct S { string s = "abc; }',
+        "                          ^",
+    ]
+
+
+def test_end_of_file_is_shown_after_the_last_line(compile_files):
+    code, _, err = compile_files({"p.fbe": "package p\nstruct S { int32 x;\n\n"})
+    assert code == 1
+    assert err.splitlines() == [
+        "p.fbe:2:20: error: expected '}' to close struct 'S', found end of file",
+        "    struct S { int32 x;",
+        "                       ^",
+    ]
+
+
+def test_long_line_is_cut_around_the_caret(compile_files):
+    fields = " ".join(f"int32 f{i};" for i in range(2000))
+    more = fields.replace(" f", " g")
+    code, _, err = compile_files({"p.fbe": f"package p\nstruct S {{ {fields} Foo x; {more} }}\n"})
+    assert code == 1
+    head, source, caret = err.splitlines()
+    column = len("struct S { ") + len(fields) + 2
+    assert head == f"p.fbe:2:{column}: error: unknown type 'Foo'"
+    assert len(source) < 120 and source.startswith("    ...") and source.endswith("...")
+    assert source[caret.index("^"):].startswith("Foo x;")

@@ -8,6 +8,7 @@ slot offset and size, so no target ever recomputes them.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,16 @@ ENUM_BASES = frozenset(ir.ENUM_WIRE)
 FLAGS_BASES = ENUM_BASES - {"char", "wchar"}
 INTEGER_TYPES = frozenset(("byte", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
 REAL_TYPES = frozenset(("float", "double", "decimal"))
+
+MAX_TYPE_DEPTH = 128
+"""Struct types nest at most this many levels: a struct is one level, each struct its fields use
+(by value, optional, in an array, a collection or a map) and its base one more. The readers refuse
+data nested deeper than 128 structs (FBE::kMaxDepth, fbe.MAX_DEPTH), so a deeper type could only
+hold values nobody reads; counting bases bounds inheritance chains by the same number and keeps
+every stage of the compiler within a fixed recursion depth (docs/compiler.md, "Limits")."""
+
+MAX_U32 = 0xFFFFFFFF
+"""Sizes and counts in the format are 32-bit: a struct body or an array beyond it cannot be written."""
 
 
 # ------------------------------------------------------------------ loading
@@ -114,8 +125,10 @@ class Resolver:
 
     def resolve(self) -> ir.Schema:
         packages = []
-        for f in self.files:
-            scope = self._scope(f)
+        scopes = [(f, self._scope(f)) for f in self.files]
+        if not self._check_type_depth():
+            raise CompileError("types nested too deep")     # nothing below may recurse that deep
+        for f, scope in scopes:
             if scope is None:
                 continue
             for d in f.enums:
@@ -126,6 +139,80 @@ class Resolver:
             packages.append(self._package(scope))
         self.diag.check()
         return facts.complete(ir.Schema(main=packages[-1].name, packages=tuple(packages)))
+
+    def _check_type_depth(self) -> bool:
+        """Reports every struct whose types nest exactly one level deeper than MAX_TYPE_DEPTH (the
+        structs above it are deeper only through it); False when there is one. Iterative, so any
+        schema is measured before a recursive stage sees it."""
+        edges: dict[str, list[tuple[str, str, Position]]] = {}     # struct -> (kind, struct used, where)
+        for scope in self.scopes.values():
+            for local, decl in scope.decls.items():
+                if not isinstance(decl, ast.StructDecl):
+                    continue
+                out: list[tuple[str, str, Position]] = []
+                if decl.base is not None:
+                    bq, bdecl = self._lookup_quiet(scope, decl.base)
+                    if bq is not None and isinstance(bdecl, ast.StructDecl):
+                        out.append(("base", bq, decl.base.position))
+                for fd in decl.fields:
+                    for used in (fd.type.element, fd.type.key):
+                        if used is None or used.text in BASE_TYPES:
+                            continue
+                        uq, udecl = self._lookup_quiet(scope, used)
+                        if uq is not None and isinstance(udecl, ast.StructDecl):
+                            out.append((fd.name.text, uq, fd.name.position))
+                edges[f"{scope.name}.{local}"] = out
+        depth: dict[str, int] = {}
+        deepest: dict[str, tuple[str, str, Position]] = {}
+        for root in edges:
+            if root in depth:
+                continue
+            on_path = {root}
+            stack: list[tuple[str, int]] = [(root, 0)]
+            while stack:
+                node, i = stack[-1]
+                if i < len(edges[node]):
+                    stack[-1] = (node, i + 1)
+                    child = edges[node][i][1]
+                    if child not in depth and child not in on_path:   # a cycle (recursive data) adds nothing
+                        on_path.add(child)
+                        stack.append((child, 0))
+                    continue
+                stack.pop()
+                on_path.discard(node)
+                depth[node] = 1
+                for edge in edges[node]:
+                    if 1 + depth.get(edge[1], 0) > depth[node]:
+                        depth[node], deepest[node] = 1 + depth[edge[1]], edge
+        ok = True
+        for node, d in depth.items():
+            if d != MAX_TYPE_DEPTH + 1:
+                continue
+            ok = False
+            path, step = [], node
+            while step in deepest:
+                kind, nxt, _ = deepest[step]
+                path.append((kind, step, nxt))
+                step = nxt
+            package, _, name = node.rpartition(".")
+            where = deepest[node][2]
+            if all(kind == "base" for kind, _, _ in path):
+                chain = " : ".join(self._short(n, package) for n in [node] + [nxt for _, _, nxt in path[:2]])
+                self.diag.error(f"struct '{name}' and its bases form a chain of {d} structs ({chain} : ...); "
+                                f"inheritance is limited to {MAX_TYPE_DEPTH} levels", where)
+            else:
+                steps = [f"{self._short(owner, package)}.{kind}" if kind != "base"
+                         else f"{self._short(owner, package)} : {self._short(used, package)}"
+                         for kind, owner, used in path]
+                shown = ", ".join(steps[:3]) + (", ..." if len(steps) > 3 else "")
+                self.diag.error(f"struct '{name}' nests struct types {d} levels deep ({shown}); readers refuse "
+                                f"data nested deeper than {MAX_TYPE_DEPTH} levels (a base counts as a level)", where)
+        return ok
+
+    @staticmethod
+    def _short(qualified: str, package: str) -> str:
+        """`Name` for a struct of `package`, `pkg.Name` for another package's."""
+        return qualified.rpartition(".")[2] if qualified.startswith(package + ".") else qualified
 
     def _scope(self, f: ast.SchemaFile) -> _Scope | None:
         if f.package is None:
@@ -173,6 +260,7 @@ class Resolver:
         name = scope.name
         declared = [self.structs[q] for q in (f"{name}.{s.name.text}" for s in f.structs) if q in self.structs]
         protocol = tuple(s.qualified for s in declared if s.message) or tuple(s.qualified for s in declared)
+        self._distinct_message_numbers(scope, declared)
         return ir.Package(
             name=name, file=f.path, domain=f.domain.text if f.domain else None, offset=offset,
             version=version, imports=tuple(i.text for i in f.imports),
@@ -183,6 +271,23 @@ class Resolver:
             structs=tuple(self._ordered_structs(scope)),
             protocol=protocol,
         )
+
+    def _distinct_message_numbers(self, scope: _Scope, declared: list[ir.Struct]) -> None:
+        """Two messages of a package with one type number: its Receiver dispatches by type number
+        and could not tell them apart."""
+        first: dict[int, ir.Struct] = {}
+        for s in declared:
+            if not s.message:
+                continue
+            other = first.setdefault(s.type_id, s)
+            if other is s:
+                continue
+            decl = scope.decls[s.name]
+            assert isinstance(decl, ast.StructDecl)
+            number = decl.numbering[1] if decl.numbering else None
+            self.diag.error(f"message '{s.name}' has type number {s.type_id}, as message '{other.name}' has: "
+                            f"the Receiver of package '{scope.name}' could not tell them apart",
+                            number.position if number is not None else decl.name.position)
 
     def _ordered_structs(self, scope: _Scope) -> list[ir.Struct]:
         """Declaration order, moved where needed so a struct follows its base and the
@@ -246,7 +351,10 @@ class Resolver:
         decl = target.decls.get(local)
         if decl is None:
             where = f" in package '{target.name}'" if pkg else ""
-            self.diag.error(f"unknown type '{name.text}'{where}", name.position)
+            known = list(target.decls) if pkg else [*BASE_TYPES, *target.decls]
+            close = difflib.get_close_matches(local, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            self.diag.error(f"unknown type '{name.text}'{where}{hint}", name.position)
             return None, None
         return f"{target.name}.{local}", decl
 
@@ -341,7 +449,7 @@ class Resolver:
         if f.offset is not None and not is_hex(f.offset.text) and int_value(f.offset.text) >= 0:
             offset = int_value(f.offset.text)
         counter = 0
-        fixed: dict[int, str] = {}
+        fixed: dict[int, ast.StructDecl] = {}
         pending: list[ast.StructDecl] = []
         for s in f.structs:
             if scope.decls.get(s.name.text) is not s:
@@ -361,10 +469,11 @@ class Resolver:
                 if n == 0 and s.base is not None:
                     pending.append(s)           # the original treats (0) : Base like (base)
                     continue
-                if n in fixed:
-                    self.diag.warning(f"type number {n} of '{s.name.text}' is also used by '{fixed[n]}'",
+                other = fixed.get(n)
+                if other is not None and not (s.message and other.message):   # two messages: an error later
+                    self.diag.warning(f"type number {n} of '{s.name.text}' is also used by '{other.name.text}'",
                                       s.numbering[1].position)
-                fixed[n] = s.name.text
+                fixed[n] = s
                 self.type_ids[q] = n
             else:
                 pending.append(s)
@@ -473,10 +582,17 @@ class Resolver:
         request = self._request(scope, d)
         if q not in self.type_ids:
             self.type_ids[q] = self._base_type_id(scope, d, []) or 0
+        final_size = self._final_size(q)
+        if position > MAX_U32 and base_size <= MAX_U32:
+            self.diag.error(f"{self._kw(d)} '{d.name.text}' has a body of {position} bytes, beyond the format's "
+                            f"32-bit sizes (at most {MAX_U32})", d.name.position)
+        elif final_size is not None and final_size > MAX_U32 and (base is None or (base.final_size or 0) <= MAX_U32):
+            self.diag.error(f"{self._kw(d)} '{d.name.text}' takes {final_size} bytes in the final model, beyond the "
+                            f"format's 32-bit sizes (at most {MAX_U32})", d.name.position)
         struct = ir.Struct(
             name=d.name.text, qualified=q, message=d.message, type_id=self.type_ids[q],
             base=base.qualified if base else None, body_size=position, base_size=base_size,
-            final_size=self._final_size(q), fields=tuple(own), all_fields=all_fields,
+            final_size=final_size, fields=tuple(own), all_fields=all_fields,
             keys=tuple(f.name for f in all_fields if f.key),
             hidden=d.attributes.hidden, deprecated=d.attributes.deprecated, **request)
         self.structs[q] = struct
@@ -552,6 +668,10 @@ class Resolver:
             if size <= 0:
                 self.diag.error(f"array size must be greater than zero, found {size}", te.array_size.position)
                 return None
+            if size > MAX_U32:
+                self.diag.error(f"array size {size} is beyond the format's 32-bit sizes (at most {MAX_U32})",
+                                te.array_size.position)
+                return None
             return ir.Array(element, size)
         if c in ("vector", "list", "set"):
             return ir.Sequence(c, element)
@@ -616,7 +736,8 @@ class Resolver:
         if size is None:
             return None
         if te.container == "array" and te.array_size is not None and not is_hex(te.array_size.text):
-            return size * max(int_value(te.array_size.text), 0)
+            length = int_value(te.array_size.text)
+            return size * length if 0 < length <= MAX_U32 else None    # a bad length is reported with the field
         return size
 
     # -------------------------------------------------------------- defaults

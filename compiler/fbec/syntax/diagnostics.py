@@ -36,9 +36,22 @@ class Diagnostic:
         lines = text.splitlines()
         if not 1 <= self.position.line <= len(lines):
             return head
-        source = lines[self.position.line - 1].expandtabs(1)
-        caret = " " * (self.position.column - 1) + "^"
-        return f"{head}\n    {source}\n    {caret}"
+        source, column = _excerpt(lines[self.position.line - 1].expandtabs(1), self.position.column)
+        return f"{head}\n    {source}\n    {' ' * (column - 1)}^"
+
+
+EXCERPT_WIDTH = 100
+"""A source line longer than this is shown cut around the caret, with `...` where text is left out."""
+
+
+def _excerpt(line: str, column: int) -> tuple[str, int]:
+    """The part of `line` shown under a diagnostic and the caret's column in it."""
+    if len(line) <= EXCERPT_WIDTH:
+        return line, column
+    start = max(0, min(column - 1 - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
+    end = start + EXCERPT_WIDTH
+    shown = ("..." if start else "") + line[start:end] + ("..." if end < len(line) else "")
+    return shown, column - start + (3 if start else 0)
 
 
 class CompileError(Exception):

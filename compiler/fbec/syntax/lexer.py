@@ -58,6 +58,7 @@ class Lexer:
         self.i, self.line, self.col = 0, 1, 1
         self.keep_comments = keep_comments
         self.comments: list[Comment] = []     # filled only with keep_comments
+        self.unterminated = False             # a literal or comment ran to its line's or the file's end
 
     def _pos(self) -> Position:
         return Position(self.path, self.line, self.col)
@@ -91,7 +92,7 @@ class Lexer:
     def _next(self) -> Token | None:
         c = self._peek()
         if c == "":
-            return Token(EOF, "", self._pos())
+            return Token(EOF, "", self._end_position())
         if c in " \t\r\n\b\v\f":
             self._advance()
             return None
@@ -109,6 +110,7 @@ class Lexer:
             while not (self._peek() == "*" and self._peek(1) == "/"):
                 if self._peek() == "":
                     self.diag.error("unterminated block comment", pos)
+                    self.unterminated = True
                     return None
                 self._advance()
             self._advance(2)
@@ -138,6 +140,15 @@ class Lexer:
         self._advance()
         self.diag.error(f"unexpected character {c!r}", pos)
         return None
+
+    def _end_position(self) -> Position:
+        """Where the end of file is reported: just after the last character of the last line that
+        has one, so a diagnostic there can show a source line."""
+        body = self.text.rstrip("\r\n")
+        if not body:
+            return Position(self.path, 1, 1)
+        line = body.count("\n") + 1
+        return Position(self.path, line, len(body) - body.rfind("\n"))
 
     def _number(self, pos: Position) -> Token:
         start = self.i
@@ -182,6 +193,7 @@ class Lexer:
             c = self._peek()
             if c in ("", "\n"):
                 self.diag.error(f"unterminated {what} literal", pos)
+                self.unterminated = True
                 return Token(kind, self.text[start:self.i] + quote, pos)
             if c == "\\":
                 self._advance(2)

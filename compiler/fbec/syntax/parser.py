@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from . import ast
 from .diagnostics import Diagnostics, Position
-from .lexer import ATTR, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, STRING, Token, tokenize
+from .lexer import ATTR, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, STRING, Lexer, Token
 
 BASE_TYPES = frozenset((
     "bool", "byte", "bytes", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
@@ -35,7 +35,11 @@ def _alternatives(items: Sequence[str]) -> str:
 class Parser:
     def __init__(self, path: str, text: str, diagnostics: Diagnostics) -> None:
         self.path, self.diag = path, diagnostics
-        self.toks: list[Token] = tokenize(path, text, diagnostics)
+        lexer = Lexer(path, text, diagnostics)
+        self.toks: list[Token] = lexer.tokens()
+        # After an unterminated literal or comment the rest of the text is not what was meant:
+        # what is missing at the end of file is a consequence, not another error.
+        self.quiet_at_end = lexer.unterminated
         self.k = 0
 
     # ------------------------------------------------------------ token helpers
@@ -64,6 +68,8 @@ class Parser:
 
     def _fail(self, expected: Sequence[str], context: str = "") -> _SyntaxError:
         where = f" {context}" if context else ""
+        if self.tok.kind == EOF and self.quiet_at_end:
+            return _SyntaxError()
         self.diag.error(f"expected {_alternatives(list(expected))}{where}, found {self.tok.describe()}",
                         self.tok.position)
         return _SyntaxError()
