@@ -9,7 +9,16 @@ formatting helpers and the protocol base classes.
 from . import buffer, jsonfmt, protocol, text, values
 from .buffer import MAX_DEPTH, ReadBuffer, Reader, WriteBuffer
 from .errors import DecodeError, EncodeError, FBEError, FrameError, RequestError
-from .model import FinalModel, Model, decode_final, decode_versioned, encode_final, encode_versioned
+from .model import (
+    FinalModel,
+    Model,
+    decode_final,
+    decode_versioned,
+    encode_final,
+    encode_versioned,
+    readable,
+    writable,
+)
 from .protocol import (
     ClientBase,
     Proxy,
@@ -77,6 +86,7 @@ __all__ = [
     "jsonfmt",
     "parse_uuid",
     "protocol",
+    "readable",
     "text",
     "text_bytes",
     "timestamp_from_datetime",
@@ -86,4 +96,5 @@ __all__ = [
     "uuid4",
     "values",
     "wait_response",
+    "writable",
 ]

@@ -899,9 +899,9 @@ class DynamicCodec:
 
     def to_json(self, value: Any, type_: str | TypeNode) -> str:
         """The original's compact JSON of a value."""
-        return self._json(value, self._type(type_))
+        return self._json(value, self._type(type_), 0)
 
-    def _json(self, v: Any, t: TypeNode) -> str:
+    def _json(self, v: Any, t: TypeNode, depth: int) -> str:
         k = t["kind"]
         if k == "primitive":
             n = t["name"]
@@ -926,16 +926,19 @@ class DynamicCodec:
             return str(int(v))
         if k == "struct":
             s = self.structs[t["name"]]
-            return "{" + ",".join(jsonfmt.json_string(f["name"]) + ":" + self._json(v[f["name"]], f["type"])
+            if depth >= MAX_DEPTH:
+                raise EncodeError(f"cannot encode {s['qualified']}: structs nested deeper than {MAX_DEPTH}")
+            return "{" + ",".join(jsonfmt.json_string(f["name"]) + ":" + self._json(v[f["name"]], f["type"], depth + 1)
                                   for f in s["all_fields"] if f["name"] in v and v[f["name"]] is not MISSING) + "}"
         if k == "optional":
-            return "null" if v is None else self._json(v, t["element"])
+            return "null" if v is None else self._json(v, t["element"], depth)
         if k in ("array", "vector", "list", "set"):
-            return "[" + ",".join(self._json(x, t["element"]) for x in v) + "]"
+            return "[" + ",".join(self._json(x, t["element"], depth) for x in v) + "]"
         if t["key"]["kind"] == "struct":
             # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
-            return jsonfmt.json_pairs([self._json(a, t["key"]) + "," + self._json(b, t["value"]) for a, b in v])
-        return "{" + ",".join(self._json_key(a, t["key"]) + ":" + self._json(b, t["value"]) for a, b in v) + "}"
+            return jsonfmt.json_pairs([self._json(a, t["key"], depth) + "," + self._json(b, t["value"], depth)
+                                       for a, b in v])
+        return "{" + ",".join(self._json_key(a, t["key"]) + ":" + self._json(b, t["value"], depth) for a, b in v) + "}"
 
     def _json_key(self, v: Any, t: TypeNode) -> str:
         k = t["kind"]
@@ -971,9 +974,9 @@ class DynamicCodec:
         """
         if isinstance(obj, (str, bytes)):
             obj = jsonfmt.parse(obj)
-        return self._from_json(obj, self._type(type_), "value")
+        return self._from_json(obj, self._type(type_), "value", 0)
 
-    def _from_json(self, v: Any, t: TypeNode, where: str) -> Any:
+    def _from_json(self, v: Any, t: TypeNode, where: str, depth: int) -> Any:
         k = t["kind"]
         if k == "primitive" or k in ("enum", "flags"):
             n = t["name"] if k == "primitive" else t["wire"]
@@ -997,21 +1000,26 @@ class DynamicCodec:
             if n == "uuid":
                 return jsonfmt.get_uuid(v, where)
         if k == "struct":
+            if depth >= MAX_DEPTH:
+                raise DecodeError(f"structs nested deeper than {MAX_DEPTH}", t["name"], where)
             return self._struct_from(jsonfmt.get_object(v, where), self.structs[t["name"]], where,
-                                     self._from_json)
+                                     lambda x, ft, w: self._from_json(x, ft, w, depth + 1))
         if k == "optional":
-            return None if v is None else self._from_json(v, t["element"], where)
+            return None if v is None else self._from_json(v, t["element"], where, depth)
         if k in ("array", "vector", "list", "set"):
             items = jsonfmt.get_list(v, where)
             if k == "array" and len(items) != t["length"]:
                 raise DecodeError(f"expected {t['length']} elements, got {len(items)}", None, where)
-            return [self._from_json(x, t["element"], f"{where}[{i}]") for i, x in enumerate(items)]
+            return [self._from_json(x, t["element"], f"{where}[{i}]", depth) for i, x in enumerate(items)]
         if t["key"]["kind"] == "struct":
-            return [(self._from_json(a, t["key"], f"{where}[{i}].key"), self._from_json(b, t["value"], f"{where}[{i}].value"))
+            return [(self._from_json(a, t["key"], f"{where}[{i}].key", depth),
+                     self._from_json(b, t["value"], f"{where}[{i}].value", depth))
                     for i, (a, b) in enumerate(jsonfmt.get_pairs(v, where))]
         obj = jsonfmt.get_object(v, where)
-        return [(self._json_key_value(a, t["key"], where), self._from_json(b, t["value"], f"{where}[{a}]"))
-                for a, b in obj.items()]
+        pairs = [(self._json_key_value(a, t["key"], where), self._from_json(b, t["value"], f"{where}[{a}]", depth))
+                 for a, b in obj.items()]
+        jsonfmt.distinct({key: None for key, _ in pairs}, pairs, where)
+        return pairs
 
     def _json_key_value(self, key: str, t: TypeNode, where: str) -> Any:
         k = t["kind"]

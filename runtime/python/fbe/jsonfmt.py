@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import json
 import math
 import re
@@ -32,7 +33,8 @@ import uuid as _uuid
 from decimal import Decimal
 from typing import Any
 
-from .errors import DecodeError
+from .buffer import MAX_DEPTH
+from .errors import DecodeError, EncodeError
 from .values import DecimalLike, decimal_from_double, decimal_parts, parse_uuid
 
 _MAX96 = 1 << 96
@@ -42,10 +44,30 @@ _Q = struct.Struct("<Q")
 
 _ESCAPES: dict[int, str] = {c: f"\\u{c:04X}" for c in range(0x20)}
 _ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
+# A byte that is not part of valid UTF-8 is U+DC80..U+DCFF in a str (surrogateescape, as the
+# binary readers decode it) and the escape \udcXY in JSON (docs/limits.md, JSON strings).
+_ESCAPES.update({c: f"\\u{c:04x}" for c in range(0xDC80, 0xDD00)})
+# any other surrogate cannot stand for a byte: it has no UTF-8 form
+_NOT_A_BYTE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_bytes(value: str) -> EncodeError:
+    m = _NOT_A_BYTE.search(value)
+    assert m is not None
+    return EncodeError(f"string {value[:40]!r} holds the lone surrogate U+{ord(m.group()):04X}, which is "
+                       "no byte: only U+DC80..U+DCFF stand for the bytes 0x80..0xFF")
 
 
 def json_string(value: str) -> str:
-    """A JSON string literal escaped as RapidJSON does (``/`` and non-ASCII raw)."""
+    """A JSON string literal escaped as RapidJSON does (``/`` and non-ASCII raw).
+
+    A byte that is not part of valid UTF-8 (U+DC80..U+DCFF in the str, as the
+    binary readers decode it) is written as the escape ``\\udcXY``, so the
+    output is valid UTF-8 and reads back to the same bytes.
+    """
+    if not value.isascii() and _NOT_A_BYTE.search(value) is not None:
+        raise _no_bytes(value)
     return '"' + value.translate(_ESCAPES) + '"'
 
 
@@ -354,7 +376,61 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (NaN and infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\")")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+MAX_JSON_DEPTH = 3 * MAX_DEPTH
+"""Nesting limit of a JSON document (arrays and objects): each struct level may add a collection
+and a ``[key, value]`` pair, so every document of structs within :data:`MAX_DEPTH` fits."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise DecodeError(f"duplicate member name {name!r} in a JSON object")
+            seen.add(name)
+    return obj
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_object)
+_STRING_LITERAL = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NESTING_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON text (brackets in strings skipped)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return 0
+    brackets = _NOT_BRACKET.sub("", _STRING_LITERAL.sub("", text))
+    return max(itertools.accumulate(map(_NESTING_STEP.__getitem__, brackets)), default=0)
+
+
+def string_from_json(value: str) -> str:
+    """A parsed JSON string as the FBE string it stands for: each ``\\udcXY`` escape (U+DC80..U+DCFF)
+    is the raw byte 0xXY, kept as surrogateescape does (the binary readers' form); any other lone
+    surrogate is an error."""
+    if _SURROGATE.search(value) is None:
+        return value
+    m = _NOT_A_BYTE.search(value)
+    if m is not None:
+        raise DecodeError(f"lone surrogate \\u{ord(m.group()):04x} in a JSON string "
+                          "(only \\udc80..\\udcff stand for bytes)")
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+
+
+def _strings_from_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return string_from_json(value)
+    if isinstance(value, list):
+        return [_strings_from_json(x) for x in value]
+    if isinstance(value, dict):
+        obj = {string_from_json(k): _strings_from_json(x) for k, x in value.items()}
+        if len(obj) != len(value):
+            raise DecodeError("duplicate member name in a JSON object (after its \\udcXY escapes)")
+        return obj
+    return value
 
 
 def parse(text: str | bytes) -> Any:
@@ -363,14 +439,35 @@ def parse(text: str | bytes) -> Any:
     As RapidJSON: the bare literals ``NaN``, ``Infinity`` and ``-Infinity`` are
     rejected (JSON has no such literals). A number beyond the double range
     (``1e400``, not JSON to RapidJSON) parses as an infinity, which every
-    reader of a number rejects.
+    reader of a number rejects. The rules every reader shares (docs/limits.md):
+    the text must be valid UTF-8 (bytes) or hold no surrogate (str); nesting
+    deeper than :data:`MAX_JSON_DEPTH` is refused before parsing; a duplicate
+    member name in any object is an error; ``\\udcXY`` escapes are bytes
+    (:func:`string_from_json`), other lone surrogate escapes are errors.
     """
+    if not isinstance(text, str):
+        data = bytes(text)
+        try:
+            text = data.decode(json.detect_encoding(data))
+        except UnicodeDecodeError as e:
+            raise DecodeError(f"invalid JSON: not valid UTF-8 at byte {e.start} ({e.reason})") from None
+    elif not text.isascii() and _SURROGATE.search(text) is not None:
+        m = _SURROGATE.search(text)
+        assert m is not None
+        raise DecodeError(f"invalid JSON: the text holds the lone surrogate U+{ord(m.group()):04X} "
+                          f"at {m.start()} (not valid UTF-8)")
+    depth = _nesting(text)
+    if depth > MAX_JSON_DEPTH:
+        raise DecodeError(f"invalid JSON: nesting of {depth} arrays and objects, deeper than {MAX_JSON_DEPTH}")
     try:
-        if not isinstance(text, str):
-            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
-        return _DECODER.decode(text)
+        value = _DECODER.decode(text)
+    except DecodeError:
+        raise
     except (ValueError, RecursionError) as e:
         raise DecodeError(f"invalid JSON: {e}") from None
+    if _SURROGATE_ESCAPE.search(text) is not None:
+        value = _strings_from_json(value)
+    return value
 
 
 def _mismatch(what: str, value: Any, field: str) -> DecodeError:
@@ -569,6 +666,14 @@ def get_pairs(value: Any, field: str) -> list[Any]:
         if not isinstance(p, list) or len(p) != 2:
             raise DecodeError("JSON [key, value] pair expected", None, field)
     return items
+
+
+def distinct(result: dict[Any, Any], source: Any, field: str) -> dict[Any, Any]:
+    """A map read from JSON, refused when two of its keys read as the same key (``"1"`` and
+    ``"01"``): neither the first nor the last may win silently."""
+    if len(result) != len(source):
+        raise DecodeError("two map keys read as the same key", None, field)
+    return result
 
 
 _INT_KEY = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")

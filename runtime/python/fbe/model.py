@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from typing import Callable, Generic, TypeVar
 
-from .buffer import BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
+from .buffer import MAX_DEPTH, BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
 from .errors import DecodeError, EncodeError, FBEError
 
 T = TypeVar("T")
@@ -28,6 +28,21 @@ def _as_bytes(data: BytesLike | WriteBuffer | ReadBuffer) -> bytes:
     if isinstance(data, ReadBuffer):
         return data.data
     return data if isinstance(data, bytes) else bytes(data)
+
+
+def writable(within_depth: bool, value: T) -> T:
+    """``value`` when its structs nest within MAX_DEPTH (generated ``fbe_dn_<Name>``), else an
+    EncodeError: no writer writes what no reader reads (docs/limits.md)."""
+    if not within_depth:
+        raise EncodeError(f"cannot encode {type(value).__name__}: structs nested deeper than {MAX_DEPTH}")
+    return value
+
+
+def readable(within_depth: bool, value: T) -> T:
+    """As :func:`writable` for a value read from JSON: a DecodeError, as the binary readers'."""
+    if not within_depth:
+        raise DecodeError(f"structs nested deeper than {MAX_DEPTH}", type(value).__name__)
+    return value
 
 
 def encode_versioned(write: VersionedWrite[T], value: T) -> bytearray:

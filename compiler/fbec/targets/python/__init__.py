@@ -11,6 +11,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 
+from .checks import depth_function
 from .context import Context, ident
 from .final_models import Final
 from .jsonconv import json_functions
@@ -41,6 +42,8 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     for s in structs:
         texts += text_function(ctx, s)
     vcode: list[str] = []
+    for s in structs:
+        vcode += depth_function(ctx, s)
     for s in structs:
         vcode += vgen.struct_functions(s)
     for s in structs:

@@ -161,6 +161,22 @@ class Context:
         self.constants: dict[str, str] = {}
         self.layouts: dict[str, str] = {}
         self.used_packages: set[str] = set()
+        from .checks import depth_sets
+
+        self.depth_unbounded, self.depth_walked = depth_sets(schema)
+
+    def writable(self, qualified: str, x: str) -> str:
+        """``x`` (a value of the struct) checked before a writer takes it: nesting within
+        fbe.MAX_DEPTH, walked only for the structs that can nest without a bound (checks.py)."""
+        if qualified not in self.depth_unbounded:
+            return x
+        return f"fbe.writable({self.ref(qualified, 'fbe_dn_')}({x}, 1), {x})"
+
+    def readable(self, qualified: str, x: str) -> str:
+        """As :meth:`writable`, for a value read from JSON (the binary readers count depth as they read)."""
+        if qualified not in self.depth_unbounded:
+            return x
+        return f"fbe.readable({self.ref(qualified, 'fbe_dn_')}({x}, 1), {x})"
 
     # ------------------------------------------------------------ names
 

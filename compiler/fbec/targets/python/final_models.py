@@ -302,7 +302,7 @@ class Final:
             f"{IND}fbe_type = {s.type_id}",
             "",
             f"{IND}def _encode(self, value: {cls}) -> bytearray:",
-            f"{IND * 2}return fbe.encode_final(fbe_fw_{s.name}, value, {s.type_id})",
+            f"{IND * 2}return fbe.encode_final(fbe_fw_{s.name}, {self.ctx.writable(s.qualified, 'value')}, {s.type_id})",
             "",
             f"{IND}def _decode(self, data: bytes, check: bool) -> tuple[{cls}, int]:",
             f"{IND * 2}return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, check)",

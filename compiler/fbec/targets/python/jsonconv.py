@@ -124,9 +124,9 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
     vx = read_expr(ctx, t.value, v, f, depth + 1)
     if isinstance(t.key, ir.StructRef):
         kx = read_expr(ctx, t.key, k, f, depth + 1)
-        return f"{{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_pairs({x}, {f})}}"
+        return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_pairs({x}, {f})}}, {x}, {f})"
     kx = key_read(ctx, t.key, k, f)
-    return f"{{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_object({x}, {f}).items()}}"
+    return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_object({x}, {f}).items()}}, {x}, {f})"
 
 
 def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:

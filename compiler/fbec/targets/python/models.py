@@ -422,7 +422,7 @@ class Versioned:
             f"{IND}fbe_type = {s.type_id}",
             "",
             f"{IND}def _encode(self, value: {cls}) -> bytearray:",
-            f"{IND * 2}return fbe.encode_versioned(fbe_vw_{s.name}, value)",
+            f"{IND * 2}return fbe.encode_versioned(fbe_vw_{s.name}, {self.ctx.writable(s.qualified, 'value')})",
             "",
             f"{IND}def _decode(self, data: bytes, check: bool) -> tuple[{cls}, int]:",
             f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data, check)",

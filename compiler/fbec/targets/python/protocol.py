@@ -76,9 +76,11 @@ def protocol_code(ctx: Context) -> list[str]:
         for m in send_all:
             cls = ctx.ref(m.qualified)
             if final:
-                entries.append(f"{IND}{cls}: lambda v: fbe.encode_final({ctx.ref(m.qualified, 'fbe_fw_')}, v, {m.type_id}),")
+                entries.append(f"{IND}{cls}: lambda v: fbe.encode_final({ctx.ref(m.qualified, 'fbe_fw_')}, "
+                               f"{ctx.writable(m.qualified, 'v')}, {m.type_id}),")
             else:
-                entries.append(f"{IND}{cls}: lambda v: fbe.encode_versioned({ctx.ref(m.qualified, 'fbe_vw_')}, v),")
+                entries.append(f"{IND}{cls}: lambda v: fbe.encode_versioned({ctx.ref(m.qualified, 'fbe_vw_')}, "
+                               f"{ctx.writable(m.qualified, 'v')}),")
         out += [f"{table}: dict[type, Callable[[Any], bytearray]] = {{"] + entries + ["}", "", ""]
         out += [f"class {prefix}Sender(fbe.Sender):",
                 f'{IND}"""Sends {pkg} messages as {"final" if final else "versioned"} frames; override ``on_send``."""',

@@ -79,7 +79,7 @@ class Node(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (FORMAT.md section 3)."""
-        return bytes(fbe.encode_versioned(fbe_vw_Node, self))
+        return bytes(fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(self, 1), self)))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview) -> Node:
@@ -88,7 +88,7 @@ class Node(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
-        return bytes(fbe.encode_final(fbe_fw_Node, self, 1))
+        return bytes(fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(self, 1), self), 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview) -> Node:
@@ -97,12 +97,12 @@ class Node(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
-        return fbe_js_Node(self)
+        return fbe_js_Node(fbe.writable(fbe_dn_Node(self, 1), self))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Node:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Node(fbe.jsonfmt.parse(text), "Node")
+        return fbe.readable(fbe_dn_Node(fbe_jr_Node(fbe.jsonfmt.parse(text), "Node"), 1), fbe_jr_Node(fbe.jsonfmt.parse(text), "Node"))
 
 
 def fbe_tx_Node(v: Node) -> str:
@@ -117,6 +117,12 @@ def fbe_tx_Node(v: Node) -> str:
         "[" + str(len(v.children)) + "][" + ",".join([fbe_tx_Node(e0) for e0 in v.children]) + "]",
         ")",
     ))
+
+
+def fbe_dn_Node(v: Node, d: int) -> bool:
+    """Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""
+    return (d <= fbe.MAX_DEPTH
+        and all([fbe_dn_Node(e0, d + 1) for e0 in v.children]))
 
 
 def fbe_vw_Node(w: bytearray, v: Node) -> int:
@@ -157,7 +163,7 @@ class NodeModel(fbe.Model[Node]):
     fbe_type = 1
 
     def _encode(self, value: Node) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Node, value)
+        return fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(value, 1), value))
 
     def _decode(self, data: bytes, check: bool) -> tuple[Node, int]:
         return fbe.decode_versioned(fbe_vr_Node, data, check)
@@ -209,7 +215,7 @@ class NodeFinalModel(fbe.FinalModel[Node]):
     fbe_type = 1
 
     def _encode(self, value: Node) -> bytearray:
-        return fbe.encode_final(fbe_fw_Node, value, 1)
+        return fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(value, 1), value), 1)
 
     def _decode(self, data: bytes, check: bool) -> tuple[Node, int]:
         return fbe.decode_final(fbe_fr_Node, data, 1, check)
@@ -250,7 +256,7 @@ def fbe_df_recursive_Node(data: bytes) -> Node:
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Node: lambda v: fbe.encode_versioned(fbe_vw_Node, v),
+    Node: lambda v: fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(v, 1), v)),
 }
 
 
@@ -268,7 +274,7 @@ class Sender(fbe.Sender):
 
 
 FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Node: lambda v: fbe.encode_final(fbe_fw_Node, v, 1),
+    Node: lambda v: fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(v, 1), v), 1),
 }
 
 

@@ -9135,16 +9135,16 @@ def fbe_jr_StructMap(o: Any, f: str) -> StructMap:
     m = fbe.jsonfmt.get_object(o, f)
     try:
         return StructMap(
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f1"): fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.get_object(m["f1"], "f1").items()} if "f1" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f2"): (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.get_object(m["f2"], "f2").items()} if "f2" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f3"): fbe.jsonfmt.get_bytes(v0, "f3") for k0, v0 in fbe.jsonfmt.get_object(m["f3"], "f3").items()} if "f3" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f4"): (None if v0 is None else fbe.jsonfmt.get_bytes(v0, "f4")) for k0, v0 in fbe.jsonfmt.get_object(m["f4"], "f4").items()} if "f4" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.get_object(m["f5"], "f5").items()} if "f5" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.get_object(m["f6"], "f6").items()} if "f6" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.get_object(m["f7"], "f7").items()} if "f7" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.get_object(m["f8"], "f8").items()} if "f8" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f9"): fbe_jr_StructSimple(v0, "f9") for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()} if "f9" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10")) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()} if "f10" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f1"): fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.get_object(m["f1"], "f1").items()}, m["f1"], "f1") if "f1" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f2"): (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.get_object(m["f2"], "f2").items()}, m["f2"], "f2") if "f2" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f3"): fbe.jsonfmt.get_bytes(v0, "f3") for k0, v0 in fbe.jsonfmt.get_object(m["f3"], "f3").items()}, m["f3"], "f3") if "f3" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f4"): (None if v0 is None else fbe.jsonfmt.get_bytes(v0, "f4")) for k0, v0 in fbe.jsonfmt.get_object(m["f4"], "f4").items()}, m["f4"], "f4") if "f4" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.get_object(m["f5"], "f5").items()}, m["f5"], "f5") if "f5" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.get_object(m["f6"], "f6").items()}, m["f6"], "f6") if "f6" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.get_object(m["f7"], "f7").items()}, m["f7"], "f7") if "f7" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.get_object(m["f8"], "f8").items()}, m["f8"], "f8") if "f8" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f9"): fbe_jr_StructSimple(v0, "f9") for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()}, m["f9"], "f9") if "f9" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10")) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructMap") from None
@@ -9182,16 +9182,16 @@ def fbe_jr_StructHash(o: Any, f: str) -> StructHash:
     m = fbe.jsonfmt.get_object(o, f)
     try:
         return StructHash(
-            {k0: fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.get_object(m["f1"], "f1").items()} if "f1" in m else None,
-            {k0: (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.get_object(m["f2"], "f2").items()} if "f2" in m else None,
-            {k0: fbe.jsonfmt.get_bytes(v0, "f3") for k0, v0 in fbe.jsonfmt.get_object(m["f3"], "f3").items()} if "f3" in m else None,
-            {k0: (None if v0 is None else fbe.jsonfmt.get_bytes(v0, "f4")) for k0, v0 in fbe.jsonfmt.get_object(m["f4"], "f4").items()} if "f4" in m else None,
-            {k0: EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.get_object(m["f5"], "f5").items()} if "f5" in m else None,
-            {k0: (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.get_object(m["f6"], "f6").items()} if "f6" in m else None,
-            {k0: FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.get_object(m["f7"], "f7").items()} if "f7" in m else None,
-            {k0: (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.get_object(m["f8"], "f8").items()} if "f8" in m else None,
-            {k0: fbe_jr_StructSimple(v0, "f9") for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()} if "f9" in m else None,
-            {k0: (None if v0 is None else fbe_jr_StructSimple(v0, "f10")) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()} if "f10" in m else None,
+            fbe.jsonfmt.distinct({k0: fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.get_object(m["f1"], "f1").items()}, m["f1"], "f1") if "f1" in m else None,
+            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.get_object(m["f2"], "f2").items()}, m["f2"], "f2") if "f2" in m else None,
+            fbe.jsonfmt.distinct({k0: fbe.jsonfmt.get_bytes(v0, "f3") for k0, v0 in fbe.jsonfmt.get_object(m["f3"], "f3").items()}, m["f3"], "f3") if "f3" in m else None,
+            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe.jsonfmt.get_bytes(v0, "f4")) for k0, v0 in fbe.jsonfmt.get_object(m["f4"], "f4").items()}, m["f4"], "f4") if "f4" in m else None,
+            fbe.jsonfmt.distinct({k0: EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.get_object(m["f5"], "f5").items()}, m["f5"], "f5") if "f5" in m else None,
+            fbe.jsonfmt.distinct({k0: (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.get_object(m["f6"], "f6").items()}, m["f6"], "f6") if "f6" in m else None,
+            fbe.jsonfmt.distinct({k0: FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.get_object(m["f7"], "f7").items()}, m["f7"], "f7") if "f7" in m else None,
+            fbe.jsonfmt.distinct({k0: (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.get_object(m["f8"], "f8").items()}, m["f8"], "f8") if "f8" in m else None,
+            fbe.jsonfmt.distinct({k0: fbe_jr_StructSimple(v0, "f9") for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()}, m["f9"], "f9") if "f9" in m else None,
+            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_StructSimple(v0, "f10")) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructHash") from None
@@ -9213,8 +9213,8 @@ def fbe_jr_StructHashEx(o: Any, f: str) -> StructHashEx:
     m = fbe.jsonfmt.get_object(o, f)
     try:
         return StructHashEx(
-            {fbe_jr_StructSimple(k0, "f1"): fbe_jr_StructNested(v0, "f1") for k0, v0 in fbe.jsonfmt.get_pairs(m["f1"], "f1")} if "f1" in m else None,
-            {fbe_jr_StructSimple(k0, "f2"): (None if v0 is None else fbe_jr_StructNested(v0, "f2")) for k0, v0 in fbe.jsonfmt.get_pairs(m["f2"], "f2")} if "f2" in m else None,
+            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f1"): fbe_jr_StructNested(v0, "f1") for k0, v0 in fbe.jsonfmt.get_pairs(m["f1"], "f1")}, m["f1"], "f1") if "f1" in m else None,
+            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f2"): (None if v0 is None else fbe_jr_StructNested(v0, "f2")) for k0, v0 in fbe.jsonfmt.get_pairs(m["f2"], "f2")}, m["f2"], "f2") if "f2" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructHashEx") from None

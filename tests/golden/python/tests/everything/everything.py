@@ -4277,15 +4277,15 @@ def fbe_jr_Everything(o: Any, f: str) -> Everything:
             [fbe.jsonfmt.get_str(e0, "f40") for e0 in fbe.jsonfmt.get_list(m["f40"], "f40")] if "f40" in m else None,
             {fbe.jsonfmt.get_int(e0, -9223372036854775808, 9223372036854775807, "f41") for e0 in fbe.jsonfmt.get_list(m["f41"], "f41")} if "f41" in m else None,
             {pkg_market.fbe_jr_Instrument(e0, "f42") for e0 in fbe.jsonfmt.get_list(m["f42"], "f42")} if "f42" in m else None,
-            {fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f43"): fbe.jsonfmt.get_str(v0, "f43") for k0, v0 in fbe.jsonfmt.get_object(m["f43"], "f43").items()} if "f43" in m else None,
-            {k0: (None if v0 is None else fbe_jr_Counted(v0, "f44")) for k0, v0 in fbe.jsonfmt.get_object(m["f44"], "f44").items()} if "f44" in m else None,
-            {fbe.jsonfmt.get_uuid(k0, "f45"): fbe.jsonfmt.get_bytes(v0, "f45") for k0, v0 in fbe.jsonfmt.get_object(m["f45"], "f45").items()} if "f45" in m else None,
-            {pkg_market.fbe_jr_Instrument(k0, "f46"): fbe_jr_Counted(v0, "f46") for k0, v0 in fbe.jsonfmt.get_pairs(m["f46"], "f46")} if "f46" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f43"): fbe.jsonfmt.get_str(v0, "f43") for k0, v0 in fbe.jsonfmt.get_object(m["f43"], "f43").items()}, m["f43"], "f43") if "f43" in m else None,
+            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_Counted(v0, "f44")) for k0, v0 in fbe.jsonfmt.get_object(m["f44"], "f44").items()}, m["f44"], "f44") if "f44" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.get_uuid(k0, "f45"): fbe.jsonfmt.get_bytes(v0, "f45") for k0, v0 in fbe.jsonfmt.get_object(m["f45"], "f45").items()}, m["f45"], "f45") if "f45" in m else None,
+            fbe.jsonfmt.distinct({pkg_market.fbe_jr_Instrument(k0, "f46"): fbe_jr_Counted(v0, "f46") for k0, v0 in fbe.jsonfmt.get_pairs(m["f46"], "f46")}, m["f46"], "f46") if "f46" in m else None,
             (None if m["f47"] is None else fbe.jsonfmt.get_int(m["f47"], -2147483648, 2147483647, "f47")) if "f47" in m else None,
             fbe.jsonfmt.get_bool(m["f47Reset"], "f47Reset") if "f47Reset" in m else False,
             (None if m["f48"] is None else fbe.jsonfmt.get_int(m["f48"], 0, 0xFFFFFFFFFFFFFFFF, "f48")) if "f48" in m else 0,
-            {fbe.jsonfmt.get_bytes(k0, "f49"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f49") for k0, v0 in fbe.jsonfmt.get_object(m["f49"], "f49").items()} if "f49" in m else None,
-            {fbe.jsonfmt.get_bytes(k0, "f50"): fbe.jsonfmt.get_str(v0, "f50") for k0, v0 in fbe.jsonfmt.get_object(m["f50"], "f50").items()} if "f50" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.get_bytes(k0, "f49"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f49") for k0, v0 in fbe.jsonfmt.get_object(m["f49"], "f49").items()}, m["f49"], "f49") if "f49" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.get_bytes(k0, "f50"): fbe.jsonfmt.get_str(v0, "f50") for k0, v0 in fbe.jsonfmt.get_object(m["f50"], "f50").items()}, m["f50"], "f50") if "f50" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None

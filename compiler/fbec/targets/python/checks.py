@@ -1,0 +1,100 @@
+"""Checks of values before they are written (docs/limits.md): struct nesting depth.
+
+Only structs that can hold themselves (directly or through other structs,
+collections and optionals) can nest deeper than the readers accept
+(fbe.MAX_DEPTH); for every struct that can reach such a struct (the IR's
+``height`` is None), the writers
+(to_fbe, to_final, to_json, the models and the Senders) first walk the value
+with ``fbe_dn_<Name>`` and refuse it when it is too deep, and from_json
+refuses what the binary readers refuse. Other structs nest only as deep as the
+schema says, which the compiler bounds: no walk, no cost.
+"""
+
+from __future__ import annotations
+
+from fbec.model import ir
+
+from .context import Context
+
+IND = "    "
+
+
+def _refs(t: ir.Type, out: list[str]) -> None:
+    if isinstance(t, ir.StructRef):
+        out.append(t.name)
+    elif isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
+        _refs(t.element, out)
+    elif isinstance(t, ir.Mapping):
+        _refs(t.key, out)
+        _refs(t.value, out)
+
+
+def _edges(schema: ir.Schema) -> dict[str, set[str]]:
+    """Struct -> the structs its fields (inherited ones included) hold."""
+    edges: dict[str, set[str]] = {}
+    for p in schema.packages:
+        for s in p.structs:
+            refs: list[str] = []
+            for f in s.all_fields:
+                _refs(f.type, refs)
+            edges[s.qualified] = set(refs)
+    return edges
+
+
+def _reach(edges: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = list(edges.get(start, ()))
+    while stack:
+        name = stack.pop()
+        if name not in seen:
+            seen.add(name)
+            stack.extend(edges.get(name, ()))
+    return seen
+
+
+def depth_sets(schema: ir.Schema) -> tuple[set[str], set[str]]:
+    """(unbounded, walked): the structs that can nest without a bound (the IR's height None: they
+    reach a recursive struct), and the structs the depth walk visits (those and what they hold)."""
+    edges = _edges(schema)
+    unbounded = {s.qualified for p in schema.packages for s in p.structs if s.height is None}
+    walked = set(unbounded)
+    for name in unbounded:
+        walked |= _reach(edges, name)
+    return unbounded, walked
+
+
+def _walk_expr(ctx: Context, t: ir.Type, x: str, n: int) -> str | None:
+    """Whether the structs in value x of type t (at depth d + 1) stay within the limit; None
+    when t holds no struct."""
+    if isinstance(t, ir.StructRef):
+        return f"{ctx.ref(t.name, 'fbe_dn_')}({x}, d + 1)"
+    if isinstance(t, ir.Optional_):
+        inner = _walk_expr(ctx, t.element, x, n)
+        return None if inner is None else f"({x} is None or {inner})"
+    if isinstance(t, (ir.Array, ir.Sequence)):
+        e = f"e{n}"
+        inner = _walk_expr(ctx, t.element, e, n + 1)
+        return None if inner is None else f"all([{inner} for {e} in {x}])"
+    if isinstance(t, ir.Mapping):
+        k, v = f"k{n}", f"v{n}"
+        parts = [p for p in (_walk_expr(ctx, t.key, k, n + 1), _walk_expr(ctx, t.value, v, n + 1)) if p]
+        if not parts:
+            return None
+        return f"all([{' and '.join(parts)} for {k}, {v} in {x}.items()])"
+    return None
+
+
+def depth_function(ctx: Context, s: ir.Struct) -> list[str]:
+    """fbe_dn_<Name>(v, d) for a struct the depth walk visits (none for the others)."""
+    if s.qualified not in ctx.depth_walked:
+        return []
+    from .context import ident
+
+    parts = ["d <= fbe.MAX_DEPTH"]
+    for f in s.all_fields:
+        e = _walk_expr(ctx, f.type, "v." + ident(f.name), 0)
+        if e is not None:
+            parts.append(e)
+    return [f"def fbe_dn_{s.name}(v: {ident(s.name)}, d: int) -> bool:",
+            f'{IND}"""Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""',
+            f"{IND}return (" + f"\n{IND * 2}and ".join(parts) + ")", "", ""]
