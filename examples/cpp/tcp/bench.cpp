@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     }
 
     asio::io_context server_io;
-    tcp_example::Server server(server_io, "127.0.0.1", 0, false);
+    tcp_example::Server server(server_io, "127.0.0.1", 0);
     auto guard = asio::make_work_guard(server_io);
     std::thread server_thread([&] { server_io.run(); });
 

@@ -6,7 +6,9 @@
 // Mix: Ping -> Pong (same id, sequence and payload); every 5th request a
 // PlaceOrder -> OrderAccepted, or OrderRejected when its quantity is 0
 // (every 15th); one Notice (no response) -> a Heartbeat notification.
-// Every request has a 5 s timeout; the whole run is bounded too.
+// Every request has a 5 s timeout; the whole run is bounded too. When the
+// server closes the connection the client stops at once and says so
+// (exit status 1), rather than waiting out the timeouts.
 
 #include "client.h"
 
@@ -42,7 +44,7 @@ int run(const std::string& host, uint16_t port, int64_t messages, std::size_t wi
         return 1;
     }
 
-    int64_t ok = 0, failed = 0, rejected = 0;
+    int64_t ok = 0, failed = 0, rejected = 0, unanswered = 0;
     auto check = [&](Pending& p) {
         try {
             if (p.order) {
@@ -68,14 +70,18 @@ int run(const std::string& host, uint16_t port, int64_t messages, std::size_t wi
             ++ok;
         } catch (const std::exception& ex) {
             ++failed;
-            std::cerr << "request " << p.sequence << ": " << ex.what() << std::endl;
+            if (client.closed())
+                ++unanswered; // one message for all of them, below
+            else
+                std::cerr << "request " << p.sequence << ": " << ex.what() << std::endl;
         }
     };
 
     const auto start = std::chrono::steady_clock::now();
     auto notice = client.request(::rpc::Notice(FBE::uuid_t::sequential(), "hello"));
     std::deque<Pending> inflight;
-    for (int64_t i = 0; i < messages; ++i) {
+    int64_t sent = 0;
+    for (int64_t i = 0; i < messages && !client.closed(); ++i, ++sent) {
         Pending p{i, i % 5 == 4, i % 15 == 14, FBE::uuid_t::sequential(), "payload " + std::to_string(i), {}, {}};
         if (p.order) {
             ::rpc::PlaceOrder order(p.id, "EURUSD", ::rpc::Side::buy, 1.1, p.reject ? 0.0 : 100.0 + static_cast<double>(i));
@@ -98,7 +104,17 @@ int run(const std::string& host, uint16_t port, int64_t messages, std::size_t wi
         notice.get();
     } catch (const std::exception& ex) {
         ++failed;
-        std::cerr << "notice: " << ex.what() << std::endl;
+        if (!client.closed())
+            std::cerr << "notice: " << ex.what() << std::endl;
+    }
+    if (client.closed()) {
+        std::cerr << "tcp_client: " << client.close_reason() << " after " << ok << " of " << messages
+                  << " replies; " << unanswered << " of the " << sent
+                  << " requests sent failed with it. The server's log says why (one end started with --final and "
+                     "the other without is a common cause)"
+                  << std::endl;
+        client.disconnect();
+        return 1;
     }
     // The Heartbeat answering the Notice arrives as a notification.
     for (int i = 0; i < 200 && client.notifications() == 0; ++i)

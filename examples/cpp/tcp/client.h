@@ -5,6 +5,11 @@
 // lock and onSend() only appends to a queue (its own mutex) and wakes the io
 // thread, which writes. The io thread reads and feeds receive(), which
 // completes the futures. Nothing blocks on the network while holding a lock.
+//
+// When the server closes the connection (or it breaks) the client notices at
+// once: every pending request fails, closed() turns true with the reason,
+// and a later request fails when it is sent instead of waiting for its
+// timeout.
 
 #pragma once
 
@@ -18,6 +23,7 @@
 #include <cstdint>
 #include <iostream>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,6 +50,7 @@ public:
     void disconnect() {
         if (!_thread.joinable())
             return;
+        _disconnecting = true;
         asio::post(_io, [this] {
             asio::error_code ignored;
             _watchdog.cancel();
@@ -58,8 +65,19 @@ public:
     uint64_t notifications() const noexcept { return _notifications; }
     uint64_t errors() const noexcept { return _errors; }
 
+    //! True once the connection ended without disconnect(); close_reason() says how.
+    bool closed() const noexcept { return _closed; }
+    std::string close_reason() {
+        std::scoped_lock locker(this->_lock);
+        return _close_reason;
+    }
+
 protected:
+    //! Runs under the client lock (request()), as connection_closed() does:
+    //! a request sent after the close fails here, at once.
     std::size_t onSend(const void* data, std::size_t size) override {
+        if (_closed)
+            throw std::runtime_error(_close_reason);
         std::scoped_lock locker(_out_lock);
         const uint8_t* bytes = static_cast<const uint8_t*>(data);
         _queue.insert(_queue.end(), bytes, bytes + size);
@@ -90,14 +108,42 @@ private:
     bool _writing = false;
     std::atomic<uint64_t> _notifications{0};
     std::atomic<uint64_t> _errors{0};
+    std::atomic<bool> _disconnecting{false};
+    std::atomic<bool> _closed{false};
+    std::string _close_reason; // under the client lock
 
     void read() {
         _socket.async_read_some(asio::buffer(_input), [this](const asio::error_code& ec, std::size_t n) {
-            if (ec)
+            if (ec) {
+                connection_closed(ec);
                 return;
+            }
             this->receive(_input.data(), n);
             read();
         });
+    }
+
+    //! The connection ended under us: fail every pending request now
+    //! rather than when its timeout expires; closed() and close_reason()
+    //! tell the application, which reports it.
+    void connection_closed(const asio::error_code& ec) {
+        if (_disconnecting)
+            return;
+        {
+            std::scoped_lock locker(this->_lock);
+            if (_closed)
+                return;
+            if (ec == asio::error::eof)
+                _close_reason = "the server closed the connection";
+            else if (ec == asio::error::connection_reset)
+                _close_reason = "the server closed the connection (reset)";
+            else
+                _close_reason = "the connection broke: " + ec.message();
+            _closed = true;
+            this->reset(); // fails the pending requests
+        }
+        asio::error_code ignored;
+        _socket.close(ignored);
     }
 
     void write() {
@@ -112,8 +158,11 @@ private:
         }
         asio::async_write(_socket, asio::buffer(_writing_bytes), [this](const asio::error_code& ec, std::size_t) {
             if (ec) {
-                std::scoped_lock locker(_out_lock);
-                _writing = false;
+                {
+                    std::scoped_lock locker(_out_lock);
+                    _writing = false;
+                }
+                connection_closed(ec);
                 return;
             }
             write();

@@ -3,8 +3,24 @@
 //
 // Reading: async_read_some into a 64 KiB buffer, handed to receive() as it
 // comes (any fragmentation). Writing: onSend() appends to a queue; one
-// async_write at a time drains it, so the replies to a burst of requests go
-// out in a few large writes.
+// async_write_some at a time drains it, so the replies to a burst of
+// requests go out in a few large writes.
+//
+// What a client cannot do to the server (ServerConfig, docs/cpp-json-protocol.md):
+// * make it buffer without bound: above send_queue_limit queued reply bytes
+//   the session stops reading that client until the queue drains
+//   (backpressure: a client that never reads its replies stalls itself);
+//   above send_queue_hard_limit (replies not caused by a read) it is dropped;
+// * make it allocate what it has not sent: a partial frame holds only the
+//   bytes received, and a frame size above max_frame_size drops the client;
+// * kill it: every handler runs inside contained(), so an exception
+//   (std::bad_alloc included) ends its own connection and nothing else;
+// * hold a connection forever: idle_timeout without any byte read or
+//   written closes it;
+// * exhaust it with connections: above max_connections a new connection is
+//   closed as soon as it is accepted.
+// A protocol error (bad frame, unknown type, invalid body) drops the client
+// with one message; the rest of what it sent is not processed.
 
 #pragma once
 
@@ -14,15 +30,58 @@
 #include <asio.hpp>
 
 #include <array>
-#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tcp_example {
+
+//! The server's limits; every one is a tcp_server option.
+struct ServerConfig {
+    //! Bytes of each socket read (one buffer per connection).
+    static constexpr std::size_t kReadBufferSize = 64 * 1024;
+
+    //! Open connections; one more is closed right after accept.
+    std::size_t max_connections = 256;
+    //! Largest accepted frame (a request): a client declaring more is dropped.
+    //! The rpc messages are small, so well below the Receiver's own 64 MiB default.
+    std::size_t max_frame_size = std::size_t(1) << 20;
+    //! Reply bytes queued for one client above which the server stops reading it.
+    std::size_t send_queue_limit = std::size_t(1) << 20;
+    //! Reply bytes queued for one client above which it is dropped. Must leave
+    //! room for the replies to one read over send_queue_limit (see valid()).
+    std::size_t send_queue_hard_limit = std::size_t(4) << 20;
+    //! A connection with no byte read or written for this long is closed (0 = never).
+    std::chrono::milliseconds idle_timeout{60000};
+    //! Speak final-model frames (the client must too).
+    bool final = false;
+    //! Stop accepting after the first connection.
+    bool once = false;
+
+    //! Empty when the limits are consistent, else why not.
+    std::string valid() const {
+        if (max_connections == 0 || max_frame_size == 0 || send_queue_limit == 0)
+            return "max_connections, max_frame_size and send_queue_limit must be positive";
+        // The replies to one read (a completed frame plus one read buffer of
+        // small requests) are at most about as large as the requests, so
+        // twice that over the soft limit is never reached by a client that
+        // merely pipelines.
+        const std::size_t one_read = 2 * (max_frame_size + kReadBufferSize);
+        if (send_queue_hard_limit < send_queue_limit + one_read)
+            return "send_queue_hard_limit must be at least send_queue_limit + 2 * (max_frame_size + 64 KiB) = " +
+                   std::to_string(send_queue_limit + one_read) +
+                   " bytes, or a client that merely pipelines requests is dropped instead of paused";
+        return {};
+    }
+};
 
 //! TSender/TReceiver: FBE::rpc::Sender<> + Receiver<> (versioned frames) or
 //! FinalSender<> + FinalReceiver<> (final frames); both ends must agree.
@@ -31,14 +90,29 @@ class BasicSession : public std::enable_shared_from_this<BasicSession<TSender, T
                      public TSender,
                      public TReceiver {
 public:
-    explicit BasicSession(asio::ip::tcp::socket socket, std::function<void()> on_close)
-        : _socket(std::move(socket)), _on_close(std::move(on_close)) {
-        _socket.set_option(asio::ip::tcp::no_delay(true));
+    using clock = std::chrono::steady_clock;
+
+    BasicSession(asio::ip::tcp::socket socket, const ServerConfig& config, std::function<void()> on_close)
+        : _socket(std::move(socket)), _idle_timer(_socket.get_executor()), _config(config),
+          _on_close(std::move(on_close)) {
+        asio::error_code ec; // a peer already gone is noticed by the first read
+        _socket.set_option(asio::ip::tcp::no_delay(true), ec);
+        const auto peer = _socket.remote_endpoint(ec);
+        _peer = ec ? std::string("(unknown peer)") : peer.address().to_string() + ":" + std::to_string(peer.port());
+        TReceiver::max_frame_size(config.max_frame_size);
     }
 
-    void start() { read(); }
+    void start() noexcept {
+        contained([&] {
+            _last_activity = clock::now();
+            read();
+            arm_idle_timer();
+        });
+    }
 
     uint64_t requests() const noexcept { return _requests; }
+    //! Reply bytes not yet written to the socket.
+    std::size_t queued() const noexcept { return _queue.size() + _writing_bytes.size() - _written; }
 
 protected:
     // ---------------------------------------------------------- protocol
@@ -62,12 +136,27 @@ protected:
         this->send(heartbeat);
     }
 
+    //! Any bad frame drops the client; throwing stops receive() so the rest
+    //! of what it sent is neither processed nor reported again.
     void onReceiveError(FBE::ReceiveError error, const std::string& reason) override {
-        std::cerr << "server: dropping the connection: " << error << ": " << reason << std::endl;
-        close();
+        std::string text = std::string(FBE::to_string(error)) + ": " + reason;
+        if (error == FBE::ReceiveError::BadHeader || error == FBE::ReceiveError::UnknownType ||
+            error == FBE::ReceiveError::FrameTooSmall)
+            text += TReceiver::final() ? " (this server reads final-model frames: was the client started without --final?)"
+                                       : " (this server reads versioned frames: was the client started with --final?)";
+        drop(text);
+        throw Dropped{};
     }
 
+    //! Called inside receive() only (every send answers a request).
     std::size_t onSend(const void* data, std::size_t size) override {
+        if (_closed)
+            return size; // the connection is gone: the bytes go nowhere
+        if (queued() + size > _config.send_queue_hard_limit) {
+            drop("the send queue would exceed " + std::to_string(_config.send_queue_hard_limit) +
+                 " bytes (the client does not read its replies)");
+            throw Dropped{};
+        }
         const uint8_t* bytes = static_cast<const uint8_t*>(data);
         _queue.insert(_queue.end(), bytes, bytes + size);
         if (!_writing)
@@ -76,101 +165,264 @@ protected:
     }
 
 private:
+    //! Thrown after drop() to unwind out of receive(); already reported.
+    struct Dropped {};
+
+    //! Memory kept by an idle connection's buffers; more is released.
+    static constexpr std::size_t kKeepCapacity = 64 * 1024;
+
     asio::ip::tcp::socket _socket;
+    asio::steady_timer _idle_timer;
+    const ServerConfig _config;
     std::function<void()> _on_close;
-    std::array<uint8_t, 65536> _input{};
-    std::vector<uint8_t> _queue;   // replies not yet handed to asio
-    std::vector<uint8_t> _writing_bytes; // the bytes of the write in flight
+    std::string _peer;
+    std::array<uint8_t, ServerConfig::kReadBufferSize> _input{};
+    std::vector<uint8_t> _queue;         // replies not yet handed to asio
+    std::vector<uint8_t> _writing_bytes; // the bytes being written, _written of them done
+    std::size_t _written = 0;
     bool _writing = false;
+    bool _reading = false;
     bool _closed = false;
+    clock::time_point _last_activity;
     uint64_t _requests = 0;
     uint64_t _orders = 0;
 
+    //! Runs a handler's body; any exception ends this connection only.
+    template <class F>
+    void contained(F&& body) noexcept {
+        try {
+            body();
+        } catch (const Dropped&) {
+        } catch (const std::bad_alloc&) {
+            drop("out of memory (std::bad_alloc)");
+        } catch (const std::exception& ex) {
+            drop(std::string("exception: ") + ex.what());
+        } catch (...) {
+            drop("unknown exception");
+        }
+    }
+
+    //! Reads unless a read is in flight or the send queue is over its limit
+    //! (then the write handler calls read() again once it has drained).
     void read() {
+        if (_closed || _reading || queued() > _config.send_queue_limit)
+            return;
+        _reading = true;
         auto self = this->shared_from_this();
         _socket.async_read_some(asio::buffer(_input), [this, self](const asio::error_code& ec, std::size_t n) {
-            if (ec) {
-                close();
-                return;
-            }
-            this->receive(_input.data(), n);
-            if (!_closed)
+            _reading = false;
+            contained([&] {
+                if (ec) {
+                    close(); // the client left (or the socket was closed by drop())
+                    return;
+                }
+                _last_activity = clock::now();
+                this->receive(_input.data(), n);
+                release_memory();
                 read();
+            });
         });
     }
 
     void write() {
-        if (_queue.empty() || _closed) {
-            _writing = false;
-            return;
-        }
-        _writing = true;
-        _writing_bytes.swap(_queue);
-        _queue.clear();
-        auto self = this->shared_from_this();
-        asio::async_write(_socket, asio::buffer(_writing_bytes), [this, self](const asio::error_code& ec, std::size_t) {
-            if (ec) {
-                close();
+        if (_written == _writing_bytes.size()) {
+            _writing_bytes.clear();
+            _written = 0;
+            if (_queue.empty() || _closed) {
+                _writing = false;
+                release_memory();
                 return;
             }
-            write();
+            _writing_bytes.swap(_queue);
+        }
+        _writing = true;
+        auto self = this->shared_from_this();
+        _socket.async_write_some(asio::buffer(_writing_bytes.data() + _written, _writing_bytes.size() - _written),
+                                 [this, self](const asio::error_code& ec, std::size_t n) {
+                                     contained([&] {
+                                         if (ec) {
+                                             _writing = false;
+                                             close();
+                                             return;
+                                         }
+                                         _last_activity = clock::now();
+                                         _written += n;
+                                         write();
+                                         read(); // resumes a paused client once its queue is below the limit
+                                     });
+                                 });
+    }
+
+    //! Closes the connection when nothing was read or written for idle_timeout.
+    void arm_idle_timer() {
+        if (_config.idle_timeout.count() <= 0 || _closed)
+            return;
+        _idle_timer.expires_at(_last_activity + _config.idle_timeout);
+        auto self = this->shared_from_this();
+        _idle_timer.async_wait([this, self](const asio::error_code& ec) {
+            contained([&] {
+                if (ec || _closed)
+                    return;
+                if (clock::now() - _last_activity >= _config.idle_timeout) {
+                    drop("idle for " + std::to_string(_config.idle_timeout.count()) + " ms (nothing read or written)");
+                    return;
+                }
+                arm_idle_timer();
+            });
         });
     }
 
-    void close() {
+    //! Gives back the memory of a large frame or reply burst once it is done,
+    //! so an idle connection costs about its read buffer.
+    void release_memory() noexcept {
+        release(TReceiver::buffer());
+        release(TSender::buffer());
+        if (_queue.empty() && _queue.capacity() > kKeepCapacity)
+            std::vector<uint8_t>().swap(_queue);
+        if (_writing_bytes.empty() && _writing_bytes.capacity() > kKeepCapacity)
+            std::vector<uint8_t>().swap(_writing_bytes);
+    }
+    template <class TBuffer>
+    static void release(TBuffer& buffer) noexcept {
+        if (buffer.empty() && buffer.capacity() > kKeepCapacity) {
+            TBuffer empty;
+            buffer.swap(empty);
+        }
+    }
+
+    //! Reports why the connection ends (once) and closes it.
+    void drop(const std::string& reason) noexcept {
+        if (_closed)
+            return;
+        try {
+            std::cerr << "server: " << _peer << ": dropping the connection: " << reason << std::endl;
+        } catch (...) {
+        }
+        close();
+    }
+
+    void close() noexcept {
         if (_closed)
             return;
         _closed = true;
         asio::error_code ignored;
         _socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
         _socket.close(ignored);
-        if (_on_close)
-            _on_close();
+        try {
+            _idle_timer.cancel();
+        } catch (...) {
+        }
+        _queue.clear();
+        release_memory();
+        if (_on_close) {
+            try {
+                _on_close();
+            } catch (...) {
+            }
+        }
     }
 };
 
 using Session = BasicSession<FBE::rpc::Sender<>, FBE::rpc::Receiver<>>;
 using FinalSession = BasicSession<FBE::rpc::FinalSender<>, FBE::rpc::FinalReceiver<>>;
 
-//! Accepts connections on host:port (0 = an ephemeral port). With `once`,
-//! stops accepting after the first connection and the io_context runs out
-//! of work when that session closes.
+//! Accepts connections on host:port (0 = an ephemeral port). With
+//! config.once, stops accepting after the first connection and the
+//! io_context runs out of work when that session closes.
 class Server {
 public:
-    //! `on_close` runs when a session ends.
-    Server(asio::io_context& io, const std::string& host, uint16_t port, bool once,
-           std::function<void()> on_close = nullptr, bool final = false)
-        : _acceptor(io, asio::ip::tcp::endpoint(asio::ip::make_address(host), port)), _once(once),
-          _on_close(std::move(on_close)), _final(final) {
+    //! `on_close` runs when a session ends. Throws std::invalid_argument
+    //! when config.valid() says the limits are inconsistent.
+    Server(asio::io_context& io, const std::string& host, uint16_t port, ServerConfig config = {},
+           std::function<void()> on_close = nullptr)
+        : _config(checked(std::move(config))),
+          _acceptor(io, asio::ip::tcp::endpoint(asio::ip::make_address(host), port)), _retry(io),
+          _on_close(std::move(on_close)) {
         accept();
     }
 
     uint16_t port() const { return _acceptor.local_endpoint().port(); }
+    const ServerConfig& config() const noexcept { return _config; }
+    //! Connections served, open now, and refused over max_connections.
     uint64_t sessions() const noexcept { return _sessions; }
+    std::size_t open() const noexcept { return _open; }
+    uint64_t refused() const noexcept { return _refused; }
 
 private:
+    const ServerConfig _config;
     asio::ip::tcp::acceptor _acceptor;
-    bool _once;
+    asio::steady_timer _retry;
     std::function<void()> _on_close;
-    bool _final;
     uint64_t _sessions = 0;
+    std::size_t _open = 0;
+    uint64_t _refused = 0;
+    bool _at_limit = false;
+
+    static ServerConfig checked(ServerConfig config) {
+        const std::string problem = config.valid();
+        if (!problem.empty())
+            throw std::invalid_argument(problem);
+        return config;
+    }
 
     void accept() {
         _acceptor.async_accept([this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
-            if (!ec) {
-                ++_sessions;
-                if (_final)
-                    std::make_shared<FinalSession>(std::move(socket), _on_close)->start();
-                else
-                    std::make_shared<Session>(std::move(socket), _on_close)->start();
+            if (ec) {
+                if (ec == asio::error::operation_aborted)
+                    return;
+                // Out of file descriptors and the like: retry shortly rather than spin.
+                std::cerr << "server: accept: " << ec.message() << std::endl;
+                _retry.expires_after(std::chrono::milliseconds(100));
+                _retry.async_wait([this](const asio::error_code& wait_ec) {
+                    if (!wait_ec)
+                        accept();
+                });
+                return;
             }
-            if (_once && _sessions > 0) {
+            start_session(std::move(socket));
+            if (_config.once) {
                 asio::error_code ignored;
                 _acceptor.close(ignored);
                 return;
             }
             accept();
         });
+    }
+
+    void start_session(asio::ip::tcp::socket socket) noexcept {
+        asio::error_code ignored;
+        if (_open >= _config.max_connections) {
+            ++_refused;
+            if (!_at_limit) // one message per episode, not one per refused connection
+                std::cerr << "server: " << _open << " connections open (max_connections): closing new ones until one ends"
+                          << std::endl;
+            _at_limit = true;
+            socket.close(ignored);
+            return;
+        }
+        _at_limit = false;
+        try {
+            auto on_close = [this] {
+                --_open;
+                if (_on_close)
+                    _on_close();
+            };
+            std::shared_ptr<Session> versioned;
+            std::shared_ptr<FinalSession> final;
+            if (_config.final)
+                final = std::make_shared<FinalSession>(std::move(socket), _config, on_close);
+            else
+                versioned = std::make_shared<Session>(std::move(socket), _config, on_close);
+            ++_sessions;
+            ++_open;
+            if (final)
+                final->start();
+            else
+                versioned->start();
+        } catch (const std::exception& ex) {
+            std::cerr << "server: cannot start a session: " << ex.what() << std::endl;
+            socket.close(ignored);
+        }
     }
 };
 
