@@ -46,9 +46,9 @@ def ping_frame(sequence: int, payload: bytes) -> bytes:
     """rpc.Ping (type 2) as a versioned frame: root header, body of
     8 + uuid 16 + int64 8 + string slot 4 = 36 bytes, then the string."""
     body_size = 36
-    return struct.pack(
-        "<IIII16sqII", 8 + body_size + 4 + len(payload), 8, body_size, 2, uuid.uuid4().bytes, sequence, body_size, len(payload)
-    ) + payload
+    size = 8 + body_size + 4 + len(payload)
+    header = struct.pack("<IIII16sqII", size, 8, body_size, 2, uuid.uuid4().bytes, sequence, body_size, len(payload))
+    return header + payload
 
 
 def vm_status(pid: int) -> dict[str, int]:
@@ -256,7 +256,8 @@ def split_headers(server_exe: str, client_exe: str, sanitized: bool) -> None:
         rss_bound = server.baseline["VmRSS"] + 16 * MiB
         peak_bound = server.baseline["VmPeak"] + 64 * MiB
         print(f"  server VmHWM {mib(vm['VmHWM'])} (bound {mib(rss_bound)}), "
-              f"VmPeak {mib(vm['VmPeak'])} (bound {mib(peak_bound)}; {connections} reservations would be "
+              f"VmPeak {mib(server.baseline['VmPeak'])} at start, now {mib(vm['VmPeak'])} "
+              f"(bound {mib(peak_bound)}; {connections} reservations would be "
               f"{mib(connections * frame)})")
         if not sanitized:
             check(vm["VmHWM"] <= rss_bound, f"server peak RSS {mib(vm['VmHWM'])} above {mib(rss_bound)}")
