@@ -106,9 +106,9 @@ def test_final_fast_path_layout():
     trade = schema("trade.fbe")
     layout = Layout(trade)
     structs = {s.name: s for s in trade.main_package.structs}
-    # Fewest bytes: Order id 4 + length 4 + side 1 + type 1 + price 8 + volume 8.
-    assert layout.struct_min(structs["Order"]) == 26
-    assert layout.struct_min(structs["Account"]) == 4 + 4 + 1 + 12 + 1 + 4
+    # Fewest bytes (the IR's final_min_size): Order id 4 + length 4 + side 1 + type 1 + price 8 + volume 8.
+    assert structs["Order"].final_min_size == 26
+    assert layout.item_min(structs["Account"].qualified) == 4 + 4 + 1 + 12 + 1 + 4
     assert [name for name, _ in _fast_readers(structs["Order"], layout)] == ["read_fast"]
     # The orders vector is read by FSequence: a fast run over the fields before it.
     assert [name for name, _ in _fast_readers(structs["Account"], layout)] == ["read_fast_id_to_asset"]

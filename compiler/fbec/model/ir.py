@@ -340,6 +340,12 @@ class Package:
     def messages(self) -> tuple[Struct, ...]:
         return tuple(s for s in self.structs if s.message)
 
+    @property
+    def protocol_types(self) -> tuple[Struct, ...]:
+        """The structs named by `protocol`, in its order."""
+        by_name = {s.qualified: s for s in self.structs}
+        return tuple(by_name[q] for q in self.protocol)
+
 
 @dataclass(frozen=True)
 class Schema:

@@ -1,10 +1,13 @@
 """The C++ target: `fbec --cpp [--final]`.
 
-Per package, file names as the original compiler's:
+Files of the main package, named as the original compiler's:
 
-* `<package>.h`              - enums, flags and structs (`types.py`)
-* `<package>_models.h`       - the versioned model (`models.py`)
-* `<package>_final_models.h` - the final model, with --final (`final_models.py`)
+* `<package>.h`                - enums, flags and structs, with printing (`types.py`)
+* `<package>_models.h`         - the versioned model (`models.py`)
+* `<package>_final_models.h`   - the final model, with --final (`final_models.py`)
+* `<package>_json.h`           - JSON conversion (RapidJSON), with --json (`json.py`)
+* `<package>_protocol.h`       - Sender, Receiver, Proxy and Client of versioned frames, with --proto
+* `<package>_final_protocol.h` - the same for final frames, with --proto --final (`protocol.py`)
 
 The generated code is thin: struct definitions plus, per struct, straight-line
 field code at offsets taken from the IR. Buffers, slot codecs, decimal,

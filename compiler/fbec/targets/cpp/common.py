@@ -1,7 +1,8 @@
-"""What the C++ generators share: C++ spellings of IR types, literals and defaults.
+"""What the C++ generators share: C++ spellings of IR types, literals and
+defaults, names, file banners and which readers are forced inline.
 
-Everything here is a pure function of the IR; no layout rule is computed
-(offsets, sizes, type ids and defaults come from the IR as they are).
+Everything here is a pure function of the IR: offsets, sizes, minimum sizes,
+recursion, type ids and defaults come from the IR as they are.
 """
 
 from __future__ import annotations
@@ -198,51 +199,10 @@ def default_value(f: Field) -> str:
 
 # ---------------------------------------------------------------- declarations
 
-def own_fields(s: Struct) -> list[Field]:
-    return list(s.fields)
-
-
 def struct_order(package: Package) -> list[Struct]:
     """Structs in the order C++ needs (a struct after its base and the structs
     it holds by value): the IR already lists them so (docs/ir.md)."""
     return list(package.structs)
-
-
-def struct_refs(t: Type, out: list[str]) -> None:
-    """Appends the structs a field of type `t` refers to (through containers)."""
-    if t.kind == "struct":
-        out.append(t.name)
-    elif t.kind in ("optional", "array", "vector", "list", "set"):
-        struct_refs(t.element, out)
-    elif t.kind in ("map", "hash"):
-        struct_refs(t.key, out)
-        struct_refs(t.value, out)
-
-
-def recursive_structs(package: Package) -> set[str]:
-    """Structs of the package that can contain themselves (through fields,
-    containers or a base). Imports cannot be circular, so a cycle stays
-    within one package."""
-    by_name = {s.qualified: s for s in package.structs}
-    edges: dict[str, list[str]] = {}
-    for s in package.structs:
-        refs: list[str] = [s.base] if s.base else []
-        for f in s.fields:
-            struct_refs(f.type, refs)
-        edges[s.qualified] = [r for r in refs if r in by_name]
-    result: set[str] = set()
-    for start in by_name:
-        seen: set[str] = set()
-        stack = list(edges[start])
-        while stack:
-            name = stack.pop()
-            if name == start:
-                result.add(start)
-                break
-            if name not in seen:
-                seen.add(name)
-                stack.extend(edges[name])
-    return result
 
 
 # Readers of a struct whose whole read (its fields, its base and the structs
@@ -256,7 +216,6 @@ INLINE_WEIGHT = 64
 def inlined_structs(schema: Schema, package: Package) -> set[str]:
     """The structs of the package whose read/verify functions are FBE_INLINE
     (`VBody<T>::inlined`, `FBody<T>::inlined`)."""
-    recursive = recursive_structs(package)
     structs = {s.qualified: s for p in schema.packages for s in p.structs}
     weights: dict[str, int] = {}
 
@@ -274,7 +233,7 @@ def inlined_structs(schema: Schema, package: Package) -> set[str]:
         return 2 + type_weight(t.key) + type_weight(t.value)
 
     def struct_weight(s: Struct) -> int:
-        if s.qualified in recursive:
+        if s.recursive:
             return 1000
         if s.qualified not in weights:
             weights[s.qualified] = 1000  # guards against cycles through other packages
@@ -283,7 +242,7 @@ def inlined_structs(schema: Schema, package: Package) -> set[str]:
         return weights[s.qualified]
 
     return {s.qualified for s in package.structs
-            if s.qualified not in recursive and struct_weight(s) <= INLINE_WEIGHT}
+            if not s.recursive and struct_weight(s) <= INLINE_WEIGHT}
 
 
 def reader_inline(s: Struct, inlined: set[str]) -> str:

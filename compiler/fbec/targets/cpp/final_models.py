@@ -29,7 +29,6 @@ from .common import (
     namespace,
     qualified,
     reader_inline,
-    recursive_structs,
     struct_order,
     writer,
 )
@@ -75,45 +74,25 @@ Item = Union[Field, str]
 
 
 class Layout:
-    """What the fast path of the readers needs to know about every struct of
-    the schema, all from the IR: the fewest bytes a value takes, which
-    structs have a `read_fast`, and how deep their struct nesting goes.
+    """Which structs have a `read_fast`, with the facts the fast path needs
+    from the IR: the fewest bytes a value takes (`final_min_size`), how deep
+    its struct nesting goes (`height`) and recursion.
 
     The fast path reads scalars, strings, bytes, optionals of those and
     structs made of them (never recursive ones): what a well-formed buffer
     holds can be checked once for the fixed part and once per length."""
 
     def __init__(self, schema: Schema) -> None:
+        self.schema = schema
         self.structs: dict[str, Struct] = {s.qualified: s for p in schema.packages for s in p.structs}
-        self.recursive: set[str] = set()
-        for p in schema.packages:
-            self.recursive |= recursive_structs(p)
-        self._min: dict[str, int] = {}
         self._fast: dict[str, bool] = {}
 
     def items(self, s: Struct) -> list[Item]:
         return ([s.base] if s.base else []) + list(s.fields)
 
-    def min_size(self, t: Type) -> int:
-        """The fewest bytes a value of type `t` takes in the final model."""
-        if t.final_size is not None:
-            return t.final_size
-        if t.kind == "struct":
-            return self.struct_min(self.structs[t.name])
-        if t.kind == "optional":
-            return 1
-        if t.kind == "array":
-            return t.length * self.min_size(t.element)
-        return 4  # the length of a string or bytes, the count of a collection
-
-    def struct_min(self, s: Struct) -> int:
-        if s.qualified not in self._min:
-            self._min[s.qualified] = 0  # a cycle goes through an optional or a collection
-            self._min[s.qualified] = sum(self.item_min(i) for i in self.items(s))
-        return self._min[s.qualified]
-
     def item_min(self, item: Item) -> int:
-        return self.struct_min(self.structs[item]) if isinstance(item, str) else self.min_size(item.type)
+        """The fewest bytes the item takes in the final model (the IR's final_min_size)."""
+        return self.structs[item].final_min_size if isinstance(item, str) else item.type.final_min_size
 
     def fast(self, t: Type) -> bool:
         """A value of type `t` can be read by the fast path."""
@@ -130,7 +109,7 @@ class Layout:
         if name not in self._fast:
             s = self.structs.get(name)
             self._fast[name] = False
-            self._fast[name] = (s is not None and name not in self.recursive
+            self._fast[name] = (s is not None and not s.recursive
                                 and all(self.item_fast(i) for i in self.items(s)))
         return self._fast[name]
 
@@ -138,16 +117,13 @@ class Layout:
         return self.struct_fast(item) if isinstance(item, str) else self.fast(item.type)
 
     def height(self, items: list[Item]) -> int:
-        """Struct levels below the items (FStruct counts each against
-        FBE::kMaxDepth; a base is read within its struct and does not count)."""
-        def of(t: Type) -> int:
-            if t.kind == "struct":
-                return 1 + self.height(self.items(self.structs[t.name]))
-            if t.kind == "optional":
-                return of(t.element)
-            return 0
-        return max([self.height(self.items(self.structs[i])) if isinstance(i, str) else of(i.type)
-                    for i in items], default=0)
+        """Struct levels below the items, from the IR (FStruct counts each
+        against FBE::kMaxDepth; a base is read within its struct and does not
+        count). Fast items never reach a recursive struct: the height is bounded."""
+        heights = [self.structs[i].height if isinstance(i, str) else self.schema.height(i.type) for i in items]
+        bounded = [h for h in heights if h is not None]
+        assert len(bounded) == len(heights), "a fast reader over a recursive struct"
+        return max(bounded, default=0)
 
 
 def _declaration(w: CodeWriter, s: Struct, inlined: bool, layout: Layout) -> None:
@@ -159,7 +135,7 @@ def _declaration(w: CodeWriter, s: Struct, inlined: bool, layout: Layout) -> Non
         w.line(f"static constexpr uint32_t type_id = {s.type_id};")
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
         w.line(f"static constexpr std::size_t fixed_size = {s.final_size or 0};")
-        w.line(f"static constexpr std::size_t min_size = {layout.struct_min(s)};")
+        w.line(f"static constexpr std::size_t min_size = {s.final_min_size};")
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
@@ -393,13 +369,17 @@ def _read_fixed(w: CodeWriter, s: Struct) -> None:
     w.line(f"FBE_INLINE void FBody<{t}>::read_fixed(const uint8_t* p, {t}& value) noexcept")
     with w.block("{", "}"):
         # Inherited fields first; an empty base or field (0 bytes) has nothing to read.
-        at = s.final_size - sum(f.type.final_size for f in s.fields)
-        if at:
+        base_size = s.fields[0].final_offset if s.fields else s.final_size
+        if base_size:
             w.line(f"FBody<{qualified(s.base)}>::read_fixed(p, value);")
+        end = base_size
         for f in s.fields:
+            # every offset of a fixed struct is known; the fields follow each other
+            assert f.final_offset == end and f.type.final_size is not None, (s.qualified, f.name)
             if f.type.final_size:
-                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {at}, value.{field_ident(f.name)});")
-            at += f.type.final_size
+                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.final_offset}, value.{field_ident(f.name)});")
+            end += f.type.final_size
+        assert end == s.final_size, s.qualified
     w.blank()
 
 

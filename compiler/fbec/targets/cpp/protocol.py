@@ -28,21 +28,11 @@ from fbec.targets.base import CodeWriter, Options
 from .common import file_banner, ident, imports, namespace, qualified, writer
 
 
-def protocol_types(package: Package) -> list[Struct]:
-    """The structs the protocol classes of `package` send and receive, as the IR decided."""
-    by_name = {s.qualified: s for s in package.structs}
-    return [by_name[q] for q in package.protocol]
-
-
-def _dispatch_types(package: Package) -> list[Struct]:
-    """protocol_types without later duplicates of a type id (the first wins)."""
-    seen: set[int] = set()
-    result = []
-    for s in protocol_types(package):
-        if s.type_id not in seen:
-            seen.add(s.type_id)
-            result.append(s)
-    return result
+def _dispatch_types(schema: Schema, package: Package) -> list[Struct]:
+    """The package's own entries of the IR's dispatch table (a Receiver of an
+    import, one of the bases, dispatches the others)."""
+    prefix = package.name + "."
+    return [schema.struct(d.type) for d in package.dispatch if d.type.startswith(prefix)]
 
 
 def _closure(schema: Schema, package: Package) -> list[Package]:
@@ -60,8 +50,8 @@ def _closure(schema: Schema, package: Package) -> list[Package]:
     return out
 
 
-def _has_types(schema: Schema, package: Package) -> bool:
-    return any(protocol_types(p) for p in _closure(schema, package))
+def _has_types(package: Package) -> bool:
+    return bool(package.dispatch)
 
 
 def _has_requests(schema: Schema, package: Package) -> bool:
@@ -91,7 +81,7 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
     w.line("#include <future>")
     w.line("#include <string>")
     w.blank()
-    deprecated = any(s.deprecated for s in protocol_types(package))
+    deprecated = any(s.deprecated for s in list(package.protocol_types))
     if deprecated:
         # Deprecated messages can still be sent and received.
         w.line("#pragma GCC diagnostic push")
@@ -134,9 +124,9 @@ def _class_head(w: CodeWriter, name: str, bases: list[str]) -> None:
 
 def _sender(w: CodeWriter, schema: Schema, package: Package, final: bool) -> None:
     name = _cls("Sender", final)
-    types = protocol_types(package)
+    types = list(package.protocol_types)
     imported = [b for b, imp in zip(_bases(schema, package, "Sender", final), imports(schema, package))
-                if _has_types(schema, imp)]
+                if _has_types(imp)]
     w.line(f"//! Serializes the messages of '{package.name}' into {'final' if final else 'versioned'} frames;")
     w.line("//! override onSend(data, size) (and optionally onSendLog(message)).")
     _class_head(w, name, ["FBE::Sender<TBuffer>"] + _bases(schema, package, "Sender", final))
@@ -165,8 +155,8 @@ def _sender(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
 
 def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> None:
     name = _cls("Receiver", final)
-    types = protocol_types(package)
-    dispatch = _dispatch_types(package)
+    types = list(package.protocol_types)
+    dispatch = _dispatch_types(schema, package)
     bases = _bases(schema, package, "Receiver", final)
     w.line(f"//! Reassembles {'final' if final else 'versioned'} frames of '{package.name}' and its imports and")
     w.line("//! delivers each message to onReceive(value); see FBE::Receiver for errors.")
@@ -230,7 +220,7 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
 # ---------------------------------------------------------------- Proxy
 
 def _proxy(w: CodeWriter, schema: Schema, package: Package) -> None:
-    dispatch = _dispatch_types(package)
+    dispatch = _dispatch_types(schema, package)
     bases = _bases(schema, package, "Proxy", False)
     w.line(f"//! Dispatches versioned frames of '{package.name}' like a Receiver but without deserializing:")
     w.line("//! onProxy() gets the verified model attached to the frame and the raw frame bytes.")
@@ -307,7 +297,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
 
     # Every received type this client handles: own protocol types, plus
     # imported response/reject types.
-    handled: list[tuple[str, bool]] = [(s.qualified, True) for s in _dispatch_types(package)]
+    handled: list[tuple[str, bool]] = [(s.qualified, True) for s in _dispatch_types(schema, package)]
     own = {q for q, _ in handled}
     for q in responses + list(rejects):
         if q not in own and (q, False) not in handled:
@@ -376,7 +366,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
     w.indent()
     w.line(f"using FBE::{ident(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
     for imp, c in zip(imp_packages, imp_clients):
-        if not _has_types(schema, imp):
+        if not _has_types(imp):
             continue
         w.line(f"using {c}::onReceiveResponse;")
         w.line(f"using {c}::onReceiveReject;")

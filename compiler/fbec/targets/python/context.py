@@ -92,19 +92,9 @@ def nraw(t: ir.Type) -> int:
 
 
 def nests(s: ir.Struct) -> bool:
-    """True when a value of s can hold another struct. Readers of the other structs (leaves) neither
-    count nor check nesting depth: they cannot recurse."""
-
-    def has_struct(t: ir.Type) -> bool:
-        if isinstance(t, ir.StructRef):
-            return True
-        if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
-            return has_struct(t.element)
-        if isinstance(t, ir.Mapping):
-            return has_struct(t.key) or has_struct(t.value)
-        return False
-
-    return any(has_struct(f.type) for f in s.all_fields)
+    """True when a value of s can hold another struct (the IR's height is not 0). Readers of the
+    other structs (leaves) neither count nor check nesting depth: they cannot recurse."""
+    return s.height != 0
 
 
 def check_size(fmt: str, expected: int) -> None:
@@ -114,8 +104,9 @@ def check_size(fmt: str, expected: int) -> None:
         raise AssertionError(f"layout {fmt!r} is {got} bytes, the IR says {expected}")
 
 
-def _is_char(t: ir.Type) -> bool:
-    return isinstance(t, ir.Primitive) and t.name == "char"
+def _signed_order(t: ir.Type) -> bool:
+    """Ordered as a signed byte in sets and maps (the IR's primitive table: a ``char``)."""
+    return isinstance(t, ir.Primitive) and t.info.order == "signed"
 
 
 def set_order(t: ir.Array | ir.Sequence, x: str) -> str:
@@ -123,14 +114,14 @@ def set_order(t: ir.Array | ir.Sequence, x: str) -> str:
     ascending as std::set, a ``char`` as C++'s signed char."""
     if t.kind != "set":
         return x
-    return f"sorted({x}, key=fbe.buffer.char_order)" if _is_char(t.element) else f"sorted({x})"
+    return f"sorted({x}, key=fbe.buffer.char_order)" if _signed_order(t.element) else f"sorted({x})"
 
 
 def map_order(t: ir.Mapping, x: str) -> str:
     """The items of a map in std::map order (a ``char`` key as a signed char); a hash's as stored."""
     if t.kind != "map":
         return f"{x}.items()"
-    key = "fbe.buffer.first_char" if _is_char(t.key) else "fbe.buffer.first"
+    key = "fbe.buffer.first_char" if _signed_order(t.key) else "fbe.buffer.first"
     return f"sorted({x}.items(), key={key})"
 
 

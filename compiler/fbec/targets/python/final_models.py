@@ -7,25 +7,13 @@ layout (FORMAT.md section 4).
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
 
 from fbec.model import ir
+from fbec.model.facts import is_fixed_run_member as _fixed_run_member
 
-from .context import Context, ident, is_plain, map_order, nests, set_order, slot_fmt
+from .context import Context, check_size, ident, is_plain, map_order, nests, set_order, slot_fmt
 
 IND = "    "
-
-
-def _fixed_run_member(t: ir.Type) -> bool:
-    """Fields that join a run packed with one layout."""
-    if isinstance(t, ir.Primitive):
-        return t.name not in ir.VARIABLE_PRIMITIVES
-    if isinstance(t, ir.EnumRef):
-        return True
-    if isinstance(t, ir.Array):
-        e = t.element
-        return is_plain(e) or isinstance(e, ir.EnumRef) or (isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"))
-    return False
 
 
 def _is_text(t: ir.Type) -> bool:
@@ -34,17 +22,6 @@ def _is_text(t: ir.Type) -> bool:
 
 def _is_string(t: ir.Type) -> bool:
     return isinstance(t, ir.Primitive) and t.name == "string"
-
-
-def _min_size(t: ir.Type) -> int:
-    """A lower bound of one element's final size for count checks (0 when unknown)."""
-    if t.final_size is not None:
-        return t.final_size
-    if isinstance(t, ir.Optional_):
-        return 1
-    if isinstance(t, (ir.Primitive, ir.Sequence, ir.Mapping)):
-        return 4
-    return 0  # TODO(IR): a minimum final size of variable structs; the decode budget bounds counts meanwhile
 
 
 class Final:
@@ -162,7 +139,7 @@ class Final:
                 pre: list[str] = []
             else:
                 count = self.tmp("n")
-                pre = [f"{count} = fbe.buffer.final_count(r, p, {_min_size(el)}, {f})", "p += 4"]
+                pre = [f"{count} = fbe.buffer.final_count(r, p, {el.final_min_size}, {f})", "p += 4"]
                 if is_plain(el) and len(slot_fmt(el)) == 1:
                     wrap = "set" if t.kind == "set" else "list"
                     return pre + [f'{decl} = {wrap}(struct.unpack_from(f"<{{{count}}}{slot_fmt(el)}", r.data, p))',
@@ -176,32 +153,36 @@ class Final:
         assert isinstance(t, ir.Mapping)
         count = self.tmp("n")
         k, v = self.tmp("k"), self.tmp("v")
-        return [f"{count} = fbe.buffer.final_count(r, p, {_min_size(t.key) + _min_size(t.value)}, {f})", "p += 4",
+        return [f"{count} = fbe.buffer.final_count(r, p, {t.key.final_min_size + t.value.final_min_size}, {f})", "p += 4",
                 f"{decl} = {{}}", f"for _ in range({count}):"] + [
             IND + s for s in self.read(t.key, k, field)] + [
             IND + s for s in self.read(t.value, v, field)] + [f"{IND}{target}[{k}] = {v}"]
 
     # ------------------------------------------------------------ structs
 
-    def runs(self, fields: Sequence[ir.Field]) -> list[tuple[list[ir.Field], ir.Field | None] | ir.Field]:
-        """The fields in the order they are encoded: runs of fixed-size fields packed with one layout,
-        a ``string``/``bytes`` field closing a run with its u32 size (its bytes follow the run), and
-        every other field on its own."""
+    def runs(self, s: ir.Struct) -> list[tuple[list[ir.Field], ir.Field | None] | ir.Field]:
+        """The fields in the order they are encoded: the IR's runs of fixed fields packed with one
+        layout (checked against the run's size), a ``string``/``bytes`` field closing a run (or
+        alone) with its u32 size (its bytes follow the run), and every other field on its own."""
         out: list[tuple[list[ir.Field], ir.Field | None] | ir.Field] = []
-        run: list[ir.Field] = []
-        for f in fields:
-            if _fixed_run_member(f.type):
-                run.append(f)
-            elif _is_text(f.type):
-                out.append((run, f))
-                run = []
+        starts = {r.fields[0]: r for r in s.runs}
+        fields = list(s.all_fields)
+        i = 0
+        while i < len(fields):
+            run: list[ir.Field] = []
+            if fields[i].name in starts:
+                r = starts[fields[i].name]
+                run = fields[i:i + len(r.fields)]
+                check_size("".join(slot_fmt(f.type) for f in run), r.size)
+                i += len(run)
+            if i < len(fields) and _is_text(fields[i].type):
+                out.append((run, fields[i]))
+                i += 1
+            elif run:
+                out.append((run, None))
             else:
-                if run:
-                    out.append((run, None))
-                    run = []
-                out.append(f)
-        if run:
-            out.append((run, None))
+                out.append(fields[i])
+                i += 1
         return out
 
     def struct_functions(self, s: ir.Struct) -> list[str]:
@@ -213,7 +194,7 @@ class Final:
         out = [f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:",
                f'{IND}"""Append the final encoding of a {s.name} (fields back to back)."""']
         body: list[str] = []
-        for part in self.runs(fields):
+        for part in self.runs(s):
             if isinstance(part, ir.Field):
                 body += self.write(part.type, f"v.{ident(part.name)}", part.name, 0)
                 continue
@@ -247,9 +228,9 @@ class Final:
             out.append(f"{IND}fbe.buffer.final_enter(r, p)")
         body = []
         args: list[str] = []
-        if any(not isinstance(part, ir.Field) for part in self.runs(fields)):
+        if any(not isinstance(part, ir.Field) for part in self.runs(s)):
             body.append("data, end = r.data, r.size")
-        for part in self.runs(fields):
+        for part in self.runs(s):
             if isinstance(part, ir.Field):
                 target = self.tmp("x")
                 body += self.read(part.type, target, part.name)

@@ -10,7 +10,10 @@ IND = "    "
 
 
 def _range(name: str) -> tuple[int, int]:
-    return ir.INTEGER_RANGES[name]
+    """The integer values of a primitive (the IR's primitive table)."""
+    r = ir.PRIMITIVES[name].range
+    assert r is not None, name
+    return r
 
 
 def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
@@ -98,8 +101,6 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
             return f"fbe.jsonfmt.get_uuid({x}, {f})"
         if n == "char":
             return f"fbe.jsonfmt.get_char({x}, {f})"
-        if n == "timestamp":
-            return f"fbe.jsonfmt.get_int({x}, 0, 0xFFFFFFFFFFFFFFFF, {f})"
         lo, hi = _range(n)
         return f"fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f})"
     if isinstance(t, ir.EnumRef):
@@ -148,7 +149,7 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
             return f"fbe.jsonfmt.get_uuid({k}, {f})"
         if n == "bytes":
             return f"fbe.jsonfmt.get_bytes({k}, {f})"
-        lo, hi = _range("uint64" if n == "timestamp" else n)
+        lo, hi = _range(n)
         return f"fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f})"
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)

@@ -15,39 +15,12 @@ def _handler(s: ir.Struct, own: str) -> str:
     return s.name.lower() if pkg == own else f"{pkg}_{s.name.lower()}"
 
 
-def protocol_types(pkg: ir.Package) -> list[ir.Struct]:
-    """What the protocol classes of a package send and receive, as the IR decided (``Package.protocol``)."""
-    by_name = {s.qualified: s for s in pkg.structs}
-    return [by_name[q] for q in pkg.protocol]
-
-
 def _messages(ctx: Context) -> tuple[list[ir.Struct], list[ir.Struct]]:
-    """Own protocol types, then those of imported packages (transitively, import order);
-    a type id already taken is skipped (own ids win, then the first import)."""
-    own: list[ir.Struct] = []
-    seen_ids: set[int] = set()
-    for m in protocol_types(ctx.package):
-        if m.type_id not in seen_ids:
-            seen_ids.add(m.type_id)
-            own.append(m)
-    imported: list[ir.Struct] = []
-    visited: set[str] = set()
-
-    def visit(pkg_name: str) -> None:
-        if pkg_name in visited:
-            return
-        visited.add(pkg_name)
-        pkg = ctx.schema.package(pkg_name)
-        for m in protocol_types(pkg):
-            if m.type_id not in seen_ids:
-                seen_ids.add(m.type_id)
-                imported.append(m)
-        for i in pkg.imports:
-            visit(i)
-
-    for i in ctx.package.imports:
-        visit(i)
-    return own, imported
+    """The IR's dispatch table of the package: its own entries, then the imported ones."""
+    prefix = ctx.package.name + "."
+    every = [ctx.schema.struct(d.type) for d in ctx.package.dispatch]
+    return ([m for m in every if m.qualified.startswith(prefix)],
+            [m for m in every if not m.qualified.startswith(prefix)])
 
 
 def protocol_code(ctx: Context) -> list[str]:
@@ -133,7 +106,7 @@ def protocol_code(ctx: Context) -> list[str]:
 
     # clients
     reqs = []
-    for m in protocol_types(ctx.package):
+    for m in ctx.package.protocol_types:
         if m.request:
             resp = ctx.ref(m.response) if m.response else "None"
             rej = ", ".join(ctx.ref(r.type) for r in m.rejects)
@@ -169,7 +142,7 @@ def _all_imported_messages(ctx: Context) -> list[ir.Struct]:
             return
         visited.add(name)
         p = ctx.schema.package(name)
-        out.extend(protocol_types(p))
+        out.extend(p.protocol_types)
         for i in p.imports:
             visit(i)
 

@@ -78,13 +78,13 @@ def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
         return f'("null" if {x} is None else {text_expr(ctx, t.element, x, depth)})'
     e = f"e{depth}"
     if isinstance(t, (ir.Array, ir.Sequence)):
-        opn, cls = {"array": ("[", "]"), "vector": ("[", "]"), "list": ("<", ">"), "set": ("{", "}")}[t.kind]
+        opn, cls = ir.TEXT_BRACKETS[t.kind]
         it = set_order(t, x)
         inner = text_expr(ctx, t.element, e, depth + 1)
         return f'"[" + str(len({x})) + "]{opn}" + ",".join([{inner} for {e} in {it}]) + "{cls}"'
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"
-    opn, cls = ("<{", "}>") if t.kind == "map" else ("[{", "}]")
+    opn, cls = ir.TEXT_BRACKETS[t.kind]
     it = map_order(t, x)
     kx = text_expr(ctx, t.key, k, depth + 1)
     vx = text_expr(ctx, t.value, v, depth + 1)

@@ -523,7 +523,7 @@ def fbe_fr_Graph(r: fbe.Reader, p: int) -> tuple[Graph, int]:
     """Read a Graph at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p)
     try:
-        n4 = fbe.buffer.final_count(r, p, 0, "nodes")
+        n4 = fbe.buffer.final_count(r, p, 20, "nodes")
         p += 4
         x3: list[Node] = []
         for _ in range(n4):

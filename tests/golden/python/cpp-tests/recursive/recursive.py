@@ -193,7 +193,7 @@ def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
             raise fbe.buffer.out_of_bounds(f"string of {t3[1]} bytes", p - 4, "label")
         x5 = data[p:q4].decode("utf-8", "surrogateescape")
         p = q4
-        n7 = fbe.buffer.final_count(r, p, 0, "children")
+        n7 = fbe.buffer.final_count(r, p, 12, "children")
         p += 4
         x6: list[Node] = []
         for _ in range(n7):

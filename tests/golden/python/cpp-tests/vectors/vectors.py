@@ -888,7 +888,7 @@ def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
         p += 4
         x14: list[float] = list(struct.unpack_from(f"<{n15}d", r.data, p))
         p += n15 * 8
-        n17 = fbe.buffer.final_count(r, p, 0, "named")
+        n17 = fbe.buffer.final_count(r, p, 8, "named")
         p += 4
         x16: list[Named] = []
         for _ in range(n17):

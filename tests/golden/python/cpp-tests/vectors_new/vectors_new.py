@@ -338,7 +338,7 @@ def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
     """Read a Holder at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p)
     try:
-        n3 = fbe.buffer.final_count(r, p, 0, "edges")
+        n3 = fbe.buffer.final_count(r, p, 16, "edges")
         p += 4
         x2: list[Edge] = []
         for _ in range(n3):

@@ -1094,7 +1094,7 @@ def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
         if h10:
             x11, p = fbe_fr_Balance(r, p)
             x9 = x11
-        n13 = fbe.buffer.final_count(r, p, 0, "orders")
+        n13 = fbe.buffer.final_count(r, p, 42, "orders")
         p += 4
         x12: list[Order] = []
         for _ in range(n13):

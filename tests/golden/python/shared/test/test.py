@@ -7147,7 +7147,7 @@ def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
                 x47 = FBE_M_FlagsSimple[t48[0]]
                 e45 = x47
             x43.append(e45)
-        n50 = fbe.buffer.final_count(r, p, 0, "f9")
+        n50 = fbe.buffer.final_count(r, p, 281, "f9")
         p += 4
         x49: list[StructSimple] = []
         for _ in range(n50):
@@ -7314,7 +7314,7 @@ def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
                 x47 = FBE_M_FlagsSimple[t48[0]]
                 e45 = x47
             x43.append(e45)
-        n50 = fbe.buffer.final_count(r, p, 0, "f9")
+        n50 = fbe.buffer.final_count(r, p, 281, "f9")
         p += 4
         x49: list[StructSimple] = []
         for _ in range(n50):
@@ -7382,7 +7382,7 @@ def fbe_fr_StructSet(r: fbe.Reader, p: int) -> tuple[StructSet, int]:
             p += FBE_L4.size
             e10 = FBE_M_FlagsSimple[t11[0]]
             x8.add(e10)
-        n13 = fbe.buffer.final_count(r, p, 0, "f4")
+        n13 = fbe.buffer.final_count(r, p, 281, "f4")
         p += 4
         x12: set[StructSimple] = set()
         for _ in range(n13):
@@ -7576,7 +7576,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
                 x78 = FBE_M_FlagsSimple[t79[0]]
                 v75 = x78
             x72[k74] = v75
-        n81 = fbe.buffer.final_count(r, p, 4, "f9")
+        n81 = fbe.buffer.final_count(r, p, 285, "f9")
         p += 4
         x80: dict[int, StructSimple] = {}
         for _ in range(n81):
@@ -7777,7 +7777,7 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
                 x70 = FBE_M_FlagsSimple[t71[0]]
                 v68 = x70
             x65[k67] = v68
-        n73 = fbe.buffer.final_count(r, p, 4, "f9")
+        n73 = fbe.buffer.final_count(r, p, 285, "f9")
         p += 4
         x72: dict[str, StructSimple] = {}
         for _ in range(n73):
@@ -7834,14 +7834,14 @@ def fbe_fr_StructHashEx(r: fbe.Reader, p: int) -> tuple[StructHashEx, int]:
     """Read a StructHashEx at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p)
     try:
-        n7 = fbe.buffer.final_count(r, p, 0, "f1")
+        n7 = fbe.buffer.final_count(r, p, 1279, "f1")
         p += 4
         x6: dict[StructSimple, StructNested] = {}
         for _ in range(n7):
             k8, p = fbe_fr_StructSimple(r, p)
             v9, p = fbe_fr_StructNested(r, p)
             x6[k8] = v9
-        n11 = fbe.buffer.final_count(r, p, 1, "f2")
+        n11 = fbe.buffer.final_count(r, p, 282, "f2")
         p += 4
         x10: dict[StructSimple, StructNested | None] = {}
         for _ in range(n11):
@@ -8154,9 +8154,9 @@ def fbe_jr_StructSimple(o: Any, f: str) -> StructSimple:
             fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
             fbe.jsonfmt.get_str(m["f31"], "f31") if "f31" in m else "",
             fbe.jsonfmt.get_str(m["f32"], "f32") if "f32" in m else 'Initial string!',
-            fbe.jsonfmt.get_int(m["f33"], 0, 0xFFFFFFFFFFFFFFFF, "f33") if "f33" in m else 0,
-            fbe.jsonfmt.get_int(m["f34"], 0, 0xFFFFFFFFFFFFFFFF, "f34") if "f34" in m else 0,
-            fbe.jsonfmt.get_int(m["f35"], 0, 0xFFFFFFFFFFFFFFFF, "f35") if "f35" in m else None,
+            fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
+            fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
+            fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
             fbe.jsonfmt.get_uuid(m["f36"], "f36") if "f36" in m else fbe.NIL_UUID,
             fbe.jsonfmt.get_uuid(m["f37"], "f37") if "f37" in m else None,
             fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
@@ -8438,9 +8438,9 @@ def fbe_jr_StructOptional(o: Any, f: str) -> StructOptional:
             fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
             fbe.jsonfmt.get_str(m["f31"], "f31") if "f31" in m else "",
             fbe.jsonfmt.get_str(m["f32"], "f32") if "f32" in m else 'Initial string!',
-            fbe.jsonfmt.get_int(m["f33"], 0, 0xFFFFFFFFFFFFFFFF, "f33") if "f33" in m else 0,
-            fbe.jsonfmt.get_int(m["f34"], 0, 0xFFFFFFFFFFFFFFFF, "f34") if "f34" in m else 0,
-            fbe.jsonfmt.get_int(m["f35"], 0, 0xFFFFFFFFFFFFFFFF, "f35") if "f35" in m else None,
+            fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
+            fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
+            fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
             fbe.jsonfmt.get_uuid(m["f36"], "f36") if "f36" in m else fbe.NIL_UUID,
             fbe.jsonfmt.get_uuid(m["f37"], "f37") if "f37" in m else None,
             fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
@@ -8498,9 +8498,9 @@ def fbe_jr_StructOptional(o: Any, f: str) -> StructOptional:
             (None if m["f145"] is None else fbe.jsonfmt.get_str(m["f145"], "f145")) if "f145" in m else None,
             (None if m["f146"] is None else fbe.jsonfmt.get_str(m["f146"], "f146")) if "f146" in m else 'Initial string!',
             (None if m["f147"] is None else fbe.jsonfmt.get_str(m["f147"], "f147")) if "f147" in m else None,
-            (None if m["f148"] is None else fbe.jsonfmt.get_int(m["f148"], 0, 0xFFFFFFFFFFFFFFFF, "f148")) if "f148" in m else None,
-            (None if m["f149"] is None else fbe.jsonfmt.get_int(m["f149"], 0, 0xFFFFFFFFFFFFFFFF, "f149")) if "f149" in m else fbe.DEFAULT,
-            (None if m["f150"] is None else fbe.jsonfmt.get_int(m["f150"], 0, 0xFFFFFFFFFFFFFFFF, "f150")) if "f150" in m else None,
+            (None if m["f148"] is None else fbe.jsonfmt.get_int(m["f148"], 0, 18446744073709551615, "f148")) if "f148" in m else None,
+            (None if m["f149"] is None else fbe.jsonfmt.get_int(m["f149"], 0, 18446744073709551615, "f149")) if "f149" in m else fbe.DEFAULT,
+            (None if m["f150"] is None else fbe.jsonfmt.get_int(m["f150"], 0, 18446744073709551615, "f150")) if "f150" in m else None,
             (None if m["f151"] is None else fbe.jsonfmt.get_uuid(m["f151"], "f151")) if "f151" in m else None,
             (None if m["f152"] is None else fbe.jsonfmt.get_uuid(m["f152"], "f152")) if "f152" in m else FBE_C2,
             (None if m["f153"] is None else fbe.jsonfmt.get_uuid(m["f153"], "f153")) if "f153" in m else None,
@@ -8812,9 +8812,9 @@ def fbe_jr_StructNested(o: Any, f: str) -> StructNested:
             fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
             fbe.jsonfmt.get_str(m["f31"], "f31") if "f31" in m else "",
             fbe.jsonfmt.get_str(m["f32"], "f32") if "f32" in m else 'Initial string!',
-            fbe.jsonfmt.get_int(m["f33"], 0, 0xFFFFFFFFFFFFFFFF, "f33") if "f33" in m else 0,
-            fbe.jsonfmt.get_int(m["f34"], 0, 0xFFFFFFFFFFFFFFFF, "f34") if "f34" in m else 0,
-            fbe.jsonfmt.get_int(m["f35"], 0, 0xFFFFFFFFFFFFFFFF, "f35") if "f35" in m else None,
+            fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
+            fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
+            fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
             fbe.jsonfmt.get_uuid(m["f36"], "f36") if "f36" in m else fbe.NIL_UUID,
             fbe.jsonfmt.get_uuid(m["f37"], "f37") if "f37" in m else None,
             fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
@@ -8872,9 +8872,9 @@ def fbe_jr_StructNested(o: Any, f: str) -> StructNested:
             (None if m["f145"] is None else fbe.jsonfmt.get_str(m["f145"], "f145")) if "f145" in m else None,
             (None if m["f146"] is None else fbe.jsonfmt.get_str(m["f146"], "f146")) if "f146" in m else 'Initial string!',
             (None if m["f147"] is None else fbe.jsonfmt.get_str(m["f147"], "f147")) if "f147" in m else None,
-            (None if m["f148"] is None else fbe.jsonfmt.get_int(m["f148"], 0, 0xFFFFFFFFFFFFFFFF, "f148")) if "f148" in m else None,
-            (None if m["f149"] is None else fbe.jsonfmt.get_int(m["f149"], 0, 0xFFFFFFFFFFFFFFFF, "f149")) if "f149" in m else fbe.DEFAULT,
-            (None if m["f150"] is None else fbe.jsonfmt.get_int(m["f150"], 0, 0xFFFFFFFFFFFFFFFF, "f150")) if "f150" in m else None,
+            (None if m["f148"] is None else fbe.jsonfmt.get_int(m["f148"], 0, 18446744073709551615, "f148")) if "f148" in m else None,
+            (None if m["f149"] is None else fbe.jsonfmt.get_int(m["f149"], 0, 18446744073709551615, "f149")) if "f149" in m else fbe.DEFAULT,
+            (None if m["f150"] is None else fbe.jsonfmt.get_int(m["f150"], 0, 18446744073709551615, "f150")) if "f150" in m else None,
             (None if m["f151"] is None else fbe.jsonfmt.get_uuid(m["f151"], "f151")) if "f151" in m else None,
             (None if m["f152"] is None else fbe.jsonfmt.get_uuid(m["f152"], "f152")) if "f152" in m else FBE_C2,
             (None if m["f153"] is None else fbe.jsonfmt.get_uuid(m["f153"], "f153")) if "f153" in m else None,

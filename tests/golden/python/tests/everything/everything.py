@@ -3425,7 +3425,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         p += 4
         x71: set[int] = set(struct.unpack_from(f"<{n72}q", r.data, p))
         p += n72 * 8
-        n74 = fbe.buffer.final_count(r, p, 0, "f42")
+        n74 = fbe.buffer.final_count(r, p, 8, "f42")
         p += 4
         x73: set[pkg_market.Instrument] = set()
         for _ in range(n74):
@@ -3461,7 +3461,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
             k89 = uuid.UUID(bytes=t91[0])
             v90, p = fbe.buffer.final_bytes(r, p, "f45")
             x87[k89] = v90
-        n93 = fbe.buffer.final_count(r, p, 4, "f46")
+        n93 = fbe.buffer.final_count(r, p, 12, "f46")
         p += 4
         x92: dict[pkg_market.Instrument, Counted] = {}
         for _ in range(n93):
@@ -4252,8 +4252,8 @@ def fbe_jr_Everything(o: Any, f: str) -> Everything:
             fbe.jsonfmt.get_decimal(m["f15"], "f15") if "f15" in m else FBE_C0,
             fbe.jsonfmt.get_decimal(m["f16"], "f16") if "f16" in m else FBE_C1,
             fbe.jsonfmt.get_str(m["f17"], "f17") if "f17" in m else 'text',
-            fbe.jsonfmt.get_int(m["f18"], 0, 0xFFFFFFFFFFFFFFFF, "f18") if "f18" in m else 0,
-            fbe.jsonfmt.get_int(m["f19"], 0, 0xFFFFFFFFFFFFFFFF, "f19") if "f19" in m else None,
+            fbe.jsonfmt.get_int(m["f18"], 0, 18446744073709551615, "f18") if "f18" in m else 0,
+            fbe.jsonfmt.get_int(m["f19"], 0, 18446744073709551615, "f19") if "f19" in m else None,
             fbe.jsonfmt.get_uuid(m["f20"], "f20") if "f20" in m else fbe.NIL_UUID,
             fbe.jsonfmt.get_uuid(m["f21"], "f21") if "f21" in m else None,
             fbe.jsonfmt.get_uuid(m["f22"], "f22") if "f22" in m else None,
@@ -4283,7 +4283,7 @@ def fbe_jr_Everything(o: Any, f: str) -> Everything:
             fbe.jsonfmt.distinct({pkg_market.fbe_jr_Instrument(k0, "f46"): fbe_jr_Counted(v0, "f46") for k0, v0 in fbe.jsonfmt.get_pairs(m["f46"], "f46")}, m["f46"], "f46") if "f46" in m else None,
             (None if m["f47"] is None else fbe.jsonfmt.get_int(m["f47"], -2147483648, 2147483647, "f47")) if "f47" in m else None,
             fbe.jsonfmt.get_bool(m["f47Reset"], "f47Reset") if "f47Reset" in m else False,
-            (None if m["f48"] is None else fbe.jsonfmt.get_int(m["f48"], 0, 0xFFFFFFFFFFFFFFFF, "f48")) if "f48" in m else 0,
+            (None if m["f48"] is None else fbe.jsonfmt.get_int(m["f48"], 0, 18446744073709551615, "f48")) if "f48" in m else 0,
             fbe.jsonfmt.distinct({fbe.jsonfmt.get_bytes(k0, "f49"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f49") for k0, v0 in fbe.jsonfmt.get_object(m["f49"], "f49").items()}, m["f49"], "f49") if "f49" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.get_bytes(k0, "f50"): fbe.jsonfmt.get_str(v0, "f50") for k0, v0 in fbe.jsonfmt.get_object(m["f50"], "f50").items()}, m["f50"], "f50") if "f50" in m else None,
         )
