@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..model import ir_json
+from ..model import ir
 from ..model.resolve import compile_schema
 from ..syntax.diagnostics import CompileError, Diagnostics
 
@@ -58,8 +58,8 @@ class InputError(Exception):
 
 # ---------------------------------------------------------------- loading
 
-def load(path: str, import_dirs: Sequence[str] = (), mains: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Every package of a schema file (with its imports) or of a folder of schemas, as IR JSON."""
+def load(path: str, import_dirs: Sequence[str] = (), mains: list[str] | None = None) -> dict[str, ir.Package]:
+    """Every package of a schema file (with its imports) or of a folder of schemas, by name."""
     if os.path.isdir(path):
         files = sorted(os.path.join(d, f) for d, _, names in os.walk(path) for f in names if f.endswith(".fbe"))
         if not files:
@@ -69,7 +69,7 @@ def load(path: str, import_dirs: Sequence[str] = (), mains: list[str] | None = N
         files, dirs = [path], list(import_dirs)
     else:
         raise InputError(f"'{path}' does not exist")
-    packages: dict[str, dict[str, Any]] = {}
+    packages: dict[str, ir.Package] = {}
     for f in files:
         diag = Diagnostics()
         try:
@@ -79,65 +79,50 @@ def load(path: str, import_dirs: Sequence[str] = (), mains: list[str] | None = N
             raise InputError(f"'{f}' does not compile") from None
         if mains is not None:
             mains.append(schema.main)
-        for p in ir_json.to_json(schema)["packages"]:
-            packages.setdefault(p["name"], p)
+        for p in schema.packages:
+            packages.setdefault(p.name, p)
     return packages
 
 
 # ---------------------------------------------------------------- comparison
 
-def type_text(t: dict[str, Any]) -> str:
+def type_text(t: ir.Type) -> str:
     """A type as written in a schema: `int32`, `proto.Order?`, `double<string>`."""
-    k = t["kind"]
-    if k in ("primitive", "enum", "flags", "struct"):
-        return str(t["name"])
-    if k == "optional":
-        return type_text(t["element"]) + "?"
-    if k == "array":
-        return f"{type_text(t['element'])}[{t['length']}]"
-    if k == "vector":
-        return type_text(t["element"]) + "[]"
-    if k == "list":
-        return type_text(t["element"]) + "()"
-    if k == "set":
-        return type_text(t["element"]) + "!"
-    if k == "map":
-        return f"{type_text(t['value'])}<{type_text(t['key'])}>"
-    return f"{type_text(t['value'])}{{{type_text(t['key'])}}}"
+    if isinstance(t, (ir.Primitive, ir.EnumRef, ir.StructRef)):
+        return t.name
+    if isinstance(t, ir.Optional_):
+        return type_text(t.element) + "?"
+    if isinstance(t, ir.Array):
+        return f"{type_text(t.element)}[{t.length}]"
+    if isinstance(t, ir.Sequence):
+        return type_text(t.element) + {"vector": "[]", "list": "()", "set": "!"}[t.kind]
+    opening, closing = ("<", ">") if t.kind == "map" else ("{", "}")
+    return f"{type_text(t.value)}{opening}{type_text(t.key)}{closing}"
 
 
-def _default_text(d: dict[str, Any]) -> str:
-    k = d["kind"]
+def _default_text(d: ir.Default) -> str:
+    k = d.kind
     if k == "none":
         return "(none)"
     if k in ("null", "utc", "uuid1", "uuid4"):
-        return str(k)
+        return k
     if k == "real":
-        return str(d["text"])
-    if k == "enum":
-        return f"{d['type'].rpartition('.')[2]}.{d['name']}"
-    if k == "flags":
-        return " | ".join(f"{d['type'].rpartition('.')[2]}.{n}" for n in d["names"])
-    return json.dumps(d.get("value"))
+        return str(d.text)
+    if k in ("enum", "flags"):
+        return " | ".join(f"{(d.type or '').rpartition('.')[2]}.{n}" for n in d.names)
+    return json.dumps(d.value)
 
 
 class Comparer:
-    def __init__(self, old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, old: dict[str, ir.Package], new: dict[str, ir.Package]) -> None:
         self.old, self.new = old, new
         self.changes: list[Change] = []
-        self.old_types = self._index(old)
-        self.new_types = self._index(new)
-        self._final_sigs: dict[tuple[int, str], Any] = {}
+        self.old_structs = self._structs(old)
+        self.new_structs = self._structs(new)
 
     @staticmethod
-    def _index(packages: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        for p in packages.values():
-            for e in p["enums"] + p["flags"]:
-                out[e["qualified"]] = e
-            for s in p["structs"]:
-                out[s["qualified"]] = s
-        return out
+    def _structs(packages: dict[str, ir.Package]) -> dict[str, ir.Struct]:
+        return {s.qualified: s for p in packages.values() for s in p.structs}
 
     def add(self, kind: str, where: str, message: str, versioned: str, final: str | None = None) -> None:
         self.changes.append(Change(kind, where, message, versioned, versioned if final is None else final))
@@ -153,54 +138,54 @@ class Comparer:
                 self.add("package-added", name, f"package {name} added", SAFE)
         return self.changes
 
-    def _package(self, old: dict[str, Any], new: dict[str, Any]) -> None:
-        name = old["name"]
-        if old["domain"] != new["domain"]:
-            self.add("domain-changed", name, f"domain changed from {old['domain'] or '(none)'} to "
-                     f"{new['domain'] or '(none)'} (namespaces of generated code change; no wire effect)", WARNING)
-        if old["version"] != new["version"]:
-            ov, nv = old["version"], new["version"]
-            self.add("version-changed", name, f"version {ov['major']}.{ov['minor']} -> {nv['major']}.{nv['minor']} "
+    def _package(self, old: ir.Package, new: ir.Package) -> None:
+        name = old.name
+        if old.domain != new.domain:
+            self.add("domain-changed", name, f"domain changed from {old.domain or '(none)'} to "
+                     f"{new.domain or '(none)'} (namespaces of generated code change; no wire effect)", WARNING)
+        if old.version != new.version:
+            ov, nv = old.version, new.version
+            self.add("version-changed", name, f"version {ov.major}.{ov.minor} -> {nv.major}.{nv.minor} "
                      "(never on the wire)", SAFE)
-        old_enums = {e["qualified"]: e for e in old["enums"] + old["flags"]}
-        new_enums = {e["qualified"]: e for e in new["enums"] + new["flags"]}
+        old_enums = {e.qualified: e for e in old.enums + old.flags}
+        new_enums = {e.qualified: e for e in new.enums + new.flags}
         for q, e in old_enums.items():
             if q not in new_enums:
-                self.add(f"{e['kind']}-removed", q, f"{e['kind']} {q} removed", BREAKING)
+                self.add(f"{e.kind}-removed", q, f"{e.kind} {q} removed", BREAKING)
             else:
                 self._enum(e, new_enums[q])
         for q, e in new_enums.items():
             if q not in old_enums:
-                self.add(f"{e['kind']}-added", q, f"{e['kind']} {q} added", SAFE)
-        old_structs = {s["qualified"]: s for s in old["structs"]}
-        new_structs = {s["qualified"]: s for s in new["structs"]}
+                self.add(f"{e.kind}-added", q, f"{e.kind} {q} added", SAFE)
+        old_structs = {s.qualified: s for s in old.structs}
+        new_structs = {s.qualified: s for s in new.structs}
         for q, s in old_structs.items():
-            what = "message" if s["message"] else "struct"
+            what = "message" if s.message else "struct"
             if q not in new_structs:
                 self.add(f"{what}-removed", q, f"{what} {q} removed", BREAKING)
             else:
                 self._struct(s, new_structs[q])
         for q, s in new_structs.items():
             if q not in old_structs:
-                what = "message" if s["message"] else "struct"
-                self.add(f"{what}-added", q, f"{what} {q} added (type {s['type_id']})", SAFE)
+                what = "message" if s.message else "struct"
+                self.add(f"{what}-added", q, f"{what} {q} added (type {s.type_id})", SAFE)
 
     # ------------------------------------------------------------ enums and flags
 
-    def _enum(self, old: dict[str, Any], new: dict[str, Any]) -> None:
-        q = old["qualified"]
-        kind = old["kind"]
-        if old["kind"] != new["kind"]:
-            self.add("kind-changed", q, f"{q} changed from {old['kind']} to {new['kind']} "
+    def _enum(self, old: ir.Enum, new: ir.Enum) -> None:
+        q = old.qualified
+        kind = old.kind
+        if old.kind != new.kind:
+            self.add("kind-changed", q, f"{q} changed from {old.kind} to {new.kind} "
                      "(same numbers; printed text changes)", WARNING)
-        if old["wire"] != new["wire"]:
-            self.add("underlying-type-changed", q, f"underlying type of {kind} {q} changed from {old['underlying']} "
-                     f"to {new['underlying']} (stored as {old['wire']}, now {new['wire']})", BREAKING)
-        elif old["underlying"] != new["underlying"]:
-            self.add("underlying-type-renamed", q, f"underlying type of {q} written {old['underlying']} -> "
-                     f"{new['underlying']} (same {old['wire']} on the wire)", SAFE)
-        old_values = {v["name"]: v["value"] for v in old["values"]}
-        new_values = {v["name"]: v["value"] for v in new["values"]}
+        if old.wire != new.wire:
+            self.add("underlying-type-changed", q, f"underlying type of {kind} {q} changed from {old.underlying} "
+                     f"to {new.underlying} (stored as {old.wire}, now {new.wire})", BREAKING)
+        elif old.underlying != new.underlying:
+            self.add("underlying-type-renamed", q, f"underlying type of {q} written {old.underlying} -> "
+                     f"{new.underlying} (same {old.wire} on the wire)", SAFE)
+        old_values = {v.name: v.value for v in old.values}
+        new_values = {v.name: v.value for v in new.values}
         old_numbers = set(old_values.values())
         for n, v in old_values.items():
             if n in new_values:
@@ -222,123 +207,116 @@ class Comparer:
 
     # ------------------------------------------------------------ structs
 
-    def _struct(self, old: dict[str, Any], new: dict[str, Any]) -> None:
-        q = old["qualified"]
-        what = "message" if old["message"] else "struct"
-        if old["message"] and not new["message"]:
+    def _struct(self, old: ir.Struct, new: ir.Struct) -> None:
+        q = old.qualified
+        what = "message" if old.message else "struct"
+        if old.message and not new.message:
             self.add("message-to-struct", q, f"{q} is no longer a message (senders and receivers drop it)", BREAKING)
-        elif new["message"] and not old["message"]:
-            self.add("struct-to-message", q, f"{q} becomes a message (type {new['type_id']})", SAFE)
-        if old["type_id"] != new["type_id"]:
-            self.add("type-id-changed", q, f"type number of {what} {q} changed from {old['type_id']} to "
-                     f"{new['type_id']} (verify() and protocol dispatch see a different type)", BREAKING)
-        if old["base"] != new["base"]:
-            self.add("base-changed", q, f"base of {q} changed from {old['base'] or '(none)'} to "
-                     f"{new['base'] or '(none)'} (inherited fields are laid out first)", BREAKING)
-        for attr in ("request", "response"):
-            if old[attr] != new[attr]:
-                self.add(f"{attr}-changed", q, f"[{attr}] of {q}: {old[attr]} -> {new[attr]} "
-                         "(Client behaviour; no wire effect)", WARNING)
-        if old["rejects"] != new["rejects"]:
+        elif new.message and not old.message:
+            self.add("struct-to-message", q, f"{q} becomes a message (type {new.type_id})", SAFE)
+        if old.type_id != new.type_id:
+            self.add("type-id-changed", q, f"type number of {what} {q} changed from {old.type_id} to "
+                     f"{new.type_id} (verify() and protocol dispatch see a different type)", BREAKING)
+        if old.base != new.base:
+            self.add("base-changed", q, f"base of {q} changed from {old.base or '(none)'} to "
+                     f"{new.base or '(none)'} (inherited fields are laid out first)", BREAKING)
+        if old.request != new.request:
+            self.add("request-changed", q, f"[request] of {q}: {old.request} -> {new.request} "
+                     "(Client behaviour; no wire effect)", WARNING)
+        if old.response != new.response:
+            self.add("response-changed", q, f"[response] of {q}: {old.response} -> {new.response} "
+                     "(Client behaviour; no wire effect)", WARNING)
+        if old.rejects != new.rejects:
             self.add("reject-changed", q, f"[reject] of {q} changed (Client behaviour; no wire effect)", WARNING)
-        if old["keys"] != new["keys"]:
-            self.add("keys-changed", q, f"key fields of {q}: {old['keys']} -> {new['keys']} (equality, hashing "
-                     "and the order of sets and maps of it change)", WARNING)
+        if old.keys != new.keys:
+            self.add("keys-changed", q, f"key fields of {q}: {list(old.keys)} -> {list(new.keys)} (equality, "
+                     "hashing and the order of sets and maps of it change)", WARNING)
         before = len(self.changes)
         self._fields(q, old, new)
         layout_reported = any(c.final == BREAKING for c in self.changes[before:])
-        if not layout_reported and self._final_sig(self.old_types, q) != self._final_sig(self.new_types, q):
+        if not layout_reported and self._final_sig(self.old_structs, q) != self._final_sig(self.new_structs, q):
             self.add("final-layout-changed", q, f"final-model layout of {q} changed (a type it contains "
                      "changed its layout; any layout change breaks the final model)", SAFE, BREAKING)
 
-    def _fields(self, q: str, old: dict[str, Any], new: dict[str, Any]) -> None:
-        of, nf = old["all_fields"], new["all_fields"]
-        old_pos = {f["name"]: i for i, f in enumerate(of)}
-        new_pos = {f["name"]: i for i, f in enumerate(nf)}
+    def _fields(self, q: str, old: ir.Struct, new: ir.Struct) -> None:
+        of, nf = old.all_fields, new.all_fields
+        old_pos = {f.name: i for i, f in enumerate(of)}
+        new_pos = {f.name: i for i, f in enumerate(nf)}
         renamed: dict[str, str] = {}
         for i, f in enumerate(of):
-            if f["name"] not in new_pos and i < len(nf) and nf[i]["name"] not in old_pos \
-                    and type_text(nf[i]["type"]) == type_text(f["type"]):
-                renamed[f["name"]] = nf[i]["name"]
+            if f.name not in new_pos and i < len(nf) and nf[i].name not in old_pos \
+                    and type_text(nf[i].type) == type_text(f.type):
+                renamed[f.name] = nf[i].name
         for old_name, new_name in renamed.items():
             self.add("field-renamed", f"{q}.{old_name}", f"field {q}.{old_name} renamed to {new_name} "
                      "(same slot; JSON member names and generated code change)", WARNING)
         for i, f in enumerate(of):
-            name = f["name"]
-            if name in renamed:
-                continue
-            if name not in new_pos:
-                self.add("field-removed", f"{q}.{name}", f"field {q}.{name} ({type_text(f['type'])}, position "
+            if f.name not in renamed and f.name not in new_pos:
+                self.add("field-removed", f"{q}.{f.name}", f"field {q}.{f.name} ({type_text(f.type)}, position "
                          f"{i + 1}) removed", BREAKING)
         for i, f in enumerate(nf):
-            name = f["name"]
+            name = f.name
             if name in old_pos or name in renamed.values():
                 continue
-            inherited = f["owner"] != q
             if i >= len(of):
-                self.add("field-appended", f"{q}.{name}", f"field {q}.{name} ({type_text(f['type'])}) appended at "
+                self.add("field-appended", f"{q}.{name}", f"field {q}.{name} ({type_text(f.type)}) appended at "
                          "the end (older readers skip it, newer readers of old data use its default)",
                          SAFE, BREAKING)
             else:
-                why = (f" (appended to its base {f['owner']}: a base's new field shifts every derived struct)"
-                       if inherited else " (only appending at the end is safe)")
-                self.add("field-inserted", f"{q}.{name}", f"field {q}.{name} ({type_text(f['type'])}) inserted at "
+                why = (f" (appended to its base {f.owner}: a base's new field shifts every derived struct)"
+                       if f.owner != q else " (only appending at the end is safe)")
+                self.add("field-inserted", f"{q}.{name}", f"field {q}.{name} ({type_text(f.type)}) inserted at "
                          f"position {i + 1} of {len(nf)}{why}", BREAKING)
-        common_old = [f["name"] for f in of if f["name"] in new_pos]
+        common_old = [f.name for f in of if f.name in new_pos]
         common_new = sorted(common_old, key=new_pos.__getitem__)
         if common_old != common_new:
             moved = _out_of_order(common_old, common_new)
             self.add("fields-reordered", q, f"fields of {q} reordered: {', '.join(moved)} moved", BREAKING)
         for f in of:
-            name = f["name"]
-            if name not in new_pos:
+            if f.name not in new_pos:
                 continue
-            g = nf[new_pos[name]]
-            where = f"{q}.{name}"
-            ot, nt = type_text(f["type"]), type_text(g["type"])
+            g = nf[new_pos[f.name]]
+            where = f"{q}.{f.name}"
+            ot, nt = type_text(f.type), type_text(g.type)
             if ot != nt:
                 self.add("field-retyped", where, f"field {where} retyped from {ot} to {nt}", BREAKING)
-            if f["owner"] == q and g["owner"] != q or f["owner"] != q and g["owner"] == q:
-                pass                                   # covered by base-changed
-            if _default_text(f["default"]) != _default_text(g["default"]):
-                self.add("default-changed", where, f"default of {where} changed from {_default_text(f['default'])} "
-                         f"to {_default_text(g['default'])} (data of writers without the field reads differently)",
+            # a field that moves between the struct and its base is reported as base-changed;
+            # a changed [key] once as keys-changed
+            if _default_text(f.default) != _default_text(g.default):
+                self.add("default-changed", where, f"default of {where} changed from {_default_text(f.default)} "
+                         f"to {_default_text(g.default)} (data of writers without the field reads differently)",
                          WARNING, SAFE)
-            if f["key"] != g["key"] and f["owner"] == q:
-                pass                                   # reported once as keys-changed
-            if f["hidden"] != g["hidden"]:
-                self.add("hidden-changed", where, f"[hidden] of {where}: {f['hidden']} -> {g['hidden']} "
+            if f.hidden != g.hidden:
+                self.add("hidden-changed", where, f"[hidden] of {where}: {f.hidden} -> {g.hidden} "
                          "(printed text only)", SAFE)
-            if f["deprecated"] != g["deprecated"]:
-                self.add("deprecated-changed", where, f"[deprecated] of {where}: {f['deprecated']} -> "
-                         f"{g['deprecated']}", SAFE)
+            if f.deprecated != g.deprecated:
+                self.add("deprecated-changed", where, f"[deprecated] of {where}: {f.deprecated} -> "
+                         f"{g.deprecated}", SAFE)
         if not any(c.versioned == BREAKING and (c.where == q or c.where.startswith(q + "."))
                    for c in self.changes):
             for f in of:
-                g = nf[new_pos[f["name"]]] if f["name"] in new_pos else None
-                if g is not None and g["offset"] != f["offset"]:
-                    self.add("field-moved", f"{q}.{f['name']}", f"slot of {q}.{f['name']} moved from body offset "
-                             f"{f['offset']} to {g['offset']} (a field before it changed size)", BREAKING)
+                moved_to = nf[new_pos[f.name]] if f.name in new_pos else None
+                if moved_to is not None and moved_to.offset != f.offset:
+                    self.add("field-moved", f"{q}.{f.name}", f"slot of {q}.{f.name} moved from body offset "
+                             f"{f.offset} to {moved_to.offset} (a field before it changed size)", BREAKING)
                     break
 
-    def _final_sig(self, types: dict[str, dict[str, Any]], q: str, stack: tuple[str, ...] = ()) -> Any:
+    def _final_sig(self, structs: dict[str, ir.Struct], q: str, stack: tuple[str, ...] = ()) -> Any:
         """The final-model layout of a struct: field types with nested structs expanded."""
         if q in stack:
             return ("recursive", q)
-        s = types[q]
-        return tuple(self._type_sig(types, f["type"], stack + (q,)) for f in s["all_fields"])
+        return tuple(self._type_sig(structs, f.type, stack + (q,)) for f in structs[q].all_fields)
 
-    def _type_sig(self, types: dict[str, dict[str, Any]], t: dict[str, Any], stack: tuple[str, ...]) -> Any:
-        k = t["kind"]
-        if k == "primitive":
-            return t["name"]
-        if k in ("enum", "flags"):
-            return t["wire"]
-        if k == "struct":
-            return ("struct", self._final_sig(types, t["name"], stack)) if t["name"] in types else t["name"]
-        if k in ("map", "hash"):
-            return (k, self._type_sig(types, t["key"], stack), self._type_sig(types, t["value"], stack))
-        return (k, t.get("length"), self._type_sig(types, t["element"], stack))
+    def _type_sig(self, structs: dict[str, ir.Struct], t: ir.Type, stack: tuple[str, ...]) -> Any:
+        if isinstance(t, ir.Primitive):
+            return t.name
+        if isinstance(t, ir.EnumRef):
+            return t.wire
+        if isinstance(t, ir.StructRef):
+            return ("struct", self._final_sig(structs, t.name, stack)) if t.name in structs else t.name
+        if isinstance(t, ir.Mapping):
+            return (t.kind, self._type_sig(structs, t.key, stack), self._type_sig(structs, t.value, stack))
+        return (t.kind, t.length if isinstance(t, ir.Array) else None, self._type_sig(structs, t.element, stack))
 
 
 def _out_of_order(old: list[str], new: list[str]) -> list[str]:
@@ -362,8 +340,8 @@ def _out_of_order(old: list[str], new: list[str]) -> list[str]:
     return [x for x in new if x not in keep]
 
 
-def compare(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]) -> list[Change]:
-    """Every change from OLD to NEW packages (IR JSON by package name)."""
+def compare(old: dict[str, ir.Package], new: dict[str, ir.Package]) -> list[Change]:
+    """Every change from OLD to NEW packages (by package name)."""
     return Comparer(old, new).run()
 
 
