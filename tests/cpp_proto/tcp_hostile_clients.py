@@ -180,7 +180,7 @@ def slow_readers(server_exe: str, client_exe: str, sanitized: bool) -> None:
     """Clients that pipeline Pings and never read the Pongs: the server stops
     reading them once their send queue is over send_queue_limit (their own
     sends stall), serves a good client meanwhile, and drops them when idle."""
-    readers, cap, queue_limit, idle = 4, 64 * MiB, MiB, 4.0
+    readers, cap, queue_limit, idle = 4, 64 * MiB, MiB, 5.0
     server = Server(server_exe, "--idle-timeout", str(idle), "--send-queue-limit", str(queue_limit),
                     "--send-queue-hard-limit", str(4 * MiB))
     try:

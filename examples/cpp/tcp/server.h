@@ -372,11 +372,7 @@ private:
                     return;
                 // Out of file descriptors and the like: retry shortly rather than spin.
                 std::cerr << "server: accept: " << ec.message() << std::endl;
-                _retry.expires_after(std::chrono::milliseconds(100));
-                _retry.async_wait([this](const asio::error_code& wait_ec) {
-                    if (!wait_ec)
-                        accept();
-                });
+                retry_accept();
                 return;
             }
             start_session(std::move(socket));
@@ -385,8 +381,30 @@ private:
                 _acceptor.close(ignored);
                 return;
             }
-            accept();
+            try {
+                accept();
+            } catch (const std::exception& ex) { // std::bad_alloc: keep the server accepting
+                std::cerr << "server: accept: " << ex.what() << std::endl;
+                retry_accept();
+            }
         });
+    }
+
+    void retry_accept() {
+        try {
+            _retry.expires_after(std::chrono::milliseconds(100));
+            _retry.async_wait([this](const asio::error_code& ec) {
+                if (ec)
+                    return;
+                try {
+                    accept();
+                } catch (const std::exception&) {
+                    retry_accept();
+                }
+            });
+        } catch (const std::exception& ex) {
+            std::cerr << "server: no longer accepting connections: " << ex.what() << std::endl;
+        }
     }
 
     void start_session(asio::ip::tcp::socket socket) noexcept {
