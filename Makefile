@@ -1,26 +1,83 @@
-# make test  — every test suite (installs what it needs)
-# make bench — the benchmark table on the trade model (the main job)
-# Per-language targets live in mk/*.mk; each appends to TEST_TARGETS / BENCH_TARGETS.
+# The project's make targets (`make help` lists every one):
+#
+#   make test          every test suite, fast ones first and the heavy ones last;
+#                      goes on after a failing suite and closes with one line,
+#                      `make test: N passed, N failed, N skipped` (logs: build/test-results/)
+#   make check         the fast lane: compiler, golden output and Python suites;
+#                      installs nothing beyond the project venv
+#   make bench         the main job: the benchmark table on the trade model
+#                      (results under build/bench; `make bench-publish` updates the README)
+#   make venv          the project venv alone (build/venv)
+#   make help          this list
+#
+# Python: every tool runs in the project's virtual environment VENV
+# (build/venv), made by tools/venv.sh from PYTHON (any Python 3.10 or newer,
+# Debian's /usr/bin/python3 included) and filled from tools/requirements/*.txt.
+# Nothing is ever installed into PYTHON itself.
+#
+# Knobs: PYTHON (interpreter the venv is made from), VENV, SHARED (the
+# original's reference material, ../shared), JOBS (parallel build jobs).
+# Per-part targets live in mk/*.mk; each adds its suites to TEST_TARGETS and
+# its fast Python suites to CHECK_TARGETS.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
+MAKEFLAGS += --no-print-directory
 PYTHON ?= python3
+VENV ?= build/venv
 SHARED ?= $(abspath ../shared)
 JOBS ?= $(shell nproc)
 export SHARED
 
+# Recipes run Python as $(PYTHON), the venv's interpreter; VENV_FROM is the
+# interpreter the venv is made from (PYTHON as given).
+VENV_FROM := $(PYTHON)
+override PYTHON := $(abspath $(VENV))/bin/python
+
 TEST_TARGETS :=
+CHECK_TARGETS :=
 BENCH_TARGETS :=
 
-.PHONY: all test bench deps-python
+.PHONY: all test check bench help venv venv-bench venv-fuzz deps-python
 all: test
 
-deps-python:
-	@tools/need-pip.sh pytest hypothesis
+# The venv with the test tools; venv-bench and venv-fuzz add the packages only
+# the benchmarks or the fuzzers need.
+venv:
+	@tools/venv.sh $(VENV_FROM) $(VENV) test
+venv-bench:
+	@tools/venv.sh $(VENV_FROM) $(VENV) test bench
+venv-fuzz:
+	@tools/venv.sh $(VENV_FROM) $(VENV) test fuzz
+deps-python: venv
 
 include $(sort $(wildcard mk/*.mk))
 
-test: $(TEST_TARGETS)
-	@echo "make test: all suites passed ($(TEST_TARGETS))"
+# Suite order of make test: the fast suites first, the ones that build much
+# C++ or install the benchmark peers last, test-bench last of all; any other
+# suite runs in between.
+TEST_ORDER_FIRST := test-make test-compiler test-golden test-python test-tools
+TEST_ORDER_LAST := test-conformance test-cpp test-cpp-proto test-fuzz test-bench
+TEST_SUITES = $(filter $(TEST_TARGETS),$(TEST_ORDER_FIRST)) \
+	$(filter-out $(TEST_ORDER_FIRST) $(TEST_ORDER_LAST),$(TEST_TARGETS)) \
+	$(filter $(TEST_TARGETS),$(TEST_ORDER_LAST))
+CHECK_SUITES = $(filter $(TEST_TARGETS),test-make test-compiler test-golden) \
+	$(filter-out test-make test-compiler test-golden,$(CHECK_TARGETS))
+
+test:
+	@$(VENV_FROM) tools/run_suites.py --label "make test" --logs build/test-results --make "$(MAKE)" $(TEST_SUITES)
+
+check:
+	@$(VENV_FROM) tools/run_suites.py --label "make check" --logs build/check-results --make "$(MAKE)" $(CHECK_SUITES)
 
 bench: $(BENCH_TARGETS)
+
+# The `make <target>  text` lines of the header comments of this Makefile and
+# of every mk/*.mk (with their indented continuation lines).
+help:
+	@for f in Makefile $(sort $(wildcard mk/*.mk)); do \
+		awk '!/^#/ { exit } /^#   make [a-z]/ { keep = 1 } !/^#   make / && !/^#     / { keep = 0 } \
+			keep { sub(/^#   /, "  "); print }' $$f; done
+	@echo
+	@echo "make test runs: $(strip $(TEST_SUITES))"
+	@echo "make check runs: $(strip $(CHECK_SUITES))"

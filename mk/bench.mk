@@ -59,7 +59,7 @@ define bench_stable
 endef
 
 define bench_report
-	@tools/need-pip.sh matplotlib
+	@$(MAKE) venv-bench
 	$(PYTHON) bench/report.py $(1) \
 		$$(test -f $(BENCH_DIR)/stable.json && echo --stable $(BENCH_DIR)/stable.json --callgrind $(BENCH_DIR)/callgrind)
 endef
@@ -83,6 +83,6 @@ bench-cpp: bench-build
 # Smoke test for CI: every row's round trip once, no timing. Our rows are
 # required here (FBE_BENCH_OURS=ON): generated code that stops compiling fails.
 test-bench: FBE_BENCH_OURS = ON
-test-bench: bench-build deps-python
+test-bench: bench-build venv
 	$(BENCH_BIN) --check
 	$(PYTHON) -m pytest -q -p no:cacheprovider bench/test_report.py

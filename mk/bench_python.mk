@@ -16,9 +16,8 @@ BENCH_PY_DIR := build/bench-python
 BENCH_PY_ROUNDS ?= 3
 BENCH_PY_ARGS ?= --processes 1 --values 4 --warmups 1 --min-time 0.05
 
-bench-python:
+bench-python: venv-bench
 	@tools/need-apt.sh protobuf-compiler
-	@tools/need-pip.sh pyperf msgspec orjson google.protobuf=protobuf
 	@rm -rf $(BENCH_PY_DIR)/gen $(BENCH_PY_DIR)/pyperf.json && mkdir -p $(BENCH_PY_DIR)/gen
 	@PYTHONPATH=compiler $(PYTHON) -m fbec --python --final --json --input=schemas/trade.fbe --output=$(BENCH_PY_DIR)/gen >/dev/null
 	@protoc --python_out=$(BENCH_PY_DIR)/gen -Ibench/cpp/schemas bench/cpp/schemas/trade.proto   # the C++ rows' schema

@@ -13,7 +13,7 @@ conformance-build: deps-cpp
 	cmake -S conformance/testees/cpp -B $(CONFORMANCE_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(CONFORMANCE_BUILD) -j$(JOBS)
 
-conformance: deps-python conformance-build
+conformance: venv conformance-build
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 

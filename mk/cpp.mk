@@ -8,8 +8,10 @@
 #                        warnings (-Werror) and both standards are checked
 #   make test-cpp-fast   build/cpp only
 #   make test-cpp-generator  the generator's Python unit tests (tests/cpp/test_*.py)
+#                      (make check)
 .PHONY: deps-cpp test-cpp test-cpp-fast test-cpp-asan test-cpp-generator
 TEST_TARGETS += test-cpp
+CHECK_TARGETS += test-cpp-generator
 
 CPP_BUILD ?= build/cpp
 CPP_ASAN_BUILD ?= build/cpp-clang-asan
@@ -32,7 +34,7 @@ test-cpp-fast: deps-cpp
 test-cpp-asan: deps-cpp
 	$(call cpp_build_and_test,$(CPP_ASAN_BUILD),Debug,20,$(CPP_ASAN_FLAGS),clang++)
 
-test-cpp-generator: deps-python
+test-cpp-generator: venv
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/cpp
 
 test-cpp: test-cpp-generator test-cpp-fast test-cpp-asan

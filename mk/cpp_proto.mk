@@ -6,9 +6,11 @@
 #                              build/cpp_proto-clang-asan (clang++, ASan + UBSan; UBSan
 #                              ignores RapidJSON 1.1.0's own headers: fuzz/cpp/ubsan-ignore.txt)
 #   make test-cpp-proto-fast   build/cpp_proto only
+#   make test-cpp-proto-generators  the generators' pytest alone (make check)
 #   make bench-cpp-tcp         TCP loopback benchmark: messages/s and latency percentiles
 .PHONY: deps-cpp-proto test-cpp-proto test-cpp-proto-generators test-cpp-proto-fast test-cpp-proto-asan bench-cpp-tcp
 TEST_TARGETS += test-cpp-proto
+CHECK_TARGETS += test-cpp-proto-generators
 
 CPP_PROTO_BUILD ?= build/cpp_proto
 CPP_PROTO_ASAN_BUILD ?= build/cpp_proto-clang-asan
@@ -31,8 +33,8 @@ test-cpp-proto-fast: deps-cpp-proto
 test-cpp-proto-asan: deps-cpp-proto
 	$(call cpp_proto_build_and_test,$(CPP_PROTO_ASAN_BUILD),Debug,$(CPP_PROTO_ASAN_FLAGS),-DFBE_PROTO_BENCH=OFF,clang++)
 
-test-cpp-proto-generators: deps-python
-	$(PYTHON) -m pytest -q tests/cpp_proto
+test-cpp-proto-generators: venv
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/cpp_proto
 
 test-cpp-proto: test-cpp-proto-generators test-cpp-proto-fast test-cpp-proto-asan
 

@@ -17,9 +17,8 @@ FUZZ_CXXFLAGS := -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sani
 	-Iruntime/cpp/include -I$(FUZZ_DIR)/gen -Wall -Wextra
 FUZZ_TARGETS := fuzz_models fuzz_json fuzz_receiver
 
-fuzz-build:
+fuzz-build: venv-fuzz
 	@tools/need-apt.sh clang libclang-rt-14-dev rapidjson-dev
-	@tools/need-pip.sh atheris
 	@mkdir -p $(FUZZ_DIR)/gen $(FUZZ_DIR)/crashes
 	@for s in proto test; do \
 		PYTHONPATH=compiler $(PYTHON) -m fbec -q --cpp --final --json --proto \
@@ -44,6 +43,7 @@ define fuzz_run
 		-artifact_prefix=$(FUZZ_DIR)/crashes/python- $(FUZZ_DIR)/corpus/python $(FUZZ_DIR)/seeds/python \
 		2>$(FUZZ_DIR)/python.log || { tail -40 $(FUZZ_DIR)/python.log; exit 1; }
 	@grep -E "DONE|stat::number_of_executed_units" $(FUZZ_DIR)/python.log | tail -2
+	@echo "fuzz: $(words $(FUZZ_TARGETS) python) passed, 0 failed, 0 skipped"
 endef
 
 fuzz: fuzz-build

@@ -1,7 +1,10 @@
 # Python: the runtime package fbe (runtime/python/fbe) and the fbec --python target.
+#
+#   make test-python   the runtime and generated-code tests (tests/python; mypy --strict
+#                      and ruff over the generated modules)
 .PHONY: test-python
 TEST_TARGETS += test-python
+CHECK_TARGETS += test-python
 
-test-python:
-	@tools/need-pip.sh pytest hypothesis mypy ruff
-	$(PYTHON) -m pytest -q tests/python
+test-python: venv
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/python

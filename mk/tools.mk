@@ -1,9 +1,14 @@
 # fbec tools: decode/encode, compat, format and the editor grammar (docs/tools.md).
-# The grammar test tokenises every schema with vscode-textmate + vscode-oniguruma
-# (npm packages, installed into build/textmate, never committed); without npm
-# only its Python check runs.
-.PHONY: test-tools textmate-deps
+#
+#   make test-tools    the tools' tests (tests/tools), the editor grammar tokenising every
+#                      schema with vscode-textmate (npm packages in build/textmate)
+#   make test-tools-py the same without installing the npm packages (make check)
+#
+# The npm packages vscode-textmate + vscode-oniguruma are installed into
+# build/textmate, never committed; without npm only the grammar's Python check runs.
+.PHONY: test-tools test-tools-py textmate-deps
 TEST_TARGETS += test-tools
+CHECK_TARGETS += test-tools-py
 TEXTMATE_DIR := build/textmate
 
 textmate-deps:
@@ -16,6 +21,10 @@ textmate-deps:
 	  fi; \
 	else echo "npm not found: the grammar is only checked by its Python test"; fi
 
-test-tools: textmate-deps
-	@tools/need-pip.sh pytest regex
-	$(PYTHON) -m pytest -q tests/tools
+TOOLS_PYTEST = $(PYTHON) -m pytest -q -p no:cacheprovider tests/tools
+
+test-tools: textmate-deps venv
+	$(TOOLS_PYTEST)
+
+test-tools-py: venv
+	$(TOOLS_PYTEST)

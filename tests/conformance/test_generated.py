@@ -24,7 +24,9 @@ sys.path.insert(0, str(REPO / "conformance"))
 
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from runner import Testee, _canonical, testee_commands
+# imported under another name: pytest would collect a module-level `test*` function as a test
+from runner import Testee, _canonical
+from runner import testee_commands as built_testees
 from strategies import Strategies
 
 SCHEMA = REPO / "schemas" / "tests" / "everything.fbe"
@@ -37,7 +39,7 @@ STRUCTS = [s.qualified for p in schema.packages for s in p.structs]
 
 @pytest.fixture(scope="module")
 def testees():
-    commands = testee_commands()
+    commands = built_testees()
     if not commands:
         pytest.skip("no conformance testee is built (make conformance-build)")
     running = {name: Testee(name, cmd, 20.0) for name, cmd in commands.items()}

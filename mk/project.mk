@@ -1,0 +1,23 @@
+# The project's own machinery: make's test runner, the venv on a stock Python.
+#
+#   make test-make     tests of tools/run_suites.py (the closing line of make test)
+#   make test-stock-python  the make check suites in a venv of STOCK_PYTHON
+#                      (/usr/bin/python3: Debian's, PEP 668 in force) with the pyenv
+#                      interpreters removed from PATH: nothing is needed from the
+#                      machine's Python but Python itself
+.PHONY: test-make test-stock-python
+TEST_TARGETS += test-make test-stock-python
+CHECK_TARGETS += test-make
+
+STOCK_PYTHON ?= /usr/bin/python3
+STOCK_VENV ?= build/venv-stock
+PATH_WITHOUT_PYENV := $(shell printf '%s' "$$PATH" | tr : '\n' | grep -v '/\.pyenv/' | paste -sd:)
+
+test-make: venv
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/make
+
+test-stock-python:
+	@if [ ! -x $(STOCK_PYTHON) ]; then echo "stock-python: 0 passed, 0 failed, 1 skipped ($(STOCK_PYTHON) not found)"; exit 0; fi
+	@echo "stock-python: $(STOCK_PYTHON) ($$($(STOCK_PYTHON) -V)), venv $(STOCK_VENV), PATH without pyenv," \
+		"$$(ls /usr/lib/python3*/EXTERNALLY-MANAGED >/dev/null 2>&1 && echo 'PEP 668 in force' || echo 'no PEP 668 marker')"
+	@env PATH="$(PATH_WITHOUT_PYENV)" $(MAKE) -k PYTHON=$(STOCK_PYTHON) VENV=$(STOCK_VENV) $(CHECK_SUITES)

@@ -1,0 +1,80 @@
+"""tools/run_suites.py: the closing line of `make test` adds up every runner's summary."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tools"))
+
+import run_suites
+
+
+def counts(text: str) -> tuple[int, int, int]:
+    c = run_suites.count_log(text.splitlines(keepends=True))
+    return c.passed, c.failed, c.skipped
+
+
+def test_pytest_summaries():
+    assert counts("342 passed, 2 xfailed in 61.26s (0:01:01)\n") == (342, 0, 2)
+    assert counts("== 3 failed, 5 passed, 1 skipped, 2 warnings, 1 error in 4.00s ==\n") == (5, 4, 1)
+    assert counts("\x1b[32m1 passed, 1 xpassed in 0.10s\x1b[0m\n") == (2, 0, 0)
+    assert counts("no tests ran in 0.01s\n") == (0, 0, 0)
+    # A test's own output that merely mentions counts is no summary.
+    assert counts("assert '3 passed in 1s' == x\n") == (0, 0, 0)
+
+
+def test_ctest_summary_then_tests_that_did_not_run():
+    log = """\
+67% tests passed, 1 tests failed out of 3
+
+Total Test time (real) =   0.02 sec
+
+The following tests did not run:
+\t  2 - skip (Skipped)
+\t  3 - off (Disabled)
+
+The following tests FAILED:
+\t  4 - bad (Failed)
+"""
+    # ok passed, skip skipped (ctest counted it as passed), off disabled, bad failed
+    assert counts(log) == (1, 1, 2)
+    assert counts("100% tests passed, 0 tests failed out of 57\n") == (57, 0, 0)
+
+
+def test_tool_summaries_and_known_conformance_failures():
+    assert counts("bench: 14 passed, 0 failed, 2 skipped\n") == (14, 0, 2)
+    # 3 failed cases, 1 of them unexpected: the other 2 are listed known failures
+    assert counts("conformance: 900 passed, 3 failed, 4 skipped (1 unexpected) in 9.0s\n") == (900, 1, 6)
+    assert counts("conformance: 900 passed, 0 failed, 0 skipped (2 unexpected) in 9.0s\n") == (900, 2, 0)
+    assert counts("fuzz: 4 passed, 0 failed, 0 skipped\n") == (4, 0, 0)
+
+
+def test_every_suite_runs_and_the_total_is_the_last_line(tmp_path: Path):
+    (tmp_path / "Makefile").write_text(
+        "ok:\n\t@echo '2 passed, 1 skipped in 0.1s'\n"
+        "failing:\n\t@echo '1 failed, 3 passed in 0.1s'; exit 1\n"
+        "broken:\n\t@echo 'cc: error'; exit 2\n"
+        "empty:\n\t@echo 'nothing here'\n"
+        "later:\n\t@echo '100% tests passed, 0 tests failed out of 4'\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make test", "--logs", str(tmp_path / "logs"),
+         "--make", f"make --no-print-directory -C {tmp_path}", "ok", "failing", "broken", "empty", "later"],
+        check=False, capture_output=True, text=True, timeout=60)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1
+    # failing: 1; broken: exit status without a counted failure; empty: ran no test
+    assert lines[-1] == "make test: 9 passed, 3 failed, 1 skipped"
+    assert any(line.startswith("  broken: 0 passed, 1 failed, 0 skipped") and "exit status 2" in line for line in lines)
+    assert any(line.startswith("  empty: 0 passed, 1 failed, 0 skipped") and "ran no test" in line for line in lines)
+    assert (tmp_path / "logs" / "later.log").read_text(encoding="utf-8").startswith("100% tests passed")
+
+
+def test_all_passing_exits_zero(tmp_path: Path):
+    (tmp_path / "Makefile").write_text("ok:\n\t@echo '2 passed in 0.1s'\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make check", "--logs", str(tmp_path / "logs"),
+         "--make", f"make --no-print-directory -C {tmp_path}", "ok"], check=False, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1] == "make check: 2 passed, 0 failed, 0 skipped"

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Runs make test suites one after the other and adds up their results.
+
+    tools/run_suites.py --label "make test" --logs build/test-results --make make SUITE...
+
+Each SUITE is a make target, run as `make SUITE` with its output shown and
+kept in <logs>/<SUITE>.log. A failing suite does not stop the run. Every test
+runner of the project closes with a summary line; the ones of a suite's log
+are added up:
+
+  pytest        `3 passed, 1 skipped, 2 xfailed in 4.1s` (xfailed counts as
+                skipped, xpassed as passed, errors as failed)
+  ctest         `100% tests passed, 0 tests failed out of 57`, then the
+                `(Skipped)` and `(Disabled)` lines of "The following tests
+                did not run"
+  other tools   `<name>: N passed, N failed, N skipped` (the conformance
+                runner, `fbe_bench --check`, the fuzz targets); the
+                conformance runner's `(K unexpected)` are its failures, the
+                rest of its failed cases are known ones and count as skipped
+
+A suite that exits non-zero without a counted failure (a build step failed)
+counts one failure; a suite that counted no test at all fails too. The last
+line is the total, `<label>: N passed, N failed, N skipped`; the exit status
+is 1 when anything failed. Standard library only: it runs before the
+project's virtual environment exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+PYTEST_SUMMARY = re.compile(
+    r"^=*\s*((?:\d+ (?:passed|failed|skipped|xfailed|xpassed|errors?|deselected|warnings?|rerun)(?:, )?)+)"
+    r" in [\d.]+s(?: \([^)]*\))?\s*=*$")
+PYTEST_COUNT = re.compile(r"(\d+) (\w+)")
+PYTEST_NOTHING = re.compile(r"^=*\s*no tests ran in [\d.]+s\s*=*$")
+CTEST_SUMMARY = re.compile(r"^\d+% tests passed, (\d+) tests? failed out of (\d+)$")
+CTEST_NOT_RUN = re.compile(r"^\s*\d+ - \S+ \((Skipped|Disabled)\)$")
+TOOL_SUMMARY = re.compile(r"^[a-z][\w.-]*: (\d+) passed, (\d+) failed, (\d+) skipped(?: \((\d+) unexpected\))?")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@dataclass
+class Counts:
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+
+    def add(self, other: Counts) -> None:
+        self.passed += other.passed
+        self.failed += other.failed
+        self.skipped += other.skipped
+
+    def total(self) -> int:
+        return self.passed + self.failed + self.skipped
+
+    def __str__(self) -> str:
+        return f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped"
+
+
+def count_log(lines: list[str]) -> Counts:
+    """Adds up the summary lines of every test runner in one suite's output."""
+    counts = Counts()
+    for raw in lines:
+        line = ANSI.sub("", raw.rstrip("\n"))
+        if m := PYTEST_SUMMARY.match(line):
+            for number, word in PYTEST_COUNT.findall(m.group(1)):
+                n = int(number)
+                if word in ("passed", "xpassed"):
+                    counts.passed += n
+                elif word in ("failed", "error", "errors"):
+                    counts.failed += n
+                elif word in ("skipped", "xfailed"):
+                    counts.skipped += n
+        elif m := CTEST_SUMMARY.match(line):
+            failed, total = int(m.group(1)), int(m.group(2))
+            counts.failed += failed
+            counts.passed += total - failed
+        elif m := CTEST_NOT_RUN.match(line):
+            # Listed after ctest's summary line, where a skipped test was
+            # counted as passed and a disabled one not at all.
+            if m.group(1) == "Skipped":
+                counts.passed -= 1
+            counts.skipped += 1
+        elif m := TOOL_SUMMARY.match(line):
+            passed, failed, skipped = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            if m.group(4) is not None:
+                # The conformance runner: its failures include the known ones
+                # (conformance/failures/), which count as skipped like xfail.
+                unexpected = int(m.group(4))
+                skipped += max(failed - unexpected, 0)
+                failed = unexpected
+            counts.passed += passed
+            counts.failed += failed
+            counts.skipped += skipped
+    return counts
+
+
+def run_suite(make: list[str], suite: str, log_path: Path) -> tuple[int, list[str]]:
+    """Runs `make SUITE`, showing its output as it comes and keeping it in log_path."""
+    lines: list[str] = []
+    with open(log_path, "w", encoding="utf-8") as log, subprocess.Popen(
+            [*make, suite], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, errors="replace", bufsize=1) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            log.write(line)
+            lines.append(line)
+    return proc.returncode, lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--label", default="make test", help="name of the closing line")
+    parser.add_argument("--logs", type=Path, default=Path("build/test-results"), help="folder of the suite logs")
+    parser.add_argument("--make", default="make", help="the make command (split like a shell does)")
+    parser.add_argument("suites", nargs="+", metavar="SUITE", help="make targets, run in this order")
+    args = parser.parse_args()
+    make, suites = shlex.split(args.make), args.suites
+    args.logs.mkdir(parents=True, exist_ok=True)
+
+    total = Counts()
+    report: list[str] = []
+    for suite in suites:
+        print(f"==> {suite}", flush=True)
+        started = time.monotonic()
+        status, lines = run_suite(make, suite, args.logs / f"{suite}.log")
+        counts = count_log(lines)
+        notes = []
+        if status != 0 and counts.failed == 0:
+            counts.failed = 1
+            notes.append(f"exit status {status} (see {args.logs / suite}.log)")
+        elif counts.total() == 0:
+            counts.failed = 1
+            notes.append("it ran no test")
+        # Indented: a line of the report is never read as a tool's summary line.
+        line = f"  {suite}: {counts} ({time.monotonic() - started:.0f}s)"
+        if notes:
+            line += "; failed: " + ", ".join(notes)
+        print(f"<=={line[1:]}", flush=True)
+        report.append(line)
+        total.add(counts)
+
+    print("\n" + "\n".join(report))
+    print(f"{args.label}: {total}")
+    (args.logs / "summary.txt").write_text("\n".join(report) + f"\n{args.label}: {total}\n", encoding="utf-8")
+    return 1 if total.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
