@@ -63,6 +63,12 @@ def test_reference_schemas_are_already_canonical() -> None:
         assert format_text(text) == text, src
 
 
+def test_project_schemas_pass_the_ci_check() -> None:
+    """The CI command of docs/tools.md, `fbec format --check --diff schemas/`, on the project's own schemas."""
+    status, out, err = fbec("format", "--check", "--diff", str(REPO / "schemas"))
+    assert status == 0, out.decode() + err.decode()
+
+
 ODD = """\
 /* head
  * block with stars */
