@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 from conftest import REPO
@@ -31,3 +33,15 @@ def test_documented_schema_compiles(tmp_path, doc, n, text):
 
 def test_docs_have_schemas():
     assert len(SNIPPETS) >= 2   # README and docs/schema.md at least
+
+
+def test_readme_counts_the_diagnostics_tests():
+    """The README's "N diagnostics tests" is the number pytest collects from test_diagnostics.py."""
+    claimed = re.search(r"(\d+) diagnostics tests", (REPO / "README.md").read_text(encoding="utf-8"))
+    assert claimed, "the README no longer states the number of diagnostics tests"
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           str(REPO / "tests" / "compiler" / "test_diagnostics.py")],
+                          check=False, capture_output=True, text=True, cwd=REPO, timeout=120)
+    collected = re.search(r"^(\d+) tests? collected", done.stdout, re.MULTILINE)
+    assert collected, done.stdout + done.stderr
+    assert int(claimed.group(1)) == int(collected.group(1)), "update the count in README.md"
