@@ -158,6 +158,27 @@ TEST(Hostile, ErrorsNameTypeAndField) {
         << nested.verify_error;
 }
 
+// One error policy for both models (model.h): the first error recorded
+// wins, and the structs it unwinds through name themselves in front of it.
+TEST(Hostile, FirstErrorWinsInBothModels) {
+    const uint8_t bytes[16] = {};
+    std::string versioned_error;
+    FBE::Decoder versioned(bytes, sizeof(bytes), &versioned_error);
+    EXPECT_FALSE(versioned.fail("string", 12, "first problem"));
+    EXPECT_FALSE(versioned.fail("struct", 4, "second problem"));
+    EXPECT_FALSE(versioned.fail_in("test.Inner", "name"));
+    EXPECT_FALSE(versioned.fail_in("test.Outer", "inner"));
+    EXPECT_EQ(versioned_error, "test.Outer.inner: test.Inner.name: string at offset 12: first problem");
+
+    std::string final_error;
+    FBE::FinalDecoder final(bytes, sizeof(bytes), 12, &final_error);
+    EXPECT_FALSE(final.fail("string", "first problem"));
+    final.pos = 4;
+    EXPECT_FALSE(final.fail("struct"));
+    EXPECT_FALSE(final.fail_in("test.Inner", "name"));
+    EXPECT_EQ(final_error, "test.Inner.name: string at offset 12: first problem");
+}
+
 // Random mutations of every vector (a deterministic fuzz run; the same
 // readers are a libFuzzer target in fuzz_readers.cpp where clang is
 // available): bit flips, random bytes, interesting u32 values (sizes,

@@ -7,48 +7,33 @@
 // bytes can hold (one byte per element at least, or the element's fixed
 // size), so allocations stay proportional to the buffer. A vector whose
 // elements all have one size (scalars, structs of scalars) is checked once
-// as a whole and its elements read without further checks.
+// as a whole and its elements read without further checks. Errors: the
+// first error wins (model.h).
 
 #pragma once
 
-#include "fbe/buffer.h"
-#include "fbe/common.h"
-#include "fbe/scalar.h"
+#include "fbe/model.h"
 
-#include <array>
 #include <cassert>
-#include <list>
-#include <map>
-#include <optional>
-#include <set>
-#include <string>
-#include <unordered_map>
-#include <vector>
 
 namespace FBE {
 
 namespace detail {
-//! Records "<what> at offset <position>: <problem>" unless an error is
-//! already recorded (the first error wins); always returns false. Out of
-//! line, with its inputs by value, so the decoder never escapes.
-FBE_COLD inline bool final_error(std::string* error, const char* what, std::size_t position,
-                                 const std::string& problem) {
-    if (error->empty())
-        *error = std::string(what) + " at offset " + std::to_string(position) + ": " + problem;
-    return false;
-}
+// Error paths of the readers (model.h: the first error wins).
 FBE_COLD inline bool final_beyond(std::string* error, const char* what, std::size_t position, std::size_t size) {
-    return final_error(error, what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
-}
-FBE_COLD inline bool final_prefix(std::string* error, const char* type, const char* field) {
-    error->insert(0, std::string(type) + "." + field + ": ");
-    return false;
+    return record_error(error, what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
 }
 } // namespace detail
+
+template <typename T>
+struct FBody;
 
 //! Sequential read state of the final model. Errors go to `*error`.
 class FinalDecoder {
 public:
+    template <typename T>
+    using Body = FBody<T>;
+
     FinalDecoder(const uint8_t* bytes, std::size_t length, std::size_t position, std::string* error_out) noexcept
         : data(bytes), size(length), pos(position), error(error_out) {}
 
@@ -70,12 +55,16 @@ public:
     //! Records "<what> at offset <pos>: beyond the end of the buffer" (the first error only).
     FBE_INLINE bool fail(const char* what) const { return detail::final_beyond(error, what, pos, size); }
     FBE_INLINE bool fail(const char* what, const std::string& problem) const {
-        return detail::final_error(error, what, pos, problem);
+        return detail::record_error(error, what, pos, problem);
     }
 
+    //! Prefixes the error with the struct and field it happened in.
     FBE_INLINE bool fail_in(const char* type, const char* field) const {
-        return detail::final_prefix(error, type, field);
+        return detail::prefix_error(error, type, field);
     }
+
+    //! Takes back how far a copy of this decoder got (call_apart).
+    FBE_INLINE void take_progress(const FinalDecoder& copy) noexcept { pos = copy.pos; }
 };
 
 //! Specialised by generated code for every struct:
@@ -99,41 +88,33 @@ public:
 template <typename T>
 struct FBody;
 
-//! Calls `f` with a copy of the decoder and takes back the position it
-//! reached. Calls that are not inlined get the copy, so the decoder itself
-//! never has its address taken and the compiler keeps it in registers.
-template <typename F>
-FBE_INLINE bool call_apart(FinalDecoder& d, F&& f) {
-    FinalDecoder c = d;
-    const bool ok = f(c);
-    d.pos = c.pos;
-    return ok;
-}
-
-//! FBody<T>::read / verify, inline or through a copy of the decoder.
-template <typename T>
-FBE_INLINE bool read_body(FinalDecoder& d, T& value) {
-    if constexpr (FBody<T>::inlined)
-        return FBody<T>::read(d, value);
-    else
-        return call_apart(d, [&](FinalDecoder& c) { return FBody<T>::read(c, value); });
-}
-template <typename T>
-FBE_INLINE bool verify_body(FinalDecoder& d) {
-    if constexpr (FBody<T>::inlined)
-        return FBody<T>::verify(d);
-    else
-        return call_apart(d, [&](FinalDecoder& c) { return FBody<T>::verify(c); });
-}
-
 //! FCodec<T>: size(value), write(p, value) -> end, read(d, value), verify(d);
 //! min_size: the fewest bytes any value takes. fixed_size: the bytes every
 //! value takes, or 0 when values differ in size (a string, a sequence, a
 //! struct with such a field); codecs with fixed_size != 0 also have
 //! read_fixed(p, value), which reads the value at `p` without any check:
 //! the caller has checked that the fixed_size bytes are in the buffer.
-template <typename T, typename Enable = void>
-struct FCodec;
+template <typename T> struct FScalar;
+template <typename T> struct FBlob;
+template <typename T> struct FStruct;
+template <typename T> struct FOptional;
+template <typename T, std::size_t N> struct FArray;
+template <typename C, typename T> struct FSequence;
+template <typename M, typename K, typename V> struct FMapping;
+
+//! The final format's codecs, for CodecOf (model.h).
+struct Final {
+    template <typename T> using Scalar = FScalar<T>;
+    template <typename T> using Blob = FBlob<T>;
+    template <typename T> using Struct = FStruct<T>;
+    template <typename T> using Optional = FOptional<T>;
+    template <typename T, std::size_t N> using Array = FArray<T, N>;
+    template <typename C, typename T> using Sequence = FSequence<C, T>;
+    template <typename M, typename K, typename V> using Mapping = FMapping<M, K, V>;
+};
+
+template <typename T>
+using FCodec = typename CodecOf<Final, T>::type;
 
 template <typename T>
 struct FScalar {
@@ -226,7 +207,7 @@ struct FStruct {
     FBE_INLINE static bool read(FinalDecoder& d, T& value) {
         if (++d.depth > kMaxDepth) {
             --d.depth;
-            return detail::final_error(d.error, "struct", d.pos, "nesting deeper than FBE::kMaxDepth");
+            return detail::record_error(d.error, "struct", d.pos, "nesting deeper than FBE::kMaxDepth");
         }
         const bool ok = read_body<T>(d, value);
         --d.depth;
@@ -238,7 +219,7 @@ struct FStruct {
     FBE_INLINE static bool verify(FinalDecoder& d) {
         if (++d.depth > kMaxDepth) {
             --d.depth;
-            return detail::final_error(d.error, "struct", d.pos, "nesting deeper than FBE::kMaxDepth");
+            return detail::record_error(d.error, "struct", d.pos, "nesting deeper than FBE::kMaxDepth");
         }
         const bool ok = verify_body<T>(d);
         --d.depth;
@@ -336,7 +317,7 @@ struct FArray {
 
 namespace detail {
 FBE_COLD inline bool final_count_failed(std::string* error, std::size_t position, uint32_t count, std::size_t room) {
-    return final_error(error, "count", position,
+    return record_error(error, "count", position,
                        std::to_string(count) + " elements need more than the " + std::to_string(room) +
                            " bytes left in the buffer");
 }
@@ -509,40 +490,15 @@ struct FMapping {
     }
 };
 
-template <typename T, typename Enable>
-struct FCodec : FStruct<T> {};
-template <typename T>
-struct FCodec<T, std::enable_if_t<is_scalar_v<T>>> : FScalar<T> {};
-template <> struct FCodec<std::string> : FBlob<std::string> {};
-template <> struct FCodec<buffer_t> : FBlob<buffer_t> {};
-template <typename T> struct FCodec<std::optional<T>> : FOptional<T> {};
-template <typename T, std::size_t N> struct FCodec<std::array<T, N>> : FArray<T, N> {};
-template <typename T> struct FCodec<std::vector<T>> : FSequence<std::vector<T>, T> {};
-template <typename T> struct FCodec<std::list<T>> : FSequence<std::list<T>, T> {};
-template <typename T> struct FCodec<std::set<T>> : FSequence<std::set<T>, T> {};
-template <typename K, typename V> struct FCodec<std::map<K, V>> : FMapping<std::map<K, V>, K, V> {};
-template <typename K, typename V>
-struct FCodec<std::unordered_map<K, V>> : FMapping<std::unordered_map<K, V>, K, V> {};
-
 //! The final model of a root struct T (FORMAT.md 4.1): u32 size, u32 type
 //! id, the fields.
 template <typename T, typename TBuffer = WriteBuffer>
-class FinalModel {
+class FinalModel : public ModelBase<T, TBuffer> {
+    using ModelBase<T, TBuffer>::_buffer;
+    using ModelBase<T, TBuffer>::_error;
+
 public:
-    using value_type = T;
-    using buffer_type = TBuffer;
-
     static constexpr uint32_t fbe_type() noexcept { return FBody<T>::type_id; }
-
-    TBuffer& buffer() noexcept { return _buffer; }
-    const TBuffer& buffer() const noexcept { return _buffer; }
-
-    void attach(const void* data, std::size_t size) { _buffer.attach(data, size); }
-    void attach(const std::vector<uint8_t>& bytes) { _buffer.attach(bytes.data(), bytes.size()); }
-    template <typename B, typename = decltype(std::declval<const B&>().data())>
-    void attach(const B& buffer) { _buffer.attach(buffer.data(), buffer.size()); }
-
-    void reset() noexcept { _buffer.reset(); }
 
     //! Appends the root of `value` to the buffer; returns its size.
     std::size_t serialize(const T& value) {
@@ -562,12 +518,9 @@ public:
     //! consumed (0 when the buffer has no root header); error() tells what
     //! failed. Use verify() first on untrusted input.
     std::size_t deserialize(T& value) const {
-        _error.clear();
-        const std::size_t size = _buffer.size();
-        if (size < 8) {
-            _error = "buffer shorter than a root header (8 bytes)";
+        if (!this->begin_read())
             return 0;
-        }
+        const std::size_t size = _buffer.size();
         const uint32_t total = load_u32(_buffer.data());
         FinalDecoder d(_buffer.data(), (total >= 8 && total < size) ? total : size, 8, &_error);
         read_body<T>(d, value);
@@ -577,18 +530,11 @@ public:
     //! Checks the root (FORMAT.md 5.2): the type id, every field in bounds,
     //! and the size field equal to the bytes the fields cover.
     bool verify() const {
-        _error.clear();
-        const std::size_t size = _buffer.size();
-        if (size < 8) {
-            _error = "buffer shorter than a root header (8 bytes)";
+        if (!this->begin_read())
             return false;
-        }
         const uint32_t total = load_u32(_buffer.data());
-        if (total < 8 || total > size) {
-            _error = "root size " + std::to_string(total) + " does not fit the buffer (" + std::to_string(size) +
-                     " bytes)";
+        if (!this->root_fits(total, 8))
             return false;
-        }
         if (load_u32(_buffer.data() + 4) != FBody<T>::type_id) {
             _error = "unexpected root type id " + std::to_string(load_u32(_buffer.data() + 4));
             return false;
@@ -603,12 +549,6 @@ public:
         }
         return true;
     }
-
-    const std::string& error() const noexcept { return _error; }
-
-private:
-    TBuffer _buffer;
-    mutable std::string _error;
 };
 
 } // namespace FBE

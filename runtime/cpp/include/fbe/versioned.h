@@ -19,23 +19,14 @@
 //   decoded size is bounded by the buffer size;
 // * counts must fit: n element slots need n * slot-size bytes;
 // * struct nesting is limited to kMaxDepth.
-// Errors name the type and field: "proto.Account.orders: proto.Order.symbol: ...".
+// Errors name the type and field: "proto.Account.orders: proto.Order.symbol: ...";
+// the first error wins (model.h).
 
 #pragma once
 
-#include "fbe/buffer.h"
-#include "fbe/common.h"
-#include "fbe/scalar.h"
+#include "fbe/model.h"
 
-#include <array>
 #include <cassert>
-#include <list>
-#include <map>
-#include <optional>
-#include <set>
-#include <string>
-#include <unordered_map>
-#include <vector>
 
 namespace FBE {
 
@@ -53,23 +44,7 @@ struct Encoder {
 };
 
 namespace detail {
-// Error paths of the readers, out of line and away from the hot code. They
-// take what they report by value, so the decoder never escapes and its
-// state can live in registers.
-
-//! "<what> at offset <position>: <problem>"; always returns false.
-FBE_COLD inline bool set_error(std::string* error, const char* what, std::size_t position, const std::string& problem) {
-    *error = std::string(what) + " at offset " + std::to_string(position) + ": " + problem;
-    return false;
-}
-FBE_COLD inline bool set_error(std::string* error, const char* what, std::size_t position, const char* problem) {
-    return set_error(error, what, position, std::string(problem));
-}
-//! Prefixes the error with the struct and field it happened in.
-FBE_COLD inline bool prefix_error(std::string* error, const char* type, const char* field) {
-    error->insert(0, std::string(type) + "." + field + ": ");
-    return false;
-}
+// Error paths of the readers (model.h: the first error wins).
 inline std::string backwards(std::size_t mark) {
     return "offset points backwards, into its own slot or at data already read (next block may start at " +
            std::to_string(mark) + ")";
@@ -77,40 +52,46 @@ inline std::string backwards(std::size_t mark) {
 FBE_COLD inline bool claim_failed(std::string* error, const char* what, std::size_t position, std::size_t mark,
                                   std::size_t size) {
     if (position < mark)
-        return set_error(error, what, position, backwards(mark));
-    return set_error(error, what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
+        return record_error(error, what, position, backwards(mark));
+    return record_error(error, what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
 }
 FBE_COLD inline bool count_failed(std::string* error, const char* what, std::size_t position, std::size_t unit,
                                   uint32_t count, std::size_t room) {
-    return set_error(error, what, position,
+    return record_error(error, what, position,
                      (unit == 1 ? "length " : "count ") + std::to_string(count) + " needs more than the " +
                          std::to_string(room) + " bytes left in the buffer");
 }
 FBE_COLD inline bool enter_failed(std::string* error, const uint8_t* data, std::size_t position, std::size_t mark,
                                   std::size_t size, unsigned depth) {
     if (depth > kMaxDepth)
-        return set_error(error, "struct", position, "nesting deeper than FBE::kMaxDepth");
+        return record_error(error, "struct", position, "nesting deeper than FBE::kMaxDepth");
     if (position < mark)
-        return set_error(error, "struct", position, backwards(mark));
+        return record_error(error, "struct", position, backwards(mark));
     if (position > size || size - position < 8)
-        return set_error(error, "struct", position,
+        return record_error(error, "struct", position,
                          "header beyond the end of the buffer (" + std::to_string(size) + " bytes)");
     const uint32_t body_size = load_u32(data + position);
     if (body_size < 8)
-        return set_error(error, "struct", position, "body size " + std::to_string(body_size) + " below 8");
-    return set_error(error, "struct", position,
+        return record_error(error, "struct", position, "body size " + std::to_string(body_size) + " below 8");
+    return record_error(error, "struct", position,
                      "body size " + std::to_string(body_size) + " beyond the end of the buffer (" +
                          std::to_string(size) + " bytes)");
 }
 FBE_COLD inline bool type_id_failed(std::string* error, std::size_t position, uint32_t found, uint32_t expected) {
-    return set_error(error, "struct", position,
+    return record_error(error, "struct", position,
                      "type id " + std::to_string(found) + ", expected " + std::to_string(expected));
 }
 } // namespace detail
 
+template <typename T>
+struct VBody;
+
 //! Read state shared by deserialize and verify. Errors go to `*error`.
 class Decoder {
 public:
+    template <typename T>
+    using Body = VBody<T>;
+
     Decoder(const uint8_t* bytes, std::size_t length, std::string* error_out) noexcept
         : data(bytes), size(length), error(error_out) {}
 
@@ -120,9 +101,10 @@ public:
     unsigned depth = 0;
     std::string* error;
 
-    //! Records "<what> at offset <position>: <problem>"; always returns false.
+    //! Records "<what> at offset <position>: <problem>" (unless an error is
+    //! recorded already); always returns false.
     FBE_INLINE bool fail(const char* what, std::size_t position, const char* problem) const {
-        return detail::set_error(error, what, position, problem);
+        return detail::record_error(error, what, position, problem);
     }
 
     //! Prefixes the error with the struct and field it happened in.
@@ -178,6 +160,9 @@ public:
     }
     void leave() noexcept { --depth; }
 
+    //! Takes back how far a copy of this decoder got (call_apart).
+    FBE_INLINE void take_progress(const Decoder& copy) noexcept { mark = copy.mark; }
+
     FBE_INLINE bool fail_type_id(std::size_t position, uint32_t expected) const {
         return detail::type_id_failed(error, position, load_u32(data + position + 4), expected);
     }
@@ -196,41 +181,33 @@ public:
 template <typename T>
 struct VBody;
 
-//! Calls `f` with a copy of the decoder and takes back the position it
-//! reached. Calls that are not inlined get the copy, so the decoder itself
-//! never has its address taken and the compiler keeps it in registers.
-template <typename F>
-FBE_INLINE bool call_apart(Decoder& d, F&& f) {
-    Decoder c = d;
-    const bool ok = f(c);
-    d.mark = c.mark;
-    return ok;
-}
-
-//! VBody<T>::read / verify, inline or through a copy of the decoder.
-template <typename T>
-FBE_INLINE bool read_body(Decoder& d, std::size_t body, uint32_t size, T& value) {
-    if constexpr (VBody<T>::inlined)
-        return VBody<T>::read(d, body, size, value);
-    else
-        return call_apart(d, [&](Decoder& c) { return VBody<T>::read(c, body, size, value); });
-}
-template <typename T>
-FBE_INLINE bool verify_body(Decoder& d, std::size_t body, uint32_t size) {
-    if constexpr (VBody<T>::inlined)
-        return VBody<T>::verify(d, body, size);
-    else
-        return call_apart(d, [&](Decoder& c) { return VBody<T>::verify(c, body, size); });
-}
-
 //! VCodec<T>: the slot codec of a C++ type in the versioned model.
 //!   inline_size; extra(value); write(e, base, slot, value);
 //!   read(d, base, slot, value); verify(d, base, slot).
 //! `slot` is absolute and lies inside the buffer (the caller checked it);
 //! `base` is the position offsets are relative to (FORMAT.md 3.1).
-//! Class types without a specialisation are structs.
-template <typename T, typename Enable = void>
-struct VCodec;
+//! Class types that are none of the others are structs (CodecOf, model.h).
+template <typename T> struct VScalar;
+template <typename T> struct VBlob;
+template <typename T> struct VStruct;
+template <typename T> struct VOptional;
+template <typename T, std::size_t N> struct VArray;
+template <typename C, typename T> struct VSequence;
+template <typename M, typename K, typename V> struct VMapping;
+
+//! The versioned format's codecs, for CodecOf.
+struct Versioned {
+    template <typename T> using Scalar = VScalar<T>;
+    template <typename T> using Blob = VBlob<T>;
+    template <typename T> using Struct = VStruct<T>;
+    template <typename T> using Optional = VOptional<T>;
+    template <typename T, std::size_t N> using Array = VArray<T, N>;
+    template <typename C, typename T> using Sequence = VSequence<C, T>;
+    template <typename M, typename K, typename V> using Mapping = VMapping<M, K, V>;
+};
+
+template <typename T>
+using VCodec = typename CodecOf<Versioned, T>::type;
 
 template <typename T>
 struct VScalar {
@@ -669,42 +646,17 @@ struct VMapping {
     }
 };
 
-template <typename T, typename Enable>
-struct VCodec : VStruct<T> {};
-template <typename T>
-struct VCodec<T, std::enable_if_t<is_scalar_v<T>>> : VScalar<T> {};
-template <> struct VCodec<std::string> : VBlob<std::string> {};
-template <> struct VCodec<buffer_t> : VBlob<buffer_t> {};
-template <typename T> struct VCodec<std::optional<T>> : VOptional<T> {};
-template <typename T, std::size_t N> struct VCodec<std::array<T, N>> : VArray<T, N> {};
-template <typename T> struct VCodec<std::vector<T>> : VSequence<std::vector<T>, T> {};
-template <typename T> struct VCodec<std::list<T>> : VSequence<std::list<T>, T> {};
-template <typename T> struct VCodec<std::set<T>> : VSequence<std::set<T>, T> {};
-template <typename K, typename V> struct VCodec<std::map<K, V>> : VMapping<std::map<K, V>, K, V> {};
-template <typename K, typename V>
-struct VCodec<std::unordered_map<K, V>> : VMapping<std::unordered_map<K, V>, K, V> {};
-
 //! The versioned model of a root struct T (FORMAT.md 3.2). With
 //! TBuffer = WriteBuffer it serializes (appending one root per call, each
 //! root self-relative) and can also attach a copy of bytes to read; with
 //! TBuffer = ReadBuffer it reads caller memory without copying.
 template <typename T, typename TBuffer = WriteBuffer>
-class Model {
+class Model : public ModelBase<T, TBuffer> {
+    using ModelBase<T, TBuffer>::_buffer;
+    using ModelBase<T, TBuffer>::_error;
+
 public:
-    using value_type = T;
-    using buffer_type = TBuffer;
-
     static constexpr uint32_t fbe_type() noexcept { return VBody<T>::type_id; }
-
-    TBuffer& buffer() noexcept { return _buffer; }
-    const TBuffer& buffer() const noexcept { return _buffer; }
-
-    void attach(const void* data, std::size_t size) { _buffer.attach(data, size); }
-    void attach(const std::vector<uint8_t>& bytes) { _buffer.attach(bytes.data(), bytes.size()); }
-    template <typename B, typename = decltype(std::declval<const B&>().data())>
-    void attach(const B& buffer) { _buffer.attach(buffer.data(), buffer.size()); }
-
-    void reset() noexcept { _buffer.reset(); }
 
     //! Appends the root of `value` to the buffer; returns its size.
     std::size_t serialize(const T& value) {
@@ -725,13 +677,10 @@ public:
     //! root's total size (as the original), or 0 when the buffer is
     //! malformed (see error()); fields then hold what was read so far.
     std::size_t deserialize(T& value) const {
-        _error.clear();
+        if (!this->begin_read())
+            return 0;
         const uint8_t* data = _buffer.data();
         const std::size_t size = _buffer.size();
-        if (size < 8) {
-            _error = "buffer shorter than a root header (8 bytes)";
-            return 0;
-        }
         const uint32_t total = load_u32(data);
         if (total < 16) {
             _error = "root size below 16";
@@ -746,29 +695,15 @@ public:
     //! Checks the root at the start of the buffer (FORMAT.md 5.1, stricter
     //! where the original misses malformed input, see docs/cpp.md).
     bool verify() const {
-        _error.clear();
+        if (!this->begin_read())
+            return false;
         const uint8_t* data = _buffer.data();
-        const std::size_t size = _buffer.size();
-        if (size < 8) {
-            _error = "buffer shorter than a root header (8 bytes)";
-            return false;
-        }
         const uint32_t total = load_u32(data);
-        if (total < 16 || total > size) {
-            _error = "root size " + std::to_string(total) + " does not fit the buffer (" + std::to_string(size) +
-                     " bytes)";
+        if (!this->root_fits(total, 16))
             return false;
-        }
         Decoder d(data, total, &_error);
         return VCodec<T>::verify(d, 0, 4);
     }
-
-    //! Why the last verify() or deserialize() failed.
-    const std::string& error() const noexcept { return _error; }
-
-private:
-    TBuffer _buffer;
-    mutable std::string _error;
 };
 
 } // namespace FBE
