@@ -1,9 +1,10 @@
 """The `fbec` command line, option-compatible with the original compiler.
 
-    fbec --input=FILE --output=DIR [--cpp] [--python] ... [--final] [--json] [--proto]
+    fbec --input=FILE --output=DIR [--cpp] [--python] [--final] [--json] [--proto]
 
 Bad input gives `path:line:col: error: ...` diagnostics and exit status 1,
-never a traceback.
+never a traceback; a usage error (a missing or unknown option, a missing
+file, a language fbec cannot generate yet) exits 2.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import argparse
 import importlib
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
+from types import ModuleType
 
 from . import __version__
 from .model import ir_json
@@ -20,19 +23,44 @@ from .model.resolve import compile_schema
 from .syntax.diagnostics import CompileError, Diagnostics
 from .targets.base import GeneratedFile, Options
 
-# Every language the original fbec knows; a target is a package fbec.targets.<name>.
-LANGUAGES = {
-    "cpp": "C++", "csharp": "C#", "go": "Go", "java": "Java", "javascript": "JavaScript",
-    "kotlin": "Kotlin", "python": "Python", "ruby": "Ruby", "swift": "Swift",
-}
-NOT_BUILDABLE = {"swift": "Swift cannot be built or tested on this project's machines"}
+# The languages fbec generates; a target is a package fbec.targets.<name>.
+TARGETS = {"cpp": "C++", "python": "Python"}
+# Options of the original compiler for languages we do not generate yet: accepted, not listed,
+# and answered with what is planned (exit 2). Rust has no option in the original.
+PLANNED = {"go": "Go", "java": "Java", "kotlin": "Kotlin", "javascript": "JavaScript/TypeScript",
+           "csharp": "C#", "ruby": "Ruby"}
+NOT_SUPPORTED = {"swift": "not supported: fbec checks the code it generates by compiling and running it, "
+                          "and it has no Swift compiler to do that with, so it generates no Swift"}
+LANGUAGES = {**TARGETS, **PLANNED, "swift": "Swift"}
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_PIPE_CLOSED = 141
+"""The reader of our output went away (`fbec ... | head`): what a program stopped by SIGPIPE returns."""
+
+EXIT_STATUS_HELP = ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed "
+                    "data, an incompatible change, unformatted files); 2 usage errors (a missing or unknown "
+                    "option, a file that does not exist, a language fbec does not generate).")
+
+TOOL_NAMES = ("decode", "encode", "compat", "format")
+
+
+def _epilog() -> str:
+    planned = ", ".join(f"{title} (--{lang})" for lang, title in PLANNED.items())
+    paragraphs = [
+        "Example: fbec --input=proto.fbe --output=gen --cpp --final --json --proto",
+        "Tools: fbec decode|encode|compat|format --help (docs/tools.md)",
+        f"Planned languages, not available yet: {planned}, Rust.",
+        f"Swift (--swift): {NOT_SUPPORTED['swift']}.",
+        EXIT_STATUS_HELP,
+        "Shell completion for bash: source <(fbec --completion bash)",
+    ]
+    return "\n\n".join(textwrap.fill(x, 79, break_on_hyphens=False) for x in paragraphs)
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fbec", description="Fast Binary Encoding schema compiler.",
-        epilog="Example: fbec --input=proto.fbe --output=gen --cpp --final --json --proto. "
-               "Tools: fbec decode|encode|compat|format --help (docs/tools.md).")
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_epilog())
     p.add_argument("-v", "--version", action="version", version=f"fbec {__version__}")
     p.add_argument("-i", "--input", metavar="FILE", help="schema file to compile")
     p.add_argument("-o", "--output", metavar="DIR", help="folder for generated files (default: .)")
@@ -41,8 +69,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     p.add_argument("-n", "--indent", metavar="N", type=int, default=4, help="indent size (default 4)")
     p.add_argument("-t", "--tabs", action="store_true", help="indent with tabs")
-    for lang, title in LANGUAGES.items():
+    for lang, title in TARGETS.items():
         p.add_argument(f"--{lang}", action="store_true", help=f"generate {title} code")
+    for lang in [*PLANNED, *NOT_SUPPORTED]:
+        p.add_argument(f"--{lang}", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--final", action="store_true", help="also generate the final (compact) model")
     p.add_argument("--json", action="store_true", help="also generate JSON conversion")
     p.add_argument("--proto", action="store_true", help="also generate the protocol (Sender/Receiver/Client)")
@@ -52,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
                         "and write nothing (for build systems)")
     p.add_argument("--ir", action="store_true",
                    help="write the resolved IR as JSON (to stdout, or DIR/<package>.ir.json with --output)")
+    p.add_argument("--completion", choices=("bash",),
+                   help="print a shell completion script and exit (bash: source <(fbec --completion bash))")
     return p
 
 
@@ -72,32 +104,57 @@ def _write(out_dir: str, files: Sequence[GeneratedFile], quiet: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    rest = sys.argv[1:] if argv is None else list(argv)
-    if rest and rest[0] in ("decode", "encode", "compat", "format"):
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:
+        # `fbec ... | head`: the reader has all it wants. Stop quietly, as Unix tools do, and keep
+        # the interpreter's last flush from complaining about the closed pipe.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return EXIT_PIPE_CLOSED
+    except KeyboardInterrupt:
+        return 130
+
+
+def _usage(message: str) -> int:
+    print(f"fbec: error: {message} (see fbec --help)", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _main(argv: list[str]) -> int:
+    if argv and argv[0] in TOOL_NAMES:
         from .tools import tool  # fbec decode|encode|compat|format ... (docs/tools.md)
-        return tool(rest[0])(rest[1:])
+        return tool(argv[0])(argv[1:])
     args = _parser().parse_args(argv)
+    if args.completion:
+        from .completion import bash_script
+        sys.stdout.write(bash_script())
+        return EXIT_OK
     if not args.input:
-        print("fbec: error: no input schema: use --input=FILE (see fbec --help)", file=sys.stderr)
-        return 1
+        return _usage("no input schema: use --input=FILE")
     if args.indent < 0:
-        print("fbec: error: -n/--indent must not be negative", file=sys.stderr)
-        return 1
+        return _usage("-n/--indent must not be negative")
     chosen = [lang for lang in LANGUAGES if getattr(args, lang)]
     if not chosen and not args.ir:
-        print("fbec: error: choose what to generate: --ir or a language "
-              f"({', '.join('--' + x for x in LANGUAGES)})", file=sys.stderr)
-        return 1
+        return _usage("choose what to generate: --ir or a language (" + ", ".join("--" + x for x in TARGETS) + ")")
+    if not os.path.isfile(args.input):
+        return _usage(f"input file '{args.input}' does not exist")
+    targets = []
+    for lang in chosen:
+        target = _target(lang)
+        if target is None:
+            return EXIT_USAGE
+        targets.append(target)
 
     diag = Diagnostics()
-    if not os.path.isfile(args.input):
-        print(f"fbec: error: input file '{args.input}' does not exist", file=sys.stderr)
-        return 1
     try:
         schema = compile_schema(args.input, args.imports, diag)
     except CompileError:
         diag.print(sys.stderr)
-        return 1
+        return EXIT_ERRORS
     diag.print(sys.stderr, quiet_warnings=args.quiet)
 
     if args.ir and args.list_outputs:
@@ -111,25 +168,26 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write(text)
 
     options = Options(final=args.final, json=args.json, proto=args.proto, indent=args.indent, tabs=args.tabs)
-    status = 0
-    for lang in chosen:
-        if lang in NOT_BUILDABLE:
-            print(f"fbec: error: --{lang}: not available ({NOT_BUILDABLE[lang]})", file=sys.stderr)
-            status = 1
-            continue
-        try:
-            target = importlib.import_module(f"fbec.targets.{lang}")
-        except ModuleNotFoundError as e:
-            if e.name and e.name.startswith(f"fbec.targets.{lang}"):
-                print(f"fbec: error: --{lang}: the {LANGUAGES[lang]} target is not implemented yet",
-                      file=sys.stderr)
-                status = 1
-                continue
-            raise
+    for target in targets:
         files = target.generate(schema, options)
         if args.list_outputs:
             for f in files:
                 print(os.path.join(args.output or ".", f.path))
         else:
             _write(args.output or ".", files, args.quiet)
-    return status
+    return EXIT_OK
+
+
+def _target(lang: str) -> ModuleType | None:
+    """The target module of a language, or None after saying why there is none."""
+    if lang in NOT_SUPPORTED:
+        print(f"fbec: error: --{lang}: {NOT_SUPPORTED[lang]}", file=sys.stderr)
+        return None
+    try:
+        return importlib.import_module(f"fbec.targets.{lang}")
+    except ModuleNotFoundError as e:
+        if not (e.name and e.name.startswith(f"fbec.targets.{lang}")):
+            raise
+    print(f"fbec: error: --{lang}: the {LANGUAGES[lang]} target is planned, not available yet; "
+          "fbec generates " + " and ".join(f"{t} (--{x})" for x, t in TARGETS.items()), file=sys.stderr)
+    return None

@@ -59,17 +59,20 @@ def test_list_outputs_names_what_generation_writes(tmp_path, capsys):
 
 def test_missing_input(capsys):
     status, _, err = run_fbec(capsys, "--ir", "--input=/nonexistent/x.fbe")
-    assert status == 1 and err == "fbec: error: input file '/nonexistent/x.fbe' does not exist\n"
+    assert status == 2 and err == "fbec: error: input file '/nonexistent/x.fbe' does not exist (see fbec --help)\n"
 
 
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
-    assert status == 1 and "choose what to generate" in err
+    assert status == 2
+    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python) (see fbec --help)\n"
+    assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
 def test_unavailable_target_says_so(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--swift", "-o", "/tmp")
-    assert status == 1 and "--swift: not available" in err
+    assert status == 2 and err.startswith("fbec: error: --swift: not supported: fbec checks the code it generates "
+                                          "by compiling and running it")
 
 
 def test_runs_from_source_tree_as_module():
@@ -108,4 +111,56 @@ def test_original_options_reach_the_target(tmp_path, capsys, monkeypatch):
 def test_target_not_implemented(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "fbec.targets.kotlin", None)
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--kotlin", "-o", "/tmp")
-    assert status == 1 and "the Kotlin target is not implemented yet" in err
+    assert status == 2 and err == ("fbec: error: --kotlin: the Kotlin target is planned, not available yet; "
+                                   "fbec generates C++ (--cpp) and Python (--python)\n")
+
+
+def test_help_lists_what_works_and_says_what_is_planned(capsys):
+    with pytest.raises(SystemExit) as done:
+        run_fbec(capsys, "--help")
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert "--cpp" in out and "--python" in out
+    for hidden in ("--go", "--java", "--kotlin", "--javascript", "--csharp", "--ruby", "--swift"):
+        assert f"  {hidden} " not in out and f"[{hidden}]" not in out       # not offered as an option
+    flat = " ".join(out.split())
+    assert ("Planned languages, not available yet: Go (--go), Java (--java), Kotlin (--kotlin), "
+            "JavaScript/TypeScript (--javascript), C# (--csharp), Ruby (--ruby), Rust.") in flat
+    assert "Swift (--swift): not supported:" in flat
+    assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "
+            "an incompatible change, unformatted files); 2 usage errors") in flat
+
+
+def test_exit_status_two_for_usage(capsys, tmp_path):
+    assert run_fbec(capsys, "--ir")[0] == 2                                   # no --input
+    assert run_fbec(capsys, "--ir", f"--input={EVERYTHING}", "-n", "-1")[0] == 2
+    assert run_fbec(capsys, f"--input={EVERYTHING}", "--go", "--cpp", f"--output={tmp_path}")[0] == 2
+    assert not any(tmp_path.iterdir())                                        # nothing written
+    with pytest.raises(SystemExit) as done:
+        run_fbec(capsys, "--ir", "--no-such-option")
+    assert done.value.code == 2
+    (tmp_path / "bad.fbe").write_text("package p\nstruct S { Foo f; }\n")
+    assert run_fbec(capsys, "--ir", f"--input={tmp_path / 'bad.fbe'}")[0] == 1   # diagnostics
+
+
+def _complete(script: str, *words: str) -> list[str]:
+    """What bash completion offers after `fbec WORDS...` (the last word is the one being completed)."""
+    line = " ".join(["fbec", *words])
+    program = (f"{script}\nCOMP_LINE={line!r}; COMP_WORDS=(fbec {' '.join(repr(w) for w in words)}); "
+               f"COMP_CWORD={len(words)}; _fbec; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
+    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, check=True, cwd=REPO)
+    return [w for w in done.stdout.splitlines() if w]
+
+
+def test_bash_completion_script(capsys):
+    status, script, _ = run_fbec(capsys, "--completion", "bash")
+    assert status == 0 and "complete -F _fbec fbec" in script
+    assert _complete(script, "--py") == ["--python"]
+    assert _complete(script, "--g") == []                           # planned languages are not offered
+    assert set(_complete(script, "")) >= {"decode", "encode", "compat", "format", "--input", "--cpp"}
+    assert _complete(script, "--input", "schemas/tr") == ["schemas/trade.fbe"]
+    assert _complete(script, "--input", "=", "schemas/tr") == ["schemas/trade.fbe"]    # --input=schemas/tr
+    assert _complete(script, "decode", "--model", "=", "") == ["versioned", "final"]
+    assert _complete(script, "encode", "--to", "b") == ["base64"]
+    assert "--strict" in _complete(script, "compat", "--")
+    assert _complete(script, "format", "--ch") == ["--check"]

@@ -330,7 +330,7 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     assert fbec("compat", old, str(tmp_path / "missing.fbe"))[0] == 2
     broken = _write(tmp_path / "d", "package shop\nstruct X { Nope n; }\n")
     status, _, err = fbec("compat", old, broken)
-    assert status == 2 and "unknown type" in err
+    assert status == 1 and "unknown type" in err          # diagnostics: 1, as fbec itself
 
 
 def test_folders_and_the_reference_schemas(tmp_path: Path) -> None:

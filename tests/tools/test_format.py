@@ -176,7 +176,7 @@ def test_syntax_error_is_reported_and_file_untouched(tmp_path: Path) -> None:
     bad = tmp_path / "bad.fbe"
     bad.write_text("package p\nstruct S { int32 }\n")
     status, _, err = fbec("format", str(bad))
-    assert status == 2 and "bad.fbe:2" in err
+    assert status == 1 and "bad.fbe:2" in err
     assert bad.read_text() == "package p\nstruct S { int32 }\n"
 
 

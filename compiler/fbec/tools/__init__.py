@@ -6,6 +6,7 @@ dispatches to it when the first argument is the tool's name. See docs/tools.md.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 from typing import Callable
 
@@ -20,3 +21,17 @@ TOOLS: dict[str, str] = {
 def tool(name: str) -> Callable[[list[str]], int]:
     module, _, func = TOOLS[name].partition(":")
     return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
+
+
+PARSERS: dict[str, str] = {
+    "decode": "fbec.tools.codec:_decode_parser",
+    "encode": "fbec.tools.codec:_encode_parser",
+    "compat": "fbec.tools.compat:_parser",
+    "format": "fbec.tools.format:_parser",
+}
+
+
+def parser(name: str) -> argparse.ArgumentParser:
+    """The argument parser of a tool (for shell completion)."""
+    module, _, func = PARSERS[name].partition(":")
+    return getattr(importlib.import_module(module), func)()  # type: ignore[no-any-return]

@@ -6,9 +6,10 @@
                 [--from=auto|json|value] [--to=raw|hex|base64] [--output=OUT] [FILE]
 
 The work is done by the Python runtime's dynamic codec (`fbe.dynamic`),
-driven by the IR of the schema. Exit status: 0 success, 1 the data is
-malformed (what could be decoded is still printed), 2 bad usage or a schema
-that does not compile.
+driven by the IR of the schema. Exit status (as every fbec command): 0
+success, 1 a schema that does not compile or data that is malformed (what
+could be decoded is still printed), 2 bad usage (options, missing files,
+a root buffer without `--type`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import argparse
 import base64
 import binascii
-import json
 import os
 import re
 import sys
@@ -39,6 +39,12 @@ def _runtime() -> Any:
 
 class UsageError(Exception):
     """Bad arguments or input that is not data (exit status 2)."""
+    status = 2
+
+
+class InputError(UsageError):
+    """A schema with errors (reported above) or input that is malformed (exit status 1)."""
+    status = 1
 
 
 def load_codec(schema: str, imports: list[str]) -> Any:
@@ -49,7 +55,7 @@ def load_codec(schema: str, imports: list[str]) -> Any:
         ir = compile_schema(schema, imports, diag)
     except CompileError:
         diag.print(sys.stderr)
-        raise UsageError(f"schema '{schema}' does not compile") from None
+        raise InputError(f"schema '{schema}' does not compile") from None
     return _runtime().DynamicCodec(ir)
 
 
@@ -145,7 +151,7 @@ def decode_main(argv: list[str]) -> int:
                 raise UsageError(str(e.args[0])) from None
     except UsageError as e:
         print(f"fbec decode: error: {e}", file=sys.stderr)
-        return 2
+        return e.status
     dynamic = _runtime()
     from fbe import DecodeError, EncodeError
 
@@ -217,6 +223,11 @@ def _decode_stream(codec: Any, data: bytes, args: argparse.Namespace, dynamic: A
         error: Any | None = e
     else:
         error = None
+    if (error is not None or any(s is None for _, s, _ in frames)) and _one_frame(data):
+        # One buffer that is not a message the schema's Receiver dispatches: most likely a
+        # single root written by serialize(), which needs its type.
+        print(f"fbec decode: error: {_root_hint(codec, data, args.model)}", file=sys.stderr)
+        return 2
     for pos, s, value in frames:
         if s is None:
             tid = _frame_type(codec, value, args.model)
@@ -231,6 +242,23 @@ def _decode_stream(codec: Any, data: bytes, args: argparse.Namespace, dynamic: A
     if error is not None:
         _report(error, dynamic, "decode")
     return status
+
+
+def _one_frame(data: bytes) -> bool:
+    return len(data) >= 8 and int.from_bytes(data[:4], "little") == len(data)
+
+
+def _root_hint(codec: Any, data: bytes, model: str) -> str:
+    """What to say about one buffer that does not decode as a protocol stream."""
+    try:
+        tid = _frame_type(codec, data, model)
+    except Exception:  # noqa: BLE001 - any malformed header: no type id to suggest
+        tid = None
+    structs = [] if tid is None else sorted(q for q, s in codec.structs.items() if s["type_id"] == tid)
+    found = f"type id {tid}" if tid is not None else "no readable type id"
+    candidates = (" (the schema's structs with that type id: " + ", ".join(structs) + ")") if structs else ""
+    return (f"the input is one buffer with {found}, not a stream of messages the schema's Receiver "
+            f"dispatches: pass --type=TYPE to decode it as a single root{candidates}")
 
 
 def _frame_type(codec: Any, frame: bytes, model: str) -> int | None:
@@ -259,18 +287,24 @@ def _encode_parser() -> argparse.ArgumentParser:
 
 
 def _documents(text: str) -> list[Any]:
-    """One JSON document, or one per non-empty line (JSON lines)."""
+    """One JSON document, or one per non-empty line (JSON lines); read by the runtime's JSON
+    parser, so the readers' rules hold (nesting bounded before parsing, no duplicate members)."""
+    from fbe import DecodeError, jsonfmt
+
+    def message(e: DecodeError) -> str:
+        text = e.message if hasattr(e, "message") else str(e)
+        return text if text.startswith("invalid JSON") else f"invalid JSON: {text}"
+
     try:
-        doc = json.loads(text)
-    except ValueError as first:
+        doc = jsonfmt.parse(text)
+    except DecodeError as first:
         docs = []
         for n, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
-                    docs.append(json.loads(line))
-                except ValueError as e:
-                    raise UsageError(f"invalid JSON (line {n}: {e})" if len(docs) else f"invalid JSON: {first}") \
-                        from None
+                    docs.append(jsonfmt.parse(line))
+                except DecodeError as e:
+                    raise InputError(f"{message(e)} (line {n})" if len(docs) else message(first)) from None
         return docs
     return doc if isinstance(doc, list) else [doc]
 
@@ -295,7 +329,7 @@ def encode_main(argv: list[str]) -> int:
                 raise UsageError(str(e.args[0])) from None
     except UsageError as e:
         print(f"fbec encode: error: {e}", file=sys.stderr)
-        return 2
+        return e.status
     from fbe import DecodeError, EncodeError
 
     out = bytearray()

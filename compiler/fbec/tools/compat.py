@@ -18,8 +18,8 @@ verdict for each binary model (FORMAT.md 3.6 and 4, SCHEMA.md 4.5):
 * ``safe`` — fields appended at the end, new enum values, new types...
 
 Exit status: 0 no breaking change (for the models chosen by ``--model``,
-default ``versioned``), 1 some change breaks, 2 bad input (a schema that
-does not compile, a missing path). ``--strict`` counts warnings as breaking.
+default ``versioned``), 1 some change breaks or a schema does not compile,
+2 bad usage (a missing path). ``--strict`` counts warnings as breaking.
 """
 
 from __future__ import annotations
@@ -53,7 +53,13 @@ class Change:
 
 
 class InputError(Exception):
-    pass
+    """A path that does not exist or holds no schema (usage, exit status 2)."""
+    status = 2
+
+
+class SchemaErrors(InputError):
+    """A schema that does not compile; its diagnostics were printed (exit status 1)."""
+    status = 1
 
 
 # ---------------------------------------------------------------- loading
@@ -76,7 +82,7 @@ def load(path: str, import_dirs: Sequence[str] = (), mains: list[str] | None = N
             schema = compile_schema(f, dirs, diag)
         except CompileError:
             diag.print(sys.stderr)
-            raise InputError(f"'{f}' does not compile") from None
+            raise SchemaErrors(f"'{f}' does not compile") from None
         if mains is not None:
             mains.append(schema.main)
         for p in schema.packages:
@@ -360,7 +366,8 @@ def compare_paths(old: str, new: str, import_dirs: Sequence[str] = ()) -> list[C
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fbec compat", description="List the changes between two schema versions and whether they break "
-        "FBE compatibility. Exit status: 0 compatible, 1 breaking, 2 bad input.",
+        "FBE compatibility. Exit status: 0 compatible, 1 breaking or a schema with errors, 2 bad usage "
+        "(a path that does not exist).",
         epilog="Example: fbec compat old/proto.fbe new/proto.fbe")
     p.add_argument("old", metavar="OLD", help="old schema file or folder")
     p.add_argument("new", metavar="NEW", help="new schema file or folder")
@@ -383,7 +390,7 @@ def main(argv: list[str]) -> int:
         if args.json:
             print(json.dumps({"error": str(e)}))
         print(f"fbec compat: error: {e}", file=sys.stderr)
-        return 2
+        return e.status
     verdicts = [c.verdict(models) for c in changes]
     failing = [c for c, v in zip(changes, verdicts) if v == BREAKING or (args.strict and v == WARNING)]
     status = 1 if failing else 0

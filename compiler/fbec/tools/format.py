@@ -20,7 +20,8 @@ The layout (the one of the original's bundled schemas):
 
 Formatting is idempotent, and the formatted schema compiles to the same IR.
 Exit status: 0 done (with --check: already formatted), 1 --check found files
-to reformat, 2 a file does not parse (it is left untouched).
+to reformat or a file does not parse (it is left untouched), 2 a file that
+cannot be read.
 """
 
 from __future__ import annotations
@@ -310,7 +311,7 @@ def main(argv: list[str]) -> int:
             new = format_text(text.replace("\r\n", "\n"), path)
         except FormatError as e:
             print(f"{e}\nfbec format: error: '{path}' does not parse; left unchanged", file=sys.stderr)
-            status = 2
+            status = 1
             continue
         if args.stdout:
             sys.stdout.write(new)
