@@ -159,7 +159,7 @@ def test_reader_bounds() -> None:
     assert "name" in str(e.value)
     r = Reader(struct.pack("<I", 0xFFFFFFFF) + bytes(12))
     with pytest.raises(fbe.DecodeError):
-        read_count(r, 0, 1, "v")
+        read_count(r, 0, 1, 1, "v")
 
 
 def test_buffers() -> None:

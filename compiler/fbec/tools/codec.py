@@ -126,7 +126,7 @@ def _decode_parser() -> argparse.ArgumentParser:
                    help="how FILE holds the bytes (default: auto-detect)")
     p.add_argument("--indent", type=int, default=None, metavar="N", help="indent --format=value output")
     p.add_argument("--verify", action="store_true",
-                   help="also check type ids and sizes as verify() does (a mismatch is an error)")
+                   help="kept for older scripts: every decode checks type ids and sizes as verify() does")
     p.add_argument("file", nargs="?", metavar="FILE", help="the data (default: standard input)")
     return p
 

@@ -7,8 +7,9 @@ formatting helpers and the protocol base classes.
 """
 
 from . import buffer, jsonfmt, protocol, text, values
-from .buffer import MAX_DEPTH, ReadBuffer, Reader, WriteBuffer
+from .buffer import Budget, ReadBuffer, Reader, WriteBuffer
 from .errors import DecodeError, EncodeError, FBEError, FrameError, RequestError
+from .limits import DEFAULT_LIMITS, MAX_DEPTH, Limits
 from .model import (
     FinalModel,
     Model,
@@ -50,9 +51,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT",
+    "DEFAULT_LIMITS",
     "EPOCH",
     "MAX_DEPTH",
     "NIL_UUID",
+    "Budget",
     "ClientBase",
     "DecodeError",
     "Default",
@@ -61,6 +64,7 @@ __all__ = [
     "FBEError",
     "FinalModel",
     "FrameError",
+    "Limits",
     "Model",
     "Proxy",
     "ReadBuffer",

@@ -6,9 +6,10 @@ checked reads of strings, bytes and counts, the decode budget and depth
 limit that protect against hostile buffers, and append-style writers.
 
 A decode never reads outside its buffer, never trusts a count beyond what the
-remaining bytes can hold, bounds nesting depth (:data:`MAX_DEPTH`) and bounds
-the total work by a budget proportional to the buffer size, so offsets that
-make many slots share one body cannot blow up memory.
+remaining bytes can hold, bounds nesting depth (``max_depth``) and charges
+every value it materializes against a budget proportional to the input size,
+so neither offsets that make many slots share one body nor defaulted structs
+can blow up memory (docs/limits.md: the rules and what each value costs).
 """
 
 from __future__ import annotations
@@ -19,21 +20,16 @@ import struct
 from typing import Any, Callable, TypeVar, Union
 
 from .errors import DecodeError, EncodeError
+from .limits import DEFAULT_LIMITS, Limits
 
 T = TypeVar("T")
 E = TypeVar("E")
 BytesLike = Union[bytes, bytearray, memoryview]
 
-MAX_DEPTH = 128
-"""Deepest struct nesting a decoder accepts."""
+BUDGET_EXCEEDED = "decode budget exceeded"
 
-BUDGET_FACTOR = 2
-"""Decoders may materialise at most this many times the buffer size (honest data needs 1x)."""
-
-U8 = struct.Struct("<B")
 U32 = struct.Struct("<I")
 U32X2 = struct.Struct("<II")
-OPT = struct.Struct("<BI")
 unpack_u32 = U32.unpack_from
 unpack_u32x2 = U32X2.unpack_from
 pack_u32 = U32.pack
@@ -103,32 +99,50 @@ class ReadBuffer:
         return self.data
 
 
-class Reader:
-    """Decoding state: the bytes, their usable size, the budget and the depth."""
+class Budget:
+    """What one decode may still spend (bytes, counted as docs/limits.md says) and its nesting depth."""
 
-    __slots__ = ("budget", "check", "data", "depth", "size")
+    __slots__ = ("budget", "depth", "max_depth")
 
-    def __init__(self, data: BytesLike, size: int | None = None, check: bool = False) -> None:
+    def __init__(self, input_size: int, limits: Limits | None = None) -> None:
+        lim = DEFAULT_LIMITS if limits is None else limits
+        self.budget: int = lim.budget_factor * input_size + lim.budget_slack
+        self.depth: int = 0
+        self.max_depth: int = lim.max_depth
+
+    def spend(self, cost: int, pos: int | None, field: str | None = None) -> None:
+        """Charge ``cost`` bytes for a value materialized at ``pos`` (a buffer offset, or None)."""
+        self.budget -= cost
+        if self.budget < 0:
+            raise DecodeError(BUDGET_EXCEEDED, None, field, pos)
+
+    def enter(self, pos: int | None, cost: int, type_name: str | None = None) -> None:
+        """One struct value deeper, costing ``cost`` bytes (leave with ``depth -= 1``)."""
+        depth = self.depth = self.depth + 1
+        budget = self.budget = self.budget - cost
+        if depth > self.max_depth or budget < 0:
+            self.refuse(pos, type_name)
+
+    def refuse(self, pos: int | None, type_name: str | None = None) -> None:
+        """Raise the error of a struct that went deeper than ``max_depth`` or beyond the budget
+        (both already counted: the depth is undone here)."""
+        deep = self.depth > self.max_depth
+        self.depth -= 1
+        if deep:
+            raise DecodeError(f"structs nested deeper than {self.max_depth}", type_name, None, pos)
+        raise DecodeError(BUDGET_EXCEEDED, type_name, None, pos)
+
+
+class Reader(Budget):
+    """Decoding state of a binary input: the bytes, their usable size, the budget and the depth."""
+
+    __slots__ = ("data", "size")
+
+    def __init__(self, data: BytesLike, size: int | None = None, limits: Limits | None = None) -> None:
         self.data: bytes = data if isinstance(data, bytes) else bytes(data)
         n = len(self.data)
         self.size: int = n if size is None or size > n else size
-        self.budget: int = BUDGET_FACTOR * self.size + 64
-        self.depth: int = 0
-        self.check: bool = check
-
-    def enter(self, pos: int, cost: int) -> None:
-        """Account for one struct body at ``pos`` costing ``cost`` bytes."""
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise DecodeError("nesting too deep", None, None, pos)
-        self.budget -= cost
-        if self.budget < 0:
-            raise DecodeError("data shared by too many slots (decode budget exceeded)", None, None, pos)
-
-    def spend(self, cost: int, pos: int, field: str | None = None) -> None:
-        self.budget -= cost
-        if self.budget < 0:
-            raise DecodeError("data shared by too many slots (decode budget exceeded)", None, field, pos)
+        Budget.__init__(self, self.size, limits)
 
 
 def enum_value(members: dict[int, E], cls: Callable[[int], E], raw: int) -> E:
@@ -143,8 +157,8 @@ def out_of_bounds(what: str, pos: int, field: str | None = None) -> DecodeError:
 
 # ---------------------------------------------------------------- versioned model
 
-def struct_header(r: Reader, pos: int, type_id: int, type_name: str) -> int:
-    """Check a struct body at absolute ``pos``; return its body size."""
+def struct_header(r: Reader, pos: int, type_id: int, type_name: str, cost: int) -> int:
+    """Check and enter the struct body at absolute ``pos`` (charging ``cost``); return its body size."""
     if pos + 8 > r.size:
         raise DecodeError("struct header beyond the end of the buffer", type_name, None, pos)
     size, tid = unpack_u32x2(r.data, pos)
@@ -152,17 +166,18 @@ def struct_header(r: Reader, pos: int, type_id: int, type_name: str) -> int:
         raise DecodeError(f"struct body size {size} below 8", type_name, None, pos)
     if pos + size > r.size:
         raise DecodeError(f"struct body of {size} bytes beyond the end of the buffer", type_name, None, pos)
-    if r.check and tid != type_id:
+    if tid != type_id:
         raise DecodeError(f"type id {tid} where {type_id} was expected", type_name, None, pos)
-    r.depth += 1
-    r.budget -= size
-    if r.depth > MAX_DEPTH or r.budget < 0:
-        r.depth -= 1
-        r.enter(pos, size)
+    depth = r.depth = r.depth + 1
+    budget = r.budget = r.budget - cost
+    if depth > r.max_depth or budget < 0:
+        r.refuse(pos, type_name)
     return size  # type: ignore[no-any-return]
 
 
-def struct_body(r: Reader, layout: struct.Struct, pos: int, type_id: int, type_name: str) -> tuple[Any, ...]:
+def struct_body(
+    r: Reader, layout: struct.Struct, pos: int, type_id: int, type_name: str, cost: int
+) -> tuple[Any, ...]:
     """Check and enter the struct body at absolute ``pos``; its header and slots, unpacked with one call.
 
     ``layout`` is the body as this reader knows it (``u32 size, u32 type id``,
@@ -170,39 +185,45 @@ def struct_body(r: Reader, layout: struct.Struct, pos: int, type_id: int, type_n
     recorded: when it is smaller than ``layout.size`` (an older writer) the
     items of the missing fields are meaningless and callers use defaults; a
     body shorter than ours at the very end of the buffer is zero padded
-    (:func:`partial_body`). The same checks and accounting as
-    :func:`struct_header` (which raises the precise error); the caller
-    leaves with ``r.depth -= 1``.
+    (:func:`partial_body`). ``cost`` is what the struct value costs
+    (docs/limits.md: its own fields' final minimum sizes). The same checks
+    and accounting as :func:`struct_header` (which raises the precise
+    error); the caller leaves with ``r.depth -= 1``.
     """
     try:
         t = layout.unpack_from(r.data, pos)
     except struct.error:  # fewer than layout.size bytes left: a short (older) body at the end, or bad data
-        return partial_body(r, layout, pos, struct_header(r, pos, type_id, type_name))
+        return partial_body(r, layout, pos, struct_header(r, pos, type_id, type_name, cost))
     size = t[0]
-    if size < 8 or pos + size > r.size or (r.check and t[1] != type_id):
-        struct_header(r, pos, type_id, type_name)  # raises
+    if size < 8 or pos + size > r.size or t[1] != type_id:
+        struct_header(r, pos, type_id, type_name, cost)  # raises
     depth = r.depth = r.depth + 1
-    budget = r.budget = r.budget - size
-    if depth > MAX_DEPTH or budget < 0:
-        r.depth -= 1
-        r.enter(pos, size)
+    budget = r.budget = r.budget - cost
+    if depth > r.max_depth or budget < 0:
+        r.refuse(pos, type_name)
     return t
 
 
-def leaf_body(r: Reader, layout: struct.Struct, pos: int, type_id: int, type_name: str) -> tuple[Any, ...]:
-    """:func:`struct_body` of a struct without struct fields (it cannot nest): no depth to enter or leave."""
+def leaf_body(
+    r: Reader, layout: struct.Struct, pos: int, type_id: int, type_name: str, cost: int
+) -> tuple[Any, ...]:
+    """:func:`struct_body` of a struct without struct fields (it cannot nest): no depth to enter or leave.
+
+    The depth limit still counts it: a leaf at level ``max_depth + 1`` is refused.
+    """
     try:
         t = layout.unpack_from(r.data, pos)
     except struct.error:
-        t = partial_body(r, layout, pos, struct_header(r, pos, type_id, type_name))
+        t = partial_body(r, layout, pos, struct_header(r, pos, type_id, type_name, cost))
         r.depth -= 1
         return t
     size = t[0]
-    if size < 8 or pos + size > r.size or (r.check and t[1] != type_id):
-        struct_header(r, pos, type_id, type_name)  # raises
-    budget = r.budget = r.budget - size
-    if budget < 0:
-        r.spend(0, pos)
+    if size < 8 or pos + size > r.size or t[1] != type_id:
+        struct_header(r, pos, type_id, type_name, cost)  # raises
+    budget = r.budget = r.budget - cost
+    if budget < 0 or r.depth >= r.max_depth:
+        r.depth += 1
+        r.refuse(pos, type_name)
     return t
 
 
@@ -244,10 +265,18 @@ def check_length(values: Any, length: int, field: str) -> None:
 
 
 def absent_struct(r: Reader, make: Callable[[], T], field: str, pos: int) -> T:
-    """A struct slot holding offset 0: the original reads defaults, its verify() fails."""
-    if r.check:
-        raise DecodeError("struct offset 0", None, field, pos)
-    return make()
+    """A struct slot holding offset 0 is malformed (docs/limits.md 2): the original read defaults
+    and its verify() failed; every reader here refuses it."""
+    raise DecodeError("struct offset 0", None, field, pos)
+
+
+def charge_defaults(r: Budget, costs: tuple[int, ...], present: int, pos: int) -> None:
+    """Charge the default struct values of the fields an older writer's body lacks.
+
+    ``costs[k]`` is what the struct-typed fields from index ``k`` on cost as
+    defaults (each its final minimum size); ``present`` fields were read.
+    """
+    r.spend(costs[present], pos)
 
 
 def read_string(r: Reader, base: int, off: int, field: str) -> str:
@@ -262,7 +291,7 @@ def read_string(r: Reader, base: int, off: int, field: str) -> str:
     e = p + 4 + n
     if e > end:
         raise out_of_bounds(f"string of {n} bytes", p, field)
-    budget = r.budget = r.budget - 4 - n
+    budget = r.budget = r.budget - n
     if budget < 0:
         r.spend(0, p, field)
     raw = data[p + 4: e]
@@ -282,20 +311,19 @@ def read_bytes(r: Reader, base: int, off: int, field: str) -> bytes:
     e = p + 4 + n
     if e > r.size:
         raise out_of_bounds(f"bytes of {n} bytes", p, field)
-    r.budget -= 4 + n
-    if r.budget < 0:
-        r.spend(0, p, field)
+    r.spend(n, p, field)
     return r.data[p + 4: e]
 
 
-def read_count(r: Reader, pos: int, item: int, field: str) -> int:
-    """The element count of a collection block at absolute ``pos`` with ``item``-byte slots."""
+def read_count(r: Reader, pos: int, item: int, cost: int, field: str) -> int:
+    """The element count of a collection block at absolute ``pos`` with ``item``-byte slots;
+    each element costs ``cost`` (docs/limits.md: struct elements 0, they are charged as structs)."""
     if pos + 4 > r.size:
         raise out_of_bounds("collection size", pos, field)
     n: int = unpack_u32(r.data, pos)[0]
     if n * item > r.size - pos - 4:
         raise DecodeError(f"count {n} exceeds the buffer", None, field, pos)
-    budget = r.budget = r.budget - 4 - n * item
+    budget = r.budget = r.budget - n * cost
     if budget < 0:
         r.spend(0, pos, field)
     return n
@@ -366,6 +394,7 @@ def final_string(r: Reader, pos: int, field: str) -> tuple[str, int]:
     e = pos + 4 + n
     if e > r.size:
         raise out_of_bounds(f"string of {n} bytes", pos, field)
+    r.spend(n, pos, field)
     return r.data[pos + 4: e].decode("utf-8", "surrogateescape"), e
 
 
@@ -376,17 +405,19 @@ def final_bytes(r: Reader, pos: int, field: str) -> tuple[bytes, int]:
     e = pos + 4 + n
     if e > r.size:
         raise out_of_bounds(f"bytes of {n} bytes", pos, field)
+    r.spend(n, pos, field)
     return r.data[pos + 4: e], e
 
 
-def final_count(r: Reader, pos: int, item: int, field: str) -> int:
-    """A final-model count; ``item`` is the smallest encoded size of one element."""
+def final_count(r: Reader, pos: int, item: int, cost: int, field: str) -> int:
+    """A final-model count; ``item`` is the smallest encoded size of one element, ``cost`` what
+    one element costs (docs/limits.md; at least 1 but for struct elements, charged as structs)."""
     if pos + 4 > r.size:
         raise out_of_bounds("collection size", pos, field)
     n: int = unpack_u32(r.data, pos)[0]
-    if n * max(item, 1) > r.size - pos - 4 and item:
+    if n * item > r.size - pos - 4:
         raise DecodeError(f"count {n} exceeds the buffer", None, field, pos)
-    r.spend(n, pos, field)
+    r.spend(n * cost, pos, field)
     return n
 
 
@@ -402,7 +433,14 @@ def final_has(r: Reader, pos: int, field: str) -> int:
     return r.data[pos]
 
 
-def final_enter(r: Reader, pos: int) -> None:
-    r.depth += 1
-    if r.depth > MAX_DEPTH:
-        raise DecodeError("nesting too deep", None, None, pos)
+def final_enter(r: Reader, pos: int, cost: int) -> None:
+    """Enter a final-model struct value at ``pos`` costing ``cost`` (leave with ``r.depth -= 1``)."""
+    r.enter(pos, cost)
+
+
+def final_leaf(r: Reader, pos: int, cost: int) -> None:
+    """Charge a final-model struct without struct fields (no depth to leave; the limit still counts it)."""
+    budget = r.budget = r.budget - cost
+    if budget < 0 or r.depth >= r.max_depth:
+        r.depth += 1
+        r.refuse(pos)

@@ -29,15 +29,17 @@ map, hash              ``list`` of ``(key, value)`` pairs in wire order
 =====================  ==================================================
 
 Decoding never trusts the input: every read is bounds checked, counts are
-bounded by the remaining bytes, nesting depth and total work are bounded
-(the runtime's :class:`fbe.buffer.Reader`). Errors are
+bounded by the remaining bytes, nesting depth is bounded and every value
+materialized is charged against the decode budget, with the same costs as
+generated code (docs/limits.md; the runtime's :class:`fbe.buffer.Reader`). Errors are
 :class:`fbe.DecodeError` with the type, field, absolute offset and a
 ``path`` (``"Account.orders[2].symbol"``); the error's ``partial``
 attribute holds what was decoded before the error.
 
 Deliberate behaviour (as the runtime): an absent optional decodes as
 ``None`` (the original returns the schema default), a struct offset of 0 or
-a body beyond the buffer is an error (the original silently keeps defaults).
+a body beyond the buffer is an error (the original silently keeps defaults),
+and decoding always makes the checks of ``verify()`` (docs/limits.md 4).
 Fields beyond an older writer's ``body_size`` take their schema default
 (schema evolution, FORMAT.md 3.6).
 """
@@ -58,7 +60,7 @@ from typing_extensions import Self
 from . import jsonfmt
 from . import text as _text
 from .buffer import (
-    MAX_DEPTH,
+    Budget,
     Reader,
     alloc,
     final_bytes,
@@ -74,6 +76,7 @@ from .buffer import (
     write_string,
 )
 from .errors import DecodeError, EncodeError
+from .limits import MAX_DEPTH, Limits
 from .model import decode_final, decode_versioned
 from .protocol import MIN_FINAL_FRAME, MIN_VERSIONED_FRAME
 from .values import NIL_UUID, decode_decimal, encode_decimal
@@ -188,6 +191,8 @@ class DynamicCodec:
             for e in p["enums"] + p["flags"]:
                 self.enums[e["qualified"]] = e
         self._min_final: dict[str, int] = {}
+        self._struct_cost: dict[str, int] = {}
+        self._default_cost: dict[str, int] = {}
         self._enum_names: dict[str, dict[int, str]] = {}
 
     # ------------------------------------------------------------ lookup
@@ -297,25 +302,70 @@ class DynamicCodec:
     # ------------------------------------------------------------ versioned decode
 
     def decode(self, data: bytes, type_: str | TypeNode, model: str = "versioned",
-               check: bool = False) -> tuple[Any, int]:
-        """Decode one root; returns ``(value, root size)``. Raises :class:`DecodeError`."""
+               check: bool = True, limits: Limits | None = None) -> tuple[Any, int]:
+        """Decode one root; returns ``(value, root size)``. Raises :class:`DecodeError`.
+
+        Every decode makes the checks of ``verify()`` (docs/limits.md, section 4): ``check`` is
+        accepted for older callers and changes nothing.
+        """
         t = self._type(type_)
         if t["kind"] != "struct":
             raise ValueError("a root must be a struct")
         s = self.structs[t["name"]]
         data = bytes(data)
         if model == "final":
-            return decode_final(lambda r, pos: self._fstruct(r, s, pos), data, s["type_id"], check)
+            return decode_final(lambda r, pos: self._fstruct(r, s, pos), data, s["type_id"], limits)
         if model != "versioned":
             raise ValueError(f"unknown model {model!r} (versioned or final)")
 
         def read(r: Reader, off: int) -> Any:
-            return self._vstruct(r, s, off, check)
-        return decode_versioned(read, data, check)
+            return self._vstruct(r, s, off)
+        return decode_versioned(read, data, limits)
 
-    def _vstruct(self, r: Reader, s: dict[str, Any], p: int, check: bool = False) -> dict[str, Any]:
+    # ------------------------------------------------------------ decode costs (docs/limits.md, section 3)
+
+    def _value_min(self, t: TypeNode) -> int:
+        """A field's share of its struct's cost: its final minimum size, struct values counting 0."""
+        k = t["kind"]
+        if k == "struct":
+            return 0
+        if k == "optional":
+            return 1
+        if k == "array":
+            return int(t["length"]) * self._value_min(t["element"])
+        if t.get("final_size") is not None:
+            return int(t["final_size"])
+        return 4                                        # string, bytes, collections: the size
+
+    def struct_cost(self, name: str) -> int:
+        """What one struct value costs when it is materialized."""
+        if name not in self._struct_cost:
+            self._struct_cost[name] = max(1, sum(self._value_min(f["type"]) for f in self.structs[name]["all_fields"]))
+        return self._struct_cost[name]
+
+    def default_cost(self, t: TypeNode) -> int:
+        """What a field's default value costs beyond its share: the struct values it holds.
+
+        TODO(IR): from the IR's ``final_min_size`` once it carries it.
+        """
+        k = t["kind"]
+        if k == "array":
+            return int(t["length"]) * self.default_cost(t["element"])
+        if k != "struct":
+            return 0
+        name = t["name"]
+        if name not in self._default_cost:
+            self._default_cost[name] = self.struct_cost(name) + sum(
+                self.default_cost(f["type"]) for f in self.structs[name]["all_fields"])
+        return self._default_cost[name]
+
+    def element_cost(self, t: TypeNode) -> int:
+        """What one collection element costs (struct elements: charged as structs)."""
+        return 0 if t["kind"] == "struct" else max(1, self._value_min(t))
+
+    def _vstruct(self, r: Reader, s: dict[str, Any], p: int) -> dict[str, Any]:
         q = s["qualified"]
-        size = struct_header(r, p, s["type_id"], q)
+        size = struct_header(r, p, s["type_id"], q, self.struct_cost(q))
         out: dict[str, Any] = {"@type": q}
         inherited_missing = s["base"] is not None and size < s["base_size"]
         try:
@@ -323,6 +373,7 @@ class DynamicCodec:
                 t = f["type"]
                 own = f["owner"] == q
                 if (not own and inherited_missing) or f["offset"] + t["size"] > size:
+                    r.spend(self.default_cost(t), p, f["name"])
                     out[f["name"]] = self.field_default(f)
                     continue
                 try:
@@ -366,11 +417,11 @@ class DynamicCodec:
         v = base + off
         if k in ("vector", "list", "set"):
             e = t["element"]
-            n = read_count(r, v, e["size"], field)
+            n = read_count(r, v, e["size"], self.element_cost(e), field)
             return self._vitems(r, e, base, v + 4, n, e["size"], field)
         kt, vt = t["key"], t["value"]
         step = kt["size"] + vt["size"]
-        n = read_count(r, v, step, field)
+        n = read_count(r, v, step, self.element_cost(kt) + self.element_cost(vt), field)
         out: list[tuple[Any, Any]] = []
         for i in range(n):
             at = v + 4 + i * step
@@ -413,8 +464,8 @@ class DynamicCodec:
     # ------------------------------------------------------------ final decode
 
     def _fstruct(self, r: Reader, s: dict[str, Any], pos: int) -> tuple[dict[str, Any], int]:
-        final_enter(r, pos)
         q = s["qualified"]
+        final_enter(r, pos, self.struct_cost(q))
         out: dict[str, Any] = {"@type": q}
         try:
             for f in s["all_fields"]:
@@ -447,10 +498,11 @@ class DynamicCodec:
             return self._fitems(r, t["element"], pos, t["length"], field)
         if k in ("vector", "list", "set"):
             e = t["element"]
-            n = final_count(r, pos, self.min_final_size(e), field)
+            n = final_count(r, pos, self.min_final_size(e), self.element_cost(e), field)
             return self._fitems(r, e, pos + 4, n, field)
         kt, vt = t["key"], t["value"]
-        n = final_count(r, pos, self.min_final_size(kt) + self.min_final_size(vt), field)
+        n = final_count(r, pos, self.min_final_size(kt) + self.min_final_size(vt),
+                        self.element_cost(kt) + self.element_cost(vt), field)
         pos += 4
         out: list[tuple[Any, Any]] = []
         for i in range(n):
@@ -965,7 +1017,7 @@ class DynamicCodec:
             return jsonfmt.json_bytes(v)
         return '"' + str(int(v)) + '"'
 
-    def from_json(self, obj: Any, type_: str | TypeNode) -> Any:
+    def from_json(self, obj: Any, type_: str | TypeNode, limits: Limits | None = None) -> Any:
         """A value from the JSON mapping (parsed ``obj`` or JSON text), FORMAT.md 8.3.
 
         Unknown members are ignored; missing members take the field's schema
@@ -973,10 +1025,13 @@ class DynamicCodec:
         it to zero and reports failure).
         """
         if isinstance(obj, (str, bytes)):
+            b = jsonfmt.budget(obj, limits)
             obj = jsonfmt.parse(obj)
-        return self._from_json(obj, self._type(type_), "value", 0)
+        else:  # already parsed: the budget of its compact text
+            b = jsonfmt.budget(json.dumps(obj, separators=(",", ":")), limits)
+        return self._from_json(obj, self._type(type_), "value", b)
 
-    def _from_json(self, v: Any, t: TypeNode, where: str, depth: int) -> Any:
+    def _from_json(self, v: Any, t: TypeNode, where: str, b: Budget) -> Any:
         k = t["kind"]
         if k == "primitive" or k in ("enum", "flags"):
             n = t["name"] if k == "primitive" else t["wire"]
@@ -1000,24 +1055,29 @@ class DynamicCodec:
             if n == "uuid":
                 return jsonfmt.get_uuid(v, where)
         if k == "struct":
-            if depth >= MAX_DEPTH:
-                raise DecodeError(f"structs nested deeper than {MAX_DEPTH}", t["name"], where)
-            return self._struct_from(jsonfmt.get_object(v, where), self.structs[t["name"]], where,
-                                     lambda x, ft, w: self._from_json(x, ft, w, depth + 1))
+            s = self.structs[t["name"]]
+            members = jsonfmt.get_object(v, where)
+            # the struct, and the default struct values of its omitted members, are charged
+            cost = self.struct_cost(t["name"]) + sum(
+                self.default_cost(f["type"]) for f in s["all_fields"] if f["name"] not in members)
+            jsonfmt.enter(b, cost, t["name"])
+            out = self._struct_from(members, s, where, lambda x, ft, w: self._from_json(x, ft, w, b))
+            b.depth -= 1
+            return out
         if k == "optional":
-            return None if v is None else self._from_json(v, t["element"], where, depth)
+            return None if v is None else self._from_json(v, t["element"], where, b)
         if k in ("array", "vector", "list", "set"):
             items = jsonfmt.get_list(v, where)
             if k == "array" and len(items) != t["length"]:
                 raise DecodeError(f"expected {t['length']} elements, got {len(items)}", None, where)
-            return [self._from_json(x, t["element"], f"{where}[{i}]", depth) for i, x in enumerate(items)]
+            return [self._from_json(x, t["element"], f"{where}[{i}]", b) for i, x in enumerate(items)]
         if t["key"]["kind"] == "struct":
-            return [(self._from_json(a, t["key"], f"{where}[{i}].key", depth),
-                     self._from_json(b, t["value"], f"{where}[{i}].value", depth))
-                    for i, (a, b) in enumerate(jsonfmt.get_pairs(v, where))]
+            return [(self._from_json(x, t["key"], f"{where}[{i}].key", b),
+                     self._from_json(y, t["value"], f"{where}[{i}].value", b))
+                    for i, (x, y) in enumerate(jsonfmt.get_pairs(v, where))]
         obj = jsonfmt.get_object(v, where)
-        pairs = [(self._json_key_value(a, t["key"], where), self._from_json(b, t["value"], f"{where}[{a}]", depth))
-                 for a, b in obj.items()]
+        pairs = [(self._json_key_value(x, t["key"], where), self._from_json(y, t["value"], f"{where}[{x}]", b))
+                 for x, y in obj.items()]
         jsonfmt.distinct({key: None for key, _ in pairs}, pairs, where)
         return pairs
 

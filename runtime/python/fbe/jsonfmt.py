@@ -33,8 +33,9 @@ import uuid as _uuid
 from decimal import Decimal
 from typing import Any
 
-from .buffer import MAX_DEPTH
+from .buffer import Budget
 from .errors import DecodeError, EncodeError
+from .limits import MAX_DEPTH, Limits
 from .values import DecimalLike, decimal_from_double, decimal_parts, parse_uuid
 
 _MAX96 = 1 << 96
@@ -431,6 +432,20 @@ def _strings_from_json(value: Any) -> Any:
             raise DecodeError("duplicate member name in a JSON object (after its \\udcXY escapes)")
         return obj
     return value
+
+
+def budget(text: str | bytes, limits: Limits | None = None) -> Budget:
+    """The decode budget of one JSON document (docs/limits.md: input size = the text's length in bytes)."""
+    size = len(text) if isinstance(text, bytes) or text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    return Budget(size, limits)
+
+
+def enter(b: Budget, cost: int, type_name: str) -> None:
+    """Enter one struct value read from JSON, costing ``cost`` (leave with ``b.depth -= 1``)."""
+    depth = b.depth = b.depth + 1
+    left = b.budget = b.budget - cost
+    if depth > b.max_depth or left < 0:
+        b.refuse(None, type_name)
 
 
 def parse(text: str | bytes) -> Any:

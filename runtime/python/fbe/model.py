@@ -4,6 +4,9 @@
 original's vocabulary: ``serialize(value) -> size``, ``deserialize() ->
 (value, size)``, ``verify() -> bool``, ``attach(data)`` / ``attach_buffer``,
 ``buffer``. Generated code only supplies the per-struct functions.
+
+``verify()`` is ``deserialize()`` without keeping the value (docs/limits.md,
+section 4): one decode, the same checks, the same limits.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from __future__ import annotations
 import struct
 from typing import Callable, Generic, TypeVar
 
-from .buffer import MAX_DEPTH, BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
+from .buffer import BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
 from .errors import DecodeError, EncodeError, FBEError
+from .limits import MAX_DEPTH, Limits
 
 T = TypeVar("T")
 
@@ -56,7 +60,7 @@ def encode_versioned(write: VersionedWrite[T], value: T) -> bytearray:
     return w
 
 
-def decode_versioned(read: VersionedRead[T], data: BytesLike, check: bool = False) -> tuple[T, int]:
+def decode_versioned(read: VersionedRead[T], data: BytesLike, limits: Limits | None = None) -> tuple[T, int]:
     """Decode a versioned root; returns the value and the root's ``total_size``."""
     n = len(data)
     if n < 8:
@@ -64,9 +68,9 @@ def decode_versioned(read: VersionedRead[T], data: BytesLike, check: bool = Fals
     total, off = unpack_u32x2(data, 0)
     if total < 16:
         raise DecodeError(f"versioned root size {total} below 16", None, None, 0)
-    if check and total > n:
+    if total > n:
         raise DecodeError(f"versioned root size {total} beyond the buffer of {n} bytes", None, None, 0)
-    r = Reader(data, total, check)
+    r = Reader(data, total, limits)
     if off < 8:
         raise DecodeError(f"root struct offset {off} below 8", None, None, 4)
     return read(r, off), total
@@ -83,7 +87,7 @@ def encode_final(write: FinalWrite[T], value: T, type_id: int) -> bytearray:
     return w
 
 
-def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, check: bool = False) -> tuple[T, int]:
+def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, limits: Limits | None = None) -> tuple[T, int]:
     """Decode a final root; returns the value and the number of bytes it covers (as the original)."""
     n = len(data)
     if n < 8:
@@ -91,13 +95,13 @@ def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, check: bool 
     size, tid = unpack_u32x2(data, 0)
     if size < 8:
         raise DecodeError(f"final root size {size} below 8", None, None, 0)
-    if check and tid != type_id:
+    if tid != type_id:
         raise DecodeError(f"type id {tid} where {type_id} was expected", None, None, 4)
-    if check and size > n:
+    if size > n:
         raise DecodeError(f"final root size {size} beyond the buffer of {n} bytes", None, None, 0)
-    r = Reader(data, size, check)
+    r = Reader(data, size, limits)
     value, end = read(r, 8)
-    if check and end != size:
+    if end != size:
         raise DecodeError(f"final root covers {end} bytes, its size says {size}", None, None, 0)
     return value, end
 
@@ -105,8 +109,10 @@ def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, check: bool 
 class _ModelBase(Generic[T]):
     fbe_type: int = 0
 
-    def __init__(self, buffer: WriteBuffer | ReadBuffer | None = None) -> None:
+    def __init__(self, buffer: WriteBuffer | ReadBuffer | None = None, limits: Limits | None = None) -> None:
         self.buffer: WriteBuffer | ReadBuffer = buffer if buffer is not None else WriteBuffer()
+        self.limits = limits
+        """The limits of verify() and deserialize() (None: the defaults of docs/limits.md)."""
 
     def _data(self) -> bytes:
         return _as_bytes(self.buffer)
@@ -124,7 +130,7 @@ class _ModelBase(Generic[T]):
     def _encode(self, value: T) -> bytearray:
         raise NotImplementedError
 
-    def _decode(self, data: bytes, check: bool) -> tuple[T, int]:
+    def _decode(self, data: bytes) -> tuple[T, int]:
         raise NotImplementedError
 
     def serialize(self, value: T) -> int:
@@ -137,12 +143,12 @@ class _ModelBase(Generic[T]):
 
     def deserialize(self, value: T | None = None) -> tuple[T, int]:
         """Decode the buffer; returns ``(value, size)``. Raises :class:`DecodeError`."""
-        return self._decode(self._data(), False)
+        return self._decode(self._data())
 
     def verify(self) -> bool:
-        """True when the buffer holds a well-formed root of this type."""
+        """True when the buffer holds a well-formed root of this type: exactly when deserialize() succeeds."""
         try:
-            self._decode(self._data(), True)
+            self._decode(self._data())
         except FBEError:
             return False
         return True

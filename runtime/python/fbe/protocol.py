@@ -5,9 +5,15 @@ final) whose first ``u32`` is its length. Generated ``Sender`` / ``Receiver``
 / ``Proxy`` / ``Client`` classes (and their ``Final`` twins) derive from the
 classes here and only add the per-message tables and typed handlers.
 
-Deliberate differences from the original: a frame size below the minimum
-raises :class:`~fbe.FrameError` from ``receive()`` (the original silently
-stops processing), and a request counts as sent once its frame is queued.
+Deliberate differences from the original (docs/limits.md, section 6): a bad
+frame is reported instead of silently stalling the stream. A frame whose
+size is above ``limits.max_frame_size`` (64 MiB) is refused before any of it
+is buffered, and its bytes are skipped as they arrive; a frame whose body
+does not decode is skipped; both go to ``on_receive_error``, whose default
+makes ``receive()`` raise the first error once the rest of the chunk was
+handled. A frame size below the minimum leaves no way to find the next
+frame: ``receive()`` raises :class:`~fbe.FrameError` until ``reset()``. A
+request counts as sent once its frame is queued.
 """
 
 from __future__ import annotations
@@ -19,13 +25,14 @@ import uuid as _uuid
 from typing import Any, Callable, ClassVar
 
 from .buffer import BytesLike, WriteBuffer, unpack_u32
-from .errors import DecodeError, FrameError, RequestError
+from .errors import DecodeError, FBEError, FrameError, RequestError
+from .limits import DEFAULT_LIMITS, Limits
 from .values import utc
 
 MIN_VERSIONED_FRAME = 16
 MIN_FINAL_FRAME = 8
 
-Decoder = Callable[[bytes], Any]
+Decoder = Callable[[bytes, Limits | None], Any]
 
 
 def frame_type(frame: BytesLike, final: bool) -> int:
@@ -90,14 +97,30 @@ class _Assembler:
 
     fbe_final: ClassVar[bool] = False
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits: Limits = DEFAULT_LIMITS if limits is None else limits
+        """``max_frame_size`` and the decode limits of every frame (docs/limits.md)."""
         self._pending = bytearray()
+        self._skip = 0
         self._broken: str | None = None
+        self._errors: list[FBEError] = []
         self.logging = False
 
     def reset(self) -> None:
         self._pending = bytearray()
+        self._skip = 0
         self._broken = None
+        self._errors = []
+
+    def pending_size(self) -> int:
+        """How many bytes of an incomplete frame are buffered."""
+        return len(self._pending)
+
+    def on_receive_error(self, error: FBEError) -> None:
+        """Called for each frame that is refused and skipped (too large, bad header, body that does not
+        decode). The default makes ``receive()`` raise the first such error after handling the rest of
+        its chunk; override it to log or count errors instead."""
+        self._errors.append(error)
 
     def receive(self, data: BytesLike, offset: int = 0, size: int | None = None) -> None:
         """Feed any chunk of the stream (even one byte); complete frames are dispatched."""
@@ -106,7 +129,12 @@ class _Assembler:
         if size is None:
             size = len(data) - offset
         chunk = memoryview(data)[offset: offset + size]
+        if self._skip:  # the rest of a refused frame
+            n = min(self._skip, len(chunk))
+            self._skip -= n
+            chunk = chunk[n:]
         minimum = MIN_FINAL_FRAME if self.fbe_final else MIN_VERSIONED_FRAME
+        maximum = self.limits.max_frame_size
         pending = self._pending
         if pending:
             pending += chunk
@@ -121,16 +149,30 @@ class _Assembler:
                 if fsize < minimum:
                     self._broken = f"frame size {fsize} below the minimum {minimum}"
                     raise FrameError(self._broken)
+                if fsize > maximum:
+                    skipped = min(fsize, n - pos)
+                    pos += skipped
+                    self._skip = fsize - skipped
+                    self.on_receive_error(FrameError(
+                        f"frame size {fsize} above max_frame_size {maximum}; the frame is skipped"))
+                    continue
                 if n - pos < fsize:
                     break
                 frame = bytes(buf[pos: pos + fsize])
                 pos += fsize
-                self._fbe_frame(frame)
+                try:
+                    self._fbe_frame(frame)
+                except (DecodeError, FrameError) as e:
+                    self.on_receive_error(e)
         finally:
             if buf is pending:
                 del pending[:pos]
             else:
                 self._pending = bytearray(buf[pos:])
+        if self._errors:
+            first = self._errors[0]
+            self._errors = []
+            raise first
 
     def _fbe_frame(self, frame: bytes) -> None:
         raise NotImplementedError
@@ -156,7 +198,7 @@ class Receiver(_Assembler):
         if entry is None:
             return
         decode, handler = entry
-        value = decode(frame)
+        value = decode(frame, self.limits)
         if self.logging:
             self.on_receive_log(str(value))
         self._fbe_deliver(value, handler)
@@ -184,6 +226,7 @@ class Proxy(_Assembler):
             return
         make_model, handler = entry
         model = make_model()
+        model.limits = self.limits
         model.attach(frame)
         getattr(self, handler)(model, tid, frame, 0, len(frame))
 
@@ -213,8 +256,8 @@ class ClientBase(Receiver):
 
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {}
 
-    def __init__(self) -> None:
-        Receiver.__init__(self)
+    def __init__(self, limits: Limits | None = None) -> None:
+        Receiver.__init__(self, limits)
         self._requests: dict[_uuid.UUID, _Pending] = {}
         self._lock = threading.Lock()
         self._last_ts = 0

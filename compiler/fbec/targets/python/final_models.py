@@ -11,7 +11,18 @@ import struct
 from fbec.model import ir
 from fbec.model.facts import is_fixed_run_member as _fixed_run_member
 
-from .context import Context, check_size, ident, is_plain, map_order, nests, set_order, slot_fmt
+from .context import (
+    Context,
+    check_size,
+    element_cost,
+    ident,
+    is_plain,
+    map_order,
+    nests,
+    set_order,
+    slot_fmt,
+    struct_cost,
+)
 
 IND = "    "
 
@@ -139,7 +150,8 @@ class Final:
                 pre: list[str] = []
             else:
                 count = self.tmp("n")
-                pre = [f"{count} = fbe.buffer.final_count(r, p, {el.final_min_size}, {f})", "p += 4"]
+                pre = [f"{count} = fbe.buffer.final_count(r, p, {el.final_min_size}, {element_cost(el)}, {f})",
+                       "p += 4"]
                 if is_plain(el) and len(slot_fmt(el)) == 1:
                     wrap = "set" if t.kind == "set" else "list"
                     return pre + [f'{decl} = {wrap}(struct.unpack_from(f"<{{{count}}}{slot_fmt(el)}", r.data, p))',
@@ -153,7 +165,9 @@ class Final:
         assert isinstance(t, ir.Mapping)
         count = self.tmp("n")
         k, v = self.tmp("k"), self.tmp("v")
-        return [f"{count} = fbe.buffer.final_count(r, p, {t.key.final_min_size + t.value.final_min_size}, {f})", "p += 4",
+        item = t.key.final_min_size + t.value.final_min_size
+        cost = element_cost(t.key) + element_cost(t.value)
+        return [f"{count} = fbe.buffer.final_count(r, p, {item}, {cost}, {f})", "p += 4",
                 f"{decl} = {{}}", f"for _ in range({count}):"] + [
             IND + s for s in self.read(t.key, k, field)] + [
             IND + s for s in self.read(t.value, v, field)] + [f"{IND}{target}[{k}] = {v}"]
@@ -224,8 +238,8 @@ class Final:
         leaf = not nests(s)
         out += [f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:",
                 f'{IND}"""Read a {s.name} at p; return it and the position after it."""']
-        if not leaf:
-            out.append(f"{IND}fbe.buffer.final_enter(r, p)")
+        enter = "final_leaf" if leaf else "final_enter"
+        out.append(f"{IND}fbe.buffer.{enter}(r, p, {struct_cost(s)})")
         body = []
         args: list[str] = []
         if any(not isinstance(part, ir.Field) for part in self.runs(s)):
@@ -260,6 +274,9 @@ class Final:
                 body += [f"{q} = p + {tv}[{k}]",
                          f"if {q} > end:",
                          f'{IND}raise fbe.buffer.out_of_bounds(f"{what} of {{{tv}[{k}]}} bytes", p - 4, "{text.name}")',
+                         f"r.budget -= {tv}[{k}]",
+                         "if r.budget < 0:",
+                         f'{IND}r.spend(0, p - 4, "{text.name}")',
                          f'{x} = {raw}.decode("utf-8", "surrogateescape")' if what == "string" else f"{x} = {raw}",
                          f"p = {q}"]
                 args.append(x)
@@ -285,7 +302,7 @@ class Final:
             f"{IND}def _encode(self, value: {cls}) -> bytearray:",
             f"{IND * 2}return fbe.encode_final(fbe_fw_{s.name}, {self.ctx.writable(s.qualified, 'value')}, {s.type_id})",
             "",
-            f"{IND}def _decode(self, data: bytes, check: bool) -> tuple[{cls}, int]:",
-            f"{IND * 2}return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, check)",
+            f"{IND}def _decode(self, data: bytes) -> tuple[{cls}, int]:",
+            f"{IND * 2}return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, self.limits)",
             "", "",
         ]

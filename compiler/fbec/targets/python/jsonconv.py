@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 
-from .context import Context, ident, map_order, set_order
+from .context import Context, ident, map_order, set_order, struct_cost
 
 IND = "    "
 
@@ -110,7 +110,7 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
             return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {mask}, {f}) & {mask})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}))"
     if isinstance(t, ir.StructRef):
-        return f"{ctx.ref(t.name, 'fbe_jr_')}({x}, {f})"
+        return f"{ctx.ref(t.name, 'fbe_jr_')}({x}, {f}, b)"
     if isinstance(t, ir.Optional_):
         return f"(None if {x} is None else {read_expr(ctx, t.element, x, f, depth)})"
     e = f"e{depth}"
@@ -176,14 +176,19 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: object) -> list[str]
         out.append(f'{IND * 2}"}}",')
         out.append(f"{IND}))")
     out += ["", ""]
-    out += [f"def fbe_jr_{s.name}(o: Any, f: str) -> {cls}:",
+    out += [f"def fbe_jr_{s.name}(o: Any, f: str, b: fbe.Budget) -> {cls}:",
             f'{IND}"""A {s.name} from parsed JSON; missing members keep their defaults."""']
+    cost = struct_cost(s)
     if not fields:
-        out += [f"{IND}fbe.jsonfmt.get_object(o, f)", f"{IND}return {cls}()"]
+        out += [f"{IND}fbe.jsonfmt.get_object(o, f)", f"{IND}fbe.jsonfmt.enter(b, {cost}, \"{s.qualified}\")",
+                f"{IND}b.depth -= 1", f"{IND}return {cls}()"]
         return out + ["", ""]
     out.append(f"{IND}m = fbe.jsonfmt.get_object(o, f)")
+    # the struct, and the default struct values of omitted members, are charged (docs/limits.md)
+    omitted = [f'(0 if "{f.name}" in m else {ctx.default_cost(f.type)})' for f in fields if ctx.default_cost(f.type)]
+    out.append(f"{IND}fbe.jsonfmt.enter(b, {' + '.join([str(cost), *omitted])}, \"{s.qualified}\")")
     out.append(f"{IND}try:")
-    out.append(f"{IND * 2}return {cls}(")
+    out.append(f"{IND * 2}v = {cls}(")
     for f in fields:
         fx = read_expr(ctx, f.type, f'm["{f.name}"]', f'"{f.name}"')
         dflt = default_arg(f)  # type: ignore[operator]
@@ -191,4 +196,5 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: object) -> list[str]
     out.append(f"{IND * 2})")
     out.append(f"{IND}except fbe.DecodeError as e:")
     out.append(f'{IND * 2}raise e.within("{s.qualified}") from None')
+    out += [f"{IND}b.depth -= 1", f"{IND}return v"]
     return out + ["", ""]

@@ -12,6 +12,7 @@ from fbec.model import ir
 from .context import (
     Context,
     check_size,
+    element_cost,
     ident,
     is_fixed_scalar,
     is_plain,
@@ -20,6 +21,7 @@ from .context import (
     nraw,
     set_order,
     slot_fmt,
+    struct_cost,
     tkey,
 )
 
@@ -287,7 +289,7 @@ class Versioned:
             if isinstance(t, ir.Sequence):
                 e = t.element
                 wrap = "set" if t.kind == "set" else "list"
-                lines.append(f"{IND}n = fbe.buffer.read_count(r, q, {e.size}, f)")
+                lines.append(f"{IND}n = fbe.buffer.read_count(r, q, {e.size}, {element_cost(e)}, f)")
                 lines.append(f"{IND}q += 4")
                 fmt = slot_fmt(e)
                 if is_plain(e) and len(fmt) == 1:
@@ -300,7 +302,8 @@ class Versioned:
                 return lines
             assert isinstance(t, ir.Mapping)
             ks = t.key.size + t.value.size
-            lines.append(f"{IND}n = fbe.buffer.read_count(r, q, {ks}, f)")
+            cost = element_cost(t.key) + element_cost(t.value)
+            lines.append(f"{IND}n = fbe.buffer.read_count(r, q, {ks}, {cost}, f)")
             lines.append(f"{IND}q += 4")
             lay = c.layout(slot_fmt(t.key) + slot_fmt(t.value))
             kx = self.read_expr(t.key, Raw("e", 0), "b", "f")
@@ -345,14 +348,15 @@ class Versioned:
         out.append("")
 
         # reader
-        header = f'fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}")'
+        cost = struct_cost(s)
+        header = f'fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}", {cost})'
         out += [f"def fbe_vr_{s.name}(r: fbe.Reader, p: int) -> {cls}:",
                 f'{IND}"""Read the {s.name} body at absolute position p (fields missing from older writers get defaults)."""']
         if not fields:
             out += [f"{IND}{header}", f"{IND}r.depth -= 1", f"{IND}return {cls}()", "", ""]
             return out
         leaf = not nests(s)
-        body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}")'
+        body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}", {cost})'
         ends = ", ".join(str(f.offset + f.type.size) for f in fields)
         ends_c = c.constant(f"({ends},)" if len(fields) == 1 else f"({ends})")
         exprs = []
@@ -368,8 +372,12 @@ class Versioned:
         out += [f"{IND * 3}v.{ident(f.name)} = {x}" for f, x in zip(fields, exprs)]
         # an older writer's smaller body: the fields it did not know get their defaults
         out += [f"{IND * 2}else:",
-                f"{IND * 3}k = fbe.buffer.present({ends_c}, t[0], {s.base_size})",
-                f"{IND * 3}v = {cls}("]
+                f"{IND * 3}k = fbe.buffer.present({ends_c}, t[0], {s.base_size})"]
+        # the default struct values of the missing fields are materialized too: charged (docs/limits.md)
+        missing = [sum(c.default_cost(f.type) for f in fields[k:]) for k in range(len(fields) + 1)]
+        if missing[0]:
+            out.append(f"{IND * 3}fbe.buffer.charge_defaults(r, {c.constant(repr(tuple(missing)))}, k, p)")
+        out += [f"{IND * 3}v = {cls}("]
         out += [f"{IND * 4}{x} if k > {i} else {self.default_arg(f)}," for i, (f, x) in enumerate(zip(fields, exprs))]
         out += [f"{IND * 3})",
                 f"{IND}except fbe.DecodeError as e:",
@@ -424,7 +432,7 @@ class Versioned:
             f"{IND}def _encode(self, value: {cls}) -> bytearray:",
             f"{IND * 2}return fbe.encode_versioned(fbe_vw_{s.name}, {self.ctx.writable(s.qualified, 'value')})",
             "",
-            f"{IND}def _decode(self, data: bytes, check: bool) -> tuple[{cls}, int]:",
-            f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data, check)",
+            f"{IND}def _decode(self, data: bytes) -> tuple[{cls}, int]:",
+            f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data, self.limits)",
             "", "",
         ]

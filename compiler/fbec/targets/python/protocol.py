@@ -33,11 +33,12 @@ def protocol_code(ctx: Context) -> list[str]:
     for m in every:
         cls = ctx.ref(m.qualified)
         key = m.qualified.replace(".", "_")
-        out += [f"def fbe_dv_{key}(data: bytes) -> {cls}:",
-                f"{IND}return fbe.decode_versioned({ctx.ref(m.qualified, 'fbe_vr_')}, data)[0]", "", ""]
+        out += [f"def fbe_dv_{key}(data: bytes, limits: fbe.Limits | None) -> {cls}:",
+                f"{IND}return fbe.decode_versioned({ctx.ref(m.qualified, 'fbe_vr_')}, data, limits)[0]", "", ""]
         if ctx.options.final:
-            out += [f"def fbe_df_{key}(data: bytes) -> {cls}:",
-                    f"{IND}return fbe.decode_final({ctx.ref(m.qualified, 'fbe_fr_')}, data, {m.type_id})[0]", "", ""]
+            out += [f"def fbe_df_{key}(data: bytes, limits: fbe.Limits | None) -> {cls}:",
+                    f"{IND}return fbe.decode_final({ctx.ref(m.qualified, 'fbe_fr_')}, data, {m.type_id}, limits)[0]",
+                    "", ""]
 
     # senders: every message of the package and of its imports can be sent
     send_all: list[ir.Struct] = list(own)
@@ -78,7 +79,7 @@ def protocol_code(ctx: Context) -> list[str]:
                 f'override ``on_receive_<message>``."""'),
                 "",
                 f"{IND}fbe_final: ClassVar[bool] = {final}",
-                f"{IND}_fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {{"]
+                f"{IND}_fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {{"]
         out += entries + [f"{IND}}}", ""]
         for m in every:
             out += [f"{IND}def on_receive_{_handler(m, pkg)}(self, value: {ctx.ref(m.qualified)}) -> None:",
@@ -122,8 +123,8 @@ def protocol_code(ctx: Context) -> list[str]:
         # requests of imported packages go through this Client too (own entries win)
         inherited = [f"{IND * 2}**{ctx.module_alias(i)}.{prefix}Client._fbe_requests," for i in ctx.package.imports]
         out += inherited + reqs + [f"{IND}}}", "",
-                       f"{IND}def __init__(self) -> None:",
-                       f"{IND * 2}fbe.ClientBase.__init__(self)",
+                       f"{IND}def __init__(self, limits: fbe.Limits | None = None) -> None:",
+                       f"{IND * 2}fbe.ClientBase.__init__(self, limits)",
                        f"{IND * 2}{prefix}Sender.__init__(self)", "",
                        f"{IND}def _fbe_send(self, value: Any) -> int:",
                        f"{IND * 2}return self.send(value)", "",

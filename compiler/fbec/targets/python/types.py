@@ -204,24 +204,24 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
             f'{IND * 2}"""This value as a versioned root (FORMAT.md section 3)."""',
             f"{IND * 2}return bytes(fbe.encode_versioned(fbe_vw_{s.name}, {ctx.writable(s.qualified, 'self')}))", "",
             f"{IND}@classmethod",
-            f"{IND}def from_fbe(cls, data: bytes | bytearray | memoryview) -> {cls}:",
-            f'{IND * 2}"""Decode a versioned root; raises fbe.DecodeError on bad input."""',
-            f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data)[0]", ""]
+            f"{IND}def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> {cls}:",
+            f'{IND * 2}"""Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""',
+            f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data, limits)[0]", ""]
     if o.final:
         out += [f"{IND}def to_final(self) -> bytes:",
                 f'{IND * 2}"""This value as a final root (FORMAT.md section 4)."""',
                 f"{IND * 2}return bytes(fbe.encode_final(fbe_fw_{s.name}, {ctx.writable(s.qualified, 'self')}, {s.type_id}))", "",
                 f"{IND}@classmethod",
-                f"{IND}def from_final(cls, data: bytes | bytearray | memoryview) -> {cls}:",
-                f'{IND * 2}"""Decode a final root; raises fbe.DecodeError on bad input."""',
-                f"{IND * 2}return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id})[0]", ""]
+                f"{IND}def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> {cls}:",
+                f'{IND * 2}"""Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""',
+                f"{IND * 2}return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, limits)[0]", ""]
     if o.json:
-        read = f'fbe_jr_{s.name}(fbe.jsonfmt.parse(text), "{s.name}")'
+        read = f'fbe_jr_{s.name}(fbe.jsonfmt.parse(text), "{s.name}", fbe.jsonfmt.budget(text, limits))'
         out += [f"{IND}def to_json(self) -> str:",
                 f'{IND * 2}"""Compact JSON exactly as the original writes it (FORMAT.md section 8)."""',
                 f"{IND * 2}return fbe_js_{s.name}({ctx.writable(s.qualified, 'self')})", "",
                 f"{IND}@classmethod",
-                f"{IND}def from_json(cls, text: str | bytes) -> {cls}:",
-                f'{IND * 2}"""Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""',
+                f"{IND}def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> {cls}:",
+                f'{IND * 2}"""Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""',
                 f'{IND * 2}return {ctx.readable(s.qualified, read)}', ""]
     return out + [""]

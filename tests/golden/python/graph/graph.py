@@ -91,27 +91,27 @@ class Node(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Node, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Node:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Node, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Node, self, 1))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Node:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Node, data, 1)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Node(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Node:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Node(fbe.jsonfmt.parse(text), "Node")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Node:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits))
 
 
 class Edge(fbe.Struct):
@@ -174,27 +174,27 @@ class Edge(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Edge:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Edge, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 2))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Edge:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Edge, data, 2)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Edge, data, 2, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Edge(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Edge:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge", fbe.jsonfmt.budget(text, limits))
 
 
 class Graph(fbe.Struct):
@@ -254,27 +254,27 @@ class Graph(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Graph, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Graph:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Graph, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Graph:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Graph, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Graph, self, 3))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Graph:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Graph, data, 3)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Graph:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Graph, data, 3, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Graph(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Graph:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Graph(fbe.jsonfmt.parse(text), "Graph")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Graph:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Graph(fbe.jsonfmt.parse(text), "Graph", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_Node(v: Node) -> str:
@@ -331,7 +331,7 @@ def fbe_vw_Node(w: bytearray, v: Node) -> int:
 
 def fbe_vr_Node(r: fbe.Reader, p: int) -> Node:
     """Read the Node body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "graph.Node")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "graph.Node", 20)
     try:
         if t[0] >= 28:
             v = Node.__new__(Node)
@@ -362,7 +362,7 @@ def fbe_vw_Edge(w: bytearray, v: Edge) -> int:
 
 def fbe_vr_Edge(r: fbe.Reader, p: int) -> Edge:
     """Read the Edge body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L1, p, 2, "graph.Edge")
+    t = fbe.buffer.leaf_body(r, FBE_L1, p, 2, "graph.Edge", 12)
     try:
         if t[0] >= 20:
             v = Edge.__new__(Edge)
@@ -393,7 +393,7 @@ def fbe_vw_Graph(w: bytearray, v: Graph) -> int:
 
 def fbe_vr_Graph(r: fbe.Reader, p: int) -> Graph:
     """Read the Graph body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L2, p, 3, "graph.Graph")
+    t = fbe.buffer.struct_body(r, FBE_L2, p, 3, "graph.Graph", 8)
     try:
         if t[0] >= 16:
             v = Graph.__new__(Graph)
@@ -419,8 +419,8 @@ class NodeModel(fbe.Model[Node]):
     def _encode(self, value: Node) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Node, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Node, int]:
-        return fbe.decode_versioned(fbe_vr_Node, data, check)
+    def _decode(self, data: bytes) -> tuple[Node, int]:
+        return fbe.decode_versioned(fbe_vr_Node, data, self.limits)
 
 
 class EdgeModel(fbe.Model[Edge]):
@@ -431,8 +431,8 @@ class EdgeModel(fbe.Model[Edge]):
     def _encode(self, value: Edge) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Edge, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Edge, int]:
-        return fbe.decode_versioned(fbe_vr_Edge, data, check)
+    def _decode(self, data: bytes) -> tuple[Edge, int]:
+        return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
 
 
 class GraphModel(fbe.Model[Graph]):
@@ -443,8 +443,8 @@ class GraphModel(fbe.Model[Graph]):
     def _encode(self, value: Graph) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Graph, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Graph, int]:
-        return fbe.decode_versioned(fbe_vr_Graph, data, check)
+    def _decode(self, data: bytes) -> tuple[Graph, int]:
+        return fbe.decode_versioned(fbe_vr_Graph, data, self.limits)
 
 
 def fbe_fw_Node(w: bytearray, v: Node) -> None:
@@ -458,6 +458,7 @@ def fbe_fw_Node(w: bytearray, v: Node) -> None:
 
 def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
     """Read a Node at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 20)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -467,13 +468,16 @@ def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
         q3 = p + t2[1]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "name")
+        r.budget -= t2[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "name")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "value")
         t5 = FBE_L5.unpack_from(data, p)
         p += 8
-        n7 = fbe.buffer.final_count(r, p, 4, "out_edges")
+        n7 = fbe.buffer.final_count(r, p, 4, 4, "out_edges")
         p += 4
         x6: list[int] = list(struct.unpack_from(f"<{n7}i", r.data, p))
         p += n7 * 4
@@ -494,6 +498,7 @@ def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
 
 def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     """Read a Edge at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 12)
     try:
         data, end = r.data, r.size
         if p + 12 > end:
@@ -521,15 +526,15 @@ def fbe_fw_Graph(w: bytearray, v: Graph) -> None:
 
 def fbe_fr_Graph(r: fbe.Reader, p: int) -> tuple[Graph, int]:
     """Read a Graph at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 8)
     try:
-        n4 = fbe.buffer.final_count(r, p, 20, "nodes")
+        n4 = fbe.buffer.final_count(r, p, 20, 0, "nodes")
         p += 4
         x3: list[Node] = []
         for _ in range(n4):
             e5, p = fbe_fr_Node(r, p)
             x3.append(e5)
-        n7 = fbe.buffer.final_count(r, p, 12, "edges")
+        n7 = fbe.buffer.final_count(r, p, 12, 0, "edges")
         p += 4
         x6: list[Edge] = []
         for _ in range(n7):
@@ -552,8 +557,8 @@ class NodeFinalModel(fbe.FinalModel[Node]):
     def _encode(self, value: Node) -> bytearray:
         return fbe.encode_final(fbe_fw_Node, value, 1)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Node, int]:
-        return fbe.decode_final(fbe_fr_Node, data, 1, check)
+    def _decode(self, data: bytes) -> tuple[Node, int]:
+        return fbe.decode_final(fbe_fr_Node, data, 1, self.limits)
 
 
 class EdgeFinalModel(fbe.FinalModel[Edge]):
@@ -564,8 +569,8 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
     def _encode(self, value: Edge) -> bytearray:
         return fbe.encode_final(fbe_fw_Edge, value, 2)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Edge, int]:
-        return fbe.decode_final(fbe_fr_Edge, data, 2, check)
+    def _decode(self, data: bytes) -> tuple[Edge, int]:
+        return fbe.decode_final(fbe_fr_Edge, data, 2, self.limits)
 
 
 class GraphFinalModel(fbe.FinalModel[Graph]):
@@ -576,8 +581,8 @@ class GraphFinalModel(fbe.FinalModel[Graph]):
     def _encode(self, value: Graph) -> bytearray:
         return fbe.encode_final(fbe_fw_Graph, value, 3)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Graph, int]:
-        return fbe.decode_final(fbe_fr_Graph, data, 3, check)
+    def _decode(self, data: bytes) -> tuple[Graph, int]:
+        return fbe.decode_final(fbe_fr_Graph, data, 3, self.limits)
 
 
 def fbe_js_Node(v: Node) -> str:
@@ -595,11 +600,12 @@ def fbe_js_Node(v: Node) -> str:
     ))
 
 
-def fbe_jr_Node(o: Any, f: str) -> Node:
+def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
     """A Node from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 20, "graph.Node")
     try:
-        return Node(
+        v = Node(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_str(m["name"], "name") if "name" in m else "",
             fbe.jsonfmt.get_int(m["value"], -9223372036854775808, 9223372036854775807, "value") if "value" in m else 0,
@@ -607,6 +613,8 @@ def fbe_jr_Node(o: Any, f: str) -> Node:
         )
     except fbe.DecodeError as e:
         raise e.within("graph.Node") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Edge(v: Edge) -> str:
@@ -622,17 +630,20 @@ def fbe_js_Edge(v: Edge) -> str:
     ))
 
 
-def fbe_jr_Edge(o: Any, f: str) -> Edge:
+def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
     """A Edge from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 12, "graph.Edge")
     try:
-        return Edge(
+        v = Edge(
             fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
             fbe.jsonfmt.get_int(m["target"], -2147483648, 2147483647, "target") if "target" in m else 0,
             fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("graph.Edge") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Graph(v: Graph) -> str:
@@ -646,40 +657,43 @@ def fbe_js_Graph(v: Graph) -> str:
     ))
 
 
-def fbe_jr_Graph(o: Any, f: str) -> Graph:
+def fbe_jr_Graph(o: Any, f: str, b: fbe.Budget) -> Graph:
     """A Graph from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 8, "graph.Graph")
     try:
-        return Graph(
-            [fbe_jr_Node(e0, "nodes") for e0 in fbe.jsonfmt.get_list(m["nodes"], "nodes")] if "nodes" in m else None,
-            [fbe_jr_Edge(e0, "edges") for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
+        v = Graph(
+            [fbe_jr_Node(e0, "nodes", b) for e0 in fbe.jsonfmt.get_list(m["nodes"], "nodes")] if "nodes" in m else None,
+            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("graph.Graph") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_graph_Node(data: bytes) -> Node:
-    return fbe.decode_versioned(fbe_vr_Node, data)[0]
+def fbe_dv_graph_Node(data: bytes, limits: fbe.Limits | None) -> Node:
+    return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
 
 
-def fbe_df_graph_Node(data: bytes) -> Node:
-    return fbe.decode_final(fbe_fr_Node, data, 1)[0]
+def fbe_df_graph_Node(data: bytes, limits: fbe.Limits | None) -> Node:
+    return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
 
 
-def fbe_dv_graph_Edge(data: bytes) -> Edge:
-    return fbe.decode_versioned(fbe_vr_Edge, data)[0]
+def fbe_dv_graph_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
+    return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
 
-def fbe_df_graph_Edge(data: bytes) -> Edge:
-    return fbe.decode_final(fbe_fr_Edge, data, 2)[0]
+def fbe_df_graph_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
+    return fbe.decode_final(fbe_fr_Edge, data, 2, limits)[0]
 
 
-def fbe_dv_graph_Graph(data: bytes) -> Graph:
-    return fbe.decode_versioned(fbe_vr_Graph, data)[0]
+def fbe_dv_graph_Graph(data: bytes, limits: fbe.Limits | None) -> Graph:
+    return fbe.decode_versioned(fbe_vr_Graph, data, limits)[0]
 
 
-def fbe_df_graph_Graph(data: bytes) -> Graph:
-    return fbe.decode_final(fbe_fr_Graph, data, 3)[0]
+def fbe_df_graph_Graph(data: bytes, limits: fbe.Limits | None) -> Graph:
+    return fbe.decode_final(fbe_fr_Graph, data, 3, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -726,7 +740,7 @@ class Receiver(fbe.Receiver):
     """Receives graph versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_dv_graph_Node, "on_receive_node"),
         2: (fbe_dv_graph_Edge, "on_receive_edge"),
         3: (fbe_dv_graph_Graph, "on_receive_graph"),
@@ -746,7 +760,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives graph final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_df_graph_Node, "on_receive_node"),
         2: (fbe_df_graph_Edge, "on_receive_edge"),
         3: (fbe_df_graph_Graph, "on_receive_graph"),
@@ -794,8 +808,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -813,8 +827,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -835,7 +849,7 @@ def fbe_vcr_v_int32(r: fbe.Reader, b: int, off: int, f: str) -> list[int]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return list(struct.unpack_from(f"<{n}i", r.data, q))
 
@@ -860,7 +874,7 @@ def fbe_vcr_v_graph_Node(r: fbe.Reader, b: int, off: int, f: str) -> list[Node]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Node(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Node, f, b)) for e in FBE_L3.iter_unpack(r.data[q:q + n * 4])]
 
@@ -869,6 +883,6 @@ def fbe_vcr_v_graph_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[Edge]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Edge(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Edge, f, b)) for e in FBE_L3.iter_unpack(r.data[q:q + n * 4])]

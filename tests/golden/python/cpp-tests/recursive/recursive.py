@@ -82,27 +82,27 @@ class Node(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(self, 1), self)))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Node:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Node, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(self, 1), self), 1))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Node:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Node, data, 1)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Node(fbe.writable(fbe_dn_Node(self, 1), self))
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Node:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe.readable(fbe_dn_Node(fbe_jr_Node(fbe.jsonfmt.parse(text), "Node"), 1), fbe_jr_Node(fbe.jsonfmt.parse(text), "Node"))
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Node:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe.readable(fbe_dn_Node(fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits)), 1), fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits)))
 
 
 def fbe_tx_Node(v: Node) -> str:
@@ -137,7 +137,7 @@ def fbe_vw_Node(w: bytearray, v: Node) -> int:
 
 def fbe_vr_Node(r: fbe.Reader, p: int) -> Node:
     """Read the Node body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L0, p, 1, "recursive.Node")
+    t = fbe.buffer.struct_body(r, FBE_L0, p, 1, "recursive.Node", 12)
     try:
         if t[0] >= 20:
             v = Node.__new__(Node)
@@ -165,8 +165,8 @@ class NodeModel(fbe.Model[Node]):
     def _encode(self, value: Node) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(value, 1), value))
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Node, int]:
-        return fbe.decode_versioned(fbe_vr_Node, data, check)
+    def _decode(self, data: bytes) -> tuple[Node, int]:
+        return fbe.decode_versioned(fbe_vr_Node, data, self.limits)
 
 
 def fbe_fw_Node(w: bytearray, v: Node) -> None:
@@ -181,7 +181,7 @@ def fbe_fw_Node(w: bytearray, v: Node) -> None:
 
 def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
     """Read a Node at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 12)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -191,9 +191,12 @@ def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
         q4 = p + t3[1]
         if q4 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t3[1]} bytes", p - 4, "label")
+        r.budget -= t3[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "label")
         x5 = data[p:q4].decode("utf-8", "surrogateescape")
         p = q4
-        n7 = fbe.buffer.final_count(r, p, 12, "children")
+        n7 = fbe.buffer.final_count(r, p, 12, 0, "children")
         p += 4
         x6: list[Node] = []
         for _ in range(n7):
@@ -217,8 +220,8 @@ class NodeFinalModel(fbe.FinalModel[Node]):
     def _encode(self, value: Node) -> bytearray:
         return fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(value, 1), value), 1)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Node, int]:
-        return fbe.decode_final(fbe_fr_Node, data, 1, check)
+    def _decode(self, data: bytes) -> tuple[Node, int]:
+        return fbe.decode_final(fbe_fr_Node, data, 1, self.limits)
 
 
 def fbe_js_Node(v: Node) -> str:
@@ -234,25 +237,28 @@ def fbe_js_Node(v: Node) -> str:
     ))
 
 
-def fbe_jr_Node(o: Any, f: str) -> Node:
+def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
     """A Node from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 12, "recursive.Node")
     try:
-        return Node(
+        v = Node(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_str(m["label"], "label") if "label" in m else "",
-            [fbe_jr_Node(e0, "children") for e0 in fbe.jsonfmt.get_list(m["children"], "children")] if "children" in m else None,
+            [fbe_jr_Node(e0, "children", b) for e0 in fbe.jsonfmt.get_list(m["children"], "children")] if "children" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("recursive.Node") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_recursive_Node(data: bytes) -> Node:
-    return fbe.decode_versioned(fbe_vr_Node, data)[0]
+def fbe_dv_recursive_Node(data: bytes, limits: fbe.Limits | None) -> Node:
+    return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
 
 
-def fbe_df_recursive_Node(data: bytes) -> Node:
-    return fbe.decode_final(fbe_fr_Node, data, 1)[0]
+def fbe_df_recursive_Node(data: bytes, limits: fbe.Limits | None) -> Node:
+    return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -295,7 +301,7 @@ class Receiver(fbe.Receiver):
     """Receives recursive versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_dv_recursive_Node, "on_receive_node"),
     }
 
@@ -307,7 +313,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives recursive final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_df_recursive_Node, "on_receive_node"),
     }
 
@@ -335,8 +341,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -354,8 +360,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -378,6 +384,6 @@ def fbe_vcr_v_recursive_Node(r: fbe.Reader, b: int, off: int, f: str) -> list[No
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Node(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Node, f, b)) for e in FBE_L1.iter_unpack(r.data[q:q + n * 4])]

@@ -92,27 +92,27 @@ class Edge(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Edge:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Edge, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Edge:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Edge, data, 1)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Edge(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Edge:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge", fbe.jsonfmt.budget(text, limits))
 
 
 class Point(fbe.Struct):
@@ -175,27 +175,27 @@ class Point(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Point, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Point:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Point, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Point, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Point, self, 2))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Point:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Point, data, 2)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Point, data, 2, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Point(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Point:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Point(fbe.jsonfmt.parse(text), "Point")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Point:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Point(fbe.jsonfmt.parse(text), "Point", fbe.jsonfmt.budget(text, limits))
 
 
 class Point3(Point):
@@ -258,27 +258,27 @@ class Point3(Point):
         return bytes(fbe.encode_versioned(fbe_vw_Point3, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Point3:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Point3, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point3:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Point3, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Point3, self, 3))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Point3:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Point3, data, 3)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point3:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Point3, data, 3, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Point3(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Point3:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Point3(fbe.jsonfmt.parse(text), "Point3")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Point3:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Point3(fbe.jsonfmt.parse(text), "Point3", fbe.jsonfmt.budget(text, limits))
 
 
 class Named(fbe.Struct):
@@ -338,27 +338,27 @@ class Named(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Named, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Named:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Named, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Named:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Named, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Named, self, 4))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Named:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Named, data, 4)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Named:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Named, data, 4, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Named(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Named:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Named(fbe.jsonfmt.parse(text), "Named")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Named:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Named(fbe.jsonfmt.parse(text), "Named", fbe.jsonfmt.budget(text, limits))
 
 
 class Holder(fbe.Struct):
@@ -430,27 +430,27 @@ class Holder(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Holder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Holder, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Holder:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Holder, data, 10)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Holder(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Holder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Holder:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_Edge(v: Edge) -> str:
@@ -534,7 +534,7 @@ def fbe_vw_Edge(w: bytearray, v: Edge) -> int:
 
 def fbe_vr_Edge(r: fbe.Reader, p: int) -> Edge:
     """Read the Edge body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "vectors.Edge")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "vectors.Edge", 12)
     try:
         if t[0] >= 20:
             v = Edge.__new__(Edge)
@@ -563,7 +563,7 @@ def fbe_vw_Point(w: bytearray, v: Point) -> int:
 
 def fbe_vr_Point(r: fbe.Reader, p: int) -> Point:
     """Read the Point body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L1, p, 2, "vectors.Point")
+    t = fbe.buffer.leaf_body(r, FBE_L1, p, 2, "vectors.Point", 11)
     try:
         if t[0] >= 19:
             v = Point.__new__(Point)
@@ -592,7 +592,7 @@ def fbe_vw_Point3(w: bytearray, v: Point3) -> int:
 
 def fbe_vr_Point3(r: fbe.Reader, p: int) -> Point3:
     """Read the Point3 body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L2, p, 3, "vectors.Point3")
+    t = fbe.buffer.leaf_body(r, FBE_L2, p, 3, "vectors.Point3", 19)
     try:
         if t[0] >= 27:
             v = Point3.__new__(Point3)
@@ -625,7 +625,7 @@ def fbe_vw_Named(w: bytearray, v: Named) -> int:
 
 def fbe_vr_Named(r: fbe.Reader, p: int) -> Named:
     """Read the Named body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L3, p, 4, "vectors.Named")
+    t = fbe.buffer.leaf_body(r, FBE_L3, p, 4, "vectors.Named", 8)
     try:
         if t[0] >= 16:
             v = Named.__new__(Named)
@@ -658,7 +658,7 @@ def fbe_vw_Holder(w: bytearray, v: Holder) -> int:
 
 def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
     """Read the Holder body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L4, p, 10, "vectors.Holder")
+    t = fbe.buffer.struct_body(r, FBE_L4, p, 10, "vectors.Holder", 24)
     try:
         if t[0] >= 32:
             v = Holder.__new__(Holder)
@@ -692,8 +692,8 @@ class EdgeModel(fbe.Model[Edge]):
     def _encode(self, value: Edge) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Edge, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Edge, int]:
-        return fbe.decode_versioned(fbe_vr_Edge, data, check)
+    def _decode(self, data: bytes) -> tuple[Edge, int]:
+        return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
 
 
 class PointModel(fbe.Model[Point]):
@@ -704,8 +704,8 @@ class PointModel(fbe.Model[Point]):
     def _encode(self, value: Point) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Point, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Point, int]:
-        return fbe.decode_versioned(fbe_vr_Point, data, check)
+    def _decode(self, data: bytes) -> tuple[Point, int]:
+        return fbe.decode_versioned(fbe_vr_Point, data, self.limits)
 
 
 class Point3Model(fbe.Model[Point3]):
@@ -716,8 +716,8 @@ class Point3Model(fbe.Model[Point3]):
     def _encode(self, value: Point3) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Point3, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Point3, int]:
-        return fbe.decode_versioned(fbe_vr_Point3, data, check)
+    def _decode(self, data: bytes) -> tuple[Point3, int]:
+        return fbe.decode_versioned(fbe_vr_Point3, data, self.limits)
 
 
 class NamedModel(fbe.Model[Named]):
@@ -728,8 +728,8 @@ class NamedModel(fbe.Model[Named]):
     def _encode(self, value: Named) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Named, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Named, int]:
-        return fbe.decode_versioned(fbe_vr_Named, data, check)
+    def _decode(self, data: bytes) -> tuple[Named, int]:
+        return fbe.decode_versioned(fbe_vr_Named, data, self.limits)
 
 
 class HolderModel(fbe.Model[Holder]):
@@ -740,8 +740,8 @@ class HolderModel(fbe.Model[Holder]):
     def _encode(self, value: Holder) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Holder, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Holder, int]:
-        return fbe.decode_versioned(fbe_vr_Holder, data, check)
+    def _decode(self, data: bytes) -> tuple[Holder, int]:
+        return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
 
 
 def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
@@ -751,6 +751,7 @@ def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
 
 def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     """Read a Edge at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 12)
     try:
         data, end = r.data, r.size
         if p + 12 > end:
@@ -773,6 +774,7 @@ def fbe_fw_Point(w: bytearray, v: Point) -> None:
 
 def fbe_fr_Point(r: fbe.Reader, p: int) -> tuple[Point, int]:
     """Read a Point at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 11)
     try:
         data, end = r.data, r.size
         if p + 11 > end:
@@ -795,6 +797,7 @@ def fbe_fw_Point3(w: bytearray, v: Point3) -> None:
 
 def fbe_fr_Point3(r: fbe.Reader, p: int) -> tuple[Point3, int]:
     """Read a Point3 at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 19)
     try:
         data, end = r.data, r.size
         if p + 19 > end:
@@ -821,6 +824,7 @@ def fbe_fw_Named(w: bytearray, v: Named) -> None:
 
 def fbe_fr_Named(r: fbe.Reader, p: int) -> tuple[Named, int]:
     """Read a Named at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 8)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -830,9 +834,12 @@ def fbe_fr_Named(r: fbe.Reader, p: int) -> tuple[Named, int]:
         q3 = p + t2[0]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "name")
+        r.budget -= t2[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "name")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
-        n6 = fbe.buffer.final_count(r, p, 4, "values")
+        n6 = fbe.buffer.final_count(r, p, 4, 4, "values")
         p += 4
         x5: list[int] = list(struct.unpack_from(f"<{n6}i", r.data, p))
         p += n6 * 4
@@ -862,33 +869,33 @@ def fbe_fw_Holder(w: bytearray, v: Holder) -> None:
 
 def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
     """Read a Holder at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 24)
     try:
-        n5 = fbe.buffer.final_count(r, p, 12, "edges")
+        n5 = fbe.buffer.final_count(r, p, 12, 0, "edges")
         p += 4
         x4: list[Edge] = []
         for _ in range(n5):
             e6, p = fbe_fr_Edge(r, p)
             x4.append(e6)
-        n8 = fbe.buffer.final_count(r, p, 19, "points")
+        n8 = fbe.buffer.final_count(r, p, 19, 0, "points")
         p += 4
         x7: list[Point3] = []
         for _ in range(n8):
             e9, p = fbe_fr_Point3(r, p)
             x7.append(e9)
-        n11 = fbe.buffer.final_count(r, p, 4, "ints")
+        n11 = fbe.buffer.final_count(r, p, 4, 4, "ints")
         p += 4
         x10: list[int] = list(struct.unpack_from(f"<{n11}i", r.data, p))
         p += n11 * 4
-        n13 = fbe.buffer.final_count(r, p, 1, "switches")
+        n13 = fbe.buffer.final_count(r, p, 1, 1, "switches")
         p += 4
         x12: list[bool] = list(struct.unpack_from(f"<{n13}?", r.data, p))
         p += n13 * 1
-        n15 = fbe.buffer.final_count(r, p, 8, "reals")
+        n15 = fbe.buffer.final_count(r, p, 8, 8, "reals")
         p += 4
         x14: list[float] = list(struct.unpack_from(f"<{n15}d", r.data, p))
         p += n15 * 8
-        n17 = fbe.buffer.final_count(r, p, 8, "named")
+        n17 = fbe.buffer.final_count(r, p, 8, 0, "named")
         p += 4
         x16: list[Named] = []
         for _ in range(n17):
@@ -915,8 +922,8 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
     def _encode(self, value: Edge) -> bytearray:
         return fbe.encode_final(fbe_fw_Edge, value, 1)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Edge, int]:
-        return fbe.decode_final(fbe_fr_Edge, data, 1, check)
+    def _decode(self, data: bytes) -> tuple[Edge, int]:
+        return fbe.decode_final(fbe_fr_Edge, data, 1, self.limits)
 
 
 class PointFinalModel(fbe.FinalModel[Point]):
@@ -927,8 +934,8 @@ class PointFinalModel(fbe.FinalModel[Point]):
     def _encode(self, value: Point) -> bytearray:
         return fbe.encode_final(fbe_fw_Point, value, 2)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Point, int]:
-        return fbe.decode_final(fbe_fr_Point, data, 2, check)
+    def _decode(self, data: bytes) -> tuple[Point, int]:
+        return fbe.decode_final(fbe_fr_Point, data, 2, self.limits)
 
 
 class Point3FinalModel(fbe.FinalModel[Point3]):
@@ -939,8 +946,8 @@ class Point3FinalModel(fbe.FinalModel[Point3]):
     def _encode(self, value: Point3) -> bytearray:
         return fbe.encode_final(fbe_fw_Point3, value, 3)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Point3, int]:
-        return fbe.decode_final(fbe_fr_Point3, data, 3, check)
+    def _decode(self, data: bytes) -> tuple[Point3, int]:
+        return fbe.decode_final(fbe_fr_Point3, data, 3, self.limits)
 
 
 class NamedFinalModel(fbe.FinalModel[Named]):
@@ -951,8 +958,8 @@ class NamedFinalModel(fbe.FinalModel[Named]):
     def _encode(self, value: Named) -> bytearray:
         return fbe.encode_final(fbe_fw_Named, value, 4)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Named, int]:
-        return fbe.decode_final(fbe_fr_Named, data, 4, check)
+    def _decode(self, data: bytes) -> tuple[Named, int]:
+        return fbe.decode_final(fbe_fr_Named, data, 4, self.limits)
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
@@ -963,8 +970,8 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     def _encode(self, value: Holder) -> bytearray:
         return fbe.encode_final(fbe_fw_Holder, value, 10)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Holder, int]:
-        return fbe.decode_final(fbe_fr_Holder, data, 10, check)
+    def _decode(self, data: bytes) -> tuple[Holder, int]:
+        return fbe.decode_final(fbe_fr_Holder, data, 10, self.limits)
 
 
 def fbe_js_Edge(v: Edge) -> str:
@@ -980,17 +987,20 @@ def fbe_js_Edge(v: Edge) -> str:
     ))
 
 
-def fbe_jr_Edge(o: Any, f: str) -> Edge:
+def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
     """A Edge from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 12, "vectors.Edge")
     try:
-        return Edge(
+        v = Edge(
             fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
             fbe.jsonfmt.get_int(m["target"], -2147483648, 2147483647, "target") if "target" in m else 0,
             fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("vectors.Edge") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Point(v: Point) -> str:
@@ -1006,17 +1016,20 @@ def fbe_js_Point(v: Point) -> str:
     ))
 
 
-def fbe_jr_Point(o: Any, f: str) -> Point:
+def fbe_jr_Point(o: Any, f: str, b: fbe.Budget) -> Point:
     """A Point from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 11, "vectors.Point")
     try:
-        return Point(
+        v = Point(
             fbe.jsonfmt.get_bool(m["flag"], "flag") if "flag" in m else False,
             fbe.jsonfmt.get_int(m["x"], -9223372036854775808, 9223372036854775807, "x") if "x" in m else 0,
             fbe.jsonfmt.get_int(m["y"], -32768, 32767, "y") if "y" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("vectors.Point") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Point3(v: Point3) -> str:
@@ -1034,11 +1047,12 @@ def fbe_js_Point3(v: Point3) -> str:
     ))
 
 
-def fbe_jr_Point3(o: Any, f: str) -> Point3:
+def fbe_jr_Point3(o: Any, f: str, b: fbe.Budget) -> Point3:
     """A Point3 from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 19, "vectors.Point3")
     try:
-        return Point3(
+        v = Point3(
             fbe.jsonfmt.get_bool(m["flag"], "flag") if "flag" in m else False,
             fbe.jsonfmt.get_int(m["x"], -9223372036854775808, 9223372036854775807, "x") if "x" in m else 0,
             fbe.jsonfmt.get_int(m["y"], -32768, 32767, "y") if "y" in m else 0,
@@ -1046,6 +1060,8 @@ def fbe_jr_Point3(o: Any, f: str) -> Point3:
         )
     except fbe.DecodeError as e:
         raise e.within("vectors.Point3") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Named(v: Named) -> str:
@@ -1059,16 +1075,19 @@ def fbe_js_Named(v: Named) -> str:
     ))
 
 
-def fbe_jr_Named(o: Any, f: str) -> Named:
+def fbe_jr_Named(o: Any, f: str, b: fbe.Budget) -> Named:
     """A Named from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 8, "vectors.Named")
     try:
-        return Named(
+        v = Named(
             fbe.jsonfmt.get_str(m["name"], "name") if "name" in m else "",
             [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "values") for e0 in fbe.jsonfmt.get_list(m["values"], "values")] if "values" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("vectors.Named") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Holder(v: Holder) -> str:
@@ -1090,60 +1109,63 @@ def fbe_js_Holder(v: Holder) -> str:
     ))
 
 
-def fbe_jr_Holder(o: Any, f: str) -> Holder:
+def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     """A Holder from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 24, "vectors.Holder")
     try:
-        return Holder(
-            [fbe_jr_Edge(e0, "edges") for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
-            [fbe_jr_Point3(e0, "points") for e0 in fbe.jsonfmt.get_list(m["points"], "points")] if "points" in m else None,
+        v = Holder(
+            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
+            [fbe_jr_Point3(e0, "points", b) for e0 in fbe.jsonfmt.get_list(m["points"], "points")] if "points" in m else None,
             [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "ints") for e0 in fbe.jsonfmt.get_list(m["ints"], "ints")] if "ints" in m else None,
             [fbe.jsonfmt.get_bool(e0, "switches") for e0 in fbe.jsonfmt.get_list(m["switches"], "switches")] if "switches" in m else None,
             [fbe.jsonfmt.get_float(e0, "reals") for e0 in fbe.jsonfmt.get_list(m["reals"], "reals")] if "reals" in m else None,
-            [fbe_jr_Named(e0, "named") for e0 in fbe.jsonfmt.get_list(m["named"], "named")] if "named" in m else None,
+            [fbe_jr_Named(e0, "named", b) for e0 in fbe.jsonfmt.get_list(m["named"], "named")] if "named" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("vectors.Holder") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_vectors_Edge(data: bytes) -> Edge:
-    return fbe.decode_versioned(fbe_vr_Edge, data)[0]
+def fbe_dv_vectors_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
+    return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
 
-def fbe_df_vectors_Edge(data: bytes) -> Edge:
-    return fbe.decode_final(fbe_fr_Edge, data, 1)[0]
+def fbe_df_vectors_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
+    return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
 
-def fbe_dv_vectors_Point(data: bytes) -> Point:
-    return fbe.decode_versioned(fbe_vr_Point, data)[0]
+def fbe_dv_vectors_Point(data: bytes, limits: fbe.Limits | None) -> Point:
+    return fbe.decode_versioned(fbe_vr_Point, data, limits)[0]
 
 
-def fbe_df_vectors_Point(data: bytes) -> Point:
-    return fbe.decode_final(fbe_fr_Point, data, 2)[0]
+def fbe_df_vectors_Point(data: bytes, limits: fbe.Limits | None) -> Point:
+    return fbe.decode_final(fbe_fr_Point, data, 2, limits)[0]
 
 
-def fbe_dv_vectors_Point3(data: bytes) -> Point3:
-    return fbe.decode_versioned(fbe_vr_Point3, data)[0]
+def fbe_dv_vectors_Point3(data: bytes, limits: fbe.Limits | None) -> Point3:
+    return fbe.decode_versioned(fbe_vr_Point3, data, limits)[0]
 
 
-def fbe_df_vectors_Point3(data: bytes) -> Point3:
-    return fbe.decode_final(fbe_fr_Point3, data, 3)[0]
+def fbe_df_vectors_Point3(data: bytes, limits: fbe.Limits | None) -> Point3:
+    return fbe.decode_final(fbe_fr_Point3, data, 3, limits)[0]
 
 
-def fbe_dv_vectors_Named(data: bytes) -> Named:
-    return fbe.decode_versioned(fbe_vr_Named, data)[0]
+def fbe_dv_vectors_Named(data: bytes, limits: fbe.Limits | None) -> Named:
+    return fbe.decode_versioned(fbe_vr_Named, data, limits)[0]
 
 
-def fbe_df_vectors_Named(data: bytes) -> Named:
-    return fbe.decode_final(fbe_fr_Named, data, 4)[0]
+def fbe_df_vectors_Named(data: bytes, limits: fbe.Limits | None) -> Named:
+    return fbe.decode_final(fbe_fr_Named, data, 4, limits)[0]
 
 
-def fbe_dv_vectors_Holder(data: bytes) -> Holder:
-    return fbe.decode_versioned(fbe_vr_Holder, data)[0]
+def fbe_dv_vectors_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
+    return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
 
-def fbe_df_vectors_Holder(data: bytes) -> Holder:
-    return fbe.decode_final(fbe_fr_Holder, data, 10)[0]
+def fbe_df_vectors_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
+    return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -1194,7 +1216,7 @@ class Receiver(fbe.Receiver):
     """Receives vectors versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_dv_vectors_Edge, "on_receive_edge"),
         2: (fbe_dv_vectors_Point, "on_receive_point"),
         3: (fbe_dv_vectors_Point3, "on_receive_point3"),
@@ -1222,7 +1244,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives vectors final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_df_vectors_Edge, "on_receive_edge"),
         2: (fbe_df_vectors_Point, "on_receive_point"),
         3: (fbe_df_vectors_Point3, "on_receive_point3"),
@@ -1290,8 +1312,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -1309,8 +1331,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -1331,7 +1353,7 @@ def fbe_vcr_v_int32(r: fbe.Reader, b: int, off: int, f: str) -> list[int]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return list(struct.unpack_from(f"<{n}i", r.data, q))
 
@@ -1376,7 +1398,7 @@ def fbe_vcr_v_vectors_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[Edge
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Edge(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Edge, f, b)) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])]
 
@@ -1385,7 +1407,7 @@ def fbe_vcr_v_vectors_Point3(r: fbe.Reader, b: int, off: int, f: str) -> list[Po
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Point3(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Point3, f, b)) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])]
 
@@ -1394,7 +1416,7 @@ def fbe_vcr_v_bool(r: fbe.Reader, b: int, off: int, f: str) -> list[bool]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 1, f)
+    n = fbe.buffer.read_count(r, q, 1, 1, f)
     q += 4
     return list(struct.unpack_from(f"<{n}?", r.data, q))
 
@@ -1403,7 +1425,7 @@ def fbe_vcr_v_double(r: fbe.Reader, b: int, off: int, f: str) -> list[float]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return list(struct.unpack_from(f"<{n}d", r.data, q))
 
@@ -1412,6 +1434,6 @@ def fbe_vcr_v_vectors_Named(r: fbe.Reader, b: int, off: int, f: str) -> list[Nam
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Named(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Named, f, b)) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])]

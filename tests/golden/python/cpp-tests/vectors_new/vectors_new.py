@@ -88,27 +88,27 @@ class Edge(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Edge:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Edge, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Edge:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Edge, data, 1)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Edge(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Edge:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge", fbe.jsonfmt.budget(text, limits))
 
 
 class Holder(fbe.Struct):
@@ -165,27 +165,27 @@ class Holder(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Holder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Holder, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Holder:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Holder, data, 10)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Holder(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Holder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Holder:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_Edge(v: Edge) -> str:
@@ -225,7 +225,7 @@ def fbe_vw_Edge(w: bytearray, v: Edge) -> int:
 
 def fbe_vr_Edge(r: fbe.Reader, p: int) -> Edge:
     """Read the Edge body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "vectors_new.Edge")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "vectors_new.Edge", 16)
     try:
         if t[0] >= 24:
             v = Edge.__new__(Edge)
@@ -257,7 +257,7 @@ def fbe_vw_Holder(w: bytearray, v: Holder) -> int:
 
 def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
     """Read the Holder body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L2, p, 10, "vectors_new.Holder")
+    t = fbe.buffer.struct_body(r, FBE_L2, p, 10, "vectors_new.Holder", 4)
     try:
         if t[0] >= 12:
             v = Holder.__new__(Holder)
@@ -281,8 +281,8 @@ class EdgeModel(fbe.Model[Edge]):
     def _encode(self, value: Edge) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Edge, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Edge, int]:
-        return fbe.decode_versioned(fbe_vr_Edge, data, check)
+    def _decode(self, data: bytes) -> tuple[Edge, int]:
+        return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
 
 
 class HolderModel(fbe.Model[Holder]):
@@ -293,8 +293,8 @@ class HolderModel(fbe.Model[Holder]):
     def _encode(self, value: Holder) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Holder, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Holder, int]:
-        return fbe.decode_versioned(fbe_vr_Holder, data, check)
+    def _decode(self, data: bytes) -> tuple[Holder, int]:
+        return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
 
 
 def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
@@ -306,6 +306,7 @@ def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
 
 def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     """Read a Edge at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 16)
     try:
         data, end = r.data, r.size
         if p + 16 > end:
@@ -315,6 +316,9 @@ def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
         q3 = p + t2[3]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[3]} bytes", p - 4, "note")
+        r.budget -= t2[3]
+        if r.budget < 0:
+            r.spend(0, p - 4, "note")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         v = Edge.__new__(Edge)
@@ -336,9 +340,9 @@ def fbe_fw_Holder(w: bytearray, v: Holder) -> None:
 
 def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
     """Read a Holder at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 4)
     try:
-        n3 = fbe.buffer.final_count(r, p, 16, "edges")
+        n3 = fbe.buffer.final_count(r, p, 16, 0, "edges")
         p += 4
         x2: list[Edge] = []
         for _ in range(n3):
@@ -360,8 +364,8 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
     def _encode(self, value: Edge) -> bytearray:
         return fbe.encode_final(fbe_fw_Edge, value, 1)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Edge, int]:
-        return fbe.decode_final(fbe_fr_Edge, data, 1, check)
+    def _decode(self, data: bytes) -> tuple[Edge, int]:
+        return fbe.decode_final(fbe_fr_Edge, data, 1, self.limits)
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
@@ -372,8 +376,8 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     def _encode(self, value: Holder) -> bytearray:
         return fbe.encode_final(fbe_fw_Holder, value, 10)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Holder, int]:
-        return fbe.decode_final(fbe_fr_Holder, data, 10, check)
+    def _decode(self, data: bytes) -> tuple[Holder, int]:
+        return fbe.decode_final(fbe_fr_Holder, data, 10, self.limits)
 
 
 def fbe_js_Edge(v: Edge) -> str:
@@ -391,11 +395,12 @@ def fbe_js_Edge(v: Edge) -> str:
     ))
 
 
-def fbe_jr_Edge(o: Any, f: str) -> Edge:
+def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
     """A Edge from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 16, "vectors_new.Edge")
     try:
-        return Edge(
+        v = Edge(
             fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
             fbe.jsonfmt.get_int(m["target"], -2147483648, 2147483647, "target") if "target" in m else 0,
             fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
@@ -403,6 +408,8 @@ def fbe_jr_Edge(o: Any, f: str) -> Edge:
         )
     except fbe.DecodeError as e:
         raise e.within("vectors_new.Edge") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Holder(v: Holder) -> str:
@@ -414,31 +421,34 @@ def fbe_js_Holder(v: Holder) -> str:
     ))
 
 
-def fbe_jr_Holder(o: Any, f: str) -> Holder:
+def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     """A Holder from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "vectors_new.Holder")
     try:
-        return Holder(
-            [fbe_jr_Edge(e0, "edges") for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
+        v = Holder(
+            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("vectors_new.Holder") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_vectors_new_Edge(data: bytes) -> Edge:
-    return fbe.decode_versioned(fbe_vr_Edge, data)[0]
+def fbe_dv_vectors_new_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
+    return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
 
-def fbe_df_vectors_new_Edge(data: bytes) -> Edge:
-    return fbe.decode_final(fbe_fr_Edge, data, 1)[0]
+def fbe_df_vectors_new_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
+    return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
 
-def fbe_dv_vectors_new_Holder(data: bytes) -> Holder:
-    return fbe.decode_versioned(fbe_vr_Holder, data)[0]
+def fbe_dv_vectors_new_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
+    return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
 
-def fbe_df_vectors_new_Holder(data: bytes) -> Holder:
-    return fbe.decode_final(fbe_fr_Holder, data, 10)[0]
+def fbe_df_vectors_new_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
+    return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -483,7 +493,7 @@ class Receiver(fbe.Receiver):
     """Receives vectors_new versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_dv_vectors_new_Edge, "on_receive_edge"),
         10: (fbe_dv_vectors_new_Holder, "on_receive_holder"),
     }
@@ -499,7 +509,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives vectors_new final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_df_vectors_new_Edge, "on_receive_edge"),
         10: (fbe_df_vectors_new_Holder, "on_receive_holder"),
     }
@@ -537,8 +547,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -556,8 +566,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -580,6 +590,6 @@ def fbe_vcr_v_vectors_new_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Edge(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Edge, f, b)) for e in FBE_L3.iter_unpack(r.data[q:q + n * 4])]

@@ -590,27 +590,27 @@ class Enums(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Enums, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Enums:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Enums, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Enums:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Enums, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Enums, self, 1))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Enums:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Enums, data, 1)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Enums:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Enums, data, 1, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Enums(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Enums:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Enums(fbe.jsonfmt.parse(text), "Enums")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Enums:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Enums(fbe.jsonfmt.parse(text), "Enums", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_Enums(v: Enums) -> str:
@@ -763,7 +763,7 @@ def fbe_vw_Enums(w: bytearray, v: Enums) -> int:
 
 def fbe_vr_Enums(r: fbe.Reader, p: int) -> Enums:
     """Read the Enums body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "enums.Enums")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "enums.Enums", 216)
     try:
         if t[0] >= 224:
             v = Enums.__new__(Enums)
@@ -916,8 +916,8 @@ class EnumsModel(fbe.Model[Enums]):
     def _encode(self, value: Enums) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Enums, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Enums, int]:
-        return fbe.decode_versioned(fbe_vr_Enums, data, check)
+    def _decode(self, data: bytes) -> tuple[Enums, int]:
+        return fbe.decode_versioned(fbe_vr_Enums, data, self.limits)
 
 
 def fbe_fw_Enums(w: bytearray, v: Enums) -> None:
@@ -927,6 +927,7 @@ def fbe_fw_Enums(w: bytearray, v: Enums) -> None:
 
 def fbe_fr_Enums(r: fbe.Reader, p: int) -> tuple[Enums, int]:
     """Read a Enums at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 216)
     try:
         data, end = r.data, r.size
         if p + 216 > end:
@@ -1013,8 +1014,8 @@ class EnumsFinalModel(fbe.FinalModel[Enums]):
     def _encode(self, value: Enums) -> bytearray:
         return fbe.encode_final(fbe_fw_Enums, value, 1)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Enums, int]:
-        return fbe.decode_final(fbe_fr_Enums, data, 1, check)
+    def _decode(self, data: bytes) -> tuple[Enums, int]:
+        return fbe.decode_final(fbe_fr_Enums, data, 1, self.limits)
 
 
 def fbe_js_Enums(v: Enums) -> str:
@@ -1156,11 +1157,12 @@ def fbe_js_Enums(v: Enums) -> str:
     ))
 
 
-def fbe_jr_Enums(o: Any, f: str) -> Enums:
+def fbe_jr_Enums(o: Any, f: str, b: fbe.Budget) -> Enums:
     """A Enums from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 216, "enums.Enums")
     try:
-        return Enums(
+        v = Enums(
             EnumByte(fbe.jsonfmt.get_int(m["byte0"], 0, 255, "byte0")) if "byte0" in m else EnumByte.ENUM_VALUE_0,
             EnumByte(fbe.jsonfmt.get_int(m["byte1"], 0, 255, "byte1")) if "byte1" in m else EnumByte.ENUM_VALUE_1,
             EnumByte(fbe.jsonfmt.get_int(m["byte2"], 0, 255, "byte2")) if "byte2" in m else EnumByte.ENUM_VALUE_2,
@@ -1230,14 +1232,16 @@ def fbe_jr_Enums(o: Any, f: str) -> Enums:
         )
     except fbe.DecodeError as e:
         raise e.within("enums.Enums") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_enums_Enums(data: bytes) -> Enums:
-    return fbe.decode_versioned(fbe_vr_Enums, data)[0]
+def fbe_dv_enums_Enums(data: bytes, limits: fbe.Limits | None) -> Enums:
+    return fbe.decode_versioned(fbe_vr_Enums, data, limits)[0]
 
 
-def fbe_df_enums_Enums(data: bytes) -> Enums:
-    return fbe.decode_final(fbe_fr_Enums, data, 1)[0]
+def fbe_df_enums_Enums(data: bytes, limits: fbe.Limits | None) -> Enums:
+    return fbe.decode_final(fbe_fr_Enums, data, 1, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -1280,7 +1284,7 @@ class Receiver(fbe.Receiver):
     """Receives enums versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_dv_enums_Enums, "on_receive_enums"),
     }
 
@@ -1292,7 +1296,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives enums final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_df_enums_Enums, "on_receive_enums"),
     }
 
@@ -1320,8 +1324,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -1339,8 +1343,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:

@@ -112,7 +112,10 @@ FBE_L10 = struct.Struct("<B")
 FBE_C0 = (12, 16, 17, 18, 26, 34)
 FBE_C1 = (12, 20)
 FBE_C2 = (12, 16, 17, 21, 26, 30)
-FBE_C3 = (12,)
+FBE_C3 = (12, 12, 12, 12, 0, 0, 0)
+FBE_C4 = (12,)
+FBE_C5 = (26, 0)
+FBE_C6 = (12, 0)
 
 
 class Order(fbe.Struct):
@@ -184,27 +187,27 @@ class Order(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Order, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Order:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Order, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Order, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Order, self, 1))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Order:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Order, data, 1)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Order, data, 1, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Order(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Order:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Order(fbe.jsonfmt.parse(text), "Order")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Order:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Order(fbe.jsonfmt.parse(text), "Order", fbe.jsonfmt.budget(text, limits))
 
 
 class Balance(fbe.Struct):
@@ -264,27 +267,27 @@ class Balance(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Balance, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Balance:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Balance, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Balance:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Balance, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Balance, self, 2))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Balance:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Balance, data, 2)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Balance:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Balance, data, 2, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Balance(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Balance:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Balance(fbe.jsonfmt.parse(text), "Balance")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Balance:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Balance(fbe.jsonfmt.parse(text), "Balance", fbe.jsonfmt.budget(text, limits))
 
 
 class Account(fbe.Struct):
@@ -356,27 +359,27 @@ class Account(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Account, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Account:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Account, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Account:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Account, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Account, self, 3))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Account:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Account, data, 3)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Account:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Account, data, 3, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Account(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Account:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Account(fbe.jsonfmt.parse(text), "Account")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Account:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Account(fbe.jsonfmt.parse(text), "Account", fbe.jsonfmt.budget(text, limits))
 
 
 class OrderMessage(fbe.Struct):
@@ -433,27 +436,27 @@ class OrderMessage(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_OrderMessage, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> OrderMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_OrderMessage, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderMessage:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_OrderMessage, self, 1))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> OrderMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_OrderMessage, data, 1)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderMessage:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_OrderMessage, data, 1, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_OrderMessage(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> OrderMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_OrderMessage(fbe.jsonfmt.parse(text), "OrderMessage")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> OrderMessage:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_OrderMessage(fbe.jsonfmt.parse(text), "OrderMessage", fbe.jsonfmt.budget(text, limits))
 
 
 class BalanceMessage(fbe.Struct):
@@ -510,27 +513,27 @@ class BalanceMessage(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_BalanceMessage, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> BalanceMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_BalanceMessage, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> BalanceMessage:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_BalanceMessage, self, 2))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> BalanceMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_BalanceMessage, data, 2)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> BalanceMessage:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_BalanceMessage(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> BalanceMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_BalanceMessage(fbe.jsonfmt.parse(text), "BalanceMessage")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> BalanceMessage:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_BalanceMessage(fbe.jsonfmt.parse(text), "BalanceMessage", fbe.jsonfmt.budget(text, limits))
 
 
 class AccountMessage(fbe.Struct):
@@ -587,27 +590,27 @@ class AccountMessage(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_AccountMessage, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> AccountMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_AccountMessage, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AccountMessage:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_AccountMessage, self, 3))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> AccountMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_AccountMessage, data, 3)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AccountMessage:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_AccountMessage, data, 3, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_AccountMessage(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> AccountMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_AccountMessage(fbe.jsonfmt.parse(text), "AccountMessage")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> AccountMessage:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_AccountMessage(fbe.jsonfmt.parse(text), "AccountMessage", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_Order(v: Order) -> str:
@@ -703,7 +706,7 @@ def fbe_vw_Order(w: bytearray, v: Order) -> int:
 
 def fbe_vr_Order(r: fbe.Reader, p: int) -> Order:
     """Read the Order body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "proto.Order")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "proto.Order", 26)
     try:
         if t[0] >= 34:
             v = Order.__new__(Order)
@@ -739,7 +742,7 @@ def fbe_vw_Balance(w: bytearray, v: Balance) -> int:
 
 def fbe_vr_Balance(r: fbe.Reader, p: int) -> Balance:
     """Read the Balance body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L2, p, 2, "proto.Balance")
+    t = fbe.buffer.leaf_body(r, FBE_L2, p, 2, "proto.Balance", 12)
     try:
         if t[0] >= 20:
             v = Balance.__new__(Balance)
@@ -775,7 +778,7 @@ def fbe_vw_Account(w: bytearray, v: Account) -> int:
 
 def fbe_vr_Account(r: fbe.Reader, p: int) -> Account:
     """Read the Account body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L4, p, 3, "proto.Account")
+    t = fbe.buffer.struct_body(r, FBE_L4, p, 3, "proto.Account", 14)
     try:
         if t[0] >= 30:
             v = Account.__new__(Account)
@@ -787,6 +790,7 @@ def fbe_vr_Account(r: fbe.Reader, p: int) -> Account:
             v.orders = fbe_vcr_v_proto_Order(r, p, t[8], "orders")
         else:
             k = fbe.buffer.present(FBE_C2, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C3, k, p)
             v = Account(
                 t[2] if k > 0 else 0,
                 fbe.buffer.read_string(r, p, t[3], "name") if k > 1 else "",
@@ -812,13 +816,14 @@ def fbe_vw_OrderMessage(w: bytearray, v: OrderMessage) -> int:
 
 def fbe_vr_OrderMessage(r: fbe.Reader, p: int) -> OrderMessage:
     """Read the OrderMessage body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L6, p, 1, "proto.OrderMessage")
+    t = fbe.buffer.struct_body(r, FBE_L6, p, 1, "proto.OrderMessage", 1)
     try:
         if t[0] >= 12:
             v = OrderMessage.__new__(OrderMessage)
             v.body = (fbe_vr_Order(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Order, "body", p))
         else:
-            k = fbe.buffer.present(FBE_C3, t[0], 8)
+            k = fbe.buffer.present(FBE_C4, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C5, k, p)
             v = OrderMessage(
                 (fbe_vr_Order(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Order, "body", p)) if k > 0 else None,
             )
@@ -839,13 +844,14 @@ def fbe_vw_BalanceMessage(w: bytearray, v: BalanceMessage) -> int:
 
 def fbe_vr_BalanceMessage(r: fbe.Reader, p: int) -> BalanceMessage:
     """Read the BalanceMessage body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L6, p, 2, "proto.BalanceMessage")
+    t = fbe.buffer.struct_body(r, FBE_L6, p, 2, "proto.BalanceMessage", 1)
     try:
         if t[0] >= 12:
             v = BalanceMessage.__new__(BalanceMessage)
             v.body = (fbe_vr_Balance(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Balance, "body", p))
         else:
-            k = fbe.buffer.present(FBE_C3, t[0], 8)
+            k = fbe.buffer.present(FBE_C4, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C6, k, p)
             v = BalanceMessage(
                 (fbe_vr_Balance(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Balance, "body", p)) if k > 0 else None,
             )
@@ -866,13 +872,14 @@ def fbe_vw_AccountMessage(w: bytearray, v: AccountMessage) -> int:
 
 def fbe_vr_AccountMessage(r: fbe.Reader, p: int) -> AccountMessage:
     """Read the AccountMessage body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L6, p, 3, "proto.AccountMessage")
+    t = fbe.buffer.struct_body(r, FBE_L6, p, 3, "proto.AccountMessage", 1)
     try:
         if t[0] >= 12:
             v = AccountMessage.__new__(AccountMessage)
             v.body = (fbe_vr_Account(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Account, "body", p))
         else:
-            k = fbe.buffer.present(FBE_C3, t[0], 8)
+            k = fbe.buffer.present(FBE_C4, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C5, k, p)
             v = AccountMessage(
                 (fbe_vr_Account(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Account, "body", p)) if k > 0 else None,
             )
@@ -890,8 +897,8 @@ class OrderModel(fbe.Model[Order]):
     def _encode(self, value: Order) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Order, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Order, int]:
-        return fbe.decode_versioned(fbe_vr_Order, data, check)
+    def _decode(self, data: bytes) -> tuple[Order, int]:
+        return fbe.decode_versioned(fbe_vr_Order, data, self.limits)
 
 
 class BalanceModel(fbe.Model[Balance]):
@@ -902,8 +909,8 @@ class BalanceModel(fbe.Model[Balance]):
     def _encode(self, value: Balance) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Balance, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Balance, int]:
-        return fbe.decode_versioned(fbe_vr_Balance, data, check)
+    def _decode(self, data: bytes) -> tuple[Balance, int]:
+        return fbe.decode_versioned(fbe_vr_Balance, data, self.limits)
 
 
 class AccountModel(fbe.Model[Account]):
@@ -914,8 +921,8 @@ class AccountModel(fbe.Model[Account]):
     def _encode(self, value: Account) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Account, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Account, int]:
-        return fbe.decode_versioned(fbe_vr_Account, data, check)
+    def _decode(self, data: bytes) -> tuple[Account, int]:
+        return fbe.decode_versioned(fbe_vr_Account, data, self.limits)
 
 
 class OrderMessageModel(fbe.Model[OrderMessage]):
@@ -926,8 +933,8 @@ class OrderMessageModel(fbe.Model[OrderMessage]):
     def _encode(self, value: OrderMessage) -> bytearray:
         return fbe.encode_versioned(fbe_vw_OrderMessage, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[OrderMessage, int]:
-        return fbe.decode_versioned(fbe_vr_OrderMessage, data, check)
+    def _decode(self, data: bytes) -> tuple[OrderMessage, int]:
+        return fbe.decode_versioned(fbe_vr_OrderMessage, data, self.limits)
 
 
 class BalanceMessageModel(fbe.Model[BalanceMessage]):
@@ -938,8 +945,8 @@ class BalanceMessageModel(fbe.Model[BalanceMessage]):
     def _encode(self, value: BalanceMessage) -> bytearray:
         return fbe.encode_versioned(fbe_vw_BalanceMessage, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[BalanceMessage, int]:
-        return fbe.decode_versioned(fbe_vr_BalanceMessage, data, check)
+    def _decode(self, data: bytes) -> tuple[BalanceMessage, int]:
+        return fbe.decode_versioned(fbe_vr_BalanceMessage, data, self.limits)
 
 
 class AccountMessageModel(fbe.Model[AccountMessage]):
@@ -950,8 +957,8 @@ class AccountMessageModel(fbe.Model[AccountMessage]):
     def _encode(self, value: AccountMessage) -> bytearray:
         return fbe.encode_versioned(fbe_vw_AccountMessage, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[AccountMessage, int]:
-        return fbe.decode_versioned(fbe_vr_AccountMessage, data, check)
+    def _decode(self, data: bytes) -> tuple[AccountMessage, int]:
+        return fbe.decode_versioned(fbe_vr_AccountMessage, data, self.limits)
 
 
 def fbe_fw_Order(w: bytearray, v: Order) -> None:
@@ -964,6 +971,7 @@ def fbe_fw_Order(w: bytearray, v: Order) -> None:
 
 def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
     """Read a Order at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 26)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -973,6 +981,9 @@ def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
         q3 = p + t2[1]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "symbol")
+        r.budget -= t2[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "symbol")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         if p + 18 > end:
@@ -1001,6 +1012,7 @@ def fbe_fw_Balance(w: bytearray, v: Balance) -> None:
 
 def fbe_fr_Balance(r: fbe.Reader, p: int) -> tuple[Balance, int]:
     """Read a Balance at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 12)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -1010,6 +1022,9 @@ def fbe_fr_Balance(r: fbe.Reader, p: int) -> tuple[Balance, int]:
         q3 = p + t2[0]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "currency")
+        r.budget -= t2[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "currency")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         if p + 8 > end:
@@ -1044,7 +1059,7 @@ def fbe_fw_Account(w: bytearray, v: Account) -> None:
 
 def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
     """Read a Account at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 14)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -1054,6 +1069,9 @@ def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
         q5 = p + t4[1]
         if q5 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "name")
+        r.budget -= t4[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "name")
         x6 = data[p:q5].decode("utf-8", "surrogateescape")
         p = q5
         if p + 1 > end:
@@ -1067,7 +1085,7 @@ def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
         if h10:
             x11, p = fbe_fr_Balance(r, p)
             x9 = x11
-        n13 = fbe.buffer.final_count(r, p, 26, "orders")
+        n13 = fbe.buffer.final_count(r, p, 26, 0, "orders")
         p += 4
         x12: list[Order] = []
         for _ in range(n13):
@@ -1093,7 +1111,7 @@ def fbe_fw_OrderMessage(w: bytearray, v: OrderMessage) -> None:
 
 def fbe_fr_OrderMessage(r: fbe.Reader, p: int) -> tuple[OrderMessage, int]:
     """Read a OrderMessage at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 1)
     try:
         x1, p = fbe_fr_Order(r, p)
         v = OrderMessage.__new__(OrderMessage)
@@ -1111,7 +1129,7 @@ def fbe_fw_BalanceMessage(w: bytearray, v: BalanceMessage) -> None:
 
 def fbe_fr_BalanceMessage(r: fbe.Reader, p: int) -> tuple[BalanceMessage, int]:
     """Read a BalanceMessage at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 1)
     try:
         x1, p = fbe_fr_Balance(r, p)
         v = BalanceMessage.__new__(BalanceMessage)
@@ -1129,7 +1147,7 @@ def fbe_fw_AccountMessage(w: bytearray, v: AccountMessage) -> None:
 
 def fbe_fr_AccountMessage(r: fbe.Reader, p: int) -> tuple[AccountMessage, int]:
     """Read a AccountMessage at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 1)
     try:
         x1, p = fbe_fr_Account(r, p)
         v = AccountMessage.__new__(AccountMessage)
@@ -1148,8 +1166,8 @@ class OrderFinalModel(fbe.FinalModel[Order]):
     def _encode(self, value: Order) -> bytearray:
         return fbe.encode_final(fbe_fw_Order, value, 1)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Order, int]:
-        return fbe.decode_final(fbe_fr_Order, data, 1, check)
+    def _decode(self, data: bytes) -> tuple[Order, int]:
+        return fbe.decode_final(fbe_fr_Order, data, 1, self.limits)
 
 
 class BalanceFinalModel(fbe.FinalModel[Balance]):
@@ -1160,8 +1178,8 @@ class BalanceFinalModel(fbe.FinalModel[Balance]):
     def _encode(self, value: Balance) -> bytearray:
         return fbe.encode_final(fbe_fw_Balance, value, 2)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Balance, int]:
-        return fbe.decode_final(fbe_fr_Balance, data, 2, check)
+    def _decode(self, data: bytes) -> tuple[Balance, int]:
+        return fbe.decode_final(fbe_fr_Balance, data, 2, self.limits)
 
 
 class AccountFinalModel(fbe.FinalModel[Account]):
@@ -1172,8 +1190,8 @@ class AccountFinalModel(fbe.FinalModel[Account]):
     def _encode(self, value: Account) -> bytearray:
         return fbe.encode_final(fbe_fw_Account, value, 3)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Account, int]:
-        return fbe.decode_final(fbe_fr_Account, data, 3, check)
+    def _decode(self, data: bytes) -> tuple[Account, int]:
+        return fbe.decode_final(fbe_fr_Account, data, 3, self.limits)
 
 
 class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
@@ -1184,8 +1202,8 @@ class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
     def _encode(self, value: OrderMessage) -> bytearray:
         return fbe.encode_final(fbe_fw_OrderMessage, value, 1)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[OrderMessage, int]:
-        return fbe.decode_final(fbe_fr_OrderMessage, data, 1, check)
+    def _decode(self, data: bytes) -> tuple[OrderMessage, int]:
+        return fbe.decode_final(fbe_fr_OrderMessage, data, 1, self.limits)
 
 
 class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
@@ -1196,8 +1214,8 @@ class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
     def _encode(self, value: BalanceMessage) -> bytearray:
         return fbe.encode_final(fbe_fw_BalanceMessage, value, 2)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[BalanceMessage, int]:
-        return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, check)
+    def _decode(self, data: bytes) -> tuple[BalanceMessage, int]:
+        return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, self.limits)
 
 
 class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
@@ -1208,8 +1226,8 @@ class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
     def _encode(self, value: AccountMessage) -> bytearray:
         return fbe.encode_final(fbe_fw_AccountMessage, value, 3)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[AccountMessage, int]:
-        return fbe.decode_final(fbe_fr_AccountMessage, data, 3, check)
+    def _decode(self, data: bytes) -> tuple[AccountMessage, int]:
+        return fbe.decode_final(fbe_fr_AccountMessage, data, 3, self.limits)
 
 
 def fbe_js_Order(v: Order) -> str:
@@ -1231,11 +1249,12 @@ def fbe_js_Order(v: Order) -> str:
     ))
 
 
-def fbe_jr_Order(o: Any, f: str) -> Order:
+def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
     """A Order from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 26, "proto.Order")
     try:
-        return Order(
+        v = Order(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_str(m["symbol"], "symbol") if "symbol" in m else "",
             OrderSide(fbe.jsonfmt.get_int(m["side"], 0, 255, "side")) if "side" in m else OrderSide.buy,
@@ -1245,6 +1264,8 @@ def fbe_jr_Order(o: Any, f: str) -> Order:
         )
     except fbe.DecodeError as e:
         raise e.within("proto.Order") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Balance(v: Balance) -> str:
@@ -1258,16 +1279,19 @@ def fbe_js_Balance(v: Balance) -> str:
     ))
 
 
-def fbe_jr_Balance(o: Any, f: str) -> Balance:
+def fbe_jr_Balance(o: Any, f: str, b: fbe.Budget) -> Balance:
     """A Balance from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 12, "proto.Balance")
     try:
-        return Balance(
+        v = Balance(
             fbe.jsonfmt.get_str(m["currency"], "currency") if "currency" in m else "",
             fbe.jsonfmt.get_float(m["amount"], "amount") if "amount" in m else 0.0,
         )
     except fbe.DecodeError as e:
         raise e.within("proto.Balance") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Account(v: Account) -> str:
@@ -1289,20 +1313,23 @@ def fbe_js_Account(v: Account) -> str:
     ))
 
 
-def fbe_jr_Account(o: Any, f: str) -> Account:
+def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
     """A Account from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 14 + (0 if "wallet" in m else 12), "proto.Account")
     try:
-        return Account(
+        v = Account(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_str(m["name"], "name") if "name" in m else "",
             State(fbe.jsonfmt.get_int(m["state"], 0, 255, "state") & 255) if "state" in m else State.initialized | State.bad,
-            fbe_jr_Balance(m["wallet"], "wallet") if "wallet" in m else None,
-            (None if m["asset"] is None else fbe_jr_Balance(m["asset"], "asset")) if "asset" in m else None,
-            [fbe_jr_Order(e0, "orders") for e0 in fbe.jsonfmt.get_list(m["orders"], "orders")] if "orders" in m else None,
+            fbe_jr_Balance(m["wallet"], "wallet", b) if "wallet" in m else None,
+            (None if m["asset"] is None else fbe_jr_Balance(m["asset"], "asset", b)) if "asset" in m else None,
+            [fbe_jr_Order(e0, "orders", b) for e0 in fbe.jsonfmt.get_list(m["orders"], "orders")] if "orders" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("proto.Account") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_OrderMessage(v: OrderMessage) -> str:
@@ -1314,15 +1341,18 @@ def fbe_js_OrderMessage(v: OrderMessage) -> str:
     ))
 
 
-def fbe_jr_OrderMessage(o: Any, f: str) -> OrderMessage:
+def fbe_jr_OrderMessage(o: Any, f: str, b: fbe.Budget) -> OrderMessage:
     """A OrderMessage from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 26), "proto.OrderMessage")
     try:
-        return OrderMessage(
-            fbe_jr_Order(m["body"], "body") if "body" in m else None,
+        v = OrderMessage(
+            fbe_jr_Order(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("proto.OrderMessage") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_BalanceMessage(v: BalanceMessage) -> str:
@@ -1334,15 +1364,18 @@ def fbe_js_BalanceMessage(v: BalanceMessage) -> str:
     ))
 
 
-def fbe_jr_BalanceMessage(o: Any, f: str) -> BalanceMessage:
+def fbe_jr_BalanceMessage(o: Any, f: str, b: fbe.Budget) -> BalanceMessage:
     """A BalanceMessage from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 12), "proto.BalanceMessage")
     try:
-        return BalanceMessage(
-            fbe_jr_Balance(m["body"], "body") if "body" in m else None,
+        v = BalanceMessage(
+            fbe_jr_Balance(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("proto.BalanceMessage") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_AccountMessage(v: AccountMessage) -> str:
@@ -1354,39 +1387,42 @@ def fbe_js_AccountMessage(v: AccountMessage) -> str:
     ))
 
 
-def fbe_jr_AccountMessage(o: Any, f: str) -> AccountMessage:
+def fbe_jr_AccountMessage(o: Any, f: str, b: fbe.Budget) -> AccountMessage:
     """A AccountMessage from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 26), "proto.AccountMessage")
     try:
-        return AccountMessage(
-            fbe_jr_Account(m["body"], "body") if "body" in m else None,
+        v = AccountMessage(
+            fbe_jr_Account(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("proto.AccountMessage") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_proto_OrderMessage(data: bytes) -> OrderMessage:
-    return fbe.decode_versioned(fbe_vr_OrderMessage, data)[0]
+def fbe_dv_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> OrderMessage:
+    return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
 
 
-def fbe_df_proto_OrderMessage(data: bytes) -> OrderMessage:
-    return fbe.decode_final(fbe_fr_OrderMessage, data, 1)[0]
+def fbe_df_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> OrderMessage:
+    return fbe.decode_final(fbe_fr_OrderMessage, data, 1, limits)[0]
 
 
-def fbe_dv_proto_BalanceMessage(data: bytes) -> BalanceMessage:
-    return fbe.decode_versioned(fbe_vr_BalanceMessage, data)[0]
+def fbe_dv_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> BalanceMessage:
+    return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
 
 
-def fbe_df_proto_BalanceMessage(data: bytes) -> BalanceMessage:
-    return fbe.decode_final(fbe_fr_BalanceMessage, data, 2)[0]
+def fbe_df_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> BalanceMessage:
+    return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, limits)[0]
 
 
-def fbe_dv_proto_AccountMessage(data: bytes) -> AccountMessage:
-    return fbe.decode_versioned(fbe_vr_AccountMessage, data)[0]
+def fbe_dv_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> AccountMessage:
+    return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
 
 
-def fbe_df_proto_AccountMessage(data: bytes) -> AccountMessage:
-    return fbe.decode_final(fbe_fr_AccountMessage, data, 3)[0]
+def fbe_df_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> AccountMessage:
+    return fbe.decode_final(fbe_fr_AccountMessage, data, 3, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -1433,7 +1469,7 @@ class Receiver(fbe.Receiver):
     """Receives proto versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_dv_proto_OrderMessage, "on_receive_ordermessage"),
         2: (fbe_dv_proto_BalanceMessage, "on_receive_balancemessage"),
         3: (fbe_dv_proto_AccountMessage, "on_receive_accountmessage"),
@@ -1453,7 +1489,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives proto final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1: (fbe_df_proto_OrderMessage, "on_receive_ordermessage"),
         2: (fbe_df_proto_BalanceMessage, "on_receive_balancemessage"),
         3: (fbe_df_proto_AccountMessage, "on_receive_accountmessage"),
@@ -1501,8 +1537,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -1520,8 +1556,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -1551,6 +1587,6 @@ def fbe_vcr_v_proto_Order(r: fbe.Reader, b: int, off: int, f: str) -> list[Order
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Order(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Order, f, b)) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])]

@@ -120,7 +120,11 @@ FBE_L10 = struct.Struct("<B")
 FBE_C0 = (12, 16, 17, 18, 26, 34, 42, 50)
 FBE_C1 = (12, 20, 28)
 FBE_C2 = (12, 16, 17, 21, 26, 30)
-FBE_C3 = (12,)
+FBE_C3 = (20, 20, 20, 20, 0, 0, 0)
+FBE_C4 = (12,)
+FBE_C5 = (42, 0)
+FBE_C6 = (20, 0)
+FBE_C7 = (34, 0)
 
 
 class Order(fbe.Struct):
@@ -198,27 +202,27 @@ class Order(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Order, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Order:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Order, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Order, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Order, self, 1))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Order:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Order, data, 1)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Order, data, 1, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Order(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Order:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Order(fbe.jsonfmt.parse(text), "Order")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Order:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Order(fbe.jsonfmt.parse(text), "Order", fbe.jsonfmt.budget(text, limits))
 
 
 class Balance(pkg_proto.Balance):
@@ -279,27 +283,27 @@ class Balance(pkg_proto.Balance):
         return bytes(fbe.encode_versioned(fbe_vw_Balance, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Balance:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Balance, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Balance:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Balance, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Balance, self, 2))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Balance:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Balance, data, 2)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Balance:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Balance, data, 2, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Balance(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Balance:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Balance(fbe.jsonfmt.parse(text), "Balance")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Balance:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Balance(fbe.jsonfmt.parse(text), "Balance", fbe.jsonfmt.budget(text, limits))
 
 
 class Account(fbe.Struct):
@@ -371,27 +375,27 @@ class Account(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Account, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Account:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Account, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Account:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Account, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Account, self, 3))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Account:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Account, data, 3)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Account:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Account, data, 3, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Account(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Account:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Account(fbe.jsonfmt.parse(text), "Account")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Account:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Account(fbe.jsonfmt.parse(text), "Account", fbe.jsonfmt.budget(text, limits))
 
 
 class OrderMessage(fbe.Struct):
@@ -448,27 +452,27 @@ class OrderMessage(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_OrderMessage, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> OrderMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_OrderMessage, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderMessage:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_OrderMessage, self, 11))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> OrderMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_OrderMessage, data, 11)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderMessage:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_OrderMessage, data, 11, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_OrderMessage(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> OrderMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_OrderMessage(fbe.jsonfmt.parse(text), "OrderMessage")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> OrderMessage:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_OrderMessage(fbe.jsonfmt.parse(text), "OrderMessage", fbe.jsonfmt.budget(text, limits))
 
 
 class BalanceMessage(fbe.Struct):
@@ -525,27 +529,27 @@ class BalanceMessage(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_BalanceMessage, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> BalanceMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_BalanceMessage, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> BalanceMessage:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_BalanceMessage, self, 12))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> BalanceMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_BalanceMessage, data, 12)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> BalanceMessage:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_BalanceMessage, data, 12, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_BalanceMessage(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> BalanceMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_BalanceMessage(fbe.jsonfmt.parse(text), "BalanceMessage")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> BalanceMessage:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_BalanceMessage(fbe.jsonfmt.parse(text), "BalanceMessage", fbe.jsonfmt.budget(text, limits))
 
 
 class AccountMessage(fbe.Struct):
@@ -602,27 +606,27 @@ class AccountMessage(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_AccountMessage, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> AccountMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_AccountMessage, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AccountMessage:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_AccountMessage, self, 13))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> AccountMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_AccountMessage, data, 13)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AccountMessage:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_AccountMessage, data, 13, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_AccountMessage(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> AccountMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_AccountMessage(fbe.jsonfmt.parse(text), "AccountMessage")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> AccountMessage:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_AccountMessage(fbe.jsonfmt.parse(text), "AccountMessage", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_Order(v: Order) -> str:
@@ -721,7 +725,7 @@ def fbe_vw_Order(w: bytearray, v: Order) -> int:
 
 def fbe_vr_Order(r: fbe.Reader, p: int) -> Order:
     """Read the Order body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "protoex.Order")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1, "protoex.Order", 42)
     try:
         if t[0] >= 50:
             v = Order.__new__(Order)
@@ -761,7 +765,7 @@ def fbe_vw_Balance(w: bytearray, v: Balance) -> int:
 
 def fbe_vr_Balance(r: fbe.Reader, p: int) -> Balance:
     """Read the Balance body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L2, p, 2, "protoex.Balance")
+    t = fbe.buffer.leaf_body(r, FBE_L2, p, 2, "protoex.Balance", 20)
     try:
         if t[0] >= 28:
             v = Balance.__new__(Balance)
@@ -799,7 +803,7 @@ def fbe_vw_Account(w: bytearray, v: Account) -> int:
 
 def fbe_vr_Account(r: fbe.Reader, p: int) -> Account:
     """Read the Account body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L4, p, 3, "protoex.Account")
+    t = fbe.buffer.struct_body(r, FBE_L4, p, 3, "protoex.Account", 14)
     try:
         if t[0] >= 30:
             v = Account.__new__(Account)
@@ -811,6 +815,7 @@ def fbe_vr_Account(r: fbe.Reader, p: int) -> Account:
             v.orders = fbe_vcr_v_protoex_Order(r, p, t[8], "orders")
         else:
             k = fbe.buffer.present(FBE_C2, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C3, k, p)
             v = Account(
                 t[2] if k > 0 else 0,
                 fbe.buffer.read_string(r, p, t[3], "name") if k > 1 else "",
@@ -836,13 +841,14 @@ def fbe_vw_OrderMessage(w: bytearray, v: OrderMessage) -> int:
 
 def fbe_vr_OrderMessage(r: fbe.Reader, p: int) -> OrderMessage:
     """Read the OrderMessage body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L6, p, 11, "protoex.OrderMessage")
+    t = fbe.buffer.struct_body(r, FBE_L6, p, 11, "protoex.OrderMessage", 1)
     try:
         if t[0] >= 12:
             v = OrderMessage.__new__(OrderMessage)
             v.body = (fbe_vr_Order(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Order, "body", p))
         else:
-            k = fbe.buffer.present(FBE_C3, t[0], 8)
+            k = fbe.buffer.present(FBE_C4, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C5, k, p)
             v = OrderMessage(
                 (fbe_vr_Order(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Order, "body", p)) if k > 0 else None,
             )
@@ -863,13 +869,14 @@ def fbe_vw_BalanceMessage(w: bytearray, v: BalanceMessage) -> int:
 
 def fbe_vr_BalanceMessage(r: fbe.Reader, p: int) -> BalanceMessage:
     """Read the BalanceMessage body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L6, p, 12, "protoex.BalanceMessage")
+    t = fbe.buffer.struct_body(r, FBE_L6, p, 12, "protoex.BalanceMessage", 1)
     try:
         if t[0] >= 12:
             v = BalanceMessage.__new__(BalanceMessage)
             v.body = (fbe_vr_Balance(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Balance, "body", p))
         else:
-            k = fbe.buffer.present(FBE_C3, t[0], 8)
+            k = fbe.buffer.present(FBE_C4, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C6, k, p)
             v = BalanceMessage(
                 (fbe_vr_Balance(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Balance, "body", p)) if k > 0 else None,
             )
@@ -890,13 +897,14 @@ def fbe_vw_AccountMessage(w: bytearray, v: AccountMessage) -> int:
 
 def fbe_vr_AccountMessage(r: fbe.Reader, p: int) -> AccountMessage:
     """Read the AccountMessage body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L6, p, 13, "protoex.AccountMessage")
+    t = fbe.buffer.struct_body(r, FBE_L6, p, 13, "protoex.AccountMessage", 1)
     try:
         if t[0] >= 12:
             v = AccountMessage.__new__(AccountMessage)
             v.body = (fbe_vr_Account(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Account, "body", p))
         else:
-            k = fbe.buffer.present(FBE_C3, t[0], 8)
+            k = fbe.buffer.present(FBE_C4, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C7, k, p)
             v = AccountMessage(
                 (fbe_vr_Account(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Account, "body", p)) if k > 0 else None,
             )
@@ -914,8 +922,8 @@ class OrderModel(fbe.Model[Order]):
     def _encode(self, value: Order) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Order, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Order, int]:
-        return fbe.decode_versioned(fbe_vr_Order, data, check)
+    def _decode(self, data: bytes) -> tuple[Order, int]:
+        return fbe.decode_versioned(fbe_vr_Order, data, self.limits)
 
 
 class BalanceModel(fbe.Model[Balance]):
@@ -926,8 +934,8 @@ class BalanceModel(fbe.Model[Balance]):
     def _encode(self, value: Balance) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Balance, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Balance, int]:
-        return fbe.decode_versioned(fbe_vr_Balance, data, check)
+    def _decode(self, data: bytes) -> tuple[Balance, int]:
+        return fbe.decode_versioned(fbe_vr_Balance, data, self.limits)
 
 
 class AccountModel(fbe.Model[Account]):
@@ -938,8 +946,8 @@ class AccountModel(fbe.Model[Account]):
     def _encode(self, value: Account) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Account, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Account, int]:
-        return fbe.decode_versioned(fbe_vr_Account, data, check)
+    def _decode(self, data: bytes) -> tuple[Account, int]:
+        return fbe.decode_versioned(fbe_vr_Account, data, self.limits)
 
 
 class OrderMessageModel(fbe.Model[OrderMessage]):
@@ -950,8 +958,8 @@ class OrderMessageModel(fbe.Model[OrderMessage]):
     def _encode(self, value: OrderMessage) -> bytearray:
         return fbe.encode_versioned(fbe_vw_OrderMessage, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[OrderMessage, int]:
-        return fbe.decode_versioned(fbe_vr_OrderMessage, data, check)
+    def _decode(self, data: bytes) -> tuple[OrderMessage, int]:
+        return fbe.decode_versioned(fbe_vr_OrderMessage, data, self.limits)
 
 
 class BalanceMessageModel(fbe.Model[BalanceMessage]):
@@ -962,8 +970,8 @@ class BalanceMessageModel(fbe.Model[BalanceMessage]):
     def _encode(self, value: BalanceMessage) -> bytearray:
         return fbe.encode_versioned(fbe_vw_BalanceMessage, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[BalanceMessage, int]:
-        return fbe.decode_versioned(fbe_vr_BalanceMessage, data, check)
+    def _decode(self, data: bytes) -> tuple[BalanceMessage, int]:
+        return fbe.decode_versioned(fbe_vr_BalanceMessage, data, self.limits)
 
 
 class AccountMessageModel(fbe.Model[AccountMessage]):
@@ -974,8 +982,8 @@ class AccountMessageModel(fbe.Model[AccountMessage]):
     def _encode(self, value: AccountMessage) -> bytearray:
         return fbe.encode_versioned(fbe_vw_AccountMessage, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[AccountMessage, int]:
-        return fbe.decode_versioned(fbe_vr_AccountMessage, data, check)
+    def _decode(self, data: bytes) -> tuple[AccountMessage, int]:
+        return fbe.decode_versioned(fbe_vr_AccountMessage, data, self.limits)
 
 
 def fbe_fw_Order(w: bytearray, v: Order) -> None:
@@ -988,6 +996,7 @@ def fbe_fw_Order(w: bytearray, v: Order) -> None:
 
 def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
     """Read a Order at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 42)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -997,6 +1006,9 @@ def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
         q3 = p + t2[1]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "symbol")
+        r.budget -= t2[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "symbol")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         if p + 34 > end:
@@ -1027,6 +1039,7 @@ def fbe_fw_Balance(w: bytearray, v: Balance) -> None:
 
 def fbe_fr_Balance(r: fbe.Reader, p: int) -> tuple[Balance, int]:
     """Read a Balance at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 20)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -1036,6 +1049,9 @@ def fbe_fr_Balance(r: fbe.Reader, p: int) -> tuple[Balance, int]:
         q3 = p + t2[0]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "currency")
+        r.budget -= t2[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "currency")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         if p + 16 > end:
@@ -1071,7 +1087,7 @@ def fbe_fw_Account(w: bytearray, v: Account) -> None:
 
 def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
     """Read a Account at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 14)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -1081,6 +1097,9 @@ def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
         q5 = p + t4[1]
         if q5 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "name")
+        r.budget -= t4[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "name")
         x6 = data[p:q5].decode("utf-8", "surrogateescape")
         p = q5
         if p + 1 > end:
@@ -1094,7 +1113,7 @@ def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
         if h10:
             x11, p = fbe_fr_Balance(r, p)
             x9 = x11
-        n13 = fbe.buffer.final_count(r, p, 42, "orders")
+        n13 = fbe.buffer.final_count(r, p, 42, 0, "orders")
         p += 4
         x12: list[Order] = []
         for _ in range(n13):
@@ -1120,7 +1139,7 @@ def fbe_fw_OrderMessage(w: bytearray, v: OrderMessage) -> None:
 
 def fbe_fr_OrderMessage(r: fbe.Reader, p: int) -> tuple[OrderMessage, int]:
     """Read a OrderMessage at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 1)
     try:
         x1, p = fbe_fr_Order(r, p)
         v = OrderMessage.__new__(OrderMessage)
@@ -1138,7 +1157,7 @@ def fbe_fw_BalanceMessage(w: bytearray, v: BalanceMessage) -> None:
 
 def fbe_fr_BalanceMessage(r: fbe.Reader, p: int) -> tuple[BalanceMessage, int]:
     """Read a BalanceMessage at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 1)
     try:
         x1, p = fbe_fr_Balance(r, p)
         v = BalanceMessage.__new__(BalanceMessage)
@@ -1156,7 +1175,7 @@ def fbe_fw_AccountMessage(w: bytearray, v: AccountMessage) -> None:
 
 def fbe_fr_AccountMessage(r: fbe.Reader, p: int) -> tuple[AccountMessage, int]:
     """Read a AccountMessage at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 1)
     try:
         x1, p = fbe_fr_Account(r, p)
         v = AccountMessage.__new__(AccountMessage)
@@ -1175,8 +1194,8 @@ class OrderFinalModel(fbe.FinalModel[Order]):
     def _encode(self, value: Order) -> bytearray:
         return fbe.encode_final(fbe_fw_Order, value, 1)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Order, int]:
-        return fbe.decode_final(fbe_fr_Order, data, 1, check)
+    def _decode(self, data: bytes) -> tuple[Order, int]:
+        return fbe.decode_final(fbe_fr_Order, data, 1, self.limits)
 
 
 class BalanceFinalModel(fbe.FinalModel[Balance]):
@@ -1187,8 +1206,8 @@ class BalanceFinalModel(fbe.FinalModel[Balance]):
     def _encode(self, value: Balance) -> bytearray:
         return fbe.encode_final(fbe_fw_Balance, value, 2)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Balance, int]:
-        return fbe.decode_final(fbe_fr_Balance, data, 2, check)
+    def _decode(self, data: bytes) -> tuple[Balance, int]:
+        return fbe.decode_final(fbe_fr_Balance, data, 2, self.limits)
 
 
 class AccountFinalModel(fbe.FinalModel[Account]):
@@ -1199,8 +1218,8 @@ class AccountFinalModel(fbe.FinalModel[Account]):
     def _encode(self, value: Account) -> bytearray:
         return fbe.encode_final(fbe_fw_Account, value, 3)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Account, int]:
-        return fbe.decode_final(fbe_fr_Account, data, 3, check)
+    def _decode(self, data: bytes) -> tuple[Account, int]:
+        return fbe.decode_final(fbe_fr_Account, data, 3, self.limits)
 
 
 class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
@@ -1211,8 +1230,8 @@ class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
     def _encode(self, value: OrderMessage) -> bytearray:
         return fbe.encode_final(fbe_fw_OrderMessage, value, 11)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[OrderMessage, int]:
-        return fbe.decode_final(fbe_fr_OrderMessage, data, 11, check)
+    def _decode(self, data: bytes) -> tuple[OrderMessage, int]:
+        return fbe.decode_final(fbe_fr_OrderMessage, data, 11, self.limits)
 
 
 class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
@@ -1223,8 +1242,8 @@ class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
     def _encode(self, value: BalanceMessage) -> bytearray:
         return fbe.encode_final(fbe_fw_BalanceMessage, value, 12)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[BalanceMessage, int]:
-        return fbe.decode_final(fbe_fr_BalanceMessage, data, 12, check)
+    def _decode(self, data: bytes) -> tuple[BalanceMessage, int]:
+        return fbe.decode_final(fbe_fr_BalanceMessage, data, 12, self.limits)
 
 
 class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
@@ -1235,8 +1254,8 @@ class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
     def _encode(self, value: AccountMessage) -> bytearray:
         return fbe.encode_final(fbe_fw_AccountMessage, value, 13)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[AccountMessage, int]:
-        return fbe.decode_final(fbe_fr_AccountMessage, data, 13, check)
+    def _decode(self, data: bytes) -> tuple[AccountMessage, int]:
+        return fbe.decode_final(fbe_fr_AccountMessage, data, 13, self.limits)
 
 
 def fbe_js_Order(v: Order) -> str:
@@ -1262,11 +1281,12 @@ def fbe_js_Order(v: Order) -> str:
     ))
 
 
-def fbe_jr_Order(o: Any, f: str) -> Order:
+def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
     """A Order from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 42, "protoex.Order")
     try:
-        return Order(
+        v = Order(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_str(m["symbol"], "symbol") if "symbol" in m else "",
             OrderSide(fbe.jsonfmt.get_int(m["side"], 0, 255, "side")) if "side" in m else OrderSide.buy,
@@ -1278,6 +1298,8 @@ def fbe_jr_Order(o: Any, f: str) -> Order:
         )
     except fbe.DecodeError as e:
         raise e.within("protoex.Order") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Balance(v: Balance) -> str:
@@ -1293,17 +1315,20 @@ def fbe_js_Balance(v: Balance) -> str:
     ))
 
 
-def fbe_jr_Balance(o: Any, f: str) -> Balance:
+def fbe_jr_Balance(o: Any, f: str, b: fbe.Budget) -> Balance:
     """A Balance from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 20, "protoex.Balance")
     try:
-        return Balance(
+        v = Balance(
             fbe.jsonfmt.get_str(m["currency"], "currency") if "currency" in m else "",
             fbe.jsonfmt.get_float(m["amount"], "amount") if "amount" in m else 0.0,
             fbe.jsonfmt.get_float(m["locked"], "locked") if "locked" in m else 0.0,
         )
     except fbe.DecodeError as e:
         raise e.within("protoex.Balance") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Account(v: Account) -> str:
@@ -1325,20 +1350,23 @@ def fbe_js_Account(v: Account) -> str:
     ))
 
 
-def fbe_jr_Account(o: Any, f: str) -> Account:
+def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
     """A Account from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 14 + (0 if "wallet" in m else 20), "protoex.Account")
     try:
-        return Account(
+        v = Account(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_str(m["name"], "name") if "name" in m else "",
             StateEx(fbe.jsonfmt.get_int(m["state"], 0, 255, "state") & 255) if "state" in m else StateEx.initialized | StateEx.bad | StateEx.sad,
-            fbe_jr_Balance(m["wallet"], "wallet") if "wallet" in m else None,
-            (None if m["asset"] is None else fbe_jr_Balance(m["asset"], "asset")) if "asset" in m else None,
-            [fbe_jr_Order(e0, "orders") for e0 in fbe.jsonfmt.get_list(m["orders"], "orders")] if "orders" in m else None,
+            fbe_jr_Balance(m["wallet"], "wallet", b) if "wallet" in m else None,
+            (None if m["asset"] is None else fbe_jr_Balance(m["asset"], "asset", b)) if "asset" in m else None,
+            [fbe_jr_Order(e0, "orders", b) for e0 in fbe.jsonfmt.get_list(m["orders"], "orders")] if "orders" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("protoex.Account") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_OrderMessage(v: OrderMessage) -> str:
@@ -1350,15 +1378,18 @@ def fbe_js_OrderMessage(v: OrderMessage) -> str:
     ))
 
 
-def fbe_jr_OrderMessage(o: Any, f: str) -> OrderMessage:
+def fbe_jr_OrderMessage(o: Any, f: str, b: fbe.Budget) -> OrderMessage:
     """A OrderMessage from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 42), "protoex.OrderMessage")
     try:
-        return OrderMessage(
-            fbe_jr_Order(m["body"], "body") if "body" in m else None,
+        v = OrderMessage(
+            fbe_jr_Order(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("protoex.OrderMessage") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_BalanceMessage(v: BalanceMessage) -> str:
@@ -1370,15 +1401,18 @@ def fbe_js_BalanceMessage(v: BalanceMessage) -> str:
     ))
 
 
-def fbe_jr_BalanceMessage(o: Any, f: str) -> BalanceMessage:
+def fbe_jr_BalanceMessage(o: Any, f: str, b: fbe.Budget) -> BalanceMessage:
     """A BalanceMessage from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 20), "protoex.BalanceMessage")
     try:
-        return BalanceMessage(
-            fbe_jr_Balance(m["body"], "body") if "body" in m else None,
+        v = BalanceMessage(
+            fbe_jr_Balance(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("protoex.BalanceMessage") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_AccountMessage(v: AccountMessage) -> str:
@@ -1390,63 +1424,66 @@ def fbe_js_AccountMessage(v: AccountMessage) -> str:
     ))
 
 
-def fbe_jr_AccountMessage(o: Any, f: str) -> AccountMessage:
+def fbe_jr_AccountMessage(o: Any, f: str, b: fbe.Budget) -> AccountMessage:
     """A AccountMessage from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 34), "protoex.AccountMessage")
     try:
-        return AccountMessage(
-            fbe_jr_Account(m["body"], "body") if "body" in m else None,
+        v = AccountMessage(
+            fbe_jr_Account(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("protoex.AccountMessage") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_protoex_OrderMessage(data: bytes) -> OrderMessage:
-    return fbe.decode_versioned(fbe_vr_OrderMessage, data)[0]
+def fbe_dv_protoex_OrderMessage(data: bytes, limits: fbe.Limits | None) -> OrderMessage:
+    return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
 
 
-def fbe_df_protoex_OrderMessage(data: bytes) -> OrderMessage:
-    return fbe.decode_final(fbe_fr_OrderMessage, data, 11)[0]
+def fbe_df_protoex_OrderMessage(data: bytes, limits: fbe.Limits | None) -> OrderMessage:
+    return fbe.decode_final(fbe_fr_OrderMessage, data, 11, limits)[0]
 
 
-def fbe_dv_protoex_BalanceMessage(data: bytes) -> BalanceMessage:
-    return fbe.decode_versioned(fbe_vr_BalanceMessage, data)[0]
+def fbe_dv_protoex_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> BalanceMessage:
+    return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
 
 
-def fbe_df_protoex_BalanceMessage(data: bytes) -> BalanceMessage:
-    return fbe.decode_final(fbe_fr_BalanceMessage, data, 12)[0]
+def fbe_df_protoex_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> BalanceMessage:
+    return fbe.decode_final(fbe_fr_BalanceMessage, data, 12, limits)[0]
 
 
-def fbe_dv_protoex_AccountMessage(data: bytes) -> AccountMessage:
-    return fbe.decode_versioned(fbe_vr_AccountMessage, data)[0]
+def fbe_dv_protoex_AccountMessage(data: bytes, limits: fbe.Limits | None) -> AccountMessage:
+    return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
 
 
-def fbe_df_protoex_AccountMessage(data: bytes) -> AccountMessage:
-    return fbe.decode_final(fbe_fr_AccountMessage, data, 13)[0]
+def fbe_df_protoex_AccountMessage(data: bytes, limits: fbe.Limits | None) -> AccountMessage:
+    return fbe.decode_final(fbe_fr_AccountMessage, data, 13, limits)[0]
 
 
-def fbe_dv_proto_OrderMessage(data: bytes) -> pkg_proto.OrderMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_OrderMessage, data)[0]
+def fbe_dv_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.OrderMessage:
+    return fbe.decode_versioned(pkg_proto.fbe_vr_OrderMessage, data, limits)[0]
 
 
-def fbe_df_proto_OrderMessage(data: bytes) -> pkg_proto.OrderMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_OrderMessage, data, 1)[0]
+def fbe_df_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.OrderMessage:
+    return fbe.decode_final(pkg_proto.fbe_fr_OrderMessage, data, 1, limits)[0]
 
 
-def fbe_dv_proto_BalanceMessage(data: bytes) -> pkg_proto.BalanceMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_BalanceMessage, data)[0]
+def fbe_dv_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.BalanceMessage:
+    return fbe.decode_versioned(pkg_proto.fbe_vr_BalanceMessage, data, limits)[0]
 
 
-def fbe_df_proto_BalanceMessage(data: bytes) -> pkg_proto.BalanceMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_BalanceMessage, data, 2)[0]
+def fbe_df_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.BalanceMessage:
+    return fbe.decode_final(pkg_proto.fbe_fr_BalanceMessage, data, 2, limits)[0]
 
 
-def fbe_dv_proto_AccountMessage(data: bytes) -> pkg_proto.AccountMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_AccountMessage, data)[0]
+def fbe_dv_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.AccountMessage:
+    return fbe.decode_versioned(pkg_proto.fbe_vr_AccountMessage, data, limits)[0]
 
 
-def fbe_df_proto_AccountMessage(data: bytes) -> pkg_proto.AccountMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_AccountMessage, data, 3)[0]
+def fbe_df_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.AccountMessage:
+    return fbe.decode_final(pkg_proto.fbe_fr_AccountMessage, data, 3, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -1499,7 +1536,7 @@ class Receiver(fbe.Receiver):
     """Receives protoex versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         11: (fbe_dv_protoex_OrderMessage, "on_receive_ordermessage"),
         12: (fbe_dv_protoex_BalanceMessage, "on_receive_balancemessage"),
         13: (fbe_dv_protoex_AccountMessage, "on_receive_accountmessage"),
@@ -1531,7 +1568,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives protoex final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         11: (fbe_df_protoex_OrderMessage, "on_receive_ordermessage"),
         12: (fbe_df_protoex_BalanceMessage, "on_receive_balancemessage"),
         13: (fbe_df_protoex_AccountMessage, "on_receive_accountmessage"),
@@ -1610,8 +1647,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
         **pkg_proto.Client._fbe_requests,
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -1630,8 +1667,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
         **pkg_proto.FinalClient._fbe_requests,
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -1661,6 +1698,6 @@ def fbe_vcr_v_protoex_Order(r: fbe.Reader, b: int, off: int, f: str) -> list[Ord
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Order(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Order, f, b)) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])]

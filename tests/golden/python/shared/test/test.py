@@ -225,13 +225,17 @@ FBE_C0 = Decimal(0)
 FBE_C1 = Decimal("123456.123456")
 FBE_C2 = uuid.UUID("123e4567-e89b-12d3-a456-426655440000")
 FBE_C3 = (12, 13, 14, 15, 16, 17, 18, 22, 26, 27, 28, 29, 30, 32, 34, 36, 38, 42, 46, 50, 54, 62, 70, 78, 86, 90, 94, 102, 110, 126, 142, 146, 150, 158, 166, 174, 190, 206, 222, 223, 224, 228, 232, 233, 237)
-FBE_C4 = (12, 13, 14, 15, 16, 17, 18, 22, 26, 27, 28, 29, 30, 32, 34, 36, 38, 42, 46, 50, 54, 62, 70, 78, 86, 90, 94, 102, 110, 126, 142, 146, 150, 158, 166, 174, 190, 206, 222, 223, 224, 228, 232, 233, 237, 242, 247, 252, 257, 262, 267, 272, 277, 282, 287, 292, 297, 302, 307, 312, 317, 322, 327, 332, 337, 342, 347, 352, 357, 362, 367, 372, 377, 382, 387, 392, 397, 402, 407, 412, 417, 422, 427, 432, 437, 442, 447, 452, 457, 462, 467, 472, 477, 482, 487, 492, 497, 502, 507, 512, 517, 522, 527, 532, 537, 542, 547, 552, 557, 562, 567)
-FBE_C5 = (12, 13, 14, 15, 16, 17, 18, 22, 26, 27, 28, 29, 30, 32, 34, 36, 38, 42, 46, 50, 54, 62, 70, 78, 86, 90, 94, 102, 110, 126, 142, 146, 150, 158, 166, 174, 190, 206, 222, 223, 224, 228, 232, 233, 237, 242, 247, 252, 257, 262, 267, 272, 277, 282, 287, 292, 297, 302, 307, 312, 317, 322, 327, 332, 337, 342, 347, 352, 357, 362, 367, 372, 377, 382, 387, 392, 397, 402, 407, 412, 417, 422, 427, 432, 437, 442, 447, 452, 457, 462, 467, 472, 477, 482, 487, 492, 497, 502, 507, 512, 517, 522, 527, 532, 537, 542, 547, 552, 557, 562, 567, 571, 576, 577, 582, 586, 591, 599, 604, 608, 613, 617, 622)
-FBE_C6 = (12, 17, 22)
-FBE_C7 = (10, 20, 28, 38, 46, 56, 64, 74, 82, 92)
-FBE_C8 = (12, 16, 20, 24, 28, 32, 36, 40, 44, 48)
-FBE_C9 = (12, 16, 20, 24)
-FBE_C10 = (12, 16)
+FBE_C4 = (64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 38, 26, 26, 0)
+FBE_C5 = (12, 13, 14, 15, 16, 17, 18, 22, 26, 27, 28, 29, 30, 32, 34, 36, 38, 42, 46, 50, 54, 62, 70, 78, 86, 90, 94, 102, 110, 126, 142, 146, 150, 158, 166, 174, 190, 206, 222, 223, 224, 228, 232, 233, 237, 242, 247, 252, 257, 262, 267, 272, 277, 282, 287, 292, 297, 302, 307, 312, 317, 322, 327, 332, 337, 342, 347, 352, 357, 362, 367, 372, 377, 382, 387, 392, 397, 402, 407, 412, 417, 422, 427, 432, 437, 442, 447, 452, 457, 462, 467, 472, 477, 482, 487, 492, 497, 502, 507, 512, 517, 522, 527, 532, 537, 542, 547, 552, 557, 562, 567)
+FBE_C6 = (64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 38, 26, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+FBE_C7 = (12, 13, 14, 15, 16, 17, 18, 22, 26, 27, 28, 29, 30, 32, 34, 36, 38, 42, 46, 50, 54, 62, 70, 78, 86, 90, 94, 102, 110, 126, 142, 146, 150, 158, 166, 174, 190, 206, 222, 223, 224, 228, 232, 233, 237, 242, 247, 252, 257, 262, 267, 272, 277, 282, 287, 292, 297, 302, 307, 312, 317, 322, 327, 332, 337, 342, 347, 352, 357, 362, 367, 372, 377, 382, 387, 392, 397, 402, 407, 412, 417, 422, 427, 432, 437, 442, 447, 452, 457, 462, 467, 472, 477, 482, 487, 492, 497, 502, 507, 512, 517, 522, 527, 532, 537, 542, 547, 552, 557, 562, 567, 571, 576, 577, 582, 586, 591, 599, 604, 608, 613, 617, 622)
+FBE_C8 = (692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 692, 666, 654, 654, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 628, 347, 347, 0, 0)
+FBE_C9 = (12, 17, 22)
+FBE_C10 = (10, 20, 28, 38, 46, 56, 64, 74, 82, 92)
+FBE_C11 = (562, 562, 562, 562, 562, 562, 562, 562, 562, 0, 0)
+FBE_C12 = (12, 16, 20, 24, 28, 32, 36, 40, 44, 48)
+FBE_C13 = (12, 16, 20, 24)
+FBE_C14 = (12, 16)
 
 
 class StructSimple(fbe.Struct):
@@ -420,27 +424,27 @@ class StructSimple(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructSimple, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructSimple:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructSimple, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSimple:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructSimple, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructSimple, self, 110))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructSimple:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructSimple, data, 110)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSimple:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructSimple, data, 110, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructSimple(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructSimple:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructSimple(fbe.jsonfmt.parse(text), "StructSimple")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructSimple:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructSimple(fbe.jsonfmt.parse(text), "StructSimple", fbe.jsonfmt.budget(text, limits))
 
 
 class StructOptional(StructSimple):
@@ -782,27 +786,27 @@ class StructOptional(StructSimple):
         return bytes(fbe.encode_versioned(fbe_vw_StructOptional, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructOptional:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructOptional, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructOptional:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructOptional, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructOptional, self, 111))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructOptional:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructOptional, data, 111)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructOptional:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructOptional, data, 111, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructOptional(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructOptional:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructOptional(fbe.jsonfmt.parse(text), "StructOptional")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructOptional:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructOptional(fbe.jsonfmt.parse(text), "StructOptional", fbe.jsonfmt.budget(text, limits))
 
 
 class StructNested(StructOptional):
@@ -1114,27 +1118,27 @@ class StructNested(StructOptional):
         return bytes(fbe.encode_versioned(fbe_vw_StructNested, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructNested:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructNested, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructNested:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructNested, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructNested, self, 112))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructNested:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructNested, data, 112)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructNested:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructNested, data, 112, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructNested(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructNested:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructNested(fbe.jsonfmt.parse(text), "StructNested")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructNested:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructNested(fbe.jsonfmt.parse(text), "StructNested", fbe.jsonfmt.budget(text, limits))
 
 
 class StructBytes(fbe.Struct):
@@ -1197,27 +1201,27 @@ class StructBytes(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructBytes, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructBytes:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructBytes, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructBytes:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructBytes, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructBytes, self, 120))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructBytes:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructBytes, data, 120)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructBytes:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructBytes, data, 120, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructBytes(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructBytes:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructBytes(fbe.jsonfmt.parse(text), "StructBytes")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructBytes:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructBytes(fbe.jsonfmt.parse(text), "StructBytes", fbe.jsonfmt.budget(text, limits))
 
 
 class StructArray(fbe.Struct):
@@ -1301,27 +1305,27 @@ class StructArray(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructArray, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructArray:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructArray, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructArray:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructArray, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructArray, self, 125))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructArray:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructArray, data, 125)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructArray:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructArray, data, 125, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructArray(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructArray:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructArray(fbe.jsonfmt.parse(text), "StructArray")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructArray:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructArray(fbe.jsonfmt.parse(text), "StructArray", fbe.jsonfmt.budget(text, limits))
 
 
 class StructVector(fbe.Struct):
@@ -1405,27 +1409,27 @@ class StructVector(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructVector, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructVector:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructVector, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructVector:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructVector, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructVector, self, 130))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructVector:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructVector, data, 130)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructVector:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructVector, data, 130, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructVector(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructVector:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructVector(fbe.jsonfmt.parse(text), "StructVector")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructVector:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructVector(fbe.jsonfmt.parse(text), "StructVector", fbe.jsonfmt.budget(text, limits))
 
 
 class StructList(fbe.Struct):
@@ -1509,27 +1513,27 @@ class StructList(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructList, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructList:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructList, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructList:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructList, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructList, self, 131))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructList:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructList, data, 131)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructList:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructList, data, 131, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructList(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructList:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructList(fbe.jsonfmt.parse(text), "StructList")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructList:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructList(fbe.jsonfmt.parse(text), "StructList", fbe.jsonfmt.budget(text, limits))
 
 
 class StructSet(fbe.Struct):
@@ -1595,27 +1599,27 @@ class StructSet(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructSet, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructSet:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructSet, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSet:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructSet, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructSet, self, 132))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructSet:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructSet, data, 132)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSet:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructSet, data, 132, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructSet(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructSet:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructSet(fbe.jsonfmt.parse(text), "StructSet")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructSet:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructSet(fbe.jsonfmt.parse(text), "StructSet", fbe.jsonfmt.budget(text, limits))
 
 
 class StructMap(fbe.Struct):
@@ -1699,27 +1703,27 @@ class StructMap(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructMap, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructMap:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructMap, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructMap:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructMap, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructMap, self, 140))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructMap:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructMap, data, 140)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructMap:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructMap, data, 140, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructMap(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructMap:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructMap(fbe.jsonfmt.parse(text), "StructMap")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructMap:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructMap(fbe.jsonfmt.parse(text), "StructMap", fbe.jsonfmt.budget(text, limits))
 
 
 class StructHash(fbe.Struct):
@@ -1803,27 +1807,27 @@ class StructHash(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructHash, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructHash:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructHash, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHash:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructHash, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructHash, self, 141))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructHash:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructHash, data, 141)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHash:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructHash, data, 141, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructHash(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructHash:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructHash(fbe.jsonfmt.parse(text), "StructHash")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructHash:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructHash(fbe.jsonfmt.parse(text), "StructHash", fbe.jsonfmt.budget(text, limits))
 
 
 class StructHashEx(fbe.Struct):
@@ -1883,27 +1887,27 @@ class StructHashEx(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructHashEx, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructHashEx:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructHashEx, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHashEx:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructHashEx, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructHashEx, self, 142))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructHashEx:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructHashEx, data, 142)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHashEx:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructHashEx, data, 142, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructHashEx(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructHashEx:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructHashEx(fbe.jsonfmt.parse(text), "StructHashEx")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructHashEx:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructHashEx(fbe.jsonfmt.parse(text), "StructHashEx", fbe.jsonfmt.budget(text, limits))
 
 
 class StructEmpty(fbe.Struct):
@@ -1955,27 +1959,27 @@ class StructEmpty(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_StructEmpty, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> StructEmpty:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_StructEmpty, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructEmpty:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_StructEmpty, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructEmpty, self, 143))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> StructEmpty:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_StructEmpty, data, 143)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructEmpty:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_StructEmpty, data, 143, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_StructEmpty(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> StructEmpty:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_StructEmpty(fbe.jsonfmt.parse(text), "StructEmpty")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructEmpty:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_StructEmpty(fbe.jsonfmt.parse(text), "StructEmpty", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_StructSimple(v: StructSimple) -> str:
@@ -2452,7 +2456,7 @@ def fbe_vw_StructSimple(w: bytearray, v: StructSimple) -> int:
 
 def fbe_vr_StructSimple(r: fbe.Reader, p: int) -> StructSimple:
     """Read the StructSimple body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L0, p, 110, "test.StructSimple")
+    t = fbe.buffer.struct_body(r, FBE_L0, p, 110, "test.StructSimple", 217)
     try:
         if t[0] >= 237:
             v = StructSimple.__new__(StructSimple)
@@ -2503,6 +2507,7 @@ def fbe_vr_StructSimple(r: fbe.Reader, p: int) -> StructSimple:
             v.f44 = (pkg_proto.fbe_vr_Account(r, p + t[46]) if t[46] else fbe.buffer.absent_struct(r, pkg_proto.Account, "f44", p))
         else:
             k = fbe.buffer.present(FBE_C3, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C4, k, p)
             v = StructSimple(
                 t[2] if k > 0 else 0,
                 t[3] if k > 1 else False,
@@ -2967,7 +2972,7 @@ def fbe_vw_StructOptional(w: bytearray, v: StructOptional) -> int:
 
 def fbe_vr_StructOptional(r: fbe.Reader, p: int) -> StructOptional:
     """Read the StructOptional body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L1, p, 111, "test.StructOptional")
+    t = fbe.buffer.struct_body(r, FBE_L1, p, 111, "test.StructOptional", 283)
     try:
         if t[0] >= 567:
             v = StructOptional.__new__(StructOptional)
@@ -3083,7 +3088,8 @@ def fbe_vr_StructOptional(r: fbe.Reader, p: int) -> StructOptional:
             v.f164 = fbe.buffer.read_optional_struct(r, p, t[175], t[176], "f164", pkg_proto.fbe_vr_Account, pkg_proto.Account)
             v.f165 = fbe.buffer.read_optional_struct(r, p, t[177], t[178], "f165", pkg_proto.fbe_vr_Account, pkg_proto.Account)
         else:
-            k = fbe.buffer.present(FBE_C4, t[0], 237)
+            k = fbe.buffer.present(FBE_C5, t[0], 237)
+            fbe.buffer.charge_defaults(r, FBE_C6, k, p)
             v = StructOptional(
                 t[2] if k > 0 else 0,
                 t[3] if k > 1 else False,
@@ -3652,7 +3658,7 @@ def fbe_vw_StructNested(w: bytearray, v: StructNested) -> int:
 
 def fbe_vr_StructNested(r: fbe.Reader, p: int) -> StructNested:
     """Read the StructNested body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L14, p, 112, "test.StructNested")
+    t = fbe.buffer.struct_body(r, FBE_L14, p, 112, "test.StructNested", 306)
     try:
         if t[0] >= 622:
             v = StructNested.__new__(StructNested)
@@ -3780,7 +3786,8 @@ def fbe_vr_StructNested(r: fbe.Reader, p: int) -> StructNested:
             v.f1010 = (fbe_vr_StructOptional(r, p + t[194]) if t[194] else fbe.buffer.absent_struct(r, StructOptional, "f1010", p))
             v.f1011 = fbe.buffer.read_optional_struct(r, p, t[195], t[196], "f1011", fbe_vr_StructOptional, StructOptional)
         else:
-            k = fbe.buffer.present(FBE_C5, t[0], 567)
+            k = fbe.buffer.present(FBE_C7, t[0], 567)
+            fbe.buffer.charge_defaults(r, FBE_C8, k, p)
             v = StructNested(
                 t[2] if k > 0 else 0,
                 t[3] if k > 1 else False,
@@ -3935,7 +3942,7 @@ def fbe_vw_StructBytes(w: bytearray, v: StructBytes) -> int:
 
 def fbe_vr_StructBytes(r: fbe.Reader, p: int) -> StructBytes:
     """Read the StructBytes body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L15, p, 120, "test.StructBytes")
+    t = fbe.buffer.leaf_body(r, FBE_L15, p, 120, "test.StructBytes", 6)
     try:
         if t[0] >= 22:
             v = StructBytes.__new__(StructBytes)
@@ -3943,7 +3950,7 @@ def fbe_vr_StructBytes(r: fbe.Reader, p: int) -> StructBytes:
             v.f2 = fbe.buffer.read_optional(r, p, t[3], t[4], "f2", fbe_vsr_bytes)
             v.f3 = fbe.buffer.read_optional(r, p, t[5], t[6], "f3", fbe_vsr_bytes)
         else:
-            k = fbe.buffer.present(FBE_C6, t[0], 8)
+            k = fbe.buffer.present(FBE_C9, t[0], 8)
             v = StructBytes(
                 fbe.buffer.read_bytes(r, p, t[2], "f1") if k > 0 else b"",
                 fbe.buffer.read_optional(r, p, t[3], t[4], "f2", fbe_vsr_bytes) if k > 1 else None,
@@ -3974,7 +3981,7 @@ def fbe_vw_StructArray(w: bytearray, v: StructArray) -> int:
 
 def fbe_vr_StructArray(r: fbe.Reader, p: int) -> StructArray:
     """Read the StructArray body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L16, p, 125, "test.StructArray")
+    t = fbe.buffer.struct_body(r, FBE_L16, p, 125, "test.StructArray", 36)
     try:
         if t[0] >= 92:
             v = StructArray.__new__(StructArray)
@@ -3989,7 +3996,8 @@ def fbe_vr_StructArray(r: fbe.Reader, p: int) -> StructArray:
             v.f9 = [(fbe_vr_StructSimple(r, p + t[j]) if t[j] else fbe.buffer.absent_struct(r, StructSimple, "f9", p)) for j in range(26, 28)]
             v.f10 = [fbe.buffer.read_optional_struct(r, p, t[j], t[j + 1], "f10", fbe_vr_StructSimple, StructSimple) for j in range(28, 32, 2)]
         else:
-            k = fbe.buffer.present(FBE_C7, t[0], 8)
+            k = fbe.buffer.present(FBE_C10, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C11, k, p)
             v = StructArray(
                 list(t[2:4]) if k > 0 else None,
                 [fbe.buffer.read_optional(r, p, t[j], t[j + 1], "f2", fbe_vsr_byte) for j in range(4, 8, 2)] if k > 1 else None,
@@ -4028,7 +4036,7 @@ def fbe_vw_StructVector(w: bytearray, v: StructVector) -> int:
 
 def fbe_vr_StructVector(r: fbe.Reader, p: int) -> StructVector:
     """Read the StructVector body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L17, p, 130, "test.StructVector")
+    t = fbe.buffer.struct_body(r, FBE_L17, p, 130, "test.StructVector", 40)
     try:
         if t[0] >= 48:
             v = StructVector.__new__(StructVector)
@@ -4043,7 +4051,7 @@ def fbe_vr_StructVector(r: fbe.Reader, p: int) -> StructVector:
             v.f9 = fbe_vcr_v_test_StructSimple(r, p, t[10], "f9")
             v.f10 = fbe_vcr_v_o_test_StructSimple(r, p, t[11], "f10")
         else:
-            k = fbe.buffer.present(FBE_C8, t[0], 8)
+            k = fbe.buffer.present(FBE_C12, t[0], 8)
             v = StructVector(
                 fbe_vcr_v_byte(r, p, t[2], "f1") if k > 0 else None,
                 fbe_vcr_v_o_byte(r, p, t[3], "f2") if k > 1 else None,
@@ -4082,7 +4090,7 @@ def fbe_vw_StructList(w: bytearray, v: StructList) -> int:
 
 def fbe_vr_StructList(r: fbe.Reader, p: int) -> StructList:
     """Read the StructList body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L17, p, 131, "test.StructList")
+    t = fbe.buffer.struct_body(r, FBE_L17, p, 131, "test.StructList", 40)
     try:
         if t[0] >= 48:
             v = StructList.__new__(StructList)
@@ -4097,7 +4105,7 @@ def fbe_vr_StructList(r: fbe.Reader, p: int) -> StructList:
             v.f9 = fbe_vcr_l_test_StructSimple(r, p, t[10], "f9")
             v.f10 = fbe_vcr_l_o_test_StructSimple(r, p, t[11], "f10")
         else:
-            k = fbe.buffer.present(FBE_C8, t[0], 8)
+            k = fbe.buffer.present(FBE_C12, t[0], 8)
             v = StructList(
                 fbe_vcr_l_byte(r, p, t[2], "f1") if k > 0 else None,
                 fbe_vcr_l_o_byte(r, p, t[3], "f2") if k > 1 else None,
@@ -4130,7 +4138,7 @@ def fbe_vw_StructSet(w: bytearray, v: StructSet) -> int:
 
 def fbe_vr_StructSet(r: fbe.Reader, p: int) -> StructSet:
     """Read the StructSet body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L19, p, 132, "test.StructSet")
+    t = fbe.buffer.struct_body(r, FBE_L19, p, 132, "test.StructSet", 16)
     try:
         if t[0] >= 24:
             v = StructSet.__new__(StructSet)
@@ -4139,7 +4147,7 @@ def fbe_vr_StructSet(r: fbe.Reader, p: int) -> StructSet:
             v.f3 = fbe_vcr_s_test_FlagsSimple(r, p, t[4], "f3")
             v.f4 = fbe_vcr_s_test_StructSimple(r, p, t[5], "f4")
         else:
-            k = fbe.buffer.present(FBE_C9, t[0], 8)
+            k = fbe.buffer.present(FBE_C13, t[0], 8)
             v = StructSet(
                 fbe_vcr_s_byte(r, p, t[2], "f1") if k > 0 else None,
                 fbe_vcr_s_test_EnumSimple(r, p, t[3], "f2") if k > 1 else None,
@@ -4172,7 +4180,7 @@ def fbe_vw_StructMap(w: bytearray, v: StructMap) -> int:
 
 def fbe_vr_StructMap(r: fbe.Reader, p: int) -> StructMap:
     """Read the StructMap body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L17, p, 140, "test.StructMap")
+    t = fbe.buffer.struct_body(r, FBE_L17, p, 140, "test.StructMap", 40)
     try:
         if t[0] >= 48:
             v = StructMap.__new__(StructMap)
@@ -4187,7 +4195,7 @@ def fbe_vr_StructMap(r: fbe.Reader, p: int) -> StructMap:
             v.f9 = fbe_vcr_m_int32__test_StructSimple(r, p, t[10], "f9")
             v.f10 = fbe_vcr_m_int32__o_test_StructSimple(r, p, t[11], "f10")
         else:
-            k = fbe.buffer.present(FBE_C8, t[0], 8)
+            k = fbe.buffer.present(FBE_C12, t[0], 8)
             v = StructMap(
                 fbe_vcr_m_int32__byte(r, p, t[2], "f1") if k > 0 else None,
                 fbe_vcr_m_int32__o_byte(r, p, t[3], "f2") if k > 1 else None,
@@ -4226,7 +4234,7 @@ def fbe_vw_StructHash(w: bytearray, v: StructHash) -> int:
 
 def fbe_vr_StructHash(r: fbe.Reader, p: int) -> StructHash:
     """Read the StructHash body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L17, p, 141, "test.StructHash")
+    t = fbe.buffer.struct_body(r, FBE_L17, p, 141, "test.StructHash", 40)
     try:
         if t[0] >= 48:
             v = StructHash.__new__(StructHash)
@@ -4241,7 +4249,7 @@ def fbe_vr_StructHash(r: fbe.Reader, p: int) -> StructHash:
             v.f9 = fbe_vcr_h_string__test_StructSimple(r, p, t[10], "f9")
             v.f10 = fbe_vcr_h_string__o_test_StructSimple(r, p, t[11], "f10")
         else:
-            k = fbe.buffer.present(FBE_C8, t[0], 8)
+            k = fbe.buffer.present(FBE_C12, t[0], 8)
             v = StructHash(
                 fbe_vcr_h_string__byte(r, p, t[2], "f1") if k > 0 else None,
                 fbe_vcr_h_string__o_byte(r, p, t[3], "f2") if k > 1 else None,
@@ -4272,14 +4280,14 @@ def fbe_vw_StructHashEx(w: bytearray, v: StructHashEx) -> int:
 
 def fbe_vr_StructHashEx(r: fbe.Reader, p: int) -> StructHashEx:
     """Read the StructHashEx body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L28, p, 142, "test.StructHashEx")
+    t = fbe.buffer.struct_body(r, FBE_L28, p, 142, "test.StructHashEx", 8)
     try:
         if t[0] >= 16:
             v = StructHashEx.__new__(StructHashEx)
             v.f1 = fbe_vcr_h_test_StructSimple__test_StructNested(r, p, t[2], "f1")
             v.f2 = fbe_vcr_h_test_StructSimple__o_test_StructNested(r, p, t[3], "f2")
         else:
-            k = fbe.buffer.present(FBE_C10, t[0], 8)
+            k = fbe.buffer.present(FBE_C14, t[0], 8)
             v = StructHashEx(
                 fbe_vcr_h_test_StructSimple__test_StructNested(r, p, t[2], "f1") if k > 0 else None,
                 fbe_vcr_h_test_StructSimple__o_test_StructNested(r, p, t[3], "f2") if k > 1 else None,
@@ -4300,7 +4308,7 @@ def fbe_vw_StructEmpty(w: bytearray, v: StructEmpty) -> int:
 
 def fbe_vr_StructEmpty(r: fbe.Reader, p: int) -> StructEmpty:
     """Read the StructEmpty body at absolute position p (fields missing from older writers get defaults)."""
-    fbe.buffer.struct_header(r, p, 143, "test.StructEmpty")
+    fbe.buffer.struct_header(r, p, 143, "test.StructEmpty", 1)
     r.depth -= 1
     return StructEmpty()
 
@@ -4313,8 +4321,8 @@ class StructSimpleModel(fbe.Model[StructSimple]):
     def _encode(self, value: StructSimple) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructSimple, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructSimple, int]:
-        return fbe.decode_versioned(fbe_vr_StructSimple, data, check)
+    def _decode(self, data: bytes) -> tuple[StructSimple, int]:
+        return fbe.decode_versioned(fbe_vr_StructSimple, data, self.limits)
 
 
 class StructOptionalModel(fbe.Model[StructOptional]):
@@ -4325,8 +4333,8 @@ class StructOptionalModel(fbe.Model[StructOptional]):
     def _encode(self, value: StructOptional) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructOptional, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructOptional, int]:
-        return fbe.decode_versioned(fbe_vr_StructOptional, data, check)
+    def _decode(self, data: bytes) -> tuple[StructOptional, int]:
+        return fbe.decode_versioned(fbe_vr_StructOptional, data, self.limits)
 
 
 class StructNestedModel(fbe.Model[StructNested]):
@@ -4337,8 +4345,8 @@ class StructNestedModel(fbe.Model[StructNested]):
     def _encode(self, value: StructNested) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructNested, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructNested, int]:
-        return fbe.decode_versioned(fbe_vr_StructNested, data, check)
+    def _decode(self, data: bytes) -> tuple[StructNested, int]:
+        return fbe.decode_versioned(fbe_vr_StructNested, data, self.limits)
 
 
 class StructBytesModel(fbe.Model[StructBytes]):
@@ -4349,8 +4357,8 @@ class StructBytesModel(fbe.Model[StructBytes]):
     def _encode(self, value: StructBytes) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructBytes, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructBytes, int]:
-        return fbe.decode_versioned(fbe_vr_StructBytes, data, check)
+    def _decode(self, data: bytes) -> tuple[StructBytes, int]:
+        return fbe.decode_versioned(fbe_vr_StructBytes, data, self.limits)
 
 
 class StructArrayModel(fbe.Model[StructArray]):
@@ -4361,8 +4369,8 @@ class StructArrayModel(fbe.Model[StructArray]):
     def _encode(self, value: StructArray) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructArray, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructArray, int]:
-        return fbe.decode_versioned(fbe_vr_StructArray, data, check)
+    def _decode(self, data: bytes) -> tuple[StructArray, int]:
+        return fbe.decode_versioned(fbe_vr_StructArray, data, self.limits)
 
 
 class StructVectorModel(fbe.Model[StructVector]):
@@ -4373,8 +4381,8 @@ class StructVectorModel(fbe.Model[StructVector]):
     def _encode(self, value: StructVector) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructVector, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructVector, int]:
-        return fbe.decode_versioned(fbe_vr_StructVector, data, check)
+    def _decode(self, data: bytes) -> tuple[StructVector, int]:
+        return fbe.decode_versioned(fbe_vr_StructVector, data, self.limits)
 
 
 class StructListModel(fbe.Model[StructList]):
@@ -4385,8 +4393,8 @@ class StructListModel(fbe.Model[StructList]):
     def _encode(self, value: StructList) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructList, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructList, int]:
-        return fbe.decode_versioned(fbe_vr_StructList, data, check)
+    def _decode(self, data: bytes) -> tuple[StructList, int]:
+        return fbe.decode_versioned(fbe_vr_StructList, data, self.limits)
 
 
 class StructSetModel(fbe.Model[StructSet]):
@@ -4397,8 +4405,8 @@ class StructSetModel(fbe.Model[StructSet]):
     def _encode(self, value: StructSet) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructSet, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructSet, int]:
-        return fbe.decode_versioned(fbe_vr_StructSet, data, check)
+    def _decode(self, data: bytes) -> tuple[StructSet, int]:
+        return fbe.decode_versioned(fbe_vr_StructSet, data, self.limits)
 
 
 class StructMapModel(fbe.Model[StructMap]):
@@ -4409,8 +4417,8 @@ class StructMapModel(fbe.Model[StructMap]):
     def _encode(self, value: StructMap) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructMap, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructMap, int]:
-        return fbe.decode_versioned(fbe_vr_StructMap, data, check)
+    def _decode(self, data: bytes) -> tuple[StructMap, int]:
+        return fbe.decode_versioned(fbe_vr_StructMap, data, self.limits)
 
 
 class StructHashModel(fbe.Model[StructHash]):
@@ -4421,8 +4429,8 @@ class StructHashModel(fbe.Model[StructHash]):
     def _encode(self, value: StructHash) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructHash, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructHash, int]:
-        return fbe.decode_versioned(fbe_vr_StructHash, data, check)
+    def _decode(self, data: bytes) -> tuple[StructHash, int]:
+        return fbe.decode_versioned(fbe_vr_StructHash, data, self.limits)
 
 
 class StructHashExModel(fbe.Model[StructHashEx]):
@@ -4433,8 +4441,8 @@ class StructHashExModel(fbe.Model[StructHashEx]):
     def _encode(self, value: StructHashEx) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructHashEx, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructHashEx, int]:
-        return fbe.decode_versioned(fbe_vr_StructHashEx, data, check)
+    def _decode(self, data: bytes) -> tuple[StructHashEx, int]:
+        return fbe.decode_versioned(fbe_vr_StructHashEx, data, self.limits)
 
 
 class StructEmptyModel(fbe.Model[StructEmpty]):
@@ -4445,8 +4453,8 @@ class StructEmptyModel(fbe.Model[StructEmpty]):
     def _encode(self, value: StructEmpty) -> bytearray:
         return fbe.encode_versioned(fbe_vw_StructEmpty, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructEmpty, int]:
-        return fbe.decode_versioned(fbe_vr_StructEmpty, data, check)
+    def _decode(self, data: bytes) -> tuple[StructEmpty, int]:
+        return fbe.decode_versioned(fbe_vr_StructEmpty, data, self.limits)
 
 
 def fbe_fw_StructSimple(w: bytearray, v: StructSimple) -> None:
@@ -4466,7 +4474,7 @@ def fbe_fw_StructSimple(w: bytearray, v: StructSimple) -> None:
 
 def fbe_fr_StructSimple(r: fbe.Reader, p: int) -> tuple[StructSimple, int]:
     """Read a StructSimple at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 217)
     try:
         data, end = r.data, r.size
         if p + 138 > end:
@@ -4476,6 +4484,9 @@ def fbe_fr_StructSimple(r: fbe.Reader, p: int) -> tuple[StructSimple, int]:
         q4 = p + t3[31]
         if q4 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t3[31]} bytes", p - 4, "f31")
+        r.budget -= t3[31]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f31")
         x5 = data[p:q4].decode("utf-8", "surrogateescape")
         p = q4
         if p + 4 > end:
@@ -4485,6 +4496,9 @@ def fbe_fr_StructSimple(r: fbe.Reader, p: int) -> tuple[StructSimple, int]:
         q7 = p + t6[0]
         if q7 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t6[0]} bytes", p - 4, "f32")
+        r.budget -= t6[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f32")
         x8 = data[p:q7].decode("utf-8", "surrogateescape")
         p = q7
         if p + 74 > end:
@@ -4963,7 +4977,7 @@ def fbe_fw_StructOptional(w: bytearray, v: StructOptional) -> None:
 
 def fbe_fr_StructOptional(r: fbe.Reader, p: int) -> tuple[StructOptional, int]:
     """Read a StructOptional at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 283)
     try:
         data, end = r.data, r.size
         if p + 138 > end:
@@ -4973,6 +4987,9 @@ def fbe_fr_StructOptional(r: fbe.Reader, p: int) -> tuple[StructOptional, int]:
         q70 = p + t69[31]
         if q70 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t69[31]} bytes", p - 4, "f31")
+        r.budget -= t69[31]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f31")
         x71 = data[p:q70].decode("utf-8", "surrogateescape")
         p = q70
         if p + 4 > end:
@@ -4982,6 +4999,9 @@ def fbe_fr_StructOptional(r: fbe.Reader, p: int) -> tuple[StructOptional, int]:
         q73 = p + t72[0]
         if q73 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t72[0]} bytes", p - 4, "f32")
+        r.budget -= t72[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f32")
         x74 = data[p:q73].decode("utf-8", "surrogateescape")
         p = q73
         if p + 74 > end:
@@ -6078,7 +6098,7 @@ def fbe_fw_StructNested(w: bytearray, v: StructNested) -> None:
 
 def fbe_fr_StructNested(r: fbe.Reader, p: int) -> tuple[StructNested, int]:
     """Read a StructNested at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 306)
     try:
         data, end = r.data, r.size
         if p + 138 > end:
@@ -6088,6 +6108,9 @@ def fbe_fr_StructNested(r: fbe.Reader, p: int) -> tuple[StructNested, int]:
         q76 = p + t75[31]
         if q76 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t75[31]} bytes", p - 4, "f31")
+        r.budget -= t75[31]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f31")
         x77 = data[p:q76].decode("utf-8", "surrogateescape")
         p = q76
         if p + 4 > end:
@@ -6097,6 +6120,9 @@ def fbe_fr_StructNested(r: fbe.Reader, p: int) -> tuple[StructNested, int]:
         q79 = p + t78[0]
         if q79 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t78[0]} bytes", p - 4, "f32")
+        r.budget -= t78[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f32")
         x80 = data[p:q79].decode("utf-8", "surrogateescape")
         p = q79
         if p + 74 > end:
@@ -6833,6 +6859,7 @@ def fbe_fw_StructBytes(w: bytearray, v: StructBytes) -> None:
 
 def fbe_fr_StructBytes(r: fbe.Reader, p: int) -> tuple[StructBytes, int]:
     """Read a StructBytes at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 6)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -6842,6 +6869,9 @@ def fbe_fr_StructBytes(r: fbe.Reader, p: int) -> tuple[StructBytes, int]:
         q5 = p + t4[0]
         if q5 > end:
             raise fbe.buffer.out_of_bounds(f"bytes of {t4[0]} bytes", p - 4, "f1")
+        r.budget -= t4[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f1")
         x6 = data[p:q5]
         p = q5
         h8 = fbe.buffer.final_has(r, p, "f2")
@@ -6923,7 +6953,7 @@ def fbe_fw_StructArray(w: bytearray, v: StructArray) -> None:
 
 def fbe_fr_StructArray(r: fbe.Reader, p: int) -> tuple[StructArray, int]:
     """Read a StructArray at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 36)
     try:
         data, end = r.data, r.size
         if p + 2 > end:
@@ -7069,13 +7099,13 @@ def fbe_fw_StructVector(w: bytearray, v: StructVector) -> None:
 
 def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
     """Read a StructVector at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 40)
     try:
-        n14 = fbe.buffer.final_count(r, p, 1, "f1")
+        n14 = fbe.buffer.final_count(r, p, 1, 1, "f1")
         p += 4
         x13: list[int] = list(struct.unpack_from(f"<{n14}B", r.data, p))
         p += n14 * 1
-        n16 = fbe.buffer.final_count(r, p, 1, "f2")
+        n16 = fbe.buffer.final_count(r, p, 1, 1, "f2")
         p += 4
         x15: list[int | None] = []
         for _ in range(n16):
@@ -7088,13 +7118,13 @@ def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
                 x19 = t20[0]
                 e17 = x19
             x15.append(e17)
-        n22 = fbe.buffer.final_count(r, p, 4, "f3")
+        n22 = fbe.buffer.final_count(r, p, 4, 4, "f3")
         p += 4
         x21: list[bytes] = []
         for _ in range(n22):
             e23, p = fbe.buffer.final_bytes(r, p, "f3")
             x21.append(e23)
-        n25 = fbe.buffer.final_count(r, p, 1, "f4")
+        n25 = fbe.buffer.final_count(r, p, 1, 1, "f4")
         p += 4
         x24: list[bytes | None] = []
         for _ in range(n25):
@@ -7105,7 +7135,7 @@ def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
                 x28, p = fbe.buffer.final_bytes(r, p, "f4")
                 e26 = x28
             x24.append(e26)
-        n30 = fbe.buffer.final_count(r, p, 4, "f5")
+        n30 = fbe.buffer.final_count(r, p, 4, 4, "f5")
         p += 4
         x29: list[EnumSimple] = []
         for _ in range(n30):
@@ -7113,7 +7143,7 @@ def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
             p += FBE_L8.size
             e31 = FBE_M_EnumSimple[t32[0]]
             x29.append(e31)
-        n34 = fbe.buffer.final_count(r, p, 1, "f6")
+        n34 = fbe.buffer.final_count(r, p, 1, 1, "f6")
         p += 4
         x33: list[EnumSimple | None] = []
         for _ in range(n34):
@@ -7126,7 +7156,7 @@ def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
                 x37 = FBE_M_EnumSimple[t38[0]]
                 e35 = x37
             x33.append(e35)
-        n40 = fbe.buffer.final_count(r, p, 4, "f7")
+        n40 = fbe.buffer.final_count(r, p, 4, 4, "f7")
         p += 4
         x39: list[FlagsSimple] = []
         for _ in range(n40):
@@ -7134,7 +7164,7 @@ def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
             p += FBE_L4.size
             e41 = FBE_M_FlagsSimple[t42[0]]
             x39.append(e41)
-        n44 = fbe.buffer.final_count(r, p, 1, "f8")
+        n44 = fbe.buffer.final_count(r, p, 1, 1, "f8")
         p += 4
         x43: list[FlagsSimple | None] = []
         for _ in range(n44):
@@ -7147,13 +7177,13 @@ def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
                 x47 = FBE_M_FlagsSimple[t48[0]]
                 e45 = x47
             x43.append(e45)
-        n50 = fbe.buffer.final_count(r, p, 281, "f9")
+        n50 = fbe.buffer.final_count(r, p, 281, 0, "f9")
         p += 4
         x49: list[StructSimple] = []
         for _ in range(n50):
             e51, p = fbe_fr_StructSimple(r, p)
             x49.append(e51)
-        n53 = fbe.buffer.final_count(r, p, 1, "f10")
+        n53 = fbe.buffer.final_count(r, p, 1, 1, "f10")
         p += 4
         x52: list[StructSimple | None] = []
         for _ in range(n53):
@@ -7236,13 +7266,13 @@ def fbe_fw_StructList(w: bytearray, v: StructList) -> None:
 
 def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
     """Read a StructList at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 40)
     try:
-        n14 = fbe.buffer.final_count(r, p, 1, "f1")
+        n14 = fbe.buffer.final_count(r, p, 1, 1, "f1")
         p += 4
         x13: list[int] = list(struct.unpack_from(f"<{n14}B", r.data, p))
         p += n14 * 1
-        n16 = fbe.buffer.final_count(r, p, 1, "f2")
+        n16 = fbe.buffer.final_count(r, p, 1, 1, "f2")
         p += 4
         x15: list[int | None] = []
         for _ in range(n16):
@@ -7255,13 +7285,13 @@ def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
                 x19 = t20[0]
                 e17 = x19
             x15.append(e17)
-        n22 = fbe.buffer.final_count(r, p, 4, "f3")
+        n22 = fbe.buffer.final_count(r, p, 4, 4, "f3")
         p += 4
         x21: list[bytes] = []
         for _ in range(n22):
             e23, p = fbe.buffer.final_bytes(r, p, "f3")
             x21.append(e23)
-        n25 = fbe.buffer.final_count(r, p, 1, "f4")
+        n25 = fbe.buffer.final_count(r, p, 1, 1, "f4")
         p += 4
         x24: list[bytes | None] = []
         for _ in range(n25):
@@ -7272,7 +7302,7 @@ def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
                 x28, p = fbe.buffer.final_bytes(r, p, "f4")
                 e26 = x28
             x24.append(e26)
-        n30 = fbe.buffer.final_count(r, p, 4, "f5")
+        n30 = fbe.buffer.final_count(r, p, 4, 4, "f5")
         p += 4
         x29: list[EnumSimple] = []
         for _ in range(n30):
@@ -7280,7 +7310,7 @@ def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
             p += FBE_L8.size
             e31 = FBE_M_EnumSimple[t32[0]]
             x29.append(e31)
-        n34 = fbe.buffer.final_count(r, p, 1, "f6")
+        n34 = fbe.buffer.final_count(r, p, 1, 1, "f6")
         p += 4
         x33: list[EnumSimple | None] = []
         for _ in range(n34):
@@ -7293,7 +7323,7 @@ def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
                 x37 = FBE_M_EnumSimple[t38[0]]
                 e35 = x37
             x33.append(e35)
-        n40 = fbe.buffer.final_count(r, p, 4, "f7")
+        n40 = fbe.buffer.final_count(r, p, 4, 4, "f7")
         p += 4
         x39: list[FlagsSimple] = []
         for _ in range(n40):
@@ -7301,7 +7331,7 @@ def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
             p += FBE_L4.size
             e41 = FBE_M_FlagsSimple[t42[0]]
             x39.append(e41)
-        n44 = fbe.buffer.final_count(r, p, 1, "f8")
+        n44 = fbe.buffer.final_count(r, p, 1, 1, "f8")
         p += 4
         x43: list[FlagsSimple | None] = []
         for _ in range(n44):
@@ -7314,13 +7344,13 @@ def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
                 x47 = FBE_M_FlagsSimple[t48[0]]
                 e45 = x47
             x43.append(e45)
-        n50 = fbe.buffer.final_count(r, p, 281, "f9")
+        n50 = fbe.buffer.final_count(r, p, 281, 0, "f9")
         p += 4
         x49: list[StructSimple] = []
         for _ in range(n50):
             e51, p = fbe_fr_StructSimple(r, p)
             x49.append(e51)
-        n53 = fbe.buffer.final_count(r, p, 1, "f10")
+        n53 = fbe.buffer.final_count(r, p, 1, 1, "f10")
         p += 4
         x52: list[StructSimple | None] = []
         for _ in range(n53):
@@ -7360,13 +7390,13 @@ def fbe_fw_StructSet(w: bytearray, v: StructSet) -> None:
 
 def fbe_fr_StructSet(r: fbe.Reader, p: int) -> tuple[StructSet, int]:
     """Read a StructSet at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 16)
     try:
-        n3 = fbe.buffer.final_count(r, p, 1, "f1")
+        n3 = fbe.buffer.final_count(r, p, 1, 1, "f1")
         p += 4
         x2: set[int] = set(struct.unpack_from(f"<{n3}B", r.data, p))
         p += n3 * 1
-        n5 = fbe.buffer.final_count(r, p, 4, "f2")
+        n5 = fbe.buffer.final_count(r, p, 4, 4, "f2")
         p += 4
         x4: set[EnumSimple] = set()
         for _ in range(n5):
@@ -7374,7 +7404,7 @@ def fbe_fr_StructSet(r: fbe.Reader, p: int) -> tuple[StructSet, int]:
             p += FBE_L8.size
             e6 = FBE_M_EnumSimple[t7[0]]
             x4.add(e6)
-        n9 = fbe.buffer.final_count(r, p, 4, "f3")
+        n9 = fbe.buffer.final_count(r, p, 4, 4, "f3")
         p += 4
         x8: set[FlagsSimple] = set()
         for _ in range(n9):
@@ -7382,7 +7412,7 @@ def fbe_fr_StructSet(r: fbe.Reader, p: int) -> tuple[StructSet, int]:
             p += FBE_L4.size
             e10 = FBE_M_FlagsSimple[t11[0]]
             x8.add(e10)
-        n13 = fbe.buffer.final_count(r, p, 281, "f4")
+        n13 = fbe.buffer.final_count(r, p, 281, 0, "f4")
         p += 4
         x12: set[StructSimple] = set()
         for _ in range(n13):
@@ -7470,9 +7500,9 @@ def fbe_fw_StructMap(w: bytearray, v: StructMap) -> None:
 
 def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
     """Read a StructMap at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 40)
     try:
-        n27 = fbe.buffer.final_count(r, p, 5, "f1")
+        n27 = fbe.buffer.final_count(r, p, 5, 5, "f1")
         p += 4
         x26: dict[int, int] = {}
         for _ in range(n27):
@@ -7483,7 +7513,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
             p += FBE_L3.size
             v29 = t31[0]
             x26[k28] = v29
-        n33 = fbe.buffer.final_count(r, p, 5, "f2")
+        n33 = fbe.buffer.final_count(r, p, 5, 5, "f2")
         p += 4
         x32: dict[int, int | None] = {}
         for _ in range(n33):
@@ -7499,7 +7529,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
                 x38 = t39[0]
                 v35 = x38
             x32[k34] = v35
-        n41 = fbe.buffer.final_count(r, p, 8, "f3")
+        n41 = fbe.buffer.final_count(r, p, 8, 8, "f3")
         p += 4
         x40: dict[int, bytes] = {}
         for _ in range(n41):
@@ -7508,7 +7538,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
             k42 = t44[0]
             v43, p = fbe.buffer.final_bytes(r, p, "f3")
             x40[k42] = v43
-        n46 = fbe.buffer.final_count(r, p, 5, "f4")
+        n46 = fbe.buffer.final_count(r, p, 5, 5, "f4")
         p += 4
         x45: dict[int, bytes | None] = {}
         for _ in range(n46):
@@ -7522,7 +7552,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
                 x51, p = fbe.buffer.final_bytes(r, p, "f4")
                 v48 = x51
             x45[k47] = v48
-        n53 = fbe.buffer.final_count(r, p, 8, "f5")
+        n53 = fbe.buffer.final_count(r, p, 8, 8, "f5")
         p += 4
         x52: dict[int, EnumSimple] = {}
         for _ in range(n53):
@@ -7533,7 +7563,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
             p += FBE_L8.size
             v55 = FBE_M_EnumSimple[t57[0]]
             x52[k54] = v55
-        n59 = fbe.buffer.final_count(r, p, 5, "f6")
+        n59 = fbe.buffer.final_count(r, p, 5, 5, "f6")
         p += 4
         x58: dict[int, EnumSimple | None] = {}
         for _ in range(n59):
@@ -7549,7 +7579,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
                 x64 = FBE_M_EnumSimple[t65[0]]
                 v61 = x64
             x58[k60] = v61
-        n67 = fbe.buffer.final_count(r, p, 8, "f7")
+        n67 = fbe.buffer.final_count(r, p, 8, 8, "f7")
         p += 4
         x66: dict[int, FlagsSimple] = {}
         for _ in range(n67):
@@ -7560,7 +7590,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
             p += FBE_L4.size
             v69 = FBE_M_FlagsSimple[t71[0]]
             x66[k68] = v69
-        n73 = fbe.buffer.final_count(r, p, 5, "f8")
+        n73 = fbe.buffer.final_count(r, p, 5, 5, "f8")
         p += 4
         x72: dict[int, FlagsSimple | None] = {}
         for _ in range(n73):
@@ -7576,7 +7606,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
                 x78 = FBE_M_FlagsSimple[t79[0]]
                 v75 = x78
             x72[k74] = v75
-        n81 = fbe.buffer.final_count(r, p, 285, "f9")
+        n81 = fbe.buffer.final_count(r, p, 285, 4, "f9")
         p += 4
         x80: dict[int, StructSimple] = {}
         for _ in range(n81):
@@ -7585,7 +7615,7 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
             k82 = t84[0]
             v83, p = fbe_fr_StructSimple(r, p)
             x80[k82] = v83
-        n86 = fbe.buffer.final_count(r, p, 5, "f10")
+        n86 = fbe.buffer.final_count(r, p, 5, 5, "f10")
         p += 4
         x85: dict[int, StructSimple | None] = {}
         for _ in range(n86):
@@ -7687,9 +7717,9 @@ def fbe_fw_StructHash(w: bytearray, v: StructHash) -> None:
 
 def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
     """Read a StructHash at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 40)
     try:
-        n27 = fbe.buffer.final_count(r, p, 5, "f1")
+        n27 = fbe.buffer.final_count(r, p, 5, 5, "f1")
         p += 4
         x26: dict[str, int] = {}
         for _ in range(n27):
@@ -7698,7 +7728,7 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
             p += FBE_L3.size
             v29 = t30[0]
             x26[k28] = v29
-        n32 = fbe.buffer.final_count(r, p, 5, "f2")
+        n32 = fbe.buffer.final_count(r, p, 5, 5, "f2")
         p += 4
         x31: dict[str, int | None] = {}
         for _ in range(n32):
@@ -7712,14 +7742,14 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
                 x36 = t37[0]
                 v34 = x36
             x31[k33] = v34
-        n39 = fbe.buffer.final_count(r, p, 8, "f3")
+        n39 = fbe.buffer.final_count(r, p, 8, 8, "f3")
         p += 4
         x38: dict[str, bytes] = {}
         for _ in range(n39):
             k40, p = fbe.buffer.final_string(r, p, "f3")
             v41, p = fbe.buffer.final_bytes(r, p, "f3")
             x38[k40] = v41
-        n43 = fbe.buffer.final_count(r, p, 5, "f4")
+        n43 = fbe.buffer.final_count(r, p, 5, 5, "f4")
         p += 4
         x42: dict[str, bytes | None] = {}
         for _ in range(n43):
@@ -7731,7 +7761,7 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
                 x47, p = fbe.buffer.final_bytes(r, p, "f4")
                 v45 = x47
             x42[k44] = v45
-        n49 = fbe.buffer.final_count(r, p, 8, "f5")
+        n49 = fbe.buffer.final_count(r, p, 8, 8, "f5")
         p += 4
         x48: dict[str, EnumSimple] = {}
         for _ in range(n49):
@@ -7740,7 +7770,7 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
             p += FBE_L8.size
             v51 = FBE_M_EnumSimple[t52[0]]
             x48[k50] = v51
-        n54 = fbe.buffer.final_count(r, p, 5, "f6")
+        n54 = fbe.buffer.final_count(r, p, 5, 5, "f6")
         p += 4
         x53: dict[str, EnumSimple | None] = {}
         for _ in range(n54):
@@ -7754,7 +7784,7 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
                 x58 = FBE_M_EnumSimple[t59[0]]
                 v56 = x58
             x53[k55] = v56
-        n61 = fbe.buffer.final_count(r, p, 8, "f7")
+        n61 = fbe.buffer.final_count(r, p, 8, 8, "f7")
         p += 4
         x60: dict[str, FlagsSimple] = {}
         for _ in range(n61):
@@ -7763,7 +7793,7 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
             p += FBE_L4.size
             v63 = FBE_M_FlagsSimple[t64[0]]
             x60[k62] = v63
-        n66 = fbe.buffer.final_count(r, p, 5, "f8")
+        n66 = fbe.buffer.final_count(r, p, 5, 5, "f8")
         p += 4
         x65: dict[str, FlagsSimple | None] = {}
         for _ in range(n66):
@@ -7777,14 +7807,14 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
                 x70 = FBE_M_FlagsSimple[t71[0]]
                 v68 = x70
             x65[k67] = v68
-        n73 = fbe.buffer.final_count(r, p, 285, "f9")
+        n73 = fbe.buffer.final_count(r, p, 285, 4, "f9")
         p += 4
         x72: dict[str, StructSimple] = {}
         for _ in range(n73):
             k74, p = fbe.buffer.final_string(r, p, "f9")
             v75, p = fbe_fr_StructSimple(r, p)
             x72[k74] = v75
-        n77 = fbe.buffer.final_count(r, p, 5, "f10")
+        n77 = fbe.buffer.final_count(r, p, 5, 5, "f10")
         p += 4
         x76: dict[str, StructSimple | None] = {}
         for _ in range(n77):
@@ -7832,16 +7862,16 @@ def fbe_fw_StructHashEx(w: bytearray, v: StructHashEx) -> None:
 
 def fbe_fr_StructHashEx(r: fbe.Reader, p: int) -> tuple[StructHashEx, int]:
     """Read a StructHashEx at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 8)
     try:
-        n7 = fbe.buffer.final_count(r, p, 1279, "f1")
+        n7 = fbe.buffer.final_count(r, p, 1279, 0, "f1")
         p += 4
         x6: dict[StructSimple, StructNested] = {}
         for _ in range(n7):
             k8, p = fbe_fr_StructSimple(r, p)
             v9, p = fbe_fr_StructNested(r, p)
             x6[k8] = v9
-        n11 = fbe.buffer.final_count(r, p, 282, "f2")
+        n11 = fbe.buffer.final_count(r, p, 282, 1, "f2")
         p += 4
         x10: dict[StructSimple, StructNested | None] = {}
         for _ in range(n11):
@@ -7868,6 +7898,7 @@ def fbe_fw_StructEmpty(w: bytearray, v: StructEmpty) -> None:
 
 def fbe_fr_StructEmpty(r: fbe.Reader, p: int) -> tuple[StructEmpty, int]:
     """Read a StructEmpty at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 1)
     try:
         v = StructEmpty.__new__(StructEmpty)
     except fbe.DecodeError as e:
@@ -7883,8 +7914,8 @@ class StructSimpleFinalModel(fbe.FinalModel[StructSimple]):
     def _encode(self, value: StructSimple) -> bytearray:
         return fbe.encode_final(fbe_fw_StructSimple, value, 110)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructSimple, int]:
-        return fbe.decode_final(fbe_fr_StructSimple, data, 110, check)
+    def _decode(self, data: bytes) -> tuple[StructSimple, int]:
+        return fbe.decode_final(fbe_fr_StructSimple, data, 110, self.limits)
 
 
 class StructOptionalFinalModel(fbe.FinalModel[StructOptional]):
@@ -7895,8 +7926,8 @@ class StructOptionalFinalModel(fbe.FinalModel[StructOptional]):
     def _encode(self, value: StructOptional) -> bytearray:
         return fbe.encode_final(fbe_fw_StructOptional, value, 111)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructOptional, int]:
-        return fbe.decode_final(fbe_fr_StructOptional, data, 111, check)
+    def _decode(self, data: bytes) -> tuple[StructOptional, int]:
+        return fbe.decode_final(fbe_fr_StructOptional, data, 111, self.limits)
 
 
 class StructNestedFinalModel(fbe.FinalModel[StructNested]):
@@ -7907,8 +7938,8 @@ class StructNestedFinalModel(fbe.FinalModel[StructNested]):
     def _encode(self, value: StructNested) -> bytearray:
         return fbe.encode_final(fbe_fw_StructNested, value, 112)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructNested, int]:
-        return fbe.decode_final(fbe_fr_StructNested, data, 112, check)
+    def _decode(self, data: bytes) -> tuple[StructNested, int]:
+        return fbe.decode_final(fbe_fr_StructNested, data, 112, self.limits)
 
 
 class StructBytesFinalModel(fbe.FinalModel[StructBytes]):
@@ -7919,8 +7950,8 @@ class StructBytesFinalModel(fbe.FinalModel[StructBytes]):
     def _encode(self, value: StructBytes) -> bytearray:
         return fbe.encode_final(fbe_fw_StructBytes, value, 120)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructBytes, int]:
-        return fbe.decode_final(fbe_fr_StructBytes, data, 120, check)
+    def _decode(self, data: bytes) -> tuple[StructBytes, int]:
+        return fbe.decode_final(fbe_fr_StructBytes, data, 120, self.limits)
 
 
 class StructArrayFinalModel(fbe.FinalModel[StructArray]):
@@ -7931,8 +7962,8 @@ class StructArrayFinalModel(fbe.FinalModel[StructArray]):
     def _encode(self, value: StructArray) -> bytearray:
         return fbe.encode_final(fbe_fw_StructArray, value, 125)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructArray, int]:
-        return fbe.decode_final(fbe_fr_StructArray, data, 125, check)
+    def _decode(self, data: bytes) -> tuple[StructArray, int]:
+        return fbe.decode_final(fbe_fr_StructArray, data, 125, self.limits)
 
 
 class StructVectorFinalModel(fbe.FinalModel[StructVector]):
@@ -7943,8 +7974,8 @@ class StructVectorFinalModel(fbe.FinalModel[StructVector]):
     def _encode(self, value: StructVector) -> bytearray:
         return fbe.encode_final(fbe_fw_StructVector, value, 130)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructVector, int]:
-        return fbe.decode_final(fbe_fr_StructVector, data, 130, check)
+    def _decode(self, data: bytes) -> tuple[StructVector, int]:
+        return fbe.decode_final(fbe_fr_StructVector, data, 130, self.limits)
 
 
 class StructListFinalModel(fbe.FinalModel[StructList]):
@@ -7955,8 +7986,8 @@ class StructListFinalModel(fbe.FinalModel[StructList]):
     def _encode(self, value: StructList) -> bytearray:
         return fbe.encode_final(fbe_fw_StructList, value, 131)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructList, int]:
-        return fbe.decode_final(fbe_fr_StructList, data, 131, check)
+    def _decode(self, data: bytes) -> tuple[StructList, int]:
+        return fbe.decode_final(fbe_fr_StructList, data, 131, self.limits)
 
 
 class StructSetFinalModel(fbe.FinalModel[StructSet]):
@@ -7967,8 +7998,8 @@ class StructSetFinalModel(fbe.FinalModel[StructSet]):
     def _encode(self, value: StructSet) -> bytearray:
         return fbe.encode_final(fbe_fw_StructSet, value, 132)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructSet, int]:
-        return fbe.decode_final(fbe_fr_StructSet, data, 132, check)
+    def _decode(self, data: bytes) -> tuple[StructSet, int]:
+        return fbe.decode_final(fbe_fr_StructSet, data, 132, self.limits)
 
 
 class StructMapFinalModel(fbe.FinalModel[StructMap]):
@@ -7979,8 +8010,8 @@ class StructMapFinalModel(fbe.FinalModel[StructMap]):
     def _encode(self, value: StructMap) -> bytearray:
         return fbe.encode_final(fbe_fw_StructMap, value, 140)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructMap, int]:
-        return fbe.decode_final(fbe_fr_StructMap, data, 140, check)
+    def _decode(self, data: bytes) -> tuple[StructMap, int]:
+        return fbe.decode_final(fbe_fr_StructMap, data, 140, self.limits)
 
 
 class StructHashFinalModel(fbe.FinalModel[StructHash]):
@@ -7991,8 +8022,8 @@ class StructHashFinalModel(fbe.FinalModel[StructHash]):
     def _encode(self, value: StructHash) -> bytearray:
         return fbe.encode_final(fbe_fw_StructHash, value, 141)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructHash, int]:
-        return fbe.decode_final(fbe_fr_StructHash, data, 141, check)
+    def _decode(self, data: bytes) -> tuple[StructHash, int]:
+        return fbe.decode_final(fbe_fr_StructHash, data, 141, self.limits)
 
 
 class StructHashExFinalModel(fbe.FinalModel[StructHashEx]):
@@ -8003,8 +8034,8 @@ class StructHashExFinalModel(fbe.FinalModel[StructHashEx]):
     def _encode(self, value: StructHashEx) -> bytearray:
         return fbe.encode_final(fbe_fw_StructHashEx, value, 142)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructHashEx, int]:
-        return fbe.decode_final(fbe_fr_StructHashEx, data, 142, check)
+    def _decode(self, data: bytes) -> tuple[StructHashEx, int]:
+        return fbe.decode_final(fbe_fr_StructHashEx, data, 142, self.limits)
 
 
 class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
@@ -8015,8 +8046,8 @@ class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
     def _encode(self, value: StructEmpty) -> bytearray:
         return fbe.encode_final(fbe_fw_StructEmpty, value, 143)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[StructEmpty, int]:
-        return fbe.decode_final(fbe_fr_StructEmpty, data, 143, check)
+    def _decode(self, data: bytes) -> tuple[StructEmpty, int]:
+        return fbe.decode_final(fbe_fr_StructEmpty, data, 143, self.limits)
 
 
 def fbe_js_StructSimple(v: StructSimple) -> str:
@@ -8116,11 +8147,12 @@ def fbe_js_StructSimple(v: StructSimple) -> str:
     ))
 
 
-def fbe_jr_StructSimple(o: Any, f: str) -> StructSimple:
+def fbe_jr_StructSimple(o: Any, f: str, b: fbe.Budget) -> StructSimple:
     """A StructSimple from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 217 + (0 if "f41" in m else 26) + (0 if "f42" in m else 12) + (0 if "f44" in m else 26), "test.StructSimple")
     try:
-        return StructSimple(
+        v = StructSimple(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_bool(m["f1"], "f1") if "f1" in m else False,
             fbe.jsonfmt.get_bool(m["f2"], "f2") if "f2" in m else True,
@@ -8162,13 +8194,15 @@ def fbe_jr_StructSimple(o: Any, f: str) -> StructSimple:
             fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
             pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f39"], 0, 255, "f39")) if "f39" in m else pkg_proto.OrderSide.buy,
             pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
-            pkg_proto.fbe_jr_Order(m["f41"], "f41") if "f41" in m else None,
-            pkg_proto.fbe_jr_Balance(m["f42"], "f42") if "f42" in m else None,
+            pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
+            pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
             pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43") & 255) if "f43" in m else pkg_proto.State.unknown,
-            pkg_proto.fbe_jr_Account(m["f44"], "f44") if "f44" in m else None,
+            pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructSimple") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructOptional(v: StructOptional) -> str:
@@ -8400,11 +8434,12 @@ def fbe_js_StructOptional(v: StructOptional) -> str:
     ))
 
 
-def fbe_jr_StructOptional(o: Any, f: str) -> StructOptional:
+def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
     """A StructOptional from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 283 + (0 if "f41" in m else 26) + (0 if "f42" in m else 12) + (0 if "f44" in m else 26), "test.StructOptional")
     try:
-        return StructOptional(
+        v = StructOptional(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_bool(m["f1"], "f1") if "f1" in m else False,
             fbe.jsonfmt.get_bool(m["f2"], "f2") if "f2" in m else True,
@@ -8446,10 +8481,10 @@ def fbe_jr_StructOptional(o: Any, f: str) -> StructOptional:
             fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
             pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f39"], 0, 255, "f39")) if "f39" in m else pkg_proto.OrderSide.buy,
             pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
-            pkg_proto.fbe_jr_Order(m["f41"], "f41") if "f41" in m else None,
-            pkg_proto.fbe_jr_Balance(m["f42"], "f42") if "f42" in m else None,
+            pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
+            pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
             pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43") & 255) if "f43" in m else pkg_proto.State.unknown,
-            pkg_proto.fbe_jr_Account(m["f44"], "f44") if "f44" in m else None,
+            pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
             (None if m["f100"] is None else fbe.jsonfmt.get_bool(m["f100"], "f100")) if "f100" in m else None,
             (None if m["f101"] is None else fbe.jsonfmt.get_bool(m["f101"], "f101")) if "f101" in m else True,
             (None if m["f102"] is None else fbe.jsonfmt.get_bool(m["f102"], "f102")) if "f102" in m else None,
@@ -8508,17 +8543,19 @@ def fbe_jr_StructOptional(o: Any, f: str) -> StructOptional:
             (None if m["f155"] is None else pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f155"], 0, 255, "f155"))) if "f155" in m else None,
             (None if m["f156"] is None else pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f156"], 0, 255, "f156"))) if "f156" in m else None,
             (None if m["f157"] is None else pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f157"], 0, 255, "f157"))) if "f157" in m else None,
-            (None if m["f158"] is None else pkg_proto.fbe_jr_Order(m["f158"], "f158")) if "f158" in m else None,
-            (None if m["f159"] is None else pkg_proto.fbe_jr_Order(m["f159"], "f159")) if "f159" in m else None,
-            (None if m["f160"] is None else pkg_proto.fbe_jr_Balance(m["f160"], "f160")) if "f160" in m else None,
-            (None if m["f161"] is None else pkg_proto.fbe_jr_Balance(m["f161"], "f161")) if "f161" in m else None,
+            (None if m["f158"] is None else pkg_proto.fbe_jr_Order(m["f158"], "f158", b)) if "f158" in m else None,
+            (None if m["f159"] is None else pkg_proto.fbe_jr_Order(m["f159"], "f159", b)) if "f159" in m else None,
+            (None if m["f160"] is None else pkg_proto.fbe_jr_Balance(m["f160"], "f160", b)) if "f160" in m else None,
+            (None if m["f161"] is None else pkg_proto.fbe_jr_Balance(m["f161"], "f161", b)) if "f161" in m else None,
             (None if m["f162"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f162"], 0, 255, "f162") & 255)) if "f162" in m else None,
             (None if m["f163"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f163"], 0, 255, "f163") & 255)) if "f163" in m else None,
-            (None if m["f164"] is None else pkg_proto.fbe_jr_Account(m["f164"], "f164")) if "f164" in m else None,
-            (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165")) if "f165" in m else None,
+            (None if m["f164"] is None else pkg_proto.fbe_jr_Account(m["f164"], "f164", b)) if "f164" in m else None,
+            (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165", b)) if "f165" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructOptional") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructNested(v: StructNested) -> str:
@@ -8774,11 +8811,12 @@ def fbe_js_StructNested(v: StructNested) -> str:
     ))
 
 
-def fbe_jr_StructNested(o: Any, f: str) -> StructNested:
+def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
     """A StructNested from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 306 + (0 if "f41" in m else 26) + (0 if "f42" in m else 12) + (0 if "f44" in m else 26) + (0 if "f1008" in m else 281) + (0 if "f1010" in m else 347), "test.StructNested")
     try:
-        return StructNested(
+        v = StructNested(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.get_bool(m["f1"], "f1") if "f1" in m else False,
             fbe.jsonfmt.get_bool(m["f2"], "f2") if "f2" in m else True,
@@ -8820,10 +8858,10 @@ def fbe_jr_StructNested(o: Any, f: str) -> StructNested:
             fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
             pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f39"], 0, 255, "f39")) if "f39" in m else pkg_proto.OrderSide.buy,
             pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
-            pkg_proto.fbe_jr_Order(m["f41"], "f41") if "f41" in m else None,
-            pkg_proto.fbe_jr_Balance(m["f42"], "f42") if "f42" in m else None,
+            pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
+            pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
             pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43") & 255) if "f43" in m else pkg_proto.State.unknown,
-            pkg_proto.fbe_jr_Account(m["f44"], "f44") if "f44" in m else None,
+            pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
             (None if m["f100"] is None else fbe.jsonfmt.get_bool(m["f100"], "f100")) if "f100" in m else None,
             (None if m["f101"] is None else fbe.jsonfmt.get_bool(m["f101"], "f101")) if "f101" in m else True,
             (None if m["f102"] is None else fbe.jsonfmt.get_bool(m["f102"], "f102")) if "f102" in m else None,
@@ -8882,14 +8920,14 @@ def fbe_jr_StructNested(o: Any, f: str) -> StructNested:
             (None if m["f155"] is None else pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f155"], 0, 255, "f155"))) if "f155" in m else None,
             (None if m["f156"] is None else pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f156"], 0, 255, "f156"))) if "f156" in m else None,
             (None if m["f157"] is None else pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f157"], 0, 255, "f157"))) if "f157" in m else None,
-            (None if m["f158"] is None else pkg_proto.fbe_jr_Order(m["f158"], "f158")) if "f158" in m else None,
-            (None if m["f159"] is None else pkg_proto.fbe_jr_Order(m["f159"], "f159")) if "f159" in m else None,
-            (None if m["f160"] is None else pkg_proto.fbe_jr_Balance(m["f160"], "f160")) if "f160" in m else None,
-            (None if m["f161"] is None else pkg_proto.fbe_jr_Balance(m["f161"], "f161")) if "f161" in m else None,
+            (None if m["f158"] is None else pkg_proto.fbe_jr_Order(m["f158"], "f158", b)) if "f158" in m else None,
+            (None if m["f159"] is None else pkg_proto.fbe_jr_Order(m["f159"], "f159", b)) if "f159" in m else None,
+            (None if m["f160"] is None else pkg_proto.fbe_jr_Balance(m["f160"], "f160", b)) if "f160" in m else None,
+            (None if m["f161"] is None else pkg_proto.fbe_jr_Balance(m["f161"], "f161", b)) if "f161" in m else None,
             (None if m["f162"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f162"], 0, 255, "f162") & 255)) if "f162" in m else None,
             (None if m["f163"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f163"], 0, 255, "f163") & 255)) if "f163" in m else None,
-            (None if m["f164"] is None else pkg_proto.fbe_jr_Account(m["f164"], "f164")) if "f164" in m else None,
-            (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165")) if "f165" in m else None,
+            (None if m["f164"] is None else pkg_proto.fbe_jr_Account(m["f164"], "f164", b)) if "f164" in m else None,
+            (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165", b)) if "f165" in m else None,
             EnumSimple(fbe.jsonfmt.get_int(m["f1000"], -2147483648, 2147483647, "f1000")) if "f1000" in m else EnumSimple.ENUM_VALUE_0,
             (None if m["f1001"] is None else EnumSimple(fbe.jsonfmt.get_int(m["f1001"], -2147483648, 2147483647, "f1001"))) if "f1001" in m else None,
             EnumTyped(fbe.jsonfmt.get_int(m["f1002"], 0, 255, "f1002")) if "f1002" in m else EnumTyped.ENUM_VALUE_2,
@@ -8898,13 +8936,15 @@ def fbe_jr_StructNested(o: Any, f: str) -> StructNested:
             (None if m["f1005"] is None else FlagsSimple(fbe.jsonfmt.get_int(m["f1005"], -2147483648, 4294967295, "f1005") & 4294967295)) if "f1005" in m else None,
             FlagsTyped(fbe.jsonfmt.get_int(m["f1006"], 0, 18446744073709551615, "f1006") & 18446744073709551615) if "f1006" in m else FlagsTyped.FLAG_VALUE_2 | FlagsTyped.FLAG_VALUE_4 | FlagsTyped.FLAG_VALUE_6,
             (None if m["f1007"] is None else FlagsTyped(fbe.jsonfmt.get_int(m["f1007"], 0, 18446744073709551615, "f1007") & 18446744073709551615)) if "f1007" in m else None,
-            fbe_jr_StructSimple(m["f1008"], "f1008") if "f1008" in m else None,
-            (None if m["f1009"] is None else fbe_jr_StructSimple(m["f1009"], "f1009")) if "f1009" in m else None,
-            fbe_jr_StructOptional(m["f1010"], "f1010") if "f1010" in m else None,
-            (None if m["f1011"] is None else fbe_jr_StructOptional(m["f1011"], "f1011")) if "f1011" in m else None,
+            fbe_jr_StructSimple(m["f1008"], "f1008", b) if "f1008" in m else None,
+            (None if m["f1009"] is None else fbe_jr_StructSimple(m["f1009"], "f1009", b)) if "f1009" in m else None,
+            fbe_jr_StructOptional(m["f1010"], "f1010", b) if "f1010" in m else None,
+            (None if m["f1011"] is None else fbe_jr_StructOptional(m["f1011"], "f1011", b)) if "f1011" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructNested") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructBytes(v: StructBytes) -> str:
@@ -8920,17 +8960,20 @@ def fbe_js_StructBytes(v: StructBytes) -> str:
     ))
 
 
-def fbe_jr_StructBytes(o: Any, f: str) -> StructBytes:
+def fbe_jr_StructBytes(o: Any, f: str, b: fbe.Budget) -> StructBytes:
     """A StructBytes from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 6, "test.StructBytes")
     try:
-        return StructBytes(
+        v = StructBytes(
             fbe.jsonfmt.get_bytes(m["f1"], "f1") if "f1" in m else b"",
             (None if m["f2"] is None else fbe.jsonfmt.get_bytes(m["f2"], "f2")) if "f2" in m else None,
             (None if m["f3"] is None else fbe.jsonfmt.get_bytes(m["f3"], "f3")) if "f3" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructBytes") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructArray(v: StructArray) -> str:
@@ -8960,11 +9003,12 @@ def fbe_js_StructArray(v: StructArray) -> str:
     ))
 
 
-def fbe_jr_StructArray(o: Any, f: str) -> StructArray:
+def fbe_jr_StructArray(o: Any, f: str, b: fbe.Budget) -> StructArray:
     """A StructArray from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 36 + (0 if "f9" in m else 562), "test.StructArray")
     try:
-        return StructArray(
+        v = StructArray(
             [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")] if "f1" in m else None,
             [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")] if "f2" in m else None,
             [fbe.jsonfmt.get_bytes(e0, "f3") for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")] if "f3" in m else None,
@@ -8973,11 +9017,13 @@ def fbe_jr_StructArray(o: Any, f: str) -> StructArray:
             [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_list(m["f6"], "f6")] if "f6" in m else None,
             [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f7"], "f7")] if "f7" in m else None,
             [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_list(m["f8"], "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9") for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10")) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
+            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
+            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructArray") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructVector(v: StructVector) -> str:
@@ -9007,11 +9053,12 @@ def fbe_js_StructVector(v: StructVector) -> str:
     ))
 
 
-def fbe_jr_StructVector(o: Any, f: str) -> StructVector:
+def fbe_jr_StructVector(o: Any, f: str, b: fbe.Budget) -> StructVector:
     """A StructVector from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 40, "test.StructVector")
     try:
-        return StructVector(
+        v = StructVector(
             [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")] if "f1" in m else None,
             [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")] if "f2" in m else None,
             [fbe.jsonfmt.get_bytes(e0, "f3") for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")] if "f3" in m else None,
@@ -9020,11 +9067,13 @@ def fbe_jr_StructVector(o: Any, f: str) -> StructVector:
             [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_list(m["f6"], "f6")] if "f6" in m else None,
             [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f7"], "f7")] if "f7" in m else None,
             [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_list(m["f8"], "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9") for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10")) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
+            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
+            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructVector") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructList(v: StructList) -> str:
@@ -9054,11 +9103,12 @@ def fbe_js_StructList(v: StructList) -> str:
     ))
 
 
-def fbe_jr_StructList(o: Any, f: str) -> StructList:
+def fbe_jr_StructList(o: Any, f: str, b: fbe.Budget) -> StructList:
     """A StructList from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 40, "test.StructList")
     try:
-        return StructList(
+        v = StructList(
             [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")] if "f1" in m else None,
             [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")] if "f2" in m else None,
             [fbe.jsonfmt.get_bytes(e0, "f3") for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")] if "f3" in m else None,
@@ -9067,11 +9117,13 @@ def fbe_jr_StructList(o: Any, f: str) -> StructList:
             [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_list(m["f6"], "f6")] if "f6" in m else None,
             [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f7"], "f7")] if "f7" in m else None,
             [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_list(m["f8"], "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9") for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10")) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
+            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
+            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructList") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructSet(v: StructSet) -> str:
@@ -9089,18 +9141,21 @@ def fbe_js_StructSet(v: StructSet) -> str:
     ))
 
 
-def fbe_jr_StructSet(o: Any, f: str) -> StructSet:
+def fbe_jr_StructSet(o: Any, f: str, b: fbe.Budget) -> StructSet:
     """A StructSet from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 16, "test.StructSet")
     try:
-        return StructSet(
+        v = StructSet(
             {fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")} if "f1" in m else None,
             {EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")} if "f2" in m else None,
             {FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f3") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")} if "f3" in m else None,
-            {fbe_jr_StructSimple(e0, "f4") for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")} if "f4" in m else None,
+            {fbe_jr_StructSimple(e0, "f4", b) for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")} if "f4" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructSet") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructMap(v: StructMap) -> str:
@@ -9130,11 +9185,12 @@ def fbe_js_StructMap(v: StructMap) -> str:
     ))
 
 
-def fbe_jr_StructMap(o: Any, f: str) -> StructMap:
+def fbe_jr_StructMap(o: Any, f: str, b: fbe.Budget) -> StructMap:
     """A StructMap from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 40, "test.StructMap")
     try:
-        return StructMap(
+        v = StructMap(
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f1"): fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.get_object(m["f1"], "f1").items()}, m["f1"], "f1") if "f1" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f2"): (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.get_object(m["f2"], "f2").items()}, m["f2"], "f2") if "f2" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f3"): fbe.jsonfmt.get_bytes(v0, "f3") for k0, v0 in fbe.jsonfmt.get_object(m["f3"], "f3").items()}, m["f3"], "f3") if "f3" in m else None,
@@ -9143,11 +9199,13 @@ def fbe_jr_StructMap(o: Any, f: str) -> StructMap:
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.get_object(m["f6"], "f6").items()}, m["f6"], "f6") if "f6" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.get_object(m["f7"], "f7").items()}, m["f7"], "f7") if "f7" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.get_object(m["f8"], "f8").items()}, m["f8"], "f8") if "f8" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f9"): fbe_jr_StructSimple(v0, "f9") for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()}, m["f9"], "f9") if "f9" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10")) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f9"): fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()}, m["f9"], "f9") if "f9" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructMap") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructHash(v: StructHash) -> str:
@@ -9177,11 +9235,12 @@ def fbe_js_StructHash(v: StructHash) -> str:
     ))
 
 
-def fbe_jr_StructHash(o: Any, f: str) -> StructHash:
+def fbe_jr_StructHash(o: Any, f: str, b: fbe.Budget) -> StructHash:
     """A StructHash from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 40, "test.StructHash")
     try:
-        return StructHash(
+        v = StructHash(
             fbe.jsonfmt.distinct({k0: fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.get_object(m["f1"], "f1").items()}, m["f1"], "f1") if "f1" in m else None,
             fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.get_object(m["f2"], "f2").items()}, m["f2"], "f2") if "f2" in m else None,
             fbe.jsonfmt.distinct({k0: fbe.jsonfmt.get_bytes(v0, "f3") for k0, v0 in fbe.jsonfmt.get_object(m["f3"], "f3").items()}, m["f3"], "f3") if "f3" in m else None,
@@ -9190,11 +9249,13 @@ def fbe_jr_StructHash(o: Any, f: str) -> StructHash:
             fbe.jsonfmt.distinct({k0: (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.get_object(m["f6"], "f6").items()}, m["f6"], "f6") if "f6" in m else None,
             fbe.jsonfmt.distinct({k0: FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.get_object(m["f7"], "f7").items()}, m["f7"], "f7") if "f7" in m else None,
             fbe.jsonfmt.distinct({k0: (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.get_object(m["f8"], "f8").items()}, m["f8"], "f8") if "f8" in m else None,
-            fbe.jsonfmt.distinct({k0: fbe_jr_StructSimple(v0, "f9") for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()}, m["f9"], "f9") if "f9" in m else None,
-            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_StructSimple(v0, "f10")) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
+            fbe.jsonfmt.distinct({k0: fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()}, m["f9"], "f9") if "f9" in m else None,
+            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructHash") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructHashEx(v: StructHashEx) -> str:
@@ -9208,16 +9269,19 @@ def fbe_js_StructHashEx(v: StructHashEx) -> str:
     ))
 
 
-def fbe_jr_StructHashEx(o: Any, f: str) -> StructHashEx:
+def fbe_jr_StructHashEx(o: Any, f: str, b: fbe.Budget) -> StructHashEx:
     """A StructHashEx from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 8, "test.StructHashEx")
     try:
-        return StructHashEx(
-            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f1"): fbe_jr_StructNested(v0, "f1") for k0, v0 in fbe.jsonfmt.get_pairs(m["f1"], "f1")}, m["f1"], "f1") if "f1" in m else None,
-            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f2"): (None if v0 is None else fbe_jr_StructNested(v0, "f2")) for k0, v0 in fbe.jsonfmt.get_pairs(m["f2"], "f2")}, m["f2"], "f2") if "f2" in m else None,
+        v = StructHashEx(
+            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f1", b): fbe_jr_StructNested(v0, "f1", b) for k0, v0 in fbe.jsonfmt.get_pairs(m["f1"], "f1")}, m["f1"], "f1") if "f1" in m else None,
+            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f2", b): (None if v0 is None else fbe_jr_StructNested(v0, "f2", b)) for k0, v0 in fbe.jsonfmt.get_pairs(m["f2"], "f2")}, m["f2"], "f2") if "f2" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("test.StructHashEx") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_StructEmpty(v: StructEmpty) -> str:
@@ -9225,130 +9289,132 @@ def fbe_js_StructEmpty(v: StructEmpty) -> str:
     return "{}"
 
 
-def fbe_jr_StructEmpty(o: Any, f: str) -> StructEmpty:
+def fbe_jr_StructEmpty(o: Any, f: str, b: fbe.Budget) -> StructEmpty:
     """A StructEmpty from parsed JSON; missing members keep their defaults."""
     fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1, "test.StructEmpty")
+    b.depth -= 1
     return StructEmpty()
 
 
-def fbe_dv_test_StructSimple(data: bytes) -> StructSimple:
-    return fbe.decode_versioned(fbe_vr_StructSimple, data)[0]
+def fbe_dv_test_StructSimple(data: bytes, limits: fbe.Limits | None) -> StructSimple:
+    return fbe.decode_versioned(fbe_vr_StructSimple, data, limits)[0]
 
 
-def fbe_df_test_StructSimple(data: bytes) -> StructSimple:
-    return fbe.decode_final(fbe_fr_StructSimple, data, 110)[0]
+def fbe_df_test_StructSimple(data: bytes, limits: fbe.Limits | None) -> StructSimple:
+    return fbe.decode_final(fbe_fr_StructSimple, data, 110, limits)[0]
 
 
-def fbe_dv_test_StructOptional(data: bytes) -> StructOptional:
-    return fbe.decode_versioned(fbe_vr_StructOptional, data)[0]
+def fbe_dv_test_StructOptional(data: bytes, limits: fbe.Limits | None) -> StructOptional:
+    return fbe.decode_versioned(fbe_vr_StructOptional, data, limits)[0]
 
 
-def fbe_df_test_StructOptional(data: bytes) -> StructOptional:
-    return fbe.decode_final(fbe_fr_StructOptional, data, 111)[0]
+def fbe_df_test_StructOptional(data: bytes, limits: fbe.Limits | None) -> StructOptional:
+    return fbe.decode_final(fbe_fr_StructOptional, data, 111, limits)[0]
 
 
-def fbe_dv_test_StructNested(data: bytes) -> StructNested:
-    return fbe.decode_versioned(fbe_vr_StructNested, data)[0]
+def fbe_dv_test_StructNested(data: bytes, limits: fbe.Limits | None) -> StructNested:
+    return fbe.decode_versioned(fbe_vr_StructNested, data, limits)[0]
 
 
-def fbe_df_test_StructNested(data: bytes) -> StructNested:
-    return fbe.decode_final(fbe_fr_StructNested, data, 112)[0]
+def fbe_df_test_StructNested(data: bytes, limits: fbe.Limits | None) -> StructNested:
+    return fbe.decode_final(fbe_fr_StructNested, data, 112, limits)[0]
 
 
-def fbe_dv_test_StructBytes(data: bytes) -> StructBytes:
-    return fbe.decode_versioned(fbe_vr_StructBytes, data)[0]
+def fbe_dv_test_StructBytes(data: bytes, limits: fbe.Limits | None) -> StructBytes:
+    return fbe.decode_versioned(fbe_vr_StructBytes, data, limits)[0]
 
 
-def fbe_df_test_StructBytes(data: bytes) -> StructBytes:
-    return fbe.decode_final(fbe_fr_StructBytes, data, 120)[0]
+def fbe_df_test_StructBytes(data: bytes, limits: fbe.Limits | None) -> StructBytes:
+    return fbe.decode_final(fbe_fr_StructBytes, data, 120, limits)[0]
 
 
-def fbe_dv_test_StructArray(data: bytes) -> StructArray:
-    return fbe.decode_versioned(fbe_vr_StructArray, data)[0]
+def fbe_dv_test_StructArray(data: bytes, limits: fbe.Limits | None) -> StructArray:
+    return fbe.decode_versioned(fbe_vr_StructArray, data, limits)[0]
 
 
-def fbe_df_test_StructArray(data: bytes) -> StructArray:
-    return fbe.decode_final(fbe_fr_StructArray, data, 125)[0]
+def fbe_df_test_StructArray(data: bytes, limits: fbe.Limits | None) -> StructArray:
+    return fbe.decode_final(fbe_fr_StructArray, data, 125, limits)[0]
 
 
-def fbe_dv_test_StructVector(data: bytes) -> StructVector:
-    return fbe.decode_versioned(fbe_vr_StructVector, data)[0]
+def fbe_dv_test_StructVector(data: bytes, limits: fbe.Limits | None) -> StructVector:
+    return fbe.decode_versioned(fbe_vr_StructVector, data, limits)[0]
 
 
-def fbe_df_test_StructVector(data: bytes) -> StructVector:
-    return fbe.decode_final(fbe_fr_StructVector, data, 130)[0]
+def fbe_df_test_StructVector(data: bytes, limits: fbe.Limits | None) -> StructVector:
+    return fbe.decode_final(fbe_fr_StructVector, data, 130, limits)[0]
 
 
-def fbe_dv_test_StructList(data: bytes) -> StructList:
-    return fbe.decode_versioned(fbe_vr_StructList, data)[0]
+def fbe_dv_test_StructList(data: bytes, limits: fbe.Limits | None) -> StructList:
+    return fbe.decode_versioned(fbe_vr_StructList, data, limits)[0]
 
 
-def fbe_df_test_StructList(data: bytes) -> StructList:
-    return fbe.decode_final(fbe_fr_StructList, data, 131)[0]
+def fbe_df_test_StructList(data: bytes, limits: fbe.Limits | None) -> StructList:
+    return fbe.decode_final(fbe_fr_StructList, data, 131, limits)[0]
 
 
-def fbe_dv_test_StructSet(data: bytes) -> StructSet:
-    return fbe.decode_versioned(fbe_vr_StructSet, data)[0]
+def fbe_dv_test_StructSet(data: bytes, limits: fbe.Limits | None) -> StructSet:
+    return fbe.decode_versioned(fbe_vr_StructSet, data, limits)[0]
 
 
-def fbe_df_test_StructSet(data: bytes) -> StructSet:
-    return fbe.decode_final(fbe_fr_StructSet, data, 132)[0]
+def fbe_df_test_StructSet(data: bytes, limits: fbe.Limits | None) -> StructSet:
+    return fbe.decode_final(fbe_fr_StructSet, data, 132, limits)[0]
 
 
-def fbe_dv_test_StructMap(data: bytes) -> StructMap:
-    return fbe.decode_versioned(fbe_vr_StructMap, data)[0]
+def fbe_dv_test_StructMap(data: bytes, limits: fbe.Limits | None) -> StructMap:
+    return fbe.decode_versioned(fbe_vr_StructMap, data, limits)[0]
 
 
-def fbe_df_test_StructMap(data: bytes) -> StructMap:
-    return fbe.decode_final(fbe_fr_StructMap, data, 140)[0]
+def fbe_df_test_StructMap(data: bytes, limits: fbe.Limits | None) -> StructMap:
+    return fbe.decode_final(fbe_fr_StructMap, data, 140, limits)[0]
 
 
-def fbe_dv_test_StructHash(data: bytes) -> StructHash:
-    return fbe.decode_versioned(fbe_vr_StructHash, data)[0]
+def fbe_dv_test_StructHash(data: bytes, limits: fbe.Limits | None) -> StructHash:
+    return fbe.decode_versioned(fbe_vr_StructHash, data, limits)[0]
 
 
-def fbe_df_test_StructHash(data: bytes) -> StructHash:
-    return fbe.decode_final(fbe_fr_StructHash, data, 141)[0]
+def fbe_df_test_StructHash(data: bytes, limits: fbe.Limits | None) -> StructHash:
+    return fbe.decode_final(fbe_fr_StructHash, data, 141, limits)[0]
 
 
-def fbe_dv_test_StructHashEx(data: bytes) -> StructHashEx:
-    return fbe.decode_versioned(fbe_vr_StructHashEx, data)[0]
+def fbe_dv_test_StructHashEx(data: bytes, limits: fbe.Limits | None) -> StructHashEx:
+    return fbe.decode_versioned(fbe_vr_StructHashEx, data, limits)[0]
 
 
-def fbe_df_test_StructHashEx(data: bytes) -> StructHashEx:
-    return fbe.decode_final(fbe_fr_StructHashEx, data, 142)[0]
+def fbe_df_test_StructHashEx(data: bytes, limits: fbe.Limits | None) -> StructHashEx:
+    return fbe.decode_final(fbe_fr_StructHashEx, data, 142, limits)[0]
 
 
-def fbe_dv_test_StructEmpty(data: bytes) -> StructEmpty:
-    return fbe.decode_versioned(fbe_vr_StructEmpty, data)[0]
+def fbe_dv_test_StructEmpty(data: bytes, limits: fbe.Limits | None) -> StructEmpty:
+    return fbe.decode_versioned(fbe_vr_StructEmpty, data, limits)[0]
 
 
-def fbe_df_test_StructEmpty(data: bytes) -> StructEmpty:
-    return fbe.decode_final(fbe_fr_StructEmpty, data, 143)[0]
+def fbe_df_test_StructEmpty(data: bytes, limits: fbe.Limits | None) -> StructEmpty:
+    return fbe.decode_final(fbe_fr_StructEmpty, data, 143, limits)[0]
 
 
-def fbe_dv_proto_OrderMessage(data: bytes) -> pkg_proto.OrderMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_OrderMessage, data)[0]
+def fbe_dv_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.OrderMessage:
+    return fbe.decode_versioned(pkg_proto.fbe_vr_OrderMessage, data, limits)[0]
 
 
-def fbe_df_proto_OrderMessage(data: bytes) -> pkg_proto.OrderMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_OrderMessage, data, 1)[0]
+def fbe_df_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.OrderMessage:
+    return fbe.decode_final(pkg_proto.fbe_fr_OrderMessage, data, 1, limits)[0]
 
 
-def fbe_dv_proto_BalanceMessage(data: bytes) -> pkg_proto.BalanceMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_BalanceMessage, data)[0]
+def fbe_dv_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.BalanceMessage:
+    return fbe.decode_versioned(pkg_proto.fbe_vr_BalanceMessage, data, limits)[0]
 
 
-def fbe_df_proto_BalanceMessage(data: bytes) -> pkg_proto.BalanceMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_BalanceMessage, data, 2)[0]
+def fbe_df_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.BalanceMessage:
+    return fbe.decode_final(pkg_proto.fbe_fr_BalanceMessage, data, 2, limits)[0]
 
 
-def fbe_dv_proto_AccountMessage(data: bytes) -> pkg_proto.AccountMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_AccountMessage, data)[0]
+def fbe_dv_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.AccountMessage:
+    return fbe.decode_versioned(pkg_proto.fbe_vr_AccountMessage, data, limits)[0]
 
 
-def fbe_df_proto_AccountMessage(data: bytes) -> pkg_proto.AccountMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_AccountMessage, data, 3)[0]
+def fbe_df_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.AccountMessage:
+    return fbe.decode_final(pkg_proto.fbe_fr_AccountMessage, data, 3, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -9419,7 +9485,7 @@ class Receiver(fbe.Receiver):
     """Receives test versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         110: (fbe_dv_test_StructSimple, "on_receive_structsimple"),
         111: (fbe_dv_test_StructOptional, "on_receive_structoptional"),
         112: (fbe_dv_test_StructNested, "on_receive_structnested"),
@@ -9487,7 +9553,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives test final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         110: (fbe_df_test_StructSimple, "on_receive_structsimple"),
         111: (fbe_df_test_StructOptional, "on_receive_structoptional"),
         112: (fbe_df_test_StructNested, "on_receive_structnested"),
@@ -9656,8 +9722,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
         **pkg_proto.Client._fbe_requests,
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -9676,8 +9742,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
         **pkg_proto.FinalClient._fbe_requests,
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -10385,7 +10451,7 @@ def fbe_vcr_v_byte(r: fbe.Reader, b: int, off: int, f: str) -> list[int]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 1, f)
+    n = fbe.buffer.read_count(r, q, 1, 1, f)
     q += 4
     return list(struct.unpack_from(f"<{n}B", r.data, q))
 
@@ -10394,7 +10460,7 @@ def fbe_vcr_v_o_byte(r: fbe.Reader, b: int, off: int, f: str) -> list[int | None
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_byte) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10403,7 +10469,7 @@ def fbe_vcr_v_bytes(r: fbe.Reader, b: int, off: int, f: str) -> list[bytes]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return [fbe.buffer.read_bytes(r, b, e[0], f) for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])]
 
@@ -10412,7 +10478,7 @@ def fbe_vcr_v_o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> list[bytes | N
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_bytes) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10421,7 +10487,7 @@ def fbe_vcr_v_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> list[E
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return [FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[q:q + n * 4])]
 
@@ -10430,7 +10496,7 @@ def fbe_vcr_v_o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> list
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_test_EnumSimple) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10439,7 +10505,7 @@ def fbe_vcr_v_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> list[
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return [FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])]
 
@@ -10448,7 +10514,7 @@ def fbe_vcr_v_o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> lis
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_test_FlagsSimple) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10457,7 +10523,7 @@ def fbe_vcr_v_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> list
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])]
 
@@ -10466,7 +10532,7 @@ def fbe_vcr_v_o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> li
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional_struct(r, b, e[0], e[1], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10573,7 +10639,7 @@ def fbe_vcr_l_byte(r: fbe.Reader, b: int, off: int, f: str) -> list[int]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 1, f)
+    n = fbe.buffer.read_count(r, q, 1, 1, f)
     q += 4
     return list(struct.unpack_from(f"<{n}B", r.data, q))
 
@@ -10582,7 +10648,7 @@ def fbe_vcr_l_o_byte(r: fbe.Reader, b: int, off: int, f: str) -> list[int | None
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_byte) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10591,7 +10657,7 @@ def fbe_vcr_l_bytes(r: fbe.Reader, b: int, off: int, f: str) -> list[bytes]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return [fbe.buffer.read_bytes(r, b, e[0], f) for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])]
 
@@ -10600,7 +10666,7 @@ def fbe_vcr_l_o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> list[bytes | N
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_bytes) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10609,7 +10675,7 @@ def fbe_vcr_l_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> list[E
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return [FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[q:q + n * 4])]
 
@@ -10618,7 +10684,7 @@ def fbe_vcr_l_o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> list
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_test_EnumSimple) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10627,7 +10693,7 @@ def fbe_vcr_l_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> list[
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return [FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])]
 
@@ -10636,7 +10702,7 @@ def fbe_vcr_l_o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> lis
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_test_FlagsSimple) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10645,7 +10711,7 @@ def fbe_vcr_l_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> list
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])]
 
@@ -10654,7 +10720,7 @@ def fbe_vcr_l_o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> li
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional_struct(r, b, e[0], e[1], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L18.iter_unpack(r.data[q:q + n * 5])]
 
@@ -10689,7 +10755,7 @@ def fbe_vcr_s_byte(r: fbe.Reader, b: int, off: int, f: str) -> set[int]:
     if not off:
         return set()
     q = b + off
-    n = fbe.buffer.read_count(r, q, 1, f)
+    n = fbe.buffer.read_count(r, q, 1, 1, f)
     q += 4
     return set(struct.unpack_from(f"<{n}B", r.data, q))
 
@@ -10698,7 +10764,7 @@ def fbe_vcr_s_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[En
     if not off:
         return set()
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return {FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[q:q + n * 4])}
 
@@ -10707,7 +10773,7 @@ def fbe_vcr_s_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[F
     if not off:
         return set()
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return {FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])}
 
@@ -10716,7 +10782,7 @@ def fbe_vcr_s_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[
     if not off:
         return set()
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return {(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])}
 
@@ -10859,7 +10925,7 @@ def fbe_vcr_m_int32__byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, 
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 5, f)
     q += 4
     return {e[0]: e[1] for e in FBE_L20.iter_unpack(r.data[q:q + n * 5])}
 
@@ -10868,7 +10934,7 @@ def fbe_vcr_m_int32__o_byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[int
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_byte) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
 
@@ -10877,7 +10943,7 @@ def fbe_vcr_m_int32__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[int,
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {e[0]: fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}
 
@@ -10886,7 +10952,7 @@ def fbe_vcr_m_int32__o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[in
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_bytes) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
 
@@ -10895,7 +10961,7 @@ def fbe_vcr_m_int32__test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) ->
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L23.iter_unpack(r.data[q:q + n * 8])}
 
@@ -10904,7 +10970,7 @@ def fbe_vcr_m_int32__o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) 
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_EnumSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
 
@@ -10913,7 +10979,7 @@ def fbe_vcr_m_int32__test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {e[0]: FBE_M_FlagsSimple[e[1]] for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}
 
@@ -10922,7 +10988,7 @@ def fbe_vcr_m_int32__o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str)
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_FlagsSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
 
@@ -10931,7 +10997,7 @@ def fbe_vcr_m_int32__test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) 
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 4, f)
     q += 4
     return {e[0]: (fbe_vr_StructSimple(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}
 
@@ -10940,7 +11006,7 @@ def fbe_vcr_m_int32__o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {e[0]: fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
 
@@ -11079,7 +11145,7 @@ def fbe_vcr_h_string__byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[str,
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 5, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): e[1] for e in FBE_L24.iter_unpack(r.data[q:q + n * 5])}
 
@@ -11088,7 +11154,7 @@ def fbe_vcr_h_string__o_byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[st
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_byte) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
 
@@ -11097,7 +11163,7 @@ def fbe_vcr_h_string__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[str
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}
 
@@ -11106,7 +11172,7 @@ def fbe_vcr_h_string__o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[s
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_bytes) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
 
@@ -11115,7 +11181,7 @@ def fbe_vcr_h_string__test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): FBE_M_EnumSimple[e[1]] for e in FBE_L27.iter_unpack(r.data[q:q + n * 8])}
 
@@ -11124,7 +11190,7 @@ def fbe_vcr_h_string__o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str)
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_EnumSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
 
@@ -11133,7 +11199,7 @@ def fbe_vcr_h_string__test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) 
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): FBE_M_FlagsSimple[e[1]] for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}
 
@@ -11142,7 +11208,7 @@ def fbe_vcr_h_string__o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_FlagsSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
 
@@ -11151,7 +11217,7 @@ def fbe_vcr_h_string__test_StructSimple(r: fbe.Reader, b: int, off: int, f: str)
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 4, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): (fbe_vr_StructSimple(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}
 
@@ -11160,7 +11226,7 @@ def fbe_vcr_h_string__o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: st
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
 
@@ -11212,7 +11278,7 @@ def fbe_vcr_h_test_StructSimple__test_StructNested(r: fbe.Reader, b: int, off: i
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 0, f)
     q += 4
     return {(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)): (fbe_vr_StructNested(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructNested, f, b)) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}
 
@@ -11221,6 +11287,6 @@ def fbe_vcr_h_test_StructSimple__o_test_StructNested(r: fbe.Reader, b: int, off:
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 1, f)
     q += 4
     return {(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructNested, StructNested) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}

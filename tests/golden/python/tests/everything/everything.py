@@ -492,11 +492,13 @@ FBE_C3 = (12,)
 FBE_C4 = (12, 16)
 FBE_C5 = (12, 16, 24)
 FBE_C6 = (12, 13, 14, 15, 19, 20, 21, 23, 25, 29, 33, 41, 49, 53, 61, 77, 93, 97, 105, 113, 129, 145, 161, 177, 181, 182, 183, 184, 192, 196, 200, 205, 210, 215, 220, 225, 237, 247, 251, 255, 259, 263, 267, 271, 275, 279, 283, 288, 289, 294, 298, 302)
-FBE_C7 = (24, 28)
-FBE_C8 = (24,)
-FBE_C9 = (16,)
-FBE_C10 = (12, 13, 17)
-FBE_C11 = (12, 16, 20, 21, 25, 29, 33, 38, 42)
+FBE_C7 = (12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+FBE_C8 = (24, 28)
+FBE_C9 = (8, 8, 0)
+FBE_C10 = (24,)
+FBE_C11 = (16,)
+FBE_C12 = (12, 13, 17)
+FBE_C13 = (12, 16, 20, 21, 25, 29, 33, 38, 42)
 
 
 class Counted(fbe.Struct):
@@ -553,27 +555,27 @@ class Counted(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Counted, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Counted:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Counted, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Counted:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Counted, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Counted, self, 1001))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Counted:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Counted, data, 1001)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Counted:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Counted, data, 1001, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Counted(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Counted:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Counted(fbe.jsonfmt.parse(text), "Counted")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Counted:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Counted(fbe.jsonfmt.parse(text), "Counted", fbe.jsonfmt.budget(text, limits))
 
 
 class Shifted(fbe.Struct):
@@ -630,27 +632,27 @@ class Shifted(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Shifted, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Shifted:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Shifted, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Shifted:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Shifted, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Shifted, self, 1020))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Shifted:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Shifted, data, 1020)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Shifted:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Shifted, data, 1020, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Shifted(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Shifted:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Shifted(fbe.jsonfmt.parse(text), "Shifted")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Shifted:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Shifted(fbe.jsonfmt.parse(text), "Shifted", fbe.jsonfmt.budget(text, limits))
 
 
 class AfterShift(fbe.Struct):
@@ -707,27 +709,27 @@ class AfterShift(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_AfterShift, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> AfterShift:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_AfterShift, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AfterShift:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_AfterShift, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_AfterShift, self, 1021))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> AfterShift:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_AfterShift, data, 1021)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AfterShift:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_AfterShift, data, 1021, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_AfterShift(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> AfterShift:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_AfterShift(fbe.jsonfmt.parse(text), "AfterShift")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> AfterShift:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_AfterShift(fbe.jsonfmt.parse(text), "AfterShift", fbe.jsonfmt.budget(text, limits))
 
 
 class Fixed(fbe.Struct):
@@ -784,27 +786,27 @@ class Fixed(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Fixed, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Fixed:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Fixed, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fixed:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Fixed, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Fixed, self, 7))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Fixed:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Fixed, data, 7)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fixed:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Fixed, data, 7, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Fixed(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Fixed:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Fixed(fbe.jsonfmt.parse(text), "Fixed")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Fixed:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Fixed(fbe.jsonfmt.parse(text), "Fixed", fbe.jsonfmt.budget(text, limits))
 
 
 class Derived(Fixed):
@@ -863,27 +865,27 @@ class Derived(Fixed):
         return bytes(fbe.encode_versioned(fbe_vw_Derived, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Derived:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Derived, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Derived, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Derived, self, 7))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Derived:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Derived, data, 7)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Derived, data, 7, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Derived(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Derived:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Derived(fbe.jsonfmt.parse(text), "Derived")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Derived:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Derived(fbe.jsonfmt.parse(text), "Derived", fbe.jsonfmt.budget(text, limits))
 
 
 class ImportedBase(pkg_market.Instrument):
@@ -944,27 +946,27 @@ class ImportedBase(pkg_market.Instrument):
         return bytes(fbe.encode_versioned(fbe_vw_ImportedBase, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> ImportedBase:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_ImportedBase, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> ImportedBase:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_ImportedBase, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_ImportedBase, self, 1022))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> ImportedBase:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_ImportedBase, data, 1022)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> ImportedBase:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_ImportedBase, data, 1022, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_ImportedBase(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> ImportedBase:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_ImportedBase(fbe.jsonfmt.parse(text), "ImportedBase")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> ImportedBase:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_ImportedBase(fbe.jsonfmt.parse(text), "ImportedBase", fbe.jsonfmt.budget(text, limits))
 
 
 class Note(fbe.Struct):
@@ -1021,27 +1023,27 @@ class Note(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Note, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Note:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Note, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Note:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Note, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Note, self, 1023))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Note:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Note, data, 1023)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Note:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Note, data, 1023, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Note(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Note:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Note(fbe.jsonfmt.parse(text), "Note")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Note:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Note(fbe.jsonfmt.parse(text), "Note", fbe.jsonfmt.budget(text, limits))
 
 
 class Quiet(fbe.Struct):
@@ -1105,27 +1107,27 @@ class Quiet(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Quiet, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Quiet:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Quiet, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Quiet:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Quiet, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Quiet, self, 1024))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Quiet:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Quiet, data, 1024)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Quiet:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Quiet, data, 1024, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Quiet(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Quiet:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Quiet(fbe.jsonfmt.parse(text), "Quiet")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Quiet:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Quiet(fbe.jsonfmt.parse(text), "Quiet", fbe.jsonfmt.budget(text, limits))
 
 
 class Empty(fbe.Struct):
@@ -1177,27 +1179,27 @@ class Empty(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Empty, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Empty:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Empty, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Empty, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Empty, self, 1025))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Empty:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Empty, data, 1025)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Empty, data, 1025, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Empty(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Empty:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Empty(fbe.jsonfmt.parse(text), "Empty")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Empty:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Empty(fbe.jsonfmt.parse(text), "Empty", fbe.jsonfmt.budget(text, limits))
 
 
 class Everything(fbe.Struct):
@@ -1407,27 +1409,27 @@ class Everything(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Everything, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Everything:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Everything, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Everything:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Everything, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Everything, self, 1026))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Everything:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Everything, data, 1026)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Everything:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Everything, data, 1026, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Everything(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Everything:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Everything(fbe.jsonfmt.parse(text), "Everything")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Everything:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Everything(fbe.jsonfmt.parse(text), "Everything", fbe.jsonfmt.budget(text, limits))
 
 
 class PlaceOrder(fbe.Struct):
@@ -1487,27 +1489,27 @@ class PlaceOrder(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_PlaceOrder, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> PlaceOrder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_PlaceOrder, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PlaceOrder:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_PlaceOrder, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_PlaceOrder, self, 1027))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> PlaceOrder:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PlaceOrder:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_PlaceOrder(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> PlaceOrder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_PlaceOrder(fbe.jsonfmt.parse(text), "PlaceOrder")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> PlaceOrder:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_PlaceOrder(fbe.jsonfmt.parse(text), "PlaceOrder", fbe.jsonfmt.budget(text, limits))
 
 
 class Accepted(fbe.Struct):
@@ -1564,27 +1566,27 @@ class Accepted(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Accepted, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Accepted:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Accepted, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Accepted:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Accepted, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Accepted, self, 1028))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Accepted:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Accepted, data, 1028)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Accepted:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Accepted, data, 1028, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Accepted(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Accepted:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Accepted(fbe.jsonfmt.parse(text), "Accepted")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Accepted:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Accepted(fbe.jsonfmt.parse(text), "Accepted", fbe.jsonfmt.budget(text, limits))
 
 
 class Rejected(fbe.Struct):
@@ -1644,27 +1646,27 @@ class Rejected(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Rejected, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Rejected:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Rejected, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Rejected:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Rejected, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Rejected, self, 1029))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Rejected:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Rejected, data, 1029)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Rejected:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Rejected, data, 1029, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Rejected(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Rejected:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Rejected(fbe.jsonfmt.parse(text), "Rejected")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Rejected:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Rejected(fbe.jsonfmt.parse(text), "Rejected", fbe.jsonfmt.budget(text, limits))
 
 
 class Ping(fbe.Struct):
@@ -1721,27 +1723,27 @@ class Ping(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Ping, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Ping:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Ping, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Ping:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Ping, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Ping, self, 1030))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Ping:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Ping, data, 1030)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Ping:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Ping, data, 1030, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Ping(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Ping:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Ping(fbe.jsonfmt.parse(text), "Ping")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Ping:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Ping(fbe.jsonfmt.parse(text), "Ping", fbe.jsonfmt.budget(text, limits))
 
 
 class FixedKeywords(fbe.Struct):
@@ -1804,27 +1806,27 @@ class FixedKeywords(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_FixedKeywords, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> FixedKeywords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_FixedKeywords, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FixedKeywords:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_FixedKeywords, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_FixedKeywords, self, 1031))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> FixedKeywords:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FixedKeywords:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_FixedKeywords(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> FixedKeywords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_FixedKeywords(fbe.jsonfmt.parse(text), "FixedKeywords")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FixedKeywords:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_FixedKeywords(fbe.jsonfmt.parse(text), "FixedKeywords", fbe.jsonfmt.budget(text, limits))
 
 
 class Keywords(fbe.Struct):
@@ -1905,27 +1907,27 @@ class Keywords(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Keywords, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Keywords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Keywords, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Keywords:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Keywords, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Keywords, self, 1032))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Keywords:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Keywords, data, 1032)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Keywords:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Keywords, data, 1032, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Keywords(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Keywords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Keywords(fbe.jsonfmt.parse(text), "Keywords")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Keywords:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Keywords(fbe.jsonfmt.parse(text), "Keywords", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_Counted(v: Counted) -> str:
@@ -2222,7 +2224,7 @@ def fbe_vw_Counted(w: bytearray, v: Counted) -> int:
 
 def fbe_vr_Counted(r: fbe.Reader, p: int) -> Counted:
     """Read the Counted body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1001, "everything.Counted")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1001, "everything.Counted", 4)
     try:
         if t[0] >= 12:
             v = Counted.__new__(Counted)
@@ -2247,7 +2249,7 @@ def fbe_vw_Shifted(w: bytearray, v: Shifted) -> int:
 
 def fbe_vr_Shifted(r: fbe.Reader, p: int) -> Shifted:
     """Read the Shifted body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1020, "everything.Shifted")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1020, "everything.Shifted", 4)
     try:
         if t[0] >= 12:
             v = Shifted.__new__(Shifted)
@@ -2272,7 +2274,7 @@ def fbe_vw_AfterShift(w: bytearray, v: AfterShift) -> int:
 
 def fbe_vr_AfterShift(r: fbe.Reader, p: int) -> AfterShift:
     """Read the AfterShift body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1021, "everything.AfterShift")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 1021, "everything.AfterShift", 4)
     try:
         if t[0] >= 12:
             v = AfterShift.__new__(AfterShift)
@@ -2297,7 +2299,7 @@ def fbe_vw_Fixed(w: bytearray, v: Fixed) -> int:
 
 def fbe_vr_Fixed(r: fbe.Reader, p: int) -> Fixed:
     """Read the Fixed body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 7, "everything.Fixed")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 7, "everything.Fixed", 4)
     try:
         if t[0] >= 12:
             v = Fixed.__new__(Fixed)
@@ -2322,7 +2324,7 @@ def fbe_vw_Derived(w: bytearray, v: Derived) -> int:
 
 def fbe_vr_Derived(r: fbe.Reader, p: int) -> Derived:
     """Read the Derived body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L1, p, 7, "everything.Derived")
+    t = fbe.buffer.leaf_body(r, FBE_L1, p, 7, "everything.Derived", 8)
     try:
         if t[0] >= 16:
             v = Derived.__new__(Derived)
@@ -2350,7 +2352,7 @@ def fbe_vw_ImportedBase(w: bytearray, v: ImportedBase) -> int:
 
 def fbe_vr_ImportedBase(r: fbe.Reader, p: int) -> ImportedBase:
     """Read the ImportedBase body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L2, p, 1022, "everything.ImportedBase")
+    t = fbe.buffer.leaf_body(r, FBE_L2, p, 1022, "everything.ImportedBase", 16)
     try:
         if t[0] >= 24:
             v = ImportedBase.__new__(ImportedBase)
@@ -2380,7 +2382,7 @@ def fbe_vw_Note(w: bytearray, v: Note) -> int:
 
 def fbe_vr_Note(r: fbe.Reader, p: int) -> Note:
     """Read the Note body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L4, p, 1023, "everything.Note")
+    t = fbe.buffer.leaf_body(r, FBE_L4, p, 1023, "everything.Note", 4)
     try:
         if t[0] >= 12:
             v = Note.__new__(Note)
@@ -2406,7 +2408,7 @@ def fbe_vw_Quiet(w: bytearray, v: Quiet) -> int:
 
 def fbe_vr_Quiet(r: fbe.Reader, p: int) -> Quiet:
     """Read the Quiet body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L6, p, 1024, "everything.Quiet")
+    t = fbe.buffer.leaf_body(r, FBE_L6, p, 1024, "everything.Quiet", 8)
     try:
         if t[0] >= 16:
             v = Quiet.__new__(Quiet)
@@ -2433,7 +2435,7 @@ def fbe_vw_Empty(w: bytearray, v: Empty) -> int:
 
 def fbe_vr_Empty(r: fbe.Reader, p: int) -> Empty:
     """Read the Empty body at absolute position p (fields missing from older writers get defaults)."""
-    fbe.buffer.struct_header(r, p, 1025, "everything.Empty")
+    fbe.buffer.struct_header(r, p, 1025, "everything.Empty", 1)
     r.depth -= 1
     return Empty()
 
@@ -2507,7 +2509,7 @@ def fbe_vw_Everything(w: bytearray, v: Everything) -> int:
 
 def fbe_vr_Everything(r: fbe.Reader, p: int) -> Everything:
     """Read the Everything body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L9, p, 1026, "everything.Everything")
+    t = fbe.buffer.struct_body(r, FBE_L9, p, 1026, "everything.Everything", 250)
     try:
         if t[0] >= 302:
             v = Everything.__new__(Everything)
@@ -2565,6 +2567,7 @@ def fbe_vr_Everything(r: fbe.Reader, p: int) -> Everything:
             v.f50 = fbe_vcr_h_bytes__string(r, p, t[65], "f50")
         else:
             k = fbe.buffer.present(FBE_C6, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C7, k, p)
             v = Everything(
                 t[2] if k > 0 else 42,
                 t[3] if k > 1 else True,
@@ -2636,14 +2639,15 @@ def fbe_vw_PlaceOrder(w: bytearray, v: PlaceOrder) -> int:
 
 def fbe_vr_PlaceOrder(r: fbe.Reader, p: int) -> PlaceOrder:
     """Read the PlaceOrder body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L19, p, 1027, "everything.PlaceOrder")
+    t = fbe.buffer.struct_body(r, FBE_L19, p, 1027, "everything.PlaceOrder", 16)
     try:
         if t[0] >= 28:
             v = PlaceOrder.__new__(PlaceOrder)
             v.id = uuid.UUID(bytes=t[2])
             v.instrument = (pkg_market.fbe_vr_Instrument(r, p + t[3]) if t[3] else fbe.buffer.absent_struct(r, pkg_market.Instrument, "instrument", p))
         else:
-            k = fbe.buffer.present(FBE_C7, t[0], 8)
+            k = fbe.buffer.present(FBE_C8, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C9, k, p)
             v = PlaceOrder(
                 uuid.UUID(bytes=t[2]) if k > 0 else None,
                 (pkg_market.fbe_vr_Instrument(r, p + t[3]) if t[3] else fbe.buffer.absent_struct(r, pkg_market.Instrument, "instrument", p)) if k > 1 else None,
@@ -2664,13 +2668,13 @@ def fbe_vw_Accepted(w: bytearray, v: Accepted) -> int:
 
 def fbe_vr_Accepted(r: fbe.Reader, p: int) -> Accepted:
     """Read the Accepted body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L20, p, 1028, "everything.Accepted")
+    t = fbe.buffer.leaf_body(r, FBE_L20, p, 1028, "everything.Accepted", 16)
     try:
         if t[0] >= 24:
             v = Accepted.__new__(Accepted)
             v.id = uuid.UUID(bytes=t[2])
         else:
-            k = fbe.buffer.present(FBE_C8, t[0], 8)
+            k = fbe.buffer.present(FBE_C10, t[0], 8)
             v = Accepted(
                 uuid.UUID(bytes=t[2]) if k > 0 else None,
             )
@@ -2690,14 +2694,14 @@ def fbe_vw_Rejected(w: bytearray, v: Rejected) -> int:
 
 def fbe_vr_Rejected(r: fbe.Reader, p: int) -> Rejected:
     """Read the Rejected body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L19, p, 1029, "everything.Rejected")
+    t = fbe.buffer.leaf_body(r, FBE_L19, p, 1029, "everything.Rejected", 20)
     try:
         if t[0] >= 28:
             v = Rejected.__new__(Rejected)
             v.id = uuid.UUID(bytes=t[2])
             v.reason = fbe.buffer.read_string(r, p, t[3], "reason")
         else:
-            k = fbe.buffer.present(FBE_C7, t[0], 8)
+            k = fbe.buffer.present(FBE_C8, t[0], 8)
             v = Rejected(
                 uuid.UUID(bytes=t[2]) if k > 0 else None,
                 fbe.buffer.read_string(r, p, t[3], "reason") if k > 1 else "",
@@ -2717,13 +2721,13 @@ def fbe_vw_Ping(w: bytearray, v: Ping) -> int:
 
 def fbe_vr_Ping(r: fbe.Reader, p: int) -> Ping:
     """Read the Ping body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L22, p, 1030, "everything.Ping")
+    t = fbe.buffer.leaf_body(r, FBE_L22, p, 1030, "everything.Ping", 8)
     try:
         if t[0] >= 16:
             v = Ping.__new__(Ping)
             v.sequence = t[2]
         else:
-            k = fbe.buffer.present(FBE_C9, t[0], 8)
+            k = fbe.buffer.present(FBE_C11, t[0], 8)
             v = Ping(
                 t[2] if k > 0 else 0,
             )
@@ -2742,7 +2746,7 @@ def fbe_vw_FixedKeywords(w: bytearray, v: FixedKeywords) -> int:
 
 def fbe_vr_FixedKeywords(r: fbe.Reader, p: int) -> FixedKeywords:
     """Read the FixedKeywords body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L23, p, 1031, "everything.FixedKeywords")
+    t = fbe.buffer.leaf_body(r, FBE_L23, p, 1031, "everything.FixedKeywords", 9)
     try:
         if t[0] >= 17:
             v = FixedKeywords.__new__(FixedKeywords)
@@ -2750,7 +2754,7 @@ def fbe_vr_FixedKeywords(r: fbe.Reader, p: int) -> FixedKeywords:
             v.swap = t[3]
             v.default = FBE_M_Reserved[t[4]]
         else:
-            k = fbe.buffer.present(FBE_C10, t[0], 8)
+            k = fbe.buffer.present(FBE_C12, t[0], 8)
             v = FixedKeywords(
                 t[2] if k > 0 else 0,
                 t[3] if k > 1 else False,
@@ -2779,7 +2783,7 @@ def fbe_vw_Keywords(w: bytearray, v: Keywords) -> int:
 
 def fbe_vr_Keywords(r: fbe.Reader, p: int) -> Keywords:
     """Read the Keywords body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L24, p, 1032, "everything.Keywords")
+    t = fbe.buffer.struct_body(r, FBE_L24, p, 1032, "everything.Keywords", 30)
     try:
         if t[0] >= 42:
             v = Keywords.__new__(Keywords)
@@ -2793,7 +2797,7 @@ def fbe_vr_Keywords(r: fbe.Reader, p: int) -> Keywords:
             v.operator = fbe.buffer.read_optional(r, p, t[9], t[10], "operator", fbe_vsr_everything_Reserved)
             v.this = fbe_vcr_v_everything_FixedKeywords(r, p, t[11], "this")
         else:
-            k = fbe.buffer.present(FBE_C11, t[0], 8)
+            k = fbe.buffer.present(FBE_C13, t[0], 8)
             v = Keywords(
                 t[2] if k > 0 else 0,
                 fbe.buffer.read_string(r, p, t[3], "class") if k > 1 else "",
@@ -2819,8 +2823,8 @@ class CountedModel(fbe.Model[Counted]):
     def _encode(self, value: Counted) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Counted, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Counted, int]:
-        return fbe.decode_versioned(fbe_vr_Counted, data, check)
+    def _decode(self, data: bytes) -> tuple[Counted, int]:
+        return fbe.decode_versioned(fbe_vr_Counted, data, self.limits)
 
 
 class ShiftedModel(fbe.Model[Shifted]):
@@ -2831,8 +2835,8 @@ class ShiftedModel(fbe.Model[Shifted]):
     def _encode(self, value: Shifted) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Shifted, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Shifted, int]:
-        return fbe.decode_versioned(fbe_vr_Shifted, data, check)
+    def _decode(self, data: bytes) -> tuple[Shifted, int]:
+        return fbe.decode_versioned(fbe_vr_Shifted, data, self.limits)
 
 
 class AfterShiftModel(fbe.Model[AfterShift]):
@@ -2843,8 +2847,8 @@ class AfterShiftModel(fbe.Model[AfterShift]):
     def _encode(self, value: AfterShift) -> bytearray:
         return fbe.encode_versioned(fbe_vw_AfterShift, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[AfterShift, int]:
-        return fbe.decode_versioned(fbe_vr_AfterShift, data, check)
+    def _decode(self, data: bytes) -> tuple[AfterShift, int]:
+        return fbe.decode_versioned(fbe_vr_AfterShift, data, self.limits)
 
 
 class FixedModel(fbe.Model[Fixed]):
@@ -2855,8 +2859,8 @@ class FixedModel(fbe.Model[Fixed]):
     def _encode(self, value: Fixed) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Fixed, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Fixed, int]:
-        return fbe.decode_versioned(fbe_vr_Fixed, data, check)
+    def _decode(self, data: bytes) -> tuple[Fixed, int]:
+        return fbe.decode_versioned(fbe_vr_Fixed, data, self.limits)
 
 
 class DerivedModel(fbe.Model[Derived]):
@@ -2867,8 +2871,8 @@ class DerivedModel(fbe.Model[Derived]):
     def _encode(self, value: Derived) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Derived, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Derived, int]:
-        return fbe.decode_versioned(fbe_vr_Derived, data, check)
+    def _decode(self, data: bytes) -> tuple[Derived, int]:
+        return fbe.decode_versioned(fbe_vr_Derived, data, self.limits)
 
 
 class ImportedBaseModel(fbe.Model[ImportedBase]):
@@ -2879,8 +2883,8 @@ class ImportedBaseModel(fbe.Model[ImportedBase]):
     def _encode(self, value: ImportedBase) -> bytearray:
         return fbe.encode_versioned(fbe_vw_ImportedBase, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[ImportedBase, int]:
-        return fbe.decode_versioned(fbe_vr_ImportedBase, data, check)
+    def _decode(self, data: bytes) -> tuple[ImportedBase, int]:
+        return fbe.decode_versioned(fbe_vr_ImportedBase, data, self.limits)
 
 
 class NoteModel(fbe.Model[Note]):
@@ -2891,8 +2895,8 @@ class NoteModel(fbe.Model[Note]):
     def _encode(self, value: Note) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Note, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Note, int]:
-        return fbe.decode_versioned(fbe_vr_Note, data, check)
+    def _decode(self, data: bytes) -> tuple[Note, int]:
+        return fbe.decode_versioned(fbe_vr_Note, data, self.limits)
 
 
 class QuietModel(fbe.Model[Quiet]):
@@ -2903,8 +2907,8 @@ class QuietModel(fbe.Model[Quiet]):
     def _encode(self, value: Quiet) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Quiet, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Quiet, int]:
-        return fbe.decode_versioned(fbe_vr_Quiet, data, check)
+    def _decode(self, data: bytes) -> tuple[Quiet, int]:
+        return fbe.decode_versioned(fbe_vr_Quiet, data, self.limits)
 
 
 class EmptyModel(fbe.Model[Empty]):
@@ -2915,8 +2919,8 @@ class EmptyModel(fbe.Model[Empty]):
     def _encode(self, value: Empty) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Empty, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Empty, int]:
-        return fbe.decode_versioned(fbe_vr_Empty, data, check)
+    def _decode(self, data: bytes) -> tuple[Empty, int]:
+        return fbe.decode_versioned(fbe_vr_Empty, data, self.limits)
 
 
 class EverythingModel(fbe.Model[Everything]):
@@ -2927,8 +2931,8 @@ class EverythingModel(fbe.Model[Everything]):
     def _encode(self, value: Everything) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Everything, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Everything, int]:
-        return fbe.decode_versioned(fbe_vr_Everything, data, check)
+    def _decode(self, data: bytes) -> tuple[Everything, int]:
+        return fbe.decode_versioned(fbe_vr_Everything, data, self.limits)
 
 
 class PlaceOrderModel(fbe.Model[PlaceOrder]):
@@ -2939,8 +2943,8 @@ class PlaceOrderModel(fbe.Model[PlaceOrder]):
     def _encode(self, value: PlaceOrder) -> bytearray:
         return fbe.encode_versioned(fbe_vw_PlaceOrder, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[PlaceOrder, int]:
-        return fbe.decode_versioned(fbe_vr_PlaceOrder, data, check)
+    def _decode(self, data: bytes) -> tuple[PlaceOrder, int]:
+        return fbe.decode_versioned(fbe_vr_PlaceOrder, data, self.limits)
 
 
 class AcceptedModel(fbe.Model[Accepted]):
@@ -2951,8 +2955,8 @@ class AcceptedModel(fbe.Model[Accepted]):
     def _encode(self, value: Accepted) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Accepted, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Accepted, int]:
-        return fbe.decode_versioned(fbe_vr_Accepted, data, check)
+    def _decode(self, data: bytes) -> tuple[Accepted, int]:
+        return fbe.decode_versioned(fbe_vr_Accepted, data, self.limits)
 
 
 class RejectedModel(fbe.Model[Rejected]):
@@ -2963,8 +2967,8 @@ class RejectedModel(fbe.Model[Rejected]):
     def _encode(self, value: Rejected) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Rejected, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Rejected, int]:
-        return fbe.decode_versioned(fbe_vr_Rejected, data, check)
+    def _decode(self, data: bytes) -> tuple[Rejected, int]:
+        return fbe.decode_versioned(fbe_vr_Rejected, data, self.limits)
 
 
 class PingModel(fbe.Model[Ping]):
@@ -2975,8 +2979,8 @@ class PingModel(fbe.Model[Ping]):
     def _encode(self, value: Ping) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Ping, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Ping, int]:
-        return fbe.decode_versioned(fbe_vr_Ping, data, check)
+    def _decode(self, data: bytes) -> tuple[Ping, int]:
+        return fbe.decode_versioned(fbe_vr_Ping, data, self.limits)
 
 
 class FixedKeywordsModel(fbe.Model[FixedKeywords]):
@@ -2987,8 +2991,8 @@ class FixedKeywordsModel(fbe.Model[FixedKeywords]):
     def _encode(self, value: FixedKeywords) -> bytearray:
         return fbe.encode_versioned(fbe_vw_FixedKeywords, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[FixedKeywords, int]:
-        return fbe.decode_versioned(fbe_vr_FixedKeywords, data, check)
+    def _decode(self, data: bytes) -> tuple[FixedKeywords, int]:
+        return fbe.decode_versioned(fbe_vr_FixedKeywords, data, self.limits)
 
 
 class KeywordsModel(fbe.Model[Keywords]):
@@ -2999,8 +3003,8 @@ class KeywordsModel(fbe.Model[Keywords]):
     def _encode(self, value: Keywords) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Keywords, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Keywords, int]:
-        return fbe.decode_versioned(fbe_vr_Keywords, data, check)
+    def _decode(self, data: bytes) -> tuple[Keywords, int]:
+        return fbe.decode_versioned(fbe_vr_Keywords, data, self.limits)
 
 
 def fbe_fw_Counted(w: bytearray, v: Counted) -> None:
@@ -3010,6 +3014,7 @@ def fbe_fw_Counted(w: bytearray, v: Counted) -> None:
 
 def fbe_fr_Counted(r: fbe.Reader, p: int) -> tuple[Counted, int]:
     """Read a Counted at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -3030,6 +3035,7 @@ def fbe_fw_Shifted(w: bytearray, v: Shifted) -> None:
 
 def fbe_fr_Shifted(r: fbe.Reader, p: int) -> tuple[Shifted, int]:
     """Read a Shifted at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -3050,6 +3056,7 @@ def fbe_fw_AfterShift(w: bytearray, v: AfterShift) -> None:
 
 def fbe_fr_AfterShift(r: fbe.Reader, p: int) -> tuple[AfterShift, int]:
     """Read a AfterShift at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -3070,6 +3077,7 @@ def fbe_fw_Fixed(w: bytearray, v: Fixed) -> None:
 
 def fbe_fr_Fixed(r: fbe.Reader, p: int) -> tuple[Fixed, int]:
     """Read a Fixed at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -3090,6 +3098,7 @@ def fbe_fw_Derived(w: bytearray, v: Derived) -> None:
 
 def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
     """Read a Derived at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 8)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -3114,6 +3123,7 @@ def fbe_fw_ImportedBase(w: bytearray, v: ImportedBase) -> None:
 
 def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
     """Read a ImportedBase at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 16)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -3123,6 +3133,9 @@ def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
         q3 = p + t2[0]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "symbol")
+        r.budget -= t2[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "symbol")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         if p + 12 > end:
@@ -3147,6 +3160,7 @@ def fbe_fw_Note(w: bytearray, v: Note) -> None:
 
 def fbe_fr_Note(r: fbe.Reader, p: int) -> tuple[Note, int]:
     """Read a Note at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 4)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -3156,6 +3170,9 @@ def fbe_fr_Note(r: fbe.Reader, p: int) -> tuple[Note, int]:
         q3 = p + t2[0]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "text")
+        r.budget -= t2[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "text")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         v = Note.__new__(Note)
@@ -3175,6 +3192,7 @@ def fbe_fw_Quiet(w: bytearray, v: Quiet) -> None:
 
 def fbe_fr_Quiet(r: fbe.Reader, p: int) -> tuple[Quiet, int]:
     """Read a Quiet at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 8)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -3184,6 +3202,9 @@ def fbe_fr_Quiet(r: fbe.Reader, p: int) -> tuple[Quiet, int]:
         q3 = p + t2[0]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "password")
+        r.budget -= t2[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "password")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         if p + 4 > end:
@@ -3204,6 +3225,7 @@ def fbe_fw_Empty(w: bytearray, v: Empty) -> None:
 
 def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
     """Read a Empty at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 1)
     try:
         v = Empty.__new__(Empty)
     except fbe.DecodeError as e:
@@ -3324,7 +3346,7 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
 
 def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
     """Read a Everything at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 250)
     try:
         data, end = r.data, r.size
         if p + 89 > end:
@@ -3334,6 +3356,9 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         q30 = p + t29[17]
         if q30 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t29[17]} bytes", p - 4, "f17")
+        r.budget -= t29[17]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f17")
         x31 = data[p:q30].decode("utf-8", "surrogateescape")
         p = q30
         if p + 84 > end:
@@ -3343,6 +3368,9 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         q33 = p + t32[6]
         if q33 > end:
             raise fbe.buffer.out_of_bounds(f"bytes of {t32[6]} bytes", p - 4, "f24")
+        r.budget -= t32[6]
+        if r.budget < 0:
+            r.spend(0, p - 4, "f24")
         x34 = data[p:q33]
         p = q33
         if p + 11 > end:
@@ -3400,11 +3428,11 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
                 x60, p = fbe.buffer.final_string(r, p, "f37")
                 e58 = x60
             x57.append(e58)
-        n62 = fbe.buffer.final_count(r, p, 8, "f38")
+        n62 = fbe.buffer.final_count(r, p, 8, 8, "f38")
         p += 4
         x61: list[float] = list(struct.unpack_from(f"<{n62}d", r.data, p))
         p += n62 * 8
-        n64 = fbe.buffer.final_count(r, p, 1, "f39")
+        n64 = fbe.buffer.final_count(r, p, 1, 1, "f39")
         p += 4
         x63: list[Counted | None] = []
         for _ in range(n64):
@@ -3415,23 +3443,23 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
                 x67, p = fbe_fr_Counted(r, p)
                 e65 = x67
             x63.append(e65)
-        n69 = fbe.buffer.final_count(r, p, 4, "f40")
+        n69 = fbe.buffer.final_count(r, p, 4, 4, "f40")
         p += 4
         x68: list[str] = []
         for _ in range(n69):
             e70, p = fbe.buffer.final_string(r, p, "f40")
             x68.append(e70)
-        n72 = fbe.buffer.final_count(r, p, 8, "f41")
+        n72 = fbe.buffer.final_count(r, p, 8, 8, "f41")
         p += 4
         x71: set[int] = set(struct.unpack_from(f"<{n72}q", r.data, p))
         p += n72 * 8
-        n74 = fbe.buffer.final_count(r, p, 8, "f42")
+        n74 = fbe.buffer.final_count(r, p, 8, 0, "f42")
         p += 4
         x73: set[pkg_market.Instrument] = set()
         for _ in range(n74):
             e75, p = pkg_market.fbe_fr_Instrument(r, p)
             x73.add(e75)
-        n77 = fbe.buffer.final_count(r, p, 8, "f43")
+        n77 = fbe.buffer.final_count(r, p, 8, 8, "f43")
         p += 4
         x76: dict[int, str] = {}
         for _ in range(n77):
@@ -3440,7 +3468,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
             k78 = t80[0]
             v79, p = fbe.buffer.final_string(r, p, "f43")
             x76[k78] = v79
-        n82 = fbe.buffer.final_count(r, p, 5, "f44")
+        n82 = fbe.buffer.final_count(r, p, 5, 5, "f44")
         p += 4
         x81: dict[str, Counted | None] = {}
         for _ in range(n82):
@@ -3452,7 +3480,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
                 x86, p = fbe_fr_Counted(r, p)
                 v84 = x86
             x81[k83] = v84
-        n88 = fbe.buffer.final_count(r, p, 20, "f45")
+        n88 = fbe.buffer.final_count(r, p, 20, 20, "f45")
         p += 4
         x87: dict[uuid.UUID, bytes] = {}
         for _ in range(n88):
@@ -3461,7 +3489,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
             k89 = uuid.UUID(bytes=t91[0])
             v90, p = fbe.buffer.final_bytes(r, p, "f45")
             x87[k89] = v90
-        n93 = fbe.buffer.final_count(r, p, 12, "f46")
+        n93 = fbe.buffer.final_count(r, p, 12, 0, "f46")
         p += 4
         x92: dict[pkg_market.Instrument, Counted] = {}
         for _ in range(n93):
@@ -3488,7 +3516,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
             p += FBE_L12.size
             x103 = t104[0]
             x101 = x103
-        n106 = fbe.buffer.final_count(r, p, 8, "f49")
+        n106 = fbe.buffer.final_count(r, p, 8, 8, "f49")
         p += 4
         x105: dict[bytes, int] = {}
         for _ in range(n106):
@@ -3497,7 +3525,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
             p += FBE_L10.size
             v108 = t109[0]
             x105[k107] = v108
-        n111 = fbe.buffer.final_count(r, p, 8, "f50")
+        n111 = fbe.buffer.final_count(r, p, 8, 8, "f50")
         p += 4
         x110: dict[bytes, str] = {}
         for _ in range(n111):
@@ -3571,7 +3599,7 @@ def fbe_fw_PlaceOrder(w: bytearray, v: PlaceOrder) -> None:
 
 def fbe_fr_PlaceOrder(r: fbe.Reader, p: int) -> tuple[PlaceOrder, int]:
     """Read a PlaceOrder at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 16)
     try:
         data, end = r.data, r.size
         if p + 16 > end:
@@ -3595,6 +3623,7 @@ def fbe_fw_Accepted(w: bytearray, v: Accepted) -> None:
 
 def fbe_fr_Accepted(r: fbe.Reader, p: int) -> tuple[Accepted, int]:
     """Read a Accepted at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 16)
     try:
         data, end = r.data, r.size
         if p + 16 > end:
@@ -3617,6 +3646,7 @@ def fbe_fw_Rejected(w: bytearray, v: Rejected) -> None:
 
 def fbe_fr_Rejected(r: fbe.Reader, p: int) -> tuple[Rejected, int]:
     """Read a Rejected at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 20)
     try:
         data, end = r.data, r.size
         if p + 20 > end:
@@ -3626,6 +3656,9 @@ def fbe_fr_Rejected(r: fbe.Reader, p: int) -> tuple[Rejected, int]:
         q3 = p + t2[1]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "reason")
+        r.budget -= t2[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "reason")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         v = Rejected.__new__(Rejected)
@@ -3643,6 +3676,7 @@ def fbe_fw_Ping(w: bytearray, v: Ping) -> None:
 
 def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
     """Read a Ping at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 8)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -3663,6 +3697,7 @@ def fbe_fw_FixedKeywords(w: bytearray, v: FixedKeywords) -> None:
 
 def fbe_fr_FixedKeywords(r: fbe.Reader, p: int) -> tuple[FixedKeywords, int]:
     """Read a FixedKeywords at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 9)
     try:
         data, end = r.data, r.size
         if p + 9 > end:
@@ -3697,7 +3732,7 @@ def fbe_fw_Keywords(w: bytearray, v: Keywords) -> None:
 
 def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
     """Read a Keywords at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p)
+    fbe.buffer.final_enter(r, p, 30)
     try:
         data, end = r.data, r.size
         if p + 8 > end:
@@ -3707,6 +3742,9 @@ def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
         q5 = p + t4[1]
         if q5 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "class")
+        r.budget -= t4[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "class")
         x6 = data[p:q5].decode("utf-8", "surrogateescape")
         p = q5
         if p + 17 > end:
@@ -3721,7 +3759,7 @@ def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
             p += FBE_L10.size
             x10 = FBE_M_Reserved[t11[0]]
             x8 = x10
-        n13 = fbe.buffer.final_count(r, p, 9, "this")
+        n13 = fbe.buffer.final_count(r, p, 9, 0, "this")
         p += 4
         x12: list[FixedKeywords] = []
         for _ in range(n13):
@@ -3751,8 +3789,8 @@ class CountedFinalModel(fbe.FinalModel[Counted]):
     def _encode(self, value: Counted) -> bytearray:
         return fbe.encode_final(fbe_fw_Counted, value, 1001)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Counted, int]:
-        return fbe.decode_final(fbe_fr_Counted, data, 1001, check)
+    def _decode(self, data: bytes) -> tuple[Counted, int]:
+        return fbe.decode_final(fbe_fr_Counted, data, 1001, self.limits)
 
 
 class ShiftedFinalModel(fbe.FinalModel[Shifted]):
@@ -3763,8 +3801,8 @@ class ShiftedFinalModel(fbe.FinalModel[Shifted]):
     def _encode(self, value: Shifted) -> bytearray:
         return fbe.encode_final(fbe_fw_Shifted, value, 1020)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Shifted, int]:
-        return fbe.decode_final(fbe_fr_Shifted, data, 1020, check)
+    def _decode(self, data: bytes) -> tuple[Shifted, int]:
+        return fbe.decode_final(fbe_fr_Shifted, data, 1020, self.limits)
 
 
 class AfterShiftFinalModel(fbe.FinalModel[AfterShift]):
@@ -3775,8 +3813,8 @@ class AfterShiftFinalModel(fbe.FinalModel[AfterShift]):
     def _encode(self, value: AfterShift) -> bytearray:
         return fbe.encode_final(fbe_fw_AfterShift, value, 1021)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[AfterShift, int]:
-        return fbe.decode_final(fbe_fr_AfterShift, data, 1021, check)
+    def _decode(self, data: bytes) -> tuple[AfterShift, int]:
+        return fbe.decode_final(fbe_fr_AfterShift, data, 1021, self.limits)
 
 
 class FixedFinalModel(fbe.FinalModel[Fixed]):
@@ -3787,8 +3825,8 @@ class FixedFinalModel(fbe.FinalModel[Fixed]):
     def _encode(self, value: Fixed) -> bytearray:
         return fbe.encode_final(fbe_fw_Fixed, value, 7)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Fixed, int]:
-        return fbe.decode_final(fbe_fr_Fixed, data, 7, check)
+    def _decode(self, data: bytes) -> tuple[Fixed, int]:
+        return fbe.decode_final(fbe_fr_Fixed, data, 7, self.limits)
 
 
 class DerivedFinalModel(fbe.FinalModel[Derived]):
@@ -3799,8 +3837,8 @@ class DerivedFinalModel(fbe.FinalModel[Derived]):
     def _encode(self, value: Derived) -> bytearray:
         return fbe.encode_final(fbe_fw_Derived, value, 7)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Derived, int]:
-        return fbe.decode_final(fbe_fr_Derived, data, 7, check)
+    def _decode(self, data: bytes) -> tuple[Derived, int]:
+        return fbe.decode_final(fbe_fr_Derived, data, 7, self.limits)
 
 
 class ImportedBaseFinalModel(fbe.FinalModel[ImportedBase]):
@@ -3811,8 +3849,8 @@ class ImportedBaseFinalModel(fbe.FinalModel[ImportedBase]):
     def _encode(self, value: ImportedBase) -> bytearray:
         return fbe.encode_final(fbe_fw_ImportedBase, value, 1022)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[ImportedBase, int]:
-        return fbe.decode_final(fbe_fr_ImportedBase, data, 1022, check)
+    def _decode(self, data: bytes) -> tuple[ImportedBase, int]:
+        return fbe.decode_final(fbe_fr_ImportedBase, data, 1022, self.limits)
 
 
 class NoteFinalModel(fbe.FinalModel[Note]):
@@ -3823,8 +3861,8 @@ class NoteFinalModel(fbe.FinalModel[Note]):
     def _encode(self, value: Note) -> bytearray:
         return fbe.encode_final(fbe_fw_Note, value, 1023)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Note, int]:
-        return fbe.decode_final(fbe_fr_Note, data, 1023, check)
+    def _decode(self, data: bytes) -> tuple[Note, int]:
+        return fbe.decode_final(fbe_fr_Note, data, 1023, self.limits)
 
 
 class QuietFinalModel(fbe.FinalModel[Quiet]):
@@ -3835,8 +3873,8 @@ class QuietFinalModel(fbe.FinalModel[Quiet]):
     def _encode(self, value: Quiet) -> bytearray:
         return fbe.encode_final(fbe_fw_Quiet, value, 1024)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Quiet, int]:
-        return fbe.decode_final(fbe_fr_Quiet, data, 1024, check)
+    def _decode(self, data: bytes) -> tuple[Quiet, int]:
+        return fbe.decode_final(fbe_fr_Quiet, data, 1024, self.limits)
 
 
 class EmptyFinalModel(fbe.FinalModel[Empty]):
@@ -3847,8 +3885,8 @@ class EmptyFinalModel(fbe.FinalModel[Empty]):
     def _encode(self, value: Empty) -> bytearray:
         return fbe.encode_final(fbe_fw_Empty, value, 1025)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Empty, int]:
-        return fbe.decode_final(fbe_fr_Empty, data, 1025, check)
+    def _decode(self, data: bytes) -> tuple[Empty, int]:
+        return fbe.decode_final(fbe_fr_Empty, data, 1025, self.limits)
 
 
 class EverythingFinalModel(fbe.FinalModel[Everything]):
@@ -3859,8 +3897,8 @@ class EverythingFinalModel(fbe.FinalModel[Everything]):
     def _encode(self, value: Everything) -> bytearray:
         return fbe.encode_final(fbe_fw_Everything, value, 1026)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Everything, int]:
-        return fbe.decode_final(fbe_fr_Everything, data, 1026, check)
+    def _decode(self, data: bytes) -> tuple[Everything, int]:
+        return fbe.decode_final(fbe_fr_Everything, data, 1026, self.limits)
 
 
 class PlaceOrderFinalModel(fbe.FinalModel[PlaceOrder]):
@@ -3871,8 +3909,8 @@ class PlaceOrderFinalModel(fbe.FinalModel[PlaceOrder]):
     def _encode(self, value: PlaceOrder) -> bytearray:
         return fbe.encode_final(fbe_fw_PlaceOrder, value, 1027)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[PlaceOrder, int]:
-        return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, check)
+    def _decode(self, data: bytes) -> tuple[PlaceOrder, int]:
+        return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, self.limits)
 
 
 class AcceptedFinalModel(fbe.FinalModel[Accepted]):
@@ -3883,8 +3921,8 @@ class AcceptedFinalModel(fbe.FinalModel[Accepted]):
     def _encode(self, value: Accepted) -> bytearray:
         return fbe.encode_final(fbe_fw_Accepted, value, 1028)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Accepted, int]:
-        return fbe.decode_final(fbe_fr_Accepted, data, 1028, check)
+    def _decode(self, data: bytes) -> tuple[Accepted, int]:
+        return fbe.decode_final(fbe_fr_Accepted, data, 1028, self.limits)
 
 
 class RejectedFinalModel(fbe.FinalModel[Rejected]):
@@ -3895,8 +3933,8 @@ class RejectedFinalModel(fbe.FinalModel[Rejected]):
     def _encode(self, value: Rejected) -> bytearray:
         return fbe.encode_final(fbe_fw_Rejected, value, 1029)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Rejected, int]:
-        return fbe.decode_final(fbe_fr_Rejected, data, 1029, check)
+    def _decode(self, data: bytes) -> tuple[Rejected, int]:
+        return fbe.decode_final(fbe_fr_Rejected, data, 1029, self.limits)
 
 
 class PingFinalModel(fbe.FinalModel[Ping]):
@@ -3907,8 +3945,8 @@ class PingFinalModel(fbe.FinalModel[Ping]):
     def _encode(self, value: Ping) -> bytearray:
         return fbe.encode_final(fbe_fw_Ping, value, 1030)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Ping, int]:
-        return fbe.decode_final(fbe_fr_Ping, data, 1030, check)
+    def _decode(self, data: bytes) -> tuple[Ping, int]:
+        return fbe.decode_final(fbe_fr_Ping, data, 1030, self.limits)
 
 
 class FixedKeywordsFinalModel(fbe.FinalModel[FixedKeywords]):
@@ -3919,8 +3957,8 @@ class FixedKeywordsFinalModel(fbe.FinalModel[FixedKeywords]):
     def _encode(self, value: FixedKeywords) -> bytearray:
         return fbe.encode_final(fbe_fw_FixedKeywords, value, 1031)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[FixedKeywords, int]:
-        return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031, check)
+    def _decode(self, data: bytes) -> tuple[FixedKeywords, int]:
+        return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031, self.limits)
 
 
 class KeywordsFinalModel(fbe.FinalModel[Keywords]):
@@ -3931,8 +3969,8 @@ class KeywordsFinalModel(fbe.FinalModel[Keywords]):
     def _encode(self, value: Keywords) -> bytearray:
         return fbe.encode_final(fbe_fw_Keywords, value, 1032)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Keywords, int]:
-        return fbe.decode_final(fbe_fr_Keywords, data, 1032, check)
+    def _decode(self, data: bytes) -> tuple[Keywords, int]:
+        return fbe.decode_final(fbe_fr_Keywords, data, 1032, self.limits)
 
 
 def fbe_js_Counted(v: Counted) -> str:
@@ -3944,15 +3982,18 @@ def fbe_js_Counted(v: Counted) -> str:
     ))
 
 
-def fbe_jr_Counted(o: Any, f: str) -> Counted:
+def fbe_jr_Counted(o: Any, f: str, b: fbe.Budget) -> Counted:
     """A Counted from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "everything.Counted")
     try:
-        return Counted(
+        v = Counted(
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Counted") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Shifted(v: Shifted) -> str:
@@ -3964,15 +4005,18 @@ def fbe_js_Shifted(v: Shifted) -> str:
     ))
 
 
-def fbe_jr_Shifted(o: Any, f: str) -> Shifted:
+def fbe_jr_Shifted(o: Any, f: str, b: fbe.Budget) -> Shifted:
     """A Shifted from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "everything.Shifted")
     try:
-        return Shifted(
+        v = Shifted(
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Shifted") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_AfterShift(v: AfterShift) -> str:
@@ -3984,15 +4028,18 @@ def fbe_js_AfterShift(v: AfterShift) -> str:
     ))
 
 
-def fbe_jr_AfterShift(o: Any, f: str) -> AfterShift:
+def fbe_jr_AfterShift(o: Any, f: str, b: fbe.Budget) -> AfterShift:
     """A AfterShift from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "everything.AfterShift")
     try:
-        return AfterShift(
+        v = AfterShift(
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.AfterShift") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Fixed(v: Fixed) -> str:
@@ -4004,15 +4051,18 @@ def fbe_js_Fixed(v: Fixed) -> str:
     ))
 
 
-def fbe_jr_Fixed(o: Any, f: str) -> Fixed:
+def fbe_jr_Fixed(o: Any, f: str, b: fbe.Budget) -> Fixed:
     """A Fixed from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "everything.Fixed")
     try:
-        return Fixed(
+        v = Fixed(
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Fixed") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Derived(v: Derived) -> str:
@@ -4026,16 +4076,19 @@ def fbe_js_Derived(v: Derived) -> str:
     ))
 
 
-def fbe_jr_Derived(o: Any, f: str) -> Derived:
+def fbe_jr_Derived(o: Any, f: str, b: fbe.Budget) -> Derived:
     """A Derived from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 8, "everything.Derived")
     try:
-        return Derived(
+        v = Derived(
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
             fbe.jsonfmt.get_int(m["b"], -2147483648, 2147483647, "b") if "b" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Derived") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_ImportedBase(v: ImportedBase) -> str:
@@ -4051,17 +4104,20 @@ def fbe_js_ImportedBase(v: ImportedBase) -> str:
     ))
 
 
-def fbe_jr_ImportedBase(o: Any, f: str) -> ImportedBase:
+def fbe_jr_ImportedBase(o: Any, f: str, b: fbe.Budget) -> ImportedBase:
     """A ImportedBase from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 16, "everything.ImportedBase")
     try:
-        return ImportedBase(
+        v = ImportedBase(
             fbe.jsonfmt.get_str(m["symbol"], "symbol") if "symbol" in m else "",
             fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits") if "digits" in m else 5,
             fbe.jsonfmt.get_float(m["price"], "price") if "price" in m else 1.5,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.ImportedBase") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Note(v: Note) -> str:
@@ -4073,15 +4129,18 @@ def fbe_js_Note(v: Note) -> str:
     ))
 
 
-def fbe_jr_Note(o: Any, f: str) -> Note:
+def fbe_jr_Note(o: Any, f: str, b: fbe.Budget) -> Note:
     """A Note from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 4, "everything.Note")
     try:
-        return Note(
+        v = Note(
             fbe.jsonfmt.get_str(m["text"], "text") if "text" in m else 'hi "there"\n',
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Note") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Quiet(v: Quiet) -> str:
@@ -4095,16 +4154,19 @@ def fbe_js_Quiet(v: Quiet) -> str:
     ))
 
 
-def fbe_jr_Quiet(o: Any, f: str) -> Quiet:
+def fbe_jr_Quiet(o: Any, f: str, b: fbe.Budget) -> Quiet:
     """A Quiet from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 8, "everything.Quiet")
     try:
-        return Quiet(
+        v = Quiet(
             fbe.jsonfmt.get_str(m["password"], "password") if "password" in m else "",
             fbe.jsonfmt.get_int(m["legacy"], -2147483648, 2147483647, "legacy") if "legacy" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Quiet") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Empty(v: Empty) -> str:
@@ -4112,9 +4174,11 @@ def fbe_js_Empty(v: Empty) -> str:
     return "{}"
 
 
-def fbe_jr_Empty(o: Any, f: str) -> Empty:
+def fbe_jr_Empty(o: Any, f: str, b: fbe.Budget) -> Empty:
     """A Empty from parsed JSON; missing members keep their defaults."""
     fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1, "everything.Empty")
+    b.depth -= 1
     return Empty()
 
 
@@ -4229,11 +4293,12 @@ def fbe_js_Everything(v: Everything) -> str:
     ))
 
 
-def fbe_jr_Everything(o: Any, f: str) -> Everything:
+def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
     """A Everything from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 250 + (0 if "f29" in m else 4) + (0 if "f30" in m else 8), "everything.Everything")
     try:
-        return Everything(
+        v = Everything(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 42,
             fbe.jsonfmt.get_bool(m["f1"], "f1") if "f1" in m else True,
             fbe.jsonfmt.get_int(m["f2"], 0, 255, "f2") if "f2" in m else 255,
@@ -4263,24 +4328,24 @@ def fbe_jr_Everything(o: Any, f: str) -> Everything:
             pkg_market.Side(fbe.jsonfmt.get_int(m["f26"], 0, 255, "f26")) if "f26" in m else pkg_market.Side.sell,
             FByte(fbe.jsonfmt.get_int(m["f27"], 0, 255, "f27") & 255) if "f27" in m else FByte.one | FByte.two,
             FUInt64(fbe.jsonfmt.get_int(m["f28"], 0, 18446744073709551615, "f28") & 18446744073709551615) if "f28" in m else FUInt64.all,
-            fbe_jr_Counted(m["f29"], "f29") if "f29" in m else None,
-            pkg_market.fbe_jr_Instrument(m["f30"], "f30") if "f30" in m else None,
+            fbe_jr_Counted(m["f29"], "f29", b) if "f29" in m else None,
+            pkg_market.fbe_jr_Instrument(m["f30"], "f30", b) if "f30" in m else None,
             (None if m["f31"] is None else fbe.jsonfmt.get_int(m["f31"], -2147483648, 2147483647, "f31")) if "f31" in m else None,
             (None if m["f32"] is None else fbe.jsonfmt.get_int(m["f32"], -2147483648, 2147483647, "f32")) if "f32" in m else 5,
             (None if m["f33"] is None else fbe.jsonfmt.get_str(m["f33"], "f33")) if "f33" in m else None,
             (None if m["f34"] is None else EByte(fbe.jsonfmt.get_int(m["f34"], 0, 255, "f34"))) if "f34" in m else EByte.b,
-            (None if m["f35"] is None else fbe_jr_Counted(m["f35"], "f35")) if "f35" in m else None,
+            (None if m["f35"] is None else fbe_jr_Counted(m["f35"], "f35", b)) if "f35" in m else None,
             [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f36") for e0 in fbe.jsonfmt.get_list(m["f36"], "f36")] if "f36" in m else None,
             [(None if e0 is None else fbe.jsonfmt.get_str(e0, "f37")) for e0 in fbe.jsonfmt.get_list(m["f37"], "f37")] if "f37" in m else None,
             [fbe.jsonfmt.get_float(e0, "f38") for e0 in fbe.jsonfmt.get_list(m["f38"], "f38")] if "f38" in m else None,
-            [(None if e0 is None else fbe_jr_Counted(e0, "f39")) for e0 in fbe.jsonfmt.get_list(m["f39"], "f39")] if "f39" in m else None,
+            [(None if e0 is None else fbe_jr_Counted(e0, "f39", b)) for e0 in fbe.jsonfmt.get_list(m["f39"], "f39")] if "f39" in m else None,
             [fbe.jsonfmt.get_str(e0, "f40") for e0 in fbe.jsonfmt.get_list(m["f40"], "f40")] if "f40" in m else None,
             {fbe.jsonfmt.get_int(e0, -9223372036854775808, 9223372036854775807, "f41") for e0 in fbe.jsonfmt.get_list(m["f41"], "f41")} if "f41" in m else None,
-            {pkg_market.fbe_jr_Instrument(e0, "f42") for e0 in fbe.jsonfmt.get_list(m["f42"], "f42")} if "f42" in m else None,
+            {pkg_market.fbe_jr_Instrument(e0, "f42", b) for e0 in fbe.jsonfmt.get_list(m["f42"], "f42")} if "f42" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f43"): fbe.jsonfmt.get_str(v0, "f43") for k0, v0 in fbe.jsonfmt.get_object(m["f43"], "f43").items()}, m["f43"], "f43") if "f43" in m else None,
-            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_Counted(v0, "f44")) for k0, v0 in fbe.jsonfmt.get_object(m["f44"], "f44").items()}, m["f44"], "f44") if "f44" in m else None,
+            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_Counted(v0, "f44", b)) for k0, v0 in fbe.jsonfmt.get_object(m["f44"], "f44").items()}, m["f44"], "f44") if "f44" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.get_uuid(k0, "f45"): fbe.jsonfmt.get_bytes(v0, "f45") for k0, v0 in fbe.jsonfmt.get_object(m["f45"], "f45").items()}, m["f45"], "f45") if "f45" in m else None,
-            fbe.jsonfmt.distinct({pkg_market.fbe_jr_Instrument(k0, "f46"): fbe_jr_Counted(v0, "f46") for k0, v0 in fbe.jsonfmt.get_pairs(m["f46"], "f46")}, m["f46"], "f46") if "f46" in m else None,
+            fbe.jsonfmt.distinct({pkg_market.fbe_jr_Instrument(k0, "f46", b): fbe_jr_Counted(v0, "f46", b) for k0, v0 in fbe.jsonfmt.get_pairs(m["f46"], "f46")}, m["f46"], "f46") if "f46" in m else None,
             (None if m["f47"] is None else fbe.jsonfmt.get_int(m["f47"], -2147483648, 2147483647, "f47")) if "f47" in m else None,
             fbe.jsonfmt.get_bool(m["f47Reset"], "f47Reset") if "f47Reset" in m else False,
             (None if m["f48"] is None else fbe.jsonfmt.get_int(m["f48"], 0, 18446744073709551615, "f48")) if "f48" in m else 0,
@@ -4289,6 +4354,8 @@ def fbe_jr_Everything(o: Any, f: str) -> Everything:
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_PlaceOrder(v: PlaceOrder) -> str:
@@ -4302,16 +4369,19 @@ def fbe_js_PlaceOrder(v: PlaceOrder) -> str:
     ))
 
 
-def fbe_jr_PlaceOrder(o: Any, f: str) -> PlaceOrder:
+def fbe_jr_PlaceOrder(o: Any, f: str, b: fbe.Budget) -> PlaceOrder:
     """A PlaceOrder from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 16 + (0 if "instrument" in m else 8), "everything.PlaceOrder")
     try:
-        return PlaceOrder(
+        v = PlaceOrder(
             fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else None,
-            pkg_market.fbe_jr_Instrument(m["instrument"], "instrument") if "instrument" in m else None,
+            pkg_market.fbe_jr_Instrument(m["instrument"], "instrument", b) if "instrument" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.PlaceOrder") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Accepted(v: Accepted) -> str:
@@ -4323,15 +4393,18 @@ def fbe_js_Accepted(v: Accepted) -> str:
     ))
 
 
-def fbe_jr_Accepted(o: Any, f: str) -> Accepted:
+def fbe_jr_Accepted(o: Any, f: str, b: fbe.Budget) -> Accepted:
     """A Accepted from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 16, "everything.Accepted")
     try:
-        return Accepted(
+        v = Accepted(
             fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Accepted") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Rejected(v: Rejected) -> str:
@@ -4345,16 +4418,19 @@ def fbe_js_Rejected(v: Rejected) -> str:
     ))
 
 
-def fbe_jr_Rejected(o: Any, f: str) -> Rejected:
+def fbe_jr_Rejected(o: Any, f: str, b: fbe.Budget) -> Rejected:
     """A Rejected from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 20, "everything.Rejected")
     try:
-        return Rejected(
+        v = Rejected(
             fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else None,
             fbe.jsonfmt.get_str(m["reason"], "reason") if "reason" in m else "",
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Rejected") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Ping(v: Ping) -> str:
@@ -4366,15 +4442,18 @@ def fbe_js_Ping(v: Ping) -> str:
     ))
 
 
-def fbe_jr_Ping(o: Any, f: str) -> Ping:
+def fbe_jr_Ping(o: Any, f: str, b: fbe.Budget) -> Ping:
     """A Ping from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 8, "everything.Ping")
     try:
-        return Ping(
+        v = Ping(
             fbe.jsonfmt.get_int(m["sequence"], -9223372036854775808, 9223372036854775807, "sequence") if "sequence" in m else 0,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Ping") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_FixedKeywords(v: FixedKeywords) -> str:
@@ -4390,17 +4469,20 @@ def fbe_js_FixedKeywords(v: FixedKeywords) -> str:
     ))
 
 
-def fbe_jr_FixedKeywords(o: Any, f: str) -> FixedKeywords:
+def fbe_jr_FixedKeywords(o: Any, f: str, b: fbe.Budget) -> FixedKeywords:
     """A FixedKeywords from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 9, "everything.FixedKeywords")
     try:
-        return FixedKeywords(
+        v = FixedKeywords(
             fbe.jsonfmt.get_int(m["new"], -2147483648, 2147483647, "new") if "new" in m else 0,
             fbe.jsonfmt.get_bool(m["swap"], "swap") if "swap" in m else False,
             Reserved(fbe.jsonfmt.get_int(m["default"], -2147483648, 2147483647, "default")) if "default" in m else Reserved.new,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.FixedKeywords") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Keywords(v: Keywords) -> str:
@@ -4428,11 +4510,12 @@ def fbe_js_Keywords(v: Keywords) -> str:
     ))
 
 
-def fbe_jr_Keywords(o: Any, f: str) -> Keywords:
+def fbe_jr_Keywords(o: Any, f: str, b: fbe.Budget) -> Keywords:
     """A Keywords from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 30, "everything.Keywords")
     try:
-        return Keywords(
+        v = Keywords(
             fbe.jsonfmt.get_int(m["new"], -2147483648, 2147483647, "new") if "new" in m else 0,
             fbe.jsonfmt.get_str(m["class"], "class") if "class" in m else "",
             Reserved(fbe.jsonfmt.get_int(m["default"], -2147483648, 2147483647, "default")) if "default" in m else Reserved.delete,
@@ -4441,58 +4524,60 @@ def fbe_jr_Keywords(o: Any, f: str) -> Keywords:
             fbe.jsonfmt.get_int(m["None"], -2147483648, 2147483647, "None") if "None" in m else 0,
             fbe.jsonfmt.get_int(m["NULL"], -2147483648, 2147483647, "NULL") if "NULL" in m else 0,
             (None if m["operator"] is None else Reserved(fbe.jsonfmt.get_int(m["operator"], -2147483648, 2147483647, "operator"))) if "operator" in m else None,
-            [fbe_jr_FixedKeywords(e0, "this") for e0 in fbe.jsonfmt.get_list(m["this"], "this")] if "this" in m else None,
+            [fbe_jr_FixedKeywords(e0, "this", b) for e0 in fbe.jsonfmt.get_list(m["this"], "this")] if "this" in m else None,
         )
     except fbe.DecodeError as e:
         raise e.within("everything.Keywords") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_everything_Note(data: bytes) -> Note:
-    return fbe.decode_versioned(fbe_vr_Note, data)[0]
+def fbe_dv_everything_Note(data: bytes, limits: fbe.Limits | None) -> Note:
+    return fbe.decode_versioned(fbe_vr_Note, data, limits)[0]
 
 
-def fbe_df_everything_Note(data: bytes) -> Note:
-    return fbe.decode_final(fbe_fr_Note, data, 1023)[0]
+def fbe_df_everything_Note(data: bytes, limits: fbe.Limits | None) -> Note:
+    return fbe.decode_final(fbe_fr_Note, data, 1023, limits)[0]
 
 
-def fbe_dv_everything_PlaceOrder(data: bytes) -> PlaceOrder:
-    return fbe.decode_versioned(fbe_vr_PlaceOrder, data)[0]
+def fbe_dv_everything_PlaceOrder(data: bytes, limits: fbe.Limits | None) -> PlaceOrder:
+    return fbe.decode_versioned(fbe_vr_PlaceOrder, data, limits)[0]
 
 
-def fbe_df_everything_PlaceOrder(data: bytes) -> PlaceOrder:
-    return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027)[0]
+def fbe_df_everything_PlaceOrder(data: bytes, limits: fbe.Limits | None) -> PlaceOrder:
+    return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, limits)[0]
 
 
-def fbe_dv_everything_Accepted(data: bytes) -> Accepted:
-    return fbe.decode_versioned(fbe_vr_Accepted, data)[0]
+def fbe_dv_everything_Accepted(data: bytes, limits: fbe.Limits | None) -> Accepted:
+    return fbe.decode_versioned(fbe_vr_Accepted, data, limits)[0]
 
 
-def fbe_df_everything_Accepted(data: bytes) -> Accepted:
-    return fbe.decode_final(fbe_fr_Accepted, data, 1028)[0]
+def fbe_df_everything_Accepted(data: bytes, limits: fbe.Limits | None) -> Accepted:
+    return fbe.decode_final(fbe_fr_Accepted, data, 1028, limits)[0]
 
 
-def fbe_dv_everything_Rejected(data: bytes) -> Rejected:
-    return fbe.decode_versioned(fbe_vr_Rejected, data)[0]
+def fbe_dv_everything_Rejected(data: bytes, limits: fbe.Limits | None) -> Rejected:
+    return fbe.decode_versioned(fbe_vr_Rejected, data, limits)[0]
 
 
-def fbe_df_everything_Rejected(data: bytes) -> Rejected:
-    return fbe.decode_final(fbe_fr_Rejected, data, 1029)[0]
+def fbe_df_everything_Rejected(data: bytes, limits: fbe.Limits | None) -> Rejected:
+    return fbe.decode_final(fbe_fr_Rejected, data, 1029, limits)[0]
 
 
-def fbe_dv_everything_Ping(data: bytes) -> Ping:
-    return fbe.decode_versioned(fbe_vr_Ping, data)[0]
+def fbe_dv_everything_Ping(data: bytes, limits: fbe.Limits | None) -> Ping:
+    return fbe.decode_versioned(fbe_vr_Ping, data, limits)[0]
 
 
-def fbe_df_everything_Ping(data: bytes) -> Ping:
-    return fbe.decode_final(fbe_fr_Ping, data, 1030)[0]
+def fbe_df_everything_Ping(data: bytes, limits: fbe.Limits | None) -> Ping:
+    return fbe.decode_final(fbe_fr_Ping, data, 1030, limits)[0]
 
 
-def fbe_dv_market_Failure(data: bytes) -> pkg_market.Failure:
-    return fbe.decode_versioned(pkg_market.fbe_vr_Failure, data)[0]
+def fbe_dv_market_Failure(data: bytes, limits: fbe.Limits | None) -> pkg_market.Failure:
+    return fbe.decode_versioned(pkg_market.fbe_vr_Failure, data, limits)[0]
 
 
-def fbe_df_market_Failure(data: bytes) -> pkg_market.Failure:
-    return fbe.decode_final(pkg_market.fbe_fr_Failure, data, 502)[0]
+def fbe_df_market_Failure(data: bytes, limits: fbe.Limits | None) -> pkg_market.Failure:
+    return fbe.decode_final(pkg_market.fbe_fr_Failure, data, 502, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -4545,7 +4630,7 @@ class Receiver(fbe.Receiver):
     """Receives everything versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1023: (fbe_dv_everything_Note, "on_receive_note"),
         1027: (fbe_dv_everything_PlaceOrder, "on_receive_placeorder"),
         1028: (fbe_dv_everything_Accepted, "on_receive_accepted"),
@@ -4577,7 +4662,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives everything final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         1023: (fbe_df_everything_Note, "on_receive_note"),
         1027: (fbe_df_everything_PlaceOrder, "on_receive_placeorder"),
         1028: (fbe_df_everything_Accepted, "on_receive_accepted"),
@@ -4658,8 +4743,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
         Ping: (None, frozenset()),
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -4680,8 +4765,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
         Ping: (None, frozenset()),
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -4923,7 +5008,7 @@ def fbe_vcr_v_double(r: fbe.Reader, b: int, off: int, f: str) -> list[float]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return list(struct.unpack_from(f"<{n}d", r.data, q))
 
@@ -4932,7 +5017,7 @@ def fbe_vcr_v_o_everything_Counted(r: fbe.Reader, b: int, off: int, f: str) -> l
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 5, f)
+    n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional_struct(r, b, e[0], e[1], f, fbe_vr_Counted, Counted) for e in FBE_L14.iter_unpack(r.data[q:q + n * 5])]
 
@@ -4941,7 +5026,7 @@ def fbe_vcr_l_string(r: fbe.Reader, b: int, off: int, f: str) -> list[str]:
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
     return [fbe.buffer.read_string(r, b, e[0], f) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])]
 
@@ -4950,7 +5035,7 @@ def fbe_vcr_s_int64(r: fbe.Reader, b: int, off: int, f: str) -> set[int]:
     if not off:
         return set()
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return set(struct.unpack_from(f"<{n}q", r.data, q))
 
@@ -4959,7 +5044,7 @@ def fbe_vcr_s_market_Instrument(r: fbe.Reader, b: int, off: int, f: str) -> set[
     if not off:
         return set()
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return {(pkg_market.fbe_vr_Instrument(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, pkg_market.Instrument, f, b)) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])}
 
@@ -4968,7 +5053,7 @@ def fbe_vcr_m_int32__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[int
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {e[0]: fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L15.iter_unpack(r.data[q:q + n * 8])}
 
@@ -4977,7 +5062,7 @@ def fbe_vcr_m_string__o_everything_Counted(r: fbe.Reader, b: int, off: int, f: s
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 9, f)
+    n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
     return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_Counted, Counted) for e in FBE_L16.iter_unpack(r.data[q:q + n * 9])}
 
@@ -4986,7 +5071,7 @@ def fbe_vcr_h_uuid__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[uuid.
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 20, f)
+    n = fbe.buffer.read_count(r, q, 20, 20, f)
     q += 4
     return {uuid.UUID(bytes=e[0]): fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L17.iter_unpack(r.data[q:q + n * 20])}
 
@@ -4995,7 +5080,7 @@ def fbe_vcr_h_market_Instrument__everything_Counted(r: fbe.Reader, b: int, off: 
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 0, f)
     q += 4
     return {(pkg_market.fbe_vr_Instrument(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, pkg_market.Instrument, f, b)): (fbe_vr_Counted(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, Counted, f, b)) for e in FBE_L8.iter_unpack(r.data[q:q + n * 8])}
 
@@ -5010,7 +5095,7 @@ def fbe_vcr_m_bytes__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[byte
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {fbe.buffer.read_bytes(r, b, e[0], f): e[1] for e in FBE_L18.iter_unpack(r.data[q:q + n * 8])}
 
@@ -5019,7 +5104,7 @@ def fbe_vcr_h_bytes__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[byt
     if not off:
         return {}
     q = b + off
-    n = fbe.buffer.read_count(r, q, 8, f)
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return {fbe.buffer.read_bytes(r, b, e[0], f): fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L8.iter_unpack(r.data[q:q + n * 8])}
 
@@ -5053,6 +5138,6 @@ def fbe_vcr_v_everything_FixedKeywords(r: fbe.Reader, b: int, off: int, f: str) 
     if not off:
         return []
     q = b + off
-    n = fbe.buffer.read_count(r, q, 4, f)
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_FixedKeywords(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, FixedKeywords, f, b)) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])]

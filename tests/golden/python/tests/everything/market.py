@@ -111,27 +111,27 @@ class Instrument(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Instrument, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Instrument:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Instrument, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Instrument:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Instrument, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Instrument, self, 501))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Instrument:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Instrument, data, 501)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Instrument:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Instrument, data, 501, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Instrument(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Instrument:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Instrument(fbe.jsonfmt.parse(text), "Instrument")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Instrument:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Instrument(fbe.jsonfmt.parse(text), "Instrument", fbe.jsonfmt.budget(text, limits))
 
 
 class Failure(fbe.Struct):
@@ -191,27 +191,27 @@ class Failure(fbe.Struct):
         return bytes(fbe.encode_versioned(fbe_vw_Failure, self))
 
     @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview) -> Failure:
-        """Decode a versioned root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_versioned(fbe_vr_Failure, data)[0]
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Failure:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Failure, data, limits)[0]
 
     def to_final(self) -> bytes:
         """This value as a final root (FORMAT.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Failure, self, 502))
 
     @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview) -> Failure:
-        """Decode a final root; raises fbe.DecodeError on bad input."""
-        return fbe.decode_final(fbe_fr_Failure, data, 502)[0]
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Failure:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Failure, data, 502, limits)[0]
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
         return fbe_js_Failure(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Failure:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError."""
-        return fbe_jr_Failure(fbe.jsonfmt.parse(text), "Failure")
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Failure:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Failure(fbe.jsonfmt.parse(text), "Failure", fbe.jsonfmt.budget(text, limits))
 
 
 def fbe_tx_Instrument(v: Instrument) -> str:
@@ -249,7 +249,7 @@ def fbe_vw_Instrument(w: bytearray, v: Instrument) -> int:
 
 def fbe_vr_Instrument(r: fbe.Reader, p: int) -> Instrument:
     """Read the Instrument body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L0, p, 501, "market.Instrument")
+    t = fbe.buffer.leaf_body(r, FBE_L0, p, 501, "market.Instrument", 8)
     try:
         if t[0] >= 16:
             v = Instrument.__new__(Instrument)
@@ -277,7 +277,7 @@ def fbe_vw_Failure(w: bytearray, v: Failure) -> int:
 
 def fbe_vr_Failure(r: fbe.Reader, p: int) -> Failure:
     """Read the Failure body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L2, p, 502, "market.Failure")
+    t = fbe.buffer.leaf_body(r, FBE_L2, p, 502, "market.Failure", 20)
     try:
         if t[0] >= 28:
             v = Failure.__new__(Failure)
@@ -302,8 +302,8 @@ class InstrumentModel(fbe.Model[Instrument]):
     def _encode(self, value: Instrument) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Instrument, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Instrument, int]:
-        return fbe.decode_versioned(fbe_vr_Instrument, data, check)
+    def _decode(self, data: bytes) -> tuple[Instrument, int]:
+        return fbe.decode_versioned(fbe_vr_Instrument, data, self.limits)
 
 
 class FailureModel(fbe.Model[Failure]):
@@ -314,8 +314,8 @@ class FailureModel(fbe.Model[Failure]):
     def _encode(self, value: Failure) -> bytearray:
         return fbe.encode_versioned(fbe_vw_Failure, value)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Failure, int]:
-        return fbe.decode_versioned(fbe_vr_Failure, data, check)
+    def _decode(self, data: bytes) -> tuple[Failure, int]:
+        return fbe.decode_versioned(fbe_vr_Failure, data, self.limits)
 
 
 def fbe_fw_Instrument(w: bytearray, v: Instrument) -> None:
@@ -328,6 +328,7 @@ def fbe_fw_Instrument(w: bytearray, v: Instrument) -> None:
 
 def fbe_fr_Instrument(r: fbe.Reader, p: int) -> tuple[Instrument, int]:
     """Read a Instrument at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 8)
     try:
         data, end = r.data, r.size
         if p + 4 > end:
@@ -337,6 +338,9 @@ def fbe_fr_Instrument(r: fbe.Reader, p: int) -> tuple[Instrument, int]:
         q3 = p + t2[0]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "symbol")
+        r.budget -= t2[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "symbol")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         if p + 4 > end:
@@ -360,6 +364,7 @@ def fbe_fw_Failure(w: bytearray, v: Failure) -> None:
 
 def fbe_fr_Failure(r: fbe.Reader, p: int) -> tuple[Failure, int]:
     """Read a Failure at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 20)
     try:
         data, end = r.data, r.size
         if p + 20 > end:
@@ -369,6 +374,9 @@ def fbe_fr_Failure(r: fbe.Reader, p: int) -> tuple[Failure, int]:
         q3 = p + t2[1]
         if q3 > end:
             raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "reason")
+        r.budget -= t2[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "reason")
         x4 = data[p:q3].decode("utf-8", "surrogateescape")
         p = q3
         v = Failure.__new__(Failure)
@@ -387,8 +395,8 @@ class InstrumentFinalModel(fbe.FinalModel[Instrument]):
     def _encode(self, value: Instrument) -> bytearray:
         return fbe.encode_final(fbe_fw_Instrument, value, 501)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Instrument, int]:
-        return fbe.decode_final(fbe_fr_Instrument, data, 501, check)
+    def _decode(self, data: bytes) -> tuple[Instrument, int]:
+        return fbe.decode_final(fbe_fr_Instrument, data, 501, self.limits)
 
 
 class FailureFinalModel(fbe.FinalModel[Failure]):
@@ -399,8 +407,8 @@ class FailureFinalModel(fbe.FinalModel[Failure]):
     def _encode(self, value: Failure) -> bytearray:
         return fbe.encode_final(fbe_fw_Failure, value, 502)
 
-    def _decode(self, data: bytes, check: bool) -> tuple[Failure, int]:
-        return fbe.decode_final(fbe_fr_Failure, data, 502, check)
+    def _decode(self, data: bytes) -> tuple[Failure, int]:
+        return fbe.decode_final(fbe_fr_Failure, data, 502, self.limits)
 
 
 def fbe_js_Instrument(v: Instrument) -> str:
@@ -414,16 +422,19 @@ def fbe_js_Instrument(v: Instrument) -> str:
     ))
 
 
-def fbe_jr_Instrument(o: Any, f: str) -> Instrument:
+def fbe_jr_Instrument(o: Any, f: str, b: fbe.Budget) -> Instrument:
     """A Instrument from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 8, "market.Instrument")
     try:
-        return Instrument(
+        v = Instrument(
             fbe.jsonfmt.get_str(m["symbol"], "symbol") if "symbol" in m else "",
             fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits") if "digits" in m else 5,
         )
     except fbe.DecodeError as e:
         raise e.within("market.Instrument") from None
+    b.depth -= 1
+    return v
 
 
 def fbe_js_Failure(v: Failure) -> str:
@@ -437,24 +448,27 @@ def fbe_js_Failure(v: Failure) -> str:
     ))
 
 
-def fbe_jr_Failure(o: Any, f: str) -> Failure:
+def fbe_jr_Failure(o: Any, f: str, b: fbe.Budget) -> Failure:
     """A Failure from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 20, "market.Failure")
     try:
-        return Failure(
+        v = Failure(
             fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else fbe.NIL_UUID,
             fbe.jsonfmt.get_str(m["reason"], "reason") if "reason" in m else "",
         )
     except fbe.DecodeError as e:
         raise e.within("market.Failure") from None
+    b.depth -= 1
+    return v
 
 
-def fbe_dv_market_Failure(data: bytes) -> Failure:
-    return fbe.decode_versioned(fbe_vr_Failure, data)[0]
+def fbe_dv_market_Failure(data: bytes, limits: fbe.Limits | None) -> Failure:
+    return fbe.decode_versioned(fbe_vr_Failure, data, limits)[0]
 
 
-def fbe_df_market_Failure(data: bytes) -> Failure:
-    return fbe.decode_final(fbe_fr_Failure, data, 502)[0]
+def fbe_df_market_Failure(data: bytes, limits: fbe.Limits | None) -> Failure:
+    return fbe.decode_final(fbe_fr_Failure, data, 502, limits)[0]
 
 
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
@@ -497,7 +511,7 @@ class Receiver(fbe.Receiver):
     """Receives market versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         502: (fbe_dv_market_Failure, "on_receive_failure"),
     }
 
@@ -509,7 +523,7 @@ class FinalReceiver(fbe.Receiver):
     """Receives market final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes], Any], str]]] = {
+    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
         502: (fbe_df_market_Failure, "on_receive_failure"),
     }
 
@@ -537,8 +551,8 @@ class Client(fbe.ClientBase, Receiver, Sender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         Sender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
@@ -556,8 +570,8 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self) -> None:
-        fbe.ClientBase.__init__(self)
+    def __init__(self, limits: fbe.Limits | None = None) -> None:
+        fbe.ClientBase.__init__(self, limits)
         FinalSender.__init__(self)
 
     def _fbe_send(self, value: Any) -> int:
