@@ -116,3 +116,91 @@ def test_final_fast_path_layout():
     recursive = schema("cpp-tests/recursive.fbe")
     node = recursive.main_package.structs[0]
     assert not Layout(recursive).struct_fast(node.qualified)
+
+
+# Schema names that are C++ namespaces, <cstdint> types and standard macros: each one becomes a C++
+# identifier somewhere (namespace, type, member, enumerator, model class), and must compile.
+HOSTILE_NAMES = {
+    "FBE.fbe": """package FBE
+struct std { int32 x; }
+""",
+    "names.fbe": """package names
+import FBE
+
+enum EOF { NULL; errno; EINVAL; }
+flags assert : uint8 { stdin = 1; stdout = 2; linux = 4; }
+
+struct std { int32 x; }
+struct int32_t { FBE.std f; std[] v; int32 size_t; }
+struct size_t
+{
+    int32_t a;
+    EOF e = EOF.NULL;
+    assert fl = assert.stdin | assert.linux;
+    string uint8_t;
+    int64 int64_t;
+    uuid uuid_t = uuid1;
+    decimal decimal_t;
+    bytes buffer_t;
+    std? optional;
+    std<int32> map;
+    int32{string} unordered_map;
+    timestamp time;
+    double memcpy;
+    int32 INT32_MAX;
+    char CHAR_BIT;
+    int32 BUFSIZ;
+    bool unix;
+}
+struct uint64_t : size_t { int32 offsetof; }
+message offsetof { size_t s; }
+message errno_t { uint64_t u; }
+message NULL { EOF e; }
+""",
+}
+
+
+def test_hostile_names_compile_with_gxx(tmp_path):
+    """A schema whose names are `std`, `FBE`, `int32_t`, `size_t`, `assert`, `NULL`, `EOF`, `errno`...
+    generates C++ that g++ compiles with -Wall -Wextra -Werror, models, JSON, text and protocol included
+    (every class template explicitly instantiated), and that round-trips a value."""
+    import shutil
+    import subprocess
+
+    import pytest
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not installed")
+    for name, text in HOSTILE_NAMES.items():
+        (tmp_path / name).write_text(text)
+    gen = tmp_path / "gen"
+    options = Options(final=True, json=True, proto=True)
+    structs = []
+    for name in HOSTILE_NAMES:
+        ir = compile_schema(str(tmp_path / name), [], Diagnostics())
+        for f in cpp.generate(ir, options):
+            (gen / f.path).parent.mkdir(parents=True, exist_ok=True)
+            (gen / f.path).write_text(f.text)
+        structs += [(ir.main, s.name) for s in ir.main_package.structs]
+    from fbec.targets.cpp.common import ident
+    lines = [f'#include "{p}"' for p in sorted(x.name for x in gen.iterdir())]
+    lines += ["#include <sstream>"]
+    for cls in ("Sender", "Receiver", "Proxy", "Client", "FinalSender", "FinalReceiver", "FinalClient"):
+        lines.append(f"template class FBE::names::{cls}<FBE::WriteBuffer>;")
+    lines += ["template <class T, class M, class F>", "bool round_trip() {", "    T value{};", "    T back{};",
+              "    M model;", "    model.serialize(value);", "    if (!model.deserialize(back) || !(back == value))",
+              "        return false;", "    F final_model;", "    final_model.serialize(value);",
+              "    if (!final_model.deserialize(back))", "        return false;",
+              "    std::ostringstream text;", "    text << value;",
+              "    return FBE::JSON::from_string(FBE::JSON::to_string(value), back) && !text.str().empty();",
+              "}", "int main() {", "    int failed = 0;"]
+    for pkg, s in structs:
+        p, t = ident(pkg), ident(s)
+        lines.append(f"    failed += !round_trip<::{p}::{t}, FBE::{p}::{t}Model<>, FBE::{p}::{t}FinalModel<>>();")
+    lines += ["    return failed;", "}", ""]
+    (tmp_path / "main.cpp").write_text("\n".join(lines))
+    runtime = os.path.join(ROOT, "runtime", "cpp", "include")
+    build = subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", str(gen), "-I", runtime,
+                            str(tmp_path / "main.cpp"), "-o", str(tmp_path / "main")],
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert build.returncode == 0, build.stderr[:4000]
+    assert subprocess.run([str(tmp_path / "main")], timeout=60, check=False).returncode == 0

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from fbec.model.ir import Default, Enum, Field, Package, Schema, Struct, Type
 from fbec.targets.base import CodeWriter, Options, generated_header
+from fbec.targets.cpp.macros import STANDARD_MACROS
 
 PRIMITIVES: dict[str, str] = {
     "bool": "bool",
@@ -48,6 +49,10 @@ CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
 # replace a name: a schema name among them gets a trailing underscore in
 # C++ (`new` -> `new_`), as protobuf does; JSON and text keep the schema name.
 CPP_RESERVED = frozenset(["alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "assert", "errno", "EOF", "NULL", "stdin", "stdout", "stderr", "offsetof"])
+# Names the generated code uses without qualification (`std::`, `FBE::`, the <cstdint> types), so a
+# schema name may not hide them, and every macro of the headers it includes (macros.py).
+CPP_RESERVED |= frozenset(["std", "FBE", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
+                           "int64_t", "uint64_t", "size_t", "ptrdiff_t", "nullptr_t"]) | STANDARD_MACROS
 # Member functions of every generated struct: a field may not take their name.
 STRUCT_MEMBERS = frozenset({"swap", "string", "fbe_type"})
 
@@ -273,10 +278,10 @@ def imports(schema: Schema, package: Package) -> list[Package]:
 
 @contextmanager
 def namespace(w: CodeWriter, name: str) -> Iterator[None]:
-    """A namespace block; its content is not indented."""
-    w.line(f"namespace {ident(name)} {{")
+    """A namespace block; its content is not indented. `name` is C++ (a schema name through ident())."""
+    w.line(f"namespace {name} {{")
     w.blank()
     yield
     w.blank()
-    w.line(f"}} // namespace {ident(name)}")
+    w.line(f"}} // namespace {name}")
     w.blank()

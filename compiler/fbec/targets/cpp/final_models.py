@@ -57,7 +57,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             _read(w, s, inlined, layout)
             _read_fixed(w, s)
             _verify(w, s, inlined)
-        with namespace(w, package.name):
+        with namespace(w, ident(package.name)):
             w.blank()
             for s in structs:
                 t = qualified(s.qualified)

@@ -58,7 +58,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             _write(w, s)
             _read(w, s, inlined)
             _verify(w, s, inlined)
-        with namespace(w, package.name):
+        with namespace(w, ident(package.name)):
             w.blank()
             for s in structs:
                 t = qualified(s.qualified)

@@ -87,7 +87,7 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
         w.line("#pragma GCC diagnostic push")
         w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
         w.blank()
-    with namespace(w, "FBE"), namespace(w, package.name):
+    with namespace(w, "FBE"), namespace(w, ident(package.name)):
         _sender(w, schema, package, final)
         _receiver(w, schema, package, final)
         if not final:
@@ -106,7 +106,7 @@ def _cls(name: str, final: bool) -> str:
 
 def _model(s: Struct, final: bool, buffer: str) -> str:
     pkg, _, name = s.qualified.rpartition(".")
-    return f"FBE::{pkg}::{name}{'FinalModel' if final else 'Model'}<{buffer}>"
+    return f"FBE::{ident(pkg)}::{ident(name)}{'FinalModel' if final else 'Model'}<{buffer}>"
 
 
 def _bases(schema: Schema, package: Package, name: str, final: bool) -> list[str]:

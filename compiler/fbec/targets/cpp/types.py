@@ -44,7 +44,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     w.blank()
 
     structs = struct_order(package)
-    with namespace(w, package.name):
+    with namespace(w, ident(package.name)):
         w.blank()
         if package.version.major or package.version.minor:
             w.line(f'constexpr const char* version = "{package.version.major}.{package.version.minor}";')
@@ -69,7 +69,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 w.blank()
         w.blank()
 
-    with namespace(w, package.name):
+    with namespace(w, ident(package.name)):
         w.blank()
         for s in structs:
             _struct(w, s)
