@@ -188,18 +188,86 @@ def test_json_error_names_type_and_field(gen: Any) -> None:
     assert e.value.type == "proto.Balance" and e.value.field == "amount"
 
 
+def _frames(sender_cls: Any, values: list[Any]) -> list[bytes]:
+    frames: list[bytes] = []
+    sender = sender_cls()
+    sender.on_send = lambda buf, off, size: frames.append(bytes(buf[off:off + size])) or size
+    for v in values:
+        sender.send(v)
+    return frames
+
+
+def _garbage(rnd: random.Random, good: list[bytes], final: bool) -> bytes:
+    """A frame of random bytes whose type id is a known message half of the time, or a good frame
+    with one byte changed after its size."""
+    if rnd.random() < 0.5:
+        frame = bytearray(rnd.choice(good))
+        pos = rnd.randrange(4, len(frame))
+        frame[pos] = rnd.choice((0x00, 0xFF, frame[pos] ^ 0x80, frame[pos] ^ 0x01))
+        return bytes(frame)
+    data = bytearray(rnd.randrange(256) for _ in range(rnd.randrange(8, 200)))
+    if rnd.random() < 0.5:
+        struct.pack_into("<I", data, 4, rnd.choice((1, 2, 3)))  # the body's type id (versioned)
+    if final:
+        return struct.pack("<II", 8 + len(data), rnd.choice((1, 2, 3, 77))) + bytes(data)
+    return struct.pack("<II", 8 + len(data), 8) + bytes(data)
+
+
+def _recording(cls: Any, events: list[Any]) -> Any:
+    """A receiver (or proxy) of cls that appends what it delivers and the errors it reports to events."""
+    return type("Recording", (cls,), {
+        "on_receive": lambda self, v: events.append(v),
+        "on_proxy": lambda self, model, tid, buf, off, size: events.append(model),
+        "on_receive_error": lambda self, e: events.append(e),
+    })()
+
+
 def test_stream_garbage(gen: Any) -> None:
+    """Each garbage frame has exactly one outcome, and the right one: ignored when no message has its
+    type id, delivered when its body decodes, reported to on_receive_error otherwise; the stream goes
+    on with the next frame."""
     rnd = random.Random(7)
     proto = gen.mods["proto"]
-    for _ in range(300):
-        data = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 200)))
-        frame = struct.pack("<I", 16 + len(data)) + struct.pack("<I", 8) + data + bytes(8)
-        for cls in (proto.Receiver, proto.FinalReceiver, proto.Proxy):
-            r = cls()
-            try:
-                r.receive(frame[: len(frame)])
-            except (fbe.DecodeError, fbe.FrameError):
-                pass
+    values = [proto.OrderMessage(body=proto.Order(id=1, symbol="EURUSD")),
+              proto.BalanceMessage(body=proto.Balance(currency="USD", amount=2.5)),
+              proto.AccountMessage(body=proto.Account(id=3, name="A", orders=[proto.Order(id=4)]))]
+    seen: dict[str, int] = {"ignored": 0, "delivered": 0, "error": 0}
+    for cls, sender, final in ((proto.Receiver, proto.Sender, False), (proto.FinalReceiver, proto.FinalSender, True),
+                               (proto.Proxy, proto.Sender, False)):
+        good = _frames(sender, values)
+        events: list[Any] = []
+        r = _recording(cls, events)
+        for _ in range(300):
+            frame = _garbage(rnd, good, final)
+            events.clear()
+            r.receive(frame + good[0])  # a good frame after it: the stream must go on
+            assert len(events) in (1, 2), events
+            assert events[-1].fbe_equal(values[0]) if cls is not proto.Proxy else events[-1].verify()
+            if len(events) == 1:
+                seen["ignored"] += 1
+                with pytest.raises((fbe.FrameError, KeyError)):  # no message has this type id
+                    cls._fbe_handlers[fbe.frame_type(frame, final)]
+                continue
+            outcome = events[0]
+            tid = fbe.frame_type(frame, final) if not isinstance(outcome, fbe.FrameError) else None
+            if isinstance(outcome, fbe.FBEError):
+                seen["error"] += 1
+                assert isinstance(outcome, (fbe.DecodeError, fbe.FrameError)), outcome
+                if tid is not None:  # the body did not decode: verify() says so too
+                    decode = cls._fbe_handlers[tid][0]
+                    with pytest.raises(fbe.DecodeError):
+                        decode(frame, None)
+                continue
+            seen["delivered"] += 1
+            if cls is proto.Proxy:
+                assert outcome.buffer.data == frame
+                continue
+            assert type(outcome).fbe_type == tid
+            model = getattr(proto, type(outcome).__name__ + ("FinalModel" if final else "Model"))()
+            model.attach(frame)
+            assert model.verify()
+            assert model.deserialize()[0].fbe_equal(outcome)
+    assert all(n > 20 for n in seen.values()), seen
 
 
 def test_struct_offset_zero(gen: Any) -> None:

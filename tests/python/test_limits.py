@@ -317,3 +317,71 @@ def test_receiver_default_raises_after_delivering_the_rest(gen: Any) -> None:
     with pytest.raises(fbe.DecodeError, match="offset 0"):
         r.receive(zero_slots(10) + old_bodies(3) + zero_slots(1) + old_bodies(4))
     assert [len(v.f9) for v in got] == [3, 4]
+
+
+# ---------------------------------------------------------------- verify() == deserialize() (docs/limits.md 4)
+
+def _outcome(fn: Callable[[], Any]) -> bool:
+    try:
+        fn()
+    except fbe.DecodeError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def seeds(gen: Any) -> list[tuple[Any, str, bytes]]:
+    """(type, model suffix, buffer) to mutate: the trade model, test structs, the hostile shapes."""
+    test, proto = gen.mods["test"], gen.mods["proto"]
+    values = [proto.Account(id=1, name="n", wallet=proto.Balance(currency="EUR", amount=1.5), asset=proto.Balance(),
+                            orders=[proto.Order(id=i, symbol="S" * i) for i in range(3)]),
+              test.StructOptional(), test.StructVector(f9=[test.StructSimple()], f10=[None, test.StructSimple()]),
+              test.StructMap(), test.StructList()]
+    out = []
+    for v in values:
+        out.append((type(v), "Model", v.to_fbe()))
+        out.append((type(v), "FinalModel", v.to_final()))
+    out += [(test.StructVector, "Model", old_bodies(40)), (test.StructVector, "Model", shared_old_body(40))]
+    return out
+
+
+@pytest.fixture(scope="module")
+def dynamic_codec(shared: Path) -> Any:
+    from fbe.dynamic import DynamicCodec
+    from fbec.model.resolve import compile_schema
+    from fbec.syntax.diagnostics import Diagnostics
+
+    return DynamicCodec(compile_schema(str(shared / "schemas" / "test.fbe"), [], Diagnostics()))
+
+
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover - hypothesis comes with the test requirements
+    given = None
+
+
+if given is not None:
+    @settings(max_examples=400, deadline=None)
+    @given(pick=st.integers(0, 1_000_000), edits=st.lists(st.tuples(st.integers(0, 1 << 20), st.integers(0, 255)),
+                                                         max_size=4),
+           cut=st.integers(0, 64), tight=st.booleans())
+    def test_verify_is_deserialize(gen: Any, seeds: list[tuple[Any, str, bytes]], dynamic_codec: Any, pick: int,
+                                   edits: list[tuple[int, int]], cut: int, tight: bool) -> None:
+        cls, kind, data = seeds[pick % len(seeds)]
+        buf = bytearray(data)
+        for pos, byte in edits:
+            buf[pos % len(buf)] = byte
+        if cut:
+            buf = buf[: max(0, len(buf) - cut)]
+        limits = fbe.Limits(budget_factor=1, budget_slack=64) if tight else None
+        model = getattr(gen.mods[cls.__module__], cls.__name__ + kind)(limits=limits)
+        model.attach(bytes(buf))
+        verified = model.verify()
+        assert verified == _outcome(model.deserialize)
+        read = cls.from_fbe if kind == "Model" else cls.from_final
+        assert verified == _outcome(lambda: read(bytes(buf), limits=limits))
+        # fbe.dynamic computes the costs on its own, from the IR: it must accept exactly the same buffers
+        qualified = f"{cls.__module__}.{cls.__name__}"
+        model_name = "versioned" if kind == "Model" else "final"
+        assert verified == _outcome(lambda: dynamic_codec.decode(bytes(buf), qualified, model_name, limits=limits))
