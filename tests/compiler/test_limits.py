@@ -6,7 +6,11 @@ readers' depth limit; sizes are 32-bit. A schema at the limit goes through every
 
 from __future__ import annotations
 
+import importlib
 import os
+import resource
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -84,3 +88,64 @@ def test_bases_and_fields_count_together(tmp_path, capsys):
     assert err.splitlines()[0].startswith("p.fbe:130:21: error: struct 'S128' nests struct types 129 levels deep "
                                           "(S128.s, S127 : S126, S126.s, ...)")
 
+
+
+def test_a_huge_array_costs_no_time_or_memory(tmp_path, capsys):
+    """A short schema line compiles in time and memory of its own size, not of the array's length."""
+    text = "package p\nstruct S { int32[100000000] x; double[4000000] d; }\n"
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    status, err = compile_text(tmp_path, capsys, text, "--cpp", "--python", "--final", "--json", "--proto")
+    elapsed = time.perf_counter() - start
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert (status, err) == (0, "")
+    assert elapsed < 5 and grown_kb < 50_000, (elapsed, grown_kb)
+    assert max(p.stat().st_size for p in (tmp_path / "out").iterdir()) < 200_000
+
+
+LONG_ARRAYS = """package arrays
+enum Side : byte { buy; sell; }
+struct Item { int32 n; }
+struct Long
+{
+    int32[1000] ints;
+    double[9] reals;
+    Side[20] sides;
+    bool[12] switches;
+    string[10] names;
+    Item[11] items;
+    uuid[9] ids;
+    int16?[10] maybe;
+}
+"""
+
+
+def test_long_arrays_in_python_round_trip_as_the_dynamic_codec_writes(tmp_path, capsys):
+    """Arrays longer than the spelled-out ones use struct's repeat count; the bytes stay what the
+    runtime's dynamic codec (driven by the IR alone) writes, in both models."""
+    status, err = compile_text(tmp_path, capsys, LONG_ARRAYS, "--python", "--final")
+    assert (status, err) == (0, "")
+    assert "1000i" in (tmp_path / "out/arrays.py").read_text()
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        sys.modules.pop("arrays", None)
+        arrays = importlib.import_module("arrays")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    import uuid
+
+    from fbe.dynamic import DynamicCodec
+    from fbec.model.resolve import compile_schema
+    from fbec.syntax.diagnostics import Diagnostics
+    value = arrays.Long(ints=list(range(-500, 500)), reals=[i / 3 for i in range(9)],
+                        sides=[arrays.Side.sell] * 20, switches=[True, False] * 6, names=[str(i) * i for i in range(10)],
+                        items=[arrays.Item(n=i) for i in range(11)], ids=[uuid.UUID(int=i) for i in range(9)],
+                        maybe=[None if i % 2 else i for i in range(10)])
+    codec = DynamicCodec(compile_schema(str(tmp_path / "p.fbe"), [], Diagnostics()))
+    for encode, decode, model in ((value.to_fbe, arrays.Long.from_fbe, "versioned"),
+                                  (value.to_final, arrays.Long.from_final, "final")):
+        data = encode()
+        assert decode(data).fbe_equal(value)
+        dyn, _ = codec.decode(data, "arrays.Long", model)
+        assert codec.encode(dyn, "arrays.Long", model) == data
+        assert dyn["ints"] == list(range(-500, 500)) and dyn["maybe"][2] == 2

@@ -68,6 +68,10 @@ def is_fixed_scalar(t: ir.Type) -> bool:
     return (isinstance(t, ir.Primitive) and t.name not in ir.VARIABLE_PRIMITIVES) or isinstance(t, ir.EnumRef)
 
 
+SPELLED_OUT_ARRAY = 8
+"""Arrays up to this length have their element's format written out (`iii`), longer ones a repeat count."""
+
+
 def slot_fmt(t: ir.Type) -> str:
     """The struct format of a versioned slot of type t."""
     if isinstance(t, ir.Primitive):
@@ -78,7 +82,10 @@ def slot_fmt(t: ir.Type) -> str:
     if isinstance(t, ir.Optional_):
         return "BI"
     if isinstance(t, ir.Array):
-        return slot_fmt(t.element) * t.length
+        element = slot_fmt(t.element)
+        if len(element) == 1 and t.length > SPELLED_OUT_ARRAY:
+            return f"{t.length}{element}"     # struct's repeat count: the format does not grow with the length
+        return element * t.length
     return "I"
 
 

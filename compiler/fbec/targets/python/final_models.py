@@ -19,6 +19,7 @@ from .context import (
     is_plain,
     map_order,
     nests,
+    nraw,
     set_order,
     slot_fmt,
     struct_cost,
@@ -266,7 +267,7 @@ class Final:
             k = 0
             for m in members:
                 args.append(self.conv(m.type, tv, k))
-                k += len(slot_fmt(m.type).replace("16s", "s"))
+                k += nraw(m.type)
             if text is not None:
                 what = "string" if _is_string(text.type) else "bytes"
                 q, x = self.tmp("q"), self.tmp("x")
