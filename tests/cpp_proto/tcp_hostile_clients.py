@@ -8,7 +8,8 @@ said what it did once per connection.
 
     tcp_hostile_clients.py SERVER CLIENT CASE [--sanitized]
 
-CASE: slow-readers | split-headers | connection-limit | bad-alloc | final-mismatch.
+CASE: slow-readers | idle-timeout | split-headers | connection-limit | bad-alloc |
+final-mismatch.
 --sanitized (ASan builds): memory figures are not meaningful and address
 space limits cannot be set, so those assertions are skipped (the behaviour
 ones still run); bad-alloc, which needs an address space limit, is skipped.
@@ -176,38 +177,43 @@ def closed_by_peer(sock: socket.socket, seconds: float) -> bool:
 
 # ---------------------------------------------------------------- cases
 
+def flood_until_stalled(socks: list[socket.socket], cap: int) -> list[int]:
+    """Each socket pipelines Pings (about 1 KiB each) and never reads, until a
+    send blocks for 1 s (the server stopped reading it) or `cap` bytes are
+    sent; returns the bytes each sent."""
+    chunk = memoryview(b"".join(ping_frame(i, b"x" * 1000) for i in range(1000)))
+    sent = [0] * len(socks)
+
+    def flood(index: int) -> None:
+        sock = socks[index]
+        sock.settimeout(1.0)
+        try:
+            while sent[index] < cap:
+                sent[index] += sock.send(chunk[sent[index] % len(chunk):])
+        except (TimeoutError, socket.timeout, OSError):
+            pass
+
+    threads = [threading.Thread(target=flood, args=(i,)) for i in range(len(socks))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    print(f"  slow readers sent {', '.join(mib(n) for n in sent)} before their sends stalled (cap {mib(cap)})")
+    return sent
+
+
 def slow_readers(server_exe: str, client_exe: str, sanitized: bool) -> None:
     """Clients that pipeline Pings and never read the Pongs: the server stops
     reading them once their send queue is over send_queue_limit (their own
-    sends stall), serves a good client meanwhile, and drops them when idle."""
-    readers, cap, queue_limit, idle = 4, 64 * MiB, MiB, 5.0
-    server = Server(server_exe, "--idle-timeout", str(idle), "--send-queue-limit", str(queue_limit),
-                    "--send-queue-hard-limit", str(4 * MiB))
+    sends stall) and serves a good client meanwhile. (They stay paused until
+    idle_timeout, 60 s here; the idle-timeout case checks that part.)"""
+    readers, cap = 4, 64 * MiB
+    server = Server(server_exe, "--send-queue-limit", str(MiB), "--send-queue-hard-limit", str(4 * MiB))
     try:
-        chunk = b"".join(ping_frame(i, b"x" * 1000) for i in range(1000))  # ~1 MiB of requests
-        sent = [0] * readers
         socks = [connect(server.port, rcvbuf=16 * 1024) for _ in range(readers)]
-
-        def flood(index: int) -> None:
-            sock = socks[index]
-            sock.settimeout(1.0)  # a send blocked for 1 s: the server stopped reading us
-            view = memoryview(chunk)
-            try:
-                while sent[index] < cap:
-                    n = sock.send(view[sent[index] % len(chunk):])
-                    sent[index] += n
-            except (TimeoutError, socket.timeout, OSError):
-                pass
-
-        threads = [threading.Thread(target=flood, args=(i,)) for i in range(readers)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
-        print(f"  slow readers sent {', '.join(mib(n) for n in sent)} before their sends stalled (cap {mib(cap)})")
+        sent = flood_until_stalled(socks, cap)
         check(server.alive(), "the server died under the slow readers")
         check(all(n < cap for n in sent), "a slow reader was never paused: the server kept reading it")
-        check(not server.errors, f"a slow reader was dropped before the good client ran: {server.errors}")
         assert_good_client_served(client_exe, server)
         vm = server.vm()
         # Per slow reader: its queue (send_queue_limit + the replies to one
@@ -218,11 +224,45 @@ def slow_readers(server_exe: str, client_exe: str, sanitized: bool) -> None:
         print(f"  server VmHWM {mib(vm['VmHWM'])} (baseline VmRSS {mib(server.baseline['VmRSS'])}, bound {mib(bound)})")
         if not sanitized:
             check(vm["VmHWM"] <= bound, f"server peak RSS {mib(vm['VmHWM'])} above the bound {mib(bound)}")
-        check(server.wait_for(lambda lines: sum("idle for" in line for line in lines) >= readers, idle + 5),
-              f"the {readers} slow readers were not dropped as idle: {server.errors}")
-        check(len(server.lines("dropping the connection")) == readers,
-              f"expected {readers} drop messages, got {server.lines('dropping the connection')}")
+        check(not server.errors, f"unexpected server messages: {server.errors}")
         for sock in socks:
+            sock.close()
+        check(server.alive(), "the server died")
+    finally:
+        print("  " + server.stop().strip().replace("\n", "\n  "))
+
+
+def idle_timeout(server_exe: str, client_exe: str, sanitized: bool) -> None:
+    """idle_timeout counts from the last byte read or written: a silent
+    connection and a paused slow reader are closed, a client that sends a
+    request now and then is not."""
+    idle = 1.0
+    server = Server(server_exe, "--idle-timeout", str(idle))
+    try:
+        silent = connect(server.port)
+        steady = connect(server.port)
+        pong = ping_frame(0, b"steady")  # a Pong has the layout and size of its Ping
+        steady.settimeout(5)
+        for sequence in range(6):  # 2.4 s in all, never 1 s without a request
+            steady.sendall(ping_frame(sequence, b"steady"))
+            reply = b""
+            while len(reply) < len(pong):
+                part = steady.recv(len(pong) - len(reply))
+                check(bool(part), f"the steady client was closed after {sequence} requests: {server.errors}")
+                reply += part
+            check(struct.unpack_from("<q", reply, 32)[0] == sequence, "wrong Pong")
+            time.sleep(0.4)
+        check(closed_by_peer(silent, idle + 3), "a silent connection was not closed")
+        server.wait_for(lambda lines: bool(lines), 5)
+        check(len(server.errors) == 1, f"expected one idle drop (the silent connection): {server.errors}")
+        steady.close()
+        reader = connect(server.port, rcvbuf=16 * 1024)
+        check(flood_until_stalled([reader], 64 * MiB)[0] < 64 * MiB, "the slow reader was never paused")
+        check(closed_by_peer(reader, idle + 5), "a paused slow reader was not closed")
+        check(server.wait_for(lambda lines: len(lines) >= 2, 5), f"expected two messages: {server.errors}")
+        idle_lines = server.lines(f"idle for {int(idle * 1000)} ms")
+        check(len(idle_lines) == 2 and len(server.errors) == 2, f"expected two idle drops: {server.errors}")
+        for sock in (silent, reader):
             sock.close()
         check(server.alive(), "the server died")
     finally:
@@ -290,6 +330,7 @@ def connection_limit(server_exe: str, client_exe: str, sanitized: bool) -> None:
         for sock in refused:
             check(closed_by_peer(sock, 5), "a connection over max_connections was not closed")
             sock.close()
+        server.wait_for(lambda lines: bool(lines), 5)
         check(len(server.lines("max_connections")) == 1,
               f"expected one max_connections message, got {server.errors}")
         check(good_client(client_exe, server.port, 10).returncode != 0, "a 5th client was served over the limit")
@@ -361,6 +402,7 @@ def final_mismatch(server_exe: str, client_exe: str, sanitized: bool) -> None:
 
 CASES = {
     "slow-readers": slow_readers,
+    "idle-timeout": idle_timeout,
     "split-headers": split_headers,
     "connection-limit": connection_limit,
     "bad-alloc": bad_alloc,

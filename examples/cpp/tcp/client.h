@@ -173,7 +173,9 @@ private:
     void tick() {
         _watchdog.expires_after(std::chrono::milliseconds(50));
         _watchdog.async_wait([this](const asio::error_code& ec) {
-            if (ec)
+            // A tick already due when disconnect() cancelled the timer must
+            // not re-arm it, or the io thread never runs out of work.
+            if (ec || _disconnecting)
                 return;
             this->watchdog(TClient::utc());
             tick();
