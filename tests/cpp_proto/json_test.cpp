@@ -5,11 +5,15 @@
 #include "jsoncases_json.h"
 #include "rpc_json.h"
 
+#include <rapidjson/prettywriter.h>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -91,6 +95,35 @@ TEST(Json, DoublesAsRapidJsonWriterDouble) {
     for (const auto& [value, text] : cases)
         EXPECT_EQ(to_string(value), text);
     EXPECT_EQ(to_string(123.456f), "123.45600128173828");
+}
+
+TEST(Json, DoublesAsTheOriginalWritesThemWhateverRapidJsonIsInstalled) {
+    // The original's text (RapidJSON master, ../shared/vectors/proto_account_doubles_1);
+    // RapidJSON 1.1.0's own Writer::Double prints 0.30000000000000007 and ...419e125.
+    EXPECT_EQ(to_string(0.30000000000000004), "0.30000000000000004");
+    EXPECT_EQ(to_string(3.6480313701718416e125), "3.6480313701718416e125");
+    EXPECT_EQ(to_string(3.3341303851700567e-21f), "3.3341303851700567e-21");
+    std::vector<double> values{0.30000000000000004, -1.6064586481891585e150};
+    EXPECT_EQ(to_string(values), "[0.30000000000000004,-1.6064586481891585e150]");
+    std::map<double, float> keys{{0.30000000000000004, 2e-7f}};
+    EXPECT_EQ(to_string(keys), R"({"0.30000000000000004":2.0000000233721948e-7})");
+    EXPECT_EQ(FBE::JSON::KeyText<float>::to_text(2e-7f), "2.0000000233721948e-7");
+
+    // PrettyWriter takes the text too; a handler without RawValue is given the double.
+    rapidjson::StringBuffer buffer;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> pretty(buffer);
+    ASSERT_TRUE(FBE::JSON::to_json(pretty, values));
+    EXPECT_STREQ(buffer.GetString(), "[\n    0.30000000000000004,\n    -1.6064586481891585e150\n]");
+    struct DoubleHandler {
+        double value = 0;
+        bool Double(double d) {
+            value = d;
+            return true;
+        }
+        bool String(const char*, rapidjson::SizeType, bool = false) { return false; }
+    } handler;
+    ASSERT_TRUE(FBE::JSON::to_json(handler, 0.30000000000000004));
+    EXPECT_EQ(handler.value, 0.30000000000000004);
 }
 
 TEST(Json, DecimalKeepsAllDigits) {

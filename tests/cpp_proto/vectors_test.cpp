@@ -25,7 +25,6 @@
 #include <functional>
 #include <iterator>
 #include <map>
-#include <set>
 #include <random>
 #include <sstream>
 #include <string>
@@ -155,10 +154,6 @@ TEST(JsonVectors, EveryJsonVectorIsCovered) {
         EXPECT_TRUE(json_cases().count(name)) << "no C++ type registered for " << name;
 }
 
-// Known failures (the list may only shrink): the original's double digits come
-// from RapidJSON master's Grisu2 and differ in the last place (issue 13, item 7).
-const std::set<std::string> kKnownJsonDigitFailures = {"proto_account_doubles_1", "proto_account_doubles_2"};
-
 TEST(JsonVectors, WriteIsByteIdenticalAndReadGivesTheValueBack) {
     REQUIRE_VECTORS();
     for (const auto& name : manifest_json_cases()) {
@@ -167,10 +162,7 @@ TEST(JsonVectors, WriteIsByteIdenticalAndReadGivesTheValueBack) {
         ASSERT_NE(it, json_cases().end());
         const JsonResult r = it->second(name);
         const std::string expected = read_file(name + ".json");
-        if (kKnownJsonDigitFailures.count(name)) {
-            EXPECT_NE(r.written, expected) << "known failure passes now: remove it from kKnownJsonDigitFailures";
-            EXPECT_TRUE(r.binary_equal) << "the value read from JSON serializes differently from .final.bin";
-        } else if (name == "test_struct_hash") {
+        if (name == "test_struct_hash") {
             // Hash containers have no defined order: compare as sets of pairs.
             EXPECT_TRUE(same_json(r.written, expected)) << r.written;
             EXPECT_TRUE(same_json(r.rewritten, expected)) << r.rewritten;

@@ -31,11 +31,6 @@ CASES = [
     "test_struct_hashex", "test_struct_empty", "enums_enums", "protoex_account", "protoex_order",
     "protoex_balance", "proto_account_doubles_1", "proto_account_doubles_2",
 ]
-# Known failures (they may only shrink; strict xfail fails the run once they pass):
-# the original's JSON double digits come from RapidJSON master's Grisu2 (issue 13, item 7).
-JSON_DIGIT_CASES = {"proto_account_doubles_1", "proto_account_doubles_2"}
-JSON_CASES = [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="JSON double digits (issue 13)"))
-              if n in JSON_DIGIT_CASES else n for n in CASES]
 HASH_CASES = {"test_struct_hash", "test_struct_hashex"}
 
 
@@ -107,7 +102,7 @@ def test_decode_verify(name: str, manifest: dict[str, Any], gen: Any, shared: An
             assert masked(redo, mask) == masked(data, mask)
 
 
-@pytest.mark.parametrize("name", JSON_CASES)
+@pytest.mark.parametrize("name", CASES)
 def test_json(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
     c = case(manifest, name)
     value = gen.builder(c["package"]).struct(c["value"])

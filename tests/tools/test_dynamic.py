@@ -14,15 +14,6 @@ from tools_testlib import codec_for, manifest, manifest_cases, shared
 
 CASES = manifest_cases()
 IDS = [c["name"] for c in CASES]
-# Known failures (they may only shrink; strict xfail fails the run once they pass):
-# the original's JSON double digits come from RapidJSON master's Grisu2 (issue 13, item 7).
-JSON_DIGIT_CASES = {"proto_account_doubles_1", "proto_account_doubles_2"}
-
-
-def _json_params(cases: list[dict[str, Any]]) -> list[Any]:
-    return [pytest.param(c, id=c["name"],
-                         marks=pytest.mark.xfail(strict=True, reason="JSON double digits (issue 13)"))
-            if c["name"] in JSON_DIGIT_CASES else pytest.param(c, id=c["name"]) for c in cases]
 
 
 def _setup(case: Dict[str, Any]):
@@ -72,7 +63,7 @@ def test_encode_from_manifest_value_is_byte_exact(case: Dict[str, Any], model: s
         assert encoded[off:off + n] == bytes(n)
 
 
-@pytest.mark.parametrize("case", _json_params(CASES))
+@pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_json_and_text_output_match_the_original(case: Dict[str, Any]) -> None:
     dc, q = _setup(case)
     value, _ = dc.decode(shared("vectors", _file(case, "versioned")["file"]).read_bytes(), q)
@@ -84,7 +75,8 @@ def test_json_and_text_output_match_the_original(case: Dict[str, Any]) -> None:
         assert dc.to_json(value, q).encode("utf-8", "surrogateescape") == js
 
 
-@pytest.mark.parametrize("case", _json_params([c for c in CASES if any(f["kind"] == "json" for f in c["files"])]))
+@pytest.mark.parametrize("case", [c for c in CASES if any(f["kind"] == "json" for f in c["files"])],
+                         ids=[c["name"] for c in CASES if any(f["kind"] == "json" for f in c["files"])])
 def test_json_reads_back(case: Dict[str, Any]) -> None:
     """JSON -> value -> JSON is the identity on the original's output; and bytes agree where JSON is lossless."""
     dc, q = _setup(case)

@@ -102,10 +102,10 @@ def _mul(af: int, ae: int, bf: int, be: int) -> tuple[int, int]:
 
 
 def _grisu2(value: float) -> tuple[str, int]:
-    """RapidJSON's Grisu2 (internal/dtoa.h) of a finite value > 0: (digits, K), value ~ digits * 10^K.
+    """RapidJSON master's Grisu2 (internal/dtoa.h) of a finite value > 0: (digits, K), value ~ digits * 10^K.
 
-    Not always the shortest text (Python's ``repr``): RapidJSON's Writer, which
-    the original and the C++ runtime use, prints these digits.
+    Not always the shortest text (Python's ``repr``): the original (RapidJSON
+    master's Writer) and the C++ runtime (fbe/dtoa.h) print these digits.
     """
     bits: int = _Q.unpack(_D.pack(value))[0]
     biased = (bits >> 52) & 0x7FF
@@ -173,9 +173,10 @@ def _grisu2(value: float) -> tuple[str, int]:
     else:
         mult: int = 10 ** -j
         d, rest = divmod(Wpf * mult, 1 << shift)
-        # the C++ code keeps p2 and delta scaled by 10^-j (64-bit), wp_w by 10^-j (or 0 beyond 10^8)
+        # the C++ code keeps p2, delta and wp_w scaled by 10^-j in 64 bits; RapidJSON master scales
+        # wp_w by 10^-j up to 10^19 (1.1.0 only up to 10^8, and by 0 beyond: a last digit off by one)
         dl, rl, tk = (delta * mult) & _M64, rest & _M64, 1 << shift
-        w = (wp_w * mult) & _M64 if -j < 9 else 0
+        w = (wp_w * mult) & _M64 if -j < 20 else 0
     # GrisuRound: move the last digit down while that stays in range and gets closer to W
     while rl < w and dl - rl >= tk and (rl + tk < w or w - rl > rl + tk - w):
         d -= 1
@@ -217,7 +218,7 @@ def _shortest_is_grisu(value: float, digits: str, q: int) -> bool:
 
 
 def json_double(value: float) -> str:
-    """A number as RapidJSON's ``Writer::Double`` prints it (FORMAT.md 8.2): Grisu2 digits.
+    """A number as RapidJSON master's ``Writer::Double`` prints it (FORMAT.md 8.2): Grisu2 digits.
 
     NaN and infinities, which JSON has no literal for (the original's writer
     fails), are the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``.

@@ -37,12 +37,17 @@
 // * float/double keys use the original's `%f` text when it reads back to
 //   the same value, otherwise the shortest round-trip text.
 //
+// float and double values are written with the digits of RapidJSON master's
+// Writer::Double (fbe/dtoa.h, passed to the writer with RawValue), so the
+// text is the original's whatever RapidJSON version is installed.
+//
 // Works with Debian's rapidjson-dev 1.1.0 (+dfsg2) and with RapidJSON master.
 
 #pragma once
 
 #include "fbe/buffer.h"
 #include "fbe/decimal.h"
+#include "fbe/dtoa.h"
 #include "fbe/uuid.h"
 
 #include <rapidjson/document.h>
@@ -65,6 +70,7 @@
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace FBE {
@@ -154,12 +160,29 @@ inline std::string decimal_text(const decimal_t& value) {
     return text;
 }
 
-//! RapidJSON's Writer::Double text of a finite double (shortest round trip).
+//! The JSON text of a finite double: RapidJSON master's Writer::Double (fbe/dtoa.h).
 inline std::string double_text(double value) {
-    rapidjson::StringBuffer buffer;
-    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-    writer.Double(value);
-    return std::string(buffer.GetString(), buffer.GetSize());
+    char text[dtoa::kBufferSize];
+    return std::string(text, dtoa::write(value, text));
+}
+
+template <class TWriter, typename = void>
+struct has_raw_value : std::false_type {};
+template <class TWriter>
+struct has_raw_value<TWriter, std::void_t<decltype(std::declval<TWriter&>().RawValue(
+                                  "", std::size_t(0), rapidjson::kNumberType))>> : std::true_type {};
+
+//! A finite number as its text (RawValue of rapidjson::Writer and
+//! PrettyWriter); a handler without RawValue is given the double itself.
+template <class TWriter>
+bool write_double(TWriter& writer, double value) {
+    if constexpr (has_raw_value<TWriter>::value) {
+        char text[dtoa::kBufferSize];
+        const char* end = dtoa::write(value, text);
+        return writer.RawValue(text, static_cast<std::size_t>(end - text), rapidjson::kNumberType);
+    } else {
+        return writer.Double(value);
+    }
 }
 
 //! The text of a float/double map key: the original's `%f` when it reads
@@ -298,7 +321,7 @@ struct ValueWriter<TWriter, T, std::enable_if_t<std::is_floating_point_v<T>>> {
             return writer.String("NaN", 3);
         if (std::isinf(value))
             return value < 0 ? writer.String("-Infinity", 9) : writer.String("Infinity", 8);
-        return writer.Double(static_cast<double>(value));
+        return detail::write_double(writer, static_cast<double>(value));
     }
 };
 
