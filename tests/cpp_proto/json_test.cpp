@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -264,6 +265,27 @@ TEST(Json, FloatRange) {
     json.Parse("7");
     EXPECT_TRUE(FBE::JSON::from_json(json, f));
     EXPECT_EQ(f, 7.0f);
+    // The largest float: written as the original writes it, and read back (the original refuses it).
+    for (const float flt_max : {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest()}) {
+        const std::string text = to_string(flt_max);
+        EXPECT_EQ(text, flt_max > 0 ? "3.4028234663852886e38" : "-3.4028234663852886e38");
+        json.Parse<rapidjson::kParseFullPrecisionFlag>(text.c_str());
+        EXPECT_TRUE(FBE::JSON::from_json(json, f)) << text;
+        EXPECT_EQ(f, flt_max);
+    }
+}
+
+TEST(Json, DecimalOf96BitsOrMoreIsRefused) {
+    // The original's decimals are doubles: its JSON may hold 1e30. Ours hold 96 bits.
+    rapidjson::Document json;
+    FBE::decimal_t m(1);
+    json.Parse(R"("1000000000000000019884624838656.000000")");
+    EXPECT_FALSE(FBE::JSON::from_json(json, m));
+    EXPECT_TRUE(m.is_zero());
+    EXPECT_THROW(FBE::decimal_t("1000000000000000019884624838656.000000"), std::overflow_error);
+    json.Parse(R"("79228162514264337593543950335.000000")");
+    EXPECT_TRUE(FBE::JSON::from_json(json, m));
+    EXPECT_EQ(m.to_string(), "79228162514264337593543950335");
 }
 
 TEST(Json, EveryMessageOfTheRpcSchemaRoundTrips) {

@@ -148,8 +148,13 @@ def test_only_the_three_strings_are_read(rules: tuple[Any, DynamicCodec], bad: s
 
 
 def test_float_range(rules: tuple[Any, DynamicCodec]) -> None:
-    m, _ = rules
-    assert m.Rules.from_json('{"f":3.4028234663852886e38}').f == 3.4028234663852886e38
+    m, dc = rules
+    # the largest float: written as the original writes it, and read back (the original refuses it)
+    for flt_max in (3.4028234663852886e38, -3.4028234663852886e38):
+        text = both(rules, f=flt_max)
+        assert member(text, "f") == jsonfmt.json_double(flt_max) == repr(flt_max).replace("e+", "e")
+        assert m.Rules.from_json(text).f == flt_max
+        assert dc.from_json(text, "jsonrules.Rules")["f"] == flt_max
     assert m.Rules.from_json('{"d":10000000000}').d == 1e10          # any JSON number is a double
     for bad in ("3.4028236e38", "-1e39"):
         with pytest.raises(fbe.DecodeError):
@@ -212,6 +217,17 @@ def test_decimal_text_is_read_exactly(text: str, value: str) -> None:
 def test_bad_decimal_text_is_an_error(text: str) -> None:
     with pytest.raises(fbe.DecodeError):
         jsonfmt.get_decimal(text, "dec")
+
+
+def test_decimal_of_96_bits_or_more_is_refused(rules: tuple[Any, DynamicCodec]) -> None:
+    """The original's decimals are doubles, so its JSON may hold 1e30; ours hold 96 bits: a clear error."""
+    m, dc = rules
+    text = '{"dec":"1000000000000000019884624838656.000000"}'   # the original's text of 1e30
+    with pytest.raises(fbe.DecodeError, match=r"out of range: more than 96 bits.*dec"):
+        m.Rules.from_json(text)
+    with pytest.raises(fbe.DecodeError, match=r"out of range: more than 96 bits"):
+        dc.from_json(text, "jsonrules.Rules")
+    assert m.Rules.from_json('{"dec":"79228162514264337593543950335.000000"}').dec == (1 << 96) - 1
 
 
 def test_decimal_from_a_json_number() -> None:

@@ -585,7 +585,7 @@ def parse_decimal(text: str) -> Decimal:
     scale = len(fraction) - exponent
     if scale < 0:
         if len(digits) - scale > 29:
-            raise ValueError(f"decimal out of range {text!r}")
+            raise ValueError(f"decimal {text!r} out of range: more than 96 bits")
         digits += "0" * -scale
         scale = 0
     round_up = False
@@ -605,7 +605,7 @@ def parse_decimal(text: str) -> Decimal:
         mag += 1
     while mag >= _MAX96 or len(digits) > 29:
         if scale == 0:
-            raise ValueError(f"decimal out of range {text!r}")
+            raise ValueError(f"decimal {text!r} out of range: more than 96 bits")
         last_digit = digits[-1]
         digits = digits[:-1]
         scale -= 1
@@ -634,8 +634,8 @@ def get_decimal(value: Any, field: str) -> Decimal:
     s = get_str(value, field)
     try:
         return parse_decimal(s)
-    except ValueError:
-        raise DecodeError(f"invalid decimal {s!r}", None, field) from None
+    except ValueError as e:             # bad text, or a value of 2^96 or more (the original's are doubles)
+        raise DecodeError(str(e), None, field) from None
 
 
 _F32 = struct.Struct("<f")
