@@ -12,7 +12,7 @@ import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Union
 
 from ..syntax import ast
 from ..syntax.diagnostics import CompileError, Diagnostics, Position
@@ -390,7 +390,7 @@ class Resolver:
                 value = self._enum_value(kind, d.name.text, v.value, known)
             if value is not None and not lo <= value <= hi:
                 self.diag.error(f"value {value} of {kind} '{d.name.text}.{name}' is out of range for "
-                                f"{underlying} ({lo}..{hi})", (v.value or v).position
+                                f"{underlying} ({lo}..{hi})", v.value.position
                                 if v.value else v.name.position)
                 value = None
             if name in known or any(x.name == name for x in values):
@@ -602,7 +602,7 @@ class Resolver:
     def _kw(d: ast.StructDecl) -> str:
         return "message" if d.message else "struct"
 
-    def _request(self, scope: _Scope, d: ast.StructDecl) -> dict:
+    def _request(self, scope: _Scope, d: ast.StructDecl) -> dict[str, Any]:
         if not d.request:
             return {}
         response = None

@@ -90,7 +90,7 @@ class Diagnostics:
     def render(self, quiet_warnings: bool = False) -> str:
         files = list(self.sources)
 
-        def order(d: Diagnostic) -> tuple:
+        def order(d: Diagnostic) -> tuple[int, int, int]:
             if d.position is None:
                 return (-1, 0, 0)
             index = files.index(d.position.file) if d.position.file in files else len(files)

@@ -11,7 +11,21 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from fbec.model.ir import Default, Enum, Field, Package, Schema, Struct, Type
+from fbec.model.ir import (
+    Array,
+    Default,
+    Enum,
+    EnumRef,
+    Field,
+    Optional_,
+    Package,
+    Primitive,
+    Schema,
+    Sequence,
+    Struct,
+    StructRef,
+    Type,
+)
 from fbec.targets.base import CodeWriter, Options, generated_header
 from fbec.targets.cpp.macros import STANDARD_MACROS
 
@@ -74,31 +88,35 @@ def qualified(name: str) -> str:
 
 def cpp_type(t: Type) -> str:
     """The C++ type of an IR type."""
-    if t.kind == "primitive":
+    if isinstance(t, Primitive):
         return PRIMITIVES[t.name]
-    if t.kind in ("enum", "flags", "struct"):
+    if isinstance(t, (EnumRef, StructRef)):
         return qualified(t.name)
-    if t.kind == "optional":
+    if isinstance(t, Optional_):
         return f"std::optional<{cpp_type(t.element)}>"
-    if t.kind == "array":
+    if isinstance(t, Array):
         return f"std::array<{cpp_type(t.element)}, {t.length}>"
-    if t.kind in ("vector", "list", "set"):
+    if isinstance(t, Sequence):
         return f"{CONTAINERS[t.kind]}<{cpp_type(t.element)}>"
-    if t.kind in ("map", "hash"):
-        return f"{CONTAINERS[t.kind]}<{cpp_type(t.key)}, {cpp_type(t.value)}>"
-    raise ValueError(f"unknown IR type kind {t.kind!r}")
+    return f"{CONTAINERS[t.kind]}<{cpp_type(t.key)}, {cpp_type(t.value)}>"
 
 
 def is_scalar(t: Type) -> bool:
     """Fixed-size value without out-of-line data (passed by value, never fails to read)."""
-    if t.kind == "primitive":
+    if isinstance(t, Primitive):
         return t.name not in ("string", "bytes")
-    return t.kind in ("enum", "flags")
+    return isinstance(t, EnumRef)
+
+
+def scalar_size(t: Type) -> int:
+    """The bytes a scalar takes (the same in both models)."""
+    assert is_scalar(t) and t.final_size is not None, t
+    return t.final_size
 
 
 def is_fixed(t: Type) -> bool:
     """No out-of-line data in the versioned model: scalars and arrays of scalars."""
-    return is_scalar(t) or (t.kind == "array" and is_fixed(t.element))
+    return is_scalar(t) or (isinstance(t, Array) and is_fixed(t.element))
 
 
 def param_type(t: Type) -> str:
@@ -160,7 +178,7 @@ def enum_constant(type_name: str, name: str) -> str:
 
 def default_expr(t: Type, d: Default) -> str | None:
     """The C++ expression of a field default, or None for value-initialisation `{}`."""
-    base = t.element if t.kind == "optional" else t
+    base = t.element if isinstance(t, Optional_) else t
     cpp = cpp_type(base)
     kind = d.kind
     if kind == "none":
@@ -170,9 +188,9 @@ def default_expr(t: Type, d: Default) -> str | None:
     if kind == "bool":
         return "true" if d.value else "false"
     if kind == "int":
-        if base.kind == "primitive" and base.name in ("char", "wchar"):
-            return char_literal(int(d.value), base.name == "wchar")
-        return int_literal(int(d.value), cpp)
+        if isinstance(base, Primitive) and base.name in ("char", "wchar"):
+            return char_literal(int(d.value or 0), base.name == "wchar")
+        return int_literal(int(d.value or 0), cpp)
     if kind == "real":
         return real_literal(d.text or "0", cpp)
     if kind == "string":
@@ -187,11 +205,12 @@ def default_expr(t: Type, d: Default) -> str | None:
         return "FBE::uuid_t::sequential()"
     if kind == "uuid4":
         return "FBE::uuid_t::random()"
+    owner = d.type or (base.name if isinstance(base, EnumRef) else "")
     if kind == "enum":
-        return enum_constant(d.type or base.name, d.names[0]) if d.names else f"static_cast<{cpp}>({d.value})"
+        return enum_constant(owner, d.names[0]) if d.names else f"static_cast<{cpp}>({d.value})"
     if kind == "flags":
         if d.names:
-            return " | ".join(enum_constant(d.type or base.name, n) for n in d.names)
+            return " | ".join(enum_constant(owner, n) for n in d.names)
         return f"static_cast<{cpp}>({int_literal(int(d.value or 0), 'uint64_t')})"
     raise ValueError(f"unknown default kind {kind!r}")
 
@@ -225,15 +244,15 @@ def inlined_structs(schema: Schema, package: Package) -> set[str]:
     weights: dict[str, int] = {}
 
     def type_weight(t: Type) -> int:
-        if t.kind == "struct":
+        if isinstance(t, StructRef):
             return 2 + struct_weight(structs[t.name]) if t.name in structs else 1000
-        if t.kind == "primitive":
+        if isinstance(t, Primitive):
             return 2 if t.name in ("string", "bytes") else 1
-        if t.kind in ("enum", "flags"):
+        if isinstance(t, EnumRef):
             return 1
-        if t.kind == "optional":
+        if isinstance(t, Optional_):
             return 1 + type_weight(t.element)
-        if t.kind in ("array", "vector", "list", "set"):
+        if isinstance(t, (Array, Sequence)):
             return 2 + type_weight(t.element)
         return 2 + type_weight(t.key) + type_weight(t.value)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Callable, Union
 
-from fbec.model.ir import Field, Package, Schema, Struct, Type
+from fbec.model.ir import Field, Optional_, Package, Primitive, Schema, Struct, StructRef, Type
 from fbec.targets.base import CodeWriter, Options
 
 from .common import (
@@ -29,6 +29,7 @@ from .common import (
     namespace,
     qualified,
     reader_inline,
+    scalar_size,
     struct_order,
     writer,
 )
@@ -96,11 +97,11 @@ class Layout:
 
     def fast(self, t: Type) -> bool:
         """A value of type `t` can be read by the fast path."""
-        if is_scalar(t) or t.kind == "primitive":
+        if is_scalar(t) or isinstance(t, Primitive):
             return True
-        if t.kind == "struct":
+        if isinstance(t, StructRef):
             return self.struct_fast(t.name)
-        if t.kind == "optional":
+        if isinstance(t, Optional_):
             return self.fast(t.element)
         return False
 
@@ -191,8 +192,8 @@ def _groups(s: Struct) -> list[list[Field]]:
     return groups
 
 
-def _run_size(run: list[Field]) -> int:
-    return sum(f.type.final_size for f in run)
+def _run_size(run: Sequence[Item]) -> int:
+    return sum(scalar_size(f.type) for f in run if isinstance(f, Field))
 
 
 def _item_name(item: Item) -> str:
@@ -220,7 +221,7 @@ def _fast_run(segment: list[Item], layout: Layout) -> bool:
             and not all(isinstance(i, Field) and is_scalar(i.type) for i in segment))
 
 
-def _fast_readers(s: Struct, layout: Layout) -> list[tuple]:
+def _fast_readers(s: Struct, layout: Layout) -> list[tuple[str, list[Item]]]:
     """(name, items) of the fast readers of a struct: `read_fast` over the
     whole body when it can be read fast, else one per run of such fields."""
     if layout.struct_fast(s.qualified):
@@ -248,7 +249,7 @@ def _fast_reader(w: CodeWriter, s: Struct, inlined: set[str], name: str, items: 
             if isinstance(item, Field) and is_scalar(item.type):
                 offset = f" + {at}" if at else ""
                 w.line(f"value.{field_ident(item.name)} = Scalar<{cpp_type(item.type)}>::get(p{offset});")
-                at += item.type.final_size
+                at += scalar_size(item.type)
                 continue
             if at:
                 w.line(f"p += {at};")
@@ -257,7 +258,7 @@ def _fast_reader(w: CodeWriter, s: Struct, inlined: set[str], name: str, items: 
             rest = f"rest + {after}" if after else "rest"
             if isinstance(item, str):
                 call = f"FBody<{qualified(item)}>::read_fast(p, end, {rest}, value)"
-            elif item.type.kind == "struct":
+            elif isinstance(item.type, StructRef):
                 call = f"FBody<{qualified(item.type.name)}>::read_fast(p, end, {rest}, value.{field_ident(item.name)})"
             else:
                 call = f"FCodec<{cpp_type(item.type)}>::read_fast(p, end, {rest}, value.{field_ident(item.name)})"
@@ -273,8 +274,8 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
     readers = _fast_readers(s, layout)
-    for name, items in readers:
-        _fast_reader(w, s, inlined, name, items, layout)
+    for reader, items in readers:
+        _fast_reader(w, s, inlined, reader, items, layout)
     args = "FinalDecoder& d" if used else "FinalDecoder& /*d*/"
     w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::read({args}, {t}& {'value' if used else '/*value*/'})")
     if not used:
@@ -338,8 +339,9 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
                     w.line(f"{'' if declared else 'const uint8_t* '}p = d.data + d.pos;")
                     at = 0
                     for f in group:
+                        assert isinstance(f, Field)
                         w.line(f"value.{field_ident(f.name)} = Scalar<{cpp_type(f.type)}>::get(p + {at});")
-                        at += f.type.final_size
+                        at += scalar_size(f.type)
                     w.line(f"d.pos += {size};")
                     w.dedent()
                     _else_each(w, group, one)
@@ -371,14 +373,16 @@ def _read_fixed(w: CodeWriter, s: Struct) -> None:
         # Inherited fields first; an empty base or field (0 bytes) has nothing to read.
         base_size = s.fields[0].final_offset if s.fields else s.final_size
         if base_size:
+            assert s.base, s.qualified
             w.line(f"FBody<{qualified(s.base)}>::read_fixed(p, value);")
-        end = base_size
+        end = base_size or 0
         for f in s.fields:
             # every offset of a fixed struct is known; the fields follow each other
-            assert f.final_offset == end and f.type.final_size is not None, (s.qualified, f.name)
-            if f.type.final_size:
+            size = f.type.final_size
+            assert f.final_offset == end and size is not None, (s.qualified, f.name)
+            if size:
                 w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.final_offset}, value.{field_ident(f.name)});")
-            end += f.type.final_size
+            end += size
         assert end == s.final_size, s.qualified
     w.blank()
 
