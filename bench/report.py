@@ -5,10 +5,17 @@ Inputs (all Google Benchmark's own JSON output, plus callgrind's dumps):
   --time FILE       fbe_bench --benchmark_out (repetitions; medians are used)
   --stable FILE     fbe_bench --stable=N --benchmark_out, run under callgrind
   --callgrind DIR   the callgrind dumps of that run (one per timed loop)
+  --result FILE     instead of the three above: the JSON of an earlier run
+                    (PREFIX.json), to draw or publish it again
 Outputs:
   stdout            the Markdown tables
   --out PREFIX      PREFIX.json (machine-readable) and PREFIX.md (the tables)
-  --png FILE        bar chart of the trade and graph results (matplotlib)
+  --png FILE        bar chart of every measured operation (matplotlib)
+  --readme FILE     replaces the part of FILE between <!-- bench:begin --> and
+                    <!-- bench:end --> with the trade table, its run line and
+                    the chart (make bench-publish: README.md)
+  --docs FILE       the same between <!-- results:begin --> and
+                    <!-- results:end --> with every table (docs/benchmarks.md)
 
 Row status (ok / FAILED / not available yet) comes from the "row/<model>/<id>"
 entries fbe_bench puts in the JSON context, so failed and missing rows are
@@ -73,7 +80,7 @@ def medians(doc: dict) -> dict:
         if agg == "median" or (agg is None and "ns" not in entry):
             entry["ns"] = ns
             if "bytes" in b:
-                entry["bytes"] = int(round(b["bytes"]))
+                entry["bytes"] = round(b["bytes"])
         elif agg == "cv":
             entry["cv"] = float(b["cpu_time"])
         elif agg == "stddev":
@@ -338,52 +345,131 @@ def markdown(result: dict) -> str:
     return "\n".join(lines)
 
 
-def chart(result: dict, path: str) -> None:
+TRADE_CHART_OPS = TRADE_OPS
+GRAPH_CHART_OPS = GRAPH_OPS
+OP_COLORS = {"serialize": "#2b6cb0", "deserialize": "#dd6b20", "verify": "#38a169", "traverse": "#805ad5",
+             "deserialize_traverse": "#718096"}
+
+
+def chart_panels(result: dict) -> list[dict]:
+    """The chart's panels: every measured operation of every model, times and instruction counts.
+
+    Each panel: title, unit, rows (protocol names), ops, and values[op] (one
+    number per row, None where the row does not measure the operation)."""
+    graph_model = result["context"].get("graph_model", "")
+    specs = [
+        ("trade", "ns", 1.0, "ns per operation (median, lower is better)",
+         "Trade model: one account, three orders — time"),
+        ("trade", "instructions", 1.0, "instructions per operation (callgrind)",
+         "Trade model — instructions per operation (repeatable)"),
+        ("graph", "ns", 1e3, "µs per operation (median, lower is better)",
+         f"Graph model ({graph_model}) — time"),
+        ("graph", "instructions", 1e6, "million instructions per operation (callgrind)",
+         f"Graph model ({graph_model}) — instructions per operation"),
+    ]
+    panels = []
+    for model, field, scale, unit, title in specs:
+        ops_all = TRADE_CHART_OPS if model == "trade" else GRAPH_CHART_OPS
+        rows = [r for r in result[model] if any(f"{op}_{field}" in r for op in ops_all)]
+        ops = [op for op in ops_all if any(f"{op}_{field}" in r for r in rows)]
+        if not rows:
+            continue
+        values = {op: [r[f"{op}_{field}"] / scale if f"{op}_{field}" in r else None for r in rows] for op in ops}
+        panels.append({"title": title, "unit": unit, "rows": [r["protocol"] for r in rows], "ops": ops,
+                       "values": values})
+    return panels
+
+
+def fmt_value(v: float) -> str:
+    """A bar's label: three significant digits, thousands as k (2.95k, 17.7k)."""
+    return f"{v / 1000:.3g}k" if v >= 1000 else f"{v:.3g}"
+
+
+def fmt_tick(v: float) -> str:
+    """A tick of a log axis at 1, 2 and 5 per decade: 0.5, 20, 200, 5k, 10k, 2M."""
+    for limit, suffix in ((1e6, "M"), (1e3, "k")):
+        if v >= limit:
+            return f"{v / limit:g}{suffix}"
+    return f"{v:g}"
+
+
+def chart(result: dict, path: str) -> dict:
+    """Draws chart_panels() into a PNG; returns {panel title: the value labels drawn}."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-    trade = [r for r in result["trade"] if "serialize_ns" in r]
-    graph = [r for r in result["graph"] if "serialize_ns" in r]
-    instr = [r for r in result["trade"] if "serialize_instructions" in r]
-    panels = [p for p in (trade, instr, graph) if p]
+    panels = chart_panels(result)
     if not panels:
-        return
-    fig, axes = plt.subplots(len(panels), 1, figsize=(11, 4.6 * len(panels)), squeeze=False)
-    axes = iter(ax[0] for ax in axes)
-
-    def bars(ax, rows, ops, scale, unit, title, field="ns"):
-        n = len(ops)
-        width = 0.8 / n
-        xs = range(len(rows))
-        colors = ["#2b6cb0", "#dd6b20", "#38a169", "#805ad5", "#718096"]
+        return {}
+    fig, axes = plt.subplots(len(panels), 1, figsize=(12, 5.0 * len(panels)), squeeze=False)
+    drawn: dict = {}
+    for ax, panel in zip((a[0] for a in axes), panels):
+        rows, ops = panel["rows"], panel["ops"]
+        width = 0.8 / len(ops)
+        labels_drawn = []
+        present = [v for op in ops for v in panel["values"][op] if v]
         for k, op in enumerate(ops):
-            vals = [(r.get(f"{op}_{field}") or 0) / scale for r in rows]
-            pos = [x - 0.4 + width * (k + 0.5) for x in xs]
-            ax.bar(pos, vals, width, label=op.replace("_", "+"), color=colors[k % len(colors)])
-        ax.set_xticks(list(xs))
-        ax.set_xticklabels([r["protocol"] for r in rows], rotation=20, ha="right")
+            xs = [x - 0.4 + width * (k + 0.5) for x in range(len(rows))]
+            pairs = [(x, v) for x, v in zip(xs, panel["values"][op]) if v]  # no bar where nothing was measured
+            if not pairs:
+                continue
+            bars = ax.bar([x for x, _ in pairs], [v for _, v in pairs], width, label=op.replace("_", "+"),
+                          color=OP_COLORS.get(op, "#4a5568"))
+            texts = [fmt_value(v) for _, v in pairs]
+            ax.bar_label(bars, labels=texts, rotation=90, padding=2, fontsize=7)
+            labels_drawn += texts
+        ax.set_xticks(list(range(len(rows))))
+        ax.set_xticklabels(rows, rotation=20, ha="right")
         ax.set_yscale("log")  # JSON rows are 10-50x the binary ones
-        ax.set_ylabel(unit + ", log scale")
-        ax.set_title(title)
+        # Ticks at 1, 2 and 5 of every decade, written out: the short bars get a readable scale too.
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: fmt_tick(v)))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.set_ylim(min(present) / 2, max(present) * 4)  # room for the value labels above the bars
+        ax.set_ylabel(panel["unit"] + ", log scale")
+        ax.set_title(panel["title"])
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
-
-    if trade:
-        bars(next(axes), trade, ["serialize", "deserialize", "verify"], 1.0,
-             "ns per operation (median, lower is better)", "Trade model: one account, three orders — time")
-    if instr:
-        bars(next(axes), instr, ["serialize", "deserialize", "verify"], 1.0,
-             "instructions per operation (callgrind)", "Trade model — instructions per operation (repeatable)",
-             field="instructions")
-    if graph:
-        bars(next(axes), graph, ["serialize", "deserialize", "traverse", "deserialize_traverse"], 1e3,
-             "µs per operation (median, lower is better)",
-             f"Graph model: {result['context'].get('graph_model', '')}")
+        ax.legend(fontsize=8, ncol=len(ops), loc="upper left")
+        drawn[panel["title"]] = labels_drawn
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
+    return drawn
+
+
+README_MARKERS = ("<!-- bench:begin -->", "<!-- bench:end -->")
+DOCS_MARKERS = ("<!-- results:begin -->", "<!-- results:end -->")
+
+
+def readme_block(result: dict, chart_path: str) -> str:
+    """The README's part: the trade table and its run line from markdown(), then the chart."""
+    lines = markdown(result).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| Protocol"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("Run: "))
+    return "\n".join(lines[start:end + 1]) + f"\n\n![benchmark chart]({chart_path})"
+
+
+def docs_block(result: dict, chart_path: str, files: str) -> str:
+    """docs/benchmarks.md's part: how the run was made, every table, the chart."""
+    source = result["context"].get("source", "?")
+    md = markdown(result).replace("\n### ", "\n#### ")
+    md = "#" + md if md.startswith("### ") else md
+    return (f"Command: `make bench` at {source}, published with `make bench-publish`; the run line gives "
+            f"the date, the machine and the load.\nFiles: {files}.\n\n{md.rstrip()}\n\n"
+            f"![benchmark chart]({chart_path})")
+
+
+def replace_block(text: str, markers: tuple[str, str], block: str) -> str:
+    """text with the part between the two marker lines replaced by block."""
+    begin, end = markers
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise ValueError(f"expected one {begin} ... {end} pair")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{block}\n{end}{tail}"
 
 
 def main(argv=None) -> int:
@@ -391,8 +477,11 @@ def main(argv=None) -> int:
     p.add_argument("--time")
     p.add_argument("--stable")
     p.add_argument("--callgrind")
+    p.add_argument("--result", help="JSON of an earlier run (PREFIX.json) instead of --time/--stable")
     p.add_argument("--out", help="prefix of the .json and .md outputs")
     p.add_argument("--png")
+    p.add_argument("--readme", help="file whose <!-- bench:begin/end --> part gets the trade table and chart")
+    p.add_argument("--docs", help="file whose <!-- results:begin/end --> part gets every table and the chart")
     p.add_argument("--profile", metavar="LABEL",
                    help="print the hot functions of one callgrind dump (with --callgrind), e.g. trade/ours/deserialize@1001")
     args = p.parse_args(argv)
@@ -401,9 +490,16 @@ def main(argv=None) -> int:
     if args.profile:
         print(profile(args.callgrind or "build/bench/callgrind", args.profile))
         return 0
-    if not args.time and not args.stable:
-        p.error("give --time and/or --stable")
-    result = build(args)
+    if (args.readme or args.docs) and not args.png:
+        p.error("--readme and --docs show the chart: give --png too")
+    if args.result:
+        result = load(args.result)
+        if result is None:
+            p.error(f"no run results in {args.result} (run make bench first)")
+    elif not args.time and not args.stable:
+        p.error("give --time and/or --stable, or --result")
+    else:
+        result = build(args)
     md = markdown(result)
     print(md)
     if args.out:
@@ -416,6 +512,22 @@ def main(argv=None) -> int:
     if args.png:
         chart(result, args.png)
         print(f"chart: {args.png}")
+    for target, markers in ((args.readme, README_MARKERS), (args.docs, DOCS_MARKERS)):
+        if not target:
+            continue
+        # Links are relative to the edited file; the chart is the --png just written.
+        png = os.path.relpath(os.path.abspath(args.png), os.path.dirname(os.path.abspath(target)))
+        if target == args.readme:
+            block = readme_block(result, png)
+        else:
+            files = ", ".join(f"`{os.path.relpath(f)}`" for f in
+                              ([args.out + ".md", args.out + ".json"] if args.out else []) + ([args.png] if args.png else []))
+            block = docs_block(result, png, files)
+        with open(target, encoding="utf-8") as f:
+            text = f.read()
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(replace_block(text, markers, block))
+        print(f"updated: {target}")
     failed = [r for r in result["trade"] + result["graph"] if r["status"].startswith("FAILED")]
     return 1 if failed else 0
 

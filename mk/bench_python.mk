@@ -1,9 +1,9 @@
 # Python benchmark on the trade model (bench/python, docs/benchmarks.md "Python").
 #
-#   make bench-python  install pyperf/msgspec/orjson/protobuf, generate our code
-#                      (fbec --python) and trade_pb2 (protoc), time every row with
-#                      pyperf, print the Markdown table, write
-#                      bench/results/python.{json,md}
+#   make bench-python  install pyperf/msgspec/orjson/protobuf into the venv, generate
+#                      our code (fbec --python) and trade_pb2 (protoc), time every row
+#                      with pyperf, print the Markdown table, write
+#                      build/bench-python/python.{json,md} (make bench-publish copies them)
 #
 # The rows are timed in BENCH_PY_ROUNDS rounds (each: one pyperf worker process
 # per benchmark, BENCH_PY_ARGS), appended to one pyperf file: every row's values
@@ -27,5 +27,5 @@ bench-python: venv-bench
 			$(BENCH_PY_ARGS) --append $(BENCH_PY_DIR)/pyperf.json >/dev/null; \
 	done
 	@PYTHONPATH=$(BENCH_PY_DIR)/gen:runtime/python $(PYTHON) bench/python/bench_trade.py \
-		--report $(BENCH_PY_DIR)/pyperf.json --results bench/results \
+		--report $(BENCH_PY_DIR)/pyperf.json --results $(BENCH_PY_DIR) \
 		--runs "pyperf: $(BENCH_PY_ROUNDS) rounds × ($(BENCH_PY_ARGS))"

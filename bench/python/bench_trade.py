@@ -14,7 +14,7 @@ appending to one pyperf file, then the report mode:
     PYTHONPATH=<gen>:runtime/python python3 bench/python/bench_trade.py -q \
         --processes 1 --values 4 --append build/bench-python/pyperf.json   # x rounds
     PYTHONPATH=<gen>:runtime/python python3 bench/python/bench_trade.py \
-        --report build/bench-python/pyperf.json --results bench/results
+        --report build/bench-python/pyperf.json --results build/bench-python
 """
 
 from __future__ import annotations
@@ -316,25 +316,7 @@ def report(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
             f"{fmt_ratio(r['de_touch_us'], ours['de_touch_us'])} | {fmt_us(r.get('serialize_best_run_us'))} | "
             f"{fmt_us(r.get('de_touch_best_run_us'))} | {r['status']} |"
         )
-    g = meta["goals"]
-    b = g["best"]
     lines += [
-        "",
-        (
-            f"Goals: serialize ≤ 4 µs (ours {fmt_us(g['ours_serialize_us'])} µs, final "
-            f"{fmt_us(g['ours_final_serialize_us'])} µs: {g['serialize_verdict']}); "
-            f"de+touch ≤ protobuf-upb's ({fmt_us(g['protobuf_de_touch_us'])} µs; ours "
-            f"{fmt_us(g['ours_de_touch_us'])} µs, final {fmt_us(g['ours_final_de_touch_us'])} µs: "
-            f"{g['de_touch_verdict']})."
-        ),
-        "",
-        (
-            "Goals on the best worker process (the least disturbed one; the estimate for a quiet machine): "
-            f"serialize ours {fmt_us(b['ours_serialize_us'])} µs, final {fmt_us(b['ours_final_serialize_us'])} µs: "
-            f"{b['serialize_verdict']}; de+touch protobuf-upb {fmt_us(b['protobuf_de_touch_us'])} µs, ours "
-            f"{fmt_us(b['ours_de_touch_us'])} µs, final {fmt_us(b['ours_final_de_touch_us'])} µs: "
-            f"{b['de_touch_verdict']}."
-        ),
         "",
         (
             f"Run: {meta['date']}; {meta['cpus']} CPUs; Python {meta['python']}; pyperf {meta['pyperf']}; "
@@ -427,35 +409,6 @@ def main() -> None:
             else:
                 entry["status"] = f"not measured: {bname} missing from {args.report}"
 
-    by = {r["key"]: r for r in results}
-
-    def le(a: float | None, b: float | None) -> bool:
-        return a is not None and b is not None and a <= b
-
-    def goal_figures(suffix: str) -> dict[str, Any]:
-        def v(key: str, op: str) -> float | None:
-            return by[key].get(f"{op}{suffix}")
-
-        p = v("protobuf", "de_touch_")
-        return {
-            "serialize_goal_us": 4.0,
-            "ours_serialize_us": v("ours", "serialize_"),
-            "ours_final_serialize_us": v("ours_final", "serialize_"),
-            "serialize_verdict": ("met" if le(v("ours", "serialize_"), 4.0) else "NOT met")
-            + " (versioned), "
-            + ("met" if le(v("ours_final", "serialize_"), 4.0) else "NOT met")
-            + " (final)",
-            "protobuf_de_touch_us": p,
-            "ours_de_touch_us": v("ours", "de_touch_"),
-            "ours_final_de_touch_us": v("ours_final", "de_touch_"),
-            "de_touch_verdict": ("met" if le(v("ours", "de_touch_"), p) else "NOT met")
-            + " (versioned), "
-            + ("met" if le(v("ours_final", "de_touch_"), p) else "NOT met")
-            + " (final)",
-        }
-
-    goals = goal_figures("us")
-    goals["best"] = goal_figures("best_run_us")
     try:
         source = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
@@ -474,7 +427,6 @@ def main() -> None:
         "source": source,
         "load_average": ", ".join(f"{x:.2f}" for x in load),
         "busy": load[0] >= 0.9 * ncpu,
-        "goals": goals,
     }
     md = report(results, meta)
     os.makedirs(args.results, exist_ok=True)
