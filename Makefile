@@ -56,13 +56,13 @@ include $(sort $(wildcard mk/*.mk))
 # Suite order of make test: the fast suites first, the ones that build much
 # C++ or install the benchmark peers last, test-bench last of all; any other
 # suite runs in between.
-TEST_ORDER_FIRST := test-make test-compiler test-golden test-python test-tools
+TEST_ORDER_FIRST := test-project test-compiler test-golden test-python test-tools
 TEST_ORDER_LAST := test-conformance test-cpp test-cpp-proto test-fuzz test-bench
 TEST_SUITES = $(filter $(TEST_TARGETS),$(TEST_ORDER_FIRST)) \
 	$(filter-out $(TEST_ORDER_FIRST) $(TEST_ORDER_LAST),$(TEST_TARGETS)) \
 	$(filter $(TEST_TARGETS),$(TEST_ORDER_LAST))
-CHECK_SUITES = $(filter $(TEST_TARGETS),test-make test-compiler test-golden) \
-	$(filter-out test-make test-compiler test-golden,$(CHECK_TARGETS))
+CHECK_SUITES = $(filter $(TEST_TARGETS),test-project test-compiler test-golden) \
+	$(filter-out test-project test-compiler test-golden,$(CHECK_TARGETS))
 
 test:
 	@$(VENV_FROM) tools/run_suites.py --label "make test" --logs build/test-results --make "$(MAKE)" $(TEST_SUITES)

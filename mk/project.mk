@@ -1,20 +1,21 @@
 # The project's own machinery: make's test runner, the venv on a stock Python.
 #
-#   make test-make     tests of tools/run_suites.py (the closing line of make test)
+#   make test-project  the project's own checks (tests/project): the closing line of
+#                      make test (tools/run_suites.py), every link of the README and docs/
 #   make test-stock-python  the make check suites in a venv of STOCK_PYTHON
 #                      (/usr/bin/python3: Debian's, PEP 668 in force) with the pyenv
 #                      interpreters removed from PATH: nothing is needed from the
 #                      machine's Python but Python itself
-.PHONY: test-make test-stock-python
-TEST_TARGETS += test-make test-stock-python
-CHECK_TARGETS += test-make
+.PHONY: test-project test-stock-python
+TEST_TARGETS += test-project test-stock-python
+CHECK_TARGETS += test-project
 
 STOCK_PYTHON ?= /usr/bin/python3
 STOCK_VENV ?= build/venv-stock
 PATH_WITHOUT_PYENV := $(shell printf '%s' "$$PATH" | tr : '\n' | grep -v '/\.pyenv/' | paste -sd:)
 
-test-make: venv
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests/make
+test-project: venv
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/project
 
 test-stock-python:
 	@if [ ! -x $(STOCK_PYTHON) ]; then echo "stock-python: 0 passed, 0 failed, 1 skipped ($(STOCK_PYTHON) not found)"; exit 0; fi
