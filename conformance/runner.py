@@ -172,7 +172,7 @@ def vector_cases(m: dict[str, Any]) -> list[Case]:
         masks = {"versioned": [tuple(r) for r in files["versioned"].get("unspecified_bytes", [])]}
         unordered = "hash" in c["roundtrip"]
         # The original reads some absent optionals back as their defaults (test_struct_optional_nulls);
-        # DESIGN.md fixes that defect, so versioned input must give the exact value here too.
+        # docs/design.md fixes that defect, so versioned input must give the exact value here too.
         inputs: list[tuple[str, Any]] = [(k, encode_payload(k, data[k])) for k in ("versioned", "final", "json")
                                          if k in data]
         inputs.append(("value", c["value"]))
@@ -294,7 +294,7 @@ def count_cases() -> list[Case]:
     if m is None:
         return cases
     vectors = SHARED / "vectors"
-    # proto_account: Account.orders vector; the count sits at the vector's offset (FORMAT.md 3.7: 0x68)
+    # proto_account: Account.orders vector; the count sits at the vector's offset (docs/format.md 3.7: 0x68)
     data = bytearray((vectors / "proto_account.fbe.bin").read_bytes())
     struct.pack_into("<I", data, 0x68, 1_000_000)
     cases.append(Case("malformed/illegal counts/proto_account.versioned/orders-1e6", "malformed: illegal counts",

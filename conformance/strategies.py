@@ -76,7 +76,7 @@ class Strategies:
     def _decimal(magnitude: int, scale: int, negative: bool) -> str:
         if magnitude == 0:
             return "0"                       # zero is written without sign or scale
-        # Writers normalise (no trailing zeros in the fraction, FORMAT.md 2.4), so the
+        # Writers normalise (no trailing zeros in the fraction, docs/format.md 2.4), so the
         # description of a generated value is the normalised one.
         d = Decimal(magnitude).scaleb(-scale).normalize()
         text = f"{d:f}"

@@ -1,4 +1,4 @@
-"""Tokens as SCHEMA.md section 2 describes them, and the lexer's own fixes."""
+"""Tokens as docs/schema.md section 2 describes them, and the lexer's own fixes."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from fbec.model import ir
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 
-# FORMAT.md section 11: type id, versioned body size and field count (inherited included).
+# docs/format.md section 11: type id, versioned body size and field count (inherited included).
 REFERENCE_LAYOUT = {
     "proto": {"Order": (1, 34, 6), "Balance": (2, 20, 2), "Account": (3, 30, 6),
               "OrderMessage": (1, 12, 1), "BalanceMessage": (2, 12, 1), "AccountMessage": (3, 12, 1)},
@@ -37,7 +37,7 @@ def test_reference_layouts(package):
 
 def test_final_sizes_of_fixed_structs():
     schema = load(shared_schemas() / "enums.fbe")
-    assert schema.struct("enums.Enums").final_size == 224 - 8      # root = 8 + fields (232 / 224 in FORMAT.md)
+    assert schema.struct("enums.Enums").final_size == 224 - 8      # root = 8 + fields (232 / 224 in docs/format.md)
     assert load(shared_schemas() / "test.fbe").struct("test.StructEmpty").final_size == 0
 
 

@@ -64,7 +64,7 @@ struct CaseFiles {
     std::vector<std::pair<std::size_t, std::size_t>> unspecified; //!< [offset, length] ranges to mask
 };
 
-//! Zeroes the unspecified bytes (absent optionals' offsets, FORMAT.md 3.4).
+//! Zeroes the unspecified bytes (absent optionals' offsets, docs/format.md 3.4).
 inline Bytes masked(Bytes bytes, const CaseFiles& files) {
     for (const auto& [offset, length] : files.unspecified)
         for (std::size_t i = offset; i < offset + length && i < bytes.size(); ++i)
@@ -109,7 +109,7 @@ void check_model(const char* what, const Bytes& expected, const CaseFiles& files
     if (!hash_entries || got == expected) {
         EXPECT_EQ(masked(got, files), masked(expected, files)) << diff(masked(got, files), masked(expected, files));
     } else {
-        // Hash order is unspecified (FORMAT.md 10.3): same size, same entries.
+        // Hash order is unspecified (docs/format.md 10.3): same size, same entries.
         std::cout << "[   NOTE   ] " << what << ": hash entries in another order than recorded; compared as sets\n";
         EXPECT_EQ(got.size(), expected.size());
         ReadModel ours;

@@ -1,4 +1,4 @@
-// decimal_t: the double -> decimal conversion of FORMAT.md 2.4 (bytes must
+// decimal_t: the double -> decimal conversion of docs/format.md 2.4 (bytes must
 // match the original's), exact text conversions, comparisons.
 
 #include <fbe/scalar.h>

@@ -1,4 +1,4 @@
-// Where DESIGN.md fixes a defect of the original (docs/cpp.md, "Deliberate
+// Where docs/design.md fixes a defect of the original (docs/cpp.md, "Deliberate
 // differences"), checked on the golden vectors themselves.
 
 #include "conformance.h"
@@ -7,7 +7,7 @@
 #include "test_final_models.h"
 #include "test_models.h"
 
-// FORMAT.md 10.2: the original's versioned reader returns the schema default
+// docs/format.md 10.2: the original's versioned reader returns the schema default
 // for an absent optional (f101 = true, f149 = the current time, ...); an
 // absent optional reads as null here, as in the final model.
 TEST(DesignFixes, AbsentOptionalReadsAsNull) {
@@ -22,7 +22,7 @@ TEST(DesignFixes, AbsentOptionalReadsAsNull) {
     EXPECT_EQ(value.string(), read_text("test_struct_optional_nulls.txt"));
 }
 
-// FORMAT.md 5.3: the original's verify() accepts a vector count patched to a
+// docs/format.md 5.3: the original's verify() accepts a vector count patched to a
 // million in a 98-byte buffer and then builds a million elements.
 TEST(DesignFixes, VerifyRejectsCountsTheBufferCannotHold) {
     Bytes bytes = read_vector("proto_account.fbe.bin");
@@ -35,7 +35,7 @@ TEST(DesignFixes, VerifyRejectsCountsTheBufferCannotHold) {
     EXPECT_TRUE(value.orders.empty() || value.orders.size() <= 3);
 }
 
-// FORMAT.md 10.6: decimals keep all 28 digits (the original held a double).
+// docs/format.md 10.6: decimals keep all 28 digits (the original held a double).
 TEST(DesignFixes, DecimalKeepsAllDigits) {
     test::StructSimple value;
     value.f29 = FBE::decimal_t("1234567890.123456789012345678");
@@ -50,7 +50,7 @@ TEST(DesignFixes, DecimalKeepsAllDigits) {
     EXPECT_EQ(back.f29.to_string(), "1234567890.123456789012345678");
 }
 
-// FORMAT.md 10.15: every root is self-relative, also the second one in a buffer.
+// docs/format.md 10.15: every root is self-relative, also the second one in a buffer.
 TEST(DesignFixes, AppendedRootsAreSelfRelative) {
     const Bytes expected = read_vector("proto_account.fbe.bin");
     FBE::proto::AccountModel<FBE::ReadBuffer> reader;

@@ -95,7 +95,7 @@ TEST(Hostile, HugeCountsAreRejected) {
     const auto& account = readers_of("proto_account");
     const Bytes versioned = read_vector(account.versioned_file);
     for (const uint32_t count : {4u, 1000000u, 0xFFFFFFFFu}) {
-        // Account.orders: count at 0x68 (FORMAT.md 3.7).
+        // Account.orders: count at 0x68 (docs/format.md 3.7).
         const ReadResult result = run(account.versioned, patched_u32(versioned, 0x68, count));
         EXPECT_FALSE(result.verified) << count;
         EXPECT_NE(result.verify_error.find("proto.Account.orders"), std::string::npos) << result.verify_error;
@@ -104,7 +104,7 @@ TEST(Hostile, HugeCountsAreRejected) {
     }
     const Bytes final = read_vector(account.final_file);
     for (const uint32_t count : {1000000u, 0xFFFFFFFFu}) {
-        // Account.orders: count at 0x34 (FORMAT.md 4.3).
+        // Account.orders: count at 0x34 (docs/format.md 4.3).
         const ReadResult result = run(account.final, patched_u32(final, 0x34, count));
         EXPECT_FALSE(result.verified) << count;
         EXPECT_NE(result.verify_error.find("proto.Account.orders"), std::string::npos) << result.verify_error;

@@ -1,4 +1,4 @@
-// uuid_t: canonical byte order, the lenient parser of FORMAT.md 2.3, generators.
+// uuid_t: canonical byte order, the lenient parser of docs/format.md 2.3, generators.
 
 #include <fbe/scalar.h>
 

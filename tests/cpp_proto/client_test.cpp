@@ -176,7 +176,7 @@ TYPED_TEST(ClientTest, RequestWithoutResponseCompletesOnceSent) {
 
 TYPED_TEST(ClientTest, QueuedTransportIsNotAFailure) {
     // The original failed a request when the transport reported 0 bytes
-    // sent (FORMAT.md 10.13); here the frame stays queued and is sent later.
+    // sent (docs/format.md 10.13); here the frame stays queued and is sent later.
     struct Busy : ClientOf<typename TypeParam::Client> {
         bool busy = true;
         std::size_t onSend(const void* data, std::size_t size) override {

@@ -1,6 +1,6 @@
 // JSON: the runtime mapping (fbe/json.h) and the generated `<package>_json.h`
-// on the cases where the original is wrong or lossy (FORMAT.md 10, see
-// docs/cpp-json-protocol.md), plus the reading rules of FORMAT.md 8.3.
+// on the cases where the original is wrong or lossy (docs/format.md 10, see
+// docs/cpp-json-protocol.md), plus the reading rules of docs/format.md 8.3.
 
 #include "jsoncases_json.h"
 #include "rpc_json.h"

@@ -1,4 +1,4 @@
-// Protocol: sender buffering (FORMAT.md 7.3), receiver reassembly and
+// Protocol: sender buffering (docs/format.md 7.3), receiver reassembly and
 // robustness (bad sizes, bad headers, unknown types, bodies failing verify,
 // the maximum frame size), logging, Proxy, imports; versioned and final.
 

@@ -1,10 +1,10 @@
 """Conformance with the original's golden vectors (../shared/vectors, MANIFEST.json).
 
-Deliberate differences from the original (DESIGN.md "Where the original is wrong"),
+Deliberate differences from the original (docs/design.md "Where the original is wrong"),
 each named where a test depends on it:
 
 * OPTIONAL_NULLS: in the versioned model the original reads an absent optional
-  as its schema default (FORMAT.md 10.2); we read null, so
+  as its schema default (docs/format.md 10.2); we read null, so
   test_struct_optional_nulls round-trips through the versioned model too.
 * CHAR_JSON: JSON writes a char >= 0x80 as its byte value, not through a signed
   char (no golden vector holds such a char, so the vector comparisons are exact).

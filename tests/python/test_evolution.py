@@ -1,4 +1,4 @@
-"""Schema evolution through the versioned model (FORMAT.md 3.6): fields appended by a newer
+"""Schema evolution through the versioned model (docs/format.md 3.6): fields appended by a newer
 writer are skipped by an older reader; fields missing from an older writer get their defaults."""
 
 from __future__ import annotations

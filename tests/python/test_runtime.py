@@ -19,7 +19,7 @@ except ImportError:  # pragma: no cover - hypothesis is installed by make test-p
     given = None
 
 
-# ---------------------------------------------------------------- decimal (FORMAT.md 2.4)
+# ---------------------------------------------------------------- decimal (docs/format.md 2.4)
 
 @pytest.mark.parametrize("value, mag, scale, sign", [
     (0.1, 1, 1, 0), (1.5, 15, 1, 0), (-123.456, 123456, 3, 1), (123456.123456, 123456123456, 6, 0),
@@ -97,7 +97,7 @@ def test_timestamps() -> None:
     assert abs(fbe.utc() - fbe.timestamp_from_datetime(dt.datetime.now(dt.timezone.utc))) < 10**10
 
 
-# ---------------------------------------------------------------- JSON (FORMAT.md 8)
+# ---------------------------------------------------------------- JSON (docs/format.md 8)
 
 @pytest.mark.parametrize("value, out", [
     (1000.0, "1000.0"), (10000000000.0, "10000000000.0"), (1e20, "100000000000000000000.0"), (0.0, "0.0"),
@@ -117,7 +117,7 @@ def test_json_writes_nan_as_strings() -> None:
 
 def test_json_strings_and_scalars() -> None:
     assert jsonfmt.json_string('a"b\\c\x01\x1f\n\t/é\x7f') == '"a\\"b\\\\c\\u0001\\u001F\\n\\t/é\x7f"'
-    assert jsonfmt.json_char(0xC8) == "200"  # the original: 4294967240 (signed char), DESIGN.md fixes it
+    assert jsonfmt.json_char(0xC8) == "200"  # the original: 4294967240 (signed char), docs/design.md fixes it
     assert jsonfmt.json_char_key(0xC8) == '"200"'  # the original: "-56"
     assert jsonfmt.key_char("-56", "f") == jsonfmt.key_char("200", "f") == 0xC8
     assert jsonfmt.json_decimal(Decimal("-123.456")) == '"-123.456000"'
@@ -133,7 +133,7 @@ def test_json_strings_and_scalars() -> None:
         jsonfmt.get_bool(1, "f")
 
 
-# ---------------------------------------------------------------- text (FORMAT.md 9)
+# ---------------------------------------------------------------- text (docs/format.md 9)
 
 def test_text_formats() -> None:
     assert [text.fmt_g(x) for x in (1000.0, 1.23456, 1 / 3, 1e10, 1e-300, -2.5e-10, -0.0, float("inf"))] == [

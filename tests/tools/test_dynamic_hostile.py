@@ -51,7 +51,7 @@ def test_random_corruption_never_crashes(model: str) -> None:
 def test_huge_count_is_rejected_at_once() -> None:
     dc = codec_for(str(shared("schemas", "proto.fbe")))
     data = bytearray(shared("vectors", "proto_account.fbe.bin").read_bytes())
-    data[0x68:0x6C] = struct.pack("<I", 0xFFFFFFFF)           # orders count (FORMAT.md 3.7)
+    data[0x68:0x6C] = struct.pack("<I", 0xFFFFFFFF)           # orders count (docs/format.md 3.7)
     with pytest.raises(DecodeError) as info:
         dc.decode(bytes(data), "proto.Account")
     assert info.value.offset == 0x68

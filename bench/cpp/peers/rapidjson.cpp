@@ -1,4 +1,4 @@
-// RapidJSON (Debian rapidjson-dev): the JSON of FBE's mapping (FORMAT.md
+// RapidJSON (Debian rapidjson-dev): the JSON of FBE's mapping (docs/format.md
 // section 8: field names as keys, enums and flags as numbers, null for an
 // absent optional), written with a reused Writer/StringBuffer and parsed into
 // a Document whose allocators live in reused buffers, then copied into the

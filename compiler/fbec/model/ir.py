@@ -22,7 +22,7 @@ PRIMITIVE_SIZES = {
     "float": 4, "double": 8, "decimal": 16, "timestamp": 8, "uuid": 16,
     "string": 4, "bytes": 4,
 }
-"""Versioned slot size of every primitive (FORMAT.md 2.1)."""
+"""Versioned slot size of every primitive (docs/format.md 2.1)."""
 
 VARIABLE_PRIMITIVES = frozenset({"string", "bytes"})
 
@@ -64,14 +64,14 @@ TEXT_BRACKETS: dict[str, tuple[str, str]] = {
     "array": ("[", "]"), "vector": ("[", "]"), "list": ("<", ">"), "set": ("{", "}"),
     "map": ("<{", "}>"), "hash": ("[{", "}]"),
 }
-"""Brackets of a collection in the text format (FORMAT.md 9): `[n]` then these around the items."""
+"""Brackets of a collection in the text format (docs/format.md 9): `[n]` then these around the items."""
 
 ENUM_WIRE = {
     "byte": "uint8", "char": "uint8", "wchar": "uint32",
     "int8": "int8", "uint8": "uint8", "int16": "int16", "uint16": "uint16",
     "int32": "int32", "uint32": "uint32", "int64": "int64", "uint64": "uint64",
 }
-"""Wire integer of each enum/flags underlying type (FORMAT.md 2.6)."""
+"""Wire integer of each enum/flags underlying type (docs/format.md 2.6)."""
 
 
 # ---------------------------------------------------------------- types
@@ -332,7 +332,7 @@ class Package:
     declaration order: the package's messages, or all its structs when it has
     no `message` (schemas written before the keyword existed)."""
     dispatch: tuple[Dispatch, ...] = ()
-    """What a Receiver of the package dispatches (FORMAT.md 7.4): its own protocol types, then
+    """What a Receiver of the package dispatches (docs/format.md 7.4): its own protocol types, then
     those of its imports (transitively, depth first, import order); a type id already taken is
     skipped (the first wins, so own types before imported ones)."""
 

@@ -2,7 +2,7 @@
 
 Loads imports (the input's folder, then every `-I` folder), resolves names,
 evaluates enum/flags values and defaults, assigns struct type numbers as the
-original does (FORMAT.md section 6), flattens inheritance and computes every
+original does (docs/format.md section 6), flattens inheritance and computes every
 slot offset and size, so no target ever recomputes them.
 """
 

@@ -1,4 +1,4 @@
-"""Tokenizer for `.fbe` schema text (SCHEMA.md section 2).
+"""Tokenizer for `.fbe` schema text (docs/schema.md section 2).
 
 Differences from the original lexer, on purpose: block comments may contain
 `*` (`/** doc */`, ` * text` lines), and unterminated strings, chars and

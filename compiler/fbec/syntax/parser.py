@@ -1,4 +1,4 @@
-"""Recursive-descent parser for the grammar of SCHEMA.md section 3.
+"""Recursive-descent parser for the grammar of docs/schema.md section 3.
 
 A syntax error names what was expected and what was found. The parser then
 skips to the next declaration and goes on, so one run reports every

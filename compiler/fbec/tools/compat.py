@@ -4,7 +4,7 @@
 
 OLD and NEW are schema files or folders of schemas. Both are compiled to the
 IR and compared package by package, type by type. Every change gets a
-verdict for each binary model (FORMAT.md 3.6 and 4, SCHEMA.md 4.5):
+verdict for each binary model (docs/format.md 3.6 and 4, docs/schema.md 4.5):
 
 * ``breaking`` — data written with one version is misread by the other
   (field removed, inserted before the end, reordered or retyped, type number

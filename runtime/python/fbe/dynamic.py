@@ -3,7 +3,7 @@
 The codec is driven by the compiler's IR (docs/ir.md), given either as the
 JSON of ``fbec --ir`` (a ``dict``, or a path to the ``.ir.json`` file) or as
 the ``fbec.model.ir.Schema`` dataclasses. It reads and writes both binary
-models (FORMAT.md sections 3 and 4), protocol streams (section 7), the JSON
+models (docs/format.md sections 3 and 4), protocol streams (section 7), the JSON
 mapping (section 8), the text format (section 9) and the typed value
 description of the golden vectors (``../shared/vectors/README.md``).
 
@@ -41,7 +41,7 @@ Deliberate behaviour (as the runtime): an absent optional decodes as
 a body beyond the buffer is an error (the original silently keeps defaults),
 and decoding always makes the checks of ``verify()`` (docs/limits.md 4).
 Fields beyond an older writer's ``body_size`` take their schema default
-(schema evolution, FORMAT.md 3.6).
+(schema evolution, docs/format.md 3.6).
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ class DynamicCodec:
         return s
 
     def message_for(self, type_id: int, package: str | None = None) -> dict[str, Any] | None:
-        """The message a receiver of ``package`` dispatches ``type_id`` to (FORMAT.md 7.4)."""
+        """The message a receiver of ``package`` dispatches ``type_id`` to (docs/format.md 7.4)."""
         seen: set[str] = set()
 
         def look(pkg: str) -> dict[str, Any] | None:
@@ -947,7 +947,7 @@ class DynamicCodec:
         """JSON text of :meth:`to_described` (floats exact, decimals with their scale)."""
         return _dump_described(self.to_described(value, type_), indent)
 
-    # ------------------------------------------------------------ JSON mapping (FORMAT.md 8)
+    # ------------------------------------------------------------ JSON mapping (docs/format.md 8)
 
     def to_json(self, value: Any, type_: str | TypeNode) -> str:
         """The original's compact JSON of a value."""
@@ -1018,7 +1018,7 @@ class DynamicCodec:
         return '"' + str(int(v)) + '"'
 
     def from_json(self, obj: Any, type_: str | TypeNode, limits: Limits | None = None) -> Any:
-        """A value from the JSON mapping (parsed ``obj`` or JSON text), FORMAT.md 8.3.
+        """A value from the JSON mapping (parsed ``obj`` or JSON text), docs/format.md 8.3.
 
         Unknown members are ignored; missing members take the field's schema
         default; a value of the wrong JSON type is an error (the original sets
@@ -1108,7 +1108,7 @@ class DynamicCodec:
         lo, hi = _RANGES[n]
         return jsonfmt.key_int(key, lo, hi, where)
 
-    # ------------------------------------------------------------ text format (FORMAT.md 9)
+    # ------------------------------------------------------------ text format (docs/format.md 9)
 
     def to_text(self, value: Any, type_: str | TypeNode) -> str:
         """The original's ``operator<<`` text (see :func:`fbe.text.text_bytes` for its bytes)."""

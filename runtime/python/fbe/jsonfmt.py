@@ -1,4 +1,4 @@
-"""JSON mapping helpers, FORMAT.md section 8.
+"""JSON mapping helpers, docs/format.md section 8.
 
 Writing produces exactly the original's compact JSON (RapidJSON ``Writer``)
 for every value the original writes correctly; reading uses the standard
@@ -218,7 +218,7 @@ def _shortest_is_grisu(value: float, digits: str, q: int) -> bool:
 
 
 def json_double(value: float) -> str:
-    """A number as RapidJSON master's ``Writer::Double`` prints it (FORMAT.md 8.2): Grisu2 digits.
+    """A number as RapidJSON master's ``Writer::Double`` prints it (docs/format.md 8.2): Grisu2 digits.
 
     NaN and infinities, which JSON has no literal for (the original's writer
     fails), are the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``.
@@ -282,7 +282,7 @@ def json_float(value: float) -> str:
 def json_char(value: int) -> str:
     """A ``char`` as its byte value 0..255.
 
-    Deliberate difference (DESIGN.md): the original goes through a signed
+    Deliberate difference (docs/design.md): the original goes through a signed
     char and writes bytes >= 0x80 as 4294967296 - (256 - b); readers accept
     both forms (see :func:`get_int` callers, which keep the low byte).
     """

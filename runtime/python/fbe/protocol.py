@@ -1,4 +1,4 @@
-"""The protocol layer (FORMAT.md section 7): Sender, Receiver, Proxy, Client.
+"""The protocol layer (docs/format.md section 7): Sender, Receiver, Proxy, Client.
 
 A stream is a concatenation of frames; each frame is one root (versioned or
 final) whose first ``u32`` is its length. Generated ``Sender`` / ``Receiver``
@@ -246,7 +246,7 @@ class _Pending:
 
 
 class ClientBase(Receiver):
-    """Request/response/reject bookkeeping of a generated ``Client`` (FORMAT.md 7.6).
+    """Request/response/reject bookkeeping of a generated ``Client`` (docs/format.md 7.6).
 
     ``request(value, timeout_ms)`` returns a :class:`concurrent.futures.Future`
     completed by the matching response (same ``id``), failed with

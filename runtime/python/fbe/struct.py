@@ -69,7 +69,7 @@ def _deep_equal(a: Any, b: Any) -> bool:
 
 
 def enum_missing(cls: type[E], value: object) -> E | None:
-    """``_missing_`` of generated enums: keep undeclared values (FORMAT.md 2.6)."""
+    """``_missing_`` of generated enums: keep undeclared values (docs/format.md 2.6)."""
     if isinstance(value, int) and not isinstance(value, bool):
         member = int.__new__(cls, value)
         member._name_ = None  # type: ignore[assignment]
@@ -81,7 +81,7 @@ def enum_missing(cls: type[E], value: object) -> E | None:
 class EnumMembers(dict[int, M]):
     """Wire value -> member of one generated enum/flags class (``FBE_M_<Name>``).
 
-    Declared values are a plain dict hit; any other value (kept as FORMAT.md
+    Declared values are a plain dict hit; any other value (kept as docs/format.md
     2.6 asks) is made by the class on each lookup and not stored, so hostile
     input cannot grow the map.
     """

@@ -1,4 +1,4 @@
-"""Text (printing) format helpers, FORMAT.md section 9.
+"""Text (printing) format helpers, docs/format.md section 9.
 
 Printed text is a ``str`` whose UTF-8 encoding with the ``surrogateescape``
 error handler gives the original's raw bytes: a ``char`` byte >= 0x80 (which

@@ -1,4 +1,4 @@
-"""Scalar value helpers: decimal (FORMAT.md 2.4), uuid (2.3), timestamps (2.2).
+"""Scalar value helpers: decimal (docs/format.md 2.4), uuid (2.3), timestamps (2.2).
 
 * ``decimal`` values are :class:`decimal.Decimal` in memory. Exact decimals
   are stored exactly (trailing fraction zeros removed, as the original writer
@@ -32,7 +32,7 @@ _TWO64F = 1.8446744073709552e19
 
 
 def _double_parts(value: float) -> tuple[int, int, int]:
-    """The original writer's double -> (sign, magnitude, scale), FORMAT.md 2.4."""
+    """The original writer's double -> (sign, magnitude, scale), docs/format.md 2.4."""
     bits = _Q.unpack(_D.pack(value))[0]
     x = ((bits >> 52) & 0x7FF) - 1022
     if x < -94 or x > 96:
@@ -106,7 +106,7 @@ def decimal_parts(value: DecimalLike) -> tuple[int, int, int]:
 
 
 def encode_decimal(value: DecimalLike) -> bytes:
-    """The 16 wire bytes of a decimal value (FORMAT.md 2.4)."""
+    """The 16 wire bytes of a decimal value (docs/format.md 2.4)."""
     sign, mag, scale = decimal_parts(value)
     if not mag:
         return ZERO16
@@ -167,7 +167,7 @@ def uuid4() -> _uuid.UUID:
 
 
 def parse_uuid(text: str) -> _uuid.UUID:
-    """The original's lenient uuid parser (FORMAT.md 2.3).
+    """The original's lenient uuid parser (docs/format.md 2.3).
 
     Skips ``-``, ``{`` and ``}``, takes hex digit pairs, stops after 16 bytes
     and zero-fills a short string; a non-hex digit raises ``ValueError``.

@@ -1,4 +1,4 @@
-"""`<package>_final_models.h`: the final (compact) model (FORMAT.md 4).
+"""`<package>_final_models.h`: the final (compact) model (docs/format.md 4).
 
 Per struct, a specialisation of the runtime's `FBE::FBody<T>` whose
 functions walk the fields in order, base fields first: `size`, `write`,

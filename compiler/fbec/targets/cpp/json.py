@@ -1,7 +1,7 @@
 """`fbec --cpp --json`: `<package>_json.h`, JSON conversion through RapidJSON.
 
 The runtime header `fbe/json.h` maps every primitive, enum, flags and
-container (FORMAT.md 8); this file adds, per struct of the package, a
+container (docs/format.md 8); this file adds, per struct of the package, a
 `FBE::JSON::ValueWriter` and a `FBE::JSON::ValueReader` specialisation:
 members in declaration order, inherited fields flattened in front (the base
 is written with scope = false, i.e. without its braces).

@@ -1,13 +1,13 @@
-"""`<package>_models.h`: the versioned model (FORMAT.md 3).
+"""`<package>_models.h`: the versioned model (docs/format.md 3).
 
 Per struct, a specialisation of the runtime's `FBE::VBody<T>` with four
 straight-line functions over the fields, each at the offset the IR gives:
 
 * `extra`  - bytes of out-of-line data (the size is computed once);
-* `write`  - the field slots, in order (allocation order of FORMAT.md 3.5);
+* `write`  - the field slots, in order (allocation order of docs/format.md 3.5);
 * `read`   - each field if the body holds it (`size` = the body size found
-             in the buffer), else its schema default (FORMAT.md 3.6);
-* `verify` - the fields that can fail, in order (FORMAT.md 5.1).
+             in the buffer), else its schema default (docs/format.md 3.6);
+* `verify` - the fields that can fail, in order (docs/format.md 5.1).
 
 Inherited fields are one block, handled by the base struct's functions.
 The model class `FBE::<package>::<Struct>Model<TBuffer = FBE::WriteBuffer>`
@@ -155,7 +155,7 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
         w.line("return true;")
     w.blank()
     # The body of an older writer: the fields it holds, the schema defaults
-    # for the others (FORMAT.md 3.6).
+    # for the others (docs/format.md 3.6).
     w.line(f"FBE_NOINLINE inline bool VBody<{t}>::read_older({args}, {t}& value)")
     with w.block("{", "}"):
         if s.base:

@@ -3,7 +3,7 @@
 * `<package>_protocol.h`       - Sender, Receiver, Proxy, Client (versioned frames)
 * `<package>_final_protocol.h` - FinalSender, FinalReceiver, FinalClient (with --final)
 
-API of the original (DESIGN.md): `FBE::<package>::Sender<TBuffer>` with
+API of the original (docs/design.md): `FBE::<package>::Sender<TBuffer>` with
 `send(value)` per message and `onSend` / `onSendLog`; `Receiver` with
 `onReceive(const T&)` per message, `receive(data, size)`, `onReceiveLog`
 (plus `onReceiveError`, see fbe/protocol.h); `Proxy` with `onProxy(model,
@@ -11,7 +11,7 @@ type, data, size)`; `Client` with `request(value, timeout)` per `[request]`
 message, `onReceiveResponse` / `onReceiveReject` / `onReceiveNotify`,
 `watchdog(utc)` and `reset()`.
 
-Which types are sent (FORMAT.md 7.2): the package's `message`
+Which types are sent (docs/format.md 7.2): the package's `message`
 declarations; a package without any message sends and receives all its
 structs instead (schemas written before the `message` keyword). Type ids,
 requests, responses and rejects come from the IR as they are. Imported
@@ -69,7 +69,7 @@ def _ident(qualified_name: str) -> str:
 def generate(schema: Schema, package: Package, options: Options, final: bool) -> str:
     w = writer(options)
     kind = "final" if final else "versioned"
-    file_banner(w, package, f"Protocol of the package '{package.name}' ({kind} frames, FORMAT.md 7).")
+    file_banner(w, package, f"Protocol of the package '{package.name}' ({kind} frames, docs/format.md 7).")
     w.line(f'#include "{package.name}_final_models.h"' if final else f'#include "{package.name}_models.h"')
     for imp in imports(schema, package):
         w.line(f'#include "{imp.name}_final_protocol.h"' if final else f'#include "{imp.name}_protocol.h"')

@@ -4,7 +4,7 @@ The API is the original's: `enum class` enums and flags (with bit operators
 and printing), plain structs in the package namespace with public fields, a
 constructor taking every field in order (a derived struct takes its base
 object first), `==`/`<`/`std::hash` on the `[key]` fields, `swap`, and
-`operator<<` in the text format of FORMAT.md 9.
+`operator<<` in the text format of docs/format.md 9.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _enum(w: CodeWriter, e: Enum) -> None:
             seen = set()
             for v in e.values:
                 if v.value in seen:
-                    continue  # the first declared name of a value wins (FORMAT.md 9)
+                    continue  # the first declared name of a value wins (docs/format.md 9)
                 seen.add(v.value)
                 w.line(f'case {ident(e.name)}::{ident(v.name)}: return stream << "{v.name}";')
             w.line('default: return stream << "<unknown>";')
@@ -226,7 +226,7 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
     w.line(f"inline void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}")
     w.blank()
 
-    # Text format (FORMAT.md 9): Name(base,f1=v1,...); hidden fields print ***.
+    # Text format (docs/format.md 9): Name(base,f1=v1,...); hidden fields print ***.
     value = "value" if fields or base else "/*value*/"
     w.line(f"inline std::ostream& operator<<(std::ostream& stream, const {name}& {value})")
     with w.block("{", "}"):

@@ -1,7 +1,7 @@
 """Final-model code: per-struct sequential write/read functions and `<Name>FinalModel` classes.
 
 Consecutive fixed-size fields are packed and unpacked with one precompiled
-layout (FORMAT.md section 4).
+layout (docs/format.md section 4).
 """
 
 from __future__ import annotations
@@ -296,7 +296,7 @@ class Final:
         cls = ident(s.name)
         return [
             f"class {s.name}FinalModel(fbe.FinalModel[{cls}]):",
-            f'{IND}"""Final model of {s.name}: compact, no versioning (FORMAT.md section 4)."""',
+            f'{IND}"""Final model of {s.name}: compact, no versioning (docs/format.md section 4)."""',
             "",
             f"{IND}fbe_type = {s.type_id}",
             "",

@@ -1,4 +1,4 @@
-"""JSON conversion code (FORMAT.md section 8): fbe_js_<Name> writes, fbe_jr_<Name> reads."""
+"""JSON conversion code (docs/format.md section 8): fbe_js_<Name> writes, fbe_jr_<Name> reads."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
 
 
 def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
-    """A map key as a JSON string (FORMAT.md 8.1)."""
+    """A map key as a JSON string (docs/format.md 8.1)."""
     if isinstance(t, ir.Primitive):
         n = t.name
         if n == "string":

@@ -2,7 +2,7 @@
 
 A struct body is written with one ``pack_into`` of a precompiled layout after
 its out-of-line data has been appended, and read with one ``unpack_from``
-(FORMAT.md section 3). Offsets and sizes come from the IR.
+(docs/format.md section 3). Offsets and sizes come from the IR.
 """
 
 from __future__ import annotations
@@ -425,7 +425,7 @@ class Versioned:
         cls = ident(s.name)
         return [
             f"class {s.name}Model(fbe.Model[{cls}]):",
-            f'{IND}"""Versioned model of {s.name}: serialize, deserialize, verify (FORMAT.md section 3)."""',
+            f'{IND}"""Versioned model of {s.name}: serialize, deserialize, verify (docs/format.md section 3)."""',
             "",
             f"{IND}fbe_type = {s.type_id}",
             "",

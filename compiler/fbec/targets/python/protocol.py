@@ -1,4 +1,4 @@
-"""Protocol code (FORMAT.md section 7): Sender, Receiver, Proxy, Client and their final twins."""
+"""Protocol code (docs/format.md section 7): Sender, Receiver, Proxy, Client and their final twins."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Domain types: enums (IntEnum), flags (IntFlag), struct classes and their text form (FORMAT.md 9)."""
+"""Domain types: enums (IntEnum), flags (IntFlag), struct classes and their text form (docs/format.md 9)."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def text_function(ctx: Context, s: ir.Struct) -> list[str]:
             parts.append(f'"{sep}{f.name}="')
             parts.append(text_expr(ctx, f.type, f"v.{ident(f.name)}"))
     out = [f"def fbe_tx_{s.name}(v: {cls}) -> str:",
-           f'{IND}"""{s.name} in the original text format (FORMAT.md section 9)."""']
+           f'{IND}"""{s.name} in the original text format (docs/format.md section 9)."""']
     if not parts:
         out.append(f'{IND}return "{s.name}()"')
     else:
@@ -201,7 +201,7 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
 
     # shortcuts
     out += [f"{IND}def to_fbe(self) -> bytes:",
-            f'{IND * 2}"""This value as a versioned root (FORMAT.md section 3)."""',
+            f'{IND * 2}"""This value as a versioned root (docs/format.md section 3)."""',
             f"{IND * 2}return bytes(fbe.encode_versioned(fbe_vw_{s.name}, {ctx.writable(s.qualified, 'self')}))", "",
             f"{IND}@classmethod",
             f"{IND}def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> {cls}:",
@@ -209,7 +209,7 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
             f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data, limits)[0]", ""]
     if o.final:
         out += [f"{IND}def to_final(self) -> bytes:",
-                f'{IND * 2}"""This value as a final root (FORMAT.md section 4)."""',
+                f'{IND * 2}"""This value as a final root (docs/format.md section 4)."""',
                 f"{IND * 2}return bytes(fbe.encode_final(fbe_fw_{s.name}, {ctx.writable(s.qualified, 'self')}, {s.type_id}))", "",
                 f"{IND}@classmethod",
                 f"{IND}def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> {cls}:",
@@ -218,7 +218,7 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
     if o.json:
         read = f'fbe_jr_{s.name}(fbe.jsonfmt.parse(text), "{s.name}", fbe.jsonfmt.budget(text, limits))'
         out += [f"{IND}def to_json(self) -> str:",
-                f'{IND * 2}"""Compact JSON exactly as the original writes it (FORMAT.md section 8)."""',
+                f'{IND * 2}"""Compact JSON exactly as the original writes it (docs/format.md section 8)."""',
                 f"{IND * 2}return fbe_js_{s.name}({ctx.writable(s.qualified, 'self')})", "",
                 f"{IND}@classmethod",
                 f"{IND}def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> {cls}:",

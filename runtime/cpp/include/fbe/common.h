@@ -1,7 +1,7 @@
 // Fast Binary Encoding C++ runtime: little-endian loads and stores, limits.
 //
 // Every multi-byte number on the wire is little-endian and unaligned
-// (FORMAT.md 1). Loads and stores go through memcpy, which compilers turn
+// (docs/format.md 1). Loads and stores go through memcpy, which compilers turn
 // into single moves; nothing here casts a byte pointer to a wider type.
 
 #pragma once

@@ -1,11 +1,11 @@
 // Fast Binary Encoding C++ runtime: decimal_t, an exact 96-bit decimal.
 //
-// The wire layout is the one of .NET System.Decimal (FORMAT.md 2.4): a 96-bit
+// The wire layout is the one of .NET System.Decimal (docs/format.md 2.4): a 96-bit
 // unsigned magnitude, a scale 0..28 and a sign. decimal_t keeps exactly
 // those parts, so every value on the wire round-trips and all 28 digits are
 // kept (the original held decimals as double). Conversions:
 //
-// * from double: the original writer's algorithm step by step (FORMAT.md
+// * from double: the original writer's algorithm step by step (docs/format.md
 //   2.4), so a decimal made from a double gives the original's bytes;
 // * from text: exact, rounded half-even to 28 fraction digits, trailing
 //   fraction zeros removed (the original never writes them);
@@ -34,7 +34,7 @@ public:
 
     constexpr decimal_t() noexcept = default;
 
-    //! Converts a double exactly as the original writer did (FORMAT.md 2.4).
+    //! Converts a double exactly as the original writer did (docs/format.md 2.4).
     decimal_t(double value) noexcept { from_double(value); } // NOLINT: implicit like the original
 
     decimal_t(float value) noexcept { from_double(value); } // NOLINT
@@ -77,7 +77,7 @@ public:
     constexpr bool negative() const noexcept { return (_flags & kSignBit) != 0; }
     constexpr bool is_zero() const noexcept { return _lo == 0 && _hi == 0; }
 
-    //! The original reader's conversion (FORMAT.md 2.4).
+    //! The original reader's conversion (docs/format.md 2.4).
     double to_double() const noexcept {
         double result = (static_cast<double>(_lo) + static_cast<double>(_hi) * 1.8446744073709552e19) / pow10(scale());
         return negative() ? -result : result;

@@ -1,4 +1,4 @@
-// Fast Binary Encoding C++ runtime: the JSON text of a double (FORMAT.md 8.2).
+// Fast Binary Encoding C++ runtime: the JSON text of a double (docs/format.md 8.2).
 //
 // The original writes float and double values with RapidJSON's
 // Writer::Double, whose digits come from Grisu2 (F. Loitsch, "Printing

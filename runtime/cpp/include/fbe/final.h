@@ -1,4 +1,4 @@
-// Fast Binary Encoding C++ runtime: the final (compact) model (FORMAT.md 4
+// Fast Binary Encoding C++ runtime: the final (compact) model (docs/format.md 4
 // and 5.2). Values are written back to back without offsets or headers.
 //
 // Generated code specialises FBody<T> for every struct (size, write, read,
@@ -490,7 +490,7 @@ struct FMapping {
     }
 };
 
-//! The final model of a root struct T (FORMAT.md 4.1): u32 size, u32 type
+//! The final model of a root struct T (docs/format.md 4.1): u32 size, u32 type
 //! id, the fields.
 template <typename T, typename TBuffer = WriteBuffer>
 class FinalModel : public ModelBase<T, TBuffer> {
@@ -527,7 +527,7 @@ public:
         return d.pos;
     }
 
-    //! Checks the root (FORMAT.md 5.2): the type id, every field in bounds,
+    //! Checks the root (docs/format.md 5.2): the type id, every field in bounds,
     //! and the size field equal to the bytes the fields cover.
     bool verify() const {
         if (!this->begin_read())

@@ -1,5 +1,5 @@
 // Fast Binary Encoding C++ runtime: JSON conversion through RapidJSON
-// (FORMAT.md 8).
+// (docs/format.md 8).
 //
 // API of the original:
 //
@@ -19,7 +19,7 @@
 // specialisations for the package's structs (enums and flags are C++
 // enums and handled here). Output is byte-identical to the original's for
 // every value the original writes correctly. Deliberate differences, each
-// where the original is wrong (FORMAT.md 10, docs/cpp-json-protocol.md):
+// where the original is wrong (docs/format.md 10, docs/cpp-json-protocol.md):
 //
 // * char is written as its byte value 0..255 (the original goes through a
 //   signed char: 0xC8 gave 4294967240); reading accepts both forms;

@@ -1,4 +1,4 @@
-// Fast Binary Encoding C++ runtime: the protocol layer (FORMAT.md 7).
+// Fast Binary Encoding C++ runtime: the protocol layer (docs/format.md 7).
 //
 // Base classes of the generated `<package>_protocol.h` /
 // `<package>_final_protocol.h`:

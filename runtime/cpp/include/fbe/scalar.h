@@ -1,5 +1,5 @@
 // Fast Binary Encoding C++ runtime: encodings of the fixed-size types
-// (FORMAT.md 2.2-2.4, 2.6), shared by both binary models.
+// (docs/format.md 2.2-2.4, 2.6), shared by both binary models.
 
 #pragma once
 
@@ -63,7 +63,7 @@ template <> struct Scalar<double> : detail::ArithmeticScalar<double, double> {};
 template <typename E>
 struct Scalar<E, std::enable_if_t<std::is_enum_v<E>>> : detail::ArithmeticScalar<E, std::underlying_type_t<E>> {};
 
-//! decimal: u64 low magnitude, u32 high magnitude, u32 flags (FORMAT.md 2.4).
+//! decimal: u64 low magnitude, u32 high magnitude, u32 flags (docs/format.md 2.4).
 template <>
 struct Scalar<decimal_t> {
     static constexpr bool defined = true;
@@ -79,7 +79,7 @@ struct Scalar<decimal_t> {
     }
 };
 
-//! uuid: the 16 bytes in canonical textual order (FORMAT.md 2.3).
+//! uuid: the 16 bytes in canonical textual order (docs/format.md 2.3).
 template <>
 struct Scalar<uuid_t> {
     static constexpr bool defined = true;

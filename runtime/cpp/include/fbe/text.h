@@ -1,5 +1,5 @@
 // Fast Binary Encoding C++ runtime: the text format of operator<<
-// (FORMAT.md 9). Generated operator<< of structs print their fields with
+// (docs/format.md 9). Generated operator<< of structs print their fields with
 // FBE::print(), which picks the layout from the C++ type.
 
 #pragma once
@@ -52,7 +52,7 @@ struct FlagName {
 };
 
 //! Prints the names of all non-zero constants whose bits are all set,
-//! joined by '|' (FORMAT.md 9: zero constants and undeclared bits vanish).
+//! joined by '|' (docs/format.md 9: zero constants and undeclared bits vanish).
 template <typename U, std::size_t N>
 std::ostream& print_flags(std::ostream& os, U bits, const FlagName<U> (&names)[N]) {
     bool first = true;
@@ -122,7 +122,7 @@ template <> struct Printer<char> {
     static void print(std::ostream& os, char value) { os << '\'' << value << '\''; }
 };
 template <> struct Printer<wchar_t> {
-    // The original prints only the low byte (FORMAT.md 9).
+    // The original prints only the low byte (docs/format.md 9).
     static void print(std::ostream& os, wchar_t value) { os << '\'' << static_cast<char>(value & 0xFF) << '\''; }
 };
 template <> struct Printer<int8_t> {

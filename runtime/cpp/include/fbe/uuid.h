@@ -1,6 +1,6 @@
 // Fast Binary Encoding C++ runtime: uuid_t and timestamps.
 //
-// A uuid is 16 bytes in canonical textual order (FORMAT.md 2.3): byte i is
+// A uuid is 16 bytes in canonical textual order (docs/format.md 2.3): byte i is
 // the i-th pair of hex digits of "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".
 
 #pragma once
@@ -33,7 +33,7 @@ public:
     constexpr uuid_t() noexcept = default;
     constexpr explicit uuid_t(const bytes_type& bytes) noexcept : _data(bytes) {}
 
-    //! Parses text the lenient way of the original (FORMAT.md 2.3): '-', '{'
+    //! Parses text the lenient way of the original (docs/format.md 2.3): '-', '{'
     //! and '}' are skipped anywhere, the rest is read as hex pairs (either
     //! case), reading stops after 16 bytes, a short text leaves the remaining
     //! bytes zero. Throws std::invalid_argument on a non-hex digit.

@@ -1,5 +1,5 @@
 // Fast Binary Encoding C++ runtime: the versioned ("standard") model
-// (FORMAT.md 3 and 5.1).
+// (docs/format.md 3 and 5.1).
 //
 // Generated code specialises VBody<T> for every struct: the body size, type
 // id and four straight-line functions over the struct's fields at offsets
@@ -8,7 +8,7 @@
 //
 // Writing: Model::serialize computes the whole size once (VBody::extra),
 // grows the buffer once, then writes front to back with a bump allocator;
-// allocation order follows FORMAT.md 3.5, so the bytes equal the original's.
+// allocation order follows docs/format.md 3.5, so the bytes equal the original's.
 //
 // Reading (deserialize and verify) never trusts the buffer:
 // * every offset, size and count is checked against the buffer before use;
@@ -185,7 +185,7 @@ struct VBody;
 //!   inline_size; extra(value); write(e, base, slot, value);
 //!   read(d, base, slot, value); verify(d, base, slot).
 //! `slot` is absolute and lies inside the buffer (the caller checked it);
-//! `base` is the position offsets are relative to (FORMAT.md 3.1).
+//! `base` is the position offsets are relative to (docs/format.md 3.1).
 //! Class types that are none of the others are structs (CodecOf, model.h).
 template <typename T> struct VScalar;
 template <typename T> struct VBlob;
@@ -224,7 +224,7 @@ struct VScalar {
     FBE_INLINE static bool verify(Decoder&, std::size_t, std::size_t) noexcept { return true; }
 };
 
-//! string and bytes: offset -> u32 length + bytes (FORMAT.md 3.4).
+//! string and bytes: offset -> u32 length + bytes (docs/format.md 3.4).
 template <typename T>
 struct VBlob {
     static constexpr std::size_t inline_size = 4;
@@ -258,7 +258,7 @@ struct VBlob {
     }
 };
 
-//! struct: offset -> body (FORMAT.md 3.3).
+//! struct: offset -> body (docs/format.md 3.3).
 template <typename T>
 struct VStruct {
     static constexpr std::size_t inline_size = 4;
@@ -274,7 +274,7 @@ struct VStruct {
     FBE_INLINE static bool read(Decoder& d, std::size_t base, std::size_t slot, T& value) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0) {
-            // The original leaves the value at its defaults (FORMAT.md 3.6).
+            // The original leaves the value at its defaults (docs/format.md 3.6).
             value = T();
             return true;
         }
@@ -323,7 +323,7 @@ struct VStruct {
 };
 
 //! T?: u8 has_value + u32 offset -> value slot; the value slot is the base
-//! of the value (FORMAT.md 3.4). An absent optional reads as null.
+//! of the value (docs/format.md 3.4). An absent optional reads as null.
 template <typename T>
 struct VOptional {
     using E = VCodec<T>;
@@ -400,7 +400,7 @@ struct VArray {
 };
 
 //! vector, list, set: offset -> u32 count + count slots; elements use the
-//! same base as the slot (FORMAT.md 3.4).
+//! same base as the slot (docs/format.md 3.4).
 template <typename C, typename T>
 struct VSequence {
     using E = VCodec<T>;
@@ -496,7 +496,7 @@ struct VSequence {
         return true;
     }
     //! Struct elements whose fields all lie in the body, laid out as the
-    //! writer does (FORMAT.md 3.5): the bodies back to back from the mark,
+    //! writer does (docs/format.md 3.5): the bodies back to back from the mark,
     //! each of exactly this schema's size. The buffer holding all of them is
     //! checked once; then each element only needs its offset and size field
     //! to match that layout, which covers every bound read() would check.
@@ -646,7 +646,7 @@ struct VMapping {
     }
 };
 
-//! The versioned model of a root struct T (FORMAT.md 3.2). With
+//! The versioned model of a root struct T (docs/format.md 3.2). With
 //! TBuffer = WriteBuffer it serializes (appending one root per call, each
 //! root self-relative) and can also attach a copy of bytes to read; with
 //! TBuffer = ReadBuffer it reads caller memory without copying.
@@ -692,7 +692,7 @@ public:
         return total;
     }
 
-    //! Checks the root at the start of the buffer (FORMAT.md 5.1, stricter
+    //! Checks the root at the start of the buffer (docs/format.md 5.1, stricter
     //! where the original misses malformed input, see docs/cpp.md).
     bool verify() const {
         if (!this->begin_read())

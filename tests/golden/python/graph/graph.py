@@ -87,7 +87,7 @@ class Node(fbe.Struct):
         return fbe_tx_Node(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Node, self))
 
     @classmethod
@@ -96,7 +96,7 @@ class Node(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Node, self, 1))
 
     @classmethod
@@ -105,7 +105,7 @@ class Node(fbe.Struct):
         return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Node(self)
 
     @classmethod
@@ -170,7 +170,7 @@ class Edge(fbe.Struct):
         return fbe_tx_Edge(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
@@ -179,7 +179,7 @@ class Edge(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 2))
 
     @classmethod
@@ -188,7 +188,7 @@ class Edge(fbe.Struct):
         return fbe.decode_final(fbe_fr_Edge, data, 2, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Edge(self)
 
     @classmethod
@@ -250,7 +250,7 @@ class Graph(fbe.Struct):
         return fbe_tx_Graph(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Graph, self))
 
     @classmethod
@@ -259,7 +259,7 @@ class Graph(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Graph, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Graph, self, 3))
 
     @classmethod
@@ -268,7 +268,7 @@ class Graph(fbe.Struct):
         return fbe.decode_final(fbe_fr_Graph, data, 3, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Graph(self)
 
     @classmethod
@@ -278,7 +278,7 @@ class Graph(fbe.Struct):
 
 
 def fbe_tx_Node(v: Node) -> str:
-    """Node in the original text format (FORMAT.md section 9)."""
+    """Node in the original text format (docs/format.md section 9)."""
     return "".join((
         "Node(",
         "id=",
@@ -294,7 +294,7 @@ def fbe_tx_Node(v: Node) -> str:
 
 
 def fbe_tx_Edge(v: Edge) -> str:
-    """Edge in the original text format (FORMAT.md section 9)."""
+    """Edge in the original text format (docs/format.md section 9)."""
     return "".join((
         "Edge(",
         "source=",
@@ -308,7 +308,7 @@ def fbe_tx_Edge(v: Edge) -> str:
 
 
 def fbe_tx_Graph(v: Graph) -> str:
-    """Graph in the original text format (FORMAT.md section 9)."""
+    """Graph in the original text format (docs/format.md section 9)."""
     return "".join((
         "Graph(",
         "nodes=",
@@ -412,7 +412,7 @@ def fbe_vr_Graph(r: fbe.Reader, p: int) -> Graph:
 
 
 class NodeModel(fbe.Model[Node]):
-    """Versioned model of Node: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Node: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
 
@@ -424,7 +424,7 @@ class NodeModel(fbe.Model[Node]):
 
 
 class EdgeModel(fbe.Model[Edge]):
-    """Versioned model of Edge: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
 
@@ -436,7 +436,7 @@ class EdgeModel(fbe.Model[Edge]):
 
 
 class GraphModel(fbe.Model[Graph]):
-    """Versioned model of Graph: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Graph: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
 
@@ -550,7 +550,7 @@ def fbe_fr_Graph(r: fbe.Reader, p: int) -> tuple[Graph, int]:
 
 
 class NodeFinalModel(fbe.FinalModel[Node]):
-    """Final model of Node: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Node: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
 
@@ -562,7 +562,7 @@ class NodeFinalModel(fbe.FinalModel[Node]):
 
 
 class EdgeFinalModel(fbe.FinalModel[Edge]):
-    """Final model of Edge: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
 
@@ -574,7 +574,7 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
 
 
 class GraphFinalModel(fbe.FinalModel[Graph]):
-    """Final model of Graph: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Graph: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
 

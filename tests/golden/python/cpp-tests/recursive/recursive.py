@@ -78,7 +78,7 @@ class Node(fbe.Struct):
         return fbe_tx_Node(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(self, 1), self)))
 
     @classmethod
@@ -87,7 +87,7 @@ class Node(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(self, 1), self), 1))
 
     @classmethod
@@ -96,7 +96,7 @@ class Node(fbe.Struct):
         return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Node(fbe.writable(fbe_dn_Node(self, 1), self))
 
     @classmethod
@@ -106,7 +106,7 @@ class Node(fbe.Struct):
 
 
 def fbe_tx_Node(v: Node) -> str:
-    """Node in the original text format (FORMAT.md section 9)."""
+    """Node in the original text format (docs/format.md section 9)."""
     return "".join((
         "Node(",
         "id=",
@@ -158,7 +158,7 @@ def fbe_vr_Node(r: fbe.Reader, p: int) -> Node:
 
 
 class NodeModel(fbe.Model[Node]):
-    """Versioned model of Node: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Node: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
 
@@ -213,7 +213,7 @@ def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
 
 
 class NodeFinalModel(fbe.FinalModel[Node]):
-    """Final model of Node: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Node: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
 

@@ -88,7 +88,7 @@ class Edge(fbe.Struct):
         return fbe_tx_Edge(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
@@ -97,7 +97,7 @@ class Edge(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
 
     @classmethod
@@ -106,7 +106,7 @@ class Edge(fbe.Struct):
         return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Edge(self)
 
     @classmethod
@@ -171,7 +171,7 @@ class Point(fbe.Struct):
         return fbe_tx_Point(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Point, self))
 
     @classmethod
@@ -180,7 +180,7 @@ class Point(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Point, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Point, self, 2))
 
     @classmethod
@@ -189,7 +189,7 @@ class Point(fbe.Struct):
         return fbe.decode_final(fbe_fr_Point, data, 2, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Point(self)
 
     @classmethod
@@ -254,7 +254,7 @@ class Point3(Point):
         return fbe_tx_Point3(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Point3, self))
 
     @classmethod
@@ -263,7 +263,7 @@ class Point3(Point):
         return fbe.decode_versioned(fbe_vr_Point3, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Point3, self, 3))
 
     @classmethod
@@ -272,7 +272,7 @@ class Point3(Point):
         return fbe.decode_final(fbe_fr_Point3, data, 3, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Point3(self)
 
     @classmethod
@@ -334,7 +334,7 @@ class Named(fbe.Struct):
         return fbe_tx_Named(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Named, self))
 
     @classmethod
@@ -343,7 +343,7 @@ class Named(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Named, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Named, self, 4))
 
     @classmethod
@@ -352,7 +352,7 @@ class Named(fbe.Struct):
         return fbe.decode_final(fbe_fr_Named, data, 4, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Named(self)
 
     @classmethod
@@ -426,7 +426,7 @@ class Holder(fbe.Struct):
         return fbe_tx_Holder(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
 
     @classmethod
@@ -435,7 +435,7 @@ class Holder(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
 
     @classmethod
@@ -444,7 +444,7 @@ class Holder(fbe.Struct):
         return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Holder(self)
 
     @classmethod
@@ -454,7 +454,7 @@ class Holder(fbe.Struct):
 
 
 def fbe_tx_Edge(v: Edge) -> str:
-    """Edge in the original text format (FORMAT.md section 9)."""
+    """Edge in the original text format (docs/format.md section 9)."""
     return "".join((
         "Edge(",
         "source=",
@@ -468,7 +468,7 @@ def fbe_tx_Edge(v: Edge) -> str:
 
 
 def fbe_tx_Point(v: Point) -> str:
-    """Point in the original text format (FORMAT.md section 9)."""
+    """Point in the original text format (docs/format.md section 9)."""
     return "".join((
         "Point(",
         "flag=",
@@ -482,7 +482,7 @@ def fbe_tx_Point(v: Point) -> str:
 
 
 def fbe_tx_Point3(v: Point3) -> str:
-    """Point3 in the original text format (FORMAT.md section 9)."""
+    """Point3 in the original text format (docs/format.md section 9)."""
     return "".join((
         "Point3(",
         fbe_tx_Point(v),
@@ -493,7 +493,7 @@ def fbe_tx_Point3(v: Point3) -> str:
 
 
 def fbe_tx_Named(v: Named) -> str:
-    """Named in the original text format (FORMAT.md section 9)."""
+    """Named in the original text format (docs/format.md section 9)."""
     return "".join((
         "Named(",
         "name=",
@@ -505,7 +505,7 @@ def fbe_tx_Named(v: Named) -> str:
 
 
 def fbe_tx_Holder(v: Holder) -> str:
-    """Holder in the original text format (FORMAT.md section 9)."""
+    """Holder in the original text format (docs/format.md section 9)."""
     return "".join((
         "Holder(",
         "edges=",
@@ -685,7 +685,7 @@ def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
 
 
 class EdgeModel(fbe.Model[Edge]):
-    """Versioned model of Edge: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
 
@@ -697,7 +697,7 @@ class EdgeModel(fbe.Model[Edge]):
 
 
 class PointModel(fbe.Model[Point]):
-    """Versioned model of Point: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Point: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
 
@@ -709,7 +709,7 @@ class PointModel(fbe.Model[Point]):
 
 
 class Point3Model(fbe.Model[Point3]):
-    """Versioned model of Point3: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Point3: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
 
@@ -721,7 +721,7 @@ class Point3Model(fbe.Model[Point3]):
 
 
 class NamedModel(fbe.Model[Named]):
-    """Versioned model of Named: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Named: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 4
 
@@ -733,7 +733,7 @@ class NamedModel(fbe.Model[Named]):
 
 
 class HolderModel(fbe.Model[Holder]):
-    """Versioned model of Holder: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 10
 
@@ -915,7 +915,7 @@ def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
 
 
 class EdgeFinalModel(fbe.FinalModel[Edge]):
-    """Final model of Edge: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
 
@@ -927,7 +927,7 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
 
 
 class PointFinalModel(fbe.FinalModel[Point]):
-    """Final model of Point: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Point: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
 
@@ -939,7 +939,7 @@ class PointFinalModel(fbe.FinalModel[Point]):
 
 
 class Point3FinalModel(fbe.FinalModel[Point3]):
-    """Final model of Point3: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Point3: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
 
@@ -951,7 +951,7 @@ class Point3FinalModel(fbe.FinalModel[Point3]):
 
 
 class NamedFinalModel(fbe.FinalModel[Named]):
-    """Final model of Named: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Named: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 4
 
@@ -963,7 +963,7 @@ class NamedFinalModel(fbe.FinalModel[Named]):
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
-    """Final model of Holder: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 10
 

@@ -84,7 +84,7 @@ class Edge(fbe.Struct):
         return fbe_tx_Edge(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
@@ -93,7 +93,7 @@ class Edge(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
 
     @classmethod
@@ -102,7 +102,7 @@ class Edge(fbe.Struct):
         return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Edge(self)
 
     @classmethod
@@ -161,7 +161,7 @@ class Holder(fbe.Struct):
         return fbe_tx_Holder(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
 
     @classmethod
@@ -170,7 +170,7 @@ class Holder(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
 
     @classmethod
@@ -179,7 +179,7 @@ class Holder(fbe.Struct):
         return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Holder(self)
 
     @classmethod
@@ -189,7 +189,7 @@ class Holder(fbe.Struct):
 
 
 def fbe_tx_Edge(v: Edge) -> str:
-    """Edge in the original text format (FORMAT.md section 9)."""
+    """Edge in the original text format (docs/format.md section 9)."""
     return "".join((
         "Edge(",
         "source=",
@@ -205,7 +205,7 @@ def fbe_tx_Edge(v: Edge) -> str:
 
 
 def fbe_tx_Holder(v: Holder) -> str:
-    """Holder in the original text format (FORMAT.md section 9)."""
+    """Holder in the original text format (docs/format.md section 9)."""
     return "".join((
         "Holder(",
         "edges=",
@@ -274,7 +274,7 @@ def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
 
 
 class EdgeModel(fbe.Model[Edge]):
-    """Versioned model of Edge: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
 
@@ -286,7 +286,7 @@ class EdgeModel(fbe.Model[Edge]):
 
 
 class HolderModel(fbe.Model[Holder]):
-    """Versioned model of Holder: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 10
 
@@ -357,7 +357,7 @@ def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
 
 
 class EdgeFinalModel(fbe.FinalModel[Edge]):
-    """Final model of Edge: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
 
@@ -369,7 +369,7 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
-    """Final model of Holder: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 10
 

@@ -586,7 +586,7 @@ class Enums(fbe.Struct):
         return fbe_tx_Enums(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Enums, self))
 
     @classmethod
@@ -595,7 +595,7 @@ class Enums(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Enums, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Enums, self, 1))
 
     @classmethod
@@ -604,7 +604,7 @@ class Enums(fbe.Struct):
         return fbe.decode_final(fbe_fr_Enums, data, 1, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Enums(self)
 
     @classmethod
@@ -614,7 +614,7 @@ class Enums(fbe.Struct):
 
 
 def fbe_tx_Enums(v: Enums) -> str:
-    """Enums in the original text format (FORMAT.md section 9)."""
+    """Enums in the original text format (docs/format.md section 9)."""
     return "".join((
         "Enums(",
         "byte0=",
@@ -909,7 +909,7 @@ def fbe_vr_Enums(r: fbe.Reader, p: int) -> Enums:
 
 
 class EnumsModel(fbe.Model[Enums]):
-    """Versioned model of Enums: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Enums: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
 
@@ -1007,7 +1007,7 @@ def fbe_fr_Enums(r: fbe.Reader, p: int) -> tuple[Enums, int]:
 
 
 class EnumsFinalModel(fbe.FinalModel[Enums]):
-    """Final model of Enums: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Enums: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
 

@@ -183,7 +183,7 @@ class Order(fbe.Struct):
         return fbe_tx_Order(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Order, self))
 
     @classmethod
@@ -192,7 +192,7 @@ class Order(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Order, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Order, self, 1))
 
     @classmethod
@@ -201,7 +201,7 @@ class Order(fbe.Struct):
         return fbe.decode_final(fbe_fr_Order, data, 1, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Order(self)
 
     @classmethod
@@ -263,7 +263,7 @@ class Balance(fbe.Struct):
         return fbe_tx_Balance(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Balance, self))
 
     @classmethod
@@ -272,7 +272,7 @@ class Balance(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Balance, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Balance, self, 2))
 
     @classmethod
@@ -281,7 +281,7 @@ class Balance(fbe.Struct):
         return fbe.decode_final(fbe_fr_Balance, data, 2, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Balance(self)
 
     @classmethod
@@ -355,7 +355,7 @@ class Account(fbe.Struct):
         return fbe_tx_Account(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Account, self))
 
     @classmethod
@@ -364,7 +364,7 @@ class Account(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Account, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Account, self, 3))
 
     @classmethod
@@ -373,7 +373,7 @@ class Account(fbe.Struct):
         return fbe.decode_final(fbe_fr_Account, data, 3, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Account(self)
 
     @classmethod
@@ -432,7 +432,7 @@ class OrderMessage(fbe.Struct):
         return fbe_tx_OrderMessage(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_OrderMessage, self))
 
     @classmethod
@@ -441,7 +441,7 @@ class OrderMessage(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_OrderMessage, self, 1))
 
     @classmethod
@@ -450,7 +450,7 @@ class OrderMessage(fbe.Struct):
         return fbe.decode_final(fbe_fr_OrderMessage, data, 1, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_OrderMessage(self)
 
     @classmethod
@@ -509,7 +509,7 @@ class BalanceMessage(fbe.Struct):
         return fbe_tx_BalanceMessage(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_BalanceMessage, self))
 
     @classmethod
@@ -518,7 +518,7 @@ class BalanceMessage(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_BalanceMessage, self, 2))
 
     @classmethod
@@ -527,7 +527,7 @@ class BalanceMessage(fbe.Struct):
         return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_BalanceMessage(self)
 
     @classmethod
@@ -586,7 +586,7 @@ class AccountMessage(fbe.Struct):
         return fbe_tx_AccountMessage(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_AccountMessage, self))
 
     @classmethod
@@ -595,7 +595,7 @@ class AccountMessage(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_AccountMessage, self, 3))
 
     @classmethod
@@ -604,7 +604,7 @@ class AccountMessage(fbe.Struct):
         return fbe.decode_final(fbe_fr_AccountMessage, data, 3, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_AccountMessage(self)
 
     @classmethod
@@ -614,7 +614,7 @@ class AccountMessage(fbe.Struct):
 
 
 def fbe_tx_Order(v: Order) -> str:
-    """Order in the original text format (FORMAT.md section 9)."""
+    """Order in the original text format (docs/format.md section 9)."""
     return "".join((
         "Order(",
         "id=",
@@ -634,7 +634,7 @@ def fbe_tx_Order(v: Order) -> str:
 
 
 def fbe_tx_Balance(v: Balance) -> str:
-    """Balance in the original text format (FORMAT.md section 9)."""
+    """Balance in the original text format (docs/format.md section 9)."""
     return "".join((
         "Balance(",
         "currency=",
@@ -646,7 +646,7 @@ def fbe_tx_Balance(v: Balance) -> str:
 
 
 def fbe_tx_Account(v: Account) -> str:
-    """Account in the original text format (FORMAT.md section 9)."""
+    """Account in the original text format (docs/format.md section 9)."""
     return "".join((
         "Account(",
         "id=",
@@ -666,7 +666,7 @@ def fbe_tx_Account(v: Account) -> str:
 
 
 def fbe_tx_OrderMessage(v: OrderMessage) -> str:
-    """OrderMessage in the original text format (FORMAT.md section 9)."""
+    """OrderMessage in the original text format (docs/format.md section 9)."""
     return "".join((
         "OrderMessage(",
         "body=",
@@ -676,7 +676,7 @@ def fbe_tx_OrderMessage(v: OrderMessage) -> str:
 
 
 def fbe_tx_BalanceMessage(v: BalanceMessage) -> str:
-    """BalanceMessage in the original text format (FORMAT.md section 9)."""
+    """BalanceMessage in the original text format (docs/format.md section 9)."""
     return "".join((
         "BalanceMessage(",
         "body=",
@@ -686,7 +686,7 @@ def fbe_tx_BalanceMessage(v: BalanceMessage) -> str:
 
 
 def fbe_tx_AccountMessage(v: AccountMessage) -> str:
-    """AccountMessage in the original text format (FORMAT.md section 9)."""
+    """AccountMessage in the original text format (docs/format.md section 9)."""
     return "".join((
         "AccountMessage(",
         "body=",
@@ -890,7 +890,7 @@ def fbe_vr_AccountMessage(r: fbe.Reader, p: int) -> AccountMessage:
 
 
 class OrderModel(fbe.Model[Order]):
-    """Versioned model of Order: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
 
@@ -902,7 +902,7 @@ class OrderModel(fbe.Model[Order]):
 
 
 class BalanceModel(fbe.Model[Balance]):
-    """Versioned model of Balance: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Balance: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
 
@@ -914,7 +914,7 @@ class BalanceModel(fbe.Model[Balance]):
 
 
 class AccountModel(fbe.Model[Account]):
-    """Versioned model of Account: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Account: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
 
@@ -926,7 +926,7 @@ class AccountModel(fbe.Model[Account]):
 
 
 class OrderMessageModel(fbe.Model[OrderMessage]):
-    """Versioned model of OrderMessage: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of OrderMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
 
@@ -938,7 +938,7 @@ class OrderMessageModel(fbe.Model[OrderMessage]):
 
 
 class BalanceMessageModel(fbe.Model[BalanceMessage]):
-    """Versioned model of BalanceMessage: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of BalanceMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
 
@@ -950,7 +950,7 @@ class BalanceMessageModel(fbe.Model[BalanceMessage]):
 
 
 class AccountMessageModel(fbe.Model[AccountMessage]):
-    """Versioned model of AccountMessage: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of AccountMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
 
@@ -1159,7 +1159,7 @@ def fbe_fr_AccountMessage(r: fbe.Reader, p: int) -> tuple[AccountMessage, int]:
 
 
 class OrderFinalModel(fbe.FinalModel[Order]):
-    """Final model of Order: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Order: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
 
@@ -1171,7 +1171,7 @@ class OrderFinalModel(fbe.FinalModel[Order]):
 
 
 class BalanceFinalModel(fbe.FinalModel[Balance]):
-    """Final model of Balance: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Balance: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
 
@@ -1183,7 +1183,7 @@ class BalanceFinalModel(fbe.FinalModel[Balance]):
 
 
 class AccountFinalModel(fbe.FinalModel[Account]):
-    """Final model of Account: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Account: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
 
@@ -1195,7 +1195,7 @@ class AccountFinalModel(fbe.FinalModel[Account]):
 
 
 class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
-    """Final model of OrderMessage: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of OrderMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
 
@@ -1207,7 +1207,7 @@ class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
 
 
 class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
-    """Final model of BalanceMessage: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of BalanceMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
 
@@ -1219,7 +1219,7 @@ class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
 
 
 class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
-    """Final model of AccountMessage: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of AccountMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
 

@@ -198,7 +198,7 @@ class Order(fbe.Struct):
         return fbe_tx_Order(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Order, self))
 
     @classmethod
@@ -207,7 +207,7 @@ class Order(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Order, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Order, self, 1))
 
     @classmethod
@@ -216,7 +216,7 @@ class Order(fbe.Struct):
         return fbe.decode_final(fbe_fr_Order, data, 1, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Order(self)
 
     @classmethod
@@ -279,7 +279,7 @@ class Balance(pkg_proto.Balance):
         return fbe_tx_Balance(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Balance, self))
 
     @classmethod
@@ -288,7 +288,7 @@ class Balance(pkg_proto.Balance):
         return fbe.decode_versioned(fbe_vr_Balance, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Balance, self, 2))
 
     @classmethod
@@ -297,7 +297,7 @@ class Balance(pkg_proto.Balance):
         return fbe.decode_final(fbe_fr_Balance, data, 2, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Balance(self)
 
     @classmethod
@@ -371,7 +371,7 @@ class Account(fbe.Struct):
         return fbe_tx_Account(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Account, self))
 
     @classmethod
@@ -380,7 +380,7 @@ class Account(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Account, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Account, self, 3))
 
     @classmethod
@@ -389,7 +389,7 @@ class Account(fbe.Struct):
         return fbe.decode_final(fbe_fr_Account, data, 3, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Account(self)
 
     @classmethod
@@ -448,7 +448,7 @@ class OrderMessage(fbe.Struct):
         return fbe_tx_OrderMessage(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_OrderMessage, self))
 
     @classmethod
@@ -457,7 +457,7 @@ class OrderMessage(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_OrderMessage, self, 11))
 
     @classmethod
@@ -466,7 +466,7 @@ class OrderMessage(fbe.Struct):
         return fbe.decode_final(fbe_fr_OrderMessage, data, 11, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_OrderMessage(self)
 
     @classmethod
@@ -525,7 +525,7 @@ class BalanceMessage(fbe.Struct):
         return fbe_tx_BalanceMessage(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_BalanceMessage, self))
 
     @classmethod
@@ -534,7 +534,7 @@ class BalanceMessage(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_BalanceMessage, self, 12))
 
     @classmethod
@@ -543,7 +543,7 @@ class BalanceMessage(fbe.Struct):
         return fbe.decode_final(fbe_fr_BalanceMessage, data, 12, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_BalanceMessage(self)
 
     @classmethod
@@ -602,7 +602,7 @@ class AccountMessage(fbe.Struct):
         return fbe_tx_AccountMessage(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_AccountMessage, self))
 
     @classmethod
@@ -611,7 +611,7 @@ class AccountMessage(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_AccountMessage, self, 13))
 
     @classmethod
@@ -620,7 +620,7 @@ class AccountMessage(fbe.Struct):
         return fbe.decode_final(fbe_fr_AccountMessage, data, 13, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_AccountMessage(self)
 
     @classmethod
@@ -630,7 +630,7 @@ class AccountMessage(fbe.Struct):
 
 
 def fbe_tx_Order(v: Order) -> str:
-    """Order in the original text format (FORMAT.md section 9)."""
+    """Order in the original text format (docs/format.md section 9)."""
     return "".join((
         "Order(",
         "id=",
@@ -654,7 +654,7 @@ def fbe_tx_Order(v: Order) -> str:
 
 
 def fbe_tx_Balance(v: Balance) -> str:
-    """Balance in the original text format (FORMAT.md section 9)."""
+    """Balance in the original text format (docs/format.md section 9)."""
     return "".join((
         "Balance(",
         pkg_proto.fbe_tx_Balance(v),
@@ -665,7 +665,7 @@ def fbe_tx_Balance(v: Balance) -> str:
 
 
 def fbe_tx_Account(v: Account) -> str:
-    """Account in the original text format (FORMAT.md section 9)."""
+    """Account in the original text format (docs/format.md section 9)."""
     return "".join((
         "Account(",
         "id=",
@@ -685,7 +685,7 @@ def fbe_tx_Account(v: Account) -> str:
 
 
 def fbe_tx_OrderMessage(v: OrderMessage) -> str:
-    """OrderMessage in the original text format (FORMAT.md section 9)."""
+    """OrderMessage in the original text format (docs/format.md section 9)."""
     return "".join((
         "OrderMessage(",
         "body=",
@@ -695,7 +695,7 @@ def fbe_tx_OrderMessage(v: OrderMessage) -> str:
 
 
 def fbe_tx_BalanceMessage(v: BalanceMessage) -> str:
-    """BalanceMessage in the original text format (FORMAT.md section 9)."""
+    """BalanceMessage in the original text format (docs/format.md section 9)."""
     return "".join((
         "BalanceMessage(",
         "body=",
@@ -705,7 +705,7 @@ def fbe_tx_BalanceMessage(v: BalanceMessage) -> str:
 
 
 def fbe_tx_AccountMessage(v: AccountMessage) -> str:
-    """AccountMessage in the original text format (FORMAT.md section 9)."""
+    """AccountMessage in the original text format (docs/format.md section 9)."""
     return "".join((
         "AccountMessage(",
         "body=",
@@ -915,7 +915,7 @@ def fbe_vr_AccountMessage(r: fbe.Reader, p: int) -> AccountMessage:
 
 
 class OrderModel(fbe.Model[Order]):
-    """Versioned model of Order: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
 
@@ -927,7 +927,7 @@ class OrderModel(fbe.Model[Order]):
 
 
 class BalanceModel(fbe.Model[Balance]):
-    """Versioned model of Balance: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Balance: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
 
@@ -939,7 +939,7 @@ class BalanceModel(fbe.Model[Balance]):
 
 
 class AccountModel(fbe.Model[Account]):
-    """Versioned model of Account: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Account: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
 
@@ -951,7 +951,7 @@ class AccountModel(fbe.Model[Account]):
 
 
 class OrderMessageModel(fbe.Model[OrderMessage]):
-    """Versioned model of OrderMessage: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of OrderMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 11
 
@@ -963,7 +963,7 @@ class OrderMessageModel(fbe.Model[OrderMessage]):
 
 
 class BalanceMessageModel(fbe.Model[BalanceMessage]):
-    """Versioned model of BalanceMessage: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of BalanceMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 12
 
@@ -975,7 +975,7 @@ class BalanceMessageModel(fbe.Model[BalanceMessage]):
 
 
 class AccountMessageModel(fbe.Model[AccountMessage]):
-    """Versioned model of AccountMessage: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of AccountMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 13
 
@@ -1187,7 +1187,7 @@ def fbe_fr_AccountMessage(r: fbe.Reader, p: int) -> tuple[AccountMessage, int]:
 
 
 class OrderFinalModel(fbe.FinalModel[Order]):
-    """Final model of Order: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Order: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
 
@@ -1199,7 +1199,7 @@ class OrderFinalModel(fbe.FinalModel[Order]):
 
 
 class BalanceFinalModel(fbe.FinalModel[Balance]):
-    """Final model of Balance: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Balance: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
 
@@ -1211,7 +1211,7 @@ class BalanceFinalModel(fbe.FinalModel[Balance]):
 
 
 class AccountFinalModel(fbe.FinalModel[Account]):
-    """Final model of Account: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Account: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
 
@@ -1223,7 +1223,7 @@ class AccountFinalModel(fbe.FinalModel[Account]):
 
 
 class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
-    """Final model of OrderMessage: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of OrderMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 11
 
@@ -1235,7 +1235,7 @@ class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
 
 
 class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
-    """Final model of BalanceMessage: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of BalanceMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 12
 
@@ -1247,7 +1247,7 @@ class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
 
 
 class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
-    """Final model of AccountMessage: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of AccountMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 13
 

@@ -420,7 +420,7 @@ class StructSimple(fbe.Struct):
         return fbe_tx_StructSimple(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructSimple, self))
 
     @classmethod
@@ -429,7 +429,7 @@ class StructSimple(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructSimple, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructSimple, self, 110))
 
     @classmethod
@@ -438,7 +438,7 @@ class StructSimple(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructSimple, data, 110, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructSimple(self)
 
     @classmethod
@@ -782,7 +782,7 @@ class StructOptional(StructSimple):
         return fbe_tx_StructOptional(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructOptional, self))
 
     @classmethod
@@ -791,7 +791,7 @@ class StructOptional(StructSimple):
         return fbe.decode_versioned(fbe_vr_StructOptional, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructOptional, self, 111))
 
     @classmethod
@@ -800,7 +800,7 @@ class StructOptional(StructSimple):
         return fbe.decode_final(fbe_fr_StructOptional, data, 111, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructOptional(self)
 
     @classmethod
@@ -1114,7 +1114,7 @@ class StructNested(StructOptional):
         return fbe_tx_StructNested(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructNested, self))
 
     @classmethod
@@ -1123,7 +1123,7 @@ class StructNested(StructOptional):
         return fbe.decode_versioned(fbe_vr_StructNested, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructNested, self, 112))
 
     @classmethod
@@ -1132,7 +1132,7 @@ class StructNested(StructOptional):
         return fbe.decode_final(fbe_fr_StructNested, data, 112, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructNested(self)
 
     @classmethod
@@ -1197,7 +1197,7 @@ class StructBytes(fbe.Struct):
         return fbe_tx_StructBytes(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructBytes, self))
 
     @classmethod
@@ -1206,7 +1206,7 @@ class StructBytes(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructBytes, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructBytes, self, 120))
 
     @classmethod
@@ -1215,7 +1215,7 @@ class StructBytes(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructBytes, data, 120, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructBytes(self)
 
     @classmethod
@@ -1301,7 +1301,7 @@ class StructArray(fbe.Struct):
         return fbe_tx_StructArray(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructArray, self))
 
     @classmethod
@@ -1310,7 +1310,7 @@ class StructArray(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructArray, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructArray, self, 125))
 
     @classmethod
@@ -1319,7 +1319,7 @@ class StructArray(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructArray, data, 125, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructArray(self)
 
     @classmethod
@@ -1405,7 +1405,7 @@ class StructVector(fbe.Struct):
         return fbe_tx_StructVector(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructVector, self))
 
     @classmethod
@@ -1414,7 +1414,7 @@ class StructVector(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructVector, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructVector, self, 130))
 
     @classmethod
@@ -1423,7 +1423,7 @@ class StructVector(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructVector, data, 130, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructVector(self)
 
     @classmethod
@@ -1509,7 +1509,7 @@ class StructList(fbe.Struct):
         return fbe_tx_StructList(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructList, self))
 
     @classmethod
@@ -1518,7 +1518,7 @@ class StructList(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructList, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructList, self, 131))
 
     @classmethod
@@ -1527,7 +1527,7 @@ class StructList(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructList, data, 131, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructList(self)
 
     @classmethod
@@ -1595,7 +1595,7 @@ class StructSet(fbe.Struct):
         return fbe_tx_StructSet(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructSet, self))
 
     @classmethod
@@ -1604,7 +1604,7 @@ class StructSet(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructSet, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructSet, self, 132))
 
     @classmethod
@@ -1613,7 +1613,7 @@ class StructSet(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructSet, data, 132, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructSet(self)
 
     @classmethod
@@ -1699,7 +1699,7 @@ class StructMap(fbe.Struct):
         return fbe_tx_StructMap(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructMap, self))
 
     @classmethod
@@ -1708,7 +1708,7 @@ class StructMap(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructMap, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructMap, self, 140))
 
     @classmethod
@@ -1717,7 +1717,7 @@ class StructMap(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructMap, data, 140, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructMap(self)
 
     @classmethod
@@ -1803,7 +1803,7 @@ class StructHash(fbe.Struct):
         return fbe_tx_StructHash(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructHash, self))
 
     @classmethod
@@ -1812,7 +1812,7 @@ class StructHash(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructHash, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructHash, self, 141))
 
     @classmethod
@@ -1821,7 +1821,7 @@ class StructHash(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructHash, data, 141, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructHash(self)
 
     @classmethod
@@ -1883,7 +1883,7 @@ class StructHashEx(fbe.Struct):
         return fbe_tx_StructHashEx(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructHashEx, self))
 
     @classmethod
@@ -1892,7 +1892,7 @@ class StructHashEx(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructHashEx, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructHashEx, self, 142))
 
     @classmethod
@@ -1901,7 +1901,7 @@ class StructHashEx(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructHashEx, data, 142, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructHashEx(self)
 
     @classmethod
@@ -1955,7 +1955,7 @@ class StructEmpty(fbe.Struct):
         return fbe_tx_StructEmpty(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_StructEmpty, self))
 
     @classmethod
@@ -1964,7 +1964,7 @@ class StructEmpty(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_StructEmpty, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_StructEmpty, self, 143))
 
     @classmethod
@@ -1973,7 +1973,7 @@ class StructEmpty(fbe.Struct):
         return fbe.decode_final(fbe_fr_StructEmpty, data, 143, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_StructEmpty(self)
 
     @classmethod
@@ -1983,7 +1983,7 @@ class StructEmpty(fbe.Struct):
 
 
 def fbe_tx_StructSimple(v: StructSimple) -> str:
-    """StructSimple in the original text format (FORMAT.md section 9)."""
+    """StructSimple in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructSimple(",
         "id=",
@@ -2081,7 +2081,7 @@ def fbe_tx_StructSimple(v: StructSimple) -> str:
 
 
 def fbe_tx_StructOptional(v: StructOptional) -> str:
-    """StructOptional in the original text format (FORMAT.md section 9)."""
+    """StructOptional in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructOptional(",
         fbe_tx_StructSimple(v),
@@ -2222,7 +2222,7 @@ def fbe_tx_StructOptional(v: StructOptional) -> str:
 
 
 def fbe_tx_StructNested(v: StructNested) -> str:
-    """StructNested in the original text format (FORMAT.md section 9)."""
+    """StructNested in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructNested(",
         fbe_tx_StructOptional(v),
@@ -2255,7 +2255,7 @@ def fbe_tx_StructNested(v: StructNested) -> str:
 
 
 def fbe_tx_StructBytes(v: StructBytes) -> str:
-    """StructBytes in the original text format (FORMAT.md section 9)."""
+    """StructBytes in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructBytes(",
         "f1=",
@@ -2269,7 +2269,7 @@ def fbe_tx_StructBytes(v: StructBytes) -> str:
 
 
 def fbe_tx_StructArray(v: StructArray) -> str:
-    """StructArray in the original text format (FORMAT.md section 9)."""
+    """StructArray in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructArray(",
         "f1=",
@@ -2297,7 +2297,7 @@ def fbe_tx_StructArray(v: StructArray) -> str:
 
 
 def fbe_tx_StructVector(v: StructVector) -> str:
-    """StructVector in the original text format (FORMAT.md section 9)."""
+    """StructVector in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructVector(",
         "f1=",
@@ -2325,7 +2325,7 @@ def fbe_tx_StructVector(v: StructVector) -> str:
 
 
 def fbe_tx_StructList(v: StructList) -> str:
-    """StructList in the original text format (FORMAT.md section 9)."""
+    """StructList in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructList(",
         "f1=",
@@ -2353,7 +2353,7 @@ def fbe_tx_StructList(v: StructList) -> str:
 
 
 def fbe_tx_StructSet(v: StructSet) -> str:
-    """StructSet in the original text format (FORMAT.md section 9)."""
+    """StructSet in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructSet(",
         "f1=",
@@ -2369,7 +2369,7 @@ def fbe_tx_StructSet(v: StructSet) -> str:
 
 
 def fbe_tx_StructMap(v: StructMap) -> str:
-    """StructMap in the original text format (FORMAT.md section 9)."""
+    """StructMap in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructMap(",
         "f1=",
@@ -2397,7 +2397,7 @@ def fbe_tx_StructMap(v: StructMap) -> str:
 
 
 def fbe_tx_StructHash(v: StructHash) -> str:
-    """StructHash in the original text format (FORMAT.md section 9)."""
+    """StructHash in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructHash(",
         "f1=",
@@ -2425,7 +2425,7 @@ def fbe_tx_StructHash(v: StructHash) -> str:
 
 
 def fbe_tx_StructHashEx(v: StructHashEx) -> str:
-    """StructHashEx in the original text format (FORMAT.md section 9)."""
+    """StructHashEx in the original text format (docs/format.md section 9)."""
     return "".join((
         "StructHashEx(",
         "f1=",
@@ -2437,7 +2437,7 @@ def fbe_tx_StructHashEx(v: StructHashEx) -> str:
 
 
 def fbe_tx_StructEmpty(v: StructEmpty) -> str:
-    """StructEmpty in the original text format (FORMAT.md section 9)."""
+    """StructEmpty in the original text format (docs/format.md section 9)."""
     return "StructEmpty()"
 
 
@@ -4314,7 +4314,7 @@ def fbe_vr_StructEmpty(r: fbe.Reader, p: int) -> StructEmpty:
 
 
 class StructSimpleModel(fbe.Model[StructSimple]):
-    """Versioned model of StructSimple: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructSimple: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 110
 
@@ -4326,7 +4326,7 @@ class StructSimpleModel(fbe.Model[StructSimple]):
 
 
 class StructOptionalModel(fbe.Model[StructOptional]):
-    """Versioned model of StructOptional: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructOptional: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 111
 
@@ -4338,7 +4338,7 @@ class StructOptionalModel(fbe.Model[StructOptional]):
 
 
 class StructNestedModel(fbe.Model[StructNested]):
-    """Versioned model of StructNested: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructNested: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 112
 
@@ -4350,7 +4350,7 @@ class StructNestedModel(fbe.Model[StructNested]):
 
 
 class StructBytesModel(fbe.Model[StructBytes]):
-    """Versioned model of StructBytes: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructBytes: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 120
 
@@ -4362,7 +4362,7 @@ class StructBytesModel(fbe.Model[StructBytes]):
 
 
 class StructArrayModel(fbe.Model[StructArray]):
-    """Versioned model of StructArray: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructArray: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 125
 
@@ -4374,7 +4374,7 @@ class StructArrayModel(fbe.Model[StructArray]):
 
 
 class StructVectorModel(fbe.Model[StructVector]):
-    """Versioned model of StructVector: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructVector: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 130
 
@@ -4386,7 +4386,7 @@ class StructVectorModel(fbe.Model[StructVector]):
 
 
 class StructListModel(fbe.Model[StructList]):
-    """Versioned model of StructList: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructList: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 131
 
@@ -4398,7 +4398,7 @@ class StructListModel(fbe.Model[StructList]):
 
 
 class StructSetModel(fbe.Model[StructSet]):
-    """Versioned model of StructSet: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructSet: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 132
 
@@ -4410,7 +4410,7 @@ class StructSetModel(fbe.Model[StructSet]):
 
 
 class StructMapModel(fbe.Model[StructMap]):
-    """Versioned model of StructMap: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructMap: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 140
 
@@ -4422,7 +4422,7 @@ class StructMapModel(fbe.Model[StructMap]):
 
 
 class StructHashModel(fbe.Model[StructHash]):
-    """Versioned model of StructHash: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructHash: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 141
 
@@ -4434,7 +4434,7 @@ class StructHashModel(fbe.Model[StructHash]):
 
 
 class StructHashExModel(fbe.Model[StructHashEx]):
-    """Versioned model of StructHashEx: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructHashEx: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 142
 
@@ -4446,7 +4446,7 @@ class StructHashExModel(fbe.Model[StructHashEx]):
 
 
 class StructEmptyModel(fbe.Model[StructEmpty]):
-    """Versioned model of StructEmpty: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of StructEmpty: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 143
 
@@ -7907,7 +7907,7 @@ def fbe_fr_StructEmpty(r: fbe.Reader, p: int) -> tuple[StructEmpty, int]:
 
 
 class StructSimpleFinalModel(fbe.FinalModel[StructSimple]):
-    """Final model of StructSimple: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructSimple: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 110
 
@@ -7919,7 +7919,7 @@ class StructSimpleFinalModel(fbe.FinalModel[StructSimple]):
 
 
 class StructOptionalFinalModel(fbe.FinalModel[StructOptional]):
-    """Final model of StructOptional: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructOptional: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 111
 
@@ -7931,7 +7931,7 @@ class StructOptionalFinalModel(fbe.FinalModel[StructOptional]):
 
 
 class StructNestedFinalModel(fbe.FinalModel[StructNested]):
-    """Final model of StructNested: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructNested: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 112
 
@@ -7943,7 +7943,7 @@ class StructNestedFinalModel(fbe.FinalModel[StructNested]):
 
 
 class StructBytesFinalModel(fbe.FinalModel[StructBytes]):
-    """Final model of StructBytes: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructBytes: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 120
 
@@ -7955,7 +7955,7 @@ class StructBytesFinalModel(fbe.FinalModel[StructBytes]):
 
 
 class StructArrayFinalModel(fbe.FinalModel[StructArray]):
-    """Final model of StructArray: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructArray: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 125
 
@@ -7967,7 +7967,7 @@ class StructArrayFinalModel(fbe.FinalModel[StructArray]):
 
 
 class StructVectorFinalModel(fbe.FinalModel[StructVector]):
-    """Final model of StructVector: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructVector: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 130
 
@@ -7979,7 +7979,7 @@ class StructVectorFinalModel(fbe.FinalModel[StructVector]):
 
 
 class StructListFinalModel(fbe.FinalModel[StructList]):
-    """Final model of StructList: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructList: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 131
 
@@ -7991,7 +7991,7 @@ class StructListFinalModel(fbe.FinalModel[StructList]):
 
 
 class StructSetFinalModel(fbe.FinalModel[StructSet]):
-    """Final model of StructSet: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructSet: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 132
 
@@ -8003,7 +8003,7 @@ class StructSetFinalModel(fbe.FinalModel[StructSet]):
 
 
 class StructMapFinalModel(fbe.FinalModel[StructMap]):
-    """Final model of StructMap: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructMap: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 140
 
@@ -8015,7 +8015,7 @@ class StructMapFinalModel(fbe.FinalModel[StructMap]):
 
 
 class StructHashFinalModel(fbe.FinalModel[StructHash]):
-    """Final model of StructHash: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructHash: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 141
 
@@ -8027,7 +8027,7 @@ class StructHashFinalModel(fbe.FinalModel[StructHash]):
 
 
 class StructHashExFinalModel(fbe.FinalModel[StructHashEx]):
-    """Final model of StructHashEx: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructHashEx: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 142
 
@@ -8039,7 +8039,7 @@ class StructHashExFinalModel(fbe.FinalModel[StructHashEx]):
 
 
 class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
-    """Final model of StructEmpty: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of StructEmpty: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 143
 

@@ -551,7 +551,7 @@ class Counted(fbe.Struct):
         return fbe_tx_Counted(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Counted, self))
 
     @classmethod
@@ -560,7 +560,7 @@ class Counted(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Counted, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Counted, self, 1001))
 
     @classmethod
@@ -569,7 +569,7 @@ class Counted(fbe.Struct):
         return fbe.decode_final(fbe_fr_Counted, data, 1001, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Counted(self)
 
     @classmethod
@@ -628,7 +628,7 @@ class Shifted(fbe.Struct):
         return fbe_tx_Shifted(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Shifted, self))
 
     @classmethod
@@ -637,7 +637,7 @@ class Shifted(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Shifted, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Shifted, self, 1020))
 
     @classmethod
@@ -646,7 +646,7 @@ class Shifted(fbe.Struct):
         return fbe.decode_final(fbe_fr_Shifted, data, 1020, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Shifted(self)
 
     @classmethod
@@ -705,7 +705,7 @@ class AfterShift(fbe.Struct):
         return fbe_tx_AfterShift(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_AfterShift, self))
 
     @classmethod
@@ -714,7 +714,7 @@ class AfterShift(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_AfterShift, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_AfterShift, self, 1021))
 
     @classmethod
@@ -723,7 +723,7 @@ class AfterShift(fbe.Struct):
         return fbe.decode_final(fbe_fr_AfterShift, data, 1021, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_AfterShift(self)
 
     @classmethod
@@ -782,7 +782,7 @@ class Fixed(fbe.Struct):
         return fbe_tx_Fixed(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Fixed, self))
 
     @classmethod
@@ -791,7 +791,7 @@ class Fixed(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Fixed, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Fixed, self, 7))
 
     @classmethod
@@ -800,7 +800,7 @@ class Fixed(fbe.Struct):
         return fbe.decode_final(fbe_fr_Fixed, data, 7, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Fixed(self)
 
     @classmethod
@@ -861,7 +861,7 @@ class Derived(Fixed):
         return fbe_tx_Derived(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Derived, self))
 
     @classmethod
@@ -870,7 +870,7 @@ class Derived(Fixed):
         return fbe.decode_versioned(fbe_vr_Derived, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Derived, self, 7))
 
     @classmethod
@@ -879,7 +879,7 @@ class Derived(Fixed):
         return fbe.decode_final(fbe_fr_Derived, data, 7, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Derived(self)
 
     @classmethod
@@ -942,7 +942,7 @@ class ImportedBase(pkg_market.Instrument):
         return fbe_tx_ImportedBase(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_ImportedBase, self))
 
     @classmethod
@@ -951,7 +951,7 @@ class ImportedBase(pkg_market.Instrument):
         return fbe.decode_versioned(fbe_vr_ImportedBase, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_ImportedBase, self, 1022))
 
     @classmethod
@@ -960,7 +960,7 @@ class ImportedBase(pkg_market.Instrument):
         return fbe.decode_final(fbe_fr_ImportedBase, data, 1022, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_ImportedBase(self)
 
     @classmethod
@@ -1019,7 +1019,7 @@ class Note(fbe.Struct):
         return fbe_tx_Note(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Note, self))
 
     @classmethod
@@ -1028,7 +1028,7 @@ class Note(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Note, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Note, self, 1023))
 
     @classmethod
@@ -1037,7 +1037,7 @@ class Note(fbe.Struct):
         return fbe.decode_final(fbe_fr_Note, data, 1023, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Note(self)
 
     @classmethod
@@ -1103,7 +1103,7 @@ class Quiet(fbe.Struct):
         return fbe_tx_Quiet(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Quiet, self))
 
     @classmethod
@@ -1112,7 +1112,7 @@ class Quiet(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Quiet, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Quiet, self, 1024))
 
     @classmethod
@@ -1121,7 +1121,7 @@ class Quiet(fbe.Struct):
         return fbe.decode_final(fbe_fr_Quiet, data, 1024, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Quiet(self)
 
     @classmethod
@@ -1175,7 +1175,7 @@ class Empty(fbe.Struct):
         return fbe_tx_Empty(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Empty, self))
 
     @classmethod
@@ -1184,7 +1184,7 @@ class Empty(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Empty, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Empty, self, 1025))
 
     @classmethod
@@ -1193,7 +1193,7 @@ class Empty(fbe.Struct):
         return fbe.decode_final(fbe_fr_Empty, data, 1025, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Empty(self)
 
     @classmethod
@@ -1405,7 +1405,7 @@ class Everything(fbe.Struct):
         return fbe_tx_Everything(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Everything, self))
 
     @classmethod
@@ -1414,7 +1414,7 @@ class Everything(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Everything, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Everything, self, 1026))
 
     @classmethod
@@ -1423,7 +1423,7 @@ class Everything(fbe.Struct):
         return fbe.decode_final(fbe_fr_Everything, data, 1026, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Everything(self)
 
     @classmethod
@@ -1485,7 +1485,7 @@ class PlaceOrder(fbe.Struct):
         return fbe_tx_PlaceOrder(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_PlaceOrder, self))
 
     @classmethod
@@ -1494,7 +1494,7 @@ class PlaceOrder(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_PlaceOrder, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_PlaceOrder, self, 1027))
 
     @classmethod
@@ -1503,7 +1503,7 @@ class PlaceOrder(fbe.Struct):
         return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_PlaceOrder(self)
 
     @classmethod
@@ -1562,7 +1562,7 @@ class Accepted(fbe.Struct):
         return fbe_tx_Accepted(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Accepted, self))
 
     @classmethod
@@ -1571,7 +1571,7 @@ class Accepted(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Accepted, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Accepted, self, 1028))
 
     @classmethod
@@ -1580,7 +1580,7 @@ class Accepted(fbe.Struct):
         return fbe.decode_final(fbe_fr_Accepted, data, 1028, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Accepted(self)
 
     @classmethod
@@ -1642,7 +1642,7 @@ class Rejected(fbe.Struct):
         return fbe_tx_Rejected(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Rejected, self))
 
     @classmethod
@@ -1651,7 +1651,7 @@ class Rejected(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Rejected, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Rejected, self, 1029))
 
     @classmethod
@@ -1660,7 +1660,7 @@ class Rejected(fbe.Struct):
         return fbe.decode_final(fbe_fr_Rejected, data, 1029, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Rejected(self)
 
     @classmethod
@@ -1719,7 +1719,7 @@ class Ping(fbe.Struct):
         return fbe_tx_Ping(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Ping, self))
 
     @classmethod
@@ -1728,7 +1728,7 @@ class Ping(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Ping, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Ping, self, 1030))
 
     @classmethod
@@ -1737,7 +1737,7 @@ class Ping(fbe.Struct):
         return fbe.decode_final(fbe_fr_Ping, data, 1030, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Ping(self)
 
     @classmethod
@@ -1802,7 +1802,7 @@ class FixedKeywords(fbe.Struct):
         return fbe_tx_FixedKeywords(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_FixedKeywords, self))
 
     @classmethod
@@ -1811,7 +1811,7 @@ class FixedKeywords(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_FixedKeywords, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_FixedKeywords, self, 1031))
 
     @classmethod
@@ -1820,7 +1820,7 @@ class FixedKeywords(fbe.Struct):
         return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_FixedKeywords(self)
 
     @classmethod
@@ -1903,7 +1903,7 @@ class Keywords(fbe.Struct):
         return fbe_tx_Keywords(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Keywords, self))
 
     @classmethod
@@ -1912,7 +1912,7 @@ class Keywords(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Keywords, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Keywords, self, 1032))
 
     @classmethod
@@ -1921,7 +1921,7 @@ class Keywords(fbe.Struct):
         return fbe.decode_final(fbe_fr_Keywords, data, 1032, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Keywords(self)
 
     @classmethod
@@ -1931,7 +1931,7 @@ class Keywords(fbe.Struct):
 
 
 def fbe_tx_Counted(v: Counted) -> str:
-    """Counted in the original text format (FORMAT.md section 9)."""
+    """Counted in the original text format (docs/format.md section 9)."""
     return "".join((
         "Counted(",
         "a=",
@@ -1941,7 +1941,7 @@ def fbe_tx_Counted(v: Counted) -> str:
 
 
 def fbe_tx_Shifted(v: Shifted) -> str:
-    """Shifted in the original text format (FORMAT.md section 9)."""
+    """Shifted in the original text format (docs/format.md section 9)."""
     return "".join((
         "Shifted(",
         "a=",
@@ -1951,7 +1951,7 @@ def fbe_tx_Shifted(v: Shifted) -> str:
 
 
 def fbe_tx_AfterShift(v: AfterShift) -> str:
-    """AfterShift in the original text format (FORMAT.md section 9)."""
+    """AfterShift in the original text format (docs/format.md section 9)."""
     return "".join((
         "AfterShift(",
         "a=",
@@ -1961,7 +1961,7 @@ def fbe_tx_AfterShift(v: AfterShift) -> str:
 
 
 def fbe_tx_Fixed(v: Fixed) -> str:
-    """Fixed in the original text format (FORMAT.md section 9)."""
+    """Fixed in the original text format (docs/format.md section 9)."""
     return "".join((
         "Fixed(",
         "a=",
@@ -1971,7 +1971,7 @@ def fbe_tx_Fixed(v: Fixed) -> str:
 
 
 def fbe_tx_Derived(v: Derived) -> str:
-    """Derived in the original text format (FORMAT.md section 9)."""
+    """Derived in the original text format (docs/format.md section 9)."""
     return "".join((
         "Derived(",
         fbe_tx_Fixed(v),
@@ -1982,7 +1982,7 @@ def fbe_tx_Derived(v: Derived) -> str:
 
 
 def fbe_tx_ImportedBase(v: ImportedBase) -> str:
-    """ImportedBase in the original text format (FORMAT.md section 9)."""
+    """ImportedBase in the original text format (docs/format.md section 9)."""
     return "".join((
         "ImportedBase(",
         pkg_market.fbe_tx_Instrument(v),
@@ -1993,7 +1993,7 @@ def fbe_tx_ImportedBase(v: ImportedBase) -> str:
 
 
 def fbe_tx_Note(v: Note) -> str:
-    """Note in the original text format (FORMAT.md section 9)."""
+    """Note in the original text format (docs/format.md section 9)."""
     return "".join((
         "Note(",
         "text=",
@@ -2003,7 +2003,7 @@ def fbe_tx_Note(v: Note) -> str:
 
 
 def fbe_tx_Quiet(v: Quiet) -> str:
-    """Quiet in the original text format (FORMAT.md section 9)."""
+    """Quiet in the original text format (docs/format.md section 9)."""
     return "".join((
         "Quiet(",
         "password=***",
@@ -2014,12 +2014,12 @@ def fbe_tx_Quiet(v: Quiet) -> str:
 
 
 def fbe_tx_Empty(v: Empty) -> str:
-    """Empty in the original text format (FORMAT.md section 9)."""
+    """Empty in the original text format (docs/format.md section 9)."""
     return "Empty()"
 
 
 def fbe_tx_Everything(v: Everything) -> str:
-    """Everything in the original text format (FORMAT.md section 9)."""
+    """Everything in the original text format (docs/format.md section 9)."""
     return "".join((
         "Everything(",
         "id=",
@@ -2131,7 +2131,7 @@ def fbe_tx_Everything(v: Everything) -> str:
 
 
 def fbe_tx_PlaceOrder(v: PlaceOrder) -> str:
-    """PlaceOrder in the original text format (FORMAT.md section 9)."""
+    """PlaceOrder in the original text format (docs/format.md section 9)."""
     return "".join((
         "PlaceOrder(",
         "id=",
@@ -2143,7 +2143,7 @@ def fbe_tx_PlaceOrder(v: PlaceOrder) -> str:
 
 
 def fbe_tx_Accepted(v: Accepted) -> str:
-    """Accepted in the original text format (FORMAT.md section 9)."""
+    """Accepted in the original text format (docs/format.md section 9)."""
     return "".join((
         "Accepted(",
         "id=",
@@ -2153,7 +2153,7 @@ def fbe_tx_Accepted(v: Accepted) -> str:
 
 
 def fbe_tx_Rejected(v: Rejected) -> str:
-    """Rejected in the original text format (FORMAT.md section 9)."""
+    """Rejected in the original text format (docs/format.md section 9)."""
     return "".join((
         "Rejected(",
         "id=",
@@ -2165,7 +2165,7 @@ def fbe_tx_Rejected(v: Rejected) -> str:
 
 
 def fbe_tx_Ping(v: Ping) -> str:
-    """Ping in the original text format (FORMAT.md section 9)."""
+    """Ping in the original text format (docs/format.md section 9)."""
     return "".join((
         "Ping(",
         "sequence=",
@@ -2175,7 +2175,7 @@ def fbe_tx_Ping(v: Ping) -> str:
 
 
 def fbe_tx_FixedKeywords(v: FixedKeywords) -> str:
-    """FixedKeywords in the original text format (FORMAT.md section 9)."""
+    """FixedKeywords in the original text format (docs/format.md section 9)."""
     return "".join((
         "FixedKeywords(",
         "new=",
@@ -2189,7 +2189,7 @@ def fbe_tx_FixedKeywords(v: FixedKeywords) -> str:
 
 
 def fbe_tx_Keywords(v: Keywords) -> str:
-    """Keywords in the original text format (FORMAT.md section 9)."""
+    """Keywords in the original text format (docs/format.md section 9)."""
     return "".join((
         "Keywords(",
         "new=",
@@ -2816,7 +2816,7 @@ def fbe_vr_Keywords(r: fbe.Reader, p: int) -> Keywords:
 
 
 class CountedModel(fbe.Model[Counted]):
-    """Versioned model of Counted: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Counted: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1001
 
@@ -2828,7 +2828,7 @@ class CountedModel(fbe.Model[Counted]):
 
 
 class ShiftedModel(fbe.Model[Shifted]):
-    """Versioned model of Shifted: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Shifted: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1020
 
@@ -2840,7 +2840,7 @@ class ShiftedModel(fbe.Model[Shifted]):
 
 
 class AfterShiftModel(fbe.Model[AfterShift]):
-    """Versioned model of AfterShift: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of AfterShift: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1021
 
@@ -2852,7 +2852,7 @@ class AfterShiftModel(fbe.Model[AfterShift]):
 
 
 class FixedModel(fbe.Model[Fixed]):
-    """Versioned model of Fixed: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Fixed: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 7
 
@@ -2864,7 +2864,7 @@ class FixedModel(fbe.Model[Fixed]):
 
 
 class DerivedModel(fbe.Model[Derived]):
-    """Versioned model of Derived: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Derived: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 7
 
@@ -2876,7 +2876,7 @@ class DerivedModel(fbe.Model[Derived]):
 
 
 class ImportedBaseModel(fbe.Model[ImportedBase]):
-    """Versioned model of ImportedBase: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of ImportedBase: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1022
 
@@ -2888,7 +2888,7 @@ class ImportedBaseModel(fbe.Model[ImportedBase]):
 
 
 class NoteModel(fbe.Model[Note]):
-    """Versioned model of Note: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Note: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1023
 
@@ -2900,7 +2900,7 @@ class NoteModel(fbe.Model[Note]):
 
 
 class QuietModel(fbe.Model[Quiet]):
-    """Versioned model of Quiet: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Quiet: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1024
 
@@ -2912,7 +2912,7 @@ class QuietModel(fbe.Model[Quiet]):
 
 
 class EmptyModel(fbe.Model[Empty]):
-    """Versioned model of Empty: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Empty: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1025
 
@@ -2924,7 +2924,7 @@ class EmptyModel(fbe.Model[Empty]):
 
 
 class EverythingModel(fbe.Model[Everything]):
-    """Versioned model of Everything: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Everything: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1026
 
@@ -2936,7 +2936,7 @@ class EverythingModel(fbe.Model[Everything]):
 
 
 class PlaceOrderModel(fbe.Model[PlaceOrder]):
-    """Versioned model of PlaceOrder: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of PlaceOrder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1027
 
@@ -2948,7 +2948,7 @@ class PlaceOrderModel(fbe.Model[PlaceOrder]):
 
 
 class AcceptedModel(fbe.Model[Accepted]):
-    """Versioned model of Accepted: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Accepted: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1028
 
@@ -2960,7 +2960,7 @@ class AcceptedModel(fbe.Model[Accepted]):
 
 
 class RejectedModel(fbe.Model[Rejected]):
-    """Versioned model of Rejected: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Rejected: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1029
 
@@ -2972,7 +2972,7 @@ class RejectedModel(fbe.Model[Rejected]):
 
 
 class PingModel(fbe.Model[Ping]):
-    """Versioned model of Ping: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Ping: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1030
 
@@ -2984,7 +2984,7 @@ class PingModel(fbe.Model[Ping]):
 
 
 class FixedKeywordsModel(fbe.Model[FixedKeywords]):
-    """Versioned model of FixedKeywords: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of FixedKeywords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1031
 
@@ -2996,7 +2996,7 @@ class FixedKeywordsModel(fbe.Model[FixedKeywords]):
 
 
 class KeywordsModel(fbe.Model[Keywords]):
-    """Versioned model of Keywords: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Keywords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1032
 
@@ -3782,7 +3782,7 @@ def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
 
 
 class CountedFinalModel(fbe.FinalModel[Counted]):
-    """Final model of Counted: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Counted: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1001
 
@@ -3794,7 +3794,7 @@ class CountedFinalModel(fbe.FinalModel[Counted]):
 
 
 class ShiftedFinalModel(fbe.FinalModel[Shifted]):
-    """Final model of Shifted: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Shifted: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1020
 
@@ -3806,7 +3806,7 @@ class ShiftedFinalModel(fbe.FinalModel[Shifted]):
 
 
 class AfterShiftFinalModel(fbe.FinalModel[AfterShift]):
-    """Final model of AfterShift: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of AfterShift: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1021
 
@@ -3818,7 +3818,7 @@ class AfterShiftFinalModel(fbe.FinalModel[AfterShift]):
 
 
 class FixedFinalModel(fbe.FinalModel[Fixed]):
-    """Final model of Fixed: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Fixed: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 7
 
@@ -3830,7 +3830,7 @@ class FixedFinalModel(fbe.FinalModel[Fixed]):
 
 
 class DerivedFinalModel(fbe.FinalModel[Derived]):
-    """Final model of Derived: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Derived: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 7
 
@@ -3842,7 +3842,7 @@ class DerivedFinalModel(fbe.FinalModel[Derived]):
 
 
 class ImportedBaseFinalModel(fbe.FinalModel[ImportedBase]):
-    """Final model of ImportedBase: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of ImportedBase: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1022
 
@@ -3854,7 +3854,7 @@ class ImportedBaseFinalModel(fbe.FinalModel[ImportedBase]):
 
 
 class NoteFinalModel(fbe.FinalModel[Note]):
-    """Final model of Note: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Note: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1023
 
@@ -3866,7 +3866,7 @@ class NoteFinalModel(fbe.FinalModel[Note]):
 
 
 class QuietFinalModel(fbe.FinalModel[Quiet]):
-    """Final model of Quiet: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Quiet: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1024
 
@@ -3878,7 +3878,7 @@ class QuietFinalModel(fbe.FinalModel[Quiet]):
 
 
 class EmptyFinalModel(fbe.FinalModel[Empty]):
-    """Final model of Empty: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Empty: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1025
 
@@ -3890,7 +3890,7 @@ class EmptyFinalModel(fbe.FinalModel[Empty]):
 
 
 class EverythingFinalModel(fbe.FinalModel[Everything]):
-    """Final model of Everything: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Everything: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1026
 
@@ -3902,7 +3902,7 @@ class EverythingFinalModel(fbe.FinalModel[Everything]):
 
 
 class PlaceOrderFinalModel(fbe.FinalModel[PlaceOrder]):
-    """Final model of PlaceOrder: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of PlaceOrder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1027
 
@@ -3914,7 +3914,7 @@ class PlaceOrderFinalModel(fbe.FinalModel[PlaceOrder]):
 
 
 class AcceptedFinalModel(fbe.FinalModel[Accepted]):
-    """Final model of Accepted: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Accepted: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1028
 
@@ -3926,7 +3926,7 @@ class AcceptedFinalModel(fbe.FinalModel[Accepted]):
 
 
 class RejectedFinalModel(fbe.FinalModel[Rejected]):
-    """Final model of Rejected: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Rejected: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1029
 
@@ -3938,7 +3938,7 @@ class RejectedFinalModel(fbe.FinalModel[Rejected]):
 
 
 class PingFinalModel(fbe.FinalModel[Ping]):
-    """Final model of Ping: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Ping: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1030
 
@@ -3950,7 +3950,7 @@ class PingFinalModel(fbe.FinalModel[Ping]):
 
 
 class FixedKeywordsFinalModel(fbe.FinalModel[FixedKeywords]):
-    """Final model of FixedKeywords: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of FixedKeywords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1031
 
@@ -3962,7 +3962,7 @@ class FixedKeywordsFinalModel(fbe.FinalModel[FixedKeywords]):
 
 
 class KeywordsFinalModel(fbe.FinalModel[Keywords]):
-    """Final model of Keywords: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Keywords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1032
 

@@ -107,7 +107,7 @@ class Instrument(fbe.Struct):
         return fbe_tx_Instrument(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Instrument, self))
 
     @classmethod
@@ -116,7 +116,7 @@ class Instrument(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Instrument, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Instrument, self, 501))
 
     @classmethod
@@ -125,7 +125,7 @@ class Instrument(fbe.Struct):
         return fbe.decode_final(fbe_fr_Instrument, data, 501, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Instrument(self)
 
     @classmethod
@@ -187,7 +187,7 @@ class Failure(fbe.Struct):
         return fbe_tx_Failure(self)
 
     def to_fbe(self) -> bytes:
-        """This value as a versioned root (FORMAT.md section 3)."""
+        """This value as a versioned root (docs/format.md section 3)."""
         return bytes(fbe.encode_versioned(fbe_vw_Failure, self))
 
     @classmethod
@@ -196,7 +196,7 @@ class Failure(fbe.Struct):
         return fbe.decode_versioned(fbe_vr_Failure, data, limits)[0]
 
     def to_final(self) -> bytes:
-        """This value as a final root (FORMAT.md section 4)."""
+        """This value as a final root (docs/format.md section 4)."""
         return bytes(fbe.encode_final(fbe_fw_Failure, self, 502))
 
     @classmethod
@@ -205,7 +205,7 @@ class Failure(fbe.Struct):
         return fbe.decode_final(fbe_fr_Failure, data, 502, limits)[0]
 
     def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (FORMAT.md section 8)."""
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         return fbe_js_Failure(self)
 
     @classmethod
@@ -215,7 +215,7 @@ class Failure(fbe.Struct):
 
 
 def fbe_tx_Instrument(v: Instrument) -> str:
-    """Instrument in the original text format (FORMAT.md section 9)."""
+    """Instrument in the original text format (docs/format.md section 9)."""
     return "".join((
         "Instrument(",
         "symbol=",
@@ -227,7 +227,7 @@ def fbe_tx_Instrument(v: Instrument) -> str:
 
 
 def fbe_tx_Failure(v: Failure) -> str:
-    """Failure in the original text format (FORMAT.md section 9)."""
+    """Failure in the original text format (docs/format.md section 9)."""
     return "".join((
         "Failure(",
         "id=",
@@ -295,7 +295,7 @@ def fbe_vr_Failure(r: fbe.Reader, p: int) -> Failure:
 
 
 class InstrumentModel(fbe.Model[Instrument]):
-    """Versioned model of Instrument: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Instrument: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 501
 
@@ -307,7 +307,7 @@ class InstrumentModel(fbe.Model[Instrument]):
 
 
 class FailureModel(fbe.Model[Failure]):
-    """Versioned model of Failure: serialize, deserialize, verify (FORMAT.md section 3)."""
+    """Versioned model of Failure: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 502
 
@@ -388,7 +388,7 @@ def fbe_fr_Failure(r: fbe.Reader, p: int) -> tuple[Failure, int]:
 
 
 class InstrumentFinalModel(fbe.FinalModel[Instrument]):
-    """Final model of Instrument: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Instrument: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 501
 
@@ -400,7 +400,7 @@ class InstrumentFinalModel(fbe.FinalModel[Instrument]):
 
 
 class FailureFinalModel(fbe.FinalModel[Failure]):
-    """Final model of Failure: compact, no versioning (FORMAT.md section 4)."""
+    """Final model of Failure: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 502
 
