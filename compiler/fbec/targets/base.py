@@ -31,8 +31,9 @@ class CodeWriter:
     """Builds a text file line by line with managed indentation.
 
     `w.line("x")` writes one line at the current depth; `with w.block("{", "}")`
-    indents between an opening and closing line; `w.blank()` writes one empty
-    line (never two in a row).
+    indents between an opening and closing line (indentation is only ever
+    paired by a block); `w.label("public:")` writes a line one level out;
+    `w.blank()` writes one empty line (never two in a row).
     """
 
     def __init__(self, options: Options = Options()) -> None:
@@ -47,18 +48,27 @@ class CodeWriter:
         for item in text.splitlines():
             self.line(item)
 
+    def label(self, text: str) -> None:
+        """A line one level out from the current depth: an access specifier
+        (`public:`) or a case label inside its block."""
+        self._lines.append(self._unit * max(self._depth - 1, 0) + text)
+
     def blank(self) -> None:
         if self._lines and self._lines[-1] != "":
             self._lines.append("")
 
-    def indent(self) -> None:
-        self._depth += 1
-
-    def dedent(self) -> None:
-        self._depth -= 1
+    @property
+    def unit(self) -> str:
+        """One level of indentation (`-n INDENT` spaces, or a tab with `-t`)."""
+        return self._unit
 
     def block(self, opening: str, closing: str = "") -> _Block:
+        """Lines written inside are one level deeper, between `opening` and `closing` (each omitted when empty)."""
         return _Block(self, opening, closing)
+
+    def indented(self) -> _Block:
+        """Lines written inside are one level deeper (a continuation, an initializer list)."""
+        return _Block(self, "", "")
 
     def text(self) -> str:
         while self._lines and self._lines[-1] == "":
@@ -73,11 +83,11 @@ class _Block:
     def __enter__(self) -> CodeWriter:
         if self._open:
             self._w.line(self._open)
-        self._w.indent()
+        self._w._depth += 1
         return self._w
 
     def __exit__(self, *exc: object) -> None:
-        self._w.dedent()
+        self._w._depth -= 1
         if self._close:
             self._w.line(self._close)
 

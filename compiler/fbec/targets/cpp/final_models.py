@@ -160,10 +160,9 @@ def _size(w: CodeWriter, s: Struct) -> None:
     w.line(f"inline std::size_t FBody<{t}>::size(const {t}& {'value' if used else '/*value*/'}) noexcept")
     with w.block("{", "}"):
         w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
-        w.indent()
-        for i, term in enumerate(terms[1:], 1):
-            w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
-        w.dedent()
+        with w.indented():
+            for i, term in enumerate(terms[1:], 1):
+                w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
     w.blank()
 
 
@@ -334,16 +333,14 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
                         one(group[0])
                         continue
                     size = _run_size(group)
-                    w.line(f"if (FBE_LIKELY(d.remaining() >= {size})) {{")
-                    w.indent()
-                    w.line(f"{'' if declared else 'const uint8_t* '}p = d.data + d.pos;")
-                    at = 0
-                    for f in group:
-                        assert isinstance(f, Field)
-                        w.line(f"value.{field_ident(f.name)} = Scalar<{cpp_type(f.type)}>::get(p + {at});")
-                        at += scalar_size(f.type)
-                    w.line(f"d.pos += {size};")
-                    w.dedent()
+                    with w.block(f"if (FBE_LIKELY(d.remaining() >= {size})) {{"):
+                        w.line(f"{'' if declared else 'const uint8_t* '}p = d.data + d.pos;")
+                        at = 0
+                        for f in group:
+                            assert isinstance(f, Field)
+                            w.line(f"value.{field_ident(f.name)} = Scalar<{cpp_type(f.type)}>::get(p + {at});")
+                            at += scalar_size(f.type)
+                        w.line(f"d.pos += {size};")
                     _else_each(w, group, one)
             w.line("return ok;")
     w.blank()
@@ -389,12 +386,9 @@ def _read_fixed(w: CodeWriter, s: Struct) -> None:
 
 def _else_each(w: CodeWriter, items: Sequence[Any], one: Callable[[Any], None]) -> None:
     """Closes a fast branch: `} else {`, then the items one by one (the best-effort path)."""
-    w.line("} else {")
-    w.indent()
-    for item in items:
-        one(item)
-    w.dedent()
-    w.line("}")
+    with w.block("} else {", "}"):
+        for item in items:
+            one(item)
 
 
 def _verify(w: CodeWriter, s: Struct, inlined: set[str]) -> None:

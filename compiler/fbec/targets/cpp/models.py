@@ -104,10 +104,9 @@ def _extra(w: CodeWriter, s: Struct) -> None:
             w.line("return 0;")
         else:
             w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
-            w.indent()
-            for i, term in enumerate(terms[1:], 1):
-                w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
-            w.dedent()
+            with w.indented():
+                for i, term in enumerate(terms[1:], 1):
+                    w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
     w.blank()
 
 

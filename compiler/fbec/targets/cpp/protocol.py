@@ -130,24 +130,21 @@ def _sender(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
     w.line(f"//! Serializes the messages of '{package.name}' into {'final' if final else 'versioned'} frames;")
     w.line("//! override onSend(data, size) (and optionally onSendLog(message)).")
     _class_head(w, name, ["FBE::Sender<TBuffer>"] + _bases(schema, package, "Sender", final))
-    w.line("{")
-    w.line("public:")
-    w.indent()
-    w.line(f"{name}() {{ this->_final = {'true' if final else 'false'}; }}")
-    w.blank()
-    for b in imported:
-        w.line(f"using {b}::send;")
-    for s in types:
-        w.line(f"//! Sends {s.qualified}; returns the bytes onSend() accepted.")
-        w.line(f"std::size_t send(const {qualified(s.qualified)}& value) "
-               f"{{ return this->send_value({s.name}Model, value); }}")
-    w.blank()
-    if types:
-        w.line("// Sender models (their buffers are swapped with the sender buffer while serializing)")
-    for s in types:
-        w.line(f"{_model(s, final, 'TBuffer')} {s.name}Model;")
-    w.dedent()
-    w.line("};")
+    with w.block("{", "};"):
+        w.label("public:")
+        w.line(f"{name}() {{ this->_final = {'true' if final else 'false'}; }}")
+        w.blank()
+        for b in imported:
+            w.line(f"using {b}::send;")
+        for s in types:
+            w.line(f"//! Sends {s.qualified}; returns the bytes onSend() accepted.")
+            w.line(f"std::size_t send(const {qualified(s.qualified)}& value) "
+                   f"{{ return this->send_value({s.name}Model, value); }}")
+        w.blank()
+        if types:
+            w.line("// Sender models (their buffers are swapped with the sender buffer while serializing)")
+        for s in types:
+            w.line(f"{_model(s, final, 'TBuffer')} {s.name}Model;")
     w.blank()
 
 
@@ -161,40 +158,41 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
     w.line(f"//! Reassembles {'final' if final else 'versioned'} frames of '{package.name}' and its imports and")
     w.line("//! delivers each message to onReceive(value); see FBE::Receiver for errors.")
     _class_head(w, name, ["FBE::Receiver<TBuffer>"] + bases)
-    w.line("{")
-    w.line("public:")
-    w.indent()
-    w.line(f"{name}() {{ this->_final = {'true' if final else 'false'}; }}")
-    w.dedent()
+    with w.block("{", "};"):
+        w.label("public:")
+        w.line(f"{name}() {{ this->_final = {'true' if final else 'false'}; }}")
+        w.blank()
+        w.label("protected:")
+        for b in bases:
+            w.line(f"using {b}::onReceive;")
+        for s in types:
+            w.line(f"virtual void onReceive(const {qualified(s.qualified)}& /*value*/) {{}}")
+        w.blank()
+        w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
+        with w.block("{", "}"):
+            if dispatch:
+                w.line("switch (type)")
+                with w.block("{", "}"):
+                    for s in dispatch:
+                        w.line(f"case {s.type_id}:")
+                        with w.block("{", "}"):
+                            w.line(f"{qualified(s.qualified)} value;")
+                            w.line(f'if (this->read_frame({s.name}ReaderModel, value, data, size, "{s.qualified}"))')
+                            w.line("    onReceive(value);")
+                            w.line("return true;")
+                    w.line("default:")
+                    w.line("    break;")
+            _next_bases(w, bases, dispatch)
+        if dispatch:
+            w.blank()
+            w.label("private:")
+            for s in dispatch:
+                w.line(f"{_model(s, final, 'FBE::ReadBuffer')} {s.name}ReaderModel;")
     w.blank()
-    w.line("protected:")
-    w.indent()
-    for b in bases:
-        w.line(f"using {b}::onReceive;")
-    for s in types:
-        w.line(f"virtual void onReceive(const {qualified(s.qualified)}& /*value*/) {{}}")
-    w.blank()
-    w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
-    w.line("{")
-    w.indent()
-    if dispatch:
-        w.line("switch (type)")
-        w.line("{")
-        w.indent()
-        for s in dispatch:
-            w.line(f"case {s.type_id}:")
-            w.line("{")
-            w.indent()
-            w.line(f"{qualified(s.qualified)} value;")
-            w.line(f'if (this->read_frame({s.name}ReaderModel, value, data, size, "{s.qualified}"))')
-            w.line("    onReceive(value);")
-            w.line("return true;")
-            w.dedent()
-            w.line("}")
-        w.line("default:")
-        w.line("    break;")
-        w.dedent()
-        w.line("}")
+
+
+def _next_bases(w: CodeWriter, bases: list[str], dispatch: list[Struct]) -> None:
+    """The end of a Receiver's or Proxy's onReceive: a type id not in the table goes to the imports' classes."""
     for b in bases:
         w.line(f"if ({b}::onReceive(type, data, size))")
         w.line("    return true;")
@@ -203,18 +201,6 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
         w.line("(void)data;")
         w.line("(void)size;")
     w.line("return false;")
-    w.dedent()
-    w.line("}")
-    if dispatch:
-        w.dedent()
-        w.blank()
-        w.line("private:")
-        w.indent()
-        for s in dispatch:
-            w.line(f"{_model(s, final, 'FBE::ReadBuffer')} {s.name}ReaderModel;")
-    w.dedent()
-    w.line("};")
-    w.blank()
 
 
 # ---------------------------------------------------------------- Proxy
@@ -225,50 +211,32 @@ def _proxy(w: CodeWriter, schema: Schema, package: Package) -> None:
     w.line(f"//! Dispatches versioned frames of '{package.name}' like a Receiver but without deserializing:")
     w.line("//! onProxy() gets the verified model attached to the frame and the raw frame bytes.")
     _class_head(w, "Proxy", ["FBE::Receiver<TBuffer>"] + bases)
-    w.line("{")
-    w.line("protected:")
-    w.indent()
-    for b in bases:
-        w.line(f"using {b}::onProxy;")
-    for s in dispatch:
-        w.line(f"virtual void onProxy({_model(s, False, 'FBE::ReadBuffer')}& /*model*/, std::size_t /*type*/, "
-               "const void* /*data*/, std::size_t /*size*/) {}")
-    w.blank()
-    w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
-    w.line("{")
-    w.indent()
-    if dispatch:
-        w.line("switch (type)")
-        w.line("{")
-        w.indent()
+    with w.block("{", "};"):
+        w.label("protected:")
+        for b in bases:
+            w.line(f"using {b}::onProxy;")
         for s in dispatch:
-            w.line(f"case {s.type_id}:")
-            w.line(f'    if (this->verify_frame({s.name}Model, data, size, "{s.qualified}"))')
-            w.line(f"        onProxy({s.name}Model, type, data, size);")
-            w.line("    return true;")
-        w.line("default:")
-        w.line("    break;")
-        w.dedent()
-        w.line("}")
-    for b in bases:
-        w.line(f"if ({b}::onReceive(type, data, size))")
-        w.line("    return true;")
-    if not dispatch and not bases:
-        w.line("(void)type;")
-        w.line("(void)data;")
-        w.line("(void)size;")
-    w.line("return false;")
-    w.dedent()
-    w.line("}")
-    if dispatch:
-        w.dedent()
+            w.line(f"virtual void onProxy({_model(s, False, 'FBE::ReadBuffer')}& /*model*/, std::size_t /*type*/, "
+                   "const void* /*data*/, std::size_t /*size*/) {}")
         w.blank()
-        w.line("private:")
-        w.indent()
-        for s in dispatch:
-            w.line(f"{_model(s, False, 'FBE::ReadBuffer')} {s.name}Model;")
-    w.dedent()
-    w.line("};")
+        w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
+        with w.block("{", "}"):
+            if dispatch:
+                w.line("switch (type)")
+                with w.block("{", "}"):
+                    for s in dispatch:
+                        w.line(f"case {s.type_id}:")
+                        w.line(f'    if (this->verify_frame({s.name}Model, data, size, "{s.qualified}"))')
+                        w.line(f"        onProxy({s.name}Model, type, data, size);")
+                        w.line("    return true;")
+                    w.line("default:")
+                    w.line("    break;")
+            _next_bases(w, bases, dispatch)
+        if dispatch:
+            w.blank()
+            w.label("private:")
+            for s in dispatch:
+                w.line(f"{_model(s, False, 'FBE::ReadBuffer')} {s.name}Model;")
     w.blank()
 
 
@@ -311,24 +279,119 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
     w.line("//! future completed by the response, failed by a reject, a timeout (watchdog) or reset().")
     _class_head(w, name, ["FBE::Client<TBuffer>", f"FBE::{ident(package.name)}::{_cls('Sender', final)}<TBuffer>",
                           f"FBE::{ident(package.name)}::{_cls('Receiver', final)}<TBuffer>"] + imp_clients)
-    w.line("{")
-    w.line("public:")
-    w.indent()
-    w.line(f"using FBE::{ident(package.name)}::{_cls('Sender', final)}<TBuffer>::send;")
-    w.line("using FBE::Client<TBuffer>::receive;")
-    w.line("using FBE::Client<TBuffer>::reset;")
-    w.line("using FBE::Client<TBuffer>::logging;")
-    w.line("using FBE::Client<TBuffer>::final;")
-    for imp, c in zip(imp_packages, imp_clients):
-        if _has_requests(schema, imp):
-            w.line(f"using {c}::request;")
-    for r in requests:
-        result = f"std::future<{qualified(r.response)}>" if r.response else "std::future<void>"
-        what = f"completes with the {r.response} of the same id" if r.response else "completes once sent"
-        w.line(f"//! Sends {r.qualified}; the future {what}. timeout in milliseconds, 0 = none.")
-        w.line(f"{result} request(const {qualified(r.qualified)}& value, uint64_t timeout = 0)")
-        w.line("{")
-        w.indent()
+    with w.block("{", "};"):
+        w.label("public:")
+        w.line(f"using FBE::{ident(package.name)}::{_cls('Sender', final)}<TBuffer>::send;")
+        w.line("using FBE::Client<TBuffer>::receive;")
+        w.line("using FBE::Client<TBuffer>::reset;")
+        w.line("using FBE::Client<TBuffer>::logging;")
+        w.line("using FBE::Client<TBuffer>::final;")
+        for imp, c in zip(imp_packages, imp_clients):
+            if _has_requests(schema, imp):
+                w.line(f"using {c}::request;")
+        for r in requests:
+            _request(w, r)
+        w.blank()
+        w.label("protected:")
+        w.line(f"using FBE::{ident(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
+        for imp, c in zip(imp_packages, imp_clients):
+            if not _has_types(imp):
+                continue
+            w.line(f"using {c}::onReceiveResponse;")
+            w.line(f"using {c}::onReceiveReject;")
+            w.line(f"using {c}::onReceiveNotify;")
+        for q, is_own in handled:
+            t = qualified(q)
+            if not is_own:
+                # An imported response/reject type: complete or fail this
+                # package's requests, else let the imported Client handle it
+                # (its own onReceiveResponse/onReceiveReject stay in charge).
+                w.line(f"void onReceive(const {t}& value) override")
+                with w.block("{", "}"):
+                    if q in responses:
+                        w.line(f"if (_requests_{_ident(q)}.complete(value.id, value))")
+                        w.line("    return;")
+                    if q in rejects and (rejects[q] or q in global_rejects):
+                        w.line("const std::string error = value.string();")
+                        for table in rejects[q]:
+                            w.line(f"if (_requests_{_ident(table)}.fail(value.id, error))")
+                            w.line("    return;")
+                        if q in global_rejects:
+                            for c in imp_clients:
+                                w.line(f"if ({c}::fail_request(value.id, error))")
+                                w.line("    return;")
+                    w.line(f"{owner_client(q)}::onReceive(value);")
+                continue
+            if q in responses:
+                w.line(f"virtual bool onReceiveResponse(const {t}& response) "
+                       f"{{ return _requests_{_ident(q)}.complete(response.id, response); }}")
+            else:
+                w.line(f"virtual bool onReceiveResponse(const {t}& /*response*/) {{ return false; }}")
+            if q in rejects:
+                w.line(f"virtual bool onReceiveReject(const {t}& reject)")
+                with w.block("{", "}"):
+                    tables = rejects[q]
+                    if tables or q in global_rejects:
+                        w.line("const std::string error = reject.string();")
+                    for table in tables:
+                        w.line(f"if (_requests_{_ident(table)}.fail(reject.id, error))")
+                        w.line("    return true;")
+                    if q in global_rejects:
+                        for c in imp_clients:
+                            w.line(f"if ({c}::fail_request(reject.id, error))")
+                            w.line("    return true;")
+                    if not tables and q not in global_rejects:
+                        w.line("(void)reject;")
+                    w.line("return false;")
+            else:
+                w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
+            w.line(f"virtual void onReceiveNotify(const {t}& /*notify*/) {{}}")
+            w.line(f"void onReceive(const {t}& value) override")
+            with w.block("{", "}"):
+                w.line("if (!onReceiveResponse(value) && !onReceiveReject(value))")
+                w.line("    onReceiveNotify(value);")
+        w.blank()
+        w.line("void reset_requests() override")
+        with w.block("{", "}"):
+            for c in imp_clients:
+                w.line(f"{c}::reset_requests();")
+            for q in responses:
+                w.line(f"_requests_{_ident(q)}.reset();")
+        w.blank()
+        utc = "utc" if (imp_clients or responses) else "/*utc*/"
+        w.line(f"void watchdog_requests(uint64_t {utc}) override")
+        with w.block("{", "}"):
+            for c in imp_clients:
+                w.line(f"{c}::watchdog_requests(utc);")
+            for q in responses:
+                w.line(f"_requests_{_ident(q)}.watchdog(utc);")
+        w.blank()
+        used = bool(imp_clients or responses)
+        w.line(f"bool fail_request(const FBE::uuid_t& {'id' if used else '/*id*/'}, "
+               f"const std::string& {'error' if used else '/*error*/'}) override")
+        with w.block("{", "}"):
+            for q in responses:
+                w.line(f"if (_requests_{_ident(q)}.fail(id, error))")
+                w.line("    return true;")
+            for c in imp_clients:
+                w.line(f"if ({c}::fail_request(id, error))")
+                w.line("    return true;")
+            w.line("return false;")
+        if responses:
+            w.blank()
+            w.label("private:")
+            for q in responses:
+                w.line(f"FBE::PendingRequests<{qualified(q)}> _requests_{_ident(q)};")
+    w.blank()
+
+
+def _request(w: CodeWriter, r: Struct) -> None:
+    """A Client's request(value, timeout) for one request type."""
+    result = f"std::future<{qualified(r.response)}>" if r.response else "std::future<void>"
+    what = f"completes with the {r.response} of the same id" if r.response else "completes once sent"
+    w.line(f"//! Sends {r.qualified}; the future {what}. timeout in milliseconds, 0 = none.")
+    w.line(f"{result} request(const {qualified(r.qualified)}& value, uint64_t timeout = 0)")
+    with w.block("{", "}"):
         w.line("std::scoped_lock locker(this->_lock);")
         if r.response:
             rt = qualified(r.response)
@@ -337,142 +400,21 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
             w.line(f"_requests_{_ident(r.response)}.add(value.id, this->unique_timestamp(), timeout * 1000000, "
                    "std::move(promise));")
             w.line("try")
-            w.line("{")
-            w.line("    this->send(value);")
-            w.line("}")
+            with w.block("{", "}"):
+                w.line("this->send(value);")
             w.line("catch (const std::exception& ex)")
-            w.line("{")
-            w.line(f'    _requests_{_ident(r.response)}.fail(value.id, std::string("Send request failed! ") + ex.what());')
-            w.line("}")
+            with w.block("{", "}"):
+                w.line(f'_requests_{_ident(r.response)}.fail(value.id, std::string("Send request failed! ") + ex.what());')
         else:
             w.line("(void)timeout;")
             w.line("std::promise<void> promise;")
             w.line("std::future<void> future = promise.get_future();")
             w.line("try")
-            w.line("{")
-            w.line("    this->send(value);")
-            w.line("    promise.set_value();")
-            w.line("}")
+            with w.block("{", "}"):
+                w.line("this->send(value);")
+                w.line("promise.set_value();")
             w.line("catch (const std::exception& ex)")
-            w.line("{")
-            w.line('    promise.set_exception(std::make_exception_ptr(std::runtime_error(std::string("Send request failed! ") + ex.what())));')
-            w.line("}")
+            with w.block("{", "}"):
+                w.line('promise.set_exception(std::make_exception_ptr(std::runtime_error('
+                       'std::string("Send request failed! ") + ex.what())));')
         w.line("return future;")
-        w.dedent()
-        w.line("}")
-    w.dedent()
-    w.blank()
-    w.line("protected:")
-    w.indent()
-    w.line(f"using FBE::{ident(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
-    for imp, c in zip(imp_packages, imp_clients):
-        if not _has_types(imp):
-            continue
-        w.line(f"using {c}::onReceiveResponse;")
-        w.line(f"using {c}::onReceiveReject;")
-        w.line(f"using {c}::onReceiveNotify;")
-    for q, is_own in handled:
-        t = qualified(q)
-        if not is_own:
-            # An imported response/reject type: complete or fail this
-            # package's requests, else let the imported Client handle it
-            # (its own onReceiveResponse/onReceiveReject stay in charge).
-            w.line(f"void onReceive(const {t}& value) override")
-            w.line("{")
-            w.indent()
-            if q in responses:
-                w.line(f"if (_requests_{_ident(q)}.complete(value.id, value))")
-                w.line("    return;")
-            if q in rejects and (rejects[q] or q in global_rejects):
-                w.line("const std::string error = value.string();")
-                for table in rejects[q]:
-                    w.line(f"if (_requests_{_ident(table)}.fail(value.id, error))")
-                    w.line("    return;")
-                if q in global_rejects:
-                    for c in imp_clients:
-                        w.line(f"if ({c}::fail_request(value.id, error))")
-                        w.line("    return;")
-            w.line(f"{owner_client(q)}::onReceive(value);")
-            w.dedent()
-            w.line("}")
-            continue
-        if q in responses:
-            w.line(f"virtual bool onReceiveResponse(const {t}& response) "
-                   f"{{ return _requests_{_ident(q)}.complete(response.id, response); }}")
-        else:
-            w.line(f"virtual bool onReceiveResponse(const {t}& /*response*/) {{ return false; }}")
-        if q in rejects:
-            w.line(f"virtual bool onReceiveReject(const {t}& reject)")
-            w.line("{")
-            w.indent()
-            tables = rejects[q]
-            if tables or q in global_rejects:
-                w.line("const std::string error = reject.string();")
-            for table in tables:
-                w.line(f"if (_requests_{_ident(table)}.fail(reject.id, error))")
-                w.line("    return true;")
-            if q in global_rejects:
-                for c in imp_clients:
-                    w.line(f"if ({c}::fail_request(reject.id, error))")
-                    w.line("    return true;")
-            if not tables and q not in global_rejects:
-                w.line("(void)reject;")
-            w.line("return false;")
-            w.dedent()
-            w.line("}")
-        else:
-            w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
-        w.line(f"virtual void onReceiveNotify(const {t}& /*notify*/) {{}}")
-        w.line(f"void onReceive(const {t}& value) override")
-        w.line("{")
-        w.indent()
-        w.line("if (!onReceiveResponse(value) && !onReceiveReject(value))")
-        w.line("    onReceiveNotify(value);")
-        w.dedent()
-        w.line("}")
-    w.blank()
-    w.line("void reset_requests() override")
-    w.line("{")
-    w.indent()
-    for c in imp_clients:
-        w.line(f"{c}::reset_requests();")
-    for q in responses:
-        w.line(f"_requests_{_ident(q)}.reset();")
-    w.dedent()
-    w.line("}")
-    w.blank()
-    utc = "utc" if (imp_clients or responses) else "/*utc*/"
-    w.line(f"void watchdog_requests(uint64_t {utc}) override")
-    w.line("{")
-    w.indent()
-    for c in imp_clients:
-        w.line(f"{c}::watchdog_requests(utc);")
-    for q in responses:
-        w.line(f"_requests_{_ident(q)}.watchdog(utc);")
-    w.dedent()
-    w.line("}")
-    w.blank()
-    used = bool(imp_clients or responses)
-    w.line(f"bool fail_request(const FBE::uuid_t& {'id' if used else '/*id*/'}, "
-           f"const std::string& {'error' if used else '/*error*/'}) override")
-    w.line("{")
-    w.indent()
-    for q in responses:
-        w.line(f"if (_requests_{_ident(q)}.fail(id, error))")
-        w.line("    return true;")
-    for c in imp_clients:
-        w.line(f"if ({c}::fail_request(id, error))")
-        w.line("    return true;")
-    w.line("return false;")
-    w.dedent()
-    w.line("}")
-    if responses:
-        w.dedent()
-        w.blank()
-        w.line("private:")
-        w.indent()
-        for q in responses:
-            w.line(f"FBE::PendingRequests<{qualified(q)}> _requests_{_ident(q)};")
-    w.dedent()
-    w.line("};")
-    w.blank()

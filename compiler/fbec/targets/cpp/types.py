@@ -181,10 +181,9 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
     if params:
         w.line(f"inline {name}::{name}({', '.join(params)})")
         inits = ([f"{base}(base)"] if base else []) + [f"{field_ident(f.name)}(arg_{f.name})" for f in fields]
-        w.indent()
-        for i, init in enumerate(inits):
-            w.line((": " if i == 0 else ", ") + init)
-        w.dedent()
+        with w.indented():
+            for i, init in enumerate(inits):
+                w.line((": " if i == 0 else ", ") + init)
         w.line("{}")
         w.blank()
 

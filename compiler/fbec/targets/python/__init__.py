@@ -124,20 +124,9 @@ def _emit(lines: list[str], options: Options) -> str:
     """Write the lines through the shared CodeWriter; the generators indent by four spaces per
     level, which becomes the configured unit (``-n INDENT``, ``-t``)."""
     w = CodeWriter(options)
-    depth = 0
     for x in lines:
-        if not x:
-            w.line()
-            continue
         stripped = x.lstrip(" ")
-        level = (len(x) - len(stripped)) // 4
-        while depth < level:
-            w.indent()
-            depth += 1
-        while depth > level:
-            w.dedent()
-            depth -= 1
-        w.line(stripped)
+        w.line(w.unit * ((len(x) - len(stripped)) // 4) + stripped if stripped else "")
     return w.text()
 
 

@@ -1,0 +1,62 @@
+"""The shared target toolkit (fbec.targets.base): the code writer every target builds files with."""
+
+from __future__ import annotations
+
+import pytest
+from fbec.targets.base import CodeWriter, Options
+
+
+def test_blocks_pair_indentation_and_labels_sit_one_level_out() -> None:
+    w = CodeWriter()
+    w.line("class Sender")
+    with w.block("{", "};"):
+        w.label("public:")
+        w.line("void send()")
+        with w.block("{", "}"):
+            w.line("switch (type)")
+            with w.block("{", "}"):
+                w.label("case 1:")
+                w.line("return;")
+        w.blank()
+        w.label("private:")
+        w.line("int x;")
+    assert w.text() == (
+        "class Sender\n{\npublic:\n    void send()\n    {\n        switch (type)\n        {\n"
+        "        case 1:\n            return;\n        }\n    }\n\nprivate:\n    int x;\n};\n")
+
+
+def test_indented_continuation_and_the_indent_options() -> None:
+    for options, unit in ((Options(), "    "), (Options(indent=2), "  "), (Options(tabs=True), "\t")):
+        w = CodeWriter(options)
+        w.line("return a")
+        with w.indented():
+            w.line("+ b;")
+        assert w.text() == f"return a\n{unit}+ b;\n"
+        assert w.unit == unit
+
+
+def test_a_block_closes_when_its_body_raises() -> None:
+    w = CodeWriter()
+    with pytest.raises(KeyError), w.block("{", "}"):
+        raise KeyError("x")
+    w.line("after")
+    assert w.text() == "{\n}\nafter\n"
+
+
+def test_blank_lines_never_double_and_never_end_the_file() -> None:
+    w = CodeWriter()
+    w.blank()
+    w.line("a")
+    w.blank()
+    w.blank()
+    w.line("b")
+    w.blank()
+    assert w.text() == "a\n\nb\n"
+
+
+def test_empty_line_has_no_indentation() -> None:
+    w = CodeWriter()
+    with w.block("{", "}"):
+        w.line("")
+        w.line("x")
+    assert w.text() == "{\n\n    x\n}\n"
