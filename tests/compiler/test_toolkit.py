@@ -60,3 +60,24 @@ def test_empty_line_has_no_indentation() -> None:
         w.line("")
         w.line("x")
     assert w.text() == "{\n\n    x\n}\n"
+
+
+def test_reserved_names_escape_with_a_suffix_and_combine() -> None:
+    from fbec.targets.base import ReservedNames
+    names = ReservedNames({"new", "class"}, ["std"])
+    assert [names(n) for n in ("new", "class", "std", "news", "New")] == ["new_", "class_", "std_", "news", "New"]
+    members = names | {"swap"}
+    assert members("swap") == "swap_" and names("swap") == "swap" and members("new") == "new_"
+    assert "std" in members and "x" not in members
+    assert ReservedNames({"type"}, suffix="__")("type") == "type__"
+
+
+def test_each_target_escapes_its_own_reserved_words() -> None:
+    from fbec.targets.cpp.common import field_ident, ident
+    from fbec.targets.python.context import ident as py_ident
+    from fbec.targets.python.context import member_ident
+    assert (ident("new"), ident("EOF"), ident("size_t"), ident("swap"), field_ident("swap")) == \
+        ("new_", "EOF_", "size_t_", "swap", "swap_")
+    assert (py_ident("class"), py_ident("Decimal"), py_ident("new")) == ("class_", "Decimal_", "new")
+    assert (member_ident("value"), member_ident("_x"), member_ident("None"), member_ident("A")) == \
+        ("value_", "_x_", "None_", "A")

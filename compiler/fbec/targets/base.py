@@ -1,4 +1,4 @@
-"""What every target shares: options, generated files, and a code writer.
+"""What every target shares: options, generated files, a code writer, reserved names and the banner.
 
 A target is a package `fbec.targets.<lang>` exposing
 `generate(schema: Schema, options: Options) -> list[GeneratedFile]`.
@@ -7,6 +7,7 @@ It reads the IR (`fbec.model.ir`) and nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from fbec import __version__
@@ -90,6 +91,29 @@ class _Block:
         self._w._depth -= 1
         if self._close:
             self._w.line(self._close)
+
+
+class ReservedNames:
+    """A target's table of names a schema name may not take in code: the
+    language's keywords, the standard names the generated code uses
+    unqualified, the generated code's own members. Calling it escapes a
+    schema name, as protobuf does: one in the table gets `suffix`
+    (`new` -> `new_`); JSON and the text format keep the schema name.
+    """
+
+    def __init__(self, *tables: Iterable[str], suffix: str = "_") -> None:
+        self.names: frozenset[str] = frozenset().union(*tables)
+        self.suffix = suffix
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def __or__(self, more: Iterable[str]) -> ReservedNames:
+        """This table and `more` (a narrower scope: a struct's members, an enum's constants)."""
+        return ReservedNames(self.names, more, suffix=self.suffix)
+
+    def __call__(self, name: str) -> str:
+        return name + self.suffix if name in self.names else name
 
 
 def generated_header(source: str, comment: str = "//") -> str:

@@ -26,7 +26,7 @@ from fbec.model.ir import (
     StructRef,
     Type,
 )
-from fbec.targets.base import CodeWriter, Options, generated_header
+from fbec.targets.base import CodeWriter, Options, ReservedNames, generated_header
 from fbec.targets.cpp.macros import STANDARD_MACROS
 
 PRIMITIVES: dict[str, str] = {
@@ -70,15 +70,11 @@ CPP_RESERVED |= frozenset(["std", "FBE", "int8_t", "uint8_t", "int16_t", "uint16
 # Member functions of every generated struct: a field may not take their name.
 STRUCT_MEMBERS = frozenset({"swap", "string", "fbe_type"})
 
+ident = ReservedNames(CPP_RESERVED)
+"""A schema name as a C++ identifier: reserved words get a trailing underscore."""
 
-def ident(name: str) -> str:
-    """A schema name as a C++ identifier: reserved words get a trailing underscore."""
-    return name + "_" if name in CPP_RESERVED else name
-
-
-def field_ident(name: str) -> str:
-    """A field name as a C++ data member (also clear of the struct's member functions)."""
-    return name + "_" if name in CPP_RESERVED or name in STRUCT_MEMBERS else name
+field_ident = ident | STRUCT_MEMBERS
+"""A field name as a C++ data member (also clear of the struct's member functions)."""
 
 
 def qualified(name: str) -> str:

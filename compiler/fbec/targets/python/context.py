@@ -11,7 +11,7 @@ import keyword
 import struct
 
 from fbec.model import ir
-from fbec.targets.base import Options
+from fbec.targets.base import Options, ReservedNames
 
 # struct format character of every fixed-size primitive (little-endian layouts)
 PRIM_FMT = {
@@ -35,7 +35,7 @@ PLAIN_PRIMS = frozenset({
     "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32",
     "int64", "uint64", "float", "double", "timestamp",
 })
-RESERVED = frozenset(keyword.kwlist) | frozenset({
+RESERVED = ReservedNames(keyword.kwlist, {
     "self", "cls", "fbe", "uuid", "Decimal", "struct", "typing",
     # module-level names of generated code
     "Any", "ClassVar", "Callable", "IntEnum", "IntFlag", "PACKAGE", "VERSION",
@@ -43,19 +43,16 @@ RESERVED = frozenset(keyword.kwlist) | frozenset({
 })
 
 
-def ident(name: str) -> str:
-    """A schema name as a Python identifier (keywords get a trailing underscore)."""
-    return name + "_" if name in RESERVED or keyword.iskeyword(name) else name
+ident = RESERVED
+"""A schema name as a Python identifier (keywords get a trailing underscore)."""
 
-
-ENUM_RESERVED = frozenset({"name", "value", "mro", "has_flags"})
+ENUM_MEMBERS = RESERVED | {"name", "value", "mro", "has_flags"}
 
 
 def member_ident(name: str) -> str:
-    """An enum/flags constant as a member name (names that clash with Enum's own get ``_``)."""
-    if name in ENUM_RESERVED or name.startswith("_"):
-        return name + "_"
-    return ident(name)
+    """An enum/flags constant as a member name (names that clash with Enum's own get ``_``,
+    as do names with a leading underscore, which Enum does not make members)."""
+    return name + "_" if name.startswith("_") else ENUM_MEMBERS(name)
 
 
 def is_plain(t: ir.Type) -> bool:
