@@ -20,6 +20,10 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
   echo "error: PYTHON=$python is Python $("$python" -V 2>&1); the project needs Python 3.10 or newer" >&2; exit 1
 fi
 
+for group in "$@"; do
+  [ -f "$here/requirements/$group.txt" ] || { echo "error: no requirement file $here/requirements/$group.txt" >&2; exit 1; }
+done
+
 # An interpreter is its base installation and its version: a venv made from
 # PYTHON, or from a venv of PYTHON's installation, has the same identity.
 identity() { "$1" -c 'import sys; print(sys.base_prefix, *sys.version_info[:3])'; }
@@ -49,7 +53,6 @@ fi
 for group in "$@"; do
   requirements=$here/requirements/$group.txt
   stamp=$venv/.fbe-requirements-$group.txt
-  [ -f "$requirements" ] || { echo "error: no requirement file $requirements" >&2; exit 1; }
   # The stamp is a copy of the requirement file that was installed.
   if [ -f "$stamp" ] && cmp -s "$requirements" "$stamp"; then continue; fi
   echo "venv: installing the $group packages into $venv: $(grep -v '^#' "$requirements" | tr '\n' ' ')"
