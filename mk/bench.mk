@@ -1,6 +1,6 @@
 # C++ benchmark against every peer (bench/cpp, docs/benchmarks.md).
 #
-#   make bench         (bench-cpp) time every row with Google Benchmark, count
+#   make bench-cpp     (make bench runs it) time every row with Google Benchmark, count
 #                      instructions of the trade and graph rows with callgrind, print
 #                      the Markdown tables, write build/bench/results/latest.{json,md,png}
 #   make bench-publish copy that run into bench/results/ and refresh the table and
