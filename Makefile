@@ -38,15 +38,18 @@ TEST_TARGETS :=
 CHECK_TARGETS :=
 BENCH_TARGETS :=
 
-.PHONY: all test check bench help venv venv-bench venv-fuzz deps-python
+.PHONY: all test check bench help venv venv-chart venv-bench-python venv-fuzz deps-python
 all: test
 
-# The venv with the test tools; venv-bench and venv-fuzz add the packages only
-# the benchmarks or the fuzzers need.
+# The venv with the test tools; the other venv-* targets add the packages only
+# the benchmarks (chart: matplotlib; bench-python: the Python peers) or the
+# fuzzers need, when those targets run.
 venv:
 	@tools/venv.sh $(VENV_FROM) $(VENV) test
-venv-bench:
-	@tools/venv.sh $(VENV_FROM) $(VENV) test bench
+venv-chart:
+	@tools/venv.sh $(VENV_FROM) $(VENV) test chart
+venv-bench-python:
+	@tools/venv.sh $(VENV_FROM) $(VENV) test bench-python
 venv-fuzz:
 	@tools/venv.sh $(VENV_FROM) $(VENV) test fuzz
 deps-python: venv

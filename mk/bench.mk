@@ -83,16 +83,16 @@ endef
 bench-time: bench-build
 	$(bench_time)
 
-bench-stable: bench-build venv-bench
+bench-stable: bench-build venv-chart
 	$(bench_stable)
 	$(call bench_report,--out $(BENCH_DIR)/stable-report)
 
-bench-report: venv-bench
+bench-report: venv-chart
 	$(call bench_report,--time $(BENCH_DIR)/time.json --out $(BENCH_RESULTS)/latest --png $(BENCH_RESULTS)/latest.png)
 
 # make bench: timing first, then callgrind (never both at once), then the report.
 # The results stay under build/: the checkout changes only by make bench-publish.
-bench-cpp: bench-build venv-bench
+bench-cpp: bench-build venv-chart
 	$(bench_time)
 	$(bench_stable)
 	$(call bench_report,--time $(BENCH_DIR)/time.json --out $(BENCH_RESULTS)/latest --png $(BENCH_RESULTS)/latest.png)
@@ -100,7 +100,7 @@ bench-cpp: bench-build venv-bench
 # The run's JSON drawn again into bench/results/ (tables, JSON and chart from the
 # same figures), the README's and docs/benchmarks.md's parts rewritten from it, and
 # make bench-python's table copied when there is one.
-bench-publish: venv-bench
+bench-publish: venv-chart
 	@test -f $(BENCH_RESULTS)/latest.json || { echo "bench-publish: no run in $(BENCH_RESULTS): run make bench first" >&2; exit 1; }
 	@$(PYTHON) bench/report.py --result $(BENCH_RESULTS)/latest.json --out bench/results/latest \
 		--png bench/results/latest.png --readme README.md --docs docs/benchmarks.md >/dev/null
@@ -111,6 +111,6 @@ bench-publish: venv-bench
 # Smoke test for CI: every row's round trip once, no timing. Our rows are
 # required here (FBE_BENCH_OURS=ON): generated code that stops compiling fails.
 test-bench: FBE_BENCH_OURS = ON
-test-bench: bench-build venv-bench
+test-bench: bench-build venv-chart
 	$(BENCH_BIN) --check
 	$(PYTHON) -m pytest -q -p no:cacheprovider bench/test_report.py

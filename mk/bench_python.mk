@@ -16,7 +16,7 @@ BENCH_PY_DIR := build/bench-python
 BENCH_PY_ROUNDS ?= 3
 BENCH_PY_ARGS ?= --processes 1 --values 4 --warmups 1 --min-time 0.05
 
-bench-python: venv-bench
+bench-python: venv-bench-python
 	@tools/need-apt.sh protobuf-compiler
 	@rm -rf $(BENCH_PY_DIR)/gen $(BENCH_PY_DIR)/pyperf.json && mkdir -p $(BENCH_PY_DIR)/gen
 	@PYTHONPATH=compiler $(PYTHON) -m fbec --python --final --json --input=schemas/trade.fbe --output=$(BENCH_PY_DIR)/gen >/dev/null
