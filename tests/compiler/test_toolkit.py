@@ -81,3 +81,13 @@ def test_each_target_escapes_its_own_reserved_words() -> None:
     assert (py_ident("class"), py_ident("Decimal"), py_ident("new")) == ("class_", "Decimal_", "new")
     assert (member_ident("value"), member_ident("_x"), member_ident("None"), member_ident("A")) == \
         ("value_", "_x_", "None_", "A")
+
+
+def test_imports_are_recorded_by_use() -> None:
+    from fbec.targets.base import Imports
+    used = Imports()
+    assert used.modules == set() and used.names == {}
+    assert used.attr("struct", "unpack_from") == "struct.unpack_from"
+    assert used.name("typing", "Any") == "Any" and used.name("typing", "ClassVar") == "ClassVar"
+    used.attr("struct", "pack_into")
+    assert used.modules == {"struct"} and used.names == {"typing": {"Any", "ClassVar"}}

@@ -103,6 +103,21 @@ def test_python_keywords_and_clashing_names(tmp_path: Path) -> None:
             assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_imports_follow_what_the_code_uses(tmp_path: Path) -> None:
+    """A decimal or uuid that is only ever optional still imports Decimal and uuid (the type hints use
+    them); the import block used to be decided by searching the text for ``Decimal(``."""
+    _tool("mypy")
+    _tool("ruff")
+    (tmp_path / "opt.fbe").write_text("package opt\nstruct S { decimal? d; uuid? u; }\n")
+    generate_into(tmp_path / "opt.fbe", tmp_path, Options())
+    text = (tmp_path / "opt.py").read_text()
+    assert "from decimal import Decimal\n" in text and "import uuid\n" in text
+    for cmd in (["ruff", "check", "--no-cache", "opt.py"], ["mypy", "--strict", "--no-incremental", "opt.py"]):
+        r = subprocess.run([sys.executable, "-m", *cmd], cwd=tmp_path, capture_output=True, text=True,
+                           check=False, env=dict(os.environ, MYPYPATH=str(RUNTIME)))
+        assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_ruff_accepts_generated_code(generated_sets: list[Path]) -> None:
     _tool("ruff")
     for folder in generated_sets:

@@ -1,4 +1,5 @@
-"""What every target shares: options, generated files, a code writer, reserved names and the banner.
+"""What every target shares: options, generated files, a code writer, imports by use, reserved names
+and the banner.
 
 A target is a package `fbec.targets.<lang>` exposing
 `generate(schema: Schema, options: Options) -> list[GeneratedFile]`.
@@ -91,6 +92,29 @@ class _Block:
         self._w._depth -= 1
         if self._close:
             self._w.line(self._close)
+
+
+class Imports:
+    """The imports of one generated file, decided by use (as protobuf-go's
+    `GeneratedFile.QualifiedGoIdent`): the generator asks for a name from
+    another module here and writes what it gets back, so a module is imported
+    exactly when the code uses it. How the imports are written is the
+    target's (its syntax and order).
+    """
+
+    def __init__(self) -> None:
+        self.modules: set[str] = set()
+        self.names: dict[str, set[str]] = {}
+
+    def attr(self, module: str, member: str) -> str:
+        """`module.member`, importing `module` (Python `import struct`, Go `import "fmt"`)."""
+        self.modules.add(module)
+        return f"{module}.{member}"
+
+    def name(self, module: str, name: str) -> str:
+        """`name` itself, imported from `module` (Python `from decimal import Decimal`)."""
+        self.names.setdefault(module, set()).add(name)
+        return name
 
 
 class ReservedNames:

@@ -9,7 +9,7 @@ output folder is self-contained. The generator reads the IR only.
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, generated_header
 
 from .checks import depth_function
 from .context import Context, ident
@@ -79,41 +79,26 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
         "from __future__ import annotations",
         "",
     ]
-    imports = sorted(ctx.used_packages | set(pkg.imports))
-    head += _imports("\n".join(enums + classes + texts + vcode + fcode + jcode + pcode + helpers) + "\n".join(
-        f"{n} = {e}" for e, n in ctx.constants.items()) + ("struct.Struct" if ctx.layouts else ""), [(i, ctx.module_alias(i)) for i in imports])
-    head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})", "", ""]
-
     consts: list[str] = []
     for fmt, name in ctx.layouts.items():
-        consts.append(f'{name} = struct.Struct("{fmt}")')
+        consts.append(f'{name} = {ctx.imports.attr("struct", "Struct")}("{fmt}")')
     for expr, name in ctx.constants.items():
         consts.append(f"{name} = {expr}")
     if consts:
         consts += ["", ""]
 
+    imports = sorted(ctx.used_packages | set(pkg.imports))
+    head += _imports(ctx.imports, [(i, ctx.module_alias(i)) for i in imports])
+    head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})", "", ""]
+
     body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers
     return GeneratedFile(f"{pkg.name}.py", _emit(_squeeze(body), options))
 
 
-def _imports(code: str, packages: list[tuple[str, str]]) -> list[str]:
-    """The import block, only what the code uses, in isort order."""
-    std: list[str] = []
-    if "struct." in code:
-        std.append("import struct")
-    if "uuid." in code:
-        std.append("import uuid")
-    if "Callable[" in code:
-        std.append("from collections.abc import Callable")
-    if "Decimal(" in code:
-        std.append("from decimal import Decimal")
-    enums = [n for n in ("IntEnum", "IntFlag") if f"({n})" in code]
-    if enums:
-        std.append(f"from enum import {', '.join(enums)}")
-    typing = [n for n in ("Any", "ClassVar") if f"{n}[" in code or f": {n}" in code or f"[{n}]" in code or f", {n}]" in code]
-    if typing:
-        std.append(f"from typing import {', '.join(typing)}")
-    std.sort(key=lambda x: (x.startswith("from"), x.split()[1]))
+def _imports(used: Imports, packages: list[tuple[str, str]]) -> list[str]:
+    """The import block: the standard-library names the code asked for (ctx.imports), in isort order."""
+    std = [f"import {m}" for m in sorted(used.modules)]
+    std += [f"from {m} import {', '.join(sorted(names))}" for m, names in sorted(used.names.items())]
     # fbe is third-party; the sibling modules of imported packages are first-party
     siblings = [f"import {m} as {a}" for m, a in sorted(packages)]
     # (isort off: whether siblings are first- or third-party depends on where the linter runs)

@@ -11,7 +11,7 @@ import keyword
 import struct
 
 from fbec.model import ir
-from fbec.targets.base import Options, ReservedNames
+from fbec.targets.base import Imports, Options, ReservedNames
 
 # struct format character of every fixed-size primitive (little-endian layouts)
 PRIM_FMT = {
@@ -27,8 +27,8 @@ WIRE_FMT = {
 PRIM_HINT = {
     "bool": "bool", "byte": "int", "char": "int", "wchar": "int", "int8": "int", "uint8": "int",
     "int16": "int", "uint16": "int", "int32": "int", "uint32": "int", "int64": "int", "uint64": "int",
-    "float": "float", "double": "float", "timestamp": "int", "uuid": "uuid.UUID",
-    "decimal": "Decimal", "string": "str", "bytes": "bytes",
+    "float": "float", "double": "float", "timestamp": "int",
+    "string": "str", "bytes": "bytes",  # uuid and decimal: Context.hint (imported by use)
 }
 # primitives whose raw unpacked value is the Python value itself
 PLAIN_PRIMS = frozenset({
@@ -182,6 +182,7 @@ class Context:
         self.constants: dict[str, str] = {}
         self.layouts: dict[str, str] = {}
         self.used_packages: set[str] = set()
+        self.imports = Imports()  # the standard-library names the code uses
         from .checks import depth_sets
 
         self.depth_unbounded, self.depth_walked = depth_sets(schema)
@@ -213,8 +214,16 @@ class Context:
         self.used_packages.add(pkg)
         return self.module_alias(pkg) + "." + local
 
+    def std(self, module: str, name: str) -> str:
+        """``name`` from a standard-library module (``from typing import Any``), imported by use."""
+        return self.imports.name(module, name)
+
     def hint(self, t: ir.Type) -> str:
         if isinstance(t, ir.Primitive):
+            if t.name == "uuid":
+                return self.imports.attr("uuid", "UUID")
+            if t.name == "decimal":
+                return self.std("decimal", "Decimal")
             return PRIM_HINT[t.name]
         if isinstance(t, (ir.EnumRef, ir.StructRef)):
             return self.ref(t.name)
@@ -305,7 +314,7 @@ class Context:
             if n in ("float", "double"):
                 return "0.0", False
             if n == "decimal":
-                return self.constant("Decimal(0)"), False
+                return self.constant(f"{self.std('decimal', 'Decimal')}(0)"), False
             if n == "string":
                 return '""', False
             if n == "bytes":
@@ -339,16 +348,17 @@ class Context:
             if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
                 return repr(float(d.value)), False  # type: ignore[arg-type]
             if isinstance(t, ir.Primitive) and t.name == "decimal":
-                return self.constant(f"Decimal({int(d.value)})"), False  # type: ignore[arg-type]
+                return self.constant(f"{self.std('decimal', 'Decimal')}({int(d.value)})"), False  # type: ignore[arg-type]
             if isinstance(t, ir.Primitive) and t.name == "bool":
                 return ("True" if d.value else "False"), False
             return repr(int(d.value)), False  # type: ignore[arg-type]
         if k == "real":
             assert d.text is not None
             if isinstance(t, ir.Primitive) and t.name == "decimal":
+                decimal = self.std("decimal", "Decimal")
                 if d.text.lstrip("-").isdigit():
-                    return self.constant(f"Decimal({int(d.text)})"), False
-                return self.constant(f'Decimal("{d.text}")'), False
+                    return self.constant(f"{decimal}({int(d.text)})"), False
+                return self.constant(f'{decimal}("{d.text}")'), False
             v = float(d.text)
             if isinstance(t, ir.Primitive) and t.name == "float":
                 v = struct.unpack("<f", struct.pack("<f", v))[0]
@@ -360,7 +370,7 @@ class Context:
         if k == "uuid":
             if d.value == "00000000-0000-0000-0000-000000000000":
                 return "fbe.NIL_UUID", False
-            return self.constant(f'uuid.UUID("{d.value}")'), False
+            return self.constant(f'{self.imports.attr("uuid", "UUID")}("{d.value}")'), False
         if k == "uuid1":
             return "fbe.uuid1()", True
         if k == "uuid4":

@@ -72,7 +72,7 @@ class Final:
         if isinstance(t, ir.Primitive) and t.name == "decimal":
             return f"fbe.decode_decimal({tv}[{start}])"
         if isinstance(t, ir.Primitive) and t.name == "uuid":
-            return f"uuid.UUID(bytes={tv}[{start}])"
+            return f"{c.imports.attr('uuid', 'UUID')}(bytes={tv}[{start}])"
         assert isinstance(t, ir.Array)
         e = t.element
         if is_plain(e):
@@ -155,7 +155,8 @@ class Final:
                        "p += 4"]
                 if is_plain(el) and len(slot_fmt(el)) == 1:
                     wrap = "set" if t.kind == "set" else "list"
-                    return pre + [f'{decl} = {wrap}(struct.unpack_from(f"<{{{count}}}{slot_fmt(el)}", r.data, p))',
+                    unpack = self.ctx.imports.attr("struct", "unpack_from")
+                    return pre + [f'{decl} = {wrap}({unpack}(f"<{{{count}}}{slot_fmt(el)}", r.data, p))',
                                   f"p += {count} * {el.final_size}"]
             is_set = isinstance(t, ir.Sequence) and t.kind == "set"
             e = self.tmp("e")

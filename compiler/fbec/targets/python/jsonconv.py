@@ -176,7 +176,7 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: object) -> list[str]
         out.append(f'{IND * 2}"}}",')
         out.append(f"{IND}))")
     out += ["", ""]
-    out += [f"def fbe_jr_{s.name}(o: Any, f: str, b: fbe.Budget) -> {cls}:",
+    out += [f"def fbe_jr_{s.name}(o: {ctx.std('typing', 'Any')}, f: str, b: fbe.Budget) -> {cls}:",
             f'{IND}"""A {s.name} from parsed JSON; missing members keep their defaults."""']
     cost = struct_cost(s)
     if not fields:

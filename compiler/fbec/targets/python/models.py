@@ -152,7 +152,7 @@ class Versioned:
         def build() -> list[str]:
             stmts, raws = self.write_field(t.element, "e", "b", "y", "f")
             lines = [
-                f"def {name}(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> list[Any]:",
+                f"def {name}(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> list[{c.std('typing', 'Any')}]:",
                 f"{IND}fbe.buffer.check_length(x, {t.length}, f)",
                 f"{IND}out: list[Any] = []",
                 f"{IND}for e in x:",
@@ -180,10 +180,11 @@ class Versioned:
                     return lines
                 if isinstance(e, ir.StructRef):  # the bodies first, then every offset with one pack
                     vw = c.ref(e.name, "fbe_vw_")
+                    pack = c.imports.attr("struct", "pack_into")
                     lines += [
                         f"{IND}n = len(x)",
                         f"{IND}w += bytes(4 + n * 4)",
-                        f'{IND}struct.pack_into(f"<{{n + 1}}I", w, q, n, *[{vw}(w, e) - b for e in {it}])',
+                        f'{IND}{pack}(f"<{{n + 1}}I", w, q, n, *[{vw}(w, e) - b for e in {it}])',
                         f"{IND}return q - b",
                     ]
                     return lines
@@ -232,7 +233,7 @@ class Versioned:
             if t.name == "decimal":
                 return f"fbe.decode_decimal({r0})"
             if t.name == "uuid":
-                return f"uuid.UUID(bytes={r0})"
+                return f"{c.imports.attr('uuid', 'UUID')}(bytes={r0})"
             fn = "read_string" if t.name == "string" else "read_bytes"
             return f"fbe.buffer.{fn}(r, {base}, {r0}, {field})"
         if isinstance(t, ir.StructRef):
@@ -293,7 +294,7 @@ class Versioned:
                 lines.append(f"{IND}q += 4")
                 fmt = slot_fmt(e)
                 if is_plain(e) and len(fmt) == 1:
-                    lines.append(f'{IND}return {wrap}(struct.unpack_from(f"<{{n}}{fmt}", r.data, q))')
+                    lines.append(f'{IND}return {wrap}({c.imports.attr("struct", "unpack_from")}(f"<{{n}}{fmt}", r.data, q))')
                     return lines
                 inner = self.read_expr(e, Raw("e", 0), "b", "f")
                 lay = c.layout(fmt)

@@ -28,6 +28,9 @@ def protocol_code(ctx: Context) -> list[str]:
     pkg = ctx.package.name
     every = own + imported
     out: list[str] = []
+    # every protocol class below uses these (imported by use)
+    class_var, callable_, any_ = ctx.std("typing", "ClassVar"), ctx.std("collections.abc", "Callable"), \
+        ctx.std("typing", "Any")
     finals = [False, True] if ctx.options.final else [False]
     # decoders used by the receivers
     for m in every:
@@ -55,11 +58,11 @@ def protocol_code(ctx: Context) -> list[str]:
             else:
                 entries.append(f"{IND}{cls}: lambda v: fbe.encode_versioned({ctx.ref(m.qualified, 'fbe_vw_')}, "
                                f"{ctx.writable(m.qualified, 'v')}),")
-        out += [f"{table}: dict[type, Callable[[Any], bytearray]] = {{"] + entries + ["}", "", ""]
+        out += [f"{table}: dict[type, {callable_}[[{any_}], bytearray]] = {{"] + entries + ["}", "", ""]
         out += [f"class {prefix}Sender(fbe.Sender):",
                 f'{IND}"""Sends {pkg} messages as {"final" if final else "versioned"} frames; override ``on_send``."""',
                 "",
-                f"{IND}fbe_final: ClassVar[bool] = {final}",
+                f"{IND}fbe_final: {class_var}[bool] = {final}",
                 "",
                 f"{IND}def send(self, value: fbe.Struct) -> int:",
                 f'{IND * 2}"""Serialize a message into the send buffer and flush it; return the frame size."""',
@@ -78,8 +81,8 @@ def protocol_code(ctx: Context) -> list[str]:
                 (f'{IND}"""Receives {pkg} {"final" if final else "versioned"} frames fed in any chunks; '
                 f'override ``on_receive_<message>``."""'),
                 "",
-                f"{IND}fbe_final: ClassVar[bool] = {final}",
-                f"{IND}_fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {{"]
+                f"{IND}fbe_final: {class_var}[bool] = {final}",
+                f"{IND}_fbe_handlers: {class_var}[dict[int, tuple[{callable_}[[bytes, fbe.Limits | None], {any_}], str]]] = {{"]
         out += entries + [f"{IND}}}", ""]
         for m in every:
             out += [f"{IND}def on_receive_{_handler(m, pkg)}(self, value: {ctx.ref(m.qualified)}) -> None:",
@@ -95,7 +98,7 @@ def protocol_code(ctx: Context) -> list[str]:
     out += ["class Proxy(fbe.Proxy):",
             f'{IND}"""Dispatches {pkg} versioned frames without deserializing (model + raw frame)."""',
             "",
-            f"{IND}_fbe_handlers: ClassVar[dict[int, tuple[Callable[[], Any], str]]] = {{"]
+            f"{IND}_fbe_handlers: {class_var}[dict[int, tuple[{callable_}[[], {any_}], str]]] = {{"]
     out += entries + [f"{IND}}}", ""]
     for m in every:
         model = (m.name if m in own else ctx.ref(m.qualified)) + "Model"
@@ -118,15 +121,15 @@ def protocol_code(ctx: Context) -> list[str]:
         out += [f"class {prefix}Client(fbe.ClientBase, {prefix}Receiver, {prefix}Sender):",
                 f'{IND}"""Sender + Receiver with request(value, timeout_ms) -> Future, responses and rejects by ``id``."""',
                 "",
-                f"{IND}fbe_final: ClassVar[bool] = {final}",
-                f"{IND}_fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {{"]
+                f"{IND}fbe_final: {class_var}[bool] = {final}",
+                f"{IND}_fbe_requests: {class_var}[dict[type, tuple[type | None, frozenset[type]]]] = {{"]
         # requests of imported packages go through this Client too (own entries win)
         inherited = [f"{IND * 2}**{ctx.module_alias(i)}.{prefix}Client._fbe_requests," for i in ctx.package.imports]
         out += inherited + reqs + [f"{IND}}}", "",
                        f"{IND}def __init__(self, limits: fbe.Limits | None = None) -> None:",
                        f"{IND * 2}fbe.ClientBase.__init__(self, limits)",
                        f"{IND * 2}{prefix}Sender.__init__(self)", "",
-                       f"{IND}def _fbe_send(self, value: Any) -> int:",
+                       f"{IND}def _fbe_send(self, value: {any_}) -> int:",
                        f"{IND * 2}return self.send(value)", "",
                        f"{IND}def reset(self) -> None:",
                        f"{IND * 2}fbe.ClientBase.reset(self)",

@@ -13,7 +13,7 @@ IND = "    "
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     flags = e.kind == "flags"
-    base = "IntFlag" if flags else "IntEnum"
+    base = ctx.std("enum", "IntFlag" if flags else "IntEnum")
     note = " Deprecated." if e.deprecated else ""
     out = [f"class {ident(e.name)}({base}):",
            f'{IND}"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire}).{note}"""', ""]
@@ -147,7 +147,8 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
     own = ", ".join(f'"{n}"' for n in sorted((ident(f.name) for f in s.fields), key=_natural))
     out.append(f"{IND}__slots__ = ({own}{',' if len(s.fields) == 1 else ''})")
     allf = ", ".join(f'"{ident(f.name)}"' for f in s.all_fields)
-    out.append(f"{IND}fbe_fields: ClassVar[tuple[str, ...]] = ({allf}{',' if len(s.all_fields) == 1 else ''})")
+    out.append(f"{IND}fbe_fields: {ctx.std('typing', 'ClassVar')}[tuple[str, ...]] = "
+               f"({allf}{',' if len(s.all_fields) == 1 else ''})")
     out.append(f"{IND}fbe_type: ClassVar[int] = {s.type_id}")
     out.append("")
     for f in s.fields:
