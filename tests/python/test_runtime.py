@@ -123,7 +123,7 @@ def test_json_strings_and_scalars() -> None:
     assert jsonfmt.json_decimal(Decimal("-123.456")) == '"-123.456000"'
     assert jsonfmt.json_decimal(Decimal("0.0000001")) == '"0.0000001"'  # exact (the original: "0.000000")
     assert jsonfmt.json_bytes(b"ABC") == '"QUJD"'
-    assert jsonfmt.json_fixed_key(1.5) == '"1.500000"'
+    assert jsonfmt.json_double_key(1.5) == '"1.500000"'
     assert jsonfmt.get_bytes("QUJD====", "f") == b"ABC"
     assert jsonfmt.get_bytes("QUI", "f") == b"AB"
     assert jsonfmt.get_float32(123.456, "f") == struct.unpack("<f", struct.pack("<f", 123.456))[0]
@@ -185,3 +185,12 @@ def test_exception_hierarchy() -> None:
 def test_values_module() -> None:
     assert values.NIL_UUID.int == 0
     assert values.uuid1().version == 1 and values.uuid4().version == 4
+
+
+@pytest.mark.parametrize("offset", [0, 4, 7])
+def test_versioned_frame_struct_offset_inside_the_header_is_refused(offset: int) -> None:
+    """The root struct of a frame starts after the 8-byte frame header (as the C++ Receiver checks)."""
+    frame = struct.pack("<II", 24, offset) + struct.pack("<II", 8, 7) + bytes(8)
+    with pytest.raises(fbe.FrameError, match=f"struct offset {offset} outside the frame"):
+        fbe.protocol.frame_type(frame, False)
+    assert fbe.protocol.frame_type(struct.pack("<II", 24, 8) + struct.pack("<II", 8, 7) + bytes(8), False) == 7

@@ -13,7 +13,7 @@ import math
 import uuid
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import pytest
 from fbe import DecodeError
@@ -156,11 +156,11 @@ class Sampler:
     def __init__(self, dc: DynamicCodec) -> None:
         self.dc, self.n = dc, 0
 
-    def value(self, t: Dict[str, Any], depth: int = 0) -> Any:
+    def value(self, t: Any, depth: int = 0) -> Any:
         self.n += 1
-        n, k = self.n, t["kind"]
+        n, k = self.n, t.kind
         if k == "primitive":
-            name = t["name"]
+            name = t.name
             if name == "bool":
                 return True
             if name in ("float", "double"):
@@ -179,24 +179,24 @@ class Sampler:
                 return -n - 1
             return n + 1
         if k in ("enum", "flags"):
-            values = [v["value"] for v in self.dc.enums[t["name"]]["values"] if v["value"]]
+            values = [v.value for v in self.dc.enums[t.name].values if v.value]
             return values[-1] if values else 0
         if k == "struct":
-            s = self.dc.structs[t["name"]]
+            s = self.dc.structs[t.name]
             if depth > 2:
                 return self.dc.default(t)
-            return dict({"@type": s["qualified"]}, **{f["name"]: self.value(f["type"], depth + 1)
-                                                       for f in s["all_fields"]})
+            return dict({"@type": s.qualified}, **{f.name: self.value(f.type, depth + 1)
+                                                       for f in s.all_fields})
         if k == "optional":
-            return self.value(t["element"], depth)
+            return self.value(t.element, depth)
         if k == "array":
-            return [self.value(t["element"], depth) for _ in range(t["length"])]
+            return [self.value(t.element, depth) for _ in range(t.length)]
         if k in ("vector", "list", "set"):
-            return [self.value(t["element"], depth) for _ in range(2)]
-        return [(self.value(t["key"], depth), self.value(t["value"], depth))]
+            return [self.value(t.element, depth) for _ in range(2)]
+        return [(self.value(t.key, depth), self.value(t.value, depth))]
 
 
-def _same(a: Any, ta: Dict[str, Any], da: DynamicCodec, b: Any, tb: Dict[str, Any], db: DynamicCodec,
+def _same(a: Any, ta: Any, da: DynamicCodec, b: Any, tb: Any, db: DynamicCodec,
           reader_is_old: bool) -> bool:
     """Does b (read with the other schema) mean what a meant?
 
@@ -204,44 +204,44 @@ def _same(a: Any, ta: Dict[str, Any], da: DynamicCodec, b: Any, tb: Dict[str, An
     is a misread; a number the reader has no name for is a misread only for a
     new reader (an old reader meeting a newer value is forward compatibility).
     """
-    if ta["kind"] != tb["kind"]:
+    if ta.kind != tb.kind:
         return False
-    k = ta["kind"]
+    k = ta.kind
 
-    def same(x: Any, tx: Dict[str, Any], y: Any, ty: Dict[str, Any]) -> bool:
+    def same(x: Any, tx: Any, y: Any, ty: Any) -> bool:
         return _same(x, tx, da, y, ty, db, reader_is_old)
     if k == "struct":
-        sa, sb = da.structs[ta["name"]], db.structs.get(tb["name"])
+        sa, sb = da.structs[ta.name], db.structs.get(tb.name)
         if sb is None:
             return False
-        fb = {f["name"]: f for f in sb["all_fields"]}
-        return all(same(a[f["name"]], f["type"], b[f["name"]], fb[f["name"]]["type"])
-                   for f in sa["all_fields"] if f["name"] in fb)
+        fb = {f.name: f for f in sb.all_fields}
+        return all(same(a[f.name], f.type, b[f.name], fb[f.name].type)
+                   for f in sa.all_fields if f.name in fb)
     if k in ("enum", "flags"):
         if a != b:
             return False
-        ea, eb = da.enums[ta["name"]]["values"], db.enums[tb["name"]]["values"]
-        reader = {v["name"]: v["value"] for v in eb}
+        ea, eb = da.enums[ta.name].values, db.enums[tb.name].values
+        reader = {v.name: v.value for v in eb}
         if k == "enum":
-            meant = [v["name"] for v in ea if v["value"] == a]
+            meant = [v.name for v in ea if v.value == a]
         else:
-            meant = [v["name"] for v in ea if v["value"] and a & v["value"] == v["value"]]
-        written = {v["name"]: v["value"] for v in ea}
+            meant = [v.name for v in ea if v.value and a & v.value == v.value]
+        written = {v.name: v.value for v in ea}
         for name in meant:
             if name in reader and reader[name] != written[name]:
                 return False
             if name not in reader and not reader_is_old and not any(
-                    v["value"] == written[name] and v["name"] not in written for v in eb):
+                    v.value == written[name] and v.name not in written for v in eb):
                 return False
         return True
     if k == "optional":
-        return (a is None) == (b is None) and (a is None or same(a, ta["element"], b, tb["element"]))
+        return (a is None) == (b is None) and (a is None or same(a, ta.element, b, tb.element))
     if k in ("array", "vector", "list", "set"):
-        return len(a) == len(b) and all(same(x, ta["element"], y, tb["element"]) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, ta.element, y, tb.element) for x, y in zip(a, b))
     if k in ("map", "hash"):
-        return len(a) == len(b) and all(same(x[0], ta["key"], y[0], tb["key"]) and
-                                        same(x[1], ta["value"], y[1], tb["value"]) for x, y in zip(a, b))
-    if k == "primitive" and ta["name"] != tb["name"]:
+        return len(a) == len(b) and all(same(x[0], ta.key, y[0], tb.key) and
+                                        same(x[1], ta.value, y[1], tb.value) for x, y in zip(a, b))
+    if k == "primitive" and ta.name != tb.name:
         return False
     if isinstance(a, float) and math.isnan(a):
         return isinstance(b, float) and math.isnan(b)
@@ -262,9 +262,9 @@ def _reads_agree(writer: DynamicCodec, reader: DynamicCodec, model: str, reader_
                 bad.append(f"{q}: unknown to the reader")
             continue
         if reader_is_old:
-            slots = {(f["offset"], json.dumps(f["type"], sort_keys=True)) for f in s["all_fields"]}
-            lost = [f["name"] for f in reader.structs[q]["all_fields"]
-                    if (f["offset"], json.dumps(f["type"], sort_keys=True)) not in slots]
+            slots = {(f.offset, f.type) for f in s.all_fields}
+            lost = [f.name for f in reader.structs[q].all_fields
+                    if (f.offset, f.type) not in slots]
             if lost:
                 bad.append(f"{q}: old readers no longer get {lost}")
         sample = Sampler(writer).value(DynamicCodec.ref(s))
@@ -278,9 +278,9 @@ def _reads_agree(writer: DynamicCodec, reader: DynamicCodec, model: str, reader_
         if not _same(mine, DynamicCodec.ref(s), writer, theirs, DynamicCodec.ref(reader.structs[q]), reader,
                      reader_is_old):
             bad.append(f"{q}: read differently")
-        if s["message"] and not reader_is_old:       # old receivers need not know new messages
+        if s.message and not reader_is_old:       # old receivers need not know new messages
             frames = reader.decode_stream(data, model)
-            if frames[0][1] is None or frames[0][1]["qualified"] != q:
+            if frames[0][1] is None or frames[0][1].qualified != q:
                 bad.append(f"{q}: a receiver does not dispatch it")
     return bad
 

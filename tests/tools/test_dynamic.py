@@ -8,6 +8,7 @@ from typing import Any, Dict
 import pytest
 from fbe import DecodeError
 from fbe.text import text_bytes
+from fbec.model import ir
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from tools_testlib import codec_for, manifest, manifest_cases, shared
@@ -99,10 +100,10 @@ def test_protocol_streams(entry: int) -> None:
     model = "final" if stream["kind"].endswith("final") else "versioned"
     data = shared("vectors", stream["file"]).read_bytes()
     frames = dc.decode_stream(data, model)
-    assert [(pos, s["name"]) for pos, s, _ in frames] == [(m["offset"], m["type"]) for m in stream["messages"]]
+    assert [(pos, s.name) for pos, s, _ in frames] == [(m["offset"], m["type"]) for m in stream["messages"]]
     for (_, s, value), m in zip(frames, stream["messages"]):
-        assert json.loads(dc.dumps_described(value, s["qualified"])) == m["value"]
-    text = b"".join(text_bytes(dc.to_text(v, s["qualified"])) + b"\n" for _, s, v in frames)
+        assert json.loads(dc.dumps_described(value, s.qualified)) == m["value"]
+    text = b"".join(text_bytes(dc.to_text(v, s.qualified)) + b"\n" for _, s, v in frames)
     assert text == shared("vectors", stream["text_file"]).read_bytes()
     values = [dc.from_described(m["value"]) for m in stream["messages"]]
     assert dc.encode_stream(values, model) == data
@@ -158,14 +159,14 @@ def _random_value(dc, t, rng, depth=0):
     import math as _m
     import uuid as _uuid
     from decimal import Decimal
-    k = t["kind"]
+    k = t.kind
     if k == "primitive":
-        n = t["name"]
+        n = t.name
         if n == "bool":
             return rng.random() < 0.5
         if n in ("float", "double"):
             v = rng.choice([0.0, -0.0, 1e-300 if n == "double" else 1e-30, 1.5, -2.25, 1e20, 123.456, _m.pi])
-            return dc.from_described(v, {"kind": "primitive", "name": n}) if n == "float" else v
+            return dc.from_described(v, ir.Primitive(n)) if n == "float" else v
         if n == "decimal":
             return Decimal(rng.choice(["0", "1.5", "-123.456", "79228162514264337593543950335",
                                        "0.0000000000000000000000000001"]))
@@ -181,22 +182,22 @@ def _random_value(dc, t, rng, depth=0):
                   "timestamp": (0, 2**64 - 1)}[n]
         return rng.choice([lo, hi, 0 if lo <= 0 else lo, rng.randint(lo, hi)])
     if k in ("enum", "flags"):
-        values = [v["value"] for v in dc.enums[t["name"]]["values"]]
+        values = [v.value for v in dc.enums[t.name].values]
         return rng.choice(values) if values else 0
     if k == "struct":
-        s = dc.structs[t["name"]]
+        s = dc.structs[t.name]
         if depth > 3:
             return dc.default(t)
-        out = {"@type": s["qualified"]}
-        out.update({f["name"]: _random_value(dc, f["type"], rng, depth + 1) for f in s["all_fields"]})
+        out = {"@type": s.qualified}
+        out.update({f.name: _random_value(dc, f.type, rng, depth + 1) for f in s.all_fields})
         return out
     if k == "optional":
-        return None if rng.random() < 0.3 else _random_value(dc, t["element"], rng, depth)
+        return None if rng.random() < 0.3 else _random_value(dc, t.element, rng, depth)
     if k == "array":
-        return [_random_value(dc, t["element"], rng, depth) for _ in range(t["length"])]
+        return [_random_value(dc, t.element, rng, depth) for _ in range(t.length)]
     if k in ("vector", "list", "set"):
-        return [_random_value(dc, t["element"], rng, depth) for _ in range(rng.randrange(4))]
-    return [(_random_value(dc, t["key"], rng, depth), _random_value(dc, t["value"], rng, depth))
+        return [_random_value(dc, t.element, rng, depth) for _ in range(rng.randrange(4))]
+    return [(_random_value(dc, t.key, rng, depth), _random_value(dc, t.value, rng, depth))
             for _ in range(rng.randrange(4))]
 
 

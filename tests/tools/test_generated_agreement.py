@@ -39,11 +39,11 @@ class Sampler:
     def __init__(self, dc: DynamicCodec) -> None:
         self.dc, self.n = dc, 0
 
-    def value(self, t: Dict[str, Any], depth: int = 0) -> Any:
+    def value(self, t: Any, depth: int = 0) -> Any:
         self.n += 1
-        n, k = self.n, t["kind"]
+        n, k = self.n, t.kind
         if k == "primitive":
-            name = t["name"]
+            name = t.name
             samples = {"bool": True, "float": n + 0.5, "double": n / 8 - 100, "decimal": Decimal(n) / 4,
                        "string": f"s{n}\u00e9\"", "bytes": bytes([n % 256, 0, 255]), "uuid": uuid.UUID(int=n * 7919),
                        "char": 65 + n % 26, "wchar": 0x400 + n, "timestamp": 1577836800123456789 + n}
@@ -51,22 +51,22 @@ class Sampler:
                 return samples[name]
             return -(n % 100) - 1 if name.startswith("int") else n % 100 + 1
         if k in ("enum", "flags"):
-            values = [v["value"] for v in self.dc.enums[t["name"]]["values"]]
+            values = [v.value for v in self.dc.enums[t.name].values]
             return values[n % len(values)] if values else 0
         if k == "struct":
-            s = self.dc.structs[t["name"]]
+            s = self.dc.structs[t.name]
             if depth > 2:
                 return self.dc.default(t)
-            out = {"@type": s["qualified"]}
-            out.update({f["name"]: self.value(f["type"], depth + 1) for f in s["all_fields"]})
+            out = {"@type": s.qualified}
+            out.update({f.name: self.value(f.type, depth + 1) for f in s.all_fields})
             return out
         if k == "optional":
-            return None if n % 5 == 0 else self.value(t["element"], depth)
+            return None if n % 5 == 0 else self.value(t.element, depth)
         if k == "array":
-            return [self.value(t["element"], depth) for _ in range(t["length"])]
+            return [self.value(t.element, depth) for _ in range(t.length)]
         if k in ("vector", "list", "set"):
-            return [self.value(t["element"], depth) for _ in range(2)]
-        return [(self.value(t["key"], depth), self.value(t["value"], depth)) for _ in range(2)]
+            return [self.value(t.element, depth) for _ in range(2)]
+        return [(self.value(t.key, depth), self.value(t.value, depth)) for _ in range(2)]
 
 
 @pytest.mark.parametrize("name", sorted(_sets()))

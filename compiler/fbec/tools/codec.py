@@ -159,7 +159,7 @@ def decode_main(argv: list[str]) -> int:
         print("fbec decode: warning: the input is empty", file=sys.stderr)
     if args.type is None:
         return _decode_stream(codec, data, args, dynamic)
-    q = root["qualified"]
+    q = root.qualified
     try:
         value, size = codec.decode(data, q, args.model, check=args.verify)
     except DecodeError as e:
@@ -169,7 +169,7 @@ def decode_main(argv: list[str]) -> int:
                 _write_text(_render(codec, partial, q, args.format, args.indent) + "\n")
             except (EncodeError, KeyError, TypeError, ValueError):
                 pass
-        _report(e, dynamic, "decode", root["name"])
+        _report(e, dynamic, "decode", root.name)
         return 1
     _warn_root(codec, data, root, size, args.model)
     try:
@@ -192,7 +192,7 @@ def _report(e: Any, dynamic: Any, tool: str, root: str = "") -> None:
         print(f"fbec {tool}: note: what could be decoded before the error was printed", file=sys.stderr)
 
 
-def _warn_root(codec: Any, data: bytes, root: dict[str, Any], size: int, model: str) -> None:
+def _warn_root(codec: Any, data: bytes, root: Any, size: int, model: str) -> None:
     if size < len(data):
         print(f"fbec decode: warning: {len(data) - size} bytes after the root (size {size}) were ignored",
               file=sys.stderr)
@@ -207,8 +207,8 @@ def _warn_root(codec: Any, data: bytes, root: dict[str, Any], size: int, model: 
             tid = int.from_bytes(data[off + 4:off + 8], "little")
     except (IndexError, ValueError):
         return
-    if tid != root["type_id"]:
-        print(f"fbec decode: warning: the data's type id is {tid}, {root['qualified']} has {root['type_id']}"
+    if tid != root.type_id:
+        print(f"fbec decode: warning: the data's type id is {tid}, {root.qualified} has {root.type_id}"
               " (read anyway, as the original reader does)", file=sys.stderr)
 
 
@@ -235,7 +235,7 @@ def _decode_stream(codec: Any, data: bytes, args: argparse.Namespace, dynamic: A
                   "which is no message of the schema (skipped, as a receiver does)", file=sys.stderr)
             continue
         try:
-            _write_text(_render(codec, value, s["qualified"], args.format, args.indent) + "\n")
+            _write_text(_render(codec, value, s.qualified, args.format, args.indent) + "\n")
         except EncodeError as e:
             print(f"fbec decode: error: frame at offset {pos}: {e}", file=sys.stderr)
             status = 1
@@ -254,7 +254,7 @@ def _root_hint(codec: Any, data: bytes, model: str) -> str:
         tid = _frame_type(codec, data, model)
     except Exception:  # noqa: BLE001 - any malformed header: no type id to suggest
         tid = None
-    structs = [] if tid is None else sorted(q for q, s in codec.structs.items() if s["type_id"] == tid)
+    structs = [] if tid is None else sorted(q for q, s in codec.structs.items() if s.type_id == tid)
     found = f"type id {tid}" if tid is not None else "no readable type id"
     candidates = (" (the schema's structs with that type id: " + ", ".join(structs) + ")") if structs else ""
     return (f"the input is one buffer with {found}, not a stream of messages the schema's Receiver "
@@ -324,7 +324,7 @@ def encode_main(argv: list[str]) -> int:
         q = None
         if args.type is not None:
             try:
-                q = codec.struct(args.type)["qualified"]
+                q = codec.struct(args.type).qualified
             except KeyError as e:
                 raise UsageError(str(e.args[0])) from None
     except UsageError as e:
@@ -343,7 +343,7 @@ def encode_main(argv: list[str]) -> int:
                       file=sys.stderr)
                 return 2
             try:
-                t = codec.struct(doc["@type"])["qualified"]
+                t = codec.struct(doc["@type"]).qualified
             except KeyError as e:
                 print(f"fbec encode: error: {where}{e.args[0]}", file=sys.stderr)
                 return 2

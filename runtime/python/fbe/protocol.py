@@ -45,8 +45,8 @@ def frame_type(frame: BytesLike, final: bool) -> int:
     if n < 16:
         raise FrameError("versioned frame shorter than 16 bytes")
     off = unpack_u32(frame, 4)[0]
-    if off + 8 > n:
-        raise FrameError("versioned frame struct offset beyond the frame")
+    if off < 8 or off + 8 > n:         # the root struct is after the frame header and inside the frame
+        raise FrameError(f"versioned frame struct offset {off} outside the frame")
     return unpack_u32(frame, off + 4)[0]  # type: ignore[no-any-return]
 
 
