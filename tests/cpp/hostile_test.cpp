@@ -179,9 +179,9 @@ TEST(Hostile, FirstErrorWinsInBothModels) {
     EXPECT_EQ(final_error, "test.Inner.name: string at offset 12: first problem");
 }
 
-// Random mutations of every vector (a deterministic fuzz run; the same
-// readers are a libFuzzer target in fuzz_readers.cpp where clang is
-// available): bit flips, random bytes, interesting u32 values (sizes,
+// Random mutations of every vector (a deterministic fuzz run; the readers
+// are also the libFuzzer target fuzz/cpp/fuzz_models.cpp, `make fuzz`): bit
+// flips, random bytes, interesting u32 values (sizes,
 // offsets, counts), truncation, extension and copied slices. Every reader
 // stays inside the buffer; a buffer verify() accepts deserializes cleanly.
 TEST(Hostile, RandomMutationsOfEveryVector) {

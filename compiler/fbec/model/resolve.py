@@ -559,7 +559,7 @@ class Resolver:
                                 f"'{base.name if base else ''}'", fd.name.position)
                 continue
             names[fd.name.text] = fd.name.position
-            ftype = self._type(scope, fd.type, d.name.text, fd.name.text)
+            ftype = self._type(scope, fd.type)
             if ftype is None:
                 continue
             if (fd.key or fd.id) and ftype.kind in ("vector", "list", "set", "map", "hash", "array"):
@@ -651,7 +651,7 @@ class Resolver:
                 t = ir.StructRef(q, self._final_size(q))
         return ir.Optional_(t) if optional else t
 
-    def _type(self, scope: _Scope, te: ast.TypeExpr, owner: str, field_name: str) -> ir.Type | None:
+    def _type(self, scope: _Scope, te: ast.TypeExpr) -> ir.Type | None:
         element = self._element(scope, te.element, te.element_optional)
         if element is None:
             return None

@@ -43,6 +43,8 @@ class WriteBuffer:
     __slots__ = ("buffer",)
 
     def __init__(self, capacity: int = 0) -> None:
+        # `capacity` is the original's signature only: a bytearray grows as it is written
+        del capacity
         self.buffer = bytearray()
 
     @property

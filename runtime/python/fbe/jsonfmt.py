@@ -363,10 +363,6 @@ def json_float_key(value: float) -> str:
     return _real_key(value, True)
 
 
-json_fixed_key = json_double_key
-"""Former name of :func:`json_double_key`."""
-
-
 def json_pairs(pairs: list[str]) -> str:
     """A map with struct keys: a JSON array of ``[key,value]`` pairs (``pairs`` are ``key,value`` texts)."""
     return "[" + ",".join(["[" + p + "]" for p in pairs]) + "]"

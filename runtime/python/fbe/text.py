@@ -25,11 +25,6 @@ def fmt_g(value: float) -> str:
     return f"{value:g}"
 
 
-def fmt_f(value: float) -> str:
-    """C ``%f`` (6 fraction digits)."""
-    return f"{value:f}"
-
-
 def fmt_decimal(value: DecimalLike) -> str:
     """A decimal printed as the original does: ``%f`` of its double value."""
     return f"{decimal_to_double(value):f}"

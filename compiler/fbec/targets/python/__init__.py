@@ -12,7 +12,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, generated_header
 
 from .checks import depth_function
-from .context import Context, ident
+from .context import Context
 from .final_models import Final
 from .jsonconv import json_functions
 from .models import Versioned
@@ -124,6 +124,3 @@ def _squeeze(lines: list[str]) -> list[str]:
         if blank <= 2:
             out.append(x)
     return out
-
-
-_ = ident
