@@ -119,6 +119,9 @@ def testee_commands() -> dict[str, list[str]]:
     python_testee = HERE / "testees" / "python_testee.py"
     if python_testee.exists():
         out["python"] = [sys.executable, str(python_testee)]
+    dynamic_testee = HERE / "testees" / "dynamic_testee.py"   # fbe.dynamic: no generated code
+    if dynamic_testee.exists():
+        out["python-dynamic"] = [sys.executable, str(dynamic_testee)]
     cpp = REPO / "build" / "conformance" / "cpp_testee"
     if cpp.exists():
         out["cpp"] = [str(cpp)]

@@ -1,5 +1,7 @@
-// Checks shared by the generated conformance cases (gen_cases.py) and the
-// hostile-input tests: golden vectors of ../shared/vectors, read at run time.
+// Checks shared by the generated cases (gen_cases.py: cross-version reads,
+// protocol frames) and the hostile-input tests: golden vectors of
+// ../shared/vectors, read at run time. The vectors themselves (bytes, text,
+// JSON, values) are checked by conformance/runner.py through the C++ testee.
 
 #pragma once
 
@@ -55,102 +57,6 @@ template <typename Model>
 Bytes serialized(Model& model, std::size_t size) {
     const uint8_t* data = model.buffer().data();
     return Bytes(data, data + size);
-}
-
-struct CaseFiles {
-    const char* versioned;
-    const char* final;
-    const char* text;
-    std::vector<std::pair<std::size_t, std::size_t>> unspecified; //!< [offset, length] ranges to mask
-};
-
-//! Zeroes the unspecified bytes (absent optionals' offsets, docs/format.md 3.4).
-inline Bytes masked(Bytes bytes, const CaseFiles& files) {
-    for (const auto& [offset, length] : files.unspecified)
-        for (std::size_t i = offset; i < offset + length && i < bytes.size(); ++i)
-            bytes[i] = 0;
-    return bytes;
-}
-
-//! "field:key->value" of every entry of a hash field, for comparisons as sets.
-template <typename M>
-void add_entries(std::vector<std::string>& out, const char* field, const M& map) {
-    for (const auto& [key, value] : map) {
-        std::ostringstream s;
-        s << field << ':';
-        FBE::print(s, key);
-        s << "->";
-        FBE::print(s, value);
-        out.push_back(s.str());
-    }
-}
-
-//! Lists the entries of a case's hash fields (nullptr: the case has none).
-//! Not deduced, so nullptr can be passed.
-template <typename T>
-struct HashEntriesOf {
-    using type = std::vector<std::string> (*)(const T&);
-};
-template <typename T>
-using HashEntries = typename HashEntriesOf<T>::type;
-
-//! One model against one vector file: serialize gives the bytes, verify
-//! accepts them, deserialize gives the value back.
-template <typename WriteModel, typename ReadModel, typename T>
-void check_model(const char* what, const Bytes& expected, const CaseFiles& files, const T& value,
-                 HashEntries<T> hash_entries) {
-    SCOPED_TRACE(what);
-    const std::string text = value.string();
-
-    WriteModel writer;
-    const std::size_t size = writer.serialize(value);
-    const Bytes got = serialized(writer, size);
-    EXPECT_TRUE(writer.verify()) << writer.error();
-    if (!hash_entries || got == expected) {
-        EXPECT_EQ(masked(got, files), masked(expected, files)) << diff(masked(got, files), masked(expected, files));
-    } else {
-        // Hash order is unspecified (docs/format.md 10.3): same size, same entries.
-        std::cout << "[   NOTE   ] " << what << ": hash entries in another order than recorded; compared as sets\n";
-        EXPECT_EQ(got.size(), expected.size());
-        ReadModel ours;
-        ours.attach(got);
-        T decoded;
-        EXPECT_EQ(ours.deserialize(decoded), size) << ours.error();
-        EXPECT_EQ(hash_entries(decoded), hash_entries(value));
-    }
-
-    ReadModel reader;
-    reader.attach(expected.data(), expected.size());
-    EXPECT_TRUE(reader.verify()) << reader.error();
-    T back;
-    EXPECT_EQ(reader.deserialize(back), expected.size()) << reader.error();
-    if (hash_entries) {
-        EXPECT_EQ(hash_entries(back), hash_entries(value));
-        EXPECT_EQ(back.string().size(), text.size());
-    } else {
-        EXPECT_EQ(back.string(), text);
-        // Serializing what was read gives the same bytes again.
-        WriteModel again;
-        const std::size_t again_size = again.serialize(back);
-        EXPECT_EQ(masked(serialized(again, again_size), files), masked(expected, files));
-    }
-}
-
-//! The whole check of one golden case: text, versioned model, final model.
-template <template <class> class Model, template <class> class FinalModel, typename T>
-void check_case(const CaseFiles& files, const T& value, HashEntries<T> hash_entries) {
-    const std::string expected_text = read_text(files.text);
-    if (hash_entries) {
-        // Entries print in the container's order; our insertion reproduces the recorded one.
-        EXPECT_EQ(value.string().size(), expected_text.size());
-    }
-    EXPECT_EQ(value.string(), expected_text);
-
-    check_model<Model<FBE::WriteBuffer>, Model<FBE::ReadBuffer>>("versioned", read_vector(files.versioned), files,
-                                                                  value, hash_entries);
-    const CaseFiles final_files{files.versioned, files.final, files.text, {}};
-    check_model<FinalModel<FBE::WriteBuffer>, FinalModel<FBE::ReadBuffer>>("final", read_vector(files.final),
-                                                                            final_files, value, hash_entries);
 }
 
 //! A vector read with another version of its schema (MANIFEST cross_reads).

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Writes the C++ conformance cases of the golden vectors (GoogleTest).
+"""Writes the C++ tests of the golden vectors that the conformance runner does not make (GoogleTest).
 
     gen_cases.py --shared DIR --output cases.cpp
 
 Reads DIR/vectors/MANIFEST.json and the IR of every schema it names (through
-fbec's front end) and emits, per case, a function that builds the case's
-`value` (the typed JSON of vectors/README.md) as C++ and a TEST running the
-checks of conformance.h on it; then the cross-version reads, the protocol
-frames and a table of readers for the hostile-input tests. Expected bytes
-and texts are read from $SHARED/vectors at run time.
+fbec's front end) and emits the cross-version reads, the protocol frames
+(each message built from its `value`, the typed JSON of vectors/README.md)
+and a table of readers of every case for the hostile-input tests. Expected
+bytes and texts are read from $SHARED/vectors at run time. Each case's
+bytes, text, JSON and value in both models are checked by
+conformance/runner.py through the C++ testee (conformance/testees/cpp).
 """
 
 from __future__ import annotations
@@ -114,10 +115,6 @@ def model_names(qualified_name: str) -> Dict[str, str]:
             "final": f"FBE::{package}::{name}FinalModel"}
 
 
-def hash_fields(schema: Schema, type_name: str) -> List[str]:
-    return [f.name for f in schema.struct(type_name).all_fields if f.type.kind == "hash"]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", required=True)
@@ -157,40 +154,10 @@ def main() -> int:
     readers: List[str] = []
 
     for case in manifest["cases"]:
-        schema = schema_of(case["schema"])
         type_name = f"{case['package']}.{case['type']}"
-        by_package[case["package"]] = schema
+        by_package[case["package"]] = schema_of(case["schema"])
         names = model_names(type_name)
         files = {f["kind"]: f for f in case["files"]}
-        unspecified = files["versioned"].get("unspecified_bytes", [])
-        hashes = hash_fields(schema, type_name)
-        builder = ValueBuilder(schema)
-
-        out.append(f"// {case['name']}: {type_name}. {case.get('notes', '')}".rstrip())
-        out.append(f"{names['type']} make_{case['name']}()")
-        out.append("{")
-        out.append(f"    return {builder.struct(case['value'], 1)};")
-        out.append("}")
-        out.append("")
-        if hashes:
-            out.append(f"std::vector<std::string> hash_entries_{case['name']}(const {names['type']}& value)")
-            out.append("{")
-            out.append("    std::vector<std::string> entries;")
-            for name in hashes:
-                out.append(f'    add_entries(entries, "{name}", value.{name});')
-            out.append("    std::sort(entries.begin(), entries.end());")
-            out.append("    return entries;")
-            out.append("}")
-            out.append("")
-        ranges = ", ".join(f"{{{o}, {n}}}" for o, n in unspecified)
-        out.append(f"TEST(Vectors, {case['name']})")
-        out.append("{")
-        out.append(f'    const CaseFiles files{{"{files["versioned"]["file"]}", "{files["final"]["file"]}", '
-                   f'"{files["text"]["file"]}", {{{ranges}}}}};')
-        entries = f"&hash_entries_{case['name']}" if hashes else "nullptr"
-        out.append(f"    check_case<{names['model']}, {names['final']}>(files, make_{case['name']}(), {entries});")
-        out.append("}")
-        out.append("")
         readers.append(f'    {{"{case["name"]}", "{files["versioned"]["file"]}", "{files["final"]["file"]}", '
                        f'&read_versioned<{names["model"]}, {names["type"]}>, '
                        f'&read_final<{names["final"]}, {names["type"]}>}},')

@@ -20,17 +20,7 @@ from typing import Any
 
 import fbe
 import pytest
-from fbe_testlib import masked
 
-CASES = [
-    "proto_account", "proto_account_noasset", "proto_account_default", "proto_order", "proto_balance",
-    "proto_account_message", "test_struct_simple_default", "test_struct_simple_values",
-    "test_struct_optional_default", "test_struct_optional_values", "test_struct_optional_nulls",
-    "test_struct_nested_default", "test_struct_nested_values", "test_struct_bytes", "test_struct_array",
-    "test_struct_vector", "test_struct_list", "test_struct_set", "test_struct_map", "test_struct_hash",
-    "test_struct_hashex", "test_struct_empty", "enums_enums", "protoex_account", "protoex_order",
-    "protoex_balance", "proto_account_doubles_1", "proto_account_doubles_2",
-]
 HASH_CASES = {"test_struct_hash", "test_struct_hashex"}
 
 
@@ -45,90 +35,50 @@ def files(c: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return [f for f in c["files"] if f["kind"] == kind]
 
 
-def test_every_manifest_case_is_covered(manifest: dict[str, Any]) -> None:
-    assert sorted(c["name"] for c in manifest["cases"]) == sorted(CASES)
+# Each case's bytes in both models, verify(), decoding back to its value, JSON and text are checked
+# by conformance/runner.py through the Python testee (conformance/testees/python_testee.py; known
+# failures, if any, in conformance/failures/python.txt). Here: what the runner does not check.
+
+def test_unspecified_bytes_are_written_as_zeros(manifest: dict[str, Any], gen: Any) -> None:
+    """The runner masks the offsets of absent optionals (docs/format.md 3.4); we write them as zeros."""
+    checked = 0
+    for c in manifest["cases"]:
+        ranges = [r for f in files(c, "versioned") for r in f.get("unspecified_bytes", [])]
+        if not ranges:
+            continue
+        got = gen.builder(c["package"]).struct(c["value"]).to_fbe()
+        for off, n in ranges:
+            assert got[off: off + n] == bytes(n), (c["name"], off)
+        checked += 1
+    assert checked >= 10
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_versioned_bytes(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
-    c = case(manifest, name)
+def test_models_serialize_and_verify(manifest: dict[str, Any], gen: Any, shared: Any) -> None:
+    """The original's model API on a vector: serialize() returns the size, verify() and deserialize() accept it."""
+    c = case(manifest, "proto_account")
     value = gen.builder(c["package"]).struct(c["value"])
-    for f in files(c, "versioned"):
-        want = (shared / "vectors" / f["file"]).read_bytes()
-        got = value.to_fbe()
-        mask = f.get("unspecified_bytes", [])
-        # the unspecified offset bytes of absent optionals: we write zeros
-        for off, n in mask:
-            assert got[off: off + n] == bytes(n)
-        assert masked(got, mask) == masked(want, mask)
-        model = getattr(gen.mods[c["package"]], c["type"] + "Model")()
-        assert model.serialize(value) == len(want)
-        assert model.verify()
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_final_bytes(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
-    c = case(manifest, name)
-    value = gen.builder(c["package"]).struct(c["value"])
-    for f in files(c, "final"):
-        want = (shared / "vectors" / f["file"]).read_bytes()
-        assert value.to_final() == want
-        model = getattr(gen.mods[c["package"]], c["type"] + "FinalModel")()
-        assert model.serialize(value) == len(want)
-        assert model.verify()
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_decode_verify(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
-    """Deserializing each file gives the value back (OPTIONAL_NULLS: also for the versioned model)."""
-    c = case(manifest, name)
     mod = gen.mods[c["package"]]
+    for kind, suffix in (("versioned", "Model"), ("final", "FinalModel")):
+        data = (shared / "vectors" / files(c, kind)[0]["file"]).read_bytes()
+        model = getattr(mod, c["type"] + suffix)()
+        assert model.serialize(value) == len(data)
+        assert model.verify()
+        reader = getattr(mod, c["type"] + suffix)()
+        reader.attach(data)
+        assert reader.verify()
+        again, size = reader.deserialize()
+        assert again.fbe_equal(value) and size == len(data)
+
+
+def test_struct_keys_in_json_are_pairs(manifest: dict[str, Any], gen: Any) -> None:
+    """The original cannot write struct map keys (no JSON vector); as the C++ runtime, [key, value] pairs."""
+    c = case(manifest, "test_struct_hashex")
+    assert not files(c, "json")
     value = gen.builder(c["package"]).struct(c["value"])
-    cls = type(value)
-    for kind, model_name, decode in (("versioned", "Model", cls.from_fbe), ("final", "FinalModel", cls.from_final)):
-        for f in files(c, kind):
-            data = (shared / "vectors" / f["file"]).read_bytes()
-            got = decode(data)
-            assert got.fbe_equal(value), f"{f['file']}: {got!r}"
-            model = getattr(mod, c["type"] + model_name)()
-            model.attach(data)
-            assert model.verify()
-            again, size = model.deserialize()
-            assert again.fbe_equal(value)
-            assert size == len(data)
-            # re-serializing the decoded value gives the same bytes (hashes keep wire order)
-            redo = again.to_fbe() if kind == "versioned" else again.to_final()
-            mask = f.get("unspecified_bytes", [])
-            assert masked(redo, mask) == masked(data, mask)
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_json(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
-    c = case(manifest, name)
-    value = gen.builder(c["package"]).struct(c["value"])
-    js = files(c, "json")
-    if name == "test_struct_hashex":
-        # the original cannot write struct keys; as the C++ runtime, such maps are [key, value] pairs
-        assert not js
-        text = value.to_json()
-        assert '"f1":[[{' in text and '"f2":[[{' in text
-        back = type(value).from_json(text)
-        assert back.fbe_equal(value) and back.to_json() == text
-        return
-    for f in js:
-        want = (shared / "vectors" / f["file"]).read_bytes()
-        assert value.to_json().encode("utf-8", "surrogateescape") == want
-        back = type(value).from_json(want)
-        assert back.to_json().encode("utf-8", "surrogateescape") == want
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_text(name: str, manifest: dict[str, Any], gen: Any, shared: Any) -> None:
-    c = case(manifest, name)
-    value = gen.builder(c["package"]).struct(c["value"])
-    for f in files(c, "text"):
-        want = (shared / "vectors" / f["file"]).read_bytes()
-        assert fbe.text_bytes(str(value)) == want
+    text = value.to_json()
+    assert '"f1":[[{' in text and '"f2":[[{' in text
+    back = type(value).from_json(text)
+    assert back.fbe_equal(value) and back.to_json() == text
 
 
 @pytest.mark.parametrize("name", sorted(HASH_CASES))
