@@ -91,3 +91,22 @@ def test_imports_are_recorded_by_use() -> None:
     assert used.name("typing", "Any") == "Any" and used.name("typing", "ClassVar") == "ClassVar"
     used.attr("struct", "pack_into")
     assert used.modules == {"struct"} and used.names == {"typing": {"Any", "ClassVar"}}
+
+
+def test_runs_of_groups_consecutive_items_that_join() -> None:
+    from fbec.targets.base import runs_of
+    assert runs_of([1, 3, 5, 2, 7, 9, 4, 4], lambda n: n % 2 == 1) == [[1, 3, 5], [2], [7, 9], [4], [4]]
+    assert runs_of([], bool) == []
+    assert runs_of([0, 0], bool) == [[0], [0]]
+
+
+def test_import_closure_is_depth_first_in_import_order_each_once(tmp_path) -> None:
+    from fbec.model.resolve import compile_schema
+    from fbec.syntax.diagnostics import Diagnostics
+    from fbec.targets.base import import_closure
+    for name, text in {"d": "package d\n", "b": "package b\nimport d\n", "c": "package c\nimport d\n",
+                       "a": "package a\nimport c\nimport b\n"}.items():
+        (tmp_path / f"{name}.fbe").write_text(text)
+    schema = compile_schema(str(tmp_path / "a.fbe"), [], Diagnostics())
+    assert [p.name for p in import_closure(schema, schema.main_package)] == ["a", "c", "d", "b"]
+    assert [p.name for p in import_closure(schema, schema.package("b"))] == ["b", "d"]

@@ -8,10 +8,14 @@ It reads the IR (`fbec.model.ir`) and nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from fbec import __version__
+from fbec.model.ir import Package, Schema
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,42 @@ class ReservedNames:
 
     def __call__(self, name: str) -> str:
         return name + self.suffix if name in self.names else name
+
+
+# ---------------------------------------------------------------- analysis helpers
+
+def runs_of(items: Iterable[T], joins: Callable[[T], bool]) -> list[list[T]]:
+    """`items` in order, each maximal run of consecutive items for which `joins` holds grouped
+    in one list, every other item alone: the scalar fields a reader checks against the buffer
+    once, the fields a fast path reads together."""
+    groups: list[list[T]] = []
+    previous = False
+    for item in items:
+        current = joins(item)
+        if current and previous:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+        previous = current
+    return groups
+
+
+def import_closure(schema: Schema, package: Package) -> list[Package]:
+    """`package`, then every package it imports, transitively: depth first, in import order,
+    each once (the order of the IR's dispatch table)."""
+    out: list[Package] = []
+    seen: set[str] = set()
+
+    def visit(p: Package) -> None:
+        if p.name in seen:
+            return
+        seen.add(p.name)
+        out.append(p)
+        for name in p.imports:
+            visit(schema.package(name))
+
+    visit(package)
+    return out
 
 
 def generated_header(source: str, comment: str = "//") -> str:

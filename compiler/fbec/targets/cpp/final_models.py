@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Callable, Union
 
 from fbec.model.ir import Field, Optional_, Package, Primitive, Schema, Struct, StructRef, Type
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import CodeWriter, Options, runs_of
 
 from .common import (
     cpp_type,
@@ -182,13 +182,7 @@ def _write(w: CodeWriter, s: Struct) -> None:
 def _groups(s: Struct) -> list[list[Field]]:
     """The fields in order, consecutive scalars grouped: such a run is
     checked against the buffer once and then read without checks."""
-    groups: list[list[Field]] = []
-    for f in s.fields:
-        if is_scalar(f.type) and groups and len(groups[-1]) and is_scalar(groups[-1][-1].type):
-            groups[-1].append(f)
-        else:
-            groups.append([f])
-    return groups
+    return runs_of(s.fields, lambda f: is_scalar(f.type))
 
 
 def _run_size(run: Sequence[Item]) -> int:
@@ -201,16 +195,7 @@ def _item_name(item: Item) -> str:
 
 def _segments(s: Struct, layout: Layout) -> list[list[Item]]:
     """The items in order, consecutive ones the fast path can read grouped."""
-    segments: list[list[Item]] = []
-    previous = False
-    for item in layout.items(s):
-        fast = layout.item_fast(item)
-        if fast and previous:
-            segments[-1].append(item)
-        else:
-            segments.append([item])
-        previous = fast
-    return segments
+    return runs_of(layout.items(s), layout.item_fast)
 
 
 def _fast_run(segment: list[Item], layout: Layout) -> bool:
@@ -349,14 +334,7 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
 def _scalar_groups(items: list[Item]) -> list[list[Item]]:
     """Consecutive scalar fields grouped: such a run is checked against the
     buffer once and then read without checks."""
-    groups: list[list[Item]] = []
-    for item in items:
-        scalar = isinstance(item, Field) and is_scalar(item.type)
-        if scalar and groups and isinstance(groups[-1][-1], Field) and is_scalar(groups[-1][-1].type):
-            groups[-1].append(item)
-        else:
-            groups.append([item])
-    return groups
+    return runs_of(items, lambda item: isinstance(item, Field) and is_scalar(item.type))
 
 
 def _read_fixed(w: CodeWriter, s: Struct) -> None:

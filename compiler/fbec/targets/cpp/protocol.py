@@ -23,7 +23,7 @@ in import order.
 from __future__ import annotations
 
 from fbec.model.ir import Package, Schema, Struct
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import CodeWriter, Options, import_closure
 
 from .common import file_banner, ident, imports, namespace, qualified, writer
 
@@ -35,27 +35,12 @@ def _dispatch_types(schema: Schema, package: Package) -> list[Struct]:
     return [schema.struct(d.type) for d in package.dispatch if d.type.startswith(prefix)]
 
 
-def _closure(schema: Schema, package: Package) -> list[Package]:
-    """`package` and everything it imports, transitively."""
-    out: list[Package] = []
-
-    def visit(p: Package) -> None:
-        if p in out:
-            return
-        out.append(p)
-        for imp in imports(schema, p):
-            visit(imp)
-
-    visit(package)
-    return out
-
-
 def _has_types(package: Package) -> bool:
     return bool(package.dispatch)
 
 
 def _has_requests(schema: Schema, package: Package) -> bool:
-    return any(s.request for p in _closure(schema, package) for s in p.structs)
+    return any(s.request for p in import_closure(schema, package) for s in p.structs)
 
 
 def _requests(package: Package) -> list[Struct]:

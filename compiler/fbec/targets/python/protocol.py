@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fbec.model import ir
+from fbec.targets.base import import_closure
 
 from .context import Context, ident
 
@@ -45,7 +46,7 @@ def protocol_code(ctx: Context) -> list[str]:
 
     # senders: every message of the package and of its imports can be sent
     send_all: list[ir.Struct] = list(own)
-    send_all.extend(_all_imported_messages(ctx))
+    send_all.extend(m for p in import_closure(ctx.schema, ctx.package)[1:] for m in p.protocol_types)
     for final in finals:
         prefix = "Final" if final else ""
         table = f"FBE_SEND_{'F' if final else 'V'}"
@@ -134,22 +135,4 @@ def protocol_code(ctx: Context) -> list[str]:
                        f"{IND}def reset(self) -> None:",
                        f"{IND * 2}fbe.ClientBase.reset(self)",
                        f"{IND * 2}{prefix}Sender.reset(self)", "", ""]
-    return out
-
-
-def _all_imported_messages(ctx: Context) -> list[ir.Struct]:
-    out: list[ir.Struct] = []
-    visited: set[str] = set()
-
-    def visit(name: str) -> None:
-        if name in visited:
-            return
-        visited.add(name)
-        p = ctx.schema.package(name)
-        out.extend(p.protocol_types)
-        for i in p.imports:
-            visit(i)
-
-    for i in ctx.package.imports:
-        visit(i)
     return out
