@@ -7,7 +7,6 @@ recursion, type ids and defaults come from the IR as they are.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -279,7 +278,7 @@ def writer(options: Options) -> CodeWriter:
 
 
 def file_banner(w: CodeWriter, package: Package, what: str) -> None:
-    for line in generated_header(os.path.basename(package.file)).splitlines():
+    for line in generated_header(package).splitlines():
         w.line(line)
     w.line(f"// {what}")
     w.blank()
