@@ -110,3 +110,20 @@ def test_import_closure_is_depth_first_in_import_order_each_once(tmp_path) -> No
     schema = compile_schema(str(tmp_path / "a.fbe"), [], Diagnostics())
     assert [p.name for p in import_closure(schema, schema.main_package)] == ["a", "c", "d", "b"]
     assert [p.name for p in import_closure(schema, schema.package("b"))] == ["b", "d"]
+
+
+def test_targets_dispatch_on_ir_dataclasses_not_kind_strings() -> None:
+    """One idiom over IR types in every target: isinstance on the dataclasses (mypy then checks each
+    attribute); `kind` only tells apart the variants of one dataclass (vector/list/set, map/hash,
+    enum/flags)."""
+    import re
+    from pathlib import Path
+
+    import fbec.targets
+    root = Path(fbec.targets.__file__).parent
+    dataclass_kind = re.compile(r"""\.kind\s*(==|!=|in)\s*\(?[^)\n]*["'](primitive|struct|optional|array)["']""")
+    found = [f"{p.relative_to(root)}:{n}: {line.strip()}" for p in sorted(root.rglob("*.py"))
+             for n, line in enumerate(p.read_text().splitlines(), 1) if dataclass_kind.search(line)]
+    assert not found, "\n".join(found)
+    # the pattern finds what it is meant to find
+    assert dataclass_kind.search('if t.kind == "primitive":') and dataclass_kind.search('t.kind in ("enum", "struct")')
