@@ -1,0 +1,39 @@
+"""Everything we write in Python passes `ruff check` and `mypy --strict`: the compiler
+(compiler/) and the runtime (runtime/python). The generated Python is checked by
+tests/python/test_generated_code.py."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+
+def _need(module: str) -> None:
+    try:
+        __import__(module)
+    except ImportError:
+        pytest.fail(f"{module} is not installed: make venv installs tools/requirements/test.txt")
+
+
+def _run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=REPO, capture_output=True, text=True, check=False,
+                          env=dict(os.environ, **env))
+
+
+def test_ruff_reports_nothing() -> None:
+    _need("ruff")
+    r = _run(["ruff", "check", "--no-cache", "compiler", "runtime/python"])
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_mypy_strict_reports_nothing(tmp_path: Path) -> None:
+    _need("mypy")
+    # a fresh cache each run: a cache shared with other checkouts has reported stale errors
+    r = _run(["mypy", "--strict", f"--cache-dir={tmp_path}", "-p", "fbec", "-p", "fbe"],
+             MYPYPATH=os.pathsep.join([str(REPO / "compiler"), str(REPO / "runtime" / "python")]))
+    assert r.returncode == 0, r.stdout + r.stderr
