@@ -92,7 +92,8 @@ def test_bases_and_fields_count_together(tmp_path, capsys):
 
 def test_a_huge_array_costs_no_time_or_memory(tmp_path, capsys):
     """A short schema line compiles in time and memory of its own size, not of the array's length."""
-    text = "package p\nstruct S { int32[100000000] x; double[4000000] d; }\n"
+    text = ("package p\nstruct S { int32[100000000] x; double[4000000] d; uuid[50000000] u; int64?[50000000] o; "
+            "decimal[50000000] m; }\n")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     status, err = compile_text(tmp_path, capsys, text, "--cpp", "--python", "--final", "--json", "--proto")
@@ -116,6 +117,10 @@ struct Long
     Item[11] items;
     uuid[9] ids;
     int16?[10] maybe;
+    decimal[10] amounts;
+    uuid[3] few;
+    Item?[12] links;
+    string?[9] notes;
 }
 """
 
@@ -125,13 +130,15 @@ def test_long_arrays_in_python_round_trip_as_the_dynamic_codec_writes(tmp_path, 
     runtime's dynamic codec (driven by the IR alone) writes, in both models."""
     status, err = compile_text(tmp_path, capsys, LONG_ARRAYS, "--python", "--final")
     assert (status, err) == (0, "")
-    assert "1000i" in (tmp_path / "out/arrays.py").read_text()
+    generated = (tmp_path / "out/arrays.py").read_text()
+    assert "1000i" in generated and "144s" in generated and "160s" in generated and "16s16s16s" in generated
     sys.path.insert(0, str(tmp_path / "out"))
     try:
         sys.modules.pop("arrays", None)
         arrays = importlib.import_module("arrays")
     finally:
         sys.path.remove(str(tmp_path / "out"))
+    import decimal
     import uuid
 
     from fbe.dynamic import DynamicCodec
@@ -140,7 +147,10 @@ def test_long_arrays_in_python_round_trip_as_the_dynamic_codec_writes(tmp_path, 
     value = arrays.Long(ints=list(range(-500, 500)), reals=[i / 3 for i in range(9)],
                         sides=[arrays.Side.sell] * 20, switches=[True, False] * 6, names=[str(i) * i for i in range(10)],
                         items=[arrays.Item(n=i) for i in range(11)], ids=[uuid.UUID(int=i) for i in range(9)],
-                        maybe=[None if i % 2 else i for i in range(10)])
+                        maybe=[None if i % 2 else i for i in range(10)],
+                        amounts=[decimal.Decimal(i) / 8 for i in range(10)], few=[uuid.UUID(int=7)] * 3,
+                        links=[None if i % 3 else arrays.Item(n=i) for i in range(12)],
+                        notes=[None if i % 2 else "n" * i for i in range(9)])
     codec = DynamicCodec(compile_schema(str(tmp_path / "p.fbe"), [], Diagnostics()))
     for encode, decode, model in ((value.to_fbe, arrays.Long.from_fbe, "versioned"),
                                   (value.to_final, arrays.Long.from_final, "final")):

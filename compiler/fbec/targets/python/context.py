@@ -66,7 +66,15 @@ def is_fixed_scalar(t: ir.Type) -> bool:
 
 
 SPELLED_OUT_ARRAY = 8
-"""Arrays up to this length have their element's format written out (`iii`), longer ones a repeat count."""
+"""Arrays up to this length have their element's format written out (`iii`, `16s16s`, `BIBI`); longer
+ones a repeat count (`1000i`), or one bytes item when the element takes several (`packed_array`), so
+the generated code does not grow with the length."""
+
+
+def packed_array(t: ir.Type) -> bool:
+    """A long array of uuids, decimals or optionals: its slot is one bytes item, split into elements
+    with the element's own layout (iter_unpack) and joined from them."""
+    return isinstance(t, ir.Array) and t.length > SPELLED_OUT_ARRAY and len(slot_fmt(t.element)) > 1
 
 
 def slot_fmt(t: ir.Type) -> str:
@@ -80,8 +88,8 @@ def slot_fmt(t: ir.Type) -> str:
         return "BI"
     if isinstance(t, ir.Array):
         element = slot_fmt(t.element)
-        if len(element) == 1 and t.length > SPELLED_OUT_ARRAY:
-            return f"{t.length}{element}"     # struct's repeat count: the format does not grow with the length
+        if t.length > SPELLED_OUT_ARRAY:
+            return f"{t.length}{element}" if len(element) == 1 else f"{t.length * t.element.size}s"
         return element * t.length
     return "I"
 
@@ -91,7 +99,7 @@ def nraw(t: ir.Type) -> int:
     if isinstance(t, ir.Optional_):
         return 2
     if isinstance(t, ir.Array):
-        return nraw(t.element) * t.length
+        return 1 if packed_array(t) else nraw(t.element) * t.length
     return 1
 
 

@@ -20,6 +20,7 @@ from .context import (
     map_order,
     nests,
     nraw,
+    packed_array,
     set_order,
     slot_fmt,
     struct_cost,
@@ -57,10 +58,9 @@ class Final:
         assert isinstance(t, ir.Array)
         check = [f'fbe.buffer.check_length({x}, {t.length}, "{field}")']
         e = t.element
-        if isinstance(e, ir.Primitive) and e.name == "decimal":
-            return check, [f"*[fbe.encode_decimal(e) for e in {x}]"]
-        if isinstance(e, ir.Primitive) and e.name == "uuid":
-            return check, [f"*[e.bytes for e in {x}]"]
+        if isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"):
+            conv = "fbe.encode_decimal(e)" if e.name == "decimal" else "e.bytes"
+            return check, [f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"]
         return check, [f"*{x}"]
 
     def conv(self, t: ir.Type, tv: str, start: int) -> str:
@@ -75,6 +75,8 @@ class Final:
             return f"{c.imports.attr('uuid', 'UUID')}(bytes={tv}[{start}])"
         assert isinstance(t, ir.Array)
         e = t.element
+        if packed_array(t):
+            return f"[{self.conv(e, 'y', 0)} for y in {c.layout(slot_fmt(e))}.iter_unpack({tv}[{start}])]"
         if is_plain(e):
             return f"list({tv}[{start}:{start + t.length}])"
         return f"[{self.conv(e, tv, 0).replace(tv + '[0]', 'y')} for y in {tv}[{start}:{start + t.length}]]"

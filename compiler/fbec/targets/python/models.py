@@ -19,6 +19,7 @@ from .context import (
     map_order,
     nests,
     nraw,
+    packed_array,
     set_order,
     slot_fmt,
     struct_cost,
@@ -84,8 +85,13 @@ class Versioned:
                 return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")'], [f"*{x}"]
             if isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"):
                 conv = "fbe.encode_decimal(e)" if e.name == "decimal" else "e.bytes"
-                return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")'], [f"*[{conv} for e in {x}]"]
+                raws = f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"
+                return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")'], [raws]
             aw = self.array_writer(t)
+            if packed_array(t):          # the element's raw values, packed element by element
+                lay, k = c.layout(slot_fmt(e)), nraw(e)
+                return [f'{tmp} = {aw}(w, {base}, {x}, "{field}")'], [
+                    f'b"".join([{lay}.pack(*{tmp}[i:i + {k}]) for i in range(0, len({tmp}), {k})])']
             return [f'{tmp} = {aw}(w, {base}, {x}, "{field}")'], [f"*{tmp}"]
         cw = self.coll_writer(t)
         return [f"{tmp} = {cw}(w, {base}, {x})"], [tmp]
@@ -246,6 +252,9 @@ class Versioned:
                 return f"fbe.buffer.read_optional_struct(r, {base}, {r0}, {raw.at(1)}, {field}, {vr}, {make})"
             sr = self.slot_reader(e)
             return f"fbe.buffer.read_optional(r, {base}, {r0}, {raw.at(1)}, {field}, {sr})"
+        if isinstance(t, ir.Array) and packed_array(t):
+            inner = self.read_expr(t.element, Raw("y", 0), base, field)
+            return f"[{inner} for y in {c.layout(slot_fmt(t.element))}.iter_unpack({r0})]"
         if isinstance(t, ir.Array):
             e = t.element
             k = nraw(e)
