@@ -127,3 +127,16 @@ def test_targets_dispatch_on_ir_dataclasses_not_kind_strings() -> None:
     assert not found, "\n".join(found)
     # the pattern finds what it is meant to find
     assert dataclass_kind.search('if t.kind == "primitive":') and dataclass_kind.search('t.kind in ("enum", "struct")')
+
+
+def test_blank_tops_up_to_the_lines_asked_for() -> None:
+    w = CodeWriter()
+    w.blank(2)
+    w.line("def f():")
+    w.blank(2)
+    w.blank()
+    w.line("x = 1")
+    w.blank()
+    w.blank(2)
+    w.line("y = 2")
+    assert w.text() == "def f():\n\n\nx = 1\n\n\ny = 2\n"

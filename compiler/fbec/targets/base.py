@@ -40,7 +40,7 @@ class CodeWriter:
     `w.line("x")` writes one line at the current depth; `with w.block("{", "}")`
     indents between an opening and closing line (indentation is only ever
     paired by a block); `w.label("public:")` writes a line one level out;
-    `w.blank()` writes one empty line (never two in a row).
+    `w.blank()` writes one empty line (never two in a row; `w.blank(2)` two).
     """
 
     def __init__(self, options: Options = Options()) -> None:
@@ -60,9 +60,14 @@ class CodeWriter:
         (`public:`) or a case label inside its block."""
         self._lines.append(self._unit * max(self._depth - 1, 0) + text)
 
-    def blank(self) -> None:
-        if self._lines and self._lines[-1] != "":
-            self._lines.append("")
+    def blank(self, lines: int = 1) -> None:
+        """End what was written with `lines` empty lines (Python's two between top-level
+        definitions), counting those already there; never at the start of the file."""
+        trailing = 0
+        while trailing < len(self._lines) and self._lines[-1 - trailing] == "":
+            trailing += 1
+        if trailing < len(self._lines):
+            self._lines += [""] * max(0, lines - trailing)
 
     @property
     def unit(self) -> str:
