@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fbec.model import ir
+from fbec.targets.base import CodeWriter
 
 from .context import Context, ident, map_order, set_order, struct_cost
-
-IND = "    "
 
 
 def _range(name: str) -> tuple[int, int]:
@@ -160,41 +161,42 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
     raise AssertionError(f"{t} keys are read as [key, value] pairs")
 
 
-def json_functions(ctx: Context, s: ir.Struct, default_arg: object) -> list[str]:
+def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field], str]) -> list[str]:
     cls = ident(s.name)
     fields = s.all_fields
-    out = [f"def fbe_js_{s.name}(v: {cls}) -> str:",
-           f'{IND}"""{s.name} as compact JSON, inherited fields flattened first."""']
-    if not fields:
-        out.append(f'{IND}return "{{}}"')
-    else:
-        out.append(f'{IND}return "".join((')
-        for i, f in enumerate(fields):
-            sep = "{" if i == 0 else ","
-            out.append(f"{IND * 2}'{sep}\"{f.name}\":',")
-            out.append(f"{IND * 2}{write_expr(ctx, f.type, 'v.' + ident(f.name))},")
-        out.append(f'{IND * 2}"}}",')
-        out.append(f"{IND}))")
-    out += ["", ""]
-    out += [f"def fbe_jr_{s.name}(o: {ctx.std('typing', 'Any')}, f: str, b: fbe.Budget) -> {cls}:",
-            f'{IND}"""A {s.name} from parsed JSON; missing members keep their defaults."""']
-    cost = struct_cost(s)
-    if not fields:
-        out += [f"{IND}fbe.jsonfmt.get_object(o, f)", f"{IND}fbe.jsonfmt.enter(b, {cost}, \"{s.qualified}\")",
-                f"{IND}b.depth -= 1", f"{IND}return {cls}()"]
-        return out + ["", ""]
-    out.append(f"{IND}m = fbe.jsonfmt.get_object(o, f)")
-    # the struct, and the default struct values of omitted members, are charged (docs/limits.md)
-    omitted = [f'(0 if "{f.name}" in m else {ctx.default_cost(f.type)})' for f in fields if ctx.default_cost(f.type)]
-    out.append(f"{IND}fbe.jsonfmt.enter(b, {' + '.join([str(cost), *omitted])}, \"{s.qualified}\")")
-    out.append(f"{IND}try:")
-    out.append(f"{IND * 2}v = {cls}(")
-    for f in fields:
-        fx = read_expr(ctx, f.type, f'm["{f.name}"]', f'"{f.name}"')
-        dflt = default_arg(f)  # type: ignore[operator]
-        out.append(f'{IND * 3}{fx} if "{f.name}" in m else {dflt},')
-    out.append(f"{IND * 2})")
-    out.append(f"{IND}except fbe.DecodeError as e:")
-    out.append(f'{IND * 2}raise e.within("{s.qualified}") from None')
-    out += [f"{IND}b.depth -= 1", f"{IND}return v"]
-    return out + ["", ""]
+    w = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+    with w.block(f"def fbe_js_{s.name}(v: {cls}) -> str:"):
+        w.line(f'"""{s.name} as compact JSON, inherited fields flattened first."""')
+        if not fields:
+            w.line('return "{}"')
+        else:
+            with w.block('return "".join((', "))"):
+                for i, f in enumerate(fields):
+                    sep = "{" if i == 0 else ","
+                    w.line(f"'{sep}\"{f.name}\":',")
+                    w.line(f"{write_expr(ctx, f.type, 'v.' + ident(f.name))},")
+                w.line('"}",')
+    w.blank(2)
+    with w.block(f"def fbe_jr_{s.name}(o: {ctx.std('typing', 'Any')}, f: str, b: fbe.Budget) -> {cls}:"):
+        w.line(f'"""A {s.name} from parsed JSON; missing members keep their defaults."""')
+        cost = struct_cost(s)
+        if not fields:
+            w.line("fbe.jsonfmt.get_object(o, f)")
+            w.line(f'fbe.jsonfmt.enter(b, {cost}, "{s.qualified}")')
+            w.line("b.depth -= 1")
+            w.line(f"return {cls}()")
+        else:
+            w.line("m = fbe.jsonfmt.get_object(o, f)")
+            # the struct, and the default struct values of omitted members, are charged (docs/limits.md)
+            omitted = [f'(0 if "{f.name}" in m else {ctx.default_cost(f.type)})'
+                       for f in fields if ctx.default_cost(f.type)]
+            w.line(f"fbe.jsonfmt.enter(b, {' + '.join([str(cost), *omitted])}, \"{s.qualified}\")")
+            with w.block("try:"), w.block(f"v = {cls}(", ")"):
+                for f in fields:
+                    fx = read_expr(ctx, f.type, f'm["{f.name}"]', f'"{f.name}"')
+                    w.line(f'{fx} if "{f.name}" in m else {default_arg(f)},')
+            with w.block("except fbe.DecodeError as e:"):
+                w.line(f'raise e.within("{s.qualified}") from None')
+            w.line("b.depth -= 1")
+            w.line("return v")
+    return w.text().splitlines() + ["", ""]
