@@ -158,3 +158,9 @@ def test_closed_output_pipe_is_quiet(command: list[str], status: int, tmp_path: 
     # 141 when a write meets the closed pipe; Python's text layer may also drop the rest of one big
     # write silently (the command's own status). Either way: no BrokenPipeError traceback, nothing on stderr.
     assert p.wait(timeout=60) in (status, 141) and err == ""
+
+
+@pytest.mark.parametrize("tool", ["decode", "encode", "compat", "format"])
+def test_every_tool_states_its_exit_status_in_help(tool: str) -> None:
+    status, out, _ = fbec(tool, "--help")
+    assert status == 0 and "Exit status: 0" in " ".join(out.decode().split())

@@ -117,7 +117,9 @@ def _write_text(text: str) -> None:
 def _decode_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fbec decode", description="Print an FBE buffer as JSON or text, with only its schema.",
-        epilog="Example: fbec decode --input=proto.fbe --type=proto.Account account.bin")
+        epilog="Example: fbec decode --input=proto.fbe --type=proto.Account account.bin. Exit status: 0 decoded, "
+               "1 malformed data or a schema with errors, 2 usage (a missing file or option, an unknown type, "
+               "a single root without --type).")
     _common(p)
     p.add_argument("-f", "--format", choices=("json", "text", "value"), default="json",
                    help="json: the FBE JSON mapping; text: the original's printed text; "
@@ -272,7 +274,9 @@ def _frame_type(codec: Any, frame: bytes, model: str) -> int | None:
 def _encode_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fbec encode", description="Write FBE bytes from JSON, with only the schema.",
-        epilog="Example: fbec encode --input=proto.fbe --type=proto.Account --to=hex account.json")
+        epilog="Example: fbec encode --input=proto.fbe --type=proto.Account --to=hex account.json. Exit status: "
+               "0 written, 1 malformed JSON, a value that does not fit its field or a schema with errors, "
+               "2 usage (a missing file or option, an unknown type).")
     _common(p)
     p.add_argument("--from", dest="source", choices=("auto", "json", "value"), default="auto",
                    help="json: the FBE JSON mapping; value: the typed value JSON of `fbec decode --format=value`; "

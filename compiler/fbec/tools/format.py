@@ -287,7 +287,8 @@ def _files(paths: list[str]) -> list[str]:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fbec format", description="Rewrite .fbe schemas in the canonical layout, keeping comments.",
-        epilog="Example: fbec format --check schemas/")
+        epilog="Example: fbec format --check schemas/. Exit status: 0 done (with --check: nothing to change), "
+               "1 files to reformat (--check) or a file that does not parse, 2 a file that cannot be read.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="schema files or folders (all *.fbe inside)")
     p.add_argument("--check", action="store_true",
                    help="change nothing; exit 1 and list the files that are not formatted (for CI)")
