@@ -10,6 +10,7 @@ import struct
 
 from fbec.model import ir
 from fbec.model.facts import is_fixed_run_member as _fixed_run_member
+from fbec.targets.base import CodeWriter
 
 from .context import (
     Context,
@@ -25,8 +26,6 @@ from .context import (
     slot_fmt,
     struct_cost,
 )
-
-IND = "    "
 
 
 def _is_text(t: ir.Type) -> bool:
@@ -83,98 +82,121 @@ class Final:
 
     # ------------------------------------------------------------ writing
 
-    def write(self, t: ir.Type, x: str, field: str, depth: int) -> list[str]:
+    def write(self, code: CodeWriter, t: ir.Type, x: str, field: str, depth: int) -> None:
         """Statements appending the final encoding of x (type t) to w."""
         c = self.ctx
         if _fixed_run_member(t):
             pre, raws = self.raw_values(t, x, field)
-            return pre + [f"w += {c.layout(slot_fmt(t))}.pack({', '.join(raws)})"]
+            code.lines("\n".join(pre))
+            code.line(f"w += {c.layout(slot_fmt(t))}.pack({', '.join(raws)})")
+            return
         if isinstance(t, ir.Primitive):
             fn = "write_string" if t.name == "string" else "write_bytes"
-            return [f"fbe.buffer.{fn}(w, {x})"]
+            code.line(f"fbe.buffer.{fn}(w, {x})")
+            return
         if isinstance(t, ir.StructRef):
-            return [f"{c.ref(t.name, 'fbe_fw_')}(w, {x})"]
+            code.line(f"{c.ref(t.name, 'fbe_fw_')}(w, {x})")
+            return
         if isinstance(t, ir.Optional_):
             y = self.tmp("y")
-            return [f"{y} = {x}", f"if {y} is None:", f"{IND}w.append(0)", "else:", f"{IND}w.append(1)"] + [
-                IND + s for s in self.write(t.element, y, field, depth + 1)
-            ]
+            code.line(f"{y} = {x}")
+            with code.block(f"if {y} is None:"):
+                code.line("w.append(0)")
+            with code.block("else:"):
+                code.line("w.append(1)")
+                self.write(code, t.element, y, field, depth + 1)
+            return
         if isinstance(t, ir.Array):
             e = self.tmp("e")
-            return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")', f"for {e} in {x}:"] + [
-                IND + s for s in self.write(t.element, e, field, depth + 1)
-            ]
+            code.line(f'fbe.buffer.check_length({x}, {t.length}, "{field}")')
+            with code.block(f"for {e} in {x}:"):
+                self.write(code, t.element, e, field, depth + 1)
+            return
         if isinstance(t, ir.Sequence):
             it = set_order(t, x)
             el = t.element
             if (is_plain(el) or isinstance(el, ir.EnumRef)) and len(slot_fmt(el)) == 1:
-                return [f'fbe.buffer.write_plain_seq(w, "{slot_fmt(el)}", {it})']
+                code.line(f'fbe.buffer.write_plain_seq(w, "{slot_fmt(el)}", {it})')
+                return
             e = self.tmp("e")
-            return [f"w += fbe.buffer.pack_u32(len({x}))", f"for {e} in {it}:"] + [
-                IND + s for s in self.write(el, e, field, depth + 1)
-            ]
+            code.line(f"w += fbe.buffer.pack_u32(len({x}))")
+            with code.block(f"for {e} in {it}:"):
+                self.write(code, el, e, field, depth + 1)
+            return
         assert isinstance(t, ir.Mapping)
         it = map_order(t, x)
         k, v = self.tmp("k"), self.tmp("v")
-        return (
-            [f"w += fbe.buffer.pack_u32(len({x}))", f"for {k}, {v} in {it}:"]
-            + [IND + s for s in self.write(t.key, k, field, depth + 1)]
-            + [IND + s for s in self.write(t.value, v, field, depth + 1)]
-        )
+        code.line(f"w += fbe.buffer.pack_u32(len({x}))")
+        with code.block(f"for {k}, {v} in {it}:"):
+            self.write(code, t.key, k, field, depth + 1)
+            self.write(code, t.value, v, field, depth + 1)
 
     # ------------------------------------------------------------ reading
 
-    def read(self, t: ir.Type, target: str, field: str, annotate: bool = True) -> list[str]:
+    def read(self, code: CodeWriter, t: ir.Type, target: str, field: str, annotate: bool = True) -> None:
         """Statements reading a value of type t at p into ``target`` and advancing p."""
         c = self.ctx
         f = f'"{field}"'
         if _fixed_run_member(t):
             lay = c.layout(slot_fmt(t))
             tv = self.tmp("t")
-            return [f"{tv} = fbe.buffer.final_fixed(r, {lay}, p, {f})", f"p += {lay}.size",
-                    f"{target} = {self.conv(t, tv, 0)}"]
+            code.line(f"{tv} = fbe.buffer.final_fixed(r, {lay}, p, {f})")
+            code.line(f"p += {lay}.size")
+            code.line(f"{target} = {self.conv(t, tv, 0)}")
+            return
         if isinstance(t, ir.Primitive):
             fn = "final_string" if t.name == "string" else "final_bytes"
-            return [f"{target}, p = fbe.buffer.{fn}(r, p, {f})"]
+            code.line(f"{target}, p = fbe.buffer.{fn}(r, p, {f})")
+            return
         if isinstance(t, ir.StructRef):
-            return [f"{target}, p = {c.ref(t.name, 'fbe_fr_')}(r, p)"]
+            code.line(f"{target}, p = {c.ref(t.name, 'fbe_fr_')}(r, p)")
+            return
         hint = c.hint(t)
         decl = f"{target}: {hint}" if annotate else target
         if isinstance(t, ir.Optional_):
             h = self.tmp("h")
             inner = self.tmp("x")
-            return [f"{h} = fbe.buffer.final_has(r, p, {f})", "p += 1", f"{decl} = None", f"if {h}:"] + [
-                IND + s for s in self.read(t.element, inner, field)
-            ] + [f"{IND}{target} = {inner}"]
+            code.line(f"{h} = fbe.buffer.final_has(r, p, {f})")
+            code.line("p += 1")
+            code.line(f"{decl} = None")
+            with code.block(f"if {h}:"):
+                self.read(code, t.element, inner, field)
+                code.line(f"{target} = {inner}")
+            return
         if isinstance(t, (ir.Array, ir.Sequence)):
             el = t.element
             if isinstance(t, ir.Array):
                 count = str(t.length)
-                pre: list[str] = []
             else:
                 count = self.tmp("n")
-                pre = [f"{count} = fbe.buffer.final_count(r, p, {el.final_min_size}, {element_cost(el)}, {f})",
-                       "p += 4"]
+                code.line(f"{count} = fbe.buffer.final_count(r, p, {el.final_min_size}, {element_cost(el)}, {f})")
+                code.line("p += 4")
                 if is_plain(el) and len(slot_fmt(el)) == 1:
                     wrap = "set" if t.kind == "set" else "list"
                     unpack = self.ctx.imports.attr("struct", "unpack_from")
-                    return pre + [f'{decl} = {wrap}({unpack}(f"<{{{count}}}{slot_fmt(el)}", r.data, p))',
-                                  f"p += {count} * {el.final_size}"]
+                    code.line(f'{decl} = {wrap}({unpack}(f"<{{{count}}}{slot_fmt(el)}", r.data, p))')
+                    code.line(f"p += {count} * {el.final_size}")
+                    return
             is_set = isinstance(t, ir.Sequence) and t.kind == "set"
             e = self.tmp("e")
             add = "add" if is_set else "append"
-            return pre + [f"{decl} = {'set()' if is_set else '[]'}", f"for _ in range({count}):"] + [
-                IND + s for s in self.read(el, e, field)
-            ] + [f"{IND}{target}.{add}({e})"]
+            code.line(f"{decl} = {'set()' if is_set else '[]'}")
+            with code.block(f"for _ in range({count}):"):
+                self.read(code, el, e, field)
+                code.line(f"{target}.{add}({e})")
+            return
         assert isinstance(t, ir.Mapping)
         count = self.tmp("n")
         k, v = self.tmp("k"), self.tmp("v")
         item = t.key.final_min_size + t.value.final_min_size
         cost = element_cost(t.key) + element_cost(t.value)
-        return [f"{count} = fbe.buffer.final_count(r, p, {item}, {cost}, {f})", "p += 4",
-                f"{decl} = {{}}", f"for _ in range({count}):"] + [
-            IND + s for s in self.read(t.key, k, field)] + [
-            IND + s for s in self.read(t.value, v, field)] + [f"{IND}{target}[{k}] = {v}"]
+        code.line(f"{count} = fbe.buffer.final_count(r, p, {item}, {cost}, {f})")
+        code.line("p += 4")
+        code.line(f"{decl} = {{}}")
+        with code.block(f"for _ in range({count}):"):
+            self.read(code, t.key, k, field)
+            self.read(code, t.value, v, field)
+            code.line(f"{target}[{k}] = {v}")
 
     # ------------------------------------------------------------ structs
 
@@ -206,52 +228,62 @@ class Final:
     def struct_functions(self, s: ir.Struct) -> list[str]:
         c = self.ctx
         cls = ident(s.name)
-        fields = s.all_fields
         self.n = 0
+        code = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
         # writer: one pack per run
-        out = [f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:",
-               f'{IND}"""Append the final encoding of a {s.name} (fields back to back)."""']
-        body: list[str] = []
-        for part in self.runs(s):
-            if isinstance(part, ir.Field):
-                body += self.write(part.type, f"v.{ident(part.name)}", part.name, 0)
-                continue
-            members, text = part
-            fmt = ""
-            raws: list[str] = []
-            for m in members:
-                pre, rs = self.raw_values(m.type, f"v.{ident(m.name)}", m.name)
-                body += pre
-                raws += rs
-                fmt += slot_fmt(m.type)
-            tail = ""
-            if text is not None:
-                tail = self.tmp("s")
-                x = f"v.{ident(text.name)}"
-                enc = f'{x}.encode("utf-8", "surrogateescape")' if _is_string(text.type) else x
-                body.append(f"{tail} = {enc}")
-                raws.append(f"len({tail})")
-                fmt += "I"
-            body.append(f"w += {c.layout(fmt)}.pack({', '.join(raws)})")
-            if tail:
-                body.append(f"w += {tail}")
-        out += [IND + x for x in body]
-        out += ["", ""]
+        with code.block(f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:"):
+            code.line(f'"""Append the final encoding of a {s.name} (fields back to back)."""')
+            for part in self.runs(s):
+                if isinstance(part, ir.Field):
+                    self.write(code, part.type, f"v.{ident(part.name)}", part.name, 0)
+                    continue
+                members, text = part
+                fmt = ""
+                raws: list[str] = []
+                for m in members:
+                    pre, rs = self.raw_values(m.type, f"v.{ident(m.name)}", m.name)
+                    code.lines("\n".join(pre))
+                    raws += rs
+                    fmt += slot_fmt(m.type)
+                tail = ""
+                if text is not None:
+                    tail = self.tmp("s")
+                    x = f"v.{ident(text.name)}"
+                    enc = f'{x}.encode("utf-8", "surrogateescape")' if _is_string(text.type) else x
+                    code.line(f"{tail} = {enc}")
+                    raws.append(f"len({tail})")
+                    fmt += "I"
+                code.line(f"w += {c.layout(fmt)}.pack({', '.join(raws)})")
+                if tail:
+                    code.line(f"w += {tail}")
+        code.blank(2)
 
         # reader
         leaf = not nests(s)
-        out += [f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:",
-                f'{IND}"""Read a {s.name} at p; return it and the position after it."""']
-        enter = "final_leaf" if leaf else "final_enter"
-        out.append(f"{IND}fbe.buffer.{enter}(r, p, {struct_cost(s)})")
-        body = []
+        with code.block(f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:"):
+            code.line(f'"""Read a {s.name} at p; return it and the position after it."""')
+            enter = "final_leaf" if leaf else "final_enter"
+            code.line(f"fbe.buffer.{enter}(r, p, {struct_cost(s)})")
+            with code.block("try:"):
+                self._read_body(code, s)
+            with code.block("except fbe.DecodeError as e:"):
+                code.line(f'raise e.within("{s.qualified}") from None')
+            if not leaf:
+                code.line("r.depth -= 1")
+            code.line("return v, p")
+        return code.text().splitlines() + ["", ""]
+
+    def _read_body(self, code: CodeWriter, s: ir.Struct) -> None:
+        """Every field of a struct read into ``v`` (the reader's body inside its try)."""
+        c = self.ctx
+        cls = ident(s.name)
         args: list[str] = []
         if any(not isinstance(part, ir.Field) for part in self.runs(s)):
-            body.append("data, end = r.data, r.size")
+            code.line("data, end = r.data, r.size")
         for part in self.runs(s):
             if isinstance(part, ir.Field):
                 target = self.tmp("x")
-                body += self.read(part.type, target, part.name)
+                self.read(code, part.type, target, part.name)
                 args.append(target)
                 continue
             members, text = part
@@ -264,9 +296,10 @@ class Final:
             else:
                 assert text is not None
                 first, what0 = text.name, ("string size" if _is_string(text.type) else "bytes size")
-            body += [f"if p + {size} > end:",
-                     f'{IND}raise fbe.buffer.out_of_bounds("{what0}", p, "{first}")',
-                     f"{tv} = {lay}.unpack_from(data, p)", f"p += {size}"]
+            with code.block(f"if p + {size} > end:"):
+                code.line(f'raise fbe.buffer.out_of_bounds("{what0}", p, "{first}")')
+            code.line(f"{tv} = {lay}.unpack_from(data, p)")
+            code.line(f"p += {size}")
             k = 0
             for m in members:
                 args.append(self.conv(m.type, tv, k))
@@ -275,38 +308,32 @@ class Final:
                 what = "string" if _is_string(text.type) else "bytes"
                 q, x = self.tmp("q"), self.tmp("x")
                 raw = f"data[p:{q}]"
-                body += [f"{q} = p + {tv}[{k}]",
-                         f"if {q} > end:",
-                         f'{IND}raise fbe.buffer.out_of_bounds(f"{what} of {{{tv}[{k}]}} bytes", p - 4, "{text.name}")',
-                         f"r.budget -= {tv}[{k}]",
-                         "if r.budget < 0:",
-                         f'{IND}r.spend(0, p - 4, "{text.name}")',
-                         f'{x} = {raw}.decode("utf-8", "surrogateescape")' if what == "string" else f"{x} = {raw}",
-                         f"p = {q}"]
+                code.line(f"{q} = p + {tv}[{k}]")
+                with code.block(f"if {q} > end:"):
+                    code.line(f'raise fbe.buffer.out_of_bounds(f"{what} of {{{tv}[{k}]}} bytes", p - 4, "{text.name}")')
+                code.line(f"r.budget -= {tv}[{k}]")
+                with code.block("if r.budget < 0:"):
+                    code.line(f'r.spend(0, p - 4, "{text.name}")')
+                code.line(f'{x} = {raw}.decode("utf-8", "surrogateescape")' if what == "string" else f"{x} = {raw}")
+                code.line(f"p = {q}")
                 args.append(x)
         # every field is known: the instance without __init__ (its defaults would be overwritten)
-        body.append(f"v = {cls}.__new__({cls})")
-        body += [f"v.{ident(f.name)} = {x}" for f, x in zip(fields, args)]
-        out += [f"{IND}try:"] + [IND * 2 + x for x in body]
-        out += [f"{IND}except fbe.DecodeError as e:",
-                f'{IND * 2}raise e.within("{s.qualified}") from None']
-        if not leaf:
-            out.append(f"{IND}r.depth -= 1")
-        out += [f"{IND}return v, p", "", ""]
-        return out
+        code.line(f"v = {cls}.__new__({cls})")
+        for f, x in zip(s.all_fields, args):
+            code.line(f"v.{ident(f.name)} = {x}")
 
     def model_class(self, s: ir.Struct) -> list[str]:
         cls = ident(s.name)
-        return [
-            f"class {s.name}FinalModel(fbe.FinalModel[{cls}]):",
-            f'{IND}"""Final model of {s.name}: compact, no versioning (docs/format.md section 4)."""',
-            "",
-            f"{IND}fbe_type = {s.type_id}",
-            "",
-            f"{IND}def _encode(self, value: {cls}) -> bytearray:",
-            f"{IND * 2}return fbe.encode_final(fbe_fw_{s.name}, {self.ctx.writable(s.qualified, 'value')}, {s.type_id})",
-            "",
-            f"{IND}def _decode(self, data: bytes) -> tuple[{cls}, int]:",
-            f"{IND * 2}return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, self.limits)",
-            "", "",
-        ]
+        code = CodeWriter()
+        with code.block(f"class {s.name}FinalModel(fbe.FinalModel[{cls}]):"):
+            code.line(f'"""Final model of {s.name}: compact, no versioning (docs/format.md section 4)."""')
+            code.blank()
+            code.line(f"fbe_type = {s.type_id}")
+            code.blank()
+            with code.block(f"def _encode(self, value: {cls}) -> bytearray:"):
+                code.line(f"return fbe.encode_final(fbe_fw_{s.name}, {self.ctx.writable(s.qualified, 'value')}, "
+                          f"{s.type_id})")
+            code.blank()
+            with code.block(f"def _decode(self, data: bytes) -> tuple[{cls}, int]:"):
+                code.line(f"return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, self.limits)")
+        return code.text().splitlines() + ["", ""]
