@@ -8,6 +8,7 @@ its out-of-line data has been appended, and read with one ``unpack_from``
 from __future__ import annotations
 
 from fbec.model import ir
+from fbec.targets.base import CodeWriter
 
 from .context import (
     Context,
@@ -25,8 +26,6 @@ from .context import (
     struct_cost,
     tkey,
 )
-
-IND = "    "
 
 
 def _is_text(t: ir.Type) -> bool:
@@ -55,46 +54,50 @@ class Versioned:
 
     # ------------------------------------------------------------ writing
 
-    def write_field(self, t: ir.Type, x: str, base: str, tmp: str, field: str) -> tuple[list[str], list[str]]:
-        """Statements that allocate t's out-of-line data, and the raw values of its slot."""
+    def write_field(self, code: CodeWriter, t: ir.Type, x: str, base: str, tmp: str, field: str) -> list[str]:
+        """Writes the statements that allocate t's out-of-line data; returns the raw values of its slot."""
         c = self.ctx
         if is_plain(t) or isinstance(t, ir.EnumRef):
-            return [], [x]
+            return [x]
         if isinstance(t, ir.Primitive):
             if t.name == "decimal":
-                return [], [f"fbe.encode_decimal({x})"]
+                return [f"fbe.encode_decimal({x})"]
             if t.name == "uuid":
-                return [], [f"{x}.bytes"]
+                return [f"{x}.bytes"]
             fn = "write_string" if t.name == "string" else "write_bytes"
-            return [f"{tmp} = fbe.buffer.{fn}(w, {x}) - {base}"], [tmp]
+            code.line(f"{tmp} = fbe.buffer.{fn}(w, {x}) - {base}")
+            return [tmp]
         if isinstance(t, ir.StructRef):
-            return [f"{tmp} = {c.ref(t.name, 'fbe_vw_')}(w, {x}) - {base}"], [tmp]
+            code.line(f"{tmp} = {c.ref(t.name, 'fbe_vw_')}(w, {x}) - {base}")
+            return [tmp]
         if isinstance(t, ir.Optional_):
             ow = self.opt_writer(t.element)
-            return [
-                f"{tmp}v = {x}",
-                f"if {tmp}v is None:",
-                f"{IND}{tmp}h = {tmp}o = 0",
-                "else:",
-                f"{IND}{tmp}h = 1",
-                f"{IND}{tmp}o = {ow}(w, {tmp}v) - {base}",
-            ], [f"{tmp}h", f"{tmp}o"]
+            code.line(f"{tmp}v = {x}")
+            with code.block(f"if {tmp}v is None:"):
+                code.line(f"{tmp}h = {tmp}o = 0")
+            with code.block("else:"):
+                code.line(f"{tmp}h = 1")
+                code.line(f"{tmp}o = {ow}(w, {tmp}v) - {base}")
+            return [f"{tmp}h", f"{tmp}o"]
         if isinstance(t, ir.Array):
             e = t.element
             if is_plain(e) or isinstance(e, ir.EnumRef):
-                return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")'], [f"*{x}"]
+                code.line(f'fbe.buffer.check_length({x}, {t.length}, "{field}")')
+                return [f"*{x}"]
             if isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"):
                 conv = "fbe.encode_decimal(e)" if e.name == "decimal" else "e.bytes"
                 raws = f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"
-                return [f'fbe.buffer.check_length({x}, {t.length}, "{field}")'], [raws]
+                code.line(f'fbe.buffer.check_length({x}, {t.length}, "{field}")')
+                return [raws]
             aw = self.array_writer(t)
+            code.line(f'{tmp} = {aw}(w, {base}, {x}, "{field}")')
             if packed_array(t):          # the element's raw values, packed element by element
                 lay, k = c.layout(slot_fmt(e)), nraw(e)
-                return [f'{tmp} = {aw}(w, {base}, {x}, "{field}")'], [
-                    f'b"".join([{lay}.pack(*{tmp}[i:i + {k}]) for i in range(0, len({tmp}), {k})])']
-            return [f'{tmp} = {aw}(w, {base}, {x}, "{field}")'], [f"*{tmp}"]
+                return [f'b"".join([{lay}.pack(*{tmp}[i:i + {k}]) for i in range(0, len({tmp}), {k})])']
+            return [f"*{tmp}"]
         cw = self.coll_writer(t)
-        return [f"{tmp} = {cw}(w, {base}, {x})"], [tmp]
+        code.line(f"{tmp} = {cw}(w, {base}, {x})")
+        return [tmp]
 
     def slot_writer(self, t: ir.Type) -> str:
         """fbe_vsw_K(w, b, s, x): write x into the slot at absolute s, offsets relative to b."""
@@ -103,25 +106,27 @@ class Versioned:
 
         def build() -> list[str]:
             hint = c.hint(t)
-            lines = [f"def {name}(w: bytearray, b: int, s: int, x: {hint}) -> None:"]
-            if is_plain(t) or isinstance(t, ir.EnumRef):
-                lines.append(f"{IND}{c.layout(slot_fmt(t))}.pack_into(w, s, x)")
-            elif isinstance(t, ir.Primitive) and t.name == "decimal":
-                lines.append(f"{IND}w[s:s + 16] = fbe.encode_decimal(x)")
-            elif isinstance(t, ir.Primitive) and t.name == "uuid":
-                lines.append(f"{IND}w[s:s + 16] = x.bytes")
-            elif isinstance(t, ir.Primitive):
-                fn = "write_string" if t.name == "string" else "write_bytes"
-                lines.append(f"{IND}fbe.buffer.pack_u32_into(w, s, fbe.buffer.{fn}(w, x) - b)")
-            elif isinstance(t, ir.StructRef):
-                lines.append(f"{IND}fbe.buffer.pack_u32_into(w, s, {c.ref(t.name, 'fbe_vw_')}(w, x) - b)")
-            elif isinstance(t, ir.Optional_):
-                ow = self.opt_writer(t.element)
-                lines += [f"{IND}if x is not None:", f"{IND}{IND}w[s] = 1",
-                          f"{IND}{IND}fbe.buffer.pack_u32_into(w, s + 1, {ow}(w, x) - b)"]
-            else:
-                raise AssertionError(f"no slot writer for {t}")
-            return lines
+            code = CodeWriter()
+            with code.block(f"def {name}(w: bytearray, b: int, s: int, x: {hint}) -> None:"):
+                if is_plain(t) or isinstance(t, ir.EnumRef):
+                    code.line(f"{c.layout(slot_fmt(t))}.pack_into(w, s, x)")
+                elif isinstance(t, ir.Primitive) and t.name == "decimal":
+                    code.line("w[s:s + 16] = fbe.encode_decimal(x)")
+                elif isinstance(t, ir.Primitive) and t.name == "uuid":
+                    code.line("w[s:s + 16] = x.bytes")
+                elif isinstance(t, ir.Primitive):
+                    fn = "write_string" if t.name == "string" else "write_bytes"
+                    code.line(f"fbe.buffer.pack_u32_into(w, s, fbe.buffer.{fn}(w, x) - b)")
+                elif isinstance(t, ir.StructRef):
+                    code.line(f"fbe.buffer.pack_u32_into(w, s, {c.ref(t.name, 'fbe_vw_')}(w, x) - b)")
+                elif isinstance(t, ir.Optional_):
+                    ow = self.opt_writer(t.element)
+                    with code.block("if x is not None:"):
+                        code.line("w[s] = 1")
+                        code.line(f"fbe.buffer.pack_u32_into(w, s + 1, {ow}(w, x) - b)")
+                else:
+                    raise AssertionError(f"no slot writer for {t}")
+            return code.text().splitlines()
 
         return c.helper(name, build)
 
@@ -131,22 +136,21 @@ class Versioned:
         name = "fbe_vow_" + tkey(e)
 
         def build() -> list[str]:
+            code = CodeWriter()
             if isinstance(e, ir.StructRef):  # the body follows its value slot: the slot holds 4
-                return [
-                    f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:",
-                    f"{IND}q = len(w)",
-                    f'{IND}w += b"\\x04\\x00\\x00\\x00"',
-                    f"{IND}{c.ref(e.name, 'fbe_vw_')}(w, x)",
-                    f"{IND}return q",
-                ]
+                with code.block(f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:"):
+                    code.line("q = len(w)")
+                    code.line('w += b"\\x04\\x00\\x00\\x00"')
+                    code.line(f"{c.ref(e.name, 'fbe_vw_')}(w, x)")
+                    code.line("return q")
+                return code.text().splitlines()
             sw = self.slot_writer(e)
-            return [
-                f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:",
-                f"{IND}q = len(w)",
-                f"{IND}w += bytes({e.size})",
-                f"{IND}{sw}(w, q, q, x)",
-                f"{IND}return q",
-            ]
+            with code.block(f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:"):
+                code.line("q = len(w)")
+                code.line(f"w += bytes({e.size})")
+                code.line(f"{sw}(w, q, q, x)")
+                code.line("return q")
+            return code.text().splitlines()
 
         return c.helper(name, build)
 
@@ -156,17 +160,16 @@ class Versioned:
         name = "fbe_vaw_" + tkey(t)
 
         def build() -> list[str]:
-            stmts, raws = self.write_field(t.element, "e", "b", "y", "f")
-            lines = [
-                f"def {name}(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> list[{c.std('typing', 'Any')}]:",
-                f"{IND}fbe.buffer.check_length(x, {t.length}, f)",
-                f"{IND}out: list[Any] = []",
-                f"{IND}for e in x:",
-            ]
-            lines += [IND * 2 + s for s in stmts]
-            lines.append(f"{IND * 2}out += ({', '.join(raws)},)")
-            lines.append(f"{IND}return out")
-            return lines
+            code = CodeWriter()
+            with code.block(f"def {name}(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> "
+                            f"list[{c.std('typing', 'Any')}]:"):
+                code.line(f"fbe.buffer.check_length(x, {t.length}, f)")
+                code.line("out: list[Any] = []")
+                with code.block("for e in x:"):
+                    raws = self.write_field(code, t.element, "e", "b", "y", "f")
+                    code.line(f"out += ({', '.join(raws)},)")
+                code.line("return out")
+            return code.text().splitlines()
 
         return c.helper(name, build)
 
@@ -176,54 +179,54 @@ class Versioned:
         name = "fbe_vcw_" + tkey(t)
 
         def build() -> list[str]:
-            lines = [f"def {name}(w: bytearray, b: int, x: {c.hint(t)}) -> int:", f"{IND}q = len(w)"]
-            if isinstance(t, ir.Sequence):
-                e = t.element
-                it = set_order(t, "x")
-                if (is_plain(e) or isinstance(e, ir.EnumRef)) and len(slot_fmt(e)) == 1:
-                    lines.append(f'{IND}fbe.buffer.write_plain_seq(w, "{slot_fmt(e)}", {it})')
-                    lines.append(f"{IND}return q - b")
-                    return lines
-                if isinstance(e, ir.StructRef):  # the bodies first, then every offset with one pack
-                    vw = c.ref(e.name, "fbe_vw_")
-                    pack = c.imports.attr("struct", "pack_into")
-                    lines += [
-                        f"{IND}n = len(x)",
-                        f"{IND}w += bytes(4 + n * 4)",
-                        f'{IND}{pack}(f"<{{n + 1}}I", w, q, n, *[{vw}(w, e) - b for e in {it}])',
-                        f"{IND}return q - b",
-                    ]
-                    return lines
-                sw = self.slot_writer(e)
-                lines += [
-                    f"{IND}n = len(x)",
-                    f"{IND}w += fbe.buffer.pack_u32(n)",
-                    f"{IND}w += bytes(n * {e.size})",
-                    f"{IND}s = q + 4",
-                    f"{IND}for e in {it}:",
-                    f"{IND * 2}{sw}(w, b, s, e)",
-                    f"{IND * 2}s += {e.size}",
-                    f"{IND}return q - b",
-                ]
-                return lines
-            assert isinstance(t, ir.Mapping)
-            ks, vs = t.key.size, t.value.size
-            kw, vw = self.slot_writer(t.key), self.slot_writer(t.value)
-            it = map_order(t, "x")
-            lines += [
-                f"{IND}n = len(x)",
-                f"{IND}w += fbe.buffer.pack_u32(n)",
-                f"{IND}w += bytes(n * {ks + vs})",
-                f"{IND}s = q + 4",
-                f"{IND}for k, v in {it}:",
-                f"{IND * 2}{kw}(w, b, s, k)",
-                f"{IND * 2}{vw}(w, b, s + {ks}, v)",
-                f"{IND * 2}s += {ks + vs}",
-                f"{IND}return q - b",
-            ]
-            return lines
+            code = CodeWriter()
+            with code.block(f"def {name}(w: bytearray, b: int, x: {c.hint(t)}) -> int:"):
+                code.line("q = len(w)")
+                self._coll_writer_body(code, t)
+            return code.text().splitlines()
 
         return c.helper(name, build)
+
+    def _coll_writer_body(self, code: CodeWriter, t: ir.Type) -> None:
+        c = self.ctx
+        if isinstance(t, ir.Sequence):
+            e = t.element
+            it = set_order(t, "x")
+            if (is_plain(e) or isinstance(e, ir.EnumRef)) and len(slot_fmt(e)) == 1:
+                code.line(f'fbe.buffer.write_plain_seq(w, "{slot_fmt(e)}", {it})')
+                code.line("return q - b")
+                return
+            if isinstance(e, ir.StructRef):  # the bodies first, then every offset with one pack
+                vw = c.ref(e.name, "fbe_vw_")
+                pack = c.imports.attr("struct", "pack_into")
+                code.line("n = len(x)")
+                code.line("w += bytes(4 + n * 4)")
+                code.line(f'{pack}(f"<{{n + 1}}I", w, q, n, *[{vw}(w, e) - b for e in {it}])')
+                code.line("return q - b")
+                return
+            sw = self.slot_writer(e)
+            code.line("n = len(x)")
+            code.line("w += fbe.buffer.pack_u32(n)")
+            code.line(f"w += bytes(n * {e.size})")
+            code.line("s = q + 4")
+            with code.block(f"for e in {it}:"):
+                code.line(f"{sw}(w, b, s, e)")
+                code.line(f"s += {e.size}")
+            code.line("return q - b")
+            return
+        assert isinstance(t, ir.Mapping)
+        ks, vs = t.key.size, t.value.size
+        kw, vw = self.slot_writer(t.key), self.slot_writer(t.value)
+        it = map_order(t, "x")
+        code.line("n = len(x)")
+        code.line("w += fbe.buffer.pack_u32(n)")
+        code.line(f"w += bytes(n * {ks + vs})")
+        code.line("s = q + 4")
+        with code.block(f"for k, v in {it}:"):
+            code.line(f"{kw}(w, b, s, k)")
+            code.line(f"{vw}(w, b, s + {ks}, v)")
+            code.line(f"s += {ks + vs}")
+        code.line("return q - b")
 
     # ------------------------------------------------------------ reading
 
@@ -273,12 +276,12 @@ class Versioned:
 
         def build() -> list[str]:
             lay = c.layout(slot_fmt(t))
-            return [
-                f"def {name}(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}:",
-                f"{IND}t = fbe.buffer.read_slot(r, {lay}, s, f)",
-                f"{IND}v: {c.hint(t)} = {self.read_expr(t, Raw('t', 0), 's', 'f')}",
-                f"{IND}return v",
-            ]
+            code = CodeWriter()
+            with code.block(f"def {name}(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}:"):
+                code.line(f"t = fbe.buffer.read_slot(r, {lay}, s, f)")
+                code.line(f"v: {c.hint(t)} = {self.read_expr(t, Raw('t', 0), 's', 'f')}")
+                code.line("return v")
+            return code.text().splitlines()
 
         return c.helper(name, build)
 
@@ -290,38 +293,41 @@ class Versioned:
         def build() -> list[str]:
             hint = c.hint(t)
             empty = "{}" if isinstance(t, ir.Mapping) else ("set()" if t.kind == "set" else "[]")
-            lines = [
-                f"def {name}(r: fbe.Reader, b: int, off: int, f: str) -> {hint}:",
-                f"{IND}if not off:",
-                f"{IND * 2}return {empty}",
-                f"{IND}q = b + off",
-            ]
-            if isinstance(t, ir.Sequence):
-                e = t.element
-                wrap = "set" if t.kind == "set" else "list"
-                lines.append(f"{IND}n = fbe.buffer.read_count(r, q, {e.size}, {element_cost(e)}, f)")
-                lines.append(f"{IND}q += 4")
-                fmt = slot_fmt(e)
-                if is_plain(e) and len(fmt) == 1:
-                    lines.append(f'{IND}return {wrap}({c.imports.attr("struct", "unpack_from")}(f"<{{n}}{fmt}", r.data, q))')
-                    return lines
-                inner = self.read_expr(e, Raw("e", 0), "b", "f")
-                lay = c.layout(fmt)
-                open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
-                lines.append(f"{IND}return {open_}{inner} for e in {lay}.iter_unpack(r.data[q:q + n * {e.size}]){close}")
-                return lines
-            assert isinstance(t, ir.Mapping)
-            ks = t.key.size + t.value.size
-            cost = element_cost(t.key) + element_cost(t.value)
-            lines.append(f"{IND}n = fbe.buffer.read_count(r, q, {ks}, {cost}, f)")
-            lines.append(f"{IND}q += 4")
-            lay = c.layout(slot_fmt(t.key) + slot_fmt(t.value))
-            kx = self.read_expr(t.key, Raw("e", 0), "b", "f")
-            vx = self.read_expr(t.value, Raw("e", nraw(t.key)), "b", "f")
-            lines.append(f"{IND}return {{{kx}: {vx} for e in {lay}.iter_unpack(r.data[q:q + n * {ks}])}}")
-            return lines
+            code = CodeWriter()
+            with code.block(f"def {name}(r: fbe.Reader, b: int, off: int, f: str) -> {hint}:"):
+                with code.block("if not off:"):
+                    code.line(f"return {empty}")
+                code.line("q = b + off")
+                self._coll_reader_body(code, t)
+            return code.text().splitlines()
 
         return c.helper(name, build)
+
+    def _coll_reader_body(self, code: CodeWriter, t: ir.Type) -> None:
+        c = self.ctx
+        if isinstance(t, ir.Sequence):
+            e = t.element
+            wrap = "set" if t.kind == "set" else "list"
+            code.line(f"n = fbe.buffer.read_count(r, q, {e.size}, {element_cost(e)}, f)")
+            code.line("q += 4")
+            fmt = slot_fmt(e)
+            if is_plain(e) and len(fmt) == 1:
+                code.line(f'return {wrap}({c.imports.attr("struct", "unpack_from")}(f"<{{n}}{fmt}", r.data, q))')
+                return
+            inner = self.read_expr(e, Raw("e", 0), "b", "f")
+            lay = c.layout(fmt)
+            open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
+            code.line(f"return {open_}{inner} for e in {lay}.iter_unpack(r.data[q:q + n * {e.size}]){close}")
+            return
+        assert isinstance(t, ir.Mapping)
+        ks = t.key.size + t.value.size
+        cost = element_cost(t.key) + element_cost(t.value)
+        code.line(f"n = fbe.buffer.read_count(r, q, {ks}, {cost}, f)")
+        code.line("q += 4")
+        lay = c.layout(slot_fmt(t.key) + slot_fmt(t.value))
+        kx = self.read_expr(t.key, Raw("e", 0), "b", "f")
+        vx = self.read_expr(t.value, Raw("e", nraw(t.key)), "b", "f")
+        code.line(f"return {{{kx}: {vx} for e in {lay}.iter_unpack(r.data[q:q + n * {ks}])}}")
 
     # ------------------------------------------------------------ structs
 
@@ -338,33 +344,43 @@ class Versioned:
             pos += f.type.size
         check_size(fmt, s.body_size)
         lay = c.layout(fmt)
+        code = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
 
         # writer
-        out = [f"def fbe_vw_{s.name}(w: bytearray, v: {cls}) -> int:",
-               f'{IND}"""Append the body of a {s.name} and its data; return the body position."""',
-               f"{IND}p = len(w)"]
-        if all(_is_text(f.type) or is_fixed_scalar(f.type) for f in fields) and any(_is_text(f.type) for f in fields):
-            out += self.text_struct_writer(s, fmt)
-        else:
-            out.append(f"{IND}w += bytes({s.body_size})")
-            raws: list[str] = [str(s.body_size), str(s.type_id)]
-            for i, f in enumerate(fields):
-                stmts, rs = self.write_field(f.type, f"v.{ident(f.name)}", "p", f"o{i}", f.name)
-                out += [IND + x for x in stmts]
-                raws += rs
-            out.append(f"{IND}{lay}.pack_into(w, p, {', '.join(raws)})")
-        out.append(f"{IND}return p")
-        out.append("")
-        out.append("")
+        with code.block(f"def fbe_vw_{s.name}(w: bytearray, v: {cls}) -> int:"):
+            code.line(f'"""Append the body of a {s.name} and its data; return the body position."""')
+            code.line("p = len(w)")
+            if all(_is_text(f.type) or is_fixed_scalar(f.type) for f in fields) and \
+                    any(_is_text(f.type) for f in fields):
+                self.text_struct_writer(code, s, fmt)
+            else:
+                code.line(f"w += bytes({s.body_size})")
+                raws: list[str] = [str(s.body_size), str(s.type_id)]
+                for i, f in enumerate(fields):
+                    raws += self.write_field(code, f.type, f"v.{ident(f.name)}", "p", f"o{i}", f.name)
+                code.line(f"{lay}.pack_into(w, p, {', '.join(raws)})")
+            code.line("return p")
+        code.blank(2)
 
         # reader
         cost = struct_cost(s)
         header = f'fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}", {cost})'
-        out += [f"def fbe_vr_{s.name}(r: fbe.Reader, p: int) -> {cls}:",
-                f'{IND}"""Read the {s.name} body at absolute position p (fields missing from older writers get defaults)."""']
-        if not fields:
-            out += [f"{IND}{header}", f"{IND}r.depth -= 1", f"{IND}return {cls}()", "", ""]
-            return out
+        with code.block(f"def fbe_vr_{s.name}(r: fbe.Reader, p: int) -> {cls}:"):
+            code.line(f'"""Read the {s.name} body at absolute position p '
+                      '(fields missing from older writers get defaults)."""')
+            if not fields:
+                code.line(header)
+                code.line("r.depth -= 1")
+                code.line(f"return {cls}()")
+            else:
+                self._read_body(code, s, lay, cost)
+        return code.text().splitlines() + ["", ""]
+
+    def _read_body(self, code: CodeWriter, s: ir.Struct, lay: str, cost: int) -> None:
+        """The reader of a struct with fields: one unpack of the body, then every field."""
+        c = self.ctx
+        cls = ident(s.name)
+        fields = s.all_fields
         leaf = not nests(s)
         body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}", {cost})'
         ends = ", ".join(str(f.offset + f.type.size) for f in fields)
@@ -374,55 +390,54 @@ class Versioned:
         for f in fields:
             exprs.append(self.read_expr(f.type, Raw("t", idx), "p", f'"{f.name}"'))
             idx += nraw(f.type)
-        # a body as large as ours or larger (a newer writer: the rest is skipped): every field, no __init__
-        out += [f"{IND}t = {body}",
-                f"{IND}try:",
-                f"{IND * 2}if t[0] >= {s.body_size}:",
-                f"{IND * 3}v = {cls}.__new__({cls})"]
-        out += [f"{IND * 3}v.{ident(f.name)} = {x}" for f, x in zip(fields, exprs)]
-        # an older writer's smaller body: the fields it did not know get their defaults
-        out += [f"{IND * 2}else:",
-                f"{IND * 3}k = fbe.buffer.present({ends_c}, t[0], {s.base_size})"]
-        # the default struct values of the missing fields are materialized too: charged (docs/limits.md)
-        missing = [sum(c.default_cost(f.type) for f in fields[k:]) for k in range(len(fields) + 1)]
-        if missing[0]:
-            out.append(f"{IND * 3}fbe.buffer.charge_defaults(r, {c.constant(repr(tuple(missing)))}, k, p)")
-        out += [f"{IND * 3}v = {cls}("]
-        out += [f"{IND * 4}{x} if k > {i} else {self.default_arg(f)}," for i, (f, x) in enumerate(zip(fields, exprs))]
-        out += [f"{IND * 3})",
-                f"{IND}except fbe.DecodeError as e:",
-                f'{IND * 2}raise e.within("{s.qualified}") from None']
+        code.line(f"t = {body}")
+        with code.block("try:"):
+            # a body as large as ours or larger (a newer writer: the rest is skipped): every field, no __init__
+            with code.block(f"if t[0] >= {s.body_size}:"):
+                code.line(f"v = {cls}.__new__({cls})")
+                for f, x in zip(fields, exprs):
+                    code.line(f"v.{ident(f.name)} = {x}")
+            # an older writer's smaller body: the fields it did not know get their defaults
+            with code.block("else:"):
+                code.line(f"k = fbe.buffer.present({ends_c}, t[0], {s.base_size})")
+                # the default struct values of the missing fields are materialized too: charged (docs/limits.md)
+                missing = [sum(c.default_cost(f.type) for f in fields[k:]) for k in range(len(fields) + 1)]
+                if missing[0]:
+                    code.line(f"fbe.buffer.charge_defaults(r, {c.constant(repr(tuple(missing)))}, k, p)")
+                with code.block(f"v = {cls}(", ")"):
+                    for i, (f, x) in enumerate(zip(fields, exprs)):
+                        code.line(f"{x} if k > {i} else {self.default_arg(f)},")
+        with code.block("except fbe.DecodeError as e:"):
+            code.line(f'raise e.within("{s.qualified}") from None')
         if not leaf:
-            out.append(f"{IND}r.depth -= 1")
-        out += [f"{IND}return v", "", ""]
-        return out
+            code.line("r.depth -= 1")
+        code.line("return v")
 
-    def text_struct_writer(self, s: ir.Struct, fmt: str) -> list[str]:
+    def text_struct_writer(self, code: CodeWriter, s: ir.Struct, fmt: str) -> None:
         """A body of fixed fields and strings/bytes: their data follows the body in field order, so every
         offset is known once the values are encoded; the body goes out with one pack that also holds the
         first string's size."""
         c = self.ctx
-        out: list[str] = []
         raws: list[str] = [str(s.body_size), str(s.type_id)]
         texts: list[str] = []
         off = str(s.body_size)
         for i, f in enumerate(s.all_fields):
             x = f"v.{ident(f.name)}"
             if not _is_text(f.type):
-                raws += self.write_field(f.type, x, "p", f"o{i}", f.name)[1]
+                raws += self.write_field(code, f.type, x, "p", f"o{i}", f.name)  # a fixed scalar: no statement
                 continue
             if texts:
-                out.append(f"{IND}o{i} = {off} + 4 + len({texts[-1]})")
+                code.line(f"o{i} = {off} + 4 + len({texts[-1]})")
                 off = f"o{i}"
             t = f"s{i}"
-            out.append(f'{IND}{t} = {x}.encode("utf-8", "surrogateescape")' if _is_string(f.type) else f"{IND}{t} = {x}")
+            code.line(f'{t} = {x}.encode("utf-8", "surrogateescape")' if _is_string(f.type) else f"{t} = {x}")
             texts.append(t)
             raws.append(off)
-        out.append(f"{IND}w += {c.layout(fmt + 'I')}.pack({', '.join(raws)}, len({texts[0]}))")
-        out.append(f"{IND}w += {texts[0]}")
+        code.line(f"w += {c.layout(fmt + 'I')}.pack({', '.join(raws)}, len({texts[0]}))")
+        code.line(f"w += {texts[0]}")
         for t in texts[1:]:
-            out += [f"{IND}w += fbe.buffer.pack_u32(len({t}))", f"{IND}w += {t}"]
-        return out
+            code.line(f"w += fbe.buffer.pack_u32(len({t}))")
+            code.line(f"w += {t}")
 
     def default_arg(self, f: ir.Field) -> str:
         """What to pass to the constructor so that the field gets its schema default."""
@@ -433,16 +448,15 @@ class Versioned:
 
     def model_class(self, s: ir.Struct) -> list[str]:
         cls = ident(s.name)
-        return [
-            f"class {s.name}Model(fbe.Model[{cls}]):",
-            f'{IND}"""Versioned model of {s.name}: serialize, deserialize, verify (docs/format.md section 3)."""',
-            "",
-            f"{IND}fbe_type = {s.type_id}",
-            "",
-            f"{IND}def _encode(self, value: {cls}) -> bytearray:",
-            f"{IND * 2}return fbe.encode_versioned(fbe_vw_{s.name}, {self.ctx.writable(s.qualified, 'value')})",
-            "",
-            f"{IND}def _decode(self, data: bytes) -> tuple[{cls}, int]:",
-            f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data, self.limits)",
-            "", "",
-        ]
+        code = CodeWriter()
+        with code.block(f"class {s.name}Model(fbe.Model[{cls}]):"):
+            code.line(f'"""Versioned model of {s.name}: serialize, deserialize, verify (docs/format.md section 3)."""')
+            code.blank()
+            code.line(f"fbe_type = {s.type_id}")
+            code.blank()
+            with code.block(f"def _encode(self, value: {cls}) -> bytearray:"):
+                code.line(f"return fbe.encode_versioned(fbe_vw_{s.name}, {self.ctx.writable(s.qualified, 'value')})")
+            code.blank()
+            with code.block(f"def _decode(self, data: bytes) -> tuple[{cls}, int]:"):
+                code.line(f"return fbe.decode_versioned(fbe_vr_{s.name}, data, self.limits)")
+        return code.text().splitlines() + ["", ""]
