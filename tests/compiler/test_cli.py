@@ -29,10 +29,12 @@ def test_ir_json_shape(capsys):
     struct = next(s for s in pkg["structs"] if s["name"] == "Everything")
     assert set(struct) == {"name", "qualified", "message", "type_id", "base", "hidden", "deprecated", "request",
                            "response", "rejects", "body_size", "base_size", "final_size", "final_min_size",
-                           "height", "recursive", "fields", "all_fields", "keys", "runs"}
+                           "height", "recursive", "decode_cost", "default_cost", "fields", "all_fields", "keys",
+                           "runs"}
     f = struct["fields"][0]
     assert f == {"name": "id", "owner": "everything.Everything",
-                 "type": {"kind": "primitive", "name": "int32", "size": 4, "final_size": 4, "final_min_size": 4},
+                 "type": {"kind": "primitive", "name": "int32", "size": 4, "final_size": 4, "final_min_size": 4,
+                          "element_cost": 4, "default_cost": 0},
                  "offset": 8, "key": True, "id": False, "hidden": False, "deprecated": False,
                  "default": {"kind": "int", "value": 42}, "reset_of": None, "final_offset": 0}
 

@@ -57,10 +57,35 @@ def test_final_min_size_height_and_offsets_of_the_reference_protocol() -> None:
     assert account.final_min_size == 4 + 4 + 1 + (4 + 8) + 1 + 4
     assert account.height == 1
     wallet = next(f for f in account.fields if f.name == "wallet")
-    assert wallet.type == ir.StructRef("proto.Balance", None, 12) and wallet.type.final_min_size == 12
+    assert wallet.type == ir.StructRef("proto.Balance", None, 12, 12) and wallet.type.final_min_size == 12
     assert schema.height(wallet.type) == 1
     message = schema.struct("proto.AccountMessage")
     assert (message.final_min_size, message.height) == (account.final_min_size, 2)
+
+
+def test_decode_costs_of_the_reference_protocol() -> None:
+    """docs/limits.md 3: a struct costs max(1, its fields' final minimum, struct values 0); its default
+    also the default structs it holds; a collection element max(1, its minimum), a struct element 0."""
+    schema = load(shared_schemas() / "proto.fbe")
+    account = schema.struct("proto.Account")
+    # id 4, name 4, state 1, wallet 0 (a struct of its own), asset 1 (flag), orders 4 (count)
+    assert account.decode_cost == 4 + 4 + 1 + 0 + 1 + 4
+    assert account.default_cost == account.decode_cost + schema.struct("proto.Balance").decode_cost
+    message = schema.struct("proto.AccountMessage")
+    assert (message.decode_cost, message.default_cost) == (1, 1 + account.default_cost)
+    types = {f.name: f.type for f in account.fields}
+    assert [ir.element_cost(types["orders"].element), ir.element_cost(types["name"])] == [0, 4]
+    assert [ir.default_cost(types["wallet"]), ir.default_cost(types["asset"]), ir.default_cost(types["orders"])] \
+        == [12, 0, 0]
+
+
+def test_decode_cost_of_an_empty_struct_and_arrays_of_structs(tmp_path: Path) -> None:
+    (tmp_path / "c.fbe").write_text("package c\nstruct E {}\nstruct A { E[3] e; int16[2] n; }\n", encoding="utf-8")
+    schema = load(tmp_path / "c.fbe")
+    assert (schema.struct("c.E").decode_cost, schema.struct("c.E").default_cost) == (1, 1)
+    a = schema.struct("c.A")
+    assert (a.decode_cost, a.default_cost) == (4, 4 + 3)
+    assert ir.element_cost(ir.StructRef("c.E", 0, 0, 1)) == 0 and ir.element_cost(a.fields[1].type) == 4
 
 
 def test_fixed_struct_offsets_continue_through_the_base(tmp_path: Path) -> None:

@@ -141,7 +141,7 @@ def test_collections_and_sizes():
     assert fields["f37"].size == 10 and fields["f37"].final_size is None
     assert fields["f41"] == ir.Sequence("set", ir.Primitive("int64"))
     assert isinstance(fields["f46"], ir.Mapping) and fields["f46"].kind == "hash"
-    assert fields["f46"].key == ir.StructRef("market.Instrument", None, 8)
+    assert fields["f46"].key == ir.StructRef("market.Instrument", None, 8, 8)
     assert fields["f26"] == ir.EnumRef("enum", "market.Side", "uint8", 1)
 
 

@@ -3,8 +3,8 @@
 `complete(schema)` runs once, after resolution, and returns the schema with
 them filled in: the final minimum size of every struct (and of every struct
 reference), nesting heights, recursion, final-model offsets of fields, runs
-of fixed fields and each package's dispatch table. Targets read these and
-never compute them again.
+of fixed fields, decode costs and each package's dispatch table. Targets
+read these and never compute them again.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class _Facts:
     def __init__(self, schema: ir.Schema) -> None:
         self.structs = {s.qualified: s for p in schema.packages for s in p.structs}
         self._min: dict[str, int] = {}
+        self._default_cost: dict[str, int] = {}
         self._height: dict[str, int | None] = {}
         self._in_height: set[str] = set()
         self.recursive = self._recursive()
@@ -58,6 +59,25 @@ class _Facts:
             self._min[name] = 0
             self._min[name] = sum(self.type_min(f.type) for f in self.structs[name].all_fields)
         return self._min[name]
+
+    # ------------------------------------------------------------ decode costs (docs/limits.md 3)
+
+    def decode_cost(self, name: str) -> int:
+        return max(1, sum(ir.decode_share(f.type) for f in self.structs[name].all_fields))
+
+    def type_default_cost(self, t: ir.Type) -> int:
+        if isinstance(t, ir.StructRef):
+            return self.struct_default_cost(t.name)
+        if isinstance(t, ir.Array):
+            return t.length * self.type_default_cost(t.element)
+        return 0                         # an optional defaults to null, a collection to empty
+
+    def struct_default_cost(self, name: str) -> int:
+        # finite: a struct cannot hold itself by value or in an array (resolve.py rejects it)
+        if name not in self._default_cost:
+            self._default_cost[name] = self.decode_cost(name) + sum(
+                self.type_default_cost(f.type) for f in self.structs[name].all_fields)
+        return self._default_cost[name]
 
     # ------------------------------------------------------------ recursion and nesting
 
@@ -105,7 +125,7 @@ class _Facts:
     def with_min(self, t: ir.Type) -> ir.Type:
         """`t` with the final minimum size of every struct reference filled in."""
         if isinstance(t, ir.StructRef):
-            return ir.StructRef(t.name, t.final_size, self.struct_min(t.name))
+            return ir.StructRef(t.name, t.final_size, self.struct_min(t.name), self.struct_default_cost(t.name))
         if isinstance(t, ir.Optional_):
             return ir.Optional_(self.with_min(t.element))
         if isinstance(t, ir.Array):
@@ -134,7 +154,8 @@ class _Facts:
         done[s.qualified] = replace(
             s, fields=tuple(own), all_fields=all_fields, final_min_size=self.struct_min(s.qualified),
             height=self.struct_height(s.qualified), recursive=s.qualified in self.recursive,
-            runs=_runs(all_fields))
+            runs=_runs(all_fields), decode_cost=self.decode_cost(s.qualified),
+            default_cost=self.struct_default_cost(s.qualified))
         return done[s.qualified]
 
 

@@ -121,6 +121,7 @@ class StructRef:
     name: str            # qualified
     final_size: int | None
     final_min_size: int = 0   # the struct's final_min_size (filled in by facts.py)
+    default_cost: int = 0     # the struct's default_cost (filled in by facts.py)
     kind: str = field(default="struct", init=False)
     size: int = field(default=4, init=False)
 
@@ -194,6 +195,33 @@ class Mapping:
 
 
 Type = Union[Primitive, EnumRef, StructRef, Optional_, Array, Sequence, Mapping]
+
+
+# ---------------------------------------------------------------- decode costs (docs/limits.md 3)
+
+def decode_share(t: Type) -> int:
+    """A field's share of its struct's decode cost: its final minimum size, where a struct value
+    (a field, or an element of a fixed array) counts 0 because it is charged as a struct of its own."""
+    if isinstance(t, StructRef):
+        return 0
+    if isinstance(t, Array):
+        return t.length * decode_share(t.element)
+    return t.final_min_size
+
+
+def element_cost(t: Type) -> int:
+    """What one element of a collection (one key or value of a map) of type `t` costs when a
+    reader materializes it; a struct element nothing here (it is charged as a struct)."""
+    return 0 if isinstance(t, StructRef) else max(1, decode_share(t))
+
+
+def default_cost(t: Type) -> int:
+    """What a default value of type `t` costs beyond its share: the default struct values it holds."""
+    if isinstance(t, StructRef):
+        return t.default_cost
+    if isinstance(t, Array):
+        return t.length * default_cost(t.element)
+    return 0
 
 
 # ---------------------------------------------------------------- defaults
@@ -298,9 +326,12 @@ class Struct:
                                         # unbounded (it reaches a recursive struct)
     recursive: bool = False             # can contain itself (through fields, collections or its base)
     runs: tuple[FixedRun, ...] = ()
+    decode_cost: int = 1                # what a reader charges for one value (docs/limits.md 3):
+                                        # max(1, the decode_share of every field)
+    default_cost: int = 1               # what a default value costs, the default structs it holds included
 
     def ref(self) -> StructRef:
-        return StructRef(self.qualified, self.final_size, self.final_min_size)
+        return StructRef(self.qualified, self.final_size, self.final_min_size, self.default_cost)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ def type_json(t: ir.Type) -> dict[str, Any]:
         out["element"] = type_json(t.element)
     else:
         out.update(key=type_json(t.key), value=type_json(t.value))
-    out.update(size=t.size, final_size=t.final_size, final_min_size=t.final_min_size)
+    out.update(size=t.size, final_size=t.final_size, final_min_size=t.final_min_size,
+               element_cost=ir.element_cost(t), default_cost=ir.default_cost(t))
     return out
 
 
@@ -70,6 +71,7 @@ def struct_json(s: ir.Struct) -> dict[str, Any]:
         "rejects": [{"type": r.type, "global": r.global_} for r in s.rejects],
         "body_size": s.body_size, "base_size": s.base_size, "final_size": s.final_size,
         "final_min_size": s.final_min_size, "height": s.height, "recursive": s.recursive,
+        "decode_cost": s.decode_cost, "default_cost": s.default_cost,
         "fields": [field_json(f) for f in s.fields],
         "all_fields": [field_json(f) for f in s.all_fields],
         "keys": list(s.keys),
@@ -123,7 +125,7 @@ def type_from_json(d: dict[str, Any]) -> ir.Type:
     elif kind in ("enum", "flags"):
         t = ir.EnumRef(kind, d["name"], d["wire"], d["size"])
     elif kind == "struct":
-        t = ir.StructRef(d["name"], d["final_size"], d["final_min_size"])
+        t = ir.StructRef(d["name"], d["final_size"], d["final_min_size"], d["default_cost"])
     elif kind == "optional":
         t = ir.Optional_(type_from_json(d["element"]))
     elif kind == "array":
@@ -169,6 +171,7 @@ def struct_from_json(d: dict[str, Any]) -> ir.Struct:
         rejects=tuple(ir.Reject(r["type"], r["global"]) for r in d["rejects"]),
         body_size=d["body_size"], base_size=d["base_size"], final_size=d["final_size"],
         final_min_size=d["final_min_size"], height=d["height"], recursive=d["recursive"],
+        decode_cost=d["decode_cost"], default_cost=d["default_cost"],
         fields=tuple(field_from_json(f) for f in d["fields"]),
         all_fields=tuple(field_from_json(f) for f in d["all_fields"]),
         keys=tuple(d["keys"]),

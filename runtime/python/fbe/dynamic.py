@@ -383,8 +383,6 @@ class DynamicCodec:
         self.packages: dict[str, ir.Package] = {p.name: p for p in self.ir.packages}
         self.structs: dict[str, ir.Struct] = {s.qualified: s for p in self.ir.packages for s in p.structs}
         self.enums: dict[str, ir.Enum] = {e.qualified: e for p in self.ir.packages for e in p.enums + p.flags}
-        self._struct_cost: dict[str, int] = {}
-        self._default_cost: dict[str, int] = {}
         self._enum_names: dict[str, dict[int, str]] = {}
 
     # ------------------------------------------------------------ lookup
@@ -496,35 +494,19 @@ class DynamicCodec:
 
     # ------------------------------------------------------------ decode costs (docs/limits.md, section 3)
 
-    def _value_min(self, t: ir.Type) -> int:
-        """A field's share of its struct's cost: its final minimum size (the IR's), struct values counting 0."""
-        if isinstance(t, ir.StructRef):
-            return 0
-        if isinstance(t, ir.Array):
-            return t.length * self._value_min(t.element)
-        return t.final_min_size
-
     def struct_cost(self, name: str) -> int:
-        """What one struct value costs when it is materialized."""
-        if name not in self._struct_cost:
-            self._struct_cost[name] = max(1, sum(self._value_min(f.type) for f in self.structs[name].all_fields))
-        return self._struct_cost[name]
+        """What one struct value costs when it is materialized (the IR's decode_cost)."""
+        return self.structs[name].decode_cost
 
-    def default_cost(self, t: ir.Type) -> int:
-        """What a field's default value costs beyond its share: the struct values it holds."""
-        if isinstance(t, ir.Array):
-            return t.length * self.default_cost(t.element)
-        if not isinstance(t, ir.StructRef):
-            return 0
-        name = t.name
-        if name not in self._default_cost:
-            self._default_cost[name] = self.struct_cost(name) + sum(
-                self.default_cost(f.type) for f in self.structs[name].all_fields)
-        return self._default_cost[name]
+    @staticmethod
+    def default_cost(t: ir.Type) -> int:
+        """What a field's default value costs beyond its share: the struct values it holds (the IR's)."""
+        return ir.default_cost(t)
 
-    def element_cost(self, t: ir.Type) -> int:
-        """What one collection element costs (struct elements: charged as structs)."""
-        return 0 if isinstance(t, ir.StructRef) else max(1, self._value_min(t))
+    @staticmethod
+    def element_cost(t: ir.Type) -> int:
+        """What one collection element costs (struct elements: charged as structs), from the IR."""
+        return ir.element_cost(t)
 
     def _vstruct(self, r: Reader, s: ir.Struct, p: int) -> dict[str, Any]:
         q = s.qualified

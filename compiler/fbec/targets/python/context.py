@@ -109,30 +109,13 @@ def nests(s: ir.Struct) -> bool:
     return s.height != 0
 
 
-def value_min(t: ir.Type) -> int:
-    """A field's share of its struct's decode cost (docs/limits.md, section 3): its final minimum size,
-    where struct values count 0 because each is charged as a struct of its own."""
-    if isinstance(t, ir.StructRef):
-        return 0
-    if isinstance(t, ir.Optional_):
-        return 1
-    if isinstance(t, ir.Array):
-        return t.length * value_min(t.element)
-    if isinstance(t, (ir.Sequence, ir.Mapping)) or (isinstance(t, ir.Primitive) and t.name in ir.VARIABLE_PRIMITIVES):
-        return 4
-    size = t.final_size
-    assert size is not None, t
-    return size
-
-
 def struct_cost(s: ir.Struct) -> int:
-    """What one struct value costs when a reader materializes it (docs/limits.md, section 3)."""
-    return max(1, sum(value_min(f.type) for f in s.all_fields))
+    """What one struct value costs when a reader materializes it (the IR's decode_cost)."""
+    return s.decode_cost
 
 
-def element_cost(t: ir.Type) -> int:
-    """What one collection element costs (struct elements: nothing here, the struct is charged)."""
-    return 0 if isinstance(t, ir.StructRef) else max(1, value_min(t))
+element_cost = ir.element_cost
+"""What one collection element costs (the IR's rule; struct elements: nothing, the struct is charged)."""
 
 
 def check_size(fmt: str, expected: int) -> None:
@@ -254,18 +237,11 @@ class Context:
     def enum(self, qualified: str) -> ir.Enum:
         return self.schema.enum(qualified)
 
-    def default_cost(self, t: ir.Type) -> int:
+    @staticmethod
+    def default_cost(t: ir.Type) -> int:
         """What the default value of a field of type t costs beyond its share of the struct: the
-        struct values it holds, each charged (the final minimum size of a defaulted struct).
-
-        The IR's ``final_min_size`` counts a struct without fields as 0; a struct value costs at least 1.
-        """
-        if isinstance(t, ir.StructRef):
-            s = self.struct(t.name)
-            return struct_cost(s) + sum(self.default_cost(f.type) for f in s.all_fields)
-        if isinstance(t, ir.Array):
-            return t.length * self.default_cost(t.element)
-        return 0
+        struct values it holds, each charged (the IR's default_cost)."""
+        return ir.default_cost(t)
 
     # ------------------------------------------------------------ emitted pieces
 
