@@ -246,8 +246,8 @@ def _fast_reader(w: CodeWriter, s: Struct, inlined: set[str], name: str, items: 
                 call = f"FBody<{qualified(item.type.name)}>::read_fast(p, end, {rest}, value.{field_ident(item.name)})"
             else:
                 call = f"FCodec<{cpp_type(item.type)}>::read_fast(p, end, {rest}, value.{field_ident(item.name)})"
-            w.line(f"if (!{call})")
-            w.line("    return false;")
+            with w.block(f"if (!{call})"):
+                w.line("return false;")
         if at:
             w.line(f"p += {at};")
         w.line("return true;")
@@ -270,12 +270,13 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
 
     def one(item: Item) -> None:
         if isinstance(item, str):
-            w.line(f"if (!read_body<{qualified(item)}>(d, value))")
-            w.line("    ok = false;")
+            with w.block(f"if (!read_body<{qualified(item)}>(d, value))"):
+                w.line("ok = false;")
             return
         w.line(f"if (!FCodec<{cpp_type(item.type)}>::read(d, value.{field_ident(item.name)})) {{")
-        w.line(f"    value.{field_ident(item.name)} = {default_value(item)};")
-        w.line("    ok = false;")
+        with w.indented():
+            w.line(f"value.{field_ident(item.name)} = {default_value(item)};")
+            w.line("ok = false;")
         w.line("}")
 
     def fast_condition(name: str, items: list[Item], declare: bool) -> None:
@@ -292,8 +293,9 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
         if readers and readers[0][0] == "read_fast":
             w.line("// The fast path; if anything does not fit, every field is read again, best effort.")
             fast_condition("read_fast", readers[0][1], True)
-            w.line("    d.pos = std::size_t(p - d.data);")
-            w.line("    return true;")
+            with w.indented():
+                w.line("d.pos = std::size_t(p - d.data);")
+                w.line("return true;")
             w.line("}")
             w.line("bool ok = true;")
             for item in readers[0][1]:
@@ -310,7 +312,8 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
                     w.line(f"// {fields}: the fast path, or if anything does not fit, one by one, best effort.")
                     fast_condition(name, segment, not declared)
                     declared = True
-                    w.line("    d.pos = std::size_t(p - d.data);")
+                    with w.indented():
+                        w.line("d.pos = std::size_t(p - d.data);")
                     _else_each(w, segment, one)
                     continue
                 for group in _scalar_groups(segment):
@@ -375,19 +378,20 @@ def _verify(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
     w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::verify(FinalDecoder& {'d' if used else '/*d*/'})")
     with w.block("{", "}"):
         if s.base:
-            w.line(f"if (!verify_body<{qualified(s.base)}>(d))")
-            w.line("    return false;")
+            with w.block(f"if (!verify_body<{qualified(s.base)}>(d))"):
+                w.line("return false;")
 
         def one(f: Field) -> None:
-            w.line(f"if (!FCodec<{cpp_type(f.type)}>::verify(d))")
-            w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+            with w.block(f"if (!FCodec<{cpp_type(f.type)}>::verify(d))"):
+                w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
 
         for group in _groups(s):
             if len(group) == 1:
                 one(group[0])
                 continue
             w.line(f"if (FBE_LIKELY(d.remaining() >= {_run_size(group)})) {{")
-            w.line(f"    d.pos += {_run_size(group)};")
+            with w.indented():
+                w.line(f"d.pos += {_run_size(group)};")
             _else_each(w, group, one)
         w.line("return true;")
     w.blank()

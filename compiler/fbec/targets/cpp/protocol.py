@@ -101,8 +101,9 @@ def _bases(schema: Schema, package: Package, name: str, final: bool) -> list[str
 def _class_head(w: CodeWriter, name: str, bases: list[str]) -> None:
     w.line("template <class TBuffer = FBE::WriteBuffer>")
     w.line(f"class {name}")
-    for i, b in enumerate(bases):
-        w.line(f"    {':' if i == 0 else ','} public virtual {b}")
+    with w.indented():
+        for i, b in enumerate(bases):
+            w.line(f"{':' if i == 0 else ','} public virtual {b}")
 
 
 # ---------------------------------------------------------------- Sender
@@ -162,11 +163,12 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
                         w.line(f"case {s.type_id}:")
                         with w.block("{", "}"):
                             w.line(f"{qualified(s.qualified)} value;")
-                            w.line(f'if (this->read_frame({s.name}ReaderModel, value, data, size, "{s.qualified}"))')
-                            w.line("    onReceive(value);")
+                            with w.block(f'if (this->read_frame({s.name}ReaderModel, value, data, size, "{s.qualified}"))'):
+                                w.line("onReceive(value);")
                             w.line("return true;")
                     w.line("default:")
-                    w.line("    break;")
+                    with w.indented():
+                        w.line("break;")
             _next_bases(w, bases, dispatch)
         if dispatch:
             w.blank()
@@ -179,8 +181,8 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
 def _next_bases(w: CodeWriter, bases: list[str], dispatch: list[Struct]) -> None:
     """The end of a Receiver's or Proxy's onReceive: a type id not in the table goes to the imports' classes."""
     for b in bases:
-        w.line(f"if ({b}::onReceive(type, data, size))")
-        w.line("    return true;")
+        with w.block(f"if ({b}::onReceive(type, data, size))"):
+            w.line("return true;")
     if not dispatch and not bases:
         w.line("(void)type;")
         w.line("(void)data;")
@@ -211,11 +213,13 @@ def _proxy(w: CodeWriter, schema: Schema, package: Package) -> None:
                 with w.block("{", "}"):
                     for s in dispatch:
                         w.line(f"case {s.type_id}:")
-                        w.line(f'    if (this->verify_frame({s.name}Model, data, size, "{s.qualified}"))')
-                        w.line(f"        onProxy({s.name}Model, type, data, size);")
-                        w.line("    return true;")
+                        with w.indented():
+                            with w.block(f'if (this->verify_frame({s.name}Model, data, size, "{s.qualified}"))'):
+                                w.line(f"onProxy({s.name}Model, type, data, size);")
+                            w.line("return true;")
                     w.line("default:")
-                    w.line("    break;")
+                    with w.indented():
+                        w.line("break;")
             _next_bases(w, bases, dispatch)
         if dispatch:
             w.blank()
@@ -294,17 +298,17 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
                 w.line(f"void onReceive(const {t}& value) override")
                 with w.block("{", "}"):
                     if q in responses:
-                        w.line(f"if (_requests_{_ident(q)}.complete(value.id, value))")
-                        w.line("    return;")
+                        with w.block(f"if (_requests_{_ident(q)}.complete(value.id, value))"):
+                            w.line("return;")
                     if q in rejects and (rejects[q] or q in global_rejects):
                         w.line("const std::string error = value.string();")
                         for table in rejects[q]:
-                            w.line(f"if (_requests_{_ident(table)}.fail(value.id, error))")
-                            w.line("    return;")
+                            with w.block(f"if (_requests_{_ident(table)}.fail(value.id, error))"):
+                                w.line("return;")
                         if q in global_rejects:
                             for c in imp_clients:
-                                w.line(f"if ({c}::fail_request(value.id, error))")
-                                w.line("    return;")
+                                with w.block(f"if ({c}::fail_request(value.id, error))"):
+                                    w.line("return;")
                     w.line(f"{owner_client(q)}::onReceive(value);")
                 continue
             if q in responses:
@@ -319,12 +323,12 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
                     if tables or q in global_rejects:
                         w.line("const std::string error = reject.string();")
                     for table in tables:
-                        w.line(f"if (_requests_{_ident(table)}.fail(reject.id, error))")
-                        w.line("    return true;")
+                        with w.block(f"if (_requests_{_ident(table)}.fail(reject.id, error))"):
+                            w.line("return true;")
                     if q in global_rejects:
                         for c in imp_clients:
-                            w.line(f"if ({c}::fail_request(reject.id, error))")
-                            w.line("    return true;")
+                            with w.block(f"if ({c}::fail_request(reject.id, error))"):
+                                w.line("return true;")
                     if not tables and q not in global_rejects:
                         w.line("(void)reject;")
                     w.line("return false;")
@@ -332,9 +336,8 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
                 w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
             w.line(f"virtual void onReceiveNotify(const {t}& /*notify*/) {{}}")
             w.line(f"void onReceive(const {t}& value) override")
-            with w.block("{", "}"):
-                w.line("if (!onReceiveResponse(value) && !onReceiveReject(value))")
-                w.line("    onReceiveNotify(value);")
+            with w.block("{", "}"), w.block("if (!onReceiveResponse(value) && !onReceiveReject(value))"):
+                w.line("onReceiveNotify(value);")
         w.blank()
         w.line("void reset_requests() override")
         with w.block("{", "}"):
@@ -356,11 +359,11 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
                f"const std::string& {'error' if used else '/*error*/'}) override")
         with w.block("{", "}"):
             for q in responses:
-                w.line(f"if (_requests_{_ident(q)}.fail(id, error))")
-                w.line("    return true;")
+                with w.block(f"if (_requests_{_ident(q)}.fail(id, error))"):
+                    w.line("return true;")
             for c in imp_clients:
-                w.line(f"if ({c}::fail_request(id, error))")
-                w.line("    return true;")
+                with w.block(f"if ({c}::fail_request(id, error))"):
+                    w.line("return true;")
             w.line("return false;")
         if responses:
             w.blank()
