@@ -29,8 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         return 0;
     const uint8_t selector = data[0];
     rapidjson::Document json;
-    json.Parse<rapidjson::kParseFullPrecisionFlag>(reinterpret_cast<const char*>(data + 1), size - 1);
-    if (json.HasParseError())
+    if (!FBE::JSON::parse(json, std::string_view(reinterpret_cast<const char*>(data + 1), size - 1)))
         return 0;
     switch (selector % 4) {
         case 0: read_json<::proto::Account>(json); break;

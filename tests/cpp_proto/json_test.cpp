@@ -3,6 +3,7 @@
 // docs/cpp-json-protocol.md), plus the reading rules of docs/format.md 8.3.
 
 #include "jsoncases_json.h"
+#include "recursive_json.h"
 #include "rpc_json.h"
 
 #include <rapidjson/prettywriter.h>
@@ -301,6 +302,156 @@ TEST(Json, EveryMessageOfTheRpcSchemaRoundTrips) {
     EXPECT_EQ(back.side, order.side);
     EXPECT_EQ(back.price, order.price);
     EXPECT_EQ(back.quantity, order.quantity);
+}
+
+// ---------------------------------------------------------------- the JSON rules (docs/limits.md)
+// The same cases run in Python (tests/python/test_json_limits.py).
+
+using FBE::JSON::last_error;
+
+::recursive::Node chain(int depth) {
+    ::recursive::Node node;
+    node.id = depth;
+    for (int i = depth - 1; i >= 1; --i) {
+        ::recursive::Node parent;
+        parent.id = i;
+        parent.children.push_back(std::move(node));
+        node = std::move(parent);
+    }
+    return node;
+}
+
+std::string chain_json(int depth) {
+    std::string text;
+    for (int i = 1; i < depth; ++i)
+        text += R"({"id":)" + std::to_string(i) + R"(,"label":"","children":[)";
+    text += R"({"id":)" + std::to_string(depth) + R"(,"label":"","children":[]})";
+    for (int i = 1; i < depth; ++i)
+        text += "]}";
+    return text;
+}
+
+TEST(JsonRules, DuplicateMemberNamesAreRefused) {
+    // issue 13: C++ kept the first, Python the last
+    ::jsoncases::Point p;
+    EXPECT_FALSE(from_string(R"({"x":1,"x":666,"y":2})", p));
+    EXPECT_EQ(last_error(), R"(duplicate member name "x" in a JSON object)");
+    EXPECT_FALSE(from_string(R"({"x":1,"y":2,"unknown":{"a":1,"a":1}})", p));
+    EXPECT_FALSE(from_string(R"({"x":1,"\u0078":2,"y":2})", p));
+    ::jsoncases::Texts t;
+    EXPECT_FALSE(from_string(R"({"text":"","byName":{"a":1,"a":2}})", t));
+    // documents parsed by the caller: the struct and map readers refuse them too
+    rapidjson::Document json;
+    json.Parse(R"({"x":1,"x":666,"y":2})");
+    EXPECT_FALSE(FBE::JSON::from_json(json, p));
+    EXPECT_EQ(last_error(), R"(jsoncases.Point: duplicate member name "x")");
+    json.Parse(R"({"x":1,"y":2,"u":{"a":1,"a":1}})"); // members nobody reads: only parse() sees them
+    EXPECT_TRUE(FBE::JSON::from_json(json, p));
+    json.Parse(R"({"text":"","byName":{"a":1,"a":2}})");
+    EXPECT_FALSE(FBE::JSON::from_json(json, t));
+    EXPECT_EQ(last_error(), "jsoncases.Texts.byName[a]: two map keys read as the same key");
+}
+
+TEST(JsonRules, MapKeysReadAsTheSameKeyAreRefused) {
+    ::jsoncases::Keys k;
+    EXPECT_FALSE(from_string(R"({"byInt64":{"1":1,"01":2}})", k));
+    EXPECT_EQ(last_error(), "jsoncases.Keys.byInt64[01]: two map keys read as the same key");
+}
+
+TEST(JsonRules, DeepDocumentsAreRefusedWithoutRecursion) {
+    // issue 13: '[' * 1000000 + ']' * 1000000 overflowed the stack in RapidJSON's recursive parser
+    const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+    ::jsoncases::Point p;
+    EXPECT_FALSE(from_string(deep, p));
+    EXPECT_EQ(last_error(), "invalid JSON: arrays and objects nested deeper than 384");
+    rapidjson::Document json;
+    EXPECT_TRUE(FBE::JSON::parse(json, std::string(384, '[') + std::string(384, ']')));
+    EXPECT_FALSE(FBE::JSON::parse(json, std::string(385, '[') + std::string(385, ']')));
+    EXPECT_TRUE(FBE::JSON::parse(json, "[\"" + std::string(1000, '[') + "\"]")); // brackets in strings
+}
+
+TEST(JsonRules, FromJsonRefusesWhatTheBinaryReadersRefuse) {
+    ::recursive::Node back;
+    ASSERT_TRUE(from_string(chain_json(FBE::kMaxDepth), back));
+    EXPECT_EQ(to_string(back), chain_json(FBE::kMaxDepth));
+    EXPECT_FALSE(from_string(chain_json(FBE::kMaxDepth + 1), back));
+    EXPECT_NE(last_error().find("structs nested deeper than 128"), std::string::npos) << last_error();
+    // issue 13: 20,000 levels overflowed the generated from_json; a caller's iterative parse
+    // bypasses parse()'s document limit, the struct readers still stop at kMaxDepth
+    rapidjson::Document json;
+    json.Parse<rapidjson::kParseIterativeFlag>(chain_json(20000).c_str());
+    ASSERT_FALSE(json.HasParseError());
+    EXPECT_FALSE(FBE::JSON::from_json(json, back));
+    EXPECT_EQ(last_error().rfind("recursive.Node.children[0].children[0].", 0), 0u);
+}
+
+TEST(JsonRules, WritersRefuseWhatNoReaderReads) {
+    EXPECT_EQ(to_string(chain(FBE::kMaxDepth)), chain_json(FBE::kMaxDepth));
+    EXPECT_EQ(to_string(chain(FBE::kMaxDepth + 1)), "");
+    EXPECT_EQ(last_error(), "cannot write recursive.Node: structs nested deeper than 128");
+}
+
+TEST(JsonRules, InvalidBytesAreWrittenAsUdcEscapesAndReadBack) {
+    const std::string cases[] = {"\xff", "a\xc3", "\xc0\xaf", "\xed\xa0\x80", "caf\xc3\xa9 \x80\xfe", "\xf4\x90\x80\x80",
+                                 std::string("\x00\x1f\"\\/\x7f", 6)};
+    const std::string expected[] = {
+        R"("\udcff")", R"("a\udcc3")", R"("\udcc0\udcaf")", R"("\udced\udca0\udc80")",
+        "\"caf\xc3\xa9 \\udc80\\udcfe\"", R"("\udcf4\udc90\udc80\udc80")", "\"\\u0000\\u001F\\\"\\\\/\x7f\""};
+    for (std::size_t i = 0; i < std::size(cases); ++i) {
+        ::jsoncases::Texts t;
+        t.text = cases[i];
+        t.byName[cases[i]] = 1;
+        const std::string text = to_string(t);
+        EXPECT_EQ(text, R"({"text":)" + expected[i] + R"(,"byName":{)" + expected[i] + ":1}}") << i;
+        ::jsoncases::Texts back;
+        ASSERT_TRUE(from_string(text, back)) << last_error();
+        EXPECT_EQ(back.text, cases[i]);
+        EXPECT_EQ(back.byName.begin()->first, cases[i]);
+    }
+    ::jsoncases::Texts t;
+    ASSERT_TRUE(from_string(R"({"text":"\udcc3\udca9","byName":{}})", t));
+    EXPECT_EQ(t.text, "\xc3\xa9"); // the bytes of "é"
+    ASSERT_TRUE(from_string(R"({"text":"\ud83d\ude00","byName":{}})", t));
+    EXPECT_EQ(t.text, "\xf0\x9f\x98\x80"); // a surrogate pair is a character
+}
+
+TEST(JsonRules, OtherLoneSurrogatesAndInvalidDocumentsAreRefused) {
+    ::jsoncases::Texts t;
+    for (const char* text : {R"({"text":"\ud800"})", R"({"text":"\udc41"})", R"({"text":"\udfff"})",
+                             R"({"text":"\udbff x"})", R"({"text":"\ud800\u0041"})"})
+        EXPECT_FALSE(from_string(text, t)) << text;
+    EXPECT_FALSE(from_string(R"({"text":"\udc41"})", t));
+    EXPECT_EQ(last_error(), R"(lone surrogate \udc41 in a JSON string (only \udc80..\udcff stand for bytes))");
+    // issue 13: C++ accepted invalid and overlong UTF-8
+    for (const char* raw : {"\xff", "\xc0\xaf", "\xed\xa0\x80", "\xf8\x88\x80\x80\x80", "\xe2\x82"}) {
+        EXPECT_FALSE(from_string(std::string(R"({"text":")") + raw + "\"}", t)) << raw;
+        EXPECT_NE(last_error().find("Invalid encoding"), std::string::npos) << last_error();
+    }
+}
+
+TEST(JsonRules, ErrorsNameTheMemberPath) {
+    ::jsoncases::Point p;
+    EXPECT_FALSE(from_string(R"({"x":"1","y":1})", p));
+    EXPECT_EQ(last_error(), "jsoncases.Point.x: expected int32, got string");
+    EXPECT_FALSE(from_string(R"({"x":2147483648,"y":1})", p));
+    EXPECT_EQ(last_error(), "jsoncases.Point.x: 2147483648 is out of range for int32");
+    EXPECT_FALSE(from_string(R"({"y":1})", p));
+    EXPECT_EQ(last_error(), "jsoncases.Point.x: missing member");
+    EXPECT_FALSE(from_string(R"([1,2])", p));
+    EXPECT_EQ(last_error(), "jsoncases.Point: expected object, got array");
+    EXPECT_FALSE(from_string(R"({"x":1,)", p));
+    EXPECT_EQ(last_error().rfind("invalid JSON at offset 7: ", 0), 0u) << last_error();
+    ::recursive::Node n;
+    EXPECT_FALSE(from_string(R"({"id":1,"label":"a","children":[{"id":2,"label":"b","children":[]},)"
+                             R"({"id":3,"label":4,"children":[]}]})", n));
+    EXPECT_EQ(last_error(), "recursive.Node.children[1].label: expected string, got number"); // the first error
+    ::jsoncases::Keys k;
+    EXPECT_FALSE(from_string(R"({"byInt64":{"x":1}})", k));
+    EXPECT_EQ(last_error(), "jsoncases.Keys.byInt64[x]: invalid int64 key");
+    EXPECT_FALSE(from_string(R"({"byColor":{"1":"a"},"byInt64":{"5":"five"}})", k));
+    EXPECT_EQ(last_error(), "jsoncases.Keys.byInt64[5]: expected int32, got string");
+    ASSERT_TRUE(from_string(to_string(p), p));
+    EXPECT_EQ(last_error(), "");
 }
 
 } // namespace

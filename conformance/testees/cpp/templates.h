@@ -263,12 +263,11 @@ std::string handle(const rapidjson::Value& request)
         }
     } else if (in == "json") {
         rapidjson::Document json;
-        // full precision: RapidJSON's default number parsing may be off by one unit in the last place
-        json.Parse<rapidjson::kParseFullPrecisionFlag>(payload.GetString(), payload.GetStringLength());
-        if (json.HasParseError())
-            return reply("parse_error", "not JSON");
+        // the rules every reader shares (docs/limits.md): iterative, depth, UTF-8, duplicates, full precision
+        if (!FBE::JSON::parse(json, std::string_view(payload.GetString(), payload.GetStringLength())))
+            return reply("parse_error", FBE::JSON::last_error());
         if (!FBE::JSON::from_json(json, value))
-            return reply("parse_error", "from_json failed");
+            return reply("parse_error", "from_json failed: " + FBE::JSON::last_error());
     } else if (in == "value") {
         from_value(payload, value);
     } else {

@@ -4,7 +4,10 @@ The runtime header `fbe/json.h` maps every primitive, enum, flags and
 container (docs/format.md 8); this file adds, per struct of the package, a
 `FBE::JSON::ValueWriter` and a `FBE::JSON::ValueReader` specialisation:
 members in declaration order, inherited fields flattened in front (the base
-is written with scope = false, i.e. without its braces).
+is written with scope = false, i.e. without its braces, and read by its
+`read_members`). Both count struct levels (FBE::kMaxDepth, as the binary
+readers) and the reader refuses duplicate member names; a failure leaves its
+member path in FBE::JSON::last_error().
 """
 
 from __future__ import annotations
@@ -44,6 +47,10 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                     args = "TWriter& writer, const " + cpp + "&, bool scope = true"
                 w.line(f"static bool to_json({args})")
                 with w.block("{", "}"):
+                    # no writer writes what no reader reads: struct nesting within kMaxDepth
+                    w.line("const detail::WriteLevel level(scope);")
+                    w.line("if (!level.ok())")
+                    w.line(f'    return detail::write_too_deep("{s.qualified}");')
                     w.line("if (scope && !writer.StartObject())")
                     w.line("    return false;")
                     if base:
@@ -59,14 +66,22 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             w.line("template <class TJson>")
             w.line(f"struct ValueReader<TJson, {cpp}>")
             with w.block("{", "};"):
-                value = "value" if (own or base) else "/*value*/"
-                w.line(f"static bool from_json(const TJson& json, {cpp}& {value})")
+                w.line(f"static bool from_json(const TJson& json, {cpp}& value)")
                 with w.block("{", "}"):
-                    w.line("if (!json.IsObject())")
+                    # depth, object, unique member names; the root names its type in errors
+                    w.line("const detail::ReadLevel level;")
+                    w.line(f'if (!detail::enter_struct(level, json, "{s.qualified}"))')
                     w.line("    return false;")
+                    w.line(f'return detail::leave_struct(level, read_members(json, value), "{s.qualified}");')
+                w.blank()
+                value = "value" if (own or base) else "/*value*/"
+                json_arg = "json" if (own or base) else "/*json*/"
+                w.line("//! The members (inherited ones first) of an object checked by from_json.")
+                w.line(f"static bool read_members(const TJson& {json_arg}, {cpp}& {value})")
+                with w.block("{", "}"):
                     w.line("bool result = true;")
                     if base:
-                        w.line(f"result &= ValueReader<TJson, {base}>::from_json(json, "
+                        w.line(f"result &= ValueReader<TJson, {base}>::read_members(json, "
                                f"static_cast<{base}&>(value));")
                     for f in own:
                         w.line(f'result &= FBE::JSON::from_json(json, value.{field_ident(f.name)}, "{f.name}");')

@@ -41,7 +41,26 @@
 // Writer::Double (fbe/dtoa.h, passed to the writer with RawValue), so the
 // text is the original's whatever RapidJSON version is installed.
 //
-// Works with Debian's rapidjson-dev 1.1.0 (+dfsg2) and with RapidJSON master.
+// The rules every reader and writer shares (docs/limits.md, "JSON"):
+//
+// * FBE::JSON::parse(document, text) (and from_string) parses iteratively
+//   (kParseIterativeFlag, no recursion), refuses nesting deeper than
+//   kMaxJsonDepth before building it, refuses text that is not valid UTF-8
+//   (kParseValidateEncodingFlag: overlong forms, encoded surrogates...) and
+//   duplicate member names in any object;
+// * from_json of a struct refuses structs nested deeper than kMaxDepth (as the
+//   binary readers), duplicate member names, and map keys that read as the
+//   same key; to_json refuses to write structs nested deeper than kMaxDepth;
+// * strings may hold any bytes: a byte that is not part of valid UTF-8 is
+//   written as the escape \udcXY (U+DC80..U+DCFF, Python's surrogateescape)
+//   and read back as that byte; any other lone surrogate escape is refused;
+// * a failed from_json / from_string / to_json leaves the reason in
+//   FBE::JSON::last_error(): the type, the member path and the problem
+//   ("proto.Account.orders[2].symbol: expected string, got number").
+//
+// Works with Debian's rapidjson-dev 1.1.0 (+dfsg2). RapidJSON master refuses
+// lone low surrogate escapes in its parser, so there strings holding bytes
+// that are not valid UTF-8 do not read back.
 
 #pragma once
 
@@ -51,9 +70,14 @@
 #include "fbe/uuid.h"
 
 #include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/encodedstream.h>
+#include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
@@ -75,6 +99,11 @@
 
 namespace FBE {
 namespace JSON {
+
+//! Nesting limit of a JSON document (arrays and objects): each struct level
+//! may add a collection and a [key, value] pair, so every document of structs
+//! within kMaxDepth fits (docs/limits.md).
+constexpr unsigned kMaxJsonDepth = 3 * kMaxDepth;
 
 // ------------------------------------------------------------------ helpers
 
@@ -249,6 +278,437 @@ struct is_std_optional : std::false_type {};
 template <typename T>
 struct is_std_optional<std::optional<T>> : std::true_type {};
 
+//! Whether [data, data + size) is valid UTF-8 (no overlong form, no
+//! surrogate, nothing above U+10FFFF); ASCII runs are checked 8 bytes at a time.
+inline bool valid_utf8(const char* data, std::size_t size) noexcept {
+    const auto* p = reinterpret_cast<const unsigned char*>(data);
+    const auto* end = p + size;
+    while (p < end) {
+        if (end - p >= 8) {
+            uint64_t word;
+            std::memcpy(&word, p, 8);
+            if ((word & 0x8080808080808080ull) == 0) {
+                p += 8;
+                continue;
+            }
+        }
+        const unsigned c = *p;
+        if (c < 0x80) {
+            ++p;
+            continue;
+        }
+        std::size_t n;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF)
+            n = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            if (c == 0xE0)
+                lo = 0xA0;
+            else if (c == 0xED)
+                hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;
+        } else
+            return false;
+        if (static_cast<std::size_t>(end - p) <= n || p[1] < lo || p[1] > hi)
+            return false;
+        for (std::size_t i = 2; i <= n; ++i)
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+//! The length of the valid UTF-8 sequence at p (1..4), or 0 when the byte
+//! at p does not start one.
+inline std::size_t utf8_sequence(const unsigned char* p, const unsigned char* end) noexcept {
+    const unsigned c = *p;
+    if (c < 0x80)
+        return 1;
+    std::size_t n;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 2;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 3;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (static_cast<std::size_t>(end - p) <= n || p[1] < lo || p[1] > hi)
+        return 0;
+    for (std::size_t i = 2; i <= n; ++i)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n + 1;
+}
+
+//! The JSON string literal of bytes that are not valid UTF-8, escaped as
+//! RapidJSON's Writer escapes (control characters, `"` and `\`), each byte
+//! outside a valid UTF-8 sequence as \udcXY.
+inline std::string escaped_string(const char* data, std::size_t size) {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    static constexpr char lower[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(size + 16);
+    out.push_back('"');
+    const auto* p = reinterpret_cast<const unsigned char*>(data);
+    const auto* end = p + size;
+    while (p < end) {
+        const unsigned c = *p;
+        if (c < 0x80) {
+            switch (c) {
+                case '"': out.append("\\\""); break;
+                case '\\': out.append("\\\\"); break;
+                case '\b': out.append("\\b"); break;
+                case '\f': out.append("\\f"); break;
+                case '\n': out.append("\\n"); break;
+                case '\r': out.append("\\r"); break;
+                case '\t': out.append("\\t"); break;
+                default:
+                    if (c < 0x20) {
+                        out.append("\\u00");
+                        out.push_back(hex[c >> 4]);
+                        out.push_back(hex[c & 15]);
+                    } else
+                        out.push_back(static_cast<char>(c));
+            }
+            ++p;
+            continue;
+        }
+        const std::size_t n = utf8_sequence(p, end);
+        if (n) {
+            out.append(reinterpret_cast<const char*>(p), n);
+            p += n;
+        } else {
+            out.append("\\udc");
+            out.push_back(lower[c >> 4]);
+            out.push_back(lower[c & 15]);
+            ++p;
+        }
+    }
+    out.push_back('"');
+    return out;
+}
+
+//! Writes a string value (key = false) or member name (key = true) by the
+//! rule above: valid UTF-8 as RapidJSON writes it, other bytes as \udcXY.
+template <class TWriter>
+bool write_string(TWriter& writer, const char* data, std::size_t size, bool key) {
+    if constexpr (has_raw_value<TWriter>::value) {
+        if (!valid_utf8(data, size)) {
+            const std::string text = escaped_string(data, size);
+            return writer.RawValue(text.data(), text.size(), rapidjson::kStringType);
+        }
+    }
+    // (a handler without RawValue, such as a Document, is given the bytes themselves)
+    return key ? writer.Key(data, static_cast<rapidjson::SizeType>(size))
+               : writer.String(data, static_cast<rapidjson::SizeType>(size));
+}
+
+//! The bytes a parsed JSON string stands for: RapidJSON decodes the escape
+//! \udcXY to the three bytes ED B2..B3 xx (the UTF-8 form of the lone
+//! surrogate); each becomes the byte 0xXY. Any other surrogate, or bytes that
+//! are not valid UTF-8 (a document parsed without validation), is an error.
+inline bool string_from_json(const char* data, std::size_t size, std::string& out, std::string* problem = nullptr) {
+    if (FBE_LIKELY(valid_utf8(data, size))) {
+        out.assign(data, size);
+        return true;
+    }
+    out.clear();
+    out.reserve(size);
+    const auto* p = reinterpret_cast<const unsigned char*>(data);
+    const auto* end = p + size;
+    while (p < end) {
+        const std::size_t n = utf8_sequence(p, end);
+        if (n) {
+            out.append(reinterpret_cast<const char*>(p), n);
+            p += n;
+            continue;
+        }
+        if (p[0] == 0xED && end - p >= 3 && p[1] >= 0xA0 && p[1] <= 0xBF && (p[2] & 0xC0) == 0x80) {
+            const unsigned unit = 0xD000u | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+            if (unit >= 0xDC80 && unit <= 0xDCFF) {
+                out.push_back(static_cast<char>(unit - 0xDC00));
+                p += 3;
+                continue;
+            }
+            if (problem) {
+                static constexpr char lower[] = "0123456789abcdef";
+                *problem = "lone surrogate \\u";
+                for (int shift = 12; shift >= 0; shift -= 4)
+                    problem->push_back(lower[(unit >> shift) & 15]);
+                *problem += " in a JSON string (only \\udc80..\\udcff stand for bytes)";
+            }
+            return false;
+        }
+        if (problem)
+            *problem = "a JSON string that is not valid UTF-8";
+        return false;
+    }
+    return true;
+}
+
+// ------------------------------------------------------------------ nesting and errors
+
+//! The reading and writing state of this thread: struct depth and the first
+//! error with its member path, built from the inside out as the readers
+//! return. A value's own problem is recorded at path level 2 * depth + 2
+//! (depth: of the enclosing struct; a struct's own problem at 2 * its depth);
+//! a member of a struct at depth d adds its name at level 2d, an element of a
+//! collection there its index at 2d + 1, the root struct its type at 1. The
+//! first error wins: later failures only return false.
+struct State {
+    unsigned read_depth = 0;
+    unsigned write_depth = 0;
+    unsigned error_level = 0; // 0: no error yet
+    bool error_weak = false;  // a missing member: any other problem replaces it
+    std::string error_path;
+    std::string error_message;
+};
+
+inline State& state() noexcept {
+    static thread_local State s;
+    return s;
+}
+
+inline void clear_error() {
+    State& s = state();
+    s.error_level = 0;
+    s.error_weak = false;
+    s.error_path.clear();
+    s.error_message.clear();
+}
+
+//! Records a problem at `level` unless an error is already recorded (a
+//! missing member, `weak`, gives way to the first other problem).
+inline bool fail(unsigned level, std::string message, bool weak = false) {
+    State& s = state();
+    if (s.error_level == 0 || (s.error_weak && !weak)) {
+        s.error_level = level;
+        s.error_weak = weak;
+        s.error_path.clear();
+        s.error_message = std::move(message);
+    }
+    return false;
+}
+
+//! Whether a failure just returned by a reader left no problem of its own.
+inline bool unexplained() noexcept { return state().error_level == 0 || state().error_weak; }
+
+//! Adds a path component at `level` in front of the error being built.
+inline void prepend(unsigned level, const std::string& component) {
+    State& s = state();
+    if (s.error_level > level) {
+        if (!s.error_path.empty() && s.error_path[0] != '[')
+            s.error_path.insert(0, 1, '.');
+        s.error_path.insert(0, component);
+        s.error_level = level;
+    }
+}
+
+//! The kind of a JSON value in plain words.
+template <class TJson>
+const char* json_kind(const TJson& json) {
+    if (json.IsNull())
+        return "null";
+    if (json.IsBool())
+        return "boolean";
+    if (json.IsObject())
+        return "object";
+    if (json.IsArray())
+        return "array";
+    if (json.IsString())
+        return "string";
+    return "number";
+}
+
+template <class TJson>
+std::string number_text(const TJson& json) {
+    if (json.IsInt64())
+        return std::to_string(json.GetInt64());
+    if (json.IsUint64())
+        return std::to_string(json.GetUint64());
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.17g", json.GetDouble());
+    return text;
+}
+
+template <typename T, typename Enable = void>
+struct TypeName {
+    static const char* name() { return "object"; } // structs (and maps of struct keys: arrays)
+};
+template <> struct TypeName<bool> { static const char* name() { return "bool"; } };
+template <> struct TypeName<char> { static const char* name() { return "char"; } };
+template <> struct TypeName<wchar_t> { static const char* name() { return "wchar"; } };
+template <> struct TypeName<int8_t> { static const char* name() { return "int8"; } };
+template <> struct TypeName<uint8_t> { static const char* name() { return "uint8"; } };
+template <> struct TypeName<int16_t> { static const char* name() { return "int16"; } };
+template <> struct TypeName<uint16_t> { static const char* name() { return "uint16"; } };
+template <> struct TypeName<int32_t> { static const char* name() { return "int32"; } };
+template <> struct TypeName<uint32_t> { static const char* name() { return "uint32"; } };
+template <> struct TypeName<int64_t> { static const char* name() { return "int64"; } };
+template <> struct TypeName<uint64_t> { static const char* name() { return "uint64"; } };
+template <> struct TypeName<float> { static const char* name() { return "float"; } };
+template <> struct TypeName<double> { static const char* name() { return "double"; } };
+template <> struct TypeName<decimal_t> { static const char* name() { return "decimal"; } };
+template <> struct TypeName<uuid_t> { static const char* name() { return "uuid"; } };
+template <> struct TypeName<std::string> { static const char* name() { return "string"; } };
+template <> struct TypeName<buffer_t> { static const char* name() { return "bytes"; } };
+template <typename T>
+struct TypeName<T, std::enable_if_t<std::is_enum_v<T>>> {
+    static const char* name() { return TypeName<std::underlying_type_t<T>>::name(); }
+};
+template <typename T> struct TypeName<std::optional<T>> { static const char* name() { return TypeName<T>::name(); } };
+template <typename T, std::size_t N> struct TypeName<std::array<T, N>> { static const char* name() { return "array"; } };
+template <typename T> struct TypeName<std::vector<T>> { static const char* name() { return "array"; } };
+template <typename T> struct TypeName<std::list<T>> { static const char* name() { return "array"; } };
+template <typename T> struct TypeName<std::set<T>> { static const char* name() { return "array"; } };
+
+//! The problem of a JSON value that T could not be read from, in plain words.
+template <typename T, class TJson>
+std::string mismatch(const TJson& json) {
+    using U = std::conditional_t<is_std_optional<T>::value, void, T>;
+    if constexpr (std::is_integral_v<U> && !std::is_same_v<U, bool>) {
+        if (json.IsNumber())
+            return number_text(json) + " is out of range for " + TypeName<T>::name();
+    } else if constexpr (std::is_enum_v<U>) {
+        if (json.IsNumber())
+            return number_text(json) + " is out of range for " + TypeName<T>::name();
+    } else if constexpr (std::is_same_v<U, float>) {
+        if (json.IsNumber())
+            return number_text(json) + " is out of range for float";
+    }
+    if constexpr (std::is_same_v<U, decimal_t> || std::is_same_v<U, uuid_t>) {
+        if (json.IsString())
+            return std::string("invalid ") + TypeName<T>::name() + " \"" + json.GetString() + "\"";
+    }
+    return std::string("expected ") + TypeName<T>::name() + ", got " + json_kind(json);
+}
+
+//! A member of the struct being read (at depth d) failed: its name in front.
+template <typename T, class TJson>
+void member_failed(const char* key, const TJson* json) {
+    const unsigned level = 2 * state().read_depth;
+    if (json == nullptr)
+        fail(level + 2, "missing member", true);
+    else if (unexplained())
+        fail(level + 2, mismatch<T>(*json));
+    prepend(level, key);
+}
+
+//! An element (or map entry) of a collection failed: its index or key in front.
+template <typename T, class TJson>
+void element_failed(const std::string& index, const TJson& json) {
+    const unsigned level = 2 * state().read_depth + 1;
+    if (unexplained())
+        fail(level + 1, mismatch<T>(json));
+    prepend(level, "[" + index + "]");
+}
+
+//! Counts the struct levels of a from_json (RAII): false past kMaxDepth.
+class ReadLevel {
+public:
+    ReadLevel() noexcept : _depth(++state().read_depth) {}
+    ~ReadLevel() { --state().read_depth; }
+    ReadLevel(const ReadLevel&) = delete;
+    ReadLevel& operator=(const ReadLevel&) = delete;
+    unsigned depth() const noexcept { return _depth; }
+    bool ok() const noexcept { return _depth <= kMaxDepth; }
+
+private:
+    unsigned _depth;
+};
+
+//! Counts the struct levels of a to_json (RAII): false past kMaxDepth. A
+//! base written inside its derived struct (count = false) is no level.
+class WriteLevel {
+public:
+    explicit WriteLevel(bool count) noexcept : _count(count), _depth(state().write_depth + count) {
+        state().write_depth = _depth;
+    }
+    ~WriteLevel() { state().write_depth -= _count; }
+    WriteLevel(const WriteLevel&) = delete;
+    WriteLevel& operator=(const WriteLevel&) = delete;
+    bool ok() const noexcept { return _depth <= kMaxDepth; }
+
+private:
+    unsigned _count;
+    unsigned _depth;
+};
+
+//! Checks a struct's JSON object before its members are read: the depth,
+//! the type of value, unique member names. Records the problem (the root
+//! clears an earlier error first).
+template <class TJson>
+bool enter_struct(const ReadLevel& level, const TJson& json, const char* type) {
+    if (level.depth() == 1)
+        clear_error();
+    const unsigned at = 2 * level.depth();
+    auto refuse = [&](std::string message) {
+        fail(at, std::move(message));
+        if (level.depth() == 1)
+            prepend(1, type);
+        return false;
+    };
+    if (!level.ok())
+        return refuse("structs nested deeper than " + std::to_string(kMaxDepth));
+    if (!json.IsObject())
+        return refuse(std::string("expected object, got ") + json_kind(json));
+    const auto count = json.MemberCount();
+    if (count < 2)
+        return true;
+    auto same = [](const auto& a, const auto& b) {
+        return a.GetStringLength() == b.GetStringLength() &&
+               std::memcmp(a.GetString(), b.GetString(), a.GetStringLength()) == 0;
+    };
+    if (count <= 16) {
+        for (auto i = json.MemberBegin(); i != json.MemberEnd(); ++i)
+            for (auto j = i + 1; j != json.MemberEnd(); ++j)
+                if (same(i->name, j->name))
+                    return refuse("duplicate member name \"" + std::string(i->name.GetString(), i->name.GetStringLength()) +
+                                  "\"");
+        return true;
+    }
+    std::vector<std::string_view> names;
+    names.reserve(count);
+    for (auto i = json.MemberBegin(); i != json.MemberEnd(); ++i)
+        names.emplace_back(i->name.GetString(), i->name.GetStringLength());
+    std::sort(names.begin(), names.end());
+    const auto dup = std::adjacent_find(names.begin(), names.end());
+    if (dup != names.end())
+        return refuse("duplicate member name \"" + std::string(*dup) + "\"");
+    return true;
+}
+
+//! Ends a struct's from_json: the root names its type in front of the error.
+inline bool leave_struct(const ReadLevel& level, bool result, const char* type) {
+    if (!result && level.depth() == 1)
+        prepend(1, type);
+    return result;
+}
+
+//! A to_json of a struct nested deeper than kMaxDepth.
+inline bool write_too_deep(const char* type) {
+    clear_error();
+    fail(1, std::string("cannot write ") + type + ": structs nested deeper than " + std::to_string(kMaxDepth));
+    return false;
+}
+
 } // namespace detail
 
 // ------------------------------------------------------------------ writing
@@ -344,7 +804,7 @@ struct ValueWriter<TWriter, uuid_t> {
 template <class TWriter>
 struct ValueWriter<TWriter, std::string> {
     static bool to_json(TWriter& writer, const std::string& value, bool = true) {
-        return writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+        return detail::write_string(writer, value.data(), value.size(), false);
     }
 };
 
@@ -415,8 +875,7 @@ struct KeyText<std::string> {
     static constexpr bool supported = true;
     static std::string to_text(const std::string& key) { return key; }
     static bool from_text(std::string_view text, std::string& key) {
-        key.assign(text.data(), text.size());
-        return true;
+        return detail::string_from_json(text.data(), text.size(), key);
     }
 };
 
@@ -539,8 +998,7 @@ bool write_map(TWriter& writer, const M& values) {
             return false;
         for (const auto& [key, value] : values) {
             const std::string text = KeyText<K>::to_text(key);
-            if (!writer.Key(text.data(), static_cast<rapidjson::SizeType>(text.size())) ||
-                !FBE::JSON::to_json(writer, value))
+            if (!detail::write_string(writer, text.data(), text.size(), true) || !FBE::JSON::to_json(writer, value))
                 return false;
         }
         return writer.EndObject();
@@ -590,9 +1048,15 @@ inline bool from_json(const TJson& json, T& value, const char* key) {
     if (!json.IsObject())
         return false;
     const auto member = json.FindMember(key);
-    if (member == json.MemberEnd())
+    if (member == json.MemberEnd()) {
+        detail::member_failed<T, typename TJson::ValueType>(key, nullptr);
         return false;
-    return ValueReader<typename TJson::ValueType, T>::from_json(member->value, value);
+    }
+    const bool ok = ValueReader<typename TJson::ValueType, T>::from_json(member->value, value);
+    if (FBE_LIKELY(ok))
+        return true;
+    detail::member_failed<T>(key, &member->value);
+    return false;
 }
 
 template <class TJson>
@@ -738,8 +1202,10 @@ struct ValueReader<TJson, std::string> {
             value.clear();
             return false;
         }
-        value.assign(json.GetString(), json.GetStringLength());
-        return true;
+        std::string problem;
+        if (FBE_LIKELY(detail::string_from_json(json.GetString(), json.GetStringLength(), value, &problem)))
+            return true;
+        return detail::fail(2 * detail::state().read_depth + 2, std::move(problem));
     }
 };
 
@@ -775,9 +1241,15 @@ struct ValueReader<TJson, std::array<T, N>> {
         if (!json.IsArray())
             return false;
         bool result = json.Size() == N;
+        if (!result)
+            detail::fail(2 * detail::state().read_depth + 2,
+                         "expected " + std::to_string(N) + " elements, got " + std::to_string(json.Size()));
         std::size_t i = 0;
         for (auto it = json.Begin(); it != json.End() && i < N; ++it, ++i)
-            result &= ValueReader<TJson, T>::from_json(*it, values[i]);
+            if (!ValueReader<TJson, T>::from_json(*it, values[i])) {
+                detail::element_failed<T>(std::to_string(i), *it);
+                result = false;
+            }
         return result;
     }
 };
@@ -789,9 +1261,13 @@ bool read_sequence(const TJson& json, C& values, Insert insert) {
     if (!json.IsArray())
         return false;
     bool result = true;
-    for (auto it = json.Begin(); it != json.End(); ++it) {
+    std::size_t i = 0;
+    for (auto it = json.Begin(); it != json.End(); ++it, ++i) {
         T item{};
-        result &= ValueReader<TJson, T>::from_json(*it, item);
+        if (!ValueReader<TJson, T>::from_json(*it, item)) {
+            detail::element_failed<T>(std::to_string(i), *it);
+            result = false;
+        }
         insert(values, std::move(item));
     }
     return result;
@@ -832,26 +1308,54 @@ bool read_map(const TJson& json, M& values) {
     if constexpr (KeyText<K>::supported) {
         if (!json.IsObject())
             return false;
+        const unsigned level = 2 * state().read_depth + 1;
         for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
             K key{};
             V value{};
-            result &= KeyText<K>::from_text(std::string_view(it->name.GetString(), it->name.GetStringLength()), key);
-            result &= ValueReader<TJson, V>::from_json(it->value, value);
-            values.emplace(std::move(key), std::move(value));
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            if (!KeyText<K>::from_text(name, key)) {
+                fail(level + 1, std::string("invalid ") + TypeName<K>::name() + " key");
+                prepend(level, "[" + std::string(name) + "]");
+                result = false;
+            }
+            if (!ValueReader<TJson, V>::from_json(it->value, value)) {
+                element_failed<V>(std::string(name), it->value);
+                result = false;
+            }
+            if (!values.emplace(std::move(key), std::move(value)).second) {
+                // "1" and "01", or one name twice: neither the first nor the last may win
+                fail(level + 1, "two map keys read as the same key");
+                prepend(level, "[" + std::string(name) + "]");
+                result = false;
+            }
         }
     } else {
         if (!json.IsArray())
             return false;
-        for (auto it = json.Begin(); it != json.End(); ++it) {
+        const unsigned level = 2 * state().read_depth + 1;
+        std::size_t i = 0;
+        for (auto it = json.Begin(); it != json.End(); ++it, ++i) {
             if (!it->IsArray() || it->Size() != 2) {
+                fail(level + 1, "expected a [key, value] pair");
+                prepend(level, "[" + std::to_string(i) + "]");
                 result = false;
                 continue;
             }
             K key{};
             V value{};
-            result &= ValueReader<TJson, K>::from_json((*it)[0], key);
-            result &= ValueReader<TJson, V>::from_json((*it)[1], value);
-            values.emplace(std::move(key), std::move(value));
+            if (!ValueReader<TJson, K>::from_json((*it)[0], key)) {
+                element_failed<K>(std::to_string(i), (*it)[0]);
+                result = false;
+            }
+            if (!ValueReader<TJson, V>::from_json((*it)[1], value)) {
+                element_failed<V>(std::to_string(i), (*it)[1]);
+                result = false;
+            }
+            if (!values.emplace(std::move(key), std::move(value)).second) {
+                fail(level + 1, "two map keys read as the same key");
+                prepend(level, "[" + std::to_string(i) + "]");
+                result = false;
+            }
         }
     }
     return result;
@@ -869,7 +1373,8 @@ struct ValueReader<TJson, std::unordered_map<K, V>> {
 
 // ------------------------------------------------------------------ shortcuts
 
-//! The compact JSON text of a value (empty when the writer fails).
+//! The compact JSON text of a value (empty when the writer fails:
+//! last_error() tells why).
 template <typename T>
 std::string to_string(const T& value) {
     rapidjson::StringBuffer buffer;
@@ -879,13 +1384,145 @@ std::string to_string(const T& value) {
     return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-//! Parses JSON text (full precision) into a value; false on a parse error
-//! or when from_json reports a missing or mistyped member.
+namespace detail {
+
+//! Forwards the SAX events of a parse to a handler (the Document), refusing
+//! nesting deeper than kMaxJsonDepth before it is built.
+template <class Handler>
+class DepthLimit {
+public:
+    using Ch = char;
+    explicit DepthLimit(Handler& handler) : _handler(handler) {}
+    bool Null() { return _handler.Null(); }
+    bool Bool(bool b) { return _handler.Bool(b); }
+    bool Int(int i) { return _handler.Int(i); }
+    bool Uint(unsigned i) { return _handler.Uint(i); }
+    bool Int64(int64_t i) { return _handler.Int64(i); }
+    bool Uint64(uint64_t i) { return _handler.Uint64(i); }
+    bool Double(double d) { return _handler.Double(d); }
+    bool RawNumber(const Ch* str, rapidjson::SizeType length, bool copy) { return _handler.RawNumber(str, length, copy); }
+    bool String(const Ch* str, rapidjson::SizeType length, bool copy) { return _handler.String(str, length, copy); }
+    bool Key(const Ch* str, rapidjson::SizeType length, bool copy) { return _handler.Key(str, length, copy); }
+    bool StartObject() { return enter() && _handler.StartObject(); }
+    bool EndObject(rapidjson::SizeType count) { --_depth; return _handler.EndObject(count); }
+    bool StartArray() { return enter() && _handler.StartArray(); }
+    bool EndArray(rapidjson::SizeType count) { --_depth; return _handler.EndArray(count); }
+    bool too_deep() const noexcept { return _too_deep; }
+
+private:
+    bool enter() {
+        if (++_depth <= kMaxJsonDepth)
+            return true;
+        _too_deep = true;
+        return false;
+    }
+    Handler& _handler;
+    unsigned _depth = 0;
+    bool _too_deep = false;
+};
+
+//! Runs the iterative parser for Document::Populate.
+struct Parse {
+    const char* text;
+    std::size_t size;
+    rapidjson::ParseResult result;
+    bool too_deep = false;
+
+    template <class Handler>
+    bool operator()(Handler& handler) {
+        constexpr unsigned flags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
+                                   rapidjson::kParseValidateEncodingFlag;
+        rapidjson::MemoryStream stream(text, size);
+        rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(stream);
+        DepthLimit<Handler> limit(handler);
+        rapidjson::Reader reader;
+        result = reader.Parse<flags>(input, limit);
+        too_deep = limit.too_deep();
+        return !result.IsError();
+    }
+};
+
+//! The document-wide rules after a parse: no duplicate member name in any
+//! object, no lone surrogate escape but \udc80..\udcff. Iterative.
+template <class TValue>
+bool check_document(const TValue& root) {
+    std::vector<const TValue*> stack{&root};
+    std::string scratch, problem;
+    auto check_string = [&](const TValue& v) {
+        if (std::memchr(v.GetString(), 0xED, v.GetStringLength()) == nullptr)
+            return true;
+        if (string_from_json(v.GetString(), v.GetStringLength(), scratch, &problem))
+            return true;
+        return fail(1, problem);
+    };
+    while (!stack.empty()) {
+        const TValue& v = *stack.back();
+        stack.pop_back();
+        if (v.IsString()) {
+            if (!check_string(v))
+                return false;
+        } else if (v.IsArray()) {
+            for (auto it = v.Begin(); it != v.End(); ++it)
+                if (it->IsString() || it->IsArray() || it->IsObject())
+                    stack.push_back(&*it);
+        } else if (v.IsObject()) {
+            if (v.MemberCount() > 1) {
+                std::vector<std::string_view> names;
+                names.reserve(v.MemberCount());
+                for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it)
+                    names.emplace_back(it->name.GetString(), it->name.GetStringLength());
+                std::sort(names.begin(), names.end());
+                const auto dup = std::adjacent_find(names.begin(), names.end());
+                if (dup != names.end())
+                    return fail(1, "duplicate member name \"" + std::string(*dup) + "\" in a JSON object");
+            }
+            for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+                if (!check_string(it->name))
+                    return false;
+                if (it->value.IsString() || it->value.IsArray() || it->value.IsObject())
+                    stack.push_back(&it->value);
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace detail
+
+//! The reason the last from_json / from_string / parse / to_json of this
+//! thread failed: "<type>.<member path>: <problem>" (empty when none).
+inline std::string last_error() {
+    const detail::State& s = detail::state();
+    if (s.error_level == 0)
+        return std::string();
+    return s.error_path.empty() ? s.error_message : s.error_path + ": " + s.error_message;
+}
+
+//! Parses JSON text into `document` by the rules every reader shares
+//! (docs/limits.md): iteratively, nesting at most kMaxJsonDepth, valid
+//! UTF-8 only (overlong forms and encoded surrogates refused), full
+//! precision numbers, no duplicate member name in any object, no lone
+//! surrogate escape but \udc80..\udcff. False with last_error() otherwise.
+inline bool parse(rapidjson::Document& document, std::string_view text) {
+    detail::clear_error();
+    detail::Parse run{text.data(), text.size(), rapidjson::ParseResult(), false};
+    document.SetNull();
+    document.Populate(run);
+    if (run.too_deep)
+        return detail::fail(1, "invalid JSON: arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth));
+    if (run.result.IsError())
+        return detail::fail(1, "invalid JSON at offset " + std::to_string(run.result.Offset()) + ": " +
+                                   rapidjson::GetParseError_En(run.result.Code()));
+    return detail::check_document(static_cast<const rapidjson::Value&>(document));
+}
+
+//! Parses JSON text (parse() above) into a value; false on a parse error
+//! or when from_json reports a missing or mistyped member (last_error()
+//! tells which and why).
 template <typename T>
 bool from_string(std::string_view text, T& value) {
     rapidjson::Document json;
-    json.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
-    if (json.HasParseError())
+    if (!FBE::JSON::parse(json, text))
         return false;
     return FBE::JSON::from_json(json, value);
 }

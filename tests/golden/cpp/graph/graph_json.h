@@ -16,6 +16,9 @@ struct ValueWriter<TWriter, ::graph::Node>
 {
     static bool to_json(TWriter& writer, const ::graph::Node& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("graph.Node");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -35,8 +38,15 @@ struct ValueReader<TJson, ::graph::Node>
 {
     static bool from_json(const TJson& json, ::graph::Node& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "graph.Node"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "graph.Node");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::graph::Node& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.name, "name");
@@ -51,6 +61,9 @@ struct ValueWriter<TWriter, ::graph::Edge>
 {
     static bool to_json(TWriter& writer, const ::graph::Edge& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("graph.Edge");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
@@ -68,8 +81,15 @@ struct ValueReader<TJson, ::graph::Edge>
 {
     static bool from_json(const TJson& json, ::graph::Edge& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "graph.Edge"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "graph.Edge");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::graph::Edge& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.source, "source");
         result &= FBE::JSON::from_json(json, value.target, "target");
@@ -83,6 +103,9 @@ struct ValueWriter<TWriter, ::graph::Graph>
 {
     static bool to_json(TWriter& writer, const ::graph::Graph& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("graph.Graph");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "nodes") || !FBE::JSON::to_json(writer, value.nodes))
@@ -98,8 +121,15 @@ struct ValueReader<TJson, ::graph::Graph>
 {
     static bool from_json(const TJson& json, ::graph::Graph& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "graph.Graph"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "graph.Graph");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::graph::Graph& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.nodes, "nodes");
         result &= FBE::JSON::from_json(json, value.edges, "edges");

@@ -16,6 +16,9 @@ struct ValueWriter<TWriter, ::proto::Order>
 {
     static bool to_json(TWriter& writer, const ::proto::Order& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("proto.Order");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -39,8 +42,15 @@ struct ValueReader<TJson, ::proto::Order>
 {
     static bool from_json(const TJson& json, ::proto::Order& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "proto.Order"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "proto.Order");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::proto::Order& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.symbol, "symbol");
@@ -57,6 +67,9 @@ struct ValueWriter<TWriter, ::proto::Balance>
 {
     static bool to_json(TWriter& writer, const ::proto::Balance& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("proto.Balance");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "currency") || !FBE::JSON::to_json(writer, value.currency))
@@ -72,8 +85,15 @@ struct ValueReader<TJson, ::proto::Balance>
 {
     static bool from_json(const TJson& json, ::proto::Balance& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "proto.Balance"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "proto.Balance");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::proto::Balance& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.currency, "currency");
         result &= FBE::JSON::from_json(json, value.amount, "amount");
@@ -86,6 +106,9 @@ struct ValueWriter<TWriter, ::proto::Account>
 {
     static bool to_json(TWriter& writer, const ::proto::Account& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("proto.Account");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -109,8 +132,15 @@ struct ValueReader<TJson, ::proto::Account>
 {
     static bool from_json(const TJson& json, ::proto::Account& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "proto.Account"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "proto.Account");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::proto::Account& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.name, "name");
@@ -127,6 +157,9 @@ struct ValueWriter<TWriter, ::proto::OrderMessage>
 {
     static bool to_json(TWriter& writer, const ::proto::OrderMessage& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("proto.OrderMessage");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
@@ -140,8 +173,15 @@ struct ValueReader<TJson, ::proto::OrderMessage>
 {
     static bool from_json(const TJson& json, ::proto::OrderMessage& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "proto.OrderMessage"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "proto.OrderMessage");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::proto::OrderMessage& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.body, "body");
         return result;
@@ -153,6 +193,9 @@ struct ValueWriter<TWriter, ::proto::BalanceMessage>
 {
     static bool to_json(TWriter& writer, const ::proto::BalanceMessage& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("proto.BalanceMessage");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
@@ -166,8 +209,15 @@ struct ValueReader<TJson, ::proto::BalanceMessage>
 {
     static bool from_json(const TJson& json, ::proto::BalanceMessage& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "proto.BalanceMessage"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "proto.BalanceMessage");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::proto::BalanceMessage& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.body, "body");
         return result;
@@ -179,6 +229,9 @@ struct ValueWriter<TWriter, ::proto::AccountMessage>
 {
     static bool to_json(TWriter& writer, const ::proto::AccountMessage& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("proto.AccountMessage");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
@@ -192,8 +245,15 @@ struct ValueReader<TJson, ::proto::AccountMessage>
 {
     static bool from_json(const TJson& json, ::proto::AccountMessage& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "proto.AccountMessage"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "proto.AccountMessage");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::proto::AccountMessage& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.body, "body");
         return result;

@@ -16,6 +16,9 @@ struct ValueWriter<TWriter, ::recursive::Node>
 {
     static bool to_json(TWriter& writer, const ::recursive::Node& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("recursive.Node");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -33,8 +36,15 @@ struct ValueReader<TJson, ::recursive::Node>
 {
     static bool from_json(const TJson& json, ::recursive::Node& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "recursive.Node"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "recursive.Node");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::recursive::Node& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.label, "label");

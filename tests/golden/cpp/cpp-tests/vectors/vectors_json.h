@@ -16,6 +16,9 @@ struct ValueWriter<TWriter, ::vectors::Edge>
 {
     static bool to_json(TWriter& writer, const ::vectors::Edge& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors.Edge");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
@@ -33,8 +36,15 @@ struct ValueReader<TJson, ::vectors::Edge>
 {
     static bool from_json(const TJson& json, ::vectors::Edge& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors.Edge"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors.Edge");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors::Edge& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.source, "source");
         result &= FBE::JSON::from_json(json, value.target, "target");
@@ -48,6 +58,9 @@ struct ValueWriter<TWriter, ::vectors::Point>
 {
     static bool to_json(TWriter& writer, const ::vectors::Point& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors.Point");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "flag") || !FBE::JSON::to_json(writer, value.flag))
@@ -65,8 +78,15 @@ struct ValueReader<TJson, ::vectors::Point>
 {
     static bool from_json(const TJson& json, ::vectors::Point& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors.Point"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors.Point");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors::Point& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.flag, "flag");
         result &= FBE::JSON::from_json(json, value.x, "x");
@@ -80,6 +100,9 @@ struct ValueWriter<TWriter, ::vectors::Point3>
 {
     static bool to_json(TWriter& writer, const ::vectors::Point3& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors.Point3");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json(writer, static_cast<const ::vectors::Point&>(value), false))
@@ -95,10 +118,17 @@ struct ValueReader<TJson, ::vectors::Point3>
 {
     static bool from_json(const TJson& json, ::vectors::Point3& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors.Point3"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors.Point3");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors::Point3& value)
+    {
         bool result = true;
-        result &= ValueReader<TJson, ::vectors::Point>::from_json(json, static_cast<::vectors::Point&>(value));
+        result &= ValueReader<TJson, ::vectors::Point>::read_members(json, static_cast<::vectors::Point&>(value));
         result &= FBE::JSON::from_json(json, value.z, "z");
         return result;
     }
@@ -109,6 +139,9 @@ struct ValueWriter<TWriter, ::vectors::Named>
 {
     static bool to_json(TWriter& writer, const ::vectors::Named& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors.Named");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
@@ -124,8 +157,15 @@ struct ValueReader<TJson, ::vectors::Named>
 {
     static bool from_json(const TJson& json, ::vectors::Named& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors.Named"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors.Named");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors::Named& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.name, "name");
         result &= FBE::JSON::from_json(json, value.values, "values");
@@ -138,6 +178,9 @@ struct ValueWriter<TWriter, ::vectors::Holder>
 {
     static bool to_json(TWriter& writer, const ::vectors::Holder& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors.Holder");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
@@ -161,8 +204,15 @@ struct ValueReader<TJson, ::vectors::Holder>
 {
     static bool from_json(const TJson& json, ::vectors::Holder& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors.Holder"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors.Holder");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors::Holder& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.edges, "edges");
         result &= FBE::JSON::from_json(json, value.points, "points");

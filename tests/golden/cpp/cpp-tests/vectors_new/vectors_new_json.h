@@ -16,6 +16,9 @@ struct ValueWriter<TWriter, ::vectors_new::Edge>
 {
     static bool to_json(TWriter& writer, const ::vectors_new::Edge& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors_new.Edge");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
@@ -35,8 +38,15 @@ struct ValueReader<TJson, ::vectors_new::Edge>
 {
     static bool from_json(const TJson& json, ::vectors_new::Edge& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors_new.Edge"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors_new.Edge");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors_new::Edge& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.source, "source");
         result &= FBE::JSON::from_json(json, value.target, "target");
@@ -51,6 +61,9 @@ struct ValueWriter<TWriter, ::vectors_new::Holder>
 {
     static bool to_json(TWriter& writer, const ::vectors_new::Holder& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors_new.Holder");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
@@ -64,8 +77,15 @@ struct ValueReader<TJson, ::vectors_new::Holder>
 {
     static bool from_json(const TJson& json, ::vectors_new::Holder& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors_new.Holder"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors_new.Holder");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors_new::Holder& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.edges, "edges");
         return result;

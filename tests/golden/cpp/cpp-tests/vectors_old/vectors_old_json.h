@@ -16,6 +16,9 @@ struct ValueWriter<TWriter, ::vectors_old::Edge>
 {
     static bool to_json(TWriter& writer, const ::vectors_old::Edge& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors_old.Edge");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
@@ -29,8 +32,15 @@ struct ValueReader<TJson, ::vectors_old::Edge>
 {
     static bool from_json(const TJson& json, ::vectors_old::Edge& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors_old.Edge"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors_old.Edge");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors_old::Edge& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.source, "source");
         return result;
@@ -42,6 +52,9 @@ struct ValueWriter<TWriter, ::vectors_old::Holder>
 {
     static bool to_json(TWriter& writer, const ::vectors_old::Holder& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("vectors_old.Holder");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
@@ -55,8 +68,15 @@ struct ValueReader<TJson, ::vectors_old::Holder>
 {
     static bool from_json(const TJson& json, ::vectors_old::Holder& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "vectors_old.Holder"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "vectors_old.Holder");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::vectors_old::Holder& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.edges, "edges");
         return result;

@@ -16,6 +16,9 @@ struct ValueWriter<TWriter, ::enums::Enums>
 {
     static bool to_json(TWriter& writer, const ::enums::Enums& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("enums.Enums");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "byte0") || !FBE::JSON::to_json(writer, value.byte0))
@@ -159,8 +162,15 @@ struct ValueReader<TJson, ::enums::Enums>
 {
     static bool from_json(const TJson& json, ::enums::Enums& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "enums.Enums"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "enums.Enums");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::enums::Enums& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.byte0, "byte0");
         result &= FBE::JSON::from_json(json, value.byte1, "byte1");

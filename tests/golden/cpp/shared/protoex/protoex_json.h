@@ -17,6 +17,9 @@ struct ValueWriter<TWriter, ::protoex::Order>
 {
     static bool to_json(TWriter& writer, const ::protoex::Order& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("protoex.Order");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -44,8 +47,15 @@ struct ValueReader<TJson, ::protoex::Order>
 {
     static bool from_json(const TJson& json, ::protoex::Order& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "protoex.Order"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "protoex.Order");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::protoex::Order& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.symbol, "symbol");
@@ -64,6 +74,9 @@ struct ValueWriter<TWriter, ::protoex::Balance>
 {
     static bool to_json(TWriter& writer, const ::protoex::Balance& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("protoex.Balance");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json(writer, static_cast<const ::proto::Balance&>(value), false))
@@ -79,10 +92,17 @@ struct ValueReader<TJson, ::protoex::Balance>
 {
     static bool from_json(const TJson& json, ::protoex::Balance& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "protoex.Balance"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "protoex.Balance");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::protoex::Balance& value)
+    {
         bool result = true;
-        result &= ValueReader<TJson, ::proto::Balance>::from_json(json, static_cast<::proto::Balance&>(value));
+        result &= ValueReader<TJson, ::proto::Balance>::read_members(json, static_cast<::proto::Balance&>(value));
         result &= FBE::JSON::from_json(json, value.locked, "locked");
         return result;
     }
@@ -93,6 +113,9 @@ struct ValueWriter<TWriter, ::protoex::Account>
 {
     static bool to_json(TWriter& writer, const ::protoex::Account& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("protoex.Account");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -116,8 +139,15 @@ struct ValueReader<TJson, ::protoex::Account>
 {
     static bool from_json(const TJson& json, ::protoex::Account& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "protoex.Account"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "protoex.Account");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::protoex::Account& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.name, "name");
@@ -134,6 +164,9 @@ struct ValueWriter<TWriter, ::protoex::OrderMessage>
 {
     static bool to_json(TWriter& writer, const ::protoex::OrderMessage& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("protoex.OrderMessage");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
@@ -147,8 +180,15 @@ struct ValueReader<TJson, ::protoex::OrderMessage>
 {
     static bool from_json(const TJson& json, ::protoex::OrderMessage& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "protoex.OrderMessage"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "protoex.OrderMessage");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::protoex::OrderMessage& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.body, "body");
         return result;
@@ -160,6 +200,9 @@ struct ValueWriter<TWriter, ::protoex::BalanceMessage>
 {
     static bool to_json(TWriter& writer, const ::protoex::BalanceMessage& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("protoex.BalanceMessage");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
@@ -173,8 +216,15 @@ struct ValueReader<TJson, ::protoex::BalanceMessage>
 {
     static bool from_json(const TJson& json, ::protoex::BalanceMessage& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "protoex.BalanceMessage"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "protoex.BalanceMessage");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::protoex::BalanceMessage& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.body, "body");
         return result;
@@ -186,6 +236,9 @@ struct ValueWriter<TWriter, ::protoex::AccountMessage>
 {
     static bool to_json(TWriter& writer, const ::protoex::AccountMessage& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("protoex.AccountMessage");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
@@ -199,8 +252,15 @@ struct ValueReader<TJson, ::protoex::AccountMessage>
 {
     static bool from_json(const TJson& json, ::protoex::AccountMessage& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "protoex.AccountMessage"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "protoex.AccountMessage");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::protoex::AccountMessage& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.body, "body");
         return result;

@@ -17,6 +17,9 @@ struct ValueWriter<TWriter, ::test::StructSimple>
 {
     static bool to_json(TWriter& writer, const ::test::StructSimple& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructSimple");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -118,8 +121,15 @@ struct ValueReader<TJson, ::test::StructSimple>
 {
     static bool from_json(const TJson& json, ::test::StructSimple& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructSimple"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructSimple");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructSimple& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.f1, "f1");
@@ -175,6 +185,9 @@ struct ValueWriter<TWriter, ::test::StructOptional>
 {
     static bool to_json(TWriter& writer, const ::test::StructOptional& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructOptional");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json(writer, static_cast<const ::test::StructSimple&>(value), false))
@@ -320,10 +333,17 @@ struct ValueReader<TJson, ::test::StructOptional>
 {
     static bool from_json(const TJson& json, ::test::StructOptional& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructOptional"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructOptional");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructOptional& value)
+    {
         bool result = true;
-        result &= ValueReader<TJson, ::test::StructSimple>::from_json(json, static_cast<::test::StructSimple&>(value));
+        result &= ValueReader<TJson, ::test::StructSimple>::read_members(json, static_cast<::test::StructSimple&>(value));
         result &= FBE::JSON::from_json(json, value.f100, "f100");
         result &= FBE::JSON::from_json(json, value.f101, "f101");
         result &= FBE::JSON::from_json(json, value.f102, "f102");
@@ -399,6 +419,9 @@ struct ValueWriter<TWriter, ::test::StructNested>
 {
     static bool to_json(TWriter& writer, const ::test::StructNested& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructNested");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json(writer, static_cast<const ::test::StructOptional&>(value), false))
@@ -436,10 +459,17 @@ struct ValueReader<TJson, ::test::StructNested>
 {
     static bool from_json(const TJson& json, ::test::StructNested& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructNested"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructNested");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructNested& value)
+    {
         bool result = true;
-        result &= ValueReader<TJson, ::test::StructOptional>::from_json(json, static_cast<::test::StructOptional&>(value));
+        result &= ValueReader<TJson, ::test::StructOptional>::read_members(json, static_cast<::test::StructOptional&>(value));
         result &= FBE::JSON::from_json(json, value.f1000, "f1000");
         result &= FBE::JSON::from_json(json, value.f1001, "f1001");
         result &= FBE::JSON::from_json(json, value.f1002, "f1002");
@@ -461,6 +491,9 @@ struct ValueWriter<TWriter, ::test::StructBytes>
 {
     static bool to_json(TWriter& writer, const ::test::StructBytes& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructBytes");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
@@ -478,8 +511,15 @@ struct ValueReader<TJson, ::test::StructBytes>
 {
     static bool from_json(const TJson& json, ::test::StructBytes& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructBytes"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructBytes");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructBytes& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.f1, "f1");
         result &= FBE::JSON::from_json(json, value.f2, "f2");
@@ -493,6 +533,9 @@ struct ValueWriter<TWriter, ::test::StructArray>
 {
     static bool to_json(TWriter& writer, const ::test::StructArray& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructArray");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
@@ -524,8 +567,15 @@ struct ValueReader<TJson, ::test::StructArray>
 {
     static bool from_json(const TJson& json, ::test::StructArray& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructArray"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructArray");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructArray& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.f1, "f1");
         result &= FBE::JSON::from_json(json, value.f2, "f2");
@@ -546,6 +596,9 @@ struct ValueWriter<TWriter, ::test::StructVector>
 {
     static bool to_json(TWriter& writer, const ::test::StructVector& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructVector");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
@@ -577,8 +630,15 @@ struct ValueReader<TJson, ::test::StructVector>
 {
     static bool from_json(const TJson& json, ::test::StructVector& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructVector"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructVector");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructVector& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.f1, "f1");
         result &= FBE::JSON::from_json(json, value.f2, "f2");
@@ -599,6 +659,9 @@ struct ValueWriter<TWriter, ::test::StructList>
 {
     static bool to_json(TWriter& writer, const ::test::StructList& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructList");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
@@ -630,8 +693,15 @@ struct ValueReader<TJson, ::test::StructList>
 {
     static bool from_json(const TJson& json, ::test::StructList& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructList"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructList");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructList& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.f1, "f1");
         result &= FBE::JSON::from_json(json, value.f2, "f2");
@@ -652,6 +722,9 @@ struct ValueWriter<TWriter, ::test::StructSet>
 {
     static bool to_json(TWriter& writer, const ::test::StructSet& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructSet");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
@@ -671,8 +744,15 @@ struct ValueReader<TJson, ::test::StructSet>
 {
     static bool from_json(const TJson& json, ::test::StructSet& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructSet"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructSet");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructSet& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.f1, "f1");
         result &= FBE::JSON::from_json(json, value.f2, "f2");
@@ -687,6 +767,9 @@ struct ValueWriter<TWriter, ::test::StructMap>
 {
     static bool to_json(TWriter& writer, const ::test::StructMap& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructMap");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
@@ -718,8 +801,15 @@ struct ValueReader<TJson, ::test::StructMap>
 {
     static bool from_json(const TJson& json, ::test::StructMap& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructMap"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructMap");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructMap& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.f1, "f1");
         result &= FBE::JSON::from_json(json, value.f2, "f2");
@@ -740,6 +830,9 @@ struct ValueWriter<TWriter, ::test::StructHash>
 {
     static bool to_json(TWriter& writer, const ::test::StructHash& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructHash");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
@@ -771,8 +864,15 @@ struct ValueReader<TJson, ::test::StructHash>
 {
     static bool from_json(const TJson& json, ::test::StructHash& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructHash"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructHash");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructHash& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.f1, "f1");
         result &= FBE::JSON::from_json(json, value.f2, "f2");
@@ -793,6 +893,9 @@ struct ValueWriter<TWriter, ::test::StructHashEx>
 {
     static bool to_json(TWriter& writer, const ::test::StructHashEx& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructHashEx");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
@@ -808,8 +911,15 @@ struct ValueReader<TJson, ::test::StructHashEx>
 {
     static bool from_json(const TJson& json, ::test::StructHashEx& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructHashEx"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructHashEx");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::test::StructHashEx& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.f1, "f1");
         result &= FBE::JSON::from_json(json, value.f2, "f2");
@@ -822,6 +932,9 @@ struct ValueWriter<TWriter, ::test::StructEmpty>
 {
     static bool to_json(TWriter& writer, const ::test::StructEmpty&, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("test.StructEmpty");
         if (scope && !writer.StartObject())
             return false;
         return !scope || writer.EndObject();
@@ -831,10 +944,17 @@ struct ValueWriter<TWriter, ::test::StructEmpty>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructEmpty>
 {
-    static bool from_json(const TJson& json, ::test::StructEmpty& /*value*/)
+    static bool from_json(const TJson& json, ::test::StructEmpty& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "test.StructEmpty"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "test.StructEmpty");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& /*json*/, ::test::StructEmpty& /*value*/)
+    {
         bool result = true;
         return result;
     }

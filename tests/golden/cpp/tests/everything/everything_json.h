@@ -20,6 +20,9 @@ struct ValueWriter<TWriter, ::everything::Counted>
 {
     static bool to_json(TWriter& writer, const ::everything::Counted& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Counted");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
@@ -33,8 +36,15 @@ struct ValueReader<TJson, ::everything::Counted>
 {
     static bool from_json(const TJson& json, ::everything::Counted& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Counted"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Counted");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Counted& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.a, "a");
         return result;
@@ -46,6 +56,9 @@ struct ValueWriter<TWriter, ::everything::Shifted>
 {
     static bool to_json(TWriter& writer, const ::everything::Shifted& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Shifted");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
@@ -59,8 +72,15 @@ struct ValueReader<TJson, ::everything::Shifted>
 {
     static bool from_json(const TJson& json, ::everything::Shifted& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Shifted"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Shifted");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Shifted& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.a, "a");
         return result;
@@ -72,6 +92,9 @@ struct ValueWriter<TWriter, ::everything::AfterShift>
 {
     static bool to_json(TWriter& writer, const ::everything::AfterShift& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.AfterShift");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
@@ -85,8 +108,15 @@ struct ValueReader<TJson, ::everything::AfterShift>
 {
     static bool from_json(const TJson& json, ::everything::AfterShift& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.AfterShift"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.AfterShift");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::AfterShift& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.a, "a");
         return result;
@@ -98,6 +128,9 @@ struct ValueWriter<TWriter, ::everything::Fixed>
 {
     static bool to_json(TWriter& writer, const ::everything::Fixed& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Fixed");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
@@ -111,8 +144,15 @@ struct ValueReader<TJson, ::everything::Fixed>
 {
     static bool from_json(const TJson& json, ::everything::Fixed& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Fixed"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Fixed");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Fixed& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.a, "a");
         return result;
@@ -124,6 +164,9 @@ struct ValueWriter<TWriter, ::everything::Derived>
 {
     static bool to_json(TWriter& writer, const ::everything::Derived& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Derived");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json(writer, static_cast<const ::everything::Fixed&>(value), false))
@@ -139,10 +182,17 @@ struct ValueReader<TJson, ::everything::Derived>
 {
     static bool from_json(const TJson& json, ::everything::Derived& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Derived"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Derived");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Derived& value)
+    {
         bool result = true;
-        result &= ValueReader<TJson, ::everything::Fixed>::from_json(json, static_cast<::everything::Fixed&>(value));
+        result &= ValueReader<TJson, ::everything::Fixed>::read_members(json, static_cast<::everything::Fixed&>(value));
         result &= FBE::JSON::from_json(json, value.b, "b");
         return result;
     }
@@ -153,6 +203,9 @@ struct ValueWriter<TWriter, ::everything::ImportedBase>
 {
     static bool to_json(TWriter& writer, const ::everything::ImportedBase& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.ImportedBase");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json(writer, static_cast<const ::market::Instrument&>(value), false))
@@ -168,10 +221,17 @@ struct ValueReader<TJson, ::everything::ImportedBase>
 {
     static bool from_json(const TJson& json, ::everything::ImportedBase& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.ImportedBase"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.ImportedBase");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::ImportedBase& value)
+    {
         bool result = true;
-        result &= ValueReader<TJson, ::market::Instrument>::from_json(json, static_cast<::market::Instrument&>(value));
+        result &= ValueReader<TJson, ::market::Instrument>::read_members(json, static_cast<::market::Instrument&>(value));
         result &= FBE::JSON::from_json(json, value.price, "price");
         return result;
     }
@@ -182,6 +242,9 @@ struct ValueWriter<TWriter, ::everything::Note>
 {
     static bool to_json(TWriter& writer, const ::everything::Note& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Note");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "text") || !FBE::JSON::to_json(writer, value.text))
@@ -195,8 +258,15 @@ struct ValueReader<TJson, ::everything::Note>
 {
     static bool from_json(const TJson& json, ::everything::Note& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Note"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Note");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Note& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.text, "text");
         return result;
@@ -208,6 +278,9 @@ struct ValueWriter<TWriter, ::everything::Quiet>
 {
     static bool to_json(TWriter& writer, const ::everything::Quiet& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Quiet");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "password") || !FBE::JSON::to_json(writer, value.password))
@@ -223,8 +296,15 @@ struct ValueReader<TJson, ::everything::Quiet>
 {
     static bool from_json(const TJson& json, ::everything::Quiet& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Quiet"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Quiet");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Quiet& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.password, "password");
         result &= FBE::JSON::from_json(json, value.legacy, "legacy");
@@ -237,6 +317,9 @@ struct ValueWriter<TWriter, ::everything::Empty>
 {
     static bool to_json(TWriter& writer, const ::everything::Empty&, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Empty");
         if (scope && !writer.StartObject())
             return false;
         return !scope || writer.EndObject();
@@ -246,10 +329,17 @@ struct ValueWriter<TWriter, ::everything::Empty>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Empty>
 {
-    static bool from_json(const TJson& json, ::everything::Empty& /*value*/)
+    static bool from_json(const TJson& json, ::everything::Empty& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Empty"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Empty");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& /*json*/, ::everything::Empty& /*value*/)
+    {
         bool result = true;
         return result;
     }
@@ -260,6 +350,9 @@ struct ValueWriter<TWriter, ::everything::Everything>
 {
     static bool to_json(TWriter& writer, const ::everything::Everything& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Everything");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -375,8 +468,15 @@ struct ValueReader<TJson, ::everything::Everything>
 {
     static bool from_json(const TJson& json, ::everything::Everything& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Everything"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Everything");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Everything& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.f1, "f1");
@@ -439,6 +539,9 @@ struct ValueWriter<TWriter, ::everything::PlaceOrder>
 {
     static bool to_json(TWriter& writer, const ::everything::PlaceOrder& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.PlaceOrder");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -454,8 +557,15 @@ struct ValueReader<TJson, ::everything::PlaceOrder>
 {
     static bool from_json(const TJson& json, ::everything::PlaceOrder& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.PlaceOrder"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.PlaceOrder");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::PlaceOrder& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.instrument, "instrument");
@@ -468,6 +578,9 @@ struct ValueWriter<TWriter, ::everything::Accepted>
 {
     static bool to_json(TWriter& writer, const ::everything::Accepted& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Accepted");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -481,8 +594,15 @@ struct ValueReader<TJson, ::everything::Accepted>
 {
     static bool from_json(const TJson& json, ::everything::Accepted& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Accepted"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Accepted");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Accepted& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         return result;
@@ -494,6 +614,9 @@ struct ValueWriter<TWriter, ::everything::Rejected>
 {
     static bool to_json(TWriter& writer, const ::everything::Rejected& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Rejected");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -509,8 +632,15 @@ struct ValueReader<TJson, ::everything::Rejected>
 {
     static bool from_json(const TJson& json, ::everything::Rejected& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Rejected"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Rejected");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Rejected& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.reason, "reason");
@@ -523,6 +653,9 @@ struct ValueWriter<TWriter, ::everything::Ping>
 {
     static bool to_json(TWriter& writer, const ::everything::Ping& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Ping");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "sequence") || !FBE::JSON::to_json(writer, value.sequence))
@@ -536,8 +669,15 @@ struct ValueReader<TJson, ::everything::Ping>
 {
     static bool from_json(const TJson& json, ::everything::Ping& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Ping"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Ping");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Ping& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.sequence, "sequence");
         return result;
@@ -549,6 +689,9 @@ struct ValueWriter<TWriter, ::everything::FixedKeywords>
 {
     static bool to_json(TWriter& writer, const ::everything::FixedKeywords& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.FixedKeywords");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
@@ -566,8 +709,15 @@ struct ValueReader<TJson, ::everything::FixedKeywords>
 {
     static bool from_json(const TJson& json, ::everything::FixedKeywords& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.FixedKeywords"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.FixedKeywords");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::FixedKeywords& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.new_, "new");
         result &= FBE::JSON::from_json(json, value.swap_, "swap");
@@ -581,6 +731,9 @@ struct ValueWriter<TWriter, ::everything::Keywords>
 {
     static bool to_json(TWriter& writer, const ::everything::Keywords& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Keywords");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
@@ -610,8 +763,15 @@ struct ValueReader<TJson, ::everything::Keywords>
 {
     static bool from_json(const TJson& json, ::everything::Keywords& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Keywords"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Keywords");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::everything::Keywords& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.new_, "new");
         result &= FBE::JSON::from_json(json, value.class_, "class");

@@ -16,6 +16,9 @@ struct ValueWriter<TWriter, ::market::Instrument>
 {
     static bool to_json(TWriter& writer, const ::market::Instrument& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("market.Instrument");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
@@ -31,8 +34,15 @@ struct ValueReader<TJson, ::market::Instrument>
 {
     static bool from_json(const TJson& json, ::market::Instrument& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "market.Instrument"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "market.Instrument");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::market::Instrument& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.symbol, "symbol");
         result &= FBE::JSON::from_json(json, value.digits, "digits");
@@ -45,6 +55,9 @@ struct ValueWriter<TWriter, ::market::Failure>
 {
     static bool to_json(TWriter& writer, const ::market::Failure& value, bool scope = true)
     {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("market.Failure");
         if (scope && !writer.StartObject())
             return false;
         if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
@@ -60,8 +73,15 @@ struct ValueReader<TJson, ::market::Failure>
 {
     static bool from_json(const TJson& json, ::market::Failure& value)
     {
-        if (!json.IsObject())
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "market.Failure"))
             return false;
+        return detail::leave_struct(level, read_members(json, value), "market.Failure");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json.
+    static bool read_members(const TJson& json, ::market::Failure& value)
+    {
         bool result = true;
         result &= FBE::JSON::from_json(json, value.id, "id");
         result &= FBE::JSON::from_json(json, value.reason, "reason");
