@@ -19,8 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "conformance"))
 sys.path.insert(0, str(REPO / "tests" / "python"))
 
+import runner
 from fbe_testlib import generate_into, load_modules
-from runner import Testee, testee_commands
 
 # the bytes of a string, and how every writer escapes them in JSON
 CASES = [
@@ -36,10 +36,10 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def testees():
-    commands = testee_commands()
+    commands = runner.testee_commands()
     if not commands:
         pytest.skip("no conformance testee is built (make conformance-build)")
-    running = {name: Testee(name, cmd, 20.0) for name, cmd in commands.items()}
+    running = {name: runner.Testee(name, cmd, 20.0) for name, cmd in commands.items()}
     yield running
     for t in running.values():
         t.close()
@@ -52,7 +52,7 @@ def everything(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return load_modules(out, ["market", "everything"])["everything"]
 
 
-def ask(testee: Testee, fmt_in: str, payload: Any, fmt_out: str) -> dict[str, Any]:
+def ask(testee: runner.Testee, fmt_in: str, payload: Any, fmt_out: str) -> dict[str, Any]:
     return testee.ask({"package": "everything", "type": "Everything", "input": {"format": fmt_in, "payload": payload},
                        "output": fmt_out})
 
@@ -60,13 +60,14 @@ def ask(testee: Testee, fmt_in: str, payload: Any, fmt_out: str) -> dict[str, An
 @pytest.mark.parametrize("raw, escaped", CASES)
 def test_every_language_writes_the_same_escapes_and_reads_back_the_bytes(testees, everything, raw, escaped) -> None:
     text = raw.decode("utf-8", "surrogateescape")
-    value = everything.Everything(f17=text, f43={text: 7})
+    value = everything.Everything(f17=text, f43={7: text}, f44={text: None})
     binary = base64.b64encode(value.to_fbe()).decode("ascii")
     written = {name: ask(t, "versioned", binary, "json") for name, t in testees.items()}
     for name, answer in written.items():
         assert "result" in answer, f"{name}: {answer}"
         assert f'"f17":"{escaped}"' in answer["result"], name
-        assert f'"f43":{{"{escaped}":7}}' in answer["result"], name
+        assert f'"f43":{{"7":"{escaped}"}}' in answer["result"], name
+        assert f'"f44":{{"{escaped}":null}}' in answer["result"], name
     assert len({a["result"] for a in written.values()}) == 1, "languages write different JSON"
     json_text = next(iter(written.values()))["result"]
     for name, t in testees.items():
@@ -74,7 +75,8 @@ def test_every_language_writes_the_same_escapes_and_reads_back_the_bytes(testees
         assert "result" in back, f"{name}: {back}"
         decoded = everything.Everything.from_fbe(base64.b64decode(back["result"]))
         assert decoded.f17.encode("utf-8", "surrogateescape") == raw, name
-        assert [k.encode("utf-8", "surrogateescape") for k in decoded.f43] == [raw], name
+        assert [v.encode("utf-8", "surrogateescape") for v in decoded.f43.values()] == [raw], name
+        assert [k.encode("utf-8", "surrogateescape") for k in decoded.f44] == [raw], name
 
 
 @pytest.mark.parametrize("member", [

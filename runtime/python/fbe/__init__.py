@@ -30,7 +30,7 @@ from .protocol import (
     frame_type,
     wait_response,
 )
-from .struct import DEFAULT, Default, EnumMembers, Struct, enum_missing
+from .struct import DEFAULT, Default, EnumMembers, Struct, enum_missing, explain
 from .text import text_bytes
 from .values import (
     EPOCH,
@@ -86,6 +86,7 @@ __all__ = [
     "encode_final",
     "encode_versioned",
     "enum_missing",
+    "explain",
     "frame_type",
     "jsonfmt",
     "parse_uuid",

@@ -17,6 +17,7 @@ from typing import Callable, Generic, TypeVar
 from .buffer import BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
 from .errors import DecodeError, EncodeError, FBEError
 from .limits import MAX_DEPTH, Limits
+from .struct import explain
 
 T = TypeVar("T")
 
@@ -54,8 +55,10 @@ def encode_versioned(write: VersionedWrite[T], value: T) -> bytearray:
     w = bytearray(8)
     try:
         p = write(w, value)
-    except (struct.error, OverflowError, TypeError, AttributeError, ValueError, RecursionError) as e:
-        raise EncodeError(f"cannot encode {type(value).__name__}: {e}") from None
+    except EncodeError as e:
+        raise EncodeError(explain(value, e)) from None
+    except (struct.error, OverflowError, TypeError, AttributeError, ValueError, KeyError, RecursionError) as e:
+        raise EncodeError(explain(value, e)) from None
     pack_u32x2_into(w, 0, len(w), p)
     return w
 
@@ -81,8 +84,10 @@ def encode_final(write: FinalWrite[T], value: T, type_id: int) -> bytearray:
     w = bytearray(8)
     try:
         write(w, value)
-    except (struct.error, OverflowError, TypeError, AttributeError, ValueError, RecursionError) as e:
-        raise EncodeError(f"cannot encode {type(value).__name__}: {e}") from None
+    except EncodeError as e:
+        raise EncodeError(explain(value, e)) from None
+    except (struct.error, OverflowError, TypeError, AttributeError, ValueError, KeyError, RecursionError) as e:
+        raise EncodeError(explain(value, e)) from None
     pack_u32x2_into(w, 0, len(w), type_id)
     return w
 

@@ -4,10 +4,10 @@ The runtime header `fbe/json.h` maps every primitive, enum, flags and
 container (docs/format.md 8); this file adds, per struct of the package, a
 `FBE::JSON::ValueWriter` and a `FBE::JSON::ValueReader` specialisation:
 members in declaration order, inherited fields flattened in front (the base
-is written with scope = false, i.e. without its braces, and read by its
-`read_members`). Both count struct levels (FBE::kMaxDepth, as the binary
-readers) and the reader refuses duplicate member names; a failure leaves its
-member path in FBE::JSON::last_error().
+is written with scope = false, i.e. without its braces). Both count struct
+levels (FBE::kMaxDepth, as the binary readers); the reader walks the object's
+members once, refuses a member name seen twice and reports missing fields; a
+failure leaves its member path in FBE::JSON::last_error().
 """
 
 from __future__ import annotations
@@ -68,24 +68,49 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             with w.block("{", "};"):
                 w.line(f"static bool from_json(const TJson& json, {cpp}& value)")
                 with w.block("{", "}"):
-                    # depth, object, unique member names; the root names its type in errors
+                    # depth and object; the root names its type in errors
                     w.line("const detail::ReadLevel level;")
                     w.line(f'if (!detail::enter_struct(level, json, "{s.qualified}"))')
                     w.line("    return false;")
                     w.line(f'return detail::leave_struct(level, read_members(json, value), "{s.qualified}");')
                 w.blank()
-                value = "value" if (own or base) else "/*value*/"
-                json_arg = "json" if (own or base) else "/*json*/"
-                w.line("//! The members (inherited ones first) of an object checked by from_json.")
+                fields = list(s.all_fields)
+                value = "value" if fields else "/*value*/"
+                json_arg = "json" if fields else "/*json*/"
+                w.line("//! The members (inherited ones first) of an object checked by from_json, in one pass:")
+                w.line("//! each name is matched once (the next field in declaration order first), a name")
+                w.line("//! seen twice is refused, a field without a member is reported missing.")
                 w.line(f"static bool read_members(const TJson& {json_arg}, {cpp}& {value})")
                 with w.block("{", "}"):
-                    w.line("bool result = true;")
-                    if base:
-                        w.line(f"result &= ValueReader<TJson, {base}>::read_members(json, "
-                               f"static_cast<{base}&>(value));")
-                    for f in own:
-                        w.line(f'result &= FBE::JSON::from_json(json, value.{field_ident(f.name)}, "{f.name}");')
-                    w.line("return result;")
+                    if not fields:
+                        w.line("return true;")
+                    else:
+                        names = ", ".join(f'"{f.name}"' for f in fields)
+                        w.line(f"static constexpr std::string_view names[] = {{{names}}};")
+                        w.line(f"bool seen[{len(fields)}] = {{}};")
+                        w.line("bool result = true;")
+                        w.line("std::size_t next = 0;")
+                        w.line("for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)")
+                        with w.block("{", "}"):
+                            w.line("const std::string_view name(it->name.GetString(), it->name.GetStringLength());")
+                            w.line(f"const std::size_t i = detail::field_index(names, {len(fields)}, name, next);")
+                            w.line(f"if (i == {len(fields)})")
+                            w.line("    continue; // unknown members are ignored")
+                            w.line("if (seen[i])")
+                            w.line("    return detail::duplicate_member(name);")
+                            w.line("seen[i] = true;")
+                            w.line("next = i + 1;")
+                            w.line("switch (i)")
+                            with w.block("{", "}"):
+                                for i, f in enumerate(fields):
+                                    w.line(f'case {i}: result &= detail::read_member<TJson>(it->value, '
+                                           f'value.{field_ident(f.name)}, "{f.name}"); break;')
+                                w.line("default: break;")
+                        for i, f in enumerate(fields):
+                            w.line(f"if (!seen[{i}])")
+                            w.line(f'    result = detail::missing_member<TJson>(value.{field_ident(f.name)}, '
+                                   f'"{f.name}");')
+                        w.line("return result;")
             w.blank()
     if deprecated:
         w.line("#pragma GCC diagnostic pop")

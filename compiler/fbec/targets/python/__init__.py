@@ -11,7 +11,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, generated_header
 
-from .checks import depth_function
+from .checks import depth_function, spec_lines
 from .context import Context
 from .final_models import Final
 from .jsonconv import json_functions
@@ -38,6 +38,10 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     classes: list[str] = []
     for s in structs:
         classes += struct_class(ctx, s)
+    for s in structs:
+        classes += spec_lines(ctx, s)
+    if any(s.all_fields for s in structs):
+        classes += [""]
     texts: list[str] = []
     for s in structs:
         texts += text_function(ctx, s)

@@ -98,3 +98,47 @@ def depth_function(ctx: Context, s: ir.Struct) -> list[str]:
     return [f"def fbe_dn_{s.name}(v: {ident(s.name)}, d: int) -> bool:",
             f'{IND}"""Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""',
             f"{IND}return (" + f"\n{IND * 2}and ".join(parts) + ")", "", ""]
+
+
+# ---------------------------------------------------------------- type specs for error messages
+
+def _spec(ctx: Context, t: ir.Type) -> str:
+    """The type spec of fbe.struct.explain for a value of type t (a tuple expression)."""
+    if isinstance(t, ir.Primitive):
+        n = t.name
+        if n == "bool":
+            return '("bool",)'
+        if n in ("float", "double"):
+            return f'("float", "{n}")'
+        if n in ("decimal", "string", "bytes", "uuid"):
+            return f'("{n}",)'
+        lo, hi = ir.TIMESTAMP_RANGE if n == "timestamp" else ir.INTEGER_RANGES[n]
+        return f'("int", "{n}", {lo}, {hi})'
+    if isinstance(t, ir.EnumRef):
+        lo, hi = ir.INTEGER_RANGES[t.wire]
+        if t.kind == "flags":
+            lo, hi = 0, (1 << (8 * t.size)) - 1     # flags are written as unsigned bit sets
+        return f'("int", "{t.name.rpartition(".")[2]} ({t.wire})", {lo}, {hi})'
+    if isinstance(t, ir.StructRef):
+        return f'("struct", {ctx.ref(t.name)})'
+    if isinstance(t, ir.Optional_):
+        return f'("optional", {_spec(ctx, t.element)})'
+    if isinstance(t, ir.Array):
+        return f'("array", {_spec(ctx, t.element)}, {t.length})'
+    if isinstance(t, ir.Sequence):
+        return f'("{t.kind}", {_spec(ctx, t.element)})'
+    assert isinstance(t, ir.Mapping)
+    return f'("{t.kind}", {_spec(ctx, t.key)}, {_spec(ctx, t.value)})'
+
+
+def spec_lines(ctx: Context, s: ir.Struct) -> list[str]:
+    """``<Name>.fbe_spec``: each field's type, read by fbe.struct.explain only after a write failed."""
+    from .context import ident
+
+    cls = ident(s.name)
+    if not s.all_fields:
+        return []
+    out = [f"{cls}.fbe_spec = ("]
+    for f in s.all_fields:
+        out.append(f'{IND}("{f.name}", "{ident(f.name)}", {_spec(ctx, f.type)}),')
+    return out + [")", ""]

@@ -220,7 +220,10 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
         read = f'fbe_jr_{s.name}(fbe.jsonfmt.parse(text), "{s.name}", fbe.jsonfmt.budget(text, limits))'
         out += [f"{IND}def to_json(self) -> str:",
                 f'{IND * 2}"""Compact JSON exactly as the original writes it (docs/format.md section 8)."""',
-                f"{IND * 2}return fbe_js_{s.name}({ctx.writable(s.qualified, 'self')})", "",
+                f"{IND * 2}try:",
+                f"{IND * 3}return fbe_js_{s.name}({ctx.writable(s.qualified, 'self')})",
+                f"{IND * 2}except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:",
+                f"{IND * 3}raise fbe.EncodeError(fbe.explain(self, e)) from None", "",
                 f"{IND}@classmethod",
                 f"{IND}def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> {cls}:",
                 f'{IND * 2}"""Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""',

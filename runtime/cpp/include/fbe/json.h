@@ -283,6 +283,22 @@ struct is_std_optional<std::optional<T>> : std::true_type {};
 inline bool valid_utf8(const char* data, std::size_t size) noexcept {
     const auto* p = reinterpret_cast<const unsigned char*>(data);
     const auto* end = p + size;
+    // the common case first: all ASCII, checked without a branch per byte
+    uint64_t high = 0;
+    if (size >= 8) {
+        uint64_t word;
+        for (std::size_t i = 0; i + 8 <= size; i += 8) {
+            std::memcpy(&word, p + i, 8);
+            high |= word;
+        }
+        std::memcpy(&word, end - 8, 8);
+        high |= word;
+    } else {
+        for (std::size_t i = 0; i < size; ++i)
+            high |= p[i];
+    }
+    if ((high & 0x8080808080808080ull) == 0)
+        return true;
     while (p < end) {
         if (end - p >= 8) {
             uint64_t word;
@@ -472,9 +488,18 @@ inline bool string_from_json(const char* data, std::size_t size, std::string& ou
 //! a member of a struct at depth d adds its name at level 2d, an element of a
 //! collection there its index at 2d + 1, the root struct its type at 1. The
 //! first error wins: later failures only return false.
+struct Depth {
+    unsigned read; // struct levels of the from_json in progress
+    unsigned write; // struct levels of the to_json in progress
+};
+
+//! The depths (a trivial type: a thread_local without an init guard).
+inline Depth& depth() noexcept {
+    static thread_local Depth d{0, 0};
+    return d;
+}
+
 struct State {
-    unsigned read_depth = 0;
-    unsigned write_depth = 0;
     unsigned error_level = 0; // 0: no error yet
     bool error_weak = false;  // a missing member: any other problem replaces it
     std::string error_path;
@@ -603,7 +628,7 @@ std::string mismatch(const TJson& json) {
 //! A member of the struct being read (at depth d) failed: its name in front.
 template <typename T, class TJson>
 void member_failed(const char* key, const TJson* json) {
-    const unsigned level = 2 * state().read_depth;
+    const unsigned level = 2 * depth().read;
     if (json == nullptr)
         fail(level + 2, "missing member", true);
     else if (unexplained())
@@ -614,7 +639,7 @@ void member_failed(const char* key, const TJson* json) {
 //! An element (or map entry) of a collection failed: its index or key in front.
 template <typename T, class TJson>
 void element_failed(const std::string& index, const TJson& json) {
-    const unsigned level = 2 * state().read_depth + 1;
+    const unsigned level = 2 * depth().read + 1;
     if (unexplained())
         fail(level + 1, mismatch<T>(json));
     prepend(level, "[" + index + "]");
@@ -623,8 +648,8 @@ void element_failed(const std::string& index, const TJson& json) {
 //! Counts the struct levels of a from_json (RAII): false past kMaxDepth.
 class ReadLevel {
 public:
-    ReadLevel() noexcept : _depth(++state().read_depth) {}
-    ~ReadLevel() { --state().read_depth; }
+    ReadLevel() noexcept : _depth(++detail::depth().read) {}
+    ~ReadLevel() { --detail::depth().read; }
     ReadLevel(const ReadLevel&) = delete;
     ReadLevel& operator=(const ReadLevel&) = delete;
     unsigned depth() const noexcept { return _depth; }
@@ -638,10 +663,10 @@ private:
 //! base written inside its derived struct (count = false) is no level.
 class WriteLevel {
 public:
-    explicit WriteLevel(bool count) noexcept : _count(count), _depth(state().write_depth + count) {
-        state().write_depth = _depth;
+    explicit WriteLevel(bool count) noexcept : _count(count), _depth(depth().write + count) {
+        depth().write = _depth;
     }
-    ~WriteLevel() { state().write_depth -= _count; }
+    ~WriteLevel() { depth().write -= _count; }
     WriteLevel(const WriteLevel&) = delete;
     WriteLevel& operator=(const WriteLevel&) = delete;
     bool ok() const noexcept { return _depth <= kMaxDepth; }
@@ -651,12 +676,12 @@ private:
     unsigned _depth;
 };
 
-//! Checks a struct's JSON object before its members are read: the depth,
-//! the type of value, unique member names. Records the problem (the root
-//! clears an earlier error first).
+//! Checks a struct's JSON object before its members are read: the depth and
+//! the type of value. Records the problem (the root clears an earlier error
+//! first).
 template <class TJson>
 bool enter_struct(const ReadLevel& level, const TJson& json, const char* type) {
-    if (level.depth() == 1)
+    if (level.depth() == 1 && state().error_level != 0)
         clear_error();
     const unsigned at = 2 * level.depth();
     auto refuse = [&](std::string message) {
@@ -669,30 +694,26 @@ bool enter_struct(const ReadLevel& level, const TJson& json, const char* type) {
         return refuse("structs nested deeper than " + std::to_string(kMaxDepth));
     if (!json.IsObject())
         return refuse(std::string("expected object, got ") + json_kind(json));
-    const auto count = json.MemberCount();
-    if (count < 2)
-        return true;
-    auto same = [](const auto& a, const auto& b) {
-        return a.GetStringLength() == b.GetStringLength() &&
-               std::memcmp(a.GetString(), b.GetString(), a.GetStringLength()) == 0;
-    };
-    if (count <= 16) {
-        for (auto i = json.MemberBegin(); i != json.MemberEnd(); ++i)
-            for (auto j = i + 1; j != json.MemberEnd(); ++j)
-                if (same(i->name, j->name))
-                    return refuse("duplicate member name \"" + std::string(i->name.GetString(), i->name.GetStringLength()) +
-                                  "\"");
-        return true;
-    }
-    std::vector<std::string_view> names;
-    names.reserve(count);
-    for (auto i = json.MemberBegin(); i != json.MemberEnd(); ++i)
-        names.emplace_back(i->name.GetString(), i->name.GetStringLength());
-    std::sort(names.begin(), names.end());
-    const auto dup = std::adjacent_find(names.begin(), names.end());
-    if (dup != names.end())
-        return refuse("duplicate member name \"" + std::string(*dup) + "\"");
     return true;
+}
+
+//! The index of `name` among a struct's field names, trying `hint` first
+//! (members mostly come in declaration order); `count` when it is unknown.
+inline std::size_t field_index(const std::string_view* names, std::size_t count, std::string_view name,
+                               std::size_t hint) noexcept {
+    if (hint < count && names[hint] == name)
+        return hint;
+    for (std::size_t i = 0; i < count; ++i)
+        if (names[i] == name)
+            return i;
+    return count;
+}
+
+//! A member name seen twice in a struct's object (the first and the last
+//! would give different values).
+inline bool duplicate_member(std::string_view name) {
+    fail(2 * depth().read, "duplicate member name \"" + std::string(name) + "\"");
+    return false;
 }
 
 //! Ends a struct's from_json: the root names its type in front of the error.
@@ -1059,6 +1080,28 @@ inline bool from_json(const TJson& json, T& value, const char* key) {
     return false;
 }
 
+namespace detail {
+
+//! Reads a member's value into a field (generated read_members); records the
+//! member in the error path when it fails.
+template <class TJson, typename T>
+bool read_member(const TJson& json, T& value, const char* key) {
+    const bool ok = ValueReader<TJson, T>::from_json(json, value);
+    if (FBE_LIKELY(ok))
+        return true;
+    member_failed<T>(key, &json);
+    return false;
+}
+
+//! A field without a member (generated read_members): reported, the field kept.
+template <class TJson, typename T>
+bool missing_member(const T&, const char* key) {
+    member_failed<T, TJson>(key, nullptr);
+    return false;
+}
+
+} // namespace detail
+
 template <class TJson>
 struct ValueReader<TJson, bool> {
     static bool from_json(const TJson& json, bool& value) {
@@ -1205,7 +1248,7 @@ struct ValueReader<TJson, std::string> {
         std::string problem;
         if (FBE_LIKELY(detail::string_from_json(json.GetString(), json.GetStringLength(), value, &problem)))
             return true;
-        return detail::fail(2 * detail::state().read_depth + 2, std::move(problem));
+        return detail::fail(2 * detail::depth().read + 2, std::move(problem));
     }
 };
 
@@ -1242,7 +1285,7 @@ struct ValueReader<TJson, std::array<T, N>> {
             return false;
         bool result = json.Size() == N;
         if (!result)
-            detail::fail(2 * detail::state().read_depth + 2,
+            detail::fail(2 * detail::depth().read + 2,
                          "expected " + std::to_string(N) + " elements, got " + std::to_string(json.Size()));
         std::size_t i = 0;
         for (auto it = json.Begin(); it != json.End() && i < N; ++it, ++i)
@@ -1308,7 +1351,7 @@ bool read_map(const TJson& json, M& values) {
     if constexpr (KeyText<K>::supported) {
         if (!json.IsObject())
             return false;
-        const unsigned level = 2 * state().read_depth + 1;
+        const unsigned level = 2 * depth().read + 1;
         for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
             K key{};
             V value{};
@@ -1332,7 +1375,7 @@ bool read_map(const TJson& json, M& values) {
     } else {
         if (!json.IsArray())
             return false;
-        const unsigned level = 2 * state().read_depth + 1;
+        const unsigned level = 2 * depth().read + 1;
         std::size_t i = 0;
         for (auto it = json.Begin(); it != json.End(); ++it, ++i) {
             if (!it->IsArray() || it->Size() != 2) {

@@ -44,14 +44,42 @@ struct ValueReader<TJson, ::graph::Node>
         return detail::leave_struct(level, read_members(json, value), "graph.Node");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::graph::Node& value)
     {
+        static constexpr std::string_view names[] = {"id", "name", "value", "out_edges"};
+        bool seen[4] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.name, "name");
-        result &= FBE::JSON::from_json(json, value.value, "value");
-        result &= FBE::JSON::from_json(json, value.out_edges, "out_edges");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 4, name, next);
+            if (i == 4)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.name, "name"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.value, "value"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.out_edges, "out_edges"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.name, "name");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.value, "value");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.out_edges, "out_edges");
         return result;
     }
 };
@@ -87,13 +115,39 @@ struct ValueReader<TJson, ::graph::Edge>
         return detail::leave_struct(level, read_members(json, value), "graph.Edge");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::graph::Edge& value)
     {
+        static constexpr std::string_view names[] = {"source", "target", "weight"};
+        bool seen[3] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.source, "source");
-        result &= FBE::JSON::from_json(json, value.target, "target");
-        result &= FBE::JSON::from_json(json, value.weight, "weight");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.target, "target"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.source, "source");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.target, "target");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.weight, "weight");
         return result;
     }
 };
@@ -127,12 +181,36 @@ struct ValueReader<TJson, ::graph::Graph>
         return detail::leave_struct(level, read_members(json, value), "graph.Graph");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::graph::Graph& value)
     {
+        static constexpr std::string_view names[] = {"nodes", "edges"};
+        bool seen[2] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.nodes, "nodes");
-        result &= FBE::JSON::from_json(json, value.edges, "edges");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.nodes, "nodes"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.nodes, "nodes");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.edges, "edges");
         return result;
     }
 };

@@ -106,7 +106,10 @@ class Node(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Node(self)
+        try:
+            return fbe_js_Node(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Node:
@@ -189,7 +192,10 @@ class Edge(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Edge(self)
+        try:
+            return fbe_js_Edge(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
@@ -269,12 +275,34 @@ class Graph(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Graph(self)
+        try:
+            return fbe_js_Graph(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Graph:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_Graph(fbe.jsonfmt.parse(text), "Graph", fbe.jsonfmt.budget(text, limits))
+
+
+Node.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("name", "name", ("string",)),
+    ("value", "value", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("out_edges", "out_edges", ("vector", ("int", "int32", -2147483648, 2147483647))),
+)
+
+Edge.fbe_spec = (
+    ("source", "source", ("int", "int32", -2147483648, 2147483647)),
+    ("target", "target", ("int", "int32", -2147483648, 2147483647)),
+    ("weight", "weight", ("int", "int32", -2147483648, 2147483647)),
+)
+
+Graph.fbe_spec = (
+    ("nodes", "nodes", ("vector", ("struct", Node))),
+    ("edges", "edges", ("vector", ("struct", Edge))),
+)
 
 
 def fbe_tx_Node(v: Node) -> str:

@@ -202,7 +202,10 @@ class Order(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Order(self)
+        try:
+            return fbe_js_Order(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Order:
@@ -282,7 +285,10 @@ class Balance(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Balance(self)
+        try:
+            return fbe_js_Balance(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Balance:
@@ -374,7 +380,10 @@ class Account(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Account(self)
+        try:
+            return fbe_js_Account(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Account:
@@ -451,7 +460,10 @@ class OrderMessage(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_OrderMessage(self)
+        try:
+            return fbe_js_OrderMessage(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> OrderMessage:
@@ -528,7 +540,10 @@ class BalanceMessage(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_BalanceMessage(self)
+        try:
+            return fbe_js_BalanceMessage(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> BalanceMessage:
@@ -605,12 +620,51 @@ class AccountMessage(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_AccountMessage(self)
+        try:
+            return fbe_js_AccountMessage(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> AccountMessage:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_AccountMessage(fbe.jsonfmt.parse(text), "AccountMessage", fbe.jsonfmt.budget(text, limits))
+
+
+Order.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("symbol", "symbol", ("string",)),
+    ("side", "side", ("int", "OrderSide (uint8)", 0, 255)),
+    ("type", "type", ("int", "OrderType (uint8)", 0, 255)),
+    ("price", "price", ("float", "double")),
+    ("volume", "volume", ("float", "double")),
+)
+
+Balance.fbe_spec = (
+    ("currency", "currency", ("string",)),
+    ("amount", "amount", ("float", "double")),
+)
+
+Account.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("name", "name", ("string",)),
+    ("state", "state", ("int", "State (uint8)", 0, 255)),
+    ("wallet", "wallet", ("struct", Balance)),
+    ("asset", "asset", ("optional", ("struct", Balance))),
+    ("orders", "orders", ("vector", ("struct", Order))),
+)
+
+OrderMessage.fbe_spec = (
+    ("body", "body", ("struct", Order)),
+)
+
+BalanceMessage.fbe_spec = (
+    ("body", "body", ("struct", Balance)),
+)
+
+AccountMessage.fbe_spec = (
+    ("body", "body", ("struct", Account)),
+)
 
 
 def fbe_tx_Order(v: Order) -> str:

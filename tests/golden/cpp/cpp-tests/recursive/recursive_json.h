@@ -42,13 +42,39 @@ struct ValueReader<TJson, ::recursive::Node>
         return detail::leave_struct(level, read_members(json, value), "recursive.Node");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::recursive::Node& value)
     {
+        static constexpr std::string_view names[] = {"id", "label", "children"};
+        bool seen[3] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.label, "label");
-        result &= FBE::JSON::from_json(json, value.children, "children");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.label, "label"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.children, "children"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.label, "label");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.children, "children");
         return result;
     }
 };

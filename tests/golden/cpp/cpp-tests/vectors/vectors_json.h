@@ -42,13 +42,39 @@ struct ValueReader<TJson, ::vectors::Edge>
         return detail::leave_struct(level, read_members(json, value), "vectors.Edge");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors::Edge& value)
     {
+        static constexpr std::string_view names[] = {"source", "target", "weight"};
+        bool seen[3] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.source, "source");
-        result &= FBE::JSON::from_json(json, value.target, "target");
-        result &= FBE::JSON::from_json(json, value.weight, "weight");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.target, "target"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.source, "source");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.target, "target");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.weight, "weight");
         return result;
     }
 };
@@ -84,13 +110,39 @@ struct ValueReader<TJson, ::vectors::Point>
         return detail::leave_struct(level, read_members(json, value), "vectors.Point");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors::Point& value)
     {
+        static constexpr std::string_view names[] = {"flag", "x", "y"};
+        bool seen[3] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.flag, "flag");
-        result &= FBE::JSON::from_json(json, value.x, "x");
-        result &= FBE::JSON::from_json(json, value.y, "y");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.flag, "flag"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.x, "x"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.y, "y"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.flag, "flag");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.x, "x");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.y, "y");
         return result;
     }
 };
@@ -124,12 +176,42 @@ struct ValueReader<TJson, ::vectors::Point3>
         return detail::leave_struct(level, read_members(json, value), "vectors.Point3");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors::Point3& value)
     {
+        static constexpr std::string_view names[] = {"flag", "x", "y", "z"};
+        bool seen[4] = {};
         bool result = true;
-        result &= ValueReader<TJson, ::vectors::Point>::read_members(json, static_cast<::vectors::Point&>(value));
-        result &= FBE::JSON::from_json(json, value.z, "z");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 4, name, next);
+            if (i == 4)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.flag, "flag"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.x, "x"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.y, "y"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.z, "z"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.flag, "flag");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.x, "x");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.y, "y");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.z, "z");
         return result;
     }
 };
@@ -163,12 +245,36 @@ struct ValueReader<TJson, ::vectors::Named>
         return detail::leave_struct(level, read_members(json, value), "vectors.Named");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors::Named& value)
     {
+        static constexpr std::string_view names[] = {"name", "values"};
+        bool seen[2] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.name, "name");
-        result &= FBE::JSON::from_json(json, value.values, "values");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.name, "name"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.values, "values"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.name, "name");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.values, "values");
         return result;
     }
 };
@@ -210,16 +316,48 @@ struct ValueReader<TJson, ::vectors::Holder>
         return detail::leave_struct(level, read_members(json, value), "vectors.Holder");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors::Holder& value)
     {
+        static constexpr std::string_view names[] = {"edges", "points", "ints", "switches", "reals", "named"};
+        bool seen[6] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.edges, "edges");
-        result &= FBE::JSON::from_json(json, value.points, "points");
-        result &= FBE::JSON::from_json(json, value.ints, "ints");
-        result &= FBE::JSON::from_json(json, value.switches, "switches");
-        result &= FBE::JSON::from_json(json, value.reals, "reals");
-        result &= FBE::JSON::from_json(json, value.named, "named");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 6, name, next);
+            if (i == 6)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.points, "points"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.ints, "ints"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.switches, "switches"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.reals, "reals"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.named, "named"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.edges, "edges");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.points, "points");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.ints, "ints");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.switches, "switches");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.reals, "reals");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.named, "named");
         return result;
     }
 };

@@ -44,14 +44,42 @@ struct ValueReader<TJson, ::vectors_new::Edge>
         return detail::leave_struct(level, read_members(json, value), "vectors_new.Edge");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors_new::Edge& value)
     {
+        static constexpr std::string_view names[] = {"source", "target", "weight", "note"};
+        bool seen[4] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.source, "source");
-        result &= FBE::JSON::from_json(json, value.target, "target");
-        result &= FBE::JSON::from_json(json, value.weight, "weight");
-        result &= FBE::JSON::from_json(json, value.note, "note");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 4, name, next);
+            if (i == 4)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.target, "target"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.note, "note"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.source, "source");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.target, "target");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.weight, "weight");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.note, "note");
         return result;
     }
 };
@@ -83,11 +111,33 @@ struct ValueReader<TJson, ::vectors_new::Holder>
         return detail::leave_struct(level, read_members(json, value), "vectors_new.Holder");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors_new::Holder& value)
     {
+        static constexpr std::string_view names[] = {"edges"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.edges, "edges");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.edges, "edges");
         return result;
     }
 };

@@ -38,11 +38,33 @@ struct ValueReader<TJson, ::vectors_old::Edge>
         return detail::leave_struct(level, read_members(json, value), "vectors_old.Edge");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors_old::Edge& value)
     {
+        static constexpr std::string_view names[] = {"source"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.source, "source");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.source, "source");
         return result;
     }
 };
@@ -74,11 +96,33 @@ struct ValueReader<TJson, ::vectors_old::Holder>
         return detail::leave_struct(level, read_members(json, value), "vectors_old.Holder");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::vectors_old::Holder& value)
     {
+        static constexpr std::string_view names[] = {"edges"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.edges, "edges");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.edges, "edges");
         return result;
     }
 };

@@ -168,76 +168,228 @@ struct ValueReader<TJson, ::enums::Enums>
         return detail::leave_struct(level, read_members(json, value), "enums.Enums");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::enums::Enums& value)
     {
+        static constexpr std::string_view names[] = {"byte0", "byte1", "byte2", "byte3", "byte4", "byte5", "char0", "char1", "char2", "char3", "char4", "char5", "wchar0", "wchar1", "wchar2", "wchar3", "wchar4", "wchar5", "int8b0", "int8b1", "int8b2", "int8b3", "int8b4", "int8b5", "uint8b0", "uint8b1", "uint8b2", "uint8b3", "uint8b4", "uint8b5", "int16b0", "int16b1", "int16b2", "int16b3", "int16b4", "int16b5", "uint16b0", "uint16b1", "uint16b2", "uint16b3", "uint16b4", "uint16b5", "int32b0", "int32b1", "int32b2", "int32b3", "int32b4", "int32b5", "uint32b0", "uint32b1", "uint32b2", "uint32b3", "uint32b4", "uint32b5", "int64b0", "int64b1", "int64b2", "int64b3", "int64b4", "int64b5", "uint64b0", "uint64b1", "uint64b2", "uint64b3", "uint64b4", "uint64b5"};
+        bool seen[66] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.byte0, "byte0");
-        result &= FBE::JSON::from_json(json, value.byte1, "byte1");
-        result &= FBE::JSON::from_json(json, value.byte2, "byte2");
-        result &= FBE::JSON::from_json(json, value.byte3, "byte3");
-        result &= FBE::JSON::from_json(json, value.byte4, "byte4");
-        result &= FBE::JSON::from_json(json, value.byte5, "byte5");
-        result &= FBE::JSON::from_json(json, value.char0, "char0");
-        result &= FBE::JSON::from_json(json, value.char1, "char1");
-        result &= FBE::JSON::from_json(json, value.char2, "char2");
-        result &= FBE::JSON::from_json(json, value.char3, "char3");
-        result &= FBE::JSON::from_json(json, value.char4, "char4");
-        result &= FBE::JSON::from_json(json, value.char5, "char5");
-        result &= FBE::JSON::from_json(json, value.wchar0, "wchar0");
-        result &= FBE::JSON::from_json(json, value.wchar1, "wchar1");
-        result &= FBE::JSON::from_json(json, value.wchar2, "wchar2");
-        result &= FBE::JSON::from_json(json, value.wchar3, "wchar3");
-        result &= FBE::JSON::from_json(json, value.wchar4, "wchar4");
-        result &= FBE::JSON::from_json(json, value.wchar5, "wchar5");
-        result &= FBE::JSON::from_json(json, value.int8b0, "int8b0");
-        result &= FBE::JSON::from_json(json, value.int8b1, "int8b1");
-        result &= FBE::JSON::from_json(json, value.int8b2, "int8b2");
-        result &= FBE::JSON::from_json(json, value.int8b3, "int8b3");
-        result &= FBE::JSON::from_json(json, value.int8b4, "int8b4");
-        result &= FBE::JSON::from_json(json, value.int8b5, "int8b5");
-        result &= FBE::JSON::from_json(json, value.uint8b0, "uint8b0");
-        result &= FBE::JSON::from_json(json, value.uint8b1, "uint8b1");
-        result &= FBE::JSON::from_json(json, value.uint8b2, "uint8b2");
-        result &= FBE::JSON::from_json(json, value.uint8b3, "uint8b3");
-        result &= FBE::JSON::from_json(json, value.uint8b4, "uint8b4");
-        result &= FBE::JSON::from_json(json, value.uint8b5, "uint8b5");
-        result &= FBE::JSON::from_json(json, value.int16b0, "int16b0");
-        result &= FBE::JSON::from_json(json, value.int16b1, "int16b1");
-        result &= FBE::JSON::from_json(json, value.int16b2, "int16b2");
-        result &= FBE::JSON::from_json(json, value.int16b3, "int16b3");
-        result &= FBE::JSON::from_json(json, value.int16b4, "int16b4");
-        result &= FBE::JSON::from_json(json, value.int16b5, "int16b5");
-        result &= FBE::JSON::from_json(json, value.uint16b0, "uint16b0");
-        result &= FBE::JSON::from_json(json, value.uint16b1, "uint16b1");
-        result &= FBE::JSON::from_json(json, value.uint16b2, "uint16b2");
-        result &= FBE::JSON::from_json(json, value.uint16b3, "uint16b3");
-        result &= FBE::JSON::from_json(json, value.uint16b4, "uint16b4");
-        result &= FBE::JSON::from_json(json, value.uint16b5, "uint16b5");
-        result &= FBE::JSON::from_json(json, value.int32b0, "int32b0");
-        result &= FBE::JSON::from_json(json, value.int32b1, "int32b1");
-        result &= FBE::JSON::from_json(json, value.int32b2, "int32b2");
-        result &= FBE::JSON::from_json(json, value.int32b3, "int32b3");
-        result &= FBE::JSON::from_json(json, value.int32b4, "int32b4");
-        result &= FBE::JSON::from_json(json, value.int32b5, "int32b5");
-        result &= FBE::JSON::from_json(json, value.uint32b0, "uint32b0");
-        result &= FBE::JSON::from_json(json, value.uint32b1, "uint32b1");
-        result &= FBE::JSON::from_json(json, value.uint32b2, "uint32b2");
-        result &= FBE::JSON::from_json(json, value.uint32b3, "uint32b3");
-        result &= FBE::JSON::from_json(json, value.uint32b4, "uint32b4");
-        result &= FBE::JSON::from_json(json, value.uint32b5, "uint32b5");
-        result &= FBE::JSON::from_json(json, value.int64b0, "int64b0");
-        result &= FBE::JSON::from_json(json, value.int64b1, "int64b1");
-        result &= FBE::JSON::from_json(json, value.int64b2, "int64b2");
-        result &= FBE::JSON::from_json(json, value.int64b3, "int64b3");
-        result &= FBE::JSON::from_json(json, value.int64b4, "int64b4");
-        result &= FBE::JSON::from_json(json, value.int64b5, "int64b5");
-        result &= FBE::JSON::from_json(json, value.uint64b0, "uint64b0");
-        result &= FBE::JSON::from_json(json, value.uint64b1, "uint64b1");
-        result &= FBE::JSON::from_json(json, value.uint64b2, "uint64b2");
-        result &= FBE::JSON::from_json(json, value.uint64b3, "uint64b3");
-        result &= FBE::JSON::from_json(json, value.uint64b4, "uint64b4");
-        result &= FBE::JSON::from_json(json, value.uint64b5, "uint64b5");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 66, name, next);
+            if (i == 66)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.byte0, "byte0"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.byte1, "byte1"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.byte2, "byte2"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.byte3, "byte3"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.byte4, "byte4"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.byte5, "byte5"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.char0, "char0"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.char1, "char1"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.char2, "char2"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.char3, "char3"); break;
+                case 10: result &= detail::read_member<TJson>(it->value, value.char4, "char4"); break;
+                case 11: result &= detail::read_member<TJson>(it->value, value.char5, "char5"); break;
+                case 12: result &= detail::read_member<TJson>(it->value, value.wchar0, "wchar0"); break;
+                case 13: result &= detail::read_member<TJson>(it->value, value.wchar1, "wchar1"); break;
+                case 14: result &= detail::read_member<TJson>(it->value, value.wchar2, "wchar2"); break;
+                case 15: result &= detail::read_member<TJson>(it->value, value.wchar3, "wchar3"); break;
+                case 16: result &= detail::read_member<TJson>(it->value, value.wchar4, "wchar4"); break;
+                case 17: result &= detail::read_member<TJson>(it->value, value.wchar5, "wchar5"); break;
+                case 18: result &= detail::read_member<TJson>(it->value, value.int8b0, "int8b0"); break;
+                case 19: result &= detail::read_member<TJson>(it->value, value.int8b1, "int8b1"); break;
+                case 20: result &= detail::read_member<TJson>(it->value, value.int8b2, "int8b2"); break;
+                case 21: result &= detail::read_member<TJson>(it->value, value.int8b3, "int8b3"); break;
+                case 22: result &= detail::read_member<TJson>(it->value, value.int8b4, "int8b4"); break;
+                case 23: result &= detail::read_member<TJson>(it->value, value.int8b5, "int8b5"); break;
+                case 24: result &= detail::read_member<TJson>(it->value, value.uint8b0, "uint8b0"); break;
+                case 25: result &= detail::read_member<TJson>(it->value, value.uint8b1, "uint8b1"); break;
+                case 26: result &= detail::read_member<TJson>(it->value, value.uint8b2, "uint8b2"); break;
+                case 27: result &= detail::read_member<TJson>(it->value, value.uint8b3, "uint8b3"); break;
+                case 28: result &= detail::read_member<TJson>(it->value, value.uint8b4, "uint8b4"); break;
+                case 29: result &= detail::read_member<TJson>(it->value, value.uint8b5, "uint8b5"); break;
+                case 30: result &= detail::read_member<TJson>(it->value, value.int16b0, "int16b0"); break;
+                case 31: result &= detail::read_member<TJson>(it->value, value.int16b1, "int16b1"); break;
+                case 32: result &= detail::read_member<TJson>(it->value, value.int16b2, "int16b2"); break;
+                case 33: result &= detail::read_member<TJson>(it->value, value.int16b3, "int16b3"); break;
+                case 34: result &= detail::read_member<TJson>(it->value, value.int16b4, "int16b4"); break;
+                case 35: result &= detail::read_member<TJson>(it->value, value.int16b5, "int16b5"); break;
+                case 36: result &= detail::read_member<TJson>(it->value, value.uint16b0, "uint16b0"); break;
+                case 37: result &= detail::read_member<TJson>(it->value, value.uint16b1, "uint16b1"); break;
+                case 38: result &= detail::read_member<TJson>(it->value, value.uint16b2, "uint16b2"); break;
+                case 39: result &= detail::read_member<TJson>(it->value, value.uint16b3, "uint16b3"); break;
+                case 40: result &= detail::read_member<TJson>(it->value, value.uint16b4, "uint16b4"); break;
+                case 41: result &= detail::read_member<TJson>(it->value, value.uint16b5, "uint16b5"); break;
+                case 42: result &= detail::read_member<TJson>(it->value, value.int32b0, "int32b0"); break;
+                case 43: result &= detail::read_member<TJson>(it->value, value.int32b1, "int32b1"); break;
+                case 44: result &= detail::read_member<TJson>(it->value, value.int32b2, "int32b2"); break;
+                case 45: result &= detail::read_member<TJson>(it->value, value.int32b3, "int32b3"); break;
+                case 46: result &= detail::read_member<TJson>(it->value, value.int32b4, "int32b4"); break;
+                case 47: result &= detail::read_member<TJson>(it->value, value.int32b5, "int32b5"); break;
+                case 48: result &= detail::read_member<TJson>(it->value, value.uint32b0, "uint32b0"); break;
+                case 49: result &= detail::read_member<TJson>(it->value, value.uint32b1, "uint32b1"); break;
+                case 50: result &= detail::read_member<TJson>(it->value, value.uint32b2, "uint32b2"); break;
+                case 51: result &= detail::read_member<TJson>(it->value, value.uint32b3, "uint32b3"); break;
+                case 52: result &= detail::read_member<TJson>(it->value, value.uint32b4, "uint32b4"); break;
+                case 53: result &= detail::read_member<TJson>(it->value, value.uint32b5, "uint32b5"); break;
+                case 54: result &= detail::read_member<TJson>(it->value, value.int64b0, "int64b0"); break;
+                case 55: result &= detail::read_member<TJson>(it->value, value.int64b1, "int64b1"); break;
+                case 56: result &= detail::read_member<TJson>(it->value, value.int64b2, "int64b2"); break;
+                case 57: result &= detail::read_member<TJson>(it->value, value.int64b3, "int64b3"); break;
+                case 58: result &= detail::read_member<TJson>(it->value, value.int64b4, "int64b4"); break;
+                case 59: result &= detail::read_member<TJson>(it->value, value.int64b5, "int64b5"); break;
+                case 60: result &= detail::read_member<TJson>(it->value, value.uint64b0, "uint64b0"); break;
+                case 61: result &= detail::read_member<TJson>(it->value, value.uint64b1, "uint64b1"); break;
+                case 62: result &= detail::read_member<TJson>(it->value, value.uint64b2, "uint64b2"); break;
+                case 63: result &= detail::read_member<TJson>(it->value, value.uint64b3, "uint64b3"); break;
+                case 64: result &= detail::read_member<TJson>(it->value, value.uint64b4, "uint64b4"); break;
+                case 65: result &= detail::read_member<TJson>(it->value, value.uint64b5, "uint64b5"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.byte0, "byte0");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.byte1, "byte1");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.byte2, "byte2");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.byte3, "byte3");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.byte4, "byte4");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.byte5, "byte5");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.char0, "char0");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.char1, "char1");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.char2, "char2");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.char3, "char3");
+        if (!seen[10])
+            result = detail::missing_member<TJson>(value.char4, "char4");
+        if (!seen[11])
+            result = detail::missing_member<TJson>(value.char5, "char5");
+        if (!seen[12])
+            result = detail::missing_member<TJson>(value.wchar0, "wchar0");
+        if (!seen[13])
+            result = detail::missing_member<TJson>(value.wchar1, "wchar1");
+        if (!seen[14])
+            result = detail::missing_member<TJson>(value.wchar2, "wchar2");
+        if (!seen[15])
+            result = detail::missing_member<TJson>(value.wchar3, "wchar3");
+        if (!seen[16])
+            result = detail::missing_member<TJson>(value.wchar4, "wchar4");
+        if (!seen[17])
+            result = detail::missing_member<TJson>(value.wchar5, "wchar5");
+        if (!seen[18])
+            result = detail::missing_member<TJson>(value.int8b0, "int8b0");
+        if (!seen[19])
+            result = detail::missing_member<TJson>(value.int8b1, "int8b1");
+        if (!seen[20])
+            result = detail::missing_member<TJson>(value.int8b2, "int8b2");
+        if (!seen[21])
+            result = detail::missing_member<TJson>(value.int8b3, "int8b3");
+        if (!seen[22])
+            result = detail::missing_member<TJson>(value.int8b4, "int8b4");
+        if (!seen[23])
+            result = detail::missing_member<TJson>(value.int8b5, "int8b5");
+        if (!seen[24])
+            result = detail::missing_member<TJson>(value.uint8b0, "uint8b0");
+        if (!seen[25])
+            result = detail::missing_member<TJson>(value.uint8b1, "uint8b1");
+        if (!seen[26])
+            result = detail::missing_member<TJson>(value.uint8b2, "uint8b2");
+        if (!seen[27])
+            result = detail::missing_member<TJson>(value.uint8b3, "uint8b3");
+        if (!seen[28])
+            result = detail::missing_member<TJson>(value.uint8b4, "uint8b4");
+        if (!seen[29])
+            result = detail::missing_member<TJson>(value.uint8b5, "uint8b5");
+        if (!seen[30])
+            result = detail::missing_member<TJson>(value.int16b0, "int16b0");
+        if (!seen[31])
+            result = detail::missing_member<TJson>(value.int16b1, "int16b1");
+        if (!seen[32])
+            result = detail::missing_member<TJson>(value.int16b2, "int16b2");
+        if (!seen[33])
+            result = detail::missing_member<TJson>(value.int16b3, "int16b3");
+        if (!seen[34])
+            result = detail::missing_member<TJson>(value.int16b4, "int16b4");
+        if (!seen[35])
+            result = detail::missing_member<TJson>(value.int16b5, "int16b5");
+        if (!seen[36])
+            result = detail::missing_member<TJson>(value.uint16b0, "uint16b0");
+        if (!seen[37])
+            result = detail::missing_member<TJson>(value.uint16b1, "uint16b1");
+        if (!seen[38])
+            result = detail::missing_member<TJson>(value.uint16b2, "uint16b2");
+        if (!seen[39])
+            result = detail::missing_member<TJson>(value.uint16b3, "uint16b3");
+        if (!seen[40])
+            result = detail::missing_member<TJson>(value.uint16b4, "uint16b4");
+        if (!seen[41])
+            result = detail::missing_member<TJson>(value.uint16b5, "uint16b5");
+        if (!seen[42])
+            result = detail::missing_member<TJson>(value.int32b0, "int32b0");
+        if (!seen[43])
+            result = detail::missing_member<TJson>(value.int32b1, "int32b1");
+        if (!seen[44])
+            result = detail::missing_member<TJson>(value.int32b2, "int32b2");
+        if (!seen[45])
+            result = detail::missing_member<TJson>(value.int32b3, "int32b3");
+        if (!seen[46])
+            result = detail::missing_member<TJson>(value.int32b4, "int32b4");
+        if (!seen[47])
+            result = detail::missing_member<TJson>(value.int32b5, "int32b5");
+        if (!seen[48])
+            result = detail::missing_member<TJson>(value.uint32b0, "uint32b0");
+        if (!seen[49])
+            result = detail::missing_member<TJson>(value.uint32b1, "uint32b1");
+        if (!seen[50])
+            result = detail::missing_member<TJson>(value.uint32b2, "uint32b2");
+        if (!seen[51])
+            result = detail::missing_member<TJson>(value.uint32b3, "uint32b3");
+        if (!seen[52])
+            result = detail::missing_member<TJson>(value.uint32b4, "uint32b4");
+        if (!seen[53])
+            result = detail::missing_member<TJson>(value.uint32b5, "uint32b5");
+        if (!seen[54])
+            result = detail::missing_member<TJson>(value.int64b0, "int64b0");
+        if (!seen[55])
+            result = detail::missing_member<TJson>(value.int64b1, "int64b1");
+        if (!seen[56])
+            result = detail::missing_member<TJson>(value.int64b2, "int64b2");
+        if (!seen[57])
+            result = detail::missing_member<TJson>(value.int64b3, "int64b3");
+        if (!seen[58])
+            result = detail::missing_member<TJson>(value.int64b4, "int64b4");
+        if (!seen[59])
+            result = detail::missing_member<TJson>(value.int64b5, "int64b5");
+        if (!seen[60])
+            result = detail::missing_member<TJson>(value.uint64b0, "uint64b0");
+        if (!seen[61])
+            result = detail::missing_member<TJson>(value.uint64b1, "uint64b1");
+        if (!seen[62])
+            result = detail::missing_member<TJson>(value.uint64b2, "uint64b2");
+        if (!seen[63])
+            result = detail::missing_member<TJson>(value.uint64b3, "uint64b3");
+        if (!seen[64])
+            result = detail::missing_member<TJson>(value.uint64b4, "uint64b4");
+        if (!seen[65])
+            result = detail::missing_member<TJson>(value.uint64b5, "uint64b5");
         return result;
     }
 };

@@ -53,18 +53,54 @@ struct ValueReader<TJson, ::protoex::Order>
         return detail::leave_struct(level, read_members(json, value), "protoex.Order");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::protoex::Order& value)
     {
+        static constexpr std::string_view names[] = {"id", "symbol", "side", "type", "price", "volume", "tp", "sl"};
+        bool seen[8] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.symbol, "symbol");
-        result &= FBE::JSON::from_json(json, value.side, "side");
-        result &= FBE::JSON::from_json(json, value.type, "type");
-        result &= FBE::JSON::from_json(json, value.price, "price");
-        result &= FBE::JSON::from_json(json, value.volume, "volume");
-        result &= FBE::JSON::from_json(json, value.tp, "tp");
-        result &= FBE::JSON::from_json(json, value.sl, "sl");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 8, name, next);
+            if (i == 8)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.side, "side"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.type, "type"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.price, "price"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.volume, "volume"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.tp, "tp"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.sl, "sl"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.symbol, "symbol");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.side, "side");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.type, "type");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.price, "price");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.volume, "volume");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.tp, "tp");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.sl, "sl");
         return result;
     }
 };
@@ -98,12 +134,39 @@ struct ValueReader<TJson, ::protoex::Balance>
         return detail::leave_struct(level, read_members(json, value), "protoex.Balance");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::protoex::Balance& value)
     {
+        static constexpr std::string_view names[] = {"currency", "amount", "locked"};
+        bool seen[3] = {};
         bool result = true;
-        result &= ValueReader<TJson, ::proto::Balance>::read_members(json, static_cast<::proto::Balance&>(value));
-        result &= FBE::JSON::from_json(json, value.locked, "locked");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.currency, "currency"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.amount, "amount"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.locked, "locked"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.currency, "currency");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.amount, "amount");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.locked, "locked");
         return result;
     }
 };
@@ -145,16 +208,48 @@ struct ValueReader<TJson, ::protoex::Account>
         return detail::leave_struct(level, read_members(json, value), "protoex.Account");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::protoex::Account& value)
     {
+        static constexpr std::string_view names[] = {"id", "name", "state", "wallet", "asset", "orders"};
+        bool seen[6] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.name, "name");
-        result &= FBE::JSON::from_json(json, value.state, "state");
-        result &= FBE::JSON::from_json(json, value.wallet, "wallet");
-        result &= FBE::JSON::from_json(json, value.asset, "asset");
-        result &= FBE::JSON::from_json(json, value.orders, "orders");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 6, name, next);
+            if (i == 6)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.name, "name"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.state, "state"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.wallet, "wallet"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.asset, "asset"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.orders, "orders"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.name, "name");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.state, "state");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.wallet, "wallet");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.asset, "asset");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.orders, "orders");
         return result;
     }
 };
@@ -186,11 +281,33 @@ struct ValueReader<TJson, ::protoex::OrderMessage>
         return detail::leave_struct(level, read_members(json, value), "protoex.OrderMessage");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::protoex::OrderMessage& value)
     {
+        static constexpr std::string_view names[] = {"body"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.body, "body");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.body, "body");
         return result;
     }
 };
@@ -222,11 +339,33 @@ struct ValueReader<TJson, ::protoex::BalanceMessage>
         return detail::leave_struct(level, read_members(json, value), "protoex.BalanceMessage");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::protoex::BalanceMessage& value)
     {
+        static constexpr std::string_view names[] = {"body"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.body, "body");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.body, "body");
         return result;
     }
 };
@@ -258,11 +397,33 @@ struct ValueReader<TJson, ::protoex::AccountMessage>
         return detail::leave_struct(level, read_members(json, value), "protoex.AccountMessage");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::protoex::AccountMessage& value)
     {
+        static constexpr std::string_view names[] = {"body"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.body, "body");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.body, "body");
         return result;
     }
 };

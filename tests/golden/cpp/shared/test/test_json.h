@@ -127,55 +127,165 @@ struct ValueReader<TJson, ::test::StructSimple>
         return detail::leave_struct(level, read_members(json, value), "test.StructSimple");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructSimple& value)
     {
+        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44"};
+        bool seen[45] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
-        result &= FBE::JSON::from_json(json, value.f4, "f4");
-        result &= FBE::JSON::from_json(json, value.f5, "f5");
-        result &= FBE::JSON::from_json(json, value.f6, "f6");
-        result &= FBE::JSON::from_json(json, value.f7, "f7");
-        result &= FBE::JSON::from_json(json, value.f8, "f8");
-        result &= FBE::JSON::from_json(json, value.f9, "f9");
-        result &= FBE::JSON::from_json(json, value.f10, "f10");
-        result &= FBE::JSON::from_json(json, value.f11, "f11");
-        result &= FBE::JSON::from_json(json, value.f12, "f12");
-        result &= FBE::JSON::from_json(json, value.f13, "f13");
-        result &= FBE::JSON::from_json(json, value.f14, "f14");
-        result &= FBE::JSON::from_json(json, value.f15, "f15");
-        result &= FBE::JSON::from_json(json, value.f16, "f16");
-        result &= FBE::JSON::from_json(json, value.f17, "f17");
-        result &= FBE::JSON::from_json(json, value.f18, "f18");
-        result &= FBE::JSON::from_json(json, value.f19, "f19");
-        result &= FBE::JSON::from_json(json, value.f20, "f20");
-        result &= FBE::JSON::from_json(json, value.f21, "f21");
-        result &= FBE::JSON::from_json(json, value.f22, "f22");
-        result &= FBE::JSON::from_json(json, value.f23, "f23");
-        result &= FBE::JSON::from_json(json, value.f24, "f24");
-        result &= FBE::JSON::from_json(json, value.f25, "f25");
-        result &= FBE::JSON::from_json(json, value.f26, "f26");
-        result &= FBE::JSON::from_json(json, value.f27, "f27");
-        result &= FBE::JSON::from_json(json, value.f28, "f28");
-        result &= FBE::JSON::from_json(json, value.f29, "f29");
-        result &= FBE::JSON::from_json(json, value.f30, "f30");
-        result &= FBE::JSON::from_json(json, value.f31, "f31");
-        result &= FBE::JSON::from_json(json, value.f32, "f32");
-        result &= FBE::JSON::from_json(json, value.f33, "f33");
-        result &= FBE::JSON::from_json(json, value.f34, "f34");
-        result &= FBE::JSON::from_json(json, value.f35, "f35");
-        result &= FBE::JSON::from_json(json, value.f36, "f36");
-        result &= FBE::JSON::from_json(json, value.f37, "f37");
-        result &= FBE::JSON::from_json(json, value.f38, "f38");
-        result &= FBE::JSON::from_json(json, value.f39, "f39");
-        result &= FBE::JSON::from_json(json, value.f40, "f40");
-        result &= FBE::JSON::from_json(json, value.f41, "f41");
-        result &= FBE::JSON::from_json(json, value.f42, "f42");
-        result &= FBE::JSON::from_json(json, value.f43, "f43");
-        result &= FBE::JSON::from_json(json, value.f44, "f44");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 45, name, next);
+            if (i == 45)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 10: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                case 11: result &= detail::read_member<TJson>(it->value, value.f11, "f11"); break;
+                case 12: result &= detail::read_member<TJson>(it->value, value.f12, "f12"); break;
+                case 13: result &= detail::read_member<TJson>(it->value, value.f13, "f13"); break;
+                case 14: result &= detail::read_member<TJson>(it->value, value.f14, "f14"); break;
+                case 15: result &= detail::read_member<TJson>(it->value, value.f15, "f15"); break;
+                case 16: result &= detail::read_member<TJson>(it->value, value.f16, "f16"); break;
+                case 17: result &= detail::read_member<TJson>(it->value, value.f17, "f17"); break;
+                case 18: result &= detail::read_member<TJson>(it->value, value.f18, "f18"); break;
+                case 19: result &= detail::read_member<TJson>(it->value, value.f19, "f19"); break;
+                case 20: result &= detail::read_member<TJson>(it->value, value.f20, "f20"); break;
+                case 21: result &= detail::read_member<TJson>(it->value, value.f21, "f21"); break;
+                case 22: result &= detail::read_member<TJson>(it->value, value.f22, "f22"); break;
+                case 23: result &= detail::read_member<TJson>(it->value, value.f23, "f23"); break;
+                case 24: result &= detail::read_member<TJson>(it->value, value.f24, "f24"); break;
+                case 25: result &= detail::read_member<TJson>(it->value, value.f25, "f25"); break;
+                case 26: result &= detail::read_member<TJson>(it->value, value.f26, "f26"); break;
+                case 27: result &= detail::read_member<TJson>(it->value, value.f27, "f27"); break;
+                case 28: result &= detail::read_member<TJson>(it->value, value.f28, "f28"); break;
+                case 29: result &= detail::read_member<TJson>(it->value, value.f29, "f29"); break;
+                case 30: result &= detail::read_member<TJson>(it->value, value.f30, "f30"); break;
+                case 31: result &= detail::read_member<TJson>(it->value, value.f31, "f31"); break;
+                case 32: result &= detail::read_member<TJson>(it->value, value.f32, "f32"); break;
+                case 33: result &= detail::read_member<TJson>(it->value, value.f33, "f33"); break;
+                case 34: result &= detail::read_member<TJson>(it->value, value.f34, "f34"); break;
+                case 35: result &= detail::read_member<TJson>(it->value, value.f35, "f35"); break;
+                case 36: result &= detail::read_member<TJson>(it->value, value.f36, "f36"); break;
+                case 37: result &= detail::read_member<TJson>(it->value, value.f37, "f37"); break;
+                case 38: result &= detail::read_member<TJson>(it->value, value.f38, "f38"); break;
+                case 39: result &= detail::read_member<TJson>(it->value, value.f39, "f39"); break;
+                case 40: result &= detail::read_member<TJson>(it->value, value.f40, "f40"); break;
+                case 41: result &= detail::read_member<TJson>(it->value, value.f41, "f41"); break;
+                case 42: result &= detail::read_member<TJson>(it->value, value.f42, "f42"); break;
+                case 43: result &= detail::read_member<TJson>(it->value, value.f43, "f43"); break;
+                case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[10])
+            result = detail::missing_member<TJson>(value.f10, "f10");
+        if (!seen[11])
+            result = detail::missing_member<TJson>(value.f11, "f11");
+        if (!seen[12])
+            result = detail::missing_member<TJson>(value.f12, "f12");
+        if (!seen[13])
+            result = detail::missing_member<TJson>(value.f13, "f13");
+        if (!seen[14])
+            result = detail::missing_member<TJson>(value.f14, "f14");
+        if (!seen[15])
+            result = detail::missing_member<TJson>(value.f15, "f15");
+        if (!seen[16])
+            result = detail::missing_member<TJson>(value.f16, "f16");
+        if (!seen[17])
+            result = detail::missing_member<TJson>(value.f17, "f17");
+        if (!seen[18])
+            result = detail::missing_member<TJson>(value.f18, "f18");
+        if (!seen[19])
+            result = detail::missing_member<TJson>(value.f19, "f19");
+        if (!seen[20])
+            result = detail::missing_member<TJson>(value.f20, "f20");
+        if (!seen[21])
+            result = detail::missing_member<TJson>(value.f21, "f21");
+        if (!seen[22])
+            result = detail::missing_member<TJson>(value.f22, "f22");
+        if (!seen[23])
+            result = detail::missing_member<TJson>(value.f23, "f23");
+        if (!seen[24])
+            result = detail::missing_member<TJson>(value.f24, "f24");
+        if (!seen[25])
+            result = detail::missing_member<TJson>(value.f25, "f25");
+        if (!seen[26])
+            result = detail::missing_member<TJson>(value.f26, "f26");
+        if (!seen[27])
+            result = detail::missing_member<TJson>(value.f27, "f27");
+        if (!seen[28])
+            result = detail::missing_member<TJson>(value.f28, "f28");
+        if (!seen[29])
+            result = detail::missing_member<TJson>(value.f29, "f29");
+        if (!seen[30])
+            result = detail::missing_member<TJson>(value.f30, "f30");
+        if (!seen[31])
+            result = detail::missing_member<TJson>(value.f31, "f31");
+        if (!seen[32])
+            result = detail::missing_member<TJson>(value.f32, "f32");
+        if (!seen[33])
+            result = detail::missing_member<TJson>(value.f33, "f33");
+        if (!seen[34])
+            result = detail::missing_member<TJson>(value.f34, "f34");
+        if (!seen[35])
+            result = detail::missing_member<TJson>(value.f35, "f35");
+        if (!seen[36])
+            result = detail::missing_member<TJson>(value.f36, "f36");
+        if (!seen[37])
+            result = detail::missing_member<TJson>(value.f37, "f37");
+        if (!seen[38])
+            result = detail::missing_member<TJson>(value.f38, "f38");
+        if (!seen[39])
+            result = detail::missing_member<TJson>(value.f39, "f39");
+        if (!seen[40])
+            result = detail::missing_member<TJson>(value.f40, "f40");
+        if (!seen[41])
+            result = detail::missing_member<TJson>(value.f41, "f41");
+        if (!seen[42])
+            result = detail::missing_member<TJson>(value.f42, "f42");
+        if (!seen[43])
+            result = detail::missing_member<TJson>(value.f43, "f43");
+        if (!seen[44])
+            result = detail::missing_member<TJson>(value.f44, "f44");
         return result;
     }
 };
@@ -339,77 +449,363 @@ struct ValueReader<TJson, ::test::StructOptional>
         return detail::leave_struct(level, read_members(json, value), "test.StructOptional");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructOptional& value)
     {
+        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165"};
+        bool seen[111] = {};
         bool result = true;
-        result &= ValueReader<TJson, ::test::StructSimple>::read_members(json, static_cast<::test::StructSimple&>(value));
-        result &= FBE::JSON::from_json(json, value.f100, "f100");
-        result &= FBE::JSON::from_json(json, value.f101, "f101");
-        result &= FBE::JSON::from_json(json, value.f102, "f102");
-        result &= FBE::JSON::from_json(json, value.f103, "f103");
-        result &= FBE::JSON::from_json(json, value.f104, "f104");
-        result &= FBE::JSON::from_json(json, value.f105, "f105");
-        result &= FBE::JSON::from_json(json, value.f106, "f106");
-        result &= FBE::JSON::from_json(json, value.f107, "f107");
-        result &= FBE::JSON::from_json(json, value.f108, "f108");
-        result &= FBE::JSON::from_json(json, value.f109, "f109");
-        result &= FBE::JSON::from_json(json, value.f110, "f110");
-        result &= FBE::JSON::from_json(json, value.f111, "f111");
-        result &= FBE::JSON::from_json(json, value.f112, "f112");
-        result &= FBE::JSON::from_json(json, value.f113, "f113");
-        result &= FBE::JSON::from_json(json, value.f114, "f114");
-        result &= FBE::JSON::from_json(json, value.f115, "f115");
-        result &= FBE::JSON::from_json(json, value.f116, "f116");
-        result &= FBE::JSON::from_json(json, value.f117, "f117");
-        result &= FBE::JSON::from_json(json, value.f118, "f118");
-        result &= FBE::JSON::from_json(json, value.f119, "f119");
-        result &= FBE::JSON::from_json(json, value.f120, "f120");
-        result &= FBE::JSON::from_json(json, value.f121, "f121");
-        result &= FBE::JSON::from_json(json, value.f122, "f122");
-        result &= FBE::JSON::from_json(json, value.f123, "f123");
-        result &= FBE::JSON::from_json(json, value.f124, "f124");
-        result &= FBE::JSON::from_json(json, value.f125, "f125");
-        result &= FBE::JSON::from_json(json, value.f126, "f126");
-        result &= FBE::JSON::from_json(json, value.f127, "f127");
-        result &= FBE::JSON::from_json(json, value.f128, "f128");
-        result &= FBE::JSON::from_json(json, value.f129, "f129");
-        result &= FBE::JSON::from_json(json, value.f130, "f130");
-        result &= FBE::JSON::from_json(json, value.f131, "f131");
-        result &= FBE::JSON::from_json(json, value.f132, "f132");
-        result &= FBE::JSON::from_json(json, value.f133, "f133");
-        result &= FBE::JSON::from_json(json, value.f134, "f134");
-        result &= FBE::JSON::from_json(json, value.f135, "f135");
-        result &= FBE::JSON::from_json(json, value.f136, "f136");
-        result &= FBE::JSON::from_json(json, value.f137, "f137");
-        result &= FBE::JSON::from_json(json, value.f138, "f138");
-        result &= FBE::JSON::from_json(json, value.f139, "f139");
-        result &= FBE::JSON::from_json(json, value.f140, "f140");
-        result &= FBE::JSON::from_json(json, value.f141, "f141");
-        result &= FBE::JSON::from_json(json, value.f142, "f142");
-        result &= FBE::JSON::from_json(json, value.f143, "f143");
-        result &= FBE::JSON::from_json(json, value.f144, "f144");
-        result &= FBE::JSON::from_json(json, value.f145, "f145");
-        result &= FBE::JSON::from_json(json, value.f146, "f146");
-        result &= FBE::JSON::from_json(json, value.f147, "f147");
-        result &= FBE::JSON::from_json(json, value.f148, "f148");
-        result &= FBE::JSON::from_json(json, value.f149, "f149");
-        result &= FBE::JSON::from_json(json, value.f150, "f150");
-        result &= FBE::JSON::from_json(json, value.f151, "f151");
-        result &= FBE::JSON::from_json(json, value.f152, "f152");
-        result &= FBE::JSON::from_json(json, value.f153, "f153");
-        result &= FBE::JSON::from_json(json, value.f154, "f154");
-        result &= FBE::JSON::from_json(json, value.f155, "f155");
-        result &= FBE::JSON::from_json(json, value.f156, "f156");
-        result &= FBE::JSON::from_json(json, value.f157, "f157");
-        result &= FBE::JSON::from_json(json, value.f158, "f158");
-        result &= FBE::JSON::from_json(json, value.f159, "f159");
-        result &= FBE::JSON::from_json(json, value.f160, "f160");
-        result &= FBE::JSON::from_json(json, value.f161, "f161");
-        result &= FBE::JSON::from_json(json, value.f162, "f162");
-        result &= FBE::JSON::from_json(json, value.f163, "f163");
-        result &= FBE::JSON::from_json(json, value.f164, "f164");
-        result &= FBE::JSON::from_json(json, value.f165, "f165");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 111, name, next);
+            if (i == 111)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 10: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                case 11: result &= detail::read_member<TJson>(it->value, value.f11, "f11"); break;
+                case 12: result &= detail::read_member<TJson>(it->value, value.f12, "f12"); break;
+                case 13: result &= detail::read_member<TJson>(it->value, value.f13, "f13"); break;
+                case 14: result &= detail::read_member<TJson>(it->value, value.f14, "f14"); break;
+                case 15: result &= detail::read_member<TJson>(it->value, value.f15, "f15"); break;
+                case 16: result &= detail::read_member<TJson>(it->value, value.f16, "f16"); break;
+                case 17: result &= detail::read_member<TJson>(it->value, value.f17, "f17"); break;
+                case 18: result &= detail::read_member<TJson>(it->value, value.f18, "f18"); break;
+                case 19: result &= detail::read_member<TJson>(it->value, value.f19, "f19"); break;
+                case 20: result &= detail::read_member<TJson>(it->value, value.f20, "f20"); break;
+                case 21: result &= detail::read_member<TJson>(it->value, value.f21, "f21"); break;
+                case 22: result &= detail::read_member<TJson>(it->value, value.f22, "f22"); break;
+                case 23: result &= detail::read_member<TJson>(it->value, value.f23, "f23"); break;
+                case 24: result &= detail::read_member<TJson>(it->value, value.f24, "f24"); break;
+                case 25: result &= detail::read_member<TJson>(it->value, value.f25, "f25"); break;
+                case 26: result &= detail::read_member<TJson>(it->value, value.f26, "f26"); break;
+                case 27: result &= detail::read_member<TJson>(it->value, value.f27, "f27"); break;
+                case 28: result &= detail::read_member<TJson>(it->value, value.f28, "f28"); break;
+                case 29: result &= detail::read_member<TJson>(it->value, value.f29, "f29"); break;
+                case 30: result &= detail::read_member<TJson>(it->value, value.f30, "f30"); break;
+                case 31: result &= detail::read_member<TJson>(it->value, value.f31, "f31"); break;
+                case 32: result &= detail::read_member<TJson>(it->value, value.f32, "f32"); break;
+                case 33: result &= detail::read_member<TJson>(it->value, value.f33, "f33"); break;
+                case 34: result &= detail::read_member<TJson>(it->value, value.f34, "f34"); break;
+                case 35: result &= detail::read_member<TJson>(it->value, value.f35, "f35"); break;
+                case 36: result &= detail::read_member<TJson>(it->value, value.f36, "f36"); break;
+                case 37: result &= detail::read_member<TJson>(it->value, value.f37, "f37"); break;
+                case 38: result &= detail::read_member<TJson>(it->value, value.f38, "f38"); break;
+                case 39: result &= detail::read_member<TJson>(it->value, value.f39, "f39"); break;
+                case 40: result &= detail::read_member<TJson>(it->value, value.f40, "f40"); break;
+                case 41: result &= detail::read_member<TJson>(it->value, value.f41, "f41"); break;
+                case 42: result &= detail::read_member<TJson>(it->value, value.f42, "f42"); break;
+                case 43: result &= detail::read_member<TJson>(it->value, value.f43, "f43"); break;
+                case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
+                case 45: result &= detail::read_member<TJson>(it->value, value.f100, "f100"); break;
+                case 46: result &= detail::read_member<TJson>(it->value, value.f101, "f101"); break;
+                case 47: result &= detail::read_member<TJson>(it->value, value.f102, "f102"); break;
+                case 48: result &= detail::read_member<TJson>(it->value, value.f103, "f103"); break;
+                case 49: result &= detail::read_member<TJson>(it->value, value.f104, "f104"); break;
+                case 50: result &= detail::read_member<TJson>(it->value, value.f105, "f105"); break;
+                case 51: result &= detail::read_member<TJson>(it->value, value.f106, "f106"); break;
+                case 52: result &= detail::read_member<TJson>(it->value, value.f107, "f107"); break;
+                case 53: result &= detail::read_member<TJson>(it->value, value.f108, "f108"); break;
+                case 54: result &= detail::read_member<TJson>(it->value, value.f109, "f109"); break;
+                case 55: result &= detail::read_member<TJson>(it->value, value.f110, "f110"); break;
+                case 56: result &= detail::read_member<TJson>(it->value, value.f111, "f111"); break;
+                case 57: result &= detail::read_member<TJson>(it->value, value.f112, "f112"); break;
+                case 58: result &= detail::read_member<TJson>(it->value, value.f113, "f113"); break;
+                case 59: result &= detail::read_member<TJson>(it->value, value.f114, "f114"); break;
+                case 60: result &= detail::read_member<TJson>(it->value, value.f115, "f115"); break;
+                case 61: result &= detail::read_member<TJson>(it->value, value.f116, "f116"); break;
+                case 62: result &= detail::read_member<TJson>(it->value, value.f117, "f117"); break;
+                case 63: result &= detail::read_member<TJson>(it->value, value.f118, "f118"); break;
+                case 64: result &= detail::read_member<TJson>(it->value, value.f119, "f119"); break;
+                case 65: result &= detail::read_member<TJson>(it->value, value.f120, "f120"); break;
+                case 66: result &= detail::read_member<TJson>(it->value, value.f121, "f121"); break;
+                case 67: result &= detail::read_member<TJson>(it->value, value.f122, "f122"); break;
+                case 68: result &= detail::read_member<TJson>(it->value, value.f123, "f123"); break;
+                case 69: result &= detail::read_member<TJson>(it->value, value.f124, "f124"); break;
+                case 70: result &= detail::read_member<TJson>(it->value, value.f125, "f125"); break;
+                case 71: result &= detail::read_member<TJson>(it->value, value.f126, "f126"); break;
+                case 72: result &= detail::read_member<TJson>(it->value, value.f127, "f127"); break;
+                case 73: result &= detail::read_member<TJson>(it->value, value.f128, "f128"); break;
+                case 74: result &= detail::read_member<TJson>(it->value, value.f129, "f129"); break;
+                case 75: result &= detail::read_member<TJson>(it->value, value.f130, "f130"); break;
+                case 76: result &= detail::read_member<TJson>(it->value, value.f131, "f131"); break;
+                case 77: result &= detail::read_member<TJson>(it->value, value.f132, "f132"); break;
+                case 78: result &= detail::read_member<TJson>(it->value, value.f133, "f133"); break;
+                case 79: result &= detail::read_member<TJson>(it->value, value.f134, "f134"); break;
+                case 80: result &= detail::read_member<TJson>(it->value, value.f135, "f135"); break;
+                case 81: result &= detail::read_member<TJson>(it->value, value.f136, "f136"); break;
+                case 82: result &= detail::read_member<TJson>(it->value, value.f137, "f137"); break;
+                case 83: result &= detail::read_member<TJson>(it->value, value.f138, "f138"); break;
+                case 84: result &= detail::read_member<TJson>(it->value, value.f139, "f139"); break;
+                case 85: result &= detail::read_member<TJson>(it->value, value.f140, "f140"); break;
+                case 86: result &= detail::read_member<TJson>(it->value, value.f141, "f141"); break;
+                case 87: result &= detail::read_member<TJson>(it->value, value.f142, "f142"); break;
+                case 88: result &= detail::read_member<TJson>(it->value, value.f143, "f143"); break;
+                case 89: result &= detail::read_member<TJson>(it->value, value.f144, "f144"); break;
+                case 90: result &= detail::read_member<TJson>(it->value, value.f145, "f145"); break;
+                case 91: result &= detail::read_member<TJson>(it->value, value.f146, "f146"); break;
+                case 92: result &= detail::read_member<TJson>(it->value, value.f147, "f147"); break;
+                case 93: result &= detail::read_member<TJson>(it->value, value.f148, "f148"); break;
+                case 94: result &= detail::read_member<TJson>(it->value, value.f149, "f149"); break;
+                case 95: result &= detail::read_member<TJson>(it->value, value.f150, "f150"); break;
+                case 96: result &= detail::read_member<TJson>(it->value, value.f151, "f151"); break;
+                case 97: result &= detail::read_member<TJson>(it->value, value.f152, "f152"); break;
+                case 98: result &= detail::read_member<TJson>(it->value, value.f153, "f153"); break;
+                case 99: result &= detail::read_member<TJson>(it->value, value.f154, "f154"); break;
+                case 100: result &= detail::read_member<TJson>(it->value, value.f155, "f155"); break;
+                case 101: result &= detail::read_member<TJson>(it->value, value.f156, "f156"); break;
+                case 102: result &= detail::read_member<TJson>(it->value, value.f157, "f157"); break;
+                case 103: result &= detail::read_member<TJson>(it->value, value.f158, "f158"); break;
+                case 104: result &= detail::read_member<TJson>(it->value, value.f159, "f159"); break;
+                case 105: result &= detail::read_member<TJson>(it->value, value.f160, "f160"); break;
+                case 106: result &= detail::read_member<TJson>(it->value, value.f161, "f161"); break;
+                case 107: result &= detail::read_member<TJson>(it->value, value.f162, "f162"); break;
+                case 108: result &= detail::read_member<TJson>(it->value, value.f163, "f163"); break;
+                case 109: result &= detail::read_member<TJson>(it->value, value.f164, "f164"); break;
+                case 110: result &= detail::read_member<TJson>(it->value, value.f165, "f165"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[10])
+            result = detail::missing_member<TJson>(value.f10, "f10");
+        if (!seen[11])
+            result = detail::missing_member<TJson>(value.f11, "f11");
+        if (!seen[12])
+            result = detail::missing_member<TJson>(value.f12, "f12");
+        if (!seen[13])
+            result = detail::missing_member<TJson>(value.f13, "f13");
+        if (!seen[14])
+            result = detail::missing_member<TJson>(value.f14, "f14");
+        if (!seen[15])
+            result = detail::missing_member<TJson>(value.f15, "f15");
+        if (!seen[16])
+            result = detail::missing_member<TJson>(value.f16, "f16");
+        if (!seen[17])
+            result = detail::missing_member<TJson>(value.f17, "f17");
+        if (!seen[18])
+            result = detail::missing_member<TJson>(value.f18, "f18");
+        if (!seen[19])
+            result = detail::missing_member<TJson>(value.f19, "f19");
+        if (!seen[20])
+            result = detail::missing_member<TJson>(value.f20, "f20");
+        if (!seen[21])
+            result = detail::missing_member<TJson>(value.f21, "f21");
+        if (!seen[22])
+            result = detail::missing_member<TJson>(value.f22, "f22");
+        if (!seen[23])
+            result = detail::missing_member<TJson>(value.f23, "f23");
+        if (!seen[24])
+            result = detail::missing_member<TJson>(value.f24, "f24");
+        if (!seen[25])
+            result = detail::missing_member<TJson>(value.f25, "f25");
+        if (!seen[26])
+            result = detail::missing_member<TJson>(value.f26, "f26");
+        if (!seen[27])
+            result = detail::missing_member<TJson>(value.f27, "f27");
+        if (!seen[28])
+            result = detail::missing_member<TJson>(value.f28, "f28");
+        if (!seen[29])
+            result = detail::missing_member<TJson>(value.f29, "f29");
+        if (!seen[30])
+            result = detail::missing_member<TJson>(value.f30, "f30");
+        if (!seen[31])
+            result = detail::missing_member<TJson>(value.f31, "f31");
+        if (!seen[32])
+            result = detail::missing_member<TJson>(value.f32, "f32");
+        if (!seen[33])
+            result = detail::missing_member<TJson>(value.f33, "f33");
+        if (!seen[34])
+            result = detail::missing_member<TJson>(value.f34, "f34");
+        if (!seen[35])
+            result = detail::missing_member<TJson>(value.f35, "f35");
+        if (!seen[36])
+            result = detail::missing_member<TJson>(value.f36, "f36");
+        if (!seen[37])
+            result = detail::missing_member<TJson>(value.f37, "f37");
+        if (!seen[38])
+            result = detail::missing_member<TJson>(value.f38, "f38");
+        if (!seen[39])
+            result = detail::missing_member<TJson>(value.f39, "f39");
+        if (!seen[40])
+            result = detail::missing_member<TJson>(value.f40, "f40");
+        if (!seen[41])
+            result = detail::missing_member<TJson>(value.f41, "f41");
+        if (!seen[42])
+            result = detail::missing_member<TJson>(value.f42, "f42");
+        if (!seen[43])
+            result = detail::missing_member<TJson>(value.f43, "f43");
+        if (!seen[44])
+            result = detail::missing_member<TJson>(value.f44, "f44");
+        if (!seen[45])
+            result = detail::missing_member<TJson>(value.f100, "f100");
+        if (!seen[46])
+            result = detail::missing_member<TJson>(value.f101, "f101");
+        if (!seen[47])
+            result = detail::missing_member<TJson>(value.f102, "f102");
+        if (!seen[48])
+            result = detail::missing_member<TJson>(value.f103, "f103");
+        if (!seen[49])
+            result = detail::missing_member<TJson>(value.f104, "f104");
+        if (!seen[50])
+            result = detail::missing_member<TJson>(value.f105, "f105");
+        if (!seen[51])
+            result = detail::missing_member<TJson>(value.f106, "f106");
+        if (!seen[52])
+            result = detail::missing_member<TJson>(value.f107, "f107");
+        if (!seen[53])
+            result = detail::missing_member<TJson>(value.f108, "f108");
+        if (!seen[54])
+            result = detail::missing_member<TJson>(value.f109, "f109");
+        if (!seen[55])
+            result = detail::missing_member<TJson>(value.f110, "f110");
+        if (!seen[56])
+            result = detail::missing_member<TJson>(value.f111, "f111");
+        if (!seen[57])
+            result = detail::missing_member<TJson>(value.f112, "f112");
+        if (!seen[58])
+            result = detail::missing_member<TJson>(value.f113, "f113");
+        if (!seen[59])
+            result = detail::missing_member<TJson>(value.f114, "f114");
+        if (!seen[60])
+            result = detail::missing_member<TJson>(value.f115, "f115");
+        if (!seen[61])
+            result = detail::missing_member<TJson>(value.f116, "f116");
+        if (!seen[62])
+            result = detail::missing_member<TJson>(value.f117, "f117");
+        if (!seen[63])
+            result = detail::missing_member<TJson>(value.f118, "f118");
+        if (!seen[64])
+            result = detail::missing_member<TJson>(value.f119, "f119");
+        if (!seen[65])
+            result = detail::missing_member<TJson>(value.f120, "f120");
+        if (!seen[66])
+            result = detail::missing_member<TJson>(value.f121, "f121");
+        if (!seen[67])
+            result = detail::missing_member<TJson>(value.f122, "f122");
+        if (!seen[68])
+            result = detail::missing_member<TJson>(value.f123, "f123");
+        if (!seen[69])
+            result = detail::missing_member<TJson>(value.f124, "f124");
+        if (!seen[70])
+            result = detail::missing_member<TJson>(value.f125, "f125");
+        if (!seen[71])
+            result = detail::missing_member<TJson>(value.f126, "f126");
+        if (!seen[72])
+            result = detail::missing_member<TJson>(value.f127, "f127");
+        if (!seen[73])
+            result = detail::missing_member<TJson>(value.f128, "f128");
+        if (!seen[74])
+            result = detail::missing_member<TJson>(value.f129, "f129");
+        if (!seen[75])
+            result = detail::missing_member<TJson>(value.f130, "f130");
+        if (!seen[76])
+            result = detail::missing_member<TJson>(value.f131, "f131");
+        if (!seen[77])
+            result = detail::missing_member<TJson>(value.f132, "f132");
+        if (!seen[78])
+            result = detail::missing_member<TJson>(value.f133, "f133");
+        if (!seen[79])
+            result = detail::missing_member<TJson>(value.f134, "f134");
+        if (!seen[80])
+            result = detail::missing_member<TJson>(value.f135, "f135");
+        if (!seen[81])
+            result = detail::missing_member<TJson>(value.f136, "f136");
+        if (!seen[82])
+            result = detail::missing_member<TJson>(value.f137, "f137");
+        if (!seen[83])
+            result = detail::missing_member<TJson>(value.f138, "f138");
+        if (!seen[84])
+            result = detail::missing_member<TJson>(value.f139, "f139");
+        if (!seen[85])
+            result = detail::missing_member<TJson>(value.f140, "f140");
+        if (!seen[86])
+            result = detail::missing_member<TJson>(value.f141, "f141");
+        if (!seen[87])
+            result = detail::missing_member<TJson>(value.f142, "f142");
+        if (!seen[88])
+            result = detail::missing_member<TJson>(value.f143, "f143");
+        if (!seen[89])
+            result = detail::missing_member<TJson>(value.f144, "f144");
+        if (!seen[90])
+            result = detail::missing_member<TJson>(value.f145, "f145");
+        if (!seen[91])
+            result = detail::missing_member<TJson>(value.f146, "f146");
+        if (!seen[92])
+            result = detail::missing_member<TJson>(value.f147, "f147");
+        if (!seen[93])
+            result = detail::missing_member<TJson>(value.f148, "f148");
+        if (!seen[94])
+            result = detail::missing_member<TJson>(value.f149, "f149");
+        if (!seen[95])
+            result = detail::missing_member<TJson>(value.f150, "f150");
+        if (!seen[96])
+            result = detail::missing_member<TJson>(value.f151, "f151");
+        if (!seen[97])
+            result = detail::missing_member<TJson>(value.f152, "f152");
+        if (!seen[98])
+            result = detail::missing_member<TJson>(value.f153, "f153");
+        if (!seen[99])
+            result = detail::missing_member<TJson>(value.f154, "f154");
+        if (!seen[100])
+            result = detail::missing_member<TJson>(value.f155, "f155");
+        if (!seen[101])
+            result = detail::missing_member<TJson>(value.f156, "f156");
+        if (!seen[102])
+            result = detail::missing_member<TJson>(value.f157, "f157");
+        if (!seen[103])
+            result = detail::missing_member<TJson>(value.f158, "f158");
+        if (!seen[104])
+            result = detail::missing_member<TJson>(value.f159, "f159");
+        if (!seen[105])
+            result = detail::missing_member<TJson>(value.f160, "f160");
+        if (!seen[106])
+            result = detail::missing_member<TJson>(value.f161, "f161");
+        if (!seen[107])
+            result = detail::missing_member<TJson>(value.f162, "f162");
+        if (!seen[108])
+            result = detail::missing_member<TJson>(value.f163, "f163");
+        if (!seen[109])
+            result = detail::missing_member<TJson>(value.f164, "f164");
+        if (!seen[110])
+            result = detail::missing_member<TJson>(value.f165, "f165");
         return result;
     }
 };
@@ -465,23 +861,399 @@ struct ValueReader<TJson, ::test::StructNested>
         return detail::leave_struct(level, read_members(json, value), "test.StructNested");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructNested& value)
     {
+        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165", "f1000", "f1001", "f1002", "f1003", "f1004", "f1005", "f1006", "f1007", "f1008", "f1009", "f1010", "f1011"};
+        bool seen[123] = {};
         bool result = true;
-        result &= ValueReader<TJson, ::test::StructOptional>::read_members(json, static_cast<::test::StructOptional&>(value));
-        result &= FBE::JSON::from_json(json, value.f1000, "f1000");
-        result &= FBE::JSON::from_json(json, value.f1001, "f1001");
-        result &= FBE::JSON::from_json(json, value.f1002, "f1002");
-        result &= FBE::JSON::from_json(json, value.f1003, "f1003");
-        result &= FBE::JSON::from_json(json, value.f1004, "f1004");
-        result &= FBE::JSON::from_json(json, value.f1005, "f1005");
-        result &= FBE::JSON::from_json(json, value.f1006, "f1006");
-        result &= FBE::JSON::from_json(json, value.f1007, "f1007");
-        result &= FBE::JSON::from_json(json, value.f1008, "f1008");
-        result &= FBE::JSON::from_json(json, value.f1009, "f1009");
-        result &= FBE::JSON::from_json(json, value.f1010, "f1010");
-        result &= FBE::JSON::from_json(json, value.f1011, "f1011");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 123, name, next);
+            if (i == 123)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 10: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                case 11: result &= detail::read_member<TJson>(it->value, value.f11, "f11"); break;
+                case 12: result &= detail::read_member<TJson>(it->value, value.f12, "f12"); break;
+                case 13: result &= detail::read_member<TJson>(it->value, value.f13, "f13"); break;
+                case 14: result &= detail::read_member<TJson>(it->value, value.f14, "f14"); break;
+                case 15: result &= detail::read_member<TJson>(it->value, value.f15, "f15"); break;
+                case 16: result &= detail::read_member<TJson>(it->value, value.f16, "f16"); break;
+                case 17: result &= detail::read_member<TJson>(it->value, value.f17, "f17"); break;
+                case 18: result &= detail::read_member<TJson>(it->value, value.f18, "f18"); break;
+                case 19: result &= detail::read_member<TJson>(it->value, value.f19, "f19"); break;
+                case 20: result &= detail::read_member<TJson>(it->value, value.f20, "f20"); break;
+                case 21: result &= detail::read_member<TJson>(it->value, value.f21, "f21"); break;
+                case 22: result &= detail::read_member<TJson>(it->value, value.f22, "f22"); break;
+                case 23: result &= detail::read_member<TJson>(it->value, value.f23, "f23"); break;
+                case 24: result &= detail::read_member<TJson>(it->value, value.f24, "f24"); break;
+                case 25: result &= detail::read_member<TJson>(it->value, value.f25, "f25"); break;
+                case 26: result &= detail::read_member<TJson>(it->value, value.f26, "f26"); break;
+                case 27: result &= detail::read_member<TJson>(it->value, value.f27, "f27"); break;
+                case 28: result &= detail::read_member<TJson>(it->value, value.f28, "f28"); break;
+                case 29: result &= detail::read_member<TJson>(it->value, value.f29, "f29"); break;
+                case 30: result &= detail::read_member<TJson>(it->value, value.f30, "f30"); break;
+                case 31: result &= detail::read_member<TJson>(it->value, value.f31, "f31"); break;
+                case 32: result &= detail::read_member<TJson>(it->value, value.f32, "f32"); break;
+                case 33: result &= detail::read_member<TJson>(it->value, value.f33, "f33"); break;
+                case 34: result &= detail::read_member<TJson>(it->value, value.f34, "f34"); break;
+                case 35: result &= detail::read_member<TJson>(it->value, value.f35, "f35"); break;
+                case 36: result &= detail::read_member<TJson>(it->value, value.f36, "f36"); break;
+                case 37: result &= detail::read_member<TJson>(it->value, value.f37, "f37"); break;
+                case 38: result &= detail::read_member<TJson>(it->value, value.f38, "f38"); break;
+                case 39: result &= detail::read_member<TJson>(it->value, value.f39, "f39"); break;
+                case 40: result &= detail::read_member<TJson>(it->value, value.f40, "f40"); break;
+                case 41: result &= detail::read_member<TJson>(it->value, value.f41, "f41"); break;
+                case 42: result &= detail::read_member<TJson>(it->value, value.f42, "f42"); break;
+                case 43: result &= detail::read_member<TJson>(it->value, value.f43, "f43"); break;
+                case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
+                case 45: result &= detail::read_member<TJson>(it->value, value.f100, "f100"); break;
+                case 46: result &= detail::read_member<TJson>(it->value, value.f101, "f101"); break;
+                case 47: result &= detail::read_member<TJson>(it->value, value.f102, "f102"); break;
+                case 48: result &= detail::read_member<TJson>(it->value, value.f103, "f103"); break;
+                case 49: result &= detail::read_member<TJson>(it->value, value.f104, "f104"); break;
+                case 50: result &= detail::read_member<TJson>(it->value, value.f105, "f105"); break;
+                case 51: result &= detail::read_member<TJson>(it->value, value.f106, "f106"); break;
+                case 52: result &= detail::read_member<TJson>(it->value, value.f107, "f107"); break;
+                case 53: result &= detail::read_member<TJson>(it->value, value.f108, "f108"); break;
+                case 54: result &= detail::read_member<TJson>(it->value, value.f109, "f109"); break;
+                case 55: result &= detail::read_member<TJson>(it->value, value.f110, "f110"); break;
+                case 56: result &= detail::read_member<TJson>(it->value, value.f111, "f111"); break;
+                case 57: result &= detail::read_member<TJson>(it->value, value.f112, "f112"); break;
+                case 58: result &= detail::read_member<TJson>(it->value, value.f113, "f113"); break;
+                case 59: result &= detail::read_member<TJson>(it->value, value.f114, "f114"); break;
+                case 60: result &= detail::read_member<TJson>(it->value, value.f115, "f115"); break;
+                case 61: result &= detail::read_member<TJson>(it->value, value.f116, "f116"); break;
+                case 62: result &= detail::read_member<TJson>(it->value, value.f117, "f117"); break;
+                case 63: result &= detail::read_member<TJson>(it->value, value.f118, "f118"); break;
+                case 64: result &= detail::read_member<TJson>(it->value, value.f119, "f119"); break;
+                case 65: result &= detail::read_member<TJson>(it->value, value.f120, "f120"); break;
+                case 66: result &= detail::read_member<TJson>(it->value, value.f121, "f121"); break;
+                case 67: result &= detail::read_member<TJson>(it->value, value.f122, "f122"); break;
+                case 68: result &= detail::read_member<TJson>(it->value, value.f123, "f123"); break;
+                case 69: result &= detail::read_member<TJson>(it->value, value.f124, "f124"); break;
+                case 70: result &= detail::read_member<TJson>(it->value, value.f125, "f125"); break;
+                case 71: result &= detail::read_member<TJson>(it->value, value.f126, "f126"); break;
+                case 72: result &= detail::read_member<TJson>(it->value, value.f127, "f127"); break;
+                case 73: result &= detail::read_member<TJson>(it->value, value.f128, "f128"); break;
+                case 74: result &= detail::read_member<TJson>(it->value, value.f129, "f129"); break;
+                case 75: result &= detail::read_member<TJson>(it->value, value.f130, "f130"); break;
+                case 76: result &= detail::read_member<TJson>(it->value, value.f131, "f131"); break;
+                case 77: result &= detail::read_member<TJson>(it->value, value.f132, "f132"); break;
+                case 78: result &= detail::read_member<TJson>(it->value, value.f133, "f133"); break;
+                case 79: result &= detail::read_member<TJson>(it->value, value.f134, "f134"); break;
+                case 80: result &= detail::read_member<TJson>(it->value, value.f135, "f135"); break;
+                case 81: result &= detail::read_member<TJson>(it->value, value.f136, "f136"); break;
+                case 82: result &= detail::read_member<TJson>(it->value, value.f137, "f137"); break;
+                case 83: result &= detail::read_member<TJson>(it->value, value.f138, "f138"); break;
+                case 84: result &= detail::read_member<TJson>(it->value, value.f139, "f139"); break;
+                case 85: result &= detail::read_member<TJson>(it->value, value.f140, "f140"); break;
+                case 86: result &= detail::read_member<TJson>(it->value, value.f141, "f141"); break;
+                case 87: result &= detail::read_member<TJson>(it->value, value.f142, "f142"); break;
+                case 88: result &= detail::read_member<TJson>(it->value, value.f143, "f143"); break;
+                case 89: result &= detail::read_member<TJson>(it->value, value.f144, "f144"); break;
+                case 90: result &= detail::read_member<TJson>(it->value, value.f145, "f145"); break;
+                case 91: result &= detail::read_member<TJson>(it->value, value.f146, "f146"); break;
+                case 92: result &= detail::read_member<TJson>(it->value, value.f147, "f147"); break;
+                case 93: result &= detail::read_member<TJson>(it->value, value.f148, "f148"); break;
+                case 94: result &= detail::read_member<TJson>(it->value, value.f149, "f149"); break;
+                case 95: result &= detail::read_member<TJson>(it->value, value.f150, "f150"); break;
+                case 96: result &= detail::read_member<TJson>(it->value, value.f151, "f151"); break;
+                case 97: result &= detail::read_member<TJson>(it->value, value.f152, "f152"); break;
+                case 98: result &= detail::read_member<TJson>(it->value, value.f153, "f153"); break;
+                case 99: result &= detail::read_member<TJson>(it->value, value.f154, "f154"); break;
+                case 100: result &= detail::read_member<TJson>(it->value, value.f155, "f155"); break;
+                case 101: result &= detail::read_member<TJson>(it->value, value.f156, "f156"); break;
+                case 102: result &= detail::read_member<TJson>(it->value, value.f157, "f157"); break;
+                case 103: result &= detail::read_member<TJson>(it->value, value.f158, "f158"); break;
+                case 104: result &= detail::read_member<TJson>(it->value, value.f159, "f159"); break;
+                case 105: result &= detail::read_member<TJson>(it->value, value.f160, "f160"); break;
+                case 106: result &= detail::read_member<TJson>(it->value, value.f161, "f161"); break;
+                case 107: result &= detail::read_member<TJson>(it->value, value.f162, "f162"); break;
+                case 108: result &= detail::read_member<TJson>(it->value, value.f163, "f163"); break;
+                case 109: result &= detail::read_member<TJson>(it->value, value.f164, "f164"); break;
+                case 110: result &= detail::read_member<TJson>(it->value, value.f165, "f165"); break;
+                case 111: result &= detail::read_member<TJson>(it->value, value.f1000, "f1000"); break;
+                case 112: result &= detail::read_member<TJson>(it->value, value.f1001, "f1001"); break;
+                case 113: result &= detail::read_member<TJson>(it->value, value.f1002, "f1002"); break;
+                case 114: result &= detail::read_member<TJson>(it->value, value.f1003, "f1003"); break;
+                case 115: result &= detail::read_member<TJson>(it->value, value.f1004, "f1004"); break;
+                case 116: result &= detail::read_member<TJson>(it->value, value.f1005, "f1005"); break;
+                case 117: result &= detail::read_member<TJson>(it->value, value.f1006, "f1006"); break;
+                case 118: result &= detail::read_member<TJson>(it->value, value.f1007, "f1007"); break;
+                case 119: result &= detail::read_member<TJson>(it->value, value.f1008, "f1008"); break;
+                case 120: result &= detail::read_member<TJson>(it->value, value.f1009, "f1009"); break;
+                case 121: result &= detail::read_member<TJson>(it->value, value.f1010, "f1010"); break;
+                case 122: result &= detail::read_member<TJson>(it->value, value.f1011, "f1011"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[10])
+            result = detail::missing_member<TJson>(value.f10, "f10");
+        if (!seen[11])
+            result = detail::missing_member<TJson>(value.f11, "f11");
+        if (!seen[12])
+            result = detail::missing_member<TJson>(value.f12, "f12");
+        if (!seen[13])
+            result = detail::missing_member<TJson>(value.f13, "f13");
+        if (!seen[14])
+            result = detail::missing_member<TJson>(value.f14, "f14");
+        if (!seen[15])
+            result = detail::missing_member<TJson>(value.f15, "f15");
+        if (!seen[16])
+            result = detail::missing_member<TJson>(value.f16, "f16");
+        if (!seen[17])
+            result = detail::missing_member<TJson>(value.f17, "f17");
+        if (!seen[18])
+            result = detail::missing_member<TJson>(value.f18, "f18");
+        if (!seen[19])
+            result = detail::missing_member<TJson>(value.f19, "f19");
+        if (!seen[20])
+            result = detail::missing_member<TJson>(value.f20, "f20");
+        if (!seen[21])
+            result = detail::missing_member<TJson>(value.f21, "f21");
+        if (!seen[22])
+            result = detail::missing_member<TJson>(value.f22, "f22");
+        if (!seen[23])
+            result = detail::missing_member<TJson>(value.f23, "f23");
+        if (!seen[24])
+            result = detail::missing_member<TJson>(value.f24, "f24");
+        if (!seen[25])
+            result = detail::missing_member<TJson>(value.f25, "f25");
+        if (!seen[26])
+            result = detail::missing_member<TJson>(value.f26, "f26");
+        if (!seen[27])
+            result = detail::missing_member<TJson>(value.f27, "f27");
+        if (!seen[28])
+            result = detail::missing_member<TJson>(value.f28, "f28");
+        if (!seen[29])
+            result = detail::missing_member<TJson>(value.f29, "f29");
+        if (!seen[30])
+            result = detail::missing_member<TJson>(value.f30, "f30");
+        if (!seen[31])
+            result = detail::missing_member<TJson>(value.f31, "f31");
+        if (!seen[32])
+            result = detail::missing_member<TJson>(value.f32, "f32");
+        if (!seen[33])
+            result = detail::missing_member<TJson>(value.f33, "f33");
+        if (!seen[34])
+            result = detail::missing_member<TJson>(value.f34, "f34");
+        if (!seen[35])
+            result = detail::missing_member<TJson>(value.f35, "f35");
+        if (!seen[36])
+            result = detail::missing_member<TJson>(value.f36, "f36");
+        if (!seen[37])
+            result = detail::missing_member<TJson>(value.f37, "f37");
+        if (!seen[38])
+            result = detail::missing_member<TJson>(value.f38, "f38");
+        if (!seen[39])
+            result = detail::missing_member<TJson>(value.f39, "f39");
+        if (!seen[40])
+            result = detail::missing_member<TJson>(value.f40, "f40");
+        if (!seen[41])
+            result = detail::missing_member<TJson>(value.f41, "f41");
+        if (!seen[42])
+            result = detail::missing_member<TJson>(value.f42, "f42");
+        if (!seen[43])
+            result = detail::missing_member<TJson>(value.f43, "f43");
+        if (!seen[44])
+            result = detail::missing_member<TJson>(value.f44, "f44");
+        if (!seen[45])
+            result = detail::missing_member<TJson>(value.f100, "f100");
+        if (!seen[46])
+            result = detail::missing_member<TJson>(value.f101, "f101");
+        if (!seen[47])
+            result = detail::missing_member<TJson>(value.f102, "f102");
+        if (!seen[48])
+            result = detail::missing_member<TJson>(value.f103, "f103");
+        if (!seen[49])
+            result = detail::missing_member<TJson>(value.f104, "f104");
+        if (!seen[50])
+            result = detail::missing_member<TJson>(value.f105, "f105");
+        if (!seen[51])
+            result = detail::missing_member<TJson>(value.f106, "f106");
+        if (!seen[52])
+            result = detail::missing_member<TJson>(value.f107, "f107");
+        if (!seen[53])
+            result = detail::missing_member<TJson>(value.f108, "f108");
+        if (!seen[54])
+            result = detail::missing_member<TJson>(value.f109, "f109");
+        if (!seen[55])
+            result = detail::missing_member<TJson>(value.f110, "f110");
+        if (!seen[56])
+            result = detail::missing_member<TJson>(value.f111, "f111");
+        if (!seen[57])
+            result = detail::missing_member<TJson>(value.f112, "f112");
+        if (!seen[58])
+            result = detail::missing_member<TJson>(value.f113, "f113");
+        if (!seen[59])
+            result = detail::missing_member<TJson>(value.f114, "f114");
+        if (!seen[60])
+            result = detail::missing_member<TJson>(value.f115, "f115");
+        if (!seen[61])
+            result = detail::missing_member<TJson>(value.f116, "f116");
+        if (!seen[62])
+            result = detail::missing_member<TJson>(value.f117, "f117");
+        if (!seen[63])
+            result = detail::missing_member<TJson>(value.f118, "f118");
+        if (!seen[64])
+            result = detail::missing_member<TJson>(value.f119, "f119");
+        if (!seen[65])
+            result = detail::missing_member<TJson>(value.f120, "f120");
+        if (!seen[66])
+            result = detail::missing_member<TJson>(value.f121, "f121");
+        if (!seen[67])
+            result = detail::missing_member<TJson>(value.f122, "f122");
+        if (!seen[68])
+            result = detail::missing_member<TJson>(value.f123, "f123");
+        if (!seen[69])
+            result = detail::missing_member<TJson>(value.f124, "f124");
+        if (!seen[70])
+            result = detail::missing_member<TJson>(value.f125, "f125");
+        if (!seen[71])
+            result = detail::missing_member<TJson>(value.f126, "f126");
+        if (!seen[72])
+            result = detail::missing_member<TJson>(value.f127, "f127");
+        if (!seen[73])
+            result = detail::missing_member<TJson>(value.f128, "f128");
+        if (!seen[74])
+            result = detail::missing_member<TJson>(value.f129, "f129");
+        if (!seen[75])
+            result = detail::missing_member<TJson>(value.f130, "f130");
+        if (!seen[76])
+            result = detail::missing_member<TJson>(value.f131, "f131");
+        if (!seen[77])
+            result = detail::missing_member<TJson>(value.f132, "f132");
+        if (!seen[78])
+            result = detail::missing_member<TJson>(value.f133, "f133");
+        if (!seen[79])
+            result = detail::missing_member<TJson>(value.f134, "f134");
+        if (!seen[80])
+            result = detail::missing_member<TJson>(value.f135, "f135");
+        if (!seen[81])
+            result = detail::missing_member<TJson>(value.f136, "f136");
+        if (!seen[82])
+            result = detail::missing_member<TJson>(value.f137, "f137");
+        if (!seen[83])
+            result = detail::missing_member<TJson>(value.f138, "f138");
+        if (!seen[84])
+            result = detail::missing_member<TJson>(value.f139, "f139");
+        if (!seen[85])
+            result = detail::missing_member<TJson>(value.f140, "f140");
+        if (!seen[86])
+            result = detail::missing_member<TJson>(value.f141, "f141");
+        if (!seen[87])
+            result = detail::missing_member<TJson>(value.f142, "f142");
+        if (!seen[88])
+            result = detail::missing_member<TJson>(value.f143, "f143");
+        if (!seen[89])
+            result = detail::missing_member<TJson>(value.f144, "f144");
+        if (!seen[90])
+            result = detail::missing_member<TJson>(value.f145, "f145");
+        if (!seen[91])
+            result = detail::missing_member<TJson>(value.f146, "f146");
+        if (!seen[92])
+            result = detail::missing_member<TJson>(value.f147, "f147");
+        if (!seen[93])
+            result = detail::missing_member<TJson>(value.f148, "f148");
+        if (!seen[94])
+            result = detail::missing_member<TJson>(value.f149, "f149");
+        if (!seen[95])
+            result = detail::missing_member<TJson>(value.f150, "f150");
+        if (!seen[96])
+            result = detail::missing_member<TJson>(value.f151, "f151");
+        if (!seen[97])
+            result = detail::missing_member<TJson>(value.f152, "f152");
+        if (!seen[98])
+            result = detail::missing_member<TJson>(value.f153, "f153");
+        if (!seen[99])
+            result = detail::missing_member<TJson>(value.f154, "f154");
+        if (!seen[100])
+            result = detail::missing_member<TJson>(value.f155, "f155");
+        if (!seen[101])
+            result = detail::missing_member<TJson>(value.f156, "f156");
+        if (!seen[102])
+            result = detail::missing_member<TJson>(value.f157, "f157");
+        if (!seen[103])
+            result = detail::missing_member<TJson>(value.f158, "f158");
+        if (!seen[104])
+            result = detail::missing_member<TJson>(value.f159, "f159");
+        if (!seen[105])
+            result = detail::missing_member<TJson>(value.f160, "f160");
+        if (!seen[106])
+            result = detail::missing_member<TJson>(value.f161, "f161");
+        if (!seen[107])
+            result = detail::missing_member<TJson>(value.f162, "f162");
+        if (!seen[108])
+            result = detail::missing_member<TJson>(value.f163, "f163");
+        if (!seen[109])
+            result = detail::missing_member<TJson>(value.f164, "f164");
+        if (!seen[110])
+            result = detail::missing_member<TJson>(value.f165, "f165");
+        if (!seen[111])
+            result = detail::missing_member<TJson>(value.f1000, "f1000");
+        if (!seen[112])
+            result = detail::missing_member<TJson>(value.f1001, "f1001");
+        if (!seen[113])
+            result = detail::missing_member<TJson>(value.f1002, "f1002");
+        if (!seen[114])
+            result = detail::missing_member<TJson>(value.f1003, "f1003");
+        if (!seen[115])
+            result = detail::missing_member<TJson>(value.f1004, "f1004");
+        if (!seen[116])
+            result = detail::missing_member<TJson>(value.f1005, "f1005");
+        if (!seen[117])
+            result = detail::missing_member<TJson>(value.f1006, "f1006");
+        if (!seen[118])
+            result = detail::missing_member<TJson>(value.f1007, "f1007");
+        if (!seen[119])
+            result = detail::missing_member<TJson>(value.f1008, "f1008");
+        if (!seen[120])
+            result = detail::missing_member<TJson>(value.f1009, "f1009");
+        if (!seen[121])
+            result = detail::missing_member<TJson>(value.f1010, "f1010");
+        if (!seen[122])
+            result = detail::missing_member<TJson>(value.f1011, "f1011");
         return result;
     }
 };
@@ -517,13 +1289,39 @@ struct ValueReader<TJson, ::test::StructBytes>
         return detail::leave_struct(level, read_members(json, value), "test.StructBytes");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructBytes& value)
     {
+        static constexpr std::string_view names[] = {"f1", "f2", "f3"};
+        bool seen[3] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f3, "f3");
         return result;
     }
 };
@@ -573,20 +1371,60 @@ struct ValueReader<TJson, ::test::StructArray>
         return detail::leave_struct(level, read_members(json, value), "test.StructArray");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructArray& value)
     {
+        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
+        bool seen[10] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
-        result &= FBE::JSON::from_json(json, value.f4, "f4");
-        result &= FBE::JSON::from_json(json, value.f5, "f5");
-        result &= FBE::JSON::from_json(json, value.f6, "f6");
-        result &= FBE::JSON::from_json(json, value.f7, "f7");
-        result &= FBE::JSON::from_json(json, value.f8, "f8");
-        result &= FBE::JSON::from_json(json, value.f9, "f9");
-        result &= FBE::JSON::from_json(json, value.f10, "f10");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 10, name, next);
+            if (i == 10)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f10, "f10");
         return result;
     }
 };
@@ -636,20 +1474,60 @@ struct ValueReader<TJson, ::test::StructVector>
         return detail::leave_struct(level, read_members(json, value), "test.StructVector");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructVector& value)
     {
+        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
+        bool seen[10] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
-        result &= FBE::JSON::from_json(json, value.f4, "f4");
-        result &= FBE::JSON::from_json(json, value.f5, "f5");
-        result &= FBE::JSON::from_json(json, value.f6, "f6");
-        result &= FBE::JSON::from_json(json, value.f7, "f7");
-        result &= FBE::JSON::from_json(json, value.f8, "f8");
-        result &= FBE::JSON::from_json(json, value.f9, "f9");
-        result &= FBE::JSON::from_json(json, value.f10, "f10");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 10, name, next);
+            if (i == 10)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f10, "f10");
         return result;
     }
 };
@@ -699,20 +1577,60 @@ struct ValueReader<TJson, ::test::StructList>
         return detail::leave_struct(level, read_members(json, value), "test.StructList");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructList& value)
     {
+        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
+        bool seen[10] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
-        result &= FBE::JSON::from_json(json, value.f4, "f4");
-        result &= FBE::JSON::from_json(json, value.f5, "f5");
-        result &= FBE::JSON::from_json(json, value.f6, "f6");
-        result &= FBE::JSON::from_json(json, value.f7, "f7");
-        result &= FBE::JSON::from_json(json, value.f8, "f8");
-        result &= FBE::JSON::from_json(json, value.f9, "f9");
-        result &= FBE::JSON::from_json(json, value.f10, "f10");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 10, name, next);
+            if (i == 10)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f10, "f10");
         return result;
     }
 };
@@ -750,14 +1668,42 @@ struct ValueReader<TJson, ::test::StructSet>
         return detail::leave_struct(level, read_members(json, value), "test.StructSet");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructSet& value)
     {
+        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4"};
+        bool seen[4] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
-        result &= FBE::JSON::from_json(json, value.f4, "f4");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 4, name, next);
+            if (i == 4)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f4, "f4");
         return result;
     }
 };
@@ -807,20 +1753,60 @@ struct ValueReader<TJson, ::test::StructMap>
         return detail::leave_struct(level, read_members(json, value), "test.StructMap");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructMap& value)
     {
+        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
+        bool seen[10] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
-        result &= FBE::JSON::from_json(json, value.f4, "f4");
-        result &= FBE::JSON::from_json(json, value.f5, "f5");
-        result &= FBE::JSON::from_json(json, value.f6, "f6");
-        result &= FBE::JSON::from_json(json, value.f7, "f7");
-        result &= FBE::JSON::from_json(json, value.f8, "f8");
-        result &= FBE::JSON::from_json(json, value.f9, "f9");
-        result &= FBE::JSON::from_json(json, value.f10, "f10");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 10, name, next);
+            if (i == 10)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f10, "f10");
         return result;
     }
 };
@@ -870,20 +1856,60 @@ struct ValueReader<TJson, ::test::StructHash>
         return detail::leave_struct(level, read_members(json, value), "test.StructHash");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructHash& value)
     {
+        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
+        bool seen[10] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
-        result &= FBE::JSON::from_json(json, value.f4, "f4");
-        result &= FBE::JSON::from_json(json, value.f5, "f5");
-        result &= FBE::JSON::from_json(json, value.f6, "f6");
-        result &= FBE::JSON::from_json(json, value.f7, "f7");
-        result &= FBE::JSON::from_json(json, value.f8, "f8");
-        result &= FBE::JSON::from_json(json, value.f9, "f9");
-        result &= FBE::JSON::from_json(json, value.f10, "f10");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 10, name, next);
+            if (i == 10)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f10, "f10");
         return result;
     }
 };
@@ -917,12 +1943,36 @@ struct ValueReader<TJson, ::test::StructHashEx>
         return detail::leave_struct(level, read_members(json, value), "test.StructHashEx");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::test::StructHashEx& value)
     {
+        static constexpr std::string_view names[] = {"f1", "f2"};
+        bool seen[2] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f2, "f2");
         return result;
     }
 };
@@ -952,11 +2002,12 @@ struct ValueReader<TJson, ::test::StructEmpty>
         return detail::leave_struct(level, read_members(json, value), "test.StructEmpty");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& /*json*/, ::test::StructEmpty& /*value*/)
     {
-        bool result = true;
-        return result;
+        return true;
     }
 };
 

@@ -42,11 +42,33 @@ struct ValueReader<TJson, ::everything::Counted>
         return detail::leave_struct(level, read_members(json, value), "everything.Counted");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Counted& value)
     {
+        static constexpr std::string_view names[] = {"a"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.a, "a");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.a, "a");
         return result;
     }
 };
@@ -78,11 +100,33 @@ struct ValueReader<TJson, ::everything::Shifted>
         return detail::leave_struct(level, read_members(json, value), "everything.Shifted");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Shifted& value)
     {
+        static constexpr std::string_view names[] = {"a"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.a, "a");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.a, "a");
         return result;
     }
 };
@@ -114,11 +158,33 @@ struct ValueReader<TJson, ::everything::AfterShift>
         return detail::leave_struct(level, read_members(json, value), "everything.AfterShift");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::AfterShift& value)
     {
+        static constexpr std::string_view names[] = {"a"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.a, "a");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.a, "a");
         return result;
     }
 };
@@ -150,11 +216,33 @@ struct ValueReader<TJson, ::everything::Fixed>
         return detail::leave_struct(level, read_members(json, value), "everything.Fixed");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Fixed& value)
     {
+        static constexpr std::string_view names[] = {"a"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.a, "a");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.a, "a");
         return result;
     }
 };
@@ -188,12 +276,36 @@ struct ValueReader<TJson, ::everything::Derived>
         return detail::leave_struct(level, read_members(json, value), "everything.Derived");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Derived& value)
     {
+        static constexpr std::string_view names[] = {"a", "b"};
+        bool seen[2] = {};
         bool result = true;
-        result &= ValueReader<TJson, ::everything::Fixed>::read_members(json, static_cast<::everything::Fixed&>(value));
-        result &= FBE::JSON::from_json(json, value.b, "b");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.b, "b"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.a, "a");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.b, "b");
         return result;
     }
 };
@@ -227,12 +339,39 @@ struct ValueReader<TJson, ::everything::ImportedBase>
         return detail::leave_struct(level, read_members(json, value), "everything.ImportedBase");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::ImportedBase& value)
     {
+        static constexpr std::string_view names[] = {"symbol", "digits", "price"};
+        bool seen[3] = {};
         bool result = true;
-        result &= ValueReader<TJson, ::market::Instrument>::read_members(json, static_cast<::market::Instrument&>(value));
-        result &= FBE::JSON::from_json(json, value.price, "price");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.digits, "digits"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.price, "price"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.symbol, "symbol");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.digits, "digits");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.price, "price");
         return result;
     }
 };
@@ -264,11 +403,33 @@ struct ValueReader<TJson, ::everything::Note>
         return detail::leave_struct(level, read_members(json, value), "everything.Note");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Note& value)
     {
+        static constexpr std::string_view names[] = {"text"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.text, "text");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.text, "text"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.text, "text");
         return result;
     }
 };
@@ -302,12 +463,36 @@ struct ValueReader<TJson, ::everything::Quiet>
         return detail::leave_struct(level, read_members(json, value), "everything.Quiet");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Quiet& value)
     {
+        static constexpr std::string_view names[] = {"password", "legacy"};
+        bool seen[2] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.password, "password");
-        result &= FBE::JSON::from_json(json, value.legacy, "legacy");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.password, "password"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.legacy, "legacy"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.password, "password");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.legacy, "legacy");
         return result;
     }
 };
@@ -337,11 +522,12 @@ struct ValueReader<TJson, ::everything::Empty>
         return detail::leave_struct(level, read_members(json, value), "everything.Empty");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& /*json*/, ::everything::Empty& /*value*/)
     {
-        bool result = true;
-        return result;
+        return true;
     }
 };
 
@@ -474,62 +660,186 @@ struct ValueReader<TJson, ::everything::Everything>
         return detail::leave_struct(level, read_members(json, value), "everything.Everything");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Everything& value)
     {
+        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50"};
+        bool seen[52] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.f1, "f1");
-        result &= FBE::JSON::from_json(json, value.f2, "f2");
-        result &= FBE::JSON::from_json(json, value.f3, "f3");
-        result &= FBE::JSON::from_json(json, value.f4, "f4");
-        result &= FBE::JSON::from_json(json, value.f5, "f5");
-        result &= FBE::JSON::from_json(json, value.f6, "f6");
-        result &= FBE::JSON::from_json(json, value.f7, "f7");
-        result &= FBE::JSON::from_json(json, value.f8, "f8");
-        result &= FBE::JSON::from_json(json, value.f9, "f9");
-        result &= FBE::JSON::from_json(json, value.f10, "f10");
-        result &= FBE::JSON::from_json(json, value.f11, "f11");
-        result &= FBE::JSON::from_json(json, value.f12, "f12");
-        result &= FBE::JSON::from_json(json, value.f13, "f13");
-        result &= FBE::JSON::from_json(json, value.f14, "f14");
-        result &= FBE::JSON::from_json(json, value.f15, "f15");
-        result &= FBE::JSON::from_json(json, value.f16, "f16");
-        result &= FBE::JSON::from_json(json, value.f17, "f17");
-        result &= FBE::JSON::from_json(json, value.f18, "f18");
-        result &= FBE::JSON::from_json(json, value.f19, "f19");
-        result &= FBE::JSON::from_json(json, value.f20, "f20");
-        result &= FBE::JSON::from_json(json, value.f21, "f21");
-        result &= FBE::JSON::from_json(json, value.f22, "f22");
-        result &= FBE::JSON::from_json(json, value.f23, "f23");
-        result &= FBE::JSON::from_json(json, value.f24, "f24");
-        result &= FBE::JSON::from_json(json, value.f25, "f25");
-        result &= FBE::JSON::from_json(json, value.f26, "f26");
-        result &= FBE::JSON::from_json(json, value.f27, "f27");
-        result &= FBE::JSON::from_json(json, value.f28, "f28");
-        result &= FBE::JSON::from_json(json, value.f29, "f29");
-        result &= FBE::JSON::from_json(json, value.f30, "f30");
-        result &= FBE::JSON::from_json(json, value.f31, "f31");
-        result &= FBE::JSON::from_json(json, value.f32, "f32");
-        result &= FBE::JSON::from_json(json, value.f33, "f33");
-        result &= FBE::JSON::from_json(json, value.f34, "f34");
-        result &= FBE::JSON::from_json(json, value.f35, "f35");
-        result &= FBE::JSON::from_json(json, value.f36, "f36");
-        result &= FBE::JSON::from_json(json, value.f37, "f37");
-        result &= FBE::JSON::from_json(json, value.f38, "f38");
-        result &= FBE::JSON::from_json(json, value.f39, "f39");
-        result &= FBE::JSON::from_json(json, value.f40, "f40");
-        result &= FBE::JSON::from_json(json, value.f41, "f41");
-        result &= FBE::JSON::from_json(json, value.f42, "f42");
-        result &= FBE::JSON::from_json(json, value.f43, "f43");
-        result &= FBE::JSON::from_json(json, value.f44, "f44");
-        result &= FBE::JSON::from_json(json, value.f45, "f45");
-        result &= FBE::JSON::from_json(json, value.f46, "f46");
-        result &= FBE::JSON::from_json(json, value.f47, "f47");
-        result &= FBE::JSON::from_json(json, value.f47Reset, "f47Reset");
-        result &= FBE::JSON::from_json(json, value.f48, "f48");
-        result &= FBE::JSON::from_json(json, value.f49, "f49");
-        result &= FBE::JSON::from_json(json, value.f50, "f50");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 52, name, next);
+            if (i == 52)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
+                case 9: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
+                case 10: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
+                case 11: result &= detail::read_member<TJson>(it->value, value.f11, "f11"); break;
+                case 12: result &= detail::read_member<TJson>(it->value, value.f12, "f12"); break;
+                case 13: result &= detail::read_member<TJson>(it->value, value.f13, "f13"); break;
+                case 14: result &= detail::read_member<TJson>(it->value, value.f14, "f14"); break;
+                case 15: result &= detail::read_member<TJson>(it->value, value.f15, "f15"); break;
+                case 16: result &= detail::read_member<TJson>(it->value, value.f16, "f16"); break;
+                case 17: result &= detail::read_member<TJson>(it->value, value.f17, "f17"); break;
+                case 18: result &= detail::read_member<TJson>(it->value, value.f18, "f18"); break;
+                case 19: result &= detail::read_member<TJson>(it->value, value.f19, "f19"); break;
+                case 20: result &= detail::read_member<TJson>(it->value, value.f20, "f20"); break;
+                case 21: result &= detail::read_member<TJson>(it->value, value.f21, "f21"); break;
+                case 22: result &= detail::read_member<TJson>(it->value, value.f22, "f22"); break;
+                case 23: result &= detail::read_member<TJson>(it->value, value.f23, "f23"); break;
+                case 24: result &= detail::read_member<TJson>(it->value, value.f24, "f24"); break;
+                case 25: result &= detail::read_member<TJson>(it->value, value.f25, "f25"); break;
+                case 26: result &= detail::read_member<TJson>(it->value, value.f26, "f26"); break;
+                case 27: result &= detail::read_member<TJson>(it->value, value.f27, "f27"); break;
+                case 28: result &= detail::read_member<TJson>(it->value, value.f28, "f28"); break;
+                case 29: result &= detail::read_member<TJson>(it->value, value.f29, "f29"); break;
+                case 30: result &= detail::read_member<TJson>(it->value, value.f30, "f30"); break;
+                case 31: result &= detail::read_member<TJson>(it->value, value.f31, "f31"); break;
+                case 32: result &= detail::read_member<TJson>(it->value, value.f32, "f32"); break;
+                case 33: result &= detail::read_member<TJson>(it->value, value.f33, "f33"); break;
+                case 34: result &= detail::read_member<TJson>(it->value, value.f34, "f34"); break;
+                case 35: result &= detail::read_member<TJson>(it->value, value.f35, "f35"); break;
+                case 36: result &= detail::read_member<TJson>(it->value, value.f36, "f36"); break;
+                case 37: result &= detail::read_member<TJson>(it->value, value.f37, "f37"); break;
+                case 38: result &= detail::read_member<TJson>(it->value, value.f38, "f38"); break;
+                case 39: result &= detail::read_member<TJson>(it->value, value.f39, "f39"); break;
+                case 40: result &= detail::read_member<TJson>(it->value, value.f40, "f40"); break;
+                case 41: result &= detail::read_member<TJson>(it->value, value.f41, "f41"); break;
+                case 42: result &= detail::read_member<TJson>(it->value, value.f42, "f42"); break;
+                case 43: result &= detail::read_member<TJson>(it->value, value.f43, "f43"); break;
+                case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
+                case 45: result &= detail::read_member<TJson>(it->value, value.f45, "f45"); break;
+                case 46: result &= detail::read_member<TJson>(it->value, value.f46, "f46"); break;
+                case 47: result &= detail::read_member<TJson>(it->value, value.f47, "f47"); break;
+                case 48: result &= detail::read_member<TJson>(it->value, value.f47Reset, "f47Reset"); break;
+                case 49: result &= detail::read_member<TJson>(it->value, value.f48, "f48"); break;
+                case 50: result &= detail::read_member<TJson>(it->value, value.f49, "f49"); break;
+                case 51: result &= detail::read_member<TJson>(it->value, value.f50, "f50"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.f1, "f1");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.f2, "f2");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.f3, "f3");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.f4, "f4");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.f5, "f5");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.f6, "f6");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.f7, "f7");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.f8, "f8");
+        if (!seen[9])
+            result = detail::missing_member<TJson>(value.f9, "f9");
+        if (!seen[10])
+            result = detail::missing_member<TJson>(value.f10, "f10");
+        if (!seen[11])
+            result = detail::missing_member<TJson>(value.f11, "f11");
+        if (!seen[12])
+            result = detail::missing_member<TJson>(value.f12, "f12");
+        if (!seen[13])
+            result = detail::missing_member<TJson>(value.f13, "f13");
+        if (!seen[14])
+            result = detail::missing_member<TJson>(value.f14, "f14");
+        if (!seen[15])
+            result = detail::missing_member<TJson>(value.f15, "f15");
+        if (!seen[16])
+            result = detail::missing_member<TJson>(value.f16, "f16");
+        if (!seen[17])
+            result = detail::missing_member<TJson>(value.f17, "f17");
+        if (!seen[18])
+            result = detail::missing_member<TJson>(value.f18, "f18");
+        if (!seen[19])
+            result = detail::missing_member<TJson>(value.f19, "f19");
+        if (!seen[20])
+            result = detail::missing_member<TJson>(value.f20, "f20");
+        if (!seen[21])
+            result = detail::missing_member<TJson>(value.f21, "f21");
+        if (!seen[22])
+            result = detail::missing_member<TJson>(value.f22, "f22");
+        if (!seen[23])
+            result = detail::missing_member<TJson>(value.f23, "f23");
+        if (!seen[24])
+            result = detail::missing_member<TJson>(value.f24, "f24");
+        if (!seen[25])
+            result = detail::missing_member<TJson>(value.f25, "f25");
+        if (!seen[26])
+            result = detail::missing_member<TJson>(value.f26, "f26");
+        if (!seen[27])
+            result = detail::missing_member<TJson>(value.f27, "f27");
+        if (!seen[28])
+            result = detail::missing_member<TJson>(value.f28, "f28");
+        if (!seen[29])
+            result = detail::missing_member<TJson>(value.f29, "f29");
+        if (!seen[30])
+            result = detail::missing_member<TJson>(value.f30, "f30");
+        if (!seen[31])
+            result = detail::missing_member<TJson>(value.f31, "f31");
+        if (!seen[32])
+            result = detail::missing_member<TJson>(value.f32, "f32");
+        if (!seen[33])
+            result = detail::missing_member<TJson>(value.f33, "f33");
+        if (!seen[34])
+            result = detail::missing_member<TJson>(value.f34, "f34");
+        if (!seen[35])
+            result = detail::missing_member<TJson>(value.f35, "f35");
+        if (!seen[36])
+            result = detail::missing_member<TJson>(value.f36, "f36");
+        if (!seen[37])
+            result = detail::missing_member<TJson>(value.f37, "f37");
+        if (!seen[38])
+            result = detail::missing_member<TJson>(value.f38, "f38");
+        if (!seen[39])
+            result = detail::missing_member<TJson>(value.f39, "f39");
+        if (!seen[40])
+            result = detail::missing_member<TJson>(value.f40, "f40");
+        if (!seen[41])
+            result = detail::missing_member<TJson>(value.f41, "f41");
+        if (!seen[42])
+            result = detail::missing_member<TJson>(value.f42, "f42");
+        if (!seen[43])
+            result = detail::missing_member<TJson>(value.f43, "f43");
+        if (!seen[44])
+            result = detail::missing_member<TJson>(value.f44, "f44");
+        if (!seen[45])
+            result = detail::missing_member<TJson>(value.f45, "f45");
+        if (!seen[46])
+            result = detail::missing_member<TJson>(value.f46, "f46");
+        if (!seen[47])
+            result = detail::missing_member<TJson>(value.f47, "f47");
+        if (!seen[48])
+            result = detail::missing_member<TJson>(value.f47Reset, "f47Reset");
+        if (!seen[49])
+            result = detail::missing_member<TJson>(value.f48, "f48");
+        if (!seen[50])
+            result = detail::missing_member<TJson>(value.f49, "f49");
+        if (!seen[51])
+            result = detail::missing_member<TJson>(value.f50, "f50");
         return result;
     }
 };
@@ -563,12 +873,36 @@ struct ValueReader<TJson, ::everything::PlaceOrder>
         return detail::leave_struct(level, read_members(json, value), "everything.PlaceOrder");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::PlaceOrder& value)
     {
+        static constexpr std::string_view names[] = {"id", "instrument"};
+        bool seen[2] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.instrument, "instrument");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.instrument, "instrument"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.instrument, "instrument");
         return result;
     }
 };
@@ -600,11 +934,33 @@ struct ValueReader<TJson, ::everything::Accepted>
         return detail::leave_struct(level, read_members(json, value), "everything.Accepted");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Accepted& value)
     {
+        static constexpr std::string_view names[] = {"id"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
         return result;
     }
 };
@@ -638,12 +994,36 @@ struct ValueReader<TJson, ::everything::Rejected>
         return detail::leave_struct(level, read_members(json, value), "everything.Rejected");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Rejected& value)
     {
+        static constexpr std::string_view names[] = {"id", "reason"};
+        bool seen[2] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.reason, "reason");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.reason, "reason"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.reason, "reason");
         return result;
     }
 };
@@ -675,11 +1055,33 @@ struct ValueReader<TJson, ::everything::Ping>
         return detail::leave_struct(level, read_members(json, value), "everything.Ping");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Ping& value)
     {
+        static constexpr std::string_view names[] = {"sequence"};
+        bool seen[1] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.sequence, "sequence");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.sequence, "sequence"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.sequence, "sequence");
         return result;
     }
 };
@@ -715,13 +1117,39 @@ struct ValueReader<TJson, ::everything::FixedKeywords>
         return detail::leave_struct(level, read_members(json, value), "everything.FixedKeywords");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::FixedKeywords& value)
     {
+        static constexpr std::string_view names[] = {"new", "swap", "default"};
+        bool seen[3] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.new_, "new");
-        result &= FBE::JSON::from_json(json, value.swap_, "swap");
-        result &= FBE::JSON::from_json(json, value.default_, "default");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.new_, "new"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.swap_, "swap"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.default_, "default"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.new_, "new");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.swap_, "swap");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.default_, "default");
         return result;
     }
 };
@@ -769,19 +1197,57 @@ struct ValueReader<TJson, ::everything::Keywords>
         return detail::leave_struct(level, read_members(json, value), "everything.Keywords");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::everything::Keywords& value)
     {
+        static constexpr std::string_view names[] = {"new", "class", "default", "swap", "from", "None", "NULL", "operator", "this"};
+        bool seen[9] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.new_, "new");
-        result &= FBE::JSON::from_json(json, value.class_, "class");
-        result &= FBE::JSON::from_json(json, value.default_, "default");
-        result &= FBE::JSON::from_json(json, value.swap_, "swap");
-        result &= FBE::JSON::from_json(json, value.from, "from");
-        result &= FBE::JSON::from_json(json, value.None, "None");
-        result &= FBE::JSON::from_json(json, value.NULL_, "NULL");
-        result &= FBE::JSON::from_json(json, value.operator_, "operator");
-        result &= FBE::JSON::from_json(json, value.this_, "this");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 9, name, next);
+            if (i == 9)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.new_, "new"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.class_, "class"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.default_, "default"); break;
+                case 3: result &= detail::read_member<TJson>(it->value, value.swap_, "swap"); break;
+                case 4: result &= detail::read_member<TJson>(it->value, value.from, "from"); break;
+                case 5: result &= detail::read_member<TJson>(it->value, value.None, "None"); break;
+                case 6: result &= detail::read_member<TJson>(it->value, value.NULL_, "NULL"); break;
+                case 7: result &= detail::read_member<TJson>(it->value, value.operator_, "operator"); break;
+                case 8: result &= detail::read_member<TJson>(it->value, value.this_, "this"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.new_, "new");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.class_, "class");
+        if (!seen[2])
+            result = detail::missing_member<TJson>(value.default_, "default");
+        if (!seen[3])
+            result = detail::missing_member<TJson>(value.swap_, "swap");
+        if (!seen[4])
+            result = detail::missing_member<TJson>(value.from, "from");
+        if (!seen[5])
+            result = detail::missing_member<TJson>(value.None, "None");
+        if (!seen[6])
+            result = detail::missing_member<TJson>(value.NULL_, "NULL");
+        if (!seen[7])
+            result = detail::missing_member<TJson>(value.operator_, "operator");
+        if (!seen[8])
+            result = detail::missing_member<TJson>(value.this_, "this");
         return result;
     }
 };

@@ -40,12 +40,36 @@ struct ValueReader<TJson, ::market::Instrument>
         return detail::leave_struct(level, read_members(json, value), "market.Instrument");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::market::Instrument& value)
     {
+        static constexpr std::string_view names[] = {"symbol", "digits"};
+        bool seen[2] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.symbol, "symbol");
-        result &= FBE::JSON::from_json(json, value.digits, "digits");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.digits, "digits"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.symbol, "symbol");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.digits, "digits");
         return result;
     }
 };
@@ -79,12 +103,36 @@ struct ValueReader<TJson, ::market::Failure>
         return detail::leave_struct(level, read_members(json, value), "market.Failure");
     }
 
-    //! The members (inherited ones first) of an object checked by from_json.
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member is reported missing.
     static bool read_members(const TJson& json, ::market::Failure& value)
     {
+        static constexpr std::string_view names[] = {"id", "reason"};
+        bool seen[2] = {};
         bool result = true;
-        result &= FBE::JSON::from_json(json, value.id, "id");
-        result &= FBE::JSON::from_json(json, value.reason, "reason");
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 2, name, next);
+            if (i == 2)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.reason, "reason"); break;
+                default: break;
+            }
+        }
+        if (!seen[0])
+            result = detail::missing_member<TJson>(value.id, "id");
+        if (!seen[1])
+            result = detail::missing_member<TJson>(value.reason, "reason");
         return result;
     }
 };

@@ -97,12 +97,22 @@ class Node(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Node(fbe.writable(fbe_dn_Node(self, 1), self))
+        try:
+            return fbe_js_Node(fbe.writable(fbe_dn_Node(self, 1), self))
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Node:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe.readable(fbe_dn_Node(fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits)), 1), fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits)))
+
+
+Node.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("label", "label", ("string",)),
+    ("children", "children", ("vector", ("struct", Node))),
+)
 
 
 def fbe_tx_Node(v: Node) -> str:

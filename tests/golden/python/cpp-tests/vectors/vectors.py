@@ -107,7 +107,10 @@ class Edge(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Edge(self)
+        try:
+            return fbe_js_Edge(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
@@ -190,7 +193,10 @@ class Point(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Point(self)
+        try:
+            return fbe_js_Point(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Point:
@@ -273,7 +279,10 @@ class Point3(Point):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Point3(self)
+        try:
+            return fbe_js_Point3(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Point3:
@@ -353,7 +362,10 @@ class Named(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Named(self)
+        try:
+            return fbe_js_Named(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Named:
@@ -445,12 +457,49 @@ class Holder(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Holder(self)
+        try:
+            return fbe_js_Holder(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Holder:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder", fbe.jsonfmt.budget(text, limits))
+
+
+Edge.fbe_spec = (
+    ("source", "source", ("int", "int32", -2147483648, 2147483647)),
+    ("target", "target", ("int", "int32", -2147483648, 2147483647)),
+    ("weight", "weight", ("int", "int32", -2147483648, 2147483647)),
+)
+
+Point.fbe_spec = (
+    ("flag", "flag", ("bool",)),
+    ("x", "x", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("y", "y", ("int", "int16", -32768, 32767)),
+)
+
+Point3.fbe_spec = (
+    ("flag", "flag", ("bool",)),
+    ("x", "x", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("y", "y", ("int", "int16", -32768, 32767)),
+    ("z", "z", ("float", "double")),
+)
+
+Named.fbe_spec = (
+    ("name", "name", ("string",)),
+    ("values", "values", ("vector", ("int", "int32", -2147483648, 2147483647))),
+)
+
+Holder.fbe_spec = (
+    ("edges", "edges", ("vector", ("struct", Edge))),
+    ("points", "points", ("vector", ("struct", Point3))),
+    ("ints", "ints", ("vector", ("int", "int32", -2147483648, 2147483647))),
+    ("switches", "switches", ("vector", ("bool",))),
+    ("reals", "reals", ("vector", ("float", "double"))),
+    ("named", "named", ("vector", ("struct", Named))),
+)
 
 
 def fbe_tx_Edge(v: Edge) -> str:

@@ -103,7 +103,10 @@ class Edge(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Edge(self)
+        try:
+            return fbe_js_Edge(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
@@ -180,12 +183,27 @@ class Holder(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Holder(self)
+        try:
+            return fbe_js_Holder(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Holder:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder", fbe.jsonfmt.budget(text, limits))
+
+
+Edge.fbe_spec = (
+    ("source", "source", ("int", "int32", -2147483648, 2147483647)),
+    ("target", "target", ("int", "int32", -2147483648, 2147483647)),
+    ("weight", "weight", ("int", "int32", -2147483648, 2147483647)),
+    ("note", "note", ("string",)),
+)
+
+Holder.fbe_spec = (
+    ("edges", "edges", ("vector", ("struct", Edge))),
+)
 
 
 def fbe_tx_Edge(v: Edge) -> str:

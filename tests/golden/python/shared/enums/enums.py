@@ -605,12 +605,85 @@ class Enums(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Enums(self)
+        try:
+            return fbe_js_Enums(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Enums:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_Enums(fbe.jsonfmt.parse(text), "Enums", fbe.jsonfmt.budget(text, limits))
+
+
+Enums.fbe_spec = (
+    ("byte0", "byte0", ("int", "EnumByte (uint8)", 0, 255)),
+    ("byte1", "byte1", ("int", "EnumByte (uint8)", 0, 255)),
+    ("byte2", "byte2", ("int", "EnumByte (uint8)", 0, 255)),
+    ("byte3", "byte3", ("int", "EnumByte (uint8)", 0, 255)),
+    ("byte4", "byte4", ("int", "EnumByte (uint8)", 0, 255)),
+    ("byte5", "byte5", ("int", "EnumByte (uint8)", 0, 255)),
+    ("char0", "char0", ("int", "EnumChar (uint8)", 0, 255)),
+    ("char1", "char1", ("int", "EnumChar (uint8)", 0, 255)),
+    ("char2", "char2", ("int", "EnumChar (uint8)", 0, 255)),
+    ("char3", "char3", ("int", "EnumChar (uint8)", 0, 255)),
+    ("char4", "char4", ("int", "EnumChar (uint8)", 0, 255)),
+    ("char5", "char5", ("int", "EnumChar (uint8)", 0, 255)),
+    ("wchar0", "wchar0", ("int", "EnumWChar (uint32)", 0, 4294967295)),
+    ("wchar1", "wchar1", ("int", "EnumWChar (uint32)", 0, 4294967295)),
+    ("wchar2", "wchar2", ("int", "EnumWChar (uint32)", 0, 4294967295)),
+    ("wchar3", "wchar3", ("int", "EnumWChar (uint32)", 0, 4294967295)),
+    ("wchar4", "wchar4", ("int", "EnumWChar (uint32)", 0, 4294967295)),
+    ("wchar5", "wchar5", ("int", "EnumWChar (uint32)", 0, 4294967295)),
+    ("int8b0", "int8b0", ("int", "EnumInt8 (int8)", -128, 127)),
+    ("int8b1", "int8b1", ("int", "EnumInt8 (int8)", -128, 127)),
+    ("int8b2", "int8b2", ("int", "EnumInt8 (int8)", -128, 127)),
+    ("int8b3", "int8b3", ("int", "EnumInt8 (int8)", -128, 127)),
+    ("int8b4", "int8b4", ("int", "EnumInt8 (int8)", -128, 127)),
+    ("int8b5", "int8b5", ("int", "EnumInt8 (int8)", -128, 127)),
+    ("uint8b0", "uint8b0", ("int", "EnumUInt8 (uint8)", 0, 255)),
+    ("uint8b1", "uint8b1", ("int", "EnumUInt8 (uint8)", 0, 255)),
+    ("uint8b2", "uint8b2", ("int", "EnumUInt8 (uint8)", 0, 255)),
+    ("uint8b3", "uint8b3", ("int", "EnumUInt8 (uint8)", 0, 255)),
+    ("uint8b4", "uint8b4", ("int", "EnumUInt8 (uint8)", 0, 255)),
+    ("uint8b5", "uint8b5", ("int", "EnumUInt8 (uint8)", 0, 255)),
+    ("int16b0", "int16b0", ("int", "EnumInt16 (int16)", -32768, 32767)),
+    ("int16b1", "int16b1", ("int", "EnumInt16 (int16)", -32768, 32767)),
+    ("int16b2", "int16b2", ("int", "EnumInt16 (int16)", -32768, 32767)),
+    ("int16b3", "int16b3", ("int", "EnumInt16 (int16)", -32768, 32767)),
+    ("int16b4", "int16b4", ("int", "EnumInt16 (int16)", -32768, 32767)),
+    ("int16b5", "int16b5", ("int", "EnumInt16 (int16)", -32768, 32767)),
+    ("uint16b0", "uint16b0", ("int", "EnumUInt16 (uint16)", 0, 65535)),
+    ("uint16b1", "uint16b1", ("int", "EnumUInt16 (uint16)", 0, 65535)),
+    ("uint16b2", "uint16b2", ("int", "EnumUInt16 (uint16)", 0, 65535)),
+    ("uint16b3", "uint16b3", ("int", "EnumUInt16 (uint16)", 0, 65535)),
+    ("uint16b4", "uint16b4", ("int", "EnumUInt16 (uint16)", 0, 65535)),
+    ("uint16b5", "uint16b5", ("int", "EnumUInt16 (uint16)", 0, 65535)),
+    ("int32b0", "int32b0", ("int", "EnumInt32 (int32)", -2147483648, 2147483647)),
+    ("int32b1", "int32b1", ("int", "EnumInt32 (int32)", -2147483648, 2147483647)),
+    ("int32b2", "int32b2", ("int", "EnumInt32 (int32)", -2147483648, 2147483647)),
+    ("int32b3", "int32b3", ("int", "EnumInt32 (int32)", -2147483648, 2147483647)),
+    ("int32b4", "int32b4", ("int", "EnumInt32 (int32)", -2147483648, 2147483647)),
+    ("int32b5", "int32b5", ("int", "EnumInt32 (int32)", -2147483648, 2147483647)),
+    ("uint32b0", "uint32b0", ("int", "EnumUInt32 (uint32)", 0, 4294967295)),
+    ("uint32b1", "uint32b1", ("int", "EnumUInt32 (uint32)", 0, 4294967295)),
+    ("uint32b2", "uint32b2", ("int", "EnumUInt32 (uint32)", 0, 4294967295)),
+    ("uint32b3", "uint32b3", ("int", "EnumUInt32 (uint32)", 0, 4294967295)),
+    ("uint32b4", "uint32b4", ("int", "EnumUInt32 (uint32)", 0, 4294967295)),
+    ("uint32b5", "uint32b5", ("int", "EnumUInt32 (uint32)", 0, 4294967295)),
+    ("int64b0", "int64b0", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807)),
+    ("int64b1", "int64b1", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807)),
+    ("int64b2", "int64b2", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807)),
+    ("int64b3", "int64b3", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807)),
+    ("int64b4", "int64b4", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807)),
+    ("int64b5", "int64b5", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807)),
+    ("uint64b0", "uint64b0", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615)),
+    ("uint64b1", "uint64b1", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615)),
+    ("uint64b2", "uint64b2", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615)),
+    ("uint64b3", "uint64b3", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615)),
+    ("uint64b4", "uint64b4", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615)),
+    ("uint64b5", "uint64b5", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615)),
+)
 
 
 def fbe_tx_Enums(v: Enums) -> str:

@@ -217,7 +217,10 @@ class Order(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Order(self)
+        try:
+            return fbe_js_Order(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Order:
@@ -298,7 +301,10 @@ class Balance(pkg_proto.Balance):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Balance(self)
+        try:
+            return fbe_js_Balance(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Balance:
@@ -390,7 +396,10 @@ class Account(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Account(self)
+        try:
+            return fbe_js_Account(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Account:
@@ -467,7 +476,10 @@ class OrderMessage(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_OrderMessage(self)
+        try:
+            return fbe_js_OrderMessage(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> OrderMessage:
@@ -544,7 +556,10 @@ class BalanceMessage(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_BalanceMessage(self)
+        try:
+            return fbe_js_BalanceMessage(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> BalanceMessage:
@@ -621,12 +636,54 @@ class AccountMessage(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_AccountMessage(self)
+        try:
+            return fbe_js_AccountMessage(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> AccountMessage:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_AccountMessage(fbe.jsonfmt.parse(text), "AccountMessage", fbe.jsonfmt.budget(text, limits))
+
+
+Order.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("symbol", "symbol", ("string",)),
+    ("side", "side", ("int", "OrderSide (uint8)", 0, 255)),
+    ("type", "type", ("int", "OrderType (uint8)", 0, 255)),
+    ("price", "price", ("float", "double")),
+    ("volume", "volume", ("float", "double")),
+    ("tp", "tp", ("float", "double")),
+    ("sl", "sl", ("float", "double")),
+)
+
+Balance.fbe_spec = (
+    ("currency", "currency", ("string",)),
+    ("amount", "amount", ("float", "double")),
+    ("locked", "locked", ("float", "double")),
+)
+
+Account.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("name", "name", ("string",)),
+    ("state", "state", ("int", "StateEx (uint8)", 0, 255)),
+    ("wallet", "wallet", ("struct", Balance)),
+    ("asset", "asset", ("optional", ("struct", Balance))),
+    ("orders", "orders", ("vector", ("struct", Order))),
+)
+
+OrderMessage.fbe_spec = (
+    ("body", "body", ("struct", Order)),
+)
+
+BalanceMessage.fbe_spec = (
+    ("body", "body", ("struct", Balance)),
+)
+
+AccountMessage.fbe_spec = (
+    ("body", "body", ("struct", Account)),
+)
 
 
 def fbe_tx_Order(v: Order) -> str:

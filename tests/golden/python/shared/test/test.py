@@ -439,7 +439,10 @@ class StructSimple(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructSimple(self)
+        try:
+            return fbe_js_StructSimple(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructSimple:
@@ -801,7 +804,10 @@ class StructOptional(StructSimple):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructOptional(self)
+        try:
+            return fbe_js_StructOptional(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructOptional:
@@ -1133,7 +1139,10 @@ class StructNested(StructOptional):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructNested(self)
+        try:
+            return fbe_js_StructNested(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructNested:
@@ -1216,7 +1225,10 @@ class StructBytes(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructBytes(self)
+        try:
+            return fbe_js_StructBytes(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructBytes:
@@ -1320,7 +1332,10 @@ class StructArray(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructArray(self)
+        try:
+            return fbe_js_StructArray(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructArray:
@@ -1424,7 +1439,10 @@ class StructVector(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructVector(self)
+        try:
+            return fbe_js_StructVector(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructVector:
@@ -1528,7 +1546,10 @@ class StructList(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructList(self)
+        try:
+            return fbe_js_StructList(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructList:
@@ -1614,7 +1635,10 @@ class StructSet(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructSet(self)
+        try:
+            return fbe_js_StructSet(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructSet:
@@ -1718,7 +1742,10 @@ class StructMap(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructMap(self)
+        try:
+            return fbe_js_StructMap(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructMap:
@@ -1822,7 +1849,10 @@ class StructHash(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructHash(self)
+        try:
+            return fbe_js_StructHash(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructHash:
@@ -1902,7 +1932,10 @@ class StructHashEx(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructHashEx(self)
+        try:
+            return fbe_js_StructHashEx(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructHashEx:
@@ -1974,12 +2007,387 @@ class StructEmpty(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_StructEmpty(self)
+        try:
+            return fbe_js_StructEmpty(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructEmpty:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_StructEmpty(fbe.jsonfmt.parse(text), "StructEmpty", fbe.jsonfmt.budget(text, limits))
+
+
+StructSimple.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("f1", "f1", ("bool",)),
+    ("f2", "f2", ("bool",)),
+    ("f3", "f3", ("int", "byte", 0, 255)),
+    ("f4", "f4", ("int", "byte", 0, 255)),
+    ("f5", "f5", ("int", "char", 0, 255)),
+    ("f6", "f6", ("int", "char", 0, 255)),
+    ("f7", "f7", ("int", "wchar", 0, 4294967295)),
+    ("f8", "f8", ("int", "wchar", 0, 4294967295)),
+    ("f9", "f9", ("int", "int8", -128, 127)),
+    ("f10", "f10", ("int", "int8", -128, 127)),
+    ("f11", "f11", ("int", "uint8", 0, 255)),
+    ("f12", "f12", ("int", "uint8", 0, 255)),
+    ("f13", "f13", ("int", "int16", -32768, 32767)),
+    ("f14", "f14", ("int", "int16", -32768, 32767)),
+    ("f15", "f15", ("int", "uint16", 0, 65535)),
+    ("f16", "f16", ("int", "uint16", 0, 65535)),
+    ("f17", "f17", ("int", "int32", -2147483648, 2147483647)),
+    ("f18", "f18", ("int", "int32", -2147483648, 2147483647)),
+    ("f19", "f19", ("int", "uint32", 0, 4294967295)),
+    ("f20", "f20", ("int", "uint32", 0, 4294967295)),
+    ("f21", "f21", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("f22", "f22", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("f23", "f23", ("int", "uint64", 0, 18446744073709551615)),
+    ("f24", "f24", ("int", "uint64", 0, 18446744073709551615)),
+    ("f25", "f25", ("float", "float")),
+    ("f26", "f26", ("float", "float")),
+    ("f27", "f27", ("float", "double")),
+    ("f28", "f28", ("float", "double")),
+    ("f29", "f29", ("decimal",)),
+    ("f30", "f30", ("decimal",)),
+    ("f31", "f31", ("string",)),
+    ("f32", "f32", ("string",)),
+    ("f33", "f33", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f34", "f34", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f35", "f35", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f36", "f36", ("uuid",)),
+    ("f37", "f37", ("uuid",)),
+    ("f38", "f38", ("uuid",)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255)),
+    ("f41", "f41", ("struct", pkg_proto.Order)),
+    ("f42", "f42", ("struct", pkg_proto.Balance)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255)),
+    ("f44", "f44", ("struct", pkg_proto.Account)),
+)
+
+StructOptional.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("f1", "f1", ("bool",)),
+    ("f2", "f2", ("bool",)),
+    ("f3", "f3", ("int", "byte", 0, 255)),
+    ("f4", "f4", ("int", "byte", 0, 255)),
+    ("f5", "f5", ("int", "char", 0, 255)),
+    ("f6", "f6", ("int", "char", 0, 255)),
+    ("f7", "f7", ("int", "wchar", 0, 4294967295)),
+    ("f8", "f8", ("int", "wchar", 0, 4294967295)),
+    ("f9", "f9", ("int", "int8", -128, 127)),
+    ("f10", "f10", ("int", "int8", -128, 127)),
+    ("f11", "f11", ("int", "uint8", 0, 255)),
+    ("f12", "f12", ("int", "uint8", 0, 255)),
+    ("f13", "f13", ("int", "int16", -32768, 32767)),
+    ("f14", "f14", ("int", "int16", -32768, 32767)),
+    ("f15", "f15", ("int", "uint16", 0, 65535)),
+    ("f16", "f16", ("int", "uint16", 0, 65535)),
+    ("f17", "f17", ("int", "int32", -2147483648, 2147483647)),
+    ("f18", "f18", ("int", "int32", -2147483648, 2147483647)),
+    ("f19", "f19", ("int", "uint32", 0, 4294967295)),
+    ("f20", "f20", ("int", "uint32", 0, 4294967295)),
+    ("f21", "f21", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("f22", "f22", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("f23", "f23", ("int", "uint64", 0, 18446744073709551615)),
+    ("f24", "f24", ("int", "uint64", 0, 18446744073709551615)),
+    ("f25", "f25", ("float", "float")),
+    ("f26", "f26", ("float", "float")),
+    ("f27", "f27", ("float", "double")),
+    ("f28", "f28", ("float", "double")),
+    ("f29", "f29", ("decimal",)),
+    ("f30", "f30", ("decimal",)),
+    ("f31", "f31", ("string",)),
+    ("f32", "f32", ("string",)),
+    ("f33", "f33", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f34", "f34", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f35", "f35", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f36", "f36", ("uuid",)),
+    ("f37", "f37", ("uuid",)),
+    ("f38", "f38", ("uuid",)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255)),
+    ("f41", "f41", ("struct", pkg_proto.Order)),
+    ("f42", "f42", ("struct", pkg_proto.Balance)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255)),
+    ("f44", "f44", ("struct", pkg_proto.Account)),
+    ("f100", "f100", ("optional", ("bool",))),
+    ("f101", "f101", ("optional", ("bool",))),
+    ("f102", "f102", ("optional", ("bool",))),
+    ("f103", "f103", ("optional", ("int", "byte", 0, 255))),
+    ("f104", "f104", ("optional", ("int", "byte", 0, 255))),
+    ("f105", "f105", ("optional", ("int", "byte", 0, 255))),
+    ("f106", "f106", ("optional", ("int", "char", 0, 255))),
+    ("f107", "f107", ("optional", ("int", "char", 0, 255))),
+    ("f108", "f108", ("optional", ("int", "char", 0, 255))),
+    ("f109", "f109", ("optional", ("int", "wchar", 0, 4294967295))),
+    ("f110", "f110", ("optional", ("int", "wchar", 0, 4294967295))),
+    ("f111", "f111", ("optional", ("int", "wchar", 0, 4294967295))),
+    ("f112", "f112", ("optional", ("int", "int8", -128, 127))),
+    ("f113", "f113", ("optional", ("int", "int8", -128, 127))),
+    ("f114", "f114", ("optional", ("int", "int8", -128, 127))),
+    ("f115", "f115", ("optional", ("int", "uint8", 0, 255))),
+    ("f116", "f116", ("optional", ("int", "uint8", 0, 255))),
+    ("f117", "f117", ("optional", ("int", "uint8", 0, 255))),
+    ("f118", "f118", ("optional", ("int", "int16", -32768, 32767))),
+    ("f119", "f119", ("optional", ("int", "int16", -32768, 32767))),
+    ("f120", "f120", ("optional", ("int", "int16", -32768, 32767))),
+    ("f121", "f121", ("optional", ("int", "uint16", 0, 65535))),
+    ("f122", "f122", ("optional", ("int", "uint16", 0, 65535))),
+    ("f123", "f123", ("optional", ("int", "uint16", 0, 65535))),
+    ("f124", "f124", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f125", "f125", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f126", "f126", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f127", "f127", ("optional", ("int", "uint32", 0, 4294967295))),
+    ("f128", "f128", ("optional", ("int", "uint32", 0, 4294967295))),
+    ("f129", "f129", ("optional", ("int", "uint32", 0, 4294967295))),
+    ("f130", "f130", ("optional", ("int", "int64", -9223372036854775808, 9223372036854775807))),
+    ("f131", "f131", ("optional", ("int", "int64", -9223372036854775808, 9223372036854775807))),
+    ("f132", "f132", ("optional", ("int", "int64", -9223372036854775808, 9223372036854775807))),
+    ("f133", "f133", ("optional", ("int", "uint64", 0, 18446744073709551615))),
+    ("f134", "f134", ("optional", ("int", "uint64", 0, 18446744073709551615))),
+    ("f135", "f135", ("optional", ("int", "uint64", 0, 18446744073709551615))),
+    ("f136", "f136", ("optional", ("float", "float"))),
+    ("f137", "f137", ("optional", ("float", "float"))),
+    ("f138", "f138", ("optional", ("float", "float"))),
+    ("f139", "f139", ("optional", ("float", "double"))),
+    ("f140", "f140", ("optional", ("float", "double"))),
+    ("f141", "f141", ("optional", ("float", "double"))),
+    ("f142", "f142", ("optional", ("decimal",))),
+    ("f143", "f143", ("optional", ("decimal",))),
+    ("f144", "f144", ("optional", ("decimal",))),
+    ("f145", "f145", ("optional", ("string",))),
+    ("f146", "f146", ("optional", ("string",))),
+    ("f147", "f147", ("optional", ("string",))),
+    ("f148", "f148", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
+    ("f149", "f149", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
+    ("f150", "f150", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
+    ("f151", "f151", ("optional", ("uuid",))),
+    ("f152", "f152", ("optional", ("uuid",))),
+    ("f153", "f153", ("optional", ("uuid",))),
+    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255))),
+    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255))),
+    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255))),
+    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255))),
+    ("f158", "f158", ("optional", ("struct", pkg_proto.Order))),
+    ("f159", "f159", ("optional", ("struct", pkg_proto.Order))),
+    ("f160", "f160", ("optional", ("struct", pkg_proto.Balance))),
+    ("f161", "f161", ("optional", ("struct", pkg_proto.Balance))),
+    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255))),
+    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255))),
+    ("f164", "f164", ("optional", ("struct", pkg_proto.Account))),
+    ("f165", "f165", ("optional", ("struct", pkg_proto.Account))),
+)
+
+StructNested.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("f1", "f1", ("bool",)),
+    ("f2", "f2", ("bool",)),
+    ("f3", "f3", ("int", "byte", 0, 255)),
+    ("f4", "f4", ("int", "byte", 0, 255)),
+    ("f5", "f5", ("int", "char", 0, 255)),
+    ("f6", "f6", ("int", "char", 0, 255)),
+    ("f7", "f7", ("int", "wchar", 0, 4294967295)),
+    ("f8", "f8", ("int", "wchar", 0, 4294967295)),
+    ("f9", "f9", ("int", "int8", -128, 127)),
+    ("f10", "f10", ("int", "int8", -128, 127)),
+    ("f11", "f11", ("int", "uint8", 0, 255)),
+    ("f12", "f12", ("int", "uint8", 0, 255)),
+    ("f13", "f13", ("int", "int16", -32768, 32767)),
+    ("f14", "f14", ("int", "int16", -32768, 32767)),
+    ("f15", "f15", ("int", "uint16", 0, 65535)),
+    ("f16", "f16", ("int", "uint16", 0, 65535)),
+    ("f17", "f17", ("int", "int32", -2147483648, 2147483647)),
+    ("f18", "f18", ("int", "int32", -2147483648, 2147483647)),
+    ("f19", "f19", ("int", "uint32", 0, 4294967295)),
+    ("f20", "f20", ("int", "uint32", 0, 4294967295)),
+    ("f21", "f21", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("f22", "f22", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("f23", "f23", ("int", "uint64", 0, 18446744073709551615)),
+    ("f24", "f24", ("int", "uint64", 0, 18446744073709551615)),
+    ("f25", "f25", ("float", "float")),
+    ("f26", "f26", ("float", "float")),
+    ("f27", "f27", ("float", "double")),
+    ("f28", "f28", ("float", "double")),
+    ("f29", "f29", ("decimal",)),
+    ("f30", "f30", ("decimal",)),
+    ("f31", "f31", ("string",)),
+    ("f32", "f32", ("string",)),
+    ("f33", "f33", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f34", "f34", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f35", "f35", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f36", "f36", ("uuid",)),
+    ("f37", "f37", ("uuid",)),
+    ("f38", "f38", ("uuid",)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255)),
+    ("f41", "f41", ("struct", pkg_proto.Order)),
+    ("f42", "f42", ("struct", pkg_proto.Balance)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255)),
+    ("f44", "f44", ("struct", pkg_proto.Account)),
+    ("f100", "f100", ("optional", ("bool",))),
+    ("f101", "f101", ("optional", ("bool",))),
+    ("f102", "f102", ("optional", ("bool",))),
+    ("f103", "f103", ("optional", ("int", "byte", 0, 255))),
+    ("f104", "f104", ("optional", ("int", "byte", 0, 255))),
+    ("f105", "f105", ("optional", ("int", "byte", 0, 255))),
+    ("f106", "f106", ("optional", ("int", "char", 0, 255))),
+    ("f107", "f107", ("optional", ("int", "char", 0, 255))),
+    ("f108", "f108", ("optional", ("int", "char", 0, 255))),
+    ("f109", "f109", ("optional", ("int", "wchar", 0, 4294967295))),
+    ("f110", "f110", ("optional", ("int", "wchar", 0, 4294967295))),
+    ("f111", "f111", ("optional", ("int", "wchar", 0, 4294967295))),
+    ("f112", "f112", ("optional", ("int", "int8", -128, 127))),
+    ("f113", "f113", ("optional", ("int", "int8", -128, 127))),
+    ("f114", "f114", ("optional", ("int", "int8", -128, 127))),
+    ("f115", "f115", ("optional", ("int", "uint8", 0, 255))),
+    ("f116", "f116", ("optional", ("int", "uint8", 0, 255))),
+    ("f117", "f117", ("optional", ("int", "uint8", 0, 255))),
+    ("f118", "f118", ("optional", ("int", "int16", -32768, 32767))),
+    ("f119", "f119", ("optional", ("int", "int16", -32768, 32767))),
+    ("f120", "f120", ("optional", ("int", "int16", -32768, 32767))),
+    ("f121", "f121", ("optional", ("int", "uint16", 0, 65535))),
+    ("f122", "f122", ("optional", ("int", "uint16", 0, 65535))),
+    ("f123", "f123", ("optional", ("int", "uint16", 0, 65535))),
+    ("f124", "f124", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f125", "f125", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f126", "f126", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f127", "f127", ("optional", ("int", "uint32", 0, 4294967295))),
+    ("f128", "f128", ("optional", ("int", "uint32", 0, 4294967295))),
+    ("f129", "f129", ("optional", ("int", "uint32", 0, 4294967295))),
+    ("f130", "f130", ("optional", ("int", "int64", -9223372036854775808, 9223372036854775807))),
+    ("f131", "f131", ("optional", ("int", "int64", -9223372036854775808, 9223372036854775807))),
+    ("f132", "f132", ("optional", ("int", "int64", -9223372036854775808, 9223372036854775807))),
+    ("f133", "f133", ("optional", ("int", "uint64", 0, 18446744073709551615))),
+    ("f134", "f134", ("optional", ("int", "uint64", 0, 18446744073709551615))),
+    ("f135", "f135", ("optional", ("int", "uint64", 0, 18446744073709551615))),
+    ("f136", "f136", ("optional", ("float", "float"))),
+    ("f137", "f137", ("optional", ("float", "float"))),
+    ("f138", "f138", ("optional", ("float", "float"))),
+    ("f139", "f139", ("optional", ("float", "double"))),
+    ("f140", "f140", ("optional", ("float", "double"))),
+    ("f141", "f141", ("optional", ("float", "double"))),
+    ("f142", "f142", ("optional", ("decimal",))),
+    ("f143", "f143", ("optional", ("decimal",))),
+    ("f144", "f144", ("optional", ("decimal",))),
+    ("f145", "f145", ("optional", ("string",))),
+    ("f146", "f146", ("optional", ("string",))),
+    ("f147", "f147", ("optional", ("string",))),
+    ("f148", "f148", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
+    ("f149", "f149", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
+    ("f150", "f150", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
+    ("f151", "f151", ("optional", ("uuid",))),
+    ("f152", "f152", ("optional", ("uuid",))),
+    ("f153", "f153", ("optional", ("uuid",))),
+    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255))),
+    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255))),
+    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255))),
+    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255))),
+    ("f158", "f158", ("optional", ("struct", pkg_proto.Order))),
+    ("f159", "f159", ("optional", ("struct", pkg_proto.Order))),
+    ("f160", "f160", ("optional", ("struct", pkg_proto.Balance))),
+    ("f161", "f161", ("optional", ("struct", pkg_proto.Balance))),
+    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255))),
+    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255))),
+    ("f164", "f164", ("optional", ("struct", pkg_proto.Account))),
+    ("f165", "f165", ("optional", ("struct", pkg_proto.Account))),
+    ("f1000", "f1000", ("int", "EnumSimple (int32)", -2147483648, 2147483647)),
+    ("f1001", "f1001", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
+    ("f1002", "f1002", ("int", "EnumTyped (uint8)", 0, 255)),
+    ("f1003", "f1003", ("optional", ("int", "EnumTyped (uint8)", 0, 255))),
+    ("f1004", "f1004", ("int", "FlagsSimple (int32)", 0, 4294967295)),
+    ("f1005", "f1005", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295))),
+    ("f1006", "f1006", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615)),
+    ("f1007", "f1007", ("optional", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615))),
+    ("f1008", "f1008", ("struct", StructSimple)),
+    ("f1009", "f1009", ("optional", ("struct", StructSimple))),
+    ("f1010", "f1010", ("struct", StructOptional)),
+    ("f1011", "f1011", ("optional", ("struct", StructOptional))),
+)
+
+StructBytes.fbe_spec = (
+    ("f1", "f1", ("bytes",)),
+    ("f2", "f2", ("optional", ("bytes",))),
+    ("f3", "f3", ("optional", ("bytes",))),
+)
+
+StructArray.fbe_spec = (
+    ("f1", "f1", ("array", ("int", "byte", 0, 255), 2)),
+    ("f2", "f2", ("array", ("optional", ("int", "byte", 0, 255)), 2)),
+    ("f3", "f3", ("array", ("bytes",), 2)),
+    ("f4", "f4", ("array", ("optional", ("bytes",)), 2)),
+    ("f5", "f5", ("array", ("int", "EnumSimple (int32)", -2147483648, 2147483647), 2)),
+    ("f6", "f6", ("array", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)), 2)),
+    ("f7", "f7", ("array", ("int", "FlagsSimple (int32)", 0, 4294967295), 2)),
+    ("f8", "f8", ("array", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)), 2)),
+    ("f9", "f9", ("array", ("struct", StructSimple), 2)),
+    ("f10", "f10", ("array", ("optional", ("struct", StructSimple)), 2)),
+)
+
+StructVector.fbe_spec = (
+    ("f1", "f1", ("vector", ("int", "byte", 0, 255))),
+    ("f2", "f2", ("vector", ("optional", ("int", "byte", 0, 255)))),
+    ("f3", "f3", ("vector", ("bytes",))),
+    ("f4", "f4", ("vector", ("optional", ("bytes",)))),
+    ("f5", "f5", ("vector", ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
+    ("f6", "f6", ("vector", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)))),
+    ("f7", "f7", ("vector", ("int", "FlagsSimple (int32)", 0, 4294967295))),
+    ("f8", "f8", ("vector", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)))),
+    ("f9", "f9", ("vector", ("struct", StructSimple))),
+    ("f10", "f10", ("vector", ("optional", ("struct", StructSimple)))),
+)
+
+StructList.fbe_spec = (
+    ("f1", "f1", ("list", ("int", "byte", 0, 255))),
+    ("f2", "f2", ("list", ("optional", ("int", "byte", 0, 255)))),
+    ("f3", "f3", ("list", ("bytes",))),
+    ("f4", "f4", ("list", ("optional", ("bytes",)))),
+    ("f5", "f5", ("list", ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
+    ("f6", "f6", ("list", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)))),
+    ("f7", "f7", ("list", ("int", "FlagsSimple (int32)", 0, 4294967295))),
+    ("f8", "f8", ("list", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)))),
+    ("f9", "f9", ("list", ("struct", StructSimple))),
+    ("f10", "f10", ("list", ("optional", ("struct", StructSimple)))),
+)
+
+StructSet.fbe_spec = (
+    ("f1", "f1", ("set", ("int", "byte", 0, 255))),
+    ("f2", "f2", ("set", ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
+    ("f3", "f3", ("set", ("int", "FlagsSimple (int32)", 0, 4294967295))),
+    ("f4", "f4", ("set", ("struct", StructSimple))),
+)
+
+StructMap.fbe_spec = (
+    ("f1", "f1", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "byte", 0, 255))),
+    ("f2", "f2", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "byte", 0, 255)))),
+    ("f3", "f3", ("map", ("int", "int32", -2147483648, 2147483647), ("bytes",))),
+    ("f4", "f4", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("bytes",)))),
+    ("f5", "f5", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
+    ("f6", "f6", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)))),
+    ("f7", "f7", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "FlagsSimple (int32)", 0, 4294967295))),
+    ("f8", "f8", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)))),
+    ("f9", "f9", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", StructSimple))),
+    ("f10", "f10", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("struct", StructSimple)))),
+)
+
+StructHash.fbe_spec = (
+    ("f1", "f1", ("hash", ("string",), ("int", "byte", 0, 255))),
+    ("f2", "f2", ("hash", ("string",), ("optional", ("int", "byte", 0, 255)))),
+    ("f3", "f3", ("hash", ("string",), ("bytes",))),
+    ("f4", "f4", ("hash", ("string",), ("optional", ("bytes",)))),
+    ("f5", "f5", ("hash", ("string",), ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
+    ("f6", "f6", ("hash", ("string",), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)))),
+    ("f7", "f7", ("hash", ("string",), ("int", "FlagsSimple (int32)", 0, 4294967295))),
+    ("f8", "f8", ("hash", ("string",), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)))),
+    ("f9", "f9", ("hash", ("string",), ("struct", StructSimple))),
+    ("f10", "f10", ("hash", ("string",), ("optional", ("struct", StructSimple)))),
+)
+
+StructHashEx.fbe_spec = (
+    ("f1", "f1", ("hash", ("struct", StructSimple), ("struct", StructNested))),
+    ("f2", "f2", ("hash", ("struct", StructSimple), ("optional", ("struct", StructNested)))),
+)
 
 
 def fbe_tx_StructSimple(v: StructSimple) -> str:

@@ -570,7 +570,10 @@ class Counted(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Counted(self)
+        try:
+            return fbe_js_Counted(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Counted:
@@ -647,7 +650,10 @@ class Shifted(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Shifted(self)
+        try:
+            return fbe_js_Shifted(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Shifted:
@@ -724,7 +730,10 @@ class AfterShift(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_AfterShift(self)
+        try:
+            return fbe_js_AfterShift(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> AfterShift:
@@ -801,7 +810,10 @@ class Fixed(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Fixed(self)
+        try:
+            return fbe_js_Fixed(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Fixed:
@@ -880,7 +892,10 @@ class Derived(Fixed):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Derived(self)
+        try:
+            return fbe_js_Derived(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Derived:
@@ -961,7 +976,10 @@ class ImportedBase(pkg_market.Instrument):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_ImportedBase(self)
+        try:
+            return fbe_js_ImportedBase(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> ImportedBase:
@@ -1038,7 +1056,10 @@ class Note(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Note(self)
+        try:
+            return fbe_js_Note(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Note:
@@ -1122,7 +1143,10 @@ class Quiet(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Quiet(self)
+        try:
+            return fbe_js_Quiet(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Quiet:
@@ -1194,7 +1218,10 @@ class Empty(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Empty(self)
+        try:
+            return fbe_js_Empty(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Empty:
@@ -1424,7 +1451,10 @@ class Everything(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Everything(self)
+        try:
+            return fbe_js_Everything(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Everything:
@@ -1504,7 +1534,10 @@ class PlaceOrder(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_PlaceOrder(self)
+        try:
+            return fbe_js_PlaceOrder(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> PlaceOrder:
@@ -1581,7 +1614,10 @@ class Accepted(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Accepted(self)
+        try:
+            return fbe_js_Accepted(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Accepted:
@@ -1661,7 +1697,10 @@ class Rejected(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Rejected(self)
+        try:
+            return fbe_js_Rejected(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Rejected:
@@ -1738,7 +1777,10 @@ class Ping(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Ping(self)
+        try:
+            return fbe_js_Ping(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Ping:
@@ -1821,7 +1863,10 @@ class FixedKeywords(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_FixedKeywords(self)
+        try:
+            return fbe_js_FixedKeywords(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FixedKeywords:
@@ -1922,12 +1967,143 @@ class Keywords(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Keywords(self)
+        try:
+            return fbe_js_Keywords(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Keywords:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_Keywords(fbe.jsonfmt.parse(text), "Keywords", fbe.jsonfmt.budget(text, limits))
+
+
+Counted.fbe_spec = (
+    ("a", "a", ("int", "int32", -2147483648, 2147483647)),
+)
+
+Shifted.fbe_spec = (
+    ("a", "a", ("int", "int32", -2147483648, 2147483647)),
+)
+
+AfterShift.fbe_spec = (
+    ("a", "a", ("int", "int32", -2147483648, 2147483647)),
+)
+
+Fixed.fbe_spec = (
+    ("a", "a", ("int", "int32", -2147483648, 2147483647)),
+)
+
+Derived.fbe_spec = (
+    ("a", "a", ("int", "int32", -2147483648, 2147483647)),
+    ("b", "b", ("int", "int32", -2147483648, 2147483647)),
+)
+
+ImportedBase.fbe_spec = (
+    ("symbol", "symbol", ("string",)),
+    ("digits", "digits", ("int", "int32", -2147483648, 2147483647)),
+    ("price", "price", ("float", "double")),
+)
+
+Note.fbe_spec = (
+    ("text", "text", ("string",)),
+)
+
+Quiet.fbe_spec = (
+    ("password", "password", ("string",)),
+    ("legacy", "legacy", ("int", "int32", -2147483648, 2147483647)),
+)
+
+Everything.fbe_spec = (
+    ("id", "id", ("int", "int32", -2147483648, 2147483647)),
+    ("f1", "f1", ("bool",)),
+    ("f2", "f2", ("int", "byte", 0, 255)),
+    ("f3", "f3", ("int", "char", 0, 255)),
+    ("f4", "f4", ("int", "wchar", 0, 4294967295)),
+    ("f5", "f5", ("int", "int8", -128, 127)),
+    ("f6", "f6", ("int", "uint8", 0, 255)),
+    ("f7", "f7", ("int", "int16", -32768, 32767)),
+    ("f8", "f8", ("int", "uint16", 0, 65535)),
+    ("f9", "f9", ("int", "int32", -2147483648, 2147483647)),
+    ("f10", "f10", ("int", "uint32", 0, 4294967295)),
+    ("f11", "f11", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("f12", "f12", ("int", "uint64", 0, 18446744073709551615)),
+    ("f13", "f13", ("float", "float")),
+    ("f14", "f14", ("float", "double")),
+    ("f15", "f15", ("decimal",)),
+    ("f16", "f16", ("decimal",)),
+    ("f17", "f17", ("string",)),
+    ("f18", "f18", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f19", "f19", ("int", "timestamp", 0, 18446744073709551615)),
+    ("f20", "f20", ("uuid",)),
+    ("f21", "f21", ("uuid",)),
+    ("f22", "f22", ("uuid",)),
+    ("f23", "f23", ("uuid",)),
+    ("f24", "f24", ("bytes",)),
+    ("f25", "f25", ("int", "EByte (uint8)", 0, 255)),
+    ("f26", "f26", ("int", "Side (uint8)", 0, 255)),
+    ("f27", "f27", ("int", "FByte (uint8)", 0, 255)),
+    ("f28", "f28", ("int", "FUInt64 (uint64)", 0, 18446744073709551615)),
+    ("f29", "f29", ("struct", Counted)),
+    ("f30", "f30", ("struct", pkg_market.Instrument)),
+    ("f31", "f31", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f32", "f32", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f33", "f33", ("optional", ("string",))),
+    ("f34", "f34", ("optional", ("int", "EByte (uint8)", 0, 255))),
+    ("f35", "f35", ("optional", ("struct", Counted))),
+    ("f36", "f36", ("array", ("int", "int32", -2147483648, 2147483647), 3)),
+    ("f37", "f37", ("array", ("optional", ("string",)), 2)),
+    ("f38", "f38", ("vector", ("float", "double"))),
+    ("f39", "f39", ("vector", ("optional", ("struct", Counted)))),
+    ("f40", "f40", ("list", ("string",))),
+    ("f41", "f41", ("set", ("int", "int64", -9223372036854775808, 9223372036854775807))),
+    ("f42", "f42", ("set", ("struct", pkg_market.Instrument))),
+    ("f43", "f43", ("map", ("int", "int32", -2147483648, 2147483647), ("string",))),
+    ("f44", "f44", ("map", ("string",), ("optional", ("struct", Counted)))),
+    ("f45", "f45", ("hash", ("uuid",), ("bytes",))),
+    ("f46", "f46", ("hash", ("struct", pkg_market.Instrument), ("struct", Counted))),
+    ("f47", "f47", ("optional", ("int", "int32", -2147483648, 2147483647))),
+    ("f47Reset", "f47Reset", ("bool",)),
+    ("f48", "f48", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
+    ("f49", "f49", ("map", ("bytes",), ("int", "int32", -2147483648, 2147483647))),
+    ("f50", "f50", ("hash", ("bytes",), ("string",))),
+)
+
+PlaceOrder.fbe_spec = (
+    ("id", "id", ("uuid",)),
+    ("instrument", "instrument", ("struct", pkg_market.Instrument)),
+)
+
+Accepted.fbe_spec = (
+    ("id", "id", ("uuid",)),
+)
+
+Rejected.fbe_spec = (
+    ("id", "id", ("uuid",)),
+    ("reason", "reason", ("string",)),
+)
+
+Ping.fbe_spec = (
+    ("sequence", "sequence", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+)
+
+FixedKeywords.fbe_spec = (
+    ("new", "new", ("int", "int32", -2147483648, 2147483647)),
+    ("swap", "swap", ("bool",)),
+    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647)),
+)
+
+Keywords.fbe_spec = (
+    ("new", "new", ("int", "int32", -2147483648, 2147483647)),
+    ("class", "class_", ("string",)),
+    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647)),
+    ("swap", "swap", ("bool",)),
+    ("from", "from_", ("int", "int32", -2147483648, 2147483647)),
+    ("None", "None_", ("int", "int32", -2147483648, 2147483647)),
+    ("NULL", "NULL", ("int", "int32", -2147483648, 2147483647)),
+    ("operator", "operator", ("optional", ("int", "Reserved (int32)", -2147483648, 2147483647))),
+    ("this", "this", ("vector", ("struct", FixedKeywords))),
+)
 
 
 def fbe_tx_Counted(v: Counted) -> str:

@@ -126,7 +126,10 @@ class Instrument(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Instrument(self)
+        try:
+            return fbe_js_Instrument(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Instrument:
@@ -206,12 +209,26 @@ class Failure(fbe.Struct):
 
     def to_json(self) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        return fbe_js_Failure(self)
+        try:
+            return fbe_js_Failure(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
 
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Failure:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
         return fbe_jr_Failure(fbe.jsonfmt.parse(text), "Failure", fbe.jsonfmt.budget(text, limits))
+
+
+Instrument.fbe_spec = (
+    ("symbol", "symbol", ("string",)),
+    ("digits", "digits", ("int", "int32", -2147483648, 2147483647)),
+)
+
+Failure.fbe_spec = (
+    ("id", "id", ("uuid",)),
+    ("reason", "reason", ("string",)),
+)
 
 
 def fbe_tx_Instrument(v: Instrument) -> str:
