@@ -16,7 +16,8 @@
 # Nothing is ever installed into PYTHON itself.
 #
 # Knobs: PYTHON (interpreter the venv is made from), VENV, SHARED (the
-# original's reference material, ../shared), JOBS (parallel build jobs).
+# original's reference material, ../shared), JOBS (parallel build jobs),
+# PYTEST_WORKERS (pytest-xdist workers of the big Python suites; default JOBS).
 # Per-part targets live in mk/*.mk; each adds its suites to TEST_TARGETS and
 # its fast Python suites to CHECK_TARGETS.
 
@@ -27,6 +28,7 @@ PYTHON ?= python3
 VENV ?= build/venv
 SHARED ?= $(abspath ../shared)
 JOBS ?= $(shell nproc)
+PYTEST_WORKERS ?= $(JOBS)
 export SHARED
 
 # Recipes run Python as $(PYTHON), the venv's interpreter; VENV_FROM is the

@@ -7,4 +7,4 @@ TEST_TARGETS += test-python
 CHECK_TARGETS += test-python
 
 test-python: venv
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests/python
+	$(PYTHON) -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) tests/python

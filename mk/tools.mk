@@ -21,7 +21,7 @@ textmate-deps:
 	  fi; \
 	else echo "npm not found: the grammar is only checked by its Python test"; fi
 
-TOOLS_PYTEST = $(PYTHON) -m pytest -q -p no:cacheprovider tests/tools
+TOOLS_PYTEST = $(PYTHON) -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) tests/tools
 
 test-tools: textmate-deps venv
 	$(TOOLS_PYTEST)
