@@ -19,7 +19,8 @@ are added up:
                 rest of its failed cases are known ones and count as skipped
 
 A suite that exits non-zero without a counted failure (a build step failed)
-counts one failure; a suite that counted no test at all fails too. The last
+counts one failure; a suite that counted no test at all fails too, and so
+does each pytest or ctest run in it that found no test. The last
 line is the total, `<label>: N passed, N failed, N skipped`; the exit status
 is 1 when anything failed. Standard library only: it runs before the
 project's virtual environment exists.
@@ -41,6 +42,7 @@ PYTEST_SUMMARY = re.compile(
     r" in [\d.]+s(?: \([^)]*\))?\s*=*$")
 PYTEST_COUNT = re.compile(r"(\d+) (\w+)")
 PYTEST_NOTHING = re.compile(r"^=*\s*no tests ran in [\d.]+s\s*=*$")
+CTEST_NOTHING = re.compile(r"^No tests were found!*$")
 CTEST_SUMMARY = re.compile(r"^\d+% tests passed, (\d+) tests? failed out of (\d+)$")
 CTEST_NOT_RUN = re.compile(r"^\s*\d+ - \S+ \((Skipped|Disabled)\)$")
 TOOL_SUMMARY = re.compile(r"^[a-z][\w.-]*: (\d+) passed, (\d+) failed, (\d+) skipped(?: \((\d+) unexpected\))?")
@@ -52,6 +54,7 @@ class Counts:
     passed: int = 0
     failed: int = 0
     skipped: int = 0
+    empty_runs: int = 0  # runners that found no test at all (not part of the totals)
 
     def add(self, other: Counts) -> None:
         self.passed += other.passed
@@ -70,7 +73,9 @@ def count_log(lines: list[str]) -> Counts:
     counts = Counts()
     for raw in lines:
         line = ANSI.sub("", raw.rstrip("\n"))
-        if m := PYTEST_SUMMARY.match(line):
+        if PYTEST_NOTHING.match(line) or CTEST_NOTHING.match(line):
+            counts.empty_runs += 1
+        elif m := PYTEST_SUMMARY.match(line):
             for number, word in PYTEST_COUNT.findall(m.group(1)):
                 n = int(number)
                 if word in ("passed", "xpassed"):
@@ -142,6 +147,9 @@ def main() -> int:
         elif counts.total() == 0:
             counts.failed = 1
             notes.append("it ran no test")
+        elif counts.empty_runs:
+            counts.failed += counts.empty_runs
+            notes.append(f"{counts.empty_runs} of its test runs found no test")
         # Indented: a line of the report is never read as a tool's summary line.
         line = f"  {suite}: {counts} ({time.monotonic() - started:.0f}s)"
         if notes:

@@ -21,6 +21,7 @@ def test_pytest_summaries():
     assert counts("== 3 failed, 5 passed, 1 skipped, 2 warnings, 1 error in 4.00s ==\n") == (5, 4, 1)
     assert counts("\x1b[32m1 passed, 1 xpassed in 0.10s\x1b[0m\n") == (2, 0, 0)
     assert counts("no tests ran in 0.01s\n") == (0, 0, 0)
+    assert run_suites.count_log(["no tests ran in 0.01s\n", "No tests were found!!!\n"]).empty_runs == 2
     # A test's own output that merely mentions counts is no summary.
     assert counts("assert '3 passed in 1s' == x\n") == (0, 0, 0)
 
@@ -57,17 +58,20 @@ def test_every_suite_runs_and_the_total_is_the_last_line(tmp_path: Path):
         "failing:\n\t@echo '1 failed, 3 passed in 0.1s'; exit 1\n"
         "broken:\n\t@echo 'cc: error'; exit 2\n"
         "empty:\n\t@echo 'nothing here'\n"
+        "half:\n\t@echo '3 passed in 0.1s'; echo 'No tests were found!!!'\n"
         "later:\n\t@echo '100% tests passed, 0 tests failed out of 4'\n", encoding="utf-8")
     done = subprocess.run(
         [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make test", "--logs", str(tmp_path / "logs"),
-         "--make", f"make --no-print-directory -C {tmp_path}", "ok", "failing", "broken", "empty", "later"],
+         "--make", f"make --no-print-directory -C {tmp_path}", "ok", "failing", "broken", "empty", "half", "later"],
         check=False, capture_output=True, text=True, timeout=60)
     lines = done.stdout.splitlines()
     assert done.returncode == 1
     # failing: 1; broken: exit status without a counted failure; empty: ran no test
-    assert lines[-1] == "make test: 9 passed, 3 failed, 1 skipped"
+    assert lines[-1] == "make test: 12 passed, 4 failed, 1 skipped"
     assert any(line.startswith("  broken: 0 passed, 1 failed, 0 skipped") and "exit status 2" in line for line in lines)
     assert any(line.startswith("  empty: 0 passed, 1 failed, 0 skipped") and "ran no test" in line for line in lines)
+    assert any(line.startswith("  half: 3 passed, 1 failed, 0 skipped") and "1 of its test runs found no test" in line
+               for line in lines)
     assert (tmp_path / "logs" / "later.log").read_text(encoding="utf-8").startswith("100% tests passed")
 
 
