@@ -5,48 +5,55 @@ from __future__ import annotations
 import re
 
 from fbec.model import ir
+from fbec.targets.base import CodeWriter
 
 from .context import Context, ident, map_order, member_ident, set_order
-
-IND = "    "
 
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     flags = e.kind == "flags"
     base = ctx.std("enum", "IntFlag" if flags else "IntEnum")
     note = " Deprecated." if e.deprecated else ""
-    out = [f"class {ident(e.name)}({base}):",
-           f'{IND}"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire}).{note}"""', ""]
-    for v in e.values:
-        out.append(f"{IND}{member_ident(v.name)} = {v.value}")
-    out.append("")
-    if not flags:
-        out += [f"{IND}@classmethod",
-                f"{IND}def _missing_(cls, value: object) -> {ident(e.name)} | None:",
-                f"{IND * 2}return fbe.enum_missing(cls, value)", ""]
-    else:
-        out += [f"{IND}def has_flags(self, flags: int) -> bool:",
-                f'{IND * 2}"""True when every bit of ``flags`` is set."""',
-                f"{IND * 2}return (int(self) & int(flags)) == int(flags)", ""]
-    out += [f"{IND}def __str__(self) -> str:", f"{IND * 2}return fbe_tx_{e.name}(self)", "", ""]
     cls = ident(e.name)
-    out += [f"FBE_M_{e.name}: fbe.EnumMembers[{cls}] = fbe.EnumMembers({cls})", "", ""]
+    code = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+    with code.block(f"class {cls}({base}):"):
+        code.line(f'"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire}).{note}"""')
+        code.blank()
+        for v in e.values:
+            code.line(f"{member_ident(v.name)} = {v.value}")
+        code.blank()
+        if not flags:
+            code.line("@classmethod")
+            with code.block(f"def _missing_(cls, value: object) -> {cls} | None:"):
+                code.line("return fbe.enum_missing(cls, value)")
+        else:
+            with code.block("def has_flags(self, flags: int) -> bool:"):
+                code.line('"""True when every bit of ``flags`` is set."""')
+                code.line("return (int(self) & int(flags)) == int(flags)")
+        code.blank()
+        with code.block("def __str__(self) -> str:"):
+            code.line(f"return fbe_tx_{e.name}(self)")
+    code.blank(2)
+    code.line(f"FBE_M_{e.name}: fbe.EnumMembers[{cls}] = fbe.EnumMembers({cls})")
+    code.blank(2)
     if flags:
         pairs = ", ".join(f'("{v.name}", {v.value})' for v in e.values)
-        out += [f"FBE_N_{e.name}: tuple[tuple[str, int], ...] = ({pairs}{',' if len(e.values) == 1 else ''})", "", "",
-                f"def fbe_tx_{e.name}(value: int) -> str:",
-                f'{IND}"""Text form: the declared flags fully set in value, joined by |."""',
-                f"{IND}return fbe.text.fmt_flags(value, FBE_N_{e.name})", "", ""]
+        code.line(f"FBE_N_{e.name}: tuple[tuple[str, int], ...] = ({pairs}{',' if len(e.values) == 1 else ''})")
+        code.blank(2)
+        with code.block(f"def fbe_tx_{e.name}(value: int) -> str:"):
+            code.line('"""Text form: the declared flags fully set in value, joined by |."""')
+            code.line(f"return fbe.text.fmt_flags(value, FBE_N_{e.name})")
     else:
         names: dict[int, str] = {}
         for v in e.values:
             names.setdefault(v.value, v.name)
         items = ", ".join(f'{k}: "{n}"' for k, n in names.items())
-        out += [f"FBE_N_{e.name}: dict[int, str] = {{{items}}}", "", "",
-                f"def fbe_tx_{e.name}(value: int) -> str:",
-                f'{IND}"""Text form: the first declared name with this value, else <unknown>."""',
-                f'{IND}return FBE_N_{e.name}.get(int(value), "<unknown>")', "", ""]
-    return out
+        code.line(f"FBE_N_{e.name}: dict[int, str] = {{{items}}}")
+        code.blank(2)
+        with code.block(f"def fbe_tx_{e.name}(value: int) -> str:"):
+            code.line('"""Text form: the first declared name with this value, else <unknown>."""')
+            code.line(f'return FBE_N_{e.name}.get(int(value), "<unknown>")')
+    return code.text().splitlines() + ["", ""]
 
 
 def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
@@ -109,18 +116,18 @@ def text_function(ctx: Context, s: ir.Struct) -> list[str]:
         else:
             parts.append(f'"{sep}{f.name}="')
             parts.append(text_expr(ctx, f.type, f"v.{ident(f.name)}"))
-    out = [f"def fbe_tx_{s.name}(v: {cls}) -> str:",
-           f'{IND}"""{s.name} in the original text format (docs/format.md section 9)."""']
-    if not parts:
-        out.append(f'{IND}return "{s.name}()"')
-    else:
-        out.append(f'{IND}return "".join((')
-        out.append(f'{IND * 2}"{s.name}(",')
-        for p in parts:
-            out.append(f"{IND * 2}{p},")
-        out.append(f'{IND * 2}")",')
-        out.append(f"{IND}))")
-    return out + ["", ""]
+    code = CodeWriter()
+    with code.block(f"def fbe_tx_{s.name}(v: {cls}) -> str:"):
+        code.line(f'"""{s.name} in the original text format (docs/format.md section 9)."""')
+        if not parts:
+            code.line(f'return "{s.name}()"')
+        else:
+            with code.block('return "".join((', "))"):
+                code.line(f'"{s.name}(",')
+                for p in parts:
+                    code.line(f"{p},")
+                code.line('")",')
+    return code.text().splitlines() + ["", ""]
 
 
 def _natural(name: str) -> list[object]:
@@ -129,34 +136,52 @@ def _natural(name: str) -> list[object]:
 
 
 def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
-    o = ctx.options
     cls = ident(s.name)
     base = ctx.ref(s.base) if s.base else "fbe.Struct"
+    code = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+    with code.block(f"class {cls}({base}):"):
+        _struct_head(ctx, code, s)
+        _constructor(ctx, code, s)
+        code.blank()
+        _comparisons(code, s)
+        with code.block("def __str__(self) -> str:"):
+            code.line(f"return fbe_tx_{s.name}(self)")
+        code.blank()
+        _shortcuts(ctx, code, s)
+    return code.text().splitlines() + ["", ""]
+
+
+def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
+    """The docstring, __slots__, the class variables and the field annotations."""
+    cls = ident(s.name)
     kind = "message" if s.message else "struct"
-    out = [f"class {cls}({base}):",
-           f'{IND}"""{kind} {s.qualified} (type {s.type_id}).', "",
-           (f"{IND}Keyword construction: ``{cls}({', '.join(ident(f.name) + '=...' for f in s.all_fields[:3])}"
-           f"{', ...' if len(s.all_fields) > 3 else ''})``; omitted fields get their schema defaults."),
-           ]
+    code.line(f'"""{kind} {s.qualified} (type {s.type_id}).')
+    code.blank()
+    code.line(f"Keyword construction: ``{cls}({', '.join(ident(f.name) + '=...' for f in s.all_fields[:3])}"
+              f"{', ...' if len(s.all_fields) > 3 else ''})``; omitted fields get their schema defaults.")
     deprecated = [f.name for f in s.all_fields if f.deprecated]
     if s.deprecated:
-        out += ["", f"{IND}Deprecated."]
+        code.blank()
+        code.line("Deprecated.")
     if deprecated:
-        out += ["", f"{IND}Deprecated fields: {', '.join(deprecated)}."]
-    out += [f'{IND}"""', ""]
+        code.blank()
+        code.line(f"Deprecated fields: {', '.join(deprecated)}.")
+    code.line('"""')
+    code.blank()
     own = ", ".join(f'"{n}"' for n in sorted((ident(f.name) for f in s.fields), key=_natural))
-    out.append(f"{IND}__slots__ = ({own}{',' if len(s.fields) == 1 else ''})")
+    code.line(f"__slots__ = ({own}{',' if len(s.fields) == 1 else ''})")
     allf = ", ".join(f'"{ident(f.name)}"' for f in s.all_fields)
-    out.append(f"{IND}fbe_fields: {ctx.std('typing', 'ClassVar')}[tuple[str, ...]] = "
-               f"({allf}{',' if len(s.all_fields) == 1 else ''})")
-    out.append(f"{IND}fbe_type: ClassVar[int] = {s.type_id}")
-    out.append("")
+    code.line(f"fbe_fields: {ctx.std('typing', 'ClassVar')}[tuple[str, ...]] = "
+              f"({allf}{',' if len(s.all_fields) == 1 else ''})")
+    code.line(f"fbe_type: ClassVar[int] = {s.type_id}")
+    code.blank()
     for f in s.fields:
-        out.append(f"{IND}{ident(f.name)}: {ctx.hint(f.type)}")
-    if s.fields:
-        out.append("")
+        code.line(f"{ident(f.name)}: {ctx.hint(f.type)}")
+    code.blank()
 
-    # constructor
+
+def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
+    """__init__ with every field a keyword argument defaulting to the schema's default."""
     params = []
     body = []
     for f in s.all_fields:
@@ -172,60 +197,76 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
         else:
             params.append(f"{n}: {hint} | None = None")
             body.append(f"self.{n} = {expr} if {n} is None else {n}")
-    if params:
-        out.append(f"{IND}def __init__(")
-        out.append(f"{IND * 2}self,")
+    if not params:
+        with code.block("def __init__(self) -> None:"):
+            code.line("pass")
+        return
+    with code.block("def __init__(", ") -> None:"):
+        code.line("self,")
         for p in params:
-            out.append(f"{IND * 2}{p},")
-        out.append(f"{IND}) -> None:")
-        out += [IND * 2 + b for b in body]
-    else:
-        out += [f"{IND}def __init__(self) -> None:", f"{IND * 2}pass"]
-    out.append("")
+            code.line(f"{p},")
+    with code.indented():
+        for b in body:
+            code.line(b)
 
-    # key-based equality, hashing and ordering
+
+def _comparisons(code: CodeWriter, s: ir.Struct) -> None:
+    """Key-based equality, hashing and ordering."""
+    cls = ident(s.name)
     keys = [ident(k) for k in s.keys]
     mine = "(" + "".join(f"self.{k}, " for k in keys).rstrip(", ") + ("," if len(keys) == 1 else "") + ")"
     theirs = mine.replace("self.", "other.")
-    out += [f"{IND}def __eq__(self, other: object) -> bool:",
-            f"{IND * 2}if not isinstance(other, {cls}):",
-            f"{IND * 3}return NotImplemented",
-            f"{IND * 2}return {mine} == {theirs}" if keys else f"{IND * 2}return True", "",
-            f"{IND}def __hash__(self) -> int:",
-            f"{IND * 2}return hash({mine})", ""]
+    with code.block("def __eq__(self, other: object) -> bool:"):
+        with code.block(f"if not isinstance(other, {cls}):"):
+            code.line("return NotImplemented")
+        code.line(f"return {mine} == {theirs}" if keys else "return True")
+    code.blank()
+    with code.block("def __hash__(self) -> int:"):
+        code.line(f"return hash({mine})")
+    code.blank()
     for op, sym in (("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">=")):
-        out += [f"{IND}def __{op}__(self, other: object) -> bool:",
-                f"{IND * 2}if not isinstance(other, {cls}):",
-                f"{IND * 3}return NotImplemented",
-                f"{IND * 2}return {mine} {sym} {theirs}", ""]
-    out += [f"{IND}def __str__(self) -> str:", f"{IND * 2}return fbe_tx_{s.name}(self)", ""]
+        with code.block(f"def __{op}__(self, other: object) -> bool:"):
+            with code.block(f"if not isinstance(other, {cls}):"):
+                code.line("return NotImplemented")
+            code.line(f"return {mine} {sym} {theirs}")
+        code.blank()
 
-    # shortcuts
-    out += [f"{IND}def to_fbe(self) -> bytes:",
-            f'{IND * 2}"""This value as a versioned root (docs/format.md section 3)."""',
-            f"{IND * 2}return bytes(fbe.encode_versioned(fbe_vw_{s.name}, {ctx.writable(s.qualified, 'self')}))", "",
-            f"{IND}@classmethod",
-            f"{IND}def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> {cls}:",
-            f'{IND * 2}"""Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""',
-            f"{IND * 2}return fbe.decode_versioned(fbe_vr_{s.name}, data, limits)[0]", ""]
-    if o.final:
-        out += [f"{IND}def to_final(self) -> bytes:",
-                f'{IND * 2}"""This value as a final root (docs/format.md section 4)."""',
-                f"{IND * 2}return bytes(fbe.encode_final(fbe_fw_{s.name}, {ctx.writable(s.qualified, 'self')}, {s.type_id}))", "",
-                f"{IND}@classmethod",
-                f"{IND}def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> {cls}:",
-                f'{IND * 2}"""Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""',
-                f"{IND * 2}return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, limits)[0]", ""]
-    if o.json:
+
+def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
+    """to_fbe/from_fbe, to_final/from_final (--final), to_json/from_json (--json)."""
+    cls = ident(s.name)
+    buffer = "data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None"
+    with code.block("def to_fbe(self) -> bytes:"):
+        code.line('"""This value as a versioned root (docs/format.md section 3)."""')
+        code.line(f"return bytes(fbe.encode_versioned(fbe_vw_{s.name}, {ctx.writable(s.qualified, 'self')}))")
+    code.blank()
+    code.line("@classmethod")
+    with code.block(f"def from_fbe(cls, {buffer}) -> {cls}:"):
+        code.line('"""Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
+        code.line(f"return fbe.decode_versioned(fbe_vr_{s.name}, data, limits)[0]")
+    code.blank()
+    if ctx.options.final:
+        with code.block("def to_final(self) -> bytes:"):
+            code.line('"""This value as a final root (docs/format.md section 4)."""')
+            code.line(f"return bytes(fbe.encode_final(fbe_fw_{s.name}, {ctx.writable(s.qualified, 'self')}, "
+                      f"{s.type_id}))")
+        code.blank()
+        code.line("@classmethod")
+        with code.block(f"def from_final(cls, {buffer}) -> {cls}:"):
+            code.line('"""Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
+            code.line(f"return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, limits)[0]")
+        code.blank()
+    if ctx.options.json:
         read = f'fbe_jr_{s.name}(fbe.jsonfmt.parse(text), "{s.name}", fbe.jsonfmt.budget(text, limits))'
-        out += [f"{IND}def to_json(self) -> str:",
-                f'{IND * 2}"""Compact JSON exactly as the original writes it (docs/format.md section 8)."""',
-                f"{IND * 2}try:",
-                f"{IND * 3}return fbe_js_{s.name}({ctx.writable(s.qualified, 'self')})",
-                f"{IND * 2}except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:",
-                f"{IND * 3}raise fbe.EncodeError(fbe.explain(self, e)) from None", "",
-                f"{IND}@classmethod",
-                f"{IND}def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> {cls}:",
-                f'{IND * 2}"""Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""',
-                f'{IND * 2}return {ctx.readable(s.qualified, read)}', ""]
-    return out + [""]
+        with code.block("def to_json(self) -> str:"):
+            code.line('"""Compact JSON exactly as the original writes it (docs/format.md section 8)."""')
+            with code.block("try:"):
+                code.line(f"return fbe_js_{s.name}({ctx.writable(s.qualified, 'self')})")
+            with code.block("except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) "
+                            "as e:"):
+                code.line("raise fbe.EncodeError(fbe.explain(self, e)) from None")
+        code.blank()
+        code.line("@classmethod")
+        with code.block(f"def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> {cls}:"):
+            code.line('"""Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""')
+            code.line(f"return {ctx.readable(s.qualified, read)}")

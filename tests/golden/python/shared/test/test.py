@@ -84,7 +84,6 @@ def fbe_tx_EnumTyped(value: int) -> str:
 class EnumEmpty(IntEnum):
     """enum test.EnumEmpty (int32, stored as int32)."""
 
-
     @classmethod
     def _missing_(cls, value: object) -> EnumEmpty | None:
         return fbe.enum_missing(cls, value)
@@ -168,7 +167,6 @@ def fbe_tx_FlagsTyped(value: int) -> str:
 
 class FlagsEmpty(IntFlag):
     """flags test.FlagsEmpty (int32, stored as int32)."""
-
 
     def has_flags(self, flags: int) -> bool:
         """True when every bit of ``flags`` is set."""
