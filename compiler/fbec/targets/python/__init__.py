@@ -110,12 +110,11 @@ def _imports(used: Imports, packages: list[tuple[str, str]]) -> list[str]:
 
 
 def _emit(lines: list[str], options: Options) -> str:
-    """Write the lines through the shared CodeWriter; the generators indent by four spaces per
-    level, which becomes the configured unit (``-n INDENT``, ``-t``)."""
+    """The module's text: the generators wrote every part with the configured indent unit
+    (``ctx.writer()``), so the lines are taken as they are."""
     w = CodeWriter(options)
     for x in lines:
-        stripped = x.lstrip(" ")
-        w.line(w.unit * ((len(x) - len(stripped)) // 4) + stripped if stripped else "")
+        w.line(x)
     return w.text()
 
 

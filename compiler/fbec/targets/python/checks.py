@@ -16,8 +16,6 @@ from fbec.model import ir
 
 from .context import Context
 
-IND = "    "
-
 
 def _refs(t: ir.Type, out: list[str]) -> None:
     if isinstance(t, ir.StructRef):
@@ -95,9 +93,14 @@ def depth_function(ctx: Context, s: ir.Struct) -> list[str]:
         e = _walk_expr(ctx, f.type, "v." + ident(f.name), 0)
         if e is not None:
             parts.append(e)
-    return [f"def fbe_dn_{s.name}(v: {ident(s.name)}, d: int) -> bool:",
-            f'{IND}"""Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""',
-            f"{IND}return (" + f"\n{IND * 2}and ".join(parts) + ")", "", ""]
+    code = ctx.writer()
+    with code.block(f"def fbe_dn_{s.name}(v: {ident(s.name)}, d: int) -> bool:"):
+        code.line('"""Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""')
+        code.line(f"return ({parts[0]}" + (")" if len(parts) == 1 else ""))
+        with code.indented():
+            for i, part in enumerate(parts[1:], 2):
+                code.line(f"and {part}" + (")" if i == len(parts) else ""))
+    return code.text().splitlines() + ["", ""]
 
 
 # ---------------------------------------------------------------- type specs for error messages
@@ -138,7 +141,8 @@ def spec_lines(ctx: Context, s: ir.Struct) -> list[str]:
     cls = ident(s.name)
     if not s.all_fields:
         return []
-    out = [f"{cls}.fbe_spec = ("]
-    for f in s.all_fields:
-        out.append(f'{IND}("{f.name}", "{ident(f.name)}", {_spec(ctx, f.type)}),')
-    return out + [")", ""]
+    code = ctx.writer()
+    with code.block(f"{cls}.fbe_spec = (", ")"):
+        for f in s.all_fields:
+            code.line(f'("{f.name}", "{ident(f.name)}", {_spec(ctx, f.type)}),')
+    return code.text().splitlines() + [""]

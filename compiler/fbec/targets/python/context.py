@@ -11,7 +11,7 @@ import keyword
 import struct
 
 from fbec.model import ir
-from fbec.targets.base import Imports, Options, ReservedNames
+from fbec.targets.base import CodeWriter, Imports, Options, ReservedNames
 
 # struct format character of every fixed-size primitive (little-endian layouts)
 PRIM_FMT = {
@@ -204,6 +204,10 @@ class Context:
             return local
         self.used_packages.add(pkg)
         return self.module_alias(pkg) + "." + local
+
+    def writer(self) -> CodeWriter:
+        """A code writer indenting as the options say (``-n INDENT``, ``-t``)."""
+        return CodeWriter(self.options)
 
     def std(self, module: str, name: str) -> str:
         """``name`` from a standard-library module (``from typing import Any``), imported by use."""

@@ -229,7 +229,7 @@ class Final:
         c = self.ctx
         cls = ident(s.name)
         self.n = 0
-        code = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+        code = self.ctx.writer()
         # writer: one pack per run
         with code.block(f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:"):
             code.line(f'"""Append the final encoding of a {s.name} (fields back to back)."""')
@@ -324,7 +324,7 @@ class Final:
 
     def model_class(self, s: ir.Struct) -> list[str]:
         cls = ident(s.name)
-        code = CodeWriter()
+        code = self.ctx.writer()
         with code.block(f"class {s.name}FinalModel(fbe.FinalModel[{cls}]):"):
             code.line(f'"""Final model of {s.name}: compact, no versioning (docs/format.md section 4)."""')
             code.blank()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
 
 from .context import Context, ident, map_order, set_order, struct_cost
 
@@ -164,7 +163,7 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
 def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field], str]) -> list[str]:
     cls = ident(s.name)
     fields = s.all_fields
-    w = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+    w = ctx.writer()
     with w.block(f"def fbe_js_{s.name}(v: {cls}) -> str:"):
         w.line(f'"""{s.name} as compact JSON, inherited fields flattened first."""')
         if not fields:

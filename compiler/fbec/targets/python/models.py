@@ -106,7 +106,7 @@ class Versioned:
 
         def build() -> list[str]:
             hint = c.hint(t)
-            code = CodeWriter()
+            code = self.ctx.writer()
             with code.block(f"def {name}(w: bytearray, b: int, s: int, x: {hint}) -> None:"):
                 if is_plain(t) or isinstance(t, ir.EnumRef):
                     code.line(f"{c.layout(slot_fmt(t))}.pack_into(w, s, x)")
@@ -136,7 +136,7 @@ class Versioned:
         name = "fbe_vow_" + tkey(e)
 
         def build() -> list[str]:
-            code = CodeWriter()
+            code = self.ctx.writer()
             if isinstance(e, ir.StructRef):  # the body follows its value slot: the slot holds 4
                 with code.block(f"def {name}(w: bytearray, x: {c.hint(e)}) -> int:"):
                     code.line("q = len(w)")
@@ -160,7 +160,7 @@ class Versioned:
         name = "fbe_vaw_" + tkey(t)
 
         def build() -> list[str]:
-            code = CodeWriter()
+            code = self.ctx.writer()
             with code.block(f"def {name}(w: bytearray, b: int, x: {c.hint(t)}, f: str) -> "
                             f"list[{c.std('typing', 'Any')}]:"):
                 code.line(f"fbe.buffer.check_length(x, {t.length}, f)")
@@ -179,7 +179,7 @@ class Versioned:
         name = "fbe_vcw_" + tkey(t)
 
         def build() -> list[str]:
-            code = CodeWriter()
+            code = self.ctx.writer()
             with code.block(f"def {name}(w: bytearray, b: int, x: {c.hint(t)}) -> int:"):
                 code.line("q = len(w)")
                 self._coll_writer_body(code, t)
@@ -276,7 +276,7 @@ class Versioned:
 
         def build() -> list[str]:
             lay = c.layout(slot_fmt(t))
-            code = CodeWriter()
+            code = self.ctx.writer()
             with code.block(f"def {name}(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}:"):
                 code.line(f"t = fbe.buffer.read_slot(r, {lay}, s, f)")
                 code.line(f"v: {c.hint(t)} = {self.read_expr(t, Raw('t', 0), 's', 'f')}")
@@ -293,7 +293,7 @@ class Versioned:
         def build() -> list[str]:
             hint = c.hint(t)
             empty = "{}" if isinstance(t, ir.Mapping) else ("set()" if t.kind == "set" else "[]")
-            code = CodeWriter()
+            code = self.ctx.writer()
             with code.block(f"def {name}(r: fbe.Reader, b: int, off: int, f: str) -> {hint}:"):
                 with code.block("if not off:"):
                     code.line(f"return {empty}")
@@ -344,7 +344,7 @@ class Versioned:
             pos += f.type.size
         check_size(fmt, s.body_size)
         lay = c.layout(fmt)
-        code = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+        code = self.ctx.writer()
 
         # writer
         with code.block(f"def fbe_vw_{s.name}(w: bytearray, v: {cls}) -> int:"):
@@ -448,7 +448,7 @@ class Versioned:
 
     def model_class(self, s: ir.Struct) -> list[str]:
         cls = ident(s.name)
-        code = CodeWriter()
+        code = self.ctx.writer()
         with code.block(f"class {s.name}Model(fbe.Model[{cls}]):"):
             code.line(f'"""Versioned model of {s.name}: serialize, deserialize, verify (docs/format.md section 3)."""')
             code.blank()

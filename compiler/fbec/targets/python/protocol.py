@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, import_closure
+from fbec.targets.base import import_closure
 
 from .context import Context, ident
 
@@ -26,7 +26,7 @@ def protocol_code(ctx: Context) -> list[str]:
     own, imported = _messages(ctx)
     pkg = ctx.package.name
     every = own + imported
-    w = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+    w = ctx.writer()
     # every protocol class below uses these (imported by use)
     class_var, callable_, any_ = ctx.std("typing", "ClassVar"), ctx.std("collections.abc", "Callable"), \
         ctx.std("typing", "Any")

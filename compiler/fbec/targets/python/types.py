@@ -15,7 +15,7 @@ def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     base = ctx.std("enum", "IntFlag" if flags else "IntEnum")
     note = " Deprecated." if e.deprecated else ""
     cls = ident(e.name)
-    code = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+    code = ctx.writer()
     with code.block(f"class {cls}({base}):"):
         code.line(f'"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire}).{note}"""')
         code.blank()
@@ -116,7 +116,7 @@ def text_function(ctx: Context, s: ir.Struct) -> list[str]:
         else:
             parts.append(f'"{sep}{f.name}="')
             parts.append(text_expr(ctx, f.type, f"v.{ident(f.name)}"))
-    code = CodeWriter()
+    code = ctx.writer()
     with code.block(f"def fbe_tx_{s.name}(v: {cls}) -> str:"):
         code.line(f'"""{s.name} in the original text format (docs/format.md section 9)."""')
         if not parts:
@@ -138,7 +138,7 @@ def _natural(name: str) -> list[object]:
 def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
     cls = ident(s.name)
     base = ctx.ref(s.base) if s.base else "fbe.Struct"
-    code = CodeWriter()  # four spaces a level; the module is re-indented to -n/-t as a whole
+    code = ctx.writer()
     with code.block(f"class {cls}({base}):"):
         _struct_head(ctx, code, s)
         _constructor(ctx, code, s)
