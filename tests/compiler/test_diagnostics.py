@@ -217,6 +217,10 @@ CASES = [
      'package p\nstruct A { int64[300000000] x; }\nstruct S { A[2] a; }\n',
      {}, 1, ("p.fbe:3:8: error: struct 'S' takes 4800000000 bytes in the final model, beyond the format's 32-bit "
             "sizes (at most 4294967295)")),
+    ('type_id_beyond_32_bits',
+     'package p offset 4294967295\nstruct A { int32 x; }\n',
+     {}, 1, ("p.fbe:2:8: error: type number of 'A' is 4294967296 (package offset 4294967295 + 1), beyond the "
+             "format's 32-bit type ids (at most 4294967295)")),
     ('number_suffix',
      'package p\nstruct S { int32[3x] a; }\n',
      {}, 1, "p.fbe:2:19: error: invalid suffix on number '3'"),

@@ -458,11 +458,11 @@ class Resolver:
             how = s.numbering[0] if s.numbering else None
             if how is None:
                 counter += 1
-                self.type_ids[q] = counter + offset
+                self.type_ids[q] = self._offset_type_id(s, counter, offset)
             elif how == "shift":
                 assert s.numbering is not None and s.numbering[1] is not None
                 counter = self._non_negative(s.numbering[1], "struct type number")
-                self.type_ids[q] = counter + offset
+                self.type_ids[q] = self._offset_type_id(s, counter, offset)
             elif how == "fixed":
                 assert s.numbering is not None and s.numbering[1] is not None
                 n = self._non_negative(s.numbering[1], "struct type number")
@@ -479,6 +479,15 @@ class Resolver:
                 pending.append(s)
         for s in pending:
             self._base_type_id(scope, s, [])
+
+    def _offset_type_id(self, s: ast.StructDecl, number: int, offset: int) -> int:
+        """The package offset plus the counted number; type ids are 32-bit in the format."""
+        if number + offset > MAX_U32:
+            where = s.numbering[1].position if s.numbering and s.numbering[1] else s.name.position
+            self.diag.error(f"type number of '{s.name.text}' is {number + offset} (package offset {offset} + "
+                            f"{number}), beyond the format's 32-bit type ids (at most {MAX_U32})", where)
+            return 0
+        return number + offset
 
     def _base_type_id(self, scope: _Scope, s: ast.StructDecl, chain: list[str]) -> int | None:
         q = f"{scope.name}.{s.name.text}"
