@@ -49,17 +49,17 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 with w.block("{", "}"):
                     # no writer writes what no reader reads: struct nesting within kMaxDepth
                     w.line("const detail::WriteLevel level(scope);")
-                    w.line("if (!level.ok())")
-                    w.line(f'    return detail::write_too_deep("{s.qualified}");')
-                    w.line("if (scope && !writer.StartObject())")
-                    w.line("    return false;")
+                    with w.block("if (!level.ok())"):
+                        w.line(f'return detail::write_too_deep("{s.qualified}");')
+                    with w.block("if (scope && !writer.StartObject())"):
+                        w.line("return false;")
                     if base:
-                        w.line(f"if (!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false))")
-                        w.line("    return false;")
+                        with w.block(f"if (!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false))"):
+                            w.line("return false;")
                     for f in own:
-                        w.line(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
-                               f"!FBE::JSON::to_json(writer, value.{field_ident(f.name)}))")
-                        w.line("    return false;")
+                        with w.block(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
+                                     f"!FBE::JSON::to_json(writer, value.{field_ident(f.name)}))"):
+                            w.line("return false;")
                     w.line("return !scope || writer.EndObject();")
             w.blank()
 
@@ -70,8 +70,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 with w.block("{", "}"):
                     # depth and object; the root names its type in errors
                     w.line("const detail::ReadLevel level;")
-                    w.line(f'if (!detail::enter_struct(level, json, "{s.qualified}"))')
-                    w.line("    return false;")
+                    with w.block(f'if (!detail::enter_struct(level, json, "{s.qualified}"))'):
+                        w.line("return false;")
                     w.line(f'return detail::leave_struct(level, read_members(json, value), "{s.qualified}");')
                 w.blank()
                 fields = list(s.all_fields)
@@ -94,10 +94,10 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                         with w.block("{", "}"):
                             w.line("const std::string_view name(it->name.GetString(), it->name.GetStringLength());")
                             w.line(f"const std::size_t i = detail::field_index(names, {len(fields)}, name, next);")
-                            w.line(f"if (i == {len(fields)})")
-                            w.line("    continue; // unknown members are ignored")
-                            w.line("if (seen[i])")
-                            w.line("    return detail::duplicate_member(name);")
+                            with w.block(f"if (i == {len(fields)})"):
+                                w.line("continue; // unknown members are ignored")
+                            with w.block("if (seen[i])"):
+                                w.line("return detail::duplicate_member(name);")
                             w.line("seen[i] = true;")
                             w.line("next = i + 1;")
                             w.line("switch (i)")
@@ -107,9 +107,9 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                                            f'value.{field_ident(f.name)}, "{f.name}"); break;')
                                 w.line("default: break;")
                         for i, f in enumerate(fields):
-                            w.line(f"if (!seen[{i}])")
-                            w.line(f'    result = detail::missing_member<TJson>(value.{field_ident(f.name)}, '
-                                   f'"{f.name}");')
+                            with w.block(f"if (!seen[{i}])"):
+                                w.line(f'result = detail::missing_member<TJson>(value.{field_ident(f.name)}, '
+                                       f'"{f.name}");')
                         w.line("return result;")
             w.blank()
     if deprecated:
