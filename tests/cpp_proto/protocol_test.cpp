@@ -277,6 +277,8 @@ TYPED_TEST(Both, BodyFailingVerifyIsReportedAndSkipped) {
     ASSERT_EQ(r.errors.size(), 1u);
     EXPECT_EQ(r.errors[0].first, FBE::ReceiveError::InvalidBody);
     EXPECT_NE(r.errors[0].second.find("rpc.Ping"), std::string::npos) << r.errors[0].second;
+    // the type, the field and the problem (issue 14 item 4)
+    EXPECT_NE(r.errors[0].second.find("payload"), std::string::npos) << r.errors[0].second;
 }
 
 TEST(Protocol, VersionedFrameWithAStructOffsetOutsideTheFrame) {

@@ -114,6 +114,11 @@ def test_from_json_refuses_what_the_binary_readers_refuse(tree: tuple[Any, Dynam
             m.Node.from_json(chain_json(depth))
         with pytest.raises(fbe.DecodeError, match="deeper"):
             dc.from_json(chain_json(depth), "recursive.Node")
+    # the reader's own limit (docs/limits.md, configuration per reader) is the one that counts
+    node, depth = m.Node.from_json(chain_json(150), limits=fbe.Limits(max_depth=150)), 1
+    while node.children:
+        node, depth = node.children[0], depth + 1
+    assert depth == node.id == 150
 
 
 def test_writers_refuse_what_no_reader_reads(tree: tuple[Any, DynamicCodec]) -> None:

@@ -17,7 +17,6 @@ from .model import (
     decode_versioned,
     encode_final,
     encode_versioned,
-    readable,
     writable,
 )
 from .protocol import (
@@ -91,7 +90,6 @@ __all__ = [
     "jsonfmt",
     "parse_uuid",
     "protocol",
-    "readable",
     "text",
     "text_bytes",
     "timestamp_from_datetime",

@@ -43,13 +43,6 @@ def writable(within_depth: bool, value: T) -> T:
     return value
 
 
-def readable(within_depth: bool, value: T) -> T:
-    """As :func:`writable` for a value read from JSON: a DecodeError, as the binary readers'."""
-    if not within_depth:
-        raise DecodeError(f"structs nested deeper than {MAX_DEPTH}", type(value).__name__)
-    return value
-
-
 def encode_versioned(write: VersionedWrite[T], value: T) -> bytearray:
     """A versioned root: ``u32 total size | u32 struct offset (8) | body | data``."""
     w = bytearray(8)

@@ -5,8 +5,8 @@ collections and optionals) can nest deeper than the readers accept
 (fbe.MAX_DEPTH); for every struct that can reach such a struct (the IR's
 ``height`` is None), the writers
 (to_fbe, to_final, to_json, the models and the Senders) first walk the value
-with ``fbe_dn_<Name>`` and refuse it when it is too deep, and from_json
-refuses what the binary readers refuse. Other structs nest only as deep as the
+with ``fbe_dn_<Name>`` and refuse it when it is too deep (the JSON readers
+count depth as they read, as the binary readers). Other structs nest only as deep as the
 schema says, which the compiler bounds: no walk, no cost.
 """
 

@@ -185,12 +185,6 @@ class Context:
             return x
         return f"fbe.writable({self.ref(qualified, 'fbe_dn_')}({x}, 1), {x})"
 
-    def readable(self, qualified: str, x: str) -> str:
-        """As :meth:`writable`, for a value read from JSON (the binary readers count depth as they read)."""
-        if qualified not in self.depth_unbounded:
-            return x
-        return f"fbe.readable({self.ref(qualified, 'fbe_dn_')}({x}, 1), {x})"
-
     # ------------------------------------------------------------ names
 
     def module_alias(self, pkg: str) -> str:

@@ -105,7 +105,7 @@ class Node(fbe.Struct):
     @classmethod
     def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Node:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe.readable(fbe_dn_Node(fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits)), 1), fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits)))
+        return fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits))
 
 
 Node.fbe_spec = (
