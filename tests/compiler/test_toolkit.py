@@ -91,6 +91,8 @@ def test_imports_are_recorded_by_use() -> None:
     assert used.name("typing", "Any") == "Any" and used.name("typing", "ClassVar") == "ClassVar"
     used.attr("struct", "pack_into")
     assert used.modules == {"struct"} and used.names == {"typing": {"Any", "ClassVar"}}
+    assert used.attr("encoding/binary", "LittleEndian", "binary") == "binary.LittleEndian"
+    assert used.modules == {"struct", "encoding/binary"}
 
 
 def test_runs_of_groups_consecutive_items_that_join() -> None:

@@ -116,10 +116,12 @@ class Imports:
         self.modules: set[str] = set()
         self.names: dict[str, set[str]] = {}
 
-    def attr(self, module: str, member: str) -> str:
-        """`module.member`, importing `module` (Python `import struct`, Go `import "fmt"`)."""
+    def attr(self, module: str, member: str, qualifier: str | None = None) -> str:
+        """`module.member`, importing `module` (Python `import struct`, Go `import "fmt"`).
+        `qualifier` is how the code names the module when that is not the module itself
+        (Go's `binary.LittleEndian` from `import "encoding/binary"`)."""
         self.modules.add(module)
-        return f"{module}.{member}"
+        return f"{qualifier or module}.{member}"
 
     def name(self, module: str, name: str) -> str:
         """`name` itself, imported from `module` (Python `from decimal import Decimal`)."""
