@@ -137,7 +137,7 @@ CASES = [
      {}, 1, "p.fbe:2:20: error: expected '=' or ';' after field 'a', found '}'"),
     ('unexpected_token_declaration',
      'package p\nstrukt S {}\n',
-     {}, 1, "p.fbe:2:1: error: expected 'enum', 'flags', 'struct', 'message' or '[request]' for a declaration, found identifier 'strukt'"),
+     {}, 1, "p.fbe:2:1: error: expected 'enum', 'flags', 'struct', 'message' or '[request]' for a declaration, found identifier 'strukt'; did you mean 'struct'?"),
     ('missing_package',
      'struct S {}\n',
      {}, 1, "p.fbe:1:1: error: expected 'domain' or 'package' at the start of the schema, found identifier 'struct'"),

@@ -7,6 +7,7 @@ independent error.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 
 from . import ast
@@ -70,7 +71,12 @@ class Parser:
         where = f" {context}" if context else ""
         if self.tok.kind == EOF and self.quiet_at_end:
             return _SyntaxError()
-        self.diag.error(f"expected {_alternatives(list(expected))}{where}, found {self.tok.describe()}",
+        hint = ""
+        if self.tok.kind == IDENT:      # a misspelled keyword: `strukt` -> did you mean 'struct'?
+            words = [e.strip("'") for e in expected if e.startswith("'") and e[1:-1].isidentifier()]
+            close = difflib.get_close_matches(self.tok.text, words, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+        self.diag.error(f"expected {_alternatives(list(expected))}{where}, found {self.tok.describe()}{hint}",
                         self.tok.position)
         return _SyntaxError()
 
