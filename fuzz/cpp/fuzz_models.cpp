@@ -1,7 +1,8 @@
 // libFuzzer target: the versioned and final readers of the C++ runtime on
 // arbitrary bytes. The first byte picks the type and the model; the rest is
 // the buffer. verify() and deserialize() must never read outside the buffer,
-// allocate beyond what it can justify, or hang — with or without verify().
+// allocate beyond what it can justify, or hang — with or without verify();
+// in the versioned model they must agree (verify() == deserialize() success).
 #include "proto_models.h"
 #include "proto_final_models.h"
 #include "test_models.h"
@@ -18,12 +19,11 @@ void read_versioned(const uint8_t* data, std::size_t size)
     FBE::Model<T, FBE::ReadBuffer> model;
     model.attach(data, size);
     T value{};
-    if (model.verify()) {
-        if (model.deserialize(value) == 0)
-            __builtin_trap();                 // verify() accepted what deserialize() rejects
-    } else {
-        model.deserialize(value);             // unverified reads must be safe too
-    }
+    // docs/limits.md 4: verify() is true exactly when deserialize() succeeds.
+    const bool verified = model.verify();
+    const bool read = model.deserialize(value) != 0; // unverified reads must be safe too
+    if (verified != read)
+        __builtin_trap();
 }
 
 template <typename T>

@@ -5,10 +5,43 @@
 
 #include "conformance.h"
 
+#include "test_models.h"
+
+#include <malloc.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <random>
+
+// Heap accounting for the decode-budget tests: every operator new of this
+// binary goes through malloc, and the bytes live now and their peak are
+// counted (malloc_usable_size, so operator delete needs no size).
+namespace {
+std::atomic<std::size_t> heap_live{0};
+std::atomic<std::size_t> heap_peak{0};
+} // namespace
+
+void* operator new(std::size_t size) {
+    void* p = std::malloc(size == 0 ? 1 : size);
+    if (p == nullptr)
+        throw std::bad_alloc();
+    const std::size_t live = heap_live += malloc_usable_size(p);
+    std::size_t peak = heap_peak.load();
+    while (live > peak && !heap_peak.compare_exchange_weak(peak, live)) {
+    }
+    return p;
+}
+void operator delete(void* p) noexcept {
+    if (p != nullptr) {
+        heap_live -= malloc_usable_size(p);
+        std::free(p);
+    }
+}
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
 
 namespace {
 
@@ -163,7 +196,8 @@ TEST(Hostile, ErrorsNameTypeAndField) {
 TEST(Hostile, FirstErrorWinsInBothModels) {
     const uint8_t bytes[16] = {};
     std::string versioned_error;
-    FBE::Decoder versioned(bytes, sizeof(bytes), &versioned_error);
+    const FBE::Limits limits;
+    FBE::Decoder versioned(bytes, sizeof(bytes), &versioned_error, limits);
     EXPECT_FALSE(versioned.fail("string", 12, "first problem"));
     EXPECT_FALSE(versioned.fail("struct", 4, "second problem"));
     EXPECT_FALSE(versioned.fail_in("test.Inner", "name"));
@@ -177,6 +211,200 @@ TEST(Hostile, FirstErrorWinsInBothModels) {
     EXPECT_FALSE(final.fail("struct"));
     EXPECT_FALSE(final.fail_in("test.Inner", "name"));
     EXPECT_EQ(final_error, "test.Inner.name: string at offset 12: first problem");
+}
+
+namespace {
+
+//! Peak heap bytes above what was live before, and the time, of one call.
+struct Cost {
+    std::size_t peak_heap;
+    double seconds;
+};
+template <typename F>
+Cost measured(F&& f) {
+    const std::size_t before = heap_live.load();
+    heap_peak = before;
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    return {heap_peak.load() - before, took.count()};
+}
+
+void put_u32(Bytes& bytes, uint32_t value) {
+    const std::size_t at = bytes.size();
+    bytes.resize(at + 4);
+    FBE::store<uint32_t>(bytes.data() + at, value);
+}
+
+//! test.StructVector whose f9 (StructSimple[]) holds `count` slots (issue
+//! 13 item 1): with offset 0 in every slot, or (`bodies`) each pointing to
+//! an 8-byte StructSimple body of an older writer (size 8, type id 110),
+//! which every field of StructSimple takes as its default.
+Bytes struct_vector_f9(uint32_t count, bool bodies) {
+    Bytes root;
+    put_u32(root, 48);  // StructVector body: size 48, type id 130
+    put_u32(root, 130);
+    for (int field = 0; field < 10; ++field)
+        put_u32(root, field == 8 ? 48 : 0); // f9 -> the block right after the body
+    put_u32(root, count);
+    const std::size_t first_body = 8 + root.size() + 4 * std::size_t(count); // absolute
+    for (uint32_t i = 0; i < count; ++i)
+        put_u32(root, bodies ? uint32_t(first_body + 8 * std::size_t(i) - 8) : 0);
+    for (uint32_t i = 0; bodies && i < count; ++i) {
+        put_u32(root, 8);
+        put_u32(root, 110);
+    }
+    Bytes buffer;
+    put_u32(buffer, uint32_t(8 + root.size()));
+    put_u32(buffer, 8);
+    buffer.insert(buffer.end(), root.begin(), root.end());
+    return buffer;
+}
+
+//! verify() and deserialize() of test.StructVector over `bytes`, each measured.
+struct Hostile {
+    ReadResult result;
+    Cost verify_cost;
+    Cost read_cost;
+};
+Hostile read_struct_vector(const Bytes& bytes, const FBE::Limits& limits = FBE::Limits()) {
+    Hostile h;
+    FBE::test::StructVectorModel<FBE::ReadBuffer> reader;
+    reader.attach(bytes);
+    reader.limits(limits);
+    h.verify_cost = measured([&] { h.result.verified = reader.verify(); });
+    h.result.verify_error = reader.error();
+    h.read_cost = measured([&] {
+        test::StructVector value;
+        h.result.deserialized = reader.deserialize(value);
+    });
+    h.result.read_error = reader.error();
+    return h;
+}
+
+// What one decode may take, C++ (docs/limits.md 9): the budget is 8 bytes
+// per input byte in final-model sizes; a C++ value is larger than its final
+// minimum size by a constant factor (a StructSimple of 8 bytes' budget share
+// is a few hundred bytes of C++ object), and a vector may reserve up to
+// kReserveFactor x the buffer.
+constexpr std::size_t kPeakHeapPerInputByte = 64;
+constexpr std::size_t kPeakHeapSlack = 1 << 20;
+// Time: linear in the input. Ten times the input may take at most this many
+// times as long (quadratic work would take about 100 times; the margin is
+// for a loaded machine and the sanitizer build), and no decode hangs.
+constexpr double kTimeRatioForTenTimesTheInput = 40;
+constexpr double kSecondsAtMost = 30;
+
+} // namespace
+
+// Issue 13 item 1: N slots of offset 0 were N default structs for free
+// (4 MB in, 567 MB out); every reader now rejects offset 0 (docs/limits.md 2).
+TEST(Hostile, StructSlotsOfOffsetZeroAreRejected) {
+    for (const uint32_t count : {1u, 1000u, 100000u}) {
+        SCOPED_TRACE(count);
+        const Bytes bytes = struct_vector_f9(count, false);
+        const Hostile h = read_struct_vector(bytes);
+        EXPECT_FALSE(h.result.verified);
+        EXPECT_NE(h.result.verify_error.find("test.StructVector.f9: struct at offset"), std::string::npos)
+            << h.result.verify_error;
+        EXPECT_NE(h.result.verify_error.find("offset is 0"), std::string::npos) << h.result.verify_error;
+        EXPECT_EQ(h.result.deserialized, 0u);
+        EXPECT_EQ(h.result.read_error, h.result.verify_error);
+        EXPECT_LE(h.read_cost.peak_heap, kPeakHeapPerInputByte * bytes.size() + kPeakHeapSlack);
+        EXPECT_LE(h.verify_cost.peak_heap, kPeakHeapSlack);
+        EXPECT_LT(h.read_cost.seconds, 1.0); // it fails at the first slot
+    }
+}
+
+// Issue 13 item 1: N older writers' 8-byte bodies, each a StructSimple of
+// defaults (3.96 MB in, 285 MB out, and verify() passed). Charged against
+// the decode budget: refused by verify() and deserialize() alike, with peak
+// memory and time proportional to the input.
+TEST(Hostile, DefaultedStructsAreChargedAgainstTheBudget) {
+    std::vector<double> seconds;
+    for (const uint32_t count : {10000u, 100000u}) {
+        SCOPED_TRACE(count);
+        const Bytes bytes = struct_vector_f9(count, true);
+        const Hostile h = read_struct_vector(bytes);
+        EXPECT_FALSE(h.result.verified);
+        EXPECT_NE(h.result.verify_error.find("decode budget exceeded"), std::string::npos) << h.result.verify_error;
+        EXPECT_NE(h.result.verify_error.find("test.StructVector.f9: test.StructSimple at offset"), std::string::npos)
+            << h.result.verify_error;
+        EXPECT_EQ(h.result.deserialized, 0u);
+        EXPECT_EQ(h.result.read_error, h.result.verify_error);
+        EXPECT_LE(h.read_cost.peak_heap, kPeakHeapPerInputByte * bytes.size() + kPeakHeapSlack)
+            << bytes.size() << " bytes in";
+        EXPECT_LE(h.verify_cost.peak_heap, kPeakHeapSlack);
+        EXPECT_LT(h.read_cost.seconds, kSecondsAtMost);
+        seconds.push_back(h.read_cost.seconds + h.verify_cost.seconds);
+    }
+    EXPECT_LE(seconds[1], kTimeRatioForTenTimesTheInput * seconds[0] + 0.005)
+        << seconds[0] << " s for 10,000 slots, " << seconds[1] << " s for 100,000";
+    // A few are fine: 10 of them cost far less than the budget's slack.
+    const Hostile few = read_struct_vector(struct_vector_f9(10, true));
+    EXPECT_TRUE(few.result.verified) << few.result.verify_error;
+    EXPECT_GT(few.result.deserialized, 0u) << few.result.read_error;
+    // And the budget is the reader's option: a larger factor reads 10,000.
+    FBE::Limits generous;
+    generous.budget_factor = 1000;
+    const Hostile allowed = read_struct_vector(struct_vector_f9(10000, true), generous);
+    EXPECT_TRUE(allowed.result.verified) << allowed.result.verify_error;
+    EXPECT_GT(allowed.result.deserialized, 0u) << allowed.result.read_error;
+}
+
+// max_depth is the reader's option too.
+TEST(Hostile, MaxDepthIsTheReadersOption) {
+    const auto& account = readers_of("proto_account");
+    const Bytes bytes = read_vector(account.versioned_file);
+    FBE::proto::AccountModel<FBE::ReadBuffer> reader;
+    reader.attach(bytes);
+    ASSERT_TRUE(reader.verify()) << reader.error();
+    FBE::Limits shallow;
+    shallow.max_depth = 1; // Account is level 1, its wallet level 2
+    reader.limits(shallow);
+    EXPECT_FALSE(reader.verify());
+    EXPECT_NE(reader.error().find("proto.Account.wallet: struct at offset"), std::string::npos) << reader.error();
+    EXPECT_NE(reader.error().find("nesting deeper than 1"), std::string::npos) << reader.error();
+    proto::Account value;
+    EXPECT_EQ(reader.deserialize(value), 0u);
+}
+
+// docs/limits.md 4: the versioned verify() is true exactly when
+// deserialize() succeeds, over random mutations of every vector, read as
+// its own type and as another.
+TEST(Hostile, VerifyIsDeserializeWithoutTheValue) {
+    std::mt19937_64 random(20261123);
+    const auto& readers = vector_readers();
+    std::size_t accepted = 0, rejected = 0;
+    for (const auto& v : readers) {
+        const Bytes original = read_vector(v.versioned_file);
+        for (int round = 0; round < 500; ++round) {
+            Bytes bytes = original;
+            for (int m = 1 + static_cast<int>(random() % 3); m > 0 && !bytes.empty(); --m) {
+                const std::size_t at = random() % bytes.size();
+                switch (random() % 3) {
+                case 0: bytes[at] = static_cast<uint8_t>(random()); break;
+                case 1:
+                    if (at + 4 <= bytes.size())
+                        FBE::store<uint32_t>(bytes.data() + at, static_cast<uint32_t>(random() % 4 == 0 ? 0 : random() % 256));
+                    break;
+                default: bytes.resize(at + (random() % 2) * (bytes.size() - at) / 2); break;
+                }
+            }
+            for (Reader r : {v.versioned, readers[random() % readers.size()].versioned}) {
+                const ReadResult result = run(r, bytes);
+                EXPECT_EQ(result.verified, result.deserialized > 0)
+                    << v.versioned_file << " round " << round << ": verify: " << result.verify_error
+                    << "; deserialize: " << result.read_error;
+                if (!result.verified) {
+                    EXPECT_EQ(result.read_error, result.verify_error);
+                }
+                (result.verified ? accepted : rejected) += 1;
+            }
+        }
+    }
+    EXPECT_GT(accepted, 0u);
+    EXPECT_GT(rejected, 0u);
 }
 
 // Random mutations of every vector (a deterministic fuzz run; the readers

@@ -103,7 +103,7 @@ TEST(Recursive, NestingBeyondTheLimitIsRejected) {
     FBE::recursive::NodeModel<> writer;
     writer.serialize(deep);
     EXPECT_FALSE(writer.verify());
-    EXPECT_NE(writer.error().find("kMaxDepth"), std::string::npos) << writer.error();
+    EXPECT_NE(writer.error().find("nesting deeper than 128"), std::string::npos) << writer.error();
     recursive::Node back;
     EXPECT_EQ(writer.deserialize(back), 0u);
     EXPECT_NE(writer.error().find("recursive.Node.children"), std::string::npos) << writer.error();

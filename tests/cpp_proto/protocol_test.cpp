@@ -281,6 +281,33 @@ TYPED_TEST(Both, BodyFailingVerifyIsReportedAndSkipped) {
     EXPECT_NE(r.errors[0].second.find("payload"), std::string::npos) << r.errors[0].second;
 }
 
+// docs/limits.md 3, 5: a Receiver gives every frame its limits; a frame
+// that asks for more than the decode budget is reported and skipped, and
+// the next frame is delivered.
+TEST(Protocol, ReceiverAppliesItsLimitsToEveryFrame) {
+    VSender s;
+    s.send(ping(1, std::string(1000, 'x')));
+    s.send(ping(2));
+    VReceiver r;
+    FBE::Limits limits;
+    limits.budget_factor = 0; // the budget is the slack alone
+    limits.budget_slack = 200;
+    limits.max_frame_size = 4096;
+    r.limits(limits);
+    EXPECT_EQ(r.max_frame_size(), 4096u);
+    r.receive(s.out);
+    ASSERT_EQ(r.received.size(), 1u);
+    EXPECT_EQ(r.received[0], ping(2).string());
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].first, FBE::ReceiveError::InvalidBody);
+    EXPECT_NE(r.errors[0].second.find("decode budget exceeded"), std::string::npos) << r.errors[0].second;
+
+    VReceiver defaults;
+    defaults.receive(s.out);
+    EXPECT_EQ(defaults.received.size(), 2u);
+    EXPECT_TRUE(defaults.errors.empty());
+}
+
 TEST(Protocol, VersionedFrameWithAStructOffsetOutsideTheFrame) {
     VSender s;
     s.send(ping(1));

@@ -299,3 +299,32 @@ def namespace(w: CodeWriter, name: str) -> Iterator[None]:
     w.blank()
     w.line(f"}} // namespace {name}")
     w.blank()
+
+
+# ---------------------------------------------------------------- decode budget (docs/limits.md 3)
+# What a reader charges for the values it makes, as the Python target counts
+# it. The runtime's codecs carry the per-type part (`share`, `item_cost` in
+# versioned.h); these give the per-struct constants of VBody.
+
+def value_share(t: Type) -> int:
+    """A field's part of its struct's cost: its final minimum size, 0 for a struct (charged itself)."""
+    if isinstance(t, StructRef):
+        return 0
+    if isinstance(t, Array):
+        return t.length * value_share(t.element)
+    return t.final_min_size
+
+
+def struct_cost(s: Struct) -> int:
+    """What one value of struct `s` costs when a reader makes it (read or defaulted)."""
+    return max(1, sum(value_share(f.type) for f in s.all_fields))
+
+
+def default_cost(schema: Schema, t: Type) -> int:
+    """What the default of a field of type `t` costs beyond its share: the struct values it holds."""
+    if isinstance(t, StructRef):
+        s = schema.struct(t.name)
+        return struct_cost(s) + sum(default_cost(schema, f.type) for f in s.all_fields)
+    if isinstance(t, Array):
+        return t.length * default_cost(schema, t.element)
+    return 0

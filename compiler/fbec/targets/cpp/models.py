@@ -8,6 +8,9 @@ straight-line functions over the fields, each at the offset the IR gives:
 * `read`   - each field if the body holds it (`size` = the body size found
              in the buffer), else its schema default (docs/format.md 3.6);
 * `verify` - the fields that can fail, in order (docs/format.md 5.1).
+* `cost`   - what a value costs the decode budget (docs/limits.md 3); a
+             body of an older writer charges its defaulted struct values
+             too, and checks the budget (read_older, verify_older).
 
 Inherited fields are one block, handled by the base struct's functions.
 The model class `FBE::<package>::<Struct>Model<TBuffer = FBE::WriteBuffer>`
@@ -21,6 +24,7 @@ from fbec.targets.base import CodeWriter, Options
 
 from .common import (
     cpp_type,
+    default_cost,
     default_value,
     field_ident,
     file_banner,
@@ -32,6 +36,7 @@ from .common import (
     namespace,
     qualified,
     reader_inline,
+    struct_cost,
     struct_order,
     writer,
 )
@@ -56,8 +61,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
         for s in structs:
             _extra(w, s)
             _write(w, s)
-            _read(w, s, inlined)
-            _verify(w, s, inlined)
+            _read(w, schema, s, inlined)
+            _verify(w, schema, s, inlined)
         with namespace(w, ident(package.name)):
             w.blank()
             for s in structs:
@@ -83,6 +88,7 @@ def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
         fixed = all(is_fixed(f.type) for f in s.all_fields)
         w.line(f"static constexpr bool fixed_fields = {'true' if fixed else 'false'};")
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
+        w.line(f"static constexpr uint64_t cost = {struct_cost(s)};")
         w.line(f"static std::size_t extra(const {t}& value) noexcept;")
         w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
         w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
@@ -123,7 +129,31 @@ def _write(w: CodeWriter, s: Struct) -> None:
     w.blank()
 
 
-def _read(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
+def _charge_defaults(w: CodeWriter, schema: Schema, s: Struct) -> None:
+    """An older writer's body is shorter than the struct: charge the struct and the defaults of the
+    struct values it lacks, and check the budget (docs/limits.md 3; what bodies of this schema's size
+    hold costs at most their bytes, which the runtime counts)."""
+    terms = [f"VBody<{qualified(s.qualified)}>::cost", *_default_terms(schema, s)]
+    w.line(f'if (!d.charge_checked({" + ".join(terms)}, "{s.qualified}", body))')
+    w.line("    return false;")
+
+
+def _default_terms(schema: Schema, s: Struct) -> list[str]:
+    """C++ terms of what the defaults of the fields beyond a body of `size` bytes cost."""
+    terms = []
+    if s.base:
+        base = schema.struct(s.base)
+        cost = sum(default_cost(schema, f.type) for f in base.all_fields)
+        if cost:
+            terms.append(f"(size < {s.base_size} ? {cost}u : 0u)")
+    for f in s.fields:
+        cost = default_cost(schema, f.type)
+        if cost:
+            terms.append(f"(size < {f.offset + f.type.size} ? {cost}u : 0u)")
+    return terms
+
+
+def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
     used = bool(s.base or s.fields)
     args = "Decoder& d, std::size_t body, uint32_t size" if used else \
@@ -157,6 +187,7 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
     # for the others (docs/format.md 3.6).
     w.line(f"FBE_NOINLINE inline bool VBody<{t}>::read_older({args}, {t}& value)")
     with w.block("{", "}"):
+        _charge_defaults(w, schema, s)
         if s.base:
             b = qualified(s.base)
             w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
@@ -179,10 +210,12 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
     w.blank()
 
 
-def _verify(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
+def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
     checked = [f for f in s.fields if not is_fixed(f.type)]
-    used = bool(s.base or checked)
+    # A shorter body (an older writer) takes verify_older, which charges the
+    # defaults as read_older does: the same error at the same place.
+    used = bool(s.base or s.fields)
     args = "Decoder& d, std::size_t body, uint32_t size" if used else \
         "Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
     w.line(f"{reader_inline(s, inlined)} bool VBody<{t}>::verify({args})")
@@ -203,8 +236,11 @@ def _verify(w: CodeWriter, s: Struct, inlined: set[str]) -> None:
     w.blank()
     if not (s.base or s.fields):
         return
-    w.line(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older({args})")
+    size_used = bool(s.base or checked or _default_terms(schema, s))
+    w.line(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older(Decoder& d, std::size_t body, "
+           f"uint32_t {'size' if size_used else '/*size*/'})")
     with w.block("{", "}"):
+        _charge_defaults(w, schema, s)
         if s.base:
             w.line(f"if (size < {s.base_size})")
             w.line("    return true;")

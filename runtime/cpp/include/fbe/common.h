@@ -35,6 +35,27 @@ namespace FBE {
 //! error instead of risking the stack.
 constexpr unsigned kMaxDepth = 128;
 
+//! The limits of one reader (docs/limits.md), the same names and defaults
+//! as Python's fbe.Limits. Models take them with limits(...); a Receiver
+//! passes its own to the models of every frame.
+struct Limits {
+    //! Deepest struct nesting read (the root struct is level 1).
+    unsigned max_depth = kMaxDepth;
+    //! A decode may materialize budget_factor bytes per input byte plus
+    //! budget_slack bytes, counted as docs/limits.md section 3 says.
+    uint64_t budget_factor = 8;
+    uint64_t budget_slack = 4096;
+    //! The largest protocol frame a Receiver accepts (64 MiB).
+    uint64_t max_frame_size = uint64_t(64) << 20;
+
+    //! The decode budget of an input of `input_size` bytes (saturating).
+    constexpr uint64_t budget(uint64_t input_size) const noexcept {
+        if (budget_factor != 0 && input_size > (UINT64_MAX - budget_slack) / budget_factor)
+            return UINT64_MAX;
+        return budget_factor * input_size + budget_slack;
+    }
+};
+
 //! A vector read from a buffer reserves room for all its elements up front
 //! only when that memory is at most this many times the buffer size (the
 //! count itself is always bounded by the bytes in the buffer); otherwise it

@@ -98,6 +98,10 @@ FBE_COLD inline bool record_error(std::string* error, const char* what, std::siz
 FBE_COLD inline bool record_error(std::string* error, const char* what, std::size_t position, const char* problem) {
     return record_error(error, what, position, std::string(problem));
 }
+//! "<what> at offset <position>: decode budget exceeded (<budget> bytes)".
+FBE_COLD inline bool budget_exceeded(std::string* error, const char* what, std::size_t position, uint64_t budget) {
+    return record_error(error, what, position, "decode budget exceeded (" + std::to_string(budget) + " bytes)");
+}
 //! Puts the struct and field the recorded error happened in in front of it
 //! (called by each struct the failure unwinds through); returns false.
 FBE_COLD inline bool prefix_error(std::string* error, const char* type, const char* field) {
@@ -140,8 +144,8 @@ FBE_INLINE bool verify_body(D& d, Args&&... args) {
 
 //! What Model and FinalModel share: the buffer (WriteBuffer to serialize,
 //! or to read a copy; ReadBuffer to read caller memory without copying),
-//! attach/reset, and error(), the reason the last verify() or deserialize()
-//! failed (empty after a success).
+//! attach/reset, the reader's limits(), and error(), the reason the last
+//! verify() or deserialize() failed (empty after a success).
 template <typename T, typename TBuffer>
 class ModelBase {
 public:
@@ -160,6 +164,10 @@ public:
 
     //! Why the last verify() or deserialize() failed.
     const std::string& error() const noexcept { return _error; }
+
+    //! The limits verify() and deserialize() apply (docs/limits.md).
+    const Limits& limits() const noexcept { return _limits; }
+    void limits(const Limits& limits) noexcept { _limits = limits; }
 
 protected:
     //! Starts a read: clears the error; false (with the error) when the
@@ -184,6 +192,7 @@ protected:
 
     TBuffer _buffer;
     mutable std::string _error;
+    Limits _limits;
 };
 
 } // namespace FBE

@@ -185,8 +185,13 @@ public:
     void logging(bool enable) noexcept { _logging = enable; }
 
     //! Frames above this size are refused before any allocation.
-    std::size_t max_frame_size() const noexcept { return _max_frame_size; }
-    void max_frame_size(std::size_t size) noexcept { _max_frame_size = size; }
+    std::size_t max_frame_size() const noexcept { return std::size_t(_limits.max_frame_size); }
+    void max_frame_size(std::size_t size) noexcept { _limits.max_frame_size = size; }
+
+    //! The limits of every frame (docs/limits.md): max_frame_size, and the
+    //! depth and decode budget each frame's verify() and deserialize() get.
+    const Limits& limits() const noexcept { return _limits; }
+    void limits(const Limits& limits) noexcept { _limits = limits; }
 
     //! True after a frame size below the minimum: the position of the next
     //! frame is unknown, incoming bytes are dropped until reset().
@@ -309,6 +314,7 @@ protected:
     template <class TModel, typename T>
     bool read_frame(TModel& model, T& value, const void* data, std::size_t size, const char* name) {
         model.attach(data, size);
+        model.limits(_limits);
         if (!model.verify()) {
             report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
             return false;
@@ -328,6 +334,7 @@ protected:
     template <class TModel>
     bool verify_frame(TModel& model, const void* data, std::size_t size, const char* name) {
         model.attach(data, size);
+        model.limits(_limits);
         if (!model.verify()) {
             report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
             return false;
@@ -348,7 +355,7 @@ protected:
 
 private:
     std::vector<uint8_t> _carry;
-    std::size_t _max_frame_size = kDefaultMaxFrameSize;
+    Limits _limits; // max_frame_size: kDefaultMaxFrameSize
     std::size_t _skip = 0;
     bool _broken = false;
     uint64_t _received = 0;
@@ -371,10 +378,10 @@ private:
                                                     " of a frame; the rest of the stream is dropped until reset()");
             return false;
         }
-        if (frame > _max_frame_size) {
+        if (frame > _limits.max_frame_size) {
             _skip = frame;
             report(ReceiveError::FrameTooLarge, "frame size " + std::to_string(frame) + " is above the maximum " +
-                                                    std::to_string(_max_frame_size) + "; the frame is skipped");
+                                                    std::to_string(_limits.max_frame_size) + "; the frame is skipped");
             return false;
         }
         return true;

@@ -18,7 +18,11 @@
 //   another slot is rejected, so every byte is decoded at most once and the
 //   decoded size is bounded by the buffer size;
 // * counts must fit: n element slots need n * slot-size bytes;
-// * struct nesting is limited to kMaxDepth.
+// * struct nesting is limited to Limits::max_depth (kMaxDepth by default);
+// * a struct slot with offset 0 is malformed, and every value made is
+//   charged against the decode budget (docs/limits.md);
+// * deserialize() succeeds exactly when verify() does: same checks, same
+//   charges (type ids of every struct body included).
 // Errors name the type and field: "proto.Account.orders: proto.Order.symbol: ...";
 // the first error wins (model.h).
 
@@ -62,9 +66,9 @@ FBE_COLD inline bool count_failed(std::string* error, const char* what, std::siz
                          std::to_string(room) + " bytes left in the buffer");
 }
 FBE_COLD inline bool enter_failed(std::string* error, const uint8_t* data, std::size_t position, std::size_t mark,
-                                  std::size_t size, unsigned depth) {
-    if (depth > kMaxDepth)
-        return record_error(error, "struct", position, "nesting deeper than FBE::kMaxDepth");
+                                  std::size_t size, unsigned depth, unsigned max_depth, uint32_t type_id) {
+    if (depth > max_depth)
+        return record_error(error, "struct", position, "nesting deeper than " + std::to_string(max_depth));
     if (position < mark)
         return record_error(error, "struct", position, backwards(mark));
     if (position > size || size - position < 8)
@@ -73,13 +77,13 @@ FBE_COLD inline bool enter_failed(std::string* error, const uint8_t* data, std::
     const uint32_t body_size = load_u32(data + position);
     if (body_size < 8)
         return record_error(error, "struct", position, "body size " + std::to_string(body_size) + " below 8");
+    if (uint64_t(position) + body_size > size)
+        return record_error(error, "struct", position,
+                            "body size " + std::to_string(body_size) + " beyond the end of the buffer (" +
+                                std::to_string(size) + " bytes)");
     return record_error(error, "struct", position,
-                     "body size " + std::to_string(body_size) + " beyond the end of the buffer (" +
-                         std::to_string(size) + " bytes)");
-}
-FBE_COLD inline bool type_id_failed(std::string* error, std::size_t position, uint32_t found, uint32_t expected) {
-    return record_error(error, "struct", position,
-                     "type id " + std::to_string(found) + ", expected " + std::to_string(expected));
+                        "type id " + std::to_string(load_u32(data + position + 4)) + ", expected " +
+                            std::to_string(type_id));
 }
 } // namespace detail
 
@@ -92,14 +96,27 @@ public:
     template <typename T>
     using Body = VBody<T>;
 
-    Decoder(const uint8_t* bytes, std::size_t length, std::string* error_out) noexcept
-        : data(bytes), size(length), error(error_out) {}
+    //! `limits_in` must outlive the decoder (the model's own limits).
+    Decoder(const uint8_t* bytes, std::size_t length, std::string* error_out, const Limits& limits_in) noexcept
+        : data(bytes), size(length), error(error_out), limits(&limits_in) {}
 
     const uint8_t* data;
     std::size_t size;
     std::size_t mark = 8;   //!< end of the last out-of-line block claimed
-    unsigned depth = 0;
     std::string* error;
+    const Limits* limits;
+    //! How many more struct levels may be entered (Limits::max_depth).
+    unsigned depth_left = limits->max_depth;
+    //! The decode budget (docs/limits.md 3). A value read from the buffer
+    //! costs at most the bytes it occupies there (slots and bodies are never
+    //! smaller than the final minimum sizes), and every block is claimed at
+    //! most once, so the values read cost at most `mark - 8`: that is what
+    //! C++ counts for them, at no cost on the usual path. What a buffer
+    //! asks for beyond its bytes, an older writer's short body (the struct
+    //! and the defaults of the fields it lacks), is charged here, checked
+    //! against the budget right away (charge_checked), and the total once
+    //! more at the end (within_budget).
+    uint64_t spent = 0;
 
     //! Records "<what> at offset <position>: <problem>" (unless an error is
     //! recorded already); always returns false.
@@ -146,25 +163,58 @@ public:
         return detail::claim_failed(error, what, position, mark, size);
     }
 
-    //! Enters the struct body the slot's offset points to.
-    FBE_INLINE bool enter(std::size_t position, uint32_t& body_size) {
-        if (FBE_LIKELY(++depth <= kMaxDepth && position >= mark && uint64_t(position) + 8 <= size)) {
-            body_size = load_u32(data + position);
-            const uint64_t end = uint64_t(position) + body_size;
-            if (FBE_LIKELY(body_size >= 8 && end <= size)) {
+    //! Enters the struct body the slot's offset points to: one level
+    //! deeper, the header and body in the buffer, the type id `type_id`.
+    //! The usual body, `body_size` bytes (this schema's), is one comparison
+    //! of its header.
+    template <uint32_t type_id, uint32_t body_size>
+    FBE_INLINE bool enter(std::size_t position, uint32_t& found_size) {
+        if (FBE_LIKELY(depth_left != 0 && position >= mark && uint64_t(position) + body_size <= size)) {
+            const uint64_t header = load<uint64_t>(data + position);
+            if (FBE_LIKELY(header == (uint64_t(type_id) << 32 | body_size))) {
+                --depth_left;
+                found_size = body_size;
+                mark = position + body_size;
+                return true;
+            }
+        }
+        return enter_other(position, type_id, found_size);
+    }
+    //! enter() of any other body: a newer or older writer's, or malformed.
+    FBE_INLINE bool enter_other(std::size_t position, uint32_t type_id, uint32_t& found_size) {
+        if (FBE_LIKELY(depth_left != 0 && position >= mark && uint64_t(position) + 8 <= size)) {
+            found_size = load_u32(data + position);
+            const uint64_t end = uint64_t(position) + found_size;
+            if (FBE_LIKELY(found_size >= 8 && end <= size && load_u32(data + position + 4) == type_id)) {
+                --depth_left;
                 mark = std::size_t(end);
                 return true;
             }
         }
-        return detail::enter_failed(error, data, position, mark, size, depth);
+        return detail::enter_failed(error, data, position, mark, size, limits->max_depth - depth_left + 1,
+                                    limits->max_depth, type_id);
     }
-    void leave() noexcept { --depth; }
+    void leave() noexcept { ++depth_left; }
+
+    //! Charges values the buffer does not hold (see `spent`); false (with
+    //! "<what> at offset <position>: decode budget exceeded") beyond the budget.
+    FBE_INLINE bool charge_checked(uint64_t cost, const char* what, std::size_t position) {
+        spent += cost;
+        return within_budget(what, position);
+    }
+    //! False (with the error) when what was read and charged exceeds the
+    //! budget. The usual case, nothing charged and a budget of at least
+    //! the input size, takes one test.
+    FBE_INLINE bool within_budget(const char* what, std::size_t position) const {
+        return FBE_LIKELY(spent == 0 && limits->budget_factor >= 1) ||
+               spent + (mark - 8) <= limits->budget(size) ||
+               detail::budget_exceeded(error, what, position, limits->budget(size));
+    }
 
     //! Takes back how far a copy of this decoder got (call_apart).
-    FBE_INLINE void take_progress(const Decoder& copy) noexcept { mark = copy.mark; }
-
-    FBE_INLINE bool fail_type_id(std::size_t position, uint32_t expected) const {
-        return detail::type_id_failed(error, position, load_u32(data + position + 4), expected);
+    FBE_INLINE void take_progress(const Decoder& copy) noexcept {
+        mark = copy.mark;
+        spent = copy.spent;
     }
 };
 
@@ -253,8 +303,12 @@ struct VBlob {
     }
     FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
+        if (offset == 0)
+            return true;
         uint32_t size = 0;
-        return offset == 0 || d.claim_counted(base + offset, 1, size, "string");
+        if (!d.claim_counted(base + offset, 1, size, "string"))
+            return false;
+        return true;
     }
 };
 
@@ -274,12 +328,12 @@ struct VStruct {
     FBE_INLINE static bool read(Decoder& d, std::size_t base, std::size_t slot, T& value) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0) {
-            // The original leaves the value at its defaults (docs/format.md 3.6).
-            value = T();
-            return true;
+            // Malformed, as verify() says (docs/limits.md 2; the original
+            // made a default value, so a few bytes could ask for millions).
+            return d.fail("struct", slot, "offset is 0");
         }
         uint32_t size = 0;
-        if (!d.enter(base + offset, size))
+        if (!d.enter<VBody<T>::type_id, VBody<T>::body_size>(base + offset, size))
             return false;
         const bool ok = read_body<T>(d, base + offset, size, value);
         d.leave();
@@ -287,24 +341,24 @@ struct VStruct {
     }
     //! read() of an element of a collection, which has counted the depth
     //! for all its elements (VSequence). The usual body, written by this
-    //! schema or a newer one, takes one test per bound: it starts at or
-    //! after the mark (offset 0 points before it) and it holds the header
-    //! and this schema's fields within the buffer; then every field is read
-    //! without further checks (VBody::read). Anything else (offset 0, an
-    //! older writer's body, malformed input) goes through read().
+    //! schema, takes one test per bound: it starts at or after the mark
+    //! (offset 0 points before it), it lies within the buffer, and its
+    //! header is this schema's body size and T's type id (one comparison);
+    //! then every field is read without further checks (VBody::read).
+    //! Anything else (offset 0, an older or newer writer's body, malformed
+    //! input) goes through read().
     FBE_INLINE static bool read_item(Decoder& d, std::size_t base, std::size_t slot, T& value) {
+        constexpr uint32_t body_size = VBody<T>::body_size;
         const std::size_t body = base + load_u32(d.data + slot);
-        if (FBE_LIKELY(body >= d.mark && uint64_t(body) + VBody<T>::body_size <= d.size)) {
-            const uint32_t size = load_u32(d.data + body);
-            if (FBE_LIKELY(size >= VBody<T>::body_size && uint64_t(body) + size <= d.size)) {
-                d.mark = body + size;
-                return read_body<T>(d, body, size, value);
-            }
+        if (FBE_LIKELY(body >= d.mark && uint64_t(body) + body_size <= d.size &&
+                       load<uint64_t>(d.data + body) == (uint64_t(VBody<T>::type_id) << 32 | body_size))) {
+            d.mark = body + body_size;
+            return read_body<T>(d, body, body_size, value);
         }
         return call_apart(d, [&](Decoder& c) { return read_apart(c, base, slot, value); });
     }
     FBE_NOINLINE static bool read_apart(Decoder& d, std::size_t base, std::size_t slot, T& value) {
-        --d.depth; // read() counts it again (d is the caller's copy)
+        ++d.depth_left; // read() counts it again (d is the caller's copy)
         return read(d, base, slot, value);
     }
     FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
@@ -312,10 +366,8 @@ struct VStruct {
         if (offset == 0)
             return d.fail("struct", slot, "offset is 0");
         uint32_t size = 0;
-        if (!d.enter(base + offset, size))
+        if (!d.enter<VBody<T>::type_id, VBody<T>::body_size>(base + offset, size))
             return false;
-        if (load_u32(d.data + base + offset + 4) != VBody<T>::type_id)
-            return d.fail_type_id(base + offset, VBody<T>::type_id);
         const bool ok = verify_body<T>(d, base + offset, size);
         d.leave();
         return ok;
@@ -344,11 +396,13 @@ struct VOptional {
         }
     }
     FBE_INLINE static bool read(Decoder& d, std::size_t base, std::size_t slot, std::optional<T>& value) {
-        const uint32_t offset = load_u32(d.data + slot + 1);
-        if (d.data[slot] == 0 || offset == 0) {
+        if (d.data[slot] == 0) {
             value.reset();
             return true;
         }
+        const uint32_t offset = load_u32(d.data + slot + 1);
+        if (offset == 0)
+            return d.fail("optional", slot, "present with offset 0");
         if (!d.claim(base + offset, E::inline_size, "optional value"))
             return false;
         if (!value)
@@ -460,11 +514,11 @@ struct VSequence {
             if constexpr (std::is_base_of_v<VStruct<T>, E>) {
                 // Every element is a struct one level deeper: the depth is
                 // counted once for all of them (VStruct::read_item).
-                if (FBE_LIKELY(d.depth < kMaxDepth)) {
+                if (FBE_LIKELY(d.depth_left != 0)) {
                     if constexpr (VBody<T>::fixed_fields)
                         if (FBE_LIKELY(read_packed(d, base, item_slot, count, value)))
                             return true;
-                    ++d.depth;
+                    --d.depth_left;
                     const bool ok = read_items<true>(d, base, item_slot, count, value);
                     d.leave();
                     return ok;
@@ -527,6 +581,7 @@ struct VSequence {
         for (std::size_t i = 0; i < count; ++i) {
             const std::size_t body = first + i * body_size;
             mismatch |= load_u32(d.data + body) ^ uint32_t(body_size);
+            mismatch |= load_u32(d.data + body + 4) ^ VBody<T>::type_id;
             read_body<T>(d, body, uint32_t(body_size), items[i]);
         }
         if (mismatch != 0)
@@ -679,15 +734,14 @@ public:
     std::size_t deserialize(T& value) const {
         if (!this->begin_read())
             return 0;
+        // The checks of verify(), so that deserialize() succeeds exactly
+        // when verify() does (docs/limits.md 4).
         const uint8_t* data = _buffer.data();
-        const std::size_t size = _buffer.size();
         const uint32_t total = load_u32(data);
-        if (total < 16) {
-            _error = "root size below 16";
+        if (!this->root_fits(total, 16))
             return 0;
-        }
-        Decoder d(data, total < size ? total : size, &_error);
-        if (!VCodec<T>::read(d, 0, 4, value))
+        Decoder d(data, total, &_error, this->_limits);
+        if (!VCodec<T>::read(d, 0, 4, value) || !d.within_budget("root", 0))
             return 0;
         return total;
     }
@@ -701,8 +755,8 @@ public:
         const uint32_t total = load_u32(data);
         if (!this->root_fits(total, 16))
             return false;
-        Decoder d(data, total, &_error);
-        return VCodec<T>::verify(d, 0, 4);
+        Decoder d(data, total, &_error, this->_limits);
+        return VCodec<T>::verify(d, 0, 4) && d.within_budget("root", 0);
     }
 };
 

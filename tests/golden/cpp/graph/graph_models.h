@@ -17,6 +17,7 @@ struct VBody<::graph::Node>
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 20;
     static std::size_t extra(const ::graph::Node& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::graph::Node& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
@@ -33,6 +34,7 @@ struct VBody<::graph::Edge>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 12;
     static std::size_t extra(const ::graph::Edge& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::graph::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
@@ -49,6 +51,7 @@ struct VBody<::graph::Graph>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 8;
     static std::size_t extra(const ::graph::Graph& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::graph::Graph& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
@@ -86,6 +89,8 @@ FBE_INLINE bool VBody<::graph::Node>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::graph::Node>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value)
 {
+    if (!d.charge_checked(VBody<::graph::Node>::cost, "graph.Node", body))
+        return false;
     if (size < 12)
         value.id = {};
     else
@@ -118,6 +123,8 @@ FBE_INLINE bool VBody<::graph::Node>::verify(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::graph::Node>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::graph::Node>::cost, "graph.Node", body))
+        return false;
     if (size < 16)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 12))
@@ -153,6 +160,8 @@ FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::graph::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value)
 {
+    if (!d.charge_checked(VBody<::graph::Edge>::cost, "graph.Edge", body))
+        return false;
     if (size < 12)
         value.source = {};
     else
@@ -168,13 +177,17 @@ FBE_NOINLINE inline bool VBody<::graph::Edge>::read_older(Decoder& d, std::size_
     return true;
 }
 
-FBE_INLINE bool VBody<::graph::Edge>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::graph::Edge>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 20))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::graph::Edge>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::graph::Edge>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::graph::Edge>::cost, "graph.Edge", body))
+        return false;
     return true;
 }
 
@@ -203,6 +216,8 @@ FBE_INLINE bool VBody<::graph::Graph>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::graph::Graph>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value)
 {
+    if (!d.charge_checked(VBody<::graph::Graph>::cost, "graph.Graph", body))
+        return false;
     if (size < 12)
         value.nodes = {};
     else if (!VCodec<std::vector<::graph::Node>>::read(d, body, body + 8, value.nodes))
@@ -227,6 +242,8 @@ FBE_INLINE bool VBody<::graph::Graph>::verify(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::graph::Graph>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::graph::Graph>::cost, "graph.Graph", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::vector<::graph::Node>>::verify(d, body, body + 8))

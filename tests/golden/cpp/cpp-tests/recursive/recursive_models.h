@@ -17,6 +17,7 @@ struct VBody<::recursive::Node>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 12;
     static std::size_t extra(const ::recursive::Node& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::recursive::Node& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
@@ -52,6 +53,8 @@ inline bool VBody<::recursive::Node>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::recursive::Node>::read_older(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value)
 {
+    if (!d.charge_checked(VBody<::recursive::Node>::cost, "recursive.Node", body))
+        return false;
     if (size < 12)
         value.id = {};
     else
@@ -80,6 +83,8 @@ inline bool VBody<::recursive::Node>::verify(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::recursive::Node>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::recursive::Node>::cost, "recursive.Node", body))
+        return false;
     if (size < 16)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 12))

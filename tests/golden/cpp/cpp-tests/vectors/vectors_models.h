@@ -17,6 +17,7 @@ struct VBody<::vectors::Edge>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 12;
     static std::size_t extra(const ::vectors::Edge& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
@@ -33,6 +34,7 @@ struct VBody<::vectors::Point>
     static constexpr uint32_t body_size = 19;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 11;
     static std::size_t extra(const ::vectors::Point& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Point& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
@@ -49,6 +51,7 @@ struct VBody<::vectors::Point3>
     static constexpr uint32_t body_size = 27;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 19;
     static std::size_t extra(const ::vectors::Point3& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Point3& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
@@ -65,6 +68,7 @@ struct VBody<::vectors::Named>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 8;
     static std::size_t extra(const ::vectors::Named& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Named& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
@@ -81,6 +85,7 @@ struct VBody<::vectors::Holder>
     static constexpr uint32_t body_size = 32;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 24;
     static std::size_t extra(const ::vectors::Holder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
@@ -113,6 +118,8 @@ FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::vectors::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value)
 {
+    if (!d.charge_checked(VBody<::vectors::Edge>::cost, "vectors.Edge", body))
+        return false;
     if (size < 12)
         value.source = {};
     else
@@ -128,13 +135,17 @@ FBE_NOINLINE inline bool VBody<::vectors::Edge>::read_older(Decoder& d, std::siz
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors::Edge>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::vectors::Edge>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 20))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Edge>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::vectors::Edge>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::vectors::Edge>::cost, "vectors.Edge", body))
+        return false;
     return true;
 }
 
@@ -162,6 +173,8 @@ FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::vectors::Point>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value)
 {
+    if (!d.charge_checked(VBody<::vectors::Point>::cost, "vectors.Point", body))
+        return false;
     if (size < 9)
         value.flag = {};
     else
@@ -177,13 +190,17 @@ FBE_NOINLINE inline bool VBody<::vectors::Point>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors::Point>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::vectors::Point>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 19))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Point>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::vectors::Point>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::vectors::Point>::cost, "vectors.Point", body))
+        return false;
     return true;
 }
 
@@ -210,6 +227,8 @@ FBE_INLINE bool VBody<::vectors::Point3>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::vectors::Point3>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value)
 {
+    if (!d.charge_checked(VBody<::vectors::Point3>::cost, "vectors.Point3", body))
+        return false;
     // Inherited fields: all of them, or none when the body is older than vectors.Point.
     if (size < 19)
         static_cast<::vectors::Point&>(value) = ::vectors::Point();
@@ -233,6 +252,8 @@ FBE_INLINE bool VBody<::vectors::Point3>::verify(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::vectors::Point3>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::vectors::Point3>::cost, "vectors.Point3", body))
+        return false;
     if (size < 19)
         return true;
     if (!verify_body<::vectors::Point>(d, body, size))
@@ -265,6 +286,8 @@ FBE_INLINE bool VBody<::vectors::Named>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::vectors::Named>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value)
 {
+    if (!d.charge_checked(VBody<::vectors::Named>::cost, "vectors.Named", body))
+        return false;
     if (size < 12)
         value.name = {};
     else if (!VCodec<std::string>::read(d, body, body + 8, value.name))
@@ -289,6 +312,8 @@ FBE_INLINE bool VBody<::vectors::Named>::verify(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::vectors::Named>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::vectors::Named>::cost, "vectors.Named", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 8))
@@ -341,6 +366,8 @@ FBE_INLINE bool VBody<::vectors::Holder>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::vectors::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value)
 {
+    if (!d.charge_checked(VBody<::vectors::Holder>::cost, "vectors.Holder", body))
+        return false;
     if (size < 12)
         value.edges = {};
     else if (!VCodec<std::vector<::vectors::Edge>>::read(d, body, body + 8, value.edges))
@@ -389,6 +416,8 @@ FBE_INLINE bool VBody<::vectors::Holder>::verify(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::vectors::Holder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::vectors::Holder>::cost, "vectors.Holder", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::vector<::vectors::Edge>>::verify(d, body, body + 8))

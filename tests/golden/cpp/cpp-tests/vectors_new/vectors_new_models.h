@@ -17,6 +17,7 @@ struct VBody<::vectors_new::Edge>
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 16;
     static std::size_t extra(const ::vectors_new::Edge& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors_new::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
@@ -33,6 +34,7 @@ struct VBody<::vectors_new::Holder>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
     static std::size_t extra(const ::vectors_new::Holder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors_new::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
@@ -68,6 +70,8 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value)
 {
+    if (!d.charge_checked(VBody<::vectors_new::Edge>::cost, "vectors_new.Edge", body))
+        return false;
     if (size < 12)
         value.source = {};
     else
@@ -98,6 +102,8 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::verify(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::vectors_new::Edge>::cost, "vectors_new.Edge", body))
+        return false;
     if (size < 24)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 20))
@@ -126,6 +132,8 @@ FBE_INLINE bool VBody<::vectors_new::Holder>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value)
 {
+    if (!d.charge_checked(VBody<::vectors_new::Holder>::cost, "vectors_new.Holder", body))
+        return false;
     if (size < 12)
         value.edges = {};
     else if (!VCodec<std::vector<::vectors_new::Edge>>::read(d, body, body + 8, value.edges))
@@ -144,6 +152,8 @@ FBE_INLINE bool VBody<::vectors_new::Holder>::verify(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::vectors_new::Holder>::cost, "vectors_new.Holder", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::vector<::vectors_new::Edge>>::verify(d, body, body + 8))

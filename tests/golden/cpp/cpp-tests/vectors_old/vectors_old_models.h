@@ -17,6 +17,7 @@ struct VBody<::vectors_old::Edge>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
     static std::size_t extra(const ::vectors_old::Edge& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors_old::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
@@ -33,6 +34,7 @@ struct VBody<::vectors_old::Holder>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
     static std::size_t extra(const ::vectors_old::Holder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors_old::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
@@ -61,6 +63,8 @@ FBE_INLINE bool VBody<::vectors_old::Edge>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value)
 {
+    if (!d.charge_checked(VBody<::vectors_old::Edge>::cost, "vectors_old.Edge", body))
+        return false;
     if (size < 12)
         value.source = {};
     else
@@ -68,13 +72,17 @@ FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors_old::Edge>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::vectors_old::Edge>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::vectors_old::Edge>::cost, "vectors_old.Edge", body))
+        return false;
     return true;
 }
 
@@ -99,6 +107,8 @@ FBE_INLINE bool VBody<::vectors_old::Holder>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value)
 {
+    if (!d.charge_checked(VBody<::vectors_old::Holder>::cost, "vectors_old.Holder", body))
+        return false;
     if (size < 12)
         value.edges = {};
     else if (!VCodec<std::vector<::vectors_old::Edge>>::read(d, body, body + 8, value.edges))
@@ -117,6 +127,8 @@ FBE_INLINE bool VBody<::vectors_old::Holder>::verify(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::vectors_old::Holder>::cost, "vectors_old.Holder", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::vector<::vectors_old::Edge>>::verify(d, body, body + 8))

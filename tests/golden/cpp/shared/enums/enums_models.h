@@ -17,6 +17,7 @@ struct VBody<::enums::Enums>
     static constexpr uint32_t body_size = 224;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 216;
     static std::size_t extra(const ::enums::Enums& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::enums::Enums& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value);
@@ -175,6 +176,8 @@ inline bool VBody<::enums::Enums>::read(Decoder& d, std::size_t body, uint32_t s
 
 FBE_NOINLINE inline bool VBody<::enums::Enums>::read_older(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value)
 {
+    if (!d.charge_checked(VBody<::enums::Enums>::cost, "enums.Enums", body))
+        return false;
     if (size < 9)
         value.byte0 = ::enums::EnumByte::ENUM_VALUE_0;
     else
@@ -442,13 +445,17 @@ FBE_NOINLINE inline bool VBody<::enums::Enums>::read_older(Decoder& d, std::size
     return true;
 }
 
-inline bool VBody<::enums::Enums>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+inline bool VBody<::enums::Enums>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 224))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::enums::Enums>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::enums::Enums>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::enums::Enums>::cost, "enums.Enums", body))
+        return false;
     return true;
 }
 

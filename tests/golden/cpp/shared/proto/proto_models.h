@@ -17,6 +17,7 @@ struct VBody<::proto::Order>
     static constexpr uint32_t body_size = 34;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 26;
     static std::size_t extra(const ::proto::Order& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
@@ -33,6 +34,7 @@ struct VBody<::proto::Balance>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 12;
     static std::size_t extra(const ::proto::Balance& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::Balance& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
@@ -49,6 +51,7 @@ struct VBody<::proto::Account>
     static constexpr uint32_t body_size = 30;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 14;
     static std::size_t extra(const ::proto::Account& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::Account& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
@@ -65,6 +68,7 @@ struct VBody<::proto::OrderMessage>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
     static std::size_t extra(const ::proto::OrderMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::OrderMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
@@ -81,6 +85,7 @@ struct VBody<::proto::BalanceMessage>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
     static std::size_t extra(const ::proto::BalanceMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::BalanceMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
@@ -97,6 +102,7 @@ struct VBody<::proto::AccountMessage>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
     static std::size_t extra(const ::proto::AccountMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::AccountMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
@@ -136,6 +142,8 @@ FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::proto::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value)
 {
+    if (!d.charge_checked(VBody<::proto::Order>::cost, "proto.Order", body))
+        return false;
     if (size < 12)
         value.id = {};
     else
@@ -174,6 +182,8 @@ FBE_INLINE bool VBody<::proto::Order>::verify(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::proto::Order>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::proto::Order>::cost, "proto.Order", body))
+        return false;
     if (size < 16)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 12))
@@ -204,6 +214,8 @@ FBE_INLINE bool VBody<::proto::Balance>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::proto::Balance>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value)
 {
+    if (!d.charge_checked(VBody<::proto::Balance>::cost, "proto.Balance", body))
+        return false;
     if (size < 12)
         value.currency = {};
     else if (!VCodec<std::string>::read(d, body, body + 8, value.currency))
@@ -226,6 +238,8 @@ FBE_INLINE bool VBody<::proto::Balance>::verify(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::proto::Balance>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::proto::Balance>::cost, "proto.Balance", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 8))
@@ -270,6 +284,8 @@ FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::proto::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value)
 {
+    if (!d.charge_checked(VBody<::proto::Account>::cost + (size < 21 ? 12u : 0u), "proto.Account", body))
+        return false;
     if (size < 12)
         value.id = {};
     else
@@ -314,6 +330,8 @@ FBE_INLINE bool VBody<::proto::Account>::verify(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::proto::Account>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::proto::Account>::cost + (size < 21 ? 12u : 0u), "proto.Account", body))
+        return false;
     if (size < 16)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 12))
@@ -354,6 +372,8 @@ FBE_INLINE bool VBody<::proto::OrderMessage>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
 {
+    if (!d.charge_checked(VBody<::proto::OrderMessage>::cost + (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
+        return false;
     if (size < 12)
         value.body = {};
     else if (!VCodec<::proto::Order>::read(d, body, body + 8, value.body))
@@ -372,6 +392,8 @@ FBE_INLINE bool VBody<::proto::OrderMessage>::verify(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::proto::OrderMessage>::cost + (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<::proto::Order>::verify(d, body, body + 8))
@@ -400,6 +422,8 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value)
 {
+    if (!d.charge_checked(VBody<::proto::BalanceMessage>::cost + (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
+        return false;
     if (size < 12)
         value.body = {};
     else if (!VCodec<::proto::Balance>::read(d, body, body + 8, value.body))
@@ -418,6 +442,8 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::verify(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::proto::BalanceMessage>::cost + (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<::proto::Balance>::verify(d, body, body + 8))
@@ -446,6 +472,8 @@ FBE_INLINE bool VBody<::proto::AccountMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)
 {
+    if (!d.charge_checked(VBody<::proto::AccountMessage>::cost + (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
+        return false;
     if (size < 12)
         value.body = {};
     else if (!VCodec<::proto::Account>::read(d, body, body + 8, value.body))
@@ -464,6 +492,8 @@ FBE_INLINE bool VBody<::proto::AccountMessage>::verify(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::proto::AccountMessage>::cost + (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<::proto::Account>::verify(d, body, body + 8))

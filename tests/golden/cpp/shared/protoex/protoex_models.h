@@ -18,6 +18,7 @@ struct VBody<::protoex::Order>
     static constexpr uint32_t body_size = 50;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 42;
     static std::size_t extra(const ::protoex::Order& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
@@ -34,6 +35,7 @@ struct VBody<::protoex::Balance>
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 20;
     static std::size_t extra(const ::protoex::Balance& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::Balance& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
@@ -50,6 +52,7 @@ struct VBody<::protoex::Account>
     static constexpr uint32_t body_size = 30;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 14;
     static std::size_t extra(const ::protoex::Account& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::Account& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
@@ -66,6 +69,7 @@ struct VBody<::protoex::OrderMessage>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
     static std::size_t extra(const ::protoex::OrderMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::OrderMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
@@ -82,6 +86,7 @@ struct VBody<::protoex::BalanceMessage>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
     static std::size_t extra(const ::protoex::BalanceMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::BalanceMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
@@ -98,6 +103,7 @@ struct VBody<::protoex::AccountMessage>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
     static std::size_t extra(const ::protoex::AccountMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::AccountMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
@@ -141,6 +147,8 @@ FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::protoex::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value)
 {
+    if (!d.charge_checked(VBody<::protoex::Order>::cost, "protoex.Order", body))
+        return false;
     if (size < 12)
         value.id = {};
     else
@@ -187,6 +195,8 @@ FBE_INLINE bool VBody<::protoex::Order>::verify(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::protoex::Order>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::protoex::Order>::cost, "protoex.Order", body))
+        return false;
     if (size < 16)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 12))
@@ -217,6 +227,8 @@ FBE_INLINE bool VBody<::protoex::Balance>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::protoex::Balance>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value)
 {
+    if (!d.charge_checked(VBody<::protoex::Balance>::cost, "protoex.Balance", body))
+        return false;
     // Inherited fields: all of them, or none when the body is older than proto.Balance.
     if (size < 20)
         static_cast<::proto::Balance&>(value) = ::proto::Balance();
@@ -240,6 +252,8 @@ FBE_INLINE bool VBody<::protoex::Balance>::verify(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::protoex::Balance>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::protoex::Balance>::cost, "protoex.Balance", body))
+        return false;
     if (size < 20)
         return true;
     if (!verify_body<::proto::Balance>(d, body, size))
@@ -284,6 +298,8 @@ FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::protoex::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value)
 {
+    if (!d.charge_checked(VBody<::protoex::Account>::cost + (size < 21 ? 20u : 0u), "protoex.Account", body))
+        return false;
     if (size < 12)
         value.id = {};
     else
@@ -328,6 +344,8 @@ FBE_INLINE bool VBody<::protoex::Account>::verify(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::protoex::Account>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::protoex::Account>::cost + (size < 21 ? 20u : 0u), "protoex.Account", body))
+        return false;
     if (size < 16)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 12))
@@ -368,6 +386,8 @@ FBE_INLINE bool VBody<::protoex::OrderMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
 {
+    if (!d.charge_checked(VBody<::protoex::OrderMessage>::cost + (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
+        return false;
     if (size < 12)
         value.body = {};
     else if (!VCodec<::protoex::Order>::read(d, body, body + 8, value.body))
@@ -386,6 +406,8 @@ FBE_INLINE bool VBody<::protoex::OrderMessage>::verify(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::protoex::OrderMessage>::cost + (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<::protoex::Order>::verify(d, body, body + 8))
@@ -414,6 +436,8 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value)
 {
+    if (!d.charge_checked(VBody<::protoex::BalanceMessage>::cost + (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
+        return false;
     if (size < 12)
         value.body = {};
     else if (!VCodec<::protoex::Balance>::read(d, body, body + 8, value.body))
@@ -432,6 +456,8 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::verify(Decoder& d, std::size_t
 
 FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::protoex::BalanceMessage>::cost + (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<::protoex::Balance>::verify(d, body, body + 8))
@@ -460,6 +486,8 @@ FBE_INLINE bool VBody<::protoex::AccountMessage>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)
 {
+    if (!d.charge_checked(VBody<::protoex::AccountMessage>::cost + (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
+        return false;
     if (size < 12)
         value.body = {};
     else if (!VCodec<::protoex::Account>::read(d, body, body + 8, value.body))
@@ -478,6 +506,8 @@ FBE_INLINE bool VBody<::protoex::AccountMessage>::verify(Decoder& d, std::size_t
 
 FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::protoex::AccountMessage>::cost + (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<::protoex::Account>::verify(d, body, body + 8))

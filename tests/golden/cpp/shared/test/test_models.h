@@ -18,6 +18,7 @@ struct VBody<::test::StructSimple>
     static constexpr uint32_t body_size = 237;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 217;
     static std::size_t extra(const ::test::StructSimple& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructSimple& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
@@ -34,6 +35,7 @@ struct VBody<::test::StructOptional>
     static constexpr uint32_t body_size = 567;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 283;
     static std::size_t extra(const ::test::StructOptional& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructOptional& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
@@ -50,6 +52,7 @@ struct VBody<::test::StructNested>
     static constexpr uint32_t body_size = 622;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 306;
     static std::size_t extra(const ::test::StructNested& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructNested& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
@@ -66,6 +69,7 @@ struct VBody<::test::StructBytes>
     static constexpr uint32_t body_size = 22;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 6;
     static std::size_t extra(const ::test::StructBytes& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructBytes& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
@@ -82,6 +86,7 @@ struct VBody<::test::StructArray>
     static constexpr uint32_t body_size = 92;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 36;
     static std::size_t extra(const ::test::StructArray& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructArray& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
@@ -98,6 +103,7 @@ struct VBody<::test::StructVector>
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 40;
     static std::size_t extra(const ::test::StructVector& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructVector& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
@@ -114,6 +120,7 @@ struct VBody<::test::StructList>
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 40;
     static std::size_t extra(const ::test::StructList& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructList& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
@@ -130,6 +137,7 @@ struct VBody<::test::StructSet>
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 16;
     static std::size_t extra(const ::test::StructSet& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructSet& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
@@ -146,6 +154,7 @@ struct VBody<::test::StructMap>
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 40;
     static std::size_t extra(const ::test::StructMap& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructMap& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
@@ -162,6 +171,7 @@ struct VBody<::test::StructHash>
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 40;
     static std::size_t extra(const ::test::StructHash& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructHash& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
@@ -178,6 +188,7 @@ struct VBody<::test::StructHashEx>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 8;
     static std::size_t extra(const ::test::StructHashEx& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructHashEx& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
@@ -194,6 +205,7 @@ struct VBody<::test::StructEmpty>
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
     static std::size_t extra(const ::test::StructEmpty& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructEmpty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructEmpty& value);
@@ -317,6 +329,8 @@ inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value)
 {
+    if (!d.charge_checked(VBody<::test::StructSimple>::cost + (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
+        return false;
     if (size < 12)
         value.id = {};
     else
@@ -519,6 +533,8 @@ inline bool VBody<::test::StructSimple>::verify(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::test::StructSimple>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructSimple>::cost + (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
+        return false;
     if (size < 146)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 142))
@@ -827,6 +843,8 @@ inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::test::StructOptional>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value)
 {
+    if (!d.charge_checked(VBody<::test::StructOptional>::cost + (size < 237 ? 64u : 0u), "test.StructOptional", body))
+        return false;
     // Inherited fields: all of them, or none when the body is older than test.StructSimple.
     if (size < 237)
         static_cast<::test::StructSimple&>(value) = ::test::StructSimple();
@@ -1242,6 +1260,8 @@ inline bool VBody<::test::StructOptional>::verify(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::test::StructOptional>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructOptional>::cost + (size < 237 ? 64u : 0u), "test.StructOptional", body))
+        return false;
     if (size < 237)
         return true;
     if (!verify_body<::test::StructSimple>(d, body, size))
@@ -1574,6 +1594,8 @@ inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
 {
+    if (!d.charge_checked(VBody<::test::StructNested>::cost + (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), "test.StructNested", body))
+        return false;
     // Inherited fields: all of them, or none when the body is older than test.StructOptional.
     if (size < 567)
         static_cast<::test::StructOptional&>(value) = ::test::StructOptional();
@@ -1657,6 +1679,8 @@ inline bool VBody<::test::StructNested>::verify(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::test::StructNested>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructNested>::cost + (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), "test.StructNested", body))
+        return false;
     if (size < 567)
         return true;
     if (!verify_body<::test::StructOptional>(d, body, size))
@@ -1725,6 +1749,8 @@ FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::test::StructBytes>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value)
 {
+    if (!d.charge_checked(VBody<::test::StructBytes>::cost, "test.StructBytes", body))
+        return false;
     if (size < 12)
         value.f1 = {};
     else if (!VCodec<FBE::buffer_t>::read(d, body, body + 8, value.f1))
@@ -1755,6 +1781,8 @@ FBE_INLINE bool VBody<::test::StructBytes>::verify(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::test::StructBytes>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructBytes>::cost, "test.StructBytes", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<FBE::buffer_t>::verify(d, body, body + 8))
@@ -1824,6 +1852,8 @@ inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::test::StructArray>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value)
 {
+    if (!d.charge_checked(VBody<::test::StructArray>::cost + (size < 82 ? 562u : 0u), "test.StructArray", body))
+        return false;
     if (size < 10)
         value.f1 = {};
     else if (!VCodec<std::array<uint8_t, 2>>::read(d, body, body + 8, value.f1))
@@ -1890,6 +1920,8 @@ inline bool VBody<::test::StructArray>::verify(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::test::StructArray>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructArray>::cost + (size < 82 ? 562u : 0u), "test.StructArray", body))
+        return false;
     if (size < 20)
         return true;
     if (!VCodec<std::array<std::optional<uint8_t>, 2>>::verify(d, body, body + 10))
@@ -1978,6 +2010,8 @@ inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructVector>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value)
 {
+    if (!d.charge_checked(VBody<::test::StructVector>::cost, "test.StructVector", body))
+        return false;
     if (size < 12)
         value.f1 = {};
     else if (!VCodec<std::vector<uint8_t>>::read(d, body, body + 8, value.f1))
@@ -2050,6 +2084,8 @@ inline bool VBody<::test::StructVector>::verify(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::test::StructVector>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructVector>::cost, "test.StructVector", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::vector<uint8_t>>::verify(d, body, body + 8))
@@ -2150,6 +2186,8 @@ inline bool VBody<::test::StructList>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::test::StructList>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value)
 {
+    if (!d.charge_checked(VBody<::test::StructList>::cost, "test.StructList", body))
+        return false;
     if (size < 12)
         value.f1 = {};
     else if (!VCodec<std::list<uint8_t>>::read(d, body, body + 8, value.f1))
@@ -2222,6 +2260,8 @@ inline bool VBody<::test::StructList>::verify(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructList>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructList>::cost, "test.StructList", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::list<uint8_t>>::verify(d, body, body + 8))
@@ -2298,6 +2338,8 @@ inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::test::StructSet>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value)
 {
+    if (!d.charge_checked(VBody<::test::StructSet>::cost, "test.StructSet", body))
+        return false;
     if (size < 12)
         value.f1 = {};
     else if (!VCodec<std::set<uint8_t>>::read(d, body, body + 8, value.f1))
@@ -2334,6 +2376,8 @@ inline bool VBody<::test::StructSet>::verify(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::test::StructSet>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructSet>::cost, "test.StructSet", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::set<uint8_t>>::verify(d, body, body + 8))
@@ -2410,6 +2454,8 @@ inline bool VBody<::test::StructMap>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::test::StructMap>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value)
 {
+    if (!d.charge_checked(VBody<::test::StructMap>::cost, "test.StructMap", body))
+        return false;
     if (size < 12)
         value.f1 = {};
     else if (!VCodec<std::map<int32_t, uint8_t>>::read(d, body, body + 8, value.f1))
@@ -2482,6 +2528,8 @@ inline bool VBody<::test::StructMap>::verify(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::test::StructMap>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructMap>::cost, "test.StructMap", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::map<int32_t, uint8_t>>::verify(d, body, body + 8))
@@ -2582,6 +2630,8 @@ inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::test::StructHash>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value)
 {
+    if (!d.charge_checked(VBody<::test::StructHash>::cost, "test.StructHash", body))
+        return false;
     if (size < 12)
         value.f1 = {};
     else if (!VCodec<std::unordered_map<std::string, uint8_t>>::read(d, body, body + 8, value.f1))
@@ -2654,6 +2704,8 @@ inline bool VBody<::test::StructHash>::verify(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructHash>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructHash>::cost, "test.StructHash", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::unordered_map<std::string, uint8_t>>::verify(d, body, body + 8))
@@ -2722,6 +2774,8 @@ inline bool VBody<::test::StructHashEx>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructHashEx>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value)
 {
+    if (!d.charge_checked(VBody<::test::StructHashEx>::cost, "test.StructHashEx", body))
+        return false;
     if (size < 12)
         value.f1 = {};
     else if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::read(d, body, body + 8, value.f1))
@@ -2746,6 +2800,8 @@ inline bool VBody<::test::StructHashEx>::verify(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::test::StructHashEx>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::test::StructHashEx>::cost, "test.StructHashEx", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::verify(d, body, body + 8))

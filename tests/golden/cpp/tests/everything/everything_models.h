@@ -18,6 +18,7 @@ struct VBody<::everything::Counted>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
     static std::size_t extra(const ::everything::Counted& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Counted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
@@ -34,6 +35,7 @@ struct VBody<::everything::Shifted>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
     static std::size_t extra(const ::everything::Shifted& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Shifted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
@@ -50,6 +52,7 @@ struct VBody<::everything::AfterShift>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
     static std::size_t extra(const ::everything::AfterShift& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::AfterShift& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
@@ -66,6 +69,7 @@ struct VBody<::everything::Fixed>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
     static std::size_t extra(const ::everything::Fixed& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Fixed& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
@@ -82,6 +86,7 @@ struct VBody<::everything::Derived>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 8;
     static std::size_t extra(const ::everything::Derived& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Derived& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
@@ -98,6 +103,7 @@ struct VBody<::everything::ImportedBase>
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 16;
     static std::size_t extra(const ::everything::ImportedBase& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::ImportedBase& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
@@ -114,6 +120,7 @@ struct VBody<::everything::Note>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 4;
     static std::size_t extra(const ::everything::Note& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Note& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
@@ -130,6 +137,7 @@ struct VBody<::everything::Quiet>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 8;
     static std::size_t extra(const ::everything::Quiet& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Quiet& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
@@ -146,6 +154,7 @@ struct VBody<::everything::Empty>
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
     static std::size_t extra(const ::everything::Empty& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Empty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Empty& value);
@@ -160,6 +169,7 @@ struct VBody<::everything::Everything>
     static constexpr uint32_t body_size = 302;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 250;
     static std::size_t extra(const ::everything::Everything& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Everything& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
@@ -176,6 +186,7 @@ struct VBody<::everything::PlaceOrder>
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 16;
     static std::size_t extra(const ::everything::PlaceOrder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::PlaceOrder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
@@ -192,6 +203,7 @@ struct VBody<::everything::Accepted>
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 16;
     static std::size_t extra(const ::everything::Accepted& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Accepted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
@@ -208,6 +220,7 @@ struct VBody<::everything::Rejected>
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 20;
     static std::size_t extra(const ::everything::Rejected& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Rejected& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
@@ -224,6 +237,7 @@ struct VBody<::everything::Ping>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 8;
     static std::size_t extra(const ::everything::Ping& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Ping& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
@@ -240,6 +254,7 @@ struct VBody<::everything::FixedKeywords>
     static constexpr uint32_t body_size = 17;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 9;
     static std::size_t extra(const ::everything::FixedKeywords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::FixedKeywords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
@@ -256,6 +271,7 @@ struct VBody<::everything::Keywords>
     static constexpr uint32_t body_size = 42;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 30;
     static std::size_t extra(const ::everything::Keywords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Keywords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
@@ -284,6 +300,8 @@ FBE_INLINE bool VBody<::everything::Counted>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Counted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value)
 {
+    if (!d.charge_checked(VBody<::everything::Counted>::cost, "everything.Counted", body))
+        return false;
     if (size < 12)
         value.a = {};
     else
@@ -291,13 +309,17 @@ FBE_NOINLINE inline bool VBody<::everything::Counted>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Counted>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::everything::Counted>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Counted>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Counted>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::everything::Counted>::cost, "everything.Counted", body))
+        return false;
     return true;
 }
 
@@ -321,6 +343,8 @@ FBE_INLINE bool VBody<::everything::Shifted>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Shifted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value)
 {
+    if (!d.charge_checked(VBody<::everything::Shifted>::cost, "everything.Shifted", body))
+        return false;
     if (size < 12)
         value.a = {};
     else
@@ -328,13 +352,17 @@ FBE_NOINLINE inline bool VBody<::everything::Shifted>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Shifted>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::everything::Shifted>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Shifted>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Shifted>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::everything::Shifted>::cost, "everything.Shifted", body))
+        return false;
     return true;
 }
 
@@ -358,6 +386,8 @@ FBE_INLINE bool VBody<::everything::AfterShift>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::AfterShift>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value)
 {
+    if (!d.charge_checked(VBody<::everything::AfterShift>::cost, "everything.AfterShift", body))
+        return false;
     if (size < 12)
         value.a = {};
     else
@@ -365,13 +395,17 @@ FBE_NOINLINE inline bool VBody<::everything::AfterShift>::read_older(Decoder& d,
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::AfterShift>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::everything::AfterShift>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::AfterShift>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::AfterShift>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::everything::AfterShift>::cost, "everything.AfterShift", body))
+        return false;
     return true;
 }
 
@@ -395,6 +429,8 @@ FBE_INLINE bool VBody<::everything::Fixed>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::everything::Fixed>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value)
 {
+    if (!d.charge_checked(VBody<::everything::Fixed>::cost, "everything.Fixed", body))
+        return false;
     if (size < 12)
         value.a = {};
     else
@@ -402,13 +438,17 @@ FBE_NOINLINE inline bool VBody<::everything::Fixed>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Fixed>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::everything::Fixed>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Fixed>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Fixed>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::everything::Fixed>::cost, "everything.Fixed", body))
+        return false;
     return true;
 }
 
@@ -435,6 +475,8 @@ FBE_INLINE bool VBody<::everything::Derived>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Derived>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value)
 {
+    if (!d.charge_checked(VBody<::everything::Derived>::cost, "everything.Derived", body))
+        return false;
     // Inherited fields: all of them, or none when the body is older than everything.Fixed.
     if (size < 12)
         static_cast<::everything::Fixed&>(value) = ::everything::Fixed();
@@ -458,6 +500,8 @@ FBE_INLINE bool VBody<::everything::Derived>::verify(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::everything::Derived>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::everything::Derived>::cost, "everything.Derived", body))
+        return false;
     if (size < 12)
         return true;
     if (!verify_body<::everything::Fixed>(d, body, size))
@@ -488,6 +532,8 @@ FBE_INLINE bool VBody<::everything::ImportedBase>::read(Decoder& d, std::size_t 
 
 FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value)
 {
+    if (!d.charge_checked(VBody<::everything::ImportedBase>::cost, "everything.ImportedBase", body))
+        return false;
     // Inherited fields: all of them, or none when the body is older than market.Instrument.
     if (size < 16)
         static_cast<::market::Instrument&>(value) = ::market::Instrument();
@@ -511,6 +557,8 @@ FBE_INLINE bool VBody<::everything::ImportedBase>::verify(Decoder& d, std::size_
 
 FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::everything::ImportedBase>::cost, "everything.ImportedBase", body))
+        return false;
     if (size < 16)
         return true;
     if (!verify_body<::market::Instrument>(d, body, size))
@@ -539,6 +587,8 @@ FBE_INLINE bool VBody<::everything::Note>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::everything::Note>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value)
 {
+    if (!d.charge_checked(VBody<::everything::Note>::cost, "everything.Note", body))
+        return false;
     if (size < 12)
         value.text = "hi \"there\"\012";
     else if (!VCodec<std::string>::read(d, body, body + 8, value.text))
@@ -557,6 +607,8 @@ FBE_INLINE bool VBody<::everything::Note>::verify(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::everything::Note>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::everything::Note>::cost, "everything.Note", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 8))
@@ -587,6 +639,8 @@ FBE_INLINE bool VBody<::everything::Quiet>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::everything::Quiet>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value)
 {
+    if (!d.charge_checked(VBody<::everything::Quiet>::cost, "everything.Quiet", body))
+        return false;
     if (size < 12)
         value.password = {};
     else if (!VCodec<std::string>::read(d, body, body + 8, value.password))
@@ -609,6 +663,8 @@ FBE_INLINE bool VBody<::everything::Quiet>::verify(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Quiet>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::everything::Quiet>::cost, "everything.Quiet", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 8))
@@ -803,6 +859,8 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
 {
+    if (!d.charge_checked(VBody<::everything::Everything>::cost + (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
+        return false;
     if (size < 12)
         value.id = 42;
     else
@@ -1069,6 +1127,8 @@ inline bool VBody<::everything::Everything>::verify(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Everything>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::everything::Everything>::cost + (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
+        return false;
     if (size < 97)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 93))
@@ -1187,6 +1247,8 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
 {
+    if (!d.charge_checked(VBody<::everything::PlaceOrder>::cost + (size < 28 ? 8u : 0u), "everything.PlaceOrder", body))
+        return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
     else
@@ -1209,6 +1271,8 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::verify(Decoder& d, std::size_t 
 
 FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::everything::PlaceOrder>::cost + (size < 28 ? 8u : 0u), "everything.PlaceOrder", body))
+        return false;
     if (size < 28)
         return true;
     if (!VCodec<::market::Instrument>::verify(d, body, body + 24))
@@ -1236,6 +1300,8 @@ FBE_INLINE bool VBody<::everything::Accepted>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Accepted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value)
 {
+    if (!d.charge_checked(VBody<::everything::Accepted>::cost, "everything.Accepted", body))
+        return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
     else
@@ -1243,13 +1309,17 @@ FBE_NOINLINE inline bool VBody<::everything::Accepted>::read_older(Decoder& d, s
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Accepted>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::everything::Accepted>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 24))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Accepted>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Accepted>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::everything::Accepted>::cost, "everything.Accepted", body))
+        return false;
     return true;
 }
 
@@ -1276,6 +1346,8 @@ FBE_INLINE bool VBody<::everything::Rejected>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Rejected>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value)
 {
+    if (!d.charge_checked(VBody<::everything::Rejected>::cost, "everything.Rejected", body))
+        return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
     else
@@ -1298,6 +1370,8 @@ FBE_INLINE bool VBody<::everything::Rejected>::verify(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::Rejected>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::everything::Rejected>::cost, "everything.Rejected", body))
+        return false;
     if (size < 28)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 24))
@@ -1325,6 +1399,8 @@ FBE_INLINE bool VBody<::everything::Ping>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::everything::Ping>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value)
 {
+    if (!d.charge_checked(VBody<::everything::Ping>::cost, "everything.Ping", body))
+        return false;
     if (size < 16)
         value.sequence = {};
     else
@@ -1332,13 +1408,17 @@ FBE_NOINLINE inline bool VBody<::everything::Ping>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Ping>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::everything::Ping>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 16))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Ping>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Ping>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::everything::Ping>::cost, "everything.Ping", body))
+        return false;
     return true;
 }
 
@@ -1366,6 +1446,8 @@ FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t
 
 FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value)
 {
+    if (!d.charge_checked(VBody<::everything::FixedKeywords>::cost, "everything.FixedKeywords", body))
+        return false;
     if (size < 12)
         value.new_ = {};
     else
@@ -1381,13 +1463,17 @@ FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::read_older(Decoder&
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::FixedKeywords>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_INLINE bool VBody<::everything::FixedKeywords>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (FBE_UNLIKELY(size < 17))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::verify_older(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
 {
+    if (!d.charge_checked(VBody<::everything::FixedKeywords>::cost, "everything.FixedKeywords", body))
+        return false;
     return true;
 }
 
@@ -1432,6 +1518,8 @@ FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Keywords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value)
 {
+    if (!d.charge_checked(VBody<::everything::Keywords>::cost, "everything.Keywords", body))
+        return false;
     if (size < 12)
         value.new_ = {};
     else
@@ -1486,6 +1574,8 @@ FBE_INLINE bool VBody<::everything::Keywords>::verify(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::Keywords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::everything::Keywords>::cost, "everything.Keywords", body))
+        return false;
     if (size < 16)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 12))

@@ -17,6 +17,7 @@ struct VBody<::market::Instrument>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 8;
     static std::size_t extra(const ::market::Instrument& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::market::Instrument& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
@@ -33,6 +34,7 @@ struct VBody<::market::Failure>
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 20;
     static std::size_t extra(const ::market::Failure& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::market::Failure& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
@@ -64,6 +66,8 @@ FBE_INLINE bool VBody<::market::Instrument>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::market::Instrument>::read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value)
 {
+    if (!d.charge_checked(VBody<::market::Instrument>::cost, "market.Instrument", body))
+        return false;
     if (size < 12)
         value.symbol = {};
     else if (!VCodec<std::string>::read(d, body, body + 8, value.symbol))
@@ -86,6 +90,8 @@ FBE_INLINE bool VBody<::market::Instrument>::verify(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::market::Instrument>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::market::Instrument>::cost, "market.Instrument", body))
+        return false;
     if (size < 12)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 8))
@@ -116,6 +122,8 @@ FBE_INLINE bool VBody<::market::Failure>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::market::Failure>::read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value)
 {
+    if (!d.charge_checked(VBody<::market::Failure>::cost, "market.Failure", body))
+        return false;
     if (size < 24)
         value.id = {};
     else
@@ -138,6 +146,8 @@ FBE_INLINE bool VBody<::market::Failure>::verify(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::market::Failure>::verify_older(Decoder& d, std::size_t body, uint32_t size)
 {
+    if (!d.charge_checked(VBody<::market::Failure>::cost, "market.Failure", body))
+        return false;
     if (size < 28)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 24))
