@@ -90,8 +90,8 @@ class Testee:
         except (TesteeError, BrokenPipeError, ValueError) as e:
             self.kill()
             raise TesteeError(str(e)) from None
-        if not isinstance(answer, dict) or len(answer) != 1 or next(iter(answer)) not in (
-                "result", "parse_error", "serialize_error", "skipped"):
+        kinds = [k for k in answer if k != "measured"] if isinstance(answer, dict) else []
+        if len(kinds) != 1 or kinds[0] not in ("result", "parse_error", "serialize_error", "skipped"):
             raise TesteeError(f"malformed answer {str(answer)[:200]}")
         return answer
 
@@ -140,6 +140,10 @@ class Case:
     result: Any = None                         # expected result (None: any result)
     mask: Sequence[tuple[int, int]] = ()       # byte ranges ignored in binary results
     compare: Callable[[Any, Any], bool] | None = None
+    events: list[str] | None = None            # a stream's delivered messages and "error"s, in order
+    bound: bool = False                        # measured: peak memory and time within the limits policy
+    honest: dict[str, Any] | None = None       # the honest request whose time per byte is the reference
+    required: bool = False                     # a "skipped" answer is a failure (docs/limits.md cases)
 
 
 def encode_payload(fmt: str, data: bytes) -> Any:
@@ -313,6 +317,45 @@ def count_cases() -> list[Case]:
     return cases
 
 
+def hostile_cases() -> list[Case]:
+    """conformance/limits.py: the limits policy's malformed and limits sets (docs/limits.md)."""
+    if manifest() is None:
+        return []
+    import limits
+    return [Case(c.id, c.suite, c.request, c.expect, events=c.events, bound=c.bound, honest=c.honest,
+                 required=True) for c in limits.limit_cases()]
+
+
+def input_size(request: dict[str, Any]) -> int:
+    """The size of a request's input in bytes (binary and streams decoded from base64)."""
+    inp = request["input"]
+    if inp["format"] == "json":
+        return len(inp["payload"].encode("utf-8"))
+    return len(base64.b64decode(inp["payload"]))
+
+
+def check_bound(case: Case, answer: dict[str, Any], honest: dict[str, Any] | None) -> Outcome:
+    """Peak heap bytes and time per input byte of a measured hostile request (conformance/limits.py)."""
+    import limits
+    m = answer.get("measured")
+    if not isinstance(m, dict):
+        return Outcome(False, detail="no measurement in the answer (the request asked for \"measure\")")
+    n = input_size(case.request)
+    peak, seconds = int(m["peak_bytes"]), float(m["seconds"])
+    if peak > limits.PEAK_RATIO * n + limits.PEAK_SLACK:
+        return Outcome(False, detail=f"peak memory {peak} bytes for {n} input bytes ({peak / n:.1f}x, "
+                                     f"bound {limits.PEAK_RATIO}x + {limits.PEAK_SLACK})")
+    if honest is not None and case.honest is not None:
+        hm = honest.get("measured")
+        if not isinstance(hm, dict):
+            return Outcome(False, detail="no measurement in the answer to the honest request")
+        per_byte = float(hm["seconds"]) / input_size(case.honest)
+        if seconds > limits.TIME_RATIO * per_byte * n + limits.TIME_SLACK:
+            return Outcome(False, detail=f"{seconds:.3f}s for {n} input bytes, {seconds / n / per_byte:.0f}x the "
+                                         f"time per byte of an honest input (bound {limits.TIME_RATIO}x)")
+    return Outcome(True)
+
+
 # ------------------------------------------------------------------ checking
 
 @dataclass
@@ -331,8 +374,10 @@ def decode_result(fmt: str, result: Any) -> Any:
 
 
 def check(case: Case, answer: dict[str, Any]) -> Outcome:
-    kind, payload = next(iter(answer.items()))
+    kind, payload = next((k, v) for k, v in answer.items() if k != "measured")
     if kind == "skipped":
+        if case.required:
+            return Outcome(False, detail=f"skipped a case every testee must handle: {payload}")
         return Outcome(False, True, str(payload))
     if isinstance(payload, str) and payload.startswith("UNEXPECTED"):
         return Outcome(False, detail=f"the testee failed internally: {payload}")
@@ -342,6 +387,12 @@ def check(case: Case, answer: dict[str, Any]) -> Outcome:
         return Outcome(False, detail=f"expected a parse error, got {kind}")
     if kind != "result":
         return Outcome(False, detail=f"{kind}: {payload}")
+    if case.events is not None:
+        got_events = [e.get("message", "error") if isinstance(e, dict) else e for e in payload] \
+            if isinstance(payload, list) else payload
+        if got_events != case.events:
+            return Outcome(False, detail=f"stream events {got_events}, expected {case.events}")
+        return Outcome(True)
     if case.result is None:
         return Outcome(True)
     fmt = case.request["output"]
@@ -440,7 +491,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if m is None:
         print(f"conformance: golden vectors not found in {SHARED / 'vectors'}: vector and malformed suites skipped")
     else:
-        cases += vector_cases(m) + malformed_cases(m) + count_cases()
+        cases += vector_cases(m) + malformed_cases(m) + count_cases() + hostile_cases()
     extra: list[dict[str, Any]] = []
     if args.extra_values:
         with open(args.extra_values, encoding="utf-8") as f:
@@ -467,13 +518,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not listed:
                 problems.append(f"{lang}: {case.id}: {outcome.detail}")
 
+    honest_answers: dict[tuple[str, str], dict[str, Any] | None] = {}
+
     def run(lang: str, case: Case, failures: dict[str, str]) -> None:
+        request = dict(case.request, measure=True) if case.bound else case.request
+        honest = None
         try:
-            answer = testees[lang].ask(case.request)
+            if case.bound and case.honest is not None:
+                key = (lang, json.dumps(case.honest, sort_keys=True))
+                if key not in honest_answers:
+                    honest_answers[key] = testees[lang].ask(dict(case.honest, measure=True))
+                honest = honest_answers[key]
+            answer = testees[lang].ask(request)
         except TesteeError as e:
             record(lang, case, Outcome(False, detail=f"testee failure: {e}"), failures)
             return
-        record(lang, case, check(case, answer), failures)
+        outcome = check(case, answer)
+        if outcome.passed and case.bound:
+            outcome = check_bound(case, answer, honest)
+        record(lang, case, outcome, failures)
 
     started = time.monotonic()
     all_failures = {lang: load_failures(lang) for lang in testees}

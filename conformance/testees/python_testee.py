@@ -15,6 +15,8 @@ import os
 import struct
 import sys
 import tempfile
+import time
+import tracemalloc
 import uuid
 from decimal import Decimal
 from pathlib import Path
@@ -126,7 +128,7 @@ def load(workdir: Path) -> Values:
     packages: dict[str, ir.Package] = {}
     for path in conformance_schemas():
         schema = compile_schema(str(path), [], Diagnostics())
-        for f in generate(schema, Options(final=True, json=True)):
+        for f in generate(schema, Options(final=True, json=True, proto=True)):
             (workdir / f.path).write_text(f.text, encoding="utf-8")
         for p in schema.packages:
             if p.name not in schema_of or p.name == schema.main:
@@ -137,6 +139,25 @@ def load(workdir: Path) -> Values:
     return Values(packages, schema_of, modules)
 
 
+def receive_stream(module: Any, data: bytes, final: bool, limits: fbe.Limits | None) -> dict[str, Any]:
+    """Feed a protocol stream to the package's Receiver; the messages it delivered and the errors it
+    reported, in order."""
+    events: list[Any] = []
+
+    class Recorder(module.FinalReceiver if final else module.Receiver):  # type: ignore[misc, name-defined]
+        def on_receive(self, value: Any) -> None:
+            events.append({"message": f"{type(value).__module__}.{type(value).__name__}"})
+
+        def on_receive_error(self, error: fbe.FBEError) -> None:
+            events.append({"error": str(error)})
+
+    try:
+        Recorder(limits=limits).receive(data)
+    except fbe.FrameError as e:  # a frame size below the minimum: the rest of the stream is lost
+        events.append({"error": str(e)})
+    return {"result": events}
+
+
 def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     qualified = f"{req['package']}.{req['type']}"
     if req["package"] not in values.modules:
@@ -145,21 +166,24 @@ def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     cls = values.cls(qualified)
     module = values.modules[req["package"]]
     fmt_in, payload = req["input"]["format"], req["input"]["payload"]
+    limits = fbe.Limits(**req["limits"]) if "limits" in req else None
+    if fmt_in in ("stream", "final_stream"):
+        return receive_stream(module, base64.b64decode(payload), fmt_in == "final_stream", limits)
     try:
         if fmt_in == "versioned":
-            model = getattr(module, f"{ident(req['type'])}Model")()
+            model = getattr(module, f"{ident(req['type'])}Model")(limits=limits)
             model.attach(base64.b64decode(payload))
             if not model.verify():
                 return {"parse_error": "verify() failed"}
             value = model.deserialize()[0]
         elif fmt_in == "final":
-            model = getattr(module, f"{ident(req['type'])}FinalModel")()
+            model = getattr(module, f"{ident(req['type'])}FinalModel")(limits=limits)
             model.attach(base64.b64decode(payload))
             if not model.verify():
                 return {"parse_error": "verify() failed"}
             value = model.deserialize()[0]
         elif fmt_in == "json":
-            value = cls.from_json(payload)
+            value = cls.from_json(payload, limits=limits)
         elif fmt_in == "value":
             value = values.build(t, payload)
         else:
@@ -183,6 +207,21 @@ def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     return {"skipped": f"unknown output format {out}"}
 
 
+def measured(values: Values, req: dict[str, Any]) -> dict[str, Any]:
+    """answer() with its peak traced memory (above what was allocated before) and its time."""
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    start = time.perf_counter()
+    try:
+        reply = answer(values, req)
+    finally:
+        seconds = time.perf_counter() - start
+        peak = tracemalloc.get_traced_memory()[1] - base
+        tracemalloc.stop()
+    reply["measured"] = {"peak_bytes": peak, "seconds": seconds}
+    return reply
+
+
 def main() -> int:
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     with tempfile.TemporaryDirectory(prefix="fbe-testee-") as work:
@@ -196,7 +235,7 @@ def main() -> int:
             if req.get("quit"):
                 return 0
             try:
-                reply = answer(values, req)
+                reply = measured(values, req) if req.get("measure") else answer(values, req)
             except Exception as e:  # noqa: BLE001 - a bug in the testee or the runtime: report it, keep serving
                 reply = {"parse_error": f"UNEXPECTED {type(e).__name__}: {e}"} \
                     if req["input"]["format"] != "value" else {"serialize_error": f"UNEXPECTED {type(e).__name__}: {e}"}

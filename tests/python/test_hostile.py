@@ -105,7 +105,7 @@ def test_oversized_counts(gen: Any) -> None:
 
 
 def test_shared_bodies_are_bounded(gen: Any) -> None:
-    """Many vector slots pointing at one body: the decode budget stops the amplification."""
+    """Many vector slots pointing at one body: refused, blocks must follow in allocation order (docs/limits.md 2)."""
     proto = gen.mods["proto"]
     n = 20000
     body = proto.Order(id=1, symbol="S" * 200).to_fbe()[8:]  # order body (34) + symbol data
@@ -119,11 +119,15 @@ def test_shared_bodies_are_bounded(gen: Any) -> None:
         struct.pack_into("<I", acc, vec_pos + 4 + 4 * i, order_pos - 8)
     struct.pack_into("<I", acc, 8 + 26, vec_pos - 8)
     struct.pack_into("<I", acc, 0, len(acc))
-    with pytest.raises(fbe.DecodeError, match="budget"):
+    with pytest.raises(fbe.DecodeError, match="allocation order"):
         proto.Account.from_fbe(bytes(acc))
-    # a few shared slots are fine (the budget is proportional to the buffer)
-    struct.pack_into("<I", acc, vec_pos, 3)
-    assert len(proto.Account.from_fbe(bytes(acc)).orders) == 3
+    # two slots sharing a body are refused just as well: the second points back into the first
+    struct.pack_into("<I", acc, vec_pos, 2)
+    with pytest.raises(fbe.DecodeError, match="allocation order") as e:
+        proto.Account.from_fbe(bytes(acc))
+    assert e.value.type == "proto.Order"
+    struct.pack_into("<I", acc, vec_pos, 1)
+    assert len(proto.Account.from_fbe(bytes(acc)).orders) == 1
 
 
 DEEP = """

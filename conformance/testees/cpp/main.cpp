@@ -2,9 +2,77 @@
 // answers on stdout (conformance/testee_protocol.md).
 #include "testee.h"
 
+#include <malloc.h>
+
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <vector>
+
+// ---------------------------------------------------------------- heap measurement ("measure": true)
+//
+// Every allocation (operator new, RapidJSON's allocator, the C library) goes through malloc, so the
+// testee replaces the C library's entry points (glibc's __libc_* functions do the work) and counts the
+// bytes in use; a measured request reports the highest count above the one before it. One thread.
+
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t n, std::size_t size);
+void* __libc_realloc(void* p, std::size_t size);
+void* __libc_memalign(std::size_t alignment, std::size_t size);
+void __libc_free(void* p);
+}
+
+namespace heap {
+std::size_t in_use = 0;
+std::size_t peak = 0;
+
+inline void* added(void* p)
+{
+    if (p) {
+        in_use += malloc_usable_size(p);
+        if (in_use > peak)
+            peak = in_use;
+    }
+    return p;
+}
+
+inline void removed(void* p)
+{
+    if (p) {
+        const std::size_t n = malloc_usable_size(p);
+        in_use = n > in_use ? 0 : in_use - n;
+    }
+}
+} // namespace heap
+
+extern "C" {
+void* malloc(std::size_t size) { return heap::added(__libc_malloc(size)); }
+void* calloc(std::size_t n, std::size_t size) { return heap::added(__libc_calloc(n, size)); }
+void free(void* p)
+{
+    heap::removed(p);
+    __libc_free(p);
+}
+void* realloc(void* p, std::size_t size)
+{
+    heap::removed(p);
+    void* q = __libc_realloc(p, size);
+    if (!q && p && size)
+        heap::added(p);                 // the old block is still there
+    return heap::added(q);
+}
+void* memalign(std::size_t alignment, std::size_t size) { return heap::added(__libc_memalign(alignment, size)); }
+void* aligned_alloc(std::size_t alignment, std::size_t size) { return memalign(alignment, size); }
+int posix_memalign(void** out, std::size_t alignment, std::size_t size)
+{
+    void* p = memalign(alignment, size);
+    if (!p)
+        return 12;                      // ENOMEM
+    *out = p;
+    return 0;
+}
+}
 
 namespace testee {
 
@@ -56,12 +124,25 @@ int main()
             return 0;
         } else {
             try {
-                const std::string type = std::string(testee::member(request, "package").GetString()) + "." +
-                                         testee::member(request, "type").GetString();
-                const auto& table = testee::handlers();
-                auto it = table.find(type);
-                answer = it == table.end() ? testee::reply("skipped", "type " + type + " is not compiled in")
+                const std::string package = testee::member(request, "package").GetString();
+                const std::string type = package + "." + testee::member(request, "type").GetString();
+                const std::string format = testee::member(testee::member(request, "input"), "format").GetString();
+                const bool stream = format == "stream" || format == "final_stream";
+                const auto& table = stream ? testee::stream_handlers() : testee::handlers();
+                auto it = table.find(stream ? package : type);
+                const bool measure = request.HasMember("measure") && request["measure"].IsTrue();
+                const std::size_t before = heap::in_use;
+                heap::peak = heap::in_use;
+                const auto start = std::chrono::steady_clock::now();
+                answer = it == table.end() ? testee::reply("skipped", (stream ? "package " + package : "type " + type) +
+                                                                          " is not compiled in")
                                            : it->second(request);
+                if (measure) {
+                    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+                    answer.pop_back();          // the closing brace of the answer object
+                    answer += ",\"measured\":{\"peak_bytes\":" + std::to_string(heap::peak - before) +
+                              ",\"seconds\":" + std::to_string(seconds.count()) + "}}";
+                }
             } catch (const std::exception& e) {
                 answer = testee::reply("serialize_error", std::string("UNEXPECTED exception: ") + e.what());
             }

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace testee {
@@ -239,6 +240,8 @@ std::vector<uint8_t> unbase64(const rapidjson::Value& v);
 template <typename T>
 std::string handle(const rapidjson::Value& request)
 {
+    if (request.HasMember("limits"))
+        return reply("skipped", "reader limits are not configurable in the C++ runtime yet");
     const rapidjson::Value& input = member(request, "input");
     const std::string in(member(input, "format").GetString());
     const std::string out(member(request, "output").GetString());
@@ -304,6 +307,53 @@ std::string handle(const rapidjson::Value& request)
         return reply_object(std::string(buffer.GetString(), buffer.GetSize()));
     }
     return reply("skipped", "unknown output format " + out);
+}
+
+//! What a recording receiver did with a stream: messages delivered and frames refused, in order.
+struct Events {
+    std::vector<std::pair<bool, std::string>> list;   // (is an error, message type or reason)
+    void message(const char* type) { list.emplace_back(false, type); }
+    void error(const std::string& reason) { list.emplace_back(true, reason); }
+};
+
+//! A stream request: fed in one call to the package's Receiver (or FinalReceiver); the events.
+template <typename Versioned, typename Final>
+std::string handle_stream(const rapidjson::Value& request)
+{
+    const rapidjson::Value& input = member(request, "input");
+    const std::string in(member(input, "format").GetString());
+    const std::vector<uint8_t> bytes = unbase64(member(input, "payload"));
+    std::size_t max_frame = 0;
+    if (request.HasMember("limits")) {
+        for (auto it = request["limits"].MemberBegin(); it != request["limits"].MemberEnd(); ++it) {
+            if (std::string(it->name.GetString()) != "max_frame_size")
+                return reply("skipped", std::string("limit ") + it->name.GetString() +
+                                            " is not configurable in the C++ runtime yet");
+            max_frame = it->value.GetUint64();
+        }
+    }
+    auto run = [&](auto& receiver) {
+        if (max_frame)
+            receiver.max_frame_size(max_frame);
+        receiver.receive(bytes.data(), bytes.size());
+        rapidjson::StringBuffer buffer;
+        Writer w(buffer);
+        w.StartArray();
+        for (const auto& [is_error, text] : receiver.list) {
+            w.StartObject();
+            w.Key(is_error ? "error" : "message");
+            w.String(text.c_str());
+            w.EndObject();
+        }
+        w.EndArray();
+        return reply_object(std::string(buffer.GetString(), buffer.GetSize()));
+    };
+    if (in == "final_stream") {
+        Final receiver;
+        return run(receiver);
+    }
+    Versioned receiver;
+    return run(receiver);
 }
 
 } // namespace testee

@@ -42,4 +42,7 @@ inline void check_type(const rapidjson::Value& v, const char* type)
 
 const std::map<std::string, Handler>& handlers();
 
+//! Answers a request whose input is a protocol stream, per package.
+const std::map<std::string, Handler>& stream_handlers();
+
 } // namespace testee

@@ -136,15 +136,24 @@ class Budget:
 
 
 class Reader(Budget):
-    """Decoding state of a binary input: the bytes, their usable size, the budget and the depth."""
+    """Decoding state of a binary input: the bytes, their usable size, the budget, the depth and, in
+    the versioned model, ``mark``: the end of the last out-of-line block read (docs/limits.md 2)."""
 
-    __slots__ = ("data", "size")
+    __slots__ = ("data", "mark", "size")
 
     def __init__(self, data: BytesLike, size: int | None = None, limits: Limits | None = None) -> None:
         self.data: bytes = data if isinstance(data, bytes) else bytes(data)
         n = len(self.data)
         self.size: int = n if size is None or size > n else size
+        self.mark: int = 8
         Budget.__init__(self, self.size, limits)
+
+
+def backwards(r: Reader, what: str, pos: int, field: str | None = None, type_name: str | None = None) -> DecodeError:
+    """A versioned block that does not follow the previous one in allocation order (FORMAT.md 3.5):
+    it points back into data already read, so two slots would share it (docs/limits.md 2)."""
+    return DecodeError(f"{what} at {pos} before the end of the previous block ({r.mark}): out-of-line blocks "
+                       "must follow each other in allocation order", type_name, field, pos)
 
 
 def enum_value(members: dict[int, E], cls: Callable[[int], E], raw: int) -> E:
@@ -161,6 +170,8 @@ def out_of_bounds(what: str, pos: int, field: str | None = None) -> DecodeError:
 
 def struct_header(r: Reader, pos: int, type_id: int, type_name: str, cost: int) -> int:
     """Check and enter the struct body at absolute ``pos`` (charging ``cost``); return its body size."""
+    if pos < r.mark:
+        raise backwards(r, "struct body", pos, None, type_name)
     if pos + 8 > r.size:
         raise DecodeError("struct header beyond the end of the buffer", type_name, None, pos)
     size, tid = unpack_u32x2(r.data, pos)
@@ -170,6 +181,7 @@ def struct_header(r: Reader, pos: int, type_id: int, type_name: str, cost: int) 
         raise DecodeError(f"struct body of {size} bytes beyond the end of the buffer", type_name, None, pos)
     if tid != type_id:
         raise DecodeError(f"type id {tid} where {type_id} was expected", type_name, None, pos)
+    r.mark = pos + size
     depth = r.depth = r.depth + 1
     budget = r.budget = r.budget - cost
     if depth > r.max_depth or budget < 0:
@@ -197,8 +209,9 @@ def struct_body(
     except struct.error:  # fewer than layout.size bytes left: a short (older) body at the end, or bad data
         return partial_body(r, layout, pos, struct_header(r, pos, type_id, type_name, cost))
     size = t[0]
-    if size < 8 or pos + size > r.size or t[1] != type_id:
+    if size < 8 or pos + size > r.size or t[1] != type_id or pos < r.mark:
         struct_header(r, pos, type_id, type_name, cost)  # raises
+    r.mark = pos + size
     depth = r.depth = r.depth + 1
     budget = r.budget = r.budget - cost
     if depth > r.max_depth or budget < 0:
@@ -220,8 +233,9 @@ def leaf_body(
         r.depth -= 1
         return t
     size = t[0]
-    if size < 8 or pos + size > r.size or t[1] != type_id:
+    if size < 8 or pos + size > r.size or t[1] != type_id or pos < r.mark:
         struct_header(r, pos, type_id, type_name, cost)  # raises
+    r.mark = pos + size
     budget = r.budget = r.budget - cost
     if budget < 0 or r.depth >= r.max_depth:
         r.depth += 1
@@ -286,13 +300,14 @@ def read_string(r: Reader, base: int, off: int, field: str) -> str:
         return ""
     p = base + off
     end = r.size
-    if p + 4 > end:
-        raise out_of_bounds("string size", p, field)
+    if p + 4 > end or p < r.mark:
+        raise backwards(r, "string", p, field) if p < r.mark else out_of_bounds("string size", p, field)
     data = r.data
     n = unpack_u32(data, p)[0]
     e = p + 4 + n
     if e > end:
         raise out_of_bounds(f"string of {n} bytes", p, field)
+    r.mark = e
     budget = r.budget = r.budget - n
     if budget < 0:
         r.spend(0, p, field)
@@ -307,12 +322,13 @@ def read_bytes(r: Reader, base: int, off: int, field: str) -> bytes:
     if not off:
         return b""
     p = base + off
-    if p + 4 > r.size:
-        raise out_of_bounds("bytes size", p, field)
+    if p + 4 > r.size or p < r.mark:
+        raise backwards(r, "bytes", p, field) if p < r.mark else out_of_bounds("bytes size", p, field)
     n = unpack_u32(r.data, p)[0]
     e = p + 4 + n
     if e > r.size:
         raise out_of_bounds(f"bytes of {n} bytes", p, field)
+    r.mark = e
     r.spend(n, p, field)
     return r.data[p + 4: e]
 
@@ -320,11 +336,12 @@ def read_bytes(r: Reader, base: int, off: int, field: str) -> bytes:
 def read_count(r: Reader, pos: int, item: int, cost: int, field: str) -> int:
     """The element count of a collection block at absolute ``pos`` with ``item``-byte slots;
     each element costs ``cost`` (docs/limits.md: struct elements 0, they are charged as structs)."""
-    if pos + 4 > r.size:
-        raise out_of_bounds("collection size", pos, field)
+    if pos + 4 > r.size or pos < r.mark:
+        raise backwards(r, "collection", pos, field) if pos < r.mark else out_of_bounds("collection size", pos, field)
     n: int = unpack_u32(r.data, pos)[0]
     if n * item > r.size - pos - 4:
         raise DecodeError(f"count {n} exceeds the buffer", None, field, pos)
+    r.mark = pos + 4 + n * item
     budget = r.budget = r.budget - n * cost
     if budget < 0:
         r.spend(0, pos, field)
@@ -332,10 +349,19 @@ def read_count(r: Reader, pos: int, item: int, cost: int, field: str) -> int:
 
 
 def read_slot(r: Reader, layout: struct.Struct, pos: int, field: str) -> tuple[Any, ...]:
-    """Unpack one element/value slot at absolute ``pos``."""
-    if pos + layout.size > r.size or pos < 0:
-        raise out_of_bounds("value slot", pos, field)
+    """Claim and unpack an optional's value slot at absolute ``pos``."""
+    claim(r, pos, layout.size, field)
     return layout.unpack_from(r.data, pos)
+
+
+def claim(r: Reader, pos: int, size: int, field: str) -> None:
+    """Claim the out-of-line block [pos, pos + size) (an optional's value slot): it must follow the
+    previous block (docs/limits.md 2) and fit the buffer."""
+    if pos < r.mark:
+        raise backwards(r, "optional value", pos, field)
+    if pos + size > r.size:
+        raise out_of_bounds("value slot", pos, field)
+    r.mark = pos + size
 
 
 def read_optional(
@@ -358,8 +384,7 @@ def read_optional_struct(
     if not off:
         raise DecodeError("present optional with offset 0", None, field, base)
     s = base + off
-    if s + 4 > r.size:
-        raise out_of_bounds("value slot", s, field)
+    claim(r, s, 4, field)
     o = unpack_u32(r.data, s)[0]
     return read(r, s + o) if o else absent_struct(r, make, field, s)
 

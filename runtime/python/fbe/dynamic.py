@@ -71,6 +71,7 @@ from .buffer import (
     Reader,
     alloc,
     char_order,
+    claim,
     final_bytes,
     final_count,
     final_enter,
@@ -550,6 +551,7 @@ class DynamicCodec:
             if off == 0:
                 raise DecodeError("present optional with offset 0", None, field, pos)
             q = base + off
+            claim(r, q, t.element.size, field)
             return self._vread(r, t.element, q, q, field)
         if isinstance(t, ir.Array):
             return self._vitems(r, t.element, base, pos, t.length, field)

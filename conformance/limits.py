@@ -1,0 +1,229 @@
+"""The hostile cases of the limits policy (docs/limits.md), made small: inputs every testee must reject
+or bound, with the bound asserted.
+
+Built by the runner at run time (no files are committed): binary roots, JSON texts and protocol
+streams over the reference schemas' `test.StructVector` and `proto` messages (issue 13's reproducers).
+A case with a bound asks the testee to measure (`"measure": true`, conformance/testee_protocol.md)
+and the runner checks its peak heap bytes against the input size, and its time per input byte
+against an honest input of the same type.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+P = struct.pack
+
+# docs/limits.md, "Measured, not described": the bounds every language meets. The budget lets a decode
+# materialize 8 bytes (final-model minimum) per input byte; an object in memory costs a few times its
+# final minimum (Python's are the largest: 25x the input measured, 48x for JSON with its parsed tree).
+PEAK_RATIO = 64
+PEAK_SLACK = 1 << 20
+# Seconds per input byte of a hostile decode over those of an honest one of the same type (plus slack
+# for the testee's fixed costs and a busy machine).
+TIME_RATIO = 40
+TIME_SLACK = 0.25
+
+N = 20_000  # elements of the hostile cases
+
+
+@dataclass
+class LimitCase:
+    """One hostile request and what every testee must do with it."""
+
+    id: str
+    suite: str
+    request: dict[str, Any]
+    expect: str                                   # "result" | "parse_error"
+    events: list[str] | None = None               # stream cases: delivered messages and "error", in order
+    bound: bool = False                           # measure and check peak memory and time
+    honest: dict[str, Any] | None = field(default=None)   # the honest request timed for comparison
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+def _binary(pkg: str, type_: str, fmt: str, data: bytes, out: str | None = None) -> dict[str, Any]:
+    return {"package": pkg, "type": type_, "input": {"format": fmt, "payload": _b64(data)}, "output": out or fmt}
+
+
+def _json(pkg: str, type_: str, text: str) -> dict[str, Any]:
+    return {"package": pkg, "type": type_, "input": {"format": "json", "payload": text}, "output": "json"}
+
+
+def _stream(data: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]:
+    req: dict[str, Any] = {"package": "proto", "type": "OrderMessage",
+                           "input": {"format": "stream", "payload": _b64(data)}, "output": "events"}
+    if limits:
+        req["limits"] = limits
+    return req
+
+
+# ---------------------------------------------------------------- test.StructVector (body 48: f1..f10 offsets)
+
+def struct_vector_root(slots: list[int], tail: bytes = b"", field_index: int = 8) -> bytes:
+    """A versioned test.StructVector whose f9 (or another vector field) holds the given element slots."""
+    body = P("<II", 48, 130) + b"".join(P("<I", 48 if i == field_index else 0) for i in range(10))
+    root = body + P("<I", len(slots)) + b"".join(P("<I", s) for s in slots) + tail
+    return P("<II", 8 + len(root), 8) + root
+
+
+def zero_slots(n: int) -> bytes:
+    """f9 = n struct slots holding offset 0 (issue 13 item 1)."""
+    return struct_vector_root([0] * n)
+
+
+def old_bodies(n: int) -> bytes:
+    """f9 = n slots, each with its own 8-byte body: an older writer's StructSimple, every field defaulted."""
+    first = 48 + 4 + 4 * n
+    return struct_vector_root([first + 8 * i for i in range(n)], P("<II", 8, 110) * n)
+
+
+def shared_old_body(n: int) -> bytes:
+    """f9 = n slots sharing one 8-byte body."""
+    return struct_vector_root([48 + 4 + 4 * n] * n, P("<II", 8, 110))
+
+
+def optional_offset_zero() -> bytes:
+    """f10 (StructSimple?[]) with one present element whose value slot holds body offset 0."""
+    body = P("<II", 48, 130) + b"".join(P("<I", 48 if i == 9 else 0) for i in range(10))
+    root = body + P("<I", 1) + P("<BI", 1, 48 + 9) + P("<I", 0)   # the value slot follows the vector block
+    return P("<II", 8 + len(root), 8) + root
+
+
+def empty_objects(n: int) -> str:
+    return '{"f9":[' + ",".join(["{}"] * n) + "]}"
+
+
+# ---------------------------------------------------------------- proto frames
+
+def frame(root: bytes) -> bytes:
+    """A versioned root is a frame as it is (its first u32 is its size)."""
+    return root
+
+
+def order_message(order_id: int = 7) -> bytes:
+    """proto.OrderMessage{body: Order{id, symbol "EURUSD"}} as a versioned frame."""
+    symbol = b"EURUSD"
+    order = P("<IIiIBBdd", 34, 1, order_id, 34, 0, 0, 1.5, 100.0) + P("<I", len(symbol)) + symbol
+    msg = P("<III", 12, 1, 12) + order                   # OrderMessage body: size, type 1, body offset
+    return P("<II", 8 + len(msg), 8) + msg
+
+
+def account_message(orders: list[int] | None = None, wallet_offset: int | None = None,
+                    tail: bytes = b"") -> bytes:
+    """proto.AccountMessage{body: Account} with the given order slots (offsets from the Account body)."""
+    # Account body: size 30, type 3, id, name, state, wallet, asset flag + offset, orders
+    orders = orders or []
+    account_size = 30
+    wallet_at = account_size                     # a Balance body right after the Account body
+    balance = P("<IIId", 20, 2, 0, 0.0)           # currency offset 0 = "", amount 0
+    orders_at = wallet_at + len(balance)
+    account = P("<IIiIBIBII", account_size, 3, 1, 0, 0x02,
+                wallet_at if wallet_offset is None else wallet_offset, 0, 0, orders_at if orders else 0)
+    block = P("<I", len(orders)) + b"".join(P("<I", o) for o in orders) if orders else b""
+    msg = P("<III", 12, 3, 12) + account + balance + block + tail
+    return P("<II", 8 + len(msg), 8) + msg
+
+
+def old_orders(n: int) -> bytes:
+    """An Account with n orders, each an older writer's 8-byte Order body (every field defaulted)."""
+    orders_block = 30 + 20                       # offset of the orders block from the Account body
+    first = orders_block + 4 + 4 * n
+    return account_message([first + 8 * i for i in range(n)], tail=P("<II", 8, 1) * n)
+
+
+def shared_order(n: int) -> bytes:
+    """An Account whose n order slots share one Order body."""
+    orders_block = 30 + 20
+    return account_message([orders_block + 4 + 4 * n] * n, tail=P("<II", 8, 1))
+
+
+# ---------------------------------------------------------------- the cases
+
+def limit_cases() -> list[LimitCase]:
+    cases: list[LimitCase] = []
+
+    def add(name: str, suite: str, request: dict[str, Any], expect: str, **kw: Any) -> None:
+        cases.append(LimitCase(f"{suite.split(':')[0]}/{name}", suite, request, expect, **kw))
+
+    # offset-0 struct slots: refused by every reader (docs/limits.md 2)
+    off0 = "malformed: struct offset 0"
+    add("struct offset 0/StructVector.f9-zero-slots", off0, _binary("test", "StructVector", "versioned",
+                                                                    zero_slots(3)), "parse_error")
+    add("struct offset 0/StructVector.f10-optional-body-0", off0,
+        _binary("test", "StructVector", "versioned", optional_offset_zero()), "parse_error")
+    add("struct offset 0/AccountMessage.wallet-0", off0,
+        _binary("proto", "AccountMessage", "versioned", account_message(wallet_offset=0)), "parse_error")
+    add("struct offset 0/stream-then-good-frame", off0,
+        _stream(account_message(wallet_offset=0) + order_message()), "result",
+        events=["error", "proto.OrderMessage"])
+
+    # out-of-line blocks in allocation order: no two slots share a block (docs/limits.md 2)
+    order = "malformed: allocation order"
+    add(f"allocation order/StructVector.f9-shared-body-{N}", order,
+        _binary("test", "StructVector", "versioned", shared_old_body(N)), "parse_error")
+    add("allocation order/StructVector.f9-two-slots-one-body", order,
+        _binary("test", "StructVector", "versioned", shared_old_body(2)), "parse_error")
+    add("allocation order/stream-shared-order-body-then-good-frame", order,
+        _stream(shared_order(2) + order_message()), "result", events=["error", "proto.OrderMessage"])
+
+    # the decode budget (docs/limits.md 3), with the bound measured
+    budget = "limits: decode budget"
+    honest_vector = honest_struct_vector()
+    honest_bin = _binary("test", "StructVector", "versioned", honest_vector)
+    add("decode budget/StructVector.f9-zero-slots-1e5", budget,
+        _binary("test", "StructVector", "versioned", zero_slots(5 * N)), "parse_error", bound=True, honest=honest_bin)
+    add(f"decode budget/StructVector.f9-old-bodies-{N}", budget,
+        _binary("test", "StructVector", "versioned", old_bodies(N)), "parse_error", bound=True, honest=honest_bin)
+    add("decode budget/StructVector.f9-old-bodies-10", budget,
+        _binary("test", "StructVector", "versioned", old_bodies(10)), "result")
+    honest_json = _json("test", "StructVector", honest_struct_vector_json())
+    add(f"decode budget/StructVector.json-empty-objects-{N}", budget,
+        _json("test", "StructVector", empty_objects(N)), "parse_error", bound=True, honest=honest_json)
+    add("decode budget/StructVector.json-empty-objects-10", budget,
+        _json("test", "StructVector", empty_objects(10)), "result")
+    tight = {"budget_factor": 1, "budget_slack": 0}
+    add("decode budget/StructVector.f9-old-bodies-10-budget-1x", budget,
+        dict(_binary("test", "StructVector", "versioned", old_bodies(10)), limits=tight), "parse_error")
+
+    # frames (docs/limits.md 6)
+    frames = "limits: frames"
+    honest_stream = _stream(order_message() * 2000)
+    add("frames/4GiB-header", frames, _stream(b"\xff\xff\xff\xff" + bytes(1 << 16)), "result",
+        events=["error"], bound=True, honest=honest_stream)
+    add("frames/too-large-then-good-frame", frames,
+        _stream(P("<I", 2000) + bytes(1996) + order_message(), {"max_frame_size": 1024}), "result",
+        events=["error", "proto.OrderMessage"])
+    add(f"frames/old-order-bodies-{N}", frames, _stream(old_orders(N) + order_message()), "result",
+        events=["proto.AccountMessage", "proto.OrderMessage"], bound=True, honest=honest_stream)
+    add(f"frames/old-order-bodies-{N}-budget-1x", frames,
+        _stream(old_orders(N) + order_message(), tight), "result", events=["error", "proto.OrderMessage"])
+    return cases
+
+
+def _test_codec() -> Any:
+    """The runner's schema-driven codec (fbe.dynamic) of the reference schema test.fbe."""
+    from runner import SHARED, _codec
+
+    return _codec(str(SHARED / "schemas" / "test.fbe"))
+
+
+def honest_struct_vector(n: int = 300) -> bytes:
+    """A test.StructVector with n StructSimple of full bodies: what our writers write (for timing)."""
+    codec = _test_codec()
+    value = codec.default("test.StructVector")
+    value["f9"] = [dict(codec.default("test.StructSimple"), id=i) for i in range(n)]
+    return bytes(codec.encode(value, "test.StructVector", "versioned"))
+
+
+def honest_struct_vector_json(n: int = 100) -> str:
+    codec = _test_codec()
+    value = codec.default("test.StructVector")
+    value["f9"] = [dict(codec.default("test.StructSimple"), id=i) for i in range(n)]
+    return str(codec.to_json(value, "test.StructVector"))
+
