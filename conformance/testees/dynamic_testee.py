@@ -30,6 +30,9 @@ from fbec.syntax.diagnostics import Diagnostics
 
 from schemas import conformance_schemas
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from measuring import measured
+
 
 def load() -> dict[str, DynamicCodec]:
     """A codec per package, from the schema that declares it (its imports come along)."""
@@ -43,17 +46,45 @@ def load() -> dict[str, DynamicCodec]:
     return codecs
 
 
+class StreamRecorder(fbe.Receiver):
+    """A Receiver driven by the codec: frames dispatched as a generated Receiver of the package would
+    (the runtime's framing and limits), each body decoded by the codec; what it did, in order."""
+
+    def __init__(self, codec: DynamicCodec, package: str, final: bool, limits: fbe.Limits | None) -> None:
+        super().__init__(limits)
+        self.codec, self.package, self.fbe_final = codec, package, final  # type: ignore[misc]
+        self.events: list[dict[str, str]] = []
+
+    def _fbe_frame(self, frame: bytes) -> None:
+        s = self.codec.message_for(fbe.frame_type(frame, self.fbe_final), self.package)
+        if s is None:
+            return
+        self.codec.decode(frame, s, "final" if self.fbe_final else "versioned", limits=self.limits)
+        self.events.append({"message": s.qualified})
+
+    def on_receive_error(self, error: fbe.FBEError) -> None:
+        self.events.append({"error": str(error)})
+
+
 def answer(codecs: dict[str, DynamicCodec], req: dict[str, Any]) -> dict[str, Any]:
     codec = codecs.get(req["package"])
     if codec is None:
         return {"skipped": f"package {req['package']} is not compiled into this testee"}
     q = f"{req['package']}.{req['type']}"
     fmt_in, payload = req["input"]["format"], req["input"]["payload"]
+    limits = fbe.Limits(**req["limits"]) if "limits" in req else None
+    if fmt_in in ("stream", "final_stream"):
+        receiver = StreamRecorder(codec, req["package"], fmt_in == "final_stream", limits)
+        try:
+            receiver.receive(base64.b64decode(payload))
+        except fbe.FrameError as e:  # a frame size below the minimum: the rest of the stream is lost
+            receiver.events.append({"error": str(e)})
+        return {"result": receiver.events}
     try:
         if fmt_in in ("versioned", "final"):
-            value, _ = codec.decode(base64.b64decode(payload), q, fmt_in, check=True)
+            value, _ = codec.decode(base64.b64decode(payload), q, fmt_in, limits=limits)
         elif fmt_in == "json":
-            value = codec.from_json(payload, q)
+            value = codec.from_json(payload, q, limits=limits)
         elif fmt_in == "value":
             value = codec.from_described(payload, q)
         else:
@@ -87,7 +118,7 @@ def main() -> int:
         if req.get("quit"):
             return 0
         try:
-            reply = answer(codecs, req)
+            reply = measured(lambda req=req: answer(codecs, req)) if req.get("measure") else answer(codecs, req)
         except Exception as e:  # noqa: BLE001 - a bug in the codec: report it, keep serving
             reply = {"parse_error": f"UNEXPECTED {type(e).__name__}: {e}"} \
                 if req["input"]["format"] != "value" else {"serialize_error": f"UNEXPECTED {type(e).__name__}: {e}"}

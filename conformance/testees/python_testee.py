@@ -15,8 +15,6 @@ import os
 import struct
 import sys
 import tempfile
-import time
-import tracemalloc
 import uuid
 from decimal import Decimal
 from pathlib import Path
@@ -36,6 +34,9 @@ from fbec.targets.python.context import ident
 from strategies import INT64_AS_STRING, shortest_float32
 
 from schemas import conformance_schemas
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from measuring import measured
 
 
 class Values:
@@ -207,21 +208,6 @@ def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     return {"skipped": f"unknown output format {out}"}
 
 
-def measured(values: Values, req: dict[str, Any]) -> dict[str, Any]:
-    """answer() with its peak traced memory (above what was allocated before) and its time."""
-    tracemalloc.start()
-    base = tracemalloc.get_traced_memory()[0]
-    start = time.perf_counter()
-    try:
-        reply = answer(values, req)
-    finally:
-        seconds = time.perf_counter() - start
-        peak = tracemalloc.get_traced_memory()[1] - base
-        tracemalloc.stop()
-    reply["measured"] = {"peak_bytes": peak, "seconds": seconds}
-    return reply
-
-
 def main() -> int:
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     with tempfile.TemporaryDirectory(prefix="fbe-testee-") as work:
@@ -235,7 +221,7 @@ def main() -> int:
             if req.get("quit"):
                 return 0
             try:
-                reply = measured(values, req) if req.get("measure") else answer(values, req)
+                reply = measured(lambda req=req: answer(values, req)) if req.get("measure") else answer(values, req)
             except Exception as e:  # noqa: BLE001 - a bug in the testee or the runtime: report it, keep serving
                 reply = {"parse_error": f"UNEXPECTED {type(e).__name__}: {e}"} \
                     if req["input"]["format"] != "value" else {"serialize_error": f"UNEXPECTED {type(e).__name__}: {e}"}
