@@ -15,7 +15,6 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "compiler"))
 
 from fbec.model.resolve import compile_schema  # noqa: E402
 from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
-from fbec.targets.cpp.protocol import protocol_types  # noqa: E402
 
 
 def main() -> int:
@@ -54,7 +53,7 @@ def main() -> int:
     for p in mains:
         for final in (False, True):
             pre = "Final" if final else ""
-            types = protocol_types(p)
+            types = list(p.protocol_types)  # the IR's dispatch table
             name = f"{p.name}_{'final' if final else 'versioned'}"
             out.append(f"TEST(SchemaProtocol, {name}) {{")
             out.append(f"    struct Out : FBE::{p.name}::{pre}Sender<> {{")
