@@ -134,8 +134,8 @@ def _charge_defaults(w: CodeWriter, schema: Schema, s: Struct) -> None:
     struct values it lacks, and check the budget (docs/limits.md 3; what bodies of this schema's size
     hold costs at most their bytes, which the runtime counts)."""
     terms = [f"VBody<{qualified(s.qualified)}>::cost", *_default_terms(schema, s)]
-    w.line(f'if (!d.charge_checked({" + ".join(terms)}, "{s.qualified}", body))')
-    w.line("    return false;")
+    with w.block(f'if (!d.charge_checked({" + ".join(terms)}, "{s.qualified}", body))'):
+        w.line("return false;")
 
 
 def _default_terms(schema: Schema, s: Struct) -> list[str]:
@@ -169,18 +169,18 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
         # out-of-line path; the rest is straight-line code for the whole body
         # (enter() checked that it lies in the buffer): every field at its
         # offset, no size checks.
-        w.line(f"if (FBE_UNLIKELY(size < {s.body_size}))")
-        w.line("    return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });")
+        with w.block(f"if (FBE_UNLIKELY(size < {s.body_size}))"):
+            w.line("return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });")
         if s.base:
-            w.line(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))")
-            w.line("    return false;")
+            with w.block(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))"):
+                w.line("return false;")
         for f in s.fields:
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
             if is_scalar(f.type):
                 w.line(f"{codec};")
             else:
-                w.line(f"if (!{codec})")
-                w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+                with w.block(f"if (!{codec})"):
+                    w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
         w.line("return true;")
     w.blank()
     # The body of an older writer: the fields it holds, the schema defaults
@@ -191,21 +191,21 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
         if s.base:
             b = qualified(s.base)
             w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
-            w.line(f"if (size < {s.base_size})")
-            w.line(f"    static_cast<{b}&>(value) = {b}();")
-            w.line(f"else if (!read_body<{b}>(d, body, size, value))")
-            w.line("    return false;")
+            with w.block(f"if (size < {s.base_size})"):
+                w.line(f"static_cast<{b}&>(value) = {b}();")
+            with w.block(f"else if (!read_body<{b}>(d, body, size, value))"):
+                w.line("return false;")
         for f in s.fields:
             end = f.offset + f.type.size
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
-            w.line(f"if (size < {end})")
-            w.line(f"    value.{field_ident(f.name)} = {default_value(f)};")
+            with w.block(f"if (size < {end})"):
+                w.line(f"value.{field_ident(f.name)} = {default_value(f)};")
             if is_scalar(f.type):
-                w.line("else")
-                w.line(f"    {codec};")
+                with w.block("else"):
+                    w.line(f"{codec};")
             else:
-                w.line(f"else if (!{codec})")
-                w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+                with w.block(f"else if (!{codec})"):
+                    w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
         w.line("return true;")
     w.blank()
 
@@ -224,14 +224,14 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
             w.line("return true;")
         else:
             # Fixed-size fields always pass; a shorter body takes the out-of-line path.
-            w.line(f"if (FBE_UNLIKELY(size < {s.body_size}))")
-            w.line("    return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });")
+            with w.block(f"if (FBE_UNLIKELY(size < {s.body_size}))"):
+                w.line("return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });")
             if s.base:
-                w.line(f"if (!verify_body<{qualified(s.base)}>(d, body, size))")
-                w.line("    return false;")
+                with w.block(f"if (!verify_body<{qualified(s.base)}>(d, body, size))"):
+                    w.line("return false;")
             for f in checked:
-                w.line(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))")
-                w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+                with w.block(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))"):
+                    w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
             w.line("return true;")
     w.blank()
     if not (s.base or s.fields):
@@ -242,15 +242,15 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
     with w.block("{", "}"):
         _charge_defaults(w, schema, s)
         if s.base:
-            w.line(f"if (size < {s.base_size})")
-            w.line("    return true;")
-            w.line(f"if (!verify_body<{qualified(s.base)}>(d, body, size))")
-            w.line("    return false;")
+            with w.block(f"if (size < {s.base_size})"):
+                w.line("return true;")
+            with w.block(f"if (!verify_body<{qualified(s.base)}>(d, body, size))"):
+                w.line("return false;")
         # A field beyond the body ends the walk (older writer).
         for f in checked:
-            w.line(f"if (size < {f.offset + f.type.size})")
-            w.line("    return true;")
-            w.line(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))")
-            w.line(f'    return d.fail_in("{s.qualified}", "{f.name}");')
+            with w.block(f"if (size < {f.offset + f.type.size})"):
+                w.line("return true;")
+            with w.block(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))"):
+                w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')
         w.line("return true;")
     w.blank()
