@@ -4,6 +4,12 @@ One module per package, ``<package>.py``, importing only the runtime ``fbe``,
 the standard library and the modules of imported packages (as siblings).
 Every package of the IR (the input and what it imports) is generated, so the
 output folder is self-contained. The generator reads the IR only.
+
+Each part of a module (enums, classes, text functions, the models, JSON, the
+protocol classes, the shared helpers) is written with a CodeWriter from
+``ctx.writer()`` (indented as ``-n``/``-t`` say) and handed back as lines; the
+module is those lines in order, its import block made from what the parts
+asked ``ctx.imports`` for.
 """
 
 from __future__ import annotations
