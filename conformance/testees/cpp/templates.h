@@ -237,13 +237,37 @@ std::string reply_object(const std::string& json);
 std::string base64(const uint8_t* data, std::size_t size);
 std::vector<uint8_t> unbase64(const rapidjson::Value& v);
 
+//! The request's "limits" over the defaults (testee_protocol.md).
+inline FBE::Limits read_limits(const rapidjson::Value& request)
+{
+    FBE::Limits limits;
+    if (!request.HasMember("limits"))
+        return limits;
+    for (auto it = request["limits"].MemberBegin(); it != request["limits"].MemberEnd(); ++it) {
+        const std::string name(it->name.GetString());
+        const uint64_t value = it->value.GetUint64();
+        if (name == "max_depth")
+            limits.max_depth = static_cast<unsigned>(value);
+        else if (name == "budget_factor")
+            limits.budget_factor = value;
+        else if (name == "budget_slack")
+            limits.budget_slack = value;
+        else if (name == "max_frame_size")
+            limits.max_frame_size = value;
+        else
+            throw BadValue("unknown limit " + name);
+    }
+    return limits;
+}
+
 template <typename T>
 std::string handle(const rapidjson::Value& request)
 {
-    if (request.HasMember("limits"))
-        return reply("skipped", "reader limits are not configurable in the C++ runtime yet");
+    const FBE::Limits limits = read_limits(request);
     const rapidjson::Value& input = member(request, "input");
     const std::string in(member(input, "format").GetString());
+    if (request.HasMember("limits") && in == "json")
+        return reply("skipped", "the C++ JSON reader takes no limits yet");
     const std::string out(member(request, "output").GetString());
     const rapidjson::Value& payload = member(input, "payload");
     T value{};
@@ -251,6 +275,7 @@ std::string handle(const rapidjson::Value& request)
         const std::vector<uint8_t> bytes = unbase64(payload);
         if (in == "versioned") {
             FBE::Model<T, FBE::ReadBuffer> model;
+            model.limits(limits);
             model.attach(bytes.data(), bytes.size());
             if (!model.verify())
                 return reply("parse_error", "verify: " + model.error());
@@ -258,6 +283,7 @@ std::string handle(const rapidjson::Value& request)
                 return reply("parse_error", "deserialize: " + model.error());
         } else {
             FBE::FinalModel<T, FBE::ReadBuffer> model;
+            model.limits(limits);
             model.attach(bytes.data(), bytes.size());
             if (!model.verify())
                 return reply("parse_error", "verify: " + model.error());
@@ -323,18 +349,9 @@ std::string handle_stream(const rapidjson::Value& request)
     const rapidjson::Value& input = member(request, "input");
     const std::string in(member(input, "format").GetString());
     const std::vector<uint8_t> bytes = unbase64(member(input, "payload"));
-    std::size_t max_frame = 0;
-    if (request.HasMember("limits")) {
-        for (auto it = request["limits"].MemberBegin(); it != request["limits"].MemberEnd(); ++it) {
-            if (std::string(it->name.GetString()) != "max_frame_size")
-                return reply("skipped", std::string("limit ") + it->name.GetString() +
-                                            " is not configurable in the C++ runtime yet");
-            max_frame = it->value.GetUint64();
-        }
-    }
+    const FBE::Limits limits = read_limits(request);
     auto run = [&](auto& receiver) {
-        if (max_frame)
-            receiver.max_frame_size(max_frame);
+        receiver.limits(limits);
         receiver.receive(bytes.data(), bytes.size());
         rapidjson::StringBuffer buffer;
         Writer w(buffer);
