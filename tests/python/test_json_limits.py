@@ -188,3 +188,19 @@ def test_strings_that_hold_no_bytes_cannot_be_written(box: tuple[Any, DynamicCod
             m.Box(text=bad).to_fbe()
         with pytest.raises(fbe.EncodeError, match="surrogate"):
             m.Box(text=bad).to_json()
+
+
+# ---------------------------------------------------------------- errors name the member path (issue 14 item 4)
+
+@pytest.mark.parametrize("text, message", [
+    ('{"children":[{"id":2},{"id":3,"children":[{"label":7}]}]}',
+     "JSON string expected, got int (recursive.Node.children[1].children[0].label)"),
+    ('{"id":"1"}', "JSON integer expected, got str (recursive.Node.id)"),
+    ('{"children":[5]}', "JSON object expected, got int (recursive.Node.children)"),
+    ('{"children":[{"id":1,"id":2}]}', "duplicate member name 'id' in a JSON object"),
+])
+def test_decode_errors_name_the_member_path(tree: tuple[Any, DynamicCodec], text: str, message: str) -> None:
+    m, _ = tree
+    with pytest.raises(fbe.DecodeError) as info:
+        m.Node.from_json(text)
+    assert str(info.value) == message

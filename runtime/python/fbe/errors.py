@@ -8,6 +8,8 @@ absolute buffer offset they were looking at.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class FBEError(Exception):
     """Base class of every error raised by ``fbe`` and by generated code."""
@@ -33,10 +35,14 @@ class DecodeError(FBEError, ValueError):
         self.type = type
         self.field = field
         self.offset = offset
+        self.json_path: str | None = None     # JSON: "shop.Product.tags[1].label" (fbe.jsonfmt.unwind)
+        self.json_node: Any = None            # JSON: (object, path below) of the struct being unwound
 
     def __str__(self) -> str:
         where = []
-        if self.type is not None:
+        if self.json_path is not None:
+            where.append(self.json_path)
+        elif self.type is not None:
             where.append(self.type + ("." + self.field if self.field else ""))
         elif self.field is not None:
             where.append(self.field)

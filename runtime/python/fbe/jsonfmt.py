@@ -437,6 +437,39 @@ def budget(text: str | bytes, limits: Limits | None = None) -> Budget:
     return Budget(size, limits)
 
 
+def _member_holding(obj: dict[str, Any], node: object) -> str:
+    """The member (with its index or key) of a struct's JSON object that holds ``node``."""
+    for name, v in obj.items():
+        if v is node:
+            return name
+        if isinstance(v, list):
+            for i, x in enumerate(v):
+                if x is node or (isinstance(x, list) and any(y is node for y in x)):
+                    return f"{name}[{i}]"
+        elif isinstance(v, dict):
+            for key, x in v.items():
+                if x is node:
+                    return f"{name}[{key}]"
+    return "?"
+
+
+def unwind(e: DecodeError, type_name: str, obj: object) -> DecodeError:
+    """A DecodeError leaving the reader of a struct read from ``obj`` (generated fbe_jr_ functions):
+    the member path grows from the inside out (``shop.Product.tags[1].label``), found on this error
+    path only, by identity of the inner struct's object."""
+    e.within(type_name)
+    if e.json_node is None:
+        inner = e.field or ""
+    else:
+        node, below = e.json_node
+        inner = _member_holding(obj, node) if isinstance(obj, dict) else "?"
+        if below:
+            inner += below if below.startswith("[") else "." + below
+    e.json_path = type_name + ("." + inner if inner else "")
+    e.json_node = (obj, inner)
+    return e
+
+
 def enter(b: Budget, cost: int, type_name: str) -> None:
     """Enter one struct value read from JSON, costing ``cost`` (leave with ``b.depth -= 1``)."""
     depth = b.depth = b.depth + 1

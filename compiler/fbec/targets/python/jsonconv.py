@@ -195,7 +195,7 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field],
                     fx = read_expr(ctx, f.type, f'm["{f.name}"]', f'"{f.name}"')
                     w.line(f'{fx} if "{f.name}" in m else {default_arg(f)},')
             with w.block("except fbe.DecodeError as e:"):
-                w.line(f'raise e.within("{s.qualified}") from None')
+                w.line(f'raise fbe.jsonfmt.unwind(e, "{s.qualified}", o) from None')
             w.line("b.depth -= 1")
             w.line("return v")
     return w.text().splitlines() + ["", ""]

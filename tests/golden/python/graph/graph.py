@@ -640,7 +640,7 @@ def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
             [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "out_edges") for e0 in fbe.jsonfmt.get_list(m["out_edges"], "out_edges")] if "out_edges" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("graph.Node") from None
+        raise fbe.jsonfmt.unwind(e, "graph.Node", o) from None
     b.depth -= 1
     return v
 
@@ -669,7 +669,7 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
             fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("graph.Edge") from None
+        raise fbe.jsonfmt.unwind(e, "graph.Edge", o) from None
     b.depth -= 1
     return v
 
@@ -695,7 +695,7 @@ def fbe_jr_Graph(o: Any, f: str, b: fbe.Budget) -> Graph:
             [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("graph.Graph") from None
+        raise fbe.jsonfmt.unwind(e, "graph.Graph", o) from None
     b.depth -= 1
     return v
 

@@ -1317,7 +1317,7 @@ def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
             fbe.jsonfmt.get_float(m["volume"], "volume") if "volume" in m else 0.0,
         )
     except fbe.DecodeError as e:
-        raise e.within("proto.Order") from None
+        raise fbe.jsonfmt.unwind(e, "proto.Order", o) from None
     b.depth -= 1
     return v
 
@@ -1343,7 +1343,7 @@ def fbe_jr_Balance(o: Any, f: str, b: fbe.Budget) -> Balance:
             fbe.jsonfmt.get_float(m["amount"], "amount") if "amount" in m else 0.0,
         )
     except fbe.DecodeError as e:
-        raise e.within("proto.Balance") from None
+        raise fbe.jsonfmt.unwind(e, "proto.Balance", o) from None
     b.depth -= 1
     return v
 
@@ -1381,7 +1381,7 @@ def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
             [fbe_jr_Order(e0, "orders", b) for e0 in fbe.jsonfmt.get_list(m["orders"], "orders")] if "orders" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("proto.Account") from None
+        raise fbe.jsonfmt.unwind(e, "proto.Account", o) from None
     b.depth -= 1
     return v
 
@@ -1404,7 +1404,7 @@ def fbe_jr_OrderMessage(o: Any, f: str, b: fbe.Budget) -> OrderMessage:
             fbe_jr_Order(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("proto.OrderMessage") from None
+        raise fbe.jsonfmt.unwind(e, "proto.OrderMessage", o) from None
     b.depth -= 1
     return v
 
@@ -1427,7 +1427,7 @@ def fbe_jr_BalanceMessage(o: Any, f: str, b: fbe.Budget) -> BalanceMessage:
             fbe_jr_Balance(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("proto.BalanceMessage") from None
+        raise fbe.jsonfmt.unwind(e, "proto.BalanceMessage", o) from None
     b.depth -= 1
     return v
 
@@ -1450,7 +1450,7 @@ def fbe_jr_AccountMessage(o: Any, f: str, b: fbe.Budget) -> AccountMessage:
             fbe_jr_Account(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("proto.AccountMessage") from None
+        raise fbe.jsonfmt.unwind(e, "proto.AccountMessage", o) from None
     b.depth -= 1
     return v
 

@@ -258,7 +258,7 @@ def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
             [fbe_jr_Node(e0, "children", b) for e0 in fbe.jsonfmt.get_list(m["children"], "children")] if "children" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("recursive.Node") from None
+        raise fbe.jsonfmt.unwind(e, "recursive.Node", o) from None
     b.depth -= 1
     return v
 

@@ -1047,7 +1047,7 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
             fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors.Edge") from None
+        raise fbe.jsonfmt.unwind(e, "vectors.Edge", o) from None
     b.depth -= 1
     return v
 
@@ -1076,7 +1076,7 @@ def fbe_jr_Point(o: Any, f: str, b: fbe.Budget) -> Point:
             fbe.jsonfmt.get_int(m["y"], -32768, 32767, "y") if "y" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors.Point") from None
+        raise fbe.jsonfmt.unwind(e, "vectors.Point", o) from None
     b.depth -= 1
     return v
 
@@ -1108,7 +1108,7 @@ def fbe_jr_Point3(o: Any, f: str, b: fbe.Budget) -> Point3:
             fbe.jsonfmt.get_float(m["z"], "z") if "z" in m else 0.0,
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors.Point3") from None
+        raise fbe.jsonfmt.unwind(e, "vectors.Point3", o) from None
     b.depth -= 1
     return v
 
@@ -1134,7 +1134,7 @@ def fbe_jr_Named(o: Any, f: str, b: fbe.Budget) -> Named:
             [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "values") for e0 in fbe.jsonfmt.get_list(m["values"], "values")] if "values" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors.Named") from None
+        raise fbe.jsonfmt.unwind(e, "vectors.Named", o) from None
     b.depth -= 1
     return v
 
@@ -1172,7 +1172,7 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
             [fbe_jr_Named(e0, "named", b) for e0 in fbe.jsonfmt.get_list(m["named"], "named")] if "named" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors.Holder") from None
+        raise fbe.jsonfmt.unwind(e, "vectors.Holder", o) from None
     b.depth -= 1
     return v
 

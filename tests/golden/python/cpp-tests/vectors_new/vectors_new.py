@@ -425,7 +425,7 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
             fbe.jsonfmt.get_str(m["note"], "note") if "note" in m else "",
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors_new.Edge") from None
+        raise fbe.jsonfmt.unwind(e, "vectors_new.Edge", o) from None
     b.depth -= 1
     return v
 
@@ -448,7 +448,7 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
             [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors_new.Holder") from None
+        raise fbe.jsonfmt.unwind(e, "vectors_new.Holder", o) from None
     b.depth -= 1
     return v
 

@@ -376,7 +376,7 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
             fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors_old.Edge") from None
+        raise fbe.jsonfmt.unwind(e, "vectors_old.Edge", o) from None
     b.depth -= 1
     return v
 
@@ -399,7 +399,7 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
             [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("vectors_old.Holder") from None
+        raise fbe.jsonfmt.unwind(e, "vectors_old.Holder", o) from None
     b.depth -= 1
     return v
 

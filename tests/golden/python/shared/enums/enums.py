@@ -1304,7 +1304,7 @@ def fbe_jr_Enums(o: Any, f: str, b: fbe.Budget) -> Enums:
             EnumUInt64(fbe.jsonfmt.get_int(m["uint64b5"], 0, 18446744073709551615, "uint64b5")) if "uint64b5" in m else EnumUInt64.ENUM_VALUE_5,
         )
     except fbe.DecodeError as e:
-        raise e.within("enums.Enums") from None
+        raise fbe.jsonfmt.unwind(e, "enums.Enums", o) from None
     b.depth -= 1
     return v
 

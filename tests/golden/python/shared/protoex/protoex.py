@@ -1354,7 +1354,7 @@ def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
             fbe.jsonfmt.get_float(m["sl"], "sl") if "sl" in m else -10.0,
         )
     except fbe.DecodeError as e:
-        raise e.within("protoex.Order") from None
+        raise fbe.jsonfmt.unwind(e, "protoex.Order", o) from None
     b.depth -= 1
     return v
 
@@ -1383,7 +1383,7 @@ def fbe_jr_Balance(o: Any, f: str, b: fbe.Budget) -> Balance:
             fbe.jsonfmt.get_float(m["locked"], "locked") if "locked" in m else 0.0,
         )
     except fbe.DecodeError as e:
-        raise e.within("protoex.Balance") from None
+        raise fbe.jsonfmt.unwind(e, "protoex.Balance", o) from None
     b.depth -= 1
     return v
 
@@ -1421,7 +1421,7 @@ def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
             [fbe_jr_Order(e0, "orders", b) for e0 in fbe.jsonfmt.get_list(m["orders"], "orders")] if "orders" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("protoex.Account") from None
+        raise fbe.jsonfmt.unwind(e, "protoex.Account", o) from None
     b.depth -= 1
     return v
 
@@ -1444,7 +1444,7 @@ def fbe_jr_OrderMessage(o: Any, f: str, b: fbe.Budget) -> OrderMessage:
             fbe_jr_Order(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("protoex.OrderMessage") from None
+        raise fbe.jsonfmt.unwind(e, "protoex.OrderMessage", o) from None
     b.depth -= 1
     return v
 
@@ -1467,7 +1467,7 @@ def fbe_jr_BalanceMessage(o: Any, f: str, b: fbe.Budget) -> BalanceMessage:
             fbe_jr_Balance(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("protoex.BalanceMessage") from None
+        raise fbe.jsonfmt.unwind(e, "protoex.BalanceMessage", o) from None
     b.depth -= 1
     return v
 
@@ -1490,7 +1490,7 @@ def fbe_jr_AccountMessage(o: Any, f: str, b: fbe.Budget) -> AccountMessage:
             fbe_jr_Account(m["body"], "body", b) if "body" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("protoex.AccountMessage") from None
+        raise fbe.jsonfmt.unwind(e, "protoex.AccountMessage", o) from None
     b.depth -= 1
     return v
 

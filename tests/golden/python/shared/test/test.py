@@ -8606,7 +8606,7 @@ def fbe_jr_StructSimple(o: Any, f: str, b: fbe.Budget) -> StructSimple:
             pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructSimple") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructSimple", o) from None
     b.depth -= 1
     return v
 
@@ -8959,7 +8959,7 @@ def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
             (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165", b)) if "f165" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructOptional") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructOptional", o) from None
     b.depth -= 1
     return v
 
@@ -9348,7 +9348,7 @@ def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
             (None if m["f1011"] is None else fbe_jr_StructOptional(m["f1011"], "f1011", b)) if "f1011" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructNested") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructNested", o) from None
     b.depth -= 1
     return v
 
@@ -9377,7 +9377,7 @@ def fbe_jr_StructBytes(o: Any, f: str, b: fbe.Budget) -> StructBytes:
             (None if m["f3"] is None else fbe.jsonfmt.get_bytes(m["f3"], "f3")) if "f3" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructBytes") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructBytes", o) from None
     b.depth -= 1
     return v
 
@@ -9427,7 +9427,7 @@ def fbe_jr_StructArray(o: Any, f: str, b: fbe.Budget) -> StructArray:
             [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructArray") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructArray", o) from None
     b.depth -= 1
     return v
 
@@ -9477,7 +9477,7 @@ def fbe_jr_StructVector(o: Any, f: str, b: fbe.Budget) -> StructVector:
             [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructVector") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructVector", o) from None
     b.depth -= 1
     return v
 
@@ -9527,7 +9527,7 @@ def fbe_jr_StructList(o: Any, f: str, b: fbe.Budget) -> StructList:
             [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructList") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructList", o) from None
     b.depth -= 1
     return v
 
@@ -9559,7 +9559,7 @@ def fbe_jr_StructSet(o: Any, f: str, b: fbe.Budget) -> StructSet:
             {fbe_jr_StructSimple(e0, "f4", b) for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")} if "f4" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructSet") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructSet", o) from None
     b.depth -= 1
     return v
 
@@ -9609,7 +9609,7 @@ def fbe_jr_StructMap(o: Any, f: str, b: fbe.Budget) -> StructMap:
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructMap") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructMap", o) from None
     b.depth -= 1
     return v
 
@@ -9659,7 +9659,7 @@ def fbe_jr_StructHash(o: Any, f: str, b: fbe.Budget) -> StructHash:
             fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructHash") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructHash", o) from None
     b.depth -= 1
     return v
 
@@ -9685,7 +9685,7 @@ def fbe_jr_StructHashEx(o: Any, f: str, b: fbe.Budget) -> StructHashEx:
             fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f2", b): (None if v0 is None else fbe_jr_StructNested(v0, "f2", b)) for k0, v0 in fbe.jsonfmt.get_pairs(m["f2"], "f2")}, m["f2"], "f2") if "f2" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("test.StructHashEx") from None
+        raise fbe.jsonfmt.unwind(e, "test.StructHashEx", o) from None
     b.depth -= 1
     return v
 

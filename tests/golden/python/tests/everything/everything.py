@@ -4167,7 +4167,7 @@ def fbe_jr_Counted(o: Any, f: str, b: fbe.Budget) -> Counted:
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Counted") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Counted", o) from None
     b.depth -= 1
     return v
 
@@ -4190,7 +4190,7 @@ def fbe_jr_Shifted(o: Any, f: str, b: fbe.Budget) -> Shifted:
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Shifted") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Shifted", o) from None
     b.depth -= 1
     return v
 
@@ -4213,7 +4213,7 @@ def fbe_jr_AfterShift(o: Any, f: str, b: fbe.Budget) -> AfterShift:
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.AfterShift") from None
+        raise fbe.jsonfmt.unwind(e, "everything.AfterShift", o) from None
     b.depth -= 1
     return v
 
@@ -4236,7 +4236,7 @@ def fbe_jr_Fixed(o: Any, f: str, b: fbe.Budget) -> Fixed:
             fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Fixed") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Fixed", o) from None
     b.depth -= 1
     return v
 
@@ -4262,7 +4262,7 @@ def fbe_jr_Derived(o: Any, f: str, b: fbe.Budget) -> Derived:
             fbe.jsonfmt.get_int(m["b"], -2147483648, 2147483647, "b") if "b" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Derived") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Derived", o) from None
     b.depth -= 1
     return v
 
@@ -4291,7 +4291,7 @@ def fbe_jr_ImportedBase(o: Any, f: str, b: fbe.Budget) -> ImportedBase:
             fbe.jsonfmt.get_float(m["price"], "price") if "price" in m else 1.5,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.ImportedBase") from None
+        raise fbe.jsonfmt.unwind(e, "everything.ImportedBase", o) from None
     b.depth -= 1
     return v
 
@@ -4314,7 +4314,7 @@ def fbe_jr_Note(o: Any, f: str, b: fbe.Budget) -> Note:
             fbe.jsonfmt.get_str(m["text"], "text") if "text" in m else 'hi "there"\n',
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Note") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Note", o) from None
     b.depth -= 1
     return v
 
@@ -4340,7 +4340,7 @@ def fbe_jr_Quiet(o: Any, f: str, b: fbe.Budget) -> Quiet:
             fbe.jsonfmt.get_int(m["legacy"], -2147483648, 2147483647, "legacy") if "legacy" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Quiet") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Quiet", o) from None
     b.depth -= 1
     return v
 
@@ -4529,7 +4529,7 @@ def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
             fbe.jsonfmt.distinct({fbe.jsonfmt.get_bytes(k0, "f50"): fbe.jsonfmt.get_str(v0, "f50") for k0, v0 in fbe.jsonfmt.get_object(m["f50"], "f50").items()}, m["f50"], "f50") if "f50" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Everything") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Everything", o) from None
     b.depth -= 1
     return v
 
@@ -4555,7 +4555,7 @@ def fbe_jr_PlaceOrder(o: Any, f: str, b: fbe.Budget) -> PlaceOrder:
             pkg_market.fbe_jr_Instrument(m["instrument"], "instrument", b) if "instrument" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.PlaceOrder") from None
+        raise fbe.jsonfmt.unwind(e, "everything.PlaceOrder", o) from None
     b.depth -= 1
     return v
 
@@ -4578,7 +4578,7 @@ def fbe_jr_Accepted(o: Any, f: str, b: fbe.Budget) -> Accepted:
             fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Accepted") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Accepted", o) from None
     b.depth -= 1
     return v
 
@@ -4604,7 +4604,7 @@ def fbe_jr_Rejected(o: Any, f: str, b: fbe.Budget) -> Rejected:
             fbe.jsonfmt.get_str(m["reason"], "reason") if "reason" in m else "",
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Rejected") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Rejected", o) from None
     b.depth -= 1
     return v
 
@@ -4627,7 +4627,7 @@ def fbe_jr_Ping(o: Any, f: str, b: fbe.Budget) -> Ping:
             fbe.jsonfmt.get_int(m["sequence"], -9223372036854775808, 9223372036854775807, "sequence") if "sequence" in m else 0,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Ping") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Ping", o) from None
     b.depth -= 1
     return v
 
@@ -4656,7 +4656,7 @@ def fbe_jr_FixedKeywords(o: Any, f: str, b: fbe.Budget) -> FixedKeywords:
             Reserved(fbe.jsonfmt.get_int(m["default"], -2147483648, 2147483647, "default")) if "default" in m else Reserved.new,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.FixedKeywords") from None
+        raise fbe.jsonfmt.unwind(e, "everything.FixedKeywords", o) from None
     b.depth -= 1
     return v
 
@@ -4703,7 +4703,7 @@ def fbe_jr_Keywords(o: Any, f: str, b: fbe.Budget) -> Keywords:
             [fbe_jr_FixedKeywords(e0, "this", b) for e0 in fbe.jsonfmt.get_list(m["this"], "this")] if "this" in m else None,
         )
     except fbe.DecodeError as e:
-        raise e.within("everything.Keywords") from None
+        raise fbe.jsonfmt.unwind(e, "everything.Keywords", o) from None
     b.depth -= 1
     return v
 

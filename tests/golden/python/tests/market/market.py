@@ -449,7 +449,7 @@ def fbe_jr_Instrument(o: Any, f: str, b: fbe.Budget) -> Instrument:
             fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits") if "digits" in m else 5,
         )
     except fbe.DecodeError as e:
-        raise e.within("market.Instrument") from None
+        raise fbe.jsonfmt.unwind(e, "market.Instrument", o) from None
     b.depth -= 1
     return v
 
@@ -475,7 +475,7 @@ def fbe_jr_Failure(o: Any, f: str, b: fbe.Budget) -> Failure:
             fbe.jsonfmt.get_str(m["reason"], "reason") if "reason" in m else "",
         )
     except fbe.DecodeError as e:
-        raise e.within("market.Failure") from None
+        raise fbe.jsonfmt.unwind(e, "market.Failure", o) from None
     b.depth -= 1
     return v
 
