@@ -392,3 +392,21 @@ message Denied { uuid [id] = uuid1; string why; }
     assert f1.result(0).id == ping.id
     with pytest.raises(fbe.RequestError, match="no"):
         f2.result(0)
+
+
+def test_package_named_like_a_module_the_code_imports(tmp_path: Path) -> None:
+    """A package named `fbe` (the runtime), `typing` or `collections` (imported by generated code) or a
+    Python keyword gets a module name with a trailing underscore, so it neither shadows what it imports
+    nor is impossible to import; an importing package imports it under that name."""
+    (tmp_path / "fbe.fbe").write_text("package fbe\nstruct Point { int32 x; }\n")
+    (tmp_path / "typing.fbe").write_text("package typing\nimport fbe\nstruct Line { fbe.Point a; }\n")
+    (tmp_path / "class.fbe").write_text("package class\nimport typing\nmessage Shape { typing.Line l; }\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    generate_into(tmp_path / "class.fbe", out)
+    assert sorted(p.name for p in out.iterdir()) == ["class_.py", "fbe_.py", "typing_.py"]
+    from fbe_testlib import load_modules
+    mods = load_modules(out, ["fbe_", "typing_", "class_"])
+    shape = mods["class_"].Shape(l=mods["typing_"].Line(a=mods["fbe_"].Point(x=7)))
+    assert mods["class_"].Shape.from_fbe(shape.to_fbe()).fbe_equal(shape)
+    assert shape.to_json() == '{"l":{"a":{"x":7}}}'

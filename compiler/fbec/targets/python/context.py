@@ -46,6 +46,10 @@ RESERVED = ReservedNames(keyword.kwlist, {
 ident = RESERVED
 """A schema name as a Python identifier (keywords get a trailing underscore)."""
 
+MODULE_NAMES = ReservedNames(keyword.kwlist, {"fbe", "struct", "uuid", "typing", "collections", "decimal", "enum"})
+"""A package's module name: a keyword could not be imported, and a module the generated code imports
+(the runtime, the standard library's) would be shadowed by it, so those get a trailing underscore."""
+
 ENUM_MEMBERS = RESERVED | {"name", "value", "mro", "has_flags"}
 
 
