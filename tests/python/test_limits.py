@@ -386,3 +386,47 @@ if given is not None:
         qualified = f"{cls.__module__}.{cls.__name__}"
         model_name = "versioned" if kind == "Model" else "final"
         assert verified == _outcome(lambda: dynamic_codec.decode(bytes(buf), qualified, model_name, limits=limits))
+
+
+def _least_budget(decode: Callable[[fbe.Limits], Any]) -> int:
+    """The smallest budget (budget_factor 0, budget_slack n) with which decode succeeds: what it charges."""
+    lo, hi = 0, 1 << 22
+    assert _outcome(lambda: decode(fbe.Limits(budget_factor=0, budget_slack=hi)))
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _outcome(lambda mid=mid: decode(fbe.Limits(budget_factor=0, budget_slack=mid))):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def test_generated_and_dynamic_charge_the_same(gen: Any, dynamic_codec: Any) -> None:
+    """The exact charge of each decode, generated code against fbe.dynamic (two computations of the costs
+    of docs/limits.md 3), in the three formats; and never more than the input (2x for JSON)."""
+    test, proto = gen.mods["test"], gen.mods["proto"]
+    values = [
+        proto.Account(id=1, name="ñame", wallet=proto.Balance(currency="EUR", amount=1.5), asset=proto.Balance(),
+                      orders=[proto.Order(id=i, symbol="S" * i) for i in range(4)]),
+        test.StructSimple(), test.StructOptional(), test.StructNested(), test.StructBytes(f1=b"abc", f3=b"\xff"),
+        test.StructArray(), test.StructVector(f1=[1, 2], f3=[b"x"], f4=[None, b"yz"], f9=[test.StructSimple()],
+                                              f10=[None, test.StructSimple()]),
+        test.StructList(), test.StructSet(), test.StructMap(), test.StructHash(),
+    ]
+    for v in values:
+        _charges_agree(v, dynamic_codec)
+
+
+def _charges_agree(v: Any, dynamic_codec: Any) -> None:
+    cls = type(v)
+    q = f"{cls.__module__}.{cls.__name__}"
+    data, final, text = v.to_fbe(), v.to_final(), v.to_json()
+    charged = _least_budget(lambda lim: cls.from_fbe(data, limits=lim))
+    assert charged == _least_budget(lambda lim: dynamic_codec.decode(data, q, "versioned", limits=lim)), q
+    assert charged <= len(data), q
+    charged = _least_budget(lambda lim: cls.from_final(final, limits=lim))
+    assert charged == _least_budget(lambda lim: dynamic_codec.decode(final, q, "final", limits=lim)), q
+    assert charged <= len(final), q
+    charged = _least_budget(lambda lim: cls.from_json(text, limits=lim))
+    assert charged == _least_budget(lambda lim: dynamic_codec.from_json(text, q, limits=lim)), q
+    assert charged <= 2 * len(text.encode()), q

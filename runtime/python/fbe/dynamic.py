@@ -375,6 +375,15 @@ def load_ir(source: Any) -> ir.Schema:
     raise TypeError(f"cannot read an IR from {type(source).__name__}")
 
 
+def _charged(value: Any, b: Budget, where: str) -> Any:
+    """A scalar read from JSON: a string or bytes payload is charged its length (docs/limits.md 3)."""
+    if isinstance(value, str):
+        return jsonfmt.charged_str(value, b, where)
+    if isinstance(value, bytes):
+        return jsonfmt.charged_bytes(value, b, where)
+    return value
+
+
 class DynamicCodec:
     """Encode and decode any type of a schema, driven by its IR."""
 
@@ -1034,7 +1043,7 @@ class DynamicCodec:
     def _from_json(self, v: Any, t: ir.Type, where: str, b: Budget) -> Any:
         prim = _primitive(t)
         if prim is not None:
-            return prim.from_json(v, where)
+            return _charged(prim.from_json(v, where), b, where)
         if isinstance(t, ir.StructRef):
             s = self.structs[t.name]
             members = jsonfmt.get_object(v, where)
@@ -1051,14 +1060,18 @@ class DynamicCodec:
             items = jsonfmt.get_list(v, where)
             if isinstance(t, ir.Array) and len(items) != t.length:
                 raise DecodeError(f"expected {t.length} elements, got {len(items)}", None, where)
+            if isinstance(t, ir.Sequence):  # a fixed array's elements are part of its struct's cost
+                jsonfmt.charged(items, b, self.element_cost(t.element), where)
             return [self._from_json(x, t.element, f"{where}[{i}]", b) for i, x in enumerate(items)]
         assert isinstance(t, ir.Mapping)
+        cost = self.element_cost(t.key) + self.element_cost(t.value)
         if isinstance(t.key, ir.StructRef):
             return [(self._from_json(x, t.key, f"{where}[{i}].key", b),
                      self._from_json(y, t.value, f"{where}[{i}].value", b))
-                    for i, (x, y) in enumerate(jsonfmt.get_pairs(v, where))]
-        obj = jsonfmt.get_object(v, where)
-        pairs = [(self._json_key_value(x, t.key, where), self._from_json(y, t.value, f"{where}[{x}]", b))
+                    for i, (x, y) in enumerate(jsonfmt.charged(jsonfmt.get_pairs(v, where), b, cost, where))]
+        obj = jsonfmt.charged(jsonfmt.get_object(v, where), b, cost, where)
+        pairs = [(_charged(self._json_key_value(x, t.key, where), b, where),
+                  self._from_json(y, t.value, f"{where}[{x}]", b))
                  for x, y in obj.items()]
         jsonfmt.distinct({key: None for key, _ in pairs}, pairs, where)
         return pairs

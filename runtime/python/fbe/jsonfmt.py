@@ -31,7 +31,7 @@ import re
 import struct
 import uuid as _uuid
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from .buffer import Budget
 from .errors import DecodeError, EncodeError
@@ -476,6 +476,40 @@ def enter(b: Budget, cost: int, type_name: str) -> None:
     left = b.budget = b.budget - cost
     if depth > b.max_depth or left < 0:
         b.refuse(None, type_name)
+
+
+_T = TypeVar("_T", list[Any], dict[str, Any])
+
+
+def charged(items: _T, b: Budget, cost: int, field: str) -> _T:
+    """A JSON array (or object) of collection elements, each costing ``cost`` (docs/limits.md 3)."""
+    left = b.budget = b.budget - len(items) * cost
+    if left < 0:
+        b.spend(0, None, field)
+    return items
+
+
+def charged_str(value: str, b: Budget, field: str) -> str:
+    """A string value or key read from JSON, charged its length in bytes (UTF-8, raw bytes as \\udcXY)."""
+    if value.isascii():
+        n = len(value)
+    else:
+        try:
+            n = len(value.encode("utf-8", "surrogateescape"))
+        except UnicodeEncodeError:  # a surrogate outside U+DC80..U+DCFF: refused where it is read
+            n = len(value.encode("utf-8", "surrogatepass"))
+    left = b.budget = b.budget - n
+    if left < 0:
+        b.spend(0, None, field)
+    return value
+
+
+def charged_bytes(value: bytes, b: Budget, field: str) -> bytes:
+    """A bytes value or key read from JSON (Base64), charged its decoded length."""
+    left = b.budget = b.budget - len(value)
+    if left < 0:
+        b.spend(0, None, field)
+    return value
 
 
 def parse(text: str | bytes) -> Any:

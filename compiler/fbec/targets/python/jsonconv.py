@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 
-from .context import Context, ident, map_order, set_order, struct_cost
+from .context import Context, element_cost, ident, map_order, set_order, struct_cost
 
 
 def _range(name: str) -> tuple[int, int]:
@@ -94,9 +94,9 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
         if n == "decimal":
             return f"fbe.jsonfmt.get_decimal({x}, {f})"
         if n == "string":
-            return f"fbe.jsonfmt.get_str({x}, {f})"
+            return f"fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str({x}, {f}), b, {f})"
         if n == "bytes":
-            return f"fbe.jsonfmt.get_bytes({x}, {f})"
+            return f"fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes({x}, {f}), b, {f})"
         if n == "uuid":
             return f"fbe.jsonfmt.get_uuid({x}, {f})"
         if n == "char":
@@ -117,24 +117,29 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
     if isinstance(t, (ir.Array, ir.Sequence)):
         inner = read_expr(ctx, t.element, e, f, depth + 1)
         src = f"fbe.jsonfmt.get_list({x}, {f})"
+        if isinstance(t, ir.Sequence):  # a fixed array's elements are part of its struct's cost
+            src = f"fbe.jsonfmt.charged({src}, b, {element_cost(t.element)}, {f})"
         if isinstance(t, ir.Sequence) and t.kind == "set":
             return f"{{{inner} for {e} in {src}}}"
         return f"[{inner} for {e} in {src}]"
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"
     vx = read_expr(ctx, t.value, v, f, depth + 1)
+    cost = element_cost(t.key) + element_cost(t.value)
     if isinstance(t.key, ir.StructRef):
         kx = read_expr(ctx, t.key, k, f, depth + 1)
-        return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_pairs({x}, {f})}}, {x}, {f})"
+        pairs = f"fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs({x}, {f}), b, {cost}, {f})"
+        return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in {pairs}}}, {x}, {f})"
     kx = key_read(ctx, t.key, k, f)
-    return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in fbe.jsonfmt.get_object({x}, {f}).items()}}, {x}, {f})"
+    members = f"fbe.jsonfmt.charged(fbe.jsonfmt.get_object({x}, {f}), b, {cost}, {f})"
+    return f"fbe.jsonfmt.distinct({{{kx}: {vx} for {k}, {v} in {members}.items()}}, {x}, {f})"
 
 
 def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
     if isinstance(t, ir.Primitive):
         n = t.name
         if n == "string":
-            return k
+            return f"fbe.jsonfmt.charged_str({k}, b, {f})"
         if n == "char":
             return f"fbe.jsonfmt.key_char({k}, {f})"
         if n == "bool":
@@ -148,7 +153,7 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
         if n == "uuid":
             return f"fbe.jsonfmt.get_uuid({k}, {f})"
         if n == "bytes":
-            return f"fbe.jsonfmt.get_bytes({k}, {f})"
+            return f"fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes({k}, {f}), b, {f})"
         lo, hi = _range(n)
         return f"fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f})"
     if isinstance(t, ir.EnumRef):

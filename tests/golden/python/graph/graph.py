@@ -635,9 +635,9 @@ def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
     try:
         v = Node(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.get_str(m["name"], "name") if "name" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["name"], "name"), b, "name") if "name" in m else "",
             fbe.jsonfmt.get_int(m["value"], -9223372036854775808, 9223372036854775807, "value") if "value" in m else 0,
-            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "out_edges") for e0 in fbe.jsonfmt.get_list(m["out_edges"], "out_edges")] if "out_edges" in m else None,
+            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "out_edges") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["out_edges"], "out_edges"), b, 4, "out_edges")] if "out_edges" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "graph.Node", o) from None
@@ -691,8 +691,8 @@ def fbe_jr_Graph(o: Any, f: str, b: fbe.Budget) -> Graph:
     fbe.jsonfmt.enter(b, 8, "graph.Graph")
     try:
         v = Graph(
-            [fbe_jr_Node(e0, "nodes", b) for e0 in fbe.jsonfmt.get_list(m["nodes"], "nodes")] if "nodes" in m else None,
-            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
+            [fbe_jr_Node(e0, "nodes", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["nodes"], "nodes"), b, 0, "nodes")] if "nodes" in m else None,
+            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["edges"], "edges"), b, 0, "edges")] if "edges" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "graph.Graph", o) from None

@@ -254,8 +254,8 @@ def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
     try:
         v = Node(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.get_str(m["label"], "label") if "label" in m else "",
-            [fbe_jr_Node(e0, "children", b) for e0 in fbe.jsonfmt.get_list(m["children"], "children")] if "children" in m else None,
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["label"], "label"), b, "label") if "label" in m else "",
+            [fbe_jr_Node(e0, "children", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["children"], "children"), b, 0, "children")] if "children" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "recursive.Node", o) from None

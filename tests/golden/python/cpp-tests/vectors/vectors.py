@@ -1130,8 +1130,8 @@ def fbe_jr_Named(o: Any, f: str, b: fbe.Budget) -> Named:
     fbe.jsonfmt.enter(b, 8, "vectors.Named")
     try:
         v = Named(
-            fbe.jsonfmt.get_str(m["name"], "name") if "name" in m else "",
-            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "values") for e0 in fbe.jsonfmt.get_list(m["values"], "values")] if "values" in m else None,
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["name"], "name"), b, "name") if "name" in m else "",
+            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "values") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["values"], "values"), b, 4, "values")] if "values" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "vectors.Named", o) from None
@@ -1164,12 +1164,12 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     fbe.jsonfmt.enter(b, 24, "vectors.Holder")
     try:
         v = Holder(
-            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
-            [fbe_jr_Point3(e0, "points", b) for e0 in fbe.jsonfmt.get_list(m["points"], "points")] if "points" in m else None,
-            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "ints") for e0 in fbe.jsonfmt.get_list(m["ints"], "ints")] if "ints" in m else None,
-            [fbe.jsonfmt.get_bool(e0, "switches") for e0 in fbe.jsonfmt.get_list(m["switches"], "switches")] if "switches" in m else None,
-            [fbe.jsonfmt.get_float(e0, "reals") for e0 in fbe.jsonfmt.get_list(m["reals"], "reals")] if "reals" in m else None,
-            [fbe_jr_Named(e0, "named", b) for e0 in fbe.jsonfmt.get_list(m["named"], "named")] if "named" in m else None,
+            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["edges"], "edges"), b, 0, "edges")] if "edges" in m else None,
+            [fbe_jr_Point3(e0, "points", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["points"], "points"), b, 0, "points")] if "points" in m else None,
+            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "ints") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["ints"], "ints"), b, 4, "ints")] if "ints" in m else None,
+            [fbe.jsonfmt.get_bool(e0, "switches") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["switches"], "switches"), b, 1, "switches")] if "switches" in m else None,
+            [fbe.jsonfmt.get_float(e0, "reals") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["reals"], "reals"), b, 8, "reals")] if "reals" in m else None,
+            [fbe_jr_Named(e0, "named", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["named"], "named"), b, 0, "named")] if "named" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "vectors.Holder", o) from None

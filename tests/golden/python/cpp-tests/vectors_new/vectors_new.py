@@ -422,7 +422,7 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
             fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
             fbe.jsonfmt.get_int(m["target"], -2147483648, 2147483647, "target") if "target" in m else 0,
             fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
-            fbe.jsonfmt.get_str(m["note"], "note") if "note" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["note"], "note"), b, "note") if "note" in m else "",
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "vectors_new.Edge", o) from None
@@ -445,7 +445,7 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     fbe.jsonfmt.enter(b, 4, "vectors_new.Holder")
     try:
         v = Holder(
-            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
+            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["edges"], "edges"), b, 0, "edges")] if "edges" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "vectors_new.Holder", o) from None

@@ -396,7 +396,7 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     fbe.jsonfmt.enter(b, 4, "vectors_old.Holder")
     try:
         v = Holder(
-            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.get_list(m["edges"], "edges")] if "edges" in m else None,
+            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["edges"], "edges"), b, 0, "edges")] if "edges" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "vectors_old.Holder", o) from None

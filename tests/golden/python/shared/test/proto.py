@@ -1310,7 +1310,7 @@ def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
     try:
         v = Order(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.get_str(m["symbol"], "symbol") if "symbol" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["symbol"], "symbol"), b, "symbol") if "symbol" in m else "",
             OrderSide(fbe.jsonfmt.get_int(m["side"], 0, 255, "side")) if "side" in m else OrderSide.buy,
             OrderType(fbe.jsonfmt.get_int(m["type"], 0, 255, "type")) if "type" in m else OrderType.market,
             fbe.jsonfmt.get_float(m["price"], "price") if "price" in m else 0.0,
@@ -1339,7 +1339,7 @@ def fbe_jr_Balance(o: Any, f: str, b: fbe.Budget) -> Balance:
     fbe.jsonfmt.enter(b, 12, "proto.Balance")
     try:
         v = Balance(
-            fbe.jsonfmt.get_str(m["currency"], "currency") if "currency" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["currency"], "currency"), b, "currency") if "currency" in m else "",
             fbe.jsonfmt.get_float(m["amount"], "amount") if "amount" in m else 0.0,
         )
     except fbe.DecodeError as e:
@@ -1374,11 +1374,11 @@ def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
     try:
         v = Account(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.get_str(m["name"], "name") if "name" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["name"], "name"), b, "name") if "name" in m else "",
             State(fbe.jsonfmt.get_int(m["state"], 0, 255, "state") & 255) if "state" in m else State.initialized | State.bad,
             fbe_jr_Balance(m["wallet"], "wallet", b) if "wallet" in m else None,
             (None if m["asset"] is None else fbe_jr_Balance(m["asset"], "asset", b)) if "asset" in m else None,
-            [fbe_jr_Order(e0, "orders", b) for e0 in fbe.jsonfmt.get_list(m["orders"], "orders")] if "orders" in m else None,
+            [fbe_jr_Order(e0, "orders", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["orders"], "orders"), b, 0, "orders")] if "orders" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "proto.Account", o) from None

@@ -8590,8 +8590,8 @@ def fbe_jr_StructSimple(o: Any, f: str, b: fbe.Budget) -> StructSimple:
             fbe.jsonfmt.get_float(m["f28"], "f28") if "f28" in m else -1.23456e+125,
             fbe.jsonfmt.get_decimal(m["f29"], "f29") if "f29" in m else FBE_C0,
             fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
-            fbe.jsonfmt.get_str(m["f31"], "f31") if "f31" in m else "",
-            fbe.jsonfmt.get_str(m["f32"], "f32") if "f32" in m else 'Initial string!',
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f31"], "f31"), b, "f31") if "f31" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f32"], "f32"), b, "f32") if "f32" in m else 'Initial string!',
             fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
             fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
             fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
@@ -8877,8 +8877,8 @@ def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
             fbe.jsonfmt.get_float(m["f28"], "f28") if "f28" in m else -1.23456e+125,
             fbe.jsonfmt.get_decimal(m["f29"], "f29") if "f29" in m else FBE_C0,
             fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
-            fbe.jsonfmt.get_str(m["f31"], "f31") if "f31" in m else "",
-            fbe.jsonfmt.get_str(m["f32"], "f32") if "f32" in m else 'Initial string!',
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f31"], "f31"), b, "f31") if "f31" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f32"], "f32"), b, "f32") if "f32" in m else 'Initial string!',
             fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
             fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
             fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
@@ -8936,9 +8936,9 @@ def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
             (None if m["f142"] is None else fbe.jsonfmt.get_decimal(m["f142"], "f142")) if "f142" in m else None,
             (None if m["f143"] is None else fbe.jsonfmt.get_decimal(m["f143"], "f143")) if "f143" in m else FBE_C1,
             (None if m["f144"] is None else fbe.jsonfmt.get_decimal(m["f144"], "f144")) if "f144" in m else None,
-            (None if m["f145"] is None else fbe.jsonfmt.get_str(m["f145"], "f145")) if "f145" in m else None,
-            (None if m["f146"] is None else fbe.jsonfmt.get_str(m["f146"], "f146")) if "f146" in m else 'Initial string!',
-            (None if m["f147"] is None else fbe.jsonfmt.get_str(m["f147"], "f147")) if "f147" in m else None,
+            (None if m["f145"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f145"], "f145"), b, "f145")) if "f145" in m else None,
+            (None if m["f146"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f146"], "f146"), b, "f146")) if "f146" in m else 'Initial string!',
+            (None if m["f147"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f147"], "f147"), b, "f147")) if "f147" in m else None,
             (None if m["f148"] is None else fbe.jsonfmt.get_int(m["f148"], 0, 18446744073709551615, "f148")) if "f148" in m else None,
             (None if m["f149"] is None else fbe.jsonfmt.get_int(m["f149"], 0, 18446744073709551615, "f149")) if "f149" in m else fbe.DEFAULT,
             (None if m["f150"] is None else fbe.jsonfmt.get_int(m["f150"], 0, 18446744073709551615, "f150")) if "f150" in m else None,
@@ -9254,8 +9254,8 @@ def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
             fbe.jsonfmt.get_float(m["f28"], "f28") if "f28" in m else -1.23456e+125,
             fbe.jsonfmt.get_decimal(m["f29"], "f29") if "f29" in m else FBE_C0,
             fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
-            fbe.jsonfmt.get_str(m["f31"], "f31") if "f31" in m else "",
-            fbe.jsonfmt.get_str(m["f32"], "f32") if "f32" in m else 'Initial string!',
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f31"], "f31"), b, "f31") if "f31" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f32"], "f32"), b, "f32") if "f32" in m else 'Initial string!',
             fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
             fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
             fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
@@ -9313,9 +9313,9 @@ def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
             (None if m["f142"] is None else fbe.jsonfmt.get_decimal(m["f142"], "f142")) if "f142" in m else None,
             (None if m["f143"] is None else fbe.jsonfmt.get_decimal(m["f143"], "f143")) if "f143" in m else FBE_C1,
             (None if m["f144"] is None else fbe.jsonfmt.get_decimal(m["f144"], "f144")) if "f144" in m else None,
-            (None if m["f145"] is None else fbe.jsonfmt.get_str(m["f145"], "f145")) if "f145" in m else None,
-            (None if m["f146"] is None else fbe.jsonfmt.get_str(m["f146"], "f146")) if "f146" in m else 'Initial string!',
-            (None if m["f147"] is None else fbe.jsonfmt.get_str(m["f147"], "f147")) if "f147" in m else None,
+            (None if m["f145"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f145"], "f145"), b, "f145")) if "f145" in m else None,
+            (None if m["f146"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f146"], "f146"), b, "f146")) if "f146" in m else 'Initial string!',
+            (None if m["f147"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f147"], "f147"), b, "f147")) if "f147" in m else None,
             (None if m["f148"] is None else fbe.jsonfmt.get_int(m["f148"], 0, 18446744073709551615, "f148")) if "f148" in m else None,
             (None if m["f149"] is None else fbe.jsonfmt.get_int(m["f149"], 0, 18446744073709551615, "f149")) if "f149" in m else fbe.DEFAULT,
             (None if m["f150"] is None else fbe.jsonfmt.get_int(m["f150"], 0, 18446744073709551615, "f150")) if "f150" in m else None,
@@ -9372,9 +9372,9 @@ def fbe_jr_StructBytes(o: Any, f: str, b: fbe.Budget) -> StructBytes:
     fbe.jsonfmt.enter(b, 6, "test.StructBytes")
     try:
         v = StructBytes(
-            fbe.jsonfmt.get_bytes(m["f1"], "f1") if "f1" in m else b"",
-            (None if m["f2"] is None else fbe.jsonfmt.get_bytes(m["f2"], "f2")) if "f2" in m else None,
-            (None if m["f3"] is None else fbe.jsonfmt.get_bytes(m["f3"], "f3")) if "f3" in m else None,
+            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["f1"], "f1"), b, "f1") if "f1" in m else b"",
+            (None if m["f2"] is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["f2"], "f2"), b, "f2")) if "f2" in m else None,
+            (None if m["f3"] is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["f3"], "f3"), b, "f3")) if "f3" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructBytes", o) from None
@@ -9417,8 +9417,8 @@ def fbe_jr_StructArray(o: Any, f: str, b: fbe.Budget) -> StructArray:
         v = StructArray(
             [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")] if "f1" in m else None,
             [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")] if "f2" in m else None,
-            [fbe.jsonfmt.get_bytes(e0, "f3") for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")] if "f3" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_bytes(e0, "f4")) for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")] if "f4" in m else None,
+            [fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f3"), b, "f3") for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")] if "f3" in m else None,
+            [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")] if "f4" in m else None,
             [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.get_list(m["f5"], "f5")] if "f5" in m else None,
             [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_list(m["f6"], "f6")] if "f6" in m else None,
             [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f7"], "f7")] if "f7" in m else None,
@@ -9465,16 +9465,16 @@ def fbe_jr_StructVector(o: Any, f: str, b: fbe.Budget) -> StructVector:
     fbe.jsonfmt.enter(b, 40, "test.StructVector")
     try:
         v = StructVector(
-            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")] if "f1" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")] if "f2" in m else None,
-            [fbe.jsonfmt.get_bytes(e0, "f3") for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")] if "f3" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_bytes(e0, "f4")) for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")] if "f4" in m else None,
-            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.get_list(m["f5"], "f5")] if "f5" in m else None,
-            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_list(m["f6"], "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f7"], "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_list(m["f8"], "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
+            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")] if "f1" in m else None,
+            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 1, "f2")] if "f2" in m else None,
+            [fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f3"), b, "f3") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")] if "f3" in m else None,
+            [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 1, "f4")] if "f4" in m else None,
+            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f5"], "f5"), b, 4, "f5")] if "f5" in m else None,
+            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f6"], "f6"), b, 1, "f6")] if "f6" in m else None,
+            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f7"], "f7"), b, 4, "f7")] if "f7" in m else None,
+            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f8"], "f8"), b, 1, "f8")] if "f8" in m else None,
+            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f9"], "f9"), b, 0, "f9")] if "f9" in m else None,
+            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f10"], "f10"), b, 1, "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructVector", o) from None
@@ -9515,16 +9515,16 @@ def fbe_jr_StructList(o: Any, f: str, b: fbe.Budget) -> StructList:
     fbe.jsonfmt.enter(b, 40, "test.StructList")
     try:
         v = StructList(
-            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")] if "f1" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")] if "f2" in m else None,
-            [fbe.jsonfmt.get_bytes(e0, "f3") for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")] if "f3" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_bytes(e0, "f4")) for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")] if "f4" in m else None,
-            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.get_list(m["f5"], "f5")] if "f5" in m else None,
-            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_list(m["f6"], "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f7"], "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_list(m["f8"], "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
+            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")] if "f1" in m else None,
+            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 1, "f2")] if "f2" in m else None,
+            [fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f3"), b, "f3") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")] if "f3" in m else None,
+            [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 1, "f4")] if "f4" in m else None,
+            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f5"], "f5"), b, 4, "f5")] if "f5" in m else None,
+            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f6"], "f6"), b, 1, "f6")] if "f6" in m else None,
+            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f7"], "f7"), b, 4, "f7")] if "f7" in m else None,
+            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f8"], "f8"), b, 1, "f8")] if "f8" in m else None,
+            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f9"], "f9"), b, 0, "f9")] if "f9" in m else None,
+            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f10"], "f10"), b, 1, "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructList", o) from None
@@ -9553,10 +9553,10 @@ def fbe_jr_StructSet(o: Any, f: str, b: fbe.Budget) -> StructSet:
     fbe.jsonfmt.enter(b, 16, "test.StructSet")
     try:
         v = StructSet(
-            {fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")} if "f1" in m else None,
-            {EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")} if "f2" in m else None,
-            {FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f3") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")} if "f3" in m else None,
-            {fbe_jr_StructSimple(e0, "f4", b) for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")} if "f4" in m else None,
+            {fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")} if "f1" in m else None,
+            {EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 4, "f2")} if "f2" in m else None,
+            {FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f3") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")} if "f3" in m else None,
+            {fbe_jr_StructSimple(e0, "f4", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 0, "f4")} if "f4" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructSet", o) from None
@@ -9597,16 +9597,16 @@ def fbe_jr_StructMap(o: Any, f: str, b: fbe.Budget) -> StructMap:
     fbe.jsonfmt.enter(b, 40, "test.StructMap")
     try:
         v = StructMap(
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f1"): fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.get_object(m["f1"], "f1").items()}, m["f1"], "f1") if "f1" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f2"): (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.get_object(m["f2"], "f2").items()}, m["f2"], "f2") if "f2" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f3"): fbe.jsonfmt.get_bytes(v0, "f3") for k0, v0 in fbe.jsonfmt.get_object(m["f3"], "f3").items()}, m["f3"], "f3") if "f3" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f4"): (None if v0 is None else fbe.jsonfmt.get_bytes(v0, "f4")) for k0, v0 in fbe.jsonfmt.get_object(m["f4"], "f4").items()}, m["f4"], "f4") if "f4" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.get_object(m["f5"], "f5").items()}, m["f5"], "f5") if "f5" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.get_object(m["f6"], "f6").items()}, m["f6"], "f6") if "f6" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.get_object(m["f7"], "f7").items()}, m["f7"], "f7") if "f7" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.get_object(m["f8"], "f8").items()}, m["f8"], "f8") if "f8" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f9"): fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()}, m["f9"], "f9") if "f9" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f1"): fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f1"], "f1"), b, 5, "f1").items()}, m["f1"], "f1") if "f1" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f2"): (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f2"], "f2"), b, 5, "f2").items()}, m["f2"], "f2") if "f2" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f3"): fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f3"), b, "f3") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f3"], "f3"), b, 8, "f3").items()}, m["f3"], "f3") if "f3" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f4"): (None if v0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f4"), b, "f4")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f4"], "f4"), b, 5, "f4").items()}, m["f4"], "f4") if "f4" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f5"], "f5"), b, 8, "f5").items()}, m["f5"], "f5") if "f5" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f6"], "f6"), b, 5, "f6").items()}, m["f6"], "f6") if "f6" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f7"], "f7"), b, 8, "f7").items()}, m["f7"], "f7") if "f7" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f8"], "f8"), b, 5, "f8").items()}, m["f8"], "f8") if "f8" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f9"): fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f9"], "f9"), b, 4, "f9").items()}, m["f9"], "f9") if "f9" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f10"], "f10"), b, 5, "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructMap", o) from None
@@ -9647,16 +9647,16 @@ def fbe_jr_StructHash(o: Any, f: str, b: fbe.Budget) -> StructHash:
     fbe.jsonfmt.enter(b, 40, "test.StructHash")
     try:
         v = StructHash(
-            fbe.jsonfmt.distinct({k0: fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.get_object(m["f1"], "f1").items()}, m["f1"], "f1") if "f1" in m else None,
-            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.get_object(m["f2"], "f2").items()}, m["f2"], "f2") if "f2" in m else None,
-            fbe.jsonfmt.distinct({k0: fbe.jsonfmt.get_bytes(v0, "f3") for k0, v0 in fbe.jsonfmt.get_object(m["f3"], "f3").items()}, m["f3"], "f3") if "f3" in m else None,
-            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe.jsonfmt.get_bytes(v0, "f4")) for k0, v0 in fbe.jsonfmt.get_object(m["f4"], "f4").items()}, m["f4"], "f4") if "f4" in m else None,
-            fbe.jsonfmt.distinct({k0: EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.get_object(m["f5"], "f5").items()}, m["f5"], "f5") if "f5" in m else None,
-            fbe.jsonfmt.distinct({k0: (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.get_object(m["f6"], "f6").items()}, m["f6"], "f6") if "f6" in m else None,
-            fbe.jsonfmt.distinct({k0: FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.get_object(m["f7"], "f7").items()}, m["f7"], "f7") if "f7" in m else None,
-            fbe.jsonfmt.distinct({k0: (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.get_object(m["f8"], "f8").items()}, m["f8"], "f8") if "f8" in m else None,
-            fbe.jsonfmt.distinct({k0: fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.get_object(m["f9"], "f9").items()}, m["f9"], "f9") if "f9" in m else None,
-            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.get_object(m["f10"], "f10").items()}, m["f10"], "f10") if "f10" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f1"): fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f1"], "f1"), b, 5, "f1").items()}, m["f1"], "f1") if "f1" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f2"): (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f2"], "f2"), b, 5, "f2").items()}, m["f2"], "f2") if "f2" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f3"): fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f3"), b, "f3") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f3"], "f3"), b, 8, "f3").items()}, m["f3"], "f3") if "f3" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f4"): (None if v0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f4"), b, "f4")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f4"], "f4"), b, 5, "f4").items()}, m["f4"], "f4") if "f4" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f5"], "f5"), b, 8, "f5").items()}, m["f5"], "f5") if "f5" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f6"], "f6"), b, 5, "f6").items()}, m["f6"], "f6") if "f6" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f7"], "f7"), b, 8, "f7").items()}, m["f7"], "f7") if "f7" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f8"], "f8"), b, 5, "f8").items()}, m["f8"], "f8") if "f8" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f9"): fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f9"], "f9"), b, 4, "f9").items()}, m["f9"], "f9") if "f9" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f10"], "f10"), b, 5, "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructHash", o) from None
@@ -9681,8 +9681,8 @@ def fbe_jr_StructHashEx(o: Any, f: str, b: fbe.Budget) -> StructHashEx:
     fbe.jsonfmt.enter(b, 8, "test.StructHashEx")
     try:
         v = StructHashEx(
-            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f1", b): fbe_jr_StructNested(v0, "f1", b) for k0, v0 in fbe.jsonfmt.get_pairs(m["f1"], "f1")}, m["f1"], "f1") if "f1" in m else None,
-            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f2", b): (None if v0 is None else fbe_jr_StructNested(v0, "f2", b)) for k0, v0 in fbe.jsonfmt.get_pairs(m["f2"], "f2")}, m["f2"], "f2") if "f2" in m else None,
+            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f1", b): fbe_jr_StructNested(v0, "f1", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["f1"], "f1"), b, 0, "f1")}, m["f1"], "f1") if "f1" in m else None,
+            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f2", b): (None if v0 is None else fbe_jr_StructNested(v0, "f2", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["f2"], "f2"), b, 1, "f2")}, m["f2"], "f2") if "f2" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructHashEx", o) from None

@@ -4286,7 +4286,7 @@ def fbe_jr_ImportedBase(o: Any, f: str, b: fbe.Budget) -> ImportedBase:
     fbe.jsonfmt.enter(b, 16, "everything.ImportedBase")
     try:
         v = ImportedBase(
-            fbe.jsonfmt.get_str(m["symbol"], "symbol") if "symbol" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["symbol"], "symbol"), b, "symbol") if "symbol" in m else "",
             fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits") if "digits" in m else 5,
             fbe.jsonfmt.get_float(m["price"], "price") if "price" in m else 1.5,
         )
@@ -4311,7 +4311,7 @@ def fbe_jr_Note(o: Any, f: str, b: fbe.Budget) -> Note:
     fbe.jsonfmt.enter(b, 4, "everything.Note")
     try:
         v = Note(
-            fbe.jsonfmt.get_str(m["text"], "text") if "text" in m else 'hi "there"\n',
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["text"], "text"), b, "text") if "text" in m else 'hi "there"\n',
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "everything.Note", o) from None
@@ -4336,7 +4336,7 @@ def fbe_jr_Quiet(o: Any, f: str, b: fbe.Budget) -> Quiet:
     fbe.jsonfmt.enter(b, 8, "everything.Quiet")
     try:
         v = Quiet(
-            fbe.jsonfmt.get_str(m["password"], "password") if "password" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["password"], "password"), b, "password") if "password" in m else "",
             fbe.jsonfmt.get_int(m["legacy"], -2147483648, 2147483647, "legacy") if "legacy" in m else 0,
         )
     except fbe.DecodeError as e:
@@ -4492,14 +4492,14 @@ def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
             fbe.jsonfmt.get_float(m["f14"], "f14") if "f14" in m else -1.0,
             fbe.jsonfmt.get_decimal(m["f15"], "f15") if "f15" in m else FBE_C0,
             fbe.jsonfmt.get_decimal(m["f16"], "f16") if "f16" in m else FBE_C1,
-            fbe.jsonfmt.get_str(m["f17"], "f17") if "f17" in m else 'text',
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f17"], "f17"), b, "f17") if "f17" in m else 'text',
             fbe.jsonfmt.get_int(m["f18"], 0, 18446744073709551615, "f18") if "f18" in m else 0,
             fbe.jsonfmt.get_int(m["f19"], 0, 18446744073709551615, "f19") if "f19" in m else None,
             fbe.jsonfmt.get_uuid(m["f20"], "f20") if "f20" in m else fbe.NIL_UUID,
             fbe.jsonfmt.get_uuid(m["f21"], "f21") if "f21" in m else None,
             fbe.jsonfmt.get_uuid(m["f22"], "f22") if "f22" in m else None,
             fbe.jsonfmt.get_uuid(m["f23"], "f23") if "f23" in m else FBE_C2,
-            fbe.jsonfmt.get_bytes(m["f24"], "f24") if "f24" in m else b"",
+            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["f24"], "f24"), b, "f24") if "f24" in m else b"",
             EByte(fbe.jsonfmt.get_int(m["f25"], 0, 255, "f25")) if "f25" in m else EByte.c,
             pkg_market.Side(fbe.jsonfmt.get_int(m["f26"], 0, 255, "f26")) if "f26" in m else pkg_market.Side.sell,
             FByte(fbe.jsonfmt.get_int(m["f27"], 0, 255, "f27") & 255) if "f27" in m else FByte.one | FByte.two,
@@ -4508,25 +4508,25 @@ def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
             pkg_market.fbe_jr_Instrument(m["f30"], "f30", b) if "f30" in m else None,
             (None if m["f31"] is None else fbe.jsonfmt.get_int(m["f31"], -2147483648, 2147483647, "f31")) if "f31" in m else None,
             (None if m["f32"] is None else fbe.jsonfmt.get_int(m["f32"], -2147483648, 2147483647, "f32")) if "f32" in m else 5,
-            (None if m["f33"] is None else fbe.jsonfmt.get_str(m["f33"], "f33")) if "f33" in m else None,
+            (None if m["f33"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f33"], "f33"), b, "f33")) if "f33" in m else None,
             (None if m["f34"] is None else EByte(fbe.jsonfmt.get_int(m["f34"], 0, 255, "f34"))) if "f34" in m else EByte.b,
             (None if m["f35"] is None else fbe_jr_Counted(m["f35"], "f35", b)) if "f35" in m else None,
             [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f36") for e0 in fbe.jsonfmt.get_list(m["f36"], "f36")] if "f36" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_str(e0, "f37")) for e0 in fbe.jsonfmt.get_list(m["f37"], "f37")] if "f37" in m else None,
-            [fbe.jsonfmt.get_float(e0, "f38") for e0 in fbe.jsonfmt.get_list(m["f38"], "f38")] if "f38" in m else None,
-            [(None if e0 is None else fbe_jr_Counted(e0, "f39", b)) for e0 in fbe.jsonfmt.get_list(m["f39"], "f39")] if "f39" in m else None,
-            [fbe.jsonfmt.get_str(e0, "f40") for e0 in fbe.jsonfmt.get_list(m["f40"], "f40")] if "f40" in m else None,
-            {fbe.jsonfmt.get_int(e0, -9223372036854775808, 9223372036854775807, "f41") for e0 in fbe.jsonfmt.get_list(m["f41"], "f41")} if "f41" in m else None,
-            {pkg_market.fbe_jr_Instrument(e0, "f42", b) for e0 in fbe.jsonfmt.get_list(m["f42"], "f42")} if "f42" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f43"): fbe.jsonfmt.get_str(v0, "f43") for k0, v0 in fbe.jsonfmt.get_object(m["f43"], "f43").items()}, m["f43"], "f43") if "f43" in m else None,
-            fbe.jsonfmt.distinct({k0: (None if v0 is None else fbe_jr_Counted(v0, "f44", b)) for k0, v0 in fbe.jsonfmt.get_object(m["f44"], "f44").items()}, m["f44"], "f44") if "f44" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.get_uuid(k0, "f45"): fbe.jsonfmt.get_bytes(v0, "f45") for k0, v0 in fbe.jsonfmt.get_object(m["f45"], "f45").items()}, m["f45"], "f45") if "f45" in m else None,
-            fbe.jsonfmt.distinct({pkg_market.fbe_jr_Instrument(k0, "f46", b): fbe_jr_Counted(v0, "f46", b) for k0, v0 in fbe.jsonfmt.get_pairs(m["f46"], "f46")}, m["f46"], "f46") if "f46" in m else None,
+            [(None if e0 is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(e0, "f37"), b, "f37")) for e0 in fbe.jsonfmt.get_list(m["f37"], "f37")] if "f37" in m else None,
+            [fbe.jsonfmt.get_float(e0, "f38") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f38"], "f38"), b, 8, "f38")] if "f38" in m else None,
+            [(None if e0 is None else fbe_jr_Counted(e0, "f39", b)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f39"], "f39"), b, 1, "f39")] if "f39" in m else None,
+            [fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(e0, "f40"), b, "f40") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f40"], "f40"), b, 4, "f40")] if "f40" in m else None,
+            {fbe.jsonfmt.get_int(e0, -9223372036854775808, 9223372036854775807, "f41") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f41"], "f41"), b, 8, "f41")} if "f41" in m else None,
+            {pkg_market.fbe_jr_Instrument(e0, "f42", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f42"], "f42"), b, 0, "f42")} if "f42" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f43"): fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(v0, "f43"), b, "f43") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f43"], "f43"), b, 8, "f43").items()}, m["f43"], "f43") if "f43" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f44"): (None if v0 is None else fbe_jr_Counted(v0, "f44", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f44"], "f44"), b, 5, "f44").items()}, m["f44"], "f44") if "f44" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.get_uuid(k0, "f45"): fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f45"), b, "f45") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f45"], "f45"), b, 20, "f45").items()}, m["f45"], "f45") if "f45" in m else None,
+            fbe.jsonfmt.distinct({pkg_market.fbe_jr_Instrument(k0, "f46", b): fbe_jr_Counted(v0, "f46", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["f46"], "f46"), b, 0, "f46")}, m["f46"], "f46") if "f46" in m else None,
             (None if m["f47"] is None else fbe.jsonfmt.get_int(m["f47"], -2147483648, 2147483647, "f47")) if "f47" in m else None,
             fbe.jsonfmt.get_bool(m["f47Reset"], "f47Reset") if "f47Reset" in m else False,
             (None if m["f48"] is None else fbe.jsonfmt.get_int(m["f48"], 0, 18446744073709551615, "f48")) if "f48" in m else 0,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.get_bytes(k0, "f49"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f49") for k0, v0 in fbe.jsonfmt.get_object(m["f49"], "f49").items()}, m["f49"], "f49") if "f49" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.get_bytes(k0, "f50"): fbe.jsonfmt.get_str(v0, "f50") for k0, v0 in fbe.jsonfmt.get_object(m["f50"], "f50").items()}, m["f50"], "f50") if "f50" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(k0, "f49"), b, "f49"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f49") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f49"], "f49"), b, 8, "f49").items()}, m["f49"], "f49") if "f49" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(k0, "f50"), b, "f50"): fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(v0, "f50"), b, "f50") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f50"], "f50"), b, 8, "f50").items()}, m["f50"], "f50") if "f50" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "everything.Everything", o) from None
@@ -4601,7 +4601,7 @@ def fbe_jr_Rejected(o: Any, f: str, b: fbe.Budget) -> Rejected:
     try:
         v = Rejected(
             fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else None,
-            fbe.jsonfmt.get_str(m["reason"], "reason") if "reason" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["reason"], "reason"), b, "reason") if "reason" in m else "",
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "everything.Rejected", o) from None
@@ -4693,14 +4693,14 @@ def fbe_jr_Keywords(o: Any, f: str, b: fbe.Budget) -> Keywords:
     try:
         v = Keywords(
             fbe.jsonfmt.get_int(m["new"], -2147483648, 2147483647, "new") if "new" in m else 0,
-            fbe.jsonfmt.get_str(m["class"], "class") if "class" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["class"], "class"), b, "class") if "class" in m else "",
             Reserved(fbe.jsonfmt.get_int(m["default"], -2147483648, 2147483647, "default")) if "default" in m else Reserved.delete,
             fbe.jsonfmt.get_bool(m["swap"], "swap") if "swap" in m else False,
             fbe.jsonfmt.get_int(m["from"], -2147483648, 2147483647, "from") if "from" in m else 0,
             fbe.jsonfmt.get_int(m["None"], -2147483648, 2147483647, "None") if "None" in m else 0,
             fbe.jsonfmt.get_int(m["NULL"], -2147483648, 2147483647, "NULL") if "NULL" in m else 0,
             (None if m["operator"] is None else Reserved(fbe.jsonfmt.get_int(m["operator"], -2147483648, 2147483647, "operator"))) if "operator" in m else None,
-            [fbe_jr_FixedKeywords(e0, "this", b) for e0 in fbe.jsonfmt.get_list(m["this"], "this")] if "this" in m else None,
+            [fbe_jr_FixedKeywords(e0, "this", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["this"], "this"), b, 0, "this")] if "this" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "everything.Keywords", o) from None

@@ -445,7 +445,7 @@ def fbe_jr_Instrument(o: Any, f: str, b: fbe.Budget) -> Instrument:
     fbe.jsonfmt.enter(b, 8, "market.Instrument")
     try:
         v = Instrument(
-            fbe.jsonfmt.get_str(m["symbol"], "symbol") if "symbol" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["symbol"], "symbol"), b, "symbol") if "symbol" in m else "",
             fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits") if "digits" in m else 5,
         )
     except fbe.DecodeError as e:
@@ -472,7 +472,7 @@ def fbe_jr_Failure(o: Any, f: str, b: fbe.Budget) -> Failure:
     try:
         v = Failure(
             fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_str(m["reason"], "reason") if "reason" in m else "",
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["reason"], "reason"), b, "reason") if "reason" in m else "",
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "market.Failure", o) from None
