@@ -5,6 +5,7 @@
 
 #include "conformance.h"
 
+#include "proto_final_models.h"
 #include "test_models.h"
 
 #include <malloc.h>
@@ -367,6 +368,18 @@ TEST(Hostile, MaxDepthIsTheReadersOption) {
     EXPECT_NE(reader.error().find("nesting deeper than 1"), std::string::npos) << reader.error();
     proto::Account value;
     EXPECT_EQ(reader.deserialize(value), 0u);
+
+    const Bytes final_bytes = read_vector(account.final_file);
+    FBE::proto::AccountFinalModel<FBE::ReadBuffer> final_reader;
+    final_reader.attach(final_bytes);
+    ASSERT_TRUE(final_reader.verify()) << final_reader.error();
+    final_reader.limits(shallow);
+    EXPECT_FALSE(final_reader.verify());
+    EXPECT_NE(final_reader.error().find("proto.Account.wallet: struct at offset"), std::string::npos)
+        << final_reader.error();
+    EXPECT_NE(final_reader.error().find("nesting deeper than 1"), std::string::npos) << final_reader.error();
+    final_reader.deserialize(value);
+    EXPECT_NE(final_reader.error().find("nesting deeper than 1"), std::string::npos) << final_reader.error();
 }
 
 // docs/limits.md 4: the versioned verify() is true exactly when

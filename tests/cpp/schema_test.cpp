@@ -111,5 +111,5 @@ TEST(Recursive, NestingBeyondTheLimitIsRejected) {
     FBE::recursive::NodeFinalModel<> final_writer;
     final_writer.serialize(deep);
     EXPECT_FALSE(final_writer.verify());
-    EXPECT_NE(final_writer.error().find("kMaxDepth"), std::string::npos) << final_writer.error();
+    EXPECT_NE(final_writer.error().find("nesting deeper than 128"), std::string::npos) << final_writer.error();
 }

@@ -119,7 +119,7 @@ class Layout:
 
     def height(self, items: list[Item]) -> int:
         """Struct levels below the items, from the IR (FStruct counts each
-        against FBE::kMaxDepth; a base is read within its struct and does not
+        against the reader's max_depth; a base is read within its struct and does not
         count). Fast items never reach a recursive struct: the height is bounded."""
         heights = [self.structs[i].height if isinstance(i, str) else self.schema.height(i.type) for i in items]
         bounded = [h for h in heights if h is not None]
@@ -283,8 +283,8 @@ def _read(w: CodeWriter, s: Struct, inlined: set[str], layout: Layout) -> None:
         checks = [f"d.remaining() >= {'min_size' if name == 'read_fast' else sum(layout.item_min(i) for i in items)}"]
         height = layout.height(items)
         if height:
-            w.line("// (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)")
-            checks.append(f"d.depth + {height}u <= kMaxDepth")
+            w.line("// (It does not count nesting: taken where the nested structs stay within the depth limit.)")
+            checks.append(f"d.depth_left >= {height}u")
         w.line(f"{'const uint8_t* ' if declare else ''}p = d.data + d.pos;")
         checks.append(f"{name}(p, d.data + d.size, 0, value)")
         w.line(f"if (FBE_LIKELY({' && '.join(checks)})) {{")

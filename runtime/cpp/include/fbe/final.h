@@ -23,6 +23,9 @@ namespace detail {
 FBE_COLD inline bool final_beyond(std::string* error, const char* what, std::size_t position, std::size_t size) {
     return record_error(error, what, position, "beyond the end of the buffer (" + std::to_string(size) + " bytes)");
 }
+FBE_COLD inline bool depth_exceeded(std::string* error, std::size_t position, unsigned max_depth) {
+    return record_error(error, "struct", position, "nesting deeper than " + std::to_string(max_depth));
+}
 } // namespace detail
 
 template <typename T>
@@ -34,14 +37,22 @@ public:
     template <typename T>
     using Body = FBody<T>;
 
-    FinalDecoder(const uint8_t* bytes, std::size_t length, std::size_t position, std::string* error_out) noexcept
-        : data(bytes), size(length), pos(position), error(error_out) {}
+    FinalDecoder(const uint8_t* bytes, std::size_t length, std::size_t position, std::string* error_out,
+                 unsigned max_depth_in = kMaxDepth) noexcept
+        : data(bytes), size(length), pos(position), depth_left(max_depth_in), error(error_out),
+          max_depth(max_depth_in) {}
 
     const uint8_t* data;
     std::size_t size;
     std::size_t pos;
-    unsigned depth = 0;
+    //! How many more struct levels may be entered (Limits::max_depth).
+    unsigned depth_left;
     std::string* error;
+    //! Deepest struct nesting read, for the error. The decode budget needs
+    //! no counting here: every value read takes at least its final minimum
+    //! size in the buffer, so what a read makes costs at most the bytes it
+    //! consumed (docs/cpp.md).
+    unsigned max_depth;
 
     std::size_t remaining() const noexcept { return size - pos; }
 
@@ -205,24 +216,22 @@ struct FStruct {
     static std::size_t size(const T& value) noexcept { return FBody<T>::size(value); }
     static uint8_t* write(uint8_t* p, const T& value) noexcept { return FBody<T>::write(p, value); }
     FBE_INLINE static bool read(FinalDecoder& d, T& value) {
-        if (++d.depth > kMaxDepth) {
-            --d.depth;
-            return detail::record_error(d.error, "struct", d.pos, "nesting deeper than FBE::kMaxDepth");
-        }
+        if (d.depth_left == 0)
+            return detail::depth_exceeded(d.error, d.pos, d.max_depth);
+        --d.depth_left;
         const bool ok = read_body<T>(d, value);
-        --d.depth;
+        ++d.depth_left;
         return ok;
     }
     // A struct of fixed size holds scalars and structs of fixed size only:
     // no strings, collections or optionals, so no nesting to count.
     FBE_INLINE static void read_fixed(const uint8_t* p, T& value) noexcept { FBody<T>::read_fixed(p, value); }
     FBE_INLINE static bool verify(FinalDecoder& d) {
-        if (++d.depth > kMaxDepth) {
-            --d.depth;
-            return detail::record_error(d.error, "struct", d.pos, "nesting deeper than FBE::kMaxDepth");
-        }
+        if (d.depth_left == 0)
+            return detail::depth_exceeded(d.error, d.pos, d.max_depth);
+        --d.depth_left;
         const bool ok = verify_body<T>(d);
-        --d.depth;
+        ++d.depth_left;
         return ok;
     }
     //! Fast path of a struct that has one (FBody<T>::read_fast), from
@@ -522,9 +531,12 @@ public:
             return 0;
         const std::size_t size = _buffer.size();
         const uint32_t total = load_u32(_buffer.data());
-        FinalDecoder d(_buffer.data(), (total >= 8 && total < size) ? total : size, 8, &_error);
-        read_body<T>(d, value);
-        return d.pos;
+        const std::size_t length = (total >= 8 && total < size) ? total : size;
+        // The default depth limit as a constant: the compiler then drops
+        // the depth checks the schema cannot reach.
+        if (FBE_LIKELY(this->_limits.max_depth == kMaxDepth))
+            return read_root(value, length, kMaxDepth);
+        return read_root(value, length, this->_limits.max_depth);
     }
 
     //! Checks the root (docs/format.md 5.2): the type id, every field in bounds,
@@ -539,7 +551,19 @@ public:
             _error = "unexpected root type id " + std::to_string(load_u32(_buffer.data() + 4));
             return false;
         }
-        FinalDecoder d(_buffer.data(), total, 8, &_error);
+        if (FBE_LIKELY(this->_limits.max_depth == kMaxDepth))
+            return verify_root(total, kMaxDepth);
+        return verify_root(total, this->_limits.max_depth);
+    }
+
+private:
+    FBE_INLINE std::size_t read_root(T& value, std::size_t length, unsigned max_depth) const {
+        FinalDecoder d(_buffer.data(), length, 8, &_error, max_depth);
+        FCodec<T>::read(d, value); // the root is level 1, as in verify()
+        return d.pos;
+    }
+    FBE_INLINE bool verify_root(uint32_t total, unsigned max_depth) const {
+        FinalDecoder d(_buffer.data(), total, 8, &_error, max_depth);
         if (!FCodec<T>::verify(d))
             return false;
         if (d.pos != total) {

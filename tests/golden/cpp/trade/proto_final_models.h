@@ -276,9 +276,9 @@ FBE_INLINE bool FBody<::proto::Account>::read(FinalDecoder& d, ::proto::Account&
 {
     bool ok = true;
     // id, name, state, wallet, asset: the fast path, or if anything does not fit, one by one, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 22 && d.depth + 1u <= kMaxDepth && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 22 && d.depth_left >= 1u && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {
@@ -347,9 +347,9 @@ FBE_INLINE bool FBody<::proto::OrderMessage>::read_fast(const uint8_t*& p, const
 FBE_INLINE bool FBody<::proto::OrderMessage>::read(FinalDecoder& d, ::proto::OrderMessage& value)
 {
     // The fast path; if anything does not fit, every field is read again, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= min_size && d.depth + 1u <= kMaxDepth && read_fast(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
@@ -389,9 +389,9 @@ FBE_INLINE bool FBody<::proto::BalanceMessage>::read_fast(const uint8_t*& p, con
 FBE_INLINE bool FBody<::proto::BalanceMessage>::read(FinalDecoder& d, ::proto::BalanceMessage& value)
 {
     // The fast path; if anything does not fit, every field is read again, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= min_size && d.depth + 1u <= kMaxDepth && read_fast(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }

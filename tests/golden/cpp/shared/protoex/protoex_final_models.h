@@ -291,9 +291,9 @@ FBE_INLINE bool FBody<::protoex::Account>::read(FinalDecoder& d, ::protoex::Acco
 {
     bool ok = true;
     // id, name, state, wallet, asset: the fast path, or if anything does not fit, one by one, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 30 && d.depth + 1u <= kMaxDepth && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 30 && d.depth_left >= 1u && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {
@@ -362,9 +362,9 @@ FBE_INLINE bool FBody<::protoex::OrderMessage>::read_fast(const uint8_t*& p, con
 FBE_INLINE bool FBody<::protoex::OrderMessage>::read(FinalDecoder& d, ::protoex::OrderMessage& value)
 {
     // The fast path; if anything does not fit, every field is read again, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= min_size && d.depth + 1u <= kMaxDepth && read_fast(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
@@ -404,9 +404,9 @@ FBE_INLINE bool FBody<::protoex::BalanceMessage>::read_fast(const uint8_t*& p, c
 FBE_INLINE bool FBody<::protoex::BalanceMessage>::read(FinalDecoder& d, ::protoex::BalanceMessage& value)
 {
     // The fast path; if anything does not fit, every field is read again, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= min_size && d.depth + 1u <= kMaxDepth && read_fast(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }

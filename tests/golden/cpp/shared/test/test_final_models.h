@@ -303,9 +303,9 @@ inline bool FBody<::test::StructSimple>::read(FinalDecoder& d, ::test::StructSim
 {
     bool ok = true;
     // id to f43: the fast path, or if anything does not fit, one by one, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 255 && d.depth + 1u <= kMaxDepth && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 255 && d.depth_left >= 1u && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {
@@ -877,9 +877,9 @@ inline bool FBody<::test::StructOptional>::read(FinalDecoder& d, ::test::StructO
     if (!read_body<::test::StructSimple>(d, value))
         ok = false;
     // f100 to f163: the fast path, or if anything does not fit, one by one, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 64 && d.depth + 1u <= kMaxDepth && read_fast_f100_to_f163(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 64 && d.depth_left >= 1u && read_fast_f100_to_f163(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<std::optional<bool>>::read(d, value.f100)) {

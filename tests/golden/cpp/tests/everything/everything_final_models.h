@@ -816,9 +816,9 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
 {
     bool ok = true;
     // id to f35: the fast path, or if anything does not fit, one by one, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 201 && d.depth + 1u <= kMaxDepth && read_fast_id_to_f35(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 201 && d.depth_left >= 1u && read_fast_id_to_f35(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {
@@ -1185,9 +1185,9 @@ FBE_INLINE bool FBody<::everything::PlaceOrder>::read_fast(const uint8_t*& p, co
 FBE_INLINE bool FBody<::everything::PlaceOrder>::read(FinalDecoder& d, ::everything::PlaceOrder& value)
 {
     // The fast path; if anything does not fit, every field is read again, best effort.
-    // (It does not count nesting: taken where the nested structs stay within FBE::kMaxDepth.)
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= min_size && d.depth + 1u <= kMaxDepth && read_fast(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
