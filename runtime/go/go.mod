@@ -1,0 +1,3 @@
+module github.com/fbe-toolkit/fbe/runtime/go
+
+go 1.26
