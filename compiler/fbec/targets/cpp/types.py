@@ -12,6 +12,7 @@ from __future__ import annotations
 from fbec.model.ir import Enum, Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
+from . import nesting
 from .common import (
     cpp_type,
     default_expr,
@@ -79,6 +80,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
     for s in structs:
         _hash_function(w, s)
+    nesting.generate(w, schema, package)
     return w.text()
 
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -34,6 +35,34 @@ namespace FBE {
 //! collections and optionals, counts one). Deeper input is rejected with an
 //! error instead of risking the stack.
 constexpr unsigned kMaxDepth = 128;
+
+//! Writers refuse what no reader reads (docs/limits.md 1): serialize() and
+//! send() check that a value's structs nest at most kMaxDepth levels. Only
+//! structs whose nesting has no bound in the schema (recursive ones and what
+//! holds them, the IR's height None) need the check; for them the generated
+//! types header specializes Nesting with bounded = false. Every other struct
+//! keeps this primary template, and its writers pay nothing.
+//!
+//! A specialization (also for the bounded structs a check walks into) has
+//!   static bool within(const T& value, unsigned depth, std::string& error);
+//! true when `value`, a struct at level `depth` (the root is 1), nests at
+//! most kMaxDepth levels; otherwise false with `error` naming the innermost
+//! type and field that holds a struct one level too deep.
+template <typename T>
+struct Nesting {
+    static constexpr bool bounded = true;
+};
+
+namespace detail {
+//! A struct held by `type`.`field` is nested deeper than kMaxDepth: the first
+//! (innermost) report wins; returns false.
+FBE_COLD inline bool nested_too_deep(std::string& error, const char* type, const char* field) {
+    if (error.empty())
+        error = "cannot write " + std::string(type) + "." + field + ": structs nested deeper than " +
+                std::to_string(kMaxDepth);
+    return false;
+}
+} // namespace detail
 
 //! The limits of one reader (docs/limits.md), the same names and defaults
 //! as Python's fbe.Limits. Models take them with limits(...); a Receiver

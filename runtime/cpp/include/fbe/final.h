@@ -509,8 +509,15 @@ class FinalModel : public ModelBase<T, TBuffer> {
 public:
     static constexpr uint32_t fbe_type() noexcept { return FBody<T>::type_id; }
 
-    //! Appends the root of `value` to the buffer; returns its size.
+    //! Appends the root of `value` to the buffer; returns its size. A value
+    //! whose structs nest deeper than kMaxDepth (possible only for recursive
+    //! types) is refused: nothing is appended, 0 is returned and error()
+    //! names the type and field (docs/limits.md 1).
     std::size_t serialize(const T& value) {
+        if constexpr (!Nesting<T>::bounded) {
+            if (!this->writable(value))
+                return 0;
+        }
         const std::size_t total = 8 + FBody<T>::size(value);
         const std::size_t root = _buffer.allocate(total);
         uint8_t* p = _buffer.data() + root;

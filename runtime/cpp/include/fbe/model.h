@@ -162,7 +162,8 @@ public:
 
     void reset() noexcept { _buffer.reset(); }
 
-    //! Why the last verify() or deserialize() failed.
+    //! Why the last verify() or deserialize() failed, or why serialize()
+    //! refused a value (docs/limits.md 1).
     const std::string& error() const noexcept { return _error; }
 
     //! The limits verify() and deserialize() apply (docs/limits.md).
@@ -179,6 +180,12 @@ protected:
     //! verify(): the root size must be at least `least` and fit the buffer.
     FBE_INLINE bool root_fits(uint32_t total, uint32_t least) const {
         return FBE_LIKELY(total >= least && total <= _buffer.size()) || fail_root(total);
+    }
+    //! serialize() of a type that can nest without a bound (Nesting<T>):
+    //! false, with error(), when `value` nests deeper than kMaxDepth.
+    bool writable(const T& value) const {
+        _error.clear();
+        return Nesting<T>::within(value, 1, _error);
     }
     FBE_COLD bool fail_short() const {
         _error = "buffer shorter than a root header (8 bytes)";

@@ -147,6 +147,14 @@ protected:
             throw;
         }
         model.buffer().swap(_buffer);
+        if constexpr (!Nesting<T>::bounded) {
+            // A value nested deeper than kMaxDepth is refused (docs/limits.md 1).
+            if (serialized == 0) {
+                _send_error = model.error();
+                return 0;
+            }
+            _send_error.clear();
+        }
         ++_sent_messages;
         if (_logging)
             onSendLog(detail::text_of(value));
@@ -156,12 +164,17 @@ protected:
 public:
     //! Number of messages serialized so far.
     uint64_t sent_messages() const noexcept { return _sent_messages; }
+    //! Why the last send() refused its value (nothing queued, 0 returned):
+    //! its structs nest deeper than kMaxDepth, which only values of recursive
+    //! types can (docs/limits.md 1). Cleared by each send() of such a type.
+    const std::string& send_error() const noexcept { return _send_error; }
 
 protected:
     TBuffer _buffer;
     bool _logging = false;
     bool _final = false;
     uint64_t _sent_messages = 0;
+    std::string _send_error;
 };
 
 // ---------------------------------------------------------------- Receiver

@@ -713,8 +713,15 @@ class Model : public ModelBase<T, TBuffer> {
 public:
     static constexpr uint32_t fbe_type() noexcept { return VBody<T>::type_id; }
 
-    //! Appends the root of `value` to the buffer; returns its size.
+    //! Appends the root of `value` to the buffer; returns its size. A value
+    //! whose structs nest deeper than kMaxDepth (possible only for recursive
+    //! types) is refused: nothing is appended, 0 is returned and error()
+    //! names the type and field (docs/limits.md 1).
     std::size_t serialize(const T& value) {
+        if constexpr (!Nesting<T>::bounded) {
+            if (!this->writable(value))
+                return 0;
+        }
         constexpr std::size_t body_size = VBody<T>::body_size;
         const std::size_t total = 8 + body_size + VBody<T>::extra(value);
         const std::size_t root = _buffer.allocate(total);

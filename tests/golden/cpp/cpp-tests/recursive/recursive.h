@@ -118,3 +118,25 @@ inline std::size_t std::hash<::recursive::Node>::operator()(const ::recursive::N
     result = result * 31 + std::hash<int32_t>()(value.id);
     return result;
 }
+
+namespace FBE {
+
+// recursive.Node: nesting height unbounded (struct levels below it)
+template <>
+struct Nesting<::recursive::Node>
+{
+    static constexpr bool bounded = false;
+    static bool within(const ::recursive::Node& value, unsigned depth, std::string& error);
+};
+
+inline bool Nesting<::recursive::Node>::within(const ::recursive::Node& value, unsigned depth, std::string& error)
+{
+    if (depth > kMaxDepth)
+        return false;
+    for (const auto& e0 : value.children)
+        if (!Nesting<::recursive::Node>::within(e0, depth + 1, error))
+            return detail::nested_too_deep(error, "recursive.Node", "children");
+    return true;
+}
+
+} // namespace FBE

@@ -1,0 +1,129 @@
+"""`FBE::Nesting<T>` in `<package>.h`: the depth check of the binary writers (docs/limits.md 1).
+
+`serialize()` of both models and every Sender's `send()` refuse a value whose
+structs nest deeper than `FBE::kMaxDepth`. Only structs whose nesting has no
+bound in the schema (the IR's `height` None: recursive structs and what holds
+them) can; for them `Nesting<T>::bounded` is false and the runtime calls
+`Nesting<T>::within`, a walk over the value. Every other struct keeps the
+runtime's primary template: its writers check nothing and pay nothing.
+
+The walk enters a bounded struct of the same package through its own
+`within`, which returns at once when the struct's height fits below the
+limit and walks it only near the limit (exact: a reader counts the levels a
+value has, not those its type could have). A bounded struct of another
+package (whose header cannot know it is walked) is checked by its height
+alone, which may refuse a value a few levels short of the limit.
+"""
+
+from __future__ import annotations
+
+from fbec.model.ir import Array, Mapping, Optional_, Package, Schema, Sequence, Struct, StructRef, Type
+from fbec.targets.base import CodeWriter
+
+from .common import field_ident, namespace, qualified
+
+
+def _refs(t: Type) -> list[str]:
+    if isinstance(t, StructRef):
+        return [t.name]
+    if isinstance(t, (Optional_, Array, Sequence)):
+        return _refs(t.element)
+    if isinstance(t, Mapping):
+        return _refs(t.key) + _refs(t.value)
+    return []
+
+
+def walked_structs(package: Package) -> list[Struct]:
+    """The structs of `package` that get a Nesting specialization: the unbounded ones and the
+    bounded ones of the same package a walk enters (in package order)."""
+    mine = {s.qualified: s for s in package.structs}
+    walked = {name for name, s in mine.items() if s.height is None}
+    stack = list(walked)
+    while stack:
+        for f in mine[stack.pop()].all_fields:
+            for ref in _refs(f.type):
+                if ref in mine and ref not in walked:
+                    walked.add(ref)
+                    stack.append(ref)
+    return [s for s in package.structs if s.qualified in walked]
+
+
+def _static(schema: Schema, package: Package, t: Type) -> bool:
+    """Whether every struct in a value of type t is a bounded struct of another package (checked
+    by its height alone, without looking at the value)."""
+    refs = _refs(t)
+    return all(schema.struct(r).height is not None and r.rpartition(".")[0] != package.name for r in refs)
+
+
+def _present(t: Type, x: str) -> str | None:
+    """A C++ condition that a value x of type t holds a struct (None: always; conservative below
+    the outermost optional or collection)."""
+    if isinstance(t, Optional_):
+        return f"{x}.has_value()"
+    if isinstance(t, (Sequence, Mapping)):
+        return f"!{x}.empty()"
+    return None
+
+
+def _check(w: CodeWriter, schema: Schema, package: Package, s: Struct, field: str, t: Type, x: str,
+           n: int) -> None:
+    """Statements that return false when the structs in `x` (of type `t`, held by a struct at
+    `depth`) nest too deep."""
+    fail = f'return detail::nested_too_deep(error, "{s.qualified}", "{field}");'
+    if _static(schema, package, t):
+        levels = schema.height(t)
+        present = _present(t, x)
+        with w.block(f"if ({present + ' && ' if present else ''}depth + {levels}u > kMaxDepth)"):
+            w.line(fail)
+    elif isinstance(t, StructRef):
+        with w.block(f"if (!Nesting<{qualified(t.name)}>::within({x}, depth + 1, error))"):
+            w.line(fail)
+    elif isinstance(t, Optional_):
+        with w.block(f"if ({x})"):
+            _check(w, schema, package, s, field, t.element, f"*{x}", n)
+    elif isinstance(t, (Array, Sequence)):
+        with w.block(f"for (const auto& e{n} : {x})"):
+            _check(w, schema, package, s, field, t.element, f"e{n}", n + 1)
+    elif isinstance(t, Mapping):
+        with w.block(f"for (const auto& p{n} : {x})"):
+            if _refs(t.key):
+                _check(w, schema, package, s, field, t.key, f"p{n}.first", n + 1)
+            if _refs(t.value):
+                _check(w, schema, package, s, field, t.value, f"p{n}.second", n + 1)
+
+
+def generate(w: CodeWriter, schema: Schema, package: Package) -> None:
+    """The Nesting specializations of the package's walked structs (nothing when none)."""
+    structs = walked_structs(package)
+    if not structs:
+        return
+    with namespace(w, "FBE"):
+        w.blank()
+        for s in structs:
+            t = qualified(s.qualified)
+            bounded = "true" if s.height is not None else "false"
+            height = "unbounded" if s.height is None else str(s.height)
+            w.line(f"// {s.qualified}: nesting height {height} (struct levels below it)")
+            w.line("template <>")
+            w.line(f"struct Nesting<{t}>")
+            with w.block("{", "};"):
+                w.line(f"static constexpr bool bounded = {bounded};")
+                w.line(f"static bool within(const {t}& value, unsigned depth, std::string& error);")
+            w.blank()
+        for s in structs:
+            t = qualified(s.qualified)
+            fields = [f for f in s.all_fields if _refs(f.type)]
+            used = "value" if any(not _static(schema, package, f.type) for f in fields) else "/*value*/"
+            err = "error" if fields else "/*error*/"
+            w.line(f"inline bool Nesting<{t}>::within(const {t}& {used}, unsigned depth, std::string& {err})")
+            with w.block("{", "}"):
+                if s.height is not None:
+                    # Fits whatever the value holds: the common case, no walk.
+                    with w.block(f"if (FBE_LIKELY(depth + {s.height}u <= kMaxDepth))"):
+                        w.line("return true;")
+                with w.block("if (depth > kMaxDepth)"):
+                    w.line("return false;")
+                for f in fields:
+                    _check(w, schema, package, s, f.name, f.type, f"value.{field_ident(f.name)}", 0)
+                w.line("return true;")
+            w.blank()
