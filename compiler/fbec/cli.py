@@ -24,10 +24,12 @@ from .syntax.diagnostics import CompileError, Diagnostics
 from .targets.base import GeneratedFile, Options
 
 # The languages fbec generates; a target is a package fbec.targets.<name>.
-TARGETS = {"cpp": "C++", "python": "Python"}
+TARGETS = {"cpp": "C++", "python": "Python", "go": "Go"}
+# What a target that is still being built generates so far (said in --help).
+IN_PROGRESS = {"go": "in progress: types, enums and defaults; no binary models, JSON or protocol yet"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2). Rust has no option in the original.
-PLANNED = {"go": "Go", "java": "Java", "kotlin": "Kotlin", "javascript": "JavaScript/TypeScript",
+PLANNED = {"java": "Java", "kotlin": "Kotlin", "javascript": "JavaScript/TypeScript",
            "csharp": "C#", "ruby": "Ruby"}
 NOT_SUPPORTED = {"swift": "not supported: fbec checks the code it generates by compiling and running it, "
                           "and it has no Swift compiler to do that with, so it generates no Swift"}
@@ -70,7 +72,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--indent", metavar="N", type=int, default=4, help="indent size (default 4)")
     p.add_argument("-t", "--tabs", action="store_true", help="indent with tabs")
     for lang, title in TARGETS.items():
-        p.add_argument(f"--{lang}", action="store_true", help=f"generate {title} code")
+        note = f" ({IN_PROGRESS[lang]})" if lang in IN_PROGRESS else ""
+        p.add_argument(f"--{lang}", action="store_true", help=f"generate {title} code{note}")
     for lang in [*PLANNED, *NOT_SUPPORTED]:
         p.add_argument(f"--{lang}", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--final", action="store_true", help="also generate the final (compact) model")

@@ -1,0 +1,303 @@
+"""fbec.targets.go: Go code for a schema package (issue 15, in progress).
+
+Generated today, per schema package, a Go package `<name>/<name>.go`:
+enums and flags as typed integer constants, structs with exported fields
+(a base struct embedded), and `Reset()` / `New<Name>()` setting the schema
+defaults. The binary models, JSON and protocol come next, on the runtime
+`github.com/fbe-toolkit/fbe/runtime/go/fbe` (docs/go.md).
+
+Imported schema packages are imported as `<GO_MODULE>/<package>`: the output
+folder is meant to be the root of a module of that name (docs/go.md).
+"""
+
+from __future__ import annotations
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, ReservedNames, generated_header
+
+RUNTIME = "github.com/fbe-toolkit/fbe/runtime/go/fbe"
+GO_MODULE = "fbegen"
+"""The module path the generated packages import each other under (the output folder's module)."""
+
+# Go's keywords and predeclared identifiers: a package name among them gets a trailing underscore.
+GO_RESERVED = ReservedNames({
+    "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func",
+    "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct",
+    "switch", "type", "var", "any", "bool", "byte", "error", "int", "rune", "string", "uint", "true",
+    "false", "nil", "iota", "len", "cap", "new", "make", "append", "copy", "delete", "panic", "recover",
+    "print", "println", "complex", "real", "imag", "close", "min", "max", "clear",
+})
+# Members of generated structs: a field whose exported name is one of them gets a trailing underscore.
+STRUCT_MEMBERS = frozenset({"Reset", "MarshalFBE", "UnmarshalFBE", "MarshalFinal", "UnmarshalFinal", "Verify",
+                            "VerifyFinal", "MarshalJSON", "UnmarshalJSON", "String", "TypeID"})
+
+GO_PRIMITIVES = {
+    "bool": "bool", "byte": "byte", "char": "byte", "wchar": "uint32", "int8": "int8", "uint8": "uint8",
+    "int16": "int16", "uint16": "uint16", "int32": "int32", "uint32": "uint32", "int64": "int64",
+    "uint64": "uint64", "float": "float32", "double": "float64", "string": "string", "bytes": "[]byte",
+}
+RUNTIME_PRIMITIVES = {"timestamp": "Timestamp", "uuid": "UUID", "decimal": "Decimal"}
+
+
+def exported(name: str) -> str:
+    """A schema name as an exported Go identifier (first letter upper case)."""
+    return name[:1].upper() + name[1:]
+
+
+def camel(name: str) -> str:
+    """An enum value name as the tail of a Go constant: `ENUM_VALUE_1` -> `ENUM_VALUE_1`, `buy` -> `Buy`."""
+    return exported(name)
+
+
+def package_name(name: str) -> str:
+    return GO_RESERVED(name.lower())
+
+
+class Context:
+    """What one generated file needs: its package, imports by use, and Go names of IR types."""
+
+    def __init__(self, schema: ir.Schema, package: ir.Package) -> None:
+        self.schema = schema
+        self.package = package
+        self.imports = Imports()
+
+    def rt(self, member: str) -> str:
+        return self.imports.attr(RUNTIME, member, "fbe")
+
+    def named(self, qualified: str) -> str:
+        """A named schema type, qualified by its Go package when imported."""
+        pkg, _, name = qualified.rpartition(".")
+        if pkg == self.package.name:
+            return exported(name)
+        return self.imports.attr(f"{GO_MODULE}/{pkg}", exported(name), package_name(pkg))
+
+    def comparable(self, t: ir.Type) -> bool:
+        """Whether a Go map can be keyed by the type (bytes and structs cannot)."""
+        if isinstance(t, ir.Primitive):
+            return t.name != "bytes"
+        return isinstance(t, ir.EnumRef)
+
+    def type(self, t: ir.Type) -> str:
+        """One isinstance per IR dataclass."""
+        if isinstance(t, ir.Primitive):
+            if t.name in RUNTIME_PRIMITIVES:
+                return self.rt(RUNTIME_PRIMITIVES[t.name])
+            return GO_PRIMITIVES[t.name]
+        if isinstance(t, (ir.EnumRef, ir.StructRef)):
+            return self.named(t.name)
+        if isinstance(t, ir.Optional_):
+            return "*" + self.type(t.element)
+        if isinstance(t, ir.Array):
+            return f"[{t.length}]{self.type(t.element)}"
+        if isinstance(t, ir.Sequence):
+            return "[]" + self.type(t.element)
+        if self.comparable(t.key):
+            return f"map[{self.type(t.key)}]{self.type(t.value)}"
+        return f"[]{self.rt('Pair')}[{self.type(t.key)}, {self.type(t.value)}]"
+
+    def constant(self, qualified_enum: str, value: str) -> str:
+        """The Go constant of an enum or flags value."""
+        return self.named(qualified_enum) + camel(value)
+
+    def default(self, t: ir.Type, d: ir.Default) -> str | None:
+        """The Go expression of a non-zero default of type t, or None when the zero value is the default."""
+        k = d.kind
+        if k in ("none", "null"):
+            return None
+        if k == "bool":
+            return "true" if d.value else None
+        if k == "int":
+            return None if d.value == 0 else str(d.value)
+        if k == "real":
+            assert d.text is not None
+            if isinstance(t, ir.Primitive) and t.name == "decimal":
+                return f'{self.rt("MustDecimal")}("{d.text}")'
+            return d.text if float(d.text) != 0.0 else None
+        if k == "string":
+            assert isinstance(d.value, str)
+            return go_string(d.value) if d.value else None
+        if k == "timestamp":
+            return f"{d.value}" if d.value else None
+        if k == "utc":
+            return f"{self.rt('UTC')}()"
+        if k == "uuid":
+            return None if d.value == "00000000-0000-0000-0000-000000000000" else f'{self.rt("MustUUID")}("{d.value}")'
+        if k == "uuid1":
+            return f"{self.rt('NewUUID1')}()"
+        if k == "uuid4":
+            return f"{self.rt('NewUUID4')}()"
+        if k == "enum":
+            assert d.type is not None
+            return self.constant(d.type, d.names[0]) if d.value else None
+        if k == "flags":
+            assert d.type is not None
+            if not d.value:
+                return None
+            return " | ".join(self.constant(d.type, n) for n in d.names) if d.names else f"{self.named(d.type)}({d.value})"
+        raise AssertionError(f"default kind {k}")
+
+
+def go_string(text: str) -> str:
+    """A Go interpreted string literal of text (valid UTF-8 kept, the rest escaped)."""
+    out = []
+    for ch in text:
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        elif 0xD800 <= ord(ch) <= 0xDFFF:
+            out.append("\\uFFFD")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    """Rows of cells in columns as gofmt aligns them (each cell but the last padded to its column)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return [" ".join([cell.ljust(w) for cell, w in zip(row, widths)] + [row[-1]]).rstrip() for row in rows]
+
+
+def field_name(f: ir.Field) -> str:
+    name = exported(f.name)
+    return name + "_" if name in STRUCT_MEMBERS else name
+
+
+def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
+    name = c.named(e.qualified)
+    what = "flags" if e.kind == "flags" else "enum"
+    w.line(f"// {name} is the {what} {e.qualified} (on the wire: {e.wire}).")
+    w.line(f"type {name} {GO_PRIMITIVES[e.wire]}")
+    w.blank()
+    if e.values:
+        with w.block("const (", ")"):
+            for line in aligned([[name + camel(v.name), name, f"= {v.value}"] for v in e.values]):
+                w.line(line)
+        w.blank()
+
+
+def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    name = c.named(s.qualified)
+    what = "message" if s.message else "struct"
+    w.line(f"// {name} is the {what} {s.qualified} (type id {s.type_id}).")
+    rows: list[list[str]] = []
+    if s.base is not None:
+        rows.append([c.named(s.base)])
+    rows += [[field_name(f), c.type(f.type)] for f in s.fields]
+    with w.block(f"type {name} struct {{", "}"):
+        # gofmt aligns consecutive fields; an embedded base is a row of its own.
+        if s.base is not None:
+            w.line(rows[0][0])
+            rows = rows[1:]
+        if rows:
+            for line in aligned(rows):
+                w.line(line)
+    w.blank()
+    w.line(f"// TypeID is the type id of {s.qualified}.")
+    with w.block(f"func ({name}) TypeID() uint32 {{", "}"):
+        w.line(f"return {s.type_id}")
+    w.blank()
+    w.line(f"// New{name} is a new {name} with the schema's defaults.")
+    with w.block(f"func New{name}() *{name} {{", "}"):
+        w.line(f"v := new({name})")
+        w.line("v.Reset()")
+        w.line("return v")
+    w.blank()
+    w.line("// Reset sets every field to the schema's default.")
+    with w.block(f"func (v *{name}) Reset() {{", "}"):
+        if s.base is not None:
+            w.line(f"v.{c.named(s.base).rpartition('.')[2]}.Reset()")
+        for f in s.fields:
+            write_reset(w, c, f)
+    w.blank()
+
+
+def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:
+    target = "v." + field_name(f)
+    t = f.type
+    if isinstance(t, ir.Optional_):
+        value = c.default(t.element, f.default)
+        if value is None and f.default.kind != "none" and f.default.kind != "null":
+            value = zero(c, t.element)
+        if value is None:
+            w.line(f"{target} = nil")
+        else:
+            w.line(f"{target} = {c.rt('Ptr')}[{c.type(t.element)}]({value})")
+        return
+    if isinstance(t, ir.StructRef):
+        w.line(f"{target}.Reset()")
+        return
+    if isinstance(t, ir.Array):
+        if isinstance(t.element, ir.StructRef):
+            with w.block(f"for i := range {target} {{", "}"):
+                w.line(f"{target}[i].Reset()")
+        else:
+            w.line(f"{target} = {c.type(t)}{{}}")
+        return
+    if isinstance(t, (ir.Sequence, ir.Mapping)):
+        if isinstance(t, ir.Mapping) and c.comparable(t.key):
+            w.line(f"clear({target})")
+        else:
+            w.line(f"{target} = {target}[:0]")
+        return
+    value = c.default(t, f.default)
+    if value is None:
+        value = zero(c, t)
+    w.line(f"{target} = {value}")
+
+
+def zero(c: Context, t: ir.Type) -> str:
+    if isinstance(t, ir.Primitive):
+        if t.name == "bool":
+            return "false"
+        if t.name == "string":
+            return '""'
+        if t.name == "bytes":
+            return "nil"
+        if t.name in ("uuid", "decimal"):
+            return c.type(t) + "{}"
+        return "0"
+    if isinstance(t, ir.EnumRef):
+        return "0"
+    return c.type(t) + "{}"
+
+
+def generate_package(schema: ir.Schema, package: ir.Package) -> GeneratedFile:
+    c = Context(schema, package)
+    body = CodeWriter(Options(tabs=True))       # gofmt indents with tabs, whatever -n says
+    for e in package.enums + package.flags:
+        write_enum(body, c, e)
+    for s in package.structs:
+        write_struct(body, c, s)
+    out = CodeWriter(Options(tabs=True))
+    out.lines(generated_header(package))
+    out.line("// Code generated by fbec. DO NOT EDIT.")
+    out.blank()
+    out.line(f"// Package {package_name(package.name)} is the FBE schema package {package.name}.")
+    out.line(f"package {package_name(package.name)}")
+    out.blank()
+    if c.imports.modules:
+        std = sorted(m for m in c.imports.modules if "." not in m.partition("/")[0] and m.partition("/")[0] != GO_MODULE)
+        other = sorted(set(c.imports.modules) - set(std))
+        with out.block("import (", ")"):
+            for m in std:
+                out.line(f'"{m}"')
+            if std and other:
+                out.blank()
+            for m in other:
+                last = m.rpartition("/")[2]
+                alias = "" if m == RUNTIME or last == m.rpartition("/")[2] and not m.startswith(GO_MODULE + "/") \
+                    else ("" if package_name(last) == last else package_name(last) + " ")
+                out.line(f'{alias}"{m}"')
+        out.blank()
+    out.lines(body.text())
+    name = package_name(package.name)
+    return GeneratedFile(f"{name}/{name}.go", out.text())
+
+
+def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
+    return [generate_package(schema, schema.main_package)]
