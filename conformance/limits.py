@@ -191,6 +191,16 @@ def limit_cases() -> list[LimitCase]:
     add("decode budget/StructVector.f9-old-bodies-10-budget-1x", budget,
         dict(_binary("test", "StructVector", "versioned", old_bodies(10)), limits=tight), "parse_error")
 
+    # sets, maps and hashes holding the same key twice (docs/limits.md 4): refused, never "the first"
+    # (C++ std::set/std::map) or "the last" (a Python dict); next to each, the same value with
+    # distinct keys, which every testee reads
+    dup = "malformed: duplicate keys"
+    for type_, field_name, good, bad in duplicate_keys():
+        for fmt in ("versioned", "final"):
+            add(f"duplicate keys/{type_}.{field_name}.{fmt}", dup, _binary("test", type_, fmt, bad[fmt]), "parse_error")
+            add(f"duplicate keys/{type_}.{field_name}.{fmt}-distinct", dup, _binary("test", type_, fmt, good[fmt]),
+                "result")
+
     # frames (docs/limits.md 6)
     frames = "limits: frames"
     honest_stream = _stream(order_message() * 2000)
@@ -211,6 +221,34 @@ def _test_codec() -> Any:
     from runner import SHARED, _codec
 
     return _codec(str(SHARED / "schemas" / "test.fbe"))
+
+
+def duplicate_keys() -> list[tuple[str, str, dict[str, bytes], dict[str, bytes]]]:
+    """(type, field, roots with two distinct keys, the same roots with the second key's bytes replaced
+    by the first key's) per format. Struct keys compare by their [key] fields (StructSimple.id).
+    tests/python/test_duplicate_keys.py builds the same buffers."""
+    codec = _test_codec()
+    a, b = P("<I", 0x5A5A5A5A), P("<I", 0x5B5B5B5B)
+
+    def simple(id_: int, **fields: Any) -> dict[str, Any]:
+        return dict(codec.default("test.StructSimple"), id=id_, **fields)
+
+    nested = codec.default("test.StructNested")
+    cases = [
+        ("StructSet", "f1", [0xA7, 0xA8], b"\xa7\xa8", b"\xa7\xa7"),
+        ("StructSet", "f4", [simple(0x5A5A5A5A), simple(0x5B5B5B5B, f2=True)], b, a),
+        ("StructMap", "f1", [(0x5A5A5A5A, 10), (0x5B5B5B5B, 20)], b, a),
+        ("StructHash", "f1", [("kA", 1), ("kB", 2)], b"kB", b"kA"),
+        ("StructHashEx", "f1", [(simple(0x5A5A5A5A), nested), (simple(0x5B5B5B5B, f3=9), nested)], b, a),
+    ]
+    out = []
+    for type_, field_name, entries, old, new in cases:
+        value = codec.default(f"test.{type_}")
+        value[field_name] = entries
+        good = {fmt: bytes(codec.encode(value, f"test.{type_}", fmt)) for fmt in ("versioned", "final")}
+        assert all(data.count(old) == 1 for data in good.values()), (type_, field_name)
+        out.append((type_, field_name, good, {fmt: data.replace(old, new) for fmt, data in good.items()}))
+    return out
 
 
 def honest_struct_vector(n: int = 300) -> bytes:

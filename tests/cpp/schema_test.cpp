@@ -142,3 +142,79 @@ TEST(Recursive, NestingBeyondTheLimitIsRejected) {
     EXPECT_FALSE(final_writer.verify());
     EXPECT_NE(final_writer.error().find("nesting deeper than 128"), std::string::npos) << final_writer.error();
 }
+
+// ---------------------------------------------------------------- duplicate keys (docs/limits.md 4)
+// A set, map or hash whose buffer holds the same key twice is refused by
+// verify() and deserialize() of both models: no reader keeps "the first"
+// (std::set, std::map) or "the last" (a Python dict). The same buffers in
+// Python: tests/python/test_duplicate_keys.py; across languages: the
+// conformance suite's "malformed: duplicate keys".
+
+namespace {
+
+constexpr int32_t kA = 0x5A5A5A5A;
+constexpr int32_t kB = 0x5B5B5B5B;
+
+//! `data` with the one occurrence of `from` replaced by `to`.
+std::vector<uint8_t> replaced(std::vector<uint8_t> data, const std::string& from, const std::string& to) {
+    const std::string text(data.begin(), data.end());
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos);
+    EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "more than one occurrence";
+    if (at != std::string::npos)
+        std::memcpy(data.data() + at, to.data(), to.size());
+    return data;
+}
+
+std::string bytes_of(int32_t v) {
+    std::string out(4, '\0');
+    std::memcpy(out.data(), &v, 4);
+    return out;
+}
+
+template <template <class> class Model>
+void refused_twice(const everything::Everything& value, const std::string& from, const std::string& to) {
+    Model<FBE::WriteBuffer> writer;
+    ASSERT_GT(writer.serialize(value), 0u);
+    ASSERT_TRUE(writer.verify()) << writer.error();
+    const std::vector<uint8_t> good(writer.buffer().data(), writer.buffer().data() + writer.buffer().size());
+    Model<FBE::ReadBuffer> reader;
+    const std::vector<uint8_t> bad = replaced(good, from, to);
+    reader.attach(bad);
+    EXPECT_FALSE(reader.verify());
+    EXPECT_NE(reader.error().find("duplicate key"), std::string::npos) << reader.error();
+    everything::Everything back;
+    reader.deserialize(back);
+    EXPECT_NE(reader.error().find("duplicate key"), std::string::npos) << reader.error();
+}
+
+template <template <class> class Model>
+void duplicate_keys_refused() {
+    everything::Everything e;
+    e.f41 = {int64_t(kA) << 8, int64_t(kB) << 8};
+    refused_twice<Model>(e, bytes_of(kB), bytes_of(kA));
+    e = everything::Everything();
+    e.f43 = {{kA, "a"}, {kB, "b"}};
+    refused_twice<Model>(e, bytes_of(kB), bytes_of(kA));
+    e = everything::Everything();
+    e.f42 = {market::Instrument("SYMA", 1), market::Instrument("SYMB", 2)}; // the same key: symbol
+    refused_twice<Model>(e, "SYMB", "SYMA");
+    e = everything::Everything();
+    e.f45 = {{FBE::uuid_t("5a5a5a5a-0000-0000-0000-000000000000"), FBE::buffer_t{1}},
+             {FBE::uuid_t("5b5b5b5b-0000-0000-0000-000000000000"), FBE::buffer_t{2}}};
+    refused_twice<Model>(e, bytes_of(kB), bytes_of(kA));
+    e = everything::Everything();
+    e.f46 = {{market::Instrument("SYMA", 1), everything::Counted(1)},
+             {market::Instrument("SYMB", 1), everything::Counted(2)}};
+    refused_twice<Model>(e, "SYMB", "SYMA");
+}
+
+} // namespace
+
+TEST(DuplicateKeys, RefusedByTheVersionedModel) {
+    duplicate_keys_refused<FBE::everything::EverythingModel>();
+}
+
+TEST(DuplicateKeys, RefusedByTheFinalModel) {
+    duplicate_keys_refused<FBE::everything::EverythingFinalModel>();
+}

@@ -24,6 +24,7 @@ from .limits import DEFAULT_LIMITS, Limits
 
 T = TypeVar("T")
 E = TypeVar("E")
+K = TypeVar("K", bound="set[Any] | dict[Any, Any]")
 BytesLike = Union[bytes, bytearray, memoryview]
 
 BUDGET_EXCEEDED = "decode budget exceeded"
@@ -346,6 +347,15 @@ def read_count(r: Reader, pos: int, item: int, cost: int, field: str) -> int:
     if budget < 0:
         r.spend(0, pos, field)
     return n
+
+
+def distinct(result: K, n: int, field: str, pos: int) -> K:
+    """A set, map or hash of ``n`` entries read from a buffer (its block or count at ``pos``),
+    refused when two entries read as the same key (docs/limits.md 4): no reader keeps "the first"
+    or "the last" of them, in any language."""
+    if len(result) != n:
+        raise DecodeError("duplicate key: two entries read as the same key", None, field, pos)
+    return result
 
 
 def read_slot(r: Reader, layout: struct.Struct, pos: int, field: str) -> tuple[Any, ...]:

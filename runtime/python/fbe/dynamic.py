@@ -570,7 +570,10 @@ class DynamicCodec:
         v = base + off
         if isinstance(t, ir.Sequence):
             n = read_count(r, v, t.element.size, self.element_cost(t.element), field)
-            return self._vitems(r, t.element, base, v + 4, n, field)
+            items = self._vitems(r, t.element, base, v + 4, n, field)
+            if t.kind == "set":
+                self._distinct(items, t.element, field, v)
+            return items
         assert isinstance(t, ir.Mapping)
         kt, vt = t.key, t.value
         step = kt.size + vt.size
@@ -583,7 +586,23 @@ class DynamicCodec:
                 out.append((key, self._vread(r, vt, base, at + kt.size, field)))
             except DecodeError as e:
                 raise _err(e, f"[{i}]", out)
+        self._distinct([key for key, _ in out], kt, field, v)
         return out
+
+    def _key(self, value: Any, t: ir.Type) -> Any:
+        """What makes two keys (set elements) of type t the same, as generated code compares them:
+        a struct by its [key] fields (all structs without [key] fields are the same key)."""
+        if isinstance(t, ir.StructRef):
+            s = self.structs[t.name]
+            types = {f.name: f.type for f in s.all_fields}
+            return tuple(self._key(value[k], types[k]) for k in s.keys)
+        return value
+
+    def _distinct(self, keys: list[Any], t: ir.Type, field: str, pos: int) -> None:
+        """Refuses a set, map or hash read from a buffer whose entries hold the same key twice
+        (docs/limits.md 4), as generated code and the C++ readers do."""
+        if len({self._key(k, t) for k in keys}) != len(keys):
+            raise DecodeError("duplicate key: two entries read as the same key", None, field, pos)
 
     def _vitems(self, r: Reader, e: ir.Type, base: int, first: int, n: int, field: str) -> list[Any]:
         out: list[Any] = []
@@ -645,10 +664,14 @@ class DynamicCodec:
             return self._fitems(r, t.element, pos, t.length, field)
         if isinstance(t, ir.Sequence):
             n = final_count(r, pos, t.element.final_min_size, self.element_cost(t.element), field)
-            return self._fitems(r, t.element, pos + 4, n, field)
+            items, end = self._fitems(r, t.element, pos + 4, n, field)
+            if t.kind == "set":
+                self._distinct(items, t.element, field, pos)
+            return items, end
         assert isinstance(t, ir.Mapping)
         n = final_count(r, pos, t.key.final_min_size + t.value.final_min_size,
                         self.element_cost(t.key) + self.element_cost(t.value), field)
+        start = pos
         pos += 4
         out: list[tuple[Any, Any]] = []
         for i in range(n):
@@ -658,6 +681,7 @@ class DynamicCodec:
             except DecodeError as e:
                 raise _err(e, f"[{i}]", out)
             out.append((key, value))
+        self._distinct([key for key, _ in out], t.key, field, start)
         return out, pos
 
     def _fitems(self, r: Reader, e: ir.Type, pos: int, n: int, field: str) -> tuple[list[Any], int]:

@@ -169,12 +169,18 @@ class Final:
                 count = str(t.length)
             else:
                 count = self.tmp("n")
+                at = self.tmp("at") if t.kind == "set" else ""
+                if at:
+                    code.line(f"{at} = p")
                 code.line(f"{count} = fbe.buffer.final_count(r, p, {el.final_min_size}, {element_cost(el)}, {f})")
                 code.line("p += 4")
                 if is_plain(el) and len(slot_fmt(el)) == 1:
                     wrap = "set" if t.kind == "set" else "list"
                     unpack = self.ctx.imports.attr("struct", "unpack_from")
-                    code.line(f'{decl} = {wrap}({unpack}(f"<{{{count}}}{slot_fmt(el)}", r.data, p))')
+                    value = f'{wrap}({unpack}(f"<{{{count}}}{slot_fmt(el)}", r.data, p))'
+                    if t.kind == "set":  # two elements that read the same are refused (docs/limits.md 4)
+                        value = f"fbe.buffer.distinct({value}, {count}, {f}, {at})"
+                    code.line(f"{decl} = {value}")
                     code.line(f"p += {count} * {el.final_size}")
                     return
             is_set = isinstance(t, ir.Sequence) and t.kind == "set"
@@ -184,12 +190,16 @@ class Final:
             with code.block(f"for _ in range({count}):"):
                 self.read(code, el, e, field)
                 code.line(f"{target}.{add}({e})")
+            if is_set:
+                code.line(f"fbe.buffer.distinct({target}, {count}, {f}, {at})")
             return
         assert isinstance(t, ir.Mapping)
         count = self.tmp("n")
+        at = self.tmp("at")
         k, v = self.tmp("k"), self.tmp("v")
         item = t.key.final_min_size + t.value.final_min_size
         cost = element_cost(t.key) + element_cost(t.value)
+        code.line(f"{at} = p")
         code.line(f"{count} = fbe.buffer.final_count(r, p, {item}, {cost}, {f})")
         code.line("p += 4")
         code.line(f"{decl} = {{}}")
@@ -197,6 +207,7 @@ class Final:
             self.read(code, t.key, k, field)
             self.read(code, t.value, v, field)
             code.line(f"{target}[{k}] = {v}")
+        code.line(f"fbe.buffer.distinct({target}, {count}, {f}, {at})")
 
     # ------------------------------------------------------------ structs
 

@@ -311,13 +311,18 @@ class Versioned:
             code.line(f"n = fbe.buffer.read_count(r, q, {e.size}, {element_cost(e)}, f)")
             code.line("q += 4")
             fmt = slot_fmt(e)
+            # a set holds each element once: two that read the same are refused (docs/limits.md 4)
             if is_plain(e) and len(fmt) == 1:
-                code.line(f'return {wrap}({c.imports.attr("struct", "unpack_from")}(f"<{{n}}{fmt}", r.data, q))')
-                return
-            inner = self.read_expr(e, Raw("e", 0), "b", "f")
-            lay = c.layout(fmt)
-            open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
-            code.line(f"return {open_}{inner} for e in {lay}.iter_unpack(r.data[q:q + n * {e.size}]){close}")
+                unpack = c.imports.attr("struct", "unpack_from")
+                value = wrap + "(" + unpack + '(f"<{n}' + fmt + '", r.data, q))'
+            else:
+                inner = self.read_expr(e, Raw("e", 0), "b", "f")
+                lay = c.layout(fmt)
+                open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
+                value = f"{open_}{inner} for e in {lay}.iter_unpack(r.data[q:q + n * {e.size}]){close}"
+            if t.kind == "set":
+                value = f"fbe.buffer.distinct({value}, n, f, b + off)"
+            code.line(f"return {value}")
             return
         assert isinstance(t, ir.Mapping)
         ks = t.key.size + t.value.size
@@ -327,7 +332,8 @@ class Versioned:
         lay = c.layout(slot_fmt(t.key) + slot_fmt(t.value))
         kx = self.read_expr(t.key, Raw("e", 0), "b", "f")
         vx = self.read_expr(t.value, Raw("e", nraw(t.key)), "b", "f")
-        code.line(f"return {{{kx}: {vx} for e in {lay}.iter_unpack(r.data[q:q + n * {ks}])}}")
+        code.line(f"return fbe.buffer.distinct({{{kx}: {vx} for e in {lay}.iter_unpack(r.data[q:q + n * {ks}])}}, "
+                  "n, f, b + off)")
 
     # ------------------------------------------------------------ structs
 

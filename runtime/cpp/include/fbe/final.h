@@ -344,6 +344,22 @@ FBE_INLINE bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& cou
 }
 } // namespace detail
 
+//! verify() of a key of a set, map or hash: the key, then whether `seen`
+//! already holds a key that reads the same (read from where the key was
+//! verified, which cannot fail then).
+template <typename KC, typename Keys>
+bool final_verify_key(FinalDecoder& d, Keys& seen, const char* what) {
+    const std::size_t at = d.pos;
+    FinalDecoder again = d;
+    if (!KC::verify(d))
+        return false;
+    typename Keys::value_type key{};
+    KC::read(again, key);
+    if (FBE_UNLIKELY(!seen.insert(std::move(key)).second))
+        return detail::duplicate_key(d.error, what, at);
+    return true;
+}
+
 template <typename C, typename T>
 struct FSequence {
     using E = FCodec<T>;
@@ -416,10 +432,14 @@ struct FSequence {
                 value.reserve(count);
         for (uint32_t i = 0; i < count; ++i) {
             if constexpr (std::is_same_v<C, std::set<T>> || std::is_same_v<T, bool>) {
+                const std::size_t at = d.pos;
                 T item{};
                 if (!E::read(d, item))
                     return false;
                 value.insert(value.end(), std::move(item));
+                if constexpr (std::is_same_v<C, std::set<T>>)
+                    if (FBE_UNLIKELY(value.size() != i + 1))
+                        return detail::duplicate_key(d.error, "set", at);
             } else {
                 if (!E::read(d, value.emplace_back()))
                     return false;
@@ -442,6 +462,14 @@ struct FSequence {
         uint32_t count = 0;
         if (!detail::final_count(d, E::min_size, count))
             return false;
+        if constexpr (std::is_same_v<C, std::set<T>>) {
+            // What deserialize() refuses: the same element twice.
+            typename detail::KeysOf<C, T>::type seen;
+            for (uint32_t i = 0; i < count; ++i)
+                if (!final_verify_key<E>(d, seen, "set"))
+                    return false;
+            return true;
+        }
         for (uint32_t i = 0; i < count; ++i)
             if (!E::verify(d))
                 return false;
@@ -479,10 +507,13 @@ struct FMapping {
         if (!detail::final_count(d, KC::min_size + VC::min_size, count))
             return false;
         for (uint32_t i = 0; i < count; ++i) {
+            const std::size_t at = d.pos;
             K key{};
             if (!KC::read(d, key))
                 return false;
             auto it = value.emplace_hint(value.end(), std::move(key), V{});
+            if (FBE_UNLIKELY(value.size() != i + 1))
+                return detail::duplicate_key(d.error, "map", at);
             if (!VC::read(d, it->second))
                 return false;
         }
@@ -492,8 +523,10 @@ struct FMapping {
         uint32_t count = 0;
         if (!detail::final_count(d, KC::min_size + VC::min_size, count))
             return false;
+        // What deserialize() refuses: the same key twice.
+        typename detail::KeysOf<M, K>::type seen;
         for (uint32_t i = 0; i < count; ++i)
-            if (!KC::verify(d) || !VC::verify(d))
+            if (!final_verify_key<KC>(d, seen, "map") || !VC::verify(d))
                 return false;
         return true;
     }

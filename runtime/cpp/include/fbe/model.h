@@ -28,6 +28,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -102,6 +103,23 @@ FBE_COLD inline bool record_error(std::string* error, const char* what, std::siz
 FBE_COLD inline bool budget_exceeded(std::string* error, const char* what, std::size_t position, uint64_t budget) {
     return record_error(error, what, position, "decode budget exceeded (" + std::to_string(budget) + " bytes)");
 }
+//! A set, map or hash whose buffer holds the same key twice (docs/limits.md
+//! 4): refused by deserialize() and verify() alike, so that no reader keeps
+//! "the first" or "the last" of them. Always returns false.
+FBE_COLD inline bool duplicate_key(std::string* error, const char* what, std::size_t position) {
+    return record_error(error, what, position, "duplicate key: two entries read as the same key");
+}
+//! The keys verify() collects from a set, map or hash `C` with keys `K`: the
+//! same notion of "the same key" (operator< or hash and ==) as the container
+//! deserialize() fills.
+template <typename C, typename K>
+struct KeysOf {
+    using type = std::set<K>;
+};
+template <typename K, typename V>
+struct KeysOf<std::unordered_map<K, V>, K> {
+    using type = std::unordered_set<K>;
+};
 //! Puts the struct and field the recorded error happened in in front of it
 //! (called by each struct the failure unwinds through); returns false.
 FBE_COLD inline bool prefix_error(std::string* error, const char* type, const char* field) {

@@ -453,6 +453,22 @@ struct VArray {
     }
 };
 
+//! verify() of a key of a set, map or hash: the key, then whether `seen`
+//! already holds a key that reads the same (read from where the key was
+//! verified, which cannot fail then).
+template <typename KC, typename Keys>
+bool verify_key(Decoder& d, std::size_t base, std::size_t slot, Keys& seen, const char* what) {
+    const Decoder before = d;
+    if (!KC::verify(d, base, slot))
+        return false;
+    Decoder again = before;
+    typename Keys::value_type key{};
+    KC::read(again, base, slot, key);
+    if (FBE_UNLIKELY(!seen.insert(std::move(key)).second))
+        return detail::duplicate_key(d.error, what, slot);
+    return true;
+}
+
 //! vector, list, set: offset -> u32 count + count slots; elements use the
 //! same base as the slot (docs/format.md 3.4).
 template <typename C, typename T>
@@ -542,6 +558,9 @@ struct VSequence {
                 if (!E::read(d, base, item_slot, item))
                     return false;
                 value.insert(value.end(), std::move(item));
+                if constexpr (std::is_same_v<C, std::set<T>>)
+                    if (FBE_UNLIKELY(value.size() != i + 1))
+                        return detail::duplicate_key(d.error, "set", item_slot);
             } else {
                 if (!E::read(d, base, item_slot, value.emplace_back()))
                     return false;
@@ -628,7 +647,14 @@ struct VSequence {
         uint32_t count = 0;
         if (!d.claim_counted(base + offset, E::inline_size, count, "collection"))
             return false;
-        if constexpr (!E::fixed) {
+        if constexpr (std::is_same_v<C, std::set<T>>) {
+            // What deserialize() refuses: the same element twice.
+            typename detail::KeysOf<C, T>::type seen;
+            std::size_t item_slot = base + offset + 4;
+            for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size)
+                if (!verify_key<E>(d, base, item_slot, seen, "set"))
+                    return false;
+        } else if constexpr (!E::fixed) {
             std::size_t item_slot = base + offset + 4;
             for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size)
                 if (!E::verify(d, base, item_slot))
@@ -637,6 +663,7 @@ struct VSequence {
         return true;
     }
 };
+
 
 //! map and hash: offset -> u32 count + count (key slot, value slot) pairs.
 template <typename M, typename K, typename V>
@@ -679,6 +706,8 @@ struct VMapping {
             if (!KC::read(d, base, pair, key))
                 return false;
             auto it = value.emplace_hint(value.end(), std::move(key), V{});
+            if (FBE_UNLIKELY(value.size() != i + 1))
+                return detail::duplicate_key(d.error, "map", pair);
             if (!VC::read(d, base, pair + KC::inline_size, it->second))
                 return false;
         }
@@ -691,12 +720,12 @@ struct VMapping {
         uint32_t count = 0;
         if (!d.claim_counted(base + offset, pair_size, count, "map"))
             return false;
-        if constexpr (!KC::fixed || !VC::fixed) {
-            std::size_t pair = base + offset + 4;
-            for (uint32_t i = 0; i < count; ++i, pair += pair_size)
-                if (!KC::verify(d, base, pair) || !VC::verify(d, base, pair + KC::inline_size))
-                    return false;
-        }
+        // What deserialize() refuses: the same key twice.
+        typename detail::KeysOf<M, K>::type seen;
+        std::size_t pair = base + offset + 4;
+        for (uint32_t i = 0; i < count; ++i, pair += pair_size)
+            if (!verify_key<KC>(d, base, pair, seen, "map") || !VC::verify(d, base, pair + KC::inline_size))
+                return false;
         return true;
     }
 };

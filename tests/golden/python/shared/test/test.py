@@ -7798,37 +7798,44 @@ def fbe_fr_StructSet(r: fbe.Reader, p: int) -> tuple[StructSet, int]:
     """Read a StructSet at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 16)
     try:
+        at4 = p
         n3 = fbe.buffer.final_count(r, p, 1, 1, "f1")
         p += 4
-        x2: set[int] = set(struct.unpack_from(f"<{n3}B", r.data, p))
+        x2: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n3}B", r.data, p)), n3, "f1", at4)
         p += n3 * 1
-        n5 = fbe.buffer.final_count(r, p, 4, 4, "f2")
+        at7 = p
+        n6 = fbe.buffer.final_count(r, p, 4, 4, "f2")
         p += 4
-        x4: set[EnumSimple] = set()
-        for _ in range(n5):
-            t7 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
+        x5: set[EnumSimple] = set()
+        for _ in range(n6):
+            t9 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
             p += FBE_L8.size
-            e6 = FBE_M_EnumSimple[t7[0]]
-            x4.add(e6)
-        n9 = fbe.buffer.final_count(r, p, 4, 4, "f3")
+            e8 = FBE_M_EnumSimple[t9[0]]
+            x5.add(e8)
+        fbe.buffer.distinct(x5, n6, "f2", at7)
+        at12 = p
+        n11 = fbe.buffer.final_count(r, p, 4, 4, "f3")
         p += 4
-        x8: set[FlagsSimple] = set()
-        for _ in range(n9):
-            t11 = fbe.buffer.final_fixed(r, FBE_L4, p, "f3")
+        x10: set[FlagsSimple] = set()
+        for _ in range(n11):
+            t14 = fbe.buffer.final_fixed(r, FBE_L4, p, "f3")
             p += FBE_L4.size
-            e10 = FBE_M_FlagsSimple[t11[0]]
-            x8.add(e10)
-        n13 = fbe.buffer.final_count(r, p, 281, 0, "f4")
+            e13 = FBE_M_FlagsSimple[t14[0]]
+            x10.add(e13)
+        fbe.buffer.distinct(x10, n11, "f3", at12)
+        at17 = p
+        n16 = fbe.buffer.final_count(r, p, 281, 0, "f4")
         p += 4
-        x12: set[StructSimple] = set()
-        for _ in range(n13):
-            e14, p = fbe_fr_StructSimple(r, p)
-            x12.add(e14)
+        x15: set[StructSimple] = set()
+        for _ in range(n16):
+            e18, p = fbe_fr_StructSimple(r, p)
+            x15.add(e18)
+        fbe.buffer.distinct(x15, n16, "f4", at17)
         v = StructSet.__new__(StructSet)
         v.f1 = x2
-        v.f2 = x4
-        v.f3 = x8
-        v.f4 = x12
+        v.f2 = x5
+        v.f3 = x10
+        v.f4 = x15
     except fbe.DecodeError as e:
         raise e.within("test.StructSet") from None
     r.depth -= 1
@@ -7908,144 +7915,164 @@ def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
     """Read a StructMap at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 40)
     try:
+        at28 = p
         n27 = fbe.buffer.final_count(r, p, 5, 5, "f1")
         p += 4
         x26: dict[int, int] = {}
         for _ in range(n27):
-            t30 = fbe.buffer.final_fixed(r, FBE_L8, p, "f1")
+            t31 = fbe.buffer.final_fixed(r, FBE_L8, p, "f1")
             p += FBE_L8.size
-            k28 = t30[0]
-            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1")
+            k29 = t31[0]
+            t32 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1")
             p += FBE_L3.size
-            v29 = t31[0]
-            x26[k28] = v29
-        n33 = fbe.buffer.final_count(r, p, 5, 5, "f2")
+            v30 = t32[0]
+            x26[k29] = v30
+        fbe.buffer.distinct(x26, n27, "f1", at28)
+        at35 = p
+        n34 = fbe.buffer.final_count(r, p, 5, 5, "f2")
         p += 4
-        x32: dict[int, int | None] = {}
-        for _ in range(n33):
-            t36 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
+        x33: dict[int, int | None] = {}
+        for _ in range(n34):
+            t38 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
             p += FBE_L8.size
-            k34 = t36[0]
-            h37 = fbe.buffer.final_has(r, p, "f2")
+            k36 = t38[0]
+            h39 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            v35: int | None = None
-            if h37:
-                t39 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            v37: int | None = None
+            if h39:
+                t41 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x38 = t39[0]
-                v35 = x38
-            x32[k34] = v35
-        n41 = fbe.buffer.final_count(r, p, 8, 8, "f3")
+                x40 = t41[0]
+                v37 = x40
+            x33[k36] = v37
+        fbe.buffer.distinct(x33, n34, "f2", at35)
+        at44 = p
+        n43 = fbe.buffer.final_count(r, p, 8, 8, "f3")
         p += 4
-        x40: dict[int, bytes] = {}
-        for _ in range(n41):
-            t44 = fbe.buffer.final_fixed(r, FBE_L8, p, "f3")
+        x42: dict[int, bytes] = {}
+        for _ in range(n43):
+            t47 = fbe.buffer.final_fixed(r, FBE_L8, p, "f3")
             p += FBE_L8.size
-            k42 = t44[0]
-            v43, p = fbe.buffer.final_bytes(r, p, "f3")
-            x40[k42] = v43
-        n46 = fbe.buffer.final_count(r, p, 5, 5, "f4")
+            k45 = t47[0]
+            v46, p = fbe.buffer.final_bytes(r, p, "f3")
+            x42[k45] = v46
+        fbe.buffer.distinct(x42, n43, "f3", at44)
+        at50 = p
+        n49 = fbe.buffer.final_count(r, p, 5, 5, "f4")
         p += 4
-        x45: dict[int, bytes | None] = {}
-        for _ in range(n46):
-            t49 = fbe.buffer.final_fixed(r, FBE_L8, p, "f4")
+        x48: dict[int, bytes | None] = {}
+        for _ in range(n49):
+            t53 = fbe.buffer.final_fixed(r, FBE_L8, p, "f4")
             p += FBE_L8.size
-            k47 = t49[0]
-            h50 = fbe.buffer.final_has(r, p, "f4")
+            k51 = t53[0]
+            h54 = fbe.buffer.final_has(r, p, "f4")
             p += 1
-            v48: bytes | None = None
-            if h50:
-                x51, p = fbe.buffer.final_bytes(r, p, "f4")
-                v48 = x51
-            x45[k47] = v48
-        n53 = fbe.buffer.final_count(r, p, 8, 8, "f5")
+            v52: bytes | None = None
+            if h54:
+                x55, p = fbe.buffer.final_bytes(r, p, "f4")
+                v52 = x55
+            x48[k51] = v52
+        fbe.buffer.distinct(x48, n49, "f4", at50)
+        at58 = p
+        n57 = fbe.buffer.final_count(r, p, 8, 8, "f5")
         p += 4
-        x52: dict[int, EnumSimple] = {}
-        for _ in range(n53):
-            t56 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
+        x56: dict[int, EnumSimple] = {}
+        for _ in range(n57):
+            t61 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
             p += FBE_L8.size
-            k54 = t56[0]
-            t57 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
+            k59 = t61[0]
+            t62 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
             p += FBE_L8.size
-            v55 = FBE_M_EnumSimple[t57[0]]
-            x52[k54] = v55
-        n59 = fbe.buffer.final_count(r, p, 5, 5, "f6")
+            v60 = FBE_M_EnumSimple[t62[0]]
+            x56[k59] = v60
+        fbe.buffer.distinct(x56, n57, "f5", at58)
+        at65 = p
+        n64 = fbe.buffer.final_count(r, p, 5, 5, "f6")
         p += 4
-        x58: dict[int, EnumSimple | None] = {}
-        for _ in range(n59):
-            t62 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+        x63: dict[int, EnumSimple | None] = {}
+        for _ in range(n64):
+            t68 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
             p += FBE_L8.size
-            k60 = t62[0]
-            h63 = fbe.buffer.final_has(r, p, "f6")
+            k66 = t68[0]
+            h69 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            v61: EnumSimple | None = None
-            if h63:
-                t65 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            v67: EnumSimple | None = None
+            if h69:
+                t71 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x64 = FBE_M_EnumSimple[t65[0]]
-                v61 = x64
-            x58[k60] = v61
-        n67 = fbe.buffer.final_count(r, p, 8, 8, "f7")
+                x70 = FBE_M_EnumSimple[t71[0]]
+                v67 = x70
+            x63[k66] = v67
+        fbe.buffer.distinct(x63, n64, "f6", at65)
+        at74 = p
+        n73 = fbe.buffer.final_count(r, p, 8, 8, "f7")
         p += 4
-        x66: dict[int, FlagsSimple] = {}
-        for _ in range(n67):
-            t70 = fbe.buffer.final_fixed(r, FBE_L8, p, "f7")
-            p += FBE_L8.size
-            k68 = t70[0]
-            t71 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
-            p += FBE_L4.size
-            v69 = FBE_M_FlagsSimple[t71[0]]
-            x66[k68] = v69
-        n73 = fbe.buffer.final_count(r, p, 5, 5, "f8")
-        p += 4
-        x72: dict[int, FlagsSimple | None] = {}
+        x72: dict[int, FlagsSimple] = {}
         for _ in range(n73):
-            t76 = fbe.buffer.final_fixed(r, FBE_L8, p, "f8")
+            t77 = fbe.buffer.final_fixed(r, FBE_L8, p, "f7")
             p += FBE_L8.size
-            k74 = t76[0]
-            h77 = fbe.buffer.final_has(r, p, "f8")
-            p += 1
-            v75: FlagsSimple | None = None
-            if h77:
-                t79 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
-                p += FBE_L4.size
-                x78 = FBE_M_FlagsSimple[t79[0]]
-                v75 = x78
-            x72[k74] = v75
-        n81 = fbe.buffer.final_count(r, p, 285, 4, "f9")
+            k75 = t77[0]
+            t78 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
+            p += FBE_L4.size
+            v76 = FBE_M_FlagsSimple[t78[0]]
+            x72[k75] = v76
+        fbe.buffer.distinct(x72, n73, "f7", at74)
+        at81 = p
+        n80 = fbe.buffer.final_count(r, p, 5, 5, "f8")
         p += 4
-        x80: dict[int, StructSimple] = {}
-        for _ in range(n81):
-            t84 = fbe.buffer.final_fixed(r, FBE_L8, p, "f9")
+        x79: dict[int, FlagsSimple | None] = {}
+        for _ in range(n80):
+            t84 = fbe.buffer.final_fixed(r, FBE_L8, p, "f8")
             p += FBE_L8.size
             k82 = t84[0]
-            v83, p = fbe_fr_StructSimple(r, p)
-            x80[k82] = v83
-        n86 = fbe.buffer.final_count(r, p, 5, 5, "f10")
-        p += 4
-        x85: dict[int, StructSimple | None] = {}
-        for _ in range(n86):
-            t89 = fbe.buffer.final_fixed(r, FBE_L8, p, "f10")
-            p += FBE_L8.size
-            k87 = t89[0]
-            h90 = fbe.buffer.final_has(r, p, "f10")
+            h85 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            v88: StructSimple | None = None
-            if h90:
-                x91, p = fbe_fr_StructSimple(r, p)
-                v88 = x91
-            x85[k87] = v88
+            v83: FlagsSimple | None = None
+            if h85:
+                t87 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+                p += FBE_L4.size
+                x86 = FBE_M_FlagsSimple[t87[0]]
+                v83 = x86
+            x79[k82] = v83
+        fbe.buffer.distinct(x79, n80, "f8", at81)
+        at90 = p
+        n89 = fbe.buffer.final_count(r, p, 285, 4, "f9")
+        p += 4
+        x88: dict[int, StructSimple] = {}
+        for _ in range(n89):
+            t93 = fbe.buffer.final_fixed(r, FBE_L8, p, "f9")
+            p += FBE_L8.size
+            k91 = t93[0]
+            v92, p = fbe_fr_StructSimple(r, p)
+            x88[k91] = v92
+        fbe.buffer.distinct(x88, n89, "f9", at90)
+        at96 = p
+        n95 = fbe.buffer.final_count(r, p, 5, 5, "f10")
+        p += 4
+        x94: dict[int, StructSimple | None] = {}
+        for _ in range(n95):
+            t99 = fbe.buffer.final_fixed(r, FBE_L8, p, "f10")
+            p += FBE_L8.size
+            k97 = t99[0]
+            h100 = fbe.buffer.final_has(r, p, "f10")
+            p += 1
+            v98: StructSimple | None = None
+            if h100:
+                x101, p = fbe_fr_StructSimple(r, p)
+                v98 = x101
+            x94[k97] = v98
+        fbe.buffer.distinct(x94, n95, "f10", at96)
         v = StructMap.__new__(StructMap)
         v.f1 = x26
-        v.f2 = x32
-        v.f3 = x40
-        v.f4 = x45
-        v.f5 = x52
-        v.f6 = x58
-        v.f7 = x66
-        v.f8 = x72
-        v.f9 = x80
-        v.f10 = x85
+        v.f2 = x33
+        v.f3 = x42
+        v.f4 = x48
+        v.f5 = x56
+        v.f6 = x63
+        v.f7 = x72
+        v.f8 = x79
+        v.f9 = x88
+        v.f10 = x94
     except fbe.DecodeError as e:
         raise e.within("test.StructMap") from None
     r.depth -= 1
@@ -8125,124 +8152,144 @@ def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
     """Read a StructHash at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 40)
     try:
+        at28 = p
         n27 = fbe.buffer.final_count(r, p, 5, 5, "f1")
         p += 4
         x26: dict[str, int] = {}
         for _ in range(n27):
-            k28, p = fbe.buffer.final_string(r, p, "f1")
-            t30 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1")
+            k29, p = fbe.buffer.final_string(r, p, "f1")
+            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1")
             p += FBE_L3.size
-            v29 = t30[0]
-            x26[k28] = v29
-        n32 = fbe.buffer.final_count(r, p, 5, 5, "f2")
+            v30 = t31[0]
+            x26[k29] = v30
+        fbe.buffer.distinct(x26, n27, "f1", at28)
+        at34 = p
+        n33 = fbe.buffer.final_count(r, p, 5, 5, "f2")
         p += 4
-        x31: dict[str, int | None] = {}
-        for _ in range(n32):
-            k33, p = fbe.buffer.final_string(r, p, "f2")
-            h35 = fbe.buffer.final_has(r, p, "f2")
+        x32: dict[str, int | None] = {}
+        for _ in range(n33):
+            k35, p = fbe.buffer.final_string(r, p, "f2")
+            h37 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            v34: int | None = None
-            if h35:
-                t37 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            v36: int | None = None
+            if h37:
+                t39 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x36 = t37[0]
-                v34 = x36
-            x31[k33] = v34
-        n39 = fbe.buffer.final_count(r, p, 8, 8, "f3")
+                x38 = t39[0]
+                v36 = x38
+            x32[k35] = v36
+        fbe.buffer.distinct(x32, n33, "f2", at34)
+        at42 = p
+        n41 = fbe.buffer.final_count(r, p, 8, 8, "f3")
         p += 4
-        x38: dict[str, bytes] = {}
-        for _ in range(n39):
-            k40, p = fbe.buffer.final_string(r, p, "f3")
-            v41, p = fbe.buffer.final_bytes(r, p, "f3")
-            x38[k40] = v41
-        n43 = fbe.buffer.final_count(r, p, 5, 5, "f4")
+        x40: dict[str, bytes] = {}
+        for _ in range(n41):
+            k43, p = fbe.buffer.final_string(r, p, "f3")
+            v44, p = fbe.buffer.final_bytes(r, p, "f3")
+            x40[k43] = v44
+        fbe.buffer.distinct(x40, n41, "f3", at42)
+        at47 = p
+        n46 = fbe.buffer.final_count(r, p, 5, 5, "f4")
         p += 4
-        x42: dict[str, bytes | None] = {}
-        for _ in range(n43):
-            k44, p = fbe.buffer.final_string(r, p, "f4")
-            h46 = fbe.buffer.final_has(r, p, "f4")
+        x45: dict[str, bytes | None] = {}
+        for _ in range(n46):
+            k48, p = fbe.buffer.final_string(r, p, "f4")
+            h50 = fbe.buffer.final_has(r, p, "f4")
             p += 1
-            v45: bytes | None = None
-            if h46:
-                x47, p = fbe.buffer.final_bytes(r, p, "f4")
-                v45 = x47
-            x42[k44] = v45
-        n49 = fbe.buffer.final_count(r, p, 8, 8, "f5")
+            v49: bytes | None = None
+            if h50:
+                x51, p = fbe.buffer.final_bytes(r, p, "f4")
+                v49 = x51
+            x45[k48] = v49
+        fbe.buffer.distinct(x45, n46, "f4", at47)
+        at54 = p
+        n53 = fbe.buffer.final_count(r, p, 8, 8, "f5")
         p += 4
-        x48: dict[str, EnumSimple] = {}
-        for _ in range(n49):
-            k50, p = fbe.buffer.final_string(r, p, "f5")
-            t52 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
+        x52: dict[str, EnumSimple] = {}
+        for _ in range(n53):
+            k55, p = fbe.buffer.final_string(r, p, "f5")
+            t57 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
             p += FBE_L8.size
-            v51 = FBE_M_EnumSimple[t52[0]]
-            x48[k50] = v51
-        n54 = fbe.buffer.final_count(r, p, 5, 5, "f6")
+            v56 = FBE_M_EnumSimple[t57[0]]
+            x52[k55] = v56
+        fbe.buffer.distinct(x52, n53, "f5", at54)
+        at60 = p
+        n59 = fbe.buffer.final_count(r, p, 5, 5, "f6")
         p += 4
-        x53: dict[str, EnumSimple | None] = {}
-        for _ in range(n54):
-            k55, p = fbe.buffer.final_string(r, p, "f6")
-            h57 = fbe.buffer.final_has(r, p, "f6")
+        x58: dict[str, EnumSimple | None] = {}
+        for _ in range(n59):
+            k61, p = fbe.buffer.final_string(r, p, "f6")
+            h63 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            v56: EnumSimple | None = None
-            if h57:
-                t59 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            v62: EnumSimple | None = None
+            if h63:
+                t65 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x58 = FBE_M_EnumSimple[t59[0]]
-                v56 = x58
-            x53[k55] = v56
-        n61 = fbe.buffer.final_count(r, p, 8, 8, "f7")
+                x64 = FBE_M_EnumSimple[t65[0]]
+                v62 = x64
+            x58[k61] = v62
+        fbe.buffer.distinct(x58, n59, "f6", at60)
+        at68 = p
+        n67 = fbe.buffer.final_count(r, p, 8, 8, "f7")
         p += 4
-        x60: dict[str, FlagsSimple] = {}
-        for _ in range(n61):
-            k62, p = fbe.buffer.final_string(r, p, "f7")
-            t64 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
+        x66: dict[str, FlagsSimple] = {}
+        for _ in range(n67):
+            k69, p = fbe.buffer.final_string(r, p, "f7")
+            t71 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
             p += FBE_L4.size
-            v63 = FBE_M_FlagsSimple[t64[0]]
-            x60[k62] = v63
-        n66 = fbe.buffer.final_count(r, p, 5, 5, "f8")
+            v70 = FBE_M_FlagsSimple[t71[0]]
+            x66[k69] = v70
+        fbe.buffer.distinct(x66, n67, "f7", at68)
+        at74 = p
+        n73 = fbe.buffer.final_count(r, p, 5, 5, "f8")
         p += 4
-        x65: dict[str, FlagsSimple | None] = {}
-        for _ in range(n66):
-            k67, p = fbe.buffer.final_string(r, p, "f8")
-            h69 = fbe.buffer.final_has(r, p, "f8")
-            p += 1
-            v68: FlagsSimple | None = None
-            if h69:
-                t71 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
-                p += FBE_L4.size
-                x70 = FBE_M_FlagsSimple[t71[0]]
-                v68 = x70
-            x65[k67] = v68
-        n73 = fbe.buffer.final_count(r, p, 285, 4, "f9")
-        p += 4
-        x72: dict[str, StructSimple] = {}
+        x72: dict[str, FlagsSimple | None] = {}
         for _ in range(n73):
-            k74, p = fbe.buffer.final_string(r, p, "f9")
-            v75, p = fbe_fr_StructSimple(r, p)
-            x72[k74] = v75
-        n77 = fbe.buffer.final_count(r, p, 5, 5, "f10")
-        p += 4
-        x76: dict[str, StructSimple | None] = {}
-        for _ in range(n77):
-            k78, p = fbe.buffer.final_string(r, p, "f10")
-            h80 = fbe.buffer.final_has(r, p, "f10")
+            k75, p = fbe.buffer.final_string(r, p, "f8")
+            h77 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            v79: StructSimple | None = None
-            if h80:
-                x81, p = fbe_fr_StructSimple(r, p)
-                v79 = x81
-            x76[k78] = v79
+            v76: FlagsSimple | None = None
+            if h77:
+                t79 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+                p += FBE_L4.size
+                x78 = FBE_M_FlagsSimple[t79[0]]
+                v76 = x78
+            x72[k75] = v76
+        fbe.buffer.distinct(x72, n73, "f8", at74)
+        at82 = p
+        n81 = fbe.buffer.final_count(r, p, 285, 4, "f9")
+        p += 4
+        x80: dict[str, StructSimple] = {}
+        for _ in range(n81):
+            k83, p = fbe.buffer.final_string(r, p, "f9")
+            v84, p = fbe_fr_StructSimple(r, p)
+            x80[k83] = v84
+        fbe.buffer.distinct(x80, n81, "f9", at82)
+        at87 = p
+        n86 = fbe.buffer.final_count(r, p, 5, 5, "f10")
+        p += 4
+        x85: dict[str, StructSimple | None] = {}
+        for _ in range(n86):
+            k88, p = fbe.buffer.final_string(r, p, "f10")
+            h90 = fbe.buffer.final_has(r, p, "f10")
+            p += 1
+            v89: StructSimple | None = None
+            if h90:
+                x91, p = fbe_fr_StructSimple(r, p)
+                v89 = x91
+            x85[k88] = v89
+        fbe.buffer.distinct(x85, n86, "f10", at87)
         v = StructHash.__new__(StructHash)
         v.f1 = x26
-        v.f2 = x31
-        v.f3 = x38
-        v.f4 = x42
-        v.f5 = x48
-        v.f6 = x53
-        v.f7 = x60
-        v.f8 = x65
-        v.f9 = x72
-        v.f10 = x76
+        v.f2 = x32
+        v.f3 = x40
+        v.f4 = x45
+        v.f5 = x52
+        v.f6 = x58
+        v.f7 = x66
+        v.f8 = x72
+        v.f9 = x80
+        v.f10 = x85
     except fbe.DecodeError as e:
         raise e.within("test.StructHash") from None
     r.depth -= 1
@@ -8270,28 +8317,32 @@ def fbe_fr_StructHashEx(r: fbe.Reader, p: int) -> tuple[StructHashEx, int]:
     """Read a StructHashEx at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 8)
     try:
+        at8 = p
         n7 = fbe.buffer.final_count(r, p, 1279, 0, "f1")
         p += 4
         x6: dict[StructSimple, StructNested] = {}
         for _ in range(n7):
-            k8, p = fbe_fr_StructSimple(r, p)
-            v9, p = fbe_fr_StructNested(r, p)
-            x6[k8] = v9
-        n11 = fbe.buffer.final_count(r, p, 282, 1, "f2")
+            k9, p = fbe_fr_StructSimple(r, p)
+            v10, p = fbe_fr_StructNested(r, p)
+            x6[k9] = v10
+        fbe.buffer.distinct(x6, n7, "f1", at8)
+        at13 = p
+        n12 = fbe.buffer.final_count(r, p, 282, 1, "f2")
         p += 4
-        x10: dict[StructSimple, StructNested | None] = {}
-        for _ in range(n11):
-            k12, p = fbe_fr_StructSimple(r, p)
-            h14 = fbe.buffer.final_has(r, p, "f2")
+        x11: dict[StructSimple, StructNested | None] = {}
+        for _ in range(n12):
+            k14, p = fbe_fr_StructSimple(r, p)
+            h16 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            v13: StructNested | None = None
-            if h14:
-                x15, p = fbe_fr_StructNested(r, p)
-                v13 = x15
-            x10[k12] = v13
+            v15: StructNested | None = None
+            if h16:
+                x17, p = fbe_fr_StructNested(r, p)
+                v15 = x17
+            x11[k14] = v15
+        fbe.buffer.distinct(x11, n12, "f2", at13)
         v = StructHashEx.__new__(StructHashEx)
         v.f1 = x6
-        v.f2 = x10
+        v.f2 = x11
     except fbe.DecodeError as e:
         raise e.within("test.StructHashEx") from None
     r.depth -= 1
@@ -11163,7 +11214,7 @@ def fbe_vcr_s_byte(r: fbe.Reader, b: int, off: int, f: str) -> set[int]:
     q = b + off
     n = fbe.buffer.read_count(r, q, 1, 1, f)
     q += 4
-    return set(struct.unpack_from(f"<{n}B", r.data, q))
+    return fbe.buffer.distinct(set(struct.unpack_from(f"<{n}B", r.data, q)), n, f, b + off)
 
 
 def fbe_vcr_s_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[EnumSimple]:
@@ -11172,7 +11223,7 @@ def fbe_vcr_s_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[En
     q = b + off
     n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
-    return {FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[q:q + n * 4])}
+    return fbe.buffer.distinct({FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[q:q + n * 4])}, n, f, b + off)
 
 
 def fbe_vcr_s_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[FlagsSimple]:
@@ -11181,7 +11232,7 @@ def fbe_vcr_s_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[F
     q = b + off
     n = fbe.buffer.read_count(r, q, 4, 4, f)
     q += 4
-    return {FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])}
+    return fbe.buffer.distinct({FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])}, n, f, b + off)
 
 
 def fbe_vcr_s_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[StructSimple]:
@@ -11190,7 +11241,7 @@ def fbe_vcr_s_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> set[
     q = b + off
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
-    return {(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])}
+    return fbe.buffer.distinct({(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L4.iter_unpack(r.data[q:q + n * 4])}, n, f, b + off)
 
 
 def fbe_vcw_m_int32__byte(w: bytearray, b: int, x: dict[int, int]) -> int:
@@ -11333,7 +11384,7 @@ def fbe_vcr_m_int32__byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, 
     q = b + off
     n = fbe.buffer.read_count(r, q, 5, 5, f)
     q += 4
-    return {e[0]: e[1] for e in FBE_L20.iter_unpack(r.data[q:q + n * 5])}
+    return fbe.buffer.distinct({e[0]: e[1] for e in FBE_L20.iter_unpack(r.data[q:q + n * 5])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__o_byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, int | None]:
@@ -11342,7 +11393,7 @@ def fbe_vcr_m_int32__o_byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[int
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_byte) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_byte) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, bytes]:
@@ -11351,7 +11402,7 @@ def fbe_vcr_m_int32__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[int,
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {e[0]: fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, bytes | None]:
@@ -11360,7 +11411,7 @@ def fbe_vcr_m_int32__o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[in
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_bytes) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_bytes) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, EnumSimple]:
@@ -11369,7 +11420,7 @@ def fbe_vcr_m_int32__test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) ->
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L23.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L23.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, EnumSimple | None]:
@@ -11378,7 +11429,7 @@ def fbe_vcr_m_int32__o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) 
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_EnumSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_EnumSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, FlagsSimple]:
@@ -11387,7 +11438,7 @@ def fbe_vcr_m_int32__test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {e[0]: FBE_M_FlagsSimple[e[1]] for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({e[0]: FBE_M_FlagsSimple[e[1]] for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, FlagsSimple | None]:
@@ -11396,7 +11447,7 @@ def fbe_vcr_m_int32__o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str)
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_FlagsSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_FlagsSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, StructSimple]:
@@ -11405,7 +11456,7 @@ def fbe_vcr_m_int32__test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) 
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 4, f)
     q += 4
-    return {e[0]: (fbe_vr_StructSimple(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({e[0]: (fbe_vr_StructSimple(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L22.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, StructSimple | None]:
@@ -11414,7 +11465,7 @@ def fbe_vcr_m_int32__o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {e[0]: fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L21.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcw_h_string__byte(w: bytearray, b: int, x: dict[str, int]) -> int:
@@ -11553,7 +11604,7 @@ def fbe_vcr_h_string__byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[str,
     q = b + off
     n = fbe.buffer.read_count(r, q, 5, 5, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): e[1] for e in FBE_L24.iter_unpack(r.data[q:q + n * 5])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): e[1] for e in FBE_L24.iter_unpack(r.data[q:q + n * 5])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__o_byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, int | None]:
@@ -11562,7 +11613,7 @@ def fbe_vcr_h_string__o_byte(r: fbe.Reader, b: int, off: int, f: str) -> dict[st
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_byte) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_byte) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, bytes]:
@@ -11571,7 +11622,7 @@ def fbe_vcr_h_string__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[str
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, bytes | None]:
@@ -11580,7 +11631,7 @@ def fbe_vcr_h_string__o_bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[s
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_bytes) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_bytes) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, EnumSimple]:
@@ -11589,7 +11640,7 @@ def fbe_vcr_h_string__test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): FBE_M_EnumSimple[e[1]] for e in FBE_L27.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): FBE_M_EnumSimple[e[1]] for e in FBE_L27.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, EnumSimple | None]:
@@ -11598,7 +11649,7 @@ def fbe_vcr_h_string__o_test_EnumSimple(r: fbe.Reader, b: int, off: int, f: str)
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_EnumSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_EnumSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, FlagsSimple]:
@@ -11607,7 +11658,7 @@ def fbe_vcr_h_string__test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) 
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): FBE_M_FlagsSimple[e[1]] for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): FBE_M_FlagsSimple[e[1]] for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, FlagsSimple | None]:
@@ -11616,7 +11667,7 @@ def fbe_vcr_h_string__o_test_FlagsSimple(r: fbe.Reader, b: int, off: int, f: str
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_FlagsSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional(r, b, e[1], e[2], f, fbe_vsr_test_FlagsSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, StructSimple]:
@@ -11625,7 +11676,7 @@ def fbe_vcr_h_string__test_StructSimple(r: fbe.Reader, b: int, off: int, f: str)
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 4, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): (fbe_vr_StructSimple(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): (fbe_vr_StructSimple(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructSimple, f, b)) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_h_string__o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, StructSimple | None]:
@@ -11634,7 +11685,7 @@ def fbe_vcr_h_string__o_test_StructSimple(r: fbe.Reader, b: int, off: int, f: st
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructSimple, StructSimple) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vsw_test_StructNested(w: bytearray, b: int, s: int, x: StructNested) -> None:
@@ -11686,7 +11737,7 @@ def fbe_vcr_h_test_StructSimple__test_StructNested(r: fbe.Reader, b: int, off: i
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 0, f)
     q += 4
-    return {(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)): (fbe_vr_StructNested(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructNested, f, b)) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)): (fbe_vr_StructNested(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, StructNested, f, b)) for e in FBE_L26.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_h_test_StructSimple__o_test_StructNested(r: fbe.Reader, b: int, off: int, f: str) -> dict[StructSimple, StructNested | None]:
@@ -11695,4 +11746,4 @@ def fbe_vcr_h_test_StructSimple__o_test_StructNested(r: fbe.Reader, b: int, off:
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 1, f)
     q += 4
-    return {(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructNested, StructNested) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructNested, StructNested) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)

@@ -3625,89 +3625,104 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         for _ in range(n69):
             e70, p = fbe.buffer.final_string(r, p, "f40")
             x68.append(e70)
+        at73 = p
         n72 = fbe.buffer.final_count(r, p, 8, 8, "f41")
         p += 4
-        x71: set[int] = set(struct.unpack_from(f"<{n72}q", r.data, p))
+        x71: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n72}q", r.data, p)), n72, "f41", at73)
         p += n72 * 8
-        n74 = fbe.buffer.final_count(r, p, 8, 0, "f42")
+        at76 = p
+        n75 = fbe.buffer.final_count(r, p, 8, 0, "f42")
         p += 4
-        x73: set[pkg_market.Instrument] = set()
-        for _ in range(n74):
-            e75, p = pkg_market.fbe_fr_Instrument(r, p)
-            x73.add(e75)
-        n77 = fbe.buffer.final_count(r, p, 8, 8, "f43")
+        x74: set[pkg_market.Instrument] = set()
+        for _ in range(n75):
+            e77, p = pkg_market.fbe_fr_Instrument(r, p)
+            x74.add(e77)
+        fbe.buffer.distinct(x74, n75, "f42", at76)
+        at80 = p
+        n79 = fbe.buffer.final_count(r, p, 8, 8, "f43")
         p += 4
-        x76: dict[int, str] = {}
-        for _ in range(n77):
-            t80 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
+        x78: dict[int, str] = {}
+        for _ in range(n79):
+            t83 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
             p += FBE_L10.size
-            k78 = t80[0]
-            v79, p = fbe.buffer.final_string(r, p, "f43")
-            x76[k78] = v79
-        n82 = fbe.buffer.final_count(r, p, 5, 5, "f44")
+            k81 = t83[0]
+            v82, p = fbe.buffer.final_string(r, p, "f43")
+            x78[k81] = v82
+        fbe.buffer.distinct(x78, n79, "f43", at80)
+        at86 = p
+        n85 = fbe.buffer.final_count(r, p, 5, 5, "f44")
         p += 4
-        x81: dict[str, Counted | None] = {}
-        for _ in range(n82):
-            k83, p = fbe.buffer.final_string(r, p, "f44")
-            h85 = fbe.buffer.final_has(r, p, "f44")
+        x84: dict[str, Counted | None] = {}
+        for _ in range(n85):
+            k87, p = fbe.buffer.final_string(r, p, "f44")
+            h89 = fbe.buffer.final_has(r, p, "f44")
             p += 1
-            v84: Counted | None = None
-            if h85:
-                x86, p = fbe_fr_Counted(r, p)
-                v84 = x86
-            x81[k83] = v84
-        n88 = fbe.buffer.final_count(r, p, 20, 20, "f45")
+            v88: Counted | None = None
+            if h89:
+                x90, p = fbe_fr_Counted(r, p)
+                v88 = x90
+            x84[k87] = v88
+        fbe.buffer.distinct(x84, n85, "f44", at86)
+        at93 = p
+        n92 = fbe.buffer.final_count(r, p, 20, 20, "f45")
         p += 4
-        x87: dict[uuid.UUID, bytes] = {}
-        for _ in range(n88):
-            t91 = fbe.buffer.final_fixed(r, FBE_L31, p, "f45")
+        x91: dict[uuid.UUID, bytes] = {}
+        for _ in range(n92):
+            t96 = fbe.buffer.final_fixed(r, FBE_L31, p, "f45")
             p += FBE_L31.size
-            k89 = uuid.UUID(bytes=t91[0])
-            v90, p = fbe.buffer.final_bytes(r, p, "f45")
-            x87[k89] = v90
-        n93 = fbe.buffer.final_count(r, p, 12, 0, "f46")
+            k94 = uuid.UUID(bytes=t96[0])
+            v95, p = fbe.buffer.final_bytes(r, p, "f45")
+            x91[k94] = v95
+        fbe.buffer.distinct(x91, n92, "f45", at93)
+        at99 = p
+        n98 = fbe.buffer.final_count(r, p, 12, 0, "f46")
         p += 4
-        x92: dict[pkg_market.Instrument, Counted] = {}
-        for _ in range(n93):
-            k94, p = pkg_market.fbe_fr_Instrument(r, p)
-            v95, p = fbe_fr_Counted(r, p)
-            x92[k94] = v95
-        h97 = fbe.buffer.final_has(r, p, "f47")
+        x97: dict[pkg_market.Instrument, Counted] = {}
+        for _ in range(n98):
+            k100, p = pkg_market.fbe_fr_Instrument(r, p)
+            v101, p = fbe_fr_Counted(r, p)
+            x97[k100] = v101
+        fbe.buffer.distinct(x97, n98, "f46", at99)
+        h103 = fbe.buffer.final_has(r, p, "f47")
         p += 1
-        x96: int | None = None
-        if h97:
-            t99 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
+        x102: int | None = None
+        if h103:
+            t105 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
             p += FBE_L10.size
-            x98 = t99[0]
-            x96 = x98
+            x104 = t105[0]
+            x102 = x104
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f47Reset")
-        t100 = FBE_L32.unpack_from(data, p)
+        t106 = FBE_L32.unpack_from(data, p)
         p += 1
-        h102 = fbe.buffer.final_has(r, p, "f48")
+        h108 = fbe.buffer.final_has(r, p, "f48")
         p += 1
-        x101: int | None = None
-        if h102:
-            t104 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
+        x107: int | None = None
+        if h108:
+            t110 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
             p += FBE_L12.size
-            x103 = t104[0]
-            x101 = x103
-        n106 = fbe.buffer.final_count(r, p, 8, 8, "f49")
+            x109 = t110[0]
+            x107 = x109
+        at113 = p
+        n112 = fbe.buffer.final_count(r, p, 8, 8, "f49")
         p += 4
-        x105: dict[bytes, int] = {}
-        for _ in range(n106):
-            k107, p = fbe.buffer.final_bytes(r, p, "f49")
-            t109 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
+        x111: dict[bytes, int] = {}
+        for _ in range(n112):
+            k114, p = fbe.buffer.final_bytes(r, p, "f49")
+            t116 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
             p += FBE_L10.size
-            v108 = t109[0]
-            x105[k107] = v108
-        n111 = fbe.buffer.final_count(r, p, 8, 8, "f50")
+            v115 = t116[0]
+            x111[k114] = v115
+        fbe.buffer.distinct(x111, n112, "f49", at113)
+        at119 = p
+        n118 = fbe.buffer.final_count(r, p, 8, 8, "f50")
         p += 4
-        x110: dict[bytes, str] = {}
-        for _ in range(n111):
-            k112, p = fbe.buffer.final_bytes(r, p, "f50")
-            v113, p = fbe.buffer.final_string(r, p, "f50")
-            x110[k112] = v113
+        x117: dict[bytes, str] = {}
+        for _ in range(n118):
+            k120, p = fbe.buffer.final_bytes(r, p, "f50")
+            v121, p = fbe.buffer.final_string(r, p, "f50")
+            x117[k120] = v121
+        fbe.buffer.distinct(x117, n118, "f50", at119)
         v = Everything.__new__(Everything)
         v.id = t29[0]
         v.f1 = t29[1]
@@ -3751,16 +3766,16 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         v.f39 = x63
         v.f40 = x68
         v.f41 = x71
-        v.f42 = x73
-        v.f43 = x76
-        v.f44 = x81
-        v.f45 = x87
-        v.f46 = x92
-        v.f47 = x96
-        v.f47Reset = t100[0]
-        v.f48 = x101
-        v.f49 = x105
-        v.f50 = x110
+        v.f42 = x74
+        v.f43 = x78
+        v.f44 = x84
+        v.f45 = x91
+        v.f46 = x97
+        v.f47 = x102
+        v.f47Reset = t106[0]
+        v.f48 = x107
+        v.f49 = x111
+        v.f50 = x117
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None
     r.depth -= 1
@@ -5213,7 +5228,7 @@ def fbe_vcr_s_int64(r: fbe.Reader, b: int, off: int, f: str) -> set[int]:
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return set(struct.unpack_from(f"<{n}q", r.data, q))
+    return fbe.buffer.distinct(set(struct.unpack_from(f"<{n}q", r.data, q)), n, f, b + off)
 
 
 def fbe_vcr_s_market_Instrument(r: fbe.Reader, b: int, off: int, f: str) -> set[pkg_market.Instrument]:
@@ -5222,7 +5237,7 @@ def fbe_vcr_s_market_Instrument(r: fbe.Reader, b: int, off: int, f: str) -> set[
     q = b + off
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
-    return {(pkg_market.fbe_vr_Instrument(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, pkg_market.Instrument, f, b)) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])}
+    return fbe.buffer.distinct({(pkg_market.fbe_vr_Instrument(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, pkg_market.Instrument, f, b)) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])}, n, f, b + off)
 
 
 def fbe_vcr_m_int32__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, str]:
@@ -5231,7 +5246,7 @@ def fbe_vcr_m_int32__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[int
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {e[0]: fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L15.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L15.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_m_string__o_everything_Counted(r: fbe.Reader, b: int, off: int, f: str) -> dict[str, Counted | None]:
@@ -5240,7 +5255,7 @@ def fbe_vcr_m_string__o_everything_Counted(r: fbe.Reader, b: int, off: int, f: s
     q = b + off
     n = fbe.buffer.read_count(r, q, 9, 5, f)
     q += 4
-    return {fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_Counted, Counted) for e in FBE_L16.iter_unpack(r.data[q:q + n * 9])}
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_Counted, Counted) for e in FBE_L16.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
 
 
 def fbe_vcr_h_uuid__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[uuid.UUID, bytes]:
@@ -5249,7 +5264,7 @@ def fbe_vcr_h_uuid__bytes(r: fbe.Reader, b: int, off: int, f: str) -> dict[uuid.
     q = b + off
     n = fbe.buffer.read_count(r, q, 20, 20, f)
     q += 4
-    return {uuid.UUID(bytes=e[0]): fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L17.iter_unpack(r.data[q:q + n * 20])}
+    return fbe.buffer.distinct({uuid.UUID(bytes=e[0]): fbe.buffer.read_bytes(r, b, e[1], f) for e in FBE_L17.iter_unpack(r.data[q:q + n * 20])}, n, f, b + off)
 
 
 def fbe_vcr_h_market_Instrument__everything_Counted(r: fbe.Reader, b: int, off: int, f: str) -> dict[pkg_market.Instrument, Counted]:
@@ -5258,7 +5273,7 @@ def fbe_vcr_h_market_Instrument__everything_Counted(r: fbe.Reader, b: int, off: 
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 0, f)
     q += 4
-    return {(pkg_market.fbe_vr_Instrument(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, pkg_market.Instrument, f, b)): (fbe_vr_Counted(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, Counted, f, b)) for e in FBE_L8.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({(pkg_market.fbe_vr_Instrument(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, pkg_market.Instrument, f, b)): (fbe_vr_Counted(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, Counted, f, b)) for e in FBE_L8.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vsr_timestamp(r: fbe.Reader, s: int, f: str) -> int:
@@ -5273,7 +5288,7 @@ def fbe_vcr_m_bytes__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[byte
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {fbe.buffer.read_bytes(r, b, e[0], f): e[1] for e in FBE_L18.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({fbe.buffer.read_bytes(r, b, e[0], f): e[1] for e in FBE_L18.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vcr_h_bytes__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[bytes, str]:
@@ -5282,7 +5297,7 @@ def fbe_vcr_h_bytes__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[byt
     q = b + off
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
-    return {fbe.buffer.read_bytes(r, b, e[0], f): fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L8.iter_unpack(r.data[q:q + n * 8])}
+    return fbe.buffer.distinct({fbe.buffer.read_bytes(r, b, e[0], f): fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L8.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
 
 
 def fbe_vsw_everything_Reserved(w: bytearray, b: int, s: int, x: Reserved) -> None:

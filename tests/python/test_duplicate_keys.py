@@ -1,0 +1,78 @@
+"""Binary sets, maps and hashes holding the same key twice (docs/limits.md 4): every reader refuses
+them, so that no language keeps "the first" (C++ std::set/std::map) or "the last" (a Python dict)
+of two entries. The same buffers are conformance cases (conformance/limits.py, "duplicate keys")
+and C++ tests (tests/cpp/schema_test.cpp, DuplicateKeys.*)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import fbe
+import pytest
+from fbe.dynamic import DynamicCodec
+from fbe_testlib import compile_ir
+
+
+@pytest.fixture(scope="module")
+def codec(shared: Path) -> DynamicCodec:
+    return DynamicCodec(compile_ir(shared / "schemas" / "test.fbe"))
+
+
+def simple(codec: DynamicCodec, id_: int, **fields: Any) -> dict[str, Any]:
+    return dict(codec.default("test.StructSimple"), id=id_, **fields)
+
+
+A = 0x5A5A5A5A
+B = 0x5B5B5B5B
+LE = {A: A.to_bytes(4, "little"), B: B.to_bytes(4, "little")}
+
+
+def duplicate_cases(codec: DynamicCodec) -> list[tuple[str, str, Any, bytes, bytes]]:
+    """(type, field, two entries with distinct keys, the second key's bytes, the first key's bytes):
+    replacing the one occurrence of the second key's bytes gives the same key twice. Struct keys
+    compare by their [key] fields: StructSimple ids A and B, the other fields differ anyway."""
+    nested = codec.default("test.StructNested")
+    return [
+        ("StructSet", "f1", [0xA7, 0xA8], b"\xa7\xa8", b"\xa7\xa7"),
+        ("StructSet", "f4", [simple(codec, A), simple(codec, B, f2=True)], LE[B], LE[A]),
+        ("StructMap", "f1", [(A, 10), (B, 20)], LE[B], LE[A]),
+        ("StructMap", "f3", [(A, b"a"), (B, b"b")], LE[B], LE[A]),
+        ("StructHash", "f1", [("kA", 1), ("kB", 2)], b"kB", b"kA"),
+        ("StructHashEx", "f1", [(simple(codec, A), nested), (simple(codec, B, f3=9), nested)], LE[B], LE[A]),
+    ]
+
+
+def encode(codec: DynamicCodec, type_: str, field: str, entries: Any, model: str) -> bytes:
+    value = codec.default(f"test.{type_}")
+    value[field] = entries
+    return bytes(codec.encode(value, f"test.{type_}", model))
+
+
+def twice(data: bytes, old: bytes, new: bytes) -> bytes:
+    assert data.count(old) == 1, (data.hex(), old.hex())
+    return data.replace(old, new)
+
+
+@pytest.mark.parametrize("model", ["versioned", "final"])
+def test_duplicate_keys_are_refused_by_every_reader(gen: Any, codec: DynamicCodec, model: str) -> None:
+    test = gen.mods["test"]
+    for type_, field, entries, old, new in duplicate_cases(codec):
+        cls = getattr(test, type_)
+        model_cls = getattr(test, type_ + ("Model" if model == "versioned" else "FinalModel"))
+        decode = cls.from_fbe if model == "versioned" else cls.from_final
+        where = f"{type_}.{field} {model}"
+        good = encode(codec, type_, field, entries, model)
+        assert len(getattr(decode(good), field)) == 2, where
+        codec.decode(good, f"test.{type_}", model)
+        bad = twice(good, old, new)
+        with pytest.raises(fbe.DecodeError, match="duplicate key") as e:
+            decode(bad)
+        assert (e.value.type, e.value.field) == (f"test.{type_}", field), where
+        m = model_cls()
+        m.attach(bad)
+        assert not m.verify(), where
+        with pytest.raises(fbe.DecodeError, match="duplicate key"):
+            m.deserialize()
+        with pytest.raises(fbe.DecodeError, match="duplicate key"):
+            codec.decode(bad, f"test.{type_}", model)
