@@ -1,5 +1,11 @@
 package fbe
 
+import (
+	"bytes"
+	"cmp"
+	"slices"
+)
+
 // Pair is one entry of a map or hash whose key Go cannot use as a map key
 // (bytes, structs): generated code holds such a map as a []Pair[K, V], in
 // the order it is written (docs/format.md 3.4).
@@ -28,3 +34,44 @@ func MustUUID(s string) UUID {
 	}
 	return u
 }
+
+// Resize is s with length n, keeping its elements and capacity when n fits
+// (a reader reusing a value's slices allocates only when the shape grows).
+func Resize[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s[:n]
+	}
+	return append(s[:cap(s)], make([]T, n-cap(s))...)
+}
+
+// SortedKeys are the keys of m in ascending order by compare: a map is
+// written in its keys' order (docs/format.md 3.4; a hash too, so the bytes
+// do not depend on Go's map iteration).
+func SortedKeys[K comparable, V any](m map[K]V, compare func(a, b K) int) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compare)
+	return keys
+}
+
+// CompareChar orders char values as C++'s signed char (0x80..0xFF first), as the original's sets and maps.
+func CompareChar(a, b byte) int { return cmp.Compare(int8(a), int8(b)) }
+
+// CompareBool orders false before true.
+func CompareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+// CompareUUID orders uuids by their bytes.
+func CompareUUID(a, b UUID) int { return bytes.Compare(a[:], b[:]) }
+
+// CompareDecimal orders decimals by value (as the original's doubles).
+func CompareDecimal(a, b Decimal) int { return cmp.Compare(a.Float64(), b.Float64()) }

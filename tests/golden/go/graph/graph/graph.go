@@ -4,6 +4,10 @@
 // Package graph is the FBE schema package graph.
 package graph
 
+import (
+	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+)
+
 // Node is the struct graph.Node (type id 1).
 type Node struct {
 	Id        int32
@@ -32,6 +36,151 @@ func (v *Node) Reset() {
 	v.Out_edges = v.Out_edges[:0]
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Node) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 28, 1)
+	w.PutI32(b+8, v.Id)
+	w.String(b, b+12, v.Name)
+	w.PutI64(b+16, v.Value)
+	e1 := w.Vector(b, b+24, len(v.Out_edges), 4)
+	for i2 := range v.Out_edges {
+		w.PutI32(e1+i2*4, v.Out_edges[i2])
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1, 20)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Id = r.I32(b + 8)
+	if n < 16 {
+		return
+	}
+	v.Name = r.String(b, b+12, "name")
+	if n < 24 {
+		return
+	}
+	v.Value = r.I64(b + 16)
+	if n < 28 {
+		return
+	}
+	e3, n4 := r.Vector(b, b+24, 4, 4, "out_edges")
+	v.Out_edges = fbe.Resize(v.Out_edges, n4)
+	for i5 := range n4 {
+		v.Out_edges[i5] = r.I32(e3 + i5*4)
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Node) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Node) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Node) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Node) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("graph.Node")
+	return r.Err()
+}
+
+// VerifyFBENode is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBENode(data []byte, lim *fbe.Limits) error {
+	var v Node
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Node) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Id)
+	w.AppendString(v.Name)
+	w.AppendI64(v.Value)
+	w.AppendCount(len(v.Out_edges))
+	for i6 := range v.Out_edges {
+		w.AppendI32(v.Out_edges[i6])
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Node) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(20) {
+		return
+	}
+	defer r.Leave()
+	if p7 := r.Fixed(4, "id"); p7 >= 0 {
+		v.Id = r.I32(p7)
+	}
+	v.Name = r.FinalString("name")
+	if p8 := r.Fixed(8, "value"); p8 >= 0 {
+		v.Value = r.I64(p8)
+	}
+	n9 := r.FinalCount(4, 4, "out_edges")
+	v.Out_edges = fbe.Resize(v.Out_edges, n9)
+	for i10 := range n9 {
+		if p11 := r.Fixed(4, "out_edges"); p11 >= 0 {
+			v.Out_edges[i10] = r.I32(p11)
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Node) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Node) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Node) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Node) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("graph.Node")
+	return r.Err()
+}
+
+// VerifyFinalNode is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalNode(data []byte, lim *fbe.Limits) error {
+	var v Node
+	return v.ReadFinal(data, lim)
+}
+
 // Edge is the struct graph.Edge (type id 2).
 type Edge struct {
 	Source int32
@@ -58,6 +207,130 @@ func (v *Edge) Reset() {
 	v.Weight = 0
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 20, 2)
+	w.PutI32(b+8, v.Source)
+	w.PutI32(b+12, v.Target)
+	w.PutI32(b+16, v.Weight)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 2, 12)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Source = r.I32(b + 8)
+	if n < 16 {
+		return
+	}
+	v.Target = r.I32(b + 12)
+	if n < 20 {
+		return
+	}
+	v.Weight = r.I32(b + 16)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Edge) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Edge) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Edge) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("graph.Edge")
+	return r.Err()
+}
+
+// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEEdge(data []byte, lim *fbe.Limits) error {
+	var v Edge
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Edge) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Source)
+	w.AppendI32(v.Target)
+	w.AppendI32(v.Weight)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Edge) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "source"); p1 >= 0 {
+		v.Source = r.I32(p1)
+	}
+	if p2 := r.Fixed(4, "target"); p2 >= 0 {
+		v.Target = r.I32(p2)
+	}
+	if p3 := r.Fixed(4, "weight"); p3 >= 0 {
+		v.Weight = r.I32(p3)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Edge) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Edge) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(2)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Edge) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("graph.Edge")
+	return r.Err()
+}
+
+// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
+	var v Edge
+	return v.ReadFinal(data, lim)
+}
+
 // Graph is the struct graph.Graph (type id 3).
 type Graph struct {
 	Nodes []Node
@@ -80,4 +353,163 @@ func NewGraph() *Graph {
 func (v *Graph) Reset() {
 	v.Nodes = v.Nodes[:0]
 	v.Edges = v.Edges[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Graph) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 16, 3)
+	e1 := w.Vector(b, b+8, len(v.Nodes), 4)
+	for i2 := range v.Nodes {
+		(v.Nodes[i2]).FBEWrite(w, b, e1+i2*4)
+	}
+	e3 := w.Vector(b, b+12, len(v.Edges), 4)
+	for i4 := range v.Edges {
+		(v.Edges[i4]).FBEWrite(w, b, e3+i4*4)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Graph) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 3, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e5, n6 := r.Vector(b, b+8, 4, 0, "nodes")
+	v.Nodes = fbe.Resize(v.Nodes, n6)
+	for i7 := range n6 {
+		v.Nodes[i7].FBERead(r, b, e5+i7*4)
+		if r.Failed() {
+			r.UnwindIndex(i7)
+			r.Unwind("nodes")
+			return
+		}
+	}
+	if n < 16 {
+		return
+	}
+	e8, n9 := r.Vector(b, b+12, 4, 0, "edges")
+	v.Edges = fbe.Resize(v.Edges, n9)
+	for i10 := range n9 {
+		v.Edges[i10].FBERead(r, b, e8+i10*4)
+		if r.Failed() {
+			r.UnwindIndex(i10)
+			r.Unwind("edges")
+			return
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Graph) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Graph) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Graph) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Graph) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("graph.Graph")
+	return r.Err()
+}
+
+// VerifyFBEGraph is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEGraph(data []byte, lim *fbe.Limits) error {
+	var v Graph
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Graph) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.Nodes))
+	for i11 := range v.Nodes {
+		(v.Nodes[i11]).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.Edges))
+	for i12 := range v.Edges {
+		(v.Edges[i12]).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Graph) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	n13 := r.FinalCount(20, 0, "nodes")
+	v.Nodes = fbe.Resize(v.Nodes, n13)
+	for i14 := range n13 {
+		v.Nodes[i14].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i14)
+			r.Unwind("nodes")
+			return
+		}
+	}
+	n15 := r.FinalCount(12, 0, "edges")
+	v.Edges = fbe.Resize(v.Edges, n15)
+	for i16 := range n15 {
+		v.Edges[i16].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i16)
+			r.Unwind("edges")
+			return
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Graph) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Graph) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(3)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Graph) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Graph) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 3, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("graph.Graph")
+	return r.Err()
+}
+
+// VerifyFinalGraph is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalGraph(data []byte, lim *fbe.Limits) error {
+	var v Graph
+	return v.ReadFinal(data, lim)
 }

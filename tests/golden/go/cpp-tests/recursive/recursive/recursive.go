@@ -4,6 +4,10 @@
 // Package recursive is the FBE schema package recursive.
 package recursive
 
+import (
+	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+)
+
 // Node is the struct recursive.Node (type id 1).
 type Node struct {
 	Id       int32
@@ -28,4 +32,156 @@ func (v *Node) Reset() {
 	v.Id = 0
 	v.Label = ""
 	v.Children = v.Children[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Node) FBEWrite(w *fbe.Writer, base, slot int) {
+	if !w.Enter("recursive.Node") {
+		return
+	}
+	defer w.Leave()
+	b := w.Struct(base, slot, 20, 1)
+	w.PutI32(b+8, v.Id)
+	w.String(b, b+12, v.Label)
+	e1 := w.Vector(b, b+16, len(v.Children), 4)
+	for i2 := range v.Children {
+		(v.Children[i2]).FBEWrite(w, b, e1+i2*4)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1, 12)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Id = r.I32(b + 8)
+	if n < 16 {
+		return
+	}
+	v.Label = r.String(b, b+12, "label")
+	if n < 20 {
+		return
+	}
+	e3, n4 := r.Vector(b, b+16, 4, 0, "children")
+	v.Children = fbe.Resize(v.Children, n4)
+	for i5 := range n4 {
+		v.Children[i5].FBERead(r, b, e3+i5*4)
+		if r.Failed() {
+			r.UnwindIndex(i5)
+			r.Unwind("children")
+			return
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Node) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Node) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Node) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Node) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("recursive.Node")
+	return r.Err()
+}
+
+// VerifyFBENode is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBENode(data []byte, lim *fbe.Limits) error {
+	var v Node
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Node) FBEWriteFinal(w *fbe.Writer) {
+	if !w.Enter("recursive.Node") {
+		return
+	}
+	defer w.Leave()
+	w.AppendI32(v.Id)
+	w.AppendString(v.Label)
+	w.AppendCount(len(v.Children))
+	for i6 := range v.Children {
+		(v.Children[i6]).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Node) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	if p7 := r.Fixed(4, "id"); p7 >= 0 {
+		v.Id = r.I32(p7)
+	}
+	v.Label = r.FinalString("label")
+	n8 := r.FinalCount(12, 0, "children")
+	v.Children = fbe.Resize(v.Children, n8)
+	for i9 := range n8 {
+		v.Children[i9].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i9)
+			r.Unwind("children")
+			return
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Node) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Node) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Node) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Node) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("recursive.Node")
+	return r.Err()
+}
+
+// VerifyFinalNode is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalNode(data []byte, lim *fbe.Limits) error {
+	var v Node
+	return v.ReadFinal(data, lim)
 }

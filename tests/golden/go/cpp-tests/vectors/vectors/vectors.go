@@ -4,6 +4,10 @@
 // Package vectors is the FBE schema package vectors.
 package vectors
 
+import (
+	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+)
+
 // Edge is the struct vectors.Edge (type id 1).
 type Edge struct {
 	Source int32
@@ -28,6 +32,130 @@ func (v *Edge) Reset() {
 	v.Source = 0
 	v.Target = 0
 	v.Weight = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 20, 1)
+	w.PutI32(b+8, v.Source)
+	w.PutI32(b+12, v.Target)
+	w.PutI32(b+16, v.Weight)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1, 12)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Source = r.I32(b + 8)
+	if n < 16 {
+		return
+	}
+	v.Target = r.I32(b + 12)
+	if n < 20 {
+		return
+	}
+	v.Weight = r.I32(b + 16)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Edge) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Edge) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Edge) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("vectors.Edge")
+	return r.Err()
+}
+
+// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEEdge(data []byte, lim *fbe.Limits) error {
+	var v Edge
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Edge) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Source)
+	w.AppendI32(v.Target)
+	w.AppendI32(v.Weight)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Edge) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "source"); p1 >= 0 {
+		v.Source = r.I32(p1)
+	}
+	if p2 := r.Fixed(4, "target"); p2 >= 0 {
+		v.Target = r.I32(p2)
+	}
+	if p3 := r.Fixed(4, "weight"); p3 >= 0 {
+		v.Weight = r.I32(p3)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Edge) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Edge) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Edge) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("vectors.Edge")
+	return r.Err()
+}
+
+// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
+	var v Edge
+	return v.ReadFinal(data, lim)
 }
 
 // Point is the struct vectors.Point (type id 2).
@@ -56,6 +184,130 @@ func (v *Point) Reset() {
 	v.Y = 0
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Point) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 19, 2)
+	w.PutBool(b+8, v.Flag)
+	w.PutI64(b+9, v.X)
+	w.PutI16(b+17, v.Y)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Point) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 2, 11)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 9 {
+		return
+	}
+	v.Flag = r.Bool(b + 8)
+	if n < 17 {
+		return
+	}
+	v.X = r.I64(b + 9)
+	if n < 19 {
+		return
+	}
+	v.Y = r.I16(b + 17)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Point) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Point) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Point) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Point) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("vectors.Point")
+	return r.Err()
+}
+
+// VerifyFBEPoint is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEPoint(data []byte, lim *fbe.Limits) error {
+	var v Point
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Point) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendBool(v.Flag)
+	w.AppendI64(v.X)
+	w.AppendI16(v.Y)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Point) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(11) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(1, "flag"); p1 >= 0 {
+		v.Flag = r.Bool(p1)
+	}
+	if p2 := r.Fixed(8, "x"); p2 >= 0 {
+		v.X = r.I64(p2)
+	}
+	if p3 := r.Fixed(2, "y"); p3 >= 0 {
+		v.Y = r.I16(p3)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Point) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Point) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(2)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Point) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Point) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("vectors.Point")
+	return r.Err()
+}
+
+// VerifyFinalPoint is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalPoint(data []byte, lim *fbe.Limits) error {
+	var v Point
+	return v.ReadFinal(data, lim)
+}
+
 // Point3 is the struct vectors.Point3 (type id 3).
 type Point3 struct {
 	Point
@@ -80,6 +332,134 @@ func (v *Point3) Reset() {
 	v.Z = 0
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Point3) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 27, 3)
+	w.PutBool(b+8, v.Flag)
+	w.PutI64(b+9, v.X)
+	w.PutI16(b+17, v.Y)
+	w.PutF64(b+19, v.Z)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Point3) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 3, 19)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 19 {
+		v.Flag = r.Bool(b + 8)
+		v.X = r.I64(b + 9)
+		v.Y = r.I16(b + 17)
+	} else {
+		return
+	}
+	if n < 27 {
+		return
+	}
+	v.Z = r.F64(b + 19)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Point3) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Point3) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Point3) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Point3) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("vectors.Point3")
+	return r.Err()
+}
+
+// VerifyFBEPoint3 is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEPoint3(data []byte, lim *fbe.Limits) error {
+	var v Point3
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Point3) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendBool(v.Flag)
+	w.AppendI64(v.X)
+	w.AppendI16(v.Y)
+	w.AppendF64(v.Z)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Point3) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(19) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(1, "flag"); p1 >= 0 {
+		v.Flag = r.Bool(p1)
+	}
+	if p2 := r.Fixed(8, "x"); p2 >= 0 {
+		v.X = r.I64(p2)
+	}
+	if p3 := r.Fixed(2, "y"); p3 >= 0 {
+		v.Y = r.I16(p3)
+	}
+	if p4 := r.Fixed(8, "z"); p4 >= 0 {
+		v.Z = r.F64(p4)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Point3) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Point3) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(3)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Point3) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Point3) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 3, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("vectors.Point3")
+	return r.Err()
+}
+
+// VerifyFinalPoint3 is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalPoint3(data []byte, lim *fbe.Limits) error {
+	var v Point3
+	return v.ReadFinal(data, lim)
+}
+
 // Named is the struct vectors.Named (type id 4).
 type Named struct {
 	Name   string
@@ -102,6 +482,133 @@ func NewNamed() *Named {
 func (v *Named) Reset() {
 	v.Name = ""
 	v.Values = v.Values[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Named) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 16, 4)
+	w.String(b, b+8, v.Name)
+	e1 := w.Vector(b, b+12, len(v.Values), 4)
+	for i2 := range v.Values {
+		w.PutI32(e1+i2*4, v.Values[i2])
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Named) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 4, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Name = r.String(b, b+8, "name")
+	if n < 16 {
+		return
+	}
+	e3, n4 := r.Vector(b, b+12, 4, 4, "values")
+	v.Values = fbe.Resize(v.Values, n4)
+	for i5 := range n4 {
+		v.Values[i5] = r.I32(e3 + i5*4)
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Named) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Named) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Named) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Named) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("vectors.Named")
+	return r.Err()
+}
+
+// VerifyFBENamed is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBENamed(data []byte, lim *fbe.Limits) error {
+	var v Named
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Named) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendString(v.Name)
+	w.AppendCount(len(v.Values))
+	for i6 := range v.Values {
+		w.AppendI32(v.Values[i6])
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Named) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	v.Name = r.FinalString("name")
+	n7 := r.FinalCount(4, 4, "values")
+	v.Values = fbe.Resize(v.Values, n7)
+	for i8 := range n7 {
+		if p9 := r.Fixed(4, "values"); p9 >= 0 {
+			v.Values[i8] = r.I32(p9)
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Named) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Named) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(4)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Named) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Named) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 4, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("vectors.Named")
+	return r.Err()
+}
+
+// VerifyFinalNamed is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalNamed(data []byte, lim *fbe.Limits) error {
+	var v Named
+	return v.ReadFinal(data, lim)
 }
 
 // Holder is the struct vectors.Holder (type id 10).
@@ -134,4 +641,263 @@ func (v *Holder) Reset() {
 	v.Switches = v.Switches[:0]
 	v.Reals = v.Reals[:0]
 	v.Named = v.Named[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 32, 10)
+	e1 := w.Vector(b, b+8, len(v.Edges), 4)
+	for i2 := range v.Edges {
+		(v.Edges[i2]).FBEWrite(w, b, e1+i2*4)
+	}
+	e3 := w.Vector(b, b+12, len(v.Points), 4)
+	for i4 := range v.Points {
+		(v.Points[i4]).FBEWrite(w, b, e3+i4*4)
+	}
+	e5 := w.Vector(b, b+16, len(v.Ints), 4)
+	for i6 := range v.Ints {
+		w.PutI32(e5+i6*4, v.Ints[i6])
+	}
+	e7 := w.Vector(b, b+20, len(v.Switches), 1)
+	for i8 := range v.Switches {
+		w.PutBool(e7+i8*1, v.Switches[i8])
+	}
+	e9 := w.Vector(b, b+24, len(v.Reals), 8)
+	for i10 := range v.Reals {
+		w.PutF64(e9+i10*8, v.Reals[i10])
+	}
+	e11 := w.Vector(b, b+28, len(v.Named), 4)
+	for i12 := range v.Named {
+		(v.Named[i12]).FBEWrite(w, b, e11+i12*4)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 10, 24)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e13, n14 := r.Vector(b, b+8, 4, 0, "edges")
+	v.Edges = fbe.Resize(v.Edges, n14)
+	for i15 := range n14 {
+		v.Edges[i15].FBERead(r, b, e13+i15*4)
+		if r.Failed() {
+			r.UnwindIndex(i15)
+			r.Unwind("edges")
+			return
+		}
+	}
+	if n < 16 {
+		return
+	}
+	e16, n17 := r.Vector(b, b+12, 4, 0, "points")
+	v.Points = fbe.Resize(v.Points, n17)
+	for i18 := range n17 {
+		v.Points[i18].FBERead(r, b, e16+i18*4)
+		if r.Failed() {
+			r.UnwindIndex(i18)
+			r.Unwind("points")
+			return
+		}
+	}
+	if n < 20 {
+		return
+	}
+	e19, n20 := r.Vector(b, b+16, 4, 4, "ints")
+	v.Ints = fbe.Resize(v.Ints, n20)
+	for i21 := range n20 {
+		v.Ints[i21] = r.I32(e19 + i21*4)
+	}
+	if n < 24 {
+		return
+	}
+	e22, n23 := r.Vector(b, b+20, 1, 1, "switches")
+	v.Switches = fbe.Resize(v.Switches, n23)
+	for i24 := range n23 {
+		v.Switches[i24] = r.Bool(e22 + i24*1)
+	}
+	if n < 28 {
+		return
+	}
+	e25, n26 := r.Vector(b, b+24, 8, 8, "reals")
+	v.Reals = fbe.Resize(v.Reals, n26)
+	for i27 := range n26 {
+		v.Reals[i27] = r.F64(e25 + i27*8)
+	}
+	if n < 32 {
+		return
+	}
+	e28, n29 := r.Vector(b, b+28, 4, 0, "named")
+	v.Named = fbe.Resize(v.Named, n29)
+	for i30 := range n29 {
+		v.Named[i30].FBERead(r, b, e28+i30*4)
+		if r.Failed() {
+			r.UnwindIndex(i30)
+			r.Unwind("named")
+			return
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Holder) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Holder) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Holder) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Holder) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("vectors.Holder")
+	return r.Err()
+}
+
+// VerifyFBEHolder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEHolder(data []byte, lim *fbe.Limits) error {
+	var v Holder
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Holder) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.Edges))
+	for i31 := range v.Edges {
+		(v.Edges[i31]).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.Points))
+	for i32 := range v.Points {
+		(v.Points[i32]).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.Ints))
+	for i33 := range v.Ints {
+		w.AppendI32(v.Ints[i33])
+	}
+	w.AppendCount(len(v.Switches))
+	for i34 := range v.Switches {
+		w.AppendBool(v.Switches[i34])
+	}
+	w.AppendCount(len(v.Reals))
+	for i35 := range v.Reals {
+		w.AppendF64(v.Reals[i35])
+	}
+	w.AppendCount(len(v.Named))
+	for i36 := range v.Named {
+		(v.Named[i36]).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Holder) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(24) {
+		return
+	}
+	defer r.Leave()
+	n37 := r.FinalCount(12, 0, "edges")
+	v.Edges = fbe.Resize(v.Edges, n37)
+	for i38 := range n37 {
+		v.Edges[i38].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i38)
+			r.Unwind("edges")
+			return
+		}
+	}
+	n39 := r.FinalCount(19, 0, "points")
+	v.Points = fbe.Resize(v.Points, n39)
+	for i40 := range n39 {
+		v.Points[i40].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i40)
+			r.Unwind("points")
+			return
+		}
+	}
+	n41 := r.FinalCount(4, 4, "ints")
+	v.Ints = fbe.Resize(v.Ints, n41)
+	for i42 := range n41 {
+		if p43 := r.Fixed(4, "ints"); p43 >= 0 {
+			v.Ints[i42] = r.I32(p43)
+		}
+	}
+	n44 := r.FinalCount(1, 1, "switches")
+	v.Switches = fbe.Resize(v.Switches, n44)
+	for i45 := range n44 {
+		if p46 := r.Fixed(1, "switches"); p46 >= 0 {
+			v.Switches[i45] = r.Bool(p46)
+		}
+	}
+	n47 := r.FinalCount(8, 8, "reals")
+	v.Reals = fbe.Resize(v.Reals, n47)
+	for i48 := range n47 {
+		if p49 := r.Fixed(8, "reals"); p49 >= 0 {
+			v.Reals[i48] = r.F64(p49)
+		}
+	}
+	n50 := r.FinalCount(8, 0, "named")
+	v.Named = fbe.Resize(v.Named, n50)
+	for i51 := range n50 {
+		v.Named[i51].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i51)
+			r.Unwind("named")
+			return
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Holder) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Holder) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(10)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Holder) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Holder) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 10, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("vectors.Holder")
+	return r.Err()
+}
+
+// VerifyFinalHolder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalHolder(data []byte, lim *fbe.Limits) error {
+	var v Holder
+	return v.ReadFinal(data, lim)
 }

@@ -4,6 +4,10 @@
 // Package vectors_new is the FBE schema package vectors_new.
 package vectors_new
 
+import (
+	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+)
+
 // Edge is the struct vectors_new.Edge (type id 1).
 type Edge struct {
 	Source int32
@@ -32,6 +36,137 @@ func (v *Edge) Reset() {
 	v.Note = ""
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 24, 1)
+	w.PutI32(b+8, v.Source)
+	w.PutI32(b+12, v.Target)
+	w.PutI32(b+16, v.Weight)
+	w.String(b, b+20, v.Note)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Source = r.I32(b + 8)
+	if n < 16 {
+		return
+	}
+	v.Target = r.I32(b + 12)
+	if n < 20 {
+		return
+	}
+	v.Weight = r.I32(b + 16)
+	if n < 24 {
+		return
+	}
+	v.Note = r.String(b, b+20, "note")
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Edge) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Edge) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Edge) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("vectors_new.Edge")
+	return r.Err()
+}
+
+// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEEdge(data []byte, lim *fbe.Limits) error {
+	var v Edge
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Edge) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Source)
+	w.AppendI32(v.Target)
+	w.AppendI32(v.Weight)
+	w.AppendString(v.Note)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Edge) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "source"); p1 >= 0 {
+		v.Source = r.I32(p1)
+	}
+	if p2 := r.Fixed(4, "target"); p2 >= 0 {
+		v.Target = r.I32(p2)
+	}
+	if p3 := r.Fixed(4, "weight"); p3 >= 0 {
+		v.Weight = r.I32(p3)
+	}
+	v.Note = r.FinalString("note")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Edge) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Edge) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Edge) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("vectors_new.Edge")
+	return r.Err()
+}
+
+// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
+	var v Edge
+	return v.ReadFinal(data, lim)
+}
+
 // Holder is the struct vectors_new.Holder (type id 10).
 type Holder struct {
 	Edges []Edge
@@ -52,4 +187,132 @@ func NewHolder() *Holder {
 // Reset sets every field to the schema's default.
 func (v *Holder) Reset() {
 	v.Edges = v.Edges[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 10)
+	e1 := w.Vector(b, b+8, len(v.Edges), 4)
+	for i2 := range v.Edges {
+		(v.Edges[i2]).FBEWrite(w, b, e1+i2*4)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 10, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e3, n4 := r.Vector(b, b+8, 4, 0, "edges")
+	v.Edges = fbe.Resize(v.Edges, n4)
+	for i5 := range n4 {
+		v.Edges[i5].FBERead(r, b, e3+i5*4)
+		if r.Failed() {
+			r.UnwindIndex(i5)
+			r.Unwind("edges")
+			return
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Holder) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Holder) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Holder) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Holder) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("vectors_new.Holder")
+	return r.Err()
+}
+
+// VerifyFBEHolder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEHolder(data []byte, lim *fbe.Limits) error {
+	var v Holder
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Holder) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.Edges))
+	for i6 := range v.Edges {
+		(v.Edges[i6]).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Holder) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	n7 := r.FinalCount(16, 0, "edges")
+	v.Edges = fbe.Resize(v.Edges, n7)
+	for i8 := range n7 {
+		v.Edges[i8].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i8)
+			r.Unwind("edges")
+			return
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Holder) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Holder) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(10)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Holder) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Holder) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 10, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("vectors_new.Holder")
+	return r.Err()
+}
+
+// VerifyFinalHolder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalHolder(data []byte, lim *fbe.Limits) error {
+	var v Holder
+	return v.ReadFinal(data, lim)
 }

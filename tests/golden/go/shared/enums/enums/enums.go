@@ -4,6 +4,10 @@
 // Package enums is the FBE schema package enums.
 package enums
 
+import (
+	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+)
+
 // EnumByte is the enum enums.EnumByte (on the wire: uint8).
 type EnumByte uint8
 
@@ -286,4 +290,695 @@ func (v *Enums) Reset() {
 	v.Uint64b3 = EnumUInt64ENUM_VALUE_3
 	v.Uint64b4 = EnumUInt64ENUM_VALUE_4
 	v.Uint64b5 = EnumUInt64ENUM_VALUE_5
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Enums) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 224, 1)
+	w.PutU8(b+8, uint8(v.Byte0))
+	w.PutU8(b+9, uint8(v.Byte1))
+	w.PutU8(b+10, uint8(v.Byte2))
+	w.PutU8(b+11, uint8(v.Byte3))
+	w.PutU8(b+12, uint8(v.Byte4))
+	w.PutU8(b+13, uint8(v.Byte5))
+	w.PutU8(b+14, uint8(v.Char0))
+	w.PutU8(b+15, uint8(v.Char1))
+	w.PutU8(b+16, uint8(v.Char2))
+	w.PutU8(b+17, uint8(v.Char3))
+	w.PutU8(b+18, uint8(v.Char4))
+	w.PutU8(b+19, uint8(v.Char5))
+	w.PutU32(b+20, uint32(v.Wchar0))
+	w.PutU32(b+24, uint32(v.Wchar1))
+	w.PutU32(b+28, uint32(v.Wchar2))
+	w.PutU32(b+32, uint32(v.Wchar3))
+	w.PutU32(b+36, uint32(v.Wchar4))
+	w.PutU32(b+40, uint32(v.Wchar5))
+	w.PutI8(b+44, int8(v.Int8b0))
+	w.PutI8(b+45, int8(v.Int8b1))
+	w.PutI8(b+46, int8(v.Int8b2))
+	w.PutI8(b+47, int8(v.Int8b3))
+	w.PutI8(b+48, int8(v.Int8b4))
+	w.PutI8(b+49, int8(v.Int8b5))
+	w.PutU8(b+50, uint8(v.Uint8b0))
+	w.PutU8(b+51, uint8(v.Uint8b1))
+	w.PutU8(b+52, uint8(v.Uint8b2))
+	w.PutU8(b+53, uint8(v.Uint8b3))
+	w.PutU8(b+54, uint8(v.Uint8b4))
+	w.PutU8(b+55, uint8(v.Uint8b5))
+	w.PutI16(b+56, int16(v.Int16b0))
+	w.PutI16(b+58, int16(v.Int16b1))
+	w.PutI16(b+60, int16(v.Int16b2))
+	w.PutI16(b+62, int16(v.Int16b3))
+	w.PutI16(b+64, int16(v.Int16b4))
+	w.PutI16(b+66, int16(v.Int16b5))
+	w.PutU16(b+68, uint16(v.Uint16b0))
+	w.PutU16(b+70, uint16(v.Uint16b1))
+	w.PutU16(b+72, uint16(v.Uint16b2))
+	w.PutU16(b+74, uint16(v.Uint16b3))
+	w.PutU16(b+76, uint16(v.Uint16b4))
+	w.PutU16(b+78, uint16(v.Uint16b5))
+	w.PutI32(b+80, int32(v.Int32b0))
+	w.PutI32(b+84, int32(v.Int32b1))
+	w.PutI32(b+88, int32(v.Int32b2))
+	w.PutI32(b+92, int32(v.Int32b3))
+	w.PutI32(b+96, int32(v.Int32b4))
+	w.PutI32(b+100, int32(v.Int32b5))
+	w.PutU32(b+104, uint32(v.Uint32b0))
+	w.PutU32(b+108, uint32(v.Uint32b1))
+	w.PutU32(b+112, uint32(v.Uint32b2))
+	w.PutU32(b+116, uint32(v.Uint32b3))
+	w.PutU32(b+120, uint32(v.Uint32b4))
+	w.PutU32(b+124, uint32(v.Uint32b5))
+	w.PutI64(b+128, int64(v.Int64b0))
+	w.PutI64(b+136, int64(v.Int64b1))
+	w.PutI64(b+144, int64(v.Int64b2))
+	w.PutI64(b+152, int64(v.Int64b3))
+	w.PutI64(b+160, int64(v.Int64b4))
+	w.PutI64(b+168, int64(v.Int64b5))
+	w.PutU64(b+176, uint64(v.Uint64b0))
+	w.PutU64(b+184, uint64(v.Uint64b1))
+	w.PutU64(b+192, uint64(v.Uint64b2))
+	w.PutU64(b+200, uint64(v.Uint64b3))
+	w.PutU64(b+208, uint64(v.Uint64b4))
+	w.PutU64(b+216, uint64(v.Uint64b5))
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Enums) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1, 216)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 9 {
+		return
+	}
+	v.Byte0 = EnumByte(r.U8(b + 8))
+	if n < 10 {
+		return
+	}
+	v.Byte1 = EnumByte(r.U8(b + 9))
+	if n < 11 {
+		return
+	}
+	v.Byte2 = EnumByte(r.U8(b + 10))
+	if n < 12 {
+		return
+	}
+	v.Byte3 = EnumByte(r.U8(b + 11))
+	if n < 13 {
+		return
+	}
+	v.Byte4 = EnumByte(r.U8(b + 12))
+	if n < 14 {
+		return
+	}
+	v.Byte5 = EnumByte(r.U8(b + 13))
+	if n < 15 {
+		return
+	}
+	v.Char0 = EnumChar(r.U8(b + 14))
+	if n < 16 {
+		return
+	}
+	v.Char1 = EnumChar(r.U8(b + 15))
+	if n < 17 {
+		return
+	}
+	v.Char2 = EnumChar(r.U8(b + 16))
+	if n < 18 {
+		return
+	}
+	v.Char3 = EnumChar(r.U8(b + 17))
+	if n < 19 {
+		return
+	}
+	v.Char4 = EnumChar(r.U8(b + 18))
+	if n < 20 {
+		return
+	}
+	v.Char5 = EnumChar(r.U8(b + 19))
+	if n < 24 {
+		return
+	}
+	v.Wchar0 = EnumWChar(r.U32(b + 20))
+	if n < 28 {
+		return
+	}
+	v.Wchar1 = EnumWChar(r.U32(b + 24))
+	if n < 32 {
+		return
+	}
+	v.Wchar2 = EnumWChar(r.U32(b + 28))
+	if n < 36 {
+		return
+	}
+	v.Wchar3 = EnumWChar(r.U32(b + 32))
+	if n < 40 {
+		return
+	}
+	v.Wchar4 = EnumWChar(r.U32(b + 36))
+	if n < 44 {
+		return
+	}
+	v.Wchar5 = EnumWChar(r.U32(b + 40))
+	if n < 45 {
+		return
+	}
+	v.Int8b0 = EnumInt8(r.I8(b + 44))
+	if n < 46 {
+		return
+	}
+	v.Int8b1 = EnumInt8(r.I8(b + 45))
+	if n < 47 {
+		return
+	}
+	v.Int8b2 = EnumInt8(r.I8(b + 46))
+	if n < 48 {
+		return
+	}
+	v.Int8b3 = EnumInt8(r.I8(b + 47))
+	if n < 49 {
+		return
+	}
+	v.Int8b4 = EnumInt8(r.I8(b + 48))
+	if n < 50 {
+		return
+	}
+	v.Int8b5 = EnumInt8(r.I8(b + 49))
+	if n < 51 {
+		return
+	}
+	v.Uint8b0 = EnumUInt8(r.U8(b + 50))
+	if n < 52 {
+		return
+	}
+	v.Uint8b1 = EnumUInt8(r.U8(b + 51))
+	if n < 53 {
+		return
+	}
+	v.Uint8b2 = EnumUInt8(r.U8(b + 52))
+	if n < 54 {
+		return
+	}
+	v.Uint8b3 = EnumUInt8(r.U8(b + 53))
+	if n < 55 {
+		return
+	}
+	v.Uint8b4 = EnumUInt8(r.U8(b + 54))
+	if n < 56 {
+		return
+	}
+	v.Uint8b5 = EnumUInt8(r.U8(b + 55))
+	if n < 58 {
+		return
+	}
+	v.Int16b0 = EnumInt16(r.I16(b + 56))
+	if n < 60 {
+		return
+	}
+	v.Int16b1 = EnumInt16(r.I16(b + 58))
+	if n < 62 {
+		return
+	}
+	v.Int16b2 = EnumInt16(r.I16(b + 60))
+	if n < 64 {
+		return
+	}
+	v.Int16b3 = EnumInt16(r.I16(b + 62))
+	if n < 66 {
+		return
+	}
+	v.Int16b4 = EnumInt16(r.I16(b + 64))
+	if n < 68 {
+		return
+	}
+	v.Int16b5 = EnumInt16(r.I16(b + 66))
+	if n < 70 {
+		return
+	}
+	v.Uint16b0 = EnumUInt16(r.U16(b + 68))
+	if n < 72 {
+		return
+	}
+	v.Uint16b1 = EnumUInt16(r.U16(b + 70))
+	if n < 74 {
+		return
+	}
+	v.Uint16b2 = EnumUInt16(r.U16(b + 72))
+	if n < 76 {
+		return
+	}
+	v.Uint16b3 = EnumUInt16(r.U16(b + 74))
+	if n < 78 {
+		return
+	}
+	v.Uint16b4 = EnumUInt16(r.U16(b + 76))
+	if n < 80 {
+		return
+	}
+	v.Uint16b5 = EnumUInt16(r.U16(b + 78))
+	if n < 84 {
+		return
+	}
+	v.Int32b0 = EnumInt32(r.I32(b + 80))
+	if n < 88 {
+		return
+	}
+	v.Int32b1 = EnumInt32(r.I32(b + 84))
+	if n < 92 {
+		return
+	}
+	v.Int32b2 = EnumInt32(r.I32(b + 88))
+	if n < 96 {
+		return
+	}
+	v.Int32b3 = EnumInt32(r.I32(b + 92))
+	if n < 100 {
+		return
+	}
+	v.Int32b4 = EnumInt32(r.I32(b + 96))
+	if n < 104 {
+		return
+	}
+	v.Int32b5 = EnumInt32(r.I32(b + 100))
+	if n < 108 {
+		return
+	}
+	v.Uint32b0 = EnumUInt32(r.U32(b + 104))
+	if n < 112 {
+		return
+	}
+	v.Uint32b1 = EnumUInt32(r.U32(b + 108))
+	if n < 116 {
+		return
+	}
+	v.Uint32b2 = EnumUInt32(r.U32(b + 112))
+	if n < 120 {
+		return
+	}
+	v.Uint32b3 = EnumUInt32(r.U32(b + 116))
+	if n < 124 {
+		return
+	}
+	v.Uint32b4 = EnumUInt32(r.U32(b + 120))
+	if n < 128 {
+		return
+	}
+	v.Uint32b5 = EnumUInt32(r.U32(b + 124))
+	if n < 136 {
+		return
+	}
+	v.Int64b0 = EnumInt64(r.I64(b + 128))
+	if n < 144 {
+		return
+	}
+	v.Int64b1 = EnumInt64(r.I64(b + 136))
+	if n < 152 {
+		return
+	}
+	v.Int64b2 = EnumInt64(r.I64(b + 144))
+	if n < 160 {
+		return
+	}
+	v.Int64b3 = EnumInt64(r.I64(b + 152))
+	if n < 168 {
+		return
+	}
+	v.Int64b4 = EnumInt64(r.I64(b + 160))
+	if n < 176 {
+		return
+	}
+	v.Int64b5 = EnumInt64(r.I64(b + 168))
+	if n < 184 {
+		return
+	}
+	v.Uint64b0 = EnumUInt64(r.U64(b + 176))
+	if n < 192 {
+		return
+	}
+	v.Uint64b1 = EnumUInt64(r.U64(b + 184))
+	if n < 200 {
+		return
+	}
+	v.Uint64b2 = EnumUInt64(r.U64(b + 192))
+	if n < 208 {
+		return
+	}
+	v.Uint64b3 = EnumUInt64(r.U64(b + 200))
+	if n < 216 {
+		return
+	}
+	v.Uint64b4 = EnumUInt64(r.U64(b + 208))
+	if n < 224 {
+		return
+	}
+	v.Uint64b5 = EnumUInt64(r.U64(b + 216))
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Enums) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Enums) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Enums) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Enums) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("enums.Enums")
+	return r.Err()
+}
+
+// VerifyFBEEnums is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEEnums(data []byte, lim *fbe.Limits) error {
+	var v Enums
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Enums) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendU8(uint8(v.Byte0))
+	w.AppendU8(uint8(v.Byte1))
+	w.AppendU8(uint8(v.Byte2))
+	w.AppendU8(uint8(v.Byte3))
+	w.AppendU8(uint8(v.Byte4))
+	w.AppendU8(uint8(v.Byte5))
+	w.AppendU8(uint8(v.Char0))
+	w.AppendU8(uint8(v.Char1))
+	w.AppendU8(uint8(v.Char2))
+	w.AppendU8(uint8(v.Char3))
+	w.AppendU8(uint8(v.Char4))
+	w.AppendU8(uint8(v.Char5))
+	w.AppendU32(uint32(v.Wchar0))
+	w.AppendU32(uint32(v.Wchar1))
+	w.AppendU32(uint32(v.Wchar2))
+	w.AppendU32(uint32(v.Wchar3))
+	w.AppendU32(uint32(v.Wchar4))
+	w.AppendU32(uint32(v.Wchar5))
+	w.AppendI8(int8(v.Int8b0))
+	w.AppendI8(int8(v.Int8b1))
+	w.AppendI8(int8(v.Int8b2))
+	w.AppendI8(int8(v.Int8b3))
+	w.AppendI8(int8(v.Int8b4))
+	w.AppendI8(int8(v.Int8b5))
+	w.AppendU8(uint8(v.Uint8b0))
+	w.AppendU8(uint8(v.Uint8b1))
+	w.AppendU8(uint8(v.Uint8b2))
+	w.AppendU8(uint8(v.Uint8b3))
+	w.AppendU8(uint8(v.Uint8b4))
+	w.AppendU8(uint8(v.Uint8b5))
+	w.AppendI16(int16(v.Int16b0))
+	w.AppendI16(int16(v.Int16b1))
+	w.AppendI16(int16(v.Int16b2))
+	w.AppendI16(int16(v.Int16b3))
+	w.AppendI16(int16(v.Int16b4))
+	w.AppendI16(int16(v.Int16b5))
+	w.AppendU16(uint16(v.Uint16b0))
+	w.AppendU16(uint16(v.Uint16b1))
+	w.AppendU16(uint16(v.Uint16b2))
+	w.AppendU16(uint16(v.Uint16b3))
+	w.AppendU16(uint16(v.Uint16b4))
+	w.AppendU16(uint16(v.Uint16b5))
+	w.AppendI32(int32(v.Int32b0))
+	w.AppendI32(int32(v.Int32b1))
+	w.AppendI32(int32(v.Int32b2))
+	w.AppendI32(int32(v.Int32b3))
+	w.AppendI32(int32(v.Int32b4))
+	w.AppendI32(int32(v.Int32b5))
+	w.AppendU32(uint32(v.Uint32b0))
+	w.AppendU32(uint32(v.Uint32b1))
+	w.AppendU32(uint32(v.Uint32b2))
+	w.AppendU32(uint32(v.Uint32b3))
+	w.AppendU32(uint32(v.Uint32b4))
+	w.AppendU32(uint32(v.Uint32b5))
+	w.AppendI64(int64(v.Int64b0))
+	w.AppendI64(int64(v.Int64b1))
+	w.AppendI64(int64(v.Int64b2))
+	w.AppendI64(int64(v.Int64b3))
+	w.AppendI64(int64(v.Int64b4))
+	w.AppendI64(int64(v.Int64b5))
+	w.AppendU64(uint64(v.Uint64b0))
+	w.AppendU64(uint64(v.Uint64b1))
+	w.AppendU64(uint64(v.Uint64b2))
+	w.AppendU64(uint64(v.Uint64b3))
+	w.AppendU64(uint64(v.Uint64b4))
+	w.AppendU64(uint64(v.Uint64b5))
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Enums) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(216) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(1, "byte0"); p1 >= 0 {
+		v.Byte0 = EnumByte(r.U8(p1))
+	}
+	if p2 := r.Fixed(1, "byte1"); p2 >= 0 {
+		v.Byte1 = EnumByte(r.U8(p2))
+	}
+	if p3 := r.Fixed(1, "byte2"); p3 >= 0 {
+		v.Byte2 = EnumByte(r.U8(p3))
+	}
+	if p4 := r.Fixed(1, "byte3"); p4 >= 0 {
+		v.Byte3 = EnumByte(r.U8(p4))
+	}
+	if p5 := r.Fixed(1, "byte4"); p5 >= 0 {
+		v.Byte4 = EnumByte(r.U8(p5))
+	}
+	if p6 := r.Fixed(1, "byte5"); p6 >= 0 {
+		v.Byte5 = EnumByte(r.U8(p6))
+	}
+	if p7 := r.Fixed(1, "char0"); p7 >= 0 {
+		v.Char0 = EnumChar(r.U8(p7))
+	}
+	if p8 := r.Fixed(1, "char1"); p8 >= 0 {
+		v.Char1 = EnumChar(r.U8(p8))
+	}
+	if p9 := r.Fixed(1, "char2"); p9 >= 0 {
+		v.Char2 = EnumChar(r.U8(p9))
+	}
+	if p10 := r.Fixed(1, "char3"); p10 >= 0 {
+		v.Char3 = EnumChar(r.U8(p10))
+	}
+	if p11 := r.Fixed(1, "char4"); p11 >= 0 {
+		v.Char4 = EnumChar(r.U8(p11))
+	}
+	if p12 := r.Fixed(1, "char5"); p12 >= 0 {
+		v.Char5 = EnumChar(r.U8(p12))
+	}
+	if p13 := r.Fixed(4, "wchar0"); p13 >= 0 {
+		v.Wchar0 = EnumWChar(r.U32(p13))
+	}
+	if p14 := r.Fixed(4, "wchar1"); p14 >= 0 {
+		v.Wchar1 = EnumWChar(r.U32(p14))
+	}
+	if p15 := r.Fixed(4, "wchar2"); p15 >= 0 {
+		v.Wchar2 = EnumWChar(r.U32(p15))
+	}
+	if p16 := r.Fixed(4, "wchar3"); p16 >= 0 {
+		v.Wchar3 = EnumWChar(r.U32(p16))
+	}
+	if p17 := r.Fixed(4, "wchar4"); p17 >= 0 {
+		v.Wchar4 = EnumWChar(r.U32(p17))
+	}
+	if p18 := r.Fixed(4, "wchar5"); p18 >= 0 {
+		v.Wchar5 = EnumWChar(r.U32(p18))
+	}
+	if p19 := r.Fixed(1, "int8b0"); p19 >= 0 {
+		v.Int8b0 = EnumInt8(r.I8(p19))
+	}
+	if p20 := r.Fixed(1, "int8b1"); p20 >= 0 {
+		v.Int8b1 = EnumInt8(r.I8(p20))
+	}
+	if p21 := r.Fixed(1, "int8b2"); p21 >= 0 {
+		v.Int8b2 = EnumInt8(r.I8(p21))
+	}
+	if p22 := r.Fixed(1, "int8b3"); p22 >= 0 {
+		v.Int8b3 = EnumInt8(r.I8(p22))
+	}
+	if p23 := r.Fixed(1, "int8b4"); p23 >= 0 {
+		v.Int8b4 = EnumInt8(r.I8(p23))
+	}
+	if p24 := r.Fixed(1, "int8b5"); p24 >= 0 {
+		v.Int8b5 = EnumInt8(r.I8(p24))
+	}
+	if p25 := r.Fixed(1, "uint8b0"); p25 >= 0 {
+		v.Uint8b0 = EnumUInt8(r.U8(p25))
+	}
+	if p26 := r.Fixed(1, "uint8b1"); p26 >= 0 {
+		v.Uint8b1 = EnumUInt8(r.U8(p26))
+	}
+	if p27 := r.Fixed(1, "uint8b2"); p27 >= 0 {
+		v.Uint8b2 = EnumUInt8(r.U8(p27))
+	}
+	if p28 := r.Fixed(1, "uint8b3"); p28 >= 0 {
+		v.Uint8b3 = EnumUInt8(r.U8(p28))
+	}
+	if p29 := r.Fixed(1, "uint8b4"); p29 >= 0 {
+		v.Uint8b4 = EnumUInt8(r.U8(p29))
+	}
+	if p30 := r.Fixed(1, "uint8b5"); p30 >= 0 {
+		v.Uint8b5 = EnumUInt8(r.U8(p30))
+	}
+	if p31 := r.Fixed(2, "int16b0"); p31 >= 0 {
+		v.Int16b0 = EnumInt16(r.I16(p31))
+	}
+	if p32 := r.Fixed(2, "int16b1"); p32 >= 0 {
+		v.Int16b1 = EnumInt16(r.I16(p32))
+	}
+	if p33 := r.Fixed(2, "int16b2"); p33 >= 0 {
+		v.Int16b2 = EnumInt16(r.I16(p33))
+	}
+	if p34 := r.Fixed(2, "int16b3"); p34 >= 0 {
+		v.Int16b3 = EnumInt16(r.I16(p34))
+	}
+	if p35 := r.Fixed(2, "int16b4"); p35 >= 0 {
+		v.Int16b4 = EnumInt16(r.I16(p35))
+	}
+	if p36 := r.Fixed(2, "int16b5"); p36 >= 0 {
+		v.Int16b5 = EnumInt16(r.I16(p36))
+	}
+	if p37 := r.Fixed(2, "uint16b0"); p37 >= 0 {
+		v.Uint16b0 = EnumUInt16(r.U16(p37))
+	}
+	if p38 := r.Fixed(2, "uint16b1"); p38 >= 0 {
+		v.Uint16b1 = EnumUInt16(r.U16(p38))
+	}
+	if p39 := r.Fixed(2, "uint16b2"); p39 >= 0 {
+		v.Uint16b2 = EnumUInt16(r.U16(p39))
+	}
+	if p40 := r.Fixed(2, "uint16b3"); p40 >= 0 {
+		v.Uint16b3 = EnumUInt16(r.U16(p40))
+	}
+	if p41 := r.Fixed(2, "uint16b4"); p41 >= 0 {
+		v.Uint16b4 = EnumUInt16(r.U16(p41))
+	}
+	if p42 := r.Fixed(2, "uint16b5"); p42 >= 0 {
+		v.Uint16b5 = EnumUInt16(r.U16(p42))
+	}
+	if p43 := r.Fixed(4, "int32b0"); p43 >= 0 {
+		v.Int32b0 = EnumInt32(r.I32(p43))
+	}
+	if p44 := r.Fixed(4, "int32b1"); p44 >= 0 {
+		v.Int32b1 = EnumInt32(r.I32(p44))
+	}
+	if p45 := r.Fixed(4, "int32b2"); p45 >= 0 {
+		v.Int32b2 = EnumInt32(r.I32(p45))
+	}
+	if p46 := r.Fixed(4, "int32b3"); p46 >= 0 {
+		v.Int32b3 = EnumInt32(r.I32(p46))
+	}
+	if p47 := r.Fixed(4, "int32b4"); p47 >= 0 {
+		v.Int32b4 = EnumInt32(r.I32(p47))
+	}
+	if p48 := r.Fixed(4, "int32b5"); p48 >= 0 {
+		v.Int32b5 = EnumInt32(r.I32(p48))
+	}
+	if p49 := r.Fixed(4, "uint32b0"); p49 >= 0 {
+		v.Uint32b0 = EnumUInt32(r.U32(p49))
+	}
+	if p50 := r.Fixed(4, "uint32b1"); p50 >= 0 {
+		v.Uint32b1 = EnumUInt32(r.U32(p50))
+	}
+	if p51 := r.Fixed(4, "uint32b2"); p51 >= 0 {
+		v.Uint32b2 = EnumUInt32(r.U32(p51))
+	}
+	if p52 := r.Fixed(4, "uint32b3"); p52 >= 0 {
+		v.Uint32b3 = EnumUInt32(r.U32(p52))
+	}
+	if p53 := r.Fixed(4, "uint32b4"); p53 >= 0 {
+		v.Uint32b4 = EnumUInt32(r.U32(p53))
+	}
+	if p54 := r.Fixed(4, "uint32b5"); p54 >= 0 {
+		v.Uint32b5 = EnumUInt32(r.U32(p54))
+	}
+	if p55 := r.Fixed(8, "int64b0"); p55 >= 0 {
+		v.Int64b0 = EnumInt64(r.I64(p55))
+	}
+	if p56 := r.Fixed(8, "int64b1"); p56 >= 0 {
+		v.Int64b1 = EnumInt64(r.I64(p56))
+	}
+	if p57 := r.Fixed(8, "int64b2"); p57 >= 0 {
+		v.Int64b2 = EnumInt64(r.I64(p57))
+	}
+	if p58 := r.Fixed(8, "int64b3"); p58 >= 0 {
+		v.Int64b3 = EnumInt64(r.I64(p58))
+	}
+	if p59 := r.Fixed(8, "int64b4"); p59 >= 0 {
+		v.Int64b4 = EnumInt64(r.I64(p59))
+	}
+	if p60 := r.Fixed(8, "int64b5"); p60 >= 0 {
+		v.Int64b5 = EnumInt64(r.I64(p60))
+	}
+	if p61 := r.Fixed(8, "uint64b0"); p61 >= 0 {
+		v.Uint64b0 = EnumUInt64(r.U64(p61))
+	}
+	if p62 := r.Fixed(8, "uint64b1"); p62 >= 0 {
+		v.Uint64b1 = EnumUInt64(r.U64(p62))
+	}
+	if p63 := r.Fixed(8, "uint64b2"); p63 >= 0 {
+		v.Uint64b2 = EnumUInt64(r.U64(p63))
+	}
+	if p64 := r.Fixed(8, "uint64b3"); p64 >= 0 {
+		v.Uint64b3 = EnumUInt64(r.U64(p64))
+	}
+	if p65 := r.Fixed(8, "uint64b4"); p65 >= 0 {
+		v.Uint64b4 = EnumUInt64(r.U64(p65))
+	}
+	if p66 := r.Fixed(8, "uint64b5"); p66 >= 0 {
+		v.Uint64b5 = EnumUInt64(r.U64(p66))
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Enums) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Enums) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Enums) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Enums) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("enums.Enums")
+	return r.Err()
+}
+
+// VerifyFinalEnums is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalEnums(data []byte, lim *fbe.Limits) error {
+	var v Enums
+	return v.ReadFinal(data, lim)
 }

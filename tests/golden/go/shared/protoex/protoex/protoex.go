@@ -6,6 +6,7 @@ package protoex
 
 import (
 	"fbegen/proto"
+	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
 // OrderSide is the enum protoex.OrderSide (on the wire: uint8).
@@ -78,6 +79,173 @@ func (v *Order) Reset() {
 	v.Sl = -10.0
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Order) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 50, 1)
+	w.PutI32(b+8, v.Id)
+	w.String(b, b+12, v.Symbol)
+	w.PutU8(b+16, uint8(v.Side))
+	w.PutU8(b+17, uint8(v.Type))
+	w.PutF64(b+18, v.Price)
+	w.PutF64(b+26, v.Volume)
+	w.PutF64(b+34, v.Tp)
+	w.PutF64(b+42, v.Sl)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Order) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1, 42)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Id = r.I32(b + 8)
+	if n < 16 {
+		return
+	}
+	v.Symbol = r.String(b, b+12, "symbol")
+	if n < 17 {
+		return
+	}
+	v.Side = OrderSide(r.U8(b + 16))
+	if n < 18 {
+		return
+	}
+	v.Type = OrderType(r.U8(b + 17))
+	if n < 26 {
+		return
+	}
+	v.Price = r.F64(b + 18)
+	if n < 34 {
+		return
+	}
+	v.Volume = r.F64(b + 26)
+	if n < 42 {
+		return
+	}
+	v.Tp = r.F64(b + 34)
+	if n < 50 {
+		return
+	}
+	v.Sl = r.F64(b + 42)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Order) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Order) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Order) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Order) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("protoex.Order")
+	return r.Err()
+}
+
+// VerifyFBEOrder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEOrder(data []byte, lim *fbe.Limits) error {
+	var v Order
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Order) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Id)
+	w.AppendString(v.Symbol)
+	w.AppendU8(uint8(v.Side))
+	w.AppendU8(uint8(v.Type))
+	w.AppendF64(v.Price)
+	w.AppendF64(v.Volume)
+	w.AppendF64(v.Tp)
+	w.AppendF64(v.Sl)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Order) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(42) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "id"); p1 >= 0 {
+		v.Id = r.I32(p1)
+	}
+	v.Symbol = r.FinalString("symbol")
+	if p2 := r.Fixed(1, "side"); p2 >= 0 {
+		v.Side = OrderSide(r.U8(p2))
+	}
+	if p3 := r.Fixed(1, "type"); p3 >= 0 {
+		v.Type = OrderType(r.U8(p3))
+	}
+	if p4 := r.Fixed(8, "price"); p4 >= 0 {
+		v.Price = r.F64(p4)
+	}
+	if p5 := r.Fixed(8, "volume"); p5 >= 0 {
+		v.Volume = r.F64(p5)
+	}
+	if p6 := r.Fixed(8, "tp"); p6 >= 0 {
+		v.Tp = r.F64(p6)
+	}
+	if p7 := r.Fixed(8, "sl"); p7 >= 0 {
+		v.Sl = r.F64(p7)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Order) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Order) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Order) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Order) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("protoex.Order")
+	return r.Err()
+}
+
+// VerifyFinalOrder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalOrder(data []byte, lim *fbe.Limits) error {
+	var v Order
+	return v.ReadFinal(data, lim)
+}
+
 // Balance is the struct protoex.Balance (type id 2).
 type Balance struct {
 	proto.Balance
@@ -100,6 +268,126 @@ func NewBalance() *Balance {
 func (v *Balance) Reset() {
 	v.Balance.Reset()
 	v.Locked = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Balance) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 28, 2)
+	w.String(b, b+8, v.Currency)
+	w.PutF64(b+12, v.Amount)
+	w.PutF64(b+20, v.Locked)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Balance) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 2, 20)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 20 {
+		v.Currency = r.String(b, b+8, "currency")
+		v.Amount = r.F64(b + 12)
+	} else {
+		return
+	}
+	if n < 28 {
+		return
+	}
+	v.Locked = r.F64(b + 20)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Balance) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Balance) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Balance) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Balance) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("protoex.Balance")
+	return r.Err()
+}
+
+// VerifyFBEBalance is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEBalance(data []byte, lim *fbe.Limits) error {
+	var v Balance
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Balance) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendString(v.Currency)
+	w.AppendF64(v.Amount)
+	w.AppendF64(v.Locked)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Balance) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(20) {
+		return
+	}
+	defer r.Leave()
+	v.Currency = r.FinalString("currency")
+	if p1 := r.Fixed(8, "amount"); p1 >= 0 {
+		v.Amount = r.F64(p1)
+	}
+	if p2 := r.Fixed(8, "locked"); p2 >= 0 {
+		v.Locked = r.F64(p2)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Balance) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Balance) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(2)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Balance) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Balance) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("protoex.Balance")
+	return r.Err()
+}
+
+// VerifyFinalBalance is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalBalance(data []byte, lim *fbe.Limits) error {
+	var v Balance
+	return v.ReadFinal(data, lim)
 }
 
 // Account is the struct protoex.Account (type id 3).
@@ -134,6 +422,213 @@ func (v *Account) Reset() {
 	v.Orders = v.Orders[:0]
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Account) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 30, 3)
+	w.PutI32(b+8, v.Id)
+	w.String(b, b+12, v.Name)
+	w.PutU8(b+16, uint8(v.State))
+	(v.Wallet).FBEWrite(w, b, b+17)
+	if v.Asset != nil {
+		s1 := w.Optional(b, b+21, 4)
+		(v.Asset).FBEWrite(w, s1, s1)
+	}
+	e2 := w.Vector(b, b+26, len(v.Orders), 4)
+	for i3 := range v.Orders {
+		(v.Orders[i3]).FBEWrite(w, b, e2+i3*4)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 3, 14)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(20, b, "id")
+		return
+	}
+	v.Id = r.I32(b + 8)
+	if n < 16 {
+		r.Spend(20, b, "name")
+		return
+	}
+	v.Name = r.String(b, b+12, "name")
+	if n < 17 {
+		r.Spend(20, b, "state")
+		return
+	}
+	v.State = StateEx(r.U8(b + 16))
+	if n < 21 {
+		r.Spend(20, b, "wallet")
+		return
+	}
+	v.Wallet.FBERead(r, b, b+17)
+	if r.Failed() {
+		r.Unwind("wallet")
+		return
+	}
+	if n < 26 {
+		return
+	}
+	if s4, ok5 := r.Optional(b, b+21, 4, "asset"); ok5 {
+		if v.Asset == nil {
+			v.Asset = new(Balance)
+		}
+		v.Asset.FBERead(r, s4, s4)
+		if r.Failed() {
+			r.Unwind("asset")
+			return
+		}
+	} else {
+		v.Asset = nil
+	}
+	if n < 30 {
+		return
+	}
+	e6, n7 := r.Vector(b, b+26, 4, 0, "orders")
+	v.Orders = fbe.Resize(v.Orders, n7)
+	for i8 := range n7 {
+		v.Orders[i8].FBERead(r, b, e6+i8*4)
+		if r.Failed() {
+			r.UnwindIndex(i8)
+			r.Unwind("orders")
+			return
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Account) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Account) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Account) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Account) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("protoex.Account")
+	return r.Err()
+}
+
+// VerifyFBEAccount is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEAccount(data []byte, lim *fbe.Limits) error {
+	var v Account
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Account) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Id)
+	w.AppendString(v.Name)
+	w.AppendU8(uint8(v.State))
+	(v.Wallet).FBEWriteFinal(w)
+	w.AppendBool(v.Asset != nil)
+	if v.Asset != nil {
+		(v.Asset).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.Orders))
+	for i9 := range v.Orders {
+		(v.Orders[i9]).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Account) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(14) {
+		return
+	}
+	defer r.Leave()
+	if p10 := r.Fixed(4, "id"); p10 >= 0 {
+		v.Id = r.I32(p10)
+	}
+	v.Name = r.FinalString("name")
+	if p11 := r.Fixed(1, "state"); p11 >= 0 {
+		v.State = StateEx(r.U8(p11))
+	}
+	v.Wallet.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("wallet")
+		return
+	}
+	if r.FinalHas("asset") {
+		if v.Asset == nil {
+			v.Asset = new(Balance)
+		}
+		v.Asset.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("asset")
+			return
+		}
+	} else {
+		v.Asset = nil
+	}
+	n12 := r.FinalCount(42, 0, "orders")
+	v.Orders = fbe.Resize(v.Orders, n12)
+	for i13 := range n12 {
+		v.Orders[i13].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i13)
+			r.Unwind("orders")
+			return
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Account) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Account) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(3)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Account) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Account) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 3, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("protoex.Account")
+	return r.Err()
+}
+
+// VerifyFinalAccount is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalAccount(data []byte, lim *fbe.Limits) error {
+	var v Account
+	return v.ReadFinal(data, lim)
+}
+
 // OrderMessage is the message protoex.OrderMessage (type id 11).
 type OrderMessage struct {
 	Body Order
@@ -154,6 +649,119 @@ func NewOrderMessage() *OrderMessage {
 // Reset sets every field to the schema's default.
 func (v *OrderMessage) Reset() {
 	v.Body.Reset()
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *OrderMessage) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 11)
+	(v.Body).FBEWrite(w, b, b+8)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *OrderMessage) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 11, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(42, b, "body")
+		return
+	}
+	v.Body.FBERead(r, b, b+8)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *OrderMessage) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *OrderMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *OrderMessage) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *OrderMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("protoex.OrderMessage")
+	return r.Err()
+}
+
+// VerifyFBEOrderMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEOrderMessage(data []byte, lim *fbe.Limits) error {
+	var v OrderMessage
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *OrderMessage) FBEWriteFinal(w *fbe.Writer) {
+	(v.Body).FBEWriteFinal(w)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *OrderMessage) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+	v.Body.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *OrderMessage) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *OrderMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(11)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *OrderMessage) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *OrderMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 11, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("protoex.OrderMessage")
+	return r.Err()
+}
+
+// VerifyFinalOrderMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalOrderMessage(data []byte, lim *fbe.Limits) error {
+	var v OrderMessage
+	return v.ReadFinal(data, lim)
 }
 
 // BalanceMessage is the message protoex.BalanceMessage (type id 12).
@@ -178,6 +786,119 @@ func (v *BalanceMessage) Reset() {
 	v.Body.Reset()
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *BalanceMessage) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 12)
+	(v.Body).FBEWrite(w, b, b+8)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *BalanceMessage) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 12, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(20, b, "body")
+		return
+	}
+	v.Body.FBERead(r, b, b+8)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *BalanceMessage) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *BalanceMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *BalanceMessage) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *BalanceMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("protoex.BalanceMessage")
+	return r.Err()
+}
+
+// VerifyFBEBalanceMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEBalanceMessage(data []byte, lim *fbe.Limits) error {
+	var v BalanceMessage
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *BalanceMessage) FBEWriteFinal(w *fbe.Writer) {
+	(v.Body).FBEWriteFinal(w)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *BalanceMessage) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+	v.Body.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *BalanceMessage) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *BalanceMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(12)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *BalanceMessage) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *BalanceMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 12, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("protoex.BalanceMessage")
+	return r.Err()
+}
+
+// VerifyFinalBalanceMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalBalanceMessage(data []byte, lim *fbe.Limits) error {
+	var v BalanceMessage
+	return v.ReadFinal(data, lim)
+}
+
 // AccountMessage is the message protoex.AccountMessage (type id 13).
 type AccountMessage struct {
 	Body Account
@@ -198,4 +919,117 @@ func NewAccountMessage() *AccountMessage {
 // Reset sets every field to the schema's default.
 func (v *AccountMessage) Reset() {
 	v.Body.Reset()
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *AccountMessage) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 13)
+	(v.Body).FBEWrite(w, b, b+8)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *AccountMessage) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 13, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(34, b, "body")
+		return
+	}
+	v.Body.FBERead(r, b, b+8)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *AccountMessage) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *AccountMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *AccountMessage) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *AccountMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("protoex.AccountMessage")
+	return r.Err()
+}
+
+// VerifyFBEAccountMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEAccountMessage(data []byte, lim *fbe.Limits) error {
+	var v AccountMessage
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *AccountMessage) FBEWriteFinal(w *fbe.Writer) {
+	(v.Body).FBEWriteFinal(w)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *AccountMessage) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+	v.Body.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *AccountMessage) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *AccountMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(13)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *AccountMessage) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *AccountMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 13, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("protoex.AccountMessage")
+	return r.Err()
+}
+
+// VerifyFinalAccountMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalAccountMessage(data []byte, lim *fbe.Limits) error {
+	var v AccountMessage
+	return v.ReadFinal(data, lim)
 }

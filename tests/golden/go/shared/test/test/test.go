@@ -5,6 +5,8 @@
 package test
 
 import (
+	"cmp"
+
 	"fbegen/proto"
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
@@ -177,6 +179,567 @@ func (v *StructSimple) Reset() {
 	v.F44.Reset()
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructSimple) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 237, 110)
+	w.PutI32(b+8, v.Id)
+	w.PutBool(b+12, v.F1)
+	w.PutBool(b+13, v.F2)
+	w.PutU8(b+14, v.F3)
+	w.PutU8(b+15, v.F4)
+	w.PutU8(b+16, v.F5)
+	w.PutU8(b+17, v.F6)
+	w.PutU32(b+18, v.F7)
+	w.PutU32(b+22, v.F8)
+	w.PutI8(b+26, v.F9)
+	w.PutI8(b+27, v.F10)
+	w.PutU8(b+28, v.F11)
+	w.PutU8(b+29, v.F12)
+	w.PutI16(b+30, v.F13)
+	w.PutI16(b+32, v.F14)
+	w.PutU16(b+34, v.F15)
+	w.PutU16(b+36, v.F16)
+	w.PutI32(b+38, v.F17)
+	w.PutI32(b+42, v.F18)
+	w.PutU32(b+46, v.F19)
+	w.PutU32(b+50, v.F20)
+	w.PutI64(b+54, v.F21)
+	w.PutI64(b+62, v.F22)
+	w.PutU64(b+70, v.F23)
+	w.PutU64(b+78, v.F24)
+	w.PutF32(b+86, v.F25)
+	w.PutF32(b+90, v.F26)
+	w.PutF64(b+94, v.F27)
+	w.PutF64(b+102, v.F28)
+	w.PutDecimal(b+110, v.F29)
+	w.PutDecimal(b+126, v.F30)
+	w.String(b, b+142, v.F31)
+	w.String(b, b+146, v.F32)
+	w.PutTimestamp(b+150, v.F33)
+	w.PutTimestamp(b+158, v.F34)
+	w.PutTimestamp(b+166, v.F35)
+	w.PutUUID(b+174, v.F36)
+	w.PutUUID(b+190, v.F37)
+	w.PutUUID(b+206, v.F38)
+	w.PutU8(b+222, uint8(v.F39))
+	w.PutU8(b+223, uint8(v.F40))
+	(v.F41).FBEWrite(w, b, b+224)
+	(v.F42).FBEWrite(w, b, b+228)
+	w.PutU8(b+232, uint8(v.F43))
+	(v.F44).FBEWrite(w, b, b+233)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 110, 217)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(64, b, "id")
+		return
+	}
+	v.Id = r.I32(b + 8)
+	if n < 13 {
+		r.Spend(64, b, "f1")
+		return
+	}
+	v.F1 = r.Bool(b + 12)
+	if n < 14 {
+		r.Spend(64, b, "f2")
+		return
+	}
+	v.F2 = r.Bool(b + 13)
+	if n < 15 {
+		r.Spend(64, b, "f3")
+		return
+	}
+	v.F3 = r.U8(b + 14)
+	if n < 16 {
+		r.Spend(64, b, "f4")
+		return
+	}
+	v.F4 = r.U8(b + 15)
+	if n < 17 {
+		r.Spend(64, b, "f5")
+		return
+	}
+	v.F5 = r.U8(b + 16)
+	if n < 18 {
+		r.Spend(64, b, "f6")
+		return
+	}
+	v.F6 = r.U8(b + 17)
+	if n < 22 {
+		r.Spend(64, b, "f7")
+		return
+	}
+	v.F7 = r.U32(b + 18)
+	if n < 26 {
+		r.Spend(64, b, "f8")
+		return
+	}
+	v.F8 = r.U32(b + 22)
+	if n < 27 {
+		r.Spend(64, b, "f9")
+		return
+	}
+	v.F9 = r.I8(b + 26)
+	if n < 28 {
+		r.Spend(64, b, "f10")
+		return
+	}
+	v.F10 = r.I8(b + 27)
+	if n < 29 {
+		r.Spend(64, b, "f11")
+		return
+	}
+	v.F11 = r.U8(b + 28)
+	if n < 30 {
+		r.Spend(64, b, "f12")
+		return
+	}
+	v.F12 = r.U8(b + 29)
+	if n < 32 {
+		r.Spend(64, b, "f13")
+		return
+	}
+	v.F13 = r.I16(b + 30)
+	if n < 34 {
+		r.Spend(64, b, "f14")
+		return
+	}
+	v.F14 = r.I16(b + 32)
+	if n < 36 {
+		r.Spend(64, b, "f15")
+		return
+	}
+	v.F15 = r.U16(b + 34)
+	if n < 38 {
+		r.Spend(64, b, "f16")
+		return
+	}
+	v.F16 = r.U16(b + 36)
+	if n < 42 {
+		r.Spend(64, b, "f17")
+		return
+	}
+	v.F17 = r.I32(b + 38)
+	if n < 46 {
+		r.Spend(64, b, "f18")
+		return
+	}
+	v.F18 = r.I32(b + 42)
+	if n < 50 {
+		r.Spend(64, b, "f19")
+		return
+	}
+	v.F19 = r.U32(b + 46)
+	if n < 54 {
+		r.Spend(64, b, "f20")
+		return
+	}
+	v.F20 = r.U32(b + 50)
+	if n < 62 {
+		r.Spend(64, b, "f21")
+		return
+	}
+	v.F21 = r.I64(b + 54)
+	if n < 70 {
+		r.Spend(64, b, "f22")
+		return
+	}
+	v.F22 = r.I64(b + 62)
+	if n < 78 {
+		r.Spend(64, b, "f23")
+		return
+	}
+	v.F23 = r.U64(b + 70)
+	if n < 86 {
+		r.Spend(64, b, "f24")
+		return
+	}
+	v.F24 = r.U64(b + 78)
+	if n < 90 {
+		r.Spend(64, b, "f25")
+		return
+	}
+	v.F25 = r.F32(b + 86)
+	if n < 94 {
+		r.Spend(64, b, "f26")
+		return
+	}
+	v.F26 = r.F32(b + 90)
+	if n < 102 {
+		r.Spend(64, b, "f27")
+		return
+	}
+	v.F27 = r.F64(b + 94)
+	if n < 110 {
+		r.Spend(64, b, "f28")
+		return
+	}
+	v.F28 = r.F64(b + 102)
+	if n < 126 {
+		r.Spend(64, b, "f29")
+		return
+	}
+	v.F29 = r.Decimal(b + 110)
+	if n < 142 {
+		r.Spend(64, b, "f30")
+		return
+	}
+	v.F30 = r.Decimal(b + 126)
+	if n < 146 {
+		r.Spend(64, b, "f31")
+		return
+	}
+	v.F31 = r.String(b, b+142, "f31")
+	if n < 150 {
+		r.Spend(64, b, "f32")
+		return
+	}
+	v.F32 = r.String(b, b+146, "f32")
+	if n < 158 {
+		r.Spend(64, b, "f33")
+		return
+	}
+	v.F33 = r.Timestamp(b + 150)
+	if n < 166 {
+		r.Spend(64, b, "f34")
+		return
+	}
+	v.F34 = r.Timestamp(b + 158)
+	if n < 174 {
+		r.Spend(64, b, "f35")
+		return
+	}
+	v.F35 = r.Timestamp(b + 166)
+	if n < 190 {
+		r.Spend(64, b, "f36")
+		return
+	}
+	v.F36 = r.UUID(b + 174)
+	if n < 206 {
+		r.Spend(64, b, "f37")
+		return
+	}
+	v.F37 = r.UUID(b + 190)
+	if n < 222 {
+		r.Spend(64, b, "f38")
+		return
+	}
+	v.F38 = r.UUID(b + 206)
+	if n < 223 {
+		r.Spend(64, b, "f39")
+		return
+	}
+	v.F39 = proto.OrderSide(r.U8(b + 222))
+	if n < 224 {
+		r.Spend(64, b, "f40")
+		return
+	}
+	v.F40 = proto.OrderType(r.U8(b + 223))
+	if n < 228 {
+		r.Spend(64, b, "f41")
+		return
+	}
+	v.F41.FBERead(r, b, b+224)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	if n < 232 {
+		r.Spend(38, b, "f42")
+		return
+	}
+	v.F42.FBERead(r, b, b+228)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	if n < 233 {
+		r.Spend(26, b, "f43")
+		return
+	}
+	v.F43 = proto.State(r.U8(b + 232))
+	if n < 237 {
+		r.Spend(26, b, "f44")
+		return
+	}
+	v.F44.FBERead(r, b, b+233)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructSimple) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructSimple) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructSimple) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructSimple) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructSimple")
+	return r.Err()
+}
+
+// VerifyFBEStructSimple is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructSimple(data []byte, lim *fbe.Limits) error {
+	var v StructSimple
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructSimple) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Id)
+	w.AppendBool(v.F1)
+	w.AppendBool(v.F2)
+	w.AppendU8(v.F3)
+	w.AppendU8(v.F4)
+	w.AppendU8(v.F5)
+	w.AppendU8(v.F6)
+	w.AppendU32(v.F7)
+	w.AppendU32(v.F8)
+	w.AppendI8(v.F9)
+	w.AppendI8(v.F10)
+	w.AppendU8(v.F11)
+	w.AppendU8(v.F12)
+	w.AppendI16(v.F13)
+	w.AppendI16(v.F14)
+	w.AppendU16(v.F15)
+	w.AppendU16(v.F16)
+	w.AppendI32(v.F17)
+	w.AppendI32(v.F18)
+	w.AppendU32(v.F19)
+	w.AppendU32(v.F20)
+	w.AppendI64(v.F21)
+	w.AppendI64(v.F22)
+	w.AppendU64(v.F23)
+	w.AppendU64(v.F24)
+	w.AppendF32(v.F25)
+	w.AppendF32(v.F26)
+	w.AppendF64(v.F27)
+	w.AppendF64(v.F28)
+	w.AppendDecimal(v.F29)
+	w.AppendDecimal(v.F30)
+	w.AppendString(v.F31)
+	w.AppendString(v.F32)
+	w.AppendTimestamp(v.F33)
+	w.AppendTimestamp(v.F34)
+	w.AppendTimestamp(v.F35)
+	w.AppendUUID(v.F36)
+	w.AppendUUID(v.F37)
+	w.AppendUUID(v.F38)
+	w.AppendU8(uint8(v.F39))
+	w.AppendU8(uint8(v.F40))
+	(v.F41).FBEWriteFinal(w)
+	(v.F42).FBEWriteFinal(w)
+	w.AppendU8(uint8(v.F43))
+	(v.F44).FBEWriteFinal(w)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructSimple) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(217) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "id"); p1 >= 0 {
+		v.Id = r.I32(p1)
+	}
+	if p2 := r.Fixed(1, "f1"); p2 >= 0 {
+		v.F1 = r.Bool(p2)
+	}
+	if p3 := r.Fixed(1, "f2"); p3 >= 0 {
+		v.F2 = r.Bool(p3)
+	}
+	if p4 := r.Fixed(1, "f3"); p4 >= 0 {
+		v.F3 = r.U8(p4)
+	}
+	if p5 := r.Fixed(1, "f4"); p5 >= 0 {
+		v.F4 = r.U8(p5)
+	}
+	if p6 := r.Fixed(1, "f5"); p6 >= 0 {
+		v.F5 = r.U8(p6)
+	}
+	if p7 := r.Fixed(1, "f6"); p7 >= 0 {
+		v.F6 = r.U8(p7)
+	}
+	if p8 := r.Fixed(4, "f7"); p8 >= 0 {
+		v.F7 = r.U32(p8)
+	}
+	if p9 := r.Fixed(4, "f8"); p9 >= 0 {
+		v.F8 = r.U32(p9)
+	}
+	if p10 := r.Fixed(1, "f9"); p10 >= 0 {
+		v.F9 = r.I8(p10)
+	}
+	if p11 := r.Fixed(1, "f10"); p11 >= 0 {
+		v.F10 = r.I8(p11)
+	}
+	if p12 := r.Fixed(1, "f11"); p12 >= 0 {
+		v.F11 = r.U8(p12)
+	}
+	if p13 := r.Fixed(1, "f12"); p13 >= 0 {
+		v.F12 = r.U8(p13)
+	}
+	if p14 := r.Fixed(2, "f13"); p14 >= 0 {
+		v.F13 = r.I16(p14)
+	}
+	if p15 := r.Fixed(2, "f14"); p15 >= 0 {
+		v.F14 = r.I16(p15)
+	}
+	if p16 := r.Fixed(2, "f15"); p16 >= 0 {
+		v.F15 = r.U16(p16)
+	}
+	if p17 := r.Fixed(2, "f16"); p17 >= 0 {
+		v.F16 = r.U16(p17)
+	}
+	if p18 := r.Fixed(4, "f17"); p18 >= 0 {
+		v.F17 = r.I32(p18)
+	}
+	if p19 := r.Fixed(4, "f18"); p19 >= 0 {
+		v.F18 = r.I32(p19)
+	}
+	if p20 := r.Fixed(4, "f19"); p20 >= 0 {
+		v.F19 = r.U32(p20)
+	}
+	if p21 := r.Fixed(4, "f20"); p21 >= 0 {
+		v.F20 = r.U32(p21)
+	}
+	if p22 := r.Fixed(8, "f21"); p22 >= 0 {
+		v.F21 = r.I64(p22)
+	}
+	if p23 := r.Fixed(8, "f22"); p23 >= 0 {
+		v.F22 = r.I64(p23)
+	}
+	if p24 := r.Fixed(8, "f23"); p24 >= 0 {
+		v.F23 = r.U64(p24)
+	}
+	if p25 := r.Fixed(8, "f24"); p25 >= 0 {
+		v.F24 = r.U64(p25)
+	}
+	if p26 := r.Fixed(4, "f25"); p26 >= 0 {
+		v.F25 = r.F32(p26)
+	}
+	if p27 := r.Fixed(4, "f26"); p27 >= 0 {
+		v.F26 = r.F32(p27)
+	}
+	if p28 := r.Fixed(8, "f27"); p28 >= 0 {
+		v.F27 = r.F64(p28)
+	}
+	if p29 := r.Fixed(8, "f28"); p29 >= 0 {
+		v.F28 = r.F64(p29)
+	}
+	if p30 := r.Fixed(16, "f29"); p30 >= 0 {
+		v.F29 = r.Decimal(p30)
+	}
+	if p31 := r.Fixed(16, "f30"); p31 >= 0 {
+		v.F30 = r.Decimal(p31)
+	}
+	v.F31 = r.FinalString("f31")
+	v.F32 = r.FinalString("f32")
+	if p32 := r.Fixed(8, "f33"); p32 >= 0 {
+		v.F33 = r.Timestamp(p32)
+	}
+	if p33 := r.Fixed(8, "f34"); p33 >= 0 {
+		v.F34 = r.Timestamp(p33)
+	}
+	if p34 := r.Fixed(8, "f35"); p34 >= 0 {
+		v.F35 = r.Timestamp(p34)
+	}
+	if p35 := r.Fixed(16, "f36"); p35 >= 0 {
+		v.F36 = r.UUID(p35)
+	}
+	if p36 := r.Fixed(16, "f37"); p36 >= 0 {
+		v.F37 = r.UUID(p36)
+	}
+	if p37 := r.Fixed(16, "f38"); p37 >= 0 {
+		v.F38 = r.UUID(p37)
+	}
+	if p38 := r.Fixed(1, "f39"); p38 >= 0 {
+		v.F39 = proto.OrderSide(r.U8(p38))
+	}
+	if p39 := r.Fixed(1, "f40"); p39 >= 0 {
+		v.F40 = proto.OrderType(r.U8(p39))
+	}
+	v.F41.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	v.F42.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	if p40 := r.Fixed(1, "f43"); p40 >= 0 {
+		v.F43 = proto.State(r.U8(p40))
+	}
+	v.F44.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructSimple) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructSimple) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(110)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructSimple) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructSimple) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 110, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructSimple")
+	return r.Err()
+}
+
+// VerifyFinalStructSimple is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructSimple(data []byte, lim *fbe.Limits) error {
+	var v StructSimple
+	return v.ReadFinal(data, lim)
+}
+
 // StructOptional is the struct test.StructOptional (type id 111).
 type StructOptional struct {
 	StructSimple
@@ -331,6 +894,2336 @@ func (v *StructOptional) Reset() {
 	v.F165 = nil
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructOptional) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 567, 111)
+	w.PutI32(b+8, v.Id)
+	w.PutBool(b+12, v.F1)
+	w.PutBool(b+13, v.F2)
+	w.PutU8(b+14, v.F3)
+	w.PutU8(b+15, v.F4)
+	w.PutU8(b+16, v.F5)
+	w.PutU8(b+17, v.F6)
+	w.PutU32(b+18, v.F7)
+	w.PutU32(b+22, v.F8)
+	w.PutI8(b+26, v.F9)
+	w.PutI8(b+27, v.F10)
+	w.PutU8(b+28, v.F11)
+	w.PutU8(b+29, v.F12)
+	w.PutI16(b+30, v.F13)
+	w.PutI16(b+32, v.F14)
+	w.PutU16(b+34, v.F15)
+	w.PutU16(b+36, v.F16)
+	w.PutI32(b+38, v.F17)
+	w.PutI32(b+42, v.F18)
+	w.PutU32(b+46, v.F19)
+	w.PutU32(b+50, v.F20)
+	w.PutI64(b+54, v.F21)
+	w.PutI64(b+62, v.F22)
+	w.PutU64(b+70, v.F23)
+	w.PutU64(b+78, v.F24)
+	w.PutF32(b+86, v.F25)
+	w.PutF32(b+90, v.F26)
+	w.PutF64(b+94, v.F27)
+	w.PutF64(b+102, v.F28)
+	w.PutDecimal(b+110, v.F29)
+	w.PutDecimal(b+126, v.F30)
+	w.String(b, b+142, v.F31)
+	w.String(b, b+146, v.F32)
+	w.PutTimestamp(b+150, v.F33)
+	w.PutTimestamp(b+158, v.F34)
+	w.PutTimestamp(b+166, v.F35)
+	w.PutUUID(b+174, v.F36)
+	w.PutUUID(b+190, v.F37)
+	w.PutUUID(b+206, v.F38)
+	w.PutU8(b+222, uint8(v.F39))
+	w.PutU8(b+223, uint8(v.F40))
+	(v.F41).FBEWrite(w, b, b+224)
+	(v.F42).FBEWrite(w, b, b+228)
+	w.PutU8(b+232, uint8(v.F43))
+	(v.F44).FBEWrite(w, b, b+233)
+	if v.F100 != nil {
+		s1 := w.Optional(b, b+237, 1)
+		w.PutBool(s1, *v.F100)
+	}
+	if v.F101 != nil {
+		s2 := w.Optional(b, b+242, 1)
+		w.PutBool(s2, *v.F101)
+	}
+	if v.F102 != nil {
+		s3 := w.Optional(b, b+247, 1)
+		w.PutBool(s3, *v.F102)
+	}
+	if v.F103 != nil {
+		s4 := w.Optional(b, b+252, 1)
+		w.PutU8(s4, *v.F103)
+	}
+	if v.F104 != nil {
+		s5 := w.Optional(b, b+257, 1)
+		w.PutU8(s5, *v.F104)
+	}
+	if v.F105 != nil {
+		s6 := w.Optional(b, b+262, 1)
+		w.PutU8(s6, *v.F105)
+	}
+	if v.F106 != nil {
+		s7 := w.Optional(b, b+267, 1)
+		w.PutU8(s7, *v.F106)
+	}
+	if v.F107 != nil {
+		s8 := w.Optional(b, b+272, 1)
+		w.PutU8(s8, *v.F107)
+	}
+	if v.F108 != nil {
+		s9 := w.Optional(b, b+277, 1)
+		w.PutU8(s9, *v.F108)
+	}
+	if v.F109 != nil {
+		s10 := w.Optional(b, b+282, 4)
+		w.PutU32(s10, *v.F109)
+	}
+	if v.F110 != nil {
+		s11 := w.Optional(b, b+287, 4)
+		w.PutU32(s11, *v.F110)
+	}
+	if v.F111 != nil {
+		s12 := w.Optional(b, b+292, 4)
+		w.PutU32(s12, *v.F111)
+	}
+	if v.F112 != nil {
+		s13 := w.Optional(b, b+297, 1)
+		w.PutI8(s13, *v.F112)
+	}
+	if v.F113 != nil {
+		s14 := w.Optional(b, b+302, 1)
+		w.PutI8(s14, *v.F113)
+	}
+	if v.F114 != nil {
+		s15 := w.Optional(b, b+307, 1)
+		w.PutI8(s15, *v.F114)
+	}
+	if v.F115 != nil {
+		s16 := w.Optional(b, b+312, 1)
+		w.PutU8(s16, *v.F115)
+	}
+	if v.F116 != nil {
+		s17 := w.Optional(b, b+317, 1)
+		w.PutU8(s17, *v.F116)
+	}
+	if v.F117 != nil {
+		s18 := w.Optional(b, b+322, 1)
+		w.PutU8(s18, *v.F117)
+	}
+	if v.F118 != nil {
+		s19 := w.Optional(b, b+327, 2)
+		w.PutI16(s19, *v.F118)
+	}
+	if v.F119 != nil {
+		s20 := w.Optional(b, b+332, 2)
+		w.PutI16(s20, *v.F119)
+	}
+	if v.F120 != nil {
+		s21 := w.Optional(b, b+337, 2)
+		w.PutI16(s21, *v.F120)
+	}
+	if v.F121 != nil {
+		s22 := w.Optional(b, b+342, 2)
+		w.PutU16(s22, *v.F121)
+	}
+	if v.F122 != nil {
+		s23 := w.Optional(b, b+347, 2)
+		w.PutU16(s23, *v.F122)
+	}
+	if v.F123 != nil {
+		s24 := w.Optional(b, b+352, 2)
+		w.PutU16(s24, *v.F123)
+	}
+	if v.F124 != nil {
+		s25 := w.Optional(b, b+357, 4)
+		w.PutI32(s25, *v.F124)
+	}
+	if v.F125 != nil {
+		s26 := w.Optional(b, b+362, 4)
+		w.PutI32(s26, *v.F125)
+	}
+	if v.F126 != nil {
+		s27 := w.Optional(b, b+367, 4)
+		w.PutI32(s27, *v.F126)
+	}
+	if v.F127 != nil {
+		s28 := w.Optional(b, b+372, 4)
+		w.PutU32(s28, *v.F127)
+	}
+	if v.F128 != nil {
+		s29 := w.Optional(b, b+377, 4)
+		w.PutU32(s29, *v.F128)
+	}
+	if v.F129 != nil {
+		s30 := w.Optional(b, b+382, 4)
+		w.PutU32(s30, *v.F129)
+	}
+	if v.F130 != nil {
+		s31 := w.Optional(b, b+387, 8)
+		w.PutI64(s31, *v.F130)
+	}
+	if v.F131 != nil {
+		s32 := w.Optional(b, b+392, 8)
+		w.PutI64(s32, *v.F131)
+	}
+	if v.F132 != nil {
+		s33 := w.Optional(b, b+397, 8)
+		w.PutI64(s33, *v.F132)
+	}
+	if v.F133 != nil {
+		s34 := w.Optional(b, b+402, 8)
+		w.PutU64(s34, *v.F133)
+	}
+	if v.F134 != nil {
+		s35 := w.Optional(b, b+407, 8)
+		w.PutU64(s35, *v.F134)
+	}
+	if v.F135 != nil {
+		s36 := w.Optional(b, b+412, 8)
+		w.PutU64(s36, *v.F135)
+	}
+	if v.F136 != nil {
+		s37 := w.Optional(b, b+417, 4)
+		w.PutF32(s37, *v.F136)
+	}
+	if v.F137 != nil {
+		s38 := w.Optional(b, b+422, 4)
+		w.PutF32(s38, *v.F137)
+	}
+	if v.F138 != nil {
+		s39 := w.Optional(b, b+427, 4)
+		w.PutF32(s39, *v.F138)
+	}
+	if v.F139 != nil {
+		s40 := w.Optional(b, b+432, 8)
+		w.PutF64(s40, *v.F139)
+	}
+	if v.F140 != nil {
+		s41 := w.Optional(b, b+437, 8)
+		w.PutF64(s41, *v.F140)
+	}
+	if v.F141 != nil {
+		s42 := w.Optional(b, b+442, 8)
+		w.PutF64(s42, *v.F141)
+	}
+	if v.F142 != nil {
+		s43 := w.Optional(b, b+447, 16)
+		w.PutDecimal(s43, *v.F142)
+	}
+	if v.F143 != nil {
+		s44 := w.Optional(b, b+452, 16)
+		w.PutDecimal(s44, *v.F143)
+	}
+	if v.F144 != nil {
+		s45 := w.Optional(b, b+457, 16)
+		w.PutDecimal(s45, *v.F144)
+	}
+	if v.F145 != nil {
+		s46 := w.Optional(b, b+462, 4)
+		w.String(s46, s46, *v.F145)
+	}
+	if v.F146 != nil {
+		s47 := w.Optional(b, b+467, 4)
+		w.String(s47, s47, *v.F146)
+	}
+	if v.F147 != nil {
+		s48 := w.Optional(b, b+472, 4)
+		w.String(s48, s48, *v.F147)
+	}
+	if v.F148 != nil {
+		s49 := w.Optional(b, b+477, 8)
+		w.PutTimestamp(s49, *v.F148)
+	}
+	if v.F149 != nil {
+		s50 := w.Optional(b, b+482, 8)
+		w.PutTimestamp(s50, *v.F149)
+	}
+	if v.F150 != nil {
+		s51 := w.Optional(b, b+487, 8)
+		w.PutTimestamp(s51, *v.F150)
+	}
+	if v.F151 != nil {
+		s52 := w.Optional(b, b+492, 16)
+		w.PutUUID(s52, *v.F151)
+	}
+	if v.F152 != nil {
+		s53 := w.Optional(b, b+497, 16)
+		w.PutUUID(s53, *v.F152)
+	}
+	if v.F153 != nil {
+		s54 := w.Optional(b, b+502, 16)
+		w.PutUUID(s54, *v.F153)
+	}
+	if v.F154 != nil {
+		s55 := w.Optional(b, b+507, 1)
+		w.PutU8(s55, uint8(*v.F154))
+	}
+	if v.F155 != nil {
+		s56 := w.Optional(b, b+512, 1)
+		w.PutU8(s56, uint8(*v.F155))
+	}
+	if v.F156 != nil {
+		s57 := w.Optional(b, b+517, 1)
+		w.PutU8(s57, uint8(*v.F156))
+	}
+	if v.F157 != nil {
+		s58 := w.Optional(b, b+522, 1)
+		w.PutU8(s58, uint8(*v.F157))
+	}
+	if v.F158 != nil {
+		s59 := w.Optional(b, b+527, 4)
+		(v.F158).FBEWrite(w, s59, s59)
+	}
+	if v.F159 != nil {
+		s60 := w.Optional(b, b+532, 4)
+		(v.F159).FBEWrite(w, s60, s60)
+	}
+	if v.F160 != nil {
+		s61 := w.Optional(b, b+537, 4)
+		(v.F160).FBEWrite(w, s61, s61)
+	}
+	if v.F161 != nil {
+		s62 := w.Optional(b, b+542, 4)
+		(v.F161).FBEWrite(w, s62, s62)
+	}
+	if v.F162 != nil {
+		s63 := w.Optional(b, b+547, 1)
+		w.PutU8(s63, uint8(*v.F162))
+	}
+	if v.F163 != nil {
+		s64 := w.Optional(b, b+552, 1)
+		w.PutU8(s64, uint8(*v.F163))
+	}
+	if v.F164 != nil {
+		s65 := w.Optional(b, b+557, 4)
+		(v.F164).FBEWrite(w, s65, s65)
+	}
+	if v.F165 != nil {
+		s66 := w.Optional(b, b+562, 4)
+		(v.F165).FBEWrite(w, s66, s66)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 111, 283)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 237 {
+		v.Id = r.I32(b + 8)
+		v.F1 = r.Bool(b + 12)
+		v.F2 = r.Bool(b + 13)
+		v.F3 = r.U8(b + 14)
+		v.F4 = r.U8(b + 15)
+		v.F5 = r.U8(b + 16)
+		v.F6 = r.U8(b + 17)
+		v.F7 = r.U32(b + 18)
+		v.F8 = r.U32(b + 22)
+		v.F9 = r.I8(b + 26)
+		v.F10 = r.I8(b + 27)
+		v.F11 = r.U8(b + 28)
+		v.F12 = r.U8(b + 29)
+		v.F13 = r.I16(b + 30)
+		v.F14 = r.I16(b + 32)
+		v.F15 = r.U16(b + 34)
+		v.F16 = r.U16(b + 36)
+		v.F17 = r.I32(b + 38)
+		v.F18 = r.I32(b + 42)
+		v.F19 = r.U32(b + 46)
+		v.F20 = r.U32(b + 50)
+		v.F21 = r.I64(b + 54)
+		v.F22 = r.I64(b + 62)
+		v.F23 = r.U64(b + 70)
+		v.F24 = r.U64(b + 78)
+		v.F25 = r.F32(b + 86)
+		v.F26 = r.F32(b + 90)
+		v.F27 = r.F64(b + 94)
+		v.F28 = r.F64(b + 102)
+		v.F29 = r.Decimal(b + 110)
+		v.F30 = r.Decimal(b + 126)
+		v.F31 = r.String(b, b+142, "f31")
+		v.F32 = r.String(b, b+146, "f32")
+		v.F33 = r.Timestamp(b + 150)
+		v.F34 = r.Timestamp(b + 158)
+		v.F35 = r.Timestamp(b + 166)
+		v.F36 = r.UUID(b + 174)
+		v.F37 = r.UUID(b + 190)
+		v.F38 = r.UUID(b + 206)
+		v.F39 = proto.OrderSide(r.U8(b + 222))
+		v.F40 = proto.OrderType(r.U8(b + 223))
+		v.F41.FBERead(r, b, b+224)
+		if r.Failed() {
+			r.Unwind("f41")
+			return
+		}
+		v.F42.FBERead(r, b, b+228)
+		if r.Failed() {
+			r.Unwind("f42")
+			return
+		}
+		v.F43 = proto.State(r.U8(b + 232))
+		v.F44.FBERead(r, b, b+233)
+		if r.Failed() {
+			r.Unwind("f44")
+			return
+		}
+	} else {
+		r.Spend(64, b, "")
+		return
+	}
+	if n < 242 {
+		return
+	}
+	if s67, ok68 := r.Optional(b, b+237, 1, "f100"); ok68 {
+		if v.F100 == nil {
+			v.F100 = new(bool)
+		}
+		*v.F100 = r.Bool(s67)
+	} else {
+		v.F100 = nil
+	}
+	if n < 247 {
+		return
+	}
+	if s69, ok70 := r.Optional(b, b+242, 1, "f101"); ok70 {
+		if v.F101 == nil {
+			v.F101 = new(bool)
+		}
+		*v.F101 = r.Bool(s69)
+	} else {
+		v.F101 = nil
+	}
+	if n < 252 {
+		return
+	}
+	if s71, ok72 := r.Optional(b, b+247, 1, "f102"); ok72 {
+		if v.F102 == nil {
+			v.F102 = new(bool)
+		}
+		*v.F102 = r.Bool(s71)
+	} else {
+		v.F102 = nil
+	}
+	if n < 257 {
+		return
+	}
+	if s73, ok74 := r.Optional(b, b+252, 1, "f103"); ok74 {
+		if v.F103 == nil {
+			v.F103 = new(byte)
+		}
+		*v.F103 = r.U8(s73)
+	} else {
+		v.F103 = nil
+	}
+	if n < 262 {
+		return
+	}
+	if s75, ok76 := r.Optional(b, b+257, 1, "f104"); ok76 {
+		if v.F104 == nil {
+			v.F104 = new(byte)
+		}
+		*v.F104 = r.U8(s75)
+	} else {
+		v.F104 = nil
+	}
+	if n < 267 {
+		return
+	}
+	if s77, ok78 := r.Optional(b, b+262, 1, "f105"); ok78 {
+		if v.F105 == nil {
+			v.F105 = new(byte)
+		}
+		*v.F105 = r.U8(s77)
+	} else {
+		v.F105 = nil
+	}
+	if n < 272 {
+		return
+	}
+	if s79, ok80 := r.Optional(b, b+267, 1, "f106"); ok80 {
+		if v.F106 == nil {
+			v.F106 = new(byte)
+		}
+		*v.F106 = r.U8(s79)
+	} else {
+		v.F106 = nil
+	}
+	if n < 277 {
+		return
+	}
+	if s81, ok82 := r.Optional(b, b+272, 1, "f107"); ok82 {
+		if v.F107 == nil {
+			v.F107 = new(byte)
+		}
+		*v.F107 = r.U8(s81)
+	} else {
+		v.F107 = nil
+	}
+	if n < 282 {
+		return
+	}
+	if s83, ok84 := r.Optional(b, b+277, 1, "f108"); ok84 {
+		if v.F108 == nil {
+			v.F108 = new(byte)
+		}
+		*v.F108 = r.U8(s83)
+	} else {
+		v.F108 = nil
+	}
+	if n < 287 {
+		return
+	}
+	if s85, ok86 := r.Optional(b, b+282, 4, "f109"); ok86 {
+		if v.F109 == nil {
+			v.F109 = new(uint32)
+		}
+		*v.F109 = r.U32(s85)
+	} else {
+		v.F109 = nil
+	}
+	if n < 292 {
+		return
+	}
+	if s87, ok88 := r.Optional(b, b+287, 4, "f110"); ok88 {
+		if v.F110 == nil {
+			v.F110 = new(uint32)
+		}
+		*v.F110 = r.U32(s87)
+	} else {
+		v.F110 = nil
+	}
+	if n < 297 {
+		return
+	}
+	if s89, ok90 := r.Optional(b, b+292, 4, "f111"); ok90 {
+		if v.F111 == nil {
+			v.F111 = new(uint32)
+		}
+		*v.F111 = r.U32(s89)
+	} else {
+		v.F111 = nil
+	}
+	if n < 302 {
+		return
+	}
+	if s91, ok92 := r.Optional(b, b+297, 1, "f112"); ok92 {
+		if v.F112 == nil {
+			v.F112 = new(int8)
+		}
+		*v.F112 = r.I8(s91)
+	} else {
+		v.F112 = nil
+	}
+	if n < 307 {
+		return
+	}
+	if s93, ok94 := r.Optional(b, b+302, 1, "f113"); ok94 {
+		if v.F113 == nil {
+			v.F113 = new(int8)
+		}
+		*v.F113 = r.I8(s93)
+	} else {
+		v.F113 = nil
+	}
+	if n < 312 {
+		return
+	}
+	if s95, ok96 := r.Optional(b, b+307, 1, "f114"); ok96 {
+		if v.F114 == nil {
+			v.F114 = new(int8)
+		}
+		*v.F114 = r.I8(s95)
+	} else {
+		v.F114 = nil
+	}
+	if n < 317 {
+		return
+	}
+	if s97, ok98 := r.Optional(b, b+312, 1, "f115"); ok98 {
+		if v.F115 == nil {
+			v.F115 = new(uint8)
+		}
+		*v.F115 = r.U8(s97)
+	} else {
+		v.F115 = nil
+	}
+	if n < 322 {
+		return
+	}
+	if s99, ok100 := r.Optional(b, b+317, 1, "f116"); ok100 {
+		if v.F116 == nil {
+			v.F116 = new(uint8)
+		}
+		*v.F116 = r.U8(s99)
+	} else {
+		v.F116 = nil
+	}
+	if n < 327 {
+		return
+	}
+	if s101, ok102 := r.Optional(b, b+322, 1, "f117"); ok102 {
+		if v.F117 == nil {
+			v.F117 = new(uint8)
+		}
+		*v.F117 = r.U8(s101)
+	} else {
+		v.F117 = nil
+	}
+	if n < 332 {
+		return
+	}
+	if s103, ok104 := r.Optional(b, b+327, 2, "f118"); ok104 {
+		if v.F118 == nil {
+			v.F118 = new(int16)
+		}
+		*v.F118 = r.I16(s103)
+	} else {
+		v.F118 = nil
+	}
+	if n < 337 {
+		return
+	}
+	if s105, ok106 := r.Optional(b, b+332, 2, "f119"); ok106 {
+		if v.F119 == nil {
+			v.F119 = new(int16)
+		}
+		*v.F119 = r.I16(s105)
+	} else {
+		v.F119 = nil
+	}
+	if n < 342 {
+		return
+	}
+	if s107, ok108 := r.Optional(b, b+337, 2, "f120"); ok108 {
+		if v.F120 == nil {
+			v.F120 = new(int16)
+		}
+		*v.F120 = r.I16(s107)
+	} else {
+		v.F120 = nil
+	}
+	if n < 347 {
+		return
+	}
+	if s109, ok110 := r.Optional(b, b+342, 2, "f121"); ok110 {
+		if v.F121 == nil {
+			v.F121 = new(uint16)
+		}
+		*v.F121 = r.U16(s109)
+	} else {
+		v.F121 = nil
+	}
+	if n < 352 {
+		return
+	}
+	if s111, ok112 := r.Optional(b, b+347, 2, "f122"); ok112 {
+		if v.F122 == nil {
+			v.F122 = new(uint16)
+		}
+		*v.F122 = r.U16(s111)
+	} else {
+		v.F122 = nil
+	}
+	if n < 357 {
+		return
+	}
+	if s113, ok114 := r.Optional(b, b+352, 2, "f123"); ok114 {
+		if v.F123 == nil {
+			v.F123 = new(uint16)
+		}
+		*v.F123 = r.U16(s113)
+	} else {
+		v.F123 = nil
+	}
+	if n < 362 {
+		return
+	}
+	if s115, ok116 := r.Optional(b, b+357, 4, "f124"); ok116 {
+		if v.F124 == nil {
+			v.F124 = new(int32)
+		}
+		*v.F124 = r.I32(s115)
+	} else {
+		v.F124 = nil
+	}
+	if n < 367 {
+		return
+	}
+	if s117, ok118 := r.Optional(b, b+362, 4, "f125"); ok118 {
+		if v.F125 == nil {
+			v.F125 = new(int32)
+		}
+		*v.F125 = r.I32(s117)
+	} else {
+		v.F125 = nil
+	}
+	if n < 372 {
+		return
+	}
+	if s119, ok120 := r.Optional(b, b+367, 4, "f126"); ok120 {
+		if v.F126 == nil {
+			v.F126 = new(int32)
+		}
+		*v.F126 = r.I32(s119)
+	} else {
+		v.F126 = nil
+	}
+	if n < 377 {
+		return
+	}
+	if s121, ok122 := r.Optional(b, b+372, 4, "f127"); ok122 {
+		if v.F127 == nil {
+			v.F127 = new(uint32)
+		}
+		*v.F127 = r.U32(s121)
+	} else {
+		v.F127 = nil
+	}
+	if n < 382 {
+		return
+	}
+	if s123, ok124 := r.Optional(b, b+377, 4, "f128"); ok124 {
+		if v.F128 == nil {
+			v.F128 = new(uint32)
+		}
+		*v.F128 = r.U32(s123)
+	} else {
+		v.F128 = nil
+	}
+	if n < 387 {
+		return
+	}
+	if s125, ok126 := r.Optional(b, b+382, 4, "f129"); ok126 {
+		if v.F129 == nil {
+			v.F129 = new(uint32)
+		}
+		*v.F129 = r.U32(s125)
+	} else {
+		v.F129 = nil
+	}
+	if n < 392 {
+		return
+	}
+	if s127, ok128 := r.Optional(b, b+387, 8, "f130"); ok128 {
+		if v.F130 == nil {
+			v.F130 = new(int64)
+		}
+		*v.F130 = r.I64(s127)
+	} else {
+		v.F130 = nil
+	}
+	if n < 397 {
+		return
+	}
+	if s129, ok130 := r.Optional(b, b+392, 8, "f131"); ok130 {
+		if v.F131 == nil {
+			v.F131 = new(int64)
+		}
+		*v.F131 = r.I64(s129)
+	} else {
+		v.F131 = nil
+	}
+	if n < 402 {
+		return
+	}
+	if s131, ok132 := r.Optional(b, b+397, 8, "f132"); ok132 {
+		if v.F132 == nil {
+			v.F132 = new(int64)
+		}
+		*v.F132 = r.I64(s131)
+	} else {
+		v.F132 = nil
+	}
+	if n < 407 {
+		return
+	}
+	if s133, ok134 := r.Optional(b, b+402, 8, "f133"); ok134 {
+		if v.F133 == nil {
+			v.F133 = new(uint64)
+		}
+		*v.F133 = r.U64(s133)
+	} else {
+		v.F133 = nil
+	}
+	if n < 412 {
+		return
+	}
+	if s135, ok136 := r.Optional(b, b+407, 8, "f134"); ok136 {
+		if v.F134 == nil {
+			v.F134 = new(uint64)
+		}
+		*v.F134 = r.U64(s135)
+	} else {
+		v.F134 = nil
+	}
+	if n < 417 {
+		return
+	}
+	if s137, ok138 := r.Optional(b, b+412, 8, "f135"); ok138 {
+		if v.F135 == nil {
+			v.F135 = new(uint64)
+		}
+		*v.F135 = r.U64(s137)
+	} else {
+		v.F135 = nil
+	}
+	if n < 422 {
+		return
+	}
+	if s139, ok140 := r.Optional(b, b+417, 4, "f136"); ok140 {
+		if v.F136 == nil {
+			v.F136 = new(float32)
+		}
+		*v.F136 = r.F32(s139)
+	} else {
+		v.F136 = nil
+	}
+	if n < 427 {
+		return
+	}
+	if s141, ok142 := r.Optional(b, b+422, 4, "f137"); ok142 {
+		if v.F137 == nil {
+			v.F137 = new(float32)
+		}
+		*v.F137 = r.F32(s141)
+	} else {
+		v.F137 = nil
+	}
+	if n < 432 {
+		return
+	}
+	if s143, ok144 := r.Optional(b, b+427, 4, "f138"); ok144 {
+		if v.F138 == nil {
+			v.F138 = new(float32)
+		}
+		*v.F138 = r.F32(s143)
+	} else {
+		v.F138 = nil
+	}
+	if n < 437 {
+		return
+	}
+	if s145, ok146 := r.Optional(b, b+432, 8, "f139"); ok146 {
+		if v.F139 == nil {
+			v.F139 = new(float64)
+		}
+		*v.F139 = r.F64(s145)
+	} else {
+		v.F139 = nil
+	}
+	if n < 442 {
+		return
+	}
+	if s147, ok148 := r.Optional(b, b+437, 8, "f140"); ok148 {
+		if v.F140 == nil {
+			v.F140 = new(float64)
+		}
+		*v.F140 = r.F64(s147)
+	} else {
+		v.F140 = nil
+	}
+	if n < 447 {
+		return
+	}
+	if s149, ok150 := r.Optional(b, b+442, 8, "f141"); ok150 {
+		if v.F141 == nil {
+			v.F141 = new(float64)
+		}
+		*v.F141 = r.F64(s149)
+	} else {
+		v.F141 = nil
+	}
+	if n < 452 {
+		return
+	}
+	if s151, ok152 := r.Optional(b, b+447, 16, "f142"); ok152 {
+		if v.F142 == nil {
+			v.F142 = new(fbe.Decimal)
+		}
+		*v.F142 = r.Decimal(s151)
+	} else {
+		v.F142 = nil
+	}
+	if n < 457 {
+		return
+	}
+	if s153, ok154 := r.Optional(b, b+452, 16, "f143"); ok154 {
+		if v.F143 == nil {
+			v.F143 = new(fbe.Decimal)
+		}
+		*v.F143 = r.Decimal(s153)
+	} else {
+		v.F143 = nil
+	}
+	if n < 462 {
+		return
+	}
+	if s155, ok156 := r.Optional(b, b+457, 16, "f144"); ok156 {
+		if v.F144 == nil {
+			v.F144 = new(fbe.Decimal)
+		}
+		*v.F144 = r.Decimal(s155)
+	} else {
+		v.F144 = nil
+	}
+	if n < 467 {
+		return
+	}
+	if s157, ok158 := r.Optional(b, b+462, 4, "f145"); ok158 {
+		if v.F145 == nil {
+			v.F145 = new(string)
+		}
+		*v.F145 = r.String(s157, s157, "f145")
+	} else {
+		v.F145 = nil
+	}
+	if n < 472 {
+		return
+	}
+	if s159, ok160 := r.Optional(b, b+467, 4, "f146"); ok160 {
+		if v.F146 == nil {
+			v.F146 = new(string)
+		}
+		*v.F146 = r.String(s159, s159, "f146")
+	} else {
+		v.F146 = nil
+	}
+	if n < 477 {
+		return
+	}
+	if s161, ok162 := r.Optional(b, b+472, 4, "f147"); ok162 {
+		if v.F147 == nil {
+			v.F147 = new(string)
+		}
+		*v.F147 = r.String(s161, s161, "f147")
+	} else {
+		v.F147 = nil
+	}
+	if n < 482 {
+		return
+	}
+	if s163, ok164 := r.Optional(b, b+477, 8, "f148"); ok164 {
+		if v.F148 == nil {
+			v.F148 = new(fbe.Timestamp)
+		}
+		*v.F148 = r.Timestamp(s163)
+	} else {
+		v.F148 = nil
+	}
+	if n < 487 {
+		return
+	}
+	if s165, ok166 := r.Optional(b, b+482, 8, "f149"); ok166 {
+		if v.F149 == nil {
+			v.F149 = new(fbe.Timestamp)
+		}
+		*v.F149 = r.Timestamp(s165)
+	} else {
+		v.F149 = nil
+	}
+	if n < 492 {
+		return
+	}
+	if s167, ok168 := r.Optional(b, b+487, 8, "f150"); ok168 {
+		if v.F150 == nil {
+			v.F150 = new(fbe.Timestamp)
+		}
+		*v.F150 = r.Timestamp(s167)
+	} else {
+		v.F150 = nil
+	}
+	if n < 497 {
+		return
+	}
+	if s169, ok170 := r.Optional(b, b+492, 16, "f151"); ok170 {
+		if v.F151 == nil {
+			v.F151 = new(fbe.UUID)
+		}
+		*v.F151 = r.UUID(s169)
+	} else {
+		v.F151 = nil
+	}
+	if n < 502 {
+		return
+	}
+	if s171, ok172 := r.Optional(b, b+497, 16, "f152"); ok172 {
+		if v.F152 == nil {
+			v.F152 = new(fbe.UUID)
+		}
+		*v.F152 = r.UUID(s171)
+	} else {
+		v.F152 = nil
+	}
+	if n < 507 {
+		return
+	}
+	if s173, ok174 := r.Optional(b, b+502, 16, "f153"); ok174 {
+		if v.F153 == nil {
+			v.F153 = new(fbe.UUID)
+		}
+		*v.F153 = r.UUID(s173)
+	} else {
+		v.F153 = nil
+	}
+	if n < 512 {
+		return
+	}
+	if s175, ok176 := r.Optional(b, b+507, 1, "f154"); ok176 {
+		if v.F154 == nil {
+			v.F154 = new(proto.OrderSide)
+		}
+		*v.F154 = proto.OrderSide(r.U8(s175))
+	} else {
+		v.F154 = nil
+	}
+	if n < 517 {
+		return
+	}
+	if s177, ok178 := r.Optional(b, b+512, 1, "f155"); ok178 {
+		if v.F155 == nil {
+			v.F155 = new(proto.OrderSide)
+		}
+		*v.F155 = proto.OrderSide(r.U8(s177))
+	} else {
+		v.F155 = nil
+	}
+	if n < 522 {
+		return
+	}
+	if s179, ok180 := r.Optional(b, b+517, 1, "f156"); ok180 {
+		if v.F156 == nil {
+			v.F156 = new(proto.OrderType)
+		}
+		*v.F156 = proto.OrderType(r.U8(s179))
+	} else {
+		v.F156 = nil
+	}
+	if n < 527 {
+		return
+	}
+	if s181, ok182 := r.Optional(b, b+522, 1, "f157"); ok182 {
+		if v.F157 == nil {
+			v.F157 = new(proto.OrderType)
+		}
+		*v.F157 = proto.OrderType(r.U8(s181))
+	} else {
+		v.F157 = nil
+	}
+	if n < 532 {
+		return
+	}
+	if s183, ok184 := r.Optional(b, b+527, 4, "f158"); ok184 {
+		if v.F158 == nil {
+			v.F158 = new(proto.Order)
+		}
+		v.F158.FBERead(r, s183, s183)
+		if r.Failed() {
+			r.Unwind("f158")
+			return
+		}
+	} else {
+		v.F158 = nil
+	}
+	if n < 537 {
+		return
+	}
+	if s185, ok186 := r.Optional(b, b+532, 4, "f159"); ok186 {
+		if v.F159 == nil {
+			v.F159 = new(proto.Order)
+		}
+		v.F159.FBERead(r, s185, s185)
+		if r.Failed() {
+			r.Unwind("f159")
+			return
+		}
+	} else {
+		v.F159 = nil
+	}
+	if n < 542 {
+		return
+	}
+	if s187, ok188 := r.Optional(b, b+537, 4, "f160"); ok188 {
+		if v.F160 == nil {
+			v.F160 = new(proto.Balance)
+		}
+		v.F160.FBERead(r, s187, s187)
+		if r.Failed() {
+			r.Unwind("f160")
+			return
+		}
+	} else {
+		v.F160 = nil
+	}
+	if n < 547 {
+		return
+	}
+	if s189, ok190 := r.Optional(b, b+542, 4, "f161"); ok190 {
+		if v.F161 == nil {
+			v.F161 = new(proto.Balance)
+		}
+		v.F161.FBERead(r, s189, s189)
+		if r.Failed() {
+			r.Unwind("f161")
+			return
+		}
+	} else {
+		v.F161 = nil
+	}
+	if n < 552 {
+		return
+	}
+	if s191, ok192 := r.Optional(b, b+547, 1, "f162"); ok192 {
+		if v.F162 == nil {
+			v.F162 = new(proto.State)
+		}
+		*v.F162 = proto.State(r.U8(s191))
+	} else {
+		v.F162 = nil
+	}
+	if n < 557 {
+		return
+	}
+	if s193, ok194 := r.Optional(b, b+552, 1, "f163"); ok194 {
+		if v.F163 == nil {
+			v.F163 = new(proto.State)
+		}
+		*v.F163 = proto.State(r.U8(s193))
+	} else {
+		v.F163 = nil
+	}
+	if n < 562 {
+		return
+	}
+	if s195, ok196 := r.Optional(b, b+557, 4, "f164"); ok196 {
+		if v.F164 == nil {
+			v.F164 = new(proto.Account)
+		}
+		v.F164.FBERead(r, s195, s195)
+		if r.Failed() {
+			r.Unwind("f164")
+			return
+		}
+	} else {
+		v.F164 = nil
+	}
+	if n < 567 {
+		return
+	}
+	if s197, ok198 := r.Optional(b, b+562, 4, "f165"); ok198 {
+		if v.F165 == nil {
+			v.F165 = new(proto.Account)
+		}
+		v.F165.FBERead(r, s197, s197)
+		if r.Failed() {
+			r.Unwind("f165")
+			return
+		}
+	} else {
+		v.F165 = nil
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructOptional) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructOptional) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructOptional) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructOptional) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructOptional")
+	return r.Err()
+}
+
+// VerifyFBEStructOptional is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructOptional(data []byte, lim *fbe.Limits) error {
+	var v StructOptional
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructOptional) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Id)
+	w.AppendBool(v.F1)
+	w.AppendBool(v.F2)
+	w.AppendU8(v.F3)
+	w.AppendU8(v.F4)
+	w.AppendU8(v.F5)
+	w.AppendU8(v.F6)
+	w.AppendU32(v.F7)
+	w.AppendU32(v.F8)
+	w.AppendI8(v.F9)
+	w.AppendI8(v.F10)
+	w.AppendU8(v.F11)
+	w.AppendU8(v.F12)
+	w.AppendI16(v.F13)
+	w.AppendI16(v.F14)
+	w.AppendU16(v.F15)
+	w.AppendU16(v.F16)
+	w.AppendI32(v.F17)
+	w.AppendI32(v.F18)
+	w.AppendU32(v.F19)
+	w.AppendU32(v.F20)
+	w.AppendI64(v.F21)
+	w.AppendI64(v.F22)
+	w.AppendU64(v.F23)
+	w.AppendU64(v.F24)
+	w.AppendF32(v.F25)
+	w.AppendF32(v.F26)
+	w.AppendF64(v.F27)
+	w.AppendF64(v.F28)
+	w.AppendDecimal(v.F29)
+	w.AppendDecimal(v.F30)
+	w.AppendString(v.F31)
+	w.AppendString(v.F32)
+	w.AppendTimestamp(v.F33)
+	w.AppendTimestamp(v.F34)
+	w.AppendTimestamp(v.F35)
+	w.AppendUUID(v.F36)
+	w.AppendUUID(v.F37)
+	w.AppendUUID(v.F38)
+	w.AppendU8(uint8(v.F39))
+	w.AppendU8(uint8(v.F40))
+	(v.F41).FBEWriteFinal(w)
+	(v.F42).FBEWriteFinal(w)
+	w.AppendU8(uint8(v.F43))
+	(v.F44).FBEWriteFinal(w)
+	w.AppendBool(v.F100 != nil)
+	if v.F100 != nil {
+		w.AppendBool(*v.F100)
+	}
+	w.AppendBool(v.F101 != nil)
+	if v.F101 != nil {
+		w.AppendBool(*v.F101)
+	}
+	w.AppendBool(v.F102 != nil)
+	if v.F102 != nil {
+		w.AppendBool(*v.F102)
+	}
+	w.AppendBool(v.F103 != nil)
+	if v.F103 != nil {
+		w.AppendU8(*v.F103)
+	}
+	w.AppendBool(v.F104 != nil)
+	if v.F104 != nil {
+		w.AppendU8(*v.F104)
+	}
+	w.AppendBool(v.F105 != nil)
+	if v.F105 != nil {
+		w.AppendU8(*v.F105)
+	}
+	w.AppendBool(v.F106 != nil)
+	if v.F106 != nil {
+		w.AppendU8(*v.F106)
+	}
+	w.AppendBool(v.F107 != nil)
+	if v.F107 != nil {
+		w.AppendU8(*v.F107)
+	}
+	w.AppendBool(v.F108 != nil)
+	if v.F108 != nil {
+		w.AppendU8(*v.F108)
+	}
+	w.AppendBool(v.F109 != nil)
+	if v.F109 != nil {
+		w.AppendU32(*v.F109)
+	}
+	w.AppendBool(v.F110 != nil)
+	if v.F110 != nil {
+		w.AppendU32(*v.F110)
+	}
+	w.AppendBool(v.F111 != nil)
+	if v.F111 != nil {
+		w.AppendU32(*v.F111)
+	}
+	w.AppendBool(v.F112 != nil)
+	if v.F112 != nil {
+		w.AppendI8(*v.F112)
+	}
+	w.AppendBool(v.F113 != nil)
+	if v.F113 != nil {
+		w.AppendI8(*v.F113)
+	}
+	w.AppendBool(v.F114 != nil)
+	if v.F114 != nil {
+		w.AppendI8(*v.F114)
+	}
+	w.AppendBool(v.F115 != nil)
+	if v.F115 != nil {
+		w.AppendU8(*v.F115)
+	}
+	w.AppendBool(v.F116 != nil)
+	if v.F116 != nil {
+		w.AppendU8(*v.F116)
+	}
+	w.AppendBool(v.F117 != nil)
+	if v.F117 != nil {
+		w.AppendU8(*v.F117)
+	}
+	w.AppendBool(v.F118 != nil)
+	if v.F118 != nil {
+		w.AppendI16(*v.F118)
+	}
+	w.AppendBool(v.F119 != nil)
+	if v.F119 != nil {
+		w.AppendI16(*v.F119)
+	}
+	w.AppendBool(v.F120 != nil)
+	if v.F120 != nil {
+		w.AppendI16(*v.F120)
+	}
+	w.AppendBool(v.F121 != nil)
+	if v.F121 != nil {
+		w.AppendU16(*v.F121)
+	}
+	w.AppendBool(v.F122 != nil)
+	if v.F122 != nil {
+		w.AppendU16(*v.F122)
+	}
+	w.AppendBool(v.F123 != nil)
+	if v.F123 != nil {
+		w.AppendU16(*v.F123)
+	}
+	w.AppendBool(v.F124 != nil)
+	if v.F124 != nil {
+		w.AppendI32(*v.F124)
+	}
+	w.AppendBool(v.F125 != nil)
+	if v.F125 != nil {
+		w.AppendI32(*v.F125)
+	}
+	w.AppendBool(v.F126 != nil)
+	if v.F126 != nil {
+		w.AppendI32(*v.F126)
+	}
+	w.AppendBool(v.F127 != nil)
+	if v.F127 != nil {
+		w.AppendU32(*v.F127)
+	}
+	w.AppendBool(v.F128 != nil)
+	if v.F128 != nil {
+		w.AppendU32(*v.F128)
+	}
+	w.AppendBool(v.F129 != nil)
+	if v.F129 != nil {
+		w.AppendU32(*v.F129)
+	}
+	w.AppendBool(v.F130 != nil)
+	if v.F130 != nil {
+		w.AppendI64(*v.F130)
+	}
+	w.AppendBool(v.F131 != nil)
+	if v.F131 != nil {
+		w.AppendI64(*v.F131)
+	}
+	w.AppendBool(v.F132 != nil)
+	if v.F132 != nil {
+		w.AppendI64(*v.F132)
+	}
+	w.AppendBool(v.F133 != nil)
+	if v.F133 != nil {
+		w.AppendU64(*v.F133)
+	}
+	w.AppendBool(v.F134 != nil)
+	if v.F134 != nil {
+		w.AppendU64(*v.F134)
+	}
+	w.AppendBool(v.F135 != nil)
+	if v.F135 != nil {
+		w.AppendU64(*v.F135)
+	}
+	w.AppendBool(v.F136 != nil)
+	if v.F136 != nil {
+		w.AppendF32(*v.F136)
+	}
+	w.AppendBool(v.F137 != nil)
+	if v.F137 != nil {
+		w.AppendF32(*v.F137)
+	}
+	w.AppendBool(v.F138 != nil)
+	if v.F138 != nil {
+		w.AppendF32(*v.F138)
+	}
+	w.AppendBool(v.F139 != nil)
+	if v.F139 != nil {
+		w.AppendF64(*v.F139)
+	}
+	w.AppendBool(v.F140 != nil)
+	if v.F140 != nil {
+		w.AppendF64(*v.F140)
+	}
+	w.AppendBool(v.F141 != nil)
+	if v.F141 != nil {
+		w.AppendF64(*v.F141)
+	}
+	w.AppendBool(v.F142 != nil)
+	if v.F142 != nil {
+		w.AppendDecimal(*v.F142)
+	}
+	w.AppendBool(v.F143 != nil)
+	if v.F143 != nil {
+		w.AppendDecimal(*v.F143)
+	}
+	w.AppendBool(v.F144 != nil)
+	if v.F144 != nil {
+		w.AppendDecimal(*v.F144)
+	}
+	w.AppendBool(v.F145 != nil)
+	if v.F145 != nil {
+		w.AppendString(*v.F145)
+	}
+	w.AppendBool(v.F146 != nil)
+	if v.F146 != nil {
+		w.AppendString(*v.F146)
+	}
+	w.AppendBool(v.F147 != nil)
+	if v.F147 != nil {
+		w.AppendString(*v.F147)
+	}
+	w.AppendBool(v.F148 != nil)
+	if v.F148 != nil {
+		w.AppendTimestamp(*v.F148)
+	}
+	w.AppendBool(v.F149 != nil)
+	if v.F149 != nil {
+		w.AppendTimestamp(*v.F149)
+	}
+	w.AppendBool(v.F150 != nil)
+	if v.F150 != nil {
+		w.AppendTimestamp(*v.F150)
+	}
+	w.AppendBool(v.F151 != nil)
+	if v.F151 != nil {
+		w.AppendUUID(*v.F151)
+	}
+	w.AppendBool(v.F152 != nil)
+	if v.F152 != nil {
+		w.AppendUUID(*v.F152)
+	}
+	w.AppendBool(v.F153 != nil)
+	if v.F153 != nil {
+		w.AppendUUID(*v.F153)
+	}
+	w.AppendBool(v.F154 != nil)
+	if v.F154 != nil {
+		w.AppendU8(uint8(*v.F154))
+	}
+	w.AppendBool(v.F155 != nil)
+	if v.F155 != nil {
+		w.AppendU8(uint8(*v.F155))
+	}
+	w.AppendBool(v.F156 != nil)
+	if v.F156 != nil {
+		w.AppendU8(uint8(*v.F156))
+	}
+	w.AppendBool(v.F157 != nil)
+	if v.F157 != nil {
+		w.AppendU8(uint8(*v.F157))
+	}
+	w.AppendBool(v.F158 != nil)
+	if v.F158 != nil {
+		(v.F158).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F159 != nil)
+	if v.F159 != nil {
+		(v.F159).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F160 != nil)
+	if v.F160 != nil {
+		(v.F160).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F161 != nil)
+	if v.F161 != nil {
+		(v.F161).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F162 != nil)
+	if v.F162 != nil {
+		w.AppendU8(uint8(*v.F162))
+	}
+	w.AppendBool(v.F163 != nil)
+	if v.F163 != nil {
+		w.AppendU8(uint8(*v.F163))
+	}
+	w.AppendBool(v.F164 != nil)
+	if v.F164 != nil {
+		(v.F164).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F165 != nil)
+	if v.F165 != nil {
+		(v.F165).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(283) {
+		return
+	}
+	defer r.Leave()
+	if p199 := r.Fixed(4, "id"); p199 >= 0 {
+		v.Id = r.I32(p199)
+	}
+	if p200 := r.Fixed(1, "f1"); p200 >= 0 {
+		v.F1 = r.Bool(p200)
+	}
+	if p201 := r.Fixed(1, "f2"); p201 >= 0 {
+		v.F2 = r.Bool(p201)
+	}
+	if p202 := r.Fixed(1, "f3"); p202 >= 0 {
+		v.F3 = r.U8(p202)
+	}
+	if p203 := r.Fixed(1, "f4"); p203 >= 0 {
+		v.F4 = r.U8(p203)
+	}
+	if p204 := r.Fixed(1, "f5"); p204 >= 0 {
+		v.F5 = r.U8(p204)
+	}
+	if p205 := r.Fixed(1, "f6"); p205 >= 0 {
+		v.F6 = r.U8(p205)
+	}
+	if p206 := r.Fixed(4, "f7"); p206 >= 0 {
+		v.F7 = r.U32(p206)
+	}
+	if p207 := r.Fixed(4, "f8"); p207 >= 0 {
+		v.F8 = r.U32(p207)
+	}
+	if p208 := r.Fixed(1, "f9"); p208 >= 0 {
+		v.F9 = r.I8(p208)
+	}
+	if p209 := r.Fixed(1, "f10"); p209 >= 0 {
+		v.F10 = r.I8(p209)
+	}
+	if p210 := r.Fixed(1, "f11"); p210 >= 0 {
+		v.F11 = r.U8(p210)
+	}
+	if p211 := r.Fixed(1, "f12"); p211 >= 0 {
+		v.F12 = r.U8(p211)
+	}
+	if p212 := r.Fixed(2, "f13"); p212 >= 0 {
+		v.F13 = r.I16(p212)
+	}
+	if p213 := r.Fixed(2, "f14"); p213 >= 0 {
+		v.F14 = r.I16(p213)
+	}
+	if p214 := r.Fixed(2, "f15"); p214 >= 0 {
+		v.F15 = r.U16(p214)
+	}
+	if p215 := r.Fixed(2, "f16"); p215 >= 0 {
+		v.F16 = r.U16(p215)
+	}
+	if p216 := r.Fixed(4, "f17"); p216 >= 0 {
+		v.F17 = r.I32(p216)
+	}
+	if p217 := r.Fixed(4, "f18"); p217 >= 0 {
+		v.F18 = r.I32(p217)
+	}
+	if p218 := r.Fixed(4, "f19"); p218 >= 0 {
+		v.F19 = r.U32(p218)
+	}
+	if p219 := r.Fixed(4, "f20"); p219 >= 0 {
+		v.F20 = r.U32(p219)
+	}
+	if p220 := r.Fixed(8, "f21"); p220 >= 0 {
+		v.F21 = r.I64(p220)
+	}
+	if p221 := r.Fixed(8, "f22"); p221 >= 0 {
+		v.F22 = r.I64(p221)
+	}
+	if p222 := r.Fixed(8, "f23"); p222 >= 0 {
+		v.F23 = r.U64(p222)
+	}
+	if p223 := r.Fixed(8, "f24"); p223 >= 0 {
+		v.F24 = r.U64(p223)
+	}
+	if p224 := r.Fixed(4, "f25"); p224 >= 0 {
+		v.F25 = r.F32(p224)
+	}
+	if p225 := r.Fixed(4, "f26"); p225 >= 0 {
+		v.F26 = r.F32(p225)
+	}
+	if p226 := r.Fixed(8, "f27"); p226 >= 0 {
+		v.F27 = r.F64(p226)
+	}
+	if p227 := r.Fixed(8, "f28"); p227 >= 0 {
+		v.F28 = r.F64(p227)
+	}
+	if p228 := r.Fixed(16, "f29"); p228 >= 0 {
+		v.F29 = r.Decimal(p228)
+	}
+	if p229 := r.Fixed(16, "f30"); p229 >= 0 {
+		v.F30 = r.Decimal(p229)
+	}
+	v.F31 = r.FinalString("f31")
+	v.F32 = r.FinalString("f32")
+	if p230 := r.Fixed(8, "f33"); p230 >= 0 {
+		v.F33 = r.Timestamp(p230)
+	}
+	if p231 := r.Fixed(8, "f34"); p231 >= 0 {
+		v.F34 = r.Timestamp(p231)
+	}
+	if p232 := r.Fixed(8, "f35"); p232 >= 0 {
+		v.F35 = r.Timestamp(p232)
+	}
+	if p233 := r.Fixed(16, "f36"); p233 >= 0 {
+		v.F36 = r.UUID(p233)
+	}
+	if p234 := r.Fixed(16, "f37"); p234 >= 0 {
+		v.F37 = r.UUID(p234)
+	}
+	if p235 := r.Fixed(16, "f38"); p235 >= 0 {
+		v.F38 = r.UUID(p235)
+	}
+	if p236 := r.Fixed(1, "f39"); p236 >= 0 {
+		v.F39 = proto.OrderSide(r.U8(p236))
+	}
+	if p237 := r.Fixed(1, "f40"); p237 >= 0 {
+		v.F40 = proto.OrderType(r.U8(p237))
+	}
+	v.F41.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	v.F42.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	if p238 := r.Fixed(1, "f43"); p238 >= 0 {
+		v.F43 = proto.State(r.U8(p238))
+	}
+	v.F44.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+	if r.FinalHas("f100") {
+		if v.F100 == nil {
+			v.F100 = new(bool)
+		}
+		if p239 := r.Fixed(1, "f100"); p239 >= 0 {
+			*v.F100 = r.Bool(p239)
+		}
+	} else {
+		v.F100 = nil
+	}
+	if r.FinalHas("f101") {
+		if v.F101 == nil {
+			v.F101 = new(bool)
+		}
+		if p240 := r.Fixed(1, "f101"); p240 >= 0 {
+			*v.F101 = r.Bool(p240)
+		}
+	} else {
+		v.F101 = nil
+	}
+	if r.FinalHas("f102") {
+		if v.F102 == nil {
+			v.F102 = new(bool)
+		}
+		if p241 := r.Fixed(1, "f102"); p241 >= 0 {
+			*v.F102 = r.Bool(p241)
+		}
+	} else {
+		v.F102 = nil
+	}
+	if r.FinalHas("f103") {
+		if v.F103 == nil {
+			v.F103 = new(byte)
+		}
+		if p242 := r.Fixed(1, "f103"); p242 >= 0 {
+			*v.F103 = r.U8(p242)
+		}
+	} else {
+		v.F103 = nil
+	}
+	if r.FinalHas("f104") {
+		if v.F104 == nil {
+			v.F104 = new(byte)
+		}
+		if p243 := r.Fixed(1, "f104"); p243 >= 0 {
+			*v.F104 = r.U8(p243)
+		}
+	} else {
+		v.F104 = nil
+	}
+	if r.FinalHas("f105") {
+		if v.F105 == nil {
+			v.F105 = new(byte)
+		}
+		if p244 := r.Fixed(1, "f105"); p244 >= 0 {
+			*v.F105 = r.U8(p244)
+		}
+	} else {
+		v.F105 = nil
+	}
+	if r.FinalHas("f106") {
+		if v.F106 == nil {
+			v.F106 = new(byte)
+		}
+		if p245 := r.Fixed(1, "f106"); p245 >= 0 {
+			*v.F106 = r.U8(p245)
+		}
+	} else {
+		v.F106 = nil
+	}
+	if r.FinalHas("f107") {
+		if v.F107 == nil {
+			v.F107 = new(byte)
+		}
+		if p246 := r.Fixed(1, "f107"); p246 >= 0 {
+			*v.F107 = r.U8(p246)
+		}
+	} else {
+		v.F107 = nil
+	}
+	if r.FinalHas("f108") {
+		if v.F108 == nil {
+			v.F108 = new(byte)
+		}
+		if p247 := r.Fixed(1, "f108"); p247 >= 0 {
+			*v.F108 = r.U8(p247)
+		}
+	} else {
+		v.F108 = nil
+	}
+	if r.FinalHas("f109") {
+		if v.F109 == nil {
+			v.F109 = new(uint32)
+		}
+		if p248 := r.Fixed(4, "f109"); p248 >= 0 {
+			*v.F109 = r.U32(p248)
+		}
+	} else {
+		v.F109 = nil
+	}
+	if r.FinalHas("f110") {
+		if v.F110 == nil {
+			v.F110 = new(uint32)
+		}
+		if p249 := r.Fixed(4, "f110"); p249 >= 0 {
+			*v.F110 = r.U32(p249)
+		}
+	} else {
+		v.F110 = nil
+	}
+	if r.FinalHas("f111") {
+		if v.F111 == nil {
+			v.F111 = new(uint32)
+		}
+		if p250 := r.Fixed(4, "f111"); p250 >= 0 {
+			*v.F111 = r.U32(p250)
+		}
+	} else {
+		v.F111 = nil
+	}
+	if r.FinalHas("f112") {
+		if v.F112 == nil {
+			v.F112 = new(int8)
+		}
+		if p251 := r.Fixed(1, "f112"); p251 >= 0 {
+			*v.F112 = r.I8(p251)
+		}
+	} else {
+		v.F112 = nil
+	}
+	if r.FinalHas("f113") {
+		if v.F113 == nil {
+			v.F113 = new(int8)
+		}
+		if p252 := r.Fixed(1, "f113"); p252 >= 0 {
+			*v.F113 = r.I8(p252)
+		}
+	} else {
+		v.F113 = nil
+	}
+	if r.FinalHas("f114") {
+		if v.F114 == nil {
+			v.F114 = new(int8)
+		}
+		if p253 := r.Fixed(1, "f114"); p253 >= 0 {
+			*v.F114 = r.I8(p253)
+		}
+	} else {
+		v.F114 = nil
+	}
+	if r.FinalHas("f115") {
+		if v.F115 == nil {
+			v.F115 = new(uint8)
+		}
+		if p254 := r.Fixed(1, "f115"); p254 >= 0 {
+			*v.F115 = r.U8(p254)
+		}
+	} else {
+		v.F115 = nil
+	}
+	if r.FinalHas("f116") {
+		if v.F116 == nil {
+			v.F116 = new(uint8)
+		}
+		if p255 := r.Fixed(1, "f116"); p255 >= 0 {
+			*v.F116 = r.U8(p255)
+		}
+	} else {
+		v.F116 = nil
+	}
+	if r.FinalHas("f117") {
+		if v.F117 == nil {
+			v.F117 = new(uint8)
+		}
+		if p256 := r.Fixed(1, "f117"); p256 >= 0 {
+			*v.F117 = r.U8(p256)
+		}
+	} else {
+		v.F117 = nil
+	}
+	if r.FinalHas("f118") {
+		if v.F118 == nil {
+			v.F118 = new(int16)
+		}
+		if p257 := r.Fixed(2, "f118"); p257 >= 0 {
+			*v.F118 = r.I16(p257)
+		}
+	} else {
+		v.F118 = nil
+	}
+	if r.FinalHas("f119") {
+		if v.F119 == nil {
+			v.F119 = new(int16)
+		}
+		if p258 := r.Fixed(2, "f119"); p258 >= 0 {
+			*v.F119 = r.I16(p258)
+		}
+	} else {
+		v.F119 = nil
+	}
+	if r.FinalHas("f120") {
+		if v.F120 == nil {
+			v.F120 = new(int16)
+		}
+		if p259 := r.Fixed(2, "f120"); p259 >= 0 {
+			*v.F120 = r.I16(p259)
+		}
+	} else {
+		v.F120 = nil
+	}
+	if r.FinalHas("f121") {
+		if v.F121 == nil {
+			v.F121 = new(uint16)
+		}
+		if p260 := r.Fixed(2, "f121"); p260 >= 0 {
+			*v.F121 = r.U16(p260)
+		}
+	} else {
+		v.F121 = nil
+	}
+	if r.FinalHas("f122") {
+		if v.F122 == nil {
+			v.F122 = new(uint16)
+		}
+		if p261 := r.Fixed(2, "f122"); p261 >= 0 {
+			*v.F122 = r.U16(p261)
+		}
+	} else {
+		v.F122 = nil
+	}
+	if r.FinalHas("f123") {
+		if v.F123 == nil {
+			v.F123 = new(uint16)
+		}
+		if p262 := r.Fixed(2, "f123"); p262 >= 0 {
+			*v.F123 = r.U16(p262)
+		}
+	} else {
+		v.F123 = nil
+	}
+	if r.FinalHas("f124") {
+		if v.F124 == nil {
+			v.F124 = new(int32)
+		}
+		if p263 := r.Fixed(4, "f124"); p263 >= 0 {
+			*v.F124 = r.I32(p263)
+		}
+	} else {
+		v.F124 = nil
+	}
+	if r.FinalHas("f125") {
+		if v.F125 == nil {
+			v.F125 = new(int32)
+		}
+		if p264 := r.Fixed(4, "f125"); p264 >= 0 {
+			*v.F125 = r.I32(p264)
+		}
+	} else {
+		v.F125 = nil
+	}
+	if r.FinalHas("f126") {
+		if v.F126 == nil {
+			v.F126 = new(int32)
+		}
+		if p265 := r.Fixed(4, "f126"); p265 >= 0 {
+			*v.F126 = r.I32(p265)
+		}
+	} else {
+		v.F126 = nil
+	}
+	if r.FinalHas("f127") {
+		if v.F127 == nil {
+			v.F127 = new(uint32)
+		}
+		if p266 := r.Fixed(4, "f127"); p266 >= 0 {
+			*v.F127 = r.U32(p266)
+		}
+	} else {
+		v.F127 = nil
+	}
+	if r.FinalHas("f128") {
+		if v.F128 == nil {
+			v.F128 = new(uint32)
+		}
+		if p267 := r.Fixed(4, "f128"); p267 >= 0 {
+			*v.F128 = r.U32(p267)
+		}
+	} else {
+		v.F128 = nil
+	}
+	if r.FinalHas("f129") {
+		if v.F129 == nil {
+			v.F129 = new(uint32)
+		}
+		if p268 := r.Fixed(4, "f129"); p268 >= 0 {
+			*v.F129 = r.U32(p268)
+		}
+	} else {
+		v.F129 = nil
+	}
+	if r.FinalHas("f130") {
+		if v.F130 == nil {
+			v.F130 = new(int64)
+		}
+		if p269 := r.Fixed(8, "f130"); p269 >= 0 {
+			*v.F130 = r.I64(p269)
+		}
+	} else {
+		v.F130 = nil
+	}
+	if r.FinalHas("f131") {
+		if v.F131 == nil {
+			v.F131 = new(int64)
+		}
+		if p270 := r.Fixed(8, "f131"); p270 >= 0 {
+			*v.F131 = r.I64(p270)
+		}
+	} else {
+		v.F131 = nil
+	}
+	if r.FinalHas("f132") {
+		if v.F132 == nil {
+			v.F132 = new(int64)
+		}
+		if p271 := r.Fixed(8, "f132"); p271 >= 0 {
+			*v.F132 = r.I64(p271)
+		}
+	} else {
+		v.F132 = nil
+	}
+	if r.FinalHas("f133") {
+		if v.F133 == nil {
+			v.F133 = new(uint64)
+		}
+		if p272 := r.Fixed(8, "f133"); p272 >= 0 {
+			*v.F133 = r.U64(p272)
+		}
+	} else {
+		v.F133 = nil
+	}
+	if r.FinalHas("f134") {
+		if v.F134 == nil {
+			v.F134 = new(uint64)
+		}
+		if p273 := r.Fixed(8, "f134"); p273 >= 0 {
+			*v.F134 = r.U64(p273)
+		}
+	} else {
+		v.F134 = nil
+	}
+	if r.FinalHas("f135") {
+		if v.F135 == nil {
+			v.F135 = new(uint64)
+		}
+		if p274 := r.Fixed(8, "f135"); p274 >= 0 {
+			*v.F135 = r.U64(p274)
+		}
+	} else {
+		v.F135 = nil
+	}
+	if r.FinalHas("f136") {
+		if v.F136 == nil {
+			v.F136 = new(float32)
+		}
+		if p275 := r.Fixed(4, "f136"); p275 >= 0 {
+			*v.F136 = r.F32(p275)
+		}
+	} else {
+		v.F136 = nil
+	}
+	if r.FinalHas("f137") {
+		if v.F137 == nil {
+			v.F137 = new(float32)
+		}
+		if p276 := r.Fixed(4, "f137"); p276 >= 0 {
+			*v.F137 = r.F32(p276)
+		}
+	} else {
+		v.F137 = nil
+	}
+	if r.FinalHas("f138") {
+		if v.F138 == nil {
+			v.F138 = new(float32)
+		}
+		if p277 := r.Fixed(4, "f138"); p277 >= 0 {
+			*v.F138 = r.F32(p277)
+		}
+	} else {
+		v.F138 = nil
+	}
+	if r.FinalHas("f139") {
+		if v.F139 == nil {
+			v.F139 = new(float64)
+		}
+		if p278 := r.Fixed(8, "f139"); p278 >= 0 {
+			*v.F139 = r.F64(p278)
+		}
+	} else {
+		v.F139 = nil
+	}
+	if r.FinalHas("f140") {
+		if v.F140 == nil {
+			v.F140 = new(float64)
+		}
+		if p279 := r.Fixed(8, "f140"); p279 >= 0 {
+			*v.F140 = r.F64(p279)
+		}
+	} else {
+		v.F140 = nil
+	}
+	if r.FinalHas("f141") {
+		if v.F141 == nil {
+			v.F141 = new(float64)
+		}
+		if p280 := r.Fixed(8, "f141"); p280 >= 0 {
+			*v.F141 = r.F64(p280)
+		}
+	} else {
+		v.F141 = nil
+	}
+	if r.FinalHas("f142") {
+		if v.F142 == nil {
+			v.F142 = new(fbe.Decimal)
+		}
+		if p281 := r.Fixed(16, "f142"); p281 >= 0 {
+			*v.F142 = r.Decimal(p281)
+		}
+	} else {
+		v.F142 = nil
+	}
+	if r.FinalHas("f143") {
+		if v.F143 == nil {
+			v.F143 = new(fbe.Decimal)
+		}
+		if p282 := r.Fixed(16, "f143"); p282 >= 0 {
+			*v.F143 = r.Decimal(p282)
+		}
+	} else {
+		v.F143 = nil
+	}
+	if r.FinalHas("f144") {
+		if v.F144 == nil {
+			v.F144 = new(fbe.Decimal)
+		}
+		if p283 := r.Fixed(16, "f144"); p283 >= 0 {
+			*v.F144 = r.Decimal(p283)
+		}
+	} else {
+		v.F144 = nil
+	}
+	if r.FinalHas("f145") {
+		if v.F145 == nil {
+			v.F145 = new(string)
+		}
+		*v.F145 = r.FinalString("f145")
+	} else {
+		v.F145 = nil
+	}
+	if r.FinalHas("f146") {
+		if v.F146 == nil {
+			v.F146 = new(string)
+		}
+		*v.F146 = r.FinalString("f146")
+	} else {
+		v.F146 = nil
+	}
+	if r.FinalHas("f147") {
+		if v.F147 == nil {
+			v.F147 = new(string)
+		}
+		*v.F147 = r.FinalString("f147")
+	} else {
+		v.F147 = nil
+	}
+	if r.FinalHas("f148") {
+		if v.F148 == nil {
+			v.F148 = new(fbe.Timestamp)
+		}
+		if p284 := r.Fixed(8, "f148"); p284 >= 0 {
+			*v.F148 = r.Timestamp(p284)
+		}
+	} else {
+		v.F148 = nil
+	}
+	if r.FinalHas("f149") {
+		if v.F149 == nil {
+			v.F149 = new(fbe.Timestamp)
+		}
+		if p285 := r.Fixed(8, "f149"); p285 >= 0 {
+			*v.F149 = r.Timestamp(p285)
+		}
+	} else {
+		v.F149 = nil
+	}
+	if r.FinalHas("f150") {
+		if v.F150 == nil {
+			v.F150 = new(fbe.Timestamp)
+		}
+		if p286 := r.Fixed(8, "f150"); p286 >= 0 {
+			*v.F150 = r.Timestamp(p286)
+		}
+	} else {
+		v.F150 = nil
+	}
+	if r.FinalHas("f151") {
+		if v.F151 == nil {
+			v.F151 = new(fbe.UUID)
+		}
+		if p287 := r.Fixed(16, "f151"); p287 >= 0 {
+			*v.F151 = r.UUID(p287)
+		}
+	} else {
+		v.F151 = nil
+	}
+	if r.FinalHas("f152") {
+		if v.F152 == nil {
+			v.F152 = new(fbe.UUID)
+		}
+		if p288 := r.Fixed(16, "f152"); p288 >= 0 {
+			*v.F152 = r.UUID(p288)
+		}
+	} else {
+		v.F152 = nil
+	}
+	if r.FinalHas("f153") {
+		if v.F153 == nil {
+			v.F153 = new(fbe.UUID)
+		}
+		if p289 := r.Fixed(16, "f153"); p289 >= 0 {
+			*v.F153 = r.UUID(p289)
+		}
+	} else {
+		v.F153 = nil
+	}
+	if r.FinalHas("f154") {
+		if v.F154 == nil {
+			v.F154 = new(proto.OrderSide)
+		}
+		if p290 := r.Fixed(1, "f154"); p290 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p290))
+		}
+	} else {
+		v.F154 = nil
+	}
+	if r.FinalHas("f155") {
+		if v.F155 == nil {
+			v.F155 = new(proto.OrderSide)
+		}
+		if p291 := r.Fixed(1, "f155"); p291 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p291))
+		}
+	} else {
+		v.F155 = nil
+	}
+	if r.FinalHas("f156") {
+		if v.F156 == nil {
+			v.F156 = new(proto.OrderType)
+		}
+		if p292 := r.Fixed(1, "f156"); p292 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p292))
+		}
+	} else {
+		v.F156 = nil
+	}
+	if r.FinalHas("f157") {
+		if v.F157 == nil {
+			v.F157 = new(proto.OrderType)
+		}
+		if p293 := r.Fixed(1, "f157"); p293 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p293))
+		}
+	} else {
+		v.F157 = nil
+	}
+	if r.FinalHas("f158") {
+		if v.F158 == nil {
+			v.F158 = new(proto.Order)
+		}
+		v.F158.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f158")
+			return
+		}
+	} else {
+		v.F158 = nil
+	}
+	if r.FinalHas("f159") {
+		if v.F159 == nil {
+			v.F159 = new(proto.Order)
+		}
+		v.F159.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f159")
+			return
+		}
+	} else {
+		v.F159 = nil
+	}
+	if r.FinalHas("f160") {
+		if v.F160 == nil {
+			v.F160 = new(proto.Balance)
+		}
+		v.F160.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f160")
+			return
+		}
+	} else {
+		v.F160 = nil
+	}
+	if r.FinalHas("f161") {
+		if v.F161 == nil {
+			v.F161 = new(proto.Balance)
+		}
+		v.F161.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f161")
+			return
+		}
+	} else {
+		v.F161 = nil
+	}
+	if r.FinalHas("f162") {
+		if v.F162 == nil {
+			v.F162 = new(proto.State)
+		}
+		if p294 := r.Fixed(1, "f162"); p294 >= 0 {
+			*v.F162 = proto.State(r.U8(p294))
+		}
+	} else {
+		v.F162 = nil
+	}
+	if r.FinalHas("f163") {
+		if v.F163 == nil {
+			v.F163 = new(proto.State)
+		}
+		if p295 := r.Fixed(1, "f163"); p295 >= 0 {
+			*v.F163 = proto.State(r.U8(p295))
+		}
+	} else {
+		v.F163 = nil
+	}
+	if r.FinalHas("f164") {
+		if v.F164 == nil {
+			v.F164 = new(proto.Account)
+		}
+		v.F164.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f164")
+			return
+		}
+	} else {
+		v.F164 = nil
+	}
+	if r.FinalHas("f165") {
+		if v.F165 == nil {
+			v.F165 = new(proto.Account)
+		}
+		v.F165.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f165")
+			return
+		}
+	} else {
+		v.F165 = nil
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructOptional) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructOptional) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(111)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructOptional) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructOptional) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 111, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructOptional")
+	return r.Err()
+}
+
+// VerifyFinalStructOptional is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructOptional(data []byte, lim *fbe.Limits) error {
+	var v StructOptional
+	return v.ReadFinal(data, lim)
+}
+
 // StructNested is the struct test.StructNested (type id 112).
 type StructNested struct {
 	StructOptional
@@ -377,6 +3270,2401 @@ func (v *StructNested) Reset() {
 	v.F1011 = nil
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructNested) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 622, 112)
+	w.PutI32(b+8, v.Id)
+	w.PutBool(b+12, v.F1)
+	w.PutBool(b+13, v.F2)
+	w.PutU8(b+14, v.F3)
+	w.PutU8(b+15, v.F4)
+	w.PutU8(b+16, v.F5)
+	w.PutU8(b+17, v.F6)
+	w.PutU32(b+18, v.F7)
+	w.PutU32(b+22, v.F8)
+	w.PutI8(b+26, v.F9)
+	w.PutI8(b+27, v.F10)
+	w.PutU8(b+28, v.F11)
+	w.PutU8(b+29, v.F12)
+	w.PutI16(b+30, v.F13)
+	w.PutI16(b+32, v.F14)
+	w.PutU16(b+34, v.F15)
+	w.PutU16(b+36, v.F16)
+	w.PutI32(b+38, v.F17)
+	w.PutI32(b+42, v.F18)
+	w.PutU32(b+46, v.F19)
+	w.PutU32(b+50, v.F20)
+	w.PutI64(b+54, v.F21)
+	w.PutI64(b+62, v.F22)
+	w.PutU64(b+70, v.F23)
+	w.PutU64(b+78, v.F24)
+	w.PutF32(b+86, v.F25)
+	w.PutF32(b+90, v.F26)
+	w.PutF64(b+94, v.F27)
+	w.PutF64(b+102, v.F28)
+	w.PutDecimal(b+110, v.F29)
+	w.PutDecimal(b+126, v.F30)
+	w.String(b, b+142, v.F31)
+	w.String(b, b+146, v.F32)
+	w.PutTimestamp(b+150, v.F33)
+	w.PutTimestamp(b+158, v.F34)
+	w.PutTimestamp(b+166, v.F35)
+	w.PutUUID(b+174, v.F36)
+	w.PutUUID(b+190, v.F37)
+	w.PutUUID(b+206, v.F38)
+	w.PutU8(b+222, uint8(v.F39))
+	w.PutU8(b+223, uint8(v.F40))
+	(v.F41).FBEWrite(w, b, b+224)
+	(v.F42).FBEWrite(w, b, b+228)
+	w.PutU8(b+232, uint8(v.F43))
+	(v.F44).FBEWrite(w, b, b+233)
+	if v.F100 != nil {
+		s1 := w.Optional(b, b+237, 1)
+		w.PutBool(s1, *v.F100)
+	}
+	if v.F101 != nil {
+		s2 := w.Optional(b, b+242, 1)
+		w.PutBool(s2, *v.F101)
+	}
+	if v.F102 != nil {
+		s3 := w.Optional(b, b+247, 1)
+		w.PutBool(s3, *v.F102)
+	}
+	if v.F103 != nil {
+		s4 := w.Optional(b, b+252, 1)
+		w.PutU8(s4, *v.F103)
+	}
+	if v.F104 != nil {
+		s5 := w.Optional(b, b+257, 1)
+		w.PutU8(s5, *v.F104)
+	}
+	if v.F105 != nil {
+		s6 := w.Optional(b, b+262, 1)
+		w.PutU8(s6, *v.F105)
+	}
+	if v.F106 != nil {
+		s7 := w.Optional(b, b+267, 1)
+		w.PutU8(s7, *v.F106)
+	}
+	if v.F107 != nil {
+		s8 := w.Optional(b, b+272, 1)
+		w.PutU8(s8, *v.F107)
+	}
+	if v.F108 != nil {
+		s9 := w.Optional(b, b+277, 1)
+		w.PutU8(s9, *v.F108)
+	}
+	if v.F109 != nil {
+		s10 := w.Optional(b, b+282, 4)
+		w.PutU32(s10, *v.F109)
+	}
+	if v.F110 != nil {
+		s11 := w.Optional(b, b+287, 4)
+		w.PutU32(s11, *v.F110)
+	}
+	if v.F111 != nil {
+		s12 := w.Optional(b, b+292, 4)
+		w.PutU32(s12, *v.F111)
+	}
+	if v.F112 != nil {
+		s13 := w.Optional(b, b+297, 1)
+		w.PutI8(s13, *v.F112)
+	}
+	if v.F113 != nil {
+		s14 := w.Optional(b, b+302, 1)
+		w.PutI8(s14, *v.F113)
+	}
+	if v.F114 != nil {
+		s15 := w.Optional(b, b+307, 1)
+		w.PutI8(s15, *v.F114)
+	}
+	if v.F115 != nil {
+		s16 := w.Optional(b, b+312, 1)
+		w.PutU8(s16, *v.F115)
+	}
+	if v.F116 != nil {
+		s17 := w.Optional(b, b+317, 1)
+		w.PutU8(s17, *v.F116)
+	}
+	if v.F117 != nil {
+		s18 := w.Optional(b, b+322, 1)
+		w.PutU8(s18, *v.F117)
+	}
+	if v.F118 != nil {
+		s19 := w.Optional(b, b+327, 2)
+		w.PutI16(s19, *v.F118)
+	}
+	if v.F119 != nil {
+		s20 := w.Optional(b, b+332, 2)
+		w.PutI16(s20, *v.F119)
+	}
+	if v.F120 != nil {
+		s21 := w.Optional(b, b+337, 2)
+		w.PutI16(s21, *v.F120)
+	}
+	if v.F121 != nil {
+		s22 := w.Optional(b, b+342, 2)
+		w.PutU16(s22, *v.F121)
+	}
+	if v.F122 != nil {
+		s23 := w.Optional(b, b+347, 2)
+		w.PutU16(s23, *v.F122)
+	}
+	if v.F123 != nil {
+		s24 := w.Optional(b, b+352, 2)
+		w.PutU16(s24, *v.F123)
+	}
+	if v.F124 != nil {
+		s25 := w.Optional(b, b+357, 4)
+		w.PutI32(s25, *v.F124)
+	}
+	if v.F125 != nil {
+		s26 := w.Optional(b, b+362, 4)
+		w.PutI32(s26, *v.F125)
+	}
+	if v.F126 != nil {
+		s27 := w.Optional(b, b+367, 4)
+		w.PutI32(s27, *v.F126)
+	}
+	if v.F127 != nil {
+		s28 := w.Optional(b, b+372, 4)
+		w.PutU32(s28, *v.F127)
+	}
+	if v.F128 != nil {
+		s29 := w.Optional(b, b+377, 4)
+		w.PutU32(s29, *v.F128)
+	}
+	if v.F129 != nil {
+		s30 := w.Optional(b, b+382, 4)
+		w.PutU32(s30, *v.F129)
+	}
+	if v.F130 != nil {
+		s31 := w.Optional(b, b+387, 8)
+		w.PutI64(s31, *v.F130)
+	}
+	if v.F131 != nil {
+		s32 := w.Optional(b, b+392, 8)
+		w.PutI64(s32, *v.F131)
+	}
+	if v.F132 != nil {
+		s33 := w.Optional(b, b+397, 8)
+		w.PutI64(s33, *v.F132)
+	}
+	if v.F133 != nil {
+		s34 := w.Optional(b, b+402, 8)
+		w.PutU64(s34, *v.F133)
+	}
+	if v.F134 != nil {
+		s35 := w.Optional(b, b+407, 8)
+		w.PutU64(s35, *v.F134)
+	}
+	if v.F135 != nil {
+		s36 := w.Optional(b, b+412, 8)
+		w.PutU64(s36, *v.F135)
+	}
+	if v.F136 != nil {
+		s37 := w.Optional(b, b+417, 4)
+		w.PutF32(s37, *v.F136)
+	}
+	if v.F137 != nil {
+		s38 := w.Optional(b, b+422, 4)
+		w.PutF32(s38, *v.F137)
+	}
+	if v.F138 != nil {
+		s39 := w.Optional(b, b+427, 4)
+		w.PutF32(s39, *v.F138)
+	}
+	if v.F139 != nil {
+		s40 := w.Optional(b, b+432, 8)
+		w.PutF64(s40, *v.F139)
+	}
+	if v.F140 != nil {
+		s41 := w.Optional(b, b+437, 8)
+		w.PutF64(s41, *v.F140)
+	}
+	if v.F141 != nil {
+		s42 := w.Optional(b, b+442, 8)
+		w.PutF64(s42, *v.F141)
+	}
+	if v.F142 != nil {
+		s43 := w.Optional(b, b+447, 16)
+		w.PutDecimal(s43, *v.F142)
+	}
+	if v.F143 != nil {
+		s44 := w.Optional(b, b+452, 16)
+		w.PutDecimal(s44, *v.F143)
+	}
+	if v.F144 != nil {
+		s45 := w.Optional(b, b+457, 16)
+		w.PutDecimal(s45, *v.F144)
+	}
+	if v.F145 != nil {
+		s46 := w.Optional(b, b+462, 4)
+		w.String(s46, s46, *v.F145)
+	}
+	if v.F146 != nil {
+		s47 := w.Optional(b, b+467, 4)
+		w.String(s47, s47, *v.F146)
+	}
+	if v.F147 != nil {
+		s48 := w.Optional(b, b+472, 4)
+		w.String(s48, s48, *v.F147)
+	}
+	if v.F148 != nil {
+		s49 := w.Optional(b, b+477, 8)
+		w.PutTimestamp(s49, *v.F148)
+	}
+	if v.F149 != nil {
+		s50 := w.Optional(b, b+482, 8)
+		w.PutTimestamp(s50, *v.F149)
+	}
+	if v.F150 != nil {
+		s51 := w.Optional(b, b+487, 8)
+		w.PutTimestamp(s51, *v.F150)
+	}
+	if v.F151 != nil {
+		s52 := w.Optional(b, b+492, 16)
+		w.PutUUID(s52, *v.F151)
+	}
+	if v.F152 != nil {
+		s53 := w.Optional(b, b+497, 16)
+		w.PutUUID(s53, *v.F152)
+	}
+	if v.F153 != nil {
+		s54 := w.Optional(b, b+502, 16)
+		w.PutUUID(s54, *v.F153)
+	}
+	if v.F154 != nil {
+		s55 := w.Optional(b, b+507, 1)
+		w.PutU8(s55, uint8(*v.F154))
+	}
+	if v.F155 != nil {
+		s56 := w.Optional(b, b+512, 1)
+		w.PutU8(s56, uint8(*v.F155))
+	}
+	if v.F156 != nil {
+		s57 := w.Optional(b, b+517, 1)
+		w.PutU8(s57, uint8(*v.F156))
+	}
+	if v.F157 != nil {
+		s58 := w.Optional(b, b+522, 1)
+		w.PutU8(s58, uint8(*v.F157))
+	}
+	if v.F158 != nil {
+		s59 := w.Optional(b, b+527, 4)
+		(v.F158).FBEWrite(w, s59, s59)
+	}
+	if v.F159 != nil {
+		s60 := w.Optional(b, b+532, 4)
+		(v.F159).FBEWrite(w, s60, s60)
+	}
+	if v.F160 != nil {
+		s61 := w.Optional(b, b+537, 4)
+		(v.F160).FBEWrite(w, s61, s61)
+	}
+	if v.F161 != nil {
+		s62 := w.Optional(b, b+542, 4)
+		(v.F161).FBEWrite(w, s62, s62)
+	}
+	if v.F162 != nil {
+		s63 := w.Optional(b, b+547, 1)
+		w.PutU8(s63, uint8(*v.F162))
+	}
+	if v.F163 != nil {
+		s64 := w.Optional(b, b+552, 1)
+		w.PutU8(s64, uint8(*v.F163))
+	}
+	if v.F164 != nil {
+		s65 := w.Optional(b, b+557, 4)
+		(v.F164).FBEWrite(w, s65, s65)
+	}
+	if v.F165 != nil {
+		s66 := w.Optional(b, b+562, 4)
+		(v.F165).FBEWrite(w, s66, s66)
+	}
+	w.PutI32(b+567, int32(v.F1000))
+	if v.F1001 != nil {
+		s67 := w.Optional(b, b+571, 4)
+		w.PutI32(s67, int32(*v.F1001))
+	}
+	w.PutU8(b+576, uint8(v.F1002))
+	if v.F1003 != nil {
+		s68 := w.Optional(b, b+577, 1)
+		w.PutU8(s68, uint8(*v.F1003))
+	}
+	w.PutI32(b+582, int32(v.F1004))
+	if v.F1005 != nil {
+		s69 := w.Optional(b, b+586, 4)
+		w.PutI32(s69, int32(*v.F1005))
+	}
+	w.PutU64(b+591, uint64(v.F1006))
+	if v.F1007 != nil {
+		s70 := w.Optional(b, b+599, 8)
+		w.PutU64(s70, uint64(*v.F1007))
+	}
+	(v.F1008).FBEWrite(w, b, b+604)
+	if v.F1009 != nil {
+		s71 := w.Optional(b, b+608, 4)
+		(v.F1009).FBEWrite(w, s71, s71)
+	}
+	(v.F1010).FBEWrite(w, b, b+613)
+	if v.F1011 != nil {
+		s72 := w.Optional(b, b+617, 4)
+		(v.F1011).FBEWrite(w, s72, s72)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 112, 306)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 567 {
+		v.Id = r.I32(b + 8)
+		v.F1 = r.Bool(b + 12)
+		v.F2 = r.Bool(b + 13)
+		v.F3 = r.U8(b + 14)
+		v.F4 = r.U8(b + 15)
+		v.F5 = r.U8(b + 16)
+		v.F6 = r.U8(b + 17)
+		v.F7 = r.U32(b + 18)
+		v.F8 = r.U32(b + 22)
+		v.F9 = r.I8(b + 26)
+		v.F10 = r.I8(b + 27)
+		v.F11 = r.U8(b + 28)
+		v.F12 = r.U8(b + 29)
+		v.F13 = r.I16(b + 30)
+		v.F14 = r.I16(b + 32)
+		v.F15 = r.U16(b + 34)
+		v.F16 = r.U16(b + 36)
+		v.F17 = r.I32(b + 38)
+		v.F18 = r.I32(b + 42)
+		v.F19 = r.U32(b + 46)
+		v.F20 = r.U32(b + 50)
+		v.F21 = r.I64(b + 54)
+		v.F22 = r.I64(b + 62)
+		v.F23 = r.U64(b + 70)
+		v.F24 = r.U64(b + 78)
+		v.F25 = r.F32(b + 86)
+		v.F26 = r.F32(b + 90)
+		v.F27 = r.F64(b + 94)
+		v.F28 = r.F64(b + 102)
+		v.F29 = r.Decimal(b + 110)
+		v.F30 = r.Decimal(b + 126)
+		v.F31 = r.String(b, b+142, "f31")
+		v.F32 = r.String(b, b+146, "f32")
+		v.F33 = r.Timestamp(b + 150)
+		v.F34 = r.Timestamp(b + 158)
+		v.F35 = r.Timestamp(b + 166)
+		v.F36 = r.UUID(b + 174)
+		v.F37 = r.UUID(b + 190)
+		v.F38 = r.UUID(b + 206)
+		v.F39 = proto.OrderSide(r.U8(b + 222))
+		v.F40 = proto.OrderType(r.U8(b + 223))
+		v.F41.FBERead(r, b, b+224)
+		if r.Failed() {
+			r.Unwind("f41")
+			return
+		}
+		v.F42.FBERead(r, b, b+228)
+		if r.Failed() {
+			r.Unwind("f42")
+			return
+		}
+		v.F43 = proto.State(r.U8(b + 232))
+		v.F44.FBERead(r, b, b+233)
+		if r.Failed() {
+			r.Unwind("f44")
+			return
+		}
+		if s73, ok74 := r.Optional(b, b+237, 1, "f100"); ok74 {
+			if v.F100 == nil {
+				v.F100 = new(bool)
+			}
+			*v.F100 = r.Bool(s73)
+		} else {
+			v.F100 = nil
+		}
+		if s75, ok76 := r.Optional(b, b+242, 1, "f101"); ok76 {
+			if v.F101 == nil {
+				v.F101 = new(bool)
+			}
+			*v.F101 = r.Bool(s75)
+		} else {
+			v.F101 = nil
+		}
+		if s77, ok78 := r.Optional(b, b+247, 1, "f102"); ok78 {
+			if v.F102 == nil {
+				v.F102 = new(bool)
+			}
+			*v.F102 = r.Bool(s77)
+		} else {
+			v.F102 = nil
+		}
+		if s79, ok80 := r.Optional(b, b+252, 1, "f103"); ok80 {
+			if v.F103 == nil {
+				v.F103 = new(byte)
+			}
+			*v.F103 = r.U8(s79)
+		} else {
+			v.F103 = nil
+		}
+		if s81, ok82 := r.Optional(b, b+257, 1, "f104"); ok82 {
+			if v.F104 == nil {
+				v.F104 = new(byte)
+			}
+			*v.F104 = r.U8(s81)
+		} else {
+			v.F104 = nil
+		}
+		if s83, ok84 := r.Optional(b, b+262, 1, "f105"); ok84 {
+			if v.F105 == nil {
+				v.F105 = new(byte)
+			}
+			*v.F105 = r.U8(s83)
+		} else {
+			v.F105 = nil
+		}
+		if s85, ok86 := r.Optional(b, b+267, 1, "f106"); ok86 {
+			if v.F106 == nil {
+				v.F106 = new(byte)
+			}
+			*v.F106 = r.U8(s85)
+		} else {
+			v.F106 = nil
+		}
+		if s87, ok88 := r.Optional(b, b+272, 1, "f107"); ok88 {
+			if v.F107 == nil {
+				v.F107 = new(byte)
+			}
+			*v.F107 = r.U8(s87)
+		} else {
+			v.F107 = nil
+		}
+		if s89, ok90 := r.Optional(b, b+277, 1, "f108"); ok90 {
+			if v.F108 == nil {
+				v.F108 = new(byte)
+			}
+			*v.F108 = r.U8(s89)
+		} else {
+			v.F108 = nil
+		}
+		if s91, ok92 := r.Optional(b, b+282, 4, "f109"); ok92 {
+			if v.F109 == nil {
+				v.F109 = new(uint32)
+			}
+			*v.F109 = r.U32(s91)
+		} else {
+			v.F109 = nil
+		}
+		if s93, ok94 := r.Optional(b, b+287, 4, "f110"); ok94 {
+			if v.F110 == nil {
+				v.F110 = new(uint32)
+			}
+			*v.F110 = r.U32(s93)
+		} else {
+			v.F110 = nil
+		}
+		if s95, ok96 := r.Optional(b, b+292, 4, "f111"); ok96 {
+			if v.F111 == nil {
+				v.F111 = new(uint32)
+			}
+			*v.F111 = r.U32(s95)
+		} else {
+			v.F111 = nil
+		}
+		if s97, ok98 := r.Optional(b, b+297, 1, "f112"); ok98 {
+			if v.F112 == nil {
+				v.F112 = new(int8)
+			}
+			*v.F112 = r.I8(s97)
+		} else {
+			v.F112 = nil
+		}
+		if s99, ok100 := r.Optional(b, b+302, 1, "f113"); ok100 {
+			if v.F113 == nil {
+				v.F113 = new(int8)
+			}
+			*v.F113 = r.I8(s99)
+		} else {
+			v.F113 = nil
+		}
+		if s101, ok102 := r.Optional(b, b+307, 1, "f114"); ok102 {
+			if v.F114 == nil {
+				v.F114 = new(int8)
+			}
+			*v.F114 = r.I8(s101)
+		} else {
+			v.F114 = nil
+		}
+		if s103, ok104 := r.Optional(b, b+312, 1, "f115"); ok104 {
+			if v.F115 == nil {
+				v.F115 = new(uint8)
+			}
+			*v.F115 = r.U8(s103)
+		} else {
+			v.F115 = nil
+		}
+		if s105, ok106 := r.Optional(b, b+317, 1, "f116"); ok106 {
+			if v.F116 == nil {
+				v.F116 = new(uint8)
+			}
+			*v.F116 = r.U8(s105)
+		} else {
+			v.F116 = nil
+		}
+		if s107, ok108 := r.Optional(b, b+322, 1, "f117"); ok108 {
+			if v.F117 == nil {
+				v.F117 = new(uint8)
+			}
+			*v.F117 = r.U8(s107)
+		} else {
+			v.F117 = nil
+		}
+		if s109, ok110 := r.Optional(b, b+327, 2, "f118"); ok110 {
+			if v.F118 == nil {
+				v.F118 = new(int16)
+			}
+			*v.F118 = r.I16(s109)
+		} else {
+			v.F118 = nil
+		}
+		if s111, ok112 := r.Optional(b, b+332, 2, "f119"); ok112 {
+			if v.F119 == nil {
+				v.F119 = new(int16)
+			}
+			*v.F119 = r.I16(s111)
+		} else {
+			v.F119 = nil
+		}
+		if s113, ok114 := r.Optional(b, b+337, 2, "f120"); ok114 {
+			if v.F120 == nil {
+				v.F120 = new(int16)
+			}
+			*v.F120 = r.I16(s113)
+		} else {
+			v.F120 = nil
+		}
+		if s115, ok116 := r.Optional(b, b+342, 2, "f121"); ok116 {
+			if v.F121 == nil {
+				v.F121 = new(uint16)
+			}
+			*v.F121 = r.U16(s115)
+		} else {
+			v.F121 = nil
+		}
+		if s117, ok118 := r.Optional(b, b+347, 2, "f122"); ok118 {
+			if v.F122 == nil {
+				v.F122 = new(uint16)
+			}
+			*v.F122 = r.U16(s117)
+		} else {
+			v.F122 = nil
+		}
+		if s119, ok120 := r.Optional(b, b+352, 2, "f123"); ok120 {
+			if v.F123 == nil {
+				v.F123 = new(uint16)
+			}
+			*v.F123 = r.U16(s119)
+		} else {
+			v.F123 = nil
+		}
+		if s121, ok122 := r.Optional(b, b+357, 4, "f124"); ok122 {
+			if v.F124 == nil {
+				v.F124 = new(int32)
+			}
+			*v.F124 = r.I32(s121)
+		} else {
+			v.F124 = nil
+		}
+		if s123, ok124 := r.Optional(b, b+362, 4, "f125"); ok124 {
+			if v.F125 == nil {
+				v.F125 = new(int32)
+			}
+			*v.F125 = r.I32(s123)
+		} else {
+			v.F125 = nil
+		}
+		if s125, ok126 := r.Optional(b, b+367, 4, "f126"); ok126 {
+			if v.F126 == nil {
+				v.F126 = new(int32)
+			}
+			*v.F126 = r.I32(s125)
+		} else {
+			v.F126 = nil
+		}
+		if s127, ok128 := r.Optional(b, b+372, 4, "f127"); ok128 {
+			if v.F127 == nil {
+				v.F127 = new(uint32)
+			}
+			*v.F127 = r.U32(s127)
+		} else {
+			v.F127 = nil
+		}
+		if s129, ok130 := r.Optional(b, b+377, 4, "f128"); ok130 {
+			if v.F128 == nil {
+				v.F128 = new(uint32)
+			}
+			*v.F128 = r.U32(s129)
+		} else {
+			v.F128 = nil
+		}
+		if s131, ok132 := r.Optional(b, b+382, 4, "f129"); ok132 {
+			if v.F129 == nil {
+				v.F129 = new(uint32)
+			}
+			*v.F129 = r.U32(s131)
+		} else {
+			v.F129 = nil
+		}
+		if s133, ok134 := r.Optional(b, b+387, 8, "f130"); ok134 {
+			if v.F130 == nil {
+				v.F130 = new(int64)
+			}
+			*v.F130 = r.I64(s133)
+		} else {
+			v.F130 = nil
+		}
+		if s135, ok136 := r.Optional(b, b+392, 8, "f131"); ok136 {
+			if v.F131 == nil {
+				v.F131 = new(int64)
+			}
+			*v.F131 = r.I64(s135)
+		} else {
+			v.F131 = nil
+		}
+		if s137, ok138 := r.Optional(b, b+397, 8, "f132"); ok138 {
+			if v.F132 == nil {
+				v.F132 = new(int64)
+			}
+			*v.F132 = r.I64(s137)
+		} else {
+			v.F132 = nil
+		}
+		if s139, ok140 := r.Optional(b, b+402, 8, "f133"); ok140 {
+			if v.F133 == nil {
+				v.F133 = new(uint64)
+			}
+			*v.F133 = r.U64(s139)
+		} else {
+			v.F133 = nil
+		}
+		if s141, ok142 := r.Optional(b, b+407, 8, "f134"); ok142 {
+			if v.F134 == nil {
+				v.F134 = new(uint64)
+			}
+			*v.F134 = r.U64(s141)
+		} else {
+			v.F134 = nil
+		}
+		if s143, ok144 := r.Optional(b, b+412, 8, "f135"); ok144 {
+			if v.F135 == nil {
+				v.F135 = new(uint64)
+			}
+			*v.F135 = r.U64(s143)
+		} else {
+			v.F135 = nil
+		}
+		if s145, ok146 := r.Optional(b, b+417, 4, "f136"); ok146 {
+			if v.F136 == nil {
+				v.F136 = new(float32)
+			}
+			*v.F136 = r.F32(s145)
+		} else {
+			v.F136 = nil
+		}
+		if s147, ok148 := r.Optional(b, b+422, 4, "f137"); ok148 {
+			if v.F137 == nil {
+				v.F137 = new(float32)
+			}
+			*v.F137 = r.F32(s147)
+		} else {
+			v.F137 = nil
+		}
+		if s149, ok150 := r.Optional(b, b+427, 4, "f138"); ok150 {
+			if v.F138 == nil {
+				v.F138 = new(float32)
+			}
+			*v.F138 = r.F32(s149)
+		} else {
+			v.F138 = nil
+		}
+		if s151, ok152 := r.Optional(b, b+432, 8, "f139"); ok152 {
+			if v.F139 == nil {
+				v.F139 = new(float64)
+			}
+			*v.F139 = r.F64(s151)
+		} else {
+			v.F139 = nil
+		}
+		if s153, ok154 := r.Optional(b, b+437, 8, "f140"); ok154 {
+			if v.F140 == nil {
+				v.F140 = new(float64)
+			}
+			*v.F140 = r.F64(s153)
+		} else {
+			v.F140 = nil
+		}
+		if s155, ok156 := r.Optional(b, b+442, 8, "f141"); ok156 {
+			if v.F141 == nil {
+				v.F141 = new(float64)
+			}
+			*v.F141 = r.F64(s155)
+		} else {
+			v.F141 = nil
+		}
+		if s157, ok158 := r.Optional(b, b+447, 16, "f142"); ok158 {
+			if v.F142 == nil {
+				v.F142 = new(fbe.Decimal)
+			}
+			*v.F142 = r.Decimal(s157)
+		} else {
+			v.F142 = nil
+		}
+		if s159, ok160 := r.Optional(b, b+452, 16, "f143"); ok160 {
+			if v.F143 == nil {
+				v.F143 = new(fbe.Decimal)
+			}
+			*v.F143 = r.Decimal(s159)
+		} else {
+			v.F143 = nil
+		}
+		if s161, ok162 := r.Optional(b, b+457, 16, "f144"); ok162 {
+			if v.F144 == nil {
+				v.F144 = new(fbe.Decimal)
+			}
+			*v.F144 = r.Decimal(s161)
+		} else {
+			v.F144 = nil
+		}
+		if s163, ok164 := r.Optional(b, b+462, 4, "f145"); ok164 {
+			if v.F145 == nil {
+				v.F145 = new(string)
+			}
+			*v.F145 = r.String(s163, s163, "f145")
+		} else {
+			v.F145 = nil
+		}
+		if s165, ok166 := r.Optional(b, b+467, 4, "f146"); ok166 {
+			if v.F146 == nil {
+				v.F146 = new(string)
+			}
+			*v.F146 = r.String(s165, s165, "f146")
+		} else {
+			v.F146 = nil
+		}
+		if s167, ok168 := r.Optional(b, b+472, 4, "f147"); ok168 {
+			if v.F147 == nil {
+				v.F147 = new(string)
+			}
+			*v.F147 = r.String(s167, s167, "f147")
+		} else {
+			v.F147 = nil
+		}
+		if s169, ok170 := r.Optional(b, b+477, 8, "f148"); ok170 {
+			if v.F148 == nil {
+				v.F148 = new(fbe.Timestamp)
+			}
+			*v.F148 = r.Timestamp(s169)
+		} else {
+			v.F148 = nil
+		}
+		if s171, ok172 := r.Optional(b, b+482, 8, "f149"); ok172 {
+			if v.F149 == nil {
+				v.F149 = new(fbe.Timestamp)
+			}
+			*v.F149 = r.Timestamp(s171)
+		} else {
+			v.F149 = nil
+		}
+		if s173, ok174 := r.Optional(b, b+487, 8, "f150"); ok174 {
+			if v.F150 == nil {
+				v.F150 = new(fbe.Timestamp)
+			}
+			*v.F150 = r.Timestamp(s173)
+		} else {
+			v.F150 = nil
+		}
+		if s175, ok176 := r.Optional(b, b+492, 16, "f151"); ok176 {
+			if v.F151 == nil {
+				v.F151 = new(fbe.UUID)
+			}
+			*v.F151 = r.UUID(s175)
+		} else {
+			v.F151 = nil
+		}
+		if s177, ok178 := r.Optional(b, b+497, 16, "f152"); ok178 {
+			if v.F152 == nil {
+				v.F152 = new(fbe.UUID)
+			}
+			*v.F152 = r.UUID(s177)
+		} else {
+			v.F152 = nil
+		}
+		if s179, ok180 := r.Optional(b, b+502, 16, "f153"); ok180 {
+			if v.F153 == nil {
+				v.F153 = new(fbe.UUID)
+			}
+			*v.F153 = r.UUID(s179)
+		} else {
+			v.F153 = nil
+		}
+		if s181, ok182 := r.Optional(b, b+507, 1, "f154"); ok182 {
+			if v.F154 == nil {
+				v.F154 = new(proto.OrderSide)
+			}
+			*v.F154 = proto.OrderSide(r.U8(s181))
+		} else {
+			v.F154 = nil
+		}
+		if s183, ok184 := r.Optional(b, b+512, 1, "f155"); ok184 {
+			if v.F155 == nil {
+				v.F155 = new(proto.OrderSide)
+			}
+			*v.F155 = proto.OrderSide(r.U8(s183))
+		} else {
+			v.F155 = nil
+		}
+		if s185, ok186 := r.Optional(b, b+517, 1, "f156"); ok186 {
+			if v.F156 == nil {
+				v.F156 = new(proto.OrderType)
+			}
+			*v.F156 = proto.OrderType(r.U8(s185))
+		} else {
+			v.F156 = nil
+		}
+		if s187, ok188 := r.Optional(b, b+522, 1, "f157"); ok188 {
+			if v.F157 == nil {
+				v.F157 = new(proto.OrderType)
+			}
+			*v.F157 = proto.OrderType(r.U8(s187))
+		} else {
+			v.F157 = nil
+		}
+		if s189, ok190 := r.Optional(b, b+527, 4, "f158"); ok190 {
+			if v.F158 == nil {
+				v.F158 = new(proto.Order)
+			}
+			v.F158.FBERead(r, s189, s189)
+			if r.Failed() {
+				r.Unwind("f158")
+				return
+			}
+		} else {
+			v.F158 = nil
+		}
+		if s191, ok192 := r.Optional(b, b+532, 4, "f159"); ok192 {
+			if v.F159 == nil {
+				v.F159 = new(proto.Order)
+			}
+			v.F159.FBERead(r, s191, s191)
+			if r.Failed() {
+				r.Unwind("f159")
+				return
+			}
+		} else {
+			v.F159 = nil
+		}
+		if s193, ok194 := r.Optional(b, b+537, 4, "f160"); ok194 {
+			if v.F160 == nil {
+				v.F160 = new(proto.Balance)
+			}
+			v.F160.FBERead(r, s193, s193)
+			if r.Failed() {
+				r.Unwind("f160")
+				return
+			}
+		} else {
+			v.F160 = nil
+		}
+		if s195, ok196 := r.Optional(b, b+542, 4, "f161"); ok196 {
+			if v.F161 == nil {
+				v.F161 = new(proto.Balance)
+			}
+			v.F161.FBERead(r, s195, s195)
+			if r.Failed() {
+				r.Unwind("f161")
+				return
+			}
+		} else {
+			v.F161 = nil
+		}
+		if s197, ok198 := r.Optional(b, b+547, 1, "f162"); ok198 {
+			if v.F162 == nil {
+				v.F162 = new(proto.State)
+			}
+			*v.F162 = proto.State(r.U8(s197))
+		} else {
+			v.F162 = nil
+		}
+		if s199, ok200 := r.Optional(b, b+552, 1, "f163"); ok200 {
+			if v.F163 == nil {
+				v.F163 = new(proto.State)
+			}
+			*v.F163 = proto.State(r.U8(s199))
+		} else {
+			v.F163 = nil
+		}
+		if s201, ok202 := r.Optional(b, b+557, 4, "f164"); ok202 {
+			if v.F164 == nil {
+				v.F164 = new(proto.Account)
+			}
+			v.F164.FBERead(r, s201, s201)
+			if r.Failed() {
+				r.Unwind("f164")
+				return
+			}
+		} else {
+			v.F164 = nil
+		}
+		if s203, ok204 := r.Optional(b, b+562, 4, "f165"); ok204 {
+			if v.F165 == nil {
+				v.F165 = new(proto.Account)
+			}
+			v.F165.FBERead(r, s203, s203)
+			if r.Failed() {
+				r.Unwind("f165")
+				return
+			}
+		} else {
+			v.F165 = nil
+		}
+	} else {
+		r.Spend(64, b, "")
+		return
+	}
+	if n < 571 {
+		r.Spend(628, b, "f1000")
+		return
+	}
+	v.F1000 = EnumSimple(r.I32(b + 567))
+	if n < 576 {
+		r.Spend(628, b, "f1001")
+		return
+	}
+	if s205, ok206 := r.Optional(b, b+571, 4, "f1001"); ok206 {
+		if v.F1001 == nil {
+			v.F1001 = new(EnumSimple)
+		}
+		*v.F1001 = EnumSimple(r.I32(s205))
+	} else {
+		v.F1001 = nil
+	}
+	if n < 577 {
+		r.Spend(628, b, "f1002")
+		return
+	}
+	v.F1002 = EnumTyped(r.U8(b + 576))
+	if n < 582 {
+		r.Spend(628, b, "f1003")
+		return
+	}
+	if s207, ok208 := r.Optional(b, b+577, 1, "f1003"); ok208 {
+		if v.F1003 == nil {
+			v.F1003 = new(EnumTyped)
+		}
+		*v.F1003 = EnumTyped(r.U8(s207))
+	} else {
+		v.F1003 = nil
+	}
+	if n < 586 {
+		r.Spend(628, b, "f1004")
+		return
+	}
+	v.F1004 = FlagsSimple(r.I32(b + 582))
+	if n < 591 {
+		r.Spend(628, b, "f1005")
+		return
+	}
+	if s209, ok210 := r.Optional(b, b+586, 4, "f1005"); ok210 {
+		if v.F1005 == nil {
+			v.F1005 = new(FlagsSimple)
+		}
+		*v.F1005 = FlagsSimple(r.I32(s209))
+	} else {
+		v.F1005 = nil
+	}
+	if n < 599 {
+		r.Spend(628, b, "f1006")
+		return
+	}
+	v.F1006 = FlagsTyped(r.U64(b + 591))
+	if n < 604 {
+		r.Spend(628, b, "f1007")
+		return
+	}
+	if s211, ok212 := r.Optional(b, b+599, 8, "f1007"); ok212 {
+		if v.F1007 == nil {
+			v.F1007 = new(FlagsTyped)
+		}
+		*v.F1007 = FlagsTyped(r.U64(s211))
+	} else {
+		v.F1007 = nil
+	}
+	if n < 608 {
+		r.Spend(628, b, "f1008")
+		return
+	}
+	v.F1008.FBERead(r, b, b+604)
+	if r.Failed() {
+		r.Unwind("f1008")
+		return
+	}
+	if n < 613 {
+		r.Spend(347, b, "f1009")
+		return
+	}
+	if s213, ok214 := r.Optional(b, b+608, 4, "f1009"); ok214 {
+		if v.F1009 == nil {
+			v.F1009 = new(StructSimple)
+		}
+		v.F1009.FBERead(r, s213, s213)
+		if r.Failed() {
+			r.Unwind("f1009")
+			return
+		}
+	} else {
+		v.F1009 = nil
+	}
+	if n < 617 {
+		r.Spend(347, b, "f1010")
+		return
+	}
+	v.F1010.FBERead(r, b, b+613)
+	if r.Failed() {
+		r.Unwind("f1010")
+		return
+	}
+	if n < 622 {
+		return
+	}
+	if s215, ok216 := r.Optional(b, b+617, 4, "f1011"); ok216 {
+		if v.F1011 == nil {
+			v.F1011 = new(StructOptional)
+		}
+		v.F1011.FBERead(r, s215, s215)
+		if r.Failed() {
+			r.Unwind("f1011")
+			return
+		}
+	} else {
+		v.F1011 = nil
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructNested) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructNested) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructNested) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructNested) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructNested")
+	return r.Err()
+}
+
+// VerifyFBEStructNested is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructNested(data []byte, lim *fbe.Limits) error {
+	var v StructNested
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructNested) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Id)
+	w.AppendBool(v.F1)
+	w.AppendBool(v.F2)
+	w.AppendU8(v.F3)
+	w.AppendU8(v.F4)
+	w.AppendU8(v.F5)
+	w.AppendU8(v.F6)
+	w.AppendU32(v.F7)
+	w.AppendU32(v.F8)
+	w.AppendI8(v.F9)
+	w.AppendI8(v.F10)
+	w.AppendU8(v.F11)
+	w.AppendU8(v.F12)
+	w.AppendI16(v.F13)
+	w.AppendI16(v.F14)
+	w.AppendU16(v.F15)
+	w.AppendU16(v.F16)
+	w.AppendI32(v.F17)
+	w.AppendI32(v.F18)
+	w.AppendU32(v.F19)
+	w.AppendU32(v.F20)
+	w.AppendI64(v.F21)
+	w.AppendI64(v.F22)
+	w.AppendU64(v.F23)
+	w.AppendU64(v.F24)
+	w.AppendF32(v.F25)
+	w.AppendF32(v.F26)
+	w.AppendF64(v.F27)
+	w.AppendF64(v.F28)
+	w.AppendDecimal(v.F29)
+	w.AppendDecimal(v.F30)
+	w.AppendString(v.F31)
+	w.AppendString(v.F32)
+	w.AppendTimestamp(v.F33)
+	w.AppendTimestamp(v.F34)
+	w.AppendTimestamp(v.F35)
+	w.AppendUUID(v.F36)
+	w.AppendUUID(v.F37)
+	w.AppendUUID(v.F38)
+	w.AppendU8(uint8(v.F39))
+	w.AppendU8(uint8(v.F40))
+	(v.F41).FBEWriteFinal(w)
+	(v.F42).FBEWriteFinal(w)
+	w.AppendU8(uint8(v.F43))
+	(v.F44).FBEWriteFinal(w)
+	w.AppendBool(v.F100 != nil)
+	if v.F100 != nil {
+		w.AppendBool(*v.F100)
+	}
+	w.AppendBool(v.F101 != nil)
+	if v.F101 != nil {
+		w.AppendBool(*v.F101)
+	}
+	w.AppendBool(v.F102 != nil)
+	if v.F102 != nil {
+		w.AppendBool(*v.F102)
+	}
+	w.AppendBool(v.F103 != nil)
+	if v.F103 != nil {
+		w.AppendU8(*v.F103)
+	}
+	w.AppendBool(v.F104 != nil)
+	if v.F104 != nil {
+		w.AppendU8(*v.F104)
+	}
+	w.AppendBool(v.F105 != nil)
+	if v.F105 != nil {
+		w.AppendU8(*v.F105)
+	}
+	w.AppendBool(v.F106 != nil)
+	if v.F106 != nil {
+		w.AppendU8(*v.F106)
+	}
+	w.AppendBool(v.F107 != nil)
+	if v.F107 != nil {
+		w.AppendU8(*v.F107)
+	}
+	w.AppendBool(v.F108 != nil)
+	if v.F108 != nil {
+		w.AppendU8(*v.F108)
+	}
+	w.AppendBool(v.F109 != nil)
+	if v.F109 != nil {
+		w.AppendU32(*v.F109)
+	}
+	w.AppendBool(v.F110 != nil)
+	if v.F110 != nil {
+		w.AppendU32(*v.F110)
+	}
+	w.AppendBool(v.F111 != nil)
+	if v.F111 != nil {
+		w.AppendU32(*v.F111)
+	}
+	w.AppendBool(v.F112 != nil)
+	if v.F112 != nil {
+		w.AppendI8(*v.F112)
+	}
+	w.AppendBool(v.F113 != nil)
+	if v.F113 != nil {
+		w.AppendI8(*v.F113)
+	}
+	w.AppendBool(v.F114 != nil)
+	if v.F114 != nil {
+		w.AppendI8(*v.F114)
+	}
+	w.AppendBool(v.F115 != nil)
+	if v.F115 != nil {
+		w.AppendU8(*v.F115)
+	}
+	w.AppendBool(v.F116 != nil)
+	if v.F116 != nil {
+		w.AppendU8(*v.F116)
+	}
+	w.AppendBool(v.F117 != nil)
+	if v.F117 != nil {
+		w.AppendU8(*v.F117)
+	}
+	w.AppendBool(v.F118 != nil)
+	if v.F118 != nil {
+		w.AppendI16(*v.F118)
+	}
+	w.AppendBool(v.F119 != nil)
+	if v.F119 != nil {
+		w.AppendI16(*v.F119)
+	}
+	w.AppendBool(v.F120 != nil)
+	if v.F120 != nil {
+		w.AppendI16(*v.F120)
+	}
+	w.AppendBool(v.F121 != nil)
+	if v.F121 != nil {
+		w.AppendU16(*v.F121)
+	}
+	w.AppendBool(v.F122 != nil)
+	if v.F122 != nil {
+		w.AppendU16(*v.F122)
+	}
+	w.AppendBool(v.F123 != nil)
+	if v.F123 != nil {
+		w.AppendU16(*v.F123)
+	}
+	w.AppendBool(v.F124 != nil)
+	if v.F124 != nil {
+		w.AppendI32(*v.F124)
+	}
+	w.AppendBool(v.F125 != nil)
+	if v.F125 != nil {
+		w.AppendI32(*v.F125)
+	}
+	w.AppendBool(v.F126 != nil)
+	if v.F126 != nil {
+		w.AppendI32(*v.F126)
+	}
+	w.AppendBool(v.F127 != nil)
+	if v.F127 != nil {
+		w.AppendU32(*v.F127)
+	}
+	w.AppendBool(v.F128 != nil)
+	if v.F128 != nil {
+		w.AppendU32(*v.F128)
+	}
+	w.AppendBool(v.F129 != nil)
+	if v.F129 != nil {
+		w.AppendU32(*v.F129)
+	}
+	w.AppendBool(v.F130 != nil)
+	if v.F130 != nil {
+		w.AppendI64(*v.F130)
+	}
+	w.AppendBool(v.F131 != nil)
+	if v.F131 != nil {
+		w.AppendI64(*v.F131)
+	}
+	w.AppendBool(v.F132 != nil)
+	if v.F132 != nil {
+		w.AppendI64(*v.F132)
+	}
+	w.AppendBool(v.F133 != nil)
+	if v.F133 != nil {
+		w.AppendU64(*v.F133)
+	}
+	w.AppendBool(v.F134 != nil)
+	if v.F134 != nil {
+		w.AppendU64(*v.F134)
+	}
+	w.AppendBool(v.F135 != nil)
+	if v.F135 != nil {
+		w.AppendU64(*v.F135)
+	}
+	w.AppendBool(v.F136 != nil)
+	if v.F136 != nil {
+		w.AppendF32(*v.F136)
+	}
+	w.AppendBool(v.F137 != nil)
+	if v.F137 != nil {
+		w.AppendF32(*v.F137)
+	}
+	w.AppendBool(v.F138 != nil)
+	if v.F138 != nil {
+		w.AppendF32(*v.F138)
+	}
+	w.AppendBool(v.F139 != nil)
+	if v.F139 != nil {
+		w.AppendF64(*v.F139)
+	}
+	w.AppendBool(v.F140 != nil)
+	if v.F140 != nil {
+		w.AppendF64(*v.F140)
+	}
+	w.AppendBool(v.F141 != nil)
+	if v.F141 != nil {
+		w.AppendF64(*v.F141)
+	}
+	w.AppendBool(v.F142 != nil)
+	if v.F142 != nil {
+		w.AppendDecimal(*v.F142)
+	}
+	w.AppendBool(v.F143 != nil)
+	if v.F143 != nil {
+		w.AppendDecimal(*v.F143)
+	}
+	w.AppendBool(v.F144 != nil)
+	if v.F144 != nil {
+		w.AppendDecimal(*v.F144)
+	}
+	w.AppendBool(v.F145 != nil)
+	if v.F145 != nil {
+		w.AppendString(*v.F145)
+	}
+	w.AppendBool(v.F146 != nil)
+	if v.F146 != nil {
+		w.AppendString(*v.F146)
+	}
+	w.AppendBool(v.F147 != nil)
+	if v.F147 != nil {
+		w.AppendString(*v.F147)
+	}
+	w.AppendBool(v.F148 != nil)
+	if v.F148 != nil {
+		w.AppendTimestamp(*v.F148)
+	}
+	w.AppendBool(v.F149 != nil)
+	if v.F149 != nil {
+		w.AppendTimestamp(*v.F149)
+	}
+	w.AppendBool(v.F150 != nil)
+	if v.F150 != nil {
+		w.AppendTimestamp(*v.F150)
+	}
+	w.AppendBool(v.F151 != nil)
+	if v.F151 != nil {
+		w.AppendUUID(*v.F151)
+	}
+	w.AppendBool(v.F152 != nil)
+	if v.F152 != nil {
+		w.AppendUUID(*v.F152)
+	}
+	w.AppendBool(v.F153 != nil)
+	if v.F153 != nil {
+		w.AppendUUID(*v.F153)
+	}
+	w.AppendBool(v.F154 != nil)
+	if v.F154 != nil {
+		w.AppendU8(uint8(*v.F154))
+	}
+	w.AppendBool(v.F155 != nil)
+	if v.F155 != nil {
+		w.AppendU8(uint8(*v.F155))
+	}
+	w.AppendBool(v.F156 != nil)
+	if v.F156 != nil {
+		w.AppendU8(uint8(*v.F156))
+	}
+	w.AppendBool(v.F157 != nil)
+	if v.F157 != nil {
+		w.AppendU8(uint8(*v.F157))
+	}
+	w.AppendBool(v.F158 != nil)
+	if v.F158 != nil {
+		(v.F158).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F159 != nil)
+	if v.F159 != nil {
+		(v.F159).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F160 != nil)
+	if v.F160 != nil {
+		(v.F160).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F161 != nil)
+	if v.F161 != nil {
+		(v.F161).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F162 != nil)
+	if v.F162 != nil {
+		w.AppendU8(uint8(*v.F162))
+	}
+	w.AppendBool(v.F163 != nil)
+	if v.F163 != nil {
+		w.AppendU8(uint8(*v.F163))
+	}
+	w.AppendBool(v.F164 != nil)
+	if v.F164 != nil {
+		(v.F164).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F165 != nil)
+	if v.F165 != nil {
+		(v.F165).FBEWriteFinal(w)
+	}
+	w.AppendI32(int32(v.F1000))
+	w.AppendBool(v.F1001 != nil)
+	if v.F1001 != nil {
+		w.AppendI32(int32(*v.F1001))
+	}
+	w.AppendU8(uint8(v.F1002))
+	w.AppendBool(v.F1003 != nil)
+	if v.F1003 != nil {
+		w.AppendU8(uint8(*v.F1003))
+	}
+	w.AppendI32(int32(v.F1004))
+	w.AppendBool(v.F1005 != nil)
+	if v.F1005 != nil {
+		w.AppendI32(int32(*v.F1005))
+	}
+	w.AppendU64(uint64(v.F1006))
+	w.AppendBool(v.F1007 != nil)
+	if v.F1007 != nil {
+		w.AppendU64(uint64(*v.F1007))
+	}
+	(v.F1008).FBEWriteFinal(w)
+	w.AppendBool(v.F1009 != nil)
+	if v.F1009 != nil {
+		(v.F1009).FBEWriteFinal(w)
+	}
+	(v.F1010).FBEWriteFinal(w)
+	w.AppendBool(v.F1011 != nil)
+	if v.F1011 != nil {
+		(v.F1011).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(306) {
+		return
+	}
+	defer r.Leave()
+	if p217 := r.Fixed(4, "id"); p217 >= 0 {
+		v.Id = r.I32(p217)
+	}
+	if p218 := r.Fixed(1, "f1"); p218 >= 0 {
+		v.F1 = r.Bool(p218)
+	}
+	if p219 := r.Fixed(1, "f2"); p219 >= 0 {
+		v.F2 = r.Bool(p219)
+	}
+	if p220 := r.Fixed(1, "f3"); p220 >= 0 {
+		v.F3 = r.U8(p220)
+	}
+	if p221 := r.Fixed(1, "f4"); p221 >= 0 {
+		v.F4 = r.U8(p221)
+	}
+	if p222 := r.Fixed(1, "f5"); p222 >= 0 {
+		v.F5 = r.U8(p222)
+	}
+	if p223 := r.Fixed(1, "f6"); p223 >= 0 {
+		v.F6 = r.U8(p223)
+	}
+	if p224 := r.Fixed(4, "f7"); p224 >= 0 {
+		v.F7 = r.U32(p224)
+	}
+	if p225 := r.Fixed(4, "f8"); p225 >= 0 {
+		v.F8 = r.U32(p225)
+	}
+	if p226 := r.Fixed(1, "f9"); p226 >= 0 {
+		v.F9 = r.I8(p226)
+	}
+	if p227 := r.Fixed(1, "f10"); p227 >= 0 {
+		v.F10 = r.I8(p227)
+	}
+	if p228 := r.Fixed(1, "f11"); p228 >= 0 {
+		v.F11 = r.U8(p228)
+	}
+	if p229 := r.Fixed(1, "f12"); p229 >= 0 {
+		v.F12 = r.U8(p229)
+	}
+	if p230 := r.Fixed(2, "f13"); p230 >= 0 {
+		v.F13 = r.I16(p230)
+	}
+	if p231 := r.Fixed(2, "f14"); p231 >= 0 {
+		v.F14 = r.I16(p231)
+	}
+	if p232 := r.Fixed(2, "f15"); p232 >= 0 {
+		v.F15 = r.U16(p232)
+	}
+	if p233 := r.Fixed(2, "f16"); p233 >= 0 {
+		v.F16 = r.U16(p233)
+	}
+	if p234 := r.Fixed(4, "f17"); p234 >= 0 {
+		v.F17 = r.I32(p234)
+	}
+	if p235 := r.Fixed(4, "f18"); p235 >= 0 {
+		v.F18 = r.I32(p235)
+	}
+	if p236 := r.Fixed(4, "f19"); p236 >= 0 {
+		v.F19 = r.U32(p236)
+	}
+	if p237 := r.Fixed(4, "f20"); p237 >= 0 {
+		v.F20 = r.U32(p237)
+	}
+	if p238 := r.Fixed(8, "f21"); p238 >= 0 {
+		v.F21 = r.I64(p238)
+	}
+	if p239 := r.Fixed(8, "f22"); p239 >= 0 {
+		v.F22 = r.I64(p239)
+	}
+	if p240 := r.Fixed(8, "f23"); p240 >= 0 {
+		v.F23 = r.U64(p240)
+	}
+	if p241 := r.Fixed(8, "f24"); p241 >= 0 {
+		v.F24 = r.U64(p241)
+	}
+	if p242 := r.Fixed(4, "f25"); p242 >= 0 {
+		v.F25 = r.F32(p242)
+	}
+	if p243 := r.Fixed(4, "f26"); p243 >= 0 {
+		v.F26 = r.F32(p243)
+	}
+	if p244 := r.Fixed(8, "f27"); p244 >= 0 {
+		v.F27 = r.F64(p244)
+	}
+	if p245 := r.Fixed(8, "f28"); p245 >= 0 {
+		v.F28 = r.F64(p245)
+	}
+	if p246 := r.Fixed(16, "f29"); p246 >= 0 {
+		v.F29 = r.Decimal(p246)
+	}
+	if p247 := r.Fixed(16, "f30"); p247 >= 0 {
+		v.F30 = r.Decimal(p247)
+	}
+	v.F31 = r.FinalString("f31")
+	v.F32 = r.FinalString("f32")
+	if p248 := r.Fixed(8, "f33"); p248 >= 0 {
+		v.F33 = r.Timestamp(p248)
+	}
+	if p249 := r.Fixed(8, "f34"); p249 >= 0 {
+		v.F34 = r.Timestamp(p249)
+	}
+	if p250 := r.Fixed(8, "f35"); p250 >= 0 {
+		v.F35 = r.Timestamp(p250)
+	}
+	if p251 := r.Fixed(16, "f36"); p251 >= 0 {
+		v.F36 = r.UUID(p251)
+	}
+	if p252 := r.Fixed(16, "f37"); p252 >= 0 {
+		v.F37 = r.UUID(p252)
+	}
+	if p253 := r.Fixed(16, "f38"); p253 >= 0 {
+		v.F38 = r.UUID(p253)
+	}
+	if p254 := r.Fixed(1, "f39"); p254 >= 0 {
+		v.F39 = proto.OrderSide(r.U8(p254))
+	}
+	if p255 := r.Fixed(1, "f40"); p255 >= 0 {
+		v.F40 = proto.OrderType(r.U8(p255))
+	}
+	v.F41.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	v.F42.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	if p256 := r.Fixed(1, "f43"); p256 >= 0 {
+		v.F43 = proto.State(r.U8(p256))
+	}
+	v.F44.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+	if r.FinalHas("f100") {
+		if v.F100 == nil {
+			v.F100 = new(bool)
+		}
+		if p257 := r.Fixed(1, "f100"); p257 >= 0 {
+			*v.F100 = r.Bool(p257)
+		}
+	} else {
+		v.F100 = nil
+	}
+	if r.FinalHas("f101") {
+		if v.F101 == nil {
+			v.F101 = new(bool)
+		}
+		if p258 := r.Fixed(1, "f101"); p258 >= 0 {
+			*v.F101 = r.Bool(p258)
+		}
+	} else {
+		v.F101 = nil
+	}
+	if r.FinalHas("f102") {
+		if v.F102 == nil {
+			v.F102 = new(bool)
+		}
+		if p259 := r.Fixed(1, "f102"); p259 >= 0 {
+			*v.F102 = r.Bool(p259)
+		}
+	} else {
+		v.F102 = nil
+	}
+	if r.FinalHas("f103") {
+		if v.F103 == nil {
+			v.F103 = new(byte)
+		}
+		if p260 := r.Fixed(1, "f103"); p260 >= 0 {
+			*v.F103 = r.U8(p260)
+		}
+	} else {
+		v.F103 = nil
+	}
+	if r.FinalHas("f104") {
+		if v.F104 == nil {
+			v.F104 = new(byte)
+		}
+		if p261 := r.Fixed(1, "f104"); p261 >= 0 {
+			*v.F104 = r.U8(p261)
+		}
+	} else {
+		v.F104 = nil
+	}
+	if r.FinalHas("f105") {
+		if v.F105 == nil {
+			v.F105 = new(byte)
+		}
+		if p262 := r.Fixed(1, "f105"); p262 >= 0 {
+			*v.F105 = r.U8(p262)
+		}
+	} else {
+		v.F105 = nil
+	}
+	if r.FinalHas("f106") {
+		if v.F106 == nil {
+			v.F106 = new(byte)
+		}
+		if p263 := r.Fixed(1, "f106"); p263 >= 0 {
+			*v.F106 = r.U8(p263)
+		}
+	} else {
+		v.F106 = nil
+	}
+	if r.FinalHas("f107") {
+		if v.F107 == nil {
+			v.F107 = new(byte)
+		}
+		if p264 := r.Fixed(1, "f107"); p264 >= 0 {
+			*v.F107 = r.U8(p264)
+		}
+	} else {
+		v.F107 = nil
+	}
+	if r.FinalHas("f108") {
+		if v.F108 == nil {
+			v.F108 = new(byte)
+		}
+		if p265 := r.Fixed(1, "f108"); p265 >= 0 {
+			*v.F108 = r.U8(p265)
+		}
+	} else {
+		v.F108 = nil
+	}
+	if r.FinalHas("f109") {
+		if v.F109 == nil {
+			v.F109 = new(uint32)
+		}
+		if p266 := r.Fixed(4, "f109"); p266 >= 0 {
+			*v.F109 = r.U32(p266)
+		}
+	} else {
+		v.F109 = nil
+	}
+	if r.FinalHas("f110") {
+		if v.F110 == nil {
+			v.F110 = new(uint32)
+		}
+		if p267 := r.Fixed(4, "f110"); p267 >= 0 {
+			*v.F110 = r.U32(p267)
+		}
+	} else {
+		v.F110 = nil
+	}
+	if r.FinalHas("f111") {
+		if v.F111 == nil {
+			v.F111 = new(uint32)
+		}
+		if p268 := r.Fixed(4, "f111"); p268 >= 0 {
+			*v.F111 = r.U32(p268)
+		}
+	} else {
+		v.F111 = nil
+	}
+	if r.FinalHas("f112") {
+		if v.F112 == nil {
+			v.F112 = new(int8)
+		}
+		if p269 := r.Fixed(1, "f112"); p269 >= 0 {
+			*v.F112 = r.I8(p269)
+		}
+	} else {
+		v.F112 = nil
+	}
+	if r.FinalHas("f113") {
+		if v.F113 == nil {
+			v.F113 = new(int8)
+		}
+		if p270 := r.Fixed(1, "f113"); p270 >= 0 {
+			*v.F113 = r.I8(p270)
+		}
+	} else {
+		v.F113 = nil
+	}
+	if r.FinalHas("f114") {
+		if v.F114 == nil {
+			v.F114 = new(int8)
+		}
+		if p271 := r.Fixed(1, "f114"); p271 >= 0 {
+			*v.F114 = r.I8(p271)
+		}
+	} else {
+		v.F114 = nil
+	}
+	if r.FinalHas("f115") {
+		if v.F115 == nil {
+			v.F115 = new(uint8)
+		}
+		if p272 := r.Fixed(1, "f115"); p272 >= 0 {
+			*v.F115 = r.U8(p272)
+		}
+	} else {
+		v.F115 = nil
+	}
+	if r.FinalHas("f116") {
+		if v.F116 == nil {
+			v.F116 = new(uint8)
+		}
+		if p273 := r.Fixed(1, "f116"); p273 >= 0 {
+			*v.F116 = r.U8(p273)
+		}
+	} else {
+		v.F116 = nil
+	}
+	if r.FinalHas("f117") {
+		if v.F117 == nil {
+			v.F117 = new(uint8)
+		}
+		if p274 := r.Fixed(1, "f117"); p274 >= 0 {
+			*v.F117 = r.U8(p274)
+		}
+	} else {
+		v.F117 = nil
+	}
+	if r.FinalHas("f118") {
+		if v.F118 == nil {
+			v.F118 = new(int16)
+		}
+		if p275 := r.Fixed(2, "f118"); p275 >= 0 {
+			*v.F118 = r.I16(p275)
+		}
+	} else {
+		v.F118 = nil
+	}
+	if r.FinalHas("f119") {
+		if v.F119 == nil {
+			v.F119 = new(int16)
+		}
+		if p276 := r.Fixed(2, "f119"); p276 >= 0 {
+			*v.F119 = r.I16(p276)
+		}
+	} else {
+		v.F119 = nil
+	}
+	if r.FinalHas("f120") {
+		if v.F120 == nil {
+			v.F120 = new(int16)
+		}
+		if p277 := r.Fixed(2, "f120"); p277 >= 0 {
+			*v.F120 = r.I16(p277)
+		}
+	} else {
+		v.F120 = nil
+	}
+	if r.FinalHas("f121") {
+		if v.F121 == nil {
+			v.F121 = new(uint16)
+		}
+		if p278 := r.Fixed(2, "f121"); p278 >= 0 {
+			*v.F121 = r.U16(p278)
+		}
+	} else {
+		v.F121 = nil
+	}
+	if r.FinalHas("f122") {
+		if v.F122 == nil {
+			v.F122 = new(uint16)
+		}
+		if p279 := r.Fixed(2, "f122"); p279 >= 0 {
+			*v.F122 = r.U16(p279)
+		}
+	} else {
+		v.F122 = nil
+	}
+	if r.FinalHas("f123") {
+		if v.F123 == nil {
+			v.F123 = new(uint16)
+		}
+		if p280 := r.Fixed(2, "f123"); p280 >= 0 {
+			*v.F123 = r.U16(p280)
+		}
+	} else {
+		v.F123 = nil
+	}
+	if r.FinalHas("f124") {
+		if v.F124 == nil {
+			v.F124 = new(int32)
+		}
+		if p281 := r.Fixed(4, "f124"); p281 >= 0 {
+			*v.F124 = r.I32(p281)
+		}
+	} else {
+		v.F124 = nil
+	}
+	if r.FinalHas("f125") {
+		if v.F125 == nil {
+			v.F125 = new(int32)
+		}
+		if p282 := r.Fixed(4, "f125"); p282 >= 0 {
+			*v.F125 = r.I32(p282)
+		}
+	} else {
+		v.F125 = nil
+	}
+	if r.FinalHas("f126") {
+		if v.F126 == nil {
+			v.F126 = new(int32)
+		}
+		if p283 := r.Fixed(4, "f126"); p283 >= 0 {
+			*v.F126 = r.I32(p283)
+		}
+	} else {
+		v.F126 = nil
+	}
+	if r.FinalHas("f127") {
+		if v.F127 == nil {
+			v.F127 = new(uint32)
+		}
+		if p284 := r.Fixed(4, "f127"); p284 >= 0 {
+			*v.F127 = r.U32(p284)
+		}
+	} else {
+		v.F127 = nil
+	}
+	if r.FinalHas("f128") {
+		if v.F128 == nil {
+			v.F128 = new(uint32)
+		}
+		if p285 := r.Fixed(4, "f128"); p285 >= 0 {
+			*v.F128 = r.U32(p285)
+		}
+	} else {
+		v.F128 = nil
+	}
+	if r.FinalHas("f129") {
+		if v.F129 == nil {
+			v.F129 = new(uint32)
+		}
+		if p286 := r.Fixed(4, "f129"); p286 >= 0 {
+			*v.F129 = r.U32(p286)
+		}
+	} else {
+		v.F129 = nil
+	}
+	if r.FinalHas("f130") {
+		if v.F130 == nil {
+			v.F130 = new(int64)
+		}
+		if p287 := r.Fixed(8, "f130"); p287 >= 0 {
+			*v.F130 = r.I64(p287)
+		}
+	} else {
+		v.F130 = nil
+	}
+	if r.FinalHas("f131") {
+		if v.F131 == nil {
+			v.F131 = new(int64)
+		}
+		if p288 := r.Fixed(8, "f131"); p288 >= 0 {
+			*v.F131 = r.I64(p288)
+		}
+	} else {
+		v.F131 = nil
+	}
+	if r.FinalHas("f132") {
+		if v.F132 == nil {
+			v.F132 = new(int64)
+		}
+		if p289 := r.Fixed(8, "f132"); p289 >= 0 {
+			*v.F132 = r.I64(p289)
+		}
+	} else {
+		v.F132 = nil
+	}
+	if r.FinalHas("f133") {
+		if v.F133 == nil {
+			v.F133 = new(uint64)
+		}
+		if p290 := r.Fixed(8, "f133"); p290 >= 0 {
+			*v.F133 = r.U64(p290)
+		}
+	} else {
+		v.F133 = nil
+	}
+	if r.FinalHas("f134") {
+		if v.F134 == nil {
+			v.F134 = new(uint64)
+		}
+		if p291 := r.Fixed(8, "f134"); p291 >= 0 {
+			*v.F134 = r.U64(p291)
+		}
+	} else {
+		v.F134 = nil
+	}
+	if r.FinalHas("f135") {
+		if v.F135 == nil {
+			v.F135 = new(uint64)
+		}
+		if p292 := r.Fixed(8, "f135"); p292 >= 0 {
+			*v.F135 = r.U64(p292)
+		}
+	} else {
+		v.F135 = nil
+	}
+	if r.FinalHas("f136") {
+		if v.F136 == nil {
+			v.F136 = new(float32)
+		}
+		if p293 := r.Fixed(4, "f136"); p293 >= 0 {
+			*v.F136 = r.F32(p293)
+		}
+	} else {
+		v.F136 = nil
+	}
+	if r.FinalHas("f137") {
+		if v.F137 == nil {
+			v.F137 = new(float32)
+		}
+		if p294 := r.Fixed(4, "f137"); p294 >= 0 {
+			*v.F137 = r.F32(p294)
+		}
+	} else {
+		v.F137 = nil
+	}
+	if r.FinalHas("f138") {
+		if v.F138 == nil {
+			v.F138 = new(float32)
+		}
+		if p295 := r.Fixed(4, "f138"); p295 >= 0 {
+			*v.F138 = r.F32(p295)
+		}
+	} else {
+		v.F138 = nil
+	}
+	if r.FinalHas("f139") {
+		if v.F139 == nil {
+			v.F139 = new(float64)
+		}
+		if p296 := r.Fixed(8, "f139"); p296 >= 0 {
+			*v.F139 = r.F64(p296)
+		}
+	} else {
+		v.F139 = nil
+	}
+	if r.FinalHas("f140") {
+		if v.F140 == nil {
+			v.F140 = new(float64)
+		}
+		if p297 := r.Fixed(8, "f140"); p297 >= 0 {
+			*v.F140 = r.F64(p297)
+		}
+	} else {
+		v.F140 = nil
+	}
+	if r.FinalHas("f141") {
+		if v.F141 == nil {
+			v.F141 = new(float64)
+		}
+		if p298 := r.Fixed(8, "f141"); p298 >= 0 {
+			*v.F141 = r.F64(p298)
+		}
+	} else {
+		v.F141 = nil
+	}
+	if r.FinalHas("f142") {
+		if v.F142 == nil {
+			v.F142 = new(fbe.Decimal)
+		}
+		if p299 := r.Fixed(16, "f142"); p299 >= 0 {
+			*v.F142 = r.Decimal(p299)
+		}
+	} else {
+		v.F142 = nil
+	}
+	if r.FinalHas("f143") {
+		if v.F143 == nil {
+			v.F143 = new(fbe.Decimal)
+		}
+		if p300 := r.Fixed(16, "f143"); p300 >= 0 {
+			*v.F143 = r.Decimal(p300)
+		}
+	} else {
+		v.F143 = nil
+	}
+	if r.FinalHas("f144") {
+		if v.F144 == nil {
+			v.F144 = new(fbe.Decimal)
+		}
+		if p301 := r.Fixed(16, "f144"); p301 >= 0 {
+			*v.F144 = r.Decimal(p301)
+		}
+	} else {
+		v.F144 = nil
+	}
+	if r.FinalHas("f145") {
+		if v.F145 == nil {
+			v.F145 = new(string)
+		}
+		*v.F145 = r.FinalString("f145")
+	} else {
+		v.F145 = nil
+	}
+	if r.FinalHas("f146") {
+		if v.F146 == nil {
+			v.F146 = new(string)
+		}
+		*v.F146 = r.FinalString("f146")
+	} else {
+		v.F146 = nil
+	}
+	if r.FinalHas("f147") {
+		if v.F147 == nil {
+			v.F147 = new(string)
+		}
+		*v.F147 = r.FinalString("f147")
+	} else {
+		v.F147 = nil
+	}
+	if r.FinalHas("f148") {
+		if v.F148 == nil {
+			v.F148 = new(fbe.Timestamp)
+		}
+		if p302 := r.Fixed(8, "f148"); p302 >= 0 {
+			*v.F148 = r.Timestamp(p302)
+		}
+	} else {
+		v.F148 = nil
+	}
+	if r.FinalHas("f149") {
+		if v.F149 == nil {
+			v.F149 = new(fbe.Timestamp)
+		}
+		if p303 := r.Fixed(8, "f149"); p303 >= 0 {
+			*v.F149 = r.Timestamp(p303)
+		}
+	} else {
+		v.F149 = nil
+	}
+	if r.FinalHas("f150") {
+		if v.F150 == nil {
+			v.F150 = new(fbe.Timestamp)
+		}
+		if p304 := r.Fixed(8, "f150"); p304 >= 0 {
+			*v.F150 = r.Timestamp(p304)
+		}
+	} else {
+		v.F150 = nil
+	}
+	if r.FinalHas("f151") {
+		if v.F151 == nil {
+			v.F151 = new(fbe.UUID)
+		}
+		if p305 := r.Fixed(16, "f151"); p305 >= 0 {
+			*v.F151 = r.UUID(p305)
+		}
+	} else {
+		v.F151 = nil
+	}
+	if r.FinalHas("f152") {
+		if v.F152 == nil {
+			v.F152 = new(fbe.UUID)
+		}
+		if p306 := r.Fixed(16, "f152"); p306 >= 0 {
+			*v.F152 = r.UUID(p306)
+		}
+	} else {
+		v.F152 = nil
+	}
+	if r.FinalHas("f153") {
+		if v.F153 == nil {
+			v.F153 = new(fbe.UUID)
+		}
+		if p307 := r.Fixed(16, "f153"); p307 >= 0 {
+			*v.F153 = r.UUID(p307)
+		}
+	} else {
+		v.F153 = nil
+	}
+	if r.FinalHas("f154") {
+		if v.F154 == nil {
+			v.F154 = new(proto.OrderSide)
+		}
+		if p308 := r.Fixed(1, "f154"); p308 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p308))
+		}
+	} else {
+		v.F154 = nil
+	}
+	if r.FinalHas("f155") {
+		if v.F155 == nil {
+			v.F155 = new(proto.OrderSide)
+		}
+		if p309 := r.Fixed(1, "f155"); p309 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p309))
+		}
+	} else {
+		v.F155 = nil
+	}
+	if r.FinalHas("f156") {
+		if v.F156 == nil {
+			v.F156 = new(proto.OrderType)
+		}
+		if p310 := r.Fixed(1, "f156"); p310 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p310))
+		}
+	} else {
+		v.F156 = nil
+	}
+	if r.FinalHas("f157") {
+		if v.F157 == nil {
+			v.F157 = new(proto.OrderType)
+		}
+		if p311 := r.Fixed(1, "f157"); p311 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p311))
+		}
+	} else {
+		v.F157 = nil
+	}
+	if r.FinalHas("f158") {
+		if v.F158 == nil {
+			v.F158 = new(proto.Order)
+		}
+		v.F158.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f158")
+			return
+		}
+	} else {
+		v.F158 = nil
+	}
+	if r.FinalHas("f159") {
+		if v.F159 == nil {
+			v.F159 = new(proto.Order)
+		}
+		v.F159.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f159")
+			return
+		}
+	} else {
+		v.F159 = nil
+	}
+	if r.FinalHas("f160") {
+		if v.F160 == nil {
+			v.F160 = new(proto.Balance)
+		}
+		v.F160.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f160")
+			return
+		}
+	} else {
+		v.F160 = nil
+	}
+	if r.FinalHas("f161") {
+		if v.F161 == nil {
+			v.F161 = new(proto.Balance)
+		}
+		v.F161.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f161")
+			return
+		}
+	} else {
+		v.F161 = nil
+	}
+	if r.FinalHas("f162") {
+		if v.F162 == nil {
+			v.F162 = new(proto.State)
+		}
+		if p312 := r.Fixed(1, "f162"); p312 >= 0 {
+			*v.F162 = proto.State(r.U8(p312))
+		}
+	} else {
+		v.F162 = nil
+	}
+	if r.FinalHas("f163") {
+		if v.F163 == nil {
+			v.F163 = new(proto.State)
+		}
+		if p313 := r.Fixed(1, "f163"); p313 >= 0 {
+			*v.F163 = proto.State(r.U8(p313))
+		}
+	} else {
+		v.F163 = nil
+	}
+	if r.FinalHas("f164") {
+		if v.F164 == nil {
+			v.F164 = new(proto.Account)
+		}
+		v.F164.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f164")
+			return
+		}
+	} else {
+		v.F164 = nil
+	}
+	if r.FinalHas("f165") {
+		if v.F165 == nil {
+			v.F165 = new(proto.Account)
+		}
+		v.F165.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f165")
+			return
+		}
+	} else {
+		v.F165 = nil
+	}
+	if p314 := r.Fixed(4, "f1000"); p314 >= 0 {
+		v.F1000 = EnumSimple(r.I32(p314))
+	}
+	if r.FinalHas("f1001") {
+		if v.F1001 == nil {
+			v.F1001 = new(EnumSimple)
+		}
+		if p315 := r.Fixed(4, "f1001"); p315 >= 0 {
+			*v.F1001 = EnumSimple(r.I32(p315))
+		}
+	} else {
+		v.F1001 = nil
+	}
+	if p316 := r.Fixed(1, "f1002"); p316 >= 0 {
+		v.F1002 = EnumTyped(r.U8(p316))
+	}
+	if r.FinalHas("f1003") {
+		if v.F1003 == nil {
+			v.F1003 = new(EnumTyped)
+		}
+		if p317 := r.Fixed(1, "f1003"); p317 >= 0 {
+			*v.F1003 = EnumTyped(r.U8(p317))
+		}
+	} else {
+		v.F1003 = nil
+	}
+	if p318 := r.Fixed(4, "f1004"); p318 >= 0 {
+		v.F1004 = FlagsSimple(r.I32(p318))
+	}
+	if r.FinalHas("f1005") {
+		if v.F1005 == nil {
+			v.F1005 = new(FlagsSimple)
+		}
+		if p319 := r.Fixed(4, "f1005"); p319 >= 0 {
+			*v.F1005 = FlagsSimple(r.I32(p319))
+		}
+	} else {
+		v.F1005 = nil
+	}
+	if p320 := r.Fixed(8, "f1006"); p320 >= 0 {
+		v.F1006 = FlagsTyped(r.U64(p320))
+	}
+	if r.FinalHas("f1007") {
+		if v.F1007 == nil {
+			v.F1007 = new(FlagsTyped)
+		}
+		if p321 := r.Fixed(8, "f1007"); p321 >= 0 {
+			*v.F1007 = FlagsTyped(r.U64(p321))
+		}
+	} else {
+		v.F1007 = nil
+	}
+	v.F1008.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f1008")
+		return
+	}
+	if r.FinalHas("f1009") {
+		if v.F1009 == nil {
+			v.F1009 = new(StructSimple)
+		}
+		v.F1009.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f1009")
+			return
+		}
+	} else {
+		v.F1009 = nil
+	}
+	v.F1010.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f1010")
+		return
+	}
+	if r.FinalHas("f1011") {
+		if v.F1011 == nil {
+			v.F1011 = new(StructOptional)
+		}
+		v.F1011.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f1011")
+			return
+		}
+	} else {
+		v.F1011 = nil
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructNested) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructNested) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(112)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructNested) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructNested) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 112, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructNested")
+	return r.Err()
+}
+
+// VerifyFinalStructNested is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructNested(data []byte, lim *fbe.Limits) error {
+	var v StructNested
+	return v.ReadFinal(data, lim)
+}
+
 // StructBytes is the struct test.StructBytes (type id 120).
 type StructBytes struct {
 	F1 []byte
@@ -401,6 +5689,164 @@ func (v *StructBytes) Reset() {
 	v.F1 = nil
 	v.F2 = nil
 	v.F3 = nil
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructBytes) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 22, 120)
+	w.Blob(b, b+8, v.F1)
+	if v.F2 != nil {
+		s1 := w.Optional(b, b+12, 4)
+		w.Blob(s1, s1, *v.F2)
+	}
+	if v.F3 != nil {
+		s2 := w.Optional(b, b+17, 4)
+		w.Blob(s2, s2, *v.F3)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructBytes) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 120, 6)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.F1 = r.Blob(v.F1, b, b+8, "f1")
+	if n < 17 {
+		return
+	}
+	if s3, ok4 := r.Optional(b, b+12, 4, "f2"); ok4 {
+		if v.F2 == nil {
+			v.F2 = new([]byte)
+		}
+		*v.F2 = r.Blob(*v.F2, s3, s3, "f2")
+	} else {
+		v.F2 = nil
+	}
+	if n < 22 {
+		return
+	}
+	if s5, ok6 := r.Optional(b, b+17, 4, "f3"); ok6 {
+		if v.F3 == nil {
+			v.F3 = new([]byte)
+		}
+		*v.F3 = r.Blob(*v.F3, s5, s5, "f3")
+	} else {
+		v.F3 = nil
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructBytes) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructBytes) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructBytes) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructBytes) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructBytes")
+	return r.Err()
+}
+
+// VerifyFBEStructBytes is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructBytes(data []byte, lim *fbe.Limits) error {
+	var v StructBytes
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructBytes) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendBlob(v.F1)
+	w.AppendBool(v.F2 != nil)
+	if v.F2 != nil {
+		w.AppendBlob(*v.F2)
+	}
+	w.AppendBool(v.F3 != nil)
+	if v.F3 != nil {
+		w.AppendBlob(*v.F3)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructBytes) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(6) {
+		return
+	}
+	defer r.Leave()
+	v.F1 = r.FinalBlob(v.F1, "f1")
+	if r.FinalHas("f2") {
+		if v.F2 == nil {
+			v.F2 = new([]byte)
+		}
+		*v.F2 = r.FinalBlob(*v.F2, "f2")
+	} else {
+		v.F2 = nil
+	}
+	if r.FinalHas("f3") {
+		if v.F3 == nil {
+			v.F3 = new([]byte)
+		}
+		*v.F3 = r.FinalBlob(*v.F3, "f3")
+	} else {
+		v.F3 = nil
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructBytes) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructBytes) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(120)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructBytes) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructBytes) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 120, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructBytes")
+	return r.Err()
+}
+
+// VerifyFinalStructBytes is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructBytes(data []byte, lim *fbe.Limits) error {
+	var v StructBytes
+	return v.ReadFinal(data, lim)
 }
 
 // StructArray is the struct test.StructArray (type id 125).
@@ -445,6 +5891,394 @@ func (v *StructArray) Reset() {
 	v.F10 = [2]*StructSimple{}
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructArray) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 92, 125)
+	for i1 := range v.F1 {
+		w.PutU8(b+8+i1*1, v.F1[i1])
+	}
+	for i2 := range v.F2 {
+		if v.F2[i2] != nil {
+			s3 := w.Optional(b, b+10+i2*5, 1)
+			w.PutU8(s3, *v.F2[i2])
+		}
+	}
+	for i4 := range v.F3 {
+		w.Blob(b, b+20+i4*4, v.F3[i4])
+	}
+	for i5 := range v.F4 {
+		if v.F4[i5] != nil {
+			s6 := w.Optional(b, b+28+i5*5, 4)
+			w.Blob(s6, s6, *v.F4[i5])
+		}
+	}
+	for i7 := range v.F5 {
+		w.PutI32(b+38+i7*4, int32(v.F5[i7]))
+	}
+	for i8 := range v.F6 {
+		if v.F6[i8] != nil {
+			s9 := w.Optional(b, b+46+i8*5, 4)
+			w.PutI32(s9, int32(*v.F6[i8]))
+		}
+	}
+	for i10 := range v.F7 {
+		w.PutI32(b+56+i10*4, int32(v.F7[i10]))
+	}
+	for i11 := range v.F8 {
+		if v.F8[i11] != nil {
+			s12 := w.Optional(b, b+64+i11*5, 4)
+			w.PutI32(s12, int32(*v.F8[i11]))
+		}
+	}
+	for i13 := range v.F9 {
+		(v.F9[i13]).FBEWrite(w, b, b+74+i13*4)
+	}
+	for i14 := range v.F10 {
+		if v.F10[i14] != nil {
+			s15 := w.Optional(b, b+82+i14*5, 4)
+			(v.F10[i14]).FBEWrite(w, s15, s15)
+		}
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 125, 36)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 10 {
+		r.Spend(562, b, "f1")
+		return
+	}
+	for i16 := range v.F1 {
+		v.F1[i16] = r.U8(b + 8 + i16*1)
+	}
+	if n < 20 {
+		r.Spend(562, b, "f2")
+		return
+	}
+	for i17 := range v.F2 {
+		if s18, ok19 := r.Optional(b, b+10+i17*5, 1, "f2"); ok19 {
+			if v.F2[i17] == nil {
+				v.F2[i17] = new(byte)
+			}
+			*v.F2[i17] = r.U8(s18)
+		} else {
+			v.F2[i17] = nil
+		}
+	}
+	if n < 28 {
+		r.Spend(562, b, "f3")
+		return
+	}
+	for i20 := range v.F3 {
+		v.F3[i20] = r.Blob(v.F3[i20], b, b+20+i20*4, "f3")
+	}
+	if n < 38 {
+		r.Spend(562, b, "f4")
+		return
+	}
+	for i21 := range v.F4 {
+		if s22, ok23 := r.Optional(b, b+28+i21*5, 4, "f4"); ok23 {
+			if v.F4[i21] == nil {
+				v.F4[i21] = new([]byte)
+			}
+			*v.F4[i21] = r.Blob(*v.F4[i21], s22, s22, "f4")
+		} else {
+			v.F4[i21] = nil
+		}
+	}
+	if n < 46 {
+		r.Spend(562, b, "f5")
+		return
+	}
+	for i24 := range v.F5 {
+		v.F5[i24] = EnumSimple(r.I32(b + 38 + i24*4))
+	}
+	if n < 56 {
+		r.Spend(562, b, "f6")
+		return
+	}
+	for i25 := range v.F6 {
+		if s26, ok27 := r.Optional(b, b+46+i25*5, 4, "f6"); ok27 {
+			if v.F6[i25] == nil {
+				v.F6[i25] = new(EnumSimple)
+			}
+			*v.F6[i25] = EnumSimple(r.I32(s26))
+		} else {
+			v.F6[i25] = nil
+		}
+	}
+	if n < 64 {
+		r.Spend(562, b, "f7")
+		return
+	}
+	for i28 := range v.F7 {
+		v.F7[i28] = FlagsSimple(r.I32(b + 56 + i28*4))
+	}
+	if n < 74 {
+		r.Spend(562, b, "f8")
+		return
+	}
+	for i29 := range v.F8 {
+		if s30, ok31 := r.Optional(b, b+64+i29*5, 4, "f8"); ok31 {
+			if v.F8[i29] == nil {
+				v.F8[i29] = new(FlagsSimple)
+			}
+			*v.F8[i29] = FlagsSimple(r.I32(s30))
+		} else {
+			v.F8[i29] = nil
+		}
+	}
+	if n < 82 {
+		r.Spend(562, b, "f9")
+		return
+	}
+	for i32 := range v.F9 {
+		v.F9[i32].FBERead(r, b, b+74+i32*4)
+		if r.Failed() {
+			r.UnwindIndex(i32)
+			r.Unwind("f9")
+			return
+		}
+	}
+	if n < 92 {
+		return
+	}
+	for i33 := range v.F10 {
+		if s34, ok35 := r.Optional(b, b+82+i33*5, 4, "f10"); ok35 {
+			if v.F10[i33] == nil {
+				v.F10[i33] = new(StructSimple)
+			}
+			v.F10[i33].FBERead(r, s34, s34)
+			if r.Failed() {
+				r.UnwindIndex(i33)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			v.F10[i33] = nil
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructArray) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructArray) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructArray) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructArray) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructArray")
+	return r.Err()
+}
+
+// VerifyFBEStructArray is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructArray(data []byte, lim *fbe.Limits) error {
+	var v StructArray
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructArray) FBEWriteFinal(w *fbe.Writer) {
+	for i36 := range v.F1 {
+		w.AppendU8(v.F1[i36])
+	}
+	for i37 := range v.F2 {
+		w.AppendBool(v.F2[i37] != nil)
+		if v.F2[i37] != nil {
+			w.AppendU8(*v.F2[i37])
+		}
+	}
+	for i38 := range v.F3 {
+		w.AppendBlob(v.F3[i38])
+	}
+	for i39 := range v.F4 {
+		w.AppendBool(v.F4[i39] != nil)
+		if v.F4[i39] != nil {
+			w.AppendBlob(*v.F4[i39])
+		}
+	}
+	for i40 := range v.F5 {
+		w.AppendI32(int32(v.F5[i40]))
+	}
+	for i41 := range v.F6 {
+		w.AppendBool(v.F6[i41] != nil)
+		if v.F6[i41] != nil {
+			w.AppendI32(int32(*v.F6[i41]))
+		}
+	}
+	for i42 := range v.F7 {
+		w.AppendI32(int32(v.F7[i42]))
+	}
+	for i43 := range v.F8 {
+		w.AppendBool(v.F8[i43] != nil)
+		if v.F8[i43] != nil {
+			w.AppendI32(int32(*v.F8[i43]))
+		}
+	}
+	for i44 := range v.F9 {
+		(v.F9[i44]).FBEWriteFinal(w)
+	}
+	for i45 := range v.F10 {
+		w.AppendBool(v.F10[i45] != nil)
+		if v.F10[i45] != nil {
+			(v.F10[i45]).FBEWriteFinal(w)
+		}
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructArray) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(36) {
+		return
+	}
+	defer r.Leave()
+	for i46 := range v.F1 {
+		if p47 := r.Fixed(1, "f1"); p47 >= 0 {
+			v.F1[i46] = r.U8(p47)
+		}
+	}
+	for i48 := range v.F2 {
+		if r.FinalHas("f2") {
+			if v.F2[i48] == nil {
+				v.F2[i48] = new(byte)
+			}
+			if p49 := r.Fixed(1, "f2"); p49 >= 0 {
+				*v.F2[i48] = r.U8(p49)
+			}
+		} else {
+			v.F2[i48] = nil
+		}
+	}
+	for i50 := range v.F3 {
+		v.F3[i50] = r.FinalBlob(v.F3[i50], "f3")
+	}
+	for i51 := range v.F4 {
+		if r.FinalHas("f4") {
+			if v.F4[i51] == nil {
+				v.F4[i51] = new([]byte)
+			}
+			*v.F4[i51] = r.FinalBlob(*v.F4[i51], "f4")
+		} else {
+			v.F4[i51] = nil
+		}
+	}
+	for i52 := range v.F5 {
+		if p53 := r.Fixed(4, "f5"); p53 >= 0 {
+			v.F5[i52] = EnumSimple(r.I32(p53))
+		}
+	}
+	for i54 := range v.F6 {
+		if r.FinalHas("f6") {
+			if v.F6[i54] == nil {
+				v.F6[i54] = new(EnumSimple)
+			}
+			if p55 := r.Fixed(4, "f6"); p55 >= 0 {
+				*v.F6[i54] = EnumSimple(r.I32(p55))
+			}
+		} else {
+			v.F6[i54] = nil
+		}
+	}
+	for i56 := range v.F7 {
+		if p57 := r.Fixed(4, "f7"); p57 >= 0 {
+			v.F7[i56] = FlagsSimple(r.I32(p57))
+		}
+	}
+	for i58 := range v.F8 {
+		if r.FinalHas("f8") {
+			if v.F8[i58] == nil {
+				v.F8[i58] = new(FlagsSimple)
+			}
+			if p59 := r.Fixed(4, "f8"); p59 >= 0 {
+				*v.F8[i58] = FlagsSimple(r.I32(p59))
+			}
+		} else {
+			v.F8[i58] = nil
+		}
+	}
+	for i60 := range v.F9 {
+		v.F9[i60].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i60)
+			r.Unwind("f9")
+			return
+		}
+	}
+	for i61 := range v.F10 {
+		if r.FinalHas("f10") {
+			if v.F10[i61] == nil {
+				v.F10[i61] = new(StructSimple)
+			}
+			v.F10[i61].FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i61)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			v.F10[i61] = nil
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructArray) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructArray) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(125)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructArray) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructArray) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 125, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructArray")
+	return r.Err()
+}
+
+// VerifyFinalStructArray is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructArray(data []byte, lim *fbe.Limits) error {
+	var v StructArray
+	return v.ReadFinal(data, lim)
+}
+
 // StructVector is the struct test.StructVector (type id 130).
 type StructVector struct {
 	F1  []byte
@@ -483,6 +6317,445 @@ func (v *StructVector) Reset() {
 	v.F8 = v.F8[:0]
 	v.F9 = v.F9[:0]
 	v.F10 = v.F10[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructVector) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 48, 130)
+	e1 := w.Vector(b, b+8, len(v.F1), 1)
+	for i2 := range v.F1 {
+		w.PutU8(e1+i2*1, v.F1[i2])
+	}
+	e3 := w.Vector(b, b+12, len(v.F2), 5)
+	for i4 := range v.F2 {
+		if v.F2[i4] != nil {
+			s5 := w.Optional(b, e3+i4*5, 1)
+			w.PutU8(s5, *v.F2[i4])
+		}
+	}
+	e6 := w.Vector(b, b+16, len(v.F3), 4)
+	for i7 := range v.F3 {
+		w.Blob(b, e6+i7*4, v.F3[i7])
+	}
+	e8 := w.Vector(b, b+20, len(v.F4), 5)
+	for i9 := range v.F4 {
+		if v.F4[i9] != nil {
+			s10 := w.Optional(b, e8+i9*5, 4)
+			w.Blob(s10, s10, *v.F4[i9])
+		}
+	}
+	e11 := w.Vector(b, b+24, len(v.F5), 4)
+	for i12 := range v.F5 {
+		w.PutI32(e11+i12*4, int32(v.F5[i12]))
+	}
+	e13 := w.Vector(b, b+28, len(v.F6), 5)
+	for i14 := range v.F6 {
+		if v.F6[i14] != nil {
+			s15 := w.Optional(b, e13+i14*5, 4)
+			w.PutI32(s15, int32(*v.F6[i14]))
+		}
+	}
+	e16 := w.Vector(b, b+32, len(v.F7), 4)
+	for i17 := range v.F7 {
+		w.PutI32(e16+i17*4, int32(v.F7[i17]))
+	}
+	e18 := w.Vector(b, b+36, len(v.F8), 5)
+	for i19 := range v.F8 {
+		if v.F8[i19] != nil {
+			s20 := w.Optional(b, e18+i19*5, 4)
+			w.PutI32(s20, int32(*v.F8[i19]))
+		}
+	}
+	e21 := w.Vector(b, b+40, len(v.F9), 4)
+	for i22 := range v.F9 {
+		(v.F9[i22]).FBEWrite(w, b, e21+i22*4)
+	}
+	e23 := w.Vector(b, b+44, len(v.F10), 5)
+	for i24 := range v.F10 {
+		if v.F10[i24] != nil {
+			s25 := w.Optional(b, e23+i24*5, 4)
+			(v.F10[i24]).FBEWrite(w, s25, s25)
+		}
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 130, 40)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e26, n27 := r.Vector(b, b+8, 1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n27)
+	for i28 := range n27 {
+		v.F1[i28] = r.U8(e26 + i28*1)
+	}
+	if n < 16 {
+		return
+	}
+	e29, n30 := r.Vector(b, b+12, 5, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n30)
+	for i31 := range n30 {
+		if s32, ok33 := r.Optional(b, e29+i31*5, 1, "f2"); ok33 {
+			if v.F2[i31] == nil {
+				v.F2[i31] = new(byte)
+			}
+			*v.F2[i31] = r.U8(s32)
+		} else {
+			v.F2[i31] = nil
+		}
+	}
+	if n < 20 {
+		return
+	}
+	e34, n35 := r.Vector(b, b+16, 4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n35)
+	for i36 := range n35 {
+		v.F3[i36] = r.Blob(v.F3[i36], b, e34+i36*4, "f3")
+	}
+	if n < 24 {
+		return
+	}
+	e37, n38 := r.Vector(b, b+20, 5, 1, "f4")
+	v.F4 = fbe.Resize(v.F4, n38)
+	for i39 := range n38 {
+		if s40, ok41 := r.Optional(b, e37+i39*5, 4, "f4"); ok41 {
+			if v.F4[i39] == nil {
+				v.F4[i39] = new([]byte)
+			}
+			*v.F4[i39] = r.Blob(*v.F4[i39], s40, s40, "f4")
+		} else {
+			v.F4[i39] = nil
+		}
+	}
+	if n < 28 {
+		return
+	}
+	e42, n43 := r.Vector(b, b+24, 4, 4, "f5")
+	v.F5 = fbe.Resize(v.F5, n43)
+	for i44 := range n43 {
+		v.F5[i44] = EnumSimple(r.I32(e42 + i44*4))
+	}
+	if n < 32 {
+		return
+	}
+	e45, n46 := r.Vector(b, b+28, 5, 1, "f6")
+	v.F6 = fbe.Resize(v.F6, n46)
+	for i47 := range n46 {
+		if s48, ok49 := r.Optional(b, e45+i47*5, 4, "f6"); ok49 {
+			if v.F6[i47] == nil {
+				v.F6[i47] = new(EnumSimple)
+			}
+			*v.F6[i47] = EnumSimple(r.I32(s48))
+		} else {
+			v.F6[i47] = nil
+		}
+	}
+	if n < 36 {
+		return
+	}
+	e50, n51 := r.Vector(b, b+32, 4, 4, "f7")
+	v.F7 = fbe.Resize(v.F7, n51)
+	for i52 := range n51 {
+		v.F7[i52] = FlagsSimple(r.I32(e50 + i52*4))
+	}
+	if n < 40 {
+		return
+	}
+	e53, n54 := r.Vector(b, b+36, 5, 1, "f8")
+	v.F8 = fbe.Resize(v.F8, n54)
+	for i55 := range n54 {
+		if s56, ok57 := r.Optional(b, e53+i55*5, 4, "f8"); ok57 {
+			if v.F8[i55] == nil {
+				v.F8[i55] = new(FlagsSimple)
+			}
+			*v.F8[i55] = FlagsSimple(r.I32(s56))
+		} else {
+			v.F8[i55] = nil
+		}
+	}
+	if n < 44 {
+		return
+	}
+	e58, n59 := r.Vector(b, b+40, 4, 0, "f9")
+	v.F9 = fbe.Resize(v.F9, n59)
+	for i60 := range n59 {
+		v.F9[i60].FBERead(r, b, e58+i60*4)
+		if r.Failed() {
+			r.UnwindIndex(i60)
+			r.Unwind("f9")
+			return
+		}
+	}
+	if n < 48 {
+		return
+	}
+	e61, n62 := r.Vector(b, b+44, 5, 1, "f10")
+	v.F10 = fbe.Resize(v.F10, n62)
+	for i63 := range n62 {
+		if s64, ok65 := r.Optional(b, e61+i63*5, 4, "f10"); ok65 {
+			if v.F10[i63] == nil {
+				v.F10[i63] = new(StructSimple)
+			}
+			v.F10[i63].FBERead(r, s64, s64)
+			if r.Failed() {
+				r.UnwindIndex(i63)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			v.F10[i63] = nil
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructVector) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructVector) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructVector) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructVector) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructVector")
+	return r.Err()
+}
+
+// VerifyFBEStructVector is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructVector(data []byte, lim *fbe.Limits) error {
+	var v StructVector
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructVector) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.F1))
+	for i66 := range v.F1 {
+		w.AppendU8(v.F1[i66])
+	}
+	w.AppendCount(len(v.F2))
+	for i67 := range v.F2 {
+		w.AppendBool(v.F2[i67] != nil)
+		if v.F2[i67] != nil {
+			w.AppendU8(*v.F2[i67])
+		}
+	}
+	w.AppendCount(len(v.F3))
+	for i68 := range v.F3 {
+		w.AppendBlob(v.F3[i68])
+	}
+	w.AppendCount(len(v.F4))
+	for i69 := range v.F4 {
+		w.AppendBool(v.F4[i69] != nil)
+		if v.F4[i69] != nil {
+			w.AppendBlob(*v.F4[i69])
+		}
+	}
+	w.AppendCount(len(v.F5))
+	for i70 := range v.F5 {
+		w.AppendI32(int32(v.F5[i70]))
+	}
+	w.AppendCount(len(v.F6))
+	for i71 := range v.F6 {
+		w.AppendBool(v.F6[i71] != nil)
+		if v.F6[i71] != nil {
+			w.AppendI32(int32(*v.F6[i71]))
+		}
+	}
+	w.AppendCount(len(v.F7))
+	for i72 := range v.F7 {
+		w.AppendI32(int32(v.F7[i72]))
+	}
+	w.AppendCount(len(v.F8))
+	for i73 := range v.F8 {
+		w.AppendBool(v.F8[i73] != nil)
+		if v.F8[i73] != nil {
+			w.AppendI32(int32(*v.F8[i73]))
+		}
+	}
+	w.AppendCount(len(v.F9))
+	for i74 := range v.F9 {
+		(v.F9[i74]).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.F10))
+	for i75 := range v.F10 {
+		w.AppendBool(v.F10[i75] != nil)
+		if v.F10[i75] != nil {
+			(v.F10[i75]).FBEWriteFinal(w)
+		}
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructVector) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(40) {
+		return
+	}
+	defer r.Leave()
+	n76 := r.FinalCount(1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n76)
+	for i77 := range n76 {
+		if p78 := r.Fixed(1, "f1"); p78 >= 0 {
+			v.F1[i77] = r.U8(p78)
+		}
+	}
+	n79 := r.FinalCount(1, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n79)
+	for i80 := range n79 {
+		if r.FinalHas("f2") {
+			if v.F2[i80] == nil {
+				v.F2[i80] = new(byte)
+			}
+			if p81 := r.Fixed(1, "f2"); p81 >= 0 {
+				*v.F2[i80] = r.U8(p81)
+			}
+		} else {
+			v.F2[i80] = nil
+		}
+	}
+	n82 := r.FinalCount(4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n82)
+	for i83 := range n82 {
+		v.F3[i83] = r.FinalBlob(v.F3[i83], "f3")
+	}
+	n84 := r.FinalCount(1, 1, "f4")
+	v.F4 = fbe.Resize(v.F4, n84)
+	for i85 := range n84 {
+		if r.FinalHas("f4") {
+			if v.F4[i85] == nil {
+				v.F4[i85] = new([]byte)
+			}
+			*v.F4[i85] = r.FinalBlob(*v.F4[i85], "f4")
+		} else {
+			v.F4[i85] = nil
+		}
+	}
+	n86 := r.FinalCount(4, 4, "f5")
+	v.F5 = fbe.Resize(v.F5, n86)
+	for i87 := range n86 {
+		if p88 := r.Fixed(4, "f5"); p88 >= 0 {
+			v.F5[i87] = EnumSimple(r.I32(p88))
+		}
+	}
+	n89 := r.FinalCount(1, 1, "f6")
+	v.F6 = fbe.Resize(v.F6, n89)
+	for i90 := range n89 {
+		if r.FinalHas("f6") {
+			if v.F6[i90] == nil {
+				v.F6[i90] = new(EnumSimple)
+			}
+			if p91 := r.Fixed(4, "f6"); p91 >= 0 {
+				*v.F6[i90] = EnumSimple(r.I32(p91))
+			}
+		} else {
+			v.F6[i90] = nil
+		}
+	}
+	n92 := r.FinalCount(4, 4, "f7")
+	v.F7 = fbe.Resize(v.F7, n92)
+	for i93 := range n92 {
+		if p94 := r.Fixed(4, "f7"); p94 >= 0 {
+			v.F7[i93] = FlagsSimple(r.I32(p94))
+		}
+	}
+	n95 := r.FinalCount(1, 1, "f8")
+	v.F8 = fbe.Resize(v.F8, n95)
+	for i96 := range n95 {
+		if r.FinalHas("f8") {
+			if v.F8[i96] == nil {
+				v.F8[i96] = new(FlagsSimple)
+			}
+			if p97 := r.Fixed(4, "f8"); p97 >= 0 {
+				*v.F8[i96] = FlagsSimple(r.I32(p97))
+			}
+		} else {
+			v.F8[i96] = nil
+		}
+	}
+	n98 := r.FinalCount(281, 0, "f9")
+	v.F9 = fbe.Resize(v.F9, n98)
+	for i99 := range n98 {
+		v.F9[i99].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i99)
+			r.Unwind("f9")
+			return
+		}
+	}
+	n100 := r.FinalCount(1, 1, "f10")
+	v.F10 = fbe.Resize(v.F10, n100)
+	for i101 := range n100 {
+		if r.FinalHas("f10") {
+			if v.F10[i101] == nil {
+				v.F10[i101] = new(StructSimple)
+			}
+			v.F10[i101].FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i101)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			v.F10[i101] = nil
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructVector) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructVector) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(130)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructVector) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructVector) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 130, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructVector")
+	return r.Err()
+}
+
+// VerifyFinalStructVector is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructVector(data []byte, lim *fbe.Limits) error {
+	var v StructVector
+	return v.ReadFinal(data, lim)
 }
 
 // StructList is the struct test.StructList (type id 131).
@@ -525,6 +6798,445 @@ func (v *StructList) Reset() {
 	v.F10 = v.F10[:0]
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructList) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 48, 131)
+	e1 := w.Vector(b, b+8, len(v.F1), 1)
+	for i2 := range v.F1 {
+		w.PutU8(e1+i2*1, v.F1[i2])
+	}
+	e3 := w.Vector(b, b+12, len(v.F2), 5)
+	for i4 := range v.F2 {
+		if v.F2[i4] != nil {
+			s5 := w.Optional(b, e3+i4*5, 1)
+			w.PutU8(s5, *v.F2[i4])
+		}
+	}
+	e6 := w.Vector(b, b+16, len(v.F3), 4)
+	for i7 := range v.F3 {
+		w.Blob(b, e6+i7*4, v.F3[i7])
+	}
+	e8 := w.Vector(b, b+20, len(v.F4), 5)
+	for i9 := range v.F4 {
+		if v.F4[i9] != nil {
+			s10 := w.Optional(b, e8+i9*5, 4)
+			w.Blob(s10, s10, *v.F4[i9])
+		}
+	}
+	e11 := w.Vector(b, b+24, len(v.F5), 4)
+	for i12 := range v.F5 {
+		w.PutI32(e11+i12*4, int32(v.F5[i12]))
+	}
+	e13 := w.Vector(b, b+28, len(v.F6), 5)
+	for i14 := range v.F6 {
+		if v.F6[i14] != nil {
+			s15 := w.Optional(b, e13+i14*5, 4)
+			w.PutI32(s15, int32(*v.F6[i14]))
+		}
+	}
+	e16 := w.Vector(b, b+32, len(v.F7), 4)
+	for i17 := range v.F7 {
+		w.PutI32(e16+i17*4, int32(v.F7[i17]))
+	}
+	e18 := w.Vector(b, b+36, len(v.F8), 5)
+	for i19 := range v.F8 {
+		if v.F8[i19] != nil {
+			s20 := w.Optional(b, e18+i19*5, 4)
+			w.PutI32(s20, int32(*v.F8[i19]))
+		}
+	}
+	e21 := w.Vector(b, b+40, len(v.F9), 4)
+	for i22 := range v.F9 {
+		(v.F9[i22]).FBEWrite(w, b, e21+i22*4)
+	}
+	e23 := w.Vector(b, b+44, len(v.F10), 5)
+	for i24 := range v.F10 {
+		if v.F10[i24] != nil {
+			s25 := w.Optional(b, e23+i24*5, 4)
+			(v.F10[i24]).FBEWrite(w, s25, s25)
+		}
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 131, 40)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e26, n27 := r.Vector(b, b+8, 1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n27)
+	for i28 := range n27 {
+		v.F1[i28] = r.U8(e26 + i28*1)
+	}
+	if n < 16 {
+		return
+	}
+	e29, n30 := r.Vector(b, b+12, 5, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n30)
+	for i31 := range n30 {
+		if s32, ok33 := r.Optional(b, e29+i31*5, 1, "f2"); ok33 {
+			if v.F2[i31] == nil {
+				v.F2[i31] = new(byte)
+			}
+			*v.F2[i31] = r.U8(s32)
+		} else {
+			v.F2[i31] = nil
+		}
+	}
+	if n < 20 {
+		return
+	}
+	e34, n35 := r.Vector(b, b+16, 4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n35)
+	for i36 := range n35 {
+		v.F3[i36] = r.Blob(v.F3[i36], b, e34+i36*4, "f3")
+	}
+	if n < 24 {
+		return
+	}
+	e37, n38 := r.Vector(b, b+20, 5, 1, "f4")
+	v.F4 = fbe.Resize(v.F4, n38)
+	for i39 := range n38 {
+		if s40, ok41 := r.Optional(b, e37+i39*5, 4, "f4"); ok41 {
+			if v.F4[i39] == nil {
+				v.F4[i39] = new([]byte)
+			}
+			*v.F4[i39] = r.Blob(*v.F4[i39], s40, s40, "f4")
+		} else {
+			v.F4[i39] = nil
+		}
+	}
+	if n < 28 {
+		return
+	}
+	e42, n43 := r.Vector(b, b+24, 4, 4, "f5")
+	v.F5 = fbe.Resize(v.F5, n43)
+	for i44 := range n43 {
+		v.F5[i44] = EnumSimple(r.I32(e42 + i44*4))
+	}
+	if n < 32 {
+		return
+	}
+	e45, n46 := r.Vector(b, b+28, 5, 1, "f6")
+	v.F6 = fbe.Resize(v.F6, n46)
+	for i47 := range n46 {
+		if s48, ok49 := r.Optional(b, e45+i47*5, 4, "f6"); ok49 {
+			if v.F6[i47] == nil {
+				v.F6[i47] = new(EnumSimple)
+			}
+			*v.F6[i47] = EnumSimple(r.I32(s48))
+		} else {
+			v.F6[i47] = nil
+		}
+	}
+	if n < 36 {
+		return
+	}
+	e50, n51 := r.Vector(b, b+32, 4, 4, "f7")
+	v.F7 = fbe.Resize(v.F7, n51)
+	for i52 := range n51 {
+		v.F7[i52] = FlagsSimple(r.I32(e50 + i52*4))
+	}
+	if n < 40 {
+		return
+	}
+	e53, n54 := r.Vector(b, b+36, 5, 1, "f8")
+	v.F8 = fbe.Resize(v.F8, n54)
+	for i55 := range n54 {
+		if s56, ok57 := r.Optional(b, e53+i55*5, 4, "f8"); ok57 {
+			if v.F8[i55] == nil {
+				v.F8[i55] = new(FlagsSimple)
+			}
+			*v.F8[i55] = FlagsSimple(r.I32(s56))
+		} else {
+			v.F8[i55] = nil
+		}
+	}
+	if n < 44 {
+		return
+	}
+	e58, n59 := r.Vector(b, b+40, 4, 0, "f9")
+	v.F9 = fbe.Resize(v.F9, n59)
+	for i60 := range n59 {
+		v.F9[i60].FBERead(r, b, e58+i60*4)
+		if r.Failed() {
+			r.UnwindIndex(i60)
+			r.Unwind("f9")
+			return
+		}
+	}
+	if n < 48 {
+		return
+	}
+	e61, n62 := r.Vector(b, b+44, 5, 1, "f10")
+	v.F10 = fbe.Resize(v.F10, n62)
+	for i63 := range n62 {
+		if s64, ok65 := r.Optional(b, e61+i63*5, 4, "f10"); ok65 {
+			if v.F10[i63] == nil {
+				v.F10[i63] = new(StructSimple)
+			}
+			v.F10[i63].FBERead(r, s64, s64)
+			if r.Failed() {
+				r.UnwindIndex(i63)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			v.F10[i63] = nil
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructList) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructList) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructList) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructList) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructList")
+	return r.Err()
+}
+
+// VerifyFBEStructList is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructList(data []byte, lim *fbe.Limits) error {
+	var v StructList
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructList) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.F1))
+	for i66 := range v.F1 {
+		w.AppendU8(v.F1[i66])
+	}
+	w.AppendCount(len(v.F2))
+	for i67 := range v.F2 {
+		w.AppendBool(v.F2[i67] != nil)
+		if v.F2[i67] != nil {
+			w.AppendU8(*v.F2[i67])
+		}
+	}
+	w.AppendCount(len(v.F3))
+	for i68 := range v.F3 {
+		w.AppendBlob(v.F3[i68])
+	}
+	w.AppendCount(len(v.F4))
+	for i69 := range v.F4 {
+		w.AppendBool(v.F4[i69] != nil)
+		if v.F4[i69] != nil {
+			w.AppendBlob(*v.F4[i69])
+		}
+	}
+	w.AppendCount(len(v.F5))
+	for i70 := range v.F5 {
+		w.AppendI32(int32(v.F5[i70]))
+	}
+	w.AppendCount(len(v.F6))
+	for i71 := range v.F6 {
+		w.AppendBool(v.F6[i71] != nil)
+		if v.F6[i71] != nil {
+			w.AppendI32(int32(*v.F6[i71]))
+		}
+	}
+	w.AppendCount(len(v.F7))
+	for i72 := range v.F7 {
+		w.AppendI32(int32(v.F7[i72]))
+	}
+	w.AppendCount(len(v.F8))
+	for i73 := range v.F8 {
+		w.AppendBool(v.F8[i73] != nil)
+		if v.F8[i73] != nil {
+			w.AppendI32(int32(*v.F8[i73]))
+		}
+	}
+	w.AppendCount(len(v.F9))
+	for i74 := range v.F9 {
+		(v.F9[i74]).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.F10))
+	for i75 := range v.F10 {
+		w.AppendBool(v.F10[i75] != nil)
+		if v.F10[i75] != nil {
+			(v.F10[i75]).FBEWriteFinal(w)
+		}
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructList) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(40) {
+		return
+	}
+	defer r.Leave()
+	n76 := r.FinalCount(1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n76)
+	for i77 := range n76 {
+		if p78 := r.Fixed(1, "f1"); p78 >= 0 {
+			v.F1[i77] = r.U8(p78)
+		}
+	}
+	n79 := r.FinalCount(1, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n79)
+	for i80 := range n79 {
+		if r.FinalHas("f2") {
+			if v.F2[i80] == nil {
+				v.F2[i80] = new(byte)
+			}
+			if p81 := r.Fixed(1, "f2"); p81 >= 0 {
+				*v.F2[i80] = r.U8(p81)
+			}
+		} else {
+			v.F2[i80] = nil
+		}
+	}
+	n82 := r.FinalCount(4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n82)
+	for i83 := range n82 {
+		v.F3[i83] = r.FinalBlob(v.F3[i83], "f3")
+	}
+	n84 := r.FinalCount(1, 1, "f4")
+	v.F4 = fbe.Resize(v.F4, n84)
+	for i85 := range n84 {
+		if r.FinalHas("f4") {
+			if v.F4[i85] == nil {
+				v.F4[i85] = new([]byte)
+			}
+			*v.F4[i85] = r.FinalBlob(*v.F4[i85], "f4")
+		} else {
+			v.F4[i85] = nil
+		}
+	}
+	n86 := r.FinalCount(4, 4, "f5")
+	v.F5 = fbe.Resize(v.F5, n86)
+	for i87 := range n86 {
+		if p88 := r.Fixed(4, "f5"); p88 >= 0 {
+			v.F5[i87] = EnumSimple(r.I32(p88))
+		}
+	}
+	n89 := r.FinalCount(1, 1, "f6")
+	v.F6 = fbe.Resize(v.F6, n89)
+	for i90 := range n89 {
+		if r.FinalHas("f6") {
+			if v.F6[i90] == nil {
+				v.F6[i90] = new(EnumSimple)
+			}
+			if p91 := r.Fixed(4, "f6"); p91 >= 0 {
+				*v.F6[i90] = EnumSimple(r.I32(p91))
+			}
+		} else {
+			v.F6[i90] = nil
+		}
+	}
+	n92 := r.FinalCount(4, 4, "f7")
+	v.F7 = fbe.Resize(v.F7, n92)
+	for i93 := range n92 {
+		if p94 := r.Fixed(4, "f7"); p94 >= 0 {
+			v.F7[i93] = FlagsSimple(r.I32(p94))
+		}
+	}
+	n95 := r.FinalCount(1, 1, "f8")
+	v.F8 = fbe.Resize(v.F8, n95)
+	for i96 := range n95 {
+		if r.FinalHas("f8") {
+			if v.F8[i96] == nil {
+				v.F8[i96] = new(FlagsSimple)
+			}
+			if p97 := r.Fixed(4, "f8"); p97 >= 0 {
+				*v.F8[i96] = FlagsSimple(r.I32(p97))
+			}
+		} else {
+			v.F8[i96] = nil
+		}
+	}
+	n98 := r.FinalCount(281, 0, "f9")
+	v.F9 = fbe.Resize(v.F9, n98)
+	for i99 := range n98 {
+		v.F9[i99].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i99)
+			r.Unwind("f9")
+			return
+		}
+	}
+	n100 := r.FinalCount(1, 1, "f10")
+	v.F10 = fbe.Resize(v.F10, n100)
+	for i101 := range n100 {
+		if r.FinalHas("f10") {
+			if v.F10[i101] == nil {
+				v.F10[i101] = new(StructSimple)
+			}
+			v.F10[i101].FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i101)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			v.F10[i101] = nil
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructList) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructList) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(131)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructList) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructList) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 131, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructList")
+	return r.Err()
+}
+
+// VerifyFinalStructList is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructList(data []byte, lim *fbe.Limits) error {
+	var v StructList
+	return v.ReadFinal(data, lim)
+}
+
 // StructSet is the struct test.StructSet (type id 132).
 type StructSet struct {
 	F1 []byte
@@ -551,6 +7263,203 @@ func (v *StructSet) Reset() {
 	v.F2 = v.F2[:0]
 	v.F3 = v.F3[:0]
 	v.F4 = v.F4[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructSet) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 24, 132)
+	e1 := w.Vector(b, b+8, len(v.F1), 1)
+	for i2 := range v.F1 {
+		w.PutU8(e1+i2*1, v.F1[i2])
+	}
+	e3 := w.Vector(b, b+12, len(v.F2), 4)
+	for i4 := range v.F2 {
+		w.PutI32(e3+i4*4, int32(v.F2[i4]))
+	}
+	e5 := w.Vector(b, b+16, len(v.F3), 4)
+	for i6 := range v.F3 {
+		w.PutI32(e5+i6*4, int32(v.F3[i6]))
+	}
+	e7 := w.Vector(b, b+20, len(v.F4), 4)
+	for i8 := range v.F4 {
+		(v.F4[i8]).FBEWrite(w, b, e7+i8*4)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 132, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e9, n10 := r.Vector(b, b+8, 1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n10)
+	for i11 := range n10 {
+		v.F1[i11] = r.U8(e9 + i11*1)
+	}
+	if n < 16 {
+		return
+	}
+	e12, n13 := r.Vector(b, b+12, 4, 4, "f2")
+	v.F2 = fbe.Resize(v.F2, n13)
+	for i14 := range n13 {
+		v.F2[i14] = EnumSimple(r.I32(e12 + i14*4))
+	}
+	if n < 20 {
+		return
+	}
+	e15, n16 := r.Vector(b, b+16, 4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n16)
+	for i17 := range n16 {
+		v.F3[i17] = FlagsSimple(r.I32(e15 + i17*4))
+	}
+	if n < 24 {
+		return
+	}
+	e18, n19 := r.Vector(b, b+20, 4, 0, "f4")
+	v.F4 = fbe.Resize(v.F4, n19)
+	for i20 := range n19 {
+		v.F4[i20].FBERead(r, b, e18+i20*4)
+		if r.Failed() {
+			r.UnwindIndex(i20)
+			r.Unwind("f4")
+			return
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructSet) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructSet) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructSet) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructSet) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructSet")
+	return r.Err()
+}
+
+// VerifyFBEStructSet is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructSet(data []byte, lim *fbe.Limits) error {
+	var v StructSet
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructSet) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.F1))
+	for i21 := range v.F1 {
+		w.AppendU8(v.F1[i21])
+	}
+	w.AppendCount(len(v.F2))
+	for i22 := range v.F2 {
+		w.AppendI32(int32(v.F2[i22]))
+	}
+	w.AppendCount(len(v.F3))
+	for i23 := range v.F3 {
+		w.AppendI32(int32(v.F3[i23]))
+	}
+	w.AppendCount(len(v.F4))
+	for i24 := range v.F4 {
+		(v.F4[i24]).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	n25 := r.FinalCount(1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n25)
+	for i26 := range n25 {
+		if p27 := r.Fixed(1, "f1"); p27 >= 0 {
+			v.F1[i26] = r.U8(p27)
+		}
+	}
+	n28 := r.FinalCount(4, 4, "f2")
+	v.F2 = fbe.Resize(v.F2, n28)
+	for i29 := range n28 {
+		if p30 := r.Fixed(4, "f2"); p30 >= 0 {
+			v.F2[i29] = EnumSimple(r.I32(p30))
+		}
+	}
+	n31 := r.FinalCount(4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n31)
+	for i32 := range n31 {
+		if p33 := r.Fixed(4, "f3"); p33 >= 0 {
+			v.F3[i32] = FlagsSimple(r.I32(p33))
+		}
+	}
+	n34 := r.FinalCount(281, 0, "f4")
+	v.F4 = fbe.Resize(v.F4, n34)
+	for i35 := range n34 {
+		v.F4[i35].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i35)
+			r.Unwind("f4")
+			return
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructSet) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructSet) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(132)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructSet) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructSet) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 132, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructSet")
+	return r.Err()
+}
+
+// VerifyFinalStructSet is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructSet(data []byte, lim *fbe.Limits) error {
+	var v StructSet
+	return v.ReadFinal(data, lim)
 }
 
 // StructMap is the struct test.StructMap (type id 140).
@@ -593,6 +7502,665 @@ func (v *StructMap) Reset() {
 	clear(v.F10)
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructMap) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 48, 140)
+	e1 := w.Vector(b, b+8, len(v.F1), 5)
+	for i2, k3 := range fbe.SortedKeys(v.F1, cmp.Compare[int32]) {
+		x4 := v.F1[k3]
+		w.PutI32(e1+i2*5, k3)
+		w.PutU8(e1+i2*5+4, x4)
+	}
+	e5 := w.Vector(b, b+12, len(v.F2), 9)
+	for i6, k7 := range fbe.SortedKeys(v.F2, cmp.Compare[int32]) {
+		x8 := v.F2[k7]
+		w.PutI32(e5+i6*9, k7)
+		if x8 != nil {
+			s9 := w.Optional(b, e5+i6*9+4, 1)
+			w.PutU8(s9, *x8)
+		}
+	}
+	e10 := w.Vector(b, b+16, len(v.F3), 8)
+	for i11, k12 := range fbe.SortedKeys(v.F3, cmp.Compare[int32]) {
+		x13 := v.F3[k12]
+		w.PutI32(e10+i11*8, k12)
+		w.Blob(b, e10+i11*8+4, x13)
+	}
+	e14 := w.Vector(b, b+20, len(v.F4), 9)
+	for i15, k16 := range fbe.SortedKeys(v.F4, cmp.Compare[int32]) {
+		x17 := v.F4[k16]
+		w.PutI32(e14+i15*9, k16)
+		if x17 != nil {
+			s18 := w.Optional(b, e14+i15*9+4, 4)
+			w.Blob(s18, s18, *x17)
+		}
+	}
+	e19 := w.Vector(b, b+24, len(v.F5), 8)
+	for i20, k21 := range fbe.SortedKeys(v.F5, cmp.Compare[int32]) {
+		x22 := v.F5[k21]
+		w.PutI32(e19+i20*8, k21)
+		w.PutI32(e19+i20*8+4, int32(x22))
+	}
+	e23 := w.Vector(b, b+28, len(v.F6), 9)
+	for i24, k25 := range fbe.SortedKeys(v.F6, cmp.Compare[int32]) {
+		x26 := v.F6[k25]
+		w.PutI32(e23+i24*9, k25)
+		if x26 != nil {
+			s27 := w.Optional(b, e23+i24*9+4, 4)
+			w.PutI32(s27, int32(*x26))
+		}
+	}
+	e28 := w.Vector(b, b+32, len(v.F7), 8)
+	for i29, k30 := range fbe.SortedKeys(v.F7, cmp.Compare[int32]) {
+		x31 := v.F7[k30]
+		w.PutI32(e28+i29*8, k30)
+		w.PutI32(e28+i29*8+4, int32(x31))
+	}
+	e32 := w.Vector(b, b+36, len(v.F8), 9)
+	for i33, k34 := range fbe.SortedKeys(v.F8, cmp.Compare[int32]) {
+		x35 := v.F8[k34]
+		w.PutI32(e32+i33*9, k34)
+		if x35 != nil {
+			s36 := w.Optional(b, e32+i33*9+4, 4)
+			w.PutI32(s36, int32(*x35))
+		}
+	}
+	e37 := w.Vector(b, b+40, len(v.F9), 8)
+	for i38, k39 := range fbe.SortedKeys(v.F9, cmp.Compare[int32]) {
+		x40 := v.F9[k39]
+		w.PutI32(e37+i38*8, k39)
+		(x40).FBEWrite(w, b, e37+i38*8+4)
+	}
+	e41 := w.Vector(b, b+44, len(v.F10), 9)
+	for i42, k43 := range fbe.SortedKeys(v.F10, cmp.Compare[int32]) {
+		x44 := v.F10[k43]
+		w.PutI32(e41+i42*9, k43)
+		if x44 != nil {
+			s45 := w.Optional(b, e41+i42*9+4, 4)
+			(x44).FBEWrite(w, s45, s45)
+		}
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 140, 40)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e46, n47 := r.Vector(b, b+8, 5, 5, "f1")
+	if v.F1 == nil {
+		v.F1 = make(map[int32]byte, n47)
+	} else {
+		clear(v.F1)
+	}
+	for i48 := range n47 {
+		var k49 int32
+		var x50 byte
+		k49 = r.I32(e46 + i48*5)
+		x50 = r.U8(e46 + i48*5 + 4)
+		v.F1[k49] = x50
+	}
+	if n < 16 {
+		return
+	}
+	e51, n52 := r.Vector(b, b+12, 9, 5, "f2")
+	if v.F2 == nil {
+		v.F2 = make(map[int32]*byte, n52)
+	} else {
+		clear(v.F2)
+	}
+	for i53 := range n52 {
+		var k54 int32
+		var x55 *byte
+		k54 = r.I32(e51 + i53*9)
+		if s56, ok57 := r.Optional(b, e51+i53*9+4, 1, "f2"); ok57 {
+			if x55 == nil {
+				x55 = new(byte)
+			}
+			*x55 = r.U8(s56)
+		} else {
+			x55 = nil
+		}
+		v.F2[k54] = x55
+	}
+	if n < 20 {
+		return
+	}
+	e58, n59 := r.Vector(b, b+16, 8, 8, "f3")
+	if v.F3 == nil {
+		v.F3 = make(map[int32][]byte, n59)
+	} else {
+		clear(v.F3)
+	}
+	for i60 := range n59 {
+		var k61 int32
+		var x62 []byte
+		k61 = r.I32(e58 + i60*8)
+		x62 = r.Blob(x62, b, e58+i60*8+4, "f3")
+		v.F3[k61] = x62
+	}
+	if n < 24 {
+		return
+	}
+	e63, n64 := r.Vector(b, b+20, 9, 5, "f4")
+	if v.F4 == nil {
+		v.F4 = make(map[int32]*[]byte, n64)
+	} else {
+		clear(v.F4)
+	}
+	for i65 := range n64 {
+		var k66 int32
+		var x67 *[]byte
+		k66 = r.I32(e63 + i65*9)
+		if s68, ok69 := r.Optional(b, e63+i65*9+4, 4, "f4"); ok69 {
+			if x67 == nil {
+				x67 = new([]byte)
+			}
+			*x67 = r.Blob(*x67, s68, s68, "f4")
+		} else {
+			x67 = nil
+		}
+		v.F4[k66] = x67
+	}
+	if n < 28 {
+		return
+	}
+	e70, n71 := r.Vector(b, b+24, 8, 8, "f5")
+	if v.F5 == nil {
+		v.F5 = make(map[int32]EnumSimple, n71)
+	} else {
+		clear(v.F5)
+	}
+	for i72 := range n71 {
+		var k73 int32
+		var x74 EnumSimple
+		k73 = r.I32(e70 + i72*8)
+		x74 = EnumSimple(r.I32(e70 + i72*8 + 4))
+		v.F5[k73] = x74
+	}
+	if n < 32 {
+		return
+	}
+	e75, n76 := r.Vector(b, b+28, 9, 5, "f6")
+	if v.F6 == nil {
+		v.F6 = make(map[int32]*EnumSimple, n76)
+	} else {
+		clear(v.F6)
+	}
+	for i77 := range n76 {
+		var k78 int32
+		var x79 *EnumSimple
+		k78 = r.I32(e75 + i77*9)
+		if s80, ok81 := r.Optional(b, e75+i77*9+4, 4, "f6"); ok81 {
+			if x79 == nil {
+				x79 = new(EnumSimple)
+			}
+			*x79 = EnumSimple(r.I32(s80))
+		} else {
+			x79 = nil
+		}
+		v.F6[k78] = x79
+	}
+	if n < 36 {
+		return
+	}
+	e82, n83 := r.Vector(b, b+32, 8, 8, "f7")
+	if v.F7 == nil {
+		v.F7 = make(map[int32]FlagsSimple, n83)
+	} else {
+		clear(v.F7)
+	}
+	for i84 := range n83 {
+		var k85 int32
+		var x86 FlagsSimple
+		k85 = r.I32(e82 + i84*8)
+		x86 = FlagsSimple(r.I32(e82 + i84*8 + 4))
+		v.F7[k85] = x86
+	}
+	if n < 40 {
+		return
+	}
+	e87, n88 := r.Vector(b, b+36, 9, 5, "f8")
+	if v.F8 == nil {
+		v.F8 = make(map[int32]*FlagsSimple, n88)
+	} else {
+		clear(v.F8)
+	}
+	for i89 := range n88 {
+		var k90 int32
+		var x91 *FlagsSimple
+		k90 = r.I32(e87 + i89*9)
+		if s92, ok93 := r.Optional(b, e87+i89*9+4, 4, "f8"); ok93 {
+			if x91 == nil {
+				x91 = new(FlagsSimple)
+			}
+			*x91 = FlagsSimple(r.I32(s92))
+		} else {
+			x91 = nil
+		}
+		v.F8[k90] = x91
+	}
+	if n < 44 {
+		return
+	}
+	e94, n95 := r.Vector(b, b+40, 8, 4, "f9")
+	if v.F9 == nil {
+		v.F9 = make(map[int32]StructSimple, n95)
+	} else {
+		clear(v.F9)
+	}
+	for i96 := range n95 {
+		var k97 int32
+		var x98 StructSimple
+		k97 = r.I32(e94 + i96*8)
+		x98.FBERead(r, b, e94+i96*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i96)
+			r.Unwind("f9")
+			return
+		}
+		v.F9[k97] = x98
+	}
+	if n < 48 {
+		return
+	}
+	e99, n100 := r.Vector(b, b+44, 9, 5, "f10")
+	if v.F10 == nil {
+		v.F10 = make(map[int32]*StructSimple, n100)
+	} else {
+		clear(v.F10)
+	}
+	for i101 := range n100 {
+		var k102 int32
+		var x103 *StructSimple
+		k102 = r.I32(e99 + i101*9)
+		if s104, ok105 := r.Optional(b, e99+i101*9+4, 4, "f10"); ok105 {
+			if x103 == nil {
+				x103 = new(StructSimple)
+			}
+			x103.FBERead(r, s104, s104)
+			if r.Failed() {
+				r.UnwindIndex(i101)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			x103 = nil
+		}
+		v.F10[k102] = x103
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructMap) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructMap) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructMap) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructMap) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructMap")
+	return r.Err()
+}
+
+// VerifyFBEStructMap is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructMap(data []byte, lim *fbe.Limits) error {
+	var v StructMap
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructMap) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.F1))
+	for _, k106 := range fbe.SortedKeys(v.F1, cmp.Compare[int32]) {
+		x107 := v.F1[k106]
+		w.AppendI32(k106)
+		w.AppendU8(x107)
+	}
+	w.AppendCount(len(v.F2))
+	for _, k108 := range fbe.SortedKeys(v.F2, cmp.Compare[int32]) {
+		x109 := v.F2[k108]
+		w.AppendI32(k108)
+		w.AppendBool(x109 != nil)
+		if x109 != nil {
+			w.AppendU8(*x109)
+		}
+	}
+	w.AppendCount(len(v.F3))
+	for _, k110 := range fbe.SortedKeys(v.F3, cmp.Compare[int32]) {
+		x111 := v.F3[k110]
+		w.AppendI32(k110)
+		w.AppendBlob(x111)
+	}
+	w.AppendCount(len(v.F4))
+	for _, k112 := range fbe.SortedKeys(v.F4, cmp.Compare[int32]) {
+		x113 := v.F4[k112]
+		w.AppendI32(k112)
+		w.AppendBool(x113 != nil)
+		if x113 != nil {
+			w.AppendBlob(*x113)
+		}
+	}
+	w.AppendCount(len(v.F5))
+	for _, k114 := range fbe.SortedKeys(v.F5, cmp.Compare[int32]) {
+		x115 := v.F5[k114]
+		w.AppendI32(k114)
+		w.AppendI32(int32(x115))
+	}
+	w.AppendCount(len(v.F6))
+	for _, k116 := range fbe.SortedKeys(v.F6, cmp.Compare[int32]) {
+		x117 := v.F6[k116]
+		w.AppendI32(k116)
+		w.AppendBool(x117 != nil)
+		if x117 != nil {
+			w.AppendI32(int32(*x117))
+		}
+	}
+	w.AppendCount(len(v.F7))
+	for _, k118 := range fbe.SortedKeys(v.F7, cmp.Compare[int32]) {
+		x119 := v.F7[k118]
+		w.AppendI32(k118)
+		w.AppendI32(int32(x119))
+	}
+	w.AppendCount(len(v.F8))
+	for _, k120 := range fbe.SortedKeys(v.F8, cmp.Compare[int32]) {
+		x121 := v.F8[k120]
+		w.AppendI32(k120)
+		w.AppendBool(x121 != nil)
+		if x121 != nil {
+			w.AppendI32(int32(*x121))
+		}
+	}
+	w.AppendCount(len(v.F9))
+	for _, k122 := range fbe.SortedKeys(v.F9, cmp.Compare[int32]) {
+		x123 := v.F9[k122]
+		w.AppendI32(k122)
+		(x123).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.F10))
+	for _, k124 := range fbe.SortedKeys(v.F10, cmp.Compare[int32]) {
+		x125 := v.F10[k124]
+		w.AppendI32(k124)
+		w.AppendBool(x125 != nil)
+		if x125 != nil {
+			(x125).FBEWriteFinal(w)
+		}
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(40) {
+		return
+	}
+	defer r.Leave()
+	n126 := r.FinalCount(5, 5, "f1")
+	if v.F1 == nil {
+		v.F1 = make(map[int32]byte, n126)
+	} else {
+		clear(v.F1)
+	}
+	for i127 := 0; i127 < n126; i127++ {
+		var k128 int32
+		var x129 byte
+		if p130 := r.Fixed(4, "f1"); p130 >= 0 {
+			k128 = r.I32(p130)
+		}
+		if p131 := r.Fixed(1, "f1"); p131 >= 0 {
+			x129 = r.U8(p131)
+		}
+		v.F1[k128] = x129
+	}
+	n132 := r.FinalCount(5, 5, "f2")
+	if v.F2 == nil {
+		v.F2 = make(map[int32]*byte, n132)
+	} else {
+		clear(v.F2)
+	}
+	for i133 := 0; i133 < n132; i133++ {
+		var k134 int32
+		var x135 *byte
+		if p136 := r.Fixed(4, "f2"); p136 >= 0 {
+			k134 = r.I32(p136)
+		}
+		if r.FinalHas("f2") {
+			if x135 == nil {
+				x135 = new(byte)
+			}
+			if p137 := r.Fixed(1, "f2"); p137 >= 0 {
+				*x135 = r.U8(p137)
+			}
+		} else {
+			x135 = nil
+		}
+		v.F2[k134] = x135
+	}
+	n138 := r.FinalCount(8, 8, "f3")
+	if v.F3 == nil {
+		v.F3 = make(map[int32][]byte, n138)
+	} else {
+		clear(v.F3)
+	}
+	for i139 := 0; i139 < n138; i139++ {
+		var k140 int32
+		var x141 []byte
+		if p142 := r.Fixed(4, "f3"); p142 >= 0 {
+			k140 = r.I32(p142)
+		}
+		x141 = r.FinalBlob(x141, "f3")
+		v.F3[k140] = x141
+	}
+	n143 := r.FinalCount(5, 5, "f4")
+	if v.F4 == nil {
+		v.F4 = make(map[int32]*[]byte, n143)
+	} else {
+		clear(v.F4)
+	}
+	for i144 := 0; i144 < n143; i144++ {
+		var k145 int32
+		var x146 *[]byte
+		if p147 := r.Fixed(4, "f4"); p147 >= 0 {
+			k145 = r.I32(p147)
+		}
+		if r.FinalHas("f4") {
+			if x146 == nil {
+				x146 = new([]byte)
+			}
+			*x146 = r.FinalBlob(*x146, "f4")
+		} else {
+			x146 = nil
+		}
+		v.F4[k145] = x146
+	}
+	n148 := r.FinalCount(8, 8, "f5")
+	if v.F5 == nil {
+		v.F5 = make(map[int32]EnumSimple, n148)
+	} else {
+		clear(v.F5)
+	}
+	for i149 := 0; i149 < n148; i149++ {
+		var k150 int32
+		var x151 EnumSimple
+		if p152 := r.Fixed(4, "f5"); p152 >= 0 {
+			k150 = r.I32(p152)
+		}
+		if p153 := r.Fixed(4, "f5"); p153 >= 0 {
+			x151 = EnumSimple(r.I32(p153))
+		}
+		v.F5[k150] = x151
+	}
+	n154 := r.FinalCount(5, 5, "f6")
+	if v.F6 == nil {
+		v.F6 = make(map[int32]*EnumSimple, n154)
+	} else {
+		clear(v.F6)
+	}
+	for i155 := 0; i155 < n154; i155++ {
+		var k156 int32
+		var x157 *EnumSimple
+		if p158 := r.Fixed(4, "f6"); p158 >= 0 {
+			k156 = r.I32(p158)
+		}
+		if r.FinalHas("f6") {
+			if x157 == nil {
+				x157 = new(EnumSimple)
+			}
+			if p159 := r.Fixed(4, "f6"); p159 >= 0 {
+				*x157 = EnumSimple(r.I32(p159))
+			}
+		} else {
+			x157 = nil
+		}
+		v.F6[k156] = x157
+	}
+	n160 := r.FinalCount(8, 8, "f7")
+	if v.F7 == nil {
+		v.F7 = make(map[int32]FlagsSimple, n160)
+	} else {
+		clear(v.F7)
+	}
+	for i161 := 0; i161 < n160; i161++ {
+		var k162 int32
+		var x163 FlagsSimple
+		if p164 := r.Fixed(4, "f7"); p164 >= 0 {
+			k162 = r.I32(p164)
+		}
+		if p165 := r.Fixed(4, "f7"); p165 >= 0 {
+			x163 = FlagsSimple(r.I32(p165))
+		}
+		v.F7[k162] = x163
+	}
+	n166 := r.FinalCount(5, 5, "f8")
+	if v.F8 == nil {
+		v.F8 = make(map[int32]*FlagsSimple, n166)
+	} else {
+		clear(v.F8)
+	}
+	for i167 := 0; i167 < n166; i167++ {
+		var k168 int32
+		var x169 *FlagsSimple
+		if p170 := r.Fixed(4, "f8"); p170 >= 0 {
+			k168 = r.I32(p170)
+		}
+		if r.FinalHas("f8") {
+			if x169 == nil {
+				x169 = new(FlagsSimple)
+			}
+			if p171 := r.Fixed(4, "f8"); p171 >= 0 {
+				*x169 = FlagsSimple(r.I32(p171))
+			}
+		} else {
+			x169 = nil
+		}
+		v.F8[k168] = x169
+	}
+	n172 := r.FinalCount(285, 4, "f9")
+	if v.F9 == nil {
+		v.F9 = make(map[int32]StructSimple, n172)
+	} else {
+		clear(v.F9)
+	}
+	for i173 := 0; i173 < n172; i173++ {
+		var k174 int32
+		var x175 StructSimple
+		if p176 := r.Fixed(4, "f9"); p176 >= 0 {
+			k174 = r.I32(p176)
+		}
+		x175.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i173)
+			r.Unwind("f9")
+			return
+		}
+		v.F9[k174] = x175
+	}
+	n177 := r.FinalCount(5, 5, "f10")
+	if v.F10 == nil {
+		v.F10 = make(map[int32]*StructSimple, n177)
+	} else {
+		clear(v.F10)
+	}
+	for i178 := 0; i178 < n177; i178++ {
+		var k179 int32
+		var x180 *StructSimple
+		if p181 := r.Fixed(4, "f10"); p181 >= 0 {
+			k179 = r.I32(p181)
+		}
+		if r.FinalHas("f10") {
+			if x180 == nil {
+				x180 = new(StructSimple)
+			}
+			x180.FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i178)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			x180 = nil
+		}
+		v.F10[k179] = x180
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructMap) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructMap) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(140)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructMap) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructMap) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 140, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructMap")
+	return r.Err()
+}
+
+// VerifyFinalStructMap is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructMap(data []byte, lim *fbe.Limits) error {
+	var v StructMap
+	return v.ReadFinal(data, lim)
+}
+
 // StructHash is the struct test.StructHash (type id 141).
 type StructHash struct {
 	F1  map[string]byte
@@ -633,6 +8201,645 @@ func (v *StructHash) Reset() {
 	clear(v.F10)
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructHash) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 48, 141)
+	e1 := w.Vector(b, b+8, len(v.F1), 5)
+	for i2, k3 := range fbe.SortedKeys(v.F1, cmp.Compare[string]) {
+		x4 := v.F1[k3]
+		w.String(b, e1+i2*5, k3)
+		w.PutU8(e1+i2*5+4, x4)
+	}
+	e5 := w.Vector(b, b+12, len(v.F2), 9)
+	for i6, k7 := range fbe.SortedKeys(v.F2, cmp.Compare[string]) {
+		x8 := v.F2[k7]
+		w.String(b, e5+i6*9, k7)
+		if x8 != nil {
+			s9 := w.Optional(b, e5+i6*9+4, 1)
+			w.PutU8(s9, *x8)
+		}
+	}
+	e10 := w.Vector(b, b+16, len(v.F3), 8)
+	for i11, k12 := range fbe.SortedKeys(v.F3, cmp.Compare[string]) {
+		x13 := v.F3[k12]
+		w.String(b, e10+i11*8, k12)
+		w.Blob(b, e10+i11*8+4, x13)
+	}
+	e14 := w.Vector(b, b+20, len(v.F4), 9)
+	for i15, k16 := range fbe.SortedKeys(v.F4, cmp.Compare[string]) {
+		x17 := v.F4[k16]
+		w.String(b, e14+i15*9, k16)
+		if x17 != nil {
+			s18 := w.Optional(b, e14+i15*9+4, 4)
+			w.Blob(s18, s18, *x17)
+		}
+	}
+	e19 := w.Vector(b, b+24, len(v.F5), 8)
+	for i20, k21 := range fbe.SortedKeys(v.F5, cmp.Compare[string]) {
+		x22 := v.F5[k21]
+		w.String(b, e19+i20*8, k21)
+		w.PutI32(e19+i20*8+4, int32(x22))
+	}
+	e23 := w.Vector(b, b+28, len(v.F6), 9)
+	for i24, k25 := range fbe.SortedKeys(v.F6, cmp.Compare[string]) {
+		x26 := v.F6[k25]
+		w.String(b, e23+i24*9, k25)
+		if x26 != nil {
+			s27 := w.Optional(b, e23+i24*9+4, 4)
+			w.PutI32(s27, int32(*x26))
+		}
+	}
+	e28 := w.Vector(b, b+32, len(v.F7), 8)
+	for i29, k30 := range fbe.SortedKeys(v.F7, cmp.Compare[string]) {
+		x31 := v.F7[k30]
+		w.String(b, e28+i29*8, k30)
+		w.PutI32(e28+i29*8+4, int32(x31))
+	}
+	e32 := w.Vector(b, b+36, len(v.F8), 9)
+	for i33, k34 := range fbe.SortedKeys(v.F8, cmp.Compare[string]) {
+		x35 := v.F8[k34]
+		w.String(b, e32+i33*9, k34)
+		if x35 != nil {
+			s36 := w.Optional(b, e32+i33*9+4, 4)
+			w.PutI32(s36, int32(*x35))
+		}
+	}
+	e37 := w.Vector(b, b+40, len(v.F9), 8)
+	for i38, k39 := range fbe.SortedKeys(v.F9, cmp.Compare[string]) {
+		x40 := v.F9[k39]
+		w.String(b, e37+i38*8, k39)
+		(x40).FBEWrite(w, b, e37+i38*8+4)
+	}
+	e41 := w.Vector(b, b+44, len(v.F10), 9)
+	for i42, k43 := range fbe.SortedKeys(v.F10, cmp.Compare[string]) {
+		x44 := v.F10[k43]
+		w.String(b, e41+i42*9, k43)
+		if x44 != nil {
+			s45 := w.Optional(b, e41+i42*9+4, 4)
+			(x44).FBEWrite(w, s45, s45)
+		}
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 141, 40)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e46, n47 := r.Vector(b, b+8, 5, 5, "f1")
+	if v.F1 == nil {
+		v.F1 = make(map[string]byte, n47)
+	} else {
+		clear(v.F1)
+	}
+	for i48 := range n47 {
+		var k49 string
+		var x50 byte
+		k49 = r.String(b, e46+i48*5, "f1")
+		x50 = r.U8(e46 + i48*5 + 4)
+		v.F1[k49] = x50
+	}
+	if n < 16 {
+		return
+	}
+	e51, n52 := r.Vector(b, b+12, 9, 5, "f2")
+	if v.F2 == nil {
+		v.F2 = make(map[string]*byte, n52)
+	} else {
+		clear(v.F2)
+	}
+	for i53 := range n52 {
+		var k54 string
+		var x55 *byte
+		k54 = r.String(b, e51+i53*9, "f2")
+		if s56, ok57 := r.Optional(b, e51+i53*9+4, 1, "f2"); ok57 {
+			if x55 == nil {
+				x55 = new(byte)
+			}
+			*x55 = r.U8(s56)
+		} else {
+			x55 = nil
+		}
+		v.F2[k54] = x55
+	}
+	if n < 20 {
+		return
+	}
+	e58, n59 := r.Vector(b, b+16, 8, 8, "f3")
+	if v.F3 == nil {
+		v.F3 = make(map[string][]byte, n59)
+	} else {
+		clear(v.F3)
+	}
+	for i60 := range n59 {
+		var k61 string
+		var x62 []byte
+		k61 = r.String(b, e58+i60*8, "f3")
+		x62 = r.Blob(x62, b, e58+i60*8+4, "f3")
+		v.F3[k61] = x62
+	}
+	if n < 24 {
+		return
+	}
+	e63, n64 := r.Vector(b, b+20, 9, 5, "f4")
+	if v.F4 == nil {
+		v.F4 = make(map[string]*[]byte, n64)
+	} else {
+		clear(v.F4)
+	}
+	for i65 := range n64 {
+		var k66 string
+		var x67 *[]byte
+		k66 = r.String(b, e63+i65*9, "f4")
+		if s68, ok69 := r.Optional(b, e63+i65*9+4, 4, "f4"); ok69 {
+			if x67 == nil {
+				x67 = new([]byte)
+			}
+			*x67 = r.Blob(*x67, s68, s68, "f4")
+		} else {
+			x67 = nil
+		}
+		v.F4[k66] = x67
+	}
+	if n < 28 {
+		return
+	}
+	e70, n71 := r.Vector(b, b+24, 8, 8, "f5")
+	if v.F5 == nil {
+		v.F5 = make(map[string]EnumSimple, n71)
+	} else {
+		clear(v.F5)
+	}
+	for i72 := range n71 {
+		var k73 string
+		var x74 EnumSimple
+		k73 = r.String(b, e70+i72*8, "f5")
+		x74 = EnumSimple(r.I32(e70 + i72*8 + 4))
+		v.F5[k73] = x74
+	}
+	if n < 32 {
+		return
+	}
+	e75, n76 := r.Vector(b, b+28, 9, 5, "f6")
+	if v.F6 == nil {
+		v.F6 = make(map[string]*EnumSimple, n76)
+	} else {
+		clear(v.F6)
+	}
+	for i77 := range n76 {
+		var k78 string
+		var x79 *EnumSimple
+		k78 = r.String(b, e75+i77*9, "f6")
+		if s80, ok81 := r.Optional(b, e75+i77*9+4, 4, "f6"); ok81 {
+			if x79 == nil {
+				x79 = new(EnumSimple)
+			}
+			*x79 = EnumSimple(r.I32(s80))
+		} else {
+			x79 = nil
+		}
+		v.F6[k78] = x79
+	}
+	if n < 36 {
+		return
+	}
+	e82, n83 := r.Vector(b, b+32, 8, 8, "f7")
+	if v.F7 == nil {
+		v.F7 = make(map[string]FlagsSimple, n83)
+	} else {
+		clear(v.F7)
+	}
+	for i84 := range n83 {
+		var k85 string
+		var x86 FlagsSimple
+		k85 = r.String(b, e82+i84*8, "f7")
+		x86 = FlagsSimple(r.I32(e82 + i84*8 + 4))
+		v.F7[k85] = x86
+	}
+	if n < 40 {
+		return
+	}
+	e87, n88 := r.Vector(b, b+36, 9, 5, "f8")
+	if v.F8 == nil {
+		v.F8 = make(map[string]*FlagsSimple, n88)
+	} else {
+		clear(v.F8)
+	}
+	for i89 := range n88 {
+		var k90 string
+		var x91 *FlagsSimple
+		k90 = r.String(b, e87+i89*9, "f8")
+		if s92, ok93 := r.Optional(b, e87+i89*9+4, 4, "f8"); ok93 {
+			if x91 == nil {
+				x91 = new(FlagsSimple)
+			}
+			*x91 = FlagsSimple(r.I32(s92))
+		} else {
+			x91 = nil
+		}
+		v.F8[k90] = x91
+	}
+	if n < 44 {
+		return
+	}
+	e94, n95 := r.Vector(b, b+40, 8, 4, "f9")
+	if v.F9 == nil {
+		v.F9 = make(map[string]StructSimple, n95)
+	} else {
+		clear(v.F9)
+	}
+	for i96 := range n95 {
+		var k97 string
+		var x98 StructSimple
+		k97 = r.String(b, e94+i96*8, "f9")
+		x98.FBERead(r, b, e94+i96*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i96)
+			r.Unwind("f9")
+			return
+		}
+		v.F9[k97] = x98
+	}
+	if n < 48 {
+		return
+	}
+	e99, n100 := r.Vector(b, b+44, 9, 5, "f10")
+	if v.F10 == nil {
+		v.F10 = make(map[string]*StructSimple, n100)
+	} else {
+		clear(v.F10)
+	}
+	for i101 := range n100 {
+		var k102 string
+		var x103 *StructSimple
+		k102 = r.String(b, e99+i101*9, "f10")
+		if s104, ok105 := r.Optional(b, e99+i101*9+4, 4, "f10"); ok105 {
+			if x103 == nil {
+				x103 = new(StructSimple)
+			}
+			x103.FBERead(r, s104, s104)
+			if r.Failed() {
+				r.UnwindIndex(i101)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			x103 = nil
+		}
+		v.F10[k102] = x103
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructHash) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructHash) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructHash) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructHash) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructHash")
+	return r.Err()
+}
+
+// VerifyFBEStructHash is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructHash(data []byte, lim *fbe.Limits) error {
+	var v StructHash
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructHash) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.F1))
+	for _, k106 := range fbe.SortedKeys(v.F1, cmp.Compare[string]) {
+		x107 := v.F1[k106]
+		w.AppendString(k106)
+		w.AppendU8(x107)
+	}
+	w.AppendCount(len(v.F2))
+	for _, k108 := range fbe.SortedKeys(v.F2, cmp.Compare[string]) {
+		x109 := v.F2[k108]
+		w.AppendString(k108)
+		w.AppendBool(x109 != nil)
+		if x109 != nil {
+			w.AppendU8(*x109)
+		}
+	}
+	w.AppendCount(len(v.F3))
+	for _, k110 := range fbe.SortedKeys(v.F3, cmp.Compare[string]) {
+		x111 := v.F3[k110]
+		w.AppendString(k110)
+		w.AppendBlob(x111)
+	}
+	w.AppendCount(len(v.F4))
+	for _, k112 := range fbe.SortedKeys(v.F4, cmp.Compare[string]) {
+		x113 := v.F4[k112]
+		w.AppendString(k112)
+		w.AppendBool(x113 != nil)
+		if x113 != nil {
+			w.AppendBlob(*x113)
+		}
+	}
+	w.AppendCount(len(v.F5))
+	for _, k114 := range fbe.SortedKeys(v.F5, cmp.Compare[string]) {
+		x115 := v.F5[k114]
+		w.AppendString(k114)
+		w.AppendI32(int32(x115))
+	}
+	w.AppendCount(len(v.F6))
+	for _, k116 := range fbe.SortedKeys(v.F6, cmp.Compare[string]) {
+		x117 := v.F6[k116]
+		w.AppendString(k116)
+		w.AppendBool(x117 != nil)
+		if x117 != nil {
+			w.AppendI32(int32(*x117))
+		}
+	}
+	w.AppendCount(len(v.F7))
+	for _, k118 := range fbe.SortedKeys(v.F7, cmp.Compare[string]) {
+		x119 := v.F7[k118]
+		w.AppendString(k118)
+		w.AppendI32(int32(x119))
+	}
+	w.AppendCount(len(v.F8))
+	for _, k120 := range fbe.SortedKeys(v.F8, cmp.Compare[string]) {
+		x121 := v.F8[k120]
+		w.AppendString(k120)
+		w.AppendBool(x121 != nil)
+		if x121 != nil {
+			w.AppendI32(int32(*x121))
+		}
+	}
+	w.AppendCount(len(v.F9))
+	for _, k122 := range fbe.SortedKeys(v.F9, cmp.Compare[string]) {
+		x123 := v.F9[k122]
+		w.AppendString(k122)
+		(x123).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.F10))
+	for _, k124 := range fbe.SortedKeys(v.F10, cmp.Compare[string]) {
+		x125 := v.F10[k124]
+		w.AppendString(k124)
+		w.AppendBool(x125 != nil)
+		if x125 != nil {
+			(x125).FBEWriteFinal(w)
+		}
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(40) {
+		return
+	}
+	defer r.Leave()
+	n126 := r.FinalCount(5, 5, "f1")
+	if v.F1 == nil {
+		v.F1 = make(map[string]byte, n126)
+	} else {
+		clear(v.F1)
+	}
+	for i127 := 0; i127 < n126; i127++ {
+		var k128 string
+		var x129 byte
+		k128 = r.FinalString("f1")
+		if p130 := r.Fixed(1, "f1"); p130 >= 0 {
+			x129 = r.U8(p130)
+		}
+		v.F1[k128] = x129
+	}
+	n131 := r.FinalCount(5, 5, "f2")
+	if v.F2 == nil {
+		v.F2 = make(map[string]*byte, n131)
+	} else {
+		clear(v.F2)
+	}
+	for i132 := 0; i132 < n131; i132++ {
+		var k133 string
+		var x134 *byte
+		k133 = r.FinalString("f2")
+		if r.FinalHas("f2") {
+			if x134 == nil {
+				x134 = new(byte)
+			}
+			if p135 := r.Fixed(1, "f2"); p135 >= 0 {
+				*x134 = r.U8(p135)
+			}
+		} else {
+			x134 = nil
+		}
+		v.F2[k133] = x134
+	}
+	n136 := r.FinalCount(8, 8, "f3")
+	if v.F3 == nil {
+		v.F3 = make(map[string][]byte, n136)
+	} else {
+		clear(v.F3)
+	}
+	for i137 := 0; i137 < n136; i137++ {
+		var k138 string
+		var x139 []byte
+		k138 = r.FinalString("f3")
+		x139 = r.FinalBlob(x139, "f3")
+		v.F3[k138] = x139
+	}
+	n140 := r.FinalCount(5, 5, "f4")
+	if v.F4 == nil {
+		v.F4 = make(map[string]*[]byte, n140)
+	} else {
+		clear(v.F4)
+	}
+	for i141 := 0; i141 < n140; i141++ {
+		var k142 string
+		var x143 *[]byte
+		k142 = r.FinalString("f4")
+		if r.FinalHas("f4") {
+			if x143 == nil {
+				x143 = new([]byte)
+			}
+			*x143 = r.FinalBlob(*x143, "f4")
+		} else {
+			x143 = nil
+		}
+		v.F4[k142] = x143
+	}
+	n144 := r.FinalCount(8, 8, "f5")
+	if v.F5 == nil {
+		v.F5 = make(map[string]EnumSimple, n144)
+	} else {
+		clear(v.F5)
+	}
+	for i145 := 0; i145 < n144; i145++ {
+		var k146 string
+		var x147 EnumSimple
+		k146 = r.FinalString("f5")
+		if p148 := r.Fixed(4, "f5"); p148 >= 0 {
+			x147 = EnumSimple(r.I32(p148))
+		}
+		v.F5[k146] = x147
+	}
+	n149 := r.FinalCount(5, 5, "f6")
+	if v.F6 == nil {
+		v.F6 = make(map[string]*EnumSimple, n149)
+	} else {
+		clear(v.F6)
+	}
+	for i150 := 0; i150 < n149; i150++ {
+		var k151 string
+		var x152 *EnumSimple
+		k151 = r.FinalString("f6")
+		if r.FinalHas("f6") {
+			if x152 == nil {
+				x152 = new(EnumSimple)
+			}
+			if p153 := r.Fixed(4, "f6"); p153 >= 0 {
+				*x152 = EnumSimple(r.I32(p153))
+			}
+		} else {
+			x152 = nil
+		}
+		v.F6[k151] = x152
+	}
+	n154 := r.FinalCount(8, 8, "f7")
+	if v.F7 == nil {
+		v.F7 = make(map[string]FlagsSimple, n154)
+	} else {
+		clear(v.F7)
+	}
+	for i155 := 0; i155 < n154; i155++ {
+		var k156 string
+		var x157 FlagsSimple
+		k156 = r.FinalString("f7")
+		if p158 := r.Fixed(4, "f7"); p158 >= 0 {
+			x157 = FlagsSimple(r.I32(p158))
+		}
+		v.F7[k156] = x157
+	}
+	n159 := r.FinalCount(5, 5, "f8")
+	if v.F8 == nil {
+		v.F8 = make(map[string]*FlagsSimple, n159)
+	} else {
+		clear(v.F8)
+	}
+	for i160 := 0; i160 < n159; i160++ {
+		var k161 string
+		var x162 *FlagsSimple
+		k161 = r.FinalString("f8")
+		if r.FinalHas("f8") {
+			if x162 == nil {
+				x162 = new(FlagsSimple)
+			}
+			if p163 := r.Fixed(4, "f8"); p163 >= 0 {
+				*x162 = FlagsSimple(r.I32(p163))
+			}
+		} else {
+			x162 = nil
+		}
+		v.F8[k161] = x162
+	}
+	n164 := r.FinalCount(285, 4, "f9")
+	if v.F9 == nil {
+		v.F9 = make(map[string]StructSimple, n164)
+	} else {
+		clear(v.F9)
+	}
+	for i165 := 0; i165 < n164; i165++ {
+		var k166 string
+		var x167 StructSimple
+		k166 = r.FinalString("f9")
+		x167.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i165)
+			r.Unwind("f9")
+			return
+		}
+		v.F9[k166] = x167
+	}
+	n168 := r.FinalCount(5, 5, "f10")
+	if v.F10 == nil {
+		v.F10 = make(map[string]*StructSimple, n168)
+	} else {
+		clear(v.F10)
+	}
+	for i169 := 0; i169 < n168; i169++ {
+		var k170 string
+		var x171 *StructSimple
+		k170 = r.FinalString("f10")
+		if r.FinalHas("f10") {
+			if x171 == nil {
+				x171 = new(StructSimple)
+			}
+			x171.FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i169)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			x171 = nil
+		}
+		v.F10[k170] = x171
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructHash) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructHash) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(141)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructHash) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructHash) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 141, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructHash")
+	return r.Err()
+}
+
+// VerifyFinalStructHash is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructHash(data []byte, lim *fbe.Limits) error {
+	var v StructHash
+	return v.ReadFinal(data, lim)
+}
+
 // StructHashEx is the struct test.StructHashEx (type id 142).
 type StructHashEx struct {
 	F1 []fbe.Pair[StructSimple, StructNested]
@@ -657,6 +8864,213 @@ func (v *StructHashEx) Reset() {
 	v.F2 = v.F2[:0]
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructHashEx) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 16, 142)
+	e1 := w.Vector(b, b+8, len(v.F1), 8)
+	for i2 := range v.F1 {
+		(v.F1[i2].Key).FBEWrite(w, b, e1+i2*8)
+		(v.F1[i2].Value).FBEWrite(w, b, e1+i2*8+4)
+	}
+	e3 := w.Vector(b, b+12, len(v.F2), 9)
+	for i4 := range v.F2 {
+		(v.F2[i4].Key).FBEWrite(w, b, e3+i4*9)
+		if v.F2[i4].Value != nil {
+			s5 := w.Optional(b, e3+i4*9+4, 4)
+			(v.F2[i4].Value).FBEWrite(w, s5, s5)
+		}
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 142, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e6, n7 := r.Vector(b, b+8, 8, 0, "f1")
+	v.F1 = fbe.Resize(v.F1, n7)
+	for i8 := range n7 {
+		v.F1[i8].Key.FBERead(r, b, e6+i8*8)
+		if r.Failed() {
+			r.UnwindIndex(i8)
+			r.Unwind("f1")
+			return
+		}
+		v.F1[i8].Value.FBERead(r, b, e6+i8*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i8)
+			r.Unwind("f1")
+			return
+		}
+	}
+	if n < 16 {
+		return
+	}
+	e9, n10 := r.Vector(b, b+12, 9, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n10)
+	for i11 := range n10 {
+		v.F2[i11].Key.FBERead(r, b, e9+i11*9)
+		if r.Failed() {
+			r.UnwindIndex(i11)
+			r.Unwind("f2")
+			return
+		}
+		if s12, ok13 := r.Optional(b, e9+i11*9+4, 4, "f2"); ok13 {
+			if v.F2[i11].Value == nil {
+				v.F2[i11].Value = new(StructNested)
+			}
+			v.F2[i11].Value.FBERead(r, s12, s12)
+			if r.Failed() {
+				r.UnwindIndex(i11)
+				r.Unwind("f2")
+				return
+			}
+		} else {
+			v.F2[i11].Value = nil
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructHashEx) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructHashEx) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructHashEx) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructHashEx) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructHashEx")
+	return r.Err()
+}
+
+// VerifyFBEStructHashEx is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructHashEx(data []byte, lim *fbe.Limits) error {
+	var v StructHashEx
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructHashEx) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendCount(len(v.F1))
+	for i14 := range v.F1 {
+		(v.F1[i14].Key).FBEWriteFinal(w)
+		(v.F1[i14].Value).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.F2))
+	for i15 := range v.F2 {
+		(v.F2[i15].Key).FBEWriteFinal(w)
+		w.AppendBool(v.F2[i15].Value != nil)
+		if v.F2[i15].Value != nil {
+			(v.F2[i15].Value).FBEWriteFinal(w)
+		}
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	n16 := r.FinalCount(1279, 0, "f1")
+	v.F1 = fbe.Resize(v.F1, n16)
+	for i17 := range n16 {
+		v.F1[i17].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i17)
+			r.Unwind("f1")
+			return
+		}
+		v.F1[i17].Value.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i17)
+			r.Unwind("f1")
+			return
+		}
+	}
+	n18 := r.FinalCount(282, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n18)
+	for i19 := range n18 {
+		v.F2[i19].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i19)
+			r.Unwind("f2")
+			return
+		}
+		if r.FinalHas("f2") {
+			if v.F2[i19].Value == nil {
+				v.F2[i19].Value = new(StructNested)
+			}
+			v.F2[i19].Value.FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i19)
+				r.Unwind("f2")
+				return
+			}
+		} else {
+			v.F2[i19].Value = nil
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructHashEx) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructHashEx) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(142)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructHashEx) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructHashEx) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 142, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructHashEx")
+	return r.Err()
+}
+
+// VerifyFinalStructHashEx is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructHashEx(data []byte, lim *fbe.Limits) error {
+	var v StructHashEx
+	return v.ReadFinal(data, lim)
+}
+
 // StructEmpty is the struct test.StructEmpty (type id 143).
 type StructEmpty struct {
 }
@@ -675,4 +9089,101 @@ func NewStructEmpty() *StructEmpty {
 
 // Reset sets every field to the schema's default.
 func (v *StructEmpty) Reset() {
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *StructEmpty) FBEWrite(w *fbe.Writer, base, slot int) {
+	w.Struct(base, slot, 8, 143)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *StructEmpty) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	_, n := r.Struct(base, slot, 143, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *StructEmpty) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *StructEmpty) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *StructEmpty) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *StructEmpty) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("test.StructEmpty")
+	return r.Err()
+}
+
+// VerifyFBEStructEmpty is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEStructEmpty(data []byte, lim *fbe.Limits) error {
+	var v StructEmpty
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *StructEmpty) FBEWriteFinal(w *fbe.Writer) {
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *StructEmpty) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *StructEmpty) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *StructEmpty) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(143)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *StructEmpty) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *StructEmpty) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 143, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("test.StructEmpty")
+	return r.Err()
+}
+
+// VerifyFinalStructEmpty is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalStructEmpty(data []byte, lim *fbe.Limits) error {
+	var v StructEmpty
+	return v.ReadFinal(data, lim)
 }

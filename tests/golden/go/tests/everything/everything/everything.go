@@ -5,6 +5,8 @@
 package everything
 
 import (
+	"cmp"
+
 	"fbegen/market"
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
@@ -168,6 +170,112 @@ func (v *Counted) Reset() {
 	v.A = 0
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Counted) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 1001)
+	w.PutI32(b+8, v.A)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Counted) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1001, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.A = r.I32(b + 8)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Counted) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Counted) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Counted) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Counted) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Counted")
+	return r.Err()
+}
+
+// VerifyFBECounted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBECounted(data []byte, lim *fbe.Limits) error {
+	var v Counted
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Counted) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.A)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Counted) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "a"); p1 >= 0 {
+		v.A = r.I32(p1)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Counted) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Counted) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1001)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Counted) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Counted) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1001, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Counted")
+	return r.Err()
+}
+
+// VerifyFinalCounted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalCounted(data []byte, lim *fbe.Limits) error {
+	var v Counted
+	return v.ReadFinal(data, lim)
+}
+
 // Shifted is the struct everything.Shifted (type id 1020).
 type Shifted struct {
 	A int32
@@ -188,6 +296,112 @@ func NewShifted() *Shifted {
 // Reset sets every field to the schema's default.
 func (v *Shifted) Reset() {
 	v.A = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Shifted) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 1020)
+	w.PutI32(b+8, v.A)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Shifted) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1020, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.A = r.I32(b + 8)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Shifted) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Shifted) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Shifted) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Shifted) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Shifted")
+	return r.Err()
+}
+
+// VerifyFBEShifted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEShifted(data []byte, lim *fbe.Limits) error {
+	var v Shifted
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Shifted) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.A)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Shifted) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "a"); p1 >= 0 {
+		v.A = r.I32(p1)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Shifted) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Shifted) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1020)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Shifted) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Shifted) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1020, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Shifted")
+	return r.Err()
+}
+
+// VerifyFinalShifted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalShifted(data []byte, lim *fbe.Limits) error {
+	var v Shifted
+	return v.ReadFinal(data, lim)
 }
 
 // AfterShift is the struct everything.AfterShift (type id 1021).
@@ -212,6 +426,112 @@ func (v *AfterShift) Reset() {
 	v.A = 0
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *AfterShift) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 1021)
+	w.PutI32(b+8, v.A)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *AfterShift) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1021, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.A = r.I32(b + 8)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *AfterShift) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *AfterShift) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *AfterShift) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *AfterShift) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.AfterShift")
+	return r.Err()
+}
+
+// VerifyFBEAfterShift is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEAfterShift(data []byte, lim *fbe.Limits) error {
+	var v AfterShift
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *AfterShift) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.A)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *AfterShift) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "a"); p1 >= 0 {
+		v.A = r.I32(p1)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *AfterShift) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *AfterShift) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1021)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *AfterShift) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *AfterShift) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1021, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.AfterShift")
+	return r.Err()
+}
+
+// VerifyFinalAfterShift is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalAfterShift(data []byte, lim *fbe.Limits) error {
+	var v AfterShift
+	return v.ReadFinal(data, lim)
+}
+
 // Fixed is the struct everything.Fixed (type id 7).
 type Fixed struct {
 	A int32
@@ -232,6 +552,112 @@ func NewFixed() *Fixed {
 // Reset sets every field to the schema's default.
 func (v *Fixed) Reset() {
 	v.A = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Fixed) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 7)
+	w.PutI32(b+8, v.A)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Fixed) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 7, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.A = r.I32(b + 8)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Fixed) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Fixed) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Fixed) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Fixed) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Fixed")
+	return r.Err()
+}
+
+// VerifyFBEFixed is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEFixed(data []byte, lim *fbe.Limits) error {
+	var v Fixed
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Fixed) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.A)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Fixed) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "a"); p1 >= 0 {
+		v.A = r.I32(p1)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Fixed) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Fixed) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(7)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Fixed) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Fixed) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 7, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Fixed")
+	return r.Err()
+}
+
+// VerifyFinalFixed is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalFixed(data []byte, lim *fbe.Limits) error {
+	var v Fixed
+	return v.ReadFinal(data, lim)
 }
 
 // Derived is the struct everything.Derived (type id 7).
@@ -258,6 +684,122 @@ func (v *Derived) Reset() {
 	v.B = 0
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Derived) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 16, 7)
+	w.PutI32(b+8, v.A)
+	w.PutI32(b+12, v.B)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 7, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 12 {
+		v.A = r.I32(b + 8)
+	} else {
+		return
+	}
+	if n < 16 {
+		return
+	}
+	v.B = r.I32(b + 12)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Derived) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Derived) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Derived) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Derived) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Derived")
+	return r.Err()
+}
+
+// VerifyFBEDerived is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEDerived(data []byte, lim *fbe.Limits) error {
+	var v Derived
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Derived) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.A)
+	w.AppendI32(v.B)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Derived) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "a"); p1 >= 0 {
+		v.A = r.I32(p1)
+	}
+	if p2 := r.Fixed(4, "b"); p2 >= 0 {
+		v.B = r.I32(p2)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Derived) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Derived) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(7)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Derived) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Derived) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 7, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Derived")
+	return r.Err()
+}
+
+// VerifyFinalDerived is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalDerived(data []byte, lim *fbe.Limits) error {
+	var v Derived
+	return v.ReadFinal(data, lim)
+}
+
 // ImportedBase is the struct everything.ImportedBase (type id 1022).
 type ImportedBase struct {
 	market.Instrument
@@ -282,6 +824,126 @@ func (v *ImportedBase) Reset() {
 	v.Price = 1.5
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *ImportedBase) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 24, 1022)
+	w.String(b, b+8, v.Symbol)
+	w.PutI32(b+12, v.Digits)
+	w.PutF64(b+16, v.Price)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *ImportedBase) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1022, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 16 {
+		v.Symbol = r.String(b, b+8, "symbol")
+		v.Digits = r.I32(b + 12)
+	} else {
+		return
+	}
+	if n < 24 {
+		return
+	}
+	v.Price = r.F64(b + 16)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *ImportedBase) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *ImportedBase) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *ImportedBase) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *ImportedBase) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.ImportedBase")
+	return r.Err()
+}
+
+// VerifyFBEImportedBase is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEImportedBase(data []byte, lim *fbe.Limits) error {
+	var v ImportedBase
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *ImportedBase) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendString(v.Symbol)
+	w.AppendI32(v.Digits)
+	w.AppendF64(v.Price)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *ImportedBase) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	v.Symbol = r.FinalString("symbol")
+	if p1 := r.Fixed(4, "digits"); p1 >= 0 {
+		v.Digits = r.I32(p1)
+	}
+	if p2 := r.Fixed(8, "price"); p2 >= 0 {
+		v.Price = r.F64(p2)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *ImportedBase) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *ImportedBase) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1022)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *ImportedBase) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *ImportedBase) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1022, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.ImportedBase")
+	return r.Err()
+}
+
+// VerifyFinalImportedBase is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalImportedBase(data []byte, lim *fbe.Limits) error {
+	var v ImportedBase
+	return v.ReadFinal(data, lim)
+}
+
 // Note is the message everything.Note (type id 1023).
 type Note struct {
 	Text string
@@ -302,6 +964,110 @@ func NewNote() *Note {
 // Reset sets every field to the schema's default.
 func (v *Note) Reset() {
 	v.Text = "hi \"there\"\n"
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Note) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 1023)
+	w.String(b, b+8, v.Text)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Note) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1023, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Text = r.String(b, b+8, "text")
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Note) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Note) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Note) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Note) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Note")
+	return r.Err()
+}
+
+// VerifyFBENote is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBENote(data []byte, lim *fbe.Limits) error {
+	var v Note
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Note) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendString(v.Text)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Note) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	v.Text = r.FinalString("text")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Note) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Note) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1023)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Note) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Note) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1023, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Note")
+	return r.Err()
+}
+
+// VerifyFinalNote is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalNote(data []byte, lim *fbe.Limits) error {
+	var v Note
+	return v.ReadFinal(data, lim)
 }
 
 // Quiet is the struct everything.Quiet (type id 1024).
@@ -328,6 +1094,119 @@ func (v *Quiet) Reset() {
 	v.Legacy = 0
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Quiet) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 16, 1024)
+	w.String(b, b+8, v.Password)
+	w.PutI32(b+12, v.Legacy)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Quiet) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1024, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Password = r.String(b, b+8, "password")
+	if n < 16 {
+		return
+	}
+	v.Legacy = r.I32(b + 12)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Quiet) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Quiet) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Quiet) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Quiet) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Quiet")
+	return r.Err()
+}
+
+// VerifyFBEQuiet is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEQuiet(data []byte, lim *fbe.Limits) error {
+	var v Quiet
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Quiet) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendString(v.Password)
+	w.AppendI32(v.Legacy)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Quiet) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	v.Password = r.FinalString("password")
+	if p1 := r.Fixed(4, "legacy"); p1 >= 0 {
+		v.Legacy = r.I32(p1)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Quiet) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Quiet) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1024)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Quiet) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Quiet) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1024, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Quiet")
+	return r.Err()
+}
+
+// VerifyFinalQuiet is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalQuiet(data []byte, lim *fbe.Limits) error {
+	var v Quiet
+	return v.ReadFinal(data, lim)
+}
+
 // Empty is the struct everything.Empty (type id 1025).
 type Empty struct {
 }
@@ -346,6 +1225,103 @@ func NewEmpty() *Empty {
 
 // Reset sets every field to the schema's default.
 func (v *Empty) Reset() {
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Empty) FBEWrite(w *fbe.Writer, base, slot int) {
+	w.Struct(base, slot, 8, 1025)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Empty) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	_, n := r.Struct(base, slot, 1025, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Empty) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Empty) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Empty) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Empty) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Empty")
+	return r.Err()
+}
+
+// VerifyFBEEmpty is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEEmpty(data []byte, lim *fbe.Limits) error {
+	var v Empty
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Empty) FBEWriteFinal(w *fbe.Writer) {
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Empty) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Empty) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Empty) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1025)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Empty) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Empty) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1025, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Empty")
+	return r.Err()
+}
+
+// VerifyFinalEmpty is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalEmpty(data []byte, lim *fbe.Limits) error {
+	var v Empty
+	return v.ReadFinal(data, lim)
 }
 
 // Everything is the struct everything.Everything (type id 1026).
@@ -472,6 +1448,1092 @@ func (v *Everything) Reset() {
 	v.F50 = v.F50[:0]
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 302, 1026)
+	w.PutI32(b+8, v.Id)
+	w.PutBool(b+12, v.F1)
+	w.PutU8(b+13, v.F2)
+	w.PutU8(b+14, v.F3)
+	w.PutU32(b+15, v.F4)
+	w.PutI8(b+19, v.F5)
+	w.PutU8(b+20, v.F6)
+	w.PutI16(b+21, v.F7)
+	w.PutU16(b+23, v.F8)
+	w.PutI32(b+25, v.F9)
+	w.PutU32(b+29, v.F10)
+	w.PutI64(b+33, v.F11)
+	w.PutU64(b+41, v.F12)
+	w.PutF32(b+49, v.F13)
+	w.PutF64(b+53, v.F14)
+	w.PutDecimal(b+61, v.F15)
+	w.PutDecimal(b+77, v.F16)
+	w.String(b, b+93, v.F17)
+	w.PutTimestamp(b+97, v.F18)
+	w.PutTimestamp(b+105, v.F19)
+	w.PutUUID(b+113, v.F20)
+	w.PutUUID(b+129, v.F21)
+	w.PutUUID(b+145, v.F22)
+	w.PutUUID(b+161, v.F23)
+	w.Blob(b, b+177, v.F24)
+	w.PutU8(b+181, uint8(v.F25))
+	w.PutU8(b+182, uint8(v.F26))
+	w.PutU8(b+183, uint8(v.F27))
+	w.PutU64(b+184, uint64(v.F28))
+	(v.F29).FBEWrite(w, b, b+192)
+	(v.F30).FBEWrite(w, b, b+196)
+	if v.F31 != nil {
+		s1 := w.Optional(b, b+200, 4)
+		w.PutI32(s1, *v.F31)
+	}
+	if v.F32 != nil {
+		s2 := w.Optional(b, b+205, 4)
+		w.PutI32(s2, *v.F32)
+	}
+	if v.F33 != nil {
+		s3 := w.Optional(b, b+210, 4)
+		w.String(s3, s3, *v.F33)
+	}
+	if v.F34 != nil {
+		s4 := w.Optional(b, b+215, 1)
+		w.PutU8(s4, uint8(*v.F34))
+	}
+	if v.F35 != nil {
+		s5 := w.Optional(b, b+220, 4)
+		(v.F35).FBEWrite(w, s5, s5)
+	}
+	for i6 := range v.F36 {
+		w.PutI32(b+225+i6*4, v.F36[i6])
+	}
+	for i7 := range v.F37 {
+		if v.F37[i7] != nil {
+			s8 := w.Optional(b, b+237+i7*5, 4)
+			w.String(s8, s8, *v.F37[i7])
+		}
+	}
+	e9 := w.Vector(b, b+247, len(v.F38), 8)
+	for i10 := range v.F38 {
+		w.PutF64(e9+i10*8, v.F38[i10])
+	}
+	e11 := w.Vector(b, b+251, len(v.F39), 5)
+	for i12 := range v.F39 {
+		if v.F39[i12] != nil {
+			s13 := w.Optional(b, e11+i12*5, 4)
+			(v.F39[i12]).FBEWrite(w, s13, s13)
+		}
+	}
+	e14 := w.Vector(b, b+255, len(v.F40), 4)
+	for i15 := range v.F40 {
+		w.String(b, e14+i15*4, v.F40[i15])
+	}
+	e16 := w.Vector(b, b+259, len(v.F41), 8)
+	for i17 := range v.F41 {
+		w.PutI64(e16+i17*8, v.F41[i17])
+	}
+	e18 := w.Vector(b, b+263, len(v.F42), 4)
+	for i19 := range v.F42 {
+		(v.F42[i19]).FBEWrite(w, b, e18+i19*4)
+	}
+	e20 := w.Vector(b, b+267, len(v.F43), 8)
+	for i21, k22 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x23 := v.F43[k22]
+		w.PutI32(e20+i21*8, k22)
+		w.String(b, e20+i21*8+4, x23)
+	}
+	e24 := w.Vector(b, b+271, len(v.F44), 9)
+	for i25, k26 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x27 := v.F44[k26]
+		w.String(b, e24+i25*9, k26)
+		if x27 != nil {
+			s28 := w.Optional(b, e24+i25*9+4, 4)
+			(x27).FBEWrite(w, s28, s28)
+		}
+	}
+	e29 := w.Vector(b, b+275, len(v.F45), 20)
+	for i30, k31 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x32 := v.F45[k31]
+		w.PutUUID(e29+i30*20, k31)
+		w.Blob(b, e29+i30*20+16, x32)
+	}
+	e33 := w.Vector(b, b+279, len(v.F46), 8)
+	for i34 := range v.F46 {
+		(v.F46[i34].Key).FBEWrite(w, b, e33+i34*8)
+		(v.F46[i34].Value).FBEWrite(w, b, e33+i34*8+4)
+	}
+	if v.F47 != nil {
+		s35 := w.Optional(b, b+283, 4)
+		w.PutI32(s35, *v.F47)
+	}
+	w.PutBool(b+288, v.F47Reset)
+	if v.F48 != nil {
+		s36 := w.Optional(b, b+289, 8)
+		w.PutTimestamp(s36, *v.F48)
+	}
+	e37 := w.Vector(b, b+294, len(v.F49), 8)
+	for i38 := range v.F49 {
+		w.Blob(b, e37+i38*8, v.F49[i38].Key)
+		w.PutI32(e37+i38*8+4, v.F49[i38].Value)
+	}
+	e39 := w.Vector(b, b+298, len(v.F50), 8)
+	for i40 := range v.F50 {
+		w.Blob(b, e39+i40*8, v.F50[i40].Key)
+		w.String(b, e39+i40*8+4, v.F50[i40].Value)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1026, 250)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(12, b, "id")
+		return
+	}
+	v.Id = r.I32(b + 8)
+	if n < 13 {
+		r.Spend(12, b, "f1")
+		return
+	}
+	v.F1 = r.Bool(b + 12)
+	if n < 14 {
+		r.Spend(12, b, "f2")
+		return
+	}
+	v.F2 = r.U8(b + 13)
+	if n < 15 {
+		r.Spend(12, b, "f3")
+		return
+	}
+	v.F3 = r.U8(b + 14)
+	if n < 19 {
+		r.Spend(12, b, "f4")
+		return
+	}
+	v.F4 = r.U32(b + 15)
+	if n < 20 {
+		r.Spend(12, b, "f5")
+		return
+	}
+	v.F5 = r.I8(b + 19)
+	if n < 21 {
+		r.Spend(12, b, "f6")
+		return
+	}
+	v.F6 = r.U8(b + 20)
+	if n < 23 {
+		r.Spend(12, b, "f7")
+		return
+	}
+	v.F7 = r.I16(b + 21)
+	if n < 25 {
+		r.Spend(12, b, "f8")
+		return
+	}
+	v.F8 = r.U16(b + 23)
+	if n < 29 {
+		r.Spend(12, b, "f9")
+		return
+	}
+	v.F9 = r.I32(b + 25)
+	if n < 33 {
+		r.Spend(12, b, "f10")
+		return
+	}
+	v.F10 = r.U32(b + 29)
+	if n < 41 {
+		r.Spend(12, b, "f11")
+		return
+	}
+	v.F11 = r.I64(b + 33)
+	if n < 49 {
+		r.Spend(12, b, "f12")
+		return
+	}
+	v.F12 = r.U64(b + 41)
+	if n < 53 {
+		r.Spend(12, b, "f13")
+		return
+	}
+	v.F13 = r.F32(b + 49)
+	if n < 61 {
+		r.Spend(12, b, "f14")
+		return
+	}
+	v.F14 = r.F64(b + 53)
+	if n < 77 {
+		r.Spend(12, b, "f15")
+		return
+	}
+	v.F15 = r.Decimal(b + 61)
+	if n < 93 {
+		r.Spend(12, b, "f16")
+		return
+	}
+	v.F16 = r.Decimal(b + 77)
+	if n < 97 {
+		r.Spend(12, b, "f17")
+		return
+	}
+	v.F17 = r.String(b, b+93, "f17")
+	if n < 105 {
+		r.Spend(12, b, "f18")
+		return
+	}
+	v.F18 = r.Timestamp(b + 97)
+	if n < 113 {
+		r.Spend(12, b, "f19")
+		return
+	}
+	v.F19 = r.Timestamp(b + 105)
+	if n < 129 {
+		r.Spend(12, b, "f20")
+		return
+	}
+	v.F20 = r.UUID(b + 113)
+	if n < 145 {
+		r.Spend(12, b, "f21")
+		return
+	}
+	v.F21 = r.UUID(b + 129)
+	if n < 161 {
+		r.Spend(12, b, "f22")
+		return
+	}
+	v.F22 = r.UUID(b + 145)
+	if n < 177 {
+		r.Spend(12, b, "f23")
+		return
+	}
+	v.F23 = r.UUID(b + 161)
+	if n < 181 {
+		r.Spend(12, b, "f24")
+		return
+	}
+	v.F24 = r.Blob(v.F24, b, b+177, "f24")
+	if n < 182 {
+		r.Spend(12, b, "f25")
+		return
+	}
+	v.F25 = EByte(r.U8(b + 181))
+	if n < 183 {
+		r.Spend(12, b, "f26")
+		return
+	}
+	v.F26 = market.Side(r.U8(b + 182))
+	if n < 184 {
+		r.Spend(12, b, "f27")
+		return
+	}
+	v.F27 = FByte(r.U8(b + 183))
+	if n < 192 {
+		r.Spend(12, b, "f28")
+		return
+	}
+	v.F28 = FUInt64(r.U64(b + 184))
+	if n < 196 {
+		r.Spend(12, b, "f29")
+		return
+	}
+	v.F29.FBERead(r, b, b+192)
+	if r.Failed() {
+		r.Unwind("f29")
+		return
+	}
+	if n < 200 {
+		r.Spend(8, b, "f30")
+		return
+	}
+	v.F30.FBERead(r, b, b+196)
+	if r.Failed() {
+		r.Unwind("f30")
+		return
+	}
+	if n < 205 {
+		return
+	}
+	if s41, ok42 := r.Optional(b, b+200, 4, "f31"); ok42 {
+		if v.F31 == nil {
+			v.F31 = new(int32)
+		}
+		*v.F31 = r.I32(s41)
+	} else {
+		v.F31 = nil
+	}
+	if n < 210 {
+		return
+	}
+	if s43, ok44 := r.Optional(b, b+205, 4, "f32"); ok44 {
+		if v.F32 == nil {
+			v.F32 = new(int32)
+		}
+		*v.F32 = r.I32(s43)
+	} else {
+		v.F32 = nil
+	}
+	if n < 215 {
+		return
+	}
+	if s45, ok46 := r.Optional(b, b+210, 4, "f33"); ok46 {
+		if v.F33 == nil {
+			v.F33 = new(string)
+		}
+		*v.F33 = r.String(s45, s45, "f33")
+	} else {
+		v.F33 = nil
+	}
+	if n < 220 {
+		return
+	}
+	if s47, ok48 := r.Optional(b, b+215, 1, "f34"); ok48 {
+		if v.F34 == nil {
+			v.F34 = new(EByte)
+		}
+		*v.F34 = EByte(r.U8(s47))
+	} else {
+		v.F34 = nil
+	}
+	if n < 225 {
+		return
+	}
+	if s49, ok50 := r.Optional(b, b+220, 4, "f35"); ok50 {
+		if v.F35 == nil {
+			v.F35 = new(Counted)
+		}
+		v.F35.FBERead(r, s49, s49)
+		if r.Failed() {
+			r.Unwind("f35")
+			return
+		}
+	} else {
+		v.F35 = nil
+	}
+	if n < 237 {
+		return
+	}
+	for i51 := range v.F36 {
+		v.F36[i51] = r.I32(b + 225 + i51*4)
+	}
+	if n < 247 {
+		return
+	}
+	for i52 := range v.F37 {
+		if s53, ok54 := r.Optional(b, b+237+i52*5, 4, "f37"); ok54 {
+			if v.F37[i52] == nil {
+				v.F37[i52] = new(string)
+			}
+			*v.F37[i52] = r.String(s53, s53, "f37")
+		} else {
+			v.F37[i52] = nil
+		}
+	}
+	if n < 251 {
+		return
+	}
+	e55, n56 := r.Vector(b, b+247, 8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n56)
+	for i57 := range n56 {
+		v.F38[i57] = r.F64(e55 + i57*8)
+	}
+	if n < 255 {
+		return
+	}
+	e58, n59 := r.Vector(b, b+251, 5, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n59)
+	for i60 := range n59 {
+		if s61, ok62 := r.Optional(b, e58+i60*5, 4, "f39"); ok62 {
+			if v.F39[i60] == nil {
+				v.F39[i60] = new(Counted)
+			}
+			v.F39[i60].FBERead(r, s61, s61)
+			if r.Failed() {
+				r.UnwindIndex(i60)
+				r.Unwind("f39")
+				return
+			}
+		} else {
+			v.F39[i60] = nil
+		}
+	}
+	if n < 259 {
+		return
+	}
+	e63, n64 := r.Vector(b, b+255, 4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n64)
+	for i65 := range n64 {
+		v.F40[i65] = r.String(b, e63+i65*4, "f40")
+	}
+	if n < 263 {
+		return
+	}
+	e66, n67 := r.Vector(b, b+259, 8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n67)
+	for i68 := range n67 {
+		v.F41[i68] = r.I64(e66 + i68*8)
+	}
+	if n < 267 {
+		return
+	}
+	e69, n70 := r.Vector(b, b+263, 4, 0, "f42")
+	v.F42 = fbe.Resize(v.F42, n70)
+	for i71 := range n70 {
+		v.F42[i71].FBERead(r, b, e69+i71*4)
+		if r.Failed() {
+			r.UnwindIndex(i71)
+			r.Unwind("f42")
+			return
+		}
+	}
+	if n < 271 {
+		return
+	}
+	e72, n73 := r.Vector(b, b+267, 8, 8, "f43")
+	if v.F43 == nil {
+		v.F43 = make(map[int32]string, n73)
+	} else {
+		clear(v.F43)
+	}
+	for i74 := range n73 {
+		var k75 int32
+		var x76 string
+		k75 = r.I32(e72 + i74*8)
+		x76 = r.String(b, e72+i74*8+4, "f43")
+		v.F43[k75] = x76
+	}
+	if n < 275 {
+		return
+	}
+	e77, n78 := r.Vector(b, b+271, 9, 5, "f44")
+	if v.F44 == nil {
+		v.F44 = make(map[string]*Counted, n78)
+	} else {
+		clear(v.F44)
+	}
+	for i79 := range n78 {
+		var k80 string
+		var x81 *Counted
+		k80 = r.String(b, e77+i79*9, "f44")
+		if s82, ok83 := r.Optional(b, e77+i79*9+4, 4, "f44"); ok83 {
+			if x81 == nil {
+				x81 = new(Counted)
+			}
+			x81.FBERead(r, s82, s82)
+			if r.Failed() {
+				r.UnwindIndex(i79)
+				r.Unwind("f44")
+				return
+			}
+		} else {
+			x81 = nil
+		}
+		v.F44[k80] = x81
+	}
+	if n < 279 {
+		return
+	}
+	e84, n85 := r.Vector(b, b+275, 20, 20, "f45")
+	if v.F45 == nil {
+		v.F45 = make(map[fbe.UUID][]byte, n85)
+	} else {
+		clear(v.F45)
+	}
+	for i86 := range n85 {
+		var k87 fbe.UUID
+		var x88 []byte
+		k87 = r.UUID(e84 + i86*20)
+		x88 = r.Blob(x88, b, e84+i86*20+16, "f45")
+		v.F45[k87] = x88
+	}
+	if n < 283 {
+		return
+	}
+	e89, n90 := r.Vector(b, b+279, 8, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n90)
+	for i91 := range n90 {
+		v.F46[i91].Key.FBERead(r, b, e89+i91*8)
+		if r.Failed() {
+			r.UnwindIndex(i91)
+			r.Unwind("f46")
+			return
+		}
+		v.F46[i91].Value.FBERead(r, b, e89+i91*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i91)
+			r.Unwind("f46")
+			return
+		}
+	}
+	if n < 288 {
+		return
+	}
+	if s92, ok93 := r.Optional(b, b+283, 4, "f47"); ok93 {
+		if v.F47 == nil {
+			v.F47 = new(int32)
+		}
+		*v.F47 = r.I32(s92)
+	} else {
+		v.F47 = nil
+	}
+	if n < 289 {
+		return
+	}
+	v.F47Reset = r.Bool(b + 288)
+	if n < 294 {
+		return
+	}
+	if s94, ok95 := r.Optional(b, b+289, 8, "f48"); ok95 {
+		if v.F48 == nil {
+			v.F48 = new(fbe.Timestamp)
+		}
+		*v.F48 = r.Timestamp(s94)
+	} else {
+		v.F48 = nil
+	}
+	if n < 298 {
+		return
+	}
+	e96, n97 := r.Vector(b, b+294, 8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n97)
+	for i98 := range n97 {
+		v.F49[i98].Key = r.Blob(v.F49[i98].Key, b, e96+i98*8, "f49")
+		v.F49[i98].Value = r.I32(e96 + i98*8 + 4)
+	}
+	if n < 302 {
+		return
+	}
+	e99, n100 := r.Vector(b, b+298, 8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n100)
+	for i101 := range n100 {
+		v.F50[i101].Key = r.Blob(v.F50[i101].Key, b, e99+i101*8, "f50")
+		v.F50[i101].Value = r.String(b, e99+i101*8+4, "f50")
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Everything) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Everything) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Everything) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Everything) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Everything")
+	return r.Err()
+}
+
+// VerifyFBEEverything is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEEverything(data []byte, lim *fbe.Limits) error {
+	var v Everything
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.Id)
+	w.AppendBool(v.F1)
+	w.AppendU8(v.F2)
+	w.AppendU8(v.F3)
+	w.AppendU32(v.F4)
+	w.AppendI8(v.F5)
+	w.AppendU8(v.F6)
+	w.AppendI16(v.F7)
+	w.AppendU16(v.F8)
+	w.AppendI32(v.F9)
+	w.AppendU32(v.F10)
+	w.AppendI64(v.F11)
+	w.AppendU64(v.F12)
+	w.AppendF32(v.F13)
+	w.AppendF64(v.F14)
+	w.AppendDecimal(v.F15)
+	w.AppendDecimal(v.F16)
+	w.AppendString(v.F17)
+	w.AppendTimestamp(v.F18)
+	w.AppendTimestamp(v.F19)
+	w.AppendUUID(v.F20)
+	w.AppendUUID(v.F21)
+	w.AppendUUID(v.F22)
+	w.AppendUUID(v.F23)
+	w.AppendBlob(v.F24)
+	w.AppendU8(uint8(v.F25))
+	w.AppendU8(uint8(v.F26))
+	w.AppendU8(uint8(v.F27))
+	w.AppendU64(uint64(v.F28))
+	(v.F29).FBEWriteFinal(w)
+	(v.F30).FBEWriteFinal(w)
+	w.AppendBool(v.F31 != nil)
+	if v.F31 != nil {
+		w.AppendI32(*v.F31)
+	}
+	w.AppendBool(v.F32 != nil)
+	if v.F32 != nil {
+		w.AppendI32(*v.F32)
+	}
+	w.AppendBool(v.F33 != nil)
+	if v.F33 != nil {
+		w.AppendString(*v.F33)
+	}
+	w.AppendBool(v.F34 != nil)
+	if v.F34 != nil {
+		w.AppendU8(uint8(*v.F34))
+	}
+	w.AppendBool(v.F35 != nil)
+	if v.F35 != nil {
+		(v.F35).FBEWriteFinal(w)
+	}
+	for i102 := range v.F36 {
+		w.AppendI32(v.F36[i102])
+	}
+	for i103 := range v.F37 {
+		w.AppendBool(v.F37[i103] != nil)
+		if v.F37[i103] != nil {
+			w.AppendString(*v.F37[i103])
+		}
+	}
+	w.AppendCount(len(v.F38))
+	for i104 := range v.F38 {
+		w.AppendF64(v.F38[i104])
+	}
+	w.AppendCount(len(v.F39))
+	for i105 := range v.F39 {
+		w.AppendBool(v.F39[i105] != nil)
+		if v.F39[i105] != nil {
+			(v.F39[i105]).FBEWriteFinal(w)
+		}
+	}
+	w.AppendCount(len(v.F40))
+	for i106 := range v.F40 {
+		w.AppendString(v.F40[i106])
+	}
+	w.AppendCount(len(v.F41))
+	for i107 := range v.F41 {
+		w.AppendI64(v.F41[i107])
+	}
+	w.AppendCount(len(v.F42))
+	for i108 := range v.F42 {
+		(v.F42[i108]).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.F43))
+	for _, k109 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x110 := v.F43[k109]
+		w.AppendI32(k109)
+		w.AppendString(x110)
+	}
+	w.AppendCount(len(v.F44))
+	for _, k111 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x112 := v.F44[k111]
+		w.AppendString(k111)
+		w.AppendBool(x112 != nil)
+		if x112 != nil {
+			(x112).FBEWriteFinal(w)
+		}
+	}
+	w.AppendCount(len(v.F45))
+	for _, k113 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x114 := v.F45[k113]
+		w.AppendUUID(k113)
+		w.AppendBlob(x114)
+	}
+	w.AppendCount(len(v.F46))
+	for i115 := range v.F46 {
+		(v.F46[i115].Key).FBEWriteFinal(w)
+		(v.F46[i115].Value).FBEWriteFinal(w)
+	}
+	w.AppendBool(v.F47 != nil)
+	if v.F47 != nil {
+		w.AppendI32(*v.F47)
+	}
+	w.AppendBool(v.F47Reset)
+	w.AppendBool(v.F48 != nil)
+	if v.F48 != nil {
+		w.AppendTimestamp(*v.F48)
+	}
+	w.AppendCount(len(v.F49))
+	for i116 := range v.F49 {
+		w.AppendBlob(v.F49[i116].Key)
+		w.AppendI32(v.F49[i116].Value)
+	}
+	w.AppendCount(len(v.F50))
+	for i117 := range v.F50 {
+		w.AppendBlob(v.F50[i117].Key)
+		w.AppendString(v.F50[i117].Value)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Everything) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(250) {
+		return
+	}
+	defer r.Leave()
+	if p118 := r.Fixed(4, "id"); p118 >= 0 {
+		v.Id = r.I32(p118)
+	}
+	if p119 := r.Fixed(1, "f1"); p119 >= 0 {
+		v.F1 = r.Bool(p119)
+	}
+	if p120 := r.Fixed(1, "f2"); p120 >= 0 {
+		v.F2 = r.U8(p120)
+	}
+	if p121 := r.Fixed(1, "f3"); p121 >= 0 {
+		v.F3 = r.U8(p121)
+	}
+	if p122 := r.Fixed(4, "f4"); p122 >= 0 {
+		v.F4 = r.U32(p122)
+	}
+	if p123 := r.Fixed(1, "f5"); p123 >= 0 {
+		v.F5 = r.I8(p123)
+	}
+	if p124 := r.Fixed(1, "f6"); p124 >= 0 {
+		v.F6 = r.U8(p124)
+	}
+	if p125 := r.Fixed(2, "f7"); p125 >= 0 {
+		v.F7 = r.I16(p125)
+	}
+	if p126 := r.Fixed(2, "f8"); p126 >= 0 {
+		v.F8 = r.U16(p126)
+	}
+	if p127 := r.Fixed(4, "f9"); p127 >= 0 {
+		v.F9 = r.I32(p127)
+	}
+	if p128 := r.Fixed(4, "f10"); p128 >= 0 {
+		v.F10 = r.U32(p128)
+	}
+	if p129 := r.Fixed(8, "f11"); p129 >= 0 {
+		v.F11 = r.I64(p129)
+	}
+	if p130 := r.Fixed(8, "f12"); p130 >= 0 {
+		v.F12 = r.U64(p130)
+	}
+	if p131 := r.Fixed(4, "f13"); p131 >= 0 {
+		v.F13 = r.F32(p131)
+	}
+	if p132 := r.Fixed(8, "f14"); p132 >= 0 {
+		v.F14 = r.F64(p132)
+	}
+	if p133 := r.Fixed(16, "f15"); p133 >= 0 {
+		v.F15 = r.Decimal(p133)
+	}
+	if p134 := r.Fixed(16, "f16"); p134 >= 0 {
+		v.F16 = r.Decimal(p134)
+	}
+	v.F17 = r.FinalString("f17")
+	if p135 := r.Fixed(8, "f18"); p135 >= 0 {
+		v.F18 = r.Timestamp(p135)
+	}
+	if p136 := r.Fixed(8, "f19"); p136 >= 0 {
+		v.F19 = r.Timestamp(p136)
+	}
+	if p137 := r.Fixed(16, "f20"); p137 >= 0 {
+		v.F20 = r.UUID(p137)
+	}
+	if p138 := r.Fixed(16, "f21"); p138 >= 0 {
+		v.F21 = r.UUID(p138)
+	}
+	if p139 := r.Fixed(16, "f22"); p139 >= 0 {
+		v.F22 = r.UUID(p139)
+	}
+	if p140 := r.Fixed(16, "f23"); p140 >= 0 {
+		v.F23 = r.UUID(p140)
+	}
+	v.F24 = r.FinalBlob(v.F24, "f24")
+	if p141 := r.Fixed(1, "f25"); p141 >= 0 {
+		v.F25 = EByte(r.U8(p141))
+	}
+	if p142 := r.Fixed(1, "f26"); p142 >= 0 {
+		v.F26 = market.Side(r.U8(p142))
+	}
+	if p143 := r.Fixed(1, "f27"); p143 >= 0 {
+		v.F27 = FByte(r.U8(p143))
+	}
+	if p144 := r.Fixed(8, "f28"); p144 >= 0 {
+		v.F28 = FUInt64(r.U64(p144))
+	}
+	v.F29.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f29")
+		return
+	}
+	v.F30.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("f30")
+		return
+	}
+	if r.FinalHas("f31") {
+		if v.F31 == nil {
+			v.F31 = new(int32)
+		}
+		if p145 := r.Fixed(4, "f31"); p145 >= 0 {
+			*v.F31 = r.I32(p145)
+		}
+	} else {
+		v.F31 = nil
+	}
+	if r.FinalHas("f32") {
+		if v.F32 == nil {
+			v.F32 = new(int32)
+		}
+		if p146 := r.Fixed(4, "f32"); p146 >= 0 {
+			*v.F32 = r.I32(p146)
+		}
+	} else {
+		v.F32 = nil
+	}
+	if r.FinalHas("f33") {
+		if v.F33 == nil {
+			v.F33 = new(string)
+		}
+		*v.F33 = r.FinalString("f33")
+	} else {
+		v.F33 = nil
+	}
+	if r.FinalHas("f34") {
+		if v.F34 == nil {
+			v.F34 = new(EByte)
+		}
+		if p147 := r.Fixed(1, "f34"); p147 >= 0 {
+			*v.F34 = EByte(r.U8(p147))
+		}
+	} else {
+		v.F34 = nil
+	}
+	if r.FinalHas("f35") {
+		if v.F35 == nil {
+			v.F35 = new(Counted)
+		}
+		v.F35.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("f35")
+			return
+		}
+	} else {
+		v.F35 = nil
+	}
+	for i148 := range v.F36 {
+		if p149 := r.Fixed(4, "f36"); p149 >= 0 {
+			v.F36[i148] = r.I32(p149)
+		}
+	}
+	for i150 := range v.F37 {
+		if r.FinalHas("f37") {
+			if v.F37[i150] == nil {
+				v.F37[i150] = new(string)
+			}
+			*v.F37[i150] = r.FinalString("f37")
+		} else {
+			v.F37[i150] = nil
+		}
+	}
+	n151 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n151)
+	for i152 := range n151 {
+		if p153 := r.Fixed(8, "f38"); p153 >= 0 {
+			v.F38[i152] = r.F64(p153)
+		}
+	}
+	n154 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n154)
+	for i155 := range n154 {
+		if r.FinalHas("f39") {
+			if v.F39[i155] == nil {
+				v.F39[i155] = new(Counted)
+			}
+			v.F39[i155].FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i155)
+				r.Unwind("f39")
+				return
+			}
+		} else {
+			v.F39[i155] = nil
+		}
+	}
+	n156 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n156)
+	for i157 := range n156 {
+		v.F40[i157] = r.FinalString("f40")
+	}
+	n158 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n158)
+	for i159 := range n158 {
+		if p160 := r.Fixed(8, "f41"); p160 >= 0 {
+			v.F41[i159] = r.I64(p160)
+		}
+	}
+	n161 := r.FinalCount(8, 0, "f42")
+	v.F42 = fbe.Resize(v.F42, n161)
+	for i162 := range n161 {
+		v.F42[i162].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i162)
+			r.Unwind("f42")
+			return
+		}
+	}
+	n163 := r.FinalCount(8, 8, "f43")
+	if v.F43 == nil {
+		v.F43 = make(map[int32]string, n163)
+	} else {
+		clear(v.F43)
+	}
+	for i164 := 0; i164 < n163; i164++ {
+		var k165 int32
+		var x166 string
+		if p167 := r.Fixed(4, "f43"); p167 >= 0 {
+			k165 = r.I32(p167)
+		}
+		x166 = r.FinalString("f43")
+		v.F43[k165] = x166
+	}
+	n168 := r.FinalCount(5, 5, "f44")
+	if v.F44 == nil {
+		v.F44 = make(map[string]*Counted, n168)
+	} else {
+		clear(v.F44)
+	}
+	for i169 := 0; i169 < n168; i169++ {
+		var k170 string
+		var x171 *Counted
+		k170 = r.FinalString("f44")
+		if r.FinalHas("f44") {
+			if x171 == nil {
+				x171 = new(Counted)
+			}
+			x171.FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i169)
+				r.Unwind("f44")
+				return
+			}
+		} else {
+			x171 = nil
+		}
+		v.F44[k170] = x171
+	}
+	n172 := r.FinalCount(20, 20, "f45")
+	if v.F45 == nil {
+		v.F45 = make(map[fbe.UUID][]byte, n172)
+	} else {
+		clear(v.F45)
+	}
+	for i173 := 0; i173 < n172; i173++ {
+		var k174 fbe.UUID
+		var x175 []byte
+		if p176 := r.Fixed(16, "f45"); p176 >= 0 {
+			k174 = r.UUID(p176)
+		}
+		x175 = r.FinalBlob(x175, "f45")
+		v.F45[k174] = x175
+	}
+	n177 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n177)
+	for i178 := range n177 {
+		v.F46[i178].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i178)
+			r.Unwind("f46")
+			return
+		}
+		v.F46[i178].Value.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i178)
+			r.Unwind("f46")
+			return
+		}
+	}
+	if r.FinalHas("f47") {
+		if v.F47 == nil {
+			v.F47 = new(int32)
+		}
+		if p179 := r.Fixed(4, "f47"); p179 >= 0 {
+			*v.F47 = r.I32(p179)
+		}
+	} else {
+		v.F47 = nil
+	}
+	if p180 := r.Fixed(1, "f47Reset"); p180 >= 0 {
+		v.F47Reset = r.Bool(p180)
+	}
+	if r.FinalHas("f48") {
+		if v.F48 == nil {
+			v.F48 = new(fbe.Timestamp)
+		}
+		if p181 := r.Fixed(8, "f48"); p181 >= 0 {
+			*v.F48 = r.Timestamp(p181)
+		}
+	} else {
+		v.F48 = nil
+	}
+	n182 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n182)
+	for i183 := range n182 {
+		v.F49[i183].Key = r.FinalBlob(v.F49[i183].Key, "f49")
+		if p184 := r.Fixed(4, "f49"); p184 >= 0 {
+			v.F49[i183].Value = r.I32(p184)
+		}
+	}
+	n185 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n185)
+	for i186 := range n185 {
+		v.F50[i186].Key = r.FinalBlob(v.F50[i186].Key, "f50")
+		v.F50[i186].Value = r.FinalString("f50")
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Everything) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Everything) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1026)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Everything) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Everything) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1026, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Everything")
+	return r.Err()
+}
+
+// VerifyFinalEverything is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalEverything(data []byte, lim *fbe.Limits) error {
+	var v Everything
+	return v.ReadFinal(data, lim)
+}
+
 // PlaceOrder is the message everything.PlaceOrder (type id 1027).
 type PlaceOrder struct {
 	Id         fbe.UUID
@@ -496,6 +2558,129 @@ func (v *PlaceOrder) Reset() {
 	v.Instrument.Reset()
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *PlaceOrder) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 28, 1027)
+	w.PutUUID(b+8, v.Id)
+	(v.Instrument).FBEWrite(w, b, b+24)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *PlaceOrder) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1027, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 24 {
+		r.Spend(8, b, "id")
+		return
+	}
+	v.Id = r.UUID(b + 8)
+	if n < 28 {
+		r.Spend(8, b, "instrument")
+		return
+	}
+	v.Instrument.FBERead(r, b, b+24)
+	if r.Failed() {
+		r.Unwind("instrument")
+		return
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *PlaceOrder) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *PlaceOrder) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *PlaceOrder) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *PlaceOrder) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.PlaceOrder")
+	return r.Err()
+}
+
+// VerifyFBEPlaceOrder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEPlaceOrder(data []byte, lim *fbe.Limits) error {
+	var v PlaceOrder
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *PlaceOrder) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendUUID(v.Id)
+	(v.Instrument).FBEWriteFinal(w)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *PlaceOrder) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(16, "id"); p1 >= 0 {
+		v.Id = r.UUID(p1)
+	}
+	v.Instrument.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("instrument")
+		return
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *PlaceOrder) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *PlaceOrder) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1027)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *PlaceOrder) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *PlaceOrder) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1027, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.PlaceOrder")
+	return r.Err()
+}
+
+// VerifyFinalPlaceOrder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalPlaceOrder(data []byte, lim *fbe.Limits) error {
+	var v PlaceOrder
+	return v.ReadFinal(data, lim)
+}
+
 // Accepted is the message everything.Accepted (type id 1028).
 type Accepted struct {
 	Id fbe.UUID
@@ -516,6 +2701,112 @@ func NewAccepted() *Accepted {
 // Reset sets every field to the schema's default.
 func (v *Accepted) Reset() {
 	v.Id = fbe.NewUUID1()
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Accepted) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 24, 1028)
+	w.PutUUID(b+8, v.Id)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Accepted) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1028, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 24 {
+		return
+	}
+	v.Id = r.UUID(b + 8)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Accepted) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Accepted) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Accepted) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Accepted) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Accepted")
+	return r.Err()
+}
+
+// VerifyFBEAccepted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEAccepted(data []byte, lim *fbe.Limits) error {
+	var v Accepted
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Accepted) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendUUID(v.Id)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Accepted) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(16, "id"); p1 >= 0 {
+		v.Id = r.UUID(p1)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Accepted) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Accepted) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1028)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Accepted) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Accepted) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1028, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Accepted")
+	return r.Err()
+}
+
+// VerifyFinalAccepted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalAccepted(data []byte, lim *fbe.Limits) error {
+	var v Accepted
+	return v.ReadFinal(data, lim)
 }
 
 // Rejected is the message everything.Rejected (type id 1029).
@@ -542,6 +2833,119 @@ func (v *Rejected) Reset() {
 	v.Reason = ""
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Rejected) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 28, 1029)
+	w.PutUUID(b+8, v.Id)
+	w.String(b, b+24, v.Reason)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Rejected) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1029, 20)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 24 {
+		return
+	}
+	v.Id = r.UUID(b + 8)
+	if n < 28 {
+		return
+	}
+	v.Reason = r.String(b, b+24, "reason")
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Rejected) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Rejected) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Rejected) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Rejected) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Rejected")
+	return r.Err()
+}
+
+// VerifyFBERejected is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBERejected(data []byte, lim *fbe.Limits) error {
+	var v Rejected
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Rejected) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendUUID(v.Id)
+	w.AppendString(v.Reason)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Rejected) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(20) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(16, "id"); p1 >= 0 {
+		v.Id = r.UUID(p1)
+	}
+	v.Reason = r.FinalString("reason")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Rejected) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Rejected) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1029)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Rejected) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Rejected) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1029, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Rejected")
+	return r.Err()
+}
+
+// VerifyFinalRejected is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalRejected(data []byte, lim *fbe.Limits) error {
+	var v Rejected
+	return v.ReadFinal(data, lim)
+}
+
 // Ping is the message everything.Ping (type id 1030).
 type Ping struct {
 	Sequence int64
@@ -562,6 +2966,112 @@ func NewPing() *Ping {
 // Reset sets every field to the schema's default.
 func (v *Ping) Reset() {
 	v.Sequence = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Ping) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 16, 1030)
+	w.PutI64(b+8, v.Sequence)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Ping) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1030, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 16 {
+		return
+	}
+	v.Sequence = r.I64(b + 8)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Ping) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Ping) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Ping) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Ping) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Ping")
+	return r.Err()
+}
+
+// VerifyFBEPing is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEPing(data []byte, lim *fbe.Limits) error {
+	var v Ping
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Ping) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI64(v.Sequence)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Ping) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(8, "sequence"); p1 >= 0 {
+		v.Sequence = r.I64(p1)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Ping) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Ping) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1030)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Ping) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Ping) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1030, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Ping")
+	return r.Err()
+}
+
+// VerifyFinalPing is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalPing(data []byte, lim *fbe.Limits) error {
+	var v Ping
+	return v.ReadFinal(data, lim)
 }
 
 // FixedKeywords is the struct everything.FixedKeywords (type id 1031).
@@ -588,6 +3098,130 @@ func (v *FixedKeywords) Reset() {
 	v.New = 0
 	v.Swap = false
 	v.Default = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *FixedKeywords) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 17, 1031)
+	w.PutI32(b+8, v.New)
+	w.PutBool(b+12, v.Swap)
+	w.PutI32(b+13, int32(v.Default))
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *FixedKeywords) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1031, 9)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.New = r.I32(b + 8)
+	if n < 13 {
+		return
+	}
+	v.Swap = r.Bool(b + 12)
+	if n < 17 {
+		return
+	}
+	v.Default = Reserved(r.I32(b + 13))
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *FixedKeywords) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *FixedKeywords) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *FixedKeywords) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *FixedKeywords) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.FixedKeywords")
+	return r.Err()
+}
+
+// VerifyFBEFixedKeywords is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEFixedKeywords(data []byte, lim *fbe.Limits) error {
+	var v FixedKeywords
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *FixedKeywords) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.New)
+	w.AppendBool(v.Swap)
+	w.AppendI32(int32(v.Default))
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *FixedKeywords) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(9) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(4, "new"); p1 >= 0 {
+		v.New = r.I32(p1)
+	}
+	if p2 := r.Fixed(1, "swap"); p2 >= 0 {
+		v.Swap = r.Bool(p2)
+	}
+	if p3 := r.Fixed(4, "default"); p3 >= 0 {
+		v.Default = Reserved(r.I32(p3))
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *FixedKeywords) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *FixedKeywords) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1031)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *FixedKeywords) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *FixedKeywords) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1031, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.FixedKeywords")
+	return r.Err()
+}
+
+// VerifyFinalFixedKeywords is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalFixedKeywords(data []byte, lim *fbe.Limits) error {
+	var v FixedKeywords
+	return v.ReadFinal(data, lim)
 }
 
 // Keywords is the struct everything.Keywords (type id 1032).
@@ -626,4 +3260,222 @@ func (v *Keywords) Reset() {
 	v.NULL = 0
 	v.Operator = nil
 	v.This = v.This[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Keywords) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 42, 1032)
+	w.PutI32(b+8, v.New)
+	w.String(b, b+12, v.Class)
+	w.PutI32(b+16, int32(v.Default))
+	w.PutBool(b+20, v.Swap)
+	w.PutI32(b+21, v.From)
+	w.PutI32(b+25, v.None)
+	w.PutI32(b+29, v.NULL)
+	if v.Operator != nil {
+		s1 := w.Optional(b, b+33, 4)
+		w.PutI32(s1, int32(*v.Operator))
+	}
+	e2 := w.Vector(b, b+38, len(v.This), 4)
+	for i3 := range v.This {
+		(v.This[i3]).FBEWrite(w, b, e2+i3*4)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Keywords) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 1032, 30)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.New = r.I32(b + 8)
+	if n < 16 {
+		return
+	}
+	v.Class = r.String(b, b+12, "class")
+	if n < 20 {
+		return
+	}
+	v.Default = Reserved(r.I32(b + 16))
+	if n < 21 {
+		return
+	}
+	v.Swap = r.Bool(b + 20)
+	if n < 25 {
+		return
+	}
+	v.From = r.I32(b + 21)
+	if n < 29 {
+		return
+	}
+	v.None = r.I32(b + 25)
+	if n < 33 {
+		return
+	}
+	v.NULL = r.I32(b + 29)
+	if n < 38 {
+		return
+	}
+	if s4, ok5 := r.Optional(b, b+33, 4, "operator"); ok5 {
+		if v.Operator == nil {
+			v.Operator = new(Reserved)
+		}
+		*v.Operator = Reserved(r.I32(s4))
+	} else {
+		v.Operator = nil
+	}
+	if n < 42 {
+		return
+	}
+	e6, n7 := r.Vector(b, b+38, 4, 0, "this")
+	v.This = fbe.Resize(v.This, n7)
+	for i8 := range n7 {
+		v.This[i8].FBERead(r, b, e6+i8*4)
+		if r.Failed() {
+			r.UnwindIndex(i8)
+			r.Unwind("this")
+			return
+		}
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Keywords) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Keywords) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Keywords) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Keywords) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("everything.Keywords")
+	return r.Err()
+}
+
+// VerifyFBEKeywords is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEKeywords(data []byte, lim *fbe.Limits) error {
+	var v Keywords
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Keywords) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendI32(v.New)
+	w.AppendString(v.Class)
+	w.AppendI32(int32(v.Default))
+	w.AppendBool(v.Swap)
+	w.AppendI32(v.From)
+	w.AppendI32(v.None)
+	w.AppendI32(v.NULL)
+	w.AppendBool(v.Operator != nil)
+	if v.Operator != nil {
+		w.AppendI32(int32(*v.Operator))
+	}
+	w.AppendCount(len(v.This))
+	for i9 := range v.This {
+		(v.This[i9]).FBEWriteFinal(w)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Keywords) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(30) {
+		return
+	}
+	defer r.Leave()
+	if p10 := r.Fixed(4, "new"); p10 >= 0 {
+		v.New = r.I32(p10)
+	}
+	v.Class = r.FinalString("class")
+	if p11 := r.Fixed(4, "default"); p11 >= 0 {
+		v.Default = Reserved(r.I32(p11))
+	}
+	if p12 := r.Fixed(1, "swap"); p12 >= 0 {
+		v.Swap = r.Bool(p12)
+	}
+	if p13 := r.Fixed(4, "from"); p13 >= 0 {
+		v.From = r.I32(p13)
+	}
+	if p14 := r.Fixed(4, "None"); p14 >= 0 {
+		v.None = r.I32(p14)
+	}
+	if p15 := r.Fixed(4, "NULL"); p15 >= 0 {
+		v.NULL = r.I32(p15)
+	}
+	if r.FinalHas("operator") {
+		if v.Operator == nil {
+			v.Operator = new(Reserved)
+		}
+		if p16 := r.Fixed(4, "operator"); p16 >= 0 {
+			*v.Operator = Reserved(r.I32(p16))
+		}
+	} else {
+		v.Operator = nil
+	}
+	n17 := r.FinalCount(9, 0, "this")
+	v.This = fbe.Resize(v.This, n17)
+	for i18 := range n17 {
+		v.This[i18].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i18)
+			r.Unwind("this")
+			return
+		}
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Keywords) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Keywords) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(1032)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Keywords) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Keywords) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1032, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("everything.Keywords")
+	return r.Err()
+}
+
+// VerifyFinalKeywords is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalKeywords(data []byte, lim *fbe.Limits) error {
+	var v Keywords
+	return v.ReadFinal(data, lim)
 }

@@ -40,6 +40,119 @@ func (v *Instrument) Reset() {
 	v.Digits = 5
 }
 
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Instrument) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 16, 501)
+	w.String(b, b+8, v.Symbol)
+	w.PutI32(b+12, v.Digits)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Instrument) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 501, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	v.Symbol = r.String(b, b+8, "symbol")
+	if n < 16 {
+		return
+	}
+	v.Digits = r.I32(b + 12)
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Instrument) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Instrument) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Instrument) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Instrument) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("market.Instrument")
+	return r.Err()
+}
+
+// VerifyFBEInstrument is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEInstrument(data []byte, lim *fbe.Limits) error {
+	var v Instrument
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Instrument) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendString(v.Symbol)
+	w.AppendI32(v.Digits)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Instrument) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	v.Symbol = r.FinalString("symbol")
+	if p1 := r.Fixed(4, "digits"); p1 >= 0 {
+		v.Digits = r.I32(p1)
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Instrument) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Instrument) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(501)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Instrument) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Instrument) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 501, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("market.Instrument")
+	return r.Err()
+}
+
+// VerifyFinalInstrument is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalInstrument(data []byte, lim *fbe.Limits) error {
+	var v Instrument
+	return v.ReadFinal(data, lim)
+}
+
 // Failure is the message market.Failure (type id 502).
 type Failure struct {
 	Id     fbe.UUID
@@ -62,4 +175,117 @@ func NewFailure() *Failure {
 func (v *Failure) Reset() {
 	v.Id = fbe.UUID{}
 	v.Reason = ""
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Failure) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 28, 502)
+	w.PutUUID(b+8, v.Id)
+	w.String(b, b+24, v.Reason)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base);
+// fields an older writer did not write keep the schema's defaults.
+func (v *Failure) FBERead(r *fbe.Reader, base, slot int) {
+	v.Reset()
+	b, n := r.Struct(base, slot, 502, 20)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 24 {
+		return
+	}
+	v.Id = r.UUID(b + 8)
+	if n < 28 {
+		return
+	}
+	v.Reason = r.String(b, b+24, "reason")
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Failure) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Failure) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Failure) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Failure) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	r.Within("market.Failure")
+	return r.Err()
+}
+
+// VerifyFBEFailure is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+func VerifyFBEFailure(data []byte, lim *fbe.Limits) error {
+	var v Failure
+	return v.ReadFBE(data, lim)
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Failure) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendUUID(v.Id)
+	w.AppendString(v.Reason)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+func (v *Failure) FBEReadFinal(r *fbe.Reader) {
+	v.Reset()
+	if !r.Enter(20) {
+		return
+	}
+	defer r.Leave()
+	if p1 := r.Fixed(16, "id"); p1 >= 0 {
+		v.Id = r.UUID(p1)
+	}
+	v.Reason = r.FinalString("reason")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Failure) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Failure) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	return w.EndFinal(502)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Failure) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Failure) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 502, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	r.Within("market.Failure")
+	return r.Err()
+}
+
+// VerifyFinalFailure is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+func VerifyFinalFailure(data []byte, lim *fbe.Limits) error {
+	var v Failure
+	return v.ReadFinal(data, lim)
 }

@@ -1,0 +1,413 @@
+"""The binary models of fbec --go: straight-line field code at the IR's offsets on the runtime's
+fbe.Writer and fbe.Reader (docs/format.md 3 and 4, docs/limits.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter
+
+if TYPE_CHECKING:
+    from fbec.targets.go import Context
+
+# Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
+SLOT = {
+    "bool": "Bool", "byte": "U8", "char": "U8", "uint8": "U8", "int8": "I8", "int16": "I16", "uint16": "U16",
+    "int32": "I32", "uint32": "U32", "wchar": "U32", "int64": "I64", "uint64": "U64", "float": "F32",
+    "double": "F64", "timestamp": "Timestamp", "uuid": "UUID", "decimal": "Decimal",
+}
+WIRE_GO = {"int8": "int8", "uint8": "uint8", "int16": "int16", "uint16": "uint16", "int32": "int32",
+           "uint32": "uint32", "int64": "int64", "uint64": "uint64"}
+
+
+def arg1(expr: str) -> str:
+    """A sum of terms as gofmt prints it as a call's only argument (`b + 8`, `e + i*4`)."""
+    terms = expr.split("+")
+    if len(terms) == 1:
+        return expr.replace("*", " * ") if "*" in expr else expr
+    return " + ".join(terms)
+
+
+class Names:
+    """Fresh local variable names for nested loops and temporaries."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, stem: str) -> str:
+        self.n += 1
+        return f"{stem}{self.n}"
+
+
+def compare(c: Context, t: ir.Type) -> str:
+    """The comparison function ordering map keys of type t (ir.PRIMITIVES order)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "char":
+            return c.rt("CompareChar")
+        if t.name == "bool":
+            return c.rt("CompareBool")
+        if t.name == "uuid":
+            return c.rt("CompareUUID")
+        if t.name == "decimal":
+            return c.rt("CompareDecimal")
+    return c.imports.attr("cmp", "Compare") + f"[{c.type(t)}]"
+
+
+# ---------------------------------------------------------------- versioned
+
+def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names) -> None:
+    """Write value of type t into the slot at absolute position slot (offsets from base)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"w.String({base}, {slot}, {value})")
+        elif t.name == "bytes":
+            w.line(f"w.Blob({base}, {slot}, {value})")
+        else:
+            w.line(f"w.Put{SLOT[t.name]}({slot}, {value})")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"w.Put{SLOT[t.wire]}({slot}, {WIRE_GO[t.wire]}({value}))")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"({value}).FBEWrite(w, {base}, {slot})")
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if {value} != nil {{", "}"):
+            s = names("s")
+            w.line(f"{s} := w.Optional({base}, {slot}, {t.element.size})")
+            inner = value if isinstance(t.element, ir.StructRef) else f"*{value}"
+            write_value(w, c, t.element, s, s, inner, names)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for {i} := range {value} {{", "}"):
+            write_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", f"{value}[{i}]", names)
+    elif isinstance(t, ir.Sequence):
+        e, i = names("e"), names("i")
+        w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {t.element.size})")
+        with w.block(f"for {i} := range {value} {{", "}"):
+            write_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{value}[{i}]", names)
+    else:
+        item = t.key.size + t.value.size
+        e, i = names("e"), names("i")
+        w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {item})")
+        if c.comparable(t.key):
+            k, x = names("k"), names("x")
+            with w.block(f"for {i}, {k} := range {c.rt('SortedKeys')}({value}, {compare(c, t.key)}) {{", "}"):
+                w.line(f"{x} := {value}[{k}]")
+                write_value(w, c, t.key, base, f"{e}+{i}*{item}", k, names)
+                write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, names)
+        else:
+            with w.block(f"for {i} := range {value} {{", "}"):
+                write_value(w, c, t.key, base, f"{e}+{i}*{item}", f"{value}[{i}].Key", names)
+                write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{value}[{i}].Value", names)
+
+
+def fails(w: CodeWriter, unwind: list[str]) -> None:
+    """Leave the reader function when a nested value failed, naming the path on the way out."""
+    with w.block("if r.Failed() {", "}"):
+        for u in unwind:
+            w.line(u)
+        w.line("return")
+
+
+def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst: str, field: str,
+               names: Names, unwind: list[str]) -> None:
+    """Read the slot at absolute position slot (offsets from base) into the lvalue dst."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"{dst} = r.String({base}, {slot}, {quoted})")
+        elif t.name == "bytes":
+            w.line(f"{dst} = r.Blob({dst}, {base}, {slot}, {quoted})")
+        else:
+            w.line(f"{dst} = r.{SLOT[t.name]}({arg1(slot)})")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"{dst} = {c.type(t)}(r.{SLOT[t.wire]}({arg1(slot)}))")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{dst}.FBERead(r, {base}, {slot})")
+        fails(w, unwind)
+    elif isinstance(t, ir.Optional_):
+        s, ok = names("s"), names("ok")
+        opening = f"if {s}, {ok} := r.Optional({base}, {slot}, {t.element.size}, {quoted}); {ok} {{"
+        with w.block(opening, "} else {"):
+            with w.block(f"if {dst} == nil {{", "}"):
+                w.line(f"{dst} = new({c.type(t.element)})")
+            inner = dst if isinstance(t.element, ir.StructRef) else f"*{dst}"
+            read_value(w, c, t.element, s, s, inner, field, names, unwind)
+        with w.block("", "}"):
+            w.line(f"{dst} = nil")
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for {i} := range {dst} {{", "}"):
+            read_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", f"{dst}[{i}]", field, names,
+                       [f"r.UnwindIndex({i})", *unwind])
+    elif isinstance(t, ir.Sequence):
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"{e}, {n} := r.Vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})")
+        w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
+        with w.block(f"for {i} := range {n} {{", "}"):
+            read_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{dst}[{i}]", field, names,
+                       [f"r.UnwindIndex({i})", *unwind])
+    else:
+        item = t.key.size + t.value.size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"{e}, {n} := r.Vector({base}, {slot}, {item}, {cost}, {quoted})")
+        inner_unwind = [f"r.UnwindIndex({i})", *unwind]
+        if c.comparable(t.key):
+            with w.block(f"if {dst} == nil {{", "} else {"):
+                w.line(f"{dst} = make({c.type(t)}, {n})")
+            with w.block("", "}"):
+                w.line(f"clear({dst})")
+            k, x = names("k"), names("x")
+            with w.block(f"for {i} := range {n} {{", "}"):
+                w.line(f"var {k} {c.type(t.key)}")
+                w.line(f"var {x} {c.type(t.value)}")
+                read_value(w, c, t.key, base, f"{e}+{i}*{item}", k, field, names, inner_unwind)
+                read_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, field, names, inner_unwind)
+                w.line(f"{dst}[{k}] = {x}")
+        else:
+            w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
+            with w.block(f"for {i} := range {n} {{", "}"):
+                read_value(w, c, t.key, base, f"{e}+{i}*{item}", f"{dst}[{i}].Key", field, names, inner_unwind)
+                read_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{dst}[{i}].Value", field,
+                           names, inner_unwind)
+
+
+# ---------------------------------------------------------------- final
+
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names) -> None:
+    """Append value of type t (docs/format.md 4.2)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"w.AppendString({value})")
+        elif t.name == "bytes":
+            w.line(f"w.AppendBlob({value})")
+        else:
+            w.line(f"w.Append{SLOT[t.name]}({value})")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"w.Append{SLOT[t.wire]}({WIRE_GO[t.wire]}({value}))")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"({value}).FBEWriteFinal(w)")
+    elif isinstance(t, ir.Optional_):
+        w.line(f"w.AppendBool({value} != nil)")
+        with w.block(f"if {value} != nil {{", "}"):
+            final_write(w, c, t.element, value if isinstance(t.element, ir.StructRef) else f"*{value}", names)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for {i} := range {value} {{", "}"):
+            final_write(w, c, t.element, f"{value}[{i}]", names)
+    elif isinstance(t, ir.Sequence):
+        i = names("i")
+        w.line(f"w.AppendCount(len({value}))")
+        with w.block(f"for {i} := range {value} {{", "}"):
+            final_write(w, c, t.element, f"{value}[{i}]", names)
+    else:
+        w.line(f"w.AppendCount(len({value}))")
+        if c.comparable(t.key):
+            k = names("k")
+            with w.block(f"for _, {k} := range {c.rt('SortedKeys')}({value}, {compare(c, t.key)}) {{", "}"):
+                x = names("x")
+                w.line(f"{x} := {value}[{k}]")
+                final_write(w, c, t.key, k, names)
+                final_write(w, c, t.value, x, names)
+        else:
+            i = names("i")
+            with w.block(f"for {i} := range {value} {{", "}"):
+                final_write(w, c, t.key, f"{value}[{i}].Key", names)
+                final_write(w, c, t.value, f"{value}[{i}].Value", names)
+
+
+def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Names,
+               unwind: list[str]) -> None:
+    """Read the value at the Reader's cursor into the lvalue dst."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"{dst} = r.FinalString({quoted})")
+        elif t.name == "bytes":
+            w.line(f"{dst} = r.FinalBlob({dst}, {quoted})")
+        else:
+            p = names("p")
+            with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
+                w.line(f"{dst} = r.{SLOT[t.name]}({p})")
+    elif isinstance(t, ir.EnumRef):
+        p = names("p")
+        with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
+            w.line(f"{dst} = {c.type(t)}(r.{SLOT[t.wire]}({p}))")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{dst}.FBEReadFinal(r)")
+        fails(w, unwind)
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if r.FinalHas({quoted}) {{", "} else {"):
+            with w.block(f"if {dst} == nil {{", "}"):
+                w.line(f"{dst} = new({c.type(t.element)})")
+            final_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
+                       unwind)
+        with w.block("", "}"):
+            w.line(f"{dst} = nil")
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for {i} := range {dst} {{", "}"):
+            final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
+    elif isinstance(t, ir.Sequence):
+        n, i = names("n"), names("i")
+        w.line(f"{n} := r.FinalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})")
+        w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
+        with w.block(f"for {i} := range {n} {{", "}"):
+            final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
+    else:
+        item = t.key.final_min_size + t.value.final_min_size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        n, i = names("n"), names("i")
+        w.line(f"{n} := r.FinalCount({item}, {cost}, {quoted})")
+        inner_unwind = [f"r.UnwindIndex({i})", *unwind]
+        if c.comparable(t.key):
+            with w.block(f"if {dst} == nil {{", "} else {"):
+                w.line(f"{dst} = make({c.type(t)}, {n})")
+            with w.block("", "}"):
+                w.line(f"clear({dst})")
+            k, x = names("k"), names("x")
+            with w.block(f"for {i} := 0; {i} < {n}; {i}++ {{", "}"):   # i may serve only the error path
+                w.line(f"var {k} {c.type(t.key)}")
+                w.line(f"var {x} {c.type(t.value)}")
+                final_read(w, c, t.key, k, field, names, inner_unwind)
+                final_read(w, c, t.value, x, field, names, inner_unwind)
+                w.line(f"{dst}[{k}] = {x}")
+        else:
+            w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
+            with w.block(f"for {i} := range {n} {{", "}"):
+                final_read(w, c, t.key, f"{dst}[{i}].Key", field, names, inner_unwind)
+                final_read(w, c, t.value, f"{dst}[{i}].Value", field, names, inner_unwind)
+
+
+# ---------------------------------------------------------------- per struct
+
+def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
+    """The struct's codec methods: FBEWrite/FBERead (a versioned body at a slot), the roots
+    MarshalFBE/UnmarshalFBE/VerifyFBE and, with final, their final twins."""
+    from fbec.targets.go import field_name as fname
+    q = s.qualified
+    bounded = s.height is not None and not s.recursive
+    names = Names()
+
+    w.line("// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).")
+    with w.block(f"func (v *{name}) FBEWrite(w *{c.rt('Writer')}, base, slot int) {{", "}"):
+        if not bounded:
+            with w.block(f'if !w.Enter("{q}") {{', "}"):
+                w.line("return")
+            w.line("defer w.Leave()")
+        struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
+        w.line(f"b := {struct}" if s.all_fields else struct)
+        for f in s.all_fields:
+            write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", names)
+    w.blank()
+
+    w.line("// FBERead reads v from the versioned body the slot at slot points to (from base);")
+    w.line("// fields an older writer did not write keep the schema's defaults.")
+    with w.block(f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{", "}"):
+        w.line("v.Reset()")
+        body = "b" if s.all_fields else "_"
+        w.line(f"{body}, n := r.Struct(base, slot, {s.type_id}, {s.decode_cost})")
+        with w.block("if n == 0 {", "}"):
+            w.line("return")
+        w.line("defer r.Leave()")
+        inherited = [f for f in s.all_fields if f.owner != q]
+        own = [f for f in s.all_fields if f.owner == q]
+        if inherited:
+            with w.block(f"if n >= {s.base_size} {{", "} else {"):
+                for f in inherited:
+                    read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names,
+                               [f'r.Unwind("{f.name}")'])
+            with w.block("", "}"):
+                cost = sum(ir.default_cost(f.type) for f in inherited)
+                if cost:
+                    w.line(f'r.Spend({cost}, b, "")')
+                w.line("return")
+        for f in own:
+            end = f.offset + f.type.size
+            with w.block(f"if n < {end} {{", "}"):
+                rest = sum(ir.default_cost(g.type) for g in own[own.index(f):])
+                if rest:
+                    w.line(f'r.Spend({rest}, b, "{f.name}")')
+                w.line("return")
+            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
+    w.blank()
+
+    w.line("// MarshalFBE is v as a versioned root (docs/format.md 3.2).")
+    with w.block(f"func (v *{name}) MarshalFBE() ([]byte, error) {{", "}"):
+        w.line(f"var w {c.rt('Writer')}")
+        w.line("return v.AppendFBE(&w)")
+    w.blank()
+    w.line("// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:")
+    w.line("// with a reused Writer, serializing allocates nothing.")
+    with w.block(f"func (v *{name}) AppendFBE(w *{c.rt('Writer')}) ([]byte, error) {{", "}"):
+        w.line("w.BeginVersioned()")
+        w.line("v.FBEWrite(w, 0, 4)")
+        w.line("return w.EndVersioned()")
+    w.blank()
+    w.line("// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.")
+    with w.block(f"func (v *{name}) UnmarshalFBE(data []byte) error {{", "}"):
+        w.line("return v.ReadFBE(data, nil)")
+    w.blank()
+    w.line("// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).")
+    with w.block(f"func (v *{name}) ReadFBE(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+        w.line(f"var r {c.rt('Reader')}")
+        w.line("r.BeginVersioned(data, lim)")
+        w.line("v.FBERead(&r, 0, 4)")
+        w.line(f'r.Within("{q}")')
+        w.line("return r.Err()")
+    w.blank()
+    w.line(f"// VerifyFBE{name} is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).")
+    with w.block(f"func VerifyFBE{name}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+        w.line(f"var v {name}")
+        w.line("return v.ReadFBE(data, lim)")
+    w.blank()
+    if not final:
+        return
+
+    w.line("// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).")
+    with w.block(f"func (v *{name}) FBEWriteFinal(w *{c.rt('Writer')}) {{", "}"):
+        if not bounded:
+            with w.block(f'if !w.Enter("{q}") {{', "}"):
+                w.line("return")
+            w.line("defer w.Leave()")
+        for f in s.all_fields:
+            final_write(w, c, f.type, f"v.{fname(f)}", names)
+    w.blank()
+    w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model).")
+    with w.block(f"func (v *{name}) FBEReadFinal(r *{c.rt('Reader')}) {{", "}"):
+        w.line("v.Reset()")
+        with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
+            w.line("return")
+        w.line("defer r.Leave()")
+        for f in s.all_fields:
+            final_read(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
+    w.blank()
+    w.line("// MarshalFinal is v as a final root (docs/format.md 4.1).")
+    with w.block(f"func (v *{name}) MarshalFinal() ([]byte, error) {{", "}"):
+        w.line(f"var w {c.rt('Writer')}")
+        w.line("return v.AppendFinal(&w)")
+    w.blank()
+    w.line("// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.")
+    with w.block(f"func (v *{name}) AppendFinal(w *{c.rt('Writer')}) ([]byte, error) {{", "}"):
+        w.line("w.BeginFinal()")
+        w.line("v.FBEWriteFinal(w)")
+        w.line(f"return w.EndFinal({s.type_id})")
+    w.blank()
+    w.line("// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.")
+    with w.block(f"func (v *{name}) UnmarshalFinal(data []byte) error {{", "}"):
+        w.line("return v.ReadFinal(data, nil)")
+    w.blank()
+    w.line("// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).")
+    with w.block(f"func (v *{name}) ReadFinal(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+        w.line(f"var r {c.rt('Reader')}")
+        w.line(f"r.BeginFinal(data, {s.type_id}, lim)")
+        w.line("v.FBEReadFinal(&r)")
+        w.line("r.EndFinal()")
+        w.line(f'r.Within("{q}")')
+        w.line("return r.Err()")
+    w.blank()
+    w.line(f"// VerifyFinal{name} is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).")
+    with w.block(f"func VerifyFinal{name}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+        w.line(f"var v {name}")
+        w.line("return v.ReadFinal(data, lim)")
+    w.blank()
