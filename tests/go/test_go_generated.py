@@ -127,3 +127,160 @@ def test_golden_vectors_read_and_written_back_in_go(tmp_path: Path, capsys: pyte
     r = run([GO, "test", "-count=1", "-v", "-run", "TestGoldenVectors", "./vectors"], tmp_path)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr
     assert "vectors read and written back" in r.stdout
+
+
+NAMES = """
+package names
+enum Kind { type; func; range; None; nil; }
+flags Bits : byte { map = 1; chan = 2; all = map | chan; }
+struct Weird
+{
+    [key] int32 type;
+    string func;
+    Kind String;
+    Bits Reset;
+    bool? import;
+    int32 v;
+    int32 w;
+    int32 r;
+    int32 b;
+    int32 n;
+    double fbe;
+    Kind[] e;
+    int32<string> slot;
+    bytes<bytes> raw;
+}
+message Writer { Weird lambda; }
+struct Node { int32 id; string label; Node[] children; Node? next; }
+"""
+
+GO_NAMES_TEST = """package names
+
+import (
+\t"errors"
+\t"reflect"
+\t"testing"
+
+\t"github.com/fbe-toolkit/fbe/runtime/go/fbe"
+)
+
+func sample() *Weird {
+\tv := NewWeird()
+\tv.Type, v.Func, v.String_, v.Reset_ = 7, "f", KindRange, BitsAll
+\tv.Import = fbe.Ptr(true)
+\tv.V, v.W, v.R, v.B, v.N, v.Fbe = 1, 2, 3, 4, 5, 1.5
+\tv.E = []Kind{KindNil, KindType}
+\tv.Slot = map[string]int32{"b": 2, "a": 1}
+\tv.Raw = []fbe.Pair[[]byte, []byte]{{Key: []byte{1}, Value: []byte{2, 3}}}
+\treturn v
+}
+
+func TestGoNamesRoundTrip(t *testing.T) {
+\tmsg := Writer{Lambda: *sample()}
+\tfor _, m := range []struct {
+\t\twrite func(*Writer) ([]byte, error)
+\t\tread  func(*Writer, []byte) error
+\t}{
+\t\t{(*Writer).MarshalFBE, (*Writer).UnmarshalFBE},
+\t\t{(*Writer).MarshalFinal, (*Writer).UnmarshalFinal},
+\t} {
+\t\tdata, err := m.write(&msg)
+\t\tif err != nil {
+\t\t\tt.Fatal(err)
+\t\t}
+\t\tvar back Writer
+\t\tif err := m.read(&back, data); err != nil || !reflect.DeepEqual(back, msg) {
+\t\t\tt.Fatalf("%v\\n%+v\\n%+v", err, back, msg)
+\t\t}
+\t}
+}
+
+// chain is a Node nested depth levels deep through children.
+func chain(depth int) *Node {
+\troot := &Node{Id: 1}
+\tfor n, i := root, 1; i < depth; i++ {
+\t\tn.Children = []Node{{Id: int32(i + 1)}}
+\t\tn = &n.Children[0]
+\t}
+\treturn root
+}
+
+// docs/limits.md 1: writers refuse and readers refuse what nests deeper than MaxDepth.
+func TestDepthLimit(t *testing.T) {
+\tdata, err := chain(128).MarshalFBE()
+\tif err != nil {
+\t\tt.Fatal(err)
+\t}
+\tvar back Node
+\tif err := back.UnmarshalFBE(data); err != nil || !reflect.DeepEqual(&back, chain(128)) {
+\t\tt.Fatalf("128 levels: %v", err)
+\t}
+\tif _, err := chain(129).MarshalFBE(); !errors.Is(err, fbe.ErrDepth) {
+\t\tt.Fatalf("129 levels written: %v", err)
+\t}
+\tif _, err := chain(129).MarshalFinal(); !errors.Is(err, fbe.ErrDepth) {
+\t\tt.Fatalf("129 levels written (final): %v", err)
+\t}
+\tlim := fbe.DefaultLimits
+\tlim.MaxDepth = 127
+\terr = back.ReadFBE(data, &lim)
+\tif !errors.Is(err, fbe.ErrDepth) || VerifyFBENode(data, &lim) == nil {
+\t\tt.Fatalf("128 levels read with a limit of 127: %v", err)
+\t}
+\tconst want = "structs nested deeper than 127 (names.Node.children[0]"
+\tif got := err.Error(); len(got) < len(want) || got[:len(want)] != want {
+\t\tt.Fatalf("error path: %s", got)
+\t}
+\tfinal, _ := chain(128).MarshalFinal()
+\tif err := back.ReadFinal(final, &lim); !errors.Is(err, fbe.ErrDepth) {
+\t\tt.Fatalf("final, limit 127: %v", err)
+\t}
+}
+
+// docs/limits.md 4: verify accepts exactly what deserialize reads, over truncations and corruptions.
+func TestVerifyIsDeserialize(t *testing.T) {
+\tdata, _ := (&Writer{Lambda: *sample()}).MarshalFBE()
+\tfor i := range data {
+\t\tfor _, b := range []byte{0, 1, 0x80, 0xff} {
+\t\t\tc := append([]byte(nil), data...)
+\t\t\tc[i] = b
+\t\t\tvar v Writer
+\t\t\tif (v.UnmarshalFBE(c) == nil) != (VerifyFBEWriter(c, nil) == nil) {
+\t\t\t\tt.Fatalf("byte %d = %#x: verify and deserialize disagree", i, b)
+\t\t\t}
+\t\t}
+\t}
+}
+
+// Serializing into a reused Writer allocates nothing (a struct without maps).
+func TestReuseAllocations(t *testing.T) {
+\tv := chain(3)
+\tvar w fbe.Writer
+\t_, _ = v.AppendFBE(&w)
+\tif n := testing.AllocsPerRun(50, func() { _, _ = v.AppendFBE(&w) }); n != 0 {
+\t\tt.Errorf("AppendFBE: %v allocs", n)
+\t}
+\tif n := testing.AllocsPerRun(50, func() { _, _ = v.AppendFinal(&w) }); n != 0 {
+\t\tt.Errorf("AppendFinal: %v allocs", n)
+\t}
+}
+"""
+
+
+def test_go_reserved_names_depth_verify_and_reuse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A schema of Go keywords and of the generated code's own names (fields String, Reset, v, w, r...;
+    a message named Writer) compiles and round-trips in both models; a recursive struct is refused
+    beyond MaxDepth by writers and readers with the path in the error; verify agrees with
+    deserialize; serializing into a reused Writer allocates nothing."""
+    (tmp_path / "names.fbe").write_text(NAMES)
+    out = tmp_path / "gen"
+    assert fbec_main([f"--input={tmp_path / 'names.fbe'}", f"--output={out}", "--go", "--final"]) == 0
+    capsys.readouterr()
+    (out / "go.mod").write_text(
+        "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
+        f"replace github.com/fbe-toolkit/fbe/runtime/go => {REPO / 'runtime' / 'go'}\n")
+    (out / "names" / "names_test.go").write_text(GO_NAMES_TEST)
+    r = run([GO, "vet", "./..."], out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([GO, "test", "-count=1", "./..."], out)
+    assert r.returncode == 0 and "ok  \tfbegen/names" in r.stdout, r.stdout[-6000:] + r.stderr
