@@ -344,19 +344,16 @@ FBE_INLINE bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& cou
 }
 } // namespace detail
 
-//! verify() of a key of a set, map or hash: the key, then whether `seen`
-//! already holds a key that reads the same (read from where the key was
-//! verified, which cannot fail then).
-template <typename KC, typename Keys>
-bool final_verify_key(FinalDecoder& d, Keys& seen, const char* what) {
-    const std::size_t at = d.pos;
+//! verify() of a key of a set, map or hash: the key, then the key itself
+//! (read from where it was verified, which cannot fail then) for `seen`.
+template <typename KC, typename K, typename Check>
+bool final_verify_key(FinalDecoder& d, Check& seen) {
     FinalDecoder again = d;
     if (!KC::verify(d))
         return false;
-    typename Keys::value_type key{};
+    K key{};
     KC::read(again, key);
-    if (FBE_UNLIKELY(!seen.insert(std::move(key)).second))
-        return detail::duplicate_key(d.error, what, at);
+    seen.add(std::move(key));
     return true;
 }
 
@@ -459,16 +456,17 @@ struct FSequence {
         }
     }
     FBE_INLINE static bool verify(FinalDecoder& d) {
+        [[maybe_unused]] const std::size_t at = d.pos;
         uint32_t count = 0;
         if (!detail::final_count(d, E::min_size, count))
             return false;
         if constexpr (std::is_same_v<C, std::set<T>>) {
             // What deserialize() refuses: the same element twice.
-            typename detail::KeysOf<C, T>::type seen;
+            detail::KeyCheck<C, T> seen;
             for (uint32_t i = 0; i < count; ++i)
-                if (!final_verify_key<E>(d, seen, "set"))
+                if (!final_verify_key<E, T>(d, seen))
                     return false;
-            return true;
+            return seen.distinct() || detail::duplicate_key(d.error, "set", at);
         }
         for (uint32_t i = 0; i < count; ++i)
             if (!E::verify(d))
@@ -520,15 +518,16 @@ struct FMapping {
         return true;
     }
     static bool verify(FinalDecoder& d) {
+        const std::size_t at = d.pos;
         uint32_t count = 0;
         if (!detail::final_count(d, KC::min_size + VC::min_size, count))
             return false;
         // What deserialize() refuses: the same key twice.
-        typename detail::KeysOf<M, K>::type seen;
+        detail::KeyCheck<M, K> seen;
         for (uint32_t i = 0; i < count; ++i)
-            if (!final_verify_key<KC>(d, seen, "map") || !VC::verify(d))
+            if (!final_verify_key<KC, K>(d, seen) || !VC::verify(d))
                 return false;
-        return true;
+        return seen.distinct() || detail::duplicate_key(d.error, "map", at);
     }
 };
 

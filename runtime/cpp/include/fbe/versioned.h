@@ -453,19 +453,17 @@ struct VArray {
     }
 };
 
-//! verify() of a key of a set, map or hash: the key, then whether `seen`
-//! already holds a key that reads the same (read from where the key was
-//! verified, which cannot fail then).
-template <typename KC, typename Keys>
-bool verify_key(Decoder& d, std::size_t base, std::size_t slot, Keys& seen, const char* what) {
+//! verify() of a key of a set, map or hash: the key, then the key itself
+//! (read from where it was verified, which cannot fail then) for `seen`.
+template <typename KC, typename K, typename Check>
+bool verify_key(Decoder& d, std::size_t base, std::size_t slot, Check& seen) {
     const Decoder before = d;
     if (!KC::verify(d, base, slot))
         return false;
     Decoder again = before;
-    typename Keys::value_type key{};
+    K key{};
     KC::read(again, base, slot, key);
-    if (FBE_UNLIKELY(!seen.insert(std::move(key)).second))
-        return detail::duplicate_key(d.error, what, slot);
+    seen.add(std::move(key));
     return true;
 }
 
@@ -649,11 +647,13 @@ struct VSequence {
             return false;
         if constexpr (std::is_same_v<C, std::set<T>>) {
             // What deserialize() refuses: the same element twice.
-            typename detail::KeysOf<C, T>::type seen;
+            detail::KeyCheck<C, T> seen;
             std::size_t item_slot = base + offset + 4;
             for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size)
-                if (!verify_key<E>(d, base, item_slot, seen, "set"))
+                if (!verify_key<E, T>(d, base, item_slot, seen))
                     return false;
+            if (FBE_UNLIKELY(!seen.distinct()))
+                return detail::duplicate_key(d.error, "set", base + offset);
         } else if constexpr (!E::fixed) {
             std::size_t item_slot = base + offset + 4;
             for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size)
@@ -721,11 +721,13 @@ struct VMapping {
         if (!d.claim_counted(base + offset, pair_size, count, "map"))
             return false;
         // What deserialize() refuses: the same key twice.
-        typename detail::KeysOf<M, K>::type seen;
+        detail::KeyCheck<M, K> seen;
         std::size_t pair = base + offset + 4;
         for (uint32_t i = 0; i < count; ++i, pair += pair_size)
-            if (!verify_key<KC>(d, base, pair, seen, "map") || !VC::verify(d, base, pair + KC::inline_size))
+            if (!verify_key<KC, K>(d, base, pair, seen) || !VC::verify(d, base, pair + KC::inline_size))
                 return false;
+        if (FBE_UNLIKELY(!seen.distinct()))
+            return detail::duplicate_key(d.error, "map", base + offset);
         return true;
     }
 };
