@@ -125,6 +125,9 @@ def testee_commands() -> dict[str, list[str]]:
     cpp = REPO / "build" / "conformance" / "cpp_testee"
     if cpp.exists():
         out["cpp"] = [str(cpp)]
+    go = REPO / "build" / "conformance" / "go" / "go_testee"      # conformance/testees/go/build.py
+    if go.exists():
+        out["go"] = [str(go)]
     return out
 
 

@@ -4,7 +4,8 @@
 #
 #   make conformance         build the testees, run the runner and the generated cases
 #   make conformance-build   build the C++ testee only (build/conformance/cpp_testee)
-.PHONY: conformance conformance-build test-conformance
+#   make conformance-build-go  build the Go testee (build/conformance/go/go_testee; mk/go.mk's GO)
+.PHONY: conformance conformance-build conformance-build-go test-conformance
 TEST_TARGETS += test-conformance
 CONFORMANCE_BUILD ?= build/conformance/testee
 
@@ -13,7 +14,10 @@ conformance-build: deps-cpp
 	cmake -S conformance/testees/cpp -B $(CONFORMANCE_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(CONFORMANCE_BUILD) -j$(JOBS)
 
-conformance: venv conformance-build
+conformance-build-go: venv
+	GO="$(GO)" $(PYTHON) conformance/testees/go/build.py build/conformance/go
+
+conformance: venv conformance-build conformance-build-go
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 

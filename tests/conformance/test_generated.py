@@ -81,7 +81,8 @@ def test_every_language_reads_what_every_language_writes(testees, qualified, dat
     unordered = has_hash(qualified)
     for fmt in ("versioned", "final", "json"):
         written_by = {name: ask(t, qualified, "value", value, fmt) for name, t in testees.items()}
-        outcomes = {name: next(iter(a)) for name, a in written_by.items()}
+        # a testee that does not support a request yet answers "skipped" (Go: value descriptions, JSON)
+        outcomes = {name: next(iter(a)) for name, a in written_by.items() if "skipped" not in a}
         # every language agrees whether the value can be written (JSON cannot hold struct map keys)
         assert len(set(outcomes.values())) == 1, f"languages disagree writing {fmt}: {written_by}"
         for writer_name, written in written_by.items():
@@ -90,13 +91,16 @@ def test_every_language_reads_what_every_language_writes(testees, qualified, dat
             for reader_name, reader in testees.items():
                 where = f"{writer_name} wrote {fmt}, {reader_name} read it"
                 again = ask(reader, qualified, fmt, written["result"], fmt)
+                if "skipped" in again:
+                    continue
                 assert "result" in again, f"{where}: {again}"
                 if fmt != "json":
                     if not unordered:
                         assert again["result"] == written["result"], f"{where}: bytes differ"
                     described = ask(reader, qualified, fmt, written["result"], "value")
-                    assert "result" in described, f"{where}: {described}"
-                    assert _canonical(described["result"]) == _canonical(value), where
+                    if "skipped" not in described:
+                        assert "result" in described, f"{where}: {described}"
+                        assert _canonical(described["result"]) == _canonical(value), where
                 elif not unordered:
                     assert again["result"] == written["result"], f"{where}: JSON differs"
                 else:

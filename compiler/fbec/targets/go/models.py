@@ -163,6 +163,9 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
                 w.line(f"var {x} {c.type(t.value)}")
                 read_value(w, c, t.key, base, f"{e}+{i}*{item}", k, field, names, inner_unwind)
                 read_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, field, names, inner_unwind)
+                with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
+                    w.line(f'r.DuplicateKey("{field}", {e}+{i}*{item})')
+                    w.line("return")
                 w.line(f"{dst}[{k}] = {x}")
         else:
             w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
@@ -271,6 +274,9 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
                 w.line(f"var {x} {c.type(t.value)}")
                 final_read(w, c, t.key, k, field, names, inner_unwind)
                 final_read(w, c, t.value, x, field, names, inner_unwind)
+                with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
+                    w.line(f'r.DuplicateKey("{field}", r.Pos)')
+                    w.line("return")
                 w.line(f"{dst}[{k}] = {x}")
         else:
             w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")

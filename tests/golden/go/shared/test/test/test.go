@@ -7605,6 +7605,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x50 byte
 		k49 = r.I32(e46 + i48*5)
 		x50 = r.U8(e46 + i48*5 + 4)
+		if _, dup := v.F1[k49]; dup {
+			r.DuplicateKey("f1", e46+i48*5)
+			return
+		}
 		v.F1[k49] = x50
 	}
 	if n < 16 {
@@ -7628,6 +7632,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x55 = nil
 		}
+		if _, dup := v.F2[k54]; dup {
+			r.DuplicateKey("f2", e51+i53*9)
+			return
+		}
 		v.F2[k54] = x55
 	}
 	if n < 20 {
@@ -7644,6 +7652,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x62 []byte
 		k61 = r.I32(e58 + i60*8)
 		x62 = r.Blob(x62, b, e58+i60*8+4, "f3")
+		if _, dup := v.F3[k61]; dup {
+			r.DuplicateKey("f3", e58+i60*8)
+			return
+		}
 		v.F3[k61] = x62
 	}
 	if n < 24 {
@@ -7667,6 +7679,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x67 = nil
 		}
+		if _, dup := v.F4[k66]; dup {
+			r.DuplicateKey("f4", e63+i65*9)
+			return
+		}
 		v.F4[k66] = x67
 	}
 	if n < 28 {
@@ -7683,6 +7699,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x74 EnumSimple
 		k73 = r.I32(e70 + i72*8)
 		x74 = EnumSimple(r.I32(e70 + i72*8 + 4))
+		if _, dup := v.F5[k73]; dup {
+			r.DuplicateKey("f5", e70+i72*8)
+			return
+		}
 		v.F5[k73] = x74
 	}
 	if n < 32 {
@@ -7706,6 +7726,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x79 = nil
 		}
+		if _, dup := v.F6[k78]; dup {
+			r.DuplicateKey("f6", e75+i77*9)
+			return
+		}
 		v.F6[k78] = x79
 	}
 	if n < 36 {
@@ -7722,6 +7746,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x86 FlagsSimple
 		k85 = r.I32(e82 + i84*8)
 		x86 = FlagsSimple(r.I32(e82 + i84*8 + 4))
+		if _, dup := v.F7[k85]; dup {
+			r.DuplicateKey("f7", e82+i84*8)
+			return
+		}
 		v.F7[k85] = x86
 	}
 	if n < 40 {
@@ -7745,6 +7773,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x91 = nil
 		}
+		if _, dup := v.F8[k90]; dup {
+			r.DuplicateKey("f8", e87+i89*9)
+			return
+		}
 		v.F8[k90] = x91
 	}
 	if n < 44 {
@@ -7764,6 +7796,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		if r.Failed() {
 			r.UnwindIndex(i96)
 			r.Unwind("f9")
+			return
+		}
+		if _, dup := v.F9[k97]; dup {
+			r.DuplicateKey("f9", e94+i96*8)
 			return
 		}
 		v.F9[k97] = x98
@@ -7793,6 +7829,10 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 			}
 		} else {
 			x103 = nil
+		}
+		if _, dup := v.F10[k102]; dup {
+			r.DuplicateKey("f10", e99+i101*9)
+			return
 		}
 		v.F10[k102] = x103
 	}
@@ -7933,6 +7973,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		if p131 := r.Fixed(1, "f1"); p131 >= 0 {
 			x129 = r.U8(p131)
 		}
+		if _, dup := v.F1[k128]; dup {
+			r.DuplicateKey("f1", r.Pos)
+			return
+		}
 		v.F1[k128] = x129
 	}
 	n132 := r.FinalCount(5, 5, "f2")
@@ -7957,6 +8001,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x135 = nil
 		}
+		if _, dup := v.F2[k134]; dup {
+			r.DuplicateKey("f2", r.Pos)
+			return
+		}
 		v.F2[k134] = x135
 	}
 	n138 := r.FinalCount(8, 8, "f3")
@@ -7972,6 +8020,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 			k140 = r.I32(p142)
 		}
 		x141 = r.FinalBlob(x141, "f3")
+		if _, dup := v.F3[k140]; dup {
+			r.DuplicateKey("f3", r.Pos)
+			return
+		}
 		v.F3[k140] = x141
 	}
 	n143 := r.FinalCount(5, 5, "f4")
@@ -7994,6 +8046,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x146 = nil
 		}
+		if _, dup := v.F4[k145]; dup {
+			r.DuplicateKey("f4", r.Pos)
+			return
+		}
 		v.F4[k145] = x146
 	}
 	n148 := r.FinalCount(8, 8, "f5")
@@ -8010,6 +8066,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		}
 		if p153 := r.Fixed(4, "f5"); p153 >= 0 {
 			x151 = EnumSimple(r.I32(p153))
+		}
+		if _, dup := v.F5[k150]; dup {
+			r.DuplicateKey("f5", r.Pos)
+			return
 		}
 		v.F5[k150] = x151
 	}
@@ -8035,6 +8095,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x157 = nil
 		}
+		if _, dup := v.F6[k156]; dup {
+			r.DuplicateKey("f6", r.Pos)
+			return
+		}
 		v.F6[k156] = x157
 	}
 	n160 := r.FinalCount(8, 8, "f7")
@@ -8051,6 +8115,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		}
 		if p165 := r.Fixed(4, "f7"); p165 >= 0 {
 			x163 = FlagsSimple(r.I32(p165))
+		}
+		if _, dup := v.F7[k162]; dup {
+			r.DuplicateKey("f7", r.Pos)
+			return
 		}
 		v.F7[k162] = x163
 	}
@@ -8076,6 +8144,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x169 = nil
 		}
+		if _, dup := v.F8[k168]; dup {
+			r.DuplicateKey("f8", r.Pos)
+			return
+		}
 		v.F8[k168] = x169
 	}
 	n172 := r.FinalCount(285, 4, "f9")
@@ -8094,6 +8166,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		if r.Failed() {
 			r.UnwindIndex(i173)
 			r.Unwind("f9")
+			return
+		}
+		if _, dup := v.F9[k174]; dup {
+			r.DuplicateKey("f9", r.Pos)
 			return
 		}
 		v.F9[k174] = x175
@@ -8122,6 +8198,10 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 			}
 		} else {
 			x180 = nil
+		}
+		if _, dup := v.F10[k179]; dup {
+			r.DuplicateKey("f10", r.Pos)
+			return
 		}
 		v.F10[k179] = x180
 	}
@@ -8304,6 +8384,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x50 byte
 		k49 = r.String(b, e46+i48*5, "f1")
 		x50 = r.U8(e46 + i48*5 + 4)
+		if _, dup := v.F1[k49]; dup {
+			r.DuplicateKey("f1", e46+i48*5)
+			return
+		}
 		v.F1[k49] = x50
 	}
 	if n < 16 {
@@ -8327,6 +8411,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x55 = nil
 		}
+		if _, dup := v.F2[k54]; dup {
+			r.DuplicateKey("f2", e51+i53*9)
+			return
+		}
 		v.F2[k54] = x55
 	}
 	if n < 20 {
@@ -8343,6 +8431,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x62 []byte
 		k61 = r.String(b, e58+i60*8, "f3")
 		x62 = r.Blob(x62, b, e58+i60*8+4, "f3")
+		if _, dup := v.F3[k61]; dup {
+			r.DuplicateKey("f3", e58+i60*8)
+			return
+		}
 		v.F3[k61] = x62
 	}
 	if n < 24 {
@@ -8366,6 +8458,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x67 = nil
 		}
+		if _, dup := v.F4[k66]; dup {
+			r.DuplicateKey("f4", e63+i65*9)
+			return
+		}
 		v.F4[k66] = x67
 	}
 	if n < 28 {
@@ -8382,6 +8478,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x74 EnumSimple
 		k73 = r.String(b, e70+i72*8, "f5")
 		x74 = EnumSimple(r.I32(e70 + i72*8 + 4))
+		if _, dup := v.F5[k73]; dup {
+			r.DuplicateKey("f5", e70+i72*8)
+			return
+		}
 		v.F5[k73] = x74
 	}
 	if n < 32 {
@@ -8405,6 +8505,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x79 = nil
 		}
+		if _, dup := v.F6[k78]; dup {
+			r.DuplicateKey("f6", e75+i77*9)
+			return
+		}
 		v.F6[k78] = x79
 	}
 	if n < 36 {
@@ -8421,6 +8525,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x86 FlagsSimple
 		k85 = r.String(b, e82+i84*8, "f7")
 		x86 = FlagsSimple(r.I32(e82 + i84*8 + 4))
+		if _, dup := v.F7[k85]; dup {
+			r.DuplicateKey("f7", e82+i84*8)
+			return
+		}
 		v.F7[k85] = x86
 	}
 	if n < 40 {
@@ -8444,6 +8552,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x91 = nil
 		}
+		if _, dup := v.F8[k90]; dup {
+			r.DuplicateKey("f8", e87+i89*9)
+			return
+		}
 		v.F8[k90] = x91
 	}
 	if n < 44 {
@@ -8463,6 +8575,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		if r.Failed() {
 			r.UnwindIndex(i96)
 			r.Unwind("f9")
+			return
+		}
+		if _, dup := v.F9[k97]; dup {
+			r.DuplicateKey("f9", e94+i96*8)
 			return
 		}
 		v.F9[k97] = x98
@@ -8492,6 +8608,10 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 			}
 		} else {
 			x103 = nil
+		}
+		if _, dup := v.F10[k102]; dup {
+			r.DuplicateKey("f10", e99+i101*9)
+			return
 		}
 		v.F10[k102] = x103
 	}
@@ -8630,6 +8750,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		if p130 := r.Fixed(1, "f1"); p130 >= 0 {
 			x129 = r.U8(p130)
 		}
+		if _, dup := v.F1[k128]; dup {
+			r.DuplicateKey("f1", r.Pos)
+			return
+		}
 		v.F1[k128] = x129
 	}
 	n131 := r.FinalCount(5, 5, "f2")
@@ -8652,6 +8776,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x134 = nil
 		}
+		if _, dup := v.F2[k133]; dup {
+			r.DuplicateKey("f2", r.Pos)
+			return
+		}
 		v.F2[k133] = x134
 	}
 	n136 := r.FinalCount(8, 8, "f3")
@@ -8665,6 +8793,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		var x139 []byte
 		k138 = r.FinalString("f3")
 		x139 = r.FinalBlob(x139, "f3")
+		if _, dup := v.F3[k138]; dup {
+			r.DuplicateKey("f3", r.Pos)
+			return
+		}
 		v.F3[k138] = x139
 	}
 	n140 := r.FinalCount(5, 5, "f4")
@@ -8685,6 +8817,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x143 = nil
 		}
+		if _, dup := v.F4[k142]; dup {
+			r.DuplicateKey("f4", r.Pos)
+			return
+		}
 		v.F4[k142] = x143
 	}
 	n144 := r.FinalCount(8, 8, "f5")
@@ -8699,6 +8835,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		k146 = r.FinalString("f5")
 		if p148 := r.Fixed(4, "f5"); p148 >= 0 {
 			x147 = EnumSimple(r.I32(p148))
+		}
+		if _, dup := v.F5[k146]; dup {
+			r.DuplicateKey("f5", r.Pos)
+			return
 		}
 		v.F5[k146] = x147
 	}
@@ -8722,6 +8862,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x152 = nil
 		}
+		if _, dup := v.F6[k151]; dup {
+			r.DuplicateKey("f6", r.Pos)
+			return
+		}
 		v.F6[k151] = x152
 	}
 	n154 := r.FinalCount(8, 8, "f7")
@@ -8736,6 +8880,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		k156 = r.FinalString("f7")
 		if p158 := r.Fixed(4, "f7"); p158 >= 0 {
 			x157 = FlagsSimple(r.I32(p158))
+		}
+		if _, dup := v.F7[k156]; dup {
+			r.DuplicateKey("f7", r.Pos)
+			return
 		}
 		v.F7[k156] = x157
 	}
@@ -8759,6 +8907,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x162 = nil
 		}
+		if _, dup := v.F8[k161]; dup {
+			r.DuplicateKey("f8", r.Pos)
+			return
+		}
 		v.F8[k161] = x162
 	}
 	n164 := r.FinalCount(285, 4, "f9")
@@ -8775,6 +8927,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		if r.Failed() {
 			r.UnwindIndex(i165)
 			r.Unwind("f9")
+			return
+		}
+		if _, dup := v.F9[k166]; dup {
+			r.DuplicateKey("f9", r.Pos)
 			return
 		}
 		v.F9[k166] = x167
@@ -8801,6 +8957,10 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 			}
 		} else {
 			x171 = nil
+		}
+		if _, dup := v.F10[k170]; dup {
+			r.DuplicateKey("f10", r.Pos)
+			return
 		}
 		v.F10[k170] = x171
 	}

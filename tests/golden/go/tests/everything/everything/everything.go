@@ -1902,6 +1902,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		var x76 string
 		k75 = r.I32(e72 + i74*8)
 		x76 = r.String(b, e72+i74*8+4, "f43")
+		if _, dup := v.F43[k75]; dup {
+			r.DuplicateKey("f43", e72+i74*8)
+			return
+		}
 		v.F43[k75] = x76
 	}
 	if n < 275 {
@@ -1930,6 +1934,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			x81 = nil
 		}
+		if _, dup := v.F44[k80]; dup {
+			r.DuplicateKey("f44", e77+i79*9)
+			return
+		}
 		v.F44[k80] = x81
 	}
 	if n < 279 {
@@ -1946,6 +1954,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		var x88 []byte
 		k87 = r.UUID(e84 + i86*20)
 		x88 = r.Blob(x88, b, e84+i86*20+16, "f45")
+		if _, dup := v.F45[k87]; dup {
+			r.DuplicateKey("f45", e84+i86*20)
+			return
+		}
 		v.F45[k87] = x88
 	}
 	if n < 283 {
@@ -2403,6 +2415,10 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 			k165 = r.I32(p167)
 		}
 		x166 = r.FinalString("f43")
+		if _, dup := v.F43[k165]; dup {
+			r.DuplicateKey("f43", r.Pos)
+			return
+		}
 		v.F43[k165] = x166
 	}
 	n168 := r.FinalCount(5, 5, "f44")
@@ -2428,6 +2444,10 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			x171 = nil
 		}
+		if _, dup := v.F44[k170]; dup {
+			r.DuplicateKey("f44", r.Pos)
+			return
+		}
 		v.F44[k170] = x171
 	}
 	n172 := r.FinalCount(20, 20, "f45")
@@ -2443,6 +2463,10 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 			k174 = r.UUID(p176)
 		}
 		x175 = r.FinalBlob(x175, "f45")
+		if _, dup := v.F45[k174]; dup {
+			r.DuplicateKey("f45", r.Pos)
+			return
+		}
 		v.F45[k174] = x175
 	}
 	n177 := r.FinalCount(12, 0, "f46")
