@@ -226,7 +226,8 @@ TEST(Json, MapKeysOfEveryKind) {
     EXPECT_EQ(back.byInt64, k.byInt64);
     // The original's signed form of a char key is accepted too.
     ::jsoncases::Keys original;
-    ASSERT_FALSE(from_string(R"({"byChar":{"-56":"c"}})", original)); // other members missing
+    ASSERT_TRUE(from_string(R"({"byChar":{"-56":"c"}})", original)); // other members take their defaults
+    EXPECT_TRUE(original.byColor.empty());
     EXPECT_EQ(original.byChar.begin()->first, static_cast<char>(0xC8));
 }
 
@@ -235,9 +236,10 @@ TEST(Json, ReadingRules) {
     // Unknown members are ignored, order does not matter.
     EXPECT_TRUE(from_string(R"({"y":2,"z":9,"x":1})", p));
     EXPECT_EQ(p.x, 1);
-    // A missing member: false, the others still read.
-    p = {};
-    EXPECT_FALSE(from_string(R"({"y":3})", p));
+    // A missing member takes its default (JSON of an older schema version); the original returned false.
+    p = {9, 9};
+    EXPECT_TRUE(from_string(R"({"y":3})", p)) << FBE::JSON::last_error();
+    EXPECT_EQ(p.x, 0);
     EXPECT_EQ(p.y, 3);
     // Type mismatches: false and zero.
     p.x = 5;
@@ -248,9 +250,10 @@ TEST(Json, ReadingRules) {
     EXPECT_FALSE(from_string(R"({"x":null,"y":1})", p));
     EXPECT_FALSE(from_string(R"([1,2])", p));
     EXPECT_FALSE(from_string(R"({"x":1,)", p)); // parse error
-    // uint8 range.
     ::rpc::Ping ping;
-    EXPECT_FALSE(from_string(R"({"id":"00000000-0000-0000-0000-000000000000","sequence":1})", ping));
+    ping.payload = "before";
+    EXPECT_TRUE(from_string(R"({"id":"00000000-0000-0000-0000-000000000000","sequence":1})", ping));
+    EXPECT_EQ(ping.payload, ""); // its default
     EXPECT_TRUE(from_string(R"({"id":"00000000-0000-0000-0000-000000000001","sequence":-1,"payload":"x"})", ping));
     EXPECT_EQ(ping.sequence, -1);
     EXPECT_EQ(ping.id.string(), "00000000-0000-0000-0000-000000000001");
@@ -435,8 +438,6 @@ TEST(JsonRules, ErrorsNameTheMemberPath) {
     EXPECT_EQ(last_error(), "jsoncases.Point.x: expected int32, got string");
     EXPECT_FALSE(from_string(R"({"x":2147483648,"y":1})", p));
     EXPECT_EQ(last_error(), "jsoncases.Point.x: 2147483648 is out of range for int32");
-    EXPECT_FALSE(from_string(R"({"y":1})", p));
-    EXPECT_EQ(last_error(), "jsoncases.Point.x: missing member");
     EXPECT_FALSE(from_string(R"([1,2])", p));
     EXPECT_EQ(last_error(), "jsoncases.Point: expected object, got array");
     EXPECT_FALSE(from_string(R"({"x":1,)", p));
@@ -452,6 +453,87 @@ TEST(JsonRules, ErrorsNameTheMemberPath) {
     EXPECT_EQ(last_error(), "jsoncases.Keys.byInt64[5]: expected int32, got string");
     ASSERT_TRUE(from_string(to_string(p), p));
     EXPECT_EQ(last_error(), "");
+}
+
+
+// docs/limits.md 3: every value read is charged; the least budget that reads a
+// document is its charge (the same in Python: tests/conformance/test_json_budget.py).
+FBE::Limits slack_only(uint64_t slack) {
+    FBE::Limits limits;
+    limits.budget_factor = 0;
+    limits.budget_slack = slack;
+    return limits;
+}
+
+TEST(JsonBudget, StructsStringsAndElementsAreCharged) {
+    // Node 12 (id 4, label 4, children 4) + "abc" 3 + two Nodes 12 each (struct elements cost no more)
+    const std::string text = R"({"id":1,"label":"abc","children":[{},{}]})";
+    ::recursive::Node n;
+    EXPECT_TRUE(from_string(text, n, slack_only(39))) << last_error();
+    EXPECT_FALSE(from_string(text, n, slack_only(38)));
+    EXPECT_EQ(last_error(), "recursive.Node.children[1]: decode budget exceeded (38 bytes)");
+    EXPECT_FALSE(from_string(text, n, slack_only(14)));
+    EXPECT_EQ(last_error(), "recursive.Node.label: decode budget exceeded (14 bytes)");
+    EXPECT_FALSE(from_string(text, n, slack_only(11)));
+    EXPECT_EQ(last_error(), "recursive.Node: decode budget exceeded (11 bytes)");
+    // Texts 8 + one entry (string key 4 + int32 4) + the key's 4 bytes
+    ::jsoncases::Texts t;
+    EXPECT_TRUE(from_string(R"({"text":"","byName":{"abcd":1}})", t, slack_only(20))) << last_error();
+    EXPECT_FALSE(from_string(R"({"text":"","byName":{"abcd":1}})", t, slack_only(19)));
+    EXPECT_EQ(last_error(), "jsoncases.Texts.byName[abcd]: decode budget exceeded (19 bytes)");
+    // a raw byte (\udcff) is one byte; a char[] element 1
+    ::jsoncases::Values v;
+    const std::string values = R"({"s":"\udcffx","chars":[65,66,67]})";
+    const uint64_t least = ::FBE::JSON::ValueReader<rapidjson::Value, ::jsoncases::Values>::cost + 2 + 3;
+    EXPECT_TRUE(from_string(values, v, slack_only(least))) << last_error();
+    EXPECT_FALSE(from_string(values, v, slack_only(least - 1)));
+    EXPECT_EQ(last_error(), "jsoncases.Values.chars: decode budget exceeded (" + std::to_string(least - 1) + " bytes)");
+}
+
+TEST(JsonBudget, ManyEmptyObjectsAreRefusedWithoutReservingThem) {
+    // issue 13: [{},{},...] reserved every element before reading any (190x the input); an
+    // omitted Values costs 76 (its fields' final minimum sizes) for 3 bytes of text
+    using Values = ::jsoncases::Values;
+    constexpr uint64_t cost = ::FBE::JSON::ValueReader<rapidjson::Value, Values>::cost;
+    static_assert(cost == 76);
+    std::string text = "[{}";
+    for (int i = 1; i < 20000; ++i)
+        text += ",{}";
+    text += "]";
+    const uint64_t budget = FBE::Limits().budget(text.size());
+    rapidjson::Document json;
+    ASSERT_TRUE(FBE::JSON::parse(json, text));
+    std::vector<Values> values;
+    EXPECT_FALSE(FBE::JSON::from_json(json, values, FBE::Limits(), text.size()));
+    EXPECT_EQ(last_error(), "jsoncases.Values: decode budget exceeded (" + std::to_string(budget) + " bytes)");
+    // reading stopped at the first element beyond the budget; no more were reserved than it pays for
+    EXPECT_EQ(values.size(), budget / cost);
+    EXPECT_EQ(values.capacity(), budget / cost);
+    // the same document within a larger budget reads
+    FBE::Limits roomy;
+    roomy.budget_factor = 26;
+    EXPECT_TRUE(FBE::JSON::from_json(json, values, roomy, text.size())) << last_error();
+    EXPECT_EQ(values.size(), 20000u);
+    // from_json of a document without its text's size has no budget
+    EXPECT_TRUE(FBE::JSON::from_json(json, values));
+}
+
+TEST(JsonBudget, OmittedMembersTakeTheirDefaultsAndMaxDepthApplies) {
+    ::rpc::Ping ping;
+    ping.sequence = 7;
+    ping.payload = "x";
+    ASSERT_TRUE(from_string(R"({"id":"00000000-0000-0000-0000-000000000001"})", ping)) << last_error();
+    EXPECT_EQ(ping.sequence, 0);
+    EXPECT_EQ(ping.payload, "");
+    EXPECT_EQ(last_error(), "");
+    FBE::Limits shallow;
+    shallow.max_depth = 2;
+    ::recursive::Node n;
+    EXPECT_TRUE(from_string(R"({"children":[{"children":[]}]})", n, shallow)) << last_error();
+    EXPECT_FALSE(from_string(R"({"children":[{"children":[{}]}]})", n, shallow));
+    EXPECT_EQ(last_error(), "recursive.Node.children[0].children[0]: structs nested deeper than 2");
+    EXPECT_FALSE(from_string(R"([[[[[[[1]]]]]]])", n, shallow));
+    EXPECT_EQ(last_error(), "invalid JSON: arrays and objects nested deeper than 6");
 }
 
 } // namespace

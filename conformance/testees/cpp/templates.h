@@ -266,8 +266,6 @@ std::string handle(const rapidjson::Value& request)
     const FBE::Limits limits = read_limits(request);
     const rapidjson::Value& input = member(request, "input");
     const std::string in(member(input, "format").GetString());
-    if (request.HasMember("limits") && in == "json")
-        return reply("skipped", "the C++ JSON reader takes no limits yet");
     const std::string out(member(request, "output").GetString());
     const rapidjson::Value& payload = member(input, "payload");
     T value{};
@@ -292,10 +290,12 @@ std::string handle(const rapidjson::Value& request)
         }
     } else if (in == "json") {
         rapidjson::Document json;
-        // the rules every reader shares (docs/limits.md): iterative, depth, UTF-8, duplicates, full precision
-        if (!FBE::JSON::parse(json, std::string_view(payload.GetString(), payload.GetStringLength())))
+        // the rules every reader shares (docs/limits.md): iterative, depth, UTF-8, duplicates, full precision,
+        // the decode budget of the text's size
+        const std::string_view text(payload.GetString(), payload.GetStringLength());
+        if (!FBE::JSON::parse(json, text, limits))
             return reply("parse_error", FBE::JSON::last_error());
-        if (!FBE::JSON::from_json(json, value))
+        if (!FBE::JSON::from_json(json, value, limits, text.size()))
             return reply("parse_error", "from_json failed: " + FBE::JSON::last_error());
     } else if (in == "value") {
         from_value(payload, value);

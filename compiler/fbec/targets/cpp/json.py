@@ -5,17 +5,20 @@ container (docs/format.md 8); this file adds, per struct of the package, a
 `FBE::JSON::ValueWriter` and a `FBE::JSON::ValueReader` specialisation:
 members in declaration order, inherited fields flattened in front (the base
 is written with scope = false, i.e. without its braces). Both count struct
-levels (FBE::kMaxDepth, as the binary readers); the reader walks the object's
-members once, refuses a member name seen twice and reports missing fields; a
-failure leaves its member path in FBE::JSON::last_error().
+levels (FBE::Limits::max_depth, as the binary readers); the reader walks the
+object's members once, refuses a member name seen twice, gives the fields
+without a member their defaults, and charges the struct, the defaults' struct
+values and (through the runtime) everything else it reads against the decode
+budget (docs/limits.md 3); a failure leaves its member path in
+FBE::JSON::last_error().
 """
 
 from __future__ import annotations
 
-from fbec.model.ir import Package, Schema
+from fbec.model.ir import Package, Schema, default_cost
 from fbec.targets.base import Options
 
-from .common import field_ident, file_banner, imports, namespace, qualified, struct_order, writer
+from .common import default_value, field_ident, file_banner, imports, namespace, qualified, struct_order, writer
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -66,11 +69,14 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             w.line("template <class TJson>")
             w.line(f"struct ValueReader<TJson, {cpp}>")
             with w.block("{", "};"):
+                w.line("//! What a value costs the decode budget when read (docs/limits.md 3).")
+                w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
+                w.blank()
                 w.line(f"static bool from_json(const TJson& json, {cpp}& value)")
                 with w.block("{", "}"):
-                    # depth and object; the root names its type in errors
+                    # depth, object and cost; the root names its type in errors
                     w.line("const detail::ReadLevel level;")
-                    with w.block(f'if (!detail::enter_struct(level, json, "{s.qualified}"))'):
+                    with w.block(f'if (!detail::enter_struct(level, json, "{s.qualified}", cost))'):
                         w.line("return false;")
                     w.line(f'return detail::leave_struct(level, read_members(json, value), "{s.qualified}");')
                 w.blank()
@@ -79,7 +85,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 json_arg = "json" if fields else "/*json*/"
                 w.line("//! The members (inherited ones first) of an object checked by from_json, in one pass:")
                 w.line("//! each name is matched once (the next field in declaration order first), a name")
-                w.line("//! seen twice is refused, a field without a member is reported missing.")
+                w.line("//! seen twice is refused, a field without a member takes its default.")
                 w.line(f"static bool read_members(const TJson& {json_arg}, {cpp}& {value})")
                 with w.block("{", "}"):
                     if not fields:
@@ -106,11 +112,26 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                                     w.line(f'case {i}: result &= detail::read_member<TJson>(it->value, '
                                            f'value.{field_ident(f.name)}, "{f.name}"); break;')
                                 w.line("default: break;")
+                            with w.block("if (FBE_UNLIKELY(!result) && detail::exhausted())"):
+                                w.line("return false; // beyond the decode budget: stop at once")
+                        # omitted members (JSON of an older schema version): defaults, their structs charged
+                        charged = any(default_cost(f.type) for f in fields)
+                        if charged:
+                            w.line("uint64_t defaults = 0;")
                         for i, f in enumerate(fields):
-                            with w.block(f"if (!seen[{i}])"):
-                                w.line(f'result = detail::missing_member<TJson>(value.{field_ident(f.name)}, '
-                                       f'"{f.name}");')
-                        w.line("return result;")
+                            cost = default_cost(f.type)
+                            if not cost:
+                                with w.block(f"if (!seen[{i}])"):
+                                    w.line(f"value.{field_ident(f.name)} = {default_value(f)};")
+                                continue
+                            w.line(f"if (!seen[{i}])")
+                            with w.block("{", "}"):
+                                w.line(f"value.{field_ident(f.name)} = {default_value(f)};")
+                                w.line(f"defaults += {cost};")
+                        if charged:
+                            w.line("return (defaults == 0 || detail::charge_defaults(defaults)) && result;")
+                        else:
+                            w.line("return result;")
             w.blank()
     if deprecated:
         w.line("#pragma GCC diagnostic pop")

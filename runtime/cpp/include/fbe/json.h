@@ -9,7 +9,7 @@
 //
 //     rapidjson::Document json;
 //     json.Parse<rapidjson::kParseFullPrecisionFlag>(text);
-//     FBE::JSON::from_json(json, account);            // false when a member is missing or mistyped
+//     FBE::JSON::from_json(json, account);            // false when a member is mistyped
 //
 // plus the shortcuts FBE::JSON::to_string(value) and
 // FBE::JSON::from_string(text, value).
@@ -48,12 +48,21 @@
 //   kMaxJsonDepth before building it, refuses text that is not valid UTF-8
 //   (kParseValidateEncodingFlag: overlong forms, encoded surrogates...) and
 //   duplicate member names in any object;
-// * from_json of a struct refuses structs nested deeper than kMaxDepth (as the
-//   binary readers), duplicate member names, and map keys that read as the
+// * from_json of a struct refuses structs nested deeper than Limits::max_depth
+//   (kMaxDepth; as the binary readers), duplicate member names, and map keys that read as the
 //   same key; to_json refuses to write structs nested deeper than kMaxDepth;
 // * strings may hold any bytes: a byte that is not part of valid UTF-8 is
 //   written as the escape \udcXY (U+DC80..U+DCFF, Python's surrogateescape)
 //   and read back as that byte; any other lone surrogate escape is refused;
+// * every value read is charged against a decode budget of
+//   budget_factor * text size + budget_slack bytes (docs/limits.md 3; costs
+//   as the binary and Python readers count them), FBE::Limits given to
+//   from_string(text, value, limits) or from_json(json, value, limits,
+//   text_size); from_json(json, value) knows no text size and has no budget.
+//   No vector reserves more elements than the remaining budget pays for;
+// * a member missing from a struct's object takes its default (and is
+//   charged as one): JSON of an older schema version reads. The original
+//   returned false (docs/cpp-json-protocol.md, deliberate differences);
 // * a failed from_json / from_string / to_json leaves the reason in
 //   FBE::JSON::last_error(): the type, the member path and the problem
 //   ("proto.Account.orders[2].symbol: expected string, got number").
@@ -278,6 +287,65 @@ struct is_std_optional : std::false_type {};
 template <typename T>
 struct is_std_optional<std::optional<T>> : std::true_type {};
 
+template <typename T>
+struct is_std_array : std::false_type {};
+template <typename T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+
+//! Types with a count or length on the wire (final minimum size 4).
+template <typename T>
+struct is_counted : std::bool_constant<std::is_same_v<T, std::string> || std::is_same_v<T, buffer_t>> {};
+template <typename T>
+struct is_counted<std::vector<T>> : std::true_type {};
+template <typename T>
+struct is_counted<std::list<T>> : std::true_type {};
+template <typename T>
+struct is_counted<std::set<T>> : std::true_type {};
+template <typename K, typename V>
+struct is_counted<std::map<K, V>> : std::true_type {};
+template <typename K, typename V>
+struct is_counted<std::unordered_map<K, V>> : std::true_type {};
+
+//! Whether T is a generated struct (every other class type is known here).
+template <typename T>
+constexpr bool is_struct_value() {
+    return std::is_class_v<T> && !is_counted<T>::value && !is_std_optional<T>::value && !is_std_array<T>::value &&
+           !std::is_same_v<T, decimal_t> && !std::is_same_v<T, uuid_t>;
+}
+
+//! A value's share of its struct's decode cost (docs/limits.md 3): its final
+//! minimum size, 0 for a struct (charged as a struct of its own). As the IR's
+//! decode_share.
+template <typename T>
+constexpr uint64_t decode_share() {
+    if constexpr (std::is_enum_v<T>)
+        return decode_share<std::underlying_type_t<T>>();
+    else if constexpr (std::is_same_v<T, wchar_t>)
+        return 4;
+    else if constexpr (std::is_arithmetic_v<T>)
+        return sizeof(T);
+    else if constexpr (std::is_same_v<T, decimal_t> || std::is_same_v<T, uuid_t>)
+        return 16;
+    else if constexpr (is_std_optional<T>::value)
+        return 1;
+    else if constexpr (is_std_array<T>::value)
+        return std::tuple_size_v<T> * decode_share<typename T::value_type>();
+    else if constexpr (is_counted<T>::value)
+        return 4;
+    else
+        return 0;
+}
+
+//! What one element of a collection (one key or value of a map) costs when
+//! read: a struct nothing here (it is charged as a struct). As the IR's element_cost.
+template <typename T>
+constexpr uint64_t element_cost() {
+    if constexpr (is_struct_value<T>())
+        return 0;
+    else
+        return std::max<uint64_t>(1, decode_share<T>());
+}
+
 //! Whether [data, data + size) is valid UTF-8 (no overlong form, no
 //! surrogate, nothing above U+10FFFF); ASCII runs are checked 8 bytes at a time.
 inline bool valid_utf8(const char* data, std::size_t size) noexcept {
@@ -491,12 +559,25 @@ inline bool string_from_json(const char* data, std::size_t size, std::string& ou
 struct Depth {
     unsigned read; // struct levels of the from_json in progress
     unsigned write; // struct levels of the to_json in progress
+    unsigned max_read; // Limits::max_depth of the from_json in progress
+    bool exhausted; // the decode budget was exceeded: every reader stops
+    uint64_t budget; // the decode budget of the from_json in progress (docs/limits.md 3)
+    uint64_t left; // what remains of it
 };
 
-//! The depths (a trivial type: a thread_local without an init guard).
+//! The depths and the budget (a trivial type: a thread_local without an init guard).
 inline Depth& depth() noexcept {
-    static thread_local Depth d{0, 0};
+    static thread_local Depth d{0, 0, kMaxDepth, false, UINT64_MAX, UINT64_MAX};
     return d;
+}
+
+//! Starts the budget and the depth limit of a from_json; `input_size` is the
+//! JSON text's length in bytes (unknown: UINT64_MAX, no budget).
+inline void start_read(const Limits& limits, uint64_t input_size) noexcept {
+    Depth& d = depth();
+    d.max_read = limits.max_depth;
+    d.exhausted = false;
+    d.budget = d.left = input_size == UINT64_MAX ? UINT64_MAX : limits.budget(input_size);
 }
 
 struct State {
@@ -531,6 +612,39 @@ inline bool fail(unsigned level, std::string message, bool weak = false) {
     }
     return false;
 }
+
+//! Records "decode budget exceeded" at `level` and stops the readers.
+FBE_COLD inline bool budget_exceeded(unsigned level) {
+    Depth& d = depth();
+    d.exhausted = true;
+    d.left = 0;
+    return fail(level, "decode budget exceeded (" + std::to_string(d.budget) + " bytes)");
+}
+
+//! Charges what a value read costs against the decode budget (docs/limits.md
+//! 3); false beyond it, the problem recorded at path `level`.
+FBE_INLINE bool charge(uint64_t cost, unsigned level) {
+    Depth& d = depth();
+    if (FBE_LIKELY(cost <= d.left)) {
+        d.left -= cost;
+        return true;
+    }
+    return budget_exceeded(level);
+}
+
+//! Charges `count` collection elements of `cost` each, before any is read.
+FBE_INLINE bool charge_elements(uint64_t count, uint64_t cost, unsigned level) {
+    Depth& d = depth();
+    if (FBE_LIKELY(cost == 0 || count <= d.left / cost)) {
+        d.left -= count * cost;
+        return true;
+    }
+    return budget_exceeded(level);
+}
+
+//! Whether the budget was exceeded: a reader stops at once instead of going
+//! on with the other members and elements.
+inline bool exhausted() noexcept { return depth().exhausted; }
 
 //! Whether a failure just returned by a reader left no problem of its own.
 inline bool unexplained() noexcept { return state().error_level == 0 || state().error_weak; }
@@ -645,7 +759,7 @@ void element_failed(const std::string& index, const TJson& json) {
     prepend(level, "[" + index + "]");
 }
 
-//! Counts the struct levels of a from_json (RAII): false past kMaxDepth.
+//! Counts the struct levels of a from_json (RAII): false past Limits::max_depth.
 class ReadLevel {
 public:
     ReadLevel() noexcept : _depth(++detail::depth().read) {}
@@ -653,7 +767,7 @@ public:
     ReadLevel(const ReadLevel&) = delete;
     ReadLevel& operator=(const ReadLevel&) = delete;
     unsigned depth() const noexcept { return _depth; }
-    bool ok() const noexcept { return _depth <= kMaxDepth; }
+    bool ok() const noexcept { return _depth <= detail::depth().max_read; }
 
 private:
     unsigned _depth;
@@ -676,11 +790,11 @@ private:
     unsigned _depth;
 };
 
-//! Checks a struct's JSON object before its members are read: the depth and
-//! the type of value. Records the problem (the root clears an earlier error
-//! first).
+//! Checks a struct's JSON object before its members are read: the depth, the
+//! type of value, and charges the struct's cost. Records the problem (the root
+//! clears an earlier error first).
 template <class TJson>
-bool enter_struct(const ReadLevel& level, const TJson& json, const char* type) {
+bool enter_struct(const ReadLevel& level, const TJson& json, const char* type, uint64_t cost) {
     if (level.depth() == 1 && state().error_level != 0)
         clear_error();
     const unsigned at = 2 * level.depth();
@@ -691,9 +805,14 @@ bool enter_struct(const ReadLevel& level, const TJson& json, const char* type) {
         return false;
     };
     if (!level.ok())
-        return refuse("structs nested deeper than " + std::to_string(kMaxDepth));
+        return refuse("structs nested deeper than " + std::to_string(depth().max_read));
     if (!json.IsObject())
         return refuse(std::string("expected object, got ") + json_kind(json));
+    if (FBE_UNLIKELY(!charge(cost, at))) {
+        if (level.depth() == 1)
+            prepend(1, type);
+        return false;
+    }
     return true;
 }
 
@@ -1052,13 +1171,27 @@ struct ValueWriter<TWriter, std::unordered_map<K, V>> {
 // ------------------------------------------------------------------ reading
 
 //! Reads a value of type T from a RapidJSON value. Returns false on a type
-//! mismatch (the value is then zero/empty) or, for structs, when a member
-//! is missing (the other members are still read).
+//! mismatch (the value is then zero/empty; the other members are still
+//! read) or beyond the decode budget (reading stops). A struct's members
+//! missing from the object take their defaults (docs/cpp-json-protocol.md).
 template <class TJson, typename T, typename Enable = void>
 struct ValueReader;
 
+//! Reads a value from a parsed document without a decode budget (its text's
+//! size is unknown here): the depth limit and every other rule apply. Prefer
+//! from_string(), or the overload below, for input that may be hostile.
 template <class TJson, typename T>
 inline bool from_json(const TJson& json, T& value) {
+    detail::start_read(Limits(), UINT64_MAX);
+    return ValueReader<typename TJson::ValueType, T>::from_json(json, value);
+}
+
+//! Reads a value from a document parsed from `text_size` bytes of JSON text,
+//! with `limits`: max_depth, and the decode budget budget_factor * text_size
+//! + budget_slack that every value read is charged against (docs/limits.md 3).
+template <class TJson, typename T>
+inline bool from_json(const TJson& json, T& value, const Limits& limits, std::size_t text_size) {
+    detail::start_read(limits, text_size);
     return ValueReader<typename TJson::ValueType, T>::from_json(json, value);
 }
 
@@ -1068,6 +1201,7 @@ template <class TJson, typename T>
 inline bool from_json(const TJson& json, T& value, const char* key) {
     if (!json.IsObject())
         return false;
+    detail::start_read(Limits(), UINT64_MAX);
     const auto member = json.FindMember(key);
     if (member == json.MemberEnd()) {
         detail::member_failed<T, typename TJson::ValueType>(key, nullptr);
@@ -1093,12 +1227,9 @@ bool read_member(const TJson& json, T& value, const char* key) {
     return false;
 }
 
-//! A field without a member (generated read_members): reported, the field kept.
-template <class TJson, typename T>
-bool missing_member(const T&, const char* key) {
-    member_failed<T, TJson>(key, nullptr);
-    return false;
-}
+//! Charges the defaults of the members a struct's object lacks (generated
+//! read_members: the default struct values they hold, docs/limits.md 3).
+inline bool charge_defaults(uint64_t cost) { return charge(cost, 2 * depth().read); }
 
 } // namespace detail
 
@@ -1247,7 +1378,7 @@ struct ValueReader<TJson, std::string> {
         }
         std::string problem;
         if (FBE_LIKELY(detail::string_from_json(json.GetString(), json.GetStringLength(), value, &problem)))
-            return true;
+            return detail::charge(value.size(), 2 * detail::depth().read + 2);
         return detail::fail(2 * detail::depth().read + 2, std::move(problem));
     }
 };
@@ -1260,7 +1391,7 @@ struct ValueReader<TJson, buffer_t> {
             return false;
         }
         value = detail::base64_decode(std::string_view(json.GetString(), json.GetStringLength()));
-        return true;
+        return detail::charge(value.size(), 2 * detail::depth().read + 2);
     }
 };
 
@@ -1291,6 +1422,8 @@ struct ValueReader<TJson, std::array<T, N>> {
         for (auto it = json.Begin(); it != json.End() && i < N; ++it, ++i)
             if (!ValueReader<TJson, T>::from_json(*it, values[i])) {
                 detail::element_failed<T>(std::to_string(i), *it);
+                if (detail::exhausted())
+                    return false;
                 result = false;
             }
         return result;
@@ -1298,10 +1431,32 @@ struct ValueReader<TJson, std::array<T, N>> {
 };
 
 namespace detail {
+
+//! What a struct value of type T costs when read (the generated reader's
+//! `cost`), 0 for any other type.
+template <class TJson, typename T, typename = void>
+struct StructCost : std::integral_constant<uint64_t, 0> {};
+template <class TJson, typename T>
+struct StructCost<TJson, T, std::void_t<decltype(ValueReader<TJson, T>::cost)>>
+    : std::integral_constant<uint64_t, ValueReader<TJson, T>::cost> {};
+
+//! How many of `count` elements of type T the remaining budget can pay for:
+//! a vector reserves no more than that (a count the input has not proved
+//! within the budget never sizes an allocation).
+template <class TJson, typename T>
+std::size_t affordable(std::size_t count) noexcept {
+    constexpr uint64_t least = element_cost<T>() + StructCost<TJson, T>::value; // >= 1
+    return static_cast<std::size_t>(std::min<uint64_t>(count, depth().left / least));
+}
+
 template <class TJson, typename C, typename T, typename Insert>
 bool read_sequence(const TJson& json, C& values, Insert insert) {
     values.clear();
     if (!json.IsArray())
+        return false;
+    if constexpr (std::is_same_v<C, std::vector<T>>)
+        values.reserve(affordable<TJson, T>(json.Size()));
+    if (!charge_elements(json.Size(), element_cost<T>(), 2 * depth().read + 2))
         return false;
     bool result = true;
     std::size_t i = 0;
@@ -1309,6 +1464,8 @@ bool read_sequence(const TJson& json, C& values, Insert insert) {
         T item{};
         if (!ValueReader<TJson, T>::from_json(*it, item)) {
             detail::element_failed<T>(std::to_string(i), *it);
+            if (exhausted())
+                return false;
             result = false;
         }
         insert(values, std::move(item));
@@ -1320,8 +1477,6 @@ bool read_sequence(const TJson& json, C& values, Insert insert) {
 template <class TJson, typename T>
 struct ValueReader<TJson, std::vector<T>> {
     static bool from_json(const TJson& json, std::vector<T>& values) {
-        if (json.IsArray())
-            values.reserve(json.Size());
         return detail::read_sequence<TJson, std::vector<T>, T>(json, values,
                                                                [](auto& c, T&& v) { c.emplace_back(std::move(v)); });
     }
@@ -1348,10 +1503,13 @@ bool read_map(const TJson& json, M& values) {
     using V = typename M::mapped_type;
     values.clear();
     bool result = true;
+    constexpr uint64_t entry_cost = element_cost<K>() + element_cost<V>();
     if constexpr (KeyText<K>::supported) {
         if (!json.IsObject())
             return false;
         const unsigned level = 2 * depth().read + 1;
+        if (!charge_elements(json.MemberCount(), entry_cost, level + 1))
+            return false;
         for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
             K key{};
             V value{};
@@ -1360,9 +1518,17 @@ bool read_map(const TJson& json, M& values) {
                 fail(level + 1, std::string("invalid ") + TypeName<K>::name() + " key");
                 prepend(level, "[" + std::string(name) + "]");
                 result = false;
+            } else if constexpr (std::is_same_v<K, std::string> || std::is_same_v<K, buffer_t>) {
+                // a string or bytes key is charged its length, as a value
+                if (!charge(key.size(), level + 1)) {
+                    prepend(level, "[" + std::string(name) + "]");
+                    return false;
+                }
             }
             if (!ValueReader<TJson, V>::from_json(it->value, value)) {
                 element_failed<V>(std::string(name), it->value);
+                if (exhausted())
+                    return false;
                 result = false;
             }
             if (!values.emplace(std::move(key), std::move(value)).second) {
@@ -1376,6 +1542,8 @@ bool read_map(const TJson& json, M& values) {
         if (!json.IsArray())
             return false;
         const unsigned level = 2 * depth().read + 1;
+        if (!charge_elements(json.Size(), entry_cost, level + 1))
+            return false;
         std::size_t i = 0;
         for (auto it = json.Begin(); it != json.End(); ++it, ++i) {
             if (!it->IsArray() || it->Size() != 2) {
@@ -1388,10 +1556,14 @@ bool read_map(const TJson& json, M& values) {
             V value{};
             if (!ValueReader<TJson, K>::from_json((*it)[0], key)) {
                 element_failed<K>(std::to_string(i), (*it)[0]);
+                if (exhausted())
+                    return false;
                 result = false;
             }
             if (!ValueReader<TJson, V>::from_json((*it)[1], value)) {
                 element_failed<V>(std::to_string(i), (*it)[1]);
+                if (exhausted())
+                    return false;
                 result = false;
             }
             if (!values.emplace(std::move(key), std::move(value)).second) {
@@ -1430,12 +1602,13 @@ std::string to_string(const T& value) {
 namespace detail {
 
 //! Forwards the SAX events of a parse to a handler (the Document), refusing
-//! nesting deeper than kMaxJsonDepth before it is built.
+//! nesting deeper than 3 * Limits::max_depth (kMaxJsonDepth by default)
+//! before it is built.
 template <class Handler>
 class DepthLimit {
 public:
     using Ch = char;
-    explicit DepthLimit(Handler& handler) : _handler(handler) {}
+    DepthLimit(Handler& handler, unsigned max_nesting) : _handler(handler), _max_nesting(max_nesting) {}
     bool Null() { return _handler.Null(); }
     bool Bool(bool b) { return _handler.Bool(b); }
     bool Int(int i) { return _handler.Int(i); }
@@ -1454,12 +1627,13 @@ public:
 
 private:
     bool enter() {
-        if (++_depth <= kMaxJsonDepth)
+        if (++_depth <= _max_nesting)
             return true;
         _too_deep = true;
         return false;
     }
     Handler& _handler;
+    unsigned _max_nesting;
     unsigned _depth = 0;
     bool _too_deep = false;
 };
@@ -1468,6 +1642,7 @@ private:
 struct Parse {
     const char* text;
     std::size_t size;
+    unsigned max_nesting;
     rapidjson::ParseResult result;
     bool too_deep = false;
 
@@ -1477,7 +1652,7 @@ struct Parse {
                                    rapidjson::kParseValidateEncodingFlag;
         rapidjson::MemoryStream stream(text, size);
         rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(stream);
-        DepthLimit<Handler> limit(handler);
+        DepthLimit<Handler> limit(handler, max_nesting);
         rapidjson::Reader reader;
         result = reader.Parse<flags>(input, limit);
         too_deep = limit.too_deep();
@@ -1542,32 +1717,33 @@ inline std::string last_error() {
 }
 
 //! Parses JSON text into `document` by the rules every reader shares
-//! (docs/limits.md): iteratively, nesting at most kMaxJsonDepth, valid
+//! (docs/limits.md): iteratively, nesting at most 3 * limits.max_depth, valid
 //! UTF-8 only (overlong forms and encoded surrogates refused), full
 //! precision numbers, no duplicate member name in any object, no lone
 //! surrogate escape but \udc80..\udcff. False with last_error() otherwise.
-inline bool parse(rapidjson::Document& document, std::string_view text) {
+inline bool parse(rapidjson::Document& document, std::string_view text, const Limits& limits = Limits()) {
     detail::clear_error();
-    detail::Parse run{text.data(), text.size(), rapidjson::ParseResult(), false};
+    const unsigned max_nesting = 3 * limits.max_depth;
+    detail::Parse run{text.data(), text.size(), max_nesting, rapidjson::ParseResult(), false};
     document.SetNull();
     document.Populate(run);
     if (run.too_deep)
-        return detail::fail(1, "invalid JSON: arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth));
+        return detail::fail(1, "invalid JSON: arrays and objects nested deeper than " + std::to_string(max_nesting));
     if (run.result.IsError())
         return detail::fail(1, "invalid JSON at offset " + std::to_string(run.result.Offset()) + ": " +
                                    rapidjson::GetParseError_En(run.result.Code()));
     return detail::check_document(static_cast<const rapidjson::Value&>(document));
 }
 
-//! Parses JSON text (parse() above) into a value; false on a parse error
-//! or when from_json reports a missing or mistyped member (last_error()
-//! tells which and why).
+//! Parses JSON text (parse() above) into a value with `limits` (max_depth,
+//! and the decode budget of the text's size); false on a parse error, a
+//! mistyped member or beyond a limit (last_error() tells which and why).
 template <typename T>
-bool from_string(std::string_view text, T& value) {
+bool from_string(std::string_view text, T& value, const Limits& limits = Limits()) {
     rapidjson::Document json;
-    if (!FBE::JSON::parse(json, text))
+    if (!FBE::JSON::parse(json, text, limits))
         return false;
-    return FBE::JSON::from_json(json, value);
+    return FBE::JSON::from_json(json, value, limits, text.size());
 }
 
 } // namespace JSON

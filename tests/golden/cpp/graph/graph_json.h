@@ -36,17 +36,20 @@ struct ValueWriter<TWriter, ::graph::Node>
 template <class TJson>
 struct ValueReader<TJson, ::graph::Node>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 20;
+
     static bool from_json(const TJson& json, ::graph::Node& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "graph.Node"))
+        if (!detail::enter_struct(level, json, "graph.Node", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "graph.Node");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::graph::Node& value)
     {
         static constexpr std::string_view names[] = {"id", "name", "value", "out_edges"};
@@ -71,15 +74,17 @@ struct ValueReader<TJson, ::graph::Node>
                 case 3: result &= detail::read_member<TJson>(it->value, value.out_edges, "out_edges"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.name, "name");
+            value.name = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.value, "value");
+            value.value = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.out_edges, "out_edges");
+            value.out_edges = {};
         return result;
     }
 };
@@ -107,17 +112,20 @@ struct ValueWriter<TWriter, ::graph::Edge>
 template <class TJson>
 struct ValueReader<TJson, ::graph::Edge>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 12;
+
     static bool from_json(const TJson& json, ::graph::Edge& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "graph.Edge"))
+        if (!detail::enter_struct(level, json, "graph.Edge", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "graph.Edge");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::graph::Edge& value)
     {
         static constexpr std::string_view names[] = {"source", "target", "weight"};
@@ -141,13 +149,15 @@ struct ValueReader<TJson, ::graph::Edge>
                 case 2: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.source, "source");
+            value.source = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.target, "target");
+            value.target = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.weight, "weight");
+            value.weight = {};
         return result;
     }
 };
@@ -173,17 +183,20 @@ struct ValueWriter<TWriter, ::graph::Graph>
 template <class TJson>
 struct ValueReader<TJson, ::graph::Graph>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 8;
+
     static bool from_json(const TJson& json, ::graph::Graph& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "graph.Graph"))
+        if (!detail::enter_struct(level, json, "graph.Graph", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "graph.Graph");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::graph::Graph& value)
     {
         static constexpr std::string_view names[] = {"nodes", "edges"};
@@ -206,11 +219,13 @@ struct ValueReader<TJson, ::graph::Graph>
                 case 1: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.nodes, "nodes");
+            value.nodes = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.edges, "edges");
+            value.edges = {};
         return result;
     }
 };

@@ -34,17 +34,20 @@ struct ValueWriter<TWriter, ::recursive::Node>
 template <class TJson>
 struct ValueReader<TJson, ::recursive::Node>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 12;
+
     static bool from_json(const TJson& json, ::recursive::Node& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "recursive.Node"))
+        if (!detail::enter_struct(level, json, "recursive.Node", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "recursive.Node");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::recursive::Node& value)
     {
         static constexpr std::string_view names[] = {"id", "label", "children"};
@@ -68,13 +71,15 @@ struct ValueReader<TJson, ::recursive::Node>
                 case 2: result &= detail::read_member<TJson>(it->value, value.children, "children"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.label, "label");
+            value.label = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.children, "children");
+            value.children = {};
         return result;
     }
 };

@@ -34,17 +34,20 @@ struct ValueWriter<TWriter, ::vectors::Edge>
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Edge>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 12;
+
     static bool from_json(const TJson& json, ::vectors::Edge& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Edge"))
+        if (!detail::enter_struct(level, json, "vectors.Edge", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors.Edge");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors::Edge& value)
     {
         static constexpr std::string_view names[] = {"source", "target", "weight"};
@@ -68,13 +71,15 @@ struct ValueReader<TJson, ::vectors::Edge>
                 case 2: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.source, "source");
+            value.source = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.target, "target");
+            value.target = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.weight, "weight");
+            value.weight = {};
         return result;
     }
 };
@@ -102,17 +107,20 @@ struct ValueWriter<TWriter, ::vectors::Point>
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Point>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 11;
+
     static bool from_json(const TJson& json, ::vectors::Point& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Point"))
+        if (!detail::enter_struct(level, json, "vectors.Point", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors.Point");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors::Point& value)
     {
         static constexpr std::string_view names[] = {"flag", "x", "y"};
@@ -136,13 +144,15 @@ struct ValueReader<TJson, ::vectors::Point>
                 case 2: result &= detail::read_member<TJson>(it->value, value.y, "y"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.flag, "flag");
+            value.flag = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.x, "x");
+            value.x = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.y, "y");
+            value.y = {};
         return result;
     }
 };
@@ -168,17 +178,20 @@ struct ValueWriter<TWriter, ::vectors::Point3>
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Point3>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 19;
+
     static bool from_json(const TJson& json, ::vectors::Point3& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Point3"))
+        if (!detail::enter_struct(level, json, "vectors.Point3", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors.Point3");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors::Point3& value)
     {
         static constexpr std::string_view names[] = {"flag", "x", "y", "z"};
@@ -203,15 +216,17 @@ struct ValueReader<TJson, ::vectors::Point3>
                 case 3: result &= detail::read_member<TJson>(it->value, value.z, "z"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.flag, "flag");
+            value.flag = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.x, "x");
+            value.x = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.y, "y");
+            value.y = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.z, "z");
+            value.z = {};
         return result;
     }
 };
@@ -237,17 +252,20 @@ struct ValueWriter<TWriter, ::vectors::Named>
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Named>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 8;
+
     static bool from_json(const TJson& json, ::vectors::Named& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Named"))
+        if (!detail::enter_struct(level, json, "vectors.Named", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors.Named");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors::Named& value)
     {
         static constexpr std::string_view names[] = {"name", "values"};
@@ -270,11 +288,13 @@ struct ValueReader<TJson, ::vectors::Named>
                 case 1: result &= detail::read_member<TJson>(it->value, value.values, "values"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.name, "name");
+            value.name = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.values, "values");
+            value.values = {};
         return result;
     }
 };
@@ -308,17 +328,20 @@ struct ValueWriter<TWriter, ::vectors::Holder>
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Holder>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 24;
+
     static bool from_json(const TJson& json, ::vectors::Holder& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Holder"))
+        if (!detail::enter_struct(level, json, "vectors.Holder", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors.Holder");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors::Holder& value)
     {
         static constexpr std::string_view names[] = {"edges", "points", "ints", "switches", "reals", "named"};
@@ -345,19 +368,21 @@ struct ValueReader<TJson, ::vectors::Holder>
                 case 5: result &= detail::read_member<TJson>(it->value, value.named, "named"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.edges, "edges");
+            value.edges = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.points, "points");
+            value.points = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.ints, "ints");
+            value.ints = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.switches, "switches");
+            value.switches = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.reals, "reals");
+            value.reals = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.named, "named");
+            value.named = {};
         return result;
     }
 };

@@ -36,17 +36,20 @@ struct ValueWriter<TWriter, ::vectors_new::Edge>
 template <class TJson>
 struct ValueReader<TJson, ::vectors_new::Edge>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 16;
+
     static bool from_json(const TJson& json, ::vectors_new::Edge& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors_new.Edge"))
+        if (!detail::enter_struct(level, json, "vectors_new.Edge", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors_new.Edge");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors_new::Edge& value)
     {
         static constexpr std::string_view names[] = {"source", "target", "weight", "note"};
@@ -71,15 +74,17 @@ struct ValueReader<TJson, ::vectors_new::Edge>
                 case 3: result &= detail::read_member<TJson>(it->value, value.note, "note"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.source, "source");
+            value.source = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.target, "target");
+            value.target = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.weight, "weight");
+            value.weight = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.note, "note");
+            value.note = {};
         return result;
     }
 };
@@ -103,17 +108,20 @@ struct ValueWriter<TWriter, ::vectors_new::Holder>
 template <class TJson>
 struct ValueReader<TJson, ::vectors_new::Holder>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
     static bool from_json(const TJson& json, ::vectors_new::Holder& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors_new.Holder"))
+        if (!detail::enter_struct(level, json, "vectors_new.Holder", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors_new.Holder");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors_new::Holder& value)
     {
         static constexpr std::string_view names[] = {"edges"};
@@ -135,9 +143,11 @@ struct ValueReader<TJson, ::vectors_new::Holder>
                 case 0: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.edges, "edges");
+            value.edges = {};
         return result;
     }
 };

@@ -30,17 +30,20 @@ struct ValueWriter<TWriter, ::vectors_old::Edge>
 template <class TJson>
 struct ValueReader<TJson, ::vectors_old::Edge>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
     static bool from_json(const TJson& json, ::vectors_old::Edge& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors_old.Edge"))
+        if (!detail::enter_struct(level, json, "vectors_old.Edge", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors_old.Edge");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors_old::Edge& value)
     {
         static constexpr std::string_view names[] = {"source"};
@@ -62,9 +65,11 @@ struct ValueReader<TJson, ::vectors_old::Edge>
                 case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.source, "source");
+            value.source = {};
         return result;
     }
 };
@@ -88,17 +93,20 @@ struct ValueWriter<TWriter, ::vectors_old::Holder>
 template <class TJson>
 struct ValueReader<TJson, ::vectors_old::Holder>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
     static bool from_json(const TJson& json, ::vectors_old::Holder& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors_old.Holder"))
+        if (!detail::enter_struct(level, json, "vectors_old.Holder", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "vectors_old.Holder");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::vectors_old::Holder& value)
     {
         static constexpr std::string_view names[] = {"edges"};
@@ -120,9 +128,11 @@ struct ValueReader<TJson, ::vectors_old::Holder>
                 case 0: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.edges, "edges");
+            value.edges = {};
         return result;
     }
 };

@@ -160,17 +160,20 @@ struct ValueWriter<TWriter, ::enums::Enums>
 template <class TJson>
 struct ValueReader<TJson, ::enums::Enums>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 216;
+
     static bool from_json(const TJson& json, ::enums::Enums& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "enums.Enums"))
+        if (!detail::enter_struct(level, json, "enums.Enums", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "enums.Enums");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::enums::Enums& value)
     {
         static constexpr std::string_view names[] = {"byte0", "byte1", "byte2", "byte3", "byte4", "byte5", "char0", "char1", "char2", "char3", "char4", "char5", "wchar0", "wchar1", "wchar2", "wchar3", "wchar4", "wchar5", "int8b0", "int8b1", "int8b2", "int8b3", "int8b4", "int8b5", "uint8b0", "uint8b1", "uint8b2", "uint8b3", "uint8b4", "uint8b5", "int16b0", "int16b1", "int16b2", "int16b3", "int16b4", "int16b5", "uint16b0", "uint16b1", "uint16b2", "uint16b3", "uint16b4", "uint16b5", "int32b0", "int32b1", "int32b2", "int32b3", "int32b4", "int32b5", "uint32b0", "uint32b1", "uint32b2", "uint32b3", "uint32b4", "uint32b5", "int64b0", "int64b1", "int64b2", "int64b3", "int64b4", "int64b5", "uint64b0", "uint64b1", "uint64b2", "uint64b3", "uint64b4", "uint64b5"};
@@ -257,139 +260,141 @@ struct ValueReader<TJson, ::enums::Enums>
                 case 65: result &= detail::read_member<TJson>(it->value, value.uint64b5, "uint64b5"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.byte0, "byte0");
+            value.byte0 = ::enums::EnumByte::ENUM_VALUE_0;
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.byte1, "byte1");
+            value.byte1 = ::enums::EnumByte::ENUM_VALUE_1;
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.byte2, "byte2");
+            value.byte2 = ::enums::EnumByte::ENUM_VALUE_2;
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.byte3, "byte3");
+            value.byte3 = ::enums::EnumByte::ENUM_VALUE_3;
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.byte4, "byte4");
+            value.byte4 = ::enums::EnumByte::ENUM_VALUE_4;
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.byte5, "byte5");
+            value.byte5 = ::enums::EnumByte::ENUM_VALUE_5;
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.char0, "char0");
+            value.char0 = ::enums::EnumChar::ENUM_VALUE_0;
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.char1, "char1");
+            value.char1 = ::enums::EnumChar::ENUM_VALUE_1;
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.char2, "char2");
+            value.char2 = ::enums::EnumChar::ENUM_VALUE_2;
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.char3, "char3");
+            value.char3 = ::enums::EnumChar::ENUM_VALUE_3;
         if (!seen[10])
-            result = detail::missing_member<TJson>(value.char4, "char4");
+            value.char4 = ::enums::EnumChar::ENUM_VALUE_4;
         if (!seen[11])
-            result = detail::missing_member<TJson>(value.char5, "char5");
+            value.char5 = ::enums::EnumChar::ENUM_VALUE_5;
         if (!seen[12])
-            result = detail::missing_member<TJson>(value.wchar0, "wchar0");
+            value.wchar0 = ::enums::EnumWChar::ENUM_VALUE_0;
         if (!seen[13])
-            result = detail::missing_member<TJson>(value.wchar1, "wchar1");
+            value.wchar1 = ::enums::EnumWChar::ENUM_VALUE_1;
         if (!seen[14])
-            result = detail::missing_member<TJson>(value.wchar2, "wchar2");
+            value.wchar2 = ::enums::EnumWChar::ENUM_VALUE_2;
         if (!seen[15])
-            result = detail::missing_member<TJson>(value.wchar3, "wchar3");
+            value.wchar3 = ::enums::EnumWChar::ENUM_VALUE_3;
         if (!seen[16])
-            result = detail::missing_member<TJson>(value.wchar4, "wchar4");
+            value.wchar4 = ::enums::EnumWChar::ENUM_VALUE_4;
         if (!seen[17])
-            result = detail::missing_member<TJson>(value.wchar5, "wchar5");
+            value.wchar5 = ::enums::EnumWChar::ENUM_VALUE_5;
         if (!seen[18])
-            result = detail::missing_member<TJson>(value.int8b0, "int8b0");
+            value.int8b0 = ::enums::EnumInt8::ENUM_VALUE_0;
         if (!seen[19])
-            result = detail::missing_member<TJson>(value.int8b1, "int8b1");
+            value.int8b1 = ::enums::EnumInt8::ENUM_VALUE_1;
         if (!seen[20])
-            result = detail::missing_member<TJson>(value.int8b2, "int8b2");
+            value.int8b2 = ::enums::EnumInt8::ENUM_VALUE_2;
         if (!seen[21])
-            result = detail::missing_member<TJson>(value.int8b3, "int8b3");
+            value.int8b3 = ::enums::EnumInt8::ENUM_VALUE_3;
         if (!seen[22])
-            result = detail::missing_member<TJson>(value.int8b4, "int8b4");
+            value.int8b4 = ::enums::EnumInt8::ENUM_VALUE_4;
         if (!seen[23])
-            result = detail::missing_member<TJson>(value.int8b5, "int8b5");
+            value.int8b5 = ::enums::EnumInt8::ENUM_VALUE_5;
         if (!seen[24])
-            result = detail::missing_member<TJson>(value.uint8b0, "uint8b0");
+            value.uint8b0 = ::enums::EnumUInt8::ENUM_VALUE_0;
         if (!seen[25])
-            result = detail::missing_member<TJson>(value.uint8b1, "uint8b1");
+            value.uint8b1 = ::enums::EnumUInt8::ENUM_VALUE_1;
         if (!seen[26])
-            result = detail::missing_member<TJson>(value.uint8b2, "uint8b2");
+            value.uint8b2 = ::enums::EnumUInt8::ENUM_VALUE_2;
         if (!seen[27])
-            result = detail::missing_member<TJson>(value.uint8b3, "uint8b3");
+            value.uint8b3 = ::enums::EnumUInt8::ENUM_VALUE_3;
         if (!seen[28])
-            result = detail::missing_member<TJson>(value.uint8b4, "uint8b4");
+            value.uint8b4 = ::enums::EnumUInt8::ENUM_VALUE_4;
         if (!seen[29])
-            result = detail::missing_member<TJson>(value.uint8b5, "uint8b5");
+            value.uint8b5 = ::enums::EnumUInt8::ENUM_VALUE_5;
         if (!seen[30])
-            result = detail::missing_member<TJson>(value.int16b0, "int16b0");
+            value.int16b0 = ::enums::EnumInt16::ENUM_VALUE_0;
         if (!seen[31])
-            result = detail::missing_member<TJson>(value.int16b1, "int16b1");
+            value.int16b1 = ::enums::EnumInt16::ENUM_VALUE_1;
         if (!seen[32])
-            result = detail::missing_member<TJson>(value.int16b2, "int16b2");
+            value.int16b2 = ::enums::EnumInt16::ENUM_VALUE_2;
         if (!seen[33])
-            result = detail::missing_member<TJson>(value.int16b3, "int16b3");
+            value.int16b3 = ::enums::EnumInt16::ENUM_VALUE_3;
         if (!seen[34])
-            result = detail::missing_member<TJson>(value.int16b4, "int16b4");
+            value.int16b4 = ::enums::EnumInt16::ENUM_VALUE_4;
         if (!seen[35])
-            result = detail::missing_member<TJson>(value.int16b5, "int16b5");
+            value.int16b5 = ::enums::EnumInt16::ENUM_VALUE_5;
         if (!seen[36])
-            result = detail::missing_member<TJson>(value.uint16b0, "uint16b0");
+            value.uint16b0 = ::enums::EnumUInt16::ENUM_VALUE_0;
         if (!seen[37])
-            result = detail::missing_member<TJson>(value.uint16b1, "uint16b1");
+            value.uint16b1 = ::enums::EnumUInt16::ENUM_VALUE_1;
         if (!seen[38])
-            result = detail::missing_member<TJson>(value.uint16b2, "uint16b2");
+            value.uint16b2 = ::enums::EnumUInt16::ENUM_VALUE_2;
         if (!seen[39])
-            result = detail::missing_member<TJson>(value.uint16b3, "uint16b3");
+            value.uint16b3 = ::enums::EnumUInt16::ENUM_VALUE_3;
         if (!seen[40])
-            result = detail::missing_member<TJson>(value.uint16b4, "uint16b4");
+            value.uint16b4 = ::enums::EnumUInt16::ENUM_VALUE_4;
         if (!seen[41])
-            result = detail::missing_member<TJson>(value.uint16b5, "uint16b5");
+            value.uint16b5 = ::enums::EnumUInt16::ENUM_VALUE_5;
         if (!seen[42])
-            result = detail::missing_member<TJson>(value.int32b0, "int32b0");
+            value.int32b0 = ::enums::EnumInt32::ENUM_VALUE_0;
         if (!seen[43])
-            result = detail::missing_member<TJson>(value.int32b1, "int32b1");
+            value.int32b1 = ::enums::EnumInt32::ENUM_VALUE_1;
         if (!seen[44])
-            result = detail::missing_member<TJson>(value.int32b2, "int32b2");
+            value.int32b2 = ::enums::EnumInt32::ENUM_VALUE_2;
         if (!seen[45])
-            result = detail::missing_member<TJson>(value.int32b3, "int32b3");
+            value.int32b3 = ::enums::EnumInt32::ENUM_VALUE_3;
         if (!seen[46])
-            result = detail::missing_member<TJson>(value.int32b4, "int32b4");
+            value.int32b4 = ::enums::EnumInt32::ENUM_VALUE_4;
         if (!seen[47])
-            result = detail::missing_member<TJson>(value.int32b5, "int32b5");
+            value.int32b5 = ::enums::EnumInt32::ENUM_VALUE_5;
         if (!seen[48])
-            result = detail::missing_member<TJson>(value.uint32b0, "uint32b0");
+            value.uint32b0 = ::enums::EnumUInt32::ENUM_VALUE_0;
         if (!seen[49])
-            result = detail::missing_member<TJson>(value.uint32b1, "uint32b1");
+            value.uint32b1 = ::enums::EnumUInt32::ENUM_VALUE_1;
         if (!seen[50])
-            result = detail::missing_member<TJson>(value.uint32b2, "uint32b2");
+            value.uint32b2 = ::enums::EnumUInt32::ENUM_VALUE_2;
         if (!seen[51])
-            result = detail::missing_member<TJson>(value.uint32b3, "uint32b3");
+            value.uint32b3 = ::enums::EnumUInt32::ENUM_VALUE_3;
         if (!seen[52])
-            result = detail::missing_member<TJson>(value.uint32b4, "uint32b4");
+            value.uint32b4 = ::enums::EnumUInt32::ENUM_VALUE_4;
         if (!seen[53])
-            result = detail::missing_member<TJson>(value.uint32b5, "uint32b5");
+            value.uint32b5 = ::enums::EnumUInt32::ENUM_VALUE_5;
         if (!seen[54])
-            result = detail::missing_member<TJson>(value.int64b0, "int64b0");
+            value.int64b0 = ::enums::EnumInt64::ENUM_VALUE_0;
         if (!seen[55])
-            result = detail::missing_member<TJson>(value.int64b1, "int64b1");
+            value.int64b1 = ::enums::EnumInt64::ENUM_VALUE_1;
         if (!seen[56])
-            result = detail::missing_member<TJson>(value.int64b2, "int64b2");
+            value.int64b2 = ::enums::EnumInt64::ENUM_VALUE_2;
         if (!seen[57])
-            result = detail::missing_member<TJson>(value.int64b3, "int64b3");
+            value.int64b3 = ::enums::EnumInt64::ENUM_VALUE_3;
         if (!seen[58])
-            result = detail::missing_member<TJson>(value.int64b4, "int64b4");
+            value.int64b4 = ::enums::EnumInt64::ENUM_VALUE_4;
         if (!seen[59])
-            result = detail::missing_member<TJson>(value.int64b5, "int64b5");
+            value.int64b5 = ::enums::EnumInt64::ENUM_VALUE_5;
         if (!seen[60])
-            result = detail::missing_member<TJson>(value.uint64b0, "uint64b0");
+            value.uint64b0 = ::enums::EnumUInt64::ENUM_VALUE_0;
         if (!seen[61])
-            result = detail::missing_member<TJson>(value.uint64b1, "uint64b1");
+            value.uint64b1 = ::enums::EnumUInt64::ENUM_VALUE_1;
         if (!seen[62])
-            result = detail::missing_member<TJson>(value.uint64b2, "uint64b2");
+            value.uint64b2 = ::enums::EnumUInt64::ENUM_VALUE_2;
         if (!seen[63])
-            result = detail::missing_member<TJson>(value.uint64b3, "uint64b3");
+            value.uint64b3 = ::enums::EnumUInt64::ENUM_VALUE_3;
         if (!seen[64])
-            result = detail::missing_member<TJson>(value.uint64b4, "uint64b4");
+            value.uint64b4 = ::enums::EnumUInt64::ENUM_VALUE_4;
         if (!seen[65])
-            result = detail::missing_member<TJson>(value.uint64b5, "uint64b5");
+            value.uint64b5 = ::enums::EnumUInt64::ENUM_VALUE_5;
         return result;
     }
 };

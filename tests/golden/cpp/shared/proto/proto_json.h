@@ -40,17 +40,20 @@ struct ValueWriter<TWriter, ::proto::Order>
 template <class TJson>
 struct ValueReader<TJson, ::proto::Order>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 26;
+
     static bool from_json(const TJson& json, ::proto::Order& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.Order"))
+        if (!detail::enter_struct(level, json, "proto.Order", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "proto.Order");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::proto::Order& value)
     {
         static constexpr std::string_view names[] = {"id", "symbol", "side", "type", "price", "volume"};
@@ -77,19 +80,21 @@ struct ValueReader<TJson, ::proto::Order>
                 case 5: result &= detail::read_member<TJson>(it->value, value.volume, "volume"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.symbol, "symbol");
+            value.symbol = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.side, "side");
+            value.side = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.type, "type");
+            value.type = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.price, "price");
+            value.price = 0.0;
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.volume, "volume");
+            value.volume = 0.0;
         return result;
     }
 };
@@ -115,17 +120,20 @@ struct ValueWriter<TWriter, ::proto::Balance>
 template <class TJson>
 struct ValueReader<TJson, ::proto::Balance>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 12;
+
     static bool from_json(const TJson& json, ::proto::Balance& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.Balance"))
+        if (!detail::enter_struct(level, json, "proto.Balance", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "proto.Balance");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::proto::Balance& value)
     {
         static constexpr std::string_view names[] = {"currency", "amount"};
@@ -148,11 +156,13 @@ struct ValueReader<TJson, ::proto::Balance>
                 case 1: result &= detail::read_member<TJson>(it->value, value.amount, "amount"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.currency, "currency");
+            value.currency = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.amount, "amount");
+            value.amount = 0.0;
         return result;
     }
 };
@@ -186,17 +196,20 @@ struct ValueWriter<TWriter, ::proto::Account>
 template <class TJson>
 struct ValueReader<TJson, ::proto::Account>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 14;
+
     static bool from_json(const TJson& json, ::proto::Account& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.Account"))
+        if (!detail::enter_struct(level, json, "proto.Account", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "proto.Account");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::proto::Account& value)
     {
         static constexpr std::string_view names[] = {"id", "name", "state", "wallet", "asset", "orders"};
@@ -223,20 +236,26 @@ struct ValueReader<TJson, ::proto::Account>
                 case 5: result &= detail::read_member<TJson>(it->value, value.orders, "orders"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.name, "name");
+            value.name = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.state, "state");
+            value.state = ::proto::State::initialized | ::proto::State::bad;
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.wallet, "wallet");
+        {
+            value.wallet = {};
+            defaults += 12;
+        }
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.asset, "asset");
+            value.asset = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.orders, "orders");
-        return result;
+            value.orders = {};
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -259,17 +278,20 @@ struct ValueWriter<TWriter, ::proto::OrderMessage>
 template <class TJson>
 struct ValueReader<TJson, ::proto::OrderMessage>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
     static bool from_json(const TJson& json, ::proto::OrderMessage& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.OrderMessage"))
+        if (!detail::enter_struct(level, json, "proto.OrderMessage", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "proto.OrderMessage");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::proto::OrderMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
@@ -291,10 +313,16 @@ struct ValueReader<TJson, ::proto::OrderMessage>
                 case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.body, "body");
-        return result;
+        {
+            value.body = {};
+            defaults += 26;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -317,17 +345,20 @@ struct ValueWriter<TWriter, ::proto::BalanceMessage>
 template <class TJson>
 struct ValueReader<TJson, ::proto::BalanceMessage>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
     static bool from_json(const TJson& json, ::proto::BalanceMessage& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.BalanceMessage"))
+        if (!detail::enter_struct(level, json, "proto.BalanceMessage", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "proto.BalanceMessage");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::proto::BalanceMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
@@ -349,10 +380,16 @@ struct ValueReader<TJson, ::proto::BalanceMessage>
                 case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.body, "body");
-        return result;
+        {
+            value.body = {};
+            defaults += 12;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -375,17 +412,20 @@ struct ValueWriter<TWriter, ::proto::AccountMessage>
 template <class TJson>
 struct ValueReader<TJson, ::proto::AccountMessage>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
     static bool from_json(const TJson& json, ::proto::AccountMessage& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.AccountMessage"))
+        if (!detail::enter_struct(level, json, "proto.AccountMessage", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "proto.AccountMessage");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::proto::AccountMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
@@ -407,10 +447,16 @@ struct ValueReader<TJson, ::proto::AccountMessage>
                 case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.body, "body");
-        return result;
+        {
+            value.body = {};
+            defaults += 26;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 

@@ -45,17 +45,20 @@ struct ValueWriter<TWriter, ::protoex::Order>
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Order>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 42;
+
     static bool from_json(const TJson& json, ::protoex::Order& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.Order"))
+        if (!detail::enter_struct(level, json, "protoex.Order", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "protoex.Order");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::protoex::Order& value)
     {
         static constexpr std::string_view names[] = {"id", "symbol", "side", "type", "price", "volume", "tp", "sl"};
@@ -84,23 +87,25 @@ struct ValueReader<TJson, ::protoex::Order>
                 case 7: result &= detail::read_member<TJson>(it->value, value.sl, "sl"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.symbol, "symbol");
+            value.symbol = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.side, "side");
+            value.side = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.type, "type");
+            value.type = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.price, "price");
+            value.price = 0.0;
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.volume, "volume");
+            value.volume = 0.0;
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.tp, "tp");
+            value.tp = 10.0;
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.sl, "sl");
+            value.sl = -10.0;
         return result;
     }
 };
@@ -126,17 +131,20 @@ struct ValueWriter<TWriter, ::protoex::Balance>
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Balance>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 20;
+
     static bool from_json(const TJson& json, ::protoex::Balance& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.Balance"))
+        if (!detail::enter_struct(level, json, "protoex.Balance", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "protoex.Balance");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::protoex::Balance& value)
     {
         static constexpr std::string_view names[] = {"currency", "amount", "locked"};
@@ -160,13 +168,15 @@ struct ValueReader<TJson, ::protoex::Balance>
                 case 2: result &= detail::read_member<TJson>(it->value, value.locked, "locked"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.currency, "currency");
+            value.currency = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.amount, "amount");
+            value.amount = 0.0;
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.locked, "locked");
+            value.locked = 0.0;
         return result;
     }
 };
@@ -200,17 +210,20 @@ struct ValueWriter<TWriter, ::protoex::Account>
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Account>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 14;
+
     static bool from_json(const TJson& json, ::protoex::Account& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.Account"))
+        if (!detail::enter_struct(level, json, "protoex.Account", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "protoex.Account");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::protoex::Account& value)
     {
         static constexpr std::string_view names[] = {"id", "name", "state", "wallet", "asset", "orders"};
@@ -237,20 +250,26 @@ struct ValueReader<TJson, ::protoex::Account>
                 case 5: result &= detail::read_member<TJson>(it->value, value.orders, "orders"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.name, "name");
+            value.name = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.state, "state");
+            value.state = ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad;
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.wallet, "wallet");
+        {
+            value.wallet = {};
+            defaults += 20;
+        }
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.asset, "asset");
+            value.asset = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.orders, "orders");
-        return result;
+            value.orders = {};
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -273,17 +292,20 @@ struct ValueWriter<TWriter, ::protoex::OrderMessage>
 template <class TJson>
 struct ValueReader<TJson, ::protoex::OrderMessage>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
     static bool from_json(const TJson& json, ::protoex::OrderMessage& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.OrderMessage"))
+        if (!detail::enter_struct(level, json, "protoex.OrderMessage", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "protoex.OrderMessage");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::protoex::OrderMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
@@ -305,10 +327,16 @@ struct ValueReader<TJson, ::protoex::OrderMessage>
                 case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.body, "body");
-        return result;
+        {
+            value.body = {};
+            defaults += 42;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -331,17 +359,20 @@ struct ValueWriter<TWriter, ::protoex::BalanceMessage>
 template <class TJson>
 struct ValueReader<TJson, ::protoex::BalanceMessage>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
     static bool from_json(const TJson& json, ::protoex::BalanceMessage& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.BalanceMessage"))
+        if (!detail::enter_struct(level, json, "protoex.BalanceMessage", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "protoex.BalanceMessage");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::protoex::BalanceMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
@@ -363,10 +394,16 @@ struct ValueReader<TJson, ::protoex::BalanceMessage>
                 case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.body, "body");
-        return result;
+        {
+            value.body = {};
+            defaults += 20;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -389,17 +426,20 @@ struct ValueWriter<TWriter, ::protoex::AccountMessage>
 template <class TJson>
 struct ValueReader<TJson, ::protoex::AccountMessage>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
     static bool from_json(const TJson& json, ::protoex::AccountMessage& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.AccountMessage"))
+        if (!detail::enter_struct(level, json, "protoex.AccountMessage", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "protoex.AccountMessage");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::protoex::AccountMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
@@ -421,10 +461,16 @@ struct ValueReader<TJson, ::protoex::AccountMessage>
                 case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.body, "body");
-        return result;
+        {
+            value.body = {};
+            defaults += 34;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 

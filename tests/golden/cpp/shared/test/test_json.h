@@ -119,17 +119,20 @@ struct ValueWriter<TWriter, ::test::StructSimple>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructSimple>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 217;
+
     static bool from_json(const TJson& json, ::test::StructSimple& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructSimple"))
+        if (!detail::enter_struct(level, json, "test.StructSimple", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructSimple");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructSimple& value)
     {
         static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44"};
@@ -195,98 +198,110 @@ struct ValueReader<TJson, ::test::StructSimple>
                 case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = true;
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = 255;
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = '!';
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = static_cast<wchar_t>(0x444);
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+            value.f9 = {};
         if (!seen[10])
-            result = detail::missing_member<TJson>(value.f10, "f10");
+            value.f10 = 127;
         if (!seen[11])
-            result = detail::missing_member<TJson>(value.f11, "f11");
+            value.f11 = 0;
         if (!seen[12])
-            result = detail::missing_member<TJson>(value.f12, "f12");
+            value.f12 = 255;
         if (!seen[13])
-            result = detail::missing_member<TJson>(value.f13, "f13");
+            value.f13 = {};
         if (!seen[14])
-            result = detail::missing_member<TJson>(value.f14, "f14");
+            value.f14 = 32767;
         if (!seen[15])
-            result = detail::missing_member<TJson>(value.f15, "f15");
+            value.f15 = 0;
         if (!seen[16])
-            result = detail::missing_member<TJson>(value.f16, "f16");
+            value.f16 = 65535;
         if (!seen[17])
-            result = detail::missing_member<TJson>(value.f17, "f17");
+            value.f17 = {};
         if (!seen[18])
-            result = detail::missing_member<TJson>(value.f18, "f18");
+            value.f18 = 2147483647;
         if (!seen[19])
-            result = detail::missing_member<TJson>(value.f19, "f19");
+            value.f19 = 0u;
         if (!seen[20])
-            result = detail::missing_member<TJson>(value.f20, "f20");
+            value.f20 = 4294967295u;
         if (!seen[21])
-            result = detail::missing_member<TJson>(value.f21, "f21");
+            value.f21 = {};
         if (!seen[22])
-            result = detail::missing_member<TJson>(value.f22, "f22");
+            value.f22 = INT64_C(9223372036854775807);
         if (!seen[23])
-            result = detail::missing_member<TJson>(value.f23, "f23");
+            value.f23 = UINT64_C(0);
         if (!seen[24])
-            result = detail::missing_member<TJson>(value.f24, "f24");
+            value.f24 = UINT64_C(18446744073709551615);
         if (!seen[25])
-            result = detail::missing_member<TJson>(value.f25, "f25");
+            value.f25 = {};
         if (!seen[26])
-            result = detail::missing_member<TJson>(value.f26, "f26");
+            value.f26 = 123.456f;
         if (!seen[27])
-            result = detail::missing_member<TJson>(value.f27, "f27");
+            value.f27 = {};
         if (!seen[28])
-            result = detail::missing_member<TJson>(value.f28, "f28");
+            value.f28 = -123.456e+123;
         if (!seen[29])
-            result = detail::missing_member<TJson>(value.f29, "f29");
+            value.f29 = {};
         if (!seen[30])
-            result = detail::missing_member<TJson>(value.f30, "f30");
+            value.f30 = FBE::decimal_t("123456.123456");
         if (!seen[31])
-            result = detail::missing_member<TJson>(value.f31, "f31");
+            value.f31 = {};
         if (!seen[32])
-            result = detail::missing_member<TJson>(value.f32, "f32");
+            value.f32 = "Initial string!";
         if (!seen[33])
-            result = detail::missing_member<TJson>(value.f33, "f33");
+            value.f33 = {};
         if (!seen[34])
-            result = detail::missing_member<TJson>(value.f34, "f34");
+            value.f34 = UINT64_C(0);
         if (!seen[35])
-            result = detail::missing_member<TJson>(value.f35, "f35");
+            value.f35 = FBE::utc();
         if (!seen[36])
-            result = detail::missing_member<TJson>(value.f36, "f36");
+            value.f36 = {};
         if (!seen[37])
-            result = detail::missing_member<TJson>(value.f37, "f37");
+            value.f37 = FBE::uuid_t::sequential();
         if (!seen[38])
-            result = detail::missing_member<TJson>(value.f38, "f38");
+            value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
         if (!seen[39])
-            result = detail::missing_member<TJson>(value.f39, "f39");
+            value.f39 = {};
         if (!seen[40])
-            result = detail::missing_member<TJson>(value.f40, "f40");
+            value.f40 = {};
         if (!seen[41])
-            result = detail::missing_member<TJson>(value.f41, "f41");
+        {
+            value.f41 = {};
+            defaults += 26;
+        }
         if (!seen[42])
-            result = detail::missing_member<TJson>(value.f42, "f42");
+        {
+            value.f42 = {};
+            defaults += 12;
+        }
         if (!seen[43])
-            result = detail::missing_member<TJson>(value.f43, "f43");
+            value.f43 = {};
         if (!seen[44])
-            result = detail::missing_member<TJson>(value.f44, "f44");
-        return result;
+        {
+            value.f44 = {};
+            defaults += 26;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -441,17 +456,20 @@ struct ValueWriter<TWriter, ::test::StructOptional>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructOptional>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 283;
+
     static bool from_json(const TJson& json, ::test::StructOptional& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructOptional"))
+        if (!detail::enter_struct(level, json, "test.StructOptional", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructOptional");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructOptional& value)
     {
         static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165"};
@@ -583,230 +601,242 @@ struct ValueReader<TJson, ::test::StructOptional>
                 case 110: result &= detail::read_member<TJson>(it->value, value.f165, "f165"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = true;
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = 255;
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = '!';
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = static_cast<wchar_t>(0x444);
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+            value.f9 = {};
         if (!seen[10])
-            result = detail::missing_member<TJson>(value.f10, "f10");
+            value.f10 = 127;
         if (!seen[11])
-            result = detail::missing_member<TJson>(value.f11, "f11");
+            value.f11 = 0;
         if (!seen[12])
-            result = detail::missing_member<TJson>(value.f12, "f12");
+            value.f12 = 255;
         if (!seen[13])
-            result = detail::missing_member<TJson>(value.f13, "f13");
+            value.f13 = {};
         if (!seen[14])
-            result = detail::missing_member<TJson>(value.f14, "f14");
+            value.f14 = 32767;
         if (!seen[15])
-            result = detail::missing_member<TJson>(value.f15, "f15");
+            value.f15 = 0;
         if (!seen[16])
-            result = detail::missing_member<TJson>(value.f16, "f16");
+            value.f16 = 65535;
         if (!seen[17])
-            result = detail::missing_member<TJson>(value.f17, "f17");
+            value.f17 = {};
         if (!seen[18])
-            result = detail::missing_member<TJson>(value.f18, "f18");
+            value.f18 = 2147483647;
         if (!seen[19])
-            result = detail::missing_member<TJson>(value.f19, "f19");
+            value.f19 = 0u;
         if (!seen[20])
-            result = detail::missing_member<TJson>(value.f20, "f20");
+            value.f20 = 4294967295u;
         if (!seen[21])
-            result = detail::missing_member<TJson>(value.f21, "f21");
+            value.f21 = {};
         if (!seen[22])
-            result = detail::missing_member<TJson>(value.f22, "f22");
+            value.f22 = INT64_C(9223372036854775807);
         if (!seen[23])
-            result = detail::missing_member<TJson>(value.f23, "f23");
+            value.f23 = UINT64_C(0);
         if (!seen[24])
-            result = detail::missing_member<TJson>(value.f24, "f24");
+            value.f24 = UINT64_C(18446744073709551615);
         if (!seen[25])
-            result = detail::missing_member<TJson>(value.f25, "f25");
+            value.f25 = {};
         if (!seen[26])
-            result = detail::missing_member<TJson>(value.f26, "f26");
+            value.f26 = 123.456f;
         if (!seen[27])
-            result = detail::missing_member<TJson>(value.f27, "f27");
+            value.f27 = {};
         if (!seen[28])
-            result = detail::missing_member<TJson>(value.f28, "f28");
+            value.f28 = -123.456e+123;
         if (!seen[29])
-            result = detail::missing_member<TJson>(value.f29, "f29");
+            value.f29 = {};
         if (!seen[30])
-            result = detail::missing_member<TJson>(value.f30, "f30");
+            value.f30 = FBE::decimal_t("123456.123456");
         if (!seen[31])
-            result = detail::missing_member<TJson>(value.f31, "f31");
+            value.f31 = {};
         if (!seen[32])
-            result = detail::missing_member<TJson>(value.f32, "f32");
+            value.f32 = "Initial string!";
         if (!seen[33])
-            result = detail::missing_member<TJson>(value.f33, "f33");
+            value.f33 = {};
         if (!seen[34])
-            result = detail::missing_member<TJson>(value.f34, "f34");
+            value.f34 = UINT64_C(0);
         if (!seen[35])
-            result = detail::missing_member<TJson>(value.f35, "f35");
+            value.f35 = FBE::utc();
         if (!seen[36])
-            result = detail::missing_member<TJson>(value.f36, "f36");
+            value.f36 = {};
         if (!seen[37])
-            result = detail::missing_member<TJson>(value.f37, "f37");
+            value.f37 = FBE::uuid_t::sequential();
         if (!seen[38])
-            result = detail::missing_member<TJson>(value.f38, "f38");
+            value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
         if (!seen[39])
-            result = detail::missing_member<TJson>(value.f39, "f39");
+            value.f39 = {};
         if (!seen[40])
-            result = detail::missing_member<TJson>(value.f40, "f40");
+            value.f40 = {};
         if (!seen[41])
-            result = detail::missing_member<TJson>(value.f41, "f41");
+        {
+            value.f41 = {};
+            defaults += 26;
+        }
         if (!seen[42])
-            result = detail::missing_member<TJson>(value.f42, "f42");
+        {
+            value.f42 = {};
+            defaults += 12;
+        }
         if (!seen[43])
-            result = detail::missing_member<TJson>(value.f43, "f43");
+            value.f43 = {};
         if (!seen[44])
-            result = detail::missing_member<TJson>(value.f44, "f44");
+        {
+            value.f44 = {};
+            defaults += 26;
+        }
         if (!seen[45])
-            result = detail::missing_member<TJson>(value.f100, "f100");
+            value.f100 = {};
         if (!seen[46])
-            result = detail::missing_member<TJson>(value.f101, "f101");
+            value.f101 = true;
         if (!seen[47])
-            result = detail::missing_member<TJson>(value.f102, "f102");
+            value.f102 = std::nullopt;
         if (!seen[48])
-            result = detail::missing_member<TJson>(value.f103, "f103");
+            value.f103 = {};
         if (!seen[49])
-            result = detail::missing_member<TJson>(value.f104, "f104");
+            value.f104 = 255;
         if (!seen[50])
-            result = detail::missing_member<TJson>(value.f105, "f105");
+            value.f105 = std::nullopt;
         if (!seen[51])
-            result = detail::missing_member<TJson>(value.f106, "f106");
+            value.f106 = {};
         if (!seen[52])
-            result = detail::missing_member<TJson>(value.f107, "f107");
+            value.f107 = '!';
         if (!seen[53])
-            result = detail::missing_member<TJson>(value.f108, "f108");
+            value.f108 = std::nullopt;
         if (!seen[54])
-            result = detail::missing_member<TJson>(value.f109, "f109");
+            value.f109 = {};
         if (!seen[55])
-            result = detail::missing_member<TJson>(value.f110, "f110");
+            value.f110 = static_cast<wchar_t>(0x444);
         if (!seen[56])
-            result = detail::missing_member<TJson>(value.f111, "f111");
+            value.f111 = std::nullopt;
         if (!seen[57])
-            result = detail::missing_member<TJson>(value.f112, "f112");
+            value.f112 = {};
         if (!seen[58])
-            result = detail::missing_member<TJson>(value.f113, "f113");
+            value.f113 = 127;
         if (!seen[59])
-            result = detail::missing_member<TJson>(value.f114, "f114");
+            value.f114 = std::nullopt;
         if (!seen[60])
-            result = detail::missing_member<TJson>(value.f115, "f115");
+            value.f115 = {};
         if (!seen[61])
-            result = detail::missing_member<TJson>(value.f116, "f116");
+            value.f116 = 255;
         if (!seen[62])
-            result = detail::missing_member<TJson>(value.f117, "f117");
+            value.f117 = std::nullopt;
         if (!seen[63])
-            result = detail::missing_member<TJson>(value.f118, "f118");
+            value.f118 = {};
         if (!seen[64])
-            result = detail::missing_member<TJson>(value.f119, "f119");
+            value.f119 = 32767;
         if (!seen[65])
-            result = detail::missing_member<TJson>(value.f120, "f120");
+            value.f120 = std::nullopt;
         if (!seen[66])
-            result = detail::missing_member<TJson>(value.f121, "f121");
+            value.f121 = {};
         if (!seen[67])
-            result = detail::missing_member<TJson>(value.f122, "f122");
+            value.f122 = 65535;
         if (!seen[68])
-            result = detail::missing_member<TJson>(value.f123, "f123");
+            value.f123 = std::nullopt;
         if (!seen[69])
-            result = detail::missing_member<TJson>(value.f124, "f124");
+            value.f124 = {};
         if (!seen[70])
-            result = detail::missing_member<TJson>(value.f125, "f125");
+            value.f125 = 2147483647;
         if (!seen[71])
-            result = detail::missing_member<TJson>(value.f126, "f126");
+            value.f126 = std::nullopt;
         if (!seen[72])
-            result = detail::missing_member<TJson>(value.f127, "f127");
+            value.f127 = {};
         if (!seen[73])
-            result = detail::missing_member<TJson>(value.f128, "f128");
+            value.f128 = 4294967295u;
         if (!seen[74])
-            result = detail::missing_member<TJson>(value.f129, "f129");
+            value.f129 = std::nullopt;
         if (!seen[75])
-            result = detail::missing_member<TJson>(value.f130, "f130");
+            value.f130 = {};
         if (!seen[76])
-            result = detail::missing_member<TJson>(value.f131, "f131");
+            value.f131 = INT64_C(9223372036854775807);
         if (!seen[77])
-            result = detail::missing_member<TJson>(value.f132, "f132");
+            value.f132 = std::nullopt;
         if (!seen[78])
-            result = detail::missing_member<TJson>(value.f133, "f133");
+            value.f133 = {};
         if (!seen[79])
-            result = detail::missing_member<TJson>(value.f134, "f134");
+            value.f134 = UINT64_C(18446744073709551615);
         if (!seen[80])
-            result = detail::missing_member<TJson>(value.f135, "f135");
+            value.f135 = std::nullopt;
         if (!seen[81])
-            result = detail::missing_member<TJson>(value.f136, "f136");
+            value.f136 = {};
         if (!seen[82])
-            result = detail::missing_member<TJson>(value.f137, "f137");
+            value.f137 = 123.456f;
         if (!seen[83])
-            result = detail::missing_member<TJson>(value.f138, "f138");
+            value.f138 = std::nullopt;
         if (!seen[84])
-            result = detail::missing_member<TJson>(value.f139, "f139");
+            value.f139 = {};
         if (!seen[85])
-            result = detail::missing_member<TJson>(value.f140, "f140");
+            value.f140 = -123.456e+123;
         if (!seen[86])
-            result = detail::missing_member<TJson>(value.f141, "f141");
+            value.f141 = std::nullopt;
         if (!seen[87])
-            result = detail::missing_member<TJson>(value.f142, "f142");
+            value.f142 = {};
         if (!seen[88])
-            result = detail::missing_member<TJson>(value.f143, "f143");
+            value.f143 = FBE::decimal_t("123456.123456");
         if (!seen[89])
-            result = detail::missing_member<TJson>(value.f144, "f144");
+            value.f144 = std::nullopt;
         if (!seen[90])
-            result = detail::missing_member<TJson>(value.f145, "f145");
+            value.f145 = {};
         if (!seen[91])
-            result = detail::missing_member<TJson>(value.f146, "f146");
+            value.f146 = "Initial string!";
         if (!seen[92])
-            result = detail::missing_member<TJson>(value.f147, "f147");
+            value.f147 = std::nullopt;
         if (!seen[93])
-            result = detail::missing_member<TJson>(value.f148, "f148");
+            value.f148 = {};
         if (!seen[94])
-            result = detail::missing_member<TJson>(value.f149, "f149");
+            value.f149 = FBE::utc();
         if (!seen[95])
-            result = detail::missing_member<TJson>(value.f150, "f150");
+            value.f150 = std::nullopt;
         if (!seen[96])
-            result = detail::missing_member<TJson>(value.f151, "f151");
+            value.f151 = {};
         if (!seen[97])
-            result = detail::missing_member<TJson>(value.f152, "f152");
+            value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
         if (!seen[98])
-            result = detail::missing_member<TJson>(value.f153, "f153");
+            value.f153 = std::nullopt;
         if (!seen[99])
-            result = detail::missing_member<TJson>(value.f154, "f154");
+            value.f154 = {};
         if (!seen[100])
-            result = detail::missing_member<TJson>(value.f155, "f155");
+            value.f155 = std::nullopt;
         if (!seen[101])
-            result = detail::missing_member<TJson>(value.f156, "f156");
+            value.f156 = {};
         if (!seen[102])
-            result = detail::missing_member<TJson>(value.f157, "f157");
+            value.f157 = std::nullopt;
         if (!seen[103])
-            result = detail::missing_member<TJson>(value.f158, "f158");
+            value.f158 = {};
         if (!seen[104])
-            result = detail::missing_member<TJson>(value.f159, "f159");
+            value.f159 = std::nullopt;
         if (!seen[105])
-            result = detail::missing_member<TJson>(value.f160, "f160");
+            value.f160 = {};
         if (!seen[106])
-            result = detail::missing_member<TJson>(value.f161, "f161");
+            value.f161 = std::nullopt;
         if (!seen[107])
-            result = detail::missing_member<TJson>(value.f162, "f162");
+            value.f162 = {};
         if (!seen[108])
-            result = detail::missing_member<TJson>(value.f163, "f163");
+            value.f163 = std::nullopt;
         if (!seen[109])
-            result = detail::missing_member<TJson>(value.f164, "f164");
+            value.f164 = {};
         if (!seen[110])
-            result = detail::missing_member<TJson>(value.f165, "f165");
-        return result;
+            value.f165 = std::nullopt;
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -853,17 +883,20 @@ struct ValueWriter<TWriter, ::test::StructNested>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructNested>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 306;
+
     static bool from_json(const TJson& json, ::test::StructNested& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructNested"))
+        if (!detail::enter_struct(level, json, "test.StructNested", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructNested");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructNested& value)
     {
         static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165", "f1000", "f1001", "f1002", "f1003", "f1004", "f1005", "f1006", "f1007", "f1008", "f1009", "f1010", "f1011"};
@@ -1007,254 +1040,272 @@ struct ValueReader<TJson, ::test::StructNested>
                 case 122: result &= detail::read_member<TJson>(it->value, value.f1011, "f1011"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = true;
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = 255;
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = '!';
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = static_cast<wchar_t>(0x444);
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+            value.f9 = {};
         if (!seen[10])
-            result = detail::missing_member<TJson>(value.f10, "f10");
+            value.f10 = 127;
         if (!seen[11])
-            result = detail::missing_member<TJson>(value.f11, "f11");
+            value.f11 = 0;
         if (!seen[12])
-            result = detail::missing_member<TJson>(value.f12, "f12");
+            value.f12 = 255;
         if (!seen[13])
-            result = detail::missing_member<TJson>(value.f13, "f13");
+            value.f13 = {};
         if (!seen[14])
-            result = detail::missing_member<TJson>(value.f14, "f14");
+            value.f14 = 32767;
         if (!seen[15])
-            result = detail::missing_member<TJson>(value.f15, "f15");
+            value.f15 = 0;
         if (!seen[16])
-            result = detail::missing_member<TJson>(value.f16, "f16");
+            value.f16 = 65535;
         if (!seen[17])
-            result = detail::missing_member<TJson>(value.f17, "f17");
+            value.f17 = {};
         if (!seen[18])
-            result = detail::missing_member<TJson>(value.f18, "f18");
+            value.f18 = 2147483647;
         if (!seen[19])
-            result = detail::missing_member<TJson>(value.f19, "f19");
+            value.f19 = 0u;
         if (!seen[20])
-            result = detail::missing_member<TJson>(value.f20, "f20");
+            value.f20 = 4294967295u;
         if (!seen[21])
-            result = detail::missing_member<TJson>(value.f21, "f21");
+            value.f21 = {};
         if (!seen[22])
-            result = detail::missing_member<TJson>(value.f22, "f22");
+            value.f22 = INT64_C(9223372036854775807);
         if (!seen[23])
-            result = detail::missing_member<TJson>(value.f23, "f23");
+            value.f23 = UINT64_C(0);
         if (!seen[24])
-            result = detail::missing_member<TJson>(value.f24, "f24");
+            value.f24 = UINT64_C(18446744073709551615);
         if (!seen[25])
-            result = detail::missing_member<TJson>(value.f25, "f25");
+            value.f25 = {};
         if (!seen[26])
-            result = detail::missing_member<TJson>(value.f26, "f26");
+            value.f26 = 123.456f;
         if (!seen[27])
-            result = detail::missing_member<TJson>(value.f27, "f27");
+            value.f27 = {};
         if (!seen[28])
-            result = detail::missing_member<TJson>(value.f28, "f28");
+            value.f28 = -123.456e+123;
         if (!seen[29])
-            result = detail::missing_member<TJson>(value.f29, "f29");
+            value.f29 = {};
         if (!seen[30])
-            result = detail::missing_member<TJson>(value.f30, "f30");
+            value.f30 = FBE::decimal_t("123456.123456");
         if (!seen[31])
-            result = detail::missing_member<TJson>(value.f31, "f31");
+            value.f31 = {};
         if (!seen[32])
-            result = detail::missing_member<TJson>(value.f32, "f32");
+            value.f32 = "Initial string!";
         if (!seen[33])
-            result = detail::missing_member<TJson>(value.f33, "f33");
+            value.f33 = {};
         if (!seen[34])
-            result = detail::missing_member<TJson>(value.f34, "f34");
+            value.f34 = UINT64_C(0);
         if (!seen[35])
-            result = detail::missing_member<TJson>(value.f35, "f35");
+            value.f35 = FBE::utc();
         if (!seen[36])
-            result = detail::missing_member<TJson>(value.f36, "f36");
+            value.f36 = {};
         if (!seen[37])
-            result = detail::missing_member<TJson>(value.f37, "f37");
+            value.f37 = FBE::uuid_t::sequential();
         if (!seen[38])
-            result = detail::missing_member<TJson>(value.f38, "f38");
+            value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
         if (!seen[39])
-            result = detail::missing_member<TJson>(value.f39, "f39");
+            value.f39 = {};
         if (!seen[40])
-            result = detail::missing_member<TJson>(value.f40, "f40");
+            value.f40 = {};
         if (!seen[41])
-            result = detail::missing_member<TJson>(value.f41, "f41");
+        {
+            value.f41 = {};
+            defaults += 26;
+        }
         if (!seen[42])
-            result = detail::missing_member<TJson>(value.f42, "f42");
+        {
+            value.f42 = {};
+            defaults += 12;
+        }
         if (!seen[43])
-            result = detail::missing_member<TJson>(value.f43, "f43");
+            value.f43 = {};
         if (!seen[44])
-            result = detail::missing_member<TJson>(value.f44, "f44");
+        {
+            value.f44 = {};
+            defaults += 26;
+        }
         if (!seen[45])
-            result = detail::missing_member<TJson>(value.f100, "f100");
+            value.f100 = {};
         if (!seen[46])
-            result = detail::missing_member<TJson>(value.f101, "f101");
+            value.f101 = true;
         if (!seen[47])
-            result = detail::missing_member<TJson>(value.f102, "f102");
+            value.f102 = std::nullopt;
         if (!seen[48])
-            result = detail::missing_member<TJson>(value.f103, "f103");
+            value.f103 = {};
         if (!seen[49])
-            result = detail::missing_member<TJson>(value.f104, "f104");
+            value.f104 = 255;
         if (!seen[50])
-            result = detail::missing_member<TJson>(value.f105, "f105");
+            value.f105 = std::nullopt;
         if (!seen[51])
-            result = detail::missing_member<TJson>(value.f106, "f106");
+            value.f106 = {};
         if (!seen[52])
-            result = detail::missing_member<TJson>(value.f107, "f107");
+            value.f107 = '!';
         if (!seen[53])
-            result = detail::missing_member<TJson>(value.f108, "f108");
+            value.f108 = std::nullopt;
         if (!seen[54])
-            result = detail::missing_member<TJson>(value.f109, "f109");
+            value.f109 = {};
         if (!seen[55])
-            result = detail::missing_member<TJson>(value.f110, "f110");
+            value.f110 = static_cast<wchar_t>(0x444);
         if (!seen[56])
-            result = detail::missing_member<TJson>(value.f111, "f111");
+            value.f111 = std::nullopt;
         if (!seen[57])
-            result = detail::missing_member<TJson>(value.f112, "f112");
+            value.f112 = {};
         if (!seen[58])
-            result = detail::missing_member<TJson>(value.f113, "f113");
+            value.f113 = 127;
         if (!seen[59])
-            result = detail::missing_member<TJson>(value.f114, "f114");
+            value.f114 = std::nullopt;
         if (!seen[60])
-            result = detail::missing_member<TJson>(value.f115, "f115");
+            value.f115 = {};
         if (!seen[61])
-            result = detail::missing_member<TJson>(value.f116, "f116");
+            value.f116 = 255;
         if (!seen[62])
-            result = detail::missing_member<TJson>(value.f117, "f117");
+            value.f117 = std::nullopt;
         if (!seen[63])
-            result = detail::missing_member<TJson>(value.f118, "f118");
+            value.f118 = {};
         if (!seen[64])
-            result = detail::missing_member<TJson>(value.f119, "f119");
+            value.f119 = 32767;
         if (!seen[65])
-            result = detail::missing_member<TJson>(value.f120, "f120");
+            value.f120 = std::nullopt;
         if (!seen[66])
-            result = detail::missing_member<TJson>(value.f121, "f121");
+            value.f121 = {};
         if (!seen[67])
-            result = detail::missing_member<TJson>(value.f122, "f122");
+            value.f122 = 65535;
         if (!seen[68])
-            result = detail::missing_member<TJson>(value.f123, "f123");
+            value.f123 = std::nullopt;
         if (!seen[69])
-            result = detail::missing_member<TJson>(value.f124, "f124");
+            value.f124 = {};
         if (!seen[70])
-            result = detail::missing_member<TJson>(value.f125, "f125");
+            value.f125 = 2147483647;
         if (!seen[71])
-            result = detail::missing_member<TJson>(value.f126, "f126");
+            value.f126 = std::nullopt;
         if (!seen[72])
-            result = detail::missing_member<TJson>(value.f127, "f127");
+            value.f127 = {};
         if (!seen[73])
-            result = detail::missing_member<TJson>(value.f128, "f128");
+            value.f128 = 4294967295u;
         if (!seen[74])
-            result = detail::missing_member<TJson>(value.f129, "f129");
+            value.f129 = std::nullopt;
         if (!seen[75])
-            result = detail::missing_member<TJson>(value.f130, "f130");
+            value.f130 = {};
         if (!seen[76])
-            result = detail::missing_member<TJson>(value.f131, "f131");
+            value.f131 = INT64_C(9223372036854775807);
         if (!seen[77])
-            result = detail::missing_member<TJson>(value.f132, "f132");
+            value.f132 = std::nullopt;
         if (!seen[78])
-            result = detail::missing_member<TJson>(value.f133, "f133");
+            value.f133 = {};
         if (!seen[79])
-            result = detail::missing_member<TJson>(value.f134, "f134");
+            value.f134 = UINT64_C(18446744073709551615);
         if (!seen[80])
-            result = detail::missing_member<TJson>(value.f135, "f135");
+            value.f135 = std::nullopt;
         if (!seen[81])
-            result = detail::missing_member<TJson>(value.f136, "f136");
+            value.f136 = {};
         if (!seen[82])
-            result = detail::missing_member<TJson>(value.f137, "f137");
+            value.f137 = 123.456f;
         if (!seen[83])
-            result = detail::missing_member<TJson>(value.f138, "f138");
+            value.f138 = std::nullopt;
         if (!seen[84])
-            result = detail::missing_member<TJson>(value.f139, "f139");
+            value.f139 = {};
         if (!seen[85])
-            result = detail::missing_member<TJson>(value.f140, "f140");
+            value.f140 = -123.456e+123;
         if (!seen[86])
-            result = detail::missing_member<TJson>(value.f141, "f141");
+            value.f141 = std::nullopt;
         if (!seen[87])
-            result = detail::missing_member<TJson>(value.f142, "f142");
+            value.f142 = {};
         if (!seen[88])
-            result = detail::missing_member<TJson>(value.f143, "f143");
+            value.f143 = FBE::decimal_t("123456.123456");
         if (!seen[89])
-            result = detail::missing_member<TJson>(value.f144, "f144");
+            value.f144 = std::nullopt;
         if (!seen[90])
-            result = detail::missing_member<TJson>(value.f145, "f145");
+            value.f145 = {};
         if (!seen[91])
-            result = detail::missing_member<TJson>(value.f146, "f146");
+            value.f146 = "Initial string!";
         if (!seen[92])
-            result = detail::missing_member<TJson>(value.f147, "f147");
+            value.f147 = std::nullopt;
         if (!seen[93])
-            result = detail::missing_member<TJson>(value.f148, "f148");
+            value.f148 = {};
         if (!seen[94])
-            result = detail::missing_member<TJson>(value.f149, "f149");
+            value.f149 = FBE::utc();
         if (!seen[95])
-            result = detail::missing_member<TJson>(value.f150, "f150");
+            value.f150 = std::nullopt;
         if (!seen[96])
-            result = detail::missing_member<TJson>(value.f151, "f151");
+            value.f151 = {};
         if (!seen[97])
-            result = detail::missing_member<TJson>(value.f152, "f152");
+            value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
         if (!seen[98])
-            result = detail::missing_member<TJson>(value.f153, "f153");
+            value.f153 = std::nullopt;
         if (!seen[99])
-            result = detail::missing_member<TJson>(value.f154, "f154");
+            value.f154 = {};
         if (!seen[100])
-            result = detail::missing_member<TJson>(value.f155, "f155");
+            value.f155 = std::nullopt;
         if (!seen[101])
-            result = detail::missing_member<TJson>(value.f156, "f156");
+            value.f156 = {};
         if (!seen[102])
-            result = detail::missing_member<TJson>(value.f157, "f157");
+            value.f157 = std::nullopt;
         if (!seen[103])
-            result = detail::missing_member<TJson>(value.f158, "f158");
+            value.f158 = {};
         if (!seen[104])
-            result = detail::missing_member<TJson>(value.f159, "f159");
+            value.f159 = std::nullopt;
         if (!seen[105])
-            result = detail::missing_member<TJson>(value.f160, "f160");
+            value.f160 = {};
         if (!seen[106])
-            result = detail::missing_member<TJson>(value.f161, "f161");
+            value.f161 = std::nullopt;
         if (!seen[107])
-            result = detail::missing_member<TJson>(value.f162, "f162");
+            value.f162 = {};
         if (!seen[108])
-            result = detail::missing_member<TJson>(value.f163, "f163");
+            value.f163 = std::nullopt;
         if (!seen[109])
-            result = detail::missing_member<TJson>(value.f164, "f164");
+            value.f164 = {};
         if (!seen[110])
-            result = detail::missing_member<TJson>(value.f165, "f165");
+            value.f165 = std::nullopt;
         if (!seen[111])
-            result = detail::missing_member<TJson>(value.f1000, "f1000");
+            value.f1000 = {};
         if (!seen[112])
-            result = detail::missing_member<TJson>(value.f1001, "f1001");
+            value.f1001 = {};
         if (!seen[113])
-            result = detail::missing_member<TJson>(value.f1002, "f1002");
+            value.f1002 = ::test::EnumTyped::ENUM_VALUE_2;
         if (!seen[114])
-            result = detail::missing_member<TJson>(value.f1003, "f1003");
+            value.f1003 = std::nullopt;
         if (!seen[115])
-            result = detail::missing_member<TJson>(value.f1004, "f1004");
+            value.f1004 = {};
         if (!seen[116])
-            result = detail::missing_member<TJson>(value.f1005, "f1005");
+            value.f1005 = {};
         if (!seen[117])
-            result = detail::missing_member<TJson>(value.f1006, "f1006");
+            value.f1006 = ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6;
         if (!seen[118])
-            result = detail::missing_member<TJson>(value.f1007, "f1007");
+            value.f1007 = std::nullopt;
         if (!seen[119])
-            result = detail::missing_member<TJson>(value.f1008, "f1008");
+        {
+            value.f1008 = {};
+            defaults += 281;
+        }
         if (!seen[120])
-            result = detail::missing_member<TJson>(value.f1009, "f1009");
+            value.f1009 = {};
         if (!seen[121])
-            result = detail::missing_member<TJson>(value.f1010, "f1010");
+        {
+            value.f1010 = {};
+            defaults += 347;
+        }
         if (!seen[122])
-            result = detail::missing_member<TJson>(value.f1011, "f1011");
-        return result;
+            value.f1011 = std::nullopt;
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -1281,17 +1332,20 @@ struct ValueWriter<TWriter, ::test::StructBytes>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructBytes>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 6;
+
     static bool from_json(const TJson& json, ::test::StructBytes& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructBytes"))
+        if (!detail::enter_struct(level, json, "test.StructBytes", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructBytes");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructBytes& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3"};
@@ -1315,13 +1369,15 @@ struct ValueReader<TJson, ::test::StructBytes>
                 case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = std::nullopt;
         return result;
     }
 };
@@ -1363,17 +1419,20 @@ struct ValueWriter<TWriter, ::test::StructArray>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructArray>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 36;
+
     static bool from_json(const TJson& json, ::test::StructArray& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructArray"))
+        if (!detail::enter_struct(level, json, "test.StructArray", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructArray");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructArray& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
@@ -1404,28 +1463,34 @@ struct ValueReader<TJson, ::test::StructArray>
                 case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = {};
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+        {
+            value.f9 = {};
+            defaults += 562;
+        }
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f10, "f10");
-        return result;
+            value.f10 = {};
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -1466,17 +1531,20 @@ struct ValueWriter<TWriter, ::test::StructVector>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructVector>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 40;
+
     static bool from_json(const TJson& json, ::test::StructVector& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructVector"))
+        if (!detail::enter_struct(level, json, "test.StructVector", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructVector");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructVector& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
@@ -1507,27 +1575,29 @@ struct ValueReader<TJson, ::test::StructVector>
                 case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = {};
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+            value.f9 = {};
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f10, "f10");
+            value.f10 = {};
         return result;
     }
 };
@@ -1569,17 +1639,20 @@ struct ValueWriter<TWriter, ::test::StructList>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructList>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 40;
+
     static bool from_json(const TJson& json, ::test::StructList& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructList"))
+        if (!detail::enter_struct(level, json, "test.StructList", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructList");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructList& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
@@ -1610,27 +1683,29 @@ struct ValueReader<TJson, ::test::StructList>
                 case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = {};
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+            value.f9 = {};
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f10, "f10");
+            value.f10 = {};
         return result;
     }
 };
@@ -1660,17 +1735,20 @@ struct ValueWriter<TWriter, ::test::StructSet>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructSet>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 16;
+
     static bool from_json(const TJson& json, ::test::StructSet& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructSet"))
+        if (!detail::enter_struct(level, json, "test.StructSet", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructSet");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructSet& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4"};
@@ -1695,15 +1773,17 @@ struct ValueReader<TJson, ::test::StructSet>
                 case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = {};
         return result;
     }
 };
@@ -1745,17 +1825,20 @@ struct ValueWriter<TWriter, ::test::StructMap>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructMap>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 40;
+
     static bool from_json(const TJson& json, ::test::StructMap& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructMap"))
+        if (!detail::enter_struct(level, json, "test.StructMap", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructMap");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructMap& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
@@ -1786,27 +1869,29 @@ struct ValueReader<TJson, ::test::StructMap>
                 case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = {};
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+            value.f9 = {};
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f10, "f10");
+            value.f10 = {};
         return result;
     }
 };
@@ -1848,17 +1933,20 @@ struct ValueWriter<TWriter, ::test::StructHash>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructHash>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 40;
+
     static bool from_json(const TJson& json, ::test::StructHash& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructHash"))
+        if (!detail::enter_struct(level, json, "test.StructHash", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructHash");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructHash& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
@@ -1889,27 +1977,29 @@ struct ValueReader<TJson, ::test::StructHash>
                 case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = {};
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = {};
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+            value.f9 = {};
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f10, "f10");
+            value.f10 = {};
         return result;
     }
 };
@@ -1935,17 +2025,20 @@ struct ValueWriter<TWriter, ::test::StructHashEx>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructHashEx>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 8;
+
     static bool from_json(const TJson& json, ::test::StructHashEx& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructHashEx"))
+        if (!detail::enter_struct(level, json, "test.StructHashEx", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructHashEx");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::test::StructHashEx& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2"};
@@ -1968,11 +2061,13 @@ struct ValueReader<TJson, ::test::StructHashEx>
                 case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = {};
         return result;
     }
 };
@@ -1994,17 +2089,20 @@ struct ValueWriter<TWriter, ::test::StructEmpty>
 template <class TJson>
 struct ValueReader<TJson, ::test::StructEmpty>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
     static bool from_json(const TJson& json, ::test::StructEmpty& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructEmpty"))
+        if (!detail::enter_struct(level, json, "test.StructEmpty", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "test.StructEmpty");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& /*json*/, ::test::StructEmpty& /*value*/)
     {
         return true;

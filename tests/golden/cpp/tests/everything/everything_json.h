@@ -34,17 +34,20 @@ struct ValueWriter<TWriter, ::everything::Counted>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Counted>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
     static bool from_json(const TJson& json, ::everything::Counted& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Counted"))
+        if (!detail::enter_struct(level, json, "everything.Counted", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Counted");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Counted& value)
     {
         static constexpr std::string_view names[] = {"a"};
@@ -66,9 +69,11 @@ struct ValueReader<TJson, ::everything::Counted>
                 case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.a, "a");
+            value.a = {};
         return result;
     }
 };
@@ -92,17 +97,20 @@ struct ValueWriter<TWriter, ::everything::Shifted>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Shifted>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
     static bool from_json(const TJson& json, ::everything::Shifted& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Shifted"))
+        if (!detail::enter_struct(level, json, "everything.Shifted", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Shifted");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Shifted& value)
     {
         static constexpr std::string_view names[] = {"a"};
@@ -124,9 +132,11 @@ struct ValueReader<TJson, ::everything::Shifted>
                 case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.a, "a");
+            value.a = {};
         return result;
     }
 };
@@ -150,17 +160,20 @@ struct ValueWriter<TWriter, ::everything::AfterShift>
 template <class TJson>
 struct ValueReader<TJson, ::everything::AfterShift>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
     static bool from_json(const TJson& json, ::everything::AfterShift& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.AfterShift"))
+        if (!detail::enter_struct(level, json, "everything.AfterShift", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.AfterShift");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::AfterShift& value)
     {
         static constexpr std::string_view names[] = {"a"};
@@ -182,9 +195,11 @@ struct ValueReader<TJson, ::everything::AfterShift>
                 case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.a, "a");
+            value.a = {};
         return result;
     }
 };
@@ -208,17 +223,20 @@ struct ValueWriter<TWriter, ::everything::Fixed>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Fixed>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
     static bool from_json(const TJson& json, ::everything::Fixed& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Fixed"))
+        if (!detail::enter_struct(level, json, "everything.Fixed", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Fixed");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Fixed& value)
     {
         static constexpr std::string_view names[] = {"a"};
@@ -240,9 +258,11 @@ struct ValueReader<TJson, ::everything::Fixed>
                 case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.a, "a");
+            value.a = {};
         return result;
     }
 };
@@ -268,17 +288,20 @@ struct ValueWriter<TWriter, ::everything::Derived>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Derived>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 8;
+
     static bool from_json(const TJson& json, ::everything::Derived& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Derived"))
+        if (!detail::enter_struct(level, json, "everything.Derived", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Derived");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Derived& value)
     {
         static constexpr std::string_view names[] = {"a", "b"};
@@ -301,11 +324,13 @@ struct ValueReader<TJson, ::everything::Derived>
                 case 1: result &= detail::read_member<TJson>(it->value, value.b, "b"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.a, "a");
+            value.a = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.b, "b");
+            value.b = {};
         return result;
     }
 };
@@ -331,17 +356,20 @@ struct ValueWriter<TWriter, ::everything::ImportedBase>
 template <class TJson>
 struct ValueReader<TJson, ::everything::ImportedBase>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 16;
+
     static bool from_json(const TJson& json, ::everything::ImportedBase& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.ImportedBase"))
+        if (!detail::enter_struct(level, json, "everything.ImportedBase", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.ImportedBase");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::ImportedBase& value)
     {
         static constexpr std::string_view names[] = {"symbol", "digits", "price"};
@@ -365,13 +393,15 @@ struct ValueReader<TJson, ::everything::ImportedBase>
                 case 2: result &= detail::read_member<TJson>(it->value, value.price, "price"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.symbol, "symbol");
+            value.symbol = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.digits, "digits");
+            value.digits = 5;
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.price, "price");
+            value.price = 1.5;
         return result;
     }
 };
@@ -395,17 +425,20 @@ struct ValueWriter<TWriter, ::everything::Note>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Note>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 4;
+
     static bool from_json(const TJson& json, ::everything::Note& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Note"))
+        if (!detail::enter_struct(level, json, "everything.Note", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Note");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Note& value)
     {
         static constexpr std::string_view names[] = {"text"};
@@ -427,9 +460,11 @@ struct ValueReader<TJson, ::everything::Note>
                 case 0: result &= detail::read_member<TJson>(it->value, value.text, "text"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.text, "text");
+            value.text = "hi \"there\"\012";
         return result;
     }
 };
@@ -455,17 +490,20 @@ struct ValueWriter<TWriter, ::everything::Quiet>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Quiet>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 8;
+
     static bool from_json(const TJson& json, ::everything::Quiet& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Quiet"))
+        if (!detail::enter_struct(level, json, "everything.Quiet", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Quiet");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Quiet& value)
     {
         static constexpr std::string_view names[] = {"password", "legacy"};
@@ -488,11 +526,13 @@ struct ValueReader<TJson, ::everything::Quiet>
                 case 1: result &= detail::read_member<TJson>(it->value, value.legacy, "legacy"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.password, "password");
+            value.password = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.legacy, "legacy");
+            value.legacy = {};
         return result;
     }
 };
@@ -514,17 +554,20 @@ struct ValueWriter<TWriter, ::everything::Empty>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Empty>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
     static bool from_json(const TJson& json, ::everything::Empty& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Empty"))
+        if (!detail::enter_struct(level, json, "everything.Empty", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Empty");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& /*json*/, ::everything::Empty& /*value*/)
     {
         return true;
@@ -652,17 +695,20 @@ struct ValueWriter<TWriter, ::everything::Everything>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Everything>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 250;
+
     static bool from_json(const TJson& json, ::everything::Everything& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Everything"))
+        if (!detail::enter_struct(level, json, "everything.Everything", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Everything");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Everything& value)
     {
         static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50"};
@@ -735,112 +781,121 @@ struct ValueReader<TJson, ::everything::Everything>
                 case 51: result &= detail::read_member<TJson>(it->value, value.f50, "f50"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = 42;
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.f1, "f1");
+            value.f1 = true;
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.f2, "f2");
+            value.f2 = 255;
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.f3, "f3");
+            value.f3 = '!';
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.f4, "f4");
+            value.f4 = static_cast<wchar_t>(0x444);
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.f5, "f5");
+            value.f5 = -128;
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.f6, "f6");
+            value.f6 = 65;
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.f7, "f7");
+            value.f7 = -2;
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.f8, "f8");
+            value.f8 = 65535;
         if (!seen[9])
-            result = detail::missing_member<TJson>(value.f9, "f9");
+            value.f9 = 2147483647;
         if (!seen[10])
-            result = detail::missing_member<TJson>(value.f10, "f10");
+            value.f10 = {};
         if (!seen[11])
-            result = detail::missing_member<TJson>(value.f11, "f11");
+            value.f11 = INT64_MIN;
         if (!seen[12])
-            result = detail::missing_member<TJson>(value.f12, "f12");
+            value.f12 = UINT64_C(18446744073709551615);
         if (!seen[13])
-            result = detail::missing_member<TJson>(value.f13, "f13");
+            value.f13 = .5e3f;
         if (!seen[14])
-            result = detail::missing_member<TJson>(value.f14, "f14");
+            value.f14 = -1.;
         if (!seen[15])
-            result = detail::missing_member<TJson>(value.f15, "f15");
+            value.f15 = FBE::decimal_t("123456.123456");
         if (!seen[16])
-            result = detail::missing_member<TJson>(value.f16, "f16");
+            value.f16 = FBE::decimal_t("7");
         if (!seen[17])
-            result = detail::missing_member<TJson>(value.f17, "f17");
+            value.f17 = "text";
         if (!seen[18])
-            result = detail::missing_member<TJson>(value.f18, "f18");
+            value.f18 = UINT64_C(0);
         if (!seen[19])
-            result = detail::missing_member<TJson>(value.f19, "f19");
+            value.f19 = FBE::utc();
         if (!seen[20])
-            result = detail::missing_member<TJson>(value.f20, "f20");
+            value.f20 = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
         if (!seen[21])
-            result = detail::missing_member<TJson>(value.f21, "f21");
+            value.f21 = FBE::uuid_t::sequential();
         if (!seen[22])
-            result = detail::missing_member<TJson>(value.f22, "f22");
+            value.f22 = FBE::uuid_t::random();
         if (!seen[23])
-            result = detail::missing_member<TJson>(value.f23, "f23");
+            value.f23 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
         if (!seen[24])
-            result = detail::missing_member<TJson>(value.f24, "f24");
+            value.f24 = {};
         if (!seen[25])
-            result = detail::missing_member<TJson>(value.f25, "f25");
+            value.f25 = ::everything::EByte::c;
         if (!seen[26])
-            result = detail::missing_member<TJson>(value.f26, "f26");
+            value.f26 = ::market::Side::sell;
         if (!seen[27])
-            result = detail::missing_member<TJson>(value.f27, "f27");
+            value.f27 = ::everything::FByte::one | ::everything::FByte::two;
         if (!seen[28])
-            result = detail::missing_member<TJson>(value.f28, "f28");
+            value.f28 = ::everything::FUInt64::all;
         if (!seen[29])
-            result = detail::missing_member<TJson>(value.f29, "f29");
+        {
+            value.f29 = {};
+            defaults += 4;
+        }
         if (!seen[30])
-            result = detail::missing_member<TJson>(value.f30, "f30");
+        {
+            value.f30 = {};
+            defaults += 8;
+        }
         if (!seen[31])
-            result = detail::missing_member<TJson>(value.f31, "f31");
+            value.f31 = std::nullopt;
         if (!seen[32])
-            result = detail::missing_member<TJson>(value.f32, "f32");
+            value.f32 = 5;
         if (!seen[33])
-            result = detail::missing_member<TJson>(value.f33, "f33");
+            value.f33 = {};
         if (!seen[34])
-            result = detail::missing_member<TJson>(value.f34, "f34");
+            value.f34 = ::everything::EByte::b;
         if (!seen[35])
-            result = detail::missing_member<TJson>(value.f35, "f35");
+            value.f35 = {};
         if (!seen[36])
-            result = detail::missing_member<TJson>(value.f36, "f36");
+            value.f36 = {};
         if (!seen[37])
-            result = detail::missing_member<TJson>(value.f37, "f37");
+            value.f37 = {};
         if (!seen[38])
-            result = detail::missing_member<TJson>(value.f38, "f38");
+            value.f38 = {};
         if (!seen[39])
-            result = detail::missing_member<TJson>(value.f39, "f39");
+            value.f39 = {};
         if (!seen[40])
-            result = detail::missing_member<TJson>(value.f40, "f40");
+            value.f40 = {};
         if (!seen[41])
-            result = detail::missing_member<TJson>(value.f41, "f41");
+            value.f41 = {};
         if (!seen[42])
-            result = detail::missing_member<TJson>(value.f42, "f42");
+            value.f42 = {};
         if (!seen[43])
-            result = detail::missing_member<TJson>(value.f43, "f43");
+            value.f43 = {};
         if (!seen[44])
-            result = detail::missing_member<TJson>(value.f44, "f44");
+            value.f44 = {};
         if (!seen[45])
-            result = detail::missing_member<TJson>(value.f45, "f45");
+            value.f45 = {};
         if (!seen[46])
-            result = detail::missing_member<TJson>(value.f46, "f46");
+            value.f46 = {};
         if (!seen[47])
-            result = detail::missing_member<TJson>(value.f47, "f47");
+            value.f47 = {};
         if (!seen[48])
-            result = detail::missing_member<TJson>(value.f47Reset, "f47Reset");
+            value.f47Reset = {};
         if (!seen[49])
-            result = detail::missing_member<TJson>(value.f48, "f48");
+            value.f48 = UINT64_C(0);
         if (!seen[50])
-            result = detail::missing_member<TJson>(value.f49, "f49");
+            value.f49 = {};
         if (!seen[51])
-            result = detail::missing_member<TJson>(value.f50, "f50");
-        return result;
+            value.f50 = {};
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -865,17 +920,20 @@ struct ValueWriter<TWriter, ::everything::PlaceOrder>
 template <class TJson>
 struct ValueReader<TJson, ::everything::PlaceOrder>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 16;
+
     static bool from_json(const TJson& json, ::everything::PlaceOrder& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.PlaceOrder"))
+        if (!detail::enter_struct(level, json, "everything.PlaceOrder", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.PlaceOrder");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::PlaceOrder& value)
     {
         static constexpr std::string_view names[] = {"id", "instrument"};
@@ -898,12 +956,18 @@ struct ValueReader<TJson, ::everything::PlaceOrder>
                 case 1: result &= detail::read_member<TJson>(it->value, value.instrument, "instrument"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
+        uint64_t defaults = 0;
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = FBE::uuid_t::sequential();
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.instrument, "instrument");
-        return result;
+        {
+            value.instrument = {};
+            defaults += 8;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };
 
@@ -926,17 +990,20 @@ struct ValueWriter<TWriter, ::everything::Accepted>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Accepted>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 16;
+
     static bool from_json(const TJson& json, ::everything::Accepted& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Accepted"))
+        if (!detail::enter_struct(level, json, "everything.Accepted", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Accepted");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Accepted& value)
     {
         static constexpr std::string_view names[] = {"id"};
@@ -958,9 +1025,11 @@ struct ValueReader<TJson, ::everything::Accepted>
                 case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = FBE::uuid_t::sequential();
         return result;
     }
 };
@@ -986,17 +1055,20 @@ struct ValueWriter<TWriter, ::everything::Rejected>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Rejected>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 20;
+
     static bool from_json(const TJson& json, ::everything::Rejected& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Rejected"))
+        if (!detail::enter_struct(level, json, "everything.Rejected", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Rejected");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Rejected& value)
     {
         static constexpr std::string_view names[] = {"id", "reason"};
@@ -1019,11 +1091,13 @@ struct ValueReader<TJson, ::everything::Rejected>
                 case 1: result &= detail::read_member<TJson>(it->value, value.reason, "reason"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = FBE::uuid_t::sequential();
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.reason, "reason");
+            value.reason = {};
         return result;
     }
 };
@@ -1047,17 +1121,20 @@ struct ValueWriter<TWriter, ::everything::Ping>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Ping>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 8;
+
     static bool from_json(const TJson& json, ::everything::Ping& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Ping"))
+        if (!detail::enter_struct(level, json, "everything.Ping", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Ping");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Ping& value)
     {
         static constexpr std::string_view names[] = {"sequence"};
@@ -1079,9 +1156,11 @@ struct ValueReader<TJson, ::everything::Ping>
                 case 0: result &= detail::read_member<TJson>(it->value, value.sequence, "sequence"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.sequence, "sequence");
+            value.sequence = {};
         return result;
     }
 };
@@ -1109,17 +1188,20 @@ struct ValueWriter<TWriter, ::everything::FixedKeywords>
 template <class TJson>
 struct ValueReader<TJson, ::everything::FixedKeywords>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 9;
+
     static bool from_json(const TJson& json, ::everything::FixedKeywords& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.FixedKeywords"))
+        if (!detail::enter_struct(level, json, "everything.FixedKeywords", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.FixedKeywords");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::FixedKeywords& value)
     {
         static constexpr std::string_view names[] = {"new", "swap", "default"};
@@ -1143,13 +1225,15 @@ struct ValueReader<TJson, ::everything::FixedKeywords>
                 case 2: result &= detail::read_member<TJson>(it->value, value.default_, "default"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.new_, "new");
+            value.new_ = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.swap_, "swap");
+            value.swap_ = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.default_, "default");
+            value.default_ = {};
         return result;
     }
 };
@@ -1189,17 +1273,20 @@ struct ValueWriter<TWriter, ::everything::Keywords>
 template <class TJson>
 struct ValueReader<TJson, ::everything::Keywords>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 30;
+
     static bool from_json(const TJson& json, ::everything::Keywords& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Keywords"))
+        if (!detail::enter_struct(level, json, "everything.Keywords", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "everything.Keywords");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Keywords& value)
     {
         static constexpr std::string_view names[] = {"new", "class", "default", "swap", "from", "None", "NULL", "operator", "this"};
@@ -1229,25 +1316,27 @@ struct ValueReader<TJson, ::everything::Keywords>
                 case 8: result &= detail::read_member<TJson>(it->value, value.this_, "this"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.new_, "new");
+            value.new_ = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.class_, "class");
+            value.class_ = {};
         if (!seen[2])
-            result = detail::missing_member<TJson>(value.default_, "default");
+            value.default_ = ::everything::Reserved::delete_;
         if (!seen[3])
-            result = detail::missing_member<TJson>(value.swap_, "swap");
+            value.swap_ = {};
         if (!seen[4])
-            result = detail::missing_member<TJson>(value.from, "from");
+            value.from = {};
         if (!seen[5])
-            result = detail::missing_member<TJson>(value.None, "None");
+            value.None = {};
         if (!seen[6])
-            result = detail::missing_member<TJson>(value.NULL_, "NULL");
+            value.NULL_ = {};
         if (!seen[7])
-            result = detail::missing_member<TJson>(value.operator_, "operator");
+            value.operator_ = {};
         if (!seen[8])
-            result = detail::missing_member<TJson>(value.this_, "this");
+            value.this_ = {};
         return result;
     }
 };

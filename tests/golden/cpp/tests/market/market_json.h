@@ -32,17 +32,20 @@ struct ValueWriter<TWriter, ::market::Instrument>
 template <class TJson>
 struct ValueReader<TJson, ::market::Instrument>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 8;
+
     static bool from_json(const TJson& json, ::market::Instrument& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "market.Instrument"))
+        if (!detail::enter_struct(level, json, "market.Instrument", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "market.Instrument");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::market::Instrument& value)
     {
         static constexpr std::string_view names[] = {"symbol", "digits"};
@@ -65,11 +68,13 @@ struct ValueReader<TJson, ::market::Instrument>
                 case 1: result &= detail::read_member<TJson>(it->value, value.digits, "digits"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.symbol, "symbol");
+            value.symbol = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.digits, "digits");
+            value.digits = 5;
         return result;
     }
 };
@@ -95,17 +100,20 @@ struct ValueWriter<TWriter, ::market::Failure>
 template <class TJson>
 struct ValueReader<TJson, ::market::Failure>
 {
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 20;
+
     static bool from_json(const TJson& json, ::market::Failure& value)
     {
         const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "market.Failure"))
+        if (!detail::enter_struct(level, json, "market.Failure", cost))
             return false;
         return detail::leave_struct(level, read_members(json, value), "market.Failure");
     }
 
     //! The members (inherited ones first) of an object checked by from_json, in one pass:
     //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member is reported missing.
+    //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::market::Failure& value)
     {
         static constexpr std::string_view names[] = {"id", "reason"};
@@ -128,11 +136,13 @@ struct ValueReader<TJson, ::market::Failure>
                 case 1: result &= detail::read_member<TJson>(it->value, value.reason, "reason"); break;
                 default: break;
             }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
         }
         if (!seen[0])
-            result = detail::missing_member<TJson>(value.id, "id");
+            value.id = {};
         if (!seen[1])
-            result = detail::missing_member<TJson>(value.reason, "reason");
+            value.reason = {};
         return result;
     }
 };
