@@ -75,3 +75,25 @@ func CompareUUID(a, b UUID) int { return bytes.Compare(a[:], b[:]) }
 
 // CompareDecimal orders decimals by value (as the original's doubles).
 func CompareDecimal(a, b Decimal) int { return cmp.Compare(a.Float64(), b.Float64()) }
+
+// HasDuplicate reports whether s holds an element twice (a set read from a buffer must not).
+func HasDuplicate[T comparable](s []T) bool {
+	if len(s) <= 16 {
+		for i := range s {
+			for j := i + 1; j < len(s); j++ {
+				if s[i] == s[j] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[T]struct{}, len(s))
+	for _, x := range s {
+		if _, dup := seen[x]; dup {
+			return true
+		}
+		seen[x] = struct{}{}
+	}
+	return false
+}

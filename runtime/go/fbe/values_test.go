@@ -88,3 +88,17 @@ func TestTimestamp(t *testing.T) {
 		t.Errorf("round trip through time.Time: %v", ts.Time())
 	}
 }
+
+func TestHasDuplicate(t *testing.T) {
+	long := make([]int, 40)
+	for i := range long {
+		long[i] = i
+	}
+	if HasDuplicate([]int{1, 2, 3}) || HasDuplicate(long) || HasDuplicate([]string(nil)) {
+		t.Error("a duplicate found where there is none")
+	}
+	long[39] = 7
+	if !HasDuplicate([]int{1, 2, 1}) || !HasDuplicate(long) {
+		t.Error("a duplicate missed")
+	}
+}

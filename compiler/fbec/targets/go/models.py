@@ -146,6 +146,10 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
         with w.block(f"for {i} := range {n} {{", "}"):
             read_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{dst}[{i}]", field, names,
                        [f"r.UnwindIndex({i})", *unwind])
+        if t.kind == "set" and c.comparable(t.element):
+            with w.block(f"if {c.rt('HasDuplicate')}({dst}) {{", "}"):
+                w.line(f'r.DuplicateKey("{field}", {e}-4)')
+                w.line("return")
     else:
         item = t.key.size + t.value.size
         cost = ir.element_cost(t.key) + ir.element_cost(t.value)
@@ -257,6 +261,10 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
         w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
         with w.block(f"for {i} := range {n} {{", "}"):
             final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
+        if t.kind == "set" and c.comparable(t.element):
+            with w.block(f"if {c.rt('HasDuplicate')}({dst}) {{", "}"):
+                w.line(f'r.DuplicateKey("{field}", r.Pos)')
+                w.line("return")
     else:
         item = t.key.final_min_size + t.value.final_min_size
         cost = ir.element_cost(t.key) + ir.element_cost(t.value)

@@ -7303,6 +7303,10 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 	for i11 := range n10 {
 		v.F1[i11] = r.U8(e9 + i11*1)
 	}
+	if fbe.HasDuplicate(v.F1) {
+		r.DuplicateKey("f1", e9-4)
+		return
+	}
 	if n < 16 {
 		return
 	}
@@ -7311,6 +7315,10 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 	for i14 := range n13 {
 		v.F2[i14] = EnumSimple(r.I32(e12 + i14*4))
 	}
+	if fbe.HasDuplicate(v.F2) {
+		r.DuplicateKey("f2", e12-4)
+		return
+	}
 	if n < 20 {
 		return
 	}
@@ -7318,6 +7326,10 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 	v.F3 = fbe.Resize(v.F3, n16)
 	for i17 := range n16 {
 		v.F3[i17] = FlagsSimple(r.I32(e15 + i17*4))
+	}
+	if fbe.HasDuplicate(v.F3) {
+		r.DuplicateKey("f3", e15-4)
+		return
 	}
 	if n < 24 {
 		return
@@ -7402,6 +7414,10 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 			v.F1[i26] = r.U8(p27)
 		}
 	}
+	if fbe.HasDuplicate(v.F1) {
+		r.DuplicateKey("f1", r.Pos)
+		return
+	}
 	n28 := r.FinalCount(4, 4, "f2")
 	v.F2 = fbe.Resize(v.F2, n28)
 	for i29 := range n28 {
@@ -7409,12 +7425,20 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 			v.F2[i29] = EnumSimple(r.I32(p30))
 		}
 	}
+	if fbe.HasDuplicate(v.F2) {
+		r.DuplicateKey("f2", r.Pos)
+		return
+	}
 	n31 := r.FinalCount(4, 4, "f3")
 	v.F3 = fbe.Resize(v.F3, n31)
 	for i32 := range n31 {
 		if p33 := r.Fixed(4, "f3"); p33 >= 0 {
 			v.F3[i32] = FlagsSimple(r.I32(p33))
 		}
+	}
+	if fbe.HasDuplicate(v.F3) {
+		r.DuplicateKey("f3", r.Pos)
+		return
 	}
 	n34 := r.FinalCount(281, 0, "f4")
 	v.F4 = fbe.Resize(v.F4, n34)

@@ -1875,6 +1875,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	for i68 := range n67 {
 		v.F41[i68] = r.I64(e66 + i68*8)
 	}
+	if fbe.HasDuplicate(v.F41) {
+		r.DuplicateKey("f41", e66-4)
+		return
+	}
 	if n < 267 {
 		return
 	}
@@ -2391,6 +2395,10 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		if p160 := r.Fixed(8, "f41"); p160 >= 0 {
 			v.F41[i159] = r.I64(p160)
 		}
+	}
+	if fbe.HasDuplicate(v.F41) {
+		r.DuplicateKey("f41", r.Pos)
+		return
 	}
 	n161 := r.FinalCount(8, 0, "f42")
 	v.F42 = fbe.Resize(v.F42, n161)
