@@ -12,10 +12,10 @@
 namespace {
 
 template <typename T>
-void read_json(const rapidjson::Document& json)
+void read_json(const rapidjson::Document& json, std::size_t text_size)
 {
     T value{};
-    FBE::JSON::from_json(json, value);
+    FBE::JSON::from_json(json, value, FBE::Limits(), text_size); // with the decode budget (docs/limits.md 3)
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
     FBE::JSON::to_json(writer, value);
@@ -29,13 +29,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         return 0;
     const uint8_t selector = data[0];
     rapidjson::Document json;
-    if (!FBE::JSON::parse(json, std::string_view(reinterpret_cast<const char*>(data + 1), size - 1)))
+    const std::size_t text_size = size - 1;
+    if (!FBE::JSON::parse(json, std::string_view(reinterpret_cast<const char*>(data + 1), text_size)))
         return 0;
     switch (selector % 4) {
-        case 0: read_json<::proto::Account>(json); break;
-        case 1: read_json<::test::StructNested>(json); break;
-        case 2: read_json<::test::StructMap>(json); break;
-        default: read_json<::test::StructHashEx>(json); break;
+        case 0: read_json<::proto::Account>(json, text_size); break;
+        case 1: read_json<::test::StructNested>(json, text_size); break;
+        case 2: read_json<::test::StructMap>(json, text_size); break;
+        default: read_json<::test::StructHashEx>(json, text_size); break;
     }
     return 0;
 }
