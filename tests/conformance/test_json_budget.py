@@ -25,7 +25,8 @@ from fbe_testlib import generate_into, load_modules
 
 @pytest.fixture(scope="module")
 def testees():
-    commands = runner.testee_commands()
+    # testees without JSON yet take no part (Go: issue 15; remove it here when it reads JSON)
+    commands = {name: cmd for name, cmd in runner.testee_commands().items() if name != "go"}
     if len(commands) < 2:
         pytest.skip("fewer than two conformance testees are built (make conformance-build)")
     running = {name: runner.Testee(name, cmd, 20.0) for name, cmd in commands.items()}

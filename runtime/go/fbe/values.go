@@ -97,3 +97,30 @@ func HasDuplicate[T comparable](s []T) bool {
 	}
 	return false
 }
+
+// HasDuplicateKey reports whether two elements of s have the same key (a set of structs read from
+// a buffer holds each [key] once); key is the generated (*T).FBEKey.
+func HasDuplicateKey[T any, C comparable](s []T, key func(*T) C) bool {
+	seen := make(map[C]struct{}, len(s))
+	for i := range s {
+		k := key(&s[i])
+		if _, dup := seen[k]; dup {
+			return true
+		}
+		seen[k] = struct{}{}
+	}
+	return false
+}
+
+// HasDuplicatePairKey is HasDuplicateKey of the keys of a map held as pairs (struct keys).
+func HasDuplicatePairKey[K, V any, C comparable](s []Pair[K, V], key func(*K) C) bool {
+	seen := make(map[C]struct{}, len(s))
+	for i := range s {
+		k := key(&s[i].Key)
+		if _, dup := seen[k]; dup {
+			return true
+		}
+		seen[k] = struct{}{}
+	}
+	return false
+}

@@ -30,7 +30,7 @@ GO_RESERVED = ReservedNames({
     "print", "println", "complex", "real", "imag", "close", "min", "max", "clear",
 })
 # Members of generated structs: a field whose exported name is one of them gets a trailing underscore.
-STRUCT_MEMBERS = frozenset({"Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead",
+STRUCT_MEMBERS = frozenset({"FBEKey", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead",
                             "MarshalFinal", "UnmarshalFinal", "AppendFinal", "ReadFinal", "FBEWriteFinal",
                             "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "String", "TypeID"})
 
@@ -73,6 +73,14 @@ class Context:
         if pkg == self.package.name:
             return exported(name)
         return self.imports.attr(f"{GO_MODULE}/{pkg}", exported(name), package_name(pkg))
+
+    def keyed(self, t: ir.Type) -> bool:
+        """Whether t is a struct with [key] fields Go can compare (it gets FBEKey, docs/go.md)."""
+        if not isinstance(t, ir.StructRef):
+            return False
+        s = self.schema.struct(t.name)
+        fields = [f for f in s.all_fields if f.name in s.keys]
+        return bool(fields) and all(self.comparable(f.type) for f in fields)
 
     def comparable(self, t: ir.Type) -> bool:
         """Whether a Go map can be keyed by the type (bytes and structs cannot)."""
@@ -204,6 +212,17 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
     with w.block(f"func ({name}) TypeID() uint32 {{", "}"):
         w.line(f"return {s.type_id}")
     w.blank()
+    if c.keyed(s.ref()):
+        keys = [f for f in s.all_fields if f.name in s.keys]
+        w.line("// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.")
+        if len(keys) == 1:
+            with w.block(f"func (v *{name}) FBEKey() {c.type(keys[0].type)} {{", "}"):
+                w.line(f"return v.{field_name(keys[0])}")
+        else:
+            shape = "struct{ " + "; ".join(f"K{i} {c.type(f.type)}" for i, f in enumerate(keys)) + " }"
+            with w.block(f"func (v *{name}) FBEKey() {shape} {{", "}"):
+                w.line(f"return {shape}{{" + ", ".join(f"v.{field_name(f)}" for f in keys) + "}")
+        w.blank()
     w.line(f"// New{name} is a new {name} with the schema's defaults.")
     with w.block(f"func New{name}() *{name} {{", "}"):
         w.line(f"v := new({name})")

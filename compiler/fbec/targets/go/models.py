@@ -100,6 +100,27 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
                 write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{value}[{i}].Value", names)
 
 
+def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, field: str, pos: str) -> None:
+    """Refuse a set read with an element twice, or a map held as pairs with a key twice
+    (docs/limits.md: no reader keeps "the first" or "the last"); a Go map checks as it is filled."""
+    if isinstance(t, ir.Sequence):
+        if t.kind != "set":
+            return
+        if c.comparable(t.element):
+            test = f"{c.rt('HasDuplicate')}({dst})"
+        elif c.keyed(t.element):
+            test = f"{c.rt('HasDuplicateKey')}({dst}, (*{c.type(t.element)}).FBEKey)"
+        else:
+            return
+    elif c.keyed(t.key):
+        test = f"{c.rt('HasDuplicatePairKey')}({dst}, (*{c.type(t.key)}).FBEKey)"
+    else:
+        return
+    with w.block(f"if {test} {{", "}"):
+        w.line(f'r.DuplicateKey("{field}", {pos})')
+        w.line("return")
+
+
 def fails(w: CodeWriter, unwind: list[str]) -> None:
     """Leave the reader function when a nested value failed, naming the path on the way out."""
     with w.block("if r.Failed() {", "}"):
@@ -146,10 +167,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
         with w.block(f"for {i} := range {n} {{", "}"):
             read_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{dst}[{i}]", field, names,
                        [f"r.UnwindIndex({i})", *unwind])
-        if t.kind == "set" and c.comparable(t.element):
-            with w.block(f"if {c.rt('HasDuplicate')}({dst}) {{", "}"):
-                w.line(f'r.DuplicateKey("{field}", {e}-4)')
-                w.line("return")
+        duplicates(w, c, t, dst, field, f"{e}-4")
     else:
         item = t.key.size + t.value.size
         cost = ir.element_cost(t.key) + ir.element_cost(t.value)
@@ -177,6 +195,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
                 read_value(w, c, t.key, base, f"{e}+{i}*{item}", f"{dst}[{i}].Key", field, names, inner_unwind)
                 read_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{dst}[{i}].Value", field,
                            names, inner_unwind)
+            duplicates(w, c, t, dst, field, f"{e}-4")
 
 
 # ---------------------------------------------------------------- final
@@ -261,10 +280,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
         w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
         with w.block(f"for {i} := range {n} {{", "}"):
             final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
-        if t.kind == "set" and c.comparable(t.element):
-            with w.block(f"if {c.rt('HasDuplicate')}({dst}) {{", "}"):
-                w.line(f'r.DuplicateKey("{field}", r.Pos)')
-                w.line("return")
+        duplicates(w, c, t, dst, field, "r.Pos")
     else:
         item = t.key.final_min_size + t.value.final_min_size
         cost = ir.element_cost(t.key) + ir.element_cost(t.value)
@@ -291,6 +307,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
             with w.block(f"for {i} := range {n} {{", "}"):
                 final_read(w, c, t.key, f"{dst}[{i}].Key", field, names, inner_unwind)
                 final_read(w, c, t.value, f"{dst}[{i}].Value", field, names, inner_unwind)
+            duplicates(w, c, t, dst, field, "r.Pos")
 
 
 # ---------------------------------------------------------------- per struct

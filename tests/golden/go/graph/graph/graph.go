@@ -21,6 +21,11 @@ func (Node) TypeID() uint32 {
 	return 1
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Node) FBEKey() int32 {
+	return v.Id
+}
+
 // NewNode is a new Node with the schema's defaults.
 func NewNode() *Node {
 	v := new(Node)

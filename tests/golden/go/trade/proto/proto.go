@@ -53,6 +53,11 @@ func (Order) TypeID() uint32 {
 	return 1
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Order) FBEKey() int32 {
+	return v.Id
+}
+
 // NewOrder is a new Order with the schema's defaults.
 func NewOrder() *Order {
 	v := new(Order)
@@ -230,6 +235,11 @@ func (Balance) TypeID() uint32 {
 	return 2
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Balance) FBEKey() string {
+	return v.Currency
+}
+
 // NewBalance is a new Balance with the schema's defaults.
 func NewBalance() *Balance {
 	v := new(Balance)
@@ -369,6 +379,11 @@ type Account struct {
 // TypeID is the type id of proto.Account.
 func (Account) TypeID() uint32 {
 	return 3
+}
+
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Account) FBEKey() int32 {
+	return v.Id
 }
 
 // NewAccount is a new Account with the schema's defaults.

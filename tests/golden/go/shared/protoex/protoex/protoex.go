@@ -60,6 +60,11 @@ func (Order) TypeID() uint32 {
 	return 1
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Order) FBEKey() int32 {
+	return v.Id
+}
+
 // NewOrder is a new Order with the schema's defaults.
 func NewOrder() *Order {
 	v := new(Order)
@@ -257,6 +262,11 @@ func (Balance) TypeID() uint32 {
 	return 2
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Balance) FBEKey() string {
+	return v.Currency
+}
+
 // NewBalance is a new Balance with the schema's defaults.
 func NewBalance() *Balance {
 	v := new(Balance)
@@ -403,6 +413,11 @@ type Account struct {
 // TypeID is the type id of protoex.Account.
 func (Account) TypeID() uint32 {
 	return 3
+}
+
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Account) FBEKey() int32 {
+	return v.Id
 }
 
 // NewAccount is a new Account with the schema's defaults.

@@ -123,6 +123,11 @@ func (StructSimple) TypeID() uint32 {
 	return 110
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *StructSimple) FBEKey() int32 {
+	return v.Id
+}
+
 // NewStructSimple is a new StructSimple with the schema's defaults.
 func NewStructSimple() *StructSimple {
 	v := new(StructSimple)
@@ -814,6 +819,11 @@ type StructOptional struct {
 // TypeID is the type id of test.StructOptional.
 func (StructOptional) TypeID() uint32 {
 	return 111
+}
+
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *StructOptional) FBEKey() int32 {
+	return v.Id
 }
 
 // NewStructOptional is a new StructOptional with the schema's defaults.
@@ -3244,6 +3254,11 @@ type StructNested struct {
 // TypeID is the type id of test.StructNested.
 func (StructNested) TypeID() uint32 {
 	return 112
+}
+
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *StructNested) FBEKey() int32 {
+	return v.Id
 }
 
 // NewStructNested is a new StructNested with the schema's defaults.
@@ -7344,6 +7359,10 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
+	if fbe.HasDuplicateKey(v.F4, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f4", e18-4)
+		return
+	}
 }
 
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
@@ -7449,6 +7468,10 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 			r.Unwind("f4")
 			return
 		}
+	}
+	if fbe.HasDuplicateKey(v.F4, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f4", r.Pos)
+		return
 	}
 }
 
@@ -9094,6 +9117,10 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
+	if fbe.HasDuplicatePairKey(v.F1, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f1", e6-4)
+		return
+	}
 	if n < 16 {
 		return
 	}
@@ -9119,6 +9146,10 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F2[i11].Value = nil
 		}
+	}
+	if fbe.HasDuplicatePairKey(v.F2, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f2", e9-4)
+		return
 	}
 }
 
@@ -9196,6 +9227,10 @@ func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
 			return
 		}
 	}
+	if fbe.HasDuplicatePairKey(v.F1, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f1", r.Pos)
+		return
+	}
 	n18 := r.FinalCount(282, 1, "f2")
 	v.F2 = fbe.Resize(v.F2, n18)
 	for i19 := range n18 {
@@ -9218,6 +9253,10 @@ func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
 		} else {
 			v.F2[i19].Value = nil
 		}
+	}
+	if fbe.HasDuplicatePairKey(v.F2, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f2", r.Pos)
+		return
 	}
 }
 

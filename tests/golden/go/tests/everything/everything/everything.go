@@ -811,6 +811,11 @@ func (ImportedBase) TypeID() uint32 {
 	return 1022
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *ImportedBase) FBEKey() string {
+	return v.Symbol
+}
+
 // NewImportedBase is a new ImportedBase with the schema's defaults.
 func NewImportedBase() *ImportedBase {
 	v := new(ImportedBase)
@@ -1385,6 +1390,11 @@ func (Everything) TypeID() uint32 {
 	return 1026
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Everything) FBEKey() int32 {
+	return v.Id
+}
+
 // NewEverything is a new Everything with the schema's defaults.
 func NewEverything() *Everything {
 	v := new(Everything)
@@ -1892,6 +1902,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
+	if fbe.HasDuplicateKey(v.F42, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f42", e69-4)
+		return
+	}
 	if n < 271 {
 		return
 	}
@@ -1982,6 +1996,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 			r.Unwind("f46")
 			return
 		}
+	}
+	if fbe.HasDuplicatePairKey(v.F46, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f46", e89-4)
+		return
 	}
 	if n < 288 {
 		return
@@ -2410,6 +2428,10 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 			return
 		}
 	}
+	if fbe.HasDuplicateKey(v.F42, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f42", r.Pos)
+		return
+	}
 	n163 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
 		v.F43 = make(map[int32]string, n163)
@@ -2493,6 +2515,10 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 			return
 		}
 	}
+	if fbe.HasDuplicatePairKey(v.F46, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f46", r.Pos)
+		return
+	}
 	if r.FinalHas("f47") {
 		if v.F47 == nil {
 			v.F47 = new(int32)
@@ -2575,6 +2601,11 @@ type PlaceOrder struct {
 // TypeID is the type id of everything.PlaceOrder.
 func (PlaceOrder) TypeID() uint32 {
 	return 1027
+}
+
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *PlaceOrder) FBEKey() fbe.UUID {
+	return v.Id
 }
 
 // NewPlaceOrder is a new PlaceOrder with the schema's defaults.
@@ -2723,6 +2754,11 @@ func (Accepted) TypeID() uint32 {
 	return 1028
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Accepted) FBEKey() fbe.UUID {
+	return v.Id
+}
+
 // NewAccepted is a new Accepted with the schema's defaults.
 func NewAccepted() *Accepted {
 	v := new(Accepted)
@@ -2850,6 +2886,11 @@ type Rejected struct {
 // TypeID is the type id of everything.Rejected.
 func (Rejected) TypeID() uint32 {
 	return 1029
+}
+
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Rejected) FBEKey() fbe.UUID {
+	return v.Id
 }
 
 // NewRejected is a new Rejected with the schema's defaults.

@@ -27,6 +27,11 @@ func (Instrument) TypeID() uint32 {
 	return 501
 }
 
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Instrument) FBEKey() string {
+	return v.Symbol
+}
+
 // NewInstrument is a new Instrument with the schema's defaults.
 func NewInstrument() *Instrument {
 	v := new(Instrument)
@@ -162,6 +167,11 @@ type Failure struct {
 // TypeID is the type id of market.Failure.
 func (Failure) TypeID() uint32 {
 	return 502
+}
+
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Failure) FBEKey() fbe.UUID {
+	return v.Id
 }
 
 // NewFailure is a new Failure with the schema's defaults.
