@@ -124,3 +124,13 @@ func HasDuplicatePairKey[K, V any, C comparable](s []Pair[K, V], key func(*K) C)
 	}
 	return false
 }
+
+// Grow is s one element longer, reusing the element beyond its length when the capacity holds one
+// (a reader of struct elements grows as elements arrive, never by a count it has not read yet).
+func Grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s[:len(s)+1]
+	}
+	var zero T
+	return append(s, zero)
+}

@@ -121,6 +121,16 @@ def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str,
         w.line("return")
 
 
+def grow_or_resize(w: CodeWriter, c: Context, t: ir.Sequence, dst: str, n: str) -> None:
+    """Size a slice for n elements: scalars at once (n is bounded by the bytes left), struct
+    elements one by one as they are read (fbe.Grow): a Go struct can be much larger than the
+    bytes its slot takes, and a bad element stops the read before the rest is allocated."""
+    if isinstance(t.element, ir.StructRef):
+        w.line(f"{dst} = {dst}[:0]")
+    else:
+        w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
+
+
 def fails(w: CodeWriter, unwind: list[str]) -> None:
     """Leave the reader function when a nested value failed, naming the path on the way out."""
     with w.block("if r.Failed() {", "}"):
@@ -163,8 +173,10 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
     elif isinstance(t, ir.Sequence):
         e, n, i = names("e"), names("n"), names("i")
         w.line(f"{e}, {n} := r.Vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})")
-        w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
+        grow_or_resize(w, c, t, dst, n)
         with w.block(f"for {i} := range {n} {{", "}"):
+            if isinstance(t.element, ir.StructRef):
+                w.line(f"{dst} = {c.rt('Grow')}({dst})")
             read_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{dst}[{i}]", field, names,
                        [f"r.UnwindIndex({i})", *unwind])
         duplicates(w, c, t, dst, field, f"{e}-4")
@@ -277,8 +289,10 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
     elif isinstance(t, ir.Sequence):
         n, i = names("n"), names("i")
         w.line(f"{n} := r.FinalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})")
-        w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
+        grow_or_resize(w, c, t, dst, n)
         with w.block(f"for {i} := range {n} {{", "}"):
+            if isinstance(t.element, ir.StructRef):
+                w.line(f"{dst} = {c.rt('Grow')}({dst})")
             final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
         duplicates(w, c, t, dst, field, "r.Pos")
     else:

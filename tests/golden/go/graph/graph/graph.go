@@ -386,8 +386,9 @@ func (v *Graph) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e5, n6 := r.Vector(b, b+8, 4, 0, "nodes")
-	v.Nodes = fbe.Resize(v.Nodes, n6)
+	v.Nodes = v.Nodes[:0]
 	for i7 := range n6 {
+		v.Nodes = fbe.Grow(v.Nodes)
 		v.Nodes[i7].FBERead(r, b, e5+i7*4)
 		if r.Failed() {
 			r.UnwindIndex(i7)
@@ -399,8 +400,9 @@ func (v *Graph) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e8, n9 := r.Vector(b, b+12, 4, 0, "edges")
-	v.Edges = fbe.Resize(v.Edges, n9)
+	v.Edges = v.Edges[:0]
 	for i10 := range n9 {
+		v.Edges = fbe.Grow(v.Edges)
 		v.Edges[i10].FBERead(r, b, e8+i10*4)
 		if r.Failed() {
 			r.UnwindIndex(i10)
@@ -464,8 +466,9 @@ func (v *Graph) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	n13 := r.FinalCount(20, 0, "nodes")
-	v.Nodes = fbe.Resize(v.Nodes, n13)
+	v.Nodes = v.Nodes[:0]
 	for i14 := range n13 {
+		v.Nodes = fbe.Grow(v.Nodes)
 		v.Nodes[i14].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i14)
@@ -474,8 +477,9 @@ func (v *Graph) FBEReadFinal(r *fbe.Reader) {
 		}
 	}
 	n15 := r.FinalCount(12, 0, "edges")
-	v.Edges = fbe.Resize(v.Edges, n15)
+	v.Edges = v.Edges[:0]
 	for i16 := range n15 {
+		v.Edges = fbe.Grow(v.Edges)
 		v.Edges[i16].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i16)

@@ -75,8 +75,9 @@ func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e3, n4 := r.Vector(b, b+16, 4, 0, "children")
-	v.Children = fbe.Resize(v.Children, n4)
+	v.Children = v.Children[:0]
 	for i5 := range n4 {
+		v.Children = fbe.Grow(v.Children)
 		v.Children[i5].FBERead(r, b, e3+i5*4)
 		if r.Failed() {
 			r.UnwindIndex(i5)
@@ -146,8 +147,9 @@ func (v *Node) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Label = r.FinalString("label")
 	n8 := r.FinalCount(12, 0, "children")
-	v.Children = fbe.Resize(v.Children, n8)
+	v.Children = v.Children[:0]
 	for i9 := range n8 {
+		v.Children = fbe.Grow(v.Children)
 		v.Children[i9].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i9)

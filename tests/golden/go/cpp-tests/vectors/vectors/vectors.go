@@ -685,8 +685,9 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e13, n14 := r.Vector(b, b+8, 4, 0, "edges")
-	v.Edges = fbe.Resize(v.Edges, n14)
+	v.Edges = v.Edges[:0]
 	for i15 := range n14 {
+		v.Edges = fbe.Grow(v.Edges)
 		v.Edges[i15].FBERead(r, b, e13+i15*4)
 		if r.Failed() {
 			r.UnwindIndex(i15)
@@ -698,8 +699,9 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e16, n17 := r.Vector(b, b+12, 4, 0, "points")
-	v.Points = fbe.Resize(v.Points, n17)
+	v.Points = v.Points[:0]
 	for i18 := range n17 {
+		v.Points = fbe.Grow(v.Points)
 		v.Points[i18].FBERead(r, b, e16+i18*4)
 		if r.Failed() {
 			r.UnwindIndex(i18)
@@ -735,8 +737,9 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e28, n29 := r.Vector(b, b+28, 4, 0, "named")
-	v.Named = fbe.Resize(v.Named, n29)
+	v.Named = v.Named[:0]
 	for i30 := range n29 {
+		v.Named = fbe.Grow(v.Named)
 		v.Named[i30].FBERead(r, b, e28+i30*4)
 		if r.Failed() {
 			r.UnwindIndex(i30)
@@ -816,8 +819,9 @@ func (v *Holder) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	n37 := r.FinalCount(12, 0, "edges")
-	v.Edges = fbe.Resize(v.Edges, n37)
+	v.Edges = v.Edges[:0]
 	for i38 := range n37 {
+		v.Edges = fbe.Grow(v.Edges)
 		v.Edges[i38].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i38)
@@ -826,8 +830,9 @@ func (v *Holder) FBEReadFinal(r *fbe.Reader) {
 		}
 	}
 	n39 := r.FinalCount(19, 0, "points")
-	v.Points = fbe.Resize(v.Points, n39)
+	v.Points = v.Points[:0]
 	for i40 := range n39 {
+		v.Points = fbe.Grow(v.Points)
 		v.Points[i40].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i40)
@@ -857,8 +862,9 @@ func (v *Holder) FBEReadFinal(r *fbe.Reader) {
 		}
 	}
 	n50 := r.FinalCount(8, 0, "named")
-	v.Named = fbe.Resize(v.Named, n50)
+	v.Named = v.Named[:0]
 	for i51 := range n50 {
+		v.Named = fbe.Grow(v.Named)
 		v.Named[i51].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i51)

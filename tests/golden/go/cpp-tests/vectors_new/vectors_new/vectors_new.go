@@ -211,8 +211,9 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e3, n4 := r.Vector(b, b+8, 4, 0, "edges")
-	v.Edges = fbe.Resize(v.Edges, n4)
+	v.Edges = v.Edges[:0]
 	for i5 := range n4 {
+		v.Edges = fbe.Grow(v.Edges)
 		v.Edges[i5].FBERead(r, b, e3+i5*4)
 		if r.Failed() {
 			r.UnwindIndex(i5)
@@ -272,8 +273,9 @@ func (v *Holder) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	n7 := r.FinalCount(16, 0, "edges")
-	v.Edges = fbe.Resize(v.Edges, n7)
+	v.Edges = v.Edges[:0]
 	for i8 := range n7 {
+		v.Edges = fbe.Grow(v.Edges)
 		v.Edges[i8].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i8)

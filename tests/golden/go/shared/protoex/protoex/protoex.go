@@ -506,8 +506,9 @@ func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e6, n7 := r.Vector(b, b+26, 4, 0, "orders")
-	v.Orders = fbe.Resize(v.Orders, n7)
+	v.Orders = v.Orders[:0]
 	for i8 := range n7 {
+		v.Orders = fbe.Grow(v.Orders)
 		v.Orders[i8].FBERead(r, b, e6+i8*4)
 		if r.Failed() {
 			r.UnwindIndex(i8)
@@ -599,8 +600,9 @@ func (v *Account) FBEReadFinal(r *fbe.Reader) {
 		v.Asset = nil
 	}
 	n12 := r.FinalCount(42, 0, "orders")
-	v.Orders = fbe.Resize(v.Orders, n12)
+	v.Orders = v.Orders[:0]
 	for i13 := range n12 {
+		v.Orders = fbe.Grow(v.Orders)
 		v.Orders[i13].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i13)

@@ -6499,8 +6499,9 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e58, n59 := r.Vector(b, b+40, 4, 0, "f9")
-	v.F9 = fbe.Resize(v.F9, n59)
+	v.F9 = v.F9[:0]
 	for i60 := range n59 {
+		v.F9 = fbe.Grow(v.F9)
 		v.F9[i60].FBERead(r, b, e58+i60*4)
 		if r.Failed() {
 			r.UnwindIndex(i60)
@@ -6711,8 +6712,9 @@ func (v *StructVector) FBEReadFinal(r *fbe.Reader) {
 		}
 	}
 	n98 := r.FinalCount(281, 0, "f9")
-	v.F9 = fbe.Resize(v.F9, n98)
+	v.F9 = v.F9[:0]
 	for i99 := range n98 {
+		v.F9 = fbe.Grow(v.F9)
 		v.F9[i99].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i99)
@@ -6978,8 +6980,9 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e58, n59 := r.Vector(b, b+40, 4, 0, "f9")
-	v.F9 = fbe.Resize(v.F9, n59)
+	v.F9 = v.F9[:0]
 	for i60 := range n59 {
+		v.F9 = fbe.Grow(v.F9)
 		v.F9[i60].FBERead(r, b, e58+i60*4)
 		if r.Failed() {
 			r.UnwindIndex(i60)
@@ -7190,8 +7193,9 @@ func (v *StructList) FBEReadFinal(r *fbe.Reader) {
 		}
 	}
 	n98 := r.FinalCount(281, 0, "f9")
-	v.F9 = fbe.Resize(v.F9, n98)
+	v.F9 = v.F9[:0]
 	for i99 := range n98 {
+		v.F9 = fbe.Grow(v.F9)
 		v.F9[i99].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i99)
@@ -7350,8 +7354,9 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e18, n19 := r.Vector(b, b+20, 4, 0, "f4")
-	v.F4 = fbe.Resize(v.F4, n19)
+	v.F4 = v.F4[:0]
 	for i20 := range n19 {
+		v.F4 = fbe.Grow(v.F4)
 		v.F4[i20].FBERead(r, b, e18+i20*4)
 		if r.Failed() {
 			r.UnwindIndex(i20)
@@ -7460,8 +7465,9 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n34 := r.FinalCount(281, 0, "f4")
-	v.F4 = fbe.Resize(v.F4, n34)
+	v.F4 = v.F4[:0]
 	for i35 := range n34 {
+		v.F4 = fbe.Grow(v.F4)
 		v.F4[i35].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i35)

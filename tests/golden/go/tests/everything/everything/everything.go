@@ -1893,8 +1893,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e69, n70 := r.Vector(b, b+263, 4, 0, "f42")
-	v.F42 = fbe.Resize(v.F42, n70)
+	v.F42 = v.F42[:0]
 	for i71 := range n70 {
+		v.F42 = fbe.Grow(v.F42)
 		v.F42[i71].FBERead(r, b, e69+i71*4)
 		if r.Failed() {
 			r.UnwindIndex(i71)
@@ -2419,8 +2420,9 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n161 := r.FinalCount(8, 0, "f42")
-	v.F42 = fbe.Resize(v.F42, n161)
+	v.F42 = v.F42[:0]
 	for i162 := range n161 {
+		v.F42 = fbe.Grow(v.F42)
 		v.F42[i162].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i162)
@@ -3407,8 +3409,9 @@ func (v *Keywords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e6, n7 := r.Vector(b, b+38, 4, 0, "this")
-	v.This = fbe.Resize(v.This, n7)
+	v.This = v.This[:0]
 	for i8 := range n7 {
+		v.This = fbe.Grow(v.This)
 		v.This[i8].FBERead(r, b, e6+i8*4)
 		if r.Failed() {
 			r.UnwindIndex(i8)
@@ -3508,8 +3511,9 @@ func (v *Keywords) FBEReadFinal(r *fbe.Reader) {
 		v.Operator = nil
 	}
 	n17 := r.FinalCount(9, 0, "this")
-	v.This = fbe.Resize(v.This, n17)
+	v.This = v.This[:0]
 	for i18 := range n17 {
+		v.This = fbe.Grow(v.This)
 		v.This[i18].FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i18)
