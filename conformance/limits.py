@@ -200,6 +200,9 @@ def limit_cases() -> list[LimitCase]:
             add(f"duplicate keys/{type_}.{field_name}.{fmt}", dup, _binary("test", type_, fmt, bad[fmt]), "parse_error")
             add(f"duplicate keys/{type_}.{field_name}.{fmt}-distinct", dup, _binary("test", type_, fmt, good[fmt]),
                 "result")
+    for field_name, good_json, bad_json in duplicate_set_elements_json():
+        add(f"duplicate keys/StructSet.{field_name}.json", dup, _json("test", "StructSet", bad_json), "parse_error")
+        add(f"duplicate keys/StructSet.{field_name}.json-distinct", dup, _json("test", "StructSet", good_json), "result")
 
     # frames (docs/limits.md 6)
     frames = "limits: frames"
@@ -248,6 +251,24 @@ def duplicate_keys() -> list[tuple[str, str, dict[str, bytes], dict[str, bytes]]
         good = {fmt: bytes(codec.encode(value, f"test.{type_}", fmt)) for fmt in ("versioned", "final")}
         assert all(data.count(old) == 1 for data in good.values()), (type_, field_name)
         out.append((type_, field_name, good, {fmt: data.replace(old, new) for fmt, data in good.items()}))
+    return out
+
+
+def duplicate_set_elements_json() -> list[tuple[str, str, str]]:
+    """(field, JSON of a test.StructSet with two distinct elements, the same with the same element
+    twice): refused like a binary set and like two JSON map keys that read the same."""
+    codec = _test_codec()
+    a, b = 0x5A5A5A5A, 0x5B5B5B5B
+    out = []
+    for field_name, entries in (("f1", [0xA7, 0xA8]),
+                                ("f4", [dict(codec.default("test.StructSimple"), id=a),
+                                        dict(codec.default("test.StructSimple"), id=b, f2=True)])):
+        value = codec.default("test.StructSet")
+        value[field_name] = entries
+        text = str(codec.to_json(value, "test.StructSet"))
+        old, new = (str(0xA8), str(0xA7)) if field_name == "f1" else (str(b), str(a))
+        assert text.count(old) == 1, text
+        out.append((field_name, text, text.replace(old, new)))
     return out
 
 

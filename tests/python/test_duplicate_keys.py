@@ -76,3 +76,21 @@ def test_duplicate_keys_are_refused_by_every_reader(gen: Any, codec: DynamicCode
             m.deserialize()
         with pytest.raises(fbe.DecodeError, match="duplicate key"):
             codec.decode(bad, f"test.{type_}", model)
+
+
+def test_json_sets_holding_an_element_twice_are_refused(gen: Any, codec: DynamicCodec) -> None:
+    """As a binary set and as two JSON map keys that read the same (docs/limits.md 7)."""
+    test = gen.mods["test"]
+    for field, entries, old, new in [("f1", [0xA7, 0xA8], "168", "167"),
+                                     ("f4", [simple(codec, A), simple(codec, B, f2=True)], str(B), str(A))]:
+        value = codec.default("test.StructSet")
+        value[field] = entries
+        good = str(codec.to_json(value, "test.StructSet"))
+        assert len(getattr(test.StructSet.from_json(good), field)) == 2
+        assert len(codec.from_json(good, "test.StructSet")[field]) == 2
+        assert good.count(old) == 1, good
+        bad = good.replace(old, new)
+        with pytest.raises(fbe.DecodeError, match="two set elements read as the same element"):
+            test.StructSet.from_json(bad)
+        with pytest.raises(fbe.DecodeError, match="two set elements read as the same element"):
+            codec.from_json(bad, "test.StructSet")

@@ -1086,7 +1086,11 @@ class DynamicCodec:
                 raise DecodeError(f"expected {t.length} elements, got {len(items)}", None, where)
             if isinstance(t, ir.Sequence):  # a fixed array's elements are part of its struct's cost
                 jsonfmt.charged(items, b, self.element_cost(t.element), where)
-            return [self._from_json(x, t.element, f"{where}[{i}]", b) for i, x in enumerate(items)]
+            values = [self._from_json(x, t.element, f"{where}[{i}]", b) for i, x in enumerate(items)]
+            if isinstance(t, ir.Sequence) and t.kind == "set" and \
+                    len({self._key(k, t.element) for k in values}) != len(values):
+                raise DecodeError("two set elements read as the same element", None, where)
+            return values
         assert isinstance(t, ir.Mapping)
         cost = self.element_cost(t.key) + self.element_cost(t.value)
         if isinstance(t.key, ir.StructRef):

@@ -755,6 +755,14 @@ def distinct(result: dict[Any, Any], source: Any, field: str) -> dict[Any, Any]:
     return result
 
 
+def distinct_set(result: set[Any], source: Any, field: str) -> set[Any]:
+    """A set read from JSON, refused when two of its elements read as the same element (``[1, 1]``,
+    structs of equal keys), as two map keys and as a binary set (docs/limits.md 4)."""
+    if len(result) != len(source):
+        raise DecodeError("two set elements read as the same element", None, field)
+    return result
+
+
 _INT_KEY = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
 
 

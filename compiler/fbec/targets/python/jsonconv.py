@@ -120,7 +120,7 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
         if isinstance(t, ir.Sequence):  # a fixed array's elements are part of its struct's cost
             src = f"fbe.jsonfmt.charged({src}, b, {element_cost(t.element)}, {f})"
         if isinstance(t, ir.Sequence) and t.kind == "set":
-            return f"{{{inner} for {e} in {src}}}"
+            return f"fbe.jsonfmt.distinct_set({{{inner} for {e} in {src}}}, {x}, {f})"
         return f"[{inner} for {e} in {src}]"
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"

@@ -1468,7 +1468,14 @@ bool read_sequence(const TJson& json, C& values, Insert insert) {
                 return false;
             result = false;
         }
-        insert(values, std::move(item));
+        if (!insert(values, std::move(item))) {
+            // a set's element twice ([1, 1], or two structs of equal keys): refused, as in binary
+            // (docs/limits.md 4) and as two map keys that read the same
+            const unsigned level = 2 * depth().read + 1;
+            fail(level + 1, "two set elements read as the same element");
+            prepend(level, "[" + std::to_string(i) + "]");
+            result = false;
+        }
     }
     return result;
 }
@@ -1477,22 +1484,26 @@ bool read_sequence(const TJson& json, C& values, Insert insert) {
 template <class TJson, typename T>
 struct ValueReader<TJson, std::vector<T>> {
     static bool from_json(const TJson& json, std::vector<T>& values) {
-        return detail::read_sequence<TJson, std::vector<T>, T>(json, values,
-                                                               [](auto& c, T&& v) { c.emplace_back(std::move(v)); });
+        return detail::read_sequence<TJson, std::vector<T>, T>(json, values, [](auto& c, T&& v) {
+            c.emplace_back(std::move(v));
+            return true;
+        });
     }
 };
 template <class TJson, typename T>
 struct ValueReader<TJson, std::list<T>> {
     static bool from_json(const TJson& json, std::list<T>& values) {
-        return detail::read_sequence<TJson, std::list<T>, T>(json, values,
-                                                             [](auto& c, T&& v) { c.emplace_back(std::move(v)); });
+        return detail::read_sequence<TJson, std::list<T>, T>(json, values, [](auto& c, T&& v) {
+            c.emplace_back(std::move(v));
+            return true;
+        });
     }
 };
 template <class TJson, typename T>
 struct ValueReader<TJson, std::set<T>> {
     static bool from_json(const TJson& json, std::set<T>& values) {
-        return detail::read_sequence<TJson, std::set<T>, T>(json, values,
-                                                            [](auto& c, T&& v) { c.emplace(std::move(v)); });
+        return detail::read_sequence<TJson, std::set<T>, T>(
+            json, values, [](auto& c, T&& v) { return c.emplace(std::move(v)).second; });
     }
 };
 

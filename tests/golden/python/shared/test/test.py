@@ -9604,10 +9604,10 @@ def fbe_jr_StructSet(o: Any, f: str, b: fbe.Budget) -> StructSet:
     fbe.jsonfmt.enter(b, 16, "test.StructSet")
     try:
         v = StructSet(
-            {fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")} if "f1" in m else None,
-            {EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 4, "f2")} if "f2" in m else None,
-            {FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f3") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")} if "f3" in m else None,
-            {fbe_jr_StructSimple(e0, "f4", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 0, "f4")} if "f4" in m else None,
+            fbe.jsonfmt.distinct_set({fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")}, m["f1"], "f1") if "f1" in m else None,
+            fbe.jsonfmt.distinct_set({EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 4, "f2")}, m["f2"], "f2") if "f2" in m else None,
+            fbe.jsonfmt.distinct_set({FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f3") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")}, m["f3"], "f3") if "f3" in m else None,
+            fbe.jsonfmt.distinct_set({fbe_jr_StructSimple(e0, "f4", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 0, "f4")}, m["f4"], "f4") if "f4" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructSet", o) from None
