@@ -94,3 +94,15 @@ def test_json_sets_holding_an_element_twice_are_refused(gen: Any, codec: Dynamic
             test.StructSet.from_json(bad)
         with pytest.raises(fbe.DecodeError, match="two set elements read as the same element"):
             codec.from_json(bad, "test.StructSet")
+
+
+@pytest.mark.parametrize("model", ["versioned", "final"])
+def test_fbe_dynamic_does_not_write_a_key_twice(codec: DynamicCodec, model: str) -> None:
+    """fbe.dynamic's maps are lists of pairs: a key twice is refused by its writer as by the readers."""
+    for type_, field, pairs in [("StructMap", "f1", [(1, 10), (1, 20)]),
+                                ("StructHashEx", "f1", [(simple(codec, 3), codec.default("test.StructNested")),
+                                                        (simple(codec, 3, f3=9), codec.default("test.StructNested"))])]:
+        value = codec.default(f"test.{type_}")
+        value[field] = pairs
+        with pytest.raises(fbe.EncodeError, match="two entries have the same key"):
+            codec.encode(value, f"test.{type_}", model)

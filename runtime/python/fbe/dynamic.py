@@ -838,6 +838,7 @@ class DynamicCodec:
             assert isinstance(t, ir.Mapping)
             kt, vt = t.key, t.value
             pairs = self._pairs(v, where)
+            self._distinct_pairs(pairs, kt, where)
             if t.kind == "map":
                 pairs = self._sorted_pairs(pairs, kt)
             step = kt.size + vt.size
@@ -883,6 +884,7 @@ class DynamicCodec:
         else:
             assert isinstance(t, ir.Mapping)
             pairs = self._pairs(v, where)
+            self._distinct_pairs(pairs, t.key, where)
             if t.kind == "map":
                 pairs = self._sorted_pairs(pairs, t.key)
             w += _U32.pack(len(pairs))
@@ -891,6 +893,16 @@ class DynamicCodec:
                 self._fwrite(w, t.value, val, f"{where}[{i}].value", depth)
 
     # ------------------------------------------------------------ value checks (encode)
+
+    def _distinct_pairs(self, pairs: list[tuple[Any, Any]], t: ir.Type, where: str) -> None:
+        """A map or hash whose pairs hold the same key twice is not written: no reader reads it
+        (docs/limits.md 4). A malformed key is left to the key's writer to report."""
+        try:
+            keys = {self._key(k, t) for k, _ in pairs}
+        except (KeyError, TypeError):
+            return
+        if len(keys) != len(pairs):
+            raise EncodeError(f"{where}: two entries have the same key (no reader reads it)")
 
     @staticmethod
     def _list(v: Any, where: str, length: int | None = None) -> list[Any]:
