@@ -106,3 +106,12 @@ def test_fbe_dynamic_does_not_write_a_key_twice(codec: DynamicCodec, model: str)
         value[field] = pairs
         with pytest.raises(fbe.EncodeError, match="two entries have the same key"):
             codec.encode(value, f"test.{type_}", model)
+
+
+@pytest.mark.parametrize("model", ["versioned", "final"])
+def test_fbe_dynamic_does_not_write_a_set_element_twice(codec: DynamicCodec, model: str) -> None:
+    """Its sets are lists too: an element twice is refused by its writer as by the readers."""
+    value = codec.default("test.StructSet")
+    value["f1"] = [7, 7]
+    with pytest.raises(fbe.EncodeError, match="two elements are the same"):
+        codec.encode(value, "test.StructSet", model)

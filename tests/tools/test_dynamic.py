@@ -160,10 +160,22 @@ def _random_value(dc, t, rng, depth=0):
         return None if rng.random() < 0.3 else _random_value(dc, t.element, rng, depth)
     if k == "array":
         return [_random_value(dc, t.element, rng, depth) for _ in range(t.length)]
-    if k in ("vector", "list", "set"):
+    if k in ("vector", "list"):
         return [_random_value(dc, t.element, rng, depth) for _ in range(rng.randrange(4))]
-    return [(_random_value(dc, t.key, rng, depth), _random_value(dc, t.value, rng, depth))
-            for _ in range(rng.randrange(4))]
+    if k == "set":
+        return _distinct(dc, t.element, [_random_value(dc, t.element, rng, depth) for _ in range(rng.randrange(4))])
+    keys = _distinct(dc, t.key, [_random_value(dc, t.key, rng, depth) for _ in range(rng.randrange(4))])
+    return [(key, _random_value(dc, t.value, rng, depth)) for key in keys]
+
+
+def _distinct(dc, t, keys):
+    """The keys (set elements) that differ as the readers compare them: a set or map holding one twice is refused."""
+    seen, out = set(), []
+    for key in keys:
+        if dc._key(key, t) not in seen:
+            seen.add(dc._key(key, t))
+            out.append(key)
+    return out
 
 
 @pytest.mark.parametrize("model", ["versioned", "final"])

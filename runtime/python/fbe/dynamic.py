@@ -828,6 +828,7 @@ class DynamicCodec:
             e = t.element
             items = self._list(v, where)
             if t.kind == "set":
+                self._distinct_elements(items, e, where)
                 items = self._sorted(items, e)
             p = alloc(w, 4 + len(items) * e.size)
             _U32.pack_into(w, p, len(items))
@@ -876,6 +877,7 @@ class DynamicCodec:
         elif isinstance(t, (ir.Array, ir.Sequence)):
             items = self._list(v, where, t.length if isinstance(t, ir.Array) else None)
             if t.kind == "set":
+                self._distinct_elements(items, t.element, where)
                 items = self._sorted(items, t.element)
             if isinstance(t, ir.Sequence):
                 w += _U32.pack(len(items))
@@ -896,13 +898,21 @@ class DynamicCodec:
 
     def _distinct_pairs(self, pairs: list[tuple[Any, Any]], t: ir.Type, where: str) -> None:
         """A map or hash whose pairs hold the same key twice is not written: no reader reads it
-        (docs/limits.md 4). A malformed key is left to the key's writer to report."""
+        (docs/limits.md 4)."""
+        self._distinct_written([k for k, _ in pairs], t, where, "two entries have the same key")
+
+    def _distinct_elements(self, items: list[Any], t: ir.Type, where: str) -> None:
+        """Nor is a set holding the same element twice (docs/limits.md 4)."""
+        self._distinct_written(items, t, where, "two elements are the same")
+
+    def _distinct_written(self, keys: list[Any], t: ir.Type, where: str, what: str) -> None:
+        # A malformed key is left to the key's writer to report.
         try:
-            keys = {self._key(k, t) for k, _ in pairs}
+            distinct = {self._key(k, t) for k in keys}
         except (KeyError, TypeError):
             return
-        if len(keys) != len(pairs):
-            raise EncodeError(f"{where}: two entries have the same key (no reader reads it)")
+        if len(distinct) != len(keys):
+            raise EncodeError(f"{where}: {what} (no reader reads it)")
 
     @staticmethod
     def _list(v: Any, where: str, length: int | None = None) -> list[Any]:
