@@ -101,9 +101,24 @@ func TestAccountDefaults(t *testing.T) {
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_account_reuse_paths_allocate_only_strings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/go/reuse on the generated proto.Account of schemas/trade.fbe (testing.AllocsPerRun):
+    0 allocations to serialize into a reused fbe.Writer, only the 6 strings to deserialize into
+    a reused value (its asset pointer and orders slice kept), 0 to verify; both models."""
+    assert fbec_main([f"--input={REPO / 'schemas' / 'trade.fbe'}", f"--output={tmp_path}", "--go", "--final"]) == 0
+    capsys.readouterr()
+    (tmp_path / "go.mod").write_text(
+        "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
+        f"replace github.com/fbe-toolkit/fbe/runtime/go => {REPO / 'runtime' / 'go'}\n")
+    shutil.copy(REPO / "tests" / "go" / "reuse" / "account_test.go", tmp_path / "proto")
+    r = run([GO, "test", "-count=1", "-v", "-run", "TestAccountReuseAllocations", "./proto"], tmp_path)
+    assert r.returncode == 0 and "--- PASS: TestAccountReuseAllocations" in r.stdout, r.stdout[-6000:] + r.stderr
+
+
 def test_golden_vectors_read_and_written_back_in_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """tests/go/vectors: every MANIFEST case of ../shared in both models, read and written back
-    byte for byte by the generated code, and the truncation/corruption suite."""
+    byte for byte by the generated code (into a fresh value and into one reused across the cases
+    of its type), and the truncation/corruption suite, where verify must agree with deserialize."""
     import json
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if not manifest.is_file():
@@ -120,8 +135,9 @@ def test_golden_vectors_read_and_written_back_in_go(tmp_path: Path, capsys: pyte
     types = sorted({(c["package"], c["type"]) for c in cases})
     registry = ["package vectors", "", "import ("]
     registry += [f'\t"fbegen/{p}"' for p in sorted({p for p, _ in types})]
-    registry += [")", "", "var registry = map[string]func() value{"]
-    registry += [f'\t"{p}.{t}": func() value {{ return new({p}.{t}) }},' for p, t in types]
+    registry += [")", "", "var registry = map[string]entry{"]
+    registry += [f'\t"{p}.{t}": {{func() value {{ return new({p}.{t}) }}, {p}.VerifyFBE{t}, {p}.VerifyFinal{t}}},'
+                 for p, t in types]
     registry += ["}", ""]
     (tmp_path / "vectors" / "registry_test.go").write_text("\n".join(registry))
     r = run([GO, "test", "-count=1", "-v", "-run", "TestGoldenVectors", "./vectors"], tmp_path)

@@ -286,6 +286,13 @@ func (r *Reader) Blob(dst []byte, base, slot int, field string) []byte {
 	return append(dst[:0], r.data[p:p+n]...)
 }
 
+// SkipString checks and charges the string the slot points to as String
+// does, without copying it (generated verify code).
+func (r *Reader) SkipString(base, slot int, field string) { r.payload("string", base, slot, field) }
+
+// SkipBlob is SkipString for bytes.
+func (r *Reader) SkipBlob(base, slot int, field string) { r.payload("bytes", base, slot, field) }
+
 // Vector checks the collection block the slot points to: n slots of item
 // bytes (a map's: key and value slot) after the count, each element costing
 // cost (docs/limits.md 3: 0 for struct elements, charged as structs). It
@@ -427,6 +434,13 @@ func (r *Reader) FinalBlob(dst []byte, field string) []byte {
 	p, n := r.finalPayload("bytes", field)
 	return append(dst[:0], r.data[p:p+n]...)
 }
+
+// FinalSkipString checks, charges and passes the string at Pos as
+// FinalString does, without copying it (generated verify code).
+func (r *Reader) FinalSkipString(field string) { r.finalPayload("string", field) }
+
+// FinalSkipBlob is FinalSkipString for bytes.
+func (r *Reader) FinalSkipBlob(field string) { r.finalPayload("bytes", field) }
 
 // FinalCount reads a collection's count at Pos; item is the fewest bytes
 // one element takes (so a count cannot exceed what the bytes left could

@@ -125,6 +125,16 @@ func HasDuplicatePairKey[K, V any, C comparable](s []Pair[K, V], key func(*K) C)
 	return false
 }
 
+// Reuse is p, or a new T when p is nil: a reader keeps the optional values
+// of the value it reads into (reading into a reused value allocates nothing
+// when the shape does not grow).
+func Reuse[T any](p *T) *T {
+	if p == nil {
+		return new(T)
+	}
+	return p
+}
+
 // Grow is s one element longer, reusing the element beyond its length when the capacity holds one
 // (a reader of struct elements grows as elements arrive, never by a count it has not read yet).
 func Grow[T any](s []T) []T {

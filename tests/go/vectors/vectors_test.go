@@ -1,7 +1,11 @@
 // Package vectors reads every golden vector of ../shared (SHARED) with the
 // generated Go code in both binary models and writes it back byte for byte
 // (unspecified bytes masked, hashes compared after a second read), and
-// checks that every truncation is refused and no corruption panics.
+// checks that every truncation is refused, no corruption panics and verify
+// gives the error deserialize gives (nil exactly when it reads). Each vector
+// is also read into a value reused across the cases of its type (its slices,
+// maps and optional pointers kept from the case before) and must write back
+// the same bytes.
 // tests/go/test_go_generated.py builds it with registry_test.go, generated
 // from the MANIFEST: the types by name.
 package vectors
@@ -26,6 +30,13 @@ type value interface {
 	UnmarshalFinal([]byte) error
 }
 
+// entry is a registered type: its constructor and its two generated verify functions.
+type entry struct {
+	make        func() value
+	verify      func([]byte, *fbe.Limits) error
+	verifyFinal func([]byte, *fbe.Limits) error
+}
+
 type manifest struct {
 	Cases []struct {
 		Name      string
@@ -41,13 +52,16 @@ type manifest struct {
 }
 
 type model struct {
-	read  func(value, []byte) error
-	write func(value) ([]byte, error)
+	read   func(value, []byte) error
+	write  func(value) ([]byte, error)
+	verify func(entry) func([]byte, *fbe.Limits) error
 }
 
 var models = map[string]model{
-	"versioned": {func(v value, b []byte) error { return v.UnmarshalFBE(b) }, func(v value) ([]byte, error) { return v.MarshalFBE() }},
-	"final":     {func(v value, b []byte) error { return v.UnmarshalFinal(b) }, func(v value) ([]byte, error) { return v.MarshalFinal() }},
+	"versioned": {func(v value, b []byte) error { return v.UnmarshalFBE(b) }, func(v value) ([]byte, error) { return v.MarshalFBE() },
+		func(e entry) func([]byte, *fbe.Limits) error { return e.verify }},
+	"final": {func(v value, b []byte) error { return v.UnmarshalFinal(b) }, func(v value) ([]byte, error) { return v.MarshalFinal() },
+		func(e entry) func([]byte, *fbe.Limits) error { return e.verifyFinal }},
 }
 
 func TestGoldenVectors(t *testing.T) {
@@ -64,12 +78,14 @@ func TestGoldenVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked := 0
+	reused := map[string]value{} // per model and type, the value the previous case read into
 	for _, c := range m.Cases {
-		make := registry[c.Package+"."+c.Type]
-		if make == nil {
+		e, ok := registry[c.Package+"."+c.Type]
+		if !ok {
 			t.Errorf("%s: no Go type %s.%s", c.Name, c.Package, c.Type)
 			continue
 		}
+		make := e.make
 		for _, f := range c.Files {
 			mdl, ok := models[f.Kind]
 			if !ok {
@@ -102,22 +118,40 @@ func TestGoldenVectors(t *testing.T) {
 			} else if string(out) != string(want) {
 				t.Errorf("%s: written back, the bytes differ (%d vs %d bytes)", f.File, len(out), len(want))
 			}
+			if err := mdl.verify(e)(data, nil); err != nil {
+				t.Errorf("%s: verify: %v", f.File, err)
+			}
+			key := f.Kind + " " + c.Package + "." + c.Type
+			if reused[key] == nil {
+				reused[key] = make()
+			}
+			if err := mdl.read(reused[key], data); err != nil {
+				t.Errorf("%s: read into a reused value: %v", f.File, err)
+			} else if again, _ := mdl.write(reused[key]); string(again) != string(out) {
+				t.Errorf("%s: read into a reused value, written back, the bytes differ", f.File)
+			}
 			checked++
-			truncations(t, f.File, data, func(b []byte) error { return mdl.read(make(), b) })
+			truncations(t, f.File, data, func(b []byte) error { return mdl.read(make(), b) }, mdl.verify(e))
 		}
 	}
 	t.Logf("%d vectors read and written back", checked)
 }
 
 // truncations: every prefix of a root is refused with a DecodeError; every
-// single-byte change either reads or is refused, without a panic.
-func truncations(t *testing.T, name string, data []byte, read func([]byte) error) {
+// single-byte change either reads or is refused, without a panic; verify
+// answers each as deserialize does, with the same error.
+func truncations(t *testing.T, name string, data []byte, read func([]byte) error, verify func([]byte, *fbe.Limits) error) {
 	t.Helper()
 	for n := range len(data) {
-		err := read(append([]byte(nil), data[:n]...))
+		cut := append([]byte(nil), data[:n]...)
+		err := read(cut)
 		var de *fbe.DecodeError
 		if !errors.As(err, &de) {
 			t.Errorf("%s cut to %d bytes: %v", name, n, err)
+			return
+		}
+		if !sameError(err, verify(cut, nil)) {
+			t.Errorf("%s cut to %d bytes: deserialize %v, verify %v", name, n, err, verify(cut, nil))
 			return
 		}
 	}
@@ -126,10 +160,23 @@ func truncations(t *testing.T, name string, data []byte, read func([]byte) error
 			c := append([]byte(nil), data...)
 			c[i] = b
 			var de *fbe.DecodeError
-			if err := read(c); err != nil && !errors.As(err, &de) {
+			err := read(c)
+			if err != nil && !errors.As(err, &de) {
 				t.Errorf("%s byte %d = %#x: %T %v", name, i, b, err, err)
+				return
+			}
+			if !sameError(err, verify(c, nil)) {
+				t.Errorf("%s byte %d = %#x: deserialize %v, verify %v", name, i, b, err, verify(c, nil))
 				return
 			}
 		}
 	}
+}
+
+// sameError: both nil, or both errors with the same message (type, path, offset and reason).
+func sameError(a, b error) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Error() == b.Error()
 }

@@ -3,10 +3,12 @@ fbe.Writer and fbe.Reader (docs/format.md 3 and 4, docs/limits.md)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, Options
 
 if TYPE_CHECKING:
     from fbec.targets.go import Context
@@ -140,14 +142,15 @@ def fails(w: CodeWriter, unwind: list[str]) -> None:
 
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst: str, field: str,
-               names: Names, unwind: list[str]) -> None:
-    """Read the slot at absolute position slot (offsets from base) into the lvalue dst."""
+               names: Names, unwind: list[str], spare: str | None = None) -> None:
+    """Read the slot at absolute position slot (offsets from base) into the lvalue dst; spare is
+    what a field held before Reset (its optional pointer or bytes, reused: see reusable)."""
     quoted = f'"{field}"'
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"{dst} = r.String({base}, {slot}, {quoted})")
         elif t.name == "bytes":
-            w.line(f"{dst} = r.Blob({dst}, {base}, {slot}, {quoted})")
+            w.line(f"{dst} = r.Blob({spare or dst}, {base}, {slot}, {quoted})")
         else:
             w.line(f"{dst} = r.{SLOT[t.name]}({arg1(slot)})")
     elif isinstance(t, ir.EnumRef):
@@ -159,8 +162,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
         s, ok = names("s"), names("ok")
         opening = f"if {s}, {ok} := r.Optional({base}, {slot}, {t.element.size}, {quoted}); {ok} {{"
         with w.block(opening, "} else {"):
-            with w.block(f"if {dst} == nil {{", "}"):
-                w.line(f"{dst} = new({c.type(t.element)})")
+            w.line(f"{dst} = {c.rt('Reuse')}({spare or dst})")
             inner = dst if isinstance(t.element, ir.StructRef) else f"*{dst}"
             read_value(w, c, t.element, s, s, inner, field, names, unwind)
         with w.block("", "}"):
@@ -255,14 +257,14 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names)
 
 
 def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Names,
-               unwind: list[str]) -> None:
-    """Read the value at the Reader's cursor into the lvalue dst."""
+               unwind: list[str], spare: str | None = None) -> None:
+    """Read the value at the Reader's cursor into the lvalue dst (spare: as read_value's)."""
     quoted = f'"{field}"'
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"{dst} = r.FinalString({quoted})")
         elif t.name == "bytes":
-            w.line(f"{dst} = r.FinalBlob({dst}, {quoted})")
+            w.line(f"{dst} = r.FinalBlob({spare or dst}, {quoted})")
         else:
             p = names("p")
             with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
@@ -276,8 +278,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
         with w.block(f"if r.FinalHas({quoted}) {{", "} else {"):
-            with w.block(f"if {dst} == nil {{", "}"):
-                w.line(f"{dst} = new({c.type(t.element)})")
+            w.line(f"{dst} = {c.rt('Reuse')}({spare or dst})")
             final_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
                        unwind)
         with w.block("", "}"):
@@ -324,6 +325,214 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
             duplicates(w, c, t, dst, field, "r.Pos")
 
 
+# ---------------------------------------------------------------- verify
+
+def verify_name(c: Context, t: ir.StructRef, final: bool) -> str:
+    """The generated verify function of a struct (qualified by its Go package when imported)."""
+    pkg, dot, name = c.named(t.name).rpartition(".")
+    return f"{pkg}{dot}FBEVerify{'Final' if final else ''}{name}"
+
+
+def kept(c: Context, t: ir.Type) -> bool:
+    """Whether verify must build the value to check it: a set or map refuses a key twice, which
+    takes the keys (such fields are read into a local, as deserialize reads them)."""
+    if isinstance(t, ir.Sequence):
+        return t.kind == "set" and (c.comparable(t.element) or c.keyed(t.element)) or kept(c, t.element)
+    if isinstance(t, ir.Mapping):
+        return c.comparable(t.key) or c.keyed(t.key) or kept(c, t.key) or kept(c, t.value)
+    if isinstance(t, (ir.Optional_, ir.Array)):
+        return kept(c, t.element)
+    return False
+
+
+def checked(t: ir.Type) -> bool:
+    """Whether reading the versioned slot of t checks anything (a fixed-size value inside a
+    checked body does not)."""
+    if isinstance(t, ir.Primitive):
+        return t.name in ("string", "bytes")
+    if isinstance(t, ir.EnumRef):
+        return False
+    if isinstance(t, ir.Array):
+        return checked(t.element)
+    return True
+
+
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+                 unwind: list[str]) -> None:
+    """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
+    without the value (docs/limits.md 4: verify accepts exactly what deserialize reads)."""
+    quoted = f'"{field}"'
+    if kept(c, t):
+        tmp = names("t")
+        w.line(f"var {tmp} {c.type(t)}")
+        read_value(w, c, t, base, slot, tmp, field, names, unwind)
+    elif not checked(t):
+        return
+    elif isinstance(t, ir.Primitive):
+        w.line(f"r.Skip{'String' if t.name == 'string' else 'Blob'}({base}, {slot}, {quoted})")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{verify_name(c, t, False)}(r, {base}, {slot})")
+        fails(w, unwind)
+    elif isinstance(t, ir.Optional_):
+        if not checked(t.element):
+            w.line(f"r.Optional({base}, {slot}, {t.element.size}, {quoted})")
+            return
+        s, ok = names("s"), names("ok")
+        with w.block(f"if {s}, {ok} := r.Optional({base}, {slot}, {t.element.size}, {quoted}); {ok} {{", "}"):
+            verify_value(w, c, t.element, s, s, field, names, unwind)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for {i} := range {t.length} {{", "}"):
+            verify_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", field, names,
+                         [f"r.UnwindIndex({i})", *unwind])
+    elif isinstance(t, ir.Sequence):
+        call = f"r.Vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})"
+        if not checked(t.element):
+            w.line(call)
+            return
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"{e}, {n} := {call}")
+        with w.block(f"for {i} := range {n} {{", "}"):
+            verify_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", field, names,
+                         [f"r.UnwindIndex({i})", *unwind])
+    else:
+        assert isinstance(t, ir.Mapping)   # an enum's slot checks nothing (checked() above)
+        item = t.key.size + t.value.size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        call = f"r.Vector({base}, {slot}, {item}, {cost}, {quoted})"
+        if not checked(t.key) and not checked(t.value):
+            w.line(call)
+            return
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"{e}, {n} := {call}")
+        with w.block(f"for {i} := range {n} {{", "}"):
+            inner_unwind = [f"r.UnwindIndex({i})", *unwind]
+            verify_value(w, c, t.key, base, f"{e}+{i}*{item}", field, names, inner_unwind)
+            verify_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", field, names, inner_unwind)
+
+
+def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, unwind: list[str]) -> None:
+    """Check the value at the Reader's cursor as final_read reads it, without the value."""
+    quoted = f'"{field}"'
+    if kept(c, t):
+        tmp = names("t")
+        w.line(f"var {tmp} {c.type(t)}")
+        final_read(w, c, t, tmp, field, names, unwind)
+    elif isinstance(t, ir.Primitive):
+        if t.name in ("string", "bytes"):
+            w.line(f"r.FinalSkip{'String' if t.name == 'string' else 'Blob'}({quoted})")
+        else:
+            w.line(f"r.Fixed({t.size}, {quoted})")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"r.Fixed({t.size}, {quoted})")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{verify_name(c, t, True)}(r)")
+        fails(w, unwind)
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if r.FinalHas({quoted}) {{", "}"):
+            final_verify(w, c, t.element, field, names, unwind)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        verify_loop(w, i, str(t.length), lambda body: final_verify(body, c, t.element, field, names,
+                                                                   [f"r.UnwindIndex({i})", *unwind]))
+    elif isinstance(t, ir.Sequence):
+        n, i = names("n"), names("i")
+        w.line(f"{n} := r.FinalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})")
+        if fixed(t.element):
+            # FinalCount bounded n by the bytes left, so the run of fixed-size elements is there.
+            w.line(f"r.Fixed({n}*{t.element.size}, {quoted})")
+            return
+        verify_loop(w, i, n, lambda body: final_verify(body, c, t.element, field, names,
+                                                       [f"r.UnwindIndex({i})", *unwind]))
+    else:
+        item = t.key.final_min_size + t.value.final_min_size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        n, i = names("n"), names("i")
+        w.line(f"{n} := r.FinalCount({item}, {cost}, {quoted})")
+
+        def entry(body: CodeWriter) -> None:
+            final_verify(body, c, t.key, field, names, [f"r.UnwindIndex({i})", *unwind])
+            final_verify(body, c, t.value, field, names, [f"r.UnwindIndex({i})", *unwind])
+        verify_loop(w, i, n, entry)
+
+
+def fixed(t: ir.Type) -> bool:
+    """A primitive or enum of a fixed size: its final bytes are its size, nothing to check inside."""
+    return isinstance(t, ir.EnumRef) or isinstance(t, ir.Primitive) and t.name not in ("string", "bytes")
+
+
+def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None]) -> None:
+    """`for i := range n` around the lines body writes (`for range n` when they do not use i)."""
+    inner = CodeWriter(Options(tabs=True))
+    body(inner)
+    text = inner.text().strip("\n")
+    with w.block(f"for {i} := range {n} {{" if i in _words(text) else f"for range {n} {{", "}"):
+        w.lines(text)
+
+
+def reusable(t: ir.Type) -> bool:
+    """A field whose storage a read keeps across Reset: an optional's pointer, bytes' array."""
+    return isinstance(t, ir.Optional_) or isinstance(t, ir.Primitive) and t.name == "bytes"
+
+
+def keep_spares(w: CodeWriter, s: ir.Struct, names: Names) -> dict[str, str]:
+    """Before a read resets the value: locals holding the optional pointers and byte slices of
+    its fields, which the read reuses (reading into a reused value allocates nothing but strings
+    when the shape does not grow); field name -> local."""
+    from fbec.targets.go import field_name as fname
+    spares: dict[str, str] = {}
+    for f in s.all_fields:
+        if reusable(f.type):
+            spares[f.name] = names("old")
+            w.line(f"{spares[f.name]} := v.{fname(f)}")
+    return spares
+
+
+def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Names) -> None:
+    """FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps)."""
+    q = s.qualified
+    body = CodeWriter(Options(tabs=True))
+    inherited = [f for f in s.all_fields if f.owner != q]
+    own = [f for f in s.all_fields if f.owner == q]
+    if inherited:
+        with body.block(f"if n >= {s.base_size} {{", "} else {"):
+            for f in inherited:
+                verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names, [f'r.Unwind("{f.name}")'])
+        with body.block("", "}"):
+            cost = sum(ir.default_cost(f.type) for f in inherited)
+            if cost:
+                body.line(f'r.Spend({cost}, b, "")')
+            body.line("return")
+    for k, f in enumerate(own):
+        rest = sum(ir.default_cost(g.type) for g in own[k:])
+        if not (checked(f.type) or kept(c, f.type) or rest):
+            continue        # nothing to check, and when absent the next field's test returns alike
+        with body.block(f"if n < {f.offset + f.type.size} {{", "}"):
+            if rest:
+                body.line(f'r.Spend({rest}, b, "{f.name}")')
+            body.line("return")
+        verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names, [f'r.Unwind("{f.name}")'])
+    w.line(f"// FBEVerify{name} checks the versioned body the slot at slot points to (from base) as")
+    w.line("// FBERead reads it, without building the value.")
+    with w.block(f"func FBEVerify{name}(r *{c.rt('Reader')}, base, slot int) {{", "}"):
+        call = f"r.Struct(base, slot, {s.type_id}, {s.decode_cost})"
+        text = body.text().strip("\n")
+        if not text:
+            with w.block(f"if _, n := {call}; n != 0 {{", "}"):
+                w.line("r.Leave()")
+        else:
+            uses_b = any(word == "b" for word in _words(text))
+            w.line(f"{'b' if uses_b else '_'}, n := {call}")
+            with w.block("if n == 0 {", "}"):
+                w.line("return")
+            w.line("defer r.Leave()")
+            w.lines(text)
+    w.blank()
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)
+
 # ---------------------------------------------------------------- per struct
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
@@ -349,6 +558,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.line("// FBERead reads v from the versioned body the slot at slot points to (from base);")
     w.line("// fields an older writer did not write keep the schema's defaults.")
     with w.block(f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{", "}"):
+        spares = keep_spares(w, s, names)
         w.line("v.Reset()")
         body = "b" if s.all_fields else "_"
         w.line(f"{body}, n := r.Struct(base, slot, {s.type_id}, {s.decode_cost})")
@@ -361,7 +571,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             with w.block(f"if n >= {s.base_size} {{", "} else {"):
                 for f in inherited:
                     read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names,
-                               [f'r.Unwind("{f.name}")'])
+                               [f'r.Unwind("{f.name}")'], spares.get(f.name))
             with w.block("", "}"):
                 cost = sum(ir.default_cost(f.type) for f in inherited)
                 if cost:
@@ -374,8 +584,10 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                 if rest:
                     w.line(f'r.Spend({rest}, b, "{f.name}")')
                 w.line("return")
-            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
+            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'],
+                       spares.get(f.name))
     w.blank()
+    write_verify(w, c, s, name, names)
 
     w.line("// MarshalFBE is v as a versioned root (docs/format.md 3.2).")
     with w.block(f"func (v *{name}) MarshalFBE() ([]byte, error) {{", "}"):
@@ -401,10 +613,14 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
-    w.line(f"// VerifyFBE{name} is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).")
+    w.line(f"// VerifyFBE{name} is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);")
+    w.line("// it builds no value.")
     with w.block(f"func VerifyFBE{name}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
-        w.line(f"var v {name}")
-        w.line("return v.ReadFBE(data, lim)")
+        w.line(f"var r {c.rt('Reader')}")
+        w.line("r.BeginVersioned(data, lim)")
+        w.line(f"FBEVerify{name}(&r, 0, 4)")
+        w.line(f'r.Within("{q}")')
+        w.line("return r.Err()")
     w.blank()
     if not final:
         return
@@ -420,12 +636,22 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.blank()
     w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model).")
     with w.block(f"func (v *{name}) FBEReadFinal(r *{c.rt('Reader')}) {{", "}"):
+        spares = keep_spares(w, s, names)
         w.line("v.Reset()")
         with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
             w.line("return")
         w.line("defer r.Leave()")
         for f in s.all_fields:
-            final_read(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
+            final_read(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'], spares.get(f.name))
+    w.blank()
+    w.line(f"// FBEVerifyFinal{name} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
+    w.line("// without building the value.")
+    with w.block(f"func FBEVerifyFinal{name}(r *{c.rt('Reader')}) {{", "}"):
+        with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
+            w.line("return")
+        w.line("defer r.Leave()")
+        for f in s.all_fields:
+            final_verify(w, c, f.type, f.name, names, [f'r.Unwind("{f.name}")'])
     w.blank()
     w.line("// MarshalFinal is v as a final root (docs/format.md 4.1).")
     with w.block(f"func (v *{name}) MarshalFinal() ([]byte, error) {{", "}"):
@@ -451,8 +677,13 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
-    w.line(f"// VerifyFinal{name} is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).")
+    w.line(f"// VerifyFinal{name} is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);")
+    w.line("// it builds no value.")
     with w.block(f"func VerifyFinal{name}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
-        w.line(f"var v {name}")
-        w.line("return v.ReadFinal(data, lim)")
+        w.line(f"var r {c.rt('Reader')}")
+        w.line(f"r.BeginFinal(data, {s.type_id}, lim)")
+        w.line(f"FBEVerifyFinal{name}(&r)")
+        w.line("r.EndFinal()")
+        w.line(f'r.Within("{q}")')
+        w.line("return r.Err()")
     w.blank()

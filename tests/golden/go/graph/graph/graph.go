@@ -84,6 +84,24 @@ func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyNode checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyNode(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1, 20)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 16 {
+		return
+	}
+	r.SkipString(b, b+12, "name")
+	if n < 28 {
+		return
+	}
+	r.Vector(b, b+24, 4, 4, "out_edges")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Node) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -112,10 +130,14 @@ func (v *Node) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBENode is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBENode is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBENode(data []byte, lim *fbe.Limits) error {
-	var v Node
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyNode(&r, 0, 4)
+	r.Within("graph.Node")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -152,6 +174,20 @@ func (v *Node) FBEReadFinal(r *fbe.Reader) {
 	}
 }
 
+// FBEVerifyFinalNode checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalNode(r *fbe.Reader) {
+	if !r.Enter(20) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "id")
+	r.FinalSkipString("name")
+	r.Fixed(8, "value")
+	n12 := r.FinalCount(4, 4, "out_edges")
+	r.Fixed(n12*4, "out_edges")
+}
+
 // MarshalFinal is v as a final root (docs/format.md 4.1).
 func (v *Node) MarshalFinal() ([]byte, error) {
 	var w fbe.Writer
@@ -180,10 +216,15 @@ func (v *Node) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalNode is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalNode is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalNode(data []byte, lim *fbe.Limits) error {
-	var v Node
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	FBEVerifyFinalNode(&r)
+	r.EndFinal()
+	r.Within("graph.Node")
+	return r.Err()
 }
 
 // Edge is the struct graph.Edge (type id 2).
@@ -243,6 +284,14 @@ func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
 	v.Weight = r.I32(b + 16)
 }
 
+// FBEVerifyEdge checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyEdge(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 2, 12); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Edge) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -271,10 +320,14 @@ func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEEdge(data []byte, lim *fbe.Limits) error {
-	var v Edge
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyEdge(&r, 0, 4)
+	r.Within("graph.Edge")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -300,6 +353,18 @@ func (v *Edge) FBEReadFinal(r *fbe.Reader) {
 	if p3 := r.Fixed(4, "weight"); p3 >= 0 {
 		v.Weight = r.I32(p3)
 	}
+}
+
+// FBEVerifyFinalEdge checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalEdge(r *fbe.Reader) {
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "source")
+	r.Fixed(4, "target")
+	r.Fixed(4, "weight")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -330,10 +395,15 @@ func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
-	var v Edge
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	FBEVerifyFinalEdge(&r)
+	r.EndFinal()
+	r.Within("graph.Edge")
+	return r.Err()
 }
 
 // Graph is the struct graph.Graph (type id 3).
@@ -412,6 +482,40 @@ func (v *Graph) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyGraph checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyGraph(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 3, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e11, n12 := r.Vector(b, b+8, 4, 0, "nodes")
+	for i13 := range n12 {
+		FBEVerifyNode(r, b, e11+i13*4)
+		if r.Failed() {
+			r.UnwindIndex(i13)
+			r.Unwind("nodes")
+			return
+		}
+	}
+	if n < 16 {
+		return
+	}
+	e14, n15 := r.Vector(b, b+12, 4, 0, "edges")
+	for i16 := range n15 {
+		FBEVerifyEdge(r, b, e14+i16*4)
+		if r.Failed() {
+			r.UnwindIndex(i16)
+			r.Unwind("edges")
+			return
+		}
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Graph) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -440,21 +544,25 @@ func (v *Graph) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEGraph is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEGraph is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEGraph(data []byte, lim *fbe.Limits) error {
-	var v Graph
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyGraph(&r, 0, 4)
+	r.Within("graph.Graph")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *Graph) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.Nodes))
-	for i11 := range v.Nodes {
-		(v.Nodes[i11]).FBEWriteFinal(w)
+	for i17 := range v.Nodes {
+		(v.Nodes[i17]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.Edges))
-	for i12 := range v.Edges {
-		(v.Edges[i12]).FBEWriteFinal(w)
+	for i18 := range v.Edges {
+		(v.Edges[i18]).FBEWriteFinal(w)
 	}
 }
 
@@ -465,24 +573,51 @@ func (v *Graph) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n13 := r.FinalCount(20, 0, "nodes")
+	n19 := r.FinalCount(20, 0, "nodes")
 	v.Nodes = v.Nodes[:0]
-	for i14 := range n13 {
+	for i20 := range n19 {
 		v.Nodes = fbe.Grow(v.Nodes)
-		v.Nodes[i14].FBEReadFinal(r)
+		v.Nodes[i20].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i14)
+			r.UnwindIndex(i20)
 			r.Unwind("nodes")
 			return
 		}
 	}
-	n15 := r.FinalCount(12, 0, "edges")
+	n21 := r.FinalCount(12, 0, "edges")
 	v.Edges = v.Edges[:0]
-	for i16 := range n15 {
+	for i22 := range n21 {
 		v.Edges = fbe.Grow(v.Edges)
-		v.Edges[i16].FBEReadFinal(r)
+		v.Edges[i22].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i16)
+			r.UnwindIndex(i22)
+			r.Unwind("edges")
+			return
+		}
+	}
+}
+
+// FBEVerifyFinalGraph checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalGraph(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	n23 := r.FinalCount(20, 0, "nodes")
+	for i24 := range n23 {
+		FBEVerifyFinalNode(r)
+		if r.Failed() {
+			r.UnwindIndex(i24)
+			r.Unwind("nodes")
+			return
+		}
+	}
+	n25 := r.FinalCount(12, 0, "edges")
+	for i26 := range n25 {
+		FBEVerifyFinalEdge(r)
+		if r.Failed() {
+			r.UnwindIndex(i26)
 			r.Unwind("edges")
 			return
 		}
@@ -517,8 +652,13 @@ func (v *Graph) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalGraph is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalGraph is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalGraph(data []byte, lim *fbe.Limits) error {
-	var v Graph
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 3, lim)
+	FBEVerifyFinalGraph(&r)
+	r.EndFinal()
+	r.Within("graph.Graph")
+	return r.Err()
 }

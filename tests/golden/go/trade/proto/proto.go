@@ -121,6 +121,20 @@ func (v *Order) FBERead(r *fbe.Reader, base, slot int) {
 	v.Volume = r.F64(b + 26)
 }
 
+// FBEVerifyOrder checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyOrder(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1, 26)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 16 {
+		return
+	}
+	r.SkipString(b, b+12, "symbol")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Order) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -149,10 +163,14 @@ func (v *Order) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEOrder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEOrder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEOrder(data []byte, lim *fbe.Limits) error {
-	var v Order
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyOrder(&r, 0, 4)
+	r.Within("proto.Order")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -190,6 +208,21 @@ func (v *Order) FBEReadFinal(r *fbe.Reader) {
 	}
 }
 
+// FBEVerifyFinalOrder checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalOrder(r *fbe.Reader) {
+	if !r.Enter(26) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "id")
+	r.FinalSkipString("symbol")
+	r.Fixed(1, "side")
+	r.Fixed(1, "type")
+	r.Fixed(8, "price")
+	r.Fixed(8, "volume")
+}
+
 // MarshalFinal is v as a final root (docs/format.md 4.1).
 func (v *Order) MarshalFinal() ([]byte, error) {
 	var w fbe.Writer
@@ -218,10 +251,15 @@ func (v *Order) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalOrder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalOrder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalOrder(data []byte, lim *fbe.Limits) error {
-	var v Order
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	FBEVerifyFinalOrder(&r)
+	r.EndFinal()
+	r.Within("proto.Order")
+	return r.Err()
 }
 
 // Balance is the struct proto.Balance (type id 2).
@@ -279,6 +317,20 @@ func (v *Balance) FBERead(r *fbe.Reader, base, slot int) {
 	v.Amount = r.F64(b + 12)
 }
 
+// FBEVerifyBalance checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyBalance(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 2, 12)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.SkipString(b, b+8, "currency")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Balance) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -307,10 +359,14 @@ func (v *Balance) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEBalance is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEBalance is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEBalance(data []byte, lim *fbe.Limits) error {
-	var v Balance
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyBalance(&r, 0, 4)
+	r.Within("proto.Balance")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -330,6 +386,17 @@ func (v *Balance) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(8, "amount"); p1 >= 0 {
 		v.Amount = r.F64(p1)
 	}
+}
+
+// FBEVerifyFinalBalance checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalBalance(r *fbe.Reader) {
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	r.FinalSkipString("currency")
+	r.Fixed(8, "amount")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -360,10 +427,15 @@ func (v *Balance) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalBalance is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalBalance is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalBalance(data []byte, lim *fbe.Limits) error {
-	var v Balance
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	FBEVerifyFinalBalance(&r)
+	r.EndFinal()
+	r.Within("proto.Balance")
+	return r.Err()
 }
 
 // Account is the struct proto.Account (type id 3).
@@ -423,6 +495,7 @@ func (v *Account) FBEWrite(w *fbe.Writer, base, slot int) {
 // FBERead reads v from the versioned body the slot at slot points to (from base);
 // fields an older writer did not write keep the schema's defaults.
 func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
+	old4 := v.Asset
 	v.Reset()
 	b, n := r.Struct(base, slot, 3, 14)
 	if n == 0 {
@@ -456,11 +529,9 @@ func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 26 {
 		return
 	}
-	if s4, ok5 := r.Optional(b, b+21, 4, "asset"); ok5 {
-		if v.Asset == nil {
-			v.Asset = new(Balance)
-		}
-		v.Asset.FBERead(r, s4, s4)
+	if s5, ok6 := r.Optional(b, b+21, 4, "asset"); ok6 {
+		v.Asset = fbe.Reuse(old4)
+		v.Asset.FBERead(r, s5, s5)
 		if r.Failed() {
 			r.Unwind("asset")
 			return
@@ -471,13 +542,67 @@ func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 30 {
 		return
 	}
-	e6, n7 := r.Vector(b, b+26, 4, 0, "orders")
+	e7, n8 := r.Vector(b, b+26, 4, 0, "orders")
 	v.Orders = v.Orders[:0]
-	for i8 := range n7 {
+	for i9 := range n8 {
 		v.Orders = fbe.Grow(v.Orders)
-		v.Orders[i8].FBERead(r, b, e6+i8*4)
+		v.Orders[i9].FBERead(r, b, e7+i9*4)
 		if r.Failed() {
-			r.UnwindIndex(i8)
+			r.UnwindIndex(i9)
+			r.Unwind("orders")
+			return
+		}
+	}
+}
+
+// FBEVerifyAccount checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyAccount(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 3, 14)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(12, b, "id")
+		return
+	}
+	if n < 16 {
+		r.Spend(12, b, "name")
+		return
+	}
+	r.SkipString(b, b+12, "name")
+	if n < 17 {
+		r.Spend(12, b, "state")
+		return
+	}
+	if n < 21 {
+		r.Spend(12, b, "wallet")
+		return
+	}
+	FBEVerifyBalance(r, b, b+17)
+	if r.Failed() {
+		r.Unwind("wallet")
+		return
+	}
+	if n < 26 {
+		return
+	}
+	if s10, ok11 := r.Optional(b, b+21, 4, "asset"); ok11 {
+		FBEVerifyBalance(r, s10, s10)
+		if r.Failed() {
+			r.Unwind("asset")
+			return
+		}
+	}
+	if n < 30 {
+		return
+	}
+	e12, n13 := r.Vector(b, b+26, 4, 0, "orders")
+	for i14 := range n13 {
+		FBEVerifyOrder(r, b, e12+i14*4)
+		if r.Failed() {
+			r.UnwindIndex(i14)
 			r.Unwind("orders")
 			return
 		}
@@ -512,10 +637,14 @@ func (v *Account) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEAccount is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEAccount is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEAccount(data []byte, lim *fbe.Limits) error {
-	var v Account
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyAccount(&r, 0, 4)
+	r.Within("proto.Account")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -529,24 +658,25 @@ func (v *Account) FBEWriteFinal(w *fbe.Writer) {
 		(v.Asset).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.Orders))
-	for i9 := range v.Orders {
-		(v.Orders[i9]).FBEWriteFinal(w)
+	for i15 := range v.Orders {
+		(v.Orders[i15]).FBEWriteFinal(w)
 	}
 }
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model).
 func (v *Account) FBEReadFinal(r *fbe.Reader) {
+	old16 := v.Asset
 	v.Reset()
 	if !r.Enter(14) {
 		return
 	}
 	defer r.Leave()
-	if p10 := r.Fixed(4, "id"); p10 >= 0 {
-		v.Id = r.I32(p10)
+	if p17 := r.Fixed(4, "id"); p17 >= 0 {
+		v.Id = r.I32(p17)
 	}
 	v.Name = r.FinalString("name")
-	if p11 := r.Fixed(1, "state"); p11 >= 0 {
-		v.State = State(r.U8(p11))
+	if p18 := r.Fixed(1, "state"); p18 >= 0 {
+		v.State = State(r.U8(p18))
 	}
 	v.Wallet.FBEReadFinal(r)
 	if r.Failed() {
@@ -554,9 +684,7 @@ func (v *Account) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("asset") {
-		if v.Asset == nil {
-			v.Asset = new(Balance)
-		}
+		v.Asset = fbe.Reuse(old16)
 		v.Asset.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("asset")
@@ -565,13 +693,46 @@ func (v *Account) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.Asset = nil
 	}
-	n12 := r.FinalCount(26, 0, "orders")
+	n19 := r.FinalCount(26, 0, "orders")
 	v.Orders = v.Orders[:0]
-	for i13 := range n12 {
+	for i20 := range n19 {
 		v.Orders = fbe.Grow(v.Orders)
-		v.Orders[i13].FBEReadFinal(r)
+		v.Orders[i20].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i13)
+			r.UnwindIndex(i20)
+			r.Unwind("orders")
+			return
+		}
+	}
+}
+
+// FBEVerifyFinalAccount checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalAccount(r *fbe.Reader) {
+	if !r.Enter(14) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "id")
+	r.FinalSkipString("name")
+	r.Fixed(1, "state")
+	FBEVerifyFinalBalance(r)
+	if r.Failed() {
+		r.Unwind("wallet")
+		return
+	}
+	if r.FinalHas("asset") {
+		FBEVerifyFinalBalance(r)
+		if r.Failed() {
+			r.Unwind("asset")
+			return
+		}
+	}
+	n21 := r.FinalCount(26, 0, "orders")
+	for i22 := range n21 {
+		FBEVerifyFinalOrder(r)
+		if r.Failed() {
+			r.UnwindIndex(i22)
 			r.Unwind("orders")
 			return
 		}
@@ -606,10 +767,15 @@ func (v *Account) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalAccount is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalAccount is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalAccount(data []byte, lim *fbe.Limits) error {
-	var v Account
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 3, lim)
+	FBEVerifyFinalAccount(&r)
+	r.EndFinal()
+	r.Within("proto.Account")
+	return r.Err()
 }
 
 // OrderMessage is the message proto.OrderMessage (type id 1).
@@ -660,6 +826,25 @@ func (v *OrderMessage) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyOrderMessage checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyOrderMessage(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(26, b, "body")
+		return
+	}
+	FBEVerifyOrder(r, b, b+8)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *OrderMessage) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -688,10 +873,14 @@ func (v *OrderMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEOrderMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEOrderMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEOrderMessage(data []byte, lim *fbe.Limits) error {
-	var v OrderMessage
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyOrderMessage(&r, 0, 4)
+	r.Within("proto.OrderMessage")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -707,6 +896,20 @@ func (v *OrderMessage) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	v.Body.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// FBEVerifyFinalOrderMessage checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalOrderMessage(r *fbe.Reader) {
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+	FBEVerifyFinalOrder(r)
 	if r.Failed() {
 		r.Unwind("body")
 		return
@@ -741,10 +944,15 @@ func (v *OrderMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalOrderMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalOrderMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalOrderMessage(data []byte, lim *fbe.Limits) error {
-	var v OrderMessage
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	FBEVerifyFinalOrderMessage(&r)
+	r.EndFinal()
+	r.Within("proto.OrderMessage")
+	return r.Err()
 }
 
 // BalanceMessage is the message proto.BalanceMessage (type id 2).
@@ -795,6 +1003,25 @@ func (v *BalanceMessage) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyBalanceMessage checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyBalanceMessage(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 2, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(12, b, "body")
+		return
+	}
+	FBEVerifyBalance(r, b, b+8)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *BalanceMessage) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -823,10 +1050,14 @@ func (v *BalanceMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEBalanceMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEBalanceMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEBalanceMessage(data []byte, lim *fbe.Limits) error {
-	var v BalanceMessage
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyBalanceMessage(&r, 0, 4)
+	r.Within("proto.BalanceMessage")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -842,6 +1073,20 @@ func (v *BalanceMessage) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	v.Body.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// FBEVerifyFinalBalanceMessage checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalBalanceMessage(r *fbe.Reader) {
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+	FBEVerifyFinalBalance(r)
 	if r.Failed() {
 		r.Unwind("body")
 		return
@@ -876,10 +1121,15 @@ func (v *BalanceMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalBalanceMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalBalanceMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalBalanceMessage(data []byte, lim *fbe.Limits) error {
-	var v BalanceMessage
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	FBEVerifyFinalBalanceMessage(&r)
+	r.EndFinal()
+	r.Within("proto.BalanceMessage")
+	return r.Err()
 }
 
 // AccountMessage is the message proto.AccountMessage (type id 3).
@@ -930,6 +1180,25 @@ func (v *AccountMessage) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyAccountMessage checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyAccountMessage(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 3, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(26, b, "body")
+		return
+	}
+	FBEVerifyAccount(r, b, b+8)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *AccountMessage) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -958,10 +1227,14 @@ func (v *AccountMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEAccountMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEAccountMessage is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEAccountMessage(data []byte, lim *fbe.Limits) error {
-	var v AccountMessage
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyAccountMessage(&r, 0, 4)
+	r.Within("proto.AccountMessage")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -977,6 +1250,20 @@ func (v *AccountMessage) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	v.Body.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("body")
+		return
+	}
+}
+
+// FBEVerifyFinalAccountMessage checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalAccountMessage(r *fbe.Reader) {
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+	FBEVerifyFinalAccount(r)
 	if r.Failed() {
 		r.Unwind("body")
 		return
@@ -1011,8 +1298,13 @@ func (v *AccountMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalAccountMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalAccountMessage is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalAccountMessage(data []byte, lim *fbe.Limits) error {
-	var v AccountMessage
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 3, lim)
+	FBEVerifyFinalAccountMessage(&r)
+	r.EndFinal()
+	r.Within("proto.AccountMessage")
+	return r.Err()
 }

@@ -87,6 +87,32 @@ func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyNode checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyNode(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1, 12)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 16 {
+		return
+	}
+	r.SkipString(b, b+12, "label")
+	if n < 20 {
+		return
+	}
+	e6, n7 := r.Vector(b, b+16, 4, 0, "children")
+	for i8 := range n7 {
+		FBEVerifyNode(r, b, e6+i8*4)
+		if r.Failed() {
+			r.UnwindIndex(i8)
+			r.Unwind("children")
+			return
+		}
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Node) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -115,10 +141,14 @@ func (v *Node) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBENode is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBENode is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBENode(data []byte, lim *fbe.Limits) error {
-	var v Node
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyNode(&r, 0, 4)
+	r.Within("recursive.Node")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -130,8 +160,8 @@ func (v *Node) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.Id)
 	w.AppendString(v.Label)
 	w.AppendCount(len(v.Children))
-	for i6 := range v.Children {
-		(v.Children[i6]).FBEWriteFinal(w)
+	for i9 := range v.Children {
+		(v.Children[i9]).FBEWriteFinal(w)
 	}
 }
 
@@ -142,17 +172,37 @@ func (v *Node) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p7 := r.Fixed(4, "id"); p7 >= 0 {
-		v.Id = r.I32(p7)
+	if p10 := r.Fixed(4, "id"); p10 >= 0 {
+		v.Id = r.I32(p10)
 	}
 	v.Label = r.FinalString("label")
-	n8 := r.FinalCount(12, 0, "children")
+	n11 := r.FinalCount(12, 0, "children")
 	v.Children = v.Children[:0]
-	for i9 := range n8 {
+	for i12 := range n11 {
 		v.Children = fbe.Grow(v.Children)
-		v.Children[i9].FBEReadFinal(r)
+		v.Children[i12].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i9)
+			r.UnwindIndex(i12)
+			r.Unwind("children")
+			return
+		}
+	}
+}
+
+// FBEVerifyFinalNode checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalNode(r *fbe.Reader) {
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "id")
+	r.FinalSkipString("label")
+	n13 := r.FinalCount(12, 0, "children")
+	for i14 := range n13 {
+		FBEVerifyFinalNode(r)
+		if r.Failed() {
+			r.UnwindIndex(i14)
 			r.Unwind("children")
 			return
 		}
@@ -187,8 +237,13 @@ func (v *Node) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalNode is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalNode is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalNode(data []byte, lim *fbe.Limits) error {
-	var v Node
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	FBEVerifyFinalNode(&r)
+	r.EndFinal()
+	r.Within("recursive.Node")
+	return r.Err()
 }

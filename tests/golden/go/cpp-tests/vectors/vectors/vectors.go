@@ -65,6 +65,14 @@ func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
 	v.Weight = r.I32(b + 16)
 }
 
+// FBEVerifyEdge checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyEdge(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1, 12); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Edge) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -93,10 +101,14 @@ func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEEdge(data []byte, lim *fbe.Limits) error {
-	var v Edge
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyEdge(&r, 0, 4)
+	r.Within("vectors.Edge")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -122,6 +134,18 @@ func (v *Edge) FBEReadFinal(r *fbe.Reader) {
 	if p3 := r.Fixed(4, "weight"); p3 >= 0 {
 		v.Weight = r.I32(p3)
 	}
+}
+
+// FBEVerifyFinalEdge checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalEdge(r *fbe.Reader) {
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "source")
+	r.Fixed(4, "target")
+	r.Fixed(4, "weight")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -152,10 +176,15 @@ func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
-	var v Edge
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	FBEVerifyFinalEdge(&r)
+	r.EndFinal()
+	r.Within("vectors.Edge")
+	return r.Err()
 }
 
 // Point is the struct vectors.Point (type id 2).
@@ -215,6 +244,14 @@ func (v *Point) FBERead(r *fbe.Reader, base, slot int) {
 	v.Y = r.I16(b + 17)
 }
 
+// FBEVerifyPoint checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyPoint(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 2, 11); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Point) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -243,10 +280,14 @@ func (v *Point) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEPoint is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEPoint is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEPoint(data []byte, lim *fbe.Limits) error {
-	var v Point
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyPoint(&r, 0, 4)
+	r.Within("vectors.Point")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -272,6 +313,18 @@ func (v *Point) FBEReadFinal(r *fbe.Reader) {
 	if p3 := r.Fixed(2, "y"); p3 >= 0 {
 		v.Y = r.I16(p3)
 	}
+}
+
+// FBEVerifyFinalPoint checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalPoint(r *fbe.Reader) {
+	if !r.Enter(11) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(1, "flag")
+	r.Fixed(8, "x")
+	r.Fixed(2, "y")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -302,10 +355,15 @@ func (v *Point) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalPoint is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalPoint is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalPoint(data []byte, lim *fbe.Limits) error {
-	var v Point
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 2, lim)
+	FBEVerifyFinalPoint(&r)
+	r.EndFinal()
+	r.Within("vectors.Point")
+	return r.Err()
 }
 
 // Point3 is the struct vectors.Point3 (type id 3).
@@ -363,6 +421,20 @@ func (v *Point3) FBERead(r *fbe.Reader, base, slot int) {
 	v.Z = r.F64(b + 19)
 }
 
+// FBEVerifyPoint3 checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyPoint3(r *fbe.Reader, base, slot int) {
+	_, n := r.Struct(base, slot, 3, 19)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 19 {
+	} else {
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Point3) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -391,10 +463,14 @@ func (v *Point3) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEPoint3 is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEPoint3 is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEPoint3(data []byte, lim *fbe.Limits) error {
-	var v Point3
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyPoint3(&r, 0, 4)
+	r.Within("vectors.Point3")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -426,6 +502,19 @@ func (v *Point3) FBEReadFinal(r *fbe.Reader) {
 	}
 }
 
+// FBEVerifyFinalPoint3 checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalPoint3(r *fbe.Reader) {
+	if !r.Enter(19) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(1, "flag")
+	r.Fixed(8, "x")
+	r.Fixed(2, "y")
+	r.Fixed(8, "z")
+}
+
 // MarshalFinal is v as a final root (docs/format.md 4.1).
 func (v *Point3) MarshalFinal() ([]byte, error) {
 	var w fbe.Writer
@@ -454,10 +543,15 @@ func (v *Point3) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalPoint3 is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalPoint3 is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalPoint3(data []byte, lim *fbe.Limits) error {
-	var v Point3
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 3, lim)
+	FBEVerifyFinalPoint3(&r)
+	r.EndFinal()
+	r.Within("vectors.Point3")
+	return r.Err()
 }
 
 // Named is the struct vectors.Named (type id 4).
@@ -517,6 +611,24 @@ func (v *Named) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyNamed checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyNamed(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 4, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.SkipString(b, b+8, "name")
+	if n < 16 {
+		return
+	}
+	r.Vector(b, b+12, 4, 4, "values")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Named) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -545,10 +657,14 @@ func (v *Named) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBENamed is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBENamed is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBENamed(data []byte, lim *fbe.Limits) error {
-	var v Named
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyNamed(&r, 0, 4)
+	r.Within("vectors.Named")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -575,6 +691,18 @@ func (v *Named) FBEReadFinal(r *fbe.Reader) {
 			v.Values[i8] = r.I32(p9)
 		}
 	}
+}
+
+// FBEVerifyFinalNamed checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalNamed(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	r.FinalSkipString("name")
+	n10 := r.FinalCount(4, 4, "values")
+	r.Fixed(n10*4, "values")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -605,10 +733,15 @@ func (v *Named) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalNamed is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalNamed is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalNamed(data []byte, lim *fbe.Limits) error {
-	var v Named
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 4, lim)
+	FBEVerifyFinalNamed(&r)
+	r.EndFinal()
+	r.Within("vectors.Named")
+	return r.Err()
 }
 
 // Holder is the struct vectors.Holder (type id 10).
@@ -749,6 +882,64 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyHolder checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyHolder(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 10, 24)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e31, n32 := r.Vector(b, b+8, 4, 0, "edges")
+	for i33 := range n32 {
+		FBEVerifyEdge(r, b, e31+i33*4)
+		if r.Failed() {
+			r.UnwindIndex(i33)
+			r.Unwind("edges")
+			return
+		}
+	}
+	if n < 16 {
+		return
+	}
+	e34, n35 := r.Vector(b, b+12, 4, 0, "points")
+	for i36 := range n35 {
+		FBEVerifyPoint3(r, b, e34+i36*4)
+		if r.Failed() {
+			r.UnwindIndex(i36)
+			r.Unwind("points")
+			return
+		}
+	}
+	if n < 20 {
+		return
+	}
+	r.Vector(b, b+16, 4, 4, "ints")
+	if n < 24 {
+		return
+	}
+	r.Vector(b, b+20, 1, 1, "switches")
+	if n < 28 {
+		return
+	}
+	r.Vector(b, b+24, 8, 8, "reals")
+	if n < 32 {
+		return
+	}
+	e37, n38 := r.Vector(b, b+28, 4, 0, "named")
+	for i39 := range n38 {
+		FBEVerifyNamed(r, b, e37+i39*4)
+		if r.Failed() {
+			r.UnwindIndex(i39)
+			r.Unwind("named")
+			return
+		}
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Holder) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -777,37 +968,41 @@ func (v *Holder) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEHolder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEHolder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEHolder(data []byte, lim *fbe.Limits) error {
-	var v Holder
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyHolder(&r, 0, 4)
+	r.Within("vectors.Holder")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *Holder) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.Edges))
-	for i31 := range v.Edges {
-		(v.Edges[i31]).FBEWriteFinal(w)
+	for i40 := range v.Edges {
+		(v.Edges[i40]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.Points))
-	for i32 := range v.Points {
-		(v.Points[i32]).FBEWriteFinal(w)
+	for i41 := range v.Points {
+		(v.Points[i41]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.Ints))
-	for i33 := range v.Ints {
-		w.AppendI32(v.Ints[i33])
+	for i42 := range v.Ints {
+		w.AppendI32(v.Ints[i42])
 	}
 	w.AppendCount(len(v.Switches))
-	for i34 := range v.Switches {
-		w.AppendBool(v.Switches[i34])
+	for i43 := range v.Switches {
+		w.AppendBool(v.Switches[i43])
 	}
 	w.AppendCount(len(v.Reals))
-	for i35 := range v.Reals {
-		w.AppendF64(v.Reals[i35])
+	for i44 := range v.Reals {
+		w.AppendF64(v.Reals[i44])
 	}
 	w.AppendCount(len(v.Named))
-	for i36 := range v.Named {
-		(v.Named[i36]).FBEWriteFinal(w)
+	for i45 := range v.Named {
+		(v.Named[i45]).FBEWriteFinal(w)
 	}
 }
 
@@ -818,56 +1013,98 @@ func (v *Holder) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n37 := r.FinalCount(12, 0, "edges")
+	n46 := r.FinalCount(12, 0, "edges")
 	v.Edges = v.Edges[:0]
-	for i38 := range n37 {
+	for i47 := range n46 {
 		v.Edges = fbe.Grow(v.Edges)
-		v.Edges[i38].FBEReadFinal(r)
+		v.Edges[i47].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i38)
+			r.UnwindIndex(i47)
 			r.Unwind("edges")
 			return
 		}
 	}
-	n39 := r.FinalCount(19, 0, "points")
+	n48 := r.FinalCount(19, 0, "points")
 	v.Points = v.Points[:0]
-	for i40 := range n39 {
+	for i49 := range n48 {
 		v.Points = fbe.Grow(v.Points)
-		v.Points[i40].FBEReadFinal(r)
+		v.Points[i49].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i40)
+			r.UnwindIndex(i49)
 			r.Unwind("points")
 			return
 		}
 	}
-	n41 := r.FinalCount(4, 4, "ints")
-	v.Ints = fbe.Resize(v.Ints, n41)
-	for i42 := range n41 {
-		if p43 := r.Fixed(4, "ints"); p43 >= 0 {
-			v.Ints[i42] = r.I32(p43)
-		}
-	}
-	n44 := r.FinalCount(1, 1, "switches")
-	v.Switches = fbe.Resize(v.Switches, n44)
-	for i45 := range n44 {
-		if p46 := r.Fixed(1, "switches"); p46 >= 0 {
-			v.Switches[i45] = r.Bool(p46)
-		}
-	}
-	n47 := r.FinalCount(8, 8, "reals")
-	v.Reals = fbe.Resize(v.Reals, n47)
-	for i48 := range n47 {
-		if p49 := r.Fixed(8, "reals"); p49 >= 0 {
-			v.Reals[i48] = r.F64(p49)
-		}
-	}
-	n50 := r.FinalCount(8, 0, "named")
-	v.Named = v.Named[:0]
+	n50 := r.FinalCount(4, 4, "ints")
+	v.Ints = fbe.Resize(v.Ints, n50)
 	for i51 := range n50 {
+		if p52 := r.Fixed(4, "ints"); p52 >= 0 {
+			v.Ints[i51] = r.I32(p52)
+		}
+	}
+	n53 := r.FinalCount(1, 1, "switches")
+	v.Switches = fbe.Resize(v.Switches, n53)
+	for i54 := range n53 {
+		if p55 := r.Fixed(1, "switches"); p55 >= 0 {
+			v.Switches[i54] = r.Bool(p55)
+		}
+	}
+	n56 := r.FinalCount(8, 8, "reals")
+	v.Reals = fbe.Resize(v.Reals, n56)
+	for i57 := range n56 {
+		if p58 := r.Fixed(8, "reals"); p58 >= 0 {
+			v.Reals[i57] = r.F64(p58)
+		}
+	}
+	n59 := r.FinalCount(8, 0, "named")
+	v.Named = v.Named[:0]
+	for i60 := range n59 {
 		v.Named = fbe.Grow(v.Named)
-		v.Named[i51].FBEReadFinal(r)
+		v.Named[i60].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i51)
+			r.UnwindIndex(i60)
+			r.Unwind("named")
+			return
+		}
+	}
+}
+
+// FBEVerifyFinalHolder checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalHolder(r *fbe.Reader) {
+	if !r.Enter(24) {
+		return
+	}
+	defer r.Leave()
+	n61 := r.FinalCount(12, 0, "edges")
+	for i62 := range n61 {
+		FBEVerifyFinalEdge(r)
+		if r.Failed() {
+			r.UnwindIndex(i62)
+			r.Unwind("edges")
+			return
+		}
+	}
+	n63 := r.FinalCount(19, 0, "points")
+	for i64 := range n63 {
+		FBEVerifyFinalPoint3(r)
+		if r.Failed() {
+			r.UnwindIndex(i64)
+			r.Unwind("points")
+			return
+		}
+	}
+	n65 := r.FinalCount(4, 4, "ints")
+	r.Fixed(n65*4, "ints")
+	n67 := r.FinalCount(1, 1, "switches")
+	r.Fixed(n67*1, "switches")
+	n69 := r.FinalCount(8, 8, "reals")
+	r.Fixed(n69*8, "reals")
+	n71 := r.FinalCount(8, 0, "named")
+	for i72 := range n71 {
+		FBEVerifyFinalNamed(r)
+		if r.Failed() {
+			r.UnwindIndex(i72)
 			r.Unwind("named")
 			return
 		}
@@ -902,8 +1139,13 @@ func (v *Holder) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalHolder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalHolder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalHolder(data []byte, lim *fbe.Limits) error {
-	var v Holder
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 10, lim)
+	FBEVerifyFinalHolder(&r)
+	r.EndFinal()
+	r.Within("vectors.Holder")
+	return r.Err()
 }

@@ -51,6 +51,14 @@ func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
 	v.Source = r.I32(b + 8)
 }
 
+// FBEVerifyEdge checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyEdge(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1, 4); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Edge) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -79,10 +87,14 @@ func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEEdge is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEEdge(data []byte, lim *fbe.Limits) error {
-	var v Edge
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyEdge(&r, 0, 4)
+	r.Within("vectors_old.Edge")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -100,6 +112,16 @@ func (v *Edge) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(4, "source"); p1 >= 0 {
 		v.Source = r.I32(p1)
 	}
+}
+
+// FBEVerifyFinalEdge checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalEdge(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "source")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -130,10 +152,15 @@ func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalEdge is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
-	var v Edge
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	FBEVerifyFinalEdge(&r)
+	r.EndFinal()
+	r.Within("vectors_old.Edge")
+	return r.Err()
 }
 
 // Holder is the struct vectors_old.Holder (type id 10).
@@ -192,6 +219,28 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyHolder checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyHolder(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 10, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	e6, n7 := r.Vector(b, b+8, 4, 0, "edges")
+	for i8 := range n7 {
+		FBEVerifyEdge(r, b, e6+i8*4)
+		if r.Failed() {
+			r.UnwindIndex(i8)
+			r.Unwind("edges")
+			return
+		}
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Holder) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -220,17 +269,21 @@ func (v *Holder) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEHolder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEHolder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEHolder(data []byte, lim *fbe.Limits) error {
-	var v Holder
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyHolder(&r, 0, 4)
+	r.Within("vectors_old.Holder")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *Holder) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.Edges))
-	for i6 := range v.Edges {
-		(v.Edges[i6]).FBEWriteFinal(w)
+	for i9 := range v.Edges {
+		(v.Edges[i9]).FBEWriteFinal(w)
 	}
 }
 
@@ -241,13 +294,31 @@ func (v *Holder) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n7 := r.FinalCount(4, 0, "edges")
+	n10 := r.FinalCount(4, 0, "edges")
 	v.Edges = v.Edges[:0]
-	for i8 := range n7 {
+	for i11 := range n10 {
 		v.Edges = fbe.Grow(v.Edges)
-		v.Edges[i8].FBEReadFinal(r)
+		v.Edges[i11].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i8)
+			r.UnwindIndex(i11)
+			r.Unwind("edges")
+			return
+		}
+	}
+}
+
+// FBEVerifyFinalHolder checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalHolder(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	n12 := r.FinalCount(4, 0, "edges")
+	for i13 := range n12 {
+		FBEVerifyFinalEdge(r)
+		if r.Failed() {
+			r.UnwindIndex(i13)
 			r.Unwind("edges")
 			return
 		}
@@ -282,8 +353,13 @@ func (v *Holder) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalHolder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalHolder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalHolder(data []byte, lim *fbe.Limits) error {
-	var v Holder
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 10, lim)
+	FBEVerifyFinalHolder(&r)
+	r.EndFinal()
+	r.Within("vectors_old.Holder")
+	return r.Err()
 }

@@ -638,6 +638,14 @@ func (v *Enums) FBERead(r *fbe.Reader, base, slot int) {
 	v.Uint64b5 = EnumUInt64(r.U64(b + 216))
 }
 
+// FBEVerifyEnums checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyEnums(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1, 216); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Enums) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -666,10 +674,14 @@ func (v *Enums) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEEnums is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEEnums is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEEnums(data []byte, lim *fbe.Limits) error {
-	var v Enums
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyEnums(&r, 0, 4)
+	r.Within("enums.Enums")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -949,6 +961,81 @@ func (v *Enums) FBEReadFinal(r *fbe.Reader) {
 	}
 }
 
+// FBEVerifyFinalEnums checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalEnums(r *fbe.Reader) {
+	if !r.Enter(216) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(1, "byte0")
+	r.Fixed(1, "byte1")
+	r.Fixed(1, "byte2")
+	r.Fixed(1, "byte3")
+	r.Fixed(1, "byte4")
+	r.Fixed(1, "byte5")
+	r.Fixed(1, "char0")
+	r.Fixed(1, "char1")
+	r.Fixed(1, "char2")
+	r.Fixed(1, "char3")
+	r.Fixed(1, "char4")
+	r.Fixed(1, "char5")
+	r.Fixed(4, "wchar0")
+	r.Fixed(4, "wchar1")
+	r.Fixed(4, "wchar2")
+	r.Fixed(4, "wchar3")
+	r.Fixed(4, "wchar4")
+	r.Fixed(4, "wchar5")
+	r.Fixed(1, "int8b0")
+	r.Fixed(1, "int8b1")
+	r.Fixed(1, "int8b2")
+	r.Fixed(1, "int8b3")
+	r.Fixed(1, "int8b4")
+	r.Fixed(1, "int8b5")
+	r.Fixed(1, "uint8b0")
+	r.Fixed(1, "uint8b1")
+	r.Fixed(1, "uint8b2")
+	r.Fixed(1, "uint8b3")
+	r.Fixed(1, "uint8b4")
+	r.Fixed(1, "uint8b5")
+	r.Fixed(2, "int16b0")
+	r.Fixed(2, "int16b1")
+	r.Fixed(2, "int16b2")
+	r.Fixed(2, "int16b3")
+	r.Fixed(2, "int16b4")
+	r.Fixed(2, "int16b5")
+	r.Fixed(2, "uint16b0")
+	r.Fixed(2, "uint16b1")
+	r.Fixed(2, "uint16b2")
+	r.Fixed(2, "uint16b3")
+	r.Fixed(2, "uint16b4")
+	r.Fixed(2, "uint16b5")
+	r.Fixed(4, "int32b0")
+	r.Fixed(4, "int32b1")
+	r.Fixed(4, "int32b2")
+	r.Fixed(4, "int32b3")
+	r.Fixed(4, "int32b4")
+	r.Fixed(4, "int32b5")
+	r.Fixed(4, "uint32b0")
+	r.Fixed(4, "uint32b1")
+	r.Fixed(4, "uint32b2")
+	r.Fixed(4, "uint32b3")
+	r.Fixed(4, "uint32b4")
+	r.Fixed(4, "uint32b5")
+	r.Fixed(8, "int64b0")
+	r.Fixed(8, "int64b1")
+	r.Fixed(8, "int64b2")
+	r.Fixed(8, "int64b3")
+	r.Fixed(8, "int64b4")
+	r.Fixed(8, "int64b5")
+	r.Fixed(8, "uint64b0")
+	r.Fixed(8, "uint64b1")
+	r.Fixed(8, "uint64b2")
+	r.Fixed(8, "uint64b3")
+	r.Fixed(8, "uint64b4")
+	r.Fixed(8, "uint64b5")
+}
+
 // MarshalFinal is v as a final root (docs/format.md 4.1).
 func (v *Enums) MarshalFinal() ([]byte, error) {
 	var w fbe.Writer
@@ -977,8 +1064,13 @@ func (v *Enums) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalEnums is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalEnums is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalEnums(data []byte, lim *fbe.Limits) error {
-	var v Enums
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1, lim)
+	FBEVerifyFinalEnums(&r)
+	r.EndFinal()
+	r.Within("enums.Enums")
+	return r.Err()
 }

@@ -482,6 +482,213 @@ func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyStructSimple checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructSimple(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 110, 217)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(64, b, "id")
+		return
+	}
+	if n < 13 {
+		r.Spend(64, b, "f1")
+		return
+	}
+	if n < 14 {
+		r.Spend(64, b, "f2")
+		return
+	}
+	if n < 15 {
+		r.Spend(64, b, "f3")
+		return
+	}
+	if n < 16 {
+		r.Spend(64, b, "f4")
+		return
+	}
+	if n < 17 {
+		r.Spend(64, b, "f5")
+		return
+	}
+	if n < 18 {
+		r.Spend(64, b, "f6")
+		return
+	}
+	if n < 22 {
+		r.Spend(64, b, "f7")
+		return
+	}
+	if n < 26 {
+		r.Spend(64, b, "f8")
+		return
+	}
+	if n < 27 {
+		r.Spend(64, b, "f9")
+		return
+	}
+	if n < 28 {
+		r.Spend(64, b, "f10")
+		return
+	}
+	if n < 29 {
+		r.Spend(64, b, "f11")
+		return
+	}
+	if n < 30 {
+		r.Spend(64, b, "f12")
+		return
+	}
+	if n < 32 {
+		r.Spend(64, b, "f13")
+		return
+	}
+	if n < 34 {
+		r.Spend(64, b, "f14")
+		return
+	}
+	if n < 36 {
+		r.Spend(64, b, "f15")
+		return
+	}
+	if n < 38 {
+		r.Spend(64, b, "f16")
+		return
+	}
+	if n < 42 {
+		r.Spend(64, b, "f17")
+		return
+	}
+	if n < 46 {
+		r.Spend(64, b, "f18")
+		return
+	}
+	if n < 50 {
+		r.Spend(64, b, "f19")
+		return
+	}
+	if n < 54 {
+		r.Spend(64, b, "f20")
+		return
+	}
+	if n < 62 {
+		r.Spend(64, b, "f21")
+		return
+	}
+	if n < 70 {
+		r.Spend(64, b, "f22")
+		return
+	}
+	if n < 78 {
+		r.Spend(64, b, "f23")
+		return
+	}
+	if n < 86 {
+		r.Spend(64, b, "f24")
+		return
+	}
+	if n < 90 {
+		r.Spend(64, b, "f25")
+		return
+	}
+	if n < 94 {
+		r.Spend(64, b, "f26")
+		return
+	}
+	if n < 102 {
+		r.Spend(64, b, "f27")
+		return
+	}
+	if n < 110 {
+		r.Spend(64, b, "f28")
+		return
+	}
+	if n < 126 {
+		r.Spend(64, b, "f29")
+		return
+	}
+	if n < 142 {
+		r.Spend(64, b, "f30")
+		return
+	}
+	if n < 146 {
+		r.Spend(64, b, "f31")
+		return
+	}
+	r.SkipString(b, b+142, "f31")
+	if n < 150 {
+		r.Spend(64, b, "f32")
+		return
+	}
+	r.SkipString(b, b+146, "f32")
+	if n < 158 {
+		r.Spend(64, b, "f33")
+		return
+	}
+	if n < 166 {
+		r.Spend(64, b, "f34")
+		return
+	}
+	if n < 174 {
+		r.Spend(64, b, "f35")
+		return
+	}
+	if n < 190 {
+		r.Spend(64, b, "f36")
+		return
+	}
+	if n < 206 {
+		r.Spend(64, b, "f37")
+		return
+	}
+	if n < 222 {
+		r.Spend(64, b, "f38")
+		return
+	}
+	if n < 223 {
+		r.Spend(64, b, "f39")
+		return
+	}
+	if n < 224 {
+		r.Spend(64, b, "f40")
+		return
+	}
+	if n < 228 {
+		r.Spend(64, b, "f41")
+		return
+	}
+	proto.FBEVerifyOrder(r, b, b+224)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	if n < 232 {
+		r.Spend(38, b, "f42")
+		return
+	}
+	proto.FBEVerifyBalance(r, b, b+228)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	if n < 233 {
+		r.Spend(26, b, "f43")
+		return
+	}
+	if n < 237 {
+		r.Spend(26, b, "f44")
+		return
+	}
+	proto.FBEVerifyAccount(r, b, b+233)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *StructSimple) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -510,10 +717,14 @@ func (v *StructSimple) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructSimple is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructSimple is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructSimple(data []byte, lim *fbe.Limits) error {
-	var v StructSimple
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructSimple(&r, 0, 4)
+	r.Within("test.StructSimple")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -711,6 +922,72 @@ func (v *StructSimple) FBEReadFinal(r *fbe.Reader) {
 	}
 }
 
+// FBEVerifyFinalStructSimple checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructSimple(r *fbe.Reader) {
+	if !r.Enter(217) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "id")
+	r.Fixed(1, "f1")
+	r.Fixed(1, "f2")
+	r.Fixed(1, "f3")
+	r.Fixed(1, "f4")
+	r.Fixed(1, "f5")
+	r.Fixed(1, "f6")
+	r.Fixed(4, "f7")
+	r.Fixed(4, "f8")
+	r.Fixed(1, "f9")
+	r.Fixed(1, "f10")
+	r.Fixed(1, "f11")
+	r.Fixed(1, "f12")
+	r.Fixed(2, "f13")
+	r.Fixed(2, "f14")
+	r.Fixed(2, "f15")
+	r.Fixed(2, "f16")
+	r.Fixed(4, "f17")
+	r.Fixed(4, "f18")
+	r.Fixed(4, "f19")
+	r.Fixed(4, "f20")
+	r.Fixed(8, "f21")
+	r.Fixed(8, "f22")
+	r.Fixed(8, "f23")
+	r.Fixed(8, "f24")
+	r.Fixed(4, "f25")
+	r.Fixed(4, "f26")
+	r.Fixed(8, "f27")
+	r.Fixed(8, "f28")
+	r.Fixed(16, "f29")
+	r.Fixed(16, "f30")
+	r.FinalSkipString("f31")
+	r.FinalSkipString("f32")
+	r.Fixed(8, "f33")
+	r.Fixed(8, "f34")
+	r.Fixed(8, "f35")
+	r.Fixed(16, "f36")
+	r.Fixed(16, "f37")
+	r.Fixed(16, "f38")
+	r.Fixed(1, "f39")
+	r.Fixed(1, "f40")
+	proto.FBEVerifyFinalOrder(r)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	proto.FBEVerifyFinalBalance(r)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	r.Fixed(1, "f43")
+	proto.FBEVerifyFinalAccount(r)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+}
+
 // MarshalFinal is v as a final root (docs/format.md 4.1).
 func (v *StructSimple) MarshalFinal() ([]byte, error) {
 	var w fbe.Writer
@@ -739,10 +1016,15 @@ func (v *StructSimple) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructSimple is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructSimple is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructSimple(data []byte, lim *fbe.Limits) error {
-	var v StructSimple
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 110, lim)
+	FBEVerifyFinalStructSimple(&r)
+	r.EndFinal()
+	r.Within("test.StructSimple")
+	return r.Err()
 }
 
 // StructOptional is the struct test.StructOptional (type id 111).
@@ -1221,6 +1503,72 @@ func (v *StructOptional) FBEWrite(w *fbe.Writer, base, slot int) {
 // FBERead reads v from the versioned body the slot at slot points to (from base);
 // fields an older writer did not write keep the schema's defaults.
 func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
+	old67 := v.F100
+	old68 := v.F101
+	old69 := v.F102
+	old70 := v.F103
+	old71 := v.F104
+	old72 := v.F105
+	old73 := v.F106
+	old74 := v.F107
+	old75 := v.F108
+	old76 := v.F109
+	old77 := v.F110
+	old78 := v.F111
+	old79 := v.F112
+	old80 := v.F113
+	old81 := v.F114
+	old82 := v.F115
+	old83 := v.F116
+	old84 := v.F117
+	old85 := v.F118
+	old86 := v.F119
+	old87 := v.F120
+	old88 := v.F121
+	old89 := v.F122
+	old90 := v.F123
+	old91 := v.F124
+	old92 := v.F125
+	old93 := v.F126
+	old94 := v.F127
+	old95 := v.F128
+	old96 := v.F129
+	old97 := v.F130
+	old98 := v.F131
+	old99 := v.F132
+	old100 := v.F133
+	old101 := v.F134
+	old102 := v.F135
+	old103 := v.F136
+	old104 := v.F137
+	old105 := v.F138
+	old106 := v.F139
+	old107 := v.F140
+	old108 := v.F141
+	old109 := v.F142
+	old110 := v.F143
+	old111 := v.F144
+	old112 := v.F145
+	old113 := v.F146
+	old114 := v.F147
+	old115 := v.F148
+	old116 := v.F149
+	old117 := v.F150
+	old118 := v.F151
+	old119 := v.F152
+	old120 := v.F153
+	old121 := v.F154
+	old122 := v.F155
+	old123 := v.F156
+	old124 := v.F157
+	old125 := v.F158
+	old126 := v.F159
+	old127 := v.F160
+	old128 := v.F161
+	old129 := v.F162
+	old130 := v.F163
+	old131 := v.F164
+	old132 := v.F165
 	v.Reset()
 	b, n := r.Struct(base, slot, 111, 283)
 	if n == 0 {
@@ -1292,649 +1640,531 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 242 {
 		return
 	}
-	if s67, ok68 := r.Optional(b, b+237, 1, "f100"); ok68 {
-		if v.F100 == nil {
-			v.F100 = new(bool)
-		}
-		*v.F100 = r.Bool(s67)
+	if s133, ok134 := r.Optional(b, b+237, 1, "f100"); ok134 {
+		v.F100 = fbe.Reuse(old67)
+		*v.F100 = r.Bool(s133)
 	} else {
 		v.F100 = nil
 	}
 	if n < 247 {
 		return
 	}
-	if s69, ok70 := r.Optional(b, b+242, 1, "f101"); ok70 {
-		if v.F101 == nil {
-			v.F101 = new(bool)
-		}
-		*v.F101 = r.Bool(s69)
+	if s135, ok136 := r.Optional(b, b+242, 1, "f101"); ok136 {
+		v.F101 = fbe.Reuse(old68)
+		*v.F101 = r.Bool(s135)
 	} else {
 		v.F101 = nil
 	}
 	if n < 252 {
 		return
 	}
-	if s71, ok72 := r.Optional(b, b+247, 1, "f102"); ok72 {
-		if v.F102 == nil {
-			v.F102 = new(bool)
-		}
-		*v.F102 = r.Bool(s71)
+	if s137, ok138 := r.Optional(b, b+247, 1, "f102"); ok138 {
+		v.F102 = fbe.Reuse(old69)
+		*v.F102 = r.Bool(s137)
 	} else {
 		v.F102 = nil
 	}
 	if n < 257 {
 		return
 	}
-	if s73, ok74 := r.Optional(b, b+252, 1, "f103"); ok74 {
-		if v.F103 == nil {
-			v.F103 = new(byte)
-		}
-		*v.F103 = r.U8(s73)
+	if s139, ok140 := r.Optional(b, b+252, 1, "f103"); ok140 {
+		v.F103 = fbe.Reuse(old70)
+		*v.F103 = r.U8(s139)
 	} else {
 		v.F103 = nil
 	}
 	if n < 262 {
 		return
 	}
-	if s75, ok76 := r.Optional(b, b+257, 1, "f104"); ok76 {
-		if v.F104 == nil {
-			v.F104 = new(byte)
-		}
-		*v.F104 = r.U8(s75)
+	if s141, ok142 := r.Optional(b, b+257, 1, "f104"); ok142 {
+		v.F104 = fbe.Reuse(old71)
+		*v.F104 = r.U8(s141)
 	} else {
 		v.F104 = nil
 	}
 	if n < 267 {
 		return
 	}
-	if s77, ok78 := r.Optional(b, b+262, 1, "f105"); ok78 {
-		if v.F105 == nil {
-			v.F105 = new(byte)
-		}
-		*v.F105 = r.U8(s77)
+	if s143, ok144 := r.Optional(b, b+262, 1, "f105"); ok144 {
+		v.F105 = fbe.Reuse(old72)
+		*v.F105 = r.U8(s143)
 	} else {
 		v.F105 = nil
 	}
 	if n < 272 {
 		return
 	}
-	if s79, ok80 := r.Optional(b, b+267, 1, "f106"); ok80 {
-		if v.F106 == nil {
-			v.F106 = new(byte)
-		}
-		*v.F106 = r.U8(s79)
+	if s145, ok146 := r.Optional(b, b+267, 1, "f106"); ok146 {
+		v.F106 = fbe.Reuse(old73)
+		*v.F106 = r.U8(s145)
 	} else {
 		v.F106 = nil
 	}
 	if n < 277 {
 		return
 	}
-	if s81, ok82 := r.Optional(b, b+272, 1, "f107"); ok82 {
-		if v.F107 == nil {
-			v.F107 = new(byte)
-		}
-		*v.F107 = r.U8(s81)
+	if s147, ok148 := r.Optional(b, b+272, 1, "f107"); ok148 {
+		v.F107 = fbe.Reuse(old74)
+		*v.F107 = r.U8(s147)
 	} else {
 		v.F107 = nil
 	}
 	if n < 282 {
 		return
 	}
-	if s83, ok84 := r.Optional(b, b+277, 1, "f108"); ok84 {
-		if v.F108 == nil {
-			v.F108 = new(byte)
-		}
-		*v.F108 = r.U8(s83)
+	if s149, ok150 := r.Optional(b, b+277, 1, "f108"); ok150 {
+		v.F108 = fbe.Reuse(old75)
+		*v.F108 = r.U8(s149)
 	} else {
 		v.F108 = nil
 	}
 	if n < 287 {
 		return
 	}
-	if s85, ok86 := r.Optional(b, b+282, 4, "f109"); ok86 {
-		if v.F109 == nil {
-			v.F109 = new(uint32)
-		}
-		*v.F109 = r.U32(s85)
+	if s151, ok152 := r.Optional(b, b+282, 4, "f109"); ok152 {
+		v.F109 = fbe.Reuse(old76)
+		*v.F109 = r.U32(s151)
 	} else {
 		v.F109 = nil
 	}
 	if n < 292 {
 		return
 	}
-	if s87, ok88 := r.Optional(b, b+287, 4, "f110"); ok88 {
-		if v.F110 == nil {
-			v.F110 = new(uint32)
-		}
-		*v.F110 = r.U32(s87)
+	if s153, ok154 := r.Optional(b, b+287, 4, "f110"); ok154 {
+		v.F110 = fbe.Reuse(old77)
+		*v.F110 = r.U32(s153)
 	} else {
 		v.F110 = nil
 	}
 	if n < 297 {
 		return
 	}
-	if s89, ok90 := r.Optional(b, b+292, 4, "f111"); ok90 {
-		if v.F111 == nil {
-			v.F111 = new(uint32)
-		}
-		*v.F111 = r.U32(s89)
+	if s155, ok156 := r.Optional(b, b+292, 4, "f111"); ok156 {
+		v.F111 = fbe.Reuse(old78)
+		*v.F111 = r.U32(s155)
 	} else {
 		v.F111 = nil
 	}
 	if n < 302 {
 		return
 	}
-	if s91, ok92 := r.Optional(b, b+297, 1, "f112"); ok92 {
-		if v.F112 == nil {
-			v.F112 = new(int8)
-		}
-		*v.F112 = r.I8(s91)
+	if s157, ok158 := r.Optional(b, b+297, 1, "f112"); ok158 {
+		v.F112 = fbe.Reuse(old79)
+		*v.F112 = r.I8(s157)
 	} else {
 		v.F112 = nil
 	}
 	if n < 307 {
 		return
 	}
-	if s93, ok94 := r.Optional(b, b+302, 1, "f113"); ok94 {
-		if v.F113 == nil {
-			v.F113 = new(int8)
-		}
-		*v.F113 = r.I8(s93)
+	if s159, ok160 := r.Optional(b, b+302, 1, "f113"); ok160 {
+		v.F113 = fbe.Reuse(old80)
+		*v.F113 = r.I8(s159)
 	} else {
 		v.F113 = nil
 	}
 	if n < 312 {
 		return
 	}
-	if s95, ok96 := r.Optional(b, b+307, 1, "f114"); ok96 {
-		if v.F114 == nil {
-			v.F114 = new(int8)
-		}
-		*v.F114 = r.I8(s95)
+	if s161, ok162 := r.Optional(b, b+307, 1, "f114"); ok162 {
+		v.F114 = fbe.Reuse(old81)
+		*v.F114 = r.I8(s161)
 	} else {
 		v.F114 = nil
 	}
 	if n < 317 {
 		return
 	}
-	if s97, ok98 := r.Optional(b, b+312, 1, "f115"); ok98 {
-		if v.F115 == nil {
-			v.F115 = new(uint8)
-		}
-		*v.F115 = r.U8(s97)
+	if s163, ok164 := r.Optional(b, b+312, 1, "f115"); ok164 {
+		v.F115 = fbe.Reuse(old82)
+		*v.F115 = r.U8(s163)
 	} else {
 		v.F115 = nil
 	}
 	if n < 322 {
 		return
 	}
-	if s99, ok100 := r.Optional(b, b+317, 1, "f116"); ok100 {
-		if v.F116 == nil {
-			v.F116 = new(uint8)
-		}
-		*v.F116 = r.U8(s99)
+	if s165, ok166 := r.Optional(b, b+317, 1, "f116"); ok166 {
+		v.F116 = fbe.Reuse(old83)
+		*v.F116 = r.U8(s165)
 	} else {
 		v.F116 = nil
 	}
 	if n < 327 {
 		return
 	}
-	if s101, ok102 := r.Optional(b, b+322, 1, "f117"); ok102 {
-		if v.F117 == nil {
-			v.F117 = new(uint8)
-		}
-		*v.F117 = r.U8(s101)
+	if s167, ok168 := r.Optional(b, b+322, 1, "f117"); ok168 {
+		v.F117 = fbe.Reuse(old84)
+		*v.F117 = r.U8(s167)
 	} else {
 		v.F117 = nil
 	}
 	if n < 332 {
 		return
 	}
-	if s103, ok104 := r.Optional(b, b+327, 2, "f118"); ok104 {
-		if v.F118 == nil {
-			v.F118 = new(int16)
-		}
-		*v.F118 = r.I16(s103)
+	if s169, ok170 := r.Optional(b, b+327, 2, "f118"); ok170 {
+		v.F118 = fbe.Reuse(old85)
+		*v.F118 = r.I16(s169)
 	} else {
 		v.F118 = nil
 	}
 	if n < 337 {
 		return
 	}
-	if s105, ok106 := r.Optional(b, b+332, 2, "f119"); ok106 {
-		if v.F119 == nil {
-			v.F119 = new(int16)
-		}
-		*v.F119 = r.I16(s105)
+	if s171, ok172 := r.Optional(b, b+332, 2, "f119"); ok172 {
+		v.F119 = fbe.Reuse(old86)
+		*v.F119 = r.I16(s171)
 	} else {
 		v.F119 = nil
 	}
 	if n < 342 {
 		return
 	}
-	if s107, ok108 := r.Optional(b, b+337, 2, "f120"); ok108 {
-		if v.F120 == nil {
-			v.F120 = new(int16)
-		}
-		*v.F120 = r.I16(s107)
+	if s173, ok174 := r.Optional(b, b+337, 2, "f120"); ok174 {
+		v.F120 = fbe.Reuse(old87)
+		*v.F120 = r.I16(s173)
 	} else {
 		v.F120 = nil
 	}
 	if n < 347 {
 		return
 	}
-	if s109, ok110 := r.Optional(b, b+342, 2, "f121"); ok110 {
-		if v.F121 == nil {
-			v.F121 = new(uint16)
-		}
-		*v.F121 = r.U16(s109)
+	if s175, ok176 := r.Optional(b, b+342, 2, "f121"); ok176 {
+		v.F121 = fbe.Reuse(old88)
+		*v.F121 = r.U16(s175)
 	} else {
 		v.F121 = nil
 	}
 	if n < 352 {
 		return
 	}
-	if s111, ok112 := r.Optional(b, b+347, 2, "f122"); ok112 {
-		if v.F122 == nil {
-			v.F122 = new(uint16)
-		}
-		*v.F122 = r.U16(s111)
+	if s177, ok178 := r.Optional(b, b+347, 2, "f122"); ok178 {
+		v.F122 = fbe.Reuse(old89)
+		*v.F122 = r.U16(s177)
 	} else {
 		v.F122 = nil
 	}
 	if n < 357 {
 		return
 	}
-	if s113, ok114 := r.Optional(b, b+352, 2, "f123"); ok114 {
-		if v.F123 == nil {
-			v.F123 = new(uint16)
-		}
-		*v.F123 = r.U16(s113)
+	if s179, ok180 := r.Optional(b, b+352, 2, "f123"); ok180 {
+		v.F123 = fbe.Reuse(old90)
+		*v.F123 = r.U16(s179)
 	} else {
 		v.F123 = nil
 	}
 	if n < 362 {
 		return
 	}
-	if s115, ok116 := r.Optional(b, b+357, 4, "f124"); ok116 {
-		if v.F124 == nil {
-			v.F124 = new(int32)
-		}
-		*v.F124 = r.I32(s115)
+	if s181, ok182 := r.Optional(b, b+357, 4, "f124"); ok182 {
+		v.F124 = fbe.Reuse(old91)
+		*v.F124 = r.I32(s181)
 	} else {
 		v.F124 = nil
 	}
 	if n < 367 {
 		return
 	}
-	if s117, ok118 := r.Optional(b, b+362, 4, "f125"); ok118 {
-		if v.F125 == nil {
-			v.F125 = new(int32)
-		}
-		*v.F125 = r.I32(s117)
+	if s183, ok184 := r.Optional(b, b+362, 4, "f125"); ok184 {
+		v.F125 = fbe.Reuse(old92)
+		*v.F125 = r.I32(s183)
 	} else {
 		v.F125 = nil
 	}
 	if n < 372 {
 		return
 	}
-	if s119, ok120 := r.Optional(b, b+367, 4, "f126"); ok120 {
-		if v.F126 == nil {
-			v.F126 = new(int32)
-		}
-		*v.F126 = r.I32(s119)
+	if s185, ok186 := r.Optional(b, b+367, 4, "f126"); ok186 {
+		v.F126 = fbe.Reuse(old93)
+		*v.F126 = r.I32(s185)
 	} else {
 		v.F126 = nil
 	}
 	if n < 377 {
 		return
 	}
-	if s121, ok122 := r.Optional(b, b+372, 4, "f127"); ok122 {
-		if v.F127 == nil {
-			v.F127 = new(uint32)
-		}
-		*v.F127 = r.U32(s121)
+	if s187, ok188 := r.Optional(b, b+372, 4, "f127"); ok188 {
+		v.F127 = fbe.Reuse(old94)
+		*v.F127 = r.U32(s187)
 	} else {
 		v.F127 = nil
 	}
 	if n < 382 {
 		return
 	}
-	if s123, ok124 := r.Optional(b, b+377, 4, "f128"); ok124 {
-		if v.F128 == nil {
-			v.F128 = new(uint32)
-		}
-		*v.F128 = r.U32(s123)
+	if s189, ok190 := r.Optional(b, b+377, 4, "f128"); ok190 {
+		v.F128 = fbe.Reuse(old95)
+		*v.F128 = r.U32(s189)
 	} else {
 		v.F128 = nil
 	}
 	if n < 387 {
 		return
 	}
-	if s125, ok126 := r.Optional(b, b+382, 4, "f129"); ok126 {
-		if v.F129 == nil {
-			v.F129 = new(uint32)
-		}
-		*v.F129 = r.U32(s125)
+	if s191, ok192 := r.Optional(b, b+382, 4, "f129"); ok192 {
+		v.F129 = fbe.Reuse(old96)
+		*v.F129 = r.U32(s191)
 	} else {
 		v.F129 = nil
 	}
 	if n < 392 {
 		return
 	}
-	if s127, ok128 := r.Optional(b, b+387, 8, "f130"); ok128 {
-		if v.F130 == nil {
-			v.F130 = new(int64)
-		}
-		*v.F130 = r.I64(s127)
+	if s193, ok194 := r.Optional(b, b+387, 8, "f130"); ok194 {
+		v.F130 = fbe.Reuse(old97)
+		*v.F130 = r.I64(s193)
 	} else {
 		v.F130 = nil
 	}
 	if n < 397 {
 		return
 	}
-	if s129, ok130 := r.Optional(b, b+392, 8, "f131"); ok130 {
-		if v.F131 == nil {
-			v.F131 = new(int64)
-		}
-		*v.F131 = r.I64(s129)
+	if s195, ok196 := r.Optional(b, b+392, 8, "f131"); ok196 {
+		v.F131 = fbe.Reuse(old98)
+		*v.F131 = r.I64(s195)
 	} else {
 		v.F131 = nil
 	}
 	if n < 402 {
 		return
 	}
-	if s131, ok132 := r.Optional(b, b+397, 8, "f132"); ok132 {
-		if v.F132 == nil {
-			v.F132 = new(int64)
-		}
-		*v.F132 = r.I64(s131)
+	if s197, ok198 := r.Optional(b, b+397, 8, "f132"); ok198 {
+		v.F132 = fbe.Reuse(old99)
+		*v.F132 = r.I64(s197)
 	} else {
 		v.F132 = nil
 	}
 	if n < 407 {
 		return
 	}
-	if s133, ok134 := r.Optional(b, b+402, 8, "f133"); ok134 {
-		if v.F133 == nil {
-			v.F133 = new(uint64)
-		}
-		*v.F133 = r.U64(s133)
+	if s199, ok200 := r.Optional(b, b+402, 8, "f133"); ok200 {
+		v.F133 = fbe.Reuse(old100)
+		*v.F133 = r.U64(s199)
 	} else {
 		v.F133 = nil
 	}
 	if n < 412 {
 		return
 	}
-	if s135, ok136 := r.Optional(b, b+407, 8, "f134"); ok136 {
-		if v.F134 == nil {
-			v.F134 = new(uint64)
-		}
-		*v.F134 = r.U64(s135)
+	if s201, ok202 := r.Optional(b, b+407, 8, "f134"); ok202 {
+		v.F134 = fbe.Reuse(old101)
+		*v.F134 = r.U64(s201)
 	} else {
 		v.F134 = nil
 	}
 	if n < 417 {
 		return
 	}
-	if s137, ok138 := r.Optional(b, b+412, 8, "f135"); ok138 {
-		if v.F135 == nil {
-			v.F135 = new(uint64)
-		}
-		*v.F135 = r.U64(s137)
+	if s203, ok204 := r.Optional(b, b+412, 8, "f135"); ok204 {
+		v.F135 = fbe.Reuse(old102)
+		*v.F135 = r.U64(s203)
 	} else {
 		v.F135 = nil
 	}
 	if n < 422 {
 		return
 	}
-	if s139, ok140 := r.Optional(b, b+417, 4, "f136"); ok140 {
-		if v.F136 == nil {
-			v.F136 = new(float32)
-		}
-		*v.F136 = r.F32(s139)
+	if s205, ok206 := r.Optional(b, b+417, 4, "f136"); ok206 {
+		v.F136 = fbe.Reuse(old103)
+		*v.F136 = r.F32(s205)
 	} else {
 		v.F136 = nil
 	}
 	if n < 427 {
 		return
 	}
-	if s141, ok142 := r.Optional(b, b+422, 4, "f137"); ok142 {
-		if v.F137 == nil {
-			v.F137 = new(float32)
-		}
-		*v.F137 = r.F32(s141)
+	if s207, ok208 := r.Optional(b, b+422, 4, "f137"); ok208 {
+		v.F137 = fbe.Reuse(old104)
+		*v.F137 = r.F32(s207)
 	} else {
 		v.F137 = nil
 	}
 	if n < 432 {
 		return
 	}
-	if s143, ok144 := r.Optional(b, b+427, 4, "f138"); ok144 {
-		if v.F138 == nil {
-			v.F138 = new(float32)
-		}
-		*v.F138 = r.F32(s143)
+	if s209, ok210 := r.Optional(b, b+427, 4, "f138"); ok210 {
+		v.F138 = fbe.Reuse(old105)
+		*v.F138 = r.F32(s209)
 	} else {
 		v.F138 = nil
 	}
 	if n < 437 {
 		return
 	}
-	if s145, ok146 := r.Optional(b, b+432, 8, "f139"); ok146 {
-		if v.F139 == nil {
-			v.F139 = new(float64)
-		}
-		*v.F139 = r.F64(s145)
+	if s211, ok212 := r.Optional(b, b+432, 8, "f139"); ok212 {
+		v.F139 = fbe.Reuse(old106)
+		*v.F139 = r.F64(s211)
 	} else {
 		v.F139 = nil
 	}
 	if n < 442 {
 		return
 	}
-	if s147, ok148 := r.Optional(b, b+437, 8, "f140"); ok148 {
-		if v.F140 == nil {
-			v.F140 = new(float64)
-		}
-		*v.F140 = r.F64(s147)
+	if s213, ok214 := r.Optional(b, b+437, 8, "f140"); ok214 {
+		v.F140 = fbe.Reuse(old107)
+		*v.F140 = r.F64(s213)
 	} else {
 		v.F140 = nil
 	}
 	if n < 447 {
 		return
 	}
-	if s149, ok150 := r.Optional(b, b+442, 8, "f141"); ok150 {
-		if v.F141 == nil {
-			v.F141 = new(float64)
-		}
-		*v.F141 = r.F64(s149)
+	if s215, ok216 := r.Optional(b, b+442, 8, "f141"); ok216 {
+		v.F141 = fbe.Reuse(old108)
+		*v.F141 = r.F64(s215)
 	} else {
 		v.F141 = nil
 	}
 	if n < 452 {
 		return
 	}
-	if s151, ok152 := r.Optional(b, b+447, 16, "f142"); ok152 {
-		if v.F142 == nil {
-			v.F142 = new(fbe.Decimal)
-		}
-		*v.F142 = r.Decimal(s151)
+	if s217, ok218 := r.Optional(b, b+447, 16, "f142"); ok218 {
+		v.F142 = fbe.Reuse(old109)
+		*v.F142 = r.Decimal(s217)
 	} else {
 		v.F142 = nil
 	}
 	if n < 457 {
 		return
 	}
-	if s153, ok154 := r.Optional(b, b+452, 16, "f143"); ok154 {
-		if v.F143 == nil {
-			v.F143 = new(fbe.Decimal)
-		}
-		*v.F143 = r.Decimal(s153)
+	if s219, ok220 := r.Optional(b, b+452, 16, "f143"); ok220 {
+		v.F143 = fbe.Reuse(old110)
+		*v.F143 = r.Decimal(s219)
 	} else {
 		v.F143 = nil
 	}
 	if n < 462 {
 		return
 	}
-	if s155, ok156 := r.Optional(b, b+457, 16, "f144"); ok156 {
-		if v.F144 == nil {
-			v.F144 = new(fbe.Decimal)
-		}
-		*v.F144 = r.Decimal(s155)
+	if s221, ok222 := r.Optional(b, b+457, 16, "f144"); ok222 {
+		v.F144 = fbe.Reuse(old111)
+		*v.F144 = r.Decimal(s221)
 	} else {
 		v.F144 = nil
 	}
 	if n < 467 {
 		return
 	}
-	if s157, ok158 := r.Optional(b, b+462, 4, "f145"); ok158 {
-		if v.F145 == nil {
-			v.F145 = new(string)
-		}
-		*v.F145 = r.String(s157, s157, "f145")
+	if s223, ok224 := r.Optional(b, b+462, 4, "f145"); ok224 {
+		v.F145 = fbe.Reuse(old112)
+		*v.F145 = r.String(s223, s223, "f145")
 	} else {
 		v.F145 = nil
 	}
 	if n < 472 {
 		return
 	}
-	if s159, ok160 := r.Optional(b, b+467, 4, "f146"); ok160 {
-		if v.F146 == nil {
-			v.F146 = new(string)
-		}
-		*v.F146 = r.String(s159, s159, "f146")
+	if s225, ok226 := r.Optional(b, b+467, 4, "f146"); ok226 {
+		v.F146 = fbe.Reuse(old113)
+		*v.F146 = r.String(s225, s225, "f146")
 	} else {
 		v.F146 = nil
 	}
 	if n < 477 {
 		return
 	}
-	if s161, ok162 := r.Optional(b, b+472, 4, "f147"); ok162 {
-		if v.F147 == nil {
-			v.F147 = new(string)
-		}
-		*v.F147 = r.String(s161, s161, "f147")
+	if s227, ok228 := r.Optional(b, b+472, 4, "f147"); ok228 {
+		v.F147 = fbe.Reuse(old114)
+		*v.F147 = r.String(s227, s227, "f147")
 	} else {
 		v.F147 = nil
 	}
 	if n < 482 {
 		return
 	}
-	if s163, ok164 := r.Optional(b, b+477, 8, "f148"); ok164 {
-		if v.F148 == nil {
-			v.F148 = new(fbe.Timestamp)
-		}
-		*v.F148 = r.Timestamp(s163)
+	if s229, ok230 := r.Optional(b, b+477, 8, "f148"); ok230 {
+		v.F148 = fbe.Reuse(old115)
+		*v.F148 = r.Timestamp(s229)
 	} else {
 		v.F148 = nil
 	}
 	if n < 487 {
 		return
 	}
-	if s165, ok166 := r.Optional(b, b+482, 8, "f149"); ok166 {
-		if v.F149 == nil {
-			v.F149 = new(fbe.Timestamp)
-		}
-		*v.F149 = r.Timestamp(s165)
+	if s231, ok232 := r.Optional(b, b+482, 8, "f149"); ok232 {
+		v.F149 = fbe.Reuse(old116)
+		*v.F149 = r.Timestamp(s231)
 	} else {
 		v.F149 = nil
 	}
 	if n < 492 {
 		return
 	}
-	if s167, ok168 := r.Optional(b, b+487, 8, "f150"); ok168 {
-		if v.F150 == nil {
-			v.F150 = new(fbe.Timestamp)
-		}
-		*v.F150 = r.Timestamp(s167)
+	if s233, ok234 := r.Optional(b, b+487, 8, "f150"); ok234 {
+		v.F150 = fbe.Reuse(old117)
+		*v.F150 = r.Timestamp(s233)
 	} else {
 		v.F150 = nil
 	}
 	if n < 497 {
 		return
 	}
-	if s169, ok170 := r.Optional(b, b+492, 16, "f151"); ok170 {
-		if v.F151 == nil {
-			v.F151 = new(fbe.UUID)
-		}
-		*v.F151 = r.UUID(s169)
+	if s235, ok236 := r.Optional(b, b+492, 16, "f151"); ok236 {
+		v.F151 = fbe.Reuse(old118)
+		*v.F151 = r.UUID(s235)
 	} else {
 		v.F151 = nil
 	}
 	if n < 502 {
 		return
 	}
-	if s171, ok172 := r.Optional(b, b+497, 16, "f152"); ok172 {
-		if v.F152 == nil {
-			v.F152 = new(fbe.UUID)
-		}
-		*v.F152 = r.UUID(s171)
+	if s237, ok238 := r.Optional(b, b+497, 16, "f152"); ok238 {
+		v.F152 = fbe.Reuse(old119)
+		*v.F152 = r.UUID(s237)
 	} else {
 		v.F152 = nil
 	}
 	if n < 507 {
 		return
 	}
-	if s173, ok174 := r.Optional(b, b+502, 16, "f153"); ok174 {
-		if v.F153 == nil {
-			v.F153 = new(fbe.UUID)
-		}
-		*v.F153 = r.UUID(s173)
+	if s239, ok240 := r.Optional(b, b+502, 16, "f153"); ok240 {
+		v.F153 = fbe.Reuse(old120)
+		*v.F153 = r.UUID(s239)
 	} else {
 		v.F153 = nil
 	}
 	if n < 512 {
 		return
 	}
-	if s175, ok176 := r.Optional(b, b+507, 1, "f154"); ok176 {
-		if v.F154 == nil {
-			v.F154 = new(proto.OrderSide)
-		}
-		*v.F154 = proto.OrderSide(r.U8(s175))
+	if s241, ok242 := r.Optional(b, b+507, 1, "f154"); ok242 {
+		v.F154 = fbe.Reuse(old121)
+		*v.F154 = proto.OrderSide(r.U8(s241))
 	} else {
 		v.F154 = nil
 	}
 	if n < 517 {
 		return
 	}
-	if s177, ok178 := r.Optional(b, b+512, 1, "f155"); ok178 {
-		if v.F155 == nil {
-			v.F155 = new(proto.OrderSide)
-		}
-		*v.F155 = proto.OrderSide(r.U8(s177))
+	if s243, ok244 := r.Optional(b, b+512, 1, "f155"); ok244 {
+		v.F155 = fbe.Reuse(old122)
+		*v.F155 = proto.OrderSide(r.U8(s243))
 	} else {
 		v.F155 = nil
 	}
 	if n < 522 {
 		return
 	}
-	if s179, ok180 := r.Optional(b, b+517, 1, "f156"); ok180 {
-		if v.F156 == nil {
-			v.F156 = new(proto.OrderType)
-		}
-		*v.F156 = proto.OrderType(r.U8(s179))
+	if s245, ok246 := r.Optional(b, b+517, 1, "f156"); ok246 {
+		v.F156 = fbe.Reuse(old123)
+		*v.F156 = proto.OrderType(r.U8(s245))
 	} else {
 		v.F156 = nil
 	}
 	if n < 527 {
 		return
 	}
-	if s181, ok182 := r.Optional(b, b+522, 1, "f157"); ok182 {
-		if v.F157 == nil {
-			v.F157 = new(proto.OrderType)
-		}
-		*v.F157 = proto.OrderType(r.U8(s181))
+	if s247, ok248 := r.Optional(b, b+522, 1, "f157"); ok248 {
+		v.F157 = fbe.Reuse(old124)
+		*v.F157 = proto.OrderType(r.U8(s247))
 	} else {
 		v.F157 = nil
 	}
 	if n < 532 {
 		return
 	}
-	if s183, ok184 := r.Optional(b, b+527, 4, "f158"); ok184 {
-		if v.F158 == nil {
-			v.F158 = new(proto.Order)
-		}
-		v.F158.FBERead(r, s183, s183)
+	if s249, ok250 := r.Optional(b, b+527, 4, "f158"); ok250 {
+		v.F158 = fbe.Reuse(old125)
+		v.F158.FBERead(r, s249, s249)
 		if r.Failed() {
 			r.Unwind("f158")
 			return
@@ -1945,11 +2175,9 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 537 {
 		return
 	}
-	if s185, ok186 := r.Optional(b, b+532, 4, "f159"); ok186 {
-		if v.F159 == nil {
-			v.F159 = new(proto.Order)
-		}
-		v.F159.FBERead(r, s185, s185)
+	if s251, ok252 := r.Optional(b, b+532, 4, "f159"); ok252 {
+		v.F159 = fbe.Reuse(old126)
+		v.F159.FBERead(r, s251, s251)
 		if r.Failed() {
 			r.Unwind("f159")
 			return
@@ -1960,11 +2188,9 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 542 {
 		return
 	}
-	if s187, ok188 := r.Optional(b, b+537, 4, "f160"); ok188 {
-		if v.F160 == nil {
-			v.F160 = new(proto.Balance)
-		}
-		v.F160.FBERead(r, s187, s187)
+	if s253, ok254 := r.Optional(b, b+537, 4, "f160"); ok254 {
+		v.F160 = fbe.Reuse(old127)
+		v.F160.FBERead(r, s253, s253)
 		if r.Failed() {
 			r.Unwind("f160")
 			return
@@ -1975,11 +2201,9 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 547 {
 		return
 	}
-	if s189, ok190 := r.Optional(b, b+542, 4, "f161"); ok190 {
-		if v.F161 == nil {
-			v.F161 = new(proto.Balance)
-		}
-		v.F161.FBERead(r, s189, s189)
+	if s255, ok256 := r.Optional(b, b+542, 4, "f161"); ok256 {
+		v.F161 = fbe.Reuse(old128)
+		v.F161.FBERead(r, s255, s255)
 		if r.Failed() {
 			r.Unwind("f161")
 			return
@@ -1990,33 +2214,27 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 552 {
 		return
 	}
-	if s191, ok192 := r.Optional(b, b+547, 1, "f162"); ok192 {
-		if v.F162 == nil {
-			v.F162 = new(proto.State)
-		}
-		*v.F162 = proto.State(r.U8(s191))
+	if s257, ok258 := r.Optional(b, b+547, 1, "f162"); ok258 {
+		v.F162 = fbe.Reuse(old129)
+		*v.F162 = proto.State(r.U8(s257))
 	} else {
 		v.F162 = nil
 	}
 	if n < 557 {
 		return
 	}
-	if s193, ok194 := r.Optional(b, b+552, 1, "f163"); ok194 {
-		if v.F163 == nil {
-			v.F163 = new(proto.State)
-		}
-		*v.F163 = proto.State(r.U8(s193))
+	if s259, ok260 := r.Optional(b, b+552, 1, "f163"); ok260 {
+		v.F163 = fbe.Reuse(old130)
+		*v.F163 = proto.State(r.U8(s259))
 	} else {
 		v.F163 = nil
 	}
 	if n < 562 {
 		return
 	}
-	if s195, ok196 := r.Optional(b, b+557, 4, "f164"); ok196 {
-		if v.F164 == nil {
-			v.F164 = new(proto.Account)
-		}
-		v.F164.FBERead(r, s195, s195)
+	if s261, ok262 := r.Optional(b, b+557, 4, "f164"); ok262 {
+		v.F164 = fbe.Reuse(old131)
+		v.F164.FBERead(r, s261, s261)
 		if r.Failed() {
 			r.Unwind("f164")
 			return
@@ -2027,17 +2245,353 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 567 {
 		return
 	}
-	if s197, ok198 := r.Optional(b, b+562, 4, "f165"); ok198 {
-		if v.F165 == nil {
-			v.F165 = new(proto.Account)
-		}
-		v.F165.FBERead(r, s197, s197)
+	if s263, ok264 := r.Optional(b, b+562, 4, "f165"); ok264 {
+		v.F165 = fbe.Reuse(old132)
+		v.F165.FBERead(r, s263, s263)
 		if r.Failed() {
 			r.Unwind("f165")
 			return
 		}
 	} else {
 		v.F165 = nil
+	}
+}
+
+// FBEVerifyStructOptional checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 111, 283)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 237 {
+		r.SkipString(b, b+142, "f31")
+		r.SkipString(b, b+146, "f32")
+		proto.FBEVerifyOrder(r, b, b+224)
+		if r.Failed() {
+			r.Unwind("f41")
+			return
+		}
+		proto.FBEVerifyBalance(r, b, b+228)
+		if r.Failed() {
+			r.Unwind("f42")
+			return
+		}
+		proto.FBEVerifyAccount(r, b, b+233)
+		if r.Failed() {
+			r.Unwind("f44")
+			return
+		}
+	} else {
+		r.Spend(64, b, "")
+		return
+	}
+	if n < 242 {
+		return
+	}
+	r.Optional(b, b+237, 1, "f100")
+	if n < 247 {
+		return
+	}
+	r.Optional(b, b+242, 1, "f101")
+	if n < 252 {
+		return
+	}
+	r.Optional(b, b+247, 1, "f102")
+	if n < 257 {
+		return
+	}
+	r.Optional(b, b+252, 1, "f103")
+	if n < 262 {
+		return
+	}
+	r.Optional(b, b+257, 1, "f104")
+	if n < 267 {
+		return
+	}
+	r.Optional(b, b+262, 1, "f105")
+	if n < 272 {
+		return
+	}
+	r.Optional(b, b+267, 1, "f106")
+	if n < 277 {
+		return
+	}
+	r.Optional(b, b+272, 1, "f107")
+	if n < 282 {
+		return
+	}
+	r.Optional(b, b+277, 1, "f108")
+	if n < 287 {
+		return
+	}
+	r.Optional(b, b+282, 4, "f109")
+	if n < 292 {
+		return
+	}
+	r.Optional(b, b+287, 4, "f110")
+	if n < 297 {
+		return
+	}
+	r.Optional(b, b+292, 4, "f111")
+	if n < 302 {
+		return
+	}
+	r.Optional(b, b+297, 1, "f112")
+	if n < 307 {
+		return
+	}
+	r.Optional(b, b+302, 1, "f113")
+	if n < 312 {
+		return
+	}
+	r.Optional(b, b+307, 1, "f114")
+	if n < 317 {
+		return
+	}
+	r.Optional(b, b+312, 1, "f115")
+	if n < 322 {
+		return
+	}
+	r.Optional(b, b+317, 1, "f116")
+	if n < 327 {
+		return
+	}
+	r.Optional(b, b+322, 1, "f117")
+	if n < 332 {
+		return
+	}
+	r.Optional(b, b+327, 2, "f118")
+	if n < 337 {
+		return
+	}
+	r.Optional(b, b+332, 2, "f119")
+	if n < 342 {
+		return
+	}
+	r.Optional(b, b+337, 2, "f120")
+	if n < 347 {
+		return
+	}
+	r.Optional(b, b+342, 2, "f121")
+	if n < 352 {
+		return
+	}
+	r.Optional(b, b+347, 2, "f122")
+	if n < 357 {
+		return
+	}
+	r.Optional(b, b+352, 2, "f123")
+	if n < 362 {
+		return
+	}
+	r.Optional(b, b+357, 4, "f124")
+	if n < 367 {
+		return
+	}
+	r.Optional(b, b+362, 4, "f125")
+	if n < 372 {
+		return
+	}
+	r.Optional(b, b+367, 4, "f126")
+	if n < 377 {
+		return
+	}
+	r.Optional(b, b+372, 4, "f127")
+	if n < 382 {
+		return
+	}
+	r.Optional(b, b+377, 4, "f128")
+	if n < 387 {
+		return
+	}
+	r.Optional(b, b+382, 4, "f129")
+	if n < 392 {
+		return
+	}
+	r.Optional(b, b+387, 8, "f130")
+	if n < 397 {
+		return
+	}
+	r.Optional(b, b+392, 8, "f131")
+	if n < 402 {
+		return
+	}
+	r.Optional(b, b+397, 8, "f132")
+	if n < 407 {
+		return
+	}
+	r.Optional(b, b+402, 8, "f133")
+	if n < 412 {
+		return
+	}
+	r.Optional(b, b+407, 8, "f134")
+	if n < 417 {
+		return
+	}
+	r.Optional(b, b+412, 8, "f135")
+	if n < 422 {
+		return
+	}
+	r.Optional(b, b+417, 4, "f136")
+	if n < 427 {
+		return
+	}
+	r.Optional(b, b+422, 4, "f137")
+	if n < 432 {
+		return
+	}
+	r.Optional(b, b+427, 4, "f138")
+	if n < 437 {
+		return
+	}
+	r.Optional(b, b+432, 8, "f139")
+	if n < 442 {
+		return
+	}
+	r.Optional(b, b+437, 8, "f140")
+	if n < 447 {
+		return
+	}
+	r.Optional(b, b+442, 8, "f141")
+	if n < 452 {
+		return
+	}
+	r.Optional(b, b+447, 16, "f142")
+	if n < 457 {
+		return
+	}
+	r.Optional(b, b+452, 16, "f143")
+	if n < 462 {
+		return
+	}
+	r.Optional(b, b+457, 16, "f144")
+	if n < 467 {
+		return
+	}
+	if s265, ok266 := r.Optional(b, b+462, 4, "f145"); ok266 {
+		r.SkipString(s265, s265, "f145")
+	}
+	if n < 472 {
+		return
+	}
+	if s267, ok268 := r.Optional(b, b+467, 4, "f146"); ok268 {
+		r.SkipString(s267, s267, "f146")
+	}
+	if n < 477 {
+		return
+	}
+	if s269, ok270 := r.Optional(b, b+472, 4, "f147"); ok270 {
+		r.SkipString(s269, s269, "f147")
+	}
+	if n < 482 {
+		return
+	}
+	r.Optional(b, b+477, 8, "f148")
+	if n < 487 {
+		return
+	}
+	r.Optional(b, b+482, 8, "f149")
+	if n < 492 {
+		return
+	}
+	r.Optional(b, b+487, 8, "f150")
+	if n < 497 {
+		return
+	}
+	r.Optional(b, b+492, 16, "f151")
+	if n < 502 {
+		return
+	}
+	r.Optional(b, b+497, 16, "f152")
+	if n < 507 {
+		return
+	}
+	r.Optional(b, b+502, 16, "f153")
+	if n < 512 {
+		return
+	}
+	r.Optional(b, b+507, 1, "f154")
+	if n < 517 {
+		return
+	}
+	r.Optional(b, b+512, 1, "f155")
+	if n < 522 {
+		return
+	}
+	r.Optional(b, b+517, 1, "f156")
+	if n < 527 {
+		return
+	}
+	r.Optional(b, b+522, 1, "f157")
+	if n < 532 {
+		return
+	}
+	if s271, ok272 := r.Optional(b, b+527, 4, "f158"); ok272 {
+		proto.FBEVerifyOrder(r, s271, s271)
+		if r.Failed() {
+			r.Unwind("f158")
+			return
+		}
+	}
+	if n < 537 {
+		return
+	}
+	if s273, ok274 := r.Optional(b, b+532, 4, "f159"); ok274 {
+		proto.FBEVerifyOrder(r, s273, s273)
+		if r.Failed() {
+			r.Unwind("f159")
+			return
+		}
+	}
+	if n < 542 {
+		return
+	}
+	if s275, ok276 := r.Optional(b, b+537, 4, "f160"); ok276 {
+		proto.FBEVerifyBalance(r, s275, s275)
+		if r.Failed() {
+			r.Unwind("f160")
+			return
+		}
+	}
+	if n < 547 {
+		return
+	}
+	if s277, ok278 := r.Optional(b, b+542, 4, "f161"); ok278 {
+		proto.FBEVerifyBalance(r, s277, s277)
+		if r.Failed() {
+			r.Unwind("f161")
+			return
+		}
+	}
+	if n < 552 {
+		return
+	}
+	r.Optional(b, b+547, 1, "f162")
+	if n < 557 {
+		return
+	}
+	r.Optional(b, b+552, 1, "f163")
+	if n < 562 {
+		return
+	}
+	if s279, ok280 := r.Optional(b, b+557, 4, "f164"); ok280 {
+		proto.FBEVerifyAccount(r, s279, s279)
+		if r.Failed() {
+			r.Unwind("f164")
+			return
+		}
+	}
+	if n < 567 {
+		return
+	}
+	if s281, ok282 := r.Optional(b, b+562, 4, "f165"); ok282 {
+		proto.FBEVerifyAccount(r, s281, s281)
+		if r.Failed() {
+			r.Unwind("f165")
+			return
+		}
 	}
 }
 
@@ -2069,10 +2623,14 @@ func (v *StructOptional) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructOptional is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructOptional is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructOptional(data []byte, lim *fbe.Limits) error {
-	var v StructOptional
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructOptional(&r, 0, 4)
+	r.Within("test.StructOptional")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -2390,129 +2948,195 @@ func (v *StructOptional) FBEWriteFinal(w *fbe.Writer) {
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model).
 func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
+	old283 := v.F100
+	old284 := v.F101
+	old285 := v.F102
+	old286 := v.F103
+	old287 := v.F104
+	old288 := v.F105
+	old289 := v.F106
+	old290 := v.F107
+	old291 := v.F108
+	old292 := v.F109
+	old293 := v.F110
+	old294 := v.F111
+	old295 := v.F112
+	old296 := v.F113
+	old297 := v.F114
+	old298 := v.F115
+	old299 := v.F116
+	old300 := v.F117
+	old301 := v.F118
+	old302 := v.F119
+	old303 := v.F120
+	old304 := v.F121
+	old305 := v.F122
+	old306 := v.F123
+	old307 := v.F124
+	old308 := v.F125
+	old309 := v.F126
+	old310 := v.F127
+	old311 := v.F128
+	old312 := v.F129
+	old313 := v.F130
+	old314 := v.F131
+	old315 := v.F132
+	old316 := v.F133
+	old317 := v.F134
+	old318 := v.F135
+	old319 := v.F136
+	old320 := v.F137
+	old321 := v.F138
+	old322 := v.F139
+	old323 := v.F140
+	old324 := v.F141
+	old325 := v.F142
+	old326 := v.F143
+	old327 := v.F144
+	old328 := v.F145
+	old329 := v.F146
+	old330 := v.F147
+	old331 := v.F148
+	old332 := v.F149
+	old333 := v.F150
+	old334 := v.F151
+	old335 := v.F152
+	old336 := v.F153
+	old337 := v.F154
+	old338 := v.F155
+	old339 := v.F156
+	old340 := v.F157
+	old341 := v.F158
+	old342 := v.F159
+	old343 := v.F160
+	old344 := v.F161
+	old345 := v.F162
+	old346 := v.F163
+	old347 := v.F164
+	old348 := v.F165
 	v.Reset()
 	if !r.Enter(283) {
 		return
 	}
 	defer r.Leave()
-	if p199 := r.Fixed(4, "id"); p199 >= 0 {
-		v.Id = r.I32(p199)
+	if p349 := r.Fixed(4, "id"); p349 >= 0 {
+		v.Id = r.I32(p349)
 	}
-	if p200 := r.Fixed(1, "f1"); p200 >= 0 {
-		v.F1 = r.Bool(p200)
+	if p350 := r.Fixed(1, "f1"); p350 >= 0 {
+		v.F1 = r.Bool(p350)
 	}
-	if p201 := r.Fixed(1, "f2"); p201 >= 0 {
-		v.F2 = r.Bool(p201)
+	if p351 := r.Fixed(1, "f2"); p351 >= 0 {
+		v.F2 = r.Bool(p351)
 	}
-	if p202 := r.Fixed(1, "f3"); p202 >= 0 {
-		v.F3 = r.U8(p202)
+	if p352 := r.Fixed(1, "f3"); p352 >= 0 {
+		v.F3 = r.U8(p352)
 	}
-	if p203 := r.Fixed(1, "f4"); p203 >= 0 {
-		v.F4 = r.U8(p203)
+	if p353 := r.Fixed(1, "f4"); p353 >= 0 {
+		v.F4 = r.U8(p353)
 	}
-	if p204 := r.Fixed(1, "f5"); p204 >= 0 {
-		v.F5 = r.U8(p204)
+	if p354 := r.Fixed(1, "f5"); p354 >= 0 {
+		v.F5 = r.U8(p354)
 	}
-	if p205 := r.Fixed(1, "f6"); p205 >= 0 {
-		v.F6 = r.U8(p205)
+	if p355 := r.Fixed(1, "f6"); p355 >= 0 {
+		v.F6 = r.U8(p355)
 	}
-	if p206 := r.Fixed(4, "f7"); p206 >= 0 {
-		v.F7 = r.U32(p206)
+	if p356 := r.Fixed(4, "f7"); p356 >= 0 {
+		v.F7 = r.U32(p356)
 	}
-	if p207 := r.Fixed(4, "f8"); p207 >= 0 {
-		v.F8 = r.U32(p207)
+	if p357 := r.Fixed(4, "f8"); p357 >= 0 {
+		v.F8 = r.U32(p357)
 	}
-	if p208 := r.Fixed(1, "f9"); p208 >= 0 {
-		v.F9 = r.I8(p208)
+	if p358 := r.Fixed(1, "f9"); p358 >= 0 {
+		v.F9 = r.I8(p358)
 	}
-	if p209 := r.Fixed(1, "f10"); p209 >= 0 {
-		v.F10 = r.I8(p209)
+	if p359 := r.Fixed(1, "f10"); p359 >= 0 {
+		v.F10 = r.I8(p359)
 	}
-	if p210 := r.Fixed(1, "f11"); p210 >= 0 {
-		v.F11 = r.U8(p210)
+	if p360 := r.Fixed(1, "f11"); p360 >= 0 {
+		v.F11 = r.U8(p360)
 	}
-	if p211 := r.Fixed(1, "f12"); p211 >= 0 {
-		v.F12 = r.U8(p211)
+	if p361 := r.Fixed(1, "f12"); p361 >= 0 {
+		v.F12 = r.U8(p361)
 	}
-	if p212 := r.Fixed(2, "f13"); p212 >= 0 {
-		v.F13 = r.I16(p212)
+	if p362 := r.Fixed(2, "f13"); p362 >= 0 {
+		v.F13 = r.I16(p362)
 	}
-	if p213 := r.Fixed(2, "f14"); p213 >= 0 {
-		v.F14 = r.I16(p213)
+	if p363 := r.Fixed(2, "f14"); p363 >= 0 {
+		v.F14 = r.I16(p363)
 	}
-	if p214 := r.Fixed(2, "f15"); p214 >= 0 {
-		v.F15 = r.U16(p214)
+	if p364 := r.Fixed(2, "f15"); p364 >= 0 {
+		v.F15 = r.U16(p364)
 	}
-	if p215 := r.Fixed(2, "f16"); p215 >= 0 {
-		v.F16 = r.U16(p215)
+	if p365 := r.Fixed(2, "f16"); p365 >= 0 {
+		v.F16 = r.U16(p365)
 	}
-	if p216 := r.Fixed(4, "f17"); p216 >= 0 {
-		v.F17 = r.I32(p216)
+	if p366 := r.Fixed(4, "f17"); p366 >= 0 {
+		v.F17 = r.I32(p366)
 	}
-	if p217 := r.Fixed(4, "f18"); p217 >= 0 {
-		v.F18 = r.I32(p217)
+	if p367 := r.Fixed(4, "f18"); p367 >= 0 {
+		v.F18 = r.I32(p367)
 	}
-	if p218 := r.Fixed(4, "f19"); p218 >= 0 {
-		v.F19 = r.U32(p218)
+	if p368 := r.Fixed(4, "f19"); p368 >= 0 {
+		v.F19 = r.U32(p368)
 	}
-	if p219 := r.Fixed(4, "f20"); p219 >= 0 {
-		v.F20 = r.U32(p219)
+	if p369 := r.Fixed(4, "f20"); p369 >= 0 {
+		v.F20 = r.U32(p369)
 	}
-	if p220 := r.Fixed(8, "f21"); p220 >= 0 {
-		v.F21 = r.I64(p220)
+	if p370 := r.Fixed(8, "f21"); p370 >= 0 {
+		v.F21 = r.I64(p370)
 	}
-	if p221 := r.Fixed(8, "f22"); p221 >= 0 {
-		v.F22 = r.I64(p221)
+	if p371 := r.Fixed(8, "f22"); p371 >= 0 {
+		v.F22 = r.I64(p371)
 	}
-	if p222 := r.Fixed(8, "f23"); p222 >= 0 {
-		v.F23 = r.U64(p222)
+	if p372 := r.Fixed(8, "f23"); p372 >= 0 {
+		v.F23 = r.U64(p372)
 	}
-	if p223 := r.Fixed(8, "f24"); p223 >= 0 {
-		v.F24 = r.U64(p223)
+	if p373 := r.Fixed(8, "f24"); p373 >= 0 {
+		v.F24 = r.U64(p373)
 	}
-	if p224 := r.Fixed(4, "f25"); p224 >= 0 {
-		v.F25 = r.F32(p224)
+	if p374 := r.Fixed(4, "f25"); p374 >= 0 {
+		v.F25 = r.F32(p374)
 	}
-	if p225 := r.Fixed(4, "f26"); p225 >= 0 {
-		v.F26 = r.F32(p225)
+	if p375 := r.Fixed(4, "f26"); p375 >= 0 {
+		v.F26 = r.F32(p375)
 	}
-	if p226 := r.Fixed(8, "f27"); p226 >= 0 {
-		v.F27 = r.F64(p226)
+	if p376 := r.Fixed(8, "f27"); p376 >= 0 {
+		v.F27 = r.F64(p376)
 	}
-	if p227 := r.Fixed(8, "f28"); p227 >= 0 {
-		v.F28 = r.F64(p227)
+	if p377 := r.Fixed(8, "f28"); p377 >= 0 {
+		v.F28 = r.F64(p377)
 	}
-	if p228 := r.Fixed(16, "f29"); p228 >= 0 {
-		v.F29 = r.Decimal(p228)
+	if p378 := r.Fixed(16, "f29"); p378 >= 0 {
+		v.F29 = r.Decimal(p378)
 	}
-	if p229 := r.Fixed(16, "f30"); p229 >= 0 {
-		v.F30 = r.Decimal(p229)
+	if p379 := r.Fixed(16, "f30"); p379 >= 0 {
+		v.F30 = r.Decimal(p379)
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if p230 := r.Fixed(8, "f33"); p230 >= 0 {
-		v.F33 = r.Timestamp(p230)
+	if p380 := r.Fixed(8, "f33"); p380 >= 0 {
+		v.F33 = r.Timestamp(p380)
 	}
-	if p231 := r.Fixed(8, "f34"); p231 >= 0 {
-		v.F34 = r.Timestamp(p231)
+	if p381 := r.Fixed(8, "f34"); p381 >= 0 {
+		v.F34 = r.Timestamp(p381)
 	}
-	if p232 := r.Fixed(8, "f35"); p232 >= 0 {
-		v.F35 = r.Timestamp(p232)
+	if p382 := r.Fixed(8, "f35"); p382 >= 0 {
+		v.F35 = r.Timestamp(p382)
 	}
-	if p233 := r.Fixed(16, "f36"); p233 >= 0 {
-		v.F36 = r.UUID(p233)
+	if p383 := r.Fixed(16, "f36"); p383 >= 0 {
+		v.F36 = r.UUID(p383)
 	}
-	if p234 := r.Fixed(16, "f37"); p234 >= 0 {
-		v.F37 = r.UUID(p234)
+	if p384 := r.Fixed(16, "f37"); p384 >= 0 {
+		v.F37 = r.UUID(p384)
 	}
-	if p235 := r.Fixed(16, "f38"); p235 >= 0 {
-		v.F38 = r.UUID(p235)
+	if p385 := r.Fixed(16, "f38"); p385 >= 0 {
+		v.F38 = r.UUID(p385)
 	}
-	if p236 := r.Fixed(1, "f39"); p236 >= 0 {
-		v.F39 = proto.OrderSide(r.U8(p236))
+	if p386 := r.Fixed(1, "f39"); p386 >= 0 {
+		v.F39 = proto.OrderSide(r.U8(p386))
 	}
-	if p237 := r.Fixed(1, "f40"); p237 >= 0 {
-		v.F40 = proto.OrderType(r.U8(p237))
+	if p387 := r.Fixed(1, "f40"); p387 >= 0 {
+		v.F40 = proto.OrderType(r.U8(p387))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -2524,8 +3148,8 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p238 := r.Fixed(1, "f43"); p238 >= 0 {
-		v.F43 = proto.State(r.U8(p238))
+	if p388 := r.Fixed(1, "f43"); p388 >= 0 {
+		v.F43 = proto.State(r.U8(p388))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -2533,583 +3157,465 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f100") {
-		if v.F100 == nil {
-			v.F100 = new(bool)
-		}
-		if p239 := r.Fixed(1, "f100"); p239 >= 0 {
-			*v.F100 = r.Bool(p239)
+		v.F100 = fbe.Reuse(old283)
+		if p389 := r.Fixed(1, "f100"); p389 >= 0 {
+			*v.F100 = r.Bool(p389)
 		}
 	} else {
 		v.F100 = nil
 	}
 	if r.FinalHas("f101") {
-		if v.F101 == nil {
-			v.F101 = new(bool)
-		}
-		if p240 := r.Fixed(1, "f101"); p240 >= 0 {
-			*v.F101 = r.Bool(p240)
+		v.F101 = fbe.Reuse(old284)
+		if p390 := r.Fixed(1, "f101"); p390 >= 0 {
+			*v.F101 = r.Bool(p390)
 		}
 	} else {
 		v.F101 = nil
 	}
 	if r.FinalHas("f102") {
-		if v.F102 == nil {
-			v.F102 = new(bool)
-		}
-		if p241 := r.Fixed(1, "f102"); p241 >= 0 {
-			*v.F102 = r.Bool(p241)
+		v.F102 = fbe.Reuse(old285)
+		if p391 := r.Fixed(1, "f102"); p391 >= 0 {
+			*v.F102 = r.Bool(p391)
 		}
 	} else {
 		v.F102 = nil
 	}
 	if r.FinalHas("f103") {
-		if v.F103 == nil {
-			v.F103 = new(byte)
-		}
-		if p242 := r.Fixed(1, "f103"); p242 >= 0 {
-			*v.F103 = r.U8(p242)
+		v.F103 = fbe.Reuse(old286)
+		if p392 := r.Fixed(1, "f103"); p392 >= 0 {
+			*v.F103 = r.U8(p392)
 		}
 	} else {
 		v.F103 = nil
 	}
 	if r.FinalHas("f104") {
-		if v.F104 == nil {
-			v.F104 = new(byte)
-		}
-		if p243 := r.Fixed(1, "f104"); p243 >= 0 {
-			*v.F104 = r.U8(p243)
+		v.F104 = fbe.Reuse(old287)
+		if p393 := r.Fixed(1, "f104"); p393 >= 0 {
+			*v.F104 = r.U8(p393)
 		}
 	} else {
 		v.F104 = nil
 	}
 	if r.FinalHas("f105") {
-		if v.F105 == nil {
-			v.F105 = new(byte)
-		}
-		if p244 := r.Fixed(1, "f105"); p244 >= 0 {
-			*v.F105 = r.U8(p244)
+		v.F105 = fbe.Reuse(old288)
+		if p394 := r.Fixed(1, "f105"); p394 >= 0 {
+			*v.F105 = r.U8(p394)
 		}
 	} else {
 		v.F105 = nil
 	}
 	if r.FinalHas("f106") {
-		if v.F106 == nil {
-			v.F106 = new(byte)
-		}
-		if p245 := r.Fixed(1, "f106"); p245 >= 0 {
-			*v.F106 = r.U8(p245)
+		v.F106 = fbe.Reuse(old289)
+		if p395 := r.Fixed(1, "f106"); p395 >= 0 {
+			*v.F106 = r.U8(p395)
 		}
 	} else {
 		v.F106 = nil
 	}
 	if r.FinalHas("f107") {
-		if v.F107 == nil {
-			v.F107 = new(byte)
-		}
-		if p246 := r.Fixed(1, "f107"); p246 >= 0 {
-			*v.F107 = r.U8(p246)
+		v.F107 = fbe.Reuse(old290)
+		if p396 := r.Fixed(1, "f107"); p396 >= 0 {
+			*v.F107 = r.U8(p396)
 		}
 	} else {
 		v.F107 = nil
 	}
 	if r.FinalHas("f108") {
-		if v.F108 == nil {
-			v.F108 = new(byte)
-		}
-		if p247 := r.Fixed(1, "f108"); p247 >= 0 {
-			*v.F108 = r.U8(p247)
+		v.F108 = fbe.Reuse(old291)
+		if p397 := r.Fixed(1, "f108"); p397 >= 0 {
+			*v.F108 = r.U8(p397)
 		}
 	} else {
 		v.F108 = nil
 	}
 	if r.FinalHas("f109") {
-		if v.F109 == nil {
-			v.F109 = new(uint32)
-		}
-		if p248 := r.Fixed(4, "f109"); p248 >= 0 {
-			*v.F109 = r.U32(p248)
+		v.F109 = fbe.Reuse(old292)
+		if p398 := r.Fixed(4, "f109"); p398 >= 0 {
+			*v.F109 = r.U32(p398)
 		}
 	} else {
 		v.F109 = nil
 	}
 	if r.FinalHas("f110") {
-		if v.F110 == nil {
-			v.F110 = new(uint32)
-		}
-		if p249 := r.Fixed(4, "f110"); p249 >= 0 {
-			*v.F110 = r.U32(p249)
+		v.F110 = fbe.Reuse(old293)
+		if p399 := r.Fixed(4, "f110"); p399 >= 0 {
+			*v.F110 = r.U32(p399)
 		}
 	} else {
 		v.F110 = nil
 	}
 	if r.FinalHas("f111") {
-		if v.F111 == nil {
-			v.F111 = new(uint32)
-		}
-		if p250 := r.Fixed(4, "f111"); p250 >= 0 {
-			*v.F111 = r.U32(p250)
+		v.F111 = fbe.Reuse(old294)
+		if p400 := r.Fixed(4, "f111"); p400 >= 0 {
+			*v.F111 = r.U32(p400)
 		}
 	} else {
 		v.F111 = nil
 	}
 	if r.FinalHas("f112") {
-		if v.F112 == nil {
-			v.F112 = new(int8)
-		}
-		if p251 := r.Fixed(1, "f112"); p251 >= 0 {
-			*v.F112 = r.I8(p251)
+		v.F112 = fbe.Reuse(old295)
+		if p401 := r.Fixed(1, "f112"); p401 >= 0 {
+			*v.F112 = r.I8(p401)
 		}
 	} else {
 		v.F112 = nil
 	}
 	if r.FinalHas("f113") {
-		if v.F113 == nil {
-			v.F113 = new(int8)
-		}
-		if p252 := r.Fixed(1, "f113"); p252 >= 0 {
-			*v.F113 = r.I8(p252)
+		v.F113 = fbe.Reuse(old296)
+		if p402 := r.Fixed(1, "f113"); p402 >= 0 {
+			*v.F113 = r.I8(p402)
 		}
 	} else {
 		v.F113 = nil
 	}
 	if r.FinalHas("f114") {
-		if v.F114 == nil {
-			v.F114 = new(int8)
-		}
-		if p253 := r.Fixed(1, "f114"); p253 >= 0 {
-			*v.F114 = r.I8(p253)
+		v.F114 = fbe.Reuse(old297)
+		if p403 := r.Fixed(1, "f114"); p403 >= 0 {
+			*v.F114 = r.I8(p403)
 		}
 	} else {
 		v.F114 = nil
 	}
 	if r.FinalHas("f115") {
-		if v.F115 == nil {
-			v.F115 = new(uint8)
-		}
-		if p254 := r.Fixed(1, "f115"); p254 >= 0 {
-			*v.F115 = r.U8(p254)
+		v.F115 = fbe.Reuse(old298)
+		if p404 := r.Fixed(1, "f115"); p404 >= 0 {
+			*v.F115 = r.U8(p404)
 		}
 	} else {
 		v.F115 = nil
 	}
 	if r.FinalHas("f116") {
-		if v.F116 == nil {
-			v.F116 = new(uint8)
-		}
-		if p255 := r.Fixed(1, "f116"); p255 >= 0 {
-			*v.F116 = r.U8(p255)
+		v.F116 = fbe.Reuse(old299)
+		if p405 := r.Fixed(1, "f116"); p405 >= 0 {
+			*v.F116 = r.U8(p405)
 		}
 	} else {
 		v.F116 = nil
 	}
 	if r.FinalHas("f117") {
-		if v.F117 == nil {
-			v.F117 = new(uint8)
-		}
-		if p256 := r.Fixed(1, "f117"); p256 >= 0 {
-			*v.F117 = r.U8(p256)
+		v.F117 = fbe.Reuse(old300)
+		if p406 := r.Fixed(1, "f117"); p406 >= 0 {
+			*v.F117 = r.U8(p406)
 		}
 	} else {
 		v.F117 = nil
 	}
 	if r.FinalHas("f118") {
-		if v.F118 == nil {
-			v.F118 = new(int16)
-		}
-		if p257 := r.Fixed(2, "f118"); p257 >= 0 {
-			*v.F118 = r.I16(p257)
+		v.F118 = fbe.Reuse(old301)
+		if p407 := r.Fixed(2, "f118"); p407 >= 0 {
+			*v.F118 = r.I16(p407)
 		}
 	} else {
 		v.F118 = nil
 	}
 	if r.FinalHas("f119") {
-		if v.F119 == nil {
-			v.F119 = new(int16)
-		}
-		if p258 := r.Fixed(2, "f119"); p258 >= 0 {
-			*v.F119 = r.I16(p258)
+		v.F119 = fbe.Reuse(old302)
+		if p408 := r.Fixed(2, "f119"); p408 >= 0 {
+			*v.F119 = r.I16(p408)
 		}
 	} else {
 		v.F119 = nil
 	}
 	if r.FinalHas("f120") {
-		if v.F120 == nil {
-			v.F120 = new(int16)
-		}
-		if p259 := r.Fixed(2, "f120"); p259 >= 0 {
-			*v.F120 = r.I16(p259)
+		v.F120 = fbe.Reuse(old303)
+		if p409 := r.Fixed(2, "f120"); p409 >= 0 {
+			*v.F120 = r.I16(p409)
 		}
 	} else {
 		v.F120 = nil
 	}
 	if r.FinalHas("f121") {
-		if v.F121 == nil {
-			v.F121 = new(uint16)
-		}
-		if p260 := r.Fixed(2, "f121"); p260 >= 0 {
-			*v.F121 = r.U16(p260)
+		v.F121 = fbe.Reuse(old304)
+		if p410 := r.Fixed(2, "f121"); p410 >= 0 {
+			*v.F121 = r.U16(p410)
 		}
 	} else {
 		v.F121 = nil
 	}
 	if r.FinalHas("f122") {
-		if v.F122 == nil {
-			v.F122 = new(uint16)
-		}
-		if p261 := r.Fixed(2, "f122"); p261 >= 0 {
-			*v.F122 = r.U16(p261)
+		v.F122 = fbe.Reuse(old305)
+		if p411 := r.Fixed(2, "f122"); p411 >= 0 {
+			*v.F122 = r.U16(p411)
 		}
 	} else {
 		v.F122 = nil
 	}
 	if r.FinalHas("f123") {
-		if v.F123 == nil {
-			v.F123 = new(uint16)
-		}
-		if p262 := r.Fixed(2, "f123"); p262 >= 0 {
-			*v.F123 = r.U16(p262)
+		v.F123 = fbe.Reuse(old306)
+		if p412 := r.Fixed(2, "f123"); p412 >= 0 {
+			*v.F123 = r.U16(p412)
 		}
 	} else {
 		v.F123 = nil
 	}
 	if r.FinalHas("f124") {
-		if v.F124 == nil {
-			v.F124 = new(int32)
-		}
-		if p263 := r.Fixed(4, "f124"); p263 >= 0 {
-			*v.F124 = r.I32(p263)
+		v.F124 = fbe.Reuse(old307)
+		if p413 := r.Fixed(4, "f124"); p413 >= 0 {
+			*v.F124 = r.I32(p413)
 		}
 	} else {
 		v.F124 = nil
 	}
 	if r.FinalHas("f125") {
-		if v.F125 == nil {
-			v.F125 = new(int32)
-		}
-		if p264 := r.Fixed(4, "f125"); p264 >= 0 {
-			*v.F125 = r.I32(p264)
+		v.F125 = fbe.Reuse(old308)
+		if p414 := r.Fixed(4, "f125"); p414 >= 0 {
+			*v.F125 = r.I32(p414)
 		}
 	} else {
 		v.F125 = nil
 	}
 	if r.FinalHas("f126") {
-		if v.F126 == nil {
-			v.F126 = new(int32)
-		}
-		if p265 := r.Fixed(4, "f126"); p265 >= 0 {
-			*v.F126 = r.I32(p265)
+		v.F126 = fbe.Reuse(old309)
+		if p415 := r.Fixed(4, "f126"); p415 >= 0 {
+			*v.F126 = r.I32(p415)
 		}
 	} else {
 		v.F126 = nil
 	}
 	if r.FinalHas("f127") {
-		if v.F127 == nil {
-			v.F127 = new(uint32)
-		}
-		if p266 := r.Fixed(4, "f127"); p266 >= 0 {
-			*v.F127 = r.U32(p266)
+		v.F127 = fbe.Reuse(old310)
+		if p416 := r.Fixed(4, "f127"); p416 >= 0 {
+			*v.F127 = r.U32(p416)
 		}
 	} else {
 		v.F127 = nil
 	}
 	if r.FinalHas("f128") {
-		if v.F128 == nil {
-			v.F128 = new(uint32)
-		}
-		if p267 := r.Fixed(4, "f128"); p267 >= 0 {
-			*v.F128 = r.U32(p267)
+		v.F128 = fbe.Reuse(old311)
+		if p417 := r.Fixed(4, "f128"); p417 >= 0 {
+			*v.F128 = r.U32(p417)
 		}
 	} else {
 		v.F128 = nil
 	}
 	if r.FinalHas("f129") {
-		if v.F129 == nil {
-			v.F129 = new(uint32)
-		}
-		if p268 := r.Fixed(4, "f129"); p268 >= 0 {
-			*v.F129 = r.U32(p268)
+		v.F129 = fbe.Reuse(old312)
+		if p418 := r.Fixed(4, "f129"); p418 >= 0 {
+			*v.F129 = r.U32(p418)
 		}
 	} else {
 		v.F129 = nil
 	}
 	if r.FinalHas("f130") {
-		if v.F130 == nil {
-			v.F130 = new(int64)
-		}
-		if p269 := r.Fixed(8, "f130"); p269 >= 0 {
-			*v.F130 = r.I64(p269)
+		v.F130 = fbe.Reuse(old313)
+		if p419 := r.Fixed(8, "f130"); p419 >= 0 {
+			*v.F130 = r.I64(p419)
 		}
 	} else {
 		v.F130 = nil
 	}
 	if r.FinalHas("f131") {
-		if v.F131 == nil {
-			v.F131 = new(int64)
-		}
-		if p270 := r.Fixed(8, "f131"); p270 >= 0 {
-			*v.F131 = r.I64(p270)
+		v.F131 = fbe.Reuse(old314)
+		if p420 := r.Fixed(8, "f131"); p420 >= 0 {
+			*v.F131 = r.I64(p420)
 		}
 	} else {
 		v.F131 = nil
 	}
 	if r.FinalHas("f132") {
-		if v.F132 == nil {
-			v.F132 = new(int64)
-		}
-		if p271 := r.Fixed(8, "f132"); p271 >= 0 {
-			*v.F132 = r.I64(p271)
+		v.F132 = fbe.Reuse(old315)
+		if p421 := r.Fixed(8, "f132"); p421 >= 0 {
+			*v.F132 = r.I64(p421)
 		}
 	} else {
 		v.F132 = nil
 	}
 	if r.FinalHas("f133") {
-		if v.F133 == nil {
-			v.F133 = new(uint64)
-		}
-		if p272 := r.Fixed(8, "f133"); p272 >= 0 {
-			*v.F133 = r.U64(p272)
+		v.F133 = fbe.Reuse(old316)
+		if p422 := r.Fixed(8, "f133"); p422 >= 0 {
+			*v.F133 = r.U64(p422)
 		}
 	} else {
 		v.F133 = nil
 	}
 	if r.FinalHas("f134") {
-		if v.F134 == nil {
-			v.F134 = new(uint64)
-		}
-		if p273 := r.Fixed(8, "f134"); p273 >= 0 {
-			*v.F134 = r.U64(p273)
+		v.F134 = fbe.Reuse(old317)
+		if p423 := r.Fixed(8, "f134"); p423 >= 0 {
+			*v.F134 = r.U64(p423)
 		}
 	} else {
 		v.F134 = nil
 	}
 	if r.FinalHas("f135") {
-		if v.F135 == nil {
-			v.F135 = new(uint64)
-		}
-		if p274 := r.Fixed(8, "f135"); p274 >= 0 {
-			*v.F135 = r.U64(p274)
+		v.F135 = fbe.Reuse(old318)
+		if p424 := r.Fixed(8, "f135"); p424 >= 0 {
+			*v.F135 = r.U64(p424)
 		}
 	} else {
 		v.F135 = nil
 	}
 	if r.FinalHas("f136") {
-		if v.F136 == nil {
-			v.F136 = new(float32)
-		}
-		if p275 := r.Fixed(4, "f136"); p275 >= 0 {
-			*v.F136 = r.F32(p275)
+		v.F136 = fbe.Reuse(old319)
+		if p425 := r.Fixed(4, "f136"); p425 >= 0 {
+			*v.F136 = r.F32(p425)
 		}
 	} else {
 		v.F136 = nil
 	}
 	if r.FinalHas("f137") {
-		if v.F137 == nil {
-			v.F137 = new(float32)
-		}
-		if p276 := r.Fixed(4, "f137"); p276 >= 0 {
-			*v.F137 = r.F32(p276)
+		v.F137 = fbe.Reuse(old320)
+		if p426 := r.Fixed(4, "f137"); p426 >= 0 {
+			*v.F137 = r.F32(p426)
 		}
 	} else {
 		v.F137 = nil
 	}
 	if r.FinalHas("f138") {
-		if v.F138 == nil {
-			v.F138 = new(float32)
-		}
-		if p277 := r.Fixed(4, "f138"); p277 >= 0 {
-			*v.F138 = r.F32(p277)
+		v.F138 = fbe.Reuse(old321)
+		if p427 := r.Fixed(4, "f138"); p427 >= 0 {
+			*v.F138 = r.F32(p427)
 		}
 	} else {
 		v.F138 = nil
 	}
 	if r.FinalHas("f139") {
-		if v.F139 == nil {
-			v.F139 = new(float64)
-		}
-		if p278 := r.Fixed(8, "f139"); p278 >= 0 {
-			*v.F139 = r.F64(p278)
+		v.F139 = fbe.Reuse(old322)
+		if p428 := r.Fixed(8, "f139"); p428 >= 0 {
+			*v.F139 = r.F64(p428)
 		}
 	} else {
 		v.F139 = nil
 	}
 	if r.FinalHas("f140") {
-		if v.F140 == nil {
-			v.F140 = new(float64)
-		}
-		if p279 := r.Fixed(8, "f140"); p279 >= 0 {
-			*v.F140 = r.F64(p279)
+		v.F140 = fbe.Reuse(old323)
+		if p429 := r.Fixed(8, "f140"); p429 >= 0 {
+			*v.F140 = r.F64(p429)
 		}
 	} else {
 		v.F140 = nil
 	}
 	if r.FinalHas("f141") {
-		if v.F141 == nil {
-			v.F141 = new(float64)
-		}
-		if p280 := r.Fixed(8, "f141"); p280 >= 0 {
-			*v.F141 = r.F64(p280)
+		v.F141 = fbe.Reuse(old324)
+		if p430 := r.Fixed(8, "f141"); p430 >= 0 {
+			*v.F141 = r.F64(p430)
 		}
 	} else {
 		v.F141 = nil
 	}
 	if r.FinalHas("f142") {
-		if v.F142 == nil {
-			v.F142 = new(fbe.Decimal)
-		}
-		if p281 := r.Fixed(16, "f142"); p281 >= 0 {
-			*v.F142 = r.Decimal(p281)
+		v.F142 = fbe.Reuse(old325)
+		if p431 := r.Fixed(16, "f142"); p431 >= 0 {
+			*v.F142 = r.Decimal(p431)
 		}
 	} else {
 		v.F142 = nil
 	}
 	if r.FinalHas("f143") {
-		if v.F143 == nil {
-			v.F143 = new(fbe.Decimal)
-		}
-		if p282 := r.Fixed(16, "f143"); p282 >= 0 {
-			*v.F143 = r.Decimal(p282)
+		v.F143 = fbe.Reuse(old326)
+		if p432 := r.Fixed(16, "f143"); p432 >= 0 {
+			*v.F143 = r.Decimal(p432)
 		}
 	} else {
 		v.F143 = nil
 	}
 	if r.FinalHas("f144") {
-		if v.F144 == nil {
-			v.F144 = new(fbe.Decimal)
-		}
-		if p283 := r.Fixed(16, "f144"); p283 >= 0 {
-			*v.F144 = r.Decimal(p283)
+		v.F144 = fbe.Reuse(old327)
+		if p433 := r.Fixed(16, "f144"); p433 >= 0 {
+			*v.F144 = r.Decimal(p433)
 		}
 	} else {
 		v.F144 = nil
 	}
 	if r.FinalHas("f145") {
-		if v.F145 == nil {
-			v.F145 = new(string)
-		}
+		v.F145 = fbe.Reuse(old328)
 		*v.F145 = r.FinalString("f145")
 	} else {
 		v.F145 = nil
 	}
 	if r.FinalHas("f146") {
-		if v.F146 == nil {
-			v.F146 = new(string)
-		}
+		v.F146 = fbe.Reuse(old329)
 		*v.F146 = r.FinalString("f146")
 	} else {
 		v.F146 = nil
 	}
 	if r.FinalHas("f147") {
-		if v.F147 == nil {
-			v.F147 = new(string)
-		}
+		v.F147 = fbe.Reuse(old330)
 		*v.F147 = r.FinalString("f147")
 	} else {
 		v.F147 = nil
 	}
 	if r.FinalHas("f148") {
-		if v.F148 == nil {
-			v.F148 = new(fbe.Timestamp)
-		}
-		if p284 := r.Fixed(8, "f148"); p284 >= 0 {
-			*v.F148 = r.Timestamp(p284)
+		v.F148 = fbe.Reuse(old331)
+		if p434 := r.Fixed(8, "f148"); p434 >= 0 {
+			*v.F148 = r.Timestamp(p434)
 		}
 	} else {
 		v.F148 = nil
 	}
 	if r.FinalHas("f149") {
-		if v.F149 == nil {
-			v.F149 = new(fbe.Timestamp)
-		}
-		if p285 := r.Fixed(8, "f149"); p285 >= 0 {
-			*v.F149 = r.Timestamp(p285)
+		v.F149 = fbe.Reuse(old332)
+		if p435 := r.Fixed(8, "f149"); p435 >= 0 {
+			*v.F149 = r.Timestamp(p435)
 		}
 	} else {
 		v.F149 = nil
 	}
 	if r.FinalHas("f150") {
-		if v.F150 == nil {
-			v.F150 = new(fbe.Timestamp)
-		}
-		if p286 := r.Fixed(8, "f150"); p286 >= 0 {
-			*v.F150 = r.Timestamp(p286)
+		v.F150 = fbe.Reuse(old333)
+		if p436 := r.Fixed(8, "f150"); p436 >= 0 {
+			*v.F150 = r.Timestamp(p436)
 		}
 	} else {
 		v.F150 = nil
 	}
 	if r.FinalHas("f151") {
-		if v.F151 == nil {
-			v.F151 = new(fbe.UUID)
-		}
-		if p287 := r.Fixed(16, "f151"); p287 >= 0 {
-			*v.F151 = r.UUID(p287)
+		v.F151 = fbe.Reuse(old334)
+		if p437 := r.Fixed(16, "f151"); p437 >= 0 {
+			*v.F151 = r.UUID(p437)
 		}
 	} else {
 		v.F151 = nil
 	}
 	if r.FinalHas("f152") {
-		if v.F152 == nil {
-			v.F152 = new(fbe.UUID)
-		}
-		if p288 := r.Fixed(16, "f152"); p288 >= 0 {
-			*v.F152 = r.UUID(p288)
+		v.F152 = fbe.Reuse(old335)
+		if p438 := r.Fixed(16, "f152"); p438 >= 0 {
+			*v.F152 = r.UUID(p438)
 		}
 	} else {
 		v.F152 = nil
 	}
 	if r.FinalHas("f153") {
-		if v.F153 == nil {
-			v.F153 = new(fbe.UUID)
-		}
-		if p289 := r.Fixed(16, "f153"); p289 >= 0 {
-			*v.F153 = r.UUID(p289)
+		v.F153 = fbe.Reuse(old336)
+		if p439 := r.Fixed(16, "f153"); p439 >= 0 {
+			*v.F153 = r.UUID(p439)
 		}
 	} else {
 		v.F153 = nil
 	}
 	if r.FinalHas("f154") {
-		if v.F154 == nil {
-			v.F154 = new(proto.OrderSide)
-		}
-		if p290 := r.Fixed(1, "f154"); p290 >= 0 {
-			*v.F154 = proto.OrderSide(r.U8(p290))
+		v.F154 = fbe.Reuse(old337)
+		if p440 := r.Fixed(1, "f154"); p440 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p440))
 		}
 	} else {
 		v.F154 = nil
 	}
 	if r.FinalHas("f155") {
-		if v.F155 == nil {
-			v.F155 = new(proto.OrderSide)
-		}
-		if p291 := r.Fixed(1, "f155"); p291 >= 0 {
-			*v.F155 = proto.OrderSide(r.U8(p291))
+		v.F155 = fbe.Reuse(old338)
+		if p441 := r.Fixed(1, "f155"); p441 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p441))
 		}
 	} else {
 		v.F155 = nil
 	}
 	if r.FinalHas("f156") {
-		if v.F156 == nil {
-			v.F156 = new(proto.OrderType)
-		}
-		if p292 := r.Fixed(1, "f156"); p292 >= 0 {
-			*v.F156 = proto.OrderType(r.U8(p292))
+		v.F156 = fbe.Reuse(old339)
+		if p442 := r.Fixed(1, "f156"); p442 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p442))
 		}
 	} else {
 		v.F156 = nil
 	}
 	if r.FinalHas("f157") {
-		if v.F157 == nil {
-			v.F157 = new(proto.OrderType)
-		}
-		if p293 := r.Fixed(1, "f157"); p293 >= 0 {
-			*v.F157 = proto.OrderType(r.U8(p293))
+		v.F157 = fbe.Reuse(old340)
+		if p443 := r.Fixed(1, "f157"); p443 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p443))
 		}
 	} else {
 		v.F157 = nil
 	}
 	if r.FinalHas("f158") {
-		if v.F158 == nil {
-			v.F158 = new(proto.Order)
-		}
+		v.F158 = fbe.Reuse(old341)
 		v.F158.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f158")
@@ -3119,9 +3625,7 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F158 = nil
 	}
 	if r.FinalHas("f159") {
-		if v.F159 == nil {
-			v.F159 = new(proto.Order)
-		}
+		v.F159 = fbe.Reuse(old342)
 		v.F159.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f159")
@@ -3131,9 +3635,7 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F159 = nil
 	}
 	if r.FinalHas("f160") {
-		if v.F160 == nil {
-			v.F160 = new(proto.Balance)
-		}
+		v.F160 = fbe.Reuse(old343)
 		v.F160.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f160")
@@ -3143,9 +3645,7 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F160 = nil
 	}
 	if r.FinalHas("f161") {
-		if v.F161 == nil {
-			v.F161 = new(proto.Balance)
-		}
+		v.F161 = fbe.Reuse(old344)
 		v.F161.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f161")
@@ -3155,29 +3655,23 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F161 = nil
 	}
 	if r.FinalHas("f162") {
-		if v.F162 == nil {
-			v.F162 = new(proto.State)
-		}
-		if p294 := r.Fixed(1, "f162"); p294 >= 0 {
-			*v.F162 = proto.State(r.U8(p294))
+		v.F162 = fbe.Reuse(old345)
+		if p444 := r.Fixed(1, "f162"); p444 >= 0 {
+			*v.F162 = proto.State(r.U8(p444))
 		}
 	} else {
 		v.F162 = nil
 	}
 	if r.FinalHas("f163") {
-		if v.F163 == nil {
-			v.F163 = new(proto.State)
-		}
-		if p295 := r.Fixed(1, "f163"); p295 >= 0 {
-			*v.F163 = proto.State(r.U8(p295))
+		v.F163 = fbe.Reuse(old346)
+		if p445 := r.Fixed(1, "f163"); p445 >= 0 {
+			*v.F163 = proto.State(r.U8(p445))
 		}
 	} else {
 		v.F163 = nil
 	}
 	if r.FinalHas("f164") {
-		if v.F164 == nil {
-			v.F164 = new(proto.Account)
-		}
+		v.F164 = fbe.Reuse(old347)
 		v.F164.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f164")
@@ -3187,9 +3681,7 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F164 = nil
 	}
 	if r.FinalHas("f165") {
-		if v.F165 == nil {
-			v.F165 = new(proto.Account)
-		}
+		v.F165 = fbe.Reuse(old348)
 		v.F165.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f165")
@@ -3197,6 +3689,294 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		}
 	} else {
 		v.F165 = nil
+	}
+}
+
+// FBEVerifyFinalStructOptional checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructOptional(r *fbe.Reader) {
+	if !r.Enter(283) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "id")
+	r.Fixed(1, "f1")
+	r.Fixed(1, "f2")
+	r.Fixed(1, "f3")
+	r.Fixed(1, "f4")
+	r.Fixed(1, "f5")
+	r.Fixed(1, "f6")
+	r.Fixed(4, "f7")
+	r.Fixed(4, "f8")
+	r.Fixed(1, "f9")
+	r.Fixed(1, "f10")
+	r.Fixed(1, "f11")
+	r.Fixed(1, "f12")
+	r.Fixed(2, "f13")
+	r.Fixed(2, "f14")
+	r.Fixed(2, "f15")
+	r.Fixed(2, "f16")
+	r.Fixed(4, "f17")
+	r.Fixed(4, "f18")
+	r.Fixed(4, "f19")
+	r.Fixed(4, "f20")
+	r.Fixed(8, "f21")
+	r.Fixed(8, "f22")
+	r.Fixed(8, "f23")
+	r.Fixed(8, "f24")
+	r.Fixed(4, "f25")
+	r.Fixed(4, "f26")
+	r.Fixed(8, "f27")
+	r.Fixed(8, "f28")
+	r.Fixed(16, "f29")
+	r.Fixed(16, "f30")
+	r.FinalSkipString("f31")
+	r.FinalSkipString("f32")
+	r.Fixed(8, "f33")
+	r.Fixed(8, "f34")
+	r.Fixed(8, "f35")
+	r.Fixed(16, "f36")
+	r.Fixed(16, "f37")
+	r.Fixed(16, "f38")
+	r.Fixed(1, "f39")
+	r.Fixed(1, "f40")
+	proto.FBEVerifyFinalOrder(r)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	proto.FBEVerifyFinalBalance(r)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	r.Fixed(1, "f43")
+	proto.FBEVerifyFinalAccount(r)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+	if r.FinalHas("f100") {
+		r.Fixed(1, "f100")
+	}
+	if r.FinalHas("f101") {
+		r.Fixed(1, "f101")
+	}
+	if r.FinalHas("f102") {
+		r.Fixed(1, "f102")
+	}
+	if r.FinalHas("f103") {
+		r.Fixed(1, "f103")
+	}
+	if r.FinalHas("f104") {
+		r.Fixed(1, "f104")
+	}
+	if r.FinalHas("f105") {
+		r.Fixed(1, "f105")
+	}
+	if r.FinalHas("f106") {
+		r.Fixed(1, "f106")
+	}
+	if r.FinalHas("f107") {
+		r.Fixed(1, "f107")
+	}
+	if r.FinalHas("f108") {
+		r.Fixed(1, "f108")
+	}
+	if r.FinalHas("f109") {
+		r.Fixed(4, "f109")
+	}
+	if r.FinalHas("f110") {
+		r.Fixed(4, "f110")
+	}
+	if r.FinalHas("f111") {
+		r.Fixed(4, "f111")
+	}
+	if r.FinalHas("f112") {
+		r.Fixed(1, "f112")
+	}
+	if r.FinalHas("f113") {
+		r.Fixed(1, "f113")
+	}
+	if r.FinalHas("f114") {
+		r.Fixed(1, "f114")
+	}
+	if r.FinalHas("f115") {
+		r.Fixed(1, "f115")
+	}
+	if r.FinalHas("f116") {
+		r.Fixed(1, "f116")
+	}
+	if r.FinalHas("f117") {
+		r.Fixed(1, "f117")
+	}
+	if r.FinalHas("f118") {
+		r.Fixed(2, "f118")
+	}
+	if r.FinalHas("f119") {
+		r.Fixed(2, "f119")
+	}
+	if r.FinalHas("f120") {
+		r.Fixed(2, "f120")
+	}
+	if r.FinalHas("f121") {
+		r.Fixed(2, "f121")
+	}
+	if r.FinalHas("f122") {
+		r.Fixed(2, "f122")
+	}
+	if r.FinalHas("f123") {
+		r.Fixed(2, "f123")
+	}
+	if r.FinalHas("f124") {
+		r.Fixed(4, "f124")
+	}
+	if r.FinalHas("f125") {
+		r.Fixed(4, "f125")
+	}
+	if r.FinalHas("f126") {
+		r.Fixed(4, "f126")
+	}
+	if r.FinalHas("f127") {
+		r.Fixed(4, "f127")
+	}
+	if r.FinalHas("f128") {
+		r.Fixed(4, "f128")
+	}
+	if r.FinalHas("f129") {
+		r.Fixed(4, "f129")
+	}
+	if r.FinalHas("f130") {
+		r.Fixed(8, "f130")
+	}
+	if r.FinalHas("f131") {
+		r.Fixed(8, "f131")
+	}
+	if r.FinalHas("f132") {
+		r.Fixed(8, "f132")
+	}
+	if r.FinalHas("f133") {
+		r.Fixed(8, "f133")
+	}
+	if r.FinalHas("f134") {
+		r.Fixed(8, "f134")
+	}
+	if r.FinalHas("f135") {
+		r.Fixed(8, "f135")
+	}
+	if r.FinalHas("f136") {
+		r.Fixed(4, "f136")
+	}
+	if r.FinalHas("f137") {
+		r.Fixed(4, "f137")
+	}
+	if r.FinalHas("f138") {
+		r.Fixed(4, "f138")
+	}
+	if r.FinalHas("f139") {
+		r.Fixed(8, "f139")
+	}
+	if r.FinalHas("f140") {
+		r.Fixed(8, "f140")
+	}
+	if r.FinalHas("f141") {
+		r.Fixed(8, "f141")
+	}
+	if r.FinalHas("f142") {
+		r.Fixed(16, "f142")
+	}
+	if r.FinalHas("f143") {
+		r.Fixed(16, "f143")
+	}
+	if r.FinalHas("f144") {
+		r.Fixed(16, "f144")
+	}
+	if r.FinalHas("f145") {
+		r.FinalSkipString("f145")
+	}
+	if r.FinalHas("f146") {
+		r.FinalSkipString("f146")
+	}
+	if r.FinalHas("f147") {
+		r.FinalSkipString("f147")
+	}
+	if r.FinalHas("f148") {
+		r.Fixed(8, "f148")
+	}
+	if r.FinalHas("f149") {
+		r.Fixed(8, "f149")
+	}
+	if r.FinalHas("f150") {
+		r.Fixed(8, "f150")
+	}
+	if r.FinalHas("f151") {
+		r.Fixed(16, "f151")
+	}
+	if r.FinalHas("f152") {
+		r.Fixed(16, "f152")
+	}
+	if r.FinalHas("f153") {
+		r.Fixed(16, "f153")
+	}
+	if r.FinalHas("f154") {
+		r.Fixed(1, "f154")
+	}
+	if r.FinalHas("f155") {
+		r.Fixed(1, "f155")
+	}
+	if r.FinalHas("f156") {
+		r.Fixed(1, "f156")
+	}
+	if r.FinalHas("f157") {
+		r.Fixed(1, "f157")
+	}
+	if r.FinalHas("f158") {
+		proto.FBEVerifyFinalOrder(r)
+		if r.Failed() {
+			r.Unwind("f158")
+			return
+		}
+	}
+	if r.FinalHas("f159") {
+		proto.FBEVerifyFinalOrder(r)
+		if r.Failed() {
+			r.Unwind("f159")
+			return
+		}
+	}
+	if r.FinalHas("f160") {
+		proto.FBEVerifyFinalBalance(r)
+		if r.Failed() {
+			r.Unwind("f160")
+			return
+		}
+	}
+	if r.FinalHas("f161") {
+		proto.FBEVerifyFinalBalance(r)
+		if r.Failed() {
+			r.Unwind("f161")
+			return
+		}
+	}
+	if r.FinalHas("f162") {
+		r.Fixed(1, "f162")
+	}
+	if r.FinalHas("f163") {
+		r.Fixed(1, "f163")
+	}
+	if r.FinalHas("f164") {
+		proto.FBEVerifyFinalAccount(r)
+		if r.Failed() {
+			r.Unwind("f164")
+			return
+		}
+	}
+	if r.FinalHas("f165") {
+		proto.FBEVerifyFinalAccount(r)
+		if r.Failed() {
+			r.Unwind("f165")
+			return
+		}
 	}
 }
 
@@ -3228,10 +4008,15 @@ func (v *StructOptional) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructOptional is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructOptional is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructOptional(data []byte, lim *fbe.Limits) error {
-	var v StructOptional
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 111, lim)
+	FBEVerifyFinalStructOptional(&r)
+	r.EndFinal()
+	r.Within("test.StructOptional")
+	return r.Err()
 }
 
 // StructNested is the struct test.StructNested (type id 112).
@@ -3632,6 +4417,78 @@ func (v *StructNested) FBEWrite(w *fbe.Writer, base, slot int) {
 // FBERead reads v from the versioned body the slot at slot points to (from base);
 // fields an older writer did not write keep the schema's defaults.
 func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
+	old73 := v.F100
+	old74 := v.F101
+	old75 := v.F102
+	old76 := v.F103
+	old77 := v.F104
+	old78 := v.F105
+	old79 := v.F106
+	old80 := v.F107
+	old81 := v.F108
+	old82 := v.F109
+	old83 := v.F110
+	old84 := v.F111
+	old85 := v.F112
+	old86 := v.F113
+	old87 := v.F114
+	old88 := v.F115
+	old89 := v.F116
+	old90 := v.F117
+	old91 := v.F118
+	old92 := v.F119
+	old93 := v.F120
+	old94 := v.F121
+	old95 := v.F122
+	old96 := v.F123
+	old97 := v.F124
+	old98 := v.F125
+	old99 := v.F126
+	old100 := v.F127
+	old101 := v.F128
+	old102 := v.F129
+	old103 := v.F130
+	old104 := v.F131
+	old105 := v.F132
+	old106 := v.F133
+	old107 := v.F134
+	old108 := v.F135
+	old109 := v.F136
+	old110 := v.F137
+	old111 := v.F138
+	old112 := v.F139
+	old113 := v.F140
+	old114 := v.F141
+	old115 := v.F142
+	old116 := v.F143
+	old117 := v.F144
+	old118 := v.F145
+	old119 := v.F146
+	old120 := v.F147
+	old121 := v.F148
+	old122 := v.F149
+	old123 := v.F150
+	old124 := v.F151
+	old125 := v.F152
+	old126 := v.F153
+	old127 := v.F154
+	old128 := v.F155
+	old129 := v.F156
+	old130 := v.F157
+	old131 := v.F158
+	old132 := v.F159
+	old133 := v.F160
+	old134 := v.F161
+	old135 := v.F162
+	old136 := v.F163
+	old137 := v.F164
+	old138 := v.F165
+	old139 := v.F1001
+	old140 := v.F1003
+	old141 := v.F1005
+	old142 := v.F1007
+	old143 := v.F1009
+	old144 := v.F1011
 	v.Reset()
 	b, n := r.Struct(base, slot, 112, 306)
 	if n == 0 {
@@ -3696,475 +4553,357 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 			r.Unwind("f44")
 			return
 		}
-		if s73, ok74 := r.Optional(b, b+237, 1, "f100"); ok74 {
-			if v.F100 == nil {
-				v.F100 = new(bool)
-			}
-			*v.F100 = r.Bool(s73)
+		if s145, ok146 := r.Optional(b, b+237, 1, "f100"); ok146 {
+			v.F100 = fbe.Reuse(old73)
+			*v.F100 = r.Bool(s145)
 		} else {
 			v.F100 = nil
 		}
-		if s75, ok76 := r.Optional(b, b+242, 1, "f101"); ok76 {
-			if v.F101 == nil {
-				v.F101 = new(bool)
-			}
-			*v.F101 = r.Bool(s75)
+		if s147, ok148 := r.Optional(b, b+242, 1, "f101"); ok148 {
+			v.F101 = fbe.Reuse(old74)
+			*v.F101 = r.Bool(s147)
 		} else {
 			v.F101 = nil
 		}
-		if s77, ok78 := r.Optional(b, b+247, 1, "f102"); ok78 {
-			if v.F102 == nil {
-				v.F102 = new(bool)
-			}
-			*v.F102 = r.Bool(s77)
+		if s149, ok150 := r.Optional(b, b+247, 1, "f102"); ok150 {
+			v.F102 = fbe.Reuse(old75)
+			*v.F102 = r.Bool(s149)
 		} else {
 			v.F102 = nil
 		}
-		if s79, ok80 := r.Optional(b, b+252, 1, "f103"); ok80 {
-			if v.F103 == nil {
-				v.F103 = new(byte)
-			}
-			*v.F103 = r.U8(s79)
+		if s151, ok152 := r.Optional(b, b+252, 1, "f103"); ok152 {
+			v.F103 = fbe.Reuse(old76)
+			*v.F103 = r.U8(s151)
 		} else {
 			v.F103 = nil
 		}
-		if s81, ok82 := r.Optional(b, b+257, 1, "f104"); ok82 {
-			if v.F104 == nil {
-				v.F104 = new(byte)
-			}
-			*v.F104 = r.U8(s81)
+		if s153, ok154 := r.Optional(b, b+257, 1, "f104"); ok154 {
+			v.F104 = fbe.Reuse(old77)
+			*v.F104 = r.U8(s153)
 		} else {
 			v.F104 = nil
 		}
-		if s83, ok84 := r.Optional(b, b+262, 1, "f105"); ok84 {
-			if v.F105 == nil {
-				v.F105 = new(byte)
-			}
-			*v.F105 = r.U8(s83)
+		if s155, ok156 := r.Optional(b, b+262, 1, "f105"); ok156 {
+			v.F105 = fbe.Reuse(old78)
+			*v.F105 = r.U8(s155)
 		} else {
 			v.F105 = nil
 		}
-		if s85, ok86 := r.Optional(b, b+267, 1, "f106"); ok86 {
-			if v.F106 == nil {
-				v.F106 = new(byte)
-			}
-			*v.F106 = r.U8(s85)
+		if s157, ok158 := r.Optional(b, b+267, 1, "f106"); ok158 {
+			v.F106 = fbe.Reuse(old79)
+			*v.F106 = r.U8(s157)
 		} else {
 			v.F106 = nil
 		}
-		if s87, ok88 := r.Optional(b, b+272, 1, "f107"); ok88 {
-			if v.F107 == nil {
-				v.F107 = new(byte)
-			}
-			*v.F107 = r.U8(s87)
+		if s159, ok160 := r.Optional(b, b+272, 1, "f107"); ok160 {
+			v.F107 = fbe.Reuse(old80)
+			*v.F107 = r.U8(s159)
 		} else {
 			v.F107 = nil
 		}
-		if s89, ok90 := r.Optional(b, b+277, 1, "f108"); ok90 {
-			if v.F108 == nil {
-				v.F108 = new(byte)
-			}
-			*v.F108 = r.U8(s89)
+		if s161, ok162 := r.Optional(b, b+277, 1, "f108"); ok162 {
+			v.F108 = fbe.Reuse(old81)
+			*v.F108 = r.U8(s161)
 		} else {
 			v.F108 = nil
 		}
-		if s91, ok92 := r.Optional(b, b+282, 4, "f109"); ok92 {
-			if v.F109 == nil {
-				v.F109 = new(uint32)
-			}
-			*v.F109 = r.U32(s91)
+		if s163, ok164 := r.Optional(b, b+282, 4, "f109"); ok164 {
+			v.F109 = fbe.Reuse(old82)
+			*v.F109 = r.U32(s163)
 		} else {
 			v.F109 = nil
 		}
-		if s93, ok94 := r.Optional(b, b+287, 4, "f110"); ok94 {
-			if v.F110 == nil {
-				v.F110 = new(uint32)
-			}
-			*v.F110 = r.U32(s93)
+		if s165, ok166 := r.Optional(b, b+287, 4, "f110"); ok166 {
+			v.F110 = fbe.Reuse(old83)
+			*v.F110 = r.U32(s165)
 		} else {
 			v.F110 = nil
 		}
-		if s95, ok96 := r.Optional(b, b+292, 4, "f111"); ok96 {
-			if v.F111 == nil {
-				v.F111 = new(uint32)
-			}
-			*v.F111 = r.U32(s95)
+		if s167, ok168 := r.Optional(b, b+292, 4, "f111"); ok168 {
+			v.F111 = fbe.Reuse(old84)
+			*v.F111 = r.U32(s167)
 		} else {
 			v.F111 = nil
 		}
-		if s97, ok98 := r.Optional(b, b+297, 1, "f112"); ok98 {
-			if v.F112 == nil {
-				v.F112 = new(int8)
-			}
-			*v.F112 = r.I8(s97)
+		if s169, ok170 := r.Optional(b, b+297, 1, "f112"); ok170 {
+			v.F112 = fbe.Reuse(old85)
+			*v.F112 = r.I8(s169)
 		} else {
 			v.F112 = nil
 		}
-		if s99, ok100 := r.Optional(b, b+302, 1, "f113"); ok100 {
-			if v.F113 == nil {
-				v.F113 = new(int8)
-			}
-			*v.F113 = r.I8(s99)
+		if s171, ok172 := r.Optional(b, b+302, 1, "f113"); ok172 {
+			v.F113 = fbe.Reuse(old86)
+			*v.F113 = r.I8(s171)
 		} else {
 			v.F113 = nil
 		}
-		if s101, ok102 := r.Optional(b, b+307, 1, "f114"); ok102 {
-			if v.F114 == nil {
-				v.F114 = new(int8)
-			}
-			*v.F114 = r.I8(s101)
+		if s173, ok174 := r.Optional(b, b+307, 1, "f114"); ok174 {
+			v.F114 = fbe.Reuse(old87)
+			*v.F114 = r.I8(s173)
 		} else {
 			v.F114 = nil
 		}
-		if s103, ok104 := r.Optional(b, b+312, 1, "f115"); ok104 {
-			if v.F115 == nil {
-				v.F115 = new(uint8)
-			}
-			*v.F115 = r.U8(s103)
+		if s175, ok176 := r.Optional(b, b+312, 1, "f115"); ok176 {
+			v.F115 = fbe.Reuse(old88)
+			*v.F115 = r.U8(s175)
 		} else {
 			v.F115 = nil
 		}
-		if s105, ok106 := r.Optional(b, b+317, 1, "f116"); ok106 {
-			if v.F116 == nil {
-				v.F116 = new(uint8)
-			}
-			*v.F116 = r.U8(s105)
+		if s177, ok178 := r.Optional(b, b+317, 1, "f116"); ok178 {
+			v.F116 = fbe.Reuse(old89)
+			*v.F116 = r.U8(s177)
 		} else {
 			v.F116 = nil
 		}
-		if s107, ok108 := r.Optional(b, b+322, 1, "f117"); ok108 {
-			if v.F117 == nil {
-				v.F117 = new(uint8)
-			}
-			*v.F117 = r.U8(s107)
+		if s179, ok180 := r.Optional(b, b+322, 1, "f117"); ok180 {
+			v.F117 = fbe.Reuse(old90)
+			*v.F117 = r.U8(s179)
 		} else {
 			v.F117 = nil
 		}
-		if s109, ok110 := r.Optional(b, b+327, 2, "f118"); ok110 {
-			if v.F118 == nil {
-				v.F118 = new(int16)
-			}
-			*v.F118 = r.I16(s109)
+		if s181, ok182 := r.Optional(b, b+327, 2, "f118"); ok182 {
+			v.F118 = fbe.Reuse(old91)
+			*v.F118 = r.I16(s181)
 		} else {
 			v.F118 = nil
 		}
-		if s111, ok112 := r.Optional(b, b+332, 2, "f119"); ok112 {
-			if v.F119 == nil {
-				v.F119 = new(int16)
-			}
-			*v.F119 = r.I16(s111)
+		if s183, ok184 := r.Optional(b, b+332, 2, "f119"); ok184 {
+			v.F119 = fbe.Reuse(old92)
+			*v.F119 = r.I16(s183)
 		} else {
 			v.F119 = nil
 		}
-		if s113, ok114 := r.Optional(b, b+337, 2, "f120"); ok114 {
-			if v.F120 == nil {
-				v.F120 = new(int16)
-			}
-			*v.F120 = r.I16(s113)
+		if s185, ok186 := r.Optional(b, b+337, 2, "f120"); ok186 {
+			v.F120 = fbe.Reuse(old93)
+			*v.F120 = r.I16(s185)
 		} else {
 			v.F120 = nil
 		}
-		if s115, ok116 := r.Optional(b, b+342, 2, "f121"); ok116 {
-			if v.F121 == nil {
-				v.F121 = new(uint16)
-			}
-			*v.F121 = r.U16(s115)
+		if s187, ok188 := r.Optional(b, b+342, 2, "f121"); ok188 {
+			v.F121 = fbe.Reuse(old94)
+			*v.F121 = r.U16(s187)
 		} else {
 			v.F121 = nil
 		}
-		if s117, ok118 := r.Optional(b, b+347, 2, "f122"); ok118 {
-			if v.F122 == nil {
-				v.F122 = new(uint16)
-			}
-			*v.F122 = r.U16(s117)
+		if s189, ok190 := r.Optional(b, b+347, 2, "f122"); ok190 {
+			v.F122 = fbe.Reuse(old95)
+			*v.F122 = r.U16(s189)
 		} else {
 			v.F122 = nil
 		}
-		if s119, ok120 := r.Optional(b, b+352, 2, "f123"); ok120 {
-			if v.F123 == nil {
-				v.F123 = new(uint16)
-			}
-			*v.F123 = r.U16(s119)
+		if s191, ok192 := r.Optional(b, b+352, 2, "f123"); ok192 {
+			v.F123 = fbe.Reuse(old96)
+			*v.F123 = r.U16(s191)
 		} else {
 			v.F123 = nil
 		}
-		if s121, ok122 := r.Optional(b, b+357, 4, "f124"); ok122 {
-			if v.F124 == nil {
-				v.F124 = new(int32)
-			}
-			*v.F124 = r.I32(s121)
+		if s193, ok194 := r.Optional(b, b+357, 4, "f124"); ok194 {
+			v.F124 = fbe.Reuse(old97)
+			*v.F124 = r.I32(s193)
 		} else {
 			v.F124 = nil
 		}
-		if s123, ok124 := r.Optional(b, b+362, 4, "f125"); ok124 {
-			if v.F125 == nil {
-				v.F125 = new(int32)
-			}
-			*v.F125 = r.I32(s123)
+		if s195, ok196 := r.Optional(b, b+362, 4, "f125"); ok196 {
+			v.F125 = fbe.Reuse(old98)
+			*v.F125 = r.I32(s195)
 		} else {
 			v.F125 = nil
 		}
-		if s125, ok126 := r.Optional(b, b+367, 4, "f126"); ok126 {
-			if v.F126 == nil {
-				v.F126 = new(int32)
-			}
-			*v.F126 = r.I32(s125)
+		if s197, ok198 := r.Optional(b, b+367, 4, "f126"); ok198 {
+			v.F126 = fbe.Reuse(old99)
+			*v.F126 = r.I32(s197)
 		} else {
 			v.F126 = nil
 		}
-		if s127, ok128 := r.Optional(b, b+372, 4, "f127"); ok128 {
-			if v.F127 == nil {
-				v.F127 = new(uint32)
-			}
-			*v.F127 = r.U32(s127)
+		if s199, ok200 := r.Optional(b, b+372, 4, "f127"); ok200 {
+			v.F127 = fbe.Reuse(old100)
+			*v.F127 = r.U32(s199)
 		} else {
 			v.F127 = nil
 		}
-		if s129, ok130 := r.Optional(b, b+377, 4, "f128"); ok130 {
-			if v.F128 == nil {
-				v.F128 = new(uint32)
-			}
-			*v.F128 = r.U32(s129)
+		if s201, ok202 := r.Optional(b, b+377, 4, "f128"); ok202 {
+			v.F128 = fbe.Reuse(old101)
+			*v.F128 = r.U32(s201)
 		} else {
 			v.F128 = nil
 		}
-		if s131, ok132 := r.Optional(b, b+382, 4, "f129"); ok132 {
-			if v.F129 == nil {
-				v.F129 = new(uint32)
-			}
-			*v.F129 = r.U32(s131)
+		if s203, ok204 := r.Optional(b, b+382, 4, "f129"); ok204 {
+			v.F129 = fbe.Reuse(old102)
+			*v.F129 = r.U32(s203)
 		} else {
 			v.F129 = nil
 		}
-		if s133, ok134 := r.Optional(b, b+387, 8, "f130"); ok134 {
-			if v.F130 == nil {
-				v.F130 = new(int64)
-			}
-			*v.F130 = r.I64(s133)
+		if s205, ok206 := r.Optional(b, b+387, 8, "f130"); ok206 {
+			v.F130 = fbe.Reuse(old103)
+			*v.F130 = r.I64(s205)
 		} else {
 			v.F130 = nil
 		}
-		if s135, ok136 := r.Optional(b, b+392, 8, "f131"); ok136 {
-			if v.F131 == nil {
-				v.F131 = new(int64)
-			}
-			*v.F131 = r.I64(s135)
+		if s207, ok208 := r.Optional(b, b+392, 8, "f131"); ok208 {
+			v.F131 = fbe.Reuse(old104)
+			*v.F131 = r.I64(s207)
 		} else {
 			v.F131 = nil
 		}
-		if s137, ok138 := r.Optional(b, b+397, 8, "f132"); ok138 {
-			if v.F132 == nil {
-				v.F132 = new(int64)
-			}
-			*v.F132 = r.I64(s137)
+		if s209, ok210 := r.Optional(b, b+397, 8, "f132"); ok210 {
+			v.F132 = fbe.Reuse(old105)
+			*v.F132 = r.I64(s209)
 		} else {
 			v.F132 = nil
 		}
-		if s139, ok140 := r.Optional(b, b+402, 8, "f133"); ok140 {
-			if v.F133 == nil {
-				v.F133 = new(uint64)
-			}
-			*v.F133 = r.U64(s139)
+		if s211, ok212 := r.Optional(b, b+402, 8, "f133"); ok212 {
+			v.F133 = fbe.Reuse(old106)
+			*v.F133 = r.U64(s211)
 		} else {
 			v.F133 = nil
 		}
-		if s141, ok142 := r.Optional(b, b+407, 8, "f134"); ok142 {
-			if v.F134 == nil {
-				v.F134 = new(uint64)
-			}
-			*v.F134 = r.U64(s141)
+		if s213, ok214 := r.Optional(b, b+407, 8, "f134"); ok214 {
+			v.F134 = fbe.Reuse(old107)
+			*v.F134 = r.U64(s213)
 		} else {
 			v.F134 = nil
 		}
-		if s143, ok144 := r.Optional(b, b+412, 8, "f135"); ok144 {
-			if v.F135 == nil {
-				v.F135 = new(uint64)
-			}
-			*v.F135 = r.U64(s143)
+		if s215, ok216 := r.Optional(b, b+412, 8, "f135"); ok216 {
+			v.F135 = fbe.Reuse(old108)
+			*v.F135 = r.U64(s215)
 		} else {
 			v.F135 = nil
 		}
-		if s145, ok146 := r.Optional(b, b+417, 4, "f136"); ok146 {
-			if v.F136 == nil {
-				v.F136 = new(float32)
-			}
-			*v.F136 = r.F32(s145)
+		if s217, ok218 := r.Optional(b, b+417, 4, "f136"); ok218 {
+			v.F136 = fbe.Reuse(old109)
+			*v.F136 = r.F32(s217)
 		} else {
 			v.F136 = nil
 		}
-		if s147, ok148 := r.Optional(b, b+422, 4, "f137"); ok148 {
-			if v.F137 == nil {
-				v.F137 = new(float32)
-			}
-			*v.F137 = r.F32(s147)
+		if s219, ok220 := r.Optional(b, b+422, 4, "f137"); ok220 {
+			v.F137 = fbe.Reuse(old110)
+			*v.F137 = r.F32(s219)
 		} else {
 			v.F137 = nil
 		}
-		if s149, ok150 := r.Optional(b, b+427, 4, "f138"); ok150 {
-			if v.F138 == nil {
-				v.F138 = new(float32)
-			}
-			*v.F138 = r.F32(s149)
+		if s221, ok222 := r.Optional(b, b+427, 4, "f138"); ok222 {
+			v.F138 = fbe.Reuse(old111)
+			*v.F138 = r.F32(s221)
 		} else {
 			v.F138 = nil
 		}
-		if s151, ok152 := r.Optional(b, b+432, 8, "f139"); ok152 {
-			if v.F139 == nil {
-				v.F139 = new(float64)
-			}
-			*v.F139 = r.F64(s151)
+		if s223, ok224 := r.Optional(b, b+432, 8, "f139"); ok224 {
+			v.F139 = fbe.Reuse(old112)
+			*v.F139 = r.F64(s223)
 		} else {
 			v.F139 = nil
 		}
-		if s153, ok154 := r.Optional(b, b+437, 8, "f140"); ok154 {
-			if v.F140 == nil {
-				v.F140 = new(float64)
-			}
-			*v.F140 = r.F64(s153)
+		if s225, ok226 := r.Optional(b, b+437, 8, "f140"); ok226 {
+			v.F140 = fbe.Reuse(old113)
+			*v.F140 = r.F64(s225)
 		} else {
 			v.F140 = nil
 		}
-		if s155, ok156 := r.Optional(b, b+442, 8, "f141"); ok156 {
-			if v.F141 == nil {
-				v.F141 = new(float64)
-			}
-			*v.F141 = r.F64(s155)
+		if s227, ok228 := r.Optional(b, b+442, 8, "f141"); ok228 {
+			v.F141 = fbe.Reuse(old114)
+			*v.F141 = r.F64(s227)
 		} else {
 			v.F141 = nil
 		}
-		if s157, ok158 := r.Optional(b, b+447, 16, "f142"); ok158 {
-			if v.F142 == nil {
-				v.F142 = new(fbe.Decimal)
-			}
-			*v.F142 = r.Decimal(s157)
+		if s229, ok230 := r.Optional(b, b+447, 16, "f142"); ok230 {
+			v.F142 = fbe.Reuse(old115)
+			*v.F142 = r.Decimal(s229)
 		} else {
 			v.F142 = nil
 		}
-		if s159, ok160 := r.Optional(b, b+452, 16, "f143"); ok160 {
-			if v.F143 == nil {
-				v.F143 = new(fbe.Decimal)
-			}
-			*v.F143 = r.Decimal(s159)
+		if s231, ok232 := r.Optional(b, b+452, 16, "f143"); ok232 {
+			v.F143 = fbe.Reuse(old116)
+			*v.F143 = r.Decimal(s231)
 		} else {
 			v.F143 = nil
 		}
-		if s161, ok162 := r.Optional(b, b+457, 16, "f144"); ok162 {
-			if v.F144 == nil {
-				v.F144 = new(fbe.Decimal)
-			}
-			*v.F144 = r.Decimal(s161)
+		if s233, ok234 := r.Optional(b, b+457, 16, "f144"); ok234 {
+			v.F144 = fbe.Reuse(old117)
+			*v.F144 = r.Decimal(s233)
 		} else {
 			v.F144 = nil
 		}
-		if s163, ok164 := r.Optional(b, b+462, 4, "f145"); ok164 {
-			if v.F145 == nil {
-				v.F145 = new(string)
-			}
-			*v.F145 = r.String(s163, s163, "f145")
+		if s235, ok236 := r.Optional(b, b+462, 4, "f145"); ok236 {
+			v.F145 = fbe.Reuse(old118)
+			*v.F145 = r.String(s235, s235, "f145")
 		} else {
 			v.F145 = nil
 		}
-		if s165, ok166 := r.Optional(b, b+467, 4, "f146"); ok166 {
-			if v.F146 == nil {
-				v.F146 = new(string)
-			}
-			*v.F146 = r.String(s165, s165, "f146")
+		if s237, ok238 := r.Optional(b, b+467, 4, "f146"); ok238 {
+			v.F146 = fbe.Reuse(old119)
+			*v.F146 = r.String(s237, s237, "f146")
 		} else {
 			v.F146 = nil
 		}
-		if s167, ok168 := r.Optional(b, b+472, 4, "f147"); ok168 {
-			if v.F147 == nil {
-				v.F147 = new(string)
-			}
-			*v.F147 = r.String(s167, s167, "f147")
+		if s239, ok240 := r.Optional(b, b+472, 4, "f147"); ok240 {
+			v.F147 = fbe.Reuse(old120)
+			*v.F147 = r.String(s239, s239, "f147")
 		} else {
 			v.F147 = nil
 		}
-		if s169, ok170 := r.Optional(b, b+477, 8, "f148"); ok170 {
-			if v.F148 == nil {
-				v.F148 = new(fbe.Timestamp)
-			}
-			*v.F148 = r.Timestamp(s169)
+		if s241, ok242 := r.Optional(b, b+477, 8, "f148"); ok242 {
+			v.F148 = fbe.Reuse(old121)
+			*v.F148 = r.Timestamp(s241)
 		} else {
 			v.F148 = nil
 		}
-		if s171, ok172 := r.Optional(b, b+482, 8, "f149"); ok172 {
-			if v.F149 == nil {
-				v.F149 = new(fbe.Timestamp)
-			}
-			*v.F149 = r.Timestamp(s171)
+		if s243, ok244 := r.Optional(b, b+482, 8, "f149"); ok244 {
+			v.F149 = fbe.Reuse(old122)
+			*v.F149 = r.Timestamp(s243)
 		} else {
 			v.F149 = nil
 		}
-		if s173, ok174 := r.Optional(b, b+487, 8, "f150"); ok174 {
-			if v.F150 == nil {
-				v.F150 = new(fbe.Timestamp)
-			}
-			*v.F150 = r.Timestamp(s173)
+		if s245, ok246 := r.Optional(b, b+487, 8, "f150"); ok246 {
+			v.F150 = fbe.Reuse(old123)
+			*v.F150 = r.Timestamp(s245)
 		} else {
 			v.F150 = nil
 		}
-		if s175, ok176 := r.Optional(b, b+492, 16, "f151"); ok176 {
-			if v.F151 == nil {
-				v.F151 = new(fbe.UUID)
-			}
-			*v.F151 = r.UUID(s175)
+		if s247, ok248 := r.Optional(b, b+492, 16, "f151"); ok248 {
+			v.F151 = fbe.Reuse(old124)
+			*v.F151 = r.UUID(s247)
 		} else {
 			v.F151 = nil
 		}
-		if s177, ok178 := r.Optional(b, b+497, 16, "f152"); ok178 {
-			if v.F152 == nil {
-				v.F152 = new(fbe.UUID)
-			}
-			*v.F152 = r.UUID(s177)
+		if s249, ok250 := r.Optional(b, b+497, 16, "f152"); ok250 {
+			v.F152 = fbe.Reuse(old125)
+			*v.F152 = r.UUID(s249)
 		} else {
 			v.F152 = nil
 		}
-		if s179, ok180 := r.Optional(b, b+502, 16, "f153"); ok180 {
-			if v.F153 == nil {
-				v.F153 = new(fbe.UUID)
-			}
-			*v.F153 = r.UUID(s179)
+		if s251, ok252 := r.Optional(b, b+502, 16, "f153"); ok252 {
+			v.F153 = fbe.Reuse(old126)
+			*v.F153 = r.UUID(s251)
 		} else {
 			v.F153 = nil
 		}
-		if s181, ok182 := r.Optional(b, b+507, 1, "f154"); ok182 {
-			if v.F154 == nil {
-				v.F154 = new(proto.OrderSide)
-			}
-			*v.F154 = proto.OrderSide(r.U8(s181))
+		if s253, ok254 := r.Optional(b, b+507, 1, "f154"); ok254 {
+			v.F154 = fbe.Reuse(old127)
+			*v.F154 = proto.OrderSide(r.U8(s253))
 		} else {
 			v.F154 = nil
 		}
-		if s183, ok184 := r.Optional(b, b+512, 1, "f155"); ok184 {
-			if v.F155 == nil {
-				v.F155 = new(proto.OrderSide)
-			}
-			*v.F155 = proto.OrderSide(r.U8(s183))
+		if s255, ok256 := r.Optional(b, b+512, 1, "f155"); ok256 {
+			v.F155 = fbe.Reuse(old128)
+			*v.F155 = proto.OrderSide(r.U8(s255))
 		} else {
 			v.F155 = nil
 		}
-		if s185, ok186 := r.Optional(b, b+517, 1, "f156"); ok186 {
-			if v.F156 == nil {
-				v.F156 = new(proto.OrderType)
-			}
-			*v.F156 = proto.OrderType(r.U8(s185))
+		if s257, ok258 := r.Optional(b, b+517, 1, "f156"); ok258 {
+			v.F156 = fbe.Reuse(old129)
+			*v.F156 = proto.OrderType(r.U8(s257))
 		} else {
 			v.F156 = nil
 		}
-		if s187, ok188 := r.Optional(b, b+522, 1, "f157"); ok188 {
-			if v.F157 == nil {
-				v.F157 = new(proto.OrderType)
-			}
-			*v.F157 = proto.OrderType(r.U8(s187))
+		if s259, ok260 := r.Optional(b, b+522, 1, "f157"); ok260 {
+			v.F157 = fbe.Reuse(old130)
+			*v.F157 = proto.OrderType(r.U8(s259))
 		} else {
 			v.F157 = nil
 		}
-		if s189, ok190 := r.Optional(b, b+527, 4, "f158"); ok190 {
-			if v.F158 == nil {
-				v.F158 = new(proto.Order)
-			}
-			v.F158.FBERead(r, s189, s189)
+		if s261, ok262 := r.Optional(b, b+527, 4, "f158"); ok262 {
+			v.F158 = fbe.Reuse(old131)
+			v.F158.FBERead(r, s261, s261)
 			if r.Failed() {
 				r.Unwind("f158")
 				return
@@ -4172,11 +4911,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F158 = nil
 		}
-		if s191, ok192 := r.Optional(b, b+532, 4, "f159"); ok192 {
-			if v.F159 == nil {
-				v.F159 = new(proto.Order)
-			}
-			v.F159.FBERead(r, s191, s191)
+		if s263, ok264 := r.Optional(b, b+532, 4, "f159"); ok264 {
+			v.F159 = fbe.Reuse(old132)
+			v.F159.FBERead(r, s263, s263)
 			if r.Failed() {
 				r.Unwind("f159")
 				return
@@ -4184,11 +4921,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F159 = nil
 		}
-		if s193, ok194 := r.Optional(b, b+537, 4, "f160"); ok194 {
-			if v.F160 == nil {
-				v.F160 = new(proto.Balance)
-			}
-			v.F160.FBERead(r, s193, s193)
+		if s265, ok266 := r.Optional(b, b+537, 4, "f160"); ok266 {
+			v.F160 = fbe.Reuse(old133)
+			v.F160.FBERead(r, s265, s265)
 			if r.Failed() {
 				r.Unwind("f160")
 				return
@@ -4196,11 +4931,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F160 = nil
 		}
-		if s195, ok196 := r.Optional(b, b+542, 4, "f161"); ok196 {
-			if v.F161 == nil {
-				v.F161 = new(proto.Balance)
-			}
-			v.F161.FBERead(r, s195, s195)
+		if s267, ok268 := r.Optional(b, b+542, 4, "f161"); ok268 {
+			v.F161 = fbe.Reuse(old134)
+			v.F161.FBERead(r, s267, s267)
 			if r.Failed() {
 				r.Unwind("f161")
 				return
@@ -4208,27 +4941,21 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F161 = nil
 		}
-		if s197, ok198 := r.Optional(b, b+547, 1, "f162"); ok198 {
-			if v.F162 == nil {
-				v.F162 = new(proto.State)
-			}
-			*v.F162 = proto.State(r.U8(s197))
+		if s269, ok270 := r.Optional(b, b+547, 1, "f162"); ok270 {
+			v.F162 = fbe.Reuse(old135)
+			*v.F162 = proto.State(r.U8(s269))
 		} else {
 			v.F162 = nil
 		}
-		if s199, ok200 := r.Optional(b, b+552, 1, "f163"); ok200 {
-			if v.F163 == nil {
-				v.F163 = new(proto.State)
-			}
-			*v.F163 = proto.State(r.U8(s199))
+		if s271, ok272 := r.Optional(b, b+552, 1, "f163"); ok272 {
+			v.F163 = fbe.Reuse(old136)
+			*v.F163 = proto.State(r.U8(s271))
 		} else {
 			v.F163 = nil
 		}
-		if s201, ok202 := r.Optional(b, b+557, 4, "f164"); ok202 {
-			if v.F164 == nil {
-				v.F164 = new(proto.Account)
-			}
-			v.F164.FBERead(r, s201, s201)
+		if s273, ok274 := r.Optional(b, b+557, 4, "f164"); ok274 {
+			v.F164 = fbe.Reuse(old137)
+			v.F164.FBERead(r, s273, s273)
 			if r.Failed() {
 				r.Unwind("f164")
 				return
@@ -4236,11 +4963,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F164 = nil
 		}
-		if s203, ok204 := r.Optional(b, b+562, 4, "f165"); ok204 {
-			if v.F165 == nil {
-				v.F165 = new(proto.Account)
-			}
-			v.F165.FBERead(r, s203, s203)
+		if s275, ok276 := r.Optional(b, b+562, 4, "f165"); ok276 {
+			v.F165 = fbe.Reuse(old138)
+			v.F165.FBERead(r, s275, s275)
 			if r.Failed() {
 				r.Unwind("f165")
 				return
@@ -4261,11 +4986,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		r.Spend(628, b, "f1001")
 		return
 	}
-	if s205, ok206 := r.Optional(b, b+571, 4, "f1001"); ok206 {
-		if v.F1001 == nil {
-			v.F1001 = new(EnumSimple)
-		}
-		*v.F1001 = EnumSimple(r.I32(s205))
+	if s277, ok278 := r.Optional(b, b+571, 4, "f1001"); ok278 {
+		v.F1001 = fbe.Reuse(old139)
+		*v.F1001 = EnumSimple(r.I32(s277))
 	} else {
 		v.F1001 = nil
 	}
@@ -4278,11 +5001,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		r.Spend(628, b, "f1003")
 		return
 	}
-	if s207, ok208 := r.Optional(b, b+577, 1, "f1003"); ok208 {
-		if v.F1003 == nil {
-			v.F1003 = new(EnumTyped)
-		}
-		*v.F1003 = EnumTyped(r.U8(s207))
+	if s279, ok280 := r.Optional(b, b+577, 1, "f1003"); ok280 {
+		v.F1003 = fbe.Reuse(old140)
+		*v.F1003 = EnumTyped(r.U8(s279))
 	} else {
 		v.F1003 = nil
 	}
@@ -4295,11 +5016,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		r.Spend(628, b, "f1005")
 		return
 	}
-	if s209, ok210 := r.Optional(b, b+586, 4, "f1005"); ok210 {
-		if v.F1005 == nil {
-			v.F1005 = new(FlagsSimple)
-		}
-		*v.F1005 = FlagsSimple(r.I32(s209))
+	if s281, ok282 := r.Optional(b, b+586, 4, "f1005"); ok282 {
+		v.F1005 = fbe.Reuse(old141)
+		*v.F1005 = FlagsSimple(r.I32(s281))
 	} else {
 		v.F1005 = nil
 	}
@@ -4312,11 +5031,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		r.Spend(628, b, "f1007")
 		return
 	}
-	if s211, ok212 := r.Optional(b, b+599, 8, "f1007"); ok212 {
-		if v.F1007 == nil {
-			v.F1007 = new(FlagsTyped)
-		}
-		*v.F1007 = FlagsTyped(r.U64(s211))
+	if s283, ok284 := r.Optional(b, b+599, 8, "f1007"); ok284 {
+		v.F1007 = fbe.Reuse(old142)
+		*v.F1007 = FlagsTyped(r.U64(s283))
 	} else {
 		v.F1007 = nil
 	}
@@ -4333,11 +5050,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		r.Spend(347, b, "f1009")
 		return
 	}
-	if s213, ok214 := r.Optional(b, b+608, 4, "f1009"); ok214 {
-		if v.F1009 == nil {
-			v.F1009 = new(StructSimple)
-		}
-		v.F1009.FBERead(r, s213, s213)
+	if s285, ok286 := r.Optional(b, b+608, 4, "f1009"); ok286 {
+		v.F1009 = fbe.Reuse(old143)
+		v.F1009.FBERead(r, s285, s285)
 		if r.Failed() {
 			r.Unwind("f1009")
 			return
@@ -4357,17 +5072,230 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 622 {
 		return
 	}
-	if s215, ok216 := r.Optional(b, b+617, 4, "f1011"); ok216 {
-		if v.F1011 == nil {
-			v.F1011 = new(StructOptional)
-		}
-		v.F1011.FBERead(r, s215, s215)
+	if s287, ok288 := r.Optional(b, b+617, 4, "f1011"); ok288 {
+		v.F1011 = fbe.Reuse(old144)
+		v.F1011.FBERead(r, s287, s287)
 		if r.Failed() {
 			r.Unwind("f1011")
 			return
 		}
 	} else {
 		v.F1011 = nil
+	}
+}
+
+// FBEVerifyStructNested checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 112, 306)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 567 {
+		r.SkipString(b, b+142, "f31")
+		r.SkipString(b, b+146, "f32")
+		proto.FBEVerifyOrder(r, b, b+224)
+		if r.Failed() {
+			r.Unwind("f41")
+			return
+		}
+		proto.FBEVerifyBalance(r, b, b+228)
+		if r.Failed() {
+			r.Unwind("f42")
+			return
+		}
+		proto.FBEVerifyAccount(r, b, b+233)
+		if r.Failed() {
+			r.Unwind("f44")
+			return
+		}
+		r.Optional(b, b+237, 1, "f100")
+		r.Optional(b, b+242, 1, "f101")
+		r.Optional(b, b+247, 1, "f102")
+		r.Optional(b, b+252, 1, "f103")
+		r.Optional(b, b+257, 1, "f104")
+		r.Optional(b, b+262, 1, "f105")
+		r.Optional(b, b+267, 1, "f106")
+		r.Optional(b, b+272, 1, "f107")
+		r.Optional(b, b+277, 1, "f108")
+		r.Optional(b, b+282, 4, "f109")
+		r.Optional(b, b+287, 4, "f110")
+		r.Optional(b, b+292, 4, "f111")
+		r.Optional(b, b+297, 1, "f112")
+		r.Optional(b, b+302, 1, "f113")
+		r.Optional(b, b+307, 1, "f114")
+		r.Optional(b, b+312, 1, "f115")
+		r.Optional(b, b+317, 1, "f116")
+		r.Optional(b, b+322, 1, "f117")
+		r.Optional(b, b+327, 2, "f118")
+		r.Optional(b, b+332, 2, "f119")
+		r.Optional(b, b+337, 2, "f120")
+		r.Optional(b, b+342, 2, "f121")
+		r.Optional(b, b+347, 2, "f122")
+		r.Optional(b, b+352, 2, "f123")
+		r.Optional(b, b+357, 4, "f124")
+		r.Optional(b, b+362, 4, "f125")
+		r.Optional(b, b+367, 4, "f126")
+		r.Optional(b, b+372, 4, "f127")
+		r.Optional(b, b+377, 4, "f128")
+		r.Optional(b, b+382, 4, "f129")
+		r.Optional(b, b+387, 8, "f130")
+		r.Optional(b, b+392, 8, "f131")
+		r.Optional(b, b+397, 8, "f132")
+		r.Optional(b, b+402, 8, "f133")
+		r.Optional(b, b+407, 8, "f134")
+		r.Optional(b, b+412, 8, "f135")
+		r.Optional(b, b+417, 4, "f136")
+		r.Optional(b, b+422, 4, "f137")
+		r.Optional(b, b+427, 4, "f138")
+		r.Optional(b, b+432, 8, "f139")
+		r.Optional(b, b+437, 8, "f140")
+		r.Optional(b, b+442, 8, "f141")
+		r.Optional(b, b+447, 16, "f142")
+		r.Optional(b, b+452, 16, "f143")
+		r.Optional(b, b+457, 16, "f144")
+		if s289, ok290 := r.Optional(b, b+462, 4, "f145"); ok290 {
+			r.SkipString(s289, s289, "f145")
+		}
+		if s291, ok292 := r.Optional(b, b+467, 4, "f146"); ok292 {
+			r.SkipString(s291, s291, "f146")
+		}
+		if s293, ok294 := r.Optional(b, b+472, 4, "f147"); ok294 {
+			r.SkipString(s293, s293, "f147")
+		}
+		r.Optional(b, b+477, 8, "f148")
+		r.Optional(b, b+482, 8, "f149")
+		r.Optional(b, b+487, 8, "f150")
+		r.Optional(b, b+492, 16, "f151")
+		r.Optional(b, b+497, 16, "f152")
+		r.Optional(b, b+502, 16, "f153")
+		r.Optional(b, b+507, 1, "f154")
+		r.Optional(b, b+512, 1, "f155")
+		r.Optional(b, b+517, 1, "f156")
+		r.Optional(b, b+522, 1, "f157")
+		if s295, ok296 := r.Optional(b, b+527, 4, "f158"); ok296 {
+			proto.FBEVerifyOrder(r, s295, s295)
+			if r.Failed() {
+				r.Unwind("f158")
+				return
+			}
+		}
+		if s297, ok298 := r.Optional(b, b+532, 4, "f159"); ok298 {
+			proto.FBEVerifyOrder(r, s297, s297)
+			if r.Failed() {
+				r.Unwind("f159")
+				return
+			}
+		}
+		if s299, ok300 := r.Optional(b, b+537, 4, "f160"); ok300 {
+			proto.FBEVerifyBalance(r, s299, s299)
+			if r.Failed() {
+				r.Unwind("f160")
+				return
+			}
+		}
+		if s301, ok302 := r.Optional(b, b+542, 4, "f161"); ok302 {
+			proto.FBEVerifyBalance(r, s301, s301)
+			if r.Failed() {
+				r.Unwind("f161")
+				return
+			}
+		}
+		r.Optional(b, b+547, 1, "f162")
+		r.Optional(b, b+552, 1, "f163")
+		if s303, ok304 := r.Optional(b, b+557, 4, "f164"); ok304 {
+			proto.FBEVerifyAccount(r, s303, s303)
+			if r.Failed() {
+				r.Unwind("f164")
+				return
+			}
+		}
+		if s305, ok306 := r.Optional(b, b+562, 4, "f165"); ok306 {
+			proto.FBEVerifyAccount(r, s305, s305)
+			if r.Failed() {
+				r.Unwind("f165")
+				return
+			}
+		}
+	} else {
+		r.Spend(64, b, "")
+		return
+	}
+	if n < 571 {
+		r.Spend(628, b, "f1000")
+		return
+	}
+	if n < 576 {
+		r.Spend(628, b, "f1001")
+		return
+	}
+	r.Optional(b, b+571, 4, "f1001")
+	if n < 577 {
+		r.Spend(628, b, "f1002")
+		return
+	}
+	if n < 582 {
+		r.Spend(628, b, "f1003")
+		return
+	}
+	r.Optional(b, b+577, 1, "f1003")
+	if n < 586 {
+		r.Spend(628, b, "f1004")
+		return
+	}
+	if n < 591 {
+		r.Spend(628, b, "f1005")
+		return
+	}
+	r.Optional(b, b+586, 4, "f1005")
+	if n < 599 {
+		r.Spend(628, b, "f1006")
+		return
+	}
+	if n < 604 {
+		r.Spend(628, b, "f1007")
+		return
+	}
+	r.Optional(b, b+599, 8, "f1007")
+	if n < 608 {
+		r.Spend(628, b, "f1008")
+		return
+	}
+	FBEVerifyStructSimple(r, b, b+604)
+	if r.Failed() {
+		r.Unwind("f1008")
+		return
+	}
+	if n < 613 {
+		r.Spend(347, b, "f1009")
+		return
+	}
+	if s307, ok308 := r.Optional(b, b+608, 4, "f1009"); ok308 {
+		FBEVerifyStructSimple(r, s307, s307)
+		if r.Failed() {
+			r.Unwind("f1009")
+			return
+		}
+	}
+	if n < 617 {
+		r.Spend(347, b, "f1010")
+		return
+	}
+	FBEVerifyStructOptional(r, b, b+613)
+	if r.Failed() {
+		r.Unwind("f1010")
+		return
+	}
+	if n < 622 {
+		return
+	}
+	if s309, ok310 := r.Optional(b, b+617, 4, "f1011"); ok310 {
+		FBEVerifyStructOptional(r, s309, s309)
+		if r.Failed() {
+			r.Unwind("f1011")
+			return
+		}
 	}
 }
 
@@ -4399,10 +5327,14 @@ func (v *StructNested) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructNested is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructNested is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructNested(data []byte, lim *fbe.Limits) error {
-	var v StructNested
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructNested(&r, 0, 4)
+	r.Within("test.StructNested")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -4750,129 +5682,201 @@ func (v *StructNested) FBEWriteFinal(w *fbe.Writer) {
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model).
 func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
+	old311 := v.F100
+	old312 := v.F101
+	old313 := v.F102
+	old314 := v.F103
+	old315 := v.F104
+	old316 := v.F105
+	old317 := v.F106
+	old318 := v.F107
+	old319 := v.F108
+	old320 := v.F109
+	old321 := v.F110
+	old322 := v.F111
+	old323 := v.F112
+	old324 := v.F113
+	old325 := v.F114
+	old326 := v.F115
+	old327 := v.F116
+	old328 := v.F117
+	old329 := v.F118
+	old330 := v.F119
+	old331 := v.F120
+	old332 := v.F121
+	old333 := v.F122
+	old334 := v.F123
+	old335 := v.F124
+	old336 := v.F125
+	old337 := v.F126
+	old338 := v.F127
+	old339 := v.F128
+	old340 := v.F129
+	old341 := v.F130
+	old342 := v.F131
+	old343 := v.F132
+	old344 := v.F133
+	old345 := v.F134
+	old346 := v.F135
+	old347 := v.F136
+	old348 := v.F137
+	old349 := v.F138
+	old350 := v.F139
+	old351 := v.F140
+	old352 := v.F141
+	old353 := v.F142
+	old354 := v.F143
+	old355 := v.F144
+	old356 := v.F145
+	old357 := v.F146
+	old358 := v.F147
+	old359 := v.F148
+	old360 := v.F149
+	old361 := v.F150
+	old362 := v.F151
+	old363 := v.F152
+	old364 := v.F153
+	old365 := v.F154
+	old366 := v.F155
+	old367 := v.F156
+	old368 := v.F157
+	old369 := v.F158
+	old370 := v.F159
+	old371 := v.F160
+	old372 := v.F161
+	old373 := v.F162
+	old374 := v.F163
+	old375 := v.F164
+	old376 := v.F165
+	old377 := v.F1001
+	old378 := v.F1003
+	old379 := v.F1005
+	old380 := v.F1007
+	old381 := v.F1009
+	old382 := v.F1011
 	v.Reset()
 	if !r.Enter(306) {
 		return
 	}
 	defer r.Leave()
-	if p217 := r.Fixed(4, "id"); p217 >= 0 {
-		v.Id = r.I32(p217)
+	if p383 := r.Fixed(4, "id"); p383 >= 0 {
+		v.Id = r.I32(p383)
 	}
-	if p218 := r.Fixed(1, "f1"); p218 >= 0 {
-		v.F1 = r.Bool(p218)
+	if p384 := r.Fixed(1, "f1"); p384 >= 0 {
+		v.F1 = r.Bool(p384)
 	}
-	if p219 := r.Fixed(1, "f2"); p219 >= 0 {
-		v.F2 = r.Bool(p219)
+	if p385 := r.Fixed(1, "f2"); p385 >= 0 {
+		v.F2 = r.Bool(p385)
 	}
-	if p220 := r.Fixed(1, "f3"); p220 >= 0 {
-		v.F3 = r.U8(p220)
+	if p386 := r.Fixed(1, "f3"); p386 >= 0 {
+		v.F3 = r.U8(p386)
 	}
-	if p221 := r.Fixed(1, "f4"); p221 >= 0 {
-		v.F4 = r.U8(p221)
+	if p387 := r.Fixed(1, "f4"); p387 >= 0 {
+		v.F4 = r.U8(p387)
 	}
-	if p222 := r.Fixed(1, "f5"); p222 >= 0 {
-		v.F5 = r.U8(p222)
+	if p388 := r.Fixed(1, "f5"); p388 >= 0 {
+		v.F5 = r.U8(p388)
 	}
-	if p223 := r.Fixed(1, "f6"); p223 >= 0 {
-		v.F6 = r.U8(p223)
+	if p389 := r.Fixed(1, "f6"); p389 >= 0 {
+		v.F6 = r.U8(p389)
 	}
-	if p224 := r.Fixed(4, "f7"); p224 >= 0 {
-		v.F7 = r.U32(p224)
+	if p390 := r.Fixed(4, "f7"); p390 >= 0 {
+		v.F7 = r.U32(p390)
 	}
-	if p225 := r.Fixed(4, "f8"); p225 >= 0 {
-		v.F8 = r.U32(p225)
+	if p391 := r.Fixed(4, "f8"); p391 >= 0 {
+		v.F8 = r.U32(p391)
 	}
-	if p226 := r.Fixed(1, "f9"); p226 >= 0 {
-		v.F9 = r.I8(p226)
+	if p392 := r.Fixed(1, "f9"); p392 >= 0 {
+		v.F9 = r.I8(p392)
 	}
-	if p227 := r.Fixed(1, "f10"); p227 >= 0 {
-		v.F10 = r.I8(p227)
+	if p393 := r.Fixed(1, "f10"); p393 >= 0 {
+		v.F10 = r.I8(p393)
 	}
-	if p228 := r.Fixed(1, "f11"); p228 >= 0 {
-		v.F11 = r.U8(p228)
+	if p394 := r.Fixed(1, "f11"); p394 >= 0 {
+		v.F11 = r.U8(p394)
 	}
-	if p229 := r.Fixed(1, "f12"); p229 >= 0 {
-		v.F12 = r.U8(p229)
+	if p395 := r.Fixed(1, "f12"); p395 >= 0 {
+		v.F12 = r.U8(p395)
 	}
-	if p230 := r.Fixed(2, "f13"); p230 >= 0 {
-		v.F13 = r.I16(p230)
+	if p396 := r.Fixed(2, "f13"); p396 >= 0 {
+		v.F13 = r.I16(p396)
 	}
-	if p231 := r.Fixed(2, "f14"); p231 >= 0 {
-		v.F14 = r.I16(p231)
+	if p397 := r.Fixed(2, "f14"); p397 >= 0 {
+		v.F14 = r.I16(p397)
 	}
-	if p232 := r.Fixed(2, "f15"); p232 >= 0 {
-		v.F15 = r.U16(p232)
+	if p398 := r.Fixed(2, "f15"); p398 >= 0 {
+		v.F15 = r.U16(p398)
 	}
-	if p233 := r.Fixed(2, "f16"); p233 >= 0 {
-		v.F16 = r.U16(p233)
+	if p399 := r.Fixed(2, "f16"); p399 >= 0 {
+		v.F16 = r.U16(p399)
 	}
-	if p234 := r.Fixed(4, "f17"); p234 >= 0 {
-		v.F17 = r.I32(p234)
+	if p400 := r.Fixed(4, "f17"); p400 >= 0 {
+		v.F17 = r.I32(p400)
 	}
-	if p235 := r.Fixed(4, "f18"); p235 >= 0 {
-		v.F18 = r.I32(p235)
+	if p401 := r.Fixed(4, "f18"); p401 >= 0 {
+		v.F18 = r.I32(p401)
 	}
-	if p236 := r.Fixed(4, "f19"); p236 >= 0 {
-		v.F19 = r.U32(p236)
+	if p402 := r.Fixed(4, "f19"); p402 >= 0 {
+		v.F19 = r.U32(p402)
 	}
-	if p237 := r.Fixed(4, "f20"); p237 >= 0 {
-		v.F20 = r.U32(p237)
+	if p403 := r.Fixed(4, "f20"); p403 >= 0 {
+		v.F20 = r.U32(p403)
 	}
-	if p238 := r.Fixed(8, "f21"); p238 >= 0 {
-		v.F21 = r.I64(p238)
+	if p404 := r.Fixed(8, "f21"); p404 >= 0 {
+		v.F21 = r.I64(p404)
 	}
-	if p239 := r.Fixed(8, "f22"); p239 >= 0 {
-		v.F22 = r.I64(p239)
+	if p405 := r.Fixed(8, "f22"); p405 >= 0 {
+		v.F22 = r.I64(p405)
 	}
-	if p240 := r.Fixed(8, "f23"); p240 >= 0 {
-		v.F23 = r.U64(p240)
+	if p406 := r.Fixed(8, "f23"); p406 >= 0 {
+		v.F23 = r.U64(p406)
 	}
-	if p241 := r.Fixed(8, "f24"); p241 >= 0 {
-		v.F24 = r.U64(p241)
+	if p407 := r.Fixed(8, "f24"); p407 >= 0 {
+		v.F24 = r.U64(p407)
 	}
-	if p242 := r.Fixed(4, "f25"); p242 >= 0 {
-		v.F25 = r.F32(p242)
+	if p408 := r.Fixed(4, "f25"); p408 >= 0 {
+		v.F25 = r.F32(p408)
 	}
-	if p243 := r.Fixed(4, "f26"); p243 >= 0 {
-		v.F26 = r.F32(p243)
+	if p409 := r.Fixed(4, "f26"); p409 >= 0 {
+		v.F26 = r.F32(p409)
 	}
-	if p244 := r.Fixed(8, "f27"); p244 >= 0 {
-		v.F27 = r.F64(p244)
+	if p410 := r.Fixed(8, "f27"); p410 >= 0 {
+		v.F27 = r.F64(p410)
 	}
-	if p245 := r.Fixed(8, "f28"); p245 >= 0 {
-		v.F28 = r.F64(p245)
+	if p411 := r.Fixed(8, "f28"); p411 >= 0 {
+		v.F28 = r.F64(p411)
 	}
-	if p246 := r.Fixed(16, "f29"); p246 >= 0 {
-		v.F29 = r.Decimal(p246)
+	if p412 := r.Fixed(16, "f29"); p412 >= 0 {
+		v.F29 = r.Decimal(p412)
 	}
-	if p247 := r.Fixed(16, "f30"); p247 >= 0 {
-		v.F30 = r.Decimal(p247)
+	if p413 := r.Fixed(16, "f30"); p413 >= 0 {
+		v.F30 = r.Decimal(p413)
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if p248 := r.Fixed(8, "f33"); p248 >= 0 {
-		v.F33 = r.Timestamp(p248)
+	if p414 := r.Fixed(8, "f33"); p414 >= 0 {
+		v.F33 = r.Timestamp(p414)
 	}
-	if p249 := r.Fixed(8, "f34"); p249 >= 0 {
-		v.F34 = r.Timestamp(p249)
+	if p415 := r.Fixed(8, "f34"); p415 >= 0 {
+		v.F34 = r.Timestamp(p415)
 	}
-	if p250 := r.Fixed(8, "f35"); p250 >= 0 {
-		v.F35 = r.Timestamp(p250)
+	if p416 := r.Fixed(8, "f35"); p416 >= 0 {
+		v.F35 = r.Timestamp(p416)
 	}
-	if p251 := r.Fixed(16, "f36"); p251 >= 0 {
-		v.F36 = r.UUID(p251)
+	if p417 := r.Fixed(16, "f36"); p417 >= 0 {
+		v.F36 = r.UUID(p417)
 	}
-	if p252 := r.Fixed(16, "f37"); p252 >= 0 {
-		v.F37 = r.UUID(p252)
+	if p418 := r.Fixed(16, "f37"); p418 >= 0 {
+		v.F37 = r.UUID(p418)
 	}
-	if p253 := r.Fixed(16, "f38"); p253 >= 0 {
-		v.F38 = r.UUID(p253)
+	if p419 := r.Fixed(16, "f38"); p419 >= 0 {
+		v.F38 = r.UUID(p419)
 	}
-	if p254 := r.Fixed(1, "f39"); p254 >= 0 {
-		v.F39 = proto.OrderSide(r.U8(p254))
+	if p420 := r.Fixed(1, "f39"); p420 >= 0 {
+		v.F39 = proto.OrderSide(r.U8(p420))
 	}
-	if p255 := r.Fixed(1, "f40"); p255 >= 0 {
-		v.F40 = proto.OrderType(r.U8(p255))
+	if p421 := r.Fixed(1, "f40"); p421 >= 0 {
+		v.F40 = proto.OrderType(r.U8(p421))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -4884,8 +5888,8 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p256 := r.Fixed(1, "f43"); p256 >= 0 {
-		v.F43 = proto.State(r.U8(p256))
+	if p422 := r.Fixed(1, "f43"); p422 >= 0 {
+		v.F43 = proto.State(r.U8(p422))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -4893,583 +5897,465 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f100") {
-		if v.F100 == nil {
-			v.F100 = new(bool)
-		}
-		if p257 := r.Fixed(1, "f100"); p257 >= 0 {
-			*v.F100 = r.Bool(p257)
+		v.F100 = fbe.Reuse(old311)
+		if p423 := r.Fixed(1, "f100"); p423 >= 0 {
+			*v.F100 = r.Bool(p423)
 		}
 	} else {
 		v.F100 = nil
 	}
 	if r.FinalHas("f101") {
-		if v.F101 == nil {
-			v.F101 = new(bool)
-		}
-		if p258 := r.Fixed(1, "f101"); p258 >= 0 {
-			*v.F101 = r.Bool(p258)
+		v.F101 = fbe.Reuse(old312)
+		if p424 := r.Fixed(1, "f101"); p424 >= 0 {
+			*v.F101 = r.Bool(p424)
 		}
 	} else {
 		v.F101 = nil
 	}
 	if r.FinalHas("f102") {
-		if v.F102 == nil {
-			v.F102 = new(bool)
-		}
-		if p259 := r.Fixed(1, "f102"); p259 >= 0 {
-			*v.F102 = r.Bool(p259)
+		v.F102 = fbe.Reuse(old313)
+		if p425 := r.Fixed(1, "f102"); p425 >= 0 {
+			*v.F102 = r.Bool(p425)
 		}
 	} else {
 		v.F102 = nil
 	}
 	if r.FinalHas("f103") {
-		if v.F103 == nil {
-			v.F103 = new(byte)
-		}
-		if p260 := r.Fixed(1, "f103"); p260 >= 0 {
-			*v.F103 = r.U8(p260)
+		v.F103 = fbe.Reuse(old314)
+		if p426 := r.Fixed(1, "f103"); p426 >= 0 {
+			*v.F103 = r.U8(p426)
 		}
 	} else {
 		v.F103 = nil
 	}
 	if r.FinalHas("f104") {
-		if v.F104 == nil {
-			v.F104 = new(byte)
-		}
-		if p261 := r.Fixed(1, "f104"); p261 >= 0 {
-			*v.F104 = r.U8(p261)
+		v.F104 = fbe.Reuse(old315)
+		if p427 := r.Fixed(1, "f104"); p427 >= 0 {
+			*v.F104 = r.U8(p427)
 		}
 	} else {
 		v.F104 = nil
 	}
 	if r.FinalHas("f105") {
-		if v.F105 == nil {
-			v.F105 = new(byte)
-		}
-		if p262 := r.Fixed(1, "f105"); p262 >= 0 {
-			*v.F105 = r.U8(p262)
+		v.F105 = fbe.Reuse(old316)
+		if p428 := r.Fixed(1, "f105"); p428 >= 0 {
+			*v.F105 = r.U8(p428)
 		}
 	} else {
 		v.F105 = nil
 	}
 	if r.FinalHas("f106") {
-		if v.F106 == nil {
-			v.F106 = new(byte)
-		}
-		if p263 := r.Fixed(1, "f106"); p263 >= 0 {
-			*v.F106 = r.U8(p263)
+		v.F106 = fbe.Reuse(old317)
+		if p429 := r.Fixed(1, "f106"); p429 >= 0 {
+			*v.F106 = r.U8(p429)
 		}
 	} else {
 		v.F106 = nil
 	}
 	if r.FinalHas("f107") {
-		if v.F107 == nil {
-			v.F107 = new(byte)
-		}
-		if p264 := r.Fixed(1, "f107"); p264 >= 0 {
-			*v.F107 = r.U8(p264)
+		v.F107 = fbe.Reuse(old318)
+		if p430 := r.Fixed(1, "f107"); p430 >= 0 {
+			*v.F107 = r.U8(p430)
 		}
 	} else {
 		v.F107 = nil
 	}
 	if r.FinalHas("f108") {
-		if v.F108 == nil {
-			v.F108 = new(byte)
-		}
-		if p265 := r.Fixed(1, "f108"); p265 >= 0 {
-			*v.F108 = r.U8(p265)
+		v.F108 = fbe.Reuse(old319)
+		if p431 := r.Fixed(1, "f108"); p431 >= 0 {
+			*v.F108 = r.U8(p431)
 		}
 	} else {
 		v.F108 = nil
 	}
 	if r.FinalHas("f109") {
-		if v.F109 == nil {
-			v.F109 = new(uint32)
-		}
-		if p266 := r.Fixed(4, "f109"); p266 >= 0 {
-			*v.F109 = r.U32(p266)
+		v.F109 = fbe.Reuse(old320)
+		if p432 := r.Fixed(4, "f109"); p432 >= 0 {
+			*v.F109 = r.U32(p432)
 		}
 	} else {
 		v.F109 = nil
 	}
 	if r.FinalHas("f110") {
-		if v.F110 == nil {
-			v.F110 = new(uint32)
-		}
-		if p267 := r.Fixed(4, "f110"); p267 >= 0 {
-			*v.F110 = r.U32(p267)
+		v.F110 = fbe.Reuse(old321)
+		if p433 := r.Fixed(4, "f110"); p433 >= 0 {
+			*v.F110 = r.U32(p433)
 		}
 	} else {
 		v.F110 = nil
 	}
 	if r.FinalHas("f111") {
-		if v.F111 == nil {
-			v.F111 = new(uint32)
-		}
-		if p268 := r.Fixed(4, "f111"); p268 >= 0 {
-			*v.F111 = r.U32(p268)
+		v.F111 = fbe.Reuse(old322)
+		if p434 := r.Fixed(4, "f111"); p434 >= 0 {
+			*v.F111 = r.U32(p434)
 		}
 	} else {
 		v.F111 = nil
 	}
 	if r.FinalHas("f112") {
-		if v.F112 == nil {
-			v.F112 = new(int8)
-		}
-		if p269 := r.Fixed(1, "f112"); p269 >= 0 {
-			*v.F112 = r.I8(p269)
+		v.F112 = fbe.Reuse(old323)
+		if p435 := r.Fixed(1, "f112"); p435 >= 0 {
+			*v.F112 = r.I8(p435)
 		}
 	} else {
 		v.F112 = nil
 	}
 	if r.FinalHas("f113") {
-		if v.F113 == nil {
-			v.F113 = new(int8)
-		}
-		if p270 := r.Fixed(1, "f113"); p270 >= 0 {
-			*v.F113 = r.I8(p270)
+		v.F113 = fbe.Reuse(old324)
+		if p436 := r.Fixed(1, "f113"); p436 >= 0 {
+			*v.F113 = r.I8(p436)
 		}
 	} else {
 		v.F113 = nil
 	}
 	if r.FinalHas("f114") {
-		if v.F114 == nil {
-			v.F114 = new(int8)
-		}
-		if p271 := r.Fixed(1, "f114"); p271 >= 0 {
-			*v.F114 = r.I8(p271)
+		v.F114 = fbe.Reuse(old325)
+		if p437 := r.Fixed(1, "f114"); p437 >= 0 {
+			*v.F114 = r.I8(p437)
 		}
 	} else {
 		v.F114 = nil
 	}
 	if r.FinalHas("f115") {
-		if v.F115 == nil {
-			v.F115 = new(uint8)
-		}
-		if p272 := r.Fixed(1, "f115"); p272 >= 0 {
-			*v.F115 = r.U8(p272)
+		v.F115 = fbe.Reuse(old326)
+		if p438 := r.Fixed(1, "f115"); p438 >= 0 {
+			*v.F115 = r.U8(p438)
 		}
 	} else {
 		v.F115 = nil
 	}
 	if r.FinalHas("f116") {
-		if v.F116 == nil {
-			v.F116 = new(uint8)
-		}
-		if p273 := r.Fixed(1, "f116"); p273 >= 0 {
-			*v.F116 = r.U8(p273)
+		v.F116 = fbe.Reuse(old327)
+		if p439 := r.Fixed(1, "f116"); p439 >= 0 {
+			*v.F116 = r.U8(p439)
 		}
 	} else {
 		v.F116 = nil
 	}
 	if r.FinalHas("f117") {
-		if v.F117 == nil {
-			v.F117 = new(uint8)
-		}
-		if p274 := r.Fixed(1, "f117"); p274 >= 0 {
-			*v.F117 = r.U8(p274)
+		v.F117 = fbe.Reuse(old328)
+		if p440 := r.Fixed(1, "f117"); p440 >= 0 {
+			*v.F117 = r.U8(p440)
 		}
 	} else {
 		v.F117 = nil
 	}
 	if r.FinalHas("f118") {
-		if v.F118 == nil {
-			v.F118 = new(int16)
-		}
-		if p275 := r.Fixed(2, "f118"); p275 >= 0 {
-			*v.F118 = r.I16(p275)
+		v.F118 = fbe.Reuse(old329)
+		if p441 := r.Fixed(2, "f118"); p441 >= 0 {
+			*v.F118 = r.I16(p441)
 		}
 	} else {
 		v.F118 = nil
 	}
 	if r.FinalHas("f119") {
-		if v.F119 == nil {
-			v.F119 = new(int16)
-		}
-		if p276 := r.Fixed(2, "f119"); p276 >= 0 {
-			*v.F119 = r.I16(p276)
+		v.F119 = fbe.Reuse(old330)
+		if p442 := r.Fixed(2, "f119"); p442 >= 0 {
+			*v.F119 = r.I16(p442)
 		}
 	} else {
 		v.F119 = nil
 	}
 	if r.FinalHas("f120") {
-		if v.F120 == nil {
-			v.F120 = new(int16)
-		}
-		if p277 := r.Fixed(2, "f120"); p277 >= 0 {
-			*v.F120 = r.I16(p277)
+		v.F120 = fbe.Reuse(old331)
+		if p443 := r.Fixed(2, "f120"); p443 >= 0 {
+			*v.F120 = r.I16(p443)
 		}
 	} else {
 		v.F120 = nil
 	}
 	if r.FinalHas("f121") {
-		if v.F121 == nil {
-			v.F121 = new(uint16)
-		}
-		if p278 := r.Fixed(2, "f121"); p278 >= 0 {
-			*v.F121 = r.U16(p278)
+		v.F121 = fbe.Reuse(old332)
+		if p444 := r.Fixed(2, "f121"); p444 >= 0 {
+			*v.F121 = r.U16(p444)
 		}
 	} else {
 		v.F121 = nil
 	}
 	if r.FinalHas("f122") {
-		if v.F122 == nil {
-			v.F122 = new(uint16)
-		}
-		if p279 := r.Fixed(2, "f122"); p279 >= 0 {
-			*v.F122 = r.U16(p279)
+		v.F122 = fbe.Reuse(old333)
+		if p445 := r.Fixed(2, "f122"); p445 >= 0 {
+			*v.F122 = r.U16(p445)
 		}
 	} else {
 		v.F122 = nil
 	}
 	if r.FinalHas("f123") {
-		if v.F123 == nil {
-			v.F123 = new(uint16)
-		}
-		if p280 := r.Fixed(2, "f123"); p280 >= 0 {
-			*v.F123 = r.U16(p280)
+		v.F123 = fbe.Reuse(old334)
+		if p446 := r.Fixed(2, "f123"); p446 >= 0 {
+			*v.F123 = r.U16(p446)
 		}
 	} else {
 		v.F123 = nil
 	}
 	if r.FinalHas("f124") {
-		if v.F124 == nil {
-			v.F124 = new(int32)
-		}
-		if p281 := r.Fixed(4, "f124"); p281 >= 0 {
-			*v.F124 = r.I32(p281)
+		v.F124 = fbe.Reuse(old335)
+		if p447 := r.Fixed(4, "f124"); p447 >= 0 {
+			*v.F124 = r.I32(p447)
 		}
 	} else {
 		v.F124 = nil
 	}
 	if r.FinalHas("f125") {
-		if v.F125 == nil {
-			v.F125 = new(int32)
-		}
-		if p282 := r.Fixed(4, "f125"); p282 >= 0 {
-			*v.F125 = r.I32(p282)
+		v.F125 = fbe.Reuse(old336)
+		if p448 := r.Fixed(4, "f125"); p448 >= 0 {
+			*v.F125 = r.I32(p448)
 		}
 	} else {
 		v.F125 = nil
 	}
 	if r.FinalHas("f126") {
-		if v.F126 == nil {
-			v.F126 = new(int32)
-		}
-		if p283 := r.Fixed(4, "f126"); p283 >= 0 {
-			*v.F126 = r.I32(p283)
+		v.F126 = fbe.Reuse(old337)
+		if p449 := r.Fixed(4, "f126"); p449 >= 0 {
+			*v.F126 = r.I32(p449)
 		}
 	} else {
 		v.F126 = nil
 	}
 	if r.FinalHas("f127") {
-		if v.F127 == nil {
-			v.F127 = new(uint32)
-		}
-		if p284 := r.Fixed(4, "f127"); p284 >= 0 {
-			*v.F127 = r.U32(p284)
+		v.F127 = fbe.Reuse(old338)
+		if p450 := r.Fixed(4, "f127"); p450 >= 0 {
+			*v.F127 = r.U32(p450)
 		}
 	} else {
 		v.F127 = nil
 	}
 	if r.FinalHas("f128") {
-		if v.F128 == nil {
-			v.F128 = new(uint32)
-		}
-		if p285 := r.Fixed(4, "f128"); p285 >= 0 {
-			*v.F128 = r.U32(p285)
+		v.F128 = fbe.Reuse(old339)
+		if p451 := r.Fixed(4, "f128"); p451 >= 0 {
+			*v.F128 = r.U32(p451)
 		}
 	} else {
 		v.F128 = nil
 	}
 	if r.FinalHas("f129") {
-		if v.F129 == nil {
-			v.F129 = new(uint32)
-		}
-		if p286 := r.Fixed(4, "f129"); p286 >= 0 {
-			*v.F129 = r.U32(p286)
+		v.F129 = fbe.Reuse(old340)
+		if p452 := r.Fixed(4, "f129"); p452 >= 0 {
+			*v.F129 = r.U32(p452)
 		}
 	} else {
 		v.F129 = nil
 	}
 	if r.FinalHas("f130") {
-		if v.F130 == nil {
-			v.F130 = new(int64)
-		}
-		if p287 := r.Fixed(8, "f130"); p287 >= 0 {
-			*v.F130 = r.I64(p287)
+		v.F130 = fbe.Reuse(old341)
+		if p453 := r.Fixed(8, "f130"); p453 >= 0 {
+			*v.F130 = r.I64(p453)
 		}
 	} else {
 		v.F130 = nil
 	}
 	if r.FinalHas("f131") {
-		if v.F131 == nil {
-			v.F131 = new(int64)
-		}
-		if p288 := r.Fixed(8, "f131"); p288 >= 0 {
-			*v.F131 = r.I64(p288)
+		v.F131 = fbe.Reuse(old342)
+		if p454 := r.Fixed(8, "f131"); p454 >= 0 {
+			*v.F131 = r.I64(p454)
 		}
 	} else {
 		v.F131 = nil
 	}
 	if r.FinalHas("f132") {
-		if v.F132 == nil {
-			v.F132 = new(int64)
-		}
-		if p289 := r.Fixed(8, "f132"); p289 >= 0 {
-			*v.F132 = r.I64(p289)
+		v.F132 = fbe.Reuse(old343)
+		if p455 := r.Fixed(8, "f132"); p455 >= 0 {
+			*v.F132 = r.I64(p455)
 		}
 	} else {
 		v.F132 = nil
 	}
 	if r.FinalHas("f133") {
-		if v.F133 == nil {
-			v.F133 = new(uint64)
-		}
-		if p290 := r.Fixed(8, "f133"); p290 >= 0 {
-			*v.F133 = r.U64(p290)
+		v.F133 = fbe.Reuse(old344)
+		if p456 := r.Fixed(8, "f133"); p456 >= 0 {
+			*v.F133 = r.U64(p456)
 		}
 	} else {
 		v.F133 = nil
 	}
 	if r.FinalHas("f134") {
-		if v.F134 == nil {
-			v.F134 = new(uint64)
-		}
-		if p291 := r.Fixed(8, "f134"); p291 >= 0 {
-			*v.F134 = r.U64(p291)
+		v.F134 = fbe.Reuse(old345)
+		if p457 := r.Fixed(8, "f134"); p457 >= 0 {
+			*v.F134 = r.U64(p457)
 		}
 	} else {
 		v.F134 = nil
 	}
 	if r.FinalHas("f135") {
-		if v.F135 == nil {
-			v.F135 = new(uint64)
-		}
-		if p292 := r.Fixed(8, "f135"); p292 >= 0 {
-			*v.F135 = r.U64(p292)
+		v.F135 = fbe.Reuse(old346)
+		if p458 := r.Fixed(8, "f135"); p458 >= 0 {
+			*v.F135 = r.U64(p458)
 		}
 	} else {
 		v.F135 = nil
 	}
 	if r.FinalHas("f136") {
-		if v.F136 == nil {
-			v.F136 = new(float32)
-		}
-		if p293 := r.Fixed(4, "f136"); p293 >= 0 {
-			*v.F136 = r.F32(p293)
+		v.F136 = fbe.Reuse(old347)
+		if p459 := r.Fixed(4, "f136"); p459 >= 0 {
+			*v.F136 = r.F32(p459)
 		}
 	} else {
 		v.F136 = nil
 	}
 	if r.FinalHas("f137") {
-		if v.F137 == nil {
-			v.F137 = new(float32)
-		}
-		if p294 := r.Fixed(4, "f137"); p294 >= 0 {
-			*v.F137 = r.F32(p294)
+		v.F137 = fbe.Reuse(old348)
+		if p460 := r.Fixed(4, "f137"); p460 >= 0 {
+			*v.F137 = r.F32(p460)
 		}
 	} else {
 		v.F137 = nil
 	}
 	if r.FinalHas("f138") {
-		if v.F138 == nil {
-			v.F138 = new(float32)
-		}
-		if p295 := r.Fixed(4, "f138"); p295 >= 0 {
-			*v.F138 = r.F32(p295)
+		v.F138 = fbe.Reuse(old349)
+		if p461 := r.Fixed(4, "f138"); p461 >= 0 {
+			*v.F138 = r.F32(p461)
 		}
 	} else {
 		v.F138 = nil
 	}
 	if r.FinalHas("f139") {
-		if v.F139 == nil {
-			v.F139 = new(float64)
-		}
-		if p296 := r.Fixed(8, "f139"); p296 >= 0 {
-			*v.F139 = r.F64(p296)
+		v.F139 = fbe.Reuse(old350)
+		if p462 := r.Fixed(8, "f139"); p462 >= 0 {
+			*v.F139 = r.F64(p462)
 		}
 	} else {
 		v.F139 = nil
 	}
 	if r.FinalHas("f140") {
-		if v.F140 == nil {
-			v.F140 = new(float64)
-		}
-		if p297 := r.Fixed(8, "f140"); p297 >= 0 {
-			*v.F140 = r.F64(p297)
+		v.F140 = fbe.Reuse(old351)
+		if p463 := r.Fixed(8, "f140"); p463 >= 0 {
+			*v.F140 = r.F64(p463)
 		}
 	} else {
 		v.F140 = nil
 	}
 	if r.FinalHas("f141") {
-		if v.F141 == nil {
-			v.F141 = new(float64)
-		}
-		if p298 := r.Fixed(8, "f141"); p298 >= 0 {
-			*v.F141 = r.F64(p298)
+		v.F141 = fbe.Reuse(old352)
+		if p464 := r.Fixed(8, "f141"); p464 >= 0 {
+			*v.F141 = r.F64(p464)
 		}
 	} else {
 		v.F141 = nil
 	}
 	if r.FinalHas("f142") {
-		if v.F142 == nil {
-			v.F142 = new(fbe.Decimal)
-		}
-		if p299 := r.Fixed(16, "f142"); p299 >= 0 {
-			*v.F142 = r.Decimal(p299)
+		v.F142 = fbe.Reuse(old353)
+		if p465 := r.Fixed(16, "f142"); p465 >= 0 {
+			*v.F142 = r.Decimal(p465)
 		}
 	} else {
 		v.F142 = nil
 	}
 	if r.FinalHas("f143") {
-		if v.F143 == nil {
-			v.F143 = new(fbe.Decimal)
-		}
-		if p300 := r.Fixed(16, "f143"); p300 >= 0 {
-			*v.F143 = r.Decimal(p300)
+		v.F143 = fbe.Reuse(old354)
+		if p466 := r.Fixed(16, "f143"); p466 >= 0 {
+			*v.F143 = r.Decimal(p466)
 		}
 	} else {
 		v.F143 = nil
 	}
 	if r.FinalHas("f144") {
-		if v.F144 == nil {
-			v.F144 = new(fbe.Decimal)
-		}
-		if p301 := r.Fixed(16, "f144"); p301 >= 0 {
-			*v.F144 = r.Decimal(p301)
+		v.F144 = fbe.Reuse(old355)
+		if p467 := r.Fixed(16, "f144"); p467 >= 0 {
+			*v.F144 = r.Decimal(p467)
 		}
 	} else {
 		v.F144 = nil
 	}
 	if r.FinalHas("f145") {
-		if v.F145 == nil {
-			v.F145 = new(string)
-		}
+		v.F145 = fbe.Reuse(old356)
 		*v.F145 = r.FinalString("f145")
 	} else {
 		v.F145 = nil
 	}
 	if r.FinalHas("f146") {
-		if v.F146 == nil {
-			v.F146 = new(string)
-		}
+		v.F146 = fbe.Reuse(old357)
 		*v.F146 = r.FinalString("f146")
 	} else {
 		v.F146 = nil
 	}
 	if r.FinalHas("f147") {
-		if v.F147 == nil {
-			v.F147 = new(string)
-		}
+		v.F147 = fbe.Reuse(old358)
 		*v.F147 = r.FinalString("f147")
 	} else {
 		v.F147 = nil
 	}
 	if r.FinalHas("f148") {
-		if v.F148 == nil {
-			v.F148 = new(fbe.Timestamp)
-		}
-		if p302 := r.Fixed(8, "f148"); p302 >= 0 {
-			*v.F148 = r.Timestamp(p302)
+		v.F148 = fbe.Reuse(old359)
+		if p468 := r.Fixed(8, "f148"); p468 >= 0 {
+			*v.F148 = r.Timestamp(p468)
 		}
 	} else {
 		v.F148 = nil
 	}
 	if r.FinalHas("f149") {
-		if v.F149 == nil {
-			v.F149 = new(fbe.Timestamp)
-		}
-		if p303 := r.Fixed(8, "f149"); p303 >= 0 {
-			*v.F149 = r.Timestamp(p303)
+		v.F149 = fbe.Reuse(old360)
+		if p469 := r.Fixed(8, "f149"); p469 >= 0 {
+			*v.F149 = r.Timestamp(p469)
 		}
 	} else {
 		v.F149 = nil
 	}
 	if r.FinalHas("f150") {
-		if v.F150 == nil {
-			v.F150 = new(fbe.Timestamp)
-		}
-		if p304 := r.Fixed(8, "f150"); p304 >= 0 {
-			*v.F150 = r.Timestamp(p304)
+		v.F150 = fbe.Reuse(old361)
+		if p470 := r.Fixed(8, "f150"); p470 >= 0 {
+			*v.F150 = r.Timestamp(p470)
 		}
 	} else {
 		v.F150 = nil
 	}
 	if r.FinalHas("f151") {
-		if v.F151 == nil {
-			v.F151 = new(fbe.UUID)
-		}
-		if p305 := r.Fixed(16, "f151"); p305 >= 0 {
-			*v.F151 = r.UUID(p305)
+		v.F151 = fbe.Reuse(old362)
+		if p471 := r.Fixed(16, "f151"); p471 >= 0 {
+			*v.F151 = r.UUID(p471)
 		}
 	} else {
 		v.F151 = nil
 	}
 	if r.FinalHas("f152") {
-		if v.F152 == nil {
-			v.F152 = new(fbe.UUID)
-		}
-		if p306 := r.Fixed(16, "f152"); p306 >= 0 {
-			*v.F152 = r.UUID(p306)
+		v.F152 = fbe.Reuse(old363)
+		if p472 := r.Fixed(16, "f152"); p472 >= 0 {
+			*v.F152 = r.UUID(p472)
 		}
 	} else {
 		v.F152 = nil
 	}
 	if r.FinalHas("f153") {
-		if v.F153 == nil {
-			v.F153 = new(fbe.UUID)
-		}
-		if p307 := r.Fixed(16, "f153"); p307 >= 0 {
-			*v.F153 = r.UUID(p307)
+		v.F153 = fbe.Reuse(old364)
+		if p473 := r.Fixed(16, "f153"); p473 >= 0 {
+			*v.F153 = r.UUID(p473)
 		}
 	} else {
 		v.F153 = nil
 	}
 	if r.FinalHas("f154") {
-		if v.F154 == nil {
-			v.F154 = new(proto.OrderSide)
-		}
-		if p308 := r.Fixed(1, "f154"); p308 >= 0 {
-			*v.F154 = proto.OrderSide(r.U8(p308))
+		v.F154 = fbe.Reuse(old365)
+		if p474 := r.Fixed(1, "f154"); p474 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p474))
 		}
 	} else {
 		v.F154 = nil
 	}
 	if r.FinalHas("f155") {
-		if v.F155 == nil {
-			v.F155 = new(proto.OrderSide)
-		}
-		if p309 := r.Fixed(1, "f155"); p309 >= 0 {
-			*v.F155 = proto.OrderSide(r.U8(p309))
+		v.F155 = fbe.Reuse(old366)
+		if p475 := r.Fixed(1, "f155"); p475 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p475))
 		}
 	} else {
 		v.F155 = nil
 	}
 	if r.FinalHas("f156") {
-		if v.F156 == nil {
-			v.F156 = new(proto.OrderType)
-		}
-		if p310 := r.Fixed(1, "f156"); p310 >= 0 {
-			*v.F156 = proto.OrderType(r.U8(p310))
+		v.F156 = fbe.Reuse(old367)
+		if p476 := r.Fixed(1, "f156"); p476 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p476))
 		}
 	} else {
 		v.F156 = nil
 	}
 	if r.FinalHas("f157") {
-		if v.F157 == nil {
-			v.F157 = new(proto.OrderType)
-		}
-		if p311 := r.Fixed(1, "f157"); p311 >= 0 {
-			*v.F157 = proto.OrderType(r.U8(p311))
+		v.F157 = fbe.Reuse(old368)
+		if p477 := r.Fixed(1, "f157"); p477 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p477))
 		}
 	} else {
 		v.F157 = nil
 	}
 	if r.FinalHas("f158") {
-		if v.F158 == nil {
-			v.F158 = new(proto.Order)
-		}
+		v.F158 = fbe.Reuse(old369)
 		v.F158.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f158")
@@ -5479,9 +6365,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F158 = nil
 	}
 	if r.FinalHas("f159") {
-		if v.F159 == nil {
-			v.F159 = new(proto.Order)
-		}
+		v.F159 = fbe.Reuse(old370)
 		v.F159.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f159")
@@ -5491,9 +6375,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F159 = nil
 	}
 	if r.FinalHas("f160") {
-		if v.F160 == nil {
-			v.F160 = new(proto.Balance)
-		}
+		v.F160 = fbe.Reuse(old371)
 		v.F160.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f160")
@@ -5503,9 +6385,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F160 = nil
 	}
 	if r.FinalHas("f161") {
-		if v.F161 == nil {
-			v.F161 = new(proto.Balance)
-		}
+		v.F161 = fbe.Reuse(old372)
 		v.F161.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f161")
@@ -5515,29 +6395,23 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F161 = nil
 	}
 	if r.FinalHas("f162") {
-		if v.F162 == nil {
-			v.F162 = new(proto.State)
-		}
-		if p312 := r.Fixed(1, "f162"); p312 >= 0 {
-			*v.F162 = proto.State(r.U8(p312))
+		v.F162 = fbe.Reuse(old373)
+		if p478 := r.Fixed(1, "f162"); p478 >= 0 {
+			*v.F162 = proto.State(r.U8(p478))
 		}
 	} else {
 		v.F162 = nil
 	}
 	if r.FinalHas("f163") {
-		if v.F163 == nil {
-			v.F163 = new(proto.State)
-		}
-		if p313 := r.Fixed(1, "f163"); p313 >= 0 {
-			*v.F163 = proto.State(r.U8(p313))
+		v.F163 = fbe.Reuse(old374)
+		if p479 := r.Fixed(1, "f163"); p479 >= 0 {
+			*v.F163 = proto.State(r.U8(p479))
 		}
 	} else {
 		v.F163 = nil
 	}
 	if r.FinalHas("f164") {
-		if v.F164 == nil {
-			v.F164 = new(proto.Account)
-		}
+		v.F164 = fbe.Reuse(old375)
 		v.F164.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f164")
@@ -5547,9 +6421,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F164 = nil
 	}
 	if r.FinalHas("f165") {
-		if v.F165 == nil {
-			v.F165 = new(proto.Account)
-		}
+		v.F165 = fbe.Reuse(old376)
 		v.F165.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f165")
@@ -5558,54 +6430,46 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F165 = nil
 	}
-	if p314 := r.Fixed(4, "f1000"); p314 >= 0 {
-		v.F1000 = EnumSimple(r.I32(p314))
+	if p480 := r.Fixed(4, "f1000"); p480 >= 0 {
+		v.F1000 = EnumSimple(r.I32(p480))
 	}
 	if r.FinalHas("f1001") {
-		if v.F1001 == nil {
-			v.F1001 = new(EnumSimple)
-		}
-		if p315 := r.Fixed(4, "f1001"); p315 >= 0 {
-			*v.F1001 = EnumSimple(r.I32(p315))
+		v.F1001 = fbe.Reuse(old377)
+		if p481 := r.Fixed(4, "f1001"); p481 >= 0 {
+			*v.F1001 = EnumSimple(r.I32(p481))
 		}
 	} else {
 		v.F1001 = nil
 	}
-	if p316 := r.Fixed(1, "f1002"); p316 >= 0 {
-		v.F1002 = EnumTyped(r.U8(p316))
+	if p482 := r.Fixed(1, "f1002"); p482 >= 0 {
+		v.F1002 = EnumTyped(r.U8(p482))
 	}
 	if r.FinalHas("f1003") {
-		if v.F1003 == nil {
-			v.F1003 = new(EnumTyped)
-		}
-		if p317 := r.Fixed(1, "f1003"); p317 >= 0 {
-			*v.F1003 = EnumTyped(r.U8(p317))
+		v.F1003 = fbe.Reuse(old378)
+		if p483 := r.Fixed(1, "f1003"); p483 >= 0 {
+			*v.F1003 = EnumTyped(r.U8(p483))
 		}
 	} else {
 		v.F1003 = nil
 	}
-	if p318 := r.Fixed(4, "f1004"); p318 >= 0 {
-		v.F1004 = FlagsSimple(r.I32(p318))
+	if p484 := r.Fixed(4, "f1004"); p484 >= 0 {
+		v.F1004 = FlagsSimple(r.I32(p484))
 	}
 	if r.FinalHas("f1005") {
-		if v.F1005 == nil {
-			v.F1005 = new(FlagsSimple)
-		}
-		if p319 := r.Fixed(4, "f1005"); p319 >= 0 {
-			*v.F1005 = FlagsSimple(r.I32(p319))
+		v.F1005 = fbe.Reuse(old379)
+		if p485 := r.Fixed(4, "f1005"); p485 >= 0 {
+			*v.F1005 = FlagsSimple(r.I32(p485))
 		}
 	} else {
 		v.F1005 = nil
 	}
-	if p320 := r.Fixed(8, "f1006"); p320 >= 0 {
-		v.F1006 = FlagsTyped(r.U64(p320))
+	if p486 := r.Fixed(8, "f1006"); p486 >= 0 {
+		v.F1006 = FlagsTyped(r.U64(p486))
 	}
 	if r.FinalHas("f1007") {
-		if v.F1007 == nil {
-			v.F1007 = new(FlagsTyped)
-		}
-		if p321 := r.Fixed(8, "f1007"); p321 >= 0 {
-			*v.F1007 = FlagsTyped(r.U64(p321))
+		v.F1007 = fbe.Reuse(old380)
+		if p487 := r.Fixed(8, "f1007"); p487 >= 0 {
+			*v.F1007 = FlagsTyped(r.U64(p487))
 		}
 	} else {
 		v.F1007 = nil
@@ -5616,9 +6480,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f1009") {
-		if v.F1009 == nil {
-			v.F1009 = new(StructSimple)
-		}
+		v.F1009 = fbe.Reuse(old381)
 		v.F1009.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f1009")
@@ -5633,9 +6495,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f1011") {
-		if v.F1011 == nil {
-			v.F1011 = new(StructOptional)
-		}
+		v.F1011 = fbe.Reuse(old382)
 		v.F1011.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f1011")
@@ -5643,6 +6503,334 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		}
 	} else {
 		v.F1011 = nil
+	}
+}
+
+// FBEVerifyFinalStructNested checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructNested(r *fbe.Reader) {
+	if !r.Enter(306) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "id")
+	r.Fixed(1, "f1")
+	r.Fixed(1, "f2")
+	r.Fixed(1, "f3")
+	r.Fixed(1, "f4")
+	r.Fixed(1, "f5")
+	r.Fixed(1, "f6")
+	r.Fixed(4, "f7")
+	r.Fixed(4, "f8")
+	r.Fixed(1, "f9")
+	r.Fixed(1, "f10")
+	r.Fixed(1, "f11")
+	r.Fixed(1, "f12")
+	r.Fixed(2, "f13")
+	r.Fixed(2, "f14")
+	r.Fixed(2, "f15")
+	r.Fixed(2, "f16")
+	r.Fixed(4, "f17")
+	r.Fixed(4, "f18")
+	r.Fixed(4, "f19")
+	r.Fixed(4, "f20")
+	r.Fixed(8, "f21")
+	r.Fixed(8, "f22")
+	r.Fixed(8, "f23")
+	r.Fixed(8, "f24")
+	r.Fixed(4, "f25")
+	r.Fixed(4, "f26")
+	r.Fixed(8, "f27")
+	r.Fixed(8, "f28")
+	r.Fixed(16, "f29")
+	r.Fixed(16, "f30")
+	r.FinalSkipString("f31")
+	r.FinalSkipString("f32")
+	r.Fixed(8, "f33")
+	r.Fixed(8, "f34")
+	r.Fixed(8, "f35")
+	r.Fixed(16, "f36")
+	r.Fixed(16, "f37")
+	r.Fixed(16, "f38")
+	r.Fixed(1, "f39")
+	r.Fixed(1, "f40")
+	proto.FBEVerifyFinalOrder(r)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	proto.FBEVerifyFinalBalance(r)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	r.Fixed(1, "f43")
+	proto.FBEVerifyFinalAccount(r)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+	if r.FinalHas("f100") {
+		r.Fixed(1, "f100")
+	}
+	if r.FinalHas("f101") {
+		r.Fixed(1, "f101")
+	}
+	if r.FinalHas("f102") {
+		r.Fixed(1, "f102")
+	}
+	if r.FinalHas("f103") {
+		r.Fixed(1, "f103")
+	}
+	if r.FinalHas("f104") {
+		r.Fixed(1, "f104")
+	}
+	if r.FinalHas("f105") {
+		r.Fixed(1, "f105")
+	}
+	if r.FinalHas("f106") {
+		r.Fixed(1, "f106")
+	}
+	if r.FinalHas("f107") {
+		r.Fixed(1, "f107")
+	}
+	if r.FinalHas("f108") {
+		r.Fixed(1, "f108")
+	}
+	if r.FinalHas("f109") {
+		r.Fixed(4, "f109")
+	}
+	if r.FinalHas("f110") {
+		r.Fixed(4, "f110")
+	}
+	if r.FinalHas("f111") {
+		r.Fixed(4, "f111")
+	}
+	if r.FinalHas("f112") {
+		r.Fixed(1, "f112")
+	}
+	if r.FinalHas("f113") {
+		r.Fixed(1, "f113")
+	}
+	if r.FinalHas("f114") {
+		r.Fixed(1, "f114")
+	}
+	if r.FinalHas("f115") {
+		r.Fixed(1, "f115")
+	}
+	if r.FinalHas("f116") {
+		r.Fixed(1, "f116")
+	}
+	if r.FinalHas("f117") {
+		r.Fixed(1, "f117")
+	}
+	if r.FinalHas("f118") {
+		r.Fixed(2, "f118")
+	}
+	if r.FinalHas("f119") {
+		r.Fixed(2, "f119")
+	}
+	if r.FinalHas("f120") {
+		r.Fixed(2, "f120")
+	}
+	if r.FinalHas("f121") {
+		r.Fixed(2, "f121")
+	}
+	if r.FinalHas("f122") {
+		r.Fixed(2, "f122")
+	}
+	if r.FinalHas("f123") {
+		r.Fixed(2, "f123")
+	}
+	if r.FinalHas("f124") {
+		r.Fixed(4, "f124")
+	}
+	if r.FinalHas("f125") {
+		r.Fixed(4, "f125")
+	}
+	if r.FinalHas("f126") {
+		r.Fixed(4, "f126")
+	}
+	if r.FinalHas("f127") {
+		r.Fixed(4, "f127")
+	}
+	if r.FinalHas("f128") {
+		r.Fixed(4, "f128")
+	}
+	if r.FinalHas("f129") {
+		r.Fixed(4, "f129")
+	}
+	if r.FinalHas("f130") {
+		r.Fixed(8, "f130")
+	}
+	if r.FinalHas("f131") {
+		r.Fixed(8, "f131")
+	}
+	if r.FinalHas("f132") {
+		r.Fixed(8, "f132")
+	}
+	if r.FinalHas("f133") {
+		r.Fixed(8, "f133")
+	}
+	if r.FinalHas("f134") {
+		r.Fixed(8, "f134")
+	}
+	if r.FinalHas("f135") {
+		r.Fixed(8, "f135")
+	}
+	if r.FinalHas("f136") {
+		r.Fixed(4, "f136")
+	}
+	if r.FinalHas("f137") {
+		r.Fixed(4, "f137")
+	}
+	if r.FinalHas("f138") {
+		r.Fixed(4, "f138")
+	}
+	if r.FinalHas("f139") {
+		r.Fixed(8, "f139")
+	}
+	if r.FinalHas("f140") {
+		r.Fixed(8, "f140")
+	}
+	if r.FinalHas("f141") {
+		r.Fixed(8, "f141")
+	}
+	if r.FinalHas("f142") {
+		r.Fixed(16, "f142")
+	}
+	if r.FinalHas("f143") {
+		r.Fixed(16, "f143")
+	}
+	if r.FinalHas("f144") {
+		r.Fixed(16, "f144")
+	}
+	if r.FinalHas("f145") {
+		r.FinalSkipString("f145")
+	}
+	if r.FinalHas("f146") {
+		r.FinalSkipString("f146")
+	}
+	if r.FinalHas("f147") {
+		r.FinalSkipString("f147")
+	}
+	if r.FinalHas("f148") {
+		r.Fixed(8, "f148")
+	}
+	if r.FinalHas("f149") {
+		r.Fixed(8, "f149")
+	}
+	if r.FinalHas("f150") {
+		r.Fixed(8, "f150")
+	}
+	if r.FinalHas("f151") {
+		r.Fixed(16, "f151")
+	}
+	if r.FinalHas("f152") {
+		r.Fixed(16, "f152")
+	}
+	if r.FinalHas("f153") {
+		r.Fixed(16, "f153")
+	}
+	if r.FinalHas("f154") {
+		r.Fixed(1, "f154")
+	}
+	if r.FinalHas("f155") {
+		r.Fixed(1, "f155")
+	}
+	if r.FinalHas("f156") {
+		r.Fixed(1, "f156")
+	}
+	if r.FinalHas("f157") {
+		r.Fixed(1, "f157")
+	}
+	if r.FinalHas("f158") {
+		proto.FBEVerifyFinalOrder(r)
+		if r.Failed() {
+			r.Unwind("f158")
+			return
+		}
+	}
+	if r.FinalHas("f159") {
+		proto.FBEVerifyFinalOrder(r)
+		if r.Failed() {
+			r.Unwind("f159")
+			return
+		}
+	}
+	if r.FinalHas("f160") {
+		proto.FBEVerifyFinalBalance(r)
+		if r.Failed() {
+			r.Unwind("f160")
+			return
+		}
+	}
+	if r.FinalHas("f161") {
+		proto.FBEVerifyFinalBalance(r)
+		if r.Failed() {
+			r.Unwind("f161")
+			return
+		}
+	}
+	if r.FinalHas("f162") {
+		r.Fixed(1, "f162")
+	}
+	if r.FinalHas("f163") {
+		r.Fixed(1, "f163")
+	}
+	if r.FinalHas("f164") {
+		proto.FBEVerifyFinalAccount(r)
+		if r.Failed() {
+			r.Unwind("f164")
+			return
+		}
+	}
+	if r.FinalHas("f165") {
+		proto.FBEVerifyFinalAccount(r)
+		if r.Failed() {
+			r.Unwind("f165")
+			return
+		}
+	}
+	r.Fixed(4, "f1000")
+	if r.FinalHas("f1001") {
+		r.Fixed(4, "f1001")
+	}
+	r.Fixed(1, "f1002")
+	if r.FinalHas("f1003") {
+		r.Fixed(1, "f1003")
+	}
+	r.Fixed(4, "f1004")
+	if r.FinalHas("f1005") {
+		r.Fixed(4, "f1005")
+	}
+	r.Fixed(8, "f1006")
+	if r.FinalHas("f1007") {
+		r.Fixed(8, "f1007")
+	}
+	FBEVerifyFinalStructSimple(r)
+	if r.Failed() {
+		r.Unwind("f1008")
+		return
+	}
+	if r.FinalHas("f1009") {
+		FBEVerifyFinalStructSimple(r)
+		if r.Failed() {
+			r.Unwind("f1009")
+			return
+		}
+	}
+	FBEVerifyFinalStructOptional(r)
+	if r.Failed() {
+		r.Unwind("f1010")
+		return
+	}
+	if r.FinalHas("f1011") {
+		FBEVerifyFinalStructOptional(r)
+		if r.Failed() {
+			r.Unwind("f1011")
+			return
+		}
 	}
 }
 
@@ -5674,10 +6862,15 @@ func (v *StructNested) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructNested is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructNested is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructNested(data []byte, lim *fbe.Limits) error {
-	var v StructNested
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 112, lim)
+	FBEVerifyFinalStructNested(&r)
+	r.EndFinal()
+	r.Within("test.StructNested")
+	return r.Err()
 }
 
 // StructBytes is the struct test.StructBytes (type id 120).
@@ -5723,6 +6916,9 @@ func (v *StructBytes) FBEWrite(w *fbe.Writer, base, slot int) {
 // FBERead reads v from the versioned body the slot at slot points to (from base);
 // fields an older writer did not write keep the schema's defaults.
 func (v *StructBytes) FBERead(r *fbe.Reader, base, slot int) {
+	old3 := v.F1
+	old4 := v.F2
+	old5 := v.F3
 	v.Reset()
 	b, n := r.Struct(base, slot, 120, 6)
 	if n == 0 {
@@ -5732,28 +6928,50 @@ func (v *StructBytes) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 12 {
 		return
 	}
-	v.F1 = r.Blob(v.F1, b, b+8, "f1")
+	v.F1 = r.Blob(old3, b, b+8, "f1")
 	if n < 17 {
 		return
 	}
-	if s3, ok4 := r.Optional(b, b+12, 4, "f2"); ok4 {
-		if v.F2 == nil {
-			v.F2 = new([]byte)
-		}
-		*v.F2 = r.Blob(*v.F2, s3, s3, "f2")
+	if s6, ok7 := r.Optional(b, b+12, 4, "f2"); ok7 {
+		v.F2 = fbe.Reuse(old4)
+		*v.F2 = r.Blob(*v.F2, s6, s6, "f2")
 	} else {
 		v.F2 = nil
 	}
 	if n < 22 {
 		return
 	}
-	if s5, ok6 := r.Optional(b, b+17, 4, "f3"); ok6 {
-		if v.F3 == nil {
-			v.F3 = new([]byte)
-		}
-		*v.F3 = r.Blob(*v.F3, s5, s5, "f3")
+	if s8, ok9 := r.Optional(b, b+17, 4, "f3"); ok9 {
+		v.F3 = fbe.Reuse(old5)
+		*v.F3 = r.Blob(*v.F3, s8, s8, "f3")
 	} else {
 		v.F3 = nil
+	}
+}
+
+// FBEVerifyStructBytes checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructBytes(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 120, 6)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.SkipBlob(b, b+8, "f1")
+	if n < 17 {
+		return
+	}
+	if s10, ok11 := r.Optional(b, b+12, 4, "f2"); ok11 {
+		r.SkipBlob(s10, s10, "f2")
+	}
+	if n < 22 {
+		return
+	}
+	if s12, ok13 := r.Optional(b, b+17, 4, "f3"); ok13 {
+		r.SkipBlob(s12, s12, "f3")
 	}
 }
 
@@ -5785,10 +7003,14 @@ func (v *StructBytes) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructBytes is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructBytes is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructBytes(data []byte, lim *fbe.Limits) error {
-	var v StructBytes
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructBytes(&r, 0, 4)
+	r.Within("test.StructBytes")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -5806,27 +7028,42 @@ func (v *StructBytes) FBEWriteFinal(w *fbe.Writer) {
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model).
 func (v *StructBytes) FBEReadFinal(r *fbe.Reader) {
+	old14 := v.F1
+	old15 := v.F2
+	old16 := v.F3
 	v.Reset()
 	if !r.Enter(6) {
 		return
 	}
 	defer r.Leave()
-	v.F1 = r.FinalBlob(v.F1, "f1")
+	v.F1 = r.FinalBlob(old14, "f1")
 	if r.FinalHas("f2") {
-		if v.F2 == nil {
-			v.F2 = new([]byte)
-		}
+		v.F2 = fbe.Reuse(old15)
 		*v.F2 = r.FinalBlob(*v.F2, "f2")
 	} else {
 		v.F2 = nil
 	}
 	if r.FinalHas("f3") {
-		if v.F3 == nil {
-			v.F3 = new([]byte)
-		}
+		v.F3 = fbe.Reuse(old16)
 		*v.F3 = r.FinalBlob(*v.F3, "f3")
 	} else {
 		v.F3 = nil
+	}
+}
+
+// FBEVerifyFinalStructBytes checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructBytes(r *fbe.Reader) {
+	if !r.Enter(6) {
+		return
+	}
+	defer r.Leave()
+	r.FinalSkipBlob("f1")
+	if r.FinalHas("f2") {
+		r.FinalSkipBlob("f2")
+	}
+	if r.FinalHas("f3") {
+		r.FinalSkipBlob("f3")
 	}
 }
 
@@ -5858,10 +7095,15 @@ func (v *StructBytes) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructBytes is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructBytes is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructBytes(data []byte, lim *fbe.Limits) error {
-	var v StructBytes
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 120, lim)
+	FBEVerifyFinalStructBytes(&r)
+	r.EndFinal()
+	r.Within("test.StructBytes")
+	return r.Err()
 }
 
 // StructArray is the struct test.StructArray (type id 125).
@@ -5978,9 +7220,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	for i17 := range v.F2 {
 		if s18, ok19 := r.Optional(b, b+10+i17*5, 1, "f2"); ok19 {
-			if v.F2[i17] == nil {
-				v.F2[i17] = new(byte)
-			}
+			v.F2[i17] = fbe.Reuse(v.F2[i17])
 			*v.F2[i17] = r.U8(s18)
 		} else {
 			v.F2[i17] = nil
@@ -5999,9 +7239,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	for i21 := range v.F4 {
 		if s22, ok23 := r.Optional(b, b+28+i21*5, 4, "f4"); ok23 {
-			if v.F4[i21] == nil {
-				v.F4[i21] = new([]byte)
-			}
+			v.F4[i21] = fbe.Reuse(v.F4[i21])
 			*v.F4[i21] = r.Blob(*v.F4[i21], s22, s22, "f4")
 		} else {
 			v.F4[i21] = nil
@@ -6020,9 +7258,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	for i25 := range v.F6 {
 		if s26, ok27 := r.Optional(b, b+46+i25*5, 4, "f6"); ok27 {
-			if v.F6[i25] == nil {
-				v.F6[i25] = new(EnumSimple)
-			}
+			v.F6[i25] = fbe.Reuse(v.F6[i25])
 			*v.F6[i25] = EnumSimple(r.I32(s26))
 		} else {
 			v.F6[i25] = nil
@@ -6041,9 +7277,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	for i29 := range v.F8 {
 		if s30, ok31 := r.Optional(b, b+64+i29*5, 4, "f8"); ok31 {
-			if v.F8[i29] == nil {
-				v.F8[i29] = new(FlagsSimple)
-			}
+			v.F8[i29] = fbe.Reuse(v.F8[i29])
 			*v.F8[i29] = FlagsSimple(r.I32(s30))
 		} else {
 			v.F8[i29] = nil
@@ -6066,9 +7300,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	for i33 := range v.F10 {
 		if s34, ok35 := r.Optional(b, b+82+i33*5, 4, "f10"); ok35 {
-			if v.F10[i33] == nil {
-				v.F10[i33] = new(StructSimple)
-			}
+			v.F10[i33] = fbe.Reuse(v.F10[i33])
 			v.F10[i33].FBERead(r, s34, s34)
 			if r.Failed() {
 				r.UnwindIndex(i33)
@@ -6077,6 +7309,90 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 			}
 		} else {
 			v.F10[i33] = nil
+		}
+	}
+}
+
+// FBEVerifyStructArray checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructArray(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 125, 36)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 10 {
+		r.Spend(562, b, "f1")
+		return
+	}
+	if n < 20 {
+		r.Spend(562, b, "f2")
+		return
+	}
+	for i36 := range 2 {
+		r.Optional(b, b+10+i36*5, 1, "f2")
+	}
+	if n < 28 {
+		r.Spend(562, b, "f3")
+		return
+	}
+	for i37 := range 2 {
+		r.SkipBlob(b, b+20+i37*4, "f3")
+	}
+	if n < 38 {
+		r.Spend(562, b, "f4")
+		return
+	}
+	for i38 := range 2 {
+		if s39, ok40 := r.Optional(b, b+28+i38*5, 4, "f4"); ok40 {
+			r.SkipBlob(s39, s39, "f4")
+		}
+	}
+	if n < 46 {
+		r.Spend(562, b, "f5")
+		return
+	}
+	if n < 56 {
+		r.Spend(562, b, "f6")
+		return
+	}
+	for i41 := range 2 {
+		r.Optional(b, b+46+i41*5, 4, "f6")
+	}
+	if n < 64 {
+		r.Spend(562, b, "f7")
+		return
+	}
+	if n < 74 {
+		r.Spend(562, b, "f8")
+		return
+	}
+	for i42 := range 2 {
+		r.Optional(b, b+64+i42*5, 4, "f8")
+	}
+	if n < 82 {
+		r.Spend(562, b, "f9")
+		return
+	}
+	for i43 := range 2 {
+		FBEVerifyStructSimple(r, b, b+74+i43*4)
+		if r.Failed() {
+			r.UnwindIndex(i43)
+			r.Unwind("f9")
+			return
+		}
+	}
+	if n < 92 {
+		return
+	}
+	for i44 := range 2 {
+		if s45, ok46 := r.Optional(b, b+82+i44*5, 4, "f10"); ok46 {
+			FBEVerifyStructSimple(r, s45, s45)
+			if r.Failed() {
+				r.UnwindIndex(i44)
+				r.Unwind("f10")
+				return
+			}
 		}
 	}
 }
@@ -6109,57 +7425,61 @@ func (v *StructArray) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructArray is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructArray is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructArray(data []byte, lim *fbe.Limits) error {
-	var v StructArray
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructArray(&r, 0, 4)
+	r.Within("test.StructArray")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructArray) FBEWriteFinal(w *fbe.Writer) {
-	for i36 := range v.F1 {
-		w.AppendU8(v.F1[i36])
+	for i47 := range v.F1 {
+		w.AppendU8(v.F1[i47])
 	}
-	for i37 := range v.F2 {
-		w.AppendBool(v.F2[i37] != nil)
-		if v.F2[i37] != nil {
-			w.AppendU8(*v.F2[i37])
+	for i48 := range v.F2 {
+		w.AppendBool(v.F2[i48] != nil)
+		if v.F2[i48] != nil {
+			w.AppendU8(*v.F2[i48])
 		}
 	}
-	for i38 := range v.F3 {
-		w.AppendBlob(v.F3[i38])
+	for i49 := range v.F3 {
+		w.AppendBlob(v.F3[i49])
 	}
-	for i39 := range v.F4 {
-		w.AppendBool(v.F4[i39] != nil)
-		if v.F4[i39] != nil {
-			w.AppendBlob(*v.F4[i39])
+	for i50 := range v.F4 {
+		w.AppendBool(v.F4[i50] != nil)
+		if v.F4[i50] != nil {
+			w.AppendBlob(*v.F4[i50])
 		}
 	}
-	for i40 := range v.F5 {
-		w.AppendI32(int32(v.F5[i40]))
+	for i51 := range v.F5 {
+		w.AppendI32(int32(v.F5[i51]))
 	}
-	for i41 := range v.F6 {
-		w.AppendBool(v.F6[i41] != nil)
-		if v.F6[i41] != nil {
-			w.AppendI32(int32(*v.F6[i41]))
+	for i52 := range v.F6 {
+		w.AppendBool(v.F6[i52] != nil)
+		if v.F6[i52] != nil {
+			w.AppendI32(int32(*v.F6[i52]))
 		}
 	}
-	for i42 := range v.F7 {
-		w.AppendI32(int32(v.F7[i42]))
+	for i53 := range v.F7 {
+		w.AppendI32(int32(v.F7[i53]))
 	}
-	for i43 := range v.F8 {
-		w.AppendBool(v.F8[i43] != nil)
-		if v.F8[i43] != nil {
-			w.AppendI32(int32(*v.F8[i43]))
+	for i54 := range v.F8 {
+		w.AppendBool(v.F8[i54] != nil)
+		if v.F8[i54] != nil {
+			w.AppendI32(int32(*v.F8[i54]))
 		}
 	}
-	for i44 := range v.F9 {
-		(v.F9[i44]).FBEWriteFinal(w)
+	for i55 := range v.F9 {
+		(v.F9[i55]).FBEWriteFinal(w)
 	}
-	for i45 := range v.F10 {
-		w.AppendBool(v.F10[i45] != nil)
-		if v.F10[i45] != nil {
-			(v.F10[i45]).FBEWriteFinal(w)
+	for i56 := range v.F10 {
+		w.AppendBool(v.F10[i56] != nil)
+		if v.F10[i56] != nil {
+			(v.F10[i56]).FBEWriteFinal(w)
 		}
 	}
 }
@@ -6171,91 +7491,140 @@ func (v *StructArray) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	for i46 := range v.F1 {
-		if p47 := r.Fixed(1, "f1"); p47 >= 0 {
-			v.F1[i46] = r.U8(p47)
+	for i57 := range v.F1 {
+		if p58 := r.Fixed(1, "f1"); p58 >= 0 {
+			v.F1[i57] = r.U8(p58)
 		}
 	}
-	for i48 := range v.F2 {
+	for i59 := range v.F2 {
 		if r.FinalHas("f2") {
-			if v.F2[i48] == nil {
-				v.F2[i48] = new(byte)
-			}
-			if p49 := r.Fixed(1, "f2"); p49 >= 0 {
-				*v.F2[i48] = r.U8(p49)
+			v.F2[i59] = fbe.Reuse(v.F2[i59])
+			if p60 := r.Fixed(1, "f2"); p60 >= 0 {
+				*v.F2[i59] = r.U8(p60)
 			}
 		} else {
-			v.F2[i48] = nil
+			v.F2[i59] = nil
 		}
 	}
-	for i50 := range v.F3 {
-		v.F3[i50] = r.FinalBlob(v.F3[i50], "f3")
+	for i61 := range v.F3 {
+		v.F3[i61] = r.FinalBlob(v.F3[i61], "f3")
 	}
-	for i51 := range v.F4 {
+	for i62 := range v.F4 {
 		if r.FinalHas("f4") {
-			if v.F4[i51] == nil {
-				v.F4[i51] = new([]byte)
-			}
-			*v.F4[i51] = r.FinalBlob(*v.F4[i51], "f4")
+			v.F4[i62] = fbe.Reuse(v.F4[i62])
+			*v.F4[i62] = r.FinalBlob(*v.F4[i62], "f4")
 		} else {
-			v.F4[i51] = nil
+			v.F4[i62] = nil
 		}
 	}
-	for i52 := range v.F5 {
-		if p53 := r.Fixed(4, "f5"); p53 >= 0 {
-			v.F5[i52] = EnumSimple(r.I32(p53))
+	for i63 := range v.F5 {
+		if p64 := r.Fixed(4, "f5"); p64 >= 0 {
+			v.F5[i63] = EnumSimple(r.I32(p64))
 		}
 	}
-	for i54 := range v.F6 {
+	for i65 := range v.F6 {
 		if r.FinalHas("f6") {
-			if v.F6[i54] == nil {
-				v.F6[i54] = new(EnumSimple)
-			}
-			if p55 := r.Fixed(4, "f6"); p55 >= 0 {
-				*v.F6[i54] = EnumSimple(r.I32(p55))
+			v.F6[i65] = fbe.Reuse(v.F6[i65])
+			if p66 := r.Fixed(4, "f6"); p66 >= 0 {
+				*v.F6[i65] = EnumSimple(r.I32(p66))
 			}
 		} else {
-			v.F6[i54] = nil
+			v.F6[i65] = nil
 		}
 	}
-	for i56 := range v.F7 {
-		if p57 := r.Fixed(4, "f7"); p57 >= 0 {
-			v.F7[i56] = FlagsSimple(r.I32(p57))
+	for i67 := range v.F7 {
+		if p68 := r.Fixed(4, "f7"); p68 >= 0 {
+			v.F7[i67] = FlagsSimple(r.I32(p68))
 		}
 	}
-	for i58 := range v.F8 {
+	for i69 := range v.F8 {
 		if r.FinalHas("f8") {
-			if v.F8[i58] == nil {
-				v.F8[i58] = new(FlagsSimple)
-			}
-			if p59 := r.Fixed(4, "f8"); p59 >= 0 {
-				*v.F8[i58] = FlagsSimple(r.I32(p59))
+			v.F8[i69] = fbe.Reuse(v.F8[i69])
+			if p70 := r.Fixed(4, "f8"); p70 >= 0 {
+				*v.F8[i69] = FlagsSimple(r.I32(p70))
 			}
 		} else {
-			v.F8[i58] = nil
+			v.F8[i69] = nil
 		}
 	}
-	for i60 := range v.F9 {
-		v.F9[i60].FBEReadFinal(r)
+	for i71 := range v.F9 {
+		v.F9[i71].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i60)
+			r.UnwindIndex(i71)
 			r.Unwind("f9")
 			return
 		}
 	}
-	for i61 := range v.F10 {
+	for i72 := range v.F10 {
 		if r.FinalHas("f10") {
-			if v.F10[i61] == nil {
-				v.F10[i61] = new(StructSimple)
-			}
-			v.F10[i61].FBEReadFinal(r)
+			v.F10[i72] = fbe.Reuse(v.F10[i72])
+			v.F10[i72].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i61)
+				r.UnwindIndex(i72)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			v.F10[i61] = nil
+			v.F10[i72] = nil
+		}
+	}
+}
+
+// FBEVerifyFinalStructArray checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructArray(r *fbe.Reader) {
+	if !r.Enter(36) {
+		return
+	}
+	defer r.Leave()
+	for range 2 {
+		r.Fixed(1, "f1")
+	}
+	for range 2 {
+		if r.FinalHas("f2") {
+			r.Fixed(1, "f2")
+		}
+	}
+	for range 2 {
+		r.FinalSkipBlob("f3")
+	}
+	for range 2 {
+		if r.FinalHas("f4") {
+			r.FinalSkipBlob("f4")
+		}
+	}
+	for range 2 {
+		r.Fixed(4, "f5")
+	}
+	for range 2 {
+		if r.FinalHas("f6") {
+			r.Fixed(4, "f6")
+		}
+	}
+	for range 2 {
+		r.Fixed(4, "f7")
+	}
+	for range 2 {
+		if r.FinalHas("f8") {
+			r.Fixed(4, "f8")
+		}
+	}
+	for i81 := range 2 {
+		FBEVerifyFinalStructSimple(r)
+		if r.Failed() {
+			r.UnwindIndex(i81)
+			r.Unwind("f9")
+			return
+		}
+	}
+	for i82 := range 2 {
+		if r.FinalHas("f10") {
+			FBEVerifyFinalStructSimple(r)
+			if r.Failed() {
+				r.UnwindIndex(i82)
+				r.Unwind("f10")
+				return
+			}
 		}
 	}
 }
@@ -6288,10 +7657,15 @@ func (v *StructArray) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructArray is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructArray is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructArray(data []byte, lim *fbe.Limits) error {
-	var v StructArray
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 125, lim)
+	FBEVerifyFinalStructArray(&r)
+	r.EndFinal()
+	r.Within("test.StructArray")
+	return r.Err()
 }
 
 // StructVector is the struct test.StructVector (type id 130).
@@ -6418,9 +7792,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 	v.F2 = fbe.Resize(v.F2, n30)
 	for i31 := range n30 {
 		if s32, ok33 := r.Optional(b, e29+i31*5, 1, "f2"); ok33 {
-			if v.F2[i31] == nil {
-				v.F2[i31] = new(byte)
-			}
+			v.F2[i31] = fbe.Reuse(v.F2[i31])
 			*v.F2[i31] = r.U8(s32)
 		} else {
 			v.F2[i31] = nil
@@ -6441,9 +7813,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 	v.F4 = fbe.Resize(v.F4, n38)
 	for i39 := range n38 {
 		if s40, ok41 := r.Optional(b, e37+i39*5, 4, "f4"); ok41 {
-			if v.F4[i39] == nil {
-				v.F4[i39] = new([]byte)
-			}
+			v.F4[i39] = fbe.Reuse(v.F4[i39])
 			*v.F4[i39] = r.Blob(*v.F4[i39], s40, s40, "f4")
 		} else {
 			v.F4[i39] = nil
@@ -6464,9 +7834,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 	v.F6 = fbe.Resize(v.F6, n46)
 	for i47 := range n46 {
 		if s48, ok49 := r.Optional(b, e45+i47*5, 4, "f6"); ok49 {
-			if v.F6[i47] == nil {
-				v.F6[i47] = new(EnumSimple)
-			}
+			v.F6[i47] = fbe.Reuse(v.F6[i47])
 			*v.F6[i47] = EnumSimple(r.I32(s48))
 		} else {
 			v.F6[i47] = nil
@@ -6487,9 +7855,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 	v.F8 = fbe.Resize(v.F8, n54)
 	for i55 := range n54 {
 		if s56, ok57 := r.Optional(b, e53+i55*5, 4, "f8"); ok57 {
-			if v.F8[i55] == nil {
-				v.F8[i55] = new(FlagsSimple)
-			}
+			v.F8[i55] = fbe.Reuse(v.F8[i55])
 			*v.F8[i55] = FlagsSimple(r.I32(s56))
 		} else {
 			v.F8[i55] = nil
@@ -6516,9 +7882,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 	v.F10 = fbe.Resize(v.F10, n62)
 	for i63 := range n62 {
 		if s64, ok65 := r.Optional(b, e61+i63*5, 4, "f10"); ok65 {
-			if v.F10[i63] == nil {
-				v.F10[i63] = new(StructSimple)
-			}
+			v.F10[i63] = fbe.Reuse(v.F10[i63])
 			v.F10[i63].FBERead(r, s64, s64)
 			if r.Failed() {
 				r.UnwindIndex(i63)
@@ -6527,6 +7891,91 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 			}
 		} else {
 			v.F10[i63] = nil
+		}
+	}
+}
+
+// FBEVerifyStructVector checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructVector(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 130, 40)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.Vector(b, b+8, 1, 1, "f1")
+	if n < 16 {
+		return
+	}
+	e66, n67 := r.Vector(b, b+12, 5, 1, "f2")
+	for i68 := range n67 {
+		r.Optional(b, e66+i68*5, 1, "f2")
+	}
+	if n < 20 {
+		return
+	}
+	e69, n70 := r.Vector(b, b+16, 4, 4, "f3")
+	for i71 := range n70 {
+		r.SkipBlob(b, e69+i71*4, "f3")
+	}
+	if n < 24 {
+		return
+	}
+	e72, n73 := r.Vector(b, b+20, 5, 1, "f4")
+	for i74 := range n73 {
+		if s75, ok76 := r.Optional(b, e72+i74*5, 4, "f4"); ok76 {
+			r.SkipBlob(s75, s75, "f4")
+		}
+	}
+	if n < 28 {
+		return
+	}
+	r.Vector(b, b+24, 4, 4, "f5")
+	if n < 32 {
+		return
+	}
+	e77, n78 := r.Vector(b, b+28, 5, 1, "f6")
+	for i79 := range n78 {
+		r.Optional(b, e77+i79*5, 4, "f6")
+	}
+	if n < 36 {
+		return
+	}
+	r.Vector(b, b+32, 4, 4, "f7")
+	if n < 40 {
+		return
+	}
+	e80, n81 := r.Vector(b, b+36, 5, 1, "f8")
+	for i82 := range n81 {
+		r.Optional(b, e80+i82*5, 4, "f8")
+	}
+	if n < 44 {
+		return
+	}
+	e83, n84 := r.Vector(b, b+40, 4, 0, "f9")
+	for i85 := range n84 {
+		FBEVerifyStructSimple(r, b, e83+i85*4)
+		if r.Failed() {
+			r.UnwindIndex(i85)
+			r.Unwind("f9")
+			return
+		}
+	}
+	if n < 48 {
+		return
+	}
+	e86, n87 := r.Vector(b, b+44, 5, 1, "f10")
+	for i88 := range n87 {
+		if s89, ok90 := r.Optional(b, e86+i88*5, 4, "f10"); ok90 {
+			FBEVerifyStructSimple(r, s89, s89)
+			if r.Failed() {
+				r.UnwindIndex(i88)
+				r.Unwind("f10")
+				return
+			}
 		}
 	}
 }
@@ -6559,67 +8008,71 @@ func (v *StructVector) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructVector is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructVector is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructVector(data []byte, lim *fbe.Limits) error {
-	var v StructVector
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructVector(&r, 0, 4)
+	r.Within("test.StructVector")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructVector) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.F1))
-	for i66 := range v.F1 {
-		w.AppendU8(v.F1[i66])
+	for i91 := range v.F1 {
+		w.AppendU8(v.F1[i91])
 	}
 	w.AppendCount(len(v.F2))
-	for i67 := range v.F2 {
-		w.AppendBool(v.F2[i67] != nil)
-		if v.F2[i67] != nil {
-			w.AppendU8(*v.F2[i67])
+	for i92 := range v.F2 {
+		w.AppendBool(v.F2[i92] != nil)
+		if v.F2[i92] != nil {
+			w.AppendU8(*v.F2[i92])
 		}
 	}
 	w.AppendCount(len(v.F3))
-	for i68 := range v.F3 {
-		w.AppendBlob(v.F3[i68])
+	for i93 := range v.F3 {
+		w.AppendBlob(v.F3[i93])
 	}
 	w.AppendCount(len(v.F4))
-	for i69 := range v.F4 {
-		w.AppendBool(v.F4[i69] != nil)
-		if v.F4[i69] != nil {
-			w.AppendBlob(*v.F4[i69])
+	for i94 := range v.F4 {
+		w.AppendBool(v.F4[i94] != nil)
+		if v.F4[i94] != nil {
+			w.AppendBlob(*v.F4[i94])
 		}
 	}
 	w.AppendCount(len(v.F5))
-	for i70 := range v.F5 {
-		w.AppendI32(int32(v.F5[i70]))
+	for i95 := range v.F5 {
+		w.AppendI32(int32(v.F5[i95]))
 	}
 	w.AppendCount(len(v.F6))
-	for i71 := range v.F6 {
-		w.AppendBool(v.F6[i71] != nil)
-		if v.F6[i71] != nil {
-			w.AppendI32(int32(*v.F6[i71]))
+	for i96 := range v.F6 {
+		w.AppendBool(v.F6[i96] != nil)
+		if v.F6[i96] != nil {
+			w.AppendI32(int32(*v.F6[i96]))
 		}
 	}
 	w.AppendCount(len(v.F7))
-	for i72 := range v.F7 {
-		w.AppendI32(int32(v.F7[i72]))
+	for i97 := range v.F7 {
+		w.AppendI32(int32(v.F7[i97]))
 	}
 	w.AppendCount(len(v.F8))
-	for i73 := range v.F8 {
-		w.AppendBool(v.F8[i73] != nil)
-		if v.F8[i73] != nil {
-			w.AppendI32(int32(*v.F8[i73]))
+	for i98 := range v.F8 {
+		w.AppendBool(v.F8[i98] != nil)
+		if v.F8[i98] != nil {
+			w.AppendI32(int32(*v.F8[i98]))
 		}
 	}
 	w.AppendCount(len(v.F9))
-	for i74 := range v.F9 {
-		(v.F9[i74]).FBEWriteFinal(w)
+	for i99 := range v.F9 {
+		(v.F9[i99]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F10))
-	for i75 := range v.F10 {
-		w.AppendBool(v.F10[i75] != nil)
-		if v.F10[i75] != nil {
-			(v.F10[i75]).FBEWriteFinal(w)
+	for i100 := range v.F10 {
+		w.AppendBool(v.F10[i100] != nil)
+		if v.F10[i100] != nil {
+			(v.F10[i100]).FBEWriteFinal(w)
 		}
 	}
 }
@@ -6631,112 +8084,165 @@ func (v *StructVector) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n76 := r.FinalCount(1, 1, "f1")
-	v.F1 = fbe.Resize(v.F1, n76)
-	for i77 := range n76 {
-		if p78 := r.Fixed(1, "f1"); p78 >= 0 {
-			v.F1[i77] = r.U8(p78)
+	n101 := r.FinalCount(1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n101)
+	for i102 := range n101 {
+		if p103 := r.Fixed(1, "f1"); p103 >= 0 {
+			v.F1[i102] = r.U8(p103)
 		}
 	}
-	n79 := r.FinalCount(1, 1, "f2")
-	v.F2 = fbe.Resize(v.F2, n79)
-	for i80 := range n79 {
+	n104 := r.FinalCount(1, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n104)
+	for i105 := range n104 {
 		if r.FinalHas("f2") {
-			if v.F2[i80] == nil {
-				v.F2[i80] = new(byte)
-			}
-			if p81 := r.Fixed(1, "f2"); p81 >= 0 {
-				*v.F2[i80] = r.U8(p81)
+			v.F2[i105] = fbe.Reuse(v.F2[i105])
+			if p106 := r.Fixed(1, "f2"); p106 >= 0 {
+				*v.F2[i105] = r.U8(p106)
 			}
 		} else {
-			v.F2[i80] = nil
+			v.F2[i105] = nil
 		}
 	}
-	n82 := r.FinalCount(4, 4, "f3")
-	v.F3 = fbe.Resize(v.F3, n82)
-	for i83 := range n82 {
-		v.F3[i83] = r.FinalBlob(v.F3[i83], "f3")
+	n107 := r.FinalCount(4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n107)
+	for i108 := range n107 {
+		v.F3[i108] = r.FinalBlob(v.F3[i108], "f3")
 	}
-	n84 := r.FinalCount(1, 1, "f4")
-	v.F4 = fbe.Resize(v.F4, n84)
-	for i85 := range n84 {
+	n109 := r.FinalCount(1, 1, "f4")
+	v.F4 = fbe.Resize(v.F4, n109)
+	for i110 := range n109 {
 		if r.FinalHas("f4") {
-			if v.F4[i85] == nil {
-				v.F4[i85] = new([]byte)
-			}
-			*v.F4[i85] = r.FinalBlob(*v.F4[i85], "f4")
+			v.F4[i110] = fbe.Reuse(v.F4[i110])
+			*v.F4[i110] = r.FinalBlob(*v.F4[i110], "f4")
 		} else {
-			v.F4[i85] = nil
+			v.F4[i110] = nil
 		}
 	}
-	n86 := r.FinalCount(4, 4, "f5")
-	v.F5 = fbe.Resize(v.F5, n86)
-	for i87 := range n86 {
-		if p88 := r.Fixed(4, "f5"); p88 >= 0 {
-			v.F5[i87] = EnumSimple(r.I32(p88))
+	n111 := r.FinalCount(4, 4, "f5")
+	v.F5 = fbe.Resize(v.F5, n111)
+	for i112 := range n111 {
+		if p113 := r.Fixed(4, "f5"); p113 >= 0 {
+			v.F5[i112] = EnumSimple(r.I32(p113))
 		}
 	}
-	n89 := r.FinalCount(1, 1, "f6")
-	v.F6 = fbe.Resize(v.F6, n89)
-	for i90 := range n89 {
+	n114 := r.FinalCount(1, 1, "f6")
+	v.F6 = fbe.Resize(v.F6, n114)
+	for i115 := range n114 {
 		if r.FinalHas("f6") {
-			if v.F6[i90] == nil {
-				v.F6[i90] = new(EnumSimple)
-			}
-			if p91 := r.Fixed(4, "f6"); p91 >= 0 {
-				*v.F6[i90] = EnumSimple(r.I32(p91))
+			v.F6[i115] = fbe.Reuse(v.F6[i115])
+			if p116 := r.Fixed(4, "f6"); p116 >= 0 {
+				*v.F6[i115] = EnumSimple(r.I32(p116))
 			}
 		} else {
-			v.F6[i90] = nil
+			v.F6[i115] = nil
 		}
 	}
-	n92 := r.FinalCount(4, 4, "f7")
-	v.F7 = fbe.Resize(v.F7, n92)
-	for i93 := range n92 {
-		if p94 := r.Fixed(4, "f7"); p94 >= 0 {
-			v.F7[i93] = FlagsSimple(r.I32(p94))
+	n117 := r.FinalCount(4, 4, "f7")
+	v.F7 = fbe.Resize(v.F7, n117)
+	for i118 := range n117 {
+		if p119 := r.Fixed(4, "f7"); p119 >= 0 {
+			v.F7[i118] = FlagsSimple(r.I32(p119))
 		}
 	}
-	n95 := r.FinalCount(1, 1, "f8")
-	v.F8 = fbe.Resize(v.F8, n95)
-	for i96 := range n95 {
+	n120 := r.FinalCount(1, 1, "f8")
+	v.F8 = fbe.Resize(v.F8, n120)
+	for i121 := range n120 {
 		if r.FinalHas("f8") {
-			if v.F8[i96] == nil {
-				v.F8[i96] = new(FlagsSimple)
-			}
-			if p97 := r.Fixed(4, "f8"); p97 >= 0 {
-				*v.F8[i96] = FlagsSimple(r.I32(p97))
+			v.F8[i121] = fbe.Reuse(v.F8[i121])
+			if p122 := r.Fixed(4, "f8"); p122 >= 0 {
+				*v.F8[i121] = FlagsSimple(r.I32(p122))
 			}
 		} else {
-			v.F8[i96] = nil
+			v.F8[i121] = nil
 		}
 	}
-	n98 := r.FinalCount(281, 0, "f9")
+	n123 := r.FinalCount(281, 0, "f9")
 	v.F9 = v.F9[:0]
-	for i99 := range n98 {
+	for i124 := range n123 {
 		v.F9 = fbe.Grow(v.F9)
-		v.F9[i99].FBEReadFinal(r)
+		v.F9[i124].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i99)
+			r.UnwindIndex(i124)
 			r.Unwind("f9")
 			return
 		}
 	}
-	n100 := r.FinalCount(1, 1, "f10")
-	v.F10 = fbe.Resize(v.F10, n100)
-	for i101 := range n100 {
+	n125 := r.FinalCount(1, 1, "f10")
+	v.F10 = fbe.Resize(v.F10, n125)
+	for i126 := range n125 {
 		if r.FinalHas("f10") {
-			if v.F10[i101] == nil {
-				v.F10[i101] = new(StructSimple)
-			}
-			v.F10[i101].FBEReadFinal(r)
+			v.F10[i126] = fbe.Reuse(v.F10[i126])
+			v.F10[i126].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i101)
+				r.UnwindIndex(i126)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			v.F10[i101] = nil
+			v.F10[i126] = nil
+		}
+	}
+}
+
+// FBEVerifyFinalStructVector checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructVector(r *fbe.Reader) {
+	if !r.Enter(40) {
+		return
+	}
+	defer r.Leave()
+	n127 := r.FinalCount(1, 1, "f1")
+	r.Fixed(n127*1, "f1")
+	n129 := r.FinalCount(1, 1, "f2")
+	for range n129 {
+		if r.FinalHas("f2") {
+			r.Fixed(1, "f2")
+		}
+	}
+	n131 := r.FinalCount(4, 4, "f3")
+	for range n131 {
+		r.FinalSkipBlob("f3")
+	}
+	n133 := r.FinalCount(1, 1, "f4")
+	for range n133 {
+		if r.FinalHas("f4") {
+			r.FinalSkipBlob("f4")
+		}
+	}
+	n135 := r.FinalCount(4, 4, "f5")
+	r.Fixed(n135*4, "f5")
+	n137 := r.FinalCount(1, 1, "f6")
+	for range n137 {
+		if r.FinalHas("f6") {
+			r.Fixed(4, "f6")
+		}
+	}
+	n139 := r.FinalCount(4, 4, "f7")
+	r.Fixed(n139*4, "f7")
+	n141 := r.FinalCount(1, 1, "f8")
+	for range n141 {
+		if r.FinalHas("f8") {
+			r.Fixed(4, "f8")
+		}
+	}
+	n143 := r.FinalCount(281, 0, "f9")
+	for i144 := range n143 {
+		FBEVerifyFinalStructSimple(r)
+		if r.Failed() {
+			r.UnwindIndex(i144)
+			r.Unwind("f9")
+			return
+		}
+	}
+	n145 := r.FinalCount(1, 1, "f10")
+	for i146 := range n145 {
+		if r.FinalHas("f10") {
+			FBEVerifyFinalStructSimple(r)
+			if r.Failed() {
+				r.UnwindIndex(i146)
+				r.Unwind("f10")
+				return
+			}
 		}
 	}
 }
@@ -6769,10 +8275,15 @@ func (v *StructVector) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructVector is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructVector is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructVector(data []byte, lim *fbe.Limits) error {
-	var v StructVector
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 130, lim)
+	FBEVerifyFinalStructVector(&r)
+	r.EndFinal()
+	r.Within("test.StructVector")
+	return r.Err()
 }
 
 // StructList is the struct test.StructList (type id 131).
@@ -6899,9 +8410,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 	v.F2 = fbe.Resize(v.F2, n30)
 	for i31 := range n30 {
 		if s32, ok33 := r.Optional(b, e29+i31*5, 1, "f2"); ok33 {
-			if v.F2[i31] == nil {
-				v.F2[i31] = new(byte)
-			}
+			v.F2[i31] = fbe.Reuse(v.F2[i31])
 			*v.F2[i31] = r.U8(s32)
 		} else {
 			v.F2[i31] = nil
@@ -6922,9 +8431,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 	v.F4 = fbe.Resize(v.F4, n38)
 	for i39 := range n38 {
 		if s40, ok41 := r.Optional(b, e37+i39*5, 4, "f4"); ok41 {
-			if v.F4[i39] == nil {
-				v.F4[i39] = new([]byte)
-			}
+			v.F4[i39] = fbe.Reuse(v.F4[i39])
 			*v.F4[i39] = r.Blob(*v.F4[i39], s40, s40, "f4")
 		} else {
 			v.F4[i39] = nil
@@ -6945,9 +8452,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 	v.F6 = fbe.Resize(v.F6, n46)
 	for i47 := range n46 {
 		if s48, ok49 := r.Optional(b, e45+i47*5, 4, "f6"); ok49 {
-			if v.F6[i47] == nil {
-				v.F6[i47] = new(EnumSimple)
-			}
+			v.F6[i47] = fbe.Reuse(v.F6[i47])
 			*v.F6[i47] = EnumSimple(r.I32(s48))
 		} else {
 			v.F6[i47] = nil
@@ -6968,9 +8473,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 	v.F8 = fbe.Resize(v.F8, n54)
 	for i55 := range n54 {
 		if s56, ok57 := r.Optional(b, e53+i55*5, 4, "f8"); ok57 {
-			if v.F8[i55] == nil {
-				v.F8[i55] = new(FlagsSimple)
-			}
+			v.F8[i55] = fbe.Reuse(v.F8[i55])
 			*v.F8[i55] = FlagsSimple(r.I32(s56))
 		} else {
 			v.F8[i55] = nil
@@ -6997,9 +8500,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 	v.F10 = fbe.Resize(v.F10, n62)
 	for i63 := range n62 {
 		if s64, ok65 := r.Optional(b, e61+i63*5, 4, "f10"); ok65 {
-			if v.F10[i63] == nil {
-				v.F10[i63] = new(StructSimple)
-			}
+			v.F10[i63] = fbe.Reuse(v.F10[i63])
 			v.F10[i63].FBERead(r, s64, s64)
 			if r.Failed() {
 				r.UnwindIndex(i63)
@@ -7008,6 +8509,91 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 			}
 		} else {
 			v.F10[i63] = nil
+		}
+	}
+}
+
+// FBEVerifyStructList checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructList(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 131, 40)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.Vector(b, b+8, 1, 1, "f1")
+	if n < 16 {
+		return
+	}
+	e66, n67 := r.Vector(b, b+12, 5, 1, "f2")
+	for i68 := range n67 {
+		r.Optional(b, e66+i68*5, 1, "f2")
+	}
+	if n < 20 {
+		return
+	}
+	e69, n70 := r.Vector(b, b+16, 4, 4, "f3")
+	for i71 := range n70 {
+		r.SkipBlob(b, e69+i71*4, "f3")
+	}
+	if n < 24 {
+		return
+	}
+	e72, n73 := r.Vector(b, b+20, 5, 1, "f4")
+	for i74 := range n73 {
+		if s75, ok76 := r.Optional(b, e72+i74*5, 4, "f4"); ok76 {
+			r.SkipBlob(s75, s75, "f4")
+		}
+	}
+	if n < 28 {
+		return
+	}
+	r.Vector(b, b+24, 4, 4, "f5")
+	if n < 32 {
+		return
+	}
+	e77, n78 := r.Vector(b, b+28, 5, 1, "f6")
+	for i79 := range n78 {
+		r.Optional(b, e77+i79*5, 4, "f6")
+	}
+	if n < 36 {
+		return
+	}
+	r.Vector(b, b+32, 4, 4, "f7")
+	if n < 40 {
+		return
+	}
+	e80, n81 := r.Vector(b, b+36, 5, 1, "f8")
+	for i82 := range n81 {
+		r.Optional(b, e80+i82*5, 4, "f8")
+	}
+	if n < 44 {
+		return
+	}
+	e83, n84 := r.Vector(b, b+40, 4, 0, "f9")
+	for i85 := range n84 {
+		FBEVerifyStructSimple(r, b, e83+i85*4)
+		if r.Failed() {
+			r.UnwindIndex(i85)
+			r.Unwind("f9")
+			return
+		}
+	}
+	if n < 48 {
+		return
+	}
+	e86, n87 := r.Vector(b, b+44, 5, 1, "f10")
+	for i88 := range n87 {
+		if s89, ok90 := r.Optional(b, e86+i88*5, 4, "f10"); ok90 {
+			FBEVerifyStructSimple(r, s89, s89)
+			if r.Failed() {
+				r.UnwindIndex(i88)
+				r.Unwind("f10")
+				return
+			}
 		}
 	}
 }
@@ -7040,67 +8626,71 @@ func (v *StructList) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructList is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructList is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructList(data []byte, lim *fbe.Limits) error {
-	var v StructList
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructList(&r, 0, 4)
+	r.Within("test.StructList")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructList) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.F1))
-	for i66 := range v.F1 {
-		w.AppendU8(v.F1[i66])
+	for i91 := range v.F1 {
+		w.AppendU8(v.F1[i91])
 	}
 	w.AppendCount(len(v.F2))
-	for i67 := range v.F2 {
-		w.AppendBool(v.F2[i67] != nil)
-		if v.F2[i67] != nil {
-			w.AppendU8(*v.F2[i67])
+	for i92 := range v.F2 {
+		w.AppendBool(v.F2[i92] != nil)
+		if v.F2[i92] != nil {
+			w.AppendU8(*v.F2[i92])
 		}
 	}
 	w.AppendCount(len(v.F3))
-	for i68 := range v.F3 {
-		w.AppendBlob(v.F3[i68])
+	for i93 := range v.F3 {
+		w.AppendBlob(v.F3[i93])
 	}
 	w.AppendCount(len(v.F4))
-	for i69 := range v.F4 {
-		w.AppendBool(v.F4[i69] != nil)
-		if v.F4[i69] != nil {
-			w.AppendBlob(*v.F4[i69])
+	for i94 := range v.F4 {
+		w.AppendBool(v.F4[i94] != nil)
+		if v.F4[i94] != nil {
+			w.AppendBlob(*v.F4[i94])
 		}
 	}
 	w.AppendCount(len(v.F5))
-	for i70 := range v.F5 {
-		w.AppendI32(int32(v.F5[i70]))
+	for i95 := range v.F5 {
+		w.AppendI32(int32(v.F5[i95]))
 	}
 	w.AppendCount(len(v.F6))
-	for i71 := range v.F6 {
-		w.AppendBool(v.F6[i71] != nil)
-		if v.F6[i71] != nil {
-			w.AppendI32(int32(*v.F6[i71]))
+	for i96 := range v.F6 {
+		w.AppendBool(v.F6[i96] != nil)
+		if v.F6[i96] != nil {
+			w.AppendI32(int32(*v.F6[i96]))
 		}
 	}
 	w.AppendCount(len(v.F7))
-	for i72 := range v.F7 {
-		w.AppendI32(int32(v.F7[i72]))
+	for i97 := range v.F7 {
+		w.AppendI32(int32(v.F7[i97]))
 	}
 	w.AppendCount(len(v.F8))
-	for i73 := range v.F8 {
-		w.AppendBool(v.F8[i73] != nil)
-		if v.F8[i73] != nil {
-			w.AppendI32(int32(*v.F8[i73]))
+	for i98 := range v.F8 {
+		w.AppendBool(v.F8[i98] != nil)
+		if v.F8[i98] != nil {
+			w.AppendI32(int32(*v.F8[i98]))
 		}
 	}
 	w.AppendCount(len(v.F9))
-	for i74 := range v.F9 {
-		(v.F9[i74]).FBEWriteFinal(w)
+	for i99 := range v.F9 {
+		(v.F9[i99]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F10))
-	for i75 := range v.F10 {
-		w.AppendBool(v.F10[i75] != nil)
-		if v.F10[i75] != nil {
-			(v.F10[i75]).FBEWriteFinal(w)
+	for i100 := range v.F10 {
+		w.AppendBool(v.F10[i100] != nil)
+		if v.F10[i100] != nil {
+			(v.F10[i100]).FBEWriteFinal(w)
 		}
 	}
 }
@@ -7112,112 +8702,165 @@ func (v *StructList) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n76 := r.FinalCount(1, 1, "f1")
-	v.F1 = fbe.Resize(v.F1, n76)
-	for i77 := range n76 {
-		if p78 := r.Fixed(1, "f1"); p78 >= 0 {
-			v.F1[i77] = r.U8(p78)
+	n101 := r.FinalCount(1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n101)
+	for i102 := range n101 {
+		if p103 := r.Fixed(1, "f1"); p103 >= 0 {
+			v.F1[i102] = r.U8(p103)
 		}
 	}
-	n79 := r.FinalCount(1, 1, "f2")
-	v.F2 = fbe.Resize(v.F2, n79)
-	for i80 := range n79 {
+	n104 := r.FinalCount(1, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n104)
+	for i105 := range n104 {
 		if r.FinalHas("f2") {
-			if v.F2[i80] == nil {
-				v.F2[i80] = new(byte)
-			}
-			if p81 := r.Fixed(1, "f2"); p81 >= 0 {
-				*v.F2[i80] = r.U8(p81)
+			v.F2[i105] = fbe.Reuse(v.F2[i105])
+			if p106 := r.Fixed(1, "f2"); p106 >= 0 {
+				*v.F2[i105] = r.U8(p106)
 			}
 		} else {
-			v.F2[i80] = nil
+			v.F2[i105] = nil
 		}
 	}
-	n82 := r.FinalCount(4, 4, "f3")
-	v.F3 = fbe.Resize(v.F3, n82)
-	for i83 := range n82 {
-		v.F3[i83] = r.FinalBlob(v.F3[i83], "f3")
+	n107 := r.FinalCount(4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n107)
+	for i108 := range n107 {
+		v.F3[i108] = r.FinalBlob(v.F3[i108], "f3")
 	}
-	n84 := r.FinalCount(1, 1, "f4")
-	v.F4 = fbe.Resize(v.F4, n84)
-	for i85 := range n84 {
+	n109 := r.FinalCount(1, 1, "f4")
+	v.F4 = fbe.Resize(v.F4, n109)
+	for i110 := range n109 {
 		if r.FinalHas("f4") {
-			if v.F4[i85] == nil {
-				v.F4[i85] = new([]byte)
-			}
-			*v.F4[i85] = r.FinalBlob(*v.F4[i85], "f4")
+			v.F4[i110] = fbe.Reuse(v.F4[i110])
+			*v.F4[i110] = r.FinalBlob(*v.F4[i110], "f4")
 		} else {
-			v.F4[i85] = nil
+			v.F4[i110] = nil
 		}
 	}
-	n86 := r.FinalCount(4, 4, "f5")
-	v.F5 = fbe.Resize(v.F5, n86)
-	for i87 := range n86 {
-		if p88 := r.Fixed(4, "f5"); p88 >= 0 {
-			v.F5[i87] = EnumSimple(r.I32(p88))
+	n111 := r.FinalCount(4, 4, "f5")
+	v.F5 = fbe.Resize(v.F5, n111)
+	for i112 := range n111 {
+		if p113 := r.Fixed(4, "f5"); p113 >= 0 {
+			v.F5[i112] = EnumSimple(r.I32(p113))
 		}
 	}
-	n89 := r.FinalCount(1, 1, "f6")
-	v.F6 = fbe.Resize(v.F6, n89)
-	for i90 := range n89 {
+	n114 := r.FinalCount(1, 1, "f6")
+	v.F6 = fbe.Resize(v.F6, n114)
+	for i115 := range n114 {
 		if r.FinalHas("f6") {
-			if v.F6[i90] == nil {
-				v.F6[i90] = new(EnumSimple)
-			}
-			if p91 := r.Fixed(4, "f6"); p91 >= 0 {
-				*v.F6[i90] = EnumSimple(r.I32(p91))
+			v.F6[i115] = fbe.Reuse(v.F6[i115])
+			if p116 := r.Fixed(4, "f6"); p116 >= 0 {
+				*v.F6[i115] = EnumSimple(r.I32(p116))
 			}
 		} else {
-			v.F6[i90] = nil
+			v.F6[i115] = nil
 		}
 	}
-	n92 := r.FinalCount(4, 4, "f7")
-	v.F7 = fbe.Resize(v.F7, n92)
-	for i93 := range n92 {
-		if p94 := r.Fixed(4, "f7"); p94 >= 0 {
-			v.F7[i93] = FlagsSimple(r.I32(p94))
+	n117 := r.FinalCount(4, 4, "f7")
+	v.F7 = fbe.Resize(v.F7, n117)
+	for i118 := range n117 {
+		if p119 := r.Fixed(4, "f7"); p119 >= 0 {
+			v.F7[i118] = FlagsSimple(r.I32(p119))
 		}
 	}
-	n95 := r.FinalCount(1, 1, "f8")
-	v.F8 = fbe.Resize(v.F8, n95)
-	for i96 := range n95 {
+	n120 := r.FinalCount(1, 1, "f8")
+	v.F8 = fbe.Resize(v.F8, n120)
+	for i121 := range n120 {
 		if r.FinalHas("f8") {
-			if v.F8[i96] == nil {
-				v.F8[i96] = new(FlagsSimple)
-			}
-			if p97 := r.Fixed(4, "f8"); p97 >= 0 {
-				*v.F8[i96] = FlagsSimple(r.I32(p97))
+			v.F8[i121] = fbe.Reuse(v.F8[i121])
+			if p122 := r.Fixed(4, "f8"); p122 >= 0 {
+				*v.F8[i121] = FlagsSimple(r.I32(p122))
 			}
 		} else {
-			v.F8[i96] = nil
+			v.F8[i121] = nil
 		}
 	}
-	n98 := r.FinalCount(281, 0, "f9")
+	n123 := r.FinalCount(281, 0, "f9")
 	v.F9 = v.F9[:0]
-	for i99 := range n98 {
+	for i124 := range n123 {
 		v.F9 = fbe.Grow(v.F9)
-		v.F9[i99].FBEReadFinal(r)
+		v.F9[i124].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i99)
+			r.UnwindIndex(i124)
 			r.Unwind("f9")
 			return
 		}
 	}
-	n100 := r.FinalCount(1, 1, "f10")
-	v.F10 = fbe.Resize(v.F10, n100)
-	for i101 := range n100 {
+	n125 := r.FinalCount(1, 1, "f10")
+	v.F10 = fbe.Resize(v.F10, n125)
+	for i126 := range n125 {
 		if r.FinalHas("f10") {
-			if v.F10[i101] == nil {
-				v.F10[i101] = new(StructSimple)
-			}
-			v.F10[i101].FBEReadFinal(r)
+			v.F10[i126] = fbe.Reuse(v.F10[i126])
+			v.F10[i126].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i101)
+				r.UnwindIndex(i126)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			v.F10[i101] = nil
+			v.F10[i126] = nil
+		}
+	}
+}
+
+// FBEVerifyFinalStructList checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructList(r *fbe.Reader) {
+	if !r.Enter(40) {
+		return
+	}
+	defer r.Leave()
+	n127 := r.FinalCount(1, 1, "f1")
+	r.Fixed(n127*1, "f1")
+	n129 := r.FinalCount(1, 1, "f2")
+	for range n129 {
+		if r.FinalHas("f2") {
+			r.Fixed(1, "f2")
+		}
+	}
+	n131 := r.FinalCount(4, 4, "f3")
+	for range n131 {
+		r.FinalSkipBlob("f3")
+	}
+	n133 := r.FinalCount(1, 1, "f4")
+	for range n133 {
+		if r.FinalHas("f4") {
+			r.FinalSkipBlob("f4")
+		}
+	}
+	n135 := r.FinalCount(4, 4, "f5")
+	r.Fixed(n135*4, "f5")
+	n137 := r.FinalCount(1, 1, "f6")
+	for range n137 {
+		if r.FinalHas("f6") {
+			r.Fixed(4, "f6")
+		}
+	}
+	n139 := r.FinalCount(4, 4, "f7")
+	r.Fixed(n139*4, "f7")
+	n141 := r.FinalCount(1, 1, "f8")
+	for range n141 {
+		if r.FinalHas("f8") {
+			r.Fixed(4, "f8")
+		}
+	}
+	n143 := r.FinalCount(281, 0, "f9")
+	for i144 := range n143 {
+		FBEVerifyFinalStructSimple(r)
+		if r.Failed() {
+			r.UnwindIndex(i144)
+			r.Unwind("f9")
+			return
+		}
+	}
+	n145 := r.FinalCount(1, 1, "f10")
+	for i146 := range n145 {
+		if r.FinalHas("f10") {
+			FBEVerifyFinalStructSimple(r)
+			if r.Failed() {
+				r.UnwindIndex(i146)
+				r.Unwind("f10")
+				return
+			}
 		}
 	}
 }
@@ -7250,10 +8893,15 @@ func (v *StructList) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructList is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructList is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructList(data []byte, lim *fbe.Limits) error {
-	var v StructList
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 131, lim)
+	FBEVerifyFinalStructList(&r)
+	r.EndFinal()
+	r.Within("test.StructList")
+	return r.Err()
 }
 
 // StructSet is the struct test.StructSet (type id 132).
@@ -7370,6 +9018,74 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyStructSet checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructSet(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 132, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	var t21 []byte
+	e22, n23 := r.Vector(b, b+8, 1, 1, "f1")
+	t21 = fbe.Resize(t21, n23)
+	for i24 := range n23 {
+		t21[i24] = r.U8(e22 + i24*1)
+	}
+	if fbe.HasDuplicate(t21) {
+		r.DuplicateKey("f1", e22-4)
+		return
+	}
+	if n < 16 {
+		return
+	}
+	var t25 []EnumSimple
+	e26, n27 := r.Vector(b, b+12, 4, 4, "f2")
+	t25 = fbe.Resize(t25, n27)
+	for i28 := range n27 {
+		t25[i28] = EnumSimple(r.I32(e26 + i28*4))
+	}
+	if fbe.HasDuplicate(t25) {
+		r.DuplicateKey("f2", e26-4)
+		return
+	}
+	if n < 20 {
+		return
+	}
+	var t29 []FlagsSimple
+	e30, n31 := r.Vector(b, b+16, 4, 4, "f3")
+	t29 = fbe.Resize(t29, n31)
+	for i32 := range n31 {
+		t29[i32] = FlagsSimple(r.I32(e30 + i32*4))
+	}
+	if fbe.HasDuplicate(t29) {
+		r.DuplicateKey("f3", e30-4)
+		return
+	}
+	if n < 24 {
+		return
+	}
+	var t33 []StructSimple
+	e34, n35 := r.Vector(b, b+20, 4, 0, "f4")
+	t33 = t33[:0]
+	for i36 := range n35 {
+		t33 = fbe.Grow(t33)
+		t33[i36].FBERead(r, b, e34+i36*4)
+		if r.Failed() {
+			r.UnwindIndex(i36)
+			r.Unwind("f4")
+			return
+		}
+	}
+	if fbe.HasDuplicateKey(t33, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f4", e34-4)
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *StructSet) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -7398,29 +9114,33 @@ func (v *StructSet) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructSet is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructSet is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructSet(data []byte, lim *fbe.Limits) error {
-	var v StructSet
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructSet(&r, 0, 4)
+	r.Within("test.StructSet")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructSet) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.F1))
-	for i21 := range v.F1 {
-		w.AppendU8(v.F1[i21])
+	for i37 := range v.F1 {
+		w.AppendU8(v.F1[i37])
 	}
 	w.AppendCount(len(v.F2))
-	for i22 := range v.F2 {
-		w.AppendI32(int32(v.F2[i22]))
+	for i38 := range v.F2 {
+		w.AppendI32(int32(v.F2[i38]))
 	}
 	w.AppendCount(len(v.F3))
-	for i23 := range v.F3 {
-		w.AppendI32(int32(v.F3[i23]))
+	for i39 := range v.F3 {
+		w.AppendI32(int32(v.F3[i39]))
 	}
 	w.AppendCount(len(v.F4))
-	for i24 := range v.F4 {
-		(v.F4[i24]).FBEWriteFinal(w)
+	for i40 := range v.F4 {
+		(v.F4[i40]).FBEWriteFinal(w)
 	}
 }
 
@@ -7431,51 +9151,112 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n25 := r.FinalCount(1, 1, "f1")
-	v.F1 = fbe.Resize(v.F1, n25)
-	for i26 := range n25 {
-		if p27 := r.Fixed(1, "f1"); p27 >= 0 {
-			v.F1[i26] = r.U8(p27)
+	n41 := r.FinalCount(1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n41)
+	for i42 := range n41 {
+		if p43 := r.Fixed(1, "f1"); p43 >= 0 {
+			v.F1[i42] = r.U8(p43)
 		}
 	}
 	if fbe.HasDuplicate(v.F1) {
 		r.DuplicateKey("f1", r.Pos)
 		return
 	}
-	n28 := r.FinalCount(4, 4, "f2")
-	v.F2 = fbe.Resize(v.F2, n28)
-	for i29 := range n28 {
-		if p30 := r.Fixed(4, "f2"); p30 >= 0 {
-			v.F2[i29] = EnumSimple(r.I32(p30))
+	n44 := r.FinalCount(4, 4, "f2")
+	v.F2 = fbe.Resize(v.F2, n44)
+	for i45 := range n44 {
+		if p46 := r.Fixed(4, "f2"); p46 >= 0 {
+			v.F2[i45] = EnumSimple(r.I32(p46))
 		}
 	}
 	if fbe.HasDuplicate(v.F2) {
 		r.DuplicateKey("f2", r.Pos)
 		return
 	}
-	n31 := r.FinalCount(4, 4, "f3")
-	v.F3 = fbe.Resize(v.F3, n31)
-	for i32 := range n31 {
-		if p33 := r.Fixed(4, "f3"); p33 >= 0 {
-			v.F3[i32] = FlagsSimple(r.I32(p33))
+	n47 := r.FinalCount(4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n47)
+	for i48 := range n47 {
+		if p49 := r.Fixed(4, "f3"); p49 >= 0 {
+			v.F3[i48] = FlagsSimple(r.I32(p49))
 		}
 	}
 	if fbe.HasDuplicate(v.F3) {
 		r.DuplicateKey("f3", r.Pos)
 		return
 	}
-	n34 := r.FinalCount(281, 0, "f4")
+	n50 := r.FinalCount(281, 0, "f4")
 	v.F4 = v.F4[:0]
-	for i35 := range n34 {
+	for i51 := range n50 {
 		v.F4 = fbe.Grow(v.F4)
-		v.F4[i35].FBEReadFinal(r)
+		v.F4[i51].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i35)
+			r.UnwindIndex(i51)
 			r.Unwind("f4")
 			return
 		}
 	}
 	if fbe.HasDuplicateKey(v.F4, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f4", r.Pos)
+		return
+	}
+}
+
+// FBEVerifyFinalStructSet checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructSet(r *fbe.Reader) {
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	var t52 []byte
+	n53 := r.FinalCount(1, 1, "f1")
+	t52 = fbe.Resize(t52, n53)
+	for i54 := range n53 {
+		if p55 := r.Fixed(1, "f1"); p55 >= 0 {
+			t52[i54] = r.U8(p55)
+		}
+	}
+	if fbe.HasDuplicate(t52) {
+		r.DuplicateKey("f1", r.Pos)
+		return
+	}
+	var t56 []EnumSimple
+	n57 := r.FinalCount(4, 4, "f2")
+	t56 = fbe.Resize(t56, n57)
+	for i58 := range n57 {
+		if p59 := r.Fixed(4, "f2"); p59 >= 0 {
+			t56[i58] = EnumSimple(r.I32(p59))
+		}
+	}
+	if fbe.HasDuplicate(t56) {
+		r.DuplicateKey("f2", r.Pos)
+		return
+	}
+	var t60 []FlagsSimple
+	n61 := r.FinalCount(4, 4, "f3")
+	t60 = fbe.Resize(t60, n61)
+	for i62 := range n61 {
+		if p63 := r.Fixed(4, "f3"); p63 >= 0 {
+			t60[i62] = FlagsSimple(r.I32(p63))
+		}
+	}
+	if fbe.HasDuplicate(t60) {
+		r.DuplicateKey("f3", r.Pos)
+		return
+	}
+	var t64 []StructSimple
+	n65 := r.FinalCount(281, 0, "f4")
+	t64 = t64[:0]
+	for i66 := range n65 {
+		t64 = fbe.Grow(t64)
+		t64[i66].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i66)
+			r.Unwind("f4")
+			return
+		}
+	}
+	if fbe.HasDuplicateKey(t64, (*StructSimple).FBEKey) {
 		r.DuplicateKey("f4", r.Pos)
 		return
 	}
@@ -7509,10 +9290,15 @@ func (v *StructSet) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructSet is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructSet is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructSet(data []byte, lim *fbe.Limits) error {
-	var v StructSet
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 132, lim)
+	FBEVerifyFinalStructSet(&r)
+	r.EndFinal()
+	r.Within("test.StructSet")
+	return r.Err()
 }
 
 // StructMap is the struct test.StructMap (type id 140).
@@ -7678,9 +9464,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x55 *byte
 		k54 = r.I32(e51 + i53*9)
 		if s56, ok57 := r.Optional(b, e51+i53*9+4, 1, "f2"); ok57 {
-			if x55 == nil {
-				x55 = new(byte)
-			}
+			x55 = fbe.Reuse(x55)
 			*x55 = r.U8(s56)
 		} else {
 			x55 = nil
@@ -7725,9 +9509,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x67 *[]byte
 		k66 = r.I32(e63 + i65*9)
 		if s68, ok69 := r.Optional(b, e63+i65*9+4, 4, "f4"); ok69 {
-			if x67 == nil {
-				x67 = new([]byte)
-			}
+			x67 = fbe.Reuse(x67)
 			*x67 = r.Blob(*x67, s68, s68, "f4")
 		} else {
 			x67 = nil
@@ -7772,9 +9554,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x79 *EnumSimple
 		k78 = r.I32(e75 + i77*9)
 		if s80, ok81 := r.Optional(b, e75+i77*9+4, 4, "f6"); ok81 {
-			if x79 == nil {
-				x79 = new(EnumSimple)
-			}
+			x79 = fbe.Reuse(x79)
 			*x79 = EnumSimple(r.I32(s80))
 		} else {
 			x79 = nil
@@ -7819,9 +9599,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x91 *FlagsSimple
 		k90 = r.I32(e87 + i89*9)
 		if s92, ok93 := r.Optional(b, e87+i89*9+4, 4, "f8"); ok93 {
-			if x91 == nil {
-				x91 = new(FlagsSimple)
-			}
+			x91 = fbe.Reuse(x91)
 			*x91 = FlagsSimple(r.I32(s92))
 		} else {
 			x91 = nil
@@ -7871,9 +9649,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		var x103 *StructSimple
 		k102 = r.I32(e99 + i101*9)
 		if s104, ok105 := r.Optional(b, e99+i101*9+4, 4, "f10"); ok105 {
-			if x103 == nil {
-				x103 = new(StructSimple)
-			}
+			x103 = fbe.Reuse(x103)
 			x103.FBERead(r, s104, s104)
 			if r.Failed() {
 				r.UnwindIndex(i101)
@@ -7888,6 +9664,261 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 		v.F10[k102] = x103
+	}
+}
+
+// FBEVerifyStructMap checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 140, 40)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	var t106 map[int32]byte
+	e107, n108 := r.Vector(b, b+8, 5, 5, "f1")
+	if t106 == nil {
+		t106 = make(map[int32]byte, n108)
+	} else {
+		clear(t106)
+	}
+	for i109 := range n108 {
+		var k110 int32
+		var x111 byte
+		k110 = r.I32(e107 + i109*5)
+		x111 = r.U8(e107 + i109*5 + 4)
+		if _, dup := t106[k110]; dup {
+			r.DuplicateKey("f1", e107+i109*5)
+			return
+		}
+		t106[k110] = x111
+	}
+	if n < 16 {
+		return
+	}
+	var t112 map[int32]*byte
+	e113, n114 := r.Vector(b, b+12, 9, 5, "f2")
+	if t112 == nil {
+		t112 = make(map[int32]*byte, n114)
+	} else {
+		clear(t112)
+	}
+	for i115 := range n114 {
+		var k116 int32
+		var x117 *byte
+		k116 = r.I32(e113 + i115*9)
+		if s118, ok119 := r.Optional(b, e113+i115*9+4, 1, "f2"); ok119 {
+			x117 = fbe.Reuse(x117)
+			*x117 = r.U8(s118)
+		} else {
+			x117 = nil
+		}
+		if _, dup := t112[k116]; dup {
+			r.DuplicateKey("f2", e113+i115*9)
+			return
+		}
+		t112[k116] = x117
+	}
+	if n < 20 {
+		return
+	}
+	var t120 map[int32][]byte
+	e121, n122 := r.Vector(b, b+16, 8, 8, "f3")
+	if t120 == nil {
+		t120 = make(map[int32][]byte, n122)
+	} else {
+		clear(t120)
+	}
+	for i123 := range n122 {
+		var k124 int32
+		var x125 []byte
+		k124 = r.I32(e121 + i123*8)
+		x125 = r.Blob(x125, b, e121+i123*8+4, "f3")
+		if _, dup := t120[k124]; dup {
+			r.DuplicateKey("f3", e121+i123*8)
+			return
+		}
+		t120[k124] = x125
+	}
+	if n < 24 {
+		return
+	}
+	var t126 map[int32]*[]byte
+	e127, n128 := r.Vector(b, b+20, 9, 5, "f4")
+	if t126 == nil {
+		t126 = make(map[int32]*[]byte, n128)
+	} else {
+		clear(t126)
+	}
+	for i129 := range n128 {
+		var k130 int32
+		var x131 *[]byte
+		k130 = r.I32(e127 + i129*9)
+		if s132, ok133 := r.Optional(b, e127+i129*9+4, 4, "f4"); ok133 {
+			x131 = fbe.Reuse(x131)
+			*x131 = r.Blob(*x131, s132, s132, "f4")
+		} else {
+			x131 = nil
+		}
+		if _, dup := t126[k130]; dup {
+			r.DuplicateKey("f4", e127+i129*9)
+			return
+		}
+		t126[k130] = x131
+	}
+	if n < 28 {
+		return
+	}
+	var t134 map[int32]EnumSimple
+	e135, n136 := r.Vector(b, b+24, 8, 8, "f5")
+	if t134 == nil {
+		t134 = make(map[int32]EnumSimple, n136)
+	} else {
+		clear(t134)
+	}
+	for i137 := range n136 {
+		var k138 int32
+		var x139 EnumSimple
+		k138 = r.I32(e135 + i137*8)
+		x139 = EnumSimple(r.I32(e135 + i137*8 + 4))
+		if _, dup := t134[k138]; dup {
+			r.DuplicateKey("f5", e135+i137*8)
+			return
+		}
+		t134[k138] = x139
+	}
+	if n < 32 {
+		return
+	}
+	var t140 map[int32]*EnumSimple
+	e141, n142 := r.Vector(b, b+28, 9, 5, "f6")
+	if t140 == nil {
+		t140 = make(map[int32]*EnumSimple, n142)
+	} else {
+		clear(t140)
+	}
+	for i143 := range n142 {
+		var k144 int32
+		var x145 *EnumSimple
+		k144 = r.I32(e141 + i143*9)
+		if s146, ok147 := r.Optional(b, e141+i143*9+4, 4, "f6"); ok147 {
+			x145 = fbe.Reuse(x145)
+			*x145 = EnumSimple(r.I32(s146))
+		} else {
+			x145 = nil
+		}
+		if _, dup := t140[k144]; dup {
+			r.DuplicateKey("f6", e141+i143*9)
+			return
+		}
+		t140[k144] = x145
+	}
+	if n < 36 {
+		return
+	}
+	var t148 map[int32]FlagsSimple
+	e149, n150 := r.Vector(b, b+32, 8, 8, "f7")
+	if t148 == nil {
+		t148 = make(map[int32]FlagsSimple, n150)
+	} else {
+		clear(t148)
+	}
+	for i151 := range n150 {
+		var k152 int32
+		var x153 FlagsSimple
+		k152 = r.I32(e149 + i151*8)
+		x153 = FlagsSimple(r.I32(e149 + i151*8 + 4))
+		if _, dup := t148[k152]; dup {
+			r.DuplicateKey("f7", e149+i151*8)
+			return
+		}
+		t148[k152] = x153
+	}
+	if n < 40 {
+		return
+	}
+	var t154 map[int32]*FlagsSimple
+	e155, n156 := r.Vector(b, b+36, 9, 5, "f8")
+	if t154 == nil {
+		t154 = make(map[int32]*FlagsSimple, n156)
+	} else {
+		clear(t154)
+	}
+	for i157 := range n156 {
+		var k158 int32
+		var x159 *FlagsSimple
+		k158 = r.I32(e155 + i157*9)
+		if s160, ok161 := r.Optional(b, e155+i157*9+4, 4, "f8"); ok161 {
+			x159 = fbe.Reuse(x159)
+			*x159 = FlagsSimple(r.I32(s160))
+		} else {
+			x159 = nil
+		}
+		if _, dup := t154[k158]; dup {
+			r.DuplicateKey("f8", e155+i157*9)
+			return
+		}
+		t154[k158] = x159
+	}
+	if n < 44 {
+		return
+	}
+	var t162 map[int32]StructSimple
+	e163, n164 := r.Vector(b, b+40, 8, 4, "f9")
+	if t162 == nil {
+		t162 = make(map[int32]StructSimple, n164)
+	} else {
+		clear(t162)
+	}
+	for i165 := range n164 {
+		var k166 int32
+		var x167 StructSimple
+		k166 = r.I32(e163 + i165*8)
+		x167.FBERead(r, b, e163+i165*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i165)
+			r.Unwind("f9")
+			return
+		}
+		if _, dup := t162[k166]; dup {
+			r.DuplicateKey("f9", e163+i165*8)
+			return
+		}
+		t162[k166] = x167
+	}
+	if n < 48 {
+		return
+	}
+	var t168 map[int32]*StructSimple
+	e169, n170 := r.Vector(b, b+44, 9, 5, "f10")
+	if t168 == nil {
+		t168 = make(map[int32]*StructSimple, n170)
+	} else {
+		clear(t168)
+	}
+	for i171 := range n170 {
+		var k172 int32
+		var x173 *StructSimple
+		k172 = r.I32(e169 + i171*9)
+		if s174, ok175 := r.Optional(b, e169+i171*9+4, 4, "f10"); ok175 {
+			x173 = fbe.Reuse(x173)
+			x173.FBERead(r, s174, s174)
+			if r.Failed() {
+				r.UnwindIndex(i171)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			x173 = nil
+		}
+		if _, dup := t168[k172]; dup {
+			r.DuplicateKey("f10", e169+i171*9)
+			return
+		}
+		t168[k172] = x173
 	}
 }
 
@@ -7919,87 +9950,91 @@ func (v *StructMap) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructMap is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructMap is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructMap(data []byte, lim *fbe.Limits) error {
-	var v StructMap
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructMap(&r, 0, 4)
+	r.Within("test.StructMap")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructMap) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.F1))
-	for _, k106 := range fbe.SortedKeys(v.F1, cmp.Compare[int32]) {
-		x107 := v.F1[k106]
-		w.AppendI32(k106)
-		w.AppendU8(x107)
+	for _, k176 := range fbe.SortedKeys(v.F1, cmp.Compare[int32]) {
+		x177 := v.F1[k176]
+		w.AppendI32(k176)
+		w.AppendU8(x177)
 	}
 	w.AppendCount(len(v.F2))
-	for _, k108 := range fbe.SortedKeys(v.F2, cmp.Compare[int32]) {
-		x109 := v.F2[k108]
-		w.AppendI32(k108)
-		w.AppendBool(x109 != nil)
-		if x109 != nil {
-			w.AppendU8(*x109)
+	for _, k178 := range fbe.SortedKeys(v.F2, cmp.Compare[int32]) {
+		x179 := v.F2[k178]
+		w.AppendI32(k178)
+		w.AppendBool(x179 != nil)
+		if x179 != nil {
+			w.AppendU8(*x179)
 		}
 	}
 	w.AppendCount(len(v.F3))
-	for _, k110 := range fbe.SortedKeys(v.F3, cmp.Compare[int32]) {
-		x111 := v.F3[k110]
-		w.AppendI32(k110)
-		w.AppendBlob(x111)
+	for _, k180 := range fbe.SortedKeys(v.F3, cmp.Compare[int32]) {
+		x181 := v.F3[k180]
+		w.AppendI32(k180)
+		w.AppendBlob(x181)
 	}
 	w.AppendCount(len(v.F4))
-	for _, k112 := range fbe.SortedKeys(v.F4, cmp.Compare[int32]) {
-		x113 := v.F4[k112]
-		w.AppendI32(k112)
-		w.AppendBool(x113 != nil)
-		if x113 != nil {
-			w.AppendBlob(*x113)
+	for _, k182 := range fbe.SortedKeys(v.F4, cmp.Compare[int32]) {
+		x183 := v.F4[k182]
+		w.AppendI32(k182)
+		w.AppendBool(x183 != nil)
+		if x183 != nil {
+			w.AppendBlob(*x183)
 		}
 	}
 	w.AppendCount(len(v.F5))
-	for _, k114 := range fbe.SortedKeys(v.F5, cmp.Compare[int32]) {
-		x115 := v.F5[k114]
-		w.AppendI32(k114)
-		w.AppendI32(int32(x115))
+	for _, k184 := range fbe.SortedKeys(v.F5, cmp.Compare[int32]) {
+		x185 := v.F5[k184]
+		w.AppendI32(k184)
+		w.AppendI32(int32(x185))
 	}
 	w.AppendCount(len(v.F6))
-	for _, k116 := range fbe.SortedKeys(v.F6, cmp.Compare[int32]) {
-		x117 := v.F6[k116]
-		w.AppendI32(k116)
-		w.AppendBool(x117 != nil)
-		if x117 != nil {
-			w.AppendI32(int32(*x117))
+	for _, k186 := range fbe.SortedKeys(v.F6, cmp.Compare[int32]) {
+		x187 := v.F6[k186]
+		w.AppendI32(k186)
+		w.AppendBool(x187 != nil)
+		if x187 != nil {
+			w.AppendI32(int32(*x187))
 		}
 	}
 	w.AppendCount(len(v.F7))
-	for _, k118 := range fbe.SortedKeys(v.F7, cmp.Compare[int32]) {
-		x119 := v.F7[k118]
-		w.AppendI32(k118)
-		w.AppendI32(int32(x119))
+	for _, k188 := range fbe.SortedKeys(v.F7, cmp.Compare[int32]) {
+		x189 := v.F7[k188]
+		w.AppendI32(k188)
+		w.AppendI32(int32(x189))
 	}
 	w.AppendCount(len(v.F8))
-	for _, k120 := range fbe.SortedKeys(v.F8, cmp.Compare[int32]) {
-		x121 := v.F8[k120]
-		w.AppendI32(k120)
-		w.AppendBool(x121 != nil)
-		if x121 != nil {
-			w.AppendI32(int32(*x121))
+	for _, k190 := range fbe.SortedKeys(v.F8, cmp.Compare[int32]) {
+		x191 := v.F8[k190]
+		w.AppendI32(k190)
+		w.AppendBool(x191 != nil)
+		if x191 != nil {
+			w.AppendI32(int32(*x191))
 		}
 	}
 	w.AppendCount(len(v.F9))
-	for _, k122 := range fbe.SortedKeys(v.F9, cmp.Compare[int32]) {
-		x123 := v.F9[k122]
-		w.AppendI32(k122)
-		(x123).FBEWriteFinal(w)
+	for _, k192 := range fbe.SortedKeys(v.F9, cmp.Compare[int32]) {
+		x193 := v.F9[k192]
+		w.AppendI32(k192)
+		(x193).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F10))
-	for _, k124 := range fbe.SortedKeys(v.F10, cmp.Compare[int32]) {
-		x125 := v.F10[k124]
-		w.AppendI32(k124)
-		w.AppendBool(x125 != nil)
-		if x125 != nil {
-			(x125).FBEWriteFinal(w)
+	for _, k194 := range fbe.SortedKeys(v.F10, cmp.Compare[int32]) {
+		x195 := v.F10[k194]
+		w.AppendI32(k194)
+		w.AppendBool(x195 != nil)
+		if x195 != nil {
+			(x195).FBEWriteFinal(w)
 		}
 	}
 }
@@ -8011,252 +10046,498 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n126 := r.FinalCount(5, 5, "f1")
+	n196 := r.FinalCount(5, 5, "f1")
 	if v.F1 == nil {
-		v.F1 = make(map[int32]byte, n126)
+		v.F1 = make(map[int32]byte, n196)
 	} else {
 		clear(v.F1)
 	}
-	for i127 := 0; i127 < n126; i127++ {
-		var k128 int32
-		var x129 byte
-		if p130 := r.Fixed(4, "f1"); p130 >= 0 {
-			k128 = r.I32(p130)
+	for i197 := 0; i197 < n196; i197++ {
+		var k198 int32
+		var x199 byte
+		if p200 := r.Fixed(4, "f1"); p200 >= 0 {
+			k198 = r.I32(p200)
 		}
-		if p131 := r.Fixed(1, "f1"); p131 >= 0 {
-			x129 = r.U8(p131)
+		if p201 := r.Fixed(1, "f1"); p201 >= 0 {
+			x199 = r.U8(p201)
 		}
-		if _, dup := v.F1[k128]; dup {
+		if _, dup := v.F1[k198]; dup {
 			r.DuplicateKey("f1", r.Pos)
 			return
 		}
-		v.F1[k128] = x129
+		v.F1[k198] = x199
 	}
-	n132 := r.FinalCount(5, 5, "f2")
+	n202 := r.FinalCount(5, 5, "f2")
 	if v.F2 == nil {
-		v.F2 = make(map[int32]*byte, n132)
+		v.F2 = make(map[int32]*byte, n202)
 	} else {
 		clear(v.F2)
 	}
-	for i133 := 0; i133 < n132; i133++ {
-		var k134 int32
-		var x135 *byte
-		if p136 := r.Fixed(4, "f2"); p136 >= 0 {
-			k134 = r.I32(p136)
+	for i203 := 0; i203 < n202; i203++ {
+		var k204 int32
+		var x205 *byte
+		if p206 := r.Fixed(4, "f2"); p206 >= 0 {
+			k204 = r.I32(p206)
 		}
 		if r.FinalHas("f2") {
-			if x135 == nil {
-				x135 = new(byte)
-			}
-			if p137 := r.Fixed(1, "f2"); p137 >= 0 {
-				*x135 = r.U8(p137)
+			x205 = fbe.Reuse(x205)
+			if p207 := r.Fixed(1, "f2"); p207 >= 0 {
+				*x205 = r.U8(p207)
 			}
 		} else {
-			x135 = nil
+			x205 = nil
 		}
-		if _, dup := v.F2[k134]; dup {
+		if _, dup := v.F2[k204]; dup {
 			r.DuplicateKey("f2", r.Pos)
 			return
 		}
-		v.F2[k134] = x135
+		v.F2[k204] = x205
 	}
-	n138 := r.FinalCount(8, 8, "f3")
+	n208 := r.FinalCount(8, 8, "f3")
 	if v.F3 == nil {
-		v.F3 = make(map[int32][]byte, n138)
+		v.F3 = make(map[int32][]byte, n208)
 	} else {
 		clear(v.F3)
 	}
-	for i139 := 0; i139 < n138; i139++ {
-		var k140 int32
-		var x141 []byte
-		if p142 := r.Fixed(4, "f3"); p142 >= 0 {
-			k140 = r.I32(p142)
+	for i209 := 0; i209 < n208; i209++ {
+		var k210 int32
+		var x211 []byte
+		if p212 := r.Fixed(4, "f3"); p212 >= 0 {
+			k210 = r.I32(p212)
 		}
-		x141 = r.FinalBlob(x141, "f3")
-		if _, dup := v.F3[k140]; dup {
+		x211 = r.FinalBlob(x211, "f3")
+		if _, dup := v.F3[k210]; dup {
 			r.DuplicateKey("f3", r.Pos)
 			return
 		}
-		v.F3[k140] = x141
+		v.F3[k210] = x211
 	}
-	n143 := r.FinalCount(5, 5, "f4")
+	n213 := r.FinalCount(5, 5, "f4")
 	if v.F4 == nil {
-		v.F4 = make(map[int32]*[]byte, n143)
+		v.F4 = make(map[int32]*[]byte, n213)
 	} else {
 		clear(v.F4)
 	}
-	for i144 := 0; i144 < n143; i144++ {
-		var k145 int32
-		var x146 *[]byte
-		if p147 := r.Fixed(4, "f4"); p147 >= 0 {
-			k145 = r.I32(p147)
+	for i214 := 0; i214 < n213; i214++ {
+		var k215 int32
+		var x216 *[]byte
+		if p217 := r.Fixed(4, "f4"); p217 >= 0 {
+			k215 = r.I32(p217)
 		}
 		if r.FinalHas("f4") {
-			if x146 == nil {
-				x146 = new([]byte)
-			}
-			*x146 = r.FinalBlob(*x146, "f4")
+			x216 = fbe.Reuse(x216)
+			*x216 = r.FinalBlob(*x216, "f4")
 		} else {
-			x146 = nil
+			x216 = nil
 		}
-		if _, dup := v.F4[k145]; dup {
+		if _, dup := v.F4[k215]; dup {
 			r.DuplicateKey("f4", r.Pos)
 			return
 		}
-		v.F4[k145] = x146
+		v.F4[k215] = x216
 	}
-	n148 := r.FinalCount(8, 8, "f5")
+	n218 := r.FinalCount(8, 8, "f5")
 	if v.F5 == nil {
-		v.F5 = make(map[int32]EnumSimple, n148)
+		v.F5 = make(map[int32]EnumSimple, n218)
 	} else {
 		clear(v.F5)
 	}
-	for i149 := 0; i149 < n148; i149++ {
-		var k150 int32
-		var x151 EnumSimple
-		if p152 := r.Fixed(4, "f5"); p152 >= 0 {
-			k150 = r.I32(p152)
+	for i219 := 0; i219 < n218; i219++ {
+		var k220 int32
+		var x221 EnumSimple
+		if p222 := r.Fixed(4, "f5"); p222 >= 0 {
+			k220 = r.I32(p222)
 		}
-		if p153 := r.Fixed(4, "f5"); p153 >= 0 {
-			x151 = EnumSimple(r.I32(p153))
+		if p223 := r.Fixed(4, "f5"); p223 >= 0 {
+			x221 = EnumSimple(r.I32(p223))
 		}
-		if _, dup := v.F5[k150]; dup {
+		if _, dup := v.F5[k220]; dup {
 			r.DuplicateKey("f5", r.Pos)
 			return
 		}
-		v.F5[k150] = x151
+		v.F5[k220] = x221
 	}
-	n154 := r.FinalCount(5, 5, "f6")
+	n224 := r.FinalCount(5, 5, "f6")
 	if v.F6 == nil {
-		v.F6 = make(map[int32]*EnumSimple, n154)
+		v.F6 = make(map[int32]*EnumSimple, n224)
 	} else {
 		clear(v.F6)
 	}
-	for i155 := 0; i155 < n154; i155++ {
-		var k156 int32
-		var x157 *EnumSimple
-		if p158 := r.Fixed(4, "f6"); p158 >= 0 {
-			k156 = r.I32(p158)
+	for i225 := 0; i225 < n224; i225++ {
+		var k226 int32
+		var x227 *EnumSimple
+		if p228 := r.Fixed(4, "f6"); p228 >= 0 {
+			k226 = r.I32(p228)
 		}
 		if r.FinalHas("f6") {
-			if x157 == nil {
-				x157 = new(EnumSimple)
-			}
-			if p159 := r.Fixed(4, "f6"); p159 >= 0 {
-				*x157 = EnumSimple(r.I32(p159))
+			x227 = fbe.Reuse(x227)
+			if p229 := r.Fixed(4, "f6"); p229 >= 0 {
+				*x227 = EnumSimple(r.I32(p229))
 			}
 		} else {
-			x157 = nil
+			x227 = nil
 		}
-		if _, dup := v.F6[k156]; dup {
+		if _, dup := v.F6[k226]; dup {
 			r.DuplicateKey("f6", r.Pos)
 			return
 		}
-		v.F6[k156] = x157
+		v.F6[k226] = x227
 	}
-	n160 := r.FinalCount(8, 8, "f7")
+	n230 := r.FinalCount(8, 8, "f7")
 	if v.F7 == nil {
-		v.F7 = make(map[int32]FlagsSimple, n160)
+		v.F7 = make(map[int32]FlagsSimple, n230)
 	} else {
 		clear(v.F7)
 	}
-	for i161 := 0; i161 < n160; i161++ {
-		var k162 int32
-		var x163 FlagsSimple
-		if p164 := r.Fixed(4, "f7"); p164 >= 0 {
-			k162 = r.I32(p164)
+	for i231 := 0; i231 < n230; i231++ {
+		var k232 int32
+		var x233 FlagsSimple
+		if p234 := r.Fixed(4, "f7"); p234 >= 0 {
+			k232 = r.I32(p234)
 		}
-		if p165 := r.Fixed(4, "f7"); p165 >= 0 {
-			x163 = FlagsSimple(r.I32(p165))
+		if p235 := r.Fixed(4, "f7"); p235 >= 0 {
+			x233 = FlagsSimple(r.I32(p235))
 		}
-		if _, dup := v.F7[k162]; dup {
+		if _, dup := v.F7[k232]; dup {
 			r.DuplicateKey("f7", r.Pos)
 			return
 		}
-		v.F7[k162] = x163
+		v.F7[k232] = x233
 	}
-	n166 := r.FinalCount(5, 5, "f8")
+	n236 := r.FinalCount(5, 5, "f8")
 	if v.F8 == nil {
-		v.F8 = make(map[int32]*FlagsSimple, n166)
+		v.F8 = make(map[int32]*FlagsSimple, n236)
 	} else {
 		clear(v.F8)
 	}
-	for i167 := 0; i167 < n166; i167++ {
-		var k168 int32
-		var x169 *FlagsSimple
-		if p170 := r.Fixed(4, "f8"); p170 >= 0 {
-			k168 = r.I32(p170)
+	for i237 := 0; i237 < n236; i237++ {
+		var k238 int32
+		var x239 *FlagsSimple
+		if p240 := r.Fixed(4, "f8"); p240 >= 0 {
+			k238 = r.I32(p240)
 		}
 		if r.FinalHas("f8") {
-			if x169 == nil {
-				x169 = new(FlagsSimple)
-			}
-			if p171 := r.Fixed(4, "f8"); p171 >= 0 {
-				*x169 = FlagsSimple(r.I32(p171))
+			x239 = fbe.Reuse(x239)
+			if p241 := r.Fixed(4, "f8"); p241 >= 0 {
+				*x239 = FlagsSimple(r.I32(p241))
 			}
 		} else {
-			x169 = nil
+			x239 = nil
 		}
-		if _, dup := v.F8[k168]; dup {
+		if _, dup := v.F8[k238]; dup {
 			r.DuplicateKey("f8", r.Pos)
 			return
 		}
-		v.F8[k168] = x169
+		v.F8[k238] = x239
 	}
-	n172 := r.FinalCount(285, 4, "f9")
+	n242 := r.FinalCount(285, 4, "f9")
 	if v.F9 == nil {
-		v.F9 = make(map[int32]StructSimple, n172)
+		v.F9 = make(map[int32]StructSimple, n242)
 	} else {
 		clear(v.F9)
 	}
-	for i173 := 0; i173 < n172; i173++ {
-		var k174 int32
-		var x175 StructSimple
-		if p176 := r.Fixed(4, "f9"); p176 >= 0 {
-			k174 = r.I32(p176)
+	for i243 := 0; i243 < n242; i243++ {
+		var k244 int32
+		var x245 StructSimple
+		if p246 := r.Fixed(4, "f9"); p246 >= 0 {
+			k244 = r.I32(p246)
 		}
-		x175.FBEReadFinal(r)
+		x245.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i173)
+			r.UnwindIndex(i243)
 			r.Unwind("f9")
 			return
 		}
-		if _, dup := v.F9[k174]; dup {
+		if _, dup := v.F9[k244]; dup {
 			r.DuplicateKey("f9", r.Pos)
 			return
 		}
-		v.F9[k174] = x175
+		v.F9[k244] = x245
 	}
-	n177 := r.FinalCount(5, 5, "f10")
+	n247 := r.FinalCount(5, 5, "f10")
 	if v.F10 == nil {
-		v.F10 = make(map[int32]*StructSimple, n177)
+		v.F10 = make(map[int32]*StructSimple, n247)
 	} else {
 		clear(v.F10)
 	}
-	for i178 := 0; i178 < n177; i178++ {
-		var k179 int32
-		var x180 *StructSimple
-		if p181 := r.Fixed(4, "f10"); p181 >= 0 {
-			k179 = r.I32(p181)
+	for i248 := 0; i248 < n247; i248++ {
+		var k249 int32
+		var x250 *StructSimple
+		if p251 := r.Fixed(4, "f10"); p251 >= 0 {
+			k249 = r.I32(p251)
 		}
 		if r.FinalHas("f10") {
-			if x180 == nil {
-				x180 = new(StructSimple)
-			}
-			x180.FBEReadFinal(r)
+			x250 = fbe.Reuse(x250)
+			x250.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i178)
+				r.UnwindIndex(i248)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			x180 = nil
+			x250 = nil
 		}
-		if _, dup := v.F10[k179]; dup {
+		if _, dup := v.F10[k249]; dup {
 			r.DuplicateKey("f10", r.Pos)
 			return
 		}
-		v.F10[k179] = x180
+		v.F10[k249] = x250
+	}
+}
+
+// FBEVerifyFinalStructMap checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructMap(r *fbe.Reader) {
+	if !r.Enter(40) {
+		return
+	}
+	defer r.Leave()
+	var t252 map[int32]byte
+	n253 := r.FinalCount(5, 5, "f1")
+	if t252 == nil {
+		t252 = make(map[int32]byte, n253)
+	} else {
+		clear(t252)
+	}
+	for i254 := 0; i254 < n253; i254++ {
+		var k255 int32
+		var x256 byte
+		if p257 := r.Fixed(4, "f1"); p257 >= 0 {
+			k255 = r.I32(p257)
+		}
+		if p258 := r.Fixed(1, "f1"); p258 >= 0 {
+			x256 = r.U8(p258)
+		}
+		if _, dup := t252[k255]; dup {
+			r.DuplicateKey("f1", r.Pos)
+			return
+		}
+		t252[k255] = x256
+	}
+	var t259 map[int32]*byte
+	n260 := r.FinalCount(5, 5, "f2")
+	if t259 == nil {
+		t259 = make(map[int32]*byte, n260)
+	} else {
+		clear(t259)
+	}
+	for i261 := 0; i261 < n260; i261++ {
+		var k262 int32
+		var x263 *byte
+		if p264 := r.Fixed(4, "f2"); p264 >= 0 {
+			k262 = r.I32(p264)
+		}
+		if r.FinalHas("f2") {
+			x263 = fbe.Reuse(x263)
+			if p265 := r.Fixed(1, "f2"); p265 >= 0 {
+				*x263 = r.U8(p265)
+			}
+		} else {
+			x263 = nil
+		}
+		if _, dup := t259[k262]; dup {
+			r.DuplicateKey("f2", r.Pos)
+			return
+		}
+		t259[k262] = x263
+	}
+	var t266 map[int32][]byte
+	n267 := r.FinalCount(8, 8, "f3")
+	if t266 == nil {
+		t266 = make(map[int32][]byte, n267)
+	} else {
+		clear(t266)
+	}
+	for i268 := 0; i268 < n267; i268++ {
+		var k269 int32
+		var x270 []byte
+		if p271 := r.Fixed(4, "f3"); p271 >= 0 {
+			k269 = r.I32(p271)
+		}
+		x270 = r.FinalBlob(x270, "f3")
+		if _, dup := t266[k269]; dup {
+			r.DuplicateKey("f3", r.Pos)
+			return
+		}
+		t266[k269] = x270
+	}
+	var t272 map[int32]*[]byte
+	n273 := r.FinalCount(5, 5, "f4")
+	if t272 == nil {
+		t272 = make(map[int32]*[]byte, n273)
+	} else {
+		clear(t272)
+	}
+	for i274 := 0; i274 < n273; i274++ {
+		var k275 int32
+		var x276 *[]byte
+		if p277 := r.Fixed(4, "f4"); p277 >= 0 {
+			k275 = r.I32(p277)
+		}
+		if r.FinalHas("f4") {
+			x276 = fbe.Reuse(x276)
+			*x276 = r.FinalBlob(*x276, "f4")
+		} else {
+			x276 = nil
+		}
+		if _, dup := t272[k275]; dup {
+			r.DuplicateKey("f4", r.Pos)
+			return
+		}
+		t272[k275] = x276
+	}
+	var t278 map[int32]EnumSimple
+	n279 := r.FinalCount(8, 8, "f5")
+	if t278 == nil {
+		t278 = make(map[int32]EnumSimple, n279)
+	} else {
+		clear(t278)
+	}
+	for i280 := 0; i280 < n279; i280++ {
+		var k281 int32
+		var x282 EnumSimple
+		if p283 := r.Fixed(4, "f5"); p283 >= 0 {
+			k281 = r.I32(p283)
+		}
+		if p284 := r.Fixed(4, "f5"); p284 >= 0 {
+			x282 = EnumSimple(r.I32(p284))
+		}
+		if _, dup := t278[k281]; dup {
+			r.DuplicateKey("f5", r.Pos)
+			return
+		}
+		t278[k281] = x282
+	}
+	var t285 map[int32]*EnumSimple
+	n286 := r.FinalCount(5, 5, "f6")
+	if t285 == nil {
+		t285 = make(map[int32]*EnumSimple, n286)
+	} else {
+		clear(t285)
+	}
+	for i287 := 0; i287 < n286; i287++ {
+		var k288 int32
+		var x289 *EnumSimple
+		if p290 := r.Fixed(4, "f6"); p290 >= 0 {
+			k288 = r.I32(p290)
+		}
+		if r.FinalHas("f6") {
+			x289 = fbe.Reuse(x289)
+			if p291 := r.Fixed(4, "f6"); p291 >= 0 {
+				*x289 = EnumSimple(r.I32(p291))
+			}
+		} else {
+			x289 = nil
+		}
+		if _, dup := t285[k288]; dup {
+			r.DuplicateKey("f6", r.Pos)
+			return
+		}
+		t285[k288] = x289
+	}
+	var t292 map[int32]FlagsSimple
+	n293 := r.FinalCount(8, 8, "f7")
+	if t292 == nil {
+		t292 = make(map[int32]FlagsSimple, n293)
+	} else {
+		clear(t292)
+	}
+	for i294 := 0; i294 < n293; i294++ {
+		var k295 int32
+		var x296 FlagsSimple
+		if p297 := r.Fixed(4, "f7"); p297 >= 0 {
+			k295 = r.I32(p297)
+		}
+		if p298 := r.Fixed(4, "f7"); p298 >= 0 {
+			x296 = FlagsSimple(r.I32(p298))
+		}
+		if _, dup := t292[k295]; dup {
+			r.DuplicateKey("f7", r.Pos)
+			return
+		}
+		t292[k295] = x296
+	}
+	var t299 map[int32]*FlagsSimple
+	n300 := r.FinalCount(5, 5, "f8")
+	if t299 == nil {
+		t299 = make(map[int32]*FlagsSimple, n300)
+	} else {
+		clear(t299)
+	}
+	for i301 := 0; i301 < n300; i301++ {
+		var k302 int32
+		var x303 *FlagsSimple
+		if p304 := r.Fixed(4, "f8"); p304 >= 0 {
+			k302 = r.I32(p304)
+		}
+		if r.FinalHas("f8") {
+			x303 = fbe.Reuse(x303)
+			if p305 := r.Fixed(4, "f8"); p305 >= 0 {
+				*x303 = FlagsSimple(r.I32(p305))
+			}
+		} else {
+			x303 = nil
+		}
+		if _, dup := t299[k302]; dup {
+			r.DuplicateKey("f8", r.Pos)
+			return
+		}
+		t299[k302] = x303
+	}
+	var t306 map[int32]StructSimple
+	n307 := r.FinalCount(285, 4, "f9")
+	if t306 == nil {
+		t306 = make(map[int32]StructSimple, n307)
+	} else {
+		clear(t306)
+	}
+	for i308 := 0; i308 < n307; i308++ {
+		var k309 int32
+		var x310 StructSimple
+		if p311 := r.Fixed(4, "f9"); p311 >= 0 {
+			k309 = r.I32(p311)
+		}
+		x310.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i308)
+			r.Unwind("f9")
+			return
+		}
+		if _, dup := t306[k309]; dup {
+			r.DuplicateKey("f9", r.Pos)
+			return
+		}
+		t306[k309] = x310
+	}
+	var t312 map[int32]*StructSimple
+	n313 := r.FinalCount(5, 5, "f10")
+	if t312 == nil {
+		t312 = make(map[int32]*StructSimple, n313)
+	} else {
+		clear(t312)
+	}
+	for i314 := 0; i314 < n313; i314++ {
+		var k315 int32
+		var x316 *StructSimple
+		if p317 := r.Fixed(4, "f10"); p317 >= 0 {
+			k315 = r.I32(p317)
+		}
+		if r.FinalHas("f10") {
+			x316 = fbe.Reuse(x316)
+			x316.FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i314)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			x316 = nil
+		}
+		if _, dup := t312[k315]; dup {
+			r.DuplicateKey("f10", r.Pos)
+			return
+		}
+		t312[k315] = x316
 	}
 }
 
@@ -8288,10 +10569,15 @@ func (v *StructMap) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructMap is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructMap is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructMap(data []byte, lim *fbe.Limits) error {
-	var v StructMap
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 140, lim)
+	FBEVerifyFinalStructMap(&r)
+	r.EndFinal()
+	r.Within("test.StructMap")
+	return r.Err()
 }
 
 // StructHash is the struct test.StructHash (type id 141).
@@ -8457,9 +10743,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x55 *byte
 		k54 = r.String(b, e51+i53*9, "f2")
 		if s56, ok57 := r.Optional(b, e51+i53*9+4, 1, "f2"); ok57 {
-			if x55 == nil {
-				x55 = new(byte)
-			}
+			x55 = fbe.Reuse(x55)
 			*x55 = r.U8(s56)
 		} else {
 			x55 = nil
@@ -8504,9 +10788,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x67 *[]byte
 		k66 = r.String(b, e63+i65*9, "f4")
 		if s68, ok69 := r.Optional(b, e63+i65*9+4, 4, "f4"); ok69 {
-			if x67 == nil {
-				x67 = new([]byte)
-			}
+			x67 = fbe.Reuse(x67)
 			*x67 = r.Blob(*x67, s68, s68, "f4")
 		} else {
 			x67 = nil
@@ -8551,9 +10833,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x79 *EnumSimple
 		k78 = r.String(b, e75+i77*9, "f6")
 		if s80, ok81 := r.Optional(b, e75+i77*9+4, 4, "f6"); ok81 {
-			if x79 == nil {
-				x79 = new(EnumSimple)
-			}
+			x79 = fbe.Reuse(x79)
 			*x79 = EnumSimple(r.I32(s80))
 		} else {
 			x79 = nil
@@ -8598,9 +10878,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x91 *FlagsSimple
 		k90 = r.String(b, e87+i89*9, "f8")
 		if s92, ok93 := r.Optional(b, e87+i89*9+4, 4, "f8"); ok93 {
-			if x91 == nil {
-				x91 = new(FlagsSimple)
-			}
+			x91 = fbe.Reuse(x91)
 			*x91 = FlagsSimple(r.I32(s92))
 		} else {
 			x91 = nil
@@ -8650,9 +10928,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		var x103 *StructSimple
 		k102 = r.String(b, e99+i101*9, "f10")
 		if s104, ok105 := r.Optional(b, e99+i101*9+4, 4, "f10"); ok105 {
-			if x103 == nil {
-				x103 = new(StructSimple)
-			}
+			x103 = fbe.Reuse(x103)
 			x103.FBERead(r, s104, s104)
 			if r.Failed() {
 				r.UnwindIndex(i101)
@@ -8667,6 +10943,261 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 		v.F10[k102] = x103
+	}
+}
+
+// FBEVerifyStructHash checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 141, 40)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	var t106 map[string]byte
+	e107, n108 := r.Vector(b, b+8, 5, 5, "f1")
+	if t106 == nil {
+		t106 = make(map[string]byte, n108)
+	} else {
+		clear(t106)
+	}
+	for i109 := range n108 {
+		var k110 string
+		var x111 byte
+		k110 = r.String(b, e107+i109*5, "f1")
+		x111 = r.U8(e107 + i109*5 + 4)
+		if _, dup := t106[k110]; dup {
+			r.DuplicateKey("f1", e107+i109*5)
+			return
+		}
+		t106[k110] = x111
+	}
+	if n < 16 {
+		return
+	}
+	var t112 map[string]*byte
+	e113, n114 := r.Vector(b, b+12, 9, 5, "f2")
+	if t112 == nil {
+		t112 = make(map[string]*byte, n114)
+	} else {
+		clear(t112)
+	}
+	for i115 := range n114 {
+		var k116 string
+		var x117 *byte
+		k116 = r.String(b, e113+i115*9, "f2")
+		if s118, ok119 := r.Optional(b, e113+i115*9+4, 1, "f2"); ok119 {
+			x117 = fbe.Reuse(x117)
+			*x117 = r.U8(s118)
+		} else {
+			x117 = nil
+		}
+		if _, dup := t112[k116]; dup {
+			r.DuplicateKey("f2", e113+i115*9)
+			return
+		}
+		t112[k116] = x117
+	}
+	if n < 20 {
+		return
+	}
+	var t120 map[string][]byte
+	e121, n122 := r.Vector(b, b+16, 8, 8, "f3")
+	if t120 == nil {
+		t120 = make(map[string][]byte, n122)
+	} else {
+		clear(t120)
+	}
+	for i123 := range n122 {
+		var k124 string
+		var x125 []byte
+		k124 = r.String(b, e121+i123*8, "f3")
+		x125 = r.Blob(x125, b, e121+i123*8+4, "f3")
+		if _, dup := t120[k124]; dup {
+			r.DuplicateKey("f3", e121+i123*8)
+			return
+		}
+		t120[k124] = x125
+	}
+	if n < 24 {
+		return
+	}
+	var t126 map[string]*[]byte
+	e127, n128 := r.Vector(b, b+20, 9, 5, "f4")
+	if t126 == nil {
+		t126 = make(map[string]*[]byte, n128)
+	} else {
+		clear(t126)
+	}
+	for i129 := range n128 {
+		var k130 string
+		var x131 *[]byte
+		k130 = r.String(b, e127+i129*9, "f4")
+		if s132, ok133 := r.Optional(b, e127+i129*9+4, 4, "f4"); ok133 {
+			x131 = fbe.Reuse(x131)
+			*x131 = r.Blob(*x131, s132, s132, "f4")
+		} else {
+			x131 = nil
+		}
+		if _, dup := t126[k130]; dup {
+			r.DuplicateKey("f4", e127+i129*9)
+			return
+		}
+		t126[k130] = x131
+	}
+	if n < 28 {
+		return
+	}
+	var t134 map[string]EnumSimple
+	e135, n136 := r.Vector(b, b+24, 8, 8, "f5")
+	if t134 == nil {
+		t134 = make(map[string]EnumSimple, n136)
+	} else {
+		clear(t134)
+	}
+	for i137 := range n136 {
+		var k138 string
+		var x139 EnumSimple
+		k138 = r.String(b, e135+i137*8, "f5")
+		x139 = EnumSimple(r.I32(e135 + i137*8 + 4))
+		if _, dup := t134[k138]; dup {
+			r.DuplicateKey("f5", e135+i137*8)
+			return
+		}
+		t134[k138] = x139
+	}
+	if n < 32 {
+		return
+	}
+	var t140 map[string]*EnumSimple
+	e141, n142 := r.Vector(b, b+28, 9, 5, "f6")
+	if t140 == nil {
+		t140 = make(map[string]*EnumSimple, n142)
+	} else {
+		clear(t140)
+	}
+	for i143 := range n142 {
+		var k144 string
+		var x145 *EnumSimple
+		k144 = r.String(b, e141+i143*9, "f6")
+		if s146, ok147 := r.Optional(b, e141+i143*9+4, 4, "f6"); ok147 {
+			x145 = fbe.Reuse(x145)
+			*x145 = EnumSimple(r.I32(s146))
+		} else {
+			x145 = nil
+		}
+		if _, dup := t140[k144]; dup {
+			r.DuplicateKey("f6", e141+i143*9)
+			return
+		}
+		t140[k144] = x145
+	}
+	if n < 36 {
+		return
+	}
+	var t148 map[string]FlagsSimple
+	e149, n150 := r.Vector(b, b+32, 8, 8, "f7")
+	if t148 == nil {
+		t148 = make(map[string]FlagsSimple, n150)
+	} else {
+		clear(t148)
+	}
+	for i151 := range n150 {
+		var k152 string
+		var x153 FlagsSimple
+		k152 = r.String(b, e149+i151*8, "f7")
+		x153 = FlagsSimple(r.I32(e149 + i151*8 + 4))
+		if _, dup := t148[k152]; dup {
+			r.DuplicateKey("f7", e149+i151*8)
+			return
+		}
+		t148[k152] = x153
+	}
+	if n < 40 {
+		return
+	}
+	var t154 map[string]*FlagsSimple
+	e155, n156 := r.Vector(b, b+36, 9, 5, "f8")
+	if t154 == nil {
+		t154 = make(map[string]*FlagsSimple, n156)
+	} else {
+		clear(t154)
+	}
+	for i157 := range n156 {
+		var k158 string
+		var x159 *FlagsSimple
+		k158 = r.String(b, e155+i157*9, "f8")
+		if s160, ok161 := r.Optional(b, e155+i157*9+4, 4, "f8"); ok161 {
+			x159 = fbe.Reuse(x159)
+			*x159 = FlagsSimple(r.I32(s160))
+		} else {
+			x159 = nil
+		}
+		if _, dup := t154[k158]; dup {
+			r.DuplicateKey("f8", e155+i157*9)
+			return
+		}
+		t154[k158] = x159
+	}
+	if n < 44 {
+		return
+	}
+	var t162 map[string]StructSimple
+	e163, n164 := r.Vector(b, b+40, 8, 4, "f9")
+	if t162 == nil {
+		t162 = make(map[string]StructSimple, n164)
+	} else {
+		clear(t162)
+	}
+	for i165 := range n164 {
+		var k166 string
+		var x167 StructSimple
+		k166 = r.String(b, e163+i165*8, "f9")
+		x167.FBERead(r, b, e163+i165*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i165)
+			r.Unwind("f9")
+			return
+		}
+		if _, dup := t162[k166]; dup {
+			r.DuplicateKey("f9", e163+i165*8)
+			return
+		}
+		t162[k166] = x167
+	}
+	if n < 48 {
+		return
+	}
+	var t168 map[string]*StructSimple
+	e169, n170 := r.Vector(b, b+44, 9, 5, "f10")
+	if t168 == nil {
+		t168 = make(map[string]*StructSimple, n170)
+	} else {
+		clear(t168)
+	}
+	for i171 := range n170 {
+		var k172 string
+		var x173 *StructSimple
+		k172 = r.String(b, e169+i171*9, "f10")
+		if s174, ok175 := r.Optional(b, e169+i171*9+4, 4, "f10"); ok175 {
+			x173 = fbe.Reuse(x173)
+			x173.FBERead(r, s174, s174)
+			if r.Failed() {
+				r.UnwindIndex(i171)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			x173 = nil
+		}
+		if _, dup := t168[k172]; dup {
+			r.DuplicateKey("f10", e169+i171*9)
+			return
+		}
+		t168[k172] = x173
 	}
 }
 
@@ -8698,87 +11229,91 @@ func (v *StructHash) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructHash is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructHash is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructHash(data []byte, lim *fbe.Limits) error {
-	var v StructHash
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructHash(&r, 0, 4)
+	r.Within("test.StructHash")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructHash) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.F1))
-	for _, k106 := range fbe.SortedKeys(v.F1, cmp.Compare[string]) {
-		x107 := v.F1[k106]
-		w.AppendString(k106)
-		w.AppendU8(x107)
+	for _, k176 := range fbe.SortedKeys(v.F1, cmp.Compare[string]) {
+		x177 := v.F1[k176]
+		w.AppendString(k176)
+		w.AppendU8(x177)
 	}
 	w.AppendCount(len(v.F2))
-	for _, k108 := range fbe.SortedKeys(v.F2, cmp.Compare[string]) {
-		x109 := v.F2[k108]
-		w.AppendString(k108)
-		w.AppendBool(x109 != nil)
-		if x109 != nil {
-			w.AppendU8(*x109)
+	for _, k178 := range fbe.SortedKeys(v.F2, cmp.Compare[string]) {
+		x179 := v.F2[k178]
+		w.AppendString(k178)
+		w.AppendBool(x179 != nil)
+		if x179 != nil {
+			w.AppendU8(*x179)
 		}
 	}
 	w.AppendCount(len(v.F3))
-	for _, k110 := range fbe.SortedKeys(v.F3, cmp.Compare[string]) {
-		x111 := v.F3[k110]
-		w.AppendString(k110)
-		w.AppendBlob(x111)
+	for _, k180 := range fbe.SortedKeys(v.F3, cmp.Compare[string]) {
+		x181 := v.F3[k180]
+		w.AppendString(k180)
+		w.AppendBlob(x181)
 	}
 	w.AppendCount(len(v.F4))
-	for _, k112 := range fbe.SortedKeys(v.F4, cmp.Compare[string]) {
-		x113 := v.F4[k112]
-		w.AppendString(k112)
-		w.AppendBool(x113 != nil)
-		if x113 != nil {
-			w.AppendBlob(*x113)
+	for _, k182 := range fbe.SortedKeys(v.F4, cmp.Compare[string]) {
+		x183 := v.F4[k182]
+		w.AppendString(k182)
+		w.AppendBool(x183 != nil)
+		if x183 != nil {
+			w.AppendBlob(*x183)
 		}
 	}
 	w.AppendCount(len(v.F5))
-	for _, k114 := range fbe.SortedKeys(v.F5, cmp.Compare[string]) {
-		x115 := v.F5[k114]
-		w.AppendString(k114)
-		w.AppendI32(int32(x115))
+	for _, k184 := range fbe.SortedKeys(v.F5, cmp.Compare[string]) {
+		x185 := v.F5[k184]
+		w.AppendString(k184)
+		w.AppendI32(int32(x185))
 	}
 	w.AppendCount(len(v.F6))
-	for _, k116 := range fbe.SortedKeys(v.F6, cmp.Compare[string]) {
-		x117 := v.F6[k116]
-		w.AppendString(k116)
-		w.AppendBool(x117 != nil)
-		if x117 != nil {
-			w.AppendI32(int32(*x117))
+	for _, k186 := range fbe.SortedKeys(v.F6, cmp.Compare[string]) {
+		x187 := v.F6[k186]
+		w.AppendString(k186)
+		w.AppendBool(x187 != nil)
+		if x187 != nil {
+			w.AppendI32(int32(*x187))
 		}
 	}
 	w.AppendCount(len(v.F7))
-	for _, k118 := range fbe.SortedKeys(v.F7, cmp.Compare[string]) {
-		x119 := v.F7[k118]
-		w.AppendString(k118)
-		w.AppendI32(int32(x119))
+	for _, k188 := range fbe.SortedKeys(v.F7, cmp.Compare[string]) {
+		x189 := v.F7[k188]
+		w.AppendString(k188)
+		w.AppendI32(int32(x189))
 	}
 	w.AppendCount(len(v.F8))
-	for _, k120 := range fbe.SortedKeys(v.F8, cmp.Compare[string]) {
-		x121 := v.F8[k120]
-		w.AppendString(k120)
-		w.AppendBool(x121 != nil)
-		if x121 != nil {
-			w.AppendI32(int32(*x121))
+	for _, k190 := range fbe.SortedKeys(v.F8, cmp.Compare[string]) {
+		x191 := v.F8[k190]
+		w.AppendString(k190)
+		w.AppendBool(x191 != nil)
+		if x191 != nil {
+			w.AppendI32(int32(*x191))
 		}
 	}
 	w.AppendCount(len(v.F9))
-	for _, k122 := range fbe.SortedKeys(v.F9, cmp.Compare[string]) {
-		x123 := v.F9[k122]
-		w.AppendString(k122)
-		(x123).FBEWriteFinal(w)
+	for _, k192 := range fbe.SortedKeys(v.F9, cmp.Compare[string]) {
+		x193 := v.F9[k192]
+		w.AppendString(k192)
+		(x193).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F10))
-	for _, k124 := range fbe.SortedKeys(v.F10, cmp.Compare[string]) {
-		x125 := v.F10[k124]
-		w.AppendString(k124)
-		w.AppendBool(x125 != nil)
-		if x125 != nil {
-			(x125).FBEWriteFinal(w)
+	for _, k194 := range fbe.SortedKeys(v.F10, cmp.Compare[string]) {
+		x195 := v.F10[k194]
+		w.AppendString(k194)
+		w.AppendBool(x195 != nil)
+		if x195 != nil {
+			(x195).FBEWriteFinal(w)
 		}
 	}
 }
@@ -8790,232 +11325,458 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n126 := r.FinalCount(5, 5, "f1")
+	n196 := r.FinalCount(5, 5, "f1")
 	if v.F1 == nil {
-		v.F1 = make(map[string]byte, n126)
+		v.F1 = make(map[string]byte, n196)
 	} else {
 		clear(v.F1)
 	}
-	for i127 := 0; i127 < n126; i127++ {
-		var k128 string
-		var x129 byte
-		k128 = r.FinalString("f1")
-		if p130 := r.Fixed(1, "f1"); p130 >= 0 {
-			x129 = r.U8(p130)
+	for i197 := 0; i197 < n196; i197++ {
+		var k198 string
+		var x199 byte
+		k198 = r.FinalString("f1")
+		if p200 := r.Fixed(1, "f1"); p200 >= 0 {
+			x199 = r.U8(p200)
 		}
-		if _, dup := v.F1[k128]; dup {
+		if _, dup := v.F1[k198]; dup {
 			r.DuplicateKey("f1", r.Pos)
 			return
 		}
-		v.F1[k128] = x129
+		v.F1[k198] = x199
 	}
-	n131 := r.FinalCount(5, 5, "f2")
+	n201 := r.FinalCount(5, 5, "f2")
 	if v.F2 == nil {
-		v.F2 = make(map[string]*byte, n131)
+		v.F2 = make(map[string]*byte, n201)
 	} else {
 		clear(v.F2)
 	}
-	for i132 := 0; i132 < n131; i132++ {
-		var k133 string
-		var x134 *byte
-		k133 = r.FinalString("f2")
+	for i202 := 0; i202 < n201; i202++ {
+		var k203 string
+		var x204 *byte
+		k203 = r.FinalString("f2")
 		if r.FinalHas("f2") {
-			if x134 == nil {
-				x134 = new(byte)
-			}
-			if p135 := r.Fixed(1, "f2"); p135 >= 0 {
-				*x134 = r.U8(p135)
+			x204 = fbe.Reuse(x204)
+			if p205 := r.Fixed(1, "f2"); p205 >= 0 {
+				*x204 = r.U8(p205)
 			}
 		} else {
-			x134 = nil
+			x204 = nil
 		}
-		if _, dup := v.F2[k133]; dup {
+		if _, dup := v.F2[k203]; dup {
 			r.DuplicateKey("f2", r.Pos)
 			return
 		}
-		v.F2[k133] = x134
+		v.F2[k203] = x204
 	}
-	n136 := r.FinalCount(8, 8, "f3")
+	n206 := r.FinalCount(8, 8, "f3")
 	if v.F3 == nil {
-		v.F3 = make(map[string][]byte, n136)
+		v.F3 = make(map[string][]byte, n206)
 	} else {
 		clear(v.F3)
 	}
-	for i137 := 0; i137 < n136; i137++ {
-		var k138 string
-		var x139 []byte
-		k138 = r.FinalString("f3")
-		x139 = r.FinalBlob(x139, "f3")
-		if _, dup := v.F3[k138]; dup {
+	for i207 := 0; i207 < n206; i207++ {
+		var k208 string
+		var x209 []byte
+		k208 = r.FinalString("f3")
+		x209 = r.FinalBlob(x209, "f3")
+		if _, dup := v.F3[k208]; dup {
 			r.DuplicateKey("f3", r.Pos)
 			return
 		}
-		v.F3[k138] = x139
+		v.F3[k208] = x209
 	}
-	n140 := r.FinalCount(5, 5, "f4")
+	n210 := r.FinalCount(5, 5, "f4")
 	if v.F4 == nil {
-		v.F4 = make(map[string]*[]byte, n140)
+		v.F4 = make(map[string]*[]byte, n210)
 	} else {
 		clear(v.F4)
 	}
-	for i141 := 0; i141 < n140; i141++ {
-		var k142 string
-		var x143 *[]byte
-		k142 = r.FinalString("f4")
+	for i211 := 0; i211 < n210; i211++ {
+		var k212 string
+		var x213 *[]byte
+		k212 = r.FinalString("f4")
 		if r.FinalHas("f4") {
-			if x143 == nil {
-				x143 = new([]byte)
-			}
-			*x143 = r.FinalBlob(*x143, "f4")
+			x213 = fbe.Reuse(x213)
+			*x213 = r.FinalBlob(*x213, "f4")
 		} else {
-			x143 = nil
+			x213 = nil
 		}
-		if _, dup := v.F4[k142]; dup {
+		if _, dup := v.F4[k212]; dup {
 			r.DuplicateKey("f4", r.Pos)
 			return
 		}
-		v.F4[k142] = x143
+		v.F4[k212] = x213
 	}
-	n144 := r.FinalCount(8, 8, "f5")
+	n214 := r.FinalCount(8, 8, "f5")
 	if v.F5 == nil {
-		v.F5 = make(map[string]EnumSimple, n144)
+		v.F5 = make(map[string]EnumSimple, n214)
 	} else {
 		clear(v.F5)
 	}
-	for i145 := 0; i145 < n144; i145++ {
-		var k146 string
-		var x147 EnumSimple
-		k146 = r.FinalString("f5")
-		if p148 := r.Fixed(4, "f5"); p148 >= 0 {
-			x147 = EnumSimple(r.I32(p148))
+	for i215 := 0; i215 < n214; i215++ {
+		var k216 string
+		var x217 EnumSimple
+		k216 = r.FinalString("f5")
+		if p218 := r.Fixed(4, "f5"); p218 >= 0 {
+			x217 = EnumSimple(r.I32(p218))
 		}
-		if _, dup := v.F5[k146]; dup {
+		if _, dup := v.F5[k216]; dup {
 			r.DuplicateKey("f5", r.Pos)
 			return
 		}
-		v.F5[k146] = x147
+		v.F5[k216] = x217
 	}
-	n149 := r.FinalCount(5, 5, "f6")
+	n219 := r.FinalCount(5, 5, "f6")
 	if v.F6 == nil {
-		v.F6 = make(map[string]*EnumSimple, n149)
+		v.F6 = make(map[string]*EnumSimple, n219)
 	} else {
 		clear(v.F6)
 	}
-	for i150 := 0; i150 < n149; i150++ {
-		var k151 string
-		var x152 *EnumSimple
-		k151 = r.FinalString("f6")
+	for i220 := 0; i220 < n219; i220++ {
+		var k221 string
+		var x222 *EnumSimple
+		k221 = r.FinalString("f6")
 		if r.FinalHas("f6") {
-			if x152 == nil {
-				x152 = new(EnumSimple)
-			}
-			if p153 := r.Fixed(4, "f6"); p153 >= 0 {
-				*x152 = EnumSimple(r.I32(p153))
+			x222 = fbe.Reuse(x222)
+			if p223 := r.Fixed(4, "f6"); p223 >= 0 {
+				*x222 = EnumSimple(r.I32(p223))
 			}
 		} else {
-			x152 = nil
+			x222 = nil
 		}
-		if _, dup := v.F6[k151]; dup {
+		if _, dup := v.F6[k221]; dup {
 			r.DuplicateKey("f6", r.Pos)
 			return
 		}
-		v.F6[k151] = x152
+		v.F6[k221] = x222
 	}
-	n154 := r.FinalCount(8, 8, "f7")
+	n224 := r.FinalCount(8, 8, "f7")
 	if v.F7 == nil {
-		v.F7 = make(map[string]FlagsSimple, n154)
+		v.F7 = make(map[string]FlagsSimple, n224)
 	} else {
 		clear(v.F7)
 	}
-	for i155 := 0; i155 < n154; i155++ {
-		var k156 string
-		var x157 FlagsSimple
-		k156 = r.FinalString("f7")
-		if p158 := r.Fixed(4, "f7"); p158 >= 0 {
-			x157 = FlagsSimple(r.I32(p158))
+	for i225 := 0; i225 < n224; i225++ {
+		var k226 string
+		var x227 FlagsSimple
+		k226 = r.FinalString("f7")
+		if p228 := r.Fixed(4, "f7"); p228 >= 0 {
+			x227 = FlagsSimple(r.I32(p228))
 		}
-		if _, dup := v.F7[k156]; dup {
+		if _, dup := v.F7[k226]; dup {
 			r.DuplicateKey("f7", r.Pos)
 			return
 		}
-		v.F7[k156] = x157
+		v.F7[k226] = x227
 	}
-	n159 := r.FinalCount(5, 5, "f8")
+	n229 := r.FinalCount(5, 5, "f8")
 	if v.F8 == nil {
-		v.F8 = make(map[string]*FlagsSimple, n159)
+		v.F8 = make(map[string]*FlagsSimple, n229)
 	} else {
 		clear(v.F8)
 	}
-	for i160 := 0; i160 < n159; i160++ {
-		var k161 string
-		var x162 *FlagsSimple
-		k161 = r.FinalString("f8")
+	for i230 := 0; i230 < n229; i230++ {
+		var k231 string
+		var x232 *FlagsSimple
+		k231 = r.FinalString("f8")
 		if r.FinalHas("f8") {
-			if x162 == nil {
-				x162 = new(FlagsSimple)
-			}
-			if p163 := r.Fixed(4, "f8"); p163 >= 0 {
-				*x162 = FlagsSimple(r.I32(p163))
+			x232 = fbe.Reuse(x232)
+			if p233 := r.Fixed(4, "f8"); p233 >= 0 {
+				*x232 = FlagsSimple(r.I32(p233))
 			}
 		} else {
-			x162 = nil
+			x232 = nil
 		}
-		if _, dup := v.F8[k161]; dup {
+		if _, dup := v.F8[k231]; dup {
 			r.DuplicateKey("f8", r.Pos)
 			return
 		}
-		v.F8[k161] = x162
+		v.F8[k231] = x232
 	}
-	n164 := r.FinalCount(285, 4, "f9")
+	n234 := r.FinalCount(285, 4, "f9")
 	if v.F9 == nil {
-		v.F9 = make(map[string]StructSimple, n164)
+		v.F9 = make(map[string]StructSimple, n234)
 	} else {
 		clear(v.F9)
 	}
-	for i165 := 0; i165 < n164; i165++ {
-		var k166 string
-		var x167 StructSimple
-		k166 = r.FinalString("f9")
-		x167.FBEReadFinal(r)
+	for i235 := 0; i235 < n234; i235++ {
+		var k236 string
+		var x237 StructSimple
+		k236 = r.FinalString("f9")
+		x237.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i165)
+			r.UnwindIndex(i235)
 			r.Unwind("f9")
 			return
 		}
-		if _, dup := v.F9[k166]; dup {
+		if _, dup := v.F9[k236]; dup {
 			r.DuplicateKey("f9", r.Pos)
 			return
 		}
-		v.F9[k166] = x167
+		v.F9[k236] = x237
 	}
-	n168 := r.FinalCount(5, 5, "f10")
+	n238 := r.FinalCount(5, 5, "f10")
 	if v.F10 == nil {
-		v.F10 = make(map[string]*StructSimple, n168)
+		v.F10 = make(map[string]*StructSimple, n238)
 	} else {
 		clear(v.F10)
 	}
-	for i169 := 0; i169 < n168; i169++ {
-		var k170 string
-		var x171 *StructSimple
-		k170 = r.FinalString("f10")
+	for i239 := 0; i239 < n238; i239++ {
+		var k240 string
+		var x241 *StructSimple
+		k240 = r.FinalString("f10")
 		if r.FinalHas("f10") {
-			if x171 == nil {
-				x171 = new(StructSimple)
-			}
-			x171.FBEReadFinal(r)
+			x241 = fbe.Reuse(x241)
+			x241.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i169)
+				r.UnwindIndex(i239)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			x171 = nil
+			x241 = nil
 		}
-		if _, dup := v.F10[k170]; dup {
+		if _, dup := v.F10[k240]; dup {
 			r.DuplicateKey("f10", r.Pos)
 			return
 		}
-		v.F10[k170] = x171
+		v.F10[k240] = x241
+	}
+}
+
+// FBEVerifyFinalStructHash checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructHash(r *fbe.Reader) {
+	if !r.Enter(40) {
+		return
+	}
+	defer r.Leave()
+	var t242 map[string]byte
+	n243 := r.FinalCount(5, 5, "f1")
+	if t242 == nil {
+		t242 = make(map[string]byte, n243)
+	} else {
+		clear(t242)
+	}
+	for i244 := 0; i244 < n243; i244++ {
+		var k245 string
+		var x246 byte
+		k245 = r.FinalString("f1")
+		if p247 := r.Fixed(1, "f1"); p247 >= 0 {
+			x246 = r.U8(p247)
+		}
+		if _, dup := t242[k245]; dup {
+			r.DuplicateKey("f1", r.Pos)
+			return
+		}
+		t242[k245] = x246
+	}
+	var t248 map[string]*byte
+	n249 := r.FinalCount(5, 5, "f2")
+	if t248 == nil {
+		t248 = make(map[string]*byte, n249)
+	} else {
+		clear(t248)
+	}
+	for i250 := 0; i250 < n249; i250++ {
+		var k251 string
+		var x252 *byte
+		k251 = r.FinalString("f2")
+		if r.FinalHas("f2") {
+			x252 = fbe.Reuse(x252)
+			if p253 := r.Fixed(1, "f2"); p253 >= 0 {
+				*x252 = r.U8(p253)
+			}
+		} else {
+			x252 = nil
+		}
+		if _, dup := t248[k251]; dup {
+			r.DuplicateKey("f2", r.Pos)
+			return
+		}
+		t248[k251] = x252
+	}
+	var t254 map[string][]byte
+	n255 := r.FinalCount(8, 8, "f3")
+	if t254 == nil {
+		t254 = make(map[string][]byte, n255)
+	} else {
+		clear(t254)
+	}
+	for i256 := 0; i256 < n255; i256++ {
+		var k257 string
+		var x258 []byte
+		k257 = r.FinalString("f3")
+		x258 = r.FinalBlob(x258, "f3")
+		if _, dup := t254[k257]; dup {
+			r.DuplicateKey("f3", r.Pos)
+			return
+		}
+		t254[k257] = x258
+	}
+	var t259 map[string]*[]byte
+	n260 := r.FinalCount(5, 5, "f4")
+	if t259 == nil {
+		t259 = make(map[string]*[]byte, n260)
+	} else {
+		clear(t259)
+	}
+	for i261 := 0; i261 < n260; i261++ {
+		var k262 string
+		var x263 *[]byte
+		k262 = r.FinalString("f4")
+		if r.FinalHas("f4") {
+			x263 = fbe.Reuse(x263)
+			*x263 = r.FinalBlob(*x263, "f4")
+		} else {
+			x263 = nil
+		}
+		if _, dup := t259[k262]; dup {
+			r.DuplicateKey("f4", r.Pos)
+			return
+		}
+		t259[k262] = x263
+	}
+	var t264 map[string]EnumSimple
+	n265 := r.FinalCount(8, 8, "f5")
+	if t264 == nil {
+		t264 = make(map[string]EnumSimple, n265)
+	} else {
+		clear(t264)
+	}
+	for i266 := 0; i266 < n265; i266++ {
+		var k267 string
+		var x268 EnumSimple
+		k267 = r.FinalString("f5")
+		if p269 := r.Fixed(4, "f5"); p269 >= 0 {
+			x268 = EnumSimple(r.I32(p269))
+		}
+		if _, dup := t264[k267]; dup {
+			r.DuplicateKey("f5", r.Pos)
+			return
+		}
+		t264[k267] = x268
+	}
+	var t270 map[string]*EnumSimple
+	n271 := r.FinalCount(5, 5, "f6")
+	if t270 == nil {
+		t270 = make(map[string]*EnumSimple, n271)
+	} else {
+		clear(t270)
+	}
+	for i272 := 0; i272 < n271; i272++ {
+		var k273 string
+		var x274 *EnumSimple
+		k273 = r.FinalString("f6")
+		if r.FinalHas("f6") {
+			x274 = fbe.Reuse(x274)
+			if p275 := r.Fixed(4, "f6"); p275 >= 0 {
+				*x274 = EnumSimple(r.I32(p275))
+			}
+		} else {
+			x274 = nil
+		}
+		if _, dup := t270[k273]; dup {
+			r.DuplicateKey("f6", r.Pos)
+			return
+		}
+		t270[k273] = x274
+	}
+	var t276 map[string]FlagsSimple
+	n277 := r.FinalCount(8, 8, "f7")
+	if t276 == nil {
+		t276 = make(map[string]FlagsSimple, n277)
+	} else {
+		clear(t276)
+	}
+	for i278 := 0; i278 < n277; i278++ {
+		var k279 string
+		var x280 FlagsSimple
+		k279 = r.FinalString("f7")
+		if p281 := r.Fixed(4, "f7"); p281 >= 0 {
+			x280 = FlagsSimple(r.I32(p281))
+		}
+		if _, dup := t276[k279]; dup {
+			r.DuplicateKey("f7", r.Pos)
+			return
+		}
+		t276[k279] = x280
+	}
+	var t282 map[string]*FlagsSimple
+	n283 := r.FinalCount(5, 5, "f8")
+	if t282 == nil {
+		t282 = make(map[string]*FlagsSimple, n283)
+	} else {
+		clear(t282)
+	}
+	for i284 := 0; i284 < n283; i284++ {
+		var k285 string
+		var x286 *FlagsSimple
+		k285 = r.FinalString("f8")
+		if r.FinalHas("f8") {
+			x286 = fbe.Reuse(x286)
+			if p287 := r.Fixed(4, "f8"); p287 >= 0 {
+				*x286 = FlagsSimple(r.I32(p287))
+			}
+		} else {
+			x286 = nil
+		}
+		if _, dup := t282[k285]; dup {
+			r.DuplicateKey("f8", r.Pos)
+			return
+		}
+		t282[k285] = x286
+	}
+	var t288 map[string]StructSimple
+	n289 := r.FinalCount(285, 4, "f9")
+	if t288 == nil {
+		t288 = make(map[string]StructSimple, n289)
+	} else {
+		clear(t288)
+	}
+	for i290 := 0; i290 < n289; i290++ {
+		var k291 string
+		var x292 StructSimple
+		k291 = r.FinalString("f9")
+		x292.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i290)
+			r.Unwind("f9")
+			return
+		}
+		if _, dup := t288[k291]; dup {
+			r.DuplicateKey("f9", r.Pos)
+			return
+		}
+		t288[k291] = x292
+	}
+	var t293 map[string]*StructSimple
+	n294 := r.FinalCount(5, 5, "f10")
+	if t293 == nil {
+		t293 = make(map[string]*StructSimple, n294)
+	} else {
+		clear(t293)
+	}
+	for i295 := 0; i295 < n294; i295++ {
+		var k296 string
+		var x297 *StructSimple
+		k296 = r.FinalString("f10")
+		if r.FinalHas("f10") {
+			x297 = fbe.Reuse(x297)
+			x297.FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i295)
+				r.Unwind("f10")
+				return
+			}
+		} else {
+			x297 = nil
+		}
+		if _, dup := t293[k296]; dup {
+			r.DuplicateKey("f10", r.Pos)
+			return
+		}
+		t293[k296] = x297
 	}
 }
 
@@ -9047,10 +11808,15 @@ func (v *StructHash) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructHash is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructHash is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructHash(data []byte, lim *fbe.Limits) error {
-	var v StructHash
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 141, lim)
+	FBEVerifyFinalStructHash(&r)
+	r.EndFinal()
+	r.Within("test.StructHash")
+	return r.Err()
 }
 
 // StructHashEx is the struct test.StructHashEx (type id 142).
@@ -9140,9 +11906,7 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 		if s12, ok13 := r.Optional(b, e9+i11*9+4, 4, "f2"); ok13 {
-			if v.F2[i11].Value == nil {
-				v.F2[i11].Value = new(StructNested)
-			}
+			v.F2[i11].Value = fbe.Reuse(v.F2[i11].Value)
 			v.F2[i11].Value.FBERead(r, s12, s12)
 			if r.Failed() {
 				r.UnwindIndex(i11)
@@ -9155,6 +11919,69 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if fbe.HasDuplicatePairKey(v.F2, (*StructSimple).FBEKey) {
 		r.DuplicateKey("f2", e9-4)
+		return
+	}
+}
+
+// FBEVerifyStructHashEx checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructHashEx(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 142, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	var t14 []fbe.Pair[StructSimple, StructNested]
+	e15, n16 := r.Vector(b, b+8, 8, 0, "f1")
+	t14 = fbe.Resize(t14, n16)
+	for i17 := range n16 {
+		t14[i17].Key.FBERead(r, b, e15+i17*8)
+		if r.Failed() {
+			r.UnwindIndex(i17)
+			r.Unwind("f1")
+			return
+		}
+		t14[i17].Value.FBERead(r, b, e15+i17*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i17)
+			r.Unwind("f1")
+			return
+		}
+	}
+	if fbe.HasDuplicatePairKey(t14, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f1", e15-4)
+		return
+	}
+	if n < 16 {
+		return
+	}
+	var t18 []fbe.Pair[StructSimple, *StructNested]
+	e19, n20 := r.Vector(b, b+12, 9, 1, "f2")
+	t18 = fbe.Resize(t18, n20)
+	for i21 := range n20 {
+		t18[i21].Key.FBERead(r, b, e19+i21*9)
+		if r.Failed() {
+			r.UnwindIndex(i21)
+			r.Unwind("f2")
+			return
+		}
+		if s22, ok23 := r.Optional(b, e19+i21*9+4, 4, "f2"); ok23 {
+			t18[i21].Value = fbe.Reuse(t18[i21].Value)
+			t18[i21].Value.FBERead(r, s22, s22)
+			if r.Failed() {
+				r.UnwindIndex(i21)
+				r.Unwind("f2")
+				return
+			}
+		} else {
+			t18[i21].Value = nil
+		}
+	}
+	if fbe.HasDuplicatePairKey(t18, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f2", e19-4)
 		return
 	}
 }
@@ -9187,25 +12014,29 @@ func (v *StructHashEx) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructHashEx is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructHashEx is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructHashEx(data []byte, lim *fbe.Limits) error {
-	var v StructHashEx
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructHashEx(&r, 0, 4)
+	r.Within("test.StructHashEx")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructHashEx) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.F1))
-	for i14 := range v.F1 {
-		(v.F1[i14].Key).FBEWriteFinal(w)
-		(v.F1[i14].Value).FBEWriteFinal(w)
+	for i24 := range v.F1 {
+		(v.F1[i24].Key).FBEWriteFinal(w)
+		(v.F1[i24].Value).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F2))
-	for i15 := range v.F2 {
-		(v.F2[i15].Key).FBEWriteFinal(w)
-		w.AppendBool(v.F2[i15].Value != nil)
-		if v.F2[i15].Value != nil {
-			(v.F2[i15].Value).FBEWriteFinal(w)
+	for i25 := range v.F2 {
+		(v.F2[i25].Key).FBEWriteFinal(w)
+		w.AppendBool(v.F2[i25].Value != nil)
+		if v.F2[i25].Value != nil {
+			(v.F2[i25].Value).FBEWriteFinal(w)
 		}
 	}
 }
@@ -9217,18 +12048,18 @@ func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n16 := r.FinalCount(1279, 0, "f1")
-	v.F1 = fbe.Resize(v.F1, n16)
-	for i17 := range n16 {
-		v.F1[i17].Key.FBEReadFinal(r)
+	n26 := r.FinalCount(1279, 0, "f1")
+	v.F1 = fbe.Resize(v.F1, n26)
+	for i27 := range n26 {
+		v.F1[i27].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i17)
+			r.UnwindIndex(i27)
 			r.Unwind("f1")
 			return
 		}
-		v.F1[i17].Value.FBEReadFinal(r)
+		v.F1[i27].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i17)
+			r.UnwindIndex(i27)
 			r.Unwind("f1")
 			return
 		}
@@ -9237,30 +12068,84 @@ func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
 		r.DuplicateKey("f1", r.Pos)
 		return
 	}
-	n18 := r.FinalCount(282, 1, "f2")
-	v.F2 = fbe.Resize(v.F2, n18)
-	for i19 := range n18 {
-		v.F2[i19].Key.FBEReadFinal(r)
+	n28 := r.FinalCount(282, 1, "f2")
+	v.F2 = fbe.Resize(v.F2, n28)
+	for i29 := range n28 {
+		v.F2[i29].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i19)
+			r.UnwindIndex(i29)
 			r.Unwind("f2")
 			return
 		}
 		if r.FinalHas("f2") {
-			if v.F2[i19].Value == nil {
-				v.F2[i19].Value = new(StructNested)
-			}
-			v.F2[i19].Value.FBEReadFinal(r)
+			v.F2[i29].Value = fbe.Reuse(v.F2[i29].Value)
+			v.F2[i29].Value.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i19)
+				r.UnwindIndex(i29)
 				r.Unwind("f2")
 				return
 			}
 		} else {
-			v.F2[i19].Value = nil
+			v.F2[i29].Value = nil
 		}
 	}
 	if fbe.HasDuplicatePairKey(v.F2, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f2", r.Pos)
+		return
+	}
+}
+
+// FBEVerifyFinalStructHashEx checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructHashEx(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	var t30 []fbe.Pair[StructSimple, StructNested]
+	n31 := r.FinalCount(1279, 0, "f1")
+	t30 = fbe.Resize(t30, n31)
+	for i32 := range n31 {
+		t30[i32].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i32)
+			r.Unwind("f1")
+			return
+		}
+		t30[i32].Value.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i32)
+			r.Unwind("f1")
+			return
+		}
+	}
+	if fbe.HasDuplicatePairKey(t30, (*StructSimple).FBEKey) {
+		r.DuplicateKey("f1", r.Pos)
+		return
+	}
+	var t33 []fbe.Pair[StructSimple, *StructNested]
+	n34 := r.FinalCount(282, 1, "f2")
+	t33 = fbe.Resize(t33, n34)
+	for i35 := range n34 {
+		t33[i35].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i35)
+			r.Unwind("f2")
+			return
+		}
+		if r.FinalHas("f2") {
+			t33[i35].Value = fbe.Reuse(t33[i35].Value)
+			t33[i35].Value.FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i35)
+				r.Unwind("f2")
+				return
+			}
+		} else {
+			t33[i35].Value = nil
+		}
+	}
+	if fbe.HasDuplicatePairKey(t33, (*StructSimple).FBEKey) {
 		r.DuplicateKey("f2", r.Pos)
 		return
 	}
@@ -9294,10 +12179,15 @@ func (v *StructHashEx) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructHashEx is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructHashEx is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructHashEx(data []byte, lim *fbe.Limits) error {
-	var v StructHashEx
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 142, lim)
+	FBEVerifyFinalStructHashEx(&r)
+	r.EndFinal()
+	r.Within("test.StructHashEx")
+	return r.Err()
 }
 
 // StructEmpty is the struct test.StructEmpty (type id 143).
@@ -9336,6 +12226,14 @@ func (v *StructEmpty) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 }
 
+// FBEVerifyStructEmpty checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyStructEmpty(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 143, 1); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *StructEmpty) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -9364,10 +12262,14 @@ func (v *StructEmpty) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEStructEmpty is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEStructEmpty is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEStructEmpty(data []byte, lim *fbe.Limits) error {
-	var v StructEmpty
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyStructEmpty(&r, 0, 4)
+	r.Within("test.StructEmpty")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -9377,6 +12279,15 @@ func (v *StructEmpty) FBEWriteFinal(w *fbe.Writer) {
 // FBEReadFinal reads v's fields at the Reader's cursor (final model).
 func (v *StructEmpty) FBEReadFinal(r *fbe.Reader) {
 	v.Reset()
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+}
+
+// FBEVerifyFinalStructEmpty checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalStructEmpty(r *fbe.Reader) {
 	if !r.Enter(1) {
 		return
 	}
@@ -9411,8 +12322,13 @@ func (v *StructEmpty) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalStructEmpty is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalStructEmpty is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalStructEmpty(data []byte, lim *fbe.Limits) error {
-	var v StructEmpty
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 143, lim)
+	FBEVerifyFinalStructEmpty(&r)
+	r.EndFinal()
+	r.Within("test.StructEmpty")
+	return r.Err()
 }

@@ -191,6 +191,14 @@ func (v *Counted) FBERead(r *fbe.Reader, base, slot int) {
 	v.A = r.I32(b + 8)
 }
 
+// FBEVerifyCounted checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyCounted(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1001, 4); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Counted) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -219,10 +227,14 @@ func (v *Counted) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBECounted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBECounted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBECounted(data []byte, lim *fbe.Limits) error {
-	var v Counted
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyCounted(&r, 0, 4)
+	r.Within("everything.Counted")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -240,6 +252,16 @@ func (v *Counted) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(4, "a"); p1 >= 0 {
 		v.A = r.I32(p1)
 	}
+}
+
+// FBEVerifyFinalCounted checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalCounted(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "a")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -270,10 +292,15 @@ func (v *Counted) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalCounted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalCounted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalCounted(data []byte, lim *fbe.Limits) error {
-	var v Counted
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1001, lim)
+	FBEVerifyFinalCounted(&r)
+	r.EndFinal()
+	r.Within("everything.Counted")
+	return r.Err()
 }
 
 // Shifted is the struct everything.Shifted (type id 1020).
@@ -319,6 +346,14 @@ func (v *Shifted) FBERead(r *fbe.Reader, base, slot int) {
 	v.A = r.I32(b + 8)
 }
 
+// FBEVerifyShifted checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyShifted(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1020, 4); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Shifted) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -347,10 +382,14 @@ func (v *Shifted) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEShifted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEShifted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEShifted(data []byte, lim *fbe.Limits) error {
-	var v Shifted
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyShifted(&r, 0, 4)
+	r.Within("everything.Shifted")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -368,6 +407,16 @@ func (v *Shifted) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(4, "a"); p1 >= 0 {
 		v.A = r.I32(p1)
 	}
+}
+
+// FBEVerifyFinalShifted checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalShifted(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "a")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -398,10 +447,15 @@ func (v *Shifted) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalShifted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalShifted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalShifted(data []byte, lim *fbe.Limits) error {
-	var v Shifted
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1020, lim)
+	FBEVerifyFinalShifted(&r)
+	r.EndFinal()
+	r.Within("everything.Shifted")
+	return r.Err()
 }
 
 // AfterShift is the struct everything.AfterShift (type id 1021).
@@ -447,6 +501,14 @@ func (v *AfterShift) FBERead(r *fbe.Reader, base, slot int) {
 	v.A = r.I32(b + 8)
 }
 
+// FBEVerifyAfterShift checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyAfterShift(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1021, 4); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *AfterShift) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -475,10 +537,14 @@ func (v *AfterShift) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEAfterShift is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEAfterShift is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEAfterShift(data []byte, lim *fbe.Limits) error {
-	var v AfterShift
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyAfterShift(&r, 0, 4)
+	r.Within("everything.AfterShift")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -496,6 +562,16 @@ func (v *AfterShift) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(4, "a"); p1 >= 0 {
 		v.A = r.I32(p1)
 	}
+}
+
+// FBEVerifyFinalAfterShift checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalAfterShift(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "a")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -526,10 +602,15 @@ func (v *AfterShift) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalAfterShift is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalAfterShift is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalAfterShift(data []byte, lim *fbe.Limits) error {
-	var v AfterShift
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1021, lim)
+	FBEVerifyFinalAfterShift(&r)
+	r.EndFinal()
+	r.Within("everything.AfterShift")
+	return r.Err()
 }
 
 // Fixed is the struct everything.Fixed (type id 7).
@@ -575,6 +656,14 @@ func (v *Fixed) FBERead(r *fbe.Reader, base, slot int) {
 	v.A = r.I32(b + 8)
 }
 
+// FBEVerifyFixed checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyFixed(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 7, 4); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Fixed) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -603,10 +692,14 @@ func (v *Fixed) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEFixed is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEFixed is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEFixed(data []byte, lim *fbe.Limits) error {
-	var v Fixed
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyFixed(&r, 0, 4)
+	r.Within("everything.Fixed")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -624,6 +717,16 @@ func (v *Fixed) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(4, "a"); p1 >= 0 {
 		v.A = r.I32(p1)
 	}
+}
+
+// FBEVerifyFinalFixed checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalFixed(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "a")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -654,10 +757,15 @@ func (v *Fixed) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalFixed is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalFixed is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalFixed(data []byte, lim *fbe.Limits) error {
-	var v Fixed
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 7, lim)
+	FBEVerifyFinalFixed(&r)
+	r.EndFinal()
+	r.Within("everything.Fixed")
+	return r.Err()
 }
 
 // Derived is the struct everything.Derived (type id 7).
@@ -711,6 +819,20 @@ func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
 	v.B = r.I32(b + 12)
 }
 
+// FBEVerifyDerived checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyDerived(r *fbe.Reader, base, slot int) {
+	_, n := r.Struct(base, slot, 7, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 12 {
+	} else {
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Derived) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -739,10 +861,14 @@ func (v *Derived) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEDerived is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEDerived is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEDerived(data []byte, lim *fbe.Limits) error {
-	var v Derived
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyDerived(&r, 0, 4)
+	r.Within("everything.Derived")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -764,6 +890,17 @@ func (v *Derived) FBEReadFinal(r *fbe.Reader) {
 	if p2 := r.Fixed(4, "b"); p2 >= 0 {
 		v.B = r.I32(p2)
 	}
+}
+
+// FBEVerifyFinalDerived checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalDerived(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "a")
+	r.Fixed(4, "b")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -794,10 +931,15 @@ func (v *Derived) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalDerived is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalDerived is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalDerived(data []byte, lim *fbe.Limits) error {
-	var v Derived
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 7, lim)
+	FBEVerifyFinalDerived(&r)
+	r.EndFinal()
+	r.Within("everything.Derived")
+	return r.Err()
 }
 
 // ImportedBase is the struct everything.ImportedBase (type id 1022).
@@ -858,6 +1000,21 @@ func (v *ImportedBase) FBERead(r *fbe.Reader, base, slot int) {
 	v.Price = r.F64(b + 16)
 }
 
+// FBEVerifyImportedBase checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyImportedBase(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1022, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n >= 16 {
+		r.SkipString(b, b+8, "symbol")
+	} else {
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *ImportedBase) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -886,10 +1043,14 @@ func (v *ImportedBase) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEImportedBase is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEImportedBase is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEImportedBase(data []byte, lim *fbe.Limits) error {
-	var v ImportedBase
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyImportedBase(&r, 0, 4)
+	r.Within("everything.ImportedBase")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -913,6 +1074,18 @@ func (v *ImportedBase) FBEReadFinal(r *fbe.Reader) {
 	if p2 := r.Fixed(8, "price"); p2 >= 0 {
 		v.Price = r.F64(p2)
 	}
+}
+
+// FBEVerifyFinalImportedBase checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalImportedBase(r *fbe.Reader) {
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	r.FinalSkipString("symbol")
+	r.Fixed(4, "digits")
+	r.Fixed(8, "price")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -943,10 +1116,15 @@ func (v *ImportedBase) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalImportedBase is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalImportedBase is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalImportedBase(data []byte, lim *fbe.Limits) error {
-	var v ImportedBase
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1022, lim)
+	FBEVerifyFinalImportedBase(&r)
+	r.EndFinal()
+	r.Within("everything.ImportedBase")
+	return r.Err()
 }
 
 // Note is the message everything.Note (type id 1023).
@@ -992,6 +1170,20 @@ func (v *Note) FBERead(r *fbe.Reader, base, slot int) {
 	v.Text = r.String(b, b+8, "text")
 }
 
+// FBEVerifyNote checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyNote(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1023, 4)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.SkipString(b, b+8, "text")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Note) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -1020,10 +1212,14 @@ func (v *Note) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBENote is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBENote is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBENote(data []byte, lim *fbe.Limits) error {
-	var v Note
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyNote(&r, 0, 4)
+	r.Within("everything.Note")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -1039,6 +1235,16 @@ func (v *Note) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	v.Text = r.FinalString("text")
+}
+
+// FBEVerifyFinalNote checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalNote(r *fbe.Reader) {
+	if !r.Enter(4) {
+		return
+	}
+	defer r.Leave()
+	r.FinalSkipString("text")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -1069,10 +1275,15 @@ func (v *Note) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalNote is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalNote is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalNote(data []byte, lim *fbe.Limits) error {
-	var v Note
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1023, lim)
+	FBEVerifyFinalNote(&r)
+	r.EndFinal()
+	r.Within("everything.Note")
+	return r.Err()
 }
 
 // Quiet is the struct everything.Quiet (type id 1024).
@@ -1125,6 +1336,20 @@ func (v *Quiet) FBERead(r *fbe.Reader, base, slot int) {
 	v.Legacy = r.I32(b + 12)
 }
 
+// FBEVerifyQuiet checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyQuiet(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1024, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.SkipString(b, b+8, "password")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Quiet) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -1153,10 +1378,14 @@ func (v *Quiet) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEQuiet is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEQuiet is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEQuiet(data []byte, lim *fbe.Limits) error {
-	var v Quiet
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyQuiet(&r, 0, 4)
+	r.Within("everything.Quiet")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -1176,6 +1405,17 @@ func (v *Quiet) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(4, "legacy"); p1 >= 0 {
 		v.Legacy = r.I32(p1)
 	}
+}
+
+// FBEVerifyFinalQuiet checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalQuiet(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	r.FinalSkipString("password")
+	r.Fixed(4, "legacy")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -1206,10 +1446,15 @@ func (v *Quiet) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalQuiet is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalQuiet is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalQuiet(data []byte, lim *fbe.Limits) error {
-	var v Quiet
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1024, lim)
+	FBEVerifyFinalQuiet(&r)
+	r.EndFinal()
+	r.Within("everything.Quiet")
+	return r.Err()
 }
 
 // Empty is the struct everything.Empty (type id 1025).
@@ -1248,6 +1493,14 @@ func (v *Empty) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 }
 
+// FBEVerifyEmpty checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyEmpty(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1025, 1); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Empty) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -1276,10 +1529,14 @@ func (v *Empty) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEEmpty is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEEmpty is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEEmpty(data []byte, lim *fbe.Limits) error {
-	var v Empty
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyEmpty(&r, 0, 4)
+	r.Within("everything.Empty")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -1289,6 +1546,15 @@ func (v *Empty) FBEWriteFinal(w *fbe.Writer) {
 // FBEReadFinal reads v's fields at the Reader's cursor (final model).
 func (v *Empty) FBEReadFinal(r *fbe.Reader) {
 	v.Reset()
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+}
+
+// FBEVerifyFinalEmpty checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalEmpty(r *fbe.Reader) {
 	if !r.Enter(1) {
 		return
 	}
@@ -1323,10 +1589,15 @@ func (v *Empty) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalEmpty is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalEmpty is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalEmpty(data []byte, lim *fbe.Limits) error {
-	var v Empty
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1025, lim)
+	FBEVerifyFinalEmpty(&r)
+	r.EndFinal()
+	r.Within("everything.Empty")
+	return r.Err()
 }
 
 // Everything is the struct everything.Everything (type id 1026).
@@ -1594,6 +1865,14 @@ func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
 // FBERead reads v from the versioned body the slot at slot points to (from base);
 // fields an older writer did not write keep the schema's defaults.
 func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
+	old41 := v.F24
+	old42 := v.F31
+	old43 := v.F32
+	old44 := v.F33
+	old45 := v.F34
+	old46 := v.F35
+	old47 := v.F47
+	old48 := v.F48
 	v.Reset()
 	b, n := r.Struct(base, slot, 1026, 250)
 	if n == 0 {
@@ -1724,7 +2003,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		r.Spend(12, b, "f24")
 		return
 	}
-	v.F24 = r.Blob(v.F24, b, b+177, "f24")
+	v.F24 = r.Blob(old41, b, b+177, "f24")
 	if n < 182 {
 		r.Spend(12, b, "f25")
 		return
@@ -1766,55 +2045,45 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 205 {
 		return
 	}
-	if s41, ok42 := r.Optional(b, b+200, 4, "f31"); ok42 {
-		if v.F31 == nil {
-			v.F31 = new(int32)
-		}
-		*v.F31 = r.I32(s41)
+	if s49, ok50 := r.Optional(b, b+200, 4, "f31"); ok50 {
+		v.F31 = fbe.Reuse(old42)
+		*v.F31 = r.I32(s49)
 	} else {
 		v.F31 = nil
 	}
 	if n < 210 {
 		return
 	}
-	if s43, ok44 := r.Optional(b, b+205, 4, "f32"); ok44 {
-		if v.F32 == nil {
-			v.F32 = new(int32)
-		}
-		*v.F32 = r.I32(s43)
+	if s51, ok52 := r.Optional(b, b+205, 4, "f32"); ok52 {
+		v.F32 = fbe.Reuse(old43)
+		*v.F32 = r.I32(s51)
 	} else {
 		v.F32 = nil
 	}
 	if n < 215 {
 		return
 	}
-	if s45, ok46 := r.Optional(b, b+210, 4, "f33"); ok46 {
-		if v.F33 == nil {
-			v.F33 = new(string)
-		}
-		*v.F33 = r.String(s45, s45, "f33")
+	if s53, ok54 := r.Optional(b, b+210, 4, "f33"); ok54 {
+		v.F33 = fbe.Reuse(old44)
+		*v.F33 = r.String(s53, s53, "f33")
 	} else {
 		v.F33 = nil
 	}
 	if n < 220 {
 		return
 	}
-	if s47, ok48 := r.Optional(b, b+215, 1, "f34"); ok48 {
-		if v.F34 == nil {
-			v.F34 = new(EByte)
-		}
-		*v.F34 = EByte(r.U8(s47))
+	if s55, ok56 := r.Optional(b, b+215, 1, "f34"); ok56 {
+		v.F34 = fbe.Reuse(old45)
+		*v.F34 = EByte(r.U8(s55))
 	} else {
 		v.F34 = nil
 	}
 	if n < 225 {
 		return
 	}
-	if s49, ok50 := r.Optional(b, b+220, 4, "f35"); ok50 {
-		if v.F35 == nil {
-			v.F35 = new(Counted)
-		}
-		v.F35.FBERead(r, s49, s49)
+	if s57, ok58 := r.Optional(b, b+220, 4, "f35"); ok58 {
+		v.F35 = fbe.Reuse(old46)
+		v.F35.FBERead(r, s57, s57)
 		if r.Failed() {
 			r.Unwind("f35")
 			return
@@ -1825,191 +2094,183 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 237 {
 		return
 	}
-	for i51 := range v.F36 {
-		v.F36[i51] = r.I32(b + 225 + i51*4)
+	for i59 := range v.F36 {
+		v.F36[i59] = r.I32(b + 225 + i59*4)
 	}
 	if n < 247 {
 		return
 	}
-	for i52 := range v.F37 {
-		if s53, ok54 := r.Optional(b, b+237+i52*5, 4, "f37"); ok54 {
-			if v.F37[i52] == nil {
-				v.F37[i52] = new(string)
-			}
-			*v.F37[i52] = r.String(s53, s53, "f37")
+	for i60 := range v.F37 {
+		if s61, ok62 := r.Optional(b, b+237+i60*5, 4, "f37"); ok62 {
+			v.F37[i60] = fbe.Reuse(v.F37[i60])
+			*v.F37[i60] = r.String(s61, s61, "f37")
 		} else {
-			v.F37[i52] = nil
+			v.F37[i60] = nil
 		}
 	}
 	if n < 251 {
 		return
 	}
-	e55, n56 := r.Vector(b, b+247, 8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n56)
-	for i57 := range n56 {
-		v.F38[i57] = r.F64(e55 + i57*8)
+	e63, n64 := r.Vector(b, b+247, 8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n64)
+	for i65 := range n64 {
+		v.F38[i65] = r.F64(e63 + i65*8)
 	}
 	if n < 255 {
 		return
 	}
-	e58, n59 := r.Vector(b, b+251, 5, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n59)
-	for i60 := range n59 {
-		if s61, ok62 := r.Optional(b, e58+i60*5, 4, "f39"); ok62 {
-			if v.F39[i60] == nil {
-				v.F39[i60] = new(Counted)
-			}
-			v.F39[i60].FBERead(r, s61, s61)
+	e66, n67 := r.Vector(b, b+251, 5, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n67)
+	for i68 := range n67 {
+		if s69, ok70 := r.Optional(b, e66+i68*5, 4, "f39"); ok70 {
+			v.F39[i68] = fbe.Reuse(v.F39[i68])
+			v.F39[i68].FBERead(r, s69, s69)
 			if r.Failed() {
-				r.UnwindIndex(i60)
+				r.UnwindIndex(i68)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i60] = nil
+			v.F39[i68] = nil
 		}
 	}
 	if n < 259 {
 		return
 	}
-	e63, n64 := r.Vector(b, b+255, 4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n64)
-	for i65 := range n64 {
-		v.F40[i65] = r.String(b, e63+i65*4, "f40")
+	e71, n72 := r.Vector(b, b+255, 4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n72)
+	for i73 := range n72 {
+		v.F40[i73] = r.String(b, e71+i73*4, "f40")
 	}
 	if n < 263 {
 		return
 	}
-	e66, n67 := r.Vector(b, b+259, 8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n67)
-	for i68 := range n67 {
-		v.F41[i68] = r.I64(e66 + i68*8)
+	e74, n75 := r.Vector(b, b+259, 8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n75)
+	for i76 := range n75 {
+		v.F41[i76] = r.I64(e74 + i76*8)
 	}
 	if fbe.HasDuplicate(v.F41) {
-		r.DuplicateKey("f41", e66-4)
+		r.DuplicateKey("f41", e74-4)
 		return
 	}
 	if n < 267 {
 		return
 	}
-	e69, n70 := r.Vector(b, b+263, 4, 0, "f42")
+	e77, n78 := r.Vector(b, b+263, 4, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i71 := range n70 {
+	for i79 := range n78 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i71].FBERead(r, b, e69+i71*4)
+		v.F42[i79].FBERead(r, b, e77+i79*4)
 		if r.Failed() {
-			r.UnwindIndex(i71)
+			r.UnwindIndex(i79)
 			r.Unwind("f42")
 			return
 		}
 	}
 	if fbe.HasDuplicateKey(v.F42, (*market.Instrument).FBEKey) {
-		r.DuplicateKey("f42", e69-4)
+		r.DuplicateKey("f42", e77-4)
 		return
 	}
 	if n < 271 {
 		return
 	}
-	e72, n73 := r.Vector(b, b+267, 8, 8, "f43")
+	e80, n81 := r.Vector(b, b+267, 8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n73)
+		v.F43 = make(map[int32]string, n81)
 	} else {
 		clear(v.F43)
 	}
-	for i74 := range n73 {
-		var k75 int32
-		var x76 string
-		k75 = r.I32(e72 + i74*8)
-		x76 = r.String(b, e72+i74*8+4, "f43")
-		if _, dup := v.F43[k75]; dup {
-			r.DuplicateKey("f43", e72+i74*8)
+	for i82 := range n81 {
+		var k83 int32
+		var x84 string
+		k83 = r.I32(e80 + i82*8)
+		x84 = r.String(b, e80+i82*8+4, "f43")
+		if _, dup := v.F43[k83]; dup {
+			r.DuplicateKey("f43", e80+i82*8)
 			return
 		}
-		v.F43[k75] = x76
+		v.F43[k83] = x84
 	}
 	if n < 275 {
 		return
 	}
-	e77, n78 := r.Vector(b, b+271, 9, 5, "f44")
+	e85, n86 := r.Vector(b, b+271, 9, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n78)
+		v.F44 = make(map[string]*Counted, n86)
 	} else {
 		clear(v.F44)
 	}
-	for i79 := range n78 {
-		var k80 string
-		var x81 *Counted
-		k80 = r.String(b, e77+i79*9, "f44")
-		if s82, ok83 := r.Optional(b, e77+i79*9+4, 4, "f44"); ok83 {
-			if x81 == nil {
-				x81 = new(Counted)
-			}
-			x81.FBERead(r, s82, s82)
+	for i87 := range n86 {
+		var k88 string
+		var x89 *Counted
+		k88 = r.String(b, e85+i87*9, "f44")
+		if s90, ok91 := r.Optional(b, e85+i87*9+4, 4, "f44"); ok91 {
+			x89 = fbe.Reuse(x89)
+			x89.FBERead(r, s90, s90)
 			if r.Failed() {
-				r.UnwindIndex(i79)
+				r.UnwindIndex(i87)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x81 = nil
+			x89 = nil
 		}
-		if _, dup := v.F44[k80]; dup {
-			r.DuplicateKey("f44", e77+i79*9)
+		if _, dup := v.F44[k88]; dup {
+			r.DuplicateKey("f44", e85+i87*9)
 			return
 		}
-		v.F44[k80] = x81
+		v.F44[k88] = x89
 	}
 	if n < 279 {
 		return
 	}
-	e84, n85 := r.Vector(b, b+275, 20, 20, "f45")
+	e92, n93 := r.Vector(b, b+275, 20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n85)
+		v.F45 = make(map[fbe.UUID][]byte, n93)
 	} else {
 		clear(v.F45)
 	}
-	for i86 := range n85 {
-		var k87 fbe.UUID
-		var x88 []byte
-		k87 = r.UUID(e84 + i86*20)
-		x88 = r.Blob(x88, b, e84+i86*20+16, "f45")
-		if _, dup := v.F45[k87]; dup {
-			r.DuplicateKey("f45", e84+i86*20)
+	for i94 := range n93 {
+		var k95 fbe.UUID
+		var x96 []byte
+		k95 = r.UUID(e92 + i94*20)
+		x96 = r.Blob(x96, b, e92+i94*20+16, "f45")
+		if _, dup := v.F45[k95]; dup {
+			r.DuplicateKey("f45", e92+i94*20)
 			return
 		}
-		v.F45[k87] = x88
+		v.F45[k95] = x96
 	}
 	if n < 283 {
 		return
 	}
-	e89, n90 := r.Vector(b, b+279, 8, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n90)
-	for i91 := range n90 {
-		v.F46[i91].Key.FBERead(r, b, e89+i91*8)
+	e97, n98 := r.Vector(b, b+279, 8, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n98)
+	for i99 := range n98 {
+		v.F46[i99].Key.FBERead(r, b, e97+i99*8)
 		if r.Failed() {
-			r.UnwindIndex(i91)
+			r.UnwindIndex(i99)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i91].Value.FBERead(r, b, e89+i91*8+4)
+		v.F46[i99].Value.FBERead(r, b, e97+i99*8+4)
 		if r.Failed() {
-			r.UnwindIndex(i91)
+			r.UnwindIndex(i99)
 			r.Unwind("f46")
 			return
 		}
 	}
 	if fbe.HasDuplicatePairKey(v.F46, (*market.Instrument).FBEKey) {
-		r.DuplicateKey("f46", e89-4)
+		r.DuplicateKey("f46", e97-4)
 		return
 	}
 	if n < 288 {
 		return
 	}
-	if s92, ok93 := r.Optional(b, b+283, 4, "f47"); ok93 {
-		if v.F47 == nil {
-			v.F47 = new(int32)
-		}
-		*v.F47 = r.I32(s92)
+	if s100, ok101 := r.Optional(b, b+283, 4, "f47"); ok101 {
+		v.F47 = fbe.Reuse(old47)
+		*v.F47 = r.I32(s100)
 	} else {
 		v.F47 = nil
 	}
@@ -2020,31 +2281,388 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 294 {
 		return
 	}
-	if s94, ok95 := r.Optional(b, b+289, 8, "f48"); ok95 {
-		if v.F48 == nil {
-			v.F48 = new(fbe.Timestamp)
-		}
-		*v.F48 = r.Timestamp(s94)
+	if s102, ok103 := r.Optional(b, b+289, 8, "f48"); ok103 {
+		v.F48 = fbe.Reuse(old48)
+		*v.F48 = r.Timestamp(s102)
 	} else {
 		v.F48 = nil
 	}
 	if n < 298 {
 		return
 	}
-	e96, n97 := r.Vector(b, b+294, 8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n97)
-	for i98 := range n97 {
-		v.F49[i98].Key = r.Blob(v.F49[i98].Key, b, e96+i98*8, "f49")
-		v.F49[i98].Value = r.I32(e96 + i98*8 + 4)
+	e104, n105 := r.Vector(b, b+294, 8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n105)
+	for i106 := range n105 {
+		v.F49[i106].Key = r.Blob(v.F49[i106].Key, b, e104+i106*8, "f49")
+		v.F49[i106].Value = r.I32(e104 + i106*8 + 4)
 	}
 	if n < 302 {
 		return
 	}
-	e99, n100 := r.Vector(b, b+298, 8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n100)
-	for i101 := range n100 {
-		v.F50[i101].Key = r.Blob(v.F50[i101].Key, b, e99+i101*8, "f50")
-		v.F50[i101].Value = r.String(b, e99+i101*8+4, "f50")
+	e107, n108 := r.Vector(b, b+298, 8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n108)
+	for i109 := range n108 {
+		v.F50[i109].Key = r.Blob(v.F50[i109].Key, b, e107+i109*8, "f50")
+		v.F50[i109].Value = r.String(b, e107+i109*8+4, "f50")
+	}
+}
+
+// FBEVerifyEverything checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1026, 250)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(12, b, "id")
+		return
+	}
+	if n < 13 {
+		r.Spend(12, b, "f1")
+		return
+	}
+	if n < 14 {
+		r.Spend(12, b, "f2")
+		return
+	}
+	if n < 15 {
+		r.Spend(12, b, "f3")
+		return
+	}
+	if n < 19 {
+		r.Spend(12, b, "f4")
+		return
+	}
+	if n < 20 {
+		r.Spend(12, b, "f5")
+		return
+	}
+	if n < 21 {
+		r.Spend(12, b, "f6")
+		return
+	}
+	if n < 23 {
+		r.Spend(12, b, "f7")
+		return
+	}
+	if n < 25 {
+		r.Spend(12, b, "f8")
+		return
+	}
+	if n < 29 {
+		r.Spend(12, b, "f9")
+		return
+	}
+	if n < 33 {
+		r.Spend(12, b, "f10")
+		return
+	}
+	if n < 41 {
+		r.Spend(12, b, "f11")
+		return
+	}
+	if n < 49 {
+		r.Spend(12, b, "f12")
+		return
+	}
+	if n < 53 {
+		r.Spend(12, b, "f13")
+		return
+	}
+	if n < 61 {
+		r.Spend(12, b, "f14")
+		return
+	}
+	if n < 77 {
+		r.Spend(12, b, "f15")
+		return
+	}
+	if n < 93 {
+		r.Spend(12, b, "f16")
+		return
+	}
+	if n < 97 {
+		r.Spend(12, b, "f17")
+		return
+	}
+	r.SkipString(b, b+93, "f17")
+	if n < 105 {
+		r.Spend(12, b, "f18")
+		return
+	}
+	if n < 113 {
+		r.Spend(12, b, "f19")
+		return
+	}
+	if n < 129 {
+		r.Spend(12, b, "f20")
+		return
+	}
+	if n < 145 {
+		r.Spend(12, b, "f21")
+		return
+	}
+	if n < 161 {
+		r.Spend(12, b, "f22")
+		return
+	}
+	if n < 177 {
+		r.Spend(12, b, "f23")
+		return
+	}
+	if n < 181 {
+		r.Spend(12, b, "f24")
+		return
+	}
+	r.SkipBlob(b, b+177, "f24")
+	if n < 182 {
+		r.Spend(12, b, "f25")
+		return
+	}
+	if n < 183 {
+		r.Spend(12, b, "f26")
+		return
+	}
+	if n < 184 {
+		r.Spend(12, b, "f27")
+		return
+	}
+	if n < 192 {
+		r.Spend(12, b, "f28")
+		return
+	}
+	if n < 196 {
+		r.Spend(12, b, "f29")
+		return
+	}
+	FBEVerifyCounted(r, b, b+192)
+	if r.Failed() {
+		r.Unwind("f29")
+		return
+	}
+	if n < 200 {
+		r.Spend(8, b, "f30")
+		return
+	}
+	market.FBEVerifyInstrument(r, b, b+196)
+	if r.Failed() {
+		r.Unwind("f30")
+		return
+	}
+	if n < 205 {
+		return
+	}
+	r.Optional(b, b+200, 4, "f31")
+	if n < 210 {
+		return
+	}
+	r.Optional(b, b+205, 4, "f32")
+	if n < 215 {
+		return
+	}
+	if s110, ok111 := r.Optional(b, b+210, 4, "f33"); ok111 {
+		r.SkipString(s110, s110, "f33")
+	}
+	if n < 220 {
+		return
+	}
+	r.Optional(b, b+215, 1, "f34")
+	if n < 225 {
+		return
+	}
+	if s112, ok113 := r.Optional(b, b+220, 4, "f35"); ok113 {
+		FBEVerifyCounted(r, s112, s112)
+		if r.Failed() {
+			r.Unwind("f35")
+			return
+		}
+	}
+	if n < 247 {
+		return
+	}
+	for i114 := range 2 {
+		if s115, ok116 := r.Optional(b, b+237+i114*5, 4, "f37"); ok116 {
+			r.SkipString(s115, s115, "f37")
+		}
+	}
+	if n < 251 {
+		return
+	}
+	r.Vector(b, b+247, 8, 8, "f38")
+	if n < 255 {
+		return
+	}
+	e117, n118 := r.Vector(b, b+251, 5, 1, "f39")
+	for i119 := range n118 {
+		if s120, ok121 := r.Optional(b, e117+i119*5, 4, "f39"); ok121 {
+			FBEVerifyCounted(r, s120, s120)
+			if r.Failed() {
+				r.UnwindIndex(i119)
+				r.Unwind("f39")
+				return
+			}
+		}
+	}
+	if n < 259 {
+		return
+	}
+	e122, n123 := r.Vector(b, b+255, 4, 4, "f40")
+	for i124 := range n123 {
+		r.SkipString(b, e122+i124*4, "f40")
+	}
+	if n < 263 {
+		return
+	}
+	var t125 []int64
+	e126, n127 := r.Vector(b, b+259, 8, 8, "f41")
+	t125 = fbe.Resize(t125, n127)
+	for i128 := range n127 {
+		t125[i128] = r.I64(e126 + i128*8)
+	}
+	if fbe.HasDuplicate(t125) {
+		r.DuplicateKey("f41", e126-4)
+		return
+	}
+	if n < 267 {
+		return
+	}
+	var t129 []market.Instrument
+	e130, n131 := r.Vector(b, b+263, 4, 0, "f42")
+	t129 = t129[:0]
+	for i132 := range n131 {
+		t129 = fbe.Grow(t129)
+		t129[i132].FBERead(r, b, e130+i132*4)
+		if r.Failed() {
+			r.UnwindIndex(i132)
+			r.Unwind("f42")
+			return
+		}
+	}
+	if fbe.HasDuplicateKey(t129, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f42", e130-4)
+		return
+	}
+	if n < 271 {
+		return
+	}
+	var t133 map[int32]string
+	e134, n135 := r.Vector(b, b+267, 8, 8, "f43")
+	if t133 == nil {
+		t133 = make(map[int32]string, n135)
+	} else {
+		clear(t133)
+	}
+	for i136 := range n135 {
+		var k137 int32
+		var x138 string
+		k137 = r.I32(e134 + i136*8)
+		x138 = r.String(b, e134+i136*8+4, "f43")
+		if _, dup := t133[k137]; dup {
+			r.DuplicateKey("f43", e134+i136*8)
+			return
+		}
+		t133[k137] = x138
+	}
+	if n < 275 {
+		return
+	}
+	var t139 map[string]*Counted
+	e140, n141 := r.Vector(b, b+271, 9, 5, "f44")
+	if t139 == nil {
+		t139 = make(map[string]*Counted, n141)
+	} else {
+		clear(t139)
+	}
+	for i142 := range n141 {
+		var k143 string
+		var x144 *Counted
+		k143 = r.String(b, e140+i142*9, "f44")
+		if s145, ok146 := r.Optional(b, e140+i142*9+4, 4, "f44"); ok146 {
+			x144 = fbe.Reuse(x144)
+			x144.FBERead(r, s145, s145)
+			if r.Failed() {
+				r.UnwindIndex(i142)
+				r.Unwind("f44")
+				return
+			}
+		} else {
+			x144 = nil
+		}
+		if _, dup := t139[k143]; dup {
+			r.DuplicateKey("f44", e140+i142*9)
+			return
+		}
+		t139[k143] = x144
+	}
+	if n < 279 {
+		return
+	}
+	var t147 map[fbe.UUID][]byte
+	e148, n149 := r.Vector(b, b+275, 20, 20, "f45")
+	if t147 == nil {
+		t147 = make(map[fbe.UUID][]byte, n149)
+	} else {
+		clear(t147)
+	}
+	for i150 := range n149 {
+		var k151 fbe.UUID
+		var x152 []byte
+		k151 = r.UUID(e148 + i150*20)
+		x152 = r.Blob(x152, b, e148+i150*20+16, "f45")
+		if _, dup := t147[k151]; dup {
+			r.DuplicateKey("f45", e148+i150*20)
+			return
+		}
+		t147[k151] = x152
+	}
+	if n < 283 {
+		return
+	}
+	var t153 []fbe.Pair[market.Instrument, Counted]
+	e154, n155 := r.Vector(b, b+279, 8, 0, "f46")
+	t153 = fbe.Resize(t153, n155)
+	for i156 := range n155 {
+		t153[i156].Key.FBERead(r, b, e154+i156*8)
+		if r.Failed() {
+			r.UnwindIndex(i156)
+			r.Unwind("f46")
+			return
+		}
+		t153[i156].Value.FBERead(r, b, e154+i156*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i156)
+			r.Unwind("f46")
+			return
+		}
+	}
+	if fbe.HasDuplicatePairKey(t153, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f46", e154-4)
+		return
+	}
+	if n < 288 {
+		return
+	}
+	r.Optional(b, b+283, 4, "f47")
+	if n < 294 {
+		return
+	}
+	r.Optional(b, b+289, 8, "f48")
+	if n < 298 {
+		return
+	}
+	e157, n158 := r.Vector(b, b+294, 8, 8, "f49")
+	for i159 := range n158 {
+		r.SkipBlob(b, e157+i159*8, "f49")
+	}
+	if n < 302 {
+		return
+	}
+	e160, n161 := r.Vector(b, b+298, 8, 8, "f50")
+	for i162 := range n161 {
+		r.SkipBlob(b, e160+i162*8, "f50")
+		r.SkipString(b, e160+i162*8+4, "f50")
 	}
 }
 
@@ -2076,10 +2694,14 @@ func (v *Everything) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEEverything is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEEverything is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEEverything(data []byte, lim *fbe.Limits) error {
-	var v Everything
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyEverything(&r, 0, 4)
+	r.Within("everything.Everything")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -2135,63 +2757,63 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 	if v.F35 != nil {
 		(v.F35).FBEWriteFinal(w)
 	}
-	for i102 := range v.F36 {
-		w.AppendI32(v.F36[i102])
+	for i163 := range v.F36 {
+		w.AppendI32(v.F36[i163])
 	}
-	for i103 := range v.F37 {
-		w.AppendBool(v.F37[i103] != nil)
-		if v.F37[i103] != nil {
-			w.AppendString(*v.F37[i103])
+	for i164 := range v.F37 {
+		w.AppendBool(v.F37[i164] != nil)
+		if v.F37[i164] != nil {
+			w.AppendString(*v.F37[i164])
 		}
 	}
 	w.AppendCount(len(v.F38))
-	for i104 := range v.F38 {
-		w.AppendF64(v.F38[i104])
+	for i165 := range v.F38 {
+		w.AppendF64(v.F38[i165])
 	}
 	w.AppendCount(len(v.F39))
-	for i105 := range v.F39 {
-		w.AppendBool(v.F39[i105] != nil)
-		if v.F39[i105] != nil {
-			(v.F39[i105]).FBEWriteFinal(w)
+	for i166 := range v.F39 {
+		w.AppendBool(v.F39[i166] != nil)
+		if v.F39[i166] != nil {
+			(v.F39[i166]).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F40))
-	for i106 := range v.F40 {
-		w.AppendString(v.F40[i106])
+	for i167 := range v.F40 {
+		w.AppendString(v.F40[i167])
 	}
 	w.AppendCount(len(v.F41))
-	for i107 := range v.F41 {
-		w.AppendI64(v.F41[i107])
+	for i168 := range v.F41 {
+		w.AppendI64(v.F41[i168])
 	}
 	w.AppendCount(len(v.F42))
-	for i108 := range v.F42 {
-		(v.F42[i108]).FBEWriteFinal(w)
+	for i169 := range v.F42 {
+		(v.F42[i169]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F43))
-	for _, k109 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
-		x110 := v.F43[k109]
-		w.AppendI32(k109)
-		w.AppendString(x110)
+	for _, k170 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x171 := v.F43[k170]
+		w.AppendI32(k170)
+		w.AppendString(x171)
 	}
 	w.AppendCount(len(v.F44))
-	for _, k111 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		x112 := v.F44[k111]
-		w.AppendString(k111)
-		w.AppendBool(x112 != nil)
-		if x112 != nil {
-			(x112).FBEWriteFinal(w)
+	for _, k172 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x173 := v.F44[k172]
+		w.AppendString(k172)
+		w.AppendBool(x173 != nil)
+		if x173 != nil {
+			(x173).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F45))
-	for _, k113 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		x114 := v.F45[k113]
-		w.AppendUUID(k113)
-		w.AppendBlob(x114)
+	for _, k174 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x175 := v.F45[k174]
+		w.AppendUUID(k174)
+		w.AppendBlob(x175)
 	}
 	w.AppendCount(len(v.F46))
-	for i115 := range v.F46 {
-		(v.F46[i115].Key).FBEWriteFinal(w)
-		(v.F46[i115].Value).FBEWriteFinal(w)
+	for i176 := range v.F46 {
+		(v.F46[i176].Key).FBEWriteFinal(w)
+		(v.F46[i176].Value).FBEWriteFinal(w)
 	}
 	w.AppendBool(v.F47 != nil)
 	if v.F47 != nil {
@@ -2203,106 +2825,114 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 		w.AppendTimestamp(*v.F48)
 	}
 	w.AppendCount(len(v.F49))
-	for i116 := range v.F49 {
-		w.AppendBlob(v.F49[i116].Key)
-		w.AppendI32(v.F49[i116].Value)
+	for i177 := range v.F49 {
+		w.AppendBlob(v.F49[i177].Key)
+		w.AppendI32(v.F49[i177].Value)
 	}
 	w.AppendCount(len(v.F50))
-	for i117 := range v.F50 {
-		w.AppendBlob(v.F50[i117].Key)
-		w.AppendString(v.F50[i117].Value)
+	for i178 := range v.F50 {
+		w.AppendBlob(v.F50[i178].Key)
+		w.AppendString(v.F50[i178].Value)
 	}
 }
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model).
 func (v *Everything) FBEReadFinal(r *fbe.Reader) {
+	old179 := v.F24
+	old180 := v.F31
+	old181 := v.F32
+	old182 := v.F33
+	old183 := v.F34
+	old184 := v.F35
+	old185 := v.F47
+	old186 := v.F48
 	v.Reset()
 	if !r.Enter(250) {
 		return
 	}
 	defer r.Leave()
-	if p118 := r.Fixed(4, "id"); p118 >= 0 {
-		v.Id = r.I32(p118)
+	if p187 := r.Fixed(4, "id"); p187 >= 0 {
+		v.Id = r.I32(p187)
 	}
-	if p119 := r.Fixed(1, "f1"); p119 >= 0 {
-		v.F1 = r.Bool(p119)
+	if p188 := r.Fixed(1, "f1"); p188 >= 0 {
+		v.F1 = r.Bool(p188)
 	}
-	if p120 := r.Fixed(1, "f2"); p120 >= 0 {
-		v.F2 = r.U8(p120)
+	if p189 := r.Fixed(1, "f2"); p189 >= 0 {
+		v.F2 = r.U8(p189)
 	}
-	if p121 := r.Fixed(1, "f3"); p121 >= 0 {
-		v.F3 = r.U8(p121)
+	if p190 := r.Fixed(1, "f3"); p190 >= 0 {
+		v.F3 = r.U8(p190)
 	}
-	if p122 := r.Fixed(4, "f4"); p122 >= 0 {
-		v.F4 = r.U32(p122)
+	if p191 := r.Fixed(4, "f4"); p191 >= 0 {
+		v.F4 = r.U32(p191)
 	}
-	if p123 := r.Fixed(1, "f5"); p123 >= 0 {
-		v.F5 = r.I8(p123)
+	if p192 := r.Fixed(1, "f5"); p192 >= 0 {
+		v.F5 = r.I8(p192)
 	}
-	if p124 := r.Fixed(1, "f6"); p124 >= 0 {
-		v.F6 = r.U8(p124)
+	if p193 := r.Fixed(1, "f6"); p193 >= 0 {
+		v.F6 = r.U8(p193)
 	}
-	if p125 := r.Fixed(2, "f7"); p125 >= 0 {
-		v.F7 = r.I16(p125)
+	if p194 := r.Fixed(2, "f7"); p194 >= 0 {
+		v.F7 = r.I16(p194)
 	}
-	if p126 := r.Fixed(2, "f8"); p126 >= 0 {
-		v.F8 = r.U16(p126)
+	if p195 := r.Fixed(2, "f8"); p195 >= 0 {
+		v.F8 = r.U16(p195)
 	}
-	if p127 := r.Fixed(4, "f9"); p127 >= 0 {
-		v.F9 = r.I32(p127)
+	if p196 := r.Fixed(4, "f9"); p196 >= 0 {
+		v.F9 = r.I32(p196)
 	}
-	if p128 := r.Fixed(4, "f10"); p128 >= 0 {
-		v.F10 = r.U32(p128)
+	if p197 := r.Fixed(4, "f10"); p197 >= 0 {
+		v.F10 = r.U32(p197)
 	}
-	if p129 := r.Fixed(8, "f11"); p129 >= 0 {
-		v.F11 = r.I64(p129)
+	if p198 := r.Fixed(8, "f11"); p198 >= 0 {
+		v.F11 = r.I64(p198)
 	}
-	if p130 := r.Fixed(8, "f12"); p130 >= 0 {
-		v.F12 = r.U64(p130)
+	if p199 := r.Fixed(8, "f12"); p199 >= 0 {
+		v.F12 = r.U64(p199)
 	}
-	if p131 := r.Fixed(4, "f13"); p131 >= 0 {
-		v.F13 = r.F32(p131)
+	if p200 := r.Fixed(4, "f13"); p200 >= 0 {
+		v.F13 = r.F32(p200)
 	}
-	if p132 := r.Fixed(8, "f14"); p132 >= 0 {
-		v.F14 = r.F64(p132)
+	if p201 := r.Fixed(8, "f14"); p201 >= 0 {
+		v.F14 = r.F64(p201)
 	}
-	if p133 := r.Fixed(16, "f15"); p133 >= 0 {
-		v.F15 = r.Decimal(p133)
+	if p202 := r.Fixed(16, "f15"); p202 >= 0 {
+		v.F15 = r.Decimal(p202)
 	}
-	if p134 := r.Fixed(16, "f16"); p134 >= 0 {
-		v.F16 = r.Decimal(p134)
+	if p203 := r.Fixed(16, "f16"); p203 >= 0 {
+		v.F16 = r.Decimal(p203)
 	}
 	v.F17 = r.FinalString("f17")
-	if p135 := r.Fixed(8, "f18"); p135 >= 0 {
-		v.F18 = r.Timestamp(p135)
+	if p204 := r.Fixed(8, "f18"); p204 >= 0 {
+		v.F18 = r.Timestamp(p204)
 	}
-	if p136 := r.Fixed(8, "f19"); p136 >= 0 {
-		v.F19 = r.Timestamp(p136)
+	if p205 := r.Fixed(8, "f19"); p205 >= 0 {
+		v.F19 = r.Timestamp(p205)
 	}
-	if p137 := r.Fixed(16, "f20"); p137 >= 0 {
-		v.F20 = r.UUID(p137)
+	if p206 := r.Fixed(16, "f20"); p206 >= 0 {
+		v.F20 = r.UUID(p206)
 	}
-	if p138 := r.Fixed(16, "f21"); p138 >= 0 {
-		v.F21 = r.UUID(p138)
+	if p207 := r.Fixed(16, "f21"); p207 >= 0 {
+		v.F21 = r.UUID(p207)
 	}
-	if p139 := r.Fixed(16, "f22"); p139 >= 0 {
-		v.F22 = r.UUID(p139)
+	if p208 := r.Fixed(16, "f22"); p208 >= 0 {
+		v.F22 = r.UUID(p208)
 	}
-	if p140 := r.Fixed(16, "f23"); p140 >= 0 {
-		v.F23 = r.UUID(p140)
+	if p209 := r.Fixed(16, "f23"); p209 >= 0 {
+		v.F23 = r.UUID(p209)
 	}
-	v.F24 = r.FinalBlob(v.F24, "f24")
-	if p141 := r.Fixed(1, "f25"); p141 >= 0 {
-		v.F25 = EByte(r.U8(p141))
+	v.F24 = r.FinalBlob(old179, "f24")
+	if p210 := r.Fixed(1, "f25"); p210 >= 0 {
+		v.F25 = EByte(r.U8(p210))
 	}
-	if p142 := r.Fixed(1, "f26"); p142 >= 0 {
-		v.F26 = market.Side(r.U8(p142))
+	if p211 := r.Fixed(1, "f26"); p211 >= 0 {
+		v.F26 = market.Side(r.U8(p211))
 	}
-	if p143 := r.Fixed(1, "f27"); p143 >= 0 {
-		v.F27 = FByte(r.U8(p143))
+	if p212 := r.Fixed(1, "f27"); p212 >= 0 {
+		v.F27 = FByte(r.U8(p212))
 	}
-	if p144 := r.Fixed(8, "f28"); p144 >= 0 {
-		v.F28 = FUInt64(r.U64(p144))
+	if p213 := r.Fixed(8, "f28"); p213 >= 0 {
+		v.F28 = FUInt64(r.U64(p213))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -2315,47 +2945,37 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f31") {
-		if v.F31 == nil {
-			v.F31 = new(int32)
-		}
-		if p145 := r.Fixed(4, "f31"); p145 >= 0 {
-			*v.F31 = r.I32(p145)
+		v.F31 = fbe.Reuse(old180)
+		if p214 := r.Fixed(4, "f31"); p214 >= 0 {
+			*v.F31 = r.I32(p214)
 		}
 	} else {
 		v.F31 = nil
 	}
 	if r.FinalHas("f32") {
-		if v.F32 == nil {
-			v.F32 = new(int32)
-		}
-		if p146 := r.Fixed(4, "f32"); p146 >= 0 {
-			*v.F32 = r.I32(p146)
+		v.F32 = fbe.Reuse(old181)
+		if p215 := r.Fixed(4, "f32"); p215 >= 0 {
+			*v.F32 = r.I32(p215)
 		}
 	} else {
 		v.F32 = nil
 	}
 	if r.FinalHas("f33") {
-		if v.F33 == nil {
-			v.F33 = new(string)
-		}
+		v.F33 = fbe.Reuse(old182)
 		*v.F33 = r.FinalString("f33")
 	} else {
 		v.F33 = nil
 	}
 	if r.FinalHas("f34") {
-		if v.F34 == nil {
-			v.F34 = new(EByte)
-		}
-		if p147 := r.Fixed(1, "f34"); p147 >= 0 {
-			*v.F34 = EByte(r.U8(p147))
+		v.F34 = fbe.Reuse(old183)
+		if p216 := r.Fixed(1, "f34"); p216 >= 0 {
+			*v.F34 = EByte(r.U8(p216))
 		}
 	} else {
 		v.F34 = nil
 	}
 	if r.FinalHas("f35") {
-		if v.F35 == nil {
-			v.F35 = new(Counted)
-		}
+		v.F35 = fbe.Reuse(old184)
 		v.F35.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f35")
@@ -2364,68 +2984,64 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F35 = nil
 	}
-	for i148 := range v.F36 {
-		if p149 := r.Fixed(4, "f36"); p149 >= 0 {
-			v.F36[i148] = r.I32(p149)
+	for i217 := range v.F36 {
+		if p218 := r.Fixed(4, "f36"); p218 >= 0 {
+			v.F36[i217] = r.I32(p218)
 		}
 	}
-	for i150 := range v.F37 {
+	for i219 := range v.F37 {
 		if r.FinalHas("f37") {
-			if v.F37[i150] == nil {
-				v.F37[i150] = new(string)
-			}
-			*v.F37[i150] = r.FinalString("f37")
+			v.F37[i219] = fbe.Reuse(v.F37[i219])
+			*v.F37[i219] = r.FinalString("f37")
 		} else {
-			v.F37[i150] = nil
+			v.F37[i219] = nil
 		}
 	}
-	n151 := r.FinalCount(8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n151)
-	for i152 := range n151 {
-		if p153 := r.Fixed(8, "f38"); p153 >= 0 {
-			v.F38[i152] = r.F64(p153)
+	n220 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n220)
+	for i221 := range n220 {
+		if p222 := r.Fixed(8, "f38"); p222 >= 0 {
+			v.F38[i221] = r.F64(p222)
 		}
 	}
-	n154 := r.FinalCount(1, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n154)
-	for i155 := range n154 {
+	n223 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n223)
+	for i224 := range n223 {
 		if r.FinalHas("f39") {
-			if v.F39[i155] == nil {
-				v.F39[i155] = new(Counted)
-			}
-			v.F39[i155].FBEReadFinal(r)
+			v.F39[i224] = fbe.Reuse(v.F39[i224])
+			v.F39[i224].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i155)
+				r.UnwindIndex(i224)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i155] = nil
+			v.F39[i224] = nil
 		}
 	}
-	n156 := r.FinalCount(4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n156)
-	for i157 := range n156 {
-		v.F40[i157] = r.FinalString("f40")
+	n225 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n225)
+	for i226 := range n225 {
+		v.F40[i226] = r.FinalString("f40")
 	}
-	n158 := r.FinalCount(8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n158)
-	for i159 := range n158 {
-		if p160 := r.Fixed(8, "f41"); p160 >= 0 {
-			v.F41[i159] = r.I64(p160)
+	n227 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n227)
+	for i228 := range n227 {
+		if p229 := r.Fixed(8, "f41"); p229 >= 0 {
+			v.F41[i228] = r.I64(p229)
 		}
 	}
 	if fbe.HasDuplicate(v.F41) {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	n161 := r.FinalCount(8, 0, "f42")
+	n230 := r.FinalCount(8, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i162 := range n161 {
+	for i231 := range n230 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i162].FBEReadFinal(r)
+		v.F42[i231].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i162)
+			r.UnwindIndex(i231)
 			r.Unwind("f42")
 			return
 		}
@@ -2434,85 +3050,83 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	n163 := r.FinalCount(8, 8, "f43")
+	n232 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n163)
+		v.F43 = make(map[int32]string, n232)
 	} else {
 		clear(v.F43)
 	}
-	for i164 := 0; i164 < n163; i164++ {
-		var k165 int32
-		var x166 string
-		if p167 := r.Fixed(4, "f43"); p167 >= 0 {
-			k165 = r.I32(p167)
+	for i233 := 0; i233 < n232; i233++ {
+		var k234 int32
+		var x235 string
+		if p236 := r.Fixed(4, "f43"); p236 >= 0 {
+			k234 = r.I32(p236)
 		}
-		x166 = r.FinalString("f43")
-		if _, dup := v.F43[k165]; dup {
+		x235 = r.FinalString("f43")
+		if _, dup := v.F43[k234]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		v.F43[k165] = x166
+		v.F43[k234] = x235
 	}
-	n168 := r.FinalCount(5, 5, "f44")
+	n237 := r.FinalCount(5, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n168)
+		v.F44 = make(map[string]*Counted, n237)
 	} else {
 		clear(v.F44)
 	}
-	for i169 := 0; i169 < n168; i169++ {
-		var k170 string
-		var x171 *Counted
-		k170 = r.FinalString("f44")
+	for i238 := 0; i238 < n237; i238++ {
+		var k239 string
+		var x240 *Counted
+		k239 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			if x171 == nil {
-				x171 = new(Counted)
-			}
-			x171.FBEReadFinal(r)
+			x240 = fbe.Reuse(x240)
+			x240.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i169)
+				r.UnwindIndex(i238)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x171 = nil
+			x240 = nil
 		}
-		if _, dup := v.F44[k170]; dup {
+		if _, dup := v.F44[k239]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		v.F44[k170] = x171
+		v.F44[k239] = x240
 	}
-	n172 := r.FinalCount(20, 20, "f45")
+	n241 := r.FinalCount(20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n172)
+		v.F45 = make(map[fbe.UUID][]byte, n241)
 	} else {
 		clear(v.F45)
 	}
-	for i173 := 0; i173 < n172; i173++ {
-		var k174 fbe.UUID
-		var x175 []byte
-		if p176 := r.Fixed(16, "f45"); p176 >= 0 {
-			k174 = r.UUID(p176)
+	for i242 := 0; i242 < n241; i242++ {
+		var k243 fbe.UUID
+		var x244 []byte
+		if p245 := r.Fixed(16, "f45"); p245 >= 0 {
+			k243 = r.UUID(p245)
 		}
-		x175 = r.FinalBlob(x175, "f45")
-		if _, dup := v.F45[k174]; dup {
+		x244 = r.FinalBlob(x244, "f45")
+		if _, dup := v.F45[k243]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		v.F45[k174] = x175
+		v.F45[k243] = x244
 	}
-	n177 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n177)
-	for i178 := range n177 {
-		v.F46[i178].Key.FBEReadFinal(r)
+	n246 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n246)
+	for i247 := range n246 {
+		v.F46[i247].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i178)
+			r.UnwindIndex(i247)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i178].Value.FBEReadFinal(r)
+		v.F46[i247].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i178)
+			r.UnwindIndex(i247)
 			r.Unwind("f46")
 			return
 		}
@@ -2522,41 +3136,263 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f47") {
-		if v.F47 == nil {
-			v.F47 = new(int32)
-		}
-		if p179 := r.Fixed(4, "f47"); p179 >= 0 {
-			*v.F47 = r.I32(p179)
+		v.F47 = fbe.Reuse(old185)
+		if p248 := r.Fixed(4, "f47"); p248 >= 0 {
+			*v.F47 = r.I32(p248)
 		}
 	} else {
 		v.F47 = nil
 	}
-	if p180 := r.Fixed(1, "f47Reset"); p180 >= 0 {
-		v.F47Reset = r.Bool(p180)
+	if p249 := r.Fixed(1, "f47Reset"); p249 >= 0 {
+		v.F47Reset = r.Bool(p249)
 	}
 	if r.FinalHas("f48") {
-		if v.F48 == nil {
-			v.F48 = new(fbe.Timestamp)
-		}
-		if p181 := r.Fixed(8, "f48"); p181 >= 0 {
-			*v.F48 = r.Timestamp(p181)
+		v.F48 = fbe.Reuse(old186)
+		if p250 := r.Fixed(8, "f48"); p250 >= 0 {
+			*v.F48 = r.Timestamp(p250)
 		}
 	} else {
 		v.F48 = nil
 	}
-	n182 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n182)
-	for i183 := range n182 {
-		v.F49[i183].Key = r.FinalBlob(v.F49[i183].Key, "f49")
-		if p184 := r.Fixed(4, "f49"); p184 >= 0 {
-			v.F49[i183].Value = r.I32(p184)
+	n251 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n251)
+	for i252 := range n251 {
+		v.F49[i252].Key = r.FinalBlob(v.F49[i252].Key, "f49")
+		if p253 := r.Fixed(4, "f49"); p253 >= 0 {
+			v.F49[i252].Value = r.I32(p253)
 		}
 	}
-	n185 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n185)
-	for i186 := range n185 {
-		v.F50[i186].Key = r.FinalBlob(v.F50[i186].Key, "f50")
-		v.F50[i186].Value = r.FinalString("f50")
+	n254 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n254)
+	for i255 := range n254 {
+		v.F50[i255].Key = r.FinalBlob(v.F50[i255].Key, "f50")
+		v.F50[i255].Value = r.FinalString("f50")
+	}
+}
+
+// FBEVerifyFinalEverything checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalEverything(r *fbe.Reader) {
+	if !r.Enter(250) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "id")
+	r.Fixed(1, "f1")
+	r.Fixed(1, "f2")
+	r.Fixed(1, "f3")
+	r.Fixed(4, "f4")
+	r.Fixed(1, "f5")
+	r.Fixed(1, "f6")
+	r.Fixed(2, "f7")
+	r.Fixed(2, "f8")
+	r.Fixed(4, "f9")
+	r.Fixed(4, "f10")
+	r.Fixed(8, "f11")
+	r.Fixed(8, "f12")
+	r.Fixed(4, "f13")
+	r.Fixed(8, "f14")
+	r.Fixed(16, "f15")
+	r.Fixed(16, "f16")
+	r.FinalSkipString("f17")
+	r.Fixed(8, "f18")
+	r.Fixed(8, "f19")
+	r.Fixed(16, "f20")
+	r.Fixed(16, "f21")
+	r.Fixed(16, "f22")
+	r.Fixed(16, "f23")
+	r.FinalSkipBlob("f24")
+	r.Fixed(1, "f25")
+	r.Fixed(1, "f26")
+	r.Fixed(1, "f27")
+	r.Fixed(8, "f28")
+	FBEVerifyFinalCounted(r)
+	if r.Failed() {
+		r.Unwind("f29")
+		return
+	}
+	market.FBEVerifyFinalInstrument(r)
+	if r.Failed() {
+		r.Unwind("f30")
+		return
+	}
+	if r.FinalHas("f31") {
+		r.Fixed(4, "f31")
+	}
+	if r.FinalHas("f32") {
+		r.Fixed(4, "f32")
+	}
+	if r.FinalHas("f33") {
+		r.FinalSkipString("f33")
+	}
+	if r.FinalHas("f34") {
+		r.Fixed(1, "f34")
+	}
+	if r.FinalHas("f35") {
+		FBEVerifyFinalCounted(r)
+		if r.Failed() {
+			r.Unwind("f35")
+			return
+		}
+	}
+	for range 3 {
+		r.Fixed(4, "f36")
+	}
+	for range 2 {
+		if r.FinalHas("f37") {
+			r.FinalSkipString("f37")
+		}
+	}
+	n258 := r.FinalCount(8, 8, "f38")
+	r.Fixed(n258*8, "f38")
+	n260 := r.FinalCount(1, 1, "f39")
+	for i261 := range n260 {
+		if r.FinalHas("f39") {
+			FBEVerifyFinalCounted(r)
+			if r.Failed() {
+				r.UnwindIndex(i261)
+				r.Unwind("f39")
+				return
+			}
+		}
+	}
+	n262 := r.FinalCount(4, 4, "f40")
+	for range n262 {
+		r.FinalSkipString("f40")
+	}
+	var t264 []int64
+	n265 := r.FinalCount(8, 8, "f41")
+	t264 = fbe.Resize(t264, n265)
+	for i266 := range n265 {
+		if p267 := r.Fixed(8, "f41"); p267 >= 0 {
+			t264[i266] = r.I64(p267)
+		}
+	}
+	if fbe.HasDuplicate(t264) {
+		r.DuplicateKey("f41", r.Pos)
+		return
+	}
+	var t268 []market.Instrument
+	n269 := r.FinalCount(8, 0, "f42")
+	t268 = t268[:0]
+	for i270 := range n269 {
+		t268 = fbe.Grow(t268)
+		t268[i270].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i270)
+			r.Unwind("f42")
+			return
+		}
+	}
+	if fbe.HasDuplicateKey(t268, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f42", r.Pos)
+		return
+	}
+	var t271 map[int32]string
+	n272 := r.FinalCount(8, 8, "f43")
+	if t271 == nil {
+		t271 = make(map[int32]string, n272)
+	} else {
+		clear(t271)
+	}
+	for i273 := 0; i273 < n272; i273++ {
+		var k274 int32
+		var x275 string
+		if p276 := r.Fixed(4, "f43"); p276 >= 0 {
+			k274 = r.I32(p276)
+		}
+		x275 = r.FinalString("f43")
+		if _, dup := t271[k274]; dup {
+			r.DuplicateKey("f43", r.Pos)
+			return
+		}
+		t271[k274] = x275
+	}
+	var t277 map[string]*Counted
+	n278 := r.FinalCount(5, 5, "f44")
+	if t277 == nil {
+		t277 = make(map[string]*Counted, n278)
+	} else {
+		clear(t277)
+	}
+	for i279 := 0; i279 < n278; i279++ {
+		var k280 string
+		var x281 *Counted
+		k280 = r.FinalString("f44")
+		if r.FinalHas("f44") {
+			x281 = fbe.Reuse(x281)
+			x281.FBEReadFinal(r)
+			if r.Failed() {
+				r.UnwindIndex(i279)
+				r.Unwind("f44")
+				return
+			}
+		} else {
+			x281 = nil
+		}
+		if _, dup := t277[k280]; dup {
+			r.DuplicateKey("f44", r.Pos)
+			return
+		}
+		t277[k280] = x281
+	}
+	var t282 map[fbe.UUID][]byte
+	n283 := r.FinalCount(20, 20, "f45")
+	if t282 == nil {
+		t282 = make(map[fbe.UUID][]byte, n283)
+	} else {
+		clear(t282)
+	}
+	for i284 := 0; i284 < n283; i284++ {
+		var k285 fbe.UUID
+		var x286 []byte
+		if p287 := r.Fixed(16, "f45"); p287 >= 0 {
+			k285 = r.UUID(p287)
+		}
+		x286 = r.FinalBlob(x286, "f45")
+		if _, dup := t282[k285]; dup {
+			r.DuplicateKey("f45", r.Pos)
+			return
+		}
+		t282[k285] = x286
+	}
+	var t288 []fbe.Pair[market.Instrument, Counted]
+	n289 := r.FinalCount(12, 0, "f46")
+	t288 = fbe.Resize(t288, n289)
+	for i290 := range n289 {
+		t288[i290].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i290)
+			r.Unwind("f46")
+			return
+		}
+		t288[i290].Value.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i290)
+			r.Unwind("f46")
+			return
+		}
+	}
+	if fbe.HasDuplicatePairKey(t288, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f46", r.Pos)
+		return
+	}
+	if r.FinalHas("f47") {
+		r.Fixed(4, "f47")
+	}
+	r.Fixed(1, "f47Reset")
+	if r.FinalHas("f48") {
+		r.Fixed(8, "f48")
+	}
+	n291 := r.FinalCount(8, 8, "f49")
+	for range n291 {
+		r.FinalSkipBlob("f49")
+		r.Fixed(4, "f49")
+	}
+	n293 := r.FinalCount(8, 8, "f50")
+	for range n293 {
+		r.FinalSkipBlob("f50")
+		r.FinalSkipString("f50")
 	}
 }
 
@@ -2588,10 +3424,15 @@ func (v *Everything) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalEverything is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalEverything is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalEverything(data []byte, lim *fbe.Limits) error {
-	var v Everything
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1026, lim)
+	FBEVerifyFinalEverything(&r)
+	r.EndFinal()
+	r.Within("everything.Everything")
+	return r.Err()
 }
 
 // PlaceOrder is the message everything.PlaceOrder (type id 1027).
@@ -2655,6 +3496,29 @@ func (v *PlaceOrder) FBERead(r *fbe.Reader, base, slot int) {
 	}
 }
 
+// FBEVerifyPlaceOrder checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyPlaceOrder(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1027, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 24 {
+		r.Spend(8, b, "id")
+		return
+	}
+	if n < 28 {
+		r.Spend(8, b, "instrument")
+		return
+	}
+	market.FBEVerifyInstrument(r, b, b+24)
+	if r.Failed() {
+		r.Unwind("instrument")
+		return
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *PlaceOrder) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -2683,10 +3547,14 @@ func (v *PlaceOrder) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEPlaceOrder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEPlaceOrder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEPlaceOrder(data []byte, lim *fbe.Limits) error {
-	var v PlaceOrder
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyPlaceOrder(&r, 0, 4)
+	r.Within("everything.PlaceOrder")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -2706,6 +3574,21 @@ func (v *PlaceOrder) FBEReadFinal(r *fbe.Reader) {
 		v.Id = r.UUID(p1)
 	}
 	v.Instrument.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("instrument")
+		return
+	}
+}
+
+// FBEVerifyFinalPlaceOrder checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalPlaceOrder(r *fbe.Reader) {
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(16, "id")
+	market.FBEVerifyFinalInstrument(r)
 	if r.Failed() {
 		r.Unwind("instrument")
 		return
@@ -2740,10 +3623,15 @@ func (v *PlaceOrder) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalPlaceOrder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalPlaceOrder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalPlaceOrder(data []byte, lim *fbe.Limits) error {
-	var v PlaceOrder
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1027, lim)
+	FBEVerifyFinalPlaceOrder(&r)
+	r.EndFinal()
+	r.Within("everything.PlaceOrder")
+	return r.Err()
 }
 
 // Accepted is the message everything.Accepted (type id 1028).
@@ -2794,6 +3682,14 @@ func (v *Accepted) FBERead(r *fbe.Reader, base, slot int) {
 	v.Id = r.UUID(b + 8)
 }
 
+// FBEVerifyAccepted checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyAccepted(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1028, 16); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Accepted) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -2822,10 +3718,14 @@ func (v *Accepted) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEAccepted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEAccepted is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEAccepted(data []byte, lim *fbe.Limits) error {
-	var v Accepted
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyAccepted(&r, 0, 4)
+	r.Within("everything.Accepted")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -2843,6 +3743,16 @@ func (v *Accepted) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(16, "id"); p1 >= 0 {
 		v.Id = r.UUID(p1)
 	}
+}
+
+// FBEVerifyFinalAccepted checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalAccepted(r *fbe.Reader) {
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(16, "id")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -2873,10 +3783,15 @@ func (v *Accepted) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalAccepted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalAccepted is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalAccepted(data []byte, lim *fbe.Limits) error {
-	var v Accepted
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1028, lim)
+	FBEVerifyFinalAccepted(&r)
+	r.EndFinal()
+	r.Within("everything.Accepted")
+	return r.Err()
 }
 
 // Rejected is the message everything.Rejected (type id 1029).
@@ -2934,6 +3849,20 @@ func (v *Rejected) FBERead(r *fbe.Reader, base, slot int) {
 	v.Reason = r.String(b, b+24, "reason")
 }
 
+// FBEVerifyRejected checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyRejected(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1029, 20)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 28 {
+		return
+	}
+	r.SkipString(b, b+24, "reason")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Rejected) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -2962,10 +3891,14 @@ func (v *Rejected) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBERejected is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBERejected is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBERejected(data []byte, lim *fbe.Limits) error {
-	var v Rejected
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyRejected(&r, 0, 4)
+	r.Within("everything.Rejected")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -2985,6 +3918,17 @@ func (v *Rejected) FBEReadFinal(r *fbe.Reader) {
 		v.Id = r.UUID(p1)
 	}
 	v.Reason = r.FinalString("reason")
+}
+
+// FBEVerifyFinalRejected checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalRejected(r *fbe.Reader) {
+	if !r.Enter(20) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(16, "id")
+	r.FinalSkipString("reason")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -3015,10 +3959,15 @@ func (v *Rejected) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalRejected is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalRejected is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalRejected(data []byte, lim *fbe.Limits) error {
-	var v Rejected
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1029, lim)
+	FBEVerifyFinalRejected(&r)
+	r.EndFinal()
+	r.Within("everything.Rejected")
+	return r.Err()
 }
 
 // Ping is the message everything.Ping (type id 1030).
@@ -3064,6 +4013,14 @@ func (v *Ping) FBERead(r *fbe.Reader, base, slot int) {
 	v.Sequence = r.I64(b + 8)
 }
 
+// FBEVerifyPing checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyPing(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1030, 8); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Ping) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -3092,10 +4049,14 @@ func (v *Ping) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEPing is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEPing is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEPing(data []byte, lim *fbe.Limits) error {
-	var v Ping
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyPing(&r, 0, 4)
+	r.Within("everything.Ping")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -3113,6 +4074,16 @@ func (v *Ping) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(8, "sequence"); p1 >= 0 {
 		v.Sequence = r.I64(p1)
 	}
+}
+
+// FBEVerifyFinalPing checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalPing(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(8, "sequence")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -3143,10 +4114,15 @@ func (v *Ping) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalPing is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalPing is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalPing(data []byte, lim *fbe.Limits) error {
-	var v Ping
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1030, lim)
+	FBEVerifyFinalPing(&r)
+	r.EndFinal()
+	r.Within("everything.Ping")
+	return r.Err()
 }
 
 // FixedKeywords is the struct everything.FixedKeywords (type id 1031).
@@ -3206,6 +4182,14 @@ func (v *FixedKeywords) FBERead(r *fbe.Reader, base, slot int) {
 	v.Default = Reserved(r.I32(b + 13))
 }
 
+// FBEVerifyFixedKeywords checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyFixedKeywords(r *fbe.Reader, base, slot int) {
+	if _, n := r.Struct(base, slot, 1031, 9); n != 0 {
+		r.Leave()
+	}
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *FixedKeywords) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -3234,10 +4218,14 @@ func (v *FixedKeywords) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEFixedKeywords is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEFixedKeywords is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEFixedKeywords(data []byte, lim *fbe.Limits) error {
-	var v FixedKeywords
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyFixedKeywords(&r, 0, 4)
+	r.Within("everything.FixedKeywords")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -3263,6 +4251,18 @@ func (v *FixedKeywords) FBEReadFinal(r *fbe.Reader) {
 	if p3 := r.Fixed(4, "default"); p3 >= 0 {
 		v.Default = Reserved(r.I32(p3))
 	}
+}
+
+// FBEVerifyFinalFixedKeywords checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalFixedKeywords(r *fbe.Reader) {
+	if !r.Enter(9) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "new")
+	r.Fixed(1, "swap")
+	r.Fixed(4, "default")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -3293,10 +4293,15 @@ func (v *FixedKeywords) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalFixedKeywords is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalFixedKeywords is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalFixedKeywords(data []byte, lim *fbe.Limits) error {
-	var v FixedKeywords
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1031, lim)
+	FBEVerifyFinalFixedKeywords(&r)
+	r.EndFinal()
+	r.Within("everything.FixedKeywords")
+	return r.Err()
 }
 
 // Keywords is the struct everything.Keywords (type id 1032).
@@ -3360,6 +4365,7 @@ func (v *Keywords) FBEWrite(w *fbe.Writer, base, slot int) {
 // FBERead reads v from the versioned body the slot at slot points to (from base);
 // fields an older writer did not write keep the schema's defaults.
 func (v *Keywords) FBERead(r *fbe.Reader, base, slot int) {
+	old4 := v.Operator
 	v.Reset()
 	b, n := r.Struct(base, slot, 1032, 30)
 	if n == 0 {
@@ -3397,24 +4403,52 @@ func (v *Keywords) FBERead(r *fbe.Reader, base, slot int) {
 	if n < 38 {
 		return
 	}
-	if s4, ok5 := r.Optional(b, b+33, 4, "operator"); ok5 {
-		if v.Operator == nil {
-			v.Operator = new(Reserved)
-		}
-		*v.Operator = Reserved(r.I32(s4))
+	if s5, ok6 := r.Optional(b, b+33, 4, "operator"); ok6 {
+		v.Operator = fbe.Reuse(old4)
+		*v.Operator = Reserved(r.I32(s5))
 	} else {
 		v.Operator = nil
 	}
 	if n < 42 {
 		return
 	}
-	e6, n7 := r.Vector(b, b+38, 4, 0, "this")
+	e7, n8 := r.Vector(b, b+38, 4, 0, "this")
 	v.This = v.This[:0]
-	for i8 := range n7 {
+	for i9 := range n8 {
 		v.This = fbe.Grow(v.This)
-		v.This[i8].FBERead(r, b, e6+i8*4)
+		v.This[i9].FBERead(r, b, e7+i9*4)
 		if r.Failed() {
-			r.UnwindIndex(i8)
+			r.UnwindIndex(i9)
+			r.Unwind("this")
+			return
+		}
+	}
+}
+
+// FBEVerifyKeywords checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyKeywords(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1032, 30)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 16 {
+		return
+	}
+	r.SkipString(b, b+12, "class")
+	if n < 38 {
+		return
+	}
+	r.Optional(b, b+33, 4, "operator")
+	if n < 42 {
+		return
+	}
+	e10, n11 := r.Vector(b, b+38, 4, 0, "this")
+	for i12 := range n11 {
+		FBEVerifyFixedKeywords(r, b, e10+i12*4)
+		if r.Failed() {
+			r.UnwindIndex(i12)
 			r.Unwind("this")
 			return
 		}
@@ -3449,10 +4483,14 @@ func (v *Keywords) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEKeywords is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEKeywords is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEKeywords(data []byte, lim *fbe.Limits) error {
-	var v Keywords
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyKeywords(&r, 0, 4)
+	r.Within("everything.Keywords")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -3469,54 +4507,81 @@ func (v *Keywords) FBEWriteFinal(w *fbe.Writer) {
 		w.AppendI32(int32(*v.Operator))
 	}
 	w.AppendCount(len(v.This))
-	for i9 := range v.This {
-		(v.This[i9]).FBEWriteFinal(w)
+	for i13 := range v.This {
+		(v.This[i13]).FBEWriteFinal(w)
 	}
 }
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model).
 func (v *Keywords) FBEReadFinal(r *fbe.Reader) {
+	old14 := v.Operator
 	v.Reset()
 	if !r.Enter(30) {
 		return
 	}
 	defer r.Leave()
-	if p10 := r.Fixed(4, "new"); p10 >= 0 {
-		v.New = r.I32(p10)
+	if p15 := r.Fixed(4, "new"); p15 >= 0 {
+		v.New = r.I32(p15)
 	}
 	v.Class = r.FinalString("class")
-	if p11 := r.Fixed(4, "default"); p11 >= 0 {
-		v.Default = Reserved(r.I32(p11))
+	if p16 := r.Fixed(4, "default"); p16 >= 0 {
+		v.Default = Reserved(r.I32(p16))
 	}
-	if p12 := r.Fixed(1, "swap"); p12 >= 0 {
-		v.Swap = r.Bool(p12)
+	if p17 := r.Fixed(1, "swap"); p17 >= 0 {
+		v.Swap = r.Bool(p17)
 	}
-	if p13 := r.Fixed(4, "from"); p13 >= 0 {
-		v.From = r.I32(p13)
+	if p18 := r.Fixed(4, "from"); p18 >= 0 {
+		v.From = r.I32(p18)
 	}
-	if p14 := r.Fixed(4, "None"); p14 >= 0 {
-		v.None = r.I32(p14)
+	if p19 := r.Fixed(4, "None"); p19 >= 0 {
+		v.None = r.I32(p19)
 	}
-	if p15 := r.Fixed(4, "NULL"); p15 >= 0 {
-		v.NULL = r.I32(p15)
+	if p20 := r.Fixed(4, "NULL"); p20 >= 0 {
+		v.NULL = r.I32(p20)
 	}
 	if r.FinalHas("operator") {
-		if v.Operator == nil {
-			v.Operator = new(Reserved)
-		}
-		if p16 := r.Fixed(4, "operator"); p16 >= 0 {
-			*v.Operator = Reserved(r.I32(p16))
+		v.Operator = fbe.Reuse(old14)
+		if p21 := r.Fixed(4, "operator"); p21 >= 0 {
+			*v.Operator = Reserved(r.I32(p21))
 		}
 	} else {
 		v.Operator = nil
 	}
-	n17 := r.FinalCount(9, 0, "this")
+	n22 := r.FinalCount(9, 0, "this")
 	v.This = v.This[:0]
-	for i18 := range n17 {
+	for i23 := range n22 {
 		v.This = fbe.Grow(v.This)
-		v.This[i18].FBEReadFinal(r)
+		v.This[i23].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i18)
+			r.UnwindIndex(i23)
+			r.Unwind("this")
+			return
+		}
+	}
+}
+
+// FBEVerifyFinalKeywords checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalKeywords(r *fbe.Reader) {
+	if !r.Enter(30) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(4, "new")
+	r.FinalSkipString("class")
+	r.Fixed(4, "default")
+	r.Fixed(1, "swap")
+	r.Fixed(4, "from")
+	r.Fixed(4, "None")
+	r.Fixed(4, "NULL")
+	if r.FinalHas("operator") {
+		r.Fixed(4, "operator")
+	}
+	n24 := r.FinalCount(9, 0, "this")
+	for i25 := range n24 {
+		FBEVerifyFinalFixedKeywords(r)
+		if r.Failed() {
+			r.UnwindIndex(i25)
 			r.Unwind("this")
 			return
 		}
@@ -3551,8 +4616,13 @@ func (v *Keywords) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalKeywords is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalKeywords is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalKeywords(data []byte, lim *fbe.Limits) error {
-	var v Keywords
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 1032, lim)
+	FBEVerifyFinalKeywords(&r)
+	r.EndFinal()
+	r.Within("everything.Keywords")
+	return r.Err()
 }

@@ -71,6 +71,20 @@ func (v *Instrument) FBERead(r *fbe.Reader, base, slot int) {
 	v.Digits = r.I32(b + 12)
 }
 
+// FBEVerifyInstrument checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyInstrument(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 501, 8)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.SkipString(b, b+8, "symbol")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Instrument) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -99,10 +113,14 @@ func (v *Instrument) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEInstrument is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEInstrument is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEInstrument(data []byte, lim *fbe.Limits) error {
-	var v Instrument
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyInstrument(&r, 0, 4)
+	r.Within("market.Instrument")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -122,6 +140,17 @@ func (v *Instrument) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(4, "digits"); p1 >= 0 {
 		v.Digits = r.I32(p1)
 	}
+}
+
+// FBEVerifyFinalInstrument checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalInstrument(r *fbe.Reader) {
+	if !r.Enter(8) {
+		return
+	}
+	defer r.Leave()
+	r.FinalSkipString("symbol")
+	r.Fixed(4, "digits")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -152,10 +181,15 @@ func (v *Instrument) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalInstrument is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalInstrument is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalInstrument(data []byte, lim *fbe.Limits) error {
-	var v Instrument
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 501, lim)
+	FBEVerifyFinalInstrument(&r)
+	r.EndFinal()
+	r.Within("market.Instrument")
+	return r.Err()
 }
 
 // Failure is the message market.Failure (type id 502).
@@ -213,6 +247,20 @@ func (v *Failure) FBERead(r *fbe.Reader, base, slot int) {
 	v.Reason = r.String(b, b+24, "reason")
 }
 
+// FBEVerifyFailure checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyFailure(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 502, 20)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 28 {
+		return
+	}
+	r.SkipString(b, b+24, "reason")
+}
+
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
 func (v *Failure) MarshalFBE() ([]byte, error) {
 	var w fbe.Writer
@@ -241,10 +289,14 @@ func (v *Failure) ReadFBE(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFBEFailure is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4).
+// VerifyFBEFailure is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFBEFailure(data []byte, lim *fbe.Limits) error {
-	var v Failure
-	return v.ReadFBE(data, lim)
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyFailure(&r, 0, 4)
+	r.Within("market.Failure")
+	return r.Err()
 }
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
@@ -264,6 +316,17 @@ func (v *Failure) FBEReadFinal(r *fbe.Reader) {
 		v.Id = r.UUID(p1)
 	}
 	v.Reason = r.FinalString("reason")
+}
+
+// FBEVerifyFinalFailure checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalFailure(r *fbe.Reader) {
+	if !r.Enter(20) {
+		return
+	}
+	defer r.Leave()
+	r.Fixed(16, "id")
+	r.FinalSkipString("reason")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -294,8 +357,13 @@ func (v *Failure) ReadFinal(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// VerifyFinalFailure is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4).
+// VerifyFinalFailure is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
 func VerifyFinalFailure(data []byte, lim *fbe.Limits) error {
-	var v Failure
-	return v.ReadFinal(data, lim)
+	var r fbe.Reader
+	r.BeginFinal(data, 502, lim)
+	FBEVerifyFinalFailure(&r)
+	r.EndFinal()
+	r.Within("market.Failure")
+	return r.Err()
 }
