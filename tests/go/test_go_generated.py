@@ -58,7 +58,7 @@ def test_generated_go_is_gofmt_and_vet_clean(tmp_path: Path, capsys: pytest.Capt
         root = tmp_path / f"m{i}"
         root.mkdir()
         for f in group.values():
-            assert fbec_main([f"--input={f}", f"--output={root}", "--go", "--final"]) == 0, capsys.readouterr().err
+            assert fbec_main([f"--input={f}", f"--output={root}", "--go", "--final", "--proto"]) == 0, capsys.readouterr().err
         (root / "go.mod").write_text(
             "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
             f"replace github.com/fbe-toolkit/fbe/runtime/go => {REPO / 'runtime' / 'go'}\n")

@@ -32,7 +32,7 @@ TARGETS: dict[str, list[str]] = {
     "cpp": ["--cpp", "--final", "--json", "--proto"],
     "python": ["--python", "--final", "--json", "--proto"],
     "ir": ["--ir"],
-    "go": ["--go", "--final"],
+    "go": ["--go", "--final", "--proto"],
 }
 
 

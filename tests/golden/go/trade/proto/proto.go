@@ -5,6 +5,8 @@
 package proto
 
 import (
+	"io"
+
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
@@ -1307,4 +1309,394 @@ func VerifyFinalAccountMessage(data []byte, lim *fbe.Limits) error {
 	r.EndFinal()
 	r.Within("proto.AccountMessage")
 	return r.Err()
+}
+
+// Handler gets the messages a Receiver of proto reads: one method per message of the
+// package and of its imports. Each value is new; the handler may keep it.
+// Embed BaseHandler to implement only some methods, or use HandlerFunc.
+type Handler interface {
+	OnOrderMessage(v *OrderMessage)
+	OnBalanceMessage(v *BalanceMessage)
+	OnAccountMessage(v *AccountMessage)
+}
+
+// BaseHandler ignores every message: embed it in a Handler and define the methods you need.
+type BaseHandler struct{}
+
+// OnOrderMessage ignores a proto.OrderMessage.
+func (BaseHandler) OnOrderMessage(*OrderMessage) {}
+
+// OnBalanceMessage ignores a proto.BalanceMessage.
+func (BaseHandler) OnBalanceMessage(*BalanceMessage) {}
+
+// OnAccountMessage ignores a proto.AccountMessage.
+func (BaseHandler) OnAccountMessage(*AccountMessage) {}
+
+// HandlerFunc is a Handler that hands every message to one function (a type switch tells them
+// apart), as http.HandlerFunc.
+type HandlerFunc func(v any)
+
+// OnOrderMessage calls f(v).
+func (f HandlerFunc) OnOrderMessage(v *OrderMessage) { f(v) }
+
+// OnBalanceMessage calls f(v).
+func (f HandlerFunc) OnBalanceMessage(v *BalanceMessage) { f(v) }
+
+// OnAccountMessage calls f(v).
+func (f HandlerFunc) OnAccountMessage(v *AccountMessage) { f(v) }
+
+// Sender writes the messages of proto and its imports as versioned frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type Sender struct {
+	fbe.Sender
+}
+
+// NewSender is a Sender writing its frames to out.
+func NewSender(out io.Writer) *Sender {
+	return &Sender{fbe.Sender{Out: out}}
+}
+
+// SendOrderMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendOrderMessage(v *OrderMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendBalanceMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendBalanceMessage(v *BalanceMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendAccountMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendAccountMessage(v *AccountMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// FinalSender writes the messages of proto and its imports as final frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type FinalSender struct {
+	fbe.Sender
+}
+
+// NewFinalSender is a FinalSender writing its frames to out.
+func NewFinalSender(out io.Writer) *FinalSender {
+	return &FinalSender{fbe.Sender{Out: out}}
+}
+
+// SendOrderMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendOrderMessage(v *OrderMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendBalanceMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendBalanceMessage(v *BalanceMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendAccountMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendAccountMessage(v *AccountMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// Receiver reads versioned frames of proto fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type Receiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewReceiver is a Receiver handing the messages to h.
+func NewReceiver(h Handler) *Receiver {
+	return &Receiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *Receiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *Receiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *Receiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, false)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *Receiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1:
+		v := new(OrderMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnOrderMessage(v)
+		}
+	case 2:
+		v := new(BalanceMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnBalanceMessage(v)
+		}
+	case 3:
+		v := new(AccountMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnAccountMessage(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// FinalReceiver reads final frames of proto fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type FinalReceiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewFinalReceiver is a FinalReceiver handing the messages to h.
+func NewFinalReceiver(h Handler) *FinalReceiver {
+	return &FinalReceiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *FinalReceiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, true)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *FinalReceiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *FinalReceiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, true)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1:
+		v := new(OrderMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnOrderMessage(v)
+		}
+	case 2:
+		v := new(BalanceMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnBalanceMessage(v)
+		}
+	case 3:
+		v := new(AccountMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnAccountMessage(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// ProxyHandler gets the verified versioned frames a Proxy of proto dispatches, raw: to look at
+// or forward unchanged. A frame is valid during the call only (copy what you keep).
+type ProxyHandler interface {
+	OnOrderMessageFrame(frame []byte)
+	OnBalanceMessageFrame(frame []byte)
+	OnAccountMessageFrame(frame []byte)
+}
+
+// BaseProxyHandler ignores every frame: embed it in a ProxyHandler.
+type BaseProxyHandler struct{}
+
+// OnOrderMessageFrame ignores a proto.OrderMessage frame.
+func (BaseProxyHandler) OnOrderMessageFrame([]byte) {}
+
+// OnBalanceMessageFrame ignores a proto.BalanceMessage frame.
+func (BaseProxyHandler) OnBalanceMessageFrame([]byte) {}
+
+// OnAccountMessageFrame ignores a proto.AccountMessage frame.
+func (BaseProxyHandler) OnAccountMessageFrame([]byte) {}
+
+// Proxy dispatches versioned frames of proto like a Receiver but hands the verified frame,
+// not a decoded value, to Handler (docs/format.md 7.5).
+type Proxy struct {
+	fbe.Receiver
+	Handler ProxyHandler
+}
+
+// NewProxy is a Proxy handing the frames to h.
+func NewProxy(h ProxyHandler) *Proxy {
+	return &Proxy{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (x *Proxy) Receive(data []byte) error {
+	return x.Receiver.Feed(data, x, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (x *Proxy) Write(p []byte) (int, error) {
+	return len(p), x.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (x *Proxy) ReadFrom(src io.Reader) (int64, error) {
+	return x.Receiver.Pump(src, x, false)
+}
+
+// DispatchFrame verifies one whole frame and hands it to x.Handler (Receive calls it).
+func (x *Proxy) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1:
+		if err := VerifyFBEOrderMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnOrderMessageFrame(frame)
+		}
+	case 2:
+		if err := VerifyFBEBalanceMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnBalanceMessageFrame(frame)
+		}
+	case 3:
+		if err := VerifyFBEAccountMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnAccountMessageFrame(frame)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// clientHandler is the Handler of a Client's Receiver: responses and rejects of pending requests
+// answer them, every other message goes to notify.
+type clientHandler struct {
+	notify   *Handler
+	requests *fbe.Requests
+}
+
+// OnOrderMessage hands v to notify.
+func (h clientHandler) OnOrderMessage(v *OrderMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnOrderMessage(v)
+	}
+}
+
+// OnBalanceMessage hands v to notify.
+func (h clientHandler) OnBalanceMessage(v *BalanceMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnBalanceMessage(v)
+	}
+}
+
+// OnAccountMessage hands v to notify.
+func (h clientHandler) OnAccountMessage(v *AccountMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnAccountMessage(v)
+	}
+}
+
+// Client is a Sender and a Receiver of proto with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewClient.
+type Client struct {
+	Sender
+	Receiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewClient is a Client writing its versioned frames to out and handing notifications to notify.
+func NewClient(out io.Writer, notify Handler) *Client {
+	c := &Client{Notify: notify}
+	c.Sender.Out = out
+	c.Receiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *Client) Reset() {
+	c.requests.Reset()
+	c.Sender.Reset()
+	c.Receiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *Client) PendingRequests() int {
+	return c.requests.Len()
+}
+
+// FinalClient is a FinalSender and a FinalReceiver of proto with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewFinalClient.
+type FinalClient struct {
+	FinalSender
+	FinalReceiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewFinalClient is a FinalClient writing its final frames to out and handing notifications to notify.
+func NewFinalClient(out io.Writer, notify Handler) *FinalClient {
+	c := &FinalClient{Notify: notify}
+	c.FinalSender.Out = out
+	c.FinalReceiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *FinalClient) Reset() {
+	c.requests.Reset()
+	c.FinalSender.Reset()
+	c.FinalReceiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *FinalClient) PendingRequests() int {
+	return c.requests.Len()
 }

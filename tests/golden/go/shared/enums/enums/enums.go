@@ -5,6 +5,8 @@
 package enums
 
 import (
+	"io"
+
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
@@ -1073,4 +1075,292 @@ func VerifyFinalEnums(data []byte, lim *fbe.Limits) error {
 	r.EndFinal()
 	r.Within("enums.Enums")
 	return r.Err()
+}
+
+// Handler gets the messages a Receiver of enums reads: one method per message of the
+// package and of its imports. Each value is new; the handler may keep it.
+// Embed BaseHandler to implement only some methods, or use HandlerFunc.
+type Handler interface {
+	OnEnums(v *Enums)
+}
+
+// BaseHandler ignores every message: embed it in a Handler and define the methods you need.
+type BaseHandler struct{}
+
+// OnEnums ignores a enums.Enums.
+func (BaseHandler) OnEnums(*Enums) {}
+
+// HandlerFunc is a Handler that hands every message to one function (a type switch tells them
+// apart), as http.HandlerFunc.
+type HandlerFunc func(v any)
+
+// OnEnums calls f(v).
+func (f HandlerFunc) OnEnums(v *Enums) { f(v) }
+
+// Sender writes the messages of enums and its imports as versioned frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type Sender struct {
+	fbe.Sender
+}
+
+// NewSender is a Sender writing its frames to out.
+func NewSender(out io.Writer) *Sender {
+	return &Sender{fbe.Sender{Out: out}}
+}
+
+// SendEnums sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendEnums(v *Enums) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// FinalSender writes the messages of enums and its imports as final frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type FinalSender struct {
+	fbe.Sender
+}
+
+// NewFinalSender is a FinalSender writing its frames to out.
+func NewFinalSender(out io.Writer) *FinalSender {
+	return &FinalSender{fbe.Sender{Out: out}}
+}
+
+// SendEnums sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendEnums(v *Enums) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// Receiver reads versioned frames of enums fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type Receiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewReceiver is a Receiver handing the messages to h.
+func NewReceiver(h Handler) *Receiver {
+	return &Receiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *Receiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *Receiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *Receiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, false)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *Receiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1:
+		v := new(Enums)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnEnums(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// FinalReceiver reads final frames of enums fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type FinalReceiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewFinalReceiver is a FinalReceiver handing the messages to h.
+func NewFinalReceiver(h Handler) *FinalReceiver {
+	return &FinalReceiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *FinalReceiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, true)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *FinalReceiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *FinalReceiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, true)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1:
+		v := new(Enums)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnEnums(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// ProxyHandler gets the verified versioned frames a Proxy of enums dispatches, raw: to look at
+// or forward unchanged. A frame is valid during the call only (copy what you keep).
+type ProxyHandler interface {
+	OnEnumsFrame(frame []byte)
+}
+
+// BaseProxyHandler ignores every frame: embed it in a ProxyHandler.
+type BaseProxyHandler struct{}
+
+// OnEnumsFrame ignores a enums.Enums frame.
+func (BaseProxyHandler) OnEnumsFrame([]byte) {}
+
+// Proxy dispatches versioned frames of enums like a Receiver but hands the verified frame,
+// not a decoded value, to Handler (docs/format.md 7.5).
+type Proxy struct {
+	fbe.Receiver
+	Handler ProxyHandler
+}
+
+// NewProxy is a Proxy handing the frames to h.
+func NewProxy(h ProxyHandler) *Proxy {
+	return &Proxy{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (x *Proxy) Receive(data []byte) error {
+	return x.Receiver.Feed(data, x, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (x *Proxy) Write(p []byte) (int, error) {
+	return len(p), x.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (x *Proxy) ReadFrom(src io.Reader) (int64, error) {
+	return x.Receiver.Pump(src, x, false)
+}
+
+// DispatchFrame verifies one whole frame and hands it to x.Handler (Receive calls it).
+func (x *Proxy) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1:
+		if err := VerifyFBEEnums(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnEnumsFrame(frame)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// clientHandler is the Handler of a Client's Receiver: responses and rejects of pending requests
+// answer them, every other message goes to notify.
+type clientHandler struct {
+	notify   *Handler
+	requests *fbe.Requests
+}
+
+// OnEnums hands v to notify.
+func (h clientHandler) OnEnums(v *Enums) {
+	if *h.notify != nil {
+		(*h.notify).OnEnums(v)
+	}
+}
+
+// Client is a Sender and a Receiver of enums with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewClient.
+type Client struct {
+	Sender
+	Receiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewClient is a Client writing its versioned frames to out and handing notifications to notify.
+func NewClient(out io.Writer, notify Handler) *Client {
+	c := &Client{Notify: notify}
+	c.Sender.Out = out
+	c.Receiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *Client) Reset() {
+	c.requests.Reset()
+	c.Sender.Reset()
+	c.Receiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *Client) PendingRequests() int {
+	return c.requests.Len()
+}
+
+// FinalClient is a FinalSender and a FinalReceiver of enums with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewFinalClient.
+type FinalClient struct {
+	FinalSender
+	FinalReceiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewFinalClient is a FinalClient writing its final frames to out and handing notifications to notify.
+func NewFinalClient(out io.Writer, notify Handler) *FinalClient {
+	c := &FinalClient{Notify: notify}
+	c.FinalSender.Out = out
+	c.FinalReceiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *FinalClient) Reset() {
+	c.requests.Reset()
+	c.FinalSender.Reset()
+	c.FinalReceiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *FinalClient) PendingRequests() int {
+	return c.requests.Len()
 }

@@ -5,6 +5,8 @@
 package protoex
 
 import (
+	"io"
+
 	"fbegen/proto"
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
@@ -1345,4 +1347,547 @@ func VerifyFinalAccountMessage(data []byte, lim *fbe.Limits) error {
 	r.EndFinal()
 	r.Within("protoex.AccountMessage")
 	return r.Err()
+}
+
+// Handler gets the messages a Receiver of protoex reads: one method per message of the
+// package and of its imports. Each value is new; the handler may keep it.
+// Embed BaseHandler to implement only some methods, or use HandlerFunc.
+type Handler interface {
+	OnOrderMessage(v *OrderMessage)
+	OnBalanceMessage(v *BalanceMessage)
+	OnAccountMessage(v *AccountMessage)
+	OnProtoOrderMessage(v *proto.OrderMessage)
+	OnProtoBalanceMessage(v *proto.BalanceMessage)
+	OnProtoAccountMessage(v *proto.AccountMessage)
+}
+
+// BaseHandler ignores every message: embed it in a Handler and define the methods you need.
+type BaseHandler struct{}
+
+// OnOrderMessage ignores a protoex.OrderMessage.
+func (BaseHandler) OnOrderMessage(*OrderMessage) {}
+
+// OnBalanceMessage ignores a protoex.BalanceMessage.
+func (BaseHandler) OnBalanceMessage(*BalanceMessage) {}
+
+// OnAccountMessage ignores a protoex.AccountMessage.
+func (BaseHandler) OnAccountMessage(*AccountMessage) {}
+
+// OnProtoOrderMessage ignores a proto.OrderMessage.
+func (BaseHandler) OnProtoOrderMessage(*proto.OrderMessage) {}
+
+// OnProtoBalanceMessage ignores a proto.BalanceMessage.
+func (BaseHandler) OnProtoBalanceMessage(*proto.BalanceMessage) {}
+
+// OnProtoAccountMessage ignores a proto.AccountMessage.
+func (BaseHandler) OnProtoAccountMessage(*proto.AccountMessage) {}
+
+// HandlerFunc is a Handler that hands every message to one function (a type switch tells them
+// apart), as http.HandlerFunc.
+type HandlerFunc func(v any)
+
+// OnOrderMessage calls f(v).
+func (f HandlerFunc) OnOrderMessage(v *OrderMessage) { f(v) }
+
+// OnBalanceMessage calls f(v).
+func (f HandlerFunc) OnBalanceMessage(v *BalanceMessage) { f(v) }
+
+// OnAccountMessage calls f(v).
+func (f HandlerFunc) OnAccountMessage(v *AccountMessage) { f(v) }
+
+// OnProtoOrderMessage calls f(v).
+func (f HandlerFunc) OnProtoOrderMessage(v *proto.OrderMessage) { f(v) }
+
+// OnProtoBalanceMessage calls f(v).
+func (f HandlerFunc) OnProtoBalanceMessage(v *proto.BalanceMessage) { f(v) }
+
+// OnProtoAccountMessage calls f(v).
+func (f HandlerFunc) OnProtoAccountMessage(v *proto.AccountMessage) { f(v) }
+
+// Sender writes the messages of protoex and its imports as versioned frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type Sender struct {
+	fbe.Sender
+}
+
+// NewSender is a Sender writing its frames to out.
+func NewSender(out io.Writer) *Sender {
+	return &Sender{fbe.Sender{Out: out}}
+}
+
+// SendOrderMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendOrderMessage(v *OrderMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendBalanceMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendBalanceMessage(v *BalanceMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendAccountMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendAccountMessage(v *AccountMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendProtoOrderMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendProtoOrderMessage(v *proto.OrderMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendProtoBalanceMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendProtoBalanceMessage(v *proto.BalanceMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendProtoAccountMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendProtoAccountMessage(v *proto.AccountMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// FinalSender writes the messages of protoex and its imports as final frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type FinalSender struct {
+	fbe.Sender
+}
+
+// NewFinalSender is a FinalSender writing its frames to out.
+func NewFinalSender(out io.Writer) *FinalSender {
+	return &FinalSender{fbe.Sender{Out: out}}
+}
+
+// SendOrderMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendOrderMessage(v *OrderMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendBalanceMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendBalanceMessage(v *BalanceMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendAccountMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendAccountMessage(v *AccountMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendProtoOrderMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendProtoOrderMessage(v *proto.OrderMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendProtoBalanceMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendProtoBalanceMessage(v *proto.BalanceMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendProtoAccountMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendProtoAccountMessage(v *proto.AccountMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// Receiver reads versioned frames of protoex fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type Receiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewReceiver is a Receiver handing the messages to h.
+func NewReceiver(h Handler) *Receiver {
+	return &Receiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *Receiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *Receiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *Receiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, false)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *Receiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 11:
+		v := new(OrderMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnOrderMessage(v)
+		}
+	case 12:
+		v := new(BalanceMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnBalanceMessage(v)
+		}
+	case 13:
+		v := new(AccountMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnAccountMessage(v)
+		}
+	case 1:
+		v := new(proto.OrderMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoOrderMessage(v)
+		}
+	case 2:
+		v := new(proto.BalanceMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoBalanceMessage(v)
+		}
+	case 3:
+		v := new(proto.AccountMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoAccountMessage(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// FinalReceiver reads final frames of protoex fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type FinalReceiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewFinalReceiver is a FinalReceiver handing the messages to h.
+func NewFinalReceiver(h Handler) *FinalReceiver {
+	return &FinalReceiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *FinalReceiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, true)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *FinalReceiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *FinalReceiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, true)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 11:
+		v := new(OrderMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnOrderMessage(v)
+		}
+	case 12:
+		v := new(BalanceMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnBalanceMessage(v)
+		}
+	case 13:
+		v := new(AccountMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnAccountMessage(v)
+		}
+	case 1:
+		v := new(proto.OrderMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoOrderMessage(v)
+		}
+	case 2:
+		v := new(proto.BalanceMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoBalanceMessage(v)
+		}
+	case 3:
+		v := new(proto.AccountMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoAccountMessage(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// ProxyHandler gets the verified versioned frames a Proxy of protoex dispatches, raw: to look at
+// or forward unchanged. A frame is valid during the call only (copy what you keep).
+type ProxyHandler interface {
+	OnOrderMessageFrame(frame []byte)
+	OnBalanceMessageFrame(frame []byte)
+	OnAccountMessageFrame(frame []byte)
+	OnProtoOrderMessageFrame(frame []byte)
+	OnProtoBalanceMessageFrame(frame []byte)
+	OnProtoAccountMessageFrame(frame []byte)
+}
+
+// BaseProxyHandler ignores every frame: embed it in a ProxyHandler.
+type BaseProxyHandler struct{}
+
+// OnOrderMessageFrame ignores a protoex.OrderMessage frame.
+func (BaseProxyHandler) OnOrderMessageFrame([]byte) {}
+
+// OnBalanceMessageFrame ignores a protoex.BalanceMessage frame.
+func (BaseProxyHandler) OnBalanceMessageFrame([]byte) {}
+
+// OnAccountMessageFrame ignores a protoex.AccountMessage frame.
+func (BaseProxyHandler) OnAccountMessageFrame([]byte) {}
+
+// OnProtoOrderMessageFrame ignores a proto.OrderMessage frame.
+func (BaseProxyHandler) OnProtoOrderMessageFrame([]byte) {}
+
+// OnProtoBalanceMessageFrame ignores a proto.BalanceMessage frame.
+func (BaseProxyHandler) OnProtoBalanceMessageFrame([]byte) {}
+
+// OnProtoAccountMessageFrame ignores a proto.AccountMessage frame.
+func (BaseProxyHandler) OnProtoAccountMessageFrame([]byte) {}
+
+// Proxy dispatches versioned frames of protoex like a Receiver but hands the verified frame,
+// not a decoded value, to Handler (docs/format.md 7.5).
+type Proxy struct {
+	fbe.Receiver
+	Handler ProxyHandler
+}
+
+// NewProxy is a Proxy handing the frames to h.
+func NewProxy(h ProxyHandler) *Proxy {
+	return &Proxy{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (x *Proxy) Receive(data []byte) error {
+	return x.Receiver.Feed(data, x, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (x *Proxy) Write(p []byte) (int, error) {
+	return len(p), x.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (x *Proxy) ReadFrom(src io.Reader) (int64, error) {
+	return x.Receiver.Pump(src, x, false)
+}
+
+// DispatchFrame verifies one whole frame and hands it to x.Handler (Receive calls it).
+func (x *Proxy) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 11:
+		if err := VerifyFBEOrderMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnOrderMessageFrame(frame)
+		}
+	case 12:
+		if err := VerifyFBEBalanceMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnBalanceMessageFrame(frame)
+		}
+	case 13:
+		if err := VerifyFBEAccountMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnAccountMessageFrame(frame)
+		}
+	case 1:
+		if err := proto.VerifyFBEOrderMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnProtoOrderMessageFrame(frame)
+		}
+	case 2:
+		if err := proto.VerifyFBEBalanceMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnProtoBalanceMessageFrame(frame)
+		}
+	case 3:
+		if err := proto.VerifyFBEAccountMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnProtoAccountMessageFrame(frame)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// clientHandler is the Handler of a Client's Receiver: responses and rejects of pending requests
+// answer them, every other message goes to notify.
+type clientHandler struct {
+	notify   *Handler
+	requests *fbe.Requests
+}
+
+// OnOrderMessage hands v to notify.
+func (h clientHandler) OnOrderMessage(v *OrderMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnOrderMessage(v)
+	}
+}
+
+// OnBalanceMessage hands v to notify.
+func (h clientHandler) OnBalanceMessage(v *BalanceMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnBalanceMessage(v)
+	}
+}
+
+// OnAccountMessage hands v to notify.
+func (h clientHandler) OnAccountMessage(v *AccountMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnAccountMessage(v)
+	}
+}
+
+// OnProtoOrderMessage hands v to notify.
+func (h clientHandler) OnProtoOrderMessage(v *proto.OrderMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnProtoOrderMessage(v)
+	}
+}
+
+// OnProtoBalanceMessage hands v to notify.
+func (h clientHandler) OnProtoBalanceMessage(v *proto.BalanceMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnProtoBalanceMessage(v)
+	}
+}
+
+// OnProtoAccountMessage hands v to notify.
+func (h clientHandler) OnProtoAccountMessage(v *proto.AccountMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnProtoAccountMessage(v)
+	}
+}
+
+// Client is a Sender and a Receiver of protoex with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewClient.
+type Client struct {
+	Sender
+	Receiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewClient is a Client writing its versioned frames to out and handing notifications to notify.
+func NewClient(out io.Writer, notify Handler) *Client {
+	c := &Client{Notify: notify}
+	c.Sender.Out = out
+	c.Receiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *Client) Reset() {
+	c.requests.Reset()
+	c.Sender.Reset()
+	c.Receiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *Client) PendingRequests() int {
+	return c.requests.Len()
+}
+
+// FinalClient is a FinalSender and a FinalReceiver of protoex with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewFinalClient.
+type FinalClient struct {
+	FinalSender
+	FinalReceiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewFinalClient is a FinalClient writing its final frames to out and handing notifications to notify.
+func NewFinalClient(out io.Writer, notify Handler) *FinalClient {
+	c := &FinalClient{Notify: notify}
+	c.FinalSender.Out = out
+	c.FinalReceiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *FinalClient) Reset() {
+	c.requests.Reset()
+	c.FinalSender.Reset()
+	c.FinalReceiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *FinalClient) PendingRequests() int {
+	return c.requests.Len()
 }

@@ -6,6 +6,7 @@ package test
 
 import (
 	"cmp"
+	"io"
 
 	"fbegen/proto"
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -12331,4 +12332,1006 @@ func VerifyFinalStructEmpty(data []byte, lim *fbe.Limits) error {
 	r.EndFinal()
 	r.Within("test.StructEmpty")
 	return r.Err()
+}
+
+// Handler gets the messages a Receiver of test reads: one method per message of the
+// package and of its imports. Each value is new; the handler may keep it.
+// Embed BaseHandler to implement only some methods, or use HandlerFunc.
+type Handler interface {
+	OnStructSimple(v *StructSimple)
+	OnStructOptional(v *StructOptional)
+	OnStructNested(v *StructNested)
+	OnStructBytes(v *StructBytes)
+	OnStructArray(v *StructArray)
+	OnStructVector(v *StructVector)
+	OnStructList(v *StructList)
+	OnStructSet(v *StructSet)
+	OnStructMap(v *StructMap)
+	OnStructHash(v *StructHash)
+	OnStructHashEx(v *StructHashEx)
+	OnStructEmpty(v *StructEmpty)
+	OnProtoOrderMessage(v *proto.OrderMessage)
+	OnProtoBalanceMessage(v *proto.BalanceMessage)
+	OnProtoAccountMessage(v *proto.AccountMessage)
+}
+
+// BaseHandler ignores every message: embed it in a Handler and define the methods you need.
+type BaseHandler struct{}
+
+// OnStructSimple ignores a test.StructSimple.
+func (BaseHandler) OnStructSimple(*StructSimple) {}
+
+// OnStructOptional ignores a test.StructOptional.
+func (BaseHandler) OnStructOptional(*StructOptional) {}
+
+// OnStructNested ignores a test.StructNested.
+func (BaseHandler) OnStructNested(*StructNested) {}
+
+// OnStructBytes ignores a test.StructBytes.
+func (BaseHandler) OnStructBytes(*StructBytes) {}
+
+// OnStructArray ignores a test.StructArray.
+func (BaseHandler) OnStructArray(*StructArray) {}
+
+// OnStructVector ignores a test.StructVector.
+func (BaseHandler) OnStructVector(*StructVector) {}
+
+// OnStructList ignores a test.StructList.
+func (BaseHandler) OnStructList(*StructList) {}
+
+// OnStructSet ignores a test.StructSet.
+func (BaseHandler) OnStructSet(*StructSet) {}
+
+// OnStructMap ignores a test.StructMap.
+func (BaseHandler) OnStructMap(*StructMap) {}
+
+// OnStructHash ignores a test.StructHash.
+func (BaseHandler) OnStructHash(*StructHash) {}
+
+// OnStructHashEx ignores a test.StructHashEx.
+func (BaseHandler) OnStructHashEx(*StructHashEx) {}
+
+// OnStructEmpty ignores a test.StructEmpty.
+func (BaseHandler) OnStructEmpty(*StructEmpty) {}
+
+// OnProtoOrderMessage ignores a proto.OrderMessage.
+func (BaseHandler) OnProtoOrderMessage(*proto.OrderMessage) {}
+
+// OnProtoBalanceMessage ignores a proto.BalanceMessage.
+func (BaseHandler) OnProtoBalanceMessage(*proto.BalanceMessage) {}
+
+// OnProtoAccountMessage ignores a proto.AccountMessage.
+func (BaseHandler) OnProtoAccountMessage(*proto.AccountMessage) {}
+
+// HandlerFunc is a Handler that hands every message to one function (a type switch tells them
+// apart), as http.HandlerFunc.
+type HandlerFunc func(v any)
+
+// OnStructSimple calls f(v).
+func (f HandlerFunc) OnStructSimple(v *StructSimple) { f(v) }
+
+// OnStructOptional calls f(v).
+func (f HandlerFunc) OnStructOptional(v *StructOptional) { f(v) }
+
+// OnStructNested calls f(v).
+func (f HandlerFunc) OnStructNested(v *StructNested) { f(v) }
+
+// OnStructBytes calls f(v).
+func (f HandlerFunc) OnStructBytes(v *StructBytes) { f(v) }
+
+// OnStructArray calls f(v).
+func (f HandlerFunc) OnStructArray(v *StructArray) { f(v) }
+
+// OnStructVector calls f(v).
+func (f HandlerFunc) OnStructVector(v *StructVector) { f(v) }
+
+// OnStructList calls f(v).
+func (f HandlerFunc) OnStructList(v *StructList) { f(v) }
+
+// OnStructSet calls f(v).
+func (f HandlerFunc) OnStructSet(v *StructSet) { f(v) }
+
+// OnStructMap calls f(v).
+func (f HandlerFunc) OnStructMap(v *StructMap) { f(v) }
+
+// OnStructHash calls f(v).
+func (f HandlerFunc) OnStructHash(v *StructHash) { f(v) }
+
+// OnStructHashEx calls f(v).
+func (f HandlerFunc) OnStructHashEx(v *StructHashEx) { f(v) }
+
+// OnStructEmpty calls f(v).
+func (f HandlerFunc) OnStructEmpty(v *StructEmpty) { f(v) }
+
+// OnProtoOrderMessage calls f(v).
+func (f HandlerFunc) OnProtoOrderMessage(v *proto.OrderMessage) { f(v) }
+
+// OnProtoBalanceMessage calls f(v).
+func (f HandlerFunc) OnProtoBalanceMessage(v *proto.BalanceMessage) { f(v) }
+
+// OnProtoAccountMessage calls f(v).
+func (f HandlerFunc) OnProtoAccountMessage(v *proto.AccountMessage) { f(v) }
+
+// Sender writes the messages of test and its imports as versioned frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type Sender struct {
+	fbe.Sender
+}
+
+// NewSender is a Sender writing its frames to out.
+func NewSender(out io.Writer) *Sender {
+	return &Sender{fbe.Sender{Out: out}}
+}
+
+// SendStructSimple sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructSimple(v *StructSimple) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructOptional sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructOptional(v *StructOptional) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructNested sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructNested(v *StructNested) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructBytes sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructBytes(v *StructBytes) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructArray sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructArray(v *StructArray) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructVector sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructVector(v *StructVector) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructList sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructList(v *StructList) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructSet sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructSet(v *StructSet) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructMap sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructMap(v *StructMap) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructHash sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructHash(v *StructHash) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructHashEx sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructHashEx(v *StructHashEx) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendStructEmpty sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendStructEmpty(v *StructEmpty) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendProtoOrderMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendProtoOrderMessage(v *proto.OrderMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendProtoBalanceMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendProtoBalanceMessage(v *proto.BalanceMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendProtoAccountMessage sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendProtoAccountMessage(v *proto.AccountMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// FinalSender writes the messages of test and its imports as final frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type FinalSender struct {
+	fbe.Sender
+}
+
+// NewFinalSender is a FinalSender writing its frames to out.
+func NewFinalSender(out io.Writer) *FinalSender {
+	return &FinalSender{fbe.Sender{Out: out}}
+}
+
+// SendStructSimple sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructSimple(v *StructSimple) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructOptional sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructOptional(v *StructOptional) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructNested sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructNested(v *StructNested) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructBytes sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructBytes(v *StructBytes) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructArray sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructArray(v *StructArray) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructVector sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructVector(v *StructVector) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructList sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructList(v *StructList) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructSet sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructSet(v *StructSet) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructMap sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructMap(v *StructMap) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructHash sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructHash(v *StructHash) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructHashEx sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructHashEx(v *StructHashEx) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendStructEmpty sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendStructEmpty(v *StructEmpty) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendProtoOrderMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendProtoOrderMessage(v *proto.OrderMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendProtoBalanceMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendProtoBalanceMessage(v *proto.BalanceMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendProtoAccountMessage sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendProtoAccountMessage(v *proto.AccountMessage) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// Receiver reads versioned frames of test fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type Receiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewReceiver is a Receiver handing the messages to h.
+func NewReceiver(h Handler) *Receiver {
+	return &Receiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *Receiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *Receiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *Receiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, false)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *Receiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 110:
+		v := new(StructSimple)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructSimple(v)
+		}
+	case 111:
+		v := new(StructOptional)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructOptional(v)
+		}
+	case 112:
+		v := new(StructNested)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructNested(v)
+		}
+	case 120:
+		v := new(StructBytes)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructBytes(v)
+		}
+	case 125:
+		v := new(StructArray)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructArray(v)
+		}
+	case 130:
+		v := new(StructVector)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructVector(v)
+		}
+	case 131:
+		v := new(StructList)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructList(v)
+		}
+	case 132:
+		v := new(StructSet)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructSet(v)
+		}
+	case 140:
+		v := new(StructMap)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructMap(v)
+		}
+	case 141:
+		v := new(StructHash)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructHash(v)
+		}
+	case 142:
+		v := new(StructHashEx)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructHashEx(v)
+		}
+	case 143:
+		v := new(StructEmpty)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructEmpty(v)
+		}
+	case 1:
+		v := new(proto.OrderMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoOrderMessage(v)
+		}
+	case 2:
+		v := new(proto.BalanceMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoBalanceMessage(v)
+		}
+	case 3:
+		v := new(proto.AccountMessage)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoAccountMessage(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// FinalReceiver reads final frames of test fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type FinalReceiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewFinalReceiver is a FinalReceiver handing the messages to h.
+func NewFinalReceiver(h Handler) *FinalReceiver {
+	return &FinalReceiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *FinalReceiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, true)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *FinalReceiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *FinalReceiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, true)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 110:
+		v := new(StructSimple)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructSimple(v)
+		}
+	case 111:
+		v := new(StructOptional)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructOptional(v)
+		}
+	case 112:
+		v := new(StructNested)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructNested(v)
+		}
+	case 120:
+		v := new(StructBytes)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructBytes(v)
+		}
+	case 125:
+		v := new(StructArray)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructArray(v)
+		}
+	case 130:
+		v := new(StructVector)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructVector(v)
+		}
+	case 131:
+		v := new(StructList)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructList(v)
+		}
+	case 132:
+		v := new(StructSet)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructSet(v)
+		}
+	case 140:
+		v := new(StructMap)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructMap(v)
+		}
+	case 141:
+		v := new(StructHash)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructHash(v)
+		}
+	case 142:
+		v := new(StructHashEx)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructHashEx(v)
+		}
+	case 143:
+		v := new(StructEmpty)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnStructEmpty(v)
+		}
+	case 1:
+		v := new(proto.OrderMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoOrderMessage(v)
+		}
+	case 2:
+		v := new(proto.BalanceMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoBalanceMessage(v)
+		}
+	case 3:
+		v := new(proto.AccountMessage)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnProtoAccountMessage(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// ProxyHandler gets the verified versioned frames a Proxy of test dispatches, raw: to look at
+// or forward unchanged. A frame is valid during the call only (copy what you keep).
+type ProxyHandler interface {
+	OnStructSimpleFrame(frame []byte)
+	OnStructOptionalFrame(frame []byte)
+	OnStructNestedFrame(frame []byte)
+	OnStructBytesFrame(frame []byte)
+	OnStructArrayFrame(frame []byte)
+	OnStructVectorFrame(frame []byte)
+	OnStructListFrame(frame []byte)
+	OnStructSetFrame(frame []byte)
+	OnStructMapFrame(frame []byte)
+	OnStructHashFrame(frame []byte)
+	OnStructHashExFrame(frame []byte)
+	OnStructEmptyFrame(frame []byte)
+	OnProtoOrderMessageFrame(frame []byte)
+	OnProtoBalanceMessageFrame(frame []byte)
+	OnProtoAccountMessageFrame(frame []byte)
+}
+
+// BaseProxyHandler ignores every frame: embed it in a ProxyHandler.
+type BaseProxyHandler struct{}
+
+// OnStructSimpleFrame ignores a test.StructSimple frame.
+func (BaseProxyHandler) OnStructSimpleFrame([]byte) {}
+
+// OnStructOptionalFrame ignores a test.StructOptional frame.
+func (BaseProxyHandler) OnStructOptionalFrame([]byte) {}
+
+// OnStructNestedFrame ignores a test.StructNested frame.
+func (BaseProxyHandler) OnStructNestedFrame([]byte) {}
+
+// OnStructBytesFrame ignores a test.StructBytes frame.
+func (BaseProxyHandler) OnStructBytesFrame([]byte) {}
+
+// OnStructArrayFrame ignores a test.StructArray frame.
+func (BaseProxyHandler) OnStructArrayFrame([]byte) {}
+
+// OnStructVectorFrame ignores a test.StructVector frame.
+func (BaseProxyHandler) OnStructVectorFrame([]byte) {}
+
+// OnStructListFrame ignores a test.StructList frame.
+func (BaseProxyHandler) OnStructListFrame([]byte) {}
+
+// OnStructSetFrame ignores a test.StructSet frame.
+func (BaseProxyHandler) OnStructSetFrame([]byte) {}
+
+// OnStructMapFrame ignores a test.StructMap frame.
+func (BaseProxyHandler) OnStructMapFrame([]byte) {}
+
+// OnStructHashFrame ignores a test.StructHash frame.
+func (BaseProxyHandler) OnStructHashFrame([]byte) {}
+
+// OnStructHashExFrame ignores a test.StructHashEx frame.
+func (BaseProxyHandler) OnStructHashExFrame([]byte) {}
+
+// OnStructEmptyFrame ignores a test.StructEmpty frame.
+func (BaseProxyHandler) OnStructEmptyFrame([]byte) {}
+
+// OnProtoOrderMessageFrame ignores a proto.OrderMessage frame.
+func (BaseProxyHandler) OnProtoOrderMessageFrame([]byte) {}
+
+// OnProtoBalanceMessageFrame ignores a proto.BalanceMessage frame.
+func (BaseProxyHandler) OnProtoBalanceMessageFrame([]byte) {}
+
+// OnProtoAccountMessageFrame ignores a proto.AccountMessage frame.
+func (BaseProxyHandler) OnProtoAccountMessageFrame([]byte) {}
+
+// Proxy dispatches versioned frames of test like a Receiver but hands the verified frame,
+// not a decoded value, to Handler (docs/format.md 7.5).
+type Proxy struct {
+	fbe.Receiver
+	Handler ProxyHandler
+}
+
+// NewProxy is a Proxy handing the frames to h.
+func NewProxy(h ProxyHandler) *Proxy {
+	return &Proxy{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (x *Proxy) Receive(data []byte) error {
+	return x.Receiver.Feed(data, x, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (x *Proxy) Write(p []byte) (int, error) {
+	return len(p), x.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (x *Proxy) ReadFrom(src io.Reader) (int64, error) {
+	return x.Receiver.Pump(src, x, false)
+}
+
+// DispatchFrame verifies one whole frame and hands it to x.Handler (Receive calls it).
+func (x *Proxy) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 110:
+		if err := VerifyFBEStructSimple(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructSimpleFrame(frame)
+		}
+	case 111:
+		if err := VerifyFBEStructOptional(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructOptionalFrame(frame)
+		}
+	case 112:
+		if err := VerifyFBEStructNested(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructNestedFrame(frame)
+		}
+	case 120:
+		if err := VerifyFBEStructBytes(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructBytesFrame(frame)
+		}
+	case 125:
+		if err := VerifyFBEStructArray(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructArrayFrame(frame)
+		}
+	case 130:
+		if err := VerifyFBEStructVector(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructVectorFrame(frame)
+		}
+	case 131:
+		if err := VerifyFBEStructList(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructListFrame(frame)
+		}
+	case 132:
+		if err := VerifyFBEStructSet(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructSetFrame(frame)
+		}
+	case 140:
+		if err := VerifyFBEStructMap(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructMapFrame(frame)
+		}
+	case 141:
+		if err := VerifyFBEStructHash(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructHashFrame(frame)
+		}
+	case 142:
+		if err := VerifyFBEStructHashEx(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructHashExFrame(frame)
+		}
+	case 143:
+		if err := VerifyFBEStructEmpty(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnStructEmptyFrame(frame)
+		}
+	case 1:
+		if err := proto.VerifyFBEOrderMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnProtoOrderMessageFrame(frame)
+		}
+	case 2:
+		if err := proto.VerifyFBEBalanceMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnProtoBalanceMessageFrame(frame)
+		}
+	case 3:
+		if err := proto.VerifyFBEAccountMessage(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnProtoAccountMessageFrame(frame)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// clientHandler is the Handler of a Client's Receiver: responses and rejects of pending requests
+// answer them, every other message goes to notify.
+type clientHandler struct {
+	notify   *Handler
+	requests *fbe.Requests
+}
+
+// OnStructSimple hands v to notify.
+func (h clientHandler) OnStructSimple(v *StructSimple) {
+	if *h.notify != nil {
+		(*h.notify).OnStructSimple(v)
+	}
+}
+
+// OnStructOptional hands v to notify.
+func (h clientHandler) OnStructOptional(v *StructOptional) {
+	if *h.notify != nil {
+		(*h.notify).OnStructOptional(v)
+	}
+}
+
+// OnStructNested hands v to notify.
+func (h clientHandler) OnStructNested(v *StructNested) {
+	if *h.notify != nil {
+		(*h.notify).OnStructNested(v)
+	}
+}
+
+// OnStructBytes hands v to notify.
+func (h clientHandler) OnStructBytes(v *StructBytes) {
+	if *h.notify != nil {
+		(*h.notify).OnStructBytes(v)
+	}
+}
+
+// OnStructArray hands v to notify.
+func (h clientHandler) OnStructArray(v *StructArray) {
+	if *h.notify != nil {
+		(*h.notify).OnStructArray(v)
+	}
+}
+
+// OnStructVector hands v to notify.
+func (h clientHandler) OnStructVector(v *StructVector) {
+	if *h.notify != nil {
+		(*h.notify).OnStructVector(v)
+	}
+}
+
+// OnStructList hands v to notify.
+func (h clientHandler) OnStructList(v *StructList) {
+	if *h.notify != nil {
+		(*h.notify).OnStructList(v)
+	}
+}
+
+// OnStructSet hands v to notify.
+func (h clientHandler) OnStructSet(v *StructSet) {
+	if *h.notify != nil {
+		(*h.notify).OnStructSet(v)
+	}
+}
+
+// OnStructMap hands v to notify.
+func (h clientHandler) OnStructMap(v *StructMap) {
+	if *h.notify != nil {
+		(*h.notify).OnStructMap(v)
+	}
+}
+
+// OnStructHash hands v to notify.
+func (h clientHandler) OnStructHash(v *StructHash) {
+	if *h.notify != nil {
+		(*h.notify).OnStructHash(v)
+	}
+}
+
+// OnStructHashEx hands v to notify.
+func (h clientHandler) OnStructHashEx(v *StructHashEx) {
+	if *h.notify != nil {
+		(*h.notify).OnStructHashEx(v)
+	}
+}
+
+// OnStructEmpty hands v to notify.
+func (h clientHandler) OnStructEmpty(v *StructEmpty) {
+	if *h.notify != nil {
+		(*h.notify).OnStructEmpty(v)
+	}
+}
+
+// OnProtoOrderMessage hands v to notify.
+func (h clientHandler) OnProtoOrderMessage(v *proto.OrderMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnProtoOrderMessage(v)
+	}
+}
+
+// OnProtoBalanceMessage hands v to notify.
+func (h clientHandler) OnProtoBalanceMessage(v *proto.BalanceMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnProtoBalanceMessage(v)
+	}
+}
+
+// OnProtoAccountMessage hands v to notify.
+func (h clientHandler) OnProtoAccountMessage(v *proto.AccountMessage) {
+	if *h.notify != nil {
+		(*h.notify).OnProtoAccountMessage(v)
+	}
+}
+
+// Client is a Sender and a Receiver of test with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewClient.
+type Client struct {
+	Sender
+	Receiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewClient is a Client writing its versioned frames to out and handing notifications to notify.
+func NewClient(out io.Writer, notify Handler) *Client {
+	c := &Client{Notify: notify}
+	c.Sender.Out = out
+	c.Receiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *Client) Reset() {
+	c.requests.Reset()
+	c.Sender.Reset()
+	c.Receiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *Client) PendingRequests() int {
+	return c.requests.Len()
+}
+
+// FinalClient is a FinalSender and a FinalReceiver of test with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewFinalClient.
+type FinalClient struct {
+	FinalSender
+	FinalReceiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewFinalClient is a FinalClient writing its final frames to out and handing notifications to notify.
+func NewFinalClient(out io.Writer, notify Handler) *FinalClient {
+	c := &FinalClient{Notify: notify}
+	c.FinalSender.Out = out
+	c.FinalReceiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *FinalClient) Reset() {
+	c.requests.Reset()
+	c.FinalSender.Reset()
+	c.FinalReceiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *FinalClient) PendingRequests() int {
+	return c.requests.Len()
 }

@@ -6,6 +6,8 @@ package everything
 
 import (
 	"cmp"
+	"context"
+	"io"
 
 	"fbegen/market"
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -4625,4 +4627,605 @@ func VerifyFinalKeywords(data []byte, lim *fbe.Limits) error {
 	r.EndFinal()
 	r.Within("everything.Keywords")
 	return r.Err()
+}
+
+// Handler gets the messages a Receiver of everything reads: one method per message of the
+// package and of its imports. Each value is new; the handler may keep it.
+// Embed BaseHandler to implement only some methods, or use HandlerFunc.
+type Handler interface {
+	OnNote(v *Note)
+	OnPlaceOrder(v *PlaceOrder)
+	OnAccepted(v *Accepted)
+	OnRejected(v *Rejected)
+	OnPing(v *Ping)
+	OnMarketFailure(v *market.Failure)
+}
+
+// BaseHandler ignores every message: embed it in a Handler and define the methods you need.
+type BaseHandler struct{}
+
+// OnNote ignores a everything.Note.
+func (BaseHandler) OnNote(*Note) {}
+
+// OnPlaceOrder ignores a everything.PlaceOrder.
+func (BaseHandler) OnPlaceOrder(*PlaceOrder) {}
+
+// OnAccepted ignores a everything.Accepted.
+func (BaseHandler) OnAccepted(*Accepted) {}
+
+// OnRejected ignores a everything.Rejected.
+func (BaseHandler) OnRejected(*Rejected) {}
+
+// OnPing ignores a everything.Ping.
+func (BaseHandler) OnPing(*Ping) {}
+
+// OnMarketFailure ignores a market.Failure.
+func (BaseHandler) OnMarketFailure(*market.Failure) {}
+
+// HandlerFunc is a Handler that hands every message to one function (a type switch tells them
+// apart), as http.HandlerFunc.
+type HandlerFunc func(v any)
+
+// OnNote calls f(v).
+func (f HandlerFunc) OnNote(v *Note) { f(v) }
+
+// OnPlaceOrder calls f(v).
+func (f HandlerFunc) OnPlaceOrder(v *PlaceOrder) { f(v) }
+
+// OnAccepted calls f(v).
+func (f HandlerFunc) OnAccepted(v *Accepted) { f(v) }
+
+// OnRejected calls f(v).
+func (f HandlerFunc) OnRejected(v *Rejected) { f(v) }
+
+// OnPing calls f(v).
+func (f HandlerFunc) OnPing(v *Ping) { f(v) }
+
+// OnMarketFailure calls f(v).
+func (f HandlerFunc) OnMarketFailure(v *market.Failure) { f(v) }
+
+// Sender writes the messages of everything and its imports as versioned frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type Sender struct {
+	fbe.Sender
+}
+
+// NewSender is a Sender writing its frames to out.
+func NewSender(out io.Writer) *Sender {
+	return &Sender{fbe.Sender{Out: out}}
+}
+
+// SendNote sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendNote(v *Note) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendPlaceOrder sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendPlaceOrder(v *PlaceOrder) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendAccepted sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendAccepted(v *Accepted) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendRejected sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendRejected(v *Rejected) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendPing sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendPing(v *Ping) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// SendMarketFailure sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendMarketFailure(v *market.Failure) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
+// FinalSender writes the messages of everything and its imports as final frames
+// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
+// Safe for concurrent use.
+type FinalSender struct {
+	fbe.Sender
+}
+
+// NewFinalSender is a FinalSender writing its frames to out.
+func NewFinalSender(out io.Writer) *FinalSender {
+	return &FinalSender{fbe.Sender{Out: out}}
+}
+
+// SendNote sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendNote(v *Note) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendPlaceOrder sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendPlaceOrder(v *PlaceOrder) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendAccepted sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendAccepted(v *Accepted) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendRejected sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendRejected(v *Rejected) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendPing sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendPing(v *Ping) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendMarketFailure sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendMarketFailure(v *market.Failure) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// Receiver reads versioned frames of everything fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type Receiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewReceiver is a Receiver handing the messages to h.
+func NewReceiver(h Handler) *Receiver {
+	return &Receiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *Receiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *Receiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *Receiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, false)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *Receiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1023:
+		v := new(Note)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnNote(v)
+		}
+	case 1027:
+		v := new(PlaceOrder)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnPlaceOrder(v)
+		}
+	case 1028:
+		v := new(Accepted)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnAccepted(v)
+		}
+	case 1029:
+		v := new(Rejected)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnRejected(v)
+		}
+	case 1030:
+		v := new(Ping)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnPing(v)
+		}
+	case 502:
+		v := new(market.Failure)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnMarketFailure(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// FinalReceiver reads final frames of everything fed in chunks of any size and hands each message to
+// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits
+// (frame size, decode limits) and OnError. Not safe for concurrent use.
+type FinalReceiver struct {
+	fbe.Receiver
+	Handler Handler
+}
+
+// NewFinalReceiver is a FinalReceiver handing the messages to h.
+func NewFinalReceiver(h Handler) *FinalReceiver {
+	return &FinalReceiver{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (r *FinalReceiver) Receive(data []byte) error {
+	return r.Receiver.Feed(data, r, true)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (r *FinalReceiver) Write(p []byte) (int, error) {
+	return len(p), r.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (r *FinalReceiver) ReadFrom(src io.Reader) (int64, error) {
+	return r.Receiver.Pump(src, r, true)
+}
+
+// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).
+func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1023:
+		v := new(Note)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnNote(v)
+		}
+	case 1027:
+		v := new(PlaceOrder)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnPlaceOrder(v)
+		}
+	case 1028:
+		v := new(Accepted)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnAccepted(v)
+		}
+	case 1029:
+		v := new(Rejected)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnRejected(v)
+		}
+	case 1030:
+		v := new(Ping)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnPing(v)
+		}
+	case 502:
+		v := new(market.Failure)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnMarketFailure(v)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// ProxyHandler gets the verified versioned frames a Proxy of everything dispatches, raw: to look at
+// or forward unchanged. A frame is valid during the call only (copy what you keep).
+type ProxyHandler interface {
+	OnNoteFrame(frame []byte)
+	OnPlaceOrderFrame(frame []byte)
+	OnAcceptedFrame(frame []byte)
+	OnRejectedFrame(frame []byte)
+	OnPingFrame(frame []byte)
+	OnMarketFailureFrame(frame []byte)
+}
+
+// BaseProxyHandler ignores every frame: embed it in a ProxyHandler.
+type BaseProxyHandler struct{}
+
+// OnNoteFrame ignores a everything.Note frame.
+func (BaseProxyHandler) OnNoteFrame([]byte) {}
+
+// OnPlaceOrderFrame ignores a everything.PlaceOrder frame.
+func (BaseProxyHandler) OnPlaceOrderFrame([]byte) {}
+
+// OnAcceptedFrame ignores a everything.Accepted frame.
+func (BaseProxyHandler) OnAcceptedFrame([]byte) {}
+
+// OnRejectedFrame ignores a everything.Rejected frame.
+func (BaseProxyHandler) OnRejectedFrame([]byte) {}
+
+// OnPingFrame ignores a everything.Ping frame.
+func (BaseProxyHandler) OnPingFrame([]byte) {}
+
+// OnMarketFailureFrame ignores a market.Failure frame.
+func (BaseProxyHandler) OnMarketFailureFrame([]byte) {}
+
+// Proxy dispatches versioned frames of everything like a Receiver but hands the verified frame,
+// not a decoded value, to Handler (docs/format.md 7.5).
+type Proxy struct {
+	fbe.Receiver
+	Handler ProxyHandler
+}
+
+// NewProxy is a Proxy handing the frames to h.
+func NewProxy(h ProxyHandler) *Proxy {
+	return &Proxy{Handler: h}
+}
+
+// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error
+// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost
+// stream's (fbe.FrameTooSmall).
+func (x *Proxy) Receive(data []byte) error {
+	return x.Receiver.Feed(data, x, false)
+}
+
+// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.
+func (x *Proxy) Write(p []byte) (int, error) {
+	return len(p), x.Receive(p)
+}
+
+// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so
+// io.Copy(receiver, conn) works.
+func (x *Proxy) ReadFrom(src io.Reader) (int64, error) {
+	return x.Receiver.Pump(src, x, false)
+}
+
+// DispatchFrame verifies one whole frame and hands it to x.Handler (Receive calls it).
+func (x *Proxy) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bool, error) {
+	switch typeID {
+	case 1023:
+		if err := VerifyFBENote(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnNoteFrame(frame)
+		}
+	case 1027:
+		if err := VerifyFBEPlaceOrder(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnPlaceOrderFrame(frame)
+		}
+	case 1028:
+		if err := VerifyFBEAccepted(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnAcceptedFrame(frame)
+		}
+	case 1029:
+		if err := VerifyFBERejected(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnRejectedFrame(frame)
+		}
+	case 1030:
+		if err := VerifyFBEPing(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnPingFrame(frame)
+		}
+	case 502:
+		if err := market.VerifyFBEFailure(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnMarketFailureFrame(frame)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// clientHandler is the Handler of a Client's Receiver: responses and rejects of pending requests
+// answer them, every other message goes to notify.
+type clientHandler struct {
+	notify   *Handler
+	requests *fbe.Requests
+}
+
+// OnNote hands v to notify.
+func (h clientHandler) OnNote(v *Note) {
+	if *h.notify != nil {
+		(*h.notify).OnNote(v)
+	}
+}
+
+// OnPlaceOrder hands v to notify.
+func (h clientHandler) OnPlaceOrder(v *PlaceOrder) {
+	if *h.notify != nil {
+		(*h.notify).OnPlaceOrder(v)
+	}
+}
+
+// OnAccepted hands v to notify unless it answers a pending request.
+func (h clientHandler) OnAccepted(v *Accepted) {
+	if h.requests.Answer(v.Id, v, false) {
+		return
+	}
+	if *h.notify != nil {
+		(*h.notify).OnAccepted(v)
+	}
+}
+
+// OnRejected hands v to notify unless it answers a pending request.
+func (h clientHandler) OnRejected(v *Rejected) {
+	if h.requests.Answer(v.Id, v, false) {
+		return
+	}
+	if *h.notify != nil {
+		(*h.notify).OnRejected(v)
+	}
+}
+
+// OnPing hands v to notify.
+func (h clientHandler) OnPing(v *Ping) {
+	if *h.notify != nil {
+		(*h.notify).OnPing(v)
+	}
+}
+
+// OnMarketFailure hands v to notify unless it answers a pending request.
+func (h clientHandler) OnMarketFailure(v *market.Failure) {
+	if h.requests.Answer(v.Id, v, true) {
+		return
+	}
+	if *h.notify != nil {
+		(*h.notify).OnMarketFailure(v)
+	}
+}
+
+// answersPlaceOrder tells which messages answer everything.PlaceOrder: its response and rejects.
+func answersPlaceOrder(v any) fbe.AnswerKind {
+	switch v.(type) {
+	case *Accepted:
+		return fbe.AnswerResponse
+	case *market.Failure, *Rejected:
+		return fbe.AnswerReject
+	}
+	return fbe.AnswerNone
+}
+
+// Client is a Sender and a Receiver of everything with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewClient.
+type Client struct {
+	Sender
+	Receiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewClient is a Client writing its versioned frames to out and handing notifications to notify.
+func NewClient(out io.Writer, notify Handler) *Client {
+	c := &Client{Notify: notify}
+	c.Sender.Out = out
+	c.Receiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *Client) Reset() {
+	c.requests.Reset()
+	c.Sender.Reset()
+	c.Receiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *Client) PendingRequests() int {
+	return c.requests.Len()
+}
+
+// RequestPlaceOrder sends v and waits for the everything.Accepted of its id; ctx is its
+// timeout (the error then wraps context.DeadlineExceeded).
+// A reject (market.Failure, everything.Rejected) fails it with a *fbe.RejectError.
+func (c *Client) RequestPlaceOrder(ctx context.Context, v *PlaceOrder) (*Accepted, error) {
+	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, answersPlaceOrder, func() error {
+		_, err := c.SendPlaceOrder(v)
+		return err
+	})
+}
+
+// RequestPing sends v (a request without response: done once sent, or when ctx has ended).
+func (c *Client) RequestPing(ctx context.Context, v *Ping) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := c.SendPing(v)
+	return err
+}
+
+// FinalClient is a FinalSender and a FinalReceiver of everything with requests (docs/format.md 7.6):
+// Request<Message> sends a [request] message and waits for the response of its id while another
+// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
+// message goes to Notify. Make it with NewFinalClient.
+type FinalClient struct {
+	FinalSender
+	FinalReceiver
+	// Notify gets every message that does not answer a pending request (nil: dropped).
+	Notify Handler
+
+	requests fbe.Requests
+}
+
+// NewFinalClient is a FinalClient writing its final frames to out and handing notifications to notify.
+func NewFinalClient(out io.Writer, notify Handler) *FinalClient {
+	c := &FinalClient{Notify: notify}
+	c.FinalSender.Out = out
+	c.FinalReceiver.Handler = clientHandler{&c.Notify, &c.requests}
+	return c
+}
+
+// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.
+func (c *FinalClient) Reset() {
+	c.requests.Reset()
+	c.FinalSender.Reset()
+	c.FinalReceiver.Reset()
+}
+
+// PendingRequests is the number of requests waiting for their response.
+func (c *FinalClient) PendingRequests() int {
+	return c.requests.Len()
+}
+
+// RequestPlaceOrder sends v and waits for the everything.Accepted of its id; ctx is its
+// timeout (the error then wraps context.DeadlineExceeded).
+// A reject (market.Failure, everything.Rejected) fails it with a *fbe.RejectError.
+func (c *FinalClient) RequestPlaceOrder(ctx context.Context, v *PlaceOrder) (*Accepted, error) {
+	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, answersPlaceOrder, func() error {
+		_, err := c.SendPlaceOrder(v)
+		return err
+	})
+}
+
+// RequestPing sends v (a request without response: done once sent, or when ctx has ended).
+func (c *FinalClient) RequestPing(ctx context.Context, v *Ping) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := c.SendPing(v)
+	return err
 }

@@ -1,0 +1,367 @@
+"""`fbec --go --proto`: the protocol of a package (docs/format.md 7, docs/go.md "Protocol").
+
+Per package, on the runtime's fbe.Sender, fbe.Receiver and fbe.Requests:
+
+* `Handler`, an interface with an `On<Message>(*Message)` method per entry of
+  the IR's dispatch table (own messages first, then the imports' as
+  `On<Package><Message>`), with `BaseHandler` (no-op methods to embed) and
+  `HandlerFunc` (one function gets every message, as http.HandlerFunc);
+* `Sender` (`Send<Message>` per message of the package and of its imports),
+  `Receiver` (`Receive`, io.Writer's `Write`, io.ReaderFrom's `ReadFrom`;
+  a switch over the dispatch table decodes each frame and calls the
+  Handler), `Proxy` (verified raw frames to a `ProxyHandler`, versioned
+  only), `Client` (a Sender and a Receiver; `Request<Message>(ctx, v)` per
+  `[request]` waits for its response, fails on a reject or when ctx ends;
+  other messages go to `Notify`) and, with --final, `FinalSender`,
+  `FinalReceiver`, `FinalClient`.
+
+A protocol name taken by a schema type of the package (a message named
+`Client`) gets a trailing underscore.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter, import_closure
+
+if TYPE_CHECKING:
+    from fbec.targets.go import Context
+
+
+@dataclass(frozen=True)
+class Message:
+    struct: ir.Struct
+    go: str          # the Go type, qualified when imported ("market.Failure")
+    suffix: str      # of the method names: "PlaceOrder", "MarketFailure"
+    own: bool
+
+
+class Names:
+    """The package-level Go names the protocol code declares, kept clear of the schema's."""
+
+    def __init__(self, package: ir.Package) -> None:
+        from fbec.targets.go import camel, exported
+        taken: set[str] = set()
+        for e in package.enums + package.flags:
+            taken.add(exported(e.name))
+            taken.update(exported(e.name) + camel(v.name) for v in e.values)
+        for s in package.structs:
+            name = exported(s.name)
+            taken.update({name, "New" + name, "VerifyFBE" + name, "VerifyFinal" + name})
+        self.taken = taken
+
+    def __call__(self, name: str) -> str:
+        while name in self.taken:
+            name += "_"
+        return name
+
+
+def _id_field(s: ir.Struct) -> ir.Field | None:
+    """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
+    for f in s.all_fields:
+        if f.name == "id" and isinstance(f.type, ir.Primitive) and f.type.name == "uuid":
+            return f
+    return None
+
+
+def id_of(m: Message) -> str:
+    from fbec.targets.go import field_name
+    f = _id_field(m.struct)
+    assert f is not None
+    return field_name(f)
+
+
+def _messages(c: Context) -> tuple[list[Message], list[Message]]:
+    """What the Sender sends (the package's protocol types, then its imports') and what the
+    Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
+    from fbec.targets.go import exported, package_name
+    own_pkg = c.package.name
+    closure = import_closure(c.schema, c.package)
+    sendable = [s for p in closure for s in p.protocol_types]
+    suffixes: dict[str, str] = {}
+    used: set[str] = set()
+    for s in sendable:                          # own types first: they keep the plain names
+        pkg = s.qualified.rpartition(".")[0]
+        suffix = exported(s.name) if pkg == own_pkg else exported(package_name(pkg)) + exported(s.name)
+        while suffix in used:
+            suffix += "_"
+        used.add(suffix)
+        suffixes[s.qualified] = suffix
+
+    def message(s: ir.Struct) -> Message:
+        return Message(s, c.named(s.qualified), suffixes[s.qualified], s.qualified.startswith(own_pkg + "."))
+
+    dispatch = [message(c.schema.struct(d.type)) for d in c.package.dispatch]
+    return [message(s) for s in sendable], dispatch
+
+
+def _func(c: Context, m: Message, prefix: str) -> str:
+    """A package-level function of the message's package (VerifyFBE<Name>), qualified when imported."""
+    from fbec.targets.go import GO_MODULE, exported, package_name
+    pkg, _, name = m.struct.qualified.rpartition(".")
+    if m.own:
+        return prefix + exported(name)
+    return c.imports.attr(f"{GO_MODULE}/{pkg}", prefix + exported(name), package_name(pkg))
+
+
+def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
+    if not c.package.dispatch:
+        return
+    names = Names(c.package)
+    send, dispatch = _messages(c)
+    fbe = c.rt
+    pkg = c.package.name
+    handler, base_handler, handler_func = names("Handler"), names("BaseHandler"), names("HandlerFunc")
+
+    # ------------------------------------------------------------ handlers
+    w.line(f"// {handler} gets the messages a {names('Receiver')} of {pkg} reads: one method per message of the")
+    w.line("// package and of its imports. Each value is new; the handler may keep it.")
+    w.line(f"// Embed {base_handler} to implement only some methods, or use {handler_func}.")
+    with w.block(f"type {handler} interface {{", "}"):
+        for m in dispatch:
+            w.line(f"On{m.suffix}(v *{m.go})")
+    w.blank()
+    w.line(f"// {base_handler} ignores every message: embed it in a {handler} and define the methods you need.")
+    w.line(f"type {base_handler} struct{{}}")
+    w.blank()
+    for m in dispatch:
+        w.line(f"// On{m.suffix} ignores a {m.struct.qualified}.")
+        w.line(f"func ({base_handler}) On{m.suffix}(*{m.go}) {{}}")
+        w.blank()
+    w.line(f"// {handler_func} is a {handler} that hands every message to one function (a type switch tells them")
+    w.line("// apart), as http.HandlerFunc.")
+    w.line(f"type {handler_func} func(v any)")
+    w.blank()
+    for m in dispatch:
+        w.line(f"// On{m.suffix} calls f(v).")
+        w.line(f"func (f {handler_func}) On{m.suffix}(v *{m.go}) {{ f(v) }}")
+        w.blank()
+
+    # ------------------------------------------------------------ senders
+    models = [False, True] if final else [False]
+    for fin in models:
+        sender = names("FinalSender" if fin else "Sender")
+        kind = "final" if fin else "versioned"
+        append = "AppendFinal" if fin else "AppendFBE"
+        w.line(f"// {sender} writes the messages of {pkg} and its imports as {kind} frames")
+        w.line("// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.")
+        w.line("// Safe for concurrent use.")
+        with w.block(f"type {sender} struct {{", "}"):
+            w.line(fbe("Sender"))
+        w.blank()
+        w.line(f"// New{sender} is a {sender} writing its frames to out.")
+        with w.block(f"func New{sender}(out {c.imports.attr('io', 'Writer')}) *{sender} {{", "}"):
+            w.line(f"return &{sender}{{{fbe('Sender')}{{Out: out}}}}")
+        w.blank()
+        for m in send:
+            w.line(f"// Send{m.suffix} sends v as a {kind} frame; it returns the frame's size.")
+            with w.block(f"func (s *{sender}) Send{m.suffix}(v *{m.go}) (int, error) {{", "}"):
+                w.line(f"return s.Sender.SendFrame(v.{append})")
+            w.blank()
+
+    # ------------------------------------------------------------ receivers
+    for fin in models:
+        receiver = names("FinalReceiver" if fin else "Receiver")
+        kind = "final" if fin else "versioned"
+        read = "ReadFinal" if fin else "ReadFBE"
+        w.line(f"// {receiver} reads {kind} frames of {pkg} fed in chunks of any size and hands each message to")
+        w.line("// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits")
+        w.line("// (frame size, decode limits) and OnError. Not safe for concurrent use.")
+        with w.block(f"type {receiver} struct {{", "}"):
+            w.line(fbe("Receiver"))
+            w.line(f"Handler {handler}")
+        w.blank()
+        w.line(f"// New{receiver} is a {receiver} handing the messages to h.")
+        with w.block(f"func New{receiver}(h {handler}) *{receiver} {{", "}"):
+            w.line(f"return &{receiver}{{Handler: h}}")
+        w.blank()
+        _feeding(w, c, receiver, "r", fin)
+        w.line("// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).")
+        with w.block(f"func (r *{receiver}) DispatchFrame(typeID uint32, frame []byte, lim *{fbe('Limits')}) "
+                     "(bool, error) {", "}"):
+            with w.block("switch typeID {", "}"):
+                for m in dispatch:
+                    w.label(f"case {m.struct.type_id}:")
+                    w.line(f"v := new({m.go})")
+                    with w.block(f"if err := v.{read}(frame, lim); err != nil {{", "}"):
+                        w.line("return true, err")
+                    with w.block("if r.Handler != nil {", "}"):
+                        w.line(f"r.Handler.On{m.suffix}(v)")
+                w.label("default:")
+                w.line("return false, nil")
+            w.line("return true, nil")
+        w.blank()
+
+    # ------------------------------------------------------------ proxy (versioned, as the original)
+    proxy, proxy_handler, base_proxy = names("Proxy"), names("ProxyHandler"), names("BaseProxyHandler")
+    w.line(f"// {proxy_handler} gets the verified versioned frames a {proxy} of {pkg} dispatches, raw: to look at")
+    w.line("// or forward unchanged. A frame is valid during the call only (copy what you keep).")
+    with w.block(f"type {proxy_handler} interface {{", "}"):
+        for m in dispatch:
+            w.line(f"On{m.suffix}Frame(frame []byte)")
+    w.blank()
+    w.line(f"// {base_proxy} ignores every frame: embed it in a {proxy_handler}.")
+    w.line(f"type {base_proxy} struct{{}}")
+    w.blank()
+    for m in dispatch:
+        w.line(f"// On{m.suffix}Frame ignores a {m.struct.qualified} frame.")
+        w.line(f"func ({base_proxy}) On{m.suffix}Frame([]byte) {{}}")
+        w.blank()
+    w.line(f"// {proxy} dispatches versioned frames of {pkg} like a {names('Receiver')} but hands the verified frame,")
+    w.line("// not a decoded value, to Handler (docs/format.md 7.5).")
+    with w.block(f"type {proxy} struct {{", "}"):
+        w.line(fbe("Receiver"))
+        w.line(f"Handler {proxy_handler}")
+    w.blank()
+    w.line(f"// New{proxy} is a {proxy} handing the frames to h.")
+    with w.block(f"func New{proxy}(h {proxy_handler}) *{proxy} {{", "}"):
+        w.line(f"return &{proxy}{{Handler: h}}")
+    w.blank()
+    _feeding(w, c, proxy, "x", False)
+    w.line("// DispatchFrame verifies one whole frame and hands it to x.Handler (Receive calls it).")
+    with w.block(f"func (x *{proxy}) DispatchFrame(typeID uint32, frame []byte, lim *{fbe('Limits')}) (bool, error) {{",
+                 "}"):
+        with w.block("switch typeID {", "}"):
+            for m in dispatch:
+                w.label(f"case {m.struct.type_id}:")
+                with w.block(f"if err := {_func(c, m, 'VerifyFBE')}(frame, lim); err != nil {{", "}"):
+                    w.line("return true, err")
+                with w.block("if x.Handler != nil {", "}"):
+                    w.line(f"x.Handler.On{m.suffix}Frame(frame)")
+            w.label("default:")
+            w.line("return false, nil")
+        w.line("return true, nil")
+    w.blank()
+
+    # ------------------------------------------------------------ clients
+    _clients(w, c, names, send, dispatch, models, handler)
+
+
+def _feeding(w: CodeWriter, c: Context, name: str, r: str, final: bool) -> None:
+    """Receive, Write (io.Writer) and ReadFrom (io.ReaderFrom) of a Receiver or Proxy."""
+    fin = "true" if final else "false"
+    w.line("// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error")
+    w.line("// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost")
+    w.line("// stream's (fbe.FrameTooSmall).")
+    with w.block(f"func ({r} *{name}) Receive(data []byte) error {{", "}"):
+        w.line(f"return {r}.Receiver.Feed(data, {r}, {fin})")
+    w.blank()
+    w.line("// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.")
+    with w.block(f"func ({r} *{name}) Write(p []byte) (int, error) {{", "}"):
+        w.line(f"return len(p), {r}.Receive(p)")
+    w.blank()
+    w.line("// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so")
+    w.line("// io.Copy(receiver, conn) works.")
+    with w.block(f"func ({r} *{name}) ReadFrom(src {c.imports.attr('io', 'Reader')}) (int64, error) {{", "}"):
+        w.line(f"return {r}.Receiver.Pump(src, {r}, {fin})")
+    w.blank()
+
+
+def _clients(w: CodeWriter, c: Context, names: Names, send: list[Message], dispatch: list[Message],
+             models: list[bool], handler: str) -> None:
+    fbe = c.rt
+    pkg = c.package.name
+    by_name = {m.struct.qualified: m for m in send + dispatch}
+    requests = [m for m in send if m.struct.request]
+    waiting = [m for m in requests if m.struct.response is not None and _id_field(m.struct) is not None
+               and m.struct.response in by_name]
+    # what answers a pending request: responses, rejects (global ones fail a request of any type)
+    responses = {m.struct.response for m in waiting}
+    rejects = {r.type for m in waiting for r in m.struct.rejects}
+    global_rejects = {r.type for m in waiting for r in m.struct.rejects if r.global_}
+    client_handler = "clientHandler"
+
+    w.line(f"// {client_handler} is the Handler of a Client's Receiver: responses and rejects of pending requests")
+    w.line("// answer them, every other message goes to notify.")
+    with w.block(f"type {client_handler} struct {{", "}"):
+        w.line(f"notify   *{handler}")
+        w.line(f"requests *{fbe('Requests')}")
+    w.blank()
+    for m in dispatch:
+        q = m.struct.qualified
+        w.line(f"// On{m.suffix} hands v to notify" + (" unless it answers a pending request." if
+               (q in responses or q in rejects) and _id_field(m.struct) is not None else "."))
+        with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.go}) {{", "}"):
+            if (q in responses or q in rejects) and _id_field(m.struct) is not None:
+                glob = "true" if q in global_rejects else "false"
+                with w.block(f"if h.requests.Answer(v.{id_of(m)}, v, {glob}) {{", "}"):
+                    w.line("return")
+            with w.block("if *h.notify != nil {", "}"):
+                w.line(f"(*h.notify).On{m.suffix}(v)")
+        w.blank()
+    for m in waiting:
+        response = by_name[m.struct.response or ""]
+        w.line(f"// answers{m.suffix} tells which messages answer {m.struct.qualified}: its response and rejects.")
+        with w.block(f"func answers{m.suffix}(v any) {fbe('AnswerKind')} {{", "}"):
+            with w.block("switch v.(type) {", "}"):
+                w.label(f"case *{response.go}:")
+                w.line(f"return {fbe('AnswerResponse')}")
+                types = [f"*{by_name[r.type].go}" for r in m.struct.rejects if r.type in by_name]
+                if types:
+                    w.label(f"case {', '.join(types)}:")
+                    w.line(f"return {fbe('AnswerReject')}")
+            w.line(f"return {fbe('AnswerNone')}")
+        w.blank()
+
+    for fin in models:
+        client = names("FinalClient" if fin else "Client")
+        sender = names("FinalSender" if fin else "Sender")
+        receiver = names("FinalReceiver" if fin else "Receiver")
+        kind = "final" if fin else "versioned"
+        w.line(f"// {client} is a {sender} and a {receiver} of {pkg} with requests (docs/format.md 7.6):")
+        w.line("// Request<Message> sends a [request] message and waits for the response of its id while another")
+        w.line("// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other")
+        w.line(f"// message goes to Notify. Make it with New{client}.")
+        with w.block(f"type {client} struct {{", "}"):
+            w.line(sender)
+            w.line(receiver)
+            w.line("// Notify gets every message that does not answer a pending request (nil: dropped).")
+            w.line(f"Notify {handler}")
+            w.blank()
+            w.line(f"requests {fbe('Requests')}")
+        w.blank()
+        w.line(f"// New{client} is a {client} writing its {kind} frames to out and handing notifications to notify.")
+        with w.block(f"func New{client}(out {c.imports.attr('io', 'Writer')}, notify {handler}) *{client} {{", "}"):
+            w.line(f"c := &{client}{{Notify: notify}}")
+            w.line(f"c.{sender}.Out = out")
+            w.line(f"c.{receiver}.Handler = {client_handler}{{&c.Notify, &c.requests}}")
+            w.line("return c")
+        w.blank()
+        w.line("// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.")
+        with w.block(f"func (c *{client}) Reset() {{", "}"):
+            w.line("c.requests.Reset()")
+            w.line(f"c.{sender}.Reset()")
+            w.line(f"c.{receiver}.Reset()")
+        w.blank()
+        w.line("// PendingRequests is the number of requests waiting for their response.")
+        with w.block(f"func (c *{client}) PendingRequests() int {{", "}"):
+            w.line("return c.requests.Len()")
+        w.blank()
+        for m in requests:
+            ctx = c.imports.attr("context", "Context")
+            if m in waiting:
+                response = by_name[m.struct.response or ""]
+                rej = ", ".join(r.type for r in m.struct.rejects)
+                w.line(f"// Request{m.suffix} sends v and waits for the {response.struct.qualified} of its id; ctx is its")
+                w.line("// timeout (the error then wraps context.DeadlineExceeded).")
+                if rej:
+                    w.line(f"// A reject ({rej}) fails it with a *fbe.RejectError.")
+                with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.go}) (*{response.go}, error) {{",
+                             "}"):
+                    w.line(f'return {fbe("Request")}[*{response.go}](ctx, &c.requests, "{m.struct.qualified}", v.{id_of(m)}, '
+                           f"answers{m.suffix}, func() error {{")
+                    with w.indented():
+                        w.line(f"_, err := c.Send{m.suffix}(v)")
+                        w.line("return err")
+                    w.line("})")
+            else:
+                w.line(f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx has ended).")
+                with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.go}) error {{", "}"):
+                    with w.block("if err := ctx.Err(); err != nil {", "}"):
+                        w.line("return err")
+                    w.line(f"_, err := c.Send{m.suffix}(v)")
+                    w.line("return err")
+            w.blank()
