@@ -347,14 +347,14 @@ FBE_INLINE bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& cou
 //! verify() of a key of a set, map or hash: the key, then the key itself
 //! (read from where it was verified, which cannot fail then) for `seen`.
 template <typename KC, typename K, typename Check>
-bool final_verify_key(FinalDecoder& d, Check& seen) {
+bool final_verify_key(FinalDecoder& d, Check& seen, const char* what) {
     FinalDecoder again = d;
     if (!KC::verify(d))
         return false;
+    const std::size_t at = again.pos;
     K key{};
     KC::read(again, key);
-    seen.add(std::move(key));
-    return true;
+    return seen.add(std::move(key)) || detail::duplicate_key(d.error, what, at);
 }
 
 template <typename C, typename T>
@@ -456,7 +456,6 @@ struct FSequence {
         }
     }
     FBE_INLINE static bool verify(FinalDecoder& d) {
-        [[maybe_unused]] const std::size_t at = d.pos;
         uint32_t count = 0;
         if (!detail::final_count(d, E::min_size, count))
             return false;
@@ -464,9 +463,9 @@ struct FSequence {
             // What deserialize() refuses: the same element twice.
             detail::KeyCheck<C, T> seen;
             for (uint32_t i = 0; i < count; ++i)
-                if (!final_verify_key<E, T>(d, seen))
+                if (!final_verify_key<E, T>(d, seen, "set"))
                     return false;
-            return seen.distinct() || detail::duplicate_key(d.error, "set", at);
+            return true;
         }
         for (uint32_t i = 0; i < count; ++i)
             if (!E::verify(d))
@@ -518,16 +517,15 @@ struct FMapping {
         return true;
     }
     static bool verify(FinalDecoder& d) {
-        const std::size_t at = d.pos;
         uint32_t count = 0;
         if (!detail::final_count(d, KC::min_size + VC::min_size, count))
             return false;
         // What deserialize() refuses: the same key twice.
         detail::KeyCheck<M, K> seen;
         for (uint32_t i = 0; i < count; ++i)
-            if (!final_verify_key<KC, K>(d, seen) || !VC::verify(d))
+            if (!final_verify_key<KC, K>(d, seen, "map") || !VC::verify(d))
                 return false;
-        return seen.distinct() || detail::duplicate_key(d.error, "map", at);
+        return true;
     }
 };
 

@@ -110,47 +110,41 @@ FBE_COLD inline bool duplicate_key(std::string* error, const char* what, std::si
     return record_error(error, what, position, "duplicate key: two entries read as the same key");
 }
 //! The keys verify() collects from a set, map or hash `C` with keys `K`, to
-//! refuse two that read the same as deserialize() does: the same notion of
-//! "the same key" as the container deserialize() fills (operator<, or hash
-//! and == for a hash). Our writers write sets and maps in key order, so the
-//! keys usually come strictly increasing: then a vector of them and one
-//! comparison per key prove them distinct; any other order is checked with
-//! a std::set of the keys at the end.
+//! refuse two that read the same as deserialize() does, at the same key: the
+//! same notion of "the same key" as the container deserialize() fills
+//! (operator<, or hash and == for a hash). Our writers write sets and maps in
+//! key order, so the keys usually come strictly increasing: then a vector of
+//! them and one comparison per key prove them distinct; at the first key out
+//! of order they move into a std::set.
 template <typename C, typename K>
 class KeyCheck {
 public:
-    void add(K&& key) {
-        if (_sorted && !_keys.empty() && !(_keys.back() < key))
+    //! False when `key` reads the same as a key added before.
+    bool add(K&& key) {
+        if (_sorted) {
+            if (_keys.empty() || _keys.back() < key) {
+                _keys.push_back(std::move(key));
+                return true;
+            }
             _sorted = false;
-        _keys.push_back(std::move(key));
-    }
-    //! After the last key: true when no two keys read the same.
-    bool distinct() const {
-        if (_sorted)
-            return true;
-        std::set<K> all;
-        for (const K& key : _keys)
-            if (!all.insert(key).second)
-                return false;
-        return true;
+            _all.insert(std::make_move_iterator(_keys.begin()), std::make_move_iterator(_keys.end()));
+            _keys.clear();
+        }
+        return _all.insert(std::move(key)).second;
     }
 
 private:
     std::vector<K> _keys;
+    std::set<K> _all;
     bool _sorted = true;
 };
 template <typename K, typename V>
 class KeyCheck<std::unordered_map<K, V>, K> {
 public:
-    void add(K&& key) {
-        if (!_seen.insert(std::move(key)).second)
-            _duplicate = true;
-    }
-    bool distinct() const { return !_duplicate; }
+    bool add(K&& key) { return _seen.insert(std::move(key)).second; }
 
 private:
     std::unordered_set<K> _seen;
-    bool _duplicate = false;
 };
 //! Puts the struct and field the recorded error happened in in front of it
 //! (called by each struct the failure unwinds through); returns false.

@@ -453,18 +453,18 @@ struct VArray {
     }
 };
 
-//! verify() of a key of a set, map or hash: the key, then the key itself
-//! (read from where it was verified, which cannot fail then) for `seen`.
+//! verify() of a key of a set, map or hash (`what`): the key, then the key
+//! itself (read from where it was verified, which cannot fail then) for
+//! `seen`; the same key twice fails here, as deserialize() does.
 template <typename KC, typename K, typename Check>
-bool verify_key(Decoder& d, std::size_t base, std::size_t slot, Check& seen) {
+bool verify_key(Decoder& d, std::size_t base, std::size_t slot, Check& seen, const char* what) {
     const Decoder before = d;
     if (!KC::verify(d, base, slot))
         return false;
     Decoder again = before;
     K key{};
     KC::read(again, base, slot, key);
-    seen.add(std::move(key));
-    return true;
+    return seen.add(std::move(key)) || detail::duplicate_key(d.error, what, slot);
 }
 
 //! vector, list, set: offset -> u32 count + count slots; elements use the
@@ -650,10 +650,8 @@ struct VSequence {
             detail::KeyCheck<C, T> seen;
             std::size_t item_slot = base + offset + 4;
             for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size)
-                if (!verify_key<E, T>(d, base, item_slot, seen))
+                if (!verify_key<E, T>(d, base, item_slot, seen, "set"))
                     return false;
-            if (FBE_UNLIKELY(!seen.distinct()))
-                return detail::duplicate_key(d.error, "set", base + offset);
         } else if constexpr (!E::fixed) {
             std::size_t item_slot = base + offset + 4;
             for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size)
@@ -724,10 +722,8 @@ struct VMapping {
         detail::KeyCheck<M, K> seen;
         std::size_t pair = base + offset + 4;
         for (uint32_t i = 0; i < count; ++i, pair += pair_size)
-            if (!verify_key<KC, K>(d, base, pair, seen) || !VC::verify(d, base, pair + KC::inline_size))
+            if (!verify_key<KC, K>(d, base, pair, seen, "map") || !VC::verify(d, base, pair + KC::inline_size))
                 return false;
-        if (FBE_UNLIKELY(!seen.distinct()))
-            return detail::duplicate_key(d.error, "map", base + offset);
         return true;
     }
 };
