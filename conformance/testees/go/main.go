@@ -1,8 +1,9 @@
 // The Go conformance testee (conformance/testee_protocol.md): length-prefixed
 // JSON requests on stdin, answers on stdout. It answers the binary models
-// (versioned and final, in and out) with the fbec --go code of every
-// conformance schema (registry.go, written by build.py) and skips what the Go
-// target does not generate yet (JSON, text, value descriptions, streams).
+// (versioned and final, in and out) and protocol streams (the package's
+// Receiver or FinalReceiver) with the fbec --go code of every conformance
+// schema (registry.go, written by build.py) and skips what the Go target does
+// not generate yet (JSON, text, value descriptions).
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -56,7 +58,54 @@ func limitsOf(m map[string]int) *fbe.Limits {
 	return &lim
 }
 
+// streamReceiver is a generated Receiver or FinalReceiver.
+type streamReceiver interface {
+	Receive(data []byte) error
+	Broken() error
+}
+
+// qualified names the schema type of a generated value ("*proto.OrderMessage" -> "proto.OrderMessage").
+var qualified = func() map[string]string {
+	m := map[string]string{}
+	for name, make := range registry {
+		m[fmt.Sprintf("%T", make())] = name
+	}
+	return m
+}()
+
+// receiveStream feeds a protocol stream to the package's Receiver in one call and lists what it
+// did: each message delivered, each frame refused (Receive stops at a bad frame; Receive(nil) goes
+// on with the bytes after it), and a stream it had to give up.
+func receiveStream(req *request, data []byte) map[string]any {
+	newReceiver := receivers[req.Package]
+	if newReceiver == nil {
+		return map[string]any{"skipped": "package " + req.Package + " has no Receiver in this testee"}
+	}
+	events := []map[string]string{}
+	r := newReceiver(req.Input.Format == "final_stream", limitsOf(req.Limits), func(v any) {
+		events = append(events, map[string]string{"message": qualified[fmt.Sprintf("%T", v)]})
+	})
+	for err := r.Receive(data); err != nil; err = r.Receive(nil) {
+		events = append(events, map[string]string{"error": err.Error()})
+		if r.Broken() != nil {
+			break
+		}
+	}
+	return map[string]any{"result": events}
+}
+
 func answer(req *request) map[string]any {
+	if req.Input.Format == "stream" || req.Input.Format == "final_stream" {
+		var text string
+		if err := json.Unmarshal(req.Input.Payload, &text); err != nil {
+			return map[string]any{"parse_error": "payload: " + err.Error()}
+		}
+		data, err := base64.StdEncoding.DecodeString(text)
+		if err != nil {
+			return map[string]any{"parse_error": "payload: " + err.Error()}
+		}
+		return receiveStream(req, data)
+	}
 	binaryFormat := map[string]bool{"versioned": true, "final": true}
 	if !binaryFormat[req.Input.Format] || !binaryFormat[req.Output] {
 		return map[string]any{"skipped": "the Go target reads and writes the binary models only so far (" +
