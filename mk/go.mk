@@ -2,7 +2,8 @@
 #
 #   make test-go       the Go runtime's tests (go test, gofmt -l, go vet; the golden
 #                      vectors of $(SHARED) when present) and fbec --go's output for
-#                      every schema through gofmt -l and go vet (tests/go)
+#                      every schema through gofmt -l and go vet (tests/go), then every
+#                      row of the Go benchmark checked once (bench-go-check)
 # GO is the go command (default: go on PATH, else /usr/local/go/bin/go); the toolchain
 # must be the one given (GOTOOLCHAIN=local: nothing is downloaded).
 .PHONY: test-go
@@ -18,3 +19,70 @@ test-go: venv
 	cd runtime/go && $(GO_ENV) $(GO) vet ./...
 	cd runtime/go && $(GO_ENV) $(GO) test -count=1 ./...
 	GO="$(GO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/go
+	@$(MAKE) bench-go-check
+
+# The Go benchmark (bench/go, docs/benchmarks.md "Go"): our generated code against
+# google.golang.org/protobuf, vtprotobuf, msgp, FlatBuffers and encoding/json.
+#
+#   make bench-go        (make bench runs it) generate every row's code into build/bench-go,
+#                        check every row's round trip, time BENCH_GO_ROUNDS rounds of
+#                        testing.B, print the table with the goals, write
+#                        build/bench-go/go.{json,md} (make bench-publish copies them)
+#   make bench-go-check  only the generation and every row's check (make test-go runs it)
+#
+# The module (bench/go: go.mod pins the peers and their code generators as tools) is
+# copied to build/bench-go and built there with the generated code (fbec, protoc with
+# protoc-gen-go and protoc-gen-go-vtproto, flatc, msgp): the checkout stays untouched.
+.PHONY: bench-go bench-go-check
+BENCH_TARGETS += bench-go
+BENCH_GO_DIR := build/bench-go
+BENCH_GO_ROUNDS ?= 5
+BENCH_GO_TIME ?= 0.2s
+BENCH_GO_FILTER ?= .
+BENCH_GO_ENV := GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=readonly
+BENCHSTAT_VERSION := v0.0.0-20260908200009-22c9c6c9d4da
+TRADE_SCHEMAS := bench/cpp/schemas
+
+bench-go-check: venv
+	@test -x "$(GO)" || { echo "bench-go: no go command (set GO=/path/to/go; Go 1.26 or newer)" >&2; exit 1; }
+	@tools/need-apt.sh protobuf-compiler flatbuffers-compiler
+	@rm -rf $(BENCH_GO_DIR)/gen $(BENCH_GO_DIR)/msgpacc && mkdir -p $(BENCH_GO_DIR)/gen/pb
+	@cp -r bench/go/. $(BENCH_GO_DIR)/
+	@echo "bench-go: code generators (go install tool: protoc-gen-go, protoc-gen-go-vtproto, msgp)"
+	@cd $(BENCH_GO_DIR) && $(BENCH_GO_ENV) GOBIN=$(abspath $(BENCH_GO_DIR))/bin $(GO) install tool
+	@PYTHONPATH=compiler $(PYTHON) -m fbec -q --go --final --json --input=schemas/trade.fbe --output=$(BENCH_GO_DIR)/gen
+	@PATH=$(abspath $(BENCH_GO_DIR))/bin:$$PATH protoc -I$(TRADE_SCHEMAS) --go_out=$(BENCH_GO_DIR)/gen/pb \
+		--go_opt=paths=source_relative,Mtrade.proto=fbebench/gen/pb --go-vtproto_out=$(BENCH_GO_DIR)/gen/pb \
+		--go-vtproto_opt=paths=source_relative,Mtrade.proto=fbebench/gen/pb,features=marshal+unmarshal+size+pool \
+		--go-vtproto_opt=pool=fbebench/gen/pb.Account,pool=fbebench/gen/pb.Balance,pool=fbebench/gen/pb.Order trade.proto
+	@flatc --go --go-namespace fb -o $(BENCH_GO_DIR)/gen $(TRADE_SCHEMAS)/trade.fbs
+	@cd $(BENCH_GO_DIR)/msgpacc && $(BENCH_GO_ENV) $(GO) tool msgp -file trade.go -o trade_gen.go -tests=false >/dev/null
+	@cd $(BENCH_GO_DIR) && $(BENCH_GO_ENV) $(GO) vet . && $(BENCH_GO_ENV) $(GO) test -count=1 -run TestRows -v . \
+		>check.txt 2>&1 || { cat check.txt; exit 1; }
+	@grep -E "row	|^(ok|FAIL|PASS)" $(BENCH_GO_DIR)/check.txt | sed 's/^ *bench_test.go:[0-9]*: /bench-go: /'
+
+bench-go: bench-go-check
+	@cd $(BENCH_GO_DIR) && $(BENCH_GO_ENV) $(GO) test -c -o bin/bench.test .
+	@cd $(BENCH_GO_DIR) && { $(BENCH_GO_ENV) GOBIN=$(abspath $(BENCH_GO_DIR))/bin GOFLAGS=-mod=mod \
+		$(GO) install golang.org/x/perf/cmd/benchstat@$(BENCHSTAT_VERSION) >/dev/null 2>&1 \
+		|| echo "bench-go: benchstat did not install: the table's medians only"; }
+	@rm -f $(BENCH_GO_DIR)/raw.txt
+	@for i in $$(seq $(BENCH_GO_ROUNDS)); do \
+		echo "bench-go: round $$i/$(BENCH_GO_ROUNDS) (testing.B, -benchtime $(BENCH_GO_TIME))"; \
+		(cd $(BENCH_GO_DIR) && bin/bench.test -test.run '^$$' -test.bench '$(BENCH_GO_FILTER)' -test.benchmem \
+			-test.benchtime $(BENCH_GO_TIME) -test.count 1 >>raw.txt) || { cat $(BENCH_GO_DIR)/raw.txt; exit 1; }; \
+	done
+	@if [ -x $(BENCH_GO_DIR)/bin/benchstat ]; then $(BENCH_GO_DIR)/bin/benchstat $(BENCH_GO_DIR)/raw.txt \
+		>$(BENCH_GO_DIR)/benchstat.txt && echo "bench-go: benchstat: $(BENCH_GO_DIR)/benchstat.txt"; fi
+	@$(PYTHON) bench/go/report.py --raw $(BENCH_GO_DIR)/raw.txt --check $(BENCH_GO_DIR)/check.txt \
+		--gomod bench/go/go.mod --go $(GO) --results $(BENCH_GO_DIR) \
+		--runs "$(BENCH_GO_ROUNDS) rounds of -benchtime $(BENCH_GO_TIME)"
+
+# make bench-publish (mk/bench.mk) runs this first: the last make bench-go run's table into
+# bench/results/go.{json,md} and README.md's Go part.
+.PHONY: bench-publish-go
+bench-publish-go: venv
+	@if [ -f $(BENCH_GO_DIR)/go.json ]; then \
+		$(PYTHON) bench/go/report.py --result $(BENCH_GO_DIR)/go.json --out bench/results --readme README.md >/dev/null \
+		&& echo "bench-publish: the Go table into bench/results/go.{json,md} and README.md"; \
+	else echo "bench-publish: no Go run in $(BENCH_GO_DIR) (make bench-go): the Go table is left as it is"; fi

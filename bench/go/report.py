@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""The Go benchmark's table (make bench-go, docs/benchmarks.md "Go").
+
+Reads the output of every round of `bench.test -test.bench` (testing.B lines:
+ns/op, msg-bytes, B/op, allocs/op) and the row lines of `TestRows -v`, takes
+the median of every figure over the rounds, and writes go.json and go.md into
+--results, the Markdown on stdout:
+
+  report.py --raw build/bench-go/raw.txt --check build/bench-go/check.txt \
+            --gomod bench/go/go.mod --results build/bench-go --runs "..."
+
+With --result (a go.json written before) it draws that run again: --out
+writes go.{json,md} there, --readme / --docs replace the part of the file
+between <!-- bench-go:begin --> and <!-- bench-go:end --> (make bench-publish).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+MARKERS = ("<!-- bench-go:begin -->", "<!-- bench-go:end -->")
+BENCH_LINE = re.compile(r"^BenchmarkTrade/(?P<row>[^/\s]+)/(?P<op>[a-z]+)(?:-\d+)?\s+\d+\s+(?P<rest>.*)$")
+OPS = ("serialize", "deserialize", "verify")
+OURS, FINAL = "fbe", "fbe-final"
+STRINGS = 6   # the sample's non-empty strings: what reading it into a reused object allocates (rows.go)
+
+
+def parse_raw(text: str) -> dict[str, dict[str, dict[str, list[float]]]]:
+    """row -> operation -> unit -> every value of every round."""
+    out: dict[str, dict[str, dict[str, list[float]]]] = {}
+    for line in text.splitlines():
+        m = BENCH_LINE.match(line.strip())
+        if not m:
+            continue
+        fields = m["rest"].split()
+        units = out.setdefault(m["row"], {}).setdefault(m["op"], {})
+        for value, unit in zip(fields[::2], fields[1::2]):
+            units.setdefault(unit, []).append(float(value))
+    return out
+
+
+def parse_rows(text: str) -> list[dict[str, str]]:
+    """The `row` lines TestRows logs: id, name, status (ok, failed, missing) and the reason."""
+    rows = []
+    for line in text.splitlines():
+        parts = line.strip().split("\t")
+        if len(parts) >= 4 and parts[0].endswith("row"):
+            rows.append({"id": parts[1], "name": parts[2], "status": parts[3],
+                         "reason": parts[4] if len(parts) > 4 else ""})
+    return rows
+
+
+def module_versions(gomod: str) -> dict[str, str]:
+    """module -> version, from the require lines of go.mod (in a block or alone)."""
+    versions = {}
+    for line in Path(gomod).read_text().splitlines():
+        words = line.split("//")[0].split()
+        if words[:1] == ["require"]:
+            words = words[1:]
+        if len(words) == 2 and words[1].startswith("v"):
+            versions[words[0]] = words[1]
+    return versions
+
+
+MODULES = {"protobuf": "google.golang.org/protobuf", "vtprotobuf": "github.com/planetscale/vtprotobuf",
+           "vtprotobuf-pool": "github.com/planetscale/vtprotobuf", "msgp": "github.com/tinylib/msgp",
+           "flatbuffers": "github.com/google/flatbuffers"}
+
+
+def build(args: argparse.Namespace) -> dict[str, Any]:
+    raw = parse_raw(Path(args.raw).read_text())
+    rows = parse_rows(Path(args.check).read_text())
+    versions = module_versions(args.gomod)
+    go_version = subprocess.run([args.go, "version"], capture_output=True, text=True, check=False).stdout.strip()
+    source = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], capture_output=True, text=True,
+                            check=False).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                           text=True, check=False).stdout.strip()
+    out_rows = []
+    for r in rows:
+        figures: dict[str, dict[str, float]] = {}
+        for op in OPS:
+            units = raw.get(r["id"], {}).get(op)
+            if units:
+                figures[op] = {unit: statistics.median(values) for unit, values in units.items()}
+        status = r["status"]
+        if status == "ok" and not figures:
+            status, r["reason"] = "failed", "no timing (see the run's output)"
+        module = MODULES.get(r["id"])
+        out_rows.append({**r, "status": status, "module": module, "version": versions.get(module or "", ""),
+                         "figures": figures,
+                         "rounds": len(raw.get(r["id"], {}).get("serialize", {}).get("ns/op", []))})
+    return {
+        "rows": out_rows,
+        "run": {
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "cpus": os.cpu_count(), "machine": platform.machine(), "go": go_version,
+            "source": source + ("+changes" if dirty else ""), "load": [round(x, 2) for x in os.getloadavg()],
+            "runs": args.runs,
+        },
+    }
+
+
+def fig(row: dict[str, Any], op: str, unit: str = "ns/op") -> float | None:
+    value = row["figures"].get(op, {}).get(unit)
+    return None if value is None else float(value)
+
+
+def fmt_ns(v: float | None) -> str:
+    if v is None:
+        return "—"
+    return f"{v:,.0f}" if v >= 1000 else f"{v:.1f}"
+
+
+def fmt_int(v: float | None) -> str:
+    return "—" if v is None else f"{v:,.0f}"
+
+
+def fmt_ratio(v: float | None, ref: float | None) -> str:
+    return "—" if v is None or not ref else f"×{v / ref:.2f}"
+
+
+def verdict(ok: bool) -> str:
+    return "**met**" if ok else "**not met**"
+
+
+def goals(result: dict[str, Any]) -> list[str]:
+    by_id = {r["id"]: r for r in result["rows"] if r["status"] == "ok"}
+    ours, final = by_id.get(OURS), by_id.get(FINAL)
+    if not ours or not final:
+        return ["Goals: not judged (our rows did not run)."]
+    lines = []
+    vt = [fig(by_id[i], "serialize") for i in ("vtprotobuf", "vtprotobuf-pool") if i in by_id]
+    vt_best = min((v for v in vt if v is not None), default=None)
+    s_ours, s_final = fig(ours, "serialize"), fig(final, "serialize")
+    d_ours, d_final = fig(ours, "deserialize"), fig(final, "deserialize")
+    v_ours, v_final = fig(ours, "verify"), fig(final, "verify")
+    assert s_ours and s_final and d_ours and d_final and v_ours and v_final
+    if vt_best is not None:
+        lines.append(f"- serialize ≤ vtprotobuf's best ({fmt_ns(vt_best)} ns): versioned {fmt_ns(s_ours)} ns "
+                     f"{verdict(s_ours <= vt_best)}, final {fmt_ns(s_final)} ns {verdict(s_final <= vt_best)}")
+    if "msgp" in by_id:
+        m = fig(by_id["msgp"], "deserialize")
+        assert m is not None
+        lines.append(f"- deserialize + touch ≤ msgp's ({fmt_ns(m)} ns): versioned {fmt_ns(d_ours)} ns "
+                     f"{verdict(d_ours <= m)}, final {fmt_ns(d_final)} ns {verdict(d_final <= m)}")
+    lines.append(f"- final ≤ versioned: serialize {fmt_ns(s_final)} vs {fmt_ns(s_ours)} ns "
+                 f"{verdict(s_final <= s_ours)}, deserialize + touch {fmt_ns(d_final)} vs {fmt_ns(d_ours)} ns "
+                 f"{verdict(d_final <= d_ours)}")
+    lines.append(f"- verify ≤ deserialize: versioned {fmt_ns(v_ours)} vs {fmt_ns(d_ours)} ns "
+                 f"{verdict(v_ours <= d_ours)}, final {fmt_ns(v_final)} vs {fmt_ns(d_final)} ns "
+                 f"{verdict(v_final <= d_final)}")
+    allocs = {(r, op): fig(row, op, "allocs/op") for r, row in (("versioned", ours), ("final", final)) for op in OPS}
+    zero = all(allocs[(r, op)] == 0 for r in ("versioned", "final") for op in ("serialize", "verify"))
+    strings = all(allocs[(r, "deserialize")] == STRINGS for r in ("versioned", "final"))
+    lines.append(f"- 0 allocs/op on the reuse paths: serialize into a reused `fbe.Writer` and verify "
+                 f"{verdict(zero)} (versioned {fmt_int(allocs[('versioned', 'serialize')])} / "
+                 f"{fmt_int(allocs[('versioned', 'verify')])}, final {fmt_int(allocs[('final', 'serialize')])} / "
+                 f"{fmt_int(allocs[('final', 'verify')])}); deserialize into a reused `proto.Account`, strings aside: "
+                 f"{verdict(strings)} ({fmt_int(allocs[('versioned', 'deserialize')])} and "
+                 f"{fmt_int(allocs[('final', 'deserialize')])} allocs/op = the sample's {STRINGS} strings)")
+    return lines
+
+
+def markdown(result: dict[str, Any]) -> str:
+    rows = result["rows"]
+    ours = next((r for r in rows if r["id"] == OURS and r["status"] == "ok"), None)
+    ref_s = fig(ours, "serialize") if ours else None
+    ref_d = fig(ours, "deserialize") if ours else None
+    lines = [
+        "#### Go, trade model (Account id 1 'Test', state good, wallet USD 1000, asset EUR 100, 3 EURUSD orders)",
+        "",
+        ("| Row | Message size | Serialize ns | De+touch ns | Verify ns | Serialize vs ours | De+touch vs ours "
+        "| Serialize allocs | De+touch allocs | Verify allocs |"),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    notes = []
+    for r in rows:
+        name = r["name"] + (f" {r['version']}" if r.get("version") else "")
+        if r["status"] != "ok":
+            lines.append(f"| {name} | " + " | ".join(["—"] * 9) + " |")
+            notes.append(f"{r['name']}: {r['reason']}")
+            continue
+        s, d, v = fig(r, "serialize"), fig(r, "deserialize"), fig(r, "verify")
+        lines.append(
+            f"| {name} | {fmt_int(fig(r, 'serialize', 'msg-bytes'))} | {fmt_ns(s)} | {fmt_ns(d)} | {fmt_ns(v)} "
+            f"| {fmt_ratio(s, ref_s)} | {fmt_ratio(d, ref_d)} | {fmt_int(fig(r, 'serialize', 'allocs/op'))} "
+            f"| {fmt_int(fig(r, 'deserialize', 'allocs/op'))} | {fmt_int(fig(r, 'verify', 'allocs/op'))} |")
+    run = result["run"]
+    lines += ["", "Goals (issue 15, in this run):", "", *goals(result), ""]
+    if notes:
+        lines += ["Not timed: " + "; ".join(notes) + ".", ""]
+    lines += [
+        (f"Run: {run['date']}; {run['cpus']} CPUs ({run['machine']}); {run['go']}; source {run['source']}; "
+        f"{run['runs']}; load average {', '.join(str(x) for x in run['load'])}."),
+        ("Times are medians over the rounds of testing.B (ns per operation, `-benchmem` allocations per "
+        "operation); every row converts from/to the same generated domain object (`proto.Account`), "
+        "reusing its buffer, builder or message and the domain object; de+touch = bytes → the reused domain "
+        "object, then every field read; \"vs ours\" is the row's time divided by FBE (ours, versioned): "
+        "above ×1 is slower. FlatBuffers (Go, flatc 2.0.8) has no verifier: its reads trust the input."),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def replace_block(text: str, block: str) -> str:
+    begin, end = MARKERS
+    if begin not in text or end not in text:
+        raise SystemExit(f"markers {begin} / {end} not found")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{block.rstrip()}\n{end}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--raw", help="the bench.test output of every round")
+    p.add_argument("--check", help="the TestRows -v output (row lines)")
+    p.add_argument("--gomod", default=str(Path(__file__).with_name("go.mod")))
+    p.add_argument("--go", default=shutil.which("go") or "/usr/local/go/bin/go")
+    p.add_argument("--runs", default="", help="how the rounds were run, for the run line")
+    p.add_argument("--results", help="directory for go.json and go.md")
+    p.add_argument("--result", help="a go.json written before: draw it again")
+    p.add_argument("--out", help="with --result: directory for go.json and go.md")
+    p.add_argument("--readme", action="append", default=[],
+                   help="file whose <!-- bench-go:begin/end --> part gets the table (repeatable)")
+    args = p.parse_args(argv)
+    if args.result:
+        result = json.loads(Path(args.result).read_text())
+        target = args.out
+    else:
+        if not (args.raw and args.check and args.results):
+            p.error("give --raw, --check and --results, or --result")
+        result = build(args)
+        target = args.results
+    md = markdown(result)
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        Path(target, "go.json").write_text(json.dumps(result, indent=2) + "\n")
+        Path(target, "go.md").write_text(md)
+    for f in args.readme:
+        Path(f).write_text(replace_block(Path(f).read_text(), md))
+    sys.stdout.write(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
