@@ -168,11 +168,14 @@ struct Weird
 }
 message Writer { Weird lambda; }
 struct Node { int32 id; string label; Node[] children; Node? next; }
+message Client { int32 id; }
+message Handler { string text; }
 """
 
 GO_NAMES_TEST = """package names
 
 import (
+\t"bytes"
 \t"errors"
 \t"reflect"
 \t"testing"
@@ -268,6 +271,23 @@ func TestVerifyIsDeserialize(t *testing.T) {
 \t}
 }
 
+// Protocol names a schema type takes get a trailing underscore: the messages Client and Handler.
+func TestProtocolNames(t *testing.T) {
+	var got []any
+	var out bytes.Buffer
+	c := NewClient_(&out, HandlerFunc(func(v any) { got = append(got, v) }))
+	if _, err := c.SendHandler(&Handler{Text: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SendClient(&Client{Id: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write(out.Bytes()); err != nil || len(got) != 2 {
+		t.Fatalf("%v %v", err, got)
+	}
+	var _ Handler_ = BaseHandler{}
+}
+
 // Serializing into a reused Writer allocates nothing (a struct without maps).
 func TestReuseAllocations(t *testing.T) {
 \tv := chain(3)
@@ -290,7 +310,7 @@ def test_go_reserved_names_depth_verify_and_reuse(tmp_path: Path, capsys: pytest
     deserialize; serializing into a reused Writer allocates nothing."""
     (tmp_path / "names.fbe").write_text(NAMES)
     out = tmp_path / "gen"
-    assert fbec_main([f"--input={tmp_path / 'names.fbe'}", f"--output={out}", "--go", "--final"]) == 0
+    assert fbec_main([f"--input={tmp_path / 'names.fbe'}", f"--output={out}", "--go", "--final", "--proto"]) == 0
     capsys.readouterr()
     (out / "go.mod").write_text(
         "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
@@ -300,3 +320,48 @@ def test_go_reserved_names_depth_verify_and_reuse(tmp_path: Path, capsys: pytest
     assert r.returncode == 0, r.stdout + r.stderr
     r = run([GO, "test", "-count=1", "./..."], out)
     assert r.returncode == 0 and "ok  \tfbegen/names" in r.stdout, r.stdout[-6000:] + r.stderr
+
+
+def protocol_module(root: Path, schemas: list[Path], tests: list[str]) -> None:
+    """A module of the fbec --go --final --proto code of schemas and tests/go/protocol's named tests."""
+    for f in schemas:
+        assert fbec_main([f"--input={f}", f"--output={root}", "--go", "--final", "--proto", "-q"]) == 0
+    (root / "go.mod").write_text(
+        "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
+        f"replace github.com/fbe-toolkit/fbe/runtime/go => {REPO / 'runtime' / 'go'}\n")
+    (root / "protocol").mkdir()
+    for name in tests:
+        shutil.copy(REPO / "tests" / "go" / "protocol" / name, root / "protocol")
+
+
+def test_protocol_client_and_versions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/go/protocol: the generated Client of tests/everything (responses, rejects, the imported
+    package's global reject, context deadlines, Reset, requests without response, notifications; both
+    models) and frames across schema versions (cpp-tests/vectors_old and vectors_new)."""
+    schemas = REPO / "schemas"
+    protocol_module(tmp_path, [schemas / "tests" / "market.fbe", schemas / "tests" / "everything.fbe",
+                               schemas / "cpp-tests" / "vectors_old.fbe", schemas / "cpp-tests" / "vectors_new.fbe"],
+                    ["chunks_test.go", "client_test.go", "versions_test.go"])
+    capsys.readouterr()
+    r = run([GO, "vet", "./protocol"], tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([GO, "test", "-count=1", "-v", "./protocol"], tmp_path)
+    assert r.returncode == 0, r.stdout[-6000:] + r.stderr
+    for name in ("TestClientRequests", "TestClientMatchesResponseType", "TestClientSendError", "TestCrossVersionStreams"):
+        assert f"--- PASS: {name}" in r.stdout
+
+
+def test_protocol_original_streams(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/go/protocol/streams_test.go: the original's sender streams through the generated proto
+    Receiver and FinalReceiver whole, in 1-byte and random chunks, sent back byte for byte, and
+    forwarded unchanged by the Proxy."""
+    proto = SHARED / "schemas" / "proto.fbe"
+    if not (SHARED / "vectors" / "protocol.fbe.bin").is_file() or not proto.is_file():
+        pytest.skip(f"the original's protocol streams not found at {SHARED}/vectors (set SHARED)")
+    protocol_module(tmp_path, [proto], ["chunks_test.go", "streams_test.go"])
+    capsys.readouterr()
+    r = subprocess.run([GO, "test", "-count=1", "-v", "./protocol"], cwd=tmp_path,
+                       env={**GO_ENV, "SHARED": str(SHARED)}, capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stdout[-6000:] + r.stderr
+    for name in ("TestOriginalStreams", "TestProxyForwardsFrames"):
+        assert f"--- PASS: {name}" in r.stdout
