@@ -26,7 +26,7 @@ from .targets.base import GeneratedFile, Options
 # The languages fbec generates; a target is a package fbec.targets.<name>.
 TARGETS = {"cpp": "C++", "python": "Python", "go": "Go"}
 # What a target that is still being built generates so far (said in --help).
-IN_PROGRESS = {"go": "in progress: types, the binary models and the protocol; no JSON or text yet"}
+IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON and text"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2). Rust has no option in the original.
 PLANNED = {"java": "Java", "kotlin": "Kotlin", "javascript": "JavaScript/TypeScript",

@@ -126,7 +126,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     for hidden in ("--java", "--kotlin", "--javascript", "--csharp", "--ruby", "--swift"):
         assert f"  {hidden} " not in out and f"[{hidden}]" not in out       # not offered as an option
     flat = " ".join(out.split())
-    assert "--go generate Go code (in progress: types, the binary models and the protocol; no JSON or text yet)" in flat
+    assert "--go generate Go code (in progress: types, the binary models, the protocol, JSON and text)" in flat
     assert ("Planned languages, not available yet: Java (--java), Kotlin (--kotlin), "
             "JavaScript/TypeScript (--javascript), C# (--csharp), Ruby (--ruby), Rust.") in flat
     assert "Swift (--swift): not supported:" in flat

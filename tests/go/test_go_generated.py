@@ -58,7 +58,8 @@ def test_generated_go_is_gofmt_and_vet_clean(tmp_path: Path, capsys: pytest.Capt
         root = tmp_path / f"m{i}"
         root.mkdir()
         for f in group.values():
-            assert fbec_main([f"--input={f}", f"--output={root}", "--go", "--final", "--proto"]) == 0, capsys.readouterr().err
+            args = [f"--input={f}", f"--output={root}", "--go", "--final", "--json", "--proto"]
+            assert fbec_main(args) == 0, capsys.readouterr().err
         (root / "go.mod").write_text(
             "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
             f"replace github.com/fbe-toolkit/fbe/runtime/go => {REPO / 'runtime' / 'go'}\n")
@@ -124,7 +125,7 @@ def test_golden_vectors_read_and_written_back_in_go(tmp_path: Path, capsys: pyte
     if not manifest.is_file():
         pytest.skip(f"golden vectors not found at {manifest} (set SHARED)")
     for f in sorted((SHARED / "schemas").glob("*.fbe")):
-        assert fbec_main([f"--input={f}", f"--output={tmp_path}", "--go", "--final"]) == 0
+        assert fbec_main([f"--input={f}", f"--output={tmp_path}", "--go", "--final", "--json"]) == 0
     capsys.readouterr()
     (tmp_path / "go.mod").write_text(
         "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
@@ -140,9 +141,10 @@ def test_golden_vectors_read_and_written_back_in_go(tmp_path: Path, capsys: pyte
                  for p, t in types]
     registry += ["}", ""]
     (tmp_path / "vectors" / "registry_test.go").write_text("\n".join(registry))
-    r = run([GO, "test", "-count=1", "-v", "-run", "TestGoldenVectors", "./vectors"], tmp_path)
+    r = run([GO, "test", "-count=1", "-v", "-run", "TestGolden", "./vectors"], tmp_path)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr
     assert "vectors read and written back" in r.stdout
+    assert "JSON files byte-identical" in r.stdout
 
 
 NAMES = """
@@ -310,7 +312,8 @@ def test_go_reserved_names_depth_verify_and_reuse(tmp_path: Path, capsys: pytest
     deserialize; serializing into a reused Writer allocates nothing."""
     (tmp_path / "names.fbe").write_text(NAMES)
     out = tmp_path / "gen"
-    assert fbec_main([f"--input={tmp_path / 'names.fbe'}", f"--output={out}", "--go", "--final", "--proto"]) == 0
+    args = [f"--input={tmp_path / 'names.fbe'}", f"--output={out}", "--go", "--final", "--json", "--proto"]
+    assert fbec_main(args) == 0
     capsys.readouterr()
     (out / "go.mod").write_text(
         "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"

@@ -146,77 +146,116 @@ func (d Decimal) String() string {
 	return s
 }
 
-var errDecimalSyntax = errors.New("invalid decimal")
-
-// ParseDecimal reads an exact decimal ("-123.456", "1e-3", "100"): more
-// than 28 fraction digits round half to even, trailing fraction zeros are
-// dropped (as the original writer stores them), and a magnitude of 2^96 or
-// more is an error.
+// ParseDecimal reads exact decimal text [+|-]digits[.digits][e[+|-]digits]
+// as the C++ runtime's decimal_t and Python's fbe.jsonfmt.parse_decimal
+// read it, so every language reads the same text to the same value: more
+// than 28 fraction digits round half to even; fraction digits that do not
+// fit in 96 bits are dropped (rounded by the first digit dropped); trailing
+// fraction zeros are dropped (as the original writer stores decimals); an
+// integer part of 2^96 or more is an error, and so is text of another form.
 func ParseDecimal(s string) (Decimal, error) {
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg = s[0] == '-'
-		s = s[1:]
+	text := s
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
 	}
-	mant, exp := s, 0
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		mant = s[:i]
-		e, ok := parseSmallInt(s[i+1:])
-		if !ok {
-			return Decimal{}, errDecimalSyntax
+	digitsFrom := func(from int) int {
+		for from < len(s) && s[from] >= '0' && s[from] <= '9' {
+			from++
 		}
-		exp = e
+		return from
 	}
-	intPart, frac, _ := strings.Cut(mant, ".")
-	if intPart == "" && frac == "" {
-		return Decimal{}, errDecimalSyntax
+	end := digitsFrom(i)
+	intPart := s[i:end]
+	frac := ""
+	if end < len(s) && s[end] == '.' {
+		start := end + 1
+		end = digitsFrom(start)
+		frac = s[start:end]
 	}
-	all := intPart + frac
-	scale := len(frac) - exp
-	for _, c := range []byte(all) {
-		if c < '0' || c > '9' {
-			return Decimal{}, errDecimalSyntax
+	exponent := 0
+	if end < len(s) && (s[end] == 'e' || s[end] == 'E') {
+		start := end + 1
+		eneg := false
+		if start < len(s) && (s[start] == '+' || s[start] == '-') {
+			eneg = s[start] == '-'
+			start++
+		}
+		end = digitsFrom(start)
+		if end == start {
+			return Decimal{}, errors.New("invalid decimal \"" + text + "\"")
+		}
+		// as decimal_t, which stops growing the exponent past 100000: its first six significant digits
+		e := strings.TrimLeft(s[start:end], "0")
+		for _, c := range []byte(e[:min(len(e), 6)]) {
+			exponent = exponent*10 + int(c-'0')
+		}
+		if eneg {
+			exponent = -exponent
 		}
 	}
-	all = strings.TrimLeft(all, "0")
-	for scale < 0 { // a positive exponent beyond the digits: append zeros
-		all += "0"
-		scale++
+	if end != len(s) || (intPart == "" && frac == "") {
+		return Decimal{}, errors.New("invalid decimal \"" + text + "\"")
 	}
-	round := byte(0) // the first dropped digit; sticky marks non-zero digits after it
-	sticky := false
-	for scale > 28 {
-		if len(all) == 0 { // every digit lies below 10^-29: what was dropped is all sticky
-			sticky = sticky || round != 0
-			round = 0
-			scale = 28
+	outOfRange := errors.New("decimal \"" + text + "\" out of range: more than 96 bits")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return Decimal{}, nil
+	}
+	scale := len(frac) - exponent
+	if scale < 0 {
+		if len(digits)-scale > 29 {
+			return Decimal{}, outOfRange
+		}
+		digits += strings.Repeat("0", -scale)
+		scale = 0
+	}
+	roundUp := false
+	if scale > 28 {
+		drop := scale - 28
+		if drop > len(digits) {
+			return Decimal{}, nil
+		}
+		keep := len(digits) - drop
+		dropped := digits[keep:]
+		digits = digits[:keep]
+		scale = 28
+		rest := strings.Trim(dropped[1:], "0") != ""
+		odd := digits != "" && (digits[len(digits)-1]-'0')&1 == 1
+		roundUp = dropped[0] > '5' || (dropped[0] == '5' && (rest || odd))
+	}
+	// the magnitude (hi:lo) of digits plus roundUp, while it needs more than 96 bits: drop a fraction digit
+	var hi, lo uint64
+	for {
+		hi, lo = 0, 0
+		fits := len(digits) <= 29
+		if fits {
+			for _, c := range []byte(digits) {
+				h1, l1 := bits.Mul64(lo, 10)
+				var carry uint64
+				lo, carry = bits.Add64(l1, uint64(c-'0'), 0)
+				hi = hi*10 + h1 + carry
+			}
+			if roundUp {
+				var carry uint64
+				lo, carry = bits.Add64(lo, 1, 0)
+				hi += carry
+			}
+			fits = hi < 1<<32
+		}
+		if fits {
 			break
 		}
-		if round != 0 {
-			sticky = true
+		if scale == 0 {
+			return Decimal{}, outOfRange
 		}
-		round = all[len(all)-1] - '0'
-		all = all[:len(all)-1]
+		roundUp = digits[len(digits)-1] >= '5'
+		digits = digits[:len(digits)-1]
 		scale--
 	}
-	// round is the most significant dropped digit, sticky tells whether any digit below it was non-zero.
-	var hi, lo uint64
-	for _, c := range []byte(all) {
-		h1, l1 := bits.Mul64(lo, 10)
-		var carry uint64
-		lo, carry = bits.Add64(l1, uint64(c-'0'), 0)
-		hi = hi*10 + h1 + carry
-		if hi >= 1<<32 {
-			return Decimal{}, errors.New("decimal does not fit in 96 bits")
-		}
-	}
-	if round > 5 || (round == 5 && (sticky || lo&1 != 0)) {
-		var carry uint64
-		lo, carry = bits.Add64(lo, 1, 0)
-		hi += carry
-		if hi >= 1<<32 {
-			return Decimal{}, errors.New("decimal does not fit in 96 bits")
-		}
+	if hi == 0 && lo == 0 {
+		return Decimal{}, nil
 	}
 	for scale > 0 {
 		h, l, r := divmod10(uint32(hi), lo)
@@ -226,32 +265,7 @@ func ParseDecimal(s string) (Decimal, error) {
 		hi, lo = uint64(h), l
 		scale--
 	}
-	if hi == 0 && lo == 0 {
-		return Decimal{}, nil
-	}
 	return DecimalFromParts(lo, uint32(hi), uint8(scale), neg), nil
-}
-
-func parseSmallInt(s string) (int, bool) {
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	if s == "" || len(s) > 6 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
 }
 
 // PutDecimal writes the 16 wire bytes of d at b[0:16].

@@ -5,17 +5,20 @@
 // gives the error deserialize gives (nil exactly when it reads). Each vector
 // is also read into a value reused across the cases of its type (its slices,
 // maps and optional pointers kept from the case before) and must write back
-// the same bytes.
+// the same bytes. The JSON and text the generated code writes are the
+// original's byte for byte (TestGoldenJSONAndText).
 // tests/go/test_go_generated.py builds it with registry_test.go, generated
 // from the MANIFEST: the types by name.
 package vectors
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +31,9 @@ type value interface {
 	UnmarshalFBE([]byte) error
 	MarshalFinal() ([]byte, error)
 	UnmarshalFinal([]byte) error
+	AppendJSON([]byte) ([]byte, error)
+	UnmarshalJSON([]byte) error
+	String() string
 }
 
 // entry is a registered type: its constructor and its two generated verify functions.
@@ -179,4 +185,93 @@ func sameError(a, b error) bool {
 		return a == nil && b == nil
 	}
 	return a.Error() == b.Error()
+}
+
+// TestGoldenJSONAndText: for every MANIFEST case, the value read from the
+// versioned file prints the .txt file and writes the .json file byte for byte
+// (hashes: the same bytes in any order, the same JSON members); the .json
+// file read and written back is itself; the JSON written reads back to the
+// same value; truncations of the JSON (about a hundred each) are refused with a DecodeError.
+func TestGoldenJSONAndText(t *testing.T) {
+	dir := os.Getenv("SHARED")
+	if dir == "" {
+		t.Skip("SHARED is not set: the golden vectors of ../shared are not checked")
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "vectors", "MANIFEST.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	texts, jsons := 0, 0
+	for _, c := range m.Cases {
+		make := registry[c.Package+"."+c.Type].make
+		files := map[string][]byte{}
+		for _, f := range c.Files {
+			data, err := os.ReadFile(filepath.Join(dir, "vectors", f.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[f.Kind] = data
+		}
+		unordered := strings.Contains(c.Roundtrip, "hash entry order")
+		v := make()
+		if err := v.UnmarshalFBE(files["versioned"]); err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+			continue
+		}
+		if want, ok := files["text"]; ok {
+			got := []byte(v.String())
+			if unordered {
+				slices.Sort(got)
+				want = slices.Clone(want)
+				slices.Sort(want)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: text\n got %q\nwant %q", c.Name, got, files["text"])
+			}
+			texts++
+		}
+		want, ok := files["json"]
+		if !ok {
+			continue
+		}
+		got, err := v.AppendJSON(nil)
+		if err != nil || !sameJSON(got, want, unordered) {
+			t.Errorf("%s: JSON (%v)\n got %s\nwant %s", c.Name, err, got, want)
+		}
+		back := make()
+		if err := back.UnmarshalJSON(got); err != nil || !reflect.DeepEqual(back, v) {
+			t.Errorf("%s: our JSON read back: %v\n%+v\n%+v", c.Name, err, back, v)
+		}
+		original := make()
+		if err := original.UnmarshalJSON(want); err != nil {
+			t.Errorf("%s: the original's JSON: %v", c.Name, err)
+		} else if again, err := original.AppendJSON(nil); err != nil || !sameJSON(again, want, unordered) {
+			t.Errorf("%s: the original's JSON written back (%v)\n got %s\nwant %s", c.Name, err, again, want)
+		}
+		for n := 0; n < len(want); n += 1 + len(want)/97 {
+			var de *fbe.DecodeError
+			if err := make().UnmarshalJSON(want[:n]); !errors.As(err, &de) {
+				t.Errorf("%s: JSON cut to %d bytes: %v", c.Name, n, err)
+				break
+			}
+		}
+		jsons++
+	}
+	if texts == 0 || jsons == 0 {
+		t.Fatalf("%d texts and %d JSON files checked", texts, jsons)
+	}
+	t.Logf("%d texts and %d JSON files byte-identical", texts, jsons)
+}
+
+// sameJSON: the same bytes, or for a value holding a hash the same JSON value (members in any order).
+func sameJSON(got, want []byte, unordered bool) bool {
+	if !unordered {
+		return bytes.Equal(got, want)
+	}
+	var a, b any
+	return json.Unmarshal(got, &a) == nil && json.Unmarshal(want, &b) == nil && reflect.DeepEqual(a, b)
 }

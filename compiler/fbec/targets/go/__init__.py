@@ -3,9 +3,11 @@
 Generated today, per schema package, a Go package `<name>/<name>.go`:
 enums and flags as typed integer constants, structs with exported fields
 (a base struct embedded), `Reset()` / `New<Name>()` setting the schema
-defaults, and the versioned model (models.py; `--final`: the final model
-too) on the runtime `github.com/fbe-toolkit/fbe/runtime/go/fbe`
-(docs/go.md). JSON, text and the protocol come next.
+defaults, the versioned model (models.py; `--final`: the final model
+too), the original's text form as `String()` and, with `--json`, FBE JSON
+as `MarshalJSON`/`UnmarshalJSON` (jsontext.py), and with `--proto` the
+protocol (protocol.py), on the runtime `github.com/fbe-toolkit/fbe/runtime/go/fbe`
+(docs/go.md).
 
 Imported schema packages are imported as `<GO_MODULE>/<package>`: the output
 folder is meant to be the root of a module of that name (docs/go.md).
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, ReservedNames, generated_header
+from fbec.targets.go.jsontext import write_enum_text, write_struct_json, write_struct_text
 from fbec.targets.go.models import write_models
 from fbec.targets.go.protocol import write_protocol
 
@@ -33,7 +36,8 @@ GO_RESERVED = ReservedNames({
 # Members of generated structs: a field whose exported name is one of them gets a trailing underscore.
 STRUCT_MEMBERS = frozenset({"FBEKey", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead",
                             "MarshalFinal", "UnmarshalFinal", "AppendFinal", "ReadFinal", "FBEWriteFinal",
-                            "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "String", "TypeID"})
+                            "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "AppendJSON", "ReadJSON",
+                            "FBEWriteJSON", "FBEReadJSON", "FBEWriteText", "String", "TypeID"})
 
 GO_PRIMITIVES = {
     "bool": "bool", "byte": "byte", "char": "byte", "wchar": "uint32", "int8": "int8", "uint8": "uint8",
@@ -190,6 +194,8 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
             for line in aligned([[name + camel(v.name), name, f"= {v.value}"] for v in e.values]):
                 w.line(line)
         w.blank()
+    write_enum_text(w, c, e)
+    w.blank()
 
 
 def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> None:
@@ -238,6 +244,9 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
             write_reset(w, c, f)
     w.blank()
     write_models(w, c, s, name, options.final)
+    write_struct_text(w, c, s, name)
+    if options.json:
+        write_struct_json(w, c, s, name)
 
 
 def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:

@@ -229,6 +229,114 @@ func VerifyFinalNode(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Node) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Node(id=")
+	t.Int(int64(v.Id))
+	t.Raw(",name=")
+	t.String(v.Name)
+	t.Raw(",value=")
+	t.Int(v.Value)
+	t.Raw(",out_edges=")
+	t.Count(len(v.Out_edges), "[")
+	for i1 := range v.Out_edges {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Int(int64(v.Out_edges[i1]))
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Node) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Node) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.Int(int64(v.Id))
+	j.Raw(`,"name":`)
+	j.String(v.Name)
+	j.Raw(`,"value":`)
+	j.Int(v.Value)
+	j.Raw(`,"out_edges":[`)
+	for i1 := range v.Out_edges {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.Out_edges[i1]))
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Node) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(20) {
+		return
+	}
+	defer r.Leave()
+	var seen [4]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = int32(r.Int(-2147483648, 2147483647, "id"))
+		case "name":
+			r.Once(&seen[1], name)
+			v.Name = r.String("name")
+		case "value":
+			r.Once(&seen[2], name)
+			v.Value = r.Int(-9223372036854775808, 9223372036854775807, "value")
+		case "out_edges":
+			r.Once(&seen[3], name)
+			if r.BeginArray("out_edges") {
+				v.Out_edges = v.Out_edges[:0]
+				for i2 := 0; r.More(); i2++ {
+					r.Spend(4, "out_edges")
+					v.Out_edges = fbe.Grow(v.Out_edges)
+					v.Out_edges[i2] = int32(r.Int(-2147483648, 2147483647, "out_edges"))
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Node) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Node) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Node) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Node) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("graph.Node")
+	return r.Err()
+}
+
 // Edge is the struct graph.Edge (type id 2).
 type Edge struct {
 	Source int32
@@ -404,6 +512,89 @@ func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 2, lim)
 	FBEVerifyFinalEdge(&r)
 	r.EndFinal()
+	r.Within("graph.Edge")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Edge) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Edge(source=")
+	t.Int(int64(v.Source))
+	t.Raw(",target=")
+	t.Int(int64(v.Target))
+	t.Raw(",weight=")
+	t.Int(int64(v.Weight))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Edge) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Edge) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"source":`)
+	j.Int(int64(v.Source))
+	j.Raw(`,"target":`)
+	j.Int(int64(v.Target))
+	j.Raw(`,"weight":`)
+	j.Int(int64(v.Weight))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Edge) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(12) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "source":
+			r.Once(&seen[0], name)
+			v.Source = int32(r.Int(-2147483648, 2147483647, "source"))
+		case "target":
+			r.Once(&seen[1], name)
+			v.Target = int32(r.Int(-2147483648, 2147483647, "target"))
+		case "weight":
+			r.Once(&seen[2], name)
+			v.Weight = int32(r.Int(-2147483648, 2147483647, "weight"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Edge) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Edge) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Edge) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Edge) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("graph.Edge")
 	return r.Err()
 }
@@ -661,6 +852,126 @@ func VerifyFinalGraph(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 3, lim)
 	FBEVerifyFinalGraph(&r)
 	r.EndFinal()
+	r.Within("graph.Graph")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Graph) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Graph(nodes=")
+	t.Count(len(v.Nodes), "[")
+	for i1 := range v.Nodes {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		v.Nodes[i1].FBEWriteText(t)
+	}
+	t.Raw("],edges=")
+	t.Count(len(v.Edges), "[")
+	for i2 := range v.Edges {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		v.Edges[i2].FBEWriteText(t)
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Graph) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Graph) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"nodes":[`)
+	for i1 := range v.Nodes {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		v.Nodes[i1].FBEWriteJSON(j)
+	}
+	j.Raw(`],"edges":[`)
+	for i2 := range v.Edges {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		v.Edges[i2].FBEWriteJSON(j)
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Graph) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(8) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "nodes":
+			r.Once(&seen[0], name)
+			if r.BeginArray("nodes") {
+				v.Nodes = v.Nodes[:0]
+				for i3 := 0; r.More(); i3++ {
+					v.Nodes = fbe.Grow(v.Nodes)
+					v.Nodes[i3].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i3)
+						r.Unwind("nodes")
+						return
+					}
+				}
+			}
+		case "edges":
+			r.Once(&seen[1], name)
+			if r.BeginArray("edges") {
+				v.Edges = v.Edges[:0]
+				for i4 := 0; r.More(); i4++ {
+					v.Edges = fbe.Grow(v.Edges)
+					v.Edges[i4].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i4)
+						r.Unwind("edges")
+						return
+					}
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Graph) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Graph) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Graph) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Graph) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("graph.Graph")
 	return r.Err()
 }

@@ -250,6 +250,115 @@ func VerifyFinalNode(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Node) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Node(id=")
+	t.Int(int64(v.Id))
+	t.Raw(",label=")
+	t.String(v.Label)
+	t.Raw(",children=")
+	t.Count(len(v.Children), "[")
+	for i1 := range v.Children {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		v.Children[i1].FBEWriteText(t)
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Node) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Node) FBEWriteJSON(j *fbe.JSONWriter) {
+	if !j.Enter("recursive.Node") {
+		return
+	}
+	defer j.Leave()
+	j.Raw(`{"id":`)
+	j.Int(int64(v.Id))
+	j.Raw(`,"label":`)
+	j.String(v.Label)
+	j.Raw(`,"children":[`)
+	for i1 := range v.Children {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		v.Children[i1].FBEWriteJSON(j)
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Node) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(12) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = int32(r.Int(-2147483648, 2147483647, "id"))
+		case "label":
+			r.Once(&seen[1], name)
+			v.Label = r.String("label")
+		case "children":
+			r.Once(&seen[2], name)
+			if r.BeginArray("children") {
+				v.Children = v.Children[:0]
+				for i2 := 0; r.More(); i2++ {
+					v.Children = fbe.Grow(v.Children)
+					v.Children[i2].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i2)
+						r.Unwind("children")
+						return
+					}
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Node) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Node) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Node) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Node) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("recursive.Node")
+	return r.Err()
+}
+
 // Handler gets the messages a Receiver of recursive reads: one method per message of the
 // package and of its imports. Each value is new; the handler may keep it.
 // Embed BaseHandler to implement only some methods, or use HandlerFunc.

@@ -189,6 +189,89 @@ func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Edge) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Edge(source=")
+	t.Int(int64(v.Source))
+	t.Raw(",target=")
+	t.Int(int64(v.Target))
+	t.Raw(",weight=")
+	t.Int(int64(v.Weight))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Edge) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Edge) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"source":`)
+	j.Int(int64(v.Source))
+	j.Raw(`,"target":`)
+	j.Int(int64(v.Target))
+	j.Raw(`,"weight":`)
+	j.Int(int64(v.Weight))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Edge) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(12) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "source":
+			r.Once(&seen[0], name)
+			v.Source = int32(r.Int(-2147483648, 2147483647, "source"))
+		case "target":
+			r.Once(&seen[1], name)
+			v.Target = int32(r.Int(-2147483648, 2147483647, "target"))
+		case "weight":
+			r.Once(&seen[2], name)
+			v.Weight = int32(r.Int(-2147483648, 2147483647, "weight"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Edge) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Edge) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Edge) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Edge) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("vectors.Edge")
+	return r.Err()
+}
+
 // Point is the struct vectors.Point (type id 2).
 type Point struct {
 	Flag bool
@@ -364,6 +447,89 @@ func VerifyFinalPoint(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 2, lim)
 	FBEVerifyFinalPoint(&r)
 	r.EndFinal()
+	r.Within("vectors.Point")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Point) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Point(flag=")
+	t.Bool(v.Flag)
+	t.Raw(",x=")
+	t.Int(v.X)
+	t.Raw(",y=")
+	t.Int(int64(v.Y))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Point) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Point) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"flag":`)
+	j.Bool(v.Flag)
+	j.Raw(`,"x":`)
+	j.Int(v.X)
+	j.Raw(`,"y":`)
+	j.Int(int64(v.Y))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Point) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(11) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "flag":
+			r.Once(&seen[0], name)
+			v.Flag = r.Bool("flag")
+		case "x":
+			r.Once(&seen[1], name)
+			v.X = r.Int(-9223372036854775808, 9223372036854775807, "x")
+		case "y":
+			r.Once(&seen[2], name)
+			v.Y = int16(r.Int(-32768, 32767, "y"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Point) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Point) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Point) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Point) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("vectors.Point")
 	return r.Err()
 }
@@ -556,6 +722,92 @@ func VerifyFinalPoint3(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Point3) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Point3(")
+	v.Point.FBEWriteText(t)
+	t.Raw(",z=")
+	t.Float(v.Z)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Point3) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Point3) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"flag":`)
+	j.Bool(v.Flag)
+	j.Raw(`,"x":`)
+	j.Int(v.X)
+	j.Raw(`,"y":`)
+	j.Int(int64(v.Y))
+	j.Raw(`,"z":`)
+	j.Float64(v.Z)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Point3) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(19) {
+		return
+	}
+	defer r.Leave()
+	var seen [4]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "flag":
+			r.Once(&seen[0], name)
+			v.Flag = r.Bool("flag")
+		case "x":
+			r.Once(&seen[1], name)
+			v.X = r.Int(-9223372036854775808, 9223372036854775807, "x")
+		case "y":
+			r.Once(&seen[2], name)
+			v.Y = int16(r.Int(-32768, 32767, "y"))
+		case "z":
+			r.Once(&seen[3], name)
+			v.Z = r.Float64("z")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Point3) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Point3) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Point3) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Point3) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("vectors.Point3")
+	return r.Err()
+}
+
 // Named is the struct vectors.Named (type id 4).
 type Named struct {
 	Name   string
@@ -742,6 +994,100 @@ func VerifyFinalNamed(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 4, lim)
 	FBEVerifyFinalNamed(&r)
 	r.EndFinal()
+	r.Within("vectors.Named")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Named) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Named(name=")
+	t.String(v.Name)
+	t.Raw(",values=")
+	t.Count(len(v.Values), "[")
+	for i1 := range v.Values {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Int(int64(v.Values[i1]))
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Named) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Named) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"name":`)
+	j.String(v.Name)
+	j.Raw(`,"values":[`)
+	for i1 := range v.Values {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.Values[i1]))
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Named) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(8) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "name":
+			r.Once(&seen[0], name)
+			v.Name = r.String("name")
+		case "values":
+			r.Once(&seen[1], name)
+			if r.BeginArray("values") {
+				v.Values = v.Values[:0]
+				for i2 := 0; r.More(); i2++ {
+					r.Spend(4, "values")
+					v.Values = fbe.Grow(v.Values)
+					v.Values[i2] = int32(r.Int(-2147483648, 2147483647, "values"))
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Named) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Named) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Named) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Named) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("vectors.Named")
 	return r.Err()
 }
@@ -1148,6 +1494,230 @@ func VerifyFinalHolder(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 10, lim)
 	FBEVerifyFinalHolder(&r)
 	r.EndFinal()
+	r.Within("vectors.Holder")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Holder) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Holder(edges=")
+	t.Count(len(v.Edges), "[")
+	for i1 := range v.Edges {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		v.Edges[i1].FBEWriteText(t)
+	}
+	t.Raw("],points=")
+	t.Count(len(v.Points), "[")
+	for i2 := range v.Points {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		v.Points[i2].FBEWriteText(t)
+	}
+	t.Raw("],ints=")
+	t.Count(len(v.Ints), "[")
+	for i3 := range v.Ints {
+		if i3 > 0 {
+			t.Raw(",")
+		}
+		t.Int(int64(v.Ints[i3]))
+	}
+	t.Raw("],switches=")
+	t.Count(len(v.Switches), "[")
+	for i4 := range v.Switches {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		t.Bool(v.Switches[i4])
+	}
+	t.Raw("],reals=")
+	t.Count(len(v.Reals), "[")
+	for i5 := range v.Reals {
+		if i5 > 0 {
+			t.Raw(",")
+		}
+		t.Float(v.Reals[i5])
+	}
+	t.Raw("],named=")
+	t.Count(len(v.Named), "[")
+	for i6 := range v.Named {
+		if i6 > 0 {
+			t.Raw(",")
+		}
+		v.Named[i6].FBEWriteText(t)
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Holder) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Holder) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"edges":[`)
+	for i1 := range v.Edges {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		v.Edges[i1].FBEWriteJSON(j)
+	}
+	j.Raw(`],"points":[`)
+	for i2 := range v.Points {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		v.Points[i2].FBEWriteJSON(j)
+	}
+	j.Raw(`],"ints":[`)
+	for i3 := range v.Ints {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.Ints[i3]))
+	}
+	j.Raw(`],"switches":[`)
+	for i4 := range v.Switches {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		j.Bool(v.Switches[i4])
+	}
+	j.Raw(`],"reals":[`)
+	for i5 := range v.Reals {
+		if i5 > 0 {
+			j.Byte(',')
+		}
+		j.Float64(v.Reals[i5])
+	}
+	j.Raw(`],"named":[`)
+	for i6 := range v.Named {
+		if i6 > 0 {
+			j.Byte(',')
+		}
+		v.Named[i6].FBEWriteJSON(j)
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Holder) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(24) {
+		return
+	}
+	defer r.Leave()
+	var seen [6]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "edges":
+			r.Once(&seen[0], name)
+			if r.BeginArray("edges") {
+				v.Edges = v.Edges[:0]
+				for i7 := 0; r.More(); i7++ {
+					v.Edges = fbe.Grow(v.Edges)
+					v.Edges[i7].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i7)
+						r.Unwind("edges")
+						return
+					}
+				}
+			}
+		case "points":
+			r.Once(&seen[1], name)
+			if r.BeginArray("points") {
+				v.Points = v.Points[:0]
+				for i8 := 0; r.More(); i8++ {
+					v.Points = fbe.Grow(v.Points)
+					v.Points[i8].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i8)
+						r.Unwind("points")
+						return
+					}
+				}
+			}
+		case "ints":
+			r.Once(&seen[2], name)
+			if r.BeginArray("ints") {
+				v.Ints = v.Ints[:0]
+				for i9 := 0; r.More(); i9++ {
+					r.Spend(4, "ints")
+					v.Ints = fbe.Grow(v.Ints)
+					v.Ints[i9] = int32(r.Int(-2147483648, 2147483647, "ints"))
+				}
+			}
+		case "switches":
+			r.Once(&seen[3], name)
+			if r.BeginArray("switches") {
+				v.Switches = v.Switches[:0]
+				for i10 := 0; r.More(); i10++ {
+					r.Spend(1, "switches")
+					v.Switches = fbe.Grow(v.Switches)
+					v.Switches[i10] = r.Bool("switches")
+				}
+			}
+		case "reals":
+			r.Once(&seen[4], name)
+			if r.BeginArray("reals") {
+				v.Reals = v.Reals[:0]
+				for i11 := 0; r.More(); i11++ {
+					r.Spend(8, "reals")
+					v.Reals = fbe.Grow(v.Reals)
+					v.Reals[i11] = r.Float64("reals")
+				}
+			}
+		case "named":
+			r.Once(&seen[5], name)
+			if r.BeginArray("named") {
+				v.Named = v.Named[:0]
+				for i12 := 0; r.More(); i12++ {
+					v.Named = fbe.Grow(v.Named)
+					v.Named[i12].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i12)
+						r.Unwind("named")
+						return
+					}
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Holder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Holder) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Holder) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Holder) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("vectors.Holder")
 	return r.Err()
 }

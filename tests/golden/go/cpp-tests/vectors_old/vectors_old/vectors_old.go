@@ -165,6 +165,75 @@ func VerifyFinalEdge(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Edge) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Edge(source=")
+	t.Int(int64(v.Source))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Edge) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Edge) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"source":`)
+	j.Int(int64(v.Source))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Edge) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "source":
+			r.Once(&seen[0], name)
+			v.Source = int32(r.Int(-2147483648, 2147483647, "source"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Edge) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Edge) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Edge) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Edge) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("vectors_old.Edge")
+	return r.Err()
+}
+
 // Holder is the struct vectors_old.Holder (type id 10).
 type Holder struct {
 	Edges []Edge
@@ -362,6 +431,97 @@ func VerifyFinalHolder(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 10, lim)
 	FBEVerifyFinalHolder(&r)
 	r.EndFinal()
+	r.Within("vectors_old.Holder")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Holder) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Holder(edges=")
+	t.Count(len(v.Edges), "[")
+	for i1 := range v.Edges {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		v.Edges[i1].FBEWriteText(t)
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Holder) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Holder) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"edges":[`)
+	for i1 := range v.Edges {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		v.Edges[i1].FBEWriteJSON(j)
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Holder) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "edges":
+			r.Once(&seen[0], name)
+			if r.BeginArray("edges") {
+				v.Edges = v.Edges[:0]
+				for i2 := 0; r.More(); i2++ {
+					v.Edges = fbe.Grow(v.Edges)
+					v.Edges[i2].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i2)
+						r.Unwind("edges")
+						return
+					}
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Holder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Holder) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Holder) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Holder) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("vectors_old.Holder")
 	return r.Err()
 }

@@ -22,6 +22,21 @@ const (
 	EnumByteENUM_VALUE_5 EnumByte = 254
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumByte) String() string {
+	switch v {
+	case EnumByteENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumByteENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumByteENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumByteENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
+
 // EnumChar is the enum enums.EnumChar (on the wire: uint8).
 type EnumChar uint8
 
@@ -33,6 +48,23 @@ const (
 	EnumCharENUM_VALUE_4 EnumChar = 52
 	EnumCharENUM_VALUE_5 EnumChar = 51
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumChar) String() string {
+	switch v {
+	case EnumCharENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumCharENUM_VALUE_1:
+		return "ENUM_VALUE_1"
+	case EnumCharENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumCharENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumCharENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
 
 // EnumWChar is the enum enums.EnumWChar (on the wire: uint32).
 type EnumWChar uint32
@@ -46,6 +78,23 @@ const (
 	EnumWCharENUM_VALUE_5 EnumWChar = 1365
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumWChar) String() string {
+	switch v {
+	case EnumWCharENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumWCharENUM_VALUE_1:
+		return "ENUM_VALUE_1"
+	case EnumWCharENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumWCharENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumWCharENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
+
 // EnumInt8 is the enum enums.EnumInt8 (on the wire: int8).
 type EnumInt8 int8
 
@@ -57,6 +106,23 @@ const (
 	EnumInt8ENUM_VALUE_4 EnumInt8 = 127
 	EnumInt8ENUM_VALUE_5 EnumInt8 = 126
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumInt8) String() string {
+	switch v {
+	case EnumInt8ENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumInt8ENUM_VALUE_1:
+		return "ENUM_VALUE_1"
+	case EnumInt8ENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumInt8ENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumInt8ENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
 
 // EnumUInt8 is the enum enums.EnumUInt8 (on the wire: uint8).
 type EnumUInt8 uint8
@@ -70,6 +136,21 @@ const (
 	EnumUInt8ENUM_VALUE_5 EnumUInt8 = 254
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumUInt8) String() string {
+	switch v {
+	case EnumUInt8ENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumUInt8ENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumUInt8ENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumUInt8ENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
+
 // EnumInt16 is the enum enums.EnumInt16 (on the wire: int16).
 type EnumInt16 int16
 
@@ -81,6 +162,23 @@ const (
 	EnumInt16ENUM_VALUE_4 EnumInt16 = 32767
 	EnumInt16ENUM_VALUE_5 EnumInt16 = 32766
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumInt16) String() string {
+	switch v {
+	case EnumInt16ENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumInt16ENUM_VALUE_1:
+		return "ENUM_VALUE_1"
+	case EnumInt16ENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumInt16ENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumInt16ENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
 
 // EnumUInt16 is the enum enums.EnumUInt16 (on the wire: uint16).
 type EnumUInt16 uint16
@@ -94,6 +192,21 @@ const (
 	EnumUInt16ENUM_VALUE_5 EnumUInt16 = 65534
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumUInt16) String() string {
+	switch v {
+	case EnumUInt16ENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumUInt16ENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumUInt16ENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumUInt16ENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
+
 // EnumInt32 is the enum enums.EnumInt32 (on the wire: int32).
 type EnumInt32 int32
 
@@ -105,6 +218,23 @@ const (
 	EnumInt32ENUM_VALUE_4 EnumInt32 = 2147483647
 	EnumInt32ENUM_VALUE_5 EnumInt32 = 2147483646
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumInt32) String() string {
+	switch v {
+	case EnumInt32ENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumInt32ENUM_VALUE_1:
+		return "ENUM_VALUE_1"
+	case EnumInt32ENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumInt32ENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumInt32ENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
 
 // EnumUInt32 is the enum enums.EnumUInt32 (on the wire: uint32).
 type EnumUInt32 uint32
@@ -118,6 +248,21 @@ const (
 	EnumUInt32ENUM_VALUE_5 EnumUInt32 = 4294967294
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumUInt32) String() string {
+	switch v {
+	case EnumUInt32ENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumUInt32ENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumUInt32ENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumUInt32ENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
+
 // EnumInt64 is the enum enums.EnumInt64 (on the wire: int64).
 type EnumInt64 int64
 
@@ -130,6 +275,23 @@ const (
 	EnumInt64ENUM_VALUE_5 EnumInt64 = 9223372036854775806
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumInt64) String() string {
+	switch v {
+	case EnumInt64ENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumInt64ENUM_VALUE_1:
+		return "ENUM_VALUE_1"
+	case EnumInt64ENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumInt64ENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumInt64ENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
+
 // EnumUInt64 is the enum enums.EnumUInt64 (on the wire: uint64).
 type EnumUInt64 uint64
 
@@ -141,6 +303,21 @@ const (
 	EnumUInt64ENUM_VALUE_4 EnumUInt64 = 18446744073709551615
 	EnumUInt64ENUM_VALUE_5 EnumUInt64 = 18446744073709551614
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumUInt64) String() string {
+	switch v {
+	case EnumUInt64ENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumUInt64ENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumUInt64ENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumUInt64ENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
 
 // Enums is the struct enums.Enums (type id 1).
 type Enums struct {
@@ -1073,6 +1250,530 @@ func VerifyFinalEnums(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1, lim)
 	FBEVerifyFinalEnums(&r)
 	r.EndFinal()
+	r.Within("enums.Enums")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Enums) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Enums(byte0=")
+	t.Raw(v.Byte0.String())
+	t.Raw(",byte1=")
+	t.Raw(v.Byte1.String())
+	t.Raw(",byte2=")
+	t.Raw(v.Byte2.String())
+	t.Raw(",byte3=")
+	t.Raw(v.Byte3.String())
+	t.Raw(",byte4=")
+	t.Raw(v.Byte4.String())
+	t.Raw(",byte5=")
+	t.Raw(v.Byte5.String())
+	t.Raw(",char0=")
+	t.Raw(v.Char0.String())
+	t.Raw(",char1=")
+	t.Raw(v.Char1.String())
+	t.Raw(",char2=")
+	t.Raw(v.Char2.String())
+	t.Raw(",char3=")
+	t.Raw(v.Char3.String())
+	t.Raw(",char4=")
+	t.Raw(v.Char4.String())
+	t.Raw(",char5=")
+	t.Raw(v.Char5.String())
+	t.Raw(",wchar0=")
+	t.Raw(v.Wchar0.String())
+	t.Raw(",wchar1=")
+	t.Raw(v.Wchar1.String())
+	t.Raw(",wchar2=")
+	t.Raw(v.Wchar2.String())
+	t.Raw(",wchar3=")
+	t.Raw(v.Wchar3.String())
+	t.Raw(",wchar4=")
+	t.Raw(v.Wchar4.String())
+	t.Raw(",wchar5=")
+	t.Raw(v.Wchar5.String())
+	t.Raw(",int8b0=")
+	t.Raw(v.Int8b0.String())
+	t.Raw(",int8b1=")
+	t.Raw(v.Int8b1.String())
+	t.Raw(",int8b2=")
+	t.Raw(v.Int8b2.String())
+	t.Raw(",int8b3=")
+	t.Raw(v.Int8b3.String())
+	t.Raw(",int8b4=")
+	t.Raw(v.Int8b4.String())
+	t.Raw(",int8b5=")
+	t.Raw(v.Int8b5.String())
+	t.Raw(",uint8b0=")
+	t.Raw(v.Uint8b0.String())
+	t.Raw(",uint8b1=")
+	t.Raw(v.Uint8b1.String())
+	t.Raw(",uint8b2=")
+	t.Raw(v.Uint8b2.String())
+	t.Raw(",uint8b3=")
+	t.Raw(v.Uint8b3.String())
+	t.Raw(",uint8b4=")
+	t.Raw(v.Uint8b4.String())
+	t.Raw(",uint8b5=")
+	t.Raw(v.Uint8b5.String())
+	t.Raw(",int16b0=")
+	t.Raw(v.Int16b0.String())
+	t.Raw(",int16b1=")
+	t.Raw(v.Int16b1.String())
+	t.Raw(",int16b2=")
+	t.Raw(v.Int16b2.String())
+	t.Raw(",int16b3=")
+	t.Raw(v.Int16b3.String())
+	t.Raw(",int16b4=")
+	t.Raw(v.Int16b4.String())
+	t.Raw(",int16b5=")
+	t.Raw(v.Int16b5.String())
+	t.Raw(",uint16b0=")
+	t.Raw(v.Uint16b0.String())
+	t.Raw(",uint16b1=")
+	t.Raw(v.Uint16b1.String())
+	t.Raw(",uint16b2=")
+	t.Raw(v.Uint16b2.String())
+	t.Raw(",uint16b3=")
+	t.Raw(v.Uint16b3.String())
+	t.Raw(",uint16b4=")
+	t.Raw(v.Uint16b4.String())
+	t.Raw(",uint16b5=")
+	t.Raw(v.Uint16b5.String())
+	t.Raw(",int32b0=")
+	t.Raw(v.Int32b0.String())
+	t.Raw(",int32b1=")
+	t.Raw(v.Int32b1.String())
+	t.Raw(",int32b2=")
+	t.Raw(v.Int32b2.String())
+	t.Raw(",int32b3=")
+	t.Raw(v.Int32b3.String())
+	t.Raw(",int32b4=")
+	t.Raw(v.Int32b4.String())
+	t.Raw(",int32b5=")
+	t.Raw(v.Int32b5.String())
+	t.Raw(",uint32b0=")
+	t.Raw(v.Uint32b0.String())
+	t.Raw(",uint32b1=")
+	t.Raw(v.Uint32b1.String())
+	t.Raw(",uint32b2=")
+	t.Raw(v.Uint32b2.String())
+	t.Raw(",uint32b3=")
+	t.Raw(v.Uint32b3.String())
+	t.Raw(",uint32b4=")
+	t.Raw(v.Uint32b4.String())
+	t.Raw(",uint32b5=")
+	t.Raw(v.Uint32b5.String())
+	t.Raw(",int64b0=")
+	t.Raw(v.Int64b0.String())
+	t.Raw(",int64b1=")
+	t.Raw(v.Int64b1.String())
+	t.Raw(",int64b2=")
+	t.Raw(v.Int64b2.String())
+	t.Raw(",int64b3=")
+	t.Raw(v.Int64b3.String())
+	t.Raw(",int64b4=")
+	t.Raw(v.Int64b4.String())
+	t.Raw(",int64b5=")
+	t.Raw(v.Int64b5.String())
+	t.Raw(",uint64b0=")
+	t.Raw(v.Uint64b0.String())
+	t.Raw(",uint64b1=")
+	t.Raw(v.Uint64b1.String())
+	t.Raw(",uint64b2=")
+	t.Raw(v.Uint64b2.String())
+	t.Raw(",uint64b3=")
+	t.Raw(v.Uint64b3.String())
+	t.Raw(",uint64b4=")
+	t.Raw(v.Uint64b4.String())
+	t.Raw(",uint64b5=")
+	t.Raw(v.Uint64b5.String())
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Enums) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Enums) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"byte0":`)
+	j.Uint(uint64(v.Byte0))
+	j.Raw(`,"byte1":`)
+	j.Uint(uint64(v.Byte1))
+	j.Raw(`,"byte2":`)
+	j.Uint(uint64(v.Byte2))
+	j.Raw(`,"byte3":`)
+	j.Uint(uint64(v.Byte3))
+	j.Raw(`,"byte4":`)
+	j.Uint(uint64(v.Byte4))
+	j.Raw(`,"byte5":`)
+	j.Uint(uint64(v.Byte5))
+	j.Raw(`,"char0":`)
+	j.Uint(uint64(v.Char0))
+	j.Raw(`,"char1":`)
+	j.Uint(uint64(v.Char1))
+	j.Raw(`,"char2":`)
+	j.Uint(uint64(v.Char2))
+	j.Raw(`,"char3":`)
+	j.Uint(uint64(v.Char3))
+	j.Raw(`,"char4":`)
+	j.Uint(uint64(v.Char4))
+	j.Raw(`,"char5":`)
+	j.Uint(uint64(v.Char5))
+	j.Raw(`,"wchar0":`)
+	j.Uint(uint64(v.Wchar0))
+	j.Raw(`,"wchar1":`)
+	j.Uint(uint64(v.Wchar1))
+	j.Raw(`,"wchar2":`)
+	j.Uint(uint64(v.Wchar2))
+	j.Raw(`,"wchar3":`)
+	j.Uint(uint64(v.Wchar3))
+	j.Raw(`,"wchar4":`)
+	j.Uint(uint64(v.Wchar4))
+	j.Raw(`,"wchar5":`)
+	j.Uint(uint64(v.Wchar5))
+	j.Raw(`,"int8b0":`)
+	j.Int(int64(v.Int8b0))
+	j.Raw(`,"int8b1":`)
+	j.Int(int64(v.Int8b1))
+	j.Raw(`,"int8b2":`)
+	j.Int(int64(v.Int8b2))
+	j.Raw(`,"int8b3":`)
+	j.Int(int64(v.Int8b3))
+	j.Raw(`,"int8b4":`)
+	j.Int(int64(v.Int8b4))
+	j.Raw(`,"int8b5":`)
+	j.Int(int64(v.Int8b5))
+	j.Raw(`,"uint8b0":`)
+	j.Uint(uint64(v.Uint8b0))
+	j.Raw(`,"uint8b1":`)
+	j.Uint(uint64(v.Uint8b1))
+	j.Raw(`,"uint8b2":`)
+	j.Uint(uint64(v.Uint8b2))
+	j.Raw(`,"uint8b3":`)
+	j.Uint(uint64(v.Uint8b3))
+	j.Raw(`,"uint8b4":`)
+	j.Uint(uint64(v.Uint8b4))
+	j.Raw(`,"uint8b5":`)
+	j.Uint(uint64(v.Uint8b5))
+	j.Raw(`,"int16b0":`)
+	j.Int(int64(v.Int16b0))
+	j.Raw(`,"int16b1":`)
+	j.Int(int64(v.Int16b1))
+	j.Raw(`,"int16b2":`)
+	j.Int(int64(v.Int16b2))
+	j.Raw(`,"int16b3":`)
+	j.Int(int64(v.Int16b3))
+	j.Raw(`,"int16b4":`)
+	j.Int(int64(v.Int16b4))
+	j.Raw(`,"int16b5":`)
+	j.Int(int64(v.Int16b5))
+	j.Raw(`,"uint16b0":`)
+	j.Uint(uint64(v.Uint16b0))
+	j.Raw(`,"uint16b1":`)
+	j.Uint(uint64(v.Uint16b1))
+	j.Raw(`,"uint16b2":`)
+	j.Uint(uint64(v.Uint16b2))
+	j.Raw(`,"uint16b3":`)
+	j.Uint(uint64(v.Uint16b3))
+	j.Raw(`,"uint16b4":`)
+	j.Uint(uint64(v.Uint16b4))
+	j.Raw(`,"uint16b5":`)
+	j.Uint(uint64(v.Uint16b5))
+	j.Raw(`,"int32b0":`)
+	j.Int(int64(v.Int32b0))
+	j.Raw(`,"int32b1":`)
+	j.Int(int64(v.Int32b1))
+	j.Raw(`,"int32b2":`)
+	j.Int(int64(v.Int32b2))
+	j.Raw(`,"int32b3":`)
+	j.Int(int64(v.Int32b3))
+	j.Raw(`,"int32b4":`)
+	j.Int(int64(v.Int32b4))
+	j.Raw(`,"int32b5":`)
+	j.Int(int64(v.Int32b5))
+	j.Raw(`,"uint32b0":`)
+	j.Uint(uint64(v.Uint32b0))
+	j.Raw(`,"uint32b1":`)
+	j.Uint(uint64(v.Uint32b1))
+	j.Raw(`,"uint32b2":`)
+	j.Uint(uint64(v.Uint32b2))
+	j.Raw(`,"uint32b3":`)
+	j.Uint(uint64(v.Uint32b3))
+	j.Raw(`,"uint32b4":`)
+	j.Uint(uint64(v.Uint32b4))
+	j.Raw(`,"uint32b5":`)
+	j.Uint(uint64(v.Uint32b5))
+	j.Raw(`,"int64b0":`)
+	j.Int(int64(v.Int64b0))
+	j.Raw(`,"int64b1":`)
+	j.Int(int64(v.Int64b1))
+	j.Raw(`,"int64b2":`)
+	j.Int(int64(v.Int64b2))
+	j.Raw(`,"int64b3":`)
+	j.Int(int64(v.Int64b3))
+	j.Raw(`,"int64b4":`)
+	j.Int(int64(v.Int64b4))
+	j.Raw(`,"int64b5":`)
+	j.Int(int64(v.Int64b5))
+	j.Raw(`,"uint64b0":`)
+	j.Uint(uint64(v.Uint64b0))
+	j.Raw(`,"uint64b1":`)
+	j.Uint(uint64(v.Uint64b1))
+	j.Raw(`,"uint64b2":`)
+	j.Uint(uint64(v.Uint64b2))
+	j.Raw(`,"uint64b3":`)
+	j.Uint(uint64(v.Uint64b3))
+	j.Raw(`,"uint64b4":`)
+	j.Uint(uint64(v.Uint64b4))
+	j.Raw(`,"uint64b5":`)
+	j.Uint(uint64(v.Uint64b5))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Enums) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(216) {
+		return
+	}
+	defer r.Leave()
+	var seen [66]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "byte0":
+			r.Once(&seen[0], name)
+			v.Byte0 = EnumByte(r.Uint(255, "byte0"))
+		case "byte1":
+			r.Once(&seen[1], name)
+			v.Byte1 = EnumByte(r.Uint(255, "byte1"))
+		case "byte2":
+			r.Once(&seen[2], name)
+			v.Byte2 = EnumByte(r.Uint(255, "byte2"))
+		case "byte3":
+			r.Once(&seen[3], name)
+			v.Byte3 = EnumByte(r.Uint(255, "byte3"))
+		case "byte4":
+			r.Once(&seen[4], name)
+			v.Byte4 = EnumByte(r.Uint(255, "byte4"))
+		case "byte5":
+			r.Once(&seen[5], name)
+			v.Byte5 = EnumByte(r.Uint(255, "byte5"))
+		case "char0":
+			r.Once(&seen[6], name)
+			v.Char0 = EnumChar(r.Uint(255, "char0"))
+		case "char1":
+			r.Once(&seen[7], name)
+			v.Char1 = EnumChar(r.Uint(255, "char1"))
+		case "char2":
+			r.Once(&seen[8], name)
+			v.Char2 = EnumChar(r.Uint(255, "char2"))
+		case "char3":
+			r.Once(&seen[9], name)
+			v.Char3 = EnumChar(r.Uint(255, "char3"))
+		case "char4":
+			r.Once(&seen[10], name)
+			v.Char4 = EnumChar(r.Uint(255, "char4"))
+		case "char5":
+			r.Once(&seen[11], name)
+			v.Char5 = EnumChar(r.Uint(255, "char5"))
+		case "wchar0":
+			r.Once(&seen[12], name)
+			v.Wchar0 = EnumWChar(r.Uint(4294967295, "wchar0"))
+		case "wchar1":
+			r.Once(&seen[13], name)
+			v.Wchar1 = EnumWChar(r.Uint(4294967295, "wchar1"))
+		case "wchar2":
+			r.Once(&seen[14], name)
+			v.Wchar2 = EnumWChar(r.Uint(4294967295, "wchar2"))
+		case "wchar3":
+			r.Once(&seen[15], name)
+			v.Wchar3 = EnumWChar(r.Uint(4294967295, "wchar3"))
+		case "wchar4":
+			r.Once(&seen[16], name)
+			v.Wchar4 = EnumWChar(r.Uint(4294967295, "wchar4"))
+		case "wchar5":
+			r.Once(&seen[17], name)
+			v.Wchar5 = EnumWChar(r.Uint(4294967295, "wchar5"))
+		case "int8b0":
+			r.Once(&seen[18], name)
+			v.Int8b0 = EnumInt8(r.Int(-128, 127, "int8b0"))
+		case "int8b1":
+			r.Once(&seen[19], name)
+			v.Int8b1 = EnumInt8(r.Int(-128, 127, "int8b1"))
+		case "int8b2":
+			r.Once(&seen[20], name)
+			v.Int8b2 = EnumInt8(r.Int(-128, 127, "int8b2"))
+		case "int8b3":
+			r.Once(&seen[21], name)
+			v.Int8b3 = EnumInt8(r.Int(-128, 127, "int8b3"))
+		case "int8b4":
+			r.Once(&seen[22], name)
+			v.Int8b4 = EnumInt8(r.Int(-128, 127, "int8b4"))
+		case "int8b5":
+			r.Once(&seen[23], name)
+			v.Int8b5 = EnumInt8(r.Int(-128, 127, "int8b5"))
+		case "uint8b0":
+			r.Once(&seen[24], name)
+			v.Uint8b0 = EnumUInt8(r.Uint(255, "uint8b0"))
+		case "uint8b1":
+			r.Once(&seen[25], name)
+			v.Uint8b1 = EnumUInt8(r.Uint(255, "uint8b1"))
+		case "uint8b2":
+			r.Once(&seen[26], name)
+			v.Uint8b2 = EnumUInt8(r.Uint(255, "uint8b2"))
+		case "uint8b3":
+			r.Once(&seen[27], name)
+			v.Uint8b3 = EnumUInt8(r.Uint(255, "uint8b3"))
+		case "uint8b4":
+			r.Once(&seen[28], name)
+			v.Uint8b4 = EnumUInt8(r.Uint(255, "uint8b4"))
+		case "uint8b5":
+			r.Once(&seen[29], name)
+			v.Uint8b5 = EnumUInt8(r.Uint(255, "uint8b5"))
+		case "int16b0":
+			r.Once(&seen[30], name)
+			v.Int16b0 = EnumInt16(r.Int(-32768, 32767, "int16b0"))
+		case "int16b1":
+			r.Once(&seen[31], name)
+			v.Int16b1 = EnumInt16(r.Int(-32768, 32767, "int16b1"))
+		case "int16b2":
+			r.Once(&seen[32], name)
+			v.Int16b2 = EnumInt16(r.Int(-32768, 32767, "int16b2"))
+		case "int16b3":
+			r.Once(&seen[33], name)
+			v.Int16b3 = EnumInt16(r.Int(-32768, 32767, "int16b3"))
+		case "int16b4":
+			r.Once(&seen[34], name)
+			v.Int16b4 = EnumInt16(r.Int(-32768, 32767, "int16b4"))
+		case "int16b5":
+			r.Once(&seen[35], name)
+			v.Int16b5 = EnumInt16(r.Int(-32768, 32767, "int16b5"))
+		case "uint16b0":
+			r.Once(&seen[36], name)
+			v.Uint16b0 = EnumUInt16(r.Uint(65535, "uint16b0"))
+		case "uint16b1":
+			r.Once(&seen[37], name)
+			v.Uint16b1 = EnumUInt16(r.Uint(65535, "uint16b1"))
+		case "uint16b2":
+			r.Once(&seen[38], name)
+			v.Uint16b2 = EnumUInt16(r.Uint(65535, "uint16b2"))
+		case "uint16b3":
+			r.Once(&seen[39], name)
+			v.Uint16b3 = EnumUInt16(r.Uint(65535, "uint16b3"))
+		case "uint16b4":
+			r.Once(&seen[40], name)
+			v.Uint16b4 = EnumUInt16(r.Uint(65535, "uint16b4"))
+		case "uint16b5":
+			r.Once(&seen[41], name)
+			v.Uint16b5 = EnumUInt16(r.Uint(65535, "uint16b5"))
+		case "int32b0":
+			r.Once(&seen[42], name)
+			v.Int32b0 = EnumInt32(r.Int(-2147483648, 2147483647, "int32b0"))
+		case "int32b1":
+			r.Once(&seen[43], name)
+			v.Int32b1 = EnumInt32(r.Int(-2147483648, 2147483647, "int32b1"))
+		case "int32b2":
+			r.Once(&seen[44], name)
+			v.Int32b2 = EnumInt32(r.Int(-2147483648, 2147483647, "int32b2"))
+		case "int32b3":
+			r.Once(&seen[45], name)
+			v.Int32b3 = EnumInt32(r.Int(-2147483648, 2147483647, "int32b3"))
+		case "int32b4":
+			r.Once(&seen[46], name)
+			v.Int32b4 = EnumInt32(r.Int(-2147483648, 2147483647, "int32b4"))
+		case "int32b5":
+			r.Once(&seen[47], name)
+			v.Int32b5 = EnumInt32(r.Int(-2147483648, 2147483647, "int32b5"))
+		case "uint32b0":
+			r.Once(&seen[48], name)
+			v.Uint32b0 = EnumUInt32(r.Uint(4294967295, "uint32b0"))
+		case "uint32b1":
+			r.Once(&seen[49], name)
+			v.Uint32b1 = EnumUInt32(r.Uint(4294967295, "uint32b1"))
+		case "uint32b2":
+			r.Once(&seen[50], name)
+			v.Uint32b2 = EnumUInt32(r.Uint(4294967295, "uint32b2"))
+		case "uint32b3":
+			r.Once(&seen[51], name)
+			v.Uint32b3 = EnumUInt32(r.Uint(4294967295, "uint32b3"))
+		case "uint32b4":
+			r.Once(&seen[52], name)
+			v.Uint32b4 = EnumUInt32(r.Uint(4294967295, "uint32b4"))
+		case "uint32b5":
+			r.Once(&seen[53], name)
+			v.Uint32b5 = EnumUInt32(r.Uint(4294967295, "uint32b5"))
+		case "int64b0":
+			r.Once(&seen[54], name)
+			v.Int64b0 = EnumInt64(r.Int(-9223372036854775808, 9223372036854775807, "int64b0"))
+		case "int64b1":
+			r.Once(&seen[55], name)
+			v.Int64b1 = EnumInt64(r.Int(-9223372036854775808, 9223372036854775807, "int64b1"))
+		case "int64b2":
+			r.Once(&seen[56], name)
+			v.Int64b2 = EnumInt64(r.Int(-9223372036854775808, 9223372036854775807, "int64b2"))
+		case "int64b3":
+			r.Once(&seen[57], name)
+			v.Int64b3 = EnumInt64(r.Int(-9223372036854775808, 9223372036854775807, "int64b3"))
+		case "int64b4":
+			r.Once(&seen[58], name)
+			v.Int64b4 = EnumInt64(r.Int(-9223372036854775808, 9223372036854775807, "int64b4"))
+		case "int64b5":
+			r.Once(&seen[59], name)
+			v.Int64b5 = EnumInt64(r.Int(-9223372036854775808, 9223372036854775807, "int64b5"))
+		case "uint64b0":
+			r.Once(&seen[60], name)
+			v.Uint64b0 = EnumUInt64(r.Uint(18446744073709551615, "uint64b0"))
+		case "uint64b1":
+			r.Once(&seen[61], name)
+			v.Uint64b1 = EnumUInt64(r.Uint(18446744073709551615, "uint64b1"))
+		case "uint64b2":
+			r.Once(&seen[62], name)
+			v.Uint64b2 = EnumUInt64(r.Uint(18446744073709551615, "uint64b2"))
+		case "uint64b3":
+			r.Once(&seen[63], name)
+			v.Uint64b3 = EnumUInt64(r.Uint(18446744073709551615, "uint64b3"))
+		case "uint64b4":
+			r.Once(&seen[64], name)
+			v.Uint64b4 = EnumUInt64(r.Uint(18446744073709551615, "uint64b4"))
+		case "uint64b5":
+			r.Once(&seen[65], name)
+			v.Uint64b5 = EnumUInt64(r.Uint(18446744073709551615, "uint64b5"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Enums) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Enums) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Enums) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Enums) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("enums.Enums")
 	return r.Err()
 }

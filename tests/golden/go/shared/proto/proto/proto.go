@@ -18,6 +18,17 @@ const (
 	OrderSideSell OrderSide = 1
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v OrderSide) String() string {
+	switch v {
+	case OrderSideBuy:
+		return "buy"
+	case OrderSideSell:
+		return "sell"
+	}
+	return "<unknown>"
+}
+
 // OrderType is the enum proto.OrderType (on the wire: uint8).
 type OrderType uint8
 
@@ -26,6 +37,19 @@ const (
 	OrderTypeLimit  OrderType = 1
 	OrderTypeStop   OrderType = 2
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v OrderType) String() string {
+	switch v {
+	case OrderTypeMarket:
+		return "market"
+	case OrderTypeLimit:
+		return "limit"
+	case OrderTypeStop:
+		return "stop"
+	}
+	return "<unknown>"
+}
 
 // State is the flags proto.State (on the wire: uint8).
 type State uint8
@@ -39,6 +63,20 @@ const (
 	StateGood        State = 6
 	StateBad         State = 9
 )
+
+// String is the text form of v: the names of the declared flags whose bits are all set,
+// joined by |, in declaration order (docs/format.md 9).
+func (v State) String() string {
+	return fbe.FlagsText(v, []fbe.FlagName[State]{
+		{Value: StateUnknown, Name: "unknown"},
+		{Value: StateInvalid, Name: "invalid"},
+		{Value: StateInitialized, Name: "initialized"},
+		{Value: StateCalculated, Name: "calculated"},
+		{Value: StateBroken, Name: "broken"},
+		{Value: StateGood, Name: "good"},
+		{Value: StateBad, Name: "bad"},
+	})
+}
 
 // Order is the struct proto.Order (type id 1).
 type Order struct {
@@ -264,6 +302,110 @@ func VerifyFinalOrder(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Order) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Order(id=")
+	t.Int(int64(v.Id))
+	t.Raw(",symbol=")
+	t.String(v.Symbol)
+	t.Raw(",side=")
+	t.Raw(v.Side.String())
+	t.Raw(",type=")
+	t.Raw(v.Type.String())
+	t.Raw(",price=")
+	t.Float(v.Price)
+	t.Raw(",volume=")
+	t.Float(v.Volume)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Order) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Order) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.Int(int64(v.Id))
+	j.Raw(`,"symbol":`)
+	j.String(v.Symbol)
+	j.Raw(`,"side":`)
+	j.Uint(uint64(v.Side))
+	j.Raw(`,"type":`)
+	j.Uint(uint64(v.Type))
+	j.Raw(`,"price":`)
+	j.Float64(v.Price)
+	j.Raw(`,"volume":`)
+	j.Float64(v.Volume)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Order) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(26) {
+		return
+	}
+	defer r.Leave()
+	var seen [6]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = int32(r.Int(-2147483648, 2147483647, "id"))
+		case "symbol":
+			r.Once(&seen[1], name)
+			v.Symbol = r.String("symbol")
+		case "side":
+			r.Once(&seen[2], name)
+			v.Side = OrderSide(r.Uint(255, "side"))
+		case "type":
+			r.Once(&seen[3], name)
+			v.Type = OrderType(r.Uint(255, "type"))
+		case "price":
+			r.Once(&seen[4], name)
+			v.Price = r.Float64("price")
+		case "volume":
+			r.Once(&seen[5], name)
+			v.Volume = r.Float64("volume")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Order) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Order) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Order) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Order) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("proto.Order")
+	return r.Err()
+}
+
 // Balance is the struct proto.Balance (type id 2).
 type Balance struct {
 	Currency string
@@ -436,6 +578,82 @@ func VerifyFinalBalance(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 2, lim)
 	FBEVerifyFinalBalance(&r)
 	r.EndFinal()
+	r.Within("proto.Balance")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Balance) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Balance(currency=")
+	t.String(v.Currency)
+	t.Raw(",amount=")
+	t.Float(v.Amount)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Balance) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Balance) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"currency":`)
+	j.String(v.Currency)
+	j.Raw(`,"amount":`)
+	j.Float64(v.Amount)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Balance) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(12) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "currency":
+			r.Once(&seen[0], name)
+			v.Currency = r.String("currency")
+		case "amount":
+			r.Once(&seen[1], name)
+			v.Amount = r.Float64("amount")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Balance) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Balance) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Balance) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Balance) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("proto.Balance")
 	return r.Err()
 }
@@ -780,6 +998,158 @@ func VerifyFinalAccount(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Account) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Account(id=")
+	t.Int(int64(v.Id))
+	t.Raw(",name=")
+	t.String(v.Name)
+	t.Raw(",state=")
+	t.Raw(v.State.String())
+	t.Raw(",wallet=")
+	v.Wallet.FBEWriteText(t)
+	t.Raw(",asset=")
+	if v.Asset == nil {
+		t.Raw("null")
+	} else {
+		v.Asset.FBEWriteText(t)
+	}
+	t.Raw(",orders=")
+	t.Count(len(v.Orders), "[")
+	for i1 := range v.Orders {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		v.Orders[i1].FBEWriteText(t)
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Account) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Account) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.Int(int64(v.Id))
+	j.Raw(`,"name":`)
+	j.String(v.Name)
+	j.Raw(`,"state":`)
+	j.Uint(uint64(v.State))
+	j.Raw(`,"wallet":`)
+	v.Wallet.FBEWriteJSON(j)
+	j.Raw(`,"asset":`)
+	if v.Asset == nil {
+		j.Null()
+	} else {
+		v.Asset.FBEWriteJSON(j)
+	}
+	j.Raw(`,"orders":[`)
+	for i1 := range v.Orders {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		v.Orders[i1].FBEWriteJSON(j)
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Account) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(14) {
+		return
+	}
+	defer r.Leave()
+	var seen [6]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = int32(r.Int(-2147483648, 2147483647, "id"))
+		case "name":
+			r.Once(&seen[1], name)
+			v.Name = r.String("name")
+		case "state":
+			r.Once(&seen[2], name)
+			v.State = State(r.Uint(255, "state"))
+		case "wallet":
+			r.Once(&seen[3], name)
+			v.Wallet.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("wallet")
+				return
+			}
+		case "asset":
+			r.Once(&seen[4], name)
+			if r.Null() {
+				v.Asset = nil
+			} else {
+				if v.Asset == nil {
+					v.Asset = new(Balance)
+				}
+				v.Asset.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("asset")
+					return
+				}
+			}
+		case "orders":
+			r.Once(&seen[5], name)
+			if r.BeginArray("orders") {
+				v.Orders = v.Orders[:0]
+				for i2 := 0; r.More(); i2++ {
+					v.Orders = fbe.Grow(v.Orders)
+					v.Orders[i2].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i2)
+						r.Unwind("orders")
+						return
+					}
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[3] {
+		r.Spend(12, "wallet")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Account) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Account) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Account) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Account) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("proto.Account")
+	return r.Err()
+}
+
 // OrderMessage is the message proto.OrderMessage (type id 1).
 type OrderMessage struct {
 	Body Order
@@ -953,6 +1323,82 @@ func VerifyFinalOrderMessage(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1, lim)
 	FBEVerifyFinalOrderMessage(&r)
 	r.EndFinal()
+	r.Within("proto.OrderMessage")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *OrderMessage) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("OrderMessage(body=")
+	v.Body.FBEWriteText(t)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v OrderMessage) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *OrderMessage) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"body":`)
+	v.Body.FBEWriteJSON(j)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *OrderMessage) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(1) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "body":
+			r.Once(&seen[0], name)
+			v.Body.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("body")
+				return
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[0] {
+		r.Spend(26, "body")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v OrderMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *OrderMessage) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *OrderMessage) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *OrderMessage) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("proto.OrderMessage")
 	return r.Err()
 }
@@ -1134,6 +1580,82 @@ func VerifyFinalBalanceMessage(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *BalanceMessage) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("BalanceMessage(body=")
+	v.Body.FBEWriteText(t)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v BalanceMessage) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *BalanceMessage) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"body":`)
+	v.Body.FBEWriteJSON(j)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *BalanceMessage) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(1) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "body":
+			r.Once(&seen[0], name)
+			v.Body.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("body")
+				return
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[0] {
+		r.Spend(12, "body")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v BalanceMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *BalanceMessage) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *BalanceMessage) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *BalanceMessage) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("proto.BalanceMessage")
+	return r.Err()
+}
+
 // AccountMessage is the message proto.AccountMessage (type id 3).
 type AccountMessage struct {
 	Body Account
@@ -1307,6 +1829,82 @@ func VerifyFinalAccountMessage(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 3, lim)
 	FBEVerifyFinalAccountMessage(&r)
 	r.EndFinal()
+	r.Within("proto.AccountMessage")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *AccountMessage) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("AccountMessage(body=")
+	v.Body.FBEWriteText(t)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v AccountMessage) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *AccountMessage) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"body":`)
+	v.Body.FBEWriteJSON(j)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *AccountMessage) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(1) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "body":
+			r.Once(&seen[0], name)
+			v.Body.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("body")
+				return
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[0] {
+		r.Spend(26, "body")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v AccountMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *AccountMessage) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *AccountMessage) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *AccountMessage) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("proto.AccountMessage")
 	return r.Err()
 }

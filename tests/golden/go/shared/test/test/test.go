@@ -24,6 +24,23 @@ const (
 	EnumSimpleENUM_VALUE_5 EnumSimple = 3
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumSimple) String() string {
+	switch v {
+	case EnumSimpleENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumSimpleENUM_VALUE_1:
+		return "ENUM_VALUE_1"
+	case EnumSimpleENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumSimpleENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumSimpleENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
+
 // EnumTyped is the enum test.EnumTyped (on the wire: uint8).
 type EnumTyped uint8
 
@@ -36,8 +53,30 @@ const (
 	EnumTypedENUM_VALUE_5 EnumTyped = 51
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumTyped) String() string {
+	switch v {
+	case EnumTypedENUM_VALUE_0:
+		return "ENUM_VALUE_0"
+	case EnumTypedENUM_VALUE_1:
+		return "ENUM_VALUE_1"
+	case EnumTypedENUM_VALUE_2:
+		return "ENUM_VALUE_2"
+	case EnumTypedENUM_VALUE_3:
+		return "ENUM_VALUE_3"
+	case EnumTypedENUM_VALUE_4:
+		return "ENUM_VALUE_4"
+	}
+	return "<unknown>"
+}
+
 // EnumEmpty is the enum test.EnumEmpty (on the wire: int32).
 type EnumEmpty int32
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EnumEmpty) String() string {
+	return "<unknown>"
+}
 
 // FlagsSimple is the flags test.FlagsSimple (on the wire: int32).
 type FlagsSimple int32
@@ -50,6 +89,19 @@ const (
 	FlagsSimpleFLAG_VALUE_4 FlagsSimple = 4
 	FlagsSimpleFLAG_VALUE_5 FlagsSimple = 5
 )
+
+// String is the text form of v: the names of the declared flags whose bits are all set,
+// joined by |, in declaration order (docs/format.md 9).
+func (v FlagsSimple) String() string {
+	return fbe.FlagsText(v, []fbe.FlagName[FlagsSimple]{
+		{Value: FlagsSimpleFLAG_VALUE_0, Name: "FLAG_VALUE_0"},
+		{Value: FlagsSimpleFLAG_VALUE_1, Name: "FLAG_VALUE_1"},
+		{Value: FlagsSimpleFLAG_VALUE_2, Name: "FLAG_VALUE_2"},
+		{Value: FlagsSimpleFLAG_VALUE_3, Name: "FLAG_VALUE_3"},
+		{Value: FlagsSimpleFLAG_VALUE_4, Name: "FLAG_VALUE_4"},
+		{Value: FlagsSimpleFLAG_VALUE_5, Name: "FLAG_VALUE_5"},
+	})
+}
 
 // FlagsTyped is the flags test.FlagsTyped (on the wire: uint64).
 type FlagsTyped uint64
@@ -67,8 +119,31 @@ const (
 	FlagsTypedFLAG_VALUE_9 FlagsTyped = 42
 )
 
+// String is the text form of v: the names of the declared flags whose bits are all set,
+// joined by |, in declaration order (docs/format.md 9).
+func (v FlagsTyped) String() string {
+	return fbe.FlagsText(v, []fbe.FlagName[FlagsTyped]{
+		{Value: FlagsTypedFLAG_VALUE_0, Name: "FLAG_VALUE_0"},
+		{Value: FlagsTypedFLAG_VALUE_1, Name: "FLAG_VALUE_1"},
+		{Value: FlagsTypedFLAG_VALUE_2, Name: "FLAG_VALUE_2"},
+		{Value: FlagsTypedFLAG_VALUE_3, Name: "FLAG_VALUE_3"},
+		{Value: FlagsTypedFLAG_VALUE_4, Name: "FLAG_VALUE_4"},
+		{Value: FlagsTypedFLAG_VALUE_5, Name: "FLAG_VALUE_5"},
+		{Value: FlagsTypedFLAG_VALUE_6, Name: "FLAG_VALUE_6"},
+		{Value: FlagsTypedFLAG_VALUE_7, Name: "FLAG_VALUE_7"},
+		{Value: FlagsTypedFLAG_VALUE_8, Name: "FLAG_VALUE_8"},
+		{Value: FlagsTypedFLAG_VALUE_9, Name: "FLAG_VALUE_9"},
+	})
+}
+
 // FlagsEmpty is the flags test.FlagsEmpty (on the wire: int32).
 type FlagsEmpty int32
+
+// String is the text form of v: the names of the declared flags whose bits are all set,
+// joined by |, in declaration order (docs/format.md 9).
+func (v FlagsEmpty) String() string {
+	return ""
+}
 
 // StructSimple is the struct test.StructSimple (type id 110).
 type StructSimple struct {
@@ -1024,6 +1099,404 @@ func VerifyFinalStructSimple(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 110, lim)
 	FBEVerifyFinalStructSimple(&r)
 	r.EndFinal()
+	r.Within("test.StructSimple")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructSimple) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructSimple(id=")
+	t.Int(int64(v.Id))
+	t.Raw(",f1=")
+	t.Bool(v.F1)
+	t.Raw(",f2=")
+	t.Bool(v.F2)
+	t.Raw(",f3=")
+	t.Uint(uint64(v.F3))
+	t.Raw(",f4=")
+	t.Uint(uint64(v.F4))
+	t.Raw(",f5=")
+	t.Char(v.F5)
+	t.Raw(",f6=")
+	t.Char(v.F6)
+	t.Raw(",f7=")
+	t.WChar(v.F7)
+	t.Raw(",f8=")
+	t.WChar(v.F8)
+	t.Raw(",f9=")
+	t.Int(int64(v.F9))
+	t.Raw(",f10=")
+	t.Int(int64(v.F10))
+	t.Raw(",f11=")
+	t.Uint(uint64(v.F11))
+	t.Raw(",f12=")
+	t.Uint(uint64(v.F12))
+	t.Raw(",f13=")
+	t.Int(int64(v.F13))
+	t.Raw(",f14=")
+	t.Int(int64(v.F14))
+	t.Raw(",f15=")
+	t.Uint(uint64(v.F15))
+	t.Raw(",f16=")
+	t.Uint(uint64(v.F16))
+	t.Raw(",f17=")
+	t.Int(int64(v.F17))
+	t.Raw(",f18=")
+	t.Int(int64(v.F18))
+	t.Raw(",f19=")
+	t.Uint(uint64(v.F19))
+	t.Raw(",f20=")
+	t.Uint(uint64(v.F20))
+	t.Raw(",f21=")
+	t.Int(v.F21)
+	t.Raw(",f22=")
+	t.Int(v.F22)
+	t.Raw(",f23=")
+	t.Uint(v.F23)
+	t.Raw(",f24=")
+	t.Uint(v.F24)
+	t.Raw(",f25=")
+	t.Float(float64(v.F25))
+	t.Raw(",f26=")
+	t.Float(float64(v.F26))
+	t.Raw(",f27=")
+	t.Float(v.F27)
+	t.Raw(",f28=")
+	t.Float(v.F28)
+	t.Raw(",f29=")
+	t.Decimal(v.F29)
+	t.Raw(",f30=")
+	t.Decimal(v.F30)
+	t.Raw(",f31=")
+	t.String(v.F31)
+	t.Raw(",f32=")
+	t.String(v.F32)
+	t.Raw(",f33=")
+	t.Uint(uint64(v.F33))
+	t.Raw(",f34=")
+	t.Uint(uint64(v.F34))
+	t.Raw(",f35=")
+	t.Uint(uint64(v.F35))
+	t.Raw(",f36=")
+	t.UUID(v.F36)
+	t.Raw(",f37=")
+	t.UUID(v.F37)
+	t.Raw(",f38=")
+	t.UUID(v.F38)
+	t.Raw(",f39=")
+	t.Raw(v.F39.String())
+	t.Raw(",f40=")
+	t.Raw(v.F40.String())
+	t.Raw(",f41=")
+	v.F41.FBEWriteText(t)
+	t.Raw(",f42=")
+	v.F42.FBEWriteText(t)
+	t.Raw(",f43=")
+	t.Raw(v.F43.String())
+	t.Raw(",f44=")
+	v.F44.FBEWriteText(t)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructSimple) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructSimple) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.Int(int64(v.Id))
+	j.Raw(`,"f1":`)
+	j.Bool(v.F1)
+	j.Raw(`,"f2":`)
+	j.Bool(v.F2)
+	j.Raw(`,"f3":`)
+	j.Uint(uint64(v.F3))
+	j.Raw(`,"f4":`)
+	j.Uint(uint64(v.F4))
+	j.Raw(`,"f5":`)
+	j.Uint(uint64(v.F5))
+	j.Raw(`,"f6":`)
+	j.Uint(uint64(v.F6))
+	j.Raw(`,"f7":`)
+	j.Uint(uint64(v.F7))
+	j.Raw(`,"f8":`)
+	j.Uint(uint64(v.F8))
+	j.Raw(`,"f9":`)
+	j.Int(int64(v.F9))
+	j.Raw(`,"f10":`)
+	j.Int(int64(v.F10))
+	j.Raw(`,"f11":`)
+	j.Uint(uint64(v.F11))
+	j.Raw(`,"f12":`)
+	j.Uint(uint64(v.F12))
+	j.Raw(`,"f13":`)
+	j.Int(int64(v.F13))
+	j.Raw(`,"f14":`)
+	j.Int(int64(v.F14))
+	j.Raw(`,"f15":`)
+	j.Uint(uint64(v.F15))
+	j.Raw(`,"f16":`)
+	j.Uint(uint64(v.F16))
+	j.Raw(`,"f17":`)
+	j.Int(int64(v.F17))
+	j.Raw(`,"f18":`)
+	j.Int(int64(v.F18))
+	j.Raw(`,"f19":`)
+	j.Uint(uint64(v.F19))
+	j.Raw(`,"f20":`)
+	j.Uint(uint64(v.F20))
+	j.Raw(`,"f21":`)
+	j.Int(v.F21)
+	j.Raw(`,"f22":`)
+	j.Int(v.F22)
+	j.Raw(`,"f23":`)
+	j.Uint(v.F23)
+	j.Raw(`,"f24":`)
+	j.Uint(v.F24)
+	j.Raw(`,"f25":`)
+	j.Float32(v.F25)
+	j.Raw(`,"f26":`)
+	j.Float32(v.F26)
+	j.Raw(`,"f27":`)
+	j.Float64(v.F27)
+	j.Raw(`,"f28":`)
+	j.Float64(v.F28)
+	j.Raw(`,"f29":`)
+	j.Decimal(v.F29)
+	j.Raw(`,"f30":`)
+	j.Decimal(v.F30)
+	j.Raw(`,"f31":`)
+	j.String(v.F31)
+	j.Raw(`,"f32":`)
+	j.String(v.F32)
+	j.Raw(`,"f33":`)
+	j.Uint(uint64(v.F33))
+	j.Raw(`,"f34":`)
+	j.Uint(uint64(v.F34))
+	j.Raw(`,"f35":`)
+	j.Uint(uint64(v.F35))
+	j.Raw(`,"f36":`)
+	j.UUID(v.F36)
+	j.Raw(`,"f37":`)
+	j.UUID(v.F37)
+	j.Raw(`,"f38":`)
+	j.UUID(v.F38)
+	j.Raw(`,"f39":`)
+	j.Uint(uint64(v.F39))
+	j.Raw(`,"f40":`)
+	j.Uint(uint64(v.F40))
+	j.Raw(`,"f41":`)
+	v.F41.FBEWriteJSON(j)
+	j.Raw(`,"f42":`)
+	v.F42.FBEWriteJSON(j)
+	j.Raw(`,"f43":`)
+	j.Uint(uint64(v.F43))
+	j.Raw(`,"f44":`)
+	v.F44.FBEWriteJSON(j)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructSimple) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(217) {
+		return
+	}
+	defer r.Leave()
+	var seen [45]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = int32(r.Int(-2147483648, 2147483647, "id"))
+		case "f1":
+			r.Once(&seen[1], name)
+			v.F1 = r.Bool("f1")
+		case "f2":
+			r.Once(&seen[2], name)
+			v.F2 = r.Bool("f2")
+		case "f3":
+			r.Once(&seen[3], name)
+			v.F3 = byte(r.Uint(255, "f3"))
+		case "f4":
+			r.Once(&seen[4], name)
+			v.F4 = byte(r.Uint(255, "f4"))
+		case "f5":
+			r.Once(&seen[5], name)
+			v.F5 = r.Char("f5")
+		case "f6":
+			r.Once(&seen[6], name)
+			v.F6 = r.Char("f6")
+		case "f7":
+			r.Once(&seen[7], name)
+			v.F7 = uint32(r.Uint(4294967295, "f7"))
+		case "f8":
+			r.Once(&seen[8], name)
+			v.F8 = uint32(r.Uint(4294967295, "f8"))
+		case "f9":
+			r.Once(&seen[9], name)
+			v.F9 = int8(r.Int(-128, 127, "f9"))
+		case "f10":
+			r.Once(&seen[10], name)
+			v.F10 = int8(r.Int(-128, 127, "f10"))
+		case "f11":
+			r.Once(&seen[11], name)
+			v.F11 = uint8(r.Uint(255, "f11"))
+		case "f12":
+			r.Once(&seen[12], name)
+			v.F12 = uint8(r.Uint(255, "f12"))
+		case "f13":
+			r.Once(&seen[13], name)
+			v.F13 = int16(r.Int(-32768, 32767, "f13"))
+		case "f14":
+			r.Once(&seen[14], name)
+			v.F14 = int16(r.Int(-32768, 32767, "f14"))
+		case "f15":
+			r.Once(&seen[15], name)
+			v.F15 = uint16(r.Uint(65535, "f15"))
+		case "f16":
+			r.Once(&seen[16], name)
+			v.F16 = uint16(r.Uint(65535, "f16"))
+		case "f17":
+			r.Once(&seen[17], name)
+			v.F17 = int32(r.Int(-2147483648, 2147483647, "f17"))
+		case "f18":
+			r.Once(&seen[18], name)
+			v.F18 = int32(r.Int(-2147483648, 2147483647, "f18"))
+		case "f19":
+			r.Once(&seen[19], name)
+			v.F19 = uint32(r.Uint(4294967295, "f19"))
+		case "f20":
+			r.Once(&seen[20], name)
+			v.F20 = uint32(r.Uint(4294967295, "f20"))
+		case "f21":
+			r.Once(&seen[21], name)
+			v.F21 = r.Int(-9223372036854775808, 9223372036854775807, "f21")
+		case "f22":
+			r.Once(&seen[22], name)
+			v.F22 = r.Int(-9223372036854775808, 9223372036854775807, "f22")
+		case "f23":
+			r.Once(&seen[23], name)
+			v.F23 = r.Uint(18446744073709551615, "f23")
+		case "f24":
+			r.Once(&seen[24], name)
+			v.F24 = r.Uint(18446744073709551615, "f24")
+		case "f25":
+			r.Once(&seen[25], name)
+			v.F25 = r.Float32("f25")
+		case "f26":
+			r.Once(&seen[26], name)
+			v.F26 = r.Float32("f26")
+		case "f27":
+			r.Once(&seen[27], name)
+			v.F27 = r.Float64("f27")
+		case "f28":
+			r.Once(&seen[28], name)
+			v.F28 = r.Float64("f28")
+		case "f29":
+			r.Once(&seen[29], name)
+			v.F29 = r.Decimal("f29")
+		case "f30":
+			r.Once(&seen[30], name)
+			v.F30 = r.Decimal("f30")
+		case "f31":
+			r.Once(&seen[31], name)
+			v.F31 = r.String("f31")
+		case "f32":
+			r.Once(&seen[32], name)
+			v.F32 = r.String("f32")
+		case "f33":
+			r.Once(&seen[33], name)
+			v.F33 = fbe.Timestamp(r.Uint(18446744073709551615, "f33"))
+		case "f34":
+			r.Once(&seen[34], name)
+			v.F34 = fbe.Timestamp(r.Uint(18446744073709551615, "f34"))
+		case "f35":
+			r.Once(&seen[35], name)
+			v.F35 = fbe.Timestamp(r.Uint(18446744073709551615, "f35"))
+		case "f36":
+			r.Once(&seen[36], name)
+			v.F36 = r.UUID("f36")
+		case "f37":
+			r.Once(&seen[37], name)
+			v.F37 = r.UUID("f37")
+		case "f38":
+			r.Once(&seen[38], name)
+			v.F38 = r.UUID("f38")
+		case "f39":
+			r.Once(&seen[39], name)
+			v.F39 = proto.OrderSide(r.Uint(255, "f39"))
+		case "f40":
+			r.Once(&seen[40], name)
+			v.F40 = proto.OrderType(r.Uint(255, "f40"))
+		case "f41":
+			r.Once(&seen[41], name)
+			v.F41.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f41")
+				return
+			}
+		case "f42":
+			r.Once(&seen[42], name)
+			v.F42.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f42")
+				return
+			}
+		case "f43":
+			r.Once(&seen[43], name)
+			v.F43 = proto.State(r.Uint(255, "f43"))
+		case "f44":
+			r.Once(&seen[44], name)
+			v.F44.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f44")
+				return
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[41] {
+		r.Spend(26, "f41")
+	}
+	if !seen[42] {
+		r.Spend(12, "f42")
+	}
+	if !seen[44] {
+		r.Spend(26, "f44")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructSimple) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructSimple) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructSimple) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructSimple) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("test.StructSimple")
 	return r.Err()
 }
@@ -4020,6 +4493,1792 @@ func VerifyFinalStructOptional(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructOptional) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructOptional(")
+	v.StructSimple.FBEWriteText(t)
+	t.Raw(",f100=")
+	if v.F100 == nil {
+		t.Raw("null")
+	} else {
+		t.Bool(*v.F100)
+	}
+	t.Raw(",f101=")
+	if v.F101 == nil {
+		t.Raw("null")
+	} else {
+		t.Bool(*v.F101)
+	}
+	t.Raw(",f102=")
+	if v.F102 == nil {
+		t.Raw("null")
+	} else {
+		t.Bool(*v.F102)
+	}
+	t.Raw(",f103=")
+	if v.F103 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F103))
+	}
+	t.Raw(",f104=")
+	if v.F104 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F104))
+	}
+	t.Raw(",f105=")
+	if v.F105 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F105))
+	}
+	t.Raw(",f106=")
+	if v.F106 == nil {
+		t.Raw("null")
+	} else {
+		t.Char(*v.F106)
+	}
+	t.Raw(",f107=")
+	if v.F107 == nil {
+		t.Raw("null")
+	} else {
+		t.Char(*v.F107)
+	}
+	t.Raw(",f108=")
+	if v.F108 == nil {
+		t.Raw("null")
+	} else {
+		t.Char(*v.F108)
+	}
+	t.Raw(",f109=")
+	if v.F109 == nil {
+		t.Raw("null")
+	} else {
+		t.WChar(*v.F109)
+	}
+	t.Raw(",f110=")
+	if v.F110 == nil {
+		t.Raw("null")
+	} else {
+		t.WChar(*v.F110)
+	}
+	t.Raw(",f111=")
+	if v.F111 == nil {
+		t.Raw("null")
+	} else {
+		t.WChar(*v.F111)
+	}
+	t.Raw(",f112=")
+	if v.F112 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F112))
+	}
+	t.Raw(",f113=")
+	if v.F113 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F113))
+	}
+	t.Raw(",f114=")
+	if v.F114 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F114))
+	}
+	t.Raw(",f115=")
+	if v.F115 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F115))
+	}
+	t.Raw(",f116=")
+	if v.F116 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F116))
+	}
+	t.Raw(",f117=")
+	if v.F117 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F117))
+	}
+	t.Raw(",f118=")
+	if v.F118 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F118))
+	}
+	t.Raw(",f119=")
+	if v.F119 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F119))
+	}
+	t.Raw(",f120=")
+	if v.F120 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F120))
+	}
+	t.Raw(",f121=")
+	if v.F121 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F121))
+	}
+	t.Raw(",f122=")
+	if v.F122 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F122))
+	}
+	t.Raw(",f123=")
+	if v.F123 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F123))
+	}
+	t.Raw(",f124=")
+	if v.F124 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F124))
+	}
+	t.Raw(",f125=")
+	if v.F125 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F125))
+	}
+	t.Raw(",f126=")
+	if v.F126 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F126))
+	}
+	t.Raw(",f127=")
+	if v.F127 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F127))
+	}
+	t.Raw(",f128=")
+	if v.F128 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F128))
+	}
+	t.Raw(",f129=")
+	if v.F129 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F129))
+	}
+	t.Raw(",f130=")
+	if v.F130 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(*v.F130)
+	}
+	t.Raw(",f131=")
+	if v.F131 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(*v.F131)
+	}
+	t.Raw(",f132=")
+	if v.F132 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(*v.F132)
+	}
+	t.Raw(",f133=")
+	if v.F133 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(*v.F133)
+	}
+	t.Raw(",f134=")
+	if v.F134 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(*v.F134)
+	}
+	t.Raw(",f135=")
+	if v.F135 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(*v.F135)
+	}
+	t.Raw(",f136=")
+	if v.F136 == nil {
+		t.Raw("null")
+	} else {
+		t.Float(float64(*v.F136))
+	}
+	t.Raw(",f137=")
+	if v.F137 == nil {
+		t.Raw("null")
+	} else {
+		t.Float(float64(*v.F137))
+	}
+	t.Raw(",f138=")
+	if v.F138 == nil {
+		t.Raw("null")
+	} else {
+		t.Float(float64(*v.F138))
+	}
+	t.Raw(",f139=")
+	if v.F139 == nil {
+		t.Raw("null")
+	} else {
+		t.Float(*v.F139)
+	}
+	t.Raw(",f140=")
+	if v.F140 == nil {
+		t.Raw("null")
+	} else {
+		t.Float(*v.F140)
+	}
+	t.Raw(",f141=")
+	if v.F141 == nil {
+		t.Raw("null")
+	} else {
+		t.Float(*v.F141)
+	}
+	t.Raw(",f142=")
+	if v.F142 == nil {
+		t.Raw("null")
+	} else {
+		t.Decimal(*v.F142)
+	}
+	t.Raw(",f143=")
+	if v.F143 == nil {
+		t.Raw("null")
+	} else {
+		t.Decimal(*v.F143)
+	}
+	t.Raw(",f144=")
+	if v.F144 == nil {
+		t.Raw("null")
+	} else {
+		t.Decimal(*v.F144)
+	}
+	t.Raw(",f145=")
+	if v.F145 == nil {
+		t.Raw("null")
+	} else {
+		t.String(*v.F145)
+	}
+	t.Raw(",f146=")
+	if v.F146 == nil {
+		t.Raw("null")
+	} else {
+		t.String(*v.F146)
+	}
+	t.Raw(",f147=")
+	if v.F147 == nil {
+		t.Raw("null")
+	} else {
+		t.String(*v.F147)
+	}
+	t.Raw(",f148=")
+	if v.F148 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F148))
+	}
+	t.Raw(",f149=")
+	if v.F149 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F149))
+	}
+	t.Raw(",f150=")
+	if v.F150 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F150))
+	}
+	t.Raw(",f151=")
+	if v.F151 == nil {
+		t.Raw("null")
+	} else {
+		t.UUID(*v.F151)
+	}
+	t.Raw(",f152=")
+	if v.F152 == nil {
+		t.Raw("null")
+	} else {
+		t.UUID(*v.F152)
+	}
+	t.Raw(",f153=")
+	if v.F153 == nil {
+		t.Raw("null")
+	} else {
+		t.UUID(*v.F153)
+	}
+	t.Raw(",f154=")
+	if v.F154 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F154).String())
+	}
+	t.Raw(",f155=")
+	if v.F155 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F155).String())
+	}
+	t.Raw(",f156=")
+	if v.F156 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F156).String())
+	}
+	t.Raw(",f157=")
+	if v.F157 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F157).String())
+	}
+	t.Raw(",f158=")
+	if v.F158 == nil {
+		t.Raw("null")
+	} else {
+		v.F158.FBEWriteText(t)
+	}
+	t.Raw(",f159=")
+	if v.F159 == nil {
+		t.Raw("null")
+	} else {
+		v.F159.FBEWriteText(t)
+	}
+	t.Raw(",f160=")
+	if v.F160 == nil {
+		t.Raw("null")
+	} else {
+		v.F160.FBEWriteText(t)
+	}
+	t.Raw(",f161=")
+	if v.F161 == nil {
+		t.Raw("null")
+	} else {
+		v.F161.FBEWriteText(t)
+	}
+	t.Raw(",f162=")
+	if v.F162 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F162).String())
+	}
+	t.Raw(",f163=")
+	if v.F163 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F163).String())
+	}
+	t.Raw(",f164=")
+	if v.F164 == nil {
+		t.Raw("null")
+	} else {
+		v.F164.FBEWriteText(t)
+	}
+	t.Raw(",f165=")
+	if v.F165 == nil {
+		t.Raw("null")
+	} else {
+		v.F165.FBEWriteText(t)
+	}
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructOptional) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructOptional) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.Int(int64(v.Id))
+	j.Raw(`,"f1":`)
+	j.Bool(v.F1)
+	j.Raw(`,"f2":`)
+	j.Bool(v.F2)
+	j.Raw(`,"f3":`)
+	j.Uint(uint64(v.F3))
+	j.Raw(`,"f4":`)
+	j.Uint(uint64(v.F4))
+	j.Raw(`,"f5":`)
+	j.Uint(uint64(v.F5))
+	j.Raw(`,"f6":`)
+	j.Uint(uint64(v.F6))
+	j.Raw(`,"f7":`)
+	j.Uint(uint64(v.F7))
+	j.Raw(`,"f8":`)
+	j.Uint(uint64(v.F8))
+	j.Raw(`,"f9":`)
+	j.Int(int64(v.F9))
+	j.Raw(`,"f10":`)
+	j.Int(int64(v.F10))
+	j.Raw(`,"f11":`)
+	j.Uint(uint64(v.F11))
+	j.Raw(`,"f12":`)
+	j.Uint(uint64(v.F12))
+	j.Raw(`,"f13":`)
+	j.Int(int64(v.F13))
+	j.Raw(`,"f14":`)
+	j.Int(int64(v.F14))
+	j.Raw(`,"f15":`)
+	j.Uint(uint64(v.F15))
+	j.Raw(`,"f16":`)
+	j.Uint(uint64(v.F16))
+	j.Raw(`,"f17":`)
+	j.Int(int64(v.F17))
+	j.Raw(`,"f18":`)
+	j.Int(int64(v.F18))
+	j.Raw(`,"f19":`)
+	j.Uint(uint64(v.F19))
+	j.Raw(`,"f20":`)
+	j.Uint(uint64(v.F20))
+	j.Raw(`,"f21":`)
+	j.Int(v.F21)
+	j.Raw(`,"f22":`)
+	j.Int(v.F22)
+	j.Raw(`,"f23":`)
+	j.Uint(v.F23)
+	j.Raw(`,"f24":`)
+	j.Uint(v.F24)
+	j.Raw(`,"f25":`)
+	j.Float32(v.F25)
+	j.Raw(`,"f26":`)
+	j.Float32(v.F26)
+	j.Raw(`,"f27":`)
+	j.Float64(v.F27)
+	j.Raw(`,"f28":`)
+	j.Float64(v.F28)
+	j.Raw(`,"f29":`)
+	j.Decimal(v.F29)
+	j.Raw(`,"f30":`)
+	j.Decimal(v.F30)
+	j.Raw(`,"f31":`)
+	j.String(v.F31)
+	j.Raw(`,"f32":`)
+	j.String(v.F32)
+	j.Raw(`,"f33":`)
+	j.Uint(uint64(v.F33))
+	j.Raw(`,"f34":`)
+	j.Uint(uint64(v.F34))
+	j.Raw(`,"f35":`)
+	j.Uint(uint64(v.F35))
+	j.Raw(`,"f36":`)
+	j.UUID(v.F36)
+	j.Raw(`,"f37":`)
+	j.UUID(v.F37)
+	j.Raw(`,"f38":`)
+	j.UUID(v.F38)
+	j.Raw(`,"f39":`)
+	j.Uint(uint64(v.F39))
+	j.Raw(`,"f40":`)
+	j.Uint(uint64(v.F40))
+	j.Raw(`,"f41":`)
+	v.F41.FBEWriteJSON(j)
+	j.Raw(`,"f42":`)
+	v.F42.FBEWriteJSON(j)
+	j.Raw(`,"f43":`)
+	j.Uint(uint64(v.F43))
+	j.Raw(`,"f44":`)
+	v.F44.FBEWriteJSON(j)
+	j.Raw(`,"f100":`)
+	if v.F100 == nil {
+		j.Null()
+	} else {
+		j.Bool(*v.F100)
+	}
+	j.Raw(`,"f101":`)
+	if v.F101 == nil {
+		j.Null()
+	} else {
+		j.Bool(*v.F101)
+	}
+	j.Raw(`,"f102":`)
+	if v.F102 == nil {
+		j.Null()
+	} else {
+		j.Bool(*v.F102)
+	}
+	j.Raw(`,"f103":`)
+	if v.F103 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F103))
+	}
+	j.Raw(`,"f104":`)
+	if v.F104 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F104))
+	}
+	j.Raw(`,"f105":`)
+	if v.F105 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F105))
+	}
+	j.Raw(`,"f106":`)
+	if v.F106 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F106))
+	}
+	j.Raw(`,"f107":`)
+	if v.F107 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F107))
+	}
+	j.Raw(`,"f108":`)
+	if v.F108 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F108))
+	}
+	j.Raw(`,"f109":`)
+	if v.F109 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F109))
+	}
+	j.Raw(`,"f110":`)
+	if v.F110 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F110))
+	}
+	j.Raw(`,"f111":`)
+	if v.F111 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F111))
+	}
+	j.Raw(`,"f112":`)
+	if v.F112 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F112))
+	}
+	j.Raw(`,"f113":`)
+	if v.F113 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F113))
+	}
+	j.Raw(`,"f114":`)
+	if v.F114 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F114))
+	}
+	j.Raw(`,"f115":`)
+	if v.F115 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F115))
+	}
+	j.Raw(`,"f116":`)
+	if v.F116 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F116))
+	}
+	j.Raw(`,"f117":`)
+	if v.F117 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F117))
+	}
+	j.Raw(`,"f118":`)
+	if v.F118 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F118))
+	}
+	j.Raw(`,"f119":`)
+	if v.F119 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F119))
+	}
+	j.Raw(`,"f120":`)
+	if v.F120 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F120))
+	}
+	j.Raw(`,"f121":`)
+	if v.F121 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F121))
+	}
+	j.Raw(`,"f122":`)
+	if v.F122 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F122))
+	}
+	j.Raw(`,"f123":`)
+	if v.F123 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F123))
+	}
+	j.Raw(`,"f124":`)
+	if v.F124 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F124))
+	}
+	j.Raw(`,"f125":`)
+	if v.F125 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F125))
+	}
+	j.Raw(`,"f126":`)
+	if v.F126 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F126))
+	}
+	j.Raw(`,"f127":`)
+	if v.F127 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F127))
+	}
+	j.Raw(`,"f128":`)
+	if v.F128 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F128))
+	}
+	j.Raw(`,"f129":`)
+	if v.F129 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F129))
+	}
+	j.Raw(`,"f130":`)
+	if v.F130 == nil {
+		j.Null()
+	} else {
+		j.Int(*v.F130)
+	}
+	j.Raw(`,"f131":`)
+	if v.F131 == nil {
+		j.Null()
+	} else {
+		j.Int(*v.F131)
+	}
+	j.Raw(`,"f132":`)
+	if v.F132 == nil {
+		j.Null()
+	} else {
+		j.Int(*v.F132)
+	}
+	j.Raw(`,"f133":`)
+	if v.F133 == nil {
+		j.Null()
+	} else {
+		j.Uint(*v.F133)
+	}
+	j.Raw(`,"f134":`)
+	if v.F134 == nil {
+		j.Null()
+	} else {
+		j.Uint(*v.F134)
+	}
+	j.Raw(`,"f135":`)
+	if v.F135 == nil {
+		j.Null()
+	} else {
+		j.Uint(*v.F135)
+	}
+	j.Raw(`,"f136":`)
+	if v.F136 == nil {
+		j.Null()
+	} else {
+		j.Float32(*v.F136)
+	}
+	j.Raw(`,"f137":`)
+	if v.F137 == nil {
+		j.Null()
+	} else {
+		j.Float32(*v.F137)
+	}
+	j.Raw(`,"f138":`)
+	if v.F138 == nil {
+		j.Null()
+	} else {
+		j.Float32(*v.F138)
+	}
+	j.Raw(`,"f139":`)
+	if v.F139 == nil {
+		j.Null()
+	} else {
+		j.Float64(*v.F139)
+	}
+	j.Raw(`,"f140":`)
+	if v.F140 == nil {
+		j.Null()
+	} else {
+		j.Float64(*v.F140)
+	}
+	j.Raw(`,"f141":`)
+	if v.F141 == nil {
+		j.Null()
+	} else {
+		j.Float64(*v.F141)
+	}
+	j.Raw(`,"f142":`)
+	if v.F142 == nil {
+		j.Null()
+	} else {
+		j.Decimal(*v.F142)
+	}
+	j.Raw(`,"f143":`)
+	if v.F143 == nil {
+		j.Null()
+	} else {
+		j.Decimal(*v.F143)
+	}
+	j.Raw(`,"f144":`)
+	if v.F144 == nil {
+		j.Null()
+	} else {
+		j.Decimal(*v.F144)
+	}
+	j.Raw(`,"f145":`)
+	if v.F145 == nil {
+		j.Null()
+	} else {
+		j.String(*v.F145)
+	}
+	j.Raw(`,"f146":`)
+	if v.F146 == nil {
+		j.Null()
+	} else {
+		j.String(*v.F146)
+	}
+	j.Raw(`,"f147":`)
+	if v.F147 == nil {
+		j.Null()
+	} else {
+		j.String(*v.F147)
+	}
+	j.Raw(`,"f148":`)
+	if v.F148 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F148))
+	}
+	j.Raw(`,"f149":`)
+	if v.F149 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F149))
+	}
+	j.Raw(`,"f150":`)
+	if v.F150 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F150))
+	}
+	j.Raw(`,"f151":`)
+	if v.F151 == nil {
+		j.Null()
+	} else {
+		j.UUID(*v.F151)
+	}
+	j.Raw(`,"f152":`)
+	if v.F152 == nil {
+		j.Null()
+	} else {
+		j.UUID(*v.F152)
+	}
+	j.Raw(`,"f153":`)
+	if v.F153 == nil {
+		j.Null()
+	} else {
+		j.UUID(*v.F153)
+	}
+	j.Raw(`,"f154":`)
+	if v.F154 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F154))
+	}
+	j.Raw(`,"f155":`)
+	if v.F155 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F155))
+	}
+	j.Raw(`,"f156":`)
+	if v.F156 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F156))
+	}
+	j.Raw(`,"f157":`)
+	if v.F157 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F157))
+	}
+	j.Raw(`,"f158":`)
+	if v.F158 == nil {
+		j.Null()
+	} else {
+		v.F158.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f159":`)
+	if v.F159 == nil {
+		j.Null()
+	} else {
+		v.F159.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f160":`)
+	if v.F160 == nil {
+		j.Null()
+	} else {
+		v.F160.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f161":`)
+	if v.F161 == nil {
+		j.Null()
+	} else {
+		v.F161.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f162":`)
+	if v.F162 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F162))
+	}
+	j.Raw(`,"f163":`)
+	if v.F163 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F163))
+	}
+	j.Raw(`,"f164":`)
+	if v.F164 == nil {
+		j.Null()
+	} else {
+		v.F164.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f165":`)
+	if v.F165 == nil {
+		j.Null()
+	} else {
+		v.F165.FBEWriteJSON(j)
+	}
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(283) {
+		return
+	}
+	defer r.Leave()
+	var seen [111]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = int32(r.Int(-2147483648, 2147483647, "id"))
+		case "f1":
+			r.Once(&seen[1], name)
+			v.F1 = r.Bool("f1")
+		case "f2":
+			r.Once(&seen[2], name)
+			v.F2 = r.Bool("f2")
+		case "f3":
+			r.Once(&seen[3], name)
+			v.F3 = byte(r.Uint(255, "f3"))
+		case "f4":
+			r.Once(&seen[4], name)
+			v.F4 = byte(r.Uint(255, "f4"))
+		case "f5":
+			r.Once(&seen[5], name)
+			v.F5 = r.Char("f5")
+		case "f6":
+			r.Once(&seen[6], name)
+			v.F6 = r.Char("f6")
+		case "f7":
+			r.Once(&seen[7], name)
+			v.F7 = uint32(r.Uint(4294967295, "f7"))
+		case "f8":
+			r.Once(&seen[8], name)
+			v.F8 = uint32(r.Uint(4294967295, "f8"))
+		case "f9":
+			r.Once(&seen[9], name)
+			v.F9 = int8(r.Int(-128, 127, "f9"))
+		case "f10":
+			r.Once(&seen[10], name)
+			v.F10 = int8(r.Int(-128, 127, "f10"))
+		case "f11":
+			r.Once(&seen[11], name)
+			v.F11 = uint8(r.Uint(255, "f11"))
+		case "f12":
+			r.Once(&seen[12], name)
+			v.F12 = uint8(r.Uint(255, "f12"))
+		case "f13":
+			r.Once(&seen[13], name)
+			v.F13 = int16(r.Int(-32768, 32767, "f13"))
+		case "f14":
+			r.Once(&seen[14], name)
+			v.F14 = int16(r.Int(-32768, 32767, "f14"))
+		case "f15":
+			r.Once(&seen[15], name)
+			v.F15 = uint16(r.Uint(65535, "f15"))
+		case "f16":
+			r.Once(&seen[16], name)
+			v.F16 = uint16(r.Uint(65535, "f16"))
+		case "f17":
+			r.Once(&seen[17], name)
+			v.F17 = int32(r.Int(-2147483648, 2147483647, "f17"))
+		case "f18":
+			r.Once(&seen[18], name)
+			v.F18 = int32(r.Int(-2147483648, 2147483647, "f18"))
+		case "f19":
+			r.Once(&seen[19], name)
+			v.F19 = uint32(r.Uint(4294967295, "f19"))
+		case "f20":
+			r.Once(&seen[20], name)
+			v.F20 = uint32(r.Uint(4294967295, "f20"))
+		case "f21":
+			r.Once(&seen[21], name)
+			v.F21 = r.Int(-9223372036854775808, 9223372036854775807, "f21")
+		case "f22":
+			r.Once(&seen[22], name)
+			v.F22 = r.Int(-9223372036854775808, 9223372036854775807, "f22")
+		case "f23":
+			r.Once(&seen[23], name)
+			v.F23 = r.Uint(18446744073709551615, "f23")
+		case "f24":
+			r.Once(&seen[24], name)
+			v.F24 = r.Uint(18446744073709551615, "f24")
+		case "f25":
+			r.Once(&seen[25], name)
+			v.F25 = r.Float32("f25")
+		case "f26":
+			r.Once(&seen[26], name)
+			v.F26 = r.Float32("f26")
+		case "f27":
+			r.Once(&seen[27], name)
+			v.F27 = r.Float64("f27")
+		case "f28":
+			r.Once(&seen[28], name)
+			v.F28 = r.Float64("f28")
+		case "f29":
+			r.Once(&seen[29], name)
+			v.F29 = r.Decimal("f29")
+		case "f30":
+			r.Once(&seen[30], name)
+			v.F30 = r.Decimal("f30")
+		case "f31":
+			r.Once(&seen[31], name)
+			v.F31 = r.String("f31")
+		case "f32":
+			r.Once(&seen[32], name)
+			v.F32 = r.String("f32")
+		case "f33":
+			r.Once(&seen[33], name)
+			v.F33 = fbe.Timestamp(r.Uint(18446744073709551615, "f33"))
+		case "f34":
+			r.Once(&seen[34], name)
+			v.F34 = fbe.Timestamp(r.Uint(18446744073709551615, "f34"))
+		case "f35":
+			r.Once(&seen[35], name)
+			v.F35 = fbe.Timestamp(r.Uint(18446744073709551615, "f35"))
+		case "f36":
+			r.Once(&seen[36], name)
+			v.F36 = r.UUID("f36")
+		case "f37":
+			r.Once(&seen[37], name)
+			v.F37 = r.UUID("f37")
+		case "f38":
+			r.Once(&seen[38], name)
+			v.F38 = r.UUID("f38")
+		case "f39":
+			r.Once(&seen[39], name)
+			v.F39 = proto.OrderSide(r.Uint(255, "f39"))
+		case "f40":
+			r.Once(&seen[40], name)
+			v.F40 = proto.OrderType(r.Uint(255, "f40"))
+		case "f41":
+			r.Once(&seen[41], name)
+			v.F41.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f41")
+				return
+			}
+		case "f42":
+			r.Once(&seen[42], name)
+			v.F42.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f42")
+				return
+			}
+		case "f43":
+			r.Once(&seen[43], name)
+			v.F43 = proto.State(r.Uint(255, "f43"))
+		case "f44":
+			r.Once(&seen[44], name)
+			v.F44.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f44")
+				return
+			}
+		case "f100":
+			r.Once(&seen[45], name)
+			if r.Null() {
+				v.F100 = nil
+			} else {
+				if v.F100 == nil {
+					v.F100 = new(bool)
+				}
+				*v.F100 = r.Bool("f100")
+			}
+		case "f101":
+			r.Once(&seen[46], name)
+			if r.Null() {
+				v.F101 = nil
+			} else {
+				if v.F101 == nil {
+					v.F101 = new(bool)
+				}
+				*v.F101 = r.Bool("f101")
+			}
+		case "f102":
+			r.Once(&seen[47], name)
+			if r.Null() {
+				v.F102 = nil
+			} else {
+				if v.F102 == nil {
+					v.F102 = new(bool)
+				}
+				*v.F102 = r.Bool("f102")
+			}
+		case "f103":
+			r.Once(&seen[48], name)
+			if r.Null() {
+				v.F103 = nil
+			} else {
+				if v.F103 == nil {
+					v.F103 = new(byte)
+				}
+				*v.F103 = byte(r.Uint(255, "f103"))
+			}
+		case "f104":
+			r.Once(&seen[49], name)
+			if r.Null() {
+				v.F104 = nil
+			} else {
+				if v.F104 == nil {
+					v.F104 = new(byte)
+				}
+				*v.F104 = byte(r.Uint(255, "f104"))
+			}
+		case "f105":
+			r.Once(&seen[50], name)
+			if r.Null() {
+				v.F105 = nil
+			} else {
+				if v.F105 == nil {
+					v.F105 = new(byte)
+				}
+				*v.F105 = byte(r.Uint(255, "f105"))
+			}
+		case "f106":
+			r.Once(&seen[51], name)
+			if r.Null() {
+				v.F106 = nil
+			} else {
+				if v.F106 == nil {
+					v.F106 = new(byte)
+				}
+				*v.F106 = r.Char("f106")
+			}
+		case "f107":
+			r.Once(&seen[52], name)
+			if r.Null() {
+				v.F107 = nil
+			} else {
+				if v.F107 == nil {
+					v.F107 = new(byte)
+				}
+				*v.F107 = r.Char("f107")
+			}
+		case "f108":
+			r.Once(&seen[53], name)
+			if r.Null() {
+				v.F108 = nil
+			} else {
+				if v.F108 == nil {
+					v.F108 = new(byte)
+				}
+				*v.F108 = r.Char("f108")
+			}
+		case "f109":
+			r.Once(&seen[54], name)
+			if r.Null() {
+				v.F109 = nil
+			} else {
+				if v.F109 == nil {
+					v.F109 = new(uint32)
+				}
+				*v.F109 = uint32(r.Uint(4294967295, "f109"))
+			}
+		case "f110":
+			r.Once(&seen[55], name)
+			if r.Null() {
+				v.F110 = nil
+			} else {
+				if v.F110 == nil {
+					v.F110 = new(uint32)
+				}
+				*v.F110 = uint32(r.Uint(4294967295, "f110"))
+			}
+		case "f111":
+			r.Once(&seen[56], name)
+			if r.Null() {
+				v.F111 = nil
+			} else {
+				if v.F111 == nil {
+					v.F111 = new(uint32)
+				}
+				*v.F111 = uint32(r.Uint(4294967295, "f111"))
+			}
+		case "f112":
+			r.Once(&seen[57], name)
+			if r.Null() {
+				v.F112 = nil
+			} else {
+				if v.F112 == nil {
+					v.F112 = new(int8)
+				}
+				*v.F112 = int8(r.Int(-128, 127, "f112"))
+			}
+		case "f113":
+			r.Once(&seen[58], name)
+			if r.Null() {
+				v.F113 = nil
+			} else {
+				if v.F113 == nil {
+					v.F113 = new(int8)
+				}
+				*v.F113 = int8(r.Int(-128, 127, "f113"))
+			}
+		case "f114":
+			r.Once(&seen[59], name)
+			if r.Null() {
+				v.F114 = nil
+			} else {
+				if v.F114 == nil {
+					v.F114 = new(int8)
+				}
+				*v.F114 = int8(r.Int(-128, 127, "f114"))
+			}
+		case "f115":
+			r.Once(&seen[60], name)
+			if r.Null() {
+				v.F115 = nil
+			} else {
+				if v.F115 == nil {
+					v.F115 = new(uint8)
+				}
+				*v.F115 = uint8(r.Uint(255, "f115"))
+			}
+		case "f116":
+			r.Once(&seen[61], name)
+			if r.Null() {
+				v.F116 = nil
+			} else {
+				if v.F116 == nil {
+					v.F116 = new(uint8)
+				}
+				*v.F116 = uint8(r.Uint(255, "f116"))
+			}
+		case "f117":
+			r.Once(&seen[62], name)
+			if r.Null() {
+				v.F117 = nil
+			} else {
+				if v.F117 == nil {
+					v.F117 = new(uint8)
+				}
+				*v.F117 = uint8(r.Uint(255, "f117"))
+			}
+		case "f118":
+			r.Once(&seen[63], name)
+			if r.Null() {
+				v.F118 = nil
+			} else {
+				if v.F118 == nil {
+					v.F118 = new(int16)
+				}
+				*v.F118 = int16(r.Int(-32768, 32767, "f118"))
+			}
+		case "f119":
+			r.Once(&seen[64], name)
+			if r.Null() {
+				v.F119 = nil
+			} else {
+				if v.F119 == nil {
+					v.F119 = new(int16)
+				}
+				*v.F119 = int16(r.Int(-32768, 32767, "f119"))
+			}
+		case "f120":
+			r.Once(&seen[65], name)
+			if r.Null() {
+				v.F120 = nil
+			} else {
+				if v.F120 == nil {
+					v.F120 = new(int16)
+				}
+				*v.F120 = int16(r.Int(-32768, 32767, "f120"))
+			}
+		case "f121":
+			r.Once(&seen[66], name)
+			if r.Null() {
+				v.F121 = nil
+			} else {
+				if v.F121 == nil {
+					v.F121 = new(uint16)
+				}
+				*v.F121 = uint16(r.Uint(65535, "f121"))
+			}
+		case "f122":
+			r.Once(&seen[67], name)
+			if r.Null() {
+				v.F122 = nil
+			} else {
+				if v.F122 == nil {
+					v.F122 = new(uint16)
+				}
+				*v.F122 = uint16(r.Uint(65535, "f122"))
+			}
+		case "f123":
+			r.Once(&seen[68], name)
+			if r.Null() {
+				v.F123 = nil
+			} else {
+				if v.F123 == nil {
+					v.F123 = new(uint16)
+				}
+				*v.F123 = uint16(r.Uint(65535, "f123"))
+			}
+		case "f124":
+			r.Once(&seen[69], name)
+			if r.Null() {
+				v.F124 = nil
+			} else {
+				if v.F124 == nil {
+					v.F124 = new(int32)
+				}
+				*v.F124 = int32(r.Int(-2147483648, 2147483647, "f124"))
+			}
+		case "f125":
+			r.Once(&seen[70], name)
+			if r.Null() {
+				v.F125 = nil
+			} else {
+				if v.F125 == nil {
+					v.F125 = new(int32)
+				}
+				*v.F125 = int32(r.Int(-2147483648, 2147483647, "f125"))
+			}
+		case "f126":
+			r.Once(&seen[71], name)
+			if r.Null() {
+				v.F126 = nil
+			} else {
+				if v.F126 == nil {
+					v.F126 = new(int32)
+				}
+				*v.F126 = int32(r.Int(-2147483648, 2147483647, "f126"))
+			}
+		case "f127":
+			r.Once(&seen[72], name)
+			if r.Null() {
+				v.F127 = nil
+			} else {
+				if v.F127 == nil {
+					v.F127 = new(uint32)
+				}
+				*v.F127 = uint32(r.Uint(4294967295, "f127"))
+			}
+		case "f128":
+			r.Once(&seen[73], name)
+			if r.Null() {
+				v.F128 = nil
+			} else {
+				if v.F128 == nil {
+					v.F128 = new(uint32)
+				}
+				*v.F128 = uint32(r.Uint(4294967295, "f128"))
+			}
+		case "f129":
+			r.Once(&seen[74], name)
+			if r.Null() {
+				v.F129 = nil
+			} else {
+				if v.F129 == nil {
+					v.F129 = new(uint32)
+				}
+				*v.F129 = uint32(r.Uint(4294967295, "f129"))
+			}
+		case "f130":
+			r.Once(&seen[75], name)
+			if r.Null() {
+				v.F130 = nil
+			} else {
+				if v.F130 == nil {
+					v.F130 = new(int64)
+				}
+				*v.F130 = r.Int(-9223372036854775808, 9223372036854775807, "f130")
+			}
+		case "f131":
+			r.Once(&seen[76], name)
+			if r.Null() {
+				v.F131 = nil
+			} else {
+				if v.F131 == nil {
+					v.F131 = new(int64)
+				}
+				*v.F131 = r.Int(-9223372036854775808, 9223372036854775807, "f131")
+			}
+		case "f132":
+			r.Once(&seen[77], name)
+			if r.Null() {
+				v.F132 = nil
+			} else {
+				if v.F132 == nil {
+					v.F132 = new(int64)
+				}
+				*v.F132 = r.Int(-9223372036854775808, 9223372036854775807, "f132")
+			}
+		case "f133":
+			r.Once(&seen[78], name)
+			if r.Null() {
+				v.F133 = nil
+			} else {
+				if v.F133 == nil {
+					v.F133 = new(uint64)
+				}
+				*v.F133 = r.Uint(18446744073709551615, "f133")
+			}
+		case "f134":
+			r.Once(&seen[79], name)
+			if r.Null() {
+				v.F134 = nil
+			} else {
+				if v.F134 == nil {
+					v.F134 = new(uint64)
+				}
+				*v.F134 = r.Uint(18446744073709551615, "f134")
+			}
+		case "f135":
+			r.Once(&seen[80], name)
+			if r.Null() {
+				v.F135 = nil
+			} else {
+				if v.F135 == nil {
+					v.F135 = new(uint64)
+				}
+				*v.F135 = r.Uint(18446744073709551615, "f135")
+			}
+		case "f136":
+			r.Once(&seen[81], name)
+			if r.Null() {
+				v.F136 = nil
+			} else {
+				if v.F136 == nil {
+					v.F136 = new(float32)
+				}
+				*v.F136 = r.Float32("f136")
+			}
+		case "f137":
+			r.Once(&seen[82], name)
+			if r.Null() {
+				v.F137 = nil
+			} else {
+				if v.F137 == nil {
+					v.F137 = new(float32)
+				}
+				*v.F137 = r.Float32("f137")
+			}
+		case "f138":
+			r.Once(&seen[83], name)
+			if r.Null() {
+				v.F138 = nil
+			} else {
+				if v.F138 == nil {
+					v.F138 = new(float32)
+				}
+				*v.F138 = r.Float32("f138")
+			}
+		case "f139":
+			r.Once(&seen[84], name)
+			if r.Null() {
+				v.F139 = nil
+			} else {
+				if v.F139 == nil {
+					v.F139 = new(float64)
+				}
+				*v.F139 = r.Float64("f139")
+			}
+		case "f140":
+			r.Once(&seen[85], name)
+			if r.Null() {
+				v.F140 = nil
+			} else {
+				if v.F140 == nil {
+					v.F140 = new(float64)
+				}
+				*v.F140 = r.Float64("f140")
+			}
+		case "f141":
+			r.Once(&seen[86], name)
+			if r.Null() {
+				v.F141 = nil
+			} else {
+				if v.F141 == nil {
+					v.F141 = new(float64)
+				}
+				*v.F141 = r.Float64("f141")
+			}
+		case "f142":
+			r.Once(&seen[87], name)
+			if r.Null() {
+				v.F142 = nil
+			} else {
+				if v.F142 == nil {
+					v.F142 = new(fbe.Decimal)
+				}
+				*v.F142 = r.Decimal("f142")
+			}
+		case "f143":
+			r.Once(&seen[88], name)
+			if r.Null() {
+				v.F143 = nil
+			} else {
+				if v.F143 == nil {
+					v.F143 = new(fbe.Decimal)
+				}
+				*v.F143 = r.Decimal("f143")
+			}
+		case "f144":
+			r.Once(&seen[89], name)
+			if r.Null() {
+				v.F144 = nil
+			} else {
+				if v.F144 == nil {
+					v.F144 = new(fbe.Decimal)
+				}
+				*v.F144 = r.Decimal("f144")
+			}
+		case "f145":
+			r.Once(&seen[90], name)
+			if r.Null() {
+				v.F145 = nil
+			} else {
+				if v.F145 == nil {
+					v.F145 = new(string)
+				}
+				*v.F145 = r.String("f145")
+			}
+		case "f146":
+			r.Once(&seen[91], name)
+			if r.Null() {
+				v.F146 = nil
+			} else {
+				if v.F146 == nil {
+					v.F146 = new(string)
+				}
+				*v.F146 = r.String("f146")
+			}
+		case "f147":
+			r.Once(&seen[92], name)
+			if r.Null() {
+				v.F147 = nil
+			} else {
+				if v.F147 == nil {
+					v.F147 = new(string)
+				}
+				*v.F147 = r.String("f147")
+			}
+		case "f148":
+			r.Once(&seen[93], name)
+			if r.Null() {
+				v.F148 = nil
+			} else {
+				if v.F148 == nil {
+					v.F148 = new(fbe.Timestamp)
+				}
+				*v.F148 = fbe.Timestamp(r.Uint(18446744073709551615, "f148"))
+			}
+		case "f149":
+			r.Once(&seen[94], name)
+			if r.Null() {
+				v.F149 = nil
+			} else {
+				if v.F149 == nil {
+					v.F149 = new(fbe.Timestamp)
+				}
+				*v.F149 = fbe.Timestamp(r.Uint(18446744073709551615, "f149"))
+			}
+		case "f150":
+			r.Once(&seen[95], name)
+			if r.Null() {
+				v.F150 = nil
+			} else {
+				if v.F150 == nil {
+					v.F150 = new(fbe.Timestamp)
+				}
+				*v.F150 = fbe.Timestamp(r.Uint(18446744073709551615, "f150"))
+			}
+		case "f151":
+			r.Once(&seen[96], name)
+			if r.Null() {
+				v.F151 = nil
+			} else {
+				if v.F151 == nil {
+					v.F151 = new(fbe.UUID)
+				}
+				*v.F151 = r.UUID("f151")
+			}
+		case "f152":
+			r.Once(&seen[97], name)
+			if r.Null() {
+				v.F152 = nil
+			} else {
+				if v.F152 == nil {
+					v.F152 = new(fbe.UUID)
+				}
+				*v.F152 = r.UUID("f152")
+			}
+		case "f153":
+			r.Once(&seen[98], name)
+			if r.Null() {
+				v.F153 = nil
+			} else {
+				if v.F153 == nil {
+					v.F153 = new(fbe.UUID)
+				}
+				*v.F153 = r.UUID("f153")
+			}
+		case "f154":
+			r.Once(&seen[99], name)
+			if r.Null() {
+				v.F154 = nil
+			} else {
+				if v.F154 == nil {
+					v.F154 = new(proto.OrderSide)
+				}
+				*v.F154 = proto.OrderSide(r.Uint(255, "f154"))
+			}
+		case "f155":
+			r.Once(&seen[100], name)
+			if r.Null() {
+				v.F155 = nil
+			} else {
+				if v.F155 == nil {
+					v.F155 = new(proto.OrderSide)
+				}
+				*v.F155 = proto.OrderSide(r.Uint(255, "f155"))
+			}
+		case "f156":
+			r.Once(&seen[101], name)
+			if r.Null() {
+				v.F156 = nil
+			} else {
+				if v.F156 == nil {
+					v.F156 = new(proto.OrderType)
+				}
+				*v.F156 = proto.OrderType(r.Uint(255, "f156"))
+			}
+		case "f157":
+			r.Once(&seen[102], name)
+			if r.Null() {
+				v.F157 = nil
+			} else {
+				if v.F157 == nil {
+					v.F157 = new(proto.OrderType)
+				}
+				*v.F157 = proto.OrderType(r.Uint(255, "f157"))
+			}
+		case "f158":
+			r.Once(&seen[103], name)
+			if r.Null() {
+				v.F158 = nil
+			} else {
+				if v.F158 == nil {
+					v.F158 = new(proto.Order)
+				}
+				v.F158.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f158")
+					return
+				}
+			}
+		case "f159":
+			r.Once(&seen[104], name)
+			if r.Null() {
+				v.F159 = nil
+			} else {
+				if v.F159 == nil {
+					v.F159 = new(proto.Order)
+				}
+				v.F159.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f159")
+					return
+				}
+			}
+		case "f160":
+			r.Once(&seen[105], name)
+			if r.Null() {
+				v.F160 = nil
+			} else {
+				if v.F160 == nil {
+					v.F160 = new(proto.Balance)
+				}
+				v.F160.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f160")
+					return
+				}
+			}
+		case "f161":
+			r.Once(&seen[106], name)
+			if r.Null() {
+				v.F161 = nil
+			} else {
+				if v.F161 == nil {
+					v.F161 = new(proto.Balance)
+				}
+				v.F161.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f161")
+					return
+				}
+			}
+		case "f162":
+			r.Once(&seen[107], name)
+			if r.Null() {
+				v.F162 = nil
+			} else {
+				if v.F162 == nil {
+					v.F162 = new(proto.State)
+				}
+				*v.F162 = proto.State(r.Uint(255, "f162"))
+			}
+		case "f163":
+			r.Once(&seen[108], name)
+			if r.Null() {
+				v.F163 = nil
+			} else {
+				if v.F163 == nil {
+					v.F163 = new(proto.State)
+				}
+				*v.F163 = proto.State(r.Uint(255, "f163"))
+			}
+		case "f164":
+			r.Once(&seen[109], name)
+			if r.Null() {
+				v.F164 = nil
+			} else {
+				if v.F164 == nil {
+					v.F164 = new(proto.Account)
+				}
+				v.F164.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f164")
+					return
+				}
+			}
+		case "f165":
+			r.Once(&seen[110], name)
+			if r.Null() {
+				v.F165 = nil
+			} else {
+				if v.F165 == nil {
+					v.F165 = new(proto.Account)
+				}
+				v.F165.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f165")
+					return
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[41] {
+		r.Spend(26, "f41")
+	}
+	if !seen[42] {
+		r.Spend(12, "f42")
+	}
+	if !seen[44] {
+		r.Spend(26, "f44")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructOptional) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructOptional) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructOptional) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructOptional) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("test.StructOptional")
+	return r.Err()
+}
+
 // StructNested is the struct test.StructNested (type id 112).
 type StructNested struct {
 	StructOptional
@@ -6874,6 +9133,1592 @@ func VerifyFinalStructNested(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructNested) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructNested(")
+	v.StructOptional.FBEWriteText(t)
+	t.Raw(",f1000=")
+	t.Raw(v.F1000.String())
+	t.Raw(",f1001=")
+	if v.F1001 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F1001).String())
+	}
+	t.Raw(",f1002=")
+	t.Raw(v.F1002.String())
+	t.Raw(",f1003=")
+	if v.F1003 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F1003).String())
+	}
+	t.Raw(",f1004=")
+	t.Raw(v.F1004.String())
+	t.Raw(",f1005=")
+	if v.F1005 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F1005).String())
+	}
+	t.Raw(",f1006=")
+	t.Raw(v.F1006.String())
+	t.Raw(",f1007=")
+	if v.F1007 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F1007).String())
+	}
+	t.Raw(",f1008=")
+	v.F1008.FBEWriteText(t)
+	t.Raw(",f1009=")
+	if v.F1009 == nil {
+		t.Raw("null")
+	} else {
+		v.F1009.FBEWriteText(t)
+	}
+	t.Raw(",f1010=")
+	v.F1010.FBEWriteText(t)
+	t.Raw(",f1011=")
+	if v.F1011 == nil {
+		t.Raw("null")
+	} else {
+		v.F1011.FBEWriteText(t)
+	}
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructNested) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructNested) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.Int(int64(v.Id))
+	j.Raw(`,"f1":`)
+	j.Bool(v.F1)
+	j.Raw(`,"f2":`)
+	j.Bool(v.F2)
+	j.Raw(`,"f3":`)
+	j.Uint(uint64(v.F3))
+	j.Raw(`,"f4":`)
+	j.Uint(uint64(v.F4))
+	j.Raw(`,"f5":`)
+	j.Uint(uint64(v.F5))
+	j.Raw(`,"f6":`)
+	j.Uint(uint64(v.F6))
+	j.Raw(`,"f7":`)
+	j.Uint(uint64(v.F7))
+	j.Raw(`,"f8":`)
+	j.Uint(uint64(v.F8))
+	j.Raw(`,"f9":`)
+	j.Int(int64(v.F9))
+	j.Raw(`,"f10":`)
+	j.Int(int64(v.F10))
+	j.Raw(`,"f11":`)
+	j.Uint(uint64(v.F11))
+	j.Raw(`,"f12":`)
+	j.Uint(uint64(v.F12))
+	j.Raw(`,"f13":`)
+	j.Int(int64(v.F13))
+	j.Raw(`,"f14":`)
+	j.Int(int64(v.F14))
+	j.Raw(`,"f15":`)
+	j.Uint(uint64(v.F15))
+	j.Raw(`,"f16":`)
+	j.Uint(uint64(v.F16))
+	j.Raw(`,"f17":`)
+	j.Int(int64(v.F17))
+	j.Raw(`,"f18":`)
+	j.Int(int64(v.F18))
+	j.Raw(`,"f19":`)
+	j.Uint(uint64(v.F19))
+	j.Raw(`,"f20":`)
+	j.Uint(uint64(v.F20))
+	j.Raw(`,"f21":`)
+	j.Int(v.F21)
+	j.Raw(`,"f22":`)
+	j.Int(v.F22)
+	j.Raw(`,"f23":`)
+	j.Uint(v.F23)
+	j.Raw(`,"f24":`)
+	j.Uint(v.F24)
+	j.Raw(`,"f25":`)
+	j.Float32(v.F25)
+	j.Raw(`,"f26":`)
+	j.Float32(v.F26)
+	j.Raw(`,"f27":`)
+	j.Float64(v.F27)
+	j.Raw(`,"f28":`)
+	j.Float64(v.F28)
+	j.Raw(`,"f29":`)
+	j.Decimal(v.F29)
+	j.Raw(`,"f30":`)
+	j.Decimal(v.F30)
+	j.Raw(`,"f31":`)
+	j.String(v.F31)
+	j.Raw(`,"f32":`)
+	j.String(v.F32)
+	j.Raw(`,"f33":`)
+	j.Uint(uint64(v.F33))
+	j.Raw(`,"f34":`)
+	j.Uint(uint64(v.F34))
+	j.Raw(`,"f35":`)
+	j.Uint(uint64(v.F35))
+	j.Raw(`,"f36":`)
+	j.UUID(v.F36)
+	j.Raw(`,"f37":`)
+	j.UUID(v.F37)
+	j.Raw(`,"f38":`)
+	j.UUID(v.F38)
+	j.Raw(`,"f39":`)
+	j.Uint(uint64(v.F39))
+	j.Raw(`,"f40":`)
+	j.Uint(uint64(v.F40))
+	j.Raw(`,"f41":`)
+	v.F41.FBEWriteJSON(j)
+	j.Raw(`,"f42":`)
+	v.F42.FBEWriteJSON(j)
+	j.Raw(`,"f43":`)
+	j.Uint(uint64(v.F43))
+	j.Raw(`,"f44":`)
+	v.F44.FBEWriteJSON(j)
+	j.Raw(`,"f100":`)
+	if v.F100 == nil {
+		j.Null()
+	} else {
+		j.Bool(*v.F100)
+	}
+	j.Raw(`,"f101":`)
+	if v.F101 == nil {
+		j.Null()
+	} else {
+		j.Bool(*v.F101)
+	}
+	j.Raw(`,"f102":`)
+	if v.F102 == nil {
+		j.Null()
+	} else {
+		j.Bool(*v.F102)
+	}
+	j.Raw(`,"f103":`)
+	if v.F103 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F103))
+	}
+	j.Raw(`,"f104":`)
+	if v.F104 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F104))
+	}
+	j.Raw(`,"f105":`)
+	if v.F105 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F105))
+	}
+	j.Raw(`,"f106":`)
+	if v.F106 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F106))
+	}
+	j.Raw(`,"f107":`)
+	if v.F107 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F107))
+	}
+	j.Raw(`,"f108":`)
+	if v.F108 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F108))
+	}
+	j.Raw(`,"f109":`)
+	if v.F109 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F109))
+	}
+	j.Raw(`,"f110":`)
+	if v.F110 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F110))
+	}
+	j.Raw(`,"f111":`)
+	if v.F111 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F111))
+	}
+	j.Raw(`,"f112":`)
+	if v.F112 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F112))
+	}
+	j.Raw(`,"f113":`)
+	if v.F113 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F113))
+	}
+	j.Raw(`,"f114":`)
+	if v.F114 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F114))
+	}
+	j.Raw(`,"f115":`)
+	if v.F115 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F115))
+	}
+	j.Raw(`,"f116":`)
+	if v.F116 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F116))
+	}
+	j.Raw(`,"f117":`)
+	if v.F117 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F117))
+	}
+	j.Raw(`,"f118":`)
+	if v.F118 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F118))
+	}
+	j.Raw(`,"f119":`)
+	if v.F119 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F119))
+	}
+	j.Raw(`,"f120":`)
+	if v.F120 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F120))
+	}
+	j.Raw(`,"f121":`)
+	if v.F121 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F121))
+	}
+	j.Raw(`,"f122":`)
+	if v.F122 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F122))
+	}
+	j.Raw(`,"f123":`)
+	if v.F123 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F123))
+	}
+	j.Raw(`,"f124":`)
+	if v.F124 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F124))
+	}
+	j.Raw(`,"f125":`)
+	if v.F125 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F125))
+	}
+	j.Raw(`,"f126":`)
+	if v.F126 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F126))
+	}
+	j.Raw(`,"f127":`)
+	if v.F127 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F127))
+	}
+	j.Raw(`,"f128":`)
+	if v.F128 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F128))
+	}
+	j.Raw(`,"f129":`)
+	if v.F129 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F129))
+	}
+	j.Raw(`,"f130":`)
+	if v.F130 == nil {
+		j.Null()
+	} else {
+		j.Int(*v.F130)
+	}
+	j.Raw(`,"f131":`)
+	if v.F131 == nil {
+		j.Null()
+	} else {
+		j.Int(*v.F131)
+	}
+	j.Raw(`,"f132":`)
+	if v.F132 == nil {
+		j.Null()
+	} else {
+		j.Int(*v.F132)
+	}
+	j.Raw(`,"f133":`)
+	if v.F133 == nil {
+		j.Null()
+	} else {
+		j.Uint(*v.F133)
+	}
+	j.Raw(`,"f134":`)
+	if v.F134 == nil {
+		j.Null()
+	} else {
+		j.Uint(*v.F134)
+	}
+	j.Raw(`,"f135":`)
+	if v.F135 == nil {
+		j.Null()
+	} else {
+		j.Uint(*v.F135)
+	}
+	j.Raw(`,"f136":`)
+	if v.F136 == nil {
+		j.Null()
+	} else {
+		j.Float32(*v.F136)
+	}
+	j.Raw(`,"f137":`)
+	if v.F137 == nil {
+		j.Null()
+	} else {
+		j.Float32(*v.F137)
+	}
+	j.Raw(`,"f138":`)
+	if v.F138 == nil {
+		j.Null()
+	} else {
+		j.Float32(*v.F138)
+	}
+	j.Raw(`,"f139":`)
+	if v.F139 == nil {
+		j.Null()
+	} else {
+		j.Float64(*v.F139)
+	}
+	j.Raw(`,"f140":`)
+	if v.F140 == nil {
+		j.Null()
+	} else {
+		j.Float64(*v.F140)
+	}
+	j.Raw(`,"f141":`)
+	if v.F141 == nil {
+		j.Null()
+	} else {
+		j.Float64(*v.F141)
+	}
+	j.Raw(`,"f142":`)
+	if v.F142 == nil {
+		j.Null()
+	} else {
+		j.Decimal(*v.F142)
+	}
+	j.Raw(`,"f143":`)
+	if v.F143 == nil {
+		j.Null()
+	} else {
+		j.Decimal(*v.F143)
+	}
+	j.Raw(`,"f144":`)
+	if v.F144 == nil {
+		j.Null()
+	} else {
+		j.Decimal(*v.F144)
+	}
+	j.Raw(`,"f145":`)
+	if v.F145 == nil {
+		j.Null()
+	} else {
+		j.String(*v.F145)
+	}
+	j.Raw(`,"f146":`)
+	if v.F146 == nil {
+		j.Null()
+	} else {
+		j.String(*v.F146)
+	}
+	j.Raw(`,"f147":`)
+	if v.F147 == nil {
+		j.Null()
+	} else {
+		j.String(*v.F147)
+	}
+	j.Raw(`,"f148":`)
+	if v.F148 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F148))
+	}
+	j.Raw(`,"f149":`)
+	if v.F149 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F149))
+	}
+	j.Raw(`,"f150":`)
+	if v.F150 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F150))
+	}
+	j.Raw(`,"f151":`)
+	if v.F151 == nil {
+		j.Null()
+	} else {
+		j.UUID(*v.F151)
+	}
+	j.Raw(`,"f152":`)
+	if v.F152 == nil {
+		j.Null()
+	} else {
+		j.UUID(*v.F152)
+	}
+	j.Raw(`,"f153":`)
+	if v.F153 == nil {
+		j.Null()
+	} else {
+		j.UUID(*v.F153)
+	}
+	j.Raw(`,"f154":`)
+	if v.F154 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F154))
+	}
+	j.Raw(`,"f155":`)
+	if v.F155 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F155))
+	}
+	j.Raw(`,"f156":`)
+	if v.F156 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F156))
+	}
+	j.Raw(`,"f157":`)
+	if v.F157 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F157))
+	}
+	j.Raw(`,"f158":`)
+	if v.F158 == nil {
+		j.Null()
+	} else {
+		v.F158.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f159":`)
+	if v.F159 == nil {
+		j.Null()
+	} else {
+		v.F159.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f160":`)
+	if v.F160 == nil {
+		j.Null()
+	} else {
+		v.F160.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f161":`)
+	if v.F161 == nil {
+		j.Null()
+	} else {
+		v.F161.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f162":`)
+	if v.F162 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F162))
+	}
+	j.Raw(`,"f163":`)
+	if v.F163 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F163))
+	}
+	j.Raw(`,"f164":`)
+	if v.F164 == nil {
+		j.Null()
+	} else {
+		v.F164.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f165":`)
+	if v.F165 == nil {
+		j.Null()
+	} else {
+		v.F165.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f1000":`)
+	j.Int(int64(v.F1000))
+	j.Raw(`,"f1001":`)
+	if v.F1001 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F1001))
+	}
+	j.Raw(`,"f1002":`)
+	j.Uint(uint64(v.F1002))
+	j.Raw(`,"f1003":`)
+	if v.F1003 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F1003))
+	}
+	j.Raw(`,"f1004":`)
+	j.Int(int64(v.F1004))
+	j.Raw(`,"f1005":`)
+	if v.F1005 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F1005))
+	}
+	j.Raw(`,"f1006":`)
+	j.Uint(uint64(v.F1006))
+	j.Raw(`,"f1007":`)
+	if v.F1007 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F1007))
+	}
+	j.Raw(`,"f1008":`)
+	v.F1008.FBEWriteJSON(j)
+	j.Raw(`,"f1009":`)
+	if v.F1009 == nil {
+		j.Null()
+	} else {
+		v.F1009.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f1010":`)
+	v.F1010.FBEWriteJSON(j)
+	j.Raw(`,"f1011":`)
+	if v.F1011 == nil {
+		j.Null()
+	} else {
+		v.F1011.FBEWriteJSON(j)
+	}
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(306) {
+		return
+	}
+	defer r.Leave()
+	var seen [123]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = int32(r.Int(-2147483648, 2147483647, "id"))
+		case "f1":
+			r.Once(&seen[1], name)
+			v.F1 = r.Bool("f1")
+		case "f2":
+			r.Once(&seen[2], name)
+			v.F2 = r.Bool("f2")
+		case "f3":
+			r.Once(&seen[3], name)
+			v.F3 = byte(r.Uint(255, "f3"))
+		case "f4":
+			r.Once(&seen[4], name)
+			v.F4 = byte(r.Uint(255, "f4"))
+		case "f5":
+			r.Once(&seen[5], name)
+			v.F5 = r.Char("f5")
+		case "f6":
+			r.Once(&seen[6], name)
+			v.F6 = r.Char("f6")
+		case "f7":
+			r.Once(&seen[7], name)
+			v.F7 = uint32(r.Uint(4294967295, "f7"))
+		case "f8":
+			r.Once(&seen[8], name)
+			v.F8 = uint32(r.Uint(4294967295, "f8"))
+		case "f9":
+			r.Once(&seen[9], name)
+			v.F9 = int8(r.Int(-128, 127, "f9"))
+		case "f10":
+			r.Once(&seen[10], name)
+			v.F10 = int8(r.Int(-128, 127, "f10"))
+		case "f11":
+			r.Once(&seen[11], name)
+			v.F11 = uint8(r.Uint(255, "f11"))
+		case "f12":
+			r.Once(&seen[12], name)
+			v.F12 = uint8(r.Uint(255, "f12"))
+		case "f13":
+			r.Once(&seen[13], name)
+			v.F13 = int16(r.Int(-32768, 32767, "f13"))
+		case "f14":
+			r.Once(&seen[14], name)
+			v.F14 = int16(r.Int(-32768, 32767, "f14"))
+		case "f15":
+			r.Once(&seen[15], name)
+			v.F15 = uint16(r.Uint(65535, "f15"))
+		case "f16":
+			r.Once(&seen[16], name)
+			v.F16 = uint16(r.Uint(65535, "f16"))
+		case "f17":
+			r.Once(&seen[17], name)
+			v.F17 = int32(r.Int(-2147483648, 2147483647, "f17"))
+		case "f18":
+			r.Once(&seen[18], name)
+			v.F18 = int32(r.Int(-2147483648, 2147483647, "f18"))
+		case "f19":
+			r.Once(&seen[19], name)
+			v.F19 = uint32(r.Uint(4294967295, "f19"))
+		case "f20":
+			r.Once(&seen[20], name)
+			v.F20 = uint32(r.Uint(4294967295, "f20"))
+		case "f21":
+			r.Once(&seen[21], name)
+			v.F21 = r.Int(-9223372036854775808, 9223372036854775807, "f21")
+		case "f22":
+			r.Once(&seen[22], name)
+			v.F22 = r.Int(-9223372036854775808, 9223372036854775807, "f22")
+		case "f23":
+			r.Once(&seen[23], name)
+			v.F23 = r.Uint(18446744073709551615, "f23")
+		case "f24":
+			r.Once(&seen[24], name)
+			v.F24 = r.Uint(18446744073709551615, "f24")
+		case "f25":
+			r.Once(&seen[25], name)
+			v.F25 = r.Float32("f25")
+		case "f26":
+			r.Once(&seen[26], name)
+			v.F26 = r.Float32("f26")
+		case "f27":
+			r.Once(&seen[27], name)
+			v.F27 = r.Float64("f27")
+		case "f28":
+			r.Once(&seen[28], name)
+			v.F28 = r.Float64("f28")
+		case "f29":
+			r.Once(&seen[29], name)
+			v.F29 = r.Decimal("f29")
+		case "f30":
+			r.Once(&seen[30], name)
+			v.F30 = r.Decimal("f30")
+		case "f31":
+			r.Once(&seen[31], name)
+			v.F31 = r.String("f31")
+		case "f32":
+			r.Once(&seen[32], name)
+			v.F32 = r.String("f32")
+		case "f33":
+			r.Once(&seen[33], name)
+			v.F33 = fbe.Timestamp(r.Uint(18446744073709551615, "f33"))
+		case "f34":
+			r.Once(&seen[34], name)
+			v.F34 = fbe.Timestamp(r.Uint(18446744073709551615, "f34"))
+		case "f35":
+			r.Once(&seen[35], name)
+			v.F35 = fbe.Timestamp(r.Uint(18446744073709551615, "f35"))
+		case "f36":
+			r.Once(&seen[36], name)
+			v.F36 = r.UUID("f36")
+		case "f37":
+			r.Once(&seen[37], name)
+			v.F37 = r.UUID("f37")
+		case "f38":
+			r.Once(&seen[38], name)
+			v.F38 = r.UUID("f38")
+		case "f39":
+			r.Once(&seen[39], name)
+			v.F39 = proto.OrderSide(r.Uint(255, "f39"))
+		case "f40":
+			r.Once(&seen[40], name)
+			v.F40 = proto.OrderType(r.Uint(255, "f40"))
+		case "f41":
+			r.Once(&seen[41], name)
+			v.F41.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f41")
+				return
+			}
+		case "f42":
+			r.Once(&seen[42], name)
+			v.F42.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f42")
+				return
+			}
+		case "f43":
+			r.Once(&seen[43], name)
+			v.F43 = proto.State(r.Uint(255, "f43"))
+		case "f44":
+			r.Once(&seen[44], name)
+			v.F44.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f44")
+				return
+			}
+		case "f100":
+			r.Once(&seen[45], name)
+			if r.Null() {
+				v.F100 = nil
+			} else {
+				if v.F100 == nil {
+					v.F100 = new(bool)
+				}
+				*v.F100 = r.Bool("f100")
+			}
+		case "f101":
+			r.Once(&seen[46], name)
+			if r.Null() {
+				v.F101 = nil
+			} else {
+				if v.F101 == nil {
+					v.F101 = new(bool)
+				}
+				*v.F101 = r.Bool("f101")
+			}
+		case "f102":
+			r.Once(&seen[47], name)
+			if r.Null() {
+				v.F102 = nil
+			} else {
+				if v.F102 == nil {
+					v.F102 = new(bool)
+				}
+				*v.F102 = r.Bool("f102")
+			}
+		case "f103":
+			r.Once(&seen[48], name)
+			if r.Null() {
+				v.F103 = nil
+			} else {
+				if v.F103 == nil {
+					v.F103 = new(byte)
+				}
+				*v.F103 = byte(r.Uint(255, "f103"))
+			}
+		case "f104":
+			r.Once(&seen[49], name)
+			if r.Null() {
+				v.F104 = nil
+			} else {
+				if v.F104 == nil {
+					v.F104 = new(byte)
+				}
+				*v.F104 = byte(r.Uint(255, "f104"))
+			}
+		case "f105":
+			r.Once(&seen[50], name)
+			if r.Null() {
+				v.F105 = nil
+			} else {
+				if v.F105 == nil {
+					v.F105 = new(byte)
+				}
+				*v.F105 = byte(r.Uint(255, "f105"))
+			}
+		case "f106":
+			r.Once(&seen[51], name)
+			if r.Null() {
+				v.F106 = nil
+			} else {
+				if v.F106 == nil {
+					v.F106 = new(byte)
+				}
+				*v.F106 = r.Char("f106")
+			}
+		case "f107":
+			r.Once(&seen[52], name)
+			if r.Null() {
+				v.F107 = nil
+			} else {
+				if v.F107 == nil {
+					v.F107 = new(byte)
+				}
+				*v.F107 = r.Char("f107")
+			}
+		case "f108":
+			r.Once(&seen[53], name)
+			if r.Null() {
+				v.F108 = nil
+			} else {
+				if v.F108 == nil {
+					v.F108 = new(byte)
+				}
+				*v.F108 = r.Char("f108")
+			}
+		case "f109":
+			r.Once(&seen[54], name)
+			if r.Null() {
+				v.F109 = nil
+			} else {
+				if v.F109 == nil {
+					v.F109 = new(uint32)
+				}
+				*v.F109 = uint32(r.Uint(4294967295, "f109"))
+			}
+		case "f110":
+			r.Once(&seen[55], name)
+			if r.Null() {
+				v.F110 = nil
+			} else {
+				if v.F110 == nil {
+					v.F110 = new(uint32)
+				}
+				*v.F110 = uint32(r.Uint(4294967295, "f110"))
+			}
+		case "f111":
+			r.Once(&seen[56], name)
+			if r.Null() {
+				v.F111 = nil
+			} else {
+				if v.F111 == nil {
+					v.F111 = new(uint32)
+				}
+				*v.F111 = uint32(r.Uint(4294967295, "f111"))
+			}
+		case "f112":
+			r.Once(&seen[57], name)
+			if r.Null() {
+				v.F112 = nil
+			} else {
+				if v.F112 == nil {
+					v.F112 = new(int8)
+				}
+				*v.F112 = int8(r.Int(-128, 127, "f112"))
+			}
+		case "f113":
+			r.Once(&seen[58], name)
+			if r.Null() {
+				v.F113 = nil
+			} else {
+				if v.F113 == nil {
+					v.F113 = new(int8)
+				}
+				*v.F113 = int8(r.Int(-128, 127, "f113"))
+			}
+		case "f114":
+			r.Once(&seen[59], name)
+			if r.Null() {
+				v.F114 = nil
+			} else {
+				if v.F114 == nil {
+					v.F114 = new(int8)
+				}
+				*v.F114 = int8(r.Int(-128, 127, "f114"))
+			}
+		case "f115":
+			r.Once(&seen[60], name)
+			if r.Null() {
+				v.F115 = nil
+			} else {
+				if v.F115 == nil {
+					v.F115 = new(uint8)
+				}
+				*v.F115 = uint8(r.Uint(255, "f115"))
+			}
+		case "f116":
+			r.Once(&seen[61], name)
+			if r.Null() {
+				v.F116 = nil
+			} else {
+				if v.F116 == nil {
+					v.F116 = new(uint8)
+				}
+				*v.F116 = uint8(r.Uint(255, "f116"))
+			}
+		case "f117":
+			r.Once(&seen[62], name)
+			if r.Null() {
+				v.F117 = nil
+			} else {
+				if v.F117 == nil {
+					v.F117 = new(uint8)
+				}
+				*v.F117 = uint8(r.Uint(255, "f117"))
+			}
+		case "f118":
+			r.Once(&seen[63], name)
+			if r.Null() {
+				v.F118 = nil
+			} else {
+				if v.F118 == nil {
+					v.F118 = new(int16)
+				}
+				*v.F118 = int16(r.Int(-32768, 32767, "f118"))
+			}
+		case "f119":
+			r.Once(&seen[64], name)
+			if r.Null() {
+				v.F119 = nil
+			} else {
+				if v.F119 == nil {
+					v.F119 = new(int16)
+				}
+				*v.F119 = int16(r.Int(-32768, 32767, "f119"))
+			}
+		case "f120":
+			r.Once(&seen[65], name)
+			if r.Null() {
+				v.F120 = nil
+			} else {
+				if v.F120 == nil {
+					v.F120 = new(int16)
+				}
+				*v.F120 = int16(r.Int(-32768, 32767, "f120"))
+			}
+		case "f121":
+			r.Once(&seen[66], name)
+			if r.Null() {
+				v.F121 = nil
+			} else {
+				if v.F121 == nil {
+					v.F121 = new(uint16)
+				}
+				*v.F121 = uint16(r.Uint(65535, "f121"))
+			}
+		case "f122":
+			r.Once(&seen[67], name)
+			if r.Null() {
+				v.F122 = nil
+			} else {
+				if v.F122 == nil {
+					v.F122 = new(uint16)
+				}
+				*v.F122 = uint16(r.Uint(65535, "f122"))
+			}
+		case "f123":
+			r.Once(&seen[68], name)
+			if r.Null() {
+				v.F123 = nil
+			} else {
+				if v.F123 == nil {
+					v.F123 = new(uint16)
+				}
+				*v.F123 = uint16(r.Uint(65535, "f123"))
+			}
+		case "f124":
+			r.Once(&seen[69], name)
+			if r.Null() {
+				v.F124 = nil
+			} else {
+				if v.F124 == nil {
+					v.F124 = new(int32)
+				}
+				*v.F124 = int32(r.Int(-2147483648, 2147483647, "f124"))
+			}
+		case "f125":
+			r.Once(&seen[70], name)
+			if r.Null() {
+				v.F125 = nil
+			} else {
+				if v.F125 == nil {
+					v.F125 = new(int32)
+				}
+				*v.F125 = int32(r.Int(-2147483648, 2147483647, "f125"))
+			}
+		case "f126":
+			r.Once(&seen[71], name)
+			if r.Null() {
+				v.F126 = nil
+			} else {
+				if v.F126 == nil {
+					v.F126 = new(int32)
+				}
+				*v.F126 = int32(r.Int(-2147483648, 2147483647, "f126"))
+			}
+		case "f127":
+			r.Once(&seen[72], name)
+			if r.Null() {
+				v.F127 = nil
+			} else {
+				if v.F127 == nil {
+					v.F127 = new(uint32)
+				}
+				*v.F127 = uint32(r.Uint(4294967295, "f127"))
+			}
+		case "f128":
+			r.Once(&seen[73], name)
+			if r.Null() {
+				v.F128 = nil
+			} else {
+				if v.F128 == nil {
+					v.F128 = new(uint32)
+				}
+				*v.F128 = uint32(r.Uint(4294967295, "f128"))
+			}
+		case "f129":
+			r.Once(&seen[74], name)
+			if r.Null() {
+				v.F129 = nil
+			} else {
+				if v.F129 == nil {
+					v.F129 = new(uint32)
+				}
+				*v.F129 = uint32(r.Uint(4294967295, "f129"))
+			}
+		case "f130":
+			r.Once(&seen[75], name)
+			if r.Null() {
+				v.F130 = nil
+			} else {
+				if v.F130 == nil {
+					v.F130 = new(int64)
+				}
+				*v.F130 = r.Int(-9223372036854775808, 9223372036854775807, "f130")
+			}
+		case "f131":
+			r.Once(&seen[76], name)
+			if r.Null() {
+				v.F131 = nil
+			} else {
+				if v.F131 == nil {
+					v.F131 = new(int64)
+				}
+				*v.F131 = r.Int(-9223372036854775808, 9223372036854775807, "f131")
+			}
+		case "f132":
+			r.Once(&seen[77], name)
+			if r.Null() {
+				v.F132 = nil
+			} else {
+				if v.F132 == nil {
+					v.F132 = new(int64)
+				}
+				*v.F132 = r.Int(-9223372036854775808, 9223372036854775807, "f132")
+			}
+		case "f133":
+			r.Once(&seen[78], name)
+			if r.Null() {
+				v.F133 = nil
+			} else {
+				if v.F133 == nil {
+					v.F133 = new(uint64)
+				}
+				*v.F133 = r.Uint(18446744073709551615, "f133")
+			}
+		case "f134":
+			r.Once(&seen[79], name)
+			if r.Null() {
+				v.F134 = nil
+			} else {
+				if v.F134 == nil {
+					v.F134 = new(uint64)
+				}
+				*v.F134 = r.Uint(18446744073709551615, "f134")
+			}
+		case "f135":
+			r.Once(&seen[80], name)
+			if r.Null() {
+				v.F135 = nil
+			} else {
+				if v.F135 == nil {
+					v.F135 = new(uint64)
+				}
+				*v.F135 = r.Uint(18446744073709551615, "f135")
+			}
+		case "f136":
+			r.Once(&seen[81], name)
+			if r.Null() {
+				v.F136 = nil
+			} else {
+				if v.F136 == nil {
+					v.F136 = new(float32)
+				}
+				*v.F136 = r.Float32("f136")
+			}
+		case "f137":
+			r.Once(&seen[82], name)
+			if r.Null() {
+				v.F137 = nil
+			} else {
+				if v.F137 == nil {
+					v.F137 = new(float32)
+				}
+				*v.F137 = r.Float32("f137")
+			}
+		case "f138":
+			r.Once(&seen[83], name)
+			if r.Null() {
+				v.F138 = nil
+			} else {
+				if v.F138 == nil {
+					v.F138 = new(float32)
+				}
+				*v.F138 = r.Float32("f138")
+			}
+		case "f139":
+			r.Once(&seen[84], name)
+			if r.Null() {
+				v.F139 = nil
+			} else {
+				if v.F139 == nil {
+					v.F139 = new(float64)
+				}
+				*v.F139 = r.Float64("f139")
+			}
+		case "f140":
+			r.Once(&seen[85], name)
+			if r.Null() {
+				v.F140 = nil
+			} else {
+				if v.F140 == nil {
+					v.F140 = new(float64)
+				}
+				*v.F140 = r.Float64("f140")
+			}
+		case "f141":
+			r.Once(&seen[86], name)
+			if r.Null() {
+				v.F141 = nil
+			} else {
+				if v.F141 == nil {
+					v.F141 = new(float64)
+				}
+				*v.F141 = r.Float64("f141")
+			}
+		case "f142":
+			r.Once(&seen[87], name)
+			if r.Null() {
+				v.F142 = nil
+			} else {
+				if v.F142 == nil {
+					v.F142 = new(fbe.Decimal)
+				}
+				*v.F142 = r.Decimal("f142")
+			}
+		case "f143":
+			r.Once(&seen[88], name)
+			if r.Null() {
+				v.F143 = nil
+			} else {
+				if v.F143 == nil {
+					v.F143 = new(fbe.Decimal)
+				}
+				*v.F143 = r.Decimal("f143")
+			}
+		case "f144":
+			r.Once(&seen[89], name)
+			if r.Null() {
+				v.F144 = nil
+			} else {
+				if v.F144 == nil {
+					v.F144 = new(fbe.Decimal)
+				}
+				*v.F144 = r.Decimal("f144")
+			}
+		case "f145":
+			r.Once(&seen[90], name)
+			if r.Null() {
+				v.F145 = nil
+			} else {
+				if v.F145 == nil {
+					v.F145 = new(string)
+				}
+				*v.F145 = r.String("f145")
+			}
+		case "f146":
+			r.Once(&seen[91], name)
+			if r.Null() {
+				v.F146 = nil
+			} else {
+				if v.F146 == nil {
+					v.F146 = new(string)
+				}
+				*v.F146 = r.String("f146")
+			}
+		case "f147":
+			r.Once(&seen[92], name)
+			if r.Null() {
+				v.F147 = nil
+			} else {
+				if v.F147 == nil {
+					v.F147 = new(string)
+				}
+				*v.F147 = r.String("f147")
+			}
+		case "f148":
+			r.Once(&seen[93], name)
+			if r.Null() {
+				v.F148 = nil
+			} else {
+				if v.F148 == nil {
+					v.F148 = new(fbe.Timestamp)
+				}
+				*v.F148 = fbe.Timestamp(r.Uint(18446744073709551615, "f148"))
+			}
+		case "f149":
+			r.Once(&seen[94], name)
+			if r.Null() {
+				v.F149 = nil
+			} else {
+				if v.F149 == nil {
+					v.F149 = new(fbe.Timestamp)
+				}
+				*v.F149 = fbe.Timestamp(r.Uint(18446744073709551615, "f149"))
+			}
+		case "f150":
+			r.Once(&seen[95], name)
+			if r.Null() {
+				v.F150 = nil
+			} else {
+				if v.F150 == nil {
+					v.F150 = new(fbe.Timestamp)
+				}
+				*v.F150 = fbe.Timestamp(r.Uint(18446744073709551615, "f150"))
+			}
+		case "f151":
+			r.Once(&seen[96], name)
+			if r.Null() {
+				v.F151 = nil
+			} else {
+				if v.F151 == nil {
+					v.F151 = new(fbe.UUID)
+				}
+				*v.F151 = r.UUID("f151")
+			}
+		case "f152":
+			r.Once(&seen[97], name)
+			if r.Null() {
+				v.F152 = nil
+			} else {
+				if v.F152 == nil {
+					v.F152 = new(fbe.UUID)
+				}
+				*v.F152 = r.UUID("f152")
+			}
+		case "f153":
+			r.Once(&seen[98], name)
+			if r.Null() {
+				v.F153 = nil
+			} else {
+				if v.F153 == nil {
+					v.F153 = new(fbe.UUID)
+				}
+				*v.F153 = r.UUID("f153")
+			}
+		case "f154":
+			r.Once(&seen[99], name)
+			if r.Null() {
+				v.F154 = nil
+			} else {
+				if v.F154 == nil {
+					v.F154 = new(proto.OrderSide)
+				}
+				*v.F154 = proto.OrderSide(r.Uint(255, "f154"))
+			}
+		case "f155":
+			r.Once(&seen[100], name)
+			if r.Null() {
+				v.F155 = nil
+			} else {
+				if v.F155 == nil {
+					v.F155 = new(proto.OrderSide)
+				}
+				*v.F155 = proto.OrderSide(r.Uint(255, "f155"))
+			}
+		case "f156":
+			r.Once(&seen[101], name)
+			if r.Null() {
+				v.F156 = nil
+			} else {
+				if v.F156 == nil {
+					v.F156 = new(proto.OrderType)
+				}
+				*v.F156 = proto.OrderType(r.Uint(255, "f156"))
+			}
+		case "f157":
+			r.Once(&seen[102], name)
+			if r.Null() {
+				v.F157 = nil
+			} else {
+				if v.F157 == nil {
+					v.F157 = new(proto.OrderType)
+				}
+				*v.F157 = proto.OrderType(r.Uint(255, "f157"))
+			}
+		case "f158":
+			r.Once(&seen[103], name)
+			if r.Null() {
+				v.F158 = nil
+			} else {
+				if v.F158 == nil {
+					v.F158 = new(proto.Order)
+				}
+				v.F158.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f158")
+					return
+				}
+			}
+		case "f159":
+			r.Once(&seen[104], name)
+			if r.Null() {
+				v.F159 = nil
+			} else {
+				if v.F159 == nil {
+					v.F159 = new(proto.Order)
+				}
+				v.F159.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f159")
+					return
+				}
+			}
+		case "f160":
+			r.Once(&seen[105], name)
+			if r.Null() {
+				v.F160 = nil
+			} else {
+				if v.F160 == nil {
+					v.F160 = new(proto.Balance)
+				}
+				v.F160.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f160")
+					return
+				}
+			}
+		case "f161":
+			r.Once(&seen[106], name)
+			if r.Null() {
+				v.F161 = nil
+			} else {
+				if v.F161 == nil {
+					v.F161 = new(proto.Balance)
+				}
+				v.F161.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f161")
+					return
+				}
+			}
+		case "f162":
+			r.Once(&seen[107], name)
+			if r.Null() {
+				v.F162 = nil
+			} else {
+				if v.F162 == nil {
+					v.F162 = new(proto.State)
+				}
+				*v.F162 = proto.State(r.Uint(255, "f162"))
+			}
+		case "f163":
+			r.Once(&seen[108], name)
+			if r.Null() {
+				v.F163 = nil
+			} else {
+				if v.F163 == nil {
+					v.F163 = new(proto.State)
+				}
+				*v.F163 = proto.State(r.Uint(255, "f163"))
+			}
+		case "f164":
+			r.Once(&seen[109], name)
+			if r.Null() {
+				v.F164 = nil
+			} else {
+				if v.F164 == nil {
+					v.F164 = new(proto.Account)
+				}
+				v.F164.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f164")
+					return
+				}
+			}
+		case "f165":
+			r.Once(&seen[110], name)
+			if r.Null() {
+				v.F165 = nil
+			} else {
+				if v.F165 == nil {
+					v.F165 = new(proto.Account)
+				}
+				v.F165.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f165")
+					return
+				}
+			}
+		case "f1000":
+			r.Once(&seen[111], name)
+			v.F1000 = EnumSimple(r.Int(-2147483648, 2147483647, "f1000"))
+		case "f1001":
+			r.Once(&seen[112], name)
+			if r.Null() {
+				v.F1001 = nil
+			} else {
+				if v.F1001 == nil {
+					v.F1001 = new(EnumSimple)
+				}
+				*v.F1001 = EnumSimple(r.Int(-2147483648, 2147483647, "f1001"))
+			}
+		case "f1002":
+			r.Once(&seen[113], name)
+			v.F1002 = EnumTyped(r.Uint(255, "f1002"))
+		case "f1003":
+			r.Once(&seen[114], name)
+			if r.Null() {
+				v.F1003 = nil
+			} else {
+				if v.F1003 == nil {
+					v.F1003 = new(EnumTyped)
+				}
+				*v.F1003 = EnumTyped(r.Uint(255, "f1003"))
+			}
+		case "f1004":
+			r.Once(&seen[115], name)
+			v.F1004 = FlagsSimple(r.Int(-2147483648, 4294967295, "f1004"))
+		case "f1005":
+			r.Once(&seen[116], name)
+			if r.Null() {
+				v.F1005 = nil
+			} else {
+				if v.F1005 == nil {
+					v.F1005 = new(FlagsSimple)
+				}
+				*v.F1005 = FlagsSimple(r.Int(-2147483648, 4294967295, "f1005"))
+			}
+		case "f1006":
+			r.Once(&seen[117], name)
+			v.F1006 = FlagsTyped(r.Uint(18446744073709551615, "f1006"))
+		case "f1007":
+			r.Once(&seen[118], name)
+			if r.Null() {
+				v.F1007 = nil
+			} else {
+				if v.F1007 == nil {
+					v.F1007 = new(FlagsTyped)
+				}
+				*v.F1007 = FlagsTyped(r.Uint(18446744073709551615, "f1007"))
+			}
+		case "f1008":
+			r.Once(&seen[119], name)
+			v.F1008.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f1008")
+				return
+			}
+		case "f1009":
+			r.Once(&seen[120], name)
+			if r.Null() {
+				v.F1009 = nil
+			} else {
+				if v.F1009 == nil {
+					v.F1009 = new(StructSimple)
+				}
+				v.F1009.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f1009")
+					return
+				}
+			}
+		case "f1010":
+			r.Once(&seen[121], name)
+			v.F1010.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f1010")
+				return
+			}
+		case "f1011":
+			r.Once(&seen[122], name)
+			if r.Null() {
+				v.F1011 = nil
+			} else {
+				if v.F1011 == nil {
+					v.F1011 = new(StructOptional)
+				}
+				v.F1011.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f1011")
+					return
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[41] {
+		r.Spend(26, "f41")
+	}
+	if !seen[42] {
+		r.Spend(12, "f42")
+	}
+	if !seen[44] {
+		r.Spend(26, "f44")
+	}
+	if !seen[119] {
+		r.Spend(281, "f1008")
+	}
+	if !seen[121] {
+		r.Spend(347, "f1010")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructNested) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructNested) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructNested) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructNested) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("test.StructNested")
+	return r.Err()
+}
+
 // StructBytes is the struct test.StructBytes (type id 120).
 type StructBytes struct {
 	F1 []byte
@@ -7103,6 +10948,119 @@ func VerifyFinalStructBytes(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 120, lim)
 	FBEVerifyFinalStructBytes(&r)
 	r.EndFinal()
+	r.Within("test.StructBytes")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructBytes) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructBytes(f1=")
+	t.Bytes(v.F1)
+	t.Raw(",f2=")
+	if v.F2 == nil {
+		t.Raw("null")
+	} else {
+		t.Bytes(*v.F2)
+	}
+	t.Raw(",f3=")
+	if v.F3 == nil {
+		t.Raw("null")
+	} else {
+		t.Bytes(*v.F3)
+	}
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructBytes) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructBytes) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"f1":`)
+	j.Bytes(v.F1)
+	j.Raw(`,"f2":`)
+	if v.F2 == nil {
+		j.Null()
+	} else {
+		j.Bytes(*v.F2)
+	}
+	j.Raw(`,"f3":`)
+	if v.F3 == nil {
+		j.Null()
+	} else {
+		j.Bytes(*v.F3)
+	}
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructBytes) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(6) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "f1":
+			r.Once(&seen[0], name)
+			v.F1 = r.Bytes(v.F1, "f1")
+		case "f2":
+			r.Once(&seen[1], name)
+			if r.Null() {
+				v.F2 = nil
+			} else {
+				if v.F2 == nil {
+					v.F2 = new([]byte)
+				}
+				*v.F2 = r.Bytes(*v.F2, "f2")
+			}
+		case "f3":
+			r.Once(&seen[2], name)
+			if r.Null() {
+				v.F3 = nil
+			} else {
+				if v.F3 == nil {
+					v.F3 = new([]byte)
+				}
+				*v.F3 = r.Bytes(*v.F3, "f3")
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructBytes) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructBytes) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructBytes) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructBytes) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("test.StructBytes")
 	return r.Err()
 }
@@ -7665,6 +11623,396 @@ func VerifyFinalStructArray(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 125, lim)
 	FBEVerifyFinalStructArray(&r)
 	r.EndFinal()
+	r.Within("test.StructArray")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructArray) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructArray(f1=")
+	t.Count(len(v.F1), "[")
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Uint(uint64(v.F1[i1]))
+	}
+	t.Raw("],f2=")
+	t.Count(len(v.F2), "[")
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		if v.F2[i2] == nil {
+			t.Raw("null")
+		} else {
+			t.Uint(uint64(*v.F2[i2]))
+		}
+	}
+	t.Raw("],f3=")
+	t.Count(len(v.F3), "[")
+	for i3 := range v.F3 {
+		if i3 > 0 {
+			t.Raw(",")
+		}
+		t.Bytes(v.F3[i3])
+	}
+	t.Raw("],f4=")
+	t.Count(len(v.F4), "[")
+	for i4 := range v.F4 {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		if v.F4[i4] == nil {
+			t.Raw("null")
+		} else {
+			t.Bytes(*v.F4[i4])
+		}
+	}
+	t.Raw("],f5=")
+	t.Count(len(v.F5), "[")
+	for i5 := range v.F5 {
+		if i5 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.F5[i5].String())
+	}
+	t.Raw("],f6=")
+	t.Count(len(v.F6), "[")
+	for i6 := range v.F6 {
+		if i6 > 0 {
+			t.Raw(",")
+		}
+		if v.F6[i6] == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*v.F6[i6]).String())
+		}
+	}
+	t.Raw("],f7=")
+	t.Count(len(v.F7), "[")
+	for i7 := range v.F7 {
+		if i7 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.F7[i7].String())
+	}
+	t.Raw("],f8=")
+	t.Count(len(v.F8), "[")
+	for i8 := range v.F8 {
+		if i8 > 0 {
+			t.Raw(",")
+		}
+		if v.F8[i8] == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*v.F8[i8]).String())
+		}
+	}
+	t.Raw("],f9=")
+	t.Count(len(v.F9), "[")
+	for i9 := range v.F9 {
+		if i9 > 0 {
+			t.Raw(",")
+		}
+		v.F9[i9].FBEWriteText(t)
+	}
+	t.Raw("],f10=")
+	t.Count(len(v.F10), "[")
+	for i10 := range v.F10 {
+		if i10 > 0 {
+			t.Raw(",")
+		}
+		if v.F10[i10] == nil {
+			t.Raw("null")
+		} else {
+			v.F10[i10].FBEWriteText(t)
+		}
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructArray) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructArray) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"f1":[`)
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Uint(uint64(v.F1[i1]))
+	}
+	j.Raw(`],"f2":[`)
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		if v.F2[i2] == nil {
+			j.Null()
+		} else {
+			j.Uint(uint64(*v.F2[i2]))
+		}
+	}
+	j.Raw(`],"f3":[`)
+	for i3 := range v.F3 {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.Bytes(v.F3[i3])
+	}
+	j.Raw(`],"f4":[`)
+	for i4 := range v.F4 {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		if v.F4[i4] == nil {
+			j.Null()
+		} else {
+			j.Bytes(*v.F4[i4])
+		}
+	}
+	j.Raw(`],"f5":[`)
+	for i5 := range v.F5 {
+		if i5 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F5[i5]))
+	}
+	j.Raw(`],"f6":[`)
+	for i6 := range v.F6 {
+		if i6 > 0 {
+			j.Byte(',')
+		}
+		if v.F6[i6] == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*v.F6[i6]))
+		}
+	}
+	j.Raw(`],"f7":[`)
+	for i7 := range v.F7 {
+		if i7 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F7[i7]))
+	}
+	j.Raw(`],"f8":[`)
+	for i8 := range v.F8 {
+		if i8 > 0 {
+			j.Byte(',')
+		}
+		if v.F8[i8] == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*v.F8[i8]))
+		}
+	}
+	j.Raw(`],"f9":[`)
+	for i9 := range v.F9 {
+		if i9 > 0 {
+			j.Byte(',')
+		}
+		v.F9[i9].FBEWriteJSON(j)
+	}
+	j.Raw(`],"f10":[`)
+	for i10 := range v.F10 {
+		if i10 > 0 {
+			j.Byte(',')
+		}
+		if v.F10[i10] == nil {
+			j.Null()
+		} else {
+			v.F10[i10].FBEWriteJSON(j)
+		}
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructArray) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(36) {
+		return
+	}
+	defer r.Leave()
+	var seen [10]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "f1":
+			r.Once(&seen[0], name)
+			if r.BeginArray("f1") {
+				i11 := 0
+				for ; r.Element(i11, 2, "f1"); i11++ {
+					v.F1[i11] = byte(r.Uint(255, "f1"))
+				}
+				r.EndArray(i11, 2, "f1")
+			}
+		case "f2":
+			r.Once(&seen[1], name)
+			if r.BeginArray("f2") {
+				i12 := 0
+				for ; r.Element(i12, 2, "f2"); i12++ {
+					if r.Null() {
+						v.F2[i12] = nil
+					} else {
+						if v.F2[i12] == nil {
+							v.F2[i12] = new(byte)
+						}
+						*v.F2[i12] = byte(r.Uint(255, "f2"))
+					}
+				}
+				r.EndArray(i12, 2, "f2")
+			}
+		case "f3":
+			r.Once(&seen[2], name)
+			if r.BeginArray("f3") {
+				i13 := 0
+				for ; r.Element(i13, 2, "f3"); i13++ {
+					v.F3[i13] = r.Bytes(v.F3[i13], "f3")
+				}
+				r.EndArray(i13, 2, "f3")
+			}
+		case "f4":
+			r.Once(&seen[3], name)
+			if r.BeginArray("f4") {
+				i14 := 0
+				for ; r.Element(i14, 2, "f4"); i14++ {
+					if r.Null() {
+						v.F4[i14] = nil
+					} else {
+						if v.F4[i14] == nil {
+							v.F4[i14] = new([]byte)
+						}
+						*v.F4[i14] = r.Bytes(*v.F4[i14], "f4")
+					}
+				}
+				r.EndArray(i14, 2, "f4")
+			}
+		case "f5":
+			r.Once(&seen[4], name)
+			if r.BeginArray("f5") {
+				i15 := 0
+				for ; r.Element(i15, 2, "f5"); i15++ {
+					v.F5[i15] = EnumSimple(r.Int(-2147483648, 2147483647, "f5"))
+				}
+				r.EndArray(i15, 2, "f5")
+			}
+		case "f6":
+			r.Once(&seen[5], name)
+			if r.BeginArray("f6") {
+				i16 := 0
+				for ; r.Element(i16, 2, "f6"); i16++ {
+					if r.Null() {
+						v.F6[i16] = nil
+					} else {
+						if v.F6[i16] == nil {
+							v.F6[i16] = new(EnumSimple)
+						}
+						*v.F6[i16] = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
+					}
+				}
+				r.EndArray(i16, 2, "f6")
+			}
+		case "f7":
+			r.Once(&seen[6], name)
+			if r.BeginArray("f7") {
+				i17 := 0
+				for ; r.Element(i17, 2, "f7"); i17++ {
+					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+				}
+				r.EndArray(i17, 2, "f7")
+			}
+		case "f8":
+			r.Once(&seen[7], name)
+			if r.BeginArray("f8") {
+				i18 := 0
+				for ; r.Element(i18, 2, "f8"); i18++ {
+					if r.Null() {
+						v.F8[i18] = nil
+					} else {
+						if v.F8[i18] == nil {
+							v.F8[i18] = new(FlagsSimple)
+						}
+						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+					}
+				}
+				r.EndArray(i18, 2, "f8")
+			}
+		case "f9":
+			r.Once(&seen[8], name)
+			if r.BeginArray("f9") {
+				i19 := 0
+				for ; r.Element(i19, 2, "f9"); i19++ {
+					v.F9[i19].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i19)
+						r.Unwind("f9")
+						return
+					}
+				}
+				r.EndArray(i19, 2, "f9")
+			}
+		case "f10":
+			r.Once(&seen[9], name)
+			if r.BeginArray("f10") {
+				i20 := 0
+				for ; r.Element(i20, 2, "f10"); i20++ {
+					if r.Null() {
+						v.F10[i20] = nil
+					} else {
+						if v.F10[i20] == nil {
+							v.F10[i20] = new(StructSimple)
+						}
+						v.F10[i20].FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i20)
+							r.Unwind("f10")
+							return
+						}
+					}
+				}
+				r.EndArray(i20, 2, "f10")
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[8] {
+		r.Spend(562, "f9")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructArray) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructArray) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructArray) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructArray) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("test.StructArray")
 	return r.Err()
 }
@@ -8287,6 +12635,402 @@ func VerifyFinalStructVector(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructVector) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructVector(f1=")
+	t.Count(len(v.F1), "[")
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Uint(uint64(v.F1[i1]))
+	}
+	t.Raw("],f2=")
+	t.Count(len(v.F2), "[")
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		if v.F2[i2] == nil {
+			t.Raw("null")
+		} else {
+			t.Uint(uint64(*v.F2[i2]))
+		}
+	}
+	t.Raw("],f3=")
+	t.Count(len(v.F3), "[")
+	for i3 := range v.F3 {
+		if i3 > 0 {
+			t.Raw(",")
+		}
+		t.Bytes(v.F3[i3])
+	}
+	t.Raw("],f4=")
+	t.Count(len(v.F4), "[")
+	for i4 := range v.F4 {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		if v.F4[i4] == nil {
+			t.Raw("null")
+		} else {
+			t.Bytes(*v.F4[i4])
+		}
+	}
+	t.Raw("],f5=")
+	t.Count(len(v.F5), "[")
+	for i5 := range v.F5 {
+		if i5 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.F5[i5].String())
+	}
+	t.Raw("],f6=")
+	t.Count(len(v.F6), "[")
+	for i6 := range v.F6 {
+		if i6 > 0 {
+			t.Raw(",")
+		}
+		if v.F6[i6] == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*v.F6[i6]).String())
+		}
+	}
+	t.Raw("],f7=")
+	t.Count(len(v.F7), "[")
+	for i7 := range v.F7 {
+		if i7 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.F7[i7].String())
+	}
+	t.Raw("],f8=")
+	t.Count(len(v.F8), "[")
+	for i8 := range v.F8 {
+		if i8 > 0 {
+			t.Raw(",")
+		}
+		if v.F8[i8] == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*v.F8[i8]).String())
+		}
+	}
+	t.Raw("],f9=")
+	t.Count(len(v.F9), "[")
+	for i9 := range v.F9 {
+		if i9 > 0 {
+			t.Raw(",")
+		}
+		v.F9[i9].FBEWriteText(t)
+	}
+	t.Raw("],f10=")
+	t.Count(len(v.F10), "[")
+	for i10 := range v.F10 {
+		if i10 > 0 {
+			t.Raw(",")
+		}
+		if v.F10[i10] == nil {
+			t.Raw("null")
+		} else {
+			v.F10[i10].FBEWriteText(t)
+		}
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructVector) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructVector) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"f1":[`)
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Uint(uint64(v.F1[i1]))
+	}
+	j.Raw(`],"f2":[`)
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		if v.F2[i2] == nil {
+			j.Null()
+		} else {
+			j.Uint(uint64(*v.F2[i2]))
+		}
+	}
+	j.Raw(`],"f3":[`)
+	for i3 := range v.F3 {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.Bytes(v.F3[i3])
+	}
+	j.Raw(`],"f4":[`)
+	for i4 := range v.F4 {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		if v.F4[i4] == nil {
+			j.Null()
+		} else {
+			j.Bytes(*v.F4[i4])
+		}
+	}
+	j.Raw(`],"f5":[`)
+	for i5 := range v.F5 {
+		if i5 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F5[i5]))
+	}
+	j.Raw(`],"f6":[`)
+	for i6 := range v.F6 {
+		if i6 > 0 {
+			j.Byte(',')
+		}
+		if v.F6[i6] == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*v.F6[i6]))
+		}
+	}
+	j.Raw(`],"f7":[`)
+	for i7 := range v.F7 {
+		if i7 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F7[i7]))
+	}
+	j.Raw(`],"f8":[`)
+	for i8 := range v.F8 {
+		if i8 > 0 {
+			j.Byte(',')
+		}
+		if v.F8[i8] == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*v.F8[i8]))
+		}
+	}
+	j.Raw(`],"f9":[`)
+	for i9 := range v.F9 {
+		if i9 > 0 {
+			j.Byte(',')
+		}
+		v.F9[i9].FBEWriteJSON(j)
+	}
+	j.Raw(`],"f10":[`)
+	for i10 := range v.F10 {
+		if i10 > 0 {
+			j.Byte(',')
+		}
+		if v.F10[i10] == nil {
+			j.Null()
+		} else {
+			v.F10[i10].FBEWriteJSON(j)
+		}
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructVector) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(40) {
+		return
+	}
+	defer r.Leave()
+	var seen [10]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "f1":
+			r.Once(&seen[0], name)
+			if r.BeginArray("f1") {
+				v.F1 = v.F1[:0]
+				for i11 := 0; r.More(); i11++ {
+					r.Spend(1, "f1")
+					v.F1 = fbe.Grow(v.F1)
+					v.F1[i11] = byte(r.Uint(255, "f1"))
+				}
+			}
+		case "f2":
+			r.Once(&seen[1], name)
+			if r.BeginArray("f2") {
+				v.F2 = v.F2[:0]
+				for i12 := 0; r.More(); i12++ {
+					r.Spend(1, "f2")
+					v.F2 = fbe.Grow(v.F2)
+					if r.Null() {
+						v.F2[i12] = nil
+					} else {
+						if v.F2[i12] == nil {
+							v.F2[i12] = new(byte)
+						}
+						*v.F2[i12] = byte(r.Uint(255, "f2"))
+					}
+				}
+			}
+		case "f3":
+			r.Once(&seen[2], name)
+			if r.BeginArray("f3") {
+				v.F3 = v.F3[:0]
+				for i13 := 0; r.More(); i13++ {
+					r.Spend(4, "f3")
+					v.F3 = fbe.Grow(v.F3)
+					v.F3[i13] = r.Bytes(v.F3[i13], "f3")
+				}
+			}
+		case "f4":
+			r.Once(&seen[3], name)
+			if r.BeginArray("f4") {
+				v.F4 = v.F4[:0]
+				for i14 := 0; r.More(); i14++ {
+					r.Spend(1, "f4")
+					v.F4 = fbe.Grow(v.F4)
+					if r.Null() {
+						v.F4[i14] = nil
+					} else {
+						if v.F4[i14] == nil {
+							v.F4[i14] = new([]byte)
+						}
+						*v.F4[i14] = r.Bytes(*v.F4[i14], "f4")
+					}
+				}
+			}
+		case "f5":
+			r.Once(&seen[4], name)
+			if r.BeginArray("f5") {
+				v.F5 = v.F5[:0]
+				for i15 := 0; r.More(); i15++ {
+					r.Spend(4, "f5")
+					v.F5 = fbe.Grow(v.F5)
+					v.F5[i15] = EnumSimple(r.Int(-2147483648, 2147483647, "f5"))
+				}
+			}
+		case "f6":
+			r.Once(&seen[5], name)
+			if r.BeginArray("f6") {
+				v.F6 = v.F6[:0]
+				for i16 := 0; r.More(); i16++ {
+					r.Spend(1, "f6")
+					v.F6 = fbe.Grow(v.F6)
+					if r.Null() {
+						v.F6[i16] = nil
+					} else {
+						if v.F6[i16] == nil {
+							v.F6[i16] = new(EnumSimple)
+						}
+						*v.F6[i16] = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
+					}
+				}
+			}
+		case "f7":
+			r.Once(&seen[6], name)
+			if r.BeginArray("f7") {
+				v.F7 = v.F7[:0]
+				for i17 := 0; r.More(); i17++ {
+					r.Spend(4, "f7")
+					v.F7 = fbe.Grow(v.F7)
+					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+				}
+			}
+		case "f8":
+			r.Once(&seen[7], name)
+			if r.BeginArray("f8") {
+				v.F8 = v.F8[:0]
+				for i18 := 0; r.More(); i18++ {
+					r.Spend(1, "f8")
+					v.F8 = fbe.Grow(v.F8)
+					if r.Null() {
+						v.F8[i18] = nil
+					} else {
+						if v.F8[i18] == nil {
+							v.F8[i18] = new(FlagsSimple)
+						}
+						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+					}
+				}
+			}
+		case "f9":
+			r.Once(&seen[8], name)
+			if r.BeginArray("f9") {
+				v.F9 = v.F9[:0]
+				for i19 := 0; r.More(); i19++ {
+					v.F9 = fbe.Grow(v.F9)
+					v.F9[i19].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i19)
+						r.Unwind("f9")
+						return
+					}
+				}
+			}
+		case "f10":
+			r.Once(&seen[9], name)
+			if r.BeginArray("f10") {
+				v.F10 = v.F10[:0]
+				for i20 := 0; r.More(); i20++ {
+					r.Spend(1, "f10")
+					v.F10 = fbe.Grow(v.F10)
+					if r.Null() {
+						v.F10[i20] = nil
+					} else {
+						if v.F10[i20] == nil {
+							v.F10[i20] = new(StructSimple)
+						}
+						v.F10[i20].FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i20)
+							r.Unwind("f10")
+							return
+						}
+					}
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructVector) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructVector) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructVector) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructVector) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("test.StructVector")
+	return r.Err()
+}
+
 // StructList is the struct test.StructList (type id 131).
 type StructList struct {
 	F1  []byte
@@ -8905,6 +13649,402 @@ func VerifyFinalStructList(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructList) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructList(f1=")
+	t.Count(len(v.F1), "<")
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Uint(uint64(v.F1[i1]))
+	}
+	t.Raw(">,f2=")
+	t.Count(len(v.F2), "<")
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		if v.F2[i2] == nil {
+			t.Raw("null")
+		} else {
+			t.Uint(uint64(*v.F2[i2]))
+		}
+	}
+	t.Raw(">,f3=")
+	t.Count(len(v.F3), "<")
+	for i3 := range v.F3 {
+		if i3 > 0 {
+			t.Raw(",")
+		}
+		t.Bytes(v.F3[i3])
+	}
+	t.Raw(">,f4=")
+	t.Count(len(v.F4), "<")
+	for i4 := range v.F4 {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		if v.F4[i4] == nil {
+			t.Raw("null")
+		} else {
+			t.Bytes(*v.F4[i4])
+		}
+	}
+	t.Raw(">,f5=")
+	t.Count(len(v.F5), "<")
+	for i5 := range v.F5 {
+		if i5 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.F5[i5].String())
+	}
+	t.Raw(">,f6=")
+	t.Count(len(v.F6), "<")
+	for i6 := range v.F6 {
+		if i6 > 0 {
+			t.Raw(",")
+		}
+		if v.F6[i6] == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*v.F6[i6]).String())
+		}
+	}
+	t.Raw(">,f7=")
+	t.Count(len(v.F7), "<")
+	for i7 := range v.F7 {
+		if i7 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.F7[i7].String())
+	}
+	t.Raw(">,f8=")
+	t.Count(len(v.F8), "<")
+	for i8 := range v.F8 {
+		if i8 > 0 {
+			t.Raw(",")
+		}
+		if v.F8[i8] == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*v.F8[i8]).String())
+		}
+	}
+	t.Raw(">,f9=")
+	t.Count(len(v.F9), "<")
+	for i9 := range v.F9 {
+		if i9 > 0 {
+			t.Raw(",")
+		}
+		v.F9[i9].FBEWriteText(t)
+	}
+	t.Raw(">,f10=")
+	t.Count(len(v.F10), "<")
+	for i10 := range v.F10 {
+		if i10 > 0 {
+			t.Raw(",")
+		}
+		if v.F10[i10] == nil {
+			t.Raw("null")
+		} else {
+			v.F10[i10].FBEWriteText(t)
+		}
+	}
+	t.Raw(">)")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructList) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructList) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"f1":[`)
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Uint(uint64(v.F1[i1]))
+	}
+	j.Raw(`],"f2":[`)
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		if v.F2[i2] == nil {
+			j.Null()
+		} else {
+			j.Uint(uint64(*v.F2[i2]))
+		}
+	}
+	j.Raw(`],"f3":[`)
+	for i3 := range v.F3 {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.Bytes(v.F3[i3])
+	}
+	j.Raw(`],"f4":[`)
+	for i4 := range v.F4 {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		if v.F4[i4] == nil {
+			j.Null()
+		} else {
+			j.Bytes(*v.F4[i4])
+		}
+	}
+	j.Raw(`],"f5":[`)
+	for i5 := range v.F5 {
+		if i5 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F5[i5]))
+	}
+	j.Raw(`],"f6":[`)
+	for i6 := range v.F6 {
+		if i6 > 0 {
+			j.Byte(',')
+		}
+		if v.F6[i6] == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*v.F6[i6]))
+		}
+	}
+	j.Raw(`],"f7":[`)
+	for i7 := range v.F7 {
+		if i7 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F7[i7]))
+	}
+	j.Raw(`],"f8":[`)
+	for i8 := range v.F8 {
+		if i8 > 0 {
+			j.Byte(',')
+		}
+		if v.F8[i8] == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*v.F8[i8]))
+		}
+	}
+	j.Raw(`],"f9":[`)
+	for i9 := range v.F9 {
+		if i9 > 0 {
+			j.Byte(',')
+		}
+		v.F9[i9].FBEWriteJSON(j)
+	}
+	j.Raw(`],"f10":[`)
+	for i10 := range v.F10 {
+		if i10 > 0 {
+			j.Byte(',')
+		}
+		if v.F10[i10] == nil {
+			j.Null()
+		} else {
+			v.F10[i10].FBEWriteJSON(j)
+		}
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructList) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(40) {
+		return
+	}
+	defer r.Leave()
+	var seen [10]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "f1":
+			r.Once(&seen[0], name)
+			if r.BeginArray("f1") {
+				v.F1 = v.F1[:0]
+				for i11 := 0; r.More(); i11++ {
+					r.Spend(1, "f1")
+					v.F1 = fbe.Grow(v.F1)
+					v.F1[i11] = byte(r.Uint(255, "f1"))
+				}
+			}
+		case "f2":
+			r.Once(&seen[1], name)
+			if r.BeginArray("f2") {
+				v.F2 = v.F2[:0]
+				for i12 := 0; r.More(); i12++ {
+					r.Spend(1, "f2")
+					v.F2 = fbe.Grow(v.F2)
+					if r.Null() {
+						v.F2[i12] = nil
+					} else {
+						if v.F2[i12] == nil {
+							v.F2[i12] = new(byte)
+						}
+						*v.F2[i12] = byte(r.Uint(255, "f2"))
+					}
+				}
+			}
+		case "f3":
+			r.Once(&seen[2], name)
+			if r.BeginArray("f3") {
+				v.F3 = v.F3[:0]
+				for i13 := 0; r.More(); i13++ {
+					r.Spend(4, "f3")
+					v.F3 = fbe.Grow(v.F3)
+					v.F3[i13] = r.Bytes(v.F3[i13], "f3")
+				}
+			}
+		case "f4":
+			r.Once(&seen[3], name)
+			if r.BeginArray("f4") {
+				v.F4 = v.F4[:0]
+				for i14 := 0; r.More(); i14++ {
+					r.Spend(1, "f4")
+					v.F4 = fbe.Grow(v.F4)
+					if r.Null() {
+						v.F4[i14] = nil
+					} else {
+						if v.F4[i14] == nil {
+							v.F4[i14] = new([]byte)
+						}
+						*v.F4[i14] = r.Bytes(*v.F4[i14], "f4")
+					}
+				}
+			}
+		case "f5":
+			r.Once(&seen[4], name)
+			if r.BeginArray("f5") {
+				v.F5 = v.F5[:0]
+				for i15 := 0; r.More(); i15++ {
+					r.Spend(4, "f5")
+					v.F5 = fbe.Grow(v.F5)
+					v.F5[i15] = EnumSimple(r.Int(-2147483648, 2147483647, "f5"))
+				}
+			}
+		case "f6":
+			r.Once(&seen[5], name)
+			if r.BeginArray("f6") {
+				v.F6 = v.F6[:0]
+				for i16 := 0; r.More(); i16++ {
+					r.Spend(1, "f6")
+					v.F6 = fbe.Grow(v.F6)
+					if r.Null() {
+						v.F6[i16] = nil
+					} else {
+						if v.F6[i16] == nil {
+							v.F6[i16] = new(EnumSimple)
+						}
+						*v.F6[i16] = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
+					}
+				}
+			}
+		case "f7":
+			r.Once(&seen[6], name)
+			if r.BeginArray("f7") {
+				v.F7 = v.F7[:0]
+				for i17 := 0; r.More(); i17++ {
+					r.Spend(4, "f7")
+					v.F7 = fbe.Grow(v.F7)
+					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+				}
+			}
+		case "f8":
+			r.Once(&seen[7], name)
+			if r.BeginArray("f8") {
+				v.F8 = v.F8[:0]
+				for i18 := 0; r.More(); i18++ {
+					r.Spend(1, "f8")
+					v.F8 = fbe.Grow(v.F8)
+					if r.Null() {
+						v.F8[i18] = nil
+					} else {
+						if v.F8[i18] == nil {
+							v.F8[i18] = new(FlagsSimple)
+						}
+						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+					}
+				}
+			}
+		case "f9":
+			r.Once(&seen[8], name)
+			if r.BeginArray("f9") {
+				v.F9 = v.F9[:0]
+				for i19 := 0; r.More(); i19++ {
+					v.F9 = fbe.Grow(v.F9)
+					v.F9[i19].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i19)
+						r.Unwind("f9")
+						return
+					}
+				}
+			}
+		case "f10":
+			r.Once(&seen[9], name)
+			if r.BeginArray("f10") {
+				v.F10 = v.F10[:0]
+				for i20 := 0; r.More(); i20++ {
+					r.Spend(1, "f10")
+					v.F10 = fbe.Grow(v.F10)
+					if r.Null() {
+						v.F10[i20] = nil
+					} else {
+						if v.F10[i20] == nil {
+							v.F10[i20] = new(StructSimple)
+						}
+						v.F10[i20].FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i20)
+							r.Unwind("f10")
+							return
+						}
+					}
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructList) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructList) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructList) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructList) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("test.StructList")
+	return r.Err()
+}
+
 // StructSet is the struct test.StructSet (type id 132).
 type StructSet struct {
 	F1 []byte
@@ -9298,6 +14438,188 @@ func VerifyFinalStructSet(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 132, lim)
 	FBEVerifyFinalStructSet(&r)
 	r.EndFinal()
+	r.Within("test.StructSet")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructSet) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructSet(f1=")
+	t.Count(len(v.F1), "{")
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Uint(uint64(v.F1[i1]))
+	}
+	t.Raw("},f2=")
+	t.Count(len(v.F2), "{")
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.F2[i2].String())
+	}
+	t.Raw("},f3=")
+	t.Count(len(v.F3), "{")
+	for i3 := range v.F3 {
+		if i3 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.F3[i3].String())
+	}
+	t.Raw("},f4=")
+	t.Count(len(v.F4), "{")
+	for i4 := range v.F4 {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		v.F4[i4].FBEWriteText(t)
+	}
+	t.Raw("})")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructSet) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructSet) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"f1":[`)
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Uint(uint64(v.F1[i1]))
+	}
+	j.Raw(`],"f2":[`)
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F2[i2]))
+	}
+	j.Raw(`],"f3":[`)
+	for i3 := range v.F3 {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F3[i3]))
+	}
+	j.Raw(`],"f4":[`)
+	for i4 := range v.F4 {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		v.F4[i4].FBEWriteJSON(j)
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(16) {
+		return
+	}
+	defer r.Leave()
+	var seen [4]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "f1":
+			r.Once(&seen[0], name)
+			if r.BeginArray("f1") {
+				v.F1 = v.F1[:0]
+				for i5 := 0; r.More(); i5++ {
+					r.Spend(1, "f1")
+					v.F1 = fbe.Grow(v.F1)
+					v.F1[i5] = byte(r.Uint(255, "f1"))
+				}
+				if fbe.HasDuplicate(v.F1) {
+					r.DuplicateElement("f1")
+					return
+				}
+			}
+		case "f2":
+			r.Once(&seen[1], name)
+			if r.BeginArray("f2") {
+				v.F2 = v.F2[:0]
+				for i6 := 0; r.More(); i6++ {
+					r.Spend(4, "f2")
+					v.F2 = fbe.Grow(v.F2)
+					v.F2[i6] = EnumSimple(r.Int(-2147483648, 2147483647, "f2"))
+				}
+				if fbe.HasDuplicate(v.F2) {
+					r.DuplicateElement("f2")
+					return
+				}
+			}
+		case "f3":
+			r.Once(&seen[2], name)
+			if r.BeginArray("f3") {
+				v.F3 = v.F3[:0]
+				for i7 := 0; r.More(); i7++ {
+					r.Spend(4, "f3")
+					v.F3 = fbe.Grow(v.F3)
+					v.F3[i7] = FlagsSimple(r.Int(-2147483648, 4294967295, "f3"))
+				}
+				if fbe.HasDuplicate(v.F3) {
+					r.DuplicateElement("f3")
+					return
+				}
+			}
+		case "f4":
+			r.Once(&seen[3], name)
+			if r.BeginArray("f4") {
+				v.F4 = v.F4[:0]
+				for i8 := 0; r.More(); i8++ {
+					v.F4 = fbe.Grow(v.F4)
+					v.F4[i8].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i8)
+						r.Unwind("f4")
+						return
+					}
+				}
+				if fbe.HasDuplicateKey(v.F4, (*StructSimple).FBEKey) {
+					r.DuplicateElement("f4")
+					return
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructSet) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructSet) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructSet) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructSet) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("test.StructSet")
 	return r.Err()
 }
@@ -10581,6 +15903,563 @@ func VerifyFinalStructMap(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructMap(f1=")
+	t.Count(len(v.F1), "<{")
+	for i1, k2 := range fbe.SortedKeys(v.F1, cmp.Compare[int32]) {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		x3 := v.F1[k2]
+		t.Int(int64(k2))
+		t.Raw("->")
+		t.Uint(uint64(x3))
+	}
+	t.Raw("}>,f2=")
+	t.Count(len(v.F2), "<{")
+	for i4, k5 := range fbe.SortedKeys(v.F2, cmp.Compare[int32]) {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		x6 := v.F2[k5]
+		t.Int(int64(k5))
+		t.Raw("->")
+		if x6 == nil {
+			t.Raw("null")
+		} else {
+			t.Uint(uint64(*x6))
+		}
+	}
+	t.Raw("}>,f3=")
+	t.Count(len(v.F3), "<{")
+	for i7, k8 := range fbe.SortedKeys(v.F3, cmp.Compare[int32]) {
+		if i7 > 0 {
+			t.Raw(",")
+		}
+		x9 := v.F3[k8]
+		t.Int(int64(k8))
+		t.Raw("->")
+		t.Bytes(x9)
+	}
+	t.Raw("}>,f4=")
+	t.Count(len(v.F4), "<{")
+	for i10, k11 := range fbe.SortedKeys(v.F4, cmp.Compare[int32]) {
+		if i10 > 0 {
+			t.Raw(",")
+		}
+		x12 := v.F4[k11]
+		t.Int(int64(k11))
+		t.Raw("->")
+		if x12 == nil {
+			t.Raw("null")
+		} else {
+			t.Bytes(*x12)
+		}
+	}
+	t.Raw("}>,f5=")
+	t.Count(len(v.F5), "<{")
+	for i13, k14 := range fbe.SortedKeys(v.F5, cmp.Compare[int32]) {
+		if i13 > 0 {
+			t.Raw(",")
+		}
+		x15 := v.F5[k14]
+		t.Int(int64(k14))
+		t.Raw("->")
+		t.Raw(x15.String())
+	}
+	t.Raw("}>,f6=")
+	t.Count(len(v.F6), "<{")
+	for i16, k17 := range fbe.SortedKeys(v.F6, cmp.Compare[int32]) {
+		if i16 > 0 {
+			t.Raw(",")
+		}
+		x18 := v.F6[k17]
+		t.Int(int64(k17))
+		t.Raw("->")
+		if x18 == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*x18).String())
+		}
+	}
+	t.Raw("}>,f7=")
+	t.Count(len(v.F7), "<{")
+	for i19, k20 := range fbe.SortedKeys(v.F7, cmp.Compare[int32]) {
+		if i19 > 0 {
+			t.Raw(",")
+		}
+		x21 := v.F7[k20]
+		t.Int(int64(k20))
+		t.Raw("->")
+		t.Raw(x21.String())
+	}
+	t.Raw("}>,f8=")
+	t.Count(len(v.F8), "<{")
+	for i22, k23 := range fbe.SortedKeys(v.F8, cmp.Compare[int32]) {
+		if i22 > 0 {
+			t.Raw(",")
+		}
+		x24 := v.F8[k23]
+		t.Int(int64(k23))
+		t.Raw("->")
+		if x24 == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*x24).String())
+		}
+	}
+	t.Raw("}>,f9=")
+	t.Count(len(v.F9), "<{")
+	for i25, k26 := range fbe.SortedKeys(v.F9, cmp.Compare[int32]) {
+		if i25 > 0 {
+			t.Raw(",")
+		}
+		x27 := v.F9[k26]
+		t.Int(int64(k26))
+		t.Raw("->")
+		x27.FBEWriteText(t)
+	}
+	t.Raw("}>,f10=")
+	t.Count(len(v.F10), "<{")
+	for i28, k29 := range fbe.SortedKeys(v.F10, cmp.Compare[int32]) {
+		if i28 > 0 {
+			t.Raw(",")
+		}
+		x30 := v.F10[k29]
+		t.Int(int64(k29))
+		t.Raw("->")
+		if x30 == nil {
+			t.Raw("null")
+		} else {
+			x30.FBEWriteText(t)
+		}
+	}
+	t.Raw("}>)")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructMap) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructMap) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"f1":{`)
+	for i1, k2 := range fbe.SortedKeys(v.F1, cmp.Compare[int32]) {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k2))
+		x3 := v.F1[k2]
+		j.Uint(uint64(x3))
+	}
+	j.Raw(`},"f2":{`)
+	for i4, k5 := range fbe.SortedKeys(v.F2, cmp.Compare[int32]) {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k5))
+		x6 := v.F2[k5]
+		if x6 == nil {
+			j.Null()
+		} else {
+			j.Uint(uint64(*x6))
+		}
+	}
+	j.Raw(`},"f3":{`)
+	for i7, k8 := range fbe.SortedKeys(v.F3, cmp.Compare[int32]) {
+		if i7 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k8))
+		x9 := v.F3[k8]
+		j.Bytes(x9)
+	}
+	j.Raw(`},"f4":{`)
+	for i10, k11 := range fbe.SortedKeys(v.F4, cmp.Compare[int32]) {
+		if i10 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k11))
+		x12 := v.F4[k11]
+		if x12 == nil {
+			j.Null()
+		} else {
+			j.Bytes(*x12)
+		}
+	}
+	j.Raw(`},"f5":{`)
+	for i13, k14 := range fbe.SortedKeys(v.F5, cmp.Compare[int32]) {
+		if i13 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k14))
+		x15 := v.F5[k14]
+		j.Int(int64(x15))
+	}
+	j.Raw(`},"f6":{`)
+	for i16, k17 := range fbe.SortedKeys(v.F6, cmp.Compare[int32]) {
+		if i16 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k17))
+		x18 := v.F6[k17]
+		if x18 == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*x18))
+		}
+	}
+	j.Raw(`},"f7":{`)
+	for i19, k20 := range fbe.SortedKeys(v.F7, cmp.Compare[int32]) {
+		if i19 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k20))
+		x21 := v.F7[k20]
+		j.Int(int64(x21))
+	}
+	j.Raw(`},"f8":{`)
+	for i22, k23 := range fbe.SortedKeys(v.F8, cmp.Compare[int32]) {
+		if i22 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k23))
+		x24 := v.F8[k23]
+		if x24 == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*x24))
+		}
+	}
+	j.Raw(`},"f9":{`)
+	for i25, k26 := range fbe.SortedKeys(v.F9, cmp.Compare[int32]) {
+		if i25 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k26))
+		x27 := v.F9[k26]
+		x27.FBEWriteJSON(j)
+	}
+	j.Raw(`},"f10":{`)
+	for i28, k29 := range fbe.SortedKeys(v.F10, cmp.Compare[int32]) {
+		if i28 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k29))
+		x30 := v.F10[k29]
+		if x30 == nil {
+			j.Null()
+		} else {
+			x30.FBEWriteJSON(j)
+		}
+	}
+	j.Raw(`}}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(40) {
+		return
+	}
+	defer r.Leave()
+	var seen [10]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "f1":
+			r.Once(&seen[0], name)
+			if r.BeginObject("f1") {
+				if v.F1 == nil {
+					v.F1 = make(map[int32]byte)
+				} else {
+					clear(v.F1)
+				}
+				for r.More() {
+					r.Spend(5, "f1")
+					key31 := r.Name()
+					k32 := int32(r.KeyInt(key31, -2147483648, 2147483647, "f1"))
+					var x33 byte
+					x33 = byte(r.Uint(255, "f1"))
+					if _, dup := v.F1[k32]; dup {
+						r.DuplicateKey("f1")
+						return
+					}
+					v.F1[k32] = x33
+				}
+			}
+		case "f2":
+			r.Once(&seen[1], name)
+			if r.BeginObject("f2") {
+				if v.F2 == nil {
+					v.F2 = make(map[int32]*byte)
+				} else {
+					clear(v.F2)
+				}
+				for r.More() {
+					r.Spend(5, "f2")
+					key34 := r.Name()
+					k35 := int32(r.KeyInt(key34, -2147483648, 2147483647, "f2"))
+					var x36 *byte
+					if r.Null() {
+						x36 = nil
+					} else {
+						if x36 == nil {
+							x36 = new(byte)
+						}
+						*x36 = byte(r.Uint(255, "f2"))
+					}
+					if _, dup := v.F2[k35]; dup {
+						r.DuplicateKey("f2")
+						return
+					}
+					v.F2[k35] = x36
+				}
+			}
+		case "f3":
+			r.Once(&seen[2], name)
+			if r.BeginObject("f3") {
+				if v.F3 == nil {
+					v.F3 = make(map[int32][]byte)
+				} else {
+					clear(v.F3)
+				}
+				for r.More() {
+					r.Spend(8, "f3")
+					key37 := r.Name()
+					k38 := int32(r.KeyInt(key37, -2147483648, 2147483647, "f3"))
+					var x39 []byte
+					x39 = r.Bytes(x39, "f3")
+					if _, dup := v.F3[k38]; dup {
+						r.DuplicateKey("f3")
+						return
+					}
+					v.F3[k38] = x39
+				}
+			}
+		case "f4":
+			r.Once(&seen[3], name)
+			if r.BeginObject("f4") {
+				if v.F4 == nil {
+					v.F4 = make(map[int32]*[]byte)
+				} else {
+					clear(v.F4)
+				}
+				for r.More() {
+					r.Spend(5, "f4")
+					key40 := r.Name()
+					k41 := int32(r.KeyInt(key40, -2147483648, 2147483647, "f4"))
+					var x42 *[]byte
+					if r.Null() {
+						x42 = nil
+					} else {
+						if x42 == nil {
+							x42 = new([]byte)
+						}
+						*x42 = r.Bytes(*x42, "f4")
+					}
+					if _, dup := v.F4[k41]; dup {
+						r.DuplicateKey("f4")
+						return
+					}
+					v.F4[k41] = x42
+				}
+			}
+		case "f5":
+			r.Once(&seen[4], name)
+			if r.BeginObject("f5") {
+				if v.F5 == nil {
+					v.F5 = make(map[int32]EnumSimple)
+				} else {
+					clear(v.F5)
+				}
+				for r.More() {
+					r.Spend(8, "f5")
+					key43 := r.Name()
+					k44 := int32(r.KeyInt(key43, -2147483648, 2147483647, "f5"))
+					var x45 EnumSimple
+					x45 = EnumSimple(r.Int(-2147483648, 2147483647, "f5"))
+					if _, dup := v.F5[k44]; dup {
+						r.DuplicateKey("f5")
+						return
+					}
+					v.F5[k44] = x45
+				}
+			}
+		case "f6":
+			r.Once(&seen[5], name)
+			if r.BeginObject("f6") {
+				if v.F6 == nil {
+					v.F6 = make(map[int32]*EnumSimple)
+				} else {
+					clear(v.F6)
+				}
+				for r.More() {
+					r.Spend(5, "f6")
+					key46 := r.Name()
+					k47 := int32(r.KeyInt(key46, -2147483648, 2147483647, "f6"))
+					var x48 *EnumSimple
+					if r.Null() {
+						x48 = nil
+					} else {
+						if x48 == nil {
+							x48 = new(EnumSimple)
+						}
+						*x48 = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
+					}
+					if _, dup := v.F6[k47]; dup {
+						r.DuplicateKey("f6")
+						return
+					}
+					v.F6[k47] = x48
+				}
+			}
+		case "f7":
+			r.Once(&seen[6], name)
+			if r.BeginObject("f7") {
+				if v.F7 == nil {
+					v.F7 = make(map[int32]FlagsSimple)
+				} else {
+					clear(v.F7)
+				}
+				for r.More() {
+					r.Spend(8, "f7")
+					key49 := r.Name()
+					k50 := int32(r.KeyInt(key49, -2147483648, 2147483647, "f7"))
+					var x51 FlagsSimple
+					x51 = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+					if _, dup := v.F7[k50]; dup {
+						r.DuplicateKey("f7")
+						return
+					}
+					v.F7[k50] = x51
+				}
+			}
+		case "f8":
+			r.Once(&seen[7], name)
+			if r.BeginObject("f8") {
+				if v.F8 == nil {
+					v.F8 = make(map[int32]*FlagsSimple)
+				} else {
+					clear(v.F8)
+				}
+				for r.More() {
+					r.Spend(5, "f8")
+					key52 := r.Name()
+					k53 := int32(r.KeyInt(key52, -2147483648, 2147483647, "f8"))
+					var x54 *FlagsSimple
+					if r.Null() {
+						x54 = nil
+					} else {
+						if x54 == nil {
+							x54 = new(FlagsSimple)
+						}
+						*x54 = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+					}
+					if _, dup := v.F8[k53]; dup {
+						r.DuplicateKey("f8")
+						return
+					}
+					v.F8[k53] = x54
+				}
+			}
+		case "f9":
+			r.Once(&seen[8], name)
+			if r.BeginObject("f9") {
+				if v.F9 == nil {
+					v.F9 = make(map[int32]StructSimple)
+				} else {
+					clear(v.F9)
+				}
+				for r.More() {
+					r.Spend(4, "f9")
+					key55 := r.Name()
+					k56 := int32(r.KeyInt(key55, -2147483648, 2147483647, "f9"))
+					var x57 StructSimple
+					x57.FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindKey(key55)
+						r.Unwind("f9")
+						return
+					}
+					if _, dup := v.F9[k56]; dup {
+						r.DuplicateKey("f9")
+						return
+					}
+					v.F9[k56] = x57
+				}
+			}
+		case "f10":
+			r.Once(&seen[9], name)
+			if r.BeginObject("f10") {
+				if v.F10 == nil {
+					v.F10 = make(map[int32]*StructSimple)
+				} else {
+					clear(v.F10)
+				}
+				for r.More() {
+					r.Spend(5, "f10")
+					key58 := r.Name()
+					k59 := int32(r.KeyInt(key58, -2147483648, 2147483647, "f10"))
+					var x60 *StructSimple
+					if r.Null() {
+						x60 = nil
+					} else {
+						if x60 == nil {
+							x60 = new(StructSimple)
+						}
+						x60.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindKey(key58)
+							r.Unwind("f10")
+							return
+						}
+					}
+					if _, dup := v.F10[k59]; dup {
+						r.DuplicateKey("f10")
+						return
+					}
+					v.F10[k59] = x60
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructMap) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructMap) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructMap) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructMap) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("test.StructMap")
+	return r.Err()
+}
+
 // StructHash is the struct test.StructHash (type id 141).
 type StructHash struct {
 	F1  map[string]byte
@@ -11820,6 +17699,563 @@ func VerifyFinalStructHash(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructHash(f1=")
+	t.Count(len(v.F1), "[{")
+	for i1, k2 := range fbe.SortedKeys(v.F1, cmp.Compare[string]) {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		x3 := v.F1[k2]
+		t.String(k2)
+		t.Raw("->")
+		t.Uint(uint64(x3))
+	}
+	t.Raw("}],f2=")
+	t.Count(len(v.F2), "[{")
+	for i4, k5 := range fbe.SortedKeys(v.F2, cmp.Compare[string]) {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		x6 := v.F2[k5]
+		t.String(k5)
+		t.Raw("->")
+		if x6 == nil {
+			t.Raw("null")
+		} else {
+			t.Uint(uint64(*x6))
+		}
+	}
+	t.Raw("}],f3=")
+	t.Count(len(v.F3), "[{")
+	for i7, k8 := range fbe.SortedKeys(v.F3, cmp.Compare[string]) {
+		if i7 > 0 {
+			t.Raw(",")
+		}
+		x9 := v.F3[k8]
+		t.String(k8)
+		t.Raw("->")
+		t.Bytes(x9)
+	}
+	t.Raw("}],f4=")
+	t.Count(len(v.F4), "[{")
+	for i10, k11 := range fbe.SortedKeys(v.F4, cmp.Compare[string]) {
+		if i10 > 0 {
+			t.Raw(",")
+		}
+		x12 := v.F4[k11]
+		t.String(k11)
+		t.Raw("->")
+		if x12 == nil {
+			t.Raw("null")
+		} else {
+			t.Bytes(*x12)
+		}
+	}
+	t.Raw("}],f5=")
+	t.Count(len(v.F5), "[{")
+	for i13, k14 := range fbe.SortedKeys(v.F5, cmp.Compare[string]) {
+		if i13 > 0 {
+			t.Raw(",")
+		}
+		x15 := v.F5[k14]
+		t.String(k14)
+		t.Raw("->")
+		t.Raw(x15.String())
+	}
+	t.Raw("}],f6=")
+	t.Count(len(v.F6), "[{")
+	for i16, k17 := range fbe.SortedKeys(v.F6, cmp.Compare[string]) {
+		if i16 > 0 {
+			t.Raw(",")
+		}
+		x18 := v.F6[k17]
+		t.String(k17)
+		t.Raw("->")
+		if x18 == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*x18).String())
+		}
+	}
+	t.Raw("}],f7=")
+	t.Count(len(v.F7), "[{")
+	for i19, k20 := range fbe.SortedKeys(v.F7, cmp.Compare[string]) {
+		if i19 > 0 {
+			t.Raw(",")
+		}
+		x21 := v.F7[k20]
+		t.String(k20)
+		t.Raw("->")
+		t.Raw(x21.String())
+	}
+	t.Raw("}],f8=")
+	t.Count(len(v.F8), "[{")
+	for i22, k23 := range fbe.SortedKeys(v.F8, cmp.Compare[string]) {
+		if i22 > 0 {
+			t.Raw(",")
+		}
+		x24 := v.F8[k23]
+		t.String(k23)
+		t.Raw("->")
+		if x24 == nil {
+			t.Raw("null")
+		} else {
+			t.Raw((*x24).String())
+		}
+	}
+	t.Raw("}],f9=")
+	t.Count(len(v.F9), "[{")
+	for i25, k26 := range fbe.SortedKeys(v.F9, cmp.Compare[string]) {
+		if i25 > 0 {
+			t.Raw(",")
+		}
+		x27 := v.F9[k26]
+		t.String(k26)
+		t.Raw("->")
+		x27.FBEWriteText(t)
+	}
+	t.Raw("}],f10=")
+	t.Count(len(v.F10), "[{")
+	for i28, k29 := range fbe.SortedKeys(v.F10, cmp.Compare[string]) {
+		if i28 > 0 {
+			t.Raw(",")
+		}
+		x30 := v.F10[k29]
+		t.String(k29)
+		t.Raw("->")
+		if x30 == nil {
+			t.Raw("null")
+		} else {
+			x30.FBEWriteText(t)
+		}
+	}
+	t.Raw("}])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructHash) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructHash) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"f1":{`)
+	for i1, k2 := range fbe.SortedKeys(v.F1, cmp.Compare[string]) {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k2)
+		x3 := v.F1[k2]
+		j.Uint(uint64(x3))
+	}
+	j.Raw(`},"f2":{`)
+	for i4, k5 := range fbe.SortedKeys(v.F2, cmp.Compare[string]) {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k5)
+		x6 := v.F2[k5]
+		if x6 == nil {
+			j.Null()
+		} else {
+			j.Uint(uint64(*x6))
+		}
+	}
+	j.Raw(`},"f3":{`)
+	for i7, k8 := range fbe.SortedKeys(v.F3, cmp.Compare[string]) {
+		if i7 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k8)
+		x9 := v.F3[k8]
+		j.Bytes(x9)
+	}
+	j.Raw(`},"f4":{`)
+	for i10, k11 := range fbe.SortedKeys(v.F4, cmp.Compare[string]) {
+		if i10 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k11)
+		x12 := v.F4[k11]
+		if x12 == nil {
+			j.Null()
+		} else {
+			j.Bytes(*x12)
+		}
+	}
+	j.Raw(`},"f5":{`)
+	for i13, k14 := range fbe.SortedKeys(v.F5, cmp.Compare[string]) {
+		if i13 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k14)
+		x15 := v.F5[k14]
+		j.Int(int64(x15))
+	}
+	j.Raw(`},"f6":{`)
+	for i16, k17 := range fbe.SortedKeys(v.F6, cmp.Compare[string]) {
+		if i16 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k17)
+		x18 := v.F6[k17]
+		if x18 == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*x18))
+		}
+	}
+	j.Raw(`},"f7":{`)
+	for i19, k20 := range fbe.SortedKeys(v.F7, cmp.Compare[string]) {
+		if i19 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k20)
+		x21 := v.F7[k20]
+		j.Int(int64(x21))
+	}
+	j.Raw(`},"f8":{`)
+	for i22, k23 := range fbe.SortedKeys(v.F8, cmp.Compare[string]) {
+		if i22 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k23)
+		x24 := v.F8[k23]
+		if x24 == nil {
+			j.Null()
+		} else {
+			j.Int(int64(*x24))
+		}
+	}
+	j.Raw(`},"f9":{`)
+	for i25, k26 := range fbe.SortedKeys(v.F9, cmp.Compare[string]) {
+		if i25 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k26)
+		x27 := v.F9[k26]
+		x27.FBEWriteJSON(j)
+	}
+	j.Raw(`},"f10":{`)
+	for i28, k29 := range fbe.SortedKeys(v.F10, cmp.Compare[string]) {
+		if i28 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k29)
+		x30 := v.F10[k29]
+		if x30 == nil {
+			j.Null()
+		} else {
+			x30.FBEWriteJSON(j)
+		}
+	}
+	j.Raw(`}}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(40) {
+		return
+	}
+	defer r.Leave()
+	var seen [10]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "f1":
+			r.Once(&seen[0], name)
+			if r.BeginObject("f1") {
+				if v.F1 == nil {
+					v.F1 = make(map[string]byte)
+				} else {
+					clear(v.F1)
+				}
+				for r.More() {
+					r.Spend(5, "f1")
+					key31 := r.Name()
+					k32 := r.KeyString(key31, "f1")
+					var x33 byte
+					x33 = byte(r.Uint(255, "f1"))
+					if _, dup := v.F1[k32]; dup {
+						r.DuplicateKey("f1")
+						return
+					}
+					v.F1[k32] = x33
+				}
+			}
+		case "f2":
+			r.Once(&seen[1], name)
+			if r.BeginObject("f2") {
+				if v.F2 == nil {
+					v.F2 = make(map[string]*byte)
+				} else {
+					clear(v.F2)
+				}
+				for r.More() {
+					r.Spend(5, "f2")
+					key34 := r.Name()
+					k35 := r.KeyString(key34, "f2")
+					var x36 *byte
+					if r.Null() {
+						x36 = nil
+					} else {
+						if x36 == nil {
+							x36 = new(byte)
+						}
+						*x36 = byte(r.Uint(255, "f2"))
+					}
+					if _, dup := v.F2[k35]; dup {
+						r.DuplicateKey("f2")
+						return
+					}
+					v.F2[k35] = x36
+				}
+			}
+		case "f3":
+			r.Once(&seen[2], name)
+			if r.BeginObject("f3") {
+				if v.F3 == nil {
+					v.F3 = make(map[string][]byte)
+				} else {
+					clear(v.F3)
+				}
+				for r.More() {
+					r.Spend(8, "f3")
+					key37 := r.Name()
+					k38 := r.KeyString(key37, "f3")
+					var x39 []byte
+					x39 = r.Bytes(x39, "f3")
+					if _, dup := v.F3[k38]; dup {
+						r.DuplicateKey("f3")
+						return
+					}
+					v.F3[k38] = x39
+				}
+			}
+		case "f4":
+			r.Once(&seen[3], name)
+			if r.BeginObject("f4") {
+				if v.F4 == nil {
+					v.F4 = make(map[string]*[]byte)
+				} else {
+					clear(v.F4)
+				}
+				for r.More() {
+					r.Spend(5, "f4")
+					key40 := r.Name()
+					k41 := r.KeyString(key40, "f4")
+					var x42 *[]byte
+					if r.Null() {
+						x42 = nil
+					} else {
+						if x42 == nil {
+							x42 = new([]byte)
+						}
+						*x42 = r.Bytes(*x42, "f4")
+					}
+					if _, dup := v.F4[k41]; dup {
+						r.DuplicateKey("f4")
+						return
+					}
+					v.F4[k41] = x42
+				}
+			}
+		case "f5":
+			r.Once(&seen[4], name)
+			if r.BeginObject("f5") {
+				if v.F5 == nil {
+					v.F5 = make(map[string]EnumSimple)
+				} else {
+					clear(v.F5)
+				}
+				for r.More() {
+					r.Spend(8, "f5")
+					key43 := r.Name()
+					k44 := r.KeyString(key43, "f5")
+					var x45 EnumSimple
+					x45 = EnumSimple(r.Int(-2147483648, 2147483647, "f5"))
+					if _, dup := v.F5[k44]; dup {
+						r.DuplicateKey("f5")
+						return
+					}
+					v.F5[k44] = x45
+				}
+			}
+		case "f6":
+			r.Once(&seen[5], name)
+			if r.BeginObject("f6") {
+				if v.F6 == nil {
+					v.F6 = make(map[string]*EnumSimple)
+				} else {
+					clear(v.F6)
+				}
+				for r.More() {
+					r.Spend(5, "f6")
+					key46 := r.Name()
+					k47 := r.KeyString(key46, "f6")
+					var x48 *EnumSimple
+					if r.Null() {
+						x48 = nil
+					} else {
+						if x48 == nil {
+							x48 = new(EnumSimple)
+						}
+						*x48 = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
+					}
+					if _, dup := v.F6[k47]; dup {
+						r.DuplicateKey("f6")
+						return
+					}
+					v.F6[k47] = x48
+				}
+			}
+		case "f7":
+			r.Once(&seen[6], name)
+			if r.BeginObject("f7") {
+				if v.F7 == nil {
+					v.F7 = make(map[string]FlagsSimple)
+				} else {
+					clear(v.F7)
+				}
+				for r.More() {
+					r.Spend(8, "f7")
+					key49 := r.Name()
+					k50 := r.KeyString(key49, "f7")
+					var x51 FlagsSimple
+					x51 = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+					if _, dup := v.F7[k50]; dup {
+						r.DuplicateKey("f7")
+						return
+					}
+					v.F7[k50] = x51
+				}
+			}
+		case "f8":
+			r.Once(&seen[7], name)
+			if r.BeginObject("f8") {
+				if v.F8 == nil {
+					v.F8 = make(map[string]*FlagsSimple)
+				} else {
+					clear(v.F8)
+				}
+				for r.More() {
+					r.Spend(5, "f8")
+					key52 := r.Name()
+					k53 := r.KeyString(key52, "f8")
+					var x54 *FlagsSimple
+					if r.Null() {
+						x54 = nil
+					} else {
+						if x54 == nil {
+							x54 = new(FlagsSimple)
+						}
+						*x54 = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+					}
+					if _, dup := v.F8[k53]; dup {
+						r.DuplicateKey("f8")
+						return
+					}
+					v.F8[k53] = x54
+				}
+			}
+		case "f9":
+			r.Once(&seen[8], name)
+			if r.BeginObject("f9") {
+				if v.F9 == nil {
+					v.F9 = make(map[string]StructSimple)
+				} else {
+					clear(v.F9)
+				}
+				for r.More() {
+					r.Spend(4, "f9")
+					key55 := r.Name()
+					k56 := r.KeyString(key55, "f9")
+					var x57 StructSimple
+					x57.FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindKey(key55)
+						r.Unwind("f9")
+						return
+					}
+					if _, dup := v.F9[k56]; dup {
+						r.DuplicateKey("f9")
+						return
+					}
+					v.F9[k56] = x57
+				}
+			}
+		case "f10":
+			r.Once(&seen[9], name)
+			if r.BeginObject("f10") {
+				if v.F10 == nil {
+					v.F10 = make(map[string]*StructSimple)
+				} else {
+					clear(v.F10)
+				}
+				for r.More() {
+					r.Spend(5, "f10")
+					key58 := r.Name()
+					k59 := r.KeyString(key58, "f10")
+					var x60 *StructSimple
+					if r.Null() {
+						x60 = nil
+					} else {
+						if x60 == nil {
+							x60 = new(StructSimple)
+						}
+						x60.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindKey(key58)
+							r.Unwind("f10")
+							return
+						}
+					}
+					if _, dup := v.F10[k59]; dup {
+						r.DuplicateKey("f10")
+						return
+					}
+					v.F10[k59] = x60
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructHash) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructHash) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructHash) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructHash) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("test.StructHash")
+	return r.Err()
+}
+
 // StructHashEx is the struct test.StructHashEx (type id 142).
 type StructHashEx struct {
 	F1 []fbe.Pair[StructSimple, StructNested]
@@ -12191,6 +18627,181 @@ func VerifyFinalStructHashEx(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructHashEx) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructHashEx(f1=")
+	t.Count(len(v.F1), "[{")
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		v.F1[i1].Key.FBEWriteText(t)
+		t.Raw("->")
+		v.F1[i1].Value.FBEWriteText(t)
+	}
+	t.Raw("}],f2=")
+	t.Count(len(v.F2), "[{")
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		v.F2[i2].Key.FBEWriteText(t)
+		t.Raw("->")
+		if v.F2[i2].Value == nil {
+			t.Raw("null")
+		} else {
+			v.F2[i2].Value.FBEWriteText(t)
+		}
+	}
+	t.Raw("}])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructHashEx) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructHashEx) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"f1":[`)
+	for i1 := range v.F1 {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Byte('[')
+		v.F1[i1].Key.FBEWriteJSON(j)
+		j.Byte(',')
+		v.F1[i1].Value.FBEWriteJSON(j)
+		j.Byte(']')
+	}
+	j.Raw(`],"f2":[`)
+	for i2 := range v.F2 {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		j.Byte('[')
+		v.F2[i2].Key.FBEWriteJSON(j)
+		j.Byte(',')
+		if v.F2[i2].Value == nil {
+			j.Null()
+		} else {
+			v.F2[i2].Value.FBEWriteJSON(j)
+		}
+		j.Byte(']')
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructHashEx) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(8) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "f1":
+			r.Once(&seen[0], name)
+			if r.BeginArray("f1") {
+				v.F1 = v.F1[:0]
+				for i3 := 0; r.More(); i3++ {
+					r.Spend(0, "f1")
+					v.F1 = fbe.Grow(v.F1)
+					if r.BeginPair("f1") {
+						v.F1[i3].Key.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i3)
+							r.Unwind("f1")
+							return
+						}
+						v.F1[i3].Value.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i3)
+							r.Unwind("f1")
+							return
+						}
+						r.EndPair("f1")
+					}
+				}
+				if fbe.HasDuplicatePairKey(v.F1, (*StructSimple).FBEKey) {
+					r.DuplicateKey("f1")
+					return
+				}
+			}
+		case "f2":
+			r.Once(&seen[1], name)
+			if r.BeginArray("f2") {
+				v.F2 = v.F2[:0]
+				for i4 := 0; r.More(); i4++ {
+					r.Spend(1, "f2")
+					v.F2 = fbe.Grow(v.F2)
+					if r.BeginPair("f2") {
+						v.F2[i4].Key.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i4)
+							r.Unwind("f2")
+							return
+						}
+						if r.Null() {
+							v.F2[i4].Value = nil
+						} else {
+							if v.F2[i4].Value == nil {
+								v.F2[i4].Value = new(StructNested)
+							}
+							v.F2[i4].Value.FBEReadJSON(r)
+							if r.Failed() {
+								r.UnwindIndex(i4)
+								r.Unwind("f2")
+								return
+							}
+						}
+						r.EndPair("f2")
+					}
+				}
+				if fbe.HasDuplicatePairKey(v.F2, (*StructSimple).FBEKey) {
+					r.DuplicateKey("f2")
+					return
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructHashEx) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructHashEx) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructHashEx) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructHashEx) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("test.StructHashEx")
+	return r.Err()
+}
+
 // StructEmpty is the struct test.StructEmpty (type id 143).
 type StructEmpty struct {
 }
@@ -12330,6 +18941,64 @@ func VerifyFinalStructEmpty(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 143, lim)
 	FBEVerifyFinalStructEmpty(&r)
 	r.EndFinal()
+	r.Within("test.StructEmpty")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *StructEmpty) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("StructEmpty()")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v StructEmpty) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *StructEmpty) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *StructEmpty) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(1) {
+		return
+	}
+	defer r.Leave()
+	for r.More() {
+		r.Skip(r.Name())
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v StructEmpty) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *StructEmpty) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *StructEmpty) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *StructEmpty) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("test.StructEmpty")
 	return r.Err()
 }

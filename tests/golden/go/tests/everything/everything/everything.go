@@ -22,6 +22,19 @@ const (
 	EByteC EByte = 17
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EByte) String() string {
+	switch v {
+	case EByteA:
+		return "a"
+	case EByteB:
+		return "b"
+	case EByteC:
+		return "c"
+	}
+	return "<unknown>"
+}
+
 // EChar is the enum everything.EChar (on the wire: uint8).
 type EChar uint8
 
@@ -31,12 +44,34 @@ const (
 	ECharC EChar = 10
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EChar) String() string {
+	switch v {
+	case ECharA:
+		return "a"
+	case ECharB:
+		return "b"
+	case ECharC:
+		return "c"
+	}
+	return "<unknown>"
+}
+
 // EWChar is the enum everything.EWChar (on the wire: uint32).
 type EWChar uint32
 
 const (
 	EWCharA EWChar = 1114111
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EWChar) String() string {
+	switch v {
+	case EWCharA:
+		return "a"
+	}
+	return "<unknown>"
+}
 
 // EInt8 is the enum everything.EInt8 (on the wire: int8).
 type EInt8 int8
@@ -46,12 +81,32 @@ const (
 	EInt8Hi EInt8 = 127
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EInt8) String() string {
+	switch v {
+	case EInt8Lo:
+		return "lo"
+	case EInt8Hi:
+		return "hi"
+	}
+	return "<unknown>"
+}
+
 // EUInt8 is the enum everything.EUInt8 (on the wire: uint8).
 type EUInt8 uint8
 
 const (
 	EUInt8A EUInt8 = 255
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EUInt8) String() string {
+	switch v {
+	case EUInt8A:
+		return "a"
+	}
+	return "<unknown>"
+}
 
 // EInt16 is the enum everything.EInt16 (on the wire: int16).
 type EInt16 int16
@@ -60,12 +115,30 @@ const (
 	EInt16A EInt16 = -32768
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EInt16) String() string {
+	switch v {
+	case EInt16A:
+		return "a"
+	}
+	return "<unknown>"
+}
+
 // EUInt16 is the enum everything.EUInt16 (on the wire: uint16).
 type EUInt16 uint16
 
 const (
 	EUInt16A EUInt16 = 65535
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EUInt16) String() string {
+	switch v {
+	case EUInt16A:
+		return "a"
+	}
+	return "<unknown>"
+}
 
 // EInt32 is the enum everything.EInt32 (on the wire: int32).
 type EInt32 int32
@@ -76,12 +149,32 @@ const (
 	EInt32C EInt32 = -1
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EInt32) String() string {
+	switch v {
+	case EInt32A:
+		return "a"
+	case EInt32B:
+		return "b"
+	}
+	return "<unknown>"
+}
+
 // EUInt32 is the enum everything.EUInt32 (on the wire: uint32).
 type EUInt32 uint32
 
 const (
 	EUInt32A EUInt32 = 4294967295
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EUInt32) String() string {
+	switch v {
+	case EUInt32A:
+		return "a"
+	}
+	return "<unknown>"
+}
 
 // EInt64 is the enum everything.EInt64 (on the wire: int64).
 type EInt64 int64
@@ -90,12 +183,30 @@ const (
 	EInt64A EInt64 = -9223372036854775808
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EInt64) String() string {
+	switch v {
+	case EInt64A:
+		return "a"
+	}
+	return "<unknown>"
+}
+
 // EUInt64 is the enum everything.EUInt64 (on the wire: uint64).
 type EUInt64 uint64
 
 const (
 	EUInt64A EUInt64 = 18446744073709551615
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EUInt64) String() string {
+	switch v {
+	case EUInt64A:
+		return "a"
+	}
+	return "<unknown>"
+}
 
 // EDefault is the enum everything.EDefault (on the wire: int32).
 type EDefault int32
@@ -105,6 +216,17 @@ const (
 	EDefaultOne  EDefault = 1
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EDefault) String() string {
+	switch v {
+	case EDefaultZero:
+		return "zero"
+	case EDefaultOne:
+		return "one"
+	}
+	return "<unknown>"
+}
+
 // EOld is the enum everything.EOld (on the wire: int32).
 type EOld int32
 
@@ -112,6 +234,17 @@ const (
 	EOldSecret EOld = 7
 	EOldOld    EOld = 8
 )
+
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v EOld) String() string {
+	switch v {
+	case EOldSecret:
+		return "secret"
+	case EOldOld:
+		return "old"
+	}
+	return "<unknown>"
+}
 
 // Reserved is the enum everything.Reserved (on the wire: int32).
 type Reserved int32
@@ -124,6 +257,23 @@ const (
 	ReservedLambda  Reserved = 4
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v Reserved) String() string {
+	switch v {
+	case ReservedNew:
+		return "new"
+	case ReservedDelete:
+		return "delete"
+	case ReservedDefault:
+		return "default"
+	case ReservedNone:
+		return "None"
+	case ReservedLambda:
+		return "lambda"
+	}
+	return "<unknown>"
+}
+
 // FByte is the flags everything.FByte (on the wire: uint8).
 type FByte uint8
 
@@ -134,6 +284,17 @@ const (
 	FByteBoth FByte = 3
 )
 
+// String is the text form of v: the names of the declared flags whose bits are all set,
+// joined by |, in declaration order (docs/format.md 9).
+func (v FByte) String() string {
+	return fbe.FlagsText(v, []fbe.FlagName[FByte]{
+		{Value: FByteNone, Name: "none"},
+		{Value: FByteOne, Name: "one"},
+		{Value: FByteTwo, Name: "two"},
+		{Value: FByteBoth, Name: "both"},
+	})
+}
+
 // FUInt64 is the flags everything.FUInt64 (on the wire: uint64).
 type FUInt64 uint64
 
@@ -143,12 +304,30 @@ const (
 	FUInt64All FUInt64 = 9223372036854775809
 )
 
+// String is the text form of v: the names of the declared flags whose bits are all set,
+// joined by |, in declaration order (docs/format.md 9).
+func (v FUInt64) String() string {
+	return fbe.FlagsText(v, []fbe.FlagName[FUInt64]{
+		{Value: FUInt64Top, Name: "top"},
+		{Value: FUInt64Low, Name: "low"},
+		{Value: FUInt64All, Name: "all"},
+	})
+}
+
 // FDefault is the flags everything.FDefault (on the wire: int32).
 type FDefault int32
 
 const (
 	FDefaultX FDefault = 1
 )
+
+// String is the text form of v: the names of the declared flags whose bits are all set,
+// joined by |, in declaration order (docs/format.md 9).
+func (v FDefault) String() string {
+	return fbe.FlagsText(v, []fbe.FlagName[FDefault]{
+		{Value: FDefaultX, Name: "x"},
+	})
+}
 
 // Counted is the struct everything.Counted (type id 1001).
 type Counted struct {
@@ -301,6 +480,75 @@ func VerifyFinalCounted(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1001, lim)
 	FBEVerifyFinalCounted(&r)
 	r.EndFinal()
+	r.Within("everything.Counted")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Counted) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Counted(a=")
+	t.Int(int64(v.A))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Counted) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Counted) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"a":`)
+	j.Int(int64(v.A))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Counted) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "a":
+			r.Once(&seen[0], name)
+			v.A = int32(r.Int(-2147483648, 2147483647, "a"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Counted) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Counted) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Counted) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Counted) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.Counted")
 	return r.Err()
 }
@@ -460,6 +708,75 @@ func VerifyFinalShifted(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Shifted) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Shifted(a=")
+	t.Int(int64(v.A))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Shifted) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Shifted) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"a":`)
+	j.Int(int64(v.A))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Shifted) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "a":
+			r.Once(&seen[0], name)
+			v.A = int32(r.Int(-2147483648, 2147483647, "a"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Shifted) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Shifted) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Shifted) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Shifted) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.Shifted")
+	return r.Err()
+}
+
 // AfterShift is the struct everything.AfterShift (type id 1021).
 type AfterShift struct {
 	A int32
@@ -615,6 +932,75 @@ func VerifyFinalAfterShift(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *AfterShift) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("AfterShift(a=")
+	t.Int(int64(v.A))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v AfterShift) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *AfterShift) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"a":`)
+	j.Int(int64(v.A))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *AfterShift) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "a":
+			r.Once(&seen[0], name)
+			v.A = int32(r.Int(-2147483648, 2147483647, "a"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v AfterShift) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *AfterShift) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *AfterShift) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *AfterShift) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.AfterShift")
+	return r.Err()
+}
+
 // Fixed is the struct everything.Fixed (type id 7).
 type Fixed struct {
 	A int32
@@ -766,6 +1152,75 @@ func VerifyFinalFixed(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 7, lim)
 	FBEVerifyFinalFixed(&r)
 	r.EndFinal()
+	r.Within("everything.Fixed")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Fixed) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Fixed(a=")
+	t.Int(int64(v.A))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Fixed) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Fixed) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"a":`)
+	j.Int(int64(v.A))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Fixed) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "a":
+			r.Once(&seen[0], name)
+			v.A = int32(r.Int(-2147483648, 2147483647, "a"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Fixed) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Fixed) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Fixed) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Fixed) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.Fixed")
 	return r.Err()
 }
@@ -940,6 +1395,82 @@ func VerifyFinalDerived(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 7, lim)
 	FBEVerifyFinalDerived(&r)
 	r.EndFinal()
+	r.Within("everything.Derived")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Derived) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Derived(")
+	v.Fixed.FBEWriteText(t)
+	t.Raw(",b=")
+	t.Int(int64(v.B))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Derived) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Derived) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"a":`)
+	j.Int(int64(v.A))
+	j.Raw(`,"b":`)
+	j.Int(int64(v.B))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Derived) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(8) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "a":
+			r.Once(&seen[0], name)
+			v.A = int32(r.Int(-2147483648, 2147483647, "a"))
+		case "b":
+			r.Once(&seen[1], name)
+			v.B = int32(r.Int(-2147483648, 2147483647, "b"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Derived) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Derived) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Derived) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Derived) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.Derived")
 	return r.Err()
 }
@@ -1129,6 +1660,87 @@ func VerifyFinalImportedBase(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *ImportedBase) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("ImportedBase(")
+	v.Instrument.FBEWriteText(t)
+	t.Raw(",price=")
+	t.Float(v.Price)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v ImportedBase) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *ImportedBase) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"symbol":`)
+	j.String(v.Symbol)
+	j.Raw(`,"digits":`)
+	j.Int(int64(v.Digits))
+	j.Raw(`,"price":`)
+	j.Float64(v.Price)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *ImportedBase) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(16) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "symbol":
+			r.Once(&seen[0], name)
+			v.Symbol = r.String("symbol")
+		case "digits":
+			r.Once(&seen[1], name)
+			v.Digits = int32(r.Int(-2147483648, 2147483647, "digits"))
+		case "price":
+			r.Once(&seen[2], name)
+			v.Price = r.Float64("price")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v ImportedBase) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *ImportedBase) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *ImportedBase) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *ImportedBase) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.ImportedBase")
+	return r.Err()
+}
+
 // Note is the message everything.Note (type id 1023).
 type Note struct {
 	Text string
@@ -1284,6 +1896,75 @@ func VerifyFinalNote(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1023, lim)
 	FBEVerifyFinalNote(&r)
 	r.EndFinal()
+	r.Within("everything.Note")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Note) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Note(text=")
+	t.String(v.Text)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Note) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Note) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"text":`)
+	j.String(v.Text)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Note) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(4) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "text":
+			r.Once(&seen[0], name)
+			v.Text = r.String("text")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Note) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Note) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Note) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Note) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.Note")
 	return r.Err()
 }
@@ -1459,6 +2140,80 @@ func VerifyFinalQuiet(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Quiet) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Quiet(password=***,legacy=")
+	t.Int(int64(v.Legacy))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Quiet) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Quiet) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"password":`)
+	j.String(v.Password)
+	j.Raw(`,"legacy":`)
+	j.Int(int64(v.Legacy))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Quiet) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(8) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "password":
+			r.Once(&seen[0], name)
+			v.Password = r.String("password")
+		case "legacy":
+			r.Once(&seen[1], name)
+			v.Legacy = int32(r.Int(-2147483648, 2147483647, "legacy"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Quiet) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Quiet) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Quiet) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Quiet) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.Quiet")
+	return r.Err()
+}
+
 // Empty is the struct everything.Empty (type id 1025).
 type Empty struct {
 }
@@ -1598,6 +2353,64 @@ func VerifyFinalEmpty(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1025, lim)
 	FBEVerifyFinalEmpty(&r)
 	r.EndFinal()
+	r.Within("everything.Empty")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Empty) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Empty()")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Empty) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Empty) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Empty) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(1) {
+		return
+	}
+	defer r.Leave()
+	for r.More() {
+		r.Skip(r.Name())
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Empty) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Empty) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Empty) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Empty) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.Empty")
 	return r.Err()
 }
@@ -3437,6 +4250,944 @@ func VerifyFinalEverything(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Everything(id=")
+	t.Int(int64(v.Id))
+	t.Raw(",f1=")
+	t.Bool(v.F1)
+	t.Raw(",f2=")
+	t.Uint(uint64(v.F2))
+	t.Raw(",f3=")
+	t.Char(v.F3)
+	t.Raw(",f4=")
+	t.WChar(v.F4)
+	t.Raw(",f5=")
+	t.Int(int64(v.F5))
+	t.Raw(",f6=")
+	t.Uint(uint64(v.F6))
+	t.Raw(",f7=")
+	t.Int(int64(v.F7))
+	t.Raw(",f8=")
+	t.Uint(uint64(v.F8))
+	t.Raw(",f9=")
+	t.Int(int64(v.F9))
+	t.Raw(",f10=")
+	t.Uint(uint64(v.F10))
+	t.Raw(",f11=")
+	t.Int(v.F11)
+	t.Raw(",f12=")
+	t.Uint(v.F12)
+	t.Raw(",f13=")
+	t.Float(float64(v.F13))
+	t.Raw(",f14=")
+	t.Float(v.F14)
+	t.Raw(",f15=")
+	t.Decimal(v.F15)
+	t.Raw(",f16=")
+	t.Decimal(v.F16)
+	t.Raw(",f17=")
+	t.String(v.F17)
+	t.Raw(",f18=")
+	t.Uint(uint64(v.F18))
+	t.Raw(",f19=")
+	t.Uint(uint64(v.F19))
+	t.Raw(",f20=")
+	t.UUID(v.F20)
+	t.Raw(",f21=")
+	t.UUID(v.F21)
+	t.Raw(",f22=")
+	t.UUID(v.F22)
+	t.Raw(",f23=")
+	t.UUID(v.F23)
+	t.Raw(",f24=")
+	t.Bytes(v.F24)
+	t.Raw(",f25=")
+	t.Raw(v.F25.String())
+	t.Raw(",f26=")
+	t.Raw(v.F26.String())
+	t.Raw(",f27=")
+	t.Raw(v.F27.String())
+	t.Raw(",f28=")
+	t.Raw(v.F28.String())
+	t.Raw(",f29=")
+	v.F29.FBEWriteText(t)
+	t.Raw(",f30=")
+	v.F30.FBEWriteText(t)
+	t.Raw(",f31=")
+	if v.F31 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F31))
+	}
+	t.Raw(",f32=")
+	if v.F32 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F32))
+	}
+	t.Raw(",f33=")
+	if v.F33 == nil {
+		t.Raw("null")
+	} else {
+		t.String(*v.F33)
+	}
+	t.Raw(",f34=")
+	if v.F34 == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.F34).String())
+	}
+	t.Raw(",f35=")
+	if v.F35 == nil {
+		t.Raw("null")
+	} else {
+		v.F35.FBEWriteText(t)
+	}
+	t.Raw(",f36=")
+	t.Count(len(v.F36), "[")
+	for i1 := range v.F36 {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Int(int64(v.F36[i1]))
+	}
+	t.Raw("],f37=")
+	t.Count(len(v.F37), "[")
+	for i2 := range v.F37 {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		if v.F37[i2] == nil {
+			t.Raw("null")
+		} else {
+			t.String(*v.F37[i2])
+		}
+	}
+	t.Raw("],f38=")
+	t.Count(len(v.F38), "[")
+	for i3 := range v.F38 {
+		if i3 > 0 {
+			t.Raw(",")
+		}
+		t.Float(v.F38[i3])
+	}
+	t.Raw("],f39=")
+	t.Count(len(v.F39), "[")
+	for i4 := range v.F39 {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		if v.F39[i4] == nil {
+			t.Raw("null")
+		} else {
+			v.F39[i4].FBEWriteText(t)
+		}
+	}
+	t.Raw("],f40=")
+	t.Count(len(v.F40), "<")
+	for i5 := range v.F40 {
+		if i5 > 0 {
+			t.Raw(",")
+		}
+		t.String(v.F40[i5])
+	}
+	t.Raw(">,f41=")
+	t.Count(len(v.F41), "{")
+	for i6 := range v.F41 {
+		if i6 > 0 {
+			t.Raw(",")
+		}
+		t.Int(v.F41[i6])
+	}
+	t.Raw("},f42=")
+	t.Count(len(v.F42), "{")
+	for i7 := range v.F42 {
+		if i7 > 0 {
+			t.Raw(",")
+		}
+		v.F42[i7].FBEWriteText(t)
+	}
+	t.Raw("},f43=")
+	t.Count(len(v.F43), "<{")
+	for i8, k9 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		if i8 > 0 {
+			t.Raw(",")
+		}
+		x10 := v.F43[k9]
+		t.Int(int64(k9))
+		t.Raw("->")
+		t.String(x10)
+	}
+	t.Raw("}>,f44=")
+	t.Count(len(v.F44), "<{")
+	for i11, k12 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		if i11 > 0 {
+			t.Raw(",")
+		}
+		x13 := v.F44[k12]
+		t.String(k12)
+		t.Raw("->")
+		if x13 == nil {
+			t.Raw("null")
+		} else {
+			x13.FBEWriteText(t)
+		}
+	}
+	t.Raw("}>,f45=")
+	t.Count(len(v.F45), "[{")
+	for i14, k15 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		if i14 > 0 {
+			t.Raw(",")
+		}
+		x16 := v.F45[k15]
+		t.UUID(k15)
+		t.Raw("->")
+		t.Bytes(x16)
+	}
+	t.Raw("}],f46=")
+	t.Count(len(v.F46), "[{")
+	for i17 := range v.F46 {
+		if i17 > 0 {
+			t.Raw(",")
+		}
+		v.F46[i17].Key.FBEWriteText(t)
+		t.Raw("->")
+		v.F46[i17].Value.FBEWriteText(t)
+	}
+	t.Raw("}],f47=")
+	if v.F47 == nil {
+		t.Raw("null")
+	} else {
+		t.Int(int64(*v.F47))
+	}
+	t.Raw(",f47Reset=")
+	t.Bool(v.F47Reset)
+	t.Raw(",f48=")
+	if v.F48 == nil {
+		t.Raw("null")
+	} else {
+		t.Uint(uint64(*v.F48))
+	}
+	t.Raw(",f49=")
+	t.Count(len(v.F49), "<{")
+	for i18 := range v.F49 {
+		if i18 > 0 {
+			t.Raw(",")
+		}
+		t.Bytes(v.F49[i18].Key)
+		t.Raw("->")
+		t.Int(int64(v.F49[i18].Value))
+	}
+	t.Raw("}>,f50=")
+	t.Count(len(v.F50), "[{")
+	for i19 := range v.F50 {
+		if i19 > 0 {
+			t.Raw(",")
+		}
+		t.Bytes(v.F50[i19].Key)
+		t.Raw("->")
+		t.String(v.F50[i19].Value)
+	}
+	t.Raw("}])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Everything) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.Int(int64(v.Id))
+	j.Raw(`,"f1":`)
+	j.Bool(v.F1)
+	j.Raw(`,"f2":`)
+	j.Uint(uint64(v.F2))
+	j.Raw(`,"f3":`)
+	j.Uint(uint64(v.F3))
+	j.Raw(`,"f4":`)
+	j.Uint(uint64(v.F4))
+	j.Raw(`,"f5":`)
+	j.Int(int64(v.F5))
+	j.Raw(`,"f6":`)
+	j.Uint(uint64(v.F6))
+	j.Raw(`,"f7":`)
+	j.Int(int64(v.F7))
+	j.Raw(`,"f8":`)
+	j.Uint(uint64(v.F8))
+	j.Raw(`,"f9":`)
+	j.Int(int64(v.F9))
+	j.Raw(`,"f10":`)
+	j.Uint(uint64(v.F10))
+	j.Raw(`,"f11":`)
+	j.Int(v.F11)
+	j.Raw(`,"f12":`)
+	j.Uint(v.F12)
+	j.Raw(`,"f13":`)
+	j.Float32(v.F13)
+	j.Raw(`,"f14":`)
+	j.Float64(v.F14)
+	j.Raw(`,"f15":`)
+	j.Decimal(v.F15)
+	j.Raw(`,"f16":`)
+	j.Decimal(v.F16)
+	j.Raw(`,"f17":`)
+	j.String(v.F17)
+	j.Raw(`,"f18":`)
+	j.Uint(uint64(v.F18))
+	j.Raw(`,"f19":`)
+	j.Uint(uint64(v.F19))
+	j.Raw(`,"f20":`)
+	j.UUID(v.F20)
+	j.Raw(`,"f21":`)
+	j.UUID(v.F21)
+	j.Raw(`,"f22":`)
+	j.UUID(v.F22)
+	j.Raw(`,"f23":`)
+	j.UUID(v.F23)
+	j.Raw(`,"f24":`)
+	j.Bytes(v.F24)
+	j.Raw(`,"f25":`)
+	j.Uint(uint64(v.F25))
+	j.Raw(`,"f26":`)
+	j.Uint(uint64(v.F26))
+	j.Raw(`,"f27":`)
+	j.Uint(uint64(v.F27))
+	j.Raw(`,"f28":`)
+	j.Uint(uint64(v.F28))
+	j.Raw(`,"f29":`)
+	v.F29.FBEWriteJSON(j)
+	j.Raw(`,"f30":`)
+	v.F30.FBEWriteJSON(j)
+	j.Raw(`,"f31":`)
+	if v.F31 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F31))
+	}
+	j.Raw(`,"f32":`)
+	if v.F32 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F32))
+	}
+	j.Raw(`,"f33":`)
+	if v.F33 == nil {
+		j.Null()
+	} else {
+		j.String(*v.F33)
+	}
+	j.Raw(`,"f34":`)
+	if v.F34 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F34))
+	}
+	j.Raw(`,"f35":`)
+	if v.F35 == nil {
+		j.Null()
+	} else {
+		v.F35.FBEWriteJSON(j)
+	}
+	j.Raw(`,"f36":[`)
+	for i1 := range v.F36 {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.F36[i1]))
+	}
+	j.Raw(`],"f37":[`)
+	for i2 := range v.F37 {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		if v.F37[i2] == nil {
+			j.Null()
+		} else {
+			j.String(*v.F37[i2])
+		}
+	}
+	j.Raw(`],"f38":[`)
+	for i3 := range v.F38 {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.Float64(v.F38[i3])
+	}
+	j.Raw(`],"f39":[`)
+	for i4 := range v.F39 {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		if v.F39[i4] == nil {
+			j.Null()
+		} else {
+			v.F39[i4].FBEWriteJSON(j)
+		}
+	}
+	j.Raw(`],"f40":[`)
+	for i5 := range v.F40 {
+		if i5 > 0 {
+			j.Byte(',')
+		}
+		j.String(v.F40[i5])
+	}
+	j.Raw(`],"f41":[`)
+	for i6 := range v.F41 {
+		if i6 > 0 {
+			j.Byte(',')
+		}
+		j.Int(v.F41[i6])
+	}
+	j.Raw(`],"f42":[`)
+	for i7 := range v.F42 {
+		if i7 > 0 {
+			j.Byte(',')
+		}
+		v.F42[i7].FBEWriteJSON(j)
+	}
+	j.Raw(`],"f43":{`)
+	for i8, k9 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		if i8 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k9))
+		x10 := v.F43[k9]
+		j.String(x10)
+	}
+	j.Raw(`},"f44":{`)
+	for i11, k12 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		if i11 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k12)
+		x13 := v.F44[k12]
+		if x13 == nil {
+			j.Null()
+		} else {
+			x13.FBEWriteJSON(j)
+		}
+	}
+	j.Raw(`},"f45":{`)
+	for i14, k15 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		if i14 > 0 {
+			j.Byte(',')
+		}
+		j.KeyUUID(k15)
+		x16 := v.F45[k15]
+		j.Bytes(x16)
+	}
+	j.Raw(`},"f46":[`)
+	for i17 := range v.F46 {
+		if i17 > 0 {
+			j.Byte(',')
+		}
+		j.Byte('[')
+		v.F46[i17].Key.FBEWriteJSON(j)
+		j.Byte(',')
+		v.F46[i17].Value.FBEWriteJSON(j)
+		j.Byte(']')
+	}
+	j.Raw(`],"f47":`)
+	if v.F47 == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.F47))
+	}
+	j.Raw(`,"f47Reset":`)
+	j.Bool(v.F47Reset)
+	j.Raw(`,"f48":`)
+	if v.F48 == nil {
+		j.Null()
+	} else {
+		j.Uint(uint64(*v.F48))
+	}
+	j.Raw(`,"f49":{`)
+	for i18 := range v.F49 {
+		if i18 > 0 {
+			j.Byte(',')
+		}
+		j.KeyBytes(v.F49[i18].Key)
+		j.Int(int64(v.F49[i18].Value))
+	}
+	j.Raw(`},"f50":{`)
+	for i19 := range v.F50 {
+		if i19 > 0 {
+			j.Byte(',')
+		}
+		j.KeyBytes(v.F50[i19].Key)
+		j.String(v.F50[i19].Value)
+	}
+	j.Raw(`}}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(250) {
+		return
+	}
+	defer r.Leave()
+	var seen [52]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = int32(r.Int(-2147483648, 2147483647, "id"))
+		case "f1":
+			r.Once(&seen[1], name)
+			v.F1 = r.Bool("f1")
+		case "f2":
+			r.Once(&seen[2], name)
+			v.F2 = byte(r.Uint(255, "f2"))
+		case "f3":
+			r.Once(&seen[3], name)
+			v.F3 = r.Char("f3")
+		case "f4":
+			r.Once(&seen[4], name)
+			v.F4 = uint32(r.Uint(4294967295, "f4"))
+		case "f5":
+			r.Once(&seen[5], name)
+			v.F5 = int8(r.Int(-128, 127, "f5"))
+		case "f6":
+			r.Once(&seen[6], name)
+			v.F6 = uint8(r.Uint(255, "f6"))
+		case "f7":
+			r.Once(&seen[7], name)
+			v.F7 = int16(r.Int(-32768, 32767, "f7"))
+		case "f8":
+			r.Once(&seen[8], name)
+			v.F8 = uint16(r.Uint(65535, "f8"))
+		case "f9":
+			r.Once(&seen[9], name)
+			v.F9 = int32(r.Int(-2147483648, 2147483647, "f9"))
+		case "f10":
+			r.Once(&seen[10], name)
+			v.F10 = uint32(r.Uint(4294967295, "f10"))
+		case "f11":
+			r.Once(&seen[11], name)
+			v.F11 = r.Int(-9223372036854775808, 9223372036854775807, "f11")
+		case "f12":
+			r.Once(&seen[12], name)
+			v.F12 = r.Uint(18446744073709551615, "f12")
+		case "f13":
+			r.Once(&seen[13], name)
+			v.F13 = r.Float32("f13")
+		case "f14":
+			r.Once(&seen[14], name)
+			v.F14 = r.Float64("f14")
+		case "f15":
+			r.Once(&seen[15], name)
+			v.F15 = r.Decimal("f15")
+		case "f16":
+			r.Once(&seen[16], name)
+			v.F16 = r.Decimal("f16")
+		case "f17":
+			r.Once(&seen[17], name)
+			v.F17 = r.String("f17")
+		case "f18":
+			r.Once(&seen[18], name)
+			v.F18 = fbe.Timestamp(r.Uint(18446744073709551615, "f18"))
+		case "f19":
+			r.Once(&seen[19], name)
+			v.F19 = fbe.Timestamp(r.Uint(18446744073709551615, "f19"))
+		case "f20":
+			r.Once(&seen[20], name)
+			v.F20 = r.UUID("f20")
+		case "f21":
+			r.Once(&seen[21], name)
+			v.F21 = r.UUID("f21")
+		case "f22":
+			r.Once(&seen[22], name)
+			v.F22 = r.UUID("f22")
+		case "f23":
+			r.Once(&seen[23], name)
+			v.F23 = r.UUID("f23")
+		case "f24":
+			r.Once(&seen[24], name)
+			v.F24 = r.Bytes(v.F24, "f24")
+		case "f25":
+			r.Once(&seen[25], name)
+			v.F25 = EByte(r.Uint(255, "f25"))
+		case "f26":
+			r.Once(&seen[26], name)
+			v.F26 = market.Side(r.Uint(255, "f26"))
+		case "f27":
+			r.Once(&seen[27], name)
+			v.F27 = FByte(r.Uint(255, "f27"))
+		case "f28":
+			r.Once(&seen[28], name)
+			v.F28 = FUInt64(r.Uint(18446744073709551615, "f28"))
+		case "f29":
+			r.Once(&seen[29], name)
+			v.F29.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f29")
+				return
+			}
+		case "f30":
+			r.Once(&seen[30], name)
+			v.F30.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("f30")
+				return
+			}
+		case "f31":
+			r.Once(&seen[31], name)
+			if r.Null() {
+				v.F31 = nil
+			} else {
+				if v.F31 == nil {
+					v.F31 = new(int32)
+				}
+				*v.F31 = int32(r.Int(-2147483648, 2147483647, "f31"))
+			}
+		case "f32":
+			r.Once(&seen[32], name)
+			if r.Null() {
+				v.F32 = nil
+			} else {
+				if v.F32 == nil {
+					v.F32 = new(int32)
+				}
+				*v.F32 = int32(r.Int(-2147483648, 2147483647, "f32"))
+			}
+		case "f33":
+			r.Once(&seen[33], name)
+			if r.Null() {
+				v.F33 = nil
+			} else {
+				if v.F33 == nil {
+					v.F33 = new(string)
+				}
+				*v.F33 = r.String("f33")
+			}
+		case "f34":
+			r.Once(&seen[34], name)
+			if r.Null() {
+				v.F34 = nil
+			} else {
+				if v.F34 == nil {
+					v.F34 = new(EByte)
+				}
+				*v.F34 = EByte(r.Uint(255, "f34"))
+			}
+		case "f35":
+			r.Once(&seen[35], name)
+			if r.Null() {
+				v.F35 = nil
+			} else {
+				if v.F35 == nil {
+					v.F35 = new(Counted)
+				}
+				v.F35.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("f35")
+					return
+				}
+			}
+		case "f36":
+			r.Once(&seen[36], name)
+			if r.BeginArray("f36") {
+				i20 := 0
+				for ; r.Element(i20, 3, "f36"); i20++ {
+					v.F36[i20] = int32(r.Int(-2147483648, 2147483647, "f36"))
+				}
+				r.EndArray(i20, 3, "f36")
+			}
+		case "f37":
+			r.Once(&seen[37], name)
+			if r.BeginArray("f37") {
+				i21 := 0
+				for ; r.Element(i21, 2, "f37"); i21++ {
+					if r.Null() {
+						v.F37[i21] = nil
+					} else {
+						if v.F37[i21] == nil {
+							v.F37[i21] = new(string)
+						}
+						*v.F37[i21] = r.String("f37")
+					}
+				}
+				r.EndArray(i21, 2, "f37")
+			}
+		case "f38":
+			r.Once(&seen[38], name)
+			if r.BeginArray("f38") {
+				v.F38 = v.F38[:0]
+				for i22 := 0; r.More(); i22++ {
+					r.Spend(8, "f38")
+					v.F38 = fbe.Grow(v.F38)
+					v.F38[i22] = r.Float64("f38")
+				}
+			}
+		case "f39":
+			r.Once(&seen[39], name)
+			if r.BeginArray("f39") {
+				v.F39 = v.F39[:0]
+				for i23 := 0; r.More(); i23++ {
+					r.Spend(1, "f39")
+					v.F39 = fbe.Grow(v.F39)
+					if r.Null() {
+						v.F39[i23] = nil
+					} else {
+						if v.F39[i23] == nil {
+							v.F39[i23] = new(Counted)
+						}
+						v.F39[i23].FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i23)
+							r.Unwind("f39")
+							return
+						}
+					}
+				}
+			}
+		case "f40":
+			r.Once(&seen[40], name)
+			if r.BeginArray("f40") {
+				v.F40 = v.F40[:0]
+				for i24 := 0; r.More(); i24++ {
+					r.Spend(4, "f40")
+					v.F40 = fbe.Grow(v.F40)
+					v.F40[i24] = r.String("f40")
+				}
+			}
+		case "f41":
+			r.Once(&seen[41], name)
+			if r.BeginArray("f41") {
+				v.F41 = v.F41[:0]
+				for i25 := 0; r.More(); i25++ {
+					r.Spend(8, "f41")
+					v.F41 = fbe.Grow(v.F41)
+					v.F41[i25] = r.Int(-9223372036854775808, 9223372036854775807, "f41")
+				}
+				if fbe.HasDuplicate(v.F41) {
+					r.DuplicateElement("f41")
+					return
+				}
+			}
+		case "f42":
+			r.Once(&seen[42], name)
+			if r.BeginArray("f42") {
+				v.F42 = v.F42[:0]
+				for i26 := 0; r.More(); i26++ {
+					v.F42 = fbe.Grow(v.F42)
+					v.F42[i26].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i26)
+						r.Unwind("f42")
+						return
+					}
+				}
+				if fbe.HasDuplicateKey(v.F42, (*market.Instrument).FBEKey) {
+					r.DuplicateElement("f42")
+					return
+				}
+			}
+		case "f43":
+			r.Once(&seen[43], name)
+			if r.BeginObject("f43") {
+				if v.F43 == nil {
+					v.F43 = make(map[int32]string)
+				} else {
+					clear(v.F43)
+				}
+				for r.More() {
+					r.Spend(8, "f43")
+					key27 := r.Name()
+					k28 := int32(r.KeyInt(key27, -2147483648, 2147483647, "f43"))
+					var x29 string
+					x29 = r.String("f43")
+					if _, dup := v.F43[k28]; dup {
+						r.DuplicateKey("f43")
+						return
+					}
+					v.F43[k28] = x29
+				}
+			}
+		case "f44":
+			r.Once(&seen[44], name)
+			if r.BeginObject("f44") {
+				if v.F44 == nil {
+					v.F44 = make(map[string]*Counted)
+				} else {
+					clear(v.F44)
+				}
+				for r.More() {
+					r.Spend(5, "f44")
+					key30 := r.Name()
+					k31 := r.KeyString(key30, "f44")
+					var x32 *Counted
+					if r.Null() {
+						x32 = nil
+					} else {
+						if x32 == nil {
+							x32 = new(Counted)
+						}
+						x32.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindKey(key30)
+							r.Unwind("f44")
+							return
+						}
+					}
+					if _, dup := v.F44[k31]; dup {
+						r.DuplicateKey("f44")
+						return
+					}
+					v.F44[k31] = x32
+				}
+			}
+		case "f45":
+			r.Once(&seen[45], name)
+			if r.BeginObject("f45") {
+				if v.F45 == nil {
+					v.F45 = make(map[fbe.UUID][]byte)
+				} else {
+					clear(v.F45)
+				}
+				for r.More() {
+					r.Spend(20, "f45")
+					key33 := r.Name()
+					k34 := r.KeyUUID(key33, "f45")
+					var x35 []byte
+					x35 = r.Bytes(x35, "f45")
+					if _, dup := v.F45[k34]; dup {
+						r.DuplicateKey("f45")
+						return
+					}
+					v.F45[k34] = x35
+				}
+			}
+		case "f46":
+			r.Once(&seen[46], name)
+			if r.BeginArray("f46") {
+				v.F46 = v.F46[:0]
+				for i36 := 0; r.More(); i36++ {
+					r.Spend(0, "f46")
+					v.F46 = fbe.Grow(v.F46)
+					if r.BeginPair("f46") {
+						v.F46[i36].Key.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i36)
+							r.Unwind("f46")
+							return
+						}
+						v.F46[i36].Value.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i36)
+							r.Unwind("f46")
+							return
+						}
+						r.EndPair("f46")
+					}
+				}
+				if fbe.HasDuplicatePairKey(v.F46, (*market.Instrument).FBEKey) {
+					r.DuplicateKey("f46")
+					return
+				}
+			}
+		case "f47":
+			r.Once(&seen[47], name)
+			if r.Null() {
+				v.F47 = nil
+			} else {
+				if v.F47 == nil {
+					v.F47 = new(int32)
+				}
+				*v.F47 = int32(r.Int(-2147483648, 2147483647, "f47"))
+			}
+		case "f47Reset":
+			r.Once(&seen[48], name)
+			v.F47Reset = r.Bool("f47Reset")
+		case "f48":
+			r.Once(&seen[49], name)
+			if r.Null() {
+				v.F48 = nil
+			} else {
+				if v.F48 == nil {
+					v.F48 = new(fbe.Timestamp)
+				}
+				*v.F48 = fbe.Timestamp(r.Uint(18446744073709551615, "f48"))
+			}
+		case "f49":
+			r.Once(&seen[50], name)
+			if r.BeginObject("f49") {
+				v.F49 = v.F49[:0]
+				for i37 := 0; r.More(); i37++ {
+					r.Spend(8, "f49")
+					v.F49 = fbe.Grow(v.F49)
+					key38 := r.Name()
+					v.F49[i37].Key = r.KeyBytes(v.F49[i37].Key, key38, "f49")
+					v.F49[i37].Value = int32(r.Int(-2147483648, 2147483647, "f49"))
+				}
+				if fbe.HasDuplicatePairKey(v.F49, fbe.BytesKey) {
+					r.DuplicateKey("f49")
+					return
+				}
+			}
+		case "f50":
+			r.Once(&seen[51], name)
+			if r.BeginObject("f50") {
+				v.F50 = v.F50[:0]
+				for i39 := 0; r.More(); i39++ {
+					r.Spend(8, "f50")
+					v.F50 = fbe.Grow(v.F50)
+					key40 := r.Name()
+					v.F50[i39].Key = r.KeyBytes(v.F50[i39].Key, key40, "f50")
+					v.F50[i39].Value = r.String("f50")
+				}
+				if fbe.HasDuplicatePairKey(v.F50, fbe.BytesKey) {
+					r.DuplicateKey("f50")
+					return
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[29] {
+		r.Spend(4, "f29")
+	}
+	if !seen[30] {
+		r.Spend(8, "f30")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Everything) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Everything) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Everything) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Everything) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.Everything")
+	return r.Err()
+}
+
 // PlaceOrder is the message everything.PlaceOrder (type id 1027).
 type PlaceOrder struct {
 	Id         fbe.UUID
@@ -3636,6 +5387,89 @@ func VerifyFinalPlaceOrder(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *PlaceOrder) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("PlaceOrder(id=")
+	t.UUID(v.Id)
+	t.Raw(",instrument=")
+	v.Instrument.FBEWriteText(t)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v PlaceOrder) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *PlaceOrder) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.UUID(v.Id)
+	j.Raw(`,"instrument":`)
+	v.Instrument.FBEWriteJSON(j)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *PlaceOrder) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(16) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = r.UUID("id")
+		case "instrument":
+			r.Once(&seen[1], name)
+			v.Instrument.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("instrument")
+				return
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[1] {
+		r.Spend(8, "instrument")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v PlaceOrder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *PlaceOrder) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *PlaceOrder) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *PlaceOrder) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.PlaceOrder")
+	return r.Err()
+}
+
 // Accepted is the message everything.Accepted (type id 1028).
 type Accepted struct {
 	Id fbe.UUID
@@ -3792,6 +5626,75 @@ func VerifyFinalAccepted(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1028, lim)
 	FBEVerifyFinalAccepted(&r)
 	r.EndFinal()
+	r.Within("everything.Accepted")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Accepted) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Accepted(id=")
+	t.UUID(v.Id)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Accepted) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Accepted) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.UUID(v.Id)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Accepted) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(16) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = r.UUID("id")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Accepted) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Accepted) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Accepted) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Accepted) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.Accepted")
 	return r.Err()
 }
@@ -3972,6 +5875,82 @@ func VerifyFinalRejected(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Rejected) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Rejected(id=")
+	t.UUID(v.Id)
+	t.Raw(",reason=")
+	t.String(v.Reason)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Rejected) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Rejected) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.UUID(v.Id)
+	j.Raw(`,"reason":`)
+	j.String(v.Reason)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Rejected) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(20) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = r.UUID("id")
+		case "reason":
+			r.Once(&seen[1], name)
+			v.Reason = r.String("reason")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Rejected) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Rejected) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Rejected) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Rejected) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.Rejected")
+	return r.Err()
+}
+
 // Ping is the message everything.Ping (type id 1030).
 type Ping struct {
 	Sequence int64
@@ -4123,6 +6102,75 @@ func VerifyFinalPing(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1030, lim)
 	FBEVerifyFinalPing(&r)
 	r.EndFinal()
+	r.Within("everything.Ping")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Ping) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Ping(sequence=")
+	t.Int(v.Sequence)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Ping) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Ping) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"sequence":`)
+	j.Int(v.Sequence)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Ping) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(8) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "sequence":
+			r.Once(&seen[0], name)
+			v.Sequence = r.Int(-9223372036854775808, 9223372036854775807, "sequence")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Ping) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Ping) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Ping) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Ping) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.Ping")
 	return r.Err()
 }
@@ -4302,6 +6350,89 @@ func VerifyFinalFixedKeywords(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1031, lim)
 	FBEVerifyFinalFixedKeywords(&r)
 	r.EndFinal()
+	r.Within("everything.FixedKeywords")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *FixedKeywords) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("FixedKeywords(new=")
+	t.Int(int64(v.New))
+	t.Raw(",swap=")
+	t.Bool(v.Swap)
+	t.Raw(",default=")
+	t.Raw(v.Default.String())
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v FixedKeywords) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *FixedKeywords) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"new":`)
+	j.Int(int64(v.New))
+	j.Raw(`,"swap":`)
+	j.Bool(v.Swap)
+	j.Raw(`,"default":`)
+	j.Int(int64(v.Default))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *FixedKeywords) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(9) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "new":
+			r.Once(&seen[0], name)
+			v.New = int32(r.Int(-2147483648, 2147483647, "new"))
+		case "swap":
+			r.Once(&seen[1], name)
+			v.Swap = r.Bool("swap")
+		case "default":
+			r.Once(&seen[2], name)
+			v.Default = Reserved(r.Int(-2147483648, 2147483647, "default"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v FixedKeywords) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *FixedKeywords) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *FixedKeywords) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *FixedKeywords) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.FixedKeywords")
 	return r.Err()
 }
@@ -4625,6 +6756,168 @@ func VerifyFinalKeywords(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1032, lim)
 	FBEVerifyFinalKeywords(&r)
 	r.EndFinal()
+	r.Within("everything.Keywords")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Keywords) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Keywords(new=")
+	t.Int(int64(v.New))
+	t.Raw(",class=")
+	t.String(v.Class)
+	t.Raw(",default=")
+	t.Raw(v.Default.String())
+	t.Raw(",swap=")
+	t.Bool(v.Swap)
+	t.Raw(",from=")
+	t.Int(int64(v.From))
+	t.Raw(",None=")
+	t.Int(int64(v.None))
+	t.Raw(",NULL=")
+	t.Int(int64(v.NULL))
+	t.Raw(",operator=")
+	if v.Operator == nil {
+		t.Raw("null")
+	} else {
+		t.Raw((*v.Operator).String())
+	}
+	t.Raw(",this=")
+	t.Count(len(v.This), "[")
+	for i1 := range v.This {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		v.This[i1].FBEWriteText(t)
+	}
+	t.Raw("])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Keywords) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Keywords) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"new":`)
+	j.Int(int64(v.New))
+	j.Raw(`,"class":`)
+	j.String(v.Class)
+	j.Raw(`,"default":`)
+	j.Int(int64(v.Default))
+	j.Raw(`,"swap":`)
+	j.Bool(v.Swap)
+	j.Raw(`,"from":`)
+	j.Int(int64(v.From))
+	j.Raw(`,"None":`)
+	j.Int(int64(v.None))
+	j.Raw(`,"NULL":`)
+	j.Int(int64(v.NULL))
+	j.Raw(`,"operator":`)
+	if v.Operator == nil {
+		j.Null()
+	} else {
+		j.Int(int64(*v.Operator))
+	}
+	j.Raw(`,"this":[`)
+	for i1 := range v.This {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		v.This[i1].FBEWriteJSON(j)
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Keywords) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(30) {
+		return
+	}
+	defer r.Leave()
+	var seen [9]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "new":
+			r.Once(&seen[0], name)
+			v.New = int32(r.Int(-2147483648, 2147483647, "new"))
+		case "class":
+			r.Once(&seen[1], name)
+			v.Class = r.String("class")
+		case "default":
+			r.Once(&seen[2], name)
+			v.Default = Reserved(r.Int(-2147483648, 2147483647, "default"))
+		case "swap":
+			r.Once(&seen[3], name)
+			v.Swap = r.Bool("swap")
+		case "from":
+			r.Once(&seen[4], name)
+			v.From = int32(r.Int(-2147483648, 2147483647, "from"))
+		case "None":
+			r.Once(&seen[5], name)
+			v.None = int32(r.Int(-2147483648, 2147483647, "None"))
+		case "NULL":
+			r.Once(&seen[6], name)
+			v.NULL = int32(r.Int(-2147483648, 2147483647, "NULL"))
+		case "operator":
+			r.Once(&seen[7], name)
+			if r.Null() {
+				v.Operator = nil
+			} else {
+				if v.Operator == nil {
+					v.Operator = new(Reserved)
+				}
+				*v.Operator = Reserved(r.Int(-2147483648, 2147483647, "operator"))
+			}
+		case "this":
+			r.Once(&seen[8], name)
+			if r.BeginArray("this") {
+				v.This = v.This[:0]
+				for i2 := 0; r.More(); i2++ {
+					v.This = fbe.Grow(v.This)
+					v.This[i2].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i2)
+						r.Unwind("this")
+						return
+					}
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Keywords) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Keywords) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Keywords) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Keywords) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("everything.Keywords")
 	return r.Err()
 }

@@ -18,6 +18,17 @@ const (
 	SideSell Side = 1
 )
 
+// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
+func (v Side) String() string {
+	switch v {
+	case SideBuy:
+		return "buy"
+	case SideSell:
+		return "sell"
+	}
+	return "<unknown>"
+}
+
 // Instrument is the struct market.Instrument (type id 501).
 type Instrument struct {
 	Symbol string
@@ -194,6 +205,82 @@ func VerifyFinalInstrument(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Instrument) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Instrument(symbol=")
+	t.String(v.Symbol)
+	t.Raw(",digits=")
+	t.Int(int64(v.Digits))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Instrument) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Instrument) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"symbol":`)
+	j.String(v.Symbol)
+	j.Raw(`,"digits":`)
+	j.Int(int64(v.Digits))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Instrument) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(8) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "symbol":
+			r.Once(&seen[0], name)
+			v.Symbol = r.String("symbol")
+		case "digits":
+			r.Once(&seen[1], name)
+			v.Digits = int32(r.Int(-2147483648, 2147483647, "digits"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Instrument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Instrument) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Instrument) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Instrument) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("market.Instrument")
+	return r.Err()
+}
+
 // Failure is the message market.Failure (type id 502).
 type Failure struct {
 	Id     fbe.UUID
@@ -366,6 +453,82 @@ func VerifyFinalFailure(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 502, lim)
 	FBEVerifyFinalFailure(&r)
 	r.EndFinal()
+	r.Within("market.Failure")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Failure) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Failure(id=")
+	t.UUID(v.Id)
+	t.Raw(",reason=")
+	t.String(v.Reason)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Failure) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Failure) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"id":`)
+	j.UUID(v.Id)
+	j.Raw(`,"reason":`)
+	j.String(v.Reason)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Failure) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(20) {
+		return
+	}
+	defer r.Leave()
+	var seen [2]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "id":
+			r.Once(&seen[0], name)
+			v.Id = r.UUID("id")
+		case "reason":
+			r.Once(&seen[1], name)
+			v.Reason = r.String("reason")
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Failure) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Failure) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Failure) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Failure) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
 	r.Within("market.Failure")
 	return r.Err()
 }

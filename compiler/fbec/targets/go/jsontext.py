@@ -1,0 +1,518 @@
+"""JSON (fbec --go --json) and the text form of fbec --go: straight-line member code on the
+runtime's fbe.JSONWriter, fbe.JSONReader and fbe.TextWriter (docs/format.md 8 and 9,
+docs/limits.md 7)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter
+from fbec.targets.go.models import Names, compare
+
+if TYPE_CHECKING:
+    from fbec.targets.go import Context
+
+SIGNED = frozenset({"int8", "int16", "int32", "int64"})
+UNSIGNED = frozenset({"byte", "uint8", "uint16", "uint32", "uint64"})
+RUNTIME_VALUES = {"float": "Float32", "double": "Float64", "decimal": "Decimal", "uuid": "UUID", "string": "String",
+                  "bytes": "Bytes", "bool": "Bool"}
+
+
+class Raw:
+    """Literal text of a writer, merged into one Raw call until the next statement."""
+
+    def __init__(self, w: CodeWriter, target: str, quote: str) -> None:
+        self.w, self.target, self.quote, self.pending = w, target, quote, ""
+
+    def __call__(self, text: str) -> None:
+        self.pending += text
+
+    def flush(self) -> None:
+        text, self.pending = self.pending, ""
+        if len(text) == 1 and self.target == "j":
+            self.w.line(f"j.Byte('{text}')")
+        elif text:
+            self.w.line(f"{self.target}.Raw({self.quote}{text}{self.quote})")
+
+    def line(self, text: str) -> None:
+        self.flush()
+        self.w.line(text)
+
+
+def integer(name: str) -> tuple[str, str]:
+    """The writer method (Int or Uint) and the conversion of an integer-like primitive or wire type."""
+    if name in SIGNED:
+        return "Int", "" if name == "int64" else "int64"
+    return "Uint", "" if name == "uint64" else "uint64"
+
+
+def call(method: str, conversion: str, x: str) -> str:
+    return f"{method}({conversion}({x}))" if conversion else f"{method}({x})"
+
+
+# ---------------------------------------------------------------- JSON writing
+
+def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
+    """Write x (type t) as JSON (docs/format.md 8.2)."""
+    w = raw.w
+    if isinstance(t, ir.Primitive):
+        n = t.name
+        if n in RUNTIME_VALUES:
+            raw.line(f"j.{RUNTIME_VALUES[n]}({x})")
+        elif n == "timestamp":
+            raw.line(f"j.Uint(uint64({x}))")
+        else:
+            method, conversion = integer("uint32" if n in ("char", "wchar") else n)
+            raw.line("j." + call(method, conversion, x))
+    elif isinstance(t, ir.EnumRef):
+        method, conversion = integer(t.wire)
+        raw.line("j." + call(method, conversion or ("int64" if method == "Int" else "uint64"), x))
+    elif isinstance(t, ir.StructRef):
+        raw.line(f"{x}.FBEWriteJSON(j)")
+    elif isinstance(t, ir.Optional_):
+        raw.flush()
+        with w.block(f"if {x} == nil {{", "} else {"):
+            w.line("j.Null()")
+        with w.block("", "}"):
+            json_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", names)
+            raw.flush()
+    elif isinstance(t, (ir.Array, ir.Sequence)):
+        i = names("i")
+        raw("[")
+        raw.flush()
+        with w.block(f"for {i} := range {x} {{", "}"):
+            with w.block(f"if {i} > 0 {{", "}"):
+                w.line("j.Byte(',')")
+            json_write(c, raw, t.element, f"{x}[{i}]", names)
+            raw.flush()
+        raw("]")
+    elif c.comparable(t.key):
+        i, k, v = names("i"), names("k"), names("x")
+        raw("{")
+        raw.flush()
+        with w.block(f"for {i}, {k} := range {c.rt('SortedKeys')}({x}, {compare(c, t.key)}) {{", "}"):
+            with w.block(f"if {i} > 0 {{", "}"):
+                w.line("j.Byte(',')")
+            w.line(json_key(t.key, k))
+            w.line(f"{v} := {x}[{k}]")
+            json_write(c, raw, t.value, v, names)
+            raw.flush()
+        raw("}")
+    elif isinstance(t.key, ir.StructRef):
+        # a struct is not a member name: an array of [key, value] pairs (as the C++ and Python runtimes)
+        i = names("i")
+        raw("[")
+        raw.flush()
+        with w.block(f"for {i} := range {x} {{", "}"):
+            with w.block(f"if {i} > 0 {{", "}"):
+                w.line("j.Byte(',')")
+            raw("[")
+            json_write(c, raw, t.key, f"{x}[{i}].Key", names)
+            raw(",")
+            json_write(c, raw, t.value, f"{x}[{i}].Value", names)
+            raw("]")
+            raw.flush()
+        raw("]")
+    else:
+        i = names("i")
+        raw("{")
+        raw.flush()
+        with w.block(f"for {i} := range {x} {{", "}"):
+            with w.block(f"if {i} > 0 {{", "}"):
+                w.line("j.Byte(',')")
+            w.line(json_key(t.key, f"{x}[{i}].Key"))
+            json_write(c, raw, t.value, f"{x}[{i}].Value", names)
+            raw.flush()
+        raw("}")
+
+
+def json_key(t: ir.Type, k: str) -> str:
+    """Write map key k as a member name and its colon (docs/format.md 8.1)."""
+    if isinstance(t, ir.EnumRef):
+        method, conversion = integer(t.wire)
+        return "j.Key" + call(method, conversion or ("int64" if method == "Int" else "uint64"), k)
+    assert isinstance(t, ir.Primitive), t
+    n = t.name
+    if n in RUNTIME_VALUES:
+        return f"j.Key{RUNTIME_VALUES[n]}({k})"
+    if n == "timestamp":
+        return f"j.KeyUint(uint64({k}))"
+    method, conversion = integer("uint32" if n in ("char", "wchar") else n)
+    return "j.Key" + call(method, conversion, k)
+
+
+# ---------------------------------------------------------------- JSON reading
+
+def fails(w: CodeWriter, unwind: list[str]) -> None:
+    """Leave the reader function when a nested struct failed, naming the path on the way out."""
+    with w.block("if r.Failed() {", "}"):
+        for u in unwind:
+            w.line(u)
+        w.line("return")
+
+
+def primitive_read(c: Context, t: ir.Primitive, dst: str, f: str) -> str:
+    """The expression reading a primitive's JSON value (dst: its old value, for bytes)."""
+    n = t.name
+    if n in ("bool", "float", "double", "decimal", "uuid", "string"):
+        return f"r.{RUNTIME_VALUES[n]}({f})"
+    if n == "bytes":
+        return f"r.Bytes({dst}, {f})"
+    if n == "char":
+        return f"r.Char({f})"
+    lo, hi = ir.PRIMITIVES[n].range or (0, 0)
+    if n == "timestamp":
+        return f"{c.type(t)}(r.Uint({hi}, {f}))"
+    go = c.type(t)
+    if n in SIGNED:
+        return f"r.Int({lo}, {hi}, {f})" if go == "int64" else f"{go}(r.Int({lo}, {hi}, {f}))"
+    return f"r.Uint({hi}, {f})" if go == "uint64" else f"{go}(r.Uint({hi}, {f}))"
+
+
+def enum_read(c: Context, t: ir.EnumRef, f: str, key: str | None = None) -> str:
+    """The expression reading an enum or flags value (or, with key, a map key's text): its number in
+    the wire type's range; flags of a signed type also take the unsigned form of their bits."""
+    lo, hi = ir.PRIMITIVES[t.wire].range or (0, 0)
+    of = "Key" if key is not None else ""
+    text = f"{key}, " if key is not None else ""
+    if t.wire in SIGNED:
+        if t.kind == "flags":
+            if t.wire == "int64":
+                return f"{c.type(t)}(r.{of}Bits64({text}{f}))"
+            hi = (1 << (8 * t.size)) - 1
+        return f"{c.type(t)}(r.{of}Int({text}{lo}, {hi}, {f}))"
+    return f"{c.type(t)}(r.{of}Uint({text}{hi}, {f}))"
+
+
+def key_read(c: Context, t: ir.Type, key: str, f: str) -> str:
+    """The expression reading a map key from its member-name text."""
+    if isinstance(t, ir.EnumRef):
+        return enum_read(c, t, f, key)
+    assert isinstance(t, ir.Primitive), t
+    n = t.name
+    if n in ("bool", "float", "double", "decimal", "uuid", "string"):
+        return f"r.Key{RUNTIME_VALUES[n]}({key}, {f})"
+    if n == "char":
+        return f"r.KeyChar({key}, {f})"
+    lo, hi = ir.PRIMITIVES[n].range or (0, 0)
+    go = c.type(t)
+    if n in SIGNED:
+        return f"r.KeyInt({key}, {lo}, {hi}, {f})" if go == "int64" else f"{go}(r.KeyInt({key}, {lo}, {hi}, {f}))"
+    return f"r.KeyUint({key}, {hi}, {f})" if go == "uint64" else f"{go}(r.KeyUint({key}, {hi}, {f}))"
+
+
+def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, f: str) -> None:
+    """Refuse a set read with an element twice, or a map held as pairs with a key twice
+    (docs/limits.md 7); a Go map checks as it is filled."""
+    if isinstance(t, ir.Sequence):
+        if c.comparable(t.element):
+            test = f"{c.rt('HasDuplicate')}({dst})"
+        elif c.keyed(t.element):
+            test = f"{c.rt('HasDuplicateKey')}({dst}, (*{c.type(t.element)}).FBEKey)"
+        elif isinstance(t.element, ir.Primitive):
+            test = f"{c.rt('HasDuplicateKey')}({dst}, {c.rt('BytesKey')})"
+        else:
+            return
+        with w.block(f"if {test} {{", "}"):
+            w.line(f"r.DuplicateElement({f})")
+            w.line("return")
+        return
+    if c.keyed(t.key):
+        test = f"{c.rt('HasDuplicatePairKey')}({dst}, (*{c.type(t.key)}).FBEKey)"
+    elif isinstance(t.key, ir.Primitive):
+        test = f"{c.rt('HasDuplicatePairKey')}({dst}, {c.rt('BytesKey')})"
+    else:
+        return
+    with w.block(f"if {test} {{", "}"):
+        w.line(f"r.DuplicateKey({f})")
+        w.line("return")
+
+
+def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Names,
+              unwind: list[str]) -> None:
+    """Read the JSON value at the reader's position into the lvalue dst (docs/format.md 8.3)."""
+    f = f'"{field}"'
+    if isinstance(t, ir.Primitive):
+        w.line(f"{dst} = {primitive_read(c, t, dst, f)}")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"{dst} = {enum_read(c, t, f)}")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{dst}.FBEReadJSON(r)")
+        fails(w, unwind)
+    elif isinstance(t, ir.Optional_):
+        with w.block("if r.Null() {", "} else {"):
+            w.line(f"{dst} = nil")
+        with w.block("", "}"):
+            with w.block(f"if {dst} == nil {{", "}"):
+                w.line(f"{dst} = new({c.type(t.element)})")
+            json_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
+                      unwind)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"if r.BeginArray({f}) {{", "}"):
+            w.line(f"{i} := 0")
+            with w.block(f"for ; r.Element({i}, {t.length}, {f}); {i}++ {{", "}"):
+                json_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
+            w.line(f"r.EndArray({i}, {t.length}, {f})")
+    elif isinstance(t, ir.Sequence):
+        i = names("i")
+        cost = ir.element_cost(t.element)
+        with w.block(f"if r.BeginArray({f}) {{", "}"):
+            w.line(f"{dst} = {dst}[:0]")
+            with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
+                if cost:
+                    w.line(f"r.Spend({cost}, {f})")
+                w.line(f"{dst} = {c.rt('Grow')}({dst})")
+                json_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
+            if t.kind == "set":
+                duplicates(w, c, t, dst, f)
+    else:
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        spend = f"r.Spend({cost}, {f})"
+        if c.comparable(t.key):
+            key, k, x = names("key"), names("k"), names("x")
+            with w.block(f"if r.BeginObject({f}) {{", "}"):
+                with w.block(f"if {dst} == nil {{", "} else {"):
+                    w.line(f"{dst} = make({c.type(t)})")
+                with w.block("", "}"):
+                    w.line(f"clear({dst})")
+                with w.block("for r.More() {", "}"):
+                    w.line(spend)
+                    w.line(f"{key} := r.Name()")
+                    w.line(f"{k} := {key_read(c, t.key, key, f)}")
+                    w.line(f"var {x} {c.type(t.value)}")
+                    json_read(w, c, t.value, x, field, names, [f"r.UnwindKey({key})", *unwind])
+                    with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
+                        w.line(f"r.DuplicateKey({f})")
+                        w.line("return")
+                    w.line(f"{dst}[{k}] = {x}")
+        elif isinstance(t.key, ir.StructRef):
+            i = names("i")
+            with w.block(f"if r.BeginArray({f}) {{", "}"):
+                w.line(f"{dst} = {dst}[:0]")
+                with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
+                    w.line(spend)
+                    w.line(f"{dst} = {c.rt('Grow')}({dst})")
+                    with w.block(f"if r.BeginPair({f}) {{", "}"):
+                        inner = [f"r.UnwindIndex({i})", *unwind]
+                        json_read(w, c, t.key, f"{dst}[{i}].Key", field, names, inner)
+                        json_read(w, c, t.value, f"{dst}[{i}].Value", field, names, inner)
+                        w.line(f"r.EndPair({f})")
+                duplicates(w, c, t, dst, f)
+        else:
+            i, key = names("i"), names("key")
+            with w.block(f"if r.BeginObject({f}) {{", "}"):
+                w.line(f"{dst} = {dst}[:0]")
+                with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
+                    w.line(spend)
+                    w.line(f"{dst} = {c.rt('Grow')}({dst})")
+                    w.line(f"{key} := r.Name()")
+                    w.line(f"{dst}[{i}].Key = r.KeyBytes({dst}[{i}].Key, {key}, {f})")
+                    json_read(w, c, t.value, f"{dst}[{i}].Value", field, names, [f"r.UnwindKey({key})", *unwind])
+                duplicates(w, c, t, dst, f)
+
+
+# ---------------------------------------------------------------- text
+
+def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
+    """Print x (type t) in the original's text form (docs/format.md 9)."""
+    w = raw.w
+    if isinstance(t, ir.Primitive):
+        n = t.name
+        if n in ("bool", "decimal", "uuid", "string", "bytes"):
+            raw.line(f"t.{RUNTIME_VALUES[n]}({x})")
+        elif n == "char":
+            raw.line(f"t.Char({x})")
+        elif n == "wchar":
+            raw.line(f"t.WChar({x})")
+        elif n == "float":
+            raw.line(f"t.Float(float64({x}))")
+        elif n == "double":
+            raw.line(f"t.Float({x})")
+        elif n == "timestamp":
+            raw.line(f"t.Uint(uint64({x}))")
+        else:
+            raw.line("t." + call(*integer(n), x))
+    elif isinstance(t, ir.EnumRef):
+        raw.line(f"t.Raw({f'({x})' if x.startswith('*') else x}.String())")
+    elif isinstance(t, ir.StructRef):
+        raw.line(f"{x}.FBEWriteText(t)")
+    elif isinstance(t, ir.Optional_):
+        raw.flush()
+        with w.block(f"if {x} == nil {{", "} else {"):
+            w.line('t.Raw("null")')
+        with w.block("", "}"):
+            text_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", names)
+            raw.flush()
+    elif isinstance(t, (ir.Array, ir.Sequence)):
+        opening, closing = ir.TEXT_BRACKETS[t.kind]
+        i = names("i")
+        raw.line(f't.Count(len({x}), "{opening}")')
+        with w.block(f"for {i} := range {x} {{", "}"):
+            with w.block(f"if {i} > 0 {{", "}"):
+                w.line('t.Raw(",")')
+            text_write(c, raw, t.element, f"{x}[{i}]", names)
+            raw.flush()
+        raw(closing)
+    else:
+        opening, closing = ir.TEXT_BRACKETS[t.kind]
+        raw.line(f't.Count(len({x}), "{opening}")')
+        if c.comparable(t.key):
+            i, k, v = names("i"), names("k"), names("x")
+            loop = f"for {i}, {k} := range {c.rt('SortedKeys')}({x}, {compare(c, t.key)}) {{"
+            key, value = k, v
+        else:
+            i = names("i")
+            loop = f"for {i} := range {x} {{"
+            key, value, v = f"{x}[{i}].Key", f"{x}[{i}].Value", ""
+        with w.block(loop, "}"):
+            with w.block(f"if {i} > 0 {{", "}"):
+                w.line('t.Raw(",")')
+            if v:
+                w.line(f"{v} := {x}[{key}]")
+            text_write(c, raw, t.key, key, names)
+            raw("->")
+            text_write(c, raw, t.value, value, names)
+            raw.flush()
+        raw(closing)
+
+
+# ---------------------------------------------------------------- per type
+
+def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum) -> None:
+    """String() of an enum (the first declared name with the value) or flags (the names set)."""
+    name = c.named(e.qualified)
+    from fbec.targets.go import camel
+    if e.kind == "flags":
+        w.line("// String is the text form of v: the names of the declared flags whose bits are all set,")
+        w.line("// joined by |, in declaration order (docs/format.md 9).")
+        with w.block(f"func (v {name}) String() string {{", "}"):
+            if not e.values:
+                w.line('return ""')
+                return
+            with w.block(f"return {c.rt('FlagsText')}(v, []{c.rt('FlagName')}[{name}]{{", "})"):
+                for v in e.values:
+                    w.line(f'{{Value: {name}{camel(v.name)}, Name: "{v.name}"}},')
+        return
+    w.line("// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).")
+    with w.block(f"func (v {name}) String() string {{", "}"):
+        first: dict[int, str] = {}
+        for v in e.values:
+            first.setdefault(v.value, v.name)
+        if first:
+            with w.block("switch v {", "}"):
+                for v_name in first.values():
+                    w.label(f"case {name}{camel(v_name)}:")
+                    w.line(f'return "{v_name}"')
+        w.line('return "<unknown>"')
+
+
+def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """FBEWriteJSON, FBEReadJSON and the roots MarshalJSON/AppendJSON/UnmarshalJSON/ReadJSON."""
+    from fbec.targets.go import field_name
+    q = s.qualified
+    bounded = s.height is not None and not s.recursive
+    names = Names()
+    fields = s.all_fields
+
+    w.line("// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).")
+    with w.block(f"func (v *{name}) FBEWriteJSON(j *{c.rt('JSONWriter')}) {{", "}"):
+        if not bounded:
+            with w.block(f'if !j.Enter("{q}") {{', "}"):
+                w.line("return")
+            w.line("defer j.Leave()")
+        raw = Raw(w, "j", "`")
+        if not fields:
+            raw("{}")
+        for n, f in enumerate(fields):
+            raw(("{" if n == 0 else ",") + f'"{f.name}":')
+            json_write(c, raw, f.type, f"v.{field_name(f)}", names)
+        if fields:
+            raw("}")
+        raw.flush()
+    w.blank()
+
+    w.line("// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown")
+    w.line("// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).")
+    with w.block(f"func (v *{name}) FBEReadJSON(r *{c.rt('JSONReader')}) {{", "}"):
+        w.line("v.Reset()")
+        with w.block(f"if !r.BeginStruct({s.decode_cost}) {{", "}"):
+            w.line("return")
+        w.line("defer r.Leave()")
+        if not fields:
+            with w.block("for r.More() {", "}"):
+                w.line("r.Skip(r.Name())")
+        else:
+            w.line(f"var seen [{len(fields)}]bool")
+            with w.block("for r.More() {", "}"), w.block("switch name := r.Name(); name {", "}"):
+                for n, f in enumerate(fields):
+                    w.label(f'case "{f.name}":')
+                    w.line(f"r.Once(&seen[{n}], name)")
+                    json_read(w, c, f.type, f"v.{field_name(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
+                w.label("default:")
+                w.line("r.Skip(name)")
+            # a missing member's default holds struct values: they are charged (docs/limits.md 3)
+            for n, f in enumerate(fields):
+                cost = ir.default_cost(f.type)
+                if cost:
+                    with w.block(f"if !seen[{n}] {{", "}"):
+                        w.line(f'r.Spend({cost}, "{f.name}")')
+    w.blank()
+
+    w.line("// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.")
+    with w.block(f"func (v {name}) MarshalJSON() ([]byte, error) {{", "}"):
+        w.line("return v.AppendJSON(nil)")
+    w.blank()
+    w.line("// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing")
+    w.line("// but what maps need to order their keys.")
+    with w.block(f"func (v *{name}) AppendJSON(dst []byte) ([]byte, error) {{", "}"):
+        w.line(f"j := {c.rt('JSONWriter')}{{B: dst}}")
+        w.line("v.FBEWriteJSON(&j)")
+        w.line("return j.Result(len(dst))")
+    w.blank()
+    w.line("// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.")
+    with w.block(f"func (v *{name}) UnmarshalJSON(data []byte) error {{", "}"):
+        w.line("return v.ReadJSON(data, nil)")
+    w.blank()
+    w.line("// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).")
+    with w.block(f"func (v *{name}) ReadJSON(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+        w.line(f"var r {c.rt('JSONReader')}")
+        w.line("r.Begin(data, lim)")
+        w.line("v.FBEReadJSON(&r)")
+        w.line("r.End()")
+        w.line(f'r.Within("{q}")')
+        w.line("return r.Err()")
+    w.blank()
+
+
+def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """FBEWriteText and String(): the original's operator<< text (docs/format.md 9)."""
+    from fbec.targets.go import field_name
+    names = Names()
+    w.line("// FBEWriteText writes v in the original's text form (docs/format.md 9).")
+    with w.block(f"func (v *{name}) FBEWriteText(t *{c.rt('TextWriter')}) {{", "}"):
+        raw = Raw(w, "t", '"')
+        raw(f"{s.name}(")
+        own = s.all_fields
+        first = True
+        if s.base is not None:
+            raw.line(f"v.{c.named(s.base).rpartition('.')[2]}.FBEWriteText(t)")
+            own = s.fields
+            first = False
+        for f in own:
+            raw(("" if first else ",") + f"{f.name}=")
+            first = False
+            if f.hidden:
+                raw("***")
+            else:
+                text_write(c, raw, f.type, f"v.{field_name(f)}", names)
+        raw(")")
+        raw.flush()
+    w.blank()
+    w.line("// String is v in the original's text form (docs/format.md 9).")
+    with w.block(f"func (v {name}) String() string {{", "}"):
+        w.line(f"var t {c.rt('TextWriter')}")
+        w.line("v.FBEWriteText(&t)")
+        w.line("return string(t.B)")
+    w.blank()

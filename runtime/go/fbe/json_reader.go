@@ -1,0 +1,1060 @@
+package fbe
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// JSONReader reads FBE JSON (docs/format.md 8.3) token by token with
+// encoding/json's Decoder, under the rules of docs/limits.md that every
+// language shares, with the same defaults:
+//
+//   - the text must be valid UTF-8 (overlong forms, encoded surrogates and
+//     truncated sequences are refused);
+//   - arrays and objects nest at most 3 * MaxDepth deep, structs at most
+//     MaxDepth (the root is level 1), refused before going deeper;
+//   - no object holds a member name twice, whether a struct reads it or not;
+//     two map keys that read as the same key ("1" and "01") and a set
+//     holding an element twice are refused too;
+//   - a string escape \udcXY (U+DC80..U+DCFF) is the raw byte 0xXY, as
+//     JSONWriter writes it; any other lone surrogate escape is refused;
+//   - every value read is charged to the decode budget of BudgetFactor *
+//     text size + BudgetSlack bytes, at the costs of docs/limits.md 3;
+//   - each value must have its field's JSON type and fit its range; a
+//     member that is missing leaves the field at its default, unknown
+//     members are skipped.
+//
+// As Reader, the first error wins and is kept (Err): after it every read
+// returns a zero value and the generated code returns, naming the path
+// (type, members and indexes) on the way out; the offset is the byte in the
+// text where the problem was found.
+type JSONReader struct {
+	data       []byte
+	dec        *json.Decoder
+	peeked     json.Token
+	hasPeek    bool
+	peekStart  int
+	tokStart   int // where the token read last starts in the text
+	budget     int
+	depth      int // struct levels
+	maxDepth   int
+	nesting    int // arrays and objects open
+	maxNesting int
+	names      []nameSet // member names of the objects open, by nesting (unknown members, skipped values)
+	skip       []uint8   // the containers open in a value being skipped (inArray, expectName, expectValue)
+	err        *DecodeError
+	errLevel   int
+}
+
+// nameSet holds the member names of one object that no struct field took,
+// to refuse one twice: a list while short, a map beyond.
+type nameSet struct {
+	list []string
+	set  map[string]struct{}
+}
+
+func (s *nameSet) reset() {
+	s.list = s.list[:0]
+	s.set = nil
+}
+
+// add records name; false when it was there already.
+func (s *nameSet) add(name string) bool {
+	if s.set != nil {
+		if _, dup := s.set[name]; dup {
+			return false
+		}
+		s.set[name] = struct{}{}
+		return true
+	}
+	for _, n := range s.list {
+		if n == name {
+			return false
+		}
+	}
+	if len(s.list) < 16 {
+		s.list = append(s.list, name)
+		return true
+	}
+	s.set = make(map[string]struct{}, 2*len(s.list))
+	for _, n := range s.list {
+		s.set[n] = struct{}{}
+	}
+	s.set[name] = struct{}{}
+	return true
+}
+
+// Begin starts reading the JSON text data with lim (nil: DefaultLimits):
+// the decode budget is that of len(data) bytes.
+func (r *JSONReader) Begin(data []byte, lim *Limits) {
+	if lim == nil {
+		lim = &DefaultLimits
+	}
+	*r = JSONReader{data: data, budget: lim.Budget(len(data)), maxDepth: lim.MaxDepth,
+		maxNesting: 3 * lim.MaxDepth, names: r.names[:0], skip: r.skip[:0]}
+	if !utf8.Valid(data) {
+		bad := 0
+		for bad < len(data) {
+			c, size := utf8.DecodeRune(data[bad:])
+			if c == utf8.RuneError && size == 1 {
+				break
+			}
+			bad += size
+		}
+		r.Fail("invalid JSON: the text is not valid UTF-8 at byte "+strconv.Itoa(bad), "", bad)
+		return
+	}
+	r.dec = json.NewDecoder(bytes.NewReader(data))
+	r.dec.UseNumber()
+}
+
+// End checks that nothing but white space follows the value read.
+func (r *JSONReader) End() {
+	if r.err != nil {
+		return
+	}
+	if r.hasPeek {
+		r.Fail("invalid JSON: data after the value", "", r.peekStart)
+		return
+	}
+	start := int(r.dec.InputOffset())
+	if _, err := r.dec.Token(); err != io.EOF {
+		r.Fail("invalid JSON: data after the value", "", skipSpace(r.data, start))
+	}
+}
+
+// Fail records an error at text offset off (-1: unknown) in field of the
+// struct being read, unless one was recorded already.
+func (r *JSONReader) Fail(msg, field string, off int) { r.failErr(msg, field, off, nil) }
+
+func (r *JSONReader) failErr(msg, field string, off int, err error) {
+	if r.err == nil {
+		r.err = &DecodeError{Msg: msg, Path: field, Offset: off, Err: err}
+		r.errLevel = r.depth
+	}
+}
+
+// failStruct records an error of the struct about to be entered: its path
+// starts at the field that holds it, which the caller's Unwind adds.
+func (r *JSONReader) failStruct(msg string, off int, err error) {
+	if r.err == nil {
+		r.err = &DecodeError{Msg: msg, Offset: off, Err: err}
+		r.errLevel = r.depth + 1
+	}
+}
+
+// Failed reports whether an error was recorded.
+func (r *JSONReader) Failed() bool { return r.err != nil }
+
+// Err is the recorded error, or nil.
+func (r *JSONReader) Err() error {
+	if r.err == nil {
+		return nil
+	}
+	return r.err
+}
+
+// Unwind puts field in front of the error's path when the error happened
+// inside the struct value that field holds (deeper than the struct being
+// read now), as Reader.Unwind.
+func (r *JSONReader) Unwind(field string) {
+	if r.err != nil && r.errLevel > r.depth {
+		r.err.Path = joinPath(field, r.err.Path)
+		r.errLevel = r.depth
+	}
+}
+
+// UnwindIndex puts an element index in front of the error's path ("[2]"),
+// under the same condition as Unwind; the collection's Unwind follows.
+func (r *JSONReader) UnwindIndex(i int) {
+	if r.err != nil && r.errLevel > r.depth {
+		r.err.Path = joinPath("["+strconv.Itoa(i)+"]", r.err.Path)
+	}
+}
+
+// UnwindKey puts a map key in front of the error's path ("[EUR]"), as UnwindIndex.
+func (r *JSONReader) UnwindKey(key string) {
+	if r.err != nil && r.errLevel > r.depth {
+		r.err.Path = joinPath("["+key+"]", r.err.Path)
+	}
+}
+
+// Within names the root type of the error (generated ReadJSON calls it).
+func (r *JSONReader) Within(typeName string) {
+	if r.err != nil && r.err.Type == "" {
+		r.err.Type = typeName
+	}
+}
+
+// Spend charges cost bytes for a value materialized (a collection element,
+// the defaults of a struct's missing members: docs/limits.md 3).
+func (r *JSONReader) Spend(cost int, field string) {
+	r.budget -= cost
+	if r.budget < 0 {
+		r.failErr(ErrBudget.Error(), field, r.tokStart, ErrBudget)
+	}
+}
+
+// ---------------------------------------------------------------- tokens
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(data []byte, p int) int {
+	for p < len(data) && isSpace(data[p]) {
+		p++
+	}
+	return p
+}
+
+// next is the next token (the peeked one first); false after an error.
+func (r *JSONReader) next() (json.Token, bool) {
+	if r.err != nil {
+		return nil, false
+	}
+	if r.hasPeek {
+		r.hasPeek = false
+		r.tokStart = r.peekStart
+		return r.peeked, true
+	}
+	start := int(r.dec.InputOffset())
+	tok, err := r.dec.Token()
+	// the token starts after white space and the `,` or `:` before it
+	p := start
+	for p < len(r.data) && (isSpace(r.data[p]) || r.data[p] == ',' || r.data[p] == ':') {
+		p++
+	}
+	r.tokStart = p
+	if err != nil {
+		var syntax *json.SyntaxError
+		switch {
+		case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+			r.Fail("invalid JSON: the text ends before the value does", "", len(r.data))
+		case errors.As(err, &syntax):
+			r.Fail("invalid JSON: "+syntax.Error(), "", int(syntax.Offset))
+		default:
+			r.Fail("invalid JSON: "+err.Error(), "", p)
+		}
+		return nil, false
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' || t == '[' {
+			r.nesting++
+			if r.nesting > r.maxNesting {
+				r.Fail("invalid JSON: arrays and objects nested deeper than "+strconv.Itoa(r.maxNesting), "", p)
+				return nil, false
+			}
+		} else {
+			r.nesting--
+		}
+	case string:
+		// encoding/json reads a lone surrogate escape as U+FFFD: the literal itself tells
+		if raw := r.data[p:r.dec.InputOffset()]; bytes.IndexByte(raw, '\\') >= 0 && hasSurrogateEscape(raw) {
+			s, msg := unescapeBytes(raw)
+			if msg != "" {
+				r.Fail(msg, "", p)
+				return nil, false
+			}
+			tok = s
+		}
+	}
+	return tok, true
+}
+
+// peek is the next token without consuming it.
+func (r *JSONReader) peek() (json.Token, bool) {
+	if r.hasPeek {
+		return r.peeked, true
+	}
+	tok, ok := r.next()
+	if ok {
+		r.peeked, r.peekStart, r.hasPeek = tok, r.tokStart, true
+	}
+	return tok, ok
+}
+
+// hasSurrogateEscape reports whether a string literal holds an escape \uD800..\uDFFF.
+func hasSurrogateEscape(raw []byte) bool {
+	for i := 0; i+1 < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		i++
+		if raw[i] == 'u' && i+4 < len(raw) && (raw[i+1] == 'd' || raw[i+1] == 'D') && strings.IndexByte("89abcdefABCDEF", raw[i+2]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func hexValue(h []byte) rune {
+	var v rune
+	for _, c := range h {
+		v <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			v |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			v |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			v |= rune(c - 'A' + 10)
+		}
+	}
+	return v
+}
+
+// unescapeBytes is the FBE string a JSON string literal (quotes included,
+// its syntax checked by the Decoder) stands for when it holds surrogate
+// escapes: a pair is its code point, a lone \udc80..\udcff the byte 0x80..0xff
+// (docs/limits.md 7); any other lone surrogate is an error (the message).
+func unescapeBytes(raw []byte) (string, string) {
+	raw = raw[1 : len(raw)-1]
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		e := raw[i+1]
+		i += 2
+		switch e {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			u := hexValue(raw[i : i+4])
+			i += 4
+			switch {
+			case utf16.IsSurrogate(u) && u < 0xDC00 && i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u':
+				if low := hexValue(raw[i+2 : i+6]); low >= 0xDC00 && low <= 0xDFFF {
+					out = utf8.AppendRune(out, utf16.DecodeRune(u, low))
+					i += 6
+					continue
+				}
+				return "", "lone surrogate \\u" + strconv.FormatInt(int64(u), 16) + " in a JSON string (only \\udc80..\\udcff stand for bytes)"
+			case u >= 0xDC80 && u <= 0xDCFF:
+				out = append(out, byte(u-0xDC00))
+			case utf16.IsSurrogate(u):
+				return "", "lone surrogate \\u" + strconv.FormatInt(int64(u), 16) + " in a JSON string (only \\udc80..\\udcff stand for bytes)"
+			default:
+				out = utf8.AppendRune(out, u)
+			}
+		default: // `"`, `\`, `/`
+			out = append(out, e)
+		}
+	}
+	return string(out), ""
+}
+
+// kind names a token's JSON type in plain words.
+func kind(tok json.Token) string {
+	switch t := tok.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		return "number"
+	case string:
+		return "string"
+	case json.Delim:
+		if t == '{' {
+			return "object"
+		}
+		return "array"
+	}
+	return "value"
+}
+
+// mismatch records that the value read is not of the JSON type expected.
+func (r *JSONReader) mismatch(want string, tok json.Token, field string) {
+	r.Fail("expected "+want+", got "+kind(tok), field, r.tokStart)
+}
+
+// ---------------------------------------------------------------- structure
+
+// BeginStruct reads the `{` of a struct value costing cost bytes (its own
+// charge, docs/limits.md 3) one struct level deeper. After true the caller
+// reads the members (More, Name) and calls Leave; the error of a value that
+// is no object, too deep or beyond the budget is the struct's own (the
+// caller's Unwind names the field holding it).
+func (r *JSONReader) BeginStruct(cost int) bool {
+	tok, ok := r.next()
+	if !ok {
+		return false
+	}
+	if d, isDelim := tok.(json.Delim); !isDelim || d != '{' {
+		r.failStruct("expected object, got "+kind(tok), r.tokStart, nil)
+		return false
+	}
+	if r.depth >= r.maxDepth {
+		r.failStruct("structs nested deeper than "+strconv.Itoa(r.maxDepth), r.tokStart, ErrDepth)
+		return false
+	}
+	r.budget -= cost
+	if r.budget < 0 {
+		r.failStruct(ErrBudget.Error(), r.tokStart, ErrBudget)
+		return false
+	}
+	r.depth++
+	r.openNames()
+	return true
+}
+
+// Leave undoes a successful BeginStruct.
+func (r *JSONReader) Leave() { r.depth-- }
+
+// openNames starts the name set of the object just opened.
+func (r *JSONReader) openNames() {
+	for len(r.names) < r.nesting {
+		r.names = append(r.names, nameSet{})
+	}
+	r.names[r.nesting-1].reset()
+}
+
+// More reports whether the object or array being read holds another member
+// or element; at its end it consumes the closing `}` or `]`.
+func (r *JSONReader) More() bool {
+	tok, ok := r.peek()
+	if !ok {
+		return false
+	}
+	if d, isDelim := tok.(json.Delim); isDelim && (d == '}' || d == ']') {
+		r.hasPeek = false
+		return false
+	}
+	return true
+}
+
+// Name reads the next member name of an object.
+func (r *JSONReader) Name() string {
+	tok, ok := r.next()
+	if !ok {
+		return ""
+	}
+	name, _ := tok.(string)
+	return name
+}
+
+// Once marks a struct's member as read; a second member of that name is an error.
+func (r *JSONReader) Once(seen *bool, name string) {
+	if *seen {
+		r.Fail("duplicate member name \""+name+"\"", name, r.tokStart)
+	}
+	*seen = true
+}
+
+// Skip skips the value of a member no field of the struct takes (unknown
+// members are ignored), refusing a second member of that name and, in the
+// value, what every reader refuses (duplicate member names, nesting, strings).
+func (r *JSONReader) Skip(name string) {
+	if r.err == nil && !r.names[r.nesting-1].add(name) {
+		r.Fail("duplicate member name \""+name+"\"", name, r.tokStart)
+		return
+	}
+	r.skipValue()
+}
+
+// skipValue reads a value and everything in it without keeping it.
+func (r *JSONReader) skipValue() {
+	base := len(r.skip)
+	defer func() { r.skip = r.skip[:base] }()
+	for {
+		tok, ok := r.next()
+		if !ok {
+			return
+		}
+		top := len(r.skip) - 1
+		if top >= base && r.skip[top] == expectName {
+			if name, isName := tok.(string); isName {
+				if !r.names[r.nesting-1].add(name) {
+					r.Fail("duplicate member name \""+name+"\" in a JSON object", "", r.tokStart)
+					return
+				}
+				r.skip[top] = expectValue
+				continue
+			}
+			r.skip = r.skip[:top] // the object's `}`
+		} else {
+			switch tok {
+			case json.Delim('{'):
+				r.openNames()
+				r.skip = append(r.skip, expectName)
+				continue
+			case json.Delim('['):
+				r.skip = append(r.skip, inArray)
+				continue
+			case json.Delim(']'):
+				r.skip = r.skip[:top]
+			}
+		}
+		// a value ended: the whole value, or one in an object that expects a name next
+		if len(r.skip) == base {
+			return
+		}
+		if r.skip[len(r.skip)-1] == expectValue {
+			r.skip[len(r.skip)-1] = expectName
+		}
+	}
+}
+
+// What a container being skipped expects next.
+const (
+	inArray     = iota // an element or `]`
+	expectName         // an object's member name or `}`
+	expectValue        // an object's member value
+)
+
+// BeginArray reads the `[` of a collection (an array, vector, list or set,
+// or a map of struct keys); after true the caller reads the elements while
+// More.
+func (r *JSONReader) BeginArray(field string) bool {
+	tok, ok := r.next()
+	if !ok {
+		return false
+	}
+	if d, isDelim := tok.(json.Delim); !isDelim || d != '[' {
+		r.mismatch("array", tok, field)
+		return false
+	}
+	return true
+}
+
+// BeginObject reads the `{` of a map or hash whose keys are member names;
+// after true the caller reads the entries while More (the key with Name).
+func (r *JSONReader) BeginObject(field string) bool {
+	tok, ok := r.next()
+	if !ok {
+		return false
+	}
+	if d, isDelim := tok.(json.Delim); !isDelim || d != '{' {
+		r.mismatch("object", tok, field)
+		return false
+	}
+	r.openNames()
+	return true
+}
+
+// Element is More for a fixed array of n elements at index i: false at the
+// end, and an error when the array holds more than n.
+func (r *JSONReader) Element(i, n int, field string) bool {
+	if !r.More() {
+		return false
+	}
+	if i >= n {
+		r.Fail("expected "+strconv.Itoa(n)+" elements, got more", field, r.tokStart)
+		return false
+	}
+	return true
+}
+
+// EndArray checks that a fixed array held exactly n elements (i were read).
+func (r *JSONReader) EndArray(i, n int, field string) {
+	if r.err == nil && i != n {
+		r.Fail("expected "+strconv.Itoa(n)+" elements, got "+strconv.Itoa(i), field, r.tokStart)
+	}
+}
+
+// BeginPair reads the `[` of a [key, value] pair (a map whose key is a struct).
+func (r *JSONReader) BeginPair(field string) bool {
+	tok, ok := r.next()
+	if !ok {
+		return false
+	}
+	if d, isDelim := tok.(json.Delim); !isDelim || d != '[' {
+		r.Fail("expected a [key, value] pair, got "+kind(tok), field, r.tokStart)
+		return false
+	}
+	return true
+}
+
+// EndPair reads the `]` after a pair's key and value.
+func (r *JSONReader) EndPair(field string) {
+	tok, ok := r.next()
+	if !ok {
+		return
+	}
+	if d, isDelim := tok.(json.Delim); !isDelim || d != ']' {
+		r.Fail("expected a [key, value] pair, got more than two elements", field, r.tokStart)
+	}
+}
+
+// Null reads a null (an absent optional) when one comes next.
+func (r *JSONReader) Null() bool {
+	tok, ok := r.peek()
+	if ok && tok == nil {
+		r.hasPeek = false
+		return true
+	}
+	return false
+}
+
+// DuplicateKey refuses a map whose keys read as the same key ("1" and "01"):
+// neither the first nor the last may win (docs/limits.md 7).
+func (r *JSONReader) DuplicateKey(field string) {
+	r.Fail("two map keys read as the same key", field, r.tokStart)
+}
+
+// DuplicateElement refuses a set holding an element twice (docs/limits.md 7).
+func (r *JSONReader) DuplicateElement(field string) {
+	r.Fail("two set elements read as the same element", field, r.tokStart)
+}
+
+// ---------------------------------------------------------------- values
+
+// Bool reads true or false.
+func (r *JSONReader) Bool(field string) bool {
+	tok, ok := r.next()
+	if !ok {
+		return false
+	}
+	b, isBool := tok.(bool)
+	if !isBool {
+		r.mismatch("boolean", tok, field)
+	}
+	return b
+}
+
+// number reads a JSON number's text.
+func (r *JSONReader) number(want, field string) (string, bool) {
+	tok, ok := r.next()
+	if !ok {
+		return "", false
+	}
+	n, isNumber := tok.(json.Number)
+	if !isNumber {
+		r.mismatch(want, tok, field)
+		return "", false
+	}
+	return string(n), true
+}
+
+func isInteger(text string) bool { return strings.IndexAny(text, ".eE") < 0 }
+
+// Int reads a JSON integer in lo..hi (an integer field takes no fraction or exponent).
+func (r *JSONReader) Int(lo, hi int64, field string) int64 {
+	text, ok := r.number("integer", field)
+	if !ok {
+		return 0
+	}
+	if !isInteger(text) {
+		r.Fail("expected integer, got "+text, field, r.tokStart)
+		return 0
+	}
+	v, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || v < lo || v > hi {
+		r.Fail(text+" is out of range ("+strconv.FormatInt(lo, 10)+".."+strconv.FormatInt(hi, 10)+")", field, r.tokStart)
+		return 0
+	}
+	return v
+}
+
+// Uint reads a JSON integer in 0..hi.
+func (r *JSONReader) Uint(hi uint64, field string) uint64 {
+	text, ok := r.number("integer", field)
+	if !ok {
+		return 0
+	}
+	if !isInteger(text) {
+		r.Fail("expected integer, got "+text, field, r.tokStart)
+		return 0
+	}
+	v, err := strconv.ParseUint(text, 10, 64)
+	if text == "-0" {
+		v, err = 0, nil
+	}
+	if err != nil || v > hi {
+		r.Fail(text+" is out of range (0.."+strconv.FormatUint(hi, 10)+")", field, r.tokStart)
+		return 0
+	}
+	return v
+}
+
+// Bits64 reads a JSON integer in -2^63..2^64-1 as its 64 low bits (flags of an int64 type).
+func (r *JSONReader) Bits64(field string) uint64 {
+	text, ok := r.number("integer", field)
+	if !ok {
+		return 0
+	}
+	if !isInteger(text) {
+		r.Fail("expected integer, got "+text, field, r.tokStart)
+		return 0
+	}
+	if text[0] == '-' {
+		v, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			r.Fail(text+" is out of range", field, r.tokStart)
+		}
+		return uint64(v)
+	}
+	v, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		r.Fail(text+" is out of range", field, r.tokStart)
+	}
+	return v
+}
+
+// Char reads a char: its byte value 0..255, or the original's signed-char
+// output for bytes from 0x80 (4294967168..4294967295).
+func (r *JSONReader) Char(field string) byte {
+	text, ok := r.number("integer", field)
+	if !ok {
+		return 0
+	}
+	v, err := strconv.ParseUint(text, 10, 32)
+	if err != nil || !isInteger(text) || (v > 0xFF && v < 0xFFFFFF80) {
+		r.Fail(text+" is out of range for char", field, r.tokStart)
+		return 0
+	}
+	return byte(v)
+}
+
+var nonFinite = map[string]float64{"NaN": math.NaN(), "Infinity": math.Inf(1), "-Infinity": math.Inf(-1)}
+
+// Float64 reads a double: any JSON number, or the strings "NaN",
+// "Infinity", "-Infinity". A number beyond the double range is an error.
+func (r *JSONReader) Float64(field string) float64 {
+	tok, ok := r.next()
+	if !ok {
+		return 0
+	}
+	switch t := tok.(type) {
+	case json.Number:
+		v, err := strconv.ParseFloat(string(t), 64)
+		if err != nil {
+			r.Fail(string(t)+" is out of range for double", field, r.tokStart)
+			return 0
+		}
+		return v
+	case string:
+		if v, special := nonFinite[t]; special {
+			return v
+		}
+	}
+	r.mismatch("number", tok, field)
+	return 0
+}
+
+// Float32 reads a float: Float64 rounded to binary32; a finite number beyond
+// the float range is an error (3.4028234663852886e38, the largest float, reads).
+func (r *JSONReader) Float32(field string) float32 {
+	v := r.Float64(field)
+	if math.Abs(v) > math.MaxFloat32 && !math.IsInf(v, 0) {
+		r.Fail(strconv.FormatFloat(v, 'g', -1, 64)+" is out of range for float", field, r.tokStart)
+		return 0
+	}
+	return float32(v)
+}
+
+// Decimal reads a decimal: its exact text (ParseDecimal), or a JSON
+// number taken as a double and converted as the original writer converts
+// one (15 digits). A value of 2^96 or more is an error.
+func (r *JSONReader) Decimal(field string) Decimal {
+	tok, ok := r.next()
+	if !ok {
+		return Decimal{}
+	}
+	switch t := tok.(type) {
+	case json.Number:
+		v, err := strconv.ParseFloat(string(t), 64)
+		if err != nil {
+			r.Fail(string(t)+" is out of range for decimal", field, r.tokStart)
+			return Decimal{}
+		}
+		return DecimalFromFloat64(v)
+	case string:
+		d, err := ParseDecimal(t)
+		if err != nil {
+			r.Fail(err.Error(), field, r.tokStart)
+		}
+		return d
+	}
+	r.mismatch("decimal", tok, field)
+	return Decimal{}
+}
+
+// str reads a string token.
+func (r *JSONReader) str(want, field string) (string, bool) {
+	tok, ok := r.next()
+	if !ok {
+		return "", false
+	}
+	s, isString := tok.(string)
+	if !isString {
+		r.mismatch(want, tok, field)
+	}
+	return s, isString
+}
+
+// UUID reads a uuid from its text (ParseUUID: the original's lenient parser).
+func (r *JSONReader) UUID(field string) UUID {
+	s, ok := r.str("uuid", field)
+	if !ok {
+		return UUID{}
+	}
+	u, err := ParseUUID(s)
+	if err != nil {
+		r.Fail("invalid uuid \""+s+"\"", field, r.tokStart)
+	}
+	return u
+}
+
+// String reads a string, charged its length in bytes.
+func (r *JSONReader) String(field string) string {
+	s, ok := r.str("string", field)
+	if ok {
+		r.Spend(len(s), field)
+	}
+	return s
+}
+
+// Bytes reads Base64 text into dst[:0], charged the decoded length.
+func (r *JSONReader) Bytes(dst []byte, field string) []byte {
+	s, ok := r.str("bytes", field)
+	if !ok {
+		return dst[:0]
+	}
+	dst = AppendBase64Decode(dst[:0], s)
+	r.Spend(len(dst), field)
+	return dst
+}
+
+// AppendBase64Decode appends the bytes of Base64 text decoded up to the
+// first character outside the alphabet, so `=` padding and a missing
+// padding both read, as the original reads it.
+func AppendBase64Decode(dst []byte, text string) []byte {
+	var acc uint32
+	n := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		var v byte
+		switch {
+		case c >= 'A' && c <= 'Z':
+			v = c - 'A'
+		case c >= 'a' && c <= 'z':
+			v = c - 'a' + 26
+		case c >= '0' && c <= '9':
+			v = c - '0' + 52
+		case c == '+':
+			v = 62
+		case c == '/':
+			v = 63
+		default:
+			i = len(text)
+			continue
+		}
+		acc = acc<<6 | uint32(v)
+		if n++; n == 4 {
+			dst = append(dst, byte(acc>>16), byte(acc>>8), byte(acc))
+			acc, n = 0, 0
+		}
+	}
+	switch n {
+	case 2:
+		dst = append(dst, byte(acc>>4))
+	case 3:
+		dst = append(dst, byte(acc>>10), byte(acc>>2))
+	}
+	return dst
+}
+
+// ---------------------------------------------------------------- map keys
+
+// Each reads a map key from its member-name text (Name), as the C++ and
+// Python runtimes read it.
+
+// KeyString is a string key, charged its length.
+func (r *JSONReader) KeyString(key, field string) string {
+	r.Spend(len(key), field)
+	return key
+}
+
+// keyInteger is the text of an integer key as C's strtoll reads a whole
+// text: leading white space, a sign, digits.
+func keyInteger(key string) (string, bool) {
+	i := 0
+	for i < len(key) && (isSpace(key[i]) || key[i] == '\v' || key[i] == '\f') {
+		i++
+	}
+	text := key[i:]
+	digits := strings.TrimLeft(text, "+-")
+	if len(text)-len(digits) > 1 || digits == "" {
+		return "", false
+	}
+	for _, c := range []byte(digits) {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	return strings.TrimPrefix(text, "+"), true
+}
+
+// KeyInt is a signed integer key in lo..hi.
+func (r *JSONReader) KeyInt(key string, lo, hi int64, field string) int64 {
+	text, ok := keyInteger(key)
+	if !ok {
+		r.Fail("invalid integer key \""+key+"\"", field, r.tokStart)
+		return 0
+	}
+	v, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || v < lo || v > hi {
+		r.Fail("integer key \""+key+"\" out of range", field, r.tokStart)
+		return 0
+	}
+	return v
+}
+
+// KeyUint is an unsigned integer key in 0..hi (no sign `-`).
+func (r *JSONReader) KeyUint(key string, hi uint64, field string) uint64 {
+	text, ok := keyInteger(key)
+	if !ok || strings.HasPrefix(text, "-") {
+		r.Fail("invalid integer key \""+key+"\"", field, r.tokStart)
+		return 0
+	}
+	v, err := strconv.ParseUint(text, 10, 64)
+	if err != nil || v > hi {
+		r.Fail("integer key \""+key+"\" out of range", field, r.tokStart)
+		return 0
+	}
+	return v
+}
+
+// KeyBits64 is an int64 flags key, -2^63..2^64-1, as its 64 low bits.
+func (r *JSONReader) KeyBits64(key, field string) uint64 {
+	text, ok := keyInteger(key)
+	if ok && strings.HasPrefix(text, "-") {
+		return uint64(r.KeyInt(key, math.MinInt64, math.MaxInt64, field))
+	}
+	if !ok {
+		r.Fail("invalid integer key \""+key+"\"", field, r.tokStart)
+		return 0
+	}
+	return r.KeyUint(key, math.MaxUint64, field)
+}
+
+// KeyChar is a char key: 0..255, or the original's signed form -128..-1.
+func (r *JSONReader) KeyChar(key, field string) byte {
+	return byte(r.KeyInt(key, -128, 255, field))
+}
+
+// KeyBool is "1" or "true", "0" or "false".
+func (r *JSONReader) KeyBool(key, field string) bool {
+	switch key {
+	case "1", "true":
+		return true
+	case "0", "false":
+		return false
+	}
+	r.Fail("invalid bool key \""+key+"\"", field, r.tokStart)
+	return false
+}
+
+// KeyFloat64 is a double key: "NaN", "Infinity", "-Infinity" or a number's
+// text, read as C's strtod reads a whole text (leading white space, inf,
+// nan, hexadecimal).
+func (r *JSONReader) KeyFloat64(key, field string) float64 {
+	if v, special := nonFinite[key]; special {
+		return v
+	}
+	text := strings.TrimLeft(key, " \t\n\v\f\r")
+	if v, ok := parseCFloat(text); ok {
+		return v
+	}
+	r.Fail("invalid number key \""+key+"\"", field, r.tokStart)
+	return 0
+}
+
+// KeyFloat32 is KeyFloat64 rounded to binary32.
+func (r *JSONReader) KeyFloat32(key, field string) float32 {
+	return float32(r.KeyFloat64(key, field))
+}
+
+// parseCFloat reads the whole text as C's strtod: decimal (with an optional
+// fraction and exponent), inf, infinity, nan (any case) or hexadecimal.
+func parseCFloat(text string) (float64, bool) {
+	body := strings.TrimLeft(text, "+-")
+	if len(text)-len(body) > 1 || body == "" {
+		return 0, false
+	}
+	switch strings.ToLower(body) {
+	case "inf", "infinity", "nan":
+		v, err := strconv.ParseFloat(text, 64)
+		return v, err == nil
+	}
+	hex := len(body) > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X')
+	digits, point, exponent := 0, false, false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case hex && i < 2:
+		case c >= '0' && c <= '9', hex && !exponent && strings.IndexByte("abcdefABCDEF", c) >= 0:
+			digits++
+		case c == '.' && !point && !exponent:
+			point = true
+		case !exponent && digits > 0 && (!hex && (c == 'e' || c == 'E') || hex && (c == 'p' || c == 'P')):
+			exponent = true
+			rest := strings.TrimLeft(body[i+1:], "+-")
+			if len(body)-i-1-len(rest) > 1 || rest == "" || strings.Trim(rest, "0123456789") != "" {
+				return 0, false
+			}
+			i = len(body)
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if hex && !exponent {
+		text += "p0"
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return v, true
+}
+
+// KeyDecimal is a decimal key (ParseDecimal).
+func (r *JSONReader) KeyDecimal(key, field string) Decimal {
+	d, err := ParseDecimal(key)
+	if err != nil {
+		r.Fail(err.Error(), field, r.tokStart)
+	}
+	return d
+}
+
+// KeyUUID is a uuid key.
+func (r *JSONReader) KeyUUID(key, field string) UUID {
+	u, err := ParseUUID(key)
+	if err != nil {
+		r.Fail("invalid uuid key \""+key+"\"", field, r.tokStart)
+	}
+	return u
+}
+
+// KeyBytes is a bytes key read from its Base64 text into dst[:0], charged its length.
+func (r *JSONReader) KeyBytes(dst []byte, key, field string) []byte {
+	dst = AppendBase64Decode(dst[:0], key)
+	r.Spend(len(dst), field)
+	return dst
+}
+
+// BytesKey is the key a bytes map key is compared by (HasDuplicatePairKey).
+func BytesKey(b *[]byte) string { return string(*b) }
