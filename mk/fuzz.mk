@@ -2,7 +2,8 @@
 # JSON, protocol receiver) under ASan+UBSan, and an atheris target for the
 # Python readers, all seeded from the golden vectors.
 #
-#   make fuzz                 each target for FUZZ_SECONDS (default 120)
+#   make fuzz                 each target for FUZZ_SECONDS (default 120), and the Go
+#                             targets of the generated readers (fuzz-go, mk/go.mk)
 #   make test-fuzz            each target for a few seconds (part of make test)
 #
 # A crash leaves its input in build/fuzz/crashes/ and fails the run; turn it
@@ -46,9 +47,9 @@ define fuzz_run
 	@echo "fuzz: $(words $(FUZZ_TARGETS) python) passed, 0 failed, 0 skipped"
 endef
 
-fuzz: fuzz-build
+fuzz: fuzz-build fuzz-go
 	$(call fuzz_run,$(FUZZ_SECONDS))
 
 # a fixed seed keeps the short run in make test repeatable; make fuzz explores freely
-test-fuzz: fuzz-build
+test-fuzz: fuzz-build fuzz-go
 	$(call fuzz_run,$(FUZZ_QUICK_SECONDS),-seed=1)

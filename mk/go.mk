@@ -3,7 +3,8 @@
 #   make test-go       the Go runtime's tests (go test, gofmt -l, go vet; the golden
 #                      vectors of $(SHARED) when present) and fbec --go's output for
 #                      every schema through gofmt -l and go vet (tests/go), then every
-#                      row of the Go benchmark checked once (bench-go-check)
+#                      row of the Go benchmark checked once (bench-go-check) and a
+#                      short run of the generated readers' fuzz targets (fuzz-go-quick)
 # GO is the go command (default: go on PATH, else /usr/local/go/bin/go); the toolchain
 # must be the one given (GOTOOLCHAIN=local: nothing is downloaded).
 .PHONY: test-go
@@ -19,6 +20,7 @@ test-go: venv
 	cd runtime/go && $(GO_ENV) $(GO) vet ./...
 	cd runtime/go && $(GO_ENV) $(GO) test -count=1 ./...
 	GO="$(GO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/go
+	@$(MAKE) fuzz-go-quick
 	@$(MAKE) bench-go-check
 
 # The Go benchmark (bench/go, docs/benchmarks.md "Go"): our generated code against
@@ -86,3 +88,33 @@ bench-publish-go: venv
 		$(PYTHON) bench/go/report.py --result $(BENCH_GO_DIR)/go.json --out bench/results --readme README.md >/dev/null \
 		&& echo "bench-publish: the Go table into bench/results/go.{json,md} and README.md"; \
 	else echo "bench-publish: no Go run in $(BENCH_GO_DIR) (make bench-go): the Go table is left as it is"; fi
+
+# Fuzzing the generated readers (fuzz/go: go test -fuzz, both models, every struct of the
+# original's proto.fbe and test.fbe, or of the project's trade.fbe and everything.fbe without
+# SHARED). make fuzz runs each target for FUZZ_SECONDS; make test-go runs the seed corpus and
+# GO_FUZZ_QUICK executions of each (Go's fuzzer takes no seed: the fixed part is the corpus).
+#
+#   make fuzz-go       FuzzVersioned and FuzzFinal for FUZZ_SECONDS each (make fuzz runs it);
+#                      a failing input is left in build/fuzz/go/fuzzgo/testdata/fuzz/
+.PHONY: fuzz-go fuzz-go-quick
+GO_FUZZ_DIR := build/fuzz/go
+GO_FUZZ_TARGETS := FuzzVersioned FuzzFinal
+GO_FUZZ_QUICK ?= 20000x
+FUZZ_SECONDS ?= 120
+
+# $(1): -fuzztime of each target
+define go_fuzz_run
+	@GO="$(GO)" $(PYTHON) fuzz/go/build.py $(GO_FUZZ_DIR)
+	@cd $(GO_FUZZ_DIR) && $(GO_ENV) $(GO) vet ./fuzzgo && $(GO_ENV) $(GO) test -count=1 -run 'Fuzz' ./fuzzgo
+	@for t in $(GO_FUZZ_TARGETS); do \
+		echo "fuzz-go: $$t, -fuzztime $(1)"; \
+		(cd $(GO_FUZZ_DIR) && $(GO_ENV) $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(1) ./fuzzgo \
+			>$$t.log 2>&1) || { tail -40 $(GO_FUZZ_DIR)/$$t.log; exit 1; }; \
+		grep -E "^fuzz: elapsed" $(GO_FUZZ_DIR)/$$t.log | tail -1; done
+endef
+
+fuzz-go: venv
+	$(call go_fuzz_run,$(FUZZ_SECONDS)s)
+
+fuzz-go-quick: venv
+	$(call go_fuzz_run,$(GO_FUZZ_QUICK))
