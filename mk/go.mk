@@ -3,8 +3,10 @@
 #   make test-go       the Go runtime's tests (go test, gofmt -l, go vet; the golden
 #                      vectors of $(SHARED) when present) and fbec --go's output for
 #                      every schema through gofmt -l and go vet (tests/go), then every
-#                      row of the Go benchmark checked once (bench-go-check) and a
-#                      short run of the generated readers' fuzz targets (fuzz-go-quick)
+#                      row of the Go benchmark checked once (bench-go-check), a short
+#                      run of the generated readers' fuzz targets (fuzz-go-quick) and of
+#                      the Receiver's (FuzzReceiver), and the TCP example's tests
+#                      (example-go-test)
 # GO is the go command (default: go on PATH, else /usr/local/go/bin/go); the toolchain
 # must be the one given (GOTOOLCHAIN=local: nothing is downloaded).
 .PHONY: test-go
@@ -21,6 +23,8 @@ test-go: venv
 	cd runtime/go && $(GO_ENV) $(GO) test -count=1 ./...
 	GO="$(GO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/go
 	@$(MAKE) fuzz-go-quick
+	@$(MAKE) example-go-test
+	cd runtime/go && $(GO_ENV) $(GO) test -run '^$$' -fuzz '^FuzzReceiver$$' -fuzztime $(GO_FUZZ_QUICK) ./fbe
 	@$(MAKE) bench-go-check
 
 # The Go benchmark (bench/go, docs/benchmarks.md "Go"): our generated code against
@@ -118,3 +122,30 @@ fuzz-go: venv
 
 fuzz-go-quick: venv
 	$(call go_fuzz_run,$(GO_FUZZ_QUICK))
+
+# The TCP example (examples/go, docs/go.md "Protocol"): the fbec --go --final --proto code
+# of examples/cpp/tcp/rpc.fbe goes to examples/go/gen (not checked in), then
+#
+#   make example-go        a server on a free port of 127.0.0.1 and a client against it
+#   make example-go-test   its tests (make test-go runs them): loopback in both models, clients
+#                          that never read, split frame headers, the connection limit, idle
+#                          connections, a -final mismatch
+#   make fuzz-go-receiver  FuzzReceiver (runtime/go/fbe: any stream in any chunking) for
+#                          FUZZ_SECONDS (make fuzz runs it); make test-go runs it for GO_FUZZ_QUICK
+.PHONY: example-go example-go-gen example-go-test fuzz-go-receiver
+
+example-go-gen: venv
+	@rm -rf examples/go/gen
+	@PYTHONPATH=compiler $(PYTHON) -m fbec -q --go --final --proto --input=examples/cpp/tcp/rpc.fbe --output=examples/go/gen
+
+example-go: example-go-gen
+	cd examples/go && $(GO_ENV) $(GO) run ./cmd/tcp
+
+example-go-test: example-go-gen
+	@cd examples/go && unformatted="$$($(GO_ENV) $(dir $(GO))gofmt -l tcp cmd)" && \
+		{ test -z "$$unformatted" || { echo "gofmt -l: $$unformatted" >&2; exit 1; }; }
+	cd examples/go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) test -count=1 ./...
+
+fuzz: fuzz-go-receiver
+fuzz-go-receiver:
+	cd runtime/go && $(GO_ENV) $(GO) test -run '^$$' -fuzz '^FuzzReceiver$$' -fuzztime $(FUZZ_SECONDS)s ./fbe
