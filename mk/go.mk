@@ -130,8 +130,11 @@ fuzz-go-quick: venv
 #   make example-go-test   its tests (make test-go runs them): loopback in both models, clients
 #                          that never read, split frame headers, the connection limit, idle
 #                          connections, a -final mismatch
-#   make fuzz-go-receiver  FuzzReceiver (runtime/go/fbe: any stream in any chunking) for
-#                          FUZZ_SECONDS (make fuzz runs it); make test-go runs it for GO_FUZZ_QUICK
+#   make fuzz-go-receiver  FuzzReceiver (runtime/go/fbe: any stream in any chunking) and
+#                          FuzzGeneratedReceiver (tests/go/protocol: the generated Receiver,
+#                          Proxy and Client of tests/everything) for FUZZ_SECONDS each (make
+#                          fuzz runs it); make test-go runs FuzzReceiver for GO_FUZZ_QUICK and
+#                          the seeds of both
 .PHONY: example-go example-go-gen example-go-test fuzz-go-receiver
 
 example-go-gen: venv
@@ -147,5 +150,8 @@ example-go-test: example-go-gen
 	cd examples/go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) test -count=1 ./...
 
 fuzz: fuzz-go-receiver
-fuzz-go-receiver:
+fuzz-go-receiver: venv
 	cd runtime/go && $(GO_ENV) $(GO) test -run '^$$' -fuzz '^FuzzReceiver$$' -fuzztime $(FUZZ_SECONDS)s ./fbe
+	@$(PYTHON) tests/go/protocol/setup.py $(GO_FUZZ_DIR)-protocol
+	cd $(GO_FUZZ_DIR)-protocol && $(GO_ENV) $(GO) test -run '^$$' -fuzz '^FuzzGeneratedReceiver$$' \
+		-fuzztime $(FUZZ_SECONDS)s ./protocol

@@ -340,17 +340,19 @@ def protocol_module(root: Path, schemas: list[Path], tests: list[str]) -> None:
 def test_protocol_client_and_versions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """tests/go/protocol: the generated Client of tests/everything (responses, rejects, the imported
     package's global reject, context deadlines, Reset, requests without response, notifications; both
-    models) and frames across schema versions (cpp-tests/vectors_old and vectors_new)."""
+    models), frames across schema versions (cpp-tests/vectors_old and vectors_new) and the seeds of
+    FuzzGeneratedReceiver (Receiver, FinalReceiver, Proxy and Client over any stream)."""
     schemas = REPO / "schemas"
     protocol_module(tmp_path, [schemas / "tests" / "market.fbe", schemas / "tests" / "everything.fbe",
                                schemas / "cpp-tests" / "vectors_old.fbe", schemas / "cpp-tests" / "vectors_new.fbe"],
-                    ["chunks_test.go", "client_test.go", "versions_test.go"])
+                    ["chunks_test.go", "client_test.go", "versions_test.go", "fuzz_test.go"])
     capsys.readouterr()
     r = run([GO, "vet", "./protocol"], tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     r = run([GO, "test", "-count=1", "-v", "./protocol"], tmp_path)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr
-    for name in ("TestClientRequests", "TestClientMatchesResponseType", "TestClientSendError", "TestCrossVersionStreams"):
+    for name in ("TestClientRequests", "TestClientMatchesResponseType", "TestClientSendError", "TestCrossVersionStreams",
+                 "FuzzGeneratedReceiver"):
         assert f"--- PASS: {name}" in r.stdout
 
 
