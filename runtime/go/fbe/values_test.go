@@ -102,3 +102,30 @@ func TestHasDuplicate(t *testing.T) {
 		t.Error("a duplicate missed")
 	}
 }
+
+// A reused Writer hands out zeroed blocks (absent optionals, unwritten slots) although Alloc
+// does not clear them: Reset clears what was written; appending to the returned bytes never
+// writes into the Writer's buffer.
+func TestWriterReuseGivesZeroedBlocks(t *testing.T) {
+	var w Writer
+	for round := range 3 {
+		w.BeginVersioned()
+		p := w.Alloc(100)
+		for i := range 100 {
+			if w.buf[p+i] != 0 {
+				t.Fatalf("round %d: byte %d of a new block is %#x", round, i, w.buf[p+i])
+			}
+			w.PutU8(p+i, 0xff)
+		}
+		out, err := w.EndVersioned()
+		if err != nil || len(out) != 108 || cap(out) != len(out) {
+			t.Fatalf("round %d: %d bytes, cap %d, %v", round, len(out), cap(out), err)
+		}
+		_ = append(out, 0xee) // must not land in the Writer's spare capacity
+		w.BeginFinal()
+		w.AppendU64(^uint64(0))
+		if q := w.Alloc(8); w.buf[q] != 0 || w.buf[q+7] != 0 {
+			t.Fatalf("round %d: block after appends not zero", round)
+		}
+	}
+}

@@ -23,14 +23,20 @@ type Writer struct {
 }
 
 // Reset empties the buffer (keeping its capacity) and clears the error.
+//
+// The bytes of the buffer's capacity beyond its length are always zero:
+// Reset clears what was written (one clear), so Alloc hands out zeroed
+// blocks without clearing each one, and the bytes returned are capped at
+// their length, so appending to them never writes into the Writer's buffer.
 func (w *Writer) Reset() {
+	clear(w.buf)
 	w.buf = w.buf[:0]
 	w.depth = 0
 	w.err = nil
 }
 
 // Bytes is the buffer written so far; it is overwritten by the next use of the Writer.
-func (w *Writer) Bytes() []byte { return w.buf }
+func (w *Writer) Bytes() []byte { return w.buf[:len(w.buf):len(w.buf)] }
 
 // Len is the number of bytes written so far.
 func (w *Writer) Len() int { return len(w.buf) }
@@ -66,7 +72,11 @@ func (w *Writer) Leave() { w.depth-- }
 // Alloc appends n zero bytes and returns their position.
 func (w *Writer) Alloc(n int) int {
 	p := len(w.buf)
-	w.buf = append(w.buf, make([]byte, n)...)
+	if n <= cap(w.buf)-p {
+		w.buf = w.buf[:p+n] // zero already (see Reset)
+		return p
+	}
+	w.buf = append(w.buf, make([]byte, n)...) // a new array: zero beyond the new length too
 	return p
 }
 
@@ -111,7 +121,7 @@ func (w *Writer) BeginVersioned() {
 // EndVersioned stores the root's total size; it returns the root and the first error.
 func (w *Writer) EndVersioned() ([]byte, error) {
 	w.PutU32(0, uint32(len(w.buf)))
-	return w.buf, w.err
+	return w.Bytes(), w.err
 }
 
 // offset stores at slot the distance from base to p (a block just allocated, so never 0).
@@ -195,7 +205,7 @@ func (w *Writer) BeginFinal() {
 func (w *Writer) EndFinal(typeID uint32) ([]byte, error) {
 	w.PutU32(0, uint32(len(w.buf)))
 	w.PutU32(4, typeID)
-	return w.buf, w.err
+	return w.Bytes(), w.err
 }
 
 func (w *Writer) AppendBool(v bool) {

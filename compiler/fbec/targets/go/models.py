@@ -142,15 +142,15 @@ def fails(w: CodeWriter, unwind: list[str]) -> None:
 
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst: str, field: str,
-               names: Names, unwind: list[str], spare: str | None = None) -> None:
-    """Read the slot at absolute position slot (offsets from base) into the lvalue dst; spare is
-    what a field held before Reset (its optional pointer or bytes, reused: see reusable)."""
+               names: Names, unwind: list[str]) -> None:
+    """Read the slot at absolute position slot (offsets from base) into the lvalue dst, reusing
+    what dst holds (an optional's pointer, a slice's array, a map)."""
     quoted = f'"{field}"'
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"{dst} = r.String({base}, {slot}, {quoted})")
         elif t.name == "bytes":
-            w.line(f"{dst} = r.Blob({spare or dst}, {base}, {slot}, {quoted})")
+            w.line(f"{dst} = r.Blob({dst}, {base}, {slot}, {quoted})")
         else:
             w.line(f"{dst} = r.{SLOT[t.name]}({arg1(slot)})")
     elif isinstance(t, ir.EnumRef):
@@ -162,7 +162,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
         s, ok = names("s"), names("ok")
         opening = f"if {s}, {ok} := r.Optional({base}, {slot}, {t.element.size}, {quoted}); {ok} {{"
         with w.block(opening, "} else {"):
-            w.line(f"{dst} = {c.rt('Reuse')}({spare or dst})")
+            w.line(f"{dst} = {c.rt('Reuse')}({dst})")
             inner = dst if isinstance(t.element, ir.StructRef) else f"*{dst}"
             read_value(w, c, t.element, s, s, inner, field, names, unwind)
         with w.block("", "}"):
@@ -257,14 +257,14 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names)
 
 
 def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Names,
-               unwind: list[str], spare: str | None = None) -> None:
-    """Read the value at the Reader's cursor into the lvalue dst (spare: as read_value's)."""
+               unwind: list[str]) -> None:
+    """Read the value at the Reader's cursor into the lvalue dst, reusing what dst holds."""
     quoted = f'"{field}"'
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"{dst} = r.FinalString({quoted})")
         elif t.name == "bytes":
-            w.line(f"{dst} = r.FinalBlob({spare or dst}, {quoted})")
+            w.line(f"{dst} = r.FinalBlob({dst}, {quoted})")
         else:
             p = names("p")
             with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
@@ -278,7 +278,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
         with w.block(f"if r.FinalHas({quoted}) {{", "} else {"):
-            w.line(f"{dst} = {c.rt('Reuse')}({spare or dst})")
+            w.line(f"{dst} = {c.rt('Reuse')}({dst})")
             final_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
                        unwind)
         with w.block("", "}"):
@@ -470,22 +470,18 @@ def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None
         w.lines(text)
 
 
-def reusable(t: ir.Type) -> bool:
-    """A field whose storage a read keeps across Reset: an optional's pointer, bytes' array."""
-    return isinstance(t, ir.Optional_) or isinstance(t, ir.Primitive) and t.name == "bytes"
-
-
-def keep_spares(w: CodeWriter, s: ir.Struct, names: Names) -> dict[str, str]:
-    """Before a read resets the value: locals holding the optional pointers and byte slices of
-    its fields, which the read reuses (reading into a reused value allocates nothing but strings
-    when the shape does not grow); field name -> local."""
-    from fbec.targets.go import field_name as fname
-    spares: dict[str, str] = {}
-    for f in s.all_fields:
-        if reusable(f.type):
-            spares[f.name] = names("old")
-            w.line(f"{spares[f.name]} := v.{fname(f)}")
-    return spares
+def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list[ir.Field]) -> None:
+    """fbeDefaults(from): the schema's defaults of the struct's own fields from the from-th on,
+    what FBERead gives the fields a shorter (older) body does not hold."""
+    from fbec.targets.go import write_reset
+    w.line("// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.")
+    with w.block(f"func (v *{name}) fbeDefaults(from int) {{", "}"), w.block("switch from {", "}"):
+        for k, f in enumerate(own):
+            w.label(f"case {k}:")
+            write_reset(w, c, f)
+            if k < len(own) - 1:
+                w.line("fallthrough")
+    w.blank()
 
 
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Names) -> None:
@@ -555,37 +551,40 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", names)
     w.blank()
 
-    w.line("// FBERead reads v from the versioned body the slot at slot points to (from base);")
-    w.line("// fields an older writer did not write keep the schema's defaults.")
+    inherited = [f for f in s.all_fields if f.owner != q]
+    own = [f for f in s.all_fields if f.owner == q]
+    if own:
+        write_defaults(w, c, s, name, own)
+    w.line("// FBERead reads v from the versioned body the slot at slot points to (from base),")
+    w.line("// overwriting every field and reusing what v holds (slices, maps, optional pointers);")
+    w.line("// fields an older writer did not write take the schema's defaults. After an error")
+    w.line("// (the Reader's) v is left part read: the roots reset it.")
     with w.block(f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{", "}"):
-        spares = keep_spares(w, s, names)
-        w.line("v.Reset()")
         body = "b" if s.all_fields else "_"
         w.line(f"{body}, n := r.Struct(base, slot, {s.type_id}, {s.decode_cost})")
         with w.block("if n == 0 {", "}"):
             w.line("return")
         w.line("defer r.Leave()")
-        inherited = [f for f in s.all_fields if f.owner != q]
-        own = [f for f in s.all_fields if f.owner == q]
         if inherited:
             with w.block(f"if n >= {s.base_size} {{", "} else {"):
                 for f in inherited:
                     read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names,
-                               [f'r.Unwind("{f.name}")'], spares.get(f.name))
+                               [f'r.Unwind("{f.name}")'])
             with w.block("", "}"):
                 cost = sum(ir.default_cost(f.type) for f in inherited)
                 if cost:
                     w.line(f'r.Spend({cost}, b, "")')
+                w.line("v.Reset()")
                 w.line("return")
-        for f in own:
+        for k, f in enumerate(own):
             end = f.offset + f.type.size
             with w.block(f"if n < {end} {{", "}"):
-                rest = sum(ir.default_cost(g.type) for g in own[own.index(f):])
+                rest = sum(ir.default_cost(g.type) for g in own[k:])
                 if rest:
                     w.line(f'r.Spend({rest}, b, "{f.name}")')
+                w.line(f"v.fbeDefaults({k})")
                 w.line("return")
-            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'],
-                       spares.get(f.name))
+            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
     w.blank()
     write_verify(w, c, s, name, names)
 
@@ -610,7 +609,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f"var r {c.rt('Reader')}")
         w.line("r.BeginVersioned(data, lim)")
         w.line("v.FBERead(&r, 0, 4)")
-        w.line(f'r.Within("{q}")')
+        with w.block("if r.Failed() {", "}"):
+            w.line("v.Reset()")
+            w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
     w.line(f"// VerifyFBE{name} is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);")
@@ -634,15 +635,14 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         for f in s.all_fields:
             final_write(w, c, f.type, f"v.{fname(f)}", names)
     w.blank()
-    w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model).")
+    w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
+    w.line("// field and reusing what v holds; after an error v is left part read (the roots reset it).")
     with w.block(f"func (v *{name}) FBEReadFinal(r *{c.rt('Reader')}) {{", "}"):
-        spares = keep_spares(w, s, names)
-        w.line("v.Reset()")
         with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
             w.line("return")
         w.line("defer r.Leave()")
         for f in s.all_fields:
-            final_read(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'], spares.get(f.name))
+            final_read(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
     w.blank()
     w.line(f"// FBEVerifyFinal{name} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
     w.line("// without building the value.")
@@ -674,7 +674,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f"r.BeginFinal(data, {s.type_id}, lim)")
         w.line("v.FBEReadFinal(&r)")
         w.line("r.EndFinal()")
-        w.line(f'r.Within("{q}")')
+        with w.block("if r.Failed() {", "}"):
+            w.line("v.Reset()")
+            w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
     w.line(f"// VerifyFinal{name} is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);")

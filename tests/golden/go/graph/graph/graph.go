@@ -55,28 +55,50 @@ func (v *Node) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Node) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = 0
+		fallthrough
+	case 1:
+		v.Name = ""
+		fallthrough
+	case 2:
+		v.Value = 0
+		fallthrough
+	case 3:
+		v.Out_edges = v.Out_edges[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1, 20)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Name = r.String(b, b+12, "name")
 	if n < 24 {
+		v.fbeDefaults(2)
 		return
 	}
 	v.Value = r.I64(b + 16)
 	if n < 28 {
+		v.fbeDefaults(3)
 		return
 	}
 	e3, n4 := r.Vector(b, b+24, 4, 4, "out_edges")
@@ -128,7 +150,10 @@ func (v *Node) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("graph.Node")
+	if r.Failed() {
+		v.Reset()
+		r.Within("graph.Node")
+	}
 	return r.Err()
 }
 
@@ -153,9 +178,9 @@ func (v *Node) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Node) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(20) {
 		return
 	}
@@ -214,7 +239,10 @@ func (v *Node) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("graph.Node")
+	if r.Failed() {
+		v.Reset()
+		r.Within("graph.Node")
+	}
 	return r.Err()
 }
 
@@ -371,24 +399,42 @@ func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+16, v.Weight)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Edge) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Source = 0
+		fallthrough
+	case 1:
+		v.Target = 0
+		fallthrough
+	case 2:
+		v.Weight = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 2, 12)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Source = r.I32(b + 8)
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Target = r.I32(b + 12)
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	v.Weight = r.I32(b + 16)
@@ -426,7 +472,10 @@ func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("graph.Edge")
+	if r.Failed() {
+		v.Reset()
+		r.Within("graph.Edge")
+	}
 	return r.Err()
 }
 
@@ -447,9 +496,9 @@ func (v *Edge) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.Weight)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Edge) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(12) {
 		return
 	}
@@ -501,7 +550,10 @@ func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 2, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("graph.Edge")
+	if r.Failed() {
+		v.Reset()
+		r.Within("graph.Edge")
+	}
 	return r.Err()
 }
 
@@ -636,16 +688,29 @@ func (v *Graph) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Graph) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Nodes = v.Nodes[:0]
+		fallthrough
+	case 1:
+		v.Edges = v.Edges[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Graph) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 3, 8)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e5, n6 := r.Vector(b, b+8, 4, 0, "nodes")
@@ -660,6 +725,7 @@ func (v *Graph) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e8, n9 := r.Vector(b, b+12, 4, 0, "edges")
@@ -733,7 +799,10 @@ func (v *Graph) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("graph.Graph")
+	if r.Failed() {
+		v.Reset()
+		r.Within("graph.Graph")
+	}
 	return r.Err()
 }
 
@@ -759,9 +828,9 @@ func (v *Graph) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Graph) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(8) {
 		return
 	}
@@ -841,7 +910,10 @@ func (v *Graph) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 3, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("graph.Graph")
+	if r.Failed() {
+		v.Reset()
+		r.Within("graph.Graph")
+	}
 	return r.Err()
 }
 

@@ -56,24 +56,42 @@ func (v *Node) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Node) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = 0
+		fallthrough
+	case 1:
+		v.Label = ""
+		fallthrough
+	case 2:
+		v.Children = v.Children[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1, 12)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Label = r.String(b, b+12, "label")
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	e3, n4 := r.Vector(b, b+16, 4, 0, "children")
@@ -139,7 +157,10 @@ func (v *Node) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("recursive.Node")
+	if r.Failed() {
+		v.Reset()
+		r.Within("recursive.Node")
+	}
 	return r.Err()
 }
 
@@ -167,9 +188,9 @@ func (v *Node) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Node) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(12) {
 		return
 	}
@@ -235,7 +256,10 @@ func (v *Node) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("recursive.Node")
+	if r.Failed() {
+		v.Reset()
+		r.Within("recursive.Node")
+	}
 	return r.Err()
 }
 

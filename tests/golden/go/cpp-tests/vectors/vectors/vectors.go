@@ -44,24 +44,42 @@ func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+16, v.Weight)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Edge) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Source = 0
+		fallthrough
+	case 1:
+		v.Target = 0
+		fallthrough
+	case 2:
+		v.Weight = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1, 12)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Source = r.I32(b + 8)
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Target = r.I32(b + 12)
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	v.Weight = r.I32(b + 16)
@@ -99,7 +117,10 @@ func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("vectors.Edge")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Edge")
+	}
 	return r.Err()
 }
 
@@ -120,9 +141,9 @@ func (v *Edge) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.Weight)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Edge) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(12) {
 		return
 	}
@@ -174,7 +195,10 @@ func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("vectors.Edge")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Edge")
+	}
 	return r.Err()
 }
 
@@ -306,24 +330,42 @@ func (v *Point) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI16(b+17, v.Y)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Point) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Flag = false
+		fallthrough
+	case 1:
+		v.X = 0
+		fallthrough
+	case 2:
+		v.Y = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Point) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 2, 11)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 9 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Flag = r.Bool(b + 8)
 	if n < 17 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.X = r.I64(b + 9)
 	if n < 19 {
+		v.fbeDefaults(2)
 		return
 	}
 	v.Y = r.I16(b + 17)
@@ -361,7 +403,10 @@ func (v *Point) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("vectors.Point")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Point")
+	}
 	return r.Err()
 }
 
@@ -382,9 +427,9 @@ func (v *Point) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI16(v.Y)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Point) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(11) {
 		return
 	}
@@ -436,7 +481,10 @@ func (v *Point) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 2, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("vectors.Point")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Point")
+	}
 	return r.Err()
 }
 
@@ -567,10 +615,19 @@ func (v *Point3) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+19, v.Z)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Point3) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Z = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Point3) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 3, 19)
 	if n == 0 {
 		return
@@ -581,9 +638,11 @@ func (v *Point3) FBERead(r *fbe.Reader, base, slot int) {
 		v.X = r.I64(b + 9)
 		v.Y = r.I16(b + 17)
 	} else {
+		v.Reset()
 		return
 	}
 	if n < 27 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Z = r.F64(b + 19)
@@ -627,7 +686,10 @@ func (v *Point3) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("vectors.Point3")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Point3")
+	}
 	return r.Err()
 }
 
@@ -649,9 +711,9 @@ func (v *Point3) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendF64(v.Z)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Point3) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(19) {
 		return
 	}
@@ -707,7 +769,10 @@ func (v *Point3) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 3, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("vectors.Point3")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Point3")
+	}
 	return r.Err()
 }
 
@@ -842,20 +907,34 @@ func (v *Named) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Named) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Name = ""
+		fallthrough
+	case 1:
+		v.Values = v.Values[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Named) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 4, 8)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Name = r.String(b, b+8, "name")
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e3, n4 := r.Vector(b, b+12, 4, 4, "values")
@@ -907,7 +986,10 @@ func (v *Named) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("vectors.Named")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Named")
+	}
 	return r.Err()
 }
 
@@ -930,9 +1012,9 @@ func (v *Named) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Named) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(8) {
 		return
 	}
@@ -983,7 +1065,10 @@ func (v *Named) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 4, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("vectors.Named")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Named")
+	}
 	return r.Err()
 }
 
@@ -1153,16 +1238,41 @@ func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Holder) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Edges = v.Edges[:0]
+		fallthrough
+	case 1:
+		v.Points = v.Points[:0]
+		fallthrough
+	case 2:
+		v.Ints = v.Ints[:0]
+		fallthrough
+	case 3:
+		v.Switches = v.Switches[:0]
+		fallthrough
+	case 4:
+		v.Reals = v.Reals[:0]
+		fallthrough
+	case 5:
+		v.Named = v.Named[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 10, 24)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e13, n14 := r.Vector(b, b+8, 4, 0, "edges")
@@ -1177,6 +1287,7 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e16, n17 := r.Vector(b, b+12, 4, 0, "points")
@@ -1191,6 +1302,7 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	e19, n20 := r.Vector(b, b+16, 4, 4, "ints")
@@ -1199,6 +1311,7 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		v.Ints[i21] = r.I32(e19 + i21*4)
 	}
 	if n < 24 {
+		v.fbeDefaults(3)
 		return
 	}
 	e22, n23 := r.Vector(b, b+20, 1, 1, "switches")
@@ -1207,6 +1320,7 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		v.Switches[i24] = r.Bool(e22 + i24*1)
 	}
 	if n < 28 {
+		v.fbeDefaults(4)
 		return
 	}
 	e25, n26 := r.Vector(b, b+24, 8, 8, "reals")
@@ -1215,6 +1329,7 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		v.Reals[i27] = r.F64(e25 + i27*8)
 	}
 	if n < 32 {
+		v.fbeDefaults(5)
 		return
 	}
 	e28, n29 := r.Vector(b, b+28, 4, 0, "named")
@@ -1312,7 +1427,10 @@ func (v *Holder) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("vectors.Holder")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Holder")
+	}
 	return r.Err()
 }
 
@@ -1354,9 +1472,9 @@ func (v *Holder) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Holder) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(24) {
 		return
 	}
@@ -1483,7 +1601,10 @@ func (v *Holder) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 10, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("vectors.Holder")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors.Holder")
+	}
 	return r.Err()
 }
 

@@ -47,28 +47,50 @@ func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.String(b, b+20, v.Note)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Edge) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Source = 0
+		fallthrough
+	case 1:
+		v.Target = 0
+		fallthrough
+	case 2:
+		v.Weight = 0
+		fallthrough
+	case 3:
+		v.Note = ""
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1, 16)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Source = r.I32(b + 8)
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Target = r.I32(b + 12)
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	v.Weight = r.I32(b + 16)
 	if n < 24 {
+		v.fbeDefaults(3)
 		return
 	}
 	v.Note = r.String(b, b+20, "note")
@@ -112,7 +134,10 @@ func (v *Edge) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("vectors_new.Edge")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors_new.Edge")
+	}
 	return r.Err()
 }
 
@@ -134,9 +159,9 @@ func (v *Edge) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendString(v.Note)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Edge) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(16) {
 		return
 	}
@@ -190,7 +215,10 @@ func (v *Edge) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("vectors_new.Edge")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors_new.Edge")
+	}
 	return r.Err()
 }
 
@@ -326,16 +354,26 @@ func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Holder) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Edges = v.Edges[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 10, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e3, n4 := r.Vector(b, b+8, 4, 0, "edges")
@@ -397,7 +435,10 @@ func (v *Holder) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("vectors_new.Holder")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors_new.Holder")
+	}
 	return r.Err()
 }
 
@@ -419,9 +460,9 @@ func (v *Holder) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Holder) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(4) {
 		return
 	}
@@ -481,7 +522,10 @@ func (v *Holder) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 10, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("vectors_new.Holder")
+	if r.Failed() {
+		v.Reset()
+		r.Within("vectors_new.Holder")
+	}
 	return r.Err()
 }
 

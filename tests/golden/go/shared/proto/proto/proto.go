@@ -126,36 +126,66 @@ func (v *Order) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+26, v.Volume)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Order) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = 0
+		fallthrough
+	case 1:
+		v.Symbol = ""
+		fallthrough
+	case 2:
+		v.Side = 0
+		fallthrough
+	case 3:
+		v.Type = 0
+		fallthrough
+	case 4:
+		v.Price = 0
+		fallthrough
+	case 5:
+		v.Volume = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Order) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1, 26)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Symbol = r.String(b, b+12, "symbol")
 	if n < 17 {
+		v.fbeDefaults(2)
 		return
 	}
 	v.Side = OrderSide(r.U8(b + 16))
 	if n < 18 {
+		v.fbeDefaults(3)
 		return
 	}
 	v.Type = OrderType(r.U8(b + 17))
 	if n < 26 {
+		v.fbeDefaults(4)
 		return
 	}
 	v.Price = r.F64(b + 18)
 	if n < 34 {
+		v.fbeDefaults(5)
 		return
 	}
 	v.Volume = r.F64(b + 26)
@@ -199,7 +229,10 @@ func (v *Order) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("proto.Order")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.Order")
+	}
 	return r.Err()
 }
 
@@ -223,9 +256,9 @@ func (v *Order) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendF64(v.Volume)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Order) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(26) {
 		return
 	}
@@ -287,7 +320,10 @@ func (v *Order) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("proto.Order")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.Order")
+	}
 	return r.Err()
 }
 
@@ -442,20 +478,34 @@ func (v *Balance) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+12, v.Amount)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Balance) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Currency = ""
+		fallthrough
+	case 1:
+		v.Amount = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Balance) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 2, 12)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Currency = r.String(b, b+8, "currency")
 	if n < 20 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Amount = r.F64(b + 12)
@@ -499,7 +549,10 @@ func (v *Balance) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("proto.Balance")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.Balance")
+	}
 	return r.Err()
 }
 
@@ -519,9 +572,9 @@ func (v *Balance) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendF64(v.Amount)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Balance) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(12) {
 		return
 	}
@@ -567,7 +620,10 @@ func (v *Balance) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 2, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("proto.Balance")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.Balance")
+	}
 	return r.Err()
 }
 
@@ -712,11 +768,34 @@ func (v *Account) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Account) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = 0
+		fallthrough
+	case 1:
+		v.Name = ""
+		fallthrough
+	case 2:
+		v.State = StateInitialized | StateBad
+		fallthrough
+	case 3:
+		v.Wallet.Reset()
+		fallthrough
+	case 4:
+		v.Asset = nil
+		fallthrough
+	case 5:
+		v.Orders = v.Orders[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
-	old4 := v.Asset
-	v.Reset()
 	b, n := r.Struct(base, slot, 3, 14)
 	if n == 0 {
 		return
@@ -724,21 +803,25 @@ func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(12, b, "id")
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 16 {
 		r.Spend(12, b, "name")
+		v.fbeDefaults(1)
 		return
 	}
 	v.Name = r.String(b, b+12, "name")
 	if n < 17 {
 		r.Spend(12, b, "state")
+		v.fbeDefaults(2)
 		return
 	}
 	v.State = State(r.U8(b + 16))
 	if n < 21 {
 		r.Spend(12, b, "wallet")
+		v.fbeDefaults(3)
 		return
 	}
 	v.Wallet.FBERead(r, b, b+17)
@@ -747,11 +830,12 @@ func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 26 {
+		v.fbeDefaults(4)
 		return
 	}
-	if s5, ok6 := r.Optional(b, b+21, 4, "asset"); ok6 {
-		v.Asset = fbe.Reuse(old4)
-		v.Asset.FBERead(r, s5, s5)
+	if s4, ok5 := r.Optional(b, b+21, 4, "asset"); ok5 {
+		v.Asset = fbe.Reuse(v.Asset)
+		v.Asset.FBERead(r, s4, s4)
 		if r.Failed() {
 			r.Unwind("asset")
 			return
@@ -760,15 +844,16 @@ func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 		v.Asset = nil
 	}
 	if n < 30 {
+		v.fbeDefaults(5)
 		return
 	}
-	e7, n8 := r.Vector(b, b+26, 4, 0, "orders")
+	e6, n7 := r.Vector(b, b+26, 4, 0, "orders")
 	v.Orders = v.Orders[:0]
-	for i9 := range n8 {
+	for i8 := range n7 {
 		v.Orders = fbe.Grow(v.Orders)
-		v.Orders[i9].FBERead(r, b, e7+i9*4)
+		v.Orders[i8].FBERead(r, b, e6+i8*4)
 		if r.Failed() {
-			r.UnwindIndex(i9)
+			r.UnwindIndex(i8)
 			r.Unwind("orders")
 			return
 		}
@@ -808,8 +893,8 @@ func FBEVerifyAccount(r *fbe.Reader, base, slot int) {
 	if n < 26 {
 		return
 	}
-	if s10, ok11 := r.Optional(b, b+21, 4, "asset"); ok11 {
-		FBEVerifyBalance(r, s10, s10)
+	if s9, ok10 := r.Optional(b, b+21, 4, "asset"); ok10 {
+		FBEVerifyBalance(r, s9, s9)
 		if r.Failed() {
 			r.Unwind("asset")
 			return
@@ -818,11 +903,11 @@ func FBEVerifyAccount(r *fbe.Reader, base, slot int) {
 	if n < 30 {
 		return
 	}
-	e12, n13 := r.Vector(b, b+26, 4, 0, "orders")
-	for i14 := range n13 {
-		FBEVerifyOrder(r, b, e12+i14*4)
+	e11, n12 := r.Vector(b, b+26, 4, 0, "orders")
+	for i13 := range n12 {
+		FBEVerifyOrder(r, b, e11+i13*4)
 		if r.Failed() {
-			r.UnwindIndex(i14)
+			r.UnwindIndex(i13)
 			r.Unwind("orders")
 			return
 		}
@@ -853,7 +938,10 @@ func (v *Account) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("proto.Account")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.Account")
+	}
 	return r.Err()
 }
 
@@ -878,25 +966,24 @@ func (v *Account) FBEWriteFinal(w *fbe.Writer) {
 		(v.Asset).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.Orders))
-	for i15 := range v.Orders {
-		(v.Orders[i15]).FBEWriteFinal(w)
+	for i14 := range v.Orders {
+		(v.Orders[i14]).FBEWriteFinal(w)
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Account) FBEReadFinal(r *fbe.Reader) {
-	old16 := v.Asset
-	v.Reset()
 	if !r.Enter(14) {
 		return
 	}
 	defer r.Leave()
-	if p17 := r.Fixed(4, "id"); p17 >= 0 {
-		v.Id = r.I32(p17)
+	if p15 := r.Fixed(4, "id"); p15 >= 0 {
+		v.Id = r.I32(p15)
 	}
 	v.Name = r.FinalString("name")
-	if p18 := r.Fixed(1, "state"); p18 >= 0 {
-		v.State = State(r.U8(p18))
+	if p16 := r.Fixed(1, "state"); p16 >= 0 {
+		v.State = State(r.U8(p16))
 	}
 	v.Wallet.FBEReadFinal(r)
 	if r.Failed() {
@@ -904,7 +991,7 @@ func (v *Account) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("asset") {
-		v.Asset = fbe.Reuse(old16)
+		v.Asset = fbe.Reuse(v.Asset)
 		v.Asset.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("asset")
@@ -913,13 +1000,13 @@ func (v *Account) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.Asset = nil
 	}
-	n19 := r.FinalCount(26, 0, "orders")
+	n17 := r.FinalCount(26, 0, "orders")
 	v.Orders = v.Orders[:0]
-	for i20 := range n19 {
+	for i18 := range n17 {
 		v.Orders = fbe.Grow(v.Orders)
-		v.Orders[i20].FBEReadFinal(r)
+		v.Orders[i18].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i20)
+			r.UnwindIndex(i18)
 			r.Unwind("orders")
 			return
 		}
@@ -948,11 +1035,11 @@ func FBEVerifyFinalAccount(r *fbe.Reader) {
 			return
 		}
 	}
-	n21 := r.FinalCount(26, 0, "orders")
-	for i22 := range n21 {
+	n19 := r.FinalCount(26, 0, "orders")
+	for i20 := range n19 {
 		FBEVerifyFinalOrder(r)
 		if r.Failed() {
-			r.UnwindIndex(i22)
+			r.UnwindIndex(i20)
 			r.Unwind("orders")
 			return
 		}
@@ -983,7 +1070,10 @@ func (v *Account) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 3, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("proto.Account")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.Account")
+	}
 	return r.Err()
 }
 
@@ -1178,10 +1268,19 @@ func (v *OrderMessage) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Body).FBEWrite(w, b, b+8)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *OrderMessage) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Body.Reset()
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *OrderMessage) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1, 1)
 	if n == 0 {
 		return
@@ -1189,6 +1288,7 @@ func (v *OrderMessage) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(26, b, "body")
+		v.fbeDefaults(0)
 		return
 	}
 	v.Body.FBERead(r, b, b+8)
@@ -1241,7 +1341,10 @@ func (v *OrderMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("proto.OrderMessage")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.OrderMessage")
+	}
 	return r.Err()
 }
 
@@ -1260,9 +1363,9 @@ func (v *OrderMessage) FBEWriteFinal(w *fbe.Writer) {
 	(v.Body).FBEWriteFinal(w)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *OrderMessage) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(1) {
 		return
 	}
@@ -1312,7 +1415,10 @@ func (v *OrderMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("proto.OrderMessage")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.OrderMessage")
+	}
 	return r.Err()
 }
 
@@ -1431,10 +1537,19 @@ func (v *BalanceMessage) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Body).FBEWrite(w, b, b+8)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *BalanceMessage) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Body.Reset()
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *BalanceMessage) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 2, 1)
 	if n == 0 {
 		return
@@ -1442,6 +1557,7 @@ func (v *BalanceMessage) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(12, b, "body")
+		v.fbeDefaults(0)
 		return
 	}
 	v.Body.FBERead(r, b, b+8)
@@ -1494,7 +1610,10 @@ func (v *BalanceMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("proto.BalanceMessage")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.BalanceMessage")
+	}
 	return r.Err()
 }
 
@@ -1513,9 +1632,9 @@ func (v *BalanceMessage) FBEWriteFinal(w *fbe.Writer) {
 	(v.Body).FBEWriteFinal(w)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *BalanceMessage) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(1) {
 		return
 	}
@@ -1565,7 +1684,10 @@ func (v *BalanceMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 2, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("proto.BalanceMessage")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.BalanceMessage")
+	}
 	return r.Err()
 }
 
@@ -1684,10 +1806,19 @@ func (v *AccountMessage) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Body).FBEWrite(w, b, b+8)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *AccountMessage) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Body.Reset()
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *AccountMessage) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 3, 1)
 	if n == 0 {
 		return
@@ -1695,6 +1826,7 @@ func (v *AccountMessage) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(26, b, "body")
+		v.fbeDefaults(0)
 		return
 	}
 	v.Body.FBERead(r, b, b+8)
@@ -1747,7 +1879,10 @@ func (v *AccountMessage) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("proto.AccountMessage")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.AccountMessage")
+	}
 	return r.Err()
 }
 
@@ -1766,9 +1901,9 @@ func (v *AccountMessage) FBEWriteFinal(w *fbe.Writer) {
 	(v.Body).FBEWriteFinal(w)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *AccountMessage) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(1) {
 		return
 	}
@@ -1818,7 +1953,10 @@ func (v *AccountMessage) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 3, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("proto.AccountMessage")
+	if r.Failed() {
+		v.Reset()
+		r.Within("proto.AccountMessage")
+	}
 	return r.Err()
 }
 

@@ -310,10 +310,151 @@ func (v *StructSimple) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.F44).FBEWrite(w, b, b+233)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructSimple) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = 0
+		fallthrough
+	case 1:
+		v.F1 = false
+		fallthrough
+	case 2:
+		v.F2 = true
+		fallthrough
+	case 3:
+		v.F3 = 0
+		fallthrough
+	case 4:
+		v.F4 = 255
+		fallthrough
+	case 5:
+		v.F5 = 0
+		fallthrough
+	case 6:
+		v.F6 = 33
+		fallthrough
+	case 7:
+		v.F7 = 0
+		fallthrough
+	case 8:
+		v.F8 = 1092
+		fallthrough
+	case 9:
+		v.F9 = 0
+		fallthrough
+	case 10:
+		v.F10 = 127
+		fallthrough
+	case 11:
+		v.F11 = 0
+		fallthrough
+	case 12:
+		v.F12 = 255
+		fallthrough
+	case 13:
+		v.F13 = 0
+		fallthrough
+	case 14:
+		v.F14 = 32767
+		fallthrough
+	case 15:
+		v.F15 = 0
+		fallthrough
+	case 16:
+		v.F16 = 65535
+		fallthrough
+	case 17:
+		v.F17 = 0
+		fallthrough
+	case 18:
+		v.F18 = 2147483647
+		fallthrough
+	case 19:
+		v.F19 = 0
+		fallthrough
+	case 20:
+		v.F20 = 4294967295
+		fallthrough
+	case 21:
+		v.F21 = 0
+		fallthrough
+	case 22:
+		v.F22 = 9223372036854775807
+		fallthrough
+	case 23:
+		v.F23 = 0
+		fallthrough
+	case 24:
+		v.F24 = 18446744073709551615
+		fallthrough
+	case 25:
+		v.F25 = 0
+		fallthrough
+	case 26:
+		v.F26 = 123.456
+		fallthrough
+	case 27:
+		v.F27 = 0
+		fallthrough
+	case 28:
+		v.F28 = -123.456e+123
+		fallthrough
+	case 29:
+		v.F29 = fbe.Decimal{}
+		fallthrough
+	case 30:
+		v.F30 = fbe.MustDecimal("123456.123456")
+		fallthrough
+	case 31:
+		v.F31 = ""
+		fallthrough
+	case 32:
+		v.F32 = "Initial string!"
+		fallthrough
+	case 33:
+		v.F33 = 0
+		fallthrough
+	case 34:
+		v.F34 = 0
+		fallthrough
+	case 35:
+		v.F35 = fbe.UTC()
+		fallthrough
+	case 36:
+		v.F36 = fbe.UUID{}
+		fallthrough
+	case 37:
+		v.F37 = fbe.NewUUID1()
+		fallthrough
+	case 38:
+		v.F38 = fbe.MustUUID("123e4567-e89b-12d3-a456-426655440000")
+		fallthrough
+	case 39:
+		v.F39 = 0
+		fallthrough
+	case 40:
+		v.F40 = 0
+		fallthrough
+	case 41:
+		v.F41.Reset()
+		fallthrough
+	case 42:
+		v.F42.Reset()
+		fallthrough
+	case 43:
+		v.F43 = 0
+		fallthrough
+	case 44:
+		v.F44.Reset()
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 110, 217)
 	if n == 0 {
 		return
@@ -321,211 +462,253 @@ func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(64, b, "id")
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 13 {
 		r.Spend(64, b, "f1")
+		v.fbeDefaults(1)
 		return
 	}
 	v.F1 = r.Bool(b + 12)
 	if n < 14 {
 		r.Spend(64, b, "f2")
+		v.fbeDefaults(2)
 		return
 	}
 	v.F2 = r.Bool(b + 13)
 	if n < 15 {
 		r.Spend(64, b, "f3")
+		v.fbeDefaults(3)
 		return
 	}
 	v.F3 = r.U8(b + 14)
 	if n < 16 {
 		r.Spend(64, b, "f4")
+		v.fbeDefaults(4)
 		return
 	}
 	v.F4 = r.U8(b + 15)
 	if n < 17 {
 		r.Spend(64, b, "f5")
+		v.fbeDefaults(5)
 		return
 	}
 	v.F5 = r.U8(b + 16)
 	if n < 18 {
 		r.Spend(64, b, "f6")
+		v.fbeDefaults(6)
 		return
 	}
 	v.F6 = r.U8(b + 17)
 	if n < 22 {
 		r.Spend(64, b, "f7")
+		v.fbeDefaults(7)
 		return
 	}
 	v.F7 = r.U32(b + 18)
 	if n < 26 {
 		r.Spend(64, b, "f8")
+		v.fbeDefaults(8)
 		return
 	}
 	v.F8 = r.U32(b + 22)
 	if n < 27 {
 		r.Spend(64, b, "f9")
+		v.fbeDefaults(9)
 		return
 	}
 	v.F9 = r.I8(b + 26)
 	if n < 28 {
 		r.Spend(64, b, "f10")
+		v.fbeDefaults(10)
 		return
 	}
 	v.F10 = r.I8(b + 27)
 	if n < 29 {
 		r.Spend(64, b, "f11")
+		v.fbeDefaults(11)
 		return
 	}
 	v.F11 = r.U8(b + 28)
 	if n < 30 {
 		r.Spend(64, b, "f12")
+		v.fbeDefaults(12)
 		return
 	}
 	v.F12 = r.U8(b + 29)
 	if n < 32 {
 		r.Spend(64, b, "f13")
+		v.fbeDefaults(13)
 		return
 	}
 	v.F13 = r.I16(b + 30)
 	if n < 34 {
 		r.Spend(64, b, "f14")
+		v.fbeDefaults(14)
 		return
 	}
 	v.F14 = r.I16(b + 32)
 	if n < 36 {
 		r.Spend(64, b, "f15")
+		v.fbeDefaults(15)
 		return
 	}
 	v.F15 = r.U16(b + 34)
 	if n < 38 {
 		r.Spend(64, b, "f16")
+		v.fbeDefaults(16)
 		return
 	}
 	v.F16 = r.U16(b + 36)
 	if n < 42 {
 		r.Spend(64, b, "f17")
+		v.fbeDefaults(17)
 		return
 	}
 	v.F17 = r.I32(b + 38)
 	if n < 46 {
 		r.Spend(64, b, "f18")
+		v.fbeDefaults(18)
 		return
 	}
 	v.F18 = r.I32(b + 42)
 	if n < 50 {
 		r.Spend(64, b, "f19")
+		v.fbeDefaults(19)
 		return
 	}
 	v.F19 = r.U32(b + 46)
 	if n < 54 {
 		r.Spend(64, b, "f20")
+		v.fbeDefaults(20)
 		return
 	}
 	v.F20 = r.U32(b + 50)
 	if n < 62 {
 		r.Spend(64, b, "f21")
+		v.fbeDefaults(21)
 		return
 	}
 	v.F21 = r.I64(b + 54)
 	if n < 70 {
 		r.Spend(64, b, "f22")
+		v.fbeDefaults(22)
 		return
 	}
 	v.F22 = r.I64(b + 62)
 	if n < 78 {
 		r.Spend(64, b, "f23")
+		v.fbeDefaults(23)
 		return
 	}
 	v.F23 = r.U64(b + 70)
 	if n < 86 {
 		r.Spend(64, b, "f24")
+		v.fbeDefaults(24)
 		return
 	}
 	v.F24 = r.U64(b + 78)
 	if n < 90 {
 		r.Spend(64, b, "f25")
+		v.fbeDefaults(25)
 		return
 	}
 	v.F25 = r.F32(b + 86)
 	if n < 94 {
 		r.Spend(64, b, "f26")
+		v.fbeDefaults(26)
 		return
 	}
 	v.F26 = r.F32(b + 90)
 	if n < 102 {
 		r.Spend(64, b, "f27")
+		v.fbeDefaults(27)
 		return
 	}
 	v.F27 = r.F64(b + 94)
 	if n < 110 {
 		r.Spend(64, b, "f28")
+		v.fbeDefaults(28)
 		return
 	}
 	v.F28 = r.F64(b + 102)
 	if n < 126 {
 		r.Spend(64, b, "f29")
+		v.fbeDefaults(29)
 		return
 	}
 	v.F29 = r.Decimal(b + 110)
 	if n < 142 {
 		r.Spend(64, b, "f30")
+		v.fbeDefaults(30)
 		return
 	}
 	v.F30 = r.Decimal(b + 126)
 	if n < 146 {
 		r.Spend(64, b, "f31")
+		v.fbeDefaults(31)
 		return
 	}
 	v.F31 = r.String(b, b+142, "f31")
 	if n < 150 {
 		r.Spend(64, b, "f32")
+		v.fbeDefaults(32)
 		return
 	}
 	v.F32 = r.String(b, b+146, "f32")
 	if n < 158 {
 		r.Spend(64, b, "f33")
+		v.fbeDefaults(33)
 		return
 	}
 	v.F33 = r.Timestamp(b + 150)
 	if n < 166 {
 		r.Spend(64, b, "f34")
+		v.fbeDefaults(34)
 		return
 	}
 	v.F34 = r.Timestamp(b + 158)
 	if n < 174 {
 		r.Spend(64, b, "f35")
+		v.fbeDefaults(35)
 		return
 	}
 	v.F35 = r.Timestamp(b + 166)
 	if n < 190 {
 		r.Spend(64, b, "f36")
+		v.fbeDefaults(36)
 		return
 	}
 	v.F36 = r.UUID(b + 174)
 	if n < 206 {
 		r.Spend(64, b, "f37")
+		v.fbeDefaults(37)
 		return
 	}
 	v.F37 = r.UUID(b + 190)
 	if n < 222 {
 		r.Spend(64, b, "f38")
+		v.fbeDefaults(38)
 		return
 	}
 	v.F38 = r.UUID(b + 206)
 	if n < 223 {
 		r.Spend(64, b, "f39")
+		v.fbeDefaults(39)
 		return
 	}
 	v.F39 = proto.OrderSide(r.U8(b + 222))
 	if n < 224 {
 		r.Spend(64, b, "f40")
+		v.fbeDefaults(40)
 		return
 	}
 	v.F40 = proto.OrderType(r.U8(b + 223))
 	if n < 228 {
 		r.Spend(64, b, "f41")
+		v.fbeDefaults(41)
 		return
 	}
 	v.F41.FBERead(r, b, b+224)
@@ -535,6 +718,7 @@ func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 232 {
 		r.Spend(38, b, "f42")
+		v.fbeDefaults(42)
 		return
 	}
 	v.F42.FBERead(r, b, b+228)
@@ -544,11 +728,13 @@ func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 233 {
 		r.Spend(26, b, "f43")
+		v.fbeDefaults(43)
 		return
 	}
 	v.F43 = proto.State(r.U8(b + 232))
 	if n < 237 {
 		r.Spend(26, b, "f44")
+		v.fbeDefaults(44)
 		return
 	}
 	v.F44.FBERead(r, b, b+233)
@@ -789,7 +975,10 @@ func (v *StructSimple) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructSimple")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructSimple")
+	}
 	return r.Err()
 }
 
@@ -852,9 +1041,9 @@ func (v *StructSimple) FBEWriteFinal(w *fbe.Writer) {
 	(v.F44).FBEWriteFinal(w)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructSimple) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(217) {
 		return
 	}
@@ -1088,7 +1277,10 @@ func (v *StructSimple) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 110, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructSimple")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructSimple")
+	}
 	return r.Err()
 }
 
@@ -1974,76 +2166,214 @@ func (v *StructOptional) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructOptional) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.F100 = nil
+		fallthrough
+	case 1:
+		v.F101 = fbe.Ptr[bool](true)
+		fallthrough
+	case 2:
+		v.F102 = nil
+		fallthrough
+	case 3:
+		v.F103 = nil
+		fallthrough
+	case 4:
+		v.F104 = fbe.Ptr[byte](255)
+		fallthrough
+	case 5:
+		v.F105 = nil
+		fallthrough
+	case 6:
+		v.F106 = nil
+		fallthrough
+	case 7:
+		v.F107 = fbe.Ptr[byte](33)
+		fallthrough
+	case 8:
+		v.F108 = nil
+		fallthrough
+	case 9:
+		v.F109 = nil
+		fallthrough
+	case 10:
+		v.F110 = fbe.Ptr[uint32](1092)
+		fallthrough
+	case 11:
+		v.F111 = nil
+		fallthrough
+	case 12:
+		v.F112 = nil
+		fallthrough
+	case 13:
+		v.F113 = fbe.Ptr[int8](127)
+		fallthrough
+	case 14:
+		v.F114 = nil
+		fallthrough
+	case 15:
+		v.F115 = nil
+		fallthrough
+	case 16:
+		v.F116 = fbe.Ptr[uint8](255)
+		fallthrough
+	case 17:
+		v.F117 = nil
+		fallthrough
+	case 18:
+		v.F118 = nil
+		fallthrough
+	case 19:
+		v.F119 = fbe.Ptr[int16](32767)
+		fallthrough
+	case 20:
+		v.F120 = nil
+		fallthrough
+	case 21:
+		v.F121 = nil
+		fallthrough
+	case 22:
+		v.F122 = fbe.Ptr[uint16](65535)
+		fallthrough
+	case 23:
+		v.F123 = nil
+		fallthrough
+	case 24:
+		v.F124 = nil
+		fallthrough
+	case 25:
+		v.F125 = fbe.Ptr[int32](2147483647)
+		fallthrough
+	case 26:
+		v.F126 = nil
+		fallthrough
+	case 27:
+		v.F127 = nil
+		fallthrough
+	case 28:
+		v.F128 = fbe.Ptr[uint32](4294967295)
+		fallthrough
+	case 29:
+		v.F129 = nil
+		fallthrough
+	case 30:
+		v.F130 = nil
+		fallthrough
+	case 31:
+		v.F131 = fbe.Ptr[int64](9223372036854775807)
+		fallthrough
+	case 32:
+		v.F132 = nil
+		fallthrough
+	case 33:
+		v.F133 = nil
+		fallthrough
+	case 34:
+		v.F134 = fbe.Ptr[uint64](18446744073709551615)
+		fallthrough
+	case 35:
+		v.F135 = nil
+		fallthrough
+	case 36:
+		v.F136 = nil
+		fallthrough
+	case 37:
+		v.F137 = fbe.Ptr[float32](123.456)
+		fallthrough
+	case 38:
+		v.F138 = nil
+		fallthrough
+	case 39:
+		v.F139 = nil
+		fallthrough
+	case 40:
+		v.F140 = fbe.Ptr[float64](-123.456e+123)
+		fallthrough
+	case 41:
+		v.F141 = nil
+		fallthrough
+	case 42:
+		v.F142 = nil
+		fallthrough
+	case 43:
+		v.F143 = fbe.Ptr[fbe.Decimal](fbe.MustDecimal("123456.123456"))
+		fallthrough
+	case 44:
+		v.F144 = nil
+		fallthrough
+	case 45:
+		v.F145 = nil
+		fallthrough
+	case 46:
+		v.F146 = fbe.Ptr[string]("Initial string!")
+		fallthrough
+	case 47:
+		v.F147 = nil
+		fallthrough
+	case 48:
+		v.F148 = nil
+		fallthrough
+	case 49:
+		v.F149 = fbe.Ptr[fbe.Timestamp](fbe.UTC())
+		fallthrough
+	case 50:
+		v.F150 = nil
+		fallthrough
+	case 51:
+		v.F151 = nil
+		fallthrough
+	case 52:
+		v.F152 = fbe.Ptr[fbe.UUID](fbe.MustUUID("123e4567-e89b-12d3-a456-426655440000"))
+		fallthrough
+	case 53:
+		v.F153 = nil
+		fallthrough
+	case 54:
+		v.F154 = nil
+		fallthrough
+	case 55:
+		v.F155 = nil
+		fallthrough
+	case 56:
+		v.F156 = nil
+		fallthrough
+	case 57:
+		v.F157 = nil
+		fallthrough
+	case 58:
+		v.F158 = nil
+		fallthrough
+	case 59:
+		v.F159 = nil
+		fallthrough
+	case 60:
+		v.F160 = nil
+		fallthrough
+	case 61:
+		v.F161 = nil
+		fallthrough
+	case 62:
+		v.F162 = nil
+		fallthrough
+	case 63:
+		v.F163 = nil
+		fallthrough
+	case 64:
+		v.F164 = nil
+		fallthrough
+	case 65:
+		v.F165 = nil
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
-	old67 := v.F100
-	old68 := v.F101
-	old69 := v.F102
-	old70 := v.F103
-	old71 := v.F104
-	old72 := v.F105
-	old73 := v.F106
-	old74 := v.F107
-	old75 := v.F108
-	old76 := v.F109
-	old77 := v.F110
-	old78 := v.F111
-	old79 := v.F112
-	old80 := v.F113
-	old81 := v.F114
-	old82 := v.F115
-	old83 := v.F116
-	old84 := v.F117
-	old85 := v.F118
-	old86 := v.F119
-	old87 := v.F120
-	old88 := v.F121
-	old89 := v.F122
-	old90 := v.F123
-	old91 := v.F124
-	old92 := v.F125
-	old93 := v.F126
-	old94 := v.F127
-	old95 := v.F128
-	old96 := v.F129
-	old97 := v.F130
-	old98 := v.F131
-	old99 := v.F132
-	old100 := v.F133
-	old101 := v.F134
-	old102 := v.F135
-	old103 := v.F136
-	old104 := v.F137
-	old105 := v.F138
-	old106 := v.F139
-	old107 := v.F140
-	old108 := v.F141
-	old109 := v.F142
-	old110 := v.F143
-	old111 := v.F144
-	old112 := v.F145
-	old113 := v.F146
-	old114 := v.F147
-	old115 := v.F148
-	old116 := v.F149
-	old117 := v.F150
-	old118 := v.F151
-	old119 := v.F152
-	old120 := v.F153
-	old121 := v.F154
-	old122 := v.F155
-	old123 := v.F156
-	old124 := v.F157
-	old125 := v.F158
-	old126 := v.F159
-	old127 := v.F160
-	old128 := v.F161
-	old129 := v.F162
-	old130 := v.F163
-	old131 := v.F164
-	old132 := v.F165
-	v.Reset()
 	b, n := r.Struct(base, slot, 111, 283)
 	if n == 0 {
 		return
@@ -2109,536 +2439,596 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	} else {
 		r.Spend(64, b, "")
+		v.Reset()
 		return
 	}
 	if n < 242 {
+		v.fbeDefaults(0)
 		return
 	}
-	if s133, ok134 := r.Optional(b, b+237, 1, "f100"); ok134 {
-		v.F100 = fbe.Reuse(old67)
-		*v.F100 = r.Bool(s133)
+	if s67, ok68 := r.Optional(b, b+237, 1, "f100"); ok68 {
+		v.F100 = fbe.Reuse(v.F100)
+		*v.F100 = r.Bool(s67)
 	} else {
 		v.F100 = nil
 	}
 	if n < 247 {
+		v.fbeDefaults(1)
 		return
 	}
-	if s135, ok136 := r.Optional(b, b+242, 1, "f101"); ok136 {
-		v.F101 = fbe.Reuse(old68)
-		*v.F101 = r.Bool(s135)
+	if s69, ok70 := r.Optional(b, b+242, 1, "f101"); ok70 {
+		v.F101 = fbe.Reuse(v.F101)
+		*v.F101 = r.Bool(s69)
 	} else {
 		v.F101 = nil
 	}
 	if n < 252 {
+		v.fbeDefaults(2)
 		return
 	}
-	if s137, ok138 := r.Optional(b, b+247, 1, "f102"); ok138 {
-		v.F102 = fbe.Reuse(old69)
-		*v.F102 = r.Bool(s137)
+	if s71, ok72 := r.Optional(b, b+247, 1, "f102"); ok72 {
+		v.F102 = fbe.Reuse(v.F102)
+		*v.F102 = r.Bool(s71)
 	} else {
 		v.F102 = nil
 	}
 	if n < 257 {
+		v.fbeDefaults(3)
 		return
 	}
-	if s139, ok140 := r.Optional(b, b+252, 1, "f103"); ok140 {
-		v.F103 = fbe.Reuse(old70)
-		*v.F103 = r.U8(s139)
+	if s73, ok74 := r.Optional(b, b+252, 1, "f103"); ok74 {
+		v.F103 = fbe.Reuse(v.F103)
+		*v.F103 = r.U8(s73)
 	} else {
 		v.F103 = nil
 	}
 	if n < 262 {
+		v.fbeDefaults(4)
 		return
 	}
-	if s141, ok142 := r.Optional(b, b+257, 1, "f104"); ok142 {
-		v.F104 = fbe.Reuse(old71)
-		*v.F104 = r.U8(s141)
+	if s75, ok76 := r.Optional(b, b+257, 1, "f104"); ok76 {
+		v.F104 = fbe.Reuse(v.F104)
+		*v.F104 = r.U8(s75)
 	} else {
 		v.F104 = nil
 	}
 	if n < 267 {
+		v.fbeDefaults(5)
 		return
 	}
-	if s143, ok144 := r.Optional(b, b+262, 1, "f105"); ok144 {
-		v.F105 = fbe.Reuse(old72)
-		*v.F105 = r.U8(s143)
+	if s77, ok78 := r.Optional(b, b+262, 1, "f105"); ok78 {
+		v.F105 = fbe.Reuse(v.F105)
+		*v.F105 = r.U8(s77)
 	} else {
 		v.F105 = nil
 	}
 	if n < 272 {
+		v.fbeDefaults(6)
 		return
 	}
-	if s145, ok146 := r.Optional(b, b+267, 1, "f106"); ok146 {
-		v.F106 = fbe.Reuse(old73)
-		*v.F106 = r.U8(s145)
+	if s79, ok80 := r.Optional(b, b+267, 1, "f106"); ok80 {
+		v.F106 = fbe.Reuse(v.F106)
+		*v.F106 = r.U8(s79)
 	} else {
 		v.F106 = nil
 	}
 	if n < 277 {
+		v.fbeDefaults(7)
 		return
 	}
-	if s147, ok148 := r.Optional(b, b+272, 1, "f107"); ok148 {
-		v.F107 = fbe.Reuse(old74)
-		*v.F107 = r.U8(s147)
+	if s81, ok82 := r.Optional(b, b+272, 1, "f107"); ok82 {
+		v.F107 = fbe.Reuse(v.F107)
+		*v.F107 = r.U8(s81)
 	} else {
 		v.F107 = nil
 	}
 	if n < 282 {
+		v.fbeDefaults(8)
 		return
 	}
-	if s149, ok150 := r.Optional(b, b+277, 1, "f108"); ok150 {
-		v.F108 = fbe.Reuse(old75)
-		*v.F108 = r.U8(s149)
+	if s83, ok84 := r.Optional(b, b+277, 1, "f108"); ok84 {
+		v.F108 = fbe.Reuse(v.F108)
+		*v.F108 = r.U8(s83)
 	} else {
 		v.F108 = nil
 	}
 	if n < 287 {
+		v.fbeDefaults(9)
 		return
 	}
-	if s151, ok152 := r.Optional(b, b+282, 4, "f109"); ok152 {
-		v.F109 = fbe.Reuse(old76)
-		*v.F109 = r.U32(s151)
+	if s85, ok86 := r.Optional(b, b+282, 4, "f109"); ok86 {
+		v.F109 = fbe.Reuse(v.F109)
+		*v.F109 = r.U32(s85)
 	} else {
 		v.F109 = nil
 	}
 	if n < 292 {
+		v.fbeDefaults(10)
 		return
 	}
-	if s153, ok154 := r.Optional(b, b+287, 4, "f110"); ok154 {
-		v.F110 = fbe.Reuse(old77)
-		*v.F110 = r.U32(s153)
+	if s87, ok88 := r.Optional(b, b+287, 4, "f110"); ok88 {
+		v.F110 = fbe.Reuse(v.F110)
+		*v.F110 = r.U32(s87)
 	} else {
 		v.F110 = nil
 	}
 	if n < 297 {
+		v.fbeDefaults(11)
 		return
 	}
-	if s155, ok156 := r.Optional(b, b+292, 4, "f111"); ok156 {
-		v.F111 = fbe.Reuse(old78)
-		*v.F111 = r.U32(s155)
+	if s89, ok90 := r.Optional(b, b+292, 4, "f111"); ok90 {
+		v.F111 = fbe.Reuse(v.F111)
+		*v.F111 = r.U32(s89)
 	} else {
 		v.F111 = nil
 	}
 	if n < 302 {
+		v.fbeDefaults(12)
 		return
 	}
-	if s157, ok158 := r.Optional(b, b+297, 1, "f112"); ok158 {
-		v.F112 = fbe.Reuse(old79)
-		*v.F112 = r.I8(s157)
+	if s91, ok92 := r.Optional(b, b+297, 1, "f112"); ok92 {
+		v.F112 = fbe.Reuse(v.F112)
+		*v.F112 = r.I8(s91)
 	} else {
 		v.F112 = nil
 	}
 	if n < 307 {
+		v.fbeDefaults(13)
 		return
 	}
-	if s159, ok160 := r.Optional(b, b+302, 1, "f113"); ok160 {
-		v.F113 = fbe.Reuse(old80)
-		*v.F113 = r.I8(s159)
+	if s93, ok94 := r.Optional(b, b+302, 1, "f113"); ok94 {
+		v.F113 = fbe.Reuse(v.F113)
+		*v.F113 = r.I8(s93)
 	} else {
 		v.F113 = nil
 	}
 	if n < 312 {
+		v.fbeDefaults(14)
 		return
 	}
-	if s161, ok162 := r.Optional(b, b+307, 1, "f114"); ok162 {
-		v.F114 = fbe.Reuse(old81)
-		*v.F114 = r.I8(s161)
+	if s95, ok96 := r.Optional(b, b+307, 1, "f114"); ok96 {
+		v.F114 = fbe.Reuse(v.F114)
+		*v.F114 = r.I8(s95)
 	} else {
 		v.F114 = nil
 	}
 	if n < 317 {
+		v.fbeDefaults(15)
 		return
 	}
-	if s163, ok164 := r.Optional(b, b+312, 1, "f115"); ok164 {
-		v.F115 = fbe.Reuse(old82)
-		*v.F115 = r.U8(s163)
+	if s97, ok98 := r.Optional(b, b+312, 1, "f115"); ok98 {
+		v.F115 = fbe.Reuse(v.F115)
+		*v.F115 = r.U8(s97)
 	} else {
 		v.F115 = nil
 	}
 	if n < 322 {
+		v.fbeDefaults(16)
 		return
 	}
-	if s165, ok166 := r.Optional(b, b+317, 1, "f116"); ok166 {
-		v.F116 = fbe.Reuse(old83)
-		*v.F116 = r.U8(s165)
+	if s99, ok100 := r.Optional(b, b+317, 1, "f116"); ok100 {
+		v.F116 = fbe.Reuse(v.F116)
+		*v.F116 = r.U8(s99)
 	} else {
 		v.F116 = nil
 	}
 	if n < 327 {
+		v.fbeDefaults(17)
 		return
 	}
-	if s167, ok168 := r.Optional(b, b+322, 1, "f117"); ok168 {
-		v.F117 = fbe.Reuse(old84)
-		*v.F117 = r.U8(s167)
+	if s101, ok102 := r.Optional(b, b+322, 1, "f117"); ok102 {
+		v.F117 = fbe.Reuse(v.F117)
+		*v.F117 = r.U8(s101)
 	} else {
 		v.F117 = nil
 	}
 	if n < 332 {
+		v.fbeDefaults(18)
 		return
 	}
-	if s169, ok170 := r.Optional(b, b+327, 2, "f118"); ok170 {
-		v.F118 = fbe.Reuse(old85)
-		*v.F118 = r.I16(s169)
+	if s103, ok104 := r.Optional(b, b+327, 2, "f118"); ok104 {
+		v.F118 = fbe.Reuse(v.F118)
+		*v.F118 = r.I16(s103)
 	} else {
 		v.F118 = nil
 	}
 	if n < 337 {
+		v.fbeDefaults(19)
 		return
 	}
-	if s171, ok172 := r.Optional(b, b+332, 2, "f119"); ok172 {
-		v.F119 = fbe.Reuse(old86)
-		*v.F119 = r.I16(s171)
+	if s105, ok106 := r.Optional(b, b+332, 2, "f119"); ok106 {
+		v.F119 = fbe.Reuse(v.F119)
+		*v.F119 = r.I16(s105)
 	} else {
 		v.F119 = nil
 	}
 	if n < 342 {
+		v.fbeDefaults(20)
 		return
 	}
-	if s173, ok174 := r.Optional(b, b+337, 2, "f120"); ok174 {
-		v.F120 = fbe.Reuse(old87)
-		*v.F120 = r.I16(s173)
+	if s107, ok108 := r.Optional(b, b+337, 2, "f120"); ok108 {
+		v.F120 = fbe.Reuse(v.F120)
+		*v.F120 = r.I16(s107)
 	} else {
 		v.F120 = nil
 	}
 	if n < 347 {
+		v.fbeDefaults(21)
 		return
 	}
-	if s175, ok176 := r.Optional(b, b+342, 2, "f121"); ok176 {
-		v.F121 = fbe.Reuse(old88)
-		*v.F121 = r.U16(s175)
+	if s109, ok110 := r.Optional(b, b+342, 2, "f121"); ok110 {
+		v.F121 = fbe.Reuse(v.F121)
+		*v.F121 = r.U16(s109)
 	} else {
 		v.F121 = nil
 	}
 	if n < 352 {
+		v.fbeDefaults(22)
 		return
 	}
-	if s177, ok178 := r.Optional(b, b+347, 2, "f122"); ok178 {
-		v.F122 = fbe.Reuse(old89)
-		*v.F122 = r.U16(s177)
+	if s111, ok112 := r.Optional(b, b+347, 2, "f122"); ok112 {
+		v.F122 = fbe.Reuse(v.F122)
+		*v.F122 = r.U16(s111)
 	} else {
 		v.F122 = nil
 	}
 	if n < 357 {
+		v.fbeDefaults(23)
 		return
 	}
-	if s179, ok180 := r.Optional(b, b+352, 2, "f123"); ok180 {
-		v.F123 = fbe.Reuse(old90)
-		*v.F123 = r.U16(s179)
+	if s113, ok114 := r.Optional(b, b+352, 2, "f123"); ok114 {
+		v.F123 = fbe.Reuse(v.F123)
+		*v.F123 = r.U16(s113)
 	} else {
 		v.F123 = nil
 	}
 	if n < 362 {
+		v.fbeDefaults(24)
 		return
 	}
-	if s181, ok182 := r.Optional(b, b+357, 4, "f124"); ok182 {
-		v.F124 = fbe.Reuse(old91)
-		*v.F124 = r.I32(s181)
+	if s115, ok116 := r.Optional(b, b+357, 4, "f124"); ok116 {
+		v.F124 = fbe.Reuse(v.F124)
+		*v.F124 = r.I32(s115)
 	} else {
 		v.F124 = nil
 	}
 	if n < 367 {
+		v.fbeDefaults(25)
 		return
 	}
-	if s183, ok184 := r.Optional(b, b+362, 4, "f125"); ok184 {
-		v.F125 = fbe.Reuse(old92)
-		*v.F125 = r.I32(s183)
+	if s117, ok118 := r.Optional(b, b+362, 4, "f125"); ok118 {
+		v.F125 = fbe.Reuse(v.F125)
+		*v.F125 = r.I32(s117)
 	} else {
 		v.F125 = nil
 	}
 	if n < 372 {
+		v.fbeDefaults(26)
 		return
 	}
-	if s185, ok186 := r.Optional(b, b+367, 4, "f126"); ok186 {
-		v.F126 = fbe.Reuse(old93)
-		*v.F126 = r.I32(s185)
+	if s119, ok120 := r.Optional(b, b+367, 4, "f126"); ok120 {
+		v.F126 = fbe.Reuse(v.F126)
+		*v.F126 = r.I32(s119)
 	} else {
 		v.F126 = nil
 	}
 	if n < 377 {
+		v.fbeDefaults(27)
 		return
 	}
-	if s187, ok188 := r.Optional(b, b+372, 4, "f127"); ok188 {
-		v.F127 = fbe.Reuse(old94)
-		*v.F127 = r.U32(s187)
+	if s121, ok122 := r.Optional(b, b+372, 4, "f127"); ok122 {
+		v.F127 = fbe.Reuse(v.F127)
+		*v.F127 = r.U32(s121)
 	} else {
 		v.F127 = nil
 	}
 	if n < 382 {
+		v.fbeDefaults(28)
 		return
 	}
-	if s189, ok190 := r.Optional(b, b+377, 4, "f128"); ok190 {
-		v.F128 = fbe.Reuse(old95)
-		*v.F128 = r.U32(s189)
+	if s123, ok124 := r.Optional(b, b+377, 4, "f128"); ok124 {
+		v.F128 = fbe.Reuse(v.F128)
+		*v.F128 = r.U32(s123)
 	} else {
 		v.F128 = nil
 	}
 	if n < 387 {
+		v.fbeDefaults(29)
 		return
 	}
-	if s191, ok192 := r.Optional(b, b+382, 4, "f129"); ok192 {
-		v.F129 = fbe.Reuse(old96)
-		*v.F129 = r.U32(s191)
+	if s125, ok126 := r.Optional(b, b+382, 4, "f129"); ok126 {
+		v.F129 = fbe.Reuse(v.F129)
+		*v.F129 = r.U32(s125)
 	} else {
 		v.F129 = nil
 	}
 	if n < 392 {
+		v.fbeDefaults(30)
 		return
 	}
-	if s193, ok194 := r.Optional(b, b+387, 8, "f130"); ok194 {
-		v.F130 = fbe.Reuse(old97)
-		*v.F130 = r.I64(s193)
+	if s127, ok128 := r.Optional(b, b+387, 8, "f130"); ok128 {
+		v.F130 = fbe.Reuse(v.F130)
+		*v.F130 = r.I64(s127)
 	} else {
 		v.F130 = nil
 	}
 	if n < 397 {
+		v.fbeDefaults(31)
 		return
 	}
-	if s195, ok196 := r.Optional(b, b+392, 8, "f131"); ok196 {
-		v.F131 = fbe.Reuse(old98)
-		*v.F131 = r.I64(s195)
+	if s129, ok130 := r.Optional(b, b+392, 8, "f131"); ok130 {
+		v.F131 = fbe.Reuse(v.F131)
+		*v.F131 = r.I64(s129)
 	} else {
 		v.F131 = nil
 	}
 	if n < 402 {
+		v.fbeDefaults(32)
 		return
 	}
-	if s197, ok198 := r.Optional(b, b+397, 8, "f132"); ok198 {
-		v.F132 = fbe.Reuse(old99)
-		*v.F132 = r.I64(s197)
+	if s131, ok132 := r.Optional(b, b+397, 8, "f132"); ok132 {
+		v.F132 = fbe.Reuse(v.F132)
+		*v.F132 = r.I64(s131)
 	} else {
 		v.F132 = nil
 	}
 	if n < 407 {
+		v.fbeDefaults(33)
 		return
 	}
-	if s199, ok200 := r.Optional(b, b+402, 8, "f133"); ok200 {
-		v.F133 = fbe.Reuse(old100)
-		*v.F133 = r.U64(s199)
+	if s133, ok134 := r.Optional(b, b+402, 8, "f133"); ok134 {
+		v.F133 = fbe.Reuse(v.F133)
+		*v.F133 = r.U64(s133)
 	} else {
 		v.F133 = nil
 	}
 	if n < 412 {
+		v.fbeDefaults(34)
 		return
 	}
-	if s201, ok202 := r.Optional(b, b+407, 8, "f134"); ok202 {
-		v.F134 = fbe.Reuse(old101)
-		*v.F134 = r.U64(s201)
+	if s135, ok136 := r.Optional(b, b+407, 8, "f134"); ok136 {
+		v.F134 = fbe.Reuse(v.F134)
+		*v.F134 = r.U64(s135)
 	} else {
 		v.F134 = nil
 	}
 	if n < 417 {
+		v.fbeDefaults(35)
 		return
 	}
-	if s203, ok204 := r.Optional(b, b+412, 8, "f135"); ok204 {
-		v.F135 = fbe.Reuse(old102)
-		*v.F135 = r.U64(s203)
+	if s137, ok138 := r.Optional(b, b+412, 8, "f135"); ok138 {
+		v.F135 = fbe.Reuse(v.F135)
+		*v.F135 = r.U64(s137)
 	} else {
 		v.F135 = nil
 	}
 	if n < 422 {
+		v.fbeDefaults(36)
 		return
 	}
-	if s205, ok206 := r.Optional(b, b+417, 4, "f136"); ok206 {
-		v.F136 = fbe.Reuse(old103)
-		*v.F136 = r.F32(s205)
+	if s139, ok140 := r.Optional(b, b+417, 4, "f136"); ok140 {
+		v.F136 = fbe.Reuse(v.F136)
+		*v.F136 = r.F32(s139)
 	} else {
 		v.F136 = nil
 	}
 	if n < 427 {
+		v.fbeDefaults(37)
 		return
 	}
-	if s207, ok208 := r.Optional(b, b+422, 4, "f137"); ok208 {
-		v.F137 = fbe.Reuse(old104)
-		*v.F137 = r.F32(s207)
+	if s141, ok142 := r.Optional(b, b+422, 4, "f137"); ok142 {
+		v.F137 = fbe.Reuse(v.F137)
+		*v.F137 = r.F32(s141)
 	} else {
 		v.F137 = nil
 	}
 	if n < 432 {
+		v.fbeDefaults(38)
 		return
 	}
-	if s209, ok210 := r.Optional(b, b+427, 4, "f138"); ok210 {
-		v.F138 = fbe.Reuse(old105)
-		*v.F138 = r.F32(s209)
+	if s143, ok144 := r.Optional(b, b+427, 4, "f138"); ok144 {
+		v.F138 = fbe.Reuse(v.F138)
+		*v.F138 = r.F32(s143)
 	} else {
 		v.F138 = nil
 	}
 	if n < 437 {
+		v.fbeDefaults(39)
 		return
 	}
-	if s211, ok212 := r.Optional(b, b+432, 8, "f139"); ok212 {
-		v.F139 = fbe.Reuse(old106)
-		*v.F139 = r.F64(s211)
+	if s145, ok146 := r.Optional(b, b+432, 8, "f139"); ok146 {
+		v.F139 = fbe.Reuse(v.F139)
+		*v.F139 = r.F64(s145)
 	} else {
 		v.F139 = nil
 	}
 	if n < 442 {
+		v.fbeDefaults(40)
 		return
 	}
-	if s213, ok214 := r.Optional(b, b+437, 8, "f140"); ok214 {
-		v.F140 = fbe.Reuse(old107)
-		*v.F140 = r.F64(s213)
+	if s147, ok148 := r.Optional(b, b+437, 8, "f140"); ok148 {
+		v.F140 = fbe.Reuse(v.F140)
+		*v.F140 = r.F64(s147)
 	} else {
 		v.F140 = nil
 	}
 	if n < 447 {
+		v.fbeDefaults(41)
 		return
 	}
-	if s215, ok216 := r.Optional(b, b+442, 8, "f141"); ok216 {
-		v.F141 = fbe.Reuse(old108)
-		*v.F141 = r.F64(s215)
+	if s149, ok150 := r.Optional(b, b+442, 8, "f141"); ok150 {
+		v.F141 = fbe.Reuse(v.F141)
+		*v.F141 = r.F64(s149)
 	} else {
 		v.F141 = nil
 	}
 	if n < 452 {
+		v.fbeDefaults(42)
 		return
 	}
-	if s217, ok218 := r.Optional(b, b+447, 16, "f142"); ok218 {
-		v.F142 = fbe.Reuse(old109)
-		*v.F142 = r.Decimal(s217)
+	if s151, ok152 := r.Optional(b, b+447, 16, "f142"); ok152 {
+		v.F142 = fbe.Reuse(v.F142)
+		*v.F142 = r.Decimal(s151)
 	} else {
 		v.F142 = nil
 	}
 	if n < 457 {
+		v.fbeDefaults(43)
 		return
 	}
-	if s219, ok220 := r.Optional(b, b+452, 16, "f143"); ok220 {
-		v.F143 = fbe.Reuse(old110)
-		*v.F143 = r.Decimal(s219)
+	if s153, ok154 := r.Optional(b, b+452, 16, "f143"); ok154 {
+		v.F143 = fbe.Reuse(v.F143)
+		*v.F143 = r.Decimal(s153)
 	} else {
 		v.F143 = nil
 	}
 	if n < 462 {
+		v.fbeDefaults(44)
 		return
 	}
-	if s221, ok222 := r.Optional(b, b+457, 16, "f144"); ok222 {
-		v.F144 = fbe.Reuse(old111)
-		*v.F144 = r.Decimal(s221)
+	if s155, ok156 := r.Optional(b, b+457, 16, "f144"); ok156 {
+		v.F144 = fbe.Reuse(v.F144)
+		*v.F144 = r.Decimal(s155)
 	} else {
 		v.F144 = nil
 	}
 	if n < 467 {
+		v.fbeDefaults(45)
 		return
 	}
-	if s223, ok224 := r.Optional(b, b+462, 4, "f145"); ok224 {
-		v.F145 = fbe.Reuse(old112)
-		*v.F145 = r.String(s223, s223, "f145")
+	if s157, ok158 := r.Optional(b, b+462, 4, "f145"); ok158 {
+		v.F145 = fbe.Reuse(v.F145)
+		*v.F145 = r.String(s157, s157, "f145")
 	} else {
 		v.F145 = nil
 	}
 	if n < 472 {
+		v.fbeDefaults(46)
 		return
 	}
-	if s225, ok226 := r.Optional(b, b+467, 4, "f146"); ok226 {
-		v.F146 = fbe.Reuse(old113)
-		*v.F146 = r.String(s225, s225, "f146")
+	if s159, ok160 := r.Optional(b, b+467, 4, "f146"); ok160 {
+		v.F146 = fbe.Reuse(v.F146)
+		*v.F146 = r.String(s159, s159, "f146")
 	} else {
 		v.F146 = nil
 	}
 	if n < 477 {
+		v.fbeDefaults(47)
 		return
 	}
-	if s227, ok228 := r.Optional(b, b+472, 4, "f147"); ok228 {
-		v.F147 = fbe.Reuse(old114)
-		*v.F147 = r.String(s227, s227, "f147")
+	if s161, ok162 := r.Optional(b, b+472, 4, "f147"); ok162 {
+		v.F147 = fbe.Reuse(v.F147)
+		*v.F147 = r.String(s161, s161, "f147")
 	} else {
 		v.F147 = nil
 	}
 	if n < 482 {
+		v.fbeDefaults(48)
 		return
 	}
-	if s229, ok230 := r.Optional(b, b+477, 8, "f148"); ok230 {
-		v.F148 = fbe.Reuse(old115)
-		*v.F148 = r.Timestamp(s229)
+	if s163, ok164 := r.Optional(b, b+477, 8, "f148"); ok164 {
+		v.F148 = fbe.Reuse(v.F148)
+		*v.F148 = r.Timestamp(s163)
 	} else {
 		v.F148 = nil
 	}
 	if n < 487 {
+		v.fbeDefaults(49)
 		return
 	}
-	if s231, ok232 := r.Optional(b, b+482, 8, "f149"); ok232 {
-		v.F149 = fbe.Reuse(old116)
-		*v.F149 = r.Timestamp(s231)
+	if s165, ok166 := r.Optional(b, b+482, 8, "f149"); ok166 {
+		v.F149 = fbe.Reuse(v.F149)
+		*v.F149 = r.Timestamp(s165)
 	} else {
 		v.F149 = nil
 	}
 	if n < 492 {
+		v.fbeDefaults(50)
 		return
 	}
-	if s233, ok234 := r.Optional(b, b+487, 8, "f150"); ok234 {
-		v.F150 = fbe.Reuse(old117)
-		*v.F150 = r.Timestamp(s233)
+	if s167, ok168 := r.Optional(b, b+487, 8, "f150"); ok168 {
+		v.F150 = fbe.Reuse(v.F150)
+		*v.F150 = r.Timestamp(s167)
 	} else {
 		v.F150 = nil
 	}
 	if n < 497 {
+		v.fbeDefaults(51)
 		return
 	}
-	if s235, ok236 := r.Optional(b, b+492, 16, "f151"); ok236 {
-		v.F151 = fbe.Reuse(old118)
-		*v.F151 = r.UUID(s235)
+	if s169, ok170 := r.Optional(b, b+492, 16, "f151"); ok170 {
+		v.F151 = fbe.Reuse(v.F151)
+		*v.F151 = r.UUID(s169)
 	} else {
 		v.F151 = nil
 	}
 	if n < 502 {
+		v.fbeDefaults(52)
 		return
 	}
-	if s237, ok238 := r.Optional(b, b+497, 16, "f152"); ok238 {
-		v.F152 = fbe.Reuse(old119)
-		*v.F152 = r.UUID(s237)
+	if s171, ok172 := r.Optional(b, b+497, 16, "f152"); ok172 {
+		v.F152 = fbe.Reuse(v.F152)
+		*v.F152 = r.UUID(s171)
 	} else {
 		v.F152 = nil
 	}
 	if n < 507 {
+		v.fbeDefaults(53)
 		return
 	}
-	if s239, ok240 := r.Optional(b, b+502, 16, "f153"); ok240 {
-		v.F153 = fbe.Reuse(old120)
-		*v.F153 = r.UUID(s239)
+	if s173, ok174 := r.Optional(b, b+502, 16, "f153"); ok174 {
+		v.F153 = fbe.Reuse(v.F153)
+		*v.F153 = r.UUID(s173)
 	} else {
 		v.F153 = nil
 	}
 	if n < 512 {
+		v.fbeDefaults(54)
 		return
 	}
-	if s241, ok242 := r.Optional(b, b+507, 1, "f154"); ok242 {
-		v.F154 = fbe.Reuse(old121)
-		*v.F154 = proto.OrderSide(r.U8(s241))
+	if s175, ok176 := r.Optional(b, b+507, 1, "f154"); ok176 {
+		v.F154 = fbe.Reuse(v.F154)
+		*v.F154 = proto.OrderSide(r.U8(s175))
 	} else {
 		v.F154 = nil
 	}
 	if n < 517 {
+		v.fbeDefaults(55)
 		return
 	}
-	if s243, ok244 := r.Optional(b, b+512, 1, "f155"); ok244 {
-		v.F155 = fbe.Reuse(old122)
-		*v.F155 = proto.OrderSide(r.U8(s243))
+	if s177, ok178 := r.Optional(b, b+512, 1, "f155"); ok178 {
+		v.F155 = fbe.Reuse(v.F155)
+		*v.F155 = proto.OrderSide(r.U8(s177))
 	} else {
 		v.F155 = nil
 	}
 	if n < 522 {
+		v.fbeDefaults(56)
 		return
 	}
-	if s245, ok246 := r.Optional(b, b+517, 1, "f156"); ok246 {
-		v.F156 = fbe.Reuse(old123)
-		*v.F156 = proto.OrderType(r.U8(s245))
+	if s179, ok180 := r.Optional(b, b+517, 1, "f156"); ok180 {
+		v.F156 = fbe.Reuse(v.F156)
+		*v.F156 = proto.OrderType(r.U8(s179))
 	} else {
 		v.F156 = nil
 	}
 	if n < 527 {
+		v.fbeDefaults(57)
 		return
 	}
-	if s247, ok248 := r.Optional(b, b+522, 1, "f157"); ok248 {
-		v.F157 = fbe.Reuse(old124)
-		*v.F157 = proto.OrderType(r.U8(s247))
+	if s181, ok182 := r.Optional(b, b+522, 1, "f157"); ok182 {
+		v.F157 = fbe.Reuse(v.F157)
+		*v.F157 = proto.OrderType(r.U8(s181))
 	} else {
 		v.F157 = nil
 	}
 	if n < 532 {
+		v.fbeDefaults(58)
 		return
 	}
-	if s249, ok250 := r.Optional(b, b+527, 4, "f158"); ok250 {
-		v.F158 = fbe.Reuse(old125)
-		v.F158.FBERead(r, s249, s249)
+	if s183, ok184 := r.Optional(b, b+527, 4, "f158"); ok184 {
+		v.F158 = fbe.Reuse(v.F158)
+		v.F158.FBERead(r, s183, s183)
 		if r.Failed() {
 			r.Unwind("f158")
 			return
@@ -2647,11 +3037,12 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F158 = nil
 	}
 	if n < 537 {
+		v.fbeDefaults(59)
 		return
 	}
-	if s251, ok252 := r.Optional(b, b+532, 4, "f159"); ok252 {
-		v.F159 = fbe.Reuse(old126)
-		v.F159.FBERead(r, s251, s251)
+	if s185, ok186 := r.Optional(b, b+532, 4, "f159"); ok186 {
+		v.F159 = fbe.Reuse(v.F159)
+		v.F159.FBERead(r, s185, s185)
 		if r.Failed() {
 			r.Unwind("f159")
 			return
@@ -2660,11 +3051,12 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F159 = nil
 	}
 	if n < 542 {
+		v.fbeDefaults(60)
 		return
 	}
-	if s253, ok254 := r.Optional(b, b+537, 4, "f160"); ok254 {
-		v.F160 = fbe.Reuse(old127)
-		v.F160.FBERead(r, s253, s253)
+	if s187, ok188 := r.Optional(b, b+537, 4, "f160"); ok188 {
+		v.F160 = fbe.Reuse(v.F160)
+		v.F160.FBERead(r, s187, s187)
 		if r.Failed() {
 			r.Unwind("f160")
 			return
@@ -2673,11 +3065,12 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F160 = nil
 	}
 	if n < 547 {
+		v.fbeDefaults(61)
 		return
 	}
-	if s255, ok256 := r.Optional(b, b+542, 4, "f161"); ok256 {
-		v.F161 = fbe.Reuse(old128)
-		v.F161.FBERead(r, s255, s255)
+	if s189, ok190 := r.Optional(b, b+542, 4, "f161"); ok190 {
+		v.F161 = fbe.Reuse(v.F161)
+		v.F161.FBERead(r, s189, s189)
 		if r.Failed() {
 			r.Unwind("f161")
 			return
@@ -2686,29 +3079,32 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F161 = nil
 	}
 	if n < 552 {
+		v.fbeDefaults(62)
 		return
 	}
-	if s257, ok258 := r.Optional(b, b+547, 1, "f162"); ok258 {
-		v.F162 = fbe.Reuse(old129)
-		*v.F162 = proto.State(r.U8(s257))
+	if s191, ok192 := r.Optional(b, b+547, 1, "f162"); ok192 {
+		v.F162 = fbe.Reuse(v.F162)
+		*v.F162 = proto.State(r.U8(s191))
 	} else {
 		v.F162 = nil
 	}
 	if n < 557 {
+		v.fbeDefaults(63)
 		return
 	}
-	if s259, ok260 := r.Optional(b, b+552, 1, "f163"); ok260 {
-		v.F163 = fbe.Reuse(old130)
-		*v.F163 = proto.State(r.U8(s259))
+	if s193, ok194 := r.Optional(b, b+552, 1, "f163"); ok194 {
+		v.F163 = fbe.Reuse(v.F163)
+		*v.F163 = proto.State(r.U8(s193))
 	} else {
 		v.F163 = nil
 	}
 	if n < 562 {
+		v.fbeDefaults(64)
 		return
 	}
-	if s261, ok262 := r.Optional(b, b+557, 4, "f164"); ok262 {
-		v.F164 = fbe.Reuse(old131)
-		v.F164.FBERead(r, s261, s261)
+	if s195, ok196 := r.Optional(b, b+557, 4, "f164"); ok196 {
+		v.F164 = fbe.Reuse(v.F164)
+		v.F164.FBERead(r, s195, s195)
 		if r.Failed() {
 			r.Unwind("f164")
 			return
@@ -2717,11 +3113,12 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F164 = nil
 	}
 	if n < 567 {
+		v.fbeDefaults(65)
 		return
 	}
-	if s263, ok264 := r.Optional(b, b+562, 4, "f165"); ok264 {
-		v.F165 = fbe.Reuse(old132)
-		v.F165.FBERead(r, s263, s263)
+	if s197, ok198 := r.Optional(b, b+562, 4, "f165"); ok198 {
+		v.F165 = fbe.Reuse(v.F165)
+		v.F165.FBERead(r, s197, s197)
 		if r.Failed() {
 			r.Unwind("f165")
 			return
@@ -2944,20 +3341,20 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 467 {
 		return
 	}
-	if s265, ok266 := r.Optional(b, b+462, 4, "f145"); ok266 {
-		r.SkipString(s265, s265, "f145")
+	if s199, ok200 := r.Optional(b, b+462, 4, "f145"); ok200 {
+		r.SkipString(s199, s199, "f145")
 	}
 	if n < 472 {
 		return
 	}
-	if s267, ok268 := r.Optional(b, b+467, 4, "f146"); ok268 {
-		r.SkipString(s267, s267, "f146")
+	if s201, ok202 := r.Optional(b, b+467, 4, "f146"); ok202 {
+		r.SkipString(s201, s201, "f146")
 	}
 	if n < 477 {
 		return
 	}
-	if s269, ok270 := r.Optional(b, b+472, 4, "f147"); ok270 {
-		r.SkipString(s269, s269, "f147")
+	if s203, ok204 := r.Optional(b, b+472, 4, "f147"); ok204 {
+		r.SkipString(s203, s203, "f147")
 	}
 	if n < 482 {
 		return
@@ -3002,8 +3399,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 532 {
 		return
 	}
-	if s271, ok272 := r.Optional(b, b+527, 4, "f158"); ok272 {
-		proto.FBEVerifyOrder(r, s271, s271)
+	if s205, ok206 := r.Optional(b, b+527, 4, "f158"); ok206 {
+		proto.FBEVerifyOrder(r, s205, s205)
 		if r.Failed() {
 			r.Unwind("f158")
 			return
@@ -3012,8 +3409,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 537 {
 		return
 	}
-	if s273, ok274 := r.Optional(b, b+532, 4, "f159"); ok274 {
-		proto.FBEVerifyOrder(r, s273, s273)
+	if s207, ok208 := r.Optional(b, b+532, 4, "f159"); ok208 {
+		proto.FBEVerifyOrder(r, s207, s207)
 		if r.Failed() {
 			r.Unwind("f159")
 			return
@@ -3022,8 +3419,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 542 {
 		return
 	}
-	if s275, ok276 := r.Optional(b, b+537, 4, "f160"); ok276 {
-		proto.FBEVerifyBalance(r, s275, s275)
+	if s209, ok210 := r.Optional(b, b+537, 4, "f160"); ok210 {
+		proto.FBEVerifyBalance(r, s209, s209)
 		if r.Failed() {
 			r.Unwind("f160")
 			return
@@ -3032,8 +3429,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 547 {
 		return
 	}
-	if s277, ok278 := r.Optional(b, b+542, 4, "f161"); ok278 {
-		proto.FBEVerifyBalance(r, s277, s277)
+	if s211, ok212 := r.Optional(b, b+542, 4, "f161"); ok212 {
+		proto.FBEVerifyBalance(r, s211, s211)
 		if r.Failed() {
 			r.Unwind("f161")
 			return
@@ -3050,8 +3447,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 562 {
 		return
 	}
-	if s279, ok280 := r.Optional(b, b+557, 4, "f164"); ok280 {
-		proto.FBEVerifyAccount(r, s279, s279)
+	if s213, ok214 := r.Optional(b, b+557, 4, "f164"); ok214 {
+		proto.FBEVerifyAccount(r, s213, s213)
 		if r.Failed() {
 			r.Unwind("f164")
 			return
@@ -3060,8 +3457,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 567 {
 		return
 	}
-	if s281, ok282 := r.Optional(b, b+562, 4, "f165"); ok282 {
-		proto.FBEVerifyAccount(r, s281, s281)
+	if s215, ok216 := r.Optional(b, b+562, 4, "f165"); ok216 {
+		proto.FBEVerifyAccount(r, s215, s215)
 		if r.Failed() {
 			r.Unwind("f165")
 			return
@@ -3093,7 +3490,10 @@ func (v *StructOptional) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructOptional")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructOptional")
+	}
 	return r.Err()
 }
 
@@ -3420,197 +3820,131 @@ func (v *StructOptional) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
-	old283 := v.F100
-	old284 := v.F101
-	old285 := v.F102
-	old286 := v.F103
-	old287 := v.F104
-	old288 := v.F105
-	old289 := v.F106
-	old290 := v.F107
-	old291 := v.F108
-	old292 := v.F109
-	old293 := v.F110
-	old294 := v.F111
-	old295 := v.F112
-	old296 := v.F113
-	old297 := v.F114
-	old298 := v.F115
-	old299 := v.F116
-	old300 := v.F117
-	old301 := v.F118
-	old302 := v.F119
-	old303 := v.F120
-	old304 := v.F121
-	old305 := v.F122
-	old306 := v.F123
-	old307 := v.F124
-	old308 := v.F125
-	old309 := v.F126
-	old310 := v.F127
-	old311 := v.F128
-	old312 := v.F129
-	old313 := v.F130
-	old314 := v.F131
-	old315 := v.F132
-	old316 := v.F133
-	old317 := v.F134
-	old318 := v.F135
-	old319 := v.F136
-	old320 := v.F137
-	old321 := v.F138
-	old322 := v.F139
-	old323 := v.F140
-	old324 := v.F141
-	old325 := v.F142
-	old326 := v.F143
-	old327 := v.F144
-	old328 := v.F145
-	old329 := v.F146
-	old330 := v.F147
-	old331 := v.F148
-	old332 := v.F149
-	old333 := v.F150
-	old334 := v.F151
-	old335 := v.F152
-	old336 := v.F153
-	old337 := v.F154
-	old338 := v.F155
-	old339 := v.F156
-	old340 := v.F157
-	old341 := v.F158
-	old342 := v.F159
-	old343 := v.F160
-	old344 := v.F161
-	old345 := v.F162
-	old346 := v.F163
-	old347 := v.F164
-	old348 := v.F165
-	v.Reset()
 	if !r.Enter(283) {
 		return
 	}
 	defer r.Leave()
-	if p349 := r.Fixed(4, "id"); p349 >= 0 {
-		v.Id = r.I32(p349)
+	if p217 := r.Fixed(4, "id"); p217 >= 0 {
+		v.Id = r.I32(p217)
 	}
-	if p350 := r.Fixed(1, "f1"); p350 >= 0 {
-		v.F1 = r.Bool(p350)
+	if p218 := r.Fixed(1, "f1"); p218 >= 0 {
+		v.F1 = r.Bool(p218)
 	}
-	if p351 := r.Fixed(1, "f2"); p351 >= 0 {
-		v.F2 = r.Bool(p351)
+	if p219 := r.Fixed(1, "f2"); p219 >= 0 {
+		v.F2 = r.Bool(p219)
 	}
-	if p352 := r.Fixed(1, "f3"); p352 >= 0 {
-		v.F3 = r.U8(p352)
+	if p220 := r.Fixed(1, "f3"); p220 >= 0 {
+		v.F3 = r.U8(p220)
 	}
-	if p353 := r.Fixed(1, "f4"); p353 >= 0 {
-		v.F4 = r.U8(p353)
+	if p221 := r.Fixed(1, "f4"); p221 >= 0 {
+		v.F4 = r.U8(p221)
 	}
-	if p354 := r.Fixed(1, "f5"); p354 >= 0 {
-		v.F5 = r.U8(p354)
+	if p222 := r.Fixed(1, "f5"); p222 >= 0 {
+		v.F5 = r.U8(p222)
 	}
-	if p355 := r.Fixed(1, "f6"); p355 >= 0 {
-		v.F6 = r.U8(p355)
+	if p223 := r.Fixed(1, "f6"); p223 >= 0 {
+		v.F6 = r.U8(p223)
 	}
-	if p356 := r.Fixed(4, "f7"); p356 >= 0 {
-		v.F7 = r.U32(p356)
+	if p224 := r.Fixed(4, "f7"); p224 >= 0 {
+		v.F7 = r.U32(p224)
 	}
-	if p357 := r.Fixed(4, "f8"); p357 >= 0 {
-		v.F8 = r.U32(p357)
+	if p225 := r.Fixed(4, "f8"); p225 >= 0 {
+		v.F8 = r.U32(p225)
 	}
-	if p358 := r.Fixed(1, "f9"); p358 >= 0 {
-		v.F9 = r.I8(p358)
+	if p226 := r.Fixed(1, "f9"); p226 >= 0 {
+		v.F9 = r.I8(p226)
 	}
-	if p359 := r.Fixed(1, "f10"); p359 >= 0 {
-		v.F10 = r.I8(p359)
+	if p227 := r.Fixed(1, "f10"); p227 >= 0 {
+		v.F10 = r.I8(p227)
 	}
-	if p360 := r.Fixed(1, "f11"); p360 >= 0 {
-		v.F11 = r.U8(p360)
+	if p228 := r.Fixed(1, "f11"); p228 >= 0 {
+		v.F11 = r.U8(p228)
 	}
-	if p361 := r.Fixed(1, "f12"); p361 >= 0 {
-		v.F12 = r.U8(p361)
+	if p229 := r.Fixed(1, "f12"); p229 >= 0 {
+		v.F12 = r.U8(p229)
 	}
-	if p362 := r.Fixed(2, "f13"); p362 >= 0 {
-		v.F13 = r.I16(p362)
+	if p230 := r.Fixed(2, "f13"); p230 >= 0 {
+		v.F13 = r.I16(p230)
 	}
-	if p363 := r.Fixed(2, "f14"); p363 >= 0 {
-		v.F14 = r.I16(p363)
+	if p231 := r.Fixed(2, "f14"); p231 >= 0 {
+		v.F14 = r.I16(p231)
 	}
-	if p364 := r.Fixed(2, "f15"); p364 >= 0 {
-		v.F15 = r.U16(p364)
+	if p232 := r.Fixed(2, "f15"); p232 >= 0 {
+		v.F15 = r.U16(p232)
 	}
-	if p365 := r.Fixed(2, "f16"); p365 >= 0 {
-		v.F16 = r.U16(p365)
+	if p233 := r.Fixed(2, "f16"); p233 >= 0 {
+		v.F16 = r.U16(p233)
 	}
-	if p366 := r.Fixed(4, "f17"); p366 >= 0 {
-		v.F17 = r.I32(p366)
+	if p234 := r.Fixed(4, "f17"); p234 >= 0 {
+		v.F17 = r.I32(p234)
 	}
-	if p367 := r.Fixed(4, "f18"); p367 >= 0 {
-		v.F18 = r.I32(p367)
+	if p235 := r.Fixed(4, "f18"); p235 >= 0 {
+		v.F18 = r.I32(p235)
 	}
-	if p368 := r.Fixed(4, "f19"); p368 >= 0 {
-		v.F19 = r.U32(p368)
+	if p236 := r.Fixed(4, "f19"); p236 >= 0 {
+		v.F19 = r.U32(p236)
 	}
-	if p369 := r.Fixed(4, "f20"); p369 >= 0 {
-		v.F20 = r.U32(p369)
+	if p237 := r.Fixed(4, "f20"); p237 >= 0 {
+		v.F20 = r.U32(p237)
 	}
-	if p370 := r.Fixed(8, "f21"); p370 >= 0 {
-		v.F21 = r.I64(p370)
+	if p238 := r.Fixed(8, "f21"); p238 >= 0 {
+		v.F21 = r.I64(p238)
 	}
-	if p371 := r.Fixed(8, "f22"); p371 >= 0 {
-		v.F22 = r.I64(p371)
+	if p239 := r.Fixed(8, "f22"); p239 >= 0 {
+		v.F22 = r.I64(p239)
 	}
-	if p372 := r.Fixed(8, "f23"); p372 >= 0 {
-		v.F23 = r.U64(p372)
+	if p240 := r.Fixed(8, "f23"); p240 >= 0 {
+		v.F23 = r.U64(p240)
 	}
-	if p373 := r.Fixed(8, "f24"); p373 >= 0 {
-		v.F24 = r.U64(p373)
+	if p241 := r.Fixed(8, "f24"); p241 >= 0 {
+		v.F24 = r.U64(p241)
 	}
-	if p374 := r.Fixed(4, "f25"); p374 >= 0 {
-		v.F25 = r.F32(p374)
+	if p242 := r.Fixed(4, "f25"); p242 >= 0 {
+		v.F25 = r.F32(p242)
 	}
-	if p375 := r.Fixed(4, "f26"); p375 >= 0 {
-		v.F26 = r.F32(p375)
+	if p243 := r.Fixed(4, "f26"); p243 >= 0 {
+		v.F26 = r.F32(p243)
 	}
-	if p376 := r.Fixed(8, "f27"); p376 >= 0 {
-		v.F27 = r.F64(p376)
+	if p244 := r.Fixed(8, "f27"); p244 >= 0 {
+		v.F27 = r.F64(p244)
 	}
-	if p377 := r.Fixed(8, "f28"); p377 >= 0 {
-		v.F28 = r.F64(p377)
+	if p245 := r.Fixed(8, "f28"); p245 >= 0 {
+		v.F28 = r.F64(p245)
 	}
-	if p378 := r.Fixed(16, "f29"); p378 >= 0 {
-		v.F29 = r.Decimal(p378)
+	if p246 := r.Fixed(16, "f29"); p246 >= 0 {
+		v.F29 = r.Decimal(p246)
 	}
-	if p379 := r.Fixed(16, "f30"); p379 >= 0 {
-		v.F30 = r.Decimal(p379)
+	if p247 := r.Fixed(16, "f30"); p247 >= 0 {
+		v.F30 = r.Decimal(p247)
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if p380 := r.Fixed(8, "f33"); p380 >= 0 {
-		v.F33 = r.Timestamp(p380)
+	if p248 := r.Fixed(8, "f33"); p248 >= 0 {
+		v.F33 = r.Timestamp(p248)
 	}
-	if p381 := r.Fixed(8, "f34"); p381 >= 0 {
-		v.F34 = r.Timestamp(p381)
+	if p249 := r.Fixed(8, "f34"); p249 >= 0 {
+		v.F34 = r.Timestamp(p249)
 	}
-	if p382 := r.Fixed(8, "f35"); p382 >= 0 {
-		v.F35 = r.Timestamp(p382)
+	if p250 := r.Fixed(8, "f35"); p250 >= 0 {
+		v.F35 = r.Timestamp(p250)
 	}
-	if p383 := r.Fixed(16, "f36"); p383 >= 0 {
-		v.F36 = r.UUID(p383)
+	if p251 := r.Fixed(16, "f36"); p251 >= 0 {
+		v.F36 = r.UUID(p251)
 	}
-	if p384 := r.Fixed(16, "f37"); p384 >= 0 {
-		v.F37 = r.UUID(p384)
+	if p252 := r.Fixed(16, "f37"); p252 >= 0 {
+		v.F37 = r.UUID(p252)
 	}
-	if p385 := r.Fixed(16, "f38"); p385 >= 0 {
-		v.F38 = r.UUID(p385)
+	if p253 := r.Fixed(16, "f38"); p253 >= 0 {
+		v.F38 = r.UUID(p253)
 	}
-	if p386 := r.Fixed(1, "f39"); p386 >= 0 {
-		v.F39 = proto.OrderSide(r.U8(p386))
+	if p254 := r.Fixed(1, "f39"); p254 >= 0 {
+		v.F39 = proto.OrderSide(r.U8(p254))
 	}
-	if p387 := r.Fixed(1, "f40"); p387 >= 0 {
-		v.F40 = proto.OrderType(r.U8(p387))
+	if p255 := r.Fixed(1, "f40"); p255 >= 0 {
+		v.F40 = proto.OrderType(r.U8(p255))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -3622,8 +3956,8 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p388 := r.Fixed(1, "f43"); p388 >= 0 {
-		v.F43 = proto.State(r.U8(p388))
+	if p256 := r.Fixed(1, "f43"); p256 >= 0 {
+		v.F43 = proto.State(r.U8(p256))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -3631,465 +3965,465 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f100") {
-		v.F100 = fbe.Reuse(old283)
-		if p389 := r.Fixed(1, "f100"); p389 >= 0 {
-			*v.F100 = r.Bool(p389)
+		v.F100 = fbe.Reuse(v.F100)
+		if p257 := r.Fixed(1, "f100"); p257 >= 0 {
+			*v.F100 = r.Bool(p257)
 		}
 	} else {
 		v.F100 = nil
 	}
 	if r.FinalHas("f101") {
-		v.F101 = fbe.Reuse(old284)
-		if p390 := r.Fixed(1, "f101"); p390 >= 0 {
-			*v.F101 = r.Bool(p390)
+		v.F101 = fbe.Reuse(v.F101)
+		if p258 := r.Fixed(1, "f101"); p258 >= 0 {
+			*v.F101 = r.Bool(p258)
 		}
 	} else {
 		v.F101 = nil
 	}
 	if r.FinalHas("f102") {
-		v.F102 = fbe.Reuse(old285)
-		if p391 := r.Fixed(1, "f102"); p391 >= 0 {
-			*v.F102 = r.Bool(p391)
+		v.F102 = fbe.Reuse(v.F102)
+		if p259 := r.Fixed(1, "f102"); p259 >= 0 {
+			*v.F102 = r.Bool(p259)
 		}
 	} else {
 		v.F102 = nil
 	}
 	if r.FinalHas("f103") {
-		v.F103 = fbe.Reuse(old286)
-		if p392 := r.Fixed(1, "f103"); p392 >= 0 {
-			*v.F103 = r.U8(p392)
+		v.F103 = fbe.Reuse(v.F103)
+		if p260 := r.Fixed(1, "f103"); p260 >= 0 {
+			*v.F103 = r.U8(p260)
 		}
 	} else {
 		v.F103 = nil
 	}
 	if r.FinalHas("f104") {
-		v.F104 = fbe.Reuse(old287)
-		if p393 := r.Fixed(1, "f104"); p393 >= 0 {
-			*v.F104 = r.U8(p393)
+		v.F104 = fbe.Reuse(v.F104)
+		if p261 := r.Fixed(1, "f104"); p261 >= 0 {
+			*v.F104 = r.U8(p261)
 		}
 	} else {
 		v.F104 = nil
 	}
 	if r.FinalHas("f105") {
-		v.F105 = fbe.Reuse(old288)
-		if p394 := r.Fixed(1, "f105"); p394 >= 0 {
-			*v.F105 = r.U8(p394)
+		v.F105 = fbe.Reuse(v.F105)
+		if p262 := r.Fixed(1, "f105"); p262 >= 0 {
+			*v.F105 = r.U8(p262)
 		}
 	} else {
 		v.F105 = nil
 	}
 	if r.FinalHas("f106") {
-		v.F106 = fbe.Reuse(old289)
-		if p395 := r.Fixed(1, "f106"); p395 >= 0 {
-			*v.F106 = r.U8(p395)
+		v.F106 = fbe.Reuse(v.F106)
+		if p263 := r.Fixed(1, "f106"); p263 >= 0 {
+			*v.F106 = r.U8(p263)
 		}
 	} else {
 		v.F106 = nil
 	}
 	if r.FinalHas("f107") {
-		v.F107 = fbe.Reuse(old290)
-		if p396 := r.Fixed(1, "f107"); p396 >= 0 {
-			*v.F107 = r.U8(p396)
+		v.F107 = fbe.Reuse(v.F107)
+		if p264 := r.Fixed(1, "f107"); p264 >= 0 {
+			*v.F107 = r.U8(p264)
 		}
 	} else {
 		v.F107 = nil
 	}
 	if r.FinalHas("f108") {
-		v.F108 = fbe.Reuse(old291)
-		if p397 := r.Fixed(1, "f108"); p397 >= 0 {
-			*v.F108 = r.U8(p397)
+		v.F108 = fbe.Reuse(v.F108)
+		if p265 := r.Fixed(1, "f108"); p265 >= 0 {
+			*v.F108 = r.U8(p265)
 		}
 	} else {
 		v.F108 = nil
 	}
 	if r.FinalHas("f109") {
-		v.F109 = fbe.Reuse(old292)
-		if p398 := r.Fixed(4, "f109"); p398 >= 0 {
-			*v.F109 = r.U32(p398)
+		v.F109 = fbe.Reuse(v.F109)
+		if p266 := r.Fixed(4, "f109"); p266 >= 0 {
+			*v.F109 = r.U32(p266)
 		}
 	} else {
 		v.F109 = nil
 	}
 	if r.FinalHas("f110") {
-		v.F110 = fbe.Reuse(old293)
-		if p399 := r.Fixed(4, "f110"); p399 >= 0 {
-			*v.F110 = r.U32(p399)
+		v.F110 = fbe.Reuse(v.F110)
+		if p267 := r.Fixed(4, "f110"); p267 >= 0 {
+			*v.F110 = r.U32(p267)
 		}
 	} else {
 		v.F110 = nil
 	}
 	if r.FinalHas("f111") {
-		v.F111 = fbe.Reuse(old294)
-		if p400 := r.Fixed(4, "f111"); p400 >= 0 {
-			*v.F111 = r.U32(p400)
+		v.F111 = fbe.Reuse(v.F111)
+		if p268 := r.Fixed(4, "f111"); p268 >= 0 {
+			*v.F111 = r.U32(p268)
 		}
 	} else {
 		v.F111 = nil
 	}
 	if r.FinalHas("f112") {
-		v.F112 = fbe.Reuse(old295)
-		if p401 := r.Fixed(1, "f112"); p401 >= 0 {
-			*v.F112 = r.I8(p401)
+		v.F112 = fbe.Reuse(v.F112)
+		if p269 := r.Fixed(1, "f112"); p269 >= 0 {
+			*v.F112 = r.I8(p269)
 		}
 	} else {
 		v.F112 = nil
 	}
 	if r.FinalHas("f113") {
-		v.F113 = fbe.Reuse(old296)
-		if p402 := r.Fixed(1, "f113"); p402 >= 0 {
-			*v.F113 = r.I8(p402)
+		v.F113 = fbe.Reuse(v.F113)
+		if p270 := r.Fixed(1, "f113"); p270 >= 0 {
+			*v.F113 = r.I8(p270)
 		}
 	} else {
 		v.F113 = nil
 	}
 	if r.FinalHas("f114") {
-		v.F114 = fbe.Reuse(old297)
-		if p403 := r.Fixed(1, "f114"); p403 >= 0 {
-			*v.F114 = r.I8(p403)
+		v.F114 = fbe.Reuse(v.F114)
+		if p271 := r.Fixed(1, "f114"); p271 >= 0 {
+			*v.F114 = r.I8(p271)
 		}
 	} else {
 		v.F114 = nil
 	}
 	if r.FinalHas("f115") {
-		v.F115 = fbe.Reuse(old298)
-		if p404 := r.Fixed(1, "f115"); p404 >= 0 {
-			*v.F115 = r.U8(p404)
+		v.F115 = fbe.Reuse(v.F115)
+		if p272 := r.Fixed(1, "f115"); p272 >= 0 {
+			*v.F115 = r.U8(p272)
 		}
 	} else {
 		v.F115 = nil
 	}
 	if r.FinalHas("f116") {
-		v.F116 = fbe.Reuse(old299)
-		if p405 := r.Fixed(1, "f116"); p405 >= 0 {
-			*v.F116 = r.U8(p405)
+		v.F116 = fbe.Reuse(v.F116)
+		if p273 := r.Fixed(1, "f116"); p273 >= 0 {
+			*v.F116 = r.U8(p273)
 		}
 	} else {
 		v.F116 = nil
 	}
 	if r.FinalHas("f117") {
-		v.F117 = fbe.Reuse(old300)
-		if p406 := r.Fixed(1, "f117"); p406 >= 0 {
-			*v.F117 = r.U8(p406)
+		v.F117 = fbe.Reuse(v.F117)
+		if p274 := r.Fixed(1, "f117"); p274 >= 0 {
+			*v.F117 = r.U8(p274)
 		}
 	} else {
 		v.F117 = nil
 	}
 	if r.FinalHas("f118") {
-		v.F118 = fbe.Reuse(old301)
-		if p407 := r.Fixed(2, "f118"); p407 >= 0 {
-			*v.F118 = r.I16(p407)
+		v.F118 = fbe.Reuse(v.F118)
+		if p275 := r.Fixed(2, "f118"); p275 >= 0 {
+			*v.F118 = r.I16(p275)
 		}
 	} else {
 		v.F118 = nil
 	}
 	if r.FinalHas("f119") {
-		v.F119 = fbe.Reuse(old302)
-		if p408 := r.Fixed(2, "f119"); p408 >= 0 {
-			*v.F119 = r.I16(p408)
+		v.F119 = fbe.Reuse(v.F119)
+		if p276 := r.Fixed(2, "f119"); p276 >= 0 {
+			*v.F119 = r.I16(p276)
 		}
 	} else {
 		v.F119 = nil
 	}
 	if r.FinalHas("f120") {
-		v.F120 = fbe.Reuse(old303)
-		if p409 := r.Fixed(2, "f120"); p409 >= 0 {
-			*v.F120 = r.I16(p409)
+		v.F120 = fbe.Reuse(v.F120)
+		if p277 := r.Fixed(2, "f120"); p277 >= 0 {
+			*v.F120 = r.I16(p277)
 		}
 	} else {
 		v.F120 = nil
 	}
 	if r.FinalHas("f121") {
-		v.F121 = fbe.Reuse(old304)
-		if p410 := r.Fixed(2, "f121"); p410 >= 0 {
-			*v.F121 = r.U16(p410)
+		v.F121 = fbe.Reuse(v.F121)
+		if p278 := r.Fixed(2, "f121"); p278 >= 0 {
+			*v.F121 = r.U16(p278)
 		}
 	} else {
 		v.F121 = nil
 	}
 	if r.FinalHas("f122") {
-		v.F122 = fbe.Reuse(old305)
-		if p411 := r.Fixed(2, "f122"); p411 >= 0 {
-			*v.F122 = r.U16(p411)
+		v.F122 = fbe.Reuse(v.F122)
+		if p279 := r.Fixed(2, "f122"); p279 >= 0 {
+			*v.F122 = r.U16(p279)
 		}
 	} else {
 		v.F122 = nil
 	}
 	if r.FinalHas("f123") {
-		v.F123 = fbe.Reuse(old306)
-		if p412 := r.Fixed(2, "f123"); p412 >= 0 {
-			*v.F123 = r.U16(p412)
+		v.F123 = fbe.Reuse(v.F123)
+		if p280 := r.Fixed(2, "f123"); p280 >= 0 {
+			*v.F123 = r.U16(p280)
 		}
 	} else {
 		v.F123 = nil
 	}
 	if r.FinalHas("f124") {
-		v.F124 = fbe.Reuse(old307)
-		if p413 := r.Fixed(4, "f124"); p413 >= 0 {
-			*v.F124 = r.I32(p413)
+		v.F124 = fbe.Reuse(v.F124)
+		if p281 := r.Fixed(4, "f124"); p281 >= 0 {
+			*v.F124 = r.I32(p281)
 		}
 	} else {
 		v.F124 = nil
 	}
 	if r.FinalHas("f125") {
-		v.F125 = fbe.Reuse(old308)
-		if p414 := r.Fixed(4, "f125"); p414 >= 0 {
-			*v.F125 = r.I32(p414)
+		v.F125 = fbe.Reuse(v.F125)
+		if p282 := r.Fixed(4, "f125"); p282 >= 0 {
+			*v.F125 = r.I32(p282)
 		}
 	} else {
 		v.F125 = nil
 	}
 	if r.FinalHas("f126") {
-		v.F126 = fbe.Reuse(old309)
-		if p415 := r.Fixed(4, "f126"); p415 >= 0 {
-			*v.F126 = r.I32(p415)
+		v.F126 = fbe.Reuse(v.F126)
+		if p283 := r.Fixed(4, "f126"); p283 >= 0 {
+			*v.F126 = r.I32(p283)
 		}
 	} else {
 		v.F126 = nil
 	}
 	if r.FinalHas("f127") {
-		v.F127 = fbe.Reuse(old310)
-		if p416 := r.Fixed(4, "f127"); p416 >= 0 {
-			*v.F127 = r.U32(p416)
+		v.F127 = fbe.Reuse(v.F127)
+		if p284 := r.Fixed(4, "f127"); p284 >= 0 {
+			*v.F127 = r.U32(p284)
 		}
 	} else {
 		v.F127 = nil
 	}
 	if r.FinalHas("f128") {
-		v.F128 = fbe.Reuse(old311)
-		if p417 := r.Fixed(4, "f128"); p417 >= 0 {
-			*v.F128 = r.U32(p417)
+		v.F128 = fbe.Reuse(v.F128)
+		if p285 := r.Fixed(4, "f128"); p285 >= 0 {
+			*v.F128 = r.U32(p285)
 		}
 	} else {
 		v.F128 = nil
 	}
 	if r.FinalHas("f129") {
-		v.F129 = fbe.Reuse(old312)
-		if p418 := r.Fixed(4, "f129"); p418 >= 0 {
-			*v.F129 = r.U32(p418)
+		v.F129 = fbe.Reuse(v.F129)
+		if p286 := r.Fixed(4, "f129"); p286 >= 0 {
+			*v.F129 = r.U32(p286)
 		}
 	} else {
 		v.F129 = nil
 	}
 	if r.FinalHas("f130") {
-		v.F130 = fbe.Reuse(old313)
-		if p419 := r.Fixed(8, "f130"); p419 >= 0 {
-			*v.F130 = r.I64(p419)
+		v.F130 = fbe.Reuse(v.F130)
+		if p287 := r.Fixed(8, "f130"); p287 >= 0 {
+			*v.F130 = r.I64(p287)
 		}
 	} else {
 		v.F130 = nil
 	}
 	if r.FinalHas("f131") {
-		v.F131 = fbe.Reuse(old314)
-		if p420 := r.Fixed(8, "f131"); p420 >= 0 {
-			*v.F131 = r.I64(p420)
+		v.F131 = fbe.Reuse(v.F131)
+		if p288 := r.Fixed(8, "f131"); p288 >= 0 {
+			*v.F131 = r.I64(p288)
 		}
 	} else {
 		v.F131 = nil
 	}
 	if r.FinalHas("f132") {
-		v.F132 = fbe.Reuse(old315)
-		if p421 := r.Fixed(8, "f132"); p421 >= 0 {
-			*v.F132 = r.I64(p421)
+		v.F132 = fbe.Reuse(v.F132)
+		if p289 := r.Fixed(8, "f132"); p289 >= 0 {
+			*v.F132 = r.I64(p289)
 		}
 	} else {
 		v.F132 = nil
 	}
 	if r.FinalHas("f133") {
-		v.F133 = fbe.Reuse(old316)
-		if p422 := r.Fixed(8, "f133"); p422 >= 0 {
-			*v.F133 = r.U64(p422)
+		v.F133 = fbe.Reuse(v.F133)
+		if p290 := r.Fixed(8, "f133"); p290 >= 0 {
+			*v.F133 = r.U64(p290)
 		}
 	} else {
 		v.F133 = nil
 	}
 	if r.FinalHas("f134") {
-		v.F134 = fbe.Reuse(old317)
-		if p423 := r.Fixed(8, "f134"); p423 >= 0 {
-			*v.F134 = r.U64(p423)
+		v.F134 = fbe.Reuse(v.F134)
+		if p291 := r.Fixed(8, "f134"); p291 >= 0 {
+			*v.F134 = r.U64(p291)
 		}
 	} else {
 		v.F134 = nil
 	}
 	if r.FinalHas("f135") {
-		v.F135 = fbe.Reuse(old318)
-		if p424 := r.Fixed(8, "f135"); p424 >= 0 {
-			*v.F135 = r.U64(p424)
+		v.F135 = fbe.Reuse(v.F135)
+		if p292 := r.Fixed(8, "f135"); p292 >= 0 {
+			*v.F135 = r.U64(p292)
 		}
 	} else {
 		v.F135 = nil
 	}
 	if r.FinalHas("f136") {
-		v.F136 = fbe.Reuse(old319)
-		if p425 := r.Fixed(4, "f136"); p425 >= 0 {
-			*v.F136 = r.F32(p425)
+		v.F136 = fbe.Reuse(v.F136)
+		if p293 := r.Fixed(4, "f136"); p293 >= 0 {
+			*v.F136 = r.F32(p293)
 		}
 	} else {
 		v.F136 = nil
 	}
 	if r.FinalHas("f137") {
-		v.F137 = fbe.Reuse(old320)
-		if p426 := r.Fixed(4, "f137"); p426 >= 0 {
-			*v.F137 = r.F32(p426)
+		v.F137 = fbe.Reuse(v.F137)
+		if p294 := r.Fixed(4, "f137"); p294 >= 0 {
+			*v.F137 = r.F32(p294)
 		}
 	} else {
 		v.F137 = nil
 	}
 	if r.FinalHas("f138") {
-		v.F138 = fbe.Reuse(old321)
-		if p427 := r.Fixed(4, "f138"); p427 >= 0 {
-			*v.F138 = r.F32(p427)
+		v.F138 = fbe.Reuse(v.F138)
+		if p295 := r.Fixed(4, "f138"); p295 >= 0 {
+			*v.F138 = r.F32(p295)
 		}
 	} else {
 		v.F138 = nil
 	}
 	if r.FinalHas("f139") {
-		v.F139 = fbe.Reuse(old322)
-		if p428 := r.Fixed(8, "f139"); p428 >= 0 {
-			*v.F139 = r.F64(p428)
+		v.F139 = fbe.Reuse(v.F139)
+		if p296 := r.Fixed(8, "f139"); p296 >= 0 {
+			*v.F139 = r.F64(p296)
 		}
 	} else {
 		v.F139 = nil
 	}
 	if r.FinalHas("f140") {
-		v.F140 = fbe.Reuse(old323)
-		if p429 := r.Fixed(8, "f140"); p429 >= 0 {
-			*v.F140 = r.F64(p429)
+		v.F140 = fbe.Reuse(v.F140)
+		if p297 := r.Fixed(8, "f140"); p297 >= 0 {
+			*v.F140 = r.F64(p297)
 		}
 	} else {
 		v.F140 = nil
 	}
 	if r.FinalHas("f141") {
-		v.F141 = fbe.Reuse(old324)
-		if p430 := r.Fixed(8, "f141"); p430 >= 0 {
-			*v.F141 = r.F64(p430)
+		v.F141 = fbe.Reuse(v.F141)
+		if p298 := r.Fixed(8, "f141"); p298 >= 0 {
+			*v.F141 = r.F64(p298)
 		}
 	} else {
 		v.F141 = nil
 	}
 	if r.FinalHas("f142") {
-		v.F142 = fbe.Reuse(old325)
-		if p431 := r.Fixed(16, "f142"); p431 >= 0 {
-			*v.F142 = r.Decimal(p431)
+		v.F142 = fbe.Reuse(v.F142)
+		if p299 := r.Fixed(16, "f142"); p299 >= 0 {
+			*v.F142 = r.Decimal(p299)
 		}
 	} else {
 		v.F142 = nil
 	}
 	if r.FinalHas("f143") {
-		v.F143 = fbe.Reuse(old326)
-		if p432 := r.Fixed(16, "f143"); p432 >= 0 {
-			*v.F143 = r.Decimal(p432)
+		v.F143 = fbe.Reuse(v.F143)
+		if p300 := r.Fixed(16, "f143"); p300 >= 0 {
+			*v.F143 = r.Decimal(p300)
 		}
 	} else {
 		v.F143 = nil
 	}
 	if r.FinalHas("f144") {
-		v.F144 = fbe.Reuse(old327)
-		if p433 := r.Fixed(16, "f144"); p433 >= 0 {
-			*v.F144 = r.Decimal(p433)
+		v.F144 = fbe.Reuse(v.F144)
+		if p301 := r.Fixed(16, "f144"); p301 >= 0 {
+			*v.F144 = r.Decimal(p301)
 		}
 	} else {
 		v.F144 = nil
 	}
 	if r.FinalHas("f145") {
-		v.F145 = fbe.Reuse(old328)
+		v.F145 = fbe.Reuse(v.F145)
 		*v.F145 = r.FinalString("f145")
 	} else {
 		v.F145 = nil
 	}
 	if r.FinalHas("f146") {
-		v.F146 = fbe.Reuse(old329)
+		v.F146 = fbe.Reuse(v.F146)
 		*v.F146 = r.FinalString("f146")
 	} else {
 		v.F146 = nil
 	}
 	if r.FinalHas("f147") {
-		v.F147 = fbe.Reuse(old330)
+		v.F147 = fbe.Reuse(v.F147)
 		*v.F147 = r.FinalString("f147")
 	} else {
 		v.F147 = nil
 	}
 	if r.FinalHas("f148") {
-		v.F148 = fbe.Reuse(old331)
-		if p434 := r.Fixed(8, "f148"); p434 >= 0 {
-			*v.F148 = r.Timestamp(p434)
+		v.F148 = fbe.Reuse(v.F148)
+		if p302 := r.Fixed(8, "f148"); p302 >= 0 {
+			*v.F148 = r.Timestamp(p302)
 		}
 	} else {
 		v.F148 = nil
 	}
 	if r.FinalHas("f149") {
-		v.F149 = fbe.Reuse(old332)
-		if p435 := r.Fixed(8, "f149"); p435 >= 0 {
-			*v.F149 = r.Timestamp(p435)
+		v.F149 = fbe.Reuse(v.F149)
+		if p303 := r.Fixed(8, "f149"); p303 >= 0 {
+			*v.F149 = r.Timestamp(p303)
 		}
 	} else {
 		v.F149 = nil
 	}
 	if r.FinalHas("f150") {
-		v.F150 = fbe.Reuse(old333)
-		if p436 := r.Fixed(8, "f150"); p436 >= 0 {
-			*v.F150 = r.Timestamp(p436)
+		v.F150 = fbe.Reuse(v.F150)
+		if p304 := r.Fixed(8, "f150"); p304 >= 0 {
+			*v.F150 = r.Timestamp(p304)
 		}
 	} else {
 		v.F150 = nil
 	}
 	if r.FinalHas("f151") {
-		v.F151 = fbe.Reuse(old334)
-		if p437 := r.Fixed(16, "f151"); p437 >= 0 {
-			*v.F151 = r.UUID(p437)
+		v.F151 = fbe.Reuse(v.F151)
+		if p305 := r.Fixed(16, "f151"); p305 >= 0 {
+			*v.F151 = r.UUID(p305)
 		}
 	} else {
 		v.F151 = nil
 	}
 	if r.FinalHas("f152") {
-		v.F152 = fbe.Reuse(old335)
-		if p438 := r.Fixed(16, "f152"); p438 >= 0 {
-			*v.F152 = r.UUID(p438)
+		v.F152 = fbe.Reuse(v.F152)
+		if p306 := r.Fixed(16, "f152"); p306 >= 0 {
+			*v.F152 = r.UUID(p306)
 		}
 	} else {
 		v.F152 = nil
 	}
 	if r.FinalHas("f153") {
-		v.F153 = fbe.Reuse(old336)
-		if p439 := r.Fixed(16, "f153"); p439 >= 0 {
-			*v.F153 = r.UUID(p439)
+		v.F153 = fbe.Reuse(v.F153)
+		if p307 := r.Fixed(16, "f153"); p307 >= 0 {
+			*v.F153 = r.UUID(p307)
 		}
 	} else {
 		v.F153 = nil
 	}
 	if r.FinalHas("f154") {
-		v.F154 = fbe.Reuse(old337)
-		if p440 := r.Fixed(1, "f154"); p440 >= 0 {
-			*v.F154 = proto.OrderSide(r.U8(p440))
+		v.F154 = fbe.Reuse(v.F154)
+		if p308 := r.Fixed(1, "f154"); p308 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p308))
 		}
 	} else {
 		v.F154 = nil
 	}
 	if r.FinalHas("f155") {
-		v.F155 = fbe.Reuse(old338)
-		if p441 := r.Fixed(1, "f155"); p441 >= 0 {
-			*v.F155 = proto.OrderSide(r.U8(p441))
+		v.F155 = fbe.Reuse(v.F155)
+		if p309 := r.Fixed(1, "f155"); p309 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p309))
 		}
 	} else {
 		v.F155 = nil
 	}
 	if r.FinalHas("f156") {
-		v.F156 = fbe.Reuse(old339)
-		if p442 := r.Fixed(1, "f156"); p442 >= 0 {
-			*v.F156 = proto.OrderType(r.U8(p442))
+		v.F156 = fbe.Reuse(v.F156)
+		if p310 := r.Fixed(1, "f156"); p310 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p310))
 		}
 	} else {
 		v.F156 = nil
 	}
 	if r.FinalHas("f157") {
-		v.F157 = fbe.Reuse(old340)
-		if p443 := r.Fixed(1, "f157"); p443 >= 0 {
-			*v.F157 = proto.OrderType(r.U8(p443))
+		v.F157 = fbe.Reuse(v.F157)
+		if p311 := r.Fixed(1, "f157"); p311 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p311))
 		}
 	} else {
 		v.F157 = nil
 	}
 	if r.FinalHas("f158") {
-		v.F158 = fbe.Reuse(old341)
+		v.F158 = fbe.Reuse(v.F158)
 		v.F158.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f158")
@@ -4099,7 +4433,7 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F158 = nil
 	}
 	if r.FinalHas("f159") {
-		v.F159 = fbe.Reuse(old342)
+		v.F159 = fbe.Reuse(v.F159)
 		v.F159.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f159")
@@ -4109,7 +4443,7 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F159 = nil
 	}
 	if r.FinalHas("f160") {
-		v.F160 = fbe.Reuse(old343)
+		v.F160 = fbe.Reuse(v.F160)
 		v.F160.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f160")
@@ -4119,7 +4453,7 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F160 = nil
 	}
 	if r.FinalHas("f161") {
-		v.F161 = fbe.Reuse(old344)
+		v.F161 = fbe.Reuse(v.F161)
 		v.F161.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f161")
@@ -4129,23 +4463,23 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F161 = nil
 	}
 	if r.FinalHas("f162") {
-		v.F162 = fbe.Reuse(old345)
-		if p444 := r.Fixed(1, "f162"); p444 >= 0 {
-			*v.F162 = proto.State(r.U8(p444))
+		v.F162 = fbe.Reuse(v.F162)
+		if p312 := r.Fixed(1, "f162"); p312 >= 0 {
+			*v.F162 = proto.State(r.U8(p312))
 		}
 	} else {
 		v.F162 = nil
 	}
 	if r.FinalHas("f163") {
-		v.F163 = fbe.Reuse(old346)
-		if p445 := r.Fixed(1, "f163"); p445 >= 0 {
-			*v.F163 = proto.State(r.U8(p445))
+		v.F163 = fbe.Reuse(v.F163)
+		if p313 := r.Fixed(1, "f163"); p313 >= 0 {
+			*v.F163 = proto.State(r.U8(p313))
 		}
 	} else {
 		v.F163 = nil
 	}
 	if r.FinalHas("f164") {
-		v.F164 = fbe.Reuse(old347)
+		v.F164 = fbe.Reuse(v.F164)
 		v.F164.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f164")
@@ -4155,7 +4489,7 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		v.F164 = nil
 	}
 	if r.FinalHas("f165") {
-		v.F165 = fbe.Reuse(old348)
+		v.F165 = fbe.Reuse(v.F165)
 		v.F165.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f165")
@@ -4478,7 +4812,10 @@ func (v *StructOptional) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 111, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructOptional")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructOptional")
+	}
 	return r.Err()
 }
 
@@ -6674,82 +7011,52 @@ func (v *StructNested) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructNested) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.F1000 = 0
+		fallthrough
+	case 1:
+		v.F1001 = nil
+		fallthrough
+	case 2:
+		v.F1002 = EnumTypedENUM_VALUE_2
+		fallthrough
+	case 3:
+		v.F1003 = nil
+		fallthrough
+	case 4:
+		v.F1004 = 0
+		fallthrough
+	case 5:
+		v.F1005 = nil
+		fallthrough
+	case 6:
+		v.F1006 = FlagsTypedFLAG_VALUE_2 | FlagsTypedFLAG_VALUE_4 | FlagsTypedFLAG_VALUE_6
+		fallthrough
+	case 7:
+		v.F1007 = nil
+		fallthrough
+	case 8:
+		v.F1008.Reset()
+		fallthrough
+	case 9:
+		v.F1009 = nil
+		fallthrough
+	case 10:
+		v.F1010.Reset()
+		fallthrough
+	case 11:
+		v.F1011 = nil
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
-	old73 := v.F100
-	old74 := v.F101
-	old75 := v.F102
-	old76 := v.F103
-	old77 := v.F104
-	old78 := v.F105
-	old79 := v.F106
-	old80 := v.F107
-	old81 := v.F108
-	old82 := v.F109
-	old83 := v.F110
-	old84 := v.F111
-	old85 := v.F112
-	old86 := v.F113
-	old87 := v.F114
-	old88 := v.F115
-	old89 := v.F116
-	old90 := v.F117
-	old91 := v.F118
-	old92 := v.F119
-	old93 := v.F120
-	old94 := v.F121
-	old95 := v.F122
-	old96 := v.F123
-	old97 := v.F124
-	old98 := v.F125
-	old99 := v.F126
-	old100 := v.F127
-	old101 := v.F128
-	old102 := v.F129
-	old103 := v.F130
-	old104 := v.F131
-	old105 := v.F132
-	old106 := v.F133
-	old107 := v.F134
-	old108 := v.F135
-	old109 := v.F136
-	old110 := v.F137
-	old111 := v.F138
-	old112 := v.F139
-	old113 := v.F140
-	old114 := v.F141
-	old115 := v.F142
-	old116 := v.F143
-	old117 := v.F144
-	old118 := v.F145
-	old119 := v.F146
-	old120 := v.F147
-	old121 := v.F148
-	old122 := v.F149
-	old123 := v.F150
-	old124 := v.F151
-	old125 := v.F152
-	old126 := v.F153
-	old127 := v.F154
-	old128 := v.F155
-	old129 := v.F156
-	old130 := v.F157
-	old131 := v.F158
-	old132 := v.F159
-	old133 := v.F160
-	old134 := v.F161
-	old135 := v.F162
-	old136 := v.F163
-	old137 := v.F164
-	old138 := v.F165
-	old139 := v.F1001
-	old140 := v.F1003
-	old141 := v.F1005
-	old142 := v.F1007
-	old143 := v.F1009
-	old144 := v.F1011
-	v.Reset()
 	b, n := r.Struct(base, slot, 112, 306)
 	if n == 0 {
 		return
@@ -6813,357 +7120,357 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 			r.Unwind("f44")
 			return
 		}
-		if s145, ok146 := r.Optional(b, b+237, 1, "f100"); ok146 {
-			v.F100 = fbe.Reuse(old73)
-			*v.F100 = r.Bool(s145)
+		if s73, ok74 := r.Optional(b, b+237, 1, "f100"); ok74 {
+			v.F100 = fbe.Reuse(v.F100)
+			*v.F100 = r.Bool(s73)
 		} else {
 			v.F100 = nil
 		}
-		if s147, ok148 := r.Optional(b, b+242, 1, "f101"); ok148 {
-			v.F101 = fbe.Reuse(old74)
-			*v.F101 = r.Bool(s147)
+		if s75, ok76 := r.Optional(b, b+242, 1, "f101"); ok76 {
+			v.F101 = fbe.Reuse(v.F101)
+			*v.F101 = r.Bool(s75)
 		} else {
 			v.F101 = nil
 		}
-		if s149, ok150 := r.Optional(b, b+247, 1, "f102"); ok150 {
-			v.F102 = fbe.Reuse(old75)
-			*v.F102 = r.Bool(s149)
+		if s77, ok78 := r.Optional(b, b+247, 1, "f102"); ok78 {
+			v.F102 = fbe.Reuse(v.F102)
+			*v.F102 = r.Bool(s77)
 		} else {
 			v.F102 = nil
 		}
-		if s151, ok152 := r.Optional(b, b+252, 1, "f103"); ok152 {
-			v.F103 = fbe.Reuse(old76)
-			*v.F103 = r.U8(s151)
+		if s79, ok80 := r.Optional(b, b+252, 1, "f103"); ok80 {
+			v.F103 = fbe.Reuse(v.F103)
+			*v.F103 = r.U8(s79)
 		} else {
 			v.F103 = nil
 		}
-		if s153, ok154 := r.Optional(b, b+257, 1, "f104"); ok154 {
-			v.F104 = fbe.Reuse(old77)
-			*v.F104 = r.U8(s153)
+		if s81, ok82 := r.Optional(b, b+257, 1, "f104"); ok82 {
+			v.F104 = fbe.Reuse(v.F104)
+			*v.F104 = r.U8(s81)
 		} else {
 			v.F104 = nil
 		}
-		if s155, ok156 := r.Optional(b, b+262, 1, "f105"); ok156 {
-			v.F105 = fbe.Reuse(old78)
-			*v.F105 = r.U8(s155)
+		if s83, ok84 := r.Optional(b, b+262, 1, "f105"); ok84 {
+			v.F105 = fbe.Reuse(v.F105)
+			*v.F105 = r.U8(s83)
 		} else {
 			v.F105 = nil
 		}
-		if s157, ok158 := r.Optional(b, b+267, 1, "f106"); ok158 {
-			v.F106 = fbe.Reuse(old79)
-			*v.F106 = r.U8(s157)
+		if s85, ok86 := r.Optional(b, b+267, 1, "f106"); ok86 {
+			v.F106 = fbe.Reuse(v.F106)
+			*v.F106 = r.U8(s85)
 		} else {
 			v.F106 = nil
 		}
-		if s159, ok160 := r.Optional(b, b+272, 1, "f107"); ok160 {
-			v.F107 = fbe.Reuse(old80)
-			*v.F107 = r.U8(s159)
+		if s87, ok88 := r.Optional(b, b+272, 1, "f107"); ok88 {
+			v.F107 = fbe.Reuse(v.F107)
+			*v.F107 = r.U8(s87)
 		} else {
 			v.F107 = nil
 		}
-		if s161, ok162 := r.Optional(b, b+277, 1, "f108"); ok162 {
-			v.F108 = fbe.Reuse(old81)
-			*v.F108 = r.U8(s161)
+		if s89, ok90 := r.Optional(b, b+277, 1, "f108"); ok90 {
+			v.F108 = fbe.Reuse(v.F108)
+			*v.F108 = r.U8(s89)
 		} else {
 			v.F108 = nil
 		}
-		if s163, ok164 := r.Optional(b, b+282, 4, "f109"); ok164 {
-			v.F109 = fbe.Reuse(old82)
-			*v.F109 = r.U32(s163)
+		if s91, ok92 := r.Optional(b, b+282, 4, "f109"); ok92 {
+			v.F109 = fbe.Reuse(v.F109)
+			*v.F109 = r.U32(s91)
 		} else {
 			v.F109 = nil
 		}
-		if s165, ok166 := r.Optional(b, b+287, 4, "f110"); ok166 {
-			v.F110 = fbe.Reuse(old83)
-			*v.F110 = r.U32(s165)
+		if s93, ok94 := r.Optional(b, b+287, 4, "f110"); ok94 {
+			v.F110 = fbe.Reuse(v.F110)
+			*v.F110 = r.U32(s93)
 		} else {
 			v.F110 = nil
 		}
-		if s167, ok168 := r.Optional(b, b+292, 4, "f111"); ok168 {
-			v.F111 = fbe.Reuse(old84)
-			*v.F111 = r.U32(s167)
+		if s95, ok96 := r.Optional(b, b+292, 4, "f111"); ok96 {
+			v.F111 = fbe.Reuse(v.F111)
+			*v.F111 = r.U32(s95)
 		} else {
 			v.F111 = nil
 		}
-		if s169, ok170 := r.Optional(b, b+297, 1, "f112"); ok170 {
-			v.F112 = fbe.Reuse(old85)
-			*v.F112 = r.I8(s169)
+		if s97, ok98 := r.Optional(b, b+297, 1, "f112"); ok98 {
+			v.F112 = fbe.Reuse(v.F112)
+			*v.F112 = r.I8(s97)
 		} else {
 			v.F112 = nil
 		}
-		if s171, ok172 := r.Optional(b, b+302, 1, "f113"); ok172 {
-			v.F113 = fbe.Reuse(old86)
-			*v.F113 = r.I8(s171)
+		if s99, ok100 := r.Optional(b, b+302, 1, "f113"); ok100 {
+			v.F113 = fbe.Reuse(v.F113)
+			*v.F113 = r.I8(s99)
 		} else {
 			v.F113 = nil
 		}
-		if s173, ok174 := r.Optional(b, b+307, 1, "f114"); ok174 {
-			v.F114 = fbe.Reuse(old87)
-			*v.F114 = r.I8(s173)
+		if s101, ok102 := r.Optional(b, b+307, 1, "f114"); ok102 {
+			v.F114 = fbe.Reuse(v.F114)
+			*v.F114 = r.I8(s101)
 		} else {
 			v.F114 = nil
 		}
-		if s175, ok176 := r.Optional(b, b+312, 1, "f115"); ok176 {
-			v.F115 = fbe.Reuse(old88)
-			*v.F115 = r.U8(s175)
+		if s103, ok104 := r.Optional(b, b+312, 1, "f115"); ok104 {
+			v.F115 = fbe.Reuse(v.F115)
+			*v.F115 = r.U8(s103)
 		} else {
 			v.F115 = nil
 		}
-		if s177, ok178 := r.Optional(b, b+317, 1, "f116"); ok178 {
-			v.F116 = fbe.Reuse(old89)
-			*v.F116 = r.U8(s177)
+		if s105, ok106 := r.Optional(b, b+317, 1, "f116"); ok106 {
+			v.F116 = fbe.Reuse(v.F116)
+			*v.F116 = r.U8(s105)
 		} else {
 			v.F116 = nil
 		}
-		if s179, ok180 := r.Optional(b, b+322, 1, "f117"); ok180 {
-			v.F117 = fbe.Reuse(old90)
-			*v.F117 = r.U8(s179)
+		if s107, ok108 := r.Optional(b, b+322, 1, "f117"); ok108 {
+			v.F117 = fbe.Reuse(v.F117)
+			*v.F117 = r.U8(s107)
 		} else {
 			v.F117 = nil
 		}
-		if s181, ok182 := r.Optional(b, b+327, 2, "f118"); ok182 {
-			v.F118 = fbe.Reuse(old91)
-			*v.F118 = r.I16(s181)
+		if s109, ok110 := r.Optional(b, b+327, 2, "f118"); ok110 {
+			v.F118 = fbe.Reuse(v.F118)
+			*v.F118 = r.I16(s109)
 		} else {
 			v.F118 = nil
 		}
-		if s183, ok184 := r.Optional(b, b+332, 2, "f119"); ok184 {
-			v.F119 = fbe.Reuse(old92)
-			*v.F119 = r.I16(s183)
+		if s111, ok112 := r.Optional(b, b+332, 2, "f119"); ok112 {
+			v.F119 = fbe.Reuse(v.F119)
+			*v.F119 = r.I16(s111)
 		} else {
 			v.F119 = nil
 		}
-		if s185, ok186 := r.Optional(b, b+337, 2, "f120"); ok186 {
-			v.F120 = fbe.Reuse(old93)
-			*v.F120 = r.I16(s185)
+		if s113, ok114 := r.Optional(b, b+337, 2, "f120"); ok114 {
+			v.F120 = fbe.Reuse(v.F120)
+			*v.F120 = r.I16(s113)
 		} else {
 			v.F120 = nil
 		}
-		if s187, ok188 := r.Optional(b, b+342, 2, "f121"); ok188 {
-			v.F121 = fbe.Reuse(old94)
-			*v.F121 = r.U16(s187)
+		if s115, ok116 := r.Optional(b, b+342, 2, "f121"); ok116 {
+			v.F121 = fbe.Reuse(v.F121)
+			*v.F121 = r.U16(s115)
 		} else {
 			v.F121 = nil
 		}
-		if s189, ok190 := r.Optional(b, b+347, 2, "f122"); ok190 {
-			v.F122 = fbe.Reuse(old95)
-			*v.F122 = r.U16(s189)
+		if s117, ok118 := r.Optional(b, b+347, 2, "f122"); ok118 {
+			v.F122 = fbe.Reuse(v.F122)
+			*v.F122 = r.U16(s117)
 		} else {
 			v.F122 = nil
 		}
-		if s191, ok192 := r.Optional(b, b+352, 2, "f123"); ok192 {
-			v.F123 = fbe.Reuse(old96)
-			*v.F123 = r.U16(s191)
+		if s119, ok120 := r.Optional(b, b+352, 2, "f123"); ok120 {
+			v.F123 = fbe.Reuse(v.F123)
+			*v.F123 = r.U16(s119)
 		} else {
 			v.F123 = nil
 		}
-		if s193, ok194 := r.Optional(b, b+357, 4, "f124"); ok194 {
-			v.F124 = fbe.Reuse(old97)
-			*v.F124 = r.I32(s193)
+		if s121, ok122 := r.Optional(b, b+357, 4, "f124"); ok122 {
+			v.F124 = fbe.Reuse(v.F124)
+			*v.F124 = r.I32(s121)
 		} else {
 			v.F124 = nil
 		}
-		if s195, ok196 := r.Optional(b, b+362, 4, "f125"); ok196 {
-			v.F125 = fbe.Reuse(old98)
-			*v.F125 = r.I32(s195)
+		if s123, ok124 := r.Optional(b, b+362, 4, "f125"); ok124 {
+			v.F125 = fbe.Reuse(v.F125)
+			*v.F125 = r.I32(s123)
 		} else {
 			v.F125 = nil
 		}
-		if s197, ok198 := r.Optional(b, b+367, 4, "f126"); ok198 {
-			v.F126 = fbe.Reuse(old99)
-			*v.F126 = r.I32(s197)
+		if s125, ok126 := r.Optional(b, b+367, 4, "f126"); ok126 {
+			v.F126 = fbe.Reuse(v.F126)
+			*v.F126 = r.I32(s125)
 		} else {
 			v.F126 = nil
 		}
-		if s199, ok200 := r.Optional(b, b+372, 4, "f127"); ok200 {
-			v.F127 = fbe.Reuse(old100)
-			*v.F127 = r.U32(s199)
+		if s127, ok128 := r.Optional(b, b+372, 4, "f127"); ok128 {
+			v.F127 = fbe.Reuse(v.F127)
+			*v.F127 = r.U32(s127)
 		} else {
 			v.F127 = nil
 		}
-		if s201, ok202 := r.Optional(b, b+377, 4, "f128"); ok202 {
-			v.F128 = fbe.Reuse(old101)
-			*v.F128 = r.U32(s201)
+		if s129, ok130 := r.Optional(b, b+377, 4, "f128"); ok130 {
+			v.F128 = fbe.Reuse(v.F128)
+			*v.F128 = r.U32(s129)
 		} else {
 			v.F128 = nil
 		}
-		if s203, ok204 := r.Optional(b, b+382, 4, "f129"); ok204 {
-			v.F129 = fbe.Reuse(old102)
-			*v.F129 = r.U32(s203)
+		if s131, ok132 := r.Optional(b, b+382, 4, "f129"); ok132 {
+			v.F129 = fbe.Reuse(v.F129)
+			*v.F129 = r.U32(s131)
 		} else {
 			v.F129 = nil
 		}
-		if s205, ok206 := r.Optional(b, b+387, 8, "f130"); ok206 {
-			v.F130 = fbe.Reuse(old103)
-			*v.F130 = r.I64(s205)
+		if s133, ok134 := r.Optional(b, b+387, 8, "f130"); ok134 {
+			v.F130 = fbe.Reuse(v.F130)
+			*v.F130 = r.I64(s133)
 		} else {
 			v.F130 = nil
 		}
-		if s207, ok208 := r.Optional(b, b+392, 8, "f131"); ok208 {
-			v.F131 = fbe.Reuse(old104)
-			*v.F131 = r.I64(s207)
+		if s135, ok136 := r.Optional(b, b+392, 8, "f131"); ok136 {
+			v.F131 = fbe.Reuse(v.F131)
+			*v.F131 = r.I64(s135)
 		} else {
 			v.F131 = nil
 		}
-		if s209, ok210 := r.Optional(b, b+397, 8, "f132"); ok210 {
-			v.F132 = fbe.Reuse(old105)
-			*v.F132 = r.I64(s209)
+		if s137, ok138 := r.Optional(b, b+397, 8, "f132"); ok138 {
+			v.F132 = fbe.Reuse(v.F132)
+			*v.F132 = r.I64(s137)
 		} else {
 			v.F132 = nil
 		}
-		if s211, ok212 := r.Optional(b, b+402, 8, "f133"); ok212 {
-			v.F133 = fbe.Reuse(old106)
-			*v.F133 = r.U64(s211)
+		if s139, ok140 := r.Optional(b, b+402, 8, "f133"); ok140 {
+			v.F133 = fbe.Reuse(v.F133)
+			*v.F133 = r.U64(s139)
 		} else {
 			v.F133 = nil
 		}
-		if s213, ok214 := r.Optional(b, b+407, 8, "f134"); ok214 {
-			v.F134 = fbe.Reuse(old107)
-			*v.F134 = r.U64(s213)
+		if s141, ok142 := r.Optional(b, b+407, 8, "f134"); ok142 {
+			v.F134 = fbe.Reuse(v.F134)
+			*v.F134 = r.U64(s141)
 		} else {
 			v.F134 = nil
 		}
-		if s215, ok216 := r.Optional(b, b+412, 8, "f135"); ok216 {
-			v.F135 = fbe.Reuse(old108)
-			*v.F135 = r.U64(s215)
+		if s143, ok144 := r.Optional(b, b+412, 8, "f135"); ok144 {
+			v.F135 = fbe.Reuse(v.F135)
+			*v.F135 = r.U64(s143)
 		} else {
 			v.F135 = nil
 		}
-		if s217, ok218 := r.Optional(b, b+417, 4, "f136"); ok218 {
-			v.F136 = fbe.Reuse(old109)
-			*v.F136 = r.F32(s217)
+		if s145, ok146 := r.Optional(b, b+417, 4, "f136"); ok146 {
+			v.F136 = fbe.Reuse(v.F136)
+			*v.F136 = r.F32(s145)
 		} else {
 			v.F136 = nil
 		}
-		if s219, ok220 := r.Optional(b, b+422, 4, "f137"); ok220 {
-			v.F137 = fbe.Reuse(old110)
-			*v.F137 = r.F32(s219)
+		if s147, ok148 := r.Optional(b, b+422, 4, "f137"); ok148 {
+			v.F137 = fbe.Reuse(v.F137)
+			*v.F137 = r.F32(s147)
 		} else {
 			v.F137 = nil
 		}
-		if s221, ok222 := r.Optional(b, b+427, 4, "f138"); ok222 {
-			v.F138 = fbe.Reuse(old111)
-			*v.F138 = r.F32(s221)
+		if s149, ok150 := r.Optional(b, b+427, 4, "f138"); ok150 {
+			v.F138 = fbe.Reuse(v.F138)
+			*v.F138 = r.F32(s149)
 		} else {
 			v.F138 = nil
 		}
-		if s223, ok224 := r.Optional(b, b+432, 8, "f139"); ok224 {
-			v.F139 = fbe.Reuse(old112)
-			*v.F139 = r.F64(s223)
+		if s151, ok152 := r.Optional(b, b+432, 8, "f139"); ok152 {
+			v.F139 = fbe.Reuse(v.F139)
+			*v.F139 = r.F64(s151)
 		} else {
 			v.F139 = nil
 		}
-		if s225, ok226 := r.Optional(b, b+437, 8, "f140"); ok226 {
-			v.F140 = fbe.Reuse(old113)
-			*v.F140 = r.F64(s225)
+		if s153, ok154 := r.Optional(b, b+437, 8, "f140"); ok154 {
+			v.F140 = fbe.Reuse(v.F140)
+			*v.F140 = r.F64(s153)
 		} else {
 			v.F140 = nil
 		}
-		if s227, ok228 := r.Optional(b, b+442, 8, "f141"); ok228 {
-			v.F141 = fbe.Reuse(old114)
-			*v.F141 = r.F64(s227)
+		if s155, ok156 := r.Optional(b, b+442, 8, "f141"); ok156 {
+			v.F141 = fbe.Reuse(v.F141)
+			*v.F141 = r.F64(s155)
 		} else {
 			v.F141 = nil
 		}
-		if s229, ok230 := r.Optional(b, b+447, 16, "f142"); ok230 {
-			v.F142 = fbe.Reuse(old115)
-			*v.F142 = r.Decimal(s229)
+		if s157, ok158 := r.Optional(b, b+447, 16, "f142"); ok158 {
+			v.F142 = fbe.Reuse(v.F142)
+			*v.F142 = r.Decimal(s157)
 		} else {
 			v.F142 = nil
 		}
-		if s231, ok232 := r.Optional(b, b+452, 16, "f143"); ok232 {
-			v.F143 = fbe.Reuse(old116)
-			*v.F143 = r.Decimal(s231)
+		if s159, ok160 := r.Optional(b, b+452, 16, "f143"); ok160 {
+			v.F143 = fbe.Reuse(v.F143)
+			*v.F143 = r.Decimal(s159)
 		} else {
 			v.F143 = nil
 		}
-		if s233, ok234 := r.Optional(b, b+457, 16, "f144"); ok234 {
-			v.F144 = fbe.Reuse(old117)
-			*v.F144 = r.Decimal(s233)
+		if s161, ok162 := r.Optional(b, b+457, 16, "f144"); ok162 {
+			v.F144 = fbe.Reuse(v.F144)
+			*v.F144 = r.Decimal(s161)
 		} else {
 			v.F144 = nil
 		}
-		if s235, ok236 := r.Optional(b, b+462, 4, "f145"); ok236 {
-			v.F145 = fbe.Reuse(old118)
-			*v.F145 = r.String(s235, s235, "f145")
+		if s163, ok164 := r.Optional(b, b+462, 4, "f145"); ok164 {
+			v.F145 = fbe.Reuse(v.F145)
+			*v.F145 = r.String(s163, s163, "f145")
 		} else {
 			v.F145 = nil
 		}
-		if s237, ok238 := r.Optional(b, b+467, 4, "f146"); ok238 {
-			v.F146 = fbe.Reuse(old119)
-			*v.F146 = r.String(s237, s237, "f146")
+		if s165, ok166 := r.Optional(b, b+467, 4, "f146"); ok166 {
+			v.F146 = fbe.Reuse(v.F146)
+			*v.F146 = r.String(s165, s165, "f146")
 		} else {
 			v.F146 = nil
 		}
-		if s239, ok240 := r.Optional(b, b+472, 4, "f147"); ok240 {
-			v.F147 = fbe.Reuse(old120)
-			*v.F147 = r.String(s239, s239, "f147")
+		if s167, ok168 := r.Optional(b, b+472, 4, "f147"); ok168 {
+			v.F147 = fbe.Reuse(v.F147)
+			*v.F147 = r.String(s167, s167, "f147")
 		} else {
 			v.F147 = nil
 		}
-		if s241, ok242 := r.Optional(b, b+477, 8, "f148"); ok242 {
-			v.F148 = fbe.Reuse(old121)
-			*v.F148 = r.Timestamp(s241)
+		if s169, ok170 := r.Optional(b, b+477, 8, "f148"); ok170 {
+			v.F148 = fbe.Reuse(v.F148)
+			*v.F148 = r.Timestamp(s169)
 		} else {
 			v.F148 = nil
 		}
-		if s243, ok244 := r.Optional(b, b+482, 8, "f149"); ok244 {
-			v.F149 = fbe.Reuse(old122)
-			*v.F149 = r.Timestamp(s243)
+		if s171, ok172 := r.Optional(b, b+482, 8, "f149"); ok172 {
+			v.F149 = fbe.Reuse(v.F149)
+			*v.F149 = r.Timestamp(s171)
 		} else {
 			v.F149 = nil
 		}
-		if s245, ok246 := r.Optional(b, b+487, 8, "f150"); ok246 {
-			v.F150 = fbe.Reuse(old123)
-			*v.F150 = r.Timestamp(s245)
+		if s173, ok174 := r.Optional(b, b+487, 8, "f150"); ok174 {
+			v.F150 = fbe.Reuse(v.F150)
+			*v.F150 = r.Timestamp(s173)
 		} else {
 			v.F150 = nil
 		}
-		if s247, ok248 := r.Optional(b, b+492, 16, "f151"); ok248 {
-			v.F151 = fbe.Reuse(old124)
-			*v.F151 = r.UUID(s247)
+		if s175, ok176 := r.Optional(b, b+492, 16, "f151"); ok176 {
+			v.F151 = fbe.Reuse(v.F151)
+			*v.F151 = r.UUID(s175)
 		} else {
 			v.F151 = nil
 		}
-		if s249, ok250 := r.Optional(b, b+497, 16, "f152"); ok250 {
-			v.F152 = fbe.Reuse(old125)
-			*v.F152 = r.UUID(s249)
+		if s177, ok178 := r.Optional(b, b+497, 16, "f152"); ok178 {
+			v.F152 = fbe.Reuse(v.F152)
+			*v.F152 = r.UUID(s177)
 		} else {
 			v.F152 = nil
 		}
-		if s251, ok252 := r.Optional(b, b+502, 16, "f153"); ok252 {
-			v.F153 = fbe.Reuse(old126)
-			*v.F153 = r.UUID(s251)
+		if s179, ok180 := r.Optional(b, b+502, 16, "f153"); ok180 {
+			v.F153 = fbe.Reuse(v.F153)
+			*v.F153 = r.UUID(s179)
 		} else {
 			v.F153 = nil
 		}
-		if s253, ok254 := r.Optional(b, b+507, 1, "f154"); ok254 {
-			v.F154 = fbe.Reuse(old127)
-			*v.F154 = proto.OrderSide(r.U8(s253))
+		if s181, ok182 := r.Optional(b, b+507, 1, "f154"); ok182 {
+			v.F154 = fbe.Reuse(v.F154)
+			*v.F154 = proto.OrderSide(r.U8(s181))
 		} else {
 			v.F154 = nil
 		}
-		if s255, ok256 := r.Optional(b, b+512, 1, "f155"); ok256 {
-			v.F155 = fbe.Reuse(old128)
-			*v.F155 = proto.OrderSide(r.U8(s255))
+		if s183, ok184 := r.Optional(b, b+512, 1, "f155"); ok184 {
+			v.F155 = fbe.Reuse(v.F155)
+			*v.F155 = proto.OrderSide(r.U8(s183))
 		} else {
 			v.F155 = nil
 		}
-		if s257, ok258 := r.Optional(b, b+517, 1, "f156"); ok258 {
-			v.F156 = fbe.Reuse(old129)
-			*v.F156 = proto.OrderType(r.U8(s257))
+		if s185, ok186 := r.Optional(b, b+517, 1, "f156"); ok186 {
+			v.F156 = fbe.Reuse(v.F156)
+			*v.F156 = proto.OrderType(r.U8(s185))
 		} else {
 			v.F156 = nil
 		}
-		if s259, ok260 := r.Optional(b, b+522, 1, "f157"); ok260 {
-			v.F157 = fbe.Reuse(old130)
-			*v.F157 = proto.OrderType(r.U8(s259))
+		if s187, ok188 := r.Optional(b, b+522, 1, "f157"); ok188 {
+			v.F157 = fbe.Reuse(v.F157)
+			*v.F157 = proto.OrderType(r.U8(s187))
 		} else {
 			v.F157 = nil
 		}
-		if s261, ok262 := r.Optional(b, b+527, 4, "f158"); ok262 {
-			v.F158 = fbe.Reuse(old131)
-			v.F158.FBERead(r, s261, s261)
+		if s189, ok190 := r.Optional(b, b+527, 4, "f158"); ok190 {
+			v.F158 = fbe.Reuse(v.F158)
+			v.F158.FBERead(r, s189, s189)
 			if r.Failed() {
 				r.Unwind("f158")
 				return
@@ -7171,9 +7478,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F158 = nil
 		}
-		if s263, ok264 := r.Optional(b, b+532, 4, "f159"); ok264 {
-			v.F159 = fbe.Reuse(old132)
-			v.F159.FBERead(r, s263, s263)
+		if s191, ok192 := r.Optional(b, b+532, 4, "f159"); ok192 {
+			v.F159 = fbe.Reuse(v.F159)
+			v.F159.FBERead(r, s191, s191)
 			if r.Failed() {
 				r.Unwind("f159")
 				return
@@ -7181,9 +7488,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F159 = nil
 		}
-		if s265, ok266 := r.Optional(b, b+537, 4, "f160"); ok266 {
-			v.F160 = fbe.Reuse(old133)
-			v.F160.FBERead(r, s265, s265)
+		if s193, ok194 := r.Optional(b, b+537, 4, "f160"); ok194 {
+			v.F160 = fbe.Reuse(v.F160)
+			v.F160.FBERead(r, s193, s193)
 			if r.Failed() {
 				r.Unwind("f160")
 				return
@@ -7191,9 +7498,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F160 = nil
 		}
-		if s267, ok268 := r.Optional(b, b+542, 4, "f161"); ok268 {
-			v.F161 = fbe.Reuse(old134)
-			v.F161.FBERead(r, s267, s267)
+		if s195, ok196 := r.Optional(b, b+542, 4, "f161"); ok196 {
+			v.F161 = fbe.Reuse(v.F161)
+			v.F161.FBERead(r, s195, s195)
 			if r.Failed() {
 				r.Unwind("f161")
 				return
@@ -7201,21 +7508,21 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F161 = nil
 		}
-		if s269, ok270 := r.Optional(b, b+547, 1, "f162"); ok270 {
-			v.F162 = fbe.Reuse(old135)
-			*v.F162 = proto.State(r.U8(s269))
+		if s197, ok198 := r.Optional(b, b+547, 1, "f162"); ok198 {
+			v.F162 = fbe.Reuse(v.F162)
+			*v.F162 = proto.State(r.U8(s197))
 		} else {
 			v.F162 = nil
 		}
-		if s271, ok272 := r.Optional(b, b+552, 1, "f163"); ok272 {
-			v.F163 = fbe.Reuse(old136)
-			*v.F163 = proto.State(r.U8(s271))
+		if s199, ok200 := r.Optional(b, b+552, 1, "f163"); ok200 {
+			v.F163 = fbe.Reuse(v.F163)
+			*v.F163 = proto.State(r.U8(s199))
 		} else {
 			v.F163 = nil
 		}
-		if s273, ok274 := r.Optional(b, b+557, 4, "f164"); ok274 {
-			v.F164 = fbe.Reuse(old137)
-			v.F164.FBERead(r, s273, s273)
+		if s201, ok202 := r.Optional(b, b+557, 4, "f164"); ok202 {
+			v.F164 = fbe.Reuse(v.F164)
+			v.F164.FBERead(r, s201, s201)
 			if r.Failed() {
 				r.Unwind("f164")
 				return
@@ -7223,9 +7530,9 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		} else {
 			v.F164 = nil
 		}
-		if s275, ok276 := r.Optional(b, b+562, 4, "f165"); ok276 {
-			v.F165 = fbe.Reuse(old138)
-			v.F165.FBERead(r, s275, s275)
+		if s203, ok204 := r.Optional(b, b+562, 4, "f165"); ok204 {
+			v.F165 = fbe.Reuse(v.F165)
+			v.F165.FBERead(r, s203, s203)
 			if r.Failed() {
 				r.Unwind("f165")
 				return
@@ -7235,70 +7542,80 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	} else {
 		r.Spend(64, b, "")
+		v.Reset()
 		return
 	}
 	if n < 571 {
 		r.Spend(628, b, "f1000")
+		v.fbeDefaults(0)
 		return
 	}
 	v.F1000 = EnumSimple(r.I32(b + 567))
 	if n < 576 {
 		r.Spend(628, b, "f1001")
+		v.fbeDefaults(1)
 		return
 	}
-	if s277, ok278 := r.Optional(b, b+571, 4, "f1001"); ok278 {
-		v.F1001 = fbe.Reuse(old139)
-		*v.F1001 = EnumSimple(r.I32(s277))
+	if s205, ok206 := r.Optional(b, b+571, 4, "f1001"); ok206 {
+		v.F1001 = fbe.Reuse(v.F1001)
+		*v.F1001 = EnumSimple(r.I32(s205))
 	} else {
 		v.F1001 = nil
 	}
 	if n < 577 {
 		r.Spend(628, b, "f1002")
+		v.fbeDefaults(2)
 		return
 	}
 	v.F1002 = EnumTyped(r.U8(b + 576))
 	if n < 582 {
 		r.Spend(628, b, "f1003")
+		v.fbeDefaults(3)
 		return
 	}
-	if s279, ok280 := r.Optional(b, b+577, 1, "f1003"); ok280 {
-		v.F1003 = fbe.Reuse(old140)
-		*v.F1003 = EnumTyped(r.U8(s279))
+	if s207, ok208 := r.Optional(b, b+577, 1, "f1003"); ok208 {
+		v.F1003 = fbe.Reuse(v.F1003)
+		*v.F1003 = EnumTyped(r.U8(s207))
 	} else {
 		v.F1003 = nil
 	}
 	if n < 586 {
 		r.Spend(628, b, "f1004")
+		v.fbeDefaults(4)
 		return
 	}
 	v.F1004 = FlagsSimple(r.I32(b + 582))
 	if n < 591 {
 		r.Spend(628, b, "f1005")
+		v.fbeDefaults(5)
 		return
 	}
-	if s281, ok282 := r.Optional(b, b+586, 4, "f1005"); ok282 {
-		v.F1005 = fbe.Reuse(old141)
-		*v.F1005 = FlagsSimple(r.I32(s281))
+	if s209, ok210 := r.Optional(b, b+586, 4, "f1005"); ok210 {
+		v.F1005 = fbe.Reuse(v.F1005)
+		*v.F1005 = FlagsSimple(r.I32(s209))
 	} else {
 		v.F1005 = nil
 	}
 	if n < 599 {
 		r.Spend(628, b, "f1006")
+		v.fbeDefaults(6)
 		return
 	}
 	v.F1006 = FlagsTyped(r.U64(b + 591))
 	if n < 604 {
 		r.Spend(628, b, "f1007")
+		v.fbeDefaults(7)
 		return
 	}
-	if s283, ok284 := r.Optional(b, b+599, 8, "f1007"); ok284 {
-		v.F1007 = fbe.Reuse(old142)
-		*v.F1007 = FlagsTyped(r.U64(s283))
+	if s211, ok212 := r.Optional(b, b+599, 8, "f1007"); ok212 {
+		v.F1007 = fbe.Reuse(v.F1007)
+		*v.F1007 = FlagsTyped(r.U64(s211))
 	} else {
 		v.F1007 = nil
 	}
 	if n < 608 {
 		r.Spend(628, b, "f1008")
+		v.fbeDefaults(8)
 		return
 	}
 	v.F1008.FBERead(r, b, b+604)
@@ -7308,11 +7625,12 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 613 {
 		r.Spend(347, b, "f1009")
+		v.fbeDefaults(9)
 		return
 	}
-	if s285, ok286 := r.Optional(b, b+608, 4, "f1009"); ok286 {
-		v.F1009 = fbe.Reuse(old143)
-		v.F1009.FBERead(r, s285, s285)
+	if s213, ok214 := r.Optional(b, b+608, 4, "f1009"); ok214 {
+		v.F1009 = fbe.Reuse(v.F1009)
+		v.F1009.FBERead(r, s213, s213)
 		if r.Failed() {
 			r.Unwind("f1009")
 			return
@@ -7322,6 +7640,7 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 617 {
 		r.Spend(347, b, "f1010")
+		v.fbeDefaults(10)
 		return
 	}
 	v.F1010.FBERead(r, b, b+613)
@@ -7330,11 +7649,12 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 622 {
+		v.fbeDefaults(11)
 		return
 	}
-	if s287, ok288 := r.Optional(b, b+617, 4, "f1011"); ok288 {
-		v.F1011 = fbe.Reuse(old144)
-		v.F1011.FBERead(r, s287, s287)
+	if s215, ok216 := r.Optional(b, b+617, 4, "f1011"); ok216 {
+		v.F1011 = fbe.Reuse(v.F1011)
+		v.F1011.FBERead(r, s215, s215)
 		if r.Failed() {
 			r.Unwind("f1011")
 			return
@@ -7415,14 +7735,14 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		r.Optional(b, b+447, 16, "f142")
 		r.Optional(b, b+452, 16, "f143")
 		r.Optional(b, b+457, 16, "f144")
-		if s289, ok290 := r.Optional(b, b+462, 4, "f145"); ok290 {
-			r.SkipString(s289, s289, "f145")
+		if s217, ok218 := r.Optional(b, b+462, 4, "f145"); ok218 {
+			r.SkipString(s217, s217, "f145")
 		}
-		if s291, ok292 := r.Optional(b, b+467, 4, "f146"); ok292 {
-			r.SkipString(s291, s291, "f146")
+		if s219, ok220 := r.Optional(b, b+467, 4, "f146"); ok220 {
+			r.SkipString(s219, s219, "f146")
 		}
-		if s293, ok294 := r.Optional(b, b+472, 4, "f147"); ok294 {
-			r.SkipString(s293, s293, "f147")
+		if s221, ok222 := r.Optional(b, b+472, 4, "f147"); ok222 {
+			r.SkipString(s221, s221, "f147")
 		}
 		r.Optional(b, b+477, 8, "f148")
 		r.Optional(b, b+482, 8, "f149")
@@ -7434,29 +7754,29 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		r.Optional(b, b+512, 1, "f155")
 		r.Optional(b, b+517, 1, "f156")
 		r.Optional(b, b+522, 1, "f157")
-		if s295, ok296 := r.Optional(b, b+527, 4, "f158"); ok296 {
-			proto.FBEVerifyOrder(r, s295, s295)
+		if s223, ok224 := r.Optional(b, b+527, 4, "f158"); ok224 {
+			proto.FBEVerifyOrder(r, s223, s223)
 			if r.Failed() {
 				r.Unwind("f158")
 				return
 			}
 		}
-		if s297, ok298 := r.Optional(b, b+532, 4, "f159"); ok298 {
-			proto.FBEVerifyOrder(r, s297, s297)
+		if s225, ok226 := r.Optional(b, b+532, 4, "f159"); ok226 {
+			proto.FBEVerifyOrder(r, s225, s225)
 			if r.Failed() {
 				r.Unwind("f159")
 				return
 			}
 		}
-		if s299, ok300 := r.Optional(b, b+537, 4, "f160"); ok300 {
-			proto.FBEVerifyBalance(r, s299, s299)
+		if s227, ok228 := r.Optional(b, b+537, 4, "f160"); ok228 {
+			proto.FBEVerifyBalance(r, s227, s227)
 			if r.Failed() {
 				r.Unwind("f160")
 				return
 			}
 		}
-		if s301, ok302 := r.Optional(b, b+542, 4, "f161"); ok302 {
-			proto.FBEVerifyBalance(r, s301, s301)
+		if s229, ok230 := r.Optional(b, b+542, 4, "f161"); ok230 {
+			proto.FBEVerifyBalance(r, s229, s229)
 			if r.Failed() {
 				r.Unwind("f161")
 				return
@@ -7464,15 +7784,15 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		}
 		r.Optional(b, b+547, 1, "f162")
 		r.Optional(b, b+552, 1, "f163")
-		if s303, ok304 := r.Optional(b, b+557, 4, "f164"); ok304 {
-			proto.FBEVerifyAccount(r, s303, s303)
+		if s231, ok232 := r.Optional(b, b+557, 4, "f164"); ok232 {
+			proto.FBEVerifyAccount(r, s231, s231)
 			if r.Failed() {
 				r.Unwind("f164")
 				return
 			}
 		}
-		if s305, ok306 := r.Optional(b, b+562, 4, "f165"); ok306 {
-			proto.FBEVerifyAccount(r, s305, s305)
+		if s233, ok234 := r.Optional(b, b+562, 4, "f165"); ok234 {
+			proto.FBEVerifyAccount(r, s233, s233)
 			if r.Failed() {
 				r.Unwind("f165")
 				return
@@ -7531,8 +7851,8 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		r.Spend(347, b, "f1009")
 		return
 	}
-	if s307, ok308 := r.Optional(b, b+608, 4, "f1009"); ok308 {
-		FBEVerifyStructSimple(r, s307, s307)
+	if s235, ok236 := r.Optional(b, b+608, 4, "f1009"); ok236 {
+		FBEVerifyStructSimple(r, s235, s235)
 		if r.Failed() {
 			r.Unwind("f1009")
 			return
@@ -7550,8 +7870,8 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 	if n < 622 {
 		return
 	}
-	if s309, ok310 := r.Optional(b, b+617, 4, "f1011"); ok310 {
-		FBEVerifyStructOptional(r, s309, s309)
+	if s237, ok238 := r.Optional(b, b+617, 4, "f1011"); ok238 {
+		FBEVerifyStructOptional(r, s237, s237)
 		if r.Failed() {
 			r.Unwind("f1011")
 			return
@@ -7583,7 +7903,10 @@ func (v *StructNested) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructNested")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructNested")
+	}
 	return r.Err()
 }
 
@@ -7940,203 +8263,131 @@ func (v *StructNested) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
-	old311 := v.F100
-	old312 := v.F101
-	old313 := v.F102
-	old314 := v.F103
-	old315 := v.F104
-	old316 := v.F105
-	old317 := v.F106
-	old318 := v.F107
-	old319 := v.F108
-	old320 := v.F109
-	old321 := v.F110
-	old322 := v.F111
-	old323 := v.F112
-	old324 := v.F113
-	old325 := v.F114
-	old326 := v.F115
-	old327 := v.F116
-	old328 := v.F117
-	old329 := v.F118
-	old330 := v.F119
-	old331 := v.F120
-	old332 := v.F121
-	old333 := v.F122
-	old334 := v.F123
-	old335 := v.F124
-	old336 := v.F125
-	old337 := v.F126
-	old338 := v.F127
-	old339 := v.F128
-	old340 := v.F129
-	old341 := v.F130
-	old342 := v.F131
-	old343 := v.F132
-	old344 := v.F133
-	old345 := v.F134
-	old346 := v.F135
-	old347 := v.F136
-	old348 := v.F137
-	old349 := v.F138
-	old350 := v.F139
-	old351 := v.F140
-	old352 := v.F141
-	old353 := v.F142
-	old354 := v.F143
-	old355 := v.F144
-	old356 := v.F145
-	old357 := v.F146
-	old358 := v.F147
-	old359 := v.F148
-	old360 := v.F149
-	old361 := v.F150
-	old362 := v.F151
-	old363 := v.F152
-	old364 := v.F153
-	old365 := v.F154
-	old366 := v.F155
-	old367 := v.F156
-	old368 := v.F157
-	old369 := v.F158
-	old370 := v.F159
-	old371 := v.F160
-	old372 := v.F161
-	old373 := v.F162
-	old374 := v.F163
-	old375 := v.F164
-	old376 := v.F165
-	old377 := v.F1001
-	old378 := v.F1003
-	old379 := v.F1005
-	old380 := v.F1007
-	old381 := v.F1009
-	old382 := v.F1011
-	v.Reset()
 	if !r.Enter(306) {
 		return
 	}
 	defer r.Leave()
-	if p383 := r.Fixed(4, "id"); p383 >= 0 {
-		v.Id = r.I32(p383)
+	if p239 := r.Fixed(4, "id"); p239 >= 0 {
+		v.Id = r.I32(p239)
 	}
-	if p384 := r.Fixed(1, "f1"); p384 >= 0 {
-		v.F1 = r.Bool(p384)
+	if p240 := r.Fixed(1, "f1"); p240 >= 0 {
+		v.F1 = r.Bool(p240)
 	}
-	if p385 := r.Fixed(1, "f2"); p385 >= 0 {
-		v.F2 = r.Bool(p385)
+	if p241 := r.Fixed(1, "f2"); p241 >= 0 {
+		v.F2 = r.Bool(p241)
 	}
-	if p386 := r.Fixed(1, "f3"); p386 >= 0 {
-		v.F3 = r.U8(p386)
+	if p242 := r.Fixed(1, "f3"); p242 >= 0 {
+		v.F3 = r.U8(p242)
 	}
-	if p387 := r.Fixed(1, "f4"); p387 >= 0 {
-		v.F4 = r.U8(p387)
+	if p243 := r.Fixed(1, "f4"); p243 >= 0 {
+		v.F4 = r.U8(p243)
 	}
-	if p388 := r.Fixed(1, "f5"); p388 >= 0 {
-		v.F5 = r.U8(p388)
+	if p244 := r.Fixed(1, "f5"); p244 >= 0 {
+		v.F5 = r.U8(p244)
 	}
-	if p389 := r.Fixed(1, "f6"); p389 >= 0 {
-		v.F6 = r.U8(p389)
+	if p245 := r.Fixed(1, "f6"); p245 >= 0 {
+		v.F6 = r.U8(p245)
 	}
-	if p390 := r.Fixed(4, "f7"); p390 >= 0 {
-		v.F7 = r.U32(p390)
+	if p246 := r.Fixed(4, "f7"); p246 >= 0 {
+		v.F7 = r.U32(p246)
 	}
-	if p391 := r.Fixed(4, "f8"); p391 >= 0 {
-		v.F8 = r.U32(p391)
+	if p247 := r.Fixed(4, "f8"); p247 >= 0 {
+		v.F8 = r.U32(p247)
 	}
-	if p392 := r.Fixed(1, "f9"); p392 >= 0 {
-		v.F9 = r.I8(p392)
+	if p248 := r.Fixed(1, "f9"); p248 >= 0 {
+		v.F9 = r.I8(p248)
 	}
-	if p393 := r.Fixed(1, "f10"); p393 >= 0 {
-		v.F10 = r.I8(p393)
+	if p249 := r.Fixed(1, "f10"); p249 >= 0 {
+		v.F10 = r.I8(p249)
 	}
-	if p394 := r.Fixed(1, "f11"); p394 >= 0 {
-		v.F11 = r.U8(p394)
+	if p250 := r.Fixed(1, "f11"); p250 >= 0 {
+		v.F11 = r.U8(p250)
 	}
-	if p395 := r.Fixed(1, "f12"); p395 >= 0 {
-		v.F12 = r.U8(p395)
+	if p251 := r.Fixed(1, "f12"); p251 >= 0 {
+		v.F12 = r.U8(p251)
 	}
-	if p396 := r.Fixed(2, "f13"); p396 >= 0 {
-		v.F13 = r.I16(p396)
+	if p252 := r.Fixed(2, "f13"); p252 >= 0 {
+		v.F13 = r.I16(p252)
 	}
-	if p397 := r.Fixed(2, "f14"); p397 >= 0 {
-		v.F14 = r.I16(p397)
+	if p253 := r.Fixed(2, "f14"); p253 >= 0 {
+		v.F14 = r.I16(p253)
 	}
-	if p398 := r.Fixed(2, "f15"); p398 >= 0 {
-		v.F15 = r.U16(p398)
+	if p254 := r.Fixed(2, "f15"); p254 >= 0 {
+		v.F15 = r.U16(p254)
 	}
-	if p399 := r.Fixed(2, "f16"); p399 >= 0 {
-		v.F16 = r.U16(p399)
+	if p255 := r.Fixed(2, "f16"); p255 >= 0 {
+		v.F16 = r.U16(p255)
 	}
-	if p400 := r.Fixed(4, "f17"); p400 >= 0 {
-		v.F17 = r.I32(p400)
+	if p256 := r.Fixed(4, "f17"); p256 >= 0 {
+		v.F17 = r.I32(p256)
 	}
-	if p401 := r.Fixed(4, "f18"); p401 >= 0 {
-		v.F18 = r.I32(p401)
+	if p257 := r.Fixed(4, "f18"); p257 >= 0 {
+		v.F18 = r.I32(p257)
 	}
-	if p402 := r.Fixed(4, "f19"); p402 >= 0 {
-		v.F19 = r.U32(p402)
+	if p258 := r.Fixed(4, "f19"); p258 >= 0 {
+		v.F19 = r.U32(p258)
 	}
-	if p403 := r.Fixed(4, "f20"); p403 >= 0 {
-		v.F20 = r.U32(p403)
+	if p259 := r.Fixed(4, "f20"); p259 >= 0 {
+		v.F20 = r.U32(p259)
 	}
-	if p404 := r.Fixed(8, "f21"); p404 >= 0 {
-		v.F21 = r.I64(p404)
+	if p260 := r.Fixed(8, "f21"); p260 >= 0 {
+		v.F21 = r.I64(p260)
 	}
-	if p405 := r.Fixed(8, "f22"); p405 >= 0 {
-		v.F22 = r.I64(p405)
+	if p261 := r.Fixed(8, "f22"); p261 >= 0 {
+		v.F22 = r.I64(p261)
 	}
-	if p406 := r.Fixed(8, "f23"); p406 >= 0 {
-		v.F23 = r.U64(p406)
+	if p262 := r.Fixed(8, "f23"); p262 >= 0 {
+		v.F23 = r.U64(p262)
 	}
-	if p407 := r.Fixed(8, "f24"); p407 >= 0 {
-		v.F24 = r.U64(p407)
+	if p263 := r.Fixed(8, "f24"); p263 >= 0 {
+		v.F24 = r.U64(p263)
 	}
-	if p408 := r.Fixed(4, "f25"); p408 >= 0 {
-		v.F25 = r.F32(p408)
+	if p264 := r.Fixed(4, "f25"); p264 >= 0 {
+		v.F25 = r.F32(p264)
 	}
-	if p409 := r.Fixed(4, "f26"); p409 >= 0 {
-		v.F26 = r.F32(p409)
+	if p265 := r.Fixed(4, "f26"); p265 >= 0 {
+		v.F26 = r.F32(p265)
 	}
-	if p410 := r.Fixed(8, "f27"); p410 >= 0 {
-		v.F27 = r.F64(p410)
+	if p266 := r.Fixed(8, "f27"); p266 >= 0 {
+		v.F27 = r.F64(p266)
 	}
-	if p411 := r.Fixed(8, "f28"); p411 >= 0 {
-		v.F28 = r.F64(p411)
+	if p267 := r.Fixed(8, "f28"); p267 >= 0 {
+		v.F28 = r.F64(p267)
 	}
-	if p412 := r.Fixed(16, "f29"); p412 >= 0 {
-		v.F29 = r.Decimal(p412)
+	if p268 := r.Fixed(16, "f29"); p268 >= 0 {
+		v.F29 = r.Decimal(p268)
 	}
-	if p413 := r.Fixed(16, "f30"); p413 >= 0 {
-		v.F30 = r.Decimal(p413)
+	if p269 := r.Fixed(16, "f30"); p269 >= 0 {
+		v.F30 = r.Decimal(p269)
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if p414 := r.Fixed(8, "f33"); p414 >= 0 {
-		v.F33 = r.Timestamp(p414)
+	if p270 := r.Fixed(8, "f33"); p270 >= 0 {
+		v.F33 = r.Timestamp(p270)
 	}
-	if p415 := r.Fixed(8, "f34"); p415 >= 0 {
-		v.F34 = r.Timestamp(p415)
+	if p271 := r.Fixed(8, "f34"); p271 >= 0 {
+		v.F34 = r.Timestamp(p271)
 	}
-	if p416 := r.Fixed(8, "f35"); p416 >= 0 {
-		v.F35 = r.Timestamp(p416)
+	if p272 := r.Fixed(8, "f35"); p272 >= 0 {
+		v.F35 = r.Timestamp(p272)
 	}
-	if p417 := r.Fixed(16, "f36"); p417 >= 0 {
-		v.F36 = r.UUID(p417)
+	if p273 := r.Fixed(16, "f36"); p273 >= 0 {
+		v.F36 = r.UUID(p273)
 	}
-	if p418 := r.Fixed(16, "f37"); p418 >= 0 {
-		v.F37 = r.UUID(p418)
+	if p274 := r.Fixed(16, "f37"); p274 >= 0 {
+		v.F37 = r.UUID(p274)
 	}
-	if p419 := r.Fixed(16, "f38"); p419 >= 0 {
-		v.F38 = r.UUID(p419)
+	if p275 := r.Fixed(16, "f38"); p275 >= 0 {
+		v.F38 = r.UUID(p275)
 	}
-	if p420 := r.Fixed(1, "f39"); p420 >= 0 {
-		v.F39 = proto.OrderSide(r.U8(p420))
+	if p276 := r.Fixed(1, "f39"); p276 >= 0 {
+		v.F39 = proto.OrderSide(r.U8(p276))
 	}
-	if p421 := r.Fixed(1, "f40"); p421 >= 0 {
-		v.F40 = proto.OrderType(r.U8(p421))
+	if p277 := r.Fixed(1, "f40"); p277 >= 0 {
+		v.F40 = proto.OrderType(r.U8(p277))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -8148,8 +8399,8 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p422 := r.Fixed(1, "f43"); p422 >= 0 {
-		v.F43 = proto.State(r.U8(p422))
+	if p278 := r.Fixed(1, "f43"); p278 >= 0 {
+		v.F43 = proto.State(r.U8(p278))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -8157,465 +8408,465 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f100") {
-		v.F100 = fbe.Reuse(old311)
-		if p423 := r.Fixed(1, "f100"); p423 >= 0 {
-			*v.F100 = r.Bool(p423)
+		v.F100 = fbe.Reuse(v.F100)
+		if p279 := r.Fixed(1, "f100"); p279 >= 0 {
+			*v.F100 = r.Bool(p279)
 		}
 	} else {
 		v.F100 = nil
 	}
 	if r.FinalHas("f101") {
-		v.F101 = fbe.Reuse(old312)
-		if p424 := r.Fixed(1, "f101"); p424 >= 0 {
-			*v.F101 = r.Bool(p424)
+		v.F101 = fbe.Reuse(v.F101)
+		if p280 := r.Fixed(1, "f101"); p280 >= 0 {
+			*v.F101 = r.Bool(p280)
 		}
 	} else {
 		v.F101 = nil
 	}
 	if r.FinalHas("f102") {
-		v.F102 = fbe.Reuse(old313)
-		if p425 := r.Fixed(1, "f102"); p425 >= 0 {
-			*v.F102 = r.Bool(p425)
+		v.F102 = fbe.Reuse(v.F102)
+		if p281 := r.Fixed(1, "f102"); p281 >= 0 {
+			*v.F102 = r.Bool(p281)
 		}
 	} else {
 		v.F102 = nil
 	}
 	if r.FinalHas("f103") {
-		v.F103 = fbe.Reuse(old314)
-		if p426 := r.Fixed(1, "f103"); p426 >= 0 {
-			*v.F103 = r.U8(p426)
+		v.F103 = fbe.Reuse(v.F103)
+		if p282 := r.Fixed(1, "f103"); p282 >= 0 {
+			*v.F103 = r.U8(p282)
 		}
 	} else {
 		v.F103 = nil
 	}
 	if r.FinalHas("f104") {
-		v.F104 = fbe.Reuse(old315)
-		if p427 := r.Fixed(1, "f104"); p427 >= 0 {
-			*v.F104 = r.U8(p427)
+		v.F104 = fbe.Reuse(v.F104)
+		if p283 := r.Fixed(1, "f104"); p283 >= 0 {
+			*v.F104 = r.U8(p283)
 		}
 	} else {
 		v.F104 = nil
 	}
 	if r.FinalHas("f105") {
-		v.F105 = fbe.Reuse(old316)
-		if p428 := r.Fixed(1, "f105"); p428 >= 0 {
-			*v.F105 = r.U8(p428)
+		v.F105 = fbe.Reuse(v.F105)
+		if p284 := r.Fixed(1, "f105"); p284 >= 0 {
+			*v.F105 = r.U8(p284)
 		}
 	} else {
 		v.F105 = nil
 	}
 	if r.FinalHas("f106") {
-		v.F106 = fbe.Reuse(old317)
-		if p429 := r.Fixed(1, "f106"); p429 >= 0 {
-			*v.F106 = r.U8(p429)
+		v.F106 = fbe.Reuse(v.F106)
+		if p285 := r.Fixed(1, "f106"); p285 >= 0 {
+			*v.F106 = r.U8(p285)
 		}
 	} else {
 		v.F106 = nil
 	}
 	if r.FinalHas("f107") {
-		v.F107 = fbe.Reuse(old318)
-		if p430 := r.Fixed(1, "f107"); p430 >= 0 {
-			*v.F107 = r.U8(p430)
+		v.F107 = fbe.Reuse(v.F107)
+		if p286 := r.Fixed(1, "f107"); p286 >= 0 {
+			*v.F107 = r.U8(p286)
 		}
 	} else {
 		v.F107 = nil
 	}
 	if r.FinalHas("f108") {
-		v.F108 = fbe.Reuse(old319)
-		if p431 := r.Fixed(1, "f108"); p431 >= 0 {
-			*v.F108 = r.U8(p431)
+		v.F108 = fbe.Reuse(v.F108)
+		if p287 := r.Fixed(1, "f108"); p287 >= 0 {
+			*v.F108 = r.U8(p287)
 		}
 	} else {
 		v.F108 = nil
 	}
 	if r.FinalHas("f109") {
-		v.F109 = fbe.Reuse(old320)
-		if p432 := r.Fixed(4, "f109"); p432 >= 0 {
-			*v.F109 = r.U32(p432)
+		v.F109 = fbe.Reuse(v.F109)
+		if p288 := r.Fixed(4, "f109"); p288 >= 0 {
+			*v.F109 = r.U32(p288)
 		}
 	} else {
 		v.F109 = nil
 	}
 	if r.FinalHas("f110") {
-		v.F110 = fbe.Reuse(old321)
-		if p433 := r.Fixed(4, "f110"); p433 >= 0 {
-			*v.F110 = r.U32(p433)
+		v.F110 = fbe.Reuse(v.F110)
+		if p289 := r.Fixed(4, "f110"); p289 >= 0 {
+			*v.F110 = r.U32(p289)
 		}
 	} else {
 		v.F110 = nil
 	}
 	if r.FinalHas("f111") {
-		v.F111 = fbe.Reuse(old322)
-		if p434 := r.Fixed(4, "f111"); p434 >= 0 {
-			*v.F111 = r.U32(p434)
+		v.F111 = fbe.Reuse(v.F111)
+		if p290 := r.Fixed(4, "f111"); p290 >= 0 {
+			*v.F111 = r.U32(p290)
 		}
 	} else {
 		v.F111 = nil
 	}
 	if r.FinalHas("f112") {
-		v.F112 = fbe.Reuse(old323)
-		if p435 := r.Fixed(1, "f112"); p435 >= 0 {
-			*v.F112 = r.I8(p435)
+		v.F112 = fbe.Reuse(v.F112)
+		if p291 := r.Fixed(1, "f112"); p291 >= 0 {
+			*v.F112 = r.I8(p291)
 		}
 	} else {
 		v.F112 = nil
 	}
 	if r.FinalHas("f113") {
-		v.F113 = fbe.Reuse(old324)
-		if p436 := r.Fixed(1, "f113"); p436 >= 0 {
-			*v.F113 = r.I8(p436)
+		v.F113 = fbe.Reuse(v.F113)
+		if p292 := r.Fixed(1, "f113"); p292 >= 0 {
+			*v.F113 = r.I8(p292)
 		}
 	} else {
 		v.F113 = nil
 	}
 	if r.FinalHas("f114") {
-		v.F114 = fbe.Reuse(old325)
-		if p437 := r.Fixed(1, "f114"); p437 >= 0 {
-			*v.F114 = r.I8(p437)
+		v.F114 = fbe.Reuse(v.F114)
+		if p293 := r.Fixed(1, "f114"); p293 >= 0 {
+			*v.F114 = r.I8(p293)
 		}
 	} else {
 		v.F114 = nil
 	}
 	if r.FinalHas("f115") {
-		v.F115 = fbe.Reuse(old326)
-		if p438 := r.Fixed(1, "f115"); p438 >= 0 {
-			*v.F115 = r.U8(p438)
+		v.F115 = fbe.Reuse(v.F115)
+		if p294 := r.Fixed(1, "f115"); p294 >= 0 {
+			*v.F115 = r.U8(p294)
 		}
 	} else {
 		v.F115 = nil
 	}
 	if r.FinalHas("f116") {
-		v.F116 = fbe.Reuse(old327)
-		if p439 := r.Fixed(1, "f116"); p439 >= 0 {
-			*v.F116 = r.U8(p439)
+		v.F116 = fbe.Reuse(v.F116)
+		if p295 := r.Fixed(1, "f116"); p295 >= 0 {
+			*v.F116 = r.U8(p295)
 		}
 	} else {
 		v.F116 = nil
 	}
 	if r.FinalHas("f117") {
-		v.F117 = fbe.Reuse(old328)
-		if p440 := r.Fixed(1, "f117"); p440 >= 0 {
-			*v.F117 = r.U8(p440)
+		v.F117 = fbe.Reuse(v.F117)
+		if p296 := r.Fixed(1, "f117"); p296 >= 0 {
+			*v.F117 = r.U8(p296)
 		}
 	} else {
 		v.F117 = nil
 	}
 	if r.FinalHas("f118") {
-		v.F118 = fbe.Reuse(old329)
-		if p441 := r.Fixed(2, "f118"); p441 >= 0 {
-			*v.F118 = r.I16(p441)
+		v.F118 = fbe.Reuse(v.F118)
+		if p297 := r.Fixed(2, "f118"); p297 >= 0 {
+			*v.F118 = r.I16(p297)
 		}
 	} else {
 		v.F118 = nil
 	}
 	if r.FinalHas("f119") {
-		v.F119 = fbe.Reuse(old330)
-		if p442 := r.Fixed(2, "f119"); p442 >= 0 {
-			*v.F119 = r.I16(p442)
+		v.F119 = fbe.Reuse(v.F119)
+		if p298 := r.Fixed(2, "f119"); p298 >= 0 {
+			*v.F119 = r.I16(p298)
 		}
 	} else {
 		v.F119 = nil
 	}
 	if r.FinalHas("f120") {
-		v.F120 = fbe.Reuse(old331)
-		if p443 := r.Fixed(2, "f120"); p443 >= 0 {
-			*v.F120 = r.I16(p443)
+		v.F120 = fbe.Reuse(v.F120)
+		if p299 := r.Fixed(2, "f120"); p299 >= 0 {
+			*v.F120 = r.I16(p299)
 		}
 	} else {
 		v.F120 = nil
 	}
 	if r.FinalHas("f121") {
-		v.F121 = fbe.Reuse(old332)
-		if p444 := r.Fixed(2, "f121"); p444 >= 0 {
-			*v.F121 = r.U16(p444)
+		v.F121 = fbe.Reuse(v.F121)
+		if p300 := r.Fixed(2, "f121"); p300 >= 0 {
+			*v.F121 = r.U16(p300)
 		}
 	} else {
 		v.F121 = nil
 	}
 	if r.FinalHas("f122") {
-		v.F122 = fbe.Reuse(old333)
-		if p445 := r.Fixed(2, "f122"); p445 >= 0 {
-			*v.F122 = r.U16(p445)
+		v.F122 = fbe.Reuse(v.F122)
+		if p301 := r.Fixed(2, "f122"); p301 >= 0 {
+			*v.F122 = r.U16(p301)
 		}
 	} else {
 		v.F122 = nil
 	}
 	if r.FinalHas("f123") {
-		v.F123 = fbe.Reuse(old334)
-		if p446 := r.Fixed(2, "f123"); p446 >= 0 {
-			*v.F123 = r.U16(p446)
+		v.F123 = fbe.Reuse(v.F123)
+		if p302 := r.Fixed(2, "f123"); p302 >= 0 {
+			*v.F123 = r.U16(p302)
 		}
 	} else {
 		v.F123 = nil
 	}
 	if r.FinalHas("f124") {
-		v.F124 = fbe.Reuse(old335)
-		if p447 := r.Fixed(4, "f124"); p447 >= 0 {
-			*v.F124 = r.I32(p447)
+		v.F124 = fbe.Reuse(v.F124)
+		if p303 := r.Fixed(4, "f124"); p303 >= 0 {
+			*v.F124 = r.I32(p303)
 		}
 	} else {
 		v.F124 = nil
 	}
 	if r.FinalHas("f125") {
-		v.F125 = fbe.Reuse(old336)
-		if p448 := r.Fixed(4, "f125"); p448 >= 0 {
-			*v.F125 = r.I32(p448)
+		v.F125 = fbe.Reuse(v.F125)
+		if p304 := r.Fixed(4, "f125"); p304 >= 0 {
+			*v.F125 = r.I32(p304)
 		}
 	} else {
 		v.F125 = nil
 	}
 	if r.FinalHas("f126") {
-		v.F126 = fbe.Reuse(old337)
-		if p449 := r.Fixed(4, "f126"); p449 >= 0 {
-			*v.F126 = r.I32(p449)
+		v.F126 = fbe.Reuse(v.F126)
+		if p305 := r.Fixed(4, "f126"); p305 >= 0 {
+			*v.F126 = r.I32(p305)
 		}
 	} else {
 		v.F126 = nil
 	}
 	if r.FinalHas("f127") {
-		v.F127 = fbe.Reuse(old338)
-		if p450 := r.Fixed(4, "f127"); p450 >= 0 {
-			*v.F127 = r.U32(p450)
+		v.F127 = fbe.Reuse(v.F127)
+		if p306 := r.Fixed(4, "f127"); p306 >= 0 {
+			*v.F127 = r.U32(p306)
 		}
 	} else {
 		v.F127 = nil
 	}
 	if r.FinalHas("f128") {
-		v.F128 = fbe.Reuse(old339)
-		if p451 := r.Fixed(4, "f128"); p451 >= 0 {
-			*v.F128 = r.U32(p451)
+		v.F128 = fbe.Reuse(v.F128)
+		if p307 := r.Fixed(4, "f128"); p307 >= 0 {
+			*v.F128 = r.U32(p307)
 		}
 	} else {
 		v.F128 = nil
 	}
 	if r.FinalHas("f129") {
-		v.F129 = fbe.Reuse(old340)
-		if p452 := r.Fixed(4, "f129"); p452 >= 0 {
-			*v.F129 = r.U32(p452)
+		v.F129 = fbe.Reuse(v.F129)
+		if p308 := r.Fixed(4, "f129"); p308 >= 0 {
+			*v.F129 = r.U32(p308)
 		}
 	} else {
 		v.F129 = nil
 	}
 	if r.FinalHas("f130") {
-		v.F130 = fbe.Reuse(old341)
-		if p453 := r.Fixed(8, "f130"); p453 >= 0 {
-			*v.F130 = r.I64(p453)
+		v.F130 = fbe.Reuse(v.F130)
+		if p309 := r.Fixed(8, "f130"); p309 >= 0 {
+			*v.F130 = r.I64(p309)
 		}
 	} else {
 		v.F130 = nil
 	}
 	if r.FinalHas("f131") {
-		v.F131 = fbe.Reuse(old342)
-		if p454 := r.Fixed(8, "f131"); p454 >= 0 {
-			*v.F131 = r.I64(p454)
+		v.F131 = fbe.Reuse(v.F131)
+		if p310 := r.Fixed(8, "f131"); p310 >= 0 {
+			*v.F131 = r.I64(p310)
 		}
 	} else {
 		v.F131 = nil
 	}
 	if r.FinalHas("f132") {
-		v.F132 = fbe.Reuse(old343)
-		if p455 := r.Fixed(8, "f132"); p455 >= 0 {
-			*v.F132 = r.I64(p455)
+		v.F132 = fbe.Reuse(v.F132)
+		if p311 := r.Fixed(8, "f132"); p311 >= 0 {
+			*v.F132 = r.I64(p311)
 		}
 	} else {
 		v.F132 = nil
 	}
 	if r.FinalHas("f133") {
-		v.F133 = fbe.Reuse(old344)
-		if p456 := r.Fixed(8, "f133"); p456 >= 0 {
-			*v.F133 = r.U64(p456)
+		v.F133 = fbe.Reuse(v.F133)
+		if p312 := r.Fixed(8, "f133"); p312 >= 0 {
+			*v.F133 = r.U64(p312)
 		}
 	} else {
 		v.F133 = nil
 	}
 	if r.FinalHas("f134") {
-		v.F134 = fbe.Reuse(old345)
-		if p457 := r.Fixed(8, "f134"); p457 >= 0 {
-			*v.F134 = r.U64(p457)
+		v.F134 = fbe.Reuse(v.F134)
+		if p313 := r.Fixed(8, "f134"); p313 >= 0 {
+			*v.F134 = r.U64(p313)
 		}
 	} else {
 		v.F134 = nil
 	}
 	if r.FinalHas("f135") {
-		v.F135 = fbe.Reuse(old346)
-		if p458 := r.Fixed(8, "f135"); p458 >= 0 {
-			*v.F135 = r.U64(p458)
+		v.F135 = fbe.Reuse(v.F135)
+		if p314 := r.Fixed(8, "f135"); p314 >= 0 {
+			*v.F135 = r.U64(p314)
 		}
 	} else {
 		v.F135 = nil
 	}
 	if r.FinalHas("f136") {
-		v.F136 = fbe.Reuse(old347)
-		if p459 := r.Fixed(4, "f136"); p459 >= 0 {
-			*v.F136 = r.F32(p459)
+		v.F136 = fbe.Reuse(v.F136)
+		if p315 := r.Fixed(4, "f136"); p315 >= 0 {
+			*v.F136 = r.F32(p315)
 		}
 	} else {
 		v.F136 = nil
 	}
 	if r.FinalHas("f137") {
-		v.F137 = fbe.Reuse(old348)
-		if p460 := r.Fixed(4, "f137"); p460 >= 0 {
-			*v.F137 = r.F32(p460)
+		v.F137 = fbe.Reuse(v.F137)
+		if p316 := r.Fixed(4, "f137"); p316 >= 0 {
+			*v.F137 = r.F32(p316)
 		}
 	} else {
 		v.F137 = nil
 	}
 	if r.FinalHas("f138") {
-		v.F138 = fbe.Reuse(old349)
-		if p461 := r.Fixed(4, "f138"); p461 >= 0 {
-			*v.F138 = r.F32(p461)
+		v.F138 = fbe.Reuse(v.F138)
+		if p317 := r.Fixed(4, "f138"); p317 >= 0 {
+			*v.F138 = r.F32(p317)
 		}
 	} else {
 		v.F138 = nil
 	}
 	if r.FinalHas("f139") {
-		v.F139 = fbe.Reuse(old350)
-		if p462 := r.Fixed(8, "f139"); p462 >= 0 {
-			*v.F139 = r.F64(p462)
+		v.F139 = fbe.Reuse(v.F139)
+		if p318 := r.Fixed(8, "f139"); p318 >= 0 {
+			*v.F139 = r.F64(p318)
 		}
 	} else {
 		v.F139 = nil
 	}
 	if r.FinalHas("f140") {
-		v.F140 = fbe.Reuse(old351)
-		if p463 := r.Fixed(8, "f140"); p463 >= 0 {
-			*v.F140 = r.F64(p463)
+		v.F140 = fbe.Reuse(v.F140)
+		if p319 := r.Fixed(8, "f140"); p319 >= 0 {
+			*v.F140 = r.F64(p319)
 		}
 	} else {
 		v.F140 = nil
 	}
 	if r.FinalHas("f141") {
-		v.F141 = fbe.Reuse(old352)
-		if p464 := r.Fixed(8, "f141"); p464 >= 0 {
-			*v.F141 = r.F64(p464)
+		v.F141 = fbe.Reuse(v.F141)
+		if p320 := r.Fixed(8, "f141"); p320 >= 0 {
+			*v.F141 = r.F64(p320)
 		}
 	} else {
 		v.F141 = nil
 	}
 	if r.FinalHas("f142") {
-		v.F142 = fbe.Reuse(old353)
-		if p465 := r.Fixed(16, "f142"); p465 >= 0 {
-			*v.F142 = r.Decimal(p465)
+		v.F142 = fbe.Reuse(v.F142)
+		if p321 := r.Fixed(16, "f142"); p321 >= 0 {
+			*v.F142 = r.Decimal(p321)
 		}
 	} else {
 		v.F142 = nil
 	}
 	if r.FinalHas("f143") {
-		v.F143 = fbe.Reuse(old354)
-		if p466 := r.Fixed(16, "f143"); p466 >= 0 {
-			*v.F143 = r.Decimal(p466)
+		v.F143 = fbe.Reuse(v.F143)
+		if p322 := r.Fixed(16, "f143"); p322 >= 0 {
+			*v.F143 = r.Decimal(p322)
 		}
 	} else {
 		v.F143 = nil
 	}
 	if r.FinalHas("f144") {
-		v.F144 = fbe.Reuse(old355)
-		if p467 := r.Fixed(16, "f144"); p467 >= 0 {
-			*v.F144 = r.Decimal(p467)
+		v.F144 = fbe.Reuse(v.F144)
+		if p323 := r.Fixed(16, "f144"); p323 >= 0 {
+			*v.F144 = r.Decimal(p323)
 		}
 	} else {
 		v.F144 = nil
 	}
 	if r.FinalHas("f145") {
-		v.F145 = fbe.Reuse(old356)
+		v.F145 = fbe.Reuse(v.F145)
 		*v.F145 = r.FinalString("f145")
 	} else {
 		v.F145 = nil
 	}
 	if r.FinalHas("f146") {
-		v.F146 = fbe.Reuse(old357)
+		v.F146 = fbe.Reuse(v.F146)
 		*v.F146 = r.FinalString("f146")
 	} else {
 		v.F146 = nil
 	}
 	if r.FinalHas("f147") {
-		v.F147 = fbe.Reuse(old358)
+		v.F147 = fbe.Reuse(v.F147)
 		*v.F147 = r.FinalString("f147")
 	} else {
 		v.F147 = nil
 	}
 	if r.FinalHas("f148") {
-		v.F148 = fbe.Reuse(old359)
-		if p468 := r.Fixed(8, "f148"); p468 >= 0 {
-			*v.F148 = r.Timestamp(p468)
+		v.F148 = fbe.Reuse(v.F148)
+		if p324 := r.Fixed(8, "f148"); p324 >= 0 {
+			*v.F148 = r.Timestamp(p324)
 		}
 	} else {
 		v.F148 = nil
 	}
 	if r.FinalHas("f149") {
-		v.F149 = fbe.Reuse(old360)
-		if p469 := r.Fixed(8, "f149"); p469 >= 0 {
-			*v.F149 = r.Timestamp(p469)
+		v.F149 = fbe.Reuse(v.F149)
+		if p325 := r.Fixed(8, "f149"); p325 >= 0 {
+			*v.F149 = r.Timestamp(p325)
 		}
 	} else {
 		v.F149 = nil
 	}
 	if r.FinalHas("f150") {
-		v.F150 = fbe.Reuse(old361)
-		if p470 := r.Fixed(8, "f150"); p470 >= 0 {
-			*v.F150 = r.Timestamp(p470)
+		v.F150 = fbe.Reuse(v.F150)
+		if p326 := r.Fixed(8, "f150"); p326 >= 0 {
+			*v.F150 = r.Timestamp(p326)
 		}
 	} else {
 		v.F150 = nil
 	}
 	if r.FinalHas("f151") {
-		v.F151 = fbe.Reuse(old362)
-		if p471 := r.Fixed(16, "f151"); p471 >= 0 {
-			*v.F151 = r.UUID(p471)
+		v.F151 = fbe.Reuse(v.F151)
+		if p327 := r.Fixed(16, "f151"); p327 >= 0 {
+			*v.F151 = r.UUID(p327)
 		}
 	} else {
 		v.F151 = nil
 	}
 	if r.FinalHas("f152") {
-		v.F152 = fbe.Reuse(old363)
-		if p472 := r.Fixed(16, "f152"); p472 >= 0 {
-			*v.F152 = r.UUID(p472)
+		v.F152 = fbe.Reuse(v.F152)
+		if p328 := r.Fixed(16, "f152"); p328 >= 0 {
+			*v.F152 = r.UUID(p328)
 		}
 	} else {
 		v.F152 = nil
 	}
 	if r.FinalHas("f153") {
-		v.F153 = fbe.Reuse(old364)
-		if p473 := r.Fixed(16, "f153"); p473 >= 0 {
-			*v.F153 = r.UUID(p473)
+		v.F153 = fbe.Reuse(v.F153)
+		if p329 := r.Fixed(16, "f153"); p329 >= 0 {
+			*v.F153 = r.UUID(p329)
 		}
 	} else {
 		v.F153 = nil
 	}
 	if r.FinalHas("f154") {
-		v.F154 = fbe.Reuse(old365)
-		if p474 := r.Fixed(1, "f154"); p474 >= 0 {
-			*v.F154 = proto.OrderSide(r.U8(p474))
+		v.F154 = fbe.Reuse(v.F154)
+		if p330 := r.Fixed(1, "f154"); p330 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p330))
 		}
 	} else {
 		v.F154 = nil
 	}
 	if r.FinalHas("f155") {
-		v.F155 = fbe.Reuse(old366)
-		if p475 := r.Fixed(1, "f155"); p475 >= 0 {
-			*v.F155 = proto.OrderSide(r.U8(p475))
+		v.F155 = fbe.Reuse(v.F155)
+		if p331 := r.Fixed(1, "f155"); p331 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p331))
 		}
 	} else {
 		v.F155 = nil
 	}
 	if r.FinalHas("f156") {
-		v.F156 = fbe.Reuse(old367)
-		if p476 := r.Fixed(1, "f156"); p476 >= 0 {
-			*v.F156 = proto.OrderType(r.U8(p476))
+		v.F156 = fbe.Reuse(v.F156)
+		if p332 := r.Fixed(1, "f156"); p332 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p332))
 		}
 	} else {
 		v.F156 = nil
 	}
 	if r.FinalHas("f157") {
-		v.F157 = fbe.Reuse(old368)
-		if p477 := r.Fixed(1, "f157"); p477 >= 0 {
-			*v.F157 = proto.OrderType(r.U8(p477))
+		v.F157 = fbe.Reuse(v.F157)
+		if p333 := r.Fixed(1, "f157"); p333 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p333))
 		}
 	} else {
 		v.F157 = nil
 	}
 	if r.FinalHas("f158") {
-		v.F158 = fbe.Reuse(old369)
+		v.F158 = fbe.Reuse(v.F158)
 		v.F158.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f158")
@@ -8625,7 +8876,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F158 = nil
 	}
 	if r.FinalHas("f159") {
-		v.F159 = fbe.Reuse(old370)
+		v.F159 = fbe.Reuse(v.F159)
 		v.F159.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f159")
@@ -8635,7 +8886,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F159 = nil
 	}
 	if r.FinalHas("f160") {
-		v.F160 = fbe.Reuse(old371)
+		v.F160 = fbe.Reuse(v.F160)
 		v.F160.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f160")
@@ -8645,7 +8896,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F160 = nil
 	}
 	if r.FinalHas("f161") {
-		v.F161 = fbe.Reuse(old372)
+		v.F161 = fbe.Reuse(v.F161)
 		v.F161.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f161")
@@ -8655,23 +8906,23 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F161 = nil
 	}
 	if r.FinalHas("f162") {
-		v.F162 = fbe.Reuse(old373)
-		if p478 := r.Fixed(1, "f162"); p478 >= 0 {
-			*v.F162 = proto.State(r.U8(p478))
+		v.F162 = fbe.Reuse(v.F162)
+		if p334 := r.Fixed(1, "f162"); p334 >= 0 {
+			*v.F162 = proto.State(r.U8(p334))
 		}
 	} else {
 		v.F162 = nil
 	}
 	if r.FinalHas("f163") {
-		v.F163 = fbe.Reuse(old374)
-		if p479 := r.Fixed(1, "f163"); p479 >= 0 {
-			*v.F163 = proto.State(r.U8(p479))
+		v.F163 = fbe.Reuse(v.F163)
+		if p335 := r.Fixed(1, "f163"); p335 >= 0 {
+			*v.F163 = proto.State(r.U8(p335))
 		}
 	} else {
 		v.F163 = nil
 	}
 	if r.FinalHas("f164") {
-		v.F164 = fbe.Reuse(old375)
+		v.F164 = fbe.Reuse(v.F164)
 		v.F164.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f164")
@@ -8681,7 +8932,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		v.F164 = nil
 	}
 	if r.FinalHas("f165") {
-		v.F165 = fbe.Reuse(old376)
+		v.F165 = fbe.Reuse(v.F165)
 		v.F165.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f165")
@@ -8690,46 +8941,46 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F165 = nil
 	}
-	if p480 := r.Fixed(4, "f1000"); p480 >= 0 {
-		v.F1000 = EnumSimple(r.I32(p480))
+	if p336 := r.Fixed(4, "f1000"); p336 >= 0 {
+		v.F1000 = EnumSimple(r.I32(p336))
 	}
 	if r.FinalHas("f1001") {
-		v.F1001 = fbe.Reuse(old377)
-		if p481 := r.Fixed(4, "f1001"); p481 >= 0 {
-			*v.F1001 = EnumSimple(r.I32(p481))
+		v.F1001 = fbe.Reuse(v.F1001)
+		if p337 := r.Fixed(4, "f1001"); p337 >= 0 {
+			*v.F1001 = EnumSimple(r.I32(p337))
 		}
 	} else {
 		v.F1001 = nil
 	}
-	if p482 := r.Fixed(1, "f1002"); p482 >= 0 {
-		v.F1002 = EnumTyped(r.U8(p482))
+	if p338 := r.Fixed(1, "f1002"); p338 >= 0 {
+		v.F1002 = EnumTyped(r.U8(p338))
 	}
 	if r.FinalHas("f1003") {
-		v.F1003 = fbe.Reuse(old378)
-		if p483 := r.Fixed(1, "f1003"); p483 >= 0 {
-			*v.F1003 = EnumTyped(r.U8(p483))
+		v.F1003 = fbe.Reuse(v.F1003)
+		if p339 := r.Fixed(1, "f1003"); p339 >= 0 {
+			*v.F1003 = EnumTyped(r.U8(p339))
 		}
 	} else {
 		v.F1003 = nil
 	}
-	if p484 := r.Fixed(4, "f1004"); p484 >= 0 {
-		v.F1004 = FlagsSimple(r.I32(p484))
+	if p340 := r.Fixed(4, "f1004"); p340 >= 0 {
+		v.F1004 = FlagsSimple(r.I32(p340))
 	}
 	if r.FinalHas("f1005") {
-		v.F1005 = fbe.Reuse(old379)
-		if p485 := r.Fixed(4, "f1005"); p485 >= 0 {
-			*v.F1005 = FlagsSimple(r.I32(p485))
+		v.F1005 = fbe.Reuse(v.F1005)
+		if p341 := r.Fixed(4, "f1005"); p341 >= 0 {
+			*v.F1005 = FlagsSimple(r.I32(p341))
 		}
 	} else {
 		v.F1005 = nil
 	}
-	if p486 := r.Fixed(8, "f1006"); p486 >= 0 {
-		v.F1006 = FlagsTyped(r.U64(p486))
+	if p342 := r.Fixed(8, "f1006"); p342 >= 0 {
+		v.F1006 = FlagsTyped(r.U64(p342))
 	}
 	if r.FinalHas("f1007") {
-		v.F1007 = fbe.Reuse(old380)
-		if p487 := r.Fixed(8, "f1007"); p487 >= 0 {
-			*v.F1007 = FlagsTyped(r.U64(p487))
+		v.F1007 = fbe.Reuse(v.F1007)
+		if p343 := r.Fixed(8, "f1007"); p343 >= 0 {
+			*v.F1007 = FlagsTyped(r.U64(p343))
 		}
 	} else {
 		v.F1007 = nil
@@ -8740,7 +8991,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f1009") {
-		v.F1009 = fbe.Reuse(old381)
+		v.F1009 = fbe.Reuse(v.F1009)
 		v.F1009.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f1009")
@@ -8755,7 +9006,7 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f1011") {
-		v.F1011 = fbe.Reuse(old382)
+		v.F1011 = fbe.Reuse(v.F1011)
 		v.F1011.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f1011")
@@ -9118,7 +9369,10 @@ func (v *StructNested) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 112, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructNested")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructNested")
+	}
 	return r.Err()
 }
 
@@ -10759,37 +11013,52 @@ func (v *StructBytes) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructBytes) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.F1 = nil
+		fallthrough
+	case 1:
+		v.F2 = nil
+		fallthrough
+	case 2:
+		v.F3 = nil
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructBytes) FBERead(r *fbe.Reader, base, slot int) {
-	old3 := v.F1
-	old4 := v.F2
-	old5 := v.F3
-	v.Reset()
 	b, n := r.Struct(base, slot, 120, 6)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
-	v.F1 = r.Blob(old3, b, b+8, "f1")
+	v.F1 = r.Blob(v.F1, b, b+8, "f1")
 	if n < 17 {
+		v.fbeDefaults(1)
 		return
 	}
-	if s6, ok7 := r.Optional(b, b+12, 4, "f2"); ok7 {
-		v.F2 = fbe.Reuse(old4)
-		*v.F2 = r.Blob(*v.F2, s6, s6, "f2")
+	if s3, ok4 := r.Optional(b, b+12, 4, "f2"); ok4 {
+		v.F2 = fbe.Reuse(v.F2)
+		*v.F2 = r.Blob(*v.F2, s3, s3, "f2")
 	} else {
 		v.F2 = nil
 	}
 	if n < 22 {
+		v.fbeDefaults(2)
 		return
 	}
-	if s8, ok9 := r.Optional(b, b+17, 4, "f3"); ok9 {
-		v.F3 = fbe.Reuse(old5)
-		*v.F3 = r.Blob(*v.F3, s8, s8, "f3")
+	if s5, ok6 := r.Optional(b, b+17, 4, "f3"); ok6 {
+		v.F3 = fbe.Reuse(v.F3)
+		*v.F3 = r.Blob(*v.F3, s5, s5, "f3")
 	} else {
 		v.F3 = nil
 	}
@@ -10810,14 +11079,14 @@ func FBEVerifyStructBytes(r *fbe.Reader, base, slot int) {
 	if n < 17 {
 		return
 	}
-	if s10, ok11 := r.Optional(b, b+12, 4, "f2"); ok11 {
-		r.SkipBlob(s10, s10, "f2")
+	if s7, ok8 := r.Optional(b, b+12, 4, "f2"); ok8 {
+		r.SkipBlob(s7, s7, "f2")
 	}
 	if n < 22 {
 		return
 	}
-	if s12, ok13 := r.Optional(b, b+17, 4, "f3"); ok13 {
-		r.SkipBlob(s12, s12, "f3")
+	if s9, ok10 := r.Optional(b, b+17, 4, "f3"); ok10 {
+		r.SkipBlob(s9, s9, "f3")
 	}
 }
 
@@ -10845,7 +11114,10 @@ func (v *StructBytes) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructBytes")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructBytes")
+	}
 	return r.Err()
 }
 
@@ -10872,25 +11144,22 @@ func (v *StructBytes) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructBytes) FBEReadFinal(r *fbe.Reader) {
-	old14 := v.F1
-	old15 := v.F2
-	old16 := v.F3
-	v.Reset()
 	if !r.Enter(6) {
 		return
 	}
 	defer r.Leave()
-	v.F1 = r.FinalBlob(old14, "f1")
+	v.F1 = r.FinalBlob(v.F1, "f1")
 	if r.FinalHas("f2") {
-		v.F2 = fbe.Reuse(old15)
+		v.F2 = fbe.Reuse(v.F2)
 		*v.F2 = r.FinalBlob(*v.F2, "f2")
 	} else {
 		v.F2 = nil
 	}
 	if r.FinalHas("f3") {
-		v.F3 = fbe.Reuse(old16)
+		v.F3 = fbe.Reuse(v.F3)
 		*v.F3 = r.FinalBlob(*v.F3, "f3")
 	} else {
 		v.F3 = nil
@@ -10937,7 +11206,10 @@ func (v *StructBytes) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 120, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructBytes")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructBytes")
+	}
 	return r.Err()
 }
 
@@ -11157,10 +11429,48 @@ func (v *StructArray) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructArray) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.F1 = [2]byte{}
+		fallthrough
+	case 1:
+		v.F2 = [2]*byte{}
+		fallthrough
+	case 2:
+		v.F3 = [2][]byte{}
+		fallthrough
+	case 3:
+		v.F4 = [2]*[]byte{}
+		fallthrough
+	case 4:
+		v.F5 = [2]EnumSimple{}
+		fallthrough
+	case 5:
+		v.F6 = [2]*EnumSimple{}
+		fallthrough
+	case 6:
+		v.F7 = [2]FlagsSimple{}
+		fallthrough
+	case 7:
+		v.F8 = [2]*FlagsSimple{}
+		fallthrough
+	case 8:
+		for i := range v.F9 {
+			v.F9[i].Reset()
+		}
+		fallthrough
+	case 9:
+		v.F10 = [2]*StructSimple{}
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 125, 36)
 	if n == 0 {
 		return
@@ -11168,6 +11478,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 	if n < 10 {
 		r.Spend(562, b, "f1")
+		v.fbeDefaults(0)
 		return
 	}
 	for i16 := range v.F1 {
@@ -11175,6 +11486,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 20 {
 		r.Spend(562, b, "f2")
+		v.fbeDefaults(1)
 		return
 	}
 	for i17 := range v.F2 {
@@ -11187,6 +11499,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 28 {
 		r.Spend(562, b, "f3")
+		v.fbeDefaults(2)
 		return
 	}
 	for i20 := range v.F3 {
@@ -11194,6 +11507,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 38 {
 		r.Spend(562, b, "f4")
+		v.fbeDefaults(3)
 		return
 	}
 	for i21 := range v.F4 {
@@ -11206,6 +11520,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 46 {
 		r.Spend(562, b, "f5")
+		v.fbeDefaults(4)
 		return
 	}
 	for i24 := range v.F5 {
@@ -11213,6 +11528,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 56 {
 		r.Spend(562, b, "f6")
+		v.fbeDefaults(5)
 		return
 	}
 	for i25 := range v.F6 {
@@ -11225,6 +11541,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 64 {
 		r.Spend(562, b, "f7")
+		v.fbeDefaults(6)
 		return
 	}
 	for i28 := range v.F7 {
@@ -11232,6 +11549,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 74 {
 		r.Spend(562, b, "f8")
+		v.fbeDefaults(7)
 		return
 	}
 	for i29 := range v.F8 {
@@ -11244,6 +11562,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 82 {
 		r.Spend(562, b, "f9")
+		v.fbeDefaults(8)
 		return
 	}
 	for i32 := range v.F9 {
@@ -11255,6 +11574,7 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 92 {
+		v.fbeDefaults(9)
 		return
 	}
 	for i33 := range v.F10 {
@@ -11380,7 +11700,10 @@ func (v *StructArray) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructArray")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructArray")
+	}
 	return r.Err()
 }
 
@@ -11443,9 +11766,9 @@ func (v *StructArray) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructArray) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(36) {
 		return
 	}
@@ -11612,7 +11935,10 @@ func (v *StructArray) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 125, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructArray")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructArray")
+	}
 	return r.Err()
 }
 
@@ -12117,16 +12443,53 @@ func (v *StructVector) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructVector) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.F1 = v.F1[:0]
+		fallthrough
+	case 1:
+		v.F2 = v.F2[:0]
+		fallthrough
+	case 2:
+		v.F3 = v.F3[:0]
+		fallthrough
+	case 3:
+		v.F4 = v.F4[:0]
+		fallthrough
+	case 4:
+		v.F5 = v.F5[:0]
+		fallthrough
+	case 5:
+		v.F6 = v.F6[:0]
+		fallthrough
+	case 6:
+		v.F7 = v.F7[:0]
+		fallthrough
+	case 7:
+		v.F8 = v.F8[:0]
+		fallthrough
+	case 8:
+		v.F9 = v.F9[:0]
+		fallthrough
+	case 9:
+		v.F10 = v.F10[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 130, 40)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e26, n27 := r.Vector(b, b+8, 1, 1, "f1")
@@ -12135,6 +12498,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		v.F1[i28] = r.U8(e26 + i28*1)
 	}
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e29, n30 := r.Vector(b, b+12, 5, 1, "f2")
@@ -12148,6 +12512,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	e34, n35 := r.Vector(b, b+16, 4, 4, "f3")
@@ -12156,6 +12521,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		v.F3[i36] = r.Blob(v.F3[i36], b, e34+i36*4, "f3")
 	}
 	if n < 24 {
+		v.fbeDefaults(3)
 		return
 	}
 	e37, n38 := r.Vector(b, b+20, 5, 1, "f4")
@@ -12169,6 +12535,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 28 {
+		v.fbeDefaults(4)
 		return
 	}
 	e42, n43 := r.Vector(b, b+24, 4, 4, "f5")
@@ -12177,6 +12544,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		v.F5[i44] = EnumSimple(r.I32(e42 + i44*4))
 	}
 	if n < 32 {
+		v.fbeDefaults(5)
 		return
 	}
 	e45, n46 := r.Vector(b, b+28, 5, 1, "f6")
@@ -12190,6 +12558,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 36 {
+		v.fbeDefaults(6)
 		return
 	}
 	e50, n51 := r.Vector(b, b+32, 4, 4, "f7")
@@ -12198,6 +12567,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		v.F7[i52] = FlagsSimple(r.I32(e50 + i52*4))
 	}
 	if n < 40 {
+		v.fbeDefaults(7)
 		return
 	}
 	e53, n54 := r.Vector(b, b+36, 5, 1, "f8")
@@ -12211,6 +12581,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 44 {
+		v.fbeDefaults(8)
 		return
 	}
 	e58, n59 := r.Vector(b, b+40, 4, 0, "f9")
@@ -12225,6 +12596,7 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 48 {
+		v.fbeDefaults(9)
 		return
 	}
 	e61, n62 := r.Vector(b, b+44, 5, 1, "f10")
@@ -12353,7 +12725,10 @@ func (v *StructVector) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructVector")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructVector")
+	}
 	return r.Err()
 }
 
@@ -12426,9 +12801,9 @@ func (v *StructVector) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructVector) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(40) {
 		return
 	}
@@ -12620,7 +12995,10 @@ func (v *StructVector) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 130, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructVector")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructVector")
+	}
 	return r.Err()
 }
 
@@ -13131,16 +13509,53 @@ func (v *StructList) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructList) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.F1 = v.F1[:0]
+		fallthrough
+	case 1:
+		v.F2 = v.F2[:0]
+		fallthrough
+	case 2:
+		v.F3 = v.F3[:0]
+		fallthrough
+	case 3:
+		v.F4 = v.F4[:0]
+		fallthrough
+	case 4:
+		v.F5 = v.F5[:0]
+		fallthrough
+	case 5:
+		v.F6 = v.F6[:0]
+		fallthrough
+	case 6:
+		v.F7 = v.F7[:0]
+		fallthrough
+	case 7:
+		v.F8 = v.F8[:0]
+		fallthrough
+	case 8:
+		v.F9 = v.F9[:0]
+		fallthrough
+	case 9:
+		v.F10 = v.F10[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 131, 40)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e26, n27 := r.Vector(b, b+8, 1, 1, "f1")
@@ -13149,6 +13564,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		v.F1[i28] = r.U8(e26 + i28*1)
 	}
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e29, n30 := r.Vector(b, b+12, 5, 1, "f2")
@@ -13162,6 +13578,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	e34, n35 := r.Vector(b, b+16, 4, 4, "f3")
@@ -13170,6 +13587,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		v.F3[i36] = r.Blob(v.F3[i36], b, e34+i36*4, "f3")
 	}
 	if n < 24 {
+		v.fbeDefaults(3)
 		return
 	}
 	e37, n38 := r.Vector(b, b+20, 5, 1, "f4")
@@ -13183,6 +13601,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 28 {
+		v.fbeDefaults(4)
 		return
 	}
 	e42, n43 := r.Vector(b, b+24, 4, 4, "f5")
@@ -13191,6 +13610,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		v.F5[i44] = EnumSimple(r.I32(e42 + i44*4))
 	}
 	if n < 32 {
+		v.fbeDefaults(5)
 		return
 	}
 	e45, n46 := r.Vector(b, b+28, 5, 1, "f6")
@@ -13204,6 +13624,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 36 {
+		v.fbeDefaults(6)
 		return
 	}
 	e50, n51 := r.Vector(b, b+32, 4, 4, "f7")
@@ -13212,6 +13633,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		v.F7[i52] = FlagsSimple(r.I32(e50 + i52*4))
 	}
 	if n < 40 {
+		v.fbeDefaults(7)
 		return
 	}
 	e53, n54 := r.Vector(b, b+36, 5, 1, "f8")
@@ -13225,6 +13647,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 44 {
+		v.fbeDefaults(8)
 		return
 	}
 	e58, n59 := r.Vector(b, b+40, 4, 0, "f9")
@@ -13239,6 +13662,7 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 48 {
+		v.fbeDefaults(9)
 		return
 	}
 	e61, n62 := r.Vector(b, b+44, 5, 1, "f10")
@@ -13367,7 +13791,10 @@ func (v *StructList) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructList")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructList")
+	}
 	return r.Err()
 }
 
@@ -13440,9 +13867,9 @@ func (v *StructList) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructList) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(40) {
 		return
 	}
@@ -13634,7 +14061,10 @@ func (v *StructList) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 131, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructList")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructList")
+	}
 	return r.Err()
 }
 
@@ -14094,16 +14524,35 @@ func (v *StructSet) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructSet) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.F1 = v.F1[:0]
+		fallthrough
+	case 1:
+		v.F2 = v.F2[:0]
+		fallthrough
+	case 2:
+		v.F3 = v.F3[:0]
+		fallthrough
+	case 3:
+		v.F4 = v.F4[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 132, 16)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e9, n10 := r.Vector(b, b+8, 1, 1, "f1")
@@ -14116,6 +14565,7 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e12, n13 := r.Vector(b, b+12, 4, 4, "f2")
@@ -14128,6 +14578,7 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	e15, n16 := r.Vector(b, b+16, 4, 4, "f3")
@@ -14140,6 +14591,7 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 24 {
+		v.fbeDefaults(3)
 		return
 	}
 	e18, n19 := r.Vector(b, b+20, 4, 0, "f4")
@@ -14251,7 +14703,10 @@ func (v *StructSet) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructSet")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructSet")
+	}
 	return r.Err()
 }
 
@@ -14285,9 +14740,9 @@ func (v *StructSet) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(16) {
 		return
 	}
@@ -14427,7 +14882,10 @@ func (v *StructSet) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 132, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructSet")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructSet")
+	}
 	return r.Err()
 }
 
@@ -14744,16 +15202,53 @@ func (v *StructMap) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructMap) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		clear(v.F1)
+		fallthrough
+	case 1:
+		clear(v.F2)
+		fallthrough
+	case 2:
+		clear(v.F3)
+		fallthrough
+	case 3:
+		clear(v.F4)
+		fallthrough
+	case 4:
+		clear(v.F5)
+		fallthrough
+	case 5:
+		clear(v.F6)
+		fallthrough
+	case 6:
+		clear(v.F7)
+		fallthrough
+	case 7:
+		clear(v.F8)
+		fallthrough
+	case 8:
+		clear(v.F9)
+		fallthrough
+	case 9:
+		clear(v.F10)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 140, 40)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e46, n47 := r.Vector(b, b+8, 5, 5, "f1")
@@ -14774,6 +15269,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F1[k49] = x50
 	}
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e51, n52 := r.Vector(b, b+12, 9, 5, "f2")
@@ -14799,6 +15295,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F2[k54] = x55
 	}
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	e58, n59 := r.Vector(b, b+16, 8, 8, "f3")
@@ -14819,6 +15316,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F3[k61] = x62
 	}
 	if n < 24 {
+		v.fbeDefaults(3)
 		return
 	}
 	e63, n64 := r.Vector(b, b+20, 9, 5, "f4")
@@ -14844,6 +15342,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F4[k66] = x67
 	}
 	if n < 28 {
+		v.fbeDefaults(4)
 		return
 	}
 	e70, n71 := r.Vector(b, b+24, 8, 8, "f5")
@@ -14864,6 +15363,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F5[k73] = x74
 	}
 	if n < 32 {
+		v.fbeDefaults(5)
 		return
 	}
 	e75, n76 := r.Vector(b, b+28, 9, 5, "f6")
@@ -14889,6 +15389,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F6[k78] = x79
 	}
 	if n < 36 {
+		v.fbeDefaults(6)
 		return
 	}
 	e82, n83 := r.Vector(b, b+32, 8, 8, "f7")
@@ -14909,6 +15410,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F7[k85] = x86
 	}
 	if n < 40 {
+		v.fbeDefaults(7)
 		return
 	}
 	e87, n88 := r.Vector(b, b+36, 9, 5, "f8")
@@ -14934,6 +15436,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F8[k90] = x91
 	}
 	if n < 44 {
+		v.fbeDefaults(8)
 		return
 	}
 	e94, n95 := r.Vector(b, b+40, 8, 4, "f9")
@@ -14959,6 +15462,7 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F9[k97] = x98
 	}
 	if n < 48 {
+		v.fbeDefaults(9)
 		return
 	}
 	e99, n100 := r.Vector(b, b+44, 9, 5, "f10")
@@ -15269,7 +15773,10 @@ func (v *StructMap) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructMap")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructMap")
+	}
 	return r.Err()
 }
 
@@ -15362,9 +15869,9 @@ func (v *StructMap) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(40) {
 		return
 	}
@@ -15888,7 +16395,10 @@ func (v *StructMap) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 140, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructMap")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructMap")
+	}
 	return r.Err()
 }
 
@@ -16580,16 +17090,53 @@ func (v *StructHash) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructHash) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		clear(v.F1)
+		fallthrough
+	case 1:
+		clear(v.F2)
+		fallthrough
+	case 2:
+		clear(v.F3)
+		fallthrough
+	case 3:
+		clear(v.F4)
+		fallthrough
+	case 4:
+		clear(v.F5)
+		fallthrough
+	case 5:
+		clear(v.F6)
+		fallthrough
+	case 6:
+		clear(v.F7)
+		fallthrough
+	case 7:
+		clear(v.F8)
+		fallthrough
+	case 8:
+		clear(v.F9)
+		fallthrough
+	case 9:
+		clear(v.F10)
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 141, 40)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e46, n47 := r.Vector(b, b+8, 5, 5, "f1")
@@ -16610,6 +17157,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F1[k49] = x50
 	}
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e51, n52 := r.Vector(b, b+12, 9, 5, "f2")
@@ -16635,6 +17183,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F2[k54] = x55
 	}
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	e58, n59 := r.Vector(b, b+16, 8, 8, "f3")
@@ -16655,6 +17204,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F3[k61] = x62
 	}
 	if n < 24 {
+		v.fbeDefaults(3)
 		return
 	}
 	e63, n64 := r.Vector(b, b+20, 9, 5, "f4")
@@ -16680,6 +17230,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F4[k66] = x67
 	}
 	if n < 28 {
+		v.fbeDefaults(4)
 		return
 	}
 	e70, n71 := r.Vector(b, b+24, 8, 8, "f5")
@@ -16700,6 +17251,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F5[k73] = x74
 	}
 	if n < 32 {
+		v.fbeDefaults(5)
 		return
 	}
 	e75, n76 := r.Vector(b, b+28, 9, 5, "f6")
@@ -16725,6 +17277,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F6[k78] = x79
 	}
 	if n < 36 {
+		v.fbeDefaults(6)
 		return
 	}
 	e82, n83 := r.Vector(b, b+32, 8, 8, "f7")
@@ -16745,6 +17298,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F7[k85] = x86
 	}
 	if n < 40 {
+		v.fbeDefaults(7)
 		return
 	}
 	e87, n88 := r.Vector(b, b+36, 9, 5, "f8")
@@ -16770,6 +17324,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F8[k90] = x91
 	}
 	if n < 44 {
+		v.fbeDefaults(8)
 		return
 	}
 	e94, n95 := r.Vector(b, b+40, 8, 4, "f9")
@@ -16795,6 +17350,7 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F9[k97] = x98
 	}
 	if n < 48 {
+		v.fbeDefaults(9)
 		return
 	}
 	e99, n100 := r.Vector(b, b+44, 9, 5, "f10")
@@ -17105,7 +17661,10 @@ func (v *StructHash) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructHash")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructHash")
+	}
 	return r.Err()
 }
 
@@ -17198,9 +17757,9 @@ func (v *StructHash) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(40) {
 		return
 	}
@@ -17684,7 +18243,10 @@ func (v *StructHash) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 141, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructHash")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructHash")
+	}
 	return r.Err()
 }
 
@@ -18298,16 +18860,29 @@ func (v *StructHashEx) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *StructHashEx) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.F1 = v.F1[:0]
+		fallthrough
+	case 1:
+		v.F2 = v.F2[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 142, 8)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	e6, n7 := r.Vector(b, b+8, 8, 0, "f1")
@@ -18331,6 +18906,7 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	e9, n10 := r.Vector(b, b+12, 9, 1, "f2")
@@ -18447,7 +19023,10 @@ func (v *StructHashEx) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructHashEx")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructHashEx")
+	}
 	return r.Err()
 }
 
@@ -18478,9 +19057,9 @@ func (v *StructHashEx) FBEWriteFinal(w *fbe.Writer) {
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(8) {
 		return
 	}
@@ -18612,7 +19191,10 @@ func (v *StructHashEx) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 142, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructHashEx")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructHashEx")
+	}
 	return r.Err()
 }
 
@@ -18827,10 +19409,11 @@ func (v *StructEmpty) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.Struct(base, slot, 8, 143)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *StructEmpty) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	_, n := r.Struct(base, slot, 143, 1)
 	if n == 0 {
 		return
@@ -18870,7 +19453,10 @@ func (v *StructEmpty) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("test.StructEmpty")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructEmpty")
+	}
 	return r.Err()
 }
 
@@ -18888,9 +19474,9 @@ func VerifyFBEStructEmpty(data []byte, lim *fbe.Limits) error {
 func (v *StructEmpty) FBEWriteFinal(w *fbe.Writer) {
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructEmpty) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(1) {
 		return
 	}
@@ -18930,7 +19516,10 @@ func (v *StructEmpty) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 143, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("test.StructEmpty")
+	if r.Failed() {
+		v.Reset()
+		r.Within("test.StructEmpty")
+	}
 	return r.Err()
 }
 

@@ -357,16 +357,26 @@ func (v *Counted) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.A)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Counted) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.A = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Counted) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1001, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.A = r.I32(b + 8)
@@ -404,7 +414,10 @@ func (v *Counted) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Counted")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Counted")
+	}
 	return r.Err()
 }
 
@@ -423,9 +436,9 @@ func (v *Counted) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.A)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Counted) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(4) {
 		return
 	}
@@ -469,7 +482,10 @@ func (v *Counted) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1001, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Counted")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Counted")
+	}
 	return r.Err()
 }
 
@@ -581,16 +597,26 @@ func (v *Shifted) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.A)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Shifted) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.A = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Shifted) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1020, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.A = r.I32(b + 8)
@@ -628,7 +654,10 @@ func (v *Shifted) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Shifted")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Shifted")
+	}
 	return r.Err()
 }
 
@@ -647,9 +676,9 @@ func (v *Shifted) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.A)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Shifted) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(4) {
 		return
 	}
@@ -693,7 +722,10 @@ func (v *Shifted) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1020, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Shifted")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Shifted")
+	}
 	return r.Err()
 }
 
@@ -805,16 +837,26 @@ func (v *AfterShift) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.A)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *AfterShift) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.A = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *AfterShift) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1021, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.A = r.I32(b + 8)
@@ -852,7 +894,10 @@ func (v *AfterShift) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.AfterShift")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.AfterShift")
+	}
 	return r.Err()
 }
 
@@ -871,9 +916,9 @@ func (v *AfterShift) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.A)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *AfterShift) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(4) {
 		return
 	}
@@ -917,7 +962,10 @@ func (v *AfterShift) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1021, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.AfterShift")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.AfterShift")
+	}
 	return r.Err()
 }
 
@@ -1029,16 +1077,26 @@ func (v *Fixed) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.A)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Fixed) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.A = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Fixed) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 7, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.A = r.I32(b + 8)
@@ -1076,7 +1134,10 @@ func (v *Fixed) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Fixed")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Fixed")
+	}
 	return r.Err()
 }
 
@@ -1095,9 +1156,9 @@ func (v *Fixed) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.A)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Fixed) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(4) {
 		return
 	}
@@ -1141,7 +1202,10 @@ func (v *Fixed) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 7, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Fixed")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Fixed")
+	}
 	return r.Err()
 }
 
@@ -1256,10 +1320,19 @@ func (v *Derived) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+12, v.B)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Derived) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.B = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 7, 8)
 	if n == 0 {
 		return
@@ -1268,9 +1341,11 @@ func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
 	if n >= 12 {
 		v.A = r.I32(b + 8)
 	} else {
+		v.Reset()
 		return
 	}
 	if n < 16 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.B = r.I32(b + 12)
@@ -1314,7 +1389,10 @@ func (v *Derived) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Derived")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Derived")
+	}
 	return r.Err()
 }
 
@@ -1334,9 +1412,9 @@ func (v *Derived) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.B)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Derived) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(8) {
 		return
 	}
@@ -1384,7 +1462,10 @@ func (v *Derived) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 7, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Derived")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Derived")
+	}
 	return r.Err()
 }
 
@@ -1512,10 +1593,19 @@ func (v *ImportedBase) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+16, v.Price)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *ImportedBase) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Price = 1.5
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *ImportedBase) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1022, 16)
 	if n == 0 {
 		return
@@ -1525,9 +1615,11 @@ func (v *ImportedBase) FBERead(r *fbe.Reader, base, slot int) {
 		v.Symbol = r.String(b, b+8, "symbol")
 		v.Digits = r.I32(b + 12)
 	} else {
+		v.Reset()
 		return
 	}
 	if n < 24 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Price = r.F64(b + 16)
@@ -1572,7 +1664,10 @@ func (v *ImportedBase) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.ImportedBase")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.ImportedBase")
+	}
 	return r.Err()
 }
 
@@ -1593,9 +1688,9 @@ func (v *ImportedBase) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendF64(v.Price)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *ImportedBase) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(16) {
 		return
 	}
@@ -1645,7 +1740,10 @@ func (v *ImportedBase) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1022, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.ImportedBase")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.ImportedBase")
+	}
 	return r.Err()
 }
 
@@ -1769,16 +1867,26 @@ func (v *Note) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.String(b, b+8, v.Text)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Note) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Text = "hi \"there\"\n"
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Note) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1023, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Text = r.String(b, b+8, "text")
@@ -1822,7 +1930,10 @@ func (v *Note) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Note")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Note")
+	}
 	return r.Err()
 }
 
@@ -1841,9 +1952,9 @@ func (v *Note) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendString(v.Text)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Note) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(4) {
 		return
 	}
@@ -1885,7 +1996,10 @@ func (v *Note) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1023, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Note")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Note")
+	}
 	return r.Err()
 }
 
@@ -2000,20 +2114,34 @@ func (v *Quiet) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+12, v.Legacy)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Quiet) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Password = ""
+		fallthrough
+	case 1:
+		v.Legacy = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Quiet) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1024, 8)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Password = r.String(b, b+8, "password")
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Legacy = r.I32(b + 12)
@@ -2057,7 +2185,10 @@ func (v *Quiet) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Quiet")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Quiet")
+	}
 	return r.Err()
 }
 
@@ -2077,9 +2208,9 @@ func (v *Quiet) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.Legacy)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Quiet) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(8) {
 		return
 	}
@@ -2125,7 +2256,10 @@ func (v *Quiet) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1024, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Quiet")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Quiet")
+	}
 	return r.Err()
 }
 
@@ -2239,10 +2373,11 @@ func (v *Empty) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.Struct(base, slot, 8, 1025)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Empty) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	_, n := r.Struct(base, slot, 1025, 1)
 	if n == 0 {
 		return
@@ -2282,7 +2417,10 @@ func (v *Empty) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Empty")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Empty")
+	}
 	return r.Err()
 }
 
@@ -2300,9 +2438,9 @@ func VerifyFBEEmpty(data []byte, lim *fbe.Limits) error {
 func (v *Empty) FBEWriteFinal(w *fbe.Writer) {
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Empty) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(1) {
 		return
 	}
@@ -2342,7 +2480,10 @@ func (v *Empty) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1025, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Empty")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Empty")
+	}
 	return r.Err()
 }
 
@@ -2677,18 +2818,172 @@ func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Everything) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = 42
+		fallthrough
+	case 1:
+		v.F1 = true
+		fallthrough
+	case 2:
+		v.F2 = 255
+		fallthrough
+	case 3:
+		v.F3 = 33
+		fallthrough
+	case 4:
+		v.F4 = 1092
+		fallthrough
+	case 5:
+		v.F5 = -128
+		fallthrough
+	case 6:
+		v.F6 = 65
+		fallthrough
+	case 7:
+		v.F7 = -2
+		fallthrough
+	case 8:
+		v.F8 = 65535
+		fallthrough
+	case 9:
+		v.F9 = 2147483647
+		fallthrough
+	case 10:
+		v.F10 = 0
+		fallthrough
+	case 11:
+		v.F11 = -9223372036854775808
+		fallthrough
+	case 12:
+		v.F12 = 18446744073709551615
+		fallthrough
+	case 13:
+		v.F13 = .5e3
+		fallthrough
+	case 14:
+		v.F14 = -1.
+		fallthrough
+	case 15:
+		v.F15 = fbe.MustDecimal("123456.123456")
+		fallthrough
+	case 16:
+		v.F16 = fbe.MustDecimal("7")
+		fallthrough
+	case 17:
+		v.F17 = "text"
+		fallthrough
+	case 18:
+		v.F18 = 0
+		fallthrough
+	case 19:
+		v.F19 = fbe.UTC()
+		fallthrough
+	case 20:
+		v.F20 = fbe.UUID{}
+		fallthrough
+	case 21:
+		v.F21 = fbe.NewUUID1()
+		fallthrough
+	case 22:
+		v.F22 = fbe.NewUUID4()
+		fallthrough
+	case 23:
+		v.F23 = fbe.MustUUID("123e4567-e89b-12d3-a456-426655440000")
+		fallthrough
+	case 24:
+		v.F24 = nil
+		fallthrough
+	case 25:
+		v.F25 = EByteC
+		fallthrough
+	case 26:
+		v.F26 = market.SideSell
+		fallthrough
+	case 27:
+		v.F27 = FByteOne | FByteTwo
+		fallthrough
+	case 28:
+		v.F28 = FUInt64All
+		fallthrough
+	case 29:
+		v.F29.Reset()
+		fallthrough
+	case 30:
+		v.F30.Reset()
+		fallthrough
+	case 31:
+		v.F31 = nil
+		fallthrough
+	case 32:
+		v.F32 = fbe.Ptr[int32](5)
+		fallthrough
+	case 33:
+		v.F33 = nil
+		fallthrough
+	case 34:
+		v.F34 = fbe.Ptr[EByte](EByteB)
+		fallthrough
+	case 35:
+		v.F35 = nil
+		fallthrough
+	case 36:
+		v.F36 = [3]int32{}
+		fallthrough
+	case 37:
+		v.F37 = [2]*string{}
+		fallthrough
+	case 38:
+		v.F38 = v.F38[:0]
+		fallthrough
+	case 39:
+		v.F39 = v.F39[:0]
+		fallthrough
+	case 40:
+		v.F40 = v.F40[:0]
+		fallthrough
+	case 41:
+		v.F41 = v.F41[:0]
+		fallthrough
+	case 42:
+		v.F42 = v.F42[:0]
+		fallthrough
+	case 43:
+		clear(v.F43)
+		fallthrough
+	case 44:
+		clear(v.F44)
+		fallthrough
+	case 45:
+		clear(v.F45)
+		fallthrough
+	case 46:
+		v.F46 = v.F46[:0]
+		fallthrough
+	case 47:
+		v.F47 = nil
+		fallthrough
+	case 48:
+		v.F47Reset = false
+		fallthrough
+	case 49:
+		v.F48 = fbe.Ptr[fbe.Timestamp](0)
+		fallthrough
+	case 50:
+		v.F49 = v.F49[:0]
+		fallthrough
+	case 51:
+		v.F50 = v.F50[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
-	old41 := v.F24
-	old42 := v.F31
-	old43 := v.F32
-	old44 := v.F33
-	old45 := v.F34
-	old46 := v.F35
-	old47 := v.F47
-	old48 := v.F48
-	v.Reset()
 	b, n := r.Struct(base, slot, 1026, 250)
 	if n == 0 {
 		return
@@ -2696,151 +2991,181 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(12, b, "id")
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 13 {
 		r.Spend(12, b, "f1")
+		v.fbeDefaults(1)
 		return
 	}
 	v.F1 = r.Bool(b + 12)
 	if n < 14 {
 		r.Spend(12, b, "f2")
+		v.fbeDefaults(2)
 		return
 	}
 	v.F2 = r.U8(b + 13)
 	if n < 15 {
 		r.Spend(12, b, "f3")
+		v.fbeDefaults(3)
 		return
 	}
 	v.F3 = r.U8(b + 14)
 	if n < 19 {
 		r.Spend(12, b, "f4")
+		v.fbeDefaults(4)
 		return
 	}
 	v.F4 = r.U32(b + 15)
 	if n < 20 {
 		r.Spend(12, b, "f5")
+		v.fbeDefaults(5)
 		return
 	}
 	v.F5 = r.I8(b + 19)
 	if n < 21 {
 		r.Spend(12, b, "f6")
+		v.fbeDefaults(6)
 		return
 	}
 	v.F6 = r.U8(b + 20)
 	if n < 23 {
 		r.Spend(12, b, "f7")
+		v.fbeDefaults(7)
 		return
 	}
 	v.F7 = r.I16(b + 21)
 	if n < 25 {
 		r.Spend(12, b, "f8")
+		v.fbeDefaults(8)
 		return
 	}
 	v.F8 = r.U16(b + 23)
 	if n < 29 {
 		r.Spend(12, b, "f9")
+		v.fbeDefaults(9)
 		return
 	}
 	v.F9 = r.I32(b + 25)
 	if n < 33 {
 		r.Spend(12, b, "f10")
+		v.fbeDefaults(10)
 		return
 	}
 	v.F10 = r.U32(b + 29)
 	if n < 41 {
 		r.Spend(12, b, "f11")
+		v.fbeDefaults(11)
 		return
 	}
 	v.F11 = r.I64(b + 33)
 	if n < 49 {
 		r.Spend(12, b, "f12")
+		v.fbeDefaults(12)
 		return
 	}
 	v.F12 = r.U64(b + 41)
 	if n < 53 {
 		r.Spend(12, b, "f13")
+		v.fbeDefaults(13)
 		return
 	}
 	v.F13 = r.F32(b + 49)
 	if n < 61 {
 		r.Spend(12, b, "f14")
+		v.fbeDefaults(14)
 		return
 	}
 	v.F14 = r.F64(b + 53)
 	if n < 77 {
 		r.Spend(12, b, "f15")
+		v.fbeDefaults(15)
 		return
 	}
 	v.F15 = r.Decimal(b + 61)
 	if n < 93 {
 		r.Spend(12, b, "f16")
+		v.fbeDefaults(16)
 		return
 	}
 	v.F16 = r.Decimal(b + 77)
 	if n < 97 {
 		r.Spend(12, b, "f17")
+		v.fbeDefaults(17)
 		return
 	}
 	v.F17 = r.String(b, b+93, "f17")
 	if n < 105 {
 		r.Spend(12, b, "f18")
+		v.fbeDefaults(18)
 		return
 	}
 	v.F18 = r.Timestamp(b + 97)
 	if n < 113 {
 		r.Spend(12, b, "f19")
+		v.fbeDefaults(19)
 		return
 	}
 	v.F19 = r.Timestamp(b + 105)
 	if n < 129 {
 		r.Spend(12, b, "f20")
+		v.fbeDefaults(20)
 		return
 	}
 	v.F20 = r.UUID(b + 113)
 	if n < 145 {
 		r.Spend(12, b, "f21")
+		v.fbeDefaults(21)
 		return
 	}
 	v.F21 = r.UUID(b + 129)
 	if n < 161 {
 		r.Spend(12, b, "f22")
+		v.fbeDefaults(22)
 		return
 	}
 	v.F22 = r.UUID(b + 145)
 	if n < 177 {
 		r.Spend(12, b, "f23")
+		v.fbeDefaults(23)
 		return
 	}
 	v.F23 = r.UUID(b + 161)
 	if n < 181 {
 		r.Spend(12, b, "f24")
+		v.fbeDefaults(24)
 		return
 	}
-	v.F24 = r.Blob(old41, b, b+177, "f24")
+	v.F24 = r.Blob(v.F24, b, b+177, "f24")
 	if n < 182 {
 		r.Spend(12, b, "f25")
+		v.fbeDefaults(25)
 		return
 	}
 	v.F25 = EByte(r.U8(b + 181))
 	if n < 183 {
 		r.Spend(12, b, "f26")
+		v.fbeDefaults(26)
 		return
 	}
 	v.F26 = market.Side(r.U8(b + 182))
 	if n < 184 {
 		r.Spend(12, b, "f27")
+		v.fbeDefaults(27)
 		return
 	}
 	v.F27 = FByte(r.U8(b + 183))
 	if n < 192 {
 		r.Spend(12, b, "f28")
+		v.fbeDefaults(28)
 		return
 	}
 	v.F28 = FUInt64(r.U64(b + 184))
 	if n < 196 {
 		r.Spend(12, b, "f29")
+		v.fbeDefaults(29)
 		return
 	}
 	v.F29.FBERead(r, b, b+192)
@@ -2850,6 +3175,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 200 {
 		r.Spend(8, b, "f30")
+		v.fbeDefaults(30)
 		return
 	}
 	v.F30.FBERead(r, b, b+196)
@@ -2858,47 +3184,52 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 205 {
+		v.fbeDefaults(31)
 		return
 	}
-	if s49, ok50 := r.Optional(b, b+200, 4, "f31"); ok50 {
-		v.F31 = fbe.Reuse(old42)
-		*v.F31 = r.I32(s49)
+	if s41, ok42 := r.Optional(b, b+200, 4, "f31"); ok42 {
+		v.F31 = fbe.Reuse(v.F31)
+		*v.F31 = r.I32(s41)
 	} else {
 		v.F31 = nil
 	}
 	if n < 210 {
+		v.fbeDefaults(32)
 		return
 	}
-	if s51, ok52 := r.Optional(b, b+205, 4, "f32"); ok52 {
-		v.F32 = fbe.Reuse(old43)
-		*v.F32 = r.I32(s51)
+	if s43, ok44 := r.Optional(b, b+205, 4, "f32"); ok44 {
+		v.F32 = fbe.Reuse(v.F32)
+		*v.F32 = r.I32(s43)
 	} else {
 		v.F32 = nil
 	}
 	if n < 215 {
+		v.fbeDefaults(33)
 		return
 	}
-	if s53, ok54 := r.Optional(b, b+210, 4, "f33"); ok54 {
-		v.F33 = fbe.Reuse(old44)
-		*v.F33 = r.String(s53, s53, "f33")
+	if s45, ok46 := r.Optional(b, b+210, 4, "f33"); ok46 {
+		v.F33 = fbe.Reuse(v.F33)
+		*v.F33 = r.String(s45, s45, "f33")
 	} else {
 		v.F33 = nil
 	}
 	if n < 220 {
+		v.fbeDefaults(34)
 		return
 	}
-	if s55, ok56 := r.Optional(b, b+215, 1, "f34"); ok56 {
-		v.F34 = fbe.Reuse(old45)
-		*v.F34 = EByte(r.U8(s55))
+	if s47, ok48 := r.Optional(b, b+215, 1, "f34"); ok48 {
+		v.F34 = fbe.Reuse(v.F34)
+		*v.F34 = EByte(r.U8(s47))
 	} else {
 		v.F34 = nil
 	}
 	if n < 225 {
+		v.fbeDefaults(35)
 		return
 	}
-	if s57, ok58 := r.Optional(b, b+220, 4, "f35"); ok58 {
-		v.F35 = fbe.Reuse(old46)
-		v.F35.FBERead(r, s57, s57)
+	if s49, ok50 := r.Optional(b, b+220, 4, "f35"); ok50 {
+		v.F35 = fbe.Reuse(v.F35)
+		v.F35.FBERead(r, s49, s49)
 		if r.Failed() {
 			r.Unwind("f35")
 			return
@@ -2907,218 +3238,234 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F35 = nil
 	}
 	if n < 237 {
+		v.fbeDefaults(36)
 		return
 	}
-	for i59 := range v.F36 {
-		v.F36[i59] = r.I32(b + 225 + i59*4)
+	for i51 := range v.F36 {
+		v.F36[i51] = r.I32(b + 225 + i51*4)
 	}
 	if n < 247 {
+		v.fbeDefaults(37)
 		return
 	}
-	for i60 := range v.F37 {
-		if s61, ok62 := r.Optional(b, b+237+i60*5, 4, "f37"); ok62 {
-			v.F37[i60] = fbe.Reuse(v.F37[i60])
-			*v.F37[i60] = r.String(s61, s61, "f37")
+	for i52 := range v.F37 {
+		if s53, ok54 := r.Optional(b, b+237+i52*5, 4, "f37"); ok54 {
+			v.F37[i52] = fbe.Reuse(v.F37[i52])
+			*v.F37[i52] = r.String(s53, s53, "f37")
 		} else {
-			v.F37[i60] = nil
+			v.F37[i52] = nil
 		}
 	}
 	if n < 251 {
+		v.fbeDefaults(38)
 		return
 	}
-	e63, n64 := r.Vector(b, b+247, 8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n64)
-	for i65 := range n64 {
-		v.F38[i65] = r.F64(e63 + i65*8)
+	e55, n56 := r.Vector(b, b+247, 8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n56)
+	for i57 := range n56 {
+		v.F38[i57] = r.F64(e55 + i57*8)
 	}
 	if n < 255 {
+		v.fbeDefaults(39)
 		return
 	}
-	e66, n67 := r.Vector(b, b+251, 5, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n67)
-	for i68 := range n67 {
-		if s69, ok70 := r.Optional(b, e66+i68*5, 4, "f39"); ok70 {
-			v.F39[i68] = fbe.Reuse(v.F39[i68])
-			v.F39[i68].FBERead(r, s69, s69)
+	e58, n59 := r.Vector(b, b+251, 5, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n59)
+	for i60 := range n59 {
+		if s61, ok62 := r.Optional(b, e58+i60*5, 4, "f39"); ok62 {
+			v.F39[i60] = fbe.Reuse(v.F39[i60])
+			v.F39[i60].FBERead(r, s61, s61)
 			if r.Failed() {
-				r.UnwindIndex(i68)
+				r.UnwindIndex(i60)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i68] = nil
+			v.F39[i60] = nil
 		}
 	}
 	if n < 259 {
+		v.fbeDefaults(40)
 		return
 	}
-	e71, n72 := r.Vector(b, b+255, 4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n72)
-	for i73 := range n72 {
-		v.F40[i73] = r.String(b, e71+i73*4, "f40")
+	e63, n64 := r.Vector(b, b+255, 4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n64)
+	for i65 := range n64 {
+		v.F40[i65] = r.String(b, e63+i65*4, "f40")
 	}
 	if n < 263 {
+		v.fbeDefaults(41)
 		return
 	}
-	e74, n75 := r.Vector(b, b+259, 8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n75)
-	for i76 := range n75 {
-		v.F41[i76] = r.I64(e74 + i76*8)
+	e66, n67 := r.Vector(b, b+259, 8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n67)
+	for i68 := range n67 {
+		v.F41[i68] = r.I64(e66 + i68*8)
 	}
 	if fbe.HasDuplicate(v.F41) {
-		r.DuplicateKey("f41", e74-4)
+		r.DuplicateKey("f41", e66-4)
 		return
 	}
 	if n < 267 {
+		v.fbeDefaults(42)
 		return
 	}
-	e77, n78 := r.Vector(b, b+263, 4, 0, "f42")
+	e69, n70 := r.Vector(b, b+263, 4, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i79 := range n78 {
+	for i71 := range n70 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i79].FBERead(r, b, e77+i79*4)
+		v.F42[i71].FBERead(r, b, e69+i71*4)
 		if r.Failed() {
-			r.UnwindIndex(i79)
+			r.UnwindIndex(i71)
 			r.Unwind("f42")
 			return
 		}
 	}
 	if fbe.HasDuplicateKey(v.F42, (*market.Instrument).FBEKey) {
-		r.DuplicateKey("f42", e77-4)
+		r.DuplicateKey("f42", e69-4)
 		return
 	}
 	if n < 271 {
+		v.fbeDefaults(43)
 		return
 	}
-	e80, n81 := r.Vector(b, b+267, 8, 8, "f43")
+	e72, n73 := r.Vector(b, b+267, 8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n81)
+		v.F43 = make(map[int32]string, n73)
 	} else {
 		clear(v.F43)
 	}
-	for i82 := range n81 {
-		var k83 int32
-		var x84 string
-		k83 = r.I32(e80 + i82*8)
-		x84 = r.String(b, e80+i82*8+4, "f43")
-		if _, dup := v.F43[k83]; dup {
-			r.DuplicateKey("f43", e80+i82*8)
+	for i74 := range n73 {
+		var k75 int32
+		var x76 string
+		k75 = r.I32(e72 + i74*8)
+		x76 = r.String(b, e72+i74*8+4, "f43")
+		if _, dup := v.F43[k75]; dup {
+			r.DuplicateKey("f43", e72+i74*8)
 			return
 		}
-		v.F43[k83] = x84
+		v.F43[k75] = x76
 	}
 	if n < 275 {
+		v.fbeDefaults(44)
 		return
 	}
-	e85, n86 := r.Vector(b, b+271, 9, 5, "f44")
+	e77, n78 := r.Vector(b, b+271, 9, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n86)
+		v.F44 = make(map[string]*Counted, n78)
 	} else {
 		clear(v.F44)
 	}
-	for i87 := range n86 {
-		var k88 string
-		var x89 *Counted
-		k88 = r.String(b, e85+i87*9, "f44")
-		if s90, ok91 := r.Optional(b, e85+i87*9+4, 4, "f44"); ok91 {
-			x89 = fbe.Reuse(x89)
-			x89.FBERead(r, s90, s90)
+	for i79 := range n78 {
+		var k80 string
+		var x81 *Counted
+		k80 = r.String(b, e77+i79*9, "f44")
+		if s82, ok83 := r.Optional(b, e77+i79*9+4, 4, "f44"); ok83 {
+			x81 = fbe.Reuse(x81)
+			x81.FBERead(r, s82, s82)
 			if r.Failed() {
-				r.UnwindIndex(i87)
+				r.UnwindIndex(i79)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x89 = nil
+			x81 = nil
 		}
-		if _, dup := v.F44[k88]; dup {
-			r.DuplicateKey("f44", e85+i87*9)
+		if _, dup := v.F44[k80]; dup {
+			r.DuplicateKey("f44", e77+i79*9)
 			return
 		}
-		v.F44[k88] = x89
+		v.F44[k80] = x81
 	}
 	if n < 279 {
+		v.fbeDefaults(45)
 		return
 	}
-	e92, n93 := r.Vector(b, b+275, 20, 20, "f45")
+	e84, n85 := r.Vector(b, b+275, 20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n93)
+		v.F45 = make(map[fbe.UUID][]byte, n85)
 	} else {
 		clear(v.F45)
 	}
-	for i94 := range n93 {
-		var k95 fbe.UUID
-		var x96 []byte
-		k95 = r.UUID(e92 + i94*20)
-		x96 = r.Blob(x96, b, e92+i94*20+16, "f45")
-		if _, dup := v.F45[k95]; dup {
-			r.DuplicateKey("f45", e92+i94*20)
+	for i86 := range n85 {
+		var k87 fbe.UUID
+		var x88 []byte
+		k87 = r.UUID(e84 + i86*20)
+		x88 = r.Blob(x88, b, e84+i86*20+16, "f45")
+		if _, dup := v.F45[k87]; dup {
+			r.DuplicateKey("f45", e84+i86*20)
 			return
 		}
-		v.F45[k95] = x96
+		v.F45[k87] = x88
 	}
 	if n < 283 {
+		v.fbeDefaults(46)
 		return
 	}
-	e97, n98 := r.Vector(b, b+279, 8, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n98)
-	for i99 := range n98 {
-		v.F46[i99].Key.FBERead(r, b, e97+i99*8)
+	e89, n90 := r.Vector(b, b+279, 8, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n90)
+	for i91 := range n90 {
+		v.F46[i91].Key.FBERead(r, b, e89+i91*8)
 		if r.Failed() {
-			r.UnwindIndex(i99)
+			r.UnwindIndex(i91)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i99].Value.FBERead(r, b, e97+i99*8+4)
+		v.F46[i91].Value.FBERead(r, b, e89+i91*8+4)
 		if r.Failed() {
-			r.UnwindIndex(i99)
+			r.UnwindIndex(i91)
 			r.Unwind("f46")
 			return
 		}
 	}
 	if fbe.HasDuplicatePairKey(v.F46, (*market.Instrument).FBEKey) {
-		r.DuplicateKey("f46", e97-4)
+		r.DuplicateKey("f46", e89-4)
 		return
 	}
 	if n < 288 {
+		v.fbeDefaults(47)
 		return
 	}
-	if s100, ok101 := r.Optional(b, b+283, 4, "f47"); ok101 {
-		v.F47 = fbe.Reuse(old47)
-		*v.F47 = r.I32(s100)
+	if s92, ok93 := r.Optional(b, b+283, 4, "f47"); ok93 {
+		v.F47 = fbe.Reuse(v.F47)
+		*v.F47 = r.I32(s92)
 	} else {
 		v.F47 = nil
 	}
 	if n < 289 {
+		v.fbeDefaults(48)
 		return
 	}
 	v.F47Reset = r.Bool(b + 288)
 	if n < 294 {
+		v.fbeDefaults(49)
 		return
 	}
-	if s102, ok103 := r.Optional(b, b+289, 8, "f48"); ok103 {
-		v.F48 = fbe.Reuse(old48)
-		*v.F48 = r.Timestamp(s102)
+	if s94, ok95 := r.Optional(b, b+289, 8, "f48"); ok95 {
+		v.F48 = fbe.Reuse(v.F48)
+		*v.F48 = r.Timestamp(s94)
 	} else {
 		v.F48 = nil
 	}
 	if n < 298 {
+		v.fbeDefaults(50)
 		return
 	}
-	e104, n105 := r.Vector(b, b+294, 8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n105)
-	for i106 := range n105 {
-		v.F49[i106].Key = r.Blob(v.F49[i106].Key, b, e104+i106*8, "f49")
-		v.F49[i106].Value = r.I32(e104 + i106*8 + 4)
+	e96, n97 := r.Vector(b, b+294, 8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n97)
+	for i98 := range n97 {
+		v.F49[i98].Key = r.Blob(v.F49[i98].Key, b, e96+i98*8, "f49")
+		v.F49[i98].Value = r.I32(e96 + i98*8 + 4)
 	}
 	if n < 302 {
+		v.fbeDefaults(51)
 		return
 	}
-	e107, n108 := r.Vector(b, b+298, 8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n108)
-	for i109 := range n108 {
-		v.F50[i109].Key = r.Blob(v.F50[i109].Key, b, e107+i109*8, "f50")
-		v.F50[i109].Value = r.String(b, e107+i109*8+4, "f50")
+	e99, n100 := r.Vector(b, b+298, 8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n100)
+	for i101 := range n100 {
+		v.F50[i101].Key = r.Blob(v.F50[i101].Key, b, e99+i101*8, "f50")
+		v.F50[i101].Value = r.String(b, e99+i101*8+4, "f50")
 	}
 }
 
@@ -3277,8 +3624,8 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 215 {
 		return
 	}
-	if s110, ok111 := r.Optional(b, b+210, 4, "f33"); ok111 {
-		r.SkipString(s110, s110, "f33")
+	if s102, ok103 := r.Optional(b, b+210, 4, "f33"); ok103 {
+		r.SkipString(s102, s102, "f33")
 	}
 	if n < 220 {
 		return
@@ -3287,8 +3634,8 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 225 {
 		return
 	}
-	if s112, ok113 := r.Optional(b, b+220, 4, "f35"); ok113 {
-		FBEVerifyCounted(r, s112, s112)
+	if s104, ok105 := r.Optional(b, b+220, 4, "f35"); ok105 {
+		FBEVerifyCounted(r, s104, s104)
 		if r.Failed() {
 			r.Unwind("f35")
 			return
@@ -3297,9 +3644,9 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 247 {
 		return
 	}
-	for i114 := range 2 {
-		if s115, ok116 := r.Optional(b, b+237+i114*5, 4, "f37"); ok116 {
-			r.SkipString(s115, s115, "f37")
+	for i106 := range 2 {
+		if s107, ok108 := r.Optional(b, b+237+i106*5, 4, "f37"); ok108 {
+			r.SkipString(s107, s107, "f37")
 		}
 	}
 	if n < 251 {
@@ -3309,12 +3656,12 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 255 {
 		return
 	}
-	e117, n118 := r.Vector(b, b+251, 5, 1, "f39")
-	for i119 := range n118 {
-		if s120, ok121 := r.Optional(b, e117+i119*5, 4, "f39"); ok121 {
-			FBEVerifyCounted(r, s120, s120)
+	e109, n110 := r.Vector(b, b+251, 5, 1, "f39")
+	for i111 := range n110 {
+		if s112, ok113 := r.Optional(b, e109+i111*5, 4, "f39"); ok113 {
+			FBEVerifyCounted(r, s112, s112)
 			if r.Failed() {
-				r.UnwindIndex(i119)
+				r.UnwindIndex(i111)
 				r.Unwind("f39")
 				return
 			}
@@ -3323,137 +3670,137 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 259 {
 		return
 	}
-	e122, n123 := r.Vector(b, b+255, 4, 4, "f40")
-	for i124 := range n123 {
-		r.SkipString(b, e122+i124*4, "f40")
+	e114, n115 := r.Vector(b, b+255, 4, 4, "f40")
+	for i116 := range n115 {
+		r.SkipString(b, e114+i116*4, "f40")
 	}
 	if n < 263 {
 		return
 	}
-	var t125 []int64
-	e126, n127 := r.Vector(b, b+259, 8, 8, "f41")
-	t125 = fbe.Resize(t125, n127)
-	for i128 := range n127 {
-		t125[i128] = r.I64(e126 + i128*8)
+	var t117 []int64
+	e118, n119 := r.Vector(b, b+259, 8, 8, "f41")
+	t117 = fbe.Resize(t117, n119)
+	for i120 := range n119 {
+		t117[i120] = r.I64(e118 + i120*8)
 	}
-	if fbe.HasDuplicate(t125) {
-		r.DuplicateKey("f41", e126-4)
+	if fbe.HasDuplicate(t117) {
+		r.DuplicateKey("f41", e118-4)
 		return
 	}
 	if n < 267 {
 		return
 	}
-	var t129 []market.Instrument
-	e130, n131 := r.Vector(b, b+263, 4, 0, "f42")
-	t129 = t129[:0]
-	for i132 := range n131 {
-		t129 = fbe.Grow(t129)
-		t129[i132].FBERead(r, b, e130+i132*4)
+	var t121 []market.Instrument
+	e122, n123 := r.Vector(b, b+263, 4, 0, "f42")
+	t121 = t121[:0]
+	for i124 := range n123 {
+		t121 = fbe.Grow(t121)
+		t121[i124].FBERead(r, b, e122+i124*4)
 		if r.Failed() {
-			r.UnwindIndex(i132)
+			r.UnwindIndex(i124)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(t129, (*market.Instrument).FBEKey) {
-		r.DuplicateKey("f42", e130-4)
+	if fbe.HasDuplicateKey(t121, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f42", e122-4)
 		return
 	}
 	if n < 271 {
 		return
 	}
-	var t133 map[int32]string
-	e134, n135 := r.Vector(b, b+267, 8, 8, "f43")
-	if t133 == nil {
-		t133 = make(map[int32]string, n135)
+	var t125 map[int32]string
+	e126, n127 := r.Vector(b, b+267, 8, 8, "f43")
+	if t125 == nil {
+		t125 = make(map[int32]string, n127)
 	} else {
-		clear(t133)
+		clear(t125)
 	}
-	for i136 := range n135 {
-		var k137 int32
-		var x138 string
-		k137 = r.I32(e134 + i136*8)
-		x138 = r.String(b, e134+i136*8+4, "f43")
-		if _, dup := t133[k137]; dup {
-			r.DuplicateKey("f43", e134+i136*8)
+	for i128 := range n127 {
+		var k129 int32
+		var x130 string
+		k129 = r.I32(e126 + i128*8)
+		x130 = r.String(b, e126+i128*8+4, "f43")
+		if _, dup := t125[k129]; dup {
+			r.DuplicateKey("f43", e126+i128*8)
 			return
 		}
-		t133[k137] = x138
+		t125[k129] = x130
 	}
 	if n < 275 {
 		return
 	}
-	var t139 map[string]*Counted
-	e140, n141 := r.Vector(b, b+271, 9, 5, "f44")
-	if t139 == nil {
-		t139 = make(map[string]*Counted, n141)
+	var t131 map[string]*Counted
+	e132, n133 := r.Vector(b, b+271, 9, 5, "f44")
+	if t131 == nil {
+		t131 = make(map[string]*Counted, n133)
 	} else {
-		clear(t139)
+		clear(t131)
 	}
-	for i142 := range n141 {
-		var k143 string
-		var x144 *Counted
-		k143 = r.String(b, e140+i142*9, "f44")
-		if s145, ok146 := r.Optional(b, e140+i142*9+4, 4, "f44"); ok146 {
-			x144 = fbe.Reuse(x144)
-			x144.FBERead(r, s145, s145)
+	for i134 := range n133 {
+		var k135 string
+		var x136 *Counted
+		k135 = r.String(b, e132+i134*9, "f44")
+		if s137, ok138 := r.Optional(b, e132+i134*9+4, 4, "f44"); ok138 {
+			x136 = fbe.Reuse(x136)
+			x136.FBERead(r, s137, s137)
 			if r.Failed() {
-				r.UnwindIndex(i142)
+				r.UnwindIndex(i134)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x144 = nil
+			x136 = nil
 		}
-		if _, dup := t139[k143]; dup {
-			r.DuplicateKey("f44", e140+i142*9)
+		if _, dup := t131[k135]; dup {
+			r.DuplicateKey("f44", e132+i134*9)
 			return
 		}
-		t139[k143] = x144
+		t131[k135] = x136
 	}
 	if n < 279 {
 		return
 	}
-	var t147 map[fbe.UUID][]byte
-	e148, n149 := r.Vector(b, b+275, 20, 20, "f45")
-	if t147 == nil {
-		t147 = make(map[fbe.UUID][]byte, n149)
+	var t139 map[fbe.UUID][]byte
+	e140, n141 := r.Vector(b, b+275, 20, 20, "f45")
+	if t139 == nil {
+		t139 = make(map[fbe.UUID][]byte, n141)
 	} else {
-		clear(t147)
+		clear(t139)
 	}
-	for i150 := range n149 {
-		var k151 fbe.UUID
-		var x152 []byte
-		k151 = r.UUID(e148 + i150*20)
-		x152 = r.Blob(x152, b, e148+i150*20+16, "f45")
-		if _, dup := t147[k151]; dup {
-			r.DuplicateKey("f45", e148+i150*20)
+	for i142 := range n141 {
+		var k143 fbe.UUID
+		var x144 []byte
+		k143 = r.UUID(e140 + i142*20)
+		x144 = r.Blob(x144, b, e140+i142*20+16, "f45")
+		if _, dup := t139[k143]; dup {
+			r.DuplicateKey("f45", e140+i142*20)
 			return
 		}
-		t147[k151] = x152
+		t139[k143] = x144
 	}
 	if n < 283 {
 		return
 	}
-	var t153 []fbe.Pair[market.Instrument, Counted]
-	e154, n155 := r.Vector(b, b+279, 8, 0, "f46")
-	t153 = fbe.Resize(t153, n155)
-	for i156 := range n155 {
-		t153[i156].Key.FBERead(r, b, e154+i156*8)
+	var t145 []fbe.Pair[market.Instrument, Counted]
+	e146, n147 := r.Vector(b, b+279, 8, 0, "f46")
+	t145 = fbe.Resize(t145, n147)
+	for i148 := range n147 {
+		t145[i148].Key.FBERead(r, b, e146+i148*8)
 		if r.Failed() {
-			r.UnwindIndex(i156)
+			r.UnwindIndex(i148)
 			r.Unwind("f46")
 			return
 		}
-		t153[i156].Value.FBERead(r, b, e154+i156*8+4)
+		t145[i148].Value.FBERead(r, b, e146+i148*8+4)
 		if r.Failed() {
-			r.UnwindIndex(i156)
+			r.UnwindIndex(i148)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(t153, (*market.Instrument).FBEKey) {
-		r.DuplicateKey("f46", e154-4)
+	if fbe.HasDuplicatePairKey(t145, (*market.Instrument).FBEKey) {
+		r.DuplicateKey("f46", e146-4)
 		return
 	}
 	if n < 288 {
@@ -3467,17 +3814,17 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 298 {
 		return
 	}
-	e157, n158 := r.Vector(b, b+294, 8, 8, "f49")
-	for i159 := range n158 {
-		r.SkipBlob(b, e157+i159*8, "f49")
+	e149, n150 := r.Vector(b, b+294, 8, 8, "f49")
+	for i151 := range n150 {
+		r.SkipBlob(b, e149+i151*8, "f49")
 	}
 	if n < 302 {
 		return
 	}
-	e160, n161 := r.Vector(b, b+298, 8, 8, "f50")
-	for i162 := range n161 {
-		r.SkipBlob(b, e160+i162*8, "f50")
-		r.SkipString(b, e160+i162*8+4, "f50")
+	e152, n153 := r.Vector(b, b+298, 8, 8, "f50")
+	for i154 := range n153 {
+		r.SkipBlob(b, e152+i154*8, "f50")
+		r.SkipString(b, e152+i154*8+4, "f50")
 	}
 }
 
@@ -3505,7 +3852,10 @@ func (v *Everything) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Everything")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Everything")
+	}
 	return r.Err()
 }
 
@@ -3572,63 +3922,63 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 	if v.F35 != nil {
 		(v.F35).FBEWriteFinal(w)
 	}
-	for i163 := range v.F36 {
-		w.AppendI32(v.F36[i163])
+	for i155 := range v.F36 {
+		w.AppendI32(v.F36[i155])
 	}
-	for i164 := range v.F37 {
-		w.AppendBool(v.F37[i164] != nil)
-		if v.F37[i164] != nil {
-			w.AppendString(*v.F37[i164])
+	for i156 := range v.F37 {
+		w.AppendBool(v.F37[i156] != nil)
+		if v.F37[i156] != nil {
+			w.AppendString(*v.F37[i156])
 		}
 	}
 	w.AppendCount(len(v.F38))
-	for i165 := range v.F38 {
-		w.AppendF64(v.F38[i165])
+	for i157 := range v.F38 {
+		w.AppendF64(v.F38[i157])
 	}
 	w.AppendCount(len(v.F39))
-	for i166 := range v.F39 {
-		w.AppendBool(v.F39[i166] != nil)
-		if v.F39[i166] != nil {
-			(v.F39[i166]).FBEWriteFinal(w)
+	for i158 := range v.F39 {
+		w.AppendBool(v.F39[i158] != nil)
+		if v.F39[i158] != nil {
+			(v.F39[i158]).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F40))
-	for i167 := range v.F40 {
-		w.AppendString(v.F40[i167])
+	for i159 := range v.F40 {
+		w.AppendString(v.F40[i159])
 	}
 	w.AppendCount(len(v.F41))
-	for i168 := range v.F41 {
-		w.AppendI64(v.F41[i168])
+	for i160 := range v.F41 {
+		w.AppendI64(v.F41[i160])
 	}
 	w.AppendCount(len(v.F42))
-	for i169 := range v.F42 {
-		(v.F42[i169]).FBEWriteFinal(w)
+	for i161 := range v.F42 {
+		(v.F42[i161]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F43))
-	for _, k170 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
-		x171 := v.F43[k170]
-		w.AppendI32(k170)
-		w.AppendString(x171)
+	for _, k162 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x163 := v.F43[k162]
+		w.AppendI32(k162)
+		w.AppendString(x163)
 	}
 	w.AppendCount(len(v.F44))
-	for _, k172 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		x173 := v.F44[k172]
-		w.AppendString(k172)
-		w.AppendBool(x173 != nil)
-		if x173 != nil {
-			(x173).FBEWriteFinal(w)
+	for _, k164 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x165 := v.F44[k164]
+		w.AppendString(k164)
+		w.AppendBool(x165 != nil)
+		if x165 != nil {
+			(x165).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F45))
-	for _, k174 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		x175 := v.F45[k174]
-		w.AppendUUID(k174)
-		w.AppendBlob(x175)
+	for _, k166 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x167 := v.F45[k166]
+		w.AppendUUID(k166)
+		w.AppendBlob(x167)
 	}
 	w.AppendCount(len(v.F46))
-	for i176 := range v.F46 {
-		(v.F46[i176].Key).FBEWriteFinal(w)
-		(v.F46[i176].Value).FBEWriteFinal(w)
+	for i168 := range v.F46 {
+		(v.F46[i168].Key).FBEWriteFinal(w)
+		(v.F46[i168].Value).FBEWriteFinal(w)
 	}
 	w.AppendBool(v.F47 != nil)
 	if v.F47 != nil {
@@ -3640,114 +3990,106 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 		w.AppendTimestamp(*v.F48)
 	}
 	w.AppendCount(len(v.F49))
-	for i177 := range v.F49 {
-		w.AppendBlob(v.F49[i177].Key)
-		w.AppendI32(v.F49[i177].Value)
+	for i169 := range v.F49 {
+		w.AppendBlob(v.F49[i169].Key)
+		w.AppendI32(v.F49[i169].Value)
 	}
 	w.AppendCount(len(v.F50))
-	for i178 := range v.F50 {
-		w.AppendBlob(v.F50[i178].Key)
-		w.AppendString(v.F50[i178].Value)
+	for i170 := range v.F50 {
+		w.AppendBlob(v.F50[i170].Key)
+		w.AppendString(v.F50[i170].Value)
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Everything) FBEReadFinal(r *fbe.Reader) {
-	old179 := v.F24
-	old180 := v.F31
-	old181 := v.F32
-	old182 := v.F33
-	old183 := v.F34
-	old184 := v.F35
-	old185 := v.F47
-	old186 := v.F48
-	v.Reset()
 	if !r.Enter(250) {
 		return
 	}
 	defer r.Leave()
-	if p187 := r.Fixed(4, "id"); p187 >= 0 {
-		v.Id = r.I32(p187)
+	if p171 := r.Fixed(4, "id"); p171 >= 0 {
+		v.Id = r.I32(p171)
 	}
-	if p188 := r.Fixed(1, "f1"); p188 >= 0 {
-		v.F1 = r.Bool(p188)
+	if p172 := r.Fixed(1, "f1"); p172 >= 0 {
+		v.F1 = r.Bool(p172)
 	}
-	if p189 := r.Fixed(1, "f2"); p189 >= 0 {
-		v.F2 = r.U8(p189)
+	if p173 := r.Fixed(1, "f2"); p173 >= 0 {
+		v.F2 = r.U8(p173)
 	}
-	if p190 := r.Fixed(1, "f3"); p190 >= 0 {
-		v.F3 = r.U8(p190)
+	if p174 := r.Fixed(1, "f3"); p174 >= 0 {
+		v.F3 = r.U8(p174)
 	}
-	if p191 := r.Fixed(4, "f4"); p191 >= 0 {
-		v.F4 = r.U32(p191)
+	if p175 := r.Fixed(4, "f4"); p175 >= 0 {
+		v.F4 = r.U32(p175)
 	}
-	if p192 := r.Fixed(1, "f5"); p192 >= 0 {
-		v.F5 = r.I8(p192)
+	if p176 := r.Fixed(1, "f5"); p176 >= 0 {
+		v.F5 = r.I8(p176)
 	}
-	if p193 := r.Fixed(1, "f6"); p193 >= 0 {
-		v.F6 = r.U8(p193)
+	if p177 := r.Fixed(1, "f6"); p177 >= 0 {
+		v.F6 = r.U8(p177)
 	}
-	if p194 := r.Fixed(2, "f7"); p194 >= 0 {
-		v.F7 = r.I16(p194)
+	if p178 := r.Fixed(2, "f7"); p178 >= 0 {
+		v.F7 = r.I16(p178)
 	}
-	if p195 := r.Fixed(2, "f8"); p195 >= 0 {
-		v.F8 = r.U16(p195)
+	if p179 := r.Fixed(2, "f8"); p179 >= 0 {
+		v.F8 = r.U16(p179)
 	}
-	if p196 := r.Fixed(4, "f9"); p196 >= 0 {
-		v.F9 = r.I32(p196)
+	if p180 := r.Fixed(4, "f9"); p180 >= 0 {
+		v.F9 = r.I32(p180)
 	}
-	if p197 := r.Fixed(4, "f10"); p197 >= 0 {
-		v.F10 = r.U32(p197)
+	if p181 := r.Fixed(4, "f10"); p181 >= 0 {
+		v.F10 = r.U32(p181)
 	}
-	if p198 := r.Fixed(8, "f11"); p198 >= 0 {
-		v.F11 = r.I64(p198)
+	if p182 := r.Fixed(8, "f11"); p182 >= 0 {
+		v.F11 = r.I64(p182)
 	}
-	if p199 := r.Fixed(8, "f12"); p199 >= 0 {
-		v.F12 = r.U64(p199)
+	if p183 := r.Fixed(8, "f12"); p183 >= 0 {
+		v.F12 = r.U64(p183)
 	}
-	if p200 := r.Fixed(4, "f13"); p200 >= 0 {
-		v.F13 = r.F32(p200)
+	if p184 := r.Fixed(4, "f13"); p184 >= 0 {
+		v.F13 = r.F32(p184)
 	}
-	if p201 := r.Fixed(8, "f14"); p201 >= 0 {
-		v.F14 = r.F64(p201)
+	if p185 := r.Fixed(8, "f14"); p185 >= 0 {
+		v.F14 = r.F64(p185)
 	}
-	if p202 := r.Fixed(16, "f15"); p202 >= 0 {
-		v.F15 = r.Decimal(p202)
+	if p186 := r.Fixed(16, "f15"); p186 >= 0 {
+		v.F15 = r.Decimal(p186)
 	}
-	if p203 := r.Fixed(16, "f16"); p203 >= 0 {
-		v.F16 = r.Decimal(p203)
+	if p187 := r.Fixed(16, "f16"); p187 >= 0 {
+		v.F16 = r.Decimal(p187)
 	}
 	v.F17 = r.FinalString("f17")
-	if p204 := r.Fixed(8, "f18"); p204 >= 0 {
-		v.F18 = r.Timestamp(p204)
+	if p188 := r.Fixed(8, "f18"); p188 >= 0 {
+		v.F18 = r.Timestamp(p188)
 	}
-	if p205 := r.Fixed(8, "f19"); p205 >= 0 {
-		v.F19 = r.Timestamp(p205)
+	if p189 := r.Fixed(8, "f19"); p189 >= 0 {
+		v.F19 = r.Timestamp(p189)
 	}
-	if p206 := r.Fixed(16, "f20"); p206 >= 0 {
-		v.F20 = r.UUID(p206)
+	if p190 := r.Fixed(16, "f20"); p190 >= 0 {
+		v.F20 = r.UUID(p190)
 	}
-	if p207 := r.Fixed(16, "f21"); p207 >= 0 {
-		v.F21 = r.UUID(p207)
+	if p191 := r.Fixed(16, "f21"); p191 >= 0 {
+		v.F21 = r.UUID(p191)
 	}
-	if p208 := r.Fixed(16, "f22"); p208 >= 0 {
-		v.F22 = r.UUID(p208)
+	if p192 := r.Fixed(16, "f22"); p192 >= 0 {
+		v.F22 = r.UUID(p192)
 	}
-	if p209 := r.Fixed(16, "f23"); p209 >= 0 {
-		v.F23 = r.UUID(p209)
+	if p193 := r.Fixed(16, "f23"); p193 >= 0 {
+		v.F23 = r.UUID(p193)
 	}
-	v.F24 = r.FinalBlob(old179, "f24")
-	if p210 := r.Fixed(1, "f25"); p210 >= 0 {
-		v.F25 = EByte(r.U8(p210))
+	v.F24 = r.FinalBlob(v.F24, "f24")
+	if p194 := r.Fixed(1, "f25"); p194 >= 0 {
+		v.F25 = EByte(r.U8(p194))
 	}
-	if p211 := r.Fixed(1, "f26"); p211 >= 0 {
-		v.F26 = market.Side(r.U8(p211))
+	if p195 := r.Fixed(1, "f26"); p195 >= 0 {
+		v.F26 = market.Side(r.U8(p195))
 	}
-	if p212 := r.Fixed(1, "f27"); p212 >= 0 {
-		v.F27 = FByte(r.U8(p212))
+	if p196 := r.Fixed(1, "f27"); p196 >= 0 {
+		v.F27 = FByte(r.U8(p196))
 	}
-	if p213 := r.Fixed(8, "f28"); p213 >= 0 {
-		v.F28 = FUInt64(r.U64(p213))
+	if p197 := r.Fixed(8, "f28"); p197 >= 0 {
+		v.F28 = FUInt64(r.U64(p197))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -3760,37 +4102,37 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f31") {
-		v.F31 = fbe.Reuse(old180)
-		if p214 := r.Fixed(4, "f31"); p214 >= 0 {
-			*v.F31 = r.I32(p214)
+		v.F31 = fbe.Reuse(v.F31)
+		if p198 := r.Fixed(4, "f31"); p198 >= 0 {
+			*v.F31 = r.I32(p198)
 		}
 	} else {
 		v.F31 = nil
 	}
 	if r.FinalHas("f32") {
-		v.F32 = fbe.Reuse(old181)
-		if p215 := r.Fixed(4, "f32"); p215 >= 0 {
-			*v.F32 = r.I32(p215)
+		v.F32 = fbe.Reuse(v.F32)
+		if p199 := r.Fixed(4, "f32"); p199 >= 0 {
+			*v.F32 = r.I32(p199)
 		}
 	} else {
 		v.F32 = nil
 	}
 	if r.FinalHas("f33") {
-		v.F33 = fbe.Reuse(old182)
+		v.F33 = fbe.Reuse(v.F33)
 		*v.F33 = r.FinalString("f33")
 	} else {
 		v.F33 = nil
 	}
 	if r.FinalHas("f34") {
-		v.F34 = fbe.Reuse(old183)
-		if p216 := r.Fixed(1, "f34"); p216 >= 0 {
-			*v.F34 = EByte(r.U8(p216))
+		v.F34 = fbe.Reuse(v.F34)
+		if p200 := r.Fixed(1, "f34"); p200 >= 0 {
+			*v.F34 = EByte(r.U8(p200))
 		}
 	} else {
 		v.F34 = nil
 	}
 	if r.FinalHas("f35") {
-		v.F35 = fbe.Reuse(old184)
+		v.F35 = fbe.Reuse(v.F35)
 		v.F35.FBEReadFinal(r)
 		if r.Failed() {
 			r.Unwind("f35")
@@ -3799,64 +4141,64 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F35 = nil
 	}
-	for i217 := range v.F36 {
-		if p218 := r.Fixed(4, "f36"); p218 >= 0 {
-			v.F36[i217] = r.I32(p218)
+	for i201 := range v.F36 {
+		if p202 := r.Fixed(4, "f36"); p202 >= 0 {
+			v.F36[i201] = r.I32(p202)
 		}
 	}
-	for i219 := range v.F37 {
+	for i203 := range v.F37 {
 		if r.FinalHas("f37") {
-			v.F37[i219] = fbe.Reuse(v.F37[i219])
-			*v.F37[i219] = r.FinalString("f37")
+			v.F37[i203] = fbe.Reuse(v.F37[i203])
+			*v.F37[i203] = r.FinalString("f37")
 		} else {
-			v.F37[i219] = nil
+			v.F37[i203] = nil
 		}
 	}
-	n220 := r.FinalCount(8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n220)
-	for i221 := range n220 {
-		if p222 := r.Fixed(8, "f38"); p222 >= 0 {
-			v.F38[i221] = r.F64(p222)
+	n204 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n204)
+	for i205 := range n204 {
+		if p206 := r.Fixed(8, "f38"); p206 >= 0 {
+			v.F38[i205] = r.F64(p206)
 		}
 	}
-	n223 := r.FinalCount(1, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n223)
-	for i224 := range n223 {
+	n207 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n207)
+	for i208 := range n207 {
 		if r.FinalHas("f39") {
-			v.F39[i224] = fbe.Reuse(v.F39[i224])
-			v.F39[i224].FBEReadFinal(r)
+			v.F39[i208] = fbe.Reuse(v.F39[i208])
+			v.F39[i208].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i224)
+				r.UnwindIndex(i208)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i224] = nil
+			v.F39[i208] = nil
 		}
 	}
-	n225 := r.FinalCount(4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n225)
-	for i226 := range n225 {
-		v.F40[i226] = r.FinalString("f40")
+	n209 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n209)
+	for i210 := range n209 {
+		v.F40[i210] = r.FinalString("f40")
 	}
-	n227 := r.FinalCount(8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n227)
-	for i228 := range n227 {
-		if p229 := r.Fixed(8, "f41"); p229 >= 0 {
-			v.F41[i228] = r.I64(p229)
+	n211 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n211)
+	for i212 := range n211 {
+		if p213 := r.Fixed(8, "f41"); p213 >= 0 {
+			v.F41[i212] = r.I64(p213)
 		}
 	}
 	if fbe.HasDuplicate(v.F41) {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	n230 := r.FinalCount(8, 0, "f42")
+	n214 := r.FinalCount(8, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i231 := range n230 {
+	for i215 := range n214 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i231].FBEReadFinal(r)
+		v.F42[i215].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i231)
+			r.UnwindIndex(i215)
 			r.Unwind("f42")
 			return
 		}
@@ -3865,83 +4207,83 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	n232 := r.FinalCount(8, 8, "f43")
+	n216 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n232)
+		v.F43 = make(map[int32]string, n216)
 	} else {
 		clear(v.F43)
 	}
-	for i233 := 0; i233 < n232; i233++ {
-		var k234 int32
-		var x235 string
-		if p236 := r.Fixed(4, "f43"); p236 >= 0 {
-			k234 = r.I32(p236)
+	for i217 := 0; i217 < n216; i217++ {
+		var k218 int32
+		var x219 string
+		if p220 := r.Fixed(4, "f43"); p220 >= 0 {
+			k218 = r.I32(p220)
 		}
-		x235 = r.FinalString("f43")
-		if _, dup := v.F43[k234]; dup {
+		x219 = r.FinalString("f43")
+		if _, dup := v.F43[k218]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		v.F43[k234] = x235
+		v.F43[k218] = x219
 	}
-	n237 := r.FinalCount(5, 5, "f44")
+	n221 := r.FinalCount(5, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n237)
+		v.F44 = make(map[string]*Counted, n221)
 	} else {
 		clear(v.F44)
 	}
-	for i238 := 0; i238 < n237; i238++ {
-		var k239 string
-		var x240 *Counted
-		k239 = r.FinalString("f44")
+	for i222 := 0; i222 < n221; i222++ {
+		var k223 string
+		var x224 *Counted
+		k223 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x240 = fbe.Reuse(x240)
-			x240.FBEReadFinal(r)
+			x224 = fbe.Reuse(x224)
+			x224.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i238)
+				r.UnwindIndex(i222)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x240 = nil
+			x224 = nil
 		}
-		if _, dup := v.F44[k239]; dup {
+		if _, dup := v.F44[k223]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		v.F44[k239] = x240
+		v.F44[k223] = x224
 	}
-	n241 := r.FinalCount(20, 20, "f45")
+	n225 := r.FinalCount(20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n241)
+		v.F45 = make(map[fbe.UUID][]byte, n225)
 	} else {
 		clear(v.F45)
 	}
-	for i242 := 0; i242 < n241; i242++ {
-		var k243 fbe.UUID
-		var x244 []byte
-		if p245 := r.Fixed(16, "f45"); p245 >= 0 {
-			k243 = r.UUID(p245)
+	for i226 := 0; i226 < n225; i226++ {
+		var k227 fbe.UUID
+		var x228 []byte
+		if p229 := r.Fixed(16, "f45"); p229 >= 0 {
+			k227 = r.UUID(p229)
 		}
-		x244 = r.FinalBlob(x244, "f45")
-		if _, dup := v.F45[k243]; dup {
+		x228 = r.FinalBlob(x228, "f45")
+		if _, dup := v.F45[k227]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		v.F45[k243] = x244
+		v.F45[k227] = x228
 	}
-	n246 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n246)
-	for i247 := range n246 {
-		v.F46[i247].Key.FBEReadFinal(r)
+	n230 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n230)
+	for i231 := range n230 {
+		v.F46[i231].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i247)
+			r.UnwindIndex(i231)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i247].Value.FBEReadFinal(r)
+		v.F46[i231].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i247)
+			r.UnwindIndex(i231)
 			r.Unwind("f46")
 			return
 		}
@@ -3951,37 +4293,37 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	if r.FinalHas("f47") {
-		v.F47 = fbe.Reuse(old185)
-		if p248 := r.Fixed(4, "f47"); p248 >= 0 {
-			*v.F47 = r.I32(p248)
+		v.F47 = fbe.Reuse(v.F47)
+		if p232 := r.Fixed(4, "f47"); p232 >= 0 {
+			*v.F47 = r.I32(p232)
 		}
 	} else {
 		v.F47 = nil
 	}
-	if p249 := r.Fixed(1, "f47Reset"); p249 >= 0 {
-		v.F47Reset = r.Bool(p249)
+	if p233 := r.Fixed(1, "f47Reset"); p233 >= 0 {
+		v.F47Reset = r.Bool(p233)
 	}
 	if r.FinalHas("f48") {
-		v.F48 = fbe.Reuse(old186)
-		if p250 := r.Fixed(8, "f48"); p250 >= 0 {
-			*v.F48 = r.Timestamp(p250)
+		v.F48 = fbe.Reuse(v.F48)
+		if p234 := r.Fixed(8, "f48"); p234 >= 0 {
+			*v.F48 = r.Timestamp(p234)
 		}
 	} else {
 		v.F48 = nil
 	}
-	n251 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n251)
-	for i252 := range n251 {
-		v.F49[i252].Key = r.FinalBlob(v.F49[i252].Key, "f49")
-		if p253 := r.Fixed(4, "f49"); p253 >= 0 {
-			v.F49[i252].Value = r.I32(p253)
+	n235 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n235)
+	for i236 := range n235 {
+		v.F49[i236].Key = r.FinalBlob(v.F49[i236].Key, "f49")
+		if p237 := r.Fixed(4, "f49"); p237 >= 0 {
+			v.F49[i236].Value = r.I32(p237)
 		}
 	}
-	n254 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n254)
-	for i255 := range n254 {
-		v.F50[i255].Key = r.FinalBlob(v.F50[i255].Key, "f50")
-		v.F50[i255].Value = r.FinalString("f50")
+	n238 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n238)
+	for i239 := range n238 {
+		v.F50[i239].Key = r.FinalBlob(v.F50[i239].Key, "f50")
+		v.F50[i239].Value = r.FinalString("f50")
 	}
 }
 
@@ -4058,137 +4400,137 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 			r.FinalSkipString("f37")
 		}
 	}
-	n258 := r.FinalCount(8, 8, "f38")
-	r.Fixed(n258*8, "f38")
-	n260 := r.FinalCount(1, 1, "f39")
-	for i261 := range n260 {
+	n242 := r.FinalCount(8, 8, "f38")
+	r.Fixed(n242*8, "f38")
+	n244 := r.FinalCount(1, 1, "f39")
+	for i245 := range n244 {
 		if r.FinalHas("f39") {
 			FBEVerifyFinalCounted(r)
 			if r.Failed() {
-				r.UnwindIndex(i261)
+				r.UnwindIndex(i245)
 				r.Unwind("f39")
 				return
 			}
 		}
 	}
-	n262 := r.FinalCount(4, 4, "f40")
-	for range n262 {
+	n246 := r.FinalCount(4, 4, "f40")
+	for range n246 {
 		r.FinalSkipString("f40")
 	}
-	var t264 []int64
-	n265 := r.FinalCount(8, 8, "f41")
-	t264 = fbe.Resize(t264, n265)
-	for i266 := range n265 {
-		if p267 := r.Fixed(8, "f41"); p267 >= 0 {
-			t264[i266] = r.I64(p267)
+	var t248 []int64
+	n249 := r.FinalCount(8, 8, "f41")
+	t248 = fbe.Resize(t248, n249)
+	for i250 := range n249 {
+		if p251 := r.Fixed(8, "f41"); p251 >= 0 {
+			t248[i250] = r.I64(p251)
 		}
 	}
-	if fbe.HasDuplicate(t264) {
+	if fbe.HasDuplicate(t248) {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	var t268 []market.Instrument
-	n269 := r.FinalCount(8, 0, "f42")
-	t268 = t268[:0]
-	for i270 := range n269 {
-		t268 = fbe.Grow(t268)
-		t268[i270].FBEReadFinal(r)
+	var t252 []market.Instrument
+	n253 := r.FinalCount(8, 0, "f42")
+	t252 = t252[:0]
+	for i254 := range n253 {
+		t252 = fbe.Grow(t252)
+		t252[i254].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i270)
+			r.UnwindIndex(i254)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(t268, (*market.Instrument).FBEKey) {
+	if fbe.HasDuplicateKey(t252, (*market.Instrument).FBEKey) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	var t271 map[int32]string
-	n272 := r.FinalCount(8, 8, "f43")
-	if t271 == nil {
-		t271 = make(map[int32]string, n272)
+	var t255 map[int32]string
+	n256 := r.FinalCount(8, 8, "f43")
+	if t255 == nil {
+		t255 = make(map[int32]string, n256)
 	} else {
-		clear(t271)
+		clear(t255)
 	}
-	for i273 := 0; i273 < n272; i273++ {
-		var k274 int32
-		var x275 string
-		if p276 := r.Fixed(4, "f43"); p276 >= 0 {
-			k274 = r.I32(p276)
+	for i257 := 0; i257 < n256; i257++ {
+		var k258 int32
+		var x259 string
+		if p260 := r.Fixed(4, "f43"); p260 >= 0 {
+			k258 = r.I32(p260)
 		}
-		x275 = r.FinalString("f43")
-		if _, dup := t271[k274]; dup {
+		x259 = r.FinalString("f43")
+		if _, dup := t255[k258]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		t271[k274] = x275
+		t255[k258] = x259
 	}
-	var t277 map[string]*Counted
-	n278 := r.FinalCount(5, 5, "f44")
-	if t277 == nil {
-		t277 = make(map[string]*Counted, n278)
+	var t261 map[string]*Counted
+	n262 := r.FinalCount(5, 5, "f44")
+	if t261 == nil {
+		t261 = make(map[string]*Counted, n262)
 	} else {
-		clear(t277)
+		clear(t261)
 	}
-	for i279 := 0; i279 < n278; i279++ {
-		var k280 string
-		var x281 *Counted
-		k280 = r.FinalString("f44")
+	for i263 := 0; i263 < n262; i263++ {
+		var k264 string
+		var x265 *Counted
+		k264 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x281 = fbe.Reuse(x281)
-			x281.FBEReadFinal(r)
+			x265 = fbe.Reuse(x265)
+			x265.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i279)
+				r.UnwindIndex(i263)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x281 = nil
+			x265 = nil
 		}
-		if _, dup := t277[k280]; dup {
+		if _, dup := t261[k264]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		t277[k280] = x281
+		t261[k264] = x265
 	}
-	var t282 map[fbe.UUID][]byte
-	n283 := r.FinalCount(20, 20, "f45")
-	if t282 == nil {
-		t282 = make(map[fbe.UUID][]byte, n283)
+	var t266 map[fbe.UUID][]byte
+	n267 := r.FinalCount(20, 20, "f45")
+	if t266 == nil {
+		t266 = make(map[fbe.UUID][]byte, n267)
 	} else {
-		clear(t282)
+		clear(t266)
 	}
-	for i284 := 0; i284 < n283; i284++ {
-		var k285 fbe.UUID
-		var x286 []byte
-		if p287 := r.Fixed(16, "f45"); p287 >= 0 {
-			k285 = r.UUID(p287)
+	for i268 := 0; i268 < n267; i268++ {
+		var k269 fbe.UUID
+		var x270 []byte
+		if p271 := r.Fixed(16, "f45"); p271 >= 0 {
+			k269 = r.UUID(p271)
 		}
-		x286 = r.FinalBlob(x286, "f45")
-		if _, dup := t282[k285]; dup {
+		x270 = r.FinalBlob(x270, "f45")
+		if _, dup := t266[k269]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		t282[k285] = x286
+		t266[k269] = x270
 	}
-	var t288 []fbe.Pair[market.Instrument, Counted]
-	n289 := r.FinalCount(12, 0, "f46")
-	t288 = fbe.Resize(t288, n289)
-	for i290 := range n289 {
-		t288[i290].Key.FBEReadFinal(r)
+	var t272 []fbe.Pair[market.Instrument, Counted]
+	n273 := r.FinalCount(12, 0, "f46")
+	t272 = fbe.Resize(t272, n273)
+	for i274 := range n273 {
+		t272[i274].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i290)
+			r.UnwindIndex(i274)
 			r.Unwind("f46")
 			return
 		}
-		t288[i290].Value.FBEReadFinal(r)
+		t272[i274].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i290)
+			r.UnwindIndex(i274)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(t288, (*market.Instrument).FBEKey) {
+	if fbe.HasDuplicatePairKey(t272, (*market.Instrument).FBEKey) {
 		r.DuplicateKey("f46", r.Pos)
 		return
 	}
@@ -4199,13 +4541,13 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	if r.FinalHas("f48") {
 		r.Fixed(8, "f48")
 	}
-	n291 := r.FinalCount(8, 8, "f49")
-	for range n291 {
+	n275 := r.FinalCount(8, 8, "f49")
+	for range n275 {
 		r.FinalSkipBlob("f49")
 		r.Fixed(4, "f49")
 	}
-	n293 := r.FinalCount(8, 8, "f50")
-	for range n293 {
+	n277 := r.FinalCount(8, 8, "f50")
+	for range n277 {
 		r.FinalSkipBlob("f50")
 		r.FinalSkipString("f50")
 	}
@@ -4235,7 +4577,10 @@ func (v *Everything) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1026, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Everything")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Everything")
+	}
 	return r.Err()
 }
 
@@ -5224,10 +5569,22 @@ func (v *PlaceOrder) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Instrument).FBEWrite(w, b, b+24)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *PlaceOrder) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = fbe.NewUUID1()
+		fallthrough
+	case 1:
+		v.Instrument.Reset()
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *PlaceOrder) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1027, 16)
 	if n == 0 {
 		return
@@ -5235,11 +5592,13 @@ func (v *PlaceOrder) FBERead(r *fbe.Reader, base, slot int) {
 	defer r.Leave()
 	if n < 24 {
 		r.Spend(8, b, "id")
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.UUID(b + 8)
 	if n < 28 {
 		r.Spend(8, b, "instrument")
+		v.fbeDefaults(1)
 		return
 	}
 	v.Instrument.FBERead(r, b, b+24)
@@ -5296,7 +5655,10 @@ func (v *PlaceOrder) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.PlaceOrder")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.PlaceOrder")
+	}
 	return r.Err()
 }
 
@@ -5316,9 +5678,9 @@ func (v *PlaceOrder) FBEWriteFinal(w *fbe.Writer) {
 	(v.Instrument).FBEWriteFinal(w)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *PlaceOrder) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(16) {
 		return
 	}
@@ -5372,7 +5734,10 @@ func (v *PlaceOrder) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1027, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.PlaceOrder")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.PlaceOrder")
+	}
 	return r.Err()
 }
 
@@ -5503,16 +5868,26 @@ func (v *Accepted) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutUUID(b+8, v.Id)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Accepted) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = fbe.NewUUID1()
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Accepted) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1028, 16)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 24 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.UUID(b + 8)
@@ -5550,7 +5925,10 @@ func (v *Accepted) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Accepted")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Accepted")
+	}
 	return r.Err()
 }
 
@@ -5569,9 +5947,9 @@ func (v *Accepted) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendUUID(v.Id)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Accepted) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(16) {
 		return
 	}
@@ -5615,7 +5993,10 @@ func (v *Accepted) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1028, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Accepted")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Accepted")
+	}
 	return r.Err()
 }
 
@@ -5735,20 +6116,34 @@ func (v *Rejected) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.String(b, b+24, v.Reason)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Rejected) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = fbe.NewUUID1()
+		fallthrough
+	case 1:
+		v.Reason = ""
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Rejected) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1029, 20)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 24 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.UUID(b + 8)
 	if n < 28 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Reason = r.String(b, b+24, "reason")
@@ -5792,7 +6187,10 @@ func (v *Rejected) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Rejected")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Rejected")
+	}
 	return r.Err()
 }
 
@@ -5812,9 +6210,9 @@ func (v *Rejected) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendString(v.Reason)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Rejected) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(20) {
 		return
 	}
@@ -5860,7 +6258,10 @@ func (v *Rejected) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1029, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Rejected")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Rejected")
+	}
 	return r.Err()
 }
 
@@ -5979,16 +6380,26 @@ func (v *Ping) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI64(b+8, v.Sequence)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Ping) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Sequence = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Ping) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1030, 8)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 16 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Sequence = r.I64(b + 8)
@@ -6026,7 +6437,10 @@ func (v *Ping) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Ping")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Ping")
+	}
 	return r.Err()
 }
 
@@ -6045,9 +6459,9 @@ func (v *Ping) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI64(v.Sequence)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Ping) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(8) {
 		return
 	}
@@ -6091,7 +6505,10 @@ func (v *Ping) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1030, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Ping")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Ping")
+	}
 	return r.Err()
 }
 
@@ -6209,24 +6626,42 @@ func (v *FixedKeywords) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+13, int32(v.Default))
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *FixedKeywords) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.New = 0
+		fallthrough
+	case 1:
+		v.Swap = false
+		fallthrough
+	case 2:
+		v.Default = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *FixedKeywords) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 1031, 9)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.New = r.I32(b + 8)
 	if n < 13 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Swap = r.Bool(b + 12)
 	if n < 17 {
+		v.fbeDefaults(2)
 		return
 	}
 	v.Default = Reserved(r.I32(b + 13))
@@ -6264,7 +6699,10 @@ func (v *FixedKeywords) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.FixedKeywords")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.FixedKeywords")
+	}
 	return r.Err()
 }
 
@@ -6285,9 +6723,9 @@ func (v *FixedKeywords) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(int32(v.Default))
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *FixedKeywords) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(9) {
 		return
 	}
@@ -6339,7 +6777,10 @@ func (v *FixedKeywords) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1031, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.FixedKeywords")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.FixedKeywords")
+	}
 	return r.Err()
 }
 
@@ -6495,63 +6936,104 @@ func (v *Keywords) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Keywords) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.New = 0
+		fallthrough
+	case 1:
+		v.Class = ""
+		fallthrough
+	case 2:
+		v.Default = ReservedDelete
+		fallthrough
+	case 3:
+		v.Swap = false
+		fallthrough
+	case 4:
+		v.From = 0
+		fallthrough
+	case 5:
+		v.None = 0
+		fallthrough
+	case 6:
+		v.NULL = 0
+		fallthrough
+	case 7:
+		v.Operator = nil
+		fallthrough
+	case 8:
+		v.This = v.This[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Keywords) FBERead(r *fbe.Reader, base, slot int) {
-	old4 := v.Operator
-	v.Reset()
 	b, n := r.Struct(base, slot, 1032, 30)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.New = r.I32(b + 8)
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Class = r.String(b, b+12, "class")
 	if n < 20 {
+		v.fbeDefaults(2)
 		return
 	}
 	v.Default = Reserved(r.I32(b + 16))
 	if n < 21 {
+		v.fbeDefaults(3)
 		return
 	}
 	v.Swap = r.Bool(b + 20)
 	if n < 25 {
+		v.fbeDefaults(4)
 		return
 	}
 	v.From = r.I32(b + 21)
 	if n < 29 {
+		v.fbeDefaults(5)
 		return
 	}
 	v.None = r.I32(b + 25)
 	if n < 33 {
+		v.fbeDefaults(6)
 		return
 	}
 	v.NULL = r.I32(b + 29)
 	if n < 38 {
+		v.fbeDefaults(7)
 		return
 	}
-	if s5, ok6 := r.Optional(b, b+33, 4, "operator"); ok6 {
-		v.Operator = fbe.Reuse(old4)
-		*v.Operator = Reserved(r.I32(s5))
+	if s4, ok5 := r.Optional(b, b+33, 4, "operator"); ok5 {
+		v.Operator = fbe.Reuse(v.Operator)
+		*v.Operator = Reserved(r.I32(s4))
 	} else {
 		v.Operator = nil
 	}
 	if n < 42 {
+		v.fbeDefaults(8)
 		return
 	}
-	e7, n8 := r.Vector(b, b+38, 4, 0, "this")
+	e6, n7 := r.Vector(b, b+38, 4, 0, "this")
 	v.This = v.This[:0]
-	for i9 := range n8 {
+	for i8 := range n7 {
 		v.This = fbe.Grow(v.This)
-		v.This[i9].FBERead(r, b, e7+i9*4)
+		v.This[i8].FBERead(r, b, e6+i8*4)
 		if r.Failed() {
-			r.UnwindIndex(i9)
+			r.UnwindIndex(i8)
 			r.Unwind("this")
 			return
 		}
@@ -6577,11 +7059,11 @@ func FBEVerifyKeywords(r *fbe.Reader, base, slot int) {
 	if n < 42 {
 		return
 	}
-	e10, n11 := r.Vector(b, b+38, 4, 0, "this")
-	for i12 := range n11 {
-		FBEVerifyFixedKeywords(r, b, e10+i12*4)
+	e9, n10 := r.Vector(b, b+38, 4, 0, "this")
+	for i11 := range n10 {
+		FBEVerifyFixedKeywords(r, b, e9+i11*4)
 		if r.Failed() {
-			r.UnwindIndex(i12)
+			r.UnwindIndex(i11)
 			r.Unwind("this")
 			return
 		}
@@ -6612,7 +7094,10 @@ func (v *Keywords) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("everything.Keywords")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Keywords")
+	}
 	return r.Err()
 }
 
@@ -6640,53 +7125,52 @@ func (v *Keywords) FBEWriteFinal(w *fbe.Writer) {
 		w.AppendI32(int32(*v.Operator))
 	}
 	w.AppendCount(len(v.This))
-	for i13 := range v.This {
-		(v.This[i13]).FBEWriteFinal(w)
+	for i12 := range v.This {
+		(v.This[i12]).FBEWriteFinal(w)
 	}
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Keywords) FBEReadFinal(r *fbe.Reader) {
-	old14 := v.Operator
-	v.Reset()
 	if !r.Enter(30) {
 		return
 	}
 	defer r.Leave()
-	if p15 := r.Fixed(4, "new"); p15 >= 0 {
-		v.New = r.I32(p15)
+	if p13 := r.Fixed(4, "new"); p13 >= 0 {
+		v.New = r.I32(p13)
 	}
 	v.Class = r.FinalString("class")
-	if p16 := r.Fixed(4, "default"); p16 >= 0 {
-		v.Default = Reserved(r.I32(p16))
+	if p14 := r.Fixed(4, "default"); p14 >= 0 {
+		v.Default = Reserved(r.I32(p14))
 	}
-	if p17 := r.Fixed(1, "swap"); p17 >= 0 {
-		v.Swap = r.Bool(p17)
+	if p15 := r.Fixed(1, "swap"); p15 >= 0 {
+		v.Swap = r.Bool(p15)
 	}
-	if p18 := r.Fixed(4, "from"); p18 >= 0 {
-		v.From = r.I32(p18)
+	if p16 := r.Fixed(4, "from"); p16 >= 0 {
+		v.From = r.I32(p16)
 	}
-	if p19 := r.Fixed(4, "None"); p19 >= 0 {
-		v.None = r.I32(p19)
+	if p17 := r.Fixed(4, "None"); p17 >= 0 {
+		v.None = r.I32(p17)
 	}
-	if p20 := r.Fixed(4, "NULL"); p20 >= 0 {
-		v.NULL = r.I32(p20)
+	if p18 := r.Fixed(4, "NULL"); p18 >= 0 {
+		v.NULL = r.I32(p18)
 	}
 	if r.FinalHas("operator") {
-		v.Operator = fbe.Reuse(old14)
-		if p21 := r.Fixed(4, "operator"); p21 >= 0 {
-			*v.Operator = Reserved(r.I32(p21))
+		v.Operator = fbe.Reuse(v.Operator)
+		if p19 := r.Fixed(4, "operator"); p19 >= 0 {
+			*v.Operator = Reserved(r.I32(p19))
 		}
 	} else {
 		v.Operator = nil
 	}
-	n22 := r.FinalCount(9, 0, "this")
+	n20 := r.FinalCount(9, 0, "this")
 	v.This = v.This[:0]
-	for i23 := range n22 {
+	for i21 := range n20 {
 		v.This = fbe.Grow(v.This)
-		v.This[i23].FBEReadFinal(r)
+		v.This[i21].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i23)
+			r.UnwindIndex(i21)
 			r.Unwind("this")
 			return
 		}
@@ -6710,11 +7194,11 @@ func FBEVerifyFinalKeywords(r *fbe.Reader) {
 	if r.FinalHas("operator") {
 		r.Fixed(4, "operator")
 	}
-	n24 := r.FinalCount(9, 0, "this")
-	for i25 := range n24 {
+	n22 := r.FinalCount(9, 0, "this")
+	for i23 := range n22 {
 		FBEVerifyFinalFixedKeywords(r)
 		if r.Failed() {
-			r.UnwindIndex(i25)
+			r.UnwindIndex(i23)
 			r.Unwind("this")
 			return
 		}
@@ -6745,7 +7229,10 @@ func (v *Keywords) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 1032, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("everything.Keywords")
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Keywords")
+	}
 	return r.Err()
 }
 

@@ -65,20 +65,34 @@ func (v *Instrument) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+12, v.Digits)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Instrument) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Symbol = ""
+		fallthrough
+	case 1:
+		v.Digits = 5
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Instrument) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 501, 8)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Symbol = r.String(b, b+8, "symbol")
 	if n < 16 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Digits = r.I32(b + 12)
@@ -122,7 +136,10 @@ func (v *Instrument) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("market.Instrument")
+	if r.Failed() {
+		v.Reset()
+		r.Within("market.Instrument")
+	}
 	return r.Err()
 }
 
@@ -142,9 +159,9 @@ func (v *Instrument) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendI32(v.Digits)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Instrument) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(8) {
 		return
 	}
@@ -190,7 +207,10 @@ func (v *Instrument) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 501, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("market.Instrument")
+	if r.Failed() {
+		v.Reset()
+		r.Within("market.Instrument")
+	}
 	return r.Err()
 }
 
@@ -317,20 +337,34 @@ func (v *Failure) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.String(b, b+24, v.Reason)
 }
 
-// FBERead reads v from the versioned body the slot at slot points to (from base);
-// fields an older writer did not write keep the schema's defaults.
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Failure) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Id = fbe.UUID{}
+		fallthrough
+	case 1:
+		v.Reason = ""
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
 func (v *Failure) FBERead(r *fbe.Reader, base, slot int) {
-	v.Reset()
 	b, n := r.Struct(base, slot, 502, 20)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 24 {
+		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.UUID(b + 8)
 	if n < 28 {
+		v.fbeDefaults(1)
 		return
 	}
 	v.Reason = r.String(b, b+24, "reason")
@@ -374,7 +408,10 @@ func (v *Failure) ReadFBE(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
 	r.BeginVersioned(data, lim)
 	v.FBERead(&r, 0, 4)
-	r.Within("market.Failure")
+	if r.Failed() {
+		v.Reset()
+		r.Within("market.Failure")
+	}
 	return r.Err()
 }
 
@@ -394,9 +431,9 @@ func (v *Failure) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendString(v.Reason)
 }
 
-// FBEReadFinal reads v's fields at the Reader's cursor (final model).
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Failure) FBEReadFinal(r *fbe.Reader) {
-	v.Reset()
 	if !r.Enter(20) {
 		return
 	}
@@ -442,7 +479,10 @@ func (v *Failure) ReadFinal(data []byte, lim *fbe.Limits) error {
 	r.BeginFinal(data, 502, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
-	r.Within("market.Failure")
+	if r.Failed() {
+		v.Reset()
+		r.Within("market.Failure")
+	}
 	return r.Err()
 }
 
