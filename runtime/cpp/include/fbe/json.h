@@ -346,69 +346,6 @@ constexpr uint64_t element_cost() {
         return std::max<uint64_t>(1, decode_share<T>());
 }
 
-//! Whether [data, data + size) is valid UTF-8 (no overlong form, no
-//! surrogate, nothing above U+10FFFF); ASCII runs are checked 8 bytes at a time.
-inline bool valid_utf8(const char* data, std::size_t size) noexcept {
-    const auto* p = reinterpret_cast<const unsigned char*>(data);
-    const auto* end = p + size;
-    // the common case first: all ASCII, checked without a branch per byte
-    uint64_t high = 0;
-    if (size >= 8) {
-        uint64_t word;
-        for (std::size_t i = 0; i + 8 <= size; i += 8) {
-            std::memcpy(&word, p + i, 8);
-            high |= word;
-        }
-        std::memcpy(&word, end - 8, 8);
-        high |= word;
-    } else {
-        for (std::size_t i = 0; i < size; ++i)
-            high |= p[i];
-    }
-    if ((high & 0x8080808080808080ull) == 0)
-        return true;
-    while (p < end) {
-        if (end - p >= 8) {
-            uint64_t word;
-            std::memcpy(&word, p, 8);
-            if ((word & 0x8080808080808080ull) == 0) {
-                p += 8;
-                continue;
-            }
-        }
-        const unsigned c = *p;
-        if (c < 0x80) {
-            ++p;
-            continue;
-        }
-        std::size_t n;
-        unsigned lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF)
-            n = 1;
-        else if (c >= 0xE0 && c <= 0xEF) {
-            n = 2;
-            if (c == 0xE0)
-                lo = 0xA0;
-            else if (c == 0xED)
-                hi = 0x9F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 3;
-            if (c == 0xF0)
-                lo = 0x90;
-            else if (c == 0xF4)
-                hi = 0x8F;
-        } else
-            return false;
-        if (static_cast<std::size_t>(end - p) <= n || p[1] < lo || p[1] > hi)
-            return false;
-        for (std::size_t i = 2; i <= n; ++i)
-            if ((p[i] & 0xC0) != 0x80)
-                return false;
-        p += n + 1;
-    }
-    return true;
-}
-
 //! The length of the valid UTF-8 sequence at p (1..4), or 0 when the byte
 //! at p does not start one.
 inline std::size_t utf8_sequence(const unsigned char* p, const unsigned char* end) noexcept {
@@ -439,6 +376,44 @@ inline std::size_t utf8_sequence(const unsigned char* p, const unsigned char* en
         if ((p[i] & 0xC0) != 0x80)
             return 0;
     return n + 1;
+}
+
+//! Whether [data, data + size) is valid UTF-8 (no overlong form, no
+//! surrogate, nothing above U+10FFFF); ASCII runs are checked 8 bytes at a time.
+inline bool valid_utf8(const char* data, std::size_t size) noexcept {
+    const auto* p = reinterpret_cast<const unsigned char*>(data);
+    const auto* end = p + size;
+    // the common case first: all ASCII, checked without a branch per byte
+    uint64_t high = 0;
+    if (size >= 8) {
+        uint64_t word;
+        for (std::size_t i = 0; i + 8 <= size; i += 8) {
+            std::memcpy(&word, p + i, 8);
+            high |= word;
+        }
+        std::memcpy(&word, end - 8, 8);
+        high |= word;
+    } else {
+        for (std::size_t i = 0; i < size; ++i)
+            high |= p[i];
+    }
+    if ((high & 0x8080808080808080ull) == 0)
+        return true;
+    while (p < end) {
+        if (end - p >= 8) {
+            uint64_t word;
+            std::memcpy(&word, p, 8);
+            if ((word & 0x8080808080808080ull) == 0) {
+                p += 8;
+                continue;
+            }
+        }
+        const std::size_t n = utf8_sequence(p, end);
+        if (n == 0)
+            return false;
+        p += n;
+    }
+    return true;
 }
 
 //! The JSON string literal of bytes that are not valid UTF-8, escaped as
