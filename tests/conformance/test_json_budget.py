@@ -25,8 +25,7 @@ from fbe_testlib import generate_into, load_modules
 
 @pytest.fixture(scope="module")
 def testees():
-    # testees without JSON yet take no part (Go: issue 15; remove it here when it reads JSON)
-    commands = {name: cmd for name, cmd in runner.testee_commands().items() if name != "go"}
+    commands = runner.testee_commands()
     if len(commands) < 2:
         pytest.skip("fewer than two conformance testees are built (make conformance-build)")
     running = {name: runner.Testee(name, cmd, 20.0) for name, cmd in commands.items()}
@@ -93,6 +92,6 @@ def test_every_language_charges_the_same(testees, modules) -> None:
                 least[name] = least_budget(t, package, type_name, text)
             except Skipped:
                 pass
-        assert {"python", "cpp"} <= least.keys(), least
+        assert {"python", "cpp"} <= least.keys() and least.keys() == testees.keys(), least
         assert len(set(least.values())) == 1, f"{package}.{type_name} {text[:80]}...: {least}"
         assert 0 < next(iter(least.values()))

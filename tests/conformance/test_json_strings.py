@@ -34,13 +34,9 @@ CASES = [
 ]
 
 
-WITHOUT_JSON = {"go"}
-
-
 @pytest.fixture(scope="module")
 def testees():
-    # testees without JSON yet take no part (Go: issue 15; remove it here when it reads and writes JSON)
-    commands = {name: cmd for name, cmd in runner.testee_commands().items() if name not in WITHOUT_JSON}
+    commands = runner.testee_commands()
     if not commands:
         pytest.skip("no conformance testee is built (make conformance-build)")
     running = {name: runner.Testee(name, cmd, 20.0) for name, cmd in commands.items()}

@@ -178,8 +178,11 @@ GO_NAMES_TEST = """package names
 
 import (
 \t"bytes"
+\t"encoding/json"
 \t"errors"
+\t"fmt"
 \t"reflect"
+\t"strings"
 \t"testing"
 
 \t"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -291,6 +294,69 @@ func TestProtocolNames(t *testing.T) {
 }
 
 // Serializing into a reused Writer allocates nothing (a struct without maps).
+// JSON (docs/format.md 8): json.Marshal writes the FBE JSON and json.Unmarshal reads it (values,
+// pointers and fields of other structs); fmt prints the text form (String).
+func TestJSONAndText(t *testing.T) {
+\tv := sample()
+\tconst want = `{"type":7,"func":"f","String":2,"Reset":3,"import":true,"v":1,"w":2,"r":3,"b":4,"n":5,` +
+\t\t`"fbe":1.5,"e":[4,0],"slot":{"a":1,"b":2},"raw":{"AQ==":"AgM="}}`
+\tfor _, x := range []any{v, *v} {
+\t\tif data, err := json.Marshal(x); err != nil || string(data) != want {
+\t\t\tt.Fatalf("json.Marshal(%T): %s %v", x, data, err)
+\t\t}
+\t}
+\tif data, err := v.AppendJSON([]byte("x=")); err != nil || string(data) != "x="+want {
+\t\tt.Fatalf("AppendJSON: %s %v", data, err)
+\t}
+\touter, err := json.Marshal(struct{ W Writer }{Writer{Lambda: *v}})
+\tif err != nil || string(outer) != `{"W":{"lambda":`+want+`}}` {
+\t\tt.Fatalf("in a struct: %s %v", outer, err)
+\t}
+\tvar back struct{ W Writer }
+\tif err := json.Unmarshal(outer, &back); err != nil || !reflect.DeepEqual(back.W.Lambda, *v) {
+\t\tt.Fatalf("json.Unmarshal: %v\\n%+v\\n%+v", err, back.W.Lambda, *v)
+\t}
+\tvar w Weird
+\terr = json.Unmarshal([]byte(`{"type":1,"type":2}`), &w)
+\tif err == nil || !strings.Contains(err.Error(), `duplicate member name "type" (names.Weird.type, offset 10)`) {
+\t\tt.Fatalf("duplicate member: %v", err)
+\t}
+\tconst text = `Weird(type=7,func="f",String=range,Reset=map|chan|all,import=true,v=1,w=2,r=3,b=4,n=5,` +
+\t\t`fbe=1.5,e=[2][nil,type],slot=[2]<{"a"->1,"b"->2}>,raw=[1]<{bytes[1]->bytes[2]}>)`
+\tif got := fmt.Sprint(*v); got != text {
+\t\tt.Fatalf("text:\\n%s\\n%s", got, text)
+\t}
+\tif got := fmt.Sprint(KindNone, Kind(9), BitsAll, Bits(0)); got != "None <unknown> map|chan|all " {
+\t\tt.Fatalf("enum and flags text: %q", got)
+\t}
+}
+
+// docs/limits.md 1 in JSON: 128 levels are written and read, 129 are refused by the writer, and a
+// reader with a limit of 127 names the path.
+func TestJSONDepthLimit(t *testing.T) {
+\tdata, err := chain(128).AppendJSON(nil)
+\tif err != nil {
+\t\tt.Fatal(err)
+\t}
+\tvar back Node
+\tif err := back.UnmarshalJSON(data); err != nil || !reflect.DeepEqual(&back, chain(128)) {
+\t\tt.Fatalf("128 levels: %v", err)
+\t}
+\tif _, err := chain(129).AppendJSON(nil); !errors.Is(err, fbe.ErrDepth) {
+\t\tt.Fatalf("129 levels written: %v", err)
+\t}
+\tif _, err := json.Marshal(chain(129)); !errors.Is(err, fbe.ErrDepth) {
+\t\tt.Fatalf("129 levels, json.Marshal: %v", err)
+\t}
+\tlim := fbe.DefaultLimits
+\tlim.MaxDepth = 127
+\terr = back.ReadJSON(data, &lim)
+\tconst want = "structs nested deeper than 127 (names.Node.children[0].children[0]"
+\tif !errors.Is(err, fbe.ErrDepth) || !strings.HasPrefix(err.Error(), want) {
+\t\tt.Fatalf("128 levels read with a limit of 127: %v", err)
+\t}
+}
+
 func TestReuseAllocations(t *testing.T) {
 \tv := chain(3)
 \tvar w fbe.Writer

@@ -1,13 +1,14 @@
 // The Go conformance testee (conformance/testee_protocol.md): length-prefixed
-// JSON requests on stdin, answers on stdout. It answers the binary models
-// (versioned and final, in and out) and protocol streams (the package's
-// Receiver or FinalReceiver) with the fbec --go code of every conformance
-// schema (registry.go, written by build.py) and skips what the Go target does
-// not generate yet (JSON, text, value descriptions).
+// JSON requests on stdin, answers on stdout. It reads the binary models,
+// JSON and value descriptions and writes the binary models, JSON, the text
+// form and value descriptions, and feeds protocol streams to the package's
+// Receiver or FinalReceiver, with the fbec --go --final --json --proto code of
+// every conformance schema (values.go and registry.go, written by build.py).
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -24,9 +25,15 @@ import (
 type value interface {
 	ReadFBE([]byte, *fbe.Limits) error
 	ReadFinal([]byte, *fbe.Limits) error
+	ReadJSON([]byte, *fbe.Limits) error
 	MarshalFBE() ([]byte, error)
 	MarshalFinal() ([]byte, error)
+	AppendJSON([]byte) ([]byte, error)
+	String() string
 }
+
+// rawJSON is a result that is JSON text already (a value description).
+type rawJSON []byte
 
 type request struct {
 	Quit    bool   `json:"quit"`
@@ -67,8 +74,8 @@ type streamReceiver interface {
 // qualified names the schema type of a generated value ("*proto.OrderMessage" -> "proto.OrderMessage").
 var qualified = func() map[string]string {
 	m := map[string]string{}
-	for name, make := range registry {
-		m[fmt.Sprintf("%T", make())] = name
+	for name, e := range registry {
+		m[fmt.Sprintf("%T", e.make())] = name
 	}
 	return m
 }()
@@ -94,10 +101,16 @@ func receiveStream(req *request, data []byte) map[string]any {
 	return map[string]any{"result": events}
 }
 
-func answer(req *request) map[string]any {
+// payloadText is a request's payload string, its \udcXY escapes the raw
+// bytes they stand for (the runner's text of a document that is not UTF-8).
+func payloadText(payload json.RawMessage) (string, error) {
+	return fbe.UnquoteJSON(payload)
+}
+
+func answer(req *request) (resp map[string]any) {
 	if req.Input.Format == "stream" || req.Input.Format == "final_stream" {
-		var text string
-		if err := json.Unmarshal(req.Input.Payload, &text); err != nil {
+		text, err := payloadText(req.Input.Payload)
+		if err != nil {
 			return map[string]any{"parse_error": "payload: " + err.Error()}
 		}
 		data, err := base64.StdEncoding.DecodeString(text)
@@ -106,43 +119,98 @@ func answer(req *request) map[string]any {
 		}
 		return receiveStream(req, data)
 	}
-	binaryFormat := map[string]bool{"versioned": true, "final": true}
-	if !binaryFormat[req.Input.Format] || !binaryFormat[req.Output] {
-		return map[string]any{"skipped": "the Go target reads and writes the binary models only so far (" +
-			req.Input.Format + " -> " + req.Output + ")"}
-	}
-	make := registry[req.Package+"."+req.Type]
-	if make == nil {
+	e, ok := registry[req.Package+"."+req.Type]
+	if !ok {
 		return map[string]any{"skipped": "no Go type " + req.Package + "." + req.Type}
 	}
-	var text string
-	if err := json.Unmarshal(req.Input.Payload, &text); err != nil {
-		return map[string]any{"parse_error": "payload: " + err.Error()}
-	}
-	data, err := base64.StdEncoding.DecodeString(text)
-	if err != nil {
-		return map[string]any{"parse_error": "payload: " + err.Error()}
-	}
-	v := make()
+	defer func() {
+		if p := recover(); p != nil {
+			if b, isBad := p.(badValue); isBad {
+				resp = map[string]any{"serialize_error": "UNEXPECTED value description: " + b.msg}
+				return
+			}
+			panic(p)
+		}
+	}()
+	v := e.make()
 	lim := limitsOf(req.Limits)
-	if req.Input.Format == "versioned" {
-		err = v.ReadFBE(data, lim)
-	} else {
-		err = v.ReadFinal(data, lim)
-	}
-	if err != nil {
-		return map[string]any{"parse_error": err.Error()}
+	var err error
+	switch req.Input.Format {
+	case "versioned", "final":
+		var text string
+		if text, err = payloadText(req.Input.Payload); err != nil {
+			return map[string]any{"parse_error": "payload: " + err.Error()}
+		}
+		data, err := base64.StdEncoding.DecodeString(text)
+		if err != nil {
+			return map[string]any{"parse_error": "payload: " + err.Error()}
+		}
+		if req.Input.Format == "versioned" {
+			err = v.ReadFBE(data, lim)
+		} else {
+			err = v.ReadFinal(data, lim)
+		}
+		if err != nil {
+			return map[string]any{"parse_error": err.Error()}
+		}
+	case "json":
+		text, err := payloadText(req.Input.Payload)
+		if err != nil {
+			return map[string]any{"parse_error": "payload: " + err.Error()}
+		}
+		if err := v.ReadJSON([]byte(text), lim); err != nil {
+			return map[string]any{"parse_error": err.Error()}
+		}
+	case "value":
+		dec := json.NewDecoder(bytes.NewReader(req.Input.Payload))
+		dec.UseNumber()
+		var description any
+		if err := dec.Decode(&description); err != nil {
+			return map[string]any{"parse_error": "payload: " + err.Error()}
+		}
+		e.from(description, v)
+	default:
+		return map[string]any{"skipped": "unknown input format " + req.Input.Format}
 	}
 	var out []byte
-	if req.Output == "versioned" {
+	switch req.Output {
+	case "versioned":
 		out, err = v.MarshalFBE()
-	} else {
+	case "final":
 		out, err = v.MarshalFinal()
+	case "json":
+		if out, err = v.AppendJSON(nil); err == nil {
+			return map[string]any{"result": string(out)}
+		}
+	case "text":
+		out = []byte(v.String())
+	case "value":
+		var d describer
+		e.to(&d, v)
+		return map[string]any{"result": rawJSON(d.b)}
+	default:
+		return map[string]any{"skipped": "unknown output format " + req.Output}
 	}
 	if err != nil {
 		return map[string]any{"serialize_error": err.Error()}
 	}
 	return map[string]any{"result": base64.StdEncoding.EncodeToString(out)}
+}
+
+// encode is an answer as JSON; a value description is given as it is (its
+// NaN and infinities are Python's, which encoding/json would refuse).
+func encode(resp map[string]any) []byte {
+	if raw, ok := resp["result"].(rawJSON); ok {
+		delete(resp, "result")
+		rest, _ := json.Marshal(resp)
+		text := append([]byte(`{"result":`), raw...)
+		if len(rest) > 2 {
+			text = append(append(text, ','), rest[1:len(rest)-1]...)
+		}
+		return append(text, '}')
+	}
+	text, _ := json.Marshal(resp)
+	return text
 }
 
 func main() {
@@ -179,7 +247,7 @@ func main() {
 					"seconds": time.Since(start).Seconds()}
 			}
 		}
-		text, _ := json.Marshal(resp)
+		text := encode(resp)
 		binary.LittleEndian.PutUint32(size[:], uint32(len(text)))
 		out.Write(size[:])
 		out.Write(text)

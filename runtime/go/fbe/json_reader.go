@@ -237,7 +237,7 @@ func (r *JSONReader) next() (json.Token, bool) {
 		case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
 			r.Fail("invalid JSON: the text ends before the value does", "", len(r.data))
 		case errors.As(err, &syntax):
-			r.Fail("invalid JSON: "+syntax.Error(), "", int(syntax.Offset))
+			r.Fail("invalid JSON: "+syntax.Error(), "", p)
 		default:
 			r.Fail("invalid JSON: "+err.Error(), "", p)
 		}
@@ -257,9 +257,9 @@ func (r *JSONReader) next() (json.Token, bool) {
 	case string:
 		// encoding/json reads a lone surrogate escape as U+FFFD: the literal itself tells
 		if raw := r.data[p:r.dec.InputOffset()]; bytes.IndexByte(raw, '\\') >= 0 && hasSurrogateEscape(raw) {
-			s, msg := unescapeBytes(raw)
-			if msg != "" {
-				r.Fail(msg, "", p)
+			s, err := UnquoteJSON(raw)
+			if err != nil {
+				r.Fail(err.Error(), "", p)
 				return nil, false
 			}
 			tok = s
@@ -270,6 +270,9 @@ func (r *JSONReader) next() (json.Token, bool) {
 
 // peek is the next token without consuming it.
 func (r *JSONReader) peek() (json.Token, bool) {
+	if r.err != nil {
+		return nil, false
+	}
 	if r.hasPeek {
 		return r.peeked, true
 	}
@@ -294,6 +297,7 @@ func hasSurrogateEscape(raw []byte) bool {
 	return false
 }
 
+// hexValue is the value of four hex digits, -1 when one is not a hex digit.
 func hexValue(h []byte) rune {
 	var v rune
 	for _, c := range h {
@@ -305,16 +309,22 @@ func hexValue(h []byte) rune {
 			v |= rune(c - 'a' + 10)
 		case c >= 'A' && c <= 'F':
 			v |= rune(c - 'A' + 10)
+		default:
+			return -1
 		}
 	}
 	return v
 }
 
-// unescapeBytes is the FBE string a JSON string literal (quotes included,
-// its syntax checked by the Decoder) stands for when it holds surrogate
-// escapes: a pair is its code point, a lone \udc80..\udcff the byte 0x80..0xff
-// (docs/limits.md 7); any other lone surrogate is an error (the message).
-func unescapeBytes(raw []byte) (string, string) {
+// UnquoteJSON is the FBE string a JSON string literal stands for (quotes
+// included, its syntax valid): the escapes decoded, a surrogate pair as its
+// code point and a lone \udc80..\udcff as the byte 0x80..0xff
+// (docs/limits.md 7, as JSONWriter writes bytes that are not UTF-8); any
+// other lone surrogate is an error. encoding/json would give U+FFFD for both.
+func UnquoteJSON(raw []byte) (string, error) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", errors.New("not a JSON string literal")
+	}
 	raw = raw[1 : len(raw)-1]
 	out := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); {
@@ -323,6 +333,9 @@ func unescapeBytes(raw []byte) (string, string) {
 			out = append(out, c)
 			i++
 			continue
+		}
+		if i+1 >= len(raw) {
+			return "", errors.New("not a JSON string literal")
 		}
 		e := raw[i+1]
 		i += 2
@@ -338,7 +351,13 @@ func unescapeBytes(raw []byte) (string, string) {
 		case 't':
 			out = append(out, '\t')
 		case 'u':
+			if i+4 > len(raw) {
+				return "", errors.New("not a JSON string literal")
+			}
 			u := hexValue(raw[i : i+4])
+			if u < 0 {
+				return "", errors.New("not a JSON string literal")
+			}
 			i += 4
 			switch {
 			case utf16.IsSurrogate(u) && u < 0xDC00 && i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u':
@@ -347,19 +366,25 @@ func unescapeBytes(raw []byte) (string, string) {
 					i += 6
 					continue
 				}
-				return "", "lone surrogate \\u" + strconv.FormatInt(int64(u), 16) + " in a JSON string (only \\udc80..\\udcff stand for bytes)"
+				return "", loneSurrogate(u)
 			case u >= 0xDC80 && u <= 0xDCFF:
 				out = append(out, byte(u-0xDC00))
 			case utf16.IsSurrogate(u):
-				return "", "lone surrogate \\u" + strconv.FormatInt(int64(u), 16) + " in a JSON string (only \\udc80..\\udcff stand for bytes)"
+				return "", loneSurrogate(u)
 			default:
 				out = utf8.AppendRune(out, u)
 			}
-		default: // `"`, `\`, `/`
+		case '"', '\\', '/':
 			out = append(out, e)
+		default:
+			return "", errors.New("not a JSON string literal")
 		}
 	}
-	return string(out), ""
+	return string(out), nil
+}
+
+func loneSurrogate(u rune) error {
+	return errors.New("lone surrogate \\u" + strconv.FormatInt(int64(u), 16) + " in a JSON string (only \\udc80..\\udcff stand for bytes)")
 }
 
 // kind names a token's JSON type in plain words.
