@@ -1,0 +1,217 @@
+/**
+ * The exact FBE decimal (docs/format.md 2.4): a 96-bit magnitude, a scale
+ * 0..28 and a sign, the value being ±magnitude / 10^scale, kept as a bigint.
+ */
+
+const MAX_MAGNITUDE = (1n << 96n) - 1n;
+const POW10F: number[] = (() => {
+  const t = [1];
+  for (let i = 1; i <= 28; i++) t.push(t[i - 1]! * 10);
+  return t;
+})();
+const f64 = new Float64Array(1);
+const f64bits = new BigUint64Array(f64.buffer);
+
+/**
+ * An exact decimal. Values made by `Decimal.parse`, `Decimal.fromNumber` and
+ * `Decimal.of` are normalised as the original writer normalises them (no
+ * trailing fraction zeros, zero never negative); values read from a buffer
+ * keep the bytes they were read from (`flags` as on the wire). Immutable.
+ */
+export class Decimal {
+  /** The 96-bit magnitude. */
+  readonly magnitude: bigint;
+  /** The wire's flags word: scale << 16, the sign in bit 31. */
+  readonly flags: number;
+
+  static readonly ZERO = new Decimal(0n, 0);
+
+  private constructor(magnitude: bigint, flags: number) {
+    this.magnitude = magnitude;
+    this.flags = flags >>> 0;
+  }
+
+  /** The decimal of the wire's parts, exactly as given (magnitude below 2^96). */
+  static fromParts(magnitude: bigint, scale: number, negative: boolean): Decimal {
+    if (magnitude < 0n || magnitude > MAX_MAGNITUDE) throw new RangeError("decimal magnitude beyond 96 bits");
+    if (!Number.isInteger(scale) || scale < 0 || scale > 255) throw new RangeError("decimal scale " + scale);
+    return new Decimal(magnitude, (scale << 16) | (negative ? 0x80000000 : 0));
+  }
+
+  /** The decimal of 16 wire bytes at `p` of `view`, kept as they are. */
+  static read(view: DataView, p: number): Decimal {
+    const lo = view.getBigUint64(p, true);
+    const hi = view.getUint32(p + 8, true);
+    const flags = view.getUint32(p + 12, true);
+    if (hi === 0 && flags === 0) {
+      if (lo === 0n) return Decimal.ZERO;
+      return new Decimal(lo, 0);
+    }
+    return new Decimal(lo | (BigInt(hi) << 64n), flags);
+  }
+
+  /** Writes the 16 wire bytes at `p` of `view`. */
+  write(view: DataView, p: number): void {
+    view.setBigUint64(p, this.magnitude & 0xffffffffffffffffn, true);
+    view.setUint32(p + 8, Number(this.magnitude >> 64n), true);
+    view.setUint32(p + 12, this.flags, true);
+  }
+
+  get scale(): number {
+    return (this.flags >>> 16) & 0xff;
+  }
+
+  get negative(): boolean {
+    return (this.flags & 0x80000000) !== 0;
+  }
+
+  isZero(): boolean {
+    return this.magnitude === 0n;
+  }
+
+  /**
+   * A double converted as the original writer converts it (docs/format.md 2.4:
+   * 15 significant digits), so the bytes match its.
+   */
+  static fromNumber(v: number): Decimal {
+    f64[0] = v;
+    const bits = f64bits[0]!;
+    const x = Number((bits >> 52n) & 0x7ffn) - 1022;
+    if (x < -94 || x > 96) return Decimal.ZERO;
+    const neg = bits >> 63n !== 0n;
+    let d = Math.abs(v);
+    let p = 14 - ((x * 19728) >> 16);
+    if (p >= 0) {
+      p = Math.min(p, 28);
+      d *= POW10F[p]!;
+    } else if (p !== -1 || d >= 1e15) {
+      d /= POW10F[-p]!;
+    } else {
+      p = 0;
+    }
+    if (d < 1e14 && p < 28) {
+      d *= 10;
+      p++;
+    }
+    let m = Math.trunc(d);
+    const f = d - m;
+    let mb = BigInt(m);
+    if (f > 0.5 || (f === 0.5 && (mb & 1n) !== 0n)) mb += 1n;
+    if (mb === 0n) return Decimal.ZERO;
+    if (p < 0) return Decimal.fromParts(mb * 10n ** BigInt(-p), 0, neg);
+    let budget = Math.min(14, p);
+    for (const [n, div] of [[8, 100000000n], [4, 10000n], [2, 100n], [1, 10n]] as const) {
+      if (n <= budget && mb % div === 0n) {
+        mb /= div;
+        p -= n;
+        budget -= n;
+      }
+    }
+    return Decimal.fromParts(mb, p, neg);
+  }
+
+  /** The original reader's conversion: magnitude / 10^scale as a double, negated when the sign is set. */
+  toNumber(): number {
+    const scale = this.scale;
+    const lo = Number(this.magnitude & 0xffffffffffffffffn);
+    const hi = Number(this.magnitude >> 64n);
+    const den = scale < POW10F.length ? POW10F[scale]! : Math.pow(10, scale);
+    const f = (lo + hi * 18446744073709551616.0) / den;
+    return this.negative ? -f : f;
+  }
+
+  /** The exact value in plain notation (`"-123.456"`, `"0.001"`): `scale` digits after the point. */
+  toString(): string {
+    let s = this.magnitude.toString();
+    const scale = this.scale;
+    if (s.length <= scale) s = "0".repeat(scale - s.length + 1) + s;
+    if (scale > 0) s = s.slice(0, s.length - scale) + "." + s.slice(s.length - scale);
+    return this.negative && this.magnitude !== 0n ? "-" + s : s;
+  }
+
+  /** Whether both have the same wire bytes. */
+  equals(other: Decimal): boolean {
+    return this.magnitude === other.magnitude && this.flags === other.flags;
+  }
+
+  /** -1, 0 or 1 as this value is below, equal to or above `other` (exact). */
+  compare(other: Decimal): number {
+    const a = this.signedAt(Math.max(this.scale, other.scale));
+    const b = other.signedAt(Math.max(this.scale, other.scale));
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  private signedAt(scale: number): bigint {
+    const m = this.magnitude * 10n ** BigInt(scale - this.scale);
+    return this.negative ? -m : m;
+  }
+
+  /** The decimal of an integer (a bigint or a safe integer number), scale 0. */
+  static of(v: bigint | number): Decimal {
+    const b = typeof v === "bigint" ? v : BigInt(v);
+    const neg = b < 0n;
+    const m = neg ? -b : b;
+    if (m > MAX_MAGNITUDE) throw new RangeError("decimal " + b + " out of range: more than 96 bits");
+    return m === 0n ? Decimal.ZERO : Decimal.fromParts(m, 0, neg);
+  }
+
+  /**
+   * Reads exact decimal text `[+|-]digits[.digits][e[+|-]digits]` as every
+   * runtime of the toolkit reads it (the C++ decimal_t, Python's
+   * fbe.jsonfmt.parse_decimal, Go's ParseDecimal): more than 28 fraction
+   * digits round half to even; fraction digits that do not fit in 96 bits
+   * are dropped (rounded by the first digit dropped); trailing fraction
+   * zeros are dropped; an integer part of 2^96 or more is a RangeError, and
+   * text of another form a SyntaxError.
+   */
+  static parse(text: string): Decimal {
+    const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?$/.exec(text);
+    if (m === null || (m[2] === "" && (m[3] ?? "") === "")) throw new SyntaxError('invalid decimal "' + text + '"');
+    const neg = m[1] === "-";
+    const intPart = m[2]!;
+    const frac = m[3] ?? "";
+    let exponent = 0;
+    if (m[5] !== undefined) {
+      // as decimal_t, which stops growing the exponent past 100000: its first six significant digits
+      const e = m[5].replace(/^0+/, "").slice(0, 6);
+      exponent = e === "" ? 0 : parseInt(e, 10);
+      if (m[4] === "-") exponent = -exponent;
+    }
+    let digits = (intPart + frac).replace(/^0+/, "");
+    if (digits === "") return Decimal.ZERO;
+    const outOfRange = () => new RangeError('decimal "' + text + '" out of range: more than 96 bits');
+    let scale = frac.length - exponent;
+    if (scale < 0) {
+      if (digits.length - scale > 29) throw outOfRange();
+      digits += "0".repeat(-scale);
+      scale = 0;
+    }
+    let roundUp = false;
+    if (scale > 28) {
+      const drop = scale - 28;
+      if (drop > digits.length) return Decimal.ZERO;
+      const keep = digits.length - drop;
+      const dropped = digits.slice(keep);
+      digits = digits.slice(0, keep);
+      scale = 28;
+      const rest = /[1-9]/.test(dropped.slice(1));
+      const odd = digits !== "" && (digits.charCodeAt(digits.length - 1) - 48) % 2 === 1;
+      roundUp = dropped[0]! > "5" || (dropped[0] === "5" && (rest || odd));
+    }
+    let mag: bigint;
+    for (;;) {
+      mag = (digits === "" ? 0n : BigInt(digits)) + (roundUp ? 1n : 0n);
+      if (mag <= MAX_MAGNITUDE) break;
+      if (scale === 0) throw outOfRange();
+      roundUp = digits[digits.length - 1]! >= "5";
+      digits = digits.slice(0, -1);
+      scale--;
+    }
+    if (mag === 0n) return Decimal.ZERO;
+    while (scale > 0 && mag % 10n === 0n) {
+      mag /= 10n;
+      scale--;
+    }
+    return Decimal.fromParts(mag, scale, neg);
+  }
+}

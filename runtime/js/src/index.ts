@@ -1,0 +1,40 @@
+/**
+ * @fbe-toolkit/fbe: the runtime of the FBE toolkit's JavaScript and
+ * TypeScript target (docs/javascript.md). Generated code (`fbec
+ * --typescript`, `fbec --javascript`) imports it as `fbe`.
+ */
+
+export { Decimal } from "./decimal.js";
+export { DecodeError, EncodeError, within, withinIndex, type LimitKind } from "./errors.js";
+export {
+  compareBlob,
+  compareBool,
+  compareChar,
+  compareDecimal,
+  compareString,
+  compareUuid,
+  compareValue,
+  hasDuplicate,
+  hasDuplicatePair,
+  keyOf,
+  keysOf,
+  sortedKeys,
+  sortedValues,
+  type Compare,
+  type Keyed,
+} from "./keys.js";
+export {
+  budgetOf,
+  BUDGET_FACTOR,
+  BUDGET_SLACK,
+  DEFAULT_LIMITS,
+  limits,
+  MAX_DEPTH,
+  MAX_FRAME_SIZE,
+  type Limits,
+} from "./limits.js";
+export { Reader } from "./reader.js";
+export { EPOCH, fromDate, toDate, utc, type Timestamp } from "./timestamp.js";
+export { decodeUtf8, encodeUtf8, isUtf8, utf8Length } from "./utf8.js";
+export { Uuid } from "./uuid.js";
+export { Writer } from "./writer.js";

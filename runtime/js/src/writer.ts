@@ -1,0 +1,318 @@
+/**
+ * Writer builds one root in one growing buffer, in the original's allocation
+ * order (docs/format.md 3.5): nothing is inserted in the middle and nothing
+ * allocated ahead. A Writer is reused: `reset()` keeps the buffer.
+ *
+ * Versioned code allocates blocks (alloc, struct, string, vector, optional)
+ * and fills slots at absolute positions (put*); final code appends (append*).
+ * Every value is little-endian (docs/format.md 1).
+ */
+
+import { Decimal } from "./decimal.js";
+import { EncodeError } from "./errors.js";
+import { MAX_DEPTH } from "./limits.js";
+import { encodeInto } from "./utf8.js";
+import { Uuid } from "./uuid.js";
+
+const MAX_U32 = 0xffffffff;
+
+export class Writer {
+  /** The buffer; the root is `buffer.subarray(0, size)`. */
+  buffer: Uint8Array;
+  view: DataView;
+  /** The number of bytes written. */
+  size = 0;
+  /** The deepest struct nesting written: nobody writes what no reader reads (docs/limits.md 1). */
+  maxDepth: number;
+  private depth = 0;
+
+  constructor(capacity = 256, maxDepth = MAX_DEPTH) {
+    this.buffer = new Uint8Array(capacity);
+    this.view = new DataView(this.buffer.buffer);
+    this.maxDepth = maxDepth;
+  }
+
+  /** Empties the writer, keeping its buffer. */
+  reset(): void {
+    this.size = 0;
+    this.depth = 0;
+  }
+
+  /** A copy of the bytes written. */
+  toBytes(): Uint8Array {
+    return this.buffer.slice(0, this.size);
+  }
+
+  /** The bytes written, not copied: overwritten by the next use of the writer. */
+  bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.size);
+  }
+
+  private grow(need: number): void {
+    let cap = this.buffer.length * 2;
+    while (cap < need) cap *= 2;
+    const b = new Uint8Array(cap);
+    b.set(this.buffer.subarray(0, this.size));
+    this.buffer = b;
+    this.view = new DataView(b.buffer);
+  }
+
+  /** Makes room for `n` more bytes without allocating them (final-model appends). */
+  reserve(n: number): void {
+    if (this.size + n > this.buffer.length) this.grow(this.size + n);
+  }
+
+  /**
+   * One struct level deeper; an EncodeError beyond `maxDepth`. Generated code
+   * calls it only for structs that can nest without a bound (docs/limits.md 1).
+   */
+  enter(): void {
+    if (++this.depth > this.maxDepth) {
+      this.depth = 0;
+      throw new EncodeError("structs nested deeper than " + this.maxDepth, "", "depth");
+    }
+  }
+
+  /** Undoes enter. */
+  leave(): void {
+    this.depth--;
+  }
+
+  /** Appends `n` zero bytes and returns their position. */
+  alloc(n: number): number {
+    const p = this.size;
+    const end = p + n;
+    if (end > this.buffer.length) this.grow(end);
+    else this.buffer.fill(0, p, end);
+    this.size = end;
+    return p;
+  }
+
+  // ------------------------------------------------------------ slots at absolute positions
+
+  putBool(p: number, v: boolean): void {
+    this.buffer[p] = v ? 1 : 0;
+  }
+  putU8(p: number, v: number): void {
+    this.buffer[p] = v;
+  }
+  putI8(p: number, v: number): void {
+    this.buffer[p] = v;
+  }
+  putU16(p: number, v: number): void {
+    this.view.setUint16(p, v, true);
+  }
+  putI16(p: number, v: number): void {
+    this.view.setInt16(p, v, true);
+  }
+  putU32(p: number, v: number): void {
+    this.view.setUint32(p, v, true);
+  }
+  putI32(p: number, v: number): void {
+    this.view.setInt32(p, v, true);
+  }
+  putU64(p: number, v: bigint): void {
+    this.view.setBigUint64(p, v, true);
+  }
+  putI64(p: number, v: bigint): void {
+    this.view.setBigInt64(p, v, true);
+  }
+  putF32(p: number, v: number): void {
+    this.view.setFloat32(p, v, true);
+  }
+  putF64(p: number, v: number): void {
+    this.view.setFloat64(p, v, true);
+  }
+  putTimestamp(p: number, v: bigint): void {
+    this.view.setBigUint64(p, v, true);
+  }
+  putUuid(p: number, v: Uuid): void {
+    this.buffer.set(v.bytes, p);
+  }
+  putDecimal(p: number, v: Decimal): void {
+    v.write(this.view, p);
+  }
+
+  // ------------------------------------------------------------ versioned model
+
+  /** Starts a versioned root (docs/format.md 3.2): 8 header bytes, the top struct's slot at 4 with base 0. */
+  beginVersioned(): void {
+    this.reset();
+    this.alloc(8);
+  }
+
+  /** Stores the root's total size. */
+  endVersioned(): void {
+    this.putU32(0, this.size);
+  }
+
+  private offset(base: number, slot: number, p: number): void {
+    const d = p - base;
+    if (d > MAX_U32) throw new EncodeError("root larger than 4 GiB");
+    this.view.setUint32(slot, d, true);
+  }
+
+  /**
+   * Allocates a struct body of `bodySize` bytes, stores its offset in the slot
+   * at absolute position `slot` (relative to `base`) and writes its header;
+   * returns the body's position, the base of its fields.
+   */
+  struct(base: number, slot: number, bodySize: number, typeId: number): number {
+    const p = this.alloc(bodySize);
+    this.offset(base, slot, p);
+    this.view.setUint32(p, bodySize, true);
+    this.view.setUint32(p + 4, typeId, true);
+    return p;
+  }
+
+  /** Appends a length-prefixed string block and returns its position. */
+  private stringBlock(s: string): number {
+    const p = this.size;
+    const room = 4 + s.length * 3;
+    if (p + room > this.buffer.length) this.grow(p + room);
+    const n = encodeInto(s, this.buffer, p + 4);
+    this.view.setUint32(p, n, true);
+    this.size = p + 4 + n;
+    return p;
+  }
+
+  private blobBlock(b: Uint8Array): number {
+    if (b.length > MAX_U32) throw new EncodeError("bytes longer than 4 GiB");
+    const p = this.alloc(4 + b.length);
+    this.view.setUint32(p, b.length, true);
+    this.buffer.set(b, p + 4);
+    return p;
+  }
+
+  /** A string block, its offset stored in the slot (docs/format.md 3.4). */
+  string(base: number, slot: number, s: string): void {
+    this.offset(base, slot, this.stringBlock(s));
+  }
+
+  /** A bytes block, its offset stored in the slot. */
+  blob(base: number, slot: number, b: Uint8Array): void {
+    this.offset(base, slot, this.blobBlock(b));
+  }
+
+  /**
+   * Allocates a collection block of `n` slots of `item` bytes (a map's item is
+   * a key slot and a value slot), zeroed, stores its offset and the count,
+   * and returns the position of the first slot. The elements' base stays the
+   * slot's base (docs/format.md 3.4).
+   */
+  vector(base: number, slot: number, n: number, item: number): number {
+    if (n > MAX_U32) throw new EncodeError("collection of more than 2^32 elements");
+    const p = this.alloc(4 + n * item);
+    this.view.setUint32(p, n, true);
+    this.offset(base, slot, p);
+    return p + 4;
+  }
+
+  /**
+   * Marks the optional slot at `slot` present, allocates its value slot of
+   * `size` bytes and returns its position: the value's base. An absent
+   * optional is left as allocated (zeros).
+   */
+  optional(base: number, slot: number, size: number): number {
+    const p = this.alloc(size);
+    this.buffer[slot] = 1;
+    this.offset(base, slot + 1, p);
+    return p;
+  }
+
+  // ------------------------------------------------------------ final model
+
+  /** Starts a final root (docs/format.md 4.1): size and type id come at endFinal. */
+  beginFinal(): void {
+    this.reset();
+    this.alloc(8);
+  }
+
+  /** Stores the final root's size and type id. */
+  endFinal(typeId: number): void {
+    this.view.setUint32(0, this.size, true);
+    this.view.setUint32(4, typeId, true);
+  }
+
+  appendBool(v: boolean): void {
+    this.reserve(1);
+    this.buffer[this.size++] = v ? 1 : 0;
+  }
+  appendU8(v: number): void {
+    this.reserve(1);
+    this.buffer[this.size++] = v;
+  }
+  appendI8(v: number): void {
+    this.reserve(1);
+    this.buffer[this.size++] = v;
+  }
+  appendU16(v: number): void {
+    this.reserve(2);
+    this.view.setUint16(this.size, v, true);
+    this.size += 2;
+  }
+  appendI16(v: number): void {
+    this.reserve(2);
+    this.view.setInt16(this.size, v, true);
+    this.size += 2;
+  }
+  appendU32(v: number): void {
+    this.reserve(4);
+    this.view.setUint32(this.size, v, true);
+    this.size += 4;
+  }
+  appendI32(v: number): void {
+    this.reserve(4);
+    this.view.setInt32(this.size, v, true);
+    this.size += 4;
+  }
+  appendU64(v: bigint): void {
+    this.reserve(8);
+    this.view.setBigUint64(this.size, v, true);
+    this.size += 8;
+  }
+  appendI64(v: bigint): void {
+    this.reserve(8);
+    this.view.setBigInt64(this.size, v, true);
+    this.size += 8;
+  }
+  appendF32(v: number): void {
+    this.reserve(4);
+    this.view.setFloat32(this.size, v, true);
+    this.size += 4;
+  }
+  appendF64(v: number): void {
+    this.reserve(8);
+    this.view.setFloat64(this.size, v, true);
+    this.size += 8;
+  }
+  appendTimestamp(v: bigint): void {
+    this.appendU64(v);
+  }
+  appendUuid(v: Uuid): void {
+    this.reserve(16);
+    this.buffer.set(v.bytes, this.size);
+    this.size += 16;
+  }
+  appendDecimal(v: Decimal): void {
+    this.reserve(16);
+    v.write(this.view, this.size);
+    this.size += 16;
+  }
+
+  /** Appends a collection's count (final model). */
+  appendCount(n: number): void {
+    if (n > MAX_U32) throw new EncodeError("collection of more than 2^32 elements");
+    this.appendU32(n);
+  }
+
+  /** Appends a length and the bytes of `s` (final model). */
+  appendString(s: string): void {
+    this.stringBlock(s);
+  }
+
+  /** Appends a length and the bytes of `b` (final model). */
+  appendBlob(b: Uint8Array): void {
+    this.blobBlock(b);
+  }
+}

@@ -1,0 +1,171 @@
+// Unit tests of the runtime's pieces (node --test). The generated code's tests are tests/js.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  compareChar,
+  compareString,
+  Decimal,
+  DecodeError,
+  decodeUtf8,
+  DEFAULT_LIMITS,
+  encodeUtf8,
+  EncodeError,
+  hasDuplicate,
+  keysOf,
+  limits,
+  Reader,
+  sortedKeys,
+  Uuid,
+  Writer,
+} from "../src/index.js";
+
+test("limits have the defaults of docs/limits.md", () => {
+  assert.deepEqual({ ...DEFAULT_LIMITS }, { maxDepth: 128, budgetFactor: 8, budgetSlack: 4096, maxFrameSize: 64 << 20 });
+  assert.equal(limits({ maxDepth: 3 }).maxDepth, 3);
+  assert.equal(limits({ maxDepth: 3 }).budgetSlack, 4096);
+});
+
+test("decimal from a double is the original's conversion (format.md 2.4)", () => {
+  const cases: [number, string][] = [
+    [0.1, "0.1"], [-123.456, "-123.456"], [1 / 3, "0.333333333333333"], [1e20, "100000000000000000000"],
+    [1e-29, "0"], [1000, "1000"], [0, "0"], [Infinity, "0"], [NaN, "0"], [123.456, "123.456"],
+  ];
+  for (const [v, text] of cases) assert.equal(Decimal.fromNumber(v).toString(), text, String(v));
+  const d = Decimal.fromNumber(-123.456);
+  assert.equal(d.magnitude, 123456n);
+  assert.equal(d.scale, 3);
+  assert.equal(d.negative, true);
+});
+
+test("decimal parse is exact and rounds as the other runtimes", () => {
+  assert.equal(Decimal.parse("123.4560").toString(), "123.456");
+  assert.equal(Decimal.parse("-0.000").toString(), "0");
+  assert.equal(Decimal.parse("79228162514264337593543950335").toString(), "79228162514264337593543950335");
+  assert.throws(() => Decimal.parse("79228162514264337593543950336"), RangeError);
+  assert.equal(Decimal.parse("1e3").toString(), "1000");
+  assert.equal(Decimal.parse("0.00000000000000000000000000015").toString(), "0.0000000000000000000000000002");
+  assert.equal(Decimal.parse("0.00000000000000000000000000025").toString(), "0.0000000000000000000000000002");
+  assert.equal(Decimal.parse("7.9228162514264337593543950335").toString(), "7.9228162514264337593543950335");
+  assert.equal(Decimal.parse("7.92281625142643375935439503359").toString(), "7.922816251426433759354395034");
+  assert.throws(() => Decimal.parse("1.2.3"), SyntaxError);
+  assert.throws(() => Decimal.parse(""), SyntaxError);
+  assert.equal(Decimal.parse("1.5").compare(Decimal.parse("1.50")), 0);
+  assert.equal(Decimal.parse("-2").compare(Decimal.parse("1")), -1);
+});
+
+test("decimal wire bytes round trip exactly", () => {
+  const b = new Uint8Array(16);
+  const v = new DataView(b.buffer);
+  const d = Decimal.parse("-79228162514264337593543950.335");
+  d.write(v, 0);
+  const back = Decimal.read(v, 0);
+  assert.ok(back.equals(d));
+  assert.equal(back.toString(), "-79228162514264337593543950.335");
+  assert.equal(Decimal.fromNumber(1000.5).toNumber(), 1000.5);
+});
+
+test("uuid text, lenient parse, versions", () => {
+  const u = Uuid.parse("123e4567-e89b-12d3-a456-426655440000");
+  assert.deepEqual(Array.from(u.bytes), [0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x12, 0xd3, 0xa4, 0x56, 0x42, 0x66, 0x55, 0x44, 0, 0]);
+  assert.equal(u.toString(), "123e4567-e89b-12d3-a456-426655440000");
+  assert.equal(Uuid.parse("{123E4567E89B12D3A456426655440000}").toString(), u.toString());
+  assert.equal(Uuid.parse("12").toString(), "12000000-0000-0000-0000-000000000000");
+  assert.throws(() => Uuid.parse("xyz"), SyntaxError);
+  assert.equal(Uuid.v4().bytes[6]! >> 4, 4);
+  const a = Uuid.v1();
+  const b = Uuid.v1();
+  assert.equal(a.bytes[6]! >> 4, 1);
+  assert.notEqual(a.toString(), b.toString());
+});
+
+test("strings hold any bytes (surrogateescape) and write them back", () => {
+  const samples = [
+    [0x41, 0xc3, 0xa9, 0xf0, 0x9f, 0x98, 0x80],
+    [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80],
+    Array.from({ length: 100 }, (_, i) => (i * 37) & 0xff),
+  ];
+  for (const s of samples) {
+    const bytes = new Uint8Array(s);
+    const text = decodeUtf8(bytes);
+    assert.deepEqual(Array.from(encodeUtf8(text)), s);
+  }
+  assert.equal(decodeUtf8(new Uint8Array([0xc0, 0xaf])), "\udcc0\udcaf");
+  assert.throws(() => encodeUtf8("a\ud800b"), EncodeError);
+  assert.equal(encodeUtf8("x".repeat(100) + "é").length, 102);
+});
+
+test("key order: signed char, strings by UTF-8 bytes", () => {
+  assert.ok(compareChar(0x80, 0x01) < 0);
+  assert.ok(compareString("\uffff", "\u{10000}") < 0); // UTF-16 order would say otherwise
+  assert.ok(compareString("a", "ab") < 0);
+  assert.deepEqual(sortedKeys(new Map([[3, 0], [1, 0], [2, 0]]), (a, b) => a - b), [1, 2, 3]);
+  assert.ok(hasDuplicate([Uuid.parse("01"), Uuid.parse("01")]));
+  assert.ok(!hasDuplicate([1, 2, 3]));
+  assert.notEqual(keysOf(1, "a"), keysOf("1", "a"));
+});
+
+/** A hand-written root of one struct {int32 a; string b;} (type 7): the generated code's pattern. */
+function writeRoot(a: number, b: string): Uint8Array {
+  const w = new Writer(8);
+  w.beginVersioned();
+  const body = w.struct(0, 4, 16, 7);
+  w.putI32(body + 8, a);
+  w.string(body, body + 12, b);
+  w.endVersioned();
+  return w.toBytes();
+}
+
+function readRoot(data: Uint8Array, lim = DEFAULT_LIMITS): [number, string] {
+  const r = Reader.versioned(data, lim);
+  const b = r.struct(0, 4, 7, 8);
+  const out: [number, string] = [r.i32(b + 8), r.string(b, b + 12, "b")];
+  r.leave();
+  return out;
+}
+
+test("writer and reader: a versioned root, every truncation and corruption refused with DecodeError", () => {
+  const data = writeRoot(-5, "héllo");
+  assert.deepEqual(Array.from(data.subarray(0, 8)), [34, 0, 0, 0, 8, 0, 0, 0]);
+  assert.deepEqual(readRoot(data), [-5, "héllo"]);
+  for (let n = 0; n < data.length; n++) {
+    const cut = data.slice(0, n);
+    if (n >= 4) new DataView(cut.buffer).setUint32(0, n, true);
+    assert.throws(() => readRoot(cut), DecodeError, "truncated to " + n);
+  }
+  for (let i = 0; i < data.length; i++) {
+    for (const x of [0x00, 0xff, 0x80]) {
+      const bad = data.slice();
+      bad[i] = x;
+      try {
+        readRoot(bad);
+      } catch (e) {
+        assert.ok(e instanceof DecodeError, String(e));
+      }
+    }
+  }
+});
+
+test("decode errors name the field and offset; the budget is charged", () => {
+  const data = writeRoot(1, "x".repeat(100));
+  const big = limits({ budgetFactor: 0, budgetSlack: 99 });
+  assert.throws(() => readRoot(data, big), (e: unknown) => {
+    assert.ok(e instanceof DecodeError);
+    assert.equal(e.limit, "budget");
+    assert.equal(e.path, "b");
+    assert.equal(e.offset, 24);
+    assert.match(e.message, /decode budget exceeded \(b, offset 24\)/);
+    return true;
+  });
+  assert.deepEqual(readRoot(data, limits({ budgetFactor: 0, budgetSlack: 108 })), [1, "x".repeat(100)]);
+  const zero = data.slice();
+  zero[4] = 0;
+  assert.throws(() => readRoot(zero), /struct offset 0 \(offset 4\)/);
+});
+
+test("writer refuses nesting deeper than its limit", () => {
+  const w = new Writer(16, 2);
+  w.enter();
+  w.enter();
+  assert.throws(() => w.enter(), (e: unknown) => e instanceof EncodeError && e.limit === "depth");
+});
