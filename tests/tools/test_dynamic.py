@@ -12,7 +12,7 @@ from fbe.text import text_bytes
 from fbec.model import ir
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from tools_testlib import codec_for, manifest, manifest_cases, shared
+from tools_testlib import codec_for, distinct_keys, manifest, manifest_cases, shared
 
 CASES = manifest_cases()
 
@@ -163,19 +163,9 @@ def _random_value(dc, t, rng, depth=0):
     if k in ("vector", "list"):
         return [_random_value(dc, t.element, rng, depth) for _ in range(rng.randrange(4))]
     if k == "set":
-        return _distinct(dc, t.element, [_random_value(dc, t.element, rng, depth) for _ in range(rng.randrange(4))])
-    keys = _distinct(dc, t.key, [_random_value(dc, t.key, rng, depth) for _ in range(rng.randrange(4))])
+        return distinct_keys(dc, t.element, [_random_value(dc, t.element, rng, depth) for _ in range(rng.randrange(4))])
+    keys = distinct_keys(dc, t.key, [_random_value(dc, t.key, rng, depth) for _ in range(rng.randrange(4))])
     return [(key, _random_value(dc, t.value, rng, depth)) for key in keys]
-
-
-def _distinct(dc, t, keys):
-    """The keys (set elements) that differ as the readers compare them: a set or map holding one twice is refused."""
-    seen, out = set(), []
-    for key in keys:
-        if dc._key(key, t) not in seen:
-            seen.add(dc._key(key, t))
-            out.append(key)
-    return out
 
 
 @pytest.mark.parametrize("model", ["versioned", "final"])

@@ -22,7 +22,7 @@ from fbe.dynamic import DynamicCodec
 from fbe.text import text_bytes
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from tools_testlib import REPO, SHARED
+from tools_testlib import REPO, SHARED, distinct_keys
 
 python_target = pytest.importorskip("fbec.targets.python", reason="the Python target is not there yet")
 
@@ -64,9 +64,12 @@ class Sampler:
             return None if n % 5 == 0 else self.value(t.element, depth)
         if k == "array":
             return [self.value(t.element, depth) for _ in range(t.length)]
-        if k in ("vector", "list", "set"):
+        if k in ("vector", "list"):
             return [self.value(t.element, depth) for _ in range(2)]
-        return [(self.value(t.key, depth), self.value(t.value, depth)) for _ in range(2)]
+        if k == "set":
+            return distinct_keys(self.dc, t.element, [self.value(t.element, depth) for _ in range(2)])
+        keys = distinct_keys(self.dc, t.key, [self.value(t.key, depth) for _ in range(2)])
+        return [(key, self.value(t.value, depth)) for key in keys]
 
 
 @pytest.mark.parametrize("name", sorted(_sets()))

@@ -64,3 +64,15 @@ def fbec(*args: str, stdin: bytes = b"") -> Tuple[int, bytes, str]:
     p = subprocess.run([sys.executable, "-m", "fbec", *args], input=stdin, capture_output=True, env=env,
                        cwd=str(REPO), timeout=120)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def distinct_keys(dc: DynamicCodec, t: Any, keys: List[Any]) -> List[Any]:
+    """The keys (set elements) that differ as the readers compare them, in order: no reader reads a
+    set or map holding one twice, and fbe.dynamic does not write one."""
+    seen, out = set(), []
+    for key in keys:
+        k = dc._key(key, t)
+        if k not in seen:
+            seen.add(k)
+            out.append(key)
+    return out
