@@ -93,16 +93,16 @@ bench-publish-go: venv
 		&& echo "bench-publish: the Go table into bench/results/go.{json,md} and README.md"; \
 	else echo "bench-publish: no Go run in $(BENCH_GO_DIR) (make bench-go): the Go table is left as it is"; fi
 
-# Fuzzing the generated readers (fuzz/go: go test -fuzz, both models, every struct of the
+# Fuzzing the generated readers (fuzz/go: go test -fuzz, both models and JSON, every struct of the
 # original's proto.fbe and test.fbe, or of the project's trade.fbe and everything.fbe without
 # SHARED). make fuzz runs each target for FUZZ_SECONDS; make test-go runs the seed corpus and
 # GO_FUZZ_QUICK executions of each (Go's fuzzer takes no seed: the fixed part is the corpus).
 #
-#   make fuzz-go       FuzzVersioned and FuzzFinal for FUZZ_SECONDS each (make fuzz runs it);
+#   make fuzz-go       FuzzVersioned, FuzzFinal and FuzzJSON for FUZZ_SECONDS each (make fuzz runs it);
 #                      a failing input is left in build/fuzz/go/fuzzgo/testdata/fuzz/
 .PHONY: fuzz-go fuzz-go-quick
 GO_FUZZ_DIR := build/fuzz/go
-GO_FUZZ_TARGETS := FuzzVersioned FuzzFinal
+GO_FUZZ_TARGETS := FuzzVersioned FuzzFinal FuzzJSON
 GO_FUZZ_QUICK ?= 20000x
 FUZZ_SECONDS ?= 120
 
