@@ -128,9 +128,15 @@ func (w *Writer) EndVersioned() ([]byte, error) {
 func (w *Writer) offset(base, slot, p int) {
 	d := p - base
 	if d > math.MaxUint32 {
-		w.Fail(&EncodeError{Msg: "root larger than 4 GiB"})
+		w.failSize("root larger than 4 GiB")
 	}
-	w.PutU32(slot, uint32(d))
+	binary.LittleEndian.PutUint32(w.buf[slot:], uint32(d))
+}
+
+// failSize records a size beyond the format's 32 bits (out of line: the hot paths stay inlined).
+//go:noinline
+func (w *Writer) failSize(msg string) {
+	w.Fail(&EncodeError{Msg: msg})
 }
 
 // Struct allocates a struct body of bodySize bytes, stores its offset in the
@@ -146,7 +152,12 @@ func (w *Writer) Struct(base, slot, bodySize int, typeID uint32) int {
 
 // String allocates a length-prefixed string and stores its offset in the slot (docs/format.md 3.4).
 func (w *Writer) String(base, slot int, s string) {
-	p := w.lengthBlock(len(s))
+	if uint64(len(s)) > math.MaxUint32 {
+		w.failSize("string or bytes longer than 4 GiB")
+		s = ""
+	}
+	p := w.Alloc(4 + len(s)) // lengthBlock by hand: one call per string
+	binary.LittleEndian.PutUint32(w.buf[p:], uint32(len(s)))
 	copy(w.buf[p+4:], s)
 	w.offset(base, slot, p)
 }
@@ -160,11 +171,11 @@ func (w *Writer) Blob(base, slot int, b []byte) {
 
 func (w *Writer) lengthBlock(n int) int {
 	if uint64(n) > math.MaxUint32 {
-		w.Fail(&EncodeError{Msg: "string or bytes longer than 4 GiB"})
+		w.failSize("string or bytes longer than 4 GiB")
 		n = 0
 	}
 	p := w.Alloc(4 + n)
-	w.PutU32(p, uint32(n))
+	binary.LittleEndian.PutUint32(w.buf[p:], uint32(n))
 	return p
 }
 
