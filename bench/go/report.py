@@ -9,9 +9,16 @@ the median of every figure over the rounds, and writes go.json and go.md into
   report.py --raw build/bench-go/raw.txt --check build/bench-go/check.txt \
             --gomod bench/go/go.mod --results build/bench-go --runs "..."
 
+With --count BIN (the compiled benchmark) it counts the instructions of one
+operation of every benchmark of --raw under callgrind instead, each run once
+with 1 and once with N iterations (--n, fewer for slow benchmarks), without
+garbage collection: (Ir(N) - Ir(1)) / (N - 1), written to
+--instr as JSON; the report reads that file with --instr (times on a shared
+2-core machine vary with the load, instruction counts repeat).
+
 With --result (a go.json written before) it draws that run again: --out
-writes go.{json,md} there, --readme / --docs replace the part of the file
-between <!-- bench-go:begin --> and <!-- bench-go:end --> (make bench-publish).
+writes go.{json,md} there, --readme replaces the part of the file between
+<!-- bench-go:begin --> and <!-- bench-go:end --> (make bench-publish).
 """
 
 from __future__ import annotations
@@ -78,6 +85,41 @@ MODULES = {"protobuf": "google.golang.org/protobuf", "vtprotobuf": "github.com/p
            "flatbuffers": "github.com/google/flatbuffers"}
 
 
+COLLECTED = re.compile(r"Collected : (\d+)")
+
+
+def count(binary: str, raw: str, n: int, out: str) -> int:
+    """Instructions per operation of every benchmark of the raw output, under callgrind: the whole
+    program once with 1 and once with N iterations, GOGC=off and GOMAXPROCS=1 so that no collection
+    and no other processor's work lands in one run and not the other; N is n, fewer for slow
+    benchmarks (about 5 ms of their time), at least 1001."""
+    figures = parse_raw(Path(raw).read_text())
+    names = sorted((row, op) for row, ops in figures.items() for op in ops)
+    counts: dict[str, dict[str, float]] = {}
+    iterations: dict[str, dict[str, int]] = {}
+    env = {**os.environ, "GODEBUG": "asyncpreemptoff=1", "GOGC": "off", "GOMAXPROCS": "1"}
+    for k, (row, op) in enumerate(names, 1):
+        ns = statistics.median(figures[row][op]["ns/op"])
+        big = max(1001, min(n, int(5e6 / max(ns, 1.0))))
+        totals = []
+        for runs in (1, big):
+            r = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "-test.run", "^$",
+                 "-test.bench", f"^BenchmarkTrade$/^{re.escape(row)}$/^{op}$", "-test.benchtime", f"{runs}x"],
+                capture_output=True, text=True, env=env, check=False)
+            m = COLLECTED.search(r.stderr)
+            if r.returncode != 0 or not m:
+                sys.stderr.write(f"{row}/{op}: callgrind run failed:\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+                return 1
+            totals.append(int(m[1]))
+        counts.setdefault(row, {})[op] = (totals[1] - totals[0]) / (big - 1)
+        iterations.setdefault(row, {})[op] = big
+        print(f"bench-go: callgrind {k}/{len(names)} {row}/{op}: {counts[row][op]:,.0f} instructions "
+              f"(N = {big})", flush=True)
+    Path(out).write_text(json.dumps({"n": n, "counts": counts, "iterations": iterations}, indent=2) + "\n")
+    return 0
+
+
 def build(args: argparse.Namespace) -> dict[str, Any]:
     raw = parse_raw(Path(args.raw).read_text())
     rows = parse_rows(Path(args.check).read_text())
@@ -87,6 +129,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
                             check=False).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
                            text=True, check=False).stdout.strip()
+    instr = json.loads(Path(args.instr).read_text()) if args.instr and Path(args.instr).is_file() else None
     out_rows = []
     for r in rows:
         figures: dict[str, dict[str, float]] = {}
@@ -98,6 +141,8 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
         if status == "ok" and not figures:
             status, r["reason"] = "failed", "no timing (see the run's output)"
         module = MODULES.get(r["id"])
+        for op, value in (instr["counts"].get(r["id"], {}) if instr else {}).items():
+            figures.setdefault(op, {})["instructions"] = value
         out_rows.append({**r, "status": status, "module": module, "version": versions.get(module or "", ""),
                          "figures": figures,
                          "rounds": len(raw.get(r["id"], {}).get("serialize", {}).get("ns/op", []))})
@@ -107,7 +152,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "cpus": os.cpu_count(), "machine": platform.machine(), "go": go_version,
             "source": source + ("+changes" if dirty else ""), "load": [round(x, 2) for x in os.getloadavg()],
-            "runs": args.runs,
+            "runs": args.runs, "callgrind_n": instr["n"] if instr else None,
         },
     }
 
@@ -135,32 +180,41 @@ def verdict(ok: bool) -> str:
     return "**met**" if ok else "**not met**"
 
 
-def goals(result: dict[str, Any]) -> list[str]:
+def goals(result: dict[str, Any], unit: str = "ns/op") -> list[str]:
+    """The issue's goals judged on the medians of times (unit ns/op) or on instruction counts."""
     by_id = {r["id"]: r for r in result["rows"] if r["status"] == "ok"}
     ours, final = by_id.get(OURS), by_id.get(FINAL)
     if not ours or not final:
-        return ["Goals: not judged (our rows did not run)."]
+        return ["- not judged: our rows did not run"]
+    what = "ns" if unit == "ns/op" else "instructions"
+
+    def f(row: dict[str, Any], op: str) -> float:
+        value = fig(row, op, unit)
+        assert value is not None, (row["id"], op, unit)
+        return value
+
+    def show(v: float) -> str:
+        return f"{fmt_ns(v) if unit == 'ns/op' else fmt_int(v)} {what}"
+
     lines = []
-    vt = [fig(by_id[i], "serialize") for i in ("vtprotobuf", "vtprotobuf-pool") if i in by_id]
-    vt_best = min((v for v in vt if v is not None), default=None)
-    s_ours, s_final = fig(ours, "serialize"), fig(final, "serialize")
-    d_ours, d_final = fig(ours, "deserialize"), fig(final, "deserialize")
-    v_ours, v_final = fig(ours, "verify"), fig(final, "verify")
-    assert s_ours and s_final and d_ours and d_final and v_ours and v_final
-    if vt_best is not None:
-        lines.append(f"- serialize ≤ vtprotobuf's best ({fmt_ns(vt_best)} ns): versioned {fmt_ns(s_ours)} ns "
-                     f"{verdict(s_ours <= vt_best)}, final {fmt_ns(s_final)} ns {verdict(s_final <= vt_best)}")
+    s_ours, s_final, d_ours, d_final = f(ours, "serialize"), f(final, "serialize"), f(ours, "deserialize"), \
+        f(final, "deserialize")
+    v_ours, v_final = f(ours, "verify"), f(final, "verify")
+    vt = [f(by_id[i], "serialize") for i in ("vtprotobuf", "vtprotobuf-pool") if i in by_id]
+    if vt:
+        best = min(vt)
+        lines.append(f"- serialize ≤ vtprotobuf's best ({show(best)}): versioned {show(s_ours)} "
+                     f"{verdict(s_ours <= best)}, final {show(s_final)} {verdict(s_final <= best)}")
     if "msgp" in by_id:
-        m = fig(by_id["msgp"], "deserialize")
-        assert m is not None
-        lines.append(f"- deserialize + touch ≤ msgp's ({fmt_ns(m)} ns): versioned {fmt_ns(d_ours)} ns "
-                     f"{verdict(d_ours <= m)}, final {fmt_ns(d_final)} ns {verdict(d_final <= m)}")
-    lines.append(f"- final ≤ versioned: serialize {fmt_ns(s_final)} vs {fmt_ns(s_ours)} ns "
-                 f"{verdict(s_final <= s_ours)}, deserialize + touch {fmt_ns(d_final)} vs {fmt_ns(d_ours)} ns "
-                 f"{verdict(d_final <= d_ours)}")
-    lines.append(f"- verify ≤ deserialize: versioned {fmt_ns(v_ours)} vs {fmt_ns(d_ours)} ns "
-                 f"{verdict(v_ours <= d_ours)}, final {fmt_ns(v_final)} vs {fmt_ns(d_final)} ns "
-                 f"{verdict(v_final <= d_final)}")
+        m = f(by_id["msgp"], "deserialize")
+        lines.append(f"- deserialize + touch ≤ msgp's ({show(m)}): versioned {show(d_ours)} "
+                     f"{verdict(d_ours <= m)}, final {show(d_final)} {verdict(d_final <= m)}")
+    lines.append(f"- final ≤ versioned: serialize {show(s_final)} vs {show(s_ours)} {verdict(s_final <= s_ours)}, "
+                 f"deserialize + touch {show(d_final)} vs {show(d_ours)} {verdict(d_final <= d_ours)}")
+    lines.append(f"- verify ≤ deserialize: versioned {show(v_ours)} vs {show(d_ours)} {verdict(v_ours <= d_ours)}, "
+                 f"final {show(v_final)} vs {show(d_final)} {verdict(v_final <= d_final)}")
+    if unit != "ns/op":
+        return lines
     allocs = {(r, op): fig(row, op, "allocs/op") for r, row in (("versioned", ours), ("final", final)) for op in OPS}
     zero = all(allocs[(r, op)] == 0 for r in ("versioned", "final") for op in ("serialize", "verify"))
     strings = all(allocs[(r, "deserialize")] == STRINGS for r in ("versioned", "final"))
@@ -178,27 +232,33 @@ def markdown(result: dict[str, Any]) -> str:
     ours = next((r for r in rows if r["id"] == OURS and r["status"] == "ok"), None)
     ref_s = fig(ours, "serialize") if ours else None
     ref_d = fig(ours, "deserialize") if ours else None
+    counted = bool(result["run"].get("callgrind_n"))
+    extra = " Serialize instr | De+touch instr | Verify instr |" if counted else ""
     lines = [
         "#### Go, trade model (Account id 1 'Test', state good, wallet USD 1000, asset EUR 100, 3 EURUSD orders)",
         "",
         ("| Row | Message size | Serialize ns | De+touch ns | Verify ns | Serialize vs ours | De+touch vs ours "
-        "| Serialize allocs | De+touch allocs | Verify allocs |"),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+         "| Serialize allocs | De+touch allocs | Verify allocs |" + extra),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 3 if counted else ""),
     ]
     notes = []
     for r in rows:
         name = r["name"] + (f" {r['version']}" if r.get("version") else "")
         if r["status"] != "ok":
-            lines.append(f"| {name} | " + " | ".join(["—"] * 9) + " |")
+            lines.append(f"| {name} | " + " | ".join(["—"] * (12 if counted else 9)) + " |")
             notes.append(f"{r['name']}: {r['reason']}")
             continue
         s, d, v = fig(r, "serialize"), fig(r, "deserialize"), fig(r, "verify")
         lines.append(
             f"| {name} | {fmt_int(fig(r, 'serialize', 'msg-bytes'))} | {fmt_ns(s)} | {fmt_ns(d)} | {fmt_ns(v)} "
             f"| {fmt_ratio(s, ref_s)} | {fmt_ratio(d, ref_d)} | {fmt_int(fig(r, 'serialize', 'allocs/op'))} "
-            f"| {fmt_int(fig(r, 'deserialize', 'allocs/op'))} | {fmt_int(fig(r, 'verify', 'allocs/op'))} |")
+            f"| {fmt_int(fig(r, 'deserialize', 'allocs/op'))} | {fmt_int(fig(r, 'verify', 'allocs/op'))} |"
+            + ("".join(f" {fmt_int(fig(r, op, 'instructions'))} |" for op in OPS) if counted else ""))
     run = result["run"]
-    lines += ["", "Goals (issue 15, in this run):", "", *goals(result), ""]
+    lines += ["", "Goals (issue 15) on this run's times:", "", *goals(result), ""]
+    if counted:
+        lines += ["The same goals on instructions per operation (callgrind, repeatable whatever the load):", "",
+                  *goals(result, "instructions"), ""]
     if notes:
         lines += ["Not timed: " + "; ".join(notes) + ".", ""]
     lines += [
@@ -232,9 +292,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--results", help="directory for go.json and go.md")
     p.add_argument("--result", help="a go.json written before: draw it again")
     p.add_argument("--out", help="with --result: directory for go.json and go.md")
+    p.add_argument("--count", metavar="BIN", help="count instructions of the benchmarks of --raw with BIN")
+    p.add_argument("--n", type=int, default=2001, help="iterations of the long callgrind run")
+    p.add_argument("--instr", help="the instruction counts (--count writes, the report reads)")
     p.add_argument("--readme", action="append", default=[],
                    help="file whose <!-- bench-go:begin/end --> part gets the table (repeatable)")
     args = p.parse_args(argv)
+    if args.count:
+        if not (args.raw and args.instr):
+            p.error("--count needs --raw and --instr")
+        return count(args.count, args.raw, args.n, args.instr)
     if args.result:
         result = json.loads(Path(args.result).read_text())
         target = args.out
