@@ -81,7 +81,7 @@ def test_every_language_reads_what_every_language_writes(testees, qualified, dat
     unordered = has_hash(qualified)
     for fmt in ("versioned", "final", "json"):
         written_by = {name: ask(t, qualified, "value", value, fmt) for name, t in testees.items()}
-        # a testee that does not support a request yet answers "skipped" (Go: value descriptions, JSON)
+        # a testee that does not support a request yet answers "skipped"
         outcomes = {name: next(iter(a)) for name, a in written_by.items() if "skipped" not in a}
         # every language agrees whether the value can be written (JSON cannot hold struct map keys)
         assert len(set(outcomes.values())) == 1, f"languages disagree writing {fmt}: {written_by}"
