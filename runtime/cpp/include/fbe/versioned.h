@@ -595,13 +595,15 @@ struct VSequence {
         if (value.size() != count) // a reused vector usually has the size already
             value.resize(count);
         T* items = value.data();
+        // Each header, body size and type id, compared as one u64.
+        constexpr uint64_t header = uint64_t(VBody<T>::type_id) << 32 | body_size;
+        uint64_t header_mismatch = 0;
         for (std::size_t i = 0; i < count; ++i) {
             const std::size_t body = first + i * body_size;
-            mismatch |= load_u32(d.data + body) ^ uint32_t(body_size);
-            mismatch |= load_u32(d.data + body + 4) ^ VBody<T>::type_id;
+            header_mismatch |= load<uint64_t>(d.data + body) ^ header;
             read_body<T>(d, body, uint32_t(body_size), items[i]);
         }
-        if (mismatch != 0)
+        if (header_mismatch != 0)
             return false;
         d.mark = first + count * body_size;
         return true;
