@@ -107,23 +107,38 @@ func (r *Reader) Within(typeName string) {
 func (r *Reader) Spend(cost, off int, field string) {
 	r.budget -= cost
 	if r.budget < 0 {
-		r.failErr(ErrBudget.Error(), field, off, ErrBudget)
+		r.overBudget(field, off)
 	}
+}
+
+// overBudget records ErrBudget (out of line: Spend stays small enough to inline).
+//
+//go:noinline
+func (r *Reader) overBudget(field string, off int) {
+	r.failErr(ErrBudget.Error(), field, off, ErrBudget)
 }
 
 // enter is one struct value deeper at off, costing cost bytes.
 func (r *Reader) enter(cost, off int) bool {
-	if r.depth >= r.maxDepth {
-		r.failStruct("structs nested deeper than "+strconv.Itoa(r.maxDepth), off, ErrDepth)
+	if r.depth >= r.maxDepth || r.budget < cost {
+		r.cannotEnter(cost, off)
 		return false
 	}
 	r.budget -= cost
-	if r.budget < 0 {
-		r.failStruct(ErrBudget.Error(), off, ErrBudget)
-		return false
-	}
 	r.depth++
 	return true
+}
+
+// cannotEnter records why enter refused (out of line: enter stays small enough to inline).
+//
+//go:noinline
+func (r *Reader) cannotEnter(cost, off int) {
+	if r.depth >= r.maxDepth {
+		r.failStruct("structs nested deeper than "+strconv.Itoa(r.maxDepth), off, ErrDepth)
+		return
+	}
+	r.budget -= cost
+	r.failStruct(ErrBudget.Error(), off, ErrBudget)
 }
 
 // Leave undoes a successful Struct or Enter (one that returned a body or true).
@@ -198,6 +213,25 @@ func (r *Reader) Struct(base, slot int, typeID uint32, cost int) (body, size int
 	if r.err != nil {
 		return 0, 0
 	}
+	// Every check at once; structSlow says which one failed.
+	off := r.u32(slot)
+	p := base + off
+	if off != 0 && p >= r.mark && p+8 <= len(r.data) {
+		size = r.u32(p)
+		if size >= 8 && p+size <= len(r.data) && r.U32(p+4) == typeID && r.depth < r.maxDepth && r.budget >= cost {
+			r.mark = p + size
+			r.budget -= cost
+			r.depth++
+			return p, size
+		}
+	}
+	return r.structSlow(base, slot, typeID, cost)
+}
+
+// structSlow is Struct one check at a time, failing with the first that does not hold.
+//
+//go:noinline
+func (r *Reader) structSlow(base, slot int, typeID uint32, cost int) (body, size int) {
 	off := r.u32(slot)
 	if off == 0 {
 		r.failStruct("struct offset 0", slot, nil)
@@ -257,7 +291,8 @@ func (r *Reader) payload(what string, base, slot int, field string) (int, int) {
 		return 0, 0
 	}
 	p := base + off
-	if !r.block(what, p, field) {
+	if p < r.mark || p+4 > len(r.data) { // block's checks, inline
+		r.block(what, p, field)
 		return 0, 0
 	}
 	n := r.u32(p)
@@ -266,8 +301,9 @@ func (r *Reader) payload(what string, base, slot int, field string) (int, int) {
 		return 0, 0
 	}
 	r.mark = p + 4 + n
-	r.Spend(n, p, field)
-	if r.err != nil {
+	r.budget -= n
+	if r.budget < 0 {
+		r.overBudget(field, p)
 		return 0, 0
 	}
 	return p + 4, n

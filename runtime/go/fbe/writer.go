@@ -134,6 +134,7 @@ func (w *Writer) offset(base, slot, p int) {
 }
 
 // failSize records a size beyond the format's 32 bits (out of line: the hot paths stay inlined).
+//
 //go:noinline
 func (w *Writer) failSize(msg string) {
 	w.Fail(&EncodeError{Msg: msg})
