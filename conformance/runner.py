@@ -128,6 +128,9 @@ def testee_commands() -> dict[str, list[str]]:
     go = REPO / "build" / "conformance" / "go" / "go_testee"      # conformance/testees/go/build.py
     if go.exists():
         out["go"] = [str(go)]
+    java = REPO / "build" / "conformance" / "java" / "java_testee"    # conformance/testees/java/build.py
+    if java.exists():
+        out["java"] = [str(java)]
     return out
 
 

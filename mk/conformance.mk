@@ -5,7 +5,8 @@
 #   make conformance         build the testees, run the runner and the generated cases
 #   make conformance-build   build the C++ testee only (build/conformance/cpp_testee)
 #   make conformance-build-go  build the Go testee (build/conformance/go/go_testee; mk/go.mk's GO)
-.PHONY: conformance conformance-build conformance-build-go test-conformance
+#   make conformance-build-java  build the Java testee (build/conformance/java/java_testee; JDK 17 and Maven)
+.PHONY: conformance conformance-build conformance-build-go conformance-build-java test-conformance
 TEST_TARGETS += test-conformance
 CONFORMANCE_BUILD ?= build/conformance/testee
 
@@ -17,7 +18,11 @@ conformance-build: deps-cpp
 conformance-build-go: venv
 	GO="$(GO)" $(PYTHON) conformance/testees/go/build.py build/conformance/go
 
-conformance: venv conformance-build conformance-build-go
+conformance-build-java: venv
+	@tools/need-apt.sh openjdk-17-jdk-headless maven
+	$(PYTHON) conformance/testees/java/build.py build/conformance/java
+
+conformance: venv conformance-build conformance-build-go conformance-build-java
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 

@@ -24,12 +24,13 @@ from .syntax.diagnostics import CompileError, Diagnostics
 from .targets.base import GeneratedFile, Options
 
 # The languages fbec generates; a target is a package fbec.targets.<name>.
-TARGETS = {"cpp": "C++", "python": "Python", "go": "Go"}
+TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java"}
 # What a target that is still being built generates so far (said in --help).
-IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON and text"}
+IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON and text",
+               "java": "in progress: types and the binary models"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2). Rust has no option in the original.
-PLANNED = {"java": "Java", "kotlin": "Kotlin", "javascript": "JavaScript/TypeScript",
+PLANNED = {"kotlin": "Kotlin", "javascript": "JavaScript/TypeScript",
            "csharp": "C#", "ruby": "Ruby"}
 NOT_SUPPORTED = {"swift": "not supported: fbec checks the code it generates by compiling and running it, "
                           "and it has no Swift compiler to do that with, so it generates no Swift"}

@@ -67,7 +67,7 @@ def test_missing_input(capsys):
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
     assert status == 2
-    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go) (see fbec --help)\n"
+    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java) (see fbec --help)\n"
     assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
@@ -114,7 +114,7 @@ def test_target_not_implemented(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "fbec.targets.kotlin", None)
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--kotlin", "-o", "/tmp")
     assert status == 2 and err == ("fbec: error: --kotlin: the Kotlin target is planned, not available yet; "
-                                   "fbec generates C++ (--cpp) and Python (--python) and Go (--go)\n")
+                                   "fbec generates C++ (--cpp) and Python (--python) and Go (--go) and Java (--java)\n")
 
 
 def test_help_lists_what_works_and_says_what_is_planned(capsys):
@@ -122,12 +122,13 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
         run_fbec(capsys, "--help")
     out = capsys.readouterr().out
     assert done.value.code == 0
-    assert "--cpp" in out and "--python" in out and "--go" in out
-    for hidden in ("--java", "--kotlin", "--javascript", "--csharp", "--ruby", "--swift"):
+    assert "--cpp" in out and "--python" in out and "--go" in out and "--java" in out
+    for hidden in ("--kotlin", "--javascript", "--csharp", "--ruby", "--swift"):
         assert f"  {hidden} " not in out and f"[{hidden}]" not in out       # not offered as an option
     flat = " ".join(out.split())
     assert "--go generate Go code (in progress: types, the binary models, the protocol, JSON and text)" in flat
-    assert ("Planned languages, not available yet: Java (--java), Kotlin (--kotlin), "
+    assert "--java generate Java code (in progress: types and the binary models)" in flat
+    assert ("Planned languages, not available yet: Kotlin (--kotlin), "
             "JavaScript/TypeScript (--javascript), C# (--csharp), Ruby (--ruby), Rust.") in flat
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "
@@ -137,7 +138,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
 def test_exit_status_two_for_usage(capsys, tmp_path):
     assert run_fbec(capsys, "--ir")[0] == 2                                   # no --input
     assert run_fbec(capsys, "--ir", f"--input={EVERYTHING}", "-n", "-1")[0] == 2
-    assert run_fbec(capsys, f"--input={EVERYTHING}", "--java", "--cpp", f"--output={tmp_path}")[0] == 2
+    assert run_fbec(capsys, f"--input={EVERYTHING}", "--kotlin", "--cpp", f"--output={tmp_path}")[0] == 2
     assert not any(tmp_path.iterdir())                                        # nothing written
     with pytest.raises(SystemExit) as done:
         run_fbec(capsys, "--ir", "--no-such-option")
@@ -160,7 +161,8 @@ def test_bash_completion_script(capsys):
     assert status == 0 and "complete -F _fbec fbec" in script
     assert _complete(script, "--py") == ["--python"]
     assert _complete(script, "--g") == ["--go"]
-    assert _complete(script, "--j") == ["--json"]                   # planned languages (--java) are not offered
+    assert _complete(script, "--j") == ["--java", "--json"]
+    assert _complete(script, "--k") == []                           # planned languages (--kotlin) are not offered
     assert set(_complete(script, "")) >= {"decode", "encode", "compat", "format", "--input", "--cpp"}
     assert _complete(script, "--input", "schemas/tr") == ["schemas/trade.fbe"]
     assert _complete(script, "--input", "=", "schemas/tr") == ["schemas/trade.fbe"]    # --input=schemas/tr

@@ -1,0 +1,485 @@
+"""The binary models of fbec --java: straight-line field code at the IR's offsets on the runtime's
+Writer and Reader (docs/format.md 3 and 4, docs/limits.md).
+
+Per struct, static codecs that other generated classes call (`fbeWrite`/`fbeRead` of a versioned
+body at a slot, `fbeWriteFinal`/`fbeReadFinal` of final-model fields) and the roots users call
+(`toFbe`, `writeFbe`, `fromFbe`, `verifyFbe` and their final twins). The codecs are static,
+overloaded by the struct's class, so a field declared as a base struct is written as that struct
+whatever subclass it holds. Readers read into a value made with the schema's defaults (so a
+field an older writer did not write keeps its default) and throw DecodeException at the first
+problem; a nested struct's reader is wrapped so the exception gains the field path on its way
+out (`e.at("orders", i)`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter
+
+if TYPE_CHECKING:
+    from fbec.targets.java import Context
+
+# Primitive -> the suffix of its Writer put/append and Reader final methods, and its Reader slot method.
+SLOT = {
+    "bool": ("Bool", "bool"), "byte": ("I8", "i8"), "int8": ("I8", "i8"), "uint8": ("I8", "i8"),
+    "char": ("Char", "ch"), "wchar": ("I32", "i32"), "int16": ("I16", "i16"), "uint16": ("I16", "i16"),
+    "int32": ("I32", "i32"), "uint32": ("I32", "i32"), "int64": ("I64", "i64"), "uint64": ("I64", "i64"),
+    "timestamp": ("I64", "i64"), "float": ("F32", "f32"), "double": ("F64", "f64"),
+    "uuid": ("Uuid", "uuid"), "decimal": ("Decimal", "decimal"),
+}
+
+
+class Names:
+    """Fresh local variable names (Java forbids shadowing a local in a nested block)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, stem: str) -> str:
+        self.n += 1
+        return f"{stem}{self.n}"
+
+
+def plus(position: str, term: str) -> str:
+    return f"{position} + {term}"
+
+
+def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
+    """statement (a nested struct's reader) with the field path put in front of its errors."""
+    at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
+    with w.block("try {", f"}} catch ({c.rt('DecodeException')} e) {{"):
+        w.line(statement)
+    with w.block("", "}"):
+        w.line(f"throw {at};")
+
+
+def elements(c: Context, t: ir.Sequence, value: str) -> str:
+    """What a writer iterates: a set in its order, a vector or list as it is."""
+    if t.kind == "set":
+        return f"{c.rt('Compare')}.ordered({value}, {c.comparator(t.element)})"
+    return value
+
+
+def entries(c: Context, t: ir.Mapping, value: str) -> str:
+    """What a writer iterates: a map's entries in key order, a hash's as its table holds them."""
+    if t.kind == "map":
+        return f"{c.rt('Compare')}.ordered({value}, {c.comparator(t.key)})"
+    return f"{value}.entrySet()"
+
+
+def entry_type(c: Context, t: ir.Mapping) -> str:
+    return f"{c.use('java.util.Map')}.Entry<{c.type(t.key, True)}, {c.type(t.value, True)}>"
+
+
+# ---------------------------------------------------------------- versioned
+
+def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names,
+                where: str) -> None:
+    """Write value of type t into the slot at absolute position slot (offsets from base)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"w.string({base}, {slot}, {value});")
+        elif t.name == "bytes":
+            w.line(f"w.bytes({base}, {slot}, {value});")
+        else:
+            w.line(f"w.put{SLOT[t.name][0]}({slot}, {value});")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"w.put{SLOT[t.wire][0]}({slot}, {value}.value());")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value});")
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if ({value} != null) {{", "}"):
+            s = names("s")
+            w.line(f"int {s} = w.optional({base}, {slot}, {t.element.size});")
+            write_value(w, c, t.element, s, s, value, names, where)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        w.line(f'{c.rt("Writer")}.checkLength({value}.length, {t.length}, "{where}");')
+        with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            write_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f"{value}[{i}]", names, where)
+    elif isinstance(t, ir.Sequence):
+        e, i, x = names("e"), names("i"), names("x")
+        w.line(f"int {e} = w.vector({base}, {slot}, {value}.size(), {t.element.size});")
+        w.line(f"int {i} = 0;")
+        with w.block(f"for ({c.type(t.element, True)} {x} : {elements(c, t, value)}) {{", "}"):
+            write_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", x, names, where)
+            w.line(f"{i}++;")
+    else:
+        item = t.key.size + t.value.size
+        e, i, x = names("e"), names("i"), names("x")
+        w.line(f"int {e} = w.vector({base}, {slot}, {value}.size(), {item});")
+        w.line(f"int {i} = 0;")
+        with w.block(f"for ({entry_type(c, t)} {x} : {entries(c, t, value)}) {{", "}"):
+            write_value(w, c, t.key, base, f"{e} + {i} * {item}", f"{x}.getKey()", names, where)
+            write_value(w, c, t.value, base, f"{e} + {i} * {item} + {t.key.size}", f"{x}.getValue()", names, where)
+            w.line(f"{i}++;")
+
+
+def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+               index: str | None) -> str:
+    """Write the statements reading the slot at absolute position slot (offsets from base) and return
+    an expression of the value, to be used at once (it may read: evaluation order is allocation order)."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            return f"r.string({base}, {slot}, {quoted})"
+        if t.name == "bytes":
+            return f"r.bytes({base}, {slot}, {quoted})"
+        return f"r.{SLOT[t.name][1]}({slot})"
+    if isinstance(t, ir.EnumRef):
+        return f"{c.named(t.name)}.of(r.{SLOT[t.wire][1]}({slot}))"
+    if isinstance(t, ir.StructRef):
+        x, name = names("x"), c.named(t.name)
+        w.line(f"{name} {x} = new {name}();")
+        catch(w, c, f"{name}.fbeRead(r, {base}, {slot}, {x});", field, index)
+        return x
+    if isinstance(t, ir.Optional_):
+        x, s = names("x"), names("s")
+        w.line(f"{c.type(t)} {x} = null;")
+        w.line(f"int {s} = r.optional({base}, {slot}, {t.element.size}, {quoted});")
+        with w.block(f"if ({s} >= 0) {{", "}"):
+            inner = read_value(w, c, t.element, s, s, field, names, index)
+            w.line(f"{x} = {inner};")
+        return x
+    raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, target: str, names: Names) -> None:
+    """Read field f's slot into target (a value made with the schema's defaults)."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeRead(r, {base}, {slot}, {target});", f.name, None)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            at = plus(slot, f"{i} * {t.element.size}")
+            if isinstance(t.element, ir.StructRef):
+                catch(w, c, f"{c.named(t.element.name)}.fbeRead(r, {base}, {at}, {target}[{i}]);", f.name, i)
+            else:
+                w.line(f"{target}[{i}] = {read_value(w, c, t.element, base, at, f.name, names, i)};")
+    elif isinstance(t, ir.Sequence):
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"int {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted});")
+        w.line(f"int {n} = r.count();")
+        with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            at = f"{e} + {i} * {t.element.size}"
+            value = read_value(w, c, t.element, base, at, f.name, names, i)
+            if t.kind == "set":
+                with w.block(f"if (!{target}.add({value})) {{", "}"):
+                    w.line(f"throw r.duplicateKey({quoted}, {at});")
+            else:
+                w.line(f"{target}.add({value});")
+    elif isinstance(t, ir.Mapping):
+        item = t.key.size + t.value.size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        e, n, i, k = names("e"), names("n"), names("i"), names("k")
+        w.line(f"int {e} = r.vector({base}, {slot}, {item}, {cost}, {quoted});")
+        w.line(f"int {n} = r.count();")
+        with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            at = f"{e} + {i} * {item}"
+            key = read_value(w, c, t.key, base, at, f.name, names, i)
+            w.line(f"{c.type(t.key, True)} {k} = {key};")
+            value = read_value(w, c, t.value, base, f"{at} + {t.key.size}", f.name, names, i)
+            w.line(f"{target}.put({k}, {value});")
+            with w.block(f"if ({target}.size() != {i} + 1) {{", "}"):
+                w.line(f"throw r.duplicateKey({quoted}, {at});")
+    else:
+        w.line(f"{target} = {read_value(w, c, t, base, slot, f.name, names, None)};")
+
+
+# ---------------------------------------------------------------- final
+
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, where: str) -> None:
+    """Append value of type t (docs/format.md 4.2)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"w.appendString({value});")
+        elif t.name == "bytes":
+            w.line(f"w.appendBytes({value});")
+        else:
+            w.line(f"w.append{SLOT[t.name][0]}({value});")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"w.append{SLOT[t.wire][0]}({value}.value());")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{c.named(t.name)}.fbeWriteFinal(w, {value});")
+    elif isinstance(t, ir.Optional_):
+        w.line(f"w.appendBool({value} != null);")
+        with w.block(f"if ({value} != null) {{", "}"):
+            final_write(w, c, t.element, value, names, where)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        w.line(f'{c.rt("Writer")}.checkLength({value}.length, {t.length}, "{where}");')
+        with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            final_write(w, c, t.element, f"{value}[{i}]", names, where)
+    elif isinstance(t, ir.Sequence):
+        x = names("x")
+        w.line(f"w.appendCount({value}.size());")
+        with w.block(f"for ({c.type(t.element, True)} {x} : {elements(c, t, value)}) {{", "}"):
+            final_write(w, c, t.element, x, names, where)
+    else:
+        x = names("x")
+        w.line(f"w.appendCount({value}.size());")
+        with w.block(f"for ({entry_type(c, t)} {x} : {entries(c, t, value)}) {{", "}"):
+            final_write(w, c, t.key, f"{x}.getKey()", names, where)
+            final_write(w, c, t.value, f"{x}.getValue()", names, where)
+
+
+def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> str:
+    """Write the statements reading the value at the Reader's cursor and return an expression of it
+    (to be used at once)."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            return f"r.finalString({quoted})"
+        if t.name == "bytes":
+            return f"r.finalBytes({quoted})"
+        return f"r.final{SLOT[t.name][0]}({quoted})"
+    if isinstance(t, ir.EnumRef):
+        return f"{c.named(t.name)}.of(r.final{SLOT[t.wire][0]}({quoted}))"
+    if isinstance(t, ir.StructRef):
+        x, name = names("x"), c.named(t.name)
+        w.line(f"{name} {x} = new {name}();")
+        catch(w, c, f"{name}.fbeReadFinal(r, {x});", field, index)
+        return x
+    if isinstance(t, ir.Optional_):
+        x = names("x")
+        w.line(f"{c.type(t)} {x} = null;")
+        with w.block(f"if (r.finalHas({quoted})) {{", "}"):
+            inner = final_read(w, c, t.element, field, names, index)
+            w.line(f"{x} = {inner};")
+        return x
+    raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names) -> None:
+    """Read field f at the Reader's cursor into target (a value made with the schema's defaults)."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeReadFinal(r, {target});", f.name, None)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            if isinstance(t.element, ir.StructRef):
+                catch(w, c, f"{c.named(t.element.name)}.fbeReadFinal(r, {target}[{i}]);", f.name, i)
+            else:
+                w.line(f"{target}[{i}] = {final_read(w, c, t.element, f.name, names, i)};")
+    elif isinstance(t, ir.Sequence):
+        n, i = names("n"), names("i")
+        w.line(f"int {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted});")
+        with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            at = names("p")
+            if t.kind == "set":
+                w.line(f"int {at} = r.pos();")
+            value = final_read(w, c, t.element, f.name, names, i)
+            if t.kind == "set":
+                with w.block(f"if (!{target}.add({value})) {{", "}"):
+                    w.line(f"throw r.duplicateKey({quoted}, {at});")
+            else:
+                w.line(f"{target}.add({value});")
+    elif isinstance(t, ir.Mapping):
+        item = t.key.final_min_size + t.value.final_min_size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        n, i, k = names("n"), names("i"), names("k")
+        w.line(f"int {n} = r.finalCount({item}, {cost}, {quoted});")
+        with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            at = names("p")
+            w.line(f"int {at} = r.pos();")
+            key = final_read(w, c, t.key, f.name, names, i)
+            w.line(f"{c.type(t.key, True)} {k} = {key};")
+            value = final_read(w, c, t.value, f.name, names, i)
+            w.line(f"{target}.put({k}, {value});")
+            with w.block(f"if ({target}.size() != {i} + 1) {{", "}"):
+                w.line(f"throw r.duplicateKey({quoted}, {at});")
+    else:
+        w.line(f"{target} = {final_read(w, c, t, f.name, names, None)};")
+
+
+# ---------------------------------------------------------------- per struct
+
+def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
+    from fbec.targets.java import field_name
+    q = s.qualified
+    bounded = s.height is not None and not s.recursive
+    writer, reader, limits = c.rt("Writer"), c.rt("Reader"), c.rt("Limits")
+    decode_exception = c.rt("DecodeException")
+    names = Names()
+
+    w.line("/**")
+    w.line(" * Writes v's versioned body, its offset stored in the slot at slot (from base).")
+    w.line(" *")
+    w.line(" * @param w    the writer")
+    w.line(" * @param base the base of the slot")
+    w.line(" * @param slot the slot's absolute position")
+    w.line(" * @param v    the value")
+    w.line(" */")
+    with w.block(f"public static void fbeWrite({writer} w, int base, int slot, {name} v) {{", "}"):
+        if not bounded:
+            w.line(f'w.enter("{q}");')
+        call = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
+        w.line(f"int b = {call};" if s.all_fields else f"{call};")
+        for f in s.all_fields:
+            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{field_name(f)}", names, f"{q}.{f.name}")
+        if not bounded:
+            w.line("w.leave();")
+    w.blank()
+
+    inherited = [f for f in s.all_fields if f.owner != q]
+    own = [f for f in s.all_fields if f.owner == q]
+    w.line("/**")
+    w.line(" * Reads the versioned body the slot at slot points to (from base) into v, a value with the")
+    w.line(" * schema's defaults: fields an older writer did not write keep them.")
+    w.line(" *")
+    w.line(" * @param r    the reader")
+    w.line(" * @param base the base of the slot")
+    w.line(" * @param slot the slot's absolute position")
+    w.line(" * @param v    the value")
+    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
+    w.line(" */")
+    with w.block(f"public static void fbeRead({reader} r, int base, int slot, {name} v) throws {decode_exception} {{",
+                 "}"):
+        call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+        if s.all_fields:
+            w.line(f"int b = {call};")
+            w.line("int n = r.i32(b);")
+        else:
+            w.line(f"{call};")
+        if inherited:
+            with w.block(f"if (n < {s.base_size}) {{", "}"):
+                cost = sum(ir.default_cost(f.type) for f in inherited)
+                if cost:
+                    w.line(f'r.spend({cost}, b, "");')
+                w.line("r.leave();")
+                w.line("return;")
+            for f in inherited:
+                read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
+        for k, f in enumerate(own):
+            with w.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
+                rest = sum(ir.default_cost(g.type) for g in own[k:])
+                if rest:
+                    w.line(f'r.spend({rest}, b, "{f.name}");')
+                w.line("r.leave();")
+                w.line("return;")
+            read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
+        w.line("r.leave();")
+    w.blank()
+
+    write_roots(w, c, s, name, "Fbe", "versioned", writer, reader, limits, decode_exception)
+    if not final:
+        return
+
+    w.line("/**")
+    w.line(" * Appends v's fields (final model, docs/format.md 4.2).")
+    w.line(" *")
+    w.line(" * @param w the writer")
+    w.line(" * @param v the value")
+    w.line(" */")
+    with w.block(f"public static void fbeWriteFinal({writer} w, {name} v) {{", "}"):
+        if not bounded:
+            w.line(f'w.enter("{q}");')
+        for f in s.all_fields:
+            final_write(w, c, f.type, f"v.{field_name(f)}", names, f"{q}.{f.name}")
+        if not bounded:
+            w.line("w.leave();")
+    w.blank()
+    w.line("/**")
+    w.line(" * Reads v's fields at the reader's cursor (final model) into v.")
+    w.line(" *")
+    w.line(" * @param r the reader")
+    w.line(" * @param v the value")
+    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
+    w.line(" */")
+    with w.block(f"public static void fbeReadFinal({reader} r, {name} v) throws {decode_exception} {{", "}"):
+        w.line(f"r.enter({s.decode_cost});")
+        for f in s.all_fields:
+            final_read_field(w, c, f, f"v.{field_name(f)}", names)
+        w.line("r.leave();")
+    w.blank()
+    write_roots(w, c, s, name, "Final", "final", writer, reader, limits, decode_exception)
+
+
+def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str, writer: str,
+                reader: str, limits: str, decode_exception: str) -> None:
+    """toFbe/writeFbe/fromFbe/verifyFbe, or their final twins (suffix Final)."""
+    q = s.qualified
+    versioned = suffix == "Fbe"
+    section = "3.2" if versioned else "4.1"
+    w.line("/**")
+    w.line(f" * This value as a {model} root (docs/format.md {section}).")
+    w.line(" *")
+    w.line(" * @return the bytes")
+    w.line(" */")
+    with w.block(f"public byte[] to{suffix}() {{", "}"):
+        w.line(f"{writer} w = new {writer}();")
+        w.line(f"write{suffix}(w);")
+        w.line("return w.toByteArray();")
+    w.blank()
+    w.line("/**")
+    w.line(f" * Writes this value as a {model} root into w (reset first): with a reused writer,")
+    w.line(" * serializing allocates nothing for the bytes.")
+    w.line(" *")
+    w.line(" * @param w the writer; its first {@code size()} bytes are the root")
+    w.line(" * @return the root's size")
+    w.line(" */")
+    with w.block(f"public int write{suffix}({writer} w) {{", "}"):
+        if versioned:
+            w.line("w.beginVersioned();")
+            w.line("fbeWrite(w, 0, 4, this);")
+            w.line("return w.endVersioned();")
+        else:
+            w.line("w.beginFinal();")
+            w.line("fbeWriteFinal(w, this);")
+            w.line(f"return w.endFinal({s.type_id});")
+    w.blank()
+    w.line("/**")
+    w.line(f" * Reads a {model} root under the default limits.")
+    w.line(" *")
+    w.line(" * @param data the root")
+    w.line(" * @return the value")
+    w.line(" * @throws DecodeException at the first problem (type, field path, offset)")
+    w.line(" */")
+    with w.block(f"public static {name} from{suffix}(byte[] data) throws {decode_exception} {{", "}"):
+        w.line(f"return from{suffix}(data, 0, data.length, {limits}.DEFAULT);")
+    w.blank()
+    w.line("/**")
+    w.line(f" * Reads a {model} root of length bytes at data[offset] under limits.")
+    w.line(" *")
+    w.line(" * @param data   the buffer")
+    w.line(" * @param offset the root's first byte")
+    w.line(" * @param length the bytes given")
+    w.line(" * @param limits the limits (docs/limits.md)")
+    w.line(" * @return the value")
+    w.line(" * @throws DecodeException at the first problem (type, field path, offset)")
+    w.line(" */")
+    with w.block(f"public static {name} from{suffix}(byte[] data, int offset, int length, {limits} limits) "
+                 f"throws {decode_exception} {{", "}"):
+        with w.block("try {", f"}} catch ({decode_exception} e) {{"):
+            if versioned:
+                w.line(f"{reader} r = {reader}.versioned(data, offset, length, limits);")
+                w.line(f"{name} v = new {name}();")
+                w.line("fbeRead(r, r.base(), r.base() + 4, v);")
+            else:
+                w.line(f"{reader} r = {reader}.finalRoot(data, offset, length, {s.type_id}, limits);")
+                w.line(f"{name} v = new {name}();")
+                w.line("fbeReadFinal(r, v);")
+                w.line("r.endFinal();")
+            w.line("return v;")
+        with w.block("", "}"):
+            w.line(f'throw e.within("{q}");')
+    w.blank()
+    w.line("/**")
+    w.line(f" * Checks a {model} root: returns exactly when from{suffix} succeeds (docs/limits.md 4).")
+    w.line(" *")
+    w.line(" * @param data   the buffer")
+    w.line(" * @param offset the root's first byte")
+    w.line(" * @param length the bytes given")
+    w.line(" * @param limits the limits (docs/limits.md)")
+    w.line(" * @throws DecodeException why the root cannot be read")
+    w.line(" */")
+    with w.block(f"public static void verify{suffix}(byte[] data, int offset, int length, {limits} limits) "
+                 f"throws {decode_exception} {{", "}"):
+        w.line(f"from{suffix}(data, offset, length, limits);")
+    w.blank()

@@ -1,0 +1,165 @@
+// The Java conformance testee (conformance/testee_protocol.md): length-prefixed JSON requests on
+// stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
+// (versioned and final, in and out) with the fbec --java code of every conformance schema
+// (Registry.java, written by build.py) and skips what the Java target does not generate yet
+// (JSON, text, value descriptions, protocol streams).
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Limits;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.util.Base64;
+import java.util.Map;
+
+public final class Main {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Main() {}
+
+    /** Reads a root of the input format into a value. */
+    interface Read {
+        Object read(byte[] data, Limits limits) throws DecodeException;
+    }
+
+    /** Writes a value as a root of the output format. */
+    interface Write {
+        byte[] write(Object value);
+    }
+
+    /** What the generated code gives every struct. */
+    record Codec(Read fromFbe, Read fromFinal, Write toFbe, Write toFinal) {}
+
+    static Limits limitsOf(JsonNode node) {
+        Limits lim = Limits.DEFAULT;
+        if (node == null || !node.isObject()) {
+            return lim;
+        }
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+            int v = e.getValue().asInt();
+            switch (e.getKey()) {
+                case "max_depth":
+                    lim = lim.withMaxDepth(v);
+                    break;
+                case "budget_factor":
+                    lim = lim.withBudgetFactor(v);
+                    break;
+                case "budget_slack":
+                    lim = lim.withBudgetSlack(v);
+                    break;
+                case "max_frame_size":
+                    lim = lim.withMaxFrameSize(v);
+                    break;
+                default:
+                    break;
+            }
+        }
+        return lim;
+    }
+
+    static ObjectNode answer(String kind, String text) {
+        ObjectNode out = JSON.createObjectNode();
+        out.put(kind, text);
+        return out;
+    }
+
+    static ObjectNode answer(JsonNode req) {
+        String format = req.path("input").path("format").asText();
+        String output = req.path("output").asText();
+        boolean binaryIn = format.equals("versioned") || format.equals("final");
+        boolean binaryOut = output.equals("versioned") || output.equals("final");
+        if (!binaryIn || !binaryOut) {
+            return answer("skipped", "the Java target reads and writes the binary models only so far (" + format + " -> "
+                    + output + ")");
+        }
+        String name = req.path("package").asText() + "." + req.path("type").asText();
+        Codec codec = Registry.CODECS.get(name);
+        if (codec == null) {
+            return answer("skipped", "no Java type " + name);
+        }
+        byte[] data;
+        try {
+            data = Base64.getDecoder().decode(req.path("input").path("payload").asText());
+        } catch (IllegalArgumentException e) {
+            return answer("parse_error", "payload: " + e.getMessage());
+        }
+        Limits limits = limitsOf(req.get("limits"));
+        Object value;
+        try {
+            value = format.equals("versioned") ? codec.fromFbe().read(data, limits) : codec.fromFinal().read(data, limits);
+        } catch (DecodeException e) {
+            return answer("parse_error", e.getMessage());
+        }
+        try {
+            byte[] out = output.equals("versioned") ? codec.toFbe().write(value) : codec.toFinal().write(value);
+            return answer("result", Base64.getEncoder().encodeToString(out));
+        } catch (EncodeException e) {
+            return answer("serialize_error", e.getMessage());
+        }
+    }
+
+    static int readSize(InputStream in) throws IOException {
+        byte[] b = new byte[4];
+        int n = in.readNBytes(b, 0, 4);
+        if (n < 4) {
+            throw new EOFException();
+        }
+        return (b[0] & 0xFF) | (b[1] & 0xFF) << 8 | (b[2] & 0xFF) << 16 | (b[3] & 0xFF) << 24;
+    }
+
+    public static void main(String[] args) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(System.in));
+        OutputStream out = new BufferedOutputStream(System.out);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().getId();
+        while (true) {
+            byte[] body;
+            try {
+                body = new byte[readSize(in)];
+                in.readFully(body);
+            } catch (EOFException e) {
+                return;
+            }
+            ObjectNode resp;
+            JsonNode req = null;
+            try {
+                req = JSON.readTree(body);
+            } catch (IOException e) {
+                resp = answer("parse_error", "request: " + e.getMessage());
+            }
+            if (req != null && req.path("quit").asBoolean(false)) {
+                return;
+            }
+            if (req == null) {
+                resp = answer("parse_error", "request: not JSON");
+            } else {
+                boolean measure = req.path("measure").asBoolean(false);
+                long before = measure ? threads.getThreadAllocatedBytes(self) : 0;
+                long start = System.nanoTime();
+                resp = answer(req);     // anything but a DecodeException is a bug: the testee dies, the runner says so
+                if (measure) {
+                    // bytes allocated while answering: an upper bound of the peak heap growth
+                    ObjectNode m = resp.putObject("measured");
+                    m.put("peak_bytes", threads.getThreadAllocatedBytes(self) - before);
+                    m.put("seconds", (System.nanoTime() - start) / 1e9);
+                }
+            }
+            byte[] text = JSON.writeValueAsBytes(resp);
+            int n = text.length;
+            out.write(new byte[] {(byte) n, (byte) (n >> 8), (byte) (n >> 16), (byte) (n >> 24)});
+            out.write(text);
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.github.fbetoolkit.fbe;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Random;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+/** The value helpers of the runtime: decimal, uuid, timestamp and string rules of docs/format.md. */
+class ValuesTest {
+    private static String hex(BigDecimal v) {
+        Writer w = new Writer();
+        w.putDecimal(w.alloc(16), v);
+        return HexFormat.of().formatHex(w.toByteArray());
+    }
+
+    @Test
+    void decimalsFromDoublesAreTheOriginals() {
+        // docs/format.md 2.4's examples
+        assertEquals(new BigDecimal("0.1"), Decimals.fromDouble(0.1));
+        assertEquals(new BigDecimal("-123.456"), Decimals.fromDouble(-123.456));
+        assertEquals(new BigDecimal("0.333333333333333"), Decimals.fromDouble(1.0 / 3));
+        assertEquals(new BigDecimal("100000000000000000000"), Decimals.fromDouble(1e20));
+        assertEquals(BigDecimal.ZERO, Decimals.fromDouble(1e-29));
+        assertEquals(BigDecimal.ZERO, Decimals.fromDouble(Double.NaN));
+        assertEquals(BigDecimal.ZERO, Decimals.fromDouble(8e28));
+    }
+
+    @Test
+    void decimalWireBytes() {
+        // magnitude 123456 (0x1e240), scale 3, negative
+        assertEquals("40e20100000000000000000000000380", hex(new BigDecimal("-123.456")));
+        assertEquals("00000000000000000000000000000000", hex(BigDecimal.ZERO));
+        BigDecimal max = new BigDecimal("79228162514264337593543950335");     // 2^96 - 1
+        assertEquals("ffffffffffffffffffffffff00000000", hex(max));
+        assertThrows(EncodeException.class, () -> hex(max.add(BigDecimal.ONE)));
+        // scale above 28 rounds half to even, a negative scale is multiplied out
+        assertEquals(hex(new BigDecimal("0.0000000000000000000000000002")), hex(new BigDecimal("1.5E-28").setScale(29)));
+        assertEquals(hex(new BigDecimal("1200")), hex(new BigDecimal("1.2E+3")));
+        Reader r = readerOf(hex(new BigDecimal("-123.456")));
+        assertEquals(new BigDecimal("-123.456"), r.decimal(16));
+    }
+
+    private static Reader readerOf(String payloadHex) {
+        byte[] p = HexFormat.of().parseHex(payloadHex);
+        byte[] root = new byte[16 + p.length];
+        root[0] = (byte) root.length;
+        System.arraycopy(p, 0, root, 16, p.length);
+        try {
+            return Reader.versioned(root, 0, root.length, Limits.DEFAULT);
+        } catch (DecodeException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void decimalsParseAsEveryLanguage() {
+        assertEquals(new BigDecimal("123.456"), Decimals.parse("123.456000"));
+        assertEquals(new BigDecimal("-1E+3").setScale(0), Decimals.parse("-1e3"));
+        assertEquals(new BigDecimal("0.0000000000000000000000000001"), Decimals.parse("1e-28"));
+        assertEquals(BigDecimal.ZERO, Decimals.parse("1e-30"));
+        assertThrows(NumberFormatException.class, () -> Decimals.parse("79228162514264337593543950336"));
+        assertThrows(NumberFormatException.class, () -> Decimals.parse("1.2.3"));
+        assertThrows(NumberFormatException.class, () -> Decimals.parse("e5"));
+    }
+
+    @Test
+    void uuidsInTextOrder() {
+        UUID u = Uuids.parse("{123E4567-e89b-12d3-a456-426655440000}");
+        assertEquals("123e4567-e89b-12d3-a456-426655440000", u.toString());
+        Writer w = new Writer();
+        w.putUuid(w.alloc(16), u);
+        assertEquals("123e4567e89b12d3a456426655440000", HexFormat.of().formatHex(w.toByteArray()));
+        assertEquals(new UUID(0x1200000000000000L, 0), Uuids.parse("12"));
+        assertThrows(IllegalArgumentException.class, () -> Uuids.parse("12x4"));
+        UUID a = Uuids.parse("80000000-0000-0000-0000-000000000000");
+        UUID b = Uuids.parse("7fffffff-0000-0000-0000-000000000000");
+        assertTrue(Uuids.compare(a, b) > 0, "bytes order, not UUID.compareTo's signed halves");
+        UUID t1 = Uuids.uuid1();
+        UUID t2 = Uuids.uuid1();
+        assertEquals(1, t1.version());
+        assertEquals(2, t1.variant());
+        assertTrue(!t1.equals(t2));
+        assertEquals(4, Uuids.uuid4().version());
+    }
+
+    @Test
+    void timestampsAreUnsignedNanoseconds() {
+        Instant t = Instant.parse("2024-01-02T03:04:05.123456789Z");
+        assertEquals(t, Timestamps.toInstant(Timestamps.of(t)));
+        assertEquals(Instant.parse("2554-07-21T23:34:33.709551615Z"), Timestamps.toInstant(-1L));
+        assertThrows(ArithmeticException.class, () -> Timestamps.of(Instant.parse("1969-12-31T23:59:59Z")));
+        assertTrue(Timestamps.now() > Timestamps.of(Instant.parse("2024-01-01T00:00:00Z")));
+    }
+
+    @Test
+    void stringsKeepEveryByte() {
+        byte[][] cases = {
+            "plain".getBytes(StandardCharsets.UTF_8), "caf\u00e9 \u20ac \ud83d\ude00".getBytes(StandardCharsets.UTF_8),
+            {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82, 0x41},
+            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xFF}, {0x61, (byte) 0xF0, (byte) 0x9F},
+        };
+        for (byte[] c : cases) {
+            String s = Utf8.decode(c, 0, c.length);
+            assertArrayEquals(c, Utf8.bytes(s), s);
+        }
+        assertEquals("\udcc0\udcaf", Utf8.decode(new byte[] {(byte) 0xC0, (byte) 0xAF}, 0, 2));
+        assertEquals("caf\u00e9", Utf8.decode("caf\u00e9".getBytes(StandardCharsets.UTF_8), 0, 5));
+        Random random = new Random(1);
+        for (int k = 0; k < 2000; k++) {
+            byte[] c = new byte[random.nextInt(12)];
+            random.nextBytes(c);
+            assertArrayEquals(c, Utf8.bytes(Utf8.decode(c, 0, c.length)));
+        }
+        EncodeException e = assertThrows(EncodeException.class, () -> Utf8.length("a\ud800b"));
+        assertTrue(e.getMessage().contains("U+D800"), e.getMessage());
+        assertThrows(EncodeException.class, () -> Utf8.length("\udc41"));
+    }
+
+    @Test
+    void comparatorsFollowTheWireOrder() {
+        assertTrue(Compare.U8.compare((byte) 0xFF, (byte) 1) > 0);
+        assertTrue(Compare.U64.compare(-1L, 1L) > 0);
+        assertTrue(Compare.CHAR.compare((char) 0x80, 'a') < 0, "char orders as C++'s signed char");
+        assertTrue(Compare.STRING.compare("\uffff", "\ud83d\ude00") < 0, "by UTF-8 bytes, not UTF-16 units");
+        assertTrue(Compare.BYTES.compare(new byte[] {(byte) 0x80}, new byte[] {1}) > 0);
+    }
+}

@@ -1,0 +1,179 @@
+"""The Java target: fbec --java's output for every schema (the project's and ../shared's) compiles
+with javac -Xlint:all -Werror against runtime/java, reads every golden vector in both models and
+writes it back byte for byte, refuses truncations and reads corruptions to a value or a
+DecodeException only (tests/java/vectors/VectorsCheck.java), and looks as Java users expect. Run
+by `make test-java`, which installs the JDK."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from fbec.cli import main as fbec_main
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
+JAVAC = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
+JAVA = str(Path(JAVAC).resolve().parent / "java")
+RUNTIME = REPO / "runtime" / "java" / "src" / "main" / "java"
+
+
+def javac(sources: list[Path], classpath: list[Path], out: Path) -> subprocess.CompletedProcess[str]:
+    listing = out.with_suffix(".sources")
+    listing.write_text("\n".join(str(s) for s in sources) + "\n")
+    return subprocess.run([JAVAC, "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-d", str(out),
+                           "-cp", os.pathsep.join(str(p) for p in classpath), f"@{listing}"],
+                          capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """runtime/java's classes, compiled as its pom compiles them."""
+    assert Path(JAVAC).exists(), f"no javac at {JAVAC} (set JAVAC; make test-java installs the JDK)"
+    out = tmp_path_factory.mktemp("runtime") / "classes"
+    r = javac(sorted(RUNTIME.rglob("*.java")), [], out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
+def schema_files() -> list[Path]:
+    """The original's schemas first (their imports resolve among them), then the project's."""
+    shared = sorted((SHARED / "schemas").glob("*.fbe")) if (SHARED / "schemas").is_dir() else []
+    return shared + sorted((REPO / "schemas").rglob("*.fbe"))
+
+
+def java_package_of(path: Path) -> str:
+    domain = name = ""
+    for line in path.read_text().splitlines():
+        words = line.split()
+        if words[:1] == ["domain"]:
+            domain = words[1]
+        if words[:1] == ["package"]:
+            name = words[1]
+    return f"{domain}.{name}" if domain else name
+
+
+def groups(files: list[Path]) -> list[dict[str, Path]]:
+    """The schemas spread over as few compilations as their Java packages allow (schemas/trade.fbe
+    and ../shared's proto.fbe are both com.chronoxor.proto)."""
+    out: list[dict[str, Path]] = []
+    for f in files:
+        name = java_package_of(f)
+        home = next((g for g in out if name not in g), None)
+        if home is None:
+            home = {}
+            out.append(home)
+        home[name] = f
+    return out
+
+
+def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str]) -> list[Path]:
+    for f in files:
+        assert fbec_main([f"--input={f}", f"--output={out}", "--java", "--final", "-q"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    return sorted(out.rglob("*.java"))
+
+
+def test_generated_java_compiles_without_warnings(tmp_path: Path, runtime: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    for i, group in enumerate(groups(schema_files())):
+        src = tmp_path / f"g{i}"
+        sources = generate(list(group.values()), src, capsys)
+        assert sources, f"nothing generated for {sorted(group)}"
+        r = javac(sources, [runtime], tmp_path / f"c{i}")
+        assert r.returncode == 0, f"javac -Xlint:all -Werror ({sorted(group)}):\n{r.stdout}{r.stderr}"
+
+
+def test_golden_vectors_read_and_written_back(tmp_path: Path, runtime: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = SHARED / "vectors" / "MANIFEST.json"
+    if not manifest.is_file():
+        pytest.skip(f"golden vectors not found at {manifest} (set SHARED)")
+    sources = generate(sorted((SHARED / "schemas").glob("*.fbe")), tmp_path / "src", capsys)
+    sources.append(REPO / "tests" / "java" / "vectors" / "VectorsCheck.java")
+    r = javac(sources, [runtime], tmp_path / "classes")
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = []
+    for c in json.loads(manifest.read_text())["cases"]:
+        files = {f["kind"]: f for f in c["files"]}
+        mask = ",".join(f"{a}:{n}" for a, n in files["versioned"].get("unspecified_bytes", []))
+        schema = SHARED / c["schema"]
+        lines.append("\t".join([f"{java_package_of(schema)}.{c['type']}",
+                                str(SHARED / "vectors" / files["versioned"]["file"]),
+                                str(SHARED / "vectors" / files["final"]["file"]), mask]))
+    (tmp_path / "cases.txt").write_text("\n".join(lines) + "\n")
+    r = subprocess.run([JAVA, "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "VectorsCheck",
+                        str(tmp_path / "cases.txt")], capture_output=True, text=True, check=False, timeout=600)
+    assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
+    summary = r.stdout.strip().splitlines()[-1]
+    assert f"{2 * len(lines)} vectors read and written back" in summary and summary.endswith(" 0 problems"), summary
+    print(summary)
+
+
+USAGE = r"""
+import com.chronoxor.proto.Account;
+import com.chronoxor.proto.Balance;
+import com.chronoxor.proto.Order;
+import com.chronoxor.proto.OrderSide;
+import com.chronoxor.proto.State;
+import io.github.fbetoolkit.fbe.DecodeException;
+
+public final class Usage {
+    private Usage() {}
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError(what);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Account a = new Account();
+        check(a.state.equals(State.initialized.or(State.bad)) && a.state.value() == 11, "defaults: " + a.state);
+        check(a.asset == null && a.orders.isEmpty() && a.name.isEmpty(), "empty defaults");
+        a.id = 1;
+        a.name = "Test";
+        a.wallet.currency = "USD";
+        a.wallet.amount = 1000;
+        a.asset = new Balance();
+        Order o = new Order();
+        o.id = 7;
+        o.symbol = "EURUSD";
+        o.side = OrderSide.sell;
+        a.orders.add(o);
+        byte[] data = a.toFbe();
+        Account b = Account.fromFbe(data);
+        check(b.orders.get(0).side == OrderSide.sell && b.orders.get(0).symbol.equals("EURUSD"), "round trip");
+        check(b.equals(a) && b.hashCode() == a.hashCode(), "equal by the [key] id");
+        check(OrderSide.of((byte) 9).toString().equals("<unknown>") && OrderSide.of((byte) 9).value() == 9,
+              "undeclared enum values are kept");
+        check(Account.fromFinal(a.toFinal()).wallet.amount == 1000.0, "final round trip");
+        data[data.length - 10] = 99;             // the order's symbol length: beyond the root
+        try {
+            Account.fromFbe(data);
+            throw new AssertionError("a corrupt length read");
+        } catch (DecodeException e) {
+            check(e.getMessage().startsWith("string of 99 bytes beyond the end of the buffer (proto.Account.orders[0].symbol, offset "),
+                  e.getMessage());
+        }
+        System.out.println("usage ok");
+    }
+}
+"""
+
+
+def test_generated_types_are_plain_java(tmp_path: Path, runtime: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """proto.Account (schemas/trade.fbe): public fields with the schema's defaults, flags and enum
+    value classes, a nullable optional, a java.util List, equality over the [key] field, both
+    models, and a DecodeException naming type, field path and offset."""
+    sources = generate([REPO / "schemas" / "trade.fbe"], tmp_path / "src", capsys)
+    (tmp_path / "Usage.java").write_text(USAGE)
+    r = javac([*sources, tmp_path / "Usage.java"], [runtime], tmp_path / "classes")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([JAVA, "-ea", "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "Usage"],
+                       capture_output=True, text=True, check=False, timeout=120)
+    assert r.returncode == 0 and "usage ok" in r.stdout, r.stdout + r.stderr
