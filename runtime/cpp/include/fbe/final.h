@@ -573,7 +573,7 @@ public:
         // the depth checks the schema cannot reach.
         if (FBE_LIKELY(this->_limits.max_depth == kMaxDepth))
             return read_root(value, length, kMaxDepth);
-        return read_root(value, length, this->_limits.max_depth);
+        return read_root_limited(value, length);
     }
 
     //! Checks the root (docs/format.md 5.2): the type id, every field in bounds,
@@ -594,6 +594,11 @@ public:
     }
 
 private:
+    //! read_root() under another depth limit than the default: out of line,
+    //! so that the default's copy is the only one inlined into deserialize().
+    FBE_NOINLINE std::size_t read_root_limited(T& value, std::size_t length) const {
+        return read_root(value, length, this->_limits.max_depth);
+    }
     FBE_INLINE std::size_t read_root(T& value, std::size_t length, unsigned max_depth) const {
         FinalDecoder d(_buffer.data(), length, 8, &_error, max_depth);
         FCodec<T>::read(d, value); // the root is level 1, as in verify()
