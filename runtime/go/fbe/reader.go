@@ -214,11 +214,14 @@ func (r *Reader) Struct(base, slot int, typeID uint32, cost int) (body, size int
 		return 0, 0
 	}
 	// Every check at once; structSlow says which one failed.
-	off := r.u32(slot)
+	d := r.data
+	off := int(binary.LittleEndian.Uint32(d[slot:]))
 	p := base + off
-	if off != 0 && p >= r.mark && p+8 <= len(r.data) {
-		size = r.u32(p)
-		if size >= 8 && p+size <= len(r.data) && r.U32(p+4) == typeID && r.depth < r.maxDepth && r.budget >= cost {
+	if off != 0 && p >= r.mark && p+8 <= len(d) {
+		h := d[p : p+8 : p+8]
+		size = int(binary.LittleEndian.Uint32(h))
+		if size >= 8 && p+size <= len(d) && binary.LittleEndian.Uint32(h[4:]) == typeID && r.depth < r.maxDepth &&
+			r.budget >= cost {
 			r.mark = p + size
 			r.budget -= cost
 			r.depth++
@@ -312,6 +315,19 @@ func (r *Reader) payload(what string, base, slot int, field string) (int, int) {
 // String reads the string whose block the slot points to (offset 0: empty).
 // Its bytes are kept as they are (docs/limits.md says which readers check UTF-8).
 func (r *Reader) String(base, slot int, field string) string {
+	if r.err == nil { // payload's checks at once on the path that reads
+		d := r.data
+		off := int(binary.LittleEndian.Uint32(d[slot:]))
+		p := base + off
+		if off != 0 && p >= r.mark && p+4 <= len(d) {
+			n := int(binary.LittleEndian.Uint32(d[p : p+4 : p+4]))
+			if n <= len(d)-p-4 && n <= r.budget {
+				r.mark = p + 4 + n
+				r.budget -= n
+				return string(d[p+4 : p+4+n])
+			}
+		}
+	}
 	p, n := r.payload("string", base, slot, field)
 	return string(r.data[p : p+n])
 }

@@ -144,6 +144,22 @@ func (w *Writer) failSize(msg string) {
 // slot at absolute position slot (relative to base) and writes its header;
 // it returns the body's position, the base of its fields.
 func (w *Writer) Struct(base, slot, bodySize int, typeID uint32) int {
+	p := len(w.buf)
+	if bodySize > cap(w.buf)-p || p > math.MaxUint32 {
+		return w.structSlow(base, slot, bodySize, typeID)
+	}
+	w.buf = w.buf[:p+bodySize] // zero already (see Reset)
+	h := w.buf[p : p+8]
+	binary.LittleEndian.PutUint32(h, uint32(bodySize))
+	binary.LittleEndian.PutUint32(h[4:], typeID)
+	binary.LittleEndian.PutUint32(w.buf[slot:], uint32(p-base))
+	return p
+}
+
+// structSlow is Struct when the buffer grows or the root passes 4 GiB.
+//
+//go:noinline
+func (w *Writer) structSlow(base, slot, bodySize int, typeID uint32) int {
 	p := w.Alloc(bodySize)
 	w.offset(base, slot, p)
 	w.PutU32(p, uint32(bodySize))
@@ -153,12 +169,23 @@ func (w *Writer) Struct(base, slot, bodySize int, typeID uint32) int {
 
 // String allocates a length-prefixed string and stores its offset in the slot (docs/format.md 3.4).
 func (w *Writer) String(base, slot int, s string) {
-	if uint64(len(s)) > math.MaxUint32 {
-		w.failSize("string or bytes longer than 4 GiB")
-		s = ""
+	p := len(w.buf)
+	if 4+len(s) > cap(w.buf)-p || p > math.MaxUint32 || uint64(len(s)) > math.MaxUint32 {
+		w.stringSlow(base, slot, s)
+		return
 	}
-	p := w.Alloc(4 + len(s)) // lengthBlock by hand: one call per string
-	binary.LittleEndian.PutUint32(w.buf[p:], uint32(len(s)))
+	w.buf = w.buf[:p+4+len(s)]
+	blk := w.buf[p:]
+	binary.LittleEndian.PutUint32(blk, uint32(len(s)))
+	copy(blk[4:], s)
+	binary.LittleEndian.PutUint32(w.buf[slot:], uint32(p-base))
+}
+
+// stringSlow is String when the buffer grows or a size passes 4 GiB.
+//
+//go:noinline
+func (w *Writer) stringSlow(base, slot int, s string) {
+	p := w.lengthBlock(len(s))
 	copy(w.buf[p+4:], s)
 	w.offset(base, slot, p)
 }
