@@ -24,10 +24,11 @@ from .syntax.diagnostics import CompileError, Diagnostics
 from .targets.base import GeneratedFile, Options
 
 # The languages fbec generates; a target is a package fbec.targets.<name>.
-TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java"}
+TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typescript": "TypeScript"}
 # What a target that is still being built generates so far (said in --help).
 IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON and text",
-               "java": "in progress: types and the binary models"}
+               "java": "in progress: types and the binary models",
+               "typescript": "in progress: types and the binary models; no JSON, text or protocol yet"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2). Rust has no option in the original.
 PLANNED = {"kotlin": "Kotlin", "javascript": "JavaScript/TypeScript",

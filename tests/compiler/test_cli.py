@@ -67,7 +67,7 @@ def test_missing_input(capsys):
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
     assert status == 2
-    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java) (see fbec --help)\n"
+    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript) (see fbec --help)\n"
     assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
@@ -114,7 +114,8 @@ def test_target_not_implemented(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "fbec.targets.kotlin", None)
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--kotlin", "-o", "/tmp")
     assert status == 2 and err == ("fbec: error: --kotlin: the Kotlin target is planned, not available yet; "
-                                   "fbec generates C++ (--cpp) and Python (--python) and Go (--go) and Java (--java)\n")
+                                   "fbec generates C++ (--cpp) and Python (--python) and Go (--go) and Java (--java) "
+                                   "and TypeScript (--typescript)\n")
 
 
 def test_help_lists_what_works_and_says_what_is_planned(capsys):
@@ -128,6 +129,8 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     flat = " ".join(out.split())
     assert "--go generate Go code (in progress: types, the binary models, the protocol, JSON and text)" in flat
     assert "--java generate Java code (in progress: types and the binary models)" in flat
+    assert ("--typescript generate TypeScript code (in progress: types and the binary models; no JSON, text or "
+            "protocol yet)") in flat
     assert ("Planned languages, not available yet: Kotlin (--kotlin), "
             "JavaScript/TypeScript (--javascript), C# (--csharp), Ruby (--ruby), Rust.") in flat
     assert "Swift (--swift): not supported:" in flat

@@ -1,8 +1,8 @@
 """Golden generated output: what every target writes for every schema.
 
 tests/golden/<target>/<schema>/... holds the checked-in output of fbec for
-each target (cpp and python with --final --json --proto, go with --final --json, java
-with --final, and the IR JSON of --ir) and each schema: schemas/**/*.fbe as <schema> = its path below schemas/
+each target (cpp, python and go with --final --json --proto, java and typescript with --final,
+and the IR JSON of --ir) and each schema: schemas/**/*.fbe as <schema> = its path below schemas/
 without .fbe, and the original's ../shared/schemas/*.fbe as shared/<name>.
 test_golden.py regenerates and compares; `make update-golden` (this file run
 as a script) rewrites them. fbec runs from the schemas' root folder with a
@@ -34,6 +34,7 @@ TARGETS: dict[str, list[str]] = {
     "ir": ["--ir"],
     "go": ["--go", "--final", "--json", "--proto"],
     "java": ["--java", "--final"],
+    "typescript": ["--typescript", "--final"],
 }
 
 

@@ -113,3 +113,25 @@ export function withinIndex(e: unknown, field: string, index: number): unknown {
   if (e instanceof DecodeError || e instanceof EncodeError) e.within(field + "[" + index + "]");
   return e;
 }
+
+/** Generated roots' catch clause: names the root type of a DecodeError or EncodeError. */
+export function rootOf(e: unknown, type: string): unknown {
+  if (e instanceof DecodeError || e instanceof EncodeError) e.of(type);
+  return e;
+}
+
+/** Undefined when `read` returns, its DecodeError when it throws one (verify is deserialize without the value). */
+export function verify(read: () => unknown): DecodeError | undefined {
+  try {
+    read();
+    return undefined;
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    throw e;
+  }
+}
+
+/** Refuses to write a fixed array `T[n]` holding another number of elements. */
+export function checkLength(a: readonly unknown[], n: number): void {
+  if (a.length !== n) throw new EncodeError("fixed array of " + n + " elements holds " + a.length);
+}

@@ -5,7 +5,7 @@
  */
 
 export { Decimal } from "./decimal.js";
-export { DecodeError, EncodeError, within, withinIndex, type LimitKind } from "./errors.js";
+export { checkLength, DecodeError, EncodeError, rootOf, verify, within, withinIndex, type LimitKind } from "./errors.js";
 export {
   compareBlob,
   compareBool,
@@ -18,6 +18,7 @@ export {
   hasDuplicatePair,
   keyOf,
   keysOf,
+  sortedEntries,
   sortedKeys,
   sortedValues,
   type Compare,

@@ -152,3 +152,12 @@ export function hasDuplicatePair(pairs: readonly (readonly [unknown, unknown])[]
   }
   return false;
 }
+
+/** The entries of `m` in ascending key order by `compare` (a map is written in its keys' order). */
+export function sortedEntries<K, V>(m: ReadonlyMap<K, V>, compare: Compare<K>): [K, V][] {
+  const entries = Array.from(m);
+  for (let i = 1; i < entries.length; i++) {
+    if (compare(entries[i - 1]![0], entries[i]![0]) > 0) return entries.sort((a, b) => compare(a[0], b[0]));
+  }
+  return entries;
+}

@@ -1,0 +1,318 @@
+"""fbec.targets.typescript: TypeScript code for a schema package (issue 17, in progress).
+
+Generated per schema package, `<package>.ts` (an ES module): enums and flags as a
+type and a constant object of their values, structs as classes with typed fields
+and the schema's defaults (a base struct is the base class), and the binary
+models (models.py): the versioned model always, the final model with `--final`.
+The code imports the runtime `@fbe-toolkit/fbe` (runtime/js) as `fbe` and other
+schema packages as `./<package>.js` (docs/javascript.md).
+
+Representation (docs/javascript.md): 64-bit integers and timestamps are `bigint`,
+the other integers, chars and floats `number`; `decimal` is `fbe.Decimal`, `uuid`
+`fbe.Uuid`, `bytes` `Uint8Array`; an optional is `T | undefined`; arrays, vectors
+and lists are `T[]`; sets are `Set<T>` and maps/hashes `Map<K, V>` when JavaScript
+compares the element or key by value (numbers, bigints, strings, booleans, enums),
+otherwise `T[]` and `Array<[K, V]>` (structs, bytes, uuids, decimals).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, ReservedNames, generated_header
+
+RUNTIME = "@fbe-toolkit/fbe"
+
+# JavaScript's reserved words, TypeScript's type keywords, the globals the generated code uses
+# unqualified and its local names: a schema type or package name among them gets a trailing underscore.
+TS_RESERVED = ReservedNames({
+    "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+    "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+    "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+    "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected",
+    "public", "await", "async", "of", "as", "from", "get", "set", "type", "declare", "namespace", "module",
+    "any", "unknown", "never", "number", "bigint", "string", "boolean", "symbol", "object", "undefined",
+    "NaN", "Infinity", "Object", "Array", "Map", "Set", "Uint8Array", "Error", "Number", "String", "BigInt",
+    "Boolean", "Symbol", "Date", "JSON", "Math", "Promise", "Partial", "Record", "globalThis", "arguments",
+    "eval", "fbe", "v", "r", "w", "b", "n", "e", "x", "k", "p", "y", "base", "slot", "data", "limits",
+    "init", "writer", "constructor", "prototype",
+})
+# Instance members of generated classes (and what an object literal must not take as a property):
+# a field of such a name gets a trailing underscore.
+STRUCT_MEMBERS = frozenset({"constructor", "toFbe", "toFinal", "fbeKey", "toString", "toJSON", "__proto__",
+                            "hasOwnProperty", "valueOf", "isPrototypeOf", "propertyIsEnumerable",
+                            "toLocaleString"})
+ENUM_MEMBERS = frozenset({"__proto__", "constructor", "hasOwnProperty", "valueOf", "toString"})
+
+BIGINTS = frozenset({"int64", "uint64", "timestamp"})
+PRIMITIVE_TYPES = {
+    "bool": "boolean", "byte": "number", "char": "number", "wchar": "number", "int8": "number",
+    "uint8": "number", "int16": "number", "uint16": "number", "int32": "number", "uint32": "number",
+    "int64": "bigint", "uint64": "bigint", "float": "number", "double": "number", "timestamp": "bigint",
+    "string": "string", "bytes": "Uint8Array",
+}
+RUNTIME_TYPES = {"uuid": "Uuid", "decimal": "Decimal"}
+
+
+def type_name(name: str) -> str:
+    return TS_RESERVED(name)
+
+
+def field_name(f: ir.Field) -> str:
+    return f.name + "_" if f.name in STRUCT_MEMBERS else f.name
+
+
+def value_name(name: str) -> str:
+    return name + "_" if name in ENUM_MEMBERS else name
+
+
+def module_alias(package: str) -> str:
+    return TS_RESERVED(package)
+
+
+def ts_string(text: str) -> str:
+    """A JavaScript string literal of text."""
+    return json.dumps(text).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def by_value(t: ir.Type) -> bool:
+    """Whether JavaScript's Map and Set compare values of t by value (numbers, bigints, strings,
+    booleans, enums): such sets are Set<T> and such maps Map<K, V>; the others arrays."""
+    if isinstance(t, ir.Primitive):
+        return t.name not in ("bytes", "uuid", "decimal")
+    return isinstance(t, ir.EnumRef)
+
+
+class Context:
+    """What one generated file needs: its package, imports by use, and TypeScript names of IR types."""
+
+    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options) -> None:
+        self.schema = schema
+        self.package = package
+        self.options = options
+        self.imports = Imports()
+        self.constants: dict[str, str] = {}      # expression -> the module constant holding it
+
+    def constant_of(self, stem: str, expression: str) -> str:
+        """A module-level constant holding an immutable default (a Decimal, a Uuid), made once."""
+        if expression not in self.constants:
+            self.constants[expression] = f"{stem}_{len(self.constants) + 1}"
+        return self.constants[expression]
+
+    def rt(self, member: str) -> str:
+        return self.imports.attr(RUNTIME, member, "fbe")
+
+    def named(self, qualified: str) -> str:
+        """A named schema type, qualified by its module when imported."""
+        pkg, _, name = qualified.rpartition(".")
+        if pkg == self.package.name:
+            return type_name(name)
+        return self.imports.attr(f"./{pkg}.js", type_name(name), module_alias(pkg))
+
+    def type(self, t: ir.Type) -> str:
+        """One isinstance per IR dataclass."""
+        if isinstance(t, ir.Primitive):
+            if t.name in RUNTIME_TYPES:
+                return self.rt(RUNTIME_TYPES[t.name])
+            return PRIMITIVE_TYPES[t.name]
+        if isinstance(t, (ir.EnumRef, ir.StructRef)):
+            return self.named(t.name)
+        if isinstance(t, ir.Optional_):
+            return self.type(t.element) + " | undefined"
+        if isinstance(t, (ir.Array, ir.Sequence)):
+            element = self.type(t.element)
+            if isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element):
+                return f"Set<{element}>"
+            return f"{element}[]" if isinstance(t.element, (ir.Primitive, ir.EnumRef, ir.StructRef)) \
+                else f"({element})[]"
+        if by_value(t.key):
+            return f"Map<{self.type(t.key)}, {self.type(t.value)}>"
+        return f"Array<[{self.type(t.key)}, {self.type(t.value)}]>"
+
+    def bigint(self, t: ir.Type) -> bool:
+        """Whether values of t are bigints (64-bit integers, timestamps, 64-bit enums)."""
+        if isinstance(t, ir.Primitive):
+            return t.name in BIGINTS
+        return isinstance(t, ir.EnumRef) and t.wire in BIGINTS
+
+    def constant(self, qualified_enum: str, value: str) -> str:
+        return f"{self.named(qualified_enum)}.{value_name(value)}"
+
+    def integer(self, t: ir.Type, value: int) -> str:
+        return f"{value}n" if self.bigint(t) else str(value)
+
+    def default(self, t: ir.Type, d: ir.Default) -> str:
+        """The expression of a default value of t (a new object each time for mutable ones)."""
+        if isinstance(t, ir.Optional_):
+            if d.kind in ("none", "null"):
+                return "undefined"
+            return self.default(t.element, d)
+        k = d.kind
+        if isinstance(t, ir.Primitive):
+            if k == "bool":
+                return "true" if d.value else "false"
+            if k == "int":
+                assert isinstance(d.value, int)
+                return self.integer(t, d.value)
+            if k == "real":
+                assert d.text is not None
+                if t.name == "decimal":
+                    return self.constant_of("DECIMAL", f"{self.rt('Decimal')}.parse({ts_string(d.text)})")
+                return js_number(d.text)
+            if k == "string":
+                assert isinstance(d.value, str)
+                return ts_string(d.value)
+            if k == "timestamp":
+                return f"{d.value}n"
+            if k == "utc":
+                return f"{self.rt('utc')}()"
+            if k == "uuid":
+                assert isinstance(d.value, str)
+                if d.value == "00000000-0000-0000-0000-000000000000":
+                    return f"{self.rt('Uuid')}.NIL"
+                return self.constant_of("UUID", f"{self.rt('Uuid')}.parse({ts_string(d.value)})")
+            if k == "uuid1":
+                return f"{self.rt('Uuid')}.v1()"
+            if k == "uuid4":
+                return f"{self.rt('Uuid')}.v4()"
+            return zero(self, t)
+        if isinstance(t, ir.EnumRef):
+            if k == "enum":
+                assert d.type is not None
+                return self.constant(d.type, d.names[0])
+            if k == "flags":
+                assert d.type is not None and isinstance(d.value, int)
+                if d.names:
+                    return " | ".join(self.constant(d.type, name) for name in d.names)
+                return self.integer(t, d.value)
+            if k == "int":
+                assert isinstance(d.value, int)
+                return self.integer(t, d.value)
+            return zero(self, t)
+        return zero(self, t)
+
+
+def js_number(text: str) -> str:
+    """A schema real literal as a JavaScript number literal (its value as a double)."""
+    v = float(text)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    return repr(v).removesuffix(".0")
+
+
+def zero(c: Context, t: ir.Type) -> str:
+    """The default of a type without a schema default: zero, false, empty, undefined, a new struct."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "bool":
+            return "false"
+        if t.name == "string":
+            return '""'
+        if t.name == "bytes":
+            return "new Uint8Array(0)"
+        if t.name == "uuid":
+            return f"{c.rt('Uuid')}.NIL"
+        if t.name == "decimal":
+            return f"{c.rt('Decimal')}.ZERO"
+        return "0n" if t.name in BIGINTS else "0"
+    if isinstance(t, ir.EnumRef):
+        return "0n" if t.wire in BIGINTS else "0"
+    if isinstance(t, ir.StructRef):
+        return f"new {c.named(t.name)}()"
+    if isinstance(t, ir.Optional_):
+        return "undefined"
+    if isinstance(t, ir.Array):
+        element = zero(c, t.element)
+        if isinstance(t.element, (ir.StructRef, ir.Primitive)) and element.startswith("new "):
+            return f"Array.from({{ length: {t.length} }}, () => {element})"
+        return f"new Array<{c.type(t.element)}>({t.length}).fill({element})"
+    if isinstance(t, ir.Sequence):
+        return f"new Set<{c.type(t.element)}>()" if t.kind == "set" and by_value(t.element) else "[]"
+    if by_value(t.key):
+        return f"new Map<{c.type(t.key)}, {c.type(t.value)}>()"
+    return "[]"
+
+
+def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
+    name = type_name(e.name)
+    what = "flags" if e.kind == "flags" else "enum"
+    ts = "bigint" if e.wire in BIGINTS else "number"
+    w.line(f"/** The {what} {e.qualified} (on the wire: {e.wire}). Values that are not declared are kept. */")
+    w.line(f"export type {name} = {ts};")
+    if e.values:
+        with w.block(f"export const {name} = {{", "} as const;"):
+            for v in e.values:
+                w.line(f"{value_name(v.name)}: {v.value}{'n' if ts == 'bigint' else ''},")
+    else:
+        w.line(f"export const {name} = {{}} as const;")
+    w.blank()
+
+
+def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    from fbec.targets.typescript.models import write_models
+    name = type_name(s.name)
+    what = "message" if s.message else "struct"
+    w.line(f"/** The {what} {s.qualified} (type id {s.type_id}). */")
+    extends = f" extends {c.named(s.base)}" if s.base is not None else ""
+    with w.block(f"export class {name}{extends} {{", "}"):
+        w.line(f"/** The type id of {s.qualified}. */")
+        w.line(f"static {'override ' if s.base else ''}readonly fbeType: number = {s.type_id};")
+        w.blank()
+        for f in s.fields:
+            w.line(f"{field_name(f)}: {c.type(f.type)};")
+        if s.fields:
+            w.blank()
+        w.line("/** A value with the schema's defaults, then the fields of `init`. */")
+        with w.block(f"constructor(init?: Partial<{name}>) {{", "}"):
+            if s.base is not None:
+                w.line("super();")
+            for f in s.fields:
+                w.line(f"this.{field_name(f)} = {c.default(f.type, f.default)};")
+            with w.block("if (init !== undefined) {", "}"):
+                w.line("Object.assign(this, init);")
+        keys = [f for f in s.all_fields if f.name in s.keys]
+        if keys:
+            w.blank()
+            w.line("/** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */")
+            with w.block(f"{'override ' if s.base and has_keys(c, s.base) else ''}fbeKey(): string {{", "}"):
+                w.line(f"return {c.rt('keysOf')}({', '.join('this.' + field_name(f) for f in keys)});")
+        write_models(w, c, s, name)
+    w.blank()
+
+
+def has_keys(c: Context, qualified: str) -> bool:
+    s = c.schema.struct(qualified)
+    return bool(s.keys) or (s.base is not None and has_keys(c, s.base))
+
+
+def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
+    c = Context(schema, package, options)
+    unit = Options(indent=2, tabs=options.tabs)     # 2 spaces (-t: tabs), whatever -n says
+    body = CodeWriter(unit)
+    for e in package.enums + package.flags:
+        write_enum(body, c, e)
+    for s in package.structs:
+        write_struct(body, c, s)
+    out = CodeWriter(unit)
+    out.lines(generated_header(package))
+    out.blank()
+    if RUNTIME in c.imports.modules:
+        out.line(f'import * as fbe from "{RUNTIME}";')
+    for module in sorted(m for m in c.imports.modules if m != RUNTIME):
+        alias = module_alias(module[2:-3])
+        out.line(f'import * as {alias} from "{module}";')
+    out.blank()
+    if c.constants:
+        out.line("// Immutable defaults, made once.")
+        for expression, name in c.constants.items():
+            out.line(f"const {name} = {expression};")
+        out.blank()
+    out.lines(body.text())
+    return GeneratedFile(f"{package.name}.ts", out.text())
+
+
+def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
+    return [generate_package(schema, schema.main_package, options)]

@@ -1,0 +1,525 @@
+"""The binary models of fbec --typescript: straight-line field code at the IR's offsets on the
+runtime's fbe.Writer and fbe.Reader (docs/format.md 3 and 4, docs/limits.md).
+
+Errors: the Reader throws a DecodeError naming the field and the offset; a read of a struct
+value (a field, an element, an optional's value) is wrapped in a catch that puts the field
+(`wallet`, `orders[2]`) in front of the error's path as it leaves, and the root names the type.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter
+
+if TYPE_CHECKING:
+    from fbec.targets.typescript import Context
+
+# Primitive -> the fbe.Writer put/append and fbe.Reader method suffix of its slot.
+SLOT = {
+    "bool": "Bool", "byte": "U8", "char": "U8", "uint8": "U8", "int8": "I8", "int16": "I16", "uint16": "U16",
+    "int32": "I32", "uint32": "U32", "wchar": "U32", "int64": "I64", "uint64": "U64", "float": "F32",
+    "double": "F64", "timestamp": "Timestamp", "uuid": "Uuid", "decimal": "Decimal",
+}
+
+
+def reader_method(slot: str) -> str:
+    return slot[:1].lower() + slot[1:]
+
+
+class Names:
+    """Fresh local variable names for nested blocks and temporaries."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, stem: str) -> str:
+        self.n += 1
+        return f"{stem}{self.n}"
+
+
+def compare(c: Context, t: ir.Type) -> str:
+    """The runtime comparison ordering set elements or map keys of type t (ir.PRIMITIVES order)."""
+    if isinstance(t, ir.Primitive):
+        order = t.info.order
+        if t.name == "bool":
+            return c.rt("compareBool")
+        if order == "signed":
+            return c.rt("compareChar")
+        if t.name == "string":
+            return c.rt("compareString")
+    return c.rt("compareValue")
+
+
+def plus(a: str, b: int | str) -> str:
+    """`a + b` without a `+ 0`."""
+    return a if b == 0 or b == "0" else f"{a} + {b}"
+
+
+def enum_wire(t: ir.EnumRef) -> ir.Primitive:
+    return ir.Primitive(t.wire)
+
+
+def elementary(t: ir.Type) -> bool:
+    """A value read or written by one expression: a primitive, an enum or a struct."""
+    return isinstance(t, (ir.Primitive, ir.EnumRef, ir.StructRef))
+
+
+# ---------------------------------------------------------------- versioned
+
+def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names) -> None:
+    """Write `value` of type t into the slot at absolute position `slot` (offsets from `base`)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"w.string({base}, {slot}, {value});")
+        elif t.name == "bytes":
+            w.line(f"w.blob({base}, {slot}, {value});")
+        else:
+            w.line(f"w.put{SLOT[t.name]}({slot}, {value});")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"w.put{SLOT[t.wire]}({slot}, {value});")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value});")
+    elif isinstance(t, ir.Optional_):
+        o = names("o")
+        w.line(f"const {o} = {value};")
+        with w.block(f"if ({o} !== undefined) {{", "}"):
+            s = names("s")
+            w.line(f"const {s} = w.optional({base}, {slot}, {t.element.size});")
+            write_value(w, c, t.element, s, s, o, names)
+    elif isinstance(t, ir.Array):
+        a, p, y = names("a"), names("p"), names("y")
+        w.line(f"const {a} = {value};")
+        w.line(f"{c.rt('checkLength')}({a}, {t.length});")
+        w.line(f"let {p} = {slot};")
+        with w.block(f"for (const {y} of {a}) {{", "}"):
+            write_value(w, c, t.element, base, p, y, names)
+            w.line(f"{p} += {t.element.size};")
+    elif isinstance(t, ir.Sequence):
+        a, p, y = names("a"), names("p"), names("y")
+        if t.kind == "set" and c_by_value(t.element):
+            w.line(f"const {a} = {c.rt('sortedValues')}({value}, {compare(c, t.element)});")
+        else:
+            w.line(f"const {a} = {value};")
+        w.line(f"let {p} = w.vector({base}, {slot}, {a}.length, {t.element.size});")
+        with w.block(f"for (const {y} of {a}) {{", "}"):
+            write_value(w, c, t.element, base, p, y, names)
+            w.line(f"{p} += {t.element.size};")
+    else:
+        item = t.key.size + t.value.size
+        m, p, k, y = names("m"), names("p"), names("k"), names("y")
+        if c_by_value(t.key) and t.kind == "map":
+            w.line(f"const {m} = {c.rt('sortedEntries')}({value}, {compare(c, t.key)});")
+            count = f"{m}.length"
+        elif c_by_value(t.key):
+            w.line(f"const {m} = {value};")
+            count = f"{m}.size"
+        else:
+            w.line(f"const {m} = {value};")
+            count = f"{m}.length"
+        w.line(f"let {p} = w.vector({base}, {slot}, {count}, {item});")
+        with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
+            write_value(w, c, t.key, base, p, k, names)
+            write_value(w, c, t.value, base, plus(p, t.key.size), y, names)
+            w.line(f"{p} += {item};")
+
+
+def c_by_value(t: ir.Type) -> bool:
+    from fbec.targets.typescript import by_value
+    return by_value(t)
+
+
+def read_expr(c: Context, t: ir.Type, base: str, slot: str, field: str) -> str:
+    """The expression reading a primitive, enum or struct slot at `slot` (offsets from `base`)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            return f'r.string({base}, {slot}, "{field}")'
+        if t.name == "bytes":
+            return f'r.blob({base}, {slot}, "{field}")'
+        return f"r.{reader_method(SLOT[t.name])}({slot})"
+    if isinstance(t, ir.EnumRef):
+        return f"r.{reader_method(SLOT[t.wire])}({slot})"
+    assert isinstance(t, ir.StructRef)
+    return f"{c.named(t.name)}.fbeRead(r, {base}, {slot})"
+
+
+def assign(w: CodeWriter, c: Context, t: ir.Type, target: str, expr: str, within: str) -> None:
+    """`target = expr;`; a struct read wrapped in the catch that names where it is (`within`)."""
+    if isinstance(t, ir.StructRef):
+        with w.block("try {", "}"):
+            w.line(f"{target} = {expr};")
+        with w.block("catch (e) {", "}"):
+            w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
+    else:
+        w.line(f"{target} = {expr};")
+
+
+def within_field(field: str) -> str:
+    return f'within(e, "{field}")'
+
+
+def within_index(field: str, index: str) -> str:
+    return f'withinIndex(e, "{field}", {index})'
+
+
+def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, target: str,
+               within: str, names: Names) -> None:
+    """Read the slot at absolute position `slot` (offsets from `base`) into the lvalue `target`."""
+    if elementary(t):
+        assign(w, c, t, target, read_expr(c, t, base, slot, field), within)
+    elif isinstance(t, ir.Optional_):
+        s = names("s")
+        w.line(f'const {s} = r.optional({base}, {slot}, {t.element.size}, "{field}");')
+        with w.block(f"if ({s} < 0) {{", "}"):
+            w.line(f"{target} = undefined;")
+        with w.block("else {", "}"):
+            read_value(w, c, t.element, s, s, field, target, within, names)
+    elif isinstance(t, ir.Array):
+        a, i, y = names("a"), names("i"), names("y")
+        w.line(f"const {a}: {c.type(t)} = [];")
+        with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            element_into(w, c, t.element, base, f"{plus(slot, f'{i} * {t.element.size}')}", field, a, i, y, names)
+        w.line(f"{target} = {a};")
+    elif isinstance(t, ir.Sequence):
+        e, n, a, i, y = names("e"), names("n"), names("a"), names("i"), names("y")
+        w.line(f'const {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, "{field}");')
+        w.line(f"const {n} = r.count;")
+        as_set = t.kind == "set" and c_by_value(t.element)
+        w.line(f"const {a} = new Set<{c.type(t.element)}>();" if as_set else f"const {a}: {c.type(t)} = [];")
+        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            pos = f"{e} + {i} * {t.element.size}"
+            if as_set:
+                w.line(f"const {y} = {read_expr(c, t.element, base, pos, field)};")
+                with w.block(f"if ({a}.has({y})) {{", "}"):
+                    w.line(f'r.duplicate("{field}", {e} - 4);')
+                w.line(f"{a}.add({y});")
+            else:
+                element_into(w, c, t.element, base, pos, field, a, i, y, names)
+        if t.kind == "set" and not as_set:
+            with w.block(f"if ({c.rt('hasDuplicate')}({a})) {{", "}"):
+                w.line(f'r.duplicate("{field}", {e} - 4);')
+        w.line(f"{target} = {a};")
+    else:
+        assert isinstance(t, ir.Mapping)
+        item = t.key.size + t.value.size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        e, n, m, i, k, y = names("e"), names("n"), names("m"), names("i"), names("k"), names("y")
+        w.line(f'const {e} = r.vector({base}, {slot}, {item}, {cost}, "{field}");')
+        w.line(f"const {n} = r.count;")
+        keyed = c_by_value(t.key)
+        w.line(f"const {m} = new Map<{c.type(t.key)}, {c.type(t.value)}>();" if keyed
+               else f"const {m}: {c.type(t)} = [];")
+        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            pos = f"{e} + {i} * {item}"
+            w.line(f"let {k}: {c.type(t.key)};")
+            w.line(f"let {y}: {c.type(t.value)};")
+            read_value(w, c, t.key, base, pos, field, k, within_index(field, i), names)
+            read_value(w, c, t.value, base, plus(pos, t.key.size), field, y, within_index(field, i), names)
+            if keyed:
+                with w.block(f"if ({m}.has({k})) {{", "}"):
+                    w.line(f'r.duplicate("{field}", {pos});')
+                w.line(f"{m}.set({k}, {y});")
+            else:
+                w.line(f"{m}.push([{k}, {y}]);")
+        if not keyed:
+            with w.block(f"if ({c.rt('hasDuplicatePair')}({m})) {{", "}"):
+                w.line(f'r.duplicate("{field}", {e} - 4);')
+        w.line(f"{target} = {m};")
+
+
+def element_into(w: CodeWriter, c: Context, t: ir.Type, base: str, pos: str, field: str, array: str, index: str,
+                 temp: str, names: Names) -> None:
+    """Read the element slot at `pos` and push it onto `array` (element `index` of `field`)."""
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        w.line(f"{array}.push({read_expr(c, t, base, pos, field)});")
+        return
+    w.line(f"let {temp}: {c.type(t)};")
+    read_value(w, c, t, base, pos, field, temp, within_index(field, index), names)
+    w.line(f"{array}.push({temp});")
+
+
+# ---------------------------------------------------------------- final
+
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names) -> None:
+    """Append `value` of type t (docs/format.md 4.2)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"w.appendString({value});")
+        elif t.name == "bytes":
+            w.line(f"w.appendBlob({value});")
+        else:
+            w.line(f"w.append{SLOT[t.name]}({value});")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"w.append{SLOT[t.wire]}({value});")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{c.named(t.name)}.fbeWriteFinal(w, {value});")
+    elif isinstance(t, ir.Optional_):
+        o = names("o")
+        w.line(f"const {o} = {value};")
+        with w.block(f"if ({o} === undefined) {{", "}"):
+            w.line("w.appendBool(false);")
+        with w.block("else {", "}"):
+            w.line("w.appendBool(true);")
+            final_write(w, c, t.element, o, names)
+    elif isinstance(t, ir.Array):
+        a, y = names("a"), names("y")
+        w.line(f"const {a} = {value};")
+        w.line(f"{c.rt('checkLength')}({a}, {t.length});")
+        with w.block(f"for (const {y} of {a}) {{", "}"):
+            final_write(w, c, t.element, y, names)
+    elif isinstance(t, ir.Sequence):
+        a, y = names("a"), names("y")
+        if t.kind == "set" and c_by_value(t.element):
+            w.line(f"const {a} = {c.rt('sortedValues')}({value}, {compare(c, t.element)});")
+        else:
+            w.line(f"const {a} = {value};")
+        w.line(f"w.appendCount({a}.length);")
+        with w.block(f"for (const {y} of {a}) {{", "}"):
+            final_write(w, c, t.element, y, names)
+    else:
+        m, k, y = names("m"), names("k"), names("y")
+        if c_by_value(t.key) and t.kind == "map":
+            w.line(f"const {m} = {c.rt('sortedEntries')}({value}, {compare(c, t.key)});")
+            count = f"{m}.length"
+        elif c_by_value(t.key):
+            w.line(f"const {m} = {value};")
+            count = f"{m}.size"
+        else:
+            w.line(f"const {m} = {value};")
+            count = f"{m}.length"
+        w.line(f"w.appendCount({count});")
+        with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
+            final_write(w, c, t.key, k, names)
+            final_write(w, c, t.value, y, names)
+
+
+def final_expr(c: Context, t: ir.Type, field: str) -> str:
+    """The expression reading a primitive, enum or struct at the Reader's cursor."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            return f'r.finalString("{field}")'
+        if t.name == "bytes":
+            return f'r.finalBlob("{field}")'
+        return f'r.{reader_method(SLOT[t.name])}(r.fixed({t.size}, "{field}"))'
+    if isinstance(t, ir.EnumRef):
+        return f'r.{reader_method(SLOT[t.wire])}(r.fixed({t.size}, "{field}"))'
+    assert isinstance(t, ir.StructRef)
+    return f"{c.named(t.name)}.fbeReadFinal(r)"
+
+
+def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, within: str,
+               names: Names) -> None:
+    """Read the value at the Reader's cursor into the lvalue `target`."""
+    if elementary(t):
+        assign(w, c, t, target, final_expr(c, t, field), within)
+    elif isinstance(t, ir.Optional_):
+        with w.block(f'if (r.finalHas("{field}")) {{', "}"):
+            final_read(w, c, t.element, field, target, within, names)
+        with w.block("else {", "}"):
+            w.line(f"{target} = undefined;")
+    elif isinstance(t, ir.Array):
+        a, i, y = names("a"), names("i"), names("y")
+        w.line(f"const {a}: {c.type(t)} = [];")
+        with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            final_element(w, c, t.element, field, a, i, y, names)
+        w.line(f"{target} = {a};")
+    elif isinstance(t, ir.Sequence):
+        n, a, i, y = names("n"), names("a"), names("i"), names("y")
+        w.line(f'const {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, "{field}");')
+        as_set = t.kind == "set" and c_by_value(t.element)
+        w.line(f"const {a} = new Set<{c.type(t.element)}>();" if as_set else f"const {a}: {c.type(t)} = [];")
+        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            if as_set:
+                w.line(f"const {y} = {final_expr(c, t.element, field)};")
+                with w.block(f"if ({a}.has({y})) {{", "}"):
+                    w.line(f'r.duplicate("{field}", r.pos);')
+                w.line(f"{a}.add({y});")
+            else:
+                final_element(w, c, t.element, field, a, i, y, names)
+        if t.kind == "set" and not as_set:
+            with w.block(f"if ({c.rt('hasDuplicate')}({a})) {{", "}"):
+                w.line(f'r.duplicate("{field}", r.pos);')
+        w.line(f"{target} = {a};")
+    else:
+        assert isinstance(t, ir.Mapping)
+        item = t.key.final_min_size + t.value.final_min_size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        n, m, i, k, y = names("n"), names("m"), names("i"), names("k"), names("y")
+        w.line(f'const {n} = r.finalCount({item}, {cost}, "{field}");')
+        keyed = c_by_value(t.key)
+        w.line(f"const {m} = new Map<{c.type(t.key)}, {c.type(t.value)}>();" if keyed
+               else f"const {m}: {c.type(t)} = [];")
+        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            w.line(f"let {k}: {c.type(t.key)};")
+            w.line(f"let {y}: {c.type(t.value)};")
+            final_read(w, c, t.key, field, k, within_index(field, i), names)
+            final_read(w, c, t.value, field, y, within_index(field, i), names)
+            if keyed:
+                with w.block(f"if ({m}.has({k})) {{", "}"):
+                    w.line(f'r.duplicate("{field}", r.pos);')
+                w.line(f"{m}.set({k}, {y});")
+            else:
+                w.line(f"{m}.push([{k}, {y}]);")
+        if not keyed:
+            with w.block(f"if ({c.rt('hasDuplicatePair')}({m})) {{", "}"):
+                w.line(f'r.duplicate("{field}", r.pos);')
+        w.line(f"{target} = {m};")
+
+
+def final_element(w: CodeWriter, c: Context, t: ir.Type, field: str, array: str, index: str, temp: str,
+                  names: Names) -> None:
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        w.line(f"{array}.push({final_expr(c, t, field)});")
+        return
+    w.line(f"let {temp}: {c.type(t)};")
+    final_read(w, c, t, field, temp, within_index(field, index), names)
+    w.line(f"{array}.push({temp});")
+
+
+# ---------------------------------------------------------------- per struct
+
+def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """The class's codec members: fbeWrite/fbeRead (a versioned body at a slot), the roots
+    toFbe/fromFbe/verifyFbe and, with --final, their final twins."""
+    from fbec.targets.typescript import field_name as fname
+    q = s.qualified
+    bounded = s.height is not None and not s.recursive
+    over = "override " if s.base is not None else ""
+    names = Names()
+    rt = c.rt
+
+    w.blank()
+    w.line("/** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */")
+    with w.block(f"static {over}fbeWrite(w: {rt('Writer')}, base: number, slot: number, v: {name}): void {{", "}"):
+        if not bounded:
+            w.line("w.enter();")
+        struct = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
+        w.line(f"const b = {struct};" if s.all_fields else f"{struct};")
+        for f in s.all_fields:
+            write_value(w, c, f.type, "b", plus("b", f.offset), f"v.{fname(f)}", names)
+        if not bounded:
+            w.line("w.leave();")
+
+    w.blank()
+    w.line("/** Reads the versioned body the slot at `slot` points to (from `base`). */")
+    with w.block(f"static {over}fbeRead(r: {rt('Reader')}, base: number, slot: number): {name} {{", "}"):
+        w.line(f"const v = new {name}();")
+        call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+        if s.all_fields:
+            w.line(f"const b = {call};")
+            w.line(f"{name}.fbeReadBody(r, v, b, r.u32(b));")
+        else:
+            w.line(f"{call};")
+        w.line("r.leave();")
+        w.line("return v;")
+
+    if s.all_fields:
+        w.blank()
+        w.line("/**")
+        w.line(" * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their")
+        w.line(" * defaults, charged to the decode budget (docs/limits.md 3).")
+        w.line(" */")
+        with w.block(f"static {over}fbeReadBody(r: {rt('Reader')}, v: {name}, b: number, n: number): void {{", "}"):
+            inherited = [f for f in s.all_fields if f.owner != q]
+            own = [f for f in s.all_fields if f.owner == q]
+            if inherited:
+                with w.block(f"if (n < {s.base_size}) {{", "}"):
+                    cost = sum(ir.default_cost(f.type) for f in inherited) + \
+                        sum(ir.default_cost(f.type) for f in own)
+                    if cost:
+                        w.line(f'r.spend({cost}, b, "");')
+                    w.line("return;")
+                for f in inherited:
+                    read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{fname(f)}",
+                               within_field(f.name), names)
+            for k, f in enumerate(own):
+                end = f.offset + f.type.size
+                with w.block(f"if (n < {end}) {{", "}"):
+                    rest = sum(ir.default_cost(g.type) for g in own[k:])
+                    if rest:
+                        w.line(f'r.spend({rest}, b, "{f.name}");')
+                    w.line("return;")
+                read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{fname(f)}", within_field(f.name),
+                           names)
+
+    w.blank()
+    w.line("/**")
+    w.line(" * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:")
+    w.line(" * the bytes returned are its buffer, overwritten by its next use).")
+    w.line(" */")
+    with w.block(f"{over}toFbe(writer?: {rt('Writer')}): Uint8Array {{", "}"):
+        w.line(f"const w = writer ?? new {rt('Writer')}();")
+        w.line("w.beginVersioned();")
+        with w.block("try {", "}"):
+            w.line(f"{name}.fbeWrite(w, 0, 4, this);")
+        with w.block("catch (e) {", "}"):
+            w.line(f'throw {rt("rootOf")}(e, "{q}");')
+        w.line("w.endVersioned();")
+        w.line("return w.bytes();")
+
+    w.blank()
+    w.line("/** The value of a versioned root; a DecodeError names what is wrong, where and why. */")
+    with w.block(f"static {over}fromFbe(data: Uint8Array, limits?: {rt('Limits')}): {name} {{", "}"):
+        with w.block("try {", "}"):
+            w.line(f"return {name}.fbeRead({rt('Reader')}.versioned(data, limits), 0, 4);")
+        with w.block("catch (e) {", "}"):
+            w.line(f'throw {rt("rootOf")}(e, "{q}");')
+
+    w.blank()
+    w.line("/** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */")
+    with w.block(f"static {over}verifyFbe(data: Uint8Array, limits?: {rt('Limits')}): "
+                 f"{rt('DecodeError')} | undefined {{", "}"):
+        w.line(f"return {rt('verify')}(() => {name}.fromFbe(data, limits));")
+
+    if not c.options.final:
+        return
+
+    w.blank()
+    w.line("/** Appends v's fields (final model, docs/format.md 4.2). */")
+    with w.block(f"static {over}fbeWriteFinal(w: {rt('Writer')}, v: {name}): void {{", "}"):
+        if not bounded:
+            w.line("w.enter();")
+        for f in s.all_fields:
+            final_write(w, c, f.type, f"v.{fname(f)}", names)
+        if not bounded:
+            w.line("w.leave();")
+
+    w.blank()
+    w.line("/** Reads a value's fields at the Reader's cursor (final model). */")
+    with w.block(f"static {over}fbeReadFinal(r: {rt('Reader')}): {name} {{", "}"):
+        w.line(f"const v = new {name}();")
+        w.line(f"r.enterFinal({s.decode_cost});")
+        for f in s.all_fields:
+            final_read(w, c, f.type, f.name, f"v.{fname(f)}", within_field(f.name), names)
+        w.line("r.leave();")
+        w.line("return v;")
+
+    w.blank()
+    w.line("/** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */")
+    with w.block(f"{over}toFinal(writer?: {rt('Writer')}): Uint8Array {{", "}"):
+        w.line(f"const w = writer ?? new {rt('Writer')}();")
+        w.line("w.beginFinal();")
+        with w.block("try {", "}"):
+            w.line(f"{name}.fbeWriteFinal(w, this);")
+        with w.block("catch (e) {", "}"):
+            w.line(f'throw {rt("rootOf")}(e, "{q}");')
+        w.line(f"w.endFinal({s.type_id});")
+        w.line("return w.bytes();")
+
+    w.blank()
+    w.line("/** The value of a final root; a DecodeError names what is wrong, where and why. */")
+    with w.block(f"static {over}fromFinal(data: Uint8Array, limits?: {rt('Limits')}): {name} {{", "}"):
+        with w.block("try {", "}"):
+            w.line(f"const r = {rt('Reader')}.final(data, {s.type_id}, limits);")
+            w.line(f"const v = {name}.fbeReadFinal(r);")
+            w.line("r.endFinal();")
+            w.line("return v;")
+        with w.block("catch (e) {", "}"):
+            w.line(f'throw {rt("rootOf")}(e, "{q}");')
+
+    w.blank()
+    w.line("/** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */")
+    with w.block(f"static {over}verifyFinal(data: Uint8Array, limits?: {rt('Limits')}): "
+                 f"{rt('DecodeError')} | undefined {{", "}"):
+        w.line(f"return {rt('verify')}(() => {name}.fromFinal(data, limits));")

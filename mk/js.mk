@@ -1,0 +1,22 @@
+# JavaScript/TypeScript: the runtime package @fbe-toolkit/fbe (runtime/js) and fbec --typescript.
+#
+#   make test-js       npm ci and tsc build of runtime/js, its unit tests (node --test), then
+#                      fbec --typescript's output for every schema through tsc --strict and
+#                      every golden vector of $(SHARED) read and written back (tests/js)
+# NODE and NPM are the node and npm commands (Node 20 or newer); npm ci installs only the
+# dev dependencies locked in runtime/js/package-lock.json (typescript, @types/node).
+.PHONY: test-js js-runtime
+TEST_TARGETS += test-js
+
+NODE ?= node
+NPM ?= npm
+
+js-runtime:
+	@command -v $(NODE) >/dev/null || { echo "test-js: no node command (set NODE; Node 20 or newer)" >&2; exit 1; }
+	@command -v $(NPM) >/dev/null || { echo "test-js: no npm command (set NPM)" >&2; exit 1; }
+	cd runtime/js && $(NPM) ci --no-audit --no-fund --loglevel=error
+	cd runtime/js && $(NPM) run --silent build
+
+test-js: venv js-runtime
+	cd runtime/js && ./node_modules/.bin/tsc -p tsconfig.test.json && $(NODE) --test build-test/test/
+	NODE="$(NODE)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/js

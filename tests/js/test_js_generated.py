@@ -1,0 +1,124 @@
+"""The TypeScript target (fbec --typescript, issue 17) against runtime/js: the output for every
+schema (the project's and ../shared's) typechecks with `tsc --strict`, and the generated code
+reads every golden vector of ../shared in both binary models and writes it back byte for byte
+(vectors.test.ts, under `node --test`). Run by `make test-js`, which installs runtime/js's dev
+dependencies (npm ci) and builds it first."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from fbec.cli import main as fbec_main
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
+RUNTIME = REPO / "runtime" / "js"
+TSC = RUNTIME / "node_modules" / ".bin" / "tsc"
+NODE = os.environ.get("NODE") or shutil.which("node") or "node"
+
+COMPILER_OPTIONS = {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": True,
+    "noImplicitOverride": True, "noUnusedLocals": True, "noFallthroughCasesInSwitch": True,
+    "lib": ["ES2022", "DOM"], "types": [], "skipLibCheck": False,
+}
+
+
+def schema_files() -> list[Path]:
+    """The original's schemas first (their imports resolve among them), then the project's."""
+    shared = sorted((SHARED / "schemas").glob("*.fbe")) if (SHARED / "schemas").is_dir() else []
+    return shared + sorted((REPO / "schemas").rglob("*.fbe"))
+
+
+def package_of(path: Path) -> str:
+    for line in path.read_text().splitlines():
+        words = line.split()
+        if words[:1] == ["package"]:
+            return words[1]
+    raise AssertionError(f"{path}: no package line")
+
+
+def folders(files: list[Path]) -> list[dict[str, Path]]:
+    """The schemas spread over as few folders as their package names allow (trade.fbe and
+    ../shared's proto.fbe are both package proto): each folder's packages import each other."""
+    out: list[dict[str, Path]] = []
+    for f in files:
+        name = package_of(f)
+        home = next((m for m in out if name not in m), None)
+        if home is None:
+            home = {}
+            out.append(home)
+        home[name] = f
+    return out
+
+
+def link_runtime(root: Path) -> None:
+    """node_modules/@fbe-toolkit/fbe -> runtime/js (built: dist/), as an installed package."""
+    assert (RUNTIME / "dist" / "index.js").is_file(), "runtime/js is not built (make test-js builds it)"
+    scope = root / "node_modules" / "@fbe-toolkit"
+    scope.mkdir(parents=True, exist_ok=True)
+    (scope / "fbe").symlink_to(RUNTIME, target_is_directory=True)
+    types = root / "node_modules" / "@types"
+    types.mkdir(parents=True, exist_ok=True)
+    (types / "node").symlink_to(RUNTIME / "node_modules" / "@types" / "node", target_is_directory=True)
+    (root / "node_modules" / "undici-types").symlink_to(RUNTIME / "node_modules" / "undici-types",
+                                                       target_is_directory=True)
+
+
+def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for f in files:
+        assert fbec_main([f"--input={f}", f"--output={out}", "--typescript", "--final"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+
+
+def tsc(root: Path, options: dict[str, object], include: list[str]) -> None:
+    (root / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "include": include}, indent=1))
+    r = subprocess.run([str(TSC), "-p", str(root / "tsconfig.json")], cwd=root, capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, f"tsc:\n{r.stdout[-8000:]}{r.stderr}"
+
+
+def registry(cases: list[dict[str, object]]) -> str:
+    """registry.ts: every MANIFEST type by its qualified name, for vectors.test.ts."""
+    types = sorted({(str(c["package"]), str(c["type"])) for c in cases})
+    lines = [f'import * as {p} from "./{p}.js";' for p in sorted({p for p, _ in types})]
+    lines += ["", 'import type * as fbe from "@fbe-toolkit/fbe";', "",
+              "export interface Value {", "  toFbe(w?: fbe.Writer): Uint8Array;",
+              "  toFinal(w?: fbe.Writer): Uint8Array;", "}",
+              "export interface Codec {", "  fromFbe(data: Uint8Array): Value;", "  fromFinal(data: Uint8Array): Value;",
+              "  verifyFbe(data: Uint8Array): fbe.DecodeError | undefined;",
+              "  verifyFinal(data: Uint8Array): fbe.DecodeError | undefined;", "}", "",
+              "export const registry: Record<string, Codec> = {"]
+    lines += [f'  "{p}.{t}": {p}.{t},' for p, t in types]
+    lines += ["};", ""]
+    return "\n".join(lines)
+
+
+def test_generated_typescript_typechecks_and_reads_the_golden_vectors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The output for every schema through `tsc --strict` (one run, the schemas in as few folders
+    as their package names allow); then, with ../shared, tests/js/vectors.test.ts: every MANIFEST
+    case in both models read and written back by the generated code, truncations and corruptions."""
+    groups = folders(schema_files())
+    assert groups, "no schemas found"
+    for i, group in enumerate(groups):
+        generate(list(group.values()), tmp_path / f"g{i}", capsys)
+    manifest = SHARED / "vectors" / "MANIFEST.json"
+    vectors = manifest.is_file()
+    if vectors:       # ../shared's schemas are the first folder
+        (tmp_path / "g0" / "registry.ts").write_text(registry(json.loads(manifest.read_text())["cases"]))
+        shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", tmp_path / "g0")
+    (tmp_path / "package.json").write_text('{"type": "module"}\n')
+    link_runtime(tmp_path)
+    tsc(tmp_path, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts"])
+    if not vectors:
+        pytest.skip(f"golden vectors not found at {manifest} (set SHARED): typechecked only")
+    r = subprocess.run([NODE, "--test", "out/g0/"], cwd=tmp_path, capture_output=True, text=True, check=False,
+                       env={**os.environ, "SHARED": str(SHARED)})
+    assert r.returncode == 0, r.stdout[-8000:] + r.stderr
+    assert "vectors read and written back" in r.stdout, r.stdout[-3000:]
+    print(next(line for line in r.stdout.splitlines() if "vectors read and written back" in line))

@@ -1,0 +1,102 @@
+/// <reference types="node" />
+// Every golden vector of ../shared (SHARED) read with the generated TypeScript code in both
+// binary models and written back byte for byte (unspecified bytes masked); hashes too, as a
+// Map keeps the order it was read in. Every truncation is refused with a DecodeError, every
+// single-byte corruption reads or is refused with a DecodeError (nothing else is thrown) and
+// verify gives the error deserialize gives (undefined exactly when it reads).
+// tests/js/test_js_generated.py builds it with registry.ts, generated from the MANIFEST.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+
+import * as fbe from "@fbe-toolkit/fbe";
+
+import { registry, type Codec, type Value } from "./registry.js";
+
+interface ManifestFile {
+  file: string;
+  kind: string;
+  unspecified_bytes?: [number, number][];
+}
+interface ManifestCase {
+  name: string;
+  package: string;
+  type: string;
+  files: ManifestFile[];
+}
+
+const shared = process.env["SHARED"];
+
+interface Model {
+  read(codec: Codec, data: Uint8Array): Value;
+  write(value: Value): Uint8Array;
+  verify(codec: Codec, data: Uint8Array): fbe.DecodeError | undefined;
+}
+
+const models: Record<string, Model> = {
+  versioned: {
+    read: (c, d) => c.fromFbe(d),
+    write: (v) => v.toFbe(),
+    verify: (c, d) => c.verifyFbe(d),
+  },
+  final: {
+    read: (c, d) => c.fromFinal(d),
+    write: (v) => v.toFinal(),
+    verify: (c, d) => c.verifyFinal(d),
+  },
+};
+
+function outcome(read: () => unknown): string {
+  try {
+    read();
+    return "ok";
+  } catch (e) {
+    if (e instanceof fbe.DecodeError) return e.message;
+    throw e; // anything else is a bug of the reader
+  }
+}
+
+test("golden vectors: read and written back byte for byte, truncations and corruptions", { skip: shared === undefined ? "SHARED is not set" : false }, () => {
+  const dir = join(shared!, "vectors");
+  const cases = (JSON.parse(readFileSync(join(dir, "MANIFEST.json"), "utf8")) as { cases: ManifestCase[] }).cases;
+  let checked = 0;
+  let corrupted = 0;
+  const writer = new fbe.Writer();
+  for (const c of cases) {
+    const codec = registry[c.package + "." + c.type];
+    assert.ok(codec !== undefined, `${c.name}: no type ${c.package}.${c.type}`);
+    for (const f of c.files) {
+      const model = models[f.kind];
+      if (model === undefined) continue;
+      const data = new Uint8Array(readFileSync(join(dir, f.file)));
+      const value = model.read(codec, data);
+      const out = model.write(value);
+      const want = data.slice();
+      for (const [at, n] of f.unspecified_bytes ?? []) want.fill(0, at, at + n);
+      assert.deepEqual(out, want, `${f.file}: written back, the bytes differ`);
+      assert.equal(model.verify(codec, data), undefined, `${f.file}: verify`);
+      // into a reused writer: the same bytes
+      const again = f.kind === "versioned" ? value.toFbe(writer) : value.toFinal(writer);
+      assert.deepEqual(again.slice(), want, `${f.file}: written into a reused writer`);
+      checked++;
+      for (let n = 0; n < data.length; n++) {
+        const cut = data.slice(0, n);
+        const err = outcome(() => model.read(codec, cut));
+        assert.notEqual(err, "ok", `${f.file} cut to ${n} bytes was read`);
+        assert.equal(model.verify(codec, cut)?.message, err, `${f.file} cut to ${n}: verify`);
+      }
+      for (let i = 0; i < data.length; i++) {
+        for (const x of [data[i]! ^ 0xff, data[i]! ^ 0x01]) {
+          const bad = data.slice();
+          bad[i] = x & 0xff;
+          const err = outcome(() => model.read(codec, bad));
+          assert.equal(model.verify(codec, bad)?.message ?? "ok", err, `${f.file} byte ${i} = ${x}: verify`);
+          corrupted++;
+        }
+      }
+    }
+  }
+  assert.ok(checked >= 50, `only ${checked} vectors`);
+  console.log(`${checked} vectors read and written back; ${corrupted} corruptions read or refused with a DecodeError`);
+});
