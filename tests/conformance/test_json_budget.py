@@ -55,6 +55,9 @@ def everything_documents(modules: Any) -> list[str]:
     return ["{}", text, partial]
 
 
+READ_JSON = {"python", "python-dynamic", "cpp", "go"}
+
+
 class Skipped(Exception):
     """The testee does not read JSON yet (its known failures say so)."""
 
@@ -92,6 +95,7 @@ def test_every_language_charges_the_same(testees, modules) -> None:
                 least[name] = least_budget(t, package, type_name, text)
             except Skipped:
                 pass
-        assert {"python", "cpp"} <= least.keys() and least.keys() == testees.keys(), least
+        # the languages that read JSON must answer (a testee that does not yet, Java, answers 'skipped')
+        assert {"python", "cpp"} <= least.keys() and READ_JSON & testees.keys() <= least.keys(), least
         assert len(set(least.values())) == 1, f"{package}.{type_name} {text[:80]}...: {least}"
         assert 0 < next(iter(least.values()))
