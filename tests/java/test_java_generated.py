@@ -177,3 +177,92 @@ def test_generated_types_are_plain_java(tmp_path: Path, runtime: Path, capsys: p
     r = subprocess.run([JAVA, "-ea", "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "Usage"],
                        capture_output=True, text=True, check=False, timeout=120)
     assert r.returncode == 0 and "usage ok" in r.stdout, r.stdout + r.stderr
+
+
+NAMES = """
+package names
+enum Kind : byte { new; default; value; of; None; }
+flags Bits : byte { or = 1; and = 2; has = 4; all = or | and | has; }
+struct String { [key] int32 class; }
+struct List { int32 int; String String; }
+struct Weird : List
+{
+    [key] int32 o;
+    string other;
+    Kind TYPE_ID;
+    Bits KEY_ORDER;
+    bool? import;
+    int32 v; int32 w; int32 r; int32 b; int32 n; int32 e; int32 h; int32 c; int32 data_; int32 slot;
+    Kind[] this;
+    int32<string> data;
+    bytes<bytes> raw;
+    String! strings;
+}
+message Reader { Weird lambda; }
+struct r { int32 x; r? next; }
+"""
+
+NAMES_CHECK = r"""
+import names.*;
+
+public final class NamesCheck {
+    private NamesCheck() {}
+
+    public static void main(String[] args) throws Exception {
+        Weird v = new Weird();
+        v.int_ = 1;
+        v.String.class_ = 2;
+        v.o = 3;
+        v.other = "x";
+        v.TYPE_ID_ = Kind.new_;
+        v.KEY_ORDER_ = Bits.all;
+        v.import_ = true;
+        v.e = 4;
+        v.this_.add(Kind.value_);
+        v.this_.add(Kind.of((byte) 9));
+        v.data.put("b", 2);
+        v.data.put("a", 1);
+        v.raw.put(new byte[] {1}, new byte[] {2, 3});
+        String_ s = new String_();
+        s.class_ = 5;
+        v.strings.add(s);
+        Reader_ m = new Reader_();
+        m.lambda = v;
+        r_ chain = new r_();
+        chain.next = new r_();
+        chain.next.x = 6;
+        for (boolean versioned : new boolean[] {true, false}) {
+            byte[] data = versioned ? m.toFbe() : m.toFinal();
+            Reader_ back = versioned ? Reader_.fromFbe(data) : Reader_.fromFinal(data);
+            Weird w = back.lambda;
+            if (w.int_ != 1 || w.String.class_ != 2 || w.o != 3 || !w.other.equals("x") || w.TYPE_ID_ != Kind.new_
+                    || !w.KEY_ORDER_.equals(Bits.all) || !w.import_ || w.e != 4 || w.this_.get(1).value() != 9
+                    || !w.data.keySet().iterator().next().equals("a") || w.raw.get(new byte[] {1})[1] != 3
+                    || w.strings.iterator().next().class_ != 5 || !java.util.Arrays.equals(data, versioned ? back.toFbe()
+                    : back.toFinal())) {
+                throw new AssertionError("round trip of names");
+            }
+        }
+        if (r_.fromFbe(chain.toFbe()).next.x != 6 || !Kind.value_.toString().equals("value")) {
+            throw new AssertionError("r");
+        }
+        System.out.println("names ok");
+    }
+}
+"""
+
+
+def test_schema_of_java_names_compiles_and_round_trips(tmp_path: Path, runtime: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Keywords, the classes the generated code uses (String, List, Reader), its static members
+    (TYPE_ID, KEY_ORDER), the enum classes' members (value, of, or) and its locals (v, w, r, b, n,
+    e...) as schema names: everything compiles and round-trips in both models."""
+    schema = tmp_path / "names.fbe"
+    schema.write_text(NAMES)
+    sources = generate([schema], tmp_path / "src", capsys)
+    (tmp_path / "NamesCheck.java").write_text(NAMES_CHECK)
+    r = javac([*sources, tmp_path / "NamesCheck.java"], [runtime], tmp_path / "classes")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([JAVA, "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "NamesCheck"],
+                       capture_output=True, text=True, check=False, timeout=120)
+    assert r.returncode == 0 and "names ok" in r.stdout, r.stdout + r.stderr

@@ -35,6 +35,9 @@ CLASS_NAMES = frozenset({
     "List", "ArrayList", "LinkedList", "Set", "TreeSet", "Map", "TreeMap", "LinkedHashMap", "Arrays",
     "Objects", "Comparator", "Collection", "UUID", "BigDecimal", "Compare", "Decimals", "DecodeException",
     "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8",
+    # the locals and parameters of generated methods: a type of such a name would be obscured by them
+    "a", "b", "c", "e", "h", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
+    "other", "value",
 })
 JAVA_RESERVED = ReservedNames(JAVA_KEYWORDS)
 TYPE_RESERVED = JAVA_RESERVED | CLASS_NAMES
@@ -519,7 +522,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line(f"{name} o = ({name}) other;")
             terms = []
             for f in keys:
-                a, b = field_name(f), f"o.{field_name(f)}"
+                a, b = f"this.{field_name(f)}", f"o.{field_name(f)}"
                 t = f.type
                 if isinstance(t, ir.Primitive) and t.name == "bytes":
                     terms.append(f"{c.use('java.util.Arrays')}.equals({a}, {b})")
@@ -539,7 +542,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("int h = 17;")
             for f in keys:
                 t = f.type
-                a = field_name(f)
+                a = f"this.{field_name(f)}"
                 if isinstance(t, ir.Primitive) and t.name == "bytes":
                     term = f"{c.use('java.util.Arrays')}.hashCode({a})"
                 elif isinstance(t, ir.Primitive) and t.name in PRIMITIVES and t.name not in ("string",):

@@ -36,13 +36,13 @@ public class Node {
             return false;
         }
         Node o = (Node) other;
-        return id == o.id;
+        return this.id == o.id;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = h * 31 + Integer.hashCode(id);
+        h = h * 31 + Integer.hashCode(this.id);
         return h;
     }
 

@@ -34,13 +34,13 @@ public class Balance {
             return false;
         }
         Balance o = (Balance) other;
-        return Objects.equals(currency, o.currency);
+        return Objects.equals(this.currency, o.currency);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = h * 31 + Objects.hashCode(currency);
+        h = h * 31 + Objects.hashCode(this.currency);
         return h;
     }
 

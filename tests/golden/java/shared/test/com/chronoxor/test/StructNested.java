@@ -44,13 +44,13 @@ public class StructNested extends StructOptional {
             return false;
         }
         StructNested o = (StructNested) other;
-        return id == o.id;
+        return this.id == o.id;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = h * 31 + Integer.hashCode(id);
+        h = h * 31 + Integer.hashCode(this.id);
         return h;
     }
 

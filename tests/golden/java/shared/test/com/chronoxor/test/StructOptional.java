@@ -100,13 +100,13 @@ public class StructOptional extends StructSimple {
             return false;
         }
         StructOptional o = (StructOptional) other;
-        return id == o.id;
+        return this.id == o.id;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = h * 31 + Integer.hashCode(id);
+        h = h * 31 + Integer.hashCode(this.id);
         return h;
     }
 

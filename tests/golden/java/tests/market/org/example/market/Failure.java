@@ -36,13 +36,13 @@ public class Failure {
             return false;
         }
         Failure o = (Failure) other;
-        return Objects.equals(id, o.id);
+        return Objects.equals(this.id, o.id);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = h * 31 + Objects.hashCode(id);
+        h = h * 31 + Objects.hashCode(this.id);
         return h;
     }
 

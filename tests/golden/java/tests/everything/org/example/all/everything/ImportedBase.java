@@ -33,13 +33,13 @@ public class ImportedBase extends org.example.market.Instrument {
             return false;
         }
         ImportedBase o = (ImportedBase) other;
-        return Objects.equals(symbol, o.symbol);
+        return Objects.equals(this.symbol, o.symbol);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = h * 31 + Objects.hashCode(symbol);
+        h = h * 31 + Objects.hashCode(this.symbol);
         return h;
     }
 
