@@ -131,6 +131,9 @@ def testee_commands() -> dict[str, list[str]]:
     java = REPO / "build" / "conformance" / "java" / "java_testee"    # conformance/testees/java/build.py
     if java.exists():
         out["java"] = [str(java)]
+    js = REPO / "build" / "conformance" / "js" / "js_testee"      # conformance/testees/js/build.py
+    if js.exists():
+        out["js"] = [str(js)]
     return out
 
 

@@ -6,7 +6,8 @@
 #   make conformance-build   build the C++ testee only (build/conformance/cpp_testee)
 #   make conformance-build-go  build the Go testee (build/conformance/go/go_testee; mk/go.mk's GO)
 #   make conformance-build-java  build the Java testee (build/conformance/java/java_testee; JDK 17 and Maven)
-.PHONY: conformance conformance-build conformance-build-go conformance-build-java test-conformance
+#   make conformance-build-js  build the JavaScript/TypeScript testee (build/conformance/js/js_testee; mk/js.mk)
+.PHONY: conformance conformance-build conformance-build-go conformance-build-java conformance-build-js test-conformance
 TEST_TARGETS += test-conformance
 CONFORMANCE_BUILD ?= build/conformance/testee
 
@@ -22,7 +23,10 @@ conformance-build-java: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	$(PYTHON) conformance/testees/java/build.py build/conformance/java
 
-conformance: venv conformance-build conformance-build-go conformance-build-java
+conformance-build-js: venv js-runtime
+	NODE="$(NODE)" $(PYTHON) conformance/testees/js/build.py build/conformance/js
+
+conformance: venv conformance-build conformance-build-go conformance-build-java conformance-build-js
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 

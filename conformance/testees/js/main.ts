@@ -1,0 +1,108 @@
+// The JavaScript/TypeScript conformance testee (conformance/testee_protocol.md): length-prefixed
+// JSON requests on stdin, answers on stdout. It answers the binary models (versioned and final,
+// in and out) with the fbec --typescript code of every conformance schema (registry.ts, written
+// by build.py) and skips what the TypeScript target does not generate yet (JSON, text, value
+// descriptions, protocol streams).
+import { Buffer } from "node:buffer";
+import process from "node:process";
+
+import * as fbe from "@fbe-toolkit/fbe";
+
+import { registry } from "./registry.js";
+
+interface Request {
+  quit?: boolean;
+  package?: string;
+  type?: string;
+  input?: { format?: string; payload?: unknown };
+  output?: string;
+  limits?: Record<string, number>;
+  measure?: boolean;
+}
+
+type Answer = Record<string, unknown>;
+
+function limitsOf(m: Record<string, number> | undefined): fbe.Limits {
+  if (m === undefined) return fbe.DEFAULT_LIMITS;
+  return fbe.limits({
+    ...(m["max_depth"] !== undefined ? { maxDepth: m["max_depth"] } : {}),
+    ...(m["budget_factor"] !== undefined ? { budgetFactor: m["budget_factor"] } : {}),
+    ...(m["budget_slack"] !== undefined ? { budgetSlack: m["budget_slack"] } : {}),
+    ...(m["max_frame_size"] !== undefined ? { maxFrameSize: m["max_frame_size"] } : {}),
+  });
+}
+
+const BINARY = new Set(["versioned", "final"]);
+
+function answer(req: Request): Answer {
+  const format = req.input?.format ?? "";
+  const output = req.output ?? "";
+  if (!BINARY.has(format) || !BINARY.has(output)) {
+    return { skipped: `the TypeScript target reads and writes the binary models only so far (${format} -> ${output})` };
+  }
+  const codec = registry[`${req.package}.${req.type}`];
+  if (codec === undefined) return { skipped: `no TypeScript type ${req.package}.${req.type}` };
+  if (typeof req.input?.payload !== "string") return { parse_error: "payload: not a base64 string" };
+  const data = new Uint8Array(Buffer.from(req.input.payload, "base64"));
+  const lim = limitsOf(req.limits);
+  let value;
+  try {
+    value = format === "versioned" ? codec.fromFbe(data, lim) : codec.fromFinal(data, lim);
+  } catch (e) {
+    if (e instanceof fbe.DecodeError) return { parse_error: e.message };
+    throw e;
+  }
+  try {
+    const out = output === "versioned" ? value.toFbe() : value.toFinal();
+    return { result: Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("base64") };
+  } catch (e) {
+    if (e instanceof fbe.EncodeError) return { serialize_error: e.message };
+    throw e;
+  }
+}
+
+function gc(): void {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (collect !== undefined) collect();
+}
+
+function handle(body: Buffer): Answer | undefined {
+  let req: Request;
+  try {
+    req = JSON.parse(body.toString("utf8")) as Request;
+  } catch (e) {
+    return { parse_error: "request: " + String(e) };
+  }
+  if (req.quit === true) return undefined;
+  if (!req.measure) return answer(req);
+  // Heap and array-buffer growth while answering, no collection in between: node runs with a young
+  // generation large enough (build.py's launcher) that the decode of these inputs runs no scavenge,
+  // so the growth is what the decode allocated (an upper bound of its peak).
+  gc();
+  const before = process.memoryUsage();
+  const start = process.hrtime.bigint();
+  const resp = answer(req);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const after = process.memoryUsage();
+  const grown = Math.max(0, after.heapUsed - before.heapUsed) + Math.max(0, after.arrayBuffers - before.arrayBuffers);
+  resp["measured"] = { peak_bytes: grown, seconds };
+  return resp;
+}
+
+let pending: Buffer = Buffer.alloc(0);
+process.stdin.on("data", (chunk: Buffer) => {
+  pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+  while (pending.length >= 4) {
+    const size = pending.readUInt32LE(0);
+    if (pending.length < 4 + size) break;
+    const body = pending.subarray(4, 4 + size);
+    pending = pending.subarray(4 + size);
+    const resp = handle(body);
+    if (resp === undefined) process.exit(0);
+    const text = Buffer.from(JSON.stringify(resp), "utf8");
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(text.length, 0);
+    process.stdout.write(Buffer.concat([head, text]));
+  }
+});
+process.stdin.on("end", () => process.exit(0));
