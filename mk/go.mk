@@ -69,6 +69,7 @@ bench-go-check: venv
 	@cd $(BENCH_GO_DIR) && $(BENCH_GO_ENV) $(GO) vet . && $(BENCH_GO_ENV) $(GO) test -count=1 -run TestRows -v . \
 		>check.txt 2>&1 || { cat check.txt; exit 1; }
 	@grep -E "row	|^(ok|FAIL|PASS)" $(BENCH_GO_DIR)/check.txt | sed 's/^ *bench_test.go:[0-9]*: /bench-go: /'
+	@$(PYTHON) -m pytest -q -p no:cacheprovider bench/go/test_report.py
 
 bench-go: bench-go-check
 	@cd $(BENCH_GO_DIR) && $(BENCH_GO_ENV) $(GO) test -c -o bin/bench.test .
