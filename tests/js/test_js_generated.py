@@ -122,3 +122,53 @@ def test_generated_typescript_typechecks_and_reads_the_golden_vectors(
     assert r.returncode == 0, r.stdout[-8000:] + r.stderr
     assert "vectors read and written back" in r.stdout, r.stdout[-3000:]
     print(next(line for line in r.stdout.splitlines() if "vectors read and written back" in line))
+
+
+NAMES = """
+package names
+enum Kind { type; default; constructor; undefined; __proto__; }
+flags Bits : byte { map = 1; chan = 2; all = map | chan; }
+struct Weird
+{
+    [key] int32 type;
+    string function;
+    Kind constructor;
+    Bits toString;
+    bool? import;
+    int32 v;
+    int32 w;
+    int32 r;
+    int32 b;
+    int32 n;
+    int32 e;
+    double fbe;
+    int32 prototype;
+    int32 slot;
+    int32 data;
+    int32 limits;
+    Kind[] toFbe;
+    int32<string> fbeKey;
+    bytes<bytes> raw;
+    int64 __proto__;
+}
+struct constructor { int32 y; }
+struct Map { int32 size; }
+struct Object { constructor x; int32[2] fixed; }
+message Writer { Weird lambda; }
+struct Node { int32 id; string label; Node[] children; Node? next; }
+"""
+
+
+def test_reserved_names_depth_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/js/names.test.ts on a schema of JavaScript's reserved words and the generated code's own
+    names: it compiles (tsc --strict) and round-trips; the depth limit (128 read, 129 refused by the
+    writers, a lower limit by the readers with the path), error paths and offsets, duplicate keys."""
+    (tmp_path / "names.fbe").write_text(NAMES)
+    generate([tmp_path / "names.fbe"], tmp_path / "src", capsys)
+    shutil.copy(REPO / "tests" / "js" / "names.test.ts", tmp_path / "src")
+    (tmp_path / "package.json").write_text('{"type": "module"}\n')
+    link_runtime(tmp_path)
+    tsc(tmp_path, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "src"}, ["src/*.ts"])
+    r = subprocess.run([NODE, "--test", "out/"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stdout[-8000:] + r.stderr
+    assert "# pass 4" in r.stdout, r.stdout[-3000:]

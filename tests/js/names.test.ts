@@ -1,0 +1,114 @@
+/// <reference types="node" />
+// A schema of JavaScript's reserved words and the generated code's own names (names.fbe, written by
+// tests/js/test_js_generated.py) compiles and round-trips in both models; a recursive struct is
+// read back 128 levels deep and refused at 129 by both writers, and by the readers under a lower
+// limit, with the field path; errors name the type, the field path and the offset.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import * as fbe from "@fbe-toolkit/fbe";
+
+import { Bits, Kind, Map_, Node, Object_, Weird, constructor_ } from "./names.js";
+
+function sample(): Weird {
+  return new Weird({
+    type: 7,
+    function: "f",
+    constructor_: Kind.default,
+    toString_: Bits.all,
+    import: true,
+    v: 1, w: 2, r: 3, b: 4, n: 5, e: 6, fbe: 1.5, prototype: 8, slot: 9, data: 10, limits: 11,
+    toFbe_: [Kind.undefined, Kind.constructor_],
+    fbeKey_: new Map([["b", 2], ["a", 1]]),
+    raw: [[new Uint8Array([1]), new Uint8Array([2, 3])]],
+    __proto___: 12n,
+  });
+}
+
+test("reserved names: fields, enum values and types escaped with a trailing underscore", () => {
+  const v = sample();
+  assert.equal(v.constructor, Weird);
+  assert.equal(Kind.constructor_, 2);
+  assert.equal(Object.getPrototypeOf(Bits), Object.prototype);
+  for (const [write, read] of [
+    [(x: Weird) => x.toFbe(), (d: Uint8Array) => Weird.fromFbe(d)],
+    [(x: Weird) => x.toFinal(), (d: Uint8Array) => Weird.fromFinal(d)],
+  ] as const) {
+    const data = write(v);
+    const back = read(data);
+    assert.deepEqual(back, v);
+    assert.deepEqual(write(back), data);
+    assert.deepEqual([...back.fbeKey_.keys()], ["a", "b"]); // read in the written order: ascending
+  }
+  assert.equal(new Map_().constructor, Map_);
+  assert.equal(new Object_({ x: new constructor_({ y: 3 }) }).x.y, 3);
+});
+
+function chain(levels: number): Node {
+  let n = new Node({ id: levels });
+  for (let i = levels - 1; i >= 1; i--) n = new Node({ id: i, children: [n] });
+  return n;
+}
+
+test("depth: 128 levels read back, 129 refused by the writers, a lower limit refused by the readers", () => {
+  for (const [write, read] of [
+    [(x: Node) => x.toFbe(), (d: Uint8Array, l?: fbe.Limits) => Node.fromFbe(d, l)],
+    [(x: Node) => x.toFinal(), (d: Uint8Array, l?: fbe.Limits) => Node.fromFinal(d, l)],
+  ] as const) {
+    const data = write(chain(128));
+    let n = read(data);
+    for (let i = 1; i < 128; i++) n = n.children[0]!;
+    assert.equal(n.id, 128);
+    assert.throws(() => write(chain(129)), (e: unknown) => {
+      assert.ok(e instanceof fbe.EncodeError);
+      assert.equal(e.limit, "depth");
+      assert.match(e.message, /structs nested deeper than 128 \(names\.Node\)/);
+      return true;
+    });
+    assert.throws(() => read(data, fbe.limits({ maxDepth: 127 })), (e: unknown) => {
+      assert.ok(e instanceof fbe.DecodeError);
+      assert.equal(e.limit, "depth");
+      assert.equal(e.type, "names.Node");
+      assert.equal(e.path, Array.from({ length: 127 }, () => "children[0]").join("."));
+      return true;
+    });
+  }
+});
+
+test("errors name the type, the field path and the offset", () => {
+  const v = new Node({ id: 1, children: [new Node({ id: 2, label: "x" }), new Node({ id: 3, label: "yz" })] });
+  const data = v.toFbe();
+  // the second child's label (its block, then its children's empty vector, end the buffer): its length beyond the buffer
+  const bad = data.slice();
+  new DataView(bad.buffer).setUint32(data.length - 10, 1000, true);
+  const err = Node.verifyFbe(bad);
+  assert.ok(err instanceof fbe.DecodeError);
+  assert.equal(err.type, "names.Node");
+  assert.equal(err.path, "children[1].label");
+  assert.equal(err.offset, data.length - 10);
+  assert.match(err.message, /^string of 1000 bytes beyond the end of the buffer \(names\.Node\.children\[1\]\.label, offset \d+\)$/);
+  assert.throws(() => Node.fromFbe(bad), (e: unknown) => e instanceof fbe.DecodeError && e.message === err.message);
+  // final: the same string's length (before "yz", the child's empty children and absent next, the
+  // root's absent next)
+  const fin = v.toFinal();
+  const cut = fin.slice();
+  new DataView(cut.buffer).setUint32(fin.length - 12, 1000, true);
+  assert.match(Node.verifyFinal(cut)?.message ?? "", /^string of 1000 bytes beyond the end of the buffer \(names\.Node\.children\[1\]\.label, offset \d+\)$/);
+  // a budget of too few bytes names the limit
+  const small = Node.verifyFbe(data, fbe.limits({ budgetFactor: 0, budgetSlack: 3 }));
+  assert.equal(small?.limit, "budget");
+});
+
+test("duplicate keys are refused; fixed arrays must have their length", () => {
+  const v = sample();
+  const data = v.toFinal();
+  // the map fbeKey_ holds "a" then "b" (ascending): make the second key "a" too
+  const at = Buffer.from(data).indexOf(Buffer.from([1, 0, 0, 0, 0x62]));
+  assert.ok(at > 0);
+  const dup = data.slice();
+  dup[at + 4] = 0x61;
+  assert.match(Weird.verifyFinal(dup)?.message ?? "", /duplicate key.*names\.Weird\.fbeKey/);
+  const x = new Object_();
+  x.fixed = [1];
+  assert.throws(() => x.toFbe(), (e: unknown) => e instanceof fbe.EncodeError && /fixed array of 2 elements holds 1/.test(e.message));
+});
