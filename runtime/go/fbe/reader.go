@@ -477,6 +477,14 @@ func (r *Reader) finalPayload(what, field string) (int, int) {
 
 // FinalString reads a length and the bytes of a string at Pos.
 func (r *Reader) FinalString(field string) string {
+	if d, p := r.data, r.Pos; r.err == nil && p+4 <= len(d) { // finalPayload's checks at once
+		n := int(binary.LittleEndian.Uint32(d[p : p+4 : p+4]))
+		if n <= len(d)-p-4 && n <= r.budget {
+			r.budget -= n
+			r.Pos = p + 4 + n
+			return string(d[p+4 : p+4+n])
+		}
+	}
 	p, n := r.finalPayload("string", field)
 	return string(r.data[p : p+n])
 }
