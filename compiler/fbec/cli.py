@@ -27,7 +27,7 @@ from .targets.base import GeneratedFile, Options
 TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typescript": "TypeScript"}
 # What a target that is still being built generates so far (said in --help).
 IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON and text",
-               "java": "in progress: types and the binary models",
+               "java": "in progress: types, the binary models and the protocol's Receiver and Sender",
                "typescript": "in progress: types and the binary models; no JSON, text or protocol yet"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2). Rust has no option in the original.

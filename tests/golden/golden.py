@@ -1,8 +1,8 @@
 """Golden generated output: what every target writes for every schema.
 
 tests/golden/<target>/<schema>/... holds the checked-in output of fbec for
-each target (cpp, python and go with --final --json --proto, java and typescript with --final,
-and the IR JSON of --ir) and each schema: schemas/**/*.fbe as <schema> = its path below schemas/
+each target (cpp, python and go with --final --json --proto, java with --final --proto,
+typescript with --final, and the IR JSON of --ir) and each schema: schemas/**/*.fbe as <schema> = its path below schemas/
 without .fbe, and the original's ../shared/schemas/*.fbe as shared/<name>.
 test_golden.py regenerates and compares; `make update-golden` (this file run
 as a script) rewrites them. fbec runs from the schemas' root folder with a
@@ -33,7 +33,7 @@ TARGETS: dict[str, list[str]] = {
     "python": ["--python", "--final", "--json", "--proto"],
     "ir": ["--ir"],
     "go": ["--go", "--final", "--json", "--proto"],
-    "java": ["--java", "--final"],
+    "java": ["--java", "--final", "--proto"],
     "typescript": ["--typescript", "--final"],
 }
 

@@ -1,15 +1,19 @@
 // The Java conformance testee (conformance/testee_protocol.md): length-prefixed JSON requests on
 // stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
 // (versioned and final, in and out) with the fbec --java code of every conformance schema
-// (Registry.java, written by build.py) and skips what the Java target does not generate yet
-// (JSON, text, value descriptions, protocol streams).
+// (Registry.java, written by build.py), protocol streams with each package's generated Receiver or
+// FinalReceiver, and skips what the Java target does not generate yet (JSON, text, value
+// descriptions).
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.FrameException;
+import io.github.fbetoolkit.fbe.FrameReceiver;
 import io.github.fbetoolkit.fbe.Limits;
 
 import java.io.BufferedInputStream;
@@ -22,6 +26,7 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.util.Base64;
 import java.util.Map;
+import java.util.function.Consumer;
 
 public final class Main {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,6 +45,31 @@ public final class Main {
 
     /** What the generated code gives every struct. */
     record Codec(Read fromFbe, Read fromFinal, Write toFbe, Write toFinal) {}
+
+    /** A package's generated Receiver (or FinalReceiver), every message it delivers handed to h. */
+    interface Receivers {
+        FrameReceiver make(boolean finalModel, Consumer<Object> h);
+    }
+
+    /** Feeds a protocol stream to the package's Receiver in one call and lists what it did. */
+    static ObjectNode stream(JsonNode req, byte[] data, Limits limits) {
+        Receivers make = Registry.RECEIVERS.get(req.path("package").asText());
+        if (make == null) {
+            return answer("skipped", "package " + req.path("package").asText() + " has no Receiver in this testee");
+        }
+        ObjectNode out = JSON.createObjectNode();
+        ArrayNode events = out.putArray("result");
+        FrameReceiver r = make.make(req.path("input").path("format").asText().equals("final_stream"),
+                v -> events.addObject().put("message", Registry.NAMES.get(v.getClass().getName())));
+        r.limits(limits);
+        r.onError(e -> events.addObject().put("error", e.getMessage()));
+        try {
+            r.receive(data);
+        } catch (FrameException e) {
+            // a lost stream: reported to the error handler already
+        }
+        return out;
+    }
 
     static Limits limitsOf(JsonNode node) {
         Limits lim = Limits.DEFAULT;
@@ -77,6 +107,15 @@ public final class Main {
     static ObjectNode answer(JsonNode req) {
         String format = req.path("input").path("format").asText();
         String output = req.path("output").asText();
+        if (format.equals("stream") || format.equals("final_stream")) {
+            byte[] data;
+            try {
+                data = Base64.getDecoder().decode(req.path("input").path("payload").asText());
+            } catch (IllegalArgumentException e) {
+                return answer("parse_error", "payload: " + e.getMessage());
+            }
+            return stream(req, data, limitsOf(req.get("limits")));
+        }
         boolean binaryIn = format.equals("versioned") || format.equals("final");
         boolean binaryOut = output.equals("versioned") || output.equals("final");
         if (!binaryIn || !binaryOut) {

@@ -6,7 +6,8 @@ classes (a constant per declared value, `of(wire)` for any value, undeclared one
 as plain mutable classes with public fields (a base struct is the superclass), the schema's
 defaults as field initializers, `equals`/`hashCode`/`KEY_ORDER` over the `[key]` fields, and the
 versioned model (models.py; `--final`: the final model too) on the runtime
-`io.github.fbetoolkit.fbe` (runtime/java, docs/java.md).
+`io.github.fbetoolkit.fbe` (runtime/java, docs/java.md); with `--proto` the protocol's Handler,
+Receiver and Sender (protocol.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import struct as pystruct
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, ReservedNames, generated_header
 from fbec.targets.java.models import write_models
+from fbec.targets.java.protocol import write_protocol
 
 RUNTIME = "io.github.fbetoolkit.fbe"
 
@@ -34,7 +36,10 @@ CLASS_NAMES = frozenset({
     "Math", "System", "Override", "SuppressWarnings", "Deprecated", "Comparable", "Class",
     "List", "ArrayList", "LinkedList", "Set", "TreeSet", "Map", "TreeMap", "LinkedHashMap", "Arrays",
     "Objects", "Comparator", "Collection", "UUID", "BigDecimal", "Compare", "Decimals", "DecodeException",
-    "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8",
+    "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8", "FrameReceiver",
+    "FrameSender", "FrameException", "OutputStream", "IOException",
+    # the protocol classes of --proto
+    "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender",
     # the locals and parameters of generated methods: a type of such a name would be obscured by them
     "a", "b", "c", "e", "h", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
     "other", "value",
@@ -558,4 +563,6 @@ def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
     package = schema.main_package
     out = [write_enum(schema, package, e, options) for e in package.enums + package.flags]
     out += [write_struct(schema, package, s, options) for s in package.structs]
+    if options.proto:
+        out += write_protocol(schema, package, options)
     return out
