@@ -1,6 +1,6 @@
 # Go: the runtime module (runtime/go, import path github.com/fbe-toolkit/fbe/runtime/go/fbe).
 #
-#   make test-go       the Go runtime's tests (go test, gofmt -l, go vet; the golden
+#   make test-go       the Go runtime's tests (go test, gofmt -l, go vet, staticcheck; the golden
 #                      vectors of $(SHARED) when present) and fbec --go's output for
 #                      every schema through gofmt -l and go vet (tests/go), then every
 #                      row of the Go benchmark checked once (bench-go-check), a short
@@ -14,14 +14,25 @@ TEST_TARGETS += test-go
 
 GO ?= $(or $(shell command -v go 2>/dev/null),/usr/local/go/bin/go)
 GO_ENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
+# staticcheck, the Go linter, from the module proxy into build/go-tools.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(abspath build/go-tools)/staticcheck-$(STATICCHECK_VERSION)
 
-test-go: venv
+$(STATICCHECK):
+	@test -x "$(GO)" || { echo "test-go: no go command (set GO=/path/to/go; Go 1.26 or newer)" >&2; exit 1; }
+	@echo "go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) (into build/go-tools)"
+	@mkdir -p build/go-tools/bin
+	@GOBIN=$(abspath build/go-tools/bin) GOTOOLCHAIN=local CGO_ENABLED=0 $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@mv build/go-tools/bin/staticcheck $@
+
+test-go: venv $(STATICCHECK)
 	@test -x "$(GO)" || { echo "test-go: no go command (set GO=/path/to/go; Go 1.26 or newer)" >&2; exit 1; }
 	@cd runtime/go && unformatted="$$($(GO_ENV) $(dir $(GO))gofmt -l .)" && \
 		{ test -z "$$unformatted" || { echo "gofmt -l: $$unformatted" >&2; exit 1; }; }
 	cd runtime/go && $(GO_ENV) $(GO) vet ./...
+	cd runtime/go && $(GO_ENV) $(STATICCHECK) ./...
 	cd runtime/go && $(GO_ENV) $(GO) test -count=1 ./...
-	GO="$(GO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/go
+	GO="$(GO)" STATICCHECK="$(STATICCHECK)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/go
 	@$(MAKE) fuzz-go-quick
 	@$(MAKE) example-go-test
 	cd runtime/go && $(GO_ENV) $(GO) test -run '^$$' -fuzz '^FuzzReceiver$$' -fuzztime $(GO_FUZZ_QUICK) ./fbe
@@ -153,10 +164,10 @@ example-go-gen: venv
 example-go: example-go-gen
 	cd examples/go && $(GO_ENV) $(GO) run ./cmd/tcp
 
-example-go-test: example-go-gen
+example-go-test: example-go-gen $(STATICCHECK)
 	@cd examples/go && unformatted="$$($(GO_ENV) $(dir $(GO))gofmt -l tcp cmd)" && \
 		{ test -z "$$unformatted" || { echo "gofmt -l: $$unformatted" >&2; exit 1; }; }
-	cd examples/go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) test -count=1 ./...
+	cd examples/go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(STATICCHECK) ./... && $(GO_ENV) $(GO) test -count=1 ./...
 
 fuzz: fuzz-go-receiver
 fuzz-go-receiver: venv

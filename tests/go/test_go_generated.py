@@ -1,5 +1,5 @@
-"""The Go target's output for every schema (the project's and ../shared's) is gofmt-clean and
-go vet-clean against runtime/go (docs/targets.md 9). Run by `make test-go`, which needs Go."""
+"""The Go target's output for every schema (the project's and ../shared's) is gofmt-clean,
+go vet-clean and staticcheck-clean against runtime/go (docs/targets.md 9). Run by `make test-go`, which needs Go."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from fbec.cli import main as fbec_main
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 GO = os.environ.get("GO") or shutil.which("go") or "/usr/local/go/bin/go"
+# staticcheck (honnef.co/go/tools), installed by `make test-go` into build/go-tools
+STATICCHECK = os.environ.get("STATICCHECK") or shutil.which("staticcheck") or ""
 GO_ENV = {**os.environ, "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod", "CGO_ENABLED": "0"}
 
 
@@ -51,6 +53,7 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_generated_go_is_gofmt_and_vet_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert Path(GO).exists(), f"no go command at {GO} (set GO)"
+    assert STATICCHECK and Path(STATICCHECK).exists(), "no staticcheck (set STATICCHECK; make test-go installs it)"
     gofmt = str(Path(GO).parent / "gofmt")
     groups = modules(schema_files())
     assert groups, "no schemas found"
@@ -67,6 +70,8 @@ def test_generated_go_is_gofmt_and_vet_clean(tmp_path: Path, capsys: pytest.Capt
         assert r.returncode == 0 and r.stdout == "", f"gofmt -l ({sorted(group)}):\n{r.stdout}{r.stderr}"
         r = run([GO, "vet", "./..."], root)
         assert r.returncode == 0, f"go vet ({sorted(group)}):\n{r.stdout}{r.stderr}"
+        r = run([STATICCHECK, "./..."], root)
+        assert r.returncode == 0, f"staticcheck ({sorted(group)}):\n{r.stdout}{r.stderr}"
     capsys.readouterr()
 
 

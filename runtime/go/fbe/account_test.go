@@ -454,8 +454,10 @@ func TestBudgetAndDepth(t *testing.T) {
 func TestWriterDepth(t *testing.T) {
 	w := Writer{MaxDepth: 2}
 	w.BeginVersioned()
-	if !w.Enter("a.A") || !w.Enter("a.A") || w.Enter("a.A") {
-		t.Fatal("the third level passed a limit of 2")
+	for level := 1; level <= 3; level++ {
+		if entered := w.Enter("a.A"); entered != (level <= 2) {
+			t.Fatalf("level %d of a limit of 2: entered %v", level, entered)
+		}
 	}
 	if _, err := w.EndVersioned(); !errors.Is(err, ErrDepth) || err.Error() != "structs nested deeper than 2 (a.A)" {
 		t.Fatalf("%v", err)

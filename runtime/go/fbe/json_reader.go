@@ -670,7 +670,7 @@ func (r *JSONReader) number(want, field string) (string, bool) {
 	return string(n), true
 }
 
-func isInteger(text string) bool { return strings.IndexAny(text, ".eE") < 0 }
+func isInteger(text string) bool { return !strings.ContainsAny(text, ".eE") }
 
 // Int reads a JSON integer in lo..hi (an integer field takes no fraction or exponent).
 func (r *JSONReader) Int(lo, hi int64, field string) int64 {
