@@ -55,7 +55,7 @@ test-go: venv $(STATICCHECK)
 .PHONY: bench-go bench-go-check
 BENCH_TARGETS += bench-go
 BENCH_GO_DIR := build/bench-go
-BENCH_GO_ROUNDS ?= 5
+BENCH_GO_ROUNDS ?= 6
 BENCH_GO_TIME ?= 0.2s
 BENCH_GO_FILTER ?= .
 BENCH_GO_STABLE_N ?= 50001
