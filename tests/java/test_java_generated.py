@@ -1,7 +1,7 @@
 """The Java target: fbec --java's output for every schema (the project's and ../shared's) compiles
 with javac -Xlint:all -Werror against runtime/java, reads every golden vector in both models and
 writes it back byte for byte, refuses truncations and reads corruptions to a value or a
-DecodeException only (tests/java/vectors/VectorsCheck.java), and looks as Java users expect. Run
+DecodeException only and prints the original's text (tests/java/vectors/VectorsCheck.java), and looks as Java users expect. Run
 by `make test-java`, which installs the JDK."""
 
 from __future__ import annotations
@@ -104,13 +104,15 @@ def test_golden_vectors_read_and_written_back(tmp_path: Path, runtime: Path,
         schema = SHARED / c["schema"]
         lines.append("\t".join([f"{java_package_of(schema)}.{c['type']}",
                                 str(SHARED / "vectors" / files["versioned"]["file"]),
-                                str(SHARED / "vectors" / files["final"]["file"]), mask]))
+                                str(SHARED / "vectors" / files["final"]["file"]), mask,
+                                str(SHARED / "vectors" / files["text"]["file"])]))
     (tmp_path / "cases.txt").write_text("\n".join(lines) + "\n")
     r = subprocess.run([JAVA, "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "VectorsCheck",
                         str(tmp_path / "cases.txt")], capture_output=True, text=True, check=False, timeout=600)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
     summary = r.stdout.strip().splitlines()[-1]
-    assert f"{2 * len(lines)} vectors read and written back" in summary and summary.endswith(" 0 problems"), summary
+    assert f"{2 * len(lines)} vectors read and written back, {2 * len(lines)} texts" in summary, summary
+    assert summary.endswith(" 0 problems"), summary
     print(summary)
 
 

@@ -2,8 +2,8 @@
 // stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
 // (versioned and final, in and out) with the fbec --java code of every conformance schema
 // (Registry.java, written by build.py), protocol streams with each package's generated Receiver or
-// FinalReceiver, and skips what the Java target does not generate yet (JSON, text, value
-// descriptions).
+// FinalReceiver, the text form of what it reads, and skips what the Java target does not
+// generate yet (JSON, value descriptions).
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +15,7 @@ import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.FrameException;
 import io.github.fbetoolkit.fbe.FrameReceiver;
 import io.github.fbetoolkit.fbe.Limits;
+import io.github.fbetoolkit.fbe.Utf8;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -117,9 +118,9 @@ public final class Main {
             return stream(req, data, limitsOf(req.get("limits")));
         }
         boolean binaryIn = format.equals("versioned") || format.equals("final");
-        boolean binaryOut = output.equals("versioned") || output.equals("final");
+        boolean binaryOut = output.equals("versioned") || output.equals("final") || output.equals("text");
         if (!binaryIn || !binaryOut) {
-            return answer("skipped", "the Java target reads and writes the binary models only so far (" + format + " -> "
+            return answer("skipped", "the Java target reads the binary models and writes them and the text form only so far (" + format + " -> "
                     + output + ")");
         }
         String name = req.path("package").asText() + "." + req.path("type").asText();
@@ -141,7 +142,8 @@ public final class Main {
             return answer("parse_error", e.getMessage());
         }
         try {
-            byte[] out = output.equals("versioned") ? codec.toFbe().write(value) : codec.toFinal().write(value);
+            byte[] out = output.equals("versioned") ? codec.toFbe().write(value)
+                    : output.equals("final") ? codec.toFinal().write(value) : Utf8.bytes(value.toString());
             return answer("result", Base64.getEncoder().encodeToString(out));
         } catch (EncodeException e) {
             return answer("serialize_error", e.getMessage());

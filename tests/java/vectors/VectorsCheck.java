@@ -1,12 +1,14 @@
 // Reads every golden vector with the fbec --java code and writes it back byte for byte, in both
 // models; refuses every truncation; reads every single-byte corruption to a value or a
 // DecodeException and nothing else, and writes what it reads back to bytes that read back the
-// same. Run by tests/java/test_java_generated.py with a list of cases (one per line, tab-separated:
-// Java class, versioned file, final file, unspecified byte ranges of the versioned file as
-// start:length,...). Prints one line per problem and a summary; exits 1 on any problem.
+// same; prints what it reads in the text form byte for byte as the original (toString()). Run by
+// tests/java/test_java_generated.py with a list of cases (one per line, tab-separated: Java class,
+// versioned file, final file, unspecified byte ranges of the versioned file as start:length,...,
+// text file). Prints one line per problem and a summary; exits 1 on any problem.
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
+import io.github.fbetoolkit.fbe.Utf8;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -62,7 +64,9 @@ public final class VectorsCheck {
     static int corruptions;
     static int corruptionsRead;
 
-    static void check(String name, Model m, byte[] data, int[][] mask) throws Throwable {
+    static int texts;
+
+    static void check(String name, Model m, byte[] data, int[][] mask, byte[] text) throws Throwable {
         Object v;
         try {
             v = m.read(data);
@@ -76,6 +80,11 @@ public final class VectorsCheck {
             return;
         }
         vectors++;
+        if (!Arrays.equals(Utf8.bytes(v.toString()), text)) {
+            problem(name + " " + m.name() + ": text " + v + " differs from the original's");
+        } else {
+            texts++;
+        }
         for (int n = 0; n < data.length; n++) {
             try {
                 m.read(Arrays.copyOf(data, n));
@@ -118,10 +127,11 @@ public final class VectorsCheck {
             int[][] mask = f[3].isEmpty() ? new int[0][] : Arrays.stream(f[3].split(","))
                     .map(r -> new int[] {Integer.parseInt(r.split(":")[0]), Integer.parseInt(r.split(":")[1])})
                     .toArray(int[][]::new);
-            check(f[0], model(type, "Fbe"), Files.readAllBytes(Path.of(f[1])), mask);
-            check(f[0], model(type, "Final"), Files.readAllBytes(Path.of(f[2])), new int[0][]);
+            byte[] text = Files.readAllBytes(Path.of(f[4]));
+            check(f[0], model(type, "Fbe"), Files.readAllBytes(Path.of(f[1])), mask, text);
+            check(f[0], model(type, "Final"), Files.readAllBytes(Path.of(f[2])), new int[0][], text);
         }
-        System.out.println(vectors + " vectors read and written back, " + truncations + " truncations refused, "
+        System.out.println(vectors + " vectors read and written back, " + texts + " texts as the original's, " + truncations + " truncations refused, "
                 + corruptions + " corruptions read or refused (" + corruptionsRead + " read and written back), "
                 + PROBLEMS.size() + " problems");
         System.exit(PROBLEMS.isEmpty() ? 0 : 1);

@@ -19,6 +19,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, ReservedNames, generated_header
 from fbec.targets.java.models import write_models
 from fbec.targets.java.protocol import write_protocol
+from fbec.targets.java.text import write_text
 
 RUNTIME = "io.github.fbetoolkit.fbe"
 
@@ -37,7 +38,7 @@ CLASS_NAMES = frozenset({
     "List", "ArrayList", "LinkedList", "Set", "TreeSet", "Map", "TreeMap", "LinkedHashMap", "Arrays",
     "Objects", "Comparator", "Collection", "UUID", "BigDecimal", "Compare", "Decimals", "DecodeException",
     "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8", "FrameReceiver",
-    "FrameSender", "FrameException", "OutputStream", "IOException",
+    "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder",
     # the protocol classes of --proto
     "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender",
     # the locals and parameters of generated methods: a type of such a name would be obscured by them
@@ -471,6 +472,7 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
     if s.fields:
         w.blank()
     write_keys(w, c, s, name)
+    write_text(w, c, s, name)
     write_models(w, c, s, name, options.final)
 
 

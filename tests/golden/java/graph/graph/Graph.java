@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct graph.Graph (type id 3). */
@@ -37,6 +38,45 @@ public class Graph {
     @Override
     public int hashCode() {
         return "graph.Graph".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Graph v) {
+        t.append("Graph(");
+        t.append("nodes=");
+        Text.count(t, v.nodes.size(), "[");
+        int i1 = 0;
+        for (Node x2 : v.nodes) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            Node.fbeText(t, x2);
+        }
+        t.append("]");
+        t.append(",edges=");
+        Text.count(t, v.edges.size(), "[");
+        int i3 = 0;
+        for (Edge x4 : v.edges) {
+            if (i3++ > 0) {
+                t.append(',');
+            }
+            Edge.fbeText(t, x4);
+        }
+        t.append("]");
+        t.append(')');
     }
 
     /**

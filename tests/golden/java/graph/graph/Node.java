@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct graph.Node (type id 1). */
@@ -44,6 +45,41 @@ public class Node {
         int h = 17;
         h = h * 31 + Integer.hashCode(this.id);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Node v) {
+        t.append("Node(");
+        t.append("id=");
+        t.append(v.id);
+        t.append(",name=");
+        Text.string(t, v.name);
+        t.append(",value=");
+        t.append(v.value);
+        t.append(",out_edges=");
+        Text.count(t, v.out_edges.size(), "[");
+        int i1 = 0;
+        for (Integer x2 : v.out_edges) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            t.append(x2);
+        }
+        t.append("]");
+        t.append(')');
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct recursive.Node (type id 1). */
@@ -43,6 +44,39 @@ public class Node {
         int h = 17;
         h = h * 31 + Integer.hashCode(this.id);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Node v) {
+        t.append("Node(");
+        t.append("id=");
+        t.append(v.id);
+        t.append(",label=");
+        Text.string(t, v.label);
+        t.append(",children=");
+        Text.count(t, v.children.size(), "[");
+        int i1 = 0;
+        for (Node x2 : v.children) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            Node.fbeText(t, x2);
+        }
+        t.append("]");
+        t.append(')');
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct vectors.Holder (type id 10). */
@@ -41,6 +42,85 @@ public class Holder {
     @Override
     public int hashCode() {
         return "vectors.Holder".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Holder v) {
+        t.append("Holder(");
+        t.append("edges=");
+        Text.count(t, v.edges.size(), "[");
+        int i1 = 0;
+        for (Edge x2 : v.edges) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            Edge.fbeText(t, x2);
+        }
+        t.append("]");
+        t.append(",points=");
+        Text.count(t, v.points.size(), "[");
+        int i3 = 0;
+        for (Point3 x4 : v.points) {
+            if (i3++ > 0) {
+                t.append(',');
+            }
+            Point3.fbeText(t, x4);
+        }
+        t.append("]");
+        t.append(",ints=");
+        Text.count(t, v.ints.size(), "[");
+        int i5 = 0;
+        for (Integer x6 : v.ints) {
+            if (i5++ > 0) {
+                t.append(',');
+            }
+            t.append(x6);
+        }
+        t.append("]");
+        t.append(",switches=");
+        Text.count(t, v.switches.size(), "[");
+        int i7 = 0;
+        for (Boolean x8 : v.switches) {
+            if (i7++ > 0) {
+                t.append(',');
+            }
+            t.append(x8);
+        }
+        t.append("]");
+        t.append(",reals=");
+        Text.count(t, v.reals.size(), "[");
+        int i9 = 0;
+        for (Double x10 : v.reals) {
+            if (i9++ > 0) {
+                t.append(',');
+            }
+            Text.g(t, x10);
+        }
+        t.append("]");
+        t.append(",named=");
+        Text.count(t, v.named.size(), "[");
+        int i11 = 0;
+        for (Named x12 : v.named) {
+            if (i11++ > 0) {
+                t.append(',');
+            }
+            Named.fbeText(t, x12);
+        }
+        t.append("]");
+        t.append(')');
     }
 
     /**

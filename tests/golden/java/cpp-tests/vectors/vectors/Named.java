@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct vectors.Named (type id 4). */
@@ -37,6 +38,37 @@ public class Named {
     @Override
     public int hashCode() {
         return "vectors.Named".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Named v) {
+        t.append("Named(");
+        t.append("name=");
+        Text.string(t, v.name);
+        t.append(",values=");
+        Text.count(t, v.values.size(), "[");
+        int i1 = 0;
+        for (Integer x2 : v.values) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            t.append(x2);
+        }
+        t.append("]");
+        t.append(')');
     }
 
     /**

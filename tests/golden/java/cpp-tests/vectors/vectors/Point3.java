@@ -7,6 +7,7 @@ import java.util.Comparator;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct vectors.Point3 (type id 3). */
@@ -34,6 +35,28 @@ public class Point3 extends Point {
     @Override
     public int hashCode() {
         return "vectors.Point3".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Point3 v) {
+        t.append("Point3(");
+        Point.fbeText(t, v);
+        t.append(",z=");
+        Text.g(t, v.z);
+        t.append(')');
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct vectors_new.Edge (type id 1). */
@@ -37,6 +38,33 @@ public class Edge {
     @Override
     public int hashCode() {
         return "vectors_new.Edge".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Edge v) {
+        t.append("Edge(");
+        t.append("source=");
+        t.append(v.source);
+        t.append(",target=");
+        t.append(v.target);
+        t.append(",weight=");
+        t.append(v.weight);
+        t.append(",note=");
+        Text.string(t, v.note);
+        t.append(')');
     }
 
     /**

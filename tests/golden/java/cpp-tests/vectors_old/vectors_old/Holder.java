@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct vectors_old.Holder (type id 10). */
@@ -36,6 +37,35 @@ public class Holder {
     @Override
     public int hashCode() {
         return "vectors_old.Holder".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Holder v) {
+        t.append("Holder(");
+        t.append("edges=");
+        Text.count(t, v.edges.size(), "[");
+        int i1 = 0;
+        for (Edge x2 : v.edges) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            Edge.fbeText(t, x2);
+        }
+        t.append("]");
+        t.append(')');
     }
 
     /**

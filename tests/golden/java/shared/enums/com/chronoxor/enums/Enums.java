@@ -101,6 +101,157 @@ public class Enums {
         return "enums.Enums".hashCode();
     }
 
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Enums v) {
+        t.append("Enums(");
+        t.append("byte0=");
+        t.append(v.byte0);
+        t.append(",byte1=");
+        t.append(v.byte1);
+        t.append(",byte2=");
+        t.append(v.byte2);
+        t.append(",byte3=");
+        t.append(v.byte3);
+        t.append(",byte4=");
+        t.append(v.byte4);
+        t.append(",byte5=");
+        t.append(v.byte5);
+        t.append(",char0=");
+        t.append(v.char0);
+        t.append(",char1=");
+        t.append(v.char1);
+        t.append(",char2=");
+        t.append(v.char2);
+        t.append(",char3=");
+        t.append(v.char3);
+        t.append(",char4=");
+        t.append(v.char4);
+        t.append(",char5=");
+        t.append(v.char5);
+        t.append(",wchar0=");
+        t.append(v.wchar0);
+        t.append(",wchar1=");
+        t.append(v.wchar1);
+        t.append(",wchar2=");
+        t.append(v.wchar2);
+        t.append(",wchar3=");
+        t.append(v.wchar3);
+        t.append(",wchar4=");
+        t.append(v.wchar4);
+        t.append(",wchar5=");
+        t.append(v.wchar5);
+        t.append(",int8b0=");
+        t.append(v.int8b0);
+        t.append(",int8b1=");
+        t.append(v.int8b1);
+        t.append(",int8b2=");
+        t.append(v.int8b2);
+        t.append(",int8b3=");
+        t.append(v.int8b3);
+        t.append(",int8b4=");
+        t.append(v.int8b4);
+        t.append(",int8b5=");
+        t.append(v.int8b5);
+        t.append(",uint8b0=");
+        t.append(v.uint8b0);
+        t.append(",uint8b1=");
+        t.append(v.uint8b1);
+        t.append(",uint8b2=");
+        t.append(v.uint8b2);
+        t.append(",uint8b3=");
+        t.append(v.uint8b3);
+        t.append(",uint8b4=");
+        t.append(v.uint8b4);
+        t.append(",uint8b5=");
+        t.append(v.uint8b5);
+        t.append(",int16b0=");
+        t.append(v.int16b0);
+        t.append(",int16b1=");
+        t.append(v.int16b1);
+        t.append(",int16b2=");
+        t.append(v.int16b2);
+        t.append(",int16b3=");
+        t.append(v.int16b3);
+        t.append(",int16b4=");
+        t.append(v.int16b4);
+        t.append(",int16b5=");
+        t.append(v.int16b5);
+        t.append(",uint16b0=");
+        t.append(v.uint16b0);
+        t.append(",uint16b1=");
+        t.append(v.uint16b1);
+        t.append(",uint16b2=");
+        t.append(v.uint16b2);
+        t.append(",uint16b3=");
+        t.append(v.uint16b3);
+        t.append(",uint16b4=");
+        t.append(v.uint16b4);
+        t.append(",uint16b5=");
+        t.append(v.uint16b5);
+        t.append(",int32b0=");
+        t.append(v.int32b0);
+        t.append(",int32b1=");
+        t.append(v.int32b1);
+        t.append(",int32b2=");
+        t.append(v.int32b2);
+        t.append(",int32b3=");
+        t.append(v.int32b3);
+        t.append(",int32b4=");
+        t.append(v.int32b4);
+        t.append(",int32b5=");
+        t.append(v.int32b5);
+        t.append(",uint32b0=");
+        t.append(v.uint32b0);
+        t.append(",uint32b1=");
+        t.append(v.uint32b1);
+        t.append(",uint32b2=");
+        t.append(v.uint32b2);
+        t.append(",uint32b3=");
+        t.append(v.uint32b3);
+        t.append(",uint32b4=");
+        t.append(v.uint32b4);
+        t.append(",uint32b5=");
+        t.append(v.uint32b5);
+        t.append(",int64b0=");
+        t.append(v.int64b0);
+        t.append(",int64b1=");
+        t.append(v.int64b1);
+        t.append(",int64b2=");
+        t.append(v.int64b2);
+        t.append(",int64b3=");
+        t.append(v.int64b3);
+        t.append(",int64b4=");
+        t.append(v.int64b4);
+        t.append(",int64b5=");
+        t.append(v.int64b5);
+        t.append(",uint64b0=");
+        t.append(v.uint64b0);
+        t.append(",uint64b1=");
+        t.append(v.uint64b1);
+        t.append(",uint64b2=");
+        t.append(v.uint64b2);
+        t.append(",uint64b3=");
+        t.append(v.uint64b3);
+        t.append(",uint64b4=");
+        t.append(v.uint64b4);
+        t.append(",uint64b5=");
+        t.append(v.uint64b5);
+        t.append(')');
+    }
+
     /**
      * Writes v's versioned body, its offset stored in the slot at slot (from base).
      *

@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct proto.Account (type id 3). */
@@ -46,6 +47,49 @@ public class Account {
         int h = 17;
         h = h * 31 + Integer.hashCode(this.id);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Account v) {
+        t.append("Account(");
+        t.append("id=");
+        t.append(v.id);
+        t.append(",name=");
+        Text.string(t, v.name);
+        t.append(",state=");
+        t.append(v.state);
+        t.append(",wallet=");
+        Balance.fbeText(t, v.wallet);
+        t.append(",asset=");
+        if (v.asset == null) {
+            t.append("null");
+        } else {
+            Balance.fbeText(t, v.asset);
+        }
+        t.append(",orders=");
+        Text.count(t, v.orders.size(), "[");
+        int i1 = 0;
+        for (Order x2 : v.orders) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            Order.fbeText(t, x2);
+        }
+        t.append("]");
+        t.append(')');
     }
 
     /**

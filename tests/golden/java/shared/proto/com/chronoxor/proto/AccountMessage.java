@@ -36,6 +36,27 @@ public class AccountMessage {
         return "proto.AccountMessage".hashCode();
     }
 
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, AccountMessage v) {
+        t.append("AccountMessage(");
+        t.append("body=");
+        Account.fbeText(t, v.body);
+        t.append(')');
+    }
+
     /**
      * Writes v's versioned body, its offset stored in the slot at slot (from base).
      *

@@ -9,6 +9,7 @@ import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct proto.Balance (type id 2). */
@@ -42,6 +43,29 @@ public class Balance {
         int h = 17;
         h = h * 31 + Objects.hashCode(this.currency);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Balance v) {
+        t.append("Balance(");
+        t.append("currency=");
+        Text.string(t, v.currency);
+        t.append(",amount=");
+        Text.g(t, v.amount);
+        t.append(')');
     }
 
     /**

@@ -9,6 +9,7 @@ import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct protoex.Balance (type id 2). */
@@ -41,6 +42,28 @@ public class Balance extends com.chronoxor.proto.Balance {
         int h = 17;
         h = h * 31 + Objects.hashCode(this.currency);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Balance v) {
+        t.append("Balance(");
+        com.chronoxor.proto.Balance.fbeText(t, v);
+        t.append(",locked=");
+        Text.g(t, v.locked);
+        t.append(')');
     }
 
     /**

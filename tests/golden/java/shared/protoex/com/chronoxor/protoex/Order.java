@@ -7,6 +7,7 @@ import java.util.Comparator;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct protoex.Order (type id 1). */
@@ -46,6 +47,41 @@ public class Order {
         int h = 17;
         h = h * 31 + Integer.hashCode(this.id);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Order v) {
+        t.append("Order(");
+        t.append("id=");
+        t.append(v.id);
+        t.append(",symbol=");
+        Text.string(t, v.symbol);
+        t.append(",side=");
+        t.append(v.side);
+        t.append(",type=");
+        t.append(v.type);
+        t.append(",price=");
+        Text.g(t, v.price);
+        t.append(",volume=");
+        Text.g(t, v.volume);
+        t.append(",tp=");
+        Text.g(t, v.tp);
+        t.append(",sl=");
+        Text.g(t, v.sl);
+        t.append(')');
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct test.StructBytes (type id 120). */
@@ -36,6 +37,39 @@ public class StructBytes {
     @Override
     public int hashCode() {
         return "test.StructBytes".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, StructBytes v) {
+        t.append("StructBytes(");
+        t.append("f1=");
+        Text.bytes(t, v.f1);
+        t.append(",f2=");
+        if (v.f2 == null) {
+            t.append("null");
+        } else {
+            Text.bytes(t, v.f2);
+        }
+        t.append(",f3=");
+        if (v.f3 == null) {
+            t.append("null");
+        } else {
+            Text.bytes(t, v.f3);
+        }
+        t.append(')');
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.Map;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct test.StructHashEx (type id 142). */
@@ -37,6 +38,53 @@ public class StructHashEx {
     @Override
     public int hashCode() {
         return "test.StructHashEx".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, StructHashEx v) {
+        t.append("StructHashEx(");
+        t.append("f1=");
+        Text.count(t, v.f1.size(), "[{");
+        int i1 = 0;
+        for (Map.Entry<StructSimple, StructNested> x2 : v.f1.entrySet()) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            StructSimple.fbeText(t, x2.getKey());
+            t.append("->");
+            StructNested.fbeText(t, x2.getValue());
+        }
+        t.append("}]");
+        t.append(",f2=");
+        Text.count(t, v.f2.size(), "[{");
+        int i3 = 0;
+        for (Map.Entry<StructSimple, StructNested> x4 : v.f2.entrySet()) {
+            if (i3++ > 0) {
+                t.append(',');
+            }
+            StructSimple.fbeText(t, x4.getKey());
+            t.append("->");
+            if (x4.getValue() == null) {
+                t.append("null");
+            } else {
+                StructNested.fbeText(t, x4.getValue());
+            }
+        }
+        t.append("}]");
+        t.append(')');
     }
 
     /**

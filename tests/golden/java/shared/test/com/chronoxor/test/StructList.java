@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct test.StructList (type id 131). */
@@ -45,6 +46,145 @@ public class StructList {
     @Override
     public int hashCode() {
         return "test.StructList".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, StructList v) {
+        t.append("StructList(");
+        t.append("f1=");
+        Text.count(t, v.f1.size(), "<");
+        int i1 = 0;
+        for (Byte x2 : v.f1) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            t.append(x2 & 0xFF);
+        }
+        t.append(">");
+        t.append(",f2=");
+        Text.count(t, v.f2.size(), "<");
+        int i3 = 0;
+        for (Byte x4 : v.f2) {
+            if (i3++ > 0) {
+                t.append(',');
+            }
+            if (x4 == null) {
+                t.append("null");
+            } else {
+                t.append(x4 & 0xFF);
+            }
+        }
+        t.append(">");
+        t.append(",f3=");
+        Text.count(t, v.f3.size(), "<");
+        int i5 = 0;
+        for (byte[] x6 : v.f3) {
+            if (i5++ > 0) {
+                t.append(',');
+            }
+            Text.bytes(t, x6);
+        }
+        t.append(">");
+        t.append(",f4=");
+        Text.count(t, v.f4.size(), "<");
+        int i7 = 0;
+        for (byte[] x8 : v.f4) {
+            if (i7++ > 0) {
+                t.append(',');
+            }
+            if (x8 == null) {
+                t.append("null");
+            } else {
+                Text.bytes(t, x8);
+            }
+        }
+        t.append(">");
+        t.append(",f5=");
+        Text.count(t, v.f5.size(), "<");
+        int i9 = 0;
+        for (EnumSimple x10 : v.f5) {
+            if (i9++ > 0) {
+                t.append(',');
+            }
+            t.append(x10);
+        }
+        t.append(">");
+        t.append(",f6=");
+        Text.count(t, v.f6.size(), "<");
+        int i11 = 0;
+        for (EnumSimple x12 : v.f6) {
+            if (i11++ > 0) {
+                t.append(',');
+            }
+            if (x12 == null) {
+                t.append("null");
+            } else {
+                t.append(x12);
+            }
+        }
+        t.append(">");
+        t.append(",f7=");
+        Text.count(t, v.f7.size(), "<");
+        int i13 = 0;
+        for (FlagsSimple x14 : v.f7) {
+            if (i13++ > 0) {
+                t.append(',');
+            }
+            t.append(x14);
+        }
+        t.append(">");
+        t.append(",f8=");
+        Text.count(t, v.f8.size(), "<");
+        int i15 = 0;
+        for (FlagsSimple x16 : v.f8) {
+            if (i15++ > 0) {
+                t.append(',');
+            }
+            if (x16 == null) {
+                t.append("null");
+            } else {
+                t.append(x16);
+            }
+        }
+        t.append(">");
+        t.append(",f9=");
+        Text.count(t, v.f9.size(), "<");
+        int i17 = 0;
+        for (StructSimple x18 : v.f9) {
+            if (i17++ > 0) {
+                t.append(',');
+            }
+            StructSimple.fbeText(t, x18);
+        }
+        t.append(">");
+        t.append(",f10=");
+        Text.count(t, v.f10.size(), "<");
+        int i19 = 0;
+        for (StructSimple x20 : v.f10) {
+            if (i19++ > 0) {
+                t.append(',');
+            }
+            if (x20 == null) {
+                t.append("null");
+            } else {
+                StructSimple.fbeText(t, x20);
+            }
+        }
+        t.append(">");
+        t.append(')');
     }
 
     /**

@@ -10,6 +10,7 @@ import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct test.StructMap (type id 140). */
@@ -46,6 +47,165 @@ public class StructMap {
     @Override
     public int hashCode() {
         return "test.StructMap".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, StructMap v) {
+        t.append("StructMap(");
+        t.append("f1=");
+        Text.count(t, v.f1.size(), "<{");
+        int i1 = 0;
+        for (Map.Entry<Integer, Byte> x2 : Compare.ordered(v.f1, null)) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            t.append(x2.getKey());
+            t.append("->");
+            t.append(x2.getValue() & 0xFF);
+        }
+        t.append("}>");
+        t.append(",f2=");
+        Text.count(t, v.f2.size(), "<{");
+        int i3 = 0;
+        for (Map.Entry<Integer, Byte> x4 : Compare.ordered(v.f2, null)) {
+            if (i3++ > 0) {
+                t.append(',');
+            }
+            t.append(x4.getKey());
+            t.append("->");
+            if (x4.getValue() == null) {
+                t.append("null");
+            } else {
+                t.append(x4.getValue() & 0xFF);
+            }
+        }
+        t.append("}>");
+        t.append(",f3=");
+        Text.count(t, v.f3.size(), "<{");
+        int i5 = 0;
+        for (Map.Entry<Integer, byte[]> x6 : Compare.ordered(v.f3, null)) {
+            if (i5++ > 0) {
+                t.append(',');
+            }
+            t.append(x6.getKey());
+            t.append("->");
+            Text.bytes(t, x6.getValue());
+        }
+        t.append("}>");
+        t.append(",f4=");
+        Text.count(t, v.f4.size(), "<{");
+        int i7 = 0;
+        for (Map.Entry<Integer, byte[]> x8 : Compare.ordered(v.f4, null)) {
+            if (i7++ > 0) {
+                t.append(',');
+            }
+            t.append(x8.getKey());
+            t.append("->");
+            if (x8.getValue() == null) {
+                t.append("null");
+            } else {
+                Text.bytes(t, x8.getValue());
+            }
+        }
+        t.append("}>");
+        t.append(",f5=");
+        Text.count(t, v.f5.size(), "<{");
+        int i9 = 0;
+        for (Map.Entry<Integer, EnumSimple> x10 : Compare.ordered(v.f5, null)) {
+            if (i9++ > 0) {
+                t.append(',');
+            }
+            t.append(x10.getKey());
+            t.append("->");
+            t.append(x10.getValue());
+        }
+        t.append("}>");
+        t.append(",f6=");
+        Text.count(t, v.f6.size(), "<{");
+        int i11 = 0;
+        for (Map.Entry<Integer, EnumSimple> x12 : Compare.ordered(v.f6, null)) {
+            if (i11++ > 0) {
+                t.append(',');
+            }
+            t.append(x12.getKey());
+            t.append("->");
+            if (x12.getValue() == null) {
+                t.append("null");
+            } else {
+                t.append(x12.getValue());
+            }
+        }
+        t.append("}>");
+        t.append(",f7=");
+        Text.count(t, v.f7.size(), "<{");
+        int i13 = 0;
+        for (Map.Entry<Integer, FlagsSimple> x14 : Compare.ordered(v.f7, null)) {
+            if (i13++ > 0) {
+                t.append(',');
+            }
+            t.append(x14.getKey());
+            t.append("->");
+            t.append(x14.getValue());
+        }
+        t.append("}>");
+        t.append(",f8=");
+        Text.count(t, v.f8.size(), "<{");
+        int i15 = 0;
+        for (Map.Entry<Integer, FlagsSimple> x16 : Compare.ordered(v.f8, null)) {
+            if (i15++ > 0) {
+                t.append(',');
+            }
+            t.append(x16.getKey());
+            t.append("->");
+            if (x16.getValue() == null) {
+                t.append("null");
+            } else {
+                t.append(x16.getValue());
+            }
+        }
+        t.append("}>");
+        t.append(",f9=");
+        Text.count(t, v.f9.size(), "<{");
+        int i17 = 0;
+        for (Map.Entry<Integer, StructSimple> x18 : Compare.ordered(v.f9, null)) {
+            if (i17++ > 0) {
+                t.append(',');
+            }
+            t.append(x18.getKey());
+            t.append("->");
+            StructSimple.fbeText(t, x18.getValue());
+        }
+        t.append("}>");
+        t.append(",f10=");
+        Text.count(t, v.f10.size(), "<{");
+        int i19 = 0;
+        for (Map.Entry<Integer, StructSimple> x20 : Compare.ordered(v.f10, null)) {
+            if (i19++ > 0) {
+                t.append(',');
+            }
+            t.append(x20.getKey());
+            t.append("->");
+            if (x20.getValue() == null) {
+                t.append("null");
+            } else {
+                StructSimple.fbeText(t, x20.getValue());
+            }
+        }
+        t.append("}>");
+        t.append(')');
     }
 
     /**

@@ -54,6 +54,74 @@ public class StructNested extends StructOptional {
         return h;
     }
 
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, StructNested v) {
+        t.append("StructNested(");
+        StructOptional.fbeText(t, v);
+        t.append(",f1000=");
+        t.append(v.f1000);
+        t.append(",f1001=");
+        if (v.f1001 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f1001);
+        }
+        t.append(",f1002=");
+        t.append(v.f1002);
+        t.append(",f1003=");
+        if (v.f1003 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f1003);
+        }
+        t.append(",f1004=");
+        t.append(v.f1004);
+        t.append(",f1005=");
+        if (v.f1005 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f1005);
+        }
+        t.append(",f1006=");
+        t.append(v.f1006);
+        t.append(",f1007=");
+        if (v.f1007 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f1007);
+        }
+        t.append(",f1008=");
+        StructSimple.fbeText(t, v.f1008);
+        t.append(",f1009=");
+        if (v.f1009 == null) {
+            t.append("null");
+        } else {
+            StructSimple.fbeText(t, v.f1009);
+        }
+        t.append(",f1010=");
+        StructOptional.fbeText(t, v.f1010);
+        t.append(",f1011=");
+        if (v.f1011 == null) {
+            t.append("null");
+        } else {
+            StructOptional.fbeText(t, v.f1011);
+        }
+        t.append(')');
+    }
+
     /**
      * Writes v's versioned body, its offset stored in the slot at slot (from base).
      *

@@ -10,6 +10,7 @@ import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Timestamps;
 import io.github.fbetoolkit.fbe.Writer;
 
@@ -108,6 +109,422 @@ public class StructOptional extends StructSimple {
         int h = 17;
         h = h * 31 + Integer.hashCode(this.id);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, StructOptional v) {
+        t.append("StructOptional(");
+        StructSimple.fbeText(t, v);
+        t.append(",f100=");
+        if (v.f100 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f100);
+        }
+        t.append(",f101=");
+        if (v.f101 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f101);
+        }
+        t.append(",f102=");
+        if (v.f102 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f102);
+        }
+        t.append(",f103=");
+        if (v.f103 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f103 & 0xFF);
+        }
+        t.append(",f104=");
+        if (v.f104 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f104 & 0xFF);
+        }
+        t.append(",f105=");
+        if (v.f105 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f105 & 0xFF);
+        }
+        t.append(",f106=");
+        if (v.f106 == null) {
+            t.append("null");
+        } else {
+            Text.ch(t, v.f106);
+        }
+        t.append(",f107=");
+        if (v.f107 == null) {
+            t.append("null");
+        } else {
+            Text.ch(t, v.f107);
+        }
+        t.append(",f108=");
+        if (v.f108 == null) {
+            t.append("null");
+        } else {
+            Text.ch(t, v.f108);
+        }
+        t.append(",f109=");
+        if (v.f109 == null) {
+            t.append("null");
+        } else {
+            Text.wch(t, v.f109);
+        }
+        t.append(",f110=");
+        if (v.f110 == null) {
+            t.append("null");
+        } else {
+            Text.wch(t, v.f110);
+        }
+        t.append(",f111=");
+        if (v.f111 == null) {
+            t.append("null");
+        } else {
+            Text.wch(t, v.f111);
+        }
+        t.append(",f112=");
+        if (v.f112 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f112);
+        }
+        t.append(",f113=");
+        if (v.f113 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f113);
+        }
+        t.append(",f114=");
+        if (v.f114 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f114);
+        }
+        t.append(",f115=");
+        if (v.f115 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f115 & 0xFF);
+        }
+        t.append(",f116=");
+        if (v.f116 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f116 & 0xFF);
+        }
+        t.append(",f117=");
+        if (v.f117 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f117 & 0xFF);
+        }
+        t.append(",f118=");
+        if (v.f118 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f118);
+        }
+        t.append(",f119=");
+        if (v.f119 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f119);
+        }
+        t.append(",f120=");
+        if (v.f120 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f120);
+        }
+        t.append(",f121=");
+        if (v.f121 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f121 & 0xFFFF);
+        }
+        t.append(",f122=");
+        if (v.f122 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f122 & 0xFFFF);
+        }
+        t.append(",f123=");
+        if (v.f123 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f123 & 0xFFFF);
+        }
+        t.append(",f124=");
+        if (v.f124 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f124);
+        }
+        t.append(",f125=");
+        if (v.f125 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f125);
+        }
+        t.append(",f126=");
+        if (v.f126 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f126);
+        }
+        t.append(",f127=");
+        if (v.f127 == null) {
+            t.append("null");
+        } else {
+            t.append(Integer.toUnsignedString(v.f127));
+        }
+        t.append(",f128=");
+        if (v.f128 == null) {
+            t.append("null");
+        } else {
+            t.append(Integer.toUnsignedString(v.f128));
+        }
+        t.append(",f129=");
+        if (v.f129 == null) {
+            t.append("null");
+        } else {
+            t.append(Integer.toUnsignedString(v.f129));
+        }
+        t.append(",f130=");
+        if (v.f130 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f130);
+        }
+        t.append(",f131=");
+        if (v.f131 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f131);
+        }
+        t.append(",f132=");
+        if (v.f132 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f132);
+        }
+        t.append(",f133=");
+        if (v.f133 == null) {
+            t.append("null");
+        } else {
+            t.append(Long.toUnsignedString(v.f133));
+        }
+        t.append(",f134=");
+        if (v.f134 == null) {
+            t.append("null");
+        } else {
+            t.append(Long.toUnsignedString(v.f134));
+        }
+        t.append(",f135=");
+        if (v.f135 == null) {
+            t.append("null");
+        } else {
+            t.append(Long.toUnsignedString(v.f135));
+        }
+        t.append(",f136=");
+        if (v.f136 == null) {
+            t.append("null");
+        } else {
+            Text.g(t, v.f136);
+        }
+        t.append(",f137=");
+        if (v.f137 == null) {
+            t.append("null");
+        } else {
+            Text.g(t, v.f137);
+        }
+        t.append(",f138=");
+        if (v.f138 == null) {
+            t.append("null");
+        } else {
+            Text.g(t, v.f138);
+        }
+        t.append(",f139=");
+        if (v.f139 == null) {
+            t.append("null");
+        } else {
+            Text.g(t, v.f139);
+        }
+        t.append(",f140=");
+        if (v.f140 == null) {
+            t.append("null");
+        } else {
+            Text.g(t, v.f140);
+        }
+        t.append(",f141=");
+        if (v.f141 == null) {
+            t.append("null");
+        } else {
+            Text.g(t, v.f141);
+        }
+        t.append(",f142=");
+        if (v.f142 == null) {
+            t.append("null");
+        } else {
+            Text.decimal(t, v.f142);
+        }
+        t.append(",f143=");
+        if (v.f143 == null) {
+            t.append("null");
+        } else {
+            Text.decimal(t, v.f143);
+        }
+        t.append(",f144=");
+        if (v.f144 == null) {
+            t.append("null");
+        } else {
+            Text.decimal(t, v.f144);
+        }
+        t.append(",f145=");
+        if (v.f145 == null) {
+            t.append("null");
+        } else {
+            Text.string(t, v.f145);
+        }
+        t.append(",f146=");
+        if (v.f146 == null) {
+            t.append("null");
+        } else {
+            Text.string(t, v.f146);
+        }
+        t.append(",f147=");
+        if (v.f147 == null) {
+            t.append("null");
+        } else {
+            Text.string(t, v.f147);
+        }
+        t.append(",f148=");
+        if (v.f148 == null) {
+            t.append("null");
+        } else {
+            t.append(Long.toUnsignedString(v.f148));
+        }
+        t.append(",f149=");
+        if (v.f149 == null) {
+            t.append("null");
+        } else {
+            t.append(Long.toUnsignedString(v.f149));
+        }
+        t.append(",f150=");
+        if (v.f150 == null) {
+            t.append("null");
+        } else {
+            t.append(Long.toUnsignedString(v.f150));
+        }
+        t.append(",f151=");
+        if (v.f151 == null) {
+            t.append("null");
+        } else {
+            Text.uuid(t, v.f151);
+        }
+        t.append(",f152=");
+        if (v.f152 == null) {
+            t.append("null");
+        } else {
+            Text.uuid(t, v.f152);
+        }
+        t.append(",f153=");
+        if (v.f153 == null) {
+            t.append("null");
+        } else {
+            Text.uuid(t, v.f153);
+        }
+        t.append(",f154=");
+        if (v.f154 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f154);
+        }
+        t.append(",f155=");
+        if (v.f155 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f155);
+        }
+        t.append(",f156=");
+        if (v.f156 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f156);
+        }
+        t.append(",f157=");
+        if (v.f157 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f157);
+        }
+        t.append(",f158=");
+        if (v.f158 == null) {
+            t.append("null");
+        } else {
+            com.chronoxor.proto.Order.fbeText(t, v.f158);
+        }
+        t.append(",f159=");
+        if (v.f159 == null) {
+            t.append("null");
+        } else {
+            com.chronoxor.proto.Order.fbeText(t, v.f159);
+        }
+        t.append(",f160=");
+        if (v.f160 == null) {
+            t.append("null");
+        } else {
+            com.chronoxor.proto.Balance.fbeText(t, v.f160);
+        }
+        t.append(",f161=");
+        if (v.f161 == null) {
+            t.append("null");
+        } else {
+            com.chronoxor.proto.Balance.fbeText(t, v.f161);
+        }
+        t.append(",f162=");
+        if (v.f162 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f162);
+        }
+        t.append(",f163=");
+        if (v.f163 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f163);
+        }
+        t.append(",f164=");
+        if (v.f164 == null) {
+            t.append("null");
+        } else {
+            com.chronoxor.proto.Account.fbeText(t, v.f164);
+        }
+        t.append(",f165=");
+        if (v.f165 == null) {
+            t.append("null");
+        } else {
+            com.chronoxor.proto.Account.fbeText(t, v.f165);
+        }
+        t.append(')');
     }
 
     /**

@@ -10,6 +10,7 @@ import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct test.StructSet (type id 132). */
@@ -40,6 +41,65 @@ public class StructSet {
     @Override
     public int hashCode() {
         return "test.StructSet".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, StructSet v) {
+        t.append("StructSet(");
+        t.append("f1=");
+        Text.count(t, v.f1.size(), "{");
+        int i1 = 0;
+        for (Byte x2 : Compare.ordered(v.f1, Compare.U8)) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            t.append(x2 & 0xFF);
+        }
+        t.append("}");
+        t.append(",f2=");
+        Text.count(t, v.f2.size(), "{");
+        int i3 = 0;
+        for (EnumSimple x4 : Compare.ordered(v.f2, null)) {
+            if (i3++ > 0) {
+                t.append(',');
+            }
+            t.append(x4);
+        }
+        t.append("}");
+        t.append(",f3=");
+        Text.count(t, v.f3.size(), "{");
+        int i5 = 0;
+        for (FlagsSimple x6 : Compare.ordered(v.f3, null)) {
+            if (i5++ > 0) {
+                t.append(',');
+            }
+            t.append(x6);
+        }
+        t.append("}");
+        t.append(",f4=");
+        Text.count(t, v.f4.size(), "{");
+        int i7 = 0;
+        for (StructSimple x8 : Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
+            if (i7++ > 0) {
+                t.append(',');
+            }
+            StructSimple.fbeText(t, x8);
+        }
+        t.append("}");
+        t.append(')');
     }
 
     /**

@@ -10,6 +10,7 @@ import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Timestamps;
 import io.github.fbetoolkit.fbe.Uuids;
 import io.github.fbetoolkit.fbe.Writer;
@@ -88,6 +89,115 @@ public class StructSimple {
         int h = 17;
         h = h * 31 + Integer.hashCode(this.id);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, StructSimple v) {
+        t.append("StructSimple(");
+        t.append("id=");
+        t.append(v.id);
+        t.append(",f1=");
+        t.append(v.f1);
+        t.append(",f2=");
+        t.append(v.f2);
+        t.append(",f3=");
+        t.append(v.f3 & 0xFF);
+        t.append(",f4=");
+        t.append(v.f4 & 0xFF);
+        t.append(",f5=");
+        Text.ch(t, v.f5);
+        t.append(",f6=");
+        Text.ch(t, v.f6);
+        t.append(",f7=");
+        Text.wch(t, v.f7);
+        t.append(",f8=");
+        Text.wch(t, v.f8);
+        t.append(",f9=");
+        t.append(v.f9);
+        t.append(",f10=");
+        t.append(v.f10);
+        t.append(",f11=");
+        t.append(v.f11 & 0xFF);
+        t.append(",f12=");
+        t.append(v.f12 & 0xFF);
+        t.append(",f13=");
+        t.append(v.f13);
+        t.append(",f14=");
+        t.append(v.f14);
+        t.append(",f15=");
+        t.append(v.f15 & 0xFFFF);
+        t.append(",f16=");
+        t.append(v.f16 & 0xFFFF);
+        t.append(",f17=");
+        t.append(v.f17);
+        t.append(",f18=");
+        t.append(v.f18);
+        t.append(",f19=");
+        t.append(Integer.toUnsignedString(v.f19));
+        t.append(",f20=");
+        t.append(Integer.toUnsignedString(v.f20));
+        t.append(",f21=");
+        t.append(v.f21);
+        t.append(",f22=");
+        t.append(v.f22);
+        t.append(",f23=");
+        t.append(Long.toUnsignedString(v.f23));
+        t.append(",f24=");
+        t.append(Long.toUnsignedString(v.f24));
+        t.append(",f25=");
+        Text.g(t, v.f25);
+        t.append(",f26=");
+        Text.g(t, v.f26);
+        t.append(",f27=");
+        Text.g(t, v.f27);
+        t.append(",f28=");
+        Text.g(t, v.f28);
+        t.append(",f29=");
+        Text.decimal(t, v.f29);
+        t.append(",f30=");
+        Text.decimal(t, v.f30);
+        t.append(",f31=");
+        Text.string(t, v.f31);
+        t.append(",f32=");
+        Text.string(t, v.f32);
+        t.append(",f33=");
+        t.append(Long.toUnsignedString(v.f33));
+        t.append(",f34=");
+        t.append(Long.toUnsignedString(v.f34));
+        t.append(",f35=");
+        t.append(Long.toUnsignedString(v.f35));
+        t.append(",f36=");
+        Text.uuid(t, v.f36);
+        t.append(",f37=");
+        Text.uuid(t, v.f37);
+        t.append(",f38=");
+        Text.uuid(t, v.f38);
+        t.append(",f39=");
+        t.append(v.f39);
+        t.append(",f40=");
+        t.append(v.f40);
+        t.append(",f41=");
+        com.chronoxor.proto.Order.fbeText(t, v.f41);
+        t.append(",f42=");
+        com.chronoxor.proto.Balance.fbeText(t, v.f42);
+        t.append(",f43=");
+        t.append(v.f43);
+        t.append(",f44=");
+        com.chronoxor.proto.Account.fbeText(t, v.f44);
+        t.append(')');
     }
 
     /**

@@ -9,6 +9,7 @@ import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct market.Instrument (type id 501). */
@@ -42,6 +43,29 @@ public class Instrument {
         int h = 17;
         h = h * 31 + Objects.hashCode(this.symbol);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Instrument v) {
+        t.append("Instrument(");
+        t.append("symbol=");
+        Text.string(t, v.symbol);
+        t.append(",digits=");
+        t.append(v.digits);
+        t.append(')');
     }
 
     /**

@@ -275,18 +275,17 @@ public final class Decimals {
     }
 
     /**
-     * The original reader's conversion to a double: magnitude / 10^scale, negated when negative.
+     * The original reader's conversion to a double: (low 64 bits + high 32 bits * 2^64) / 10^scale,
+     * negated when negative.
      *
      * @param v the decimal
      * @return the double
      */
     public static double toDouble(BigDecimal v) {
         BigDecimal w = wire(v);
-        double mag = (double) lo(w) + (double) (hi(w) & 0xFFFFFFFFL) * 18446744073709551616.0;
-        if (lo(w) < 0) {
-            mag = (double) (lo(w) >>> 1) * 2.0 + (double) (lo(w) & 1) + (double) (hi(w) & 0xFFFFFFFFL) * 18446744073709551616.0;
-        }
-        double f = mag / (w.scale() < POW10.length ? POW10[w.scale()] : Math.pow(10, w.scale()));
+        long lo = lo(w);
+        double low = lo >= 0 ? (double) lo : (double) (lo >>> 1 | (lo & 1)) * 2.0;     // as an unsigned 64-bit value
+        double f = (low + (double) (hi(w) & 0xFFFFFFFFL) * 18446744073709551616.0) / POW10[w.scale()];
         return w.signum() < 0 ? -f : f;
     }
 }

@@ -19,6 +19,7 @@ import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Timestamps;
 import io.github.fbetoolkit.fbe.Uuids;
 import io.github.fbetoolkit.fbe.Writer;
@@ -104,6 +105,285 @@ public class Everything {
         int h = 17;
         h = h * 31 + Integer.hashCode(this.id);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Everything v) {
+        t.append("Everything(");
+        t.append("id=");
+        t.append(v.id);
+        t.append(",f1=");
+        t.append(v.f1);
+        t.append(",f2=");
+        t.append(v.f2 & 0xFF);
+        t.append(",f3=");
+        Text.ch(t, v.f3);
+        t.append(",f4=");
+        Text.wch(t, v.f4);
+        t.append(",f5=");
+        t.append(v.f5);
+        t.append(",f6=");
+        t.append(v.f6 & 0xFF);
+        t.append(",f7=");
+        t.append(v.f7);
+        t.append(",f8=");
+        t.append(v.f8 & 0xFFFF);
+        t.append(",f9=");
+        t.append(v.f9);
+        t.append(",f10=");
+        t.append(Integer.toUnsignedString(v.f10));
+        t.append(",f11=");
+        t.append(v.f11);
+        t.append(",f12=");
+        t.append(Long.toUnsignedString(v.f12));
+        t.append(",f13=");
+        Text.g(t, v.f13);
+        t.append(",f14=");
+        Text.g(t, v.f14);
+        t.append(",f15=");
+        Text.decimal(t, v.f15);
+        t.append(",f16=");
+        Text.decimal(t, v.f16);
+        t.append(",f17=");
+        Text.string(t, v.f17);
+        t.append(",f18=");
+        t.append(Long.toUnsignedString(v.f18));
+        t.append(",f19=");
+        t.append(Long.toUnsignedString(v.f19));
+        t.append(",f20=");
+        Text.uuid(t, v.f20);
+        t.append(",f21=");
+        Text.uuid(t, v.f21);
+        t.append(",f22=");
+        Text.uuid(t, v.f22);
+        t.append(",f23=");
+        Text.uuid(t, v.f23);
+        t.append(",f24=");
+        Text.bytes(t, v.f24);
+        t.append(",f25=");
+        t.append(v.f25);
+        t.append(",f26=");
+        t.append(v.f26);
+        t.append(",f27=");
+        t.append(v.f27);
+        t.append(",f28=");
+        t.append(v.f28);
+        t.append(",f29=");
+        Counted.fbeText(t, v.f29);
+        t.append(",f30=");
+        org.example.market.Instrument.fbeText(t, v.f30);
+        t.append(",f31=");
+        if (v.f31 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f31);
+        }
+        t.append(",f32=");
+        if (v.f32 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f32);
+        }
+        t.append(",f33=");
+        if (v.f33 == null) {
+            t.append("null");
+        } else {
+            Text.string(t, v.f33);
+        }
+        t.append(",f34=");
+        if (v.f34 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f34);
+        }
+        t.append(",f35=");
+        if (v.f35 == null) {
+            t.append("null");
+        } else {
+            Counted.fbeText(t, v.f35);
+        }
+        t.append(",f36=");
+        Text.count(t, v.f36.length, "[");
+        int i1 = 0;
+        for (Integer x2 : v.f36) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            t.append(x2);
+        }
+        t.append("]");
+        t.append(",f37=");
+        Text.count(t, v.f37.length, "[");
+        int i3 = 0;
+        for (String x4 : v.f37) {
+            if (i3++ > 0) {
+                t.append(',');
+            }
+            if (x4 == null) {
+                t.append("null");
+            } else {
+                Text.string(t, x4);
+            }
+        }
+        t.append("]");
+        t.append(",f38=");
+        Text.count(t, v.f38.size(), "[");
+        int i5 = 0;
+        for (Double x6 : v.f38) {
+            if (i5++ > 0) {
+                t.append(',');
+            }
+            Text.g(t, x6);
+        }
+        t.append("]");
+        t.append(",f39=");
+        Text.count(t, v.f39.size(), "[");
+        int i7 = 0;
+        for (Counted x8 : v.f39) {
+            if (i7++ > 0) {
+                t.append(',');
+            }
+            if (x8 == null) {
+                t.append("null");
+            } else {
+                Counted.fbeText(t, x8);
+            }
+        }
+        t.append("]");
+        t.append(",f40=");
+        Text.count(t, v.f40.size(), "<");
+        int i9 = 0;
+        for (String x10 : v.f40) {
+            if (i9++ > 0) {
+                t.append(',');
+            }
+            Text.string(t, x10);
+        }
+        t.append(">");
+        t.append(",f41=");
+        Text.count(t, v.f41.size(), "{");
+        int i11 = 0;
+        for (Long x12 : Compare.ordered(v.f41, null)) {
+            if (i11++ > 0) {
+                t.append(',');
+            }
+            t.append(x12);
+        }
+        t.append("}");
+        t.append(",f42=");
+        Text.count(t, v.f42.size(), "{");
+        int i13 = 0;
+        for (org.example.market.Instrument x14 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+            if (i13++ > 0) {
+                t.append(',');
+            }
+            org.example.market.Instrument.fbeText(t, x14);
+        }
+        t.append("}");
+        t.append(",f43=");
+        Text.count(t, v.f43.size(), "<{");
+        int i15 = 0;
+        for (Map.Entry<Integer, String> x16 : Compare.ordered(v.f43, null)) {
+            if (i15++ > 0) {
+                t.append(',');
+            }
+            t.append(x16.getKey());
+            t.append("->");
+            Text.string(t, x16.getValue());
+        }
+        t.append("}>");
+        t.append(",f44=");
+        Text.count(t, v.f44.size(), "<{");
+        int i17 = 0;
+        for (Map.Entry<String, Counted> x18 : Compare.ordered(v.f44, Compare.STRING)) {
+            if (i17++ > 0) {
+                t.append(',');
+            }
+            Text.string(t, x18.getKey());
+            t.append("->");
+            if (x18.getValue() == null) {
+                t.append("null");
+            } else {
+                Counted.fbeText(t, x18.getValue());
+            }
+        }
+        t.append("}>");
+        t.append(",f45=");
+        Text.count(t, v.f45.size(), "[{");
+        int i19 = 0;
+        for (Map.Entry<UUID, byte[]> x20 : v.f45.entrySet()) {
+            if (i19++ > 0) {
+                t.append(',');
+            }
+            Text.uuid(t, x20.getKey());
+            t.append("->");
+            Text.bytes(t, x20.getValue());
+        }
+        t.append("}]");
+        t.append(",f46=");
+        Text.count(t, v.f46.size(), "[{");
+        int i21 = 0;
+        for (Map.Entry<org.example.market.Instrument, Counted> x22 : v.f46.entrySet()) {
+            if (i21++ > 0) {
+                t.append(',');
+            }
+            org.example.market.Instrument.fbeText(t, x22.getKey());
+            t.append("->");
+            Counted.fbeText(t, x22.getValue());
+        }
+        t.append("}]");
+        t.append(",f47=");
+        if (v.f47 == null) {
+            t.append("null");
+        } else {
+            t.append(v.f47);
+        }
+        t.append(",f47Reset=");
+        t.append(v.f47Reset);
+        t.append(",f48=");
+        if (v.f48 == null) {
+            t.append("null");
+        } else {
+            t.append(Long.toUnsignedString(v.f48));
+        }
+        t.append(",f49=");
+        Text.count(t, v.f49.size(), "<{");
+        int i23 = 0;
+        for (Map.Entry<byte[], Integer> x24 : Compare.ordered(v.f49, Compare.BYTES)) {
+            if (i23++ > 0) {
+                t.append(',');
+            }
+            Text.bytes(t, x24.getKey());
+            t.append("->");
+            t.append(x24.getValue());
+        }
+        t.append("}>");
+        t.append(",f50=");
+        Text.count(t, v.f50.size(), "[{");
+        int i25 = 0;
+        for (Map.Entry<byte[], String> x26 : v.f50.entrySet()) {
+            if (i25++ > 0) {
+                t.append(',');
+            }
+            Text.bytes(t, x26.getKey());
+            t.append("->");
+            Text.string(t, x26.getValue());
+        }
+        t.append("}]");
+        t.append(')');
     }
 
     /**

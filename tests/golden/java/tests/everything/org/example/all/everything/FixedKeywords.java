@@ -38,6 +38,31 @@ public class FixedKeywords {
         return "everything.FixedKeywords".hashCode();
     }
 
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, FixedKeywords v) {
+        t.append("FixedKeywords(");
+        t.append("new=");
+        t.append(v.new_);
+        t.append(",swap=");
+        t.append(v.swap);
+        t.append(",default=");
+        t.append(v.default_);
+        t.append(')');
+    }
+
     /**
      * Writes v's versioned body, its offset stored in the slot at slot (from base).
      *

@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct everything.Keywords (type id 1032). */
@@ -44,6 +45,55 @@ public class Keywords {
     @Override
     public int hashCode() {
         return "everything.Keywords".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Keywords v) {
+        t.append("Keywords(");
+        t.append("new=");
+        t.append(v.new_);
+        t.append(",class=");
+        Text.string(t, v.class_);
+        t.append(",default=");
+        t.append(v.default_);
+        t.append(",swap=");
+        t.append(v.swap);
+        t.append(",from=");
+        t.append(v.from);
+        t.append(",None=");
+        t.append(v.None);
+        t.append(",NULL=");
+        t.append(v.NULL);
+        t.append(",operator=");
+        if (v.operator == null) {
+            t.append("null");
+        } else {
+            t.append(v.operator);
+        }
+        t.append(",this=");
+        Text.count(t, v.this_.size(), "[");
+        int i1 = 0;
+        for (FixedKeywords x2 : v.this_) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            FixedKeywords.fbeText(t, x2);
+        }
+        t.append("]");
+        t.append(')');
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The message everything.Note (type id 1023). */
@@ -34,6 +35,27 @@ public class Note {
     @Override
     public int hashCode() {
         return "everything.Note".hashCode();
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Note v) {
+        t.append("Note(");
+        t.append("text=");
+        Text.string(t, v.text);
+        t.append(')');
     }
 
     /**

@@ -38,6 +38,29 @@ public class Quiet {
         return "everything.Quiet".hashCode();
     }
 
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Quiet v) {
+        t.append("Quiet(");
+        t.append("password=");
+        t.append("***");
+        t.append(",legacy=");
+        t.append(v.legacy);
+        t.append(')');
+    }
+
     /**
      * Writes v's versioned body, its offset stored in the slot at slot (from base).
      *

@@ -10,6 +10,7 @@ import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Uuids;
 import io.github.fbetoolkit.fbe.Writer;
 
@@ -44,6 +45,29 @@ public class Rejected {
         int h = 17;
         h = h * 31 + Objects.hashCode(this.id);
         return h;
+    }
+
+    /** @return this value in the original's text form (docs/format.md 9) */
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        fbeText(t, this);
+        return t.toString();
+    }
+
+    /**
+     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
+    public static void fbeText(StringBuilder t, Rejected v) {
+        t.append("Rejected(");
+        t.append("id=");
+        Text.uuid(t, v.id);
+        t.append(",reason=");
+        Text.string(t, v.reason);
+        t.append(')');
     }
 
     /**
