@@ -67,7 +67,7 @@ def test_missing_input(capsys):
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
     assert status == 2
-    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript) (see fbec --help)\n"
+    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript) (see fbec --help)\n"
     assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
@@ -115,7 +115,7 @@ def test_target_not_implemented(capsys, monkeypatch):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--kotlin", "-o", "/tmp")
     assert status == 2 and err == ("fbec: error: --kotlin: the Kotlin target is planned, not available yet; "
                                    "fbec generates C++ (--cpp) and Python (--python) and Go (--go) and Java (--java) "
-                                   "and TypeScript (--typescript)\n")
+                                   "and TypeScript (--typescript) and JavaScript (--javascript)\n")
 
 
 def test_help_lists_what_works_and_says_what_is_planned(capsys):
@@ -124,15 +124,15 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     out = capsys.readouterr().out
     assert done.value.code == 0
     assert "--cpp" in out and "--python" in out and "--go" in out and "--java" in out
-    for hidden in ("--kotlin", "--javascript", "--csharp", "--ruby", "--swift"):
+    for hidden in ("--kotlin", "--csharp", "--ruby", "--swift"):
         assert f"  {hidden} " not in out and f"[{hidden}]" not in out       # not offered as an option
     flat = " ".join(out.split())
     assert "--go generate Go code (in progress: types, the binary models, the protocol, JSON and text)" in flat
     assert "--java generate Java code (in progress: types, the binary models and the protocol's Receiver and Sender)" in flat
     assert ("--typescript generate TypeScript code (in progress: types and the binary models; no JSON, text or "
             "protocol yet)") in flat
-    assert ("Planned languages, not available yet: Kotlin (--kotlin), "
-            "JavaScript/TypeScript (--javascript), C# (--csharp), Ruby (--ruby), Rust.") in flat
+    assert "--javascript generate JavaScript code (ES modules with .d.ts; in progress as --typescript)" in flat
+    assert "Planned languages, not available yet: Kotlin (--kotlin), C# (--csharp), Ruby (--ruby), Rust." in flat
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "
             "an incompatible change, unformatted files); 2 usage errors") in flat
@@ -164,7 +164,7 @@ def test_bash_completion_script(capsys):
     assert status == 0 and "complete -F _fbec fbec" in script
     assert _complete(script, "--py") == ["--python"]
     assert _complete(script, "--g") == ["--go"]
-    assert _complete(script, "--j") == ["--java", "--json"]
+    assert _complete(script, "--j") == ["--java", "--javascript", "--json"]
     assert _complete(script, "--k") == []                           # planned languages (--kotlin) are not offered
     assert set(_complete(script, "")) >= {"decode", "encode", "compat", "format", "--input", "--cpp"}
     assert _complete(script, "--input", "schemas/tr") == ["schemas/trade.fbe"]

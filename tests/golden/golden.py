@@ -2,7 +2,8 @@
 
 tests/golden/<target>/<schema>/... holds the checked-in output of fbec for
 each target (cpp, python and go with --final --json --proto, java with --final --proto,
-typescript with --final, and the IR JSON of --ir) and each schema: schemas/**/*.fbe as <schema> = its path below schemas/
+typescript and javascript with --final, and the IR JSON of --ir) and each schema:
+schemas/**/*.fbe as <schema> = its path below schemas/
 without .fbe, and the original's ../shared/schemas/*.fbe as shared/<name>.
 test_golden.py regenerates and compares; `make update-golden` (this file run
 as a script) rewrites them. fbec runs from the schemas' root folder with a
@@ -35,6 +36,7 @@ TARGETS: dict[str, list[str]] = {
     "go": ["--go", "--final", "--json", "--proto"],
     "java": ["--java", "--final", "--proto"],
     "typescript": ["--typescript", "--final"],
+    "javascript": ["--javascript", "--final"],
 }
 
 

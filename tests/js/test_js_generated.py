@@ -69,9 +69,9 @@ def link_runtime(root: Path) -> None:
                                                        target_is_directory=True)
 
 
-def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str], language: str = "typescript") -> None:
     for f in files:
-        assert fbec_main([f"--input={f}", f"--output={out}", "--typescript", "--final"]) == 0, capsys.readouterr().err
+        assert fbec_main([f"--input={f}", f"--output={out}", f"--{language}", "--final"]) == 0, capsys.readouterr().err
     capsys.readouterr()
 
 
@@ -98,30 +98,38 @@ def registry(cases: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-def test_generated_typescript_typechecks_and_reads_the_golden_vectors(
+def test_generated_code_typechecks_and_reads_the_golden_vectors(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The output for every schema through `tsc --strict` (one run, the schemas in as few folders
-    as their package names allow); then, with ../shared, tests/js/vectors.test.ts: every MANIFEST
-    case in both models read and written back by the generated code, truncations and corruptions."""
+    """The --typescript output for every schema through `tsc --strict`, and the --javascript
+    declarations (.d.ts) with it (one run; the schemas in as few folders as their package names
+    allow); then, with ../shared, tests/js/vectors.test.ts on both: every MANIFEST case in both
+    models read and written back by the generated code, and (TypeScript) every truncation and
+    two corruptions of every byte."""
     groups = folders(schema_files())
     assert groups, "no schemas found"
     for i, group in enumerate(groups):
         generate(list(group.values()), tmp_path / f"g{i}", capsys)
+        generate(list(group.values()), tmp_path / f"j{i}", capsys, "javascript")
     manifest = SHARED / "vectors" / "MANIFEST.json"
     vectors = manifest.is_file()
     if vectors:       # ../shared's schemas are the first folder
-        (tmp_path / "g0" / "registry.ts").write_text(registry(json.loads(manifest.read_text())["cases"]))
-        shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", tmp_path / "g0")
+        for folder in ("g0", "j0"):
+            (tmp_path / folder / "registry.ts").write_text(registry(json.loads(manifest.read_text())["cases"]))
+            shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", tmp_path / folder)
     (tmp_path / "package.json").write_text('{"type": "module"}\n')
     link_runtime(tmp_path)
-    tsc(tmp_path, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts"])
+    tsc(tmp_path, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts"])
+    for folder in tmp_path.glob("j*"):          # the JavaScript runs as generated
+        for js in folder.glob("*.js"):
+            shutil.copy(js, tmp_path / "out" / folder.name)
     if not vectors:
         pytest.skip(f"golden vectors not found at {manifest} (set SHARED): typechecked only")
-    r = subprocess.run([NODE, "--test", "out/g0/"], cwd=tmp_path, capture_output=True, text=True, check=False,
-                       env={**os.environ, "SHARED": str(SHARED)})
-    assert r.returncode == 0, r.stdout[-8000:] + r.stderr
-    assert "vectors read and written back" in r.stdout, r.stdout[-3000:]
-    print(next(line for line in r.stdout.splitlines() if "vectors read and written back" in line))
+    for folder, quick in (("g0", ""), ("j0", "1")):
+        r = subprocess.run([NODE, "--test", f"out/{folder}/"], cwd=tmp_path, capture_output=True, text=True,
+                           check=False, env={**os.environ, "SHARED": str(SHARED), "VECTORS_QUICK": quick})
+        assert r.returncode == 0, folder + ":\n" + r.stdout[-8000:] + r.stderr
+        assert "vectors read and written back" in r.stdout, r.stdout[-3000:]
+        print(folder, next(line for line in r.stdout.splitlines() if "vectors read and written back" in line))
 
 
 NAMES = """

@@ -27,6 +27,7 @@ interface ManifestCase {
 }
 
 const shared = process.env["SHARED"];
+const quick = process.env["VECTORS_QUICK"] === "1"; // round trips only
 
 interface Model {
   read(codec: Codec, data: Uint8Array): Value;
@@ -80,6 +81,7 @@ test("golden vectors: read and written back byte for byte, truncations and corru
       const again = f.kind === "versioned" ? value.toFbe(writer) : value.toFinal(writer);
       assert.deepEqual(again.slice(), want, `${f.file}: written into a reused writer`);
       checked++;
+      if (quick) continue;
       for (let n = 0; n < data.length; n++) {
         const cut = data.slice(0, n);
         const err = outcome(() => model.read(codec, cut));

@@ -88,11 +88,14 @@ def by_value(t: ir.Type) -> bool:
 class Context:
     """What one generated file needs: its package, imports by use, and TypeScript names of IR types."""
 
-    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options) -> None:
+    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options, ts: bool = True) -> None:
         self.schema = schema
         self.package = package
         self.options = options
-        self.imports = Imports()
+        self.ts = ts                              # TypeScript; else JavaScript and its declarations
+        self.imports = Imports()                  # what the code uses (in TypeScript: its types too)
+        self.type_imports = Imports()             # JavaScript: what only the declarations (.d.ts) use
+        self.declarations: list[str] = []        # JavaScript: the members of the class being written
         self.constants: dict[str, str] = {}      # expression -> the module constant holding it
 
     def constant_of(self, stem: str, expression: str) -> str:
@@ -101,24 +104,44 @@ class Context:
             self.constants[expression] = f"{stem}_{len(self.constants) + 1}"
         return self.constants[expression]
 
-    def rt(self, member: str) -> str:
-        return self.imports.attr(RUNTIME, member, "fbe")
+    def _imports(self, value: bool) -> Imports:
+        return self.imports if value or self.ts else self.type_imports
 
-    def named(self, qualified: str) -> str:
+    def rt(self, member: str, value: bool = True) -> str:
+        """A member of the runtime; `value`: used as a value (else only as a type)."""
+        return self._imports(value).attr(RUNTIME, member, "fbe")
+
+    def named(self, qualified: str, value: bool = True) -> str:
         """A named schema type, qualified by its module when imported."""
         pkg, _, name = qualified.rpartition(".")
         if pkg == self.package.name:
             return type_name(name)
-        return self.imports.attr(f"./{pkg}.js", type_name(name), module_alias(pkg))
+        return self._imports(value).attr(f"./{pkg}.js", type_name(name), module_alias(pkg))
+
+    def annot(self, t: str) -> str:
+        """A type annotation (`: T`), none in JavaScript."""
+        return f": {t}" if self.ts else ""
+
+    def generic(self, *types: str) -> str:
+        """Type arguments (`<K, V>`), none in JavaScript."""
+        return f"<{', '.join(types)}>" if self.ts else ""
+
+    def method(self, modifiers: str, name: str, params: list[tuple[str, str]], result: str) -> str:
+        """A method's opening line; in JavaScript without types, its declaration kept for the .d.ts."""
+        declaration = f"{modifiers}{name}({', '.join(f'{p}: {t}' for p, t in params)}): {result}"
+        if self.ts:
+            return declaration + " {"
+        self.declarations.append(declaration.replace("override ", "") + ";")
+        return f"{modifiers.replace('override ', '')}{name}({', '.join(p.rstrip('?') for p, _ in params)}) {{"
 
     def type(self, t: ir.Type) -> str:
         """One isinstance per IR dataclass."""
         if isinstance(t, ir.Primitive):
             if t.name in RUNTIME_TYPES:
-                return self.rt(RUNTIME_TYPES[t.name])
+                return self.rt(RUNTIME_TYPES[t.name], False)
             return PRIMITIVE_TYPES[t.name]
         if isinstance(t, (ir.EnumRef, ir.StructRef)):
-            return self.named(t.name)
+            return self.named(t.name, False)
         if isinstance(t, ir.Optional_):
             return self.type(t.element) + " | undefined"
         if isinstance(t, (ir.Array, ir.Sequence)):
@@ -228,59 +251,90 @@ def zero(c: Context, t: ir.Type) -> str:
         element = zero(c, t.element)
         if isinstance(t.element, (ir.StructRef, ir.Primitive)) and element.startswith("new "):
             return f"Array.from({{ length: {t.length} }}, () => {element})"
-        return f"new Array<{c.type(t.element)}>({t.length}).fill({element})"
+        return f"new Array{c.generic(c.type(t.element))}({t.length}).fill({element})"
     if isinstance(t, ir.Sequence):
-        return f"new Set<{c.type(t.element)}>()" if t.kind == "set" and by_value(t.element) else "[]"
+        return f"new Set{c.generic(c.type(t.element))}()" if t.kind == "set" and by_value(t.element) else "[]"
     if by_value(t.key):
-        return f"new Map<{c.type(t.key)}, {c.type(t.value)}>()"
+        return f"new Map{c.generic(c.type(t.key), c.type(t.value))}()"
     return "[]"
 
 
-def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
+def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> None:
+    """The enum's type and constant object; in JavaScript the object, its declarations in `d`."""
     name = type_name(e.name)
     what = "flags" if e.kind == "flags" else "enum"
     ts = "bigint" if e.wire in BIGINTS else "number"
-    w.line(f"/** The {what} {e.qualified} (on the wire: {e.wire}). Values that are not declared are kept. */")
-    w.line(f"export type {name} = {ts};")
-    if e.values:
-        with w.block(f"export const {name} = {{", "} as const;"):
+    suffix = "n" if ts == "bigint" else ""
+    comment = f"/** The {what} {e.qualified} (on the wire: {e.wire}). Values that are not declared are kept. */"
+    for out in (w, d) if d is not None else (w,):
+        out.line(comment)
+    if d is not None:
+        d.line(f"export type {name} = {ts};")
+        with d.block(f"export declare const {name}: {{", "};"):
             for v in e.values:
-                w.line(f"{value_name(v.name)}: {v.value}{'n' if ts == 'bigint' else ''},")
+                d.line(f"readonly {value_name(v.name)}: {v.value}{suffix};")
+        d.blank()
     else:
-        w.line(f"export const {name} = {{}} as const;")
+        w.line(f"export type {name} = {ts};")
+    closing = "} as const;" if c.ts else "};"
+    if e.values:
+        with w.block(f"export const {name} = {{", closing):
+            for v in e.values:
+                w.line(f"{value_name(v.name)}: {v.value}{suffix},")
+    else:
+        w.line(f"export const {name} = {{{closing}")
     w.blank()
 
 
-def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) -> None:
+    """The struct's class; in JavaScript without types, its declaration in `d`."""
     from fbec.targets.typescript.models import write_models
     name = type_name(s.name)
     what = "message" if s.message else "struct"
-    w.line(f"/** The {what} {s.qualified} (type id {s.type_id}). */")
+    comment = f"/** The {what} {s.qualified} (type id {s.type_id}). */"
+    w.line(comment)
     extends = f" extends {c.named(s.base)}" if s.base is not None else ""
+    over = "override " if s.base is not None and c.ts else ""
+    c.declarations = []
+    keys = [f for f in s.all_fields if f.name in s.keys]
     with w.block(f"export class {name}{extends} {{", "}"):
         w.line(f"/** The type id of {s.qualified}. */")
-        w.line(f"static {'override ' if s.base else ''}readonly fbeType: number = {s.type_id};")
+        w.line(f"static {over}readonly fbeType: number = {s.type_id};" if c.ts else f"static fbeType = {s.type_id};")
         w.blank()
-        for f in s.fields:
-            w.line(f"{field_name(f)}: {c.type(f.type)};")
-        if s.fields:
-            w.blank()
+        if c.ts:
+            for f in s.fields:
+                w.line(f"{field_name(f)}: {c.type(f.type)};")
+            if s.fields:
+                w.blank()
         w.line("/** A value with the schema's defaults, then the fields of `init`. */")
-        with w.block(f"constructor(init?: Partial<{name}>) {{", "}"):
+        with w.block(f"constructor(init?: Partial<{name}>) {{" if c.ts else "constructor(init) {", "}"):
             if s.base is not None:
                 w.line("super();")
             for f in s.fields:
                 w.line(f"this.{field_name(f)} = {c.default(f.type, f.default)};")
             with w.block("if (init !== undefined) {", "}"):
                 w.line("Object.assign(this, init);")
-        keys = [f for f in s.all_fields if f.name in s.keys]
         if keys:
             w.blank()
             w.line("/** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */")
-            with w.block(f"{'override ' if s.base and has_keys(c, s.base) else ''}fbeKey(): string {{", "}"):
+            key_over = "override " if s.base and has_keys(c, s.base) and c.ts else ""
+            with w.block(f"{key_over}fbeKey(){c.annot('string')} {{", "}"):
                 w.line(f"return {c.rt('keysOf')}({', '.join('this.' + field_name(f) for f in keys)});")
         write_models(w, c, s, name)
     w.blank()
+    if d is None:
+        return
+    d.line(comment)
+    with d.block(f"export declare class {name}{' extends ' + c.named(s.base, False) if s.base else ''} {{", "}"):
+        d.line("static readonly fbeType: number;")
+        for f in s.fields:
+            d.line(f"{field_name(f)}: {c.type(f.type)};")
+        d.line(f"constructor(init?: Partial<{name}>);")
+        if keys:
+            d.line("fbeKey(): string;")
+        for line in c.declarations:
+            d.line(line)
+    d.blank()
 
 
 def has_keys(c: Context, qualified: str) -> bool:
@@ -288,22 +342,27 @@ def has_keys(c: Context, qualified: str) -> bool:
     return bool(s.keys) or (s.base is not None and has_keys(c, s.base))
 
 
-def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    c = Context(schema, package, options)
+def imports_of(c: Context, out: CodeWriter, modules: set[str]) -> None:
+    if RUNTIME in modules:
+        out.line(f'import * as fbe from "{RUNTIME}";')
+    for module in sorted(m for m in modules if m != RUNTIME):
+        out.line(f'import * as {module_alias(module[2:-3])} from "{module}";')
+
+
+def generate_package(schema: ir.Schema, package: ir.Package, options: Options, ts: bool) -> list[GeneratedFile]:
+    """`<package>.ts`, or `<package>.js` and its declarations `<package>.d.ts`."""
+    c = Context(schema, package, options, ts)
     unit = Options(indent=2, tabs=options.tabs)     # 2 spaces (-t: tabs), whatever -n says
     body = CodeWriter(unit)
+    declarations = None if ts else CodeWriter(unit)
     for e in package.enums + package.flags:
-        write_enum(body, c, e)
+        write_enum(body, c, e, declarations)
     for s in package.structs:
-        write_struct(body, c, s)
+        write_struct(body, c, s, declarations)
     out = CodeWriter(unit)
     out.lines(generated_header(package))
     out.blank()
-    if RUNTIME in c.imports.modules:
-        out.line(f'import * as fbe from "{RUNTIME}";')
-    for module in sorted(m for m in c.imports.modules if m != RUNTIME):
-        alias = module_alias(module[2:-3])
-        out.line(f'import * as {alias} from "{module}";')
+    imports_of(c, out, c.imports.modules)
     out.blank()
     if c.constants:
         out.line("// Immutable defaults, made once.")
@@ -311,8 +370,16 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
             out.line(f"const {name} = {expression};")
         out.blank()
     out.lines(body.text())
-    return GeneratedFile(f"{package.name}.ts", out.text())
+    if declarations is None:
+        return [GeneratedFile(f"{package.name}.ts", out.text())]
+    d = CodeWriter(unit)
+    d.lines(generated_header(package))
+    d.blank()
+    imports_of(c, d, c.imports.modules | c.type_imports.modules)
+    d.blank()
+    d.lines(declarations.text())
+    return [GeneratedFile(f"{package.name}.js", out.text()), GeneratedFile(f"{package.name}.d.ts", d.text())]
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
-    return [generate_package(schema, schema.main_package, options)]
+    return generate_package(schema, schema.main_package, options, ts=True)

@@ -177,7 +177,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
             read_value(w, c, t.element, s, s, field, target, within, names)
     elif isinstance(t, ir.Array):
         a, i, y = names("a"), names("i"), names("y")
-        w.line(f"const {a}: {c.type(t)} = [];")
+        w.line(f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
             element_into(w, c, t.element, base, f"{plus(slot, f'{i} * {t.element.size}')}", field, a, i, y, names)
         w.line(f"{target} = {a};")
@@ -186,7 +186,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         w.line(f'const {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, "{field}");')
         w.line(f"const {n} = r.count;")
         as_set = t.kind == "set" and c_by_value(t.element)
-        w.line(f"const {a} = new Set<{c.type(t.element)}>();" if as_set else f"const {a}: {c.type(t)} = [];")
+        w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
+               else f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
             pos = f"{e} + {i} * {t.element.size}"
             if as_set:
@@ -208,12 +209,12 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         w.line(f'const {e} = r.vector({base}, {slot}, {item}, {cost}, "{field}");')
         w.line(f"const {n} = r.count;")
         keyed = c_by_value(t.key)
-        w.line(f"const {m} = new Map<{c.type(t.key)}, {c.type(t.value)}>();" if keyed
-               else f"const {m}: {c.type(t)} = [];")
+        w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
+               else f"const {m}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
             pos = f"{e} + {i} * {item}"
-            w.line(f"let {k}: {c.type(t.key)};")
-            w.line(f"let {y}: {c.type(t.value)};")
+            w.line(f"let {k}{c.annot(c.type(t.key))};")
+            w.line(f"let {y}{c.annot(c.type(t.value))};")
             read_value(w, c, t.key, base, pos, field, k, within_index(field, i), names)
             read_value(w, c, t.value, base, plus(pos, t.key.size), field, y, within_index(field, i), names)
             if keyed:
@@ -234,7 +235,7 @@ def element_into(w: CodeWriter, c: Context, t: ir.Type, base: str, pos: str, fie
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
         w.line(f"{array}.push({read_expr(c, t, base, pos, field)});")
         return
-    w.line(f"let {temp}: {c.type(t)};")
+    w.line(f"let {temp}{c.annot(c.type(t))};")
     read_value(w, c, t, base, pos, field, temp, within_index(field, index), names)
     w.line(f"{array}.push({temp});")
 
@@ -320,7 +321,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
             w.line(f"{target} = undefined;")
     elif isinstance(t, ir.Array):
         a, i, y = names("a"), names("i"), names("y")
-        w.line(f"const {a}: {c.type(t)} = [];")
+        w.line(f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
             final_element(w, c, t.element, field, a, i, y, names)
         w.line(f"{target} = {a};")
@@ -328,7 +329,8 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
         n, a, i, y = names("n"), names("a"), names("i"), names("y")
         w.line(f'const {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, "{field}");')
         as_set = t.kind == "set" and c_by_value(t.element)
-        w.line(f"const {a} = new Set<{c.type(t.element)}>();" if as_set else f"const {a}: {c.type(t)} = [];")
+        w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
+               else f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
             if as_set:
                 w.line(f"const {y} = {final_expr(c, t.element, field)};")
@@ -348,11 +350,11 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
         n, m, i, k, y = names("n"), names("m"), names("i"), names("k"), names("y")
         w.line(f'const {n} = r.finalCount({item}, {cost}, "{field}");')
         keyed = c_by_value(t.key)
-        w.line(f"const {m} = new Map<{c.type(t.key)}, {c.type(t.value)}>();" if keyed
-               else f"const {m}: {c.type(t)} = [];")
+        w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
+               else f"const {m}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-            w.line(f"let {k}: {c.type(t.key)};")
-            w.line(f"let {y}: {c.type(t.value)};")
+            w.line(f"let {k}{c.annot(c.type(t.key))};")
+            w.line(f"let {y}{c.annot(c.type(t.value))};")
             final_read(w, c, t.key, field, k, within_index(field, i), names)
             final_read(w, c, t.value, field, y, within_index(field, i), names)
             if keyed:
@@ -372,7 +374,7 @@ def final_element(w: CodeWriter, c: Context, t: ir.Type, field: str, array: str,
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
         w.line(f"{array}.push({final_expr(c, t, field)});")
         return
-    w.line(f"let {temp}: {c.type(t)};")
+    w.line(f"let {temp}{c.annot(c.type(t))};")
     final_read(w, c, t, field, temp, within_index(field, index), names)
     w.line(f"{array}.push({temp});")
 
@@ -391,7 +393,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */")
-    with w.block(f"static {over}fbeWrite(w: {rt('Writer')}, base: number, slot: number, v: {name}): void {{", "}"):
+    with w.block(c.method(f"static {over}", "fbeWrite", [("w", rt('Writer', False)), ("base", "number"), ("slot", "number"), ("v", name)],
+                          "void"), "}"):
         if not bounded:
             w.line("w.enter();")
         struct = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
@@ -403,7 +406,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** Reads the versioned body the slot at `slot` points to (from `base`). */")
-    with w.block(f"static {over}fbeRead(r: {rt('Reader')}, base: number, slot: number): {name} {{", "}"):
+    with w.block(c.method(f"static {over}", "fbeRead", [("r", rt('Reader', False)), ("base", "number"), ("slot", "number")], name), "}"):
         w.line(f"const v = new {name}();")
         call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
         if s.all_fields:
@@ -420,7 +423,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line(" * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their")
         w.line(" * defaults, charged to the decode budget (docs/limits.md 3).")
         w.line(" */")
-        with w.block(f"static {over}fbeReadBody(r: {rt('Reader')}, v: {name}, b: number, n: number): void {{", "}"):
+        with w.block(c.method(f"static {over}", "fbeReadBody", [("r", rt('Reader', False)), ("v", name), ("b", "number"), ("n", "number")],
+                              "void"), "}"):
             inherited = [f for f in s.all_fields if f.owner != q]
             own = [f for f in s.all_fields if f.owner == q]
             if inherited:
@@ -448,7 +452,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line(" * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:")
     w.line(" * the bytes returned are its buffer, overwritten by its next use).")
     w.line(" */")
-    with w.block(f"{over}toFbe(writer?: {rt('Writer')}): Uint8Array {{", "}"):
+    with w.block(c.method(over, "toFbe", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
         w.line(f"const w = writer ?? new {rt('Writer')}();")
         w.line("w.beginVersioned();")
         with w.block("try {", "}"):
@@ -460,7 +464,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** The value of a versioned root; a DecodeError names what is wrong, where and why. */")
-    with w.block(f"static {over}fromFbe(data: Uint8Array, limits?: {rt('Limits')}): {name} {{", "}"):
+    with w.block(c.method(f"static {over}", "fromFbe", [("data", "Uint8Array"), ("limits?", rt('Limits', False))], name), "}"):
         with w.block("try {", "}"):
             w.line(f"return {name}.fbeRead({rt('Reader')}.versioned(data, limits), 0, 4);")
         with w.block("catch (e) {", "}"):
@@ -468,8 +472,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */")
-    with w.block(f"static {over}verifyFbe(data: Uint8Array, limits?: {rt('Limits')}): "
-                 f"{rt('DecodeError')} | undefined {{", "}"):
+    with w.block(c.method(f"static {over}", "verifyFbe", [("data", "Uint8Array"), ("limits?", rt('Limits', False))],
+                          f"{rt('DecodeError', False)} | undefined"), "}"):
         w.line(f"return {rt('verify')}(() => {name}.fromFbe(data, limits));")
 
     if not c.options.final:
@@ -477,7 +481,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** Appends v's fields (final model, docs/format.md 4.2). */")
-    with w.block(f"static {over}fbeWriteFinal(w: {rt('Writer')}, v: {name}): void {{", "}"):
+    with w.block(c.method(f"static {over}", "fbeWriteFinal", [("w", rt('Writer', False)), ("v", name)], "void"), "}"):
         if not bounded:
             w.line("w.enter();")
         for f in s.all_fields:
@@ -487,7 +491,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** Reads a value's fields at the Reader's cursor (final model). */")
-    with w.block(f"static {over}fbeReadFinal(r: {rt('Reader')}): {name} {{", "}"):
+    with w.block(c.method(f"static {over}", "fbeReadFinal", [("r", rt('Reader', False))], name), "}"):
         w.line(f"const v = new {name}();")
         w.line(f"r.enterFinal({s.decode_cost});")
         for f in s.all_fields:
@@ -497,7 +501,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */")
-    with w.block(f"{over}toFinal(writer?: {rt('Writer')}): Uint8Array {{", "}"):
+    with w.block(c.method(over, "toFinal", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
         w.line(f"const w = writer ?? new {rt('Writer')}();")
         w.line("w.beginFinal();")
         with w.block("try {", "}"):
@@ -509,7 +513,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** The value of a final root; a DecodeError names what is wrong, where and why. */")
-    with w.block(f"static {over}fromFinal(data: Uint8Array, limits?: {rt('Limits')}): {name} {{", "}"):
+    with w.block(c.method(f"static {over}", "fromFinal", [("data", "Uint8Array"), ("limits?", rt('Limits', False))], name), "}"):
         with w.block("try {", "}"):
             w.line(f"const r = {rt('Reader')}.final(data, {s.type_id}, limits);")
             w.line(f"const v = {name}.fbeReadFinal(r);")
@@ -520,6 +524,6 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */")
-    with w.block(f"static {over}verifyFinal(data: Uint8Array, limits?: {rt('Limits')}): "
-                 f"{rt('DecodeError')} | undefined {{", "}"):
+    with w.block(c.method(f"static {over}", "verifyFinal", [("data", "Uint8Array"), ("limits?", rt('Limits', False))],
+                          f"{rt('DecodeError', False)} | undefined"), "}"):
         w.line(f"return {rt('verify')}(() => {name}.fromFinal(data, limits));")
