@@ -107,6 +107,13 @@ func (s *Server) Refused() int64 { return s.refused.Load() }
 // Requests is the number of requests answered.
 func (s *Server) Requests() int64 { return s.requests.Load() }
 
+// Open is the number of connections open now (served, not yet ended).
+func (s *Server) Open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
 // Serve accepts connections until Close; once (the -once flag) stops after the first
 // connection and returns when it ends.
 func (s *Server) Serve(once bool) error {
