@@ -16,6 +16,23 @@ import { Uuid } from "./uuid.js";
 
 const MAX_U32 = 0xffffffff;
 
+/** Refuses a value its slot cannot hold exactly (an integer out of range, a number where a bigint goes). */
+function range(what: string, v: unknown): never {
+  throw new EncodeError(
+    (typeof v === "number" || typeof v === "bigint" ? "" + v : "a " + typeof v) + " is not a valid " + what + " value",
+  );
+}
+const u8 = (v: number) => ((v & 0xff) === v ? v : range("uint8", v));
+const i8 = (v: number) => ((v << 24) >> 24 === v ? v : range("int8", v));
+const u16 = (v: number) => ((v & 0xffff) === v ? v : range("uint16", v));
+const i16 = (v: number) => ((v << 16) >> 16 === v ? v : range("int16", v));
+const u32 = (v: number) => (v >>> 0 === v ? v : range("uint32", v));
+const i32 = (v: number) => ((v | 0) === v ? v : range("int32", v));
+const u64 = (v: bigint) => (typeof v === "bigint" && BigInt.asUintN(64, v) === v ? v : range("uint64", v));
+const i64 = (v: bigint) => (typeof v === "bigint" && BigInt.asIntN(64, v) === v ? v : range("int64", v));
+const f64 = (v: number) => (typeof v === "number" ? v : range("floating-point", v));
+const bool = (v: boolean) => (typeof v === "boolean" ? v : range("bool", v));
+
 export class Writer {
   /** The buffer; the root is `buffer.subarray(0, size)`. */
   buffer: Uint8Array;
@@ -91,45 +108,47 @@ export class Writer {
   // ------------------------------------------------------------ slots at absolute positions
 
   putBool(p: number, v: boolean): void {
-    this.buffer[p] = v ? 1 : 0;
+    this.buffer[p] = bool(v) ? 1 : 0;
   }
   putU8(p: number, v: number): void {
-    this.buffer[p] = v;
+    this.buffer[p] = u8(v);
   }
   putI8(p: number, v: number): void {
-    this.buffer[p] = v;
+    this.buffer[p] = i8(v);
   }
   putU16(p: number, v: number): void {
-    this.view.setUint16(p, v, true);
+    this.view.setUint16(p, u16(v), true);
   }
   putI16(p: number, v: number): void {
-    this.view.setInt16(p, v, true);
+    this.view.setInt16(p, i16(v), true);
   }
   putU32(p: number, v: number): void {
-    this.view.setUint32(p, v, true);
+    this.view.setUint32(p, u32(v), true);
   }
   putI32(p: number, v: number): void {
-    this.view.setInt32(p, v, true);
+    this.view.setInt32(p, i32(v), true);
   }
   putU64(p: number, v: bigint): void {
-    this.view.setBigUint64(p, v, true);
+    this.view.setBigUint64(p, u64(v), true);
   }
   putI64(p: number, v: bigint): void {
-    this.view.setBigInt64(p, v, true);
+    this.view.setBigInt64(p, i64(v), true);
   }
   putF32(p: number, v: number): void {
-    this.view.setFloat32(p, v, true);
+    this.view.setFloat32(p, f64(v), true);
   }
   putF64(p: number, v: number): void {
-    this.view.setFloat64(p, v, true);
+    this.view.setFloat64(p, f64(v), true);
   }
   putTimestamp(p: number, v: bigint): void {
-    this.view.setBigUint64(p, v, true);
+    this.view.setBigUint64(p, u64(v), true);
   }
   putUuid(p: number, v: Uuid): void {
+    if (!(v instanceof Uuid)) range("uuid (fbe.Uuid)", v);
     this.buffer.set(v.bytes, p);
   }
   putDecimal(p: number, v: Decimal): void {
+    if (!(v instanceof Decimal)) range("decimal (fbe.Decimal)", v);
     v.write(this.view, p);
   }
 
@@ -167,6 +186,7 @@ export class Writer {
 
   /** Appends a length-prefixed string block and returns its position. */
   private stringBlock(s: string): number {
+    if (typeof s !== "string") range("string", s);
     const p = this.size;
     const room = 4 + s.length * 3;
     if (p + room > this.buffer.length) this.grow(p + room);
@@ -177,6 +197,7 @@ export class Writer {
   }
 
   private blobBlock(b: Uint8Array): number {
+    if (!(b instanceof Uint8Array)) range("bytes (Uint8Array)", b);
     if (b.length > MAX_U32) throw new EncodeError("bytes longer than 4 GiB");
     const p = this.alloc(4 + b.length);
     this.view.setUint32(p, b.length, true);
@@ -235,66 +256,71 @@ export class Writer {
   }
 
   appendBool(v: boolean): void {
+    const b = bool(v) ? 1 : 0;
     this.reserve(1);
-    this.buffer[this.size++] = v ? 1 : 0;
+    this.buffer[this.size++] = b;
   }
   appendU8(v: number): void {
+    const b = u8(v);
     this.reserve(1);
-    this.buffer[this.size++] = v;
+    this.buffer[this.size++] = b;
   }
   appendI8(v: number): void {
+    const b = i8(v);
     this.reserve(1);
-    this.buffer[this.size++] = v;
+    this.buffer[this.size++] = b;
   }
   appendU16(v: number): void {
     this.reserve(2);
-    this.view.setUint16(this.size, v, true);
+    this.view.setUint16(this.size, u16(v), true);
     this.size += 2;
   }
   appendI16(v: number): void {
     this.reserve(2);
-    this.view.setInt16(this.size, v, true);
+    this.view.setInt16(this.size, i16(v), true);
     this.size += 2;
   }
   appendU32(v: number): void {
     this.reserve(4);
-    this.view.setUint32(this.size, v, true);
+    this.view.setUint32(this.size, u32(v), true);
     this.size += 4;
   }
   appendI32(v: number): void {
     this.reserve(4);
-    this.view.setInt32(this.size, v, true);
+    this.view.setInt32(this.size, i32(v), true);
     this.size += 4;
   }
   appendU64(v: bigint): void {
     this.reserve(8);
-    this.view.setBigUint64(this.size, v, true);
+    this.view.setBigUint64(this.size, u64(v), true);
     this.size += 8;
   }
   appendI64(v: bigint): void {
     this.reserve(8);
-    this.view.setBigInt64(this.size, v, true);
+    this.view.setBigInt64(this.size, i64(v), true);
     this.size += 8;
   }
   appendF32(v: number): void {
     this.reserve(4);
-    this.view.setFloat32(this.size, v, true);
+    this.view.setFloat32(this.size, f64(v), true);
     this.size += 4;
   }
   appendF64(v: number): void {
     this.reserve(8);
-    this.view.setFloat64(this.size, v, true);
+    this.view.setFloat64(this.size, f64(v), true);
     this.size += 8;
   }
   appendTimestamp(v: bigint): void {
     this.appendU64(v);
   }
   appendUuid(v: Uuid): void {
+    if (!(v instanceof Uuid)) range("uuid (fbe.Uuid)", v);
     this.reserve(16);
     this.buffer.set(v.bytes, this.size);
     this.size += 16;
   }
   appendDecimal(v: Decimal): void {
+    if (!(v instanceof Decimal)) range("decimal (fbe.Decimal)", v);
     this.reserve(16);
     v.write(this.view, this.size);
     this.size += 16;

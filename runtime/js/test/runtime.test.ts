@@ -169,3 +169,33 @@ test("writer refuses nesting deeper than its limit", () => {
   w.enter();
   assert.throws(() => w.enter(), (e: unknown) => e instanceof EncodeError && e.limit === "depth");
 });
+
+test("writers refuse values their slots cannot hold exactly", () => {
+  const w = new Writer();
+  w.beginFinal();
+  const refused: [() => void, RegExp][] = [
+    [() => w.appendI32(2 ** 31), /^2147483648 is not a valid int32 value$/],
+    [() => w.appendI32(1.5), /^1.5 is not a valid int32 value$/],
+    [() => w.appendU8(256), /uint8/],
+    [() => w.appendI8(-129), /int8/],
+    [() => w.appendU16(-1), /uint16/],
+    [() => w.appendU32(2 ** 32), /uint32/],
+    [() => w.appendI64(1 as unknown as bigint), /^1 is not a valid int64 value$/],
+    [() => w.appendU64(-1n), /uint64/],
+    [() => w.appendI64(2n ** 63n), /int64/],
+    [() => w.appendF64("1" as unknown as number), /^a string is not a valid floating-point value$/],
+    [() => w.appendBool(1 as unknown as boolean), /bool/],
+    [() => w.appendString(7 as unknown as string), /string/],
+    [() => w.appendBlob([1] as unknown as Uint8Array), /bytes/],
+    [() => w.appendUuid("x" as unknown as Uuid), /uuid/],
+    [() => w.appendDecimal(1 as unknown as Decimal), /decimal/],
+  ];
+  for (const [write, message] of refused) {
+    assert.throws(write, (e: unknown) => e instanceof EncodeError && message.test(e.message));
+  }
+  w.appendI32(-(2 ** 31));
+  w.appendU64(2n ** 64n - 1n);
+  w.appendI8(-128);
+  w.appendF32(1e300); // rounds to Infinity as a float, as C++ does
+  assert.equal(w.size, 8 + 4 + 8 + 1 + 4);
+});
