@@ -3,14 +3,32 @@
 #
 #   make test-java     the runtime's JUnit 5 tests (mvn test, javac -Xlint:all -Werror) and
 #                      fbec --java's output for every schema compiled with javac -Xlint:all
-#                      -Werror and run against the golden vectors of $(SHARED) (tests/java)
+#                      -Werror and run against the golden vectors of $(SHARED) (tests/java),
+#                      then JAVA_FUZZ_QUICK runs of the mutation fuzzer (fixed seed)
+#   make fuzz-java     the mutation fuzzer of the generated readers and receivers (fuzz/java,
+#                      seeded from the golden vectors) for FUZZ_SECONDS; make fuzz runs it.
+#                      A failing input is left in build/fuzz/crashes/java-*.bin
 # MVN is the mvn command; JDK 17 and Maven come from Debian (tools/need-apt.sh), the
 # runtime's test dependencies from Maven Central (resolved once into ~/.m2).
-.PHONY: test-java
+.PHONY: test-java fuzz-java fuzz-java-build
 TEST_TARGETS += test-java
 MVN ?= mvn
+JAVA_FUZZ_QUICK ?= 20000
+JAVA_FUZZ_SEED ?= 1
 
 test-java: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	cd runtime/java && $(MVN) -q -B test
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/java
+	@$(MAKE) fuzz-java-build
+	java -cp build/fuzz/java/classes FuzzReaders build/fuzz/java/targets.txt runs=$(JAVA_FUZZ_QUICK) \
+		$(JAVA_FUZZ_SEED) build/fuzz/crashes
+
+fuzz-java-build: venv
+	@tools/need-apt.sh openjdk-17-jdk-headless
+	@$(PYTHON) fuzz/java/build.py build/fuzz/java
+
+fuzz: fuzz-java
+fuzz-java: fuzz-java-build
+	java -cp build/fuzz/java/classes FuzzReaders build/fuzz/java/targets.txt seconds=$(FUZZ_SECONDS) \
+		$$(date +%s) build/fuzz/crashes
