@@ -470,7 +470,8 @@ func Sample() *proto.Account {
 }
 
 // SampleStrings is the number of non-empty strings of Sample: what reading it
-// into a reused domain object must allocate (Go strings are immutable copies).
+// into a reused domain object allocates with most rows (Go strings are
+// immutable copies; ours share one copy of a small root, fbe.SharedStringsMax).
 const SampleStrings = 6
 
 // CheckAccounts are the accounts every row round-trips before it is timed:
