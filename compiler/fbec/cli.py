@@ -25,15 +25,16 @@ from .targets.base import GeneratedFile, Options
 
 # The languages fbec generates; a target is a package fbec.targets.<name>.
 TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typescript": "TypeScript",
-           "javascript": "JavaScript"}
+           "javascript": "JavaScript", "kotlin": "Kotlin"}
 # What a target that is still being built generates so far (said in --help).
 IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON and text",
                "java": "in progress: types, the binary models and the protocol's Receiver and Sender",
                "typescript": "in progress: types and the binary models; no JSON, text or protocol yet",
-               "javascript": "ES modules with .d.ts; in progress as --typescript"}
+               "javascript": "ES modules with .d.ts; in progress as --typescript",
+               "kotlin": "in progress: types and the binary models, on the Java runtime"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2). Rust has no option in the original.
-PLANNED = {"kotlin": "Kotlin", "csharp": "C#", "ruby": "Ruby"}
+PLANNED = {"csharp": "C#", "ruby": "Ruby"}
 NOT_SUPPORTED = {"swift": "not supported: fbec checks the code it generates by compiling and running it, "
                           "and it has no Swift compiler to do that with, so it generates no Swift"}
 LANGUAGES = {**TARGETS, **PLANNED, "swift": "Swift"}

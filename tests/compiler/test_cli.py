@@ -67,7 +67,7 @@ def test_missing_input(capsys):
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
     assert status == 2
-    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript) (see fbec --help)\n"
+    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript, --kotlin) (see fbec --help)\n"
     assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
@@ -111,11 +111,11 @@ def test_original_options_reach_the_target(tmp_path, capsys, monkeypatch):
 
 
 def test_target_not_implemented(capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "fbec.targets.kotlin", None)
-    status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--kotlin", "-o", "/tmp")
-    assert status == 2 and err == ("fbec: error: --kotlin: the Kotlin target is planned, not available yet; "
+    monkeypatch.setitem(sys.modules, "fbec.targets.ruby", None)
+    status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--ruby", "-o", "/tmp")
+    assert status == 2 and err == ("fbec: error: --ruby: the Ruby target is planned, not available yet; "
                                    "fbec generates C++ (--cpp) and Python (--python) and Go (--go) and Java (--java) "
-                                   "and TypeScript (--typescript) and JavaScript (--javascript)\n")
+                                   "and TypeScript (--typescript) and JavaScript (--javascript) and Kotlin (--kotlin)\n")
 
 
 def test_help_lists_what_works_and_says_what_is_planned(capsys):
@@ -123,8 +123,8 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
         run_fbec(capsys, "--help")
     out = capsys.readouterr().out
     assert done.value.code == 0
-    assert "--cpp" in out and "--python" in out and "--go" in out and "--java" in out
-    for hidden in ("--kotlin", "--csharp", "--ruby", "--swift"):
+    assert "--cpp" in out and "--python" in out and "--go" in out and "--java" in out and "--kotlin" in out
+    for hidden in ("--csharp", "--ruby", "--swift"):
         assert f"  {hidden} " not in out and f"[{hidden}]" not in out       # not offered as an option
     flat = " ".join(out.split())
     assert "--go generate Go code (in progress: types, the binary models, the protocol, JSON and text)" in flat
@@ -132,7 +132,8 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert ("--typescript generate TypeScript code (in progress: types and the binary models; no JSON, text or "
             "protocol yet)") in flat
     assert "--javascript generate JavaScript code (ES modules with .d.ts; in progress as --typescript)" in flat
-    assert "Planned languages, not available yet: Kotlin (--kotlin), C# (--csharp), Ruby (--ruby), Rust." in flat
+    assert "--kotlin generate Kotlin code (in progress: types and the binary models, on the Java runtime)" in flat
+    assert "Planned languages, not available yet: C# (--csharp), Ruby (--ruby), Rust." in flat
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "
             "an incompatible change, unformatted files); 2 usage errors") in flat
@@ -141,7 +142,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
 def test_exit_status_two_for_usage(capsys, tmp_path):
     assert run_fbec(capsys, "--ir")[0] == 2                                   # no --input
     assert run_fbec(capsys, "--ir", f"--input={EVERYTHING}", "-n", "-1")[0] == 2
-    assert run_fbec(capsys, f"--input={EVERYTHING}", "--kotlin", "--cpp", f"--output={tmp_path}")[0] == 2
+    assert run_fbec(capsys, f"--input={EVERYTHING}", "--ruby", "--cpp", f"--output={tmp_path}")[0] == 2
     assert not any(tmp_path.iterdir())                                        # nothing written
     with pytest.raises(SystemExit) as done:
         run_fbec(capsys, "--ir", "--no-such-option")
@@ -165,7 +166,8 @@ def test_bash_completion_script(capsys):
     assert _complete(script, "--py") == ["--python"]
     assert _complete(script, "--g") == ["--go"]
     assert _complete(script, "--j") == ["--java", "--javascript", "--json"]
-    assert _complete(script, "--k") == []                           # planned languages (--kotlin) are not offered
+    assert _complete(script, "--k") == ["--kotlin"]
+    assert _complete(script, "--r") == []                           # planned languages (--ruby) are not offered
     assert set(_complete(script, "")) >= {"decode", "encode", "compat", "format", "--input", "--cpp"}
     assert _complete(script, "--input", "schemas/tr") == ["schemas/trade.fbe"]
     assert _complete(script, "--input", "=", "schemas/tr") == ["schemas/trade.fbe"]    # --input=schemas/tr

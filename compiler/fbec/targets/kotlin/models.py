@@ -1,0 +1,523 @@
+"""The binary models of fbec --kotlin: straight-line field code at the IR's offsets on the Java
+runtime's Writer and Reader (docs/format.md 3 and 4, docs/limits.md), as the Java target's.
+
+Per struct, in its companion object, the codecs other generated classes call (`fbeWrite`/`fbeRead`
+of a versioned body at a slot, `fbeWriteFinal`/`fbeReadFinal` of final-model fields) and the roots
+users call (`fromFbe`, `verifyFbe` and their final twins); `toFbe()` and `writeFbe(w)` (and
+`toFinal()`, `writeFinal(w)`) are members, `writeFbe` open so a derived struct writes its own
+fields. The codecs are per class, so a field declared as a base struct is written as that
+struct whatever subclass it holds. Readers read into a value made with the schema's defaults (so
+a field an older writer did not write keeps its default) and throw DecodeException at the first
+problem; a nested struct's reader is wrapped so the exception gains the field path on its way
+out (`e.at("orders", i)`). Kotlin's unsigned types cross to the runtime's signed Java types of
+their width (`toByte()`, `toUByte()`), at no cost.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter, Options
+
+if TYPE_CHECKING:
+    from fbec.targets.kotlin import Context
+
+# Primitive -> the suffix of its Writer put/append and Reader final methods, and its Reader slot method.
+SLOT = {
+    "bool": ("Bool", "bool"), "byte": ("I8", "i8"), "int8": ("I8", "i8"), "uint8": ("I8", "i8"),
+    "char": ("Char", "ch"), "wchar": ("I32", "i32"), "int16": ("I16", "i16"), "uint16": ("I16", "i16"),
+    "int32": ("I32", "i32"), "uint32": ("I32", "i32"), "int64": ("I64", "i64"), "uint64": ("I64", "i64"),
+    "timestamp": ("I64", "i64"), "float": ("F32", "f32"), "double": ("F64", "f64"),
+    "uuid": ("Uuid", "uuid"), "decimal": ("Decimal", "decimal"),
+}
+# Primitives held in an unsigned Kotlin type: the conversion to the runtime's type, and back.
+UNSIGNED = {"byte": "UByte", "uint8": "UByte", "uint16": "UShort", "uint32": "UInt", "uint64": "ULong"}
+WIRE_UNSIGNED = {"uint8": "UByte", "uint16": "UShort", "uint32": "UInt", "uint64": "ULong"}
+TO_SIGNED = {"UByte": ".toByte()", "UShort": ".toShort()", "UInt": ".toInt()", "ULong": ".toLong()"}
+FROM_SIGNED = {"UByte": ".toUByte()", "UShort": ".toUShort()", "UInt": ".toUInt()", "ULong": ".toULong()"}
+
+
+class Names:
+    """Fresh local variable names (Kotlin warns when a local shadows another)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, stem: str) -> str:
+        self.n += 1
+        return f"{stem}{self.n}"
+
+
+def plus(position: str, term: str) -> str:
+    return f"{position} + {term}"
+
+
+def sub(w: CodeWriter) -> CodeWriter:
+    """A writer of lines to be put into w (same indentation unit)."""
+    unit = w.unit
+    return CodeWriter(Options(indent=len(unit), tabs=unit == "\t"))
+
+
+def to_runtime(t: ir.Primitive | ir.EnumRef, value: str) -> str:
+    """value as the runtime's Java type of the slot."""
+    if isinstance(t, ir.EnumRef):
+        return f"{value}.value" + TO_SIGNED.get(WIRE_UNSIGNED.get(t.wire, ""), "")
+    return value + TO_SIGNED.get(UNSIGNED.get(t.name, ""), "")
+
+
+def from_runtime(c: Context, t: ir.Primitive | ir.EnumRef, expr: str) -> str:
+    """The Kotlin value of a runtime read."""
+    if isinstance(t, ir.EnumRef):
+        return f"{c.named(t.name)}({expr}{FROM_SIGNED.get(WIRE_UNSIGNED.get(t.wire, ''), '')})"
+    return expr + FROM_SIGNED.get(UNSIGNED.get(t.name, ""), "")
+
+
+def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
+    """statement (a nested struct's reader) with the field path put in front of its errors."""
+    at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
+    with w.block("try {", f"}} catch (e: {c.rt('DecodeException')}) {{"):
+        w.line(statement)
+    with w.block("", "}"):
+        w.line(f"throw {at}")
+
+
+def elements(c: Context, t: ir.Sequence, value: str) -> str:
+    """What a writer iterates: a set in its order, a vector or list as it is."""
+    if t.kind == "set":
+        return f"{c.rt('Compare')}.ordered({value}, {c.comparator(t.element) or 'null'})"
+    return value
+
+
+def entries(c: Context, t: ir.Mapping, value: str) -> str:
+    """What a writer iterates: a map's entries in key order, a hash's as its table holds them."""
+    if t.kind == "map":
+        return f"{c.rt('Compare')}.ordered({value}, {c.comparator(t.key) or 'null'})"
+    return f"{value}.entries"
+
+
+def optional_value(w: CodeWriter, c: Context, t: ir.Optional_, test: str, inner: CodeWriter, expr: str,
+                   x: str) -> None:
+    """`val x: T? = if (test) expr else null`, with inner's statements before expr when it has some."""
+    lines = inner.text().rstrip("\n")
+    if not lines:
+        w.line(f"val {x}: {c.type(t)} = if ({test}) {expr} else null")
+        return
+    with w.block(f"val {x}: {c.type(t)} = if ({test}) {{", "} else {"):
+        w.lines(lines)
+        w.line(expr)
+    with w.block("", "}"):
+        w.line("null")
+
+
+# ---------------------------------------------------------------- versioned
+
+def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names,
+                where: str) -> None:
+    """Write value of type t into the slot at absolute position slot (offsets from base)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"w.string({base}, {slot}, {value})")
+        elif t.name == "bytes":
+            w.line(f"w.bytes({base}, {slot}, {value})")
+        else:
+            w.line(f"w.put{SLOT[t.name][0]}({slot}, {to_runtime(t, value)})")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"w.put{SLOT[t.wire][0]}({slot}, {to_runtime(t, value)})")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value})")
+    elif isinstance(t, ir.Optional_):
+        o = names("o")
+        w.line(f"val {o} = {value}")
+        with w.block(f"if ({o} != null) {{", "}"):
+            s = names("s")
+            w.line(f"val {s} = w.optional({base}, {slot}, {t.element.size})")
+            write_value(w, c, t.element, s, s, o, names, where)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        w.line(f'{c.rt("Writer")}.checkLength({value}.size, {t.length}, "{where}")')
+        with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
+            write_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f"{value}[{i}]", names, where)
+    elif isinstance(t, ir.Sequence):
+        e, i, x = names("e"), names("i"), names("x")
+        w.line(f"val {e} = w.vector({base}, {slot}, {value}.size, {t.element.size})")
+        w.line(f"var {i} = 0")
+        with w.block(f"for ({x} in {elements(c, t, value)}) {{", "}"):
+            write_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", x, names, where)
+            w.line(f"{i}++")
+    else:
+        item = t.key.size + t.value.size
+        e, i, x = names("e"), names("i"), names("x")
+        w.line(f"val {e} = w.vector({base}, {slot}, {value}.size, {item})")
+        w.line(f"var {i} = 0")
+        with w.block(f"for ({x} in {entries(c, t, value)}) {{", "}"):
+            write_value(w, c, t.key, base, f"{e} + {i} * {item}", f"{x}.key", names, where)
+            write_value(w, c, t.value, base, f"{e} + {i} * {item} + {t.key.size}", f"{x}.value", names, where)
+            w.line(f"{i}++")
+
+
+def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+               index: str | None) -> str:
+    """Write the statements reading the slot at absolute position slot (offsets from base) and return
+    an expression of the value, to be used at once (it may read: evaluation order is allocation order)."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            return f"r.string({base}, {slot}, {quoted})"
+        if t.name == "bytes":
+            return f"r.bytes({base}, {slot}, {quoted})"
+        return from_runtime(c, t, f"r.{SLOT[t.name][1]}({slot})")
+    if isinstance(t, ir.EnumRef):
+        return from_runtime(c, t, f"r.{SLOT[t.wire][1]}({slot})")
+    if isinstance(t, ir.StructRef):
+        x, name = names("x"), c.named(t.name)
+        w.line(f"val {x} = {name}()")
+        catch(w, c, f"{name}.fbeRead(r, {base}, {slot}, {x})", field, index)
+        return x
+    if isinstance(t, ir.Optional_):
+        x, s = names("x"), names("s")
+        w.line(f"val {s} = r.optional({base}, {slot}, {t.element.size}, {quoted})")
+        inner = sub(w)
+        expr = read_value(inner, c, t.element, s, s, field, names, index)
+        optional_value(w, c, t, f"{s} >= 0", inner, expr, x)
+        return x
+    raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, target: str, names: Names) -> None:
+    """Read field f's slot into target (a value made with the schema's defaults)."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeRead(r, {base}, {slot}, {target})", f.name, None)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
+            at = plus(slot, f"{i} * {t.element.size}")
+            if isinstance(t.element, ir.StructRef):
+                catch(w, c, f"{c.named(t.element.name)}.fbeRead(r, {base}, {at}, {target}[{i}])", f.name, i)
+            else:
+                w.line(f"{target}[{i}] = {read_value(w, c, t.element, base, at, f.name, names, i)}")
+    elif isinstance(t, ir.Sequence):
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"val {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})")
+        w.line(f"val {n} = r.count()")
+        with w.block(f"for ({i} in 0 until {n}) {{", "}"):
+            at = f"{e} + {i} * {t.element.size}"
+            value = read_value(w, c, t.element, base, at, f.name, names, i)
+            if t.kind == "set":
+                w.line(f"if (!{target}.add({value})) throw r.duplicateKey({quoted}, {at})")
+            else:
+                w.line(f"{target}.add({value})")
+    elif isinstance(t, ir.Mapping):
+        item = t.key.size + t.value.size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        e, n, i, k = names("e"), names("n"), names("i"), names("k")
+        w.line(f"val {e} = r.vector({base}, {slot}, {item}, {cost}, {quoted})")
+        w.line(f"val {n} = r.count()")
+        with w.block(f"for ({i} in 0 until {n}) {{", "}"):
+            at = f"{e} + {i} * {item}"
+            w.line(f"val {k} = {read_value(w, c, t.key, base, at, f.name, names, i)}")
+            value = read_value(w, c, t.value, base, f"{at} + {t.key.size}", f.name, names, i)
+            w.line(f"{target}[{k}] = {value}")
+            w.line(f"if ({target}.size != {i} + 1) throw r.duplicateKey({quoted}, {at})")
+    else:
+        w.line(f"{target} = {read_value(w, c, t, base, slot, f.name, names, None)}")
+
+
+# ---------------------------------------------------------------- final
+
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, where: str) -> None:
+    """Append value of type t (docs/format.md 4.2)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            w.line(f"w.appendString({value})")
+        elif t.name == "bytes":
+            w.line(f"w.appendBytes({value})")
+        else:
+            w.line(f"w.append{SLOT[t.name][0]}({to_runtime(t, value)})")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"w.append{SLOT[t.wire][0]}({to_runtime(t, value)})")
+    elif isinstance(t, ir.StructRef):
+        w.line(f"{c.named(t.name)}.fbeWriteFinal(w, {value})")
+    elif isinstance(t, ir.Optional_):
+        o = names("o")
+        w.line(f"val {o} = {value}")
+        w.line(f"w.appendBool({o} != null)")
+        with w.block(f"if ({o} != null) {{", "}"):
+            final_write(w, c, t.element, o, names, where)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        w.line(f'{c.rt("Writer")}.checkLength({value}.size, {t.length}, "{where}")')
+        with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
+            final_write(w, c, t.element, f"{value}[{i}]", names, where)
+    elif isinstance(t, ir.Sequence):
+        x = names("x")
+        w.line(f"w.appendCount({value}.size)")
+        with w.block(f"for ({x} in {elements(c, t, value)}) {{", "}"):
+            final_write(w, c, t.element, x, names, where)
+    else:
+        x = names("x")
+        w.line(f"w.appendCount({value}.size)")
+        with w.block(f"for ({x} in {entries(c, t, value)}) {{", "}"):
+            final_write(w, c, t.key, f"{x}.key", names, where)
+            final_write(w, c, t.value, f"{x}.value", names, where)
+
+
+def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> str:
+    """Write the statements reading the value at the Reader's cursor and return an expression of it
+    (to be used at once)."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive):
+        if t.name == "string":
+            return f"r.finalString({quoted})"
+        if t.name == "bytes":
+            return f"r.finalBytes({quoted})"
+        return from_runtime(c, t, f"r.final{SLOT[t.name][0]}({quoted})")
+    if isinstance(t, ir.EnumRef):
+        return from_runtime(c, t, f"r.final{SLOT[t.wire][0]}({quoted})")
+    if isinstance(t, ir.StructRef):
+        x, name = names("x"), c.named(t.name)
+        w.line(f"val {x} = {name}()")
+        catch(w, c, f"{name}.fbeReadFinal(r, {x})", field, index)
+        return x
+    if isinstance(t, ir.Optional_):
+        x = names("x")
+        inner = sub(w)
+        expr = final_read(inner, c, t.element, field, names, index)
+        optional_value(w, c, t, f"r.finalHas({quoted})", inner, expr, x)
+        return x
+    raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names) -> None:
+    """Read field f at the Reader's cursor into target (a value made with the schema's defaults)."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeReadFinal(r, {target})", f.name, None)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
+            if isinstance(t.element, ir.StructRef):
+                catch(w, c, f"{c.named(t.element.name)}.fbeReadFinal(r, {target}[{i}])", f.name, i)
+            else:
+                w.line(f"{target}[{i}] = {final_read(w, c, t.element, f.name, names, i)}")
+    elif isinstance(t, ir.Sequence):
+        n, i = names("n"), names("i")
+        w.line(f"val {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})")
+        with w.block(f"for ({i} in 0 until {n}) {{", "}"):
+            if t.kind == "set":
+                at = names("p")
+                w.line(f"val {at} = r.pos()")
+                value = final_read(w, c, t.element, f.name, names, i)
+                w.line(f"if (!{target}.add({value})) throw r.duplicateKey({quoted}, {at})")
+            else:
+                w.line(f"{target}.add({final_read(w, c, t.element, f.name, names, i)})")
+    elif isinstance(t, ir.Mapping):
+        item = t.key.final_min_size + t.value.final_min_size
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        n, i, k = names("n"), names("i"), names("k")
+        w.line(f"val {n} = r.finalCount({item}, {cost}, {quoted})")
+        with w.block(f"for ({i} in 0 until {n}) {{", "}"):
+            at = names("p")
+            w.line(f"val {at} = r.pos()")
+            w.line(f"val {k} = {final_read(w, c, t.key, f.name, names, i)}")
+            value = final_read(w, c, t.value, f.name, names, i)
+            w.line(f"{target}[{k}] = {value}")
+            w.line(f"if ({target}.size != {i} + 1) throw r.duplicateKey({quoted}, {at})")
+    else:
+        w.line(f"{target} = {final_read(w, c, t, f.name, names, None)}")
+
+
+# ---------------------------------------------------------------- per struct
+
+def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
+    """The members (toFbe, writeFbe and the final twins), then the companion object with the codecs
+    and the roots."""
+    writer = c.rt("Writer")
+    derived = s.base is not None
+    write_members(w, s, name, "Fbe", "versioned", writer, derived)
+    if final:
+        write_members(w, s, name, "Final", "final", writer, derived)
+    inner = sub(w)
+    write_companion(inner, c, s, name, final)
+    with w.block("companion object {", "}"):
+        w.lines(inner.text())
+
+
+def write_members(w: CodeWriter, s: ir.Struct, name: str, suffix: str, model: str, writer: str, derived: bool) -> None:
+    """to{suffix}() (in a struct without a base: derived ones inherit it) and write{suffix}(w)."""
+    versioned = suffix == "Fbe"
+    section = "3.2" if versioned else "4.1"
+    if not derived:
+        w.line(f"/** This value as a {model} root (docs/format.md {section}). */")
+        with w.block(f"fun to{suffix}(): ByteArray {{", "}"):
+            w.line(f"val w = {writer}()")
+            w.line(f"write{suffix}(w)")
+            w.line("return w.toByteArray()")
+        w.blank()
+    w.line("/**")
+    w.line(f" * Writes this value as a {model} root into [w] (reset first) and returns its size: the")
+    w.line(" * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.")
+    w.line(" */")
+    modifier = "override" if derived else "open"
+    with w.block(f"{modifier} fun write{suffix}(w: {writer}): Int {{", "}"):
+        if versioned:
+            w.line("w.beginVersioned()")
+            w.line(f"{name}.fbeWrite(w, 0, 4, this)")
+            w.line("return w.endVersioned()")
+        else:
+            w.line("w.beginFinal()")
+            w.line(f"{name}.fbeWriteFinal(w, this)")
+            w.line(f"return w.endFinal({s.type_id})")
+    w.blank()
+
+
+def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
+    from fbec.targets.kotlin import field_name, key_compare
+    q = s.qualified
+    bounded = s.height is not None and not s.recursive
+    writer, reader = c.rt("Writer"), c.rt("Reader")
+    names = Names()
+
+    w.line(f"/** The type id of {q}. */")
+    w.line(f"const val TYPE_ID = {s.type_id}")
+    w.blank()
+    keys = [f for f in s.all_fields if f.name in s.keys]
+    w.line(f"/** The order of sets and maps of {name}: by the [key] fields, as the wire orders them. */")
+    w.line("@JvmField")
+    if not keys:
+        w.line(f"val KEY_ORDER: Comparator<{name}> = Comparator {{ _, _ -> 0 }}")
+    else:
+        with w.block(f"val KEY_ORDER: Comparator<{name}> = Comparator {{ a, b ->", "}"):
+            for k, f in enumerate(keys):
+                expr = key_compare(c, f.type, f"a.{field_name(f)}", f"b.{field_name(f)}")
+                if k == len(keys) - 1:
+                    w.line(expr)
+                else:
+                    w.line(f"val c{k} = {expr}")
+                    w.line(f"if (c{k} != 0) return@Comparator c{k}")
+    w.blank()
+
+    w.line("/** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */")
+    with w.block(f"fun fbeWrite(w: {writer}, base: Int, slot: Int, v: {name}) {{", "}"):
+        if not bounded:
+            w.line(f'w.enter("{q}")')
+        call = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
+        w.line(f"val b = {call}" if s.all_fields else call)
+        for f in s.all_fields:
+            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{field_name(f)}", names, f"{q}.{f.name}")
+        if not bounded:
+            w.line("w.leave()")
+    w.blank()
+
+    inherited = [f for f in s.all_fields if f.owner != q]
+    own = [f for f in s.all_fields if f.owner == q]
+    w.line("/**")
+    w.line(" * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with")
+    w.line(" * the schema's defaults: fields an older writer did not write keep them.")
+    w.line(" *")
+    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
+    w.line(" */")
+    with w.block(f"fun fbeRead(r: {reader}, base: Int, slot: Int, v: {name}) {{", "}"):
+        call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+        if s.all_fields:
+            w.line(f"val b = {call}")
+            w.line("val n = r.i32(b)")
+        else:
+            w.line(call)
+        if inherited:
+            with w.block(f"if (n < {s.base_size}) {{", "}"):
+                cost = sum(ir.default_cost(f.type) for f in inherited)
+                if cost:
+                    w.line(f'r.spend({cost}, b, "")')
+                w.line("r.leave()")
+                w.line("return")
+            for f in inherited:
+                read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
+        for k, f in enumerate(own):
+            with w.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
+                rest = sum(ir.default_cost(g.type) for g in own[k:])
+                if rest:
+                    w.line(f'r.spend({rest}, b, "{f.name}")')
+                w.line("r.leave()")
+                w.line("return")
+            read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
+        w.line("r.leave()")
+    w.blank()
+    write_roots(w, c, s, name, "Fbe", "versioned")
+    if not final:
+        return
+
+    w.line("/** Appends [v]'s fields (final model, docs/format.md 4.2). */")
+    with w.block(f"fun fbeWriteFinal(w: {writer}, v: {name}) {{", "}"):
+        if not bounded:
+            w.line(f'w.enter("{q}")')
+        for f in s.all_fields:
+            final_write(w, c, f.type, f"v.{field_name(f)}", names, f"{q}.{f.name}")
+        if not bounded:
+            w.line("w.leave()")
+    w.blank()
+    w.line("/**")
+    w.line(" * Reads [v]'s fields at the reader's cursor (final model) into [v].")
+    w.line(" *")
+    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
+    w.line(" */")
+    with w.block(f"fun fbeReadFinal(r: {reader}, v: {name}) {{", "}"):
+        w.line(f"r.enter({s.decode_cost})")
+        for f in s.all_fields:
+            final_read_field(w, c, f, f"v.{field_name(f)}", names)
+        w.line("r.leave()")
+    w.blank()
+    write_roots(w, c, s, name, "Final", "final")
+
+
+def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str) -> None:
+    """fromFbe/verifyFbe, or their final twins (suffix Final)."""
+    q = s.qualified
+    versioned = suffix == "Fbe"
+    reader, limits, decode_exception = c.rt("Reader"), c.rt("Limits"), c.rt("DecodeException")
+    params = ["data: ByteArray", "offset: Int = 0", "length: Int = data.size", f"limits: {limits} = {limits}.DEFAULT"]
+    w.line("/**")
+    w.line(f" * Reads a {model} root of [length] bytes at `data[offset]` under [limits].")
+    w.line(" *")
+    w.line(" * @throws DecodeException at the first problem (type, field path, offset)")
+    w.line(" */")
+    w.line("@JvmStatic")
+    w.line("@JvmOverloads")
+    w.line(f"@Throws({decode_exception}::class)")
+    w.line(f"fun from{suffix}(")
+    with w.indented():
+        for p in params:
+            w.line(p + ",")
+    with w.block(f"): {name} {{", "}"):
+        with w.block("try {", f"}} catch (e: {decode_exception}) {{"):
+            if versioned:
+                w.line(f"val r = {reader}.versioned(data, offset, length, limits)")
+                w.line(f"val v = {name}()")
+                w.line("fbeRead(r, r.base(), r.base() + 4, v)")
+            else:
+                w.line(f"val r = {reader}.finalRoot(data, offset, length, {s.type_id}, limits)")
+                w.line(f"val v = {name}()")
+                w.line("fbeReadFinal(r, v)")
+                w.line("r.endFinal()")
+            w.line("return v")
+        with w.block("", "}"):
+            w.line(f'throw e.within("{q}")')
+    w.blank()
+    w.line("/**")
+    w.line(f" * Checks a {model} root: returns exactly when [from{suffix}] succeeds (docs/limits.md 4).")
+    w.line(" *")
+    w.line(" * @throws DecodeException why the root cannot be read")
+    w.line(" */")
+    w.line("@JvmStatic")
+    w.line("@JvmOverloads")
+    w.line(f"@Throws({decode_exception}::class)")
+    w.line(f"fun verify{suffix}(")
+    with w.indented():
+        for p in params:
+            w.line(p + ",")
+    with w.block(") {", "}"):
+        w.line(f"from{suffix}(data, offset, length, limits)")
+    w.blank()
