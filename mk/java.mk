@@ -18,7 +18,7 @@ JAVA_FUZZ_SEED ?= 1
 
 test-java: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
-	cd runtime/java && $(MVN) -q -B test
+	cd runtime/java && $(MVN) -q -B -Dstyle.color=never test
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/java
 	@$(MAKE) fuzz-java-build
 	java -cp build/fuzz/java/classes FuzzReaders build/fuzz/java/targets.txt runs=$(JAVA_FUZZ_QUICK) \

@@ -11,6 +11,8 @@ import com.chronoxor.proto.FinalReceiver;
 import com.chronoxor.proto.FinalSender;
 import com.chronoxor.proto.Handler;
 import com.chronoxor.proto.OrderMessage;
+import com.chronoxor.proto.Proxy;
+import com.chronoxor.proto.ProxyHandler;
 import com.chronoxor.proto.Receiver;
 import com.chronoxor.proto.Sender;
 
@@ -124,6 +126,29 @@ public final class ProtocolCheck {
             } catch (FrameException e) {
                 check(e.kind() == FrameException.Kind.FRAME_TOO_SMALL && lost.broken() != null, e.getMessage());
             }
+        }
+        // the Proxy forwards the versioned frames unchanged, in any chunking
+        byte[] stream = Files.readAllBytes(Path.of(args[0]));
+        for (int chunk : new int[] {stream.length, 1, 5}) {
+            ByteArrayOutputStream forwarded = new ByteArrayOutputStream();
+            List<String> seen = new ArrayList<>();
+            Proxy proxy = new Proxy(new ProxyHandler() {
+                @Override
+                public void onFrame(int typeId, byte[] frame, int offset, int size) {
+                    forwarded.write(frame, offset, size);
+                }
+
+                @Override
+                public void onAccountMessageFrame(byte[] frame, int offset, int size) {
+                    seen.add("account");
+                    onFrame(AccountMessage.TYPE_ID, frame, offset, size);
+                }
+            });
+            for (int p = 0; p < stream.length; p += chunk) {
+                proxy.receive(stream, p, Math.min(chunk, stream.length - p));
+            }
+            check(Arrays.equals(forwarded.toByteArray(), stream) && seen.equals(List.of("account")), "proxy");
+            cases++;
         }
         System.out.println(cases + " streams received and sent back");
     }

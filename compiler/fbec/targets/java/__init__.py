@@ -40,7 +40,7 @@ CLASS_NAMES = frozenset({
     "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8", "FrameReceiver",
     "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder",
     # the protocol classes of --proto
-    "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender",
+    "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
     # the locals and parameters of generated methods: a type of such a name would be obscured by them
     "a", "b", "c", "e", "h", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
     "other", "value",

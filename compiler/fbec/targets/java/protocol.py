@@ -1,7 +1,8 @@
 """The protocol of fbec --java --proto (docs/format.md 7): per schema package a Handler interface
 (an `onReceive` per message of the IR's dispatch table, own messages first, then the imports'),
 a Receiver and a Sender on the runtime's FrameReceiver and FrameSender, and with --final their
-final twins."""
+final twins; a Proxy (versioned only, as the original) handing each verified frame undecoded to a
+ProxyHandler."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 def write_protocol(schema: ir.Schema, package: ir.Package, options: Options) -> list[GeneratedFile]:
     if not package.dispatch:
         return []
-    out = [handler(schema, package, options)]
+    out = [handler(schema, package, options), proxy_handler(schema, package, options), proxy(schema, package, options)]
     out += [receiver(schema, package, options, False), sender(schema, package, options, False)]
     if options.final:
         out += [receiver(schema, package, options, True), sender(schema, package, options, True)]
@@ -116,3 +117,76 @@ def sender(schema: ir.Schema, package: ir.Package, options: Options, final: bool
             with w.block(f"public int send({c.named(d.type)} value) throws {io_exception} {{", "}"):
                 w.line(f"return sendFrame(value::{'writeFinal' if final else 'writeFbe'});")
     return _file(c, name, w, options)
+
+
+def frame_method(package: ir.Package, qualified: str) -> str:
+    """The ProxyHandler method of a message: onOrderMessageFrame, onMarketFailureFrame (an import's)."""
+    pkg, _, name = qualified.rpartition(".")
+    prefix = "" if pkg == package.name else pkg[:1].upper() + pkg[1:]
+    return f"on{prefix}{name[:1].upper()}{name[1:]}Frame"
+
+
+def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
+    from fbec.targets.java import Context
+    c = Context(schema, package)
+    w = CodeWriter(options)
+    w.line("/**")
+    w.line(f" * What a Proxy of {package.name} hands on: each frame, verified but not decoded, to look at or forward")
+    w.line(" * unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.")
+    w.line(" */")
+    with w.block("public interface ProxyHandler {", "}"):
+        w.line("/**")
+        w.line(" * Every frame whose own method is not overridden.")
+        w.line(" *")
+        w.line(" * @param typeId the frame's type id")
+        w.line(" * @param frame  the buffer")
+        w.line(" * @param offset the frame's first byte")
+        w.line(" * @param size   the frame's size")
+        w.line(" */")
+        with w.block("default void onFrame(int typeId, byte[] frame, int offset, int size) {", "}"):
+            pass
+        for d in package.dispatch:
+            w.blank()
+            w.line("/**")
+            w.line(f" * A frame of {d.type} (type id {d.type_id}).")
+            w.line(" *")
+            w.line(" * @param frame  the buffer")
+            w.line(" * @param offset the frame's first byte")
+            w.line(" * @param size   the frame's size")
+            w.line(" */")
+            with w.block(f"default void {frame_method(package, d.type)}(byte[] frame, int offset, int size) {{", "}"):
+                w.line(f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size);")
+    return _file(c, "ProxyHandler", w, options)
+
+
+def proxy(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
+    from fbec.targets.java import Context, int_literal
+    c = Context(schema, package)
+    w = CodeWriter(options)
+    base, limits, decode_exception = c.rt("FrameReceiver"), c.rt("Limits"), c.rt("DecodeException")
+    w.line("/**")
+    w.line(f" * Receives versioned frames of {package.name} (docs/format.md 7.5) and hands each one, verified but not")
+    w.line(" * decoded, to a ProxyHandler; see FrameReceiver for the limits and the errors.")
+    w.line(" */")
+    with w.block(f"public class Proxy extends {base} {{", "}"):
+        w.line("private final ProxyHandler handler;")
+        w.blank()
+        w.line("/** @param handler where the frames go */")
+        with w.block("public Proxy(ProxyHandler handler) {", "}"):
+            w.line("super(false);")
+            w.line("this.handler = handler;")
+        w.blank()
+        w.line("@Override")
+        signature = (f"protected boolean dispatch(int typeId, byte[] frame, int offset, int size, {limits} limits) "
+                     f"throws {decode_exception} {{")
+        with w.block(signature, "}"), w.block("switch (typeId) {", "}"):
+            for d in package.dispatch:
+                w.line(f"case {int_literal(d.type_id, 'int')}:")
+                with w.indented():
+                    w.line(f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits);")
+                    w.line(f"handler.{frame_method(package, d.type)}(frame, offset, size);")
+                    w.line("return true;")
+            w.line("default:")
+            with w.indented():
+                w.line("return false;")
+    return _file(c, "Proxy", w, options)
