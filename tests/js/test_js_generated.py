@@ -71,7 +71,7 @@ def link_runtime(root: Path) -> None:
 
 def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str], language: str = "typescript") -> None:
     for f in files:
-        assert fbec_main([f"--input={f}", f"--output={out}", f"--{language}", "--final"]) == 0, capsys.readouterr().err
+        assert fbec_main([f"--input={f}", f"--output={out}", f"--{language}", "--final", "--json"]) == 0, capsys.readouterr().err
     capsys.readouterr()
 
 
@@ -82,13 +82,41 @@ def tsc(root: Path, options: dict[str, object], include: list[str]) -> None:
     assert r.returncode == 0, f"tsc:\n{r.stdout[-8000:]}{r.stderr}"
 
 
+def write_doubles(path: Path) -> None:
+    """doubles.json for doubles.test.ts: 20,000 random bit patterns (fixed seed) and the hard cases
+    of docs/format.md 8.4, with the texts Python's fbe.jsonfmt gives them."""
+    import random
+    import struct
+    import sys
+    sys.path.insert(0, str(REPO / "runtime" / "python"))
+    from fbe import jsonfmt
+    rng = random.Random(17)
+    values = [1000.0, 1.23456, 1e-7, 0.1, 0.30000000000000004, 1e23, 5e-324, 1.7976931348623157e308, 0.0, -0.0,
+              4.04925338542625e16, 123.45600128173828, 1e21, 1e22, 0.5, 0.0078125, float("nan"), float("inf"),
+              -float("inf"), 3.4028234663852886e38, 1e-6, 123456789.12345679, 2.0 ** 53, 2.0 ** 63]
+    values += [struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0] for _ in range(16000)]
+    values += [struct.unpack("<f", struct.pack("<I", rng.getrandbits(32)))[0] for _ in range(4000)]
+    values += [rng.uniform(-1e6, 1e6) for _ in range(2000)]
+    out = []
+    for v in values:
+        bits = struct.unpack("<Q", struct.pack("<d", v))[0]
+        try:
+            as_float = struct.unpack("<f", struct.pack("<f", v))[0]
+        except OverflowError:
+            as_float = None
+        is_float = as_float is not None and (as_float == v or v != v)
+        out.append({"bits": f"{bits:016x}", "double": jsonfmt.json_double(v), "key": jsonfmt.json_double_key(v),
+                    "floatKey": jsonfmt.json_float_key(v) if is_float else None})
+    path.write_text(json.dumps(out))
+
+
 def registry(cases: list[dict[str, object]]) -> str:
     """registry.ts: every MANIFEST type by its qualified name, for vectors.test.ts."""
     types = sorted({(str(c["package"]), str(c["type"])) for c in cases})
     lines = [f'import * as {p} from "./{p}.js";' for p in sorted({p for p, _ in types})]
     lines += ["", 'import type * as fbe from "@fbe-toolkit/fbe";', "",
               "export interface Value {", "  toFbe(w?: fbe.Writer): Uint8Array;",
-              "  toFinal(w?: fbe.Writer): Uint8Array;", "}",
+              "  toFinal(w?: fbe.Writer): Uint8Array;", "  toJson(): string;", "}",
               "export interface Codec {", "  fromFbe(data: Uint8Array): Value;", "  fromFinal(data: Uint8Array): Value;",
               "  verifyFbe(data: Uint8Array): fbe.DecodeError | undefined;",
               "  verifyFinal(data: Uint8Array): fbe.DecodeError | undefined;", "}", "",
@@ -112,6 +140,8 @@ def test_generated_code_typechecks_and_reads_the_golden_vectors(
         generate(list(group.values()), tmp_path / f"j{i}", capsys, "javascript")
     manifest = SHARED / "vectors" / "MANIFEST.json"
     vectors = manifest.is_file()
+    write_doubles(tmp_path / "g0" / "doubles.json")
+    shutil.copy(REPO / "tests" / "js" / "doubles.test.ts", tmp_path / "g0")
     if vectors:       # ../shared's schemas are the first folder
         for folder in ("g0", "j0"):
             (tmp_path / folder / "registry.ts").write_text(registry(json.loads(manifest.read_text())["cases"]))
@@ -122,6 +152,10 @@ def test_generated_code_typechecks_and_reads_the_golden_vectors(
     for folder in tmp_path.glob("j*"):          # the JavaScript runs as generated
         for js in folder.glob("*.js"):
             shutil.copy(js, tmp_path / "out" / folder.name)
+    shutil.copy(tmp_path / "g0" / "doubles.json", tmp_path / "out" / "g0")
+    r = subprocess.run([NODE, "--test", "out/g0/doubles.test.js"], cwd=tmp_path, capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, r.stdout[-8000:] + r.stderr
     if not vectors:
         pytest.skip(f"golden vectors not found at {manifest} (set SHARED): typechecked only")
     for folder, quick in (("g0", ""), ("j0", "1")):

@@ -63,6 +63,7 @@ test("golden vectors: read and written back byte for byte, truncations and corru
   const cases = (JSON.parse(readFileSync(join(dir, "MANIFEST.json"), "utf8")) as { cases: ManifestCase[] }).cases;
   let checked = 0;
   let corrupted = 0;
+  let jsons = 0;
   const writer = new fbe.Writer();
   for (const c of cases) {
     const codec = registry[c.package + "." + c.type];
@@ -80,6 +81,11 @@ test("golden vectors: read and written back byte for byte, truncations and corru
       // into a reused writer: the same bytes
       const again = f.kind === "versioned" ? value.toFbe(writer) : value.toFinal(writer);
       assert.deepEqual(again.slice(), want, `${f.file}: written into a reused writer`);
+      const json = c.files.find((x) => x.kind === "json");
+      if (json !== undefined) {
+        assert.equal(value.toJson(), readFileSync(join(dir, json.file), "utf8"), `${f.file}: JSON`);
+        jsons++;
+      }
       checked++;
       if (quick) continue;
       for (let n = 0; n < data.length; n++) {
@@ -100,5 +106,6 @@ test("golden vectors: read and written back byte for byte, truncations and corru
     }
   }
   assert.ok(checked >= 50, `only ${checked} vectors`);
-  console.log(`${checked} vectors read and written back; ${corrupted} corruptions read or refused with a DecodeError`);
+  console.log(`${checked} vectors read and written back, ${jsons} as the original's JSON byte for byte; ` +
+    `${corrupted} corruptions read or refused with a DecodeError`);
 });

@@ -288,6 +288,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> N
 
 def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) -> None:
     """The struct's class; in JavaScript without types, its declaration in `d`."""
+    from fbec.targets.typescript.jsonconv import write_json
     from fbec.targets.typescript.models import write_models
     name = type_name(s.name)
     what = "message" if s.message else "struct"
@@ -321,6 +322,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             with w.block(f"{key_over}fbeKey(){c.annot('string')} {{", "}"):
                 w.line(f"return {c.rt('keysOf')}({', '.join('this.' + field_name(f) for f in keys)});")
         write_models(w, c, s, name)
+        if c.options.json:
+            write_json(w, c, s, name)
     w.blank()
     if d is None:
         return

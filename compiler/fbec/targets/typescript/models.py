@@ -147,9 +147,9 @@ def read_expr(c: Context, t: ir.Type, base: str, slot: str, field: str) -> str:
 def assign(w: CodeWriter, c: Context, t: ir.Type, target: str, expr: str, within: str) -> None:
     """`target = expr;`; a struct read wrapped in the catch that names where it is (`within`)."""
     if isinstance(t, ir.StructRef):
-        with w.block("try {", "}"):
+        with w.block("try {", "} catch (e) {"):
             w.line(f"{target} = {expr};")
-        with w.block("catch (e) {", "}"):
+        with w.block("", "}"):
             w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
     else:
         w.line(f"{target} = {expr};")
@@ -171,9 +171,9 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
     elif isinstance(t, ir.Optional_):
         s = names("s")
         w.line(f'const {s} = r.optional({base}, {slot}, {t.element.size}, "{field}");')
-        with w.block(f"if ({s} < 0) {{", "}"):
+        with w.block(f"if ({s} < 0) {{", "} else {"):
             w.line(f"{target} = undefined;")
-        with w.block("else {", "}"):
+        with w.block("", "}"):
             read_value(w, c, t.element, s, s, field, target, within, names)
     elif isinstance(t, ir.Array):
         a, i, y = names("a"), names("i"), names("y")
@@ -258,9 +258,9 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names)
     elif isinstance(t, ir.Optional_):
         o = names("o")
         w.line(f"const {o} = {value};")
-        with w.block(f"if ({o} === undefined) {{", "}"):
+        with w.block(f"if ({o} === undefined) {{", "} else {"):
             w.line("w.appendBool(false);")
-        with w.block("else {", "}"):
+        with w.block("", "}"):
             w.line("w.appendBool(true);")
             final_write(w, c, t.element, o, names)
     elif isinstance(t, ir.Array):
@@ -315,9 +315,9 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
     if elementary(t):
         assign(w, c, t, target, final_expr(c, t, field), within)
     elif isinstance(t, ir.Optional_):
-        with w.block(f'if (r.finalHas("{field}")) {{', "}"):
+        with w.block(f'if (r.finalHas("{field}")) {{', "} else {"):
             final_read(w, c, t.element, field, target, within, names)
-        with w.block("else {", "}"):
+        with w.block("", "}"):
             w.line(f"{target} = undefined;")
     elif isinstance(t, ir.Array):
         a, i, y = names("a"), names("i"), names("y")
@@ -455,9 +455,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block(c.method(over, "toFbe", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
         w.line(f"const w = writer ?? new {rt('Writer')}();")
         w.line("w.beginVersioned();")
-        with w.block("try {", "}"):
+        with w.block("try {", "} catch (e) {"):
             w.line(f"{name}.fbeWrite(w, 0, 4, this);")
-        with w.block("catch (e) {", "}"):
+        with w.block("", "}"):
             w.line(f'throw {rt("rootOf")}(e, "{q}");')
         w.line("w.endVersioned();")
         w.line("return w.bytes();")
@@ -465,9 +465,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.blank()
     w.line("/** The value of a versioned root; a DecodeError names what is wrong, where and why. */")
     with w.block(c.method(f"static {over}", "fromFbe", [("data", "Uint8Array"), ("limits?", rt('Limits', False))], name), "}"):
-        with w.block("try {", "}"):
+        with w.block("try {", "} catch (e) {"):
             w.line(f"return {name}.fbeRead({rt('Reader')}.versioned(data, limits), 0, 4);")
-        with w.block("catch (e) {", "}"):
+        with w.block("", "}"):
             w.line(f'throw {rt("rootOf")}(e, "{q}");')
 
     w.blank()
@@ -504,9 +504,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block(c.method(over, "toFinal", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
         w.line(f"const w = writer ?? new {rt('Writer')}();")
         w.line("w.beginFinal();")
-        with w.block("try {", "}"):
+        with w.block("try {", "} catch (e) {"):
             w.line(f"{name}.fbeWriteFinal(w, this);")
-        with w.block("catch (e) {", "}"):
+        with w.block("", "}"):
             w.line(f'throw {rt("rootOf")}(e, "{q}");')
         w.line(f"w.endFinal({s.type_id});")
         w.line("return w.bytes();")
@@ -514,12 +514,12 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.blank()
     w.line("/** The value of a final root; a DecodeError names what is wrong, where and why. */")
     with w.block(c.method(f"static {over}", "fromFinal", [("data", "Uint8Array"), ("limits?", rt('Limits', False))], name), "}"):
-        with w.block("try {", "}"):
+        with w.block("try {", "} catch (e) {"):
             w.line(f"const r = {rt('Reader')}.final(data, {s.type_id}, limits);")
             w.line(f"const v = {name}.fbeReadFinal(r);")
             w.line("r.endFinal();")
             w.line("return v;")
-        with w.block("catch (e) {", "}"):
+        with w.block("", "}"):
             w.line(f'throw {rt("rootOf")}(e, "{q}");')
 
     w.blank()

@@ -22,6 +22,8 @@ export declare class Node {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Node;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Node): void;
+  toJson(): string;
 }
 
 /** The struct graph.Edge (type id 2). */
@@ -42,6 +44,8 @@ export declare class Edge {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Edge;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void;
+  toJson(): string;
 }
 
 /** The struct graph.Graph (type id 3). */
@@ -61,4 +65,6 @@ export declare class Graph {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Graph;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Graph): void;
+  toJson(): string;
 }

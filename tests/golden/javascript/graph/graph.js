@@ -84,8 +84,7 @@ export class Node {
     w.beginVersioned();
     try {
       Node.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Node");
     }
     w.endVersioned();
@@ -96,8 +95,7 @@ export class Node {
   static fromFbe(data, limits) {
     try {
       return Node.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Node");
     }
   }
@@ -142,8 +140,7 @@ export class Node {
     w.beginFinal();
     try {
       Node.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Node");
     }
     w.endFinal(1);
@@ -157,8 +154,7 @@ export class Node {
       const v = Node.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Node");
     }
   }
@@ -166,6 +162,39 @@ export class Node {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Node.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"name":');
+    j.string(v.name);
+    j.raw(',"value":');
+    j.int(v.value);
+    j.raw(',"out_edges":');
+    const a1 = v.out_edges;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      j.int(y2);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Node.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "graph.Node");
+    }
+    return j.text;
   }
 }
 
@@ -229,8 +258,7 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Edge");
     }
     w.endVersioned();
@@ -241,8 +269,7 @@ export class Edge {
   static fromFbe(data, limits) {
     try {
       return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Edge");
     }
   }
@@ -276,8 +303,7 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Edge");
     }
     w.endFinal(2);
@@ -291,8 +317,7 @@ export class Edge {
       const v = Edge.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Edge");
     }
   }
@@ -300,6 +325,28 @@ export class Edge {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Edge.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"source":');
+    j.int(v.source);
+    j.raw(',"target":');
+    j.int(v.target);
+    j.raw(',"weight":');
+    j.int(v.weight);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Edge.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "graph.Edge");
+    }
+    return j.text;
   }
 }
 
@@ -358,8 +405,7 @@ export class Graph {
       let y11;
       try {
         y11 = Node.fbeRead(r, b, e7 + i10 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "nodes", i10);
       }
       a9.push(y11);
@@ -375,8 +421,7 @@ export class Graph {
       let y16;
       try {
         y16 = Edge.fbeRead(r, b, e12 + i15 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i15);
       }
       a14.push(y16);
@@ -393,8 +438,7 @@ export class Graph {
     w.beginVersioned();
     try {
       Graph.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Graph");
     }
     w.endVersioned();
@@ -405,8 +449,7 @@ export class Graph {
   static fromFbe(data, limits) {
     try {
       return Graph.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Graph");
     }
   }
@@ -440,8 +483,7 @@ export class Graph {
       let y24;
       try {
         y24 = Node.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "nodes", i23);
       }
       a22.push(y24);
@@ -453,8 +495,7 @@ export class Graph {
       let y28;
       try {
         y28 = Edge.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i27);
       }
       a26.push(y28);
@@ -470,8 +511,7 @@ export class Graph {
     w.beginFinal();
     try {
       Graph.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Graph");
     }
     w.endFinal(3);
@@ -485,8 +525,7 @@ export class Graph {
       const v = Graph.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "graph.Graph");
     }
   }
@@ -494,5 +533,43 @@ export class Graph {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Graph.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"nodes":');
+    const a1 = v.nodes;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      Node.fbeWriteJson(j, y2);
+    }
+    j.raw('],"edges":');
+    const a4 = v.edges;
+    j.raw("[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        j.raw(",");
+      }
+      first6 = false;
+      Edge.fbeWriteJson(j, y5);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Graph.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "graph.Graph");
+    }
+    return j.text;
   }
 }

@@ -51,6 +51,8 @@ export declare class Order {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Order;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Order): void;
+  toJson(): string;
 }
 
 /** The struct proto.Balance (type id 2). */
@@ -71,6 +73,8 @@ export declare class Balance {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Balance;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Balance): void;
+  toJson(): string;
 }
 
 /** The struct proto.Account (type id 3). */
@@ -95,6 +99,8 @@ export declare class Account {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Account;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Account): void;
+  toJson(): string;
 }
 
 /** The message proto.OrderMessage (type id 1). */
@@ -113,6 +119,8 @@ export declare class OrderMessage {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): OrderMessage;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: OrderMessage): void;
+  toJson(): string;
 }
 
 /** The message proto.BalanceMessage (type id 2). */
@@ -131,6 +139,8 @@ export declare class BalanceMessage {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): BalanceMessage;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: BalanceMessage): void;
+  toJson(): string;
 }
 
 /** The message proto.AccountMessage (type id 3). */
@@ -149,4 +159,6 @@ export declare class AccountMessage {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): AccountMessage;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: AccountMessage): void;
+  toJson(): string;
 }

@@ -69,8 +69,7 @@ export class Node {
       let y8;
       try {
         y8 = Node.fbeRead(r, b, e4 + i7 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "children", i7);
       }
       a6.push(y8);
@@ -87,8 +86,7 @@ export class Node {
     w.beginVersioned();
     try {
       Node.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "recursive.Node");
     }
     w.endVersioned();
@@ -99,8 +97,7 @@ export class Node {
   static fromFbe(data, limits) {
     try {
       return Node.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "recursive.Node");
     }
   }
@@ -135,8 +132,7 @@ export class Node {
       let y14;
       try {
         y14 = Node.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "children", i13);
       }
       a12.push(y14);
@@ -152,8 +148,7 @@ export class Node {
     w.beginFinal();
     try {
       Node.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "recursive.Node");
     }
     w.endFinal(1);
@@ -167,8 +162,7 @@ export class Node {
       const v = Node.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "recursive.Node");
     }
   }
@@ -176,5 +170,38 @@ export class Node {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Node.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.enter();
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"label":');
+    j.string(v.label);
+    j.raw(',"children":');
+    const a1 = v.children;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      Node.fbeWriteJson(j, y2);
+    }
+    j.raw("]}");
+    j.leave();
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Node.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "recursive.Node");
+    }
+    return j.text;
   }
 }

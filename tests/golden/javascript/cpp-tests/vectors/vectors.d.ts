@@ -20,6 +20,8 @@ export declare class Edge {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Edge;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void;
+  toJson(): string;
 }
 
 /** The struct vectors.Point (type id 2). */
@@ -40,6 +42,8 @@ export declare class Point {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Point;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Point): void;
+  toJson(): string;
 }
 
 /** The struct vectors.Point3 (type id 3). */
@@ -58,6 +62,8 @@ export declare class Point3 extends Point {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Point3;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Point3): void;
+  toJson(): string;
 }
 
 /** The struct vectors.Named (type id 4). */
@@ -77,6 +83,8 @@ export declare class Named {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Named;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Named): void;
+  toJson(): string;
 }
 
 /** The struct vectors.Holder (type id 10). */
@@ -100,4 +108,6 @@ export declare class Holder {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Holder;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void;
+  toJson(): string;
 }

@@ -62,8 +62,7 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Edge");
     }
     w.endVersioned();
@@ -74,8 +73,7 @@ export class Edge {
   static fromFbe(data, limits) {
     try {
       return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Edge");
     }
   }
@@ -109,8 +107,7 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Edge");
     }
     w.endFinal(1);
@@ -124,8 +121,7 @@ export class Edge {
       const v = Edge.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Edge");
     }
   }
@@ -133,6 +129,28 @@ export class Edge {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Edge.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"source":');
+    j.int(v.source);
+    j.raw(',"target":');
+    j.int(v.target);
+    j.raw(',"weight":');
+    j.int(v.weight);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Edge.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Edge");
+    }
+    return j.text;
   }
 }
 
@@ -196,8 +214,7 @@ export class Point {
     w.beginVersioned();
     try {
       Point.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
     w.endVersioned();
@@ -208,8 +225,7 @@ export class Point {
   static fromFbe(data, limits) {
     try {
       return Point.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
   }
@@ -243,8 +259,7 @@ export class Point {
     w.beginFinal();
     try {
       Point.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
     w.endFinal(2);
@@ -258,8 +273,7 @@ export class Point {
       const v = Point.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
   }
@@ -267,6 +281,28 @@ export class Point {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Point.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"flag":');
+    j.bool(v.flag);
+    j.raw(',"x":');
+    j.int(v.x);
+    j.raw(',"y":');
+    j.int(v.y);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Point.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Point");
+    }
+    return j.text;
   }
 }
 
@@ -328,8 +364,7 @@ export class Point3 extends Point {
     w.beginVersioned();
     try {
       Point3.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
     w.endVersioned();
@@ -340,8 +375,7 @@ export class Point3 extends Point {
   static fromFbe(data, limits) {
     try {
       return Point3.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
   }
@@ -377,8 +411,7 @@ export class Point3 extends Point {
     w.beginFinal();
     try {
       Point3.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
     w.endFinal(3);
@@ -392,8 +425,7 @@ export class Point3 extends Point {
       const v = Point3.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
   }
@@ -401,6 +433,30 @@ export class Point3 extends Point {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Point3.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"flag":');
+    j.bool(v.flag);
+    j.raw(',"x":');
+    j.int(v.x);
+    j.raw(',"y":');
+    j.int(v.y);
+    j.raw(',"z":');
+    j.double(v.z);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Point3.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Point3");
+    }
+    return j.text;
   }
 }
 
@@ -469,8 +525,7 @@ export class Named {
     w.beginVersioned();
     try {
       Named.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
     w.endVersioned();
@@ -481,8 +536,7 @@ export class Named {
   static fromFbe(data, limits) {
     try {
       return Named.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
   }
@@ -523,8 +577,7 @@ export class Named {
     w.beginFinal();
     try {
       Named.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
     w.endFinal(4);
@@ -538,8 +591,7 @@ export class Named {
       const v = Named.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
   }
@@ -547,6 +599,35 @@ export class Named {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Named.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"name":');
+    j.string(v.name);
+    j.raw(',"values":');
+    const a1 = v.values;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      j.int(y2);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Named.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Named");
+    }
+    return j.text;
   }
 }
 
@@ -633,8 +714,7 @@ export class Holder {
       let y23;
       try {
         y23 = Edge.fbeRead(r, b, e19 + i22 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i22);
       }
       a21.push(y23);
@@ -650,8 +730,7 @@ export class Holder {
       let y28;
       try {
         y28 = Point3.fbeRead(r, b, e24 + i27 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "points", i27);
       }
       a26.push(y28);
@@ -697,8 +776,7 @@ export class Holder {
       let y48;
       try {
         y48 = Named.fbeRead(r, b, e44 + i47 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "named", i47);
       }
       a46.push(y48);
@@ -715,8 +793,7 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
     w.endVersioned();
@@ -727,8 +804,7 @@ export class Holder {
   static fromFbe(data, limits) {
     try {
       return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
   }
@@ -782,8 +858,7 @@ export class Holder {
       let y64;
       try {
         y64 = Edge.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i63);
       }
       a62.push(y64);
@@ -795,8 +870,7 @@ export class Holder {
       let y68;
       try {
         y68 = Point3.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "points", i67);
       }
       a66.push(y68);
@@ -826,8 +900,7 @@ export class Holder {
       let y84;
       try {
         y84 = Named.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "named", i83);
       }
       a82.push(y84);
@@ -843,8 +916,7 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
     w.endFinal(10);
@@ -858,8 +930,7 @@ export class Holder {
       const v = Holder.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
   }
@@ -867,5 +938,87 @@ export class Holder {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Holder.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"edges":');
+    const a1 = v.edges;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      Edge.fbeWriteJson(j, y2);
+    }
+    j.raw('],"points":');
+    const a4 = v.points;
+    j.raw("[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        j.raw(",");
+      }
+      first6 = false;
+      Point3.fbeWriteJson(j, y5);
+    }
+    j.raw('],"ints":');
+    const a7 = v.ints;
+    j.raw("[");
+    let first9 = true;
+    for (const y8 of a7) {
+      if (!first9) {
+        j.raw(",");
+      }
+      first9 = false;
+      j.int(y8);
+    }
+    j.raw('],"switches":');
+    const a10 = v.switches;
+    j.raw("[");
+    let first12 = true;
+    for (const y11 of a10) {
+      if (!first12) {
+        j.raw(",");
+      }
+      first12 = false;
+      j.bool(y11);
+    }
+    j.raw('],"reals":');
+    const a13 = v.reals;
+    j.raw("[");
+    let first15 = true;
+    for (const y14 of a13) {
+      if (!first15) {
+        j.raw(",");
+      }
+      first15 = false;
+      j.double(y14);
+    }
+    j.raw('],"named":');
+    const a16 = v.named;
+    j.raw("[");
+    let first18 = true;
+    for (const y17 of a16) {
+      if (!first18) {
+        j.raw(",");
+      }
+      first18 = false;
+      Named.fbeWriteJson(j, y17);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Holder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Holder");
+    }
+    return j.text;
   }
 }

@@ -21,6 +21,8 @@ export declare class Edge {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Edge;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void;
+  toJson(): string;
 }
 
 /** The struct vectors_new.Holder (type id 10). */
@@ -39,4 +41,6 @@ export declare class Holder {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Holder;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void;
+  toJson(): string;
 }

@@ -50,8 +50,7 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Edge");
     }
     w.endVersioned();
@@ -62,8 +61,7 @@ export class Edge {
   static fromFbe(data, limits) {
     try {
       return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Edge");
     }
   }
@@ -93,8 +91,7 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Edge");
     }
     w.endFinal(1);
@@ -108,8 +105,7 @@ export class Edge {
       const v = Edge.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Edge");
     }
   }
@@ -117,6 +113,24 @@ export class Edge {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Edge.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"source":');
+    j.int(v.source);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Edge.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors_old.Edge");
+    }
+    return j.text;
   }
 }
 
@@ -168,8 +182,7 @@ export class Holder {
       let y8;
       try {
         y8 = Edge.fbeRead(r, b, e4 + i7 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i7);
       }
       a6.push(y8);
@@ -186,8 +199,7 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Holder");
     }
     w.endVersioned();
@@ -198,8 +210,7 @@ export class Holder {
   static fromFbe(data, limits) {
     try {
       return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Holder");
     }
   }
@@ -228,8 +239,7 @@ export class Holder {
       let y14;
       try {
         y14 = Edge.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i13);
       }
       a12.push(y14);
@@ -245,8 +255,7 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Holder");
     }
     w.endFinal(10);
@@ -260,8 +269,7 @@ export class Holder {
       const v = Holder.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Holder");
     }
   }
@@ -269,5 +277,32 @@ export class Holder {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Holder.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"edges":');
+    const a1 = v.edges;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      Edge.fbeWriteJson(j, y2);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Holder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors_old.Holder");
+    }
+    return j.text;
   }
 }

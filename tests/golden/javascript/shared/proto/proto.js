@@ -109,8 +109,7 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Order");
     }
     w.endVersioned();
@@ -121,8 +120,7 @@ export class Order {
   static fromFbe(data, limits) {
     try {
       return Order.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Order");
     }
   }
@@ -162,8 +160,7 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Order");
     }
     w.endFinal(1);
@@ -177,8 +174,7 @@ export class Order {
       const v = Order.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Order");
     }
   }
@@ -186,6 +182,34 @@ export class Order {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Order.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"symbol":');
+    j.string(v.symbol);
+    j.raw(',"side":');
+    j.int(v.side);
+    j.raw(',"type":');
+    j.int(v.type);
+    j.raw(',"price":');
+    j.double(v.price);
+    j.raw(',"volume":');
+    j.double(v.volume);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Order.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Order");
+    }
+    return j.text;
   }
 }
 
@@ -248,8 +272,7 @@ export class Balance {
     w.beginVersioned();
     try {
       Balance.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
     w.endVersioned();
@@ -260,8 +283,7 @@ export class Balance {
   static fromFbe(data, limits) {
     try {
       return Balance.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
   }
@@ -293,8 +315,7 @@ export class Balance {
     w.beginFinal();
     try {
       Balance.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
     w.endFinal(2);
@@ -308,8 +329,7 @@ export class Balance {
       const v = Balance.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
   }
@@ -317,6 +337,26 @@ export class Balance {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Balance.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"currency":');
+    j.string(v.currency);
+    j.raw(',"amount":');
+    j.double(v.amount);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Balance.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Balance");
+    }
+    return j.text;
   }
 }
 
@@ -398,8 +438,7 @@ export class Account {
     }
     try {
       v.wallet = Balance.fbeRead(r, b, b + 17);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "wallet");
     }
     if (n < 26) {
@@ -408,12 +447,10 @@ export class Account {
     const s6 = r.optional(b, b + 21, 4, "asset");
     if (s6 < 0) {
       v.asset = undefined;
-    }
-    else {
+    } else {
       try {
         v.asset = Balance.fbeRead(r, s6, s6);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "asset");
       }
     }
@@ -427,8 +464,7 @@ export class Account {
       let y11;
       try {
         y11 = Order.fbeRead(r, b, e7 + i10 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "orders", i10);
       }
       a9.push(y11);
@@ -445,8 +481,7 @@ export class Account {
     w.beginVersioned();
     try {
       Account.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Account");
     }
     w.endVersioned();
@@ -457,8 +492,7 @@ export class Account {
   static fromFbe(data, limits) {
     try {
       return Account.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Account");
     }
   }
@@ -477,8 +511,7 @@ export class Account {
     const o12 = v.asset;
     if (o12 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       Balance.fbeWriteFinal(w, o12);
     }
@@ -498,19 +531,16 @@ export class Account {
     v.state = r.u8(r.fixed(1, "state"));
     try {
       v.wallet = Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "wallet");
     }
     if (r.finalHas("asset")) {
       try {
         v.asset = Balance.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "asset");
       }
-    }
-    else {
+    } else {
       v.asset = undefined;
     }
     const n15 = r.finalCount(26, 0, "orders");
@@ -519,8 +549,7 @@ export class Account {
       let y18;
       try {
         y18 = Order.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "orders", i17);
       }
       a16.push(y18);
@@ -536,8 +565,7 @@ export class Account {
     w.beginFinal();
     try {
       Account.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Account");
     }
     w.endFinal(3);
@@ -551,8 +579,7 @@ export class Account {
       const v = Account.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Account");
     }
   }
@@ -560,6 +587,48 @@ export class Account {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Account.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"name":');
+    j.string(v.name);
+    j.raw(',"state":');
+    j.int(v.state);
+    j.raw(',"wallet":');
+    Balance.fbeWriteJson(j, v.wallet);
+    j.raw(',"asset":');
+    const o1 = v.asset;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      Balance.fbeWriteJson(j, o1);
+    }
+    j.raw(',"orders":');
+    const a2 = v.orders;
+    j.raw("[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      Order.fbeWriteJson(j, y3);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Account.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Account");
+    }
+    return j.text;
   }
 }
 
@@ -602,8 +671,7 @@ export class OrderMessage {
     }
     try {
       v.body = Order.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -617,8 +685,7 @@ export class OrderMessage {
     w.beginVersioned();
     try {
       OrderMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
     w.endVersioned();
@@ -629,8 +696,7 @@ export class OrderMessage {
   static fromFbe(data, limits) {
     try {
       return OrderMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
   }
@@ -651,8 +717,7 @@ export class OrderMessage {
     r.enterFinal(1);
     try {
       v.body = Order.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -665,8 +730,7 @@ export class OrderMessage {
     w.beginFinal();
     try {
       OrderMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
     w.endFinal(1);
@@ -680,8 +744,7 @@ export class OrderMessage {
       const v = OrderMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
   }
@@ -689,6 +752,24 @@ export class OrderMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => OrderMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"body":');
+    Order.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      OrderMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.OrderMessage");
+    }
+    return j.text;
   }
 }
 
@@ -731,8 +812,7 @@ export class BalanceMessage {
     }
     try {
       v.body = Balance.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -746,8 +826,7 @@ export class BalanceMessage {
     w.beginVersioned();
     try {
       BalanceMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
     w.endVersioned();
@@ -758,8 +837,7 @@ export class BalanceMessage {
   static fromFbe(data, limits) {
     try {
       return BalanceMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
   }
@@ -780,8 +858,7 @@ export class BalanceMessage {
     r.enterFinal(1);
     try {
       v.body = Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -794,8 +871,7 @@ export class BalanceMessage {
     w.beginFinal();
     try {
       BalanceMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
     w.endFinal(2);
@@ -809,8 +885,7 @@ export class BalanceMessage {
       const v = BalanceMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
   }
@@ -818,6 +893,24 @@ export class BalanceMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => BalanceMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"body":');
+    Balance.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      BalanceMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.BalanceMessage");
+    }
+    return j.text;
   }
 }
 
@@ -860,8 +953,7 @@ export class AccountMessage {
     }
     try {
       v.body = Account.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -875,8 +967,7 @@ export class AccountMessage {
     w.beginVersioned();
     try {
       AccountMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
     w.endVersioned();
@@ -887,8 +978,7 @@ export class AccountMessage {
   static fromFbe(data, limits) {
     try {
       return AccountMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
   }
@@ -909,8 +999,7 @@ export class AccountMessage {
     r.enterFinal(1);
     try {
       v.body = Account.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -923,8 +1012,7 @@ export class AccountMessage {
     w.beginFinal();
     try {
       AccountMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
     w.endFinal(3);
@@ -938,8 +1026,7 @@ export class AccountMessage {
       const v = AccountMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
   }
@@ -947,5 +1034,23 @@ export class AccountMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => AccountMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"body":');
+    Account.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      AccountMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.AccountMessage");
+    }
+    return j.text;
   }
 }

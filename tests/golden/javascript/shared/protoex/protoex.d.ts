@@ -58,6 +58,8 @@ export declare class Order {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Order;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Order): void;
+  toJson(): string;
 }
 
 /** The struct protoex.Balance (type id 2). */
@@ -77,6 +79,8 @@ export declare class Balance extends proto.Balance {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Balance;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Balance): void;
+  toJson(): string;
 }
 
 /** The struct protoex.Account (type id 3). */
@@ -101,6 +105,8 @@ export declare class Account {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Account;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Account): void;
+  toJson(): string;
 }
 
 /** The message protoex.OrderMessage (type id 11). */
@@ -119,6 +125,8 @@ export declare class OrderMessage {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): OrderMessage;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: OrderMessage): void;
+  toJson(): string;
 }
 
 /** The message protoex.BalanceMessage (type id 12). */
@@ -137,6 +145,8 @@ export declare class BalanceMessage {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): BalanceMessage;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: BalanceMessage): void;
+  toJson(): string;
 }
 
 /** The message protoex.AccountMessage (type id 13). */
@@ -155,4 +165,6 @@ export declare class AccountMessage {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): AccountMessage;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: AccountMessage): void;
+  toJson(): string;
 }

@@ -126,8 +126,7 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Order");
     }
     w.endVersioned();
@@ -138,8 +137,7 @@ export class Order {
   static fromFbe(data, limits) {
     try {
       return Order.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Order");
     }
   }
@@ -183,8 +181,7 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Order");
     }
     w.endFinal(1);
@@ -198,8 +195,7 @@ export class Order {
       const v = Order.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Order");
     }
   }
@@ -207,6 +203,38 @@ export class Order {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Order.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"symbol":');
+    j.string(v.symbol);
+    j.raw(',"side":');
+    j.int(v.side);
+    j.raw(',"type":');
+    j.int(v.type);
+    j.raw(',"price":');
+    j.double(v.price);
+    j.raw(',"volume":');
+    j.double(v.volume);
+    j.raw(',"tp":');
+    j.double(v.tp);
+    j.raw(',"sl":');
+    j.double(v.sl);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Order.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.Order");
+    }
+    return j.text;
   }
 }
 
@@ -271,8 +299,7 @@ export class Balance extends proto.Balance {
     w.beginVersioned();
     try {
       Balance.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
     w.endVersioned();
@@ -283,8 +310,7 @@ export class Balance extends proto.Balance {
   static fromFbe(data, limits) {
     try {
       return Balance.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
   }
@@ -318,8 +344,7 @@ export class Balance extends proto.Balance {
     w.beginFinal();
     try {
       Balance.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
     w.endFinal(2);
@@ -333,8 +358,7 @@ export class Balance extends proto.Balance {
       const v = Balance.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
   }
@@ -342,6 +366,28 @@ export class Balance extends proto.Balance {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Balance.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"currency":');
+    j.string(v.currency);
+    j.raw(',"amount":');
+    j.double(v.amount);
+    j.raw(',"locked":');
+    j.double(v.locked);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Balance.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.Balance");
+    }
+    return j.text;
   }
 }
 
@@ -423,8 +469,7 @@ export class Account {
     }
     try {
       v.wallet = Balance.fbeRead(r, b, b + 17);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "wallet");
     }
     if (n < 26) {
@@ -433,12 +478,10 @@ export class Account {
     const s6 = r.optional(b, b + 21, 4, "asset");
     if (s6 < 0) {
       v.asset = undefined;
-    }
-    else {
+    } else {
       try {
         v.asset = Balance.fbeRead(r, s6, s6);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "asset");
       }
     }
@@ -452,8 +495,7 @@ export class Account {
       let y11;
       try {
         y11 = Order.fbeRead(r, b, e7 + i10 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "orders", i10);
       }
       a9.push(y11);
@@ -470,8 +512,7 @@ export class Account {
     w.beginVersioned();
     try {
       Account.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Account");
     }
     w.endVersioned();
@@ -482,8 +523,7 @@ export class Account {
   static fromFbe(data, limits) {
     try {
       return Account.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Account");
     }
   }
@@ -502,8 +542,7 @@ export class Account {
     const o12 = v.asset;
     if (o12 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       Balance.fbeWriteFinal(w, o12);
     }
@@ -523,19 +562,16 @@ export class Account {
     v.state = r.u8(r.fixed(1, "state"));
     try {
       v.wallet = Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "wallet");
     }
     if (r.finalHas("asset")) {
       try {
         v.asset = Balance.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "asset");
       }
-    }
-    else {
+    } else {
       v.asset = undefined;
     }
     const n15 = r.finalCount(42, 0, "orders");
@@ -544,8 +580,7 @@ export class Account {
       let y18;
       try {
         y18 = Order.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "orders", i17);
       }
       a16.push(y18);
@@ -561,8 +596,7 @@ export class Account {
     w.beginFinal();
     try {
       Account.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Account");
     }
     w.endFinal(3);
@@ -576,8 +610,7 @@ export class Account {
       const v = Account.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Account");
     }
   }
@@ -585,6 +618,48 @@ export class Account {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Account.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"name":');
+    j.string(v.name);
+    j.raw(',"state":');
+    j.int(v.state);
+    j.raw(',"wallet":');
+    Balance.fbeWriteJson(j, v.wallet);
+    j.raw(',"asset":');
+    const o1 = v.asset;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      Balance.fbeWriteJson(j, o1);
+    }
+    j.raw(',"orders":');
+    const a2 = v.orders;
+    j.raw("[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      Order.fbeWriteJson(j, y3);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Account.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.Account");
+    }
+    return j.text;
   }
 }
 
@@ -627,8 +702,7 @@ export class OrderMessage {
     }
     try {
       v.body = Order.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -642,8 +716,7 @@ export class OrderMessage {
     w.beginVersioned();
     try {
       OrderMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
     w.endVersioned();
@@ -654,8 +727,7 @@ export class OrderMessage {
   static fromFbe(data, limits) {
     try {
       return OrderMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
   }
@@ -676,8 +748,7 @@ export class OrderMessage {
     r.enterFinal(1);
     try {
       v.body = Order.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -690,8 +761,7 @@ export class OrderMessage {
     w.beginFinal();
     try {
       OrderMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
     w.endFinal(11);
@@ -705,8 +775,7 @@ export class OrderMessage {
       const v = OrderMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
   }
@@ -714,6 +783,24 @@ export class OrderMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => OrderMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"body":');
+    Order.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      OrderMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.OrderMessage");
+    }
+    return j.text;
   }
 }
 
@@ -756,8 +843,7 @@ export class BalanceMessage {
     }
     try {
       v.body = Balance.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -771,8 +857,7 @@ export class BalanceMessage {
     w.beginVersioned();
     try {
       BalanceMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
     w.endVersioned();
@@ -783,8 +868,7 @@ export class BalanceMessage {
   static fromFbe(data, limits) {
     try {
       return BalanceMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
   }
@@ -805,8 +889,7 @@ export class BalanceMessage {
     r.enterFinal(1);
     try {
       v.body = Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -819,8 +902,7 @@ export class BalanceMessage {
     w.beginFinal();
     try {
       BalanceMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
     w.endFinal(12);
@@ -834,8 +916,7 @@ export class BalanceMessage {
       const v = BalanceMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
   }
@@ -843,6 +924,24 @@ export class BalanceMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => BalanceMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"body":');
+    Balance.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      BalanceMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.BalanceMessage");
+    }
+    return j.text;
   }
 }
 
@@ -885,8 +984,7 @@ export class AccountMessage {
     }
     try {
       v.body = Account.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -900,8 +998,7 @@ export class AccountMessage {
     w.beginVersioned();
     try {
       AccountMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
     w.endVersioned();
@@ -912,8 +1009,7 @@ export class AccountMessage {
   static fromFbe(data, limits) {
     try {
       return AccountMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
   }
@@ -934,8 +1030,7 @@ export class AccountMessage {
     r.enterFinal(1);
     try {
       v.body = Account.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -948,8 +1043,7 @@ export class AccountMessage {
     w.beginFinal();
     try {
       AccountMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
     w.endFinal(13);
@@ -963,8 +1057,7 @@ export class AccountMessage {
       const v = AccountMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
   }
@@ -972,5 +1065,23 @@ export class AccountMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => AccountMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"body":');
+    Account.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      AccountMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.AccountMessage");
+    }
+    return j.text;
   }
 }

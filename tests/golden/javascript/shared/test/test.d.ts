@@ -122,6 +122,8 @@ export declare class StructSimple {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructSimple;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructSimple): void;
+  toJson(): string;
 }
 
 /** The struct test.StructOptional (type id 111). */
@@ -206,6 +208,8 @@ export declare class StructOptional extends StructSimple {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructOptional;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructOptional): void;
+  toJson(): string;
 }
 
 /** The struct test.StructNested (type id 112). */
@@ -236,6 +240,8 @@ export declare class StructNested extends StructOptional {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructNested;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructNested): void;
+  toJson(): string;
 }
 
 /** The struct test.StructBytes (type id 120). */
@@ -256,6 +262,8 @@ export declare class StructBytes {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructBytes;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructBytes): void;
+  toJson(): string;
 }
 
 /** The struct test.StructArray (type id 125). */
@@ -283,6 +291,8 @@ export declare class StructArray {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructArray;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructArray): void;
+  toJson(): string;
 }
 
 /** The struct test.StructVector (type id 130). */
@@ -310,6 +320,8 @@ export declare class StructVector {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructVector;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructVector): void;
+  toJson(): string;
 }
 
 /** The struct test.StructList (type id 131). */
@@ -337,6 +349,8 @@ export declare class StructList {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructList;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructList): void;
+  toJson(): string;
 }
 
 /** The struct test.StructSet (type id 132). */
@@ -358,6 +372,8 @@ export declare class StructSet {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructSet;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructSet): void;
+  toJson(): string;
 }
 
 /** The struct test.StructMap (type id 140). */
@@ -385,6 +401,8 @@ export declare class StructMap {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructMap;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructMap): void;
+  toJson(): string;
 }
 
 /** The struct test.StructHash (type id 141). */
@@ -412,6 +430,8 @@ export declare class StructHash {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructHash;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructHash): void;
+  toJson(): string;
 }
 
 /** The struct test.StructHashEx (type id 142). */
@@ -431,6 +451,8 @@ export declare class StructHashEx {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructHashEx;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructHashEx): void;
+  toJson(): string;
 }
 
 /** The struct test.StructEmpty (type id 143). */
@@ -447,4 +469,6 @@ export declare class StructEmpty {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructEmpty;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: StructEmpty): void;
+  toJson(): string;
 }

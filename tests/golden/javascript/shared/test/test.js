@@ -394,8 +394,7 @@ export class StructSimple {
     }
     try {
       v.f41 = proto.Order.fbeRead(r, b, b + 224);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f41");
     }
     if (n < 232) {
@@ -404,8 +403,7 @@ export class StructSimple {
     }
     try {
       v.f42 = proto.Balance.fbeRead(r, b, b + 228);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f42");
     }
     if (n < 233) {
@@ -419,8 +417,7 @@ export class StructSimple {
     }
     try {
       v.f44 = proto.Account.fbeRead(r, b, b + 233);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f44");
     }
   }
@@ -434,8 +431,7 @@ export class StructSimple {
     w.beginVersioned();
     try {
       StructSimple.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructSimple");
     }
     w.endVersioned();
@@ -446,8 +442,7 @@ export class StructSimple {
   static fromFbe(data, limits) {
     try {
       return StructSimple.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructSimple");
     }
   }
@@ -553,21 +548,18 @@ export class StructSimple {
     v.f40 = r.u8(r.fixed(1, "f40"));
     try {
       v.f41 = proto.Order.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
       v.f42 = proto.Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(r.fixed(1, "f43"));
     try {
       v.f44 = proto.Account.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f44");
     }
     r.leave();
@@ -580,8 +572,7 @@ export class StructSimple {
     w.beginFinal();
     try {
       StructSimple.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructSimple");
     }
     w.endFinal(110);
@@ -595,8 +586,7 @@ export class StructSimple {
       const v = StructSimple.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructSimple");
     }
   }
@@ -604,6 +594,112 @@ export class StructSimple {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructSimple.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"f1":');
+    j.bool(v.f1);
+    j.raw(',"f2":');
+    j.bool(v.f2);
+    j.raw(',"f3":');
+    j.int(v.f3);
+    j.raw(',"f4":');
+    j.int(v.f4);
+    j.raw(',"f5":');
+    j.int(v.f5);
+    j.raw(',"f6":');
+    j.int(v.f6);
+    j.raw(',"f7":');
+    j.int(v.f7);
+    j.raw(',"f8":');
+    j.int(v.f8);
+    j.raw(',"f9":');
+    j.int(v.f9);
+    j.raw(',"f10":');
+    j.int(v.f10);
+    j.raw(',"f11":');
+    j.int(v.f11);
+    j.raw(',"f12":');
+    j.int(v.f12);
+    j.raw(',"f13":');
+    j.int(v.f13);
+    j.raw(',"f14":');
+    j.int(v.f14);
+    j.raw(',"f15":');
+    j.int(v.f15);
+    j.raw(',"f16":');
+    j.int(v.f16);
+    j.raw(',"f17":');
+    j.int(v.f17);
+    j.raw(',"f18":');
+    j.int(v.f18);
+    j.raw(',"f19":');
+    j.int(v.f19);
+    j.raw(',"f20":');
+    j.int(v.f20);
+    j.raw(',"f21":');
+    j.int(v.f21);
+    j.raw(',"f22":');
+    j.int(v.f22);
+    j.raw(',"f23":');
+    j.int(v.f23);
+    j.raw(',"f24":');
+    j.int(v.f24);
+    j.raw(',"f25":');
+    j.double(v.f25);
+    j.raw(',"f26":');
+    j.double(v.f26);
+    j.raw(',"f27":');
+    j.double(v.f27);
+    j.raw(',"f28":');
+    j.double(v.f28);
+    j.raw(',"f29":');
+    j.decimal(v.f29);
+    j.raw(',"f30":');
+    j.decimal(v.f30);
+    j.raw(',"f31":');
+    j.string(v.f31);
+    j.raw(',"f32":');
+    j.string(v.f32);
+    j.raw(',"f33":');
+    j.int(v.f33);
+    j.raw(',"f34":');
+    j.int(v.f34);
+    j.raw(',"f35":');
+    j.int(v.f35);
+    j.raw(',"f36":');
+    j.uuid(v.f36);
+    j.raw(',"f37":');
+    j.uuid(v.f37);
+    j.raw(',"f38":');
+    j.uuid(v.f38);
+    j.raw(',"f39":');
+    j.int(v.f39);
+    j.raw(',"f40":');
+    j.int(v.f40);
+    j.raw(',"f41":');
+    proto.Order.fbeWriteJson(j, v.f41);
+    j.raw(',"f42":');
+    proto.Balance.fbeWriteJson(j, v.f42);
+    j.raw(',"f43":');
+    j.int(v.f43);
+    j.raw(',"f44":');
+    proto.Account.fbeWriteJson(j, v.f44);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructSimple.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructSimple");
+    }
+    return j.text;
   }
 }
 
@@ -1132,21 +1228,18 @@ export class StructOptional extends StructSimple {
     v.f40 = r.u8(b + 223);
     try {
       v.f41 = proto.Order.fbeRead(r, b, b + 224);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
       v.f42 = proto.Balance.fbeRead(r, b, b + 228);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(b + 232);
     try {
       v.f44 = proto.Account.fbeRead(r, b, b + 233);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f44");
     }
     if (n < 242) {
@@ -1155,8 +1248,7 @@ export class StructOptional extends StructSimple {
     const s133 = r.optional(b, b + 237, 1, "f100");
     if (s133 < 0) {
       v.f100 = undefined;
-    }
-    else {
+    } else {
       v.f100 = r.bool(s133);
     }
     if (n < 247) {
@@ -1165,8 +1257,7 @@ export class StructOptional extends StructSimple {
     const s134 = r.optional(b, b + 242, 1, "f101");
     if (s134 < 0) {
       v.f101 = undefined;
-    }
-    else {
+    } else {
       v.f101 = r.bool(s134);
     }
     if (n < 252) {
@@ -1175,8 +1266,7 @@ export class StructOptional extends StructSimple {
     const s135 = r.optional(b, b + 247, 1, "f102");
     if (s135 < 0) {
       v.f102 = undefined;
-    }
-    else {
+    } else {
       v.f102 = r.bool(s135);
     }
     if (n < 257) {
@@ -1185,8 +1275,7 @@ export class StructOptional extends StructSimple {
     const s136 = r.optional(b, b + 252, 1, "f103");
     if (s136 < 0) {
       v.f103 = undefined;
-    }
-    else {
+    } else {
       v.f103 = r.u8(s136);
     }
     if (n < 262) {
@@ -1195,8 +1284,7 @@ export class StructOptional extends StructSimple {
     const s137 = r.optional(b, b + 257, 1, "f104");
     if (s137 < 0) {
       v.f104 = undefined;
-    }
-    else {
+    } else {
       v.f104 = r.u8(s137);
     }
     if (n < 267) {
@@ -1205,8 +1293,7 @@ export class StructOptional extends StructSimple {
     const s138 = r.optional(b, b + 262, 1, "f105");
     if (s138 < 0) {
       v.f105 = undefined;
-    }
-    else {
+    } else {
       v.f105 = r.u8(s138);
     }
     if (n < 272) {
@@ -1215,8 +1302,7 @@ export class StructOptional extends StructSimple {
     const s139 = r.optional(b, b + 267, 1, "f106");
     if (s139 < 0) {
       v.f106 = undefined;
-    }
-    else {
+    } else {
       v.f106 = r.u8(s139);
     }
     if (n < 277) {
@@ -1225,8 +1311,7 @@ export class StructOptional extends StructSimple {
     const s140 = r.optional(b, b + 272, 1, "f107");
     if (s140 < 0) {
       v.f107 = undefined;
-    }
-    else {
+    } else {
       v.f107 = r.u8(s140);
     }
     if (n < 282) {
@@ -1235,8 +1320,7 @@ export class StructOptional extends StructSimple {
     const s141 = r.optional(b, b + 277, 1, "f108");
     if (s141 < 0) {
       v.f108 = undefined;
-    }
-    else {
+    } else {
       v.f108 = r.u8(s141);
     }
     if (n < 287) {
@@ -1245,8 +1329,7 @@ export class StructOptional extends StructSimple {
     const s142 = r.optional(b, b + 282, 4, "f109");
     if (s142 < 0) {
       v.f109 = undefined;
-    }
-    else {
+    } else {
       v.f109 = r.u32(s142);
     }
     if (n < 292) {
@@ -1255,8 +1338,7 @@ export class StructOptional extends StructSimple {
     const s143 = r.optional(b, b + 287, 4, "f110");
     if (s143 < 0) {
       v.f110 = undefined;
-    }
-    else {
+    } else {
       v.f110 = r.u32(s143);
     }
     if (n < 297) {
@@ -1265,8 +1347,7 @@ export class StructOptional extends StructSimple {
     const s144 = r.optional(b, b + 292, 4, "f111");
     if (s144 < 0) {
       v.f111 = undefined;
-    }
-    else {
+    } else {
       v.f111 = r.u32(s144);
     }
     if (n < 302) {
@@ -1275,8 +1356,7 @@ export class StructOptional extends StructSimple {
     const s145 = r.optional(b, b + 297, 1, "f112");
     if (s145 < 0) {
       v.f112 = undefined;
-    }
-    else {
+    } else {
       v.f112 = r.i8(s145);
     }
     if (n < 307) {
@@ -1285,8 +1365,7 @@ export class StructOptional extends StructSimple {
     const s146 = r.optional(b, b + 302, 1, "f113");
     if (s146 < 0) {
       v.f113 = undefined;
-    }
-    else {
+    } else {
       v.f113 = r.i8(s146);
     }
     if (n < 312) {
@@ -1295,8 +1374,7 @@ export class StructOptional extends StructSimple {
     const s147 = r.optional(b, b + 307, 1, "f114");
     if (s147 < 0) {
       v.f114 = undefined;
-    }
-    else {
+    } else {
       v.f114 = r.i8(s147);
     }
     if (n < 317) {
@@ -1305,8 +1383,7 @@ export class StructOptional extends StructSimple {
     const s148 = r.optional(b, b + 312, 1, "f115");
     if (s148 < 0) {
       v.f115 = undefined;
-    }
-    else {
+    } else {
       v.f115 = r.u8(s148);
     }
     if (n < 322) {
@@ -1315,8 +1392,7 @@ export class StructOptional extends StructSimple {
     const s149 = r.optional(b, b + 317, 1, "f116");
     if (s149 < 0) {
       v.f116 = undefined;
-    }
-    else {
+    } else {
       v.f116 = r.u8(s149);
     }
     if (n < 327) {
@@ -1325,8 +1401,7 @@ export class StructOptional extends StructSimple {
     const s150 = r.optional(b, b + 322, 1, "f117");
     if (s150 < 0) {
       v.f117 = undefined;
-    }
-    else {
+    } else {
       v.f117 = r.u8(s150);
     }
     if (n < 332) {
@@ -1335,8 +1410,7 @@ export class StructOptional extends StructSimple {
     const s151 = r.optional(b, b + 327, 2, "f118");
     if (s151 < 0) {
       v.f118 = undefined;
-    }
-    else {
+    } else {
       v.f118 = r.i16(s151);
     }
     if (n < 337) {
@@ -1345,8 +1419,7 @@ export class StructOptional extends StructSimple {
     const s152 = r.optional(b, b + 332, 2, "f119");
     if (s152 < 0) {
       v.f119 = undefined;
-    }
-    else {
+    } else {
       v.f119 = r.i16(s152);
     }
     if (n < 342) {
@@ -1355,8 +1428,7 @@ export class StructOptional extends StructSimple {
     const s153 = r.optional(b, b + 337, 2, "f120");
     if (s153 < 0) {
       v.f120 = undefined;
-    }
-    else {
+    } else {
       v.f120 = r.i16(s153);
     }
     if (n < 347) {
@@ -1365,8 +1437,7 @@ export class StructOptional extends StructSimple {
     const s154 = r.optional(b, b + 342, 2, "f121");
     if (s154 < 0) {
       v.f121 = undefined;
-    }
-    else {
+    } else {
       v.f121 = r.u16(s154);
     }
     if (n < 352) {
@@ -1375,8 +1446,7 @@ export class StructOptional extends StructSimple {
     const s155 = r.optional(b, b + 347, 2, "f122");
     if (s155 < 0) {
       v.f122 = undefined;
-    }
-    else {
+    } else {
       v.f122 = r.u16(s155);
     }
     if (n < 357) {
@@ -1385,8 +1455,7 @@ export class StructOptional extends StructSimple {
     const s156 = r.optional(b, b + 352, 2, "f123");
     if (s156 < 0) {
       v.f123 = undefined;
-    }
-    else {
+    } else {
       v.f123 = r.u16(s156);
     }
     if (n < 362) {
@@ -1395,8 +1464,7 @@ export class StructOptional extends StructSimple {
     const s157 = r.optional(b, b + 357, 4, "f124");
     if (s157 < 0) {
       v.f124 = undefined;
-    }
-    else {
+    } else {
       v.f124 = r.i32(s157);
     }
     if (n < 367) {
@@ -1405,8 +1473,7 @@ export class StructOptional extends StructSimple {
     const s158 = r.optional(b, b + 362, 4, "f125");
     if (s158 < 0) {
       v.f125 = undefined;
-    }
-    else {
+    } else {
       v.f125 = r.i32(s158);
     }
     if (n < 372) {
@@ -1415,8 +1482,7 @@ export class StructOptional extends StructSimple {
     const s159 = r.optional(b, b + 367, 4, "f126");
     if (s159 < 0) {
       v.f126 = undefined;
-    }
-    else {
+    } else {
       v.f126 = r.i32(s159);
     }
     if (n < 377) {
@@ -1425,8 +1491,7 @@ export class StructOptional extends StructSimple {
     const s160 = r.optional(b, b + 372, 4, "f127");
     if (s160 < 0) {
       v.f127 = undefined;
-    }
-    else {
+    } else {
       v.f127 = r.u32(s160);
     }
     if (n < 382) {
@@ -1435,8 +1500,7 @@ export class StructOptional extends StructSimple {
     const s161 = r.optional(b, b + 377, 4, "f128");
     if (s161 < 0) {
       v.f128 = undefined;
-    }
-    else {
+    } else {
       v.f128 = r.u32(s161);
     }
     if (n < 387) {
@@ -1445,8 +1509,7 @@ export class StructOptional extends StructSimple {
     const s162 = r.optional(b, b + 382, 4, "f129");
     if (s162 < 0) {
       v.f129 = undefined;
-    }
-    else {
+    } else {
       v.f129 = r.u32(s162);
     }
     if (n < 392) {
@@ -1455,8 +1518,7 @@ export class StructOptional extends StructSimple {
     const s163 = r.optional(b, b + 387, 8, "f130");
     if (s163 < 0) {
       v.f130 = undefined;
-    }
-    else {
+    } else {
       v.f130 = r.i64(s163);
     }
     if (n < 397) {
@@ -1465,8 +1527,7 @@ export class StructOptional extends StructSimple {
     const s164 = r.optional(b, b + 392, 8, "f131");
     if (s164 < 0) {
       v.f131 = undefined;
-    }
-    else {
+    } else {
       v.f131 = r.i64(s164);
     }
     if (n < 402) {
@@ -1475,8 +1536,7 @@ export class StructOptional extends StructSimple {
     const s165 = r.optional(b, b + 397, 8, "f132");
     if (s165 < 0) {
       v.f132 = undefined;
-    }
-    else {
+    } else {
       v.f132 = r.i64(s165);
     }
     if (n < 407) {
@@ -1485,8 +1545,7 @@ export class StructOptional extends StructSimple {
     const s166 = r.optional(b, b + 402, 8, "f133");
     if (s166 < 0) {
       v.f133 = undefined;
-    }
-    else {
+    } else {
       v.f133 = r.u64(s166);
     }
     if (n < 412) {
@@ -1495,8 +1554,7 @@ export class StructOptional extends StructSimple {
     const s167 = r.optional(b, b + 407, 8, "f134");
     if (s167 < 0) {
       v.f134 = undefined;
-    }
-    else {
+    } else {
       v.f134 = r.u64(s167);
     }
     if (n < 417) {
@@ -1505,8 +1563,7 @@ export class StructOptional extends StructSimple {
     const s168 = r.optional(b, b + 412, 8, "f135");
     if (s168 < 0) {
       v.f135 = undefined;
-    }
-    else {
+    } else {
       v.f135 = r.u64(s168);
     }
     if (n < 422) {
@@ -1515,8 +1572,7 @@ export class StructOptional extends StructSimple {
     const s169 = r.optional(b, b + 417, 4, "f136");
     if (s169 < 0) {
       v.f136 = undefined;
-    }
-    else {
+    } else {
       v.f136 = r.f32(s169);
     }
     if (n < 427) {
@@ -1525,8 +1581,7 @@ export class StructOptional extends StructSimple {
     const s170 = r.optional(b, b + 422, 4, "f137");
     if (s170 < 0) {
       v.f137 = undefined;
-    }
-    else {
+    } else {
       v.f137 = r.f32(s170);
     }
     if (n < 432) {
@@ -1535,8 +1590,7 @@ export class StructOptional extends StructSimple {
     const s171 = r.optional(b, b + 427, 4, "f138");
     if (s171 < 0) {
       v.f138 = undefined;
-    }
-    else {
+    } else {
       v.f138 = r.f32(s171);
     }
     if (n < 437) {
@@ -1545,8 +1599,7 @@ export class StructOptional extends StructSimple {
     const s172 = r.optional(b, b + 432, 8, "f139");
     if (s172 < 0) {
       v.f139 = undefined;
-    }
-    else {
+    } else {
       v.f139 = r.f64(s172);
     }
     if (n < 442) {
@@ -1555,8 +1608,7 @@ export class StructOptional extends StructSimple {
     const s173 = r.optional(b, b + 437, 8, "f140");
     if (s173 < 0) {
       v.f140 = undefined;
-    }
-    else {
+    } else {
       v.f140 = r.f64(s173);
     }
     if (n < 447) {
@@ -1565,8 +1617,7 @@ export class StructOptional extends StructSimple {
     const s174 = r.optional(b, b + 442, 8, "f141");
     if (s174 < 0) {
       v.f141 = undefined;
-    }
-    else {
+    } else {
       v.f141 = r.f64(s174);
     }
     if (n < 452) {
@@ -1575,8 +1626,7 @@ export class StructOptional extends StructSimple {
     const s175 = r.optional(b, b + 447, 16, "f142");
     if (s175 < 0) {
       v.f142 = undefined;
-    }
-    else {
+    } else {
       v.f142 = r.decimal(s175);
     }
     if (n < 457) {
@@ -1585,8 +1635,7 @@ export class StructOptional extends StructSimple {
     const s176 = r.optional(b, b + 452, 16, "f143");
     if (s176 < 0) {
       v.f143 = undefined;
-    }
-    else {
+    } else {
       v.f143 = r.decimal(s176);
     }
     if (n < 462) {
@@ -1595,8 +1644,7 @@ export class StructOptional extends StructSimple {
     const s177 = r.optional(b, b + 457, 16, "f144");
     if (s177 < 0) {
       v.f144 = undefined;
-    }
-    else {
+    } else {
       v.f144 = r.decimal(s177);
     }
     if (n < 467) {
@@ -1605,8 +1653,7 @@ export class StructOptional extends StructSimple {
     const s178 = r.optional(b, b + 462, 4, "f145");
     if (s178 < 0) {
       v.f145 = undefined;
-    }
-    else {
+    } else {
       v.f145 = r.string(s178, s178, "f145");
     }
     if (n < 472) {
@@ -1615,8 +1662,7 @@ export class StructOptional extends StructSimple {
     const s179 = r.optional(b, b + 467, 4, "f146");
     if (s179 < 0) {
       v.f146 = undefined;
-    }
-    else {
+    } else {
       v.f146 = r.string(s179, s179, "f146");
     }
     if (n < 477) {
@@ -1625,8 +1671,7 @@ export class StructOptional extends StructSimple {
     const s180 = r.optional(b, b + 472, 4, "f147");
     if (s180 < 0) {
       v.f147 = undefined;
-    }
-    else {
+    } else {
       v.f147 = r.string(s180, s180, "f147");
     }
     if (n < 482) {
@@ -1635,8 +1680,7 @@ export class StructOptional extends StructSimple {
     const s181 = r.optional(b, b + 477, 8, "f148");
     if (s181 < 0) {
       v.f148 = undefined;
-    }
-    else {
+    } else {
       v.f148 = r.timestamp(s181);
     }
     if (n < 487) {
@@ -1645,8 +1689,7 @@ export class StructOptional extends StructSimple {
     const s182 = r.optional(b, b + 482, 8, "f149");
     if (s182 < 0) {
       v.f149 = undefined;
-    }
-    else {
+    } else {
       v.f149 = r.timestamp(s182);
     }
     if (n < 492) {
@@ -1655,8 +1698,7 @@ export class StructOptional extends StructSimple {
     const s183 = r.optional(b, b + 487, 8, "f150");
     if (s183 < 0) {
       v.f150 = undefined;
-    }
-    else {
+    } else {
       v.f150 = r.timestamp(s183);
     }
     if (n < 497) {
@@ -1665,8 +1707,7 @@ export class StructOptional extends StructSimple {
     const s184 = r.optional(b, b + 492, 16, "f151");
     if (s184 < 0) {
       v.f151 = undefined;
-    }
-    else {
+    } else {
       v.f151 = r.uuid(s184);
     }
     if (n < 502) {
@@ -1675,8 +1716,7 @@ export class StructOptional extends StructSimple {
     const s185 = r.optional(b, b + 497, 16, "f152");
     if (s185 < 0) {
       v.f152 = undefined;
-    }
-    else {
+    } else {
       v.f152 = r.uuid(s185);
     }
     if (n < 507) {
@@ -1685,8 +1725,7 @@ export class StructOptional extends StructSimple {
     const s186 = r.optional(b, b + 502, 16, "f153");
     if (s186 < 0) {
       v.f153 = undefined;
-    }
-    else {
+    } else {
       v.f153 = r.uuid(s186);
     }
     if (n < 512) {
@@ -1695,8 +1734,7 @@ export class StructOptional extends StructSimple {
     const s187 = r.optional(b, b + 507, 1, "f154");
     if (s187 < 0) {
       v.f154 = undefined;
-    }
-    else {
+    } else {
       v.f154 = r.u8(s187);
     }
     if (n < 517) {
@@ -1705,8 +1743,7 @@ export class StructOptional extends StructSimple {
     const s188 = r.optional(b, b + 512, 1, "f155");
     if (s188 < 0) {
       v.f155 = undefined;
-    }
-    else {
+    } else {
       v.f155 = r.u8(s188);
     }
     if (n < 522) {
@@ -1715,8 +1752,7 @@ export class StructOptional extends StructSimple {
     const s189 = r.optional(b, b + 517, 1, "f156");
     if (s189 < 0) {
       v.f156 = undefined;
-    }
-    else {
+    } else {
       v.f156 = r.u8(s189);
     }
     if (n < 527) {
@@ -1725,8 +1761,7 @@ export class StructOptional extends StructSimple {
     const s190 = r.optional(b, b + 522, 1, "f157");
     if (s190 < 0) {
       v.f157 = undefined;
-    }
-    else {
+    } else {
       v.f157 = r.u8(s190);
     }
     if (n < 532) {
@@ -1735,12 +1770,10 @@ export class StructOptional extends StructSimple {
     const s191 = r.optional(b, b + 527, 4, "f158");
     if (s191 < 0) {
       v.f158 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f158 = proto.Order.fbeRead(r, s191, s191);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f158");
       }
     }
@@ -1750,12 +1783,10 @@ export class StructOptional extends StructSimple {
     const s192 = r.optional(b, b + 532, 4, "f159");
     if (s192 < 0) {
       v.f159 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f159 = proto.Order.fbeRead(r, s192, s192);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f159");
       }
     }
@@ -1765,12 +1796,10 @@ export class StructOptional extends StructSimple {
     const s193 = r.optional(b, b + 537, 4, "f160");
     if (s193 < 0) {
       v.f160 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f160 = proto.Balance.fbeRead(r, s193, s193);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f160");
       }
     }
@@ -1780,12 +1809,10 @@ export class StructOptional extends StructSimple {
     const s194 = r.optional(b, b + 542, 4, "f161");
     if (s194 < 0) {
       v.f161 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f161 = proto.Balance.fbeRead(r, s194, s194);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f161");
       }
     }
@@ -1795,8 +1822,7 @@ export class StructOptional extends StructSimple {
     const s195 = r.optional(b, b + 547, 1, "f162");
     if (s195 < 0) {
       v.f162 = undefined;
-    }
-    else {
+    } else {
       v.f162 = r.u8(s195);
     }
     if (n < 557) {
@@ -1805,8 +1831,7 @@ export class StructOptional extends StructSimple {
     const s196 = r.optional(b, b + 552, 1, "f163");
     if (s196 < 0) {
       v.f163 = undefined;
-    }
-    else {
+    } else {
       v.f163 = r.u8(s196);
     }
     if (n < 562) {
@@ -1815,12 +1840,10 @@ export class StructOptional extends StructSimple {
     const s197 = r.optional(b, b + 557, 4, "f164");
     if (s197 < 0) {
       v.f164 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f164 = proto.Account.fbeRead(r, s197, s197);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f164");
       }
     }
@@ -1830,12 +1853,10 @@ export class StructOptional extends StructSimple {
     const s198 = r.optional(b, b + 562, 4, "f165");
     if (s198 < 0) {
       v.f165 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f165 = proto.Account.fbeRead(r, s198, s198);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f165");
       }
     }
@@ -1850,8 +1871,7 @@ export class StructOptional extends StructSimple {
     w.beginVersioned();
     try {
       StructOptional.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructOptional");
     }
     w.endVersioned();
@@ -1862,8 +1882,7 @@ export class StructOptional extends StructSimple {
   static fromFbe(data, limits) {
     try {
       return StructOptional.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructOptional");
     }
   }
@@ -1923,528 +1942,462 @@ export class StructOptional extends StructSimple {
     const o199 = v.f100;
     if (o199 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendBool(o199);
     }
     const o200 = v.f101;
     if (o200 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendBool(o200);
     }
     const o201 = v.f102;
     if (o201 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendBool(o201);
     }
     const o202 = v.f103;
     if (o202 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o202);
     }
     const o203 = v.f104;
     if (o203 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o203);
     }
     const o204 = v.f105;
     if (o204 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o204);
     }
     const o205 = v.f106;
     if (o205 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o205);
     }
     const o206 = v.f107;
     if (o206 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o206);
     }
     const o207 = v.f108;
     if (o207 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o207);
     }
     const o208 = v.f109;
     if (o208 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o208);
     }
     const o209 = v.f110;
     if (o209 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o209);
     }
     const o210 = v.f111;
     if (o210 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o210);
     }
     const o211 = v.f112;
     if (o211 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI8(o211);
     }
     const o212 = v.f113;
     if (o212 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI8(o212);
     }
     const o213 = v.f114;
     if (o213 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI8(o213);
     }
     const o214 = v.f115;
     if (o214 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o214);
     }
     const o215 = v.f116;
     if (o215 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o215);
     }
     const o216 = v.f117;
     if (o216 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o216);
     }
     const o217 = v.f118;
     if (o217 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI16(o217);
     }
     const o218 = v.f119;
     if (o218 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI16(o218);
     }
     const o219 = v.f120;
     if (o219 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI16(o219);
     }
     const o220 = v.f121;
     if (o220 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU16(o220);
     }
     const o221 = v.f122;
     if (o221 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU16(o221);
     }
     const o222 = v.f123;
     if (o222 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU16(o222);
     }
     const o223 = v.f124;
     if (o223 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o223);
     }
     const o224 = v.f125;
     if (o224 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o224);
     }
     const o225 = v.f126;
     if (o225 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o225);
     }
     const o226 = v.f127;
     if (o226 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o226);
     }
     const o227 = v.f128;
     if (o227 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o227);
     }
     const o228 = v.f129;
     if (o228 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o228);
     }
     const o229 = v.f130;
     if (o229 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI64(o229);
     }
     const o230 = v.f131;
     if (o230 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI64(o230);
     }
     const o231 = v.f132;
     if (o231 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI64(o231);
     }
     const o232 = v.f133;
     if (o232 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU64(o232);
     }
     const o233 = v.f134;
     if (o233 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU64(o233);
     }
     const o234 = v.f135;
     if (o234 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU64(o234);
     }
     const o235 = v.f136;
     if (o235 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF32(o235);
     }
     const o236 = v.f137;
     if (o236 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF32(o236);
     }
     const o237 = v.f138;
     if (o237 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF32(o237);
     }
     const o238 = v.f139;
     if (o238 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF64(o238);
     }
     const o239 = v.f140;
     if (o239 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF64(o239);
     }
     const o240 = v.f141;
     if (o240 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF64(o240);
     }
     const o241 = v.f142;
     if (o241 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendDecimal(o241);
     }
     const o242 = v.f143;
     if (o242 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendDecimal(o242);
     }
     const o243 = v.f144;
     if (o243 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendDecimal(o243);
     }
     const o244 = v.f145;
     if (o244 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendString(o244);
     }
     const o245 = v.f146;
     if (o245 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendString(o245);
     }
     const o246 = v.f147;
     if (o246 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendString(o246);
     }
     const o247 = v.f148;
     if (o247 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendTimestamp(o247);
     }
     const o248 = v.f149;
     if (o248 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendTimestamp(o248);
     }
     const o249 = v.f150;
     if (o249 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendTimestamp(o249);
     }
     const o250 = v.f151;
     if (o250 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendUuid(o250);
     }
     const o251 = v.f152;
     if (o251 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendUuid(o251);
     }
     const o252 = v.f153;
     if (o252 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendUuid(o252);
     }
     const o253 = v.f154;
     if (o253 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o253);
     }
     const o254 = v.f155;
     if (o254 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o254);
     }
     const o255 = v.f156;
     if (o255 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o255);
     }
     const o256 = v.f157;
     if (o256 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o256);
     }
     const o257 = v.f158;
     if (o257 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Order.fbeWriteFinal(w, o257);
     }
     const o258 = v.f159;
     if (o258 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Order.fbeWriteFinal(w, o258);
     }
     const o259 = v.f160;
     if (o259 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Balance.fbeWriteFinal(w, o259);
     }
     const o260 = v.f161;
     if (o260 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Balance.fbeWriteFinal(w, o260);
     }
     const o261 = v.f162;
     if (o261 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o261);
     }
     const o262 = v.f163;
     if (o262 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o262);
     }
     const o263 = v.f164;
     if (o263 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Account.fbeWriteFinal(w, o263);
     }
     const o264 = v.f165;
     if (o264 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Account.fbeWriteFinal(w, o264);
     }
@@ -2497,447 +2450,372 @@ export class StructOptional extends StructSimple {
     v.f40 = r.u8(r.fixed(1, "f40"));
     try {
       v.f41 = proto.Order.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
       v.f42 = proto.Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(r.fixed(1, "f43"));
     try {
       v.f44 = proto.Account.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f44");
     }
     if (r.finalHas("f100")) {
       v.f100 = r.bool(r.fixed(1, "f100"));
-    }
-    else {
+    } else {
       v.f100 = undefined;
     }
     if (r.finalHas("f101")) {
       v.f101 = r.bool(r.fixed(1, "f101"));
-    }
-    else {
+    } else {
       v.f101 = undefined;
     }
     if (r.finalHas("f102")) {
       v.f102 = r.bool(r.fixed(1, "f102"));
-    }
-    else {
+    } else {
       v.f102 = undefined;
     }
     if (r.finalHas("f103")) {
       v.f103 = r.u8(r.fixed(1, "f103"));
-    }
-    else {
+    } else {
       v.f103 = undefined;
     }
     if (r.finalHas("f104")) {
       v.f104 = r.u8(r.fixed(1, "f104"));
-    }
-    else {
+    } else {
       v.f104 = undefined;
     }
     if (r.finalHas("f105")) {
       v.f105 = r.u8(r.fixed(1, "f105"));
-    }
-    else {
+    } else {
       v.f105 = undefined;
     }
     if (r.finalHas("f106")) {
       v.f106 = r.u8(r.fixed(1, "f106"));
-    }
-    else {
+    } else {
       v.f106 = undefined;
     }
     if (r.finalHas("f107")) {
       v.f107 = r.u8(r.fixed(1, "f107"));
-    }
-    else {
+    } else {
       v.f107 = undefined;
     }
     if (r.finalHas("f108")) {
       v.f108 = r.u8(r.fixed(1, "f108"));
-    }
-    else {
+    } else {
       v.f108 = undefined;
     }
     if (r.finalHas("f109")) {
       v.f109 = r.u32(r.fixed(4, "f109"));
-    }
-    else {
+    } else {
       v.f109 = undefined;
     }
     if (r.finalHas("f110")) {
       v.f110 = r.u32(r.fixed(4, "f110"));
-    }
-    else {
+    } else {
       v.f110 = undefined;
     }
     if (r.finalHas("f111")) {
       v.f111 = r.u32(r.fixed(4, "f111"));
-    }
-    else {
+    } else {
       v.f111 = undefined;
     }
     if (r.finalHas("f112")) {
       v.f112 = r.i8(r.fixed(1, "f112"));
-    }
-    else {
+    } else {
       v.f112 = undefined;
     }
     if (r.finalHas("f113")) {
       v.f113 = r.i8(r.fixed(1, "f113"));
-    }
-    else {
+    } else {
       v.f113 = undefined;
     }
     if (r.finalHas("f114")) {
       v.f114 = r.i8(r.fixed(1, "f114"));
-    }
-    else {
+    } else {
       v.f114 = undefined;
     }
     if (r.finalHas("f115")) {
       v.f115 = r.u8(r.fixed(1, "f115"));
-    }
-    else {
+    } else {
       v.f115 = undefined;
     }
     if (r.finalHas("f116")) {
       v.f116 = r.u8(r.fixed(1, "f116"));
-    }
-    else {
+    } else {
       v.f116 = undefined;
     }
     if (r.finalHas("f117")) {
       v.f117 = r.u8(r.fixed(1, "f117"));
-    }
-    else {
+    } else {
       v.f117 = undefined;
     }
     if (r.finalHas("f118")) {
       v.f118 = r.i16(r.fixed(2, "f118"));
-    }
-    else {
+    } else {
       v.f118 = undefined;
     }
     if (r.finalHas("f119")) {
       v.f119 = r.i16(r.fixed(2, "f119"));
-    }
-    else {
+    } else {
       v.f119 = undefined;
     }
     if (r.finalHas("f120")) {
       v.f120 = r.i16(r.fixed(2, "f120"));
-    }
-    else {
+    } else {
       v.f120 = undefined;
     }
     if (r.finalHas("f121")) {
       v.f121 = r.u16(r.fixed(2, "f121"));
-    }
-    else {
+    } else {
       v.f121 = undefined;
     }
     if (r.finalHas("f122")) {
       v.f122 = r.u16(r.fixed(2, "f122"));
-    }
-    else {
+    } else {
       v.f122 = undefined;
     }
     if (r.finalHas("f123")) {
       v.f123 = r.u16(r.fixed(2, "f123"));
-    }
-    else {
+    } else {
       v.f123 = undefined;
     }
     if (r.finalHas("f124")) {
       v.f124 = r.i32(r.fixed(4, "f124"));
-    }
-    else {
+    } else {
       v.f124 = undefined;
     }
     if (r.finalHas("f125")) {
       v.f125 = r.i32(r.fixed(4, "f125"));
-    }
-    else {
+    } else {
       v.f125 = undefined;
     }
     if (r.finalHas("f126")) {
       v.f126 = r.i32(r.fixed(4, "f126"));
-    }
-    else {
+    } else {
       v.f126 = undefined;
     }
     if (r.finalHas("f127")) {
       v.f127 = r.u32(r.fixed(4, "f127"));
-    }
-    else {
+    } else {
       v.f127 = undefined;
     }
     if (r.finalHas("f128")) {
       v.f128 = r.u32(r.fixed(4, "f128"));
-    }
-    else {
+    } else {
       v.f128 = undefined;
     }
     if (r.finalHas("f129")) {
       v.f129 = r.u32(r.fixed(4, "f129"));
-    }
-    else {
+    } else {
       v.f129 = undefined;
     }
     if (r.finalHas("f130")) {
       v.f130 = r.i64(r.fixed(8, "f130"));
-    }
-    else {
+    } else {
       v.f130 = undefined;
     }
     if (r.finalHas("f131")) {
       v.f131 = r.i64(r.fixed(8, "f131"));
-    }
-    else {
+    } else {
       v.f131 = undefined;
     }
     if (r.finalHas("f132")) {
       v.f132 = r.i64(r.fixed(8, "f132"));
-    }
-    else {
+    } else {
       v.f132 = undefined;
     }
     if (r.finalHas("f133")) {
       v.f133 = r.u64(r.fixed(8, "f133"));
-    }
-    else {
+    } else {
       v.f133 = undefined;
     }
     if (r.finalHas("f134")) {
       v.f134 = r.u64(r.fixed(8, "f134"));
-    }
-    else {
+    } else {
       v.f134 = undefined;
     }
     if (r.finalHas("f135")) {
       v.f135 = r.u64(r.fixed(8, "f135"));
-    }
-    else {
+    } else {
       v.f135 = undefined;
     }
     if (r.finalHas("f136")) {
       v.f136 = r.f32(r.fixed(4, "f136"));
-    }
-    else {
+    } else {
       v.f136 = undefined;
     }
     if (r.finalHas("f137")) {
       v.f137 = r.f32(r.fixed(4, "f137"));
-    }
-    else {
+    } else {
       v.f137 = undefined;
     }
     if (r.finalHas("f138")) {
       v.f138 = r.f32(r.fixed(4, "f138"));
-    }
-    else {
+    } else {
       v.f138 = undefined;
     }
     if (r.finalHas("f139")) {
       v.f139 = r.f64(r.fixed(8, "f139"));
-    }
-    else {
+    } else {
       v.f139 = undefined;
     }
     if (r.finalHas("f140")) {
       v.f140 = r.f64(r.fixed(8, "f140"));
-    }
-    else {
+    } else {
       v.f140 = undefined;
     }
     if (r.finalHas("f141")) {
       v.f141 = r.f64(r.fixed(8, "f141"));
-    }
-    else {
+    } else {
       v.f141 = undefined;
     }
     if (r.finalHas("f142")) {
       v.f142 = r.decimal(r.fixed(16, "f142"));
-    }
-    else {
+    } else {
       v.f142 = undefined;
     }
     if (r.finalHas("f143")) {
       v.f143 = r.decimal(r.fixed(16, "f143"));
-    }
-    else {
+    } else {
       v.f143 = undefined;
     }
     if (r.finalHas("f144")) {
       v.f144 = r.decimal(r.fixed(16, "f144"));
-    }
-    else {
+    } else {
       v.f144 = undefined;
     }
     if (r.finalHas("f145")) {
       v.f145 = r.finalString("f145");
-    }
-    else {
+    } else {
       v.f145 = undefined;
     }
     if (r.finalHas("f146")) {
       v.f146 = r.finalString("f146");
-    }
-    else {
+    } else {
       v.f146 = undefined;
     }
     if (r.finalHas("f147")) {
       v.f147 = r.finalString("f147");
-    }
-    else {
+    } else {
       v.f147 = undefined;
     }
     if (r.finalHas("f148")) {
       v.f148 = r.timestamp(r.fixed(8, "f148"));
-    }
-    else {
+    } else {
       v.f148 = undefined;
     }
     if (r.finalHas("f149")) {
       v.f149 = r.timestamp(r.fixed(8, "f149"));
-    }
-    else {
+    } else {
       v.f149 = undefined;
     }
     if (r.finalHas("f150")) {
       v.f150 = r.timestamp(r.fixed(8, "f150"));
-    }
-    else {
+    } else {
       v.f150 = undefined;
     }
     if (r.finalHas("f151")) {
       v.f151 = r.uuid(r.fixed(16, "f151"));
-    }
-    else {
+    } else {
       v.f151 = undefined;
     }
     if (r.finalHas("f152")) {
       v.f152 = r.uuid(r.fixed(16, "f152"));
-    }
-    else {
+    } else {
       v.f152 = undefined;
     }
     if (r.finalHas("f153")) {
       v.f153 = r.uuid(r.fixed(16, "f153"));
-    }
-    else {
+    } else {
       v.f153 = undefined;
     }
     if (r.finalHas("f154")) {
       v.f154 = r.u8(r.fixed(1, "f154"));
-    }
-    else {
+    } else {
       v.f154 = undefined;
     }
     if (r.finalHas("f155")) {
       v.f155 = r.u8(r.fixed(1, "f155"));
-    }
-    else {
+    } else {
       v.f155 = undefined;
     }
     if (r.finalHas("f156")) {
       v.f156 = r.u8(r.fixed(1, "f156"));
-    }
-    else {
+    } else {
       v.f156 = undefined;
     }
     if (r.finalHas("f157")) {
       v.f157 = r.u8(r.fixed(1, "f157"));
-    }
-    else {
+    } else {
       v.f157 = undefined;
     }
     if (r.finalHas("f158")) {
       try {
         v.f158 = proto.Order.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f158");
       }
-    }
-    else {
+    } else {
       v.f158 = undefined;
     }
     if (r.finalHas("f159")) {
       try {
         v.f159 = proto.Order.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f159");
       }
-    }
-    else {
+    } else {
       v.f159 = undefined;
     }
     if (r.finalHas("f160")) {
       try {
         v.f160 = proto.Balance.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f160");
       }
-    }
-    else {
+    } else {
       v.f160 = undefined;
     }
     if (r.finalHas("f161")) {
       try {
         v.f161 = proto.Balance.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f161");
       }
-    }
-    else {
+    } else {
       v.f161 = undefined;
     }
     if (r.finalHas("f162")) {
       v.f162 = r.u8(r.fixed(1, "f162"));
-    }
-    else {
+    } else {
       v.f162 = undefined;
     }
     if (r.finalHas("f163")) {
       v.f163 = r.u8(r.fixed(1, "f163"));
-    }
-    else {
+    } else {
       v.f163 = undefined;
     }
     if (r.finalHas("f164")) {
       try {
         v.f164 = proto.Account.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f164");
       }
-    }
-    else {
+    } else {
       v.f164 = undefined;
     }
     if (r.finalHas("f165")) {
       try {
         v.f165 = proto.Account.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f165");
       }
-    }
-    else {
+    } else {
       v.f165 = undefined;
     }
     r.leave();
@@ -2950,8 +2828,7 @@ export class StructOptional extends StructSimple {
     w.beginFinal();
     try {
       StructOptional.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructOptional");
     }
     w.endFinal(111);
@@ -2965,8 +2842,7 @@ export class StructOptional extends StructSimple {
       const v = StructOptional.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructOptional");
     }
   }
@@ -2974,6 +2850,574 @@ export class StructOptional extends StructSimple {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructOptional.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"f1":');
+    j.bool(v.f1);
+    j.raw(',"f2":');
+    j.bool(v.f2);
+    j.raw(',"f3":');
+    j.int(v.f3);
+    j.raw(',"f4":');
+    j.int(v.f4);
+    j.raw(',"f5":');
+    j.int(v.f5);
+    j.raw(',"f6":');
+    j.int(v.f6);
+    j.raw(',"f7":');
+    j.int(v.f7);
+    j.raw(',"f8":');
+    j.int(v.f8);
+    j.raw(',"f9":');
+    j.int(v.f9);
+    j.raw(',"f10":');
+    j.int(v.f10);
+    j.raw(',"f11":');
+    j.int(v.f11);
+    j.raw(',"f12":');
+    j.int(v.f12);
+    j.raw(',"f13":');
+    j.int(v.f13);
+    j.raw(',"f14":');
+    j.int(v.f14);
+    j.raw(',"f15":');
+    j.int(v.f15);
+    j.raw(',"f16":');
+    j.int(v.f16);
+    j.raw(',"f17":');
+    j.int(v.f17);
+    j.raw(',"f18":');
+    j.int(v.f18);
+    j.raw(',"f19":');
+    j.int(v.f19);
+    j.raw(',"f20":');
+    j.int(v.f20);
+    j.raw(',"f21":');
+    j.int(v.f21);
+    j.raw(',"f22":');
+    j.int(v.f22);
+    j.raw(',"f23":');
+    j.int(v.f23);
+    j.raw(',"f24":');
+    j.int(v.f24);
+    j.raw(',"f25":');
+    j.double(v.f25);
+    j.raw(',"f26":');
+    j.double(v.f26);
+    j.raw(',"f27":');
+    j.double(v.f27);
+    j.raw(',"f28":');
+    j.double(v.f28);
+    j.raw(',"f29":');
+    j.decimal(v.f29);
+    j.raw(',"f30":');
+    j.decimal(v.f30);
+    j.raw(',"f31":');
+    j.string(v.f31);
+    j.raw(',"f32":');
+    j.string(v.f32);
+    j.raw(',"f33":');
+    j.int(v.f33);
+    j.raw(',"f34":');
+    j.int(v.f34);
+    j.raw(',"f35":');
+    j.int(v.f35);
+    j.raw(',"f36":');
+    j.uuid(v.f36);
+    j.raw(',"f37":');
+    j.uuid(v.f37);
+    j.raw(',"f38":');
+    j.uuid(v.f38);
+    j.raw(',"f39":');
+    j.int(v.f39);
+    j.raw(',"f40":');
+    j.int(v.f40);
+    j.raw(',"f41":');
+    proto.Order.fbeWriteJson(j, v.f41);
+    j.raw(',"f42":');
+    proto.Balance.fbeWriteJson(j, v.f42);
+    j.raw(',"f43":');
+    j.int(v.f43);
+    j.raw(',"f44":');
+    proto.Account.fbeWriteJson(j, v.f44);
+    j.raw(',"f100":');
+    const o1 = v.f100;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      j.bool(o1);
+    }
+    j.raw(',"f101":');
+    const o2 = v.f101;
+    if (o2 === undefined) {
+      j.null();
+    } else {
+      j.bool(o2);
+    }
+    j.raw(',"f102":');
+    const o3 = v.f102;
+    if (o3 === undefined) {
+      j.null();
+    } else {
+      j.bool(o3);
+    }
+    j.raw(',"f103":');
+    const o4 = v.f103;
+    if (o4 === undefined) {
+      j.null();
+    } else {
+      j.int(o4);
+    }
+    j.raw(',"f104":');
+    const o5 = v.f104;
+    if (o5 === undefined) {
+      j.null();
+    } else {
+      j.int(o5);
+    }
+    j.raw(',"f105":');
+    const o6 = v.f105;
+    if (o6 === undefined) {
+      j.null();
+    } else {
+      j.int(o6);
+    }
+    j.raw(',"f106":');
+    const o7 = v.f106;
+    if (o7 === undefined) {
+      j.null();
+    } else {
+      j.int(o7);
+    }
+    j.raw(',"f107":');
+    const o8 = v.f107;
+    if (o8 === undefined) {
+      j.null();
+    } else {
+      j.int(o8);
+    }
+    j.raw(',"f108":');
+    const o9 = v.f108;
+    if (o9 === undefined) {
+      j.null();
+    } else {
+      j.int(o9);
+    }
+    j.raw(',"f109":');
+    const o10 = v.f109;
+    if (o10 === undefined) {
+      j.null();
+    } else {
+      j.int(o10);
+    }
+    j.raw(',"f110":');
+    const o11 = v.f110;
+    if (o11 === undefined) {
+      j.null();
+    } else {
+      j.int(o11);
+    }
+    j.raw(',"f111":');
+    const o12 = v.f111;
+    if (o12 === undefined) {
+      j.null();
+    } else {
+      j.int(o12);
+    }
+    j.raw(',"f112":');
+    const o13 = v.f112;
+    if (o13 === undefined) {
+      j.null();
+    } else {
+      j.int(o13);
+    }
+    j.raw(',"f113":');
+    const o14 = v.f113;
+    if (o14 === undefined) {
+      j.null();
+    } else {
+      j.int(o14);
+    }
+    j.raw(',"f114":');
+    const o15 = v.f114;
+    if (o15 === undefined) {
+      j.null();
+    } else {
+      j.int(o15);
+    }
+    j.raw(',"f115":');
+    const o16 = v.f115;
+    if (o16 === undefined) {
+      j.null();
+    } else {
+      j.int(o16);
+    }
+    j.raw(',"f116":');
+    const o17 = v.f116;
+    if (o17 === undefined) {
+      j.null();
+    } else {
+      j.int(o17);
+    }
+    j.raw(',"f117":');
+    const o18 = v.f117;
+    if (o18 === undefined) {
+      j.null();
+    } else {
+      j.int(o18);
+    }
+    j.raw(',"f118":');
+    const o19 = v.f118;
+    if (o19 === undefined) {
+      j.null();
+    } else {
+      j.int(o19);
+    }
+    j.raw(',"f119":');
+    const o20 = v.f119;
+    if (o20 === undefined) {
+      j.null();
+    } else {
+      j.int(o20);
+    }
+    j.raw(',"f120":');
+    const o21 = v.f120;
+    if (o21 === undefined) {
+      j.null();
+    } else {
+      j.int(o21);
+    }
+    j.raw(',"f121":');
+    const o22 = v.f121;
+    if (o22 === undefined) {
+      j.null();
+    } else {
+      j.int(o22);
+    }
+    j.raw(',"f122":');
+    const o23 = v.f122;
+    if (o23 === undefined) {
+      j.null();
+    } else {
+      j.int(o23);
+    }
+    j.raw(',"f123":');
+    const o24 = v.f123;
+    if (o24 === undefined) {
+      j.null();
+    } else {
+      j.int(o24);
+    }
+    j.raw(',"f124":');
+    const o25 = v.f124;
+    if (o25 === undefined) {
+      j.null();
+    } else {
+      j.int(o25);
+    }
+    j.raw(',"f125":');
+    const o26 = v.f125;
+    if (o26 === undefined) {
+      j.null();
+    } else {
+      j.int(o26);
+    }
+    j.raw(',"f126":');
+    const o27 = v.f126;
+    if (o27 === undefined) {
+      j.null();
+    } else {
+      j.int(o27);
+    }
+    j.raw(',"f127":');
+    const o28 = v.f127;
+    if (o28 === undefined) {
+      j.null();
+    } else {
+      j.int(o28);
+    }
+    j.raw(',"f128":');
+    const o29 = v.f128;
+    if (o29 === undefined) {
+      j.null();
+    } else {
+      j.int(o29);
+    }
+    j.raw(',"f129":');
+    const o30 = v.f129;
+    if (o30 === undefined) {
+      j.null();
+    } else {
+      j.int(o30);
+    }
+    j.raw(',"f130":');
+    const o31 = v.f130;
+    if (o31 === undefined) {
+      j.null();
+    } else {
+      j.int(o31);
+    }
+    j.raw(',"f131":');
+    const o32 = v.f131;
+    if (o32 === undefined) {
+      j.null();
+    } else {
+      j.int(o32);
+    }
+    j.raw(',"f132":');
+    const o33 = v.f132;
+    if (o33 === undefined) {
+      j.null();
+    } else {
+      j.int(o33);
+    }
+    j.raw(',"f133":');
+    const o34 = v.f133;
+    if (o34 === undefined) {
+      j.null();
+    } else {
+      j.int(o34);
+    }
+    j.raw(',"f134":');
+    const o35 = v.f134;
+    if (o35 === undefined) {
+      j.null();
+    } else {
+      j.int(o35);
+    }
+    j.raw(',"f135":');
+    const o36 = v.f135;
+    if (o36 === undefined) {
+      j.null();
+    } else {
+      j.int(o36);
+    }
+    j.raw(',"f136":');
+    const o37 = v.f136;
+    if (o37 === undefined) {
+      j.null();
+    } else {
+      j.double(o37);
+    }
+    j.raw(',"f137":');
+    const o38 = v.f137;
+    if (o38 === undefined) {
+      j.null();
+    } else {
+      j.double(o38);
+    }
+    j.raw(',"f138":');
+    const o39 = v.f138;
+    if (o39 === undefined) {
+      j.null();
+    } else {
+      j.double(o39);
+    }
+    j.raw(',"f139":');
+    const o40 = v.f139;
+    if (o40 === undefined) {
+      j.null();
+    } else {
+      j.double(o40);
+    }
+    j.raw(',"f140":');
+    const o41 = v.f140;
+    if (o41 === undefined) {
+      j.null();
+    } else {
+      j.double(o41);
+    }
+    j.raw(',"f141":');
+    const o42 = v.f141;
+    if (o42 === undefined) {
+      j.null();
+    } else {
+      j.double(o42);
+    }
+    j.raw(',"f142":');
+    const o43 = v.f142;
+    if (o43 === undefined) {
+      j.null();
+    } else {
+      j.decimal(o43);
+    }
+    j.raw(',"f143":');
+    const o44 = v.f143;
+    if (o44 === undefined) {
+      j.null();
+    } else {
+      j.decimal(o44);
+    }
+    j.raw(',"f144":');
+    const o45 = v.f144;
+    if (o45 === undefined) {
+      j.null();
+    } else {
+      j.decimal(o45);
+    }
+    j.raw(',"f145":');
+    const o46 = v.f145;
+    if (o46 === undefined) {
+      j.null();
+    } else {
+      j.string(o46);
+    }
+    j.raw(',"f146":');
+    const o47 = v.f146;
+    if (o47 === undefined) {
+      j.null();
+    } else {
+      j.string(o47);
+    }
+    j.raw(',"f147":');
+    const o48 = v.f147;
+    if (o48 === undefined) {
+      j.null();
+    } else {
+      j.string(o48);
+    }
+    j.raw(',"f148":');
+    const o49 = v.f148;
+    if (o49 === undefined) {
+      j.null();
+    } else {
+      j.int(o49);
+    }
+    j.raw(',"f149":');
+    const o50 = v.f149;
+    if (o50 === undefined) {
+      j.null();
+    } else {
+      j.int(o50);
+    }
+    j.raw(',"f150":');
+    const o51 = v.f150;
+    if (o51 === undefined) {
+      j.null();
+    } else {
+      j.int(o51);
+    }
+    j.raw(',"f151":');
+    const o52 = v.f151;
+    if (o52 === undefined) {
+      j.null();
+    } else {
+      j.uuid(o52);
+    }
+    j.raw(',"f152":');
+    const o53 = v.f152;
+    if (o53 === undefined) {
+      j.null();
+    } else {
+      j.uuid(o53);
+    }
+    j.raw(',"f153":');
+    const o54 = v.f153;
+    if (o54 === undefined) {
+      j.null();
+    } else {
+      j.uuid(o54);
+    }
+    j.raw(',"f154":');
+    const o55 = v.f154;
+    if (o55 === undefined) {
+      j.null();
+    } else {
+      j.int(o55);
+    }
+    j.raw(',"f155":');
+    const o56 = v.f155;
+    if (o56 === undefined) {
+      j.null();
+    } else {
+      j.int(o56);
+    }
+    j.raw(',"f156":');
+    const o57 = v.f156;
+    if (o57 === undefined) {
+      j.null();
+    } else {
+      j.int(o57);
+    }
+    j.raw(',"f157":');
+    const o58 = v.f157;
+    if (o58 === undefined) {
+      j.null();
+    } else {
+      j.int(o58);
+    }
+    j.raw(',"f158":');
+    const o59 = v.f158;
+    if (o59 === undefined) {
+      j.null();
+    } else {
+      proto.Order.fbeWriteJson(j, o59);
+    }
+    j.raw(',"f159":');
+    const o60 = v.f159;
+    if (o60 === undefined) {
+      j.null();
+    } else {
+      proto.Order.fbeWriteJson(j, o60);
+    }
+    j.raw(',"f160":');
+    const o61 = v.f160;
+    if (o61 === undefined) {
+      j.null();
+    } else {
+      proto.Balance.fbeWriteJson(j, o61);
+    }
+    j.raw(',"f161":');
+    const o62 = v.f161;
+    if (o62 === undefined) {
+      j.null();
+    } else {
+      proto.Balance.fbeWriteJson(j, o62);
+    }
+    j.raw(',"f162":');
+    const o63 = v.f162;
+    if (o63 === undefined) {
+      j.null();
+    } else {
+      j.int(o63);
+    }
+    j.raw(',"f163":');
+    const o64 = v.f163;
+    if (o64 === undefined) {
+      j.null();
+    } else {
+      j.int(o64);
+    }
+    j.raw(',"f164":');
+    const o65 = v.f164;
+    if (o65 === undefined) {
+      j.null();
+    } else {
+      proto.Account.fbeWriteJson(j, o65);
+    }
+    j.raw(',"f165":');
+    const o66 = v.f165;
+    if (o66 === undefined) {
+      j.null();
+    } else {
+      proto.Account.fbeWriteJson(j, o66);
+    }
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructOptional.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructOptional");
+    }
+    return j.text;
   }
 }
 
@@ -3484,512 +3928,437 @@ export class StructNested extends StructOptional {
     v.f40 = r.u8(b + 223);
     try {
       v.f41 = proto.Order.fbeRead(r, b, b + 224);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
       v.f42 = proto.Balance.fbeRead(r, b, b + 228);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(b + 232);
     try {
       v.f44 = proto.Account.fbeRead(r, b, b + 233);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f44");
     }
     const s145 = r.optional(b, b + 237, 1, "f100");
     if (s145 < 0) {
       v.f100 = undefined;
-    }
-    else {
+    } else {
       v.f100 = r.bool(s145);
     }
     const s146 = r.optional(b, b + 242, 1, "f101");
     if (s146 < 0) {
       v.f101 = undefined;
-    }
-    else {
+    } else {
       v.f101 = r.bool(s146);
     }
     const s147 = r.optional(b, b + 247, 1, "f102");
     if (s147 < 0) {
       v.f102 = undefined;
-    }
-    else {
+    } else {
       v.f102 = r.bool(s147);
     }
     const s148 = r.optional(b, b + 252, 1, "f103");
     if (s148 < 0) {
       v.f103 = undefined;
-    }
-    else {
+    } else {
       v.f103 = r.u8(s148);
     }
     const s149 = r.optional(b, b + 257, 1, "f104");
     if (s149 < 0) {
       v.f104 = undefined;
-    }
-    else {
+    } else {
       v.f104 = r.u8(s149);
     }
     const s150 = r.optional(b, b + 262, 1, "f105");
     if (s150 < 0) {
       v.f105 = undefined;
-    }
-    else {
+    } else {
       v.f105 = r.u8(s150);
     }
     const s151 = r.optional(b, b + 267, 1, "f106");
     if (s151 < 0) {
       v.f106 = undefined;
-    }
-    else {
+    } else {
       v.f106 = r.u8(s151);
     }
     const s152 = r.optional(b, b + 272, 1, "f107");
     if (s152 < 0) {
       v.f107 = undefined;
-    }
-    else {
+    } else {
       v.f107 = r.u8(s152);
     }
     const s153 = r.optional(b, b + 277, 1, "f108");
     if (s153 < 0) {
       v.f108 = undefined;
-    }
-    else {
+    } else {
       v.f108 = r.u8(s153);
     }
     const s154 = r.optional(b, b + 282, 4, "f109");
     if (s154 < 0) {
       v.f109 = undefined;
-    }
-    else {
+    } else {
       v.f109 = r.u32(s154);
     }
     const s155 = r.optional(b, b + 287, 4, "f110");
     if (s155 < 0) {
       v.f110 = undefined;
-    }
-    else {
+    } else {
       v.f110 = r.u32(s155);
     }
     const s156 = r.optional(b, b + 292, 4, "f111");
     if (s156 < 0) {
       v.f111 = undefined;
-    }
-    else {
+    } else {
       v.f111 = r.u32(s156);
     }
     const s157 = r.optional(b, b + 297, 1, "f112");
     if (s157 < 0) {
       v.f112 = undefined;
-    }
-    else {
+    } else {
       v.f112 = r.i8(s157);
     }
     const s158 = r.optional(b, b + 302, 1, "f113");
     if (s158 < 0) {
       v.f113 = undefined;
-    }
-    else {
+    } else {
       v.f113 = r.i8(s158);
     }
     const s159 = r.optional(b, b + 307, 1, "f114");
     if (s159 < 0) {
       v.f114 = undefined;
-    }
-    else {
+    } else {
       v.f114 = r.i8(s159);
     }
     const s160 = r.optional(b, b + 312, 1, "f115");
     if (s160 < 0) {
       v.f115 = undefined;
-    }
-    else {
+    } else {
       v.f115 = r.u8(s160);
     }
     const s161 = r.optional(b, b + 317, 1, "f116");
     if (s161 < 0) {
       v.f116 = undefined;
-    }
-    else {
+    } else {
       v.f116 = r.u8(s161);
     }
     const s162 = r.optional(b, b + 322, 1, "f117");
     if (s162 < 0) {
       v.f117 = undefined;
-    }
-    else {
+    } else {
       v.f117 = r.u8(s162);
     }
     const s163 = r.optional(b, b + 327, 2, "f118");
     if (s163 < 0) {
       v.f118 = undefined;
-    }
-    else {
+    } else {
       v.f118 = r.i16(s163);
     }
     const s164 = r.optional(b, b + 332, 2, "f119");
     if (s164 < 0) {
       v.f119 = undefined;
-    }
-    else {
+    } else {
       v.f119 = r.i16(s164);
     }
     const s165 = r.optional(b, b + 337, 2, "f120");
     if (s165 < 0) {
       v.f120 = undefined;
-    }
-    else {
+    } else {
       v.f120 = r.i16(s165);
     }
     const s166 = r.optional(b, b + 342, 2, "f121");
     if (s166 < 0) {
       v.f121 = undefined;
-    }
-    else {
+    } else {
       v.f121 = r.u16(s166);
     }
     const s167 = r.optional(b, b + 347, 2, "f122");
     if (s167 < 0) {
       v.f122 = undefined;
-    }
-    else {
+    } else {
       v.f122 = r.u16(s167);
     }
     const s168 = r.optional(b, b + 352, 2, "f123");
     if (s168 < 0) {
       v.f123 = undefined;
-    }
-    else {
+    } else {
       v.f123 = r.u16(s168);
     }
     const s169 = r.optional(b, b + 357, 4, "f124");
     if (s169 < 0) {
       v.f124 = undefined;
-    }
-    else {
+    } else {
       v.f124 = r.i32(s169);
     }
     const s170 = r.optional(b, b + 362, 4, "f125");
     if (s170 < 0) {
       v.f125 = undefined;
-    }
-    else {
+    } else {
       v.f125 = r.i32(s170);
     }
     const s171 = r.optional(b, b + 367, 4, "f126");
     if (s171 < 0) {
       v.f126 = undefined;
-    }
-    else {
+    } else {
       v.f126 = r.i32(s171);
     }
     const s172 = r.optional(b, b + 372, 4, "f127");
     if (s172 < 0) {
       v.f127 = undefined;
-    }
-    else {
+    } else {
       v.f127 = r.u32(s172);
     }
     const s173 = r.optional(b, b + 377, 4, "f128");
     if (s173 < 0) {
       v.f128 = undefined;
-    }
-    else {
+    } else {
       v.f128 = r.u32(s173);
     }
     const s174 = r.optional(b, b + 382, 4, "f129");
     if (s174 < 0) {
       v.f129 = undefined;
-    }
-    else {
+    } else {
       v.f129 = r.u32(s174);
     }
     const s175 = r.optional(b, b + 387, 8, "f130");
     if (s175 < 0) {
       v.f130 = undefined;
-    }
-    else {
+    } else {
       v.f130 = r.i64(s175);
     }
     const s176 = r.optional(b, b + 392, 8, "f131");
     if (s176 < 0) {
       v.f131 = undefined;
-    }
-    else {
+    } else {
       v.f131 = r.i64(s176);
     }
     const s177 = r.optional(b, b + 397, 8, "f132");
     if (s177 < 0) {
       v.f132 = undefined;
-    }
-    else {
+    } else {
       v.f132 = r.i64(s177);
     }
     const s178 = r.optional(b, b + 402, 8, "f133");
     if (s178 < 0) {
       v.f133 = undefined;
-    }
-    else {
+    } else {
       v.f133 = r.u64(s178);
     }
     const s179 = r.optional(b, b + 407, 8, "f134");
     if (s179 < 0) {
       v.f134 = undefined;
-    }
-    else {
+    } else {
       v.f134 = r.u64(s179);
     }
     const s180 = r.optional(b, b + 412, 8, "f135");
     if (s180 < 0) {
       v.f135 = undefined;
-    }
-    else {
+    } else {
       v.f135 = r.u64(s180);
     }
     const s181 = r.optional(b, b + 417, 4, "f136");
     if (s181 < 0) {
       v.f136 = undefined;
-    }
-    else {
+    } else {
       v.f136 = r.f32(s181);
     }
     const s182 = r.optional(b, b + 422, 4, "f137");
     if (s182 < 0) {
       v.f137 = undefined;
-    }
-    else {
+    } else {
       v.f137 = r.f32(s182);
     }
     const s183 = r.optional(b, b + 427, 4, "f138");
     if (s183 < 0) {
       v.f138 = undefined;
-    }
-    else {
+    } else {
       v.f138 = r.f32(s183);
     }
     const s184 = r.optional(b, b + 432, 8, "f139");
     if (s184 < 0) {
       v.f139 = undefined;
-    }
-    else {
+    } else {
       v.f139 = r.f64(s184);
     }
     const s185 = r.optional(b, b + 437, 8, "f140");
     if (s185 < 0) {
       v.f140 = undefined;
-    }
-    else {
+    } else {
       v.f140 = r.f64(s185);
     }
     const s186 = r.optional(b, b + 442, 8, "f141");
     if (s186 < 0) {
       v.f141 = undefined;
-    }
-    else {
+    } else {
       v.f141 = r.f64(s186);
     }
     const s187 = r.optional(b, b + 447, 16, "f142");
     if (s187 < 0) {
       v.f142 = undefined;
-    }
-    else {
+    } else {
       v.f142 = r.decimal(s187);
     }
     const s188 = r.optional(b, b + 452, 16, "f143");
     if (s188 < 0) {
       v.f143 = undefined;
-    }
-    else {
+    } else {
       v.f143 = r.decimal(s188);
     }
     const s189 = r.optional(b, b + 457, 16, "f144");
     if (s189 < 0) {
       v.f144 = undefined;
-    }
-    else {
+    } else {
       v.f144 = r.decimal(s189);
     }
     const s190 = r.optional(b, b + 462, 4, "f145");
     if (s190 < 0) {
       v.f145 = undefined;
-    }
-    else {
+    } else {
       v.f145 = r.string(s190, s190, "f145");
     }
     const s191 = r.optional(b, b + 467, 4, "f146");
     if (s191 < 0) {
       v.f146 = undefined;
-    }
-    else {
+    } else {
       v.f146 = r.string(s191, s191, "f146");
     }
     const s192 = r.optional(b, b + 472, 4, "f147");
     if (s192 < 0) {
       v.f147 = undefined;
-    }
-    else {
+    } else {
       v.f147 = r.string(s192, s192, "f147");
     }
     const s193 = r.optional(b, b + 477, 8, "f148");
     if (s193 < 0) {
       v.f148 = undefined;
-    }
-    else {
+    } else {
       v.f148 = r.timestamp(s193);
     }
     const s194 = r.optional(b, b + 482, 8, "f149");
     if (s194 < 0) {
       v.f149 = undefined;
-    }
-    else {
+    } else {
       v.f149 = r.timestamp(s194);
     }
     const s195 = r.optional(b, b + 487, 8, "f150");
     if (s195 < 0) {
       v.f150 = undefined;
-    }
-    else {
+    } else {
       v.f150 = r.timestamp(s195);
     }
     const s196 = r.optional(b, b + 492, 16, "f151");
     if (s196 < 0) {
       v.f151 = undefined;
-    }
-    else {
+    } else {
       v.f151 = r.uuid(s196);
     }
     const s197 = r.optional(b, b + 497, 16, "f152");
     if (s197 < 0) {
       v.f152 = undefined;
-    }
-    else {
+    } else {
       v.f152 = r.uuid(s197);
     }
     const s198 = r.optional(b, b + 502, 16, "f153");
     if (s198 < 0) {
       v.f153 = undefined;
-    }
-    else {
+    } else {
       v.f153 = r.uuid(s198);
     }
     const s199 = r.optional(b, b + 507, 1, "f154");
     if (s199 < 0) {
       v.f154 = undefined;
-    }
-    else {
+    } else {
       v.f154 = r.u8(s199);
     }
     const s200 = r.optional(b, b + 512, 1, "f155");
     if (s200 < 0) {
       v.f155 = undefined;
-    }
-    else {
+    } else {
       v.f155 = r.u8(s200);
     }
     const s201 = r.optional(b, b + 517, 1, "f156");
     if (s201 < 0) {
       v.f156 = undefined;
-    }
-    else {
+    } else {
       v.f156 = r.u8(s201);
     }
     const s202 = r.optional(b, b + 522, 1, "f157");
     if (s202 < 0) {
       v.f157 = undefined;
-    }
-    else {
+    } else {
       v.f157 = r.u8(s202);
     }
     const s203 = r.optional(b, b + 527, 4, "f158");
     if (s203 < 0) {
       v.f158 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f158 = proto.Order.fbeRead(r, s203, s203);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f158");
       }
     }
     const s204 = r.optional(b, b + 532, 4, "f159");
     if (s204 < 0) {
       v.f159 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f159 = proto.Order.fbeRead(r, s204, s204);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f159");
       }
     }
     const s205 = r.optional(b, b + 537, 4, "f160");
     if (s205 < 0) {
       v.f160 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f160 = proto.Balance.fbeRead(r, s205, s205);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f160");
       }
     }
     const s206 = r.optional(b, b + 542, 4, "f161");
     if (s206 < 0) {
       v.f161 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f161 = proto.Balance.fbeRead(r, s206, s206);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f161");
       }
     }
     const s207 = r.optional(b, b + 547, 1, "f162");
     if (s207 < 0) {
       v.f162 = undefined;
-    }
-    else {
+    } else {
       v.f162 = r.u8(s207);
     }
     const s208 = r.optional(b, b + 552, 1, "f163");
     if (s208 < 0) {
       v.f163 = undefined;
-    }
-    else {
+    } else {
       v.f163 = r.u8(s208);
     }
     const s209 = r.optional(b, b + 557, 4, "f164");
     if (s209 < 0) {
       v.f164 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f164 = proto.Account.fbeRead(r, s209, s209);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f164");
       }
     }
     const s210 = r.optional(b, b + 562, 4, "f165");
     if (s210 < 0) {
       v.f165 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f165 = proto.Account.fbeRead(r, s210, s210);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f165");
       }
     }
@@ -4005,8 +4374,7 @@ export class StructNested extends StructOptional {
     const s211 = r.optional(b, b + 571, 4, "f1001");
     if (s211 < 0) {
       v.f1001 = undefined;
-    }
-    else {
+    } else {
       v.f1001 = r.i32(s211);
     }
     if (n < 577) {
@@ -4021,8 +4389,7 @@ export class StructNested extends StructOptional {
     const s212 = r.optional(b, b + 577, 1, "f1003");
     if (s212 < 0) {
       v.f1003 = undefined;
-    }
-    else {
+    } else {
       v.f1003 = r.u8(s212);
     }
     if (n < 586) {
@@ -4037,8 +4404,7 @@ export class StructNested extends StructOptional {
     const s213 = r.optional(b, b + 586, 4, "f1005");
     if (s213 < 0) {
       v.f1005 = undefined;
-    }
-    else {
+    } else {
       v.f1005 = r.i32(s213);
     }
     if (n < 599) {
@@ -4053,8 +4419,7 @@ export class StructNested extends StructOptional {
     const s214 = r.optional(b, b + 599, 8, "f1007");
     if (s214 < 0) {
       v.f1007 = undefined;
-    }
-    else {
+    } else {
       v.f1007 = r.u64(s214);
     }
     if (n < 608) {
@@ -4063,8 +4428,7 @@ export class StructNested extends StructOptional {
     }
     try {
       v.f1008 = StructSimple.fbeRead(r, b, b + 604);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f1008");
     }
     if (n < 613) {
@@ -4074,12 +4438,10 @@ export class StructNested extends StructOptional {
     const s215 = r.optional(b, b + 608, 4, "f1009");
     if (s215 < 0) {
       v.f1009 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f1009 = StructSimple.fbeRead(r, s215, s215);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f1009");
       }
     }
@@ -4089,8 +4451,7 @@ export class StructNested extends StructOptional {
     }
     try {
       v.f1010 = StructOptional.fbeRead(r, b, b + 613);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f1010");
     }
     if (n < 622) {
@@ -4099,12 +4460,10 @@ export class StructNested extends StructOptional {
     const s216 = r.optional(b, b + 617, 4, "f1011");
     if (s216 < 0) {
       v.f1011 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f1011 = StructOptional.fbeRead(r, s216, s216);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f1011");
       }
     }
@@ -4119,8 +4478,7 @@ export class StructNested extends StructOptional {
     w.beginVersioned();
     try {
       StructNested.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructNested");
     }
     w.endVersioned();
@@ -4131,8 +4489,7 @@ export class StructNested extends StructOptional {
   static fromFbe(data, limits) {
     try {
       return StructNested.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructNested");
     }
   }
@@ -4192,528 +4549,462 @@ export class StructNested extends StructOptional {
     const o217 = v.f100;
     if (o217 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendBool(o217);
     }
     const o218 = v.f101;
     if (o218 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendBool(o218);
     }
     const o219 = v.f102;
     if (o219 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendBool(o219);
     }
     const o220 = v.f103;
     if (o220 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o220);
     }
     const o221 = v.f104;
     if (o221 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o221);
     }
     const o222 = v.f105;
     if (o222 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o222);
     }
     const o223 = v.f106;
     if (o223 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o223);
     }
     const o224 = v.f107;
     if (o224 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o224);
     }
     const o225 = v.f108;
     if (o225 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o225);
     }
     const o226 = v.f109;
     if (o226 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o226);
     }
     const o227 = v.f110;
     if (o227 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o227);
     }
     const o228 = v.f111;
     if (o228 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o228);
     }
     const o229 = v.f112;
     if (o229 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI8(o229);
     }
     const o230 = v.f113;
     if (o230 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI8(o230);
     }
     const o231 = v.f114;
     if (o231 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI8(o231);
     }
     const o232 = v.f115;
     if (o232 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o232);
     }
     const o233 = v.f116;
     if (o233 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o233);
     }
     const o234 = v.f117;
     if (o234 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o234);
     }
     const o235 = v.f118;
     if (o235 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI16(o235);
     }
     const o236 = v.f119;
     if (o236 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI16(o236);
     }
     const o237 = v.f120;
     if (o237 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI16(o237);
     }
     const o238 = v.f121;
     if (o238 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU16(o238);
     }
     const o239 = v.f122;
     if (o239 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU16(o239);
     }
     const o240 = v.f123;
     if (o240 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU16(o240);
     }
     const o241 = v.f124;
     if (o241 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o241);
     }
     const o242 = v.f125;
     if (o242 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o242);
     }
     const o243 = v.f126;
     if (o243 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o243);
     }
     const o244 = v.f127;
     if (o244 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o244);
     }
     const o245 = v.f128;
     if (o245 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o245);
     }
     const o246 = v.f129;
     if (o246 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU32(o246);
     }
     const o247 = v.f130;
     if (o247 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI64(o247);
     }
     const o248 = v.f131;
     if (o248 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI64(o248);
     }
     const o249 = v.f132;
     if (o249 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI64(o249);
     }
     const o250 = v.f133;
     if (o250 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU64(o250);
     }
     const o251 = v.f134;
     if (o251 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU64(o251);
     }
     const o252 = v.f135;
     if (o252 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU64(o252);
     }
     const o253 = v.f136;
     if (o253 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF32(o253);
     }
     const o254 = v.f137;
     if (o254 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF32(o254);
     }
     const o255 = v.f138;
     if (o255 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF32(o255);
     }
     const o256 = v.f139;
     if (o256 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF64(o256);
     }
     const o257 = v.f140;
     if (o257 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF64(o257);
     }
     const o258 = v.f141;
     if (o258 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendF64(o258);
     }
     const o259 = v.f142;
     if (o259 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendDecimal(o259);
     }
     const o260 = v.f143;
     if (o260 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendDecimal(o260);
     }
     const o261 = v.f144;
     if (o261 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendDecimal(o261);
     }
     const o262 = v.f145;
     if (o262 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendString(o262);
     }
     const o263 = v.f146;
     if (o263 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendString(o263);
     }
     const o264 = v.f147;
     if (o264 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendString(o264);
     }
     const o265 = v.f148;
     if (o265 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendTimestamp(o265);
     }
     const o266 = v.f149;
     if (o266 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendTimestamp(o266);
     }
     const o267 = v.f150;
     if (o267 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendTimestamp(o267);
     }
     const o268 = v.f151;
     if (o268 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendUuid(o268);
     }
     const o269 = v.f152;
     if (o269 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendUuid(o269);
     }
     const o270 = v.f153;
     if (o270 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendUuid(o270);
     }
     const o271 = v.f154;
     if (o271 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o271);
     }
     const o272 = v.f155;
     if (o272 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o272);
     }
     const o273 = v.f156;
     if (o273 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o273);
     }
     const o274 = v.f157;
     if (o274 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o274);
     }
     const o275 = v.f158;
     if (o275 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Order.fbeWriteFinal(w, o275);
     }
     const o276 = v.f159;
     if (o276 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Order.fbeWriteFinal(w, o276);
     }
     const o277 = v.f160;
     if (o277 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Balance.fbeWriteFinal(w, o277);
     }
     const o278 = v.f161;
     if (o278 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Balance.fbeWriteFinal(w, o278);
     }
     const o279 = v.f162;
     if (o279 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o279);
     }
     const o280 = v.f163;
     if (o280 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o280);
     }
     const o281 = v.f164;
     if (o281 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Account.fbeWriteFinal(w, o281);
     }
     const o282 = v.f165;
     if (o282 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       proto.Account.fbeWriteFinal(w, o282);
     }
@@ -4721,8 +5012,7 @@ export class StructNested extends StructOptional {
     const o283 = v.f1001;
     if (o283 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o283);
     }
@@ -4730,8 +5020,7 @@ export class StructNested extends StructOptional {
     const o284 = v.f1003;
     if (o284 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o284);
     }
@@ -4739,8 +5028,7 @@ export class StructNested extends StructOptional {
     const o285 = v.f1005;
     if (o285 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o285);
     }
@@ -4748,8 +5036,7 @@ export class StructNested extends StructOptional {
     const o286 = v.f1007;
     if (o286 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU64(o286);
     }
@@ -4757,8 +5044,7 @@ export class StructNested extends StructOptional {
     const o287 = v.f1009;
     if (o287 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       StructSimple.fbeWriteFinal(w, o287);
     }
@@ -4766,8 +5052,7 @@ export class StructNested extends StructOptional {
     const o288 = v.f1011;
     if (o288 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       StructOptional.fbeWriteFinal(w, o288);
     }
@@ -4820,509 +5105,424 @@ export class StructNested extends StructOptional {
     v.f40 = r.u8(r.fixed(1, "f40"));
     try {
       v.f41 = proto.Order.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
       v.f42 = proto.Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(r.fixed(1, "f43"));
     try {
       v.f44 = proto.Account.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f44");
     }
     if (r.finalHas("f100")) {
       v.f100 = r.bool(r.fixed(1, "f100"));
-    }
-    else {
+    } else {
       v.f100 = undefined;
     }
     if (r.finalHas("f101")) {
       v.f101 = r.bool(r.fixed(1, "f101"));
-    }
-    else {
+    } else {
       v.f101 = undefined;
     }
     if (r.finalHas("f102")) {
       v.f102 = r.bool(r.fixed(1, "f102"));
-    }
-    else {
+    } else {
       v.f102 = undefined;
     }
     if (r.finalHas("f103")) {
       v.f103 = r.u8(r.fixed(1, "f103"));
-    }
-    else {
+    } else {
       v.f103 = undefined;
     }
     if (r.finalHas("f104")) {
       v.f104 = r.u8(r.fixed(1, "f104"));
-    }
-    else {
+    } else {
       v.f104 = undefined;
     }
     if (r.finalHas("f105")) {
       v.f105 = r.u8(r.fixed(1, "f105"));
-    }
-    else {
+    } else {
       v.f105 = undefined;
     }
     if (r.finalHas("f106")) {
       v.f106 = r.u8(r.fixed(1, "f106"));
-    }
-    else {
+    } else {
       v.f106 = undefined;
     }
     if (r.finalHas("f107")) {
       v.f107 = r.u8(r.fixed(1, "f107"));
-    }
-    else {
+    } else {
       v.f107 = undefined;
     }
     if (r.finalHas("f108")) {
       v.f108 = r.u8(r.fixed(1, "f108"));
-    }
-    else {
+    } else {
       v.f108 = undefined;
     }
     if (r.finalHas("f109")) {
       v.f109 = r.u32(r.fixed(4, "f109"));
-    }
-    else {
+    } else {
       v.f109 = undefined;
     }
     if (r.finalHas("f110")) {
       v.f110 = r.u32(r.fixed(4, "f110"));
-    }
-    else {
+    } else {
       v.f110 = undefined;
     }
     if (r.finalHas("f111")) {
       v.f111 = r.u32(r.fixed(4, "f111"));
-    }
-    else {
+    } else {
       v.f111 = undefined;
     }
     if (r.finalHas("f112")) {
       v.f112 = r.i8(r.fixed(1, "f112"));
-    }
-    else {
+    } else {
       v.f112 = undefined;
     }
     if (r.finalHas("f113")) {
       v.f113 = r.i8(r.fixed(1, "f113"));
-    }
-    else {
+    } else {
       v.f113 = undefined;
     }
     if (r.finalHas("f114")) {
       v.f114 = r.i8(r.fixed(1, "f114"));
-    }
-    else {
+    } else {
       v.f114 = undefined;
     }
     if (r.finalHas("f115")) {
       v.f115 = r.u8(r.fixed(1, "f115"));
-    }
-    else {
+    } else {
       v.f115 = undefined;
     }
     if (r.finalHas("f116")) {
       v.f116 = r.u8(r.fixed(1, "f116"));
-    }
-    else {
+    } else {
       v.f116 = undefined;
     }
     if (r.finalHas("f117")) {
       v.f117 = r.u8(r.fixed(1, "f117"));
-    }
-    else {
+    } else {
       v.f117 = undefined;
     }
     if (r.finalHas("f118")) {
       v.f118 = r.i16(r.fixed(2, "f118"));
-    }
-    else {
+    } else {
       v.f118 = undefined;
     }
     if (r.finalHas("f119")) {
       v.f119 = r.i16(r.fixed(2, "f119"));
-    }
-    else {
+    } else {
       v.f119 = undefined;
     }
     if (r.finalHas("f120")) {
       v.f120 = r.i16(r.fixed(2, "f120"));
-    }
-    else {
+    } else {
       v.f120 = undefined;
     }
     if (r.finalHas("f121")) {
       v.f121 = r.u16(r.fixed(2, "f121"));
-    }
-    else {
+    } else {
       v.f121 = undefined;
     }
     if (r.finalHas("f122")) {
       v.f122 = r.u16(r.fixed(2, "f122"));
-    }
-    else {
+    } else {
       v.f122 = undefined;
     }
     if (r.finalHas("f123")) {
       v.f123 = r.u16(r.fixed(2, "f123"));
-    }
-    else {
+    } else {
       v.f123 = undefined;
     }
     if (r.finalHas("f124")) {
       v.f124 = r.i32(r.fixed(4, "f124"));
-    }
-    else {
+    } else {
       v.f124 = undefined;
     }
     if (r.finalHas("f125")) {
       v.f125 = r.i32(r.fixed(4, "f125"));
-    }
-    else {
+    } else {
       v.f125 = undefined;
     }
     if (r.finalHas("f126")) {
       v.f126 = r.i32(r.fixed(4, "f126"));
-    }
-    else {
+    } else {
       v.f126 = undefined;
     }
     if (r.finalHas("f127")) {
       v.f127 = r.u32(r.fixed(4, "f127"));
-    }
-    else {
+    } else {
       v.f127 = undefined;
     }
     if (r.finalHas("f128")) {
       v.f128 = r.u32(r.fixed(4, "f128"));
-    }
-    else {
+    } else {
       v.f128 = undefined;
     }
     if (r.finalHas("f129")) {
       v.f129 = r.u32(r.fixed(4, "f129"));
-    }
-    else {
+    } else {
       v.f129 = undefined;
     }
     if (r.finalHas("f130")) {
       v.f130 = r.i64(r.fixed(8, "f130"));
-    }
-    else {
+    } else {
       v.f130 = undefined;
     }
     if (r.finalHas("f131")) {
       v.f131 = r.i64(r.fixed(8, "f131"));
-    }
-    else {
+    } else {
       v.f131 = undefined;
     }
     if (r.finalHas("f132")) {
       v.f132 = r.i64(r.fixed(8, "f132"));
-    }
-    else {
+    } else {
       v.f132 = undefined;
     }
     if (r.finalHas("f133")) {
       v.f133 = r.u64(r.fixed(8, "f133"));
-    }
-    else {
+    } else {
       v.f133 = undefined;
     }
     if (r.finalHas("f134")) {
       v.f134 = r.u64(r.fixed(8, "f134"));
-    }
-    else {
+    } else {
       v.f134 = undefined;
     }
     if (r.finalHas("f135")) {
       v.f135 = r.u64(r.fixed(8, "f135"));
-    }
-    else {
+    } else {
       v.f135 = undefined;
     }
     if (r.finalHas("f136")) {
       v.f136 = r.f32(r.fixed(4, "f136"));
-    }
-    else {
+    } else {
       v.f136 = undefined;
     }
     if (r.finalHas("f137")) {
       v.f137 = r.f32(r.fixed(4, "f137"));
-    }
-    else {
+    } else {
       v.f137 = undefined;
     }
     if (r.finalHas("f138")) {
       v.f138 = r.f32(r.fixed(4, "f138"));
-    }
-    else {
+    } else {
       v.f138 = undefined;
     }
     if (r.finalHas("f139")) {
       v.f139 = r.f64(r.fixed(8, "f139"));
-    }
-    else {
+    } else {
       v.f139 = undefined;
     }
     if (r.finalHas("f140")) {
       v.f140 = r.f64(r.fixed(8, "f140"));
-    }
-    else {
+    } else {
       v.f140 = undefined;
     }
     if (r.finalHas("f141")) {
       v.f141 = r.f64(r.fixed(8, "f141"));
-    }
-    else {
+    } else {
       v.f141 = undefined;
     }
     if (r.finalHas("f142")) {
       v.f142 = r.decimal(r.fixed(16, "f142"));
-    }
-    else {
+    } else {
       v.f142 = undefined;
     }
     if (r.finalHas("f143")) {
       v.f143 = r.decimal(r.fixed(16, "f143"));
-    }
-    else {
+    } else {
       v.f143 = undefined;
     }
     if (r.finalHas("f144")) {
       v.f144 = r.decimal(r.fixed(16, "f144"));
-    }
-    else {
+    } else {
       v.f144 = undefined;
     }
     if (r.finalHas("f145")) {
       v.f145 = r.finalString("f145");
-    }
-    else {
+    } else {
       v.f145 = undefined;
     }
     if (r.finalHas("f146")) {
       v.f146 = r.finalString("f146");
-    }
-    else {
+    } else {
       v.f146 = undefined;
     }
     if (r.finalHas("f147")) {
       v.f147 = r.finalString("f147");
-    }
-    else {
+    } else {
       v.f147 = undefined;
     }
     if (r.finalHas("f148")) {
       v.f148 = r.timestamp(r.fixed(8, "f148"));
-    }
-    else {
+    } else {
       v.f148 = undefined;
     }
     if (r.finalHas("f149")) {
       v.f149 = r.timestamp(r.fixed(8, "f149"));
-    }
-    else {
+    } else {
       v.f149 = undefined;
     }
     if (r.finalHas("f150")) {
       v.f150 = r.timestamp(r.fixed(8, "f150"));
-    }
-    else {
+    } else {
       v.f150 = undefined;
     }
     if (r.finalHas("f151")) {
       v.f151 = r.uuid(r.fixed(16, "f151"));
-    }
-    else {
+    } else {
       v.f151 = undefined;
     }
     if (r.finalHas("f152")) {
       v.f152 = r.uuid(r.fixed(16, "f152"));
-    }
-    else {
+    } else {
       v.f152 = undefined;
     }
     if (r.finalHas("f153")) {
       v.f153 = r.uuid(r.fixed(16, "f153"));
-    }
-    else {
+    } else {
       v.f153 = undefined;
     }
     if (r.finalHas("f154")) {
       v.f154 = r.u8(r.fixed(1, "f154"));
-    }
-    else {
+    } else {
       v.f154 = undefined;
     }
     if (r.finalHas("f155")) {
       v.f155 = r.u8(r.fixed(1, "f155"));
-    }
-    else {
+    } else {
       v.f155 = undefined;
     }
     if (r.finalHas("f156")) {
       v.f156 = r.u8(r.fixed(1, "f156"));
-    }
-    else {
+    } else {
       v.f156 = undefined;
     }
     if (r.finalHas("f157")) {
       v.f157 = r.u8(r.fixed(1, "f157"));
-    }
-    else {
+    } else {
       v.f157 = undefined;
     }
     if (r.finalHas("f158")) {
       try {
         v.f158 = proto.Order.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f158");
       }
-    }
-    else {
+    } else {
       v.f158 = undefined;
     }
     if (r.finalHas("f159")) {
       try {
         v.f159 = proto.Order.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f159");
       }
-    }
-    else {
+    } else {
       v.f159 = undefined;
     }
     if (r.finalHas("f160")) {
       try {
         v.f160 = proto.Balance.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f160");
       }
-    }
-    else {
+    } else {
       v.f160 = undefined;
     }
     if (r.finalHas("f161")) {
       try {
         v.f161 = proto.Balance.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f161");
       }
-    }
-    else {
+    } else {
       v.f161 = undefined;
     }
     if (r.finalHas("f162")) {
       v.f162 = r.u8(r.fixed(1, "f162"));
-    }
-    else {
+    } else {
       v.f162 = undefined;
     }
     if (r.finalHas("f163")) {
       v.f163 = r.u8(r.fixed(1, "f163"));
-    }
-    else {
+    } else {
       v.f163 = undefined;
     }
     if (r.finalHas("f164")) {
       try {
         v.f164 = proto.Account.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f164");
       }
-    }
-    else {
+    } else {
       v.f164 = undefined;
     }
     if (r.finalHas("f165")) {
       try {
         v.f165 = proto.Account.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f165");
       }
-    }
-    else {
+    } else {
       v.f165 = undefined;
     }
     v.f1000 = r.i32(r.fixed(4, "f1000"));
     if (r.finalHas("f1001")) {
       v.f1001 = r.i32(r.fixed(4, "f1001"));
-    }
-    else {
+    } else {
       v.f1001 = undefined;
     }
     v.f1002 = r.u8(r.fixed(1, "f1002"));
     if (r.finalHas("f1003")) {
       v.f1003 = r.u8(r.fixed(1, "f1003"));
-    }
-    else {
+    } else {
       v.f1003 = undefined;
     }
     v.f1004 = r.i32(r.fixed(4, "f1004"));
     if (r.finalHas("f1005")) {
       v.f1005 = r.i32(r.fixed(4, "f1005"));
-    }
-    else {
+    } else {
       v.f1005 = undefined;
     }
     v.f1006 = r.u64(r.fixed(8, "f1006"));
     if (r.finalHas("f1007")) {
       v.f1007 = r.u64(r.fixed(8, "f1007"));
-    }
-    else {
+    } else {
       v.f1007 = undefined;
     }
     try {
       v.f1008 = StructSimple.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f1008");
     }
     if (r.finalHas("f1009")) {
       try {
         v.f1009 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f1009");
       }
-    }
-    else {
+    } else {
       v.f1009 = undefined;
     }
     try {
       v.f1010 = StructOptional.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f1010");
     }
     if (r.finalHas("f1011")) {
       try {
         v.f1011 = StructOptional.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f1011");
       }
-    }
-    else {
+    } else {
       v.f1011 = undefined;
     }
     r.leave();
@@ -5335,8 +5535,7 @@ export class StructNested extends StructOptional {
     w.beginFinal();
     try {
       StructNested.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructNested");
     }
     w.endFinal(112);
@@ -5350,8 +5549,7 @@ export class StructNested extends StructOptional {
       const v = StructNested.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructNested");
     }
   }
@@ -5359,6 +5557,628 @@ export class StructNested extends StructOptional {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructNested.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"f1":');
+    j.bool(v.f1);
+    j.raw(',"f2":');
+    j.bool(v.f2);
+    j.raw(',"f3":');
+    j.int(v.f3);
+    j.raw(',"f4":');
+    j.int(v.f4);
+    j.raw(',"f5":');
+    j.int(v.f5);
+    j.raw(',"f6":');
+    j.int(v.f6);
+    j.raw(',"f7":');
+    j.int(v.f7);
+    j.raw(',"f8":');
+    j.int(v.f8);
+    j.raw(',"f9":');
+    j.int(v.f9);
+    j.raw(',"f10":');
+    j.int(v.f10);
+    j.raw(',"f11":');
+    j.int(v.f11);
+    j.raw(',"f12":');
+    j.int(v.f12);
+    j.raw(',"f13":');
+    j.int(v.f13);
+    j.raw(',"f14":');
+    j.int(v.f14);
+    j.raw(',"f15":');
+    j.int(v.f15);
+    j.raw(',"f16":');
+    j.int(v.f16);
+    j.raw(',"f17":');
+    j.int(v.f17);
+    j.raw(',"f18":');
+    j.int(v.f18);
+    j.raw(',"f19":');
+    j.int(v.f19);
+    j.raw(',"f20":');
+    j.int(v.f20);
+    j.raw(',"f21":');
+    j.int(v.f21);
+    j.raw(',"f22":');
+    j.int(v.f22);
+    j.raw(',"f23":');
+    j.int(v.f23);
+    j.raw(',"f24":');
+    j.int(v.f24);
+    j.raw(',"f25":');
+    j.double(v.f25);
+    j.raw(',"f26":');
+    j.double(v.f26);
+    j.raw(',"f27":');
+    j.double(v.f27);
+    j.raw(',"f28":');
+    j.double(v.f28);
+    j.raw(',"f29":');
+    j.decimal(v.f29);
+    j.raw(',"f30":');
+    j.decimal(v.f30);
+    j.raw(',"f31":');
+    j.string(v.f31);
+    j.raw(',"f32":');
+    j.string(v.f32);
+    j.raw(',"f33":');
+    j.int(v.f33);
+    j.raw(',"f34":');
+    j.int(v.f34);
+    j.raw(',"f35":');
+    j.int(v.f35);
+    j.raw(',"f36":');
+    j.uuid(v.f36);
+    j.raw(',"f37":');
+    j.uuid(v.f37);
+    j.raw(',"f38":');
+    j.uuid(v.f38);
+    j.raw(',"f39":');
+    j.int(v.f39);
+    j.raw(',"f40":');
+    j.int(v.f40);
+    j.raw(',"f41":');
+    proto.Order.fbeWriteJson(j, v.f41);
+    j.raw(',"f42":');
+    proto.Balance.fbeWriteJson(j, v.f42);
+    j.raw(',"f43":');
+    j.int(v.f43);
+    j.raw(',"f44":');
+    proto.Account.fbeWriteJson(j, v.f44);
+    j.raw(',"f100":');
+    const o1 = v.f100;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      j.bool(o1);
+    }
+    j.raw(',"f101":');
+    const o2 = v.f101;
+    if (o2 === undefined) {
+      j.null();
+    } else {
+      j.bool(o2);
+    }
+    j.raw(',"f102":');
+    const o3 = v.f102;
+    if (o3 === undefined) {
+      j.null();
+    } else {
+      j.bool(o3);
+    }
+    j.raw(',"f103":');
+    const o4 = v.f103;
+    if (o4 === undefined) {
+      j.null();
+    } else {
+      j.int(o4);
+    }
+    j.raw(',"f104":');
+    const o5 = v.f104;
+    if (o5 === undefined) {
+      j.null();
+    } else {
+      j.int(o5);
+    }
+    j.raw(',"f105":');
+    const o6 = v.f105;
+    if (o6 === undefined) {
+      j.null();
+    } else {
+      j.int(o6);
+    }
+    j.raw(',"f106":');
+    const o7 = v.f106;
+    if (o7 === undefined) {
+      j.null();
+    } else {
+      j.int(o7);
+    }
+    j.raw(',"f107":');
+    const o8 = v.f107;
+    if (o8 === undefined) {
+      j.null();
+    } else {
+      j.int(o8);
+    }
+    j.raw(',"f108":');
+    const o9 = v.f108;
+    if (o9 === undefined) {
+      j.null();
+    } else {
+      j.int(o9);
+    }
+    j.raw(',"f109":');
+    const o10 = v.f109;
+    if (o10 === undefined) {
+      j.null();
+    } else {
+      j.int(o10);
+    }
+    j.raw(',"f110":');
+    const o11 = v.f110;
+    if (o11 === undefined) {
+      j.null();
+    } else {
+      j.int(o11);
+    }
+    j.raw(',"f111":');
+    const o12 = v.f111;
+    if (o12 === undefined) {
+      j.null();
+    } else {
+      j.int(o12);
+    }
+    j.raw(',"f112":');
+    const o13 = v.f112;
+    if (o13 === undefined) {
+      j.null();
+    } else {
+      j.int(o13);
+    }
+    j.raw(',"f113":');
+    const o14 = v.f113;
+    if (o14 === undefined) {
+      j.null();
+    } else {
+      j.int(o14);
+    }
+    j.raw(',"f114":');
+    const o15 = v.f114;
+    if (o15 === undefined) {
+      j.null();
+    } else {
+      j.int(o15);
+    }
+    j.raw(',"f115":');
+    const o16 = v.f115;
+    if (o16 === undefined) {
+      j.null();
+    } else {
+      j.int(o16);
+    }
+    j.raw(',"f116":');
+    const o17 = v.f116;
+    if (o17 === undefined) {
+      j.null();
+    } else {
+      j.int(o17);
+    }
+    j.raw(',"f117":');
+    const o18 = v.f117;
+    if (o18 === undefined) {
+      j.null();
+    } else {
+      j.int(o18);
+    }
+    j.raw(',"f118":');
+    const o19 = v.f118;
+    if (o19 === undefined) {
+      j.null();
+    } else {
+      j.int(o19);
+    }
+    j.raw(',"f119":');
+    const o20 = v.f119;
+    if (o20 === undefined) {
+      j.null();
+    } else {
+      j.int(o20);
+    }
+    j.raw(',"f120":');
+    const o21 = v.f120;
+    if (o21 === undefined) {
+      j.null();
+    } else {
+      j.int(o21);
+    }
+    j.raw(',"f121":');
+    const o22 = v.f121;
+    if (o22 === undefined) {
+      j.null();
+    } else {
+      j.int(o22);
+    }
+    j.raw(',"f122":');
+    const o23 = v.f122;
+    if (o23 === undefined) {
+      j.null();
+    } else {
+      j.int(o23);
+    }
+    j.raw(',"f123":');
+    const o24 = v.f123;
+    if (o24 === undefined) {
+      j.null();
+    } else {
+      j.int(o24);
+    }
+    j.raw(',"f124":');
+    const o25 = v.f124;
+    if (o25 === undefined) {
+      j.null();
+    } else {
+      j.int(o25);
+    }
+    j.raw(',"f125":');
+    const o26 = v.f125;
+    if (o26 === undefined) {
+      j.null();
+    } else {
+      j.int(o26);
+    }
+    j.raw(',"f126":');
+    const o27 = v.f126;
+    if (o27 === undefined) {
+      j.null();
+    } else {
+      j.int(o27);
+    }
+    j.raw(',"f127":');
+    const o28 = v.f127;
+    if (o28 === undefined) {
+      j.null();
+    } else {
+      j.int(o28);
+    }
+    j.raw(',"f128":');
+    const o29 = v.f128;
+    if (o29 === undefined) {
+      j.null();
+    } else {
+      j.int(o29);
+    }
+    j.raw(',"f129":');
+    const o30 = v.f129;
+    if (o30 === undefined) {
+      j.null();
+    } else {
+      j.int(o30);
+    }
+    j.raw(',"f130":');
+    const o31 = v.f130;
+    if (o31 === undefined) {
+      j.null();
+    } else {
+      j.int(o31);
+    }
+    j.raw(',"f131":');
+    const o32 = v.f131;
+    if (o32 === undefined) {
+      j.null();
+    } else {
+      j.int(o32);
+    }
+    j.raw(',"f132":');
+    const o33 = v.f132;
+    if (o33 === undefined) {
+      j.null();
+    } else {
+      j.int(o33);
+    }
+    j.raw(',"f133":');
+    const o34 = v.f133;
+    if (o34 === undefined) {
+      j.null();
+    } else {
+      j.int(o34);
+    }
+    j.raw(',"f134":');
+    const o35 = v.f134;
+    if (o35 === undefined) {
+      j.null();
+    } else {
+      j.int(o35);
+    }
+    j.raw(',"f135":');
+    const o36 = v.f135;
+    if (o36 === undefined) {
+      j.null();
+    } else {
+      j.int(o36);
+    }
+    j.raw(',"f136":');
+    const o37 = v.f136;
+    if (o37 === undefined) {
+      j.null();
+    } else {
+      j.double(o37);
+    }
+    j.raw(',"f137":');
+    const o38 = v.f137;
+    if (o38 === undefined) {
+      j.null();
+    } else {
+      j.double(o38);
+    }
+    j.raw(',"f138":');
+    const o39 = v.f138;
+    if (o39 === undefined) {
+      j.null();
+    } else {
+      j.double(o39);
+    }
+    j.raw(',"f139":');
+    const o40 = v.f139;
+    if (o40 === undefined) {
+      j.null();
+    } else {
+      j.double(o40);
+    }
+    j.raw(',"f140":');
+    const o41 = v.f140;
+    if (o41 === undefined) {
+      j.null();
+    } else {
+      j.double(o41);
+    }
+    j.raw(',"f141":');
+    const o42 = v.f141;
+    if (o42 === undefined) {
+      j.null();
+    } else {
+      j.double(o42);
+    }
+    j.raw(',"f142":');
+    const o43 = v.f142;
+    if (o43 === undefined) {
+      j.null();
+    } else {
+      j.decimal(o43);
+    }
+    j.raw(',"f143":');
+    const o44 = v.f143;
+    if (o44 === undefined) {
+      j.null();
+    } else {
+      j.decimal(o44);
+    }
+    j.raw(',"f144":');
+    const o45 = v.f144;
+    if (o45 === undefined) {
+      j.null();
+    } else {
+      j.decimal(o45);
+    }
+    j.raw(',"f145":');
+    const o46 = v.f145;
+    if (o46 === undefined) {
+      j.null();
+    } else {
+      j.string(o46);
+    }
+    j.raw(',"f146":');
+    const o47 = v.f146;
+    if (o47 === undefined) {
+      j.null();
+    } else {
+      j.string(o47);
+    }
+    j.raw(',"f147":');
+    const o48 = v.f147;
+    if (o48 === undefined) {
+      j.null();
+    } else {
+      j.string(o48);
+    }
+    j.raw(',"f148":');
+    const o49 = v.f148;
+    if (o49 === undefined) {
+      j.null();
+    } else {
+      j.int(o49);
+    }
+    j.raw(',"f149":');
+    const o50 = v.f149;
+    if (o50 === undefined) {
+      j.null();
+    } else {
+      j.int(o50);
+    }
+    j.raw(',"f150":');
+    const o51 = v.f150;
+    if (o51 === undefined) {
+      j.null();
+    } else {
+      j.int(o51);
+    }
+    j.raw(',"f151":');
+    const o52 = v.f151;
+    if (o52 === undefined) {
+      j.null();
+    } else {
+      j.uuid(o52);
+    }
+    j.raw(',"f152":');
+    const o53 = v.f152;
+    if (o53 === undefined) {
+      j.null();
+    } else {
+      j.uuid(o53);
+    }
+    j.raw(',"f153":');
+    const o54 = v.f153;
+    if (o54 === undefined) {
+      j.null();
+    } else {
+      j.uuid(o54);
+    }
+    j.raw(',"f154":');
+    const o55 = v.f154;
+    if (o55 === undefined) {
+      j.null();
+    } else {
+      j.int(o55);
+    }
+    j.raw(',"f155":');
+    const o56 = v.f155;
+    if (o56 === undefined) {
+      j.null();
+    } else {
+      j.int(o56);
+    }
+    j.raw(',"f156":');
+    const o57 = v.f156;
+    if (o57 === undefined) {
+      j.null();
+    } else {
+      j.int(o57);
+    }
+    j.raw(',"f157":');
+    const o58 = v.f157;
+    if (o58 === undefined) {
+      j.null();
+    } else {
+      j.int(o58);
+    }
+    j.raw(',"f158":');
+    const o59 = v.f158;
+    if (o59 === undefined) {
+      j.null();
+    } else {
+      proto.Order.fbeWriteJson(j, o59);
+    }
+    j.raw(',"f159":');
+    const o60 = v.f159;
+    if (o60 === undefined) {
+      j.null();
+    } else {
+      proto.Order.fbeWriteJson(j, o60);
+    }
+    j.raw(',"f160":');
+    const o61 = v.f160;
+    if (o61 === undefined) {
+      j.null();
+    } else {
+      proto.Balance.fbeWriteJson(j, o61);
+    }
+    j.raw(',"f161":');
+    const o62 = v.f161;
+    if (o62 === undefined) {
+      j.null();
+    } else {
+      proto.Balance.fbeWriteJson(j, o62);
+    }
+    j.raw(',"f162":');
+    const o63 = v.f162;
+    if (o63 === undefined) {
+      j.null();
+    } else {
+      j.int(o63);
+    }
+    j.raw(',"f163":');
+    const o64 = v.f163;
+    if (o64 === undefined) {
+      j.null();
+    } else {
+      j.int(o64);
+    }
+    j.raw(',"f164":');
+    const o65 = v.f164;
+    if (o65 === undefined) {
+      j.null();
+    } else {
+      proto.Account.fbeWriteJson(j, o65);
+    }
+    j.raw(',"f165":');
+    const o66 = v.f165;
+    if (o66 === undefined) {
+      j.null();
+    } else {
+      proto.Account.fbeWriteJson(j, o66);
+    }
+    j.raw(',"f1000":');
+    j.int(v.f1000);
+    j.raw(',"f1001":');
+    const o67 = v.f1001;
+    if (o67 === undefined) {
+      j.null();
+    } else {
+      j.int(o67);
+    }
+    j.raw(',"f1002":');
+    j.int(v.f1002);
+    j.raw(',"f1003":');
+    const o68 = v.f1003;
+    if (o68 === undefined) {
+      j.null();
+    } else {
+      j.int(o68);
+    }
+    j.raw(',"f1004":');
+    j.int(v.f1004);
+    j.raw(',"f1005":');
+    const o69 = v.f1005;
+    if (o69 === undefined) {
+      j.null();
+    } else {
+      j.int(o69);
+    }
+    j.raw(',"f1006":');
+    j.int(v.f1006);
+    j.raw(',"f1007":');
+    const o70 = v.f1007;
+    if (o70 === undefined) {
+      j.null();
+    } else {
+      j.int(o70);
+    }
+    j.raw(',"f1008":');
+    StructSimple.fbeWriteJson(j, v.f1008);
+    j.raw(',"f1009":');
+    const o71 = v.f1009;
+    if (o71 === undefined) {
+      j.null();
+    } else {
+      StructSimple.fbeWriteJson(j, o71);
+    }
+    j.raw(',"f1010":');
+    StructOptional.fbeWriteJson(j, v.f1010);
+    j.raw(',"f1011":');
+    const o72 = v.f1011;
+    if (o72 === undefined) {
+      j.null();
+    } else {
+      StructOptional.fbeWriteJson(j, o72);
+    }
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructNested.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructNested");
+    }
+    return j.text;
   }
 }
 
@@ -5417,8 +6237,7 @@ export class StructBytes {
     const s5 = r.optional(b, b + 12, 4, "f2");
     if (s5 < 0) {
       v.f2 = undefined;
-    }
-    else {
+    } else {
       v.f2 = r.blob(s5, s5, "f2");
     }
     if (n < 22) {
@@ -5427,8 +6246,7 @@ export class StructBytes {
     const s6 = r.optional(b, b + 17, 4, "f3");
     if (s6 < 0) {
       v.f3 = undefined;
-    }
-    else {
+    } else {
       v.f3 = r.blob(s6, s6, "f3");
     }
   }
@@ -5442,8 +6260,7 @@ export class StructBytes {
     w.beginVersioned();
     try {
       StructBytes.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructBytes");
     }
     w.endVersioned();
@@ -5454,8 +6271,7 @@ export class StructBytes {
   static fromFbe(data, limits) {
     try {
       return StructBytes.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructBytes");
     }
   }
@@ -5471,16 +6287,14 @@ export class StructBytes {
     const o7 = v.f2;
     if (o7 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendBlob(o7);
     }
     const o8 = v.f3;
     if (o8 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendBlob(o8);
     }
@@ -5493,14 +6307,12 @@ export class StructBytes {
     v.f1 = r.finalBlob("f1");
     if (r.finalHas("f2")) {
       v.f2 = r.finalBlob("f2");
-    }
-    else {
+    } else {
       v.f2 = undefined;
     }
     if (r.finalHas("f3")) {
       v.f3 = r.finalBlob("f3");
-    }
-    else {
+    } else {
       v.f3 = undefined;
     }
     r.leave();
@@ -5513,8 +6325,7 @@ export class StructBytes {
     w.beginFinal();
     try {
       StructBytes.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructBytes");
     }
     w.endFinal(120);
@@ -5528,8 +6339,7 @@ export class StructBytes {
       const v = StructBytes.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructBytes");
     }
   }
@@ -5537,6 +6347,38 @@ export class StructBytes {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructBytes.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"f1":');
+    j.bytes(v.f1);
+    j.raw(',"f2":');
+    const o1 = v.f2;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      j.bytes(o1);
+    }
+    j.raw(',"f3":');
+    const o2 = v.f3;
+    if (o2 === undefined) {
+      j.null();
+    } else {
+      j.bytes(o2);
+    }
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructBytes.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructBytes");
+    }
+    return j.text;
   }
 }
 
@@ -5690,8 +6532,7 @@ export class StructArray {
       const s47 = r.optional(b, b + 10 + i45 * 5, 1, "f2");
       if (s47 < 0) {
         y46 = undefined;
-      }
-      else {
+      } else {
         y46 = r.u8(s47);
       }
       a44.push(y46);
@@ -5716,8 +6557,7 @@ export class StructArray {
       const s54 = r.optional(b, b + 28 + i52 * 5, 4, "f4");
       if (s54 < 0) {
         y53 = undefined;
-      }
-      else {
+      } else {
         y53 = r.blob(s54, s54, "f4");
       }
       a51.push(y53);
@@ -5742,8 +6582,7 @@ export class StructArray {
       const s61 = r.optional(b, b + 46 + i59 * 5, 4, "f6");
       if (s61 < 0) {
         y60 = undefined;
-      }
-      else {
+      } else {
         y60 = r.i32(s61);
       }
       a58.push(y60);
@@ -5768,8 +6607,7 @@ export class StructArray {
       const s68 = r.optional(b, b + 64 + i66 * 5, 4, "f8");
       if (s68 < 0) {
         y67 = undefined;
-      }
-      else {
+      } else {
         y67 = r.i32(s68);
       }
       a65.push(y67);
@@ -5784,8 +6622,7 @@ export class StructArray {
       let y71;
       try {
         y71 = StructSimple.fbeRead(r, b, b + 74 + i70 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i70);
       }
       a69.push(y71);
@@ -5800,12 +6637,10 @@ export class StructArray {
       const s75 = r.optional(b, b + 82 + i73 * 5, 4, "f10");
       if (s75 < 0) {
         y74 = undefined;
-      }
-      else {
+      } else {
         try {
           y74 = StructSimple.fbeRead(r, s75, s75);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i73);
         }
       }
@@ -5823,8 +6658,7 @@ export class StructArray {
     w.beginVersioned();
     try {
       StructArray.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructArray");
     }
     w.endVersioned();
@@ -5835,8 +6669,7 @@ export class StructArray {
   static fromFbe(data, limits) {
     try {
       return StructArray.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructArray");
     }
   }
@@ -5859,8 +6692,7 @@ export class StructArray {
       const o80 = y79;
       if (o80 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendU8(o80);
       }
@@ -5876,8 +6708,7 @@ export class StructArray {
       const o85 = y84;
       if (o85 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendBlob(o85);
       }
@@ -5893,8 +6724,7 @@ export class StructArray {
       const o90 = y89;
       if (o90 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o90);
       }
@@ -5910,8 +6740,7 @@ export class StructArray {
       const o95 = y94;
       if (o95 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o95);
       }
@@ -5927,8 +6756,7 @@ export class StructArray {
       const o100 = y99;
       if (o100 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         StructSimple.fbeWriteFinal(w, o100);
       }
@@ -5949,8 +6777,7 @@ export class StructArray {
       let y106;
       if (r.finalHas("f2")) {
         y106 = r.u8(r.fixed(1, "f2"));
-      }
-      else {
+      } else {
         y106 = undefined;
       }
       a104.push(y106);
@@ -5966,8 +6793,7 @@ export class StructArray {
       let y112;
       if (r.finalHas("f4")) {
         y112 = r.finalBlob("f4");
-      }
-      else {
+      } else {
         y112 = undefined;
       }
       a110.push(y112);
@@ -5983,8 +6809,7 @@ export class StructArray {
       let y118;
       if (r.finalHas("f6")) {
         y118 = r.i32(r.fixed(4, "f6"));
-      }
-      else {
+      } else {
         y118 = undefined;
       }
       a116.push(y118);
@@ -6000,8 +6825,7 @@ export class StructArray {
       let y124;
       if (r.finalHas("f8")) {
         y124 = r.i32(r.fixed(4, "f8"));
-      }
-      else {
+      } else {
         y124 = undefined;
       }
       a122.push(y124);
@@ -6012,8 +6836,7 @@ export class StructArray {
       let y127;
       try {
         y127 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i126);
       }
       a125.push(y127);
@@ -6025,12 +6848,10 @@ export class StructArray {
       if (r.finalHas("f10")) {
         try {
           y130 = StructSimple.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i129);
         }
-      }
-      else {
+      } else {
         y130 = undefined;
       }
       a128.push(y130);
@@ -6046,8 +6867,7 @@ export class StructArray {
     w.beginFinal();
     try {
       StructArray.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructArray");
     }
     w.endFinal(125);
@@ -6061,8 +6881,7 @@ export class StructArray {
       const v = StructArray.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructArray");
     }
   }
@@ -6070,6 +6889,157 @@ export class StructArray {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructArray.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"f1":');
+    const a1 = v.f1;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      j.int(y2);
+    }
+    j.raw('],"f2":');
+    const a4 = v.f2;
+    j.raw("[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        j.raw(",");
+      }
+      first6 = false;
+      const o7 = y5;
+      if (o7 === undefined) {
+        j.null();
+      } else {
+        j.int(o7);
+      }
+    }
+    j.raw('],"f3":');
+    const a8 = v.f3;
+    j.raw("[");
+    let first10 = true;
+    for (const y9 of a8) {
+      if (!first10) {
+        j.raw(",");
+      }
+      first10 = false;
+      j.bytes(y9);
+    }
+    j.raw('],"f4":');
+    const a11 = v.f4;
+    j.raw("[");
+    let first13 = true;
+    for (const y12 of a11) {
+      if (!first13) {
+        j.raw(",");
+      }
+      first13 = false;
+      const o14 = y12;
+      if (o14 === undefined) {
+        j.null();
+      } else {
+        j.bytes(o14);
+      }
+    }
+    j.raw('],"f5":');
+    const a15 = v.f5;
+    j.raw("[");
+    let first17 = true;
+    for (const y16 of a15) {
+      if (!first17) {
+        j.raw(",");
+      }
+      first17 = false;
+      j.int(y16);
+    }
+    j.raw('],"f6":');
+    const a18 = v.f6;
+    j.raw("[");
+    let first20 = true;
+    for (const y19 of a18) {
+      if (!first20) {
+        j.raw(",");
+      }
+      first20 = false;
+      const o21 = y19;
+      if (o21 === undefined) {
+        j.null();
+      } else {
+        j.int(o21);
+      }
+    }
+    j.raw('],"f7":');
+    const a22 = v.f7;
+    j.raw("[");
+    let first24 = true;
+    for (const y23 of a22) {
+      if (!first24) {
+        j.raw(",");
+      }
+      first24 = false;
+      j.int(y23);
+    }
+    j.raw('],"f8":');
+    const a25 = v.f8;
+    j.raw("[");
+    let first27 = true;
+    for (const y26 of a25) {
+      if (!first27) {
+        j.raw(",");
+      }
+      first27 = false;
+      const o28 = y26;
+      if (o28 === undefined) {
+        j.null();
+      } else {
+        j.int(o28);
+      }
+    }
+    j.raw('],"f9":');
+    const a29 = v.f9;
+    j.raw("[");
+    let first31 = true;
+    for (const y30 of a29) {
+      if (!first31) {
+        j.raw(",");
+      }
+      first31 = false;
+      StructSimple.fbeWriteJson(j, y30);
+    }
+    j.raw('],"f10":');
+    const a32 = v.f10;
+    j.raw("[");
+    let first34 = true;
+    for (const y33 of a32) {
+      if (!first34) {
+        j.raw(",");
+      }
+      first34 = false;
+      const o35 = y33;
+      if (o35 === undefined) {
+        j.null();
+      } else {
+        StructSimple.fbeWriteJson(j, o35);
+      }
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructArray.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructArray");
+    }
+    return j.text;
   }
 }
 
@@ -6215,8 +7185,7 @@ export class StructVector {
       const s51 = r.optional(b, e46 + i49 * 5, 1, "f2");
       if (s51 < 0) {
         y50 = undefined;
-      }
-      else {
+      } else {
         y50 = r.u8(s51);
       }
       a48.push(y50);
@@ -6243,8 +7212,7 @@ export class StructVector {
       const s62 = r.optional(b, e57 + i60 * 5, 4, "f4");
       if (s62 < 0) {
         y61 = undefined;
-      }
-      else {
+      } else {
         y61 = r.blob(s62, s62, "f4");
       }
       a59.push(y61);
@@ -6271,8 +7239,7 @@ export class StructVector {
       const s73 = r.optional(b, e68 + i71 * 5, 4, "f6");
       if (s73 < 0) {
         y72 = undefined;
-      }
-      else {
+      } else {
         y72 = r.i32(s73);
       }
       a70.push(y72);
@@ -6299,8 +7266,7 @@ export class StructVector {
       const s84 = r.optional(b, e79 + i82 * 5, 4, "f8");
       if (s84 < 0) {
         y83 = undefined;
-      }
-      else {
+      } else {
         y83 = r.i32(s84);
       }
       a81.push(y83);
@@ -6316,8 +7282,7 @@ export class StructVector {
       let y89;
       try {
         y89 = StructSimple.fbeRead(r, b, e85 + i88 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i88);
       }
       a87.push(y89);
@@ -6334,12 +7299,10 @@ export class StructVector {
       const s95 = r.optional(b, e90 + i93 * 5, 4, "f10");
       if (s95 < 0) {
         y94 = undefined;
-      }
-      else {
+      } else {
         try {
           y94 = StructSimple.fbeRead(r, s95, s95);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i93);
         }
       }
@@ -6357,8 +7320,7 @@ export class StructVector {
     w.beginVersioned();
     try {
       StructVector.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructVector");
     }
     w.endVersioned();
@@ -6369,8 +7331,7 @@ export class StructVector {
   static fromFbe(data, limits) {
     try {
       return StructVector.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructVector");
     }
   }
@@ -6393,8 +7354,7 @@ export class StructVector {
       const o100 = y99;
       if (o100 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendU8(o100);
       }
@@ -6410,8 +7370,7 @@ export class StructVector {
       const o105 = y104;
       if (o105 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendBlob(o105);
       }
@@ -6427,8 +7386,7 @@ export class StructVector {
       const o110 = y109;
       if (o110 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o110);
       }
@@ -6444,8 +7402,7 @@ export class StructVector {
       const o115 = y114;
       if (o115 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o115);
       }
@@ -6461,8 +7418,7 @@ export class StructVector {
       const o120 = y119;
       if (o120 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         StructSimple.fbeWriteFinal(w, o120);
       }
@@ -6485,8 +7441,7 @@ export class StructVector {
       let y128;
       if (r.finalHas("f2")) {
         y128 = r.u8(r.fixed(1, "f2"));
-      }
-      else {
+      } else {
         y128 = undefined;
       }
       a126.push(y128);
@@ -6504,8 +7459,7 @@ export class StructVector {
       let y136;
       if (r.finalHas("f4")) {
         y136 = r.finalBlob("f4");
-      }
-      else {
+      } else {
         y136 = undefined;
       }
       a134.push(y136);
@@ -6523,8 +7477,7 @@ export class StructVector {
       let y144;
       if (r.finalHas("f6")) {
         y144 = r.i32(r.fixed(4, "f6"));
-      }
-      else {
+      } else {
         y144 = undefined;
       }
       a142.push(y144);
@@ -6542,8 +7495,7 @@ export class StructVector {
       let y152;
       if (r.finalHas("f8")) {
         y152 = r.i32(r.fixed(4, "f8"));
-      }
-      else {
+      } else {
         y152 = undefined;
       }
       a150.push(y152);
@@ -6555,8 +7507,7 @@ export class StructVector {
       let y156;
       try {
         y156 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i155);
       }
       a154.push(y156);
@@ -6569,12 +7520,10 @@ export class StructVector {
       if (r.finalHas("f10")) {
         try {
           y160 = StructSimple.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i159);
         }
-      }
-      else {
+      } else {
         y160 = undefined;
       }
       a158.push(y160);
@@ -6590,8 +7539,7 @@ export class StructVector {
     w.beginFinal();
     try {
       StructVector.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructVector");
     }
     w.endFinal(130);
@@ -6605,8 +7553,7 @@ export class StructVector {
       const v = StructVector.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructVector");
     }
   }
@@ -6614,6 +7561,157 @@ export class StructVector {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructVector.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"f1":');
+    const a1 = v.f1;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      j.int(y2);
+    }
+    j.raw('],"f2":');
+    const a4 = v.f2;
+    j.raw("[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        j.raw(",");
+      }
+      first6 = false;
+      const o7 = y5;
+      if (o7 === undefined) {
+        j.null();
+      } else {
+        j.int(o7);
+      }
+    }
+    j.raw('],"f3":');
+    const a8 = v.f3;
+    j.raw("[");
+    let first10 = true;
+    for (const y9 of a8) {
+      if (!first10) {
+        j.raw(",");
+      }
+      first10 = false;
+      j.bytes(y9);
+    }
+    j.raw('],"f4":');
+    const a11 = v.f4;
+    j.raw("[");
+    let first13 = true;
+    for (const y12 of a11) {
+      if (!first13) {
+        j.raw(",");
+      }
+      first13 = false;
+      const o14 = y12;
+      if (o14 === undefined) {
+        j.null();
+      } else {
+        j.bytes(o14);
+      }
+    }
+    j.raw('],"f5":');
+    const a15 = v.f5;
+    j.raw("[");
+    let first17 = true;
+    for (const y16 of a15) {
+      if (!first17) {
+        j.raw(",");
+      }
+      first17 = false;
+      j.int(y16);
+    }
+    j.raw('],"f6":');
+    const a18 = v.f6;
+    j.raw("[");
+    let first20 = true;
+    for (const y19 of a18) {
+      if (!first20) {
+        j.raw(",");
+      }
+      first20 = false;
+      const o21 = y19;
+      if (o21 === undefined) {
+        j.null();
+      } else {
+        j.int(o21);
+      }
+    }
+    j.raw('],"f7":');
+    const a22 = v.f7;
+    j.raw("[");
+    let first24 = true;
+    for (const y23 of a22) {
+      if (!first24) {
+        j.raw(",");
+      }
+      first24 = false;
+      j.int(y23);
+    }
+    j.raw('],"f8":');
+    const a25 = v.f8;
+    j.raw("[");
+    let first27 = true;
+    for (const y26 of a25) {
+      if (!first27) {
+        j.raw(",");
+      }
+      first27 = false;
+      const o28 = y26;
+      if (o28 === undefined) {
+        j.null();
+      } else {
+        j.int(o28);
+      }
+    }
+    j.raw('],"f9":');
+    const a29 = v.f9;
+    j.raw("[");
+    let first31 = true;
+    for (const y30 of a29) {
+      if (!first31) {
+        j.raw(",");
+      }
+      first31 = false;
+      StructSimple.fbeWriteJson(j, y30);
+    }
+    j.raw('],"f10":');
+    const a32 = v.f10;
+    j.raw("[");
+    let first34 = true;
+    for (const y33 of a32) {
+      if (!first34) {
+        j.raw(",");
+      }
+      first34 = false;
+      const o35 = y33;
+      if (o35 === undefined) {
+        j.null();
+      } else {
+        StructSimple.fbeWriteJson(j, o35);
+      }
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructVector.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructVector");
+    }
+    return j.text;
   }
 }
 
@@ -6759,8 +7857,7 @@ export class StructList {
       const s51 = r.optional(b, e46 + i49 * 5, 1, "f2");
       if (s51 < 0) {
         y50 = undefined;
-      }
-      else {
+      } else {
         y50 = r.u8(s51);
       }
       a48.push(y50);
@@ -6787,8 +7884,7 @@ export class StructList {
       const s62 = r.optional(b, e57 + i60 * 5, 4, "f4");
       if (s62 < 0) {
         y61 = undefined;
-      }
-      else {
+      } else {
         y61 = r.blob(s62, s62, "f4");
       }
       a59.push(y61);
@@ -6815,8 +7911,7 @@ export class StructList {
       const s73 = r.optional(b, e68 + i71 * 5, 4, "f6");
       if (s73 < 0) {
         y72 = undefined;
-      }
-      else {
+      } else {
         y72 = r.i32(s73);
       }
       a70.push(y72);
@@ -6843,8 +7938,7 @@ export class StructList {
       const s84 = r.optional(b, e79 + i82 * 5, 4, "f8");
       if (s84 < 0) {
         y83 = undefined;
-      }
-      else {
+      } else {
         y83 = r.i32(s84);
       }
       a81.push(y83);
@@ -6860,8 +7954,7 @@ export class StructList {
       let y89;
       try {
         y89 = StructSimple.fbeRead(r, b, e85 + i88 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i88);
       }
       a87.push(y89);
@@ -6878,12 +7971,10 @@ export class StructList {
       const s95 = r.optional(b, e90 + i93 * 5, 4, "f10");
       if (s95 < 0) {
         y94 = undefined;
-      }
-      else {
+      } else {
         try {
           y94 = StructSimple.fbeRead(r, s95, s95);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i93);
         }
       }
@@ -6901,8 +7992,7 @@ export class StructList {
     w.beginVersioned();
     try {
       StructList.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructList");
     }
     w.endVersioned();
@@ -6913,8 +8003,7 @@ export class StructList {
   static fromFbe(data, limits) {
     try {
       return StructList.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructList");
     }
   }
@@ -6937,8 +8026,7 @@ export class StructList {
       const o100 = y99;
       if (o100 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendU8(o100);
       }
@@ -6954,8 +8042,7 @@ export class StructList {
       const o105 = y104;
       if (o105 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendBlob(o105);
       }
@@ -6971,8 +8058,7 @@ export class StructList {
       const o110 = y109;
       if (o110 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o110);
       }
@@ -6988,8 +8074,7 @@ export class StructList {
       const o115 = y114;
       if (o115 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o115);
       }
@@ -7005,8 +8090,7 @@ export class StructList {
       const o120 = y119;
       if (o120 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         StructSimple.fbeWriteFinal(w, o120);
       }
@@ -7029,8 +8113,7 @@ export class StructList {
       let y128;
       if (r.finalHas("f2")) {
         y128 = r.u8(r.fixed(1, "f2"));
-      }
-      else {
+      } else {
         y128 = undefined;
       }
       a126.push(y128);
@@ -7048,8 +8131,7 @@ export class StructList {
       let y136;
       if (r.finalHas("f4")) {
         y136 = r.finalBlob("f4");
-      }
-      else {
+      } else {
         y136 = undefined;
       }
       a134.push(y136);
@@ -7067,8 +8149,7 @@ export class StructList {
       let y144;
       if (r.finalHas("f6")) {
         y144 = r.i32(r.fixed(4, "f6"));
-      }
-      else {
+      } else {
         y144 = undefined;
       }
       a142.push(y144);
@@ -7086,8 +8167,7 @@ export class StructList {
       let y152;
       if (r.finalHas("f8")) {
         y152 = r.i32(r.fixed(4, "f8"));
-      }
-      else {
+      } else {
         y152 = undefined;
       }
       a150.push(y152);
@@ -7099,8 +8179,7 @@ export class StructList {
       let y156;
       try {
         y156 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i155);
       }
       a154.push(y156);
@@ -7113,12 +8192,10 @@ export class StructList {
       if (r.finalHas("f10")) {
         try {
           y160 = StructSimple.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i159);
         }
-      }
-      else {
+      } else {
         y160 = undefined;
       }
       a158.push(y160);
@@ -7134,8 +8211,7 @@ export class StructList {
     w.beginFinal();
     try {
       StructList.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructList");
     }
     w.endFinal(131);
@@ -7149,8 +8225,7 @@ export class StructList {
       const v = StructList.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructList");
     }
   }
@@ -7158,6 +8233,157 @@ export class StructList {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructList.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"f1":');
+    const a1 = v.f1;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      j.int(y2);
+    }
+    j.raw('],"f2":');
+    const a4 = v.f2;
+    j.raw("[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        j.raw(",");
+      }
+      first6 = false;
+      const o7 = y5;
+      if (o7 === undefined) {
+        j.null();
+      } else {
+        j.int(o7);
+      }
+    }
+    j.raw('],"f3":');
+    const a8 = v.f3;
+    j.raw("[");
+    let first10 = true;
+    for (const y9 of a8) {
+      if (!first10) {
+        j.raw(",");
+      }
+      first10 = false;
+      j.bytes(y9);
+    }
+    j.raw('],"f4":');
+    const a11 = v.f4;
+    j.raw("[");
+    let first13 = true;
+    for (const y12 of a11) {
+      if (!first13) {
+        j.raw(",");
+      }
+      first13 = false;
+      const o14 = y12;
+      if (o14 === undefined) {
+        j.null();
+      } else {
+        j.bytes(o14);
+      }
+    }
+    j.raw('],"f5":');
+    const a15 = v.f5;
+    j.raw("[");
+    let first17 = true;
+    for (const y16 of a15) {
+      if (!first17) {
+        j.raw(",");
+      }
+      first17 = false;
+      j.int(y16);
+    }
+    j.raw('],"f6":');
+    const a18 = v.f6;
+    j.raw("[");
+    let first20 = true;
+    for (const y19 of a18) {
+      if (!first20) {
+        j.raw(",");
+      }
+      first20 = false;
+      const o21 = y19;
+      if (o21 === undefined) {
+        j.null();
+      } else {
+        j.int(o21);
+      }
+    }
+    j.raw('],"f7":');
+    const a22 = v.f7;
+    j.raw("[");
+    let first24 = true;
+    for (const y23 of a22) {
+      if (!first24) {
+        j.raw(",");
+      }
+      first24 = false;
+      j.int(y23);
+    }
+    j.raw('],"f8":');
+    const a25 = v.f8;
+    j.raw("[");
+    let first27 = true;
+    for (const y26 of a25) {
+      if (!first27) {
+        j.raw(",");
+      }
+      first27 = false;
+      const o28 = y26;
+      if (o28 === undefined) {
+        j.null();
+      } else {
+        j.int(o28);
+      }
+    }
+    j.raw('],"f9":');
+    const a29 = v.f9;
+    j.raw("[");
+    let first31 = true;
+    for (const y30 of a29) {
+      if (!first31) {
+        j.raw(",");
+      }
+      first31 = false;
+      StructSimple.fbeWriteJson(j, y30);
+    }
+    j.raw('],"f10":');
+    const a32 = v.f10;
+    j.raw("[");
+    let first34 = true;
+    for (const y33 of a32) {
+      if (!first34) {
+        j.raw(",");
+      }
+      first34 = false;
+      const o35 = y33;
+      if (o35 === undefined) {
+        j.null();
+      } else {
+        StructSimple.fbeWriteJson(j, o35);
+      }
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructList.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructList");
+    }
+    return j.text;
   }
 }
 
@@ -7272,8 +8498,7 @@ export class StructSet {
       let y32;
       try {
         y32 = StructSimple.fbeRead(r, b, e28 + i31 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f4", i31);
       }
       a30.push(y32);
@@ -7293,8 +8518,7 @@ export class StructSet {
     w.beginVersioned();
     try {
       StructSet.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructSet");
     }
     w.endVersioned();
@@ -7305,8 +8529,7 @@ export class StructSet {
   static fromFbe(data, limits) {
     try {
       return StructSet.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructSet");
     }
   }
@@ -7380,8 +8603,7 @@ export class StructSet {
       let y56;
       try {
         y56 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f4", i55);
       }
       a54.push(y56);
@@ -7400,8 +8622,7 @@ export class StructSet {
     w.beginFinal();
     try {
       StructSet.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructSet");
     }
     w.endFinal(132);
@@ -7415,8 +8636,7 @@ export class StructSet {
       const v = StructSet.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructSet");
     }
   }
@@ -7424,6 +8644,66 @@ export class StructSet {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructSet.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"f1":');
+    const a1 = fbe.sortedValues(v.f1, fbe.compareValue);
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      j.int(y2);
+    }
+    j.raw('],"f2":');
+    const a4 = fbe.sortedValues(v.f2, fbe.compareValue);
+    j.raw("[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        j.raw(",");
+      }
+      first6 = false;
+      j.int(y5);
+    }
+    j.raw('],"f3":');
+    const a7 = fbe.sortedValues(v.f3, fbe.compareValue);
+    j.raw("[");
+    let first9 = true;
+    for (const y8 of a7) {
+      if (!first9) {
+        j.raw(",");
+      }
+      first9 = false;
+      j.int(y8);
+    }
+    j.raw('],"f4":');
+    const a10 = v.f4;
+    j.raw("[");
+    let first12 = true;
+    for (const y11 of a10) {
+      if (!first12) {
+        j.raw(",");
+      }
+      first12 = false;
+      StructSimple.fbeWriteJson(j, y11);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructSet.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructSet");
+    }
+    return j.text;
   }
 }
 
@@ -7588,8 +8868,7 @@ export class StructMap {
       const s63 = r.optional(b, e57 + i60 * 9 + 4, 1, "f2");
       if (s63 < 0) {
         y62 = undefined;
-      }
-      else {
+      } else {
         y62 = r.u8(s63);
       }
       if (m59.has(k61)) {
@@ -7628,8 +8907,7 @@ export class StructMap {
       const s76 = r.optional(b, e70 + i73 * 9 + 4, 4, "f4");
       if (s76 < 0) {
         y75 = undefined;
-      }
-      else {
+      } else {
         y75 = r.blob(s76, s76, "f4");
       }
       if (m72.has(k74)) {
@@ -7668,8 +8946,7 @@ export class StructMap {
       const s89 = r.optional(b, e83 + i86 * 9 + 4, 4, "f6");
       if (s89 < 0) {
         y88 = undefined;
-      }
-      else {
+      } else {
         y88 = r.i32(s89);
       }
       if (m85.has(k87)) {
@@ -7708,8 +8985,7 @@ export class StructMap {
       const s102 = r.optional(b, e96 + i99 * 9 + 4, 4, "f8");
       if (s102 < 0) {
         y101 = undefined;
-      }
-      else {
+      } else {
         y101 = r.i32(s102);
       }
       if (m98.has(k100)) {
@@ -7730,8 +9006,7 @@ export class StructMap {
       k107 = r.i32(e103 + i106 * 8);
       try {
         y108 = StructSimple.fbeRead(r, b, e103 + i106 * 8 + 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i106);
       }
       if (m105.has(k107)) {
@@ -7753,12 +9028,10 @@ export class StructMap {
       const s115 = r.optional(b, e109 + i112 * 9 + 4, 4, "f10");
       if (s115 < 0) {
         y114 = undefined;
-      }
-      else {
+      } else {
         try {
           y114 = StructSimple.fbeRead(r, s115, s115);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i112);
         }
       }
@@ -7779,8 +9052,7 @@ export class StructMap {
     w.beginVersioned();
     try {
       StructMap.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructMap");
     }
     w.endVersioned();
@@ -7791,8 +9063,7 @@ export class StructMap {
   static fromFbe(data, limits) {
     try {
       return StructMap.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructMap");
     }
   }
@@ -7817,8 +9088,7 @@ export class StructMap {
       const o122 = y121;
       if (o122 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendU8(o122);
       }
@@ -7836,8 +9106,7 @@ export class StructMap {
       const o129 = y128;
       if (o129 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendBlob(o129);
       }
@@ -7855,8 +9124,7 @@ export class StructMap {
       const o136 = y135;
       if (o136 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o136);
       }
@@ -7874,8 +9142,7 @@ export class StructMap {
       const o143 = y142;
       if (o143 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o143);
       }
@@ -7893,8 +9160,7 @@ export class StructMap {
       const o150 = y149;
       if (o150 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         StructSimple.fbeWriteFinal(w, o150);
       }
@@ -7926,8 +9192,7 @@ export class StructMap {
       k159 = r.i32(r.fixed(4, "f2"));
       if (r.finalHas("f2")) {
         y160 = r.u8(r.fixed(1, "f2"));
-      }
-      else {
+      } else {
         y160 = undefined;
       }
       if (m157.has(k159)) {
@@ -7957,8 +9222,7 @@ export class StructMap {
       k169 = r.i32(r.fixed(4, "f4"));
       if (r.finalHas("f4")) {
         y170 = r.finalBlob("f4");
-      }
-      else {
+      } else {
         y170 = undefined;
       }
       if (m167.has(k169)) {
@@ -7988,8 +9252,7 @@ export class StructMap {
       k179 = r.i32(r.fixed(4, "f6"));
       if (r.finalHas("f6")) {
         y180 = r.i32(r.fixed(4, "f6"));
-      }
-      else {
+      } else {
         y180 = undefined;
       }
       if (m177.has(k179)) {
@@ -8019,8 +9282,7 @@ export class StructMap {
       k189 = r.i32(r.fixed(4, "f8"));
       if (r.finalHas("f8")) {
         y190 = r.i32(r.fixed(4, "f8"));
-      }
-      else {
+      } else {
         y190 = undefined;
       }
       if (m187.has(k189)) {
@@ -8037,8 +9299,7 @@ export class StructMap {
       k194 = r.i32(r.fixed(4, "f9"));
       try {
         y195 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i193);
       }
       if (m192.has(k194)) {
@@ -8056,12 +9317,10 @@ export class StructMap {
       if (r.finalHas("f10")) {
         try {
           y200 = StructSimple.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i198);
         }
-      }
-      else {
+      } else {
         y200 = undefined;
       }
       if (m197.has(k199)) {
@@ -8080,8 +9339,7 @@ export class StructMap {
     w.beginFinal();
     try {
       StructMap.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructMap");
     }
     w.endFinal(140);
@@ -8095,8 +9353,7 @@ export class StructMap {
       const v = StructMap.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructMap");
     }
   }
@@ -8104,6 +9361,167 @@ export class StructMap {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructMap.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"f1":');
+    const m1 = fbe.sortedEntries(v.f1, fbe.compareValue);
+    j.raw("{");
+    let first4 = true;
+    for (const [k2, y3] of m1) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      j.keyInt(k2);
+      j.int(y3);
+    }
+    j.raw('},"f2":');
+    const m5 = fbe.sortedEntries(v.f2, fbe.compareValue);
+    j.raw("{");
+    let first8 = true;
+    for (const [k6, y7] of m5) {
+      if (!first8) {
+        j.raw(",");
+      }
+      first8 = false;
+      j.keyInt(k6);
+      const o9 = y7;
+      if (o9 === undefined) {
+        j.null();
+      } else {
+        j.int(o9);
+      }
+    }
+    j.raw('},"f3":');
+    const m10 = fbe.sortedEntries(v.f3, fbe.compareValue);
+    j.raw("{");
+    let first13 = true;
+    for (const [k11, y12] of m10) {
+      if (!first13) {
+        j.raw(",");
+      }
+      first13 = false;
+      j.keyInt(k11);
+      j.bytes(y12);
+    }
+    j.raw('},"f4":');
+    const m14 = fbe.sortedEntries(v.f4, fbe.compareValue);
+    j.raw("{");
+    let first17 = true;
+    for (const [k15, y16] of m14) {
+      if (!first17) {
+        j.raw(",");
+      }
+      first17 = false;
+      j.keyInt(k15);
+      const o18 = y16;
+      if (o18 === undefined) {
+        j.null();
+      } else {
+        j.bytes(o18);
+      }
+    }
+    j.raw('},"f5":');
+    const m19 = fbe.sortedEntries(v.f5, fbe.compareValue);
+    j.raw("{");
+    let first22 = true;
+    for (const [k20, y21] of m19) {
+      if (!first22) {
+        j.raw(",");
+      }
+      first22 = false;
+      j.keyInt(k20);
+      j.int(y21);
+    }
+    j.raw('},"f6":');
+    const m23 = fbe.sortedEntries(v.f6, fbe.compareValue);
+    j.raw("{");
+    let first26 = true;
+    for (const [k24, y25] of m23) {
+      if (!first26) {
+        j.raw(",");
+      }
+      first26 = false;
+      j.keyInt(k24);
+      const o27 = y25;
+      if (o27 === undefined) {
+        j.null();
+      } else {
+        j.int(o27);
+      }
+    }
+    j.raw('},"f7":');
+    const m28 = fbe.sortedEntries(v.f7, fbe.compareValue);
+    j.raw("{");
+    let first31 = true;
+    for (const [k29, y30] of m28) {
+      if (!first31) {
+        j.raw(",");
+      }
+      first31 = false;
+      j.keyInt(k29);
+      j.int(y30);
+    }
+    j.raw('},"f8":');
+    const m32 = fbe.sortedEntries(v.f8, fbe.compareValue);
+    j.raw("{");
+    let first35 = true;
+    for (const [k33, y34] of m32) {
+      if (!first35) {
+        j.raw(",");
+      }
+      first35 = false;
+      j.keyInt(k33);
+      const o36 = y34;
+      if (o36 === undefined) {
+        j.null();
+      } else {
+        j.int(o36);
+      }
+    }
+    j.raw('},"f9":');
+    const m37 = fbe.sortedEntries(v.f9, fbe.compareValue);
+    j.raw("{");
+    let first40 = true;
+    for (const [k38, y39] of m37) {
+      if (!first40) {
+        j.raw(",");
+      }
+      first40 = false;
+      j.keyInt(k38);
+      StructSimple.fbeWriteJson(j, y39);
+    }
+    j.raw('},"f10":');
+    const m41 = fbe.sortedEntries(v.f10, fbe.compareValue);
+    j.raw("{");
+    let first44 = true;
+    for (const [k42, y43] of m41) {
+      if (!first44) {
+        j.raw(",");
+      }
+      first44 = false;
+      j.keyInt(k42);
+      const o45 = y43;
+      if (o45 === undefined) {
+        j.null();
+      } else {
+        StructSimple.fbeWriteJson(j, o45);
+      }
+    }
+    j.raw("}}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructMap.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructMap");
+    }
+    return j.text;
   }
 }
 
@@ -8268,8 +9686,7 @@ export class StructHash {
       const s63 = r.optional(b, e57 + i60 * 9 + 4, 1, "f2");
       if (s63 < 0) {
         y62 = undefined;
-      }
-      else {
+      } else {
         y62 = r.u8(s63);
       }
       if (m59.has(k61)) {
@@ -8308,8 +9725,7 @@ export class StructHash {
       const s76 = r.optional(b, e70 + i73 * 9 + 4, 4, "f4");
       if (s76 < 0) {
         y75 = undefined;
-      }
-      else {
+      } else {
         y75 = r.blob(s76, s76, "f4");
       }
       if (m72.has(k74)) {
@@ -8348,8 +9764,7 @@ export class StructHash {
       const s89 = r.optional(b, e83 + i86 * 9 + 4, 4, "f6");
       if (s89 < 0) {
         y88 = undefined;
-      }
-      else {
+      } else {
         y88 = r.i32(s89);
       }
       if (m85.has(k87)) {
@@ -8388,8 +9803,7 @@ export class StructHash {
       const s102 = r.optional(b, e96 + i99 * 9 + 4, 4, "f8");
       if (s102 < 0) {
         y101 = undefined;
-      }
-      else {
+      } else {
         y101 = r.i32(s102);
       }
       if (m98.has(k100)) {
@@ -8410,8 +9824,7 @@ export class StructHash {
       k107 = r.string(b, e103 + i106 * 8, "f9");
       try {
         y108 = StructSimple.fbeRead(r, b, e103 + i106 * 8 + 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i106);
       }
       if (m105.has(k107)) {
@@ -8433,12 +9846,10 @@ export class StructHash {
       const s115 = r.optional(b, e109 + i112 * 9 + 4, 4, "f10");
       if (s115 < 0) {
         y114 = undefined;
-      }
-      else {
+      } else {
         try {
           y114 = StructSimple.fbeRead(r, s115, s115);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i112);
         }
       }
@@ -8459,8 +9870,7 @@ export class StructHash {
     w.beginVersioned();
     try {
       StructHash.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructHash");
     }
     w.endVersioned();
@@ -8471,8 +9881,7 @@ export class StructHash {
   static fromFbe(data, limits) {
     try {
       return StructHash.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructHash");
     }
   }
@@ -8497,8 +9906,7 @@ export class StructHash {
       const o122 = y121;
       if (o122 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendU8(o122);
       }
@@ -8516,8 +9924,7 @@ export class StructHash {
       const o129 = y128;
       if (o129 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendBlob(o129);
       }
@@ -8535,8 +9942,7 @@ export class StructHash {
       const o136 = y135;
       if (o136 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o136);
       }
@@ -8554,8 +9960,7 @@ export class StructHash {
       const o143 = y142;
       if (o143 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendI32(o143);
       }
@@ -8573,8 +9978,7 @@ export class StructHash {
       const o150 = y149;
       if (o150 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         StructSimple.fbeWriteFinal(w, o150);
       }
@@ -8606,8 +10010,7 @@ export class StructHash {
       k159 = r.finalString("f2");
       if (r.finalHas("f2")) {
         y160 = r.u8(r.fixed(1, "f2"));
-      }
-      else {
+      } else {
         y160 = undefined;
       }
       if (m157.has(k159)) {
@@ -8637,8 +10040,7 @@ export class StructHash {
       k169 = r.finalString("f4");
       if (r.finalHas("f4")) {
         y170 = r.finalBlob("f4");
-      }
-      else {
+      } else {
         y170 = undefined;
       }
       if (m167.has(k169)) {
@@ -8668,8 +10070,7 @@ export class StructHash {
       k179 = r.finalString("f6");
       if (r.finalHas("f6")) {
         y180 = r.i32(r.fixed(4, "f6"));
-      }
-      else {
+      } else {
         y180 = undefined;
       }
       if (m177.has(k179)) {
@@ -8699,8 +10100,7 @@ export class StructHash {
       k189 = r.finalString("f8");
       if (r.finalHas("f8")) {
         y190 = r.i32(r.fixed(4, "f8"));
-      }
-      else {
+      } else {
         y190 = undefined;
       }
       if (m187.has(k189)) {
@@ -8717,8 +10117,7 @@ export class StructHash {
       k194 = r.finalString("f9");
       try {
         y195 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f9", i193);
       }
       if (m192.has(k194)) {
@@ -8736,12 +10135,10 @@ export class StructHash {
       if (r.finalHas("f10")) {
         try {
           y200 = StructSimple.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f10", i198);
         }
-      }
-      else {
+      } else {
         y200 = undefined;
       }
       if (m197.has(k199)) {
@@ -8760,8 +10157,7 @@ export class StructHash {
     w.beginFinal();
     try {
       StructHash.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructHash");
     }
     w.endFinal(141);
@@ -8775,8 +10171,7 @@ export class StructHash {
       const v = StructHash.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructHash");
     }
   }
@@ -8784,6 +10179,167 @@ export class StructHash {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructHash.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"f1":');
+    const m1 = v.f1;
+    j.raw("{");
+    let first4 = true;
+    for (const [k2, y3] of m1) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      j.keyString(k2);
+      j.int(y3);
+    }
+    j.raw('},"f2":');
+    const m5 = v.f2;
+    j.raw("{");
+    let first8 = true;
+    for (const [k6, y7] of m5) {
+      if (!first8) {
+        j.raw(",");
+      }
+      first8 = false;
+      j.keyString(k6);
+      const o9 = y7;
+      if (o9 === undefined) {
+        j.null();
+      } else {
+        j.int(o9);
+      }
+    }
+    j.raw('},"f3":');
+    const m10 = v.f3;
+    j.raw("{");
+    let first13 = true;
+    for (const [k11, y12] of m10) {
+      if (!first13) {
+        j.raw(",");
+      }
+      first13 = false;
+      j.keyString(k11);
+      j.bytes(y12);
+    }
+    j.raw('},"f4":');
+    const m14 = v.f4;
+    j.raw("{");
+    let first17 = true;
+    for (const [k15, y16] of m14) {
+      if (!first17) {
+        j.raw(",");
+      }
+      first17 = false;
+      j.keyString(k15);
+      const o18 = y16;
+      if (o18 === undefined) {
+        j.null();
+      } else {
+        j.bytes(o18);
+      }
+    }
+    j.raw('},"f5":');
+    const m19 = v.f5;
+    j.raw("{");
+    let first22 = true;
+    for (const [k20, y21] of m19) {
+      if (!first22) {
+        j.raw(",");
+      }
+      first22 = false;
+      j.keyString(k20);
+      j.int(y21);
+    }
+    j.raw('},"f6":');
+    const m23 = v.f6;
+    j.raw("{");
+    let first26 = true;
+    for (const [k24, y25] of m23) {
+      if (!first26) {
+        j.raw(",");
+      }
+      first26 = false;
+      j.keyString(k24);
+      const o27 = y25;
+      if (o27 === undefined) {
+        j.null();
+      } else {
+        j.int(o27);
+      }
+    }
+    j.raw('},"f7":');
+    const m28 = v.f7;
+    j.raw("{");
+    let first31 = true;
+    for (const [k29, y30] of m28) {
+      if (!first31) {
+        j.raw(",");
+      }
+      first31 = false;
+      j.keyString(k29);
+      j.int(y30);
+    }
+    j.raw('},"f8":');
+    const m32 = v.f8;
+    j.raw("{");
+    let first35 = true;
+    for (const [k33, y34] of m32) {
+      if (!first35) {
+        j.raw(",");
+      }
+      first35 = false;
+      j.keyString(k33);
+      const o36 = y34;
+      if (o36 === undefined) {
+        j.null();
+      } else {
+        j.int(o36);
+      }
+    }
+    j.raw('},"f9":');
+    const m37 = v.f9;
+    j.raw("{");
+    let first40 = true;
+    for (const [k38, y39] of m37) {
+      if (!first40) {
+        j.raw(",");
+      }
+      first40 = false;
+      j.keyString(k38);
+      StructSimple.fbeWriteJson(j, y39);
+    }
+    j.raw('},"f10":');
+    const m41 = v.f10;
+    j.raw("{");
+    let first44 = true;
+    for (const [k42, y43] of m41) {
+      if (!first44) {
+        j.raw(",");
+      }
+      first44 = false;
+      j.keyString(k42);
+      const o45 = y43;
+      if (o45 === undefined) {
+        j.null();
+      } else {
+        StructSimple.fbeWriteJson(j, o45);
+      }
+    }
+    j.raw("}}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructHash.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructHash");
+    }
+    return j.text;
   }
 }
 
@@ -8849,14 +10405,12 @@ export class StructHashEx {
       let y16;
       try {
         k15 = StructSimple.fbeRead(r, b, e11 + i14 * 8);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f1", i14);
       }
       try {
         y16 = StructNested.fbeRead(r, b, e11 + i14 * 8 + 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f1", i14);
       }
       m13.push([k15, y16]);
@@ -8876,19 +10430,16 @@ export class StructHashEx {
       let y22;
       try {
         k21 = StructSimple.fbeRead(r, b, e17 + i20 * 9);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f2", i20);
       }
       const s23 = r.optional(b, e17 + i20 * 9 + 4, 4, "f2");
       if (s23 < 0) {
         y22 = undefined;
-      }
-      else {
+      } else {
         try {
           y22 = StructNested.fbeRead(r, s23, s23);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f2", i20);
         }
       }
@@ -8909,8 +10460,7 @@ export class StructHashEx {
     w.beginVersioned();
     try {
       StructHashEx.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructHashEx");
     }
     w.endVersioned();
@@ -8921,8 +10471,7 @@ export class StructHashEx {
   static fromFbe(data, limits) {
     try {
       return StructHashEx.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructHashEx");
     }
   }
@@ -8947,8 +10496,7 @@ export class StructHashEx {
       const o30 = y29;
       if (o30 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         StructNested.fbeWriteFinal(w, o30);
       }
@@ -8966,14 +10514,12 @@ export class StructHashEx {
       let y35;
       try {
         k34 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f1", i33);
       }
       try {
         y35 = StructNested.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f1", i33);
       }
       m32.push([k34, y35]);
@@ -8989,19 +10535,16 @@ export class StructHashEx {
       let y40;
       try {
         k39 = StructSimple.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f2", i38);
       }
       if (r.finalHas("f2")) {
         try {
           y40 = StructNested.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f2", i38);
         }
-      }
-      else {
+      } else {
         y40 = undefined;
       }
       m37.push([k39, y40]);
@@ -9020,8 +10563,7 @@ export class StructHashEx {
     w.beginFinal();
     try {
       StructHashEx.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructHashEx");
     }
     w.endFinal(142);
@@ -9035,8 +10577,7 @@ export class StructHashEx {
       const v = StructHashEx.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructHashEx");
     }
   }
@@ -9044,6 +10585,57 @@ export class StructHashEx {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructHashEx.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"f1":');
+    const m1 = v.f1;
+    j.raw("[");
+    let first4 = true;
+    for (const [k2, y3] of m1) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      j.raw("[");
+      StructSimple.fbeWriteJson(j, k2);
+      j.raw(",");
+      StructNested.fbeWriteJson(j, y3);
+      j.raw("]");
+    }
+    j.raw('],"f2":');
+    const m5 = v.f2;
+    j.raw("[");
+    let first8 = true;
+    for (const [k6, y7] of m5) {
+      if (!first8) {
+        j.raw(",");
+      }
+      first8 = false;
+      j.raw("[");
+      StructSimple.fbeWriteJson(j, k6);
+      j.raw(",");
+      const o9 = y7;
+      if (o9 === undefined) {
+        j.null();
+      } else {
+        StructNested.fbeWriteJson(j, o9);
+      }
+      j.raw("]");
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructHashEx.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructHashEx");
+    }
+    return j.text;
   }
 }
 
@@ -9081,8 +10673,7 @@ export class StructEmpty {
     w.beginVersioned();
     try {
       StructEmpty.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructEmpty");
     }
     w.endVersioned();
@@ -9093,8 +10684,7 @@ export class StructEmpty {
   static fromFbe(data, limits) {
     try {
       return StructEmpty.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructEmpty");
     }
   }
@@ -9122,8 +10712,7 @@ export class StructEmpty {
     w.beginFinal();
     try {
       StructEmpty.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructEmpty");
     }
     w.endFinal(143);
@@ -9137,8 +10726,7 @@ export class StructEmpty {
       const v = StructEmpty.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "test.StructEmpty");
     }
   }
@@ -9146,5 +10734,21 @@ export class StructEmpty {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => StructEmpty.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw("{}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      StructEmpty.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructEmpty");
+    }
+    return j.text;
   }
 }

@@ -139,6 +139,8 @@ export declare class Counted {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Counted;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Counted): void;
+  toJson(): string;
 }
 
 /** The struct everything.Shifted (type id 1020). */
@@ -157,6 +159,8 @@ export declare class Shifted {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Shifted;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Shifted): void;
+  toJson(): string;
 }
 
 /** The struct everything.AfterShift (type id 1021). */
@@ -175,6 +179,8 @@ export declare class AfterShift {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): AfterShift;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: AfterShift): void;
+  toJson(): string;
 }
 
 /** The struct everything.Fixed (type id 7). */
@@ -193,6 +199,8 @@ export declare class Fixed {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Fixed;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Fixed): void;
+  toJson(): string;
 }
 
 /** The struct everything.Derived (type id 7). */
@@ -211,6 +219,8 @@ export declare class Derived extends Fixed {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Derived;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Derived): void;
+  toJson(): string;
 }
 
 /** The struct everything.ImportedBase (type id 1022). */
@@ -230,6 +240,8 @@ export declare class ImportedBase extends market.Instrument {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): ImportedBase;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: ImportedBase): void;
+  toJson(): string;
 }
 
 /** The message everything.Note (type id 1023). */
@@ -248,6 +260,8 @@ export declare class Note {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Note;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Note): void;
+  toJson(): string;
 }
 
 /** The struct everything.Quiet (type id 1024). */
@@ -267,6 +281,8 @@ export declare class Quiet {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Quiet;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Quiet): void;
+  toJson(): string;
 }
 
 /** The struct everything.Empty (type id 1025). */
@@ -283,6 +299,8 @@ export declare class Empty {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Empty;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Empty): void;
+  toJson(): string;
 }
 
 /** The struct everything.Everything (type id 1026). */
@@ -353,6 +371,8 @@ export declare class Everything {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Everything;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Everything): void;
+  toJson(): string;
 }
 
 /** The message everything.PlaceOrder (type id 1027). */
@@ -373,6 +393,8 @@ export declare class PlaceOrder {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): PlaceOrder;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: PlaceOrder): void;
+  toJson(): string;
 }
 
 /** The message everything.Accepted (type id 1028). */
@@ -392,6 +414,8 @@ export declare class Accepted {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Accepted;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Accepted): void;
+  toJson(): string;
 }
 
 /** The message everything.Rejected (type id 1029). */
@@ -412,6 +436,8 @@ export declare class Rejected {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Rejected;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Rejected): void;
+  toJson(): string;
 }
 
 /** The message everything.Ping (type id 1030). */
@@ -430,6 +456,8 @@ export declare class Ping {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Ping;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Ping): void;
+  toJson(): string;
 }
 
 /** The struct everything.FixedKeywords (type id 1031). */
@@ -450,6 +478,8 @@ export declare class FixedKeywords {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): FixedKeywords;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: FixedKeywords): void;
+  toJson(): string;
 }
 
 /** The struct everything.Keywords (type id 1032). */
@@ -476,4 +506,6 @@ export declare class Keywords {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Keywords;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Keywords): void;
+  toJson(): string;
 }

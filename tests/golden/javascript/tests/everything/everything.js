@@ -159,8 +159,7 @@ export class Counted {
     w.beginVersioned();
     try {
       Counted.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
     w.endVersioned();
@@ -171,8 +170,7 @@ export class Counted {
   static fromFbe(data, limits) {
     try {
       return Counted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
   }
@@ -202,8 +200,7 @@ export class Counted {
     w.beginFinal();
     try {
       Counted.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
     w.endFinal(1001);
@@ -217,8 +214,7 @@ export class Counted {
       const v = Counted.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
   }
@@ -226,6 +222,24 @@ export class Counted {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Counted.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Counted.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Counted");
+    }
+    return j.text;
   }
 }
 
@@ -277,8 +291,7 @@ export class Shifted {
     w.beginVersioned();
     try {
       Shifted.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Shifted");
     }
     w.endVersioned();
@@ -289,8 +302,7 @@ export class Shifted {
   static fromFbe(data, limits) {
     try {
       return Shifted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Shifted");
     }
   }
@@ -320,8 +332,7 @@ export class Shifted {
     w.beginFinal();
     try {
       Shifted.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Shifted");
     }
     w.endFinal(1020);
@@ -335,8 +346,7 @@ export class Shifted {
       const v = Shifted.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Shifted");
     }
   }
@@ -344,6 +354,24 @@ export class Shifted {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Shifted.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Shifted.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Shifted");
+    }
+    return j.text;
   }
 }
 
@@ -395,8 +423,7 @@ export class AfterShift {
     w.beginVersioned();
     try {
       AfterShift.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
     w.endVersioned();
@@ -407,8 +434,7 @@ export class AfterShift {
   static fromFbe(data, limits) {
     try {
       return AfterShift.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
   }
@@ -438,8 +464,7 @@ export class AfterShift {
     w.beginFinal();
     try {
       AfterShift.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
     w.endFinal(1021);
@@ -453,8 +478,7 @@ export class AfterShift {
       const v = AfterShift.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
   }
@@ -462,6 +486,24 @@ export class AfterShift {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => AfterShift.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      AfterShift.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.AfterShift");
+    }
+    return j.text;
   }
 }
 
@@ -513,8 +555,7 @@ export class Fixed {
     w.beginVersioned();
     try {
       Fixed.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
     w.endVersioned();
@@ -525,8 +566,7 @@ export class Fixed {
   static fromFbe(data, limits) {
     try {
       return Fixed.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
   }
@@ -556,8 +596,7 @@ export class Fixed {
     w.beginFinal();
     try {
       Fixed.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
     w.endFinal(7);
@@ -571,8 +610,7 @@ export class Fixed {
       const v = Fixed.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
   }
@@ -580,6 +618,24 @@ export class Fixed {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Fixed.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Fixed.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Fixed");
+    }
+    return j.text;
   }
 }
 
@@ -637,8 +693,7 @@ export class Derived extends Fixed {
     w.beginVersioned();
     try {
       Derived.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
     w.endVersioned();
@@ -649,8 +704,7 @@ export class Derived extends Fixed {
   static fromFbe(data, limits) {
     try {
       return Derived.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
   }
@@ -682,8 +736,7 @@ export class Derived extends Fixed {
     w.beginFinal();
     try {
       Derived.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
     w.endFinal(7);
@@ -697,8 +750,7 @@ export class Derived extends Fixed {
       const v = Derived.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
   }
@@ -706,6 +758,26 @@ export class Derived extends Fixed {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Derived.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw(',"b":');
+    j.int(v.b);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Derived.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Derived");
+    }
+    return j.text;
   }
 }
 
@@ -770,8 +842,7 @@ export class ImportedBase extends market.Instrument {
     w.beginVersioned();
     try {
       ImportedBase.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
     w.endVersioned();
@@ -782,8 +853,7 @@ export class ImportedBase extends market.Instrument {
   static fromFbe(data, limits) {
     try {
       return ImportedBase.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
   }
@@ -817,8 +887,7 @@ export class ImportedBase extends market.Instrument {
     w.beginFinal();
     try {
       ImportedBase.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
     w.endFinal(1022);
@@ -832,8 +901,7 @@ export class ImportedBase extends market.Instrument {
       const v = ImportedBase.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
   }
@@ -841,6 +909,28 @@ export class ImportedBase extends market.Instrument {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => ImportedBase.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"symbol":');
+    j.string(v.symbol);
+    j.raw(',"digits":');
+    j.int(v.digits);
+    j.raw(',"price":');
+    j.double(v.price);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      ImportedBase.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.ImportedBase");
+    }
+    return j.text;
   }
 }
 
@@ -892,8 +982,7 @@ export class Note {
     w.beginVersioned();
     try {
       Note.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
     w.endVersioned();
@@ -904,8 +993,7 @@ export class Note {
   static fromFbe(data, limits) {
     try {
       return Note.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
   }
@@ -935,8 +1023,7 @@ export class Note {
     w.beginFinal();
     try {
       Note.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
     w.endFinal(1023);
@@ -950,8 +1037,7 @@ export class Note {
       const v = Note.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
   }
@@ -959,6 +1045,24 @@ export class Note {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Note.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"text":');
+    j.string(v.text);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Note.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Note");
+    }
+    return j.text;
   }
 }
 
@@ -1016,8 +1120,7 @@ export class Quiet {
     w.beginVersioned();
     try {
       Quiet.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Quiet");
     }
     w.endVersioned();
@@ -1028,8 +1131,7 @@ export class Quiet {
   static fromFbe(data, limits) {
     try {
       return Quiet.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Quiet");
     }
   }
@@ -1061,8 +1163,7 @@ export class Quiet {
     w.beginFinal();
     try {
       Quiet.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Quiet");
     }
     w.endFinal(1024);
@@ -1076,8 +1177,7 @@ export class Quiet {
       const v = Quiet.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Quiet");
     }
   }
@@ -1085,6 +1185,26 @@ export class Quiet {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Quiet.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"password":');
+    j.string(v.password);
+    j.raw(',"legacy":');
+    j.int(v.legacy);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Quiet.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Quiet");
+    }
+    return j.text;
   }
 }
 
@@ -1122,8 +1242,7 @@ export class Empty {
     w.beginVersioned();
     try {
       Empty.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
     w.endVersioned();
@@ -1134,8 +1253,7 @@ export class Empty {
   static fromFbe(data, limits) {
     try {
       return Empty.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
   }
@@ -1163,8 +1281,7 @@ export class Empty {
     w.beginFinal();
     try {
       Empty.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
     w.endFinal(1025);
@@ -1178,8 +1295,7 @@ export class Empty {
       const v = Empty.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
   }
@@ -1187,6 +1303,22 @@ export class Empty {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Empty.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw("{}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Empty.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Empty");
+    }
+    return j.text;
   }
 }
 
@@ -1594,8 +1726,7 @@ export class Everything {
     }
     try {
       v.f29 = Counted.fbeRead(r, b, b + 192);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f29");
     }
     if (n < 200) {
@@ -1604,8 +1735,7 @@ export class Everything {
     }
     try {
       v.f30 = market.Instrument.fbeRead(r, b, b + 196);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f30");
     }
     if (n < 205) {
@@ -1614,8 +1744,7 @@ export class Everything {
     const s66 = r.optional(b, b + 200, 4, "f31");
     if (s66 < 0) {
       v.f31 = undefined;
-    }
-    else {
+    } else {
       v.f31 = r.i32(s66);
     }
     if (n < 210) {
@@ -1624,8 +1753,7 @@ export class Everything {
     const s67 = r.optional(b, b + 205, 4, "f32");
     if (s67 < 0) {
       v.f32 = undefined;
-    }
-    else {
+    } else {
       v.f32 = r.i32(s67);
     }
     if (n < 215) {
@@ -1634,8 +1762,7 @@ export class Everything {
     const s68 = r.optional(b, b + 210, 4, "f33");
     if (s68 < 0) {
       v.f33 = undefined;
-    }
-    else {
+    } else {
       v.f33 = r.string(s68, s68, "f33");
     }
     if (n < 220) {
@@ -1644,8 +1771,7 @@ export class Everything {
     const s69 = r.optional(b, b + 215, 1, "f34");
     if (s69 < 0) {
       v.f34 = undefined;
-    }
-    else {
+    } else {
       v.f34 = r.u8(s69);
     }
     if (n < 225) {
@@ -1654,12 +1780,10 @@ export class Everything {
     const s70 = r.optional(b, b + 220, 4, "f35");
     if (s70 < 0) {
       v.f35 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f35 = Counted.fbeRead(r, s70, s70);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f35");
       }
     }
@@ -1680,8 +1804,7 @@ export class Everything {
       const s77 = r.optional(b, b + 237 + i75 * 5, 4, "f37");
       if (s77 < 0) {
         y76 = undefined;
-      }
-      else {
+      } else {
         y76 = r.string(s77, s77, "f37");
       }
       a74.push(y76);
@@ -1708,12 +1831,10 @@ export class Everything {
       const s88 = r.optional(b, e83 + i86 * 5, 4, "f39");
       if (s88 < 0) {
         y87 = undefined;
-      }
-      else {
+      } else {
         try {
           y87 = Counted.fbeRead(r, s88, s88);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f39", i86);
         }
       }
@@ -1754,8 +1875,7 @@ export class Everything {
       let y103;
       try {
         y103 = market.Instrument.fbeRead(r, b, e99 + i102 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f42", i102);
       }
       a101.push(y103);
@@ -1794,12 +1914,10 @@ export class Everything {
       const s116 = r.optional(b, e110 + i113 * 9 + 4, 4, "f44");
       if (s116 < 0) {
         y115 = undefined;
-      }
-      else {
+      } else {
         try {
           y115 = Counted.fbeRead(r, s116, s116);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f44", i113);
         }
       }
@@ -1837,14 +1955,12 @@ export class Everything {
       let y128;
       try {
         k127 = market.Instrument.fbeRead(r, b, e123 + i126 * 8);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f46", i126);
       }
       try {
         y128 = Counted.fbeRead(r, b, e123 + i126 * 8 + 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f46", i126);
       }
       m125.push([k127, y128]);
@@ -1859,8 +1975,7 @@ export class Everything {
     const s129 = r.optional(b, b + 283, 4, "f47");
     if (s129 < 0) {
       v.f47 = undefined;
-    }
-    else {
+    } else {
       v.f47 = r.i32(s129);
     }
     if (n < 289) {
@@ -1873,8 +1988,7 @@ export class Everything {
     const s130 = r.optional(b, b + 289, 8, "f48");
     if (s130 < 0) {
       v.f48 = undefined;
-    }
-    else {
+    } else {
       v.f48 = r.timestamp(s130);
     }
     if (n < 298) {
@@ -1922,8 +2036,7 @@ export class Everything {
     w.beginVersioned();
     try {
       Everything.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Everything");
     }
     w.endVersioned();
@@ -1934,8 +2047,7 @@ export class Everything {
   static fromFbe(data, limits) {
     try {
       return Everything.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Everything");
     }
   }
@@ -1981,40 +2093,35 @@ export class Everything {
     const o143 = v.f31;
     if (o143 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o143);
     }
     const o144 = v.f32;
     if (o144 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o144);
     }
     const o145 = v.f33;
     if (o145 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendString(o145);
     }
     const o146 = v.f34;
     if (o146 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o146);
     }
     const o147 = v.f35;
     if (o147 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       Counted.fbeWriteFinal(w, o147);
     }
@@ -2029,8 +2136,7 @@ export class Everything {
       const o152 = y151;
       if (o152 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendString(o152);
       }
@@ -2046,8 +2152,7 @@ export class Everything {
       const o157 = y156;
       if (o157 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         Counted.fbeWriteFinal(w, o157);
       }
@@ -2080,8 +2185,7 @@ export class Everything {
       const o170 = y169;
       if (o170 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         Counted.fbeWriteFinal(w, o170);
       }
@@ -2101,8 +2205,7 @@ export class Everything {
     const o177 = v.f47;
     if (o177 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o177);
     }
@@ -2110,8 +2213,7 @@ export class Everything {
     const o178 = v.f48;
     if (o178 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendTimestamp(o178);
     }
@@ -2164,49 +2266,41 @@ export class Everything {
     v.f28 = r.u64(r.fixed(8, "f28"));
     try {
       v.f29 = Counted.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f29");
     }
     try {
       v.f30 = market.Instrument.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f30");
     }
     if (r.finalHas("f31")) {
       v.f31 = r.i32(r.fixed(4, "f31"));
-    }
-    else {
+    } else {
       v.f31 = undefined;
     }
     if (r.finalHas("f32")) {
       v.f32 = r.i32(r.fixed(4, "f32"));
-    }
-    else {
+    } else {
       v.f32 = undefined;
     }
     if (r.finalHas("f33")) {
       v.f33 = r.finalString("f33");
-    }
-    else {
+    } else {
       v.f33 = undefined;
     }
     if (r.finalHas("f34")) {
       v.f34 = r.u8(r.fixed(1, "f34"));
-    }
-    else {
+    } else {
       v.f34 = undefined;
     }
     if (r.finalHas("f35")) {
       try {
         v.f35 = Counted.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f35");
       }
-    }
-    else {
+    } else {
       v.f35 = undefined;
     }
     const a185 = [];
@@ -2219,8 +2313,7 @@ export class Everything {
       let y190;
       if (r.finalHas("f37")) {
         y190 = r.finalString("f37");
-      }
-      else {
+      } else {
         y190 = undefined;
       }
       a188.push(y190);
@@ -2239,12 +2332,10 @@ export class Everything {
       if (r.finalHas("f39")) {
         try {
           y198 = Counted.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f39", i197);
         }
-      }
-      else {
+      } else {
         y198 = undefined;
       }
       a196.push(y198);
@@ -2272,8 +2363,7 @@ export class Everything {
       let y210;
       try {
         y210 = market.Instrument.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f42", i209);
       }
       a208.push(y210);
@@ -2304,12 +2394,10 @@ export class Everything {
       if (r.finalHas("f44")) {
         try {
           y220 = Counted.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f44", i218);
         }
-      }
-      else {
+      } else {
         y220 = undefined;
       }
       if (m217.has(k219)) {
@@ -2338,14 +2426,12 @@ export class Everything {
       let y230;
       try {
         k229 = market.Instrument.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f46", i228);
       }
       try {
         y230 = Counted.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f46", i228);
       }
       m227.push([k229, y230]);
@@ -2356,15 +2442,13 @@ export class Everything {
     v.f46 = m227;
     if (r.finalHas("f47")) {
       v.f47 = r.i32(r.fixed(4, "f47"));
-    }
-    else {
+    } else {
       v.f47 = undefined;
     }
     v.f47Reset = r.bool(r.fixed(1, "f47Reset"));
     if (r.finalHas("f48")) {
       v.f48 = r.timestamp(r.fixed(8, "f48"));
-    }
-    else {
+    } else {
       v.f48 = undefined;
     }
     const n231 = r.finalCount(8, 8, "f49");
@@ -2403,8 +2487,7 @@ export class Everything {
     w.beginFinal();
     try {
       Everything.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Everything");
     }
     w.endFinal(1026);
@@ -2418,8 +2501,7 @@ export class Everything {
       const v = Everything.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Everything");
     }
   }
@@ -2427,6 +2509,302 @@ export class Everything {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Everything.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"f1":');
+    j.bool(v.f1);
+    j.raw(',"f2":');
+    j.int(v.f2);
+    j.raw(',"f3":');
+    j.int(v.f3);
+    j.raw(',"f4":');
+    j.int(v.f4);
+    j.raw(',"f5":');
+    j.int(v.f5);
+    j.raw(',"f6":');
+    j.int(v.f6);
+    j.raw(',"f7":');
+    j.int(v.f7);
+    j.raw(',"f8":');
+    j.int(v.f8);
+    j.raw(',"f9":');
+    j.int(v.f9);
+    j.raw(',"f10":');
+    j.int(v.f10);
+    j.raw(',"f11":');
+    j.int(v.f11);
+    j.raw(',"f12":');
+    j.int(v.f12);
+    j.raw(',"f13":');
+    j.double(v.f13);
+    j.raw(',"f14":');
+    j.double(v.f14);
+    j.raw(',"f15":');
+    j.decimal(v.f15);
+    j.raw(',"f16":');
+    j.decimal(v.f16);
+    j.raw(',"f17":');
+    j.string(v.f17);
+    j.raw(',"f18":');
+    j.int(v.f18);
+    j.raw(',"f19":');
+    j.int(v.f19);
+    j.raw(',"f20":');
+    j.uuid(v.f20);
+    j.raw(',"f21":');
+    j.uuid(v.f21);
+    j.raw(',"f22":');
+    j.uuid(v.f22);
+    j.raw(',"f23":');
+    j.uuid(v.f23);
+    j.raw(',"f24":');
+    j.bytes(v.f24);
+    j.raw(',"f25":');
+    j.int(v.f25);
+    j.raw(',"f26":');
+    j.int(v.f26);
+    j.raw(',"f27":');
+    j.int(v.f27);
+    j.raw(',"f28":');
+    j.int(v.f28);
+    j.raw(',"f29":');
+    Counted.fbeWriteJson(j, v.f29);
+    j.raw(',"f30":');
+    market.Instrument.fbeWriteJson(j, v.f30);
+    j.raw(',"f31":');
+    const o1 = v.f31;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      j.int(o1);
+    }
+    j.raw(',"f32":');
+    const o2 = v.f32;
+    if (o2 === undefined) {
+      j.null();
+    } else {
+      j.int(o2);
+    }
+    j.raw(',"f33":');
+    const o3 = v.f33;
+    if (o3 === undefined) {
+      j.null();
+    } else {
+      j.string(o3);
+    }
+    j.raw(',"f34":');
+    const o4 = v.f34;
+    if (o4 === undefined) {
+      j.null();
+    } else {
+      j.int(o4);
+    }
+    j.raw(',"f35":');
+    const o5 = v.f35;
+    if (o5 === undefined) {
+      j.null();
+    } else {
+      Counted.fbeWriteJson(j, o5);
+    }
+    j.raw(',"f36":');
+    const a6 = v.f36;
+    j.raw("[");
+    let first8 = true;
+    for (const y7 of a6) {
+      if (!first8) {
+        j.raw(",");
+      }
+      first8 = false;
+      j.int(y7);
+    }
+    j.raw('],"f37":');
+    const a9 = v.f37;
+    j.raw("[");
+    let first11 = true;
+    for (const y10 of a9) {
+      if (!first11) {
+        j.raw(",");
+      }
+      first11 = false;
+      const o12 = y10;
+      if (o12 === undefined) {
+        j.null();
+      } else {
+        j.string(o12);
+      }
+    }
+    j.raw('],"f38":');
+    const a13 = v.f38;
+    j.raw("[");
+    let first15 = true;
+    for (const y14 of a13) {
+      if (!first15) {
+        j.raw(",");
+      }
+      first15 = false;
+      j.double(y14);
+    }
+    j.raw('],"f39":');
+    const a16 = v.f39;
+    j.raw("[");
+    let first18 = true;
+    for (const y17 of a16) {
+      if (!first18) {
+        j.raw(",");
+      }
+      first18 = false;
+      const o19 = y17;
+      if (o19 === undefined) {
+        j.null();
+      } else {
+        Counted.fbeWriteJson(j, o19);
+      }
+    }
+    j.raw('],"f40":');
+    const a20 = v.f40;
+    j.raw("[");
+    let first22 = true;
+    for (const y21 of a20) {
+      if (!first22) {
+        j.raw(",");
+      }
+      first22 = false;
+      j.string(y21);
+    }
+    j.raw('],"f41":');
+    const a23 = fbe.sortedValues(v.f41, fbe.compareValue);
+    j.raw("[");
+    let first25 = true;
+    for (const y24 of a23) {
+      if (!first25) {
+        j.raw(",");
+      }
+      first25 = false;
+      j.int(y24);
+    }
+    j.raw('],"f42":');
+    const a26 = v.f42;
+    j.raw("[");
+    let first28 = true;
+    for (const y27 of a26) {
+      if (!first28) {
+        j.raw(",");
+      }
+      first28 = false;
+      market.Instrument.fbeWriteJson(j, y27);
+    }
+    j.raw('],"f43":');
+    const m29 = fbe.sortedEntries(v.f43, fbe.compareValue);
+    j.raw("{");
+    let first32 = true;
+    for (const [k30, y31] of m29) {
+      if (!first32) {
+        j.raw(",");
+      }
+      first32 = false;
+      j.keyInt(k30);
+      j.string(y31);
+    }
+    j.raw('},"f44":');
+    const m33 = fbe.sortedEntries(v.f44, fbe.compareString);
+    j.raw("{");
+    let first36 = true;
+    for (const [k34, y35] of m33) {
+      if (!first36) {
+        j.raw(",");
+      }
+      first36 = false;
+      j.keyString(k34);
+      const o37 = y35;
+      if (o37 === undefined) {
+        j.null();
+      } else {
+        Counted.fbeWriteJson(j, o37);
+      }
+    }
+    j.raw('},"f45":');
+    const m38 = v.f45;
+    j.raw("{");
+    let first41 = true;
+    for (const [k39, y40] of m38) {
+      if (!first41) {
+        j.raw(",");
+      }
+      first41 = false;
+      j.keyUuid(k39);
+      j.bytes(y40);
+    }
+    j.raw('},"f46":');
+    const m42 = v.f46;
+    j.raw("[");
+    let first45 = true;
+    for (const [k43, y44] of m42) {
+      if (!first45) {
+        j.raw(",");
+      }
+      first45 = false;
+      j.raw("[");
+      market.Instrument.fbeWriteJson(j, k43);
+      j.raw(",");
+      Counted.fbeWriteJson(j, y44);
+      j.raw("]");
+    }
+    j.raw('],"f47":');
+    const o46 = v.f47;
+    if (o46 === undefined) {
+      j.null();
+    } else {
+      j.int(o46);
+    }
+    j.raw(',"f47Reset":');
+    j.bool(v.f47Reset);
+    j.raw(',"f48":');
+    const o47 = v.f48;
+    if (o47 === undefined) {
+      j.null();
+    } else {
+      j.int(o47);
+    }
+    j.raw(',"f49":');
+    const m48 = v.f49;
+    j.raw("{");
+    let first51 = true;
+    for (const [k49, y50] of m48) {
+      if (!first51) {
+        j.raw(",");
+      }
+      first51 = false;
+      j.keyBytes(k49);
+      j.int(y50);
+    }
+    j.raw('},"f50":');
+    const m52 = v.f50;
+    j.raw("{");
+    let first55 = true;
+    for (const [k53, y54] of m52) {
+      if (!first55) {
+        j.raw(",");
+      }
+      first55 = false;
+      j.keyBytes(k53);
+      j.string(y54);
+    }
+    j.raw("}}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Everything.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Everything");
+    }
+    return j.text;
   }
 }
 
@@ -2481,8 +2859,7 @@ export class PlaceOrder {
     }
     try {
       v.instrument = market.Instrument.fbeRead(r, b, b + 24);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "instrument");
     }
   }
@@ -2496,8 +2873,7 @@ export class PlaceOrder {
     w.beginVersioned();
     try {
       PlaceOrder.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
     w.endVersioned();
@@ -2508,8 +2884,7 @@ export class PlaceOrder {
   static fromFbe(data, limits) {
     try {
       return PlaceOrder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
   }
@@ -2532,8 +2907,7 @@ export class PlaceOrder {
     v.id = r.uuid(r.fixed(16, "id"));
     try {
       v.instrument = market.Instrument.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "instrument");
     }
     r.leave();
@@ -2546,8 +2920,7 @@ export class PlaceOrder {
     w.beginFinal();
     try {
       PlaceOrder.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
     w.endFinal(1027);
@@ -2561,8 +2934,7 @@ export class PlaceOrder {
       const v = PlaceOrder.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
   }
@@ -2570,6 +2942,26 @@ export class PlaceOrder {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => PlaceOrder.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.uuid(v.id);
+    j.raw(',"instrument":');
+    market.Instrument.fbeWriteJson(j, v.instrument);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      PlaceOrder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.PlaceOrder");
+    }
+    return j.text;
   }
 }
 
@@ -2626,8 +3018,7 @@ export class Accepted {
     w.beginVersioned();
     try {
       Accepted.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
     w.endVersioned();
@@ -2638,8 +3029,7 @@ export class Accepted {
   static fromFbe(data, limits) {
     try {
       return Accepted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
   }
@@ -2669,8 +3059,7 @@ export class Accepted {
     w.beginFinal();
     try {
       Accepted.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
     w.endFinal(1028);
@@ -2684,8 +3073,7 @@ export class Accepted {
       const v = Accepted.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
   }
@@ -2693,6 +3081,24 @@ export class Accepted {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Accepted.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.uuid(v.id);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Accepted.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Accepted");
+    }
+    return j.text;
   }
 }
 
@@ -2755,8 +3161,7 @@ export class Rejected {
     w.beginVersioned();
     try {
       Rejected.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Rejected");
     }
     w.endVersioned();
@@ -2767,8 +3172,7 @@ export class Rejected {
   static fromFbe(data, limits) {
     try {
       return Rejected.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Rejected");
     }
   }
@@ -2800,8 +3204,7 @@ export class Rejected {
     w.beginFinal();
     try {
       Rejected.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Rejected");
     }
     w.endFinal(1029);
@@ -2815,8 +3218,7 @@ export class Rejected {
       const v = Rejected.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Rejected");
     }
   }
@@ -2824,6 +3226,26 @@ export class Rejected {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Rejected.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.uuid(v.id);
+    j.raw(',"reason":');
+    j.string(v.reason);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Rejected.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Rejected");
+    }
+    return j.text;
   }
 }
 
@@ -2875,8 +3297,7 @@ export class Ping {
     w.beginVersioned();
     try {
       Ping.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
     w.endVersioned();
@@ -2887,8 +3308,7 @@ export class Ping {
   static fromFbe(data, limits) {
     try {
       return Ping.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
   }
@@ -2918,8 +3338,7 @@ export class Ping {
     w.beginFinal();
     try {
       Ping.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
     w.endFinal(1030);
@@ -2933,8 +3352,7 @@ export class Ping {
       const v = Ping.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
   }
@@ -2942,6 +3360,24 @@ export class Ping {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Ping.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"sequence":');
+    j.int(v.sequence);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Ping.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Ping");
+    }
+    return j.text;
   }
 }
 
@@ -3005,8 +3441,7 @@ export class FixedKeywords {
     w.beginVersioned();
     try {
       FixedKeywords.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
     w.endVersioned();
@@ -3017,8 +3452,7 @@ export class FixedKeywords {
   static fromFbe(data, limits) {
     try {
       return FixedKeywords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
   }
@@ -3052,8 +3486,7 @@ export class FixedKeywords {
     w.beginFinal();
     try {
       FixedKeywords.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
     w.endFinal(1031);
@@ -3067,8 +3500,7 @@ export class FixedKeywords {
       const v = FixedKeywords.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
   }
@@ -3076,6 +3508,28 @@ export class FixedKeywords {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => FixedKeywords.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"new":');
+    j.int(v.new);
+    j.raw(',"swap":');
+    j.bool(v.swap);
+    j.raw(',"default":');
+    j.int(v.default);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      FixedKeywords.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.FixedKeywords");
+    }
+    return j.text;
   }
 }
 
@@ -3171,8 +3625,7 @@ export class Keywords {
     const s6 = r.optional(b, b + 33, 4, "operator");
     if (s6 < 0) {
       v.operator = undefined;
-    }
-    else {
+    } else {
       v.operator = r.i32(s6);
     }
     if (n < 42) {
@@ -3185,8 +3638,7 @@ export class Keywords {
       let y11;
       try {
         y11 = FixedKeywords.fbeRead(r, b, e7 + i10 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "this", i10);
       }
       a9.push(y11);
@@ -3203,8 +3655,7 @@ export class Keywords {
     w.beginVersioned();
     try {
       Keywords.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
     w.endVersioned();
@@ -3215,8 +3666,7 @@ export class Keywords {
   static fromFbe(data, limits) {
     try {
       return Keywords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
   }
@@ -3238,8 +3688,7 @@ export class Keywords {
     const o12 = v.operator;
     if (o12 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o12);
     }
@@ -3263,8 +3712,7 @@ export class Keywords {
     v.NULL = r.i32(r.fixed(4, "NULL"));
     if (r.finalHas("operator")) {
       v.operator = r.i32(r.fixed(4, "operator"));
-    }
-    else {
+    } else {
       v.operator = undefined;
     }
     const n15 = r.finalCount(9, 0, "this");
@@ -3273,8 +3721,7 @@ export class Keywords {
       let y18;
       try {
         y18 = FixedKeywords.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "this", i17);
       }
       a16.push(y18);
@@ -3290,8 +3737,7 @@ export class Keywords {
     w.beginFinal();
     try {
       Keywords.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
     w.endFinal(1032);
@@ -3305,8 +3751,7 @@ export class Keywords {
       const v = Keywords.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
   }
@@ -3314,5 +3759,53 @@ export class Keywords {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Keywords.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"new":');
+    j.int(v.new);
+    j.raw(',"class":');
+    j.string(v.class);
+    j.raw(',"default":');
+    j.int(v.default);
+    j.raw(',"swap":');
+    j.bool(v.swap);
+    j.raw(',"from":');
+    j.int(v.from);
+    j.raw(',"None":');
+    j.int(v.None);
+    j.raw(',"NULL":');
+    j.int(v.NULL);
+    j.raw(',"operator":');
+    const o1 = v.operator;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      j.int(o1);
+    }
+    j.raw(',"this":');
+    const a2 = v.this;
+    j.raw("[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      FixedKeywords.fbeWriteJson(j, y3);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Keywords.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Keywords");
+    }
+    return j.text;
   }
 }

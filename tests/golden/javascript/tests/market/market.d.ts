@@ -27,6 +27,8 @@ export declare class Instrument {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Instrument;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Instrument): void;
+  toJson(): string;
 }
 
 /** The message market.Failure (type id 502). */
@@ -47,4 +49,6 @@ export declare class Failure {
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Failure;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Failure): void;
+  toJson(): string;
 }

@@ -67,8 +67,7 @@ export class Instrument {
     w.beginVersioned();
     try {
       Instrument.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
     w.endVersioned();
@@ -79,8 +78,7 @@ export class Instrument {
   static fromFbe(data, limits) {
     try {
       return Instrument.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
   }
@@ -112,8 +110,7 @@ export class Instrument {
     w.beginFinal();
     try {
       Instrument.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
     w.endFinal(501);
@@ -127,8 +124,7 @@ export class Instrument {
       const v = Instrument.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
   }
@@ -136,6 +132,26 @@ export class Instrument {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Instrument.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"symbol":');
+    j.string(v.symbol);
+    j.raw(',"digits":');
+    j.int(v.digits);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Instrument.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "market.Instrument");
+    }
+    return j.text;
   }
 }
 
@@ -198,8 +214,7 @@ export class Failure {
     w.beginVersioned();
     try {
       Failure.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
     w.endVersioned();
@@ -210,8 +225,7 @@ export class Failure {
   static fromFbe(data, limits) {
     try {
       return Failure.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
   }
@@ -243,8 +257,7 @@ export class Failure {
     w.beginFinal();
     try {
       Failure.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
     w.endFinal(502);
@@ -258,8 +271,7 @@ export class Failure {
       const v = Failure.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
   }
@@ -267,5 +279,25 @@ export class Failure {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
     return fbe.verify(() => Failure.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"id":');
+    j.uuid(v.id);
+    j.raw(',"reason":');
+    j.string(v.reason);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Failure.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "market.Failure");
+    }
+    return j.text;
   }
 }

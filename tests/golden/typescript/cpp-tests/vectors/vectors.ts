@@ -66,8 +66,7 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Edge");
     }
     w.endVersioned();
@@ -78,8 +77,7 @@ export class Edge {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Edge {
     try {
       return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Edge");
     }
   }
@@ -113,8 +111,7 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Edge");
     }
     w.endFinal(1);
@@ -128,8 +125,7 @@ export class Edge {
       const v = Edge.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Edge");
     }
   }
@@ -137,6 +133,28 @@ export class Edge {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Edge.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void {
+    j.raw('{"source":');
+    j.int(v.source);
+    j.raw(',"target":');
+    j.int(v.target);
+    j.raw(',"weight":');
+    j.int(v.weight);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Edge.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Edge");
+    }
+    return j.text;
   }
 }
 
@@ -204,8 +222,7 @@ export class Point {
     w.beginVersioned();
     try {
       Point.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
     w.endVersioned();
@@ -216,8 +233,7 @@ export class Point {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Point {
     try {
       return Point.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
   }
@@ -251,8 +267,7 @@ export class Point {
     w.beginFinal();
     try {
       Point.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
     w.endFinal(2);
@@ -266,8 +281,7 @@ export class Point {
       const v = Point.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
   }
@@ -275,6 +289,28 @@ export class Point {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Point.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Point): void {
+    j.raw('{"flag":');
+    j.bool(v.flag);
+    j.raw(',"x":');
+    j.int(v.x);
+    j.raw(',"y":');
+    j.int(v.y);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Point.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Point");
+    }
+    return j.text;
   }
 }
 
@@ -338,8 +374,7 @@ export class Point3 extends Point {
     w.beginVersioned();
     try {
       Point3.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
     w.endVersioned();
@@ -350,8 +385,7 @@ export class Point3 extends Point {
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): Point3 {
     try {
       return Point3.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
   }
@@ -387,8 +421,7 @@ export class Point3 extends Point {
     w.beginFinal();
     try {
       Point3.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
     w.endFinal(3);
@@ -402,8 +435,7 @@ export class Point3 extends Point {
       const v = Point3.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
   }
@@ -411,6 +443,30 @@ export class Point3 extends Point {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Point3.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static override fbeWriteJson(j: fbe.JsonWriter, v: Point3): void {
+    j.raw('{"flag":');
+    j.bool(v.flag);
+    j.raw(',"x":');
+    j.int(v.x);
+    j.raw(',"y":');
+    j.int(v.y);
+    j.raw(',"z":');
+    j.double(v.z);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  override toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Point3.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Point3");
+    }
+    return j.text;
   }
 }
 
@@ -482,8 +538,7 @@ export class Named {
     w.beginVersioned();
     try {
       Named.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
     w.endVersioned();
@@ -494,8 +549,7 @@ export class Named {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Named {
     try {
       return Named.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
   }
@@ -536,8 +590,7 @@ export class Named {
     w.beginFinal();
     try {
       Named.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
     w.endFinal(4);
@@ -551,8 +604,7 @@ export class Named {
       const v = Named.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
   }
@@ -560,6 +612,35 @@ export class Named {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Named.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Named): void {
+    j.raw('{"name":');
+    j.string(v.name);
+    j.raw(',"values":');
+    const a1 = v.values;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      j.int(y2);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Named.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Named");
+    }
+    return j.text;
   }
 }
 
@@ -653,8 +734,7 @@ export class Holder {
       let y23: Edge;
       try {
         y23 = Edge.fbeRead(r, b, e19 + i22 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i22);
       }
       a21.push(y23);
@@ -670,8 +750,7 @@ export class Holder {
       let y28: Point3;
       try {
         y28 = Point3.fbeRead(r, b, e24 + i27 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "points", i27);
       }
       a26.push(y28);
@@ -717,8 +796,7 @@ export class Holder {
       let y48: Named;
       try {
         y48 = Named.fbeRead(r, b, e44 + i47 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "named", i47);
       }
       a46.push(y48);
@@ -735,8 +813,7 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
     w.endVersioned();
@@ -747,8 +824,7 @@ export class Holder {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Holder {
     try {
       return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
   }
@@ -802,8 +878,7 @@ export class Holder {
       let y64: Edge;
       try {
         y64 = Edge.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i63);
       }
       a62.push(y64);
@@ -815,8 +890,7 @@ export class Holder {
       let y68: Point3;
       try {
         y68 = Point3.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "points", i67);
       }
       a66.push(y68);
@@ -846,8 +920,7 @@ export class Holder {
       let y84: Named;
       try {
         y84 = Named.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "named", i83);
       }
       a82.push(y84);
@@ -863,8 +936,7 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
     w.endFinal(10);
@@ -878,8 +950,7 @@ export class Holder {
       const v = Holder.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
   }
@@ -887,5 +958,87 @@ export class Holder {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Holder.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void {
+    j.raw('{"edges":');
+    const a1 = v.edges;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      Edge.fbeWriteJson(j, y2);
+    }
+    j.raw('],"points":');
+    const a4 = v.points;
+    j.raw("[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        j.raw(",");
+      }
+      first6 = false;
+      Point3.fbeWriteJson(j, y5);
+    }
+    j.raw('],"ints":');
+    const a7 = v.ints;
+    j.raw("[");
+    let first9 = true;
+    for (const y8 of a7) {
+      if (!first9) {
+        j.raw(",");
+      }
+      first9 = false;
+      j.int(y8);
+    }
+    j.raw('],"switches":');
+    const a10 = v.switches;
+    j.raw("[");
+    let first12 = true;
+    for (const y11 of a10) {
+      if (!first12) {
+        j.raw(",");
+      }
+      first12 = false;
+      j.bool(y11);
+    }
+    j.raw('],"reals":');
+    const a13 = v.reals;
+    j.raw("[");
+    let first15 = true;
+    for (const y14 of a13) {
+      if (!first15) {
+        j.raw(",");
+      }
+      first15 = false;
+      j.double(y14);
+    }
+    j.raw('],"named":');
+    const a16 = v.named;
+    j.raw("[");
+    let first18 = true;
+    for (const y17 of a16) {
+      if (!first18) {
+        j.raw(",");
+      }
+      first18 = false;
+      Named.fbeWriteJson(j, y17);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Holder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Holder");
+    }
+    return j.text;
   }
 }

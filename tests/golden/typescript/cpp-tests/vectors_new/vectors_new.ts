@@ -73,8 +73,7 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Edge");
     }
     w.endVersioned();
@@ -85,8 +84,7 @@ export class Edge {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Edge {
     try {
       return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Edge");
     }
   }
@@ -122,8 +120,7 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Edge");
     }
     w.endFinal(1);
@@ -137,8 +134,7 @@ export class Edge {
       const v = Edge.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Edge");
     }
   }
@@ -146,6 +142,30 @@ export class Edge {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Edge.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void {
+    j.raw('{"source":');
+    j.int(v.source);
+    j.raw(',"target":');
+    j.int(v.target);
+    j.raw(',"weight":');
+    j.int(v.weight);
+    j.raw(',"note":');
+    j.string(v.note);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Edge.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors_new.Edge");
+    }
+    return j.text;
   }
 }
 
@@ -199,8 +219,7 @@ export class Holder {
       let y8: Edge;
       try {
         y8 = Edge.fbeRead(r, b, e4 + i7 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i7);
       }
       a6.push(y8);
@@ -217,8 +236,7 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Holder");
     }
     w.endVersioned();
@@ -229,8 +247,7 @@ export class Holder {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Holder {
     try {
       return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Holder");
     }
   }
@@ -259,8 +276,7 @@ export class Holder {
       let y14: Edge;
       try {
         y14 = Edge.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i13);
       }
       a12.push(y14);
@@ -276,8 +292,7 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Holder");
     }
     w.endFinal(10);
@@ -291,8 +306,7 @@ export class Holder {
       const v = Holder.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Holder");
     }
   }
@@ -300,5 +314,32 @@ export class Holder {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Holder.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void {
+    j.raw('{"edges":');
+    const a1 = v.edges;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      Edge.fbeWriteJson(j, y2);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Holder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors_new.Holder");
+    }
+    return j.text;
   }
 }

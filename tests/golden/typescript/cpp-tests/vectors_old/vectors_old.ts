@@ -52,8 +52,7 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Edge");
     }
     w.endVersioned();
@@ -64,8 +63,7 @@ export class Edge {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Edge {
     try {
       return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Edge");
     }
   }
@@ -95,8 +93,7 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Edge");
     }
     w.endFinal(1);
@@ -110,8 +107,7 @@ export class Edge {
       const v = Edge.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Edge");
     }
   }
@@ -119,6 +115,24 @@ export class Edge {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Edge.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void {
+    j.raw('{"source":');
+    j.int(v.source);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Edge.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors_old.Edge");
+    }
+    return j.text;
   }
 }
 
@@ -172,8 +186,7 @@ export class Holder {
       let y8: Edge;
       try {
         y8 = Edge.fbeRead(r, b, e4 + i7 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i7);
       }
       a6.push(y8);
@@ -190,8 +203,7 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Holder");
     }
     w.endVersioned();
@@ -202,8 +214,7 @@ export class Holder {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Holder {
     try {
       return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Holder");
     }
   }
@@ -232,8 +243,7 @@ export class Holder {
       let y14: Edge;
       try {
         y14 = Edge.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "edges", i13);
       }
       a12.push(y14);
@@ -249,8 +259,7 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Holder");
     }
     w.endFinal(10);
@@ -264,8 +273,7 @@ export class Holder {
       const v = Holder.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "vectors_old.Holder");
     }
   }
@@ -273,5 +281,32 @@ export class Holder {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Holder.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void {
+    j.raw('{"edges":');
+    const a1 = v.edges;
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      Edge.fbeWriteJson(j, y2);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Holder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors_old.Holder");
+    }
+    return j.text;
   }
 }

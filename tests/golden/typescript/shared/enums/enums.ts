@@ -628,8 +628,7 @@ export class Enums {
     w.beginVersioned();
     try {
       Enums.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "enums.Enums");
     }
     w.endVersioned();
@@ -640,8 +639,7 @@ export class Enums {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Enums {
     try {
       return Enums.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "enums.Enums");
     }
   }
@@ -801,8 +799,7 @@ export class Enums {
     w.beginFinal();
     try {
       Enums.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "enums.Enums");
     }
     w.endFinal(1);
@@ -816,8 +813,7 @@ export class Enums {
       const v = Enums.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "enums.Enums");
     }
   }
@@ -825,5 +821,153 @@ export class Enums {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Enums.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Enums): void {
+    j.raw('{"byte0":');
+    j.int(v.byte0);
+    j.raw(',"byte1":');
+    j.int(v.byte1);
+    j.raw(',"byte2":');
+    j.int(v.byte2);
+    j.raw(',"byte3":');
+    j.int(v.byte3);
+    j.raw(',"byte4":');
+    j.int(v.byte4);
+    j.raw(',"byte5":');
+    j.int(v.byte5);
+    j.raw(',"char0":');
+    j.int(v.char0);
+    j.raw(',"char1":');
+    j.int(v.char1);
+    j.raw(',"char2":');
+    j.int(v.char2);
+    j.raw(',"char3":');
+    j.int(v.char3);
+    j.raw(',"char4":');
+    j.int(v.char4);
+    j.raw(',"char5":');
+    j.int(v.char5);
+    j.raw(',"wchar0":');
+    j.int(v.wchar0);
+    j.raw(',"wchar1":');
+    j.int(v.wchar1);
+    j.raw(',"wchar2":');
+    j.int(v.wchar2);
+    j.raw(',"wchar3":');
+    j.int(v.wchar3);
+    j.raw(',"wchar4":');
+    j.int(v.wchar4);
+    j.raw(',"wchar5":');
+    j.int(v.wchar5);
+    j.raw(',"int8b0":');
+    j.int(v.int8b0);
+    j.raw(',"int8b1":');
+    j.int(v.int8b1);
+    j.raw(',"int8b2":');
+    j.int(v.int8b2);
+    j.raw(',"int8b3":');
+    j.int(v.int8b3);
+    j.raw(',"int8b4":');
+    j.int(v.int8b4);
+    j.raw(',"int8b5":');
+    j.int(v.int8b5);
+    j.raw(',"uint8b0":');
+    j.int(v.uint8b0);
+    j.raw(',"uint8b1":');
+    j.int(v.uint8b1);
+    j.raw(',"uint8b2":');
+    j.int(v.uint8b2);
+    j.raw(',"uint8b3":');
+    j.int(v.uint8b3);
+    j.raw(',"uint8b4":');
+    j.int(v.uint8b4);
+    j.raw(',"uint8b5":');
+    j.int(v.uint8b5);
+    j.raw(',"int16b0":');
+    j.int(v.int16b0);
+    j.raw(',"int16b1":');
+    j.int(v.int16b1);
+    j.raw(',"int16b2":');
+    j.int(v.int16b2);
+    j.raw(',"int16b3":');
+    j.int(v.int16b3);
+    j.raw(',"int16b4":');
+    j.int(v.int16b4);
+    j.raw(',"int16b5":');
+    j.int(v.int16b5);
+    j.raw(',"uint16b0":');
+    j.int(v.uint16b0);
+    j.raw(',"uint16b1":');
+    j.int(v.uint16b1);
+    j.raw(',"uint16b2":');
+    j.int(v.uint16b2);
+    j.raw(',"uint16b3":');
+    j.int(v.uint16b3);
+    j.raw(',"uint16b4":');
+    j.int(v.uint16b4);
+    j.raw(',"uint16b5":');
+    j.int(v.uint16b5);
+    j.raw(',"int32b0":');
+    j.int(v.int32b0);
+    j.raw(',"int32b1":');
+    j.int(v.int32b1);
+    j.raw(',"int32b2":');
+    j.int(v.int32b2);
+    j.raw(',"int32b3":');
+    j.int(v.int32b3);
+    j.raw(',"int32b4":');
+    j.int(v.int32b4);
+    j.raw(',"int32b5":');
+    j.int(v.int32b5);
+    j.raw(',"uint32b0":');
+    j.int(v.uint32b0);
+    j.raw(',"uint32b1":');
+    j.int(v.uint32b1);
+    j.raw(',"uint32b2":');
+    j.int(v.uint32b2);
+    j.raw(',"uint32b3":');
+    j.int(v.uint32b3);
+    j.raw(',"uint32b4":');
+    j.int(v.uint32b4);
+    j.raw(',"uint32b5":');
+    j.int(v.uint32b5);
+    j.raw(',"int64b0":');
+    j.int(v.int64b0);
+    j.raw(',"int64b1":');
+    j.int(v.int64b1);
+    j.raw(',"int64b2":');
+    j.int(v.int64b2);
+    j.raw(',"int64b3":');
+    j.int(v.int64b3);
+    j.raw(',"int64b4":');
+    j.int(v.int64b4);
+    j.raw(',"int64b5":');
+    j.int(v.int64b5);
+    j.raw(',"uint64b0":');
+    j.int(v.uint64b0);
+    j.raw(',"uint64b1":');
+    j.int(v.uint64b1);
+    j.raw(',"uint64b2":');
+    j.int(v.uint64b2);
+    j.raw(',"uint64b3":');
+    j.int(v.uint64b3);
+    j.raw(',"uint64b4":');
+    j.int(v.uint64b4);
+    j.raw(',"uint64b5":');
+    j.int(v.uint64b5);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Enums.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "enums.Enums");
+    }
+    return j.text;
   }
 }

@@ -119,8 +119,7 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Order");
     }
     w.endVersioned();
@@ -131,8 +130,7 @@ export class Order {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Order {
     try {
       return Order.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Order");
     }
   }
@@ -172,8 +170,7 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Order");
     }
     w.endFinal(1);
@@ -187,8 +184,7 @@ export class Order {
       const v = Order.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Order");
     }
   }
@@ -196,6 +192,34 @@ export class Order {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Order.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Order): void {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"symbol":');
+    j.string(v.symbol);
+    j.raw(',"side":');
+    j.int(v.side);
+    j.raw(',"type":');
+    j.int(v.type);
+    j.raw(',"price":');
+    j.double(v.price);
+    j.raw(',"volume":');
+    j.double(v.volume);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Order.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Order");
+    }
+    return j.text;
   }
 }
 
@@ -261,8 +285,7 @@ export class Balance {
     w.beginVersioned();
     try {
       Balance.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
     w.endVersioned();
@@ -273,8 +296,7 @@ export class Balance {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Balance {
     try {
       return Balance.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
   }
@@ -306,8 +328,7 @@ export class Balance {
     w.beginFinal();
     try {
       Balance.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
     w.endFinal(2);
@@ -321,8 +342,7 @@ export class Balance {
       const v = Balance.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
   }
@@ -330,6 +350,26 @@ export class Balance {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Balance.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Balance): void {
+    j.raw('{"currency":');
+    j.string(v.currency);
+    j.raw(',"amount":');
+    j.double(v.amount);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Balance.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Balance");
+    }
+    return j.text;
   }
 }
 
@@ -418,8 +458,7 @@ export class Account {
     }
     try {
       v.wallet = Balance.fbeRead(r, b, b + 17);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "wallet");
     }
     if (n < 26) {
@@ -428,12 +467,10 @@ export class Account {
     const s6 = r.optional(b, b + 21, 4, "asset");
     if (s6 < 0) {
       v.asset = undefined;
-    }
-    else {
+    } else {
       try {
         v.asset = Balance.fbeRead(r, s6, s6);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "asset");
       }
     }
@@ -447,8 +484,7 @@ export class Account {
       let y11: Order;
       try {
         y11 = Order.fbeRead(r, b, e7 + i10 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "orders", i10);
       }
       a9.push(y11);
@@ -465,8 +501,7 @@ export class Account {
     w.beginVersioned();
     try {
       Account.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Account");
     }
     w.endVersioned();
@@ -477,8 +512,7 @@ export class Account {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Account {
     try {
       return Account.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Account");
     }
   }
@@ -497,8 +531,7 @@ export class Account {
     const o12 = v.asset;
     if (o12 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       Balance.fbeWriteFinal(w, o12);
     }
@@ -518,19 +551,16 @@ export class Account {
     v.state = r.u8(r.fixed(1, "state"));
     try {
       v.wallet = Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "wallet");
     }
     if (r.finalHas("asset")) {
       try {
         v.asset = Balance.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "asset");
       }
-    }
-    else {
+    } else {
       v.asset = undefined;
     }
     const n15 = r.finalCount(26, 0, "orders");
@@ -539,8 +569,7 @@ export class Account {
       let y18: Order;
       try {
         y18 = Order.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "orders", i17);
       }
       a16.push(y18);
@@ -556,8 +585,7 @@ export class Account {
     w.beginFinal();
     try {
       Account.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Account");
     }
     w.endFinal(3);
@@ -571,8 +599,7 @@ export class Account {
       const v = Account.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.Account");
     }
   }
@@ -580,6 +607,48 @@ export class Account {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Account.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Account): void {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"name":');
+    j.string(v.name);
+    j.raw(',"state":');
+    j.int(v.state);
+    j.raw(',"wallet":');
+    Balance.fbeWriteJson(j, v.wallet);
+    j.raw(',"asset":');
+    const o1 = v.asset;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      Balance.fbeWriteJson(j, o1);
+    }
+    j.raw(',"orders":');
+    const a2 = v.orders;
+    j.raw("[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      Order.fbeWriteJson(j, y3);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Account.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Account");
+    }
+    return j.text;
   }
 }
 
@@ -624,8 +693,7 @@ export class OrderMessage {
     }
     try {
       v.body = Order.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -639,8 +707,7 @@ export class OrderMessage {
     w.beginVersioned();
     try {
       OrderMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
     w.endVersioned();
@@ -651,8 +718,7 @@ export class OrderMessage {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): OrderMessage {
     try {
       return OrderMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
   }
@@ -673,8 +739,7 @@ export class OrderMessage {
     r.enterFinal(1);
     try {
       v.body = Order.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -687,8 +752,7 @@ export class OrderMessage {
     w.beginFinal();
     try {
       OrderMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
     w.endFinal(1);
@@ -702,8 +766,7 @@ export class OrderMessage {
       const v = OrderMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
   }
@@ -711,6 +774,24 @@ export class OrderMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => OrderMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: OrderMessage): void {
+    j.raw('{"body":');
+    Order.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      OrderMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.OrderMessage");
+    }
+    return j.text;
   }
 }
 
@@ -755,8 +836,7 @@ export class BalanceMessage {
     }
     try {
       v.body = Balance.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -770,8 +850,7 @@ export class BalanceMessage {
     w.beginVersioned();
     try {
       BalanceMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
     w.endVersioned();
@@ -782,8 +861,7 @@ export class BalanceMessage {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): BalanceMessage {
     try {
       return BalanceMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
   }
@@ -804,8 +882,7 @@ export class BalanceMessage {
     r.enterFinal(1);
     try {
       v.body = Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -818,8 +895,7 @@ export class BalanceMessage {
     w.beginFinal();
     try {
       BalanceMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
     w.endFinal(2);
@@ -833,8 +909,7 @@ export class BalanceMessage {
       const v = BalanceMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
   }
@@ -842,6 +917,24 @@ export class BalanceMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => BalanceMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: BalanceMessage): void {
+    j.raw('{"body":');
+    Balance.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      BalanceMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.BalanceMessage");
+    }
+    return j.text;
   }
 }
 
@@ -886,8 +979,7 @@ export class AccountMessage {
     }
     try {
       v.body = Account.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -901,8 +993,7 @@ export class AccountMessage {
     w.beginVersioned();
     try {
       AccountMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
     w.endVersioned();
@@ -913,8 +1004,7 @@ export class AccountMessage {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): AccountMessage {
     try {
       return AccountMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
   }
@@ -935,8 +1025,7 @@ export class AccountMessage {
     r.enterFinal(1);
     try {
       v.body = Account.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -949,8 +1038,7 @@ export class AccountMessage {
     w.beginFinal();
     try {
       AccountMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
     w.endFinal(3);
@@ -964,8 +1052,7 @@ export class AccountMessage {
       const v = AccountMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
   }
@@ -973,5 +1060,23 @@ export class AccountMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => AccountMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: AccountMessage): void {
+    j.raw('{"body":');
+    Account.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      AccountMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.AccountMessage");
+    }
+    return j.text;
   }
 }

@@ -138,8 +138,7 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Order");
     }
     w.endVersioned();
@@ -150,8 +149,7 @@ export class Order {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Order {
     try {
       return Order.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Order");
     }
   }
@@ -195,8 +193,7 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Order");
     }
     w.endFinal(1);
@@ -210,8 +207,7 @@ export class Order {
       const v = Order.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Order");
     }
   }
@@ -219,6 +215,38 @@ export class Order {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Order.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Order): void {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"symbol":');
+    j.string(v.symbol);
+    j.raw(',"side":');
+    j.int(v.side);
+    j.raw(',"type":');
+    j.int(v.type);
+    j.raw(',"price":');
+    j.double(v.price);
+    j.raw(',"volume":');
+    j.double(v.volume);
+    j.raw(',"tp":');
+    j.double(v.tp);
+    j.raw(',"sl":');
+    j.double(v.sl);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Order.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.Order");
+    }
+    return j.text;
   }
 }
 
@@ -285,8 +313,7 @@ export class Balance extends proto.Balance {
     w.beginVersioned();
     try {
       Balance.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
     w.endVersioned();
@@ -297,8 +324,7 @@ export class Balance extends proto.Balance {
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): Balance {
     try {
       return Balance.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
   }
@@ -332,8 +358,7 @@ export class Balance extends proto.Balance {
     w.beginFinal();
     try {
       Balance.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
     w.endFinal(2);
@@ -347,8 +372,7 @@ export class Balance extends proto.Balance {
       const v = Balance.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
   }
@@ -356,6 +380,28 @@ export class Balance extends proto.Balance {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Balance.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static override fbeWriteJson(j: fbe.JsonWriter, v: Balance): void {
+    j.raw('{"currency":');
+    j.string(v.currency);
+    j.raw(',"amount":');
+    j.double(v.amount);
+    j.raw(',"locked":');
+    j.double(v.locked);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  override toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Balance.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.Balance");
+    }
+    return j.text;
   }
 }
 
@@ -444,8 +490,7 @@ export class Account {
     }
     try {
       v.wallet = Balance.fbeRead(r, b, b + 17);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "wallet");
     }
     if (n < 26) {
@@ -454,12 +499,10 @@ export class Account {
     const s6 = r.optional(b, b + 21, 4, "asset");
     if (s6 < 0) {
       v.asset = undefined;
-    }
-    else {
+    } else {
       try {
         v.asset = Balance.fbeRead(r, s6, s6);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "asset");
       }
     }
@@ -473,8 +516,7 @@ export class Account {
       let y11: Order;
       try {
         y11 = Order.fbeRead(r, b, e7 + i10 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "orders", i10);
       }
       a9.push(y11);
@@ -491,8 +533,7 @@ export class Account {
     w.beginVersioned();
     try {
       Account.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Account");
     }
     w.endVersioned();
@@ -503,8 +544,7 @@ export class Account {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Account {
     try {
       return Account.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Account");
     }
   }
@@ -523,8 +563,7 @@ export class Account {
     const o12 = v.asset;
     if (o12 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       Balance.fbeWriteFinal(w, o12);
     }
@@ -544,19 +583,16 @@ export class Account {
     v.state = r.u8(r.fixed(1, "state"));
     try {
       v.wallet = Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "wallet");
     }
     if (r.finalHas("asset")) {
       try {
         v.asset = Balance.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "asset");
       }
-    }
-    else {
+    } else {
       v.asset = undefined;
     }
     const n15 = r.finalCount(42, 0, "orders");
@@ -565,8 +601,7 @@ export class Account {
       let y18: Order;
       try {
         y18 = Order.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "orders", i17);
       }
       a16.push(y18);
@@ -582,8 +617,7 @@ export class Account {
     w.beginFinal();
     try {
       Account.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Account");
     }
     w.endFinal(3);
@@ -597,8 +631,7 @@ export class Account {
       const v = Account.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.Account");
     }
   }
@@ -606,6 +639,48 @@ export class Account {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Account.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Account): void {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"name":');
+    j.string(v.name);
+    j.raw(',"state":');
+    j.int(v.state);
+    j.raw(',"wallet":');
+    Balance.fbeWriteJson(j, v.wallet);
+    j.raw(',"asset":');
+    const o1 = v.asset;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      Balance.fbeWriteJson(j, o1);
+    }
+    j.raw(',"orders":');
+    const a2 = v.orders;
+    j.raw("[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      Order.fbeWriteJson(j, y3);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Account.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.Account");
+    }
+    return j.text;
   }
 }
 
@@ -650,8 +725,7 @@ export class OrderMessage {
     }
     try {
       v.body = Order.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -665,8 +739,7 @@ export class OrderMessage {
     w.beginVersioned();
     try {
       OrderMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
     w.endVersioned();
@@ -677,8 +750,7 @@ export class OrderMessage {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): OrderMessage {
     try {
       return OrderMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
   }
@@ -699,8 +771,7 @@ export class OrderMessage {
     r.enterFinal(1);
     try {
       v.body = Order.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -713,8 +784,7 @@ export class OrderMessage {
     w.beginFinal();
     try {
       OrderMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
     w.endFinal(11);
@@ -728,8 +798,7 @@ export class OrderMessage {
       const v = OrderMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
   }
@@ -737,6 +806,24 @@ export class OrderMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => OrderMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: OrderMessage): void {
+    j.raw('{"body":');
+    Order.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      OrderMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.OrderMessage");
+    }
+    return j.text;
   }
 }
 
@@ -781,8 +868,7 @@ export class BalanceMessage {
     }
     try {
       v.body = Balance.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -796,8 +882,7 @@ export class BalanceMessage {
     w.beginVersioned();
     try {
       BalanceMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
     w.endVersioned();
@@ -808,8 +893,7 @@ export class BalanceMessage {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): BalanceMessage {
     try {
       return BalanceMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
   }
@@ -830,8 +914,7 @@ export class BalanceMessage {
     r.enterFinal(1);
     try {
       v.body = Balance.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -844,8 +927,7 @@ export class BalanceMessage {
     w.beginFinal();
     try {
       BalanceMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
     w.endFinal(12);
@@ -859,8 +941,7 @@ export class BalanceMessage {
       const v = BalanceMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
   }
@@ -868,6 +949,24 @@ export class BalanceMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => BalanceMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: BalanceMessage): void {
+    j.raw('{"body":');
+    Balance.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      BalanceMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.BalanceMessage");
+    }
+    return j.text;
   }
 }
 
@@ -912,8 +1011,7 @@ export class AccountMessage {
     }
     try {
       v.body = Account.fbeRead(r, b, b + 8);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
   }
@@ -927,8 +1025,7 @@ export class AccountMessage {
     w.beginVersioned();
     try {
       AccountMessage.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
     w.endVersioned();
@@ -939,8 +1036,7 @@ export class AccountMessage {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): AccountMessage {
     try {
       return AccountMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
   }
@@ -961,8 +1057,7 @@ export class AccountMessage {
     r.enterFinal(1);
     try {
       v.body = Account.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "body");
     }
     r.leave();
@@ -975,8 +1070,7 @@ export class AccountMessage {
     w.beginFinal();
     try {
       AccountMessage.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
     w.endFinal(13);
@@ -990,8 +1084,7 @@ export class AccountMessage {
       const v = AccountMessage.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
   }
@@ -999,5 +1092,23 @@ export class AccountMessage {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => AccountMessage.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: AccountMessage): void {
+    j.raw('{"body":');
+    Account.fbeWriteJson(j, v.body);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      AccountMessage.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "protoex.AccountMessage");
+    }
+    return j.text;
   }
 }

@@ -178,8 +178,7 @@ export class Counted {
     w.beginVersioned();
     try {
       Counted.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
     w.endVersioned();
@@ -190,8 +189,7 @@ export class Counted {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Counted {
     try {
       return Counted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
   }
@@ -221,8 +219,7 @@ export class Counted {
     w.beginFinal();
     try {
       Counted.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
     w.endFinal(1001);
@@ -236,8 +233,7 @@ export class Counted {
       const v = Counted.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
   }
@@ -245,6 +241,24 @@ export class Counted {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Counted.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Counted): void {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Counted.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Counted");
+    }
+    return j.text;
   }
 }
 
@@ -298,8 +312,7 @@ export class Shifted {
     w.beginVersioned();
     try {
       Shifted.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Shifted");
     }
     w.endVersioned();
@@ -310,8 +323,7 @@ export class Shifted {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Shifted {
     try {
       return Shifted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Shifted");
     }
   }
@@ -341,8 +353,7 @@ export class Shifted {
     w.beginFinal();
     try {
       Shifted.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Shifted");
     }
     w.endFinal(1020);
@@ -356,8 +367,7 @@ export class Shifted {
       const v = Shifted.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Shifted");
     }
   }
@@ -365,6 +375,24 @@ export class Shifted {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Shifted.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Shifted): void {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Shifted.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Shifted");
+    }
+    return j.text;
   }
 }
 
@@ -418,8 +446,7 @@ export class AfterShift {
     w.beginVersioned();
     try {
       AfterShift.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
     w.endVersioned();
@@ -430,8 +457,7 @@ export class AfterShift {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): AfterShift {
     try {
       return AfterShift.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
   }
@@ -461,8 +487,7 @@ export class AfterShift {
     w.beginFinal();
     try {
       AfterShift.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
     w.endFinal(1021);
@@ -476,8 +501,7 @@ export class AfterShift {
       const v = AfterShift.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
   }
@@ -485,6 +509,24 @@ export class AfterShift {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => AfterShift.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: AfterShift): void {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      AfterShift.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.AfterShift");
+    }
+    return j.text;
   }
 }
 
@@ -538,8 +580,7 @@ export class Fixed {
     w.beginVersioned();
     try {
       Fixed.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
     w.endVersioned();
@@ -550,8 +591,7 @@ export class Fixed {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Fixed {
     try {
       return Fixed.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
   }
@@ -581,8 +621,7 @@ export class Fixed {
     w.beginFinal();
     try {
       Fixed.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
     w.endFinal(7);
@@ -596,8 +635,7 @@ export class Fixed {
       const v = Fixed.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
   }
@@ -605,6 +643,24 @@ export class Fixed {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Fixed.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Fixed): void {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Fixed.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Fixed");
+    }
+    return j.text;
   }
 }
 
@@ -664,8 +720,7 @@ export class Derived extends Fixed {
     w.beginVersioned();
     try {
       Derived.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
     w.endVersioned();
@@ -676,8 +731,7 @@ export class Derived extends Fixed {
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): Derived {
     try {
       return Derived.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
   }
@@ -709,8 +763,7 @@ export class Derived extends Fixed {
     w.beginFinal();
     try {
       Derived.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
     w.endFinal(7);
@@ -724,8 +777,7 @@ export class Derived extends Fixed {
       const v = Derived.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
   }
@@ -733,6 +785,26 @@ export class Derived extends Fixed {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Derived.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static override fbeWriteJson(j: fbe.JsonWriter, v: Derived): void {
+    j.raw('{"a":');
+    j.int(v.a);
+    j.raw(',"b":');
+    j.int(v.b);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  override toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Derived.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Derived");
+    }
+    return j.text;
   }
 }
 
@@ -799,8 +871,7 @@ export class ImportedBase extends market.Instrument {
     w.beginVersioned();
     try {
       ImportedBase.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
     w.endVersioned();
@@ -811,8 +882,7 @@ export class ImportedBase extends market.Instrument {
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): ImportedBase {
     try {
       return ImportedBase.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
   }
@@ -846,8 +916,7 @@ export class ImportedBase extends market.Instrument {
     w.beginFinal();
     try {
       ImportedBase.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
     w.endFinal(1022);
@@ -861,8 +930,7 @@ export class ImportedBase extends market.Instrument {
       const v = ImportedBase.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
   }
@@ -870,6 +938,28 @@ export class ImportedBase extends market.Instrument {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => ImportedBase.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static override fbeWriteJson(j: fbe.JsonWriter, v: ImportedBase): void {
+    j.raw('{"symbol":');
+    j.string(v.symbol);
+    j.raw(',"digits":');
+    j.int(v.digits);
+    j.raw(',"price":');
+    j.double(v.price);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  override toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      ImportedBase.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.ImportedBase");
+    }
+    return j.text;
   }
 }
 
@@ -923,8 +1013,7 @@ export class Note {
     w.beginVersioned();
     try {
       Note.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
     w.endVersioned();
@@ -935,8 +1024,7 @@ export class Note {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Note {
     try {
       return Note.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
   }
@@ -966,8 +1054,7 @@ export class Note {
     w.beginFinal();
     try {
       Note.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
     w.endFinal(1023);
@@ -981,8 +1068,7 @@ export class Note {
       const v = Note.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
   }
@@ -990,6 +1076,24 @@ export class Note {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Note.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Note): void {
+    j.raw('{"text":');
+    j.string(v.text);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Note.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Note");
+    }
+    return j.text;
   }
 }
 
@@ -1050,8 +1154,7 @@ export class Quiet {
     w.beginVersioned();
     try {
       Quiet.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Quiet");
     }
     w.endVersioned();
@@ -1062,8 +1165,7 @@ export class Quiet {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Quiet {
     try {
       return Quiet.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Quiet");
     }
   }
@@ -1095,8 +1197,7 @@ export class Quiet {
     w.beginFinal();
     try {
       Quiet.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Quiet");
     }
     w.endFinal(1024);
@@ -1110,8 +1211,7 @@ export class Quiet {
       const v = Quiet.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Quiet");
     }
   }
@@ -1119,6 +1219,26 @@ export class Quiet {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Quiet.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Quiet): void {
+    j.raw('{"password":');
+    j.string(v.password);
+    j.raw(',"legacy":');
+    j.int(v.legacy);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Quiet.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Quiet");
+    }
+    return j.text;
   }
 }
 
@@ -1156,8 +1276,7 @@ export class Empty {
     w.beginVersioned();
     try {
       Empty.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
     w.endVersioned();
@@ -1168,8 +1287,7 @@ export class Empty {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Empty {
     try {
       return Empty.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
   }
@@ -1197,8 +1315,7 @@ export class Empty {
     w.beginFinal();
     try {
       Empty.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
     w.endFinal(1025);
@@ -1212,8 +1329,7 @@ export class Empty {
       const v = Empty.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
   }
@@ -1221,6 +1337,22 @@ export class Empty {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Empty.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Empty): void {
+    j.raw("{}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Empty.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Empty");
+    }
+    return j.text;
   }
 }
 
@@ -1681,8 +1813,7 @@ export class Everything {
     }
     try {
       v.f29 = Counted.fbeRead(r, b, b + 192);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f29");
     }
     if (n < 200) {
@@ -1691,8 +1822,7 @@ export class Everything {
     }
     try {
       v.f30 = market.Instrument.fbeRead(r, b, b + 196);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f30");
     }
     if (n < 205) {
@@ -1701,8 +1831,7 @@ export class Everything {
     const s66 = r.optional(b, b + 200, 4, "f31");
     if (s66 < 0) {
       v.f31 = undefined;
-    }
-    else {
+    } else {
       v.f31 = r.i32(s66);
     }
     if (n < 210) {
@@ -1711,8 +1840,7 @@ export class Everything {
     const s67 = r.optional(b, b + 205, 4, "f32");
     if (s67 < 0) {
       v.f32 = undefined;
-    }
-    else {
+    } else {
       v.f32 = r.i32(s67);
     }
     if (n < 215) {
@@ -1721,8 +1849,7 @@ export class Everything {
     const s68 = r.optional(b, b + 210, 4, "f33");
     if (s68 < 0) {
       v.f33 = undefined;
-    }
-    else {
+    } else {
       v.f33 = r.string(s68, s68, "f33");
     }
     if (n < 220) {
@@ -1731,8 +1858,7 @@ export class Everything {
     const s69 = r.optional(b, b + 215, 1, "f34");
     if (s69 < 0) {
       v.f34 = undefined;
-    }
-    else {
+    } else {
       v.f34 = r.u8(s69);
     }
     if (n < 225) {
@@ -1741,12 +1867,10 @@ export class Everything {
     const s70 = r.optional(b, b + 220, 4, "f35");
     if (s70 < 0) {
       v.f35 = undefined;
-    }
-    else {
+    } else {
       try {
         v.f35 = Counted.fbeRead(r, s70, s70);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f35");
       }
     }
@@ -1767,8 +1891,7 @@ export class Everything {
       const s77 = r.optional(b, b + 237 + i75 * 5, 4, "f37");
       if (s77 < 0) {
         y76 = undefined;
-      }
-      else {
+      } else {
         y76 = r.string(s77, s77, "f37");
       }
       a74.push(y76);
@@ -1795,12 +1918,10 @@ export class Everything {
       const s88 = r.optional(b, e83 + i86 * 5, 4, "f39");
       if (s88 < 0) {
         y87 = undefined;
-      }
-      else {
+      } else {
         try {
           y87 = Counted.fbeRead(r, s88, s88);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f39", i86);
         }
       }
@@ -1841,8 +1962,7 @@ export class Everything {
       let y103: market.Instrument;
       try {
         y103 = market.Instrument.fbeRead(r, b, e99 + i102 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f42", i102);
       }
       a101.push(y103);
@@ -1881,12 +2001,10 @@ export class Everything {
       const s116 = r.optional(b, e110 + i113 * 9 + 4, 4, "f44");
       if (s116 < 0) {
         y115 = undefined;
-      }
-      else {
+      } else {
         try {
           y115 = Counted.fbeRead(r, s116, s116);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f44", i113);
         }
       }
@@ -1924,14 +2042,12 @@ export class Everything {
       let y128: Counted;
       try {
         k127 = market.Instrument.fbeRead(r, b, e123 + i126 * 8);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f46", i126);
       }
       try {
         y128 = Counted.fbeRead(r, b, e123 + i126 * 8 + 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f46", i126);
       }
       m125.push([k127, y128]);
@@ -1946,8 +2062,7 @@ export class Everything {
     const s129 = r.optional(b, b + 283, 4, "f47");
     if (s129 < 0) {
       v.f47 = undefined;
-    }
-    else {
+    } else {
       v.f47 = r.i32(s129);
     }
     if (n < 289) {
@@ -1960,8 +2075,7 @@ export class Everything {
     const s130 = r.optional(b, b + 289, 8, "f48");
     if (s130 < 0) {
       v.f48 = undefined;
-    }
-    else {
+    } else {
       v.f48 = r.timestamp(s130);
     }
     if (n < 298) {
@@ -2009,8 +2123,7 @@ export class Everything {
     w.beginVersioned();
     try {
       Everything.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Everything");
     }
     w.endVersioned();
@@ -2021,8 +2134,7 @@ export class Everything {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Everything {
     try {
       return Everything.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Everything");
     }
   }
@@ -2068,40 +2180,35 @@ export class Everything {
     const o143 = v.f31;
     if (o143 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o143);
     }
     const o144 = v.f32;
     if (o144 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o144);
     }
     const o145 = v.f33;
     if (o145 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendString(o145);
     }
     const o146 = v.f34;
     if (o146 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendU8(o146);
     }
     const o147 = v.f35;
     if (o147 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       Counted.fbeWriteFinal(w, o147);
     }
@@ -2116,8 +2223,7 @@ export class Everything {
       const o152 = y151;
       if (o152 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         w.appendString(o152);
       }
@@ -2133,8 +2239,7 @@ export class Everything {
       const o157 = y156;
       if (o157 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         Counted.fbeWriteFinal(w, o157);
       }
@@ -2167,8 +2272,7 @@ export class Everything {
       const o170 = y169;
       if (o170 === undefined) {
         w.appendBool(false);
-      }
-      else {
+      } else {
         w.appendBool(true);
         Counted.fbeWriteFinal(w, o170);
       }
@@ -2188,8 +2292,7 @@ export class Everything {
     const o177 = v.f47;
     if (o177 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o177);
     }
@@ -2197,8 +2300,7 @@ export class Everything {
     const o178 = v.f48;
     if (o178 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendTimestamp(o178);
     }
@@ -2251,49 +2353,41 @@ export class Everything {
     v.f28 = r.u64(r.fixed(8, "f28"));
     try {
       v.f29 = Counted.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f29");
     }
     try {
       v.f30 = market.Instrument.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "f30");
     }
     if (r.finalHas("f31")) {
       v.f31 = r.i32(r.fixed(4, "f31"));
-    }
-    else {
+    } else {
       v.f31 = undefined;
     }
     if (r.finalHas("f32")) {
       v.f32 = r.i32(r.fixed(4, "f32"));
-    }
-    else {
+    } else {
       v.f32 = undefined;
     }
     if (r.finalHas("f33")) {
       v.f33 = r.finalString("f33");
-    }
-    else {
+    } else {
       v.f33 = undefined;
     }
     if (r.finalHas("f34")) {
       v.f34 = r.u8(r.fixed(1, "f34"));
-    }
-    else {
+    } else {
       v.f34 = undefined;
     }
     if (r.finalHas("f35")) {
       try {
         v.f35 = Counted.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.within(e, "f35");
       }
-    }
-    else {
+    } else {
       v.f35 = undefined;
     }
     const a185: number[] = [];
@@ -2306,8 +2400,7 @@ export class Everything {
       let y190: string | undefined;
       if (r.finalHas("f37")) {
         y190 = r.finalString("f37");
-      }
-      else {
+      } else {
         y190 = undefined;
       }
       a188.push(y190);
@@ -2326,12 +2419,10 @@ export class Everything {
       if (r.finalHas("f39")) {
         try {
           y198 = Counted.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f39", i197);
         }
-      }
-      else {
+      } else {
         y198 = undefined;
       }
       a196.push(y198);
@@ -2359,8 +2450,7 @@ export class Everything {
       let y210: market.Instrument;
       try {
         y210 = market.Instrument.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f42", i209);
       }
       a208.push(y210);
@@ -2391,12 +2481,10 @@ export class Everything {
       if (r.finalHas("f44")) {
         try {
           y220 = Counted.fbeReadFinal(r);
-        }
-        catch (e) {
+        } catch (e) {
           throw fbe.withinIndex(e, "f44", i218);
         }
-      }
-      else {
+      } else {
         y220 = undefined;
       }
       if (m217.has(k219)) {
@@ -2425,14 +2513,12 @@ export class Everything {
       let y230: Counted;
       try {
         k229 = market.Instrument.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f46", i228);
       }
       try {
         y230 = Counted.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "f46", i228);
       }
       m227.push([k229, y230]);
@@ -2443,15 +2529,13 @@ export class Everything {
     v.f46 = m227;
     if (r.finalHas("f47")) {
       v.f47 = r.i32(r.fixed(4, "f47"));
-    }
-    else {
+    } else {
       v.f47 = undefined;
     }
     v.f47Reset = r.bool(r.fixed(1, "f47Reset"));
     if (r.finalHas("f48")) {
       v.f48 = r.timestamp(r.fixed(8, "f48"));
-    }
-    else {
+    } else {
       v.f48 = undefined;
     }
     const n231 = r.finalCount(8, 8, "f49");
@@ -2490,8 +2574,7 @@ export class Everything {
     w.beginFinal();
     try {
       Everything.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Everything");
     }
     w.endFinal(1026);
@@ -2505,8 +2588,7 @@ export class Everything {
       const v = Everything.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Everything");
     }
   }
@@ -2514,6 +2596,302 @@ export class Everything {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Everything.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Everything): void {
+    j.raw('{"id":');
+    j.int(v.id);
+    j.raw(',"f1":');
+    j.bool(v.f1);
+    j.raw(',"f2":');
+    j.int(v.f2);
+    j.raw(',"f3":');
+    j.int(v.f3);
+    j.raw(',"f4":');
+    j.int(v.f4);
+    j.raw(',"f5":');
+    j.int(v.f5);
+    j.raw(',"f6":');
+    j.int(v.f6);
+    j.raw(',"f7":');
+    j.int(v.f7);
+    j.raw(',"f8":');
+    j.int(v.f8);
+    j.raw(',"f9":');
+    j.int(v.f9);
+    j.raw(',"f10":');
+    j.int(v.f10);
+    j.raw(',"f11":');
+    j.int(v.f11);
+    j.raw(',"f12":');
+    j.int(v.f12);
+    j.raw(',"f13":');
+    j.double(v.f13);
+    j.raw(',"f14":');
+    j.double(v.f14);
+    j.raw(',"f15":');
+    j.decimal(v.f15);
+    j.raw(',"f16":');
+    j.decimal(v.f16);
+    j.raw(',"f17":');
+    j.string(v.f17);
+    j.raw(',"f18":');
+    j.int(v.f18);
+    j.raw(',"f19":');
+    j.int(v.f19);
+    j.raw(',"f20":');
+    j.uuid(v.f20);
+    j.raw(',"f21":');
+    j.uuid(v.f21);
+    j.raw(',"f22":');
+    j.uuid(v.f22);
+    j.raw(',"f23":');
+    j.uuid(v.f23);
+    j.raw(',"f24":');
+    j.bytes(v.f24);
+    j.raw(',"f25":');
+    j.int(v.f25);
+    j.raw(',"f26":');
+    j.int(v.f26);
+    j.raw(',"f27":');
+    j.int(v.f27);
+    j.raw(',"f28":');
+    j.int(v.f28);
+    j.raw(',"f29":');
+    Counted.fbeWriteJson(j, v.f29);
+    j.raw(',"f30":');
+    market.Instrument.fbeWriteJson(j, v.f30);
+    j.raw(',"f31":');
+    const o1 = v.f31;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      j.int(o1);
+    }
+    j.raw(',"f32":');
+    const o2 = v.f32;
+    if (o2 === undefined) {
+      j.null();
+    } else {
+      j.int(o2);
+    }
+    j.raw(',"f33":');
+    const o3 = v.f33;
+    if (o3 === undefined) {
+      j.null();
+    } else {
+      j.string(o3);
+    }
+    j.raw(',"f34":');
+    const o4 = v.f34;
+    if (o4 === undefined) {
+      j.null();
+    } else {
+      j.int(o4);
+    }
+    j.raw(',"f35":');
+    const o5 = v.f35;
+    if (o5 === undefined) {
+      j.null();
+    } else {
+      Counted.fbeWriteJson(j, o5);
+    }
+    j.raw(',"f36":');
+    const a6 = v.f36;
+    j.raw("[");
+    let first8 = true;
+    for (const y7 of a6) {
+      if (!first8) {
+        j.raw(",");
+      }
+      first8 = false;
+      j.int(y7);
+    }
+    j.raw('],"f37":');
+    const a9 = v.f37;
+    j.raw("[");
+    let first11 = true;
+    for (const y10 of a9) {
+      if (!first11) {
+        j.raw(",");
+      }
+      first11 = false;
+      const o12 = y10;
+      if (o12 === undefined) {
+        j.null();
+      } else {
+        j.string(o12);
+      }
+    }
+    j.raw('],"f38":');
+    const a13 = v.f38;
+    j.raw("[");
+    let first15 = true;
+    for (const y14 of a13) {
+      if (!first15) {
+        j.raw(",");
+      }
+      first15 = false;
+      j.double(y14);
+    }
+    j.raw('],"f39":');
+    const a16 = v.f39;
+    j.raw("[");
+    let first18 = true;
+    for (const y17 of a16) {
+      if (!first18) {
+        j.raw(",");
+      }
+      first18 = false;
+      const o19 = y17;
+      if (o19 === undefined) {
+        j.null();
+      } else {
+        Counted.fbeWriteJson(j, o19);
+      }
+    }
+    j.raw('],"f40":');
+    const a20 = v.f40;
+    j.raw("[");
+    let first22 = true;
+    for (const y21 of a20) {
+      if (!first22) {
+        j.raw(",");
+      }
+      first22 = false;
+      j.string(y21);
+    }
+    j.raw('],"f41":');
+    const a23 = fbe.sortedValues(v.f41, fbe.compareValue);
+    j.raw("[");
+    let first25 = true;
+    for (const y24 of a23) {
+      if (!first25) {
+        j.raw(",");
+      }
+      first25 = false;
+      j.int(y24);
+    }
+    j.raw('],"f42":');
+    const a26 = v.f42;
+    j.raw("[");
+    let first28 = true;
+    for (const y27 of a26) {
+      if (!first28) {
+        j.raw(",");
+      }
+      first28 = false;
+      market.Instrument.fbeWriteJson(j, y27);
+    }
+    j.raw('],"f43":');
+    const m29 = fbe.sortedEntries(v.f43, fbe.compareValue);
+    j.raw("{");
+    let first32 = true;
+    for (const [k30, y31] of m29) {
+      if (!first32) {
+        j.raw(",");
+      }
+      first32 = false;
+      j.keyInt(k30);
+      j.string(y31);
+    }
+    j.raw('},"f44":');
+    const m33 = fbe.sortedEntries(v.f44, fbe.compareString);
+    j.raw("{");
+    let first36 = true;
+    for (const [k34, y35] of m33) {
+      if (!first36) {
+        j.raw(",");
+      }
+      first36 = false;
+      j.keyString(k34);
+      const o37 = y35;
+      if (o37 === undefined) {
+        j.null();
+      } else {
+        Counted.fbeWriteJson(j, o37);
+      }
+    }
+    j.raw('},"f45":');
+    const m38 = v.f45;
+    j.raw("{");
+    let first41 = true;
+    for (const [k39, y40] of m38) {
+      if (!first41) {
+        j.raw(",");
+      }
+      first41 = false;
+      j.keyUuid(k39);
+      j.bytes(y40);
+    }
+    j.raw('},"f46":');
+    const m42 = v.f46;
+    j.raw("[");
+    let first45 = true;
+    for (const [k43, y44] of m42) {
+      if (!first45) {
+        j.raw(",");
+      }
+      first45 = false;
+      j.raw("[");
+      market.Instrument.fbeWriteJson(j, k43);
+      j.raw(",");
+      Counted.fbeWriteJson(j, y44);
+      j.raw("]");
+    }
+    j.raw('],"f47":');
+    const o46 = v.f47;
+    if (o46 === undefined) {
+      j.null();
+    } else {
+      j.int(o46);
+    }
+    j.raw(',"f47Reset":');
+    j.bool(v.f47Reset);
+    j.raw(',"f48":');
+    const o47 = v.f48;
+    if (o47 === undefined) {
+      j.null();
+    } else {
+      j.int(o47);
+    }
+    j.raw(',"f49":');
+    const m48 = v.f49;
+    j.raw("{");
+    let first51 = true;
+    for (const [k49, y50] of m48) {
+      if (!first51) {
+        j.raw(",");
+      }
+      first51 = false;
+      j.keyBytes(k49);
+      j.int(y50);
+    }
+    j.raw('},"f50":');
+    const m52 = v.f50;
+    j.raw("{");
+    let first55 = true;
+    for (const [k53, y54] of m52) {
+      if (!first55) {
+        j.raw(",");
+      }
+      first55 = false;
+      j.keyBytes(k53);
+      j.string(y54);
+    }
+    j.raw("}}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Everything.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Everything");
+    }
+    return j.text;
   }
 }
 
@@ -2571,8 +2949,7 @@ export class PlaceOrder {
     }
     try {
       v.instrument = market.Instrument.fbeRead(r, b, b + 24);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "instrument");
     }
   }
@@ -2586,8 +2963,7 @@ export class PlaceOrder {
     w.beginVersioned();
     try {
       PlaceOrder.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
     w.endVersioned();
@@ -2598,8 +2974,7 @@ export class PlaceOrder {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): PlaceOrder {
     try {
       return PlaceOrder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
   }
@@ -2622,8 +2997,7 @@ export class PlaceOrder {
     v.id = r.uuid(r.fixed(16, "id"));
     try {
       v.instrument = market.Instrument.fbeReadFinal(r);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.within(e, "instrument");
     }
     r.leave();
@@ -2636,8 +3010,7 @@ export class PlaceOrder {
     w.beginFinal();
     try {
       PlaceOrder.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
     w.endFinal(1027);
@@ -2651,8 +3024,7 @@ export class PlaceOrder {
       const v = PlaceOrder.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
   }
@@ -2660,6 +3032,26 @@ export class PlaceOrder {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => PlaceOrder.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: PlaceOrder): void {
+    j.raw('{"id":');
+    j.uuid(v.id);
+    j.raw(',"instrument":');
+    market.Instrument.fbeWriteJson(j, v.instrument);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      PlaceOrder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.PlaceOrder");
+    }
+    return j.text;
   }
 }
 
@@ -2718,8 +3110,7 @@ export class Accepted {
     w.beginVersioned();
     try {
       Accepted.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
     w.endVersioned();
@@ -2730,8 +3121,7 @@ export class Accepted {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Accepted {
     try {
       return Accepted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
   }
@@ -2761,8 +3151,7 @@ export class Accepted {
     w.beginFinal();
     try {
       Accepted.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
     w.endFinal(1028);
@@ -2776,8 +3165,7 @@ export class Accepted {
       const v = Accepted.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
   }
@@ -2785,6 +3173,24 @@ export class Accepted {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Accepted.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Accepted): void {
+    j.raw('{"id":');
+    j.uuid(v.id);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Accepted.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Accepted");
+    }
+    return j.text;
   }
 }
 
@@ -2850,8 +3256,7 @@ export class Rejected {
     w.beginVersioned();
     try {
       Rejected.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Rejected");
     }
     w.endVersioned();
@@ -2862,8 +3267,7 @@ export class Rejected {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Rejected {
     try {
       return Rejected.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Rejected");
     }
   }
@@ -2895,8 +3299,7 @@ export class Rejected {
     w.beginFinal();
     try {
       Rejected.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Rejected");
     }
     w.endFinal(1029);
@@ -2910,8 +3313,7 @@ export class Rejected {
       const v = Rejected.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Rejected");
     }
   }
@@ -2919,6 +3321,26 @@ export class Rejected {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Rejected.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Rejected): void {
+    j.raw('{"id":');
+    j.uuid(v.id);
+    j.raw(',"reason":');
+    j.string(v.reason);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Rejected.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Rejected");
+    }
+    return j.text;
   }
 }
 
@@ -2972,8 +3394,7 @@ export class Ping {
     w.beginVersioned();
     try {
       Ping.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
     w.endVersioned();
@@ -2984,8 +3405,7 @@ export class Ping {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Ping {
     try {
       return Ping.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
   }
@@ -3015,8 +3435,7 @@ export class Ping {
     w.beginFinal();
     try {
       Ping.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
     w.endFinal(1030);
@@ -3030,8 +3449,7 @@ export class Ping {
       const v = Ping.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
   }
@@ -3039,6 +3457,24 @@ export class Ping {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Ping.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Ping): void {
+    j.raw('{"sequence":');
+    j.int(v.sequence);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Ping.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Ping");
+    }
+    return j.text;
   }
 }
 
@@ -3106,8 +3542,7 @@ export class FixedKeywords {
     w.beginVersioned();
     try {
       FixedKeywords.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
     w.endVersioned();
@@ -3118,8 +3553,7 @@ export class FixedKeywords {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): FixedKeywords {
     try {
       return FixedKeywords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
   }
@@ -3153,8 +3587,7 @@ export class FixedKeywords {
     w.beginFinal();
     try {
       FixedKeywords.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
     w.endFinal(1031);
@@ -3168,8 +3601,7 @@ export class FixedKeywords {
       const v = FixedKeywords.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
   }
@@ -3177,6 +3609,28 @@ export class FixedKeywords {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => FixedKeywords.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: FixedKeywords): void {
+    j.raw('{"new":');
+    j.int(v.new);
+    j.raw(',"swap":');
+    j.bool(v.swap);
+    j.raw(',"default":');
+    j.int(v.default);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      FixedKeywords.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.FixedKeywords");
+    }
+    return j.text;
   }
 }
 
@@ -3282,8 +3736,7 @@ export class Keywords {
     const s6 = r.optional(b, b + 33, 4, "operator");
     if (s6 < 0) {
       v.operator = undefined;
-    }
-    else {
+    } else {
       v.operator = r.i32(s6);
     }
     if (n < 42) {
@@ -3296,8 +3749,7 @@ export class Keywords {
       let y11: FixedKeywords;
       try {
         y11 = FixedKeywords.fbeRead(r, b, e7 + i10 * 4);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "this", i10);
       }
       a9.push(y11);
@@ -3314,8 +3766,7 @@ export class Keywords {
     w.beginVersioned();
     try {
       Keywords.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
     w.endVersioned();
@@ -3326,8 +3777,7 @@ export class Keywords {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Keywords {
     try {
       return Keywords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
   }
@@ -3349,8 +3799,7 @@ export class Keywords {
     const o12 = v.operator;
     if (o12 === undefined) {
       w.appendBool(false);
-    }
-    else {
+    } else {
       w.appendBool(true);
       w.appendI32(o12);
     }
@@ -3374,8 +3823,7 @@ export class Keywords {
     v.NULL = r.i32(r.fixed(4, "NULL"));
     if (r.finalHas("operator")) {
       v.operator = r.i32(r.fixed(4, "operator"));
-    }
-    else {
+    } else {
       v.operator = undefined;
     }
     const n15 = r.finalCount(9, 0, "this");
@@ -3384,8 +3832,7 @@ export class Keywords {
       let y18: FixedKeywords;
       try {
         y18 = FixedKeywords.fbeReadFinal(r);
-      }
-      catch (e) {
+      } catch (e) {
         throw fbe.withinIndex(e, "this", i17);
       }
       a16.push(y18);
@@ -3401,8 +3848,7 @@ export class Keywords {
     w.beginFinal();
     try {
       Keywords.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
     w.endFinal(1032);
@@ -3416,8 +3862,7 @@ export class Keywords {
       const v = Keywords.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
   }
@@ -3425,5 +3870,53 @@ export class Keywords {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Keywords.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Keywords): void {
+    j.raw('{"new":');
+    j.int(v.new);
+    j.raw(',"class":');
+    j.string(v.class);
+    j.raw(',"default":');
+    j.int(v.default);
+    j.raw(',"swap":');
+    j.bool(v.swap);
+    j.raw(',"from":');
+    j.int(v.from);
+    j.raw(',"None":');
+    j.int(v.None);
+    j.raw(',"NULL":');
+    j.int(v.NULL);
+    j.raw(',"operator":');
+    const o1 = v.operator;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      j.int(o1);
+    }
+    j.raw(',"this":');
+    const a2 = v.this;
+    j.raw("[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        j.raw(",");
+      }
+      first4 = false;
+      FixedKeywords.fbeWriteJson(j, y3);
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Keywords.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Keywords");
+    }
+    return j.text;
   }
 }

@@ -71,8 +71,7 @@ export class Instrument {
     w.beginVersioned();
     try {
       Instrument.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
     w.endVersioned();
@@ -83,8 +82,7 @@ export class Instrument {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Instrument {
     try {
       return Instrument.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
   }
@@ -116,8 +114,7 @@ export class Instrument {
     w.beginFinal();
     try {
       Instrument.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
     w.endFinal(501);
@@ -131,8 +128,7 @@ export class Instrument {
       const v = Instrument.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
   }
@@ -140,6 +136,26 @@ export class Instrument {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Instrument.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Instrument): void {
+    j.raw('{"symbol":');
+    j.string(v.symbol);
+    j.raw(',"digits":');
+    j.int(v.digits);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Instrument.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "market.Instrument");
+    }
+    return j.text;
   }
 }
 
@@ -205,8 +221,7 @@ export class Failure {
     w.beginVersioned();
     try {
       Failure.fbeWrite(w, 0, 4, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
     w.endVersioned();
@@ -217,8 +232,7 @@ export class Failure {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Failure {
     try {
       return Failure.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
   }
@@ -250,8 +264,7 @@ export class Failure {
     w.beginFinal();
     try {
       Failure.fbeWriteFinal(w, this);
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
     w.endFinal(502);
@@ -265,8 +278,7 @@ export class Failure {
       const v = Failure.fbeReadFinal(r);
       r.endFinal();
       return v;
-    }
-    catch (e) {
+    } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
   }
@@ -274,5 +286,25 @@ export class Failure {
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
     return fbe.verify(() => Failure.fromFinal(data, limits));
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Failure): void {
+    j.raw('{"id":');
+    j.uuid(v.id);
+    j.raw(',"reason":');
+    j.string(v.reason);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Failure.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "market.Failure");
+    }
+    return j.text;
   }
 }
