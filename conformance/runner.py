@@ -134,6 +134,9 @@ def testee_commands() -> dict[str, list[str]]:
     js = REPO / "build" / "conformance" / "js" / "js_testee"      # conformance/testees/js/build.py
     if js.exists():
         out["js"] = [str(js)]
+    kotlin = REPO / "build" / "conformance" / "kotlin" / "kotlin_testee"    # conformance/testees/kotlin/build.py
+    if kotlin.exists():
+        out["kotlin"] = [str(kotlin)]
     return out
 
 

@@ -7,7 +7,9 @@
 #   make conformance-build-go  build the Go testee (build/conformance/go/go_testee; mk/go.mk's GO)
 #   make conformance-build-java  build the Java testee (build/conformance/java/java_testee; JDK 17 and Maven)
 #   make conformance-build-js  build the JavaScript/TypeScript testee (build/conformance/js/js_testee; mk/js.mk)
+#   make conformance-build-kotlin  build the Kotlin testee (build/conformance/kotlin/kotlin_testee; JDK 17 and Maven)
 .PHONY: conformance conformance-build conformance-build-go conformance-build-java conformance-build-js test-conformance
+.PHONY: conformance-build-kotlin
 TEST_TARGETS += test-conformance
 CONFORMANCE_BUILD ?= build/conformance/testee
 
@@ -26,7 +28,12 @@ conformance-build-java: venv
 conformance-build-js: venv js-runtime
 	NODE="$(NODE)" $(PYTHON) conformance/testees/js/build.py build/conformance/js
 
-conformance: venv conformance-build conformance-build-go conformance-build-java conformance-build-js
+conformance-build-kotlin: venv
+	@tools/need-apt.sh openjdk-17-jdk-headless maven
+	$(PYTHON) conformance/testees/kotlin/build.py build/conformance/kotlin
+
+conformance: venv conformance-build conformance-build-go conformance-build-java conformance-build-js \
+		conformance-build-kotlin
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 

@@ -8,7 +8,6 @@ tools/kotlinc/kotlinc.py and every compilation cached by content under build/kot
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -29,26 +28,7 @@ import kotlinc
 
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 JAVAC = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
-RUNTIME = REPO / "runtime" / "java" / "src" / "main" / "java"
 HERE = Path(__file__).resolve().parent
-
-
-def runtime_classes() -> Path:
-    """runtime/java's classes compiled with javac as its pom compiles them, cached by the sources."""
-    sources = sorted(RUNTIME.rglob("*.java"))
-    digest = hashlib.sha256(b"".join(hashlib.sha256(s.read_bytes()).digest() for s in sources)).hexdigest()[:16]
-    out = kotlinc.BUILD / f"runtime-{digest}"
-    if not (out / "ok").is_file():
-        if out.exists():
-            shutil.rmtree(out)
-        (out / "classes").mkdir(parents=True)
-        listing = out / "sources.txt"
-        listing.write_text("\n".join(str(s) for s in sources) + "\n")
-        r = subprocess.run([JAVAC, "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-d", str(out / "classes"),
-                            f"@{listing}"], capture_output=True, text=True, check=False)
-        assert r.returncode == 0, r.stdout + r.stderr
-        (out / "ok").touch()
-    return out / "classes"
 
 
 def schema_files() -> list[Path]:
@@ -164,7 +144,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     ../shared's structs in the first and a program using trade.fbe's proto.Account in the one of
     trade.fbe, all compiled by one JVM."""
     assert Path(JAVAC).exists(), f"no javac at {JAVAC} (set JAVAC; make test-kotlin installs the JDK)"
-    runtime = runtime_classes()
+    runtime = kotlinc.java_runtime()
     root = tmp_path_factory.mktemp("kotlin")
     homes: list[dict[str, Path]] = []
     structs: dict[int, list[str]] = {}

@@ -93,6 +93,26 @@ def driver() -> Path:
     return out
 
 
+def java_runtime() -> Path:
+    """runtime/java's classes (what generated Kotlin calls), compiled with javac as its pom compiles
+    them and cached by the sources' text."""
+    sources = sorted((REPO / "runtime" / "java" / "src" / "main" / "java").rglob("*.java"))
+    digest = hashlib.sha256(b"".join(hashlib.sha256(s.read_bytes()).digest() for s in sources)).hexdigest()[:16]
+    out = BUILD / f"runtime-{digest}"
+    if not (out / "ok").is_file():
+        if out.exists():
+            shutil.rmtree(out)
+        (out / "classes").mkdir(parents=True)
+        listing = out / "sources.txt"
+        listing.write_text("\n".join(str(s) for s in sources) + "\n")
+        r = subprocess.run([tool("javac", "JAVAC"), "-Xlint:all", "-Werror", "-encoding", "UTF-8",
+                            "-d", str(out / "classes"), f"@{listing}"], capture_output=True, text=True, check=False)
+        if r.returncode != 0:
+            raise SystemExit(f"kotlinc: runtime/java does not compile:\n{r.stdout}{r.stderr}")
+        (out / "ok").touch()
+    return out / "classes"
+
+
 def _digest(sources: list[Path], classpath: list[str], options: list[str]) -> str:
     h = hashlib.sha256()
     h.update("\0".join(compiler_classpath() + options).encode())

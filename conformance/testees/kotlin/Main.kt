@@ -1,0 +1,124 @@
+// The Kotlin conformance testee (conformance/testee_protocol.md): length-prefixed JSON requests on
+// stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
+// (versioned and final, in and out) with the fbec --kotlin code of every conformance schema
+// (Registry.kt, written by build.py) and skips what the Kotlin target does not generate yet (JSON,
+// the text form, value descriptions, protocol streams).
+
+import com.fasterxml.jackson.databind.JsonNode
+import com.fasterxml.jackson.databind.ObjectMapper
+import com.fasterxml.jackson.databind.node.ObjectNode
+import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Limits
+import java.io.BufferedInputStream
+import java.io.BufferedOutputStream
+import java.io.DataInputStream
+import java.io.EOFException
+import java.io.InputStream
+import java.lang.management.ManagementFactory
+import java.util.Base64
+
+/** What the generated code gives every struct (Registry.kt has one per struct). */
+class Codec(
+    val fromFbe: (ByteArray, Limits) -> Any,
+    val fromFinal: (ByteArray, Limits) -> Any,
+    val toFbe: (Any) -> ByteArray,
+    val toFinal: (Any) -> ByteArray,
+)
+
+private val JSON = ObjectMapper()
+
+private val BINARY = setOf("versioned", "final")
+
+fun limitsOf(node: JsonNode?): Limits {
+    var limits = Limits.DEFAULT
+    if (node == null || !node.isObject) return limits
+    for ((key, value) in node.properties()) {
+        val v = value.asInt()
+        limits = when (key) {
+            "max_depth" -> limits.withMaxDepth(v)
+            "budget_factor" -> limits.withBudgetFactor(v)
+            "budget_slack" -> limits.withBudgetSlack(v)
+            "max_frame_size" -> limits.withMaxFrameSize(v)
+            else -> limits
+        }
+    }
+    return limits
+}
+
+fun answer(kind: String, text: String): ObjectNode = JSON.createObjectNode().put(kind, text)
+
+fun answer(req: JsonNode): ObjectNode {
+    val format = req.path("input").path("format").asText()
+    val output = req.path("output").asText()
+    if (format !in BINARY || output !in BINARY) {
+        return answer("skipped", "the Kotlin target reads and writes the binary models only so far ($format -> $output)")
+    }
+    val name = req.path("package").asText() + "." + req.path("type").asText()
+    val codec = CODECS[name] ?: return answer("skipped", "no Kotlin type $name")
+    val data = try {
+        Base64.getDecoder().decode(req.path("input").path("payload").asText())
+    } catch (e: IllegalArgumentException) {
+        return answer("parse_error", "payload: ${e.message}")
+    }
+    val limits = limitsOf(req.get("limits"))
+    val value = try {
+        if (format == "versioned") codec.fromFbe(data, limits) else codec.fromFinal(data, limits)
+    } catch (e: DecodeException) {
+        return answer("parse_error", e.message ?: "")
+    }
+    return try {
+        val out = if (output == "versioned") codec.toFbe(value) else codec.toFinal(value)
+        answer("result", Base64.getEncoder().encodeToString(out))
+    } catch (e: EncodeException) {
+        answer("serialize_error", e.message ?: "")
+    }
+}
+
+fun readSize(input: InputStream): Int {
+    val b = input.readNBytes(4)
+    if (b.size < 4) throw EOFException()
+    return (b[0].toInt() and 0xFF) or ((b[1].toInt() and 0xFF) shl 8) or ((b[2].toInt() and 0xFF) shl 16) or
+        ((b[3].toInt() and 0xFF) shl 24)
+}
+
+fun main() {
+    val input = DataInputStream(BufferedInputStream(System.`in`))
+    val out = BufferedOutputStream(System.out)
+    val threads = ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+    val self = Thread.currentThread().id
+    while (true) {
+        val body = try {
+            ByteArray(readSize(input)).also { input.readFully(it) }
+        } catch (e: EOFException) {
+            return
+        }
+        val req = try {
+            JSON.readTree(body)
+        } catch (e: java.io.IOException) {
+            null
+        }
+        if (req != null && req.path("quit").asBoolean(false)) return
+        val resp = if (req == null || !req.isObject) {
+            answer("parse_error", "request: not a JSON object")
+        } else {
+            val measure = req.path("measure").asBoolean(false)
+            val before = if (measure) threads.getThreadAllocatedBytes(self) else 0L
+            val start = System.nanoTime()
+            // anything but a DecodeException is a bug: the testee dies, the runner says so
+            answer(req).also {
+                if (measure) {
+                    // bytes allocated while answering: an upper bound of the peak heap growth
+                    it.putObject("measured")
+                        .put("peak_bytes", threads.getThreadAllocatedBytes(self) - before)
+                        .put("seconds", (System.nanoTime() - start) / 1e9)
+                }
+            }
+        }
+        val text = JSON.writeValueAsBytes(resp)
+        val n = text.size
+        out.write(byteArrayOf(n.toByte(), (n shr 8).toByte(), (n shr 16).toByte(), (n shr 24).toByte()))
+        out.write(text)
+        out.flush()
+    }
+}
