@@ -128,8 +128,8 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
         assert f"  {hidden} " not in out and f"[{hidden}]" not in out       # not offered as an option
     flat = " ".join(out.split())
     assert "--go generate Go code (in progress: types, the binary models, the protocol, JSON and text)" in flat
-    assert ("--java generate Java code (in progress: types, the binary models, the text form, the protocol's "
-            "Receiver, Sender and Proxy)") in flat
+    assert ("--java generate Java code (in progress: types, the binary models, the text form and the protocol; "
+            "no JSON yet)") in flat
     assert ("--typescript generate TypeScript code (in progress: types and the binary models; no JSON, text or "
             "protocol yet)") in flat
     assert "--javascript generate JavaScript code (ES modules with .d.ts; in progress as --typescript)" in flat

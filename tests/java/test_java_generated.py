@@ -289,3 +289,20 @@ def test_protocol_streams_of_the_original(tmp_path: Path, runtime: Path, capsys:
     r = subprocess.run([JAVA, "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "ProtocolCheck",
                         *map(str, streams)], capture_output=True, text=True, check=False, timeout=120)
     assert r.returncode == 0 and "47 streams received and sent back" in r.stdout, r.stdout + r.stderr
+
+
+def test_client_requests(tmp_path: Path, runtime: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/java/protocol/ClientCheck.java on the generated Client and FinalClient of
+    schemas/tests/everything.fbe: response by id, reject, global reject, timeout, reset,
+    notifications, a request without response."""
+    for f in ("market.fbe", "everything.fbe"):
+        assert fbec_main([f"--input={REPO / 'schemas' / 'tests' / f}", f"--output={tmp_path / 'src'}", "--java",
+                          "--final", "--proto", "-q"]) == 0
+    capsys.readouterr()
+    sources = sorted((tmp_path / "src").rglob("*.java"))
+    sources.append(REPO / "tests" / "java" / "protocol" / "ClientCheck.java")
+    r = javac(sources, [runtime], tmp_path / "classes")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([JAVA, "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "ClientCheck"],
+                       capture_output=True, text=True, check=False, timeout=120)
+    assert r.returncode == 0 and "client ok" in r.stdout, r.stdout + r.stderr

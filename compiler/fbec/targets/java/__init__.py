@@ -41,6 +41,7 @@ CLASS_NAMES = frozenset({
     "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder",
     # the protocol classes of --proto
     "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
+    "Client", "FinalClient", "Requests", "CompletableFuture",
     # the locals and parameters of generated methods: a type of such a name would be obscured by them
     "a", "b", "c", "e", "h", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
     "other", "value",

@@ -1,0 +1,128 @@
+// The generated Client of schemas/tests/everything.fbe (requests and responses, docs/format.md
+// 7.6): a response of the request's id completes it, a reject of its id ([reject(Rejected)]) and
+// a global reject (*market.Failure) fail it with a RejectException holding the message, a timeout
+// fails it with a TimeoutException, reset() with a CancellationException; a message that answers
+// no pending request goes to the notify handler; a request without response (Ping) is done once
+// sent. Both models. Prints "client ok"; exits 1 on any problem.
+
+import io.github.fbetoolkit.fbe.RejectException;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.example.all.everything.Accepted;
+import org.example.all.everything.Client;
+import org.example.all.everything.FinalClient;
+import org.example.all.everything.FinalSender;
+import org.example.all.everything.Handler;
+import org.example.all.everything.Ping;
+import org.example.all.everything.PlaceOrder;
+import org.example.all.everything.Rejected;
+import org.example.all.everything.Sender;
+import org.example.market.Failure;
+
+public final class ClientCheck {
+    private ClientCheck() {}
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError(what);
+        }
+    }
+
+    static Throwable failure(CompletableFuture<?> f) throws Exception {
+        try {
+            f.get(5, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
+        throw new AssertionError("the request did not fail");
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<Object> notified = new ArrayList<>();
+        Handler notify = new Handler() {
+            @Override
+            public void onMessage(Object value) {
+                notified.add(value);
+            }
+        };
+        ByteArrayOutputStream toServer = new ByteArrayOutputStream();
+        ByteArrayOutputStream toClient = new ByteArrayOutputStream();
+        Client client = new Client(toServer, notify);
+        Sender server = new Sender(toClient);
+
+        PlaceOrder order = new PlaceOrder();
+        order.instrument.symbol = "EURUSD";
+        CompletableFuture<Accepted> accepted = client.request(order, 0);
+        check(client.pendingRequests() == 1 && PlaceOrder.fromFbe(toServer.toByteArray()).id.equals(order.id), "sent");
+        Accepted other = new Accepted();            // another id: a notification
+        server.send(other);
+        Accepted answer = new Accepted();
+        answer.id = order.id;
+        server.send(answer);
+        byte[] bytes = toClient.toByteArray();
+        client.receive(bytes, 0, bytes.length);
+        check(accepted.get(5, TimeUnit.SECONDS).id.equals(order.id), "response");
+        check(notified.size() == 1 && ((Accepted) notified.get(0)).id.equals(other.id), "notification " + notified);
+        check(client.pendingRequests() == 0, "nothing pending");
+
+        PlaceOrder second = new PlaceOrder();
+        CompletableFuture<Accepted> refused = client.request(second, 0);
+        Rejected no = new Rejected();
+        no.id = second.id;
+        no.reason = "market closed";
+        toClient.reset();
+        server.send(no);
+        bytes = toClient.toByteArray();
+        client.receive(bytes, 0, bytes.length);
+        Throwable why = failure(refused);
+        check(why instanceof RejectException && ((Rejected) ((RejectException) why).value()).reason.equals("market closed"),
+                "reject: " + why);
+
+        PlaceOrder third = new PlaceOrder();
+        CompletableFuture<Accepted> failed = client.request(third, 0);
+        Failure fail = new Failure();
+        fail.id = third.id;
+        fail.reason = "down";
+        toClient.reset();
+        server.send(fail);
+        bytes = toClient.toByteArray();
+        client.receive(bytes, 0, bytes.length);
+        why = failure(failed);
+        check(why instanceof RejectException && ((RejectException) why).value() instanceof Failure, "global reject: " + why);
+
+        why = failure(client.request(new PlaceOrder(), 50));
+        check(why instanceof TimeoutException && client.pendingRequests() == 0, "timeout: " + why);
+
+        CompletableFuture<Accepted> dropped = client.request(new PlaceOrder(), 0);
+        client.reset();
+        why = failure(dropped);
+        check(why instanceof CancellationException, "reset: " + why);
+
+        int before = toServer.size();
+        client.request(new Ping());
+        check(toServer.size() > before && client.pendingRequests() == 0, "a request without response");
+
+        // the final model
+        ByteArrayOutputStream finalToServer = new ByteArrayOutputStream();
+        ByteArrayOutputStream finalToClient = new ByteArrayOutputStream();
+        FinalClient finalClient = new FinalClient(finalToServer, notify);
+        PlaceOrder fourth = new PlaceOrder();
+        CompletableFuture<Accepted> finalAccepted = finalClient.request(fourth, 0);
+        check(PlaceOrder.fromFinal(finalToServer.toByteArray()).id.equals(fourth.id), "final sent");
+        Accepted finalAnswer = new Accepted();
+        finalAnswer.id = fourth.id;
+        new FinalSender(finalToClient).send(finalAnswer);
+        bytes = finalToClient.toByteArray();
+        finalClient.receive(bytes, 0, bytes.length);
+        check(finalAccepted.get(5, TimeUnit.SECONDS).id.equals(fourth.id), "final response");
+        System.out.println("client ok");
+    }
+}
