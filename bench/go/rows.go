@@ -470,8 +470,7 @@ func Sample() *proto.Account {
 }
 
 // SampleStrings is the number of non-empty strings of Sample: what reading it
-// into a reused domain object allocates with most rows (Go strings are
-// immutable copies; ours share one copy of a small root, fbe.SharedStringsMax).
+// into a reused domain object must allocate (Go strings are immutable copies).
 const SampleStrings = 6
 
 // CheckAccounts are the accounts every row round-trips before it is timed:

@@ -25,8 +25,7 @@ type Reader struct {
 	depth    int
 	maxDepth int
 	err      *DecodeError
-	errLevel int    // the struct level the error's path is relative to (see Unwind)
-	text     string // a copy of a small root's bytes that its strings share (see str)
+	errLevel int // the struct level the error's path is relative to (see Unwind)
 	// Pos is the final model's cursor: the position of the next value.
 	Pos int
 }
@@ -41,29 +40,7 @@ func (r *Reader) reset(data []byte, lim *Limits) {
 	r.depth = 0
 	r.maxDepth = lim.MaxDepth
 	r.err = nil
-	r.text = ""
 	r.Pos = 8
-}
-
-// SharedStringsMax is the largest root whose strings share one copy of its
-// bytes: reading them allocates once (the copy) instead of once per string,
-// and a string kept keeps at most this many bytes alive. The strings of a
-// larger root are copied one by one.
-const SharedStringsMax = 1024
-
-// str is the string of the n bytes at p (checked by the caller): a slice of
-// the root's shared copy for a small root, else a copy of its own.
-func (r *Reader) str(p, n int) string {
-	if n == 0 {
-		return ""
-	}
-	if len(r.data) > SharedStringsMax {
-		return string(r.data[p : p+n])
-	}
-	if r.text == "" {
-		r.text = string(r.data)
-	}
-	return r.text[p : p+n]
 }
 
 // Fail records an error at absolute offset off (-1: unknown) in field of
@@ -347,12 +324,12 @@ func (r *Reader) String(base, slot int, field string) string {
 			if n <= len(d)-p-4 && n <= r.budget {
 				r.mark = p + 4 + n
 				r.budget -= n
-				return r.str(p+4, n)
+				return string(d[p+4 : p+4+n])
 			}
 		}
 	}
 	p, n := r.payload("string", base, slot, field)
-	return r.str(p, n)
+	return string(r.data[p : p+n])
 }
 
 // Blob reads the bytes whose block the slot points to into dst[:0] (a fresh slice when dst is too small).
@@ -505,11 +482,11 @@ func (r *Reader) FinalString(field string) string {
 		if n <= len(d)-p-4 && n <= r.budget {
 			r.budget -= n
 			r.Pos = p + 4 + n
-			return r.str(p+4, n)
+			return string(d[p+4 : p+4+n])
 		}
 	}
 	p, n := r.finalPayload("string", field)
-	return r.str(p, n)
+	return string(r.data[p : p+n])
 }
 
 // FinalBlob reads a length and the bytes at Pos into dst[:0].
