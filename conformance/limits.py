@@ -195,10 +195,10 @@ def limit_cases() -> list[LimitCase]:
     # (C++ std::set/std::map) or "the last" (a Python dict); next to each, the same value with
     # distinct keys, which every testee reads
     dup = "malformed: duplicate keys"
-    for type_, field_name, good, bad in duplicate_keys():
+    for pkg, type_, field_name, good, bad in duplicate_keys():
         for fmt in ("versioned", "final"):
-            add(f"duplicate keys/{type_}.{field_name}.{fmt}", dup, _binary("test", type_, fmt, bad[fmt]), "parse_error")
-            add(f"duplicate keys/{type_}.{field_name}.{fmt}-distinct", dup, _binary("test", type_, fmt, good[fmt]),
+            add(f"duplicate keys/{type_}.{field_name}.{fmt}", dup, _binary(pkg, type_, fmt, bad[fmt]), "parse_error")
+            add(f"duplicate keys/{type_}.{field_name}.{fmt}-distinct", dup, _binary(pkg, type_, fmt, good[fmt]),
                 "result")
     for field_name, good_json, bad_json in duplicate_set_elements_json():
         add(f"duplicate keys/StructSet.{field_name}.json", dup, _json("test", "StructSet", bad_json), "parse_error")
@@ -226,10 +226,18 @@ def _test_codec() -> Any:
     return _codec(str(SHARED / "schemas" / "test.fbe"))
 
 
-def duplicate_keys() -> list[tuple[str, str, dict[str, bytes], dict[str, bytes]]]:
-    """(type, field, roots with two distinct keys, the same roots with the second key's bytes replaced
-    by the first key's) per format. Struct keys compare by their [key] fields (StructSimple.id).
-    tests/python/test_duplicate_keys.py builds the same buffers."""
+def _everything_codec() -> Any:
+    """The runner's codec of the project's schemas/tests/everything.fbe (a conformance schema)."""
+    from runner import REPO, _codec
+
+    return _codec(str(REPO / "schemas" / "tests" / "everything.fbe"))
+
+
+def duplicate_keys() -> list[tuple[str, str, str, dict[str, bytes], dict[str, bytes]]]:
+    """(package, type, field, roots with two distinct keys, the same roots with the second key's bytes
+    replaced by the first key's) per format. Struct keys compare by their [key] fields
+    (StructSimple.id), bytes keys by their value (the reference schemas have none: everything.fbe's
+    f49 and f50). tests/python/test_duplicate_keys.py builds the same buffers."""
     codec = _test_codec()
     a, b = P("<I", 0x5A5A5A5A), P("<I", 0x5B5B5B5B)
 
@@ -250,7 +258,15 @@ def duplicate_keys() -> list[tuple[str, str, dict[str, bytes], dict[str, bytes]]
         value[field_name] = entries
         good = {fmt: bytes(codec.encode(value, f"test.{type_}", fmt)) for fmt in ("versioned", "final")}
         assert all(data.count(old) == 1 for data in good.values()), (type_, field_name)
-        out.append((type_, field_name, good, {fmt: data.replace(old, new) for fmt, data in good.items()}))
+        out.append(("test", type_, field_name, good, {fmt: data.replace(old, new) for fmt, data in good.items()}))
+    everything = _everything_codec()
+    for field_name, entries in (("f49", [(b"kA", 1), (b"kB", 2)]), ("f50", [(b"kA", "x"), (b"kB", "y")])):
+        value = everything.default("everything.Everything")
+        value[field_name] = entries
+        good = {fmt: bytes(everything.encode(value, "everything.Everything", fmt)) for fmt in ("versioned", "final")}
+        assert all(data.count(b"kB") == 1 for data in good.values()), field_name
+        out.append(("everything", "Everything", field_name, good,
+                    {fmt: data.replace(b"kB", b"kA") for fmt, data in good.items()}))
     return out
 
 

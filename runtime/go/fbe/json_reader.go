@@ -1081,5 +1081,6 @@ func (r *JSONReader) KeyBytes(dst []byte, key, field string) []byte {
 	return dst
 }
 
-// BytesKey is the key a bytes map key is compared by (HasDuplicatePairKey).
+// BytesKey is the key bytes are compared by as a set element or map key (HasDuplicateKey,
+// HasDuplicatePairKey): their value.
 func BytesKey(b *[]byte) string { return string(*b) }

@@ -125,6 +125,34 @@ func HasDuplicatePairKey[K, V any, C comparable](s []Pair[K, V], key func(*K) C)
 	return false
 }
 
+// SameKey is the key of a struct without [key] fields: every value is the same key, so a set of
+// them holds at most one (docs/limits.md 4), as C++ and Python compare them.
+func SameKey[T any](*T) struct{} { return struct{}{} }
+
+// MaybeKey is the key of an optional [key] field: every null is the same key (Has false), a
+// value is compared by its key.
+type MaybeKey[K comparable] struct {
+	Has bool
+	Key K
+}
+
+// OptionalKey is the key of an optional [key] field of a type Go compares with ==.
+func OptionalKey[T comparable](p *T) MaybeKey[T] {
+	if p == nil {
+		return MaybeKey[T]{}
+	}
+	return MaybeKey[T]{true, *p}
+}
+
+// OptionalKeyOf is the key of an optional [key] field compared by key (bytes: BytesKey, a
+// struct: its FBEKey or SameKey).
+func OptionalKeyOf[T any, K comparable](p *T, key func(*T) K) MaybeKey[K] {
+	if p == nil {
+		return MaybeKey[K]{}
+	}
+	return MaybeKey[K]{true, key(p)}
+}
+
 // Reuse is p, or a new T when p is nil: a reader keeps the optional values
 // of the value it reads into (reading into a reused value allocates nothing
 // when the shape does not grow).

@@ -79,13 +79,67 @@ class Context:
             return exported(name)
         return self.imports.attr(f"{GO_MODULE}/{pkg}", exported(name), package_name(pkg))
 
-    def keyed(self, t: ir.Type) -> bool:
-        """Whether t is a struct with [key] fields Go can compare (it gets FBEKey, docs/go.md)."""
-        if not isinstance(t, ir.StructRef):
-            return False
+    def key_fields(self, t: ir.StructRef) -> list[ir.Field]:
         s = self.schema.struct(t.name)
-        fields = [f for f in s.all_fields if f.name in s.keys]
-        return bool(fields) and all(self.comparable(f.type) for f in fields)
+        return [f for f in s.all_fields if f.name in s.keys]
+
+    def keyed(self, t: ir.Type) -> bool:
+        """Whether t is a struct with [key] fields (it gets FBEKey, docs/go.md)."""
+        return isinstance(t, ir.StructRef) and bool(self.key_fields(t)) and self.key_type(t) is not None
+
+    def key_type(self, t: ir.Type, outer: frozenset[str] = frozenset()) -> str | None:
+        """The comparable Go type a set element, map key or [key] field of type t is compared by
+        (docs/limits.md 4): bytes by their value, an optional as "null" or its value's key, a
+        struct by its [key] fields, a struct without them as the one key every value shares.
+        None when a struct's key holds the struct itself (no Go type can)."""
+        if self.comparable(t):
+            return self.type(t)
+        if isinstance(t, ir.Primitive):
+            return "string"
+        if isinstance(t, ir.Optional_):
+            inner = self.key_type(t.element, outer)
+            return None if inner is None else f"{self.rt('MaybeKey')}[{inner}]"
+        if not isinstance(t, ir.StructRef) or t.name in outer:
+            return None
+        fields = self.key_fields(t)
+        types = [self.key_type(f.type, outer | {t.name}) for f in fields]
+        if any(k is None for k in types):
+            return None
+        if not types:
+            return "struct{}"
+        return types[0] if len(types) == 1 else self.key_name(t)
+
+    def key_name(self, t: ir.StructRef) -> str:
+        """The struct type a key of several fields is held in: <Name>Key (<Name>FBEKey when the
+        schema has a type of that name)."""
+        pkg, _, name = t.name.rpartition(".")
+        p = self.schema.package(pkg)
+        taken = {exported(x.name) for x in p.structs} | {exported(x.name) for x in (*p.enums, *p.flags)}
+        return self.named(t.name) + ("FBEKey" if exported(name) + "Key" in taken else "Key")
+
+    def key_func(self, t: ir.Type) -> str | None:
+        """The function fbe.HasDuplicateKey compares elements of type t by (t not comparable), or
+        None when t's key has no Go type (key_type)."""
+        if isinstance(t, ir.Primitive):
+            return self.rt("BytesKey")
+        if not isinstance(t, ir.StructRef) or self.key_type(t) is None:
+            return None
+        if self.key_fields(t):
+            return f"(*{self.type(t)}).FBEKey"
+        return f"{self.rt('SameKey')}[{self.type(t)}]"
+
+    def key_of(self, t: ir.Type, value: str) -> str:
+        """The key (of type key_type(t)) of a [key] field's value."""
+        if self.comparable(t):
+            return value
+        if isinstance(t, ir.Optional_):
+            if self.comparable(t.element):
+                return f"{self.rt('OptionalKey')}({value})"
+            return f"{self.rt('OptionalKeyOf')}({value}, {self.key_func(t.element)})"  # key_type is not None
+        if isinstance(t, ir.Primitive):
+            return f"string({value})"
+        assert isinstance(t, ir.StructRef), t
+        return f"{value}.FBEKey()" if self.key_fields(t) else "struct{}{}"
 
     def comparable(self, t: ir.Type) -> bool:
         """Whether a Go map can be keyed by the type (bytes and structs cannot)."""
@@ -220,15 +274,18 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
         w.line(f"return {s.type_id}")
     w.blank()
     if c.keyed(s.ref()):
-        keys = [f for f in s.all_fields if f.name in s.keys]
+        keys = c.key_fields(s.ref())
+        shape = c.key_type(s.ref())
+        if len(keys) > 1:
+            w.line(f"// {shape} is the value of {name}'s [key] fields (FBEKey).")
+            with w.block(f"type {shape} struct {{", "}"):
+                for line in aligned([[field_name(f), c.key_type(f.type) or ""] for f in keys]):
+                    w.line(line)
+            w.blank()
         w.line("// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.")
-        if len(keys) == 1:
-            with w.block(f"func (v *{name}) FBEKey() {c.type(keys[0].type)} {{", "}"):
-                w.line(f"return v.{field_name(keys[0])}")
-        else:
-            shape = "struct{ " + "; ".join(f"K{i} {c.type(f.type)}" for i, f in enumerate(keys)) + " }"
-            with w.block(f"func (v *{name}) FBEKey() {shape} {{", "}"):
-                w.line(f"return {shape}{{" + ", ".join(f"v.{field_name(f)}" for f in keys) + "}")
+        with w.block(f"func (v *{name}) FBEKey() {shape} {{", "}"):
+            values = [c.key_of(f.type, f"v.{field_name(f)}") for f in keys]
+            w.line(f"return {values[0]}" if len(keys) == 1 else f"return {shape}{{" + ", ".join(values) + "}")
         w.blank()
     w.line(f"// New{name} is a new {name} with the schema's defaults.")
     with w.block(f"func New{name}() *{name} {{", "}"):

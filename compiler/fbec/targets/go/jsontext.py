@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.go.models import Names, compare
+from fbec.targets.go.models import Names, compare, duplicate_test
 
 if TYPE_CHECKING:
     from fbec.targets.go import Context
@@ -205,27 +205,11 @@ def key_read(c: Context, t: ir.Type, key: str, f: str) -> str:
 def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, f: str) -> None:
     """Refuse a set read with an element twice, or a map held as pairs with a key twice
     (docs/limits.md 7); a Go map checks as it is filled."""
-    if isinstance(t, ir.Sequence):
-        if c.comparable(t.element):
-            test = f"{c.rt('HasDuplicate')}({dst})"
-        elif c.keyed(t.element):
-            test = f"{c.rt('HasDuplicateKey')}({dst}, (*{c.type(t.element)}).FBEKey)"
-        elif isinstance(t.element, ir.Primitive):
-            test = f"{c.rt('HasDuplicateKey')}({dst}, {c.rt('BytesKey')})"
-        else:
-            return
-        with w.block(f"if {test} {{", "}"):
-            w.line(f"r.DuplicateElement({f})")
-            w.line("return")
-        return
-    if c.keyed(t.key):
-        test = f"{c.rt('HasDuplicatePairKey')}({dst}, (*{c.type(t.key)}).FBEKey)"
-    elif isinstance(t.key, ir.Primitive):
-        test = f"{c.rt('HasDuplicatePairKey')}({dst}, {c.rt('BytesKey')})"
-    else:
+    test = duplicate_test(c, t, dst)
+    if test is None:
         return
     with w.block(f"if {test} {{", "}"):
-        w.line(f"r.DuplicateKey({f})")
+        w.line(f"r.Duplicate{'Element' if isinstance(t, ir.Sequence) else 'Key'}({f})")
         w.line("return")
 
 

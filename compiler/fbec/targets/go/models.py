@@ -102,21 +102,28 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
                 write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{value}[{i}].Value", names)
 
 
+def duplicate_test(c: Context, t: ir.Sequence | ir.Mapping, dst: str) -> str | None:
+    """The test that a set (a slice), or a map held as pairs, holds a key twice: elements Go
+    compares with ==, else by their key (Context.key_func); None for what needs no test (not a
+    set; a Go map refuses a key twice as it is filled) or cannot have one (a key holding itself)."""
+    if isinstance(t, ir.Sequence):
+        if t.kind != "set":
+            return None
+        if c.comparable(t.element):
+            return f"{c.rt('HasDuplicate')}({dst})"
+        key = c.key_func(t.element)
+        return None if key is None else f"{c.rt('HasDuplicateKey')}({dst}, {key})"
+    if c.comparable(t.key):
+        return None
+    key = c.key_func(t.key)
+    return None if key is None else f"{c.rt('HasDuplicatePairKey')}({dst}, {key})"
+
+
 def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, field: str, pos: str) -> None:
     """Refuse a set read with an element twice, or a map held as pairs with a key twice
     (docs/limits.md: no reader keeps "the first" or "the last"); a Go map checks as it is filled."""
-    if isinstance(t, ir.Sequence):
-        if t.kind != "set":
-            return
-        if c.comparable(t.element):
-            test = f"{c.rt('HasDuplicate')}({dst})"
-        elif c.keyed(t.element):
-            test = f"{c.rt('HasDuplicateKey')}({dst}, (*{c.type(t.element)}).FBEKey)"
-        else:
-            return
-    elif c.keyed(t.key):
-        test = f"{c.rt('HasDuplicatePairKey')}({dst}, (*{c.type(t.key)}).FBEKey)"
-    else:
+    test = duplicate_test(c, t, dst)
+    if test is None:
         return
     with w.block(f"if {test} {{", "}"):
         w.line(f'r.DuplicateKey("{field}", {pos})')
@@ -337,9 +344,9 @@ def kept(c: Context, t: ir.Type) -> bool:
     """Whether verify must build the value to check it: a set or map refuses a key twice, which
     takes the keys (such fields are read into a local, as deserialize reads them)."""
     if isinstance(t, ir.Sequence):
-        return t.kind == "set" and (c.comparable(t.element) or c.keyed(t.element)) or kept(c, t.element)
+        return duplicate_test(c, t, "") is not None or kept(c, t.element)
     if isinstance(t, ir.Mapping):
-        return c.comparable(t.key) or c.keyed(t.key) or kept(c, t.key) or kept(c, t.value)
+        return c.comparable(t.key) or duplicate_test(c, t, "") is not None or kept(c, t.key) or kept(c, t.value)
     if isinstance(t, (ir.Optional_, ir.Array)):
         return kept(c, t.element)
     return False

@@ -3457,6 +3457,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F49[i98].Key = r.Blob(v.F49[i98].Key, b, e96+i98*8, "f49")
 		v.F49[i98].Value = r.I32(e96 + i98*8 + 4)
 	}
+	if fbe.HasDuplicatePairKey(v.F49, fbe.BytesKey) {
+		r.DuplicateKey("f49", e96-4)
+		return
+	}
 	if n < 302 {
 		v.fbeDefaults(51)
 		return
@@ -3466,6 +3470,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	for i101 := range n100 {
 		v.F50[i101].Key = r.Blob(v.F50[i101].Key, b, e99+i101*8, "f50")
 		v.F50[i101].Value = r.String(b, e99+i101*8+4, "f50")
+	}
+	if fbe.HasDuplicatePairKey(v.F50, fbe.BytesKey) {
+		r.DuplicateKey("f50", e99-4)
+		return
 	}
 }
 
@@ -3814,17 +3822,30 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 298 {
 		return
 	}
-	e149, n150 := r.Vector(b, b+294, 8, 8, "f49")
-	for i151 := range n150 {
-		r.SkipBlob(b, e149+i151*8, "f49")
+	var t149 []fbe.Pair[[]byte, int32]
+	e150, n151 := r.Vector(b, b+294, 8, 8, "f49")
+	t149 = fbe.Resize(t149, n151)
+	for i152 := range n151 {
+		t149[i152].Key = r.Blob(t149[i152].Key, b, e150+i152*8, "f49")
+		t149[i152].Value = r.I32(e150 + i152*8 + 4)
+	}
+	if fbe.HasDuplicatePairKey(t149, fbe.BytesKey) {
+		r.DuplicateKey("f49", e150-4)
+		return
 	}
 	if n < 302 {
 		return
 	}
-	e152, n153 := r.Vector(b, b+298, 8, 8, "f50")
-	for i154 := range n153 {
-		r.SkipBlob(b, e152+i154*8, "f50")
-		r.SkipString(b, e152+i154*8+4, "f50")
+	var t153 []fbe.Pair[[]byte, string]
+	e154, n155 := r.Vector(b, b+298, 8, 8, "f50")
+	t153 = fbe.Resize(t153, n155)
+	for i156 := range n155 {
+		t153[i156].Key = r.Blob(t153[i156].Key, b, e154+i156*8, "f50")
+		t153[i156].Value = r.String(b, e154+i156*8+4, "f50")
+	}
+	if fbe.HasDuplicatePairKey(t153, fbe.BytesKey) {
+		r.DuplicateKey("f50", e154-4)
+		return
 	}
 }
 
@@ -3922,63 +3943,63 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 	if v.F35 != nil {
 		(v.F35).FBEWriteFinal(w)
 	}
-	for i155 := range v.F36 {
-		w.AppendI32(v.F36[i155])
+	for i157 := range v.F36 {
+		w.AppendI32(v.F36[i157])
 	}
-	for i156 := range v.F37 {
-		w.AppendBool(v.F37[i156] != nil)
-		if v.F37[i156] != nil {
-			w.AppendString(*v.F37[i156])
+	for i158 := range v.F37 {
+		w.AppendBool(v.F37[i158] != nil)
+		if v.F37[i158] != nil {
+			w.AppendString(*v.F37[i158])
 		}
 	}
 	w.AppendCount(len(v.F38))
-	for i157 := range v.F38 {
-		w.AppendF64(v.F38[i157])
+	for i159 := range v.F38 {
+		w.AppendF64(v.F38[i159])
 	}
 	w.AppendCount(len(v.F39))
-	for i158 := range v.F39 {
-		w.AppendBool(v.F39[i158] != nil)
-		if v.F39[i158] != nil {
-			(v.F39[i158]).FBEWriteFinal(w)
+	for i160 := range v.F39 {
+		w.AppendBool(v.F39[i160] != nil)
+		if v.F39[i160] != nil {
+			(v.F39[i160]).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F40))
-	for i159 := range v.F40 {
-		w.AppendString(v.F40[i159])
+	for i161 := range v.F40 {
+		w.AppendString(v.F40[i161])
 	}
 	w.AppendCount(len(v.F41))
-	for i160 := range v.F41 {
-		w.AppendI64(v.F41[i160])
+	for i162 := range v.F41 {
+		w.AppendI64(v.F41[i162])
 	}
 	w.AppendCount(len(v.F42))
-	for i161 := range v.F42 {
-		(v.F42[i161]).FBEWriteFinal(w)
+	for i163 := range v.F42 {
+		(v.F42[i163]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F43))
-	for _, k162 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
-		x163 := v.F43[k162]
-		w.AppendI32(k162)
-		w.AppendString(x163)
+	for _, k164 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x165 := v.F43[k164]
+		w.AppendI32(k164)
+		w.AppendString(x165)
 	}
 	w.AppendCount(len(v.F44))
-	for _, k164 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		x165 := v.F44[k164]
-		w.AppendString(k164)
-		w.AppendBool(x165 != nil)
-		if x165 != nil {
-			(x165).FBEWriteFinal(w)
+	for _, k166 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x167 := v.F44[k166]
+		w.AppendString(k166)
+		w.AppendBool(x167 != nil)
+		if x167 != nil {
+			(x167).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F45))
-	for _, k166 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		x167 := v.F45[k166]
-		w.AppendUUID(k166)
-		w.AppendBlob(x167)
+	for _, k168 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x169 := v.F45[k168]
+		w.AppendUUID(k168)
+		w.AppendBlob(x169)
 	}
 	w.AppendCount(len(v.F46))
-	for i168 := range v.F46 {
-		(v.F46[i168].Key).FBEWriteFinal(w)
-		(v.F46[i168].Value).FBEWriteFinal(w)
+	for i170 := range v.F46 {
+		(v.F46[i170].Key).FBEWriteFinal(w)
+		(v.F46[i170].Value).FBEWriteFinal(w)
 	}
 	w.AppendBool(v.F47 != nil)
 	if v.F47 != nil {
@@ -3990,14 +4011,14 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 		w.AppendTimestamp(*v.F48)
 	}
 	w.AppendCount(len(v.F49))
-	for i169 := range v.F49 {
-		w.AppendBlob(v.F49[i169].Key)
-		w.AppendI32(v.F49[i169].Value)
+	for i171 := range v.F49 {
+		w.AppendBlob(v.F49[i171].Key)
+		w.AppendI32(v.F49[i171].Value)
 	}
 	w.AppendCount(len(v.F50))
-	for i170 := range v.F50 {
-		w.AppendBlob(v.F50[i170].Key)
-		w.AppendString(v.F50[i170].Value)
+	for i172 := range v.F50 {
+		w.AppendBlob(v.F50[i172].Key)
+		w.AppendString(v.F50[i172].Value)
 	}
 }
 
@@ -4008,88 +4029,88 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p171 := r.Fixed(4, "id"); p171 >= 0 {
-		v.Id = r.I32(p171)
+	if p173 := r.Fixed(4, "id"); p173 >= 0 {
+		v.Id = r.I32(p173)
 	}
-	if p172 := r.Fixed(1, "f1"); p172 >= 0 {
-		v.F1 = r.Bool(p172)
+	if p174 := r.Fixed(1, "f1"); p174 >= 0 {
+		v.F1 = r.Bool(p174)
 	}
-	if p173 := r.Fixed(1, "f2"); p173 >= 0 {
-		v.F2 = r.U8(p173)
+	if p175 := r.Fixed(1, "f2"); p175 >= 0 {
+		v.F2 = r.U8(p175)
 	}
-	if p174 := r.Fixed(1, "f3"); p174 >= 0 {
-		v.F3 = r.U8(p174)
+	if p176 := r.Fixed(1, "f3"); p176 >= 0 {
+		v.F3 = r.U8(p176)
 	}
-	if p175 := r.Fixed(4, "f4"); p175 >= 0 {
-		v.F4 = r.U32(p175)
+	if p177 := r.Fixed(4, "f4"); p177 >= 0 {
+		v.F4 = r.U32(p177)
 	}
-	if p176 := r.Fixed(1, "f5"); p176 >= 0 {
-		v.F5 = r.I8(p176)
+	if p178 := r.Fixed(1, "f5"); p178 >= 0 {
+		v.F5 = r.I8(p178)
 	}
-	if p177 := r.Fixed(1, "f6"); p177 >= 0 {
-		v.F6 = r.U8(p177)
+	if p179 := r.Fixed(1, "f6"); p179 >= 0 {
+		v.F6 = r.U8(p179)
 	}
-	if p178 := r.Fixed(2, "f7"); p178 >= 0 {
-		v.F7 = r.I16(p178)
+	if p180 := r.Fixed(2, "f7"); p180 >= 0 {
+		v.F7 = r.I16(p180)
 	}
-	if p179 := r.Fixed(2, "f8"); p179 >= 0 {
-		v.F8 = r.U16(p179)
+	if p181 := r.Fixed(2, "f8"); p181 >= 0 {
+		v.F8 = r.U16(p181)
 	}
-	if p180 := r.Fixed(4, "f9"); p180 >= 0 {
-		v.F9 = r.I32(p180)
+	if p182 := r.Fixed(4, "f9"); p182 >= 0 {
+		v.F9 = r.I32(p182)
 	}
-	if p181 := r.Fixed(4, "f10"); p181 >= 0 {
-		v.F10 = r.U32(p181)
+	if p183 := r.Fixed(4, "f10"); p183 >= 0 {
+		v.F10 = r.U32(p183)
 	}
-	if p182 := r.Fixed(8, "f11"); p182 >= 0 {
-		v.F11 = r.I64(p182)
+	if p184 := r.Fixed(8, "f11"); p184 >= 0 {
+		v.F11 = r.I64(p184)
 	}
-	if p183 := r.Fixed(8, "f12"); p183 >= 0 {
-		v.F12 = r.U64(p183)
+	if p185 := r.Fixed(8, "f12"); p185 >= 0 {
+		v.F12 = r.U64(p185)
 	}
-	if p184 := r.Fixed(4, "f13"); p184 >= 0 {
-		v.F13 = r.F32(p184)
+	if p186 := r.Fixed(4, "f13"); p186 >= 0 {
+		v.F13 = r.F32(p186)
 	}
-	if p185 := r.Fixed(8, "f14"); p185 >= 0 {
-		v.F14 = r.F64(p185)
+	if p187 := r.Fixed(8, "f14"); p187 >= 0 {
+		v.F14 = r.F64(p187)
 	}
-	if p186 := r.Fixed(16, "f15"); p186 >= 0 {
-		v.F15 = r.Decimal(p186)
+	if p188 := r.Fixed(16, "f15"); p188 >= 0 {
+		v.F15 = r.Decimal(p188)
 	}
-	if p187 := r.Fixed(16, "f16"); p187 >= 0 {
-		v.F16 = r.Decimal(p187)
+	if p189 := r.Fixed(16, "f16"); p189 >= 0 {
+		v.F16 = r.Decimal(p189)
 	}
 	v.F17 = r.FinalString("f17")
-	if p188 := r.Fixed(8, "f18"); p188 >= 0 {
-		v.F18 = r.Timestamp(p188)
+	if p190 := r.Fixed(8, "f18"); p190 >= 0 {
+		v.F18 = r.Timestamp(p190)
 	}
-	if p189 := r.Fixed(8, "f19"); p189 >= 0 {
-		v.F19 = r.Timestamp(p189)
+	if p191 := r.Fixed(8, "f19"); p191 >= 0 {
+		v.F19 = r.Timestamp(p191)
 	}
-	if p190 := r.Fixed(16, "f20"); p190 >= 0 {
-		v.F20 = r.UUID(p190)
+	if p192 := r.Fixed(16, "f20"); p192 >= 0 {
+		v.F20 = r.UUID(p192)
 	}
-	if p191 := r.Fixed(16, "f21"); p191 >= 0 {
-		v.F21 = r.UUID(p191)
+	if p193 := r.Fixed(16, "f21"); p193 >= 0 {
+		v.F21 = r.UUID(p193)
 	}
-	if p192 := r.Fixed(16, "f22"); p192 >= 0 {
-		v.F22 = r.UUID(p192)
+	if p194 := r.Fixed(16, "f22"); p194 >= 0 {
+		v.F22 = r.UUID(p194)
 	}
-	if p193 := r.Fixed(16, "f23"); p193 >= 0 {
-		v.F23 = r.UUID(p193)
+	if p195 := r.Fixed(16, "f23"); p195 >= 0 {
+		v.F23 = r.UUID(p195)
 	}
 	v.F24 = r.FinalBlob(v.F24, "f24")
-	if p194 := r.Fixed(1, "f25"); p194 >= 0 {
-		v.F25 = EByte(r.U8(p194))
+	if p196 := r.Fixed(1, "f25"); p196 >= 0 {
+		v.F25 = EByte(r.U8(p196))
 	}
-	if p195 := r.Fixed(1, "f26"); p195 >= 0 {
-		v.F26 = market.Side(r.U8(p195))
+	if p197 := r.Fixed(1, "f26"); p197 >= 0 {
+		v.F26 = market.Side(r.U8(p197))
 	}
-	if p196 := r.Fixed(1, "f27"); p196 >= 0 {
-		v.F27 = FByte(r.U8(p196))
+	if p198 := r.Fixed(1, "f27"); p198 >= 0 {
+		v.F27 = FByte(r.U8(p198))
 	}
-	if p197 := r.Fixed(8, "f28"); p197 >= 0 {
-		v.F28 = FUInt64(r.U64(p197))
+	if p199 := r.Fixed(8, "f28"); p199 >= 0 {
+		v.F28 = FUInt64(r.U64(p199))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -4103,16 +4124,16 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f31") {
 		v.F31 = fbe.Reuse(v.F31)
-		if p198 := r.Fixed(4, "f31"); p198 >= 0 {
-			*v.F31 = r.I32(p198)
+		if p200 := r.Fixed(4, "f31"); p200 >= 0 {
+			*v.F31 = r.I32(p200)
 		}
 	} else {
 		v.F31 = nil
 	}
 	if r.FinalHas("f32") {
 		v.F32 = fbe.Reuse(v.F32)
-		if p199 := r.Fixed(4, "f32"); p199 >= 0 {
-			*v.F32 = r.I32(p199)
+		if p201 := r.Fixed(4, "f32"); p201 >= 0 {
+			*v.F32 = r.I32(p201)
 		}
 	} else {
 		v.F32 = nil
@@ -4125,8 +4146,8 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f34") {
 		v.F34 = fbe.Reuse(v.F34)
-		if p200 := r.Fixed(1, "f34"); p200 >= 0 {
-			*v.F34 = EByte(r.U8(p200))
+		if p202 := r.Fixed(1, "f34"); p202 >= 0 {
+			*v.F34 = EByte(r.U8(p202))
 		}
 	} else {
 		v.F34 = nil
@@ -4141,64 +4162,64 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F35 = nil
 	}
-	for i201 := range v.F36 {
-		if p202 := r.Fixed(4, "f36"); p202 >= 0 {
-			v.F36[i201] = r.I32(p202)
+	for i203 := range v.F36 {
+		if p204 := r.Fixed(4, "f36"); p204 >= 0 {
+			v.F36[i203] = r.I32(p204)
 		}
 	}
-	for i203 := range v.F37 {
+	for i205 := range v.F37 {
 		if r.FinalHas("f37") {
-			v.F37[i203] = fbe.Reuse(v.F37[i203])
-			*v.F37[i203] = r.FinalString("f37")
+			v.F37[i205] = fbe.Reuse(v.F37[i205])
+			*v.F37[i205] = r.FinalString("f37")
 		} else {
-			v.F37[i203] = nil
+			v.F37[i205] = nil
 		}
 	}
-	n204 := r.FinalCount(8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n204)
-	for i205 := range n204 {
-		if p206 := r.Fixed(8, "f38"); p206 >= 0 {
-			v.F38[i205] = r.F64(p206)
+	n206 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n206)
+	for i207 := range n206 {
+		if p208 := r.Fixed(8, "f38"); p208 >= 0 {
+			v.F38[i207] = r.F64(p208)
 		}
 	}
-	n207 := r.FinalCount(1, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n207)
-	for i208 := range n207 {
+	n209 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n209)
+	for i210 := range n209 {
 		if r.FinalHas("f39") {
-			v.F39[i208] = fbe.Reuse(v.F39[i208])
-			v.F39[i208].FBEReadFinal(r)
+			v.F39[i210] = fbe.Reuse(v.F39[i210])
+			v.F39[i210].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i208)
+				r.UnwindIndex(i210)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i208] = nil
+			v.F39[i210] = nil
 		}
 	}
-	n209 := r.FinalCount(4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n209)
-	for i210 := range n209 {
-		v.F40[i210] = r.FinalString("f40")
-	}
-	n211 := r.FinalCount(8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n211)
+	n211 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n211)
 	for i212 := range n211 {
-		if p213 := r.Fixed(8, "f41"); p213 >= 0 {
-			v.F41[i212] = r.I64(p213)
+		v.F40[i212] = r.FinalString("f40")
+	}
+	n213 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n213)
+	for i214 := range n213 {
+		if p215 := r.Fixed(8, "f41"); p215 >= 0 {
+			v.F41[i214] = r.I64(p215)
 		}
 	}
 	if fbe.HasDuplicate(v.F41) {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	n214 := r.FinalCount(8, 0, "f42")
+	n216 := r.FinalCount(8, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i215 := range n214 {
+	for i217 := range n216 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i215].FBEReadFinal(r)
+		v.F42[i217].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i215)
+			r.UnwindIndex(i217)
 			r.Unwind("f42")
 			return
 		}
@@ -4207,83 +4228,83 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	n216 := r.FinalCount(8, 8, "f43")
+	n218 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n216)
+		v.F43 = make(map[int32]string, n218)
 	} else {
 		clear(v.F43)
 	}
-	for i217 := 0; i217 < n216; i217++ {
-		var k218 int32
-		var x219 string
-		if p220 := r.Fixed(4, "f43"); p220 >= 0 {
-			k218 = r.I32(p220)
+	for i219 := 0; i219 < n218; i219++ {
+		var k220 int32
+		var x221 string
+		if p222 := r.Fixed(4, "f43"); p222 >= 0 {
+			k220 = r.I32(p222)
 		}
-		x219 = r.FinalString("f43")
-		if _, dup := v.F43[k218]; dup {
+		x221 = r.FinalString("f43")
+		if _, dup := v.F43[k220]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		v.F43[k218] = x219
+		v.F43[k220] = x221
 	}
-	n221 := r.FinalCount(5, 5, "f44")
+	n223 := r.FinalCount(5, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n221)
+		v.F44 = make(map[string]*Counted, n223)
 	} else {
 		clear(v.F44)
 	}
-	for i222 := 0; i222 < n221; i222++ {
-		var k223 string
-		var x224 *Counted
-		k223 = r.FinalString("f44")
+	for i224 := 0; i224 < n223; i224++ {
+		var k225 string
+		var x226 *Counted
+		k225 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x224 = fbe.Reuse(x224)
-			x224.FBEReadFinal(r)
+			x226 = fbe.Reuse(x226)
+			x226.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i222)
+				r.UnwindIndex(i224)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x224 = nil
+			x226 = nil
 		}
-		if _, dup := v.F44[k223]; dup {
+		if _, dup := v.F44[k225]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		v.F44[k223] = x224
+		v.F44[k225] = x226
 	}
-	n225 := r.FinalCount(20, 20, "f45")
+	n227 := r.FinalCount(20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n225)
+		v.F45 = make(map[fbe.UUID][]byte, n227)
 	} else {
 		clear(v.F45)
 	}
-	for i226 := 0; i226 < n225; i226++ {
-		var k227 fbe.UUID
-		var x228 []byte
-		if p229 := r.Fixed(16, "f45"); p229 >= 0 {
-			k227 = r.UUID(p229)
+	for i228 := 0; i228 < n227; i228++ {
+		var k229 fbe.UUID
+		var x230 []byte
+		if p231 := r.Fixed(16, "f45"); p231 >= 0 {
+			k229 = r.UUID(p231)
 		}
-		x228 = r.FinalBlob(x228, "f45")
-		if _, dup := v.F45[k227]; dup {
+		x230 = r.FinalBlob(x230, "f45")
+		if _, dup := v.F45[k229]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		v.F45[k227] = x228
+		v.F45[k229] = x230
 	}
-	n230 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n230)
-	for i231 := range n230 {
-		v.F46[i231].Key.FBEReadFinal(r)
+	n232 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n232)
+	for i233 := range n232 {
+		v.F46[i233].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i231)
+			r.UnwindIndex(i233)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i231].Value.FBEReadFinal(r)
+		v.F46[i233].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i231)
+			r.UnwindIndex(i233)
 			r.Unwind("f46")
 			return
 		}
@@ -4294,36 +4315,44 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f47") {
 		v.F47 = fbe.Reuse(v.F47)
-		if p232 := r.Fixed(4, "f47"); p232 >= 0 {
-			*v.F47 = r.I32(p232)
+		if p234 := r.Fixed(4, "f47"); p234 >= 0 {
+			*v.F47 = r.I32(p234)
 		}
 	} else {
 		v.F47 = nil
 	}
-	if p233 := r.Fixed(1, "f47Reset"); p233 >= 0 {
-		v.F47Reset = r.Bool(p233)
+	if p235 := r.Fixed(1, "f47Reset"); p235 >= 0 {
+		v.F47Reset = r.Bool(p235)
 	}
 	if r.FinalHas("f48") {
 		v.F48 = fbe.Reuse(v.F48)
-		if p234 := r.Fixed(8, "f48"); p234 >= 0 {
-			*v.F48 = r.Timestamp(p234)
+		if p236 := r.Fixed(8, "f48"); p236 >= 0 {
+			*v.F48 = r.Timestamp(p236)
 		}
 	} else {
 		v.F48 = nil
 	}
-	n235 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n235)
-	for i236 := range n235 {
-		v.F49[i236].Key = r.FinalBlob(v.F49[i236].Key, "f49")
-		if p237 := r.Fixed(4, "f49"); p237 >= 0 {
-			v.F49[i236].Value = r.I32(p237)
+	n237 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n237)
+	for i238 := range n237 {
+		v.F49[i238].Key = r.FinalBlob(v.F49[i238].Key, "f49")
+		if p239 := r.Fixed(4, "f49"); p239 >= 0 {
+			v.F49[i238].Value = r.I32(p239)
 		}
 	}
-	n238 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n238)
-	for i239 := range n238 {
-		v.F50[i239].Key = r.FinalBlob(v.F50[i239].Key, "f50")
-		v.F50[i239].Value = r.FinalString("f50")
+	if fbe.HasDuplicatePairKey(v.F49, fbe.BytesKey) {
+		r.DuplicateKey("f49", r.Pos)
+		return
+	}
+	n240 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n240)
+	for i241 := range n240 {
+		v.F50[i241].Key = r.FinalBlob(v.F50[i241].Key, "f50")
+		v.F50[i241].Value = r.FinalString("f50")
+	}
+	if fbe.HasDuplicatePairKey(v.F50, fbe.BytesKey) {
+		r.DuplicateKey("f50", r.Pos)
+		return
 	}
 }
 
@@ -4400,137 +4429,137 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 			r.FinalSkipString("f37")
 		}
 	}
-	n242 := r.FinalCount(8, 8, "f38")
-	r.Fixed(n242*8, "f38")
-	n244 := r.FinalCount(1, 1, "f39")
-	for i245 := range n244 {
+	n244 := r.FinalCount(8, 8, "f38")
+	r.Fixed(n244*8, "f38")
+	n246 := r.FinalCount(1, 1, "f39")
+	for i247 := range n246 {
 		if r.FinalHas("f39") {
 			FBEVerifyFinalCounted(r)
 			if r.Failed() {
-				r.UnwindIndex(i245)
+				r.UnwindIndex(i247)
 				r.Unwind("f39")
 				return
 			}
 		}
 	}
-	n246 := r.FinalCount(4, 4, "f40")
-	for range n246 {
+	n248 := r.FinalCount(4, 4, "f40")
+	for range n248 {
 		r.FinalSkipString("f40")
 	}
-	var t248 []int64
-	n249 := r.FinalCount(8, 8, "f41")
-	t248 = fbe.Resize(t248, n249)
-	for i250 := range n249 {
-		if p251 := r.Fixed(8, "f41"); p251 >= 0 {
-			t248[i250] = r.I64(p251)
+	var t250 []int64
+	n251 := r.FinalCount(8, 8, "f41")
+	t250 = fbe.Resize(t250, n251)
+	for i252 := range n251 {
+		if p253 := r.Fixed(8, "f41"); p253 >= 0 {
+			t250[i252] = r.I64(p253)
 		}
 	}
-	if fbe.HasDuplicate(t248) {
+	if fbe.HasDuplicate(t250) {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	var t252 []market.Instrument
-	n253 := r.FinalCount(8, 0, "f42")
-	t252 = t252[:0]
-	for i254 := range n253 {
-		t252 = fbe.Grow(t252)
-		t252[i254].FBEReadFinal(r)
+	var t254 []market.Instrument
+	n255 := r.FinalCount(8, 0, "f42")
+	t254 = t254[:0]
+	for i256 := range n255 {
+		t254 = fbe.Grow(t254)
+		t254[i256].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i254)
+			r.UnwindIndex(i256)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(t252, (*market.Instrument).FBEKey) {
+	if fbe.HasDuplicateKey(t254, (*market.Instrument).FBEKey) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	var t255 map[int32]string
-	n256 := r.FinalCount(8, 8, "f43")
-	if t255 == nil {
-		t255 = make(map[int32]string, n256)
+	var t257 map[int32]string
+	n258 := r.FinalCount(8, 8, "f43")
+	if t257 == nil {
+		t257 = make(map[int32]string, n258)
 	} else {
-		clear(t255)
+		clear(t257)
 	}
-	for i257 := 0; i257 < n256; i257++ {
-		var k258 int32
-		var x259 string
-		if p260 := r.Fixed(4, "f43"); p260 >= 0 {
-			k258 = r.I32(p260)
+	for i259 := 0; i259 < n258; i259++ {
+		var k260 int32
+		var x261 string
+		if p262 := r.Fixed(4, "f43"); p262 >= 0 {
+			k260 = r.I32(p262)
 		}
-		x259 = r.FinalString("f43")
-		if _, dup := t255[k258]; dup {
+		x261 = r.FinalString("f43")
+		if _, dup := t257[k260]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		t255[k258] = x259
+		t257[k260] = x261
 	}
-	var t261 map[string]*Counted
-	n262 := r.FinalCount(5, 5, "f44")
-	if t261 == nil {
-		t261 = make(map[string]*Counted, n262)
+	var t263 map[string]*Counted
+	n264 := r.FinalCount(5, 5, "f44")
+	if t263 == nil {
+		t263 = make(map[string]*Counted, n264)
 	} else {
-		clear(t261)
+		clear(t263)
 	}
-	for i263 := 0; i263 < n262; i263++ {
-		var k264 string
-		var x265 *Counted
-		k264 = r.FinalString("f44")
+	for i265 := 0; i265 < n264; i265++ {
+		var k266 string
+		var x267 *Counted
+		k266 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x265 = fbe.Reuse(x265)
-			x265.FBEReadFinal(r)
+			x267 = fbe.Reuse(x267)
+			x267.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i263)
+				r.UnwindIndex(i265)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x265 = nil
+			x267 = nil
 		}
-		if _, dup := t261[k264]; dup {
+		if _, dup := t263[k266]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		t261[k264] = x265
+		t263[k266] = x267
 	}
-	var t266 map[fbe.UUID][]byte
-	n267 := r.FinalCount(20, 20, "f45")
-	if t266 == nil {
-		t266 = make(map[fbe.UUID][]byte, n267)
+	var t268 map[fbe.UUID][]byte
+	n269 := r.FinalCount(20, 20, "f45")
+	if t268 == nil {
+		t268 = make(map[fbe.UUID][]byte, n269)
 	} else {
-		clear(t266)
+		clear(t268)
 	}
-	for i268 := 0; i268 < n267; i268++ {
-		var k269 fbe.UUID
-		var x270 []byte
-		if p271 := r.Fixed(16, "f45"); p271 >= 0 {
-			k269 = r.UUID(p271)
+	for i270 := 0; i270 < n269; i270++ {
+		var k271 fbe.UUID
+		var x272 []byte
+		if p273 := r.Fixed(16, "f45"); p273 >= 0 {
+			k271 = r.UUID(p273)
 		}
-		x270 = r.FinalBlob(x270, "f45")
-		if _, dup := t266[k269]; dup {
+		x272 = r.FinalBlob(x272, "f45")
+		if _, dup := t268[k271]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		t266[k269] = x270
+		t268[k271] = x272
 	}
-	var t272 []fbe.Pair[market.Instrument, Counted]
-	n273 := r.FinalCount(12, 0, "f46")
-	t272 = fbe.Resize(t272, n273)
-	for i274 := range n273 {
-		t272[i274].Key.FBEReadFinal(r)
+	var t274 []fbe.Pair[market.Instrument, Counted]
+	n275 := r.FinalCount(12, 0, "f46")
+	t274 = fbe.Resize(t274, n275)
+	for i276 := range n275 {
+		t274[i276].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i274)
+			r.UnwindIndex(i276)
 			r.Unwind("f46")
 			return
 		}
-		t272[i274].Value.FBEReadFinal(r)
+		t274[i276].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i274)
+			r.UnwindIndex(i276)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(t272, (*market.Instrument).FBEKey) {
+	if fbe.HasDuplicatePairKey(t274, (*market.Instrument).FBEKey) {
 		r.DuplicateKey("f46", r.Pos)
 		return
 	}
@@ -4541,15 +4570,29 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	if r.FinalHas("f48") {
 		r.Fixed(8, "f48")
 	}
-	n275 := r.FinalCount(8, 8, "f49")
-	for range n275 {
-		r.FinalSkipBlob("f49")
-		r.Fixed(4, "f49")
+	var t277 []fbe.Pair[[]byte, int32]
+	n278 := r.FinalCount(8, 8, "f49")
+	t277 = fbe.Resize(t277, n278)
+	for i279 := range n278 {
+		t277[i279].Key = r.FinalBlob(t277[i279].Key, "f49")
+		if p280 := r.Fixed(4, "f49"); p280 >= 0 {
+			t277[i279].Value = r.I32(p280)
+		}
 	}
-	n277 := r.FinalCount(8, 8, "f50")
-	for range n277 {
-		r.FinalSkipBlob("f50")
-		r.FinalSkipString("f50")
+	if fbe.HasDuplicatePairKey(t277, fbe.BytesKey) {
+		r.DuplicateKey("f49", r.Pos)
+		return
+	}
+	var t281 []fbe.Pair[[]byte, string]
+	n282 := r.FinalCount(8, 8, "f50")
+	t281 = fbe.Resize(t281, n282)
+	for i283 := range n282 {
+		t281[i283].Key = r.FinalBlob(t281[i283].Key, "f50")
+		t281[i283].Value = r.FinalString("f50")
+	}
+	if fbe.HasDuplicatePairKey(t281, fbe.BytesKey) {
+		r.DuplicateKey("f50", r.Pos)
+		return
 	}
 }
 
