@@ -5,12 +5,14 @@
 #                      fbec --java's output for every schema compiled with javac -Xlint:all
 #                      -Werror and run against the golden vectors of $(SHARED) (tests/java),
 #                      then JAVA_FUZZ_QUICK runs of the mutation fuzzer (fixed seed)
+#   make example-java  the TCP example (examples/java, java.nio): a server on a free port of
+#                      127.0.0.1 and a client against it, both models (make test-java runs it)
 #   make fuzz-java     the mutation fuzzer of the generated readers and receivers (fuzz/java,
 #                      seeded from the golden vectors) for FUZZ_SECONDS; make fuzz runs it.
 #                      A failing input is left in build/fuzz/crashes/java-*.bin
 # MVN is the mvn command; JDK 17 and Maven come from Debian (tools/need-apt.sh), the
 # runtime's test dependencies from Maven Central (resolved once into ~/.m2).
-.PHONY: test-java fuzz-java fuzz-java-build
+.PHONY: test-java fuzz-java fuzz-java-build example-java
 TEST_TARGETS += test-java
 MVN ?= mvn
 JAVA_FUZZ_QUICK ?= 20000
@@ -23,6 +25,18 @@ test-java: venv
 	@$(MAKE) fuzz-java-build
 	java -cp build/fuzz/java/classes FuzzReaders build/fuzz/java/targets.txt runs=$(JAVA_FUZZ_QUICK) \
 		$(JAVA_FUZZ_SEED) build/fuzz/crashes
+	@$(MAKE) example-java
+
+# fbec --java --final --proto of examples/cpp/tcp/rpc.fbe into examples/java/gen (not checked in),
+# compiled with the runtime's sources and TcpExample.java into examples/java/classes
+example-java: venv
+	@tools/need-apt.sh openjdk-17-jdk-headless
+	@rm -rf examples/java/gen examples/java/classes
+	@PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --proto --input=examples/cpp/tcp/rpc.fbe \
+		--output=examples/java/gen
+	@javac -Xlint:all -Werror -d examples/java/classes $$(find examples/java/gen runtime/java/src/main -name '*.java') \
+		examples/java/TcpExample.java
+	java -cp examples/java/classes TcpExample
 
 fuzz-java-build: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless
