@@ -47,6 +47,8 @@ def test_medians_rows_and_versions(tmp_path: Path) -> None:
     fbe = next(r for r in res["rows"] if r["id"] == "fbe")
     assert fbe["figures"]["serialize"]["ns/op"] == pytest.approx(120)
     assert fbe["figures"]["serialize"]["msg-bytes"] == 252 and fbe["rounds"] == 3
+    assert fbe["figures"]["serialize"]["best ns/op"] == pytest.approx(100)   # the 1.0 round
+    assert "met" in report.goals(res, "best ns/op")[0] and "100.0 ns" in report.goals(res, "best ns/op")[0]
     assert next(r for r in res["rows"] if r["id"] == "msgp")["version"] == "v1.6.5"
     missing = next(r for r in res["rows"] if r["id"] == "fbe-json")
     assert missing["status"] == "missing" and missing["reason"] == "not available yet"
