@@ -55,7 +55,7 @@ def everything_documents(modules: Any) -> list[str]:
     return ["{}", text, partial]
 
 
-READ_JSON = {"python", "python-dynamic", "cpp", "go"}
+READ_JSON = {"python", "python-dynamic", "cpp", "go", "js"}
 
 
 class Skipped(Exception):

@@ -112,3 +112,34 @@ test("duplicate keys are refused; fixed arrays must have their length", () => {
   x.fixed = [1];
   assert.throws(() => x.toFbe(), (e: unknown) => e instanceof fbe.EncodeError && /fixed array of 2 elements holds 1/.test(e.message));
 });
+
+test("JSON: read back, the shared rules (docs/limits.md 7), errors with the member path", () => {
+  const v = sample();
+  const text = v.toJson();
+  assert.deepEqual(Weird.fromJson(text), v);
+  assert.equal(Weird.fromJson(text).toJson(), text);
+  const refused = (json: string | Uint8Array, message: RegExp, read: (t: string | Uint8Array) => unknown = (t) => Node.fromJson(t)) =>
+    assert.throws(() => read(json), (e: unknown) => e instanceof fbe.DecodeError && message.test(e.message), String(json));
+  refused('{"children":[{"label":5}]}', /^JSON string expected, got number \(names\.Node\.children\[0\]\.label\)$/);
+  refused('{"id":2147483648}', /^JSON integer 2147483648 out of range \(names\.Node\.id\)$/);
+  refused('{"id":1.0}', /JSON integer expected, got number/);
+  refused('{"id":1,"id":2}', /invalid JSON: Duplicate key 'id'/);
+  refused('{"label":"\\ud800"}', /^lone surrogate \\ud800 in a JSON string .*\(names\.Node\.label\)$/);
+  refused(new Uint8Array([0x7b, 0x22, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d]), /not valid UTF-8 at byte 10/);
+  refused("[".repeat(100000) + "]".repeat(100000), /nesting of 100000 arrays and objects, deeper than 384/);
+  refused('{"x":1', /invalid JSON/);
+  refused('{"byInt":{"1":"a","01":"b"}}', /^two map keys read as the same key \(names\.Object\.byInt\)$/, (t) => Object_.fromJson(t));
+  assert.deepEqual(Object_.fromJson('{"byInt":{"2":"b","1":"a"}}').byInt, new Map([[1, "a"], [2, "b"]]));
+  assert.equal(Node.fromJson('{"label":"a\\udcffb"}').label, "a\udcffb"); // the byte 0xFF
+  assert.deepEqual(Array.from(fbe.encodeUtf8("a\udcffb")), [0x61, 0xff, 0x62]);
+  assert.equal(Node.fromFbe(new Node({ label: "a\udcffb" }).toFbe()).label, "a\udcffb");
+  // depth: 128 levels written and read, 129 refused by the writer, a lower limit by the reader with the path
+  const deep = chain(128).toJson();
+  assert.equal(Node.fromJson(deep).children[0]!.id, 2);
+  assert.throws(() => chain(129).toJson(), (e: unknown) => e instanceof fbe.EncodeError && e.limit === "depth");
+  assert.throws(() => Node.fromJson(deep, fbe.limits({ maxDepth: 127 })), (e: unknown) =>
+    e instanceof fbe.DecodeError && e.limit === "depth" && e.path === Array.from({ length: 127 }, () => "children[0]").join("."));
+  // the budget: 8 bytes per input byte plus the slack; omitted members' default structs are charged
+  assert.throws(() => Weird.fromJson("{}", fbe.limits({ budgetFactor: 0, budgetSlack: 10 })), (e: unknown) =>
+    e instanceof fbe.DecodeError && e.limit === "budget");
+});

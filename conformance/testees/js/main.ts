@@ -1,8 +1,8 @@
 // The JavaScript/TypeScript conformance testee (conformance/testee_protocol.md): length-prefixed
 // JSON requests on stdin, answers on stdout. It answers the binary models (versioned and final,
-// in and out) with the fbec --typescript code of every conformance schema (registry.ts, written
-// by build.py) and skips what the TypeScript target does not generate yet (JSON, text, value
-// descriptions, protocol streams).
+// and JSON, in and out) with the fbec --typescript --json code of every conformance schema
+// (registry.ts, written by build.py) and skips what the TypeScript target does not do yet (the text
+// form, value descriptions, protocol streams).
 import { Buffer } from "node:buffer";
 import process from "node:process";
 
@@ -32,27 +32,33 @@ function limitsOf(m: Record<string, number> | undefined): fbe.Limits {
   });
 }
 
-const BINARY = new Set(["versioned", "final"]);
+const FORMATS = new Set(["versioned", "final", "json"]);
 
 function answer(req: Request): Answer {
   const format = req.input?.format ?? "";
   const output = req.output ?? "";
-  if (!BINARY.has(format) || !BINARY.has(output)) {
-    return { skipped: `the TypeScript target reads and writes the binary models only so far (${format} -> ${output})` };
+  if (!FORMATS.has(format) || !FORMATS.has(output)) {
+    return { skipped: `the TypeScript target reads and writes the binary models and JSON only so far (${format} -> ${output})` };
   }
   const codec = registry[`${req.package}.${req.type}`];
   if (codec === undefined) return { skipped: `no TypeScript type ${req.package}.${req.type}` };
-  if (typeof req.input?.payload !== "string") return { parse_error: "payload: not a base64 string" };
-  const data = new Uint8Array(Buffer.from(req.input.payload, "base64"));
+  const payload = req.input?.payload;
+  if (typeof payload !== "string") return { parse_error: "payload: not a string" };
   const lim = limitsOf(req.limits);
   let value;
   try {
-    value = format === "versioned" ? codec.fromFbe(data, lim) : codec.fromFinal(data, lim);
+    if (format === "json") {
+      value = codec.fromJson(payload, lim);
+    } else {
+      const data = new Uint8Array(Buffer.from(payload, "base64"));
+      value = format === "versioned" ? codec.fromFbe(data, lim) : codec.fromFinal(data, lim);
+    }
   } catch (e) {
     if (e instanceof fbe.DecodeError) return { parse_error: e.message };
     throw e;
   }
   try {
+    if (output === "json") return { result: value.toJson() };
     const out = output === "versioned" ? value.toFbe() : value.toFinal();
     return { result: Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("base64") };
   } catch (e) {

@@ -16,7 +16,7 @@ let uuid1Node: Uint8Array | undefined;
 export class Uuid {
   /** The 16 bytes; do not change them (a Uuid is a value). */
   readonly bytes: Uint8Array;
-  private text: string | undefined;
+  #text: string | undefined; // toString's, made once (private: not part of the value)
 
   static readonly NIL = new Uuid(new Uint8Array(16));
 
@@ -95,16 +95,16 @@ export class Uuid {
   }
 
   toString(): string {
-    if (this.text === undefined) {
+    if (this.#text === undefined) {
       const b = this.bytes;
       let s = "";
       for (let i = 0; i < 16; i++) {
         if (i === 4 || i === 6 || i === 8 || i === 10) s += "-";
         s += HEX[b[i]!]!;
       }
-      this.text = s;
+      this.#text = s;
     }
-    return this.text;
+    return this.#text;
   }
 
   toJSON(): string {

@@ -288,7 +288,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> N
 
 def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) -> None:
     """The struct's class; in JavaScript without types, its declaration in `d`."""
-    from fbec.targets.typescript.jsonconv import write_json
+    from fbec.targets.typescript.jsonconv import write_json, write_json_read
     from fbec.targets.typescript.models import write_models
     name = type_name(s.name)
     what = "message" if s.message else "struct"
@@ -324,6 +324,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
         write_models(w, c, s, name)
         if c.options.json:
             write_json(w, c, s, name)
+            write_json_read(w, c, s, name)
     w.blank()
     if d is None:
         return

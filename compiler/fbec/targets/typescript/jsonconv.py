@@ -139,3 +139,158 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         with w.block("", "}"):
             w.line(f'throw {c.rt("rootOf")}(e, "{s.qualified}");')
         w.line("return j.text;")
+
+
+# ---------------------------------------------------------------- JSON reading
+
+SIGNED = frozenset({"int8", "int16", "int32", "int64"})
+READ = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decimal", "uuid": "uuid",
+        "float": "float", "double": "double", "char": "char"}
+READ_KEY = {"bool": "keyBool", "string": "keyString", "bytes": "keyBytes", "decimal": "keyDecimal",
+            "uuid": "keyUuid", "float": "keyFloat", "double": "keyDouble", "char": "keyChar"}
+
+
+def integer_read(name: str, x: str, f: str, key: bool) -> str:
+    """Reading an integer-like primitive or wire type (a value, or a map key's text) in its range."""
+    lo, hi = ir.PRIMITIVES[name].range or (0, 0)
+    method = "key" if key else ""
+    if name in ("int64", "uint64", "timestamp"):
+        return f'r.{method + "Int64" if key else "int64"}({x}, {lo}n, {hi}n, "{f}")'
+    return f'r.{method + "Int" if key else "int"}({x}, {lo}, {hi}, "{f}")'
+
+
+def enum_json_read(t: ir.EnumRef, x: str, f: str, key: bool) -> str:
+    """An enum or flags value: its number in the wire type's range; flags of a signed type also take
+    the unsigned form of their bits."""
+    if t.kind == "flags" and t.wire in SIGNED:
+        if t.wire == "int64":
+            return f'r.{"keyBits64" if key else "bits64"}({x}, "{f}")'
+        return f'r.{"keyBits" if key else "bits"}({x}, {8 * t.size}, "{f}")'
+    return integer_read(t.wire, x, f, key)
+
+
+def json_expr(c: Context, t: ir.Type, x: str, f: str) -> str:
+    """The expression reading a primitive, enum or struct from the parsed JSON value x."""
+    if isinstance(t, ir.Primitive):
+        if t.name in READ:
+            return f'r.{READ[t.name]}({x}, "{f}")'
+        return integer_read(t.name, x, f, False)
+    if isinstance(t, ir.EnumRef):
+        return enum_json_read(t, x, f, False)
+    assert isinstance(t, ir.StructRef)
+    return f"{c.named(t.name)}.fbeReadJson(r, {x})"
+
+
+def key_expr(t: ir.Type, k: str, f: str) -> str:
+    """The expression reading a map key from its member-name text k."""
+    if isinstance(t, ir.EnumRef):
+        return enum_json_read(t, k, f, True)
+    assert isinstance(t, ir.Primitive), t
+    if t.name in READ_KEY:
+        return f'r.{READ_KEY[t.name]}({k}, "{f}")'
+    return integer_read(t.name, k, f, True)
+
+
+def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str, within: str,
+              names: Names) -> None:
+    """Read the parsed JSON value x (type t) into the lvalue target."""
+    from fbec.targets.typescript.models import assign, within_index
+    if isinstance(t, (ir.Primitive, ir.EnumRef, ir.StructRef)):
+        assign(w, c, t, target, json_expr(c, t, x, f), within)
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if ({x} === null) {{", "} else {"):
+            w.line(f"{target} = undefined;")
+        with w.block("", "}"):
+            json_read(c, w, t.element, x, f, target, within, names)
+    elif isinstance(t, (ir.Array, ir.Sequence)):
+        e, a, i, y = names("e"), names("a"), names("i"), names("y")
+        if isinstance(t, ir.Array):
+            w.line(f'const {e} = r.fixed({x}, {t.length}, "{f}");')
+        else:
+            w.line(f'const {e} = r.array({x}, {ir.element_cost(t.element)}, "{f}");')
+        as_set = isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element)
+        w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
+               else f"const {a}{c.annot(c.type(t))} = [];")
+        with w.block(f"for (let {i} = 0; {i} < {e}.length; {i}++) {{", "}"):
+            w.line(f"let {y}{c.annot(c.type(t.element))};")
+            json_read(c, w, t.element, f"{e}[{i}]", f, y, within_index(f, i), names)
+            if as_set:
+                with w.block(f"if ({a}.has({y})) {{", "}"):
+                    w.line(f'r.duplicate("{f}", "element");')
+                w.line(f"{a}.add({y});")
+            else:
+                w.line(f"{a}.push({y});")
+        if isinstance(t, ir.Sequence) and t.kind == "set" and not as_set:
+            with w.block(f"if ({c.rt('hasDuplicate')}({a})) {{", "}"):
+                w.line(f'r.duplicate("{f}", "element");')
+        w.line(f"{target} = {a};")
+    else:
+        assert isinstance(t, ir.Mapping)
+        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        e, m, i, k, y, key = names("e"), names("m"), names("i"), names("k"), names("y"), names("key")
+        keyed = by_value(t.key)
+        w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
+               else f"const {m}{c.annot(c.type(t))} = [];")
+        if isinstance(t.key, ir.StructRef):
+            w.line(f'const {e} = r.pairs({x}, {cost}, "{f}");')
+            with w.block(f"for (let {i} = 0; {i} < {e}.length; {i}++) {{", "}"):
+                w.line(f"let {k}{c.annot(c.type(t.key))};")
+                w.line(f"let {y}{c.annot(c.type(t.value))};")
+                bang = "!" if c.ts else ""
+                json_read(c, w, t.key, f"{e}[{i}]{bang}[0]", f, k, within_index(f, i), names)
+                json_read(c, w, t.value, f"{e}[{i}]{bang}[1]", f, y, within_index(f, i), names)
+                w.line(f"{m}.push([{k}, {y}]);")
+        else:
+            w.line(f'const {e} = r.object({x}, {cost}, "{f}");')
+            with w.block(f"for (const {key} of Object.keys({e})) {{", "}"):
+                w.line(f"const {k} = {key_expr(t.key, key, f)};")
+                w.line(f"let {y}{c.annot(c.type(t.value))};")
+                json_read(c, w, t.value, f"{e}[{key}]", f, y, f'within(e, "{f}[" + {key} + "]")', names)
+                if keyed:
+                    with w.block(f"if ({m}.has({k})) {{", "}"):
+                        w.line(f'r.duplicate("{f}", "key");')
+                    w.line(f"{m}.set({k}, {y});")
+                else:
+                    w.line(f"{m}.push([{k}, {y}]);")
+        if not keyed:
+            with w.block(f"if ({c.rt('hasDuplicatePair')}({m})) {{", "}"):
+                w.line(f'r.duplicate("{f}", "key");')
+        w.line(f"{target} = {m};")
+
+
+def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """fbeReadJson (a struct from its parsed object) and fromJson."""
+    from fbec.targets.typescript import field_name
+    from fbec.targets.typescript.models import within_field
+    over = "override " if s.base is not None else ""
+    names = Names()
+    w.blank()
+    w.line("/** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */")
+    with w.block(c.method(f"static {over}", "fbeReadJson", [("r", c.rt("JsonReader", False)), ("x", "unknown")], name),
+                 "}"):
+        w.line(f"const o = r.struct(x, {s.decode_cost});" if s.all_fields else f"r.struct(x, {s.decode_cost});")
+        w.line(f"const v = new {name}();")
+        if s.all_fields:
+            w.line(f"let m{c.annot('unknown')};")
+        for f in s.all_fields:
+            w.line(f'm = r.member(o, "{f.name}");')
+            cost = ir.default_cost(f.type)
+            if cost:
+                with w.block("if (m === undefined) {", "} else {"):
+                    w.line(f'r.spend({cost}, "{f.name}");')
+            else:
+                w.line("if (m !== undefined) {")
+            with w.indented():
+                json_read(c, w, f.type, "m", f.name, f"v.{field_name(f)}", within_field(f.name), names)
+            w.line("}")
+        w.line("r.leave();")
+        w.line("return v;")
+    w.blank()
+    w.line("/** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */")
+    with w.block(c.method(f"static {over}", "fromJson", [("text", "string | Uint8Array"),
+                                                         ("limits?", c.rt("Limits", False))], name), "}"):
+        with w.block("try {", "} catch (e) {"):
+            w.line(f"const r = {c.rt('JsonReader')}.parse(text, limits);")
+            w.line(f"return {name}.fbeReadJson(r, r.root);")
+        with w.block("", "}"):
+            w.line(f'throw {c.rt("rootOf")}(e, "{s.qualified}");')

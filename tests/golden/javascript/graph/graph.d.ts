@@ -24,6 +24,8 @@ export declare class Node {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Node): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Node;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Node;
 }
 
 /** The struct graph.Edge (type id 2). */
@@ -46,6 +48,8 @@ export declare class Edge {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
 }
 
 /** The struct graph.Graph (type id 3). */
@@ -67,4 +71,6 @@ export declare class Graph {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Graph): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Graph;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Graph;
 }

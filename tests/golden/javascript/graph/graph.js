@@ -196,6 +196,48 @@ export class Node {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 20);
+    const v = new Node();
+    let m;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.int(m, -2147483648, 2147483647, "id");
+    }
+    m = r.member(o, "name");
+    if (m !== undefined) {
+      v.name = r.string(m, "name");
+    }
+    m = r.member(o, "value");
+    if (m !== undefined) {
+      v.value = r.int64(m, -9223372036854775808n, 9223372036854775807n, "value");
+    }
+    m = r.member(o, "out_edges");
+    if (m !== undefined) {
+      const e1 = r.array(m, 4, "out_edges");
+      const a2 = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4;
+        y4 = r.int(e1[i3], -2147483648, 2147483647, "out_edges");
+        a2.push(y4);
+      }
+      v.out_edges = a2;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Node.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "graph.Node");
+    }
+  }
 }
 
 /** The struct graph.Edge (type id 2). */
@@ -347,6 +389,37 @@ export class Edge {
       throw fbe.rootOf(e, "graph.Edge");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 12);
+    const v = new Edge();
+    let m;
+    m = r.member(o, "source");
+    if (m !== undefined) {
+      v.source = r.int(m, -2147483648, 2147483647, "source");
+    }
+    m = r.member(o, "target");
+    if (m !== undefined) {
+      v.target = r.int(m, -2147483648, 2147483647, "target");
+    }
+    m = r.member(o, "weight");
+    if (m !== undefined) {
+      v.weight = r.int(m, -2147483648, 2147483647, "weight");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Edge.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "graph.Edge");
+    }
   }
 }
 
@@ -571,5 +644,54 @@ export class Graph {
       throw fbe.rootOf(e, "graph.Graph");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 8);
+    const v = new Graph();
+    let m;
+    m = r.member(o, "nodes");
+    if (m !== undefined) {
+      const e1 = r.array(m, 0, "nodes");
+      const a2 = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4;
+        try {
+          y4 = Node.fbeReadJson(r, e1[i3]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "nodes", i3);
+        }
+        a2.push(y4);
+      }
+      v.nodes = a2;
+    }
+    m = r.member(o, "edges");
+    if (m !== undefined) {
+      const e5 = r.array(m, 0, "edges");
+      const a6 = [];
+      for (let i7 = 0; i7 < e5.length; i7++) {
+        let y8;
+        try {
+          y8 = Edge.fbeReadJson(r, e5[i7]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "edges", i7);
+        }
+        a6.push(y8);
+      }
+      v.edges = a6;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Graph.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "graph.Graph");
+    }
   }
 }

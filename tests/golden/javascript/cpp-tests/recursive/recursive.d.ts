@@ -23,4 +23,6 @@ export declare class Node {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Node): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Node;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Node;
 }

@@ -204,4 +204,46 @@ export class Node {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 12);
+    const v = new Node();
+    let m;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.int(m, -2147483648, 2147483647, "id");
+    }
+    m = r.member(o, "label");
+    if (m !== undefined) {
+      v.label = r.string(m, "label");
+    }
+    m = r.member(o, "children");
+    if (m !== undefined) {
+      const e1 = r.array(m, 0, "children");
+      const a2 = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4;
+        try {
+          y4 = Node.fbeReadJson(r, e1[i3]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "children", i3);
+        }
+        a2.push(y4);
+      }
+      v.children = a2;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Node.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "recursive.Node");
+    }
+  }
 }

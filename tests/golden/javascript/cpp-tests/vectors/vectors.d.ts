@@ -22,6 +22,8 @@ export declare class Edge {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
 }
 
 /** The struct vectors.Point (type id 2). */
@@ -44,6 +46,8 @@ export declare class Point {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Point): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Point;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Point;
 }
 
 /** The struct vectors.Point3 (type id 3). */
@@ -64,6 +68,8 @@ export declare class Point3 extends Point {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Point3): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Point3;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Point3;
 }
 
 /** The struct vectors.Named (type id 4). */
@@ -85,6 +91,8 @@ export declare class Named {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Named): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Named;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Named;
 }
 
 /** The struct vectors.Holder (type id 10). */
@@ -110,4 +118,6 @@ export declare class Holder {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
 }

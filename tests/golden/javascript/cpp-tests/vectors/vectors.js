@@ -152,6 +152,37 @@ export class Edge {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 12);
+    const v = new Edge();
+    let m;
+    m = r.member(o, "source");
+    if (m !== undefined) {
+      v.source = r.int(m, -2147483648, 2147483647, "source");
+    }
+    m = r.member(o, "target");
+    if (m !== undefined) {
+      v.target = r.int(m, -2147483648, 2147483647, "target");
+    }
+    m = r.member(o, "weight");
+    if (m !== undefined) {
+      v.weight = r.int(m, -2147483648, 2147483647, "weight");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Edge.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Edge");
+    }
+  }
 }
 
 /** The struct vectors.Point (type id 2). */
@@ -303,6 +334,37 @@ export class Point {
       throw fbe.rootOf(e, "vectors.Point");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 11);
+    const v = new Point();
+    let m;
+    m = r.member(o, "flag");
+    if (m !== undefined) {
+      v.flag = r.bool(m, "flag");
+    }
+    m = r.member(o, "x");
+    if (m !== undefined) {
+      v.x = r.int64(m, -9223372036854775808n, 9223372036854775807n, "x");
+    }
+    m = r.member(o, "y");
+    if (m !== undefined) {
+      v.y = r.int(m, -32768, 32767, "y");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Point.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Point");
+    }
   }
 }
 
@@ -457,6 +519,41 @@ export class Point3 extends Point {
       throw fbe.rootOf(e, "vectors.Point3");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 19);
+    const v = new Point3();
+    let m;
+    m = r.member(o, "flag");
+    if (m !== undefined) {
+      v.flag = r.bool(m, "flag");
+    }
+    m = r.member(o, "x");
+    if (m !== undefined) {
+      v.x = r.int64(m, -9223372036854775808n, 9223372036854775807n, "x");
+    }
+    m = r.member(o, "y");
+    if (m !== undefined) {
+      v.y = r.int(m, -32768, 32767, "y");
+    }
+    m = r.member(o, "z");
+    if (m !== undefined) {
+      v.z = r.double(m, "z");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Point3.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Point3");
+    }
   }
 }
 
@@ -628,6 +725,40 @@ export class Named {
       throw fbe.rootOf(e, "vectors.Named");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 8);
+    const v = new Named();
+    let m;
+    m = r.member(o, "name");
+    if (m !== undefined) {
+      v.name = r.string(m, "name");
+    }
+    m = r.member(o, "values");
+    if (m !== undefined) {
+      const e1 = r.array(m, 4, "values");
+      const a2 = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4;
+        y4 = r.int(e1[i3], -2147483648, 2147483647, "values");
+        a2.push(y4);
+      }
+      v.values = a2;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Named.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Named");
+    }
   }
 }
 
@@ -1020,5 +1151,102 @@ export class Holder {
       throw fbe.rootOf(e, "vectors.Holder");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 24);
+    const v = new Holder();
+    let m;
+    m = r.member(o, "edges");
+    if (m !== undefined) {
+      const e1 = r.array(m, 0, "edges");
+      const a2 = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4;
+        try {
+          y4 = Edge.fbeReadJson(r, e1[i3]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "edges", i3);
+        }
+        a2.push(y4);
+      }
+      v.edges = a2;
+    }
+    m = r.member(o, "points");
+    if (m !== undefined) {
+      const e5 = r.array(m, 0, "points");
+      const a6 = [];
+      for (let i7 = 0; i7 < e5.length; i7++) {
+        let y8;
+        try {
+          y8 = Point3.fbeReadJson(r, e5[i7]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "points", i7);
+        }
+        a6.push(y8);
+      }
+      v.points = a6;
+    }
+    m = r.member(o, "ints");
+    if (m !== undefined) {
+      const e9 = r.array(m, 4, "ints");
+      const a10 = [];
+      for (let i11 = 0; i11 < e9.length; i11++) {
+        let y12;
+        y12 = r.int(e9[i11], -2147483648, 2147483647, "ints");
+        a10.push(y12);
+      }
+      v.ints = a10;
+    }
+    m = r.member(o, "switches");
+    if (m !== undefined) {
+      const e13 = r.array(m, 1, "switches");
+      const a14 = [];
+      for (let i15 = 0; i15 < e13.length; i15++) {
+        let y16;
+        y16 = r.bool(e13[i15], "switches");
+        a14.push(y16);
+      }
+      v.switches = a14;
+    }
+    m = r.member(o, "reals");
+    if (m !== undefined) {
+      const e17 = r.array(m, 8, "reals");
+      const a18 = [];
+      for (let i19 = 0; i19 < e17.length; i19++) {
+        let y20;
+        y20 = r.double(e17[i19], "reals");
+        a18.push(y20);
+      }
+      v.reals = a18;
+    }
+    m = r.member(o, "named");
+    if (m !== undefined) {
+      const e21 = r.array(m, 0, "named");
+      const a22 = [];
+      for (let i23 = 0; i23 < e21.length; i23++) {
+        let y24;
+        try {
+          y24 = Named.fbeReadJson(r, e21[i23]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "named", i23);
+        }
+        a22.push(y24);
+      }
+      v.named = a22;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Holder.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors.Holder");
+    }
   }
 }

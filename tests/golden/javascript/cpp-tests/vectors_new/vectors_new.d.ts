@@ -23,6 +23,8 @@ export declare class Edge {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
 }
 
 /** The struct vectors_new.Holder (type id 10). */
@@ -43,4 +45,6 @@ export declare class Holder {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
 }

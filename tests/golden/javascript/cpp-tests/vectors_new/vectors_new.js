@@ -162,6 +162,41 @@ export class Edge {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 16);
+    const v = new Edge();
+    let m;
+    m = r.member(o, "source");
+    if (m !== undefined) {
+      v.source = r.int(m, -2147483648, 2147483647, "source");
+    }
+    m = r.member(o, "target");
+    if (m !== undefined) {
+      v.target = r.int(m, -2147483648, 2147483647, "target");
+    }
+    m = r.member(o, "weight");
+    if (m !== undefined) {
+      v.weight = r.int(m, -2147483648, 2147483647, "weight");
+    }
+    m = r.member(o, "note");
+    if (m !== undefined) {
+      v.note = r.string(m, "note");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Edge.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors_new.Edge");
+    }
+  }
 }
 
 /** The struct vectors_new.Holder (type id 10). */
@@ -334,5 +369,39 @@ export class Holder {
       throw fbe.rootOf(e, "vectors_new.Holder");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 4);
+    const v = new Holder();
+    let m;
+    m = r.member(o, "edges");
+    if (m !== undefined) {
+      const e1 = r.array(m, 0, "edges");
+      const a2 = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4;
+        try {
+          y4 = Edge.fbeReadJson(r, e1[i3]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "edges", i3);
+        }
+        a2.push(y4);
+      }
+      v.edges = a2;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Holder.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "vectors_new.Holder");
+    }
   }
 }

@@ -206,4 +206,6 @@ export declare class Enums {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Enums): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Enums;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Enums;
 }

@@ -53,6 +53,8 @@ export declare class Order {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Order): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Order;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order;
 }
 
 /** The struct proto.Balance (type id 2). */
@@ -75,6 +77,8 @@ export declare class Balance {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Balance): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Balance;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Balance;
 }
 
 /** The struct proto.Account (type id 3). */
@@ -101,6 +105,8 @@ export declare class Account {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Account): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Account;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Account;
 }
 
 /** The message proto.OrderMessage (type id 1). */
@@ -121,6 +127,8 @@ export declare class OrderMessage {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: OrderMessage): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderMessage;
 }
 
 /** The message proto.BalanceMessage (type id 2). */
@@ -141,6 +149,8 @@ export declare class BalanceMessage {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: BalanceMessage): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): BalanceMessage;
 }
 
 /** The message proto.AccountMessage (type id 3). */
@@ -161,4 +171,6 @@ export declare class AccountMessage {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: AccountMessage): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AccountMessage;
 }

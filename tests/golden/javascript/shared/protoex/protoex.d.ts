@@ -60,6 +60,8 @@ export declare class Order {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Order): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Order;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order;
 }
 
 /** The struct protoex.Balance (type id 2). */
@@ -81,6 +83,8 @@ export declare class Balance extends proto.Balance {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Balance): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Balance;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Balance;
 }
 
 /** The struct protoex.Account (type id 3). */
@@ -107,6 +111,8 @@ export declare class Account {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Account): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Account;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Account;
 }
 
 /** The message protoex.OrderMessage (type id 11). */
@@ -127,6 +133,8 @@ export declare class OrderMessage {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: OrderMessage): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderMessage;
 }
 
 /** The message protoex.BalanceMessage (type id 12). */
@@ -147,6 +155,8 @@ export declare class BalanceMessage {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: BalanceMessage): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): BalanceMessage;
 }
 
 /** The message protoex.AccountMessage (type id 13). */
@@ -167,4 +177,6 @@ export declare class AccountMessage {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: AccountMessage): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AccountMessage;
 }

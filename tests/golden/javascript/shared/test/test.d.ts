@@ -124,6 +124,8 @@ export declare class StructSimple {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructSimple): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructSimple;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSimple;
 }
 
 /** The struct test.StructOptional (type id 111). */
@@ -210,6 +212,8 @@ export declare class StructOptional extends StructSimple {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructOptional): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructOptional;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructOptional;
 }
 
 /** The struct test.StructNested (type id 112). */
@@ -242,6 +246,8 @@ export declare class StructNested extends StructOptional {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructNested): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructNested;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructNested;
 }
 
 /** The struct test.StructBytes (type id 120). */
@@ -264,6 +270,8 @@ export declare class StructBytes {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructBytes): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructBytes;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructBytes;
 }
 
 /** The struct test.StructArray (type id 125). */
@@ -293,6 +301,8 @@ export declare class StructArray {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructArray): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructArray;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructArray;
 }
 
 /** The struct test.StructVector (type id 130). */
@@ -322,6 +332,8 @@ export declare class StructVector {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructVector): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructVector;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructVector;
 }
 
 /** The struct test.StructList (type id 131). */
@@ -351,6 +363,8 @@ export declare class StructList {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructList): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructList;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructList;
 }
 
 /** The struct test.StructSet (type id 132). */
@@ -374,6 +388,8 @@ export declare class StructSet {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructSet): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructSet;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSet;
 }
 
 /** The struct test.StructMap (type id 140). */
@@ -403,6 +419,8 @@ export declare class StructMap {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructMap): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructMap;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructMap;
 }
 
 /** The struct test.StructHash (type id 141). */
@@ -432,6 +450,8 @@ export declare class StructHash {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructHash): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructHash;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHash;
 }
 
 /** The struct test.StructHashEx (type id 142). */
@@ -453,6 +473,8 @@ export declare class StructHashEx {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructHashEx): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructHashEx;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHashEx;
 }
 
 /** The struct test.StructEmpty (type id 143). */
@@ -471,4 +493,6 @@ export declare class StructEmpty {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: StructEmpty): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructEmpty;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructEmpty;
 }

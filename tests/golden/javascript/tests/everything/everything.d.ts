@@ -141,6 +141,8 @@ export declare class Counted {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Counted): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Counted;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Counted;
 }
 
 /** The struct everything.Shifted (type id 1020). */
@@ -161,6 +163,8 @@ export declare class Shifted {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Shifted): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Shifted;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Shifted;
 }
 
 /** The struct everything.AfterShift (type id 1021). */
@@ -181,6 +185,8 @@ export declare class AfterShift {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: AfterShift): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): AfterShift;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AfterShift;
 }
 
 /** The struct everything.Fixed (type id 7). */
@@ -201,6 +207,8 @@ export declare class Fixed {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Fixed): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Fixed;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Fixed;
 }
 
 /** The struct everything.Derived (type id 7). */
@@ -221,6 +229,8 @@ export declare class Derived extends Fixed {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Derived): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Derived;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Derived;
 }
 
 /** The struct everything.ImportedBase (type id 1022). */
@@ -242,6 +252,8 @@ export declare class ImportedBase extends market.Instrument {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: ImportedBase): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): ImportedBase;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): ImportedBase;
 }
 
 /** The message everything.Note (type id 1023). */
@@ -262,6 +274,8 @@ export declare class Note {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Note): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Note;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Note;
 }
 
 /** The struct everything.Quiet (type id 1024). */
@@ -283,6 +297,8 @@ export declare class Quiet {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Quiet): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Quiet;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Quiet;
 }
 
 /** The struct everything.Empty (type id 1025). */
@@ -301,6 +317,8 @@ export declare class Empty {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Empty): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Empty;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Empty;
 }
 
 /** The struct everything.Everything (type id 1026). */
@@ -373,6 +391,8 @@ export declare class Everything {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Everything): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Everything;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Everything;
 }
 
 /** The message everything.PlaceOrder (type id 1027). */
@@ -395,6 +415,8 @@ export declare class PlaceOrder {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: PlaceOrder): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): PlaceOrder;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): PlaceOrder;
 }
 
 /** The message everything.Accepted (type id 1028). */
@@ -416,6 +438,8 @@ export declare class Accepted {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Accepted): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Accepted;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Accepted;
 }
 
 /** The message everything.Rejected (type id 1029). */
@@ -438,6 +462,8 @@ export declare class Rejected {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Rejected): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Rejected;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Rejected;
 }
 
 /** The message everything.Ping (type id 1030). */
@@ -458,6 +484,8 @@ export declare class Ping {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Ping): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Ping;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Ping;
 }
 
 /** The struct everything.FixedKeywords (type id 1031). */
@@ -480,6 +508,8 @@ export declare class FixedKeywords {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: FixedKeywords): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): FixedKeywords;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FixedKeywords;
 }
 
 /** The struct everything.Keywords (type id 1032). */
@@ -508,4 +538,6 @@ export declare class Keywords {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Keywords): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Keywords;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Keywords;
 }

@@ -241,6 +241,29 @@ export class Counted {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 4);
+    const v = new Counted();
+    let m;
+    m = r.member(o, "a");
+    if (m !== undefined) {
+      v.a = r.int(m, -2147483648, 2147483647, "a");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Counted.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Counted");
+    }
+  }
 }
 
 /** The struct everything.Shifted (type id 1020). */
@@ -372,6 +395,29 @@ export class Shifted {
       throw fbe.rootOf(e, "everything.Shifted");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 4);
+    const v = new Shifted();
+    let m;
+    m = r.member(o, "a");
+    if (m !== undefined) {
+      v.a = r.int(m, -2147483648, 2147483647, "a");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Shifted.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Shifted");
+    }
   }
 }
 
@@ -505,6 +551,29 @@ export class AfterShift {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 4);
+    const v = new AfterShift();
+    let m;
+    m = r.member(o, "a");
+    if (m !== undefined) {
+      v.a = r.int(m, -2147483648, 2147483647, "a");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return AfterShift.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.AfterShift");
+    }
+  }
 }
 
 /** The struct everything.Fixed (type id 7). */
@@ -636,6 +705,29 @@ export class Fixed {
       throw fbe.rootOf(e, "everything.Fixed");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 4);
+    const v = new Fixed();
+    let m;
+    m = r.member(o, "a");
+    if (m !== undefined) {
+      v.a = r.int(m, -2147483648, 2147483647, "a");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Fixed.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Fixed");
+    }
   }
 }
 
@@ -778,6 +870,33 @@ export class Derived extends Fixed {
       throw fbe.rootOf(e, "everything.Derived");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 8);
+    const v = new Derived();
+    let m;
+    m = r.member(o, "a");
+    if (m !== undefined) {
+      v.a = r.int(m, -2147483648, 2147483647, "a");
+    }
+    m = r.member(o, "b");
+    if (m !== undefined) {
+      v.b = r.int(m, -2147483648, 2147483647, "b");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Derived.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Derived");
+    }
   }
 }
 
@@ -932,6 +1051,37 @@ export class ImportedBase extends market.Instrument {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 16);
+    const v = new ImportedBase();
+    let m;
+    m = r.member(o, "symbol");
+    if (m !== undefined) {
+      v.symbol = r.string(m, "symbol");
+    }
+    m = r.member(o, "digits");
+    if (m !== undefined) {
+      v.digits = r.int(m, -2147483648, 2147483647, "digits");
+    }
+    m = r.member(o, "price");
+    if (m !== undefined) {
+      v.price = r.double(m, "price");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return ImportedBase.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.ImportedBase");
+    }
+  }
 }
 
 /** The message everything.Note (type id 1023). */
@@ -1063,6 +1213,29 @@ export class Note {
       throw fbe.rootOf(e, "everything.Note");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 4);
+    const v = new Note();
+    let m;
+    m = r.member(o, "text");
+    if (m !== undefined) {
+      v.text = r.string(m, "text");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Note.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Note");
+    }
   }
 }
 
@@ -1206,6 +1379,33 @@ export class Quiet {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 8);
+    const v = new Quiet();
+    let m;
+    m = r.member(o, "password");
+    if (m !== undefined) {
+      v.password = r.string(m, "password");
+    }
+    m = r.member(o, "legacy");
+    if (m !== undefined) {
+      v.legacy = r.int(m, -2147483648, 2147483647, "legacy");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Quiet.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Quiet");
+    }
+  }
 }
 
 /** The struct everything.Empty (type id 1025). */
@@ -1319,6 +1519,24 @@ export class Empty {
       throw fbe.rootOf(e, "everything.Empty");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    r.struct(x, 1);
+    const v = new Empty();
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Empty.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Empty");
+    }
   }
 }
 
@@ -2806,6 +3024,431 @@ export class Everything {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 250);
+    const v = new Everything();
+    let m;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.int(m, -2147483648, 2147483647, "id");
+    }
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      v.f1 = r.bool(m, "f1");
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      v.f2 = r.int(m, 0, 255, "f2");
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      v.f3 = r.char(m, "f3");
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      v.f4 = r.int(m, 0, 4294967295, "f4");
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      v.f5 = r.int(m, -128, 127, "f5");
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      v.f6 = r.int(m, 0, 255, "f6");
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      v.f7 = r.int(m, -32768, 32767, "f7");
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      v.f8 = r.int(m, 0, 65535, "f8");
+    }
+    m = r.member(o, "f9");
+    if (m !== undefined) {
+      v.f9 = r.int(m, -2147483648, 2147483647, "f9");
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      v.f10 = r.int(m, 0, 4294967295, "f10");
+    }
+    m = r.member(o, "f11");
+    if (m !== undefined) {
+      v.f11 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f11");
+    }
+    m = r.member(o, "f12");
+    if (m !== undefined) {
+      v.f12 = r.int64(m, 0n, 18446744073709551615n, "f12");
+    }
+    m = r.member(o, "f13");
+    if (m !== undefined) {
+      v.f13 = r.float(m, "f13");
+    }
+    m = r.member(o, "f14");
+    if (m !== undefined) {
+      v.f14 = r.double(m, "f14");
+    }
+    m = r.member(o, "f15");
+    if (m !== undefined) {
+      v.f15 = r.decimal(m, "f15");
+    }
+    m = r.member(o, "f16");
+    if (m !== undefined) {
+      v.f16 = r.decimal(m, "f16");
+    }
+    m = r.member(o, "f17");
+    if (m !== undefined) {
+      v.f17 = r.string(m, "f17");
+    }
+    m = r.member(o, "f18");
+    if (m !== undefined) {
+      v.f18 = r.int64(m, 0n, 18446744073709551615n, "f18");
+    }
+    m = r.member(o, "f19");
+    if (m !== undefined) {
+      v.f19 = r.int64(m, 0n, 18446744073709551615n, "f19");
+    }
+    m = r.member(o, "f20");
+    if (m !== undefined) {
+      v.f20 = r.uuid(m, "f20");
+    }
+    m = r.member(o, "f21");
+    if (m !== undefined) {
+      v.f21 = r.uuid(m, "f21");
+    }
+    m = r.member(o, "f22");
+    if (m !== undefined) {
+      v.f22 = r.uuid(m, "f22");
+    }
+    m = r.member(o, "f23");
+    if (m !== undefined) {
+      v.f23 = r.uuid(m, "f23");
+    }
+    m = r.member(o, "f24");
+    if (m !== undefined) {
+      v.f24 = r.bytes(m, "f24");
+    }
+    m = r.member(o, "f25");
+    if (m !== undefined) {
+      v.f25 = r.int(m, 0, 255, "f25");
+    }
+    m = r.member(o, "f26");
+    if (m !== undefined) {
+      v.f26 = r.int(m, 0, 255, "f26");
+    }
+    m = r.member(o, "f27");
+    if (m !== undefined) {
+      v.f27 = r.int(m, 0, 255, "f27");
+    }
+    m = r.member(o, "f28");
+    if (m !== undefined) {
+      v.f28 = r.int64(m, 0n, 18446744073709551615n, "f28");
+    }
+    m = r.member(o, "f29");
+    if (m === undefined) {
+      r.spend(4, "f29");
+    } else {
+      try {
+        v.f29 = Counted.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f29");
+      }
+    }
+    m = r.member(o, "f30");
+    if (m === undefined) {
+      r.spend(8, "f30");
+    } else {
+      try {
+        v.f30 = market.Instrument.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f30");
+      }
+    }
+    m = r.member(o, "f31");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f31 = undefined;
+      } else {
+        v.f31 = r.int(m, -2147483648, 2147483647, "f31");
+      }
+    }
+    m = r.member(o, "f32");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f32 = undefined;
+      } else {
+        v.f32 = r.int(m, -2147483648, 2147483647, "f32");
+      }
+    }
+    m = r.member(o, "f33");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f33 = undefined;
+      } else {
+        v.f33 = r.string(m, "f33");
+      }
+    }
+    m = r.member(o, "f34");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f34 = undefined;
+      } else {
+        v.f34 = r.int(m, 0, 255, "f34");
+      }
+    }
+    m = r.member(o, "f35");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f35 = undefined;
+      } else {
+        try {
+          v.f35 = Counted.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f35");
+        }
+      }
+    }
+    m = r.member(o, "f36");
+    if (m !== undefined) {
+      const e1 = r.fixed(m, 3, "f36");
+      const a2 = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4;
+        y4 = r.int(e1[i3], -2147483648, 2147483647, "f36");
+        a2.push(y4);
+      }
+      v.f36 = a2;
+    }
+    m = r.member(o, "f37");
+    if (m !== undefined) {
+      const e5 = r.fixed(m, 2, "f37");
+      const a6 = [];
+      for (let i7 = 0; i7 < e5.length; i7++) {
+        let y8;
+        if (e5[i7] === null) {
+          y8 = undefined;
+        } else {
+          y8 = r.string(e5[i7], "f37");
+        }
+        a6.push(y8);
+      }
+      v.f37 = a6;
+    }
+    m = r.member(o, "f38");
+    if (m !== undefined) {
+      const e9 = r.array(m, 8, "f38");
+      const a10 = [];
+      for (let i11 = 0; i11 < e9.length; i11++) {
+        let y12;
+        y12 = r.double(e9[i11], "f38");
+        a10.push(y12);
+      }
+      v.f38 = a10;
+    }
+    m = r.member(o, "f39");
+    if (m !== undefined) {
+      const e13 = r.array(m, 1, "f39");
+      const a14 = [];
+      for (let i15 = 0; i15 < e13.length; i15++) {
+        let y16;
+        if (e13[i15] === null) {
+          y16 = undefined;
+        } else {
+          try {
+            y16 = Counted.fbeReadJson(r, e13[i15]);
+          } catch (e) {
+            throw fbe.withinIndex(e, "f39", i15);
+          }
+        }
+        a14.push(y16);
+      }
+      v.f39 = a14;
+    }
+    m = r.member(o, "f40");
+    if (m !== undefined) {
+      const e17 = r.array(m, 4, "f40");
+      const a18 = [];
+      for (let i19 = 0; i19 < e17.length; i19++) {
+        let y20;
+        y20 = r.string(e17[i19], "f40");
+        a18.push(y20);
+      }
+      v.f40 = a18;
+    }
+    m = r.member(o, "f41");
+    if (m !== undefined) {
+      const e21 = r.array(m, 8, "f41");
+      const a22 = new Set();
+      for (let i23 = 0; i23 < e21.length; i23++) {
+        let y24;
+        y24 = r.int64(e21[i23], -9223372036854775808n, 9223372036854775807n, "f41");
+        if (a22.has(y24)) {
+          r.duplicate("f41", "element");
+        }
+        a22.add(y24);
+      }
+      v.f41 = a22;
+    }
+    m = r.member(o, "f42");
+    if (m !== undefined) {
+      const e25 = r.array(m, 0, "f42");
+      const a26 = [];
+      for (let i27 = 0; i27 < e25.length; i27++) {
+        let y28;
+        try {
+          y28 = market.Instrument.fbeReadJson(r, e25[i27]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f42", i27);
+        }
+        a26.push(y28);
+      }
+      if (fbe.hasDuplicate(a26)) {
+        r.duplicate("f42", "element");
+      }
+      v.f42 = a26;
+    }
+    m = r.member(o, "f43");
+    if (m !== undefined) {
+      const m30 = new Map();
+      const e29 = r.object(m, 8, "f43");
+      for (const key34 of Object.keys(e29)) {
+        const k32 = r.keyInt(key34, -2147483648, 2147483647, "f43");
+        let y33;
+        y33 = r.string(e29[key34], "f43");
+        if (m30.has(k32)) {
+          r.duplicate("f43", "key");
+        }
+        m30.set(k32, y33);
+      }
+      v.f43 = m30;
+    }
+    m = r.member(o, "f44");
+    if (m !== undefined) {
+      const m36 = new Map();
+      const e35 = r.object(m, 5, "f44");
+      for (const key40 of Object.keys(e35)) {
+        const k38 = r.keyString(key40, "f44");
+        let y39;
+        if (e35[key40] === null) {
+          y39 = undefined;
+        } else {
+          try {
+            y39 = Counted.fbeReadJson(r, e35[key40]);
+          } catch (e) {
+            throw fbe.within(e, "f44[" + key40 + "]");
+          }
+        }
+        if (m36.has(k38)) {
+          r.duplicate("f44", "key");
+        }
+        m36.set(k38, y39);
+      }
+      v.f44 = m36;
+    }
+    m = r.member(o, "f45");
+    if (m !== undefined) {
+      const m42 = [];
+      const e41 = r.object(m, 20, "f45");
+      for (const key46 of Object.keys(e41)) {
+        const k44 = r.keyUuid(key46, "f45");
+        let y45;
+        y45 = r.bytes(e41[key46], "f45");
+        m42.push([k44, y45]);
+      }
+      if (fbe.hasDuplicatePair(m42)) {
+        r.duplicate("f45", "key");
+      }
+      v.f45 = m42;
+    }
+    m = r.member(o, "f46");
+    if (m !== undefined) {
+      const m48 = [];
+      const e47 = r.pairs(m, 0, "f46");
+      for (let i49 = 0; i49 < e47.length; i49++) {
+        let k50;
+        let y51;
+        try {
+          k50 = market.Instrument.fbeReadJson(r, e47[i49][0]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f46", i49);
+        }
+        try {
+          y51 = Counted.fbeReadJson(r, e47[i49][1]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f46", i49);
+        }
+        m48.push([k50, y51]);
+      }
+      if (fbe.hasDuplicatePair(m48)) {
+        r.duplicate("f46", "key");
+      }
+      v.f46 = m48;
+    }
+    m = r.member(o, "f47");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f47 = undefined;
+      } else {
+        v.f47 = r.int(m, -2147483648, 2147483647, "f47");
+      }
+    }
+    m = r.member(o, "f47Reset");
+    if (m !== undefined) {
+      v.f47Reset = r.bool(m, "f47Reset");
+    }
+    m = r.member(o, "f48");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f48 = undefined;
+      } else {
+        v.f48 = r.int64(m, 0n, 18446744073709551615n, "f48");
+      }
+    }
+    m = r.member(o, "f49");
+    if (m !== undefined) {
+      const m54 = [];
+      const e53 = r.object(m, 8, "f49");
+      for (const key58 of Object.keys(e53)) {
+        const k56 = r.keyBytes(key58, "f49");
+        let y57;
+        y57 = r.int(e53[key58], -2147483648, 2147483647, "f49");
+        m54.push([k56, y57]);
+      }
+      if (fbe.hasDuplicatePair(m54)) {
+        r.duplicate("f49", "key");
+      }
+      v.f49 = m54;
+    }
+    m = r.member(o, "f50");
+    if (m !== undefined) {
+      const m60 = [];
+      const e59 = r.object(m, 8, "f50");
+      for (const key64 of Object.keys(e59)) {
+        const k62 = r.keyBytes(key64, "f50");
+        let y63;
+        y63 = r.string(e59[key64], "f50");
+        m60.push([k62, y63]);
+      }
+      if (fbe.hasDuplicatePair(m60)) {
+        r.duplicate("f50", "key");
+      }
+      v.f50 = m60;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Everything.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Everything");
+    }
+  }
 }
 
 /** The message everything.PlaceOrder (type id 1027). */
@@ -2963,6 +3606,39 @@ export class PlaceOrder {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 16);
+    const v = new PlaceOrder();
+    let m;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.uuid(m, "id");
+    }
+    m = r.member(o, "instrument");
+    if (m === undefined) {
+      r.spend(8, "instrument");
+    } else {
+      try {
+        v.instrument = market.Instrument.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "instrument");
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return PlaceOrder.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.PlaceOrder");
+    }
+  }
 }
 
 /** The message everything.Accepted (type id 1028). */
@@ -3099,6 +3775,29 @@ export class Accepted {
       throw fbe.rootOf(e, "everything.Accepted");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 16);
+    const v = new Accepted();
+    let m;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.uuid(m, "id");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Accepted.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Accepted");
+    }
   }
 }
 
@@ -3247,6 +3946,33 @@ export class Rejected {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 20);
+    const v = new Rejected();
+    let m;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.uuid(m, "id");
+    }
+    m = r.member(o, "reason");
+    if (m !== undefined) {
+      v.reason = r.string(m, "reason");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Rejected.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Rejected");
+    }
+  }
 }
 
 /** The message everything.Ping (type id 1030). */
@@ -3378,6 +4104,29 @@ export class Ping {
       throw fbe.rootOf(e, "everything.Ping");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 8);
+    const v = new Ping();
+    let m;
+    m = r.member(o, "sequence");
+    if (m !== undefined) {
+      v.sequence = r.int64(m, -9223372036854775808n, 9223372036854775807n, "sequence");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Ping.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Ping");
+    }
   }
 }
 
@@ -3530,6 +4279,37 @@ export class FixedKeywords {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 9);
+    const v = new FixedKeywords();
+    let m;
+    m = r.member(o, "new");
+    if (m !== undefined) {
+      v.new = r.int(m, -2147483648, 2147483647, "new");
+    }
+    m = r.member(o, "swap");
+    if (m !== undefined) {
+      v.swap = r.bool(m, "swap");
+    }
+    m = r.member(o, "default");
+    if (m !== undefined) {
+      v.default = r.int(m, -2147483648, 2147483647, "default");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return FixedKeywords.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.FixedKeywords");
+    }
   }
 }
 
@@ -3807,5 +4587,75 @@ export class Keywords {
       throw fbe.rootOf(e, "everything.Keywords");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 30);
+    const v = new Keywords();
+    let m;
+    m = r.member(o, "new");
+    if (m !== undefined) {
+      v.new = r.int(m, -2147483648, 2147483647, "new");
+    }
+    m = r.member(o, "class");
+    if (m !== undefined) {
+      v.class = r.string(m, "class");
+    }
+    m = r.member(o, "default");
+    if (m !== undefined) {
+      v.default = r.int(m, -2147483648, 2147483647, "default");
+    }
+    m = r.member(o, "swap");
+    if (m !== undefined) {
+      v.swap = r.bool(m, "swap");
+    }
+    m = r.member(o, "from");
+    if (m !== undefined) {
+      v.from = r.int(m, -2147483648, 2147483647, "from");
+    }
+    m = r.member(o, "None");
+    if (m !== undefined) {
+      v.None = r.int(m, -2147483648, 2147483647, "None");
+    }
+    m = r.member(o, "NULL");
+    if (m !== undefined) {
+      v.NULL = r.int(m, -2147483648, 2147483647, "NULL");
+    }
+    m = r.member(o, "operator");
+    if (m !== undefined) {
+      if (m === null) {
+        v.operator = undefined;
+      } else {
+        v.operator = r.int(m, -2147483648, 2147483647, "operator");
+      }
+    }
+    m = r.member(o, "this");
+    if (m !== undefined) {
+      const e1 = r.array(m, 0, "this");
+      const a2 = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4;
+        try {
+          y4 = FixedKeywords.fbeReadJson(r, e1[i3]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "this", i3);
+        }
+        a2.push(y4);
+      }
+      v.this = a2;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Keywords.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Keywords");
+    }
   }
 }

@@ -29,6 +29,8 @@ export declare class Instrument {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Instrument): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Instrument;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Instrument;
 }
 
 /** The message market.Failure (type id 502). */
@@ -51,4 +53,6 @@ export declare class Failure {
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Failure): void;
   toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Failure;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Failure;
 }

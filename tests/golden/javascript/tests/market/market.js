@@ -153,6 +153,33 @@ export class Instrument {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 8);
+    const v = new Instrument();
+    let m;
+    m = r.member(o, "symbol");
+    if (m !== undefined) {
+      v.symbol = r.string(m, "symbol");
+    }
+    m = r.member(o, "digits");
+    if (m !== undefined) {
+      v.digits = r.int(m, -2147483648, 2147483647, "digits");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Instrument.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "market.Instrument");
+    }
+  }
 }
 
 /** The message market.Failure (type id 502). */
@@ -299,5 +326,32 @@ export class Failure {
       throw fbe.rootOf(e, "market.Failure");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 20);
+    const v = new Failure();
+    let m;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.uuid(m, "id");
+    }
+    m = r.member(o, "reason");
+    if (m !== undefined) {
+      v.reason = r.string(m, "reason");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Failure.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "market.Failure");
+    }
   }
 }

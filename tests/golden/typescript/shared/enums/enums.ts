@@ -970,4 +970,287 @@ export class Enums {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Enums {
+    const o = r.struct(x, 216);
+    const v = new Enums();
+    let m: unknown;
+    m = r.member(o, "byte0");
+    if (m !== undefined) {
+      v.byte0 = r.int(m, 0, 255, "byte0");
+    }
+    m = r.member(o, "byte1");
+    if (m !== undefined) {
+      v.byte1 = r.int(m, 0, 255, "byte1");
+    }
+    m = r.member(o, "byte2");
+    if (m !== undefined) {
+      v.byte2 = r.int(m, 0, 255, "byte2");
+    }
+    m = r.member(o, "byte3");
+    if (m !== undefined) {
+      v.byte3 = r.int(m, 0, 255, "byte3");
+    }
+    m = r.member(o, "byte4");
+    if (m !== undefined) {
+      v.byte4 = r.int(m, 0, 255, "byte4");
+    }
+    m = r.member(o, "byte5");
+    if (m !== undefined) {
+      v.byte5 = r.int(m, 0, 255, "byte5");
+    }
+    m = r.member(o, "char0");
+    if (m !== undefined) {
+      v.char0 = r.int(m, 0, 255, "char0");
+    }
+    m = r.member(o, "char1");
+    if (m !== undefined) {
+      v.char1 = r.int(m, 0, 255, "char1");
+    }
+    m = r.member(o, "char2");
+    if (m !== undefined) {
+      v.char2 = r.int(m, 0, 255, "char2");
+    }
+    m = r.member(o, "char3");
+    if (m !== undefined) {
+      v.char3 = r.int(m, 0, 255, "char3");
+    }
+    m = r.member(o, "char4");
+    if (m !== undefined) {
+      v.char4 = r.int(m, 0, 255, "char4");
+    }
+    m = r.member(o, "char5");
+    if (m !== undefined) {
+      v.char5 = r.int(m, 0, 255, "char5");
+    }
+    m = r.member(o, "wchar0");
+    if (m !== undefined) {
+      v.wchar0 = r.int(m, 0, 4294967295, "wchar0");
+    }
+    m = r.member(o, "wchar1");
+    if (m !== undefined) {
+      v.wchar1 = r.int(m, 0, 4294967295, "wchar1");
+    }
+    m = r.member(o, "wchar2");
+    if (m !== undefined) {
+      v.wchar2 = r.int(m, 0, 4294967295, "wchar2");
+    }
+    m = r.member(o, "wchar3");
+    if (m !== undefined) {
+      v.wchar3 = r.int(m, 0, 4294967295, "wchar3");
+    }
+    m = r.member(o, "wchar4");
+    if (m !== undefined) {
+      v.wchar4 = r.int(m, 0, 4294967295, "wchar4");
+    }
+    m = r.member(o, "wchar5");
+    if (m !== undefined) {
+      v.wchar5 = r.int(m, 0, 4294967295, "wchar5");
+    }
+    m = r.member(o, "int8b0");
+    if (m !== undefined) {
+      v.int8b0 = r.int(m, -128, 127, "int8b0");
+    }
+    m = r.member(o, "int8b1");
+    if (m !== undefined) {
+      v.int8b1 = r.int(m, -128, 127, "int8b1");
+    }
+    m = r.member(o, "int8b2");
+    if (m !== undefined) {
+      v.int8b2 = r.int(m, -128, 127, "int8b2");
+    }
+    m = r.member(o, "int8b3");
+    if (m !== undefined) {
+      v.int8b3 = r.int(m, -128, 127, "int8b3");
+    }
+    m = r.member(o, "int8b4");
+    if (m !== undefined) {
+      v.int8b4 = r.int(m, -128, 127, "int8b4");
+    }
+    m = r.member(o, "int8b5");
+    if (m !== undefined) {
+      v.int8b5 = r.int(m, -128, 127, "int8b5");
+    }
+    m = r.member(o, "uint8b0");
+    if (m !== undefined) {
+      v.uint8b0 = r.int(m, 0, 255, "uint8b0");
+    }
+    m = r.member(o, "uint8b1");
+    if (m !== undefined) {
+      v.uint8b1 = r.int(m, 0, 255, "uint8b1");
+    }
+    m = r.member(o, "uint8b2");
+    if (m !== undefined) {
+      v.uint8b2 = r.int(m, 0, 255, "uint8b2");
+    }
+    m = r.member(o, "uint8b3");
+    if (m !== undefined) {
+      v.uint8b3 = r.int(m, 0, 255, "uint8b3");
+    }
+    m = r.member(o, "uint8b4");
+    if (m !== undefined) {
+      v.uint8b4 = r.int(m, 0, 255, "uint8b4");
+    }
+    m = r.member(o, "uint8b5");
+    if (m !== undefined) {
+      v.uint8b5 = r.int(m, 0, 255, "uint8b5");
+    }
+    m = r.member(o, "int16b0");
+    if (m !== undefined) {
+      v.int16b0 = r.int(m, -32768, 32767, "int16b0");
+    }
+    m = r.member(o, "int16b1");
+    if (m !== undefined) {
+      v.int16b1 = r.int(m, -32768, 32767, "int16b1");
+    }
+    m = r.member(o, "int16b2");
+    if (m !== undefined) {
+      v.int16b2 = r.int(m, -32768, 32767, "int16b2");
+    }
+    m = r.member(o, "int16b3");
+    if (m !== undefined) {
+      v.int16b3 = r.int(m, -32768, 32767, "int16b3");
+    }
+    m = r.member(o, "int16b4");
+    if (m !== undefined) {
+      v.int16b4 = r.int(m, -32768, 32767, "int16b4");
+    }
+    m = r.member(o, "int16b5");
+    if (m !== undefined) {
+      v.int16b5 = r.int(m, -32768, 32767, "int16b5");
+    }
+    m = r.member(o, "uint16b0");
+    if (m !== undefined) {
+      v.uint16b0 = r.int(m, 0, 65535, "uint16b0");
+    }
+    m = r.member(o, "uint16b1");
+    if (m !== undefined) {
+      v.uint16b1 = r.int(m, 0, 65535, "uint16b1");
+    }
+    m = r.member(o, "uint16b2");
+    if (m !== undefined) {
+      v.uint16b2 = r.int(m, 0, 65535, "uint16b2");
+    }
+    m = r.member(o, "uint16b3");
+    if (m !== undefined) {
+      v.uint16b3 = r.int(m, 0, 65535, "uint16b3");
+    }
+    m = r.member(o, "uint16b4");
+    if (m !== undefined) {
+      v.uint16b4 = r.int(m, 0, 65535, "uint16b4");
+    }
+    m = r.member(o, "uint16b5");
+    if (m !== undefined) {
+      v.uint16b5 = r.int(m, 0, 65535, "uint16b5");
+    }
+    m = r.member(o, "int32b0");
+    if (m !== undefined) {
+      v.int32b0 = r.int(m, -2147483648, 2147483647, "int32b0");
+    }
+    m = r.member(o, "int32b1");
+    if (m !== undefined) {
+      v.int32b1 = r.int(m, -2147483648, 2147483647, "int32b1");
+    }
+    m = r.member(o, "int32b2");
+    if (m !== undefined) {
+      v.int32b2 = r.int(m, -2147483648, 2147483647, "int32b2");
+    }
+    m = r.member(o, "int32b3");
+    if (m !== undefined) {
+      v.int32b3 = r.int(m, -2147483648, 2147483647, "int32b3");
+    }
+    m = r.member(o, "int32b4");
+    if (m !== undefined) {
+      v.int32b4 = r.int(m, -2147483648, 2147483647, "int32b4");
+    }
+    m = r.member(o, "int32b5");
+    if (m !== undefined) {
+      v.int32b5 = r.int(m, -2147483648, 2147483647, "int32b5");
+    }
+    m = r.member(o, "uint32b0");
+    if (m !== undefined) {
+      v.uint32b0 = r.int(m, 0, 4294967295, "uint32b0");
+    }
+    m = r.member(o, "uint32b1");
+    if (m !== undefined) {
+      v.uint32b1 = r.int(m, 0, 4294967295, "uint32b1");
+    }
+    m = r.member(o, "uint32b2");
+    if (m !== undefined) {
+      v.uint32b2 = r.int(m, 0, 4294967295, "uint32b2");
+    }
+    m = r.member(o, "uint32b3");
+    if (m !== undefined) {
+      v.uint32b3 = r.int(m, 0, 4294967295, "uint32b3");
+    }
+    m = r.member(o, "uint32b4");
+    if (m !== undefined) {
+      v.uint32b4 = r.int(m, 0, 4294967295, "uint32b4");
+    }
+    m = r.member(o, "uint32b5");
+    if (m !== undefined) {
+      v.uint32b5 = r.int(m, 0, 4294967295, "uint32b5");
+    }
+    m = r.member(o, "int64b0");
+    if (m !== undefined) {
+      v.int64b0 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "int64b0");
+    }
+    m = r.member(o, "int64b1");
+    if (m !== undefined) {
+      v.int64b1 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "int64b1");
+    }
+    m = r.member(o, "int64b2");
+    if (m !== undefined) {
+      v.int64b2 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "int64b2");
+    }
+    m = r.member(o, "int64b3");
+    if (m !== undefined) {
+      v.int64b3 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "int64b3");
+    }
+    m = r.member(o, "int64b4");
+    if (m !== undefined) {
+      v.int64b4 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "int64b4");
+    }
+    m = r.member(o, "int64b5");
+    if (m !== undefined) {
+      v.int64b5 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "int64b5");
+    }
+    m = r.member(o, "uint64b0");
+    if (m !== undefined) {
+      v.uint64b0 = r.int64(m, 0n, 18446744073709551615n, "uint64b0");
+    }
+    m = r.member(o, "uint64b1");
+    if (m !== undefined) {
+      v.uint64b1 = r.int64(m, 0n, 18446744073709551615n, "uint64b1");
+    }
+    m = r.member(o, "uint64b2");
+    if (m !== undefined) {
+      v.uint64b2 = r.int64(m, 0n, 18446744073709551615n, "uint64b2");
+    }
+    m = r.member(o, "uint64b3");
+    if (m !== undefined) {
+      v.uint64b3 = r.int64(m, 0n, 18446744073709551615n, "uint64b3");
+    }
+    m = r.member(o, "uint64b4");
+    if (m !== undefined) {
+      v.uint64b4 = r.int64(m, 0n, 18446744073709551615n, "uint64b4");
+    }
+    m = r.member(o, "uint64b5");
+    if (m !== undefined) {
+      v.uint64b5 = r.int64(m, 0n, 18446744073709551615n, "uint64b5");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Enums {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Enums.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "enums.Enums");
+    }
+  }
 }

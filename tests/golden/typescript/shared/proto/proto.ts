@@ -221,6 +221,49 @@ export class Order {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Order {
+    const o = r.struct(x, 26);
+    const v = new Order();
+    let m: unknown;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.int(m, -2147483648, 2147483647, "id");
+    }
+    m = r.member(o, "symbol");
+    if (m !== undefined) {
+      v.symbol = r.string(m, "symbol");
+    }
+    m = r.member(o, "side");
+    if (m !== undefined) {
+      v.side = r.int(m, 0, 255, "side");
+    }
+    m = r.member(o, "type");
+    if (m !== undefined) {
+      v.type = r.int(m, 0, 255, "type");
+    }
+    m = r.member(o, "price");
+    if (m !== undefined) {
+      v.price = r.double(m, "price");
+    }
+    m = r.member(o, "volume");
+    if (m !== undefined) {
+      v.volume = r.double(m, "volume");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Order.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Order");
+    }
+  }
 }
 
 /** The struct proto.Balance (type id 2). */
@@ -370,6 +413,33 @@ export class Balance {
       throw fbe.rootOf(e, "proto.Balance");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Balance {
+    const o = r.struct(x, 12);
+    const v = new Balance();
+    let m: unknown;
+    m = r.member(o, "currency");
+    if (m !== undefined) {
+      v.currency = r.string(m, "currency");
+    }
+    m = r.member(o, "amount");
+    if (m !== undefined) {
+      v.amount = r.double(m, "amount");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Balance {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Balance.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Balance");
+    }
   }
 }
 
@@ -650,6 +720,74 @@ export class Account {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Account {
+    const o = r.struct(x, 14);
+    const v = new Account();
+    let m: unknown;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.int(m, -2147483648, 2147483647, "id");
+    }
+    m = r.member(o, "name");
+    if (m !== undefined) {
+      v.name = r.string(m, "name");
+    }
+    m = r.member(o, "state");
+    if (m !== undefined) {
+      v.state = r.int(m, 0, 255, "state");
+    }
+    m = r.member(o, "wallet");
+    if (m === undefined) {
+      r.spend(12, "wallet");
+    } else {
+      try {
+        v.wallet = Balance.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "wallet");
+      }
+    }
+    m = r.member(o, "asset");
+    if (m !== undefined) {
+      if (m === null) {
+        v.asset = undefined;
+      } else {
+        try {
+          v.asset = Balance.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "asset");
+        }
+      }
+    }
+    m = r.member(o, "orders");
+    if (m !== undefined) {
+      const e1 = r.array(m, 0, "orders");
+      const a2: Order[] = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4: Order;
+        try {
+          y4 = Order.fbeReadJson(r, e1[i3]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "orders", i3);
+        }
+        a2.push(y4);
+      }
+      v.orders = a2;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Account {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Account.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.Account");
+    }
+  }
 }
 
 /** The message proto.OrderMessage (type id 1). */
@@ -792,6 +930,35 @@ export class OrderMessage {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage {
+    const o = r.struct(x, 1);
+    const v = new OrderMessage();
+    let m: unknown;
+    m = r.member(o, "body");
+    if (m === undefined) {
+      r.spend(26, "body");
+    } else {
+      try {
+        v.body = Order.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "body");
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderMessage {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return OrderMessage.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.OrderMessage");
+    }
   }
 }
 
@@ -936,6 +1103,35 @@ export class BalanceMessage {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage {
+    const o = r.struct(x, 1);
+    const v = new BalanceMessage();
+    let m: unknown;
+    m = r.member(o, "body");
+    if (m === undefined) {
+      r.spend(12, "body");
+    } else {
+      try {
+        v.body = Balance.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "body");
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): BalanceMessage {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return BalanceMessage.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.BalanceMessage");
+    }
+  }
 }
 
 /** The message proto.AccountMessage (type id 3). */
@@ -1078,5 +1274,34 @@ export class AccountMessage {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage {
+    const o = r.struct(x, 1);
+    const v = new AccountMessage();
+    let m: unknown;
+    m = r.member(o, "body");
+    if (m === undefined) {
+      r.spend(26, "body");
+    } else {
+      try {
+        v.body = Account.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "body");
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AccountMessage {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return AccountMessage.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "proto.AccountMessage");
+    }
   }
 }

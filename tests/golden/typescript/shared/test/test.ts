@@ -753,6 +753,223 @@ export class StructSimple {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructSimple {
+    const o = r.struct(x, 217);
+    const v = new StructSimple();
+    let m: unknown;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.int(m, -2147483648, 2147483647, "id");
+    }
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      v.f1 = r.bool(m, "f1");
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      v.f2 = r.bool(m, "f2");
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      v.f3 = r.int(m, 0, 255, "f3");
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      v.f4 = r.int(m, 0, 255, "f4");
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      v.f5 = r.char(m, "f5");
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      v.f6 = r.char(m, "f6");
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      v.f7 = r.int(m, 0, 4294967295, "f7");
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      v.f8 = r.int(m, 0, 4294967295, "f8");
+    }
+    m = r.member(o, "f9");
+    if (m !== undefined) {
+      v.f9 = r.int(m, -128, 127, "f9");
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      v.f10 = r.int(m, -128, 127, "f10");
+    }
+    m = r.member(o, "f11");
+    if (m !== undefined) {
+      v.f11 = r.int(m, 0, 255, "f11");
+    }
+    m = r.member(o, "f12");
+    if (m !== undefined) {
+      v.f12 = r.int(m, 0, 255, "f12");
+    }
+    m = r.member(o, "f13");
+    if (m !== undefined) {
+      v.f13 = r.int(m, -32768, 32767, "f13");
+    }
+    m = r.member(o, "f14");
+    if (m !== undefined) {
+      v.f14 = r.int(m, -32768, 32767, "f14");
+    }
+    m = r.member(o, "f15");
+    if (m !== undefined) {
+      v.f15 = r.int(m, 0, 65535, "f15");
+    }
+    m = r.member(o, "f16");
+    if (m !== undefined) {
+      v.f16 = r.int(m, 0, 65535, "f16");
+    }
+    m = r.member(o, "f17");
+    if (m !== undefined) {
+      v.f17 = r.int(m, -2147483648, 2147483647, "f17");
+    }
+    m = r.member(o, "f18");
+    if (m !== undefined) {
+      v.f18 = r.int(m, -2147483648, 2147483647, "f18");
+    }
+    m = r.member(o, "f19");
+    if (m !== undefined) {
+      v.f19 = r.int(m, 0, 4294967295, "f19");
+    }
+    m = r.member(o, "f20");
+    if (m !== undefined) {
+      v.f20 = r.int(m, 0, 4294967295, "f20");
+    }
+    m = r.member(o, "f21");
+    if (m !== undefined) {
+      v.f21 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f21");
+    }
+    m = r.member(o, "f22");
+    if (m !== undefined) {
+      v.f22 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f22");
+    }
+    m = r.member(o, "f23");
+    if (m !== undefined) {
+      v.f23 = r.int64(m, 0n, 18446744073709551615n, "f23");
+    }
+    m = r.member(o, "f24");
+    if (m !== undefined) {
+      v.f24 = r.int64(m, 0n, 18446744073709551615n, "f24");
+    }
+    m = r.member(o, "f25");
+    if (m !== undefined) {
+      v.f25 = r.float(m, "f25");
+    }
+    m = r.member(o, "f26");
+    if (m !== undefined) {
+      v.f26 = r.float(m, "f26");
+    }
+    m = r.member(o, "f27");
+    if (m !== undefined) {
+      v.f27 = r.double(m, "f27");
+    }
+    m = r.member(o, "f28");
+    if (m !== undefined) {
+      v.f28 = r.double(m, "f28");
+    }
+    m = r.member(o, "f29");
+    if (m !== undefined) {
+      v.f29 = r.decimal(m, "f29");
+    }
+    m = r.member(o, "f30");
+    if (m !== undefined) {
+      v.f30 = r.decimal(m, "f30");
+    }
+    m = r.member(o, "f31");
+    if (m !== undefined) {
+      v.f31 = r.string(m, "f31");
+    }
+    m = r.member(o, "f32");
+    if (m !== undefined) {
+      v.f32 = r.string(m, "f32");
+    }
+    m = r.member(o, "f33");
+    if (m !== undefined) {
+      v.f33 = r.int64(m, 0n, 18446744073709551615n, "f33");
+    }
+    m = r.member(o, "f34");
+    if (m !== undefined) {
+      v.f34 = r.int64(m, 0n, 18446744073709551615n, "f34");
+    }
+    m = r.member(o, "f35");
+    if (m !== undefined) {
+      v.f35 = r.int64(m, 0n, 18446744073709551615n, "f35");
+    }
+    m = r.member(o, "f36");
+    if (m !== undefined) {
+      v.f36 = r.uuid(m, "f36");
+    }
+    m = r.member(o, "f37");
+    if (m !== undefined) {
+      v.f37 = r.uuid(m, "f37");
+    }
+    m = r.member(o, "f38");
+    if (m !== undefined) {
+      v.f38 = r.uuid(m, "f38");
+    }
+    m = r.member(o, "f39");
+    if (m !== undefined) {
+      v.f39 = r.int(m, 0, 255, "f39");
+    }
+    m = r.member(o, "f40");
+    if (m !== undefined) {
+      v.f40 = r.int(m, 0, 255, "f40");
+    }
+    m = r.member(o, "f41");
+    if (m === undefined) {
+      r.spend(26, "f41");
+    } else {
+      try {
+        v.f41 = proto.Order.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f41");
+      }
+    }
+    m = r.member(o, "f42");
+    if (m === undefined) {
+      r.spend(12, "f42");
+    } else {
+      try {
+        v.f42 = proto.Balance.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f42");
+      }
+    }
+    m = r.member(o, "f43");
+    if (m !== undefined) {
+      v.f43 = r.int(m, 0, 255, "f43");
+    }
+    m = r.member(o, "f44");
+    if (m === undefined) {
+      r.spend(26, "f44");
+    } else {
+      try {
+        v.f44 = proto.Account.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f44");
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSimple {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructSimple.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructSimple");
+    }
+  }
 }
 
 /** The struct test.StructOptional (type id 111). */
@@ -3538,6 +3755,775 @@ export class StructOptional extends StructSimple {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static override fbeReadJson(r: fbe.JsonReader, x: unknown): StructOptional {
+    const o = r.struct(x, 283);
+    const v = new StructOptional();
+    let m: unknown;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.int(m, -2147483648, 2147483647, "id");
+    }
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      v.f1 = r.bool(m, "f1");
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      v.f2 = r.bool(m, "f2");
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      v.f3 = r.int(m, 0, 255, "f3");
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      v.f4 = r.int(m, 0, 255, "f4");
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      v.f5 = r.char(m, "f5");
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      v.f6 = r.char(m, "f6");
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      v.f7 = r.int(m, 0, 4294967295, "f7");
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      v.f8 = r.int(m, 0, 4294967295, "f8");
+    }
+    m = r.member(o, "f9");
+    if (m !== undefined) {
+      v.f9 = r.int(m, -128, 127, "f9");
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      v.f10 = r.int(m, -128, 127, "f10");
+    }
+    m = r.member(o, "f11");
+    if (m !== undefined) {
+      v.f11 = r.int(m, 0, 255, "f11");
+    }
+    m = r.member(o, "f12");
+    if (m !== undefined) {
+      v.f12 = r.int(m, 0, 255, "f12");
+    }
+    m = r.member(o, "f13");
+    if (m !== undefined) {
+      v.f13 = r.int(m, -32768, 32767, "f13");
+    }
+    m = r.member(o, "f14");
+    if (m !== undefined) {
+      v.f14 = r.int(m, -32768, 32767, "f14");
+    }
+    m = r.member(o, "f15");
+    if (m !== undefined) {
+      v.f15 = r.int(m, 0, 65535, "f15");
+    }
+    m = r.member(o, "f16");
+    if (m !== undefined) {
+      v.f16 = r.int(m, 0, 65535, "f16");
+    }
+    m = r.member(o, "f17");
+    if (m !== undefined) {
+      v.f17 = r.int(m, -2147483648, 2147483647, "f17");
+    }
+    m = r.member(o, "f18");
+    if (m !== undefined) {
+      v.f18 = r.int(m, -2147483648, 2147483647, "f18");
+    }
+    m = r.member(o, "f19");
+    if (m !== undefined) {
+      v.f19 = r.int(m, 0, 4294967295, "f19");
+    }
+    m = r.member(o, "f20");
+    if (m !== undefined) {
+      v.f20 = r.int(m, 0, 4294967295, "f20");
+    }
+    m = r.member(o, "f21");
+    if (m !== undefined) {
+      v.f21 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f21");
+    }
+    m = r.member(o, "f22");
+    if (m !== undefined) {
+      v.f22 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f22");
+    }
+    m = r.member(o, "f23");
+    if (m !== undefined) {
+      v.f23 = r.int64(m, 0n, 18446744073709551615n, "f23");
+    }
+    m = r.member(o, "f24");
+    if (m !== undefined) {
+      v.f24 = r.int64(m, 0n, 18446744073709551615n, "f24");
+    }
+    m = r.member(o, "f25");
+    if (m !== undefined) {
+      v.f25 = r.float(m, "f25");
+    }
+    m = r.member(o, "f26");
+    if (m !== undefined) {
+      v.f26 = r.float(m, "f26");
+    }
+    m = r.member(o, "f27");
+    if (m !== undefined) {
+      v.f27 = r.double(m, "f27");
+    }
+    m = r.member(o, "f28");
+    if (m !== undefined) {
+      v.f28 = r.double(m, "f28");
+    }
+    m = r.member(o, "f29");
+    if (m !== undefined) {
+      v.f29 = r.decimal(m, "f29");
+    }
+    m = r.member(o, "f30");
+    if (m !== undefined) {
+      v.f30 = r.decimal(m, "f30");
+    }
+    m = r.member(o, "f31");
+    if (m !== undefined) {
+      v.f31 = r.string(m, "f31");
+    }
+    m = r.member(o, "f32");
+    if (m !== undefined) {
+      v.f32 = r.string(m, "f32");
+    }
+    m = r.member(o, "f33");
+    if (m !== undefined) {
+      v.f33 = r.int64(m, 0n, 18446744073709551615n, "f33");
+    }
+    m = r.member(o, "f34");
+    if (m !== undefined) {
+      v.f34 = r.int64(m, 0n, 18446744073709551615n, "f34");
+    }
+    m = r.member(o, "f35");
+    if (m !== undefined) {
+      v.f35 = r.int64(m, 0n, 18446744073709551615n, "f35");
+    }
+    m = r.member(o, "f36");
+    if (m !== undefined) {
+      v.f36 = r.uuid(m, "f36");
+    }
+    m = r.member(o, "f37");
+    if (m !== undefined) {
+      v.f37 = r.uuid(m, "f37");
+    }
+    m = r.member(o, "f38");
+    if (m !== undefined) {
+      v.f38 = r.uuid(m, "f38");
+    }
+    m = r.member(o, "f39");
+    if (m !== undefined) {
+      v.f39 = r.int(m, 0, 255, "f39");
+    }
+    m = r.member(o, "f40");
+    if (m !== undefined) {
+      v.f40 = r.int(m, 0, 255, "f40");
+    }
+    m = r.member(o, "f41");
+    if (m === undefined) {
+      r.spend(26, "f41");
+    } else {
+      try {
+        v.f41 = proto.Order.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f41");
+      }
+    }
+    m = r.member(o, "f42");
+    if (m === undefined) {
+      r.spend(12, "f42");
+    } else {
+      try {
+        v.f42 = proto.Balance.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f42");
+      }
+    }
+    m = r.member(o, "f43");
+    if (m !== undefined) {
+      v.f43 = r.int(m, 0, 255, "f43");
+    }
+    m = r.member(o, "f44");
+    if (m === undefined) {
+      r.spend(26, "f44");
+    } else {
+      try {
+        v.f44 = proto.Account.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f44");
+      }
+    }
+    m = r.member(o, "f100");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f100 = undefined;
+      } else {
+        v.f100 = r.bool(m, "f100");
+      }
+    }
+    m = r.member(o, "f101");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f101 = undefined;
+      } else {
+        v.f101 = r.bool(m, "f101");
+      }
+    }
+    m = r.member(o, "f102");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f102 = undefined;
+      } else {
+        v.f102 = r.bool(m, "f102");
+      }
+    }
+    m = r.member(o, "f103");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f103 = undefined;
+      } else {
+        v.f103 = r.int(m, 0, 255, "f103");
+      }
+    }
+    m = r.member(o, "f104");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f104 = undefined;
+      } else {
+        v.f104 = r.int(m, 0, 255, "f104");
+      }
+    }
+    m = r.member(o, "f105");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f105 = undefined;
+      } else {
+        v.f105 = r.int(m, 0, 255, "f105");
+      }
+    }
+    m = r.member(o, "f106");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f106 = undefined;
+      } else {
+        v.f106 = r.char(m, "f106");
+      }
+    }
+    m = r.member(o, "f107");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f107 = undefined;
+      } else {
+        v.f107 = r.char(m, "f107");
+      }
+    }
+    m = r.member(o, "f108");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f108 = undefined;
+      } else {
+        v.f108 = r.char(m, "f108");
+      }
+    }
+    m = r.member(o, "f109");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f109 = undefined;
+      } else {
+        v.f109 = r.int(m, 0, 4294967295, "f109");
+      }
+    }
+    m = r.member(o, "f110");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f110 = undefined;
+      } else {
+        v.f110 = r.int(m, 0, 4294967295, "f110");
+      }
+    }
+    m = r.member(o, "f111");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f111 = undefined;
+      } else {
+        v.f111 = r.int(m, 0, 4294967295, "f111");
+      }
+    }
+    m = r.member(o, "f112");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f112 = undefined;
+      } else {
+        v.f112 = r.int(m, -128, 127, "f112");
+      }
+    }
+    m = r.member(o, "f113");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f113 = undefined;
+      } else {
+        v.f113 = r.int(m, -128, 127, "f113");
+      }
+    }
+    m = r.member(o, "f114");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f114 = undefined;
+      } else {
+        v.f114 = r.int(m, -128, 127, "f114");
+      }
+    }
+    m = r.member(o, "f115");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f115 = undefined;
+      } else {
+        v.f115 = r.int(m, 0, 255, "f115");
+      }
+    }
+    m = r.member(o, "f116");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f116 = undefined;
+      } else {
+        v.f116 = r.int(m, 0, 255, "f116");
+      }
+    }
+    m = r.member(o, "f117");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f117 = undefined;
+      } else {
+        v.f117 = r.int(m, 0, 255, "f117");
+      }
+    }
+    m = r.member(o, "f118");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f118 = undefined;
+      } else {
+        v.f118 = r.int(m, -32768, 32767, "f118");
+      }
+    }
+    m = r.member(o, "f119");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f119 = undefined;
+      } else {
+        v.f119 = r.int(m, -32768, 32767, "f119");
+      }
+    }
+    m = r.member(o, "f120");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f120 = undefined;
+      } else {
+        v.f120 = r.int(m, -32768, 32767, "f120");
+      }
+    }
+    m = r.member(o, "f121");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f121 = undefined;
+      } else {
+        v.f121 = r.int(m, 0, 65535, "f121");
+      }
+    }
+    m = r.member(o, "f122");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f122 = undefined;
+      } else {
+        v.f122 = r.int(m, 0, 65535, "f122");
+      }
+    }
+    m = r.member(o, "f123");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f123 = undefined;
+      } else {
+        v.f123 = r.int(m, 0, 65535, "f123");
+      }
+    }
+    m = r.member(o, "f124");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f124 = undefined;
+      } else {
+        v.f124 = r.int(m, -2147483648, 2147483647, "f124");
+      }
+    }
+    m = r.member(o, "f125");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f125 = undefined;
+      } else {
+        v.f125 = r.int(m, -2147483648, 2147483647, "f125");
+      }
+    }
+    m = r.member(o, "f126");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f126 = undefined;
+      } else {
+        v.f126 = r.int(m, -2147483648, 2147483647, "f126");
+      }
+    }
+    m = r.member(o, "f127");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f127 = undefined;
+      } else {
+        v.f127 = r.int(m, 0, 4294967295, "f127");
+      }
+    }
+    m = r.member(o, "f128");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f128 = undefined;
+      } else {
+        v.f128 = r.int(m, 0, 4294967295, "f128");
+      }
+    }
+    m = r.member(o, "f129");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f129 = undefined;
+      } else {
+        v.f129 = r.int(m, 0, 4294967295, "f129");
+      }
+    }
+    m = r.member(o, "f130");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f130 = undefined;
+      } else {
+        v.f130 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f130");
+      }
+    }
+    m = r.member(o, "f131");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f131 = undefined;
+      } else {
+        v.f131 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f131");
+      }
+    }
+    m = r.member(o, "f132");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f132 = undefined;
+      } else {
+        v.f132 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f132");
+      }
+    }
+    m = r.member(o, "f133");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f133 = undefined;
+      } else {
+        v.f133 = r.int64(m, 0n, 18446744073709551615n, "f133");
+      }
+    }
+    m = r.member(o, "f134");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f134 = undefined;
+      } else {
+        v.f134 = r.int64(m, 0n, 18446744073709551615n, "f134");
+      }
+    }
+    m = r.member(o, "f135");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f135 = undefined;
+      } else {
+        v.f135 = r.int64(m, 0n, 18446744073709551615n, "f135");
+      }
+    }
+    m = r.member(o, "f136");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f136 = undefined;
+      } else {
+        v.f136 = r.float(m, "f136");
+      }
+    }
+    m = r.member(o, "f137");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f137 = undefined;
+      } else {
+        v.f137 = r.float(m, "f137");
+      }
+    }
+    m = r.member(o, "f138");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f138 = undefined;
+      } else {
+        v.f138 = r.float(m, "f138");
+      }
+    }
+    m = r.member(o, "f139");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f139 = undefined;
+      } else {
+        v.f139 = r.double(m, "f139");
+      }
+    }
+    m = r.member(o, "f140");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f140 = undefined;
+      } else {
+        v.f140 = r.double(m, "f140");
+      }
+    }
+    m = r.member(o, "f141");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f141 = undefined;
+      } else {
+        v.f141 = r.double(m, "f141");
+      }
+    }
+    m = r.member(o, "f142");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f142 = undefined;
+      } else {
+        v.f142 = r.decimal(m, "f142");
+      }
+    }
+    m = r.member(o, "f143");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f143 = undefined;
+      } else {
+        v.f143 = r.decimal(m, "f143");
+      }
+    }
+    m = r.member(o, "f144");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f144 = undefined;
+      } else {
+        v.f144 = r.decimal(m, "f144");
+      }
+    }
+    m = r.member(o, "f145");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f145 = undefined;
+      } else {
+        v.f145 = r.string(m, "f145");
+      }
+    }
+    m = r.member(o, "f146");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f146 = undefined;
+      } else {
+        v.f146 = r.string(m, "f146");
+      }
+    }
+    m = r.member(o, "f147");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f147 = undefined;
+      } else {
+        v.f147 = r.string(m, "f147");
+      }
+    }
+    m = r.member(o, "f148");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f148 = undefined;
+      } else {
+        v.f148 = r.int64(m, 0n, 18446744073709551615n, "f148");
+      }
+    }
+    m = r.member(o, "f149");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f149 = undefined;
+      } else {
+        v.f149 = r.int64(m, 0n, 18446744073709551615n, "f149");
+      }
+    }
+    m = r.member(o, "f150");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f150 = undefined;
+      } else {
+        v.f150 = r.int64(m, 0n, 18446744073709551615n, "f150");
+      }
+    }
+    m = r.member(o, "f151");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f151 = undefined;
+      } else {
+        v.f151 = r.uuid(m, "f151");
+      }
+    }
+    m = r.member(o, "f152");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f152 = undefined;
+      } else {
+        v.f152 = r.uuid(m, "f152");
+      }
+    }
+    m = r.member(o, "f153");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f153 = undefined;
+      } else {
+        v.f153 = r.uuid(m, "f153");
+      }
+    }
+    m = r.member(o, "f154");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f154 = undefined;
+      } else {
+        v.f154 = r.int(m, 0, 255, "f154");
+      }
+    }
+    m = r.member(o, "f155");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f155 = undefined;
+      } else {
+        v.f155 = r.int(m, 0, 255, "f155");
+      }
+    }
+    m = r.member(o, "f156");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f156 = undefined;
+      } else {
+        v.f156 = r.int(m, 0, 255, "f156");
+      }
+    }
+    m = r.member(o, "f157");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f157 = undefined;
+      } else {
+        v.f157 = r.int(m, 0, 255, "f157");
+      }
+    }
+    m = r.member(o, "f158");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f158 = undefined;
+      } else {
+        try {
+          v.f158 = proto.Order.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f158");
+        }
+      }
+    }
+    m = r.member(o, "f159");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f159 = undefined;
+      } else {
+        try {
+          v.f159 = proto.Order.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f159");
+        }
+      }
+    }
+    m = r.member(o, "f160");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f160 = undefined;
+      } else {
+        try {
+          v.f160 = proto.Balance.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f160");
+        }
+      }
+    }
+    m = r.member(o, "f161");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f161 = undefined;
+      } else {
+        try {
+          v.f161 = proto.Balance.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f161");
+        }
+      }
+    }
+    m = r.member(o, "f162");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f162 = undefined;
+      } else {
+        v.f162 = r.int(m, 0, 255, "f162");
+      }
+    }
+    m = r.member(o, "f163");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f163 = undefined;
+      } else {
+        v.f163 = r.int(m, 0, 255, "f163");
+      }
+    }
+    m = r.member(o, "f164");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f164 = undefined;
+      } else {
+        try {
+          v.f164 = proto.Account.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f164");
+        }
+      }
+    }
+    m = r.member(o, "f165");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f165 = undefined;
+      } else {
+        try {
+          v.f165 = proto.Account.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f165");
+        }
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructOptional {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructOptional.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructOptional");
+    }
+  }
 }
 
 /** The struct test.StructNested (type id 112). */
@@ -6312,6 +7298,867 @@ export class StructNested extends StructOptional {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static override fbeReadJson(r: fbe.JsonReader, x: unknown): StructNested {
+    const o = r.struct(x, 306);
+    const v = new StructNested();
+    let m: unknown;
+    m = r.member(o, "id");
+    if (m !== undefined) {
+      v.id = r.int(m, -2147483648, 2147483647, "id");
+    }
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      v.f1 = r.bool(m, "f1");
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      v.f2 = r.bool(m, "f2");
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      v.f3 = r.int(m, 0, 255, "f3");
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      v.f4 = r.int(m, 0, 255, "f4");
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      v.f5 = r.char(m, "f5");
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      v.f6 = r.char(m, "f6");
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      v.f7 = r.int(m, 0, 4294967295, "f7");
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      v.f8 = r.int(m, 0, 4294967295, "f8");
+    }
+    m = r.member(o, "f9");
+    if (m !== undefined) {
+      v.f9 = r.int(m, -128, 127, "f9");
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      v.f10 = r.int(m, -128, 127, "f10");
+    }
+    m = r.member(o, "f11");
+    if (m !== undefined) {
+      v.f11 = r.int(m, 0, 255, "f11");
+    }
+    m = r.member(o, "f12");
+    if (m !== undefined) {
+      v.f12 = r.int(m, 0, 255, "f12");
+    }
+    m = r.member(o, "f13");
+    if (m !== undefined) {
+      v.f13 = r.int(m, -32768, 32767, "f13");
+    }
+    m = r.member(o, "f14");
+    if (m !== undefined) {
+      v.f14 = r.int(m, -32768, 32767, "f14");
+    }
+    m = r.member(o, "f15");
+    if (m !== undefined) {
+      v.f15 = r.int(m, 0, 65535, "f15");
+    }
+    m = r.member(o, "f16");
+    if (m !== undefined) {
+      v.f16 = r.int(m, 0, 65535, "f16");
+    }
+    m = r.member(o, "f17");
+    if (m !== undefined) {
+      v.f17 = r.int(m, -2147483648, 2147483647, "f17");
+    }
+    m = r.member(o, "f18");
+    if (m !== undefined) {
+      v.f18 = r.int(m, -2147483648, 2147483647, "f18");
+    }
+    m = r.member(o, "f19");
+    if (m !== undefined) {
+      v.f19 = r.int(m, 0, 4294967295, "f19");
+    }
+    m = r.member(o, "f20");
+    if (m !== undefined) {
+      v.f20 = r.int(m, 0, 4294967295, "f20");
+    }
+    m = r.member(o, "f21");
+    if (m !== undefined) {
+      v.f21 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f21");
+    }
+    m = r.member(o, "f22");
+    if (m !== undefined) {
+      v.f22 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f22");
+    }
+    m = r.member(o, "f23");
+    if (m !== undefined) {
+      v.f23 = r.int64(m, 0n, 18446744073709551615n, "f23");
+    }
+    m = r.member(o, "f24");
+    if (m !== undefined) {
+      v.f24 = r.int64(m, 0n, 18446744073709551615n, "f24");
+    }
+    m = r.member(o, "f25");
+    if (m !== undefined) {
+      v.f25 = r.float(m, "f25");
+    }
+    m = r.member(o, "f26");
+    if (m !== undefined) {
+      v.f26 = r.float(m, "f26");
+    }
+    m = r.member(o, "f27");
+    if (m !== undefined) {
+      v.f27 = r.double(m, "f27");
+    }
+    m = r.member(o, "f28");
+    if (m !== undefined) {
+      v.f28 = r.double(m, "f28");
+    }
+    m = r.member(o, "f29");
+    if (m !== undefined) {
+      v.f29 = r.decimal(m, "f29");
+    }
+    m = r.member(o, "f30");
+    if (m !== undefined) {
+      v.f30 = r.decimal(m, "f30");
+    }
+    m = r.member(o, "f31");
+    if (m !== undefined) {
+      v.f31 = r.string(m, "f31");
+    }
+    m = r.member(o, "f32");
+    if (m !== undefined) {
+      v.f32 = r.string(m, "f32");
+    }
+    m = r.member(o, "f33");
+    if (m !== undefined) {
+      v.f33 = r.int64(m, 0n, 18446744073709551615n, "f33");
+    }
+    m = r.member(o, "f34");
+    if (m !== undefined) {
+      v.f34 = r.int64(m, 0n, 18446744073709551615n, "f34");
+    }
+    m = r.member(o, "f35");
+    if (m !== undefined) {
+      v.f35 = r.int64(m, 0n, 18446744073709551615n, "f35");
+    }
+    m = r.member(o, "f36");
+    if (m !== undefined) {
+      v.f36 = r.uuid(m, "f36");
+    }
+    m = r.member(o, "f37");
+    if (m !== undefined) {
+      v.f37 = r.uuid(m, "f37");
+    }
+    m = r.member(o, "f38");
+    if (m !== undefined) {
+      v.f38 = r.uuid(m, "f38");
+    }
+    m = r.member(o, "f39");
+    if (m !== undefined) {
+      v.f39 = r.int(m, 0, 255, "f39");
+    }
+    m = r.member(o, "f40");
+    if (m !== undefined) {
+      v.f40 = r.int(m, 0, 255, "f40");
+    }
+    m = r.member(o, "f41");
+    if (m === undefined) {
+      r.spend(26, "f41");
+    } else {
+      try {
+        v.f41 = proto.Order.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f41");
+      }
+    }
+    m = r.member(o, "f42");
+    if (m === undefined) {
+      r.spend(12, "f42");
+    } else {
+      try {
+        v.f42 = proto.Balance.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f42");
+      }
+    }
+    m = r.member(o, "f43");
+    if (m !== undefined) {
+      v.f43 = r.int(m, 0, 255, "f43");
+    }
+    m = r.member(o, "f44");
+    if (m === undefined) {
+      r.spend(26, "f44");
+    } else {
+      try {
+        v.f44 = proto.Account.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f44");
+      }
+    }
+    m = r.member(o, "f100");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f100 = undefined;
+      } else {
+        v.f100 = r.bool(m, "f100");
+      }
+    }
+    m = r.member(o, "f101");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f101 = undefined;
+      } else {
+        v.f101 = r.bool(m, "f101");
+      }
+    }
+    m = r.member(o, "f102");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f102 = undefined;
+      } else {
+        v.f102 = r.bool(m, "f102");
+      }
+    }
+    m = r.member(o, "f103");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f103 = undefined;
+      } else {
+        v.f103 = r.int(m, 0, 255, "f103");
+      }
+    }
+    m = r.member(o, "f104");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f104 = undefined;
+      } else {
+        v.f104 = r.int(m, 0, 255, "f104");
+      }
+    }
+    m = r.member(o, "f105");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f105 = undefined;
+      } else {
+        v.f105 = r.int(m, 0, 255, "f105");
+      }
+    }
+    m = r.member(o, "f106");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f106 = undefined;
+      } else {
+        v.f106 = r.char(m, "f106");
+      }
+    }
+    m = r.member(o, "f107");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f107 = undefined;
+      } else {
+        v.f107 = r.char(m, "f107");
+      }
+    }
+    m = r.member(o, "f108");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f108 = undefined;
+      } else {
+        v.f108 = r.char(m, "f108");
+      }
+    }
+    m = r.member(o, "f109");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f109 = undefined;
+      } else {
+        v.f109 = r.int(m, 0, 4294967295, "f109");
+      }
+    }
+    m = r.member(o, "f110");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f110 = undefined;
+      } else {
+        v.f110 = r.int(m, 0, 4294967295, "f110");
+      }
+    }
+    m = r.member(o, "f111");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f111 = undefined;
+      } else {
+        v.f111 = r.int(m, 0, 4294967295, "f111");
+      }
+    }
+    m = r.member(o, "f112");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f112 = undefined;
+      } else {
+        v.f112 = r.int(m, -128, 127, "f112");
+      }
+    }
+    m = r.member(o, "f113");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f113 = undefined;
+      } else {
+        v.f113 = r.int(m, -128, 127, "f113");
+      }
+    }
+    m = r.member(o, "f114");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f114 = undefined;
+      } else {
+        v.f114 = r.int(m, -128, 127, "f114");
+      }
+    }
+    m = r.member(o, "f115");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f115 = undefined;
+      } else {
+        v.f115 = r.int(m, 0, 255, "f115");
+      }
+    }
+    m = r.member(o, "f116");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f116 = undefined;
+      } else {
+        v.f116 = r.int(m, 0, 255, "f116");
+      }
+    }
+    m = r.member(o, "f117");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f117 = undefined;
+      } else {
+        v.f117 = r.int(m, 0, 255, "f117");
+      }
+    }
+    m = r.member(o, "f118");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f118 = undefined;
+      } else {
+        v.f118 = r.int(m, -32768, 32767, "f118");
+      }
+    }
+    m = r.member(o, "f119");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f119 = undefined;
+      } else {
+        v.f119 = r.int(m, -32768, 32767, "f119");
+      }
+    }
+    m = r.member(o, "f120");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f120 = undefined;
+      } else {
+        v.f120 = r.int(m, -32768, 32767, "f120");
+      }
+    }
+    m = r.member(o, "f121");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f121 = undefined;
+      } else {
+        v.f121 = r.int(m, 0, 65535, "f121");
+      }
+    }
+    m = r.member(o, "f122");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f122 = undefined;
+      } else {
+        v.f122 = r.int(m, 0, 65535, "f122");
+      }
+    }
+    m = r.member(o, "f123");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f123 = undefined;
+      } else {
+        v.f123 = r.int(m, 0, 65535, "f123");
+      }
+    }
+    m = r.member(o, "f124");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f124 = undefined;
+      } else {
+        v.f124 = r.int(m, -2147483648, 2147483647, "f124");
+      }
+    }
+    m = r.member(o, "f125");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f125 = undefined;
+      } else {
+        v.f125 = r.int(m, -2147483648, 2147483647, "f125");
+      }
+    }
+    m = r.member(o, "f126");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f126 = undefined;
+      } else {
+        v.f126 = r.int(m, -2147483648, 2147483647, "f126");
+      }
+    }
+    m = r.member(o, "f127");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f127 = undefined;
+      } else {
+        v.f127 = r.int(m, 0, 4294967295, "f127");
+      }
+    }
+    m = r.member(o, "f128");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f128 = undefined;
+      } else {
+        v.f128 = r.int(m, 0, 4294967295, "f128");
+      }
+    }
+    m = r.member(o, "f129");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f129 = undefined;
+      } else {
+        v.f129 = r.int(m, 0, 4294967295, "f129");
+      }
+    }
+    m = r.member(o, "f130");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f130 = undefined;
+      } else {
+        v.f130 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f130");
+      }
+    }
+    m = r.member(o, "f131");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f131 = undefined;
+      } else {
+        v.f131 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f131");
+      }
+    }
+    m = r.member(o, "f132");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f132 = undefined;
+      } else {
+        v.f132 = r.int64(m, -9223372036854775808n, 9223372036854775807n, "f132");
+      }
+    }
+    m = r.member(o, "f133");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f133 = undefined;
+      } else {
+        v.f133 = r.int64(m, 0n, 18446744073709551615n, "f133");
+      }
+    }
+    m = r.member(o, "f134");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f134 = undefined;
+      } else {
+        v.f134 = r.int64(m, 0n, 18446744073709551615n, "f134");
+      }
+    }
+    m = r.member(o, "f135");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f135 = undefined;
+      } else {
+        v.f135 = r.int64(m, 0n, 18446744073709551615n, "f135");
+      }
+    }
+    m = r.member(o, "f136");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f136 = undefined;
+      } else {
+        v.f136 = r.float(m, "f136");
+      }
+    }
+    m = r.member(o, "f137");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f137 = undefined;
+      } else {
+        v.f137 = r.float(m, "f137");
+      }
+    }
+    m = r.member(o, "f138");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f138 = undefined;
+      } else {
+        v.f138 = r.float(m, "f138");
+      }
+    }
+    m = r.member(o, "f139");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f139 = undefined;
+      } else {
+        v.f139 = r.double(m, "f139");
+      }
+    }
+    m = r.member(o, "f140");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f140 = undefined;
+      } else {
+        v.f140 = r.double(m, "f140");
+      }
+    }
+    m = r.member(o, "f141");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f141 = undefined;
+      } else {
+        v.f141 = r.double(m, "f141");
+      }
+    }
+    m = r.member(o, "f142");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f142 = undefined;
+      } else {
+        v.f142 = r.decimal(m, "f142");
+      }
+    }
+    m = r.member(o, "f143");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f143 = undefined;
+      } else {
+        v.f143 = r.decimal(m, "f143");
+      }
+    }
+    m = r.member(o, "f144");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f144 = undefined;
+      } else {
+        v.f144 = r.decimal(m, "f144");
+      }
+    }
+    m = r.member(o, "f145");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f145 = undefined;
+      } else {
+        v.f145 = r.string(m, "f145");
+      }
+    }
+    m = r.member(o, "f146");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f146 = undefined;
+      } else {
+        v.f146 = r.string(m, "f146");
+      }
+    }
+    m = r.member(o, "f147");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f147 = undefined;
+      } else {
+        v.f147 = r.string(m, "f147");
+      }
+    }
+    m = r.member(o, "f148");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f148 = undefined;
+      } else {
+        v.f148 = r.int64(m, 0n, 18446744073709551615n, "f148");
+      }
+    }
+    m = r.member(o, "f149");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f149 = undefined;
+      } else {
+        v.f149 = r.int64(m, 0n, 18446744073709551615n, "f149");
+      }
+    }
+    m = r.member(o, "f150");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f150 = undefined;
+      } else {
+        v.f150 = r.int64(m, 0n, 18446744073709551615n, "f150");
+      }
+    }
+    m = r.member(o, "f151");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f151 = undefined;
+      } else {
+        v.f151 = r.uuid(m, "f151");
+      }
+    }
+    m = r.member(o, "f152");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f152 = undefined;
+      } else {
+        v.f152 = r.uuid(m, "f152");
+      }
+    }
+    m = r.member(o, "f153");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f153 = undefined;
+      } else {
+        v.f153 = r.uuid(m, "f153");
+      }
+    }
+    m = r.member(o, "f154");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f154 = undefined;
+      } else {
+        v.f154 = r.int(m, 0, 255, "f154");
+      }
+    }
+    m = r.member(o, "f155");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f155 = undefined;
+      } else {
+        v.f155 = r.int(m, 0, 255, "f155");
+      }
+    }
+    m = r.member(o, "f156");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f156 = undefined;
+      } else {
+        v.f156 = r.int(m, 0, 255, "f156");
+      }
+    }
+    m = r.member(o, "f157");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f157 = undefined;
+      } else {
+        v.f157 = r.int(m, 0, 255, "f157");
+      }
+    }
+    m = r.member(o, "f158");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f158 = undefined;
+      } else {
+        try {
+          v.f158 = proto.Order.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f158");
+        }
+      }
+    }
+    m = r.member(o, "f159");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f159 = undefined;
+      } else {
+        try {
+          v.f159 = proto.Order.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f159");
+        }
+      }
+    }
+    m = r.member(o, "f160");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f160 = undefined;
+      } else {
+        try {
+          v.f160 = proto.Balance.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f160");
+        }
+      }
+    }
+    m = r.member(o, "f161");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f161 = undefined;
+      } else {
+        try {
+          v.f161 = proto.Balance.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f161");
+        }
+      }
+    }
+    m = r.member(o, "f162");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f162 = undefined;
+      } else {
+        v.f162 = r.int(m, 0, 255, "f162");
+      }
+    }
+    m = r.member(o, "f163");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f163 = undefined;
+      } else {
+        v.f163 = r.int(m, 0, 255, "f163");
+      }
+    }
+    m = r.member(o, "f164");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f164 = undefined;
+      } else {
+        try {
+          v.f164 = proto.Account.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f164");
+        }
+      }
+    }
+    m = r.member(o, "f165");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f165 = undefined;
+      } else {
+        try {
+          v.f165 = proto.Account.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f165");
+        }
+      }
+    }
+    m = r.member(o, "f1000");
+    if (m !== undefined) {
+      v.f1000 = r.int(m, -2147483648, 2147483647, "f1000");
+    }
+    m = r.member(o, "f1001");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f1001 = undefined;
+      } else {
+        v.f1001 = r.int(m, -2147483648, 2147483647, "f1001");
+      }
+    }
+    m = r.member(o, "f1002");
+    if (m !== undefined) {
+      v.f1002 = r.int(m, 0, 255, "f1002");
+    }
+    m = r.member(o, "f1003");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f1003 = undefined;
+      } else {
+        v.f1003 = r.int(m, 0, 255, "f1003");
+      }
+    }
+    m = r.member(o, "f1004");
+    if (m !== undefined) {
+      v.f1004 = r.bits(m, 32, "f1004");
+    }
+    m = r.member(o, "f1005");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f1005 = undefined;
+      } else {
+        v.f1005 = r.bits(m, 32, "f1005");
+      }
+    }
+    m = r.member(o, "f1006");
+    if (m !== undefined) {
+      v.f1006 = r.int64(m, 0n, 18446744073709551615n, "f1006");
+    }
+    m = r.member(o, "f1007");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f1007 = undefined;
+      } else {
+        v.f1007 = r.int64(m, 0n, 18446744073709551615n, "f1007");
+      }
+    }
+    m = r.member(o, "f1008");
+    if (m === undefined) {
+      r.spend(281, "f1008");
+    } else {
+      try {
+        v.f1008 = StructSimple.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f1008");
+      }
+    }
+    m = r.member(o, "f1009");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f1009 = undefined;
+      } else {
+        try {
+          v.f1009 = StructSimple.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f1009");
+        }
+      }
+    }
+    m = r.member(o, "f1010");
+    if (m === undefined) {
+      r.spend(347, "f1010");
+    } else {
+      try {
+        v.f1010 = StructOptional.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "f1010");
+      }
+    }
+    m = r.member(o, "f1011");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f1011 = undefined;
+      } else {
+        try {
+          v.f1011 = StructOptional.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "f1011");
+        }
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructNested {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructNested.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructNested");
+    }
+  }
 }
 
 /** The struct test.StructBytes (type id 120). */
@@ -6515,6 +8362,45 @@ export class StructBytes {
       throw fbe.rootOf(e, "test.StructBytes");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructBytes {
+    const o = r.struct(x, 6);
+    const v = new StructBytes();
+    let m: unknown;
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      v.f1 = r.bytes(m, "f1");
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f2 = undefined;
+      } else {
+        v.f2 = r.bytes(m, "f2");
+      }
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      if (m === null) {
+        v.f3 = undefined;
+      } else {
+        v.f3 = r.bytes(m, "f3");
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructBytes {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructBytes.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructBytes");
+    }
   }
 }
 
@@ -7187,6 +9073,165 @@ export class StructArray {
       throw fbe.rootOf(e, "test.StructArray");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructArray {
+    const o = r.struct(x, 36);
+    const v = new StructArray();
+    let m: unknown;
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      const e1 = r.fixed(m, 2, "f1");
+      const a2: number[] = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4: number;
+        y4 = r.int(e1[i3], 0, 255, "f1");
+        a2.push(y4);
+      }
+      v.f1 = a2;
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      const e5 = r.fixed(m, 2, "f2");
+      const a6: (number | undefined)[] = [];
+      for (let i7 = 0; i7 < e5.length; i7++) {
+        let y8: number | undefined;
+        if (e5[i7] === null) {
+          y8 = undefined;
+        } else {
+          y8 = r.int(e5[i7], 0, 255, "f2");
+        }
+        a6.push(y8);
+      }
+      v.f2 = a6;
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      const e9 = r.fixed(m, 2, "f3");
+      const a10: Uint8Array[] = [];
+      for (let i11 = 0; i11 < e9.length; i11++) {
+        let y12: Uint8Array;
+        y12 = r.bytes(e9[i11], "f3");
+        a10.push(y12);
+      }
+      v.f3 = a10;
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      const e13 = r.fixed(m, 2, "f4");
+      const a14: (Uint8Array | undefined)[] = [];
+      for (let i15 = 0; i15 < e13.length; i15++) {
+        let y16: Uint8Array | undefined;
+        if (e13[i15] === null) {
+          y16 = undefined;
+        } else {
+          y16 = r.bytes(e13[i15], "f4");
+        }
+        a14.push(y16);
+      }
+      v.f4 = a14;
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      const e17 = r.fixed(m, 2, "f5");
+      const a18: EnumSimple[] = [];
+      for (let i19 = 0; i19 < e17.length; i19++) {
+        let y20: EnumSimple;
+        y20 = r.int(e17[i19], -2147483648, 2147483647, "f5");
+        a18.push(y20);
+      }
+      v.f5 = a18;
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      const e21 = r.fixed(m, 2, "f6");
+      const a22: (EnumSimple | undefined)[] = [];
+      for (let i23 = 0; i23 < e21.length; i23++) {
+        let y24: EnumSimple | undefined;
+        if (e21[i23] === null) {
+          y24 = undefined;
+        } else {
+          y24 = r.int(e21[i23], -2147483648, 2147483647, "f6");
+        }
+        a22.push(y24);
+      }
+      v.f6 = a22;
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      const e25 = r.fixed(m, 2, "f7");
+      const a26: FlagsSimple[] = [];
+      for (let i27 = 0; i27 < e25.length; i27++) {
+        let y28: FlagsSimple;
+        y28 = r.bits(e25[i27], 32, "f7");
+        a26.push(y28);
+      }
+      v.f7 = a26;
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      const e29 = r.fixed(m, 2, "f8");
+      const a30: (FlagsSimple | undefined)[] = [];
+      for (let i31 = 0; i31 < e29.length; i31++) {
+        let y32: FlagsSimple | undefined;
+        if (e29[i31] === null) {
+          y32 = undefined;
+        } else {
+          y32 = r.bits(e29[i31], 32, "f8");
+        }
+        a30.push(y32);
+      }
+      v.f8 = a30;
+    }
+    m = r.member(o, "f9");
+    if (m === undefined) {
+      r.spend(562, "f9");
+    } else {
+      const e33 = r.fixed(m, 2, "f9");
+      const a34: StructSimple[] = [];
+      for (let i35 = 0; i35 < e33.length; i35++) {
+        let y36: StructSimple;
+        try {
+          y36 = StructSimple.fbeReadJson(r, e33[i35]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f9", i35);
+        }
+        a34.push(y36);
+      }
+      v.f9 = a34;
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      const e37 = r.fixed(m, 2, "f10");
+      const a38: (StructSimple | undefined)[] = [];
+      for (let i39 = 0; i39 < e37.length; i39++) {
+        let y40: StructSimple | undefined;
+        if (e37[i39] === null) {
+          y40 = undefined;
+        } else {
+          try {
+            y40 = StructSimple.fbeReadJson(r, e37[i39]);
+          } catch (e) {
+            throw fbe.withinIndex(e, "f10", i39);
+          }
+        }
+        a38.push(y40);
+      }
+      v.f10 = a38;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructArray {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructArray.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructArray");
+    }
   }
 }
 
@@ -7871,6 +9916,163 @@ export class StructVector {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructVector {
+    const o = r.struct(x, 40);
+    const v = new StructVector();
+    let m: unknown;
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      const e1 = r.array(m, 1, "f1");
+      const a2: number[] = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4: number;
+        y4 = r.int(e1[i3], 0, 255, "f1");
+        a2.push(y4);
+      }
+      v.f1 = a2;
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      const e5 = r.array(m, 1, "f2");
+      const a6: (number | undefined)[] = [];
+      for (let i7 = 0; i7 < e5.length; i7++) {
+        let y8: number | undefined;
+        if (e5[i7] === null) {
+          y8 = undefined;
+        } else {
+          y8 = r.int(e5[i7], 0, 255, "f2");
+        }
+        a6.push(y8);
+      }
+      v.f2 = a6;
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      const e9 = r.array(m, 4, "f3");
+      const a10: Uint8Array[] = [];
+      for (let i11 = 0; i11 < e9.length; i11++) {
+        let y12: Uint8Array;
+        y12 = r.bytes(e9[i11], "f3");
+        a10.push(y12);
+      }
+      v.f3 = a10;
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      const e13 = r.array(m, 1, "f4");
+      const a14: (Uint8Array | undefined)[] = [];
+      for (let i15 = 0; i15 < e13.length; i15++) {
+        let y16: Uint8Array | undefined;
+        if (e13[i15] === null) {
+          y16 = undefined;
+        } else {
+          y16 = r.bytes(e13[i15], "f4");
+        }
+        a14.push(y16);
+      }
+      v.f4 = a14;
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      const e17 = r.array(m, 4, "f5");
+      const a18: EnumSimple[] = [];
+      for (let i19 = 0; i19 < e17.length; i19++) {
+        let y20: EnumSimple;
+        y20 = r.int(e17[i19], -2147483648, 2147483647, "f5");
+        a18.push(y20);
+      }
+      v.f5 = a18;
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      const e21 = r.array(m, 1, "f6");
+      const a22: (EnumSimple | undefined)[] = [];
+      for (let i23 = 0; i23 < e21.length; i23++) {
+        let y24: EnumSimple | undefined;
+        if (e21[i23] === null) {
+          y24 = undefined;
+        } else {
+          y24 = r.int(e21[i23], -2147483648, 2147483647, "f6");
+        }
+        a22.push(y24);
+      }
+      v.f6 = a22;
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      const e25 = r.array(m, 4, "f7");
+      const a26: FlagsSimple[] = [];
+      for (let i27 = 0; i27 < e25.length; i27++) {
+        let y28: FlagsSimple;
+        y28 = r.bits(e25[i27], 32, "f7");
+        a26.push(y28);
+      }
+      v.f7 = a26;
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      const e29 = r.array(m, 1, "f8");
+      const a30: (FlagsSimple | undefined)[] = [];
+      for (let i31 = 0; i31 < e29.length; i31++) {
+        let y32: FlagsSimple | undefined;
+        if (e29[i31] === null) {
+          y32 = undefined;
+        } else {
+          y32 = r.bits(e29[i31], 32, "f8");
+        }
+        a30.push(y32);
+      }
+      v.f8 = a30;
+    }
+    m = r.member(o, "f9");
+    if (m !== undefined) {
+      const e33 = r.array(m, 0, "f9");
+      const a34: StructSimple[] = [];
+      for (let i35 = 0; i35 < e33.length; i35++) {
+        let y36: StructSimple;
+        try {
+          y36 = StructSimple.fbeReadJson(r, e33[i35]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f9", i35);
+        }
+        a34.push(y36);
+      }
+      v.f9 = a34;
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      const e37 = r.array(m, 1, "f10");
+      const a38: (StructSimple | undefined)[] = [];
+      for (let i39 = 0; i39 < e37.length; i39++) {
+        let y40: StructSimple | undefined;
+        if (e37[i39] === null) {
+          y40 = undefined;
+        } else {
+          try {
+            y40 = StructSimple.fbeReadJson(r, e37[i39]);
+          } catch (e) {
+            throw fbe.withinIndex(e, "f10", i39);
+          }
+        }
+        a38.push(y40);
+      }
+      v.f10 = a38;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructVector {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructVector.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructVector");
+    }
+  }
 }
 
 /** The struct test.StructList (type id 131). */
@@ -8554,6 +10756,163 @@ export class StructList {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructList {
+    const o = r.struct(x, 40);
+    const v = new StructList();
+    let m: unknown;
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      const e1 = r.array(m, 1, "f1");
+      const a2: number[] = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4: number;
+        y4 = r.int(e1[i3], 0, 255, "f1");
+        a2.push(y4);
+      }
+      v.f1 = a2;
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      const e5 = r.array(m, 1, "f2");
+      const a6: (number | undefined)[] = [];
+      for (let i7 = 0; i7 < e5.length; i7++) {
+        let y8: number | undefined;
+        if (e5[i7] === null) {
+          y8 = undefined;
+        } else {
+          y8 = r.int(e5[i7], 0, 255, "f2");
+        }
+        a6.push(y8);
+      }
+      v.f2 = a6;
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      const e9 = r.array(m, 4, "f3");
+      const a10: Uint8Array[] = [];
+      for (let i11 = 0; i11 < e9.length; i11++) {
+        let y12: Uint8Array;
+        y12 = r.bytes(e9[i11], "f3");
+        a10.push(y12);
+      }
+      v.f3 = a10;
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      const e13 = r.array(m, 1, "f4");
+      const a14: (Uint8Array | undefined)[] = [];
+      for (let i15 = 0; i15 < e13.length; i15++) {
+        let y16: Uint8Array | undefined;
+        if (e13[i15] === null) {
+          y16 = undefined;
+        } else {
+          y16 = r.bytes(e13[i15], "f4");
+        }
+        a14.push(y16);
+      }
+      v.f4 = a14;
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      const e17 = r.array(m, 4, "f5");
+      const a18: EnumSimple[] = [];
+      for (let i19 = 0; i19 < e17.length; i19++) {
+        let y20: EnumSimple;
+        y20 = r.int(e17[i19], -2147483648, 2147483647, "f5");
+        a18.push(y20);
+      }
+      v.f5 = a18;
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      const e21 = r.array(m, 1, "f6");
+      const a22: (EnumSimple | undefined)[] = [];
+      for (let i23 = 0; i23 < e21.length; i23++) {
+        let y24: EnumSimple | undefined;
+        if (e21[i23] === null) {
+          y24 = undefined;
+        } else {
+          y24 = r.int(e21[i23], -2147483648, 2147483647, "f6");
+        }
+        a22.push(y24);
+      }
+      v.f6 = a22;
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      const e25 = r.array(m, 4, "f7");
+      const a26: FlagsSimple[] = [];
+      for (let i27 = 0; i27 < e25.length; i27++) {
+        let y28: FlagsSimple;
+        y28 = r.bits(e25[i27], 32, "f7");
+        a26.push(y28);
+      }
+      v.f7 = a26;
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      const e29 = r.array(m, 1, "f8");
+      const a30: (FlagsSimple | undefined)[] = [];
+      for (let i31 = 0; i31 < e29.length; i31++) {
+        let y32: FlagsSimple | undefined;
+        if (e29[i31] === null) {
+          y32 = undefined;
+        } else {
+          y32 = r.bits(e29[i31], 32, "f8");
+        }
+        a30.push(y32);
+      }
+      v.f8 = a30;
+    }
+    m = r.member(o, "f9");
+    if (m !== undefined) {
+      const e33 = r.array(m, 0, "f9");
+      const a34: StructSimple[] = [];
+      for (let i35 = 0; i35 < e33.length; i35++) {
+        let y36: StructSimple;
+        try {
+          y36 = StructSimple.fbeReadJson(r, e33[i35]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f9", i35);
+        }
+        a34.push(y36);
+      }
+      v.f9 = a34;
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      const e37 = r.array(m, 1, "f10");
+      const a38: (StructSimple | undefined)[] = [];
+      for (let i39 = 0; i39 < e37.length; i39++) {
+        let y40: StructSimple | undefined;
+        if (e37[i39] === null) {
+          y40 = undefined;
+        } else {
+          try {
+            y40 = StructSimple.fbeReadJson(r, e37[i39]);
+          } catch (e) {
+            throw fbe.withinIndex(e, "f10", i39);
+          }
+        }
+        a38.push(y40);
+      }
+      v.f10 = a38;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructList {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructList.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructList");
+    }
+  }
 }
 
 /** The struct test.StructSet (type id 132). */
@@ -8878,6 +11237,85 @@ export class StructSet {
       throw fbe.rootOf(e, "test.StructSet");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructSet {
+    const o = r.struct(x, 16);
+    const v = new StructSet();
+    let m: unknown;
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      const e1 = r.array(m, 1, "f1");
+      const a2 = new Set<number>();
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4: number;
+        y4 = r.int(e1[i3], 0, 255, "f1");
+        if (a2.has(y4)) {
+          r.duplicate("f1", "element");
+        }
+        a2.add(y4);
+      }
+      v.f1 = a2;
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      const e5 = r.array(m, 4, "f2");
+      const a6 = new Set<EnumSimple>();
+      for (let i7 = 0; i7 < e5.length; i7++) {
+        let y8: EnumSimple;
+        y8 = r.int(e5[i7], -2147483648, 2147483647, "f2");
+        if (a6.has(y8)) {
+          r.duplicate("f2", "element");
+        }
+        a6.add(y8);
+      }
+      v.f2 = a6;
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      const e9 = r.array(m, 4, "f3");
+      const a10 = new Set<FlagsSimple>();
+      for (let i11 = 0; i11 < e9.length; i11++) {
+        let y12: FlagsSimple;
+        y12 = r.bits(e9[i11], 32, "f3");
+        if (a10.has(y12)) {
+          r.duplicate("f3", "element");
+        }
+        a10.add(y12);
+      }
+      v.f3 = a10;
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      const e13 = r.array(m, 0, "f4");
+      const a14: StructSimple[] = [];
+      for (let i15 = 0; i15 < e13.length; i15++) {
+        let y16: StructSimple;
+        try {
+          y16 = StructSimple.fbeReadJson(r, e13[i15]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f4", i15);
+        }
+        a14.push(y16);
+      }
+      if (fbe.hasDuplicate(a14)) {
+        r.duplicate("f4", "element");
+      }
+      v.f4 = a14;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSet {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructSet.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructSet");
+    }
   }
 }
 
@@ -9708,6 +12146,203 @@ export class StructMap {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructMap {
+    const o = r.struct(x, 40);
+    const v = new StructMap();
+    let m: unknown;
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      const m2 = new Map<number, number>();
+      const e1 = r.object(m, 5, "f1");
+      for (const key6 of Object.keys(e1)) {
+        const k4 = r.keyInt(key6, -2147483648, 2147483647, "f1");
+        let y5: number;
+        y5 = r.int(e1[key6], 0, 255, "f1");
+        if (m2.has(k4)) {
+          r.duplicate("f1", "key");
+        }
+        m2.set(k4, y5);
+      }
+      v.f1 = m2;
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      const m8 = new Map<number, number | undefined>();
+      const e7 = r.object(m, 5, "f2");
+      for (const key12 of Object.keys(e7)) {
+        const k10 = r.keyInt(key12, -2147483648, 2147483647, "f2");
+        let y11: number | undefined;
+        if (e7[key12] === null) {
+          y11 = undefined;
+        } else {
+          y11 = r.int(e7[key12], 0, 255, "f2");
+        }
+        if (m8.has(k10)) {
+          r.duplicate("f2", "key");
+        }
+        m8.set(k10, y11);
+      }
+      v.f2 = m8;
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      const m14 = new Map<number, Uint8Array>();
+      const e13 = r.object(m, 8, "f3");
+      for (const key18 of Object.keys(e13)) {
+        const k16 = r.keyInt(key18, -2147483648, 2147483647, "f3");
+        let y17: Uint8Array;
+        y17 = r.bytes(e13[key18], "f3");
+        if (m14.has(k16)) {
+          r.duplicate("f3", "key");
+        }
+        m14.set(k16, y17);
+      }
+      v.f3 = m14;
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      const m20 = new Map<number, Uint8Array | undefined>();
+      const e19 = r.object(m, 5, "f4");
+      for (const key24 of Object.keys(e19)) {
+        const k22 = r.keyInt(key24, -2147483648, 2147483647, "f4");
+        let y23: Uint8Array | undefined;
+        if (e19[key24] === null) {
+          y23 = undefined;
+        } else {
+          y23 = r.bytes(e19[key24], "f4");
+        }
+        if (m20.has(k22)) {
+          r.duplicate("f4", "key");
+        }
+        m20.set(k22, y23);
+      }
+      v.f4 = m20;
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      const m26 = new Map<number, EnumSimple>();
+      const e25 = r.object(m, 8, "f5");
+      for (const key30 of Object.keys(e25)) {
+        const k28 = r.keyInt(key30, -2147483648, 2147483647, "f5");
+        let y29: EnumSimple;
+        y29 = r.int(e25[key30], -2147483648, 2147483647, "f5");
+        if (m26.has(k28)) {
+          r.duplicate("f5", "key");
+        }
+        m26.set(k28, y29);
+      }
+      v.f5 = m26;
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      const m32 = new Map<number, EnumSimple | undefined>();
+      const e31 = r.object(m, 5, "f6");
+      for (const key36 of Object.keys(e31)) {
+        const k34 = r.keyInt(key36, -2147483648, 2147483647, "f6");
+        let y35: EnumSimple | undefined;
+        if (e31[key36] === null) {
+          y35 = undefined;
+        } else {
+          y35 = r.int(e31[key36], -2147483648, 2147483647, "f6");
+        }
+        if (m32.has(k34)) {
+          r.duplicate("f6", "key");
+        }
+        m32.set(k34, y35);
+      }
+      v.f6 = m32;
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      const m38 = new Map<number, FlagsSimple>();
+      const e37 = r.object(m, 8, "f7");
+      for (const key42 of Object.keys(e37)) {
+        const k40 = r.keyInt(key42, -2147483648, 2147483647, "f7");
+        let y41: FlagsSimple;
+        y41 = r.bits(e37[key42], 32, "f7");
+        if (m38.has(k40)) {
+          r.duplicate("f7", "key");
+        }
+        m38.set(k40, y41);
+      }
+      v.f7 = m38;
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      const m44 = new Map<number, FlagsSimple | undefined>();
+      const e43 = r.object(m, 5, "f8");
+      for (const key48 of Object.keys(e43)) {
+        const k46 = r.keyInt(key48, -2147483648, 2147483647, "f8");
+        let y47: FlagsSimple | undefined;
+        if (e43[key48] === null) {
+          y47 = undefined;
+        } else {
+          y47 = r.bits(e43[key48], 32, "f8");
+        }
+        if (m44.has(k46)) {
+          r.duplicate("f8", "key");
+        }
+        m44.set(k46, y47);
+      }
+      v.f8 = m44;
+    }
+    m = r.member(o, "f9");
+    if (m !== undefined) {
+      const m50 = new Map<number, StructSimple>();
+      const e49 = r.object(m, 4, "f9");
+      for (const key54 of Object.keys(e49)) {
+        const k52 = r.keyInt(key54, -2147483648, 2147483647, "f9");
+        let y53: StructSimple;
+        try {
+          y53 = StructSimple.fbeReadJson(r, e49[key54]);
+        } catch (e) {
+          throw fbe.within(e, "f9[" + key54 + "]");
+        }
+        if (m50.has(k52)) {
+          r.duplicate("f9", "key");
+        }
+        m50.set(k52, y53);
+      }
+      v.f9 = m50;
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      const m56 = new Map<number, StructSimple | undefined>();
+      const e55 = r.object(m, 5, "f10");
+      for (const key60 of Object.keys(e55)) {
+        const k58 = r.keyInt(key60, -2147483648, 2147483647, "f10");
+        let y59: StructSimple | undefined;
+        if (e55[key60] === null) {
+          y59 = undefined;
+        } else {
+          try {
+            y59 = StructSimple.fbeReadJson(r, e55[key60]);
+          } catch (e) {
+            throw fbe.within(e, "f10[" + key60 + "]");
+          }
+        }
+        if (m56.has(k58)) {
+          r.duplicate("f10", "key");
+        }
+        m56.set(k58, y59);
+      }
+      v.f10 = m56;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructMap {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructMap.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructMap");
+    }
+  }
 }
 
 /** The struct test.StructHash (type id 141). */
@@ -10537,6 +13172,203 @@ export class StructHash {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructHash {
+    const o = r.struct(x, 40);
+    const v = new StructHash();
+    let m: unknown;
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      const m2 = new Map<string, number>();
+      const e1 = r.object(m, 5, "f1");
+      for (const key6 of Object.keys(e1)) {
+        const k4 = r.keyString(key6, "f1");
+        let y5: number;
+        y5 = r.int(e1[key6], 0, 255, "f1");
+        if (m2.has(k4)) {
+          r.duplicate("f1", "key");
+        }
+        m2.set(k4, y5);
+      }
+      v.f1 = m2;
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      const m8 = new Map<string, number | undefined>();
+      const e7 = r.object(m, 5, "f2");
+      for (const key12 of Object.keys(e7)) {
+        const k10 = r.keyString(key12, "f2");
+        let y11: number | undefined;
+        if (e7[key12] === null) {
+          y11 = undefined;
+        } else {
+          y11 = r.int(e7[key12], 0, 255, "f2");
+        }
+        if (m8.has(k10)) {
+          r.duplicate("f2", "key");
+        }
+        m8.set(k10, y11);
+      }
+      v.f2 = m8;
+    }
+    m = r.member(o, "f3");
+    if (m !== undefined) {
+      const m14 = new Map<string, Uint8Array>();
+      const e13 = r.object(m, 8, "f3");
+      for (const key18 of Object.keys(e13)) {
+        const k16 = r.keyString(key18, "f3");
+        let y17: Uint8Array;
+        y17 = r.bytes(e13[key18], "f3");
+        if (m14.has(k16)) {
+          r.duplicate("f3", "key");
+        }
+        m14.set(k16, y17);
+      }
+      v.f3 = m14;
+    }
+    m = r.member(o, "f4");
+    if (m !== undefined) {
+      const m20 = new Map<string, Uint8Array | undefined>();
+      const e19 = r.object(m, 5, "f4");
+      for (const key24 of Object.keys(e19)) {
+        const k22 = r.keyString(key24, "f4");
+        let y23: Uint8Array | undefined;
+        if (e19[key24] === null) {
+          y23 = undefined;
+        } else {
+          y23 = r.bytes(e19[key24], "f4");
+        }
+        if (m20.has(k22)) {
+          r.duplicate("f4", "key");
+        }
+        m20.set(k22, y23);
+      }
+      v.f4 = m20;
+    }
+    m = r.member(o, "f5");
+    if (m !== undefined) {
+      const m26 = new Map<string, EnumSimple>();
+      const e25 = r.object(m, 8, "f5");
+      for (const key30 of Object.keys(e25)) {
+        const k28 = r.keyString(key30, "f5");
+        let y29: EnumSimple;
+        y29 = r.int(e25[key30], -2147483648, 2147483647, "f5");
+        if (m26.has(k28)) {
+          r.duplicate("f5", "key");
+        }
+        m26.set(k28, y29);
+      }
+      v.f5 = m26;
+    }
+    m = r.member(o, "f6");
+    if (m !== undefined) {
+      const m32 = new Map<string, EnumSimple | undefined>();
+      const e31 = r.object(m, 5, "f6");
+      for (const key36 of Object.keys(e31)) {
+        const k34 = r.keyString(key36, "f6");
+        let y35: EnumSimple | undefined;
+        if (e31[key36] === null) {
+          y35 = undefined;
+        } else {
+          y35 = r.int(e31[key36], -2147483648, 2147483647, "f6");
+        }
+        if (m32.has(k34)) {
+          r.duplicate("f6", "key");
+        }
+        m32.set(k34, y35);
+      }
+      v.f6 = m32;
+    }
+    m = r.member(o, "f7");
+    if (m !== undefined) {
+      const m38 = new Map<string, FlagsSimple>();
+      const e37 = r.object(m, 8, "f7");
+      for (const key42 of Object.keys(e37)) {
+        const k40 = r.keyString(key42, "f7");
+        let y41: FlagsSimple;
+        y41 = r.bits(e37[key42], 32, "f7");
+        if (m38.has(k40)) {
+          r.duplicate("f7", "key");
+        }
+        m38.set(k40, y41);
+      }
+      v.f7 = m38;
+    }
+    m = r.member(o, "f8");
+    if (m !== undefined) {
+      const m44 = new Map<string, FlagsSimple | undefined>();
+      const e43 = r.object(m, 5, "f8");
+      for (const key48 of Object.keys(e43)) {
+        const k46 = r.keyString(key48, "f8");
+        let y47: FlagsSimple | undefined;
+        if (e43[key48] === null) {
+          y47 = undefined;
+        } else {
+          y47 = r.bits(e43[key48], 32, "f8");
+        }
+        if (m44.has(k46)) {
+          r.duplicate("f8", "key");
+        }
+        m44.set(k46, y47);
+      }
+      v.f8 = m44;
+    }
+    m = r.member(o, "f9");
+    if (m !== undefined) {
+      const m50 = new Map<string, StructSimple>();
+      const e49 = r.object(m, 4, "f9");
+      for (const key54 of Object.keys(e49)) {
+        const k52 = r.keyString(key54, "f9");
+        let y53: StructSimple;
+        try {
+          y53 = StructSimple.fbeReadJson(r, e49[key54]);
+        } catch (e) {
+          throw fbe.within(e, "f9[" + key54 + "]");
+        }
+        if (m50.has(k52)) {
+          r.duplicate("f9", "key");
+        }
+        m50.set(k52, y53);
+      }
+      v.f9 = m50;
+    }
+    m = r.member(o, "f10");
+    if (m !== undefined) {
+      const m56 = new Map<string, StructSimple | undefined>();
+      const e55 = r.object(m, 5, "f10");
+      for (const key60 of Object.keys(e55)) {
+        const k58 = r.keyString(key60, "f10");
+        let y59: StructSimple | undefined;
+        if (e55[key60] === null) {
+          y59 = undefined;
+        } else {
+          try {
+            y59 = StructSimple.fbeReadJson(r, e55[key60]);
+          } catch (e) {
+            throw fbe.within(e, "f10[" + key60 + "]");
+          }
+        }
+        if (m56.has(k58)) {
+          r.duplicate("f10", "key");
+        }
+        m56.set(k58, y59);
+      }
+      v.f10 = m56;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHash {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructHash.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructHash");
+    }
+  }
 }
 
 /** The struct test.StructHashEx (type id 142). */
@@ -10836,6 +13668,77 @@ export class StructHashEx {
     }
     return j.text;
   }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructHashEx {
+    const o = r.struct(x, 8);
+    const v = new StructHashEx();
+    let m: unknown;
+    m = r.member(o, "f1");
+    if (m !== undefined) {
+      const m2: Array<[StructSimple, StructNested]> = [];
+      const e1 = r.pairs(m, 0, "f1");
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let k4: StructSimple;
+        let y5: StructNested;
+        try {
+          k4 = StructSimple.fbeReadJson(r, e1[i3]![0]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f1", i3);
+        }
+        try {
+          y5 = StructNested.fbeReadJson(r, e1[i3]![1]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f1", i3);
+        }
+        m2.push([k4, y5]);
+      }
+      if (fbe.hasDuplicatePair(m2)) {
+        r.duplicate("f1", "key");
+      }
+      v.f1 = m2;
+    }
+    m = r.member(o, "f2");
+    if (m !== undefined) {
+      const m8: Array<[StructSimple, StructNested | undefined]> = [];
+      const e7 = r.pairs(m, 1, "f2");
+      for (let i9 = 0; i9 < e7.length; i9++) {
+        let k10: StructSimple;
+        let y11: StructNested | undefined;
+        try {
+          k10 = StructSimple.fbeReadJson(r, e7[i9]![0]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f2", i9);
+        }
+        if (e7[i9]![1] === null) {
+          y11 = undefined;
+        } else {
+          try {
+            y11 = StructNested.fbeReadJson(r, e7[i9]![1]);
+          } catch (e) {
+            throw fbe.withinIndex(e, "f2", i9);
+          }
+        }
+        m8.push([k10, y11]);
+      }
+      if (fbe.hasDuplicatePair(m8)) {
+        r.duplicate("f2", "key");
+      }
+      v.f2 = m8;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHashEx {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructHashEx.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructHashEx");
+    }
+  }
 }
 
 /** The struct test.StructEmpty (type id 143). */
@@ -10949,5 +13852,23 @@ export class StructEmpty {
       throw fbe.rootOf(e, "test.StructEmpty");
     }
     return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): StructEmpty {
+    r.struct(x, 1);
+    const v = new StructEmpty();
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructEmpty {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return StructEmpty.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "test.StructEmpty");
+    }
   }
 }

@@ -1,0 +1,398 @@
+/**
+ * Reading FBE JSON (docs/format.md 8.3) under the rules every runtime shares
+ * (docs/limits.md 7): the text is parsed by lossless-json (numbers kept as
+ * their text, so 64-bit integers, doubles and decimals are exact; a member
+ * name given twice with different values is refused by the parser), after a
+ * scan refusing arrays and objects nested deeper than 3 * maxDepth (the
+ * parser recurses); bytes that are not valid UTF-8 are refused; a string's
+ * \udcXY escapes are the raw bytes 0xXY (U+DC80..U+DCFF, as the binary
+ * readers hold them) and other lone surrogates are refused. Generated
+ * `fbeReadJson` functions then read the values, counting struct levels and
+ * charging the decode budget as the binary readers do (docs/limits.md 3).
+ * Errors are DecodeErrors naming the type and the member path.
+ */
+
+import { isLosslessNumber, parse as parseLossless } from "lossless-json";
+
+import { Decimal } from "./decimal.js";
+import { DecodeError } from "./errors.js";
+import { budgetOf, DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { isUtf8, utf8Length } from "./utf8.js";
+import { Uuid } from "./uuid.js";
+
+const FLT_MAX = 3.4028234663852886e38;
+const NONFINITE: Record<string, number> = { NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const STRING_LITERAL = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_A_BYTE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])(?:[\udc00-\udc7f]|[\udd00-\udfff])/;
+const INTEGER = /^-?[0-9]+$/;
+const INT_KEY = /^[ \t\n\v\f\r]*[+-]?[0-9]+$/;
+const REAL_KEY = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+const SPECIAL_KEY = /^([+-]?)(?:(inf|infinity)|nan)$/i;
+const B64 = /^[A-Za-z0-9+/]*/;
+const B64_VALUES: Record<string, number> = Object.fromEntries(
+  Array.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", (c, i) => [c, i]),
+);
+
+/** A JSON value as parsed: its numbers are lossless-json's LosslessNumber (`.value`, the text). */
+export type JsonValue = unknown;
+/** A JSON object as parsed. */
+export type JsonObject = Record<string, unknown>;
+
+function kind(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (isLosslessNumber(v)) return "number";
+  return typeof v;
+}
+
+function mismatch(what: string, v: unknown, field: string): DecodeError {
+  return new DecodeError("JSON " + what + " expected, got " + kind(v), field);
+}
+
+/** The deepest nesting of arrays and objects in the text (brackets in strings skipped). */
+function nesting(text: string, limit: number): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) count++;
+  }
+  if (count <= limit) return 0;
+  const brackets = text.replace(STRING_LITERAL, "");
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < brackets.length; i++) {
+    const c = brackets.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** A parsed string as the FBE string it stands for: \udcXY escapes are bytes, other lone surrogates an error. */
+function fbeString(s: string, field: string): string {
+  if (LONE.test(s)) {
+    const m = NOT_A_BYTE.exec(s);
+    if (m !== null) {
+      throw new DecodeError(
+        "lone surrogate \\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0") +
+          " in a JSON string (only \\udc80..\\udcff stand for bytes)",
+        field,
+      );
+    }
+  }
+  return s;
+}
+
+/**
+ * The state of one JSON decode: the parsed document (`root`), the depth and
+ * the budget. Generated code reads values with its methods.
+ */
+export class JsonReader {
+  readonly root: JsonValue;
+  readonly limits: Limits;
+  private budget: number;
+  private depth = 0;
+
+  private constructor(root: JsonValue, lim: Limits, size: number) {
+    this.root = root;
+    this.limits = lim;
+    this.budget = budgetOf(lim, size);
+  }
+
+  /**
+   * Parses JSON text (a string, or its UTF-8 bytes) under the shared rules;
+   * a DecodeError when it is not JSON or breaks one of them.
+   */
+  static parse(input: string | Uint8Array, lim: Limits = DEFAULT_LIMITS): JsonReader {
+    let text: string;
+    let size: number;
+    if (typeof input === "string") {
+      const m = LONE.exec(input);
+      if (m !== null) {
+        throw new DecodeError(
+          "invalid JSON: the text holds the lone surrogate U+" + m[0].charCodeAt(0).toString(16).toUpperCase() +
+            " at " + m.index + " (not valid UTF-8)",
+        );
+      }
+      text = input;
+      size = utf8Length(input);
+    } else {
+      try {
+        text = fatal.decode(input);
+      } catch {
+        let at = 0;
+        while (at < input.length && isUtf8(input.subarray(0, at + 1))) at++;
+        throw new DecodeError("invalid JSON: not valid UTF-8 at byte " + at);
+      }
+      size = input.length;
+    }
+    const limit = 3 * lim.maxDepth;
+    const depth = nesting(text, limit);
+    if (depth > limit) {
+      throw new DecodeError("invalid JSON: nesting of " + depth + " arrays and objects, deeper than " + limit);
+    }
+    let root: unknown;
+    try {
+      root = parseLossless(text);
+    } catch (e) {
+      throw new DecodeError("invalid JSON: " + (e instanceof Error ? e.message : String(e)));
+    }
+    return new JsonReader(root, lim, size);
+  }
+
+  private charge(cost: number, field: string): void {
+    this.budget -= cost;
+    if (this.budget < 0) throw new DecodeError("decode budget exceeded", field, -1, "budget");
+  }
+
+  /** Charges what default values made for members the document left out cost (docs/limits.md 3). */
+  spend(cost: number, field: string): void {
+    this.charge(cost, field);
+  }
+
+  /** Enters a struct read from `v` (an object), costing `cost`; the caller reads its members and calls leave. */
+  struct(v: unknown, cost: number): JsonObject {
+    if (v === null || typeof v !== "object" || Array.isArray(v) || isLosslessNumber(v)) throw mismatch("object", v, "");
+    if (this.depth >= this.limits.maxDepth) {
+      throw new DecodeError("structs nested deeper than " + this.limits.maxDepth, "", -1, "depth");
+    }
+    this.charge(cost, "");
+    this.depth++;
+    return v as JsonObject;
+  }
+
+  leave(): void {
+    this.depth--;
+  }
+
+  /** The member `name` of a struct's object, undefined when the document leaves it out. */
+  member(o: JsonObject, name: string): unknown {
+    return Object.prototype.hasOwnProperty.call(o, name) ? o[name] : undefined;
+  }
+
+  // ------------------------------------------------------------ values
+
+  bool(v: unknown, field: string): boolean {
+    if (typeof v !== "boolean") throw mismatch("boolean", v, field);
+    return v;
+  }
+
+  private integer(v: unknown, lo: bigint, hi: bigint, field: string): bigint {
+    if (!isLosslessNumber(v) || !INTEGER.test(v.value)) throw mismatch("integer", v, field);
+    const x = BigInt(v.value);
+    if (x < lo || x > hi) throw new DecodeError("JSON integer " + v.value + " out of range", field);
+    return x;
+  }
+
+  /** An integer of at most 32 bits in [lo, hi]. */
+  int(v: unknown, lo: number, hi: number, field: string): number {
+    return Number(this.integer(v, BigInt(lo), BigInt(hi), field));
+  }
+
+  /** A 64-bit integer (also timestamps) in [lo, hi]. */
+  int64(v: unknown, lo: bigint, hi: bigint, field: string): bigint {
+    return this.integer(v, lo, hi, field);
+  }
+
+  /** Flags of a signed wire type: the signed or the unsigned form of their bits. */
+  bits(v: unknown, bitsWide: number, field: string): number {
+    const x = this.integer(v, -(1n << BigInt(bitsWide - 1)), (1n << BigInt(bitsWide)) - 1n, field);
+    return Number(BigInt.asIntN(bitsWide, x));
+  }
+
+  /** 64-bit flags of a signed wire type: the signed or the unsigned form of their bits. */
+  bits64(v: unknown, field: string): bigint {
+    return BigInt.asIntN(64, this.integer(v, -(1n << 63n), (1n << 64n) - 1n, field));
+  }
+
+  /** A char: 0..255, or the original's signed-char output 4294967168..4294967295. */
+  char(v: unknown, field: string): number {
+    if (!isLosslessNumber(v) || !INTEGER.test(v.value)) throw mismatch("integer", v, field);
+    const x = BigInt(v.value);
+    if ((x >= 0n && x <= 0xffn) || (x >= 0xffffff80n && x <= 0xffffffffn)) return Number(x & 0xffn);
+    throw new DecodeError("JSON char " + v.value + " out of range", field);
+  }
+
+  /** A double: any JSON number, or the strings "NaN", "Infinity", "-Infinity". */
+  double(v: unknown, field: string): number {
+    if (isLosslessNumber(v)) {
+      const d = Number(v.value);
+      if (!Number.isFinite(d)) throw new DecodeError("JSON number " + v.value + " out of double range", field);
+      return d;
+    }
+    if (typeof v === "string" && v in NONFINITE) return NONFINITE[v]!;
+    throw mismatch("number", v, field);
+  }
+
+  /** A float: the number rounded to binary32 (a finite number beyond the float range is an error). */
+  float(v: unknown, field: string): number {
+    const d = this.double(v, field);
+    if (Number.isFinite(d) && Math.abs(d) > FLT_MAX) throw new DecodeError("JSON number " + d + " out of float range", field);
+    return Math.fround(d);
+  }
+
+  /** A string, charged its length in bytes. */
+  string(v: unknown, field: string): string {
+    if (typeof v !== "string") throw mismatch("string", v, field);
+    const s = fbeString(v, field);
+    this.charge(utf8Length(s), field);
+    return s;
+  }
+
+  /** Bytes from Base64 (decoded up to the first character outside the alphabet), charged their length. */
+  bytes(v: unknown, field: string): Uint8Array {
+    if (typeof v !== "string") throw mismatch("string", v, field);
+    const b = fromBase64(v, field);
+    this.charge(b.length, field);
+    return b;
+  }
+
+  /** A decimal: its exact text, or a JSON number taken as a double and converted as the original does. */
+  decimal(v: unknown, field: string): Decimal {
+    if (isLosslessNumber(v)) {
+      const d = Number(v.value);
+      if (!Number.isFinite(d)) throw new DecodeError("JSON number " + v.value + " out of decimal range", field);
+      return Decimal.fromNumber(d);
+    }
+    if (typeof v !== "string") throw mismatch("string", v, field);
+    try {
+      return Decimal.parse(v);
+    } catch (e) {
+      throw new DecodeError(e instanceof Error ? e.message : String(e), field);
+    }
+  }
+
+  uuid(v: unknown, field: string): Uuid {
+    if (typeof v !== "string") throw mismatch("string", v, field);
+    try {
+      return Uuid.parse(v);
+    } catch {
+      throw new DecodeError("invalid uuid " + JSON.stringify(v), field);
+    }
+  }
+
+  /** An array of collection elements, each costing `cost` (docs/limits.md 3). */
+  array(v: unknown, cost: number, field: string): unknown[] {
+    if (!Array.isArray(v)) throw mismatch("array", v, field);
+    this.charge(v.length * cost, field);
+    return v;
+  }
+
+  /** A fixed array's `n` elements (charged as part of their struct). */
+  fixed(v: unknown, n: number, field: string): unknown[] {
+    if (!Array.isArray(v)) throw mismatch("array", v, field);
+    if (v.length !== n) throw new DecodeError("JSON array of " + n + " elements expected, got " + v.length, field);
+    return v;
+  }
+
+  /** A map's object, each entry costing `cost`; its member names are the keys' text. */
+  object(v: unknown, cost: number, field: string): JsonObject {
+    if (v === null || typeof v !== "object" || Array.isArray(v) || isLosslessNumber(v)) throw mismatch("object", v, field);
+    const o = v as JsonObject;
+    this.charge(Object.keys(o).length * cost, field);
+    return o;
+  }
+
+  /** A map keyed by structs: an array of [key, value] pairs, each costing `cost`. */
+  pairs(v: unknown, cost: number, field: string): [unknown, unknown][] {
+    const items = this.array(v, cost, field);
+    for (const p of items) {
+      if (!Array.isArray(p) || p.length !== 2) throw new DecodeError("JSON [key, value] pair expected", field);
+    }
+    return items as [unknown, unknown][];
+  }
+
+  /** Refuses a set element or map key read twice (docs/limits.md 4 and 7). */
+  duplicate(field: string, what: "key" | "element"): never {
+    throw new DecodeError(what === "key" ? "two map keys read as the same key" : "two set elements read as the same element", field);
+  }
+
+  // ------------------------------------------------------------ map keys (member names)
+
+  private keyInteger(k: string, lo: bigint, hi: bigint, field: string): bigint {
+    if (!INT_KEY.test(k) || (lo >= 0n && k.includes("-"))) throw new DecodeError("invalid integer key " + JSON.stringify(k), field);
+    const x = BigInt(k.trim());
+    if (x < lo || x > hi) throw new DecodeError("integer key " + JSON.stringify(k) + " out of range", field);
+    return x;
+  }
+
+  keyInt(k: string, lo: number, hi: number, field: string): number {
+    return Number(this.keyInteger(k, BigInt(lo), BigInt(hi), field));
+  }
+
+  keyInt64(k: string, lo: bigint, hi: bigint, field: string): bigint {
+    return this.keyInteger(k, lo, hi, field);
+  }
+
+  keyBits(k: string, bitsWide: number, field: string): number {
+    const x = this.keyInteger(k, -(1n << BigInt(bitsWide - 1)), (1n << BigInt(bitsWide)) - 1n, field);
+    return Number(BigInt.asIntN(bitsWide, x));
+  }
+
+  keyBits64(k: string, field: string): bigint {
+    return BigInt.asIntN(64, this.keyInteger(k, -(1n << 63n), (1n << 64n) - 1n, field));
+  }
+
+  keyChar(k: string, field: string): number {
+    return Number(this.keyInteger(k, -128n, 255n, field) & 0xffn);
+  }
+
+  keyBool(k: string, field: string): boolean {
+    if (k === "1" || k === "true") return true;
+    if (k === "0" || k === "false") return false;
+    throw new DecodeError("invalid bool key " + JSON.stringify(k), field);
+  }
+
+  /** A double key: "NaN", "Infinity", "-Infinity" or a number's text, as C's strtod reads the whole key. */
+  keyDouble(k: string, field: string): number {
+    if (k in NONFINITE) return NONFINITE[k]!;
+    const text = k.replace(/^[ \t\n\v\f\r]+/, "");
+    if (REAL_KEY.test(text)) return Number(text);
+    const special = SPECIAL_KEY.exec(text);
+    if (special !== null) return special[2] === undefined ? NaN : special[1] === "-" ? -Infinity : Infinity;
+    throw new DecodeError("invalid number key " + JSON.stringify(k), field);
+  }
+
+  keyFloat(k: string, field: string): number {
+    return Math.fround(this.keyDouble(k, field));
+  }
+
+  keyString(k: string, field: string): string {
+    const s = fbeString(k, field);
+    this.charge(utf8Length(s), field);
+    return s;
+  }
+
+  keyDecimal(k: string, field: string): Decimal {
+    return this.decimal(k, field);
+  }
+
+  keyUuid(k: string, field: string): Uuid {
+    return this.uuid(k, field);
+  }
+
+  keyBytes(k: string, field: string): Uint8Array {
+    return this.bytes(k, field);
+  }
+}
+
+/** Base64 decoded up to the first character outside the alphabet (as the other runtimes read it). */
+export function fromBase64(s: string, field = ""): Uint8Array {
+  let body = B64.exec(s)![0];
+  if (body.length % 4 === 1) throw new DecodeError("invalid base64", field);
+  body += "===".slice(0, (4 - (body.length % 4)) % 4);
+  const out = new Uint8Array((body.length / 4) * 3);
+  let n = 0;
+  for (let i = 0; i < body.length; i += 4) {
+    const a = B64_VALUES[body[i]!]!;
+    const b = B64_VALUES[body[i + 1]!]!;
+    const c = body[i + 2] === "=" ? -1 : B64_VALUES[body[i + 2]!]!;
+    const d = body[i + 3] === "=" ? -1 : B64_VALUES[body[i + 3]!]!;
+    out[n++] = (a << 2) | (b >> 4);
+    if (c >= 0) out[n++] = ((b & 15) << 4) | (c >> 2);
+    if (d >= 0) out[n++] = ((c & 3) << 6) | d;
+  }
+  return out.slice(0, n);
+}
