@@ -29,7 +29,7 @@ TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typesc
 # What a target that is still being built generates so far (said in --help).
 IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON and text",
                "java": "in progress: types, the binary models, the text form and the protocol; no JSON yet",
-               "typescript": "in progress: types, the binary models and JSON; no text form or protocol yet",
+               "typescript": "in progress: types, the binary models, JSON and the text form; no protocol yet",
                "javascript": "ES modules with .d.ts; in progress as --typescript",
                "kotlin": "in progress: types and the binary models, on the Java runtime"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,

@@ -130,8 +130,8 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert "--go generate Go code (in progress: types, the binary models, the protocol, JSON and text)" in flat
     assert ("--java generate Java code (in progress: types, the binary models, the text form and the protocol; "
             "no JSON yet)") in flat
-    assert ("--typescript generate TypeScript code (in progress: types, the binary models and JSON; no text form "
-            "or protocol yet)") in flat
+    assert ("--typescript generate TypeScript code (in progress: types, the binary models, JSON and the text form; "
+            "no protocol yet)") in flat
     assert "--javascript generate JavaScript code (ES modules with .d.ts; in progress as --typescript)" in flat
     assert "--kotlin generate Kotlin code (in progress: types and the binary models, on the Java runtime)" in flat
     assert "Planned languages, not available yet: C# (--csharp), Ruby (--ruby), Rust." in flat

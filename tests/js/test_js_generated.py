@@ -116,7 +116,7 @@ def registry(cases: list[dict[str, object]]) -> str:
     lines = [f'import * as {p} from "./{p}.js";' for p in sorted({p for p, _ in types})]
     lines += ["", 'import type * as fbe from "@fbe-toolkit/fbe";', "",
               "export interface Value {", "  toFbe(w?: fbe.Writer): Uint8Array;",
-              "  toFinal(w?: fbe.Writer): Uint8Array;", "  toJson(): string;", "}",
+              "  toFinal(w?: fbe.Writer): Uint8Array;", "  toJson(): string;", "  toString(): string;", "}",
               "export interface Codec {", "  fromFbe(data: Uint8Array): Value;", "  fromFinal(data: Uint8Array): Value;",
               "  verifyFbe(data: Uint8Array): fbe.DecodeError | undefined;",
               "  verifyFinal(data: Uint8Array): fbe.DecodeError | undefined;",

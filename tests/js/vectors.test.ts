@@ -64,6 +64,7 @@ test("golden vectors: read and written back byte for byte, truncations and corru
   let checked = 0;
   let corrupted = 0;
   let jsons = 0;
+  let texts = 0;
   const writer = new fbe.Writer();
   for (const c of cases) {
     const codec = registry[c.package + "." + c.type];
@@ -81,6 +82,11 @@ test("golden vectors: read and written back byte for byte, truncations and corru
       // into a reused writer: the same bytes
       const again = f.kind === "versioned" ? value.toFbe(writer) : value.toFinal(writer);
       assert.deepEqual(again.slice(), want, `${f.file}: written into a reused writer`);
+      const txt = c.files.find((x) => x.kind === "text");
+      if (txt !== undefined) {
+        assert.deepEqual(fbe.encodeUtf8(value.toString()), new Uint8Array(readFileSync(join(dir, txt.file))), `${f.file}: text`);
+        texts++;
+      }
       const json = c.files.find((x) => x.kind === "json");
       if (json !== undefined) {
         const text = readFileSync(join(dir, json.file), "utf8");
@@ -113,6 +119,6 @@ test("golden vectors: read and written back byte for byte, truncations and corru
     }
   }
   assert.ok(checked >= 50, `only ${checked} vectors`);
-  console.log(`${checked} vectors read and written back, ${jsons} as the original's JSON byte for byte; ` +
+  console.log(`${checked} vectors read and written back, ${jsons} as the original's JSON and ${texts} as its text byte for byte; ` +
     `${corrupted} corruptions read or refused with a DecodeError`);
 });

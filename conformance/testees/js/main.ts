@@ -1,8 +1,8 @@
 // The JavaScript/TypeScript conformance testee (conformance/testee_protocol.md): length-prefixed
 // JSON requests on stdin, answers on stdout. It answers the binary models (versioned and final,
-// and JSON, in and out) with the fbec --typescript --json code of every conformance schema
-// (registry.ts, written by build.py) and skips what the TypeScript target does not do yet (the text
-// form, value descriptions, protocol streams).
+// and JSON, in and out; the text form out) with the fbec --typescript --json code of every
+// conformance schema (registry.ts, written by build.py) and skips what the TypeScript target does
+// not do yet (value descriptions, protocol streams).
 import { Buffer } from "node:buffer";
 import process from "node:process";
 
@@ -37,8 +37,8 @@ const FORMATS = new Set(["versioned", "final", "json"]);
 function answer(req: Request): Answer {
   const format = req.input?.format ?? "";
   const output = req.output ?? "";
-  if (!FORMATS.has(format) || !FORMATS.has(output)) {
-    return { skipped: `the TypeScript target reads and writes the binary models and JSON only so far (${format} -> ${output})` };
+  if (!FORMATS.has(format) || !(FORMATS.has(output) || output === "text")) {
+    return { skipped: `the TypeScript target reads and writes the binary models and JSON and writes text only so far (${format} -> ${output})` };
   }
   const codec = registry[`${req.package}.${req.type}`];
   if (codec === undefined) return { skipped: `no TypeScript type ${req.package}.${req.type}` };
@@ -59,6 +59,7 @@ function answer(req: Request): Answer {
   }
   try {
     if (output === "json") return { result: value.toJson() };
+    if (output === "text") return { result: Buffer.from(fbe.encodeUtf8(value.toString())).toString("base64") };
     const out = output === "versioned" ? value.toFbe() : value.toFinal();
     return { result: Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("base64") };
   } catch (e) {

@@ -175,9 +175,9 @@ export function jsonDouble(value: number): string {
   return sign + text[0] + (n > 1 ? "." + text.slice(1) : "") + "e" + (kk - 1);
 }
 
-/** C's printf("%f") of a finite double: its exact value rounded half to even to 6 fraction digits. */
-export function percentF(value: number): string {
-  const sign = value < 0 || Object.is(value, -0) ? "-" : "";
+/** The exact value of a finite double as m * 2^e (m >= 0) and its sign. */
+function exact(value: number): [bigint, number, boolean] {
+  const negative = value < 0 || Object.is(value, -0);
   view.setFloat64(0, Math.abs(value));
   const bits = view.getBigUint64(0);
   const biased = Number(bits >> 52n);
@@ -187,16 +187,69 @@ export function percentF(value: number): string {
     mantissa += 1n << 52n;
     e = biased - 1075;
   }
-  let q: bigint; // the value times 10^6, rounded half to even
-  if (e >= 0) {
-    q = (mantissa << BigInt(e)) * 1000000n;
-  } else {
-    const num = mantissa * 1000000n;
-    const den = 1n << BigInt(-e);
-    q = num / den;
-    const twice = (num % den) * 2n;
-    if (twice > den || (twice === den && (q & 1n) === 1n)) q += 1n;
+  return [mantissa, e, negative];
+}
+
+/** m * 2^e * 10^p rounded half to even to an integer (exact). */
+function scaled(m: bigint, e: number, p: number): bigint {
+  let num = m * (p > 0 ? 10n ** BigInt(p) : 1n);
+  let den = p < 0 ? 10n ** BigInt(-p) : 1n;
+  if (e >= 0) num <<= BigInt(e);
+  else den <<= BigInt(-e);
+  let q = num / den;
+  const twice = (num % den) * 2n;
+  if (twice > den || (twice === den && (q & 1n) === 1n)) q += 1n;
+  return q;
+}
+
+/** C's printf("%f") of a finite double: its exact value rounded half to even to 6 fraction digits. */
+export function percentF(value: number): string {
+  const [m, e, negative] = exact(value);
+  const digits = scaled(m, e, 6).toString().padStart(7, "0");
+  return (negative ? "-" : "") + digits.slice(0, -6) + "." + digits.slice(-6);
+}
+
+/**
+ * C's printf("%g") (precision 6, what the original's streams print): 6
+ * significant digits of the exact value rounded half to even, trailing zeros
+ * dropped, the exponent form ("1e+10", "1.5e-05") below 1e-4 and from 1e6;
+ * "inf", "-inf", "nan", "-0".
+ */
+export function percentG(value: number): string {
+  if (Number.isNaN(value)) return "nan";
+  if (value === Infinity) return "inf";
+  if (value === -Infinity) return "-inf";
+  if (value === 0) return Object.is(value, -0) ? "-0" : "0";
+  const [m, e, negative] = exact(value);
+  let x = Math.floor(Math.log10(Math.abs(value)));
+  let q = scaled(m, e, 5 - x); // 6 digits, unless the guess of x was off by one
+  if (q >= 1000000n) {
+    x++;
+    q = scaled(m, e, 5 - x);
+  } else if (q < 100000n) {
+    x--;
+    q = scaled(m, e, 5 - x);
   }
-  const digits = q.toString().padStart(7, "0");
-  return sign + digits.slice(0, -6) + "." + digits.slice(-6);
+  if (q >= 1000000n) {
+    // rounding carried into a new digit (9.999995 -> 10.0000)
+    x++;
+    q /= 10n;
+  }
+  const digits = q.toString();
+  const sign = negative ? "-" : "";
+  if (x < -4 || x >= 6) {
+    const mantissa = trimFraction(digits[0] + "." + digits.slice(1));
+    const ex = Math.abs(x);
+    return sign + mantissa + "e" + (x < 0 ? "-" : "+") + (ex < 10 ? "0" + ex : String(ex));
+  }
+  if (x >= 0) return sign + trimFraction(digits.slice(0, x + 1) + "." + digits.slice(x + 1));
+  return sign + trimFraction("0." + "0".repeat(-x - 1) + digits);
+}
+
+/** Text with a decimal point without its trailing fraction zeros (and the point when nothing follows). */
+function trimFraction(text: string): string {
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 0x30) end--;
+  if (text.charCodeAt(end - 1) === 0x2e) end--;
+  return text.slice(0, end);
 }

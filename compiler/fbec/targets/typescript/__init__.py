@@ -284,12 +284,15 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> N
     else:
         w.line(f"export const {name} = {{{closing}")
     w.blank()
+    from fbec.targets.typescript.textform import write_enum_text
+    write_enum_text(w, c, e, d)
 
 
 def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) -> None:
     """The struct's class; in JavaScript without types, its declaration in `d`."""
     from fbec.targets.typescript.jsonconv import write_json, write_json_read
     from fbec.targets.typescript.models import write_models
+    from fbec.targets.typescript.textform import write_struct_text
     name = type_name(s.name)
     what = "message" if s.message else "struct"
     comment = f"/** The {what} {s.qualified} (type id {s.type_id}). */"
@@ -325,6 +328,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
         if c.options.json:
             write_json(w, c, s, name)
             write_json_read(w, c, s, name)
+        write_struct_text(w, c, s, name)
     w.blank()
     if d is None:
         return

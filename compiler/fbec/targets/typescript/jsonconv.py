@@ -19,10 +19,11 @@ KEY = {"bool": "keyBool", "string": "keyString", "bytes": "keyBytes", "decimal":
 
 
 class Raw:
-    """Literal text of the writer, merged into one `j.raw(...)` until the next statement."""
+    """Literal text of the writer (`j`, or `t` for the text form), merged into one `.raw(...)`
+    call until the next statement."""
 
-    def __init__(self, w: CodeWriter) -> None:
-        self.w, self.pending = w, ""
+    def __init__(self, w: CodeWriter, target: str = "j") -> None:
+        self.w, self.target, self.pending = w, target, ""
 
     def __call__(self, text: str) -> None:
         self.pending += text
@@ -30,7 +31,7 @@ class Raw:
     def flush(self) -> None:
         if self.pending:
             quote = "'" if '"' in self.pending else '"'
-            self.w.line(f"j.raw({quote}{self.pending}{quote});")
+            self.w.line(f"{self.target}.raw({quote}{self.pending}{quote});")
             self.pending = ""
 
     def line(self, text: str) -> None:

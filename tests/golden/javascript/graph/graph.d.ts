@@ -26,6 +26,8 @@ export declare class Node {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Node;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Node;
+  static fbeWriteText(t: fbe.TextWriter, v: Node): void;
+  toString(): string;
 }
 
 /** The struct graph.Edge (type id 2). */
@@ -50,6 +52,8 @@ export declare class Edge {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
+  static fbeWriteText(t: fbe.TextWriter, v: Edge): void;
+  toString(): string;
 }
 
 /** The struct graph.Graph (type id 3). */
@@ -73,4 +77,6 @@ export declare class Graph {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Graph;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Graph;
+  static fbeWriteText(t: fbe.TextWriter, v: Graph): void;
+  toString(): string;
 }

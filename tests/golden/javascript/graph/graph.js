@@ -238,6 +238,35 @@ export class Node {
       throw fbe.rootOf(e, "graph.Node");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Node(id=");
+    t.int(v.id);
+    t.raw(",name=");
+    t.string(v.name);
+    t.raw(",value=");
+    t.int(v.value);
+    t.raw(",out_edges=");
+    const a1 = v.out_edges;
+    t.count(a1.length, "[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        t.raw(",");
+      }
+      first3 = false;
+      t.int(y2);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Node.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct graph.Edge (type id 2). */
@@ -420,6 +449,24 @@ export class Edge {
     } catch (e) {
       throw fbe.rootOf(e, "graph.Edge");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Edge(source=");
+    t.int(v.source);
+    t.raw(",target=");
+    t.int(v.target);
+    t.raw(",weight=");
+    t.int(v.weight);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Edge.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -693,5 +740,39 @@ export class Graph {
     } catch (e) {
       throw fbe.rootOf(e, "graph.Graph");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Graph(nodes=");
+    const a1 = v.nodes;
+    t.count(a1.length, "[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        t.raw(",");
+      }
+      first3 = false;
+      Node.fbeWriteText(t, y2);
+    }
+    t.raw("],edges=");
+    const a4 = v.edges;
+    t.count(a4.length, "[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        t.raw(",");
+      }
+      first6 = false;
+      Edge.fbeWriteText(t, y5);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Graph.fbeWriteText(t, this);
+    return t.text;
   }
 }

@@ -9,6 +9,9 @@ export declare const OrderSide: {
   readonly sell: 1;
 };
 
+/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfOrderSide(v: OrderSide): string;
+
 /** The enum proto.OrderType (on the wire: uint8). Values that are not declared are kept. */
 export type OrderType = number;
 export declare const OrderType: {
@@ -16,6 +19,9 @@ export declare const OrderType: {
   readonly limit: 1;
   readonly stop: 2;
 };
+
+/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfOrderType(v: OrderType): string;
 
 /** The flags proto.State (on the wire: uint8). Values that are not declared are kept. */
 export type State = number;
@@ -28,6 +34,9 @@ export declare const State: {
   readonly good: 6;
   readonly bad: 9;
 };
+
+/** The text form of State flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export declare function textOfState(v: State): string;
 
 /** The struct proto.Order (type id 1). */
 export declare class Order {
@@ -55,6 +64,8 @@ export declare class Order {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Order;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order;
+  static fbeWriteText(t: fbe.TextWriter, v: Order): void;
+  toString(): string;
 }
 
 /** The struct proto.Balance (type id 2). */
@@ -79,6 +90,8 @@ export declare class Balance {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Balance;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Balance;
+  static fbeWriteText(t: fbe.TextWriter, v: Balance): void;
+  toString(): string;
 }
 
 /** The struct proto.Account (type id 3). */
@@ -107,6 +120,8 @@ export declare class Account {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Account;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Account;
+  static fbeWriteText(t: fbe.TextWriter, v: Account): void;
+  toString(): string;
 }
 
 /** The message proto.OrderMessage (type id 1). */
@@ -129,6 +144,8 @@ export declare class OrderMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderMessage;
+  static fbeWriteText(t: fbe.TextWriter, v: OrderMessage): void;
+  toString(): string;
 }
 
 /** The message proto.BalanceMessage (type id 2). */
@@ -151,6 +168,8 @@ export declare class BalanceMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): BalanceMessage;
+  static fbeWriteText(t: fbe.TextWriter, v: BalanceMessage): void;
+  toString(): string;
 }
 
 /** The message proto.AccountMessage (type id 3). */
@@ -173,4 +192,6 @@ export declare class AccountMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AccountMessage;
+  static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void;
+  toString(): string;
 }

@@ -25,4 +25,6 @@ export declare class Node {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Node;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Node;
+  static fbeWriteText(t: fbe.TextWriter, v: Node): void;
+  toString(): string;
 }

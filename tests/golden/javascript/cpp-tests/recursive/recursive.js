@@ -246,4 +246,31 @@ export class Node {
       throw fbe.rootOf(e, "recursive.Node");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Node(id=");
+    t.int(v.id);
+    t.raw(",label=");
+    t.string(v.label);
+    t.raw(",children=");
+    const a1 = v.children;
+    t.count(a1.length, "[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        t.raw(",");
+      }
+      first3 = false;
+      Node.fbeWriteText(t, y2);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Node.fbeWriteText(t, this);
+    return t.text;
+  }
 }

@@ -24,6 +24,8 @@ export declare class Edge {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
+  static fbeWriteText(t: fbe.TextWriter, v: Edge): void;
+  toString(): string;
 }
 
 /** The struct vectors.Point (type id 2). */
@@ -48,6 +50,8 @@ export declare class Point {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Point;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Point;
+  static fbeWriteText(t: fbe.TextWriter, v: Point): void;
+  toString(): string;
 }
 
 /** The struct vectors.Point3 (type id 3). */
@@ -70,6 +74,8 @@ export declare class Point3 extends Point {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Point3;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Point3;
+  static fbeWriteText(t: fbe.TextWriter, v: Point3): void;
+  toString(): string;
 }
 
 /** The struct vectors.Named (type id 4). */
@@ -93,6 +99,8 @@ export declare class Named {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Named;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Named;
+  static fbeWriteText(t: fbe.TextWriter, v: Named): void;
+  toString(): string;
 }
 
 /** The struct vectors.Holder (type id 10). */
@@ -120,4 +128,6 @@ export declare class Holder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
+  static fbeWriteText(t: fbe.TextWriter, v: Holder): void;
+  toString(): string;
 }

@@ -183,6 +183,24 @@ export class Edge {
       throw fbe.rootOf(e, "vectors.Edge");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Edge(source=");
+    t.int(v.source);
+    t.raw(",target=");
+    t.int(v.target);
+    t.raw(",weight=");
+    t.int(v.weight);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Edge.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct vectors.Point (type id 2). */
@@ -365,6 +383,24 @@ export class Point {
     } catch (e) {
       throw fbe.rootOf(e, "vectors.Point");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Point(flag=");
+    t.bool(v.flag);
+    t.raw(",x=");
+    t.int(v.x);
+    t.raw(",y=");
+    t.int(v.y);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Point.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -554,6 +590,22 @@ export class Point3 extends Point {
     } catch (e) {
       throw fbe.rootOf(e, "vectors.Point3");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Point3(");
+    Point.fbeWriteText(t, v);
+    t.raw(",z=");
+    t.float(v.z);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Point3.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -759,6 +811,31 @@ export class Named {
     } catch (e) {
       throw fbe.rootOf(e, "vectors.Named");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Named(name=");
+    t.string(v.name);
+    t.raw(",values=");
+    const a1 = v.values;
+    t.count(a1.length, "[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        t.raw(",");
+      }
+      first3 = false;
+      t.int(y2);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Named.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -1248,5 +1325,83 @@ export class Holder {
     } catch (e) {
       throw fbe.rootOf(e, "vectors.Holder");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Holder(edges=");
+    const a1 = v.edges;
+    t.count(a1.length, "[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        t.raw(",");
+      }
+      first3 = false;
+      Edge.fbeWriteText(t, y2);
+    }
+    t.raw("],points=");
+    const a4 = v.points;
+    t.count(a4.length, "[");
+    let first6 = true;
+    for (const y5 of a4) {
+      if (!first6) {
+        t.raw(",");
+      }
+      first6 = false;
+      Point3.fbeWriteText(t, y5);
+    }
+    t.raw("],ints=");
+    const a7 = v.ints;
+    t.count(a7.length, "[");
+    let first9 = true;
+    for (const y8 of a7) {
+      if (!first9) {
+        t.raw(",");
+      }
+      first9 = false;
+      t.int(y8);
+    }
+    t.raw("],switches=");
+    const a10 = v.switches;
+    t.count(a10.length, "[");
+    let first12 = true;
+    for (const y11 of a10) {
+      if (!first12) {
+        t.raw(",");
+      }
+      first12 = false;
+      t.bool(y11);
+    }
+    t.raw("],reals=");
+    const a13 = v.reals;
+    t.count(a13.length, "[");
+    let first15 = true;
+    for (const y14 of a13) {
+      if (!first15) {
+        t.raw(",");
+      }
+      first15 = false;
+      t.float(y14);
+    }
+    t.raw("],named=");
+    const a16 = v.named;
+    t.count(a16.length, "[");
+    let first18 = true;
+    for (const y17 of a16) {
+      if (!first18) {
+        t.raw(",");
+      }
+      first18 = false;
+      Named.fbeWriteText(t, y17);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Holder.fbeWriteText(t, this);
+    return t.text;
   }
 }

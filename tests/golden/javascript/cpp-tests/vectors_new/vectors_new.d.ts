@@ -25,6 +25,8 @@ export declare class Edge {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
+  static fbeWriteText(t: fbe.TextWriter, v: Edge): void;
+  toString(): string;
 }
 
 /** The struct vectors_new.Holder (type id 10). */
@@ -47,4 +49,6 @@ export declare class Holder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
+  static fbeWriteText(t: fbe.TextWriter, v: Holder): void;
+  toString(): string;
 }

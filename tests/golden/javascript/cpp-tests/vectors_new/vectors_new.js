@@ -197,6 +197,26 @@ export class Edge {
       throw fbe.rootOf(e, "vectors_new.Edge");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Edge(source=");
+    t.int(v.source);
+    t.raw(",target=");
+    t.int(v.target);
+    t.raw(",weight=");
+    t.int(v.weight);
+    t.raw(",note=");
+    t.string(v.note);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Edge.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct vectors_new.Holder (type id 10). */
@@ -403,5 +423,28 @@ export class Holder {
     } catch (e) {
       throw fbe.rootOf(e, "vectors_new.Holder");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Holder(edges=");
+    const a1 = v.edges;
+    t.count(a1.length, "[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        t.raw(",");
+      }
+      first3 = false;
+      Edge.fbeWriteText(t, y2);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Holder.fbeWriteText(t, this);
+    return t.text;
   }
 }

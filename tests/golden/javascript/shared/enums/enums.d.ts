@@ -13,6 +13,9 @@ export declare const EnumByte: {
   readonly ENUM_VALUE_5: 254;
 };
 
+/** The text form of a EnumByte value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumByte(v: EnumByte): string;
+
 /** The enum enums.EnumChar (on the wire: uint8). Values that are not declared are kept. */
 export type EnumChar = number;
 export declare const EnumChar: {
@@ -23,6 +26,9 @@ export declare const EnumChar: {
   readonly ENUM_VALUE_4: 52;
   readonly ENUM_VALUE_5: 51;
 };
+
+/** The text form of a EnumChar value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumChar(v: EnumChar): string;
 
 /** The enum enums.EnumWChar (on the wire: uint32). Values that are not declared are kept. */
 export type EnumWChar = number;
@@ -35,6 +41,9 @@ export declare const EnumWChar: {
   readonly ENUM_VALUE_5: 1365;
 };
 
+/** The text form of a EnumWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumWChar(v: EnumWChar): string;
+
 /** The enum enums.EnumInt8 (on the wire: int8). Values that are not declared are kept. */
 export type EnumInt8 = number;
 export declare const EnumInt8: {
@@ -45,6 +54,9 @@ export declare const EnumInt8: {
   readonly ENUM_VALUE_4: 127;
   readonly ENUM_VALUE_5: 126;
 };
+
+/** The text form of a EnumInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumInt8(v: EnumInt8): string;
 
 /** The enum enums.EnumUInt8 (on the wire: uint8). Values that are not declared are kept. */
 export type EnumUInt8 = number;
@@ -57,6 +69,9 @@ export declare const EnumUInt8: {
   readonly ENUM_VALUE_5: 254;
 };
 
+/** The text form of a EnumUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumUInt8(v: EnumUInt8): string;
+
 /** The enum enums.EnumInt16 (on the wire: int16). Values that are not declared are kept. */
 export type EnumInt16 = number;
 export declare const EnumInt16: {
@@ -67,6 +82,9 @@ export declare const EnumInt16: {
   readonly ENUM_VALUE_4: 32767;
   readonly ENUM_VALUE_5: 32766;
 };
+
+/** The text form of a EnumInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumInt16(v: EnumInt16): string;
 
 /** The enum enums.EnumUInt16 (on the wire: uint16). Values that are not declared are kept. */
 export type EnumUInt16 = number;
@@ -79,6 +97,9 @@ export declare const EnumUInt16: {
   readonly ENUM_VALUE_5: 65534;
 };
 
+/** The text form of a EnumUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumUInt16(v: EnumUInt16): string;
+
 /** The enum enums.EnumInt32 (on the wire: int32). Values that are not declared are kept. */
 export type EnumInt32 = number;
 export declare const EnumInt32: {
@@ -89,6 +110,9 @@ export declare const EnumInt32: {
   readonly ENUM_VALUE_4: 2147483647;
   readonly ENUM_VALUE_5: 2147483646;
 };
+
+/** The text form of a EnumInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumInt32(v: EnumInt32): string;
 
 /** The enum enums.EnumUInt32 (on the wire: uint32). Values that are not declared are kept. */
 export type EnumUInt32 = number;
@@ -101,6 +125,9 @@ export declare const EnumUInt32: {
   readonly ENUM_VALUE_5: 4294967294;
 };
 
+/** The text form of a EnumUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumUInt32(v: EnumUInt32): string;
+
 /** The enum enums.EnumInt64 (on the wire: int64). Values that are not declared are kept. */
 export type EnumInt64 = bigint;
 export declare const EnumInt64: {
@@ -112,6 +139,9 @@ export declare const EnumInt64: {
   readonly ENUM_VALUE_5: 9223372036854775806n;
 };
 
+/** The text form of a EnumInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumInt64(v: EnumInt64): string;
+
 /** The enum enums.EnumUInt64 (on the wire: uint64). Values that are not declared are kept. */
 export type EnumUInt64 = bigint;
 export declare const EnumUInt64: {
@@ -122,6 +152,9 @@ export declare const EnumUInt64: {
   readonly ENUM_VALUE_4: 18446744073709551615n;
   readonly ENUM_VALUE_5: 18446744073709551614n;
 };
+
+/** The text form of a EnumUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumUInt64(v: EnumUInt64): string;
 
 /** The struct enums.Enums (type id 1). */
 export declare class Enums {
@@ -208,4 +241,6 @@ export declare class Enums {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Enums;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Enums;
+  static fbeWriteText(t: fbe.TextWriter, v: Enums): void;
+  toString(): string;
 }

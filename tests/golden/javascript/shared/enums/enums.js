@@ -12,6 +12,21 @@ export const EnumByte = {
   ENUM_VALUE_5: 254,
 };
 
+/** The text form of a EnumByte value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumByte(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case 1:
+      return "ENUM_VALUE_2";
+    case 254:
+      return "ENUM_VALUE_3";
+    case 255:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
+
 /** The enum enums.EnumChar (on the wire: uint8). Values that are not declared are kept. */
 export const EnumChar = {
   ENUM_VALUE_0: 0,
@@ -21,6 +36,23 @@ export const EnumChar = {
   ENUM_VALUE_4: 52,
   ENUM_VALUE_5: 51,
 };
+
+/** The text form of a EnumChar value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumChar(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case 49:
+      return "ENUM_VALUE_1";
+    case 50:
+      return "ENUM_VALUE_2";
+    case 51:
+      return "ENUM_VALUE_3";
+    case 52:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
 
 /** The enum enums.EnumWChar (on the wire: uint32). Values that are not declared are kept. */
 export const EnumWChar = {
@@ -32,6 +64,23 @@ export const EnumWChar = {
   ENUM_VALUE_5: 1365,
 };
 
+/** The text form of a EnumWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumWChar(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case 1092:
+      return "ENUM_VALUE_1";
+    case 1093:
+      return "ENUM_VALUE_2";
+    case 1365:
+      return "ENUM_VALUE_3";
+    case 1366:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
+
 /** The enum enums.EnumInt8 (on the wire: int8). Values that are not declared are kept. */
 export const EnumInt8 = {
   ENUM_VALUE_0: 0,
@@ -41,6 +90,23 @@ export const EnumInt8 = {
   ENUM_VALUE_4: 127,
   ENUM_VALUE_5: 126,
 };
+
+/** The text form of a EnumInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumInt8(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case -128:
+      return "ENUM_VALUE_1";
+    case -127:
+      return "ENUM_VALUE_2";
+    case 126:
+      return "ENUM_VALUE_3";
+    case 127:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
 
 /** The enum enums.EnumUInt8 (on the wire: uint8). Values that are not declared are kept. */
 export const EnumUInt8 = {
@@ -52,6 +118,21 @@ export const EnumUInt8 = {
   ENUM_VALUE_5: 254,
 };
 
+/** The text form of a EnumUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumUInt8(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case 1:
+      return "ENUM_VALUE_2";
+    case 254:
+      return "ENUM_VALUE_3";
+    case 255:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
+
 /** The enum enums.EnumInt16 (on the wire: int16). Values that are not declared are kept. */
 export const EnumInt16 = {
   ENUM_VALUE_0: 0,
@@ -61,6 +142,23 @@ export const EnumInt16 = {
   ENUM_VALUE_4: 32767,
   ENUM_VALUE_5: 32766,
 };
+
+/** The text form of a EnumInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumInt16(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case -32768:
+      return "ENUM_VALUE_1";
+    case -32767:
+      return "ENUM_VALUE_2";
+    case 32766:
+      return "ENUM_VALUE_3";
+    case 32767:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
 
 /** The enum enums.EnumUInt16 (on the wire: uint16). Values that are not declared are kept. */
 export const EnumUInt16 = {
@@ -72,6 +170,21 @@ export const EnumUInt16 = {
   ENUM_VALUE_5: 65534,
 };
 
+/** The text form of a EnumUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumUInt16(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case 1:
+      return "ENUM_VALUE_2";
+    case 65534:
+      return "ENUM_VALUE_3";
+    case 65535:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
+
 /** The enum enums.EnumInt32 (on the wire: int32). Values that are not declared are kept. */
 export const EnumInt32 = {
   ENUM_VALUE_0: 0,
@@ -81,6 +194,23 @@ export const EnumInt32 = {
   ENUM_VALUE_4: 2147483647,
   ENUM_VALUE_5: 2147483646,
 };
+
+/** The text form of a EnumInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumInt32(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case -2147483648:
+      return "ENUM_VALUE_1";
+    case -2147483647:
+      return "ENUM_VALUE_2";
+    case 2147483646:
+      return "ENUM_VALUE_3";
+    case 2147483647:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
 
 /** The enum enums.EnumUInt32 (on the wire: uint32). Values that are not declared are kept. */
 export const EnumUInt32 = {
@@ -92,6 +222,21 @@ export const EnumUInt32 = {
   ENUM_VALUE_5: 4294967294,
 };
 
+/** The text form of a EnumUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumUInt32(v) {
+  switch (v) {
+    case 0:
+      return "ENUM_VALUE_0";
+    case 1:
+      return "ENUM_VALUE_2";
+    case 4294967294:
+      return "ENUM_VALUE_3";
+    case 4294967295:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
+
 /** The enum enums.EnumInt64 (on the wire: int64). Values that are not declared are kept. */
 export const EnumInt64 = {
   ENUM_VALUE_0: 0n,
@@ -102,6 +247,23 @@ export const EnumInt64 = {
   ENUM_VALUE_5: 9223372036854775806n,
 };
 
+/** The text form of a EnumInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumInt64(v) {
+  switch (v) {
+    case 0n:
+      return "ENUM_VALUE_0";
+    case -9223372036854775807n:
+      return "ENUM_VALUE_1";
+    case -9223372036854775806n:
+      return "ENUM_VALUE_2";
+    case 9223372036854775806n:
+      return "ENUM_VALUE_3";
+    case 9223372036854775807n:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
+
 /** The enum enums.EnumUInt64 (on the wire: uint64). Values that are not declared are kept. */
 export const EnumUInt64 = {
   ENUM_VALUE_0: 0n,
@@ -111,6 +273,21 @@ export const EnumUInt64 = {
   ENUM_VALUE_4: 18446744073709551615n,
   ENUM_VALUE_5: 18446744073709551614n,
 };
+
+/** The text form of a EnumUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEnumUInt64(v) {
+  switch (v) {
+    case 0n:
+      return "ENUM_VALUE_0";
+    case 1n:
+      return "ENUM_VALUE_2";
+    case 18446744073709551614n:
+      return "ENUM_VALUE_3";
+    case 18446744073709551615n:
+      return "ENUM_VALUE_4";
+  }
+  return "<unknown>";
+}
 
 /** The struct enums.Enums (type id 1). */
 export class Enums {
@@ -1174,5 +1351,149 @@ export class Enums {
     } catch (e) {
       throw fbe.rootOf(e, "enums.Enums");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Enums(byte0=");
+    t.raw(textOfEnumByte(v.byte0));
+    t.raw(",byte1=");
+    t.raw(textOfEnumByte(v.byte1));
+    t.raw(",byte2=");
+    t.raw(textOfEnumByte(v.byte2));
+    t.raw(",byte3=");
+    t.raw(textOfEnumByte(v.byte3));
+    t.raw(",byte4=");
+    t.raw(textOfEnumByte(v.byte4));
+    t.raw(",byte5=");
+    t.raw(textOfEnumByte(v.byte5));
+    t.raw(",char0=");
+    t.raw(textOfEnumChar(v.char0));
+    t.raw(",char1=");
+    t.raw(textOfEnumChar(v.char1));
+    t.raw(",char2=");
+    t.raw(textOfEnumChar(v.char2));
+    t.raw(",char3=");
+    t.raw(textOfEnumChar(v.char3));
+    t.raw(",char4=");
+    t.raw(textOfEnumChar(v.char4));
+    t.raw(",char5=");
+    t.raw(textOfEnumChar(v.char5));
+    t.raw(",wchar0=");
+    t.raw(textOfEnumWChar(v.wchar0));
+    t.raw(",wchar1=");
+    t.raw(textOfEnumWChar(v.wchar1));
+    t.raw(",wchar2=");
+    t.raw(textOfEnumWChar(v.wchar2));
+    t.raw(",wchar3=");
+    t.raw(textOfEnumWChar(v.wchar3));
+    t.raw(",wchar4=");
+    t.raw(textOfEnumWChar(v.wchar4));
+    t.raw(",wchar5=");
+    t.raw(textOfEnumWChar(v.wchar5));
+    t.raw(",int8b0=");
+    t.raw(textOfEnumInt8(v.int8b0));
+    t.raw(",int8b1=");
+    t.raw(textOfEnumInt8(v.int8b1));
+    t.raw(",int8b2=");
+    t.raw(textOfEnumInt8(v.int8b2));
+    t.raw(",int8b3=");
+    t.raw(textOfEnumInt8(v.int8b3));
+    t.raw(",int8b4=");
+    t.raw(textOfEnumInt8(v.int8b4));
+    t.raw(",int8b5=");
+    t.raw(textOfEnumInt8(v.int8b5));
+    t.raw(",uint8b0=");
+    t.raw(textOfEnumUInt8(v.uint8b0));
+    t.raw(",uint8b1=");
+    t.raw(textOfEnumUInt8(v.uint8b1));
+    t.raw(",uint8b2=");
+    t.raw(textOfEnumUInt8(v.uint8b2));
+    t.raw(",uint8b3=");
+    t.raw(textOfEnumUInt8(v.uint8b3));
+    t.raw(",uint8b4=");
+    t.raw(textOfEnumUInt8(v.uint8b4));
+    t.raw(",uint8b5=");
+    t.raw(textOfEnumUInt8(v.uint8b5));
+    t.raw(",int16b0=");
+    t.raw(textOfEnumInt16(v.int16b0));
+    t.raw(",int16b1=");
+    t.raw(textOfEnumInt16(v.int16b1));
+    t.raw(",int16b2=");
+    t.raw(textOfEnumInt16(v.int16b2));
+    t.raw(",int16b3=");
+    t.raw(textOfEnumInt16(v.int16b3));
+    t.raw(",int16b4=");
+    t.raw(textOfEnumInt16(v.int16b4));
+    t.raw(",int16b5=");
+    t.raw(textOfEnumInt16(v.int16b5));
+    t.raw(",uint16b0=");
+    t.raw(textOfEnumUInt16(v.uint16b0));
+    t.raw(",uint16b1=");
+    t.raw(textOfEnumUInt16(v.uint16b1));
+    t.raw(",uint16b2=");
+    t.raw(textOfEnumUInt16(v.uint16b2));
+    t.raw(",uint16b3=");
+    t.raw(textOfEnumUInt16(v.uint16b3));
+    t.raw(",uint16b4=");
+    t.raw(textOfEnumUInt16(v.uint16b4));
+    t.raw(",uint16b5=");
+    t.raw(textOfEnumUInt16(v.uint16b5));
+    t.raw(",int32b0=");
+    t.raw(textOfEnumInt32(v.int32b0));
+    t.raw(",int32b1=");
+    t.raw(textOfEnumInt32(v.int32b1));
+    t.raw(",int32b2=");
+    t.raw(textOfEnumInt32(v.int32b2));
+    t.raw(",int32b3=");
+    t.raw(textOfEnumInt32(v.int32b3));
+    t.raw(",int32b4=");
+    t.raw(textOfEnumInt32(v.int32b4));
+    t.raw(",int32b5=");
+    t.raw(textOfEnumInt32(v.int32b5));
+    t.raw(",uint32b0=");
+    t.raw(textOfEnumUInt32(v.uint32b0));
+    t.raw(",uint32b1=");
+    t.raw(textOfEnumUInt32(v.uint32b1));
+    t.raw(",uint32b2=");
+    t.raw(textOfEnumUInt32(v.uint32b2));
+    t.raw(",uint32b3=");
+    t.raw(textOfEnumUInt32(v.uint32b3));
+    t.raw(",uint32b4=");
+    t.raw(textOfEnumUInt32(v.uint32b4));
+    t.raw(",uint32b5=");
+    t.raw(textOfEnumUInt32(v.uint32b5));
+    t.raw(",int64b0=");
+    t.raw(textOfEnumInt64(v.int64b0));
+    t.raw(",int64b1=");
+    t.raw(textOfEnumInt64(v.int64b1));
+    t.raw(",int64b2=");
+    t.raw(textOfEnumInt64(v.int64b2));
+    t.raw(",int64b3=");
+    t.raw(textOfEnumInt64(v.int64b3));
+    t.raw(",int64b4=");
+    t.raw(textOfEnumInt64(v.int64b4));
+    t.raw(",int64b5=");
+    t.raw(textOfEnumInt64(v.int64b5));
+    t.raw(",uint64b0=");
+    t.raw(textOfEnumUInt64(v.uint64b0));
+    t.raw(",uint64b1=");
+    t.raw(textOfEnumUInt64(v.uint64b1));
+    t.raw(",uint64b2=");
+    t.raw(textOfEnumUInt64(v.uint64b2));
+    t.raw(",uint64b3=");
+    t.raw(textOfEnumUInt64(v.uint64b3));
+    t.raw(",uint64b4=");
+    t.raw(textOfEnumUInt64(v.uint64b4));
+    t.raw(",uint64b5=");
+    t.raw(textOfEnumUInt64(v.uint64b5));
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Enums.fbeWriteText(t, this);
+    return t.text;
   }
 }

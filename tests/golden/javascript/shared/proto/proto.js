@@ -8,12 +8,36 @@ export const OrderSide = {
   sell: 1,
 };
 
+/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfOrderSide(v) {
+  switch (v) {
+    case 0:
+      return "buy";
+    case 1:
+      return "sell";
+  }
+  return "<unknown>";
+}
+
 /** The enum proto.OrderType (on the wire: uint8). Values that are not declared are kept. */
 export const OrderType = {
   market: 0,
   limit: 1,
   stop: 2,
 };
+
+/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfOrderType(v) {
+  switch (v) {
+    case 0:
+      return "market";
+    case 1:
+      return "limit";
+    case 2:
+      return "stop";
+  }
+  return "<unknown>";
+}
 
 /** The flags proto.State (on the wire: uint8). Values that are not declared are kept. */
 export const State = {
@@ -25,6 +49,11 @@ export const State = {
   good: 6,
   bad: 9,
 };
+
+/** The text form of State flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export function textOfState(v) {
+  return fbe.flagsText(v, [[0, "unknown"], [1, "invalid"], [2, "initialized"], [4, "calculated"], [8, "broken"], [6, "good"], [9, "bad"]]);
+}
 
 /** The struct proto.Order (type id 1). */
 export class Order {
@@ -254,6 +283,30 @@ export class Order {
       throw fbe.rootOf(e, "proto.Order");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Order(id=");
+    t.int(v.id);
+    t.raw(",symbol=");
+    t.string(v.symbol);
+    t.raw(",side=");
+    t.raw(textOfOrderSide(v.side));
+    t.raw(",type=");
+    t.raw(textOfOrderType(v.type));
+    t.raw(",price=");
+    t.float(v.price);
+    t.raw(",volume=");
+    t.float(v.volume);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Order.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct proto.Balance (type id 2). */
@@ -427,6 +480,22 @@ export class Balance {
     } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Balance(currency=");
+    t.string(v.currency);
+    t.raw(",amount=");
+    t.float(v.amount);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Balance.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -768,6 +837,44 @@ export class Account {
       throw fbe.rootOf(e, "proto.Account");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Account(id=");
+    t.int(v.id);
+    t.raw(",name=");
+    t.string(v.name);
+    t.raw(",state=");
+    t.raw(textOfState(v.state));
+    t.raw(",wallet=");
+    Balance.fbeWriteText(t, v.wallet);
+    t.raw(",asset=");
+    const o1 = v.asset;
+    if (o1 === undefined) {
+      t.raw("null");
+    } else {
+      Balance.fbeWriteText(t, o1);
+    }
+    t.raw(",orders=");
+    const a2 = v.orders;
+    t.count(a2.length, "[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        t.raw(",");
+      }
+      first4 = false;
+      Order.fbeWriteText(t, y3);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Account.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message proto.OrderMessage (type id 1). */
@@ -937,6 +1044,20 @@ export class OrderMessage {
     } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("OrderMessage(body=");
+    Order.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    OrderMessage.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -1108,6 +1229,20 @@ export class BalanceMessage {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("BalanceMessage(body=");
+    Balance.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    BalanceMessage.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message proto.AccountMessage (type id 3). */
@@ -1277,5 +1412,19 @@ export class AccountMessage {
     } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("AccountMessage(body=");
+    Account.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    AccountMessage.fbeWriteText(t, this);
+    return t.text;
   }
 }

@@ -11,6 +11,9 @@ export declare const OrderSide: {
   readonly tell: 2;
 };
 
+/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfOrderSide(v: OrderSide): string;
+
 /** The enum protoex.OrderType (on the wire: uint8). Values that are not declared are kept. */
 export type OrderType = number;
 export declare const OrderType: {
@@ -19,6 +22,9 @@ export declare const OrderType: {
   readonly stop: 2;
   readonly stoplimit: 3;
 };
+
+/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfOrderType(v: OrderType): string;
 
 /** The flags protoex.StateEx (on the wire: uint8). Values that are not declared are kept. */
 export type StateEx = number;
@@ -33,6 +39,9 @@ export declare const StateEx: {
   readonly good: 6;
   readonly bad: 9;
 };
+
+/** The text form of StateEx flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export declare function textOfStateEx(v: StateEx): string;
 
 /** The struct protoex.Order (type id 1). */
 export declare class Order {
@@ -62,6 +71,8 @@ export declare class Order {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Order;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order;
+  static fbeWriteText(t: fbe.TextWriter, v: Order): void;
+  toString(): string;
 }
 
 /** The struct protoex.Balance (type id 2). */
@@ -85,6 +96,8 @@ export declare class Balance extends proto.Balance {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Balance;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Balance;
+  static fbeWriteText(t: fbe.TextWriter, v: Balance): void;
+  toString(): string;
 }
 
 /** The struct protoex.Account (type id 3). */
@@ -113,6 +126,8 @@ export declare class Account {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Account;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Account;
+  static fbeWriteText(t: fbe.TextWriter, v: Account): void;
+  toString(): string;
 }
 
 /** The message protoex.OrderMessage (type id 11). */
@@ -135,6 +150,8 @@ export declare class OrderMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderMessage;
+  static fbeWriteText(t: fbe.TextWriter, v: OrderMessage): void;
+  toString(): string;
 }
 
 /** The message protoex.BalanceMessage (type id 12). */
@@ -157,6 +174,8 @@ export declare class BalanceMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): BalanceMessage;
+  static fbeWriteText(t: fbe.TextWriter, v: BalanceMessage): void;
+  toString(): string;
 }
 
 /** The message protoex.AccountMessage (type id 13). */
@@ -179,4 +198,6 @@ export declare class AccountMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AccountMessage;
+  static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void;
+  toString(): string;
 }

@@ -14,6 +14,9 @@ export declare const EnumSimple: {
   readonly ENUM_VALUE_5: 3;
 };
 
+/** The text form of a EnumSimple value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumSimple(v: EnumSimple): string;
+
 /** The enum test.EnumTyped (on the wire: uint8). Values that are not declared are kept. */
 export type EnumTyped = number;
 export declare const EnumTyped: {
@@ -25,10 +28,16 @@ export declare const EnumTyped: {
   readonly ENUM_VALUE_5: 51;
 };
 
+/** The text form of a EnumTyped value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumTyped(v: EnumTyped): string;
+
 /** The enum test.EnumEmpty (on the wire: int32). Values that are not declared are kept. */
 export type EnumEmpty = number;
 export declare const EnumEmpty: {
 };
+
+/** The text form of a EnumEmpty value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEnumEmpty(v: EnumEmpty): string;
 
 /** The flags test.FlagsSimple (on the wire: int32). Values that are not declared are kept. */
 export type FlagsSimple = number;
@@ -40,6 +49,9 @@ export declare const FlagsSimple: {
   readonly FLAG_VALUE_4: 4;
   readonly FLAG_VALUE_5: 5;
 };
+
+/** The text form of FlagsSimple flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export declare function textOfFlagsSimple(v: FlagsSimple): string;
 
 /** The flags test.FlagsTyped (on the wire: uint64). Values that are not declared are kept. */
 export type FlagsTyped = bigint;
@@ -56,10 +68,16 @@ export declare const FlagsTyped: {
   readonly FLAG_VALUE_9: 42n;
 };
 
+/** The text form of FlagsTyped flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export declare function textOfFlagsTyped(v: FlagsTyped): string;
+
 /** The flags test.FlagsEmpty (on the wire: int32). Values that are not declared are kept. */
 export type FlagsEmpty = number;
 export declare const FlagsEmpty: {
 };
+
+/** The text form of FlagsEmpty flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export declare function textOfFlagsEmpty(v: FlagsEmpty): string;
 
 /** The struct test.StructSimple (type id 110). */
 export declare class StructSimple {
@@ -126,6 +144,8 @@ export declare class StructSimple {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructSimple;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSimple;
+  static fbeWriteText(t: fbe.TextWriter, v: StructSimple): void;
+  toString(): string;
 }
 
 /** The struct test.StructOptional (type id 111). */
@@ -214,6 +234,8 @@ export declare class StructOptional extends StructSimple {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructOptional;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructOptional;
+  static fbeWriteText(t: fbe.TextWriter, v: StructOptional): void;
+  toString(): string;
 }
 
 /** The struct test.StructNested (type id 112). */
@@ -248,6 +270,8 @@ export declare class StructNested extends StructOptional {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructNested;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructNested;
+  static fbeWriteText(t: fbe.TextWriter, v: StructNested): void;
+  toString(): string;
 }
 
 /** The struct test.StructBytes (type id 120). */
@@ -272,6 +296,8 @@ export declare class StructBytes {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructBytes;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructBytes;
+  static fbeWriteText(t: fbe.TextWriter, v: StructBytes): void;
+  toString(): string;
 }
 
 /** The struct test.StructArray (type id 125). */
@@ -303,6 +329,8 @@ export declare class StructArray {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructArray;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructArray;
+  static fbeWriteText(t: fbe.TextWriter, v: StructArray): void;
+  toString(): string;
 }
 
 /** The struct test.StructVector (type id 130). */
@@ -334,6 +362,8 @@ export declare class StructVector {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructVector;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructVector;
+  static fbeWriteText(t: fbe.TextWriter, v: StructVector): void;
+  toString(): string;
 }
 
 /** The struct test.StructList (type id 131). */
@@ -365,6 +395,8 @@ export declare class StructList {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructList;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructList;
+  static fbeWriteText(t: fbe.TextWriter, v: StructList): void;
+  toString(): string;
 }
 
 /** The struct test.StructSet (type id 132). */
@@ -390,6 +422,8 @@ export declare class StructSet {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructSet;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSet;
+  static fbeWriteText(t: fbe.TextWriter, v: StructSet): void;
+  toString(): string;
 }
 
 /** The struct test.StructMap (type id 140). */
@@ -421,6 +455,8 @@ export declare class StructMap {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructMap;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructMap;
+  static fbeWriteText(t: fbe.TextWriter, v: StructMap): void;
+  toString(): string;
 }
 
 /** The struct test.StructHash (type id 141). */
@@ -452,6 +488,8 @@ export declare class StructHash {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructHash;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHash;
+  static fbeWriteText(t: fbe.TextWriter, v: StructHash): void;
+  toString(): string;
 }
 
 /** The struct test.StructHashEx (type id 142). */
@@ -475,6 +513,8 @@ export declare class StructHashEx {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructHashEx;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHashEx;
+  static fbeWriteText(t: fbe.TextWriter, v: StructHashEx): void;
+  toString(): string;
 }
 
 /** The struct test.StructEmpty (type id 143). */
@@ -495,4 +535,6 @@ export declare class StructEmpty {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructEmpty;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructEmpty;
+  static fbeWriteText(t: fbe.TextWriter, v: StructEmpty): void;
+  toString(): string;
 }

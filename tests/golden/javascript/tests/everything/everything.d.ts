@@ -11,6 +11,9 @@ export declare const EByte: {
   readonly c: 17;
 };
 
+/** The text form of a EByte value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEByte(v: EByte): string;
+
 /** The enum everything.EChar (on the wire: uint8). Values that are not declared are kept. */
 export type EChar = number;
 export declare const EChar: {
@@ -19,11 +22,17 @@ export declare const EChar: {
   readonly c: 10;
 };
 
+/** The text form of a EChar value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEChar(v: EChar): string;
+
 /** The enum everything.EWChar (on the wire: uint32). Values that are not declared are kept. */
 export type EWChar = number;
 export declare const EWChar: {
   readonly a: 1114111;
 };
+
+/** The text form of a EWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEWChar(v: EWChar): string;
 
 /** The enum everything.EInt8 (on the wire: int8). Values that are not declared are kept. */
 export type EInt8 = number;
@@ -32,11 +41,17 @@ export declare const EInt8: {
   readonly hi: 127;
 };
 
+/** The text form of a EInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEInt8(v: EInt8): string;
+
 /** The enum everything.EUInt8 (on the wire: uint8). Values that are not declared are kept. */
 export type EUInt8 = number;
 export declare const EUInt8: {
   readonly a: 255;
 };
+
+/** The text form of a EUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEUInt8(v: EUInt8): string;
 
 /** The enum everything.EInt16 (on the wire: int16). Values that are not declared are kept. */
 export type EInt16 = number;
@@ -44,11 +59,17 @@ export declare const EInt16: {
   readonly a: -32768;
 };
 
+/** The text form of a EInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEInt16(v: EInt16): string;
+
 /** The enum everything.EUInt16 (on the wire: uint16). Values that are not declared are kept. */
 export type EUInt16 = number;
 export declare const EUInt16: {
   readonly a: 65535;
 };
+
+/** The text form of a EUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEUInt16(v: EUInt16): string;
 
 /** The enum everything.EInt32 (on the wire: int32). Values that are not declared are kept. */
 export type EInt32 = number;
@@ -58,11 +79,17 @@ export declare const EInt32: {
   readonly c: -1;
 };
 
+/** The text form of a EInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEInt32(v: EInt32): string;
+
 /** The enum everything.EUInt32 (on the wire: uint32). Values that are not declared are kept. */
 export type EUInt32 = number;
 export declare const EUInt32: {
   readonly a: 4294967295;
 };
+
+/** The text form of a EUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEUInt32(v: EUInt32): string;
 
 /** The enum everything.EInt64 (on the wire: int64). Values that are not declared are kept. */
 export type EInt64 = bigint;
@@ -70,11 +97,17 @@ export declare const EInt64: {
   readonly a: -9223372036854775808n;
 };
 
+/** The text form of a EInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEInt64(v: EInt64): string;
+
 /** The enum everything.EUInt64 (on the wire: uint64). Values that are not declared are kept. */
 export type EUInt64 = bigint;
 export declare const EUInt64: {
   readonly a: 18446744073709551615n;
 };
+
+/** The text form of a EUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEUInt64(v: EUInt64): string;
 
 /** The enum everything.EDefault (on the wire: int32). Values that are not declared are kept. */
 export type EDefault = number;
@@ -83,12 +116,18 @@ export declare const EDefault: {
   readonly one: 1;
 };
 
+/** The text form of a EDefault value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEDefault(v: EDefault): string;
+
 /** The enum everything.EOld (on the wire: int32). Values that are not declared are kept. */
 export type EOld = number;
 export declare const EOld: {
   readonly secret: 7;
   readonly old: 8;
 };
+
+/** The text form of a EOld value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfEOld(v: EOld): string;
 
 /** The enum everything.Reserved (on the wire: int32). Values that are not declared are kept. */
 export type Reserved = number;
@@ -100,6 +139,9 @@ export declare const Reserved: {
   readonly lambda: 4;
 };
 
+/** The text form of a Reserved value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfReserved(v: Reserved): string;
+
 /** The flags everything.FByte (on the wire: uint8). Values that are not declared are kept. */
 export type FByte = number;
 export declare const FByte: {
@@ -109,6 +151,9 @@ export declare const FByte: {
   readonly both: 3;
 };
 
+/** The text form of FByte flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export declare function textOfFByte(v: FByte): string;
+
 /** The flags everything.FUInt64 (on the wire: uint64). Values that are not declared are kept. */
 export type FUInt64 = bigint;
 export declare const FUInt64: {
@@ -117,11 +162,17 @@ export declare const FUInt64: {
   readonly all: 9223372036854775809n;
 };
 
+/** The text form of FUInt64 flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export declare function textOfFUInt64(v: FUInt64): string;
+
 /** The flags everything.FDefault (on the wire: int32). Values that are not declared are kept. */
 export type FDefault = number;
 export declare const FDefault: {
   readonly x: 1;
 };
+
+/** The text form of FDefault flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export declare function textOfFDefault(v: FDefault): string;
 
 /** The struct everything.Counted (type id 1001). */
 export declare class Counted {
@@ -143,6 +194,8 @@ export declare class Counted {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Counted;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Counted;
+  static fbeWriteText(t: fbe.TextWriter, v: Counted): void;
+  toString(): string;
 }
 
 /** The struct everything.Shifted (type id 1020). */
@@ -165,6 +218,8 @@ export declare class Shifted {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Shifted;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Shifted;
+  static fbeWriteText(t: fbe.TextWriter, v: Shifted): void;
+  toString(): string;
 }
 
 /** The struct everything.AfterShift (type id 1021). */
@@ -187,6 +242,8 @@ export declare class AfterShift {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): AfterShift;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AfterShift;
+  static fbeWriteText(t: fbe.TextWriter, v: AfterShift): void;
+  toString(): string;
 }
 
 /** The struct everything.Fixed (type id 7). */
@@ -209,6 +266,8 @@ export declare class Fixed {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Fixed;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Fixed;
+  static fbeWriteText(t: fbe.TextWriter, v: Fixed): void;
+  toString(): string;
 }
 
 /** The struct everything.Derived (type id 7). */
@@ -231,6 +290,8 @@ export declare class Derived extends Fixed {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Derived;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Derived;
+  static fbeWriteText(t: fbe.TextWriter, v: Derived): void;
+  toString(): string;
 }
 
 /** The struct everything.ImportedBase (type id 1022). */
@@ -254,6 +315,8 @@ export declare class ImportedBase extends market.Instrument {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): ImportedBase;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): ImportedBase;
+  static fbeWriteText(t: fbe.TextWriter, v: ImportedBase): void;
+  toString(): string;
 }
 
 /** The message everything.Note (type id 1023). */
@@ -276,6 +339,8 @@ export declare class Note {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Note;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Note;
+  static fbeWriteText(t: fbe.TextWriter, v: Note): void;
+  toString(): string;
 }
 
 /** The struct everything.Quiet (type id 1024). */
@@ -299,6 +364,8 @@ export declare class Quiet {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Quiet;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Quiet;
+  static fbeWriteText(t: fbe.TextWriter, v: Quiet): void;
+  toString(): string;
 }
 
 /** The struct everything.Empty (type id 1025). */
@@ -319,6 +386,8 @@ export declare class Empty {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Empty;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Empty;
+  static fbeWriteText(t: fbe.TextWriter, v: Empty): void;
+  toString(): string;
 }
 
 /** The struct everything.Everything (type id 1026). */
@@ -393,6 +462,8 @@ export declare class Everything {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Everything;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Everything;
+  static fbeWriteText(t: fbe.TextWriter, v: Everything): void;
+  toString(): string;
 }
 
 /** The message everything.PlaceOrder (type id 1027). */
@@ -417,6 +488,8 @@ export declare class PlaceOrder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): PlaceOrder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): PlaceOrder;
+  static fbeWriteText(t: fbe.TextWriter, v: PlaceOrder): void;
+  toString(): string;
 }
 
 /** The message everything.Accepted (type id 1028). */
@@ -440,6 +513,8 @@ export declare class Accepted {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Accepted;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Accepted;
+  static fbeWriteText(t: fbe.TextWriter, v: Accepted): void;
+  toString(): string;
 }
 
 /** The message everything.Rejected (type id 1029). */
@@ -464,6 +539,8 @@ export declare class Rejected {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Rejected;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Rejected;
+  static fbeWriteText(t: fbe.TextWriter, v: Rejected): void;
+  toString(): string;
 }
 
 /** The message everything.Ping (type id 1030). */
@@ -486,6 +563,8 @@ export declare class Ping {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Ping;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Ping;
+  static fbeWriteText(t: fbe.TextWriter, v: Ping): void;
+  toString(): string;
 }
 
 /** The struct everything.FixedKeywords (type id 1031). */
@@ -510,6 +589,8 @@ export declare class FixedKeywords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): FixedKeywords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FixedKeywords;
+  static fbeWriteText(t: fbe.TextWriter, v: FixedKeywords): void;
+  toString(): string;
 }
 
 /** The struct everything.Keywords (type id 1032). */
@@ -540,4 +621,6 @@ export declare class Keywords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Keywords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Keywords;
+  static fbeWriteText(t: fbe.TextWriter, v: Keywords): void;
+  toString(): string;
 }

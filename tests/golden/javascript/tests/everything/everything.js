@@ -15,6 +15,19 @@ export const EByte = {
   c: 17,
 };
 
+/** The text form of a EByte value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEByte(v) {
+  switch (v) {
+    case 0:
+      return "a";
+    case 16:
+      return "b";
+    case 17:
+      return "c";
+  }
+  return "<unknown>";
+}
+
 /** The enum everything.EChar (on the wire: uint8). Values that are not declared are kept. */
 export const EChar = {
   a: 97,
@@ -22,10 +35,32 @@ export const EChar = {
   c: 10,
 };
 
+/** The text form of a EChar value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEChar(v) {
+  switch (v) {
+    case 97:
+      return "a";
+    case 98:
+      return "b";
+    case 10:
+      return "c";
+  }
+  return "<unknown>";
+}
+
 /** The enum everything.EWChar (on the wire: uint32). Values that are not declared are kept. */
 export const EWChar = {
   a: 1114111,
 };
+
+/** The text form of a EWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEWChar(v) {
+  switch (v) {
+    case 1114111:
+      return "a";
+  }
+  return "<unknown>";
+}
 
 /** The enum everything.EInt8 (on the wire: int8). Values that are not declared are kept. */
 export const EInt8 = {
@@ -33,20 +68,58 @@ export const EInt8 = {
   hi: 127,
 };
 
+/** The text form of a EInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEInt8(v) {
+  switch (v) {
+    case -128:
+      return "lo";
+    case 127:
+      return "hi";
+  }
+  return "<unknown>";
+}
+
 /** The enum everything.EUInt8 (on the wire: uint8). Values that are not declared are kept. */
 export const EUInt8 = {
   a: 255,
 };
+
+/** The text form of a EUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEUInt8(v) {
+  switch (v) {
+    case 255:
+      return "a";
+  }
+  return "<unknown>";
+}
 
 /** The enum everything.EInt16 (on the wire: int16). Values that are not declared are kept. */
 export const EInt16 = {
   a: -32768,
 };
 
+/** The text form of a EInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEInt16(v) {
+  switch (v) {
+    case -32768:
+      return "a";
+  }
+  return "<unknown>";
+}
+
 /** The enum everything.EUInt16 (on the wire: uint16). Values that are not declared are kept. */
 export const EUInt16 = {
   a: 65535,
 };
+
+/** The text form of a EUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEUInt16(v) {
+  switch (v) {
+    case 65535:
+      return "a";
+  }
+  return "<unknown>";
+}
 
 /** The enum everything.EInt32 (on the wire: int32). Values that are not declared are kept. */
 export const EInt32 = {
@@ -55,20 +128,58 @@ export const EInt32 = {
   c: -1,
 };
 
+/** The text form of a EInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEInt32(v) {
+  switch (v) {
+    case -1:
+      return "a";
+    case 0:
+      return "b";
+  }
+  return "<unknown>";
+}
+
 /** The enum everything.EUInt32 (on the wire: uint32). Values that are not declared are kept. */
 export const EUInt32 = {
   a: 4294967295,
 };
+
+/** The text form of a EUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEUInt32(v) {
+  switch (v) {
+    case 4294967295:
+      return "a";
+  }
+  return "<unknown>";
+}
 
 /** The enum everything.EInt64 (on the wire: int64). Values that are not declared are kept. */
 export const EInt64 = {
   a: -9223372036854775808n,
 };
 
+/** The text form of a EInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEInt64(v) {
+  switch (v) {
+    case -9223372036854775808n:
+      return "a";
+  }
+  return "<unknown>";
+}
+
 /** The enum everything.EUInt64 (on the wire: uint64). Values that are not declared are kept. */
 export const EUInt64 = {
   a: 18446744073709551615n,
 };
+
+/** The text form of a EUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEUInt64(v) {
+  switch (v) {
+    case 18446744073709551615n:
+      return "a";
+  }
+  return "<unknown>";
+}
 
 /** The enum everything.EDefault (on the wire: int32). Values that are not declared are kept. */
 export const EDefault = {
@@ -76,11 +187,33 @@ export const EDefault = {
   one: 1,
 };
 
+/** The text form of a EDefault value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEDefault(v) {
+  switch (v) {
+    case 0:
+      return "zero";
+    case 1:
+      return "one";
+  }
+  return "<unknown>";
+}
+
 /** The enum everything.EOld (on the wire: int32). Values that are not declared are kept. */
 export const EOld = {
   secret: 7,
   old: 8,
 };
+
+/** The text form of a EOld value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfEOld(v) {
+  switch (v) {
+    case 7:
+      return "secret";
+    case 8:
+      return "old";
+  }
+  return "<unknown>";
+}
 
 /** The enum everything.Reserved (on the wire: int32). Values that are not declared are kept. */
 export const Reserved = {
@@ -91,6 +224,23 @@ export const Reserved = {
   lambda: 4,
 };
 
+/** The text form of a Reserved value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfReserved(v) {
+  switch (v) {
+    case 0:
+      return "new";
+    case 1:
+      return "delete";
+    case 2:
+      return "default";
+    case 3:
+      return "None";
+    case 4:
+      return "lambda";
+  }
+  return "<unknown>";
+}
+
 /** The flags everything.FByte (on the wire: uint8). Values that are not declared are kept. */
 export const FByte = {
   none: 0,
@@ -99,6 +249,11 @@ export const FByte = {
   both: 3,
 };
 
+/** The text form of FByte flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export function textOfFByte(v) {
+  return fbe.flagsText(v, [[0, "none"], [1, "one"], [2, "two"], [3, "both"]]);
+}
+
 /** The flags everything.FUInt64 (on the wire: uint64). Values that are not declared are kept. */
 export const FUInt64 = {
   top: 9223372036854775808n,
@@ -106,10 +261,20 @@ export const FUInt64 = {
   all: 9223372036854775809n,
 };
 
+/** The text form of FUInt64 flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export function textOfFUInt64(v) {
+  return fbe.flagsText(v, [[9223372036854775808n, "top"], [1n, "low"], [9223372036854775809n, "all"]]);
+}
+
 /** The flags everything.FDefault (on the wire: int32). Values that are not declared are kept. */
 export const FDefault = {
   x: 1,
 };
+
+/** The text form of FDefault flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export function textOfFDefault(v) {
+  return fbe.flagsText(v, [[1, "x"]]);
+}
 
 /** The struct everything.Counted (type id 1001). */
 export class Counted {
@@ -263,6 +428,20 @@ export class Counted {
     } catch (e) {
       throw fbe.rootOf(e, "everything.Counted");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Counted(a=");
+    t.int(v.a);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Counted.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -419,6 +598,20 @@ export class Shifted {
       throw fbe.rootOf(e, "everything.Shifted");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Shifted(a=");
+    t.int(v.a);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Shifted.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct everything.AfterShift (type id 1021). */
@@ -574,6 +767,20 @@ export class AfterShift {
       throw fbe.rootOf(e, "everything.AfterShift");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("AfterShift(a=");
+    t.int(v.a);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    AfterShift.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct everything.Fixed (type id 7). */
@@ -728,6 +935,20 @@ export class Fixed {
     } catch (e) {
       throw fbe.rootOf(e, "everything.Fixed");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Fixed(a=");
+    t.int(v.a);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Fixed.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -897,6 +1118,22 @@ export class Derived extends Fixed {
     } catch (e) {
       throw fbe.rootOf(e, "everything.Derived");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Derived(");
+    Fixed.fbeWriteText(t, v);
+    t.raw(",b=");
+    t.int(v.b);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Derived.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -1082,6 +1319,22 @@ export class ImportedBase extends market.Instrument {
       throw fbe.rootOf(e, "everything.ImportedBase");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("ImportedBase(");
+    market.Instrument.fbeWriteText(t, v);
+    t.raw(",price=");
+    t.float(v.price);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    ImportedBase.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message everything.Note (type id 1023). */
@@ -1236,6 +1489,20 @@ export class Note {
     } catch (e) {
       throw fbe.rootOf(e, "everything.Note");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Note(text=");
+    t.string(v.text);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Note.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -1406,6 +1673,20 @@ export class Quiet {
       throw fbe.rootOf(e, "everything.Quiet");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Quiet(password=***,legacy=");
+    t.int(v.legacy);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Quiet.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct everything.Empty (type id 1025). */
@@ -1537,6 +1818,18 @@ export class Empty {
     } catch (e) {
       throw fbe.rootOf(e, "everything.Empty");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Empty()");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Empty.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -3449,6 +3742,301 @@ export class Everything {
       throw fbe.rootOf(e, "everything.Everything");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Everything(id=");
+    t.int(v.id);
+    t.raw(",f1=");
+    t.bool(v.f1);
+    t.raw(",f2=");
+    t.int(v.f2);
+    t.raw(",f3=");
+    t.char(v.f3);
+    t.raw(",f4=");
+    t.wchar(v.f4);
+    t.raw(",f5=");
+    t.int(v.f5);
+    t.raw(",f6=");
+    t.int(v.f6);
+    t.raw(",f7=");
+    t.int(v.f7);
+    t.raw(",f8=");
+    t.int(v.f8);
+    t.raw(",f9=");
+    t.int(v.f9);
+    t.raw(",f10=");
+    t.int(v.f10);
+    t.raw(",f11=");
+    t.int(v.f11);
+    t.raw(",f12=");
+    t.int(v.f12);
+    t.raw(",f13=");
+    t.float(v.f13);
+    t.raw(",f14=");
+    t.float(v.f14);
+    t.raw(",f15=");
+    t.decimal(v.f15);
+    t.raw(",f16=");
+    t.decimal(v.f16);
+    t.raw(",f17=");
+    t.string(v.f17);
+    t.raw(",f18=");
+    t.int(v.f18);
+    t.raw(",f19=");
+    t.int(v.f19);
+    t.raw(",f20=");
+    t.uuid(v.f20);
+    t.raw(",f21=");
+    t.uuid(v.f21);
+    t.raw(",f22=");
+    t.uuid(v.f22);
+    t.raw(",f23=");
+    t.uuid(v.f23);
+    t.raw(",f24=");
+    t.bytes(v.f24);
+    t.raw(",f25=");
+    t.raw(textOfEByte(v.f25));
+    t.raw(",f26=");
+    t.raw(market.textOfSide(v.f26));
+    t.raw(",f27=");
+    t.raw(textOfFByte(v.f27));
+    t.raw(",f28=");
+    t.raw(textOfFUInt64(v.f28));
+    t.raw(",f29=");
+    Counted.fbeWriteText(t, v.f29);
+    t.raw(",f30=");
+    market.Instrument.fbeWriteText(t, v.f30);
+    t.raw(",f31=");
+    const o1 = v.f31;
+    if (o1 === undefined) {
+      t.raw("null");
+    } else {
+      t.int(o1);
+    }
+    t.raw(",f32=");
+    const o2 = v.f32;
+    if (o2 === undefined) {
+      t.raw("null");
+    } else {
+      t.int(o2);
+    }
+    t.raw(",f33=");
+    const o3 = v.f33;
+    if (o3 === undefined) {
+      t.raw("null");
+    } else {
+      t.string(o3);
+    }
+    t.raw(",f34=");
+    const o4 = v.f34;
+    if (o4 === undefined) {
+      t.raw("null");
+    } else {
+      t.raw(textOfEByte(o4));
+    }
+    t.raw(",f35=");
+    const o5 = v.f35;
+    if (o5 === undefined) {
+      t.raw("null");
+    } else {
+      Counted.fbeWriteText(t, o5);
+    }
+    t.raw(",f36=");
+    const a6 = v.f36;
+    t.count(a6.length, "[");
+    let first8 = true;
+    for (const y7 of a6) {
+      if (!first8) {
+        t.raw(",");
+      }
+      first8 = false;
+      t.int(y7);
+    }
+    t.raw("],f37=");
+    const a9 = v.f37;
+    t.count(a9.length, "[");
+    let first11 = true;
+    for (const y10 of a9) {
+      if (!first11) {
+        t.raw(",");
+      }
+      first11 = false;
+      const o12 = y10;
+      if (o12 === undefined) {
+        t.raw("null");
+      } else {
+        t.string(o12);
+      }
+    }
+    t.raw("],f38=");
+    const a13 = v.f38;
+    t.count(a13.length, "[");
+    let first15 = true;
+    for (const y14 of a13) {
+      if (!first15) {
+        t.raw(",");
+      }
+      first15 = false;
+      t.float(y14);
+    }
+    t.raw("],f39=");
+    const a16 = v.f39;
+    t.count(a16.length, "[");
+    let first18 = true;
+    for (const y17 of a16) {
+      if (!first18) {
+        t.raw(",");
+      }
+      first18 = false;
+      const o19 = y17;
+      if (o19 === undefined) {
+        t.raw("null");
+      } else {
+        Counted.fbeWriteText(t, o19);
+      }
+    }
+    t.raw("],f40=");
+    const a20 = v.f40;
+    t.count(a20.length, "<");
+    let first22 = true;
+    for (const y21 of a20) {
+      if (!first22) {
+        t.raw(",");
+      }
+      first22 = false;
+      t.string(y21);
+    }
+    t.raw(">,f41=");
+    const a23 = fbe.sortedValues(v.f41, fbe.compareValue);
+    t.count(a23.length, "{");
+    let first25 = true;
+    for (const y24 of a23) {
+      if (!first25) {
+        t.raw(",");
+      }
+      first25 = false;
+      t.int(y24);
+    }
+    t.raw("},f42=");
+    const a26 = v.f42;
+    t.count(a26.length, "{");
+    let first28 = true;
+    for (const y27 of a26) {
+      if (!first28) {
+        t.raw(",");
+      }
+      first28 = false;
+      market.Instrument.fbeWriteText(t, y27);
+    }
+    t.raw("},f43=");
+    const m29 = fbe.sortedEntries(v.f43, fbe.compareValue);
+    t.count(m29.length, "<{");
+    let first32 = true;
+    for (const [k30, y31] of m29) {
+      if (!first32) {
+        t.raw(",");
+      }
+      first32 = false;
+      t.int(k30);
+      t.raw("->");
+      t.string(y31);
+    }
+    t.raw("}>,f44=");
+    const m33 = fbe.sortedEntries(v.f44, fbe.compareString);
+    t.count(m33.length, "<{");
+    let first36 = true;
+    for (const [k34, y35] of m33) {
+      if (!first36) {
+        t.raw(",");
+      }
+      first36 = false;
+      t.string(k34);
+      t.raw("->");
+      const o37 = y35;
+      if (o37 === undefined) {
+        t.raw("null");
+      } else {
+        Counted.fbeWriteText(t, o37);
+      }
+    }
+    t.raw("}>,f45=");
+    const m38 = v.f45;
+    t.count(m38.length, "[{");
+    let first41 = true;
+    for (const [k39, y40] of m38) {
+      if (!first41) {
+        t.raw(",");
+      }
+      first41 = false;
+      t.uuid(k39);
+      t.raw("->");
+      t.bytes(y40);
+    }
+    t.raw("}],f46=");
+    const m42 = v.f46;
+    t.count(m42.length, "[{");
+    let first45 = true;
+    for (const [k43, y44] of m42) {
+      if (!first45) {
+        t.raw(",");
+      }
+      first45 = false;
+      market.Instrument.fbeWriteText(t, k43);
+      t.raw("->");
+      Counted.fbeWriteText(t, y44);
+    }
+    t.raw("}],f47=");
+    const o46 = v.f47;
+    if (o46 === undefined) {
+      t.raw("null");
+    } else {
+      t.int(o46);
+    }
+    t.raw(",f47Reset=");
+    t.bool(v.f47Reset);
+    t.raw(",f48=");
+    const o47 = v.f48;
+    if (o47 === undefined) {
+      t.raw("null");
+    } else {
+      t.int(o47);
+    }
+    t.raw(",f49=");
+    const m48 = v.f49;
+    t.count(m48.length, "<{");
+    let first51 = true;
+    for (const [k49, y50] of m48) {
+      if (!first51) {
+        t.raw(",");
+      }
+      first51 = false;
+      t.bytes(k49);
+      t.raw("->");
+      t.int(y50);
+    }
+    t.raw("}>,f50=");
+    const m52 = v.f50;
+    t.count(m52.length, "[{");
+    let first55 = true;
+    for (const [k53, y54] of m52) {
+      if (!first55) {
+        t.raw(",");
+      }
+      first55 = false;
+      t.bytes(k53);
+      t.raw("->");
+      t.string(y54);
+    }
+    t.raw("}])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Everything.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message everything.PlaceOrder (type id 1027). */
@@ -3639,6 +4227,22 @@ export class PlaceOrder {
       throw fbe.rootOf(e, "everything.PlaceOrder");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("PlaceOrder(id=");
+    t.uuid(v.id);
+    t.raw(",instrument=");
+    market.Instrument.fbeWriteText(t, v.instrument);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    PlaceOrder.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message everything.Accepted (type id 1028). */
@@ -3798,6 +4402,20 @@ export class Accepted {
     } catch (e) {
       throw fbe.rootOf(e, "everything.Accepted");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Accepted(id=");
+    t.uuid(v.id);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Accepted.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -3973,6 +4591,22 @@ export class Rejected {
       throw fbe.rootOf(e, "everything.Rejected");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Rejected(id=");
+    t.uuid(v.id);
+    t.raw(",reason=");
+    t.string(v.reason);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Rejected.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message everything.Ping (type id 1030). */
@@ -4127,6 +4761,20 @@ export class Ping {
     } catch (e) {
       throw fbe.rootOf(e, "everything.Ping");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Ping(sequence=");
+    t.int(v.sequence);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Ping.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -4310,6 +4958,24 @@ export class FixedKeywords {
     } catch (e) {
       throw fbe.rootOf(e, "everything.FixedKeywords");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("FixedKeywords(new=");
+    t.int(v.new);
+    t.raw(",swap=");
+    t.bool(v.swap);
+    t.raw(",default=");
+    t.raw(textOfReserved(v.default));
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    FixedKeywords.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -4657,5 +5323,49 @@ export class Keywords {
     } catch (e) {
       throw fbe.rootOf(e, "everything.Keywords");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Keywords(new=");
+    t.int(v.new);
+    t.raw(",class=");
+    t.string(v.class);
+    t.raw(",default=");
+    t.raw(textOfReserved(v.default));
+    t.raw(",swap=");
+    t.bool(v.swap);
+    t.raw(",from=");
+    t.int(v.from);
+    t.raw(",None=");
+    t.int(v.None);
+    t.raw(",NULL=");
+    t.int(v.NULL);
+    t.raw(",operator=");
+    const o1 = v.operator;
+    if (o1 === undefined) {
+      t.raw("null");
+    } else {
+      t.raw(textOfReserved(o1));
+    }
+    t.raw(",this=");
+    const a2 = v.this;
+    t.count(a2.length, "[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        t.raw(",");
+      }
+      first4 = false;
+      FixedKeywords.fbeWriteText(t, y3);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Keywords.fbeWriteText(t, this);
+    return t.text;
   }
 }

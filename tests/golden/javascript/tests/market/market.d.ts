@@ -9,6 +9,9 @@ export declare const Side: {
   readonly sell: 1;
 };
 
+/** The text form of a Side value: its first declared name, else <unknown> (docs/format.md 9). */
+export declare function textOfSide(v: Side): string;
+
 /** The struct market.Instrument (type id 501). */
 export declare class Instrument {
   static readonly fbeType: number;
@@ -31,6 +34,8 @@ export declare class Instrument {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Instrument;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Instrument;
+  static fbeWriteText(t: fbe.TextWriter, v: Instrument): void;
+  toString(): string;
 }
 
 /** The message market.Failure (type id 502). */
@@ -55,4 +60,6 @@ export declare class Failure {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Failure;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Failure;
+  static fbeWriteText(t: fbe.TextWriter, v: Failure): void;
+  toString(): string;
 }

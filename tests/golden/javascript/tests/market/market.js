@@ -8,6 +8,17 @@ export const Side = {
   sell: 1,
 };
 
+/** The text form of a Side value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfSide(v) {
+  switch (v) {
+    case 0:
+      return "buy";
+    case 1:
+      return "sell";
+  }
+  return "<unknown>";
+}
+
 /** The struct market.Instrument (type id 501). */
 export class Instrument {
   /** The type id of market.Instrument. */
@@ -179,6 +190,22 @@ export class Instrument {
     } catch (e) {
       throw fbe.rootOf(e, "market.Instrument");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Instrument(symbol=");
+    t.string(v.symbol);
+    t.raw(",digits=");
+    t.int(v.digits);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Instrument.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -353,5 +380,21 @@ export class Failure {
     } catch (e) {
       throw fbe.rootOf(e, "market.Failure");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Failure(id=");
+    t.uuid(v.id);
+    t.raw(",reason=");
+    t.string(v.reason);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Failure.fbeWriteText(t, this);
+    return t.text;
   }
 }

@@ -9,6 +9,17 @@ export const OrderSide = {
   sell: 1,
 } as const;
 
+/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfOrderSide(v: OrderSide): string {
+  switch (v) {
+    case 0:
+      return "buy";
+    case 1:
+      return "sell";
+  }
+  return "<unknown>";
+}
+
 /** The enum proto.OrderType (on the wire: uint8). Values that are not declared are kept. */
 export type OrderType = number;
 export const OrderType = {
@@ -16,6 +27,19 @@ export const OrderType = {
   limit: 1,
   stop: 2,
 } as const;
+
+/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfOrderType(v: OrderType): string {
+  switch (v) {
+    case 0:
+      return "market";
+    case 1:
+      return "limit";
+    case 2:
+      return "stop";
+  }
+  return "<unknown>";
+}
 
 /** The flags proto.State (on the wire: uint8). Values that are not declared are kept. */
 export type State = number;
@@ -28,6 +52,11 @@ export const State = {
   good: 6,
   bad: 9,
 } as const;
+
+/** The text form of State flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export function textOfState(v: State): string {
+  return fbe.flagsText(v, [[0, "unknown"], [1, "invalid"], [2, "initialized"], [4, "calculated"], [8, "broken"], [6, "good"], [9, "bad"]]);
+}
 
 /** The struct proto.Order (type id 1). */
 export class Order {
@@ -264,6 +293,30 @@ export class Order {
       throw fbe.rootOf(e, "proto.Order");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Order): void {
+    t.raw("Order(id=");
+    t.int(v.id);
+    t.raw(",symbol=");
+    t.string(v.symbol);
+    t.raw(",side=");
+    t.raw(textOfOrderSide(v.side));
+    t.raw(",type=");
+    t.raw(textOfOrderType(v.type));
+    t.raw(",price=");
+    t.float(v.price);
+    t.raw(",volume=");
+    t.float(v.volume);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Order.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct proto.Balance (type id 2). */
@@ -440,6 +493,22 @@ export class Balance {
     } catch (e) {
       throw fbe.rootOf(e, "proto.Balance");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Balance): void {
+    t.raw("Balance(currency=");
+    t.string(v.currency);
+    t.raw(",amount=");
+    t.float(v.amount);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Balance.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -788,6 +857,44 @@ export class Account {
       throw fbe.rootOf(e, "proto.Account");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Account): void {
+    t.raw("Account(id=");
+    t.int(v.id);
+    t.raw(",name=");
+    t.string(v.name);
+    t.raw(",state=");
+    t.raw(textOfState(v.state));
+    t.raw(",wallet=");
+    Balance.fbeWriteText(t, v.wallet);
+    t.raw(",asset=");
+    const o1 = v.asset;
+    if (o1 === undefined) {
+      t.raw("null");
+    } else {
+      Balance.fbeWriteText(t, o1);
+    }
+    t.raw(",orders=");
+    const a2 = v.orders;
+    t.count(a2.length, "[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        t.raw(",");
+      }
+      first4 = false;
+      Order.fbeWriteText(t, y3);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Account.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message proto.OrderMessage (type id 1). */
@@ -959,6 +1066,20 @@ export class OrderMessage {
     } catch (e) {
       throw fbe.rootOf(e, "proto.OrderMessage");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: OrderMessage): void {
+    t.raw("OrderMessage(body=");
+    Order.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    OrderMessage.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -1132,6 +1253,20 @@ export class BalanceMessage {
       throw fbe.rootOf(e, "proto.BalanceMessage");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: BalanceMessage): void {
+    t.raw("BalanceMessage(body=");
+    Balance.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    BalanceMessage.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message proto.AccountMessage (type id 3). */
@@ -1303,5 +1438,19 @@ export class AccountMessage {
     } catch (e) {
       throw fbe.rootOf(e, "proto.AccountMessage");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void {
+    t.raw("AccountMessage(body=");
+    Account.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    AccountMessage.fbeWriteText(t, this);
+    return t.text;
   }
 }

@@ -11,6 +11,19 @@ export const OrderSide = {
   tell: 2,
 } as const;
 
+/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfOrderSide(v: OrderSide): string {
+  switch (v) {
+    case 0:
+      return "buy";
+    case 1:
+      return "sell";
+    case 2:
+      return "tell";
+  }
+  return "<unknown>";
+}
+
 /** The enum protoex.OrderType (on the wire: uint8). Values that are not declared are kept. */
 export type OrderType = number;
 export const OrderType = {
@@ -19,6 +32,21 @@ export const OrderType = {
   stop: 2,
   stoplimit: 3,
 } as const;
+
+/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+export function textOfOrderType(v: OrderType): string {
+  switch (v) {
+    case 0:
+      return "market";
+    case 1:
+      return "limit";
+    case 2:
+      return "stop";
+    case 3:
+      return "stoplimit";
+  }
+  return "<unknown>";
+}
 
 /** The flags protoex.StateEx (on the wire: uint8). Values that are not declared are kept. */
 export type StateEx = number;
@@ -33,6 +61,11 @@ export const StateEx = {
   good: 6,
   bad: 9,
 } as const;
+
+/** The text form of StateEx flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
+export function textOfStateEx(v: StateEx): string {
+  return fbe.flagsText(v, [[0, "unknown"], [1, "invalid"], [2, "initialized"], [4, "calculated"], [8, "broken"], [16, "happy"], [32, "sad"], [6, "good"], [9, "bad"]]);
+}
 
 /** The struct protoex.Order (type id 1). */
 export class Order {
@@ -299,6 +332,34 @@ export class Order {
       throw fbe.rootOf(e, "protoex.Order");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Order): void {
+    t.raw("Order(id=");
+    t.int(v.id);
+    t.raw(",symbol=");
+    t.string(v.symbol);
+    t.raw(",side=");
+    t.raw(textOfOrderSide(v.side));
+    t.raw(",type=");
+    t.raw(textOfOrderType(v.type));
+    t.raw(",price=");
+    t.float(v.price);
+    t.raw(",volume=");
+    t.float(v.volume);
+    t.raw(",tp=");
+    t.float(v.tp);
+    t.raw(",sl=");
+    t.float(v.sl);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Order.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The struct protoex.Balance (type id 2). */
@@ -484,6 +545,22 @@ export class Balance extends proto.Balance {
     } catch (e) {
       throw fbe.rootOf(e, "protoex.Balance");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static override fbeWriteText(t: fbe.TextWriter, v: Balance): void {
+    t.raw("Balance(");
+    proto.Balance.fbeWriteText(t, v);
+    t.raw(",locked=");
+    t.float(v.locked);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  override toString(): string {
+    const t = new fbe.TextWriter();
+    Balance.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -832,6 +909,44 @@ export class Account {
       throw fbe.rootOf(e, "protoex.Account");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Account): void {
+    t.raw("Account(id=");
+    t.int(v.id);
+    t.raw(",name=");
+    t.string(v.name);
+    t.raw(",state=");
+    t.raw(textOfStateEx(v.state));
+    t.raw(",wallet=");
+    Balance.fbeWriteText(t, v.wallet);
+    t.raw(",asset=");
+    const o1 = v.asset;
+    if (o1 === undefined) {
+      t.raw("null");
+    } else {
+      Balance.fbeWriteText(t, o1);
+    }
+    t.raw(",orders=");
+    const a2 = v.orders;
+    t.count(a2.length, "[");
+    let first4 = true;
+    for (const y3 of a2) {
+      if (!first4) {
+        t.raw(",");
+      }
+      first4 = false;
+      Order.fbeWriteText(t, y3);
+    }
+    t.raw("])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Account.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message protoex.OrderMessage (type id 11). */
@@ -1003,6 +1118,20 @@ export class OrderMessage {
     } catch (e) {
       throw fbe.rootOf(e, "protoex.OrderMessage");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: OrderMessage): void {
+    t.raw("OrderMessage(body=");
+    Order.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    OrderMessage.fbeWriteText(t, this);
+    return t.text;
   }
 }
 
@@ -1176,6 +1305,20 @@ export class BalanceMessage {
       throw fbe.rootOf(e, "protoex.BalanceMessage");
     }
   }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: BalanceMessage): void {
+    t.raw("BalanceMessage(body=");
+    Balance.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    BalanceMessage.fbeWriteText(t, this);
+    return t.text;
+  }
 }
 
 /** The message protoex.AccountMessage (type id 13). */
@@ -1347,5 +1490,19 @@ export class AccountMessage {
     } catch (e) {
       throw fbe.rootOf(e, "protoex.AccountMessage");
     }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void {
+    t.raw("AccountMessage(body=");
+    Account.fbeWriteText(t, v.body);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    AccountMessage.fbeWriteText(t, this);
+    return t.text;
   }
 }

@@ -1,0 +1,153 @@
+"""The text form of fbec --typescript (the original's operator<<, docs/format.md 9): per enum a
+text function, per struct fbeWriteText and toString(), straight-line on the runtime's fbe.TextWriter."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter
+from fbec.targets.typescript.jsonconv import Raw, by_value
+from fbec.targets.typescript.models import Names, compare
+
+if TYPE_CHECKING:
+    from fbec.targets.typescript import Context
+
+TEXT = {"bool": "bool", "decimal": "decimal", "uuid": "uuid", "string": "string", "bytes": "bytes", "char": "char",
+        "wchar": "wchar", "float": "float", "double": "float"}
+
+
+def text_function(c: Context, qualified: str) -> str:
+    """The text function of an enum or flags type (`textOfOrderSide`), qualified when imported."""
+    from fbec.targets.typescript import module_alias
+    pkg, _, name = qualified.rpartition(".")
+    local = f"textOf{name}"
+    if pkg == c.package.name:
+        return local
+    return c.imports.attr(f"./{pkg}.js", local, module_alias(pkg))
+
+
+def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
+    """Print x (type t) in the original's text form."""
+    w = raw.w
+    if isinstance(t, ir.Primitive):
+        raw.line(f"t.{TEXT.get(t.name, 'int')}({x});")
+    elif isinstance(t, ir.EnumRef):
+        raw.line(f"t.raw({text_function(c, t.name)}({x}));")
+    elif isinstance(t, ir.StructRef):
+        raw.line(f"{c.named(t.name)}.fbeWriteText(t, {x});")
+    elif isinstance(t, ir.Optional_):
+        o = names("o")
+        raw.line(f"const {o} = {x};")
+        with w.block(f"if ({o} === undefined) {{", "} else {"):
+            w.line('t.raw("null");')
+        with w.block("", "}"):
+            text_write(c, raw, t.element, o, names)
+            raw.flush()
+    elif isinstance(t, (ir.Array, ir.Sequence)):
+        opening, closing = ir.TEXT_BRACKETS[t.kind]
+        a, y, first = names("a"), names("y"), names("first")
+        if isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element):
+            raw.line(f"const {a} = {c.rt('sortedValues')}({x}, {compare(c, t.element)});")
+        else:
+            raw.line(f"const {a} = {x};")
+        raw.line(f't.count({a}.length, "{opening}");')
+        raw.line(f"let {first} = true;")
+        with w.block(f"for (const {y} of {a}) {{", "}"):
+            with w.block(f"if (!{first}) {{", "}"):
+                w.line('t.raw(",");')
+            w.line(f"{first} = false;")
+            text_write(c, raw, t.element, y, names)
+            raw.flush()
+        raw(closing)
+    else:
+        assert isinstance(t, ir.Mapping)
+        opening, closing = ir.TEXT_BRACKETS[t.kind]
+        m, k, y, first = names("m"), names("k"), names("y"), names("first")
+        if by_value(t.key) and t.kind == "map":
+            raw.line(f"const {m} = {c.rt('sortedEntries')}({x}, {compare(c, t.key)});")
+            count = f"{m}.length"
+        else:
+            raw.line(f"const {m} = {x};")
+            count = f"{m}.size" if by_value(t.key) else f"{m}.length"
+        raw.line(f't.count({count}, "{opening}");')
+        raw.line(f"let {first} = true;")
+        with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
+            with w.block(f"if (!{first}) {{", "}"):
+                w.line('t.raw(",");')
+            w.line(f"{first} = false;")
+            text_write(c, raw, t.key, k, names)
+            raw("->")
+            text_write(c, raw, t.value, y, names)
+            raw.flush()
+        raw(closing)
+
+
+def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> None:
+    """textOf<Name>: an enum's first declared name with the value, else <unknown>; the names of
+    the flags whose bits are all set, joined by |."""
+    from fbec.targets.typescript import type_name
+    name = type_name(e.name)
+    bigint = e.wire in ("int64", "uint64")
+    suffix = "n" if bigint else ""
+    if e.kind == "flags":
+        comment = (f"/** The text form of {name} flags: the names of the declared flags whose bits are all set, "
+                   "joined by | (docs/format.md 9). */")
+        w.line(comment)
+        with w.block(c.method("export function ", f"textOf{name}", [("v", name)], "string"), "}"):
+            table = ", ".join(f'[{v.value}{suffix}, "{v.name}"]' for v in e.values)
+            w.line(f"return {c.rt('flagsText')}(v, [{table}]);")
+    else:
+        comment = (f"/** The text form of a {name} value: its first declared name, else <unknown> "
+                   "(docs/format.md 9). */")
+        w.line(comment)
+        with w.block(c.method("export function ", f"textOf{name}", [("v", name)], "string"), "}"):
+            first: dict[int, str] = {}
+            for v in e.values:
+                first.setdefault(v.value, v.name)
+            if first:
+                with w.block("switch (v) {", "}"):
+                    for value, v_name in first.items():
+                        w.line(f"case {value}{suffix}:")
+                        with w.indented():
+                            w.line(f'return "{v_name}";')
+            w.line('return "<unknown>";')
+    w.blank()
+    if d is not None:
+        d.line(comment)
+        d.line(c.declarations.pop().replace("export function ", "export declare function "))
+        d.blank()
+
+
+def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """fbeWriteText and toString()."""
+    from fbec.targets.typescript import field_name
+    over = "override " if s.base is not None else ""
+    names = Names()
+    w.blank()
+    w.line("/** Writes v in the original's text form (docs/format.md 9). */")
+    with w.block(c.method(f"static {over}", "fbeWriteText", [("t", c.rt("TextWriter", False)), ("v", name)], "void"),
+                 "}"):
+        raw = Raw(w, "t")
+        raw(f"{s.name}(")
+        own = s.all_fields
+        first = True
+        if s.base is not None:
+            raw.line(f"{c.named(s.base)}.fbeWriteText(t, v);")
+            own = s.fields
+            first = False
+        for f in own:
+            raw(("" if first else ",") + f"{f.name}=")
+            first = False
+            if f.hidden:
+                raw("***")
+            else:
+                text_write(c, raw, f.type, f"v.{field_name(f)}", names)
+        raw(")")
+        raw.flush()
+    w.blank()
+    w.line("/** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */")
+    with w.block(c.method(over, "toString", [], "string"), "}"):
+        w.line(f"const t = new {c.rt('TextWriter')}();")
+        w.line(f"{name}.fbeWriteText(t, this);")
+        w.line("return t.text;")
