@@ -34,6 +34,26 @@ export {
   MAX_FRAME_SIZE,
   type Limits,
 } from "./limits.js";
+export {
+  Answer,
+  bytesOf,
+  FrameError,
+  FrameReceiver,
+  frameType,
+  MIN_FINAL_FRAME,
+  MIN_VERSIONED_FRAME,
+  RejectError,
+  RequestError,
+  Requests,
+  Sender,
+  UNKNOWN_TYPE,
+  type AnswerMatch,
+  type FrameErrorKind,
+  type RequestFailure,
+  type RequestOptions,
+  type Sendable,
+  type Transport,
+} from "./protocol.js";
 export { Reader } from "./reader.js";
 export { jsonDouble, percentF, percentG } from "./dtoa.js";
 export { base64, decimalText, jsonString, JsonWriter } from "./json.js";
