@@ -96,9 +96,11 @@ fun main() {
     }
     check(b == a && b.hashCode() == a.hashCode()) { "equal by the [key] id" }
     check(b != Account(id = 2, name = "Test")) { "not equal by the [key] id" }
-    check(b.toString().startsWith("Account(id=1, name=Test, state=invalid|initialized|broken|bad, wallet=Balance(currency=USD")) {
-        "toString: $b"
-    }
+    check(
+        b.toString() == "Account(id=1,name=\"Test\",state=invalid|initialized|broken|bad," +
+            "wallet=Balance(currency=\"USD\",amount=1000),asset=Balance(currency=\"\",amount=0)," +
+            "orders=[1][Order(id=7,symbol=\"EURUSD\",side=sell,type=limit,price=1.5,volume=0)])",
+    ) { "toString is the text form: $b" }
     check(OrderSide(9u).toString() == "<unknown>" && OrderSide(9u).value.toInt() == 9) { "undeclared enum values are kept" }
     check(OrderSide.sell > OrderSide.buy) { "enums order by value" }
     check(Account.fromFinal(a.toFinal()).wallet.amount == 1000.0) { "final round trip" }

@@ -1,8 +1,8 @@
 // The Kotlin conformance testee (conformance/testee_protocol.md): length-prefixed JSON requests on
 // stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
-// (versioned and final, in and out) with the fbec --kotlin code of every conformance schema
-// (Registry.kt, written by build.py) and skips what the Kotlin target does not generate yet (JSON,
-// the text form, value descriptions, protocol streams).
+// (versioned and final, in and out) and the text form of what it reads with the fbec --kotlin code
+// of every conformance schema (Registry.kt, written by build.py), and skips what the Kotlin target
+// does not generate yet (JSON, value descriptions, protocol streams).
 
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.Limits
+import io.github.fbetoolkit.fbe.Utf8
 import java.io.BufferedInputStream
 import java.io.BufferedOutputStream
 import java.io.DataInputStream
@@ -51,8 +52,11 @@ fun answer(kind: String, text: String): ObjectNode = JSON.createObjectNode().put
 fun answer(req: JsonNode): ObjectNode {
     val format = req.path("input").path("format").asText()
     val output = req.path("output").asText()
-    if (format !in BINARY || output !in BINARY) {
-        return answer("skipped", "the Kotlin target reads and writes the binary models only so far ($format -> $output)")
+    if (format !in BINARY || output !in BINARY && output != "text") {
+        return answer(
+            "skipped",
+            "the Kotlin target reads the binary models and writes them and the text form only so far ($format -> $output)",
+        )
     }
     val name = req.path("package").asText() + "." + req.path("type").asText()
     val codec = CODECS[name] ?: return answer("skipped", "no Kotlin type $name")
@@ -68,7 +72,11 @@ fun answer(req: JsonNode): ObjectNode {
         return answer("parse_error", e.message ?: "")
     }
     return try {
-        val out = if (output == "versioned") codec.toFbe(value) else codec.toFinal(value)
+        val out = when (output) {
+            "versioned" -> codec.toFbe(value)
+            "final" -> codec.toFinal(value)
+            else -> Utf8.bytes(value.toString())     // the text form, the original's bytes
+        }
         answer("result", Base64.getEncoder().encodeToString(out))
     } catch (e: EncodeException) {
         answer("serialize_error", e.message ?: "")

@@ -9,7 +9,8 @@ runtime `io.github.fbetoolkit.fbe` (runtime/java) that generated Java calls too 
   classes);
 * structs as open classes: a primary constructor of `var` properties with the schema's defaults
   as default arguments (named arguments build a value), equality and hash over the `[key]`
-  fields and `KEY_ORDER` (as the Java target and the original), `toString()` as a data class's.
+  fields and `KEY_ORDER` (as the Java target and the original), `toString()` the original's text
+  form (text.py, as the Java target's).
   Not data classes: any schema that imports a package may derive from its structs
   (`protoex.Balance : proto.Balance`), and a data class cannot be derived from;
 * unsigned integers as Kotlin's unsigned types (`UByte`, `UInt`...), optionals as nullable types,
@@ -27,6 +28,7 @@ import struct as pystruct
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, ReservedNames, generated_header
 from fbec.targets.kotlin.models import write_models
+from fbec.targets.kotlin.text import write_to_string
 
 RUNTIME = "io.github.fbetoolkit.fbe"
 
@@ -157,7 +159,7 @@ def float_literal(text: str, single: bool) -> str:
     if v == 0.0:
         digits = "-0.0" if math.copysign(1.0, v) < 0 else "0.0"
     elif single:
-        digits = next(d for d in (f"{v:.{p}g}" for p in range(1, 10)) if _float32(float(d)) == v)
+        digits = repr(float(next(d for d in (f"{v:.{p}g}" for p in range(1, 10)) if _float32(float(d)) == v)))
     else:
         digits = repr(v)
     mantissa, e, exponent = digits.partition("e")
@@ -462,7 +464,7 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
             opening += f" : {base}()"
     with w.block(f"{opening} {{", "}"):
         write_keys(w, c, s, name)
-        write_to_string(w, c, s, name)
+        write_to_string(w, name)
         write_models(w, c, s, name, options.final)
     return GeneratedFile(path_of(c, name), write_file(c, w, options))
 
@@ -516,25 +518,6 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                     term = f"{a}.hashCode()"
                 w.line(f"h = h * 31 + {term}")
             w.line("return h")
-    w.blank()
-
-
-def write_to_string(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
-    """toString() as a data class's: `Account(id=1, name=Test, ...)`."""
-    if not s.all_fields:
-        w.line(f'override fun toString(): String = "{s.name}()"')
-        w.blank()
-        return
-    w.line(f'override fun toString(): String = StringBuilder("{s.name}(")')
-    with w.indented():
-        for k, f in enumerate(s.all_fields):
-            value = field_name(f)
-            t = f.type.element if isinstance(f.type, ir.Optional_) else f.type
-            if isinstance(t, ir.Array) or isinstance(t, ir.Primitive) and t.name == "bytes":
-                value += ("?" if t is not f.type else "") + ".contentToString()"
-            w.line(f'.append("{", " if k else ""}{f.name}=").append({value})')
-        w.line(".append(')')")
-        w.line(".toString()")
     w.blank()
 
 

@@ -73,6 +73,15 @@ def from_runtime(c: Context, t: ir.Primitive | ir.EnumRef, expr: str) -> str:
     return expr + FROM_SIGNED.get(UNSIGNED.get(t.name, ""), "")
 
 
+def local(w: CodeWriter, value: str, names: Names, stem: str = "o") -> str:
+    """value as a local: itself when it is one, else a new `val` (so Kotlin smart-casts it)."""
+    if value.isidentifier():
+        return value
+    x = names(stem)
+    w.line(f"val {x} = {value}")
+    return x
+
+
 def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
     """statement (a nested struct's reader) with the field path put in front of its errors."""
     at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
@@ -98,12 +107,14 @@ def entries(c: Context, t: ir.Mapping, value: str) -> str:
 
 def optional_value(w: CodeWriter, c: Context, t: ir.Optional_, test: str, inner: CodeWriter, expr: str,
                    x: str) -> None:
-    """`val x: T? = if (test) expr else null`, with inner's statements before expr when it has some."""
+    """`val x: T? = if (test) expr else null` (x: a new local; `target =` when x is a property), with
+    inner's statements before expr when it has some."""
+    left = f"{x} =" if "." in x else f"val {x}: {c.type(t)} ="
     lines = inner.text().rstrip("\n")
     if not lines:
-        w.line(f"val {x}: {c.type(t)} = if ({test}) {expr} else null")
+        w.line(f"{left} if ({test}) {expr} else null")
         return
-    with w.block(f"val {x}: {c.type(t)} = if ({test}) {{", "} else {"):
+    with w.block(f"{left} if ({test}) {{", "} else {"):
         w.lines(lines)
         w.line(expr)
     with w.block("", "}"):
@@ -127,8 +138,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
     elif isinstance(t, ir.StructRef):
         w.line(f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value})")
     elif isinstance(t, ir.Optional_):
-        o = names("o")
-        w.line(f"val {o} = {value}")
+        o = local(w, value, names)
         with w.block(f"if ({o} != null) {{", "}"):
             s = names("s")
             w.line(f"val {s} = w.optional({base}, {slot}, {t.element.size})")
@@ -157,9 +167,10 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
 
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
-               index: str | None) -> str:
+               index: str | None, target: str | None = None) -> str:
     """Write the statements reading the slot at absolute position slot (offsets from base) and return
-    an expression of the value, to be used at once (it may read: evaluation order is allocation order)."""
+    an expression of the value, to be used at once (it may read: evaluation order is allocation order).
+    An optional is read into target when given (and target returned)."""
     quoted = f'"{field}"'
     if isinstance(t, ir.Primitive):
         if t.name == "string":
@@ -175,7 +186,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         catch(w, c, f"{name}.fbeRead(r, {base}, {slot}, {x})", field, index)
         return x
     if isinstance(t, ir.Optional_):
-        x, s = names("x"), names("s")
+        x, s = target or names("x"), names("s")
         w.line(f"val {s} = r.optional({base}, {slot}, {t.element.size}, {quoted})")
         inner = sub(w)
         expr = read_value(inner, c, t.element, s, s, field, names, index)
@@ -212,15 +223,17 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
     elif isinstance(t, ir.Mapping):
         item = t.key.size + t.value.size
         cost = ir.element_cost(t.key) + ir.element_cost(t.value)
-        e, n, i, k = names("e"), names("n"), names("i"), names("k")
+        e, n, i = names("e"), names("n"), names("i")
         w.line(f"val {e} = r.vector({base}, {slot}, {item}, {cost}, {quoted})")
         w.line(f"val {n} = r.count()")
         with w.block(f"for ({i} in 0 until {n}) {{", "}"):
             at = f"{e} + {i} * {item}"
-            w.line(f"val {k} = {read_value(w, c, t.key, base, at, f.name, names, i)}")
+            k = local(w, read_value(w, c, t.key, base, at, f.name, names, i), names, "k")
             value = read_value(w, c, t.value, base, f"{at} + {t.key.size}", f.name, names, i)
             w.line(f"{target}[{k}] = {value}")
             w.line(f"if ({target}.size != {i} + 1) throw r.duplicateKey({quoted}, {at})")
+    elif isinstance(t, ir.Optional_):
+        read_value(w, c, t, base, slot, f.name, names, None, target)
     else:
         w.line(f"{target} = {read_value(w, c, t, base, slot, f.name, names, None)}")
 
@@ -241,8 +254,7 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names,
     elif isinstance(t, ir.StructRef):
         w.line(f"{c.named(t.name)}.fbeWriteFinal(w, {value})")
     elif isinstance(t, ir.Optional_):
-        o = names("o")
-        w.line(f"val {o} = {value}")
+        o = local(w, value, names)
         w.line(f"w.appendBool({o} != null)")
         with w.block(f"if ({o} != null) {{", "}"):
             final_write(w, c, t.element, o, names, where)
@@ -264,9 +276,10 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names,
             final_write(w, c, t.value, f"{x}.value", names, where)
 
 
-def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> str:
+def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None,
+               target: str | None = None) -> str:
     """Write the statements reading the value at the Reader's cursor and return an expression of it
-    (to be used at once)."""
+    (to be used at once). An optional is read into target when given (and target returned)."""
     quoted = f'"{field}"'
     if isinstance(t, ir.Primitive):
         if t.name == "string":
@@ -282,7 +295,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
         catch(w, c, f"{name}.fbeReadFinal(r, {x})", field, index)
         return x
     if isinstance(t, ir.Optional_):
-        x = names("x")
+        x = target or names("x")
         inner = sub(w)
         expr = final_read(inner, c, t.element, field, names, index)
         optional_value(w, c, t, f"r.finalHas({quoted})", inner, expr, x)
@@ -317,15 +330,17 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
     elif isinstance(t, ir.Mapping):
         item = t.key.final_min_size + t.value.final_min_size
         cost = ir.element_cost(t.key) + ir.element_cost(t.value)
-        n, i, k = names("n"), names("i"), names("k")
+        n, i = names("n"), names("i")
         w.line(f"val {n} = r.finalCount({item}, {cost}, {quoted})")
         with w.block(f"for ({i} in 0 until {n}) {{", "}"):
             at = names("p")
             w.line(f"val {at} = r.pos()")
-            w.line(f"val {k} = {final_read(w, c, t.key, f.name, names, i)}")
+            k = local(w, final_read(w, c, t.key, f.name, names, i), names, "k")
             value = final_read(w, c, t.value, f.name, names, i)
             w.line(f"{target}[{k}] = {value}")
             w.line(f"if ({target}.size != {i} + 1) throw r.duplicateKey({quoted}, {at})")
+    elif isinstance(t, ir.Optional_):
+        final_read(w, c, t, f.name, names, None, target)
     else:
         w.line(f"{target} = {final_read(w, c, t, f.name, names, None)}")
 
@@ -335,6 +350,7 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
     """The members (toFbe, writeFbe and the final twins), then the companion object with the codecs
     and the roots."""
+    from fbec.targets.kotlin.text import write_text
     writer = c.rt("Writer")
     derived = s.base is not None
     write_members(w, s, name, "Fbe", "versioned", writer, derived)
@@ -342,6 +358,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         write_members(w, s, name, "Final", "final", writer, derived)
     inner = sub(w)
     write_companion(inner, c, s, name, final)
+    write_text(inner, c, s, name)
     with w.block("companion object {", "}"):
         w.lines(inner.text())
 

@@ -27,12 +27,8 @@ open class Edge(
         return "graph.Edge".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Edge(")
-        .append("source=").append(source)
-        .append(", target=").append(target)
-        .append(", weight=").append(weight)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Edge.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -212,6 +208,18 @@ open class Edge(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Edge) {
+            t.append("Edge(")
+            t.append("source=")
+            t.append(v.source)
+            t.append(",target=")
+            t.append(v.target)
+            t.append(",weight=")
+            t.append(v.weight)
+            t.append(')')
         }
     }
 }

@@ -5,6 +5,7 @@ package graph
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -26,11 +27,8 @@ open class Graph(
         return "graph.Graph".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Graph(")
-        .append("nodes=").append(nodes)
-        .append(", edges=").append(edges)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Graph.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -256,6 +254,28 @@ open class Graph(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Graph) {
+            t.append("Graph(")
+            t.append("nodes=")
+            Text.count(t, v.nodes.size, "[")
+            var i1 = 0
+            for (x2 in v.nodes) {
+                if (i1++ > 0) t.append(',')
+                Node.fbeText(t, x2)
+            }
+            t.append("]")
+            t.append(",edges=")
+            Text.count(t, v.edges.size, "[")
+            var i3 = 0
+            for (x4 in v.edges) {
+                if (i3++ > 0) t.append(',')
+                Edge.fbeText(t, x4)
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

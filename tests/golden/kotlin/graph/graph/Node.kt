@@ -5,6 +5,7 @@ package graph
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -31,13 +32,8 @@ open class Node(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Node(")
-        .append("id=").append(id)
-        .append(", name=").append(name)
-        .append(", value=").append(value)
-        .append(", out_edges=").append(out_edges)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Node.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -242,6 +238,26 @@ open class Node(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Node) {
+            t.append("Node(")
+            t.append("id=")
+            t.append(v.id)
+            t.append(",name=")
+            Text.string(t, v.name)
+            t.append(",value=")
+            t.append(v.value)
+            t.append(",out_edges=")
+            Text.count(t, v.out_edges.size, "[")
+            var i1 = 0
+            for (x2 in v.out_edges) {
+                if (i1++ > 0) t.append(',')
+                t.append(x2)
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

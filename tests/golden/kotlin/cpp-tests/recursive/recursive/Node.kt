@@ -5,6 +5,7 @@ package recursive
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -30,12 +31,8 @@ open class Node(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Node(")
-        .append("id=").append(id)
-        .append(", label=").append(label)
-        .append(", children=").append(children)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Node.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -248,6 +245,24 @@ open class Node(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Node) {
+            t.append("Node(")
+            t.append("id=")
+            t.append(v.id)
+            t.append(",label=")
+            Text.string(t, v.label)
+            t.append(",children=")
+            Text.count(t, v.children.size, "[")
+            var i1 = 0
+            for (x2 in v.children) {
+                if (i1++ > 0) t.append(',')
+                Node.fbeText(t, x2)
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

@@ -5,6 +5,7 @@ package vectors
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -30,15 +31,8 @@ open class Holder(
         return "vectors.Holder".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Holder(")
-        .append("edges=").append(edges)
-        .append(", points=").append(points)
-        .append(", ints=").append(ints)
-        .append(", switches=").append(switches)
-        .append(", reals=").append(reals)
-        .append(", named=").append(named)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Holder.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -368,6 +362,60 @@ open class Holder(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Holder) {
+            t.append("Holder(")
+            t.append("edges=")
+            Text.count(t, v.edges.size, "[")
+            var i1 = 0
+            for (x2 in v.edges) {
+                if (i1++ > 0) t.append(',')
+                Edge.fbeText(t, x2)
+            }
+            t.append("]")
+            t.append(",points=")
+            Text.count(t, v.points.size, "[")
+            var i3 = 0
+            for (x4 in v.points) {
+                if (i3++ > 0) t.append(',')
+                Point3.fbeText(t, x4)
+            }
+            t.append("]")
+            t.append(",ints=")
+            Text.count(t, v.ints.size, "[")
+            var i5 = 0
+            for (x6 in v.ints) {
+                if (i5++ > 0) t.append(',')
+                t.append(x6)
+            }
+            t.append("]")
+            t.append(",switches=")
+            Text.count(t, v.switches.size, "[")
+            var i7 = 0
+            for (x8 in v.switches) {
+                if (i7++ > 0) t.append(',')
+                t.append(x8)
+            }
+            t.append("]")
+            t.append(",reals=")
+            Text.count(t, v.reals.size, "[")
+            var i9 = 0
+            for (x10 in v.reals) {
+                if (i9++ > 0) t.append(',')
+                Text.g(t, x10)
+            }
+            t.append("]")
+            t.append(",named=")
+            Text.count(t, v.named.size, "[")
+            var i11 = 0
+            for (x12 in v.named) {
+                if (i11++ > 0) t.append(',')
+                Named.fbeText(t, x12)
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

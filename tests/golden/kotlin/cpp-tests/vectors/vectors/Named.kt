@@ -5,6 +5,7 @@ package vectors
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -26,11 +27,8 @@ open class Named(
         return "vectors.Named".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Named(")
-        .append("name=").append(name)
-        .append(", values=").append(values)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Named.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -217,6 +215,22 @@ open class Named(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Named) {
+            t.append("Named(")
+            t.append("name=")
+            Text.string(t, v.name)
+            t.append(",values=")
+            Text.count(t, v.values.size, "[")
+            var i1 = 0
+            for (x2 in v.values) {
+                if (i1++ > 0) t.append(',')
+                t.append(x2)
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

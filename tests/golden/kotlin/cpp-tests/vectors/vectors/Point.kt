@@ -27,12 +27,8 @@ open class Point(
         return "vectors.Point".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Point(")
-        .append("flag=").append(flag)
-        .append(", x=").append(x)
-        .append(", y=").append(y)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Point.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -212,6 +208,18 @@ open class Point(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Point) {
+            t.append("Point(")
+            t.append("flag=")
+            t.append(v.flag)
+            t.append(",x=")
+            t.append(v.x)
+            t.append(",y=")
+            t.append(v.y)
+            t.append(')')
         }
     }
 }

@@ -5,6 +5,7 @@ package vectors
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -32,13 +33,8 @@ open class Point3(
         return "vectors.Point3".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Point3(")
-        .append("flag=").append(flag)
-        .append(", x=").append(x)
-        .append(", y=").append(y)
-        .append(", z=").append(z)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Point3.fbeText(it, this) }.toString()
 
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
@@ -204,6 +200,15 @@ open class Point3(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Point3) {
+            t.append("Point3(")
+            Point.fbeText(t, v)
+            t.append(",z=")
+            Text.g(t, v.z)
+            t.append(')')
         }
     }
 }

@@ -5,6 +5,7 @@ package vectors_new
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -25,10 +26,8 @@ open class Holder(
         return "vectors_new.Holder".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Holder(")
-        .append("edges=").append(edges)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Holder.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -219,6 +218,20 @@ open class Holder(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Holder) {
+            t.append("Holder(")
+            t.append("edges=")
+            Text.count(t, v.edges.size, "[")
+            var i1 = 0
+            for (x2 in v.edges) {
+                if (i1++ > 0) t.append(',')
+                Edge.fbeText(t, x2)
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

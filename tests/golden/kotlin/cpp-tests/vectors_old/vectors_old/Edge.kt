@@ -25,10 +25,8 @@ open class Edge(
         return "vectors_old.Edge".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Edge(")
-        .append("source=").append(source)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Edge.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -192,6 +190,14 @@ open class Edge(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Edge) {
+            t.append("Edge(")
+            t.append("source=")
+            t.append(v.source)
+            t.append(')')
         }
     }
 }

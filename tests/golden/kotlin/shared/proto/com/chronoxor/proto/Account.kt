@@ -5,6 +5,7 @@ package com.chronoxor.proto
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -33,15 +34,8 @@ open class Account(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Account(")
-        .append("id=").append(id)
-        .append(", name=").append(name)
-        .append(", state=").append(state)
-        .append(", wallet=").append(wallet)
-        .append(", asset=").append(asset)
-        .append(", orders=").append(orders)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Account.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -148,33 +142,32 @@ open class Account(
                 r.leave()
                 return
             }
-            val s7 = r.optional(b, b + 21, 4, "asset")
-            val x6: Balance? = if (s7 >= 0) {
-                val x8 = Balance()
+            val s6 = r.optional(b, b + 21, 4, "asset")
+            v.asset = if (s6 >= 0) {
+                val x7 = Balance()
                 try {
-                    Balance.fbeRead(r, s7, s7, x8)
+                    Balance.fbeRead(r, s6, s6, x7)
                 } catch (e: DecodeException) {
                     throw e.at("asset")
                 }
-                x8
+                x7
             } else {
                 null
             }
-            v.asset = x6
             if (n < 30) {
                 r.leave()
                 return
             }
-            val e9 = r.vector(b, b + 26, 4, 0, "orders")
-            val n10 = r.count()
-            for (i11 in 0 until n10) {
-                val x12 = Order()
+            val e8 = r.vector(b, b + 26, 4, 0, "orders")
+            val n9 = r.count()
+            for (i10 in 0 until n9) {
+                val x11 = Order()
                 try {
-                    Order.fbeRead(r, b, e9 + i11 * 4, x12)
+                    Order.fbeRead(r, b, e8 + i10 * 4, x11)
                 } catch (e: DecodeException) {
-                    throw e.at("orders", i11)
+                    throw e.at("orders", i10)
                 }
-                v.orders.add(x12)
+                v.orders.add(x11)
             }
             r.leave()
         }
@@ -226,14 +219,14 @@ open class Account(
             w.appendString(v.name)
             w.appendI8(v.state.value.toByte())
             Balance.fbeWriteFinal(w, v.wallet)
-            val o13 = v.asset
-            w.appendBool(o13 != null)
-            if (o13 != null) {
-                Balance.fbeWriteFinal(w, o13)
+            val o12 = v.asset
+            w.appendBool(o12 != null)
+            if (o12 != null) {
+                Balance.fbeWriteFinal(w, o12)
             }
             w.appendCount(v.orders.size)
-            for (x14 in v.orders) {
-                Order.fbeWriteFinal(w, x14)
+            for (x13 in v.orders) {
+                Order.fbeWriteFinal(w, x13)
             }
         }
 
@@ -252,27 +245,26 @@ open class Account(
             } catch (e: DecodeException) {
                 throw e.at("wallet")
             }
-            val x15: Balance? = if (r.finalHas("asset")) {
-                val x16 = Balance()
+            v.asset = if (r.finalHas("asset")) {
+                val x14 = Balance()
                 try {
-                    Balance.fbeReadFinal(r, x16)
+                    Balance.fbeReadFinal(r, x14)
                 } catch (e: DecodeException) {
                     throw e.at("asset")
                 }
-                x16
+                x14
             } else {
                 null
             }
-            v.asset = x15
-            val n17 = r.finalCount(26, 0, "orders")
-            for (i18 in 0 until n17) {
-                val x19 = Order()
+            val n15 = r.finalCount(26, 0, "orders")
+            for (i16 in 0 until n15) {
+                val x17 = Order()
                 try {
-                    Order.fbeReadFinal(r, x19)
+                    Order.fbeReadFinal(r, x17)
                 } catch (e: DecodeException) {
-                    throw e.at("orders", i18)
+                    throw e.at("orders", i16)
                 }
-                v.orders.add(x19)
+                v.orders.add(x17)
             }
             r.leave()
         }
@@ -317,6 +309,35 @@ open class Account(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Account) {
+            t.append("Account(")
+            t.append("id=")
+            t.append(v.id)
+            t.append(",name=")
+            Text.string(t, v.name)
+            t.append(",state=")
+            t.append(v.state)
+            t.append(",wallet=")
+            Balance.fbeText(t, v.wallet)
+            t.append(",asset=")
+            val o1 = v.asset
+            if (o1 == null) {
+                t.append("null")
+            } else {
+                Balance.fbeText(t, o1)
+            }
+            t.append(",orders=")
+            Text.count(t, v.orders.size, "[")
+            var i2 = 0
+            for (x3 in v.orders) {
+                if (i2++ > 0) t.append(',')
+                Order.fbeText(t, x3)
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

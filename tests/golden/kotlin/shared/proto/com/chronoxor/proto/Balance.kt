@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -30,11 +31,8 @@ open class Balance(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Balance(")
-        .append("currency=").append(currency)
-        .append(", amount=").append(amount)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Balance.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -208,6 +206,16 @@ open class Balance(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Balance) {
+            t.append("Balance(")
+            t.append("currency=")
+            Text.string(t, v.currency)
+            t.append(",amount=")
+            Text.g(t, v.amount)
+            t.append(')')
         }
     }
 }

@@ -5,6 +5,7 @@ package com.chronoxor.protoex
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -35,17 +36,8 @@ open class Order(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Order(")
-        .append("id=").append(id)
-        .append(", symbol=").append(symbol)
-        .append(", side=").append(side)
-        .append(", type=").append(type)
-        .append(", price=").append(price)
-        .append(", volume=").append(volume)
-        .append(", tp=").append(tp)
-        .append(", sl=").append(sl)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Order.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -267,6 +259,28 @@ open class Order(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Order) {
+            t.append("Order(")
+            t.append("id=")
+            t.append(v.id)
+            t.append(",symbol=")
+            Text.string(t, v.symbol)
+            t.append(",side=")
+            t.append(v.side)
+            t.append(",type=")
+            t.append(v.type)
+            t.append(",price=")
+            Text.g(t, v.price)
+            t.append(",volume=")
+            Text.g(t, v.volume)
+            t.append(",tp=")
+            Text.g(t, v.tp)
+            t.append(",sl=")
+            Text.g(t, v.sl)
+            t.append(')')
         }
     }
 }

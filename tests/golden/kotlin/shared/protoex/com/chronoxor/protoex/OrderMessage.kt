@@ -25,10 +25,8 @@ open class OrderMessage(
         return "protoex.OrderMessage".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("OrderMessage(")
-        .append("body=").append(body)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { OrderMessage.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -201,6 +199,14 @@ open class OrderMessage(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: OrderMessage) {
+            t.append("OrderMessage(")
+            t.append("body=")
+            Order.fbeText(t, v.body)
+            t.append(')')
         }
     }
 }

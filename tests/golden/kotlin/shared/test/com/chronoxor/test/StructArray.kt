@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -34,19 +35,8 @@ open class StructArray(
         return "test.StructArray".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("StructArray(")
-        .append("f1=").append(f1.contentToString())
-        .append(", f2=").append(f2.contentToString())
-        .append(", f3=").append(f3.contentToString())
-        .append(", f4=").append(f4.contentToString())
-        .append(", f5=").append(f5.contentToString())
-        .append(", f6=").append(f6.contentToString())
-        .append(", f7=").append(f7.contentToString())
-        .append(", f8=").append(f8.contentToString())
-        .append(", f9=").append(f9.contentToString())
-        .append(", f10=").append(f10.contentToString())
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructArray.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -474,6 +464,112 @@ open class StructArray(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructArray) {
+            t.append("StructArray(")
+            t.append("f1=")
+            Text.count(t, v.f1.size, "[")
+            var i1 = 0
+            for (x2 in v.f1) {
+                if (i1++ > 0) t.append(',')
+                t.append(x2)
+            }
+            t.append("]")
+            t.append(",f2=")
+            Text.count(t, v.f2.size, "[")
+            var i3 = 0
+            for (x4 in v.f2) {
+                if (i3++ > 0) t.append(',')
+                if (x4 == null) {
+                    t.append("null")
+                } else {
+                    t.append(x4)
+                }
+            }
+            t.append("]")
+            t.append(",f3=")
+            Text.count(t, v.f3.size, "[")
+            var i5 = 0
+            for (x6 in v.f3) {
+                if (i5++ > 0) t.append(',')
+                Text.bytes(t, x6)
+            }
+            t.append("]")
+            t.append(",f4=")
+            Text.count(t, v.f4.size, "[")
+            var i7 = 0
+            for (x8 in v.f4) {
+                if (i7++ > 0) t.append(',')
+                if (x8 == null) {
+                    t.append("null")
+                } else {
+                    Text.bytes(t, x8)
+                }
+            }
+            t.append("]")
+            t.append(",f5=")
+            Text.count(t, v.f5.size, "[")
+            var i9 = 0
+            for (x10 in v.f5) {
+                if (i9++ > 0) t.append(',')
+                t.append(x10)
+            }
+            t.append("]")
+            t.append(",f6=")
+            Text.count(t, v.f6.size, "[")
+            var i11 = 0
+            for (x12 in v.f6) {
+                if (i11++ > 0) t.append(',')
+                if (x12 == null) {
+                    t.append("null")
+                } else {
+                    t.append(x12)
+                }
+            }
+            t.append("]")
+            t.append(",f7=")
+            Text.count(t, v.f7.size, "[")
+            var i13 = 0
+            for (x14 in v.f7) {
+                if (i13++ > 0) t.append(',')
+                t.append(x14)
+            }
+            t.append("]")
+            t.append(",f8=")
+            Text.count(t, v.f8.size, "[")
+            var i15 = 0
+            for (x16 in v.f8) {
+                if (i15++ > 0) t.append(',')
+                if (x16 == null) {
+                    t.append("null")
+                } else {
+                    t.append(x16)
+                }
+            }
+            t.append("]")
+            t.append(",f9=")
+            Text.count(t, v.f9.size, "[")
+            var i17 = 0
+            for (x18 in v.f9) {
+                if (i17++ > 0) t.append(',')
+                StructSimple.fbeText(t, x18)
+            }
+            t.append("]")
+            t.append(",f10=")
+            Text.count(t, v.f10.size, "[")
+            var i19 = 0
+            for (x20 in v.f10) {
+                if (i19++ > 0) t.append(',')
+                if (x20 == null) {
+                    t.append("null")
+                } else {
+                    StructSimple.fbeText(t, x20)
+                }
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

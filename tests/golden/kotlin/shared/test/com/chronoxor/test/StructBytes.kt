@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -27,12 +28,8 @@ open class StructBytes(
         return "test.StructBytes".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("StructBytes(")
-        .append("f1=").append(f1.contentToString())
-        .append(", f2=").append(f2?.contentToString())
-        .append(", f3=").append(f3?.contentToString())
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructBytes.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -110,16 +107,14 @@ open class StructBytes(
                 r.leave()
                 return
             }
-            val s6 = r.optional(b, b + 12, 4, "f2")
-            val x5: ByteArray? = if (s6 >= 0) r.bytes(s6, s6, "f2") else null
-            v.f2 = x5
+            val s5 = r.optional(b, b + 12, 4, "f2")
+            v.f2 = if (s5 >= 0) r.bytes(s5, s5, "f2") else null
             if (n < 22) {
                 r.leave()
                 return
             }
-            val s8 = r.optional(b, b + 17, 4, "f3")
-            val x7: ByteArray? = if (s8 >= 0) r.bytes(s8, s8, "f3") else null
-            v.f3 = x7
+            val s6 = r.optional(b, b + 17, 4, "f3")
+            v.f3 = if (s6 >= 0) r.bytes(s6, s6, "f3") else null
             r.leave()
         }
 
@@ -167,15 +162,15 @@ open class StructBytes(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructBytes) {
             w.appendBytes(v.f1)
-            val o9 = v.f2
-            w.appendBool(o9 != null)
-            if (o9 != null) {
-                w.appendBytes(o9)
+            val o7 = v.f2
+            w.appendBool(o7 != null)
+            if (o7 != null) {
+                w.appendBytes(o7)
             }
-            val o10 = v.f3
-            w.appendBool(o10 != null)
-            if (o10 != null) {
-                w.appendBytes(o10)
+            val o8 = v.f3
+            w.appendBool(o8 != null)
+            if (o8 != null) {
+                w.appendBytes(o8)
             }
         }
 
@@ -187,10 +182,8 @@ open class StructBytes(
         fun fbeReadFinal(r: Reader, v: StructBytes) {
             r.enter(6)
             v.f1 = r.finalBytes("f1")
-            val x11: ByteArray? = if (r.finalHas("f2")) r.finalBytes("f2") else null
-            v.f2 = x11
-            val x12: ByteArray? = if (r.finalHas("f3")) r.finalBytes("f3") else null
-            v.f3 = x12
+            v.f2 = if (r.finalHas("f2")) r.finalBytes("f2") else null
+            v.f3 = if (r.finalHas("f3")) r.finalBytes("f3") else null
             r.leave()
         }
 
@@ -234,6 +227,28 @@ open class StructBytes(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructBytes) {
+            t.append("StructBytes(")
+            t.append("f1=")
+            Text.bytes(t, v.f1)
+            t.append(",f2=")
+            val o1 = v.f2
+            if (o1 == null) {
+                t.append("null")
+            } else {
+                Text.bytes(t, o1)
+            }
+            t.append(",f3=")
+            val o2 = v.f3
+            if (o2 == null) {
+                t.append("null")
+            } else {
+                Text.bytes(t, o2)
+            }
+            t.append(')')
         }
     }
 }

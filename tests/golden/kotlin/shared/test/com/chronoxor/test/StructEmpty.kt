@@ -23,7 +23,8 @@ open class StructEmpty {
         return "test.StructEmpty".hashCode()
     }
 
-    override fun toString(): String = "StructEmpty()"
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructEmpty.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -178,6 +179,12 @@ open class StructEmpty {
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructEmpty) {
+            t.append("StructEmpty(")
+            t.append(')')
         }
     }
 }

@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -34,19 +35,8 @@ open class StructHash(
         return "test.StructHash".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("StructHash(")
-        .append("f1=").append(f1)
-        .append(", f2=").append(f2)
-        .append(", f3=").append(f3)
-        .append(", f4=").append(f4)
-        .append(", f5=").append(f5)
-        .append(", f6=").append(f6)
-        .append(", f7=").append(f7)
-        .append(", f8=").append(f8)
-        .append(", f9=").append(f9)
-        .append(", f10=").append(f10)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructHash.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -457,81 +447,81 @@ open class StructHash(
             r.enter(40)
             val n108 = r.finalCount(5, 5, "f1")
             for (i109 in 0 until n108) {
-                val p111 = r.pos()
-                val k110 = r.finalString("f1")
-                v.f1[k110] = r.finalI8("f1").toUByte()
-                if (v.f1.size != i109 + 1) throw r.duplicateKey("f1", p111)
+                val p110 = r.pos()
+                val k111 = r.finalString("f1")
+                v.f1[k111] = r.finalI8("f1").toUByte()
+                if (v.f1.size != i109 + 1) throw r.duplicateKey("f1", p110)
             }
             val n112 = r.finalCount(5, 5, "f2")
             for (i113 in 0 until n112) {
-                val p115 = r.pos()
-                val k114 = r.finalString("f2")
+                val p114 = r.pos()
+                val k115 = r.finalString("f2")
                 val x116: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2[k114] = x116
-                if (v.f2.size != i113 + 1) throw r.duplicateKey("f2", p115)
+                v.f2[k115] = x116
+                if (v.f2.size != i113 + 1) throw r.duplicateKey("f2", p114)
             }
             val n117 = r.finalCount(8, 8, "f3")
             for (i118 in 0 until n117) {
-                val p120 = r.pos()
-                val k119 = r.finalString("f3")
-                v.f3[k119] = r.finalBytes("f3")
-                if (v.f3.size != i118 + 1) throw r.duplicateKey("f3", p120)
+                val p119 = r.pos()
+                val k120 = r.finalString("f3")
+                v.f3[k120] = r.finalBytes("f3")
+                if (v.f3.size != i118 + 1) throw r.duplicateKey("f3", p119)
             }
             val n121 = r.finalCount(5, 5, "f4")
             for (i122 in 0 until n121) {
-                val p124 = r.pos()
-                val k123 = r.finalString("f4")
+                val p123 = r.pos()
+                val k124 = r.finalString("f4")
                 val x125: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4[k123] = x125
-                if (v.f4.size != i122 + 1) throw r.duplicateKey("f4", p124)
+                v.f4[k124] = x125
+                if (v.f4.size != i122 + 1) throw r.duplicateKey("f4", p123)
             }
             val n126 = r.finalCount(8, 8, "f5")
             for (i127 in 0 until n126) {
-                val p129 = r.pos()
-                val k128 = r.finalString("f5")
-                v.f5[k128] = EnumSimple(r.finalI32("f5"))
-                if (v.f5.size != i127 + 1) throw r.duplicateKey("f5", p129)
+                val p128 = r.pos()
+                val k129 = r.finalString("f5")
+                v.f5[k129] = EnumSimple(r.finalI32("f5"))
+                if (v.f5.size != i127 + 1) throw r.duplicateKey("f5", p128)
             }
             val n130 = r.finalCount(5, 5, "f6")
             for (i131 in 0 until n130) {
-                val p133 = r.pos()
-                val k132 = r.finalString("f6")
+                val p132 = r.pos()
+                val k133 = r.finalString("f6")
                 val x134: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6[k132] = x134
-                if (v.f6.size != i131 + 1) throw r.duplicateKey("f6", p133)
+                v.f6[k133] = x134
+                if (v.f6.size != i131 + 1) throw r.duplicateKey("f6", p132)
             }
             val n135 = r.finalCount(8, 8, "f7")
             for (i136 in 0 until n135) {
-                val p138 = r.pos()
-                val k137 = r.finalString("f7")
-                v.f7[k137] = FlagsSimple(r.finalI32("f7"))
-                if (v.f7.size != i136 + 1) throw r.duplicateKey("f7", p138)
+                val p137 = r.pos()
+                val k138 = r.finalString("f7")
+                v.f7[k138] = FlagsSimple(r.finalI32("f7"))
+                if (v.f7.size != i136 + 1) throw r.duplicateKey("f7", p137)
             }
             val n139 = r.finalCount(5, 5, "f8")
             for (i140 in 0 until n139) {
-                val p142 = r.pos()
-                val k141 = r.finalString("f8")
+                val p141 = r.pos()
+                val k142 = r.finalString("f8")
                 val x143: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8[k141] = x143
-                if (v.f8.size != i140 + 1) throw r.duplicateKey("f8", p142)
+                v.f8[k142] = x143
+                if (v.f8.size != i140 + 1) throw r.duplicateKey("f8", p141)
             }
             val n144 = r.finalCount(285, 4, "f9")
             for (i145 in 0 until n144) {
-                val p147 = r.pos()
-                val k146 = r.finalString("f9")
+                val p146 = r.pos()
+                val k147 = r.finalString("f9")
                 val x148 = StructSimple()
                 try {
                     StructSimple.fbeReadFinal(r, x148)
                 } catch (e: DecodeException) {
                     throw e.at("f9", i145)
                 }
-                v.f9[k146] = x148
-                if (v.f9.size != i145 + 1) throw r.duplicateKey("f9", p147)
+                v.f9[k147] = x148
+                if (v.f9.size != i145 + 1) throw r.duplicateKey("f9", p146)
             }
             val n149 = r.finalCount(5, 5, "f10")
             for (i150 in 0 until n149) {
-                val p152 = r.pos()
-                val k151 = r.finalString("f10")
+                val p151 = r.pos()
+                val k152 = r.finalString("f10")
                 val x153: StructSimple? = if (r.finalHas("f10")) {
                     val x154 = StructSimple()
                     try {
@@ -543,8 +533,8 @@ open class StructHash(
                 } else {
                     null
                 }
-                v.f10[k151] = x153
-                if (v.f10.size != i150 + 1) throw r.duplicateKey("f10", p152)
+                v.f10[k152] = x153
+                if (v.f10.size != i150 + 1) throw r.duplicateKey("f10", p151)
             }
             r.leave()
         }
@@ -589,6 +579,137 @@ open class StructHash(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructHash) {
+            t.append("StructHash(")
+            t.append("f1=")
+            Text.count(t, v.f1.size, "[{")
+            var i1 = 0
+            for (x2 in v.f1.entries) {
+                if (i1++ > 0) t.append(',')
+                Text.string(t, x2.key)
+                t.append("->")
+                t.append(x2.value)
+            }
+            t.append("}]")
+            t.append(",f2=")
+            Text.count(t, v.f2.size, "[{")
+            var i3 = 0
+            for (x4 in v.f2.entries) {
+                if (i3++ > 0) t.append(',')
+                Text.string(t, x4.key)
+                t.append("->")
+                val o5 = x4.value
+                if (o5 == null) {
+                    t.append("null")
+                } else {
+                    t.append(o5)
+                }
+            }
+            t.append("}]")
+            t.append(",f3=")
+            Text.count(t, v.f3.size, "[{")
+            var i6 = 0
+            for (x7 in v.f3.entries) {
+                if (i6++ > 0) t.append(',')
+                Text.string(t, x7.key)
+                t.append("->")
+                Text.bytes(t, x7.value)
+            }
+            t.append("}]")
+            t.append(",f4=")
+            Text.count(t, v.f4.size, "[{")
+            var i8 = 0
+            for (x9 in v.f4.entries) {
+                if (i8++ > 0) t.append(',')
+                Text.string(t, x9.key)
+                t.append("->")
+                val o10 = x9.value
+                if (o10 == null) {
+                    t.append("null")
+                } else {
+                    Text.bytes(t, o10)
+                }
+            }
+            t.append("}]")
+            t.append(",f5=")
+            Text.count(t, v.f5.size, "[{")
+            var i11 = 0
+            for (x12 in v.f5.entries) {
+                if (i11++ > 0) t.append(',')
+                Text.string(t, x12.key)
+                t.append("->")
+                t.append(x12.value)
+            }
+            t.append("}]")
+            t.append(",f6=")
+            Text.count(t, v.f6.size, "[{")
+            var i13 = 0
+            for (x14 in v.f6.entries) {
+                if (i13++ > 0) t.append(',')
+                Text.string(t, x14.key)
+                t.append("->")
+                val o15 = x14.value
+                if (o15 == null) {
+                    t.append("null")
+                } else {
+                    t.append(o15)
+                }
+            }
+            t.append("}]")
+            t.append(",f7=")
+            Text.count(t, v.f7.size, "[{")
+            var i16 = 0
+            for (x17 in v.f7.entries) {
+                if (i16++ > 0) t.append(',')
+                Text.string(t, x17.key)
+                t.append("->")
+                t.append(x17.value)
+            }
+            t.append("}]")
+            t.append(",f8=")
+            Text.count(t, v.f8.size, "[{")
+            var i18 = 0
+            for (x19 in v.f8.entries) {
+                if (i18++ > 0) t.append(',')
+                Text.string(t, x19.key)
+                t.append("->")
+                val o20 = x19.value
+                if (o20 == null) {
+                    t.append("null")
+                } else {
+                    t.append(o20)
+                }
+            }
+            t.append("}]")
+            t.append(",f9=")
+            Text.count(t, v.f9.size, "[{")
+            var i21 = 0
+            for (x22 in v.f9.entries) {
+                if (i21++ > 0) t.append(',')
+                Text.string(t, x22.key)
+                t.append("->")
+                StructSimple.fbeText(t, x22.value)
+            }
+            t.append("}]")
+            t.append(",f10=")
+            Text.count(t, v.f10.size, "[{")
+            var i23 = 0
+            for (x24 in v.f10.entries) {
+                if (i23++ > 0) t.append(',')
+                Text.string(t, x24.key)
+                t.append("->")
+                val o25 = x24.value
+                if (o25 == null) {
+                    t.append("null")
+                } else {
+                    StructSimple.fbeText(t, o25)
+                }
+            }
+            t.append("}]")
+            t.append(')')
         }
     }
 }

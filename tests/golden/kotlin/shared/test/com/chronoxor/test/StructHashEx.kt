@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -26,11 +27,8 @@ open class StructHashEx(
         return "test.StructHashEx".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("StructHashEx(")
-        .append("f1=").append(f1)
-        .append(", f2=").append(f2)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructHashEx.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -113,50 +111,48 @@ open class StructHashEx(
             val e9 = r.vector(b, b + 8, 8, 0, "f1")
             val n10 = r.count()
             for (i11 in 0 until n10) {
-                val x13 = StructSimple()
+                val x12 = StructSimple()
                 try {
-                    StructSimple.fbeRead(r, b, e9 + i11 * 8, x13)
+                    StructSimple.fbeRead(r, b, e9 + i11 * 8, x12)
                 } catch (e: DecodeException) {
                     throw e.at("f1", i11)
                 }
-                val k12 = x13
-                val x14 = StructNested()
+                val x13 = StructNested()
                 try {
-                    StructNested.fbeRead(r, b, e9 + i11 * 8 + 4, x14)
+                    StructNested.fbeRead(r, b, e9 + i11 * 8 + 4, x13)
                 } catch (e: DecodeException) {
                     throw e.at("f1", i11)
                 }
-                v.f1[k12] = x14
+                v.f1[x12] = x13
                 if (v.f1.size != i11 + 1) throw r.duplicateKey("f1", e9 + i11 * 8)
             }
             if (n < 16) {
                 r.leave()
                 return
             }
-            val e15 = r.vector(b, b + 12, 9, 1, "f2")
-            val n16 = r.count()
-            for (i17 in 0 until n16) {
-                val x19 = StructSimple()
+            val e14 = r.vector(b, b + 12, 9, 1, "f2")
+            val n15 = r.count()
+            for (i16 in 0 until n15) {
+                val x17 = StructSimple()
                 try {
-                    StructSimple.fbeRead(r, b, e15 + i17 * 9, x19)
+                    StructSimple.fbeRead(r, b, e14 + i16 * 9, x17)
                 } catch (e: DecodeException) {
-                    throw e.at("f2", i17)
+                    throw e.at("f2", i16)
                 }
-                val k18 = x19
-                val s21 = r.optional(b, e15 + i17 * 9 + 4, 4, "f2")
-                val x20: StructNested? = if (s21 >= 0) {
-                    val x22 = StructNested()
+                val s19 = r.optional(b, e14 + i16 * 9 + 4, 4, "f2")
+                val x18: StructNested? = if (s19 >= 0) {
+                    val x20 = StructNested()
                     try {
-                        StructNested.fbeRead(r, s21, s21, x22)
+                        StructNested.fbeRead(r, s19, s19, x20)
                     } catch (e: DecodeException) {
-                        throw e.at("f2", i17)
+                        throw e.at("f2", i16)
                     }
-                    x22
+                    x20
                 } else {
                     null
                 }
-                v.f2[k18] = x20
-                if (v.f2.size != i17 + 1) throw r.duplicateKey("f2", e15 + i17 * 9)
+                v.f2[x17] = x18
+                if (v.f2.size != i16 + 1) throw r.duplicateKey("f2", e14 + i16 * 9)
             }
             r.leave()
         }
@@ -205,17 +201,17 @@ open class StructHashEx(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructHashEx) {
             w.appendCount(v.f1.size)
-            for (x23 in v.f1.entries) {
-                StructSimple.fbeWriteFinal(w, x23.key)
-                StructNested.fbeWriteFinal(w, x23.value)
+            for (x21 in v.f1.entries) {
+                StructSimple.fbeWriteFinal(w, x21.key)
+                StructNested.fbeWriteFinal(w, x21.value)
             }
             w.appendCount(v.f2.size)
-            for (x24 in v.f2.entries) {
-                StructSimple.fbeWriteFinal(w, x24.key)
-                val o25 = x24.value
-                w.appendBool(o25 != null)
-                if (o25 != null) {
-                    StructNested.fbeWriteFinal(w, o25)
+            for (x22 in v.f2.entries) {
+                StructSimple.fbeWriteFinal(w, x22.key)
+                val o23 = x22.value
+                w.appendBool(o23 != null)
+                if (o23 != null) {
+                    StructNested.fbeWriteFinal(w, o23)
                 }
             }
         }
@@ -227,48 +223,46 @@ open class StructHashEx(
          */
         fun fbeReadFinal(r: Reader, v: StructHashEx) {
             r.enter(8)
-            val n26 = r.finalCount(1279, 0, "f1")
-            for (i27 in 0 until n26) {
-                val p29 = r.pos()
-                val x30 = StructSimple()
+            val n24 = r.finalCount(1279, 0, "f1")
+            for (i25 in 0 until n24) {
+                val p26 = r.pos()
+                val x27 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x30)
+                    StructSimple.fbeReadFinal(r, x27)
                 } catch (e: DecodeException) {
-                    throw e.at("f1", i27)
+                    throw e.at("f1", i25)
                 }
-                val k28 = x30
-                val x31 = StructNested()
+                val x28 = StructNested()
                 try {
-                    StructNested.fbeReadFinal(r, x31)
+                    StructNested.fbeReadFinal(r, x28)
                 } catch (e: DecodeException) {
-                    throw e.at("f1", i27)
+                    throw e.at("f1", i25)
                 }
-                v.f1[k28] = x31
-                if (v.f1.size != i27 + 1) throw r.duplicateKey("f1", p29)
+                v.f1[x27] = x28
+                if (v.f1.size != i25 + 1) throw r.duplicateKey("f1", p26)
             }
-            val n32 = r.finalCount(282, 1, "f2")
-            for (i33 in 0 until n32) {
-                val p35 = r.pos()
-                val x36 = StructSimple()
+            val n29 = r.finalCount(282, 1, "f2")
+            for (i30 in 0 until n29) {
+                val p31 = r.pos()
+                val x32 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x36)
+                    StructSimple.fbeReadFinal(r, x32)
                 } catch (e: DecodeException) {
-                    throw e.at("f2", i33)
+                    throw e.at("f2", i30)
                 }
-                val k34 = x36
-                val x37: StructNested? = if (r.finalHas("f2")) {
-                    val x38 = StructNested()
+                val x33: StructNested? = if (r.finalHas("f2")) {
+                    val x34 = StructNested()
                     try {
-                        StructNested.fbeReadFinal(r, x38)
+                        StructNested.fbeReadFinal(r, x34)
                     } catch (e: DecodeException) {
-                        throw e.at("f2", i33)
+                        throw e.at("f2", i30)
                     }
-                    x38
+                    x34
                 } else {
                     null
                 }
-                v.f2[k34] = x37
-                if (v.f2.size != i33 + 1) throw r.duplicateKey("f2", p35)
+                v.f2[x32] = x33
+                if (v.f2.size != i30 + 1) throw r.duplicateKey("f2", p31)
             }
             r.leave()
         }
@@ -313,6 +307,37 @@ open class StructHashEx(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructHashEx) {
+            t.append("StructHashEx(")
+            t.append("f1=")
+            Text.count(t, v.f1.size, "[{")
+            var i1 = 0
+            for (x2 in v.f1.entries) {
+                if (i1++ > 0) t.append(',')
+                StructSimple.fbeText(t, x2.key)
+                t.append("->")
+                StructNested.fbeText(t, x2.value)
+            }
+            t.append("}]")
+            t.append(",f2=")
+            Text.count(t, v.f2.size, "[{")
+            var i3 = 0
+            for (x4 in v.f2.entries) {
+                if (i3++ > 0) t.append(',')
+                StructSimple.fbeText(t, x4.key)
+                t.append("->")
+                val o5 = x4.value
+                if (o5 == null) {
+                    t.append("null")
+                } else {
+                    StructNested.fbeText(t, o5)
+                }
+            }
+            t.append("}]")
+            t.append(')')
         }
     }
 }

@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 import java.util.LinkedList
 
@@ -35,19 +36,8 @@ open class StructList(
         return "test.StructList".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("StructList(")
-        .append("f1=").append(f1)
-        .append(", f2=").append(f2)
-        .append(", f3=").append(f3)
-        .append(", f4=").append(f4)
-        .append(", f5=").append(f5)
-        .append(", f6=").append(f6)
-        .append(", f7=").append(f7)
-        .append(", f8=").append(f8)
-        .append(", f9=").append(f9)
-        .append(", f10=").append(f10)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructList.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -103,76 +93,71 @@ open class StructList(
             val e4 = w.vector(b, b + 12, v.f2.size, 5)
             var i5 = 0
             for (x6 in v.f2) {
-                val o7 = x6
-                if (o7 != null) {
-                    val s8 = w.optional(b, e4 + i5 * 5, 1)
-                    w.putI8(s8, o7.toByte())
+                if (x6 != null) {
+                    val s7 = w.optional(b, e4 + i5 * 5, 1)
+                    w.putI8(s7, x6.toByte())
                 }
                 i5++
             }
-            val e9 = w.vector(b, b + 16, v.f3.size, 4)
-            var i10 = 0
-            for (x11 in v.f3) {
-                w.bytes(b, e9 + i10 * 4, x11)
-                i10++
+            val e8 = w.vector(b, b + 16, v.f3.size, 4)
+            var i9 = 0
+            for (x10 in v.f3) {
+                w.bytes(b, e8 + i9 * 4, x10)
+                i9++
             }
-            val e12 = w.vector(b, b + 20, v.f4.size, 5)
-            var i13 = 0
-            for (x14 in v.f4) {
-                val o15 = x14
-                if (o15 != null) {
-                    val s16 = w.optional(b, e12 + i13 * 5, 4)
-                    w.bytes(s16, s16, o15)
+            val e11 = w.vector(b, b + 20, v.f4.size, 5)
+            var i12 = 0
+            for (x13 in v.f4) {
+                if (x13 != null) {
+                    val s14 = w.optional(b, e11 + i12 * 5, 4)
+                    w.bytes(s14, s14, x13)
                 }
-                i13++
+                i12++
             }
-            val e17 = w.vector(b, b + 24, v.f5.size, 4)
-            var i18 = 0
-            for (x19 in v.f5) {
-                w.putI32(e17 + i18 * 4, x19.value)
-                i18++
+            val e15 = w.vector(b, b + 24, v.f5.size, 4)
+            var i16 = 0
+            for (x17 in v.f5) {
+                w.putI32(e15 + i16 * 4, x17.value)
+                i16++
             }
-            val e20 = w.vector(b, b + 28, v.f6.size, 5)
-            var i21 = 0
-            for (x22 in v.f6) {
-                val o23 = x22
-                if (o23 != null) {
-                    val s24 = w.optional(b, e20 + i21 * 5, 4)
-                    w.putI32(s24, o23.value)
+            val e18 = w.vector(b, b + 28, v.f6.size, 5)
+            var i19 = 0
+            for (x20 in v.f6) {
+                if (x20 != null) {
+                    val s21 = w.optional(b, e18 + i19 * 5, 4)
+                    w.putI32(s21, x20.value)
                 }
-                i21++
+                i19++
             }
-            val e25 = w.vector(b, b + 32, v.f7.size, 4)
+            val e22 = w.vector(b, b + 32, v.f7.size, 4)
+            var i23 = 0
+            for (x24 in v.f7) {
+                w.putI32(e22 + i23 * 4, x24.value)
+                i23++
+            }
+            val e25 = w.vector(b, b + 36, v.f8.size, 5)
             var i26 = 0
-            for (x27 in v.f7) {
-                w.putI32(e25 + i26 * 4, x27.value)
+            for (x27 in v.f8) {
+                if (x27 != null) {
+                    val s28 = w.optional(b, e25 + i26 * 5, 4)
+                    w.putI32(s28, x27.value)
+                }
                 i26++
             }
-            val e28 = w.vector(b, b + 36, v.f8.size, 5)
-            var i29 = 0
-            for (x30 in v.f8) {
-                val o31 = x30
-                if (o31 != null) {
-                    val s32 = w.optional(b, e28 + i29 * 5, 4)
-                    w.putI32(s32, o31.value)
-                }
-                i29++
+            val e29 = w.vector(b, b + 40, v.f9.size, 4)
+            var i30 = 0
+            for (x31 in v.f9) {
+                StructSimple.fbeWrite(w, b, e29 + i30 * 4, x31)
+                i30++
             }
-            val e33 = w.vector(b, b + 40, v.f9.size, 4)
-            var i34 = 0
-            for (x35 in v.f9) {
-                StructSimple.fbeWrite(w, b, e33 + i34 * 4, x35)
-                i34++
-            }
-            val e36 = w.vector(b, b + 44, v.f10.size, 5)
-            var i37 = 0
-            for (x38 in v.f10) {
-                val o39 = x38
-                if (o39 != null) {
-                    val s40 = w.optional(b, e36 + i37 * 5, 4)
-                    StructSimple.fbeWrite(w, s40, s40, o39)
+            val e32 = w.vector(b, b + 44, v.f10.size, 5)
+            var i33 = 0
+            for (x34 in v.f10) {
+                if (x34 != null) {
+                    val s35 = w.optional(b, e32 + i33 * 5, 4)
+                    StructSimple.fbeWrite(w, s35, s35, x34)
                 }
-                i37++
+                i33++
             }
         }
 
@@ -189,117 +174,117 @@ open class StructList(
                 r.leave()
                 return
             }
-            val e41 = r.vector(b, b + 8, 1, 1, "f1")
-            val n42 = r.count()
-            for (i43 in 0 until n42) {
-                v.f1.add(r.i8(e41 + i43 * 1).toUByte())
+            val e36 = r.vector(b, b + 8, 1, 1, "f1")
+            val n37 = r.count()
+            for (i38 in 0 until n37) {
+                v.f1.add(r.i8(e36 + i38 * 1).toUByte())
             }
             if (n < 16) {
                 r.leave()
                 return
             }
-            val e44 = r.vector(b, b + 12, 5, 1, "f2")
-            val n45 = r.count()
-            for (i46 in 0 until n45) {
-                val s48 = r.optional(b, e44 + i46 * 5, 1, "f2")
-                val x47: UByte? = if (s48 >= 0) r.i8(s48).toUByte() else null
-                v.f2.add(x47)
+            val e39 = r.vector(b, b + 12, 5, 1, "f2")
+            val n40 = r.count()
+            for (i41 in 0 until n40) {
+                val s43 = r.optional(b, e39 + i41 * 5, 1, "f2")
+                val x42: UByte? = if (s43 >= 0) r.i8(s43).toUByte() else null
+                v.f2.add(x42)
             }
             if (n < 20) {
                 r.leave()
                 return
             }
-            val e49 = r.vector(b, b + 16, 4, 4, "f3")
-            val n50 = r.count()
-            for (i51 in 0 until n50) {
-                v.f3.add(r.bytes(b, e49 + i51 * 4, "f3"))
+            val e44 = r.vector(b, b + 16, 4, 4, "f3")
+            val n45 = r.count()
+            for (i46 in 0 until n45) {
+                v.f3.add(r.bytes(b, e44 + i46 * 4, "f3"))
             }
             if (n < 24) {
                 r.leave()
                 return
             }
-            val e52 = r.vector(b, b + 20, 5, 1, "f4")
-            val n53 = r.count()
-            for (i54 in 0 until n53) {
-                val s56 = r.optional(b, e52 + i54 * 5, 4, "f4")
-                val x55: ByteArray? = if (s56 >= 0) r.bytes(s56, s56, "f4") else null
-                v.f4.add(x55)
+            val e47 = r.vector(b, b + 20, 5, 1, "f4")
+            val n48 = r.count()
+            for (i49 in 0 until n48) {
+                val s51 = r.optional(b, e47 + i49 * 5, 4, "f4")
+                val x50: ByteArray? = if (s51 >= 0) r.bytes(s51, s51, "f4") else null
+                v.f4.add(x50)
             }
             if (n < 28) {
                 r.leave()
                 return
             }
-            val e57 = r.vector(b, b + 24, 4, 4, "f5")
-            val n58 = r.count()
-            for (i59 in 0 until n58) {
-                v.f5.add(EnumSimple(r.i32(e57 + i59 * 4)))
+            val e52 = r.vector(b, b + 24, 4, 4, "f5")
+            val n53 = r.count()
+            for (i54 in 0 until n53) {
+                v.f5.add(EnumSimple(r.i32(e52 + i54 * 4)))
             }
             if (n < 32) {
                 r.leave()
                 return
             }
-            val e60 = r.vector(b, b + 28, 5, 1, "f6")
-            val n61 = r.count()
-            for (i62 in 0 until n61) {
-                val s64 = r.optional(b, e60 + i62 * 5, 4, "f6")
-                val x63: EnumSimple? = if (s64 >= 0) EnumSimple(r.i32(s64)) else null
-                v.f6.add(x63)
+            val e55 = r.vector(b, b + 28, 5, 1, "f6")
+            val n56 = r.count()
+            for (i57 in 0 until n56) {
+                val s59 = r.optional(b, e55 + i57 * 5, 4, "f6")
+                val x58: EnumSimple? = if (s59 >= 0) EnumSimple(r.i32(s59)) else null
+                v.f6.add(x58)
             }
             if (n < 36) {
                 r.leave()
                 return
             }
-            val e65 = r.vector(b, b + 32, 4, 4, "f7")
-            val n66 = r.count()
-            for (i67 in 0 until n66) {
-                v.f7.add(FlagsSimple(r.i32(e65 + i67 * 4)))
+            val e60 = r.vector(b, b + 32, 4, 4, "f7")
+            val n61 = r.count()
+            for (i62 in 0 until n61) {
+                v.f7.add(FlagsSimple(r.i32(e60 + i62 * 4)))
             }
             if (n < 40) {
                 r.leave()
                 return
             }
-            val e68 = r.vector(b, b + 36, 5, 1, "f8")
-            val n69 = r.count()
-            for (i70 in 0 until n69) {
-                val s72 = r.optional(b, e68 + i70 * 5, 4, "f8")
-                val x71: FlagsSimple? = if (s72 >= 0) FlagsSimple(r.i32(s72)) else null
-                v.f8.add(x71)
+            val e63 = r.vector(b, b + 36, 5, 1, "f8")
+            val n64 = r.count()
+            for (i65 in 0 until n64) {
+                val s67 = r.optional(b, e63 + i65 * 5, 4, "f8")
+                val x66: FlagsSimple? = if (s67 >= 0) FlagsSimple(r.i32(s67)) else null
+                v.f8.add(x66)
             }
             if (n < 44) {
                 r.leave()
                 return
             }
-            val e73 = r.vector(b, b + 40, 4, 0, "f9")
-            val n74 = r.count()
-            for (i75 in 0 until n74) {
-                val x76 = StructSimple()
+            val e68 = r.vector(b, b + 40, 4, 0, "f9")
+            val n69 = r.count()
+            for (i70 in 0 until n69) {
+                val x71 = StructSimple()
                 try {
-                    StructSimple.fbeRead(r, b, e73 + i75 * 4, x76)
+                    StructSimple.fbeRead(r, b, e68 + i70 * 4, x71)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i75)
+                    throw e.at("f9", i70)
                 }
-                v.f9.add(x76)
+                v.f9.add(x71)
             }
             if (n < 48) {
                 r.leave()
                 return
             }
-            val e77 = r.vector(b, b + 44, 5, 1, "f10")
-            val n78 = r.count()
-            for (i79 in 0 until n78) {
-                val s81 = r.optional(b, e77 + i79 * 5, 4, "f10")
-                val x80: StructSimple? = if (s81 >= 0) {
-                    val x82 = StructSimple()
+            val e72 = r.vector(b, b + 44, 5, 1, "f10")
+            val n73 = r.count()
+            for (i74 in 0 until n73) {
+                val s76 = r.optional(b, e72 + i74 * 5, 4, "f10")
+                val x75: StructSimple? = if (s76 >= 0) {
+                    val x77 = StructSimple()
                     try {
-                        StructSimple.fbeRead(r, s81, s81, x82)
+                        StructSimple.fbeRead(r, s76, s76, x77)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i79)
+                        throw e.at("f10", i74)
                     }
-                    x82
+                    x77
                 } else {
                     null
                 }
-                v.f10.add(x80)
+                v.f10.add(x75)
             }
             r.leave()
         }
@@ -348,63 +333,58 @@ open class StructList(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructList) {
             w.appendCount(v.f1.size)
-            for (x83 in v.f1) {
-                w.appendI8(x83.toByte())
+            for (x78 in v.f1) {
+                w.appendI8(x78.toByte())
             }
             w.appendCount(v.f2.size)
-            for (x84 in v.f2) {
-                val o85 = x84
-                w.appendBool(o85 != null)
-                if (o85 != null) {
-                    w.appendI8(o85.toByte())
+            for (x79 in v.f2) {
+                w.appendBool(x79 != null)
+                if (x79 != null) {
+                    w.appendI8(x79.toByte())
                 }
             }
             w.appendCount(v.f3.size)
-            for (x86 in v.f3) {
-                w.appendBytes(x86)
+            for (x80 in v.f3) {
+                w.appendBytes(x80)
             }
             w.appendCount(v.f4.size)
-            for (x87 in v.f4) {
-                val o88 = x87
-                w.appendBool(o88 != null)
-                if (o88 != null) {
-                    w.appendBytes(o88)
+            for (x81 in v.f4) {
+                w.appendBool(x81 != null)
+                if (x81 != null) {
+                    w.appendBytes(x81)
                 }
             }
             w.appendCount(v.f5.size)
-            for (x89 in v.f5) {
-                w.appendI32(x89.value)
+            for (x82 in v.f5) {
+                w.appendI32(x82.value)
             }
             w.appendCount(v.f6.size)
-            for (x90 in v.f6) {
-                val o91 = x90
-                w.appendBool(o91 != null)
-                if (o91 != null) {
-                    w.appendI32(o91.value)
+            for (x83 in v.f6) {
+                w.appendBool(x83 != null)
+                if (x83 != null) {
+                    w.appendI32(x83.value)
                 }
             }
             w.appendCount(v.f7.size)
-            for (x92 in v.f7) {
-                w.appendI32(x92.value)
+            for (x84 in v.f7) {
+                w.appendI32(x84.value)
             }
             w.appendCount(v.f8.size)
-            for (x93 in v.f8) {
-                val o94 = x93
-                w.appendBool(o94 != null)
-                if (o94 != null) {
-                    w.appendI32(o94.value)
+            for (x85 in v.f8) {
+                w.appendBool(x85 != null)
+                if (x85 != null) {
+                    w.appendI32(x85.value)
                 }
             }
             w.appendCount(v.f9.size)
-            for (x95 in v.f9) {
-                StructSimple.fbeWriteFinal(w, x95)
+            for (x86 in v.f9) {
+                StructSimple.fbeWriteFinal(w, x86)
             }
             w.appendCount(v.f10.size)
-            for (x96 in v.f10) {
-                val o97 = x96
-                w.appendBool(o97 != null)
-                if (o97 != null) {
-                    StructSimple.fbeWriteFinal(w, o97)
+            for (x87 in v.f10) {
+                w.appendBool(x87 != null)
+                if (x87 != null) {
+                    StructSimple.fbeWriteFinal(w, x87)
                 }
             }
         }
@@ -416,66 +396,66 @@ open class StructList(
          */
         fun fbeReadFinal(r: Reader, v: StructList) {
             r.enter(40)
-            val n98 = r.finalCount(1, 1, "f1")
-            for (i99 in 0 until n98) {
+            val n88 = r.finalCount(1, 1, "f1")
+            for (i89 in 0 until n88) {
                 v.f1.add(r.finalI8("f1").toUByte())
             }
-            val n100 = r.finalCount(1, 1, "f2")
-            for (i101 in 0 until n100) {
-                val x102: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2.add(x102)
+            val n90 = r.finalCount(1, 1, "f2")
+            for (i91 in 0 until n90) {
+                val x92: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2.add(x92)
             }
-            val n103 = r.finalCount(4, 4, "f3")
-            for (i104 in 0 until n103) {
+            val n93 = r.finalCount(4, 4, "f3")
+            for (i94 in 0 until n93) {
                 v.f3.add(r.finalBytes("f3"))
             }
-            val n105 = r.finalCount(1, 1, "f4")
-            for (i106 in 0 until n105) {
-                val x107: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4.add(x107)
+            val n95 = r.finalCount(1, 1, "f4")
+            for (i96 in 0 until n95) {
+                val x97: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4.add(x97)
             }
-            val n108 = r.finalCount(4, 4, "f5")
-            for (i109 in 0 until n108) {
+            val n98 = r.finalCount(4, 4, "f5")
+            for (i99 in 0 until n98) {
                 v.f5.add(EnumSimple(r.finalI32("f5")))
             }
-            val n110 = r.finalCount(1, 1, "f6")
-            for (i111 in 0 until n110) {
-                val x112: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6.add(x112)
+            val n100 = r.finalCount(1, 1, "f6")
+            for (i101 in 0 until n100) {
+                val x102: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6.add(x102)
             }
-            val n113 = r.finalCount(4, 4, "f7")
-            for (i114 in 0 until n113) {
+            val n103 = r.finalCount(4, 4, "f7")
+            for (i104 in 0 until n103) {
                 v.f7.add(FlagsSimple(r.finalI32("f7")))
             }
-            val n115 = r.finalCount(1, 1, "f8")
-            for (i116 in 0 until n115) {
-                val x117: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8.add(x117)
+            val n105 = r.finalCount(1, 1, "f8")
+            for (i106 in 0 until n105) {
+                val x107: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8.add(x107)
             }
-            val n118 = r.finalCount(281, 0, "f9")
-            for (i119 in 0 until n118) {
-                val x120 = StructSimple()
+            val n108 = r.finalCount(281, 0, "f9")
+            for (i109 in 0 until n108) {
+                val x110 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x120)
+                    StructSimple.fbeReadFinal(r, x110)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i119)
+                    throw e.at("f9", i109)
                 }
-                v.f9.add(x120)
+                v.f9.add(x110)
             }
-            val n121 = r.finalCount(1, 1, "f10")
-            for (i122 in 0 until n121) {
-                val x123: StructSimple? = if (r.finalHas("f10")) {
-                    val x124 = StructSimple()
+            val n111 = r.finalCount(1, 1, "f10")
+            for (i112 in 0 until n111) {
+                val x113: StructSimple? = if (r.finalHas("f10")) {
+                    val x114 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x124)
+                        StructSimple.fbeReadFinal(r, x114)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i122)
+                        throw e.at("f10", i112)
                     }
-                    x124
+                    x114
                 } else {
                     null
                 }
-                v.f10.add(x123)
+                v.f10.add(x113)
             }
             r.leave()
         }
@@ -520,6 +500,112 @@ open class StructList(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructList) {
+            t.append("StructList(")
+            t.append("f1=")
+            Text.count(t, v.f1.size, "<")
+            var i1 = 0
+            for (x2 in v.f1) {
+                if (i1++ > 0) t.append(',')
+                t.append(x2)
+            }
+            t.append(">")
+            t.append(",f2=")
+            Text.count(t, v.f2.size, "<")
+            var i3 = 0
+            for (x4 in v.f2) {
+                if (i3++ > 0) t.append(',')
+                if (x4 == null) {
+                    t.append("null")
+                } else {
+                    t.append(x4)
+                }
+            }
+            t.append(">")
+            t.append(",f3=")
+            Text.count(t, v.f3.size, "<")
+            var i5 = 0
+            for (x6 in v.f3) {
+                if (i5++ > 0) t.append(',')
+                Text.bytes(t, x6)
+            }
+            t.append(">")
+            t.append(",f4=")
+            Text.count(t, v.f4.size, "<")
+            var i7 = 0
+            for (x8 in v.f4) {
+                if (i7++ > 0) t.append(',')
+                if (x8 == null) {
+                    t.append("null")
+                } else {
+                    Text.bytes(t, x8)
+                }
+            }
+            t.append(">")
+            t.append(",f5=")
+            Text.count(t, v.f5.size, "<")
+            var i9 = 0
+            for (x10 in v.f5) {
+                if (i9++ > 0) t.append(',')
+                t.append(x10)
+            }
+            t.append(">")
+            t.append(",f6=")
+            Text.count(t, v.f6.size, "<")
+            var i11 = 0
+            for (x12 in v.f6) {
+                if (i11++ > 0) t.append(',')
+                if (x12 == null) {
+                    t.append("null")
+                } else {
+                    t.append(x12)
+                }
+            }
+            t.append(">")
+            t.append(",f7=")
+            Text.count(t, v.f7.size, "<")
+            var i13 = 0
+            for (x14 in v.f7) {
+                if (i13++ > 0) t.append(',')
+                t.append(x14)
+            }
+            t.append(">")
+            t.append(",f8=")
+            Text.count(t, v.f8.size, "<")
+            var i15 = 0
+            for (x16 in v.f8) {
+                if (i15++ > 0) t.append(',')
+                if (x16 == null) {
+                    t.append("null")
+                } else {
+                    t.append(x16)
+                }
+            }
+            t.append(">")
+            t.append(",f9=")
+            Text.count(t, v.f9.size, "<")
+            var i17 = 0
+            for (x18 in v.f9) {
+                if (i17++ > 0) t.append(',')
+                StructSimple.fbeText(t, x18)
+            }
+            t.append(">")
+            t.append(",f10=")
+            Text.count(t, v.f10.size, "<")
+            var i19 = 0
+            for (x20 in v.f10) {
+                if (i19++ > 0) t.append(',')
+                if (x20 == null) {
+                    t.append("null")
+                } else {
+                    StructSimple.fbeText(t, x20)
+                }
+            }
+            t.append(">")
+            t.append(')')
         }
     }
 }

@@ -267,132 +267,8 @@ open class StructNested(
         return h
     }
 
-    override fun toString(): String = StringBuilder("StructNested(")
-        .append("id=").append(id)
-        .append(", f1=").append(f1)
-        .append(", f2=").append(f2)
-        .append(", f3=").append(f3)
-        .append(", f4=").append(f4)
-        .append(", f5=").append(f5)
-        .append(", f6=").append(f6)
-        .append(", f7=").append(f7)
-        .append(", f8=").append(f8)
-        .append(", f9=").append(f9)
-        .append(", f10=").append(f10)
-        .append(", f11=").append(f11)
-        .append(", f12=").append(f12)
-        .append(", f13=").append(f13)
-        .append(", f14=").append(f14)
-        .append(", f15=").append(f15)
-        .append(", f16=").append(f16)
-        .append(", f17=").append(f17)
-        .append(", f18=").append(f18)
-        .append(", f19=").append(f19)
-        .append(", f20=").append(f20)
-        .append(", f21=").append(f21)
-        .append(", f22=").append(f22)
-        .append(", f23=").append(f23)
-        .append(", f24=").append(f24)
-        .append(", f25=").append(f25)
-        .append(", f26=").append(f26)
-        .append(", f27=").append(f27)
-        .append(", f28=").append(f28)
-        .append(", f29=").append(f29)
-        .append(", f30=").append(f30)
-        .append(", f31=").append(f31)
-        .append(", f32=").append(f32)
-        .append(", f33=").append(f33)
-        .append(", f34=").append(f34)
-        .append(", f35=").append(f35)
-        .append(", f36=").append(f36)
-        .append(", f37=").append(f37)
-        .append(", f38=").append(f38)
-        .append(", f39=").append(f39)
-        .append(", f40=").append(f40)
-        .append(", f41=").append(f41)
-        .append(", f42=").append(f42)
-        .append(", f43=").append(f43)
-        .append(", f44=").append(f44)
-        .append(", f100=").append(f100)
-        .append(", f101=").append(f101)
-        .append(", f102=").append(f102)
-        .append(", f103=").append(f103)
-        .append(", f104=").append(f104)
-        .append(", f105=").append(f105)
-        .append(", f106=").append(f106)
-        .append(", f107=").append(f107)
-        .append(", f108=").append(f108)
-        .append(", f109=").append(f109)
-        .append(", f110=").append(f110)
-        .append(", f111=").append(f111)
-        .append(", f112=").append(f112)
-        .append(", f113=").append(f113)
-        .append(", f114=").append(f114)
-        .append(", f115=").append(f115)
-        .append(", f116=").append(f116)
-        .append(", f117=").append(f117)
-        .append(", f118=").append(f118)
-        .append(", f119=").append(f119)
-        .append(", f120=").append(f120)
-        .append(", f121=").append(f121)
-        .append(", f122=").append(f122)
-        .append(", f123=").append(f123)
-        .append(", f124=").append(f124)
-        .append(", f125=").append(f125)
-        .append(", f126=").append(f126)
-        .append(", f127=").append(f127)
-        .append(", f128=").append(f128)
-        .append(", f129=").append(f129)
-        .append(", f130=").append(f130)
-        .append(", f131=").append(f131)
-        .append(", f132=").append(f132)
-        .append(", f133=").append(f133)
-        .append(", f134=").append(f134)
-        .append(", f135=").append(f135)
-        .append(", f136=").append(f136)
-        .append(", f137=").append(f137)
-        .append(", f138=").append(f138)
-        .append(", f139=").append(f139)
-        .append(", f140=").append(f140)
-        .append(", f141=").append(f141)
-        .append(", f142=").append(f142)
-        .append(", f143=").append(f143)
-        .append(", f144=").append(f144)
-        .append(", f145=").append(f145)
-        .append(", f146=").append(f146)
-        .append(", f147=").append(f147)
-        .append(", f148=").append(f148)
-        .append(", f149=").append(f149)
-        .append(", f150=").append(f150)
-        .append(", f151=").append(f151)
-        .append(", f152=").append(f152)
-        .append(", f153=").append(f153)
-        .append(", f154=").append(f154)
-        .append(", f155=").append(f155)
-        .append(", f156=").append(f156)
-        .append(", f157=").append(f157)
-        .append(", f158=").append(f158)
-        .append(", f159=").append(f159)
-        .append(", f160=").append(f160)
-        .append(", f161=").append(f161)
-        .append(", f162=").append(f162)
-        .append(", f163=").append(f163)
-        .append(", f164=").append(f164)
-        .append(", f165=").append(f165)
-        .append(", f1000=").append(f1000)
-        .append(", f1001=").append(f1001)
-        .append(", f1002=").append(f1002)
-        .append(", f1003=").append(f1003)
-        .append(", f1004=").append(f1004)
-        .append(", f1005=").append(f1005)
-        .append(", f1006=").append(f1006)
-        .append(", f1007=").append(f1007)
-        .append(", f1008=").append(f1008)
-        .append(", f1009=").append(f1009)
-        .append(", f1010=").append(f1010)
-        .append(", f1011=").append(f1011)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructNested.fbeText(it, this) }.toString()
 
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
@@ -911,264 +787,198 @@ open class StructNested(
             } catch (e: DecodeException) {
                 throw e.at("f44")
             }
-            val s146 = r.optional(b, b + 237, 1, "f100")
-            val x145: Boolean? = if (s146 >= 0) r.bool(s146) else null
-            v.f100 = x145
-            val s148 = r.optional(b, b + 242, 1, "f101")
-            val x147: Boolean? = if (s148 >= 0) r.bool(s148) else null
-            v.f101 = x147
-            val s150 = r.optional(b, b + 247, 1, "f102")
-            val x149: Boolean? = if (s150 >= 0) r.bool(s150) else null
-            v.f102 = x149
-            val s152 = r.optional(b, b + 252, 1, "f103")
-            val x151: UByte? = if (s152 >= 0) r.i8(s152).toUByte() else null
-            v.f103 = x151
-            val s154 = r.optional(b, b + 257, 1, "f104")
-            val x153: UByte? = if (s154 >= 0) r.i8(s154).toUByte() else null
-            v.f104 = x153
-            val s156 = r.optional(b, b + 262, 1, "f105")
-            val x155: UByte? = if (s156 >= 0) r.i8(s156).toUByte() else null
-            v.f105 = x155
-            val s158 = r.optional(b, b + 267, 1, "f106")
-            val x157: Char? = if (s158 >= 0) r.ch(s158) else null
-            v.f106 = x157
-            val s160 = r.optional(b, b + 272, 1, "f107")
-            val x159: Char? = if (s160 >= 0) r.ch(s160) else null
-            v.f107 = x159
-            val s162 = r.optional(b, b + 277, 1, "f108")
-            val x161: Char? = if (s162 >= 0) r.ch(s162) else null
-            v.f108 = x161
-            val s164 = r.optional(b, b + 282, 4, "f109")
-            val x163: Int? = if (s164 >= 0) r.i32(s164) else null
-            v.f109 = x163
-            val s166 = r.optional(b, b + 287, 4, "f110")
-            val x165: Int? = if (s166 >= 0) r.i32(s166) else null
-            v.f110 = x165
-            val s168 = r.optional(b, b + 292, 4, "f111")
-            val x167: Int? = if (s168 >= 0) r.i32(s168) else null
-            v.f111 = x167
-            val s170 = r.optional(b, b + 297, 1, "f112")
-            val x169: Byte? = if (s170 >= 0) r.i8(s170) else null
-            v.f112 = x169
-            val s172 = r.optional(b, b + 302, 1, "f113")
-            val x171: Byte? = if (s172 >= 0) r.i8(s172) else null
-            v.f113 = x171
-            val s174 = r.optional(b, b + 307, 1, "f114")
-            val x173: Byte? = if (s174 >= 0) r.i8(s174) else null
-            v.f114 = x173
-            val s176 = r.optional(b, b + 312, 1, "f115")
-            val x175: UByte? = if (s176 >= 0) r.i8(s176).toUByte() else null
-            v.f115 = x175
-            val s178 = r.optional(b, b + 317, 1, "f116")
-            val x177: UByte? = if (s178 >= 0) r.i8(s178).toUByte() else null
-            v.f116 = x177
-            val s180 = r.optional(b, b + 322, 1, "f117")
-            val x179: UByte? = if (s180 >= 0) r.i8(s180).toUByte() else null
-            v.f117 = x179
-            val s182 = r.optional(b, b + 327, 2, "f118")
-            val x181: Short? = if (s182 >= 0) r.i16(s182) else null
-            v.f118 = x181
-            val s184 = r.optional(b, b + 332, 2, "f119")
-            val x183: Short? = if (s184 >= 0) r.i16(s184) else null
-            v.f119 = x183
-            val s186 = r.optional(b, b + 337, 2, "f120")
-            val x185: Short? = if (s186 >= 0) r.i16(s186) else null
-            v.f120 = x185
-            val s188 = r.optional(b, b + 342, 2, "f121")
-            val x187: UShort? = if (s188 >= 0) r.i16(s188).toUShort() else null
-            v.f121 = x187
-            val s190 = r.optional(b, b + 347, 2, "f122")
-            val x189: UShort? = if (s190 >= 0) r.i16(s190).toUShort() else null
-            v.f122 = x189
-            val s192 = r.optional(b, b + 352, 2, "f123")
-            val x191: UShort? = if (s192 >= 0) r.i16(s192).toUShort() else null
-            v.f123 = x191
-            val s194 = r.optional(b, b + 357, 4, "f124")
-            val x193: Int? = if (s194 >= 0) r.i32(s194) else null
-            v.f124 = x193
-            val s196 = r.optional(b, b + 362, 4, "f125")
-            val x195: Int? = if (s196 >= 0) r.i32(s196) else null
-            v.f125 = x195
-            val s198 = r.optional(b, b + 367, 4, "f126")
-            val x197: Int? = if (s198 >= 0) r.i32(s198) else null
-            v.f126 = x197
-            val s200 = r.optional(b, b + 372, 4, "f127")
-            val x199: UInt? = if (s200 >= 0) r.i32(s200).toUInt() else null
-            v.f127 = x199
-            val s202 = r.optional(b, b + 377, 4, "f128")
-            val x201: UInt? = if (s202 >= 0) r.i32(s202).toUInt() else null
-            v.f128 = x201
-            val s204 = r.optional(b, b + 382, 4, "f129")
-            val x203: UInt? = if (s204 >= 0) r.i32(s204).toUInt() else null
-            v.f129 = x203
-            val s206 = r.optional(b, b + 387, 8, "f130")
-            val x205: Long? = if (s206 >= 0) r.i64(s206) else null
-            v.f130 = x205
-            val s208 = r.optional(b, b + 392, 8, "f131")
-            val x207: Long? = if (s208 >= 0) r.i64(s208) else null
-            v.f131 = x207
-            val s210 = r.optional(b, b + 397, 8, "f132")
-            val x209: Long? = if (s210 >= 0) r.i64(s210) else null
-            v.f132 = x209
-            val s212 = r.optional(b, b + 402, 8, "f133")
-            val x211: ULong? = if (s212 >= 0) r.i64(s212).toULong() else null
-            v.f133 = x211
-            val s214 = r.optional(b, b + 407, 8, "f134")
-            val x213: ULong? = if (s214 >= 0) r.i64(s214).toULong() else null
-            v.f134 = x213
-            val s216 = r.optional(b, b + 412, 8, "f135")
-            val x215: ULong? = if (s216 >= 0) r.i64(s216).toULong() else null
-            v.f135 = x215
-            val s218 = r.optional(b, b + 417, 4, "f136")
-            val x217: Float? = if (s218 >= 0) r.f32(s218) else null
-            v.f136 = x217
-            val s220 = r.optional(b, b + 422, 4, "f137")
-            val x219: Float? = if (s220 >= 0) r.f32(s220) else null
-            v.f137 = x219
-            val s222 = r.optional(b, b + 427, 4, "f138")
-            val x221: Float? = if (s222 >= 0) r.f32(s222) else null
-            v.f138 = x221
-            val s224 = r.optional(b, b + 432, 8, "f139")
-            val x223: Double? = if (s224 >= 0) r.f64(s224) else null
-            v.f139 = x223
-            val s226 = r.optional(b, b + 437, 8, "f140")
-            val x225: Double? = if (s226 >= 0) r.f64(s226) else null
-            v.f140 = x225
-            val s228 = r.optional(b, b + 442, 8, "f141")
-            val x227: Double? = if (s228 >= 0) r.f64(s228) else null
-            v.f141 = x227
-            val s230 = r.optional(b, b + 447, 16, "f142")
-            val x229: BigDecimal? = if (s230 >= 0) r.decimal(s230) else null
-            v.f142 = x229
-            val s232 = r.optional(b, b + 452, 16, "f143")
-            val x231: BigDecimal? = if (s232 >= 0) r.decimal(s232) else null
-            v.f143 = x231
-            val s234 = r.optional(b, b + 457, 16, "f144")
-            val x233: BigDecimal? = if (s234 >= 0) r.decimal(s234) else null
-            v.f144 = x233
-            val s236 = r.optional(b, b + 462, 4, "f145")
-            val x235: String? = if (s236 >= 0) r.string(s236, s236, "f145") else null
-            v.f145 = x235
-            val s238 = r.optional(b, b + 467, 4, "f146")
-            val x237: String? = if (s238 >= 0) r.string(s238, s238, "f146") else null
-            v.f146 = x237
-            val s240 = r.optional(b, b + 472, 4, "f147")
-            val x239: String? = if (s240 >= 0) r.string(s240, s240, "f147") else null
-            v.f147 = x239
-            val s242 = r.optional(b, b + 477, 8, "f148")
-            val x241: Long? = if (s242 >= 0) r.i64(s242) else null
-            v.f148 = x241
-            val s244 = r.optional(b, b + 482, 8, "f149")
-            val x243: Long? = if (s244 >= 0) r.i64(s244) else null
-            v.f149 = x243
-            val s246 = r.optional(b, b + 487, 8, "f150")
-            val x245: Long? = if (s246 >= 0) r.i64(s246) else null
-            v.f150 = x245
-            val s248 = r.optional(b, b + 492, 16, "f151")
-            val x247: UUID? = if (s248 >= 0) r.uuid(s248) else null
-            v.f151 = x247
-            val s250 = r.optional(b, b + 497, 16, "f152")
-            val x249: UUID? = if (s250 >= 0) r.uuid(s250) else null
-            v.f152 = x249
-            val s252 = r.optional(b, b + 502, 16, "f153")
-            val x251: UUID? = if (s252 >= 0) r.uuid(s252) else null
-            v.f153 = x251
-            val s254 = r.optional(b, b + 507, 1, "f154")
-            val x253: com.chronoxor.proto.OrderSide? = if (s254 >= 0) com.chronoxor.proto.OrderSide(r.i8(s254).toUByte()) else null
-            v.f154 = x253
-            val s256 = r.optional(b, b + 512, 1, "f155")
-            val x255: com.chronoxor.proto.OrderSide? = if (s256 >= 0) com.chronoxor.proto.OrderSide(r.i8(s256).toUByte()) else null
-            v.f155 = x255
-            val s258 = r.optional(b, b + 517, 1, "f156")
-            val x257: com.chronoxor.proto.OrderType? = if (s258 >= 0) com.chronoxor.proto.OrderType(r.i8(s258).toUByte()) else null
-            v.f156 = x257
-            val s260 = r.optional(b, b + 522, 1, "f157")
-            val x259: com.chronoxor.proto.OrderType? = if (s260 >= 0) com.chronoxor.proto.OrderType(r.i8(s260).toUByte()) else null
-            v.f157 = x259
-            val s262 = r.optional(b, b + 527, 4, "f158")
-            val x261: com.chronoxor.proto.Order? = if (s262 >= 0) {
-                val x263 = com.chronoxor.proto.Order()
+            val s145 = r.optional(b, b + 237, 1, "f100")
+            v.f100 = if (s145 >= 0) r.bool(s145) else null
+            val s146 = r.optional(b, b + 242, 1, "f101")
+            v.f101 = if (s146 >= 0) r.bool(s146) else null
+            val s147 = r.optional(b, b + 247, 1, "f102")
+            v.f102 = if (s147 >= 0) r.bool(s147) else null
+            val s148 = r.optional(b, b + 252, 1, "f103")
+            v.f103 = if (s148 >= 0) r.i8(s148).toUByte() else null
+            val s149 = r.optional(b, b + 257, 1, "f104")
+            v.f104 = if (s149 >= 0) r.i8(s149).toUByte() else null
+            val s150 = r.optional(b, b + 262, 1, "f105")
+            v.f105 = if (s150 >= 0) r.i8(s150).toUByte() else null
+            val s151 = r.optional(b, b + 267, 1, "f106")
+            v.f106 = if (s151 >= 0) r.ch(s151) else null
+            val s152 = r.optional(b, b + 272, 1, "f107")
+            v.f107 = if (s152 >= 0) r.ch(s152) else null
+            val s153 = r.optional(b, b + 277, 1, "f108")
+            v.f108 = if (s153 >= 0) r.ch(s153) else null
+            val s154 = r.optional(b, b + 282, 4, "f109")
+            v.f109 = if (s154 >= 0) r.i32(s154) else null
+            val s155 = r.optional(b, b + 287, 4, "f110")
+            v.f110 = if (s155 >= 0) r.i32(s155) else null
+            val s156 = r.optional(b, b + 292, 4, "f111")
+            v.f111 = if (s156 >= 0) r.i32(s156) else null
+            val s157 = r.optional(b, b + 297, 1, "f112")
+            v.f112 = if (s157 >= 0) r.i8(s157) else null
+            val s158 = r.optional(b, b + 302, 1, "f113")
+            v.f113 = if (s158 >= 0) r.i8(s158) else null
+            val s159 = r.optional(b, b + 307, 1, "f114")
+            v.f114 = if (s159 >= 0) r.i8(s159) else null
+            val s160 = r.optional(b, b + 312, 1, "f115")
+            v.f115 = if (s160 >= 0) r.i8(s160).toUByte() else null
+            val s161 = r.optional(b, b + 317, 1, "f116")
+            v.f116 = if (s161 >= 0) r.i8(s161).toUByte() else null
+            val s162 = r.optional(b, b + 322, 1, "f117")
+            v.f117 = if (s162 >= 0) r.i8(s162).toUByte() else null
+            val s163 = r.optional(b, b + 327, 2, "f118")
+            v.f118 = if (s163 >= 0) r.i16(s163) else null
+            val s164 = r.optional(b, b + 332, 2, "f119")
+            v.f119 = if (s164 >= 0) r.i16(s164) else null
+            val s165 = r.optional(b, b + 337, 2, "f120")
+            v.f120 = if (s165 >= 0) r.i16(s165) else null
+            val s166 = r.optional(b, b + 342, 2, "f121")
+            v.f121 = if (s166 >= 0) r.i16(s166).toUShort() else null
+            val s167 = r.optional(b, b + 347, 2, "f122")
+            v.f122 = if (s167 >= 0) r.i16(s167).toUShort() else null
+            val s168 = r.optional(b, b + 352, 2, "f123")
+            v.f123 = if (s168 >= 0) r.i16(s168).toUShort() else null
+            val s169 = r.optional(b, b + 357, 4, "f124")
+            v.f124 = if (s169 >= 0) r.i32(s169) else null
+            val s170 = r.optional(b, b + 362, 4, "f125")
+            v.f125 = if (s170 >= 0) r.i32(s170) else null
+            val s171 = r.optional(b, b + 367, 4, "f126")
+            v.f126 = if (s171 >= 0) r.i32(s171) else null
+            val s172 = r.optional(b, b + 372, 4, "f127")
+            v.f127 = if (s172 >= 0) r.i32(s172).toUInt() else null
+            val s173 = r.optional(b, b + 377, 4, "f128")
+            v.f128 = if (s173 >= 0) r.i32(s173).toUInt() else null
+            val s174 = r.optional(b, b + 382, 4, "f129")
+            v.f129 = if (s174 >= 0) r.i32(s174).toUInt() else null
+            val s175 = r.optional(b, b + 387, 8, "f130")
+            v.f130 = if (s175 >= 0) r.i64(s175) else null
+            val s176 = r.optional(b, b + 392, 8, "f131")
+            v.f131 = if (s176 >= 0) r.i64(s176) else null
+            val s177 = r.optional(b, b + 397, 8, "f132")
+            v.f132 = if (s177 >= 0) r.i64(s177) else null
+            val s178 = r.optional(b, b + 402, 8, "f133")
+            v.f133 = if (s178 >= 0) r.i64(s178).toULong() else null
+            val s179 = r.optional(b, b + 407, 8, "f134")
+            v.f134 = if (s179 >= 0) r.i64(s179).toULong() else null
+            val s180 = r.optional(b, b + 412, 8, "f135")
+            v.f135 = if (s180 >= 0) r.i64(s180).toULong() else null
+            val s181 = r.optional(b, b + 417, 4, "f136")
+            v.f136 = if (s181 >= 0) r.f32(s181) else null
+            val s182 = r.optional(b, b + 422, 4, "f137")
+            v.f137 = if (s182 >= 0) r.f32(s182) else null
+            val s183 = r.optional(b, b + 427, 4, "f138")
+            v.f138 = if (s183 >= 0) r.f32(s183) else null
+            val s184 = r.optional(b, b + 432, 8, "f139")
+            v.f139 = if (s184 >= 0) r.f64(s184) else null
+            val s185 = r.optional(b, b + 437, 8, "f140")
+            v.f140 = if (s185 >= 0) r.f64(s185) else null
+            val s186 = r.optional(b, b + 442, 8, "f141")
+            v.f141 = if (s186 >= 0) r.f64(s186) else null
+            val s187 = r.optional(b, b + 447, 16, "f142")
+            v.f142 = if (s187 >= 0) r.decimal(s187) else null
+            val s188 = r.optional(b, b + 452, 16, "f143")
+            v.f143 = if (s188 >= 0) r.decimal(s188) else null
+            val s189 = r.optional(b, b + 457, 16, "f144")
+            v.f144 = if (s189 >= 0) r.decimal(s189) else null
+            val s190 = r.optional(b, b + 462, 4, "f145")
+            v.f145 = if (s190 >= 0) r.string(s190, s190, "f145") else null
+            val s191 = r.optional(b, b + 467, 4, "f146")
+            v.f146 = if (s191 >= 0) r.string(s191, s191, "f146") else null
+            val s192 = r.optional(b, b + 472, 4, "f147")
+            v.f147 = if (s192 >= 0) r.string(s192, s192, "f147") else null
+            val s193 = r.optional(b, b + 477, 8, "f148")
+            v.f148 = if (s193 >= 0) r.i64(s193) else null
+            val s194 = r.optional(b, b + 482, 8, "f149")
+            v.f149 = if (s194 >= 0) r.i64(s194) else null
+            val s195 = r.optional(b, b + 487, 8, "f150")
+            v.f150 = if (s195 >= 0) r.i64(s195) else null
+            val s196 = r.optional(b, b + 492, 16, "f151")
+            v.f151 = if (s196 >= 0) r.uuid(s196) else null
+            val s197 = r.optional(b, b + 497, 16, "f152")
+            v.f152 = if (s197 >= 0) r.uuid(s197) else null
+            val s198 = r.optional(b, b + 502, 16, "f153")
+            v.f153 = if (s198 >= 0) r.uuid(s198) else null
+            val s199 = r.optional(b, b + 507, 1, "f154")
+            v.f154 = if (s199 >= 0) com.chronoxor.proto.OrderSide(r.i8(s199).toUByte()) else null
+            val s200 = r.optional(b, b + 512, 1, "f155")
+            v.f155 = if (s200 >= 0) com.chronoxor.proto.OrderSide(r.i8(s200).toUByte()) else null
+            val s201 = r.optional(b, b + 517, 1, "f156")
+            v.f156 = if (s201 >= 0) com.chronoxor.proto.OrderType(r.i8(s201).toUByte()) else null
+            val s202 = r.optional(b, b + 522, 1, "f157")
+            v.f157 = if (s202 >= 0) com.chronoxor.proto.OrderType(r.i8(s202).toUByte()) else null
+            val s203 = r.optional(b, b + 527, 4, "f158")
+            v.f158 = if (s203 >= 0) {
+                val x204 = com.chronoxor.proto.Order()
                 try {
-                    com.chronoxor.proto.Order.fbeRead(r, s262, s262, x263)
+                    com.chronoxor.proto.Order.fbeRead(r, s203, s203, x204)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
-                x263
+                x204
             } else {
                 null
             }
-            v.f158 = x261
-            val s265 = r.optional(b, b + 532, 4, "f159")
-            val x264: com.chronoxor.proto.Order? = if (s265 >= 0) {
-                val x266 = com.chronoxor.proto.Order()
+            val s205 = r.optional(b, b + 532, 4, "f159")
+            v.f159 = if (s205 >= 0) {
+                val x206 = com.chronoxor.proto.Order()
                 try {
-                    com.chronoxor.proto.Order.fbeRead(r, s265, s265, x266)
+                    com.chronoxor.proto.Order.fbeRead(r, s205, s205, x206)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
-                x266
+                x206
             } else {
                 null
             }
-            v.f159 = x264
-            val s268 = r.optional(b, b + 537, 4, "f160")
-            val x267: com.chronoxor.proto.Balance? = if (s268 >= 0) {
-                val x269 = com.chronoxor.proto.Balance()
+            val s207 = r.optional(b, b + 537, 4, "f160")
+            v.f160 = if (s207 >= 0) {
+                val x208 = com.chronoxor.proto.Balance()
                 try {
-                    com.chronoxor.proto.Balance.fbeRead(r, s268, s268, x269)
+                    com.chronoxor.proto.Balance.fbeRead(r, s207, s207, x208)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
-                x269
+                x208
             } else {
                 null
             }
-            v.f160 = x267
-            val s271 = r.optional(b, b + 542, 4, "f161")
-            val x270: com.chronoxor.proto.Balance? = if (s271 >= 0) {
-                val x272 = com.chronoxor.proto.Balance()
+            val s209 = r.optional(b, b + 542, 4, "f161")
+            v.f161 = if (s209 >= 0) {
+                val x210 = com.chronoxor.proto.Balance()
                 try {
-                    com.chronoxor.proto.Balance.fbeRead(r, s271, s271, x272)
+                    com.chronoxor.proto.Balance.fbeRead(r, s209, s209, x210)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
-                x272
+                x210
             } else {
                 null
             }
-            v.f161 = x270
-            val s274 = r.optional(b, b + 547, 1, "f162")
-            val x273: com.chronoxor.proto.State? = if (s274 >= 0) com.chronoxor.proto.State(r.i8(s274).toUByte()) else null
-            v.f162 = x273
-            val s276 = r.optional(b, b + 552, 1, "f163")
-            val x275: com.chronoxor.proto.State? = if (s276 >= 0) com.chronoxor.proto.State(r.i8(s276).toUByte()) else null
-            v.f163 = x275
-            val s278 = r.optional(b, b + 557, 4, "f164")
-            val x277: com.chronoxor.proto.Account? = if (s278 >= 0) {
-                val x279 = com.chronoxor.proto.Account()
+            val s211 = r.optional(b, b + 547, 1, "f162")
+            v.f162 = if (s211 >= 0) com.chronoxor.proto.State(r.i8(s211).toUByte()) else null
+            val s212 = r.optional(b, b + 552, 1, "f163")
+            v.f163 = if (s212 >= 0) com.chronoxor.proto.State(r.i8(s212).toUByte()) else null
+            val s213 = r.optional(b, b + 557, 4, "f164")
+            v.f164 = if (s213 >= 0) {
+                val x214 = com.chronoxor.proto.Account()
                 try {
-                    com.chronoxor.proto.Account.fbeRead(r, s278, s278, x279)
+                    com.chronoxor.proto.Account.fbeRead(r, s213, s213, x214)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
-                x279
+                x214
             } else {
                 null
             }
-            v.f164 = x277
-            val s281 = r.optional(b, b + 562, 4, "f165")
-            val x280: com.chronoxor.proto.Account? = if (s281 >= 0) {
-                val x282 = com.chronoxor.proto.Account()
+            val s215 = r.optional(b, b + 562, 4, "f165")
+            v.f165 = if (s215 >= 0) {
+                val x216 = com.chronoxor.proto.Account()
                 try {
-                    com.chronoxor.proto.Account.fbeRead(r, s281, s281, x282)
+                    com.chronoxor.proto.Account.fbeRead(r, s215, s215, x216)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
-                x282
+                x216
             } else {
                 null
             }
-            v.f165 = x280
             if (n < 571) {
                 r.spend(628, b, "f1000")
                 r.leave()
@@ -1180,9 +990,8 @@ open class StructNested(
                 r.leave()
                 return
             }
-            val s284 = r.optional(b, b + 571, 4, "f1001")
-            val x283: EnumSimple? = if (s284 >= 0) EnumSimple(r.i32(s284)) else null
-            v.f1001 = x283
+            val s217 = r.optional(b, b + 571, 4, "f1001")
+            v.f1001 = if (s217 >= 0) EnumSimple(r.i32(s217)) else null
             if (n < 577) {
                 r.spend(628, b, "f1002")
                 r.leave()
@@ -1194,9 +1003,8 @@ open class StructNested(
                 r.leave()
                 return
             }
-            val s286 = r.optional(b, b + 577, 1, "f1003")
-            val x285: EnumTyped? = if (s286 >= 0) EnumTyped(r.i8(s286).toUByte()) else null
-            v.f1003 = x285
+            val s218 = r.optional(b, b + 577, 1, "f1003")
+            v.f1003 = if (s218 >= 0) EnumTyped(r.i8(s218).toUByte()) else null
             if (n < 586) {
                 r.spend(628, b, "f1004")
                 r.leave()
@@ -1208,9 +1016,8 @@ open class StructNested(
                 r.leave()
                 return
             }
-            val s288 = r.optional(b, b + 586, 4, "f1005")
-            val x287: FlagsSimple? = if (s288 >= 0) FlagsSimple(r.i32(s288)) else null
-            v.f1005 = x287
+            val s219 = r.optional(b, b + 586, 4, "f1005")
+            v.f1005 = if (s219 >= 0) FlagsSimple(r.i32(s219)) else null
             if (n < 599) {
                 r.spend(628, b, "f1006")
                 r.leave()
@@ -1222,9 +1029,8 @@ open class StructNested(
                 r.leave()
                 return
             }
-            val s290 = r.optional(b, b + 599, 8, "f1007")
-            val x289: FlagsTyped? = if (s290 >= 0) FlagsTyped(r.i64(s290).toULong()) else null
-            v.f1007 = x289
+            val s220 = r.optional(b, b + 599, 8, "f1007")
+            v.f1007 = if (s220 >= 0) FlagsTyped(r.i64(s220).toULong()) else null
             if (n < 608) {
                 r.spend(628, b, "f1008")
                 r.leave()
@@ -1240,19 +1046,18 @@ open class StructNested(
                 r.leave()
                 return
             }
-            val s292 = r.optional(b, b + 608, 4, "f1009")
-            val x291: StructSimple? = if (s292 >= 0) {
-                val x293 = StructSimple()
+            val s221 = r.optional(b, b + 608, 4, "f1009")
+            v.f1009 = if (s221 >= 0) {
+                val x222 = StructSimple()
                 try {
-                    StructSimple.fbeRead(r, s292, s292, x293)
+                    StructSimple.fbeRead(r, s221, s221, x222)
                 } catch (e: DecodeException) {
                     throw e.at("f1009")
                 }
-                x293
+                x222
             } else {
                 null
             }
-            v.f1009 = x291
             if (n < 617) {
                 r.spend(347, b, "f1010")
                 r.leave()
@@ -1267,19 +1072,18 @@ open class StructNested(
                 r.leave()
                 return
             }
-            val s295 = r.optional(b, b + 617, 4, "f1011")
-            val x294: StructOptional? = if (s295 >= 0) {
-                val x296 = StructOptional()
+            val s223 = r.optional(b, b + 617, 4, "f1011")
+            v.f1011 = if (s223 >= 0) {
+                val x224 = StructOptional()
                 try {
-                    StructOptional.fbeRead(r, s295, s295, x296)
+                    StructOptional.fbeRead(r, s223, s223, x224)
                 } catch (e: DecodeException) {
                     throw e.at("f1011")
                 }
-                x296
+                x224
             } else {
                 null
             }
-            v.f1011 = x294
             r.leave()
         }
 
@@ -1371,371 +1175,371 @@ open class StructNested(
             com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42)
             w.appendI8(v.f43.value.toByte())
             com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44)
-            val o297 = v.f100
-            w.appendBool(o297 != null)
-            if (o297 != null) {
-                w.appendBool(o297)
-            }
-            val o298 = v.f101
-            w.appendBool(o298 != null)
-            if (o298 != null) {
-                w.appendBool(o298)
-            }
-            val o299 = v.f102
-            w.appendBool(o299 != null)
-            if (o299 != null) {
-                w.appendBool(o299)
-            }
-            val o300 = v.f103
-            w.appendBool(o300 != null)
-            if (o300 != null) {
-                w.appendI8(o300.toByte())
-            }
-            val o301 = v.f104
-            w.appendBool(o301 != null)
-            if (o301 != null) {
-                w.appendI8(o301.toByte())
-            }
-            val o302 = v.f105
-            w.appendBool(o302 != null)
-            if (o302 != null) {
-                w.appendI8(o302.toByte())
-            }
-            val o303 = v.f106
-            w.appendBool(o303 != null)
-            if (o303 != null) {
-                w.appendChar(o303)
-            }
-            val o304 = v.f107
-            w.appendBool(o304 != null)
-            if (o304 != null) {
-                w.appendChar(o304)
-            }
-            val o305 = v.f108
-            w.appendBool(o305 != null)
-            if (o305 != null) {
-                w.appendChar(o305)
-            }
-            val o306 = v.f109
-            w.appendBool(o306 != null)
-            if (o306 != null) {
-                w.appendI32(o306)
-            }
-            val o307 = v.f110
-            w.appendBool(o307 != null)
-            if (o307 != null) {
-                w.appendI32(o307)
-            }
-            val o308 = v.f111
-            w.appendBool(o308 != null)
-            if (o308 != null) {
-                w.appendI32(o308)
-            }
-            val o309 = v.f112
-            w.appendBool(o309 != null)
-            if (o309 != null) {
-                w.appendI8(o309)
-            }
-            val o310 = v.f113
-            w.appendBool(o310 != null)
-            if (o310 != null) {
-                w.appendI8(o310)
-            }
-            val o311 = v.f114
-            w.appendBool(o311 != null)
-            if (o311 != null) {
-                w.appendI8(o311)
-            }
-            val o312 = v.f115
-            w.appendBool(o312 != null)
-            if (o312 != null) {
-                w.appendI8(o312.toByte())
-            }
-            val o313 = v.f116
-            w.appendBool(o313 != null)
-            if (o313 != null) {
-                w.appendI8(o313.toByte())
-            }
-            val o314 = v.f117
-            w.appendBool(o314 != null)
-            if (o314 != null) {
-                w.appendI8(o314.toByte())
-            }
-            val o315 = v.f118
-            w.appendBool(o315 != null)
-            if (o315 != null) {
-                w.appendI16(o315)
-            }
-            val o316 = v.f119
-            w.appendBool(o316 != null)
-            if (o316 != null) {
-                w.appendI16(o316)
-            }
-            val o317 = v.f120
-            w.appendBool(o317 != null)
-            if (o317 != null) {
-                w.appendI16(o317)
-            }
-            val o318 = v.f121
-            w.appendBool(o318 != null)
-            if (o318 != null) {
-                w.appendI16(o318.toShort())
-            }
-            val o319 = v.f122
-            w.appendBool(o319 != null)
-            if (o319 != null) {
-                w.appendI16(o319.toShort())
-            }
-            val o320 = v.f123
-            w.appendBool(o320 != null)
-            if (o320 != null) {
-                w.appendI16(o320.toShort())
-            }
-            val o321 = v.f124
-            w.appendBool(o321 != null)
-            if (o321 != null) {
-                w.appendI32(o321)
-            }
-            val o322 = v.f125
-            w.appendBool(o322 != null)
-            if (o322 != null) {
-                w.appendI32(o322)
-            }
-            val o323 = v.f126
-            w.appendBool(o323 != null)
-            if (o323 != null) {
-                w.appendI32(o323)
-            }
-            val o324 = v.f127
-            w.appendBool(o324 != null)
-            if (o324 != null) {
-                w.appendI32(o324.toInt())
-            }
-            val o325 = v.f128
-            w.appendBool(o325 != null)
-            if (o325 != null) {
-                w.appendI32(o325.toInt())
-            }
-            val o326 = v.f129
-            w.appendBool(o326 != null)
-            if (o326 != null) {
-                w.appendI32(o326.toInt())
-            }
-            val o327 = v.f130
-            w.appendBool(o327 != null)
-            if (o327 != null) {
-                w.appendI64(o327)
-            }
-            val o328 = v.f131
-            w.appendBool(o328 != null)
-            if (o328 != null) {
-                w.appendI64(o328)
-            }
-            val o329 = v.f132
-            w.appendBool(o329 != null)
-            if (o329 != null) {
-                w.appendI64(o329)
-            }
-            val o330 = v.f133
-            w.appendBool(o330 != null)
-            if (o330 != null) {
-                w.appendI64(o330.toLong())
-            }
-            val o331 = v.f134
-            w.appendBool(o331 != null)
-            if (o331 != null) {
-                w.appendI64(o331.toLong())
-            }
-            val o332 = v.f135
-            w.appendBool(o332 != null)
-            if (o332 != null) {
-                w.appendI64(o332.toLong())
-            }
-            val o333 = v.f136
-            w.appendBool(o333 != null)
-            if (o333 != null) {
-                w.appendF32(o333)
-            }
-            val o334 = v.f137
-            w.appendBool(o334 != null)
-            if (o334 != null) {
-                w.appendF32(o334)
-            }
-            val o335 = v.f138
-            w.appendBool(o335 != null)
-            if (o335 != null) {
-                w.appendF32(o335)
-            }
-            val o336 = v.f139
-            w.appendBool(o336 != null)
-            if (o336 != null) {
-                w.appendF64(o336)
-            }
-            val o337 = v.f140
-            w.appendBool(o337 != null)
-            if (o337 != null) {
-                w.appendF64(o337)
-            }
-            val o338 = v.f141
-            w.appendBool(o338 != null)
-            if (o338 != null) {
-                w.appendF64(o338)
-            }
-            val o339 = v.f142
-            w.appendBool(o339 != null)
-            if (o339 != null) {
-                w.appendDecimal(o339)
-            }
-            val o340 = v.f143
-            w.appendBool(o340 != null)
-            if (o340 != null) {
-                w.appendDecimal(o340)
-            }
-            val o341 = v.f144
-            w.appendBool(o341 != null)
-            if (o341 != null) {
-                w.appendDecimal(o341)
-            }
-            val o342 = v.f145
-            w.appendBool(o342 != null)
-            if (o342 != null) {
-                w.appendString(o342)
-            }
-            val o343 = v.f146
-            w.appendBool(o343 != null)
-            if (o343 != null) {
-                w.appendString(o343)
-            }
-            val o344 = v.f147
-            w.appendBool(o344 != null)
-            if (o344 != null) {
-                w.appendString(o344)
-            }
-            val o345 = v.f148
-            w.appendBool(o345 != null)
-            if (o345 != null) {
-                w.appendI64(o345)
-            }
-            val o346 = v.f149
-            w.appendBool(o346 != null)
-            if (o346 != null) {
-                w.appendI64(o346)
-            }
-            val o347 = v.f150
-            w.appendBool(o347 != null)
-            if (o347 != null) {
-                w.appendI64(o347)
-            }
-            val o348 = v.f151
-            w.appendBool(o348 != null)
-            if (o348 != null) {
-                w.appendUuid(o348)
-            }
-            val o349 = v.f152
-            w.appendBool(o349 != null)
-            if (o349 != null) {
-                w.appendUuid(o349)
-            }
-            val o350 = v.f153
-            w.appendBool(o350 != null)
-            if (o350 != null) {
-                w.appendUuid(o350)
-            }
-            val o351 = v.f154
-            w.appendBool(o351 != null)
-            if (o351 != null) {
-                w.appendI8(o351.value.toByte())
-            }
-            val o352 = v.f155
-            w.appendBool(o352 != null)
-            if (o352 != null) {
-                w.appendI8(o352.value.toByte())
-            }
-            val o353 = v.f156
-            w.appendBool(o353 != null)
-            if (o353 != null) {
-                w.appendI8(o353.value.toByte())
-            }
-            val o354 = v.f157
-            w.appendBool(o354 != null)
-            if (o354 != null) {
-                w.appendI8(o354.value.toByte())
-            }
-            val o355 = v.f158
-            w.appendBool(o355 != null)
-            if (o355 != null) {
-                com.chronoxor.proto.Order.fbeWriteFinal(w, o355)
-            }
-            val o356 = v.f159
-            w.appendBool(o356 != null)
-            if (o356 != null) {
-                com.chronoxor.proto.Order.fbeWriteFinal(w, o356)
-            }
-            val o357 = v.f160
-            w.appendBool(o357 != null)
-            if (o357 != null) {
-                com.chronoxor.proto.Balance.fbeWriteFinal(w, o357)
-            }
-            val o358 = v.f161
-            w.appendBool(o358 != null)
-            if (o358 != null) {
-                com.chronoxor.proto.Balance.fbeWriteFinal(w, o358)
-            }
-            val o359 = v.f162
-            w.appendBool(o359 != null)
-            if (o359 != null) {
-                w.appendI8(o359.value.toByte())
-            }
-            val o360 = v.f163
-            w.appendBool(o360 != null)
-            if (o360 != null) {
-                w.appendI8(o360.value.toByte())
-            }
-            val o361 = v.f164
-            w.appendBool(o361 != null)
-            if (o361 != null) {
-                com.chronoxor.proto.Account.fbeWriteFinal(w, o361)
-            }
-            val o362 = v.f165
-            w.appendBool(o362 != null)
-            if (o362 != null) {
-                com.chronoxor.proto.Account.fbeWriteFinal(w, o362)
+            val o225 = v.f100
+            w.appendBool(o225 != null)
+            if (o225 != null) {
+                w.appendBool(o225)
+            }
+            val o226 = v.f101
+            w.appendBool(o226 != null)
+            if (o226 != null) {
+                w.appendBool(o226)
+            }
+            val o227 = v.f102
+            w.appendBool(o227 != null)
+            if (o227 != null) {
+                w.appendBool(o227)
+            }
+            val o228 = v.f103
+            w.appendBool(o228 != null)
+            if (o228 != null) {
+                w.appendI8(o228.toByte())
+            }
+            val o229 = v.f104
+            w.appendBool(o229 != null)
+            if (o229 != null) {
+                w.appendI8(o229.toByte())
+            }
+            val o230 = v.f105
+            w.appendBool(o230 != null)
+            if (o230 != null) {
+                w.appendI8(o230.toByte())
+            }
+            val o231 = v.f106
+            w.appendBool(o231 != null)
+            if (o231 != null) {
+                w.appendChar(o231)
+            }
+            val o232 = v.f107
+            w.appendBool(o232 != null)
+            if (o232 != null) {
+                w.appendChar(o232)
+            }
+            val o233 = v.f108
+            w.appendBool(o233 != null)
+            if (o233 != null) {
+                w.appendChar(o233)
+            }
+            val o234 = v.f109
+            w.appendBool(o234 != null)
+            if (o234 != null) {
+                w.appendI32(o234)
+            }
+            val o235 = v.f110
+            w.appendBool(o235 != null)
+            if (o235 != null) {
+                w.appendI32(o235)
+            }
+            val o236 = v.f111
+            w.appendBool(o236 != null)
+            if (o236 != null) {
+                w.appendI32(o236)
+            }
+            val o237 = v.f112
+            w.appendBool(o237 != null)
+            if (o237 != null) {
+                w.appendI8(o237)
+            }
+            val o238 = v.f113
+            w.appendBool(o238 != null)
+            if (o238 != null) {
+                w.appendI8(o238)
+            }
+            val o239 = v.f114
+            w.appendBool(o239 != null)
+            if (o239 != null) {
+                w.appendI8(o239)
+            }
+            val o240 = v.f115
+            w.appendBool(o240 != null)
+            if (o240 != null) {
+                w.appendI8(o240.toByte())
+            }
+            val o241 = v.f116
+            w.appendBool(o241 != null)
+            if (o241 != null) {
+                w.appendI8(o241.toByte())
+            }
+            val o242 = v.f117
+            w.appendBool(o242 != null)
+            if (o242 != null) {
+                w.appendI8(o242.toByte())
+            }
+            val o243 = v.f118
+            w.appendBool(o243 != null)
+            if (o243 != null) {
+                w.appendI16(o243)
+            }
+            val o244 = v.f119
+            w.appendBool(o244 != null)
+            if (o244 != null) {
+                w.appendI16(o244)
+            }
+            val o245 = v.f120
+            w.appendBool(o245 != null)
+            if (o245 != null) {
+                w.appendI16(o245)
+            }
+            val o246 = v.f121
+            w.appendBool(o246 != null)
+            if (o246 != null) {
+                w.appendI16(o246.toShort())
+            }
+            val o247 = v.f122
+            w.appendBool(o247 != null)
+            if (o247 != null) {
+                w.appendI16(o247.toShort())
+            }
+            val o248 = v.f123
+            w.appendBool(o248 != null)
+            if (o248 != null) {
+                w.appendI16(o248.toShort())
+            }
+            val o249 = v.f124
+            w.appendBool(o249 != null)
+            if (o249 != null) {
+                w.appendI32(o249)
+            }
+            val o250 = v.f125
+            w.appendBool(o250 != null)
+            if (o250 != null) {
+                w.appendI32(o250)
+            }
+            val o251 = v.f126
+            w.appendBool(o251 != null)
+            if (o251 != null) {
+                w.appendI32(o251)
+            }
+            val o252 = v.f127
+            w.appendBool(o252 != null)
+            if (o252 != null) {
+                w.appendI32(o252.toInt())
+            }
+            val o253 = v.f128
+            w.appendBool(o253 != null)
+            if (o253 != null) {
+                w.appendI32(o253.toInt())
+            }
+            val o254 = v.f129
+            w.appendBool(o254 != null)
+            if (o254 != null) {
+                w.appendI32(o254.toInt())
+            }
+            val o255 = v.f130
+            w.appendBool(o255 != null)
+            if (o255 != null) {
+                w.appendI64(o255)
+            }
+            val o256 = v.f131
+            w.appendBool(o256 != null)
+            if (o256 != null) {
+                w.appendI64(o256)
+            }
+            val o257 = v.f132
+            w.appendBool(o257 != null)
+            if (o257 != null) {
+                w.appendI64(o257)
+            }
+            val o258 = v.f133
+            w.appendBool(o258 != null)
+            if (o258 != null) {
+                w.appendI64(o258.toLong())
+            }
+            val o259 = v.f134
+            w.appendBool(o259 != null)
+            if (o259 != null) {
+                w.appendI64(o259.toLong())
+            }
+            val o260 = v.f135
+            w.appendBool(o260 != null)
+            if (o260 != null) {
+                w.appendI64(o260.toLong())
+            }
+            val o261 = v.f136
+            w.appendBool(o261 != null)
+            if (o261 != null) {
+                w.appendF32(o261)
+            }
+            val o262 = v.f137
+            w.appendBool(o262 != null)
+            if (o262 != null) {
+                w.appendF32(o262)
+            }
+            val o263 = v.f138
+            w.appendBool(o263 != null)
+            if (o263 != null) {
+                w.appendF32(o263)
+            }
+            val o264 = v.f139
+            w.appendBool(o264 != null)
+            if (o264 != null) {
+                w.appendF64(o264)
+            }
+            val o265 = v.f140
+            w.appendBool(o265 != null)
+            if (o265 != null) {
+                w.appendF64(o265)
+            }
+            val o266 = v.f141
+            w.appendBool(o266 != null)
+            if (o266 != null) {
+                w.appendF64(o266)
+            }
+            val o267 = v.f142
+            w.appendBool(o267 != null)
+            if (o267 != null) {
+                w.appendDecimal(o267)
+            }
+            val o268 = v.f143
+            w.appendBool(o268 != null)
+            if (o268 != null) {
+                w.appendDecimal(o268)
+            }
+            val o269 = v.f144
+            w.appendBool(o269 != null)
+            if (o269 != null) {
+                w.appendDecimal(o269)
+            }
+            val o270 = v.f145
+            w.appendBool(o270 != null)
+            if (o270 != null) {
+                w.appendString(o270)
+            }
+            val o271 = v.f146
+            w.appendBool(o271 != null)
+            if (o271 != null) {
+                w.appendString(o271)
+            }
+            val o272 = v.f147
+            w.appendBool(o272 != null)
+            if (o272 != null) {
+                w.appendString(o272)
+            }
+            val o273 = v.f148
+            w.appendBool(o273 != null)
+            if (o273 != null) {
+                w.appendI64(o273)
+            }
+            val o274 = v.f149
+            w.appendBool(o274 != null)
+            if (o274 != null) {
+                w.appendI64(o274)
+            }
+            val o275 = v.f150
+            w.appendBool(o275 != null)
+            if (o275 != null) {
+                w.appendI64(o275)
+            }
+            val o276 = v.f151
+            w.appendBool(o276 != null)
+            if (o276 != null) {
+                w.appendUuid(o276)
+            }
+            val o277 = v.f152
+            w.appendBool(o277 != null)
+            if (o277 != null) {
+                w.appendUuid(o277)
+            }
+            val o278 = v.f153
+            w.appendBool(o278 != null)
+            if (o278 != null) {
+                w.appendUuid(o278)
+            }
+            val o279 = v.f154
+            w.appendBool(o279 != null)
+            if (o279 != null) {
+                w.appendI8(o279.value.toByte())
+            }
+            val o280 = v.f155
+            w.appendBool(o280 != null)
+            if (o280 != null) {
+                w.appendI8(o280.value.toByte())
+            }
+            val o281 = v.f156
+            w.appendBool(o281 != null)
+            if (o281 != null) {
+                w.appendI8(o281.value.toByte())
+            }
+            val o282 = v.f157
+            w.appendBool(o282 != null)
+            if (o282 != null) {
+                w.appendI8(o282.value.toByte())
+            }
+            val o283 = v.f158
+            w.appendBool(o283 != null)
+            if (o283 != null) {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, o283)
+            }
+            val o284 = v.f159
+            w.appendBool(o284 != null)
+            if (o284 != null) {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, o284)
+            }
+            val o285 = v.f160
+            w.appendBool(o285 != null)
+            if (o285 != null) {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, o285)
+            }
+            val o286 = v.f161
+            w.appendBool(o286 != null)
+            if (o286 != null) {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, o286)
+            }
+            val o287 = v.f162
+            w.appendBool(o287 != null)
+            if (o287 != null) {
+                w.appendI8(o287.value.toByte())
+            }
+            val o288 = v.f163
+            w.appendBool(o288 != null)
+            if (o288 != null) {
+                w.appendI8(o288.value.toByte())
+            }
+            val o289 = v.f164
+            w.appendBool(o289 != null)
+            if (o289 != null) {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, o289)
+            }
+            val o290 = v.f165
+            w.appendBool(o290 != null)
+            if (o290 != null) {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, o290)
             }
             w.appendI32(v.f1000.value)
-            val o363 = v.f1001
-            w.appendBool(o363 != null)
-            if (o363 != null) {
-                w.appendI32(o363.value)
+            val o291 = v.f1001
+            w.appendBool(o291 != null)
+            if (o291 != null) {
+                w.appendI32(o291.value)
             }
             w.appendI8(v.f1002.value.toByte())
-            val o364 = v.f1003
-            w.appendBool(o364 != null)
-            if (o364 != null) {
-                w.appendI8(o364.value.toByte())
+            val o292 = v.f1003
+            w.appendBool(o292 != null)
+            if (o292 != null) {
+                w.appendI8(o292.value.toByte())
             }
             w.appendI32(v.f1004.value)
-            val o365 = v.f1005
-            w.appendBool(o365 != null)
-            if (o365 != null) {
-                w.appendI32(o365.value)
+            val o293 = v.f1005
+            w.appendBool(o293 != null)
+            if (o293 != null) {
+                w.appendI32(o293.value)
             }
             w.appendI64(v.f1006.value.toLong())
-            val o366 = v.f1007
-            w.appendBool(o366 != null)
-            if (o366 != null) {
-                w.appendI64(o366.value.toLong())
+            val o294 = v.f1007
+            w.appendBool(o294 != null)
+            if (o294 != null) {
+                w.appendI64(o294.value.toLong())
             }
             StructSimple.fbeWriteFinal(w, v.f1008)
-            val o367 = v.f1009
-            w.appendBool(o367 != null)
-            if (o367 != null) {
-                StructSimple.fbeWriteFinal(w, o367)
+            val o295 = v.f1009
+            w.appendBool(o295 != null)
+            if (o295 != null) {
+                StructSimple.fbeWriteFinal(w, o295)
             }
             StructOptional.fbeWriteFinal(w, v.f1010)
-            val o368 = v.f1011
-            w.appendBool(o368 != null)
-            if (o368 != null) {
-                StructOptional.fbeWriteFinal(w, o368)
+            val o296 = v.f1011
+            w.appendBool(o296 != null)
+            if (o296 != null) {
+                StructOptional.fbeWriteFinal(w, o296)
             }
         }
 
@@ -1803,244 +1607,172 @@ open class StructNested(
             } catch (e: DecodeException) {
                 throw e.at("f44")
             }
-            val x369: Boolean? = if (r.finalHas("f100")) r.finalBool("f100") else null
-            v.f100 = x369
-            val x370: Boolean? = if (r.finalHas("f101")) r.finalBool("f101") else null
-            v.f101 = x370
-            val x371: Boolean? = if (r.finalHas("f102")) r.finalBool("f102") else null
-            v.f102 = x371
-            val x372: UByte? = if (r.finalHas("f103")) r.finalI8("f103").toUByte() else null
-            v.f103 = x372
-            val x373: UByte? = if (r.finalHas("f104")) r.finalI8("f104").toUByte() else null
-            v.f104 = x373
-            val x374: UByte? = if (r.finalHas("f105")) r.finalI8("f105").toUByte() else null
-            v.f105 = x374
-            val x375: Char? = if (r.finalHas("f106")) r.finalChar("f106") else null
-            v.f106 = x375
-            val x376: Char? = if (r.finalHas("f107")) r.finalChar("f107") else null
-            v.f107 = x376
-            val x377: Char? = if (r.finalHas("f108")) r.finalChar("f108") else null
-            v.f108 = x377
-            val x378: Int? = if (r.finalHas("f109")) r.finalI32("f109") else null
-            v.f109 = x378
-            val x379: Int? = if (r.finalHas("f110")) r.finalI32("f110") else null
-            v.f110 = x379
-            val x380: Int? = if (r.finalHas("f111")) r.finalI32("f111") else null
-            v.f111 = x380
-            val x381: Byte? = if (r.finalHas("f112")) r.finalI8("f112") else null
-            v.f112 = x381
-            val x382: Byte? = if (r.finalHas("f113")) r.finalI8("f113") else null
-            v.f113 = x382
-            val x383: Byte? = if (r.finalHas("f114")) r.finalI8("f114") else null
-            v.f114 = x383
-            val x384: UByte? = if (r.finalHas("f115")) r.finalI8("f115").toUByte() else null
-            v.f115 = x384
-            val x385: UByte? = if (r.finalHas("f116")) r.finalI8("f116").toUByte() else null
-            v.f116 = x385
-            val x386: UByte? = if (r.finalHas("f117")) r.finalI8("f117").toUByte() else null
-            v.f117 = x386
-            val x387: Short? = if (r.finalHas("f118")) r.finalI16("f118") else null
-            v.f118 = x387
-            val x388: Short? = if (r.finalHas("f119")) r.finalI16("f119") else null
-            v.f119 = x388
-            val x389: Short? = if (r.finalHas("f120")) r.finalI16("f120") else null
-            v.f120 = x389
-            val x390: UShort? = if (r.finalHas("f121")) r.finalI16("f121").toUShort() else null
-            v.f121 = x390
-            val x391: UShort? = if (r.finalHas("f122")) r.finalI16("f122").toUShort() else null
-            v.f122 = x391
-            val x392: UShort? = if (r.finalHas("f123")) r.finalI16("f123").toUShort() else null
-            v.f123 = x392
-            val x393: Int? = if (r.finalHas("f124")) r.finalI32("f124") else null
-            v.f124 = x393
-            val x394: Int? = if (r.finalHas("f125")) r.finalI32("f125") else null
-            v.f125 = x394
-            val x395: Int? = if (r.finalHas("f126")) r.finalI32("f126") else null
-            v.f126 = x395
-            val x396: UInt? = if (r.finalHas("f127")) r.finalI32("f127").toUInt() else null
-            v.f127 = x396
-            val x397: UInt? = if (r.finalHas("f128")) r.finalI32("f128").toUInt() else null
-            v.f128 = x397
-            val x398: UInt? = if (r.finalHas("f129")) r.finalI32("f129").toUInt() else null
-            v.f129 = x398
-            val x399: Long? = if (r.finalHas("f130")) r.finalI64("f130") else null
-            v.f130 = x399
-            val x400: Long? = if (r.finalHas("f131")) r.finalI64("f131") else null
-            v.f131 = x400
-            val x401: Long? = if (r.finalHas("f132")) r.finalI64("f132") else null
-            v.f132 = x401
-            val x402: ULong? = if (r.finalHas("f133")) r.finalI64("f133").toULong() else null
-            v.f133 = x402
-            val x403: ULong? = if (r.finalHas("f134")) r.finalI64("f134").toULong() else null
-            v.f134 = x403
-            val x404: ULong? = if (r.finalHas("f135")) r.finalI64("f135").toULong() else null
-            v.f135 = x404
-            val x405: Float? = if (r.finalHas("f136")) r.finalF32("f136") else null
-            v.f136 = x405
-            val x406: Float? = if (r.finalHas("f137")) r.finalF32("f137") else null
-            v.f137 = x406
-            val x407: Float? = if (r.finalHas("f138")) r.finalF32("f138") else null
-            v.f138 = x407
-            val x408: Double? = if (r.finalHas("f139")) r.finalF64("f139") else null
-            v.f139 = x408
-            val x409: Double? = if (r.finalHas("f140")) r.finalF64("f140") else null
-            v.f140 = x409
-            val x410: Double? = if (r.finalHas("f141")) r.finalF64("f141") else null
-            v.f141 = x410
-            val x411: BigDecimal? = if (r.finalHas("f142")) r.finalDecimal("f142") else null
-            v.f142 = x411
-            val x412: BigDecimal? = if (r.finalHas("f143")) r.finalDecimal("f143") else null
-            v.f143 = x412
-            val x413: BigDecimal? = if (r.finalHas("f144")) r.finalDecimal("f144") else null
-            v.f144 = x413
-            val x414: String? = if (r.finalHas("f145")) r.finalString("f145") else null
-            v.f145 = x414
-            val x415: String? = if (r.finalHas("f146")) r.finalString("f146") else null
-            v.f146 = x415
-            val x416: String? = if (r.finalHas("f147")) r.finalString("f147") else null
-            v.f147 = x416
-            val x417: Long? = if (r.finalHas("f148")) r.finalI64("f148") else null
-            v.f148 = x417
-            val x418: Long? = if (r.finalHas("f149")) r.finalI64("f149") else null
-            v.f149 = x418
-            val x419: Long? = if (r.finalHas("f150")) r.finalI64("f150") else null
-            v.f150 = x419
-            val x420: UUID? = if (r.finalHas("f151")) r.finalUuid("f151") else null
-            v.f151 = x420
-            val x421: UUID? = if (r.finalHas("f152")) r.finalUuid("f152") else null
-            v.f152 = x421
-            val x422: UUID? = if (r.finalHas("f153")) r.finalUuid("f153") else null
-            v.f153 = x422
-            val x423: com.chronoxor.proto.OrderSide? = if (r.finalHas("f154")) com.chronoxor.proto.OrderSide(r.finalI8("f154").toUByte()) else null
-            v.f154 = x423
-            val x424: com.chronoxor.proto.OrderSide? = if (r.finalHas("f155")) com.chronoxor.proto.OrderSide(r.finalI8("f155").toUByte()) else null
-            v.f155 = x424
-            val x425: com.chronoxor.proto.OrderType? = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
-            v.f156 = x425
-            val x426: com.chronoxor.proto.OrderType? = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
-            v.f157 = x426
-            val x427: com.chronoxor.proto.Order? = if (r.finalHas("f158")) {
-                val x428 = com.chronoxor.proto.Order()
+            v.f100 = if (r.finalHas("f100")) r.finalBool("f100") else null
+            v.f101 = if (r.finalHas("f101")) r.finalBool("f101") else null
+            v.f102 = if (r.finalHas("f102")) r.finalBool("f102") else null
+            v.f103 = if (r.finalHas("f103")) r.finalI8("f103").toUByte() else null
+            v.f104 = if (r.finalHas("f104")) r.finalI8("f104").toUByte() else null
+            v.f105 = if (r.finalHas("f105")) r.finalI8("f105").toUByte() else null
+            v.f106 = if (r.finalHas("f106")) r.finalChar("f106") else null
+            v.f107 = if (r.finalHas("f107")) r.finalChar("f107") else null
+            v.f108 = if (r.finalHas("f108")) r.finalChar("f108") else null
+            v.f109 = if (r.finalHas("f109")) r.finalI32("f109") else null
+            v.f110 = if (r.finalHas("f110")) r.finalI32("f110") else null
+            v.f111 = if (r.finalHas("f111")) r.finalI32("f111") else null
+            v.f112 = if (r.finalHas("f112")) r.finalI8("f112") else null
+            v.f113 = if (r.finalHas("f113")) r.finalI8("f113") else null
+            v.f114 = if (r.finalHas("f114")) r.finalI8("f114") else null
+            v.f115 = if (r.finalHas("f115")) r.finalI8("f115").toUByte() else null
+            v.f116 = if (r.finalHas("f116")) r.finalI8("f116").toUByte() else null
+            v.f117 = if (r.finalHas("f117")) r.finalI8("f117").toUByte() else null
+            v.f118 = if (r.finalHas("f118")) r.finalI16("f118") else null
+            v.f119 = if (r.finalHas("f119")) r.finalI16("f119") else null
+            v.f120 = if (r.finalHas("f120")) r.finalI16("f120") else null
+            v.f121 = if (r.finalHas("f121")) r.finalI16("f121").toUShort() else null
+            v.f122 = if (r.finalHas("f122")) r.finalI16("f122").toUShort() else null
+            v.f123 = if (r.finalHas("f123")) r.finalI16("f123").toUShort() else null
+            v.f124 = if (r.finalHas("f124")) r.finalI32("f124") else null
+            v.f125 = if (r.finalHas("f125")) r.finalI32("f125") else null
+            v.f126 = if (r.finalHas("f126")) r.finalI32("f126") else null
+            v.f127 = if (r.finalHas("f127")) r.finalI32("f127").toUInt() else null
+            v.f128 = if (r.finalHas("f128")) r.finalI32("f128").toUInt() else null
+            v.f129 = if (r.finalHas("f129")) r.finalI32("f129").toUInt() else null
+            v.f130 = if (r.finalHas("f130")) r.finalI64("f130") else null
+            v.f131 = if (r.finalHas("f131")) r.finalI64("f131") else null
+            v.f132 = if (r.finalHas("f132")) r.finalI64("f132") else null
+            v.f133 = if (r.finalHas("f133")) r.finalI64("f133").toULong() else null
+            v.f134 = if (r.finalHas("f134")) r.finalI64("f134").toULong() else null
+            v.f135 = if (r.finalHas("f135")) r.finalI64("f135").toULong() else null
+            v.f136 = if (r.finalHas("f136")) r.finalF32("f136") else null
+            v.f137 = if (r.finalHas("f137")) r.finalF32("f137") else null
+            v.f138 = if (r.finalHas("f138")) r.finalF32("f138") else null
+            v.f139 = if (r.finalHas("f139")) r.finalF64("f139") else null
+            v.f140 = if (r.finalHas("f140")) r.finalF64("f140") else null
+            v.f141 = if (r.finalHas("f141")) r.finalF64("f141") else null
+            v.f142 = if (r.finalHas("f142")) r.finalDecimal("f142") else null
+            v.f143 = if (r.finalHas("f143")) r.finalDecimal("f143") else null
+            v.f144 = if (r.finalHas("f144")) r.finalDecimal("f144") else null
+            v.f145 = if (r.finalHas("f145")) r.finalString("f145") else null
+            v.f146 = if (r.finalHas("f146")) r.finalString("f146") else null
+            v.f147 = if (r.finalHas("f147")) r.finalString("f147") else null
+            v.f148 = if (r.finalHas("f148")) r.finalI64("f148") else null
+            v.f149 = if (r.finalHas("f149")) r.finalI64("f149") else null
+            v.f150 = if (r.finalHas("f150")) r.finalI64("f150") else null
+            v.f151 = if (r.finalHas("f151")) r.finalUuid("f151") else null
+            v.f152 = if (r.finalHas("f152")) r.finalUuid("f152") else null
+            v.f153 = if (r.finalHas("f153")) r.finalUuid("f153") else null
+            v.f154 = if (r.finalHas("f154")) com.chronoxor.proto.OrderSide(r.finalI8("f154").toUByte()) else null
+            v.f155 = if (r.finalHas("f155")) com.chronoxor.proto.OrderSide(r.finalI8("f155").toUByte()) else null
+            v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
+            v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
+            v.f158 = if (r.finalHas("f158")) {
+                val x297 = com.chronoxor.proto.Order()
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, x428)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, x297)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
-                x428
+                x297
             } else {
                 null
             }
-            v.f158 = x427
-            val x429: com.chronoxor.proto.Order? = if (r.finalHas("f159")) {
-                val x430 = com.chronoxor.proto.Order()
+            v.f159 = if (r.finalHas("f159")) {
+                val x298 = com.chronoxor.proto.Order()
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, x430)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, x298)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
-                x430
+                x298
             } else {
                 null
             }
-            v.f159 = x429
-            val x431: com.chronoxor.proto.Balance? = if (r.finalHas("f160")) {
-                val x432 = com.chronoxor.proto.Balance()
+            v.f160 = if (r.finalHas("f160")) {
+                val x299 = com.chronoxor.proto.Balance()
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, x432)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, x299)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
-                x432
+                x299
             } else {
                 null
             }
-            v.f160 = x431
-            val x433: com.chronoxor.proto.Balance? = if (r.finalHas("f161")) {
-                val x434 = com.chronoxor.proto.Balance()
+            v.f161 = if (r.finalHas("f161")) {
+                val x300 = com.chronoxor.proto.Balance()
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, x434)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, x300)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
-                x434
+                x300
             } else {
                 null
             }
-            v.f161 = x433
-            val x435: com.chronoxor.proto.State? = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
-            v.f162 = x435
-            val x436: com.chronoxor.proto.State? = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
-            v.f163 = x436
-            val x437: com.chronoxor.proto.Account? = if (r.finalHas("f164")) {
-                val x438 = com.chronoxor.proto.Account()
+            v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
+            v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
+            v.f164 = if (r.finalHas("f164")) {
+                val x301 = com.chronoxor.proto.Account()
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, x438)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, x301)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
-                x438
+                x301
             } else {
                 null
             }
-            v.f164 = x437
-            val x439: com.chronoxor.proto.Account? = if (r.finalHas("f165")) {
-                val x440 = com.chronoxor.proto.Account()
+            v.f165 = if (r.finalHas("f165")) {
+                val x302 = com.chronoxor.proto.Account()
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, x440)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, x302)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
-                x440
+                x302
             } else {
                 null
             }
-            v.f165 = x439
             v.f1000 = EnumSimple(r.finalI32("f1000"))
-            val x441: EnumSimple? = if (r.finalHas("f1001")) EnumSimple(r.finalI32("f1001")) else null
-            v.f1001 = x441
+            v.f1001 = if (r.finalHas("f1001")) EnumSimple(r.finalI32("f1001")) else null
             v.f1002 = EnumTyped(r.finalI8("f1002").toUByte())
-            val x442: EnumTyped? = if (r.finalHas("f1003")) EnumTyped(r.finalI8("f1003").toUByte()) else null
-            v.f1003 = x442
+            v.f1003 = if (r.finalHas("f1003")) EnumTyped(r.finalI8("f1003").toUByte()) else null
             v.f1004 = FlagsSimple(r.finalI32("f1004"))
-            val x443: FlagsSimple? = if (r.finalHas("f1005")) FlagsSimple(r.finalI32("f1005")) else null
-            v.f1005 = x443
+            v.f1005 = if (r.finalHas("f1005")) FlagsSimple(r.finalI32("f1005")) else null
             v.f1006 = FlagsTyped(r.finalI64("f1006").toULong())
-            val x444: FlagsTyped? = if (r.finalHas("f1007")) FlagsTyped(r.finalI64("f1007").toULong()) else null
-            v.f1007 = x444
+            v.f1007 = if (r.finalHas("f1007")) FlagsTyped(r.finalI64("f1007").toULong()) else null
             try {
                 StructSimple.fbeReadFinal(r, v.f1008)
             } catch (e: DecodeException) {
                 throw e.at("f1008")
             }
-            val x445: StructSimple? = if (r.finalHas("f1009")) {
-                val x446 = StructSimple()
+            v.f1009 = if (r.finalHas("f1009")) {
+                val x303 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x446)
+                    StructSimple.fbeReadFinal(r, x303)
                 } catch (e: DecodeException) {
                     throw e.at("f1009")
                 }
-                x446
+                x303
             } else {
                 null
             }
-            v.f1009 = x445
             try {
                 StructOptional.fbeReadFinal(r, v.f1010)
             } catch (e: DecodeException) {
                 throw e.at("f1010")
             }
-            val x447: StructOptional? = if (r.finalHas("f1011")) {
-                val x448 = StructOptional()
+            v.f1011 = if (r.finalHas("f1011")) {
+                val x304 = StructOptional()
                 try {
-                    StructOptional.fbeReadFinal(r, x448)
+                    StructOptional.fbeReadFinal(r, x304)
                 } catch (e: DecodeException) {
                     throw e.at("f1011")
                 }
-                x448
+                x304
             } else {
                 null
             }
-            v.f1011 = x447
             r.leave()
         }
 
@@ -2084,6 +1816,67 @@ open class StructNested(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructNested) {
+            t.append("StructNested(")
+            StructOptional.fbeText(t, v)
+            t.append(",f1000=")
+            t.append(v.f1000)
+            t.append(",f1001=")
+            val o1 = v.f1001
+            if (o1 == null) {
+                t.append("null")
+            } else {
+                t.append(o1)
+            }
+            t.append(",f1002=")
+            t.append(v.f1002)
+            t.append(",f1003=")
+            val o2 = v.f1003
+            if (o2 == null) {
+                t.append("null")
+            } else {
+                t.append(o2)
+            }
+            t.append(",f1004=")
+            t.append(v.f1004)
+            t.append(",f1005=")
+            val o3 = v.f1005
+            if (o3 == null) {
+                t.append("null")
+            } else {
+                t.append(o3)
+            }
+            t.append(",f1006=")
+            t.append(v.f1006)
+            t.append(",f1007=")
+            val o4 = v.f1007
+            if (o4 == null) {
+                t.append("null")
+            } else {
+                t.append(o4)
+            }
+            t.append(",f1008=")
+            StructSimple.fbeText(t, v.f1008)
+            t.append(",f1009=")
+            val o5 = v.f1009
+            if (o5 == null) {
+                t.append("null")
+            } else {
+                StructSimple.fbeText(t, o5)
+            }
+            t.append(",f1010=")
+            StructOptional.fbeText(t, v.f1010)
+            t.append(",f1011=")
+            val o6 = v.f1011
+            if (o6 == null) {
+                t.append("null")
+            } else {
+                StructOptional.fbeText(t, o6)
+            }
+            t.append(')')
         }
     }
 }

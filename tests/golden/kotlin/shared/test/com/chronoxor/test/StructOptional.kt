@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Timestamps
 import io.github.fbetoolkit.fbe.Uuids
 import io.github.fbetoolkit.fbe.Writer
@@ -189,120 +190,8 @@ open class StructOptional(
         return h
     }
 
-    override fun toString(): String = StringBuilder("StructOptional(")
-        .append("id=").append(id)
-        .append(", f1=").append(f1)
-        .append(", f2=").append(f2)
-        .append(", f3=").append(f3)
-        .append(", f4=").append(f4)
-        .append(", f5=").append(f5)
-        .append(", f6=").append(f6)
-        .append(", f7=").append(f7)
-        .append(", f8=").append(f8)
-        .append(", f9=").append(f9)
-        .append(", f10=").append(f10)
-        .append(", f11=").append(f11)
-        .append(", f12=").append(f12)
-        .append(", f13=").append(f13)
-        .append(", f14=").append(f14)
-        .append(", f15=").append(f15)
-        .append(", f16=").append(f16)
-        .append(", f17=").append(f17)
-        .append(", f18=").append(f18)
-        .append(", f19=").append(f19)
-        .append(", f20=").append(f20)
-        .append(", f21=").append(f21)
-        .append(", f22=").append(f22)
-        .append(", f23=").append(f23)
-        .append(", f24=").append(f24)
-        .append(", f25=").append(f25)
-        .append(", f26=").append(f26)
-        .append(", f27=").append(f27)
-        .append(", f28=").append(f28)
-        .append(", f29=").append(f29)
-        .append(", f30=").append(f30)
-        .append(", f31=").append(f31)
-        .append(", f32=").append(f32)
-        .append(", f33=").append(f33)
-        .append(", f34=").append(f34)
-        .append(", f35=").append(f35)
-        .append(", f36=").append(f36)
-        .append(", f37=").append(f37)
-        .append(", f38=").append(f38)
-        .append(", f39=").append(f39)
-        .append(", f40=").append(f40)
-        .append(", f41=").append(f41)
-        .append(", f42=").append(f42)
-        .append(", f43=").append(f43)
-        .append(", f44=").append(f44)
-        .append(", f100=").append(f100)
-        .append(", f101=").append(f101)
-        .append(", f102=").append(f102)
-        .append(", f103=").append(f103)
-        .append(", f104=").append(f104)
-        .append(", f105=").append(f105)
-        .append(", f106=").append(f106)
-        .append(", f107=").append(f107)
-        .append(", f108=").append(f108)
-        .append(", f109=").append(f109)
-        .append(", f110=").append(f110)
-        .append(", f111=").append(f111)
-        .append(", f112=").append(f112)
-        .append(", f113=").append(f113)
-        .append(", f114=").append(f114)
-        .append(", f115=").append(f115)
-        .append(", f116=").append(f116)
-        .append(", f117=").append(f117)
-        .append(", f118=").append(f118)
-        .append(", f119=").append(f119)
-        .append(", f120=").append(f120)
-        .append(", f121=").append(f121)
-        .append(", f122=").append(f122)
-        .append(", f123=").append(f123)
-        .append(", f124=").append(f124)
-        .append(", f125=").append(f125)
-        .append(", f126=").append(f126)
-        .append(", f127=").append(f127)
-        .append(", f128=").append(f128)
-        .append(", f129=").append(f129)
-        .append(", f130=").append(f130)
-        .append(", f131=").append(f131)
-        .append(", f132=").append(f132)
-        .append(", f133=").append(f133)
-        .append(", f134=").append(f134)
-        .append(", f135=").append(f135)
-        .append(", f136=").append(f136)
-        .append(", f137=").append(f137)
-        .append(", f138=").append(f138)
-        .append(", f139=").append(f139)
-        .append(", f140=").append(f140)
-        .append(", f141=").append(f141)
-        .append(", f142=").append(f142)
-        .append(", f143=").append(f143)
-        .append(", f144=").append(f144)
-        .append(", f145=").append(f145)
-        .append(", f146=").append(f146)
-        .append(", f147=").append(f147)
-        .append(", f148=").append(f148)
-        .append(", f149=").append(f149)
-        .append(", f150=").append(f150)
-        .append(", f151=").append(f151)
-        .append(", f152=").append(f152)
-        .append(", f153=").append(f153)
-        .append(", f154=").append(f154)
-        .append(", f155=").append(f155)
-        .append(", f156=").append(f156)
-        .append(", f157=").append(f157)
-        .append(", f158=").append(f158)
-        .append(", f159=").append(f159)
-        .append(", f160=").append(f160)
-        .append(", f161=").append(f161)
-        .append(", f162=").append(f162)
-        .append(", f163=").append(f163)
-        .append(", f164=").append(f164)
-        .append(", f165=").append(f165)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructOptional.fbeText(it, this) }.toString()
 
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
@@ -789,524 +678,458 @@ open class StructOptional(
                 r.leave()
                 return
             }
-            val s134 = r.optional(b, b + 237, 1, "f100")
-            val x133: Boolean? = if (s134 >= 0) r.bool(s134) else null
-            v.f100 = x133
+            val s133 = r.optional(b, b + 237, 1, "f100")
+            v.f100 = if (s133 >= 0) r.bool(s133) else null
             if (n < 247) {
                 r.leave()
                 return
             }
-            val s136 = r.optional(b, b + 242, 1, "f101")
-            val x135: Boolean? = if (s136 >= 0) r.bool(s136) else null
-            v.f101 = x135
+            val s134 = r.optional(b, b + 242, 1, "f101")
+            v.f101 = if (s134 >= 0) r.bool(s134) else null
             if (n < 252) {
                 r.leave()
                 return
             }
-            val s138 = r.optional(b, b + 247, 1, "f102")
-            val x137: Boolean? = if (s138 >= 0) r.bool(s138) else null
-            v.f102 = x137
+            val s135 = r.optional(b, b + 247, 1, "f102")
+            v.f102 = if (s135 >= 0) r.bool(s135) else null
             if (n < 257) {
                 r.leave()
                 return
             }
-            val s140 = r.optional(b, b + 252, 1, "f103")
-            val x139: UByte? = if (s140 >= 0) r.i8(s140).toUByte() else null
-            v.f103 = x139
+            val s136 = r.optional(b, b + 252, 1, "f103")
+            v.f103 = if (s136 >= 0) r.i8(s136).toUByte() else null
             if (n < 262) {
                 r.leave()
                 return
             }
-            val s142 = r.optional(b, b + 257, 1, "f104")
-            val x141: UByte? = if (s142 >= 0) r.i8(s142).toUByte() else null
-            v.f104 = x141
+            val s137 = r.optional(b, b + 257, 1, "f104")
+            v.f104 = if (s137 >= 0) r.i8(s137).toUByte() else null
             if (n < 267) {
                 r.leave()
                 return
             }
-            val s144 = r.optional(b, b + 262, 1, "f105")
-            val x143: UByte? = if (s144 >= 0) r.i8(s144).toUByte() else null
-            v.f105 = x143
+            val s138 = r.optional(b, b + 262, 1, "f105")
+            v.f105 = if (s138 >= 0) r.i8(s138).toUByte() else null
             if (n < 272) {
                 r.leave()
                 return
             }
-            val s146 = r.optional(b, b + 267, 1, "f106")
-            val x145: Char? = if (s146 >= 0) r.ch(s146) else null
-            v.f106 = x145
+            val s139 = r.optional(b, b + 267, 1, "f106")
+            v.f106 = if (s139 >= 0) r.ch(s139) else null
             if (n < 277) {
                 r.leave()
                 return
             }
-            val s148 = r.optional(b, b + 272, 1, "f107")
-            val x147: Char? = if (s148 >= 0) r.ch(s148) else null
-            v.f107 = x147
+            val s140 = r.optional(b, b + 272, 1, "f107")
+            v.f107 = if (s140 >= 0) r.ch(s140) else null
             if (n < 282) {
                 r.leave()
                 return
             }
-            val s150 = r.optional(b, b + 277, 1, "f108")
-            val x149: Char? = if (s150 >= 0) r.ch(s150) else null
-            v.f108 = x149
+            val s141 = r.optional(b, b + 277, 1, "f108")
+            v.f108 = if (s141 >= 0) r.ch(s141) else null
             if (n < 287) {
                 r.leave()
                 return
             }
-            val s152 = r.optional(b, b + 282, 4, "f109")
-            val x151: Int? = if (s152 >= 0) r.i32(s152) else null
-            v.f109 = x151
+            val s142 = r.optional(b, b + 282, 4, "f109")
+            v.f109 = if (s142 >= 0) r.i32(s142) else null
             if (n < 292) {
                 r.leave()
                 return
             }
-            val s154 = r.optional(b, b + 287, 4, "f110")
-            val x153: Int? = if (s154 >= 0) r.i32(s154) else null
-            v.f110 = x153
+            val s143 = r.optional(b, b + 287, 4, "f110")
+            v.f110 = if (s143 >= 0) r.i32(s143) else null
             if (n < 297) {
                 r.leave()
                 return
             }
-            val s156 = r.optional(b, b + 292, 4, "f111")
-            val x155: Int? = if (s156 >= 0) r.i32(s156) else null
-            v.f111 = x155
+            val s144 = r.optional(b, b + 292, 4, "f111")
+            v.f111 = if (s144 >= 0) r.i32(s144) else null
             if (n < 302) {
                 r.leave()
                 return
             }
-            val s158 = r.optional(b, b + 297, 1, "f112")
-            val x157: Byte? = if (s158 >= 0) r.i8(s158) else null
-            v.f112 = x157
+            val s145 = r.optional(b, b + 297, 1, "f112")
+            v.f112 = if (s145 >= 0) r.i8(s145) else null
             if (n < 307) {
                 r.leave()
                 return
             }
-            val s160 = r.optional(b, b + 302, 1, "f113")
-            val x159: Byte? = if (s160 >= 0) r.i8(s160) else null
-            v.f113 = x159
+            val s146 = r.optional(b, b + 302, 1, "f113")
+            v.f113 = if (s146 >= 0) r.i8(s146) else null
             if (n < 312) {
                 r.leave()
                 return
             }
-            val s162 = r.optional(b, b + 307, 1, "f114")
-            val x161: Byte? = if (s162 >= 0) r.i8(s162) else null
-            v.f114 = x161
+            val s147 = r.optional(b, b + 307, 1, "f114")
+            v.f114 = if (s147 >= 0) r.i8(s147) else null
             if (n < 317) {
                 r.leave()
                 return
             }
-            val s164 = r.optional(b, b + 312, 1, "f115")
-            val x163: UByte? = if (s164 >= 0) r.i8(s164).toUByte() else null
-            v.f115 = x163
+            val s148 = r.optional(b, b + 312, 1, "f115")
+            v.f115 = if (s148 >= 0) r.i8(s148).toUByte() else null
             if (n < 322) {
                 r.leave()
                 return
             }
-            val s166 = r.optional(b, b + 317, 1, "f116")
-            val x165: UByte? = if (s166 >= 0) r.i8(s166).toUByte() else null
-            v.f116 = x165
+            val s149 = r.optional(b, b + 317, 1, "f116")
+            v.f116 = if (s149 >= 0) r.i8(s149).toUByte() else null
             if (n < 327) {
                 r.leave()
                 return
             }
-            val s168 = r.optional(b, b + 322, 1, "f117")
-            val x167: UByte? = if (s168 >= 0) r.i8(s168).toUByte() else null
-            v.f117 = x167
+            val s150 = r.optional(b, b + 322, 1, "f117")
+            v.f117 = if (s150 >= 0) r.i8(s150).toUByte() else null
             if (n < 332) {
                 r.leave()
                 return
             }
-            val s170 = r.optional(b, b + 327, 2, "f118")
-            val x169: Short? = if (s170 >= 0) r.i16(s170) else null
-            v.f118 = x169
+            val s151 = r.optional(b, b + 327, 2, "f118")
+            v.f118 = if (s151 >= 0) r.i16(s151) else null
             if (n < 337) {
                 r.leave()
                 return
             }
-            val s172 = r.optional(b, b + 332, 2, "f119")
-            val x171: Short? = if (s172 >= 0) r.i16(s172) else null
-            v.f119 = x171
+            val s152 = r.optional(b, b + 332, 2, "f119")
+            v.f119 = if (s152 >= 0) r.i16(s152) else null
             if (n < 342) {
                 r.leave()
                 return
             }
-            val s174 = r.optional(b, b + 337, 2, "f120")
-            val x173: Short? = if (s174 >= 0) r.i16(s174) else null
-            v.f120 = x173
+            val s153 = r.optional(b, b + 337, 2, "f120")
+            v.f120 = if (s153 >= 0) r.i16(s153) else null
             if (n < 347) {
                 r.leave()
                 return
             }
-            val s176 = r.optional(b, b + 342, 2, "f121")
-            val x175: UShort? = if (s176 >= 0) r.i16(s176).toUShort() else null
-            v.f121 = x175
+            val s154 = r.optional(b, b + 342, 2, "f121")
+            v.f121 = if (s154 >= 0) r.i16(s154).toUShort() else null
             if (n < 352) {
                 r.leave()
                 return
             }
-            val s178 = r.optional(b, b + 347, 2, "f122")
-            val x177: UShort? = if (s178 >= 0) r.i16(s178).toUShort() else null
-            v.f122 = x177
+            val s155 = r.optional(b, b + 347, 2, "f122")
+            v.f122 = if (s155 >= 0) r.i16(s155).toUShort() else null
             if (n < 357) {
                 r.leave()
                 return
             }
-            val s180 = r.optional(b, b + 352, 2, "f123")
-            val x179: UShort? = if (s180 >= 0) r.i16(s180).toUShort() else null
-            v.f123 = x179
+            val s156 = r.optional(b, b + 352, 2, "f123")
+            v.f123 = if (s156 >= 0) r.i16(s156).toUShort() else null
             if (n < 362) {
                 r.leave()
                 return
             }
-            val s182 = r.optional(b, b + 357, 4, "f124")
-            val x181: Int? = if (s182 >= 0) r.i32(s182) else null
-            v.f124 = x181
+            val s157 = r.optional(b, b + 357, 4, "f124")
+            v.f124 = if (s157 >= 0) r.i32(s157) else null
             if (n < 367) {
                 r.leave()
                 return
             }
-            val s184 = r.optional(b, b + 362, 4, "f125")
-            val x183: Int? = if (s184 >= 0) r.i32(s184) else null
-            v.f125 = x183
+            val s158 = r.optional(b, b + 362, 4, "f125")
+            v.f125 = if (s158 >= 0) r.i32(s158) else null
             if (n < 372) {
                 r.leave()
                 return
             }
-            val s186 = r.optional(b, b + 367, 4, "f126")
-            val x185: Int? = if (s186 >= 0) r.i32(s186) else null
-            v.f126 = x185
+            val s159 = r.optional(b, b + 367, 4, "f126")
+            v.f126 = if (s159 >= 0) r.i32(s159) else null
             if (n < 377) {
                 r.leave()
                 return
             }
-            val s188 = r.optional(b, b + 372, 4, "f127")
-            val x187: UInt? = if (s188 >= 0) r.i32(s188).toUInt() else null
-            v.f127 = x187
+            val s160 = r.optional(b, b + 372, 4, "f127")
+            v.f127 = if (s160 >= 0) r.i32(s160).toUInt() else null
             if (n < 382) {
                 r.leave()
                 return
             }
-            val s190 = r.optional(b, b + 377, 4, "f128")
-            val x189: UInt? = if (s190 >= 0) r.i32(s190).toUInt() else null
-            v.f128 = x189
+            val s161 = r.optional(b, b + 377, 4, "f128")
+            v.f128 = if (s161 >= 0) r.i32(s161).toUInt() else null
             if (n < 387) {
                 r.leave()
                 return
             }
-            val s192 = r.optional(b, b + 382, 4, "f129")
-            val x191: UInt? = if (s192 >= 0) r.i32(s192).toUInt() else null
-            v.f129 = x191
+            val s162 = r.optional(b, b + 382, 4, "f129")
+            v.f129 = if (s162 >= 0) r.i32(s162).toUInt() else null
             if (n < 392) {
                 r.leave()
                 return
             }
-            val s194 = r.optional(b, b + 387, 8, "f130")
-            val x193: Long? = if (s194 >= 0) r.i64(s194) else null
-            v.f130 = x193
+            val s163 = r.optional(b, b + 387, 8, "f130")
+            v.f130 = if (s163 >= 0) r.i64(s163) else null
             if (n < 397) {
                 r.leave()
                 return
             }
-            val s196 = r.optional(b, b + 392, 8, "f131")
-            val x195: Long? = if (s196 >= 0) r.i64(s196) else null
-            v.f131 = x195
+            val s164 = r.optional(b, b + 392, 8, "f131")
+            v.f131 = if (s164 >= 0) r.i64(s164) else null
             if (n < 402) {
                 r.leave()
                 return
             }
-            val s198 = r.optional(b, b + 397, 8, "f132")
-            val x197: Long? = if (s198 >= 0) r.i64(s198) else null
-            v.f132 = x197
+            val s165 = r.optional(b, b + 397, 8, "f132")
+            v.f132 = if (s165 >= 0) r.i64(s165) else null
             if (n < 407) {
                 r.leave()
                 return
             }
-            val s200 = r.optional(b, b + 402, 8, "f133")
-            val x199: ULong? = if (s200 >= 0) r.i64(s200).toULong() else null
-            v.f133 = x199
+            val s166 = r.optional(b, b + 402, 8, "f133")
+            v.f133 = if (s166 >= 0) r.i64(s166).toULong() else null
             if (n < 412) {
                 r.leave()
                 return
             }
-            val s202 = r.optional(b, b + 407, 8, "f134")
-            val x201: ULong? = if (s202 >= 0) r.i64(s202).toULong() else null
-            v.f134 = x201
+            val s167 = r.optional(b, b + 407, 8, "f134")
+            v.f134 = if (s167 >= 0) r.i64(s167).toULong() else null
             if (n < 417) {
                 r.leave()
                 return
             }
-            val s204 = r.optional(b, b + 412, 8, "f135")
-            val x203: ULong? = if (s204 >= 0) r.i64(s204).toULong() else null
-            v.f135 = x203
+            val s168 = r.optional(b, b + 412, 8, "f135")
+            v.f135 = if (s168 >= 0) r.i64(s168).toULong() else null
             if (n < 422) {
                 r.leave()
                 return
             }
-            val s206 = r.optional(b, b + 417, 4, "f136")
-            val x205: Float? = if (s206 >= 0) r.f32(s206) else null
-            v.f136 = x205
+            val s169 = r.optional(b, b + 417, 4, "f136")
+            v.f136 = if (s169 >= 0) r.f32(s169) else null
             if (n < 427) {
                 r.leave()
                 return
             }
-            val s208 = r.optional(b, b + 422, 4, "f137")
-            val x207: Float? = if (s208 >= 0) r.f32(s208) else null
-            v.f137 = x207
+            val s170 = r.optional(b, b + 422, 4, "f137")
+            v.f137 = if (s170 >= 0) r.f32(s170) else null
             if (n < 432) {
                 r.leave()
                 return
             }
-            val s210 = r.optional(b, b + 427, 4, "f138")
-            val x209: Float? = if (s210 >= 0) r.f32(s210) else null
-            v.f138 = x209
+            val s171 = r.optional(b, b + 427, 4, "f138")
+            v.f138 = if (s171 >= 0) r.f32(s171) else null
             if (n < 437) {
                 r.leave()
                 return
             }
-            val s212 = r.optional(b, b + 432, 8, "f139")
-            val x211: Double? = if (s212 >= 0) r.f64(s212) else null
-            v.f139 = x211
+            val s172 = r.optional(b, b + 432, 8, "f139")
+            v.f139 = if (s172 >= 0) r.f64(s172) else null
             if (n < 442) {
                 r.leave()
                 return
             }
-            val s214 = r.optional(b, b + 437, 8, "f140")
-            val x213: Double? = if (s214 >= 0) r.f64(s214) else null
-            v.f140 = x213
+            val s173 = r.optional(b, b + 437, 8, "f140")
+            v.f140 = if (s173 >= 0) r.f64(s173) else null
             if (n < 447) {
                 r.leave()
                 return
             }
-            val s216 = r.optional(b, b + 442, 8, "f141")
-            val x215: Double? = if (s216 >= 0) r.f64(s216) else null
-            v.f141 = x215
+            val s174 = r.optional(b, b + 442, 8, "f141")
+            v.f141 = if (s174 >= 0) r.f64(s174) else null
             if (n < 452) {
                 r.leave()
                 return
             }
-            val s218 = r.optional(b, b + 447, 16, "f142")
-            val x217: BigDecimal? = if (s218 >= 0) r.decimal(s218) else null
-            v.f142 = x217
+            val s175 = r.optional(b, b + 447, 16, "f142")
+            v.f142 = if (s175 >= 0) r.decimal(s175) else null
             if (n < 457) {
                 r.leave()
                 return
             }
-            val s220 = r.optional(b, b + 452, 16, "f143")
-            val x219: BigDecimal? = if (s220 >= 0) r.decimal(s220) else null
-            v.f143 = x219
+            val s176 = r.optional(b, b + 452, 16, "f143")
+            v.f143 = if (s176 >= 0) r.decimal(s176) else null
             if (n < 462) {
                 r.leave()
                 return
             }
-            val s222 = r.optional(b, b + 457, 16, "f144")
-            val x221: BigDecimal? = if (s222 >= 0) r.decimal(s222) else null
-            v.f144 = x221
+            val s177 = r.optional(b, b + 457, 16, "f144")
+            v.f144 = if (s177 >= 0) r.decimal(s177) else null
             if (n < 467) {
                 r.leave()
                 return
             }
-            val s224 = r.optional(b, b + 462, 4, "f145")
-            val x223: String? = if (s224 >= 0) r.string(s224, s224, "f145") else null
-            v.f145 = x223
+            val s178 = r.optional(b, b + 462, 4, "f145")
+            v.f145 = if (s178 >= 0) r.string(s178, s178, "f145") else null
             if (n < 472) {
                 r.leave()
                 return
             }
-            val s226 = r.optional(b, b + 467, 4, "f146")
-            val x225: String? = if (s226 >= 0) r.string(s226, s226, "f146") else null
-            v.f146 = x225
+            val s179 = r.optional(b, b + 467, 4, "f146")
+            v.f146 = if (s179 >= 0) r.string(s179, s179, "f146") else null
             if (n < 477) {
                 r.leave()
                 return
             }
-            val s228 = r.optional(b, b + 472, 4, "f147")
-            val x227: String? = if (s228 >= 0) r.string(s228, s228, "f147") else null
-            v.f147 = x227
+            val s180 = r.optional(b, b + 472, 4, "f147")
+            v.f147 = if (s180 >= 0) r.string(s180, s180, "f147") else null
             if (n < 482) {
                 r.leave()
                 return
             }
-            val s230 = r.optional(b, b + 477, 8, "f148")
-            val x229: Long? = if (s230 >= 0) r.i64(s230) else null
-            v.f148 = x229
+            val s181 = r.optional(b, b + 477, 8, "f148")
+            v.f148 = if (s181 >= 0) r.i64(s181) else null
             if (n < 487) {
                 r.leave()
                 return
             }
-            val s232 = r.optional(b, b + 482, 8, "f149")
-            val x231: Long? = if (s232 >= 0) r.i64(s232) else null
-            v.f149 = x231
+            val s182 = r.optional(b, b + 482, 8, "f149")
+            v.f149 = if (s182 >= 0) r.i64(s182) else null
             if (n < 492) {
                 r.leave()
                 return
             }
-            val s234 = r.optional(b, b + 487, 8, "f150")
-            val x233: Long? = if (s234 >= 0) r.i64(s234) else null
-            v.f150 = x233
+            val s183 = r.optional(b, b + 487, 8, "f150")
+            v.f150 = if (s183 >= 0) r.i64(s183) else null
             if (n < 497) {
                 r.leave()
                 return
             }
-            val s236 = r.optional(b, b + 492, 16, "f151")
-            val x235: UUID? = if (s236 >= 0) r.uuid(s236) else null
-            v.f151 = x235
+            val s184 = r.optional(b, b + 492, 16, "f151")
+            v.f151 = if (s184 >= 0) r.uuid(s184) else null
             if (n < 502) {
                 r.leave()
                 return
             }
-            val s238 = r.optional(b, b + 497, 16, "f152")
-            val x237: UUID? = if (s238 >= 0) r.uuid(s238) else null
-            v.f152 = x237
+            val s185 = r.optional(b, b + 497, 16, "f152")
+            v.f152 = if (s185 >= 0) r.uuid(s185) else null
             if (n < 507) {
                 r.leave()
                 return
             }
-            val s240 = r.optional(b, b + 502, 16, "f153")
-            val x239: UUID? = if (s240 >= 0) r.uuid(s240) else null
-            v.f153 = x239
+            val s186 = r.optional(b, b + 502, 16, "f153")
+            v.f153 = if (s186 >= 0) r.uuid(s186) else null
             if (n < 512) {
                 r.leave()
                 return
             }
-            val s242 = r.optional(b, b + 507, 1, "f154")
-            val x241: com.chronoxor.proto.OrderSide? = if (s242 >= 0) com.chronoxor.proto.OrderSide(r.i8(s242).toUByte()) else null
-            v.f154 = x241
+            val s187 = r.optional(b, b + 507, 1, "f154")
+            v.f154 = if (s187 >= 0) com.chronoxor.proto.OrderSide(r.i8(s187).toUByte()) else null
             if (n < 517) {
                 r.leave()
                 return
             }
-            val s244 = r.optional(b, b + 512, 1, "f155")
-            val x243: com.chronoxor.proto.OrderSide? = if (s244 >= 0) com.chronoxor.proto.OrderSide(r.i8(s244).toUByte()) else null
-            v.f155 = x243
+            val s188 = r.optional(b, b + 512, 1, "f155")
+            v.f155 = if (s188 >= 0) com.chronoxor.proto.OrderSide(r.i8(s188).toUByte()) else null
             if (n < 522) {
                 r.leave()
                 return
             }
-            val s246 = r.optional(b, b + 517, 1, "f156")
-            val x245: com.chronoxor.proto.OrderType? = if (s246 >= 0) com.chronoxor.proto.OrderType(r.i8(s246).toUByte()) else null
-            v.f156 = x245
+            val s189 = r.optional(b, b + 517, 1, "f156")
+            v.f156 = if (s189 >= 0) com.chronoxor.proto.OrderType(r.i8(s189).toUByte()) else null
             if (n < 527) {
                 r.leave()
                 return
             }
-            val s248 = r.optional(b, b + 522, 1, "f157")
-            val x247: com.chronoxor.proto.OrderType? = if (s248 >= 0) com.chronoxor.proto.OrderType(r.i8(s248).toUByte()) else null
-            v.f157 = x247
+            val s190 = r.optional(b, b + 522, 1, "f157")
+            v.f157 = if (s190 >= 0) com.chronoxor.proto.OrderType(r.i8(s190).toUByte()) else null
             if (n < 532) {
                 r.leave()
                 return
             }
-            val s250 = r.optional(b, b + 527, 4, "f158")
-            val x249: com.chronoxor.proto.Order? = if (s250 >= 0) {
-                val x251 = com.chronoxor.proto.Order()
+            val s191 = r.optional(b, b + 527, 4, "f158")
+            v.f158 = if (s191 >= 0) {
+                val x192 = com.chronoxor.proto.Order()
                 try {
-                    com.chronoxor.proto.Order.fbeRead(r, s250, s250, x251)
+                    com.chronoxor.proto.Order.fbeRead(r, s191, s191, x192)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
-                x251
+                x192
             } else {
                 null
             }
-            v.f158 = x249
             if (n < 537) {
                 r.leave()
                 return
             }
-            val s253 = r.optional(b, b + 532, 4, "f159")
-            val x252: com.chronoxor.proto.Order? = if (s253 >= 0) {
-                val x254 = com.chronoxor.proto.Order()
+            val s193 = r.optional(b, b + 532, 4, "f159")
+            v.f159 = if (s193 >= 0) {
+                val x194 = com.chronoxor.proto.Order()
                 try {
-                    com.chronoxor.proto.Order.fbeRead(r, s253, s253, x254)
+                    com.chronoxor.proto.Order.fbeRead(r, s193, s193, x194)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
-                x254
+                x194
             } else {
                 null
             }
-            v.f159 = x252
             if (n < 542) {
                 r.leave()
                 return
             }
-            val s256 = r.optional(b, b + 537, 4, "f160")
-            val x255: com.chronoxor.proto.Balance? = if (s256 >= 0) {
-                val x257 = com.chronoxor.proto.Balance()
+            val s195 = r.optional(b, b + 537, 4, "f160")
+            v.f160 = if (s195 >= 0) {
+                val x196 = com.chronoxor.proto.Balance()
                 try {
-                    com.chronoxor.proto.Balance.fbeRead(r, s256, s256, x257)
+                    com.chronoxor.proto.Balance.fbeRead(r, s195, s195, x196)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
-                x257
+                x196
             } else {
                 null
             }
-            v.f160 = x255
             if (n < 547) {
                 r.leave()
                 return
             }
-            val s259 = r.optional(b, b + 542, 4, "f161")
-            val x258: com.chronoxor.proto.Balance? = if (s259 >= 0) {
-                val x260 = com.chronoxor.proto.Balance()
+            val s197 = r.optional(b, b + 542, 4, "f161")
+            v.f161 = if (s197 >= 0) {
+                val x198 = com.chronoxor.proto.Balance()
                 try {
-                    com.chronoxor.proto.Balance.fbeRead(r, s259, s259, x260)
+                    com.chronoxor.proto.Balance.fbeRead(r, s197, s197, x198)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
-                x260
+                x198
             } else {
                 null
             }
-            v.f161 = x258
             if (n < 552) {
                 r.leave()
                 return
             }
-            val s262 = r.optional(b, b + 547, 1, "f162")
-            val x261: com.chronoxor.proto.State? = if (s262 >= 0) com.chronoxor.proto.State(r.i8(s262).toUByte()) else null
-            v.f162 = x261
+            val s199 = r.optional(b, b + 547, 1, "f162")
+            v.f162 = if (s199 >= 0) com.chronoxor.proto.State(r.i8(s199).toUByte()) else null
             if (n < 557) {
                 r.leave()
                 return
             }
-            val s264 = r.optional(b, b + 552, 1, "f163")
-            val x263: com.chronoxor.proto.State? = if (s264 >= 0) com.chronoxor.proto.State(r.i8(s264).toUByte()) else null
-            v.f163 = x263
+            val s200 = r.optional(b, b + 552, 1, "f163")
+            v.f163 = if (s200 >= 0) com.chronoxor.proto.State(r.i8(s200).toUByte()) else null
             if (n < 562) {
                 r.leave()
                 return
             }
-            val s266 = r.optional(b, b + 557, 4, "f164")
-            val x265: com.chronoxor.proto.Account? = if (s266 >= 0) {
-                val x267 = com.chronoxor.proto.Account()
+            val s201 = r.optional(b, b + 557, 4, "f164")
+            v.f164 = if (s201 >= 0) {
+                val x202 = com.chronoxor.proto.Account()
                 try {
-                    com.chronoxor.proto.Account.fbeRead(r, s266, s266, x267)
+                    com.chronoxor.proto.Account.fbeRead(r, s201, s201, x202)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
-                x267
+                x202
             } else {
                 null
             }
-            v.f164 = x265
             if (n < 567) {
                 r.leave()
                 return
             }
-            val s269 = r.optional(b, b + 562, 4, "f165")
-            val x268: com.chronoxor.proto.Account? = if (s269 >= 0) {
-                val x270 = com.chronoxor.proto.Account()
+            val s203 = r.optional(b, b + 562, 4, "f165")
+            v.f165 = if (s203 >= 0) {
+                val x204 = com.chronoxor.proto.Account()
                 try {
-                    com.chronoxor.proto.Account.fbeRead(r, s269, s269, x270)
+                    com.chronoxor.proto.Account.fbeRead(r, s203, s203, x204)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
-                x270
+                x204
             } else {
                 null
             }
-            v.f165 = x268
             r.leave()
         }
 
@@ -1398,335 +1221,335 @@ open class StructOptional(
             com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42)
             w.appendI8(v.f43.value.toByte())
             com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44)
-            val o271 = v.f100
-            w.appendBool(o271 != null)
-            if (o271 != null) {
-                w.appendBool(o271)
-            }
-            val o272 = v.f101
-            w.appendBool(o272 != null)
-            if (o272 != null) {
-                w.appendBool(o272)
-            }
-            val o273 = v.f102
-            w.appendBool(o273 != null)
-            if (o273 != null) {
-                w.appendBool(o273)
-            }
-            val o274 = v.f103
-            w.appendBool(o274 != null)
-            if (o274 != null) {
-                w.appendI8(o274.toByte())
-            }
-            val o275 = v.f104
-            w.appendBool(o275 != null)
-            if (o275 != null) {
-                w.appendI8(o275.toByte())
-            }
-            val o276 = v.f105
-            w.appendBool(o276 != null)
-            if (o276 != null) {
-                w.appendI8(o276.toByte())
-            }
-            val o277 = v.f106
-            w.appendBool(o277 != null)
-            if (o277 != null) {
-                w.appendChar(o277)
-            }
-            val o278 = v.f107
-            w.appendBool(o278 != null)
-            if (o278 != null) {
-                w.appendChar(o278)
-            }
-            val o279 = v.f108
-            w.appendBool(o279 != null)
-            if (o279 != null) {
-                w.appendChar(o279)
-            }
-            val o280 = v.f109
-            w.appendBool(o280 != null)
-            if (o280 != null) {
-                w.appendI32(o280)
-            }
-            val o281 = v.f110
-            w.appendBool(o281 != null)
-            if (o281 != null) {
-                w.appendI32(o281)
-            }
-            val o282 = v.f111
-            w.appendBool(o282 != null)
-            if (o282 != null) {
-                w.appendI32(o282)
-            }
-            val o283 = v.f112
-            w.appendBool(o283 != null)
-            if (o283 != null) {
-                w.appendI8(o283)
-            }
-            val o284 = v.f113
-            w.appendBool(o284 != null)
-            if (o284 != null) {
-                w.appendI8(o284)
-            }
-            val o285 = v.f114
-            w.appendBool(o285 != null)
-            if (o285 != null) {
-                w.appendI8(o285)
-            }
-            val o286 = v.f115
-            w.appendBool(o286 != null)
-            if (o286 != null) {
-                w.appendI8(o286.toByte())
-            }
-            val o287 = v.f116
-            w.appendBool(o287 != null)
-            if (o287 != null) {
-                w.appendI8(o287.toByte())
-            }
-            val o288 = v.f117
-            w.appendBool(o288 != null)
-            if (o288 != null) {
-                w.appendI8(o288.toByte())
-            }
-            val o289 = v.f118
-            w.appendBool(o289 != null)
-            if (o289 != null) {
-                w.appendI16(o289)
-            }
-            val o290 = v.f119
-            w.appendBool(o290 != null)
-            if (o290 != null) {
-                w.appendI16(o290)
-            }
-            val o291 = v.f120
-            w.appendBool(o291 != null)
-            if (o291 != null) {
-                w.appendI16(o291)
-            }
-            val o292 = v.f121
-            w.appendBool(o292 != null)
-            if (o292 != null) {
-                w.appendI16(o292.toShort())
-            }
-            val o293 = v.f122
-            w.appendBool(o293 != null)
-            if (o293 != null) {
-                w.appendI16(o293.toShort())
-            }
-            val o294 = v.f123
-            w.appendBool(o294 != null)
-            if (o294 != null) {
-                w.appendI16(o294.toShort())
-            }
-            val o295 = v.f124
-            w.appendBool(o295 != null)
-            if (o295 != null) {
-                w.appendI32(o295)
-            }
-            val o296 = v.f125
-            w.appendBool(o296 != null)
-            if (o296 != null) {
-                w.appendI32(o296)
-            }
-            val o297 = v.f126
-            w.appendBool(o297 != null)
-            if (o297 != null) {
-                w.appendI32(o297)
-            }
-            val o298 = v.f127
-            w.appendBool(o298 != null)
-            if (o298 != null) {
-                w.appendI32(o298.toInt())
-            }
-            val o299 = v.f128
-            w.appendBool(o299 != null)
-            if (o299 != null) {
-                w.appendI32(o299.toInt())
-            }
-            val o300 = v.f129
-            w.appendBool(o300 != null)
-            if (o300 != null) {
-                w.appendI32(o300.toInt())
-            }
-            val o301 = v.f130
-            w.appendBool(o301 != null)
-            if (o301 != null) {
-                w.appendI64(o301)
-            }
-            val o302 = v.f131
-            w.appendBool(o302 != null)
-            if (o302 != null) {
-                w.appendI64(o302)
-            }
-            val o303 = v.f132
-            w.appendBool(o303 != null)
-            if (o303 != null) {
-                w.appendI64(o303)
-            }
-            val o304 = v.f133
-            w.appendBool(o304 != null)
-            if (o304 != null) {
-                w.appendI64(o304.toLong())
-            }
-            val o305 = v.f134
-            w.appendBool(o305 != null)
-            if (o305 != null) {
-                w.appendI64(o305.toLong())
-            }
-            val o306 = v.f135
-            w.appendBool(o306 != null)
-            if (o306 != null) {
-                w.appendI64(o306.toLong())
-            }
-            val o307 = v.f136
-            w.appendBool(o307 != null)
-            if (o307 != null) {
-                w.appendF32(o307)
-            }
-            val o308 = v.f137
-            w.appendBool(o308 != null)
-            if (o308 != null) {
-                w.appendF32(o308)
-            }
-            val o309 = v.f138
-            w.appendBool(o309 != null)
-            if (o309 != null) {
-                w.appendF32(o309)
-            }
-            val o310 = v.f139
-            w.appendBool(o310 != null)
-            if (o310 != null) {
-                w.appendF64(o310)
-            }
-            val o311 = v.f140
-            w.appendBool(o311 != null)
-            if (o311 != null) {
-                w.appendF64(o311)
-            }
-            val o312 = v.f141
-            w.appendBool(o312 != null)
-            if (o312 != null) {
-                w.appendF64(o312)
-            }
-            val o313 = v.f142
-            w.appendBool(o313 != null)
-            if (o313 != null) {
-                w.appendDecimal(o313)
-            }
-            val o314 = v.f143
-            w.appendBool(o314 != null)
-            if (o314 != null) {
-                w.appendDecimal(o314)
-            }
-            val o315 = v.f144
-            w.appendBool(o315 != null)
-            if (o315 != null) {
-                w.appendDecimal(o315)
-            }
-            val o316 = v.f145
-            w.appendBool(o316 != null)
-            if (o316 != null) {
-                w.appendString(o316)
-            }
-            val o317 = v.f146
-            w.appendBool(o317 != null)
-            if (o317 != null) {
-                w.appendString(o317)
-            }
-            val o318 = v.f147
-            w.appendBool(o318 != null)
-            if (o318 != null) {
-                w.appendString(o318)
-            }
-            val o319 = v.f148
-            w.appendBool(o319 != null)
-            if (o319 != null) {
-                w.appendI64(o319)
-            }
-            val o320 = v.f149
-            w.appendBool(o320 != null)
-            if (o320 != null) {
-                w.appendI64(o320)
-            }
-            val o321 = v.f150
-            w.appendBool(o321 != null)
-            if (o321 != null) {
-                w.appendI64(o321)
-            }
-            val o322 = v.f151
-            w.appendBool(o322 != null)
-            if (o322 != null) {
-                w.appendUuid(o322)
-            }
-            val o323 = v.f152
-            w.appendBool(o323 != null)
-            if (o323 != null) {
-                w.appendUuid(o323)
-            }
-            val o324 = v.f153
-            w.appendBool(o324 != null)
-            if (o324 != null) {
-                w.appendUuid(o324)
-            }
-            val o325 = v.f154
-            w.appendBool(o325 != null)
-            if (o325 != null) {
-                w.appendI8(o325.value.toByte())
-            }
-            val o326 = v.f155
-            w.appendBool(o326 != null)
-            if (o326 != null) {
-                w.appendI8(o326.value.toByte())
-            }
-            val o327 = v.f156
-            w.appendBool(o327 != null)
-            if (o327 != null) {
-                w.appendI8(o327.value.toByte())
-            }
-            val o328 = v.f157
-            w.appendBool(o328 != null)
-            if (o328 != null) {
-                w.appendI8(o328.value.toByte())
-            }
-            val o329 = v.f158
-            w.appendBool(o329 != null)
-            if (o329 != null) {
-                com.chronoxor.proto.Order.fbeWriteFinal(w, o329)
-            }
-            val o330 = v.f159
-            w.appendBool(o330 != null)
-            if (o330 != null) {
-                com.chronoxor.proto.Order.fbeWriteFinal(w, o330)
-            }
-            val o331 = v.f160
-            w.appendBool(o331 != null)
-            if (o331 != null) {
-                com.chronoxor.proto.Balance.fbeWriteFinal(w, o331)
-            }
-            val o332 = v.f161
-            w.appendBool(o332 != null)
-            if (o332 != null) {
-                com.chronoxor.proto.Balance.fbeWriteFinal(w, o332)
-            }
-            val o333 = v.f162
-            w.appendBool(o333 != null)
-            if (o333 != null) {
-                w.appendI8(o333.value.toByte())
-            }
-            val o334 = v.f163
-            w.appendBool(o334 != null)
-            if (o334 != null) {
-                w.appendI8(o334.value.toByte())
-            }
-            val o335 = v.f164
-            w.appendBool(o335 != null)
-            if (o335 != null) {
-                com.chronoxor.proto.Account.fbeWriteFinal(w, o335)
-            }
-            val o336 = v.f165
-            w.appendBool(o336 != null)
-            if (o336 != null) {
-                com.chronoxor.proto.Account.fbeWriteFinal(w, o336)
+            val o205 = v.f100
+            w.appendBool(o205 != null)
+            if (o205 != null) {
+                w.appendBool(o205)
+            }
+            val o206 = v.f101
+            w.appendBool(o206 != null)
+            if (o206 != null) {
+                w.appendBool(o206)
+            }
+            val o207 = v.f102
+            w.appendBool(o207 != null)
+            if (o207 != null) {
+                w.appendBool(o207)
+            }
+            val o208 = v.f103
+            w.appendBool(o208 != null)
+            if (o208 != null) {
+                w.appendI8(o208.toByte())
+            }
+            val o209 = v.f104
+            w.appendBool(o209 != null)
+            if (o209 != null) {
+                w.appendI8(o209.toByte())
+            }
+            val o210 = v.f105
+            w.appendBool(o210 != null)
+            if (o210 != null) {
+                w.appendI8(o210.toByte())
+            }
+            val o211 = v.f106
+            w.appendBool(o211 != null)
+            if (o211 != null) {
+                w.appendChar(o211)
+            }
+            val o212 = v.f107
+            w.appendBool(o212 != null)
+            if (o212 != null) {
+                w.appendChar(o212)
+            }
+            val o213 = v.f108
+            w.appendBool(o213 != null)
+            if (o213 != null) {
+                w.appendChar(o213)
+            }
+            val o214 = v.f109
+            w.appendBool(o214 != null)
+            if (o214 != null) {
+                w.appendI32(o214)
+            }
+            val o215 = v.f110
+            w.appendBool(o215 != null)
+            if (o215 != null) {
+                w.appendI32(o215)
+            }
+            val o216 = v.f111
+            w.appendBool(o216 != null)
+            if (o216 != null) {
+                w.appendI32(o216)
+            }
+            val o217 = v.f112
+            w.appendBool(o217 != null)
+            if (o217 != null) {
+                w.appendI8(o217)
+            }
+            val o218 = v.f113
+            w.appendBool(o218 != null)
+            if (o218 != null) {
+                w.appendI8(o218)
+            }
+            val o219 = v.f114
+            w.appendBool(o219 != null)
+            if (o219 != null) {
+                w.appendI8(o219)
+            }
+            val o220 = v.f115
+            w.appendBool(o220 != null)
+            if (o220 != null) {
+                w.appendI8(o220.toByte())
+            }
+            val o221 = v.f116
+            w.appendBool(o221 != null)
+            if (o221 != null) {
+                w.appendI8(o221.toByte())
+            }
+            val o222 = v.f117
+            w.appendBool(o222 != null)
+            if (o222 != null) {
+                w.appendI8(o222.toByte())
+            }
+            val o223 = v.f118
+            w.appendBool(o223 != null)
+            if (o223 != null) {
+                w.appendI16(o223)
+            }
+            val o224 = v.f119
+            w.appendBool(o224 != null)
+            if (o224 != null) {
+                w.appendI16(o224)
+            }
+            val o225 = v.f120
+            w.appendBool(o225 != null)
+            if (o225 != null) {
+                w.appendI16(o225)
+            }
+            val o226 = v.f121
+            w.appendBool(o226 != null)
+            if (o226 != null) {
+                w.appendI16(o226.toShort())
+            }
+            val o227 = v.f122
+            w.appendBool(o227 != null)
+            if (o227 != null) {
+                w.appendI16(o227.toShort())
+            }
+            val o228 = v.f123
+            w.appendBool(o228 != null)
+            if (o228 != null) {
+                w.appendI16(o228.toShort())
+            }
+            val o229 = v.f124
+            w.appendBool(o229 != null)
+            if (o229 != null) {
+                w.appendI32(o229)
+            }
+            val o230 = v.f125
+            w.appendBool(o230 != null)
+            if (o230 != null) {
+                w.appendI32(o230)
+            }
+            val o231 = v.f126
+            w.appendBool(o231 != null)
+            if (o231 != null) {
+                w.appendI32(o231)
+            }
+            val o232 = v.f127
+            w.appendBool(o232 != null)
+            if (o232 != null) {
+                w.appendI32(o232.toInt())
+            }
+            val o233 = v.f128
+            w.appendBool(o233 != null)
+            if (o233 != null) {
+                w.appendI32(o233.toInt())
+            }
+            val o234 = v.f129
+            w.appendBool(o234 != null)
+            if (o234 != null) {
+                w.appendI32(o234.toInt())
+            }
+            val o235 = v.f130
+            w.appendBool(o235 != null)
+            if (o235 != null) {
+                w.appendI64(o235)
+            }
+            val o236 = v.f131
+            w.appendBool(o236 != null)
+            if (o236 != null) {
+                w.appendI64(o236)
+            }
+            val o237 = v.f132
+            w.appendBool(o237 != null)
+            if (o237 != null) {
+                w.appendI64(o237)
+            }
+            val o238 = v.f133
+            w.appendBool(o238 != null)
+            if (o238 != null) {
+                w.appendI64(o238.toLong())
+            }
+            val o239 = v.f134
+            w.appendBool(o239 != null)
+            if (o239 != null) {
+                w.appendI64(o239.toLong())
+            }
+            val o240 = v.f135
+            w.appendBool(o240 != null)
+            if (o240 != null) {
+                w.appendI64(o240.toLong())
+            }
+            val o241 = v.f136
+            w.appendBool(o241 != null)
+            if (o241 != null) {
+                w.appendF32(o241)
+            }
+            val o242 = v.f137
+            w.appendBool(o242 != null)
+            if (o242 != null) {
+                w.appendF32(o242)
+            }
+            val o243 = v.f138
+            w.appendBool(o243 != null)
+            if (o243 != null) {
+                w.appendF32(o243)
+            }
+            val o244 = v.f139
+            w.appendBool(o244 != null)
+            if (o244 != null) {
+                w.appendF64(o244)
+            }
+            val o245 = v.f140
+            w.appendBool(o245 != null)
+            if (o245 != null) {
+                w.appendF64(o245)
+            }
+            val o246 = v.f141
+            w.appendBool(o246 != null)
+            if (o246 != null) {
+                w.appendF64(o246)
+            }
+            val o247 = v.f142
+            w.appendBool(o247 != null)
+            if (o247 != null) {
+                w.appendDecimal(o247)
+            }
+            val o248 = v.f143
+            w.appendBool(o248 != null)
+            if (o248 != null) {
+                w.appendDecimal(o248)
+            }
+            val o249 = v.f144
+            w.appendBool(o249 != null)
+            if (o249 != null) {
+                w.appendDecimal(o249)
+            }
+            val o250 = v.f145
+            w.appendBool(o250 != null)
+            if (o250 != null) {
+                w.appendString(o250)
+            }
+            val o251 = v.f146
+            w.appendBool(o251 != null)
+            if (o251 != null) {
+                w.appendString(o251)
+            }
+            val o252 = v.f147
+            w.appendBool(o252 != null)
+            if (o252 != null) {
+                w.appendString(o252)
+            }
+            val o253 = v.f148
+            w.appendBool(o253 != null)
+            if (o253 != null) {
+                w.appendI64(o253)
+            }
+            val o254 = v.f149
+            w.appendBool(o254 != null)
+            if (o254 != null) {
+                w.appendI64(o254)
+            }
+            val o255 = v.f150
+            w.appendBool(o255 != null)
+            if (o255 != null) {
+                w.appendI64(o255)
+            }
+            val o256 = v.f151
+            w.appendBool(o256 != null)
+            if (o256 != null) {
+                w.appendUuid(o256)
+            }
+            val o257 = v.f152
+            w.appendBool(o257 != null)
+            if (o257 != null) {
+                w.appendUuid(o257)
+            }
+            val o258 = v.f153
+            w.appendBool(o258 != null)
+            if (o258 != null) {
+                w.appendUuid(o258)
+            }
+            val o259 = v.f154
+            w.appendBool(o259 != null)
+            if (o259 != null) {
+                w.appendI8(o259.value.toByte())
+            }
+            val o260 = v.f155
+            w.appendBool(o260 != null)
+            if (o260 != null) {
+                w.appendI8(o260.value.toByte())
+            }
+            val o261 = v.f156
+            w.appendBool(o261 != null)
+            if (o261 != null) {
+                w.appendI8(o261.value.toByte())
+            }
+            val o262 = v.f157
+            w.appendBool(o262 != null)
+            if (o262 != null) {
+                w.appendI8(o262.value.toByte())
+            }
+            val o263 = v.f158
+            w.appendBool(o263 != null)
+            if (o263 != null) {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, o263)
+            }
+            val o264 = v.f159
+            w.appendBool(o264 != null)
+            if (o264 != null) {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, o264)
+            }
+            val o265 = v.f160
+            w.appendBool(o265 != null)
+            if (o265 != null) {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, o265)
+            }
+            val o266 = v.f161
+            w.appendBool(o266 != null)
+            if (o266 != null) {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, o266)
+            }
+            val o267 = v.f162
+            w.appendBool(o267 != null)
+            if (o267 != null) {
+                w.appendI8(o267.value.toByte())
+            }
+            val o268 = v.f163
+            w.appendBool(o268 != null)
+            if (o268 != null) {
+                w.appendI8(o268.value.toByte())
+            }
+            val o269 = v.f164
+            w.appendBool(o269 != null)
+            if (o269 != null) {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, o269)
+            }
+            val o270 = v.f165
+            w.appendBool(o270 != null)
+            if (o270 != null) {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, o270)
             }
         }
 
@@ -1794,198 +1617,132 @@ open class StructOptional(
             } catch (e: DecodeException) {
                 throw e.at("f44")
             }
-            val x337: Boolean? = if (r.finalHas("f100")) r.finalBool("f100") else null
-            v.f100 = x337
-            val x338: Boolean? = if (r.finalHas("f101")) r.finalBool("f101") else null
-            v.f101 = x338
-            val x339: Boolean? = if (r.finalHas("f102")) r.finalBool("f102") else null
-            v.f102 = x339
-            val x340: UByte? = if (r.finalHas("f103")) r.finalI8("f103").toUByte() else null
-            v.f103 = x340
-            val x341: UByte? = if (r.finalHas("f104")) r.finalI8("f104").toUByte() else null
-            v.f104 = x341
-            val x342: UByte? = if (r.finalHas("f105")) r.finalI8("f105").toUByte() else null
-            v.f105 = x342
-            val x343: Char? = if (r.finalHas("f106")) r.finalChar("f106") else null
-            v.f106 = x343
-            val x344: Char? = if (r.finalHas("f107")) r.finalChar("f107") else null
-            v.f107 = x344
-            val x345: Char? = if (r.finalHas("f108")) r.finalChar("f108") else null
-            v.f108 = x345
-            val x346: Int? = if (r.finalHas("f109")) r.finalI32("f109") else null
-            v.f109 = x346
-            val x347: Int? = if (r.finalHas("f110")) r.finalI32("f110") else null
-            v.f110 = x347
-            val x348: Int? = if (r.finalHas("f111")) r.finalI32("f111") else null
-            v.f111 = x348
-            val x349: Byte? = if (r.finalHas("f112")) r.finalI8("f112") else null
-            v.f112 = x349
-            val x350: Byte? = if (r.finalHas("f113")) r.finalI8("f113") else null
-            v.f113 = x350
-            val x351: Byte? = if (r.finalHas("f114")) r.finalI8("f114") else null
-            v.f114 = x351
-            val x352: UByte? = if (r.finalHas("f115")) r.finalI8("f115").toUByte() else null
-            v.f115 = x352
-            val x353: UByte? = if (r.finalHas("f116")) r.finalI8("f116").toUByte() else null
-            v.f116 = x353
-            val x354: UByte? = if (r.finalHas("f117")) r.finalI8("f117").toUByte() else null
-            v.f117 = x354
-            val x355: Short? = if (r.finalHas("f118")) r.finalI16("f118") else null
-            v.f118 = x355
-            val x356: Short? = if (r.finalHas("f119")) r.finalI16("f119") else null
-            v.f119 = x356
-            val x357: Short? = if (r.finalHas("f120")) r.finalI16("f120") else null
-            v.f120 = x357
-            val x358: UShort? = if (r.finalHas("f121")) r.finalI16("f121").toUShort() else null
-            v.f121 = x358
-            val x359: UShort? = if (r.finalHas("f122")) r.finalI16("f122").toUShort() else null
-            v.f122 = x359
-            val x360: UShort? = if (r.finalHas("f123")) r.finalI16("f123").toUShort() else null
-            v.f123 = x360
-            val x361: Int? = if (r.finalHas("f124")) r.finalI32("f124") else null
-            v.f124 = x361
-            val x362: Int? = if (r.finalHas("f125")) r.finalI32("f125") else null
-            v.f125 = x362
-            val x363: Int? = if (r.finalHas("f126")) r.finalI32("f126") else null
-            v.f126 = x363
-            val x364: UInt? = if (r.finalHas("f127")) r.finalI32("f127").toUInt() else null
-            v.f127 = x364
-            val x365: UInt? = if (r.finalHas("f128")) r.finalI32("f128").toUInt() else null
-            v.f128 = x365
-            val x366: UInt? = if (r.finalHas("f129")) r.finalI32("f129").toUInt() else null
-            v.f129 = x366
-            val x367: Long? = if (r.finalHas("f130")) r.finalI64("f130") else null
-            v.f130 = x367
-            val x368: Long? = if (r.finalHas("f131")) r.finalI64("f131") else null
-            v.f131 = x368
-            val x369: Long? = if (r.finalHas("f132")) r.finalI64("f132") else null
-            v.f132 = x369
-            val x370: ULong? = if (r.finalHas("f133")) r.finalI64("f133").toULong() else null
-            v.f133 = x370
-            val x371: ULong? = if (r.finalHas("f134")) r.finalI64("f134").toULong() else null
-            v.f134 = x371
-            val x372: ULong? = if (r.finalHas("f135")) r.finalI64("f135").toULong() else null
-            v.f135 = x372
-            val x373: Float? = if (r.finalHas("f136")) r.finalF32("f136") else null
-            v.f136 = x373
-            val x374: Float? = if (r.finalHas("f137")) r.finalF32("f137") else null
-            v.f137 = x374
-            val x375: Float? = if (r.finalHas("f138")) r.finalF32("f138") else null
-            v.f138 = x375
-            val x376: Double? = if (r.finalHas("f139")) r.finalF64("f139") else null
-            v.f139 = x376
-            val x377: Double? = if (r.finalHas("f140")) r.finalF64("f140") else null
-            v.f140 = x377
-            val x378: Double? = if (r.finalHas("f141")) r.finalF64("f141") else null
-            v.f141 = x378
-            val x379: BigDecimal? = if (r.finalHas("f142")) r.finalDecimal("f142") else null
-            v.f142 = x379
-            val x380: BigDecimal? = if (r.finalHas("f143")) r.finalDecimal("f143") else null
-            v.f143 = x380
-            val x381: BigDecimal? = if (r.finalHas("f144")) r.finalDecimal("f144") else null
-            v.f144 = x381
-            val x382: String? = if (r.finalHas("f145")) r.finalString("f145") else null
-            v.f145 = x382
-            val x383: String? = if (r.finalHas("f146")) r.finalString("f146") else null
-            v.f146 = x383
-            val x384: String? = if (r.finalHas("f147")) r.finalString("f147") else null
-            v.f147 = x384
-            val x385: Long? = if (r.finalHas("f148")) r.finalI64("f148") else null
-            v.f148 = x385
-            val x386: Long? = if (r.finalHas("f149")) r.finalI64("f149") else null
-            v.f149 = x386
-            val x387: Long? = if (r.finalHas("f150")) r.finalI64("f150") else null
-            v.f150 = x387
-            val x388: UUID? = if (r.finalHas("f151")) r.finalUuid("f151") else null
-            v.f151 = x388
-            val x389: UUID? = if (r.finalHas("f152")) r.finalUuid("f152") else null
-            v.f152 = x389
-            val x390: UUID? = if (r.finalHas("f153")) r.finalUuid("f153") else null
-            v.f153 = x390
-            val x391: com.chronoxor.proto.OrderSide? = if (r.finalHas("f154")) com.chronoxor.proto.OrderSide(r.finalI8("f154").toUByte()) else null
-            v.f154 = x391
-            val x392: com.chronoxor.proto.OrderSide? = if (r.finalHas("f155")) com.chronoxor.proto.OrderSide(r.finalI8("f155").toUByte()) else null
-            v.f155 = x392
-            val x393: com.chronoxor.proto.OrderType? = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
-            v.f156 = x393
-            val x394: com.chronoxor.proto.OrderType? = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
-            v.f157 = x394
-            val x395: com.chronoxor.proto.Order? = if (r.finalHas("f158")) {
-                val x396 = com.chronoxor.proto.Order()
+            v.f100 = if (r.finalHas("f100")) r.finalBool("f100") else null
+            v.f101 = if (r.finalHas("f101")) r.finalBool("f101") else null
+            v.f102 = if (r.finalHas("f102")) r.finalBool("f102") else null
+            v.f103 = if (r.finalHas("f103")) r.finalI8("f103").toUByte() else null
+            v.f104 = if (r.finalHas("f104")) r.finalI8("f104").toUByte() else null
+            v.f105 = if (r.finalHas("f105")) r.finalI8("f105").toUByte() else null
+            v.f106 = if (r.finalHas("f106")) r.finalChar("f106") else null
+            v.f107 = if (r.finalHas("f107")) r.finalChar("f107") else null
+            v.f108 = if (r.finalHas("f108")) r.finalChar("f108") else null
+            v.f109 = if (r.finalHas("f109")) r.finalI32("f109") else null
+            v.f110 = if (r.finalHas("f110")) r.finalI32("f110") else null
+            v.f111 = if (r.finalHas("f111")) r.finalI32("f111") else null
+            v.f112 = if (r.finalHas("f112")) r.finalI8("f112") else null
+            v.f113 = if (r.finalHas("f113")) r.finalI8("f113") else null
+            v.f114 = if (r.finalHas("f114")) r.finalI8("f114") else null
+            v.f115 = if (r.finalHas("f115")) r.finalI8("f115").toUByte() else null
+            v.f116 = if (r.finalHas("f116")) r.finalI8("f116").toUByte() else null
+            v.f117 = if (r.finalHas("f117")) r.finalI8("f117").toUByte() else null
+            v.f118 = if (r.finalHas("f118")) r.finalI16("f118") else null
+            v.f119 = if (r.finalHas("f119")) r.finalI16("f119") else null
+            v.f120 = if (r.finalHas("f120")) r.finalI16("f120") else null
+            v.f121 = if (r.finalHas("f121")) r.finalI16("f121").toUShort() else null
+            v.f122 = if (r.finalHas("f122")) r.finalI16("f122").toUShort() else null
+            v.f123 = if (r.finalHas("f123")) r.finalI16("f123").toUShort() else null
+            v.f124 = if (r.finalHas("f124")) r.finalI32("f124") else null
+            v.f125 = if (r.finalHas("f125")) r.finalI32("f125") else null
+            v.f126 = if (r.finalHas("f126")) r.finalI32("f126") else null
+            v.f127 = if (r.finalHas("f127")) r.finalI32("f127").toUInt() else null
+            v.f128 = if (r.finalHas("f128")) r.finalI32("f128").toUInt() else null
+            v.f129 = if (r.finalHas("f129")) r.finalI32("f129").toUInt() else null
+            v.f130 = if (r.finalHas("f130")) r.finalI64("f130") else null
+            v.f131 = if (r.finalHas("f131")) r.finalI64("f131") else null
+            v.f132 = if (r.finalHas("f132")) r.finalI64("f132") else null
+            v.f133 = if (r.finalHas("f133")) r.finalI64("f133").toULong() else null
+            v.f134 = if (r.finalHas("f134")) r.finalI64("f134").toULong() else null
+            v.f135 = if (r.finalHas("f135")) r.finalI64("f135").toULong() else null
+            v.f136 = if (r.finalHas("f136")) r.finalF32("f136") else null
+            v.f137 = if (r.finalHas("f137")) r.finalF32("f137") else null
+            v.f138 = if (r.finalHas("f138")) r.finalF32("f138") else null
+            v.f139 = if (r.finalHas("f139")) r.finalF64("f139") else null
+            v.f140 = if (r.finalHas("f140")) r.finalF64("f140") else null
+            v.f141 = if (r.finalHas("f141")) r.finalF64("f141") else null
+            v.f142 = if (r.finalHas("f142")) r.finalDecimal("f142") else null
+            v.f143 = if (r.finalHas("f143")) r.finalDecimal("f143") else null
+            v.f144 = if (r.finalHas("f144")) r.finalDecimal("f144") else null
+            v.f145 = if (r.finalHas("f145")) r.finalString("f145") else null
+            v.f146 = if (r.finalHas("f146")) r.finalString("f146") else null
+            v.f147 = if (r.finalHas("f147")) r.finalString("f147") else null
+            v.f148 = if (r.finalHas("f148")) r.finalI64("f148") else null
+            v.f149 = if (r.finalHas("f149")) r.finalI64("f149") else null
+            v.f150 = if (r.finalHas("f150")) r.finalI64("f150") else null
+            v.f151 = if (r.finalHas("f151")) r.finalUuid("f151") else null
+            v.f152 = if (r.finalHas("f152")) r.finalUuid("f152") else null
+            v.f153 = if (r.finalHas("f153")) r.finalUuid("f153") else null
+            v.f154 = if (r.finalHas("f154")) com.chronoxor.proto.OrderSide(r.finalI8("f154").toUByte()) else null
+            v.f155 = if (r.finalHas("f155")) com.chronoxor.proto.OrderSide(r.finalI8("f155").toUByte()) else null
+            v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
+            v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
+            v.f158 = if (r.finalHas("f158")) {
+                val x271 = com.chronoxor.proto.Order()
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, x396)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, x271)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
-                x396
+                x271
             } else {
                 null
             }
-            v.f158 = x395
-            val x397: com.chronoxor.proto.Order? = if (r.finalHas("f159")) {
-                val x398 = com.chronoxor.proto.Order()
+            v.f159 = if (r.finalHas("f159")) {
+                val x272 = com.chronoxor.proto.Order()
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, x398)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, x272)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
-                x398
+                x272
             } else {
                 null
             }
-            v.f159 = x397
-            val x399: com.chronoxor.proto.Balance? = if (r.finalHas("f160")) {
-                val x400 = com.chronoxor.proto.Balance()
+            v.f160 = if (r.finalHas("f160")) {
+                val x273 = com.chronoxor.proto.Balance()
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, x400)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, x273)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
-                x400
+                x273
             } else {
                 null
             }
-            v.f160 = x399
-            val x401: com.chronoxor.proto.Balance? = if (r.finalHas("f161")) {
-                val x402 = com.chronoxor.proto.Balance()
+            v.f161 = if (r.finalHas("f161")) {
+                val x274 = com.chronoxor.proto.Balance()
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, x402)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, x274)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
-                x402
+                x274
             } else {
                 null
             }
-            v.f161 = x401
-            val x403: com.chronoxor.proto.State? = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
-            v.f162 = x403
-            val x404: com.chronoxor.proto.State? = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
-            v.f163 = x404
-            val x405: com.chronoxor.proto.Account? = if (r.finalHas("f164")) {
-                val x406 = com.chronoxor.proto.Account()
+            v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
+            v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
+            v.f164 = if (r.finalHas("f164")) {
+                val x275 = com.chronoxor.proto.Account()
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, x406)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, x275)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
-                x406
+                x275
             } else {
                 null
             }
-            v.f164 = x405
-            val x407: com.chronoxor.proto.Account? = if (r.finalHas("f165")) {
-                val x408 = com.chronoxor.proto.Account()
+            v.f165 = if (r.finalHas("f165")) {
+                val x276 = com.chronoxor.proto.Account()
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, x408)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, x276)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
-                x408
+                x276
             } else {
                 null
             }
-            v.f165 = x407
             r.leave()
         }
 
@@ -2029,6 +1786,475 @@ open class StructOptional(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructOptional) {
+            t.append("StructOptional(")
+            StructSimple.fbeText(t, v)
+            t.append(",f100=")
+            val o1 = v.f100
+            if (o1 == null) {
+                t.append("null")
+            } else {
+                t.append(o1)
+            }
+            t.append(",f101=")
+            val o2 = v.f101
+            if (o2 == null) {
+                t.append("null")
+            } else {
+                t.append(o2)
+            }
+            t.append(",f102=")
+            val o3 = v.f102
+            if (o3 == null) {
+                t.append("null")
+            } else {
+                t.append(o3)
+            }
+            t.append(",f103=")
+            val o4 = v.f103
+            if (o4 == null) {
+                t.append("null")
+            } else {
+                t.append(o4)
+            }
+            t.append(",f104=")
+            val o5 = v.f104
+            if (o5 == null) {
+                t.append("null")
+            } else {
+                t.append(o5)
+            }
+            t.append(",f105=")
+            val o6 = v.f105
+            if (o6 == null) {
+                t.append("null")
+            } else {
+                t.append(o6)
+            }
+            t.append(",f106=")
+            val o7 = v.f106
+            if (o7 == null) {
+                t.append("null")
+            } else {
+                Text.ch(t, o7)
+            }
+            t.append(",f107=")
+            val o8 = v.f107
+            if (o8 == null) {
+                t.append("null")
+            } else {
+                Text.ch(t, o8)
+            }
+            t.append(",f108=")
+            val o9 = v.f108
+            if (o9 == null) {
+                t.append("null")
+            } else {
+                Text.ch(t, o9)
+            }
+            t.append(",f109=")
+            val o10 = v.f109
+            if (o10 == null) {
+                t.append("null")
+            } else {
+                Text.wch(t, o10)
+            }
+            t.append(",f110=")
+            val o11 = v.f110
+            if (o11 == null) {
+                t.append("null")
+            } else {
+                Text.wch(t, o11)
+            }
+            t.append(",f111=")
+            val o12 = v.f111
+            if (o12 == null) {
+                t.append("null")
+            } else {
+                Text.wch(t, o12)
+            }
+            t.append(",f112=")
+            val o13 = v.f112
+            if (o13 == null) {
+                t.append("null")
+            } else {
+                t.append(o13)
+            }
+            t.append(",f113=")
+            val o14 = v.f113
+            if (o14 == null) {
+                t.append("null")
+            } else {
+                t.append(o14)
+            }
+            t.append(",f114=")
+            val o15 = v.f114
+            if (o15 == null) {
+                t.append("null")
+            } else {
+                t.append(o15)
+            }
+            t.append(",f115=")
+            val o16 = v.f115
+            if (o16 == null) {
+                t.append("null")
+            } else {
+                t.append(o16)
+            }
+            t.append(",f116=")
+            val o17 = v.f116
+            if (o17 == null) {
+                t.append("null")
+            } else {
+                t.append(o17)
+            }
+            t.append(",f117=")
+            val o18 = v.f117
+            if (o18 == null) {
+                t.append("null")
+            } else {
+                t.append(o18)
+            }
+            t.append(",f118=")
+            val o19 = v.f118
+            if (o19 == null) {
+                t.append("null")
+            } else {
+                t.append(o19)
+            }
+            t.append(",f119=")
+            val o20 = v.f119
+            if (o20 == null) {
+                t.append("null")
+            } else {
+                t.append(o20)
+            }
+            t.append(",f120=")
+            val o21 = v.f120
+            if (o21 == null) {
+                t.append("null")
+            } else {
+                t.append(o21)
+            }
+            t.append(",f121=")
+            val o22 = v.f121
+            if (o22 == null) {
+                t.append("null")
+            } else {
+                t.append(o22)
+            }
+            t.append(",f122=")
+            val o23 = v.f122
+            if (o23 == null) {
+                t.append("null")
+            } else {
+                t.append(o23)
+            }
+            t.append(",f123=")
+            val o24 = v.f123
+            if (o24 == null) {
+                t.append("null")
+            } else {
+                t.append(o24)
+            }
+            t.append(",f124=")
+            val o25 = v.f124
+            if (o25 == null) {
+                t.append("null")
+            } else {
+                t.append(o25)
+            }
+            t.append(",f125=")
+            val o26 = v.f125
+            if (o26 == null) {
+                t.append("null")
+            } else {
+                t.append(o26)
+            }
+            t.append(",f126=")
+            val o27 = v.f126
+            if (o27 == null) {
+                t.append("null")
+            } else {
+                t.append(o27)
+            }
+            t.append(",f127=")
+            val o28 = v.f127
+            if (o28 == null) {
+                t.append("null")
+            } else {
+                t.append(o28)
+            }
+            t.append(",f128=")
+            val o29 = v.f128
+            if (o29 == null) {
+                t.append("null")
+            } else {
+                t.append(o29)
+            }
+            t.append(",f129=")
+            val o30 = v.f129
+            if (o30 == null) {
+                t.append("null")
+            } else {
+                t.append(o30)
+            }
+            t.append(",f130=")
+            val o31 = v.f130
+            if (o31 == null) {
+                t.append("null")
+            } else {
+                t.append(o31)
+            }
+            t.append(",f131=")
+            val o32 = v.f131
+            if (o32 == null) {
+                t.append("null")
+            } else {
+                t.append(o32)
+            }
+            t.append(",f132=")
+            val o33 = v.f132
+            if (o33 == null) {
+                t.append("null")
+            } else {
+                t.append(o33)
+            }
+            t.append(",f133=")
+            val o34 = v.f133
+            if (o34 == null) {
+                t.append("null")
+            } else {
+                t.append(o34)
+            }
+            t.append(",f134=")
+            val o35 = v.f134
+            if (o35 == null) {
+                t.append("null")
+            } else {
+                t.append(o35)
+            }
+            t.append(",f135=")
+            val o36 = v.f135
+            if (o36 == null) {
+                t.append("null")
+            } else {
+                t.append(o36)
+            }
+            t.append(",f136=")
+            val o37 = v.f136
+            if (o37 == null) {
+                t.append("null")
+            } else {
+                Text.g(t, o37.toDouble())
+            }
+            t.append(",f137=")
+            val o38 = v.f137
+            if (o38 == null) {
+                t.append("null")
+            } else {
+                Text.g(t, o38.toDouble())
+            }
+            t.append(",f138=")
+            val o39 = v.f138
+            if (o39 == null) {
+                t.append("null")
+            } else {
+                Text.g(t, o39.toDouble())
+            }
+            t.append(",f139=")
+            val o40 = v.f139
+            if (o40 == null) {
+                t.append("null")
+            } else {
+                Text.g(t, o40)
+            }
+            t.append(",f140=")
+            val o41 = v.f140
+            if (o41 == null) {
+                t.append("null")
+            } else {
+                Text.g(t, o41)
+            }
+            t.append(",f141=")
+            val o42 = v.f141
+            if (o42 == null) {
+                t.append("null")
+            } else {
+                Text.g(t, o42)
+            }
+            t.append(",f142=")
+            val o43 = v.f142
+            if (o43 == null) {
+                t.append("null")
+            } else {
+                Text.decimal(t, o43)
+            }
+            t.append(",f143=")
+            val o44 = v.f143
+            if (o44 == null) {
+                t.append("null")
+            } else {
+                Text.decimal(t, o44)
+            }
+            t.append(",f144=")
+            val o45 = v.f144
+            if (o45 == null) {
+                t.append("null")
+            } else {
+                Text.decimal(t, o45)
+            }
+            t.append(",f145=")
+            val o46 = v.f145
+            if (o46 == null) {
+                t.append("null")
+            } else {
+                Text.string(t, o46)
+            }
+            t.append(",f146=")
+            val o47 = v.f146
+            if (o47 == null) {
+                t.append("null")
+            } else {
+                Text.string(t, o47)
+            }
+            t.append(",f147=")
+            val o48 = v.f147
+            if (o48 == null) {
+                t.append("null")
+            } else {
+                Text.string(t, o48)
+            }
+            t.append(",f148=")
+            val o49 = v.f148
+            if (o49 == null) {
+                t.append("null")
+            } else {
+                t.append(o49.toULong())
+            }
+            t.append(",f149=")
+            val o50 = v.f149
+            if (o50 == null) {
+                t.append("null")
+            } else {
+                t.append(o50.toULong())
+            }
+            t.append(",f150=")
+            val o51 = v.f150
+            if (o51 == null) {
+                t.append("null")
+            } else {
+                t.append(o51.toULong())
+            }
+            t.append(",f151=")
+            val o52 = v.f151
+            if (o52 == null) {
+                t.append("null")
+            } else {
+                Text.uuid(t, o52)
+            }
+            t.append(",f152=")
+            val o53 = v.f152
+            if (o53 == null) {
+                t.append("null")
+            } else {
+                Text.uuid(t, o53)
+            }
+            t.append(",f153=")
+            val o54 = v.f153
+            if (o54 == null) {
+                t.append("null")
+            } else {
+                Text.uuid(t, o54)
+            }
+            t.append(",f154=")
+            val o55 = v.f154
+            if (o55 == null) {
+                t.append("null")
+            } else {
+                t.append(o55)
+            }
+            t.append(",f155=")
+            val o56 = v.f155
+            if (o56 == null) {
+                t.append("null")
+            } else {
+                t.append(o56)
+            }
+            t.append(",f156=")
+            val o57 = v.f156
+            if (o57 == null) {
+                t.append("null")
+            } else {
+                t.append(o57)
+            }
+            t.append(",f157=")
+            val o58 = v.f157
+            if (o58 == null) {
+                t.append("null")
+            } else {
+                t.append(o58)
+            }
+            t.append(",f158=")
+            val o59 = v.f158
+            if (o59 == null) {
+                t.append("null")
+            } else {
+                com.chronoxor.proto.Order.fbeText(t, o59)
+            }
+            t.append(",f159=")
+            val o60 = v.f159
+            if (o60 == null) {
+                t.append("null")
+            } else {
+                com.chronoxor.proto.Order.fbeText(t, o60)
+            }
+            t.append(",f160=")
+            val o61 = v.f160
+            if (o61 == null) {
+                t.append("null")
+            } else {
+                com.chronoxor.proto.Balance.fbeText(t, o61)
+            }
+            t.append(",f161=")
+            val o62 = v.f161
+            if (o62 == null) {
+                t.append("null")
+            } else {
+                com.chronoxor.proto.Balance.fbeText(t, o62)
+            }
+            t.append(",f162=")
+            val o63 = v.f162
+            if (o63 == null) {
+                t.append("null")
+            } else {
+                t.append(o63)
+            }
+            t.append(",f163=")
+            val o64 = v.f163
+            if (o64 == null) {
+                t.append("null")
+            } else {
+                t.append(o64)
+            }
+            t.append(",f164=")
+            val o65 = v.f164
+            if (o65 == null) {
+                t.append("null")
+            } else {
+                com.chronoxor.proto.Account.fbeText(t, o65)
+            }
+            t.append(",f165=")
+            val o66 = v.f165
+            if (o66 == null) {
+                t.append("null")
+            } else {
+                com.chronoxor.proto.Account.fbeText(t, o66)
+            }
+            t.append(')')
         }
     }
 }

@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 import java.util.TreeSet
 
@@ -30,13 +31,8 @@ open class StructSet(
         return "test.StructSet".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("StructSet(")
-        .append("f1=").append(f1)
-        .append(", f2=").append(f2)
-        .append(", f3=").append(f3)
-        .append(", f4=").append(f4)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { StructSet.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -300,6 +296,44 @@ open class StructSet(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: StructSet) {
+            t.append("StructSet(")
+            t.append("f1=")
+            Text.count(t, v.f1.size, "{")
+            var i1 = 0
+            for (x2 in Compare.ordered(v.f1, null)) {
+                if (i1++ > 0) t.append(',')
+                t.append(x2)
+            }
+            t.append("}")
+            t.append(",f2=")
+            Text.count(t, v.f2.size, "{")
+            var i3 = 0
+            for (x4 in Compare.ordered(v.f2, null)) {
+                if (i3++ > 0) t.append(',')
+                t.append(x4)
+            }
+            t.append("}")
+            t.append(",f3=")
+            Text.count(t, v.f3.size, "{")
+            var i5 = 0
+            for (x6 in Compare.ordered(v.f3, null)) {
+                if (i5++ > 0) t.append(',')
+                t.append(x6)
+            }
+            t.append("}")
+            t.append(",f4=")
+            Text.count(t, v.f4.size, "{")
+            var i7 = 0
+            for (x8 in Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
+                if (i7++ > 0) t.append(',')
+                StructSimple.fbeText(t, x8)
+            }
+            t.append("}")
+            t.append(')')
         }
     }
 }

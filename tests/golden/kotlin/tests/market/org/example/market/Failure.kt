@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Uuids
 import io.github.fbetoolkit.fbe.Writer
 import java.util.UUID
@@ -32,11 +33,8 @@ open class Failure(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Failure(")
-        .append("id=").append(id)
-        .append(", reason=").append(reason)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Failure.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -210,6 +208,16 @@ open class Failure(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Failure) {
+            t.append("Failure(")
+            t.append("id=")
+            Text.uuid(t, v.id)
+            t.append(",reason=")
+            Text.string(t, v.reason)
+            t.append(')')
         }
     }
 }

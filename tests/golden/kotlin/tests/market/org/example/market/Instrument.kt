@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -30,11 +31,8 @@ open class Instrument(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Instrument(")
-        .append("symbol=").append(symbol)
-        .append(", digits=").append(digits)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Instrument.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -208,6 +206,16 @@ open class Instrument(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Instrument) {
+            t.append("Instrument(")
+            t.append("symbol=")
+            Text.string(t, v.symbol)
+            t.append(",digits=")
+            t.append(v.digits)
+            t.append(')')
         }
     }
 }

@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Uuids
 import io.github.fbetoolkit.fbe.Writer
 import java.util.UUID
@@ -31,10 +32,8 @@ open class Accepted(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Accepted(")
-        .append("id=").append(id)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Accepted.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -200,6 +199,14 @@ open class Accepted(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Accepted) {
+            t.append("Accepted(")
+            t.append("id=")
+            Text.uuid(t, v.id)
+            t.append(')')
         }
     }
 }

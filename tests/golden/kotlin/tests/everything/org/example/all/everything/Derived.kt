@@ -28,11 +28,8 @@ open class Derived(
         return "everything.Derived".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Derived(")
-        .append("a=").append(a)
-        .append(", b=").append(b)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Derived.fbeText(it, this) }.toString()
 
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
@@ -190,6 +187,15 @@ open class Derived(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Derived) {
+            t.append("Derived(")
+            Fixed.fbeText(t, v)
+            t.append(",b=")
+            t.append(v.b)
+            t.append(')')
         }
     }
 }

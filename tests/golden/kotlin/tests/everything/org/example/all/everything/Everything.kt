@@ -7,6 +7,7 @@ import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Timestamps
 import io.github.fbetoolkit.fbe.Uuids
 import io.github.fbetoolkit.fbe.Writer
@@ -34,7 +35,7 @@ open class Everything(
     var f10: UInt = 0u,
     var f11: Long = Long.MIN_VALUE,
     var f12: ULong = 18446744073709551615uL,
-    var f13: Float = 5.0e2f,
+    var f13: Float = 500.0f,
     var f14: Double = -1.0,
     var f15: BigDecimal = Decimals.parse("123456.123456"),
     var f16: BigDecimal = Decimals.parse("7"),
@@ -88,61 +89,8 @@ open class Everything(
         return h
     }
 
-    override fun toString(): String = StringBuilder("Everything(")
-        .append("id=").append(id)
-        .append(", f1=").append(f1)
-        .append(", f2=").append(f2)
-        .append(", f3=").append(f3)
-        .append(", f4=").append(f4)
-        .append(", f5=").append(f5)
-        .append(", f6=").append(f6)
-        .append(", f7=").append(f7)
-        .append(", f8=").append(f8)
-        .append(", f9=").append(f9)
-        .append(", f10=").append(f10)
-        .append(", f11=").append(f11)
-        .append(", f12=").append(f12)
-        .append(", f13=").append(f13)
-        .append(", f14=").append(f14)
-        .append(", f15=").append(f15)
-        .append(", f16=").append(f16)
-        .append(", f17=").append(f17)
-        .append(", f18=").append(f18)
-        .append(", f19=").append(f19)
-        .append(", f20=").append(f20)
-        .append(", f21=").append(f21)
-        .append(", f22=").append(f22)
-        .append(", f23=").append(f23)
-        .append(", f24=").append(f24.contentToString())
-        .append(", f25=").append(f25)
-        .append(", f26=").append(f26)
-        .append(", f27=").append(f27)
-        .append(", f28=").append(f28)
-        .append(", f29=").append(f29)
-        .append(", f30=").append(f30)
-        .append(", f31=").append(f31)
-        .append(", f32=").append(f32)
-        .append(", f33=").append(f33)
-        .append(", f34=").append(f34)
-        .append(", f35=").append(f35)
-        .append(", f36=").append(f36.contentToString())
-        .append(", f37=").append(f37.contentToString())
-        .append(", f38=").append(f38)
-        .append(", f39=").append(f39)
-        .append(", f40=").append(f40)
-        .append(", f41=").append(f41)
-        .append(", f42=").append(f42)
-        .append(", f43=").append(f43)
-        .append(", f44=").append(f44)
-        .append(", f45=").append(f45)
-        .append(", f46=").append(f46)
-        .append(", f47=").append(f47)
-        .append(", f47Reset=").append(f47Reset)
-        .append(", f48=").append(f48)
-        .append(", f49=").append(f49)
-        .append(", f50=").append(f50)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Everything.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -268,87 +216,86 @@ open class Everything(
             val e18 = w.vector(b, b + 251, v.f39.size, 5)
             var i19 = 0
             for (x20 in v.f39) {
-                val o21 = x20
-                if (o21 != null) {
-                    val s22 = w.optional(b, e18 + i19 * 5, 4)
-                    Counted.fbeWrite(w, s22, s22, o21)
+                if (x20 != null) {
+                    val s21 = w.optional(b, e18 + i19 * 5, 4)
+                    Counted.fbeWrite(w, s21, s21, x20)
                 }
                 i19++
             }
-            val e23 = w.vector(b, b + 255, v.f40.size, 4)
-            var i24 = 0
-            for (x25 in v.f40) {
-                w.string(b, e23 + i24 * 4, x25)
-                i24++
+            val e22 = w.vector(b, b + 255, v.f40.size, 4)
+            var i23 = 0
+            for (x24 in v.f40) {
+                w.string(b, e22 + i23 * 4, x24)
+                i23++
             }
-            val e26 = w.vector(b, b + 259, v.f41.size, 8)
-            var i27 = 0
-            for (x28 in Compare.ordered(v.f41, null)) {
-                w.putI64(e26 + i27 * 8, x28)
-                i27++
+            val e25 = w.vector(b, b + 259, v.f41.size, 8)
+            var i26 = 0
+            for (x27 in Compare.ordered(v.f41, null)) {
+                w.putI64(e25 + i26 * 8, x27)
+                i26++
             }
-            val e29 = w.vector(b, b + 263, v.f42.size, 4)
-            var i30 = 0
-            for (x31 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-                org.example.market.Instrument.fbeWrite(w, b, e29 + i30 * 4, x31)
-                i30++
+            val e28 = w.vector(b, b + 263, v.f42.size, 4)
+            var i29 = 0
+            for (x30 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+                org.example.market.Instrument.fbeWrite(w, b, e28 + i29 * 4, x30)
+                i29++
             }
-            val e32 = w.vector(b, b + 267, v.f43.size, 8)
-            var i33 = 0
-            for (x34 in Compare.ordered(v.f43, null)) {
-                w.putI32(e32 + i33 * 8, x34.key)
-                w.string(b, e32 + i33 * 8 + 4, x34.value)
-                i33++
+            val e31 = w.vector(b, b + 267, v.f43.size, 8)
+            var i32 = 0
+            for (x33 in Compare.ordered(v.f43, null)) {
+                w.putI32(e31 + i32 * 8, x33.key)
+                w.string(b, e31 + i32 * 8 + 4, x33.value)
+                i32++
             }
-            val e35 = w.vector(b, b + 271, v.f44.size, 9)
-            var i36 = 0
-            for (x37 in Compare.ordered(v.f44, Compare.STRING)) {
-                w.string(b, e35 + i36 * 9, x37.key)
-                val o38 = x37.value
-                if (o38 != null) {
-                    val s39 = w.optional(b, e35 + i36 * 9 + 4, 4)
-                    Counted.fbeWrite(w, s39, s39, o38)
+            val e34 = w.vector(b, b + 271, v.f44.size, 9)
+            var i35 = 0
+            for (x36 in Compare.ordered(v.f44, Compare.STRING)) {
+                w.string(b, e34 + i35 * 9, x36.key)
+                val o37 = x36.value
+                if (o37 != null) {
+                    val s38 = w.optional(b, e34 + i35 * 9 + 4, 4)
+                    Counted.fbeWrite(w, s38, s38, o37)
                 }
-                i36++
+                i35++
             }
-            val e40 = w.vector(b, b + 275, v.f45.size, 20)
-            var i41 = 0
-            for (x42 in v.f45.entries) {
-                w.putUuid(e40 + i41 * 20, x42.key)
-                w.bytes(b, e40 + i41 * 20 + 16, x42.value)
-                i41++
+            val e39 = w.vector(b, b + 275, v.f45.size, 20)
+            var i40 = 0
+            for (x41 in v.f45.entries) {
+                w.putUuid(e39 + i40 * 20, x41.key)
+                w.bytes(b, e39 + i40 * 20 + 16, x41.value)
+                i40++
             }
-            val e43 = w.vector(b, b + 279, v.f46.size, 8)
-            var i44 = 0
-            for (x45 in v.f46.entries) {
-                org.example.market.Instrument.fbeWrite(w, b, e43 + i44 * 8, x45.key)
-                Counted.fbeWrite(w, b, e43 + i44 * 8 + 4, x45.value)
-                i44++
+            val e42 = w.vector(b, b + 279, v.f46.size, 8)
+            var i43 = 0
+            for (x44 in v.f46.entries) {
+                org.example.market.Instrument.fbeWrite(w, b, e42 + i43 * 8, x44.key)
+                Counted.fbeWrite(w, b, e42 + i43 * 8 + 4, x44.value)
+                i43++
             }
-            val o46 = v.f47
-            if (o46 != null) {
-                val s47 = w.optional(b, b + 283, 4)
-                w.putI32(s47, o46)
+            val o45 = v.f47
+            if (o45 != null) {
+                val s46 = w.optional(b, b + 283, 4)
+                w.putI32(s46, o45)
             }
             w.putBool(b + 288, v.f47Reset)
-            val o48 = v.f48
-            if (o48 != null) {
-                val s49 = w.optional(b, b + 289, 8)
-                w.putI64(s49, o48)
+            val o47 = v.f48
+            if (o47 != null) {
+                val s48 = w.optional(b, b + 289, 8)
+                w.putI64(s48, o47)
             }
-            val e50 = w.vector(b, b + 294, v.f49.size, 8)
-            var i51 = 0
-            for (x52 in Compare.ordered(v.f49, Compare.BYTES)) {
-                w.bytes(b, e50 + i51 * 8, x52.key)
-                w.putI32(e50 + i51 * 8 + 4, x52.value)
-                i51++
+            val e49 = w.vector(b, b + 294, v.f49.size, 8)
+            var i50 = 0
+            for (x51 in Compare.ordered(v.f49, Compare.BYTES)) {
+                w.bytes(b, e49 + i50 * 8, x51.key)
+                w.putI32(e49 + i50 * 8 + 4, x51.value)
+                i50++
             }
-            val e53 = w.vector(b, b + 298, v.f50.size, 8)
-            var i54 = 0
-            for (x55 in v.f50.entries) {
-                w.bytes(b, e53 + i54 * 8, x55.key)
-                w.string(b, e53 + i54 * 8 + 4, x55.value)
-                i54++
+            val e52 = w.vector(b, b + 298, v.f50.size, 8)
+            var i53 = 0
+            for (x54 in v.f50.entries) {
+                w.bytes(b, e52 + i53 * 8, x54.key)
+                w.string(b, e52 + i53 * 8 + 4, x54.value)
+                i53++
             }
         }
 
@@ -559,201 +506,194 @@ open class Everything(
                 r.leave()
                 return
             }
-            val s57 = r.optional(b, b + 200, 4, "f31")
-            val x56: Int? = if (s57 >= 0) r.i32(s57) else null
-            v.f31 = x56
+            val s55 = r.optional(b, b + 200, 4, "f31")
+            v.f31 = if (s55 >= 0) r.i32(s55) else null
             if (n < 210) {
                 r.leave()
                 return
             }
-            val s59 = r.optional(b, b + 205, 4, "f32")
-            val x58: Int? = if (s59 >= 0) r.i32(s59) else null
-            v.f32 = x58
+            val s56 = r.optional(b, b + 205, 4, "f32")
+            v.f32 = if (s56 >= 0) r.i32(s56) else null
             if (n < 215) {
                 r.leave()
                 return
             }
-            val s61 = r.optional(b, b + 210, 4, "f33")
-            val x60: String? = if (s61 >= 0) r.string(s61, s61, "f33") else null
-            v.f33 = x60
+            val s57 = r.optional(b, b + 210, 4, "f33")
+            v.f33 = if (s57 >= 0) r.string(s57, s57, "f33") else null
             if (n < 220) {
                 r.leave()
                 return
             }
-            val s63 = r.optional(b, b + 215, 1, "f34")
-            val x62: EByte? = if (s63 >= 0) EByte(r.i8(s63).toUByte()) else null
-            v.f34 = x62
+            val s58 = r.optional(b, b + 215, 1, "f34")
+            v.f34 = if (s58 >= 0) EByte(r.i8(s58).toUByte()) else null
             if (n < 225) {
                 r.leave()
                 return
             }
-            val s65 = r.optional(b, b + 220, 4, "f35")
-            val x64: Counted? = if (s65 >= 0) {
-                val x66 = Counted()
+            val s59 = r.optional(b, b + 220, 4, "f35")
+            v.f35 = if (s59 >= 0) {
+                val x60 = Counted()
                 try {
-                    Counted.fbeRead(r, s65, s65, x66)
+                    Counted.fbeRead(r, s59, s59, x60)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
-                x66
+                x60
             } else {
                 null
             }
-            v.f35 = x64
             if (n < 237) {
                 r.leave()
                 return
             }
-            for (i67 in 0 until 3) {
-                v.f36[i67] = r.i32(b + 225 + i67 * 4)
+            for (i61 in 0 until 3) {
+                v.f36[i61] = r.i32(b + 225 + i61 * 4)
             }
             if (n < 247) {
                 r.leave()
                 return
             }
-            for (i68 in 0 until 2) {
-                val s70 = r.optional(b, b + 237 + i68 * 5, 4, "f37")
-                val x69: String? = if (s70 >= 0) r.string(s70, s70, "f37") else null
-                v.f37[i68] = x69
+            for (i62 in 0 until 2) {
+                val s64 = r.optional(b, b + 237 + i62 * 5, 4, "f37")
+                val x63: String? = if (s64 >= 0) r.string(s64, s64, "f37") else null
+                v.f37[i62] = x63
             }
             if (n < 251) {
                 r.leave()
                 return
             }
-            val e71 = r.vector(b, b + 247, 8, 8, "f38")
-            val n72 = r.count()
-            for (i73 in 0 until n72) {
-                v.f38.add(r.f64(e71 + i73 * 8))
+            val e65 = r.vector(b, b + 247, 8, 8, "f38")
+            val n66 = r.count()
+            for (i67 in 0 until n66) {
+                v.f38.add(r.f64(e65 + i67 * 8))
             }
             if (n < 255) {
                 r.leave()
                 return
             }
-            val e74 = r.vector(b, b + 251, 5, 1, "f39")
-            val n75 = r.count()
-            for (i76 in 0 until n75) {
-                val s78 = r.optional(b, e74 + i76 * 5, 4, "f39")
-                val x77: Counted? = if (s78 >= 0) {
-                    val x79 = Counted()
+            val e68 = r.vector(b, b + 251, 5, 1, "f39")
+            val n69 = r.count()
+            for (i70 in 0 until n69) {
+                val s72 = r.optional(b, e68 + i70 * 5, 4, "f39")
+                val x71: Counted? = if (s72 >= 0) {
+                    val x73 = Counted()
                     try {
-                        Counted.fbeRead(r, s78, s78, x79)
+                        Counted.fbeRead(r, s72, s72, x73)
                     } catch (e: DecodeException) {
-                        throw e.at("f39", i76)
+                        throw e.at("f39", i70)
                     }
-                    x79
+                    x73
                 } else {
                     null
                 }
-                v.f39.add(x77)
+                v.f39.add(x71)
             }
             if (n < 259) {
                 r.leave()
                 return
             }
-            val e80 = r.vector(b, b + 255, 4, 4, "f40")
-            val n81 = r.count()
-            for (i82 in 0 until n81) {
-                v.f40.add(r.string(b, e80 + i82 * 4, "f40"))
+            val e74 = r.vector(b, b + 255, 4, 4, "f40")
+            val n75 = r.count()
+            for (i76 in 0 until n75) {
+                v.f40.add(r.string(b, e74 + i76 * 4, "f40"))
             }
             if (n < 263) {
                 r.leave()
                 return
             }
-            val e83 = r.vector(b, b + 259, 8, 8, "f41")
-            val n84 = r.count()
-            for (i85 in 0 until n84) {
-                if (!v.f41.add(r.i64(e83 + i85 * 8))) throw r.duplicateKey("f41", e83 + i85 * 8)
+            val e77 = r.vector(b, b + 259, 8, 8, "f41")
+            val n78 = r.count()
+            for (i79 in 0 until n78) {
+                if (!v.f41.add(r.i64(e77 + i79 * 8))) throw r.duplicateKey("f41", e77 + i79 * 8)
             }
             if (n < 267) {
                 r.leave()
                 return
             }
-            val e86 = r.vector(b, b + 263, 4, 0, "f42")
-            val n87 = r.count()
-            for (i88 in 0 until n87) {
-                val x89 = org.example.market.Instrument()
+            val e80 = r.vector(b, b + 263, 4, 0, "f42")
+            val n81 = r.count()
+            for (i82 in 0 until n81) {
+                val x83 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeRead(r, b, e86 + i88 * 4, x89)
+                    org.example.market.Instrument.fbeRead(r, b, e80 + i82 * 4, x83)
                 } catch (e: DecodeException) {
-                    throw e.at("f42", i88)
+                    throw e.at("f42", i82)
                 }
-                if (!v.f42.add(x89)) throw r.duplicateKey("f42", e86 + i88 * 4)
+                if (!v.f42.add(x83)) throw r.duplicateKey("f42", e80 + i82 * 4)
             }
             if (n < 271) {
                 r.leave()
                 return
             }
-            val e90 = r.vector(b, b + 267, 8, 8, "f43")
-            val n91 = r.count()
-            for (i92 in 0 until n91) {
-                val k93 = r.i32(e90 + i92 * 8)
-                v.f43[k93] = r.string(b, e90 + i92 * 8 + 4, "f43")
-                if (v.f43.size != i92 + 1) throw r.duplicateKey("f43", e90 + i92 * 8)
+            val e84 = r.vector(b, b + 267, 8, 8, "f43")
+            val n85 = r.count()
+            for (i86 in 0 until n85) {
+                val k87 = r.i32(e84 + i86 * 8)
+                v.f43[k87] = r.string(b, e84 + i86 * 8 + 4, "f43")
+                if (v.f43.size != i86 + 1) throw r.duplicateKey("f43", e84 + i86 * 8)
             }
             if (n < 275) {
                 r.leave()
                 return
             }
-            val e94 = r.vector(b, b + 271, 9, 5, "f44")
-            val n95 = r.count()
-            for (i96 in 0 until n95) {
-                val k97 = r.string(b, e94 + i96 * 9, "f44")
-                val s99 = r.optional(b, e94 + i96 * 9 + 4, 4, "f44")
-                val x98: Counted? = if (s99 >= 0) {
-                    val x100 = Counted()
+            val e88 = r.vector(b, b + 271, 9, 5, "f44")
+            val n89 = r.count()
+            for (i90 in 0 until n89) {
+                val k91 = r.string(b, e88 + i90 * 9, "f44")
+                val s93 = r.optional(b, e88 + i90 * 9 + 4, 4, "f44")
+                val x92: Counted? = if (s93 >= 0) {
+                    val x94 = Counted()
                     try {
-                        Counted.fbeRead(r, s99, s99, x100)
+                        Counted.fbeRead(r, s93, s93, x94)
                     } catch (e: DecodeException) {
-                        throw e.at("f44", i96)
+                        throw e.at("f44", i90)
                     }
-                    x100
+                    x94
                 } else {
                     null
                 }
-                v.f44[k97] = x98
-                if (v.f44.size != i96 + 1) throw r.duplicateKey("f44", e94 + i96 * 9)
+                v.f44[k91] = x92
+                if (v.f44.size != i90 + 1) throw r.duplicateKey("f44", e88 + i90 * 9)
             }
             if (n < 279) {
                 r.leave()
                 return
             }
-            val e101 = r.vector(b, b + 275, 20, 20, "f45")
-            val n102 = r.count()
-            for (i103 in 0 until n102) {
-                val k104 = r.uuid(e101 + i103 * 20)
-                v.f45[k104] = r.bytes(b, e101 + i103 * 20 + 16, "f45")
-                if (v.f45.size != i103 + 1) throw r.duplicateKey("f45", e101 + i103 * 20)
+            val e95 = r.vector(b, b + 275, 20, 20, "f45")
+            val n96 = r.count()
+            for (i97 in 0 until n96) {
+                val k98 = r.uuid(e95 + i97 * 20)
+                v.f45[k98] = r.bytes(b, e95 + i97 * 20 + 16, "f45")
+                if (v.f45.size != i97 + 1) throw r.duplicateKey("f45", e95 + i97 * 20)
             }
             if (n < 283) {
                 r.leave()
                 return
             }
-            val e105 = r.vector(b, b + 279, 8, 0, "f46")
-            val n106 = r.count()
-            for (i107 in 0 until n106) {
-                val x109 = org.example.market.Instrument()
+            val e99 = r.vector(b, b + 279, 8, 0, "f46")
+            val n100 = r.count()
+            for (i101 in 0 until n100) {
+                val x102 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeRead(r, b, e105 + i107 * 8, x109)
+                    org.example.market.Instrument.fbeRead(r, b, e99 + i101 * 8, x102)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i107)
+                    throw e.at("f46", i101)
                 }
-                val k108 = x109
-                val x110 = Counted()
+                val x103 = Counted()
                 try {
-                    Counted.fbeRead(r, b, e105 + i107 * 8 + 4, x110)
+                    Counted.fbeRead(r, b, e99 + i101 * 8 + 4, x103)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i107)
+                    throw e.at("f46", i101)
                 }
-                v.f46[k108] = x110
-                if (v.f46.size != i107 + 1) throw r.duplicateKey("f46", e105 + i107 * 8)
+                v.f46[x102] = x103
+                if (v.f46.size != i101 + 1) throw r.duplicateKey("f46", e99 + i101 * 8)
             }
             if (n < 288) {
                 r.leave()
                 return
             }
-            val s112 = r.optional(b, b + 283, 4, "f47")
-            val x111: Int? = if (s112 >= 0) r.i32(s112) else null
-            v.f47 = x111
+            val s104 = r.optional(b, b + 283, 4, "f47")
+            v.f47 = if (s104 >= 0) r.i32(s104) else null
             if (n < 289) {
                 r.leave()
                 return
@@ -763,30 +703,29 @@ open class Everything(
                 r.leave()
                 return
             }
-            val s114 = r.optional(b, b + 289, 8, "f48")
-            val x113: Long? = if (s114 >= 0) r.i64(s114) else null
-            v.f48 = x113
+            val s105 = r.optional(b, b + 289, 8, "f48")
+            v.f48 = if (s105 >= 0) r.i64(s105) else null
             if (n < 298) {
                 r.leave()
                 return
             }
-            val e115 = r.vector(b, b + 294, 8, 8, "f49")
-            val n116 = r.count()
-            for (i117 in 0 until n116) {
-                val k118 = r.bytes(b, e115 + i117 * 8, "f49")
-                v.f49[k118] = r.i32(e115 + i117 * 8 + 4)
-                if (v.f49.size != i117 + 1) throw r.duplicateKey("f49", e115 + i117 * 8)
+            val e106 = r.vector(b, b + 294, 8, 8, "f49")
+            val n107 = r.count()
+            for (i108 in 0 until n107) {
+                val k109 = r.bytes(b, e106 + i108 * 8, "f49")
+                v.f49[k109] = r.i32(e106 + i108 * 8 + 4)
+                if (v.f49.size != i108 + 1) throw r.duplicateKey("f49", e106 + i108 * 8)
             }
             if (n < 302) {
                 r.leave()
                 return
             }
-            val e119 = r.vector(b, b + 298, 8, 8, "f50")
-            val n120 = r.count()
-            for (i121 in 0 until n120) {
-                val k122 = r.bytes(b, e119 + i121 * 8, "f50")
-                v.f50[k122] = r.string(b, e119 + i121 * 8 + 4, "f50")
-                if (v.f50.size != i121 + 1) throw r.duplicateKey("f50", e119 + i121 * 8)
+            val e110 = r.vector(b, b + 298, 8, 8, "f50")
+            val n111 = r.count()
+            for (i112 in 0 until n111) {
+                val k113 = r.bytes(b, e110 + i112 * 8, "f50")
+                v.f50[k113] = r.string(b, e110 + i112 * 8 + 4, "f50")
+                if (v.f50.size != i112 + 1) throw r.duplicateKey("f50", e110 + i112 * 8)
             }
             r.leave()
         }
@@ -865,111 +804,110 @@ open class Everything(
             w.appendI64(v.f28.value.toLong())
             Counted.fbeWriteFinal(w, v.f29)
             org.example.market.Instrument.fbeWriteFinal(w, v.f30)
-            val o123 = v.f31
-            w.appendBool(o123 != null)
-            if (o123 != null) {
-                w.appendI32(o123)
+            val o114 = v.f31
+            w.appendBool(o114 != null)
+            if (o114 != null) {
+                w.appendI32(o114)
             }
-            val o124 = v.f32
-            w.appendBool(o124 != null)
-            if (o124 != null) {
-                w.appendI32(o124)
+            val o115 = v.f32
+            w.appendBool(o115 != null)
+            if (o115 != null) {
+                w.appendI32(o115)
             }
-            val o125 = v.f33
-            w.appendBool(o125 != null)
-            if (o125 != null) {
-                w.appendString(o125)
+            val o116 = v.f33
+            w.appendBool(o116 != null)
+            if (o116 != null) {
+                w.appendString(o116)
             }
-            val o126 = v.f34
-            w.appendBool(o126 != null)
-            if (o126 != null) {
-                w.appendI8(o126.value.toByte())
+            val o117 = v.f34
+            w.appendBool(o117 != null)
+            if (o117 != null) {
+                w.appendI8(o117.value.toByte())
             }
-            val o127 = v.f35
-            w.appendBool(o127 != null)
-            if (o127 != null) {
-                Counted.fbeWriteFinal(w, o127)
+            val o118 = v.f35
+            w.appendBool(o118 != null)
+            if (o118 != null) {
+                Counted.fbeWriteFinal(w, o118)
             }
             Writer.checkLength(v.f36.size, 3, "everything.Everything.f36")
-            for (i128 in 0 until 3) {
-                w.appendI32(v.f36[i128])
+            for (i119 in 0 until 3) {
+                w.appendI32(v.f36[i119])
             }
             Writer.checkLength(v.f37.size, 2, "everything.Everything.f37")
-            for (i129 in 0 until 2) {
-                val o130 = v.f37[i129]
-                w.appendBool(o130 != null)
-                if (o130 != null) {
-                    w.appendString(o130)
+            for (i120 in 0 until 2) {
+                val o121 = v.f37[i120]
+                w.appendBool(o121 != null)
+                if (o121 != null) {
+                    w.appendString(o121)
                 }
             }
             w.appendCount(v.f38.size)
-            for (x131 in v.f38) {
-                w.appendF64(x131)
+            for (x122 in v.f38) {
+                w.appendF64(x122)
             }
             w.appendCount(v.f39.size)
-            for (x132 in v.f39) {
-                val o133 = x132
-                w.appendBool(o133 != null)
-                if (o133 != null) {
-                    Counted.fbeWriteFinal(w, o133)
+            for (x123 in v.f39) {
+                w.appendBool(x123 != null)
+                if (x123 != null) {
+                    Counted.fbeWriteFinal(w, x123)
                 }
             }
             w.appendCount(v.f40.size)
-            for (x134 in v.f40) {
-                w.appendString(x134)
+            for (x124 in v.f40) {
+                w.appendString(x124)
             }
             w.appendCount(v.f41.size)
-            for (x135 in Compare.ordered(v.f41, null)) {
-                w.appendI64(x135)
+            for (x125 in Compare.ordered(v.f41, null)) {
+                w.appendI64(x125)
             }
             w.appendCount(v.f42.size)
-            for (x136 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-                org.example.market.Instrument.fbeWriteFinal(w, x136)
+            for (x126 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+                org.example.market.Instrument.fbeWriteFinal(w, x126)
             }
             w.appendCount(v.f43.size)
-            for (x137 in Compare.ordered(v.f43, null)) {
-                w.appendI32(x137.key)
-                w.appendString(x137.value)
+            for (x127 in Compare.ordered(v.f43, null)) {
+                w.appendI32(x127.key)
+                w.appendString(x127.value)
             }
             w.appendCount(v.f44.size)
-            for (x138 in Compare.ordered(v.f44, Compare.STRING)) {
-                w.appendString(x138.key)
-                val o139 = x138.value
-                w.appendBool(o139 != null)
-                if (o139 != null) {
-                    Counted.fbeWriteFinal(w, o139)
+            for (x128 in Compare.ordered(v.f44, Compare.STRING)) {
+                w.appendString(x128.key)
+                val o129 = x128.value
+                w.appendBool(o129 != null)
+                if (o129 != null) {
+                    Counted.fbeWriteFinal(w, o129)
                 }
             }
             w.appendCount(v.f45.size)
-            for (x140 in v.f45.entries) {
-                w.appendUuid(x140.key)
-                w.appendBytes(x140.value)
+            for (x130 in v.f45.entries) {
+                w.appendUuid(x130.key)
+                w.appendBytes(x130.value)
             }
             w.appendCount(v.f46.size)
-            for (x141 in v.f46.entries) {
-                org.example.market.Instrument.fbeWriteFinal(w, x141.key)
-                Counted.fbeWriteFinal(w, x141.value)
+            for (x131 in v.f46.entries) {
+                org.example.market.Instrument.fbeWriteFinal(w, x131.key)
+                Counted.fbeWriteFinal(w, x131.value)
             }
-            val o142 = v.f47
-            w.appendBool(o142 != null)
-            if (o142 != null) {
-                w.appendI32(o142)
+            val o132 = v.f47
+            w.appendBool(o132 != null)
+            if (o132 != null) {
+                w.appendI32(o132)
             }
             w.appendBool(v.f47Reset)
-            val o143 = v.f48
-            w.appendBool(o143 != null)
-            if (o143 != null) {
-                w.appendI64(o143)
+            val o133 = v.f48
+            w.appendBool(o133 != null)
+            if (o133 != null) {
+                w.appendI64(o133)
             }
             w.appendCount(v.f49.size)
-            for (x144 in Compare.ordered(v.f49, Compare.BYTES)) {
-                w.appendBytes(x144.key)
-                w.appendI32(x144.value)
+            for (x134 in Compare.ordered(v.f49, Compare.BYTES)) {
+                w.appendBytes(x134.key)
+                w.appendI32(x134.value)
             }
             w.appendCount(v.f50.size)
-            for (x145 in v.f50.entries) {
-                w.appendBytes(x145.key)
-                w.appendString(x145.value)
+            for (x135 in v.f50.entries) {
+                w.appendBytes(x135.key)
+                w.appendString(x135.value)
             }
         }
 
@@ -1019,141 +957,133 @@ open class Everything(
             } catch (e: DecodeException) {
                 throw e.at("f30")
             }
-            val x146: Int? = if (r.finalHas("f31")) r.finalI32("f31") else null
-            v.f31 = x146
-            val x147: Int? = if (r.finalHas("f32")) r.finalI32("f32") else null
-            v.f32 = x147
-            val x148: String? = if (r.finalHas("f33")) r.finalString("f33") else null
-            v.f33 = x148
-            val x149: EByte? = if (r.finalHas("f34")) EByte(r.finalI8("f34").toUByte()) else null
-            v.f34 = x149
-            val x150: Counted? = if (r.finalHas("f35")) {
-                val x151 = Counted()
+            v.f31 = if (r.finalHas("f31")) r.finalI32("f31") else null
+            v.f32 = if (r.finalHas("f32")) r.finalI32("f32") else null
+            v.f33 = if (r.finalHas("f33")) r.finalString("f33") else null
+            v.f34 = if (r.finalHas("f34")) EByte(r.finalI8("f34").toUByte()) else null
+            v.f35 = if (r.finalHas("f35")) {
+                val x136 = Counted()
                 try {
-                    Counted.fbeReadFinal(r, x151)
+                    Counted.fbeReadFinal(r, x136)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
-                x151
+                x136
             } else {
                 null
             }
-            v.f35 = x150
-            for (i152 in 0 until 3) {
-                v.f36[i152] = r.finalI32("f36")
+            for (i137 in 0 until 3) {
+                v.f36[i137] = r.finalI32("f36")
             }
-            for (i153 in 0 until 2) {
-                val x154: String? = if (r.finalHas("f37")) r.finalString("f37") else null
-                v.f37[i153] = x154
+            for (i138 in 0 until 2) {
+                val x139: String? = if (r.finalHas("f37")) r.finalString("f37") else null
+                v.f37[i138] = x139
             }
-            val n155 = r.finalCount(8, 8, "f38")
-            for (i156 in 0 until n155) {
+            val n140 = r.finalCount(8, 8, "f38")
+            for (i141 in 0 until n140) {
                 v.f38.add(r.finalF64("f38"))
             }
-            val n157 = r.finalCount(1, 1, "f39")
-            for (i158 in 0 until n157) {
-                val x159: Counted? = if (r.finalHas("f39")) {
-                    val x160 = Counted()
+            val n142 = r.finalCount(1, 1, "f39")
+            for (i143 in 0 until n142) {
+                val x144: Counted? = if (r.finalHas("f39")) {
+                    val x145 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x160)
+                        Counted.fbeReadFinal(r, x145)
                     } catch (e: DecodeException) {
-                        throw e.at("f39", i158)
+                        throw e.at("f39", i143)
                     }
-                    x160
+                    x145
                 } else {
                     null
                 }
-                v.f39.add(x159)
+                v.f39.add(x144)
             }
-            val n161 = r.finalCount(4, 4, "f40")
-            for (i162 in 0 until n161) {
+            val n146 = r.finalCount(4, 4, "f40")
+            for (i147 in 0 until n146) {
                 v.f40.add(r.finalString("f40"))
             }
-            val n163 = r.finalCount(8, 8, "f41")
-            for (i164 in 0 until n163) {
-                val p165 = r.pos()
-                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p165)
+            val n148 = r.finalCount(8, 8, "f41")
+            for (i149 in 0 until n148) {
+                val p150 = r.pos()
+                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p150)
             }
-            val n166 = r.finalCount(8, 0, "f42")
-            for (i167 in 0 until n166) {
-                val p168 = r.pos()
-                val x169 = org.example.market.Instrument()
+            val n151 = r.finalCount(8, 0, "f42")
+            for (i152 in 0 until n151) {
+                val p153 = r.pos()
+                val x154 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x169)
+                    org.example.market.Instrument.fbeReadFinal(r, x154)
                 } catch (e: DecodeException) {
-                    throw e.at("f42", i167)
+                    throw e.at("f42", i152)
                 }
-                if (!v.f42.add(x169)) throw r.duplicateKey("f42", p168)
+                if (!v.f42.add(x154)) throw r.duplicateKey("f42", p153)
             }
-            val n170 = r.finalCount(8, 8, "f43")
-            for (i171 in 0 until n170) {
-                val p173 = r.pos()
-                val k172 = r.finalI32("f43")
-                v.f43[k172] = r.finalString("f43")
-                if (v.f43.size != i171 + 1) throw r.duplicateKey("f43", p173)
+            val n155 = r.finalCount(8, 8, "f43")
+            for (i156 in 0 until n155) {
+                val p157 = r.pos()
+                val k158 = r.finalI32("f43")
+                v.f43[k158] = r.finalString("f43")
+                if (v.f43.size != i156 + 1) throw r.duplicateKey("f43", p157)
             }
-            val n174 = r.finalCount(5, 5, "f44")
-            for (i175 in 0 until n174) {
-                val p177 = r.pos()
-                val k176 = r.finalString("f44")
-                val x178: Counted? = if (r.finalHas("f44")) {
-                    val x179 = Counted()
+            val n159 = r.finalCount(5, 5, "f44")
+            for (i160 in 0 until n159) {
+                val p161 = r.pos()
+                val k162 = r.finalString("f44")
+                val x163: Counted? = if (r.finalHas("f44")) {
+                    val x164 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x179)
+                        Counted.fbeReadFinal(r, x164)
                     } catch (e: DecodeException) {
-                        throw e.at("f44", i175)
+                        throw e.at("f44", i160)
                     }
-                    x179
+                    x164
                 } else {
                     null
                 }
-                v.f44[k176] = x178
-                if (v.f44.size != i175 + 1) throw r.duplicateKey("f44", p177)
+                v.f44[k162] = x163
+                if (v.f44.size != i160 + 1) throw r.duplicateKey("f44", p161)
             }
-            val n180 = r.finalCount(20, 20, "f45")
-            for (i181 in 0 until n180) {
-                val p183 = r.pos()
-                val k182 = r.finalUuid("f45")
-                v.f45[k182] = r.finalBytes("f45")
-                if (v.f45.size != i181 + 1) throw r.duplicateKey("f45", p183)
+            val n165 = r.finalCount(20, 20, "f45")
+            for (i166 in 0 until n165) {
+                val p167 = r.pos()
+                val k168 = r.finalUuid("f45")
+                v.f45[k168] = r.finalBytes("f45")
+                if (v.f45.size != i166 + 1) throw r.duplicateKey("f45", p167)
             }
-            val n184 = r.finalCount(12, 0, "f46")
-            for (i185 in 0 until n184) {
-                val p187 = r.pos()
-                val x188 = org.example.market.Instrument()
+            val n169 = r.finalCount(12, 0, "f46")
+            for (i170 in 0 until n169) {
+                val p171 = r.pos()
+                val x172 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x188)
+                    org.example.market.Instrument.fbeReadFinal(r, x172)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i185)
+                    throw e.at("f46", i170)
                 }
-                val k186 = x188
-                val x189 = Counted()
+                val x173 = Counted()
                 try {
-                    Counted.fbeReadFinal(r, x189)
+                    Counted.fbeReadFinal(r, x173)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i185)
+                    throw e.at("f46", i170)
                 }
-                v.f46[k186] = x189
-                if (v.f46.size != i185 + 1) throw r.duplicateKey("f46", p187)
+                v.f46[x172] = x173
+                if (v.f46.size != i170 + 1) throw r.duplicateKey("f46", p171)
             }
-            val x190: Int? = if (r.finalHas("f47")) r.finalI32("f47") else null
-            v.f47 = x190
+            v.f47 = if (r.finalHas("f47")) r.finalI32("f47") else null
             v.f47Reset = r.finalBool("f47Reset")
-            val x191: Long? = if (r.finalHas("f48")) r.finalI64("f48") else null
-            v.f48 = x191
-            val n192 = r.finalCount(8, 8, "f49")
-            for (i193 in 0 until n192) {
-                val p195 = r.pos()
-                val k194 = r.finalBytes("f49")
-                v.f49[k194] = r.finalI32("f49")
-                if (v.f49.size != i193 + 1) throw r.duplicateKey("f49", p195)
+            v.f48 = if (r.finalHas("f48")) r.finalI64("f48") else null
+            val n174 = r.finalCount(8, 8, "f49")
+            for (i175 in 0 until n174) {
+                val p176 = r.pos()
+                val k177 = r.finalBytes("f49")
+                v.f49[k177] = r.finalI32("f49")
+                if (v.f49.size != i175 + 1) throw r.duplicateKey("f49", p176)
             }
-            val n196 = r.finalCount(8, 8, "f50")
-            for (i197 in 0 until n196) {
-                val p199 = r.pos()
-                val k198 = r.finalBytes("f50")
-                v.f50[k198] = r.finalString("f50")
-                if (v.f50.size != i197 + 1) throw r.duplicateKey("f50", p199)
+            val n178 = r.finalCount(8, 8, "f50")
+            for (i179 in 0 until n178) {
+                val p180 = r.pos()
+                val k181 = r.finalBytes("f50")
+                v.f50[k181] = r.finalString("f50")
+                if (v.f50.size != i179 + 1) throw r.duplicateKey("f50", p180)
             }
             r.leave()
         }
@@ -1198,6 +1128,254 @@ open class Everything(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Everything) {
+            t.append("Everything(")
+            t.append("id=")
+            t.append(v.id)
+            t.append(",f1=")
+            t.append(v.f1)
+            t.append(",f2=")
+            t.append(v.f2)
+            t.append(",f3=")
+            Text.ch(t, v.f3)
+            t.append(",f4=")
+            Text.wch(t, v.f4)
+            t.append(",f5=")
+            t.append(v.f5)
+            t.append(",f6=")
+            t.append(v.f6)
+            t.append(",f7=")
+            t.append(v.f7)
+            t.append(",f8=")
+            t.append(v.f8)
+            t.append(",f9=")
+            t.append(v.f9)
+            t.append(",f10=")
+            t.append(v.f10)
+            t.append(",f11=")
+            t.append(v.f11)
+            t.append(",f12=")
+            t.append(v.f12)
+            t.append(",f13=")
+            Text.g(t, v.f13.toDouble())
+            t.append(",f14=")
+            Text.g(t, v.f14)
+            t.append(",f15=")
+            Text.decimal(t, v.f15)
+            t.append(",f16=")
+            Text.decimal(t, v.f16)
+            t.append(",f17=")
+            Text.string(t, v.f17)
+            t.append(",f18=")
+            t.append(v.f18.toULong())
+            t.append(",f19=")
+            t.append(v.f19.toULong())
+            t.append(",f20=")
+            Text.uuid(t, v.f20)
+            t.append(",f21=")
+            Text.uuid(t, v.f21)
+            t.append(",f22=")
+            Text.uuid(t, v.f22)
+            t.append(",f23=")
+            Text.uuid(t, v.f23)
+            t.append(",f24=")
+            Text.bytes(t, v.f24)
+            t.append(",f25=")
+            t.append(v.f25)
+            t.append(",f26=")
+            t.append(v.f26)
+            t.append(",f27=")
+            t.append(v.f27)
+            t.append(",f28=")
+            t.append(v.f28)
+            t.append(",f29=")
+            Counted.fbeText(t, v.f29)
+            t.append(",f30=")
+            org.example.market.Instrument.fbeText(t, v.f30)
+            t.append(",f31=")
+            val o1 = v.f31
+            if (o1 == null) {
+                t.append("null")
+            } else {
+                t.append(o1)
+            }
+            t.append(",f32=")
+            val o2 = v.f32
+            if (o2 == null) {
+                t.append("null")
+            } else {
+                t.append(o2)
+            }
+            t.append(",f33=")
+            val o3 = v.f33
+            if (o3 == null) {
+                t.append("null")
+            } else {
+                Text.string(t, o3)
+            }
+            t.append(",f34=")
+            val o4 = v.f34
+            if (o4 == null) {
+                t.append("null")
+            } else {
+                t.append(o4)
+            }
+            t.append(",f35=")
+            val o5 = v.f35
+            if (o5 == null) {
+                t.append("null")
+            } else {
+                Counted.fbeText(t, o5)
+            }
+            t.append(",f36=")
+            Text.count(t, v.f36.size, "[")
+            var i6 = 0
+            for (x7 in v.f36) {
+                if (i6++ > 0) t.append(',')
+                t.append(x7)
+            }
+            t.append("]")
+            t.append(",f37=")
+            Text.count(t, v.f37.size, "[")
+            var i8 = 0
+            for (x9 in v.f37) {
+                if (i8++ > 0) t.append(',')
+                if (x9 == null) {
+                    t.append("null")
+                } else {
+                    Text.string(t, x9)
+                }
+            }
+            t.append("]")
+            t.append(",f38=")
+            Text.count(t, v.f38.size, "[")
+            var i10 = 0
+            for (x11 in v.f38) {
+                if (i10++ > 0) t.append(',')
+                Text.g(t, x11)
+            }
+            t.append("]")
+            t.append(",f39=")
+            Text.count(t, v.f39.size, "[")
+            var i12 = 0
+            for (x13 in v.f39) {
+                if (i12++ > 0) t.append(',')
+                if (x13 == null) {
+                    t.append("null")
+                } else {
+                    Counted.fbeText(t, x13)
+                }
+            }
+            t.append("]")
+            t.append(",f40=")
+            Text.count(t, v.f40.size, "<")
+            var i14 = 0
+            for (x15 in v.f40) {
+                if (i14++ > 0) t.append(',')
+                Text.string(t, x15)
+            }
+            t.append(">")
+            t.append(",f41=")
+            Text.count(t, v.f41.size, "{")
+            var i16 = 0
+            for (x17 in Compare.ordered(v.f41, null)) {
+                if (i16++ > 0) t.append(',')
+                t.append(x17)
+            }
+            t.append("}")
+            t.append(",f42=")
+            Text.count(t, v.f42.size, "{")
+            var i18 = 0
+            for (x19 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+                if (i18++ > 0) t.append(',')
+                org.example.market.Instrument.fbeText(t, x19)
+            }
+            t.append("}")
+            t.append(",f43=")
+            Text.count(t, v.f43.size, "<{")
+            var i20 = 0
+            for (x21 in Compare.ordered(v.f43, null)) {
+                if (i20++ > 0) t.append(',')
+                t.append(x21.key)
+                t.append("->")
+                Text.string(t, x21.value)
+            }
+            t.append("}>")
+            t.append(",f44=")
+            Text.count(t, v.f44.size, "<{")
+            var i22 = 0
+            for (x23 in Compare.ordered(v.f44, Compare.STRING)) {
+                if (i22++ > 0) t.append(',')
+                Text.string(t, x23.key)
+                t.append("->")
+                val o24 = x23.value
+                if (o24 == null) {
+                    t.append("null")
+                } else {
+                    Counted.fbeText(t, o24)
+                }
+            }
+            t.append("}>")
+            t.append(",f45=")
+            Text.count(t, v.f45.size, "[{")
+            var i25 = 0
+            for (x26 in v.f45.entries) {
+                if (i25++ > 0) t.append(',')
+                Text.uuid(t, x26.key)
+                t.append("->")
+                Text.bytes(t, x26.value)
+            }
+            t.append("}]")
+            t.append(",f46=")
+            Text.count(t, v.f46.size, "[{")
+            var i27 = 0
+            for (x28 in v.f46.entries) {
+                if (i27++ > 0) t.append(',')
+                org.example.market.Instrument.fbeText(t, x28.key)
+                t.append("->")
+                Counted.fbeText(t, x28.value)
+            }
+            t.append("}]")
+            t.append(",f47=")
+            val o29 = v.f47
+            if (o29 == null) {
+                t.append("null")
+            } else {
+                t.append(o29)
+            }
+            t.append(",f47Reset=")
+            t.append(v.f47Reset)
+            t.append(",f48=")
+            val o30 = v.f48
+            if (o30 == null) {
+                t.append("null")
+            } else {
+                t.append(o30.toULong())
+            }
+            t.append(",f49=")
+            Text.count(t, v.f49.size, "<{")
+            var i31 = 0
+            for (x32 in Compare.ordered(v.f49, Compare.BYTES)) {
+                if (i31++ > 0) t.append(',')
+                Text.bytes(t, x32.key)
+                t.append("->")
+                t.append(x32.value)
+            }
+            t.append("}>")
+            t.append(",f50=")
+            Text.count(t, v.f50.size, "[{")
+            var i33 = 0
+            for (x34 in v.f50.entries) {
+                if (i33++ > 0) t.append(',')
+                Text.bytes(t, x34.key)
+                t.append("->")
+                Text.string(t, x34.value)
+            }
+            t.append("}]")
+            t.append(')')
         }
     }
 }

@@ -25,10 +25,8 @@ open class Fixed(
         return "everything.Fixed".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Fixed(")
-        .append("a=").append(a)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Fixed.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -192,6 +190,14 @@ open class Fixed(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Fixed) {
+            t.append("Fixed(")
+            t.append("a=")
+            t.append(v.a)
+            t.append(')')
         }
     }
 }

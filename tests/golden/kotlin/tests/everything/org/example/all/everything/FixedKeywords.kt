@@ -27,12 +27,8 @@ open class FixedKeywords(
         return "everything.FixedKeywords".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("FixedKeywords(")
-        .append("new=").append(new)
-        .append(", swap=").append(swap)
-        .append(", default=").append(default)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { FixedKeywords.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -212,6 +208,18 @@ open class FixedKeywords(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: FixedKeywords) {
+            t.append("FixedKeywords(")
+            t.append("new=")
+            t.append(v.new)
+            t.append(",swap=")
+            t.append(v.swap)
+            t.append(",default=")
+            t.append(v.default)
+            t.append(')')
         }
     }
 }

@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -34,12 +35,8 @@ open class ImportedBase(
         return h
     }
 
-    override fun toString(): String = StringBuilder("ImportedBase(")
-        .append("symbol=").append(symbol)
-        .append(", digits=").append(digits)
-        .append(", price=").append(price)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { ImportedBase.fbeText(it, this) }.toString()
 
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
@@ -203,6 +200,15 @@ open class ImportedBase(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: ImportedBase) {
+            t.append("ImportedBase(")
+            org.example.market.Instrument.fbeText(t, v)
+            t.append(",price=")
+            Text.g(t, v.price)
+            t.append(')')
         }
     }
 }

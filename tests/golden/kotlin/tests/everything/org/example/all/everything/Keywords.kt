@@ -5,6 +5,7 @@ package org.example.all.everything
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -33,18 +34,8 @@ open class Keywords(
         return "everything.Keywords".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Keywords(")
-        .append("new=").append(new)
-        .append(", class=").append(class_)
-        .append(", default=").append(default)
-        .append(", swap=").append(swap)
-        .append(", from=").append(from)
-        .append(", None=").append(None)
-        .append(", NULL=").append(NULL)
-        .append(", operator=").append(operator)
-        .append(", this=").append(this_)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Keywords.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -159,23 +150,22 @@ open class Keywords(
                 r.leave()
                 return
             }
-            val s7 = r.optional(b, b + 33, 4, "operator")
-            val x6: Reserved? = if (s7 >= 0) Reserved(r.i32(s7)) else null
-            v.operator = x6
+            val s6 = r.optional(b, b + 33, 4, "operator")
+            v.operator = if (s6 >= 0) Reserved(r.i32(s6)) else null
             if (n < 42) {
                 r.leave()
                 return
             }
-            val e8 = r.vector(b, b + 38, 4, 0, "this")
-            val n9 = r.count()
-            for (i10 in 0 until n9) {
-                val x11 = FixedKeywords()
+            val e7 = r.vector(b, b + 38, 4, 0, "this")
+            val n8 = r.count()
+            for (i9 in 0 until n8) {
+                val x10 = FixedKeywords()
                 try {
-                    FixedKeywords.fbeRead(r, b, e8 + i10 * 4, x11)
+                    FixedKeywords.fbeRead(r, b, e7 + i9 * 4, x10)
                 } catch (e: DecodeException) {
-                    throw e.at("this", i10)
+                    throw e.at("this", i9)
                 }
-                v.this_.add(x11)
+                v.this_.add(x10)
             }
             r.leave()
         }
@@ -230,14 +220,14 @@ open class Keywords(
             w.appendI32(v.from)
             w.appendI32(v.None)
             w.appendI32(v.NULL)
-            val o12 = v.operator
-            w.appendBool(o12 != null)
-            if (o12 != null) {
-                w.appendI32(o12.value)
+            val o11 = v.operator
+            w.appendBool(o11 != null)
+            if (o11 != null) {
+                w.appendI32(o11.value)
             }
             w.appendCount(v.this_.size)
-            for (x13 in v.this_) {
-                FixedKeywords.fbeWriteFinal(w, x13)
+            for (x12 in v.this_) {
+                FixedKeywords.fbeWriteFinal(w, x12)
             }
         }
 
@@ -255,17 +245,16 @@ open class Keywords(
             v.from = r.finalI32("from")
             v.None = r.finalI32("None")
             v.NULL = r.finalI32("NULL")
-            val x14: Reserved? = if (r.finalHas("operator")) Reserved(r.finalI32("operator")) else null
-            v.operator = x14
-            val n15 = r.finalCount(9, 0, "this")
-            for (i16 in 0 until n15) {
-                val x17 = FixedKeywords()
+            v.operator = if (r.finalHas("operator")) Reserved(r.finalI32("operator")) else null
+            val n13 = r.finalCount(9, 0, "this")
+            for (i14 in 0 until n13) {
+                val x15 = FixedKeywords()
                 try {
-                    FixedKeywords.fbeReadFinal(r, x17)
+                    FixedKeywords.fbeReadFinal(r, x15)
                 } catch (e: DecodeException) {
-                    throw e.at("this", i16)
+                    throw e.at("this", i14)
                 }
-                v.this_.add(x17)
+                v.this_.add(x15)
             }
             r.leave()
         }
@@ -310,6 +299,41 @@ open class Keywords(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Keywords) {
+            t.append("Keywords(")
+            t.append("new=")
+            t.append(v.new)
+            t.append(",class=")
+            Text.string(t, v.class_)
+            t.append(",default=")
+            t.append(v.default)
+            t.append(",swap=")
+            t.append(v.swap)
+            t.append(",from=")
+            t.append(v.from)
+            t.append(",None=")
+            t.append(v.None)
+            t.append(",NULL=")
+            t.append(v.NULL)
+            t.append(",operator=")
+            val o1 = v.operator
+            if (o1 == null) {
+                t.append("null")
+            } else {
+                t.append(o1)
+            }
+            t.append(",this=")
+            Text.count(t, v.this_.size, "[")
+            var i2 = 0
+            for (x3 in v.this_) {
+                if (i2++ > 0) t.append(',')
+                FixedKeywords.fbeText(t, x3)
+            }
+            t.append("]")
+            t.append(')')
         }
     }
 }

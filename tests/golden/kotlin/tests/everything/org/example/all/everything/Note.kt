@@ -5,6 +5,7 @@ package org.example.all.everything
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
 
 /**
@@ -25,10 +26,8 @@ open class Note(
         return "everything.Note".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Note(")
-        .append("text=").append(text)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Note.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -192,6 +191,14 @@ open class Note(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Note) {
+            t.append("Note(")
+            t.append("text=")
+            Text.string(t, v.text)
+            t.append(')')
         }
     }
 }

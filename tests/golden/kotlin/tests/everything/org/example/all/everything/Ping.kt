@@ -25,10 +25,8 @@ open class Ping(
         return "everything.Ping".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Ping(")
-        .append("sequence=").append(sequence)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Ping.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -192,6 +190,14 @@ open class Ping(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Ping) {
+            t.append("Ping(")
+            t.append("sequence=")
+            t.append(v.sequence)
+            t.append(')')
         }
     }
 }

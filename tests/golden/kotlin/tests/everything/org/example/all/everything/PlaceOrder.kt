@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Uuids
 import io.github.fbetoolkit.fbe.Writer
 import java.util.UUID
@@ -32,11 +33,8 @@ open class PlaceOrder(
         return h
     }
 
-    override fun toString(): String = StringBuilder("PlaceOrder(")
-        .append("id=").append(id)
-        .append(", instrument=").append(instrument)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { PlaceOrder.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -220,6 +218,16 @@ open class PlaceOrder(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: PlaceOrder) {
+            t.append("PlaceOrder(")
+            t.append("id=")
+            Text.uuid(t, v.id)
+            t.append(",instrument=")
+            org.example.market.Instrument.fbeText(t, v.instrument)
+            t.append(')')
         }
     }
 }

@@ -27,11 +27,8 @@ open class Quiet(
         return "everything.Quiet".hashCode()
     }
 
-    override fun toString(): String = StringBuilder("Quiet(")
-        .append("password=").append(password)
-        .append(", legacy=").append(legacy)
-        .append(')')
-        .toString()
+    /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
+    override fun toString(): String = StringBuilder().also { Quiet.fbeText(it, this) }.toString()
 
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
@@ -203,6 +200,16 @@ open class Quiet(
             limits: Limits = Limits.DEFAULT,
         ) {
             fromFinal(data, offset, length, limits)
+        }
+
+        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        fun fbeText(t: StringBuilder, v: Quiet) {
+            t.append("Quiet(")
+            t.append("password=")
+            t.append("***")
+            t.append(",legacy=")
+            t.append(v.legacy)
+            t.append(')')
         }
     }
 }
