@@ -19,6 +19,7 @@ require (
 )
 
 require (
+	github.com/go-json-experiment/json v1.27.2 // indirect
 	github.com/philhofer/fwd v1.2.0 // indirect
 	golang.org/x/mod v0.18.0 // indirect
 	golang.org/x/tools v0.22.0 // indirect

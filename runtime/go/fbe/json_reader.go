@@ -2,18 +2,21 @@ package fbe
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// JSONReader reads FBE JSON (docs/format.md 8.3) token by token with
-// encoding/json's Decoder, under the rules of docs/limits.md that every
+// JSONReader reads FBE JSON (docs/format.md 8.3) token by token with the
+// tokenizer of github.com/go-json-experiment/json/jsontext (encoding/json/v2's
+// jsontext, docs/go.md), under the rules of docs/limits.md that every
 // language shares, with the same defaults:
 //
 //   - the text must be valid UTF-8 (overlong forms, encoded surrogates and
@@ -35,23 +38,40 @@ import (
 // returns a zero value and the generated code returns, naming the path
 // (type, members and indexes) on the way out; the offset is the byte in the
 // text where the problem was found.
+//
+// Begin borrows a tokenizer and its buffers from a pool and End gives them
+// back, so reading a text allocates the strings and slices of the value
+// read, and little else.
 type JSONReader struct {
 	data       []byte
-	dec        *json.Decoder
-	peeked     json.Token
-	hasPeek    bool
-	peekStart  int
-	tokStart   int // where the token read last starts in the text
+	st         *jsonState
+	dec        *jsontext.Decoder
+	tokStart   int // where the token read last (or the one More found) starts in the text
 	budget     int
 	depth      int // struct levels
 	maxDepth   int
 	nesting    int // arrays and objects open
 	maxNesting int
-	names      []nameSet // member names of the objects open, by nesting (unknown members, skipped values)
-	skip       []uint8   // the containers open in a value being skipped (inArray, expectName, expectValue)
 	err        *DecodeError
 	errLevel   int
 }
+
+// jsonState is what a JSONReader borrows from jsonStates between Begin and End.
+type jsonState struct {
+	text  bytes.Buffer // the text: jsontext reads a bytes.Buffer in place
+	dec   jsontext.Decoder
+	names []nameSet   // member names of the objects open, by nesting (unknown members, skipped values)
+	skip  []uint8     // the containers open in a value being skipped (inArray, expectName, expectValue)
+	cache [256]string // member names read before, by a hash of their text (JSONReader.name)
+}
+
+var jsonStates = sync.Pool{New: func() any { return new(jsonState) }}
+
+// jsonOptions: the reader checks member names itself (a struct's members
+// once each, and the rest of docs/limits.md 7 with its own messages) and the
+// UTF-8 of the whole text before the tokenizer sees it; it reads escapes
+// \udc80..\udcff itself (UnquoteJSON), which the tokenizer would refuse.
+var jsonOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
 // nameSet holds the member names of one object that no struct field took,
 // to refuse one twice: a list while short, a map beyond.
@@ -97,8 +117,8 @@ func (r *JSONReader) Begin(data []byte, lim *Limits) {
 	if lim == nil {
 		lim = &DefaultLimits
 	}
-	*r = JSONReader{data: data, budget: lim.Budget(len(data)), maxDepth: lim.MaxDepth,
-		maxNesting: 3 * lim.MaxDepth, names: r.names[:0], skip: r.skip[:0]}
+	r.release()
+	*r = JSONReader{data: data, budget: lim.Budget(len(data)), maxDepth: lim.MaxDepth, maxNesting: 3 * lim.MaxDepth}
 	if !utf8.Valid(data) {
 		bad := 0
 		for bad < len(data) {
@@ -111,23 +131,35 @@ func (r *JSONReader) Begin(data []byte, lim *Limits) {
 		r.Fail("invalid JSON: the text is not valid UTF-8 at byte "+strconv.Itoa(bad), "", bad)
 		return
 	}
-	r.dec = json.NewDecoder(bytes.NewReader(data))
-	r.dec.UseNumber()
+	st := jsonStates.Get().(*jsonState)
+	st.text = *bytes.NewBuffer(data)
+	st.dec.Reset(&st.text, jsonOptions...)
+	st.names, st.skip = st.names[:0], st.skip[:0]
+	r.st, r.dec = st, &st.dec
 }
 
-// End checks that nothing but white space follows the value read.
+// End checks that nothing but white space follows the value read, and ends
+// the reading: the reader reads nothing more (Err, Within and Begin remain).
 func (r *JSONReader) End() {
+	defer r.release()
 	if r.err != nil {
 		return
 	}
-	if r.hasPeek {
-		r.Fail("invalid JSON: data after the value", "", r.peekStart)
-		return
-	}
 	start := int(r.dec.InputOffset())
-	if _, err := r.dec.Token(); err != io.EOF {
+	if _, err := r.dec.ReadToken(); err != io.EOF {
 		r.Fail("invalid JSON: data after the value", "", skipSpace(r.data, start))
 	}
+}
+
+// release gives the borrowed tokenizer back, holding no reference to the text.
+func (r *JSONReader) release() {
+	if r.st == nil {
+		return
+	}
+	r.st.text = bytes.Buffer{}
+	r.st.dec.Reset(&r.st.text, jsonOptions...)
+	jsonStates.Put(r.st)
+	r.st, r.dec = nil, nil
 }
 
 // Fail records an error at text offset off (-1: unknown) in field of the
@@ -213,74 +245,106 @@ func skipSpace(data []byte, p int) int {
 	return p
 }
 
-// next is the next token (the peeked one first); false after an error.
-func (r *JSONReader) next() (json.Token, bool) {
+// token is a token read: its kind ('n' null, 'f' false, 't' true, '"'
+// string, '0' number, '{', '}', '[', ']') and, for a string or a number, its
+// JSON text (a string's quotes and escapes included), valid until the next read.
+type token struct {
+	kind jsontext.Kind
+	raw  []byte
+}
+
+// next reads the next token; false after an error.
+func (r *JSONReader) next() (token, bool) {
 	if r.err != nil {
-		return nil, false
+		return token{}, false
 	}
-	if r.hasPeek {
-		r.hasPeek = false
-		r.tokStart = r.peekStart
-		return r.peeked, true
+	r.tokStart = r.nextStart()
+	var t token
+	var err error
+	switch r.dec.PeekKind() {
+	case '"', '0':
+		var v jsontext.Value
+		v, err = r.dec.ReadValue()
+		t = token{v.Kind(), v}
+	default: // a delimiter, a literal, or what is wrong
+		var tok jsontext.Token
+		tok, err = r.dec.ReadToken()
+		t.kind = tok.Kind()
 	}
-	start := int(r.dec.InputOffset())
-	tok, err := r.dec.Token()
-	// the token starts after white space and the `,` or `:` before it
-	p := start
+	if err != nil {
+		r.syntaxError(err)
+		return token{}, false
+	}
+	switch t.kind {
+	case '{', '[':
+		r.nesting++
+		if r.nesting > r.maxNesting {
+			r.Fail("invalid JSON: arrays and objects nested deeper than "+strconv.Itoa(r.maxNesting), "", r.tokStart)
+			return token{}, false
+		}
+	case '}', ']':
+		r.nesting--
+	case '"':
+		// a lone surrogate escape is refused wherever the string is, read or skipped
+		if bytes.IndexByte(t.raw, '\\') >= 0 && hasSurrogateEscape(t.raw) {
+			if _, err := UnquoteJSON(t.raw); err != nil {
+				r.Fail(err.Error(), "", r.tokStart)
+				return token{}, false
+			}
+		}
+	}
+	return t, true
+}
+
+// nextStart is where the next token starts: after white space and the `,`
+// or `:` before it.
+func (r *JSONReader) nextStart() int {
+	p := int(r.dec.InputOffset())
 	for p < len(r.data) && (isSpace(r.data[p]) || r.data[p] == ',' || r.data[p] == ':') {
 		p++
 	}
-	r.tokStart = p
-	if err != nil {
-		var syntax *json.SyntaxError
-		switch {
-		case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-			r.Fail("invalid JSON: the text ends before the value does", "", len(r.data))
-		case errors.As(err, &syntax):
-			r.Fail("invalid JSON: "+syntax.Error(), "", p)
-		default:
-			r.Fail("invalid JSON: "+err.Error(), "", p)
-		}
-		return nil, false
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '{' || t == '[' {
-			r.nesting++
-			if r.nesting > r.maxNesting {
-				r.Fail("invalid JSON: arrays and objects nested deeper than "+strconv.Itoa(r.maxNesting), "", p)
-				return nil, false
-			}
-		} else {
-			r.nesting--
-		}
-	case string:
-		// encoding/json reads a lone surrogate escape as U+FFFD: the literal itself tells
-		if raw := r.data[p:r.dec.InputOffset()]; bytes.IndexByte(raw, '\\') >= 0 && hasSurrogateEscape(raw) {
-			s, err := UnquoteJSON(raw)
-			if err != nil {
-				r.Fail(err.Error(), "", p)
-				return nil, false
-			}
-			tok = s
-		}
-	}
-	return tok, true
+	return p
 }
 
-// peek is the next token without consuming it.
-func (r *JSONReader) peek() (json.Token, bool) {
-	if r.err != nil {
-		return nil, false
+// syntaxError records what the tokenizer found wrong, where it found it.
+func (r *JSONReader) syntaxError(err error) {
+	var syntax *jsontext.SyntacticError
+	switch {
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		r.Fail("invalid JSON: the text ends before the value does", "", len(r.data))
+	case errors.As(err, &syntax) && syntax.Err != nil:
+		r.Fail("invalid JSON: "+syntax.Err.Error(), "", int(syntax.ByteOffset))
+	default:
+		r.Fail("invalid JSON: "+err.Error(), "", r.tokStart)
 	}
-	if r.hasPeek {
-		return r.peeked, true
+}
+
+// text is the FBE string of a string token (UnquoteJSON when it has escapes).
+func (r *JSONReader) text(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
 	}
-	tok, ok := r.next()
-	if ok {
-		r.peeked, r.peekStart, r.hasPeek = tok, r.tokStart, true
+	s, _ := UnquoteJSON(raw) // next refused what it cannot read
+	return s
+}
+
+// name is the string of a member name's token: the same string each time
+// the same name comes (the borrowed state's cache), so the names of a text
+// allocate once, not once per member.
+func (r *JSONReader) name(raw []byte) string {
+	b := raw[1 : len(raw)-1]
+	if len(b) > 64 || bytes.IndexByte(b, '\\') >= 0 {
+		return r.text(raw)
 	}
-	return tok, ok
+	h := uint32(2166136261) // FNV-1a
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	cached := &r.st.cache[h%uint32(len(r.st.cache))]
+	if *cached != string(b) {
+		*cached = string(b)
+	}
+	return *cached
 }
 
 // hasSurrogateEscape reports whether a string literal holds an escape \uD800..\uDFFF.
@@ -388,28 +452,27 @@ func loneSurrogate(u rune) error {
 }
 
 // kind names a token's JSON type in plain words.
-func kind(tok json.Token) string {
-	switch t := tok.(type) {
-	case nil:
+func kind(k jsontext.Kind) string {
+	switch k {
+	case 'n':
 		return "null"
-	case bool:
+	case 'f', 't':
 		return "boolean"
-	case json.Number:
+	case '0':
 		return "number"
-	case string:
+	case '"':
 		return "string"
-	case json.Delim:
-		if t == '{' {
-			return "object"
-		}
+	case '{':
+		return "object"
+	case '[':
 		return "array"
 	}
 	return "value"
 }
 
 // mismatch records that the value read is not of the JSON type expected.
-func (r *JSONReader) mismatch(want string, tok json.Token, field string) {
-	r.Fail("expected "+want+", got "+kind(tok), field, r.tokStart)
+func (r *JSONReader) mismatch(want string, t token, field string) {
+	r.Fail("expected "+want+", got "+kind(t.kind), field, r.tokStart)
 }
 
 // ---------------------------------------------------------------- structure
@@ -420,12 +483,12 @@ func (r *JSONReader) mismatch(want string, tok json.Token, field string) {
 // is no object, too deep or beyond the budget is the struct's own (the
 // caller's Unwind names the field holding it).
 func (r *JSONReader) BeginStruct(cost int) bool {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return false
 	}
-	if d, isDelim := tok.(json.Delim); !isDelim || d != '{' {
-		r.failStruct("expected object, got "+kind(tok), r.tokStart, nil)
+	if t.kind != '{' {
+		r.failStruct("expected object, got "+kind(t.kind), r.tokStart, nil)
 		return false
 	}
 	if r.depth >= r.maxDepth {
@@ -447,34 +510,36 @@ func (r *JSONReader) Leave() { r.depth-- }
 
 // openNames starts the name set of the object just opened.
 func (r *JSONReader) openNames() {
-	for len(r.names) < r.nesting {
-		r.names = append(r.names, nameSet{})
+	st := r.st
+	for len(st.names) < r.nesting {
+		st.names = append(st.names, nameSet{})
 	}
-	r.names[r.nesting-1].reset()
+	st.names[r.nesting-1].reset()
 }
 
 // More reports whether the object or array being read holds another member
-// or element; at its end it consumes the closing `}` or `]`.
+// or element (then the offset of an error is where that starts); at its end
+// it consumes the closing `}` or `]`.
 func (r *JSONReader) More() bool {
-	tok, ok := r.peek()
-	if !ok {
+	if r.err != nil {
 		return false
 	}
-	if d, isDelim := tok.(json.Delim); isDelim && (d == '}' || d == ']') {
-		r.hasPeek = false
+	switch r.dec.PeekKind() {
+	case '}', ']', 0: // the end, or what is wrong (next records it)
+		r.next()
 		return false
 	}
+	r.tokStart = r.nextStart()
 	return true
 }
 
 // Name reads the next member name of an object.
 func (r *JSONReader) Name() string {
-	tok, ok := r.next()
-	if !ok {
+	t, ok := r.next()
+	if !ok || t.kind != '"' {
 		return ""
 	}
-	name, _ := tok.(string)
-	return name
+	return r.name(t.raw)
 }
 
 // Once marks a struct's member as read; a second member of that name is an error.
@@ -489,7 +554,7 @@ func (r *JSONReader) Once(seen *bool, name string) {
 // members are ignored), refusing a second member of that name and, in the
 // value, what every reader refuses (duplicate member names, nesting, strings).
 func (r *JSONReader) Skip(name string) {
-	if r.err == nil && !r.names[r.nesting-1].add(name) {
+	if r.err == nil && !r.st.names[r.nesting-1].add(name) {
 		r.Fail("duplicate member name \""+name+"\"", name, r.tokStart)
 		return
 	}
@@ -498,43 +563,44 @@ func (r *JSONReader) Skip(name string) {
 
 // skipValue reads a value and everything in it without keeping it.
 func (r *JSONReader) skipValue() {
-	base := len(r.skip)
-	defer func() { r.skip = r.skip[:base] }()
+	st := r.st
+	base := len(st.skip)
+	defer func() { st.skip = st.skip[:base] }()
 	for {
-		tok, ok := r.next()
+		t, ok := r.next()
 		if !ok {
 			return
 		}
-		top := len(r.skip) - 1
-		if top >= base && r.skip[top] == expectName {
-			if name, isName := tok.(string); isName {
-				if !r.names[r.nesting-1].add(name) {
+		top := len(st.skip) - 1
+		if top >= base && st.skip[top] == expectName {
+			if t.kind == '"' {
+				if name := r.name(t.raw); !st.names[r.nesting-1].add(name) {
 					r.Fail("duplicate member name \""+name+"\" in a JSON object", "", r.tokStart)
 					return
 				}
-				r.skip[top] = expectValue
+				st.skip[top] = expectValue
 				continue
 			}
-			r.skip = r.skip[:top] // the object's `}`
+			st.skip = st.skip[:top] // the object's `}`
 		} else {
-			switch tok {
-			case json.Delim('{'):
+			switch t.kind {
+			case '{':
 				r.openNames()
-				r.skip = append(r.skip, expectName)
+				st.skip = append(st.skip, expectName)
 				continue
-			case json.Delim('['):
-				r.skip = append(r.skip, inArray)
+			case '[':
+				st.skip = append(st.skip, inArray)
 				continue
-			case json.Delim(']'):
-				r.skip = r.skip[:top]
+			case ']':
+				st.skip = st.skip[:top]
 			}
 		}
 		// a value ended: the whole value, or one in an object that expects a name next
-		if len(r.skip) == base {
+		if len(st.skip) == base {
 			return
 		}
-		if r.skip[len(r.skip)-1] == expectValue {
-			r.skip[len(r.skip)-1] = expectName
+		if st.skip[len(st.skip)-1] == expectValue {
+			st.skip[len(st.skip)-1] = expectName
 		}
 	}
 }
@@ -550,12 +616,12 @@ const (
 // or a map of struct keys); after true the caller reads the elements while
 // More.
 func (r *JSONReader) BeginArray(field string) bool {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return false
 	}
-	if d, isDelim := tok.(json.Delim); !isDelim || d != '[' {
-		r.mismatch("array", tok, field)
+	if t.kind != '[' {
+		r.mismatch("array", t, field)
 		return false
 	}
 	return true
@@ -564,12 +630,12 @@ func (r *JSONReader) BeginArray(field string) bool {
 // BeginObject reads the `{` of a map or hash whose keys are member names;
 // after true the caller reads the entries while More (the key with Name).
 func (r *JSONReader) BeginObject(field string) bool {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return false
 	}
-	if d, isDelim := tok.(json.Delim); !isDelim || d != '{' {
-		r.mismatch("object", tok, field)
+	if t.kind != '{' {
+		r.mismatch("object", t, field)
 		return false
 	}
 	r.openNames()
@@ -598,12 +664,12 @@ func (r *JSONReader) EndArray(i, n int, field string) {
 
 // BeginPair reads the `[` of a [key, value] pair (a map whose key is a struct).
 func (r *JSONReader) BeginPair(field string) bool {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return false
 	}
-	if d, isDelim := tok.(json.Delim); !isDelim || d != '[' {
-		r.Fail("expected a [key, value] pair, got "+kind(tok), field, r.tokStart)
+	if t.kind != '[' {
+		r.Fail("expected a [key, value] pair, got "+kind(t.kind), field, r.tokStart)
 		return false
 	}
 	return true
@@ -611,23 +677,22 @@ func (r *JSONReader) BeginPair(field string) bool {
 
 // EndPair reads the `]` after a pair's key and value.
 func (r *JSONReader) EndPair(field string) {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return
 	}
-	if d, isDelim := tok.(json.Delim); !isDelim || d != ']' {
+	if t.kind != ']' {
 		r.Fail("expected a [key, value] pair, got more than two elements", field, r.tokStart)
 	}
 }
 
 // Null reads a null (an absent optional) when one comes next.
 func (r *JSONReader) Null() bool {
-	tok, ok := r.peek()
-	if ok && tok == nil {
-		r.hasPeek = false
-		return true
+	if r.err != nil || r.dec.PeekKind() != 'n' {
+		return false
 	}
-	return false
+	r.next()
+	return true
 }
 
 // DuplicateKey refuses a map whose keys read as the same key ("1" and "01"):
@@ -645,32 +710,30 @@ func (r *JSONReader) DuplicateElement(field string) {
 
 // Bool reads true or false.
 func (r *JSONReader) Bool(field string) bool {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return false
 	}
-	b, isBool := tok.(bool)
-	if !isBool {
-		r.mismatch("boolean", tok, field)
+	if t.kind != 't' && t.kind != 'f' {
+		r.mismatch("boolean", t, field)
 	}
-	return b
+	return t.kind == 't'
 }
 
 // number reads a JSON number's text.
-func (r *JSONReader) number(want, field string) (string, bool) {
-	tok, ok := r.next()
+func (r *JSONReader) number(want, field string) ([]byte, bool) {
+	t, ok := r.next()
 	if !ok {
-		return "", false
+		return nil, false
 	}
-	n, isNumber := tok.(json.Number)
-	if !isNumber {
-		r.mismatch(want, tok, field)
-		return "", false
+	if t.kind != '0' {
+		r.mismatch(want, t, field)
+		return nil, false
 	}
-	return string(n), true
+	return t.raw, true
 }
 
-func isInteger(text string) bool { return !strings.ContainsAny(text, ".eE") }
+func isInteger(text []byte) bool { return !bytes.ContainsAny(text, ".eE") }
 
 // Int reads a JSON integer in lo..hi (an integer field takes no fraction or exponent).
 func (r *JSONReader) Int(lo, hi int64, field string) int64 {
@@ -679,12 +742,12 @@ func (r *JSONReader) Int(lo, hi int64, field string) int64 {
 		return 0
 	}
 	if !isInteger(text) {
-		r.Fail("expected integer, got "+text, field, r.tokStart)
+		r.Fail("expected integer, got "+string(text), field, r.tokStart)
 		return 0
 	}
-	v, err := strconv.ParseInt(text, 10, 64)
+	v, err := strconv.ParseInt(string(text), 10, 64)
 	if err != nil || v < lo || v > hi {
-		r.Fail(text+" is out of range ("+strconv.FormatInt(lo, 10)+".."+strconv.FormatInt(hi, 10)+")", field, r.tokStart)
+		r.Fail(string(text)+" is out of range ("+strconv.FormatInt(lo, 10)+".."+strconv.FormatInt(hi, 10)+")", field, r.tokStart)
 		return 0
 	}
 	return v
@@ -697,15 +760,15 @@ func (r *JSONReader) Uint(hi uint64, field string) uint64 {
 		return 0
 	}
 	if !isInteger(text) {
-		r.Fail("expected integer, got "+text, field, r.tokStart)
+		r.Fail("expected integer, got "+string(text), field, r.tokStart)
 		return 0
 	}
-	v, err := strconv.ParseUint(text, 10, 64)
-	if text == "-0" {
+	v, err := strconv.ParseUint(string(text), 10, 64)
+	if string(text) == "-0" {
 		v, err = 0, nil
 	}
 	if err != nil || v > hi {
-		r.Fail(text+" is out of range (0.."+strconv.FormatUint(hi, 10)+")", field, r.tokStart)
+		r.Fail(string(text)+" is out of range (0.."+strconv.FormatUint(hi, 10)+")", field, r.tokStart)
 		return 0
 	}
 	return v
@@ -718,19 +781,19 @@ func (r *JSONReader) Bits64(field string) uint64 {
 		return 0
 	}
 	if !isInteger(text) {
-		r.Fail("expected integer, got "+text, field, r.tokStart)
+		r.Fail("expected integer, got "+string(text), field, r.tokStart)
 		return 0
 	}
 	if text[0] == '-' {
-		v, err := strconv.ParseInt(text, 10, 64)
+		v, err := strconv.ParseInt(string(text), 10, 64)
 		if err != nil {
-			r.Fail(text+" is out of range", field, r.tokStart)
+			r.Fail(string(text)+" is out of range", field, r.tokStart)
 		}
 		return uint64(v)
 	}
-	v, err := strconv.ParseUint(text, 10, 64)
+	v, err := strconv.ParseUint(string(text), 10, 64)
 	if err != nil {
-		r.Fail(text+" is out of range", field, r.tokStart)
+		r.Fail(string(text)+" is out of range", field, r.tokStart)
 	}
 	return v
 }
@@ -742,9 +805,9 @@ func (r *JSONReader) Char(field string) byte {
 	if !ok {
 		return 0
 	}
-	v, err := strconv.ParseUint(text, 10, 32)
+	v, err := strconv.ParseUint(string(text), 10, 32)
 	if err != nil || !isInteger(text) || (v > 0xFF && v < 0xFFFFFF80) {
-		r.Fail(text+" is out of range for char", field, r.tokStart)
+		r.Fail(string(text)+" is out of range for char", field, r.tokStart)
 		return 0
 	}
 	return byte(v)
@@ -755,24 +818,24 @@ var nonFinite = map[string]float64{"NaN": math.NaN(), "Infinity": math.Inf(1), "
 // Float64 reads a double: any JSON number, or the strings "NaN",
 // "Infinity", "-Infinity". A number beyond the double range is an error.
 func (r *JSONReader) Float64(field string) float64 {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return 0
 	}
-	switch t := tok.(type) {
-	case json.Number:
-		v, err := strconv.ParseFloat(string(t), 64)
+	switch t.kind {
+	case '0':
+		v, err := strconv.ParseFloat(string(t.raw), 64)
 		if err != nil {
-			r.Fail(string(t)+" is out of range for double", field, r.tokStart)
+			r.Fail(string(t.raw)+" is out of range for double", field, r.tokStart)
 			return 0
 		}
 		return v
-	case string:
-		if v, special := nonFinite[t]; special {
+	case '"':
+		if v, special := nonFinite[r.text(t.raw)]; special {
 			return v
 		}
 	}
-	r.mismatch("number", tok, field)
+	r.mismatch("number", t, field)
 	return 0
 }
 
@@ -791,40 +854,40 @@ func (r *JSONReader) Float32(field string) float32 {
 // number taken as a double and converted as the original writer converts
 // one (15 digits). A value of 2^96 or more is an error.
 func (r *JSONReader) Decimal(field string) Decimal {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return Decimal{}
 	}
-	switch t := tok.(type) {
-	case json.Number:
-		v, err := strconv.ParseFloat(string(t), 64)
+	switch t.kind {
+	case '0':
+		v, err := strconv.ParseFloat(string(t.raw), 64)
 		if err != nil {
-			r.Fail(string(t)+" is out of range for decimal", field, r.tokStart)
+			r.Fail(string(t.raw)+" is out of range for decimal", field, r.tokStart)
 			return Decimal{}
 		}
 		return DecimalFromFloat64(v)
-	case string:
-		d, err := ParseDecimal(t)
+	case '"':
+		d, err := ParseDecimal(r.text(t.raw))
 		if err != nil {
 			r.Fail(err.Error(), field, r.tokStart)
 		}
 		return d
 	}
-	r.mismatch("decimal", tok, field)
+	r.mismatch("decimal", t, field)
 	return Decimal{}
 }
 
 // str reads a string token.
 func (r *JSONReader) str(want, field string) (string, bool) {
-	tok, ok := r.next()
+	t, ok := r.next()
 	if !ok {
 		return "", false
 	}
-	s, isString := tok.(string)
-	if !isString {
-		r.mismatch(want, tok, field)
+	if t.kind != '"' {
+		r.mismatch(want, t, field)
+		return "", false
 	}
-	return s, isString
+	return r.text(t.raw), true
 }
 
 // UUID reads a uuid from its text (ParseUUID: the original's lenient parser).
