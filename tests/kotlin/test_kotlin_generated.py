@@ -166,12 +166,12 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     for i, home in enumerate(homes):
         src = root / f"g{i}"
         for f in home.values():
-            assert fbec_main([f"--input={f}", f"--output={src}", "--kotlin", "--final", "-q"]) == 0, f
+            assert fbec_main([f"--input={f}", f"--output={src}", "--kotlin", "--final", "--proto", "-q"]) == 0, f
         sources = sorted(src.rglob("*.kt"))
         assert sources, f"nothing generated for {sorted(home)}"
         if i in structs and vectors is None:
             (src / "Registry.kt").write_text(registry(structs[i]))
-            sources += [src / "Registry.kt", HERE / "vectors" / "VectorsCheck.kt"]
+            sources += [src / "Registry.kt", HERE / "vectors" / "VectorsCheck.kt", HERE / "vectors" / "ProtocolCheck.kt"]
         if trade in home.values():
             (src / "Usage.kt").write_text(USAGE)
             sources.append(src / "Usage.kt")
@@ -226,3 +226,13 @@ def test_generated_types_are_idiomatic_kotlin(build: Build) -> None:
     assert build.result.returncode == 0, "the generated code does not compile"
     r = run(build.usage, "UsageKt")
     assert r.returncode == 0 and "usage ok" in r.stdout, r.stdout + r.stderr
+
+
+def test_protocol_as_a_user_drives_it(build: Build) -> None:
+    """schemas/tests/everything.fbe with --proto: a Sender's stream through a Receiver whole and in
+    chunks of 1 and 7 bytes, the final twins, a Proxy forwarding the frames it verified, a bad frame
+    reported and skipped, and a Client's requests answered, rejected (own and global rejects),
+    timed out and cancelled (tests/kotlin/vectors/ProtocolCheck.kt)."""
+    assert build.result.returncode == 0 and build.vectors is not None, "the generated code does not compile"
+    r = run(build.vectors, "ProtocolCheck")
+    assert r.returncode == 0 and "protocol ok" in r.stdout, r.stdout + r.stderr

@@ -1,14 +1,16 @@
 // The Kotlin conformance testee (conformance/testee_protocol.md): length-prefixed JSON requests on
 // stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
-// (versioned and final, in and out) and the text form of what it reads with the fbec --kotlin code
-// of every conformance schema (Registry.kt, written by build.py), and skips what the Kotlin target
-// does not generate yet (JSON, value descriptions, protocol streams).
+// (versioned and final, in and out), the text form of what it reads and protocol streams (each
+// package's generated Receiver or FinalReceiver) with the fbec --kotlin --proto code of every
+// conformance schema (Registry.kt, written by build.py), and skips what the Kotlin target does not
+// generate yet (JSON, value descriptions).
 
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.FrameException
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Utf8
 import java.io.BufferedInputStream
@@ -49,9 +51,36 @@ fun limitsOf(node: JsonNode?): Limits {
 
 fun answer(kind: String, text: String): ObjectNode = JSON.createObjectNode().put(kind, text)
 
+/** Feeds a protocol stream to the package's Receiver in one call and lists what it did. */
+fun stream(req: JsonNode, data: ByteArray, limits: Limits): ObjectNode {
+    val make = RECEIVERS[req.path("package").asText()]
+        ?: return answer("skipped", "package ${req.path("package").asText()} has no Receiver in this testee")
+    val out = JSON.createObjectNode()
+    val events = out.putArray("result")
+    val receiver = make(req.path("input").path("format").asText() == "final_stream") { v ->
+        events.addObject().put("message", NAMES[v.javaClass.name])
+    }
+    receiver.limits(limits)
+    receiver.onError { e -> events.addObject().put("error", e.message) }
+    try {
+        receiver.receive(data)
+    } catch (e: FrameException) {
+        // a lost stream: reported to the error handler already
+    }
+    return out
+}
+
 fun answer(req: JsonNode): ObjectNode {
     val format = req.path("input").path("format").asText()
     val output = req.path("output").asText()
+    if (format == "stream" || format == "final_stream") {
+        val data = try {
+            Base64.getDecoder().decode(req.path("input").path("payload").asText())
+        } catch (e: IllegalArgumentException) {
+            return answer("parse_error", "payload: ${e.message}")
+        }
+        return stream(req, data, limitsOf(req.get("limits")))
+    }
     if (format !in BINARY || output !in BINARY && output != "text") {
         return answer(
             "skipped",

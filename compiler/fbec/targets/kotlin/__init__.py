@@ -17,7 +17,9 @@ runtime `io.github.fbetoolkit.fbe` (runtime/java) that generated Java calls too 
   `MutableList`/`MutableSet`/`MutableMap` for the collections (sets and maps sorted in the wire
   order, hashes in insertion order), fixed arrays as Kotlin arrays;
 * the versioned model (models.py; `--final`: the final model too): `toFbe()`, `writeFbe(w)`,
-  `T.fromFbe(data)`, `T.verifyFbe(data)` and their final twins.
+  `T.fromFbe(data)`, `T.verifyFbe(data)` and their final twins;
+* with `--proto` the protocol (protocol.py): Handler, Receiver, Sender, Proxy, Client and the final
+  twins on the runtime's FrameReceiver, FrameSender and Requests.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import struct as pystruct
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, ReservedNames, generated_header
 from fbec.targets.kotlin.models import write_models
+from fbec.targets.kotlin.protocol import write_protocol
 from fbec.targets.kotlin.text import write_to_string
 
 RUNTIME = "io.github.fbetoolkit.fbe"
@@ -525,4 +528,6 @@ def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
     package = schema.main_package
     out = [write_enum(schema, package, e, options) for e in package.enums + package.flags]
     out += [write_struct(schema, package, s, options) for s in package.structs]
+    if options.proto:
+        out += write_protocol(schema, package, options)
     return out
