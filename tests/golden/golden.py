@@ -2,7 +2,7 @@
 
 tests/golden/<target>/<schema>/... holds the checked-in output of fbec for
 each target (cpp, python and go with --final --json --proto, java with --final --proto,
-typescript and javascript with --final --json, kotlin with --final --proto, and the IR JSON of --ir) and each schema:
+typescript and javascript with --final --json --proto, kotlin with --final --proto, and the IR JSON of --ir) and each schema:
 schemas/**/*.fbe as <schema> = its path below schemas/
 without .fbe, and the original's ../shared/schemas/*.fbe as shared/<name>.
 test_golden.py regenerates and compares; `make update-golden` (this file run
@@ -35,8 +35,8 @@ TARGETS: dict[str, list[str]] = {
     "ir": ["--ir"],
     "go": ["--go", "--final", "--json", "--proto"],
     "java": ["--java", "--final", "--proto"],
-    "typescript": ["--typescript", "--final", "--json"],
-    "javascript": ["--javascript", "--final", "--json"],
+    "typescript": ["--typescript", "--final", "--json", "--proto"],
+    "javascript": ["--javascript", "--final", "--json", "--proto"],
     "kotlin": ["--kotlin", "--final", "--proto"],
 }
 

@@ -71,7 +71,7 @@ def link_runtime(root: Path) -> None:
 
 def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str], language: str = "typescript") -> None:
     for f in files:
-        assert fbec_main([f"--input={f}", f"--output={out}", f"--{language}", "--final", "--json"]) == 0, capsys.readouterr().err
+        assert fbec_main([f"--input={f}", f"--output={out}", f"--{language}", "--final", "--json", "--proto"]) == 0, capsys.readouterr().err
     capsys.readouterr()
 
 

@@ -367,6 +367,9 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options, t
         write_enum(body, c, e, declarations)
     for s in package.structs:
         write_struct(body, c, s, declarations)
+    if options.proto:
+        from fbec.targets.typescript.protocol import write_protocol
+        write_protocol(body, c, declarations)
     out = CodeWriter(unit)
     out.lines(generated_header(package))
     out.blank()

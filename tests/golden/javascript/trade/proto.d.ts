@@ -195,3 +195,118 @@ export declare class AccountMessage {
   static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void;
   toString(): string;
 }
+
+// ---------------------------------------------------------------- protocol (docs/format.md 7)
+
+/** A message of proto or of its imports: what its Senders send and its Receivers read. */
+export type AnyMessage =
+  | OrderMessage
+  | BalanceMessage
+  | AccountMessage;
+
+/**
+ * Gets the messages a Receiver of proto reads: an optional method per message of the package
+ * and of its imports (the dispatch table), and `onMessage` for those without their own. Each
+ * value is new: a handler may keep it.
+ */
+export interface Handler {
+  onOrderMessage?(value: OrderMessage): void;
+  onBalanceMessage?(value: BalanceMessage): void;
+  onAccountMessage?(value: AccountMessage): void;
+  onMessage?(value: AnyMessage): void;
+}
+
+/**
+ * Gets the verified versioned frames a Proxy of proto reads, raw, to look at or forward
+ * unchanged: an optional method per message, and `onFrame` for those without their own. A frame
+ * is valid during the call only (copy what you keep).
+ */
+export interface ProxyHandler {
+  onOrderMessageFrame?(frame: Uint8Array): void;
+  onBalanceMessageFrame?(frame: Uint8Array): void;
+  onAccountMessageFrame?(frame: Uint8Array): void;
+  onFrame?(typeId: number, frame: Uint8Array): void;
+}
+
+/**
+ * Writes messages of proto and its imports as versioned frames (docs/format.md 7.3): each frame
+ * to the transport (a function, or anything with write(): a node:net Socket), or queued in
+ * buffered() when there is none. The serialization buffer is reused.
+ */
+export declare class Sender extends fbe.Sender {
+  constructor(transport?: fbe.Transport);
+  send(value: AnyMessage): number;
+}
+
+/**
+ * Writes messages of proto and its imports as final frames (docs/format.md 7.3): each frame
+ * to the transport (a function, or anything with write(): a node:net Socket), or queued in
+ * buffered() when there is none. The serialization buffer is reused.
+ */
+export declare class FinalSender extends fbe.Sender {
+  constructor(transport?: fbe.Transport);
+  send(value: AnyMessage): number;
+}
+
+/**
+ * Reads versioned frames of proto fed in chunks of any size (`receive`) and hands each message
+ * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
+ * for `limits` (frame size, decode limits) and `onError`.
+ */
+export declare class Receiver extends fbe.FrameReceiver {
+  handler: Handler;
+  constructor(handler?: Handler, limits?: fbe.Limits);
+  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
+  protected deliver(typeId: number, value: unknown): void;
+}
+
+/**
+ * Reads final frames of proto fed in chunks of any size (`receive`) and hands each message
+ * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
+ * for `limits` (frame size, decode limits) and `onError`.
+ */
+export declare class FinalReceiver extends fbe.FrameReceiver {
+  handler: Handler;
+  constructor(handler?: Handler, limits?: fbe.Limits);
+  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
+  protected deliver(typeId: number, value: unknown): void;
+}
+
+/**
+ * Dispatches versioned frames of proto like a Receiver but hands the verified frame, not a
+ * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
+ */
+export declare class Proxy extends fbe.FrameReceiver {
+  handler: ProxyHandler;
+  constructor(handler?: ProxyHandler, limits?: fbe.Limits);
+  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
+  protected deliver(typeId: number, _value: unknown, frame: Uint8Array): void;
+}
+
+/**
+ * A Receiver of proto with a Sender and requests (docs/format.md 7.6): `request(value,
+ * options)` sends a [request] message and returns a Promise of the response of its id,
+ * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
+ * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
+ * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ */
+export declare class Client extends Receiver {
+  readonly sender: Sender;
+  readonly requests: fbe.Requests;
+  constructor(transport?: fbe.Transport, handler?: Handler, limits?: fbe.Limits);
+  reset(): void;
+}
+
+/**
+ * A FinalReceiver of proto with a FinalSender and requests (docs/format.md 7.6): `request(value,
+ * options)` sends a [request] message and returns a Promise of the response of its id,
+ * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
+ * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
+ * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ */
+export declare class FinalClient extends FinalReceiver {
+  readonly sender: FinalSender;
+  readonly requests: fbe.Requests;
+  constructor(transport?: fbe.Transport, handler?: Handler, limits?: fbe.Limits);
+  reset(): void;
+}

@@ -1425,3 +1425,323 @@ export class Holder {
     return t.text;
   }
 }
+
+// ---------------------------------------------------------------- protocol (docs/format.md 7)
+
+/** A message of vectors or of its imports: what its Senders send and its Receivers read. */
+export type AnyMessage =
+  | Edge
+  | Point
+  | Point3
+  | Named
+  | Holder;
+
+/**
+ * Gets the messages a Receiver of vectors reads: an optional method per message of the package
+ * and of its imports (the dispatch table), and `onMessage` for those without their own. Each
+ * value is new: a handler may keep it.
+ */
+export interface Handler {
+  onEdge?(value: Edge): void;
+  onPoint?(value: Point): void;
+  onPoint3?(value: Point3): void;
+  onNamed?(value: Named): void;
+  onHolder?(value: Holder): void;
+  onMessage?(value: AnyMessage): void;
+}
+
+/**
+ * Gets the verified versioned frames a Proxy of vectors reads, raw, to look at or forward
+ * unchanged: an optional method per message, and `onFrame` for those without their own. A frame
+ * is valid during the call only (copy what you keep).
+ */
+export interface ProxyHandler {
+  onEdgeFrame?(frame: Uint8Array): void;
+  onPointFrame?(frame: Uint8Array): void;
+  onPoint3Frame?(frame: Uint8Array): void;
+  onNamedFrame?(frame: Uint8Array): void;
+  onHolderFrame?(frame: Uint8Array): void;
+  onFrame?(typeId: number, frame: Uint8Array): void;
+}
+
+/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
+function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+  switch (typeId) {
+  case 1:
+    return Edge.fromFbe(frame, limits);
+  case 2:
+    return Point.fromFbe(frame, limits);
+  case 3:
+    return Point3.fromFbe(frame, limits);
+  case 4:
+    return Named.fromFbe(frame, limits);
+  case 10:
+    return Holder.fromFbe(frame, limits);
+  default:
+    return fbe.UNKNOWN_TYPE;
+  }
+}
+
+/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
+function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+  switch (typeId) {
+  case 1:
+    return Edge.fromFinal(frame, limits);
+  case 2:
+    return Point.fromFinal(frame, limits);
+  case 3:
+    return Point3.fromFinal(frame, limits);
+  case 4:
+    return Named.fromFinal(frame, limits);
+  case 10:
+    return Holder.fromFinal(frame, limits);
+  default:
+    return fbe.UNKNOWN_TYPE;
+  }
+}
+
+/** Hands a decoded message to its handler method, or to onMessage. */
+function deliverTo(h: Handler, typeId: number, value: unknown): void {
+  switch (typeId) {
+  case 1:
+    if (h.onEdge !== undefined) {
+      h.onEdge(value as Edge);
+    } else {
+      h.onMessage?.(value as Edge);
+    }
+    break;
+  case 2:
+    if (h.onPoint !== undefined) {
+      h.onPoint(value as Point);
+    } else {
+      h.onMessage?.(value as Point);
+    }
+    break;
+  case 3:
+    if (h.onPoint3 !== undefined) {
+      h.onPoint3(value as Point3);
+    } else {
+      h.onMessage?.(value as Point3);
+    }
+    break;
+  case 4:
+    if (h.onNamed !== undefined) {
+      h.onNamed(value as Named);
+    } else {
+      h.onMessage?.(value as Named);
+    }
+    break;
+  case 10:
+    if (h.onHolder !== undefined) {
+      h.onHolder(value as Holder);
+    } else {
+      h.onMessage?.(value as Holder);
+    }
+    break;
+  }
+}
+
+/**
+ * Writes messages of vectors and its imports as versioned frames (docs/format.md 7.3): each frame
+ * to the transport (a function, or anything with write(): a node:net Socket), or queued in
+ * buffered() when there is none. The serialization buffer is reused.
+ */
+export class Sender extends fbe.Sender {
+  constructor(transport?: fbe.Transport) {
+    super(transport, false);
+  }
+
+  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
+  send(value: AnyMessage): number {
+    return this.sendValue(value);
+  }
+}
+
+/**
+ * Writes messages of vectors and its imports as final frames (docs/format.md 7.3): each frame
+ * to the transport (a function, or anything with write(): a node:net Socket), or queued in
+ * buffered() when there is none. The serialization buffer is reused.
+ */
+export class FinalSender extends fbe.Sender {
+  constructor(transport?: fbe.Transport) {
+    super(transport, true);
+  }
+
+  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
+  send(value: AnyMessage): number {
+    return this.sendValue(value);
+  }
+}
+
+/**
+ * Reads versioned frames of vectors fed in chunks of any size (`receive`) and hands each message
+ * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
+ * for `limits` (frame size, decode limits) and `onError`.
+ */
+export class Receiver extends fbe.FrameReceiver {
+  handler: Handler;
+
+  constructor(handler: Handler = {}, limits?: fbe.Limits) {
+    super(false, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    return decodeFbe(typeId, frame, limits);
+  }
+
+  protected override deliver(typeId: number, value: unknown): void {
+    deliverTo(this.handler, typeId, value);
+  }
+}
+
+/**
+ * Reads final frames of vectors fed in chunks of any size (`receive`) and hands each message
+ * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
+ * for `limits` (frame size, decode limits) and `onError`.
+ */
+export class FinalReceiver extends fbe.FrameReceiver {
+  handler: Handler;
+
+  constructor(handler: Handler = {}, limits?: fbe.Limits) {
+    super(true, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    return decodeFinal(typeId, frame, limits);
+  }
+
+  protected override deliver(typeId: number, value: unknown): void {
+    deliverTo(this.handler, typeId, value);
+  }
+}
+
+/**
+ * Dispatches versioned frames of vectors like a Receiver but hands the verified frame, not a
+ * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
+ */
+export class Proxy extends fbe.FrameReceiver {
+  handler: ProxyHandler;
+
+  constructor(handler: ProxyHandler = {}, limits?: fbe.Limits) {
+    super(false, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    let error: fbe.DecodeError | undefined;
+    switch (typeId) {
+    case 1:
+      error = Edge.verifyFbe(frame, limits);
+      break;
+    case 2:
+      error = Point.verifyFbe(frame, limits);
+      break;
+    case 3:
+      error = Point3.verifyFbe(frame, limits);
+      break;
+    case 4:
+      error = Named.verifyFbe(frame, limits);
+      break;
+    case 10:
+      error = Holder.verifyFbe(frame, limits);
+      break;
+    default:
+      return fbe.UNKNOWN_TYPE;
+    }
+    if (error !== undefined) {
+      throw error;
+    }
+    return frame;
+  }
+
+  protected override deliver(typeId: number, _value: unknown, frame: Uint8Array): void {
+    const h = this.handler;
+    switch (typeId) {
+    case 1:
+      if (h.onEdgeFrame !== undefined) {
+        h.onEdgeFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 2:
+      if (h.onPointFrame !== undefined) {
+        h.onPointFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 3:
+      if (h.onPoint3Frame !== undefined) {
+        h.onPoint3Frame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 4:
+      if (h.onNamedFrame !== undefined) {
+        h.onNamedFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 10:
+      if (h.onHolderFrame !== undefined) {
+        h.onHolderFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    }
+  }
+}
+
+/**
+ * A Receiver of vectors with a Sender and requests (docs/format.md 7.6): `request(value,
+ * options)` sends a [request] message and returns a Promise of the response of its id,
+ * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
+ * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
+ * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ */
+export class Client extends Receiver {
+  readonly sender: Sender;
+  readonly requests: fbe.Requests;
+
+  constructor(transport?: fbe.Transport, handler: Handler = {}, limits?: fbe.Limits) {
+    super(handler, limits);
+    this.sender = new Sender(transport);
+    this.requests = new fbe.Requests();
+  }
+
+  /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
+  override reset(): void {
+    this.requests.reset();
+    super.reset();
+  }
+}
+
+/**
+ * A FinalReceiver of vectors with a FinalSender and requests (docs/format.md 7.6): `request(value,
+ * options)` sends a [request] message and returns a Promise of the response of its id,
+ * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
+ * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
+ * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ */
+export class FinalClient extends FinalReceiver {
+  readonly sender: FinalSender;
+  readonly requests: fbe.Requests;
+
+  constructor(transport?: fbe.Transport, handler: Handler = {}, limits?: fbe.Limits) {
+    super(handler, limits);
+    this.sender = new FinalSender(transport);
+    this.requests = new fbe.Requests();
+  }
+
+  /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
+  override reset(): void {
+    this.requests.reset();
+    super.reset();
+  }
+}

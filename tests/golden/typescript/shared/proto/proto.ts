@@ -1454,3 +1454,275 @@ export class AccountMessage {
     return t.text;
   }
 }
+
+// ---------------------------------------------------------------- protocol (docs/format.md 7)
+
+/** A message of proto or of its imports: what its Senders send and its Receivers read. */
+export type AnyMessage =
+  | OrderMessage
+  | BalanceMessage
+  | AccountMessage;
+
+/**
+ * Gets the messages a Receiver of proto reads: an optional method per message of the package
+ * and of its imports (the dispatch table), and `onMessage` for those without their own. Each
+ * value is new: a handler may keep it.
+ */
+export interface Handler {
+  onOrderMessage?(value: OrderMessage): void;
+  onBalanceMessage?(value: BalanceMessage): void;
+  onAccountMessage?(value: AccountMessage): void;
+  onMessage?(value: AnyMessage): void;
+}
+
+/**
+ * Gets the verified versioned frames a Proxy of proto reads, raw, to look at or forward
+ * unchanged: an optional method per message, and `onFrame` for those without their own. A frame
+ * is valid during the call only (copy what you keep).
+ */
+export interface ProxyHandler {
+  onOrderMessageFrame?(frame: Uint8Array): void;
+  onBalanceMessageFrame?(frame: Uint8Array): void;
+  onAccountMessageFrame?(frame: Uint8Array): void;
+  onFrame?(typeId: number, frame: Uint8Array): void;
+}
+
+/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
+function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+  switch (typeId) {
+  case 1:
+    return OrderMessage.fromFbe(frame, limits);
+  case 2:
+    return BalanceMessage.fromFbe(frame, limits);
+  case 3:
+    return AccountMessage.fromFbe(frame, limits);
+  default:
+    return fbe.UNKNOWN_TYPE;
+  }
+}
+
+/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
+function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+  switch (typeId) {
+  case 1:
+    return OrderMessage.fromFinal(frame, limits);
+  case 2:
+    return BalanceMessage.fromFinal(frame, limits);
+  case 3:
+    return AccountMessage.fromFinal(frame, limits);
+  default:
+    return fbe.UNKNOWN_TYPE;
+  }
+}
+
+/** Hands a decoded message to its handler method, or to onMessage. */
+function deliverTo(h: Handler, typeId: number, value: unknown): void {
+  switch (typeId) {
+  case 1:
+    if (h.onOrderMessage !== undefined) {
+      h.onOrderMessage(value as OrderMessage);
+    } else {
+      h.onMessage?.(value as OrderMessage);
+    }
+    break;
+  case 2:
+    if (h.onBalanceMessage !== undefined) {
+      h.onBalanceMessage(value as BalanceMessage);
+    } else {
+      h.onMessage?.(value as BalanceMessage);
+    }
+    break;
+  case 3:
+    if (h.onAccountMessage !== undefined) {
+      h.onAccountMessage(value as AccountMessage);
+    } else {
+      h.onMessage?.(value as AccountMessage);
+    }
+    break;
+  }
+}
+
+/**
+ * Writes messages of proto and its imports as versioned frames (docs/format.md 7.3): each frame
+ * to the transport (a function, or anything with write(): a node:net Socket), or queued in
+ * buffered() when there is none. The serialization buffer is reused.
+ */
+export class Sender extends fbe.Sender {
+  constructor(transport?: fbe.Transport) {
+    super(transport, false);
+  }
+
+  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
+  send(value: AnyMessage): number {
+    return this.sendValue(value);
+  }
+}
+
+/**
+ * Writes messages of proto and its imports as final frames (docs/format.md 7.3): each frame
+ * to the transport (a function, or anything with write(): a node:net Socket), or queued in
+ * buffered() when there is none. The serialization buffer is reused.
+ */
+export class FinalSender extends fbe.Sender {
+  constructor(transport?: fbe.Transport) {
+    super(transport, true);
+  }
+
+  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
+  send(value: AnyMessage): number {
+    return this.sendValue(value);
+  }
+}
+
+/**
+ * Reads versioned frames of proto fed in chunks of any size (`receive`) and hands each message
+ * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
+ * for `limits` (frame size, decode limits) and `onError`.
+ */
+export class Receiver extends fbe.FrameReceiver {
+  handler: Handler;
+
+  constructor(handler: Handler = {}, limits?: fbe.Limits) {
+    super(false, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    return decodeFbe(typeId, frame, limits);
+  }
+
+  protected override deliver(typeId: number, value: unknown): void {
+    deliverTo(this.handler, typeId, value);
+  }
+}
+
+/**
+ * Reads final frames of proto fed in chunks of any size (`receive`) and hands each message
+ * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
+ * for `limits` (frame size, decode limits) and `onError`.
+ */
+export class FinalReceiver extends fbe.FrameReceiver {
+  handler: Handler;
+
+  constructor(handler: Handler = {}, limits?: fbe.Limits) {
+    super(true, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    return decodeFinal(typeId, frame, limits);
+  }
+
+  protected override deliver(typeId: number, value: unknown): void {
+    deliverTo(this.handler, typeId, value);
+  }
+}
+
+/**
+ * Dispatches versioned frames of proto like a Receiver but hands the verified frame, not a
+ * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
+ */
+export class Proxy extends fbe.FrameReceiver {
+  handler: ProxyHandler;
+
+  constructor(handler: ProxyHandler = {}, limits?: fbe.Limits) {
+    super(false, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    let error: fbe.DecodeError | undefined;
+    switch (typeId) {
+    case 1:
+      error = OrderMessage.verifyFbe(frame, limits);
+      break;
+    case 2:
+      error = BalanceMessage.verifyFbe(frame, limits);
+      break;
+    case 3:
+      error = AccountMessage.verifyFbe(frame, limits);
+      break;
+    default:
+      return fbe.UNKNOWN_TYPE;
+    }
+    if (error !== undefined) {
+      throw error;
+    }
+    return frame;
+  }
+
+  protected override deliver(typeId: number, _value: unknown, frame: Uint8Array): void {
+    const h = this.handler;
+    switch (typeId) {
+    case 1:
+      if (h.onOrderMessageFrame !== undefined) {
+        h.onOrderMessageFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 2:
+      if (h.onBalanceMessageFrame !== undefined) {
+        h.onBalanceMessageFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 3:
+      if (h.onAccountMessageFrame !== undefined) {
+        h.onAccountMessageFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    }
+  }
+}
+
+/**
+ * A Receiver of proto with a Sender and requests (docs/format.md 7.6): `request(value,
+ * options)` sends a [request] message and returns a Promise of the response of its id,
+ * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
+ * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
+ * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ */
+export class Client extends Receiver {
+  readonly sender: Sender;
+  readonly requests: fbe.Requests;
+
+  constructor(transport?: fbe.Transport, handler: Handler = {}, limits?: fbe.Limits) {
+    super(handler, limits);
+    this.sender = new Sender(transport);
+    this.requests = new fbe.Requests();
+  }
+
+  /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
+  override reset(): void {
+    this.requests.reset();
+    super.reset();
+  }
+}
+
+/**
+ * A FinalReceiver of proto with a FinalSender and requests (docs/format.md 7.6): `request(value,
+ * options)` sends a [request] message and returns a Promise of the response of its id,
+ * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
+ * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
+ * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ */
+export class FinalClient extends FinalReceiver {
+  readonly sender: FinalSender;
+  readonly requests: fbe.Requests;
+
+  constructor(transport?: fbe.Transport, handler: Handler = {}, limits?: fbe.Limits) {
+    super(handler, limits);
+    this.sender = new FinalSender(transport);
+    this.requests = new fbe.Requests();
+  }
+
+  /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
+  override reset(): void {
+    this.requests.reset();
+    super.reset();
+  }
+}

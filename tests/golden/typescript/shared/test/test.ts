@@ -15486,3 +15486,563 @@ export class StructEmpty {
     return t.text;
   }
 }
+
+// ---------------------------------------------------------------- protocol (docs/format.md 7)
+
+/** A message of test or of its imports: what its Senders send and its Receivers read. */
+export type AnyMessage =
+  | StructSimple
+  | StructOptional
+  | StructNested
+  | StructBytes
+  | StructArray
+  | StructVector
+  | StructList
+  | StructSet
+  | StructMap
+  | StructHash
+  | StructHashEx
+  | StructEmpty
+  | proto.OrderMessage
+  | proto.BalanceMessage
+  | proto.AccountMessage;
+
+/**
+ * Gets the messages a Receiver of test reads: an optional method per message of the package
+ * and of its imports (the dispatch table), and `onMessage` for those without their own. Each
+ * value is new: a handler may keep it.
+ */
+export interface Handler {
+  onStructSimple?(value: StructSimple): void;
+  onStructOptional?(value: StructOptional): void;
+  onStructNested?(value: StructNested): void;
+  onStructBytes?(value: StructBytes): void;
+  onStructArray?(value: StructArray): void;
+  onStructVector?(value: StructVector): void;
+  onStructList?(value: StructList): void;
+  onStructSet?(value: StructSet): void;
+  onStructMap?(value: StructMap): void;
+  onStructHash?(value: StructHash): void;
+  onStructHashEx?(value: StructHashEx): void;
+  onStructEmpty?(value: StructEmpty): void;
+  onProtoOrderMessage?(value: proto.OrderMessage): void;
+  onProtoBalanceMessage?(value: proto.BalanceMessage): void;
+  onProtoAccountMessage?(value: proto.AccountMessage): void;
+  onMessage?(value: AnyMessage): void;
+}
+
+/**
+ * Gets the verified versioned frames a Proxy of test reads, raw, to look at or forward
+ * unchanged: an optional method per message, and `onFrame` for those without their own. A frame
+ * is valid during the call only (copy what you keep).
+ */
+export interface ProxyHandler {
+  onStructSimpleFrame?(frame: Uint8Array): void;
+  onStructOptionalFrame?(frame: Uint8Array): void;
+  onStructNestedFrame?(frame: Uint8Array): void;
+  onStructBytesFrame?(frame: Uint8Array): void;
+  onStructArrayFrame?(frame: Uint8Array): void;
+  onStructVectorFrame?(frame: Uint8Array): void;
+  onStructListFrame?(frame: Uint8Array): void;
+  onStructSetFrame?(frame: Uint8Array): void;
+  onStructMapFrame?(frame: Uint8Array): void;
+  onStructHashFrame?(frame: Uint8Array): void;
+  onStructHashExFrame?(frame: Uint8Array): void;
+  onStructEmptyFrame?(frame: Uint8Array): void;
+  onProtoOrderMessageFrame?(frame: Uint8Array): void;
+  onProtoBalanceMessageFrame?(frame: Uint8Array): void;
+  onProtoAccountMessageFrame?(frame: Uint8Array): void;
+  onFrame?(typeId: number, frame: Uint8Array): void;
+}
+
+/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
+function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+  switch (typeId) {
+  case 110:
+    return StructSimple.fromFbe(frame, limits);
+  case 111:
+    return StructOptional.fromFbe(frame, limits);
+  case 112:
+    return StructNested.fromFbe(frame, limits);
+  case 120:
+    return StructBytes.fromFbe(frame, limits);
+  case 125:
+    return StructArray.fromFbe(frame, limits);
+  case 130:
+    return StructVector.fromFbe(frame, limits);
+  case 131:
+    return StructList.fromFbe(frame, limits);
+  case 132:
+    return StructSet.fromFbe(frame, limits);
+  case 140:
+    return StructMap.fromFbe(frame, limits);
+  case 141:
+    return StructHash.fromFbe(frame, limits);
+  case 142:
+    return StructHashEx.fromFbe(frame, limits);
+  case 143:
+    return StructEmpty.fromFbe(frame, limits);
+  case 1:
+    return proto.OrderMessage.fromFbe(frame, limits);
+  case 2:
+    return proto.BalanceMessage.fromFbe(frame, limits);
+  case 3:
+    return proto.AccountMessage.fromFbe(frame, limits);
+  default:
+    return fbe.UNKNOWN_TYPE;
+  }
+}
+
+/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
+function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+  switch (typeId) {
+  case 110:
+    return StructSimple.fromFinal(frame, limits);
+  case 111:
+    return StructOptional.fromFinal(frame, limits);
+  case 112:
+    return StructNested.fromFinal(frame, limits);
+  case 120:
+    return StructBytes.fromFinal(frame, limits);
+  case 125:
+    return StructArray.fromFinal(frame, limits);
+  case 130:
+    return StructVector.fromFinal(frame, limits);
+  case 131:
+    return StructList.fromFinal(frame, limits);
+  case 132:
+    return StructSet.fromFinal(frame, limits);
+  case 140:
+    return StructMap.fromFinal(frame, limits);
+  case 141:
+    return StructHash.fromFinal(frame, limits);
+  case 142:
+    return StructHashEx.fromFinal(frame, limits);
+  case 143:
+    return StructEmpty.fromFinal(frame, limits);
+  case 1:
+    return proto.OrderMessage.fromFinal(frame, limits);
+  case 2:
+    return proto.BalanceMessage.fromFinal(frame, limits);
+  case 3:
+    return proto.AccountMessage.fromFinal(frame, limits);
+  default:
+    return fbe.UNKNOWN_TYPE;
+  }
+}
+
+/** Hands a decoded message to its handler method, or to onMessage. */
+function deliverTo(h: Handler, typeId: number, value: unknown): void {
+  switch (typeId) {
+  case 110:
+    if (h.onStructSimple !== undefined) {
+      h.onStructSimple(value as StructSimple);
+    } else {
+      h.onMessage?.(value as StructSimple);
+    }
+    break;
+  case 111:
+    if (h.onStructOptional !== undefined) {
+      h.onStructOptional(value as StructOptional);
+    } else {
+      h.onMessage?.(value as StructOptional);
+    }
+    break;
+  case 112:
+    if (h.onStructNested !== undefined) {
+      h.onStructNested(value as StructNested);
+    } else {
+      h.onMessage?.(value as StructNested);
+    }
+    break;
+  case 120:
+    if (h.onStructBytes !== undefined) {
+      h.onStructBytes(value as StructBytes);
+    } else {
+      h.onMessage?.(value as StructBytes);
+    }
+    break;
+  case 125:
+    if (h.onStructArray !== undefined) {
+      h.onStructArray(value as StructArray);
+    } else {
+      h.onMessage?.(value as StructArray);
+    }
+    break;
+  case 130:
+    if (h.onStructVector !== undefined) {
+      h.onStructVector(value as StructVector);
+    } else {
+      h.onMessage?.(value as StructVector);
+    }
+    break;
+  case 131:
+    if (h.onStructList !== undefined) {
+      h.onStructList(value as StructList);
+    } else {
+      h.onMessage?.(value as StructList);
+    }
+    break;
+  case 132:
+    if (h.onStructSet !== undefined) {
+      h.onStructSet(value as StructSet);
+    } else {
+      h.onMessage?.(value as StructSet);
+    }
+    break;
+  case 140:
+    if (h.onStructMap !== undefined) {
+      h.onStructMap(value as StructMap);
+    } else {
+      h.onMessage?.(value as StructMap);
+    }
+    break;
+  case 141:
+    if (h.onStructHash !== undefined) {
+      h.onStructHash(value as StructHash);
+    } else {
+      h.onMessage?.(value as StructHash);
+    }
+    break;
+  case 142:
+    if (h.onStructHashEx !== undefined) {
+      h.onStructHashEx(value as StructHashEx);
+    } else {
+      h.onMessage?.(value as StructHashEx);
+    }
+    break;
+  case 143:
+    if (h.onStructEmpty !== undefined) {
+      h.onStructEmpty(value as StructEmpty);
+    } else {
+      h.onMessage?.(value as StructEmpty);
+    }
+    break;
+  case 1:
+    if (h.onProtoOrderMessage !== undefined) {
+      h.onProtoOrderMessage(value as proto.OrderMessage);
+    } else {
+      h.onMessage?.(value as proto.OrderMessage);
+    }
+    break;
+  case 2:
+    if (h.onProtoBalanceMessage !== undefined) {
+      h.onProtoBalanceMessage(value as proto.BalanceMessage);
+    } else {
+      h.onMessage?.(value as proto.BalanceMessage);
+    }
+    break;
+  case 3:
+    if (h.onProtoAccountMessage !== undefined) {
+      h.onProtoAccountMessage(value as proto.AccountMessage);
+    } else {
+      h.onMessage?.(value as proto.AccountMessage);
+    }
+    break;
+  }
+}
+
+/**
+ * Writes messages of test and its imports as versioned frames (docs/format.md 7.3): each frame
+ * to the transport (a function, or anything with write(): a node:net Socket), or queued in
+ * buffered() when there is none. The serialization buffer is reused.
+ */
+export class Sender extends fbe.Sender {
+  constructor(transport?: fbe.Transport) {
+    super(transport, false);
+  }
+
+  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
+  send(value: AnyMessage): number {
+    return this.sendValue(value);
+  }
+}
+
+/**
+ * Writes messages of test and its imports as final frames (docs/format.md 7.3): each frame
+ * to the transport (a function, or anything with write(): a node:net Socket), or queued in
+ * buffered() when there is none. The serialization buffer is reused.
+ */
+export class FinalSender extends fbe.Sender {
+  constructor(transport?: fbe.Transport) {
+    super(transport, true);
+  }
+
+  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
+  send(value: AnyMessage): number {
+    return this.sendValue(value);
+  }
+}
+
+/**
+ * Reads versioned frames of test fed in chunks of any size (`receive`) and hands each message
+ * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
+ * for `limits` (frame size, decode limits) and `onError`.
+ */
+export class Receiver extends fbe.FrameReceiver {
+  handler: Handler;
+
+  constructor(handler: Handler = {}, limits?: fbe.Limits) {
+    super(false, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    return decodeFbe(typeId, frame, limits);
+  }
+
+  protected override deliver(typeId: number, value: unknown): void {
+    deliverTo(this.handler, typeId, value);
+  }
+}
+
+/**
+ * Reads final frames of test fed in chunks of any size (`receive`) and hands each message
+ * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
+ * for `limits` (frame size, decode limits) and `onError`.
+ */
+export class FinalReceiver extends fbe.FrameReceiver {
+  handler: Handler;
+
+  constructor(handler: Handler = {}, limits?: fbe.Limits) {
+    super(true, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    return decodeFinal(typeId, frame, limits);
+  }
+
+  protected override deliver(typeId: number, value: unknown): void {
+    deliverTo(this.handler, typeId, value);
+  }
+}
+
+/**
+ * Dispatches versioned frames of test like a Receiver but hands the verified frame, not a
+ * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
+ */
+export class Proxy extends fbe.FrameReceiver {
+  handler: ProxyHandler;
+
+  constructor(handler: ProxyHandler = {}, limits?: fbe.Limits) {
+    super(false, limits);
+    this.handler = handler;
+  }
+
+  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
+    let error: fbe.DecodeError | undefined;
+    switch (typeId) {
+    case 110:
+      error = StructSimple.verifyFbe(frame, limits);
+      break;
+    case 111:
+      error = StructOptional.verifyFbe(frame, limits);
+      break;
+    case 112:
+      error = StructNested.verifyFbe(frame, limits);
+      break;
+    case 120:
+      error = StructBytes.verifyFbe(frame, limits);
+      break;
+    case 125:
+      error = StructArray.verifyFbe(frame, limits);
+      break;
+    case 130:
+      error = StructVector.verifyFbe(frame, limits);
+      break;
+    case 131:
+      error = StructList.verifyFbe(frame, limits);
+      break;
+    case 132:
+      error = StructSet.verifyFbe(frame, limits);
+      break;
+    case 140:
+      error = StructMap.verifyFbe(frame, limits);
+      break;
+    case 141:
+      error = StructHash.verifyFbe(frame, limits);
+      break;
+    case 142:
+      error = StructHashEx.verifyFbe(frame, limits);
+      break;
+    case 143:
+      error = StructEmpty.verifyFbe(frame, limits);
+      break;
+    case 1:
+      error = proto.OrderMessage.verifyFbe(frame, limits);
+      break;
+    case 2:
+      error = proto.BalanceMessage.verifyFbe(frame, limits);
+      break;
+    case 3:
+      error = proto.AccountMessage.verifyFbe(frame, limits);
+      break;
+    default:
+      return fbe.UNKNOWN_TYPE;
+    }
+    if (error !== undefined) {
+      throw error;
+    }
+    return frame;
+  }
+
+  protected override deliver(typeId: number, _value: unknown, frame: Uint8Array): void {
+    const h = this.handler;
+    switch (typeId) {
+    case 110:
+      if (h.onStructSimpleFrame !== undefined) {
+        h.onStructSimpleFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 111:
+      if (h.onStructOptionalFrame !== undefined) {
+        h.onStructOptionalFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 112:
+      if (h.onStructNestedFrame !== undefined) {
+        h.onStructNestedFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 120:
+      if (h.onStructBytesFrame !== undefined) {
+        h.onStructBytesFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 125:
+      if (h.onStructArrayFrame !== undefined) {
+        h.onStructArrayFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 130:
+      if (h.onStructVectorFrame !== undefined) {
+        h.onStructVectorFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 131:
+      if (h.onStructListFrame !== undefined) {
+        h.onStructListFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 132:
+      if (h.onStructSetFrame !== undefined) {
+        h.onStructSetFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 140:
+      if (h.onStructMapFrame !== undefined) {
+        h.onStructMapFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 141:
+      if (h.onStructHashFrame !== undefined) {
+        h.onStructHashFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 142:
+      if (h.onStructHashExFrame !== undefined) {
+        h.onStructHashExFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 143:
+      if (h.onStructEmptyFrame !== undefined) {
+        h.onStructEmptyFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 1:
+      if (h.onProtoOrderMessageFrame !== undefined) {
+        h.onProtoOrderMessageFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 2:
+      if (h.onProtoBalanceMessageFrame !== undefined) {
+        h.onProtoBalanceMessageFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 3:
+      if (h.onProtoAccountMessageFrame !== undefined) {
+        h.onProtoAccountMessageFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    }
+  }
+}
+
+/**
+ * A Receiver of test with a Sender and requests (docs/format.md 7.6): `request(value,
+ * options)` sends a [request] message and returns a Promise of the response of its id,
+ * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
+ * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
+ * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ */
+export class Client extends Receiver {
+  readonly sender: Sender;
+  readonly requests: fbe.Requests;
+
+  constructor(transport?: fbe.Transport, handler: Handler = {}, limits?: fbe.Limits) {
+    super(handler, limits);
+    this.sender = new Sender(transport);
+    this.requests = new fbe.Requests();
+  }
+
+  /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
+  override reset(): void {
+    this.requests.reset();
+    super.reset();
+  }
+}
+
+/**
+ * A FinalReceiver of test with a FinalSender and requests (docs/format.md 7.6): `request(value,
+ * options)` sends a [request] message and returns a Promise of the response of its id,
+ * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
+ * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
+ * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ */
+export class FinalClient extends FinalReceiver {
+  readonly sender: FinalSender;
+  readonly requests: fbe.Requests;
+
+  constructor(transport?: fbe.Transport, handler: Handler = {}, limits?: fbe.Limits) {
+    super(handler, limits);
+    this.sender = new FinalSender(transport);
+    this.requests = new fbe.Requests();
+  }
+
+  /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
+  override reset(): void {
+    this.requests.reset();
+    super.reset();
+  }
+}

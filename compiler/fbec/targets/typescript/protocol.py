@@ -1,0 +1,437 @@
+"""`fbec --typescript --proto` (and `--javascript --proto`): the protocol of a package
+(docs/format.md 7, docs/javascript.md "Protocol").
+
+Per package with messages, on the runtime's fbe.Sender, fbe.FrameReceiver and fbe.Requests:
+
+* `AnyMessage`, the union of the messages the package sends and reads;
+* `Handler`, an interface with an optional `on<Message>(value)` method per entry of the IR's
+  dispatch table (own messages first, then the imports' as `on<Package><Message>`) and
+  `onMessage(value)` for the messages without a method of their own;
+* `Sender` (`send(value)`), `Receiver` (`receive(chunk)`: a switch over the dispatch table decodes
+  each frame, another hands it to the Handler), `Proxy` (verified raw frames to a `ProxyHandler`,
+  versioned only, as the original), `Client` (a Receiver with a Sender: `request(value, options)`
+  per `[request]` returns a Promise of its response, rejected on a reject, a timeout, an
+  AbortSignal or reset(); other messages go to the handler) and, with --final, `FinalSender`,
+  `FinalReceiver`, `FinalClient`.
+
+In JavaScript (`--javascript`) the same code without annotations, its declarations (overloads
+included) in the .d.ts. A protocol name taken by a schema type of the package (a message named
+`Client`) gets a trailing underscore.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter, import_closure
+
+if TYPE_CHECKING:
+    from fbec.targets.typescript import Context
+
+
+@dataclass(frozen=True)
+class Message:
+    struct: ir.Struct
+    ts: str          # the class, qualified when imported ("market.Failure")
+    suffix: str      # of the handler methods: "PlaceOrder", "MarketFailure"
+
+
+def capitalized(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+class Names:
+    """The module-level names the protocol code declares, kept clear of the schema's."""
+
+    def __init__(self, package: ir.Package) -> None:
+        from fbec.targets.typescript import type_name
+        taken: set[str] = set()
+        for e in package.enums + package.flags:
+            taken.update({type_name(e.name), "textOf" + e.name})
+        for s in package.structs:
+            taken.add(type_name(s.name))
+        self.taken = taken
+
+    def __call__(self, name: str) -> str:
+        while name in self.taken:
+            name += "_"
+        return name
+
+
+def id_field(s: ir.Struct) -> ir.Field | None:
+    """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
+    for f in s.all_fields:
+        if f.name == "id" and isinstance(f.type, ir.Primitive) and f.type.name == "uuid":
+            return f
+    return None
+
+
+def _messages(c: Context) -> tuple[list[Message], list[Message]]:
+    """What the Sender sends (the package's protocol types, then its imports') and what the
+    Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
+    own = c.package.name
+    sendable = [s for p in import_closure(c.schema, c.package) for s in p.protocol_types]
+    suffixes: dict[str, str] = {}
+    used: set[str] = {"Message"}                # onMessage takes every message
+    for s in sendable:                          # own types first: they keep the plain names
+        pkg = s.qualified.rpartition(".")[0]
+        suffix = capitalized(s.name) if pkg == own else capitalized(pkg) + capitalized(s.name)
+        while suffix in used:
+            suffix += "_"
+        used.add(suffix)
+        suffixes[s.qualified] = suffix
+
+    def message(s: ir.Struct) -> Message:
+        return Message(s, c.named(s.qualified), suffixes[s.qualified])
+
+    dispatch = [message(c.schema.struct(d.type)) for d in c.package.dispatch]
+    return [message(s) for s in sendable], dispatch
+
+
+class Emitter:
+    """Writes TypeScript, or JavaScript and the declarations of what it writes."""
+
+    def __init__(self, w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
+        self.w, self.c, self.d = w, c, d
+        self.members: list[str] = []
+
+    def cast(self, expr: str, t: str) -> str:
+        return f"{expr} as {t}" if self.c.ts else expr
+
+    def both(self, line: str) -> None:
+        """A line of both outputs (a doc comment)."""
+        self.w.line(line)
+        if self.d is not None:
+            self.d.line(line)
+
+    def method(self, modifiers: str, name: str, params: list[tuple[str, str]], result: str) -> str:
+        """A method's opening line; in JavaScript without types or modifiers, its declaration kept."""
+        declaration = f"{modifiers}{name}({', '.join(f'{p}: {t}' for p, t in params)}): {result}"
+        if self.c.ts:
+            return declaration + " {"
+        self.members.append(declaration.replace("override ", "") + ";")
+        return f"{name}({', '.join(p.rstrip('?') for p, _ in params)}) {{"
+
+    def constructor(self, params: list[tuple[str, str, str]]) -> str:
+        """The constructor's opening line of (name, type, default) parameters; its declaration in JavaScript."""
+        if self.c.ts:
+            return f"constructor({', '.join(f'{p}: {t} = {v}' if v else f'{p}?: {t}' for p, t, v in params)}) {{"
+        self.members.append(f"constructor({', '.join(f'{p}?: {t}' for p, t, _ in params)});")
+        return f"constructor({', '.join(f'{p} = {v}' if v else p for p, _, v in params)}) {{"
+
+    def field(self, declaration: str) -> None:
+        """A public field: declared in the TypeScript class, or in the JavaScript declarations."""
+        if self.c.ts:
+            self.w.line(declaration)
+        else:
+            self.members.append(declaration)
+
+    @contextmanager
+    def klass(self, comment: list[str], name: str, extends: str, declared: str | None = None) -> Iterator[None]:
+        """An exported class extending `extends` (in the declarations `declared`, default the same)."""
+        for line in comment:
+            self.w.line(line)
+        self.members = []
+        with self.w.block(f"export class {name} extends {extends} {{", "}"):
+            yield
+        self.w.blank()
+        if self.d is None:
+            return
+        for line in comment:
+            self.d.line(line)
+        with self.d.block(f"export declare class {name} extends {declared or extends} {{", "}"):
+            for line in self.members:
+                self.d.line(line)
+        self.d.blank()
+
+    def declaration(self, lines: list[str]) -> None:
+        """Type-only code (interfaces, type aliases): in the TypeScript file, or in the .d.ts."""
+        out = self.w if self.c.ts else self.d
+        assert out is not None
+        for line in lines:
+            if line:
+                out.line(line)
+            else:
+                out.blank()
+
+
+def _depth(c: Context, s: ir.Struct) -> int:
+    return 0 if s.base is None else 1 + _depth(c, c.schema.struct(s.base))
+
+
+def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
+    """The protocol classes of the package (nothing for a package without messages)."""
+    if not c.package.dispatch:
+        return
+    e = Emitter(w, c, d)
+    names = Names(c.package)
+    send, dispatch = _messages(c)
+    rt = c.rt
+    pkg = c.package.name
+    any_message = names("AnyMessage")
+    handler, proxy_handler = names("Handler"), names("ProxyHandler")
+    decode_fbe, decode_final, deliver_to = names("decodeFbe"), names("decodeFinal"), names("deliverTo")
+    models = [False, True] if c.options.final else [False]
+    union = list({m.struct.qualified: m for m in send + dispatch}.values())
+    unit = w.unit
+
+    def t(qualified: str) -> str:            # a schema class as a type
+        return c.named(qualified, False)
+
+    # ------------------------------------------------------------ types
+    e.both("// ---------------------------------------------------------------- protocol (docs/format.md 7)")
+    e.both("")
+    lines = [f"/** A message of {pkg} or of its imports: what its Senders send and its Receivers read. */",
+             f"export type {any_message} ="]
+    lines += [f"{unit}| {t(m.struct.qualified)}" + (";" if i == len(union) - 1 else "")
+              for i, m in enumerate(union)]
+    lines += ["", "/**",
+              f" * Gets the messages a Receiver of {pkg} reads: an optional method per message of the package",
+              " * and of its imports (the dispatch table), and `onMessage` for those without their own. Each",
+              " * value is new: a handler may keep it.", " */",
+              f"export interface {handler} {{"]
+    lines += [f"{unit}on{m.suffix}?(value: {t(m.struct.qualified)}): void;" for m in dispatch]
+    lines += [f"{unit}onMessage?(value: {any_message}): void;", "}", "", "/**",
+              f" * Gets the verified versioned frames a Proxy of {pkg} reads, raw, to look at or forward",
+              " * unchanged: an optional method per message, and `onFrame` for those without their own. A frame",
+              " * is valid during the call only (copy what you keep).", " */",
+              f"export interface {proxy_handler} {{"]
+    lines += [f"{unit}on{m.suffix}Frame?(frame: Uint8Array): void;" for m in dispatch]
+    lines += [f"{unit}onFrame?(typeId: number, frame: Uint8Array): void;", "}", ""]
+    e.declaration(lines)
+
+    # ------------------------------------------------------------ decode and deliver (module functions)
+    for fin in models:
+        fn = decode_final if fin else decode_fbe
+        read = "fromFinal" if fin else "fromFbe"
+        w.line(f"/** Reads a whole {'final' if fin else 'versioned'} frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */")
+        sig = f"(typeId: number, frame: Uint8Array, limits: {rt('Limits', False)}): unknown" if c.ts \
+            else "(typeId, frame, limits)"
+        with w.block(f"function {fn}{sig} {{", "}"), w.block("switch (typeId) {", "}"):
+            for m in dispatch:
+                w.label(f"case {m.struct.type_id}:")
+                w.line(f"return {m.ts}.{read}(frame, limits);")
+            w.label("default:")
+            w.line(f"return {rt('UNKNOWN_TYPE')};")
+        w.blank()
+    w.line("/** Hands a decoded message to its handler method, or to onMessage. */")
+    sig = f"(h: {handler}, typeId: number, value: unknown): void" if c.ts else "(h, typeId, value)"
+    with w.block(f"function {deliver_to}{sig} {{", "}"), w.block("switch (typeId) {", "}"):
+        for m in dispatch:
+            w.label(f"case {m.struct.type_id}:")
+            value = e.cast("value", m.ts)
+            with w.block(f"if (h.on{m.suffix} !== undefined) {{", "} else {"):
+                w.line(f"h.on{m.suffix}({value});")
+            with w.block("", "}"):
+                w.line(f"h.onMessage?.({value});")
+            w.line("break;")
+    w.blank()
+
+    # ------------------------------------------------------------ senders
+    send_type = " | ".join(t(m.struct.qualified) for m in send) if len(send) < len(union) else any_message
+    for fin in models:
+        sender = names("FinalSender" if fin else "Sender")
+        kind = "final" if fin else "versioned"
+        with e.klass(["/**",
+                      f" * Writes messages of {pkg} and its imports as {kind} frames (docs/format.md 7.3): each frame",
+                      " * to the transport (a function, or anything with write(): a node:net Socket), or queued in",
+                      " * buffered() when there is none. The serialization buffer is reused.",
+                      " */"], sender, rt("Sender"), rt("Sender", False)):
+            w.line(e.constructor([("transport", rt("Transport", False), "")]))
+            with w.indented():
+                w.line(f"super(transport, {'true' if fin else 'false'});")
+            w.line("}")
+            w.blank()
+            w.line("/** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */")
+            with w.block(e.method("", "send", [("value", send_type)], "number"), "}"):
+                w.line("return this.sendValue(value);")
+
+    # ------------------------------------------------------------ receivers
+    receivers: dict[bool, str] = {}
+    for fin in models:
+        receiver = receivers[fin] = names("FinalReceiver" if fin else "Receiver")
+        kind = "final" if fin else "versioned"
+        with e.klass(["/**",
+                      f" * Reads {kind} frames of {pkg} fed in chunks of any size (`receive`) and hands each message",
+                      " * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver",
+                      " * for `limits` (frame size, decode limits) and `onError`.",
+                      " */"], receiver, rt("FrameReceiver"), rt("FrameReceiver", False)):
+            e.field(f"handler: {handler};")
+            if c.ts:
+                w.blank()
+            w.line(e.constructor([("handler", handler, "{}"), ("limits", rt("Limits", False), "")]))
+            with w.indented():
+                w.line(f"super({'true' if fin else 'false'}, limits);")
+                w.line("this.handler = handler;")
+            w.line("}")
+            w.blank()
+            with w.block(e.method("protected override ", "decode",
+                                  [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))],
+                                  "unknown"), "}"):
+                w.line(f"return {decode_final if fin else decode_fbe}(typeId, frame, limits);")
+            w.blank()
+            with w.block(e.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")], "void"),
+                         "}"):
+                w.line(f"{deliver_to}(this.handler, typeId, value);")
+
+    # ------------------------------------------------------------ proxy (versioned, as the original)
+    proxy = names("Proxy")
+    with e.klass(["/**",
+                  f" * Dispatches versioned frames of {pkg} like a Receiver but hands the verified frame, not a",
+                  " * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.",
+                  " */"], proxy, rt("FrameReceiver"), rt("FrameReceiver", False)):
+        e.field(f"handler: {proxy_handler};")
+        if c.ts:
+            w.blank()
+        w.line(e.constructor([("handler", proxy_handler, "{}"), ("limits", rt("Limits", False), "")]))
+        with w.indented():
+            w.line("super(false, limits);")
+            w.line("this.handler = handler;")
+        w.line("}")
+        w.blank()
+        with w.block(e.method("protected override ", "decode",
+                              [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))],
+                              "unknown"), "}"):
+            w.line(f"let error{c.annot(rt('DecodeError', False) + ' | undefined')};")
+            with w.block("switch (typeId) {", "}"):
+                for m in dispatch:
+                    w.label(f"case {m.struct.type_id}:")
+                    w.line(f"error = {m.ts}.verifyFbe(frame, limits);")
+                    w.line("break;")
+                w.label("default:")
+                w.line(f"return {rt('UNKNOWN_TYPE')};")
+            with w.block("if (error !== undefined) {", "}"):
+                w.line("throw error;")
+            w.line("return frame;")
+        w.blank()
+        with w.block(e.method("protected override ", "deliver",
+                              [("typeId", "number"), ("_value", "unknown"), ("frame", "Uint8Array")], "void"), "}"):
+            w.line("const h = this.handler;")
+            with w.block("switch (typeId) {", "}"):
+                for m in dispatch:
+                    w.label(f"case {m.struct.type_id}:")
+                    with w.block(f"if (h.on{m.suffix}Frame !== undefined) {{", "} else {"):
+                        w.line(f"h.on{m.suffix}Frame(frame);")
+                    with w.block("", "}"):
+                        w.line("h.onFrame?.(typeId, frame);")
+                    w.line("break;")
+
+    # ------------------------------------------------------------ clients
+    _clients(e, names, send, dispatch, models, receivers)
+
+
+def _clients(e: Emitter, names: Names, send: list[Message], dispatch: list[Message], models: list[bool],
+             receivers: dict[bool, str]) -> None:
+    from fbec.targets.typescript import field_name
+    w, c = e.w, e.c
+    rt = c.rt
+    pkg = c.package.name
+    by_name = {m.struct.qualified: m for m in send + dispatch}
+    requests = [m for m in send if m.struct.request]
+    requests.sort(key=lambda m: -_depth(c, m.struct))    # a derived request is tested before its base
+    waiting = {m.struct.qualified for m in requests if m.struct.response is not None
+               and id_field(m.struct) is not None and m.struct.response in by_name}
+    responses = {m.struct.response for m in requests if m.struct.qualified in waiting}
+    rejects = {r.type for m in requests if m.struct.qualified in waiting for r in m.struct.rejects}
+    global_rejects = {r.type for m in requests if m.struct.qualified in waiting for r in m.struct.rejects
+                      if r.global_}
+    answering = [m for m in dispatch if (m.struct.qualified in responses or m.struct.qualified in rejects)
+                 and id_field(m.struct) is not None]
+
+    def t(qualified: str) -> str:
+        return c.named(qualified, False)
+
+    matchers: dict[str, str] = {}
+    for m in requests:
+        if m.struct.qualified not in waiting:
+            continue
+        fn = matchers[m.struct.qualified] = names("answers" + m.suffix)
+        response = by_name[m.struct.response or ""]
+        w.line(f"/** Which messages answer a {m.struct.qualified}: its response and its rejects. */")
+        sig = f"(m: unknown): {rt('Answer', False)}" if c.ts else "(m)"
+        with w.block(f"function {fn}{sig} {{", "}"):
+            with w.block(f"if (m instanceof {response.ts}) {{", "}"):
+                w.line(f"return {rt('Answer')}.Response;")
+            types = [by_name[r.type].ts for r in m.struct.rejects if r.type in by_name]
+            if types:
+                with w.block(f"if ({' || '.join(f'm instanceof {x}' for x in types)}) {{", "}"):
+                    w.line(f"return {rt('Answer')}.Reject;")
+            w.line(f"return {rt('Answer')}.None;")
+        w.blank()
+
+    options = rt("RequestOptions", False)
+    for fin in models:
+        client = names("FinalClient" if fin else "Client")
+        sender = names("FinalSender" if fin else "Sender")
+        receiver = receivers[fin]
+        kind = "final" if fin else "versioned"
+        with e.klass(["/**",
+                      f" * A {receiver} of {pkg} with a {sender} and requests (docs/format.md 7.6): `request(value,",
+                      " * options)` sends a [request] message and returns a Promise of the response of its id,",
+                      " * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its",
+                      " * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends",
+                      f" * (`receive`); every message that answers no request goes to `handler`. {kind.capitalize()} frames.",
+                      " */"], client, receiver):
+            e.field(f"readonly sender: {sender};")
+            e.field(f"readonly requests: {rt('Requests', False)};")
+            if c.ts:
+                w.blank()
+            w.line(e.constructor([("transport", rt("Transport", False), ""), ("handler", names("Handler"), "{}"),
+                                  ("limits", rt("Limits", False), "")]))
+            with w.indented():
+                w.line("super(handler, limits);")
+                w.line(f"this.sender = new {sender}(transport);")
+                w.line(f"this.requests = new {rt('Requests')}();")
+            w.line("}")
+            w.blank()
+            w.line("/** Fails every pending request (an fbe.RequestError of failure \"reset\") and forgets a partial frame. */")
+            with w.block(e.method("override ", "reset", [], "void"), "}"):
+                w.line("this.requests.reset();")
+                w.line("super.reset();")
+            if answering:
+                w.blank()
+                with w.block(e.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")],
+                                      "void"), "}"):
+                    with w.block("switch (typeId) {", "}"):
+                        for m in answering:
+                            w.label(f"case {m.struct.type_id}:")
+                            f = id_field(m.struct)
+                            assert f is not None
+                            glob = "true" if m.struct.qualified in global_rejects else "false"
+                            value = f"({e.cast('value', m.ts)})" if c.ts else "value"
+                            with w.block(f"if (this.requests.answer({value}.{field_name(f)}, value, {glob})) {{", "}"):
+                                w.line("return;")
+                            w.line("break;")
+                    w.line("super.deliver(typeId, value);")
+            if requests:
+                w.blank()
+                w.line("/**")
+                w.line(" * Sends a request. One with a response resolves to it (rejected on a reject, a timeout, an")
+                w.line(" * abort, reset()); one without is done once sent.")
+                w.line(" */")
+                overloads = []
+                for m in requests:
+                    result = f"Promise<{t(m.struct.response or '')}>" if m.struct.qualified in waiting else "Promise<void>"
+                    overloads.append(f"request(value: {t(m.struct.qualified)}, options?: {options}): {result};")
+                if c.ts:
+                    for line in overloads:
+                        w.line(line)
+                    union = " | ".join(t(m.struct.qualified) for m in requests)
+                    opening = f"request(value: {union}, options?: {options}): Promise<unknown> {{"
+                else:
+                    e.members.extend(overloads)
+                    opening = "request(value, options) {"
+                with w.block(opening, "}"):
+                    for m in requests:
+                        q = m.struct.qualified
+                        f = id_field(m.struct)
+                        ident = f"value.{field_name(f)}" if f is not None else '""'
+                        match = matchers.get(q, "undefined")
+                        with w.block(f"if (value instanceof {m.ts}) {{", "}"):
+                            w.line(f'return this.requests.request("{q}", {ident}, {match}, () => this.sender.send(value), '
+                                   "options);")
+                    w.line(f'return Promise.reject(new TypeError("not a request message of {pkg}"));')
