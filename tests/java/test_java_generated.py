@@ -113,6 +113,9 @@ def test_golden_vectors_read_and_written_back(tmp_path: Path, runtime: Path,
     summary = r.stdout.strip().splitlines()[-1]
     assert f"{2 * len(lines)} vectors read and written back, {2 * len(lines)} texts" in summary, summary
     assert summary.endswith(" 0 problems"), summary
+    counts = [int(word.replace(",", "")) for word in summary.split() if word.replace(",", "").isdigit()]
+    checked = counts[0] + counts[2] + counts[3]     # vectors, truncations, corruptions
+    assert f" {checked} verified as deserialize, {checked} read into a reused value as fresh (" in summary, summary
     print(summary)
 
 
@@ -154,7 +157,36 @@ public final class Usage {
         check(OrderSide.of((byte) 9).toString().equals("<unknown>") && OrderSide.of((byte) 9).value() == 9,
               "undeclared enum values are kept");
         check(Account.fromFinal(a.toFinal()).wallet.amount == 1000.0, "final round trip");
+        Account.verifyFbe(data);
+        Account.verifyFinal(a.toFinal());
+        // reading into a reused value keeps its objects while the shape does not grow
+        Account reused = Account.fromFbe(data);
+        Order kept = reused.orders.get(0);
+        Balance asset = reused.asset;
+        java.util.List<Order> orders = reused.orders;
+        a.orders.add(new Order());
+        reused.readFbe(a.toFbe());
+        check(reused.orders == orders && reused.orders.get(0) == kept && reused.asset == asset
+              && reused.orders.size() == 2, "reused objects kept, a second order added");
+        a.orders.remove(1);
+        a.asset = null;
+        reused.readFinal(a.toFinal());
+        check(reused.orders == orders && reused.orders.get(0) == kept && reused.orders.size() == 1
+              && reused.asset == null && reused.toString().equals(a.toString()), "shrunk: " + reused);
+        try {
+            reused.readFbe(java.util.Arrays.copyOf(data, data.length - 1));
+            throw new AssertionError("a cut root read");
+        } catch (DecodeException e) {
+            check(reused.toString().equals(new Account().toString()), "reset after an error: " + reused);
+        }
         data[data.length - 10] = 99;             // the order's symbol length: beyond the root
+        try {
+            Account.verifyFbe(data);
+            throw new AssertionError("a corrupt length verified");
+        } catch (DecodeException e) {
+            check(e.getMessage().startsWith("string of 99 bytes beyond the end of the buffer (proto.Account.orders[0].symbol, offset "),
+                  e.getMessage());
+        }
         try {
             Account.fromFbe(data);
             throw new AssertionError("a corrupt length read");

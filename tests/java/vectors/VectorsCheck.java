@@ -1,7 +1,12 @@
 // Reads every golden vector with the fbec --java code and writes it back byte for byte, in both
 // models; refuses every truncation; reads every single-byte corruption to a value or a
 // DecodeException and nothing else, and writes what it reads back to bytes that read back the
-// same; prints what it reads in the text form byte for byte as the original (toString()). Run by
+// same; prints what it reads in the text form byte for byte as the original (toString()). On the
+// vector, every truncation and every corruption, verify (which builds no value) gives exactly
+// what deserialize gives: success, or a DecodeException of the same kind and message (type,
+// field path, offset); reading into one reused value (readFbe/readFinal: the value of the last
+// read, of another shape) gives what a fresh read gives, text and bytes, and after a refused
+// input the reused value is reset to the defaults. Run by
 // tests/java/test_java_generated.py with a list of cases (one per line, tab-separated: Java class,
 // versioned file, final file, unspecified byte ranges of the versioned file as start:length,...,
 // text file). Prints one line per problem and a summary; exits 1 on any problem.
@@ -23,7 +28,8 @@ public final class VectorsCheck {
     private VectorsCheck() {}
 
     /** A generated struct's roots of one model. */
-    record Model(String name, MethodHandle read, MethodHandle write) {
+    record Model(String name, MethodHandle read, MethodHandle write, MethodHandle verify, MethodHandle readInto,
+                 Object reused, MethodHandle make) {
         Object read(byte[] data) throws Throwable {
             return read.invoke(data, 0, data.length, Limits.DEFAULT);
         }
@@ -31,16 +37,35 @@ public final class VectorsCheck {
         byte[] write(Object value) throws Throwable {
             return (byte[]) write.invoke(value);
         }
+
+        void verify(byte[] data) throws Throwable {
+            verify.invoke(data, 0, data.length, Limits.DEFAULT);
+        }
+
+        /** Reads data into the model's reused value. */
+        void readInto(byte[] data) throws Throwable {
+            readInto.invoke(reused, data, 0, data.length, Limits.DEFAULT);
+        }
+
+        Object fresh() throws Throwable {
+            return make.invoke();
+        }
     }
 
     static final List<String> PROBLEMS = new ArrayList<>();
 
-    static Model model(Class<?> type, String suffix) throws ReflectiveOperationException {
+    static Model model(Class<?> type, String suffix) throws Throwable {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         MethodHandle read = lookup.findStatic(type, "from" + suffix,
                 MethodType.methodType(type, byte[].class, int.class, int.class, Limits.class));
         MethodHandle write = lookup.findVirtual(type, "to" + suffix, MethodType.methodType(byte[].class));
-        return new Model(suffix.equals("Fbe") ? "versioned" : "final", read, write);
+        MethodHandle verify = lookup.findStatic(type, "verify" + suffix,
+                MethodType.methodType(void.class, byte[].class, int.class, int.class, Limits.class));
+        MethodHandle readInto = lookup.findVirtual(type, "read" + suffix,
+                MethodType.methodType(void.class, byte[].class, int.class, int.class, Limits.class));
+        MethodHandle make = lookup.findConstructor(type, MethodType.methodType(void.class));
+        return new Model(suffix.equals("Fbe") ? "versioned" : "final", read, write, verify, readInto, make.invoke(),
+                make);
     }
 
     static byte[] masked(byte[] data, int[][] mask) {
@@ -65,6 +90,68 @@ public final class VectorsCheck {
     static int corruptionsRead;
 
     static int texts;
+    static int verified;
+    static int reusedReads;
+    static int unlike;
+
+    /** What reading gives: the value (as the bytes it writes), or the exception's kind and message. */
+    static String outcome(Model m, Object value) throws Throwable {
+        return "value " + Arrays.toString(m.write(value));
+    }
+
+    static String outcome(DecodeException e) {
+        return "refused " + e.kind() + " " + e.getMessage();
+    }
+
+    /**
+     * Reads data fresh, verifies it and reads it into the reused value: verify and the reused
+     * read must give exactly what the fresh read gives (the same value, or the same error).
+     *
+     * @return the fresh value, or null when it does not read
+     */
+    static Object compare(String what, Model m, byte[] data) throws Throwable {
+        Object value = null;
+        String fresh;
+        try {
+            value = m.read(data);
+            fresh = outcome(m, value);
+        } catch (DecodeException e) {
+            fresh = outcome(e);
+        }
+        String checked = "value";
+        try {
+            m.verify(data);
+        } catch (DecodeException e) {
+            checked = outcome(e);
+        }
+        if (!(value != null ? checked.equals("value") : checked.equals(fresh))) {
+            problem(what + ": verify gives " + checked + " where deserialize gives " + fresh);
+        } else {
+            verified++;
+        }
+        String reused;
+        try {
+            m.readInto(data);
+            reused = outcome(m, m.reused());
+        } catch (DecodeException e) {
+            reused = outcome(e);
+            Object reset = m.fresh();
+            if (reset.toString().equals(m.fresh().toString()) && !m.reused().toString().equals(reset.toString())) {
+                problem(what + ": the reused value is not reset after " + reused + ": " + m.reused());
+            }
+        }
+        if (reused.equals(fresh)) {
+            reusedReads++;
+        } else if (value != null && !fresh.equals(outcome(m, m.read(data)))) {
+            // two fresh reads differ too: fields an older writer did not write take defaults made
+            // from the clock or at random (utc, uuid1, uuid4), so the values cannot be compared
+            reusedReads++;
+            unlike++;
+        } else {
+            problem(what + ": reading into a reused value gives " + reused + " where a fresh read gives " + fresh);
+        }
+        return value;
+    }
 
     static void check(String name, Model m, byte[] data, int[][] mask, byte[] text) throws Throwable {
         Object v;
@@ -74,6 +161,7 @@ public final class VectorsCheck {
             problem(name + " " + m.name() + ": does not read: " + e.getMessage());
             return;
         }
+        compare(name + " " + m.name(), m, data);
         byte[] back = m.write(v);
         if (!Arrays.equals(masked(back, mask), masked(data, mask))) {
             problem(name + " " + m.name() + ": written back differently (" + back.length + " bytes for " + data.length + ")");
@@ -86,12 +174,15 @@ public final class VectorsCheck {
             texts++;
         }
         for (int n = 0; n < data.length; n++) {
+            byte[] cut = Arrays.copyOf(data, n);
             try {
-                m.read(Arrays.copyOf(data, n));
+                m.read(cut);
                 problem(name + " " + m.name() + ": the first " + n + " bytes read");
             } catch (DecodeException e) {
                 truncations++;
             }
+            compare(name + " " + m.name() + " cut to " + n, m, cut);
+            m.readInto(data);   // the next cut is read into a value of the whole vector's shape
         }
         for (int p = 0; p < data.length; p++) {
             for (int x : new int[] {0x01, 0x80, 0xFF}) {
@@ -100,11 +191,12 @@ public final class VectorsCheck {
                 corruptions++;
                 Object w;
                 try {
-                    w = m.read(bad);
-                } catch (DecodeException e) {
-                    continue;
+                    w = compare(name + " " + m.name() + " byte " + p + " ^ " + x, m, bad);
                 } catch (Throwable e) {
                     problem(name + " " + m.name() + ": byte " + p + " ^ " + x + " threw " + e);
+                    continue;
+                }
+                if (w == null) {
                     continue;
                 }
                 corruptionsRead++;
@@ -133,6 +225,8 @@ public final class VectorsCheck {
         }
         System.out.println(vectors + " vectors read and written back, " + texts + " texts as the original's, " + truncations + " truncations refused, "
                 + corruptions + " corruptions read or refused (" + corruptionsRead + " read and written back), "
+                + verified + " verified as deserialize, " + reusedReads + " read into a reused value as fresh (" + unlike
+                + " with defaults from the clock), "
                 + PROBLEMS.size() + " problems");
         System.exit(PROBLEMS.isEmpty() ? 0 : 1);
     }

@@ -44,7 +44,7 @@ CLASS_NAMES = frozenset({
     "Client", "FinalClient", "Requests", "CompletableFuture",
     # the locals and parameters of generated methods: a type of such a name would be obscured by them
     "a", "b", "c", "e", "h", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
-    "other", "value",
+    "other", "value", "from",
 })
 JAVA_RESERVED = ReservedNames(JAVA_KEYWORDS)
 TYPE_RESERVED = JAVA_RESERVED | CLASS_NAMES

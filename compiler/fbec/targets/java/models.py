@@ -13,10 +13,11 @@ out (`e.at("orders", i)`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, Options
 
 if TYPE_CHECKING:
     from fbec.targets.java import Context
@@ -146,13 +147,48 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
     raise AssertionError(f"a collection inside a collection: {t}")
 
 
+def reuse_elements(w: CodeWriter, c: Context, t: ir.Sequence, target: str, n: str, names: Names,
+                   read: Callable[[str, str], None]) -> None:
+    """The loop over a vector of structs reading into the elements target holds (new ones past
+    its end, the rest removed): a read of the same shape allocates no struct. read(x, i) writes
+    the statements reading element i into x."""
+    assert isinstance(t.element, ir.StructRef)
+    name = c.named(t.element.name)
+    old, i, x = names("m"), names("i"), names("x")
+    w.line(f"int {old} = {target}.size();")
+    with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
+        w.line(f"{name} {x} = {i} < {old} ? {target}.get({i}) : new {name}();")
+        read(x, i)
+        with w.block(f"if ({i} >= {old}) {{", "}"):
+            w.line(f"{target}.add({x});")
+    with w.block(f"if ({old} > {n}) {{", "}"):
+        w.line(f"{target}.subList({n}, {old}).clear();")
+
+
+def reused_struct(t: ir.Type) -> bool:
+    """A vector of structs: its elements are read in place (reuse_elements)."""
+    return isinstance(t, ir.Sequence) and t.kind == "vector" and isinstance(t.element, ir.StructRef)
+
+
 def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, target: str, names: Names) -> None:
-    """Read field f's slot into target (a value made with the schema's defaults)."""
+    """Read field f's slot into target, overwriting what it holds and reusing its objects: nested
+    structs, an optional struct, the elements of a vector of structs, the collections (emptied)."""
     t = f.type
     quoted = f'"{f.name}"'
     if isinstance(t, ir.StructRef):
         catch(w, c, f"{c.named(t.name)}.fbeRead(r, {base}, {slot}, {target});", f.name, None)
+    elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
+        name, s = c.named(t.element.name), names("s")
+        w.line(f"int {s} = r.optional({base}, {slot}, {t.element.size}, {quoted});")
+        with w.block(f"if ({s} >= 0) {{", "} else {"):
+            with w.block(f"if ({target} == null) {{", "}"):
+                w.line(f"{target} = new {name}();")
+            catch(w, c, f"{name}.fbeRead(r, {s}, {s}, {target});", f.name, None)
+        with w.block("", "}"):
+            w.line(f"{target} = null;")
     elif isinstance(t, ir.Array):
+        with w.block(f"if ({target}.length != {t.length}) {{", "}"):
+            w.line(f"{target} = {c.zero(t)};")
         i = names("i")
         with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
             at = plus(slot, f"{i} * {t.element.size}")
@@ -161,9 +197,17 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
             else:
                 w.line(f"{target}[{i}] = {read_value(w, c, t.element, base, at, f.name, names, i)};")
     elif isinstance(t, ir.Sequence):
-        e, n, i = names("e"), names("n"), names("i")
+        e, n = names("e"), names("n")
         w.line(f"int {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted});")
         w.line(f"int {n} = r.count();")
+        if reused_struct(t):
+            assert isinstance(t.element, ir.StructRef)
+            name = c.named(t.element.name)
+            reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
+                w, c, f"{name}.fbeRead(r, {base}, {e} + {i} * {t.element.size}, {x});", f.name, i))
+            return
+        w.line(f"{target}.clear();")
+        i = names("i")
         with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
             at = f"{e} + {i} * {t.element.size}"
             value = read_value(w, c, t.element, base, at, f.name, names, i)
@@ -178,6 +222,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
         e, n, i, k = names("e"), names("n"), names("i"), names("k")
         w.line(f"int {e} = r.vector({base}, {slot}, {item}, {cost}, {quoted});")
         w.line(f"int {n} = r.count();")
+        w.line(f"{target}.clear();")
         with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
             at = f"{e} + {i} * {item}"
             key = read_value(w, c, t.key, base, at, f.name, names, i)
@@ -255,12 +300,23 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
 
 
 def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names) -> None:
-    """Read field f at the Reader's cursor into target (a value made with the schema's defaults)."""
+    """Read field f at the Reader's cursor into target, overwriting what it holds and reusing its
+    objects as read_field does."""
     t = f.type
     quoted = f'"{f.name}"'
     if isinstance(t, ir.StructRef):
         catch(w, c, f"{c.named(t.name)}.fbeReadFinal(r, {target});", f.name, None)
+    elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
+        name = c.named(t.element.name)
+        with w.block(f"if (r.finalHas({quoted})) {{", "} else {"):
+            with w.block(f"if ({target} == null) {{", "}"):
+                w.line(f"{target} = new {name}();")
+            catch(w, c, f"{name}.fbeReadFinal(r, {target});", f.name, None)
+        with w.block("", "}"):
+            w.line(f"{target} = null;")
     elif isinstance(t, ir.Array):
+        with w.block(f"if ({target}.length != {t.length}) {{", "}"):
+            w.line(f"{target} = {c.zero(t)};")
         i = names("i")
         with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
             if isinstance(t.element, ir.StructRef):
@@ -268,8 +324,16 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
             else:
                 w.line(f"{target}[{i}] = {final_read(w, c, t.element, f.name, names, i)};")
     elif isinstance(t, ir.Sequence):
-        n, i = names("n"), names("i")
+        n = names("n")
         w.line(f"int {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted});")
+        if reused_struct(t):
+            assert isinstance(t.element, ir.StructRef)
+            name = c.named(t.element.name)
+            reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
+                w, c, f"{name}.fbeReadFinal(r, {x});", f.name, i))
+            return
+        w.line(f"{target}.clear();")
+        i = names("i")
         with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
             at = names("p")
             if t.kind == "set":
@@ -285,6 +349,7 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
         cost = ir.element_cost(t.key) + ir.element_cost(t.value)
         n, i, k = names("n"), names("i"), names("k")
         w.line(f"int {n} = r.finalCount({item}, {cost}, {quoted});")
+        w.line(f"{target}.clear();")
         with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
             at = names("p")
             w.line(f"int {at} = r.pos();")
@@ -296,6 +361,126 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
                 w.line(f"throw r.duplicateKey({quoted}, {at});")
     else:
         w.line(f"{target} = {final_read(w, c, t, f.name, names, None)};")
+
+
+# ---------------------------------------------------------------- verify
+
+def kept(t: ir.Type) -> bool:
+    """Whether verify reads the value to check it: a set or a map refuses a key twice, which takes
+    the keys (such a field is read into a local, as deserialize reads it). Collections hold no
+    collections, so only a field's own type can be one."""
+    return isinstance(t, ir.Mapping) or isinstance(t, ir.Sequence) and t.kind == "set"
+
+
+def checked(t: ir.Type) -> bool:
+    """Whether reading the versioned slot of t checks anything (a fixed-size value inside a
+    checked body does not)."""
+    if isinstance(t, ir.Primitive):
+        return t.name in ("string", "bytes")
+    if isinstance(t, ir.EnumRef):
+        return False
+    if isinstance(t, ir.Array):
+        return checked(t.element)
+    return True
+
+
+def fixed(t: ir.Type) -> bool:
+    """A primitive or enum of a fixed size: its final bytes are its size, nothing to check inside."""
+    return isinstance(t, ir.EnumRef) or isinstance(t, ir.Primitive) and t.name not in ("string", "bytes")
+
+
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+                 index: str | None) -> None:
+    """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
+    without the value (docs/limits.md 4: verify accepts exactly what deserialize reads)."""
+    quoted = f'"{field}"'
+    if not checked(t):
+        return
+    if isinstance(t, ir.Primitive):
+        w.line(f"r.skip{'String' if t.name == 'string' else 'Bytes'}({base}, {slot}, {quoted});")
+    elif isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeVerify(r, {base}, {slot});", field, index)
+    else:
+        assert isinstance(t, ir.Optional_), f"a collection inside a collection: {t}"
+        call = f"r.optional({base}, {slot}, {t.element.size}, {quoted})"
+        if not checked(t.element):
+            w.line(f"{call};")
+            return
+        s = names("s")
+        w.line(f"int {s} = {call};")
+        with w.block(f"if ({s} >= 0) {{", "}"):
+            verify_value(w, c, t.element, s, s, field, names, index)
+
+
+def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, names: Names) -> None:
+    """Check field f's slot as read_field reads it."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if kept(t):
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        local = names("t")
+        w.line(f"{c.type(t)} {local} = {c.empty(t)};")
+        read_field(w, c, f, base, slot, local, names)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f.name, names, i)
+    elif isinstance(t, ir.Sequence):
+        call = f"r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})"
+        if not checked(t.element):
+            w.line(f"{call};")
+            return
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"int {e} = {call};")
+        w.line(f"int {n} = r.count();")
+        with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            verify_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", f.name, names, i)
+    else:
+        verify_value(w, c, t, base, slot, f.name, names, None)
+
+
+def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> None:
+    """Check the value at the Reader's cursor as final_read reads it, without the value."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive) and t.name in ("string", "bytes"):
+        w.line(f"r.finalSkip{'String' if t.name == 'string' else 'Bytes'}({quoted});")
+    elif fixed(t):
+        w.line(f"r.fixed({t.size}, {quoted});")
+    elif isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeVerifyFinal(r);", field, index)
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if (r.finalHas({quoted})) {{", "}"):
+            final_verify(w, c, t.element, field, names, index)
+    else:
+        raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> None:
+    """Check field f at the Reader's cursor as final_read_field reads it."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if kept(t):
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        local = names("t")
+        w.line(f"{c.type(t)} {local} = {c.empty(t)};")
+        final_read_field(w, c, f, local, names)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            final_verify(w, c, t.element, f.name, names, i)
+    elif isinstance(t, ir.Sequence):
+        n = names("n")
+        call = f"r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})"
+        if fixed(t.element):
+            # finalCount bounded the count by the bytes left, so the run of fixed-size elements is there
+            w.line(f"r.fixed({call}, {t.element.size}, {quoted});")
+            return
+        w.line(f"int {n} = {call};")
+        i = names("i")
+        with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            final_verify(w, c, t.element, f.name, names, i)
+    else:
+        final_verify(w, c, t, f.name, names, None)
 
 
 # ---------------------------------------------------------------- per struct
@@ -329,9 +514,12 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
 
     inherited = [f for f in s.all_fields if f.owner != q]
     own = [f for f in s.all_fields if f.owner == q]
+    write_defaults(w, c, s, name)
     w.line("/**")
-    w.line(" * Reads the versioned body the slot at slot points to (from base) into v, a value with the")
-    w.line(" * schema's defaults: fields an older writer did not write keep them.")
+    w.line(" * Reads the versioned body the slot at slot points to (from base) into v, overwriting every")
+    w.line(" * field and reusing what v holds (nested structs, an optional struct, the elements of a vector")
+    w.line(" * of structs, the collections); fields an older writer did not write take the schema's")
+    w.line(" * defaults. After an error v is left part read (the roots reset it).")
     w.line(" *")
     w.line(" * @param r    the reader")
     w.line(" * @param base the base of the slot")
@@ -352,6 +540,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                 cost = sum(ir.default_cost(f.type) for f in inherited)
                 if cost:
                     w.line(f'r.spend({cost}, b, "");')
+                w.line("v.reset();")
                 w.line("r.leave();")
                 w.line("return;")
             for f in inherited:
@@ -361,11 +550,13 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                 rest = sum(ir.default_cost(g.type) for g in own[k:])
                 if rest:
                     w.line(f'r.spend({rest}, b, "{f.name}");')
+                w.line(f"fbeDefaults(v, {k});")
                 w.line("r.leave();")
                 w.line("return;")
             read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
         w.line("r.leave();")
     w.blank()
+    write_verify(w, c, s, names)
 
     write_roots(w, c, s, name, "Fbe", "versioned", writer, reader, limits, decode_exception)
     if not final:
@@ -386,7 +577,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             w.line("w.leave();")
     w.blank()
     w.line("/**")
-    w.line(" * Reads v's fields at the reader's cursor (final model) into v.")
+    w.line(" * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and")
+    w.line(" * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.")
     w.line(" *")
     w.line(" * @param r the reader")
     w.line(" * @param v the value")
@@ -396,6 +588,19 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f"r.enter({s.decode_cost});")
         for f in s.all_fields:
             final_read_field(w, c, f, f"v.{field_name(f)}", names)
+        w.line("r.leave();")
+    w.blank()
+    w.line("/**")
+    w.line(" * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,")
+    w.line(" * without building the value: the same checks in the same order, the same errors.")
+    w.line(" *")
+    w.line(" * @param r the reader")
+    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
+    w.line(" */")
+    with w.block(f"public static void fbeVerifyFinal({reader} r) throws {decode_exception} {{", "}"):
+        w.line(f"r.enter({s.decode_cost});")
+        for f in s.all_fields:
+            final_verify_field(w, c, f, names)
         w.line("r.leave();")
     w.blank()
     write_roots(w, c, s, name, "Final", "final", writer, reader, limits, decode_exception)
@@ -470,8 +675,60 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
         with w.block("", "}"):
             w.line(f'throw e.within("{q}");')
     w.blank()
+    override = s.base is not None
     w.line("/**")
-    w.line(f" * Checks a {model} root: returns exactly when from{suffix} succeeds (docs/limits.md 4).")
+    w.line(f" * Reads a {model} root into this value under the default limits, reusing what it holds.")
+    w.line(" *")
+    w.line(" * @param data the root")
+    w.line(" * @throws DecodeException at the first problem (type, field path, offset); this value is reset")
+    w.line(" */")
+    if override:
+        w.line("@Override")
+    with w.block(f"public void read{suffix}(byte[] data) throws {decode_exception} {{", "}"):
+        w.line(f"read{suffix}(data, 0, data.length, {limits}.DEFAULT);")
+    w.blank()
+    w.line("/**")
+    w.line(f" * Reads a {model} root of length bytes at data[offset] under limits into this value,")
+    w.line(" * overwriting every field and reusing its nested structs, optional structs, the elements of")
+    w.line(" * its vectors of structs and its collections: a server reading into one value allocates")
+    w.line(" * little more than the strings while the messages keep their shape.")
+    w.line(" *")
+    w.line(" * @param data   the buffer")
+    w.line(" * @param offset the root's first byte")
+    w.line(" * @param length the bytes given")
+    w.line(" * @param limits the limits (docs/limits.md)")
+    w.line(" * @throws DecodeException at the first problem (type, field path, offset); this value is reset")
+    w.line(" *                         to the schema's defaults")
+    w.line(" */")
+    if override:
+        w.line("@Override")
+    with w.block(f"public void read{suffix}(byte[] data, int offset, int length, {limits} limits) "
+                 f"throws {decode_exception} {{", "}"):
+        with w.block("try {", f"}} catch ({decode_exception} e) {{"):
+            if versioned:
+                w.line(f"{reader} r = {reader}.versioned(data, offset, length, limits);")
+                w.line("fbeRead(r, r.base(), r.base() + 4, this);")
+            else:
+                w.line(f"{reader} r = {reader}.finalRoot(data, offset, length, {s.type_id}, limits);")
+                w.line("fbeReadFinal(r, this);")
+                w.line("r.endFinal();")
+        with w.block("", "}"):
+            w.line("reset();")
+            w.line(f'throw e.within("{q}");')
+    w.blank()
+    w.line("/**")
+    w.line(f" * Checks a {model} root under the default limits (see the four-argument form).")
+    w.line(" *")
+    w.line(" * @param data the root")
+    w.line(" * @throws DecodeException why the root cannot be read")
+    w.line(" */")
+    with w.block(f"public static void verify{suffix}(byte[] data) throws {decode_exception} {{", "}"):
+        w.line(f"verify{suffix}(data, 0, data.length, {limits}.DEFAULT);")
+    w.blank()
+    w.line("/**")
+    w.line(f" * Checks a {model} root without building the value: returns exactly when from{suffix}")
+    w.line(" * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps")
+    w.line(" * are read, into locals, to find a key read twice.")
     w.line(" *")
     w.line(" * @param data   the buffer")
     w.line(" * @param offset the root's first byte")
@@ -481,5 +738,92 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line(" */")
     with w.block(f"public static void verify{suffix}(byte[] data, int offset, int length, {limits} limits) "
                  f"throws {decode_exception} {{", "}"):
-        w.line(f"from{suffix}(data, offset, length, limits);")
+        with w.block("try {", f"}} catch ({decode_exception} e) {{"):
+            if versioned:
+                w.line(f"{reader} r = {reader}.versioned(data, offset, length, limits);")
+                w.line("fbeVerify(r, r.base(), r.base() + 4);")
+            else:
+                w.line(f"{reader} r = {reader}.finalRoot(data, offset, length, {s.type_id}, limits);")
+                w.line("fbeVerifyFinal(r);")
+                w.line("r.endFinal();")
+        with w.block("", "}"):
+            w.line(f'throw e.within("{q}");')
+    w.blank()
+
+
+def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
+    """fbeVerify: fbeRead's checks without the value (sets and maps aside: they are read into
+    locals to find a key twice)."""
+    q = s.qualified
+    reader, decode_exception = c.rt("Reader"), c.rt("DecodeException")
+    inherited = [f for f in s.all_fields if f.owner != q]
+    own = [f for f in s.all_fields if f.owner == q]
+    w.line("/**")
+    w.line(" * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads")
+    w.line(" * it, without building the value: the same checks in the same order, the same errors.")
+    w.line(" *")
+    w.line(" * @param r    the reader")
+    w.line(" * @param base the base of the slot")
+    w.line(" * @param slot the slot's absolute position")
+    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
+    w.line(" */")
+    with w.block(f"public static void fbeVerify({reader} r, int base, int slot) throws {decode_exception} {{", "}"):
+        call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+        body = CodeWriter(Options(tabs=w.unit == "\t", indent=len(w.unit)))
+        if inherited:
+            with body.block(f"if (n < {s.base_size}) {{", "}"):
+                cost = sum(ir.default_cost(f.type) for f in inherited)
+                if cost:
+                    body.line(f'r.spend({cost}, b, "");')
+                body.line("r.leave();")
+                body.line("return;")
+            for f in inherited:
+                verify_field(body, c, f, "b", f"b + {f.offset}", names)
+        for k, f in enumerate(own):
+            rest = sum(ir.default_cost(g.type) for g in own[k:])
+            if not (checked(f.type) or rest):
+                continue    # nothing to check, and when absent the next field's test returns alike
+            with body.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
+                if rest:
+                    body.line(f'r.spend({rest}, b, "{f.name}");')
+                body.line("r.leave();")
+                body.line("return;")
+            verify_field(body, c, f, "b", f"b + {f.offset}", names)
+        text = body.text().strip("\n")
+        if text:
+            w.line(f"int b = {call};")
+            w.line("int n = r.i32(b);")
+            w.lines(text)
+        else:
+            w.line(f"{call};")
+        w.line("r.leave();")
+    w.blank()
+
+
+def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """reset() and fbeDefaults(v, from): the schema's defaults of the fields, what fbeRead gives the
+    fields a shorter (older) body does not hold, as a new value has them (collections emptied in
+    place)."""
+    from fbec.targets.java import field_name
+    own = [f for f in s.all_fields if f.owner == s.qualified]
+    w.line("/** Sets every field to the schema's default, as a new value has them (collections emptied in place). */")
+    if s.base is not None:
+        w.line("@Override")
+    with w.block("public void reset() {", "}"):
+        if s.base is not None:
+            w.line("super.reset();")
+        if own:
+            w.line("fbeDefaults(this, 0);")
+    w.blank()
+    if not own:
+        return
+    w.line("/** Sets the own fields from the from-th on to the schema's defaults. */")
+    with w.block(f"private static void fbeDefaults({name} v, int from) {{", "}"):
+        for k, f in enumerate(own):
+            target = f"v.{field_name(f)}"
+            with w.block(f"if (from <= {k}) {{", "}"):
+                if isinstance(f.type, (ir.Sequence, ir.Mapping)):
+                    w.line(f"{target}.clear();")
+                else:
+                    w.line(f"{target} = {c.default(f.type, f.default)};")
     w.blank()

@@ -103,9 +103,26 @@ public class Graph {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Graph v, int from) {
+        if (from <= 0) {
+            v.nodes.clear();
+        }
+        if (from <= 1) {
+            v.edges.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -117,34 +134,89 @@ public class Graph {
         int b = r.struct(base, slot, 3, 8);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         int e7 = r.vector(b, b + 8, 4, 0, "nodes");
         int n8 = r.count();
-        for (int i9 = 0; i9 < n8; i9++) {
-            Node x10 = new Node();
+        int m9 = v.nodes.size();
+        for (int i10 = 0; i10 < n8; i10++) {
+            Node x11 = i10 < m9 ? v.nodes.get(i10) : new Node();
             try {
-                Node.fbeRead(r, b, e7 + i9 * 4, x10);
+                Node.fbeRead(r, b, e7 + i10 * 4, x11);
             } catch (DecodeException e) {
-                throw e.at("nodes", i9);
+                throw e.at("nodes", i10);
             }
-            v.nodes.add(x10);
+            if (i10 >= m9) {
+                v.nodes.add(x11);
+            }
+        }
+        if (m9 > n8) {
+            v.nodes.subList(n8, m9).clear();
+        }
+        if (n < 16) {
+            fbeDefaults(v, 1);
+            r.leave();
+            return;
+        }
+        int e12 = r.vector(b, b + 12, 4, 0, "edges");
+        int n13 = r.count();
+        int m14 = v.edges.size();
+        for (int i15 = 0; i15 < n13; i15++) {
+            Edge x16 = i15 < m14 ? v.edges.get(i15) : new Edge();
+            try {
+                Edge.fbeRead(r, b, e12 + i15 * 4, x16);
+            } catch (DecodeException e) {
+                throw e.at("edges", i15);
+            }
+            if (i15 >= m14) {
+                v.edges.add(x16);
+            }
+        }
+        if (m14 > n13) {
+            v.edges.subList(n13, m14).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 3, 8);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.leave();
+            return;
+        }
+        int e17 = r.vector(b, b + 8, 4, 0, "nodes");
+        int n18 = r.count();
+        for (int i19 = 0; i19 < n18; i19++) {
+            try {
+                Node.fbeVerify(r, b, e17 + i19 * 4);
+            } catch (DecodeException e) {
+                throw e.at("nodes", i19);
+            }
         }
         if (n < 16) {
             r.leave();
             return;
         }
-        int e11 = r.vector(b, b + 12, 4, 0, "edges");
-        int n12 = r.count();
-        for (int i13 = 0; i13 < n12; i13++) {
-            Edge x14 = new Edge();
+        int e20 = r.vector(b, b + 12, 4, 0, "edges");
+        int n21 = r.count();
+        for (int i22 = 0; i22 < n21; i22++) {
             try {
-                Edge.fbeRead(r, b, e11 + i13 * 4, x14);
+                Edge.fbeVerify(r, b, e20 + i22 * 4);
             } catch (DecodeException e) {
-                throw e.at("edges", i13);
+                throw e.at("edges", i22);
             }
-            v.edges.add(x14);
         }
         r.leave();
     }
@@ -206,7 +278,52 @@ public class Graph {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("graph.Graph");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -215,7 +332,12 @@ public class Graph {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("graph.Graph");
+        }
     }
 
     /**
@@ -226,17 +348,18 @@ public class Graph {
      */
     public static void fbeWriteFinal(Writer w, Graph v) {
         w.appendCount(v.nodes.size());
-        for (Node x15 : v.nodes) {
-            Node.fbeWriteFinal(w, x15);
+        for (Node x23 : v.nodes) {
+            Node.fbeWriteFinal(w, x23);
         }
         w.appendCount(v.edges.size());
-        for (Edge x16 : v.edges) {
-            Edge.fbeWriteFinal(w, x16);
+        for (Edge x24 : v.edges) {
+            Edge.fbeWriteFinal(w, x24);
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -244,25 +367,65 @@ public class Graph {
      */
     public static void fbeReadFinal(Reader r, Graph v) throws DecodeException {
         r.enter(8);
-        int n17 = r.finalCount(20, 0, "nodes");
-        for (int i18 = 0; i18 < n17; i18++) {
-            Node x20 = new Node();
+        int n25 = r.finalCount(20, 0, "nodes");
+        int m26 = v.nodes.size();
+        for (int i27 = 0; i27 < n25; i27++) {
+            Node x28 = i27 < m26 ? v.nodes.get(i27) : new Node();
             try {
-                Node.fbeReadFinal(r, x20);
+                Node.fbeReadFinal(r, x28);
             } catch (DecodeException e) {
-                throw e.at("nodes", i18);
+                throw e.at("nodes", i27);
             }
-            v.nodes.add(x20);
+            if (i27 >= m26) {
+                v.nodes.add(x28);
+            }
         }
-        int n21 = r.finalCount(12, 0, "edges");
-        for (int i22 = 0; i22 < n21; i22++) {
-            Edge x24 = new Edge();
+        if (m26 > n25) {
+            v.nodes.subList(n25, m26).clear();
+        }
+        int n29 = r.finalCount(12, 0, "edges");
+        int m30 = v.edges.size();
+        for (int i31 = 0; i31 < n29; i31++) {
+            Edge x32 = i31 < m30 ? v.edges.get(i31) : new Edge();
             try {
-                Edge.fbeReadFinal(r, x24);
+                Edge.fbeReadFinal(r, x32);
             } catch (DecodeException e) {
-                throw e.at("edges", i22);
+                throw e.at("edges", i31);
             }
-            v.edges.add(x24);
+            if (i31 >= m30) {
+                v.edges.add(x32);
+            }
+        }
+        if (m30 > n29) {
+            v.edges.subList(n29, m30).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(8);
+        int n33 = r.finalCount(20, 0, "nodes");
+        for (int i34 = 0; i34 < n33; i34++) {
+            try {
+                Node.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("nodes", i34);
+            }
+        }
+        int n35 = r.finalCount(12, 0, "edges");
+        for (int i36 = 0; i36 < n35; i36++) {
+            try {
+                Edge.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("edges", i36);
+            }
         }
         r.leave();
     }
@@ -325,7 +488,53 @@ public class Graph {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 3, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("graph.Graph");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -334,6 +543,12 @@ public class Graph {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 3, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("graph.Graph");
+        }
     }
 }

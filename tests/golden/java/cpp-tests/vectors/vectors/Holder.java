@@ -171,9 +171,38 @@ public class Holder {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Holder v, int from) {
+        if (from <= 0) {
+            v.edges.clear();
+        }
+        if (from <= 1) {
+            v.points.clear();
+        }
+        if (from <= 2) {
+            v.ints.clear();
+        }
+        if (from <= 3) {
+            v.switches.clear();
+        }
+        if (from <= 4) {
+            v.reals.clear();
+        }
+        if (from <= 5) {
+            v.named.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -185,76 +214,172 @@ public class Holder {
         int b = r.struct(base, slot, 10, 24);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         int e19 = r.vector(b, b + 8, 4, 0, "edges");
         int n20 = r.count();
-        for (int i21 = 0; i21 < n20; i21++) {
-            Edge x22 = new Edge();
+        int m21 = v.edges.size();
+        for (int i22 = 0; i22 < n20; i22++) {
+            Edge x23 = i22 < m21 ? v.edges.get(i22) : new Edge();
             try {
-                Edge.fbeRead(r, b, e19 + i21 * 4, x22);
+                Edge.fbeRead(r, b, e19 + i22 * 4, x23);
             } catch (DecodeException e) {
-                throw e.at("edges", i21);
+                throw e.at("edges", i22);
             }
-            v.edges.add(x22);
+            if (i22 >= m21) {
+                v.edges.add(x23);
+            }
+        }
+        if (m21 > n20) {
+            v.edges.subList(n20, m21).clear();
+        }
+        if (n < 16) {
+            fbeDefaults(v, 1);
+            r.leave();
+            return;
+        }
+        int e24 = r.vector(b, b + 12, 4, 0, "points");
+        int n25 = r.count();
+        int m26 = v.points.size();
+        for (int i27 = 0; i27 < n25; i27++) {
+            Point3 x28 = i27 < m26 ? v.points.get(i27) : new Point3();
+            try {
+                Point3.fbeRead(r, b, e24 + i27 * 4, x28);
+            } catch (DecodeException e) {
+                throw e.at("points", i27);
+            }
+            if (i27 >= m26) {
+                v.points.add(x28);
+            }
+        }
+        if (m26 > n25) {
+            v.points.subList(n25, m26).clear();
+        }
+        if (n < 20) {
+            fbeDefaults(v, 2);
+            r.leave();
+            return;
+        }
+        int e29 = r.vector(b, b + 16, 4, 4, "ints");
+        int n30 = r.count();
+        v.ints.clear();
+        for (int i31 = 0; i31 < n30; i31++) {
+            v.ints.add(r.i32(e29 + i31 * 4));
+        }
+        if (n < 24) {
+            fbeDefaults(v, 3);
+            r.leave();
+            return;
+        }
+        int e32 = r.vector(b, b + 20, 1, 1, "switches");
+        int n33 = r.count();
+        v.switches.clear();
+        for (int i34 = 0; i34 < n33; i34++) {
+            v.switches.add(r.bool(e32 + i34 * 1));
+        }
+        if (n < 28) {
+            fbeDefaults(v, 4);
+            r.leave();
+            return;
+        }
+        int e35 = r.vector(b, b + 24, 8, 8, "reals");
+        int n36 = r.count();
+        v.reals.clear();
+        for (int i37 = 0; i37 < n36; i37++) {
+            v.reals.add(r.f64(e35 + i37 * 8));
+        }
+        if (n < 32) {
+            fbeDefaults(v, 5);
+            r.leave();
+            return;
+        }
+        int e38 = r.vector(b, b + 28, 4, 0, "named");
+        int n39 = r.count();
+        int m40 = v.named.size();
+        for (int i41 = 0; i41 < n39; i41++) {
+            Named x42 = i41 < m40 ? v.named.get(i41) : new Named();
+            try {
+                Named.fbeRead(r, b, e38 + i41 * 4, x42);
+            } catch (DecodeException e) {
+                throw e.at("named", i41);
+            }
+            if (i41 >= m40) {
+                v.named.add(x42);
+            }
+        }
+        if (m40 > n39) {
+            v.named.subList(n39, m40).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 10, 24);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.leave();
+            return;
+        }
+        int e43 = r.vector(b, b + 8, 4, 0, "edges");
+        int n44 = r.count();
+        for (int i45 = 0; i45 < n44; i45++) {
+            try {
+                Edge.fbeVerify(r, b, e43 + i45 * 4);
+            } catch (DecodeException e) {
+                throw e.at("edges", i45);
+            }
         }
         if (n < 16) {
             r.leave();
             return;
         }
-        int e23 = r.vector(b, b + 12, 4, 0, "points");
-        int n24 = r.count();
-        for (int i25 = 0; i25 < n24; i25++) {
-            Point3 x26 = new Point3();
+        int e46 = r.vector(b, b + 12, 4, 0, "points");
+        int n47 = r.count();
+        for (int i48 = 0; i48 < n47; i48++) {
             try {
-                Point3.fbeRead(r, b, e23 + i25 * 4, x26);
+                Point3.fbeVerify(r, b, e46 + i48 * 4);
             } catch (DecodeException e) {
-                throw e.at("points", i25);
+                throw e.at("points", i48);
             }
-            v.points.add(x26);
         }
         if (n < 20) {
             r.leave();
             return;
         }
-        int e27 = r.vector(b, b + 16, 4, 4, "ints");
-        int n28 = r.count();
-        for (int i29 = 0; i29 < n28; i29++) {
-            v.ints.add(r.i32(e27 + i29 * 4));
-        }
+        r.vector(b, b + 16, 4, 4, "ints");
         if (n < 24) {
             r.leave();
             return;
         }
-        int e30 = r.vector(b, b + 20, 1, 1, "switches");
-        int n31 = r.count();
-        for (int i32 = 0; i32 < n31; i32++) {
-            v.switches.add(r.bool(e30 + i32 * 1));
-        }
+        r.vector(b, b + 20, 1, 1, "switches");
         if (n < 28) {
             r.leave();
             return;
         }
-        int e33 = r.vector(b, b + 24, 8, 8, "reals");
-        int n34 = r.count();
-        for (int i35 = 0; i35 < n34; i35++) {
-            v.reals.add(r.f64(e33 + i35 * 8));
-        }
+        r.vector(b, b + 24, 8, 8, "reals");
         if (n < 32) {
             r.leave();
             return;
         }
-        int e36 = r.vector(b, b + 28, 4, 0, "named");
-        int n37 = r.count();
-        for (int i38 = 0; i38 < n37; i38++) {
-            Named x39 = new Named();
+        int e49 = r.vector(b, b + 28, 4, 0, "named");
+        int n50 = r.count();
+        for (int i51 = 0; i51 < n50; i51++) {
             try {
-                Named.fbeRead(r, b, e36 + i38 * 4, x39);
+                Named.fbeVerify(r, b, e49 + i51 * 4);
             } catch (DecodeException e) {
-                throw e.at("named", i38);
+                throw e.at("named", i51);
             }
-            v.named.add(x39);
         }
         r.leave();
     }
@@ -316,7 +441,52 @@ public class Holder {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("vectors.Holder");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -325,7 +495,12 @@ public class Holder {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("vectors.Holder");
+        }
     }
 
     /**
@@ -336,33 +511,34 @@ public class Holder {
      */
     public static void fbeWriteFinal(Writer w, Holder v) {
         w.appendCount(v.edges.size());
-        for (Edge x40 : v.edges) {
-            Edge.fbeWriteFinal(w, x40);
+        for (Edge x52 : v.edges) {
+            Edge.fbeWriteFinal(w, x52);
         }
         w.appendCount(v.points.size());
-        for (Point3 x41 : v.points) {
-            Point3.fbeWriteFinal(w, x41);
+        for (Point3 x53 : v.points) {
+            Point3.fbeWriteFinal(w, x53);
         }
         w.appendCount(v.ints.size());
-        for (Integer x42 : v.ints) {
-            w.appendI32(x42);
+        for (Integer x54 : v.ints) {
+            w.appendI32(x54);
         }
         w.appendCount(v.switches.size());
-        for (Boolean x43 : v.switches) {
-            w.appendBool(x43);
+        for (Boolean x55 : v.switches) {
+            w.appendBool(x55);
         }
         w.appendCount(v.reals.size());
-        for (Double x44 : v.reals) {
-            w.appendF64(x44);
+        for (Double x56 : v.reals) {
+            w.appendF64(x56);
         }
         w.appendCount(v.named.size());
-        for (Named x45 : v.named) {
-            Named.fbeWriteFinal(w, x45);
+        for (Named x57 : v.named) {
+            Named.fbeWriteFinal(w, x57);
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -370,47 +546,107 @@ public class Holder {
      */
     public static void fbeReadFinal(Reader r, Holder v) throws DecodeException {
         r.enter(24);
-        int n46 = r.finalCount(12, 0, "edges");
-        for (int i47 = 0; i47 < n46; i47++) {
-            Edge x49 = new Edge();
+        int n58 = r.finalCount(12, 0, "edges");
+        int m59 = v.edges.size();
+        for (int i60 = 0; i60 < n58; i60++) {
+            Edge x61 = i60 < m59 ? v.edges.get(i60) : new Edge();
             try {
-                Edge.fbeReadFinal(r, x49);
+                Edge.fbeReadFinal(r, x61);
             } catch (DecodeException e) {
-                throw e.at("edges", i47);
+                throw e.at("edges", i60);
             }
-            v.edges.add(x49);
+            if (i60 >= m59) {
+                v.edges.add(x61);
+            }
         }
-        int n50 = r.finalCount(19, 0, "points");
-        for (int i51 = 0; i51 < n50; i51++) {
-            Point3 x53 = new Point3();
+        if (m59 > n58) {
+            v.edges.subList(n58, m59).clear();
+        }
+        int n62 = r.finalCount(19, 0, "points");
+        int m63 = v.points.size();
+        for (int i64 = 0; i64 < n62; i64++) {
+            Point3 x65 = i64 < m63 ? v.points.get(i64) : new Point3();
             try {
-                Point3.fbeReadFinal(r, x53);
+                Point3.fbeReadFinal(r, x65);
             } catch (DecodeException e) {
-                throw e.at("points", i51);
+                throw e.at("points", i64);
             }
-            v.points.add(x53);
+            if (i64 >= m63) {
+                v.points.add(x65);
+            }
         }
-        int n54 = r.finalCount(4, 4, "ints");
-        for (int i55 = 0; i55 < n54; i55++) {
+        if (m63 > n62) {
+            v.points.subList(n62, m63).clear();
+        }
+        int n66 = r.finalCount(4, 4, "ints");
+        v.ints.clear();
+        for (int i67 = 0; i67 < n66; i67++) {
             v.ints.add(r.finalI32("ints"));
         }
-        int n57 = r.finalCount(1, 1, "switches");
-        for (int i58 = 0; i58 < n57; i58++) {
+        int n69 = r.finalCount(1, 1, "switches");
+        v.switches.clear();
+        for (int i70 = 0; i70 < n69; i70++) {
             v.switches.add(r.finalBool("switches"));
         }
-        int n60 = r.finalCount(8, 8, "reals");
-        for (int i61 = 0; i61 < n60; i61++) {
+        int n72 = r.finalCount(8, 8, "reals");
+        v.reals.clear();
+        for (int i73 = 0; i73 < n72; i73++) {
             v.reals.add(r.finalF64("reals"));
         }
-        int n63 = r.finalCount(8, 0, "named");
-        for (int i64 = 0; i64 < n63; i64++) {
-            Named x66 = new Named();
+        int n75 = r.finalCount(8, 0, "named");
+        int m76 = v.named.size();
+        for (int i77 = 0; i77 < n75; i77++) {
+            Named x78 = i77 < m76 ? v.named.get(i77) : new Named();
             try {
-                Named.fbeReadFinal(r, x66);
+                Named.fbeReadFinal(r, x78);
             } catch (DecodeException e) {
-                throw e.at("named", i64);
+                throw e.at("named", i77);
             }
-            v.named.add(x66);
+            if (i77 >= m76) {
+                v.named.add(x78);
+            }
+        }
+        if (m76 > n75) {
+            v.named.subList(n75, m76).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(24);
+        int n79 = r.finalCount(12, 0, "edges");
+        for (int i80 = 0; i80 < n79; i80++) {
+            try {
+                Edge.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("edges", i80);
+            }
+        }
+        int n81 = r.finalCount(19, 0, "points");
+        for (int i82 = 0; i82 < n81; i82++) {
+            try {
+                Point3.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("points", i82);
+            }
+        }
+        r.fixed(r.finalCount(4, 4, "ints"), 4, "ints");
+        r.fixed(r.finalCount(1, 1, "switches"), 1, "switches");
+        r.fixed(r.finalCount(8, 8, "reals"), 8, "reals");
+        int n86 = r.finalCount(8, 0, "named");
+        for (int i87 = 0; i87 < n86; i87++) {
+            try {
+                Named.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("named", i87);
+            }
         }
         r.leave();
     }
@@ -473,7 +709,53 @@ public class Holder {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 10, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("vectors.Holder");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -482,6 +764,12 @@ public class Holder {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 10, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("vectors.Holder");
+        }
     }
 }

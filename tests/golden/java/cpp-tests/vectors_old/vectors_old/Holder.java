@@ -86,9 +86,23 @@ public class Holder {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Holder v, int from) {
+        if (from <= 0) {
+            v.edges.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -100,19 +114,54 @@ public class Holder {
         int b = r.struct(base, slot, 10, 4);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         int e4 = r.vector(b, b + 8, 4, 0, "edges");
         int n5 = r.count();
-        for (int i6 = 0; i6 < n5; i6++) {
-            Edge x7 = new Edge();
+        int m6 = v.edges.size();
+        for (int i7 = 0; i7 < n5; i7++) {
+            Edge x8 = i7 < m6 ? v.edges.get(i7) : new Edge();
             try {
-                Edge.fbeRead(r, b, e4 + i6 * 4, x7);
+                Edge.fbeRead(r, b, e4 + i7 * 4, x8);
             } catch (DecodeException e) {
-                throw e.at("edges", i6);
+                throw e.at("edges", i7);
             }
-            v.edges.add(x7);
+            if (i7 >= m6) {
+                v.edges.add(x8);
+            }
+        }
+        if (m6 > n5) {
+            v.edges.subList(n5, m6).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 10, 4);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.leave();
+            return;
+        }
+        int e9 = r.vector(b, b + 8, 4, 0, "edges");
+        int n10 = r.count();
+        for (int i11 = 0; i11 < n10; i11++) {
+            try {
+                Edge.fbeVerify(r, b, e9 + i11 * 4);
+            } catch (DecodeException e) {
+                throw e.at("edges", i11);
+            }
         }
         r.leave();
     }
@@ -174,7 +223,52 @@ public class Holder {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("vectors_old.Holder");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -183,7 +277,12 @@ public class Holder {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("vectors_old.Holder");
+        }
     }
 
     /**
@@ -194,13 +293,14 @@ public class Holder {
      */
     public static void fbeWriteFinal(Writer w, Holder v) {
         w.appendCount(v.edges.size());
-        for (Edge x8 : v.edges) {
-            Edge.fbeWriteFinal(w, x8);
+        for (Edge x12 : v.edges) {
+            Edge.fbeWriteFinal(w, x12);
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -208,15 +308,41 @@ public class Holder {
      */
     public static void fbeReadFinal(Reader r, Holder v) throws DecodeException {
         r.enter(4);
-        int n9 = r.finalCount(4, 0, "edges");
-        for (int i10 = 0; i10 < n9; i10++) {
-            Edge x12 = new Edge();
+        int n13 = r.finalCount(4, 0, "edges");
+        int m14 = v.edges.size();
+        for (int i15 = 0; i15 < n13; i15++) {
+            Edge x16 = i15 < m14 ? v.edges.get(i15) : new Edge();
             try {
-                Edge.fbeReadFinal(r, x12);
+                Edge.fbeReadFinal(r, x16);
             } catch (DecodeException e) {
-                throw e.at("edges", i10);
+                throw e.at("edges", i15);
             }
-            v.edges.add(x12);
+            if (i15 >= m14) {
+                v.edges.add(x16);
+            }
+        }
+        if (m14 > n13) {
+            v.edges.subList(n13, m14).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(4);
+        int n17 = r.finalCount(4, 0, "edges");
+        for (int i18 = 0; i18 < n17; i18++) {
+            try {
+                Edge.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("edges", i18);
+            }
         }
         r.leave();
     }
@@ -279,7 +405,53 @@ public class Holder {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 10, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("vectors_old.Holder");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -288,6 +460,12 @@ public class Holder {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 10, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("vectors_old.Holder");
+        }
     }
 }

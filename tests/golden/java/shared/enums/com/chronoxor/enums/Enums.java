@@ -330,9 +330,218 @@ public class Enums {
         w.putI64(b + 216, v.uint64b5.value());
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Enums v, int from) {
+        if (from <= 0) {
+            v.byte0 = EnumByte.ENUM_VALUE_0;
+        }
+        if (from <= 1) {
+            v.byte1 = EnumByte.ENUM_VALUE_1;
+        }
+        if (from <= 2) {
+            v.byte2 = EnumByte.ENUM_VALUE_2;
+        }
+        if (from <= 3) {
+            v.byte3 = EnumByte.ENUM_VALUE_3;
+        }
+        if (from <= 4) {
+            v.byte4 = EnumByte.ENUM_VALUE_4;
+        }
+        if (from <= 5) {
+            v.byte5 = EnumByte.ENUM_VALUE_5;
+        }
+        if (from <= 6) {
+            v.char0 = EnumChar.ENUM_VALUE_0;
+        }
+        if (from <= 7) {
+            v.char1 = EnumChar.ENUM_VALUE_1;
+        }
+        if (from <= 8) {
+            v.char2 = EnumChar.ENUM_VALUE_2;
+        }
+        if (from <= 9) {
+            v.char3 = EnumChar.ENUM_VALUE_3;
+        }
+        if (from <= 10) {
+            v.char4 = EnumChar.ENUM_VALUE_4;
+        }
+        if (from <= 11) {
+            v.char5 = EnumChar.ENUM_VALUE_5;
+        }
+        if (from <= 12) {
+            v.wchar0 = EnumWChar.ENUM_VALUE_0;
+        }
+        if (from <= 13) {
+            v.wchar1 = EnumWChar.ENUM_VALUE_1;
+        }
+        if (from <= 14) {
+            v.wchar2 = EnumWChar.ENUM_VALUE_2;
+        }
+        if (from <= 15) {
+            v.wchar3 = EnumWChar.ENUM_VALUE_3;
+        }
+        if (from <= 16) {
+            v.wchar4 = EnumWChar.ENUM_VALUE_4;
+        }
+        if (from <= 17) {
+            v.wchar5 = EnumWChar.ENUM_VALUE_5;
+        }
+        if (from <= 18) {
+            v.int8b0 = EnumInt8.ENUM_VALUE_0;
+        }
+        if (from <= 19) {
+            v.int8b1 = EnumInt8.ENUM_VALUE_1;
+        }
+        if (from <= 20) {
+            v.int8b2 = EnumInt8.ENUM_VALUE_2;
+        }
+        if (from <= 21) {
+            v.int8b3 = EnumInt8.ENUM_VALUE_3;
+        }
+        if (from <= 22) {
+            v.int8b4 = EnumInt8.ENUM_VALUE_4;
+        }
+        if (from <= 23) {
+            v.int8b5 = EnumInt8.ENUM_VALUE_5;
+        }
+        if (from <= 24) {
+            v.uint8b0 = EnumUInt8.ENUM_VALUE_0;
+        }
+        if (from <= 25) {
+            v.uint8b1 = EnumUInt8.ENUM_VALUE_1;
+        }
+        if (from <= 26) {
+            v.uint8b2 = EnumUInt8.ENUM_VALUE_2;
+        }
+        if (from <= 27) {
+            v.uint8b3 = EnumUInt8.ENUM_VALUE_3;
+        }
+        if (from <= 28) {
+            v.uint8b4 = EnumUInt8.ENUM_VALUE_4;
+        }
+        if (from <= 29) {
+            v.uint8b5 = EnumUInt8.ENUM_VALUE_5;
+        }
+        if (from <= 30) {
+            v.int16b0 = EnumInt16.ENUM_VALUE_0;
+        }
+        if (from <= 31) {
+            v.int16b1 = EnumInt16.ENUM_VALUE_1;
+        }
+        if (from <= 32) {
+            v.int16b2 = EnumInt16.ENUM_VALUE_2;
+        }
+        if (from <= 33) {
+            v.int16b3 = EnumInt16.ENUM_VALUE_3;
+        }
+        if (from <= 34) {
+            v.int16b4 = EnumInt16.ENUM_VALUE_4;
+        }
+        if (from <= 35) {
+            v.int16b5 = EnumInt16.ENUM_VALUE_5;
+        }
+        if (from <= 36) {
+            v.uint16b0 = EnumUInt16.ENUM_VALUE_0;
+        }
+        if (from <= 37) {
+            v.uint16b1 = EnumUInt16.ENUM_VALUE_1;
+        }
+        if (from <= 38) {
+            v.uint16b2 = EnumUInt16.ENUM_VALUE_2;
+        }
+        if (from <= 39) {
+            v.uint16b3 = EnumUInt16.ENUM_VALUE_3;
+        }
+        if (from <= 40) {
+            v.uint16b4 = EnumUInt16.ENUM_VALUE_4;
+        }
+        if (from <= 41) {
+            v.uint16b5 = EnumUInt16.ENUM_VALUE_5;
+        }
+        if (from <= 42) {
+            v.int32b0 = EnumInt32.ENUM_VALUE_0;
+        }
+        if (from <= 43) {
+            v.int32b1 = EnumInt32.ENUM_VALUE_1;
+        }
+        if (from <= 44) {
+            v.int32b2 = EnumInt32.ENUM_VALUE_2;
+        }
+        if (from <= 45) {
+            v.int32b3 = EnumInt32.ENUM_VALUE_3;
+        }
+        if (from <= 46) {
+            v.int32b4 = EnumInt32.ENUM_VALUE_4;
+        }
+        if (from <= 47) {
+            v.int32b5 = EnumInt32.ENUM_VALUE_5;
+        }
+        if (from <= 48) {
+            v.uint32b0 = EnumUInt32.ENUM_VALUE_0;
+        }
+        if (from <= 49) {
+            v.uint32b1 = EnumUInt32.ENUM_VALUE_1;
+        }
+        if (from <= 50) {
+            v.uint32b2 = EnumUInt32.ENUM_VALUE_2;
+        }
+        if (from <= 51) {
+            v.uint32b3 = EnumUInt32.ENUM_VALUE_3;
+        }
+        if (from <= 52) {
+            v.uint32b4 = EnumUInt32.ENUM_VALUE_4;
+        }
+        if (from <= 53) {
+            v.uint32b5 = EnumUInt32.ENUM_VALUE_5;
+        }
+        if (from <= 54) {
+            v.int64b0 = EnumInt64.ENUM_VALUE_0;
+        }
+        if (from <= 55) {
+            v.int64b1 = EnumInt64.ENUM_VALUE_1;
+        }
+        if (from <= 56) {
+            v.int64b2 = EnumInt64.ENUM_VALUE_2;
+        }
+        if (from <= 57) {
+            v.int64b3 = EnumInt64.ENUM_VALUE_3;
+        }
+        if (from <= 58) {
+            v.int64b4 = EnumInt64.ENUM_VALUE_4;
+        }
+        if (from <= 59) {
+            v.int64b5 = EnumInt64.ENUM_VALUE_5;
+        }
+        if (from <= 60) {
+            v.uint64b0 = EnumUInt64.ENUM_VALUE_0;
+        }
+        if (from <= 61) {
+            v.uint64b1 = EnumUInt64.ENUM_VALUE_1;
+        }
+        if (from <= 62) {
+            v.uint64b2 = EnumUInt64.ENUM_VALUE_2;
+        }
+        if (from <= 63) {
+            v.uint64b3 = EnumUInt64.ENUM_VALUE_3;
+        }
+        if (from <= 64) {
+            v.uint64b4 = EnumUInt64.ENUM_VALUE_4;
+        }
+        if (from <= 65) {
+            v.uint64b5 = EnumUInt64.ENUM_VALUE_5;
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -344,335 +553,415 @@ public class Enums {
         int b = r.struct(base, slot, 1, 216);
         int n = r.i32(b);
         if (n < 9) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         v.byte0 = EnumByte.of(r.i8(b + 8));
         if (n < 10) {
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         v.byte1 = EnumByte.of(r.i8(b + 9));
         if (n < 11) {
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         v.byte2 = EnumByte.of(r.i8(b + 10));
         if (n < 12) {
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
         v.byte3 = EnumByte.of(r.i8(b + 11));
         if (n < 13) {
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
         v.byte4 = EnumByte.of(r.i8(b + 12));
         if (n < 14) {
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
         v.byte5 = EnumByte.of(r.i8(b + 13));
         if (n < 15) {
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
         v.char0 = EnumChar.of(r.i8(b + 14));
         if (n < 16) {
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
         v.char1 = EnumChar.of(r.i8(b + 15));
         if (n < 17) {
+            fbeDefaults(v, 8);
             r.leave();
             return;
         }
         v.char2 = EnumChar.of(r.i8(b + 16));
         if (n < 18) {
+            fbeDefaults(v, 9);
             r.leave();
             return;
         }
         v.char3 = EnumChar.of(r.i8(b + 17));
         if (n < 19) {
+            fbeDefaults(v, 10);
             r.leave();
             return;
         }
         v.char4 = EnumChar.of(r.i8(b + 18));
         if (n < 20) {
+            fbeDefaults(v, 11);
             r.leave();
             return;
         }
         v.char5 = EnumChar.of(r.i8(b + 19));
         if (n < 24) {
+            fbeDefaults(v, 12);
             r.leave();
             return;
         }
         v.wchar0 = EnumWChar.of(r.i32(b + 20));
         if (n < 28) {
+            fbeDefaults(v, 13);
             r.leave();
             return;
         }
         v.wchar1 = EnumWChar.of(r.i32(b + 24));
         if (n < 32) {
+            fbeDefaults(v, 14);
             r.leave();
             return;
         }
         v.wchar2 = EnumWChar.of(r.i32(b + 28));
         if (n < 36) {
+            fbeDefaults(v, 15);
             r.leave();
             return;
         }
         v.wchar3 = EnumWChar.of(r.i32(b + 32));
         if (n < 40) {
+            fbeDefaults(v, 16);
             r.leave();
             return;
         }
         v.wchar4 = EnumWChar.of(r.i32(b + 36));
         if (n < 44) {
+            fbeDefaults(v, 17);
             r.leave();
             return;
         }
         v.wchar5 = EnumWChar.of(r.i32(b + 40));
         if (n < 45) {
+            fbeDefaults(v, 18);
             r.leave();
             return;
         }
         v.int8b0 = EnumInt8.of(r.i8(b + 44));
         if (n < 46) {
+            fbeDefaults(v, 19);
             r.leave();
             return;
         }
         v.int8b1 = EnumInt8.of(r.i8(b + 45));
         if (n < 47) {
+            fbeDefaults(v, 20);
             r.leave();
             return;
         }
         v.int8b2 = EnumInt8.of(r.i8(b + 46));
         if (n < 48) {
+            fbeDefaults(v, 21);
             r.leave();
             return;
         }
         v.int8b3 = EnumInt8.of(r.i8(b + 47));
         if (n < 49) {
+            fbeDefaults(v, 22);
             r.leave();
             return;
         }
         v.int8b4 = EnumInt8.of(r.i8(b + 48));
         if (n < 50) {
+            fbeDefaults(v, 23);
             r.leave();
             return;
         }
         v.int8b5 = EnumInt8.of(r.i8(b + 49));
         if (n < 51) {
+            fbeDefaults(v, 24);
             r.leave();
             return;
         }
         v.uint8b0 = EnumUInt8.of(r.i8(b + 50));
         if (n < 52) {
+            fbeDefaults(v, 25);
             r.leave();
             return;
         }
         v.uint8b1 = EnumUInt8.of(r.i8(b + 51));
         if (n < 53) {
+            fbeDefaults(v, 26);
             r.leave();
             return;
         }
         v.uint8b2 = EnumUInt8.of(r.i8(b + 52));
         if (n < 54) {
+            fbeDefaults(v, 27);
             r.leave();
             return;
         }
         v.uint8b3 = EnumUInt8.of(r.i8(b + 53));
         if (n < 55) {
+            fbeDefaults(v, 28);
             r.leave();
             return;
         }
         v.uint8b4 = EnumUInt8.of(r.i8(b + 54));
         if (n < 56) {
+            fbeDefaults(v, 29);
             r.leave();
             return;
         }
         v.uint8b5 = EnumUInt8.of(r.i8(b + 55));
         if (n < 58) {
+            fbeDefaults(v, 30);
             r.leave();
             return;
         }
         v.int16b0 = EnumInt16.of(r.i16(b + 56));
         if (n < 60) {
+            fbeDefaults(v, 31);
             r.leave();
             return;
         }
         v.int16b1 = EnumInt16.of(r.i16(b + 58));
         if (n < 62) {
+            fbeDefaults(v, 32);
             r.leave();
             return;
         }
         v.int16b2 = EnumInt16.of(r.i16(b + 60));
         if (n < 64) {
+            fbeDefaults(v, 33);
             r.leave();
             return;
         }
         v.int16b3 = EnumInt16.of(r.i16(b + 62));
         if (n < 66) {
+            fbeDefaults(v, 34);
             r.leave();
             return;
         }
         v.int16b4 = EnumInt16.of(r.i16(b + 64));
         if (n < 68) {
+            fbeDefaults(v, 35);
             r.leave();
             return;
         }
         v.int16b5 = EnumInt16.of(r.i16(b + 66));
         if (n < 70) {
+            fbeDefaults(v, 36);
             r.leave();
             return;
         }
         v.uint16b0 = EnumUInt16.of(r.i16(b + 68));
         if (n < 72) {
+            fbeDefaults(v, 37);
             r.leave();
             return;
         }
         v.uint16b1 = EnumUInt16.of(r.i16(b + 70));
         if (n < 74) {
+            fbeDefaults(v, 38);
             r.leave();
             return;
         }
         v.uint16b2 = EnumUInt16.of(r.i16(b + 72));
         if (n < 76) {
+            fbeDefaults(v, 39);
             r.leave();
             return;
         }
         v.uint16b3 = EnumUInt16.of(r.i16(b + 74));
         if (n < 78) {
+            fbeDefaults(v, 40);
             r.leave();
             return;
         }
         v.uint16b4 = EnumUInt16.of(r.i16(b + 76));
         if (n < 80) {
+            fbeDefaults(v, 41);
             r.leave();
             return;
         }
         v.uint16b5 = EnumUInt16.of(r.i16(b + 78));
         if (n < 84) {
+            fbeDefaults(v, 42);
             r.leave();
             return;
         }
         v.int32b0 = EnumInt32.of(r.i32(b + 80));
         if (n < 88) {
+            fbeDefaults(v, 43);
             r.leave();
             return;
         }
         v.int32b1 = EnumInt32.of(r.i32(b + 84));
         if (n < 92) {
+            fbeDefaults(v, 44);
             r.leave();
             return;
         }
         v.int32b2 = EnumInt32.of(r.i32(b + 88));
         if (n < 96) {
+            fbeDefaults(v, 45);
             r.leave();
             return;
         }
         v.int32b3 = EnumInt32.of(r.i32(b + 92));
         if (n < 100) {
+            fbeDefaults(v, 46);
             r.leave();
             return;
         }
         v.int32b4 = EnumInt32.of(r.i32(b + 96));
         if (n < 104) {
+            fbeDefaults(v, 47);
             r.leave();
             return;
         }
         v.int32b5 = EnumInt32.of(r.i32(b + 100));
         if (n < 108) {
+            fbeDefaults(v, 48);
             r.leave();
             return;
         }
         v.uint32b0 = EnumUInt32.of(r.i32(b + 104));
         if (n < 112) {
+            fbeDefaults(v, 49);
             r.leave();
             return;
         }
         v.uint32b1 = EnumUInt32.of(r.i32(b + 108));
         if (n < 116) {
+            fbeDefaults(v, 50);
             r.leave();
             return;
         }
         v.uint32b2 = EnumUInt32.of(r.i32(b + 112));
         if (n < 120) {
+            fbeDefaults(v, 51);
             r.leave();
             return;
         }
         v.uint32b3 = EnumUInt32.of(r.i32(b + 116));
         if (n < 124) {
+            fbeDefaults(v, 52);
             r.leave();
             return;
         }
         v.uint32b4 = EnumUInt32.of(r.i32(b + 120));
         if (n < 128) {
+            fbeDefaults(v, 53);
             r.leave();
             return;
         }
         v.uint32b5 = EnumUInt32.of(r.i32(b + 124));
         if (n < 136) {
+            fbeDefaults(v, 54);
             r.leave();
             return;
         }
         v.int64b0 = EnumInt64.of(r.i64(b + 128));
         if (n < 144) {
+            fbeDefaults(v, 55);
             r.leave();
             return;
         }
         v.int64b1 = EnumInt64.of(r.i64(b + 136));
         if (n < 152) {
+            fbeDefaults(v, 56);
             r.leave();
             return;
         }
         v.int64b2 = EnumInt64.of(r.i64(b + 144));
         if (n < 160) {
+            fbeDefaults(v, 57);
             r.leave();
             return;
         }
         v.int64b3 = EnumInt64.of(r.i64(b + 152));
         if (n < 168) {
+            fbeDefaults(v, 58);
             r.leave();
             return;
         }
         v.int64b4 = EnumInt64.of(r.i64(b + 160));
         if (n < 176) {
+            fbeDefaults(v, 59);
             r.leave();
             return;
         }
         v.int64b5 = EnumInt64.of(r.i64(b + 168));
         if (n < 184) {
+            fbeDefaults(v, 60);
             r.leave();
             return;
         }
         v.uint64b0 = EnumUInt64.of(r.i64(b + 176));
         if (n < 192) {
+            fbeDefaults(v, 61);
             r.leave();
             return;
         }
         v.uint64b1 = EnumUInt64.of(r.i64(b + 184));
         if (n < 200) {
+            fbeDefaults(v, 62);
             r.leave();
             return;
         }
         v.uint64b2 = EnumUInt64.of(r.i64(b + 192));
         if (n < 208) {
+            fbeDefaults(v, 63);
             r.leave();
             return;
         }
         v.uint64b3 = EnumUInt64.of(r.i64(b + 200));
         if (n < 216) {
+            fbeDefaults(v, 64);
             r.leave();
             return;
         }
         v.uint64b4 = EnumUInt64.of(r.i64(b + 208));
         if (n < 224) {
+            fbeDefaults(v, 65);
             r.leave();
             return;
         }
         v.uint64b5 = EnumUInt64.of(r.i64(b + 216));
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        r.struct(base, slot, 1, 216);
         r.leave();
     }
 
@@ -733,7 +1022,52 @@ public class Enums {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("enums.Enums");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -742,7 +1076,12 @@ public class Enums {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("enums.Enums");
+        }
     }
 
     /**
@@ -821,7 +1160,8 @@ public class Enums {
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -899,6 +1239,84 @@ public class Enums {
     }
 
     /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(216);
+        r.fixed(1, "byte0");
+        r.fixed(1, "byte1");
+        r.fixed(1, "byte2");
+        r.fixed(1, "byte3");
+        r.fixed(1, "byte4");
+        r.fixed(1, "byte5");
+        r.fixed(1, "char0");
+        r.fixed(1, "char1");
+        r.fixed(1, "char2");
+        r.fixed(1, "char3");
+        r.fixed(1, "char4");
+        r.fixed(1, "char5");
+        r.fixed(4, "wchar0");
+        r.fixed(4, "wchar1");
+        r.fixed(4, "wchar2");
+        r.fixed(4, "wchar3");
+        r.fixed(4, "wchar4");
+        r.fixed(4, "wchar5");
+        r.fixed(1, "int8b0");
+        r.fixed(1, "int8b1");
+        r.fixed(1, "int8b2");
+        r.fixed(1, "int8b3");
+        r.fixed(1, "int8b4");
+        r.fixed(1, "int8b5");
+        r.fixed(1, "uint8b0");
+        r.fixed(1, "uint8b1");
+        r.fixed(1, "uint8b2");
+        r.fixed(1, "uint8b3");
+        r.fixed(1, "uint8b4");
+        r.fixed(1, "uint8b5");
+        r.fixed(2, "int16b0");
+        r.fixed(2, "int16b1");
+        r.fixed(2, "int16b2");
+        r.fixed(2, "int16b3");
+        r.fixed(2, "int16b4");
+        r.fixed(2, "int16b5");
+        r.fixed(2, "uint16b0");
+        r.fixed(2, "uint16b1");
+        r.fixed(2, "uint16b2");
+        r.fixed(2, "uint16b3");
+        r.fixed(2, "uint16b4");
+        r.fixed(2, "uint16b5");
+        r.fixed(4, "int32b0");
+        r.fixed(4, "int32b1");
+        r.fixed(4, "int32b2");
+        r.fixed(4, "int32b3");
+        r.fixed(4, "int32b4");
+        r.fixed(4, "int32b5");
+        r.fixed(4, "uint32b0");
+        r.fixed(4, "uint32b1");
+        r.fixed(4, "uint32b2");
+        r.fixed(4, "uint32b3");
+        r.fixed(4, "uint32b4");
+        r.fixed(4, "uint32b5");
+        r.fixed(8, "int64b0");
+        r.fixed(8, "int64b1");
+        r.fixed(8, "int64b2");
+        r.fixed(8, "int64b3");
+        r.fixed(8, "int64b4");
+        r.fixed(8, "int64b5");
+        r.fixed(8, "uint64b0");
+        r.fixed(8, "uint64b1");
+        r.fixed(8, "uint64b2");
+        r.fixed(8, "uint64b3");
+        r.fixed(8, "uint64b4");
+        r.fixed(8, "uint64b5");
+        r.leave();
+    }
+
+    /**
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
@@ -956,7 +1374,53 @@ public class Enums {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 1, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("enums.Enums");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -965,6 +1429,12 @@ public class Enums {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 1, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("enums.Enums");
+        }
     }
 }

@@ -118,9 +118,38 @@ public class Account {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Account v, int from) {
+        if (from <= 0) {
+            v.id = 0;
+        }
+        if (from <= 1) {
+            v.name = "";
+        }
+        if (from <= 2) {
+            v.state = StateEx.initialized.or(StateEx.bad).or(StateEx.sad);
+        }
+        if (from <= 3) {
+            v.wallet = new Balance();
+        }
+        if (from <= 4) {
+            v.asset = null;
+        }
+        if (from <= 5) {
+            v.orders.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -133,24 +162,28 @@ public class Account {
         int n = r.i32(b);
         if (n < 12) {
             r.spend(20, b, "id");
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         v.id = r.i32(b + 8);
         if (n < 16) {
             r.spend(20, b, "name");
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         v.name = r.string(b, b + 12, "name");
         if (n < 17) {
             r.spend(20, b, "state");
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         v.state = StateEx.of(r.i8(b + 16));
         if (n < 21) {
             r.spend(20, b, "wallet");
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
@@ -160,35 +193,110 @@ public class Account {
             throw e.at("wallet");
         }
         if (n < 26) {
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
-        Balance x5 = null;
-        int s6 = r.optional(b, b + 21, 4, "asset");
-        if (s6 >= 0) {
-            Balance x7 = new Balance();
+        int s5 = r.optional(b, b + 21, 4, "asset");
+        if (s5 >= 0) {
+            if (v.asset == null) {
+                v.asset = new Balance();
+            }
             try {
-                Balance.fbeRead(r, s6, s6, x7);
+                Balance.fbeRead(r, s5, s5, v.asset);
             } catch (DecodeException e) {
                 throw e.at("asset");
             }
-            x5 = x7;
+        } else {
+            v.asset = null;
         }
-        v.asset = x5;
+        if (n < 30) {
+            fbeDefaults(v, 5);
+            r.leave();
+            return;
+        }
+        int e6 = r.vector(b, b + 26, 4, 0, "orders");
+        int n7 = r.count();
+        int m8 = v.orders.size();
+        for (int i9 = 0; i9 < n7; i9++) {
+            Order x10 = i9 < m8 ? v.orders.get(i9) : new Order();
+            try {
+                Order.fbeRead(r, b, e6 + i9 * 4, x10);
+            } catch (DecodeException e) {
+                throw e.at("orders", i9);
+            }
+            if (i9 >= m8) {
+                v.orders.add(x10);
+            }
+        }
+        if (m8 > n7) {
+            v.orders.subList(n7, m8).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 3, 14);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.spend(20, b, "id");
+            r.leave();
+            return;
+        }
+        if (n < 16) {
+            r.spend(20, b, "name");
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 12, "name");
+        if (n < 17) {
+            r.spend(20, b, "state");
+            r.leave();
+            return;
+        }
+        if (n < 21) {
+            r.spend(20, b, "wallet");
+            r.leave();
+            return;
+        }
+        try {
+            Balance.fbeVerify(r, b, b + 17);
+        } catch (DecodeException e) {
+            throw e.at("wallet");
+        }
+        if (n < 26) {
+            r.leave();
+            return;
+        }
+        int s11 = r.optional(b, b + 21, 4, "asset");
+        if (s11 >= 0) {
+            try {
+                Balance.fbeVerify(r, s11, s11);
+            } catch (DecodeException e) {
+                throw e.at("asset");
+            }
+        }
         if (n < 30) {
             r.leave();
             return;
         }
-        int e8 = r.vector(b, b + 26, 4, 0, "orders");
-        int n9 = r.count();
-        for (int i10 = 0; i10 < n9; i10++) {
-            Order x11 = new Order();
+        int e12 = r.vector(b, b + 26, 4, 0, "orders");
+        int n13 = r.count();
+        for (int i14 = 0; i14 < n13; i14++) {
             try {
-                Order.fbeRead(r, b, e8 + i10 * 4, x11);
+                Order.fbeVerify(r, b, e12 + i14 * 4);
             } catch (DecodeException e) {
-                throw e.at("orders", i10);
+                throw e.at("orders", i14);
             }
-            v.orders.add(x11);
         }
         r.leave();
     }
@@ -250,7 +358,52 @@ public class Account {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("protoex.Account");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -259,7 +412,12 @@ public class Account {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("protoex.Account");
+        }
     }
 
     /**
@@ -278,13 +436,14 @@ public class Account {
             Balance.fbeWriteFinal(w, v.asset);
         }
         w.appendCount(v.orders.size());
-        for (Order x12 : v.orders) {
-            Order.fbeWriteFinal(w, x12);
+        for (Order x15 : v.orders) {
+            Order.fbeWriteFinal(w, x15);
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -300,26 +459,68 @@ public class Account {
         } catch (DecodeException e) {
             throw e.at("wallet");
         }
-        Balance x13 = null;
         if (r.finalHas("asset")) {
-            Balance x14 = new Balance();
+            if (v.asset == null) {
+                v.asset = new Balance();
+            }
             try {
-                Balance.fbeReadFinal(r, x14);
+                Balance.fbeReadFinal(r, v.asset);
             } catch (DecodeException e) {
                 throw e.at("asset");
             }
-            x13 = x14;
+        } else {
+            v.asset = null;
         }
-        v.asset = x13;
-        int n15 = r.finalCount(42, 0, "orders");
-        for (int i16 = 0; i16 < n15; i16++) {
-            Order x18 = new Order();
+        int n16 = r.finalCount(42, 0, "orders");
+        int m17 = v.orders.size();
+        for (int i18 = 0; i18 < n16; i18++) {
+            Order x19 = i18 < m17 ? v.orders.get(i18) : new Order();
             try {
-                Order.fbeReadFinal(r, x18);
+                Order.fbeReadFinal(r, x19);
             } catch (DecodeException e) {
-                throw e.at("orders", i16);
+                throw e.at("orders", i18);
             }
-            v.orders.add(x18);
+            if (i18 >= m17) {
+                v.orders.add(x19);
+            }
+        }
+        if (m17 > n16) {
+            v.orders.subList(n16, m17).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(14);
+        r.fixed(4, "id");
+        r.finalSkipString("name");
+        r.fixed(1, "state");
+        try {
+            Balance.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("wallet");
+        }
+        if (r.finalHas("asset")) {
+            try {
+                Balance.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("asset");
+            }
+        }
+        int n20 = r.finalCount(42, 0, "orders");
+        for (int i21 = 0; i21 < n20; i21++) {
+            try {
+                Order.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("orders", i21);
+            }
         }
         r.leave();
     }
@@ -382,7 +583,53 @@ public class Account {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 3, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("protoex.Account");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -391,6 +638,12 @@ public class Account {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 3, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("protoex.Account");
+        }
     }
 }

@@ -81,9 +81,25 @@ public class Balance extends com.chronoxor.proto.Balance {
         w.putF64(b + 20, v.locked);
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    @Override
+    public void reset() {
+        super.reset();
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Balance v, int from) {
+        if (from <= 0) {
+            v.locked = 0.0;
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -95,16 +111,38 @@ public class Balance extends com.chronoxor.proto.Balance {
         int b = r.struct(base, slot, 2, 20);
         int n = r.i32(b);
         if (n < 20) {
+            v.reset();
             r.leave();
             return;
         }
         v.currency = r.string(b, b + 8, "currency");
         v.amount = r.f64(b + 12);
         if (n < 28) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         v.locked = r.f64(b + 20);
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 2, 20);
+        int n = r.i32(b);
+        if (n < 20) {
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 8, "currency");
         r.leave();
     }
 
@@ -165,7 +203,54 @@ public class Balance extends com.chronoxor.proto.Balance {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    @Override
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    @Override
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("protoex.Balance");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -174,7 +259,12 @@ public class Balance extends com.chronoxor.proto.Balance {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("protoex.Balance");
+        }
     }
 
     /**
@@ -190,7 +280,8 @@ public class Balance extends com.chronoxor.proto.Balance {
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -201,6 +292,21 @@ public class Balance extends com.chronoxor.proto.Balance {
         v.currency = r.finalString("currency");
         v.amount = r.finalF64("amount");
         v.locked = r.finalF64("locked");
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(20);
+        r.finalSkipString("currency");
+        r.fixed(8, "amount");
+        r.fixed(8, "locked");
         r.leave();
     }
 
@@ -262,7 +368,55 @@ public class Balance extends com.chronoxor.proto.Balance {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    @Override
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    @Override
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 2, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("protoex.Balance");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -271,6 +425,12 @@ public class Balance extends com.chronoxor.proto.Balance {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 2, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("protoex.Balance");
+        }
     }
 }

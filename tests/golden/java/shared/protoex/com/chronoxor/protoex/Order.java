@@ -104,9 +104,44 @@ public class Order {
         w.putF64(b + 42, v.sl);
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Order v, int from) {
+        if (from <= 0) {
+            v.id = 0;
+        }
+        if (from <= 1) {
+            v.symbol = "";
+        }
+        if (from <= 2) {
+            v.side = OrderSide.buy;
+        }
+        if (from <= 3) {
+            v.type = OrderType.market;
+        }
+        if (from <= 4) {
+            v.price = 0.0;
+        }
+        if (from <= 5) {
+            v.volume = 0.0;
+        }
+        if (from <= 6) {
+            v.tp = 10.0;
+        }
+        if (from <= 7) {
+            v.sl = -10.0;
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -118,45 +153,73 @@ public class Order {
         int b = r.struct(base, slot, 1, 42);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         v.id = r.i32(b + 8);
         if (n < 16) {
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         v.symbol = r.string(b, b + 12, "symbol");
         if (n < 17) {
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         v.side = OrderSide.of(r.i8(b + 16));
         if (n < 18) {
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
         v.type = OrderType.of(r.i8(b + 17));
         if (n < 26) {
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
         v.price = r.f64(b + 18);
         if (n < 34) {
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
         v.volume = r.f64(b + 26);
         if (n < 42) {
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
         v.tp = r.f64(b + 34);
         if (n < 50) {
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
         v.sl = r.f64(b + 42);
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 1, 42);
+        int n = r.i32(b);
+        if (n < 16) {
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 12, "symbol");
         r.leave();
     }
 
@@ -217,7 +280,52 @@ public class Order {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("protoex.Order");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -226,7 +334,12 @@ public class Order {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("protoex.Order");
+        }
     }
 
     /**
@@ -247,7 +360,8 @@ public class Order {
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -263,6 +377,26 @@ public class Order {
         v.volume = r.finalF64("volume");
         v.tp = r.finalF64("tp");
         v.sl = r.finalF64("sl");
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(42);
+        r.fixed(4, "id");
+        r.finalSkipString("symbol");
+        r.fixed(1, "side");
+        r.fixed(1, "type");
+        r.fixed(8, "price");
+        r.fixed(8, "volume");
+        r.fixed(8, "tp");
+        r.fixed(8, "sl");
         r.leave();
     }
 
@@ -324,7 +458,53 @@ public class Order {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 1, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("protoex.Order");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -333,6 +513,12 @@ public class Order {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 1, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("protoex.Order");
+        }
     }
 }

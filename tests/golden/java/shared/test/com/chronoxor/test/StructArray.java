@@ -252,9 +252,50 @@ public class StructArray {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(StructArray v, int from) {
+        if (from <= 0) {
+            v.f1 = new byte[2];
+        }
+        if (from <= 1) {
+            v.f2 = new Byte[2];
+        }
+        if (from <= 2) {
+            v.f3 = new byte[][] {new byte[0], new byte[0]};
+        }
+        if (from <= 3) {
+            v.f4 = new byte[2][];
+        }
+        if (from <= 4) {
+            v.f5 = new EnumSimple[] {EnumSimple.ENUM_VALUE_0, EnumSimple.ENUM_VALUE_0};
+        }
+        if (from <= 5) {
+            v.f6 = new EnumSimple[2];
+        }
+        if (from <= 6) {
+            v.f7 = new FlagsSimple[] {FlagsSimple.FLAG_VALUE_0, FlagsSimple.FLAG_VALUE_0};
+        }
+        if (from <= 7) {
+            v.f8 = new FlagsSimple[2];
+        }
+        if (from <= 8) {
+            v.f9 = new StructSimple[] {new StructSimple(), new StructSimple()};
+        }
+        if (from <= 9) {
+            v.f10 = new StructSimple[2];
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -267,16 +308,24 @@ public class StructArray {
         int n = r.i32(b);
         if (n < 10) {
             r.spend(562, b, "f1");
+            fbeDefaults(v, 0);
             r.leave();
             return;
+        }
+        if (v.f1.length != 2) {
+            v.f1 = new byte[2];
         }
         for (int i16 = 0; i16 < 2; i16++) {
             v.f1[i16] = r.i8(b + 8 + i16 * 1);
         }
         if (n < 20) {
             r.spend(562, b, "f2");
+            fbeDefaults(v, 1);
             r.leave();
             return;
+        }
+        if (v.f2.length != 2) {
+            v.f2 = new Byte[2];
         }
         for (int i17 = 0; i17 < 2; i17++) {
             Byte x18 = null;
@@ -288,16 +337,24 @@ public class StructArray {
         }
         if (n < 28) {
             r.spend(562, b, "f3");
+            fbeDefaults(v, 2);
             r.leave();
             return;
+        }
+        if (v.f3.length != 2) {
+            v.f3 = new byte[][] {new byte[0], new byte[0]};
         }
         for (int i20 = 0; i20 < 2; i20++) {
             v.f3[i20] = r.bytes(b, b + 20 + i20 * 4, "f3");
         }
         if (n < 38) {
             r.spend(562, b, "f4");
+            fbeDefaults(v, 3);
             r.leave();
             return;
+        }
+        if (v.f4.length != 2) {
+            v.f4 = new byte[2][];
         }
         for (int i21 = 0; i21 < 2; i21++) {
             byte[] x22 = null;
@@ -309,16 +366,24 @@ public class StructArray {
         }
         if (n < 46) {
             r.spend(562, b, "f5");
+            fbeDefaults(v, 4);
             r.leave();
             return;
+        }
+        if (v.f5.length != 2) {
+            v.f5 = new EnumSimple[] {EnumSimple.ENUM_VALUE_0, EnumSimple.ENUM_VALUE_0};
         }
         for (int i24 = 0; i24 < 2; i24++) {
             v.f5[i24] = EnumSimple.of(r.i32(b + 38 + i24 * 4));
         }
         if (n < 56) {
             r.spend(562, b, "f6");
+            fbeDefaults(v, 5);
             r.leave();
             return;
+        }
+        if (v.f6.length != 2) {
+            v.f6 = new EnumSimple[2];
         }
         for (int i25 = 0; i25 < 2; i25++) {
             EnumSimple x26 = null;
@@ -330,16 +395,24 @@ public class StructArray {
         }
         if (n < 64) {
             r.spend(562, b, "f7");
+            fbeDefaults(v, 6);
             r.leave();
             return;
+        }
+        if (v.f7.length != 2) {
+            v.f7 = new FlagsSimple[] {FlagsSimple.FLAG_VALUE_0, FlagsSimple.FLAG_VALUE_0};
         }
         for (int i28 = 0; i28 < 2; i28++) {
             v.f7[i28] = FlagsSimple.of(r.i32(b + 56 + i28 * 4));
         }
         if (n < 74) {
             r.spend(562, b, "f8");
+            fbeDefaults(v, 7);
             r.leave();
             return;
+        }
+        if (v.f8.length != 2) {
+            v.f8 = new FlagsSimple[2];
         }
         for (int i29 = 0; i29 < 2; i29++) {
             FlagsSimple x30 = null;
@@ -351,8 +424,12 @@ public class StructArray {
         }
         if (n < 82) {
             r.spend(562, b, "f9");
+            fbeDefaults(v, 8);
             r.leave();
             return;
+        }
+        if (v.f9.length != 2) {
+            v.f9 = new StructSimple[] {new StructSimple(), new StructSimple()};
         }
         for (int i32 = 0; i32 < 2; i32++) {
             try {
@@ -362,8 +439,12 @@ public class StructArray {
             }
         }
         if (n < 92) {
+            fbeDefaults(v, 9);
             r.leave();
             return;
+        }
+        if (v.f10.length != 2) {
+            v.f10 = new StructSimple[2];
         }
         for (int i33 = 0; i33 < 2; i33++) {
             StructSimple x34 = null;
@@ -378,6 +459,111 @@ public class StructArray {
                 x34 = x36;
             }
             v.f10[i33] = x34;
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 125, 36);
+        int n = r.i32(b);
+        if (n < 10) {
+            r.spend(562, b, "f1");
+            r.leave();
+            return;
+        }
+        for (int i37 = 0; i37 < 2; i37++) {
+        }
+        if (n < 20) {
+            r.spend(562, b, "f2");
+            r.leave();
+            return;
+        }
+        for (int i38 = 0; i38 < 2; i38++) {
+            r.optional(b, b + 10 + i38 * 5, 1, "f2");
+        }
+        if (n < 28) {
+            r.spend(562, b, "f3");
+            r.leave();
+            return;
+        }
+        for (int i39 = 0; i39 < 2; i39++) {
+            r.skipBytes(b, b + 20 + i39 * 4, "f3");
+        }
+        if (n < 38) {
+            r.spend(562, b, "f4");
+            r.leave();
+            return;
+        }
+        for (int i40 = 0; i40 < 2; i40++) {
+            int s41 = r.optional(b, b + 28 + i40 * 5, 4, "f4");
+            if (s41 >= 0) {
+                r.skipBytes(s41, s41, "f4");
+            }
+        }
+        if (n < 46) {
+            r.spend(562, b, "f5");
+            r.leave();
+            return;
+        }
+        for (int i42 = 0; i42 < 2; i42++) {
+        }
+        if (n < 56) {
+            r.spend(562, b, "f6");
+            r.leave();
+            return;
+        }
+        for (int i43 = 0; i43 < 2; i43++) {
+            r.optional(b, b + 46 + i43 * 5, 4, "f6");
+        }
+        if (n < 64) {
+            r.spend(562, b, "f7");
+            r.leave();
+            return;
+        }
+        for (int i44 = 0; i44 < 2; i44++) {
+        }
+        if (n < 74) {
+            r.spend(562, b, "f8");
+            r.leave();
+            return;
+        }
+        for (int i45 = 0; i45 < 2; i45++) {
+            r.optional(b, b + 64 + i45 * 5, 4, "f8");
+        }
+        if (n < 82) {
+            r.spend(562, b, "f9");
+            r.leave();
+            return;
+        }
+        for (int i46 = 0; i46 < 2; i46++) {
+            try {
+                StructSimple.fbeVerify(r, b, b + 74 + i46 * 4);
+            } catch (DecodeException e) {
+                throw e.at("f9", i46);
+            }
+        }
+        if (n < 92) {
+            r.leave();
+            return;
+        }
+        for (int i47 = 0; i47 < 2; i47++) {
+            int s48 = r.optional(b, b + 82 + i47 * 5, 4, "f10");
+            if (s48 >= 0) {
+                try {
+                    StructSimple.fbeVerify(r, s48, s48);
+                } catch (DecodeException e) {
+                    throw e.at("f10", i47);
+                }
+            }
         }
         r.leave();
     }
@@ -439,7 +625,52 @@ public class StructArray {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructArray");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -448,7 +679,12 @@ public class StructArray {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("test.StructArray");
+        }
     }
 
     /**
@@ -459,64 +695,65 @@ public class StructArray {
      */
     public static void fbeWriteFinal(Writer w, StructArray v) {
         Writer.checkLength(v.f1.length, 2, "test.StructArray.f1");
-        for (int i37 = 0; i37 < 2; i37++) {
-            w.appendI8(v.f1[i37]);
+        for (int i49 = 0; i49 < 2; i49++) {
+            w.appendI8(v.f1[i49]);
         }
         Writer.checkLength(v.f2.length, 2, "test.StructArray.f2");
-        for (int i38 = 0; i38 < 2; i38++) {
-            w.appendBool(v.f2[i38] != null);
-            if (v.f2[i38] != null) {
-                w.appendI8(v.f2[i38]);
+        for (int i50 = 0; i50 < 2; i50++) {
+            w.appendBool(v.f2[i50] != null);
+            if (v.f2[i50] != null) {
+                w.appendI8(v.f2[i50]);
             }
         }
         Writer.checkLength(v.f3.length, 2, "test.StructArray.f3");
-        for (int i39 = 0; i39 < 2; i39++) {
-            w.appendBytes(v.f3[i39]);
+        for (int i51 = 0; i51 < 2; i51++) {
+            w.appendBytes(v.f3[i51]);
         }
         Writer.checkLength(v.f4.length, 2, "test.StructArray.f4");
-        for (int i40 = 0; i40 < 2; i40++) {
-            w.appendBool(v.f4[i40] != null);
-            if (v.f4[i40] != null) {
-                w.appendBytes(v.f4[i40]);
+        for (int i52 = 0; i52 < 2; i52++) {
+            w.appendBool(v.f4[i52] != null);
+            if (v.f4[i52] != null) {
+                w.appendBytes(v.f4[i52]);
             }
         }
         Writer.checkLength(v.f5.length, 2, "test.StructArray.f5");
-        for (int i41 = 0; i41 < 2; i41++) {
-            w.appendI32(v.f5[i41].value());
+        for (int i53 = 0; i53 < 2; i53++) {
+            w.appendI32(v.f5[i53].value());
         }
         Writer.checkLength(v.f6.length, 2, "test.StructArray.f6");
-        for (int i42 = 0; i42 < 2; i42++) {
-            w.appendBool(v.f6[i42] != null);
-            if (v.f6[i42] != null) {
-                w.appendI32(v.f6[i42].value());
+        for (int i54 = 0; i54 < 2; i54++) {
+            w.appendBool(v.f6[i54] != null);
+            if (v.f6[i54] != null) {
+                w.appendI32(v.f6[i54].value());
             }
         }
         Writer.checkLength(v.f7.length, 2, "test.StructArray.f7");
-        for (int i43 = 0; i43 < 2; i43++) {
-            w.appendI32(v.f7[i43].value());
+        for (int i55 = 0; i55 < 2; i55++) {
+            w.appendI32(v.f7[i55].value());
         }
         Writer.checkLength(v.f8.length, 2, "test.StructArray.f8");
-        for (int i44 = 0; i44 < 2; i44++) {
-            w.appendBool(v.f8[i44] != null);
-            if (v.f8[i44] != null) {
-                w.appendI32(v.f8[i44].value());
+        for (int i56 = 0; i56 < 2; i56++) {
+            w.appendBool(v.f8[i56] != null);
+            if (v.f8[i56] != null) {
+                w.appendI32(v.f8[i56].value());
             }
         }
         Writer.checkLength(v.f9.length, 2, "test.StructArray.f9");
-        for (int i45 = 0; i45 < 2; i45++) {
-            StructSimple.fbeWriteFinal(w, v.f9[i45]);
+        for (int i57 = 0; i57 < 2; i57++) {
+            StructSimple.fbeWriteFinal(w, v.f9[i57]);
         }
         Writer.checkLength(v.f10.length, 2, "test.StructArray.f10");
-        for (int i46 = 0; i46 < 2; i46++) {
-            w.appendBool(v.f10[i46] != null);
-            if (v.f10[i46] != null) {
-                StructSimple.fbeWriteFinal(w, v.f10[i46]);
+        for (int i58 = 0; i58 < 2; i58++) {
+            w.appendBool(v.f10[i58] != null);
+            if (v.f10[i58] != null) {
+                StructSimple.fbeWriteFinal(w, v.f10[i58]);
             }
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -524,65 +761,155 @@ public class StructArray {
      */
     public static void fbeReadFinal(Reader r, StructArray v) throws DecodeException {
         r.enter(36);
-        for (int i47 = 0; i47 < 2; i47++) {
-            v.f1[i47] = r.finalI8("f1");
-        }
-        for (int i48 = 0; i48 < 2; i48++) {
-            Byte x49 = null;
-            if (r.finalHas("f2")) {
-                x49 = r.finalI8("f2");
-            }
-            v.f2[i48] = x49;
-        }
-        for (int i50 = 0; i50 < 2; i50++) {
-            v.f3[i50] = r.finalBytes("f3");
-        }
-        for (int i51 = 0; i51 < 2; i51++) {
-            byte[] x52 = null;
-            if (r.finalHas("f4")) {
-                x52 = r.finalBytes("f4");
-            }
-            v.f4[i51] = x52;
-        }
-        for (int i53 = 0; i53 < 2; i53++) {
-            v.f5[i53] = EnumSimple.of(r.finalI32("f5"));
-        }
-        for (int i54 = 0; i54 < 2; i54++) {
-            EnumSimple x55 = null;
-            if (r.finalHas("f6")) {
-                x55 = EnumSimple.of(r.finalI32("f6"));
-            }
-            v.f6[i54] = x55;
-        }
-        for (int i56 = 0; i56 < 2; i56++) {
-            v.f7[i56] = FlagsSimple.of(r.finalI32("f7"));
-        }
-        for (int i57 = 0; i57 < 2; i57++) {
-            FlagsSimple x58 = null;
-            if (r.finalHas("f8")) {
-                x58 = FlagsSimple.of(r.finalI32("f8"));
-            }
-            v.f8[i57] = x58;
+        if (v.f1.length != 2) {
+            v.f1 = new byte[2];
         }
         for (int i59 = 0; i59 < 2; i59++) {
-            try {
-                StructSimple.fbeReadFinal(r, v.f9[i59]);
-            } catch (DecodeException e) {
-                throw e.at("f9", i59);
-            }
+            v.f1[i59] = r.finalI8("f1");
+        }
+        if (v.f2.length != 2) {
+            v.f2 = new Byte[2];
         }
         for (int i60 = 0; i60 < 2; i60++) {
-            StructSimple x61 = null;
-            if (r.finalHas("f10")) {
-                StructSimple x62 = new StructSimple();
-                try {
-                    StructSimple.fbeReadFinal(r, x62);
-                } catch (DecodeException e) {
-                    throw e.at("f10", i60);
-                }
-                x61 = x62;
+            Byte x61 = null;
+            if (r.finalHas("f2")) {
+                x61 = r.finalI8("f2");
             }
-            v.f10[i60] = x61;
+            v.f2[i60] = x61;
+        }
+        if (v.f3.length != 2) {
+            v.f3 = new byte[][] {new byte[0], new byte[0]};
+        }
+        for (int i62 = 0; i62 < 2; i62++) {
+            v.f3[i62] = r.finalBytes("f3");
+        }
+        if (v.f4.length != 2) {
+            v.f4 = new byte[2][];
+        }
+        for (int i63 = 0; i63 < 2; i63++) {
+            byte[] x64 = null;
+            if (r.finalHas("f4")) {
+                x64 = r.finalBytes("f4");
+            }
+            v.f4[i63] = x64;
+        }
+        if (v.f5.length != 2) {
+            v.f5 = new EnumSimple[] {EnumSimple.ENUM_VALUE_0, EnumSimple.ENUM_VALUE_0};
+        }
+        for (int i65 = 0; i65 < 2; i65++) {
+            v.f5[i65] = EnumSimple.of(r.finalI32("f5"));
+        }
+        if (v.f6.length != 2) {
+            v.f6 = new EnumSimple[2];
+        }
+        for (int i66 = 0; i66 < 2; i66++) {
+            EnumSimple x67 = null;
+            if (r.finalHas("f6")) {
+                x67 = EnumSimple.of(r.finalI32("f6"));
+            }
+            v.f6[i66] = x67;
+        }
+        if (v.f7.length != 2) {
+            v.f7 = new FlagsSimple[] {FlagsSimple.FLAG_VALUE_0, FlagsSimple.FLAG_VALUE_0};
+        }
+        for (int i68 = 0; i68 < 2; i68++) {
+            v.f7[i68] = FlagsSimple.of(r.finalI32("f7"));
+        }
+        if (v.f8.length != 2) {
+            v.f8 = new FlagsSimple[2];
+        }
+        for (int i69 = 0; i69 < 2; i69++) {
+            FlagsSimple x70 = null;
+            if (r.finalHas("f8")) {
+                x70 = FlagsSimple.of(r.finalI32("f8"));
+            }
+            v.f8[i69] = x70;
+        }
+        if (v.f9.length != 2) {
+            v.f9 = new StructSimple[] {new StructSimple(), new StructSimple()};
+        }
+        for (int i71 = 0; i71 < 2; i71++) {
+            try {
+                StructSimple.fbeReadFinal(r, v.f9[i71]);
+            } catch (DecodeException e) {
+                throw e.at("f9", i71);
+            }
+        }
+        if (v.f10.length != 2) {
+            v.f10 = new StructSimple[2];
+        }
+        for (int i72 = 0; i72 < 2; i72++) {
+            StructSimple x73 = null;
+            if (r.finalHas("f10")) {
+                StructSimple x74 = new StructSimple();
+                try {
+                    StructSimple.fbeReadFinal(r, x74);
+                } catch (DecodeException e) {
+                    throw e.at("f10", i72);
+                }
+                x73 = x74;
+            }
+            v.f10[i72] = x73;
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(36);
+        for (int i75 = 0; i75 < 2; i75++) {
+            r.fixed(1, "f1");
+        }
+        for (int i76 = 0; i76 < 2; i76++) {
+            if (r.finalHas("f2")) {
+                r.fixed(1, "f2");
+            }
+        }
+        for (int i77 = 0; i77 < 2; i77++) {
+            r.finalSkipBytes("f3");
+        }
+        for (int i78 = 0; i78 < 2; i78++) {
+            if (r.finalHas("f4")) {
+                r.finalSkipBytes("f4");
+            }
+        }
+        for (int i79 = 0; i79 < 2; i79++) {
+            r.fixed(4, "f5");
+        }
+        for (int i80 = 0; i80 < 2; i80++) {
+            if (r.finalHas("f6")) {
+                r.fixed(4, "f6");
+            }
+        }
+        for (int i81 = 0; i81 < 2; i81++) {
+            r.fixed(4, "f7");
+        }
+        for (int i82 = 0; i82 < 2; i82++) {
+            if (r.finalHas("f8")) {
+                r.fixed(4, "f8");
+            }
+        }
+        for (int i83 = 0; i83 < 2; i83++) {
+            try {
+                StructSimple.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f9", i83);
+            }
+        }
+        for (int i84 = 0; i84 < 2; i84++) {
+            if (r.finalHas("f10")) {
+                try {
+                    StructSimple.fbeVerifyFinal(r);
+                } catch (DecodeException e) {
+                    throw e.at("f10", i84);
+                }
+            }
         }
         r.leave();
     }
@@ -645,7 +972,53 @@ public class StructArray {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 125, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructArray");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -654,6 +1027,12 @@ public class StructArray {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 125, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("test.StructArray");
+        }
     }
 }

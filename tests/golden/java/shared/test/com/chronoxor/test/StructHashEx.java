@@ -116,9 +116,26 @@ public class StructHashEx {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(StructHashEx v, int from) {
+        if (from <= 0) {
+            v.f1.clear();
+        }
+        if (from <= 1) {
+            v.f2.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -130,11 +147,13 @@ public class StructHashEx {
         int b = r.struct(base, slot, 142, 8);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         int e8 = r.vector(b, b + 8, 8, 0, "f1");
         int n9 = r.count();
+        v.f1.clear();
         for (int i10 = 0; i10 < n9; i10++) {
             StructSimple x12 = new StructSimple();
             try {
@@ -155,11 +174,13 @@ public class StructHashEx {
             }
         }
         if (n < 16) {
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         int e14 = r.vector(b, b + 12, 9, 1, "f2");
         int n15 = r.count();
+        v.f2.clear();
         for (int i16 = 0; i16 < n15; i16++) {
             StructSimple x18 = new StructSimple();
             try {
@@ -182,6 +203,80 @@ public class StructHashEx {
             v.f2.put(k17, x19);
             if (v.f2.size() != i16 + 1) {
                 throw r.duplicateKey("f2", e14 + i16 * 9);
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 142, 8);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.leave();
+            return;
+        }
+        Map<StructSimple, StructNested> t22 = new LinkedHashMap<>();
+        int e23 = r.vector(b, b + 8, 8, 0, "f1");
+        int n24 = r.count();
+        t22.clear();
+        for (int i25 = 0; i25 < n24; i25++) {
+            StructSimple x27 = new StructSimple();
+            try {
+                StructSimple.fbeRead(r, b, e23 + i25 * 8, x27);
+            } catch (DecodeException e) {
+                throw e.at("f1", i25);
+            }
+            StructSimple k26 = x27;
+            StructNested x28 = new StructNested();
+            try {
+                StructNested.fbeRead(r, b, e23 + i25 * 8 + 4, x28);
+            } catch (DecodeException e) {
+                throw e.at("f1", i25);
+            }
+            t22.put(k26, x28);
+            if (t22.size() != i25 + 1) {
+                throw r.duplicateKey("f1", e23 + i25 * 8);
+            }
+        }
+        if (n < 16) {
+            r.leave();
+            return;
+        }
+        Map<StructSimple, StructNested> t29 = new LinkedHashMap<>();
+        int e30 = r.vector(b, b + 12, 9, 1, "f2");
+        int n31 = r.count();
+        t29.clear();
+        for (int i32 = 0; i32 < n31; i32++) {
+            StructSimple x34 = new StructSimple();
+            try {
+                StructSimple.fbeRead(r, b, e30 + i32 * 9, x34);
+            } catch (DecodeException e) {
+                throw e.at("f2", i32);
+            }
+            StructSimple k33 = x34;
+            StructNested x35 = null;
+            int s36 = r.optional(b, e30 + i32 * 9 + 4, 4, "f2");
+            if (s36 >= 0) {
+                StructNested x37 = new StructNested();
+                try {
+                    StructNested.fbeRead(r, s36, s36, x37);
+                } catch (DecodeException e) {
+                    throw e.at("f2", i32);
+                }
+                x35 = x37;
+            }
+            t29.put(k33, x35);
+            if (t29.size() != i32 + 1) {
+                throw r.duplicateKey("f2", e30 + i32 * 9);
             }
         }
         r.leave();
@@ -244,7 +339,52 @@ public class StructHashEx {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructHashEx");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -253,7 +393,12 @@ public class StructHashEx {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("test.StructHashEx");
+        }
     }
 
     /**
@@ -264,22 +409,23 @@ public class StructHashEx {
      */
     public static void fbeWriteFinal(Writer w, StructHashEx v) {
         w.appendCount(v.f1.size());
-        for (Map.Entry<StructSimple, StructNested> x22 : v.f1.entrySet()) {
-            StructSimple.fbeWriteFinal(w, x22.getKey());
-            StructNested.fbeWriteFinal(w, x22.getValue());
+        for (Map.Entry<StructSimple, StructNested> x38 : v.f1.entrySet()) {
+            StructSimple.fbeWriteFinal(w, x38.getKey());
+            StructNested.fbeWriteFinal(w, x38.getValue());
         }
         w.appendCount(v.f2.size());
-        for (Map.Entry<StructSimple, StructNested> x23 : v.f2.entrySet()) {
-            StructSimple.fbeWriteFinal(w, x23.getKey());
-            w.appendBool(x23.getValue() != null);
-            if (x23.getValue() != null) {
-                StructNested.fbeWriteFinal(w, x23.getValue());
+        for (Map.Entry<StructSimple, StructNested> x39 : v.f2.entrySet()) {
+            StructSimple.fbeWriteFinal(w, x39.getKey());
+            w.appendBool(x39.getValue() != null);
+            if (x39.getValue() != null) {
+                StructNested.fbeWriteFinal(w, x39.getValue());
             }
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -287,50 +433,114 @@ public class StructHashEx {
      */
     public static void fbeReadFinal(Reader r, StructHashEx v) throws DecodeException {
         r.enter(8);
-        int n24 = r.finalCount(1279, 0, "f1");
-        for (int i25 = 0; i25 < n24; i25++) {
-            int p27 = r.pos();
-            StructSimple x28 = new StructSimple();
+        int n40 = r.finalCount(1279, 0, "f1");
+        v.f1.clear();
+        for (int i41 = 0; i41 < n40; i41++) {
+            int p43 = r.pos();
+            StructSimple x44 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x28);
+                StructSimple.fbeReadFinal(r, x44);
             } catch (DecodeException e) {
-                throw e.at("f1", i25);
+                throw e.at("f1", i41);
             }
-            StructSimple k26 = x28;
-            StructNested x29 = new StructNested();
+            StructSimple k42 = x44;
+            StructNested x45 = new StructNested();
             try {
-                StructNested.fbeReadFinal(r, x29);
+                StructNested.fbeReadFinal(r, x45);
             } catch (DecodeException e) {
-                throw e.at("f1", i25);
+                throw e.at("f1", i41);
             }
-            v.f1.put(k26, x29);
-            if (v.f1.size() != i25 + 1) {
-                throw r.duplicateKey("f1", p27);
+            v.f1.put(k42, x45);
+            if (v.f1.size() != i41 + 1) {
+                throw r.duplicateKey("f1", p43);
             }
         }
-        int n30 = r.finalCount(282, 1, "f2");
-        for (int i31 = 0; i31 < n30; i31++) {
-            int p33 = r.pos();
-            StructSimple x34 = new StructSimple();
+        int n46 = r.finalCount(282, 1, "f2");
+        v.f2.clear();
+        for (int i47 = 0; i47 < n46; i47++) {
+            int p49 = r.pos();
+            StructSimple x50 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x34);
+                StructSimple.fbeReadFinal(r, x50);
             } catch (DecodeException e) {
-                throw e.at("f2", i31);
+                throw e.at("f2", i47);
             }
-            StructSimple k32 = x34;
-            StructNested x35 = null;
+            StructSimple k48 = x50;
+            StructNested x51 = null;
             if (r.finalHas("f2")) {
-                StructNested x36 = new StructNested();
+                StructNested x52 = new StructNested();
                 try {
-                    StructNested.fbeReadFinal(r, x36);
+                    StructNested.fbeReadFinal(r, x52);
                 } catch (DecodeException e) {
-                    throw e.at("f2", i31);
+                    throw e.at("f2", i47);
                 }
-                x35 = x36;
+                x51 = x52;
             }
-            v.f2.put(k32, x35);
-            if (v.f2.size() != i31 + 1) {
-                throw r.duplicateKey("f2", p33);
+            v.f2.put(k48, x51);
+            if (v.f2.size() != i47 + 1) {
+                throw r.duplicateKey("f2", p49);
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(8);
+        Map<StructSimple, StructNested> t53 = new LinkedHashMap<>();
+        int n54 = r.finalCount(1279, 0, "f1");
+        t53.clear();
+        for (int i55 = 0; i55 < n54; i55++) {
+            int p57 = r.pos();
+            StructSimple x58 = new StructSimple();
+            try {
+                StructSimple.fbeReadFinal(r, x58);
+            } catch (DecodeException e) {
+                throw e.at("f1", i55);
+            }
+            StructSimple k56 = x58;
+            StructNested x59 = new StructNested();
+            try {
+                StructNested.fbeReadFinal(r, x59);
+            } catch (DecodeException e) {
+                throw e.at("f1", i55);
+            }
+            t53.put(k56, x59);
+            if (t53.size() != i55 + 1) {
+                throw r.duplicateKey("f1", p57);
+            }
+        }
+        Map<StructSimple, StructNested> t60 = new LinkedHashMap<>();
+        int n61 = r.finalCount(282, 1, "f2");
+        t60.clear();
+        for (int i62 = 0; i62 < n61; i62++) {
+            int p64 = r.pos();
+            StructSimple x65 = new StructSimple();
+            try {
+                StructSimple.fbeReadFinal(r, x65);
+            } catch (DecodeException e) {
+                throw e.at("f2", i62);
+            }
+            StructSimple k63 = x65;
+            StructNested x66 = null;
+            if (r.finalHas("f2")) {
+                StructNested x67 = new StructNested();
+                try {
+                    StructNested.fbeReadFinal(r, x67);
+                } catch (DecodeException e) {
+                    throw e.at("f2", i62);
+                }
+                x66 = x67;
+            }
+            t60.put(k63, x66);
+            if (t60.size() != i62 + 1) {
+                throw r.duplicateKey("f2", p64);
             }
         }
         r.leave();
@@ -394,7 +604,53 @@ public class StructHashEx {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 142, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructHashEx");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -403,6 +659,12 @@ public class StructHashEx {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 142, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("test.StructHashEx");
+        }
     }
 }

@@ -274,9 +274,50 @@ public class StructList {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(StructList v, int from) {
+        if (from <= 0) {
+            v.f1.clear();
+        }
+        if (from <= 1) {
+            v.f2.clear();
+        }
+        if (from <= 2) {
+            v.f3.clear();
+        }
+        if (from <= 3) {
+            v.f4.clear();
+        }
+        if (from <= 4) {
+            v.f5.clear();
+        }
+        if (from <= 5) {
+            v.f6.clear();
+        }
+        if (from <= 6) {
+            v.f7.clear();
+        }
+        if (from <= 7) {
+            v.f8.clear();
+        }
+        if (from <= 8) {
+            v.f9.clear();
+        }
+        if (from <= 9) {
+            v.f10.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -288,20 +329,24 @@ public class StructList {
         int b = r.struct(base, slot, 131, 40);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         int e36 = r.vector(b, b + 8, 1, 1, "f1");
         int n37 = r.count();
+        v.f1.clear();
         for (int i38 = 0; i38 < n37; i38++) {
             v.f1.add(r.i8(e36 + i38 * 1));
         }
         if (n < 16) {
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         int e39 = r.vector(b, b + 12, 5, 1, "f2");
         int n40 = r.count();
+        v.f2.clear();
         for (int i41 = 0; i41 < n40; i41++) {
             Byte x42 = null;
             int s43 = r.optional(b, e39 + i41 * 5, 1, "f2");
@@ -311,20 +356,24 @@ public class StructList {
             v.f2.add(x42);
         }
         if (n < 20) {
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         int e44 = r.vector(b, b + 16, 4, 4, "f3");
         int n45 = r.count();
+        v.f3.clear();
         for (int i46 = 0; i46 < n45; i46++) {
             v.f3.add(r.bytes(b, e44 + i46 * 4, "f3"));
         }
         if (n < 24) {
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
         int e47 = r.vector(b, b + 20, 5, 1, "f4");
         int n48 = r.count();
+        v.f4.clear();
         for (int i49 = 0; i49 < n48; i49++) {
             byte[] x50 = null;
             int s51 = r.optional(b, e47 + i49 * 5, 4, "f4");
@@ -334,20 +383,24 @@ public class StructList {
             v.f4.add(x50);
         }
         if (n < 28) {
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
         int e52 = r.vector(b, b + 24, 4, 4, "f5");
         int n53 = r.count();
+        v.f5.clear();
         for (int i54 = 0; i54 < n53; i54++) {
             v.f5.add(EnumSimple.of(r.i32(e52 + i54 * 4)));
         }
         if (n < 32) {
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
         int e55 = r.vector(b, b + 28, 5, 1, "f6");
         int n56 = r.count();
+        v.f6.clear();
         for (int i57 = 0; i57 < n56; i57++) {
             EnumSimple x58 = null;
             int s59 = r.optional(b, e55 + i57 * 5, 4, "f6");
@@ -357,20 +410,24 @@ public class StructList {
             v.f6.add(x58);
         }
         if (n < 36) {
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
         int e60 = r.vector(b, b + 32, 4, 4, "f7");
         int n61 = r.count();
+        v.f7.clear();
         for (int i62 = 0; i62 < n61; i62++) {
             v.f7.add(FlagsSimple.of(r.i32(e60 + i62 * 4)));
         }
         if (n < 40) {
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
         int e63 = r.vector(b, b + 36, 5, 1, "f8");
         int n64 = r.count();
+        v.f8.clear();
         for (int i65 = 0; i65 < n64; i65++) {
             FlagsSimple x66 = null;
             int s67 = r.optional(b, e63 + i65 * 5, 4, "f8");
@@ -380,11 +437,13 @@ public class StructList {
             v.f8.add(x66);
         }
         if (n < 44) {
+            fbeDefaults(v, 8);
             r.leave();
             return;
         }
         int e68 = r.vector(b, b + 40, 4, 0, "f9");
         int n69 = r.count();
+        v.f9.clear();
         for (int i70 = 0; i70 < n69; i70++) {
             StructSimple x71 = new StructSimple();
             try {
@@ -395,11 +454,13 @@ public class StructList {
             v.f9.add(x71);
         }
         if (n < 48) {
+            fbeDefaults(v, 9);
             r.leave();
             return;
         }
         int e72 = r.vector(b, b + 44, 5, 1, "f10");
         int n73 = r.count();
+        v.f10.clear();
         for (int i74 = 0; i74 < n73; i74++) {
             StructSimple x75 = null;
             int s76 = r.optional(b, e72 + i74 * 5, 4, "f10");
@@ -413,6 +474,113 @@ public class StructList {
                 x75 = x77;
             }
             v.f10.add(x75);
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 131, 40);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.leave();
+            return;
+        }
+        r.vector(b, b + 8, 1, 1, "f1");
+        if (n < 16) {
+            r.leave();
+            return;
+        }
+        int e78 = r.vector(b, b + 12, 5, 1, "f2");
+        int n79 = r.count();
+        for (int i80 = 0; i80 < n79; i80++) {
+            r.optional(b, e78 + i80 * 5, 1, "f2");
+        }
+        if (n < 20) {
+            r.leave();
+            return;
+        }
+        int e81 = r.vector(b, b + 16, 4, 4, "f3");
+        int n82 = r.count();
+        for (int i83 = 0; i83 < n82; i83++) {
+            r.skipBytes(b, e81 + i83 * 4, "f3");
+        }
+        if (n < 24) {
+            r.leave();
+            return;
+        }
+        int e84 = r.vector(b, b + 20, 5, 1, "f4");
+        int n85 = r.count();
+        for (int i86 = 0; i86 < n85; i86++) {
+            int s87 = r.optional(b, e84 + i86 * 5, 4, "f4");
+            if (s87 >= 0) {
+                r.skipBytes(s87, s87, "f4");
+            }
+        }
+        if (n < 28) {
+            r.leave();
+            return;
+        }
+        r.vector(b, b + 24, 4, 4, "f5");
+        if (n < 32) {
+            r.leave();
+            return;
+        }
+        int e88 = r.vector(b, b + 28, 5, 1, "f6");
+        int n89 = r.count();
+        for (int i90 = 0; i90 < n89; i90++) {
+            r.optional(b, e88 + i90 * 5, 4, "f6");
+        }
+        if (n < 36) {
+            r.leave();
+            return;
+        }
+        r.vector(b, b + 32, 4, 4, "f7");
+        if (n < 40) {
+            r.leave();
+            return;
+        }
+        int e91 = r.vector(b, b + 36, 5, 1, "f8");
+        int n92 = r.count();
+        for (int i93 = 0; i93 < n92; i93++) {
+            r.optional(b, e91 + i93 * 5, 4, "f8");
+        }
+        if (n < 44) {
+            r.leave();
+            return;
+        }
+        int e94 = r.vector(b, b + 40, 4, 0, "f9");
+        int n95 = r.count();
+        for (int i96 = 0; i96 < n95; i96++) {
+            try {
+                StructSimple.fbeVerify(r, b, e94 + i96 * 4);
+            } catch (DecodeException e) {
+                throw e.at("f9", i96);
+            }
+        }
+        if (n < 48) {
+            r.leave();
+            return;
+        }
+        int e97 = r.vector(b, b + 44, 5, 1, "f10");
+        int n98 = r.count();
+        for (int i99 = 0; i99 < n98; i99++) {
+            int s100 = r.optional(b, e97 + i99 * 5, 4, "f10");
+            if (s100 >= 0) {
+                try {
+                    StructSimple.fbeVerify(r, s100, s100);
+                } catch (DecodeException e) {
+                    throw e.at("f10", i99);
+                }
+            }
         }
         r.leave();
     }
@@ -474,7 +642,52 @@ public class StructList {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructList");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -483,7 +696,12 @@ public class StructList {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("test.StructList");
+        }
     }
 
     /**
@@ -494,64 +712,65 @@ public class StructList {
      */
     public static void fbeWriteFinal(Writer w, StructList v) {
         w.appendCount(v.f1.size());
-        for (Byte x78 : v.f1) {
-            w.appendI8(x78);
+        for (Byte x101 : v.f1) {
+            w.appendI8(x101);
         }
         w.appendCount(v.f2.size());
-        for (Byte x79 : v.f2) {
-            w.appendBool(x79 != null);
-            if (x79 != null) {
-                w.appendI8(x79);
+        for (Byte x102 : v.f2) {
+            w.appendBool(x102 != null);
+            if (x102 != null) {
+                w.appendI8(x102);
             }
         }
         w.appendCount(v.f3.size());
-        for (byte[] x80 : v.f3) {
-            w.appendBytes(x80);
+        for (byte[] x103 : v.f3) {
+            w.appendBytes(x103);
         }
         w.appendCount(v.f4.size());
-        for (byte[] x81 : v.f4) {
-            w.appendBool(x81 != null);
-            if (x81 != null) {
-                w.appendBytes(x81);
+        for (byte[] x104 : v.f4) {
+            w.appendBool(x104 != null);
+            if (x104 != null) {
+                w.appendBytes(x104);
             }
         }
         w.appendCount(v.f5.size());
-        for (EnumSimple x82 : v.f5) {
-            w.appendI32(x82.value());
+        for (EnumSimple x105 : v.f5) {
+            w.appendI32(x105.value());
         }
         w.appendCount(v.f6.size());
-        for (EnumSimple x83 : v.f6) {
-            w.appendBool(x83 != null);
-            if (x83 != null) {
-                w.appendI32(x83.value());
+        for (EnumSimple x106 : v.f6) {
+            w.appendBool(x106 != null);
+            if (x106 != null) {
+                w.appendI32(x106.value());
             }
         }
         w.appendCount(v.f7.size());
-        for (FlagsSimple x84 : v.f7) {
-            w.appendI32(x84.value());
+        for (FlagsSimple x107 : v.f7) {
+            w.appendI32(x107.value());
         }
         w.appendCount(v.f8.size());
-        for (FlagsSimple x85 : v.f8) {
-            w.appendBool(x85 != null);
-            if (x85 != null) {
-                w.appendI32(x85.value());
+        for (FlagsSimple x108 : v.f8) {
+            w.appendBool(x108 != null);
+            if (x108 != null) {
+                w.appendI32(x108.value());
             }
         }
         w.appendCount(v.f9.size());
-        for (StructSimple x86 : v.f9) {
-            StructSimple.fbeWriteFinal(w, x86);
+        for (StructSimple x109 : v.f9) {
+            StructSimple.fbeWriteFinal(w, x109);
         }
         w.appendCount(v.f10.size());
-        for (StructSimple x87 : v.f10) {
-            w.appendBool(x87 != null);
-            if (x87 != null) {
-                StructSimple.fbeWriteFinal(w, x87);
+        for (StructSimple x110 : v.f10) {
+            w.appendBool(x110 != null);
+            if (x110 != null) {
+                StructSimple.fbeWriteFinal(w, x110);
             }
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -559,77 +778,148 @@ public class StructList {
      */
     public static void fbeReadFinal(Reader r, StructList v) throws DecodeException {
         r.enter(40);
-        int n88 = r.finalCount(1, 1, "f1");
-        for (int i89 = 0; i89 < n88; i89++) {
+        int n111 = r.finalCount(1, 1, "f1");
+        v.f1.clear();
+        for (int i112 = 0; i112 < n111; i112++) {
             v.f1.add(r.finalI8("f1"));
         }
-        int n91 = r.finalCount(1, 1, "f2");
-        for (int i92 = 0; i92 < n91; i92++) {
-            Byte x94 = null;
+        int n114 = r.finalCount(1, 1, "f2");
+        v.f2.clear();
+        for (int i115 = 0; i115 < n114; i115++) {
+            Byte x117 = null;
             if (r.finalHas("f2")) {
-                x94 = r.finalI8("f2");
+                x117 = r.finalI8("f2");
             }
-            v.f2.add(x94);
+            v.f2.add(x117);
         }
-        int n95 = r.finalCount(4, 4, "f3");
-        for (int i96 = 0; i96 < n95; i96++) {
+        int n118 = r.finalCount(4, 4, "f3");
+        v.f3.clear();
+        for (int i119 = 0; i119 < n118; i119++) {
             v.f3.add(r.finalBytes("f3"));
         }
-        int n98 = r.finalCount(1, 1, "f4");
-        for (int i99 = 0; i99 < n98; i99++) {
-            byte[] x101 = null;
+        int n121 = r.finalCount(1, 1, "f4");
+        v.f4.clear();
+        for (int i122 = 0; i122 < n121; i122++) {
+            byte[] x124 = null;
             if (r.finalHas("f4")) {
-                x101 = r.finalBytes("f4");
+                x124 = r.finalBytes("f4");
             }
-            v.f4.add(x101);
+            v.f4.add(x124);
         }
-        int n102 = r.finalCount(4, 4, "f5");
-        for (int i103 = 0; i103 < n102; i103++) {
+        int n125 = r.finalCount(4, 4, "f5");
+        v.f5.clear();
+        for (int i126 = 0; i126 < n125; i126++) {
             v.f5.add(EnumSimple.of(r.finalI32("f5")));
         }
-        int n105 = r.finalCount(1, 1, "f6");
-        for (int i106 = 0; i106 < n105; i106++) {
-            EnumSimple x108 = null;
+        int n128 = r.finalCount(1, 1, "f6");
+        v.f6.clear();
+        for (int i129 = 0; i129 < n128; i129++) {
+            EnumSimple x131 = null;
             if (r.finalHas("f6")) {
-                x108 = EnumSimple.of(r.finalI32("f6"));
+                x131 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6.add(x108);
+            v.f6.add(x131);
         }
-        int n109 = r.finalCount(4, 4, "f7");
-        for (int i110 = 0; i110 < n109; i110++) {
+        int n132 = r.finalCount(4, 4, "f7");
+        v.f7.clear();
+        for (int i133 = 0; i133 < n132; i133++) {
             v.f7.add(FlagsSimple.of(r.finalI32("f7")));
         }
-        int n112 = r.finalCount(1, 1, "f8");
-        for (int i113 = 0; i113 < n112; i113++) {
-            FlagsSimple x115 = null;
+        int n135 = r.finalCount(1, 1, "f8");
+        v.f8.clear();
+        for (int i136 = 0; i136 < n135; i136++) {
+            FlagsSimple x138 = null;
             if (r.finalHas("f8")) {
-                x115 = FlagsSimple.of(r.finalI32("f8"));
+                x138 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8.add(x115);
+            v.f8.add(x138);
         }
-        int n116 = r.finalCount(281, 0, "f9");
-        for (int i117 = 0; i117 < n116; i117++) {
-            StructSimple x119 = new StructSimple();
+        int n139 = r.finalCount(281, 0, "f9");
+        v.f9.clear();
+        for (int i140 = 0; i140 < n139; i140++) {
+            StructSimple x142 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x119);
+                StructSimple.fbeReadFinal(r, x142);
             } catch (DecodeException e) {
-                throw e.at("f9", i117);
+                throw e.at("f9", i140);
             }
-            v.f9.add(x119);
+            v.f9.add(x142);
         }
-        int n120 = r.finalCount(1, 1, "f10");
-        for (int i121 = 0; i121 < n120; i121++) {
-            StructSimple x123 = null;
+        int n143 = r.finalCount(1, 1, "f10");
+        v.f10.clear();
+        for (int i144 = 0; i144 < n143; i144++) {
+            StructSimple x146 = null;
             if (r.finalHas("f10")) {
-                StructSimple x124 = new StructSimple();
+                StructSimple x147 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x124);
+                    StructSimple.fbeReadFinal(r, x147);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i121);
+                    throw e.at("f10", i144);
                 }
-                x123 = x124;
+                x146 = x147;
             }
-            v.f10.add(x123);
+            v.f10.add(x146);
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(40);
+        r.fixed(r.finalCount(1, 1, "f1"), 1, "f1");
+        int n149 = r.finalCount(1, 1, "f2");
+        for (int i150 = 0; i150 < n149; i150++) {
+            if (r.finalHas("f2")) {
+                r.fixed(1, "f2");
+            }
+        }
+        int n151 = r.finalCount(4, 4, "f3");
+        for (int i152 = 0; i152 < n151; i152++) {
+            r.finalSkipBytes("f3");
+        }
+        int n153 = r.finalCount(1, 1, "f4");
+        for (int i154 = 0; i154 < n153; i154++) {
+            if (r.finalHas("f4")) {
+                r.finalSkipBytes("f4");
+            }
+        }
+        r.fixed(r.finalCount(4, 4, "f5"), 4, "f5");
+        int n156 = r.finalCount(1, 1, "f6");
+        for (int i157 = 0; i157 < n156; i157++) {
+            if (r.finalHas("f6")) {
+                r.fixed(4, "f6");
+            }
+        }
+        r.fixed(r.finalCount(4, 4, "f7"), 4, "f7");
+        int n159 = r.finalCount(1, 1, "f8");
+        for (int i160 = 0; i160 < n159; i160++) {
+            if (r.finalHas("f8")) {
+                r.fixed(4, "f8");
+            }
+        }
+        int n161 = r.finalCount(281, 0, "f9");
+        for (int i162 = 0; i162 < n161; i162++) {
+            try {
+                StructSimple.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f9", i162);
+            }
+        }
+        int n163 = r.finalCount(1, 1, "f10");
+        for (int i164 = 0; i164 < n163; i164++) {
+            if (r.finalHas("f10")) {
+                try {
+                    StructSimple.fbeVerifyFinal(r);
+                } catch (DecodeException e) {
+                    throw e.at("f10", i164);
+                }
+            }
         }
         r.leave();
     }
@@ -692,7 +982,53 @@ public class StructList {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 131, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructList");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -701,6 +1037,12 @@ public class StructList {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 131, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("test.StructList");
+        }
     }
 }

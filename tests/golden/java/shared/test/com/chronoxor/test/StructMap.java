@@ -305,9 +305,50 @@ public class StructMap {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(StructMap v, int from) {
+        if (from <= 0) {
+            v.f1.clear();
+        }
+        if (from <= 1) {
+            v.f2.clear();
+        }
+        if (from <= 2) {
+            v.f3.clear();
+        }
+        if (from <= 3) {
+            v.f4.clear();
+        }
+        if (from <= 4) {
+            v.f5.clear();
+        }
+        if (from <= 5) {
+            v.f6.clear();
+        }
+        if (from <= 6) {
+            v.f7.clear();
+        }
+        if (from <= 7) {
+            v.f8.clear();
+        }
+        if (from <= 8) {
+            v.f9.clear();
+        }
+        if (from <= 9) {
+            v.f10.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -319,11 +360,13 @@ public class StructMap {
         int b = r.struct(base, slot, 140, 40);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         int e36 = r.vector(b, b + 8, 5, 5, "f1");
         int n37 = r.count();
+        v.f1.clear();
         for (int i38 = 0; i38 < n37; i38++) {
             Integer k39 = r.i32(e36 + i38 * 5);
             v.f1.put(k39, r.i8(e36 + i38 * 5 + 4));
@@ -332,11 +375,13 @@ public class StructMap {
             }
         }
         if (n < 16) {
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         int e40 = r.vector(b, b + 12, 9, 5, "f2");
         int n41 = r.count();
+        v.f2.clear();
         for (int i42 = 0; i42 < n41; i42++) {
             Integer k43 = r.i32(e40 + i42 * 9);
             Byte x44 = null;
@@ -350,11 +395,13 @@ public class StructMap {
             }
         }
         if (n < 20) {
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         int e46 = r.vector(b, b + 16, 8, 8, "f3");
         int n47 = r.count();
+        v.f3.clear();
         for (int i48 = 0; i48 < n47; i48++) {
             Integer k49 = r.i32(e46 + i48 * 8);
             v.f3.put(k49, r.bytes(b, e46 + i48 * 8 + 4, "f3"));
@@ -363,11 +410,13 @@ public class StructMap {
             }
         }
         if (n < 24) {
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
         int e50 = r.vector(b, b + 20, 9, 5, "f4");
         int n51 = r.count();
+        v.f4.clear();
         for (int i52 = 0; i52 < n51; i52++) {
             Integer k53 = r.i32(e50 + i52 * 9);
             byte[] x54 = null;
@@ -381,11 +430,13 @@ public class StructMap {
             }
         }
         if (n < 28) {
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
         int e56 = r.vector(b, b + 24, 8, 8, "f5");
         int n57 = r.count();
+        v.f5.clear();
         for (int i58 = 0; i58 < n57; i58++) {
             Integer k59 = r.i32(e56 + i58 * 8);
             v.f5.put(k59, EnumSimple.of(r.i32(e56 + i58 * 8 + 4)));
@@ -394,11 +445,13 @@ public class StructMap {
             }
         }
         if (n < 32) {
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
         int e60 = r.vector(b, b + 28, 9, 5, "f6");
         int n61 = r.count();
+        v.f6.clear();
         for (int i62 = 0; i62 < n61; i62++) {
             Integer k63 = r.i32(e60 + i62 * 9);
             EnumSimple x64 = null;
@@ -412,11 +465,13 @@ public class StructMap {
             }
         }
         if (n < 36) {
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
         int e66 = r.vector(b, b + 32, 8, 8, "f7");
         int n67 = r.count();
+        v.f7.clear();
         for (int i68 = 0; i68 < n67; i68++) {
             Integer k69 = r.i32(e66 + i68 * 8);
             v.f7.put(k69, FlagsSimple.of(r.i32(e66 + i68 * 8 + 4)));
@@ -425,11 +480,13 @@ public class StructMap {
             }
         }
         if (n < 40) {
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
         int e70 = r.vector(b, b + 36, 9, 5, "f8");
         int n71 = r.count();
+        v.f8.clear();
         for (int i72 = 0; i72 < n71; i72++) {
             Integer k73 = r.i32(e70 + i72 * 9);
             FlagsSimple x74 = null;
@@ -443,11 +500,13 @@ public class StructMap {
             }
         }
         if (n < 44) {
+            fbeDefaults(v, 8);
             r.leave();
             return;
         }
         int e76 = r.vector(b, b + 40, 8, 4, "f9");
         int n77 = r.count();
+        v.f9.clear();
         for (int i78 = 0; i78 < n77; i78++) {
             Integer k79 = r.i32(e76 + i78 * 8);
             StructSimple x80 = new StructSimple();
@@ -462,11 +521,13 @@ public class StructMap {
             }
         }
         if (n < 48) {
+            fbeDefaults(v, 9);
             r.leave();
             return;
         }
         int e81 = r.vector(b, b + 44, 9, 5, "f10");
         int n82 = r.count();
+        v.f10.clear();
         for (int i83 = 0; i83 < n82; i83++) {
             Integer k84 = r.i32(e81 + i83 * 9);
             StructSimple x85 = null;
@@ -483,6 +544,208 @@ public class StructMap {
             v.f10.put(k84, x85);
             if (v.f10.size() != i83 + 1) {
                 throw r.duplicateKey("f10", e81 + i83 * 9);
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 140, 40);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.leave();
+            return;
+        }
+        Map<Integer, Byte> t88 = new TreeMap<>();
+        int e89 = r.vector(b, b + 8, 5, 5, "f1");
+        int n90 = r.count();
+        t88.clear();
+        for (int i91 = 0; i91 < n90; i91++) {
+            Integer k92 = r.i32(e89 + i91 * 5);
+            t88.put(k92, r.i8(e89 + i91 * 5 + 4));
+            if (t88.size() != i91 + 1) {
+                throw r.duplicateKey("f1", e89 + i91 * 5);
+            }
+        }
+        if (n < 16) {
+            r.leave();
+            return;
+        }
+        Map<Integer, Byte> t93 = new TreeMap<>();
+        int e94 = r.vector(b, b + 12, 9, 5, "f2");
+        int n95 = r.count();
+        t93.clear();
+        for (int i96 = 0; i96 < n95; i96++) {
+            Integer k97 = r.i32(e94 + i96 * 9);
+            Byte x98 = null;
+            int s99 = r.optional(b, e94 + i96 * 9 + 4, 1, "f2");
+            if (s99 >= 0) {
+                x98 = r.i8(s99);
+            }
+            t93.put(k97, x98);
+            if (t93.size() != i96 + 1) {
+                throw r.duplicateKey("f2", e94 + i96 * 9);
+            }
+        }
+        if (n < 20) {
+            r.leave();
+            return;
+        }
+        Map<Integer, byte[]> t100 = new TreeMap<>();
+        int e101 = r.vector(b, b + 16, 8, 8, "f3");
+        int n102 = r.count();
+        t100.clear();
+        for (int i103 = 0; i103 < n102; i103++) {
+            Integer k104 = r.i32(e101 + i103 * 8);
+            t100.put(k104, r.bytes(b, e101 + i103 * 8 + 4, "f3"));
+            if (t100.size() != i103 + 1) {
+                throw r.duplicateKey("f3", e101 + i103 * 8);
+            }
+        }
+        if (n < 24) {
+            r.leave();
+            return;
+        }
+        Map<Integer, byte[]> t105 = new TreeMap<>();
+        int e106 = r.vector(b, b + 20, 9, 5, "f4");
+        int n107 = r.count();
+        t105.clear();
+        for (int i108 = 0; i108 < n107; i108++) {
+            Integer k109 = r.i32(e106 + i108 * 9);
+            byte[] x110 = null;
+            int s111 = r.optional(b, e106 + i108 * 9 + 4, 4, "f4");
+            if (s111 >= 0) {
+                x110 = r.bytes(s111, s111, "f4");
+            }
+            t105.put(k109, x110);
+            if (t105.size() != i108 + 1) {
+                throw r.duplicateKey("f4", e106 + i108 * 9);
+            }
+        }
+        if (n < 28) {
+            r.leave();
+            return;
+        }
+        Map<Integer, EnumSimple> t112 = new TreeMap<>();
+        int e113 = r.vector(b, b + 24, 8, 8, "f5");
+        int n114 = r.count();
+        t112.clear();
+        for (int i115 = 0; i115 < n114; i115++) {
+            Integer k116 = r.i32(e113 + i115 * 8);
+            t112.put(k116, EnumSimple.of(r.i32(e113 + i115 * 8 + 4)));
+            if (t112.size() != i115 + 1) {
+                throw r.duplicateKey("f5", e113 + i115 * 8);
+            }
+        }
+        if (n < 32) {
+            r.leave();
+            return;
+        }
+        Map<Integer, EnumSimple> t117 = new TreeMap<>();
+        int e118 = r.vector(b, b + 28, 9, 5, "f6");
+        int n119 = r.count();
+        t117.clear();
+        for (int i120 = 0; i120 < n119; i120++) {
+            Integer k121 = r.i32(e118 + i120 * 9);
+            EnumSimple x122 = null;
+            int s123 = r.optional(b, e118 + i120 * 9 + 4, 4, "f6");
+            if (s123 >= 0) {
+                x122 = EnumSimple.of(r.i32(s123));
+            }
+            t117.put(k121, x122);
+            if (t117.size() != i120 + 1) {
+                throw r.duplicateKey("f6", e118 + i120 * 9);
+            }
+        }
+        if (n < 36) {
+            r.leave();
+            return;
+        }
+        Map<Integer, FlagsSimple> t124 = new TreeMap<>();
+        int e125 = r.vector(b, b + 32, 8, 8, "f7");
+        int n126 = r.count();
+        t124.clear();
+        for (int i127 = 0; i127 < n126; i127++) {
+            Integer k128 = r.i32(e125 + i127 * 8);
+            t124.put(k128, FlagsSimple.of(r.i32(e125 + i127 * 8 + 4)));
+            if (t124.size() != i127 + 1) {
+                throw r.duplicateKey("f7", e125 + i127 * 8);
+            }
+        }
+        if (n < 40) {
+            r.leave();
+            return;
+        }
+        Map<Integer, FlagsSimple> t129 = new TreeMap<>();
+        int e130 = r.vector(b, b + 36, 9, 5, "f8");
+        int n131 = r.count();
+        t129.clear();
+        for (int i132 = 0; i132 < n131; i132++) {
+            Integer k133 = r.i32(e130 + i132 * 9);
+            FlagsSimple x134 = null;
+            int s135 = r.optional(b, e130 + i132 * 9 + 4, 4, "f8");
+            if (s135 >= 0) {
+                x134 = FlagsSimple.of(r.i32(s135));
+            }
+            t129.put(k133, x134);
+            if (t129.size() != i132 + 1) {
+                throw r.duplicateKey("f8", e130 + i132 * 9);
+            }
+        }
+        if (n < 44) {
+            r.leave();
+            return;
+        }
+        Map<Integer, StructSimple> t136 = new TreeMap<>();
+        int e137 = r.vector(b, b + 40, 8, 4, "f9");
+        int n138 = r.count();
+        t136.clear();
+        for (int i139 = 0; i139 < n138; i139++) {
+            Integer k140 = r.i32(e137 + i139 * 8);
+            StructSimple x141 = new StructSimple();
+            try {
+                StructSimple.fbeRead(r, b, e137 + i139 * 8 + 4, x141);
+            } catch (DecodeException e) {
+                throw e.at("f9", i139);
+            }
+            t136.put(k140, x141);
+            if (t136.size() != i139 + 1) {
+                throw r.duplicateKey("f9", e137 + i139 * 8);
+            }
+        }
+        if (n < 48) {
+            r.leave();
+            return;
+        }
+        Map<Integer, StructSimple> t142 = new TreeMap<>();
+        int e143 = r.vector(b, b + 44, 9, 5, "f10");
+        int n144 = r.count();
+        t142.clear();
+        for (int i145 = 0; i145 < n144; i145++) {
+            Integer k146 = r.i32(e143 + i145 * 9);
+            StructSimple x147 = null;
+            int s148 = r.optional(b, e143 + i145 * 9 + 4, 4, "f10");
+            if (s148 >= 0) {
+                StructSimple x149 = new StructSimple();
+                try {
+                    StructSimple.fbeRead(r, s148, s148, x149);
+                } catch (DecodeException e) {
+                    throw e.at("f10", i145);
+                }
+                x147 = x149;
+            }
+            t142.put(k146, x147);
+            if (t142.size() != i145 + 1) {
+                throw r.duplicateKey("f10", e143 + i145 * 9);
             }
         }
         r.leave();
@@ -545,7 +808,52 @@ public class StructMap {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructMap");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -554,7 +862,12 @@ public class StructMap {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("test.StructMap");
+        }
     }
 
     /**
@@ -565,74 +878,75 @@ public class StructMap {
      */
     public static void fbeWriteFinal(Writer w, StructMap v) {
         w.appendCount(v.f1.size());
-        for (Map.Entry<Integer, Byte> x88 : Compare.ordered(v.f1, null)) {
-            w.appendI32(x88.getKey());
-            w.appendI8(x88.getValue());
+        for (Map.Entry<Integer, Byte> x150 : Compare.ordered(v.f1, null)) {
+            w.appendI32(x150.getKey());
+            w.appendI8(x150.getValue());
         }
         w.appendCount(v.f2.size());
-        for (Map.Entry<Integer, Byte> x89 : Compare.ordered(v.f2, null)) {
-            w.appendI32(x89.getKey());
-            w.appendBool(x89.getValue() != null);
-            if (x89.getValue() != null) {
-                w.appendI8(x89.getValue());
+        for (Map.Entry<Integer, Byte> x151 : Compare.ordered(v.f2, null)) {
+            w.appendI32(x151.getKey());
+            w.appendBool(x151.getValue() != null);
+            if (x151.getValue() != null) {
+                w.appendI8(x151.getValue());
             }
         }
         w.appendCount(v.f3.size());
-        for (Map.Entry<Integer, byte[]> x90 : Compare.ordered(v.f3, null)) {
-            w.appendI32(x90.getKey());
-            w.appendBytes(x90.getValue());
+        for (Map.Entry<Integer, byte[]> x152 : Compare.ordered(v.f3, null)) {
+            w.appendI32(x152.getKey());
+            w.appendBytes(x152.getValue());
         }
         w.appendCount(v.f4.size());
-        for (Map.Entry<Integer, byte[]> x91 : Compare.ordered(v.f4, null)) {
-            w.appendI32(x91.getKey());
-            w.appendBool(x91.getValue() != null);
-            if (x91.getValue() != null) {
-                w.appendBytes(x91.getValue());
+        for (Map.Entry<Integer, byte[]> x153 : Compare.ordered(v.f4, null)) {
+            w.appendI32(x153.getKey());
+            w.appendBool(x153.getValue() != null);
+            if (x153.getValue() != null) {
+                w.appendBytes(x153.getValue());
             }
         }
         w.appendCount(v.f5.size());
-        for (Map.Entry<Integer, EnumSimple> x92 : Compare.ordered(v.f5, null)) {
-            w.appendI32(x92.getKey());
-            w.appendI32(x92.getValue().value());
+        for (Map.Entry<Integer, EnumSimple> x154 : Compare.ordered(v.f5, null)) {
+            w.appendI32(x154.getKey());
+            w.appendI32(x154.getValue().value());
         }
         w.appendCount(v.f6.size());
-        for (Map.Entry<Integer, EnumSimple> x93 : Compare.ordered(v.f6, null)) {
-            w.appendI32(x93.getKey());
-            w.appendBool(x93.getValue() != null);
-            if (x93.getValue() != null) {
-                w.appendI32(x93.getValue().value());
+        for (Map.Entry<Integer, EnumSimple> x155 : Compare.ordered(v.f6, null)) {
+            w.appendI32(x155.getKey());
+            w.appendBool(x155.getValue() != null);
+            if (x155.getValue() != null) {
+                w.appendI32(x155.getValue().value());
             }
         }
         w.appendCount(v.f7.size());
-        for (Map.Entry<Integer, FlagsSimple> x94 : Compare.ordered(v.f7, null)) {
-            w.appendI32(x94.getKey());
-            w.appendI32(x94.getValue().value());
+        for (Map.Entry<Integer, FlagsSimple> x156 : Compare.ordered(v.f7, null)) {
+            w.appendI32(x156.getKey());
+            w.appendI32(x156.getValue().value());
         }
         w.appendCount(v.f8.size());
-        for (Map.Entry<Integer, FlagsSimple> x95 : Compare.ordered(v.f8, null)) {
-            w.appendI32(x95.getKey());
-            w.appendBool(x95.getValue() != null);
-            if (x95.getValue() != null) {
-                w.appendI32(x95.getValue().value());
+        for (Map.Entry<Integer, FlagsSimple> x157 : Compare.ordered(v.f8, null)) {
+            w.appendI32(x157.getKey());
+            w.appendBool(x157.getValue() != null);
+            if (x157.getValue() != null) {
+                w.appendI32(x157.getValue().value());
             }
         }
         w.appendCount(v.f9.size());
-        for (Map.Entry<Integer, StructSimple> x96 : Compare.ordered(v.f9, null)) {
-            w.appendI32(x96.getKey());
-            StructSimple.fbeWriteFinal(w, x96.getValue());
+        for (Map.Entry<Integer, StructSimple> x158 : Compare.ordered(v.f9, null)) {
+            w.appendI32(x158.getKey());
+            StructSimple.fbeWriteFinal(w, x158.getValue());
         }
         w.appendCount(v.f10.size());
-        for (Map.Entry<Integer, StructSimple> x97 : Compare.ordered(v.f10, null)) {
-            w.appendI32(x97.getKey());
-            w.appendBool(x97.getValue() != null);
-            if (x97.getValue() != null) {
-                StructSimple.fbeWriteFinal(w, x97.getValue());
+        for (Map.Entry<Integer, StructSimple> x159 : Compare.ordered(v.f10, null)) {
+            w.appendI32(x159.getKey());
+            w.appendBool(x159.getValue() != null);
+            if (x159.getValue() != null) {
+                StructSimple.fbeWriteFinal(w, x159.getValue());
             }
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -640,126 +954,290 @@ public class StructMap {
      */
     public static void fbeReadFinal(Reader r, StructMap v) throws DecodeException {
         r.enter(40);
-        int n98 = r.finalCount(5, 5, "f1");
-        for (int i99 = 0; i99 < n98; i99++) {
-            int p101 = r.pos();
-            Integer k100 = r.finalI32("f1");
-            v.f1.put(k100, r.finalI8("f1"));
-            if (v.f1.size() != i99 + 1) {
-                throw r.duplicateKey("f1", p101);
+        int n160 = r.finalCount(5, 5, "f1");
+        v.f1.clear();
+        for (int i161 = 0; i161 < n160; i161++) {
+            int p163 = r.pos();
+            Integer k162 = r.finalI32("f1");
+            v.f1.put(k162, r.finalI8("f1"));
+            if (v.f1.size() != i161 + 1) {
+                throw r.duplicateKey("f1", p163);
             }
         }
-        int n102 = r.finalCount(5, 5, "f2");
-        for (int i103 = 0; i103 < n102; i103++) {
-            int p105 = r.pos();
-            Integer k104 = r.finalI32("f2");
-            Byte x106 = null;
+        int n164 = r.finalCount(5, 5, "f2");
+        v.f2.clear();
+        for (int i165 = 0; i165 < n164; i165++) {
+            int p167 = r.pos();
+            Integer k166 = r.finalI32("f2");
+            Byte x168 = null;
             if (r.finalHas("f2")) {
-                x106 = r.finalI8("f2");
+                x168 = r.finalI8("f2");
             }
-            v.f2.put(k104, x106);
-            if (v.f2.size() != i103 + 1) {
-                throw r.duplicateKey("f2", p105);
-            }
-        }
-        int n107 = r.finalCount(8, 8, "f3");
-        for (int i108 = 0; i108 < n107; i108++) {
-            int p110 = r.pos();
-            Integer k109 = r.finalI32("f3");
-            v.f3.put(k109, r.finalBytes("f3"));
-            if (v.f3.size() != i108 + 1) {
-                throw r.duplicateKey("f3", p110);
+            v.f2.put(k166, x168);
+            if (v.f2.size() != i165 + 1) {
+                throw r.duplicateKey("f2", p167);
             }
         }
-        int n111 = r.finalCount(5, 5, "f4");
-        for (int i112 = 0; i112 < n111; i112++) {
-            int p114 = r.pos();
-            Integer k113 = r.finalI32("f4");
-            byte[] x115 = null;
+        int n169 = r.finalCount(8, 8, "f3");
+        v.f3.clear();
+        for (int i170 = 0; i170 < n169; i170++) {
+            int p172 = r.pos();
+            Integer k171 = r.finalI32("f3");
+            v.f3.put(k171, r.finalBytes("f3"));
+            if (v.f3.size() != i170 + 1) {
+                throw r.duplicateKey("f3", p172);
+            }
+        }
+        int n173 = r.finalCount(5, 5, "f4");
+        v.f4.clear();
+        for (int i174 = 0; i174 < n173; i174++) {
+            int p176 = r.pos();
+            Integer k175 = r.finalI32("f4");
+            byte[] x177 = null;
             if (r.finalHas("f4")) {
-                x115 = r.finalBytes("f4");
+                x177 = r.finalBytes("f4");
             }
-            v.f4.put(k113, x115);
-            if (v.f4.size() != i112 + 1) {
-                throw r.duplicateKey("f4", p114);
-            }
-        }
-        int n116 = r.finalCount(8, 8, "f5");
-        for (int i117 = 0; i117 < n116; i117++) {
-            int p119 = r.pos();
-            Integer k118 = r.finalI32("f5");
-            v.f5.put(k118, EnumSimple.of(r.finalI32("f5")));
-            if (v.f5.size() != i117 + 1) {
-                throw r.duplicateKey("f5", p119);
+            v.f4.put(k175, x177);
+            if (v.f4.size() != i174 + 1) {
+                throw r.duplicateKey("f4", p176);
             }
         }
-        int n120 = r.finalCount(5, 5, "f6");
-        for (int i121 = 0; i121 < n120; i121++) {
-            int p123 = r.pos();
-            Integer k122 = r.finalI32("f6");
-            EnumSimple x124 = null;
+        int n178 = r.finalCount(8, 8, "f5");
+        v.f5.clear();
+        for (int i179 = 0; i179 < n178; i179++) {
+            int p181 = r.pos();
+            Integer k180 = r.finalI32("f5");
+            v.f5.put(k180, EnumSimple.of(r.finalI32("f5")));
+            if (v.f5.size() != i179 + 1) {
+                throw r.duplicateKey("f5", p181);
+            }
+        }
+        int n182 = r.finalCount(5, 5, "f6");
+        v.f6.clear();
+        for (int i183 = 0; i183 < n182; i183++) {
+            int p185 = r.pos();
+            Integer k184 = r.finalI32("f6");
+            EnumSimple x186 = null;
             if (r.finalHas("f6")) {
-                x124 = EnumSimple.of(r.finalI32("f6"));
+                x186 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6.put(k122, x124);
-            if (v.f6.size() != i121 + 1) {
-                throw r.duplicateKey("f6", p123);
-            }
-        }
-        int n125 = r.finalCount(8, 8, "f7");
-        for (int i126 = 0; i126 < n125; i126++) {
-            int p128 = r.pos();
-            Integer k127 = r.finalI32("f7");
-            v.f7.put(k127, FlagsSimple.of(r.finalI32("f7")));
-            if (v.f7.size() != i126 + 1) {
-                throw r.duplicateKey("f7", p128);
+            v.f6.put(k184, x186);
+            if (v.f6.size() != i183 + 1) {
+                throw r.duplicateKey("f6", p185);
             }
         }
-        int n129 = r.finalCount(5, 5, "f8");
-        for (int i130 = 0; i130 < n129; i130++) {
-            int p132 = r.pos();
-            Integer k131 = r.finalI32("f8");
-            FlagsSimple x133 = null;
+        int n187 = r.finalCount(8, 8, "f7");
+        v.f7.clear();
+        for (int i188 = 0; i188 < n187; i188++) {
+            int p190 = r.pos();
+            Integer k189 = r.finalI32("f7");
+            v.f7.put(k189, FlagsSimple.of(r.finalI32("f7")));
+            if (v.f7.size() != i188 + 1) {
+                throw r.duplicateKey("f7", p190);
+            }
+        }
+        int n191 = r.finalCount(5, 5, "f8");
+        v.f8.clear();
+        for (int i192 = 0; i192 < n191; i192++) {
+            int p194 = r.pos();
+            Integer k193 = r.finalI32("f8");
+            FlagsSimple x195 = null;
             if (r.finalHas("f8")) {
-                x133 = FlagsSimple.of(r.finalI32("f8"));
+                x195 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8.put(k131, x133);
-            if (v.f8.size() != i130 + 1) {
-                throw r.duplicateKey("f8", p132);
+            v.f8.put(k193, x195);
+            if (v.f8.size() != i192 + 1) {
+                throw r.duplicateKey("f8", p194);
             }
         }
-        int n134 = r.finalCount(285, 4, "f9");
-        for (int i135 = 0; i135 < n134; i135++) {
-            int p137 = r.pos();
-            Integer k136 = r.finalI32("f9");
-            StructSimple x138 = new StructSimple();
+        int n196 = r.finalCount(285, 4, "f9");
+        v.f9.clear();
+        for (int i197 = 0; i197 < n196; i197++) {
+            int p199 = r.pos();
+            Integer k198 = r.finalI32("f9");
+            StructSimple x200 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x138);
+                StructSimple.fbeReadFinal(r, x200);
             } catch (DecodeException e) {
-                throw e.at("f9", i135);
+                throw e.at("f9", i197);
             }
-            v.f9.put(k136, x138);
-            if (v.f9.size() != i135 + 1) {
-                throw r.duplicateKey("f9", p137);
+            v.f9.put(k198, x200);
+            if (v.f9.size() != i197 + 1) {
+                throw r.duplicateKey("f9", p199);
             }
         }
-        int n139 = r.finalCount(5, 5, "f10");
-        for (int i140 = 0; i140 < n139; i140++) {
-            int p142 = r.pos();
-            Integer k141 = r.finalI32("f10");
-            StructSimple x143 = null;
+        int n201 = r.finalCount(5, 5, "f10");
+        v.f10.clear();
+        for (int i202 = 0; i202 < n201; i202++) {
+            int p204 = r.pos();
+            Integer k203 = r.finalI32("f10");
+            StructSimple x205 = null;
             if (r.finalHas("f10")) {
-                StructSimple x144 = new StructSimple();
+                StructSimple x206 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x144);
+                    StructSimple.fbeReadFinal(r, x206);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i140);
+                    throw e.at("f10", i202);
                 }
-                x143 = x144;
+                x205 = x206;
             }
-            v.f10.put(k141, x143);
-            if (v.f10.size() != i140 + 1) {
-                throw r.duplicateKey("f10", p142);
+            v.f10.put(k203, x205);
+            if (v.f10.size() != i202 + 1) {
+                throw r.duplicateKey("f10", p204);
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(40);
+        Map<Integer, Byte> t207 = new TreeMap<>();
+        int n208 = r.finalCount(5, 5, "f1");
+        t207.clear();
+        for (int i209 = 0; i209 < n208; i209++) {
+            int p211 = r.pos();
+            Integer k210 = r.finalI32("f1");
+            t207.put(k210, r.finalI8("f1"));
+            if (t207.size() != i209 + 1) {
+                throw r.duplicateKey("f1", p211);
+            }
+        }
+        Map<Integer, Byte> t212 = new TreeMap<>();
+        int n213 = r.finalCount(5, 5, "f2");
+        t212.clear();
+        for (int i214 = 0; i214 < n213; i214++) {
+            int p216 = r.pos();
+            Integer k215 = r.finalI32("f2");
+            Byte x217 = null;
+            if (r.finalHas("f2")) {
+                x217 = r.finalI8("f2");
+            }
+            t212.put(k215, x217);
+            if (t212.size() != i214 + 1) {
+                throw r.duplicateKey("f2", p216);
+            }
+        }
+        Map<Integer, byte[]> t218 = new TreeMap<>();
+        int n219 = r.finalCount(8, 8, "f3");
+        t218.clear();
+        for (int i220 = 0; i220 < n219; i220++) {
+            int p222 = r.pos();
+            Integer k221 = r.finalI32("f3");
+            t218.put(k221, r.finalBytes("f3"));
+            if (t218.size() != i220 + 1) {
+                throw r.duplicateKey("f3", p222);
+            }
+        }
+        Map<Integer, byte[]> t223 = new TreeMap<>();
+        int n224 = r.finalCount(5, 5, "f4");
+        t223.clear();
+        for (int i225 = 0; i225 < n224; i225++) {
+            int p227 = r.pos();
+            Integer k226 = r.finalI32("f4");
+            byte[] x228 = null;
+            if (r.finalHas("f4")) {
+                x228 = r.finalBytes("f4");
+            }
+            t223.put(k226, x228);
+            if (t223.size() != i225 + 1) {
+                throw r.duplicateKey("f4", p227);
+            }
+        }
+        Map<Integer, EnumSimple> t229 = new TreeMap<>();
+        int n230 = r.finalCount(8, 8, "f5");
+        t229.clear();
+        for (int i231 = 0; i231 < n230; i231++) {
+            int p233 = r.pos();
+            Integer k232 = r.finalI32("f5");
+            t229.put(k232, EnumSimple.of(r.finalI32("f5")));
+            if (t229.size() != i231 + 1) {
+                throw r.duplicateKey("f5", p233);
+            }
+        }
+        Map<Integer, EnumSimple> t234 = new TreeMap<>();
+        int n235 = r.finalCount(5, 5, "f6");
+        t234.clear();
+        for (int i236 = 0; i236 < n235; i236++) {
+            int p238 = r.pos();
+            Integer k237 = r.finalI32("f6");
+            EnumSimple x239 = null;
+            if (r.finalHas("f6")) {
+                x239 = EnumSimple.of(r.finalI32("f6"));
+            }
+            t234.put(k237, x239);
+            if (t234.size() != i236 + 1) {
+                throw r.duplicateKey("f6", p238);
+            }
+        }
+        Map<Integer, FlagsSimple> t240 = new TreeMap<>();
+        int n241 = r.finalCount(8, 8, "f7");
+        t240.clear();
+        for (int i242 = 0; i242 < n241; i242++) {
+            int p244 = r.pos();
+            Integer k243 = r.finalI32("f7");
+            t240.put(k243, FlagsSimple.of(r.finalI32("f7")));
+            if (t240.size() != i242 + 1) {
+                throw r.duplicateKey("f7", p244);
+            }
+        }
+        Map<Integer, FlagsSimple> t245 = new TreeMap<>();
+        int n246 = r.finalCount(5, 5, "f8");
+        t245.clear();
+        for (int i247 = 0; i247 < n246; i247++) {
+            int p249 = r.pos();
+            Integer k248 = r.finalI32("f8");
+            FlagsSimple x250 = null;
+            if (r.finalHas("f8")) {
+                x250 = FlagsSimple.of(r.finalI32("f8"));
+            }
+            t245.put(k248, x250);
+            if (t245.size() != i247 + 1) {
+                throw r.duplicateKey("f8", p249);
+            }
+        }
+        Map<Integer, StructSimple> t251 = new TreeMap<>();
+        int n252 = r.finalCount(285, 4, "f9");
+        t251.clear();
+        for (int i253 = 0; i253 < n252; i253++) {
+            int p255 = r.pos();
+            Integer k254 = r.finalI32("f9");
+            StructSimple x256 = new StructSimple();
+            try {
+                StructSimple.fbeReadFinal(r, x256);
+            } catch (DecodeException e) {
+                throw e.at("f9", i253);
+            }
+            t251.put(k254, x256);
+            if (t251.size() != i253 + 1) {
+                throw r.duplicateKey("f9", p255);
+            }
+        }
+        Map<Integer, StructSimple> t257 = new TreeMap<>();
+        int n258 = r.finalCount(5, 5, "f10");
+        t257.clear();
+        for (int i259 = 0; i259 < n258; i259++) {
+            int p261 = r.pos();
+            Integer k260 = r.finalI32("f10");
+            StructSimple x262 = null;
+            if (r.finalHas("f10")) {
+                StructSimple x263 = new StructSimple();
+                try {
+                    StructSimple.fbeReadFinal(r, x263);
+                } catch (DecodeException e) {
+                    throw e.at("f10", i259);
+                }
+                x262 = x263;
+            }
+            t257.put(k260, x262);
+            if (t257.size() != i259 + 1) {
+                throw r.duplicateKey("f10", p261);
             }
         }
         r.leave();
@@ -823,7 +1301,53 @@ public class StructMap {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 140, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructMap");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -832,6 +1356,12 @@ public class StructMap {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 140, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("test.StructMap");
+        }
     }
 }

@@ -473,9 +473,58 @@ public class StructNested extends StructOptional {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    @Override
+    public void reset() {
+        super.reset();
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(StructNested v, int from) {
+        if (from <= 0) {
+            v.f1000 = EnumSimple.ENUM_VALUE_0;
+        }
+        if (from <= 1) {
+            v.f1001 = null;
+        }
+        if (from <= 2) {
+            v.f1002 = EnumTyped.ENUM_VALUE_2;
+        }
+        if (from <= 3) {
+            v.f1003 = null;
+        }
+        if (from <= 4) {
+            v.f1004 = FlagsSimple.FLAG_VALUE_0;
+        }
+        if (from <= 5) {
+            v.f1005 = null;
+        }
+        if (from <= 6) {
+            v.f1006 = FlagsTyped.FLAG_VALUE_2.or(FlagsTyped.FLAG_VALUE_4).or(FlagsTyped.FLAG_VALUE_6);
+        }
+        if (from <= 7) {
+            v.f1007 = null;
+        }
+        if (from <= 8) {
+            v.f1008 = new StructSimple();
+        }
+        if (from <= 9) {
+            v.f1009 = null;
+        }
+        if (from <= 10) {
+            v.f1010 = new StructOptional();
+        }
+        if (from <= 11) {
+            v.f1011 = null;
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -488,6 +537,7 @@ public class StructNested extends StructOptional {
         int n = r.i32(b);
         if (n < 567) {
             r.spend(64, b, "");
+            v.reset();
             r.leave();
             return;
         }
@@ -896,160 +946,175 @@ public class StructNested extends StructOptional {
             x187 = com.chronoxor.proto.OrderType.of(r.i8(s188));
         }
         v.f157 = x187;
-        com.chronoxor.proto.Order x189 = null;
-        int s190 = r.optional(b, b + 527, 4, "f158");
-        if (s190 >= 0) {
-            com.chronoxor.proto.Order x191 = new com.chronoxor.proto.Order();
+        int s189 = r.optional(b, b + 527, 4, "f158");
+        if (s189 >= 0) {
+            if (v.f158 == null) {
+                v.f158 = new com.chronoxor.proto.Order();
+            }
             try {
-                com.chronoxor.proto.Order.fbeRead(r, s190, s190, x191);
+                com.chronoxor.proto.Order.fbeRead(r, s189, s189, v.f158);
             } catch (DecodeException e) {
                 throw e.at("f158");
             }
-            x189 = x191;
+        } else {
+            v.f158 = null;
         }
-        v.f158 = x189;
-        com.chronoxor.proto.Order x192 = null;
-        int s193 = r.optional(b, b + 532, 4, "f159");
-        if (s193 >= 0) {
-            com.chronoxor.proto.Order x194 = new com.chronoxor.proto.Order();
+        int s190 = r.optional(b, b + 532, 4, "f159");
+        if (s190 >= 0) {
+            if (v.f159 == null) {
+                v.f159 = new com.chronoxor.proto.Order();
+            }
             try {
-                com.chronoxor.proto.Order.fbeRead(r, s193, s193, x194);
+                com.chronoxor.proto.Order.fbeRead(r, s190, s190, v.f159);
             } catch (DecodeException e) {
                 throw e.at("f159");
             }
-            x192 = x194;
+        } else {
+            v.f159 = null;
         }
-        v.f159 = x192;
-        com.chronoxor.proto.Balance x195 = null;
-        int s196 = r.optional(b, b + 537, 4, "f160");
-        if (s196 >= 0) {
-            com.chronoxor.proto.Balance x197 = new com.chronoxor.proto.Balance();
+        int s191 = r.optional(b, b + 537, 4, "f160");
+        if (s191 >= 0) {
+            if (v.f160 == null) {
+                v.f160 = new com.chronoxor.proto.Balance();
+            }
             try {
-                com.chronoxor.proto.Balance.fbeRead(r, s196, s196, x197);
+                com.chronoxor.proto.Balance.fbeRead(r, s191, s191, v.f160);
             } catch (DecodeException e) {
                 throw e.at("f160");
             }
-            x195 = x197;
+        } else {
+            v.f160 = null;
         }
-        v.f160 = x195;
-        com.chronoxor.proto.Balance x198 = null;
-        int s199 = r.optional(b, b + 542, 4, "f161");
-        if (s199 >= 0) {
-            com.chronoxor.proto.Balance x200 = new com.chronoxor.proto.Balance();
+        int s192 = r.optional(b, b + 542, 4, "f161");
+        if (s192 >= 0) {
+            if (v.f161 == null) {
+                v.f161 = new com.chronoxor.proto.Balance();
+            }
             try {
-                com.chronoxor.proto.Balance.fbeRead(r, s199, s199, x200);
+                com.chronoxor.proto.Balance.fbeRead(r, s192, s192, v.f161);
             } catch (DecodeException e) {
                 throw e.at("f161");
             }
-            x198 = x200;
+        } else {
+            v.f161 = null;
         }
-        v.f161 = x198;
-        com.chronoxor.proto.State x201 = null;
-        int s202 = r.optional(b, b + 547, 1, "f162");
-        if (s202 >= 0) {
-            x201 = com.chronoxor.proto.State.of(r.i8(s202));
+        com.chronoxor.proto.State x193 = null;
+        int s194 = r.optional(b, b + 547, 1, "f162");
+        if (s194 >= 0) {
+            x193 = com.chronoxor.proto.State.of(r.i8(s194));
         }
-        v.f162 = x201;
-        com.chronoxor.proto.State x203 = null;
-        int s204 = r.optional(b, b + 552, 1, "f163");
-        if (s204 >= 0) {
-            x203 = com.chronoxor.proto.State.of(r.i8(s204));
+        v.f162 = x193;
+        com.chronoxor.proto.State x195 = null;
+        int s196 = r.optional(b, b + 552, 1, "f163");
+        if (s196 >= 0) {
+            x195 = com.chronoxor.proto.State.of(r.i8(s196));
         }
-        v.f163 = x203;
-        com.chronoxor.proto.Account x205 = null;
-        int s206 = r.optional(b, b + 557, 4, "f164");
-        if (s206 >= 0) {
-            com.chronoxor.proto.Account x207 = new com.chronoxor.proto.Account();
+        v.f163 = x195;
+        int s197 = r.optional(b, b + 557, 4, "f164");
+        if (s197 >= 0) {
+            if (v.f164 == null) {
+                v.f164 = new com.chronoxor.proto.Account();
+            }
             try {
-                com.chronoxor.proto.Account.fbeRead(r, s206, s206, x207);
+                com.chronoxor.proto.Account.fbeRead(r, s197, s197, v.f164);
             } catch (DecodeException e) {
                 throw e.at("f164");
             }
-            x205 = x207;
+        } else {
+            v.f164 = null;
         }
-        v.f164 = x205;
-        com.chronoxor.proto.Account x208 = null;
-        int s209 = r.optional(b, b + 562, 4, "f165");
-        if (s209 >= 0) {
-            com.chronoxor.proto.Account x210 = new com.chronoxor.proto.Account();
+        int s198 = r.optional(b, b + 562, 4, "f165");
+        if (s198 >= 0) {
+            if (v.f165 == null) {
+                v.f165 = new com.chronoxor.proto.Account();
+            }
             try {
-                com.chronoxor.proto.Account.fbeRead(r, s209, s209, x210);
+                com.chronoxor.proto.Account.fbeRead(r, s198, s198, v.f165);
             } catch (DecodeException e) {
                 throw e.at("f165");
             }
-            x208 = x210;
+        } else {
+            v.f165 = null;
         }
-        v.f165 = x208;
         if (n < 571) {
             r.spend(628, b, "f1000");
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         v.f1000 = EnumSimple.of(r.i32(b + 567));
         if (n < 576) {
             r.spend(628, b, "f1001");
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
-        EnumSimple x211 = null;
-        int s212 = r.optional(b, b + 571, 4, "f1001");
-        if (s212 >= 0) {
-            x211 = EnumSimple.of(r.i32(s212));
+        EnumSimple x199 = null;
+        int s200 = r.optional(b, b + 571, 4, "f1001");
+        if (s200 >= 0) {
+            x199 = EnumSimple.of(r.i32(s200));
         }
-        v.f1001 = x211;
+        v.f1001 = x199;
         if (n < 577) {
             r.spend(628, b, "f1002");
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         v.f1002 = EnumTyped.of(r.i8(b + 576));
         if (n < 582) {
             r.spend(628, b, "f1003");
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
-        EnumTyped x213 = null;
-        int s214 = r.optional(b, b + 577, 1, "f1003");
-        if (s214 >= 0) {
-            x213 = EnumTyped.of(r.i8(s214));
+        EnumTyped x201 = null;
+        int s202 = r.optional(b, b + 577, 1, "f1003");
+        if (s202 >= 0) {
+            x201 = EnumTyped.of(r.i8(s202));
         }
-        v.f1003 = x213;
+        v.f1003 = x201;
         if (n < 586) {
             r.spend(628, b, "f1004");
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
         v.f1004 = FlagsSimple.of(r.i32(b + 582));
         if (n < 591) {
             r.spend(628, b, "f1005");
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
-        FlagsSimple x215 = null;
-        int s216 = r.optional(b, b + 586, 4, "f1005");
-        if (s216 >= 0) {
-            x215 = FlagsSimple.of(r.i32(s216));
+        FlagsSimple x203 = null;
+        int s204 = r.optional(b, b + 586, 4, "f1005");
+        if (s204 >= 0) {
+            x203 = FlagsSimple.of(r.i32(s204));
         }
-        v.f1005 = x215;
+        v.f1005 = x203;
         if (n < 599) {
             r.spend(628, b, "f1006");
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
         v.f1006 = FlagsTyped.of(r.i64(b + 591));
         if (n < 604) {
             r.spend(628, b, "f1007");
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
-        FlagsTyped x217 = null;
-        int s218 = r.optional(b, b + 599, 8, "f1007");
-        if (s218 >= 0) {
-            x217 = FlagsTyped.of(r.i64(s218));
+        FlagsTyped x205 = null;
+        int s206 = r.optional(b, b + 599, 8, "f1007");
+        if (s206 >= 0) {
+            x205 = FlagsTyped.of(r.i64(s206));
         }
-        v.f1007 = x217;
+        v.f1007 = x205;
         if (n < 608) {
             r.spend(628, b, "f1008");
+            fbeDefaults(v, 8);
             r.leave();
             return;
         }
@@ -1060,23 +1125,26 @@ public class StructNested extends StructOptional {
         }
         if (n < 613) {
             r.spend(347, b, "f1009");
+            fbeDefaults(v, 9);
             r.leave();
             return;
         }
-        StructSimple x219 = null;
-        int s220 = r.optional(b, b + 608, 4, "f1009");
-        if (s220 >= 0) {
-            StructSimple x221 = new StructSimple();
+        int s207 = r.optional(b, b + 608, 4, "f1009");
+        if (s207 >= 0) {
+            if (v.f1009 == null) {
+                v.f1009 = new StructSimple();
+            }
             try {
-                StructSimple.fbeRead(r, s220, s220, x221);
+                StructSimple.fbeRead(r, s207, s207, v.f1009);
             } catch (DecodeException e) {
                 throw e.at("f1009");
             }
-            x219 = x221;
+        } else {
+            v.f1009 = null;
         }
-        v.f1009 = x219;
         if (n < 617) {
             r.spend(347, b, "f1010");
+            fbeDefaults(v, 10);
             r.leave();
             return;
         }
@@ -1086,21 +1154,266 @@ public class StructNested extends StructOptional {
             throw e.at("f1010");
         }
         if (n < 622) {
+            fbeDefaults(v, 11);
             r.leave();
             return;
         }
-        StructOptional x222 = null;
-        int s223 = r.optional(b, b + 617, 4, "f1011");
-        if (s223 >= 0) {
-            StructOptional x224 = new StructOptional();
+        int s208 = r.optional(b, b + 617, 4, "f1011");
+        if (s208 >= 0) {
+            if (v.f1011 == null) {
+                v.f1011 = new StructOptional();
+            }
             try {
-                StructOptional.fbeRead(r, s223, s223, x224);
+                StructOptional.fbeRead(r, s208, s208, v.f1011);
             } catch (DecodeException e) {
                 throw e.at("f1011");
             }
-            x222 = x224;
+        } else {
+            v.f1011 = null;
         }
-        v.f1011 = x222;
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 112, 306);
+        int n = r.i32(b);
+        if (n < 567) {
+            r.spend(64, b, "");
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 142, "f31");
+        r.skipString(b, b + 146, "f32");
+        try {
+            com.chronoxor.proto.Order.fbeVerify(r, b, b + 224);
+        } catch (DecodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeVerify(r, b, b + 228);
+        } catch (DecodeException e) {
+            throw e.at("f42");
+        }
+        try {
+            com.chronoxor.proto.Account.fbeVerify(r, b, b + 233);
+        } catch (DecodeException e) {
+            throw e.at("f44");
+        }
+        r.optional(b, b + 237, 1, "f100");
+        r.optional(b, b + 242, 1, "f101");
+        r.optional(b, b + 247, 1, "f102");
+        r.optional(b, b + 252, 1, "f103");
+        r.optional(b, b + 257, 1, "f104");
+        r.optional(b, b + 262, 1, "f105");
+        r.optional(b, b + 267, 1, "f106");
+        r.optional(b, b + 272, 1, "f107");
+        r.optional(b, b + 277, 1, "f108");
+        r.optional(b, b + 282, 4, "f109");
+        r.optional(b, b + 287, 4, "f110");
+        r.optional(b, b + 292, 4, "f111");
+        r.optional(b, b + 297, 1, "f112");
+        r.optional(b, b + 302, 1, "f113");
+        r.optional(b, b + 307, 1, "f114");
+        r.optional(b, b + 312, 1, "f115");
+        r.optional(b, b + 317, 1, "f116");
+        r.optional(b, b + 322, 1, "f117");
+        r.optional(b, b + 327, 2, "f118");
+        r.optional(b, b + 332, 2, "f119");
+        r.optional(b, b + 337, 2, "f120");
+        r.optional(b, b + 342, 2, "f121");
+        r.optional(b, b + 347, 2, "f122");
+        r.optional(b, b + 352, 2, "f123");
+        r.optional(b, b + 357, 4, "f124");
+        r.optional(b, b + 362, 4, "f125");
+        r.optional(b, b + 367, 4, "f126");
+        r.optional(b, b + 372, 4, "f127");
+        r.optional(b, b + 377, 4, "f128");
+        r.optional(b, b + 382, 4, "f129");
+        r.optional(b, b + 387, 8, "f130");
+        r.optional(b, b + 392, 8, "f131");
+        r.optional(b, b + 397, 8, "f132");
+        r.optional(b, b + 402, 8, "f133");
+        r.optional(b, b + 407, 8, "f134");
+        r.optional(b, b + 412, 8, "f135");
+        r.optional(b, b + 417, 4, "f136");
+        r.optional(b, b + 422, 4, "f137");
+        r.optional(b, b + 427, 4, "f138");
+        r.optional(b, b + 432, 8, "f139");
+        r.optional(b, b + 437, 8, "f140");
+        r.optional(b, b + 442, 8, "f141");
+        r.optional(b, b + 447, 16, "f142");
+        r.optional(b, b + 452, 16, "f143");
+        r.optional(b, b + 457, 16, "f144");
+        int s209 = r.optional(b, b + 462, 4, "f145");
+        if (s209 >= 0) {
+            r.skipString(s209, s209, "f145");
+        }
+        int s210 = r.optional(b, b + 467, 4, "f146");
+        if (s210 >= 0) {
+            r.skipString(s210, s210, "f146");
+        }
+        int s211 = r.optional(b, b + 472, 4, "f147");
+        if (s211 >= 0) {
+            r.skipString(s211, s211, "f147");
+        }
+        r.optional(b, b + 477, 8, "f148");
+        r.optional(b, b + 482, 8, "f149");
+        r.optional(b, b + 487, 8, "f150");
+        r.optional(b, b + 492, 16, "f151");
+        r.optional(b, b + 497, 16, "f152");
+        r.optional(b, b + 502, 16, "f153");
+        r.optional(b, b + 507, 1, "f154");
+        r.optional(b, b + 512, 1, "f155");
+        r.optional(b, b + 517, 1, "f156");
+        r.optional(b, b + 522, 1, "f157");
+        int s212 = r.optional(b, b + 527, 4, "f158");
+        if (s212 >= 0) {
+            try {
+                com.chronoxor.proto.Order.fbeVerify(r, s212, s212);
+            } catch (DecodeException e) {
+                throw e.at("f158");
+            }
+        }
+        int s213 = r.optional(b, b + 532, 4, "f159");
+        if (s213 >= 0) {
+            try {
+                com.chronoxor.proto.Order.fbeVerify(r, s213, s213);
+            } catch (DecodeException e) {
+                throw e.at("f159");
+            }
+        }
+        int s214 = r.optional(b, b + 537, 4, "f160");
+        if (s214 >= 0) {
+            try {
+                com.chronoxor.proto.Balance.fbeVerify(r, s214, s214);
+            } catch (DecodeException e) {
+                throw e.at("f160");
+            }
+        }
+        int s215 = r.optional(b, b + 542, 4, "f161");
+        if (s215 >= 0) {
+            try {
+                com.chronoxor.proto.Balance.fbeVerify(r, s215, s215);
+            } catch (DecodeException e) {
+                throw e.at("f161");
+            }
+        }
+        r.optional(b, b + 547, 1, "f162");
+        r.optional(b, b + 552, 1, "f163");
+        int s216 = r.optional(b, b + 557, 4, "f164");
+        if (s216 >= 0) {
+            try {
+                com.chronoxor.proto.Account.fbeVerify(r, s216, s216);
+            } catch (DecodeException e) {
+                throw e.at("f164");
+            }
+        }
+        int s217 = r.optional(b, b + 562, 4, "f165");
+        if (s217 >= 0) {
+            try {
+                com.chronoxor.proto.Account.fbeVerify(r, s217, s217);
+            } catch (DecodeException e) {
+                throw e.at("f165");
+            }
+        }
+        if (n < 571) {
+            r.spend(628, b, "f1000");
+            r.leave();
+            return;
+        }
+        if (n < 576) {
+            r.spend(628, b, "f1001");
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 571, 4, "f1001");
+        if (n < 577) {
+            r.spend(628, b, "f1002");
+            r.leave();
+            return;
+        }
+        if (n < 582) {
+            r.spend(628, b, "f1003");
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 577, 1, "f1003");
+        if (n < 586) {
+            r.spend(628, b, "f1004");
+            r.leave();
+            return;
+        }
+        if (n < 591) {
+            r.spend(628, b, "f1005");
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 586, 4, "f1005");
+        if (n < 599) {
+            r.spend(628, b, "f1006");
+            r.leave();
+            return;
+        }
+        if (n < 604) {
+            r.spend(628, b, "f1007");
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 599, 8, "f1007");
+        if (n < 608) {
+            r.spend(628, b, "f1008");
+            r.leave();
+            return;
+        }
+        try {
+            StructSimple.fbeVerify(r, b, b + 604);
+        } catch (DecodeException e) {
+            throw e.at("f1008");
+        }
+        if (n < 613) {
+            r.spend(347, b, "f1009");
+            r.leave();
+            return;
+        }
+        int s218 = r.optional(b, b + 608, 4, "f1009");
+        if (s218 >= 0) {
+            try {
+                StructSimple.fbeVerify(r, s218, s218);
+            } catch (DecodeException e) {
+                throw e.at("f1009");
+            }
+        }
+        if (n < 617) {
+            r.spend(347, b, "f1010");
+            r.leave();
+            return;
+        }
+        try {
+            StructOptional.fbeVerify(r, b, b + 613);
+        } catch (DecodeException e) {
+            throw e.at("f1010");
+        }
+        if (n < 622) {
+            r.leave();
+            return;
+        }
+        int s219 = r.optional(b, b + 617, 4, "f1011");
+        if (s219 >= 0) {
+            try {
+                StructOptional.fbeVerify(r, s219, s219);
+            } catch (DecodeException e) {
+                throw e.at("f1011");
+            }
+        }
         r.leave();
     }
 
@@ -1161,7 +1474,54 @@ public class StructNested extends StructOptional {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    @Override
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    @Override
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructNested");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -1170,7 +1530,12 @@ public class StructNested extends StructOptional {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("test.StructNested");
+        }
     }
 
     /**
@@ -1522,7 +1887,8 @@ public class StructNested extends StructOptional {
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -1587,428 +1953,767 @@ public class StructNested extends StructOptional {
         } catch (DecodeException e) {
             throw e.at("f44");
         }
-        Boolean x225 = null;
+        Boolean x220 = null;
         if (r.finalHas("f100")) {
-            x225 = r.finalBool("f100");
+            x220 = r.finalBool("f100");
         }
-        v.f100 = x225;
-        Boolean x226 = null;
+        v.f100 = x220;
+        Boolean x221 = null;
         if (r.finalHas("f101")) {
-            x226 = r.finalBool("f101");
+            x221 = r.finalBool("f101");
         }
-        v.f101 = x226;
-        Boolean x227 = null;
+        v.f101 = x221;
+        Boolean x222 = null;
         if (r.finalHas("f102")) {
-            x227 = r.finalBool("f102");
+            x222 = r.finalBool("f102");
         }
-        v.f102 = x227;
-        Byte x228 = null;
+        v.f102 = x222;
+        Byte x223 = null;
         if (r.finalHas("f103")) {
-            x228 = r.finalI8("f103");
+            x223 = r.finalI8("f103");
         }
-        v.f103 = x228;
-        Byte x229 = null;
+        v.f103 = x223;
+        Byte x224 = null;
         if (r.finalHas("f104")) {
-            x229 = r.finalI8("f104");
+            x224 = r.finalI8("f104");
         }
-        v.f104 = x229;
-        Byte x230 = null;
+        v.f104 = x224;
+        Byte x225 = null;
         if (r.finalHas("f105")) {
-            x230 = r.finalI8("f105");
+            x225 = r.finalI8("f105");
         }
-        v.f105 = x230;
-        Character x231 = null;
+        v.f105 = x225;
+        Character x226 = null;
         if (r.finalHas("f106")) {
-            x231 = r.finalChar("f106");
+            x226 = r.finalChar("f106");
         }
-        v.f106 = x231;
-        Character x232 = null;
+        v.f106 = x226;
+        Character x227 = null;
         if (r.finalHas("f107")) {
-            x232 = r.finalChar("f107");
+            x227 = r.finalChar("f107");
         }
-        v.f107 = x232;
-        Character x233 = null;
+        v.f107 = x227;
+        Character x228 = null;
         if (r.finalHas("f108")) {
-            x233 = r.finalChar("f108");
+            x228 = r.finalChar("f108");
         }
-        v.f108 = x233;
-        Integer x234 = null;
+        v.f108 = x228;
+        Integer x229 = null;
         if (r.finalHas("f109")) {
-            x234 = r.finalI32("f109");
+            x229 = r.finalI32("f109");
         }
-        v.f109 = x234;
-        Integer x235 = null;
+        v.f109 = x229;
+        Integer x230 = null;
         if (r.finalHas("f110")) {
-            x235 = r.finalI32("f110");
+            x230 = r.finalI32("f110");
         }
-        v.f110 = x235;
-        Integer x236 = null;
+        v.f110 = x230;
+        Integer x231 = null;
         if (r.finalHas("f111")) {
-            x236 = r.finalI32("f111");
+            x231 = r.finalI32("f111");
         }
-        v.f111 = x236;
-        Byte x237 = null;
+        v.f111 = x231;
+        Byte x232 = null;
         if (r.finalHas("f112")) {
-            x237 = r.finalI8("f112");
+            x232 = r.finalI8("f112");
         }
-        v.f112 = x237;
-        Byte x238 = null;
+        v.f112 = x232;
+        Byte x233 = null;
         if (r.finalHas("f113")) {
-            x238 = r.finalI8("f113");
+            x233 = r.finalI8("f113");
         }
-        v.f113 = x238;
-        Byte x239 = null;
+        v.f113 = x233;
+        Byte x234 = null;
         if (r.finalHas("f114")) {
-            x239 = r.finalI8("f114");
+            x234 = r.finalI8("f114");
         }
-        v.f114 = x239;
-        Byte x240 = null;
+        v.f114 = x234;
+        Byte x235 = null;
         if (r.finalHas("f115")) {
-            x240 = r.finalI8("f115");
+            x235 = r.finalI8("f115");
         }
-        v.f115 = x240;
-        Byte x241 = null;
+        v.f115 = x235;
+        Byte x236 = null;
         if (r.finalHas("f116")) {
-            x241 = r.finalI8("f116");
+            x236 = r.finalI8("f116");
         }
-        v.f116 = x241;
-        Byte x242 = null;
+        v.f116 = x236;
+        Byte x237 = null;
         if (r.finalHas("f117")) {
-            x242 = r.finalI8("f117");
+            x237 = r.finalI8("f117");
         }
-        v.f117 = x242;
-        Short x243 = null;
+        v.f117 = x237;
+        Short x238 = null;
         if (r.finalHas("f118")) {
-            x243 = r.finalI16("f118");
+            x238 = r.finalI16("f118");
         }
-        v.f118 = x243;
-        Short x244 = null;
+        v.f118 = x238;
+        Short x239 = null;
         if (r.finalHas("f119")) {
-            x244 = r.finalI16("f119");
+            x239 = r.finalI16("f119");
         }
-        v.f119 = x244;
-        Short x245 = null;
+        v.f119 = x239;
+        Short x240 = null;
         if (r.finalHas("f120")) {
-            x245 = r.finalI16("f120");
+            x240 = r.finalI16("f120");
         }
-        v.f120 = x245;
-        Short x246 = null;
+        v.f120 = x240;
+        Short x241 = null;
         if (r.finalHas("f121")) {
-            x246 = r.finalI16("f121");
+            x241 = r.finalI16("f121");
         }
-        v.f121 = x246;
-        Short x247 = null;
+        v.f121 = x241;
+        Short x242 = null;
         if (r.finalHas("f122")) {
-            x247 = r.finalI16("f122");
+            x242 = r.finalI16("f122");
         }
-        v.f122 = x247;
-        Short x248 = null;
+        v.f122 = x242;
+        Short x243 = null;
         if (r.finalHas("f123")) {
-            x248 = r.finalI16("f123");
+            x243 = r.finalI16("f123");
         }
-        v.f123 = x248;
-        Integer x249 = null;
+        v.f123 = x243;
+        Integer x244 = null;
         if (r.finalHas("f124")) {
-            x249 = r.finalI32("f124");
+            x244 = r.finalI32("f124");
         }
-        v.f124 = x249;
-        Integer x250 = null;
+        v.f124 = x244;
+        Integer x245 = null;
         if (r.finalHas("f125")) {
-            x250 = r.finalI32("f125");
+            x245 = r.finalI32("f125");
         }
-        v.f125 = x250;
-        Integer x251 = null;
+        v.f125 = x245;
+        Integer x246 = null;
         if (r.finalHas("f126")) {
-            x251 = r.finalI32("f126");
+            x246 = r.finalI32("f126");
         }
-        v.f126 = x251;
-        Integer x252 = null;
+        v.f126 = x246;
+        Integer x247 = null;
         if (r.finalHas("f127")) {
-            x252 = r.finalI32("f127");
+            x247 = r.finalI32("f127");
         }
-        v.f127 = x252;
-        Integer x253 = null;
+        v.f127 = x247;
+        Integer x248 = null;
         if (r.finalHas("f128")) {
-            x253 = r.finalI32("f128");
+            x248 = r.finalI32("f128");
         }
-        v.f128 = x253;
-        Integer x254 = null;
+        v.f128 = x248;
+        Integer x249 = null;
         if (r.finalHas("f129")) {
-            x254 = r.finalI32("f129");
+            x249 = r.finalI32("f129");
         }
-        v.f129 = x254;
-        Long x255 = null;
+        v.f129 = x249;
+        Long x250 = null;
         if (r.finalHas("f130")) {
-            x255 = r.finalI64("f130");
+            x250 = r.finalI64("f130");
         }
-        v.f130 = x255;
-        Long x256 = null;
+        v.f130 = x250;
+        Long x251 = null;
         if (r.finalHas("f131")) {
-            x256 = r.finalI64("f131");
+            x251 = r.finalI64("f131");
         }
-        v.f131 = x256;
-        Long x257 = null;
+        v.f131 = x251;
+        Long x252 = null;
         if (r.finalHas("f132")) {
-            x257 = r.finalI64("f132");
+            x252 = r.finalI64("f132");
         }
-        v.f132 = x257;
-        Long x258 = null;
+        v.f132 = x252;
+        Long x253 = null;
         if (r.finalHas("f133")) {
-            x258 = r.finalI64("f133");
+            x253 = r.finalI64("f133");
         }
-        v.f133 = x258;
-        Long x259 = null;
+        v.f133 = x253;
+        Long x254 = null;
         if (r.finalHas("f134")) {
-            x259 = r.finalI64("f134");
+            x254 = r.finalI64("f134");
         }
-        v.f134 = x259;
-        Long x260 = null;
+        v.f134 = x254;
+        Long x255 = null;
         if (r.finalHas("f135")) {
-            x260 = r.finalI64("f135");
+            x255 = r.finalI64("f135");
         }
-        v.f135 = x260;
-        Float x261 = null;
+        v.f135 = x255;
+        Float x256 = null;
         if (r.finalHas("f136")) {
-            x261 = r.finalF32("f136");
+            x256 = r.finalF32("f136");
         }
-        v.f136 = x261;
-        Float x262 = null;
+        v.f136 = x256;
+        Float x257 = null;
         if (r.finalHas("f137")) {
-            x262 = r.finalF32("f137");
+            x257 = r.finalF32("f137");
         }
-        v.f137 = x262;
-        Float x263 = null;
+        v.f137 = x257;
+        Float x258 = null;
         if (r.finalHas("f138")) {
-            x263 = r.finalF32("f138");
+            x258 = r.finalF32("f138");
         }
-        v.f138 = x263;
-        Double x264 = null;
+        v.f138 = x258;
+        Double x259 = null;
         if (r.finalHas("f139")) {
-            x264 = r.finalF64("f139");
+            x259 = r.finalF64("f139");
         }
-        v.f139 = x264;
-        Double x265 = null;
+        v.f139 = x259;
+        Double x260 = null;
         if (r.finalHas("f140")) {
-            x265 = r.finalF64("f140");
+            x260 = r.finalF64("f140");
         }
-        v.f140 = x265;
-        Double x266 = null;
+        v.f140 = x260;
+        Double x261 = null;
         if (r.finalHas("f141")) {
-            x266 = r.finalF64("f141");
+            x261 = r.finalF64("f141");
         }
-        v.f141 = x266;
-        BigDecimal x267 = null;
+        v.f141 = x261;
+        BigDecimal x262 = null;
         if (r.finalHas("f142")) {
-            x267 = r.finalDecimal("f142");
+            x262 = r.finalDecimal("f142");
         }
-        v.f142 = x267;
-        BigDecimal x268 = null;
+        v.f142 = x262;
+        BigDecimal x263 = null;
         if (r.finalHas("f143")) {
-            x268 = r.finalDecimal("f143");
+            x263 = r.finalDecimal("f143");
         }
-        v.f143 = x268;
-        BigDecimal x269 = null;
+        v.f143 = x263;
+        BigDecimal x264 = null;
         if (r.finalHas("f144")) {
-            x269 = r.finalDecimal("f144");
+            x264 = r.finalDecimal("f144");
         }
-        v.f144 = x269;
-        String x270 = null;
+        v.f144 = x264;
+        String x265 = null;
         if (r.finalHas("f145")) {
-            x270 = r.finalString("f145");
+            x265 = r.finalString("f145");
         }
-        v.f145 = x270;
-        String x271 = null;
+        v.f145 = x265;
+        String x266 = null;
         if (r.finalHas("f146")) {
-            x271 = r.finalString("f146");
+            x266 = r.finalString("f146");
         }
-        v.f146 = x271;
-        String x272 = null;
+        v.f146 = x266;
+        String x267 = null;
         if (r.finalHas("f147")) {
-            x272 = r.finalString("f147");
+            x267 = r.finalString("f147");
         }
-        v.f147 = x272;
-        Long x273 = null;
+        v.f147 = x267;
+        Long x268 = null;
         if (r.finalHas("f148")) {
-            x273 = r.finalI64("f148");
+            x268 = r.finalI64("f148");
         }
-        v.f148 = x273;
-        Long x274 = null;
+        v.f148 = x268;
+        Long x269 = null;
         if (r.finalHas("f149")) {
-            x274 = r.finalI64("f149");
+            x269 = r.finalI64("f149");
         }
-        v.f149 = x274;
-        Long x275 = null;
+        v.f149 = x269;
+        Long x270 = null;
         if (r.finalHas("f150")) {
-            x275 = r.finalI64("f150");
+            x270 = r.finalI64("f150");
         }
-        v.f150 = x275;
-        UUID x276 = null;
+        v.f150 = x270;
+        UUID x271 = null;
         if (r.finalHas("f151")) {
-            x276 = r.finalUuid("f151");
+            x271 = r.finalUuid("f151");
         }
-        v.f151 = x276;
-        UUID x277 = null;
+        v.f151 = x271;
+        UUID x272 = null;
         if (r.finalHas("f152")) {
-            x277 = r.finalUuid("f152");
+            x272 = r.finalUuid("f152");
         }
-        v.f152 = x277;
-        UUID x278 = null;
+        v.f152 = x272;
+        UUID x273 = null;
         if (r.finalHas("f153")) {
-            x278 = r.finalUuid("f153");
+            x273 = r.finalUuid("f153");
         }
-        v.f153 = x278;
-        com.chronoxor.proto.OrderSide x279 = null;
+        v.f153 = x273;
+        com.chronoxor.proto.OrderSide x274 = null;
         if (r.finalHas("f154")) {
-            x279 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
+            x274 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
         }
-        v.f154 = x279;
-        com.chronoxor.proto.OrderSide x280 = null;
+        v.f154 = x274;
+        com.chronoxor.proto.OrderSide x275 = null;
         if (r.finalHas("f155")) {
-            x280 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
+            x275 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
         }
-        v.f155 = x280;
-        com.chronoxor.proto.OrderType x281 = null;
+        v.f155 = x275;
+        com.chronoxor.proto.OrderType x276 = null;
         if (r.finalHas("f156")) {
-            x281 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
+            x276 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
         }
-        v.f156 = x281;
-        com.chronoxor.proto.OrderType x282 = null;
+        v.f156 = x276;
+        com.chronoxor.proto.OrderType x277 = null;
         if (r.finalHas("f157")) {
-            x282 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
+            x277 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
         }
-        v.f157 = x282;
-        com.chronoxor.proto.Order x283 = null;
+        v.f157 = x277;
         if (r.finalHas("f158")) {
-            com.chronoxor.proto.Order x284 = new com.chronoxor.proto.Order();
+            if (v.f158 == null) {
+                v.f158 = new com.chronoxor.proto.Order();
+            }
             try {
-                com.chronoxor.proto.Order.fbeReadFinal(r, x284);
+                com.chronoxor.proto.Order.fbeReadFinal(r, v.f158);
             } catch (DecodeException e) {
                 throw e.at("f158");
             }
-            x283 = x284;
+        } else {
+            v.f158 = null;
         }
-        v.f158 = x283;
-        com.chronoxor.proto.Order x285 = null;
         if (r.finalHas("f159")) {
-            com.chronoxor.proto.Order x286 = new com.chronoxor.proto.Order();
+            if (v.f159 == null) {
+                v.f159 = new com.chronoxor.proto.Order();
+            }
             try {
-                com.chronoxor.proto.Order.fbeReadFinal(r, x286);
+                com.chronoxor.proto.Order.fbeReadFinal(r, v.f159);
             } catch (DecodeException e) {
                 throw e.at("f159");
             }
-            x285 = x286;
+        } else {
+            v.f159 = null;
         }
-        v.f159 = x285;
-        com.chronoxor.proto.Balance x287 = null;
         if (r.finalHas("f160")) {
-            com.chronoxor.proto.Balance x288 = new com.chronoxor.proto.Balance();
+            if (v.f160 == null) {
+                v.f160 = new com.chronoxor.proto.Balance();
+            }
             try {
-                com.chronoxor.proto.Balance.fbeReadFinal(r, x288);
+                com.chronoxor.proto.Balance.fbeReadFinal(r, v.f160);
             } catch (DecodeException e) {
                 throw e.at("f160");
             }
-            x287 = x288;
+        } else {
+            v.f160 = null;
         }
-        v.f160 = x287;
-        com.chronoxor.proto.Balance x289 = null;
         if (r.finalHas("f161")) {
-            com.chronoxor.proto.Balance x290 = new com.chronoxor.proto.Balance();
+            if (v.f161 == null) {
+                v.f161 = new com.chronoxor.proto.Balance();
+            }
             try {
-                com.chronoxor.proto.Balance.fbeReadFinal(r, x290);
+                com.chronoxor.proto.Balance.fbeReadFinal(r, v.f161);
             } catch (DecodeException e) {
                 throw e.at("f161");
             }
-            x289 = x290;
+        } else {
+            v.f161 = null;
         }
-        v.f161 = x289;
-        com.chronoxor.proto.State x291 = null;
+        com.chronoxor.proto.State x278 = null;
         if (r.finalHas("f162")) {
-            x291 = com.chronoxor.proto.State.of(r.finalI8("f162"));
+            x278 = com.chronoxor.proto.State.of(r.finalI8("f162"));
         }
-        v.f162 = x291;
-        com.chronoxor.proto.State x292 = null;
+        v.f162 = x278;
+        com.chronoxor.proto.State x279 = null;
         if (r.finalHas("f163")) {
-            x292 = com.chronoxor.proto.State.of(r.finalI8("f163"));
+            x279 = com.chronoxor.proto.State.of(r.finalI8("f163"));
         }
-        v.f163 = x292;
-        com.chronoxor.proto.Account x293 = null;
+        v.f163 = x279;
         if (r.finalHas("f164")) {
-            com.chronoxor.proto.Account x294 = new com.chronoxor.proto.Account();
+            if (v.f164 == null) {
+                v.f164 = new com.chronoxor.proto.Account();
+            }
             try {
-                com.chronoxor.proto.Account.fbeReadFinal(r, x294);
+                com.chronoxor.proto.Account.fbeReadFinal(r, v.f164);
             } catch (DecodeException e) {
                 throw e.at("f164");
             }
-            x293 = x294;
+        } else {
+            v.f164 = null;
         }
-        v.f164 = x293;
-        com.chronoxor.proto.Account x295 = null;
         if (r.finalHas("f165")) {
-            com.chronoxor.proto.Account x296 = new com.chronoxor.proto.Account();
+            if (v.f165 == null) {
+                v.f165 = new com.chronoxor.proto.Account();
+            }
             try {
-                com.chronoxor.proto.Account.fbeReadFinal(r, x296);
+                com.chronoxor.proto.Account.fbeReadFinal(r, v.f165);
             } catch (DecodeException e) {
                 throw e.at("f165");
             }
-            x295 = x296;
+        } else {
+            v.f165 = null;
         }
-        v.f165 = x295;
         v.f1000 = EnumSimple.of(r.finalI32("f1000"));
-        EnumSimple x297 = null;
+        EnumSimple x280 = null;
         if (r.finalHas("f1001")) {
-            x297 = EnumSimple.of(r.finalI32("f1001"));
+            x280 = EnumSimple.of(r.finalI32("f1001"));
         }
-        v.f1001 = x297;
+        v.f1001 = x280;
         v.f1002 = EnumTyped.of(r.finalI8("f1002"));
-        EnumTyped x298 = null;
+        EnumTyped x281 = null;
         if (r.finalHas("f1003")) {
-            x298 = EnumTyped.of(r.finalI8("f1003"));
+            x281 = EnumTyped.of(r.finalI8("f1003"));
         }
-        v.f1003 = x298;
+        v.f1003 = x281;
         v.f1004 = FlagsSimple.of(r.finalI32("f1004"));
-        FlagsSimple x299 = null;
+        FlagsSimple x282 = null;
         if (r.finalHas("f1005")) {
-            x299 = FlagsSimple.of(r.finalI32("f1005"));
+            x282 = FlagsSimple.of(r.finalI32("f1005"));
         }
-        v.f1005 = x299;
+        v.f1005 = x282;
         v.f1006 = FlagsTyped.of(r.finalI64("f1006"));
-        FlagsTyped x300 = null;
+        FlagsTyped x283 = null;
         if (r.finalHas("f1007")) {
-            x300 = FlagsTyped.of(r.finalI64("f1007"));
+            x283 = FlagsTyped.of(r.finalI64("f1007"));
         }
-        v.f1007 = x300;
+        v.f1007 = x283;
         try {
             StructSimple.fbeReadFinal(r, v.f1008);
         } catch (DecodeException e) {
             throw e.at("f1008");
         }
-        StructSimple x301 = null;
         if (r.finalHas("f1009")) {
-            StructSimple x302 = new StructSimple();
+            if (v.f1009 == null) {
+                v.f1009 = new StructSimple();
+            }
             try {
-                StructSimple.fbeReadFinal(r, x302);
+                StructSimple.fbeReadFinal(r, v.f1009);
             } catch (DecodeException e) {
                 throw e.at("f1009");
             }
-            x301 = x302;
+        } else {
+            v.f1009 = null;
         }
-        v.f1009 = x301;
         try {
             StructOptional.fbeReadFinal(r, v.f1010);
         } catch (DecodeException e) {
             throw e.at("f1010");
         }
-        StructOptional x303 = null;
         if (r.finalHas("f1011")) {
-            StructOptional x304 = new StructOptional();
+            if (v.f1011 == null) {
+                v.f1011 = new StructOptional();
+            }
             try {
-                StructOptional.fbeReadFinal(r, x304);
+                StructOptional.fbeReadFinal(r, v.f1011);
             } catch (DecodeException e) {
                 throw e.at("f1011");
             }
-            x303 = x304;
+        } else {
+            v.f1011 = null;
         }
-        v.f1011 = x303;
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(306);
+        r.fixed(4, "id");
+        r.fixed(1, "f1");
+        r.fixed(1, "f2");
+        r.fixed(1, "f3");
+        r.fixed(1, "f4");
+        r.fixed(1, "f5");
+        r.fixed(1, "f6");
+        r.fixed(4, "f7");
+        r.fixed(4, "f8");
+        r.fixed(1, "f9");
+        r.fixed(1, "f10");
+        r.fixed(1, "f11");
+        r.fixed(1, "f12");
+        r.fixed(2, "f13");
+        r.fixed(2, "f14");
+        r.fixed(2, "f15");
+        r.fixed(2, "f16");
+        r.fixed(4, "f17");
+        r.fixed(4, "f18");
+        r.fixed(4, "f19");
+        r.fixed(4, "f20");
+        r.fixed(8, "f21");
+        r.fixed(8, "f22");
+        r.fixed(8, "f23");
+        r.fixed(8, "f24");
+        r.fixed(4, "f25");
+        r.fixed(4, "f26");
+        r.fixed(8, "f27");
+        r.fixed(8, "f28");
+        r.fixed(16, "f29");
+        r.fixed(16, "f30");
+        r.finalSkipString("f31");
+        r.finalSkipString("f32");
+        r.fixed(8, "f33");
+        r.fixed(8, "f34");
+        r.fixed(8, "f35");
+        r.fixed(16, "f36");
+        r.fixed(16, "f37");
+        r.fixed(16, "f38");
+        r.fixed(1, "f39");
+        r.fixed(1, "f40");
+        try {
+            com.chronoxor.proto.Order.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f42");
+        }
+        r.fixed(1, "f43");
+        try {
+            com.chronoxor.proto.Account.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f44");
+        }
+        if (r.finalHas("f100")) {
+            r.fixed(1, "f100");
+        }
+        if (r.finalHas("f101")) {
+            r.fixed(1, "f101");
+        }
+        if (r.finalHas("f102")) {
+            r.fixed(1, "f102");
+        }
+        if (r.finalHas("f103")) {
+            r.fixed(1, "f103");
+        }
+        if (r.finalHas("f104")) {
+            r.fixed(1, "f104");
+        }
+        if (r.finalHas("f105")) {
+            r.fixed(1, "f105");
+        }
+        if (r.finalHas("f106")) {
+            r.fixed(1, "f106");
+        }
+        if (r.finalHas("f107")) {
+            r.fixed(1, "f107");
+        }
+        if (r.finalHas("f108")) {
+            r.fixed(1, "f108");
+        }
+        if (r.finalHas("f109")) {
+            r.fixed(4, "f109");
+        }
+        if (r.finalHas("f110")) {
+            r.fixed(4, "f110");
+        }
+        if (r.finalHas("f111")) {
+            r.fixed(4, "f111");
+        }
+        if (r.finalHas("f112")) {
+            r.fixed(1, "f112");
+        }
+        if (r.finalHas("f113")) {
+            r.fixed(1, "f113");
+        }
+        if (r.finalHas("f114")) {
+            r.fixed(1, "f114");
+        }
+        if (r.finalHas("f115")) {
+            r.fixed(1, "f115");
+        }
+        if (r.finalHas("f116")) {
+            r.fixed(1, "f116");
+        }
+        if (r.finalHas("f117")) {
+            r.fixed(1, "f117");
+        }
+        if (r.finalHas("f118")) {
+            r.fixed(2, "f118");
+        }
+        if (r.finalHas("f119")) {
+            r.fixed(2, "f119");
+        }
+        if (r.finalHas("f120")) {
+            r.fixed(2, "f120");
+        }
+        if (r.finalHas("f121")) {
+            r.fixed(2, "f121");
+        }
+        if (r.finalHas("f122")) {
+            r.fixed(2, "f122");
+        }
+        if (r.finalHas("f123")) {
+            r.fixed(2, "f123");
+        }
+        if (r.finalHas("f124")) {
+            r.fixed(4, "f124");
+        }
+        if (r.finalHas("f125")) {
+            r.fixed(4, "f125");
+        }
+        if (r.finalHas("f126")) {
+            r.fixed(4, "f126");
+        }
+        if (r.finalHas("f127")) {
+            r.fixed(4, "f127");
+        }
+        if (r.finalHas("f128")) {
+            r.fixed(4, "f128");
+        }
+        if (r.finalHas("f129")) {
+            r.fixed(4, "f129");
+        }
+        if (r.finalHas("f130")) {
+            r.fixed(8, "f130");
+        }
+        if (r.finalHas("f131")) {
+            r.fixed(8, "f131");
+        }
+        if (r.finalHas("f132")) {
+            r.fixed(8, "f132");
+        }
+        if (r.finalHas("f133")) {
+            r.fixed(8, "f133");
+        }
+        if (r.finalHas("f134")) {
+            r.fixed(8, "f134");
+        }
+        if (r.finalHas("f135")) {
+            r.fixed(8, "f135");
+        }
+        if (r.finalHas("f136")) {
+            r.fixed(4, "f136");
+        }
+        if (r.finalHas("f137")) {
+            r.fixed(4, "f137");
+        }
+        if (r.finalHas("f138")) {
+            r.fixed(4, "f138");
+        }
+        if (r.finalHas("f139")) {
+            r.fixed(8, "f139");
+        }
+        if (r.finalHas("f140")) {
+            r.fixed(8, "f140");
+        }
+        if (r.finalHas("f141")) {
+            r.fixed(8, "f141");
+        }
+        if (r.finalHas("f142")) {
+            r.fixed(16, "f142");
+        }
+        if (r.finalHas("f143")) {
+            r.fixed(16, "f143");
+        }
+        if (r.finalHas("f144")) {
+            r.fixed(16, "f144");
+        }
+        if (r.finalHas("f145")) {
+            r.finalSkipString("f145");
+        }
+        if (r.finalHas("f146")) {
+            r.finalSkipString("f146");
+        }
+        if (r.finalHas("f147")) {
+            r.finalSkipString("f147");
+        }
+        if (r.finalHas("f148")) {
+            r.fixed(8, "f148");
+        }
+        if (r.finalHas("f149")) {
+            r.fixed(8, "f149");
+        }
+        if (r.finalHas("f150")) {
+            r.fixed(8, "f150");
+        }
+        if (r.finalHas("f151")) {
+            r.fixed(16, "f151");
+        }
+        if (r.finalHas("f152")) {
+            r.fixed(16, "f152");
+        }
+        if (r.finalHas("f153")) {
+            r.fixed(16, "f153");
+        }
+        if (r.finalHas("f154")) {
+            r.fixed(1, "f154");
+        }
+        if (r.finalHas("f155")) {
+            r.fixed(1, "f155");
+        }
+        if (r.finalHas("f156")) {
+            r.fixed(1, "f156");
+        }
+        if (r.finalHas("f157")) {
+            r.fixed(1, "f157");
+        }
+        if (r.finalHas("f158")) {
+            try {
+                com.chronoxor.proto.Order.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f158");
+            }
+        }
+        if (r.finalHas("f159")) {
+            try {
+                com.chronoxor.proto.Order.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f159");
+            }
+        }
+        if (r.finalHas("f160")) {
+            try {
+                com.chronoxor.proto.Balance.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f160");
+            }
+        }
+        if (r.finalHas("f161")) {
+            try {
+                com.chronoxor.proto.Balance.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f161");
+            }
+        }
+        if (r.finalHas("f162")) {
+            r.fixed(1, "f162");
+        }
+        if (r.finalHas("f163")) {
+            r.fixed(1, "f163");
+        }
+        if (r.finalHas("f164")) {
+            try {
+                com.chronoxor.proto.Account.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f164");
+            }
+        }
+        if (r.finalHas("f165")) {
+            try {
+                com.chronoxor.proto.Account.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f165");
+            }
+        }
+        r.fixed(4, "f1000");
+        if (r.finalHas("f1001")) {
+            r.fixed(4, "f1001");
+        }
+        r.fixed(1, "f1002");
+        if (r.finalHas("f1003")) {
+            r.fixed(1, "f1003");
+        }
+        r.fixed(4, "f1004");
+        if (r.finalHas("f1005")) {
+            r.fixed(4, "f1005");
+        }
+        r.fixed(8, "f1006");
+        if (r.finalHas("f1007")) {
+            r.fixed(8, "f1007");
+        }
+        try {
+            StructSimple.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f1008");
+        }
+        if (r.finalHas("f1009")) {
+            try {
+                StructSimple.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f1009");
+            }
+        }
+        try {
+            StructOptional.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f1010");
+        }
+        if (r.finalHas("f1011")) {
+            try {
+                StructOptional.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f1011");
+            }
+        }
         r.leave();
     }
 
@@ -2070,7 +2775,55 @@ public class StructNested extends StructOptional {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    @Override
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    @Override
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 112, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructNested");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -2079,6 +2832,12 @@ public class StructNested extends StructOptional {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 112, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("test.StructNested");
+        }
     }
 }

@@ -848,9 +848,220 @@ public class StructOptional extends StructSimple {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    @Override
+    public void reset() {
+        super.reset();
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(StructOptional v, int from) {
+        if (from <= 0) {
+            v.f100 = null;
+        }
+        if (from <= 1) {
+            v.f101 = true;
+        }
+        if (from <= 2) {
+            v.f102 = null;
+        }
+        if (from <= 3) {
+            v.f103 = null;
+        }
+        if (from <= 4) {
+            v.f104 = (byte) -1;
+        }
+        if (from <= 5) {
+            v.f105 = null;
+        }
+        if (from <= 6) {
+            v.f106 = null;
+        }
+        if (from <= 7) {
+            v.f107 = (char) 33;
+        }
+        if (from <= 8) {
+            v.f108 = null;
+        }
+        if (from <= 9) {
+            v.f109 = null;
+        }
+        if (from <= 10) {
+            v.f110 = 1092;
+        }
+        if (from <= 11) {
+            v.f111 = null;
+        }
+        if (from <= 12) {
+            v.f112 = null;
+        }
+        if (from <= 13) {
+            v.f113 = (byte) 127;
+        }
+        if (from <= 14) {
+            v.f114 = null;
+        }
+        if (from <= 15) {
+            v.f115 = null;
+        }
+        if (from <= 16) {
+            v.f116 = (byte) -1;
+        }
+        if (from <= 17) {
+            v.f117 = null;
+        }
+        if (from <= 18) {
+            v.f118 = null;
+        }
+        if (from <= 19) {
+            v.f119 = (short) 32767;
+        }
+        if (from <= 20) {
+            v.f120 = null;
+        }
+        if (from <= 21) {
+            v.f121 = null;
+        }
+        if (from <= 22) {
+            v.f122 = (short) -1;
+        }
+        if (from <= 23) {
+            v.f123 = null;
+        }
+        if (from <= 24) {
+            v.f124 = null;
+        }
+        if (from <= 25) {
+            v.f125 = 2147483647;
+        }
+        if (from <= 26) {
+            v.f126 = null;
+        }
+        if (from <= 27) {
+            v.f127 = null;
+        }
+        if (from <= 28) {
+            v.f128 = -1;
+        }
+        if (from <= 29) {
+            v.f129 = null;
+        }
+        if (from <= 30) {
+            v.f130 = null;
+        }
+        if (from <= 31) {
+            v.f131 = 9223372036854775807L;
+        }
+        if (from <= 32) {
+            v.f132 = null;
+        }
+        if (from <= 33) {
+            v.f133 = null;
+        }
+        if (from <= 34) {
+            v.f134 = -1L;
+        }
+        if (from <= 35) {
+            v.f135 = null;
+        }
+        if (from <= 36) {
+            v.f136 = null;
+        }
+        if (from <= 37) {
+            v.f137 = 123.456f;
+        }
+        if (from <= 38) {
+            v.f138 = null;
+        }
+        if (from <= 39) {
+            v.f139 = null;
+        }
+        if (from <= 40) {
+            v.f140 = -123.456e+123;
+        }
+        if (from <= 41) {
+            v.f141 = null;
+        }
+        if (from <= 42) {
+            v.f142 = null;
+        }
+        if (from <= 43) {
+            v.f143 = Decimals.parse("123456.123456");
+        }
+        if (from <= 44) {
+            v.f144 = null;
+        }
+        if (from <= 45) {
+            v.f145 = null;
+        }
+        if (from <= 46) {
+            v.f146 = "Initial string!";
+        }
+        if (from <= 47) {
+            v.f147 = null;
+        }
+        if (from <= 48) {
+            v.f148 = null;
+        }
+        if (from <= 49) {
+            v.f149 = Timestamps.now();
+        }
+        if (from <= 50) {
+            v.f150 = null;
+        }
+        if (from <= 51) {
+            v.f151 = null;
+        }
+        if (from <= 52) {
+            v.f152 = new UUID(0x123e4567e89b12d3L, 0xa456426655440000L);
+        }
+        if (from <= 53) {
+            v.f153 = null;
+        }
+        if (from <= 54) {
+            v.f154 = null;
+        }
+        if (from <= 55) {
+            v.f155 = null;
+        }
+        if (from <= 56) {
+            v.f156 = null;
+        }
+        if (from <= 57) {
+            v.f157 = null;
+        }
+        if (from <= 58) {
+            v.f158 = null;
+        }
+        if (from <= 59) {
+            v.f159 = null;
+        }
+        if (from <= 60) {
+            v.f160 = null;
+        }
+        if (from <= 61) {
+            v.f161 = null;
+        }
+        if (from <= 62) {
+            v.f162 = null;
+        }
+        if (from <= 63) {
+            v.f163 = null;
+        }
+        if (from <= 64) {
+            v.f164 = null;
+        }
+        if (from <= 65) {
+            v.f165 = null;
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -863,6 +1074,7 @@ public class StructOptional extends StructSimple {
         int n = r.i32(b);
         if (n < 237) {
             r.spend(64, b, "");
+            v.reset();
             r.leave();
             return;
         }
@@ -924,6 +1136,7 @@ public class StructOptional extends StructSimple {
             throw e.at("f44");
         }
         if (n < 242) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
@@ -934,6 +1147,7 @@ public class StructOptional extends StructSimple {
         }
         v.f100 = x67;
         if (n < 247) {
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
@@ -944,6 +1158,7 @@ public class StructOptional extends StructSimple {
         }
         v.f101 = x69;
         if (n < 252) {
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
@@ -954,6 +1169,7 @@ public class StructOptional extends StructSimple {
         }
         v.f102 = x71;
         if (n < 257) {
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
@@ -964,6 +1180,7 @@ public class StructOptional extends StructSimple {
         }
         v.f103 = x73;
         if (n < 262) {
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
@@ -974,6 +1191,7 @@ public class StructOptional extends StructSimple {
         }
         v.f104 = x75;
         if (n < 267) {
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
@@ -984,6 +1202,7 @@ public class StructOptional extends StructSimple {
         }
         v.f105 = x77;
         if (n < 272) {
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
@@ -994,6 +1213,7 @@ public class StructOptional extends StructSimple {
         }
         v.f106 = x79;
         if (n < 277) {
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
@@ -1004,6 +1224,7 @@ public class StructOptional extends StructSimple {
         }
         v.f107 = x81;
         if (n < 282) {
+            fbeDefaults(v, 8);
             r.leave();
             return;
         }
@@ -1014,6 +1235,7 @@ public class StructOptional extends StructSimple {
         }
         v.f108 = x83;
         if (n < 287) {
+            fbeDefaults(v, 9);
             r.leave();
             return;
         }
@@ -1024,6 +1246,7 @@ public class StructOptional extends StructSimple {
         }
         v.f109 = x85;
         if (n < 292) {
+            fbeDefaults(v, 10);
             r.leave();
             return;
         }
@@ -1034,6 +1257,7 @@ public class StructOptional extends StructSimple {
         }
         v.f110 = x87;
         if (n < 297) {
+            fbeDefaults(v, 11);
             r.leave();
             return;
         }
@@ -1044,6 +1268,7 @@ public class StructOptional extends StructSimple {
         }
         v.f111 = x89;
         if (n < 302) {
+            fbeDefaults(v, 12);
             r.leave();
             return;
         }
@@ -1054,6 +1279,7 @@ public class StructOptional extends StructSimple {
         }
         v.f112 = x91;
         if (n < 307) {
+            fbeDefaults(v, 13);
             r.leave();
             return;
         }
@@ -1064,6 +1290,7 @@ public class StructOptional extends StructSimple {
         }
         v.f113 = x93;
         if (n < 312) {
+            fbeDefaults(v, 14);
             r.leave();
             return;
         }
@@ -1074,6 +1301,7 @@ public class StructOptional extends StructSimple {
         }
         v.f114 = x95;
         if (n < 317) {
+            fbeDefaults(v, 15);
             r.leave();
             return;
         }
@@ -1084,6 +1312,7 @@ public class StructOptional extends StructSimple {
         }
         v.f115 = x97;
         if (n < 322) {
+            fbeDefaults(v, 16);
             r.leave();
             return;
         }
@@ -1094,6 +1323,7 @@ public class StructOptional extends StructSimple {
         }
         v.f116 = x99;
         if (n < 327) {
+            fbeDefaults(v, 17);
             r.leave();
             return;
         }
@@ -1104,6 +1334,7 @@ public class StructOptional extends StructSimple {
         }
         v.f117 = x101;
         if (n < 332) {
+            fbeDefaults(v, 18);
             r.leave();
             return;
         }
@@ -1114,6 +1345,7 @@ public class StructOptional extends StructSimple {
         }
         v.f118 = x103;
         if (n < 337) {
+            fbeDefaults(v, 19);
             r.leave();
             return;
         }
@@ -1124,6 +1356,7 @@ public class StructOptional extends StructSimple {
         }
         v.f119 = x105;
         if (n < 342) {
+            fbeDefaults(v, 20);
             r.leave();
             return;
         }
@@ -1134,6 +1367,7 @@ public class StructOptional extends StructSimple {
         }
         v.f120 = x107;
         if (n < 347) {
+            fbeDefaults(v, 21);
             r.leave();
             return;
         }
@@ -1144,6 +1378,7 @@ public class StructOptional extends StructSimple {
         }
         v.f121 = x109;
         if (n < 352) {
+            fbeDefaults(v, 22);
             r.leave();
             return;
         }
@@ -1154,6 +1389,7 @@ public class StructOptional extends StructSimple {
         }
         v.f122 = x111;
         if (n < 357) {
+            fbeDefaults(v, 23);
             r.leave();
             return;
         }
@@ -1164,6 +1400,7 @@ public class StructOptional extends StructSimple {
         }
         v.f123 = x113;
         if (n < 362) {
+            fbeDefaults(v, 24);
             r.leave();
             return;
         }
@@ -1174,6 +1411,7 @@ public class StructOptional extends StructSimple {
         }
         v.f124 = x115;
         if (n < 367) {
+            fbeDefaults(v, 25);
             r.leave();
             return;
         }
@@ -1184,6 +1422,7 @@ public class StructOptional extends StructSimple {
         }
         v.f125 = x117;
         if (n < 372) {
+            fbeDefaults(v, 26);
             r.leave();
             return;
         }
@@ -1194,6 +1433,7 @@ public class StructOptional extends StructSimple {
         }
         v.f126 = x119;
         if (n < 377) {
+            fbeDefaults(v, 27);
             r.leave();
             return;
         }
@@ -1204,6 +1444,7 @@ public class StructOptional extends StructSimple {
         }
         v.f127 = x121;
         if (n < 382) {
+            fbeDefaults(v, 28);
             r.leave();
             return;
         }
@@ -1214,6 +1455,7 @@ public class StructOptional extends StructSimple {
         }
         v.f128 = x123;
         if (n < 387) {
+            fbeDefaults(v, 29);
             r.leave();
             return;
         }
@@ -1224,6 +1466,7 @@ public class StructOptional extends StructSimple {
         }
         v.f129 = x125;
         if (n < 392) {
+            fbeDefaults(v, 30);
             r.leave();
             return;
         }
@@ -1234,6 +1477,7 @@ public class StructOptional extends StructSimple {
         }
         v.f130 = x127;
         if (n < 397) {
+            fbeDefaults(v, 31);
             r.leave();
             return;
         }
@@ -1244,6 +1488,7 @@ public class StructOptional extends StructSimple {
         }
         v.f131 = x129;
         if (n < 402) {
+            fbeDefaults(v, 32);
             r.leave();
             return;
         }
@@ -1254,6 +1499,7 @@ public class StructOptional extends StructSimple {
         }
         v.f132 = x131;
         if (n < 407) {
+            fbeDefaults(v, 33);
             r.leave();
             return;
         }
@@ -1264,6 +1510,7 @@ public class StructOptional extends StructSimple {
         }
         v.f133 = x133;
         if (n < 412) {
+            fbeDefaults(v, 34);
             r.leave();
             return;
         }
@@ -1274,6 +1521,7 @@ public class StructOptional extends StructSimple {
         }
         v.f134 = x135;
         if (n < 417) {
+            fbeDefaults(v, 35);
             r.leave();
             return;
         }
@@ -1284,6 +1532,7 @@ public class StructOptional extends StructSimple {
         }
         v.f135 = x137;
         if (n < 422) {
+            fbeDefaults(v, 36);
             r.leave();
             return;
         }
@@ -1294,6 +1543,7 @@ public class StructOptional extends StructSimple {
         }
         v.f136 = x139;
         if (n < 427) {
+            fbeDefaults(v, 37);
             r.leave();
             return;
         }
@@ -1304,6 +1554,7 @@ public class StructOptional extends StructSimple {
         }
         v.f137 = x141;
         if (n < 432) {
+            fbeDefaults(v, 38);
             r.leave();
             return;
         }
@@ -1314,6 +1565,7 @@ public class StructOptional extends StructSimple {
         }
         v.f138 = x143;
         if (n < 437) {
+            fbeDefaults(v, 39);
             r.leave();
             return;
         }
@@ -1324,6 +1576,7 @@ public class StructOptional extends StructSimple {
         }
         v.f139 = x145;
         if (n < 442) {
+            fbeDefaults(v, 40);
             r.leave();
             return;
         }
@@ -1334,6 +1587,7 @@ public class StructOptional extends StructSimple {
         }
         v.f140 = x147;
         if (n < 447) {
+            fbeDefaults(v, 41);
             r.leave();
             return;
         }
@@ -1344,6 +1598,7 @@ public class StructOptional extends StructSimple {
         }
         v.f141 = x149;
         if (n < 452) {
+            fbeDefaults(v, 42);
             r.leave();
             return;
         }
@@ -1354,6 +1609,7 @@ public class StructOptional extends StructSimple {
         }
         v.f142 = x151;
         if (n < 457) {
+            fbeDefaults(v, 43);
             r.leave();
             return;
         }
@@ -1364,6 +1620,7 @@ public class StructOptional extends StructSimple {
         }
         v.f143 = x153;
         if (n < 462) {
+            fbeDefaults(v, 44);
             r.leave();
             return;
         }
@@ -1374,6 +1631,7 @@ public class StructOptional extends StructSimple {
         }
         v.f144 = x155;
         if (n < 467) {
+            fbeDefaults(v, 45);
             r.leave();
             return;
         }
@@ -1384,6 +1642,7 @@ public class StructOptional extends StructSimple {
         }
         v.f145 = x157;
         if (n < 472) {
+            fbeDefaults(v, 46);
             r.leave();
             return;
         }
@@ -1394,6 +1653,7 @@ public class StructOptional extends StructSimple {
         }
         v.f146 = x159;
         if (n < 477) {
+            fbeDefaults(v, 47);
             r.leave();
             return;
         }
@@ -1404,6 +1664,7 @@ public class StructOptional extends StructSimple {
         }
         v.f147 = x161;
         if (n < 482) {
+            fbeDefaults(v, 48);
             r.leave();
             return;
         }
@@ -1414,6 +1675,7 @@ public class StructOptional extends StructSimple {
         }
         v.f148 = x163;
         if (n < 487) {
+            fbeDefaults(v, 49);
             r.leave();
             return;
         }
@@ -1424,6 +1686,7 @@ public class StructOptional extends StructSimple {
         }
         v.f149 = x165;
         if (n < 492) {
+            fbeDefaults(v, 50);
             r.leave();
             return;
         }
@@ -1434,6 +1697,7 @@ public class StructOptional extends StructSimple {
         }
         v.f150 = x167;
         if (n < 497) {
+            fbeDefaults(v, 51);
             r.leave();
             return;
         }
@@ -1444,6 +1708,7 @@ public class StructOptional extends StructSimple {
         }
         v.f151 = x169;
         if (n < 502) {
+            fbeDefaults(v, 52);
             r.leave();
             return;
         }
@@ -1454,6 +1719,7 @@ public class StructOptional extends StructSimple {
         }
         v.f152 = x171;
         if (n < 507) {
+            fbeDefaults(v, 53);
             r.leave();
             return;
         }
@@ -1464,6 +1730,7 @@ public class StructOptional extends StructSimple {
         }
         v.f153 = x173;
         if (n < 512) {
+            fbeDefaults(v, 54);
             r.leave();
             return;
         }
@@ -1474,6 +1741,7 @@ public class StructOptional extends StructSimple {
         }
         v.f154 = x175;
         if (n < 517) {
+            fbeDefaults(v, 55);
             r.leave();
             return;
         }
@@ -1484,6 +1752,7 @@ public class StructOptional extends StructSimple {
         }
         v.f155 = x177;
         if (n < 522) {
+            fbeDefaults(v, 56);
             r.leave();
             return;
         }
@@ -1494,6 +1763,7 @@ public class StructOptional extends StructSimple {
         }
         v.f156 = x179;
         if (n < 527) {
+            fbeDefaults(v, 57);
             r.leave();
             return;
         }
@@ -1504,121 +1774,553 @@ public class StructOptional extends StructSimple {
         }
         v.f157 = x181;
         if (n < 532) {
+            fbeDefaults(v, 58);
             r.leave();
             return;
         }
-        com.chronoxor.proto.Order x183 = null;
-        int s184 = r.optional(b, b + 527, 4, "f158");
-        if (s184 >= 0) {
-            com.chronoxor.proto.Order x185 = new com.chronoxor.proto.Order();
+        int s183 = r.optional(b, b + 527, 4, "f158");
+        if (s183 >= 0) {
+            if (v.f158 == null) {
+                v.f158 = new com.chronoxor.proto.Order();
+            }
             try {
-                com.chronoxor.proto.Order.fbeRead(r, s184, s184, x185);
+                com.chronoxor.proto.Order.fbeRead(r, s183, s183, v.f158);
             } catch (DecodeException e) {
                 throw e.at("f158");
             }
-            x183 = x185;
+        } else {
+            v.f158 = null;
         }
-        v.f158 = x183;
+        if (n < 537) {
+            fbeDefaults(v, 59);
+            r.leave();
+            return;
+        }
+        int s184 = r.optional(b, b + 532, 4, "f159");
+        if (s184 >= 0) {
+            if (v.f159 == null) {
+                v.f159 = new com.chronoxor.proto.Order();
+            }
+            try {
+                com.chronoxor.proto.Order.fbeRead(r, s184, s184, v.f159);
+            } catch (DecodeException e) {
+                throw e.at("f159");
+            }
+        } else {
+            v.f159 = null;
+        }
+        if (n < 542) {
+            fbeDefaults(v, 60);
+            r.leave();
+            return;
+        }
+        int s185 = r.optional(b, b + 537, 4, "f160");
+        if (s185 >= 0) {
+            if (v.f160 == null) {
+                v.f160 = new com.chronoxor.proto.Balance();
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeRead(r, s185, s185, v.f160);
+            } catch (DecodeException e) {
+                throw e.at("f160");
+            }
+        } else {
+            v.f160 = null;
+        }
+        if (n < 547) {
+            fbeDefaults(v, 61);
+            r.leave();
+            return;
+        }
+        int s186 = r.optional(b, b + 542, 4, "f161");
+        if (s186 >= 0) {
+            if (v.f161 == null) {
+                v.f161 = new com.chronoxor.proto.Balance();
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeRead(r, s186, s186, v.f161);
+            } catch (DecodeException e) {
+                throw e.at("f161");
+            }
+        } else {
+            v.f161 = null;
+        }
+        if (n < 552) {
+            fbeDefaults(v, 62);
+            r.leave();
+            return;
+        }
+        com.chronoxor.proto.State x187 = null;
+        int s188 = r.optional(b, b + 547, 1, "f162");
+        if (s188 >= 0) {
+            x187 = com.chronoxor.proto.State.of(r.i8(s188));
+        }
+        v.f162 = x187;
+        if (n < 557) {
+            fbeDefaults(v, 63);
+            r.leave();
+            return;
+        }
+        com.chronoxor.proto.State x189 = null;
+        int s190 = r.optional(b, b + 552, 1, "f163");
+        if (s190 >= 0) {
+            x189 = com.chronoxor.proto.State.of(r.i8(s190));
+        }
+        v.f163 = x189;
+        if (n < 562) {
+            fbeDefaults(v, 64);
+            r.leave();
+            return;
+        }
+        int s191 = r.optional(b, b + 557, 4, "f164");
+        if (s191 >= 0) {
+            if (v.f164 == null) {
+                v.f164 = new com.chronoxor.proto.Account();
+            }
+            try {
+                com.chronoxor.proto.Account.fbeRead(r, s191, s191, v.f164);
+            } catch (DecodeException e) {
+                throw e.at("f164");
+            }
+        } else {
+            v.f164 = null;
+        }
+        if (n < 567) {
+            fbeDefaults(v, 65);
+            r.leave();
+            return;
+        }
+        int s192 = r.optional(b, b + 562, 4, "f165");
+        if (s192 >= 0) {
+            if (v.f165 == null) {
+                v.f165 = new com.chronoxor.proto.Account();
+            }
+            try {
+                com.chronoxor.proto.Account.fbeRead(r, s192, s192, v.f165);
+            } catch (DecodeException e) {
+                throw e.at("f165");
+            }
+        } else {
+            v.f165 = null;
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 111, 283);
+        int n = r.i32(b);
+        if (n < 237) {
+            r.spend(64, b, "");
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 142, "f31");
+        r.skipString(b, b + 146, "f32");
+        try {
+            com.chronoxor.proto.Order.fbeVerify(r, b, b + 224);
+        } catch (DecodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeVerify(r, b, b + 228);
+        } catch (DecodeException e) {
+            throw e.at("f42");
+        }
+        try {
+            com.chronoxor.proto.Account.fbeVerify(r, b, b + 233);
+        } catch (DecodeException e) {
+            throw e.at("f44");
+        }
+        if (n < 242) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 237, 1, "f100");
+        if (n < 247) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 242, 1, "f101");
+        if (n < 252) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 247, 1, "f102");
+        if (n < 257) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 252, 1, "f103");
+        if (n < 262) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 257, 1, "f104");
+        if (n < 267) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 262, 1, "f105");
+        if (n < 272) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 267, 1, "f106");
+        if (n < 277) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 272, 1, "f107");
+        if (n < 282) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 277, 1, "f108");
+        if (n < 287) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 282, 4, "f109");
+        if (n < 292) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 287, 4, "f110");
+        if (n < 297) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 292, 4, "f111");
+        if (n < 302) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 297, 1, "f112");
+        if (n < 307) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 302, 1, "f113");
+        if (n < 312) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 307, 1, "f114");
+        if (n < 317) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 312, 1, "f115");
+        if (n < 322) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 317, 1, "f116");
+        if (n < 327) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 322, 1, "f117");
+        if (n < 332) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 327, 2, "f118");
+        if (n < 337) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 332, 2, "f119");
+        if (n < 342) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 337, 2, "f120");
+        if (n < 347) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 342, 2, "f121");
+        if (n < 352) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 347, 2, "f122");
+        if (n < 357) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 352, 2, "f123");
+        if (n < 362) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 357, 4, "f124");
+        if (n < 367) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 362, 4, "f125");
+        if (n < 372) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 367, 4, "f126");
+        if (n < 377) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 372, 4, "f127");
+        if (n < 382) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 377, 4, "f128");
+        if (n < 387) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 382, 4, "f129");
+        if (n < 392) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 387, 8, "f130");
+        if (n < 397) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 392, 8, "f131");
+        if (n < 402) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 397, 8, "f132");
+        if (n < 407) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 402, 8, "f133");
+        if (n < 412) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 407, 8, "f134");
+        if (n < 417) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 412, 8, "f135");
+        if (n < 422) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 417, 4, "f136");
+        if (n < 427) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 422, 4, "f137");
+        if (n < 432) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 427, 4, "f138");
+        if (n < 437) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 432, 8, "f139");
+        if (n < 442) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 437, 8, "f140");
+        if (n < 447) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 442, 8, "f141");
+        if (n < 452) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 447, 16, "f142");
+        if (n < 457) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 452, 16, "f143");
+        if (n < 462) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 457, 16, "f144");
+        if (n < 467) {
+            r.leave();
+            return;
+        }
+        int s193 = r.optional(b, b + 462, 4, "f145");
+        if (s193 >= 0) {
+            r.skipString(s193, s193, "f145");
+        }
+        if (n < 472) {
+            r.leave();
+            return;
+        }
+        int s194 = r.optional(b, b + 467, 4, "f146");
+        if (s194 >= 0) {
+            r.skipString(s194, s194, "f146");
+        }
+        if (n < 477) {
+            r.leave();
+            return;
+        }
+        int s195 = r.optional(b, b + 472, 4, "f147");
+        if (s195 >= 0) {
+            r.skipString(s195, s195, "f147");
+        }
+        if (n < 482) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 477, 8, "f148");
+        if (n < 487) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 482, 8, "f149");
+        if (n < 492) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 487, 8, "f150");
+        if (n < 497) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 492, 16, "f151");
+        if (n < 502) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 497, 16, "f152");
+        if (n < 507) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 502, 16, "f153");
+        if (n < 512) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 507, 1, "f154");
+        if (n < 517) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 512, 1, "f155");
+        if (n < 522) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 517, 1, "f156");
+        if (n < 527) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 522, 1, "f157");
+        if (n < 532) {
+            r.leave();
+            return;
+        }
+        int s196 = r.optional(b, b + 527, 4, "f158");
+        if (s196 >= 0) {
+            try {
+                com.chronoxor.proto.Order.fbeVerify(r, s196, s196);
+            } catch (DecodeException e) {
+                throw e.at("f158");
+            }
+        }
         if (n < 537) {
             r.leave();
             return;
         }
-        com.chronoxor.proto.Order x186 = null;
-        int s187 = r.optional(b, b + 532, 4, "f159");
-        if (s187 >= 0) {
-            com.chronoxor.proto.Order x188 = new com.chronoxor.proto.Order();
+        int s197 = r.optional(b, b + 532, 4, "f159");
+        if (s197 >= 0) {
             try {
-                com.chronoxor.proto.Order.fbeRead(r, s187, s187, x188);
+                com.chronoxor.proto.Order.fbeVerify(r, s197, s197);
             } catch (DecodeException e) {
                 throw e.at("f159");
             }
-            x186 = x188;
         }
-        v.f159 = x186;
         if (n < 542) {
             r.leave();
             return;
         }
-        com.chronoxor.proto.Balance x189 = null;
-        int s190 = r.optional(b, b + 537, 4, "f160");
-        if (s190 >= 0) {
-            com.chronoxor.proto.Balance x191 = new com.chronoxor.proto.Balance();
+        int s198 = r.optional(b, b + 537, 4, "f160");
+        if (s198 >= 0) {
             try {
-                com.chronoxor.proto.Balance.fbeRead(r, s190, s190, x191);
+                com.chronoxor.proto.Balance.fbeVerify(r, s198, s198);
             } catch (DecodeException e) {
                 throw e.at("f160");
             }
-            x189 = x191;
         }
-        v.f160 = x189;
         if (n < 547) {
             r.leave();
             return;
         }
-        com.chronoxor.proto.Balance x192 = null;
-        int s193 = r.optional(b, b + 542, 4, "f161");
-        if (s193 >= 0) {
-            com.chronoxor.proto.Balance x194 = new com.chronoxor.proto.Balance();
+        int s199 = r.optional(b, b + 542, 4, "f161");
+        if (s199 >= 0) {
             try {
-                com.chronoxor.proto.Balance.fbeRead(r, s193, s193, x194);
+                com.chronoxor.proto.Balance.fbeVerify(r, s199, s199);
             } catch (DecodeException e) {
                 throw e.at("f161");
             }
-            x192 = x194;
         }
-        v.f161 = x192;
         if (n < 552) {
             r.leave();
             return;
         }
-        com.chronoxor.proto.State x195 = null;
-        int s196 = r.optional(b, b + 547, 1, "f162");
-        if (s196 >= 0) {
-            x195 = com.chronoxor.proto.State.of(r.i8(s196));
-        }
-        v.f162 = x195;
+        r.optional(b, b + 547, 1, "f162");
         if (n < 557) {
             r.leave();
             return;
         }
-        com.chronoxor.proto.State x197 = null;
-        int s198 = r.optional(b, b + 552, 1, "f163");
-        if (s198 >= 0) {
-            x197 = com.chronoxor.proto.State.of(r.i8(s198));
-        }
-        v.f163 = x197;
+        r.optional(b, b + 552, 1, "f163");
         if (n < 562) {
             r.leave();
             return;
         }
-        com.chronoxor.proto.Account x199 = null;
         int s200 = r.optional(b, b + 557, 4, "f164");
         if (s200 >= 0) {
-            com.chronoxor.proto.Account x201 = new com.chronoxor.proto.Account();
             try {
-                com.chronoxor.proto.Account.fbeRead(r, s200, s200, x201);
+                com.chronoxor.proto.Account.fbeVerify(r, s200, s200);
             } catch (DecodeException e) {
                 throw e.at("f164");
             }
-            x199 = x201;
         }
-        v.f164 = x199;
         if (n < 567) {
             r.leave();
             return;
         }
-        com.chronoxor.proto.Account x202 = null;
-        int s203 = r.optional(b, b + 562, 4, "f165");
-        if (s203 >= 0) {
-            com.chronoxor.proto.Account x204 = new com.chronoxor.proto.Account();
+        int s201 = r.optional(b, b + 562, 4, "f165");
+        if (s201 >= 0) {
             try {
-                com.chronoxor.proto.Account.fbeRead(r, s203, s203, x204);
+                com.chronoxor.proto.Account.fbeVerify(r, s201, s201);
             } catch (DecodeException e) {
                 throw e.at("f165");
             }
-            x202 = x204;
         }
-        v.f165 = x202;
         r.leave();
     }
 
@@ -1679,7 +2381,54 @@ public class StructOptional extends StructSimple {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    @Override
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    @Override
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructOptional");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -1688,7 +2437,12 @@ public class StructOptional extends StructSimple {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("test.StructOptional");
+        }
     }
 
     /**
@@ -2010,7 +2764,8 @@ public class StructOptional extends StructSimple {
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -2075,372 +2830,669 @@ public class StructOptional extends StructSimple {
         } catch (DecodeException e) {
             throw e.at("f44");
         }
-        Boolean x205 = null;
+        Boolean x202 = null;
         if (r.finalHas("f100")) {
-            x205 = r.finalBool("f100");
+            x202 = r.finalBool("f100");
         }
-        v.f100 = x205;
-        Boolean x206 = null;
+        v.f100 = x202;
+        Boolean x203 = null;
         if (r.finalHas("f101")) {
-            x206 = r.finalBool("f101");
+            x203 = r.finalBool("f101");
         }
-        v.f101 = x206;
-        Boolean x207 = null;
+        v.f101 = x203;
+        Boolean x204 = null;
         if (r.finalHas("f102")) {
-            x207 = r.finalBool("f102");
+            x204 = r.finalBool("f102");
         }
-        v.f102 = x207;
-        Byte x208 = null;
+        v.f102 = x204;
+        Byte x205 = null;
         if (r.finalHas("f103")) {
-            x208 = r.finalI8("f103");
+            x205 = r.finalI8("f103");
         }
-        v.f103 = x208;
-        Byte x209 = null;
+        v.f103 = x205;
+        Byte x206 = null;
         if (r.finalHas("f104")) {
-            x209 = r.finalI8("f104");
+            x206 = r.finalI8("f104");
         }
-        v.f104 = x209;
-        Byte x210 = null;
+        v.f104 = x206;
+        Byte x207 = null;
         if (r.finalHas("f105")) {
-            x210 = r.finalI8("f105");
+            x207 = r.finalI8("f105");
         }
-        v.f105 = x210;
-        Character x211 = null;
+        v.f105 = x207;
+        Character x208 = null;
         if (r.finalHas("f106")) {
-            x211 = r.finalChar("f106");
+            x208 = r.finalChar("f106");
         }
-        v.f106 = x211;
-        Character x212 = null;
+        v.f106 = x208;
+        Character x209 = null;
         if (r.finalHas("f107")) {
-            x212 = r.finalChar("f107");
+            x209 = r.finalChar("f107");
         }
-        v.f107 = x212;
-        Character x213 = null;
+        v.f107 = x209;
+        Character x210 = null;
         if (r.finalHas("f108")) {
-            x213 = r.finalChar("f108");
+            x210 = r.finalChar("f108");
         }
-        v.f108 = x213;
-        Integer x214 = null;
+        v.f108 = x210;
+        Integer x211 = null;
         if (r.finalHas("f109")) {
-            x214 = r.finalI32("f109");
+            x211 = r.finalI32("f109");
         }
-        v.f109 = x214;
-        Integer x215 = null;
+        v.f109 = x211;
+        Integer x212 = null;
         if (r.finalHas("f110")) {
-            x215 = r.finalI32("f110");
+            x212 = r.finalI32("f110");
         }
-        v.f110 = x215;
-        Integer x216 = null;
+        v.f110 = x212;
+        Integer x213 = null;
         if (r.finalHas("f111")) {
-            x216 = r.finalI32("f111");
+            x213 = r.finalI32("f111");
         }
-        v.f111 = x216;
-        Byte x217 = null;
+        v.f111 = x213;
+        Byte x214 = null;
         if (r.finalHas("f112")) {
-            x217 = r.finalI8("f112");
+            x214 = r.finalI8("f112");
         }
-        v.f112 = x217;
-        Byte x218 = null;
+        v.f112 = x214;
+        Byte x215 = null;
         if (r.finalHas("f113")) {
-            x218 = r.finalI8("f113");
+            x215 = r.finalI8("f113");
         }
-        v.f113 = x218;
-        Byte x219 = null;
+        v.f113 = x215;
+        Byte x216 = null;
         if (r.finalHas("f114")) {
-            x219 = r.finalI8("f114");
+            x216 = r.finalI8("f114");
         }
-        v.f114 = x219;
-        Byte x220 = null;
+        v.f114 = x216;
+        Byte x217 = null;
         if (r.finalHas("f115")) {
-            x220 = r.finalI8("f115");
+            x217 = r.finalI8("f115");
         }
-        v.f115 = x220;
-        Byte x221 = null;
+        v.f115 = x217;
+        Byte x218 = null;
         if (r.finalHas("f116")) {
-            x221 = r.finalI8("f116");
+            x218 = r.finalI8("f116");
         }
-        v.f116 = x221;
-        Byte x222 = null;
+        v.f116 = x218;
+        Byte x219 = null;
         if (r.finalHas("f117")) {
-            x222 = r.finalI8("f117");
+            x219 = r.finalI8("f117");
         }
-        v.f117 = x222;
-        Short x223 = null;
+        v.f117 = x219;
+        Short x220 = null;
         if (r.finalHas("f118")) {
-            x223 = r.finalI16("f118");
+            x220 = r.finalI16("f118");
         }
-        v.f118 = x223;
-        Short x224 = null;
+        v.f118 = x220;
+        Short x221 = null;
         if (r.finalHas("f119")) {
-            x224 = r.finalI16("f119");
+            x221 = r.finalI16("f119");
         }
-        v.f119 = x224;
-        Short x225 = null;
+        v.f119 = x221;
+        Short x222 = null;
         if (r.finalHas("f120")) {
-            x225 = r.finalI16("f120");
+            x222 = r.finalI16("f120");
         }
-        v.f120 = x225;
-        Short x226 = null;
+        v.f120 = x222;
+        Short x223 = null;
         if (r.finalHas("f121")) {
-            x226 = r.finalI16("f121");
+            x223 = r.finalI16("f121");
         }
-        v.f121 = x226;
-        Short x227 = null;
+        v.f121 = x223;
+        Short x224 = null;
         if (r.finalHas("f122")) {
-            x227 = r.finalI16("f122");
+            x224 = r.finalI16("f122");
         }
-        v.f122 = x227;
-        Short x228 = null;
+        v.f122 = x224;
+        Short x225 = null;
         if (r.finalHas("f123")) {
-            x228 = r.finalI16("f123");
+            x225 = r.finalI16("f123");
         }
-        v.f123 = x228;
-        Integer x229 = null;
+        v.f123 = x225;
+        Integer x226 = null;
         if (r.finalHas("f124")) {
-            x229 = r.finalI32("f124");
+            x226 = r.finalI32("f124");
         }
-        v.f124 = x229;
-        Integer x230 = null;
+        v.f124 = x226;
+        Integer x227 = null;
         if (r.finalHas("f125")) {
-            x230 = r.finalI32("f125");
+            x227 = r.finalI32("f125");
         }
-        v.f125 = x230;
-        Integer x231 = null;
+        v.f125 = x227;
+        Integer x228 = null;
         if (r.finalHas("f126")) {
-            x231 = r.finalI32("f126");
+            x228 = r.finalI32("f126");
         }
-        v.f126 = x231;
-        Integer x232 = null;
+        v.f126 = x228;
+        Integer x229 = null;
         if (r.finalHas("f127")) {
-            x232 = r.finalI32("f127");
+            x229 = r.finalI32("f127");
         }
-        v.f127 = x232;
-        Integer x233 = null;
+        v.f127 = x229;
+        Integer x230 = null;
         if (r.finalHas("f128")) {
-            x233 = r.finalI32("f128");
+            x230 = r.finalI32("f128");
         }
-        v.f128 = x233;
-        Integer x234 = null;
+        v.f128 = x230;
+        Integer x231 = null;
         if (r.finalHas("f129")) {
-            x234 = r.finalI32("f129");
+            x231 = r.finalI32("f129");
         }
-        v.f129 = x234;
-        Long x235 = null;
+        v.f129 = x231;
+        Long x232 = null;
         if (r.finalHas("f130")) {
-            x235 = r.finalI64("f130");
+            x232 = r.finalI64("f130");
         }
-        v.f130 = x235;
-        Long x236 = null;
+        v.f130 = x232;
+        Long x233 = null;
         if (r.finalHas("f131")) {
-            x236 = r.finalI64("f131");
+            x233 = r.finalI64("f131");
         }
-        v.f131 = x236;
-        Long x237 = null;
+        v.f131 = x233;
+        Long x234 = null;
         if (r.finalHas("f132")) {
-            x237 = r.finalI64("f132");
+            x234 = r.finalI64("f132");
         }
-        v.f132 = x237;
-        Long x238 = null;
+        v.f132 = x234;
+        Long x235 = null;
         if (r.finalHas("f133")) {
-            x238 = r.finalI64("f133");
+            x235 = r.finalI64("f133");
         }
-        v.f133 = x238;
-        Long x239 = null;
+        v.f133 = x235;
+        Long x236 = null;
         if (r.finalHas("f134")) {
-            x239 = r.finalI64("f134");
+            x236 = r.finalI64("f134");
         }
-        v.f134 = x239;
-        Long x240 = null;
+        v.f134 = x236;
+        Long x237 = null;
         if (r.finalHas("f135")) {
-            x240 = r.finalI64("f135");
+            x237 = r.finalI64("f135");
         }
-        v.f135 = x240;
-        Float x241 = null;
+        v.f135 = x237;
+        Float x238 = null;
         if (r.finalHas("f136")) {
-            x241 = r.finalF32("f136");
+            x238 = r.finalF32("f136");
         }
-        v.f136 = x241;
-        Float x242 = null;
+        v.f136 = x238;
+        Float x239 = null;
         if (r.finalHas("f137")) {
-            x242 = r.finalF32("f137");
+            x239 = r.finalF32("f137");
         }
-        v.f137 = x242;
-        Float x243 = null;
+        v.f137 = x239;
+        Float x240 = null;
         if (r.finalHas("f138")) {
-            x243 = r.finalF32("f138");
+            x240 = r.finalF32("f138");
         }
-        v.f138 = x243;
-        Double x244 = null;
+        v.f138 = x240;
+        Double x241 = null;
         if (r.finalHas("f139")) {
-            x244 = r.finalF64("f139");
+            x241 = r.finalF64("f139");
         }
-        v.f139 = x244;
-        Double x245 = null;
+        v.f139 = x241;
+        Double x242 = null;
         if (r.finalHas("f140")) {
-            x245 = r.finalF64("f140");
+            x242 = r.finalF64("f140");
         }
-        v.f140 = x245;
-        Double x246 = null;
+        v.f140 = x242;
+        Double x243 = null;
         if (r.finalHas("f141")) {
-            x246 = r.finalF64("f141");
+            x243 = r.finalF64("f141");
         }
-        v.f141 = x246;
-        BigDecimal x247 = null;
+        v.f141 = x243;
+        BigDecimal x244 = null;
         if (r.finalHas("f142")) {
-            x247 = r.finalDecimal("f142");
+            x244 = r.finalDecimal("f142");
         }
-        v.f142 = x247;
-        BigDecimal x248 = null;
+        v.f142 = x244;
+        BigDecimal x245 = null;
         if (r.finalHas("f143")) {
-            x248 = r.finalDecimal("f143");
+            x245 = r.finalDecimal("f143");
         }
-        v.f143 = x248;
-        BigDecimal x249 = null;
+        v.f143 = x245;
+        BigDecimal x246 = null;
         if (r.finalHas("f144")) {
-            x249 = r.finalDecimal("f144");
+            x246 = r.finalDecimal("f144");
         }
-        v.f144 = x249;
-        String x250 = null;
+        v.f144 = x246;
+        String x247 = null;
         if (r.finalHas("f145")) {
-            x250 = r.finalString("f145");
+            x247 = r.finalString("f145");
         }
-        v.f145 = x250;
-        String x251 = null;
+        v.f145 = x247;
+        String x248 = null;
         if (r.finalHas("f146")) {
-            x251 = r.finalString("f146");
+            x248 = r.finalString("f146");
         }
-        v.f146 = x251;
-        String x252 = null;
+        v.f146 = x248;
+        String x249 = null;
         if (r.finalHas("f147")) {
-            x252 = r.finalString("f147");
+            x249 = r.finalString("f147");
         }
-        v.f147 = x252;
-        Long x253 = null;
+        v.f147 = x249;
+        Long x250 = null;
         if (r.finalHas("f148")) {
-            x253 = r.finalI64("f148");
+            x250 = r.finalI64("f148");
         }
-        v.f148 = x253;
-        Long x254 = null;
+        v.f148 = x250;
+        Long x251 = null;
         if (r.finalHas("f149")) {
-            x254 = r.finalI64("f149");
+            x251 = r.finalI64("f149");
         }
-        v.f149 = x254;
-        Long x255 = null;
+        v.f149 = x251;
+        Long x252 = null;
         if (r.finalHas("f150")) {
-            x255 = r.finalI64("f150");
+            x252 = r.finalI64("f150");
         }
-        v.f150 = x255;
-        UUID x256 = null;
+        v.f150 = x252;
+        UUID x253 = null;
         if (r.finalHas("f151")) {
-            x256 = r.finalUuid("f151");
+            x253 = r.finalUuid("f151");
         }
-        v.f151 = x256;
-        UUID x257 = null;
+        v.f151 = x253;
+        UUID x254 = null;
         if (r.finalHas("f152")) {
-            x257 = r.finalUuid("f152");
+            x254 = r.finalUuid("f152");
         }
-        v.f152 = x257;
-        UUID x258 = null;
+        v.f152 = x254;
+        UUID x255 = null;
         if (r.finalHas("f153")) {
-            x258 = r.finalUuid("f153");
+            x255 = r.finalUuid("f153");
         }
-        v.f153 = x258;
-        com.chronoxor.proto.OrderSide x259 = null;
+        v.f153 = x255;
+        com.chronoxor.proto.OrderSide x256 = null;
         if (r.finalHas("f154")) {
-            x259 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
+            x256 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
         }
-        v.f154 = x259;
-        com.chronoxor.proto.OrderSide x260 = null;
+        v.f154 = x256;
+        com.chronoxor.proto.OrderSide x257 = null;
         if (r.finalHas("f155")) {
-            x260 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
+            x257 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
         }
-        v.f155 = x260;
-        com.chronoxor.proto.OrderType x261 = null;
+        v.f155 = x257;
+        com.chronoxor.proto.OrderType x258 = null;
         if (r.finalHas("f156")) {
-            x261 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
+            x258 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
         }
-        v.f156 = x261;
-        com.chronoxor.proto.OrderType x262 = null;
+        v.f156 = x258;
+        com.chronoxor.proto.OrderType x259 = null;
         if (r.finalHas("f157")) {
-            x262 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
+            x259 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
         }
-        v.f157 = x262;
-        com.chronoxor.proto.Order x263 = null;
+        v.f157 = x259;
         if (r.finalHas("f158")) {
-            com.chronoxor.proto.Order x264 = new com.chronoxor.proto.Order();
+            if (v.f158 == null) {
+                v.f158 = new com.chronoxor.proto.Order();
+            }
             try {
-                com.chronoxor.proto.Order.fbeReadFinal(r, x264);
+                com.chronoxor.proto.Order.fbeReadFinal(r, v.f158);
             } catch (DecodeException e) {
                 throw e.at("f158");
             }
-            x263 = x264;
+        } else {
+            v.f158 = null;
         }
-        v.f158 = x263;
-        com.chronoxor.proto.Order x265 = null;
         if (r.finalHas("f159")) {
-            com.chronoxor.proto.Order x266 = new com.chronoxor.proto.Order();
+            if (v.f159 == null) {
+                v.f159 = new com.chronoxor.proto.Order();
+            }
             try {
-                com.chronoxor.proto.Order.fbeReadFinal(r, x266);
+                com.chronoxor.proto.Order.fbeReadFinal(r, v.f159);
             } catch (DecodeException e) {
                 throw e.at("f159");
             }
-            x265 = x266;
+        } else {
+            v.f159 = null;
         }
-        v.f159 = x265;
-        com.chronoxor.proto.Balance x267 = null;
         if (r.finalHas("f160")) {
-            com.chronoxor.proto.Balance x268 = new com.chronoxor.proto.Balance();
+            if (v.f160 == null) {
+                v.f160 = new com.chronoxor.proto.Balance();
+            }
             try {
-                com.chronoxor.proto.Balance.fbeReadFinal(r, x268);
+                com.chronoxor.proto.Balance.fbeReadFinal(r, v.f160);
             } catch (DecodeException e) {
                 throw e.at("f160");
             }
-            x267 = x268;
+        } else {
+            v.f160 = null;
         }
-        v.f160 = x267;
-        com.chronoxor.proto.Balance x269 = null;
         if (r.finalHas("f161")) {
-            com.chronoxor.proto.Balance x270 = new com.chronoxor.proto.Balance();
+            if (v.f161 == null) {
+                v.f161 = new com.chronoxor.proto.Balance();
+            }
             try {
-                com.chronoxor.proto.Balance.fbeReadFinal(r, x270);
+                com.chronoxor.proto.Balance.fbeReadFinal(r, v.f161);
             } catch (DecodeException e) {
                 throw e.at("f161");
             }
-            x269 = x270;
+        } else {
+            v.f161 = null;
         }
-        v.f161 = x269;
-        com.chronoxor.proto.State x271 = null;
+        com.chronoxor.proto.State x260 = null;
         if (r.finalHas("f162")) {
-            x271 = com.chronoxor.proto.State.of(r.finalI8("f162"));
+            x260 = com.chronoxor.proto.State.of(r.finalI8("f162"));
         }
-        v.f162 = x271;
-        com.chronoxor.proto.State x272 = null;
+        v.f162 = x260;
+        com.chronoxor.proto.State x261 = null;
         if (r.finalHas("f163")) {
-            x272 = com.chronoxor.proto.State.of(r.finalI8("f163"));
+            x261 = com.chronoxor.proto.State.of(r.finalI8("f163"));
         }
-        v.f163 = x272;
-        com.chronoxor.proto.Account x273 = null;
+        v.f163 = x261;
         if (r.finalHas("f164")) {
-            com.chronoxor.proto.Account x274 = new com.chronoxor.proto.Account();
+            if (v.f164 == null) {
+                v.f164 = new com.chronoxor.proto.Account();
+            }
             try {
-                com.chronoxor.proto.Account.fbeReadFinal(r, x274);
+                com.chronoxor.proto.Account.fbeReadFinal(r, v.f164);
             } catch (DecodeException e) {
                 throw e.at("f164");
             }
-            x273 = x274;
+        } else {
+            v.f164 = null;
         }
-        v.f164 = x273;
-        com.chronoxor.proto.Account x275 = null;
         if (r.finalHas("f165")) {
-            com.chronoxor.proto.Account x276 = new com.chronoxor.proto.Account();
+            if (v.f165 == null) {
+                v.f165 = new com.chronoxor.proto.Account();
+            }
             try {
-                com.chronoxor.proto.Account.fbeReadFinal(r, x276);
+                com.chronoxor.proto.Account.fbeReadFinal(r, v.f165);
             } catch (DecodeException e) {
                 throw e.at("f165");
             }
-            x275 = x276;
+        } else {
+            v.f165 = null;
         }
-        v.f165 = x275;
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(283);
+        r.fixed(4, "id");
+        r.fixed(1, "f1");
+        r.fixed(1, "f2");
+        r.fixed(1, "f3");
+        r.fixed(1, "f4");
+        r.fixed(1, "f5");
+        r.fixed(1, "f6");
+        r.fixed(4, "f7");
+        r.fixed(4, "f8");
+        r.fixed(1, "f9");
+        r.fixed(1, "f10");
+        r.fixed(1, "f11");
+        r.fixed(1, "f12");
+        r.fixed(2, "f13");
+        r.fixed(2, "f14");
+        r.fixed(2, "f15");
+        r.fixed(2, "f16");
+        r.fixed(4, "f17");
+        r.fixed(4, "f18");
+        r.fixed(4, "f19");
+        r.fixed(4, "f20");
+        r.fixed(8, "f21");
+        r.fixed(8, "f22");
+        r.fixed(8, "f23");
+        r.fixed(8, "f24");
+        r.fixed(4, "f25");
+        r.fixed(4, "f26");
+        r.fixed(8, "f27");
+        r.fixed(8, "f28");
+        r.fixed(16, "f29");
+        r.fixed(16, "f30");
+        r.finalSkipString("f31");
+        r.finalSkipString("f32");
+        r.fixed(8, "f33");
+        r.fixed(8, "f34");
+        r.fixed(8, "f35");
+        r.fixed(16, "f36");
+        r.fixed(16, "f37");
+        r.fixed(16, "f38");
+        r.fixed(1, "f39");
+        r.fixed(1, "f40");
+        try {
+            com.chronoxor.proto.Order.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f42");
+        }
+        r.fixed(1, "f43");
+        try {
+            com.chronoxor.proto.Account.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f44");
+        }
+        if (r.finalHas("f100")) {
+            r.fixed(1, "f100");
+        }
+        if (r.finalHas("f101")) {
+            r.fixed(1, "f101");
+        }
+        if (r.finalHas("f102")) {
+            r.fixed(1, "f102");
+        }
+        if (r.finalHas("f103")) {
+            r.fixed(1, "f103");
+        }
+        if (r.finalHas("f104")) {
+            r.fixed(1, "f104");
+        }
+        if (r.finalHas("f105")) {
+            r.fixed(1, "f105");
+        }
+        if (r.finalHas("f106")) {
+            r.fixed(1, "f106");
+        }
+        if (r.finalHas("f107")) {
+            r.fixed(1, "f107");
+        }
+        if (r.finalHas("f108")) {
+            r.fixed(1, "f108");
+        }
+        if (r.finalHas("f109")) {
+            r.fixed(4, "f109");
+        }
+        if (r.finalHas("f110")) {
+            r.fixed(4, "f110");
+        }
+        if (r.finalHas("f111")) {
+            r.fixed(4, "f111");
+        }
+        if (r.finalHas("f112")) {
+            r.fixed(1, "f112");
+        }
+        if (r.finalHas("f113")) {
+            r.fixed(1, "f113");
+        }
+        if (r.finalHas("f114")) {
+            r.fixed(1, "f114");
+        }
+        if (r.finalHas("f115")) {
+            r.fixed(1, "f115");
+        }
+        if (r.finalHas("f116")) {
+            r.fixed(1, "f116");
+        }
+        if (r.finalHas("f117")) {
+            r.fixed(1, "f117");
+        }
+        if (r.finalHas("f118")) {
+            r.fixed(2, "f118");
+        }
+        if (r.finalHas("f119")) {
+            r.fixed(2, "f119");
+        }
+        if (r.finalHas("f120")) {
+            r.fixed(2, "f120");
+        }
+        if (r.finalHas("f121")) {
+            r.fixed(2, "f121");
+        }
+        if (r.finalHas("f122")) {
+            r.fixed(2, "f122");
+        }
+        if (r.finalHas("f123")) {
+            r.fixed(2, "f123");
+        }
+        if (r.finalHas("f124")) {
+            r.fixed(4, "f124");
+        }
+        if (r.finalHas("f125")) {
+            r.fixed(4, "f125");
+        }
+        if (r.finalHas("f126")) {
+            r.fixed(4, "f126");
+        }
+        if (r.finalHas("f127")) {
+            r.fixed(4, "f127");
+        }
+        if (r.finalHas("f128")) {
+            r.fixed(4, "f128");
+        }
+        if (r.finalHas("f129")) {
+            r.fixed(4, "f129");
+        }
+        if (r.finalHas("f130")) {
+            r.fixed(8, "f130");
+        }
+        if (r.finalHas("f131")) {
+            r.fixed(8, "f131");
+        }
+        if (r.finalHas("f132")) {
+            r.fixed(8, "f132");
+        }
+        if (r.finalHas("f133")) {
+            r.fixed(8, "f133");
+        }
+        if (r.finalHas("f134")) {
+            r.fixed(8, "f134");
+        }
+        if (r.finalHas("f135")) {
+            r.fixed(8, "f135");
+        }
+        if (r.finalHas("f136")) {
+            r.fixed(4, "f136");
+        }
+        if (r.finalHas("f137")) {
+            r.fixed(4, "f137");
+        }
+        if (r.finalHas("f138")) {
+            r.fixed(4, "f138");
+        }
+        if (r.finalHas("f139")) {
+            r.fixed(8, "f139");
+        }
+        if (r.finalHas("f140")) {
+            r.fixed(8, "f140");
+        }
+        if (r.finalHas("f141")) {
+            r.fixed(8, "f141");
+        }
+        if (r.finalHas("f142")) {
+            r.fixed(16, "f142");
+        }
+        if (r.finalHas("f143")) {
+            r.fixed(16, "f143");
+        }
+        if (r.finalHas("f144")) {
+            r.fixed(16, "f144");
+        }
+        if (r.finalHas("f145")) {
+            r.finalSkipString("f145");
+        }
+        if (r.finalHas("f146")) {
+            r.finalSkipString("f146");
+        }
+        if (r.finalHas("f147")) {
+            r.finalSkipString("f147");
+        }
+        if (r.finalHas("f148")) {
+            r.fixed(8, "f148");
+        }
+        if (r.finalHas("f149")) {
+            r.fixed(8, "f149");
+        }
+        if (r.finalHas("f150")) {
+            r.fixed(8, "f150");
+        }
+        if (r.finalHas("f151")) {
+            r.fixed(16, "f151");
+        }
+        if (r.finalHas("f152")) {
+            r.fixed(16, "f152");
+        }
+        if (r.finalHas("f153")) {
+            r.fixed(16, "f153");
+        }
+        if (r.finalHas("f154")) {
+            r.fixed(1, "f154");
+        }
+        if (r.finalHas("f155")) {
+            r.fixed(1, "f155");
+        }
+        if (r.finalHas("f156")) {
+            r.fixed(1, "f156");
+        }
+        if (r.finalHas("f157")) {
+            r.fixed(1, "f157");
+        }
+        if (r.finalHas("f158")) {
+            try {
+                com.chronoxor.proto.Order.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f158");
+            }
+        }
+        if (r.finalHas("f159")) {
+            try {
+                com.chronoxor.proto.Order.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f159");
+            }
+        }
+        if (r.finalHas("f160")) {
+            try {
+                com.chronoxor.proto.Balance.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f160");
+            }
+        }
+        if (r.finalHas("f161")) {
+            try {
+                com.chronoxor.proto.Balance.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f161");
+            }
+        }
+        if (r.finalHas("f162")) {
+            r.fixed(1, "f162");
+        }
+        if (r.finalHas("f163")) {
+            r.fixed(1, "f163");
+        }
+        if (r.finalHas("f164")) {
+            try {
+                com.chronoxor.proto.Account.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f164");
+            }
+        }
+        if (r.finalHas("f165")) {
+            try {
+                com.chronoxor.proto.Account.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f165");
+            }
+        }
         r.leave();
     }
 
@@ -2502,7 +3554,55 @@ public class StructOptional extends StructSimple {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    @Override
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    @Override
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 111, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructOptional");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -2511,6 +3611,12 @@ public class StructOptional extends StructSimple {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 111, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("test.StructOptional");
+        }
     }
 }

@@ -138,9 +138,32 @@ public class StructSet {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(StructSet v, int from) {
+        if (from <= 0) {
+            v.f1.clear();
+        }
+        if (from <= 1) {
+            v.f2.clear();
+        }
+        if (from <= 2) {
+            v.f3.clear();
+        }
+        if (from <= 3) {
+            v.f4.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -152,44 +175,52 @@ public class StructSet {
         int b = r.struct(base, slot, 132, 16);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         int e13 = r.vector(b, b + 8, 1, 1, "f1");
         int n14 = r.count();
+        v.f1.clear();
         for (int i15 = 0; i15 < n14; i15++) {
             if (!v.f1.add(r.i8(e13 + i15 * 1))) {
                 throw r.duplicateKey("f1", e13 + i15 * 1);
             }
         }
         if (n < 16) {
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         int e16 = r.vector(b, b + 12, 4, 4, "f2");
         int n17 = r.count();
+        v.f2.clear();
         for (int i18 = 0; i18 < n17; i18++) {
             if (!v.f2.add(EnumSimple.of(r.i32(e16 + i18 * 4)))) {
                 throw r.duplicateKey("f2", e16 + i18 * 4);
             }
         }
         if (n < 20) {
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         int e19 = r.vector(b, b + 16, 4, 4, "f3");
         int n20 = r.count();
+        v.f3.clear();
         for (int i21 = 0; i21 < n20; i21++) {
             if (!v.f3.add(FlagsSimple.of(r.i32(e19 + i21 * 4)))) {
                 throw r.duplicateKey("f3", e19 + i21 * 4);
             }
         }
         if (n < 24) {
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
         int e22 = r.vector(b, b + 20, 4, 0, "f4");
         int n23 = r.count();
+        v.f4.clear();
         for (int i24 = 0; i24 < n23; i24++) {
             StructSimple x25 = new StructSimple();
             try {
@@ -199,6 +230,79 @@ public class StructSet {
             }
             if (!v.f4.add(x25)) {
                 throw r.duplicateKey("f4", e22 + i24 * 4);
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 132, 16);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.leave();
+            return;
+        }
+        Set<Byte> t26 = new TreeSet<>(Compare.U8);
+        int e27 = r.vector(b, b + 8, 1, 1, "f1");
+        int n28 = r.count();
+        t26.clear();
+        for (int i29 = 0; i29 < n28; i29++) {
+            if (!t26.add(r.i8(e27 + i29 * 1))) {
+                throw r.duplicateKey("f1", e27 + i29 * 1);
+            }
+        }
+        if (n < 16) {
+            r.leave();
+            return;
+        }
+        Set<EnumSimple> t30 = new TreeSet<>();
+        int e31 = r.vector(b, b + 12, 4, 4, "f2");
+        int n32 = r.count();
+        t30.clear();
+        for (int i33 = 0; i33 < n32; i33++) {
+            if (!t30.add(EnumSimple.of(r.i32(e31 + i33 * 4)))) {
+                throw r.duplicateKey("f2", e31 + i33 * 4);
+            }
+        }
+        if (n < 20) {
+            r.leave();
+            return;
+        }
+        Set<FlagsSimple> t34 = new TreeSet<>();
+        int e35 = r.vector(b, b + 16, 4, 4, "f3");
+        int n36 = r.count();
+        t34.clear();
+        for (int i37 = 0; i37 < n36; i37++) {
+            if (!t34.add(FlagsSimple.of(r.i32(e35 + i37 * 4)))) {
+                throw r.duplicateKey("f3", e35 + i37 * 4);
+            }
+        }
+        if (n < 24) {
+            r.leave();
+            return;
+        }
+        Set<StructSimple> t38 = new TreeSet<>(StructSimple.KEY_ORDER);
+        int e39 = r.vector(b, b + 20, 4, 0, "f4");
+        int n40 = r.count();
+        t38.clear();
+        for (int i41 = 0; i41 < n40; i41++) {
+            StructSimple x42 = new StructSimple();
+            try {
+                StructSimple.fbeRead(r, b, e39 + i41 * 4, x42);
+            } catch (DecodeException e) {
+                throw e.at("f4", i41);
+            }
+            if (!t38.add(x42)) {
+                throw r.duplicateKey("f4", e39 + i41 * 4);
             }
         }
         r.leave();
@@ -261,7 +365,52 @@ public class StructSet {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructSet");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -270,7 +419,12 @@ public class StructSet {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("test.StructSet");
+        }
     }
 
     /**
@@ -281,25 +435,26 @@ public class StructSet {
      */
     public static void fbeWriteFinal(Writer w, StructSet v) {
         w.appendCount(v.f1.size());
-        for (Byte x26 : Compare.ordered(v.f1, Compare.U8)) {
-            w.appendI8(x26);
+        for (Byte x43 : Compare.ordered(v.f1, Compare.U8)) {
+            w.appendI8(x43);
         }
         w.appendCount(v.f2.size());
-        for (EnumSimple x27 : Compare.ordered(v.f2, null)) {
-            w.appendI32(x27.value());
+        for (EnumSimple x44 : Compare.ordered(v.f2, null)) {
+            w.appendI32(x44.value());
         }
         w.appendCount(v.f3.size());
-        for (FlagsSimple x28 : Compare.ordered(v.f3, null)) {
-            w.appendI32(x28.value());
+        for (FlagsSimple x45 : Compare.ordered(v.f3, null)) {
+            w.appendI32(x45.value());
         }
         w.appendCount(v.f4.size());
-        for (StructSimple x29 : Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
-            StructSimple.fbeWriteFinal(w, x29);
+        for (StructSimple x46 : Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
+            StructSimple.fbeWriteFinal(w, x46);
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -307,38 +462,96 @@ public class StructSet {
      */
     public static void fbeReadFinal(Reader r, StructSet v) throws DecodeException {
         r.enter(16);
-        int n30 = r.finalCount(1, 1, "f1");
-        for (int i31 = 0; i31 < n30; i31++) {
-            int p32 = r.pos();
+        int n47 = r.finalCount(1, 1, "f1");
+        v.f1.clear();
+        for (int i48 = 0; i48 < n47; i48++) {
+            int p49 = r.pos();
             if (!v.f1.add(r.finalI8("f1"))) {
-                throw r.duplicateKey("f1", p32);
+                throw r.duplicateKey("f1", p49);
             }
         }
-        int n33 = r.finalCount(4, 4, "f2");
-        for (int i34 = 0; i34 < n33; i34++) {
-            int p35 = r.pos();
+        int n50 = r.finalCount(4, 4, "f2");
+        v.f2.clear();
+        for (int i51 = 0; i51 < n50; i51++) {
+            int p52 = r.pos();
             if (!v.f2.add(EnumSimple.of(r.finalI32("f2")))) {
-                throw r.duplicateKey("f2", p35);
+                throw r.duplicateKey("f2", p52);
             }
         }
-        int n36 = r.finalCount(4, 4, "f3");
-        for (int i37 = 0; i37 < n36; i37++) {
-            int p38 = r.pos();
+        int n53 = r.finalCount(4, 4, "f3");
+        v.f3.clear();
+        for (int i54 = 0; i54 < n53; i54++) {
+            int p55 = r.pos();
             if (!v.f3.add(FlagsSimple.of(r.finalI32("f3")))) {
-                throw r.duplicateKey("f3", p38);
+                throw r.duplicateKey("f3", p55);
             }
         }
-        int n39 = r.finalCount(281, 0, "f4");
-        for (int i40 = 0; i40 < n39; i40++) {
-            int p41 = r.pos();
-            StructSimple x42 = new StructSimple();
+        int n56 = r.finalCount(281, 0, "f4");
+        v.f4.clear();
+        for (int i57 = 0; i57 < n56; i57++) {
+            int p58 = r.pos();
+            StructSimple x59 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x42);
+                StructSimple.fbeReadFinal(r, x59);
             } catch (DecodeException e) {
-                throw e.at("f4", i40);
+                throw e.at("f4", i57);
             }
-            if (!v.f4.add(x42)) {
-                throw r.duplicateKey("f4", p41);
+            if (!v.f4.add(x59)) {
+                throw r.duplicateKey("f4", p58);
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(16);
+        Set<Byte> t60 = new TreeSet<>(Compare.U8);
+        int n61 = r.finalCount(1, 1, "f1");
+        t60.clear();
+        for (int i62 = 0; i62 < n61; i62++) {
+            int p63 = r.pos();
+            if (!t60.add(r.finalI8("f1"))) {
+                throw r.duplicateKey("f1", p63);
+            }
+        }
+        Set<EnumSimple> t64 = new TreeSet<>();
+        int n65 = r.finalCount(4, 4, "f2");
+        t64.clear();
+        for (int i66 = 0; i66 < n65; i66++) {
+            int p67 = r.pos();
+            if (!t64.add(EnumSimple.of(r.finalI32("f2")))) {
+                throw r.duplicateKey("f2", p67);
+            }
+        }
+        Set<FlagsSimple> t68 = new TreeSet<>();
+        int n69 = r.finalCount(4, 4, "f3");
+        t68.clear();
+        for (int i70 = 0; i70 < n69; i70++) {
+            int p71 = r.pos();
+            if (!t68.add(FlagsSimple.of(r.finalI32("f3")))) {
+                throw r.duplicateKey("f3", p71);
+            }
+        }
+        Set<StructSimple> t72 = new TreeSet<>(StructSimple.KEY_ORDER);
+        int n73 = r.finalCount(281, 0, "f4");
+        t72.clear();
+        for (int i74 = 0; i74 < n73; i74++) {
+            int p75 = r.pos();
+            StructSimple x76 = new StructSimple();
+            try {
+                StructSimple.fbeReadFinal(r, x76);
+            } catch (DecodeException e) {
+                throw e.at("f4", i74);
+            }
+            if (!t72.add(x76)) {
+                throw r.duplicateKey("f4", p75);
             }
         }
         r.leave();
@@ -402,7 +615,53 @@ public class StructSet {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 132, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructSet");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -411,6 +670,12 @@ public class StructSet {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 132, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("test.StructSet");
+        }
     }
 }

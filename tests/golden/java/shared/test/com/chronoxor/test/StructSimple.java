@@ -257,9 +257,155 @@ public class StructSimple {
         com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44);
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(StructSimple v, int from) {
+        if (from <= 0) {
+            v.id = 0;
+        }
+        if (from <= 1) {
+            v.f1 = false;
+        }
+        if (from <= 2) {
+            v.f2 = true;
+        }
+        if (from <= 3) {
+            v.f3 = (byte) 0;
+        }
+        if (from <= 4) {
+            v.f4 = (byte) -1;
+        }
+        if (from <= 5) {
+            v.f5 = (char) 0;
+        }
+        if (from <= 6) {
+            v.f6 = (char) 33;
+        }
+        if (from <= 7) {
+            v.f7 = 0;
+        }
+        if (from <= 8) {
+            v.f8 = 1092;
+        }
+        if (from <= 9) {
+            v.f9 = (byte) 0;
+        }
+        if (from <= 10) {
+            v.f10 = (byte) 127;
+        }
+        if (from <= 11) {
+            v.f11 = (byte) 0;
+        }
+        if (from <= 12) {
+            v.f12 = (byte) -1;
+        }
+        if (from <= 13) {
+            v.f13 = (short) 0;
+        }
+        if (from <= 14) {
+            v.f14 = (short) 32767;
+        }
+        if (from <= 15) {
+            v.f15 = (short) 0;
+        }
+        if (from <= 16) {
+            v.f16 = (short) -1;
+        }
+        if (from <= 17) {
+            v.f17 = 0;
+        }
+        if (from <= 18) {
+            v.f18 = 2147483647;
+        }
+        if (from <= 19) {
+            v.f19 = 0;
+        }
+        if (from <= 20) {
+            v.f20 = -1;
+        }
+        if (from <= 21) {
+            v.f21 = 0L;
+        }
+        if (from <= 22) {
+            v.f22 = 9223372036854775807L;
+        }
+        if (from <= 23) {
+            v.f23 = 0L;
+        }
+        if (from <= 24) {
+            v.f24 = -1L;
+        }
+        if (from <= 25) {
+            v.f25 = 0.0f;
+        }
+        if (from <= 26) {
+            v.f26 = 123.456f;
+        }
+        if (from <= 27) {
+            v.f27 = 0.0;
+        }
+        if (from <= 28) {
+            v.f28 = -123.456e+123;
+        }
+        if (from <= 29) {
+            v.f29 = BigDecimal.ZERO;
+        }
+        if (from <= 30) {
+            v.f30 = Decimals.parse("123456.123456");
+        }
+        if (from <= 31) {
+            v.f31 = "";
+        }
+        if (from <= 32) {
+            v.f32 = "Initial string!";
+        }
+        if (from <= 33) {
+            v.f33 = 0L;
+        }
+        if (from <= 34) {
+            v.f34 = 0L;
+        }
+        if (from <= 35) {
+            v.f35 = Timestamps.now();
+        }
+        if (from <= 36) {
+            v.f36 = Uuids.NIL;
+        }
+        if (from <= 37) {
+            v.f37 = Uuids.uuid1();
+        }
+        if (from <= 38) {
+            v.f38 = new UUID(0x123e4567e89b12d3L, 0xa456426655440000L);
+        }
+        if (from <= 39) {
+            v.f39 = com.chronoxor.proto.OrderSide.buy;
+        }
+        if (from <= 40) {
+            v.f40 = com.chronoxor.proto.OrderType.market;
+        }
+        if (from <= 41) {
+            v.f41 = new com.chronoxor.proto.Order();
+        }
+        if (from <= 42) {
+            v.f42 = new com.chronoxor.proto.Balance();
+        }
+        if (from <= 43) {
+            v.f43 = com.chronoxor.proto.State.unknown;
+        }
+        if (from <= 44) {
+            v.f44 = new com.chronoxor.proto.Account();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -272,252 +418,294 @@ public class StructSimple {
         int n = r.i32(b);
         if (n < 12) {
             r.spend(64, b, "id");
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         v.id = r.i32(b + 8);
         if (n < 13) {
             r.spend(64, b, "f1");
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         v.f1 = r.bool(b + 12);
         if (n < 14) {
             r.spend(64, b, "f2");
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         v.f2 = r.bool(b + 13);
         if (n < 15) {
             r.spend(64, b, "f3");
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
         v.f3 = r.i8(b + 14);
         if (n < 16) {
             r.spend(64, b, "f4");
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
         v.f4 = r.i8(b + 15);
         if (n < 17) {
             r.spend(64, b, "f5");
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
         v.f5 = r.ch(b + 16);
         if (n < 18) {
             r.spend(64, b, "f6");
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
         v.f6 = r.ch(b + 17);
         if (n < 22) {
             r.spend(64, b, "f7");
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
         v.f7 = r.i32(b + 18);
         if (n < 26) {
             r.spend(64, b, "f8");
+            fbeDefaults(v, 8);
             r.leave();
             return;
         }
         v.f8 = r.i32(b + 22);
         if (n < 27) {
             r.spend(64, b, "f9");
+            fbeDefaults(v, 9);
             r.leave();
             return;
         }
         v.f9 = r.i8(b + 26);
         if (n < 28) {
             r.spend(64, b, "f10");
+            fbeDefaults(v, 10);
             r.leave();
             return;
         }
         v.f10 = r.i8(b + 27);
         if (n < 29) {
             r.spend(64, b, "f11");
+            fbeDefaults(v, 11);
             r.leave();
             return;
         }
         v.f11 = r.i8(b + 28);
         if (n < 30) {
             r.spend(64, b, "f12");
+            fbeDefaults(v, 12);
             r.leave();
             return;
         }
         v.f12 = r.i8(b + 29);
         if (n < 32) {
             r.spend(64, b, "f13");
+            fbeDefaults(v, 13);
             r.leave();
             return;
         }
         v.f13 = r.i16(b + 30);
         if (n < 34) {
             r.spend(64, b, "f14");
+            fbeDefaults(v, 14);
             r.leave();
             return;
         }
         v.f14 = r.i16(b + 32);
         if (n < 36) {
             r.spend(64, b, "f15");
+            fbeDefaults(v, 15);
             r.leave();
             return;
         }
         v.f15 = r.i16(b + 34);
         if (n < 38) {
             r.spend(64, b, "f16");
+            fbeDefaults(v, 16);
             r.leave();
             return;
         }
         v.f16 = r.i16(b + 36);
         if (n < 42) {
             r.spend(64, b, "f17");
+            fbeDefaults(v, 17);
             r.leave();
             return;
         }
         v.f17 = r.i32(b + 38);
         if (n < 46) {
             r.spend(64, b, "f18");
+            fbeDefaults(v, 18);
             r.leave();
             return;
         }
         v.f18 = r.i32(b + 42);
         if (n < 50) {
             r.spend(64, b, "f19");
+            fbeDefaults(v, 19);
             r.leave();
             return;
         }
         v.f19 = r.i32(b + 46);
         if (n < 54) {
             r.spend(64, b, "f20");
+            fbeDefaults(v, 20);
             r.leave();
             return;
         }
         v.f20 = r.i32(b + 50);
         if (n < 62) {
             r.spend(64, b, "f21");
+            fbeDefaults(v, 21);
             r.leave();
             return;
         }
         v.f21 = r.i64(b + 54);
         if (n < 70) {
             r.spend(64, b, "f22");
+            fbeDefaults(v, 22);
             r.leave();
             return;
         }
         v.f22 = r.i64(b + 62);
         if (n < 78) {
             r.spend(64, b, "f23");
+            fbeDefaults(v, 23);
             r.leave();
             return;
         }
         v.f23 = r.i64(b + 70);
         if (n < 86) {
             r.spend(64, b, "f24");
+            fbeDefaults(v, 24);
             r.leave();
             return;
         }
         v.f24 = r.i64(b + 78);
         if (n < 90) {
             r.spend(64, b, "f25");
+            fbeDefaults(v, 25);
             r.leave();
             return;
         }
         v.f25 = r.f32(b + 86);
         if (n < 94) {
             r.spend(64, b, "f26");
+            fbeDefaults(v, 26);
             r.leave();
             return;
         }
         v.f26 = r.f32(b + 90);
         if (n < 102) {
             r.spend(64, b, "f27");
+            fbeDefaults(v, 27);
             r.leave();
             return;
         }
         v.f27 = r.f64(b + 94);
         if (n < 110) {
             r.spend(64, b, "f28");
+            fbeDefaults(v, 28);
             r.leave();
             return;
         }
         v.f28 = r.f64(b + 102);
         if (n < 126) {
             r.spend(64, b, "f29");
+            fbeDefaults(v, 29);
             r.leave();
             return;
         }
         v.f29 = r.decimal(b + 110);
         if (n < 142) {
             r.spend(64, b, "f30");
+            fbeDefaults(v, 30);
             r.leave();
             return;
         }
         v.f30 = r.decimal(b + 126);
         if (n < 146) {
             r.spend(64, b, "f31");
+            fbeDefaults(v, 31);
             r.leave();
             return;
         }
         v.f31 = r.string(b, b + 142, "f31");
         if (n < 150) {
             r.spend(64, b, "f32");
+            fbeDefaults(v, 32);
             r.leave();
             return;
         }
         v.f32 = r.string(b, b + 146, "f32");
         if (n < 158) {
             r.spend(64, b, "f33");
+            fbeDefaults(v, 33);
             r.leave();
             return;
         }
         v.f33 = r.i64(b + 150);
         if (n < 166) {
             r.spend(64, b, "f34");
+            fbeDefaults(v, 34);
             r.leave();
             return;
         }
         v.f34 = r.i64(b + 158);
         if (n < 174) {
             r.spend(64, b, "f35");
+            fbeDefaults(v, 35);
             r.leave();
             return;
         }
         v.f35 = r.i64(b + 166);
         if (n < 190) {
             r.spend(64, b, "f36");
+            fbeDefaults(v, 36);
             r.leave();
             return;
         }
         v.f36 = r.uuid(b + 174);
         if (n < 206) {
             r.spend(64, b, "f37");
+            fbeDefaults(v, 37);
             r.leave();
             return;
         }
         v.f37 = r.uuid(b + 190);
         if (n < 222) {
             r.spend(64, b, "f38");
+            fbeDefaults(v, 38);
             r.leave();
             return;
         }
         v.f38 = r.uuid(b + 206);
         if (n < 223) {
             r.spend(64, b, "f39");
+            fbeDefaults(v, 39);
             r.leave();
             return;
         }
         v.f39 = com.chronoxor.proto.OrderSide.of(r.i8(b + 222));
         if (n < 224) {
             r.spend(64, b, "f40");
+            fbeDefaults(v, 40);
             r.leave();
             return;
         }
         v.f40 = com.chronoxor.proto.OrderType.of(r.i8(b + 223));
         if (n < 228) {
             r.spend(64, b, "f41");
+            fbeDefaults(v, 41);
             r.leave();
             return;
         }
@@ -528,6 +716,7 @@ public class StructSimple {
         }
         if (n < 232) {
             r.spend(38, b, "f42");
+            fbeDefaults(v, 42);
             r.leave();
             return;
         }
@@ -538,17 +727,276 @@ public class StructSimple {
         }
         if (n < 233) {
             r.spend(26, b, "f43");
+            fbeDefaults(v, 43);
             r.leave();
             return;
         }
         v.f43 = com.chronoxor.proto.State.of(r.i8(b + 232));
         if (n < 237) {
             r.spend(26, b, "f44");
+            fbeDefaults(v, 44);
             r.leave();
             return;
         }
         try {
             com.chronoxor.proto.Account.fbeRead(r, b, b + 233, v.f44);
+        } catch (DecodeException e) {
+            throw e.at("f44");
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 110, 217);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.spend(64, b, "id");
+            r.leave();
+            return;
+        }
+        if (n < 13) {
+            r.spend(64, b, "f1");
+            r.leave();
+            return;
+        }
+        if (n < 14) {
+            r.spend(64, b, "f2");
+            r.leave();
+            return;
+        }
+        if (n < 15) {
+            r.spend(64, b, "f3");
+            r.leave();
+            return;
+        }
+        if (n < 16) {
+            r.spend(64, b, "f4");
+            r.leave();
+            return;
+        }
+        if (n < 17) {
+            r.spend(64, b, "f5");
+            r.leave();
+            return;
+        }
+        if (n < 18) {
+            r.spend(64, b, "f6");
+            r.leave();
+            return;
+        }
+        if (n < 22) {
+            r.spend(64, b, "f7");
+            r.leave();
+            return;
+        }
+        if (n < 26) {
+            r.spend(64, b, "f8");
+            r.leave();
+            return;
+        }
+        if (n < 27) {
+            r.spend(64, b, "f9");
+            r.leave();
+            return;
+        }
+        if (n < 28) {
+            r.spend(64, b, "f10");
+            r.leave();
+            return;
+        }
+        if (n < 29) {
+            r.spend(64, b, "f11");
+            r.leave();
+            return;
+        }
+        if (n < 30) {
+            r.spend(64, b, "f12");
+            r.leave();
+            return;
+        }
+        if (n < 32) {
+            r.spend(64, b, "f13");
+            r.leave();
+            return;
+        }
+        if (n < 34) {
+            r.spend(64, b, "f14");
+            r.leave();
+            return;
+        }
+        if (n < 36) {
+            r.spend(64, b, "f15");
+            r.leave();
+            return;
+        }
+        if (n < 38) {
+            r.spend(64, b, "f16");
+            r.leave();
+            return;
+        }
+        if (n < 42) {
+            r.spend(64, b, "f17");
+            r.leave();
+            return;
+        }
+        if (n < 46) {
+            r.spend(64, b, "f18");
+            r.leave();
+            return;
+        }
+        if (n < 50) {
+            r.spend(64, b, "f19");
+            r.leave();
+            return;
+        }
+        if (n < 54) {
+            r.spend(64, b, "f20");
+            r.leave();
+            return;
+        }
+        if (n < 62) {
+            r.spend(64, b, "f21");
+            r.leave();
+            return;
+        }
+        if (n < 70) {
+            r.spend(64, b, "f22");
+            r.leave();
+            return;
+        }
+        if (n < 78) {
+            r.spend(64, b, "f23");
+            r.leave();
+            return;
+        }
+        if (n < 86) {
+            r.spend(64, b, "f24");
+            r.leave();
+            return;
+        }
+        if (n < 90) {
+            r.spend(64, b, "f25");
+            r.leave();
+            return;
+        }
+        if (n < 94) {
+            r.spend(64, b, "f26");
+            r.leave();
+            return;
+        }
+        if (n < 102) {
+            r.spend(64, b, "f27");
+            r.leave();
+            return;
+        }
+        if (n < 110) {
+            r.spend(64, b, "f28");
+            r.leave();
+            return;
+        }
+        if (n < 126) {
+            r.spend(64, b, "f29");
+            r.leave();
+            return;
+        }
+        if (n < 142) {
+            r.spend(64, b, "f30");
+            r.leave();
+            return;
+        }
+        if (n < 146) {
+            r.spend(64, b, "f31");
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 142, "f31");
+        if (n < 150) {
+            r.spend(64, b, "f32");
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 146, "f32");
+        if (n < 158) {
+            r.spend(64, b, "f33");
+            r.leave();
+            return;
+        }
+        if (n < 166) {
+            r.spend(64, b, "f34");
+            r.leave();
+            return;
+        }
+        if (n < 174) {
+            r.spend(64, b, "f35");
+            r.leave();
+            return;
+        }
+        if (n < 190) {
+            r.spend(64, b, "f36");
+            r.leave();
+            return;
+        }
+        if (n < 206) {
+            r.spend(64, b, "f37");
+            r.leave();
+            return;
+        }
+        if (n < 222) {
+            r.spend(64, b, "f38");
+            r.leave();
+            return;
+        }
+        if (n < 223) {
+            r.spend(64, b, "f39");
+            r.leave();
+            return;
+        }
+        if (n < 224) {
+            r.spend(64, b, "f40");
+            r.leave();
+            return;
+        }
+        if (n < 228) {
+            r.spend(64, b, "f41");
+            r.leave();
+            return;
+        }
+        try {
+            com.chronoxor.proto.Order.fbeVerify(r, b, b + 224);
+        } catch (DecodeException e) {
+            throw e.at("f41");
+        }
+        if (n < 232) {
+            r.spend(38, b, "f42");
+            r.leave();
+            return;
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeVerify(r, b, b + 228);
+        } catch (DecodeException e) {
+            throw e.at("f42");
+        }
+        if (n < 233) {
+            r.spend(26, b, "f43");
+            r.leave();
+            return;
+        }
+        if (n < 237) {
+            r.spend(26, b, "f44");
+            r.leave();
+            return;
+        }
+        try {
+            com.chronoxor.proto.Account.fbeVerify(r, b, b + 233);
         } catch (DecodeException e) {
             throw e.at("f44");
         }
@@ -612,7 +1060,52 @@ public class StructSimple {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructSimple");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -621,7 +1114,12 @@ public class StructSimple {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("test.StructSimple");
+        }
     }
 
     /**
@@ -679,7 +1177,8 @@ public class StructSimple {
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -748,6 +1247,75 @@ public class StructSimple {
     }
 
     /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(217);
+        r.fixed(4, "id");
+        r.fixed(1, "f1");
+        r.fixed(1, "f2");
+        r.fixed(1, "f3");
+        r.fixed(1, "f4");
+        r.fixed(1, "f5");
+        r.fixed(1, "f6");
+        r.fixed(4, "f7");
+        r.fixed(4, "f8");
+        r.fixed(1, "f9");
+        r.fixed(1, "f10");
+        r.fixed(1, "f11");
+        r.fixed(1, "f12");
+        r.fixed(2, "f13");
+        r.fixed(2, "f14");
+        r.fixed(2, "f15");
+        r.fixed(2, "f16");
+        r.fixed(4, "f17");
+        r.fixed(4, "f18");
+        r.fixed(4, "f19");
+        r.fixed(4, "f20");
+        r.fixed(8, "f21");
+        r.fixed(8, "f22");
+        r.fixed(8, "f23");
+        r.fixed(8, "f24");
+        r.fixed(4, "f25");
+        r.fixed(4, "f26");
+        r.fixed(8, "f27");
+        r.fixed(8, "f28");
+        r.fixed(16, "f29");
+        r.fixed(16, "f30");
+        r.finalSkipString("f31");
+        r.finalSkipString("f32");
+        r.fixed(8, "f33");
+        r.fixed(8, "f34");
+        r.fixed(8, "f35");
+        r.fixed(16, "f36");
+        r.fixed(16, "f37");
+        r.fixed(16, "f38");
+        r.fixed(1, "f39");
+        r.fixed(1, "f40");
+        try {
+            com.chronoxor.proto.Order.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f42");
+        }
+        r.fixed(1, "f43");
+        try {
+            com.chronoxor.proto.Account.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f44");
+        }
+        r.leave();
+    }
+
+    /**
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
@@ -805,7 +1373,53 @@ public class StructSimple {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 110, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("test.StructSimple");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -814,6 +1428,12 @@ public class StructSimple {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 110, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("test.StructSimple");
+        }
     }
 }

@@ -327,6 +327,32 @@ public final class Reader {
     }
 
     /**
+     * Checks the string whose block the slot points to as {@link #string} does, without making
+     * the string (verify).
+     *
+     * @param base  the base of the slot
+     * @param slot  the slot's absolute position
+     * @param field the field, for errors
+     * @throws DecodeException when the block is not there as it should be
+     */
+    public void skipString(int base, int slot, String field) throws DecodeException {
+        payload("string", base, slot, field);
+    }
+
+    /**
+     * Checks the bytes whose block the slot points to as {@link #bytes} does, without copying
+     * them (verify).
+     *
+     * @param base  the base of the slot
+     * @param slot  the slot's absolute position
+     * @param field the field, for errors
+     * @throws DecodeException when the block is not there as it should be
+     */
+    public void skipBytes(int base, int slot, String field) throws DecodeException {
+        payload("bytes", base, slot, field);
+    }
+
+    /**
      * Checks the collection block the slot points to: a count, then that many slots of
      * {@code item} bytes, each element costing {@code cost} (0 for struct elements, charged as
      * structs). The count is {@link #count()} after the call.
@@ -495,6 +521,26 @@ public final class Reader {
         byte[] out = new byte[count];
         System.arraycopy(data, p, out, 0, count);
         return out;
+    }
+
+    /**
+     * Checks a string at the cursor as {@link #finalString} does, without making it (verify).
+     *
+     * @param field the field, for errors
+     * @throws DecodeException when it is beyond the root or costs too much
+     */
+    public void finalSkipString(String field) throws DecodeException {
+        finalPayload("string", field);
+    }
+
+    /**
+     * Checks bytes at the cursor as {@link #finalBytes} does, without copying them (verify).
+     *
+     * @param field the field, for errors
+     * @throws DecodeException when they are beyond the root or cost too much
+     */
+    public void finalSkipBytes(String field) throws DecodeException {
+        finalPayload("bytes", field);
     }
 
     /**

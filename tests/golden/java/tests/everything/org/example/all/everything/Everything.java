@@ -547,9 +547,176 @@ public class Everything {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Everything v, int from) {
+        if (from <= 0) {
+            v.id = 42;
+        }
+        if (from <= 1) {
+            v.f1 = true;
+        }
+        if (from <= 2) {
+            v.f2 = (byte) -1;
+        }
+        if (from <= 3) {
+            v.f3 = (char) 33;
+        }
+        if (from <= 4) {
+            v.f4 = 1092;
+        }
+        if (from <= 5) {
+            v.f5 = (byte) -128;
+        }
+        if (from <= 6) {
+            v.f6 = (byte) 65;
+        }
+        if (from <= 7) {
+            v.f7 = (short) -2;
+        }
+        if (from <= 8) {
+            v.f8 = (short) -1;
+        }
+        if (from <= 9) {
+            v.f9 = 2147483647;
+        }
+        if (from <= 10) {
+            v.f10 = 0;
+        }
+        if (from <= 11) {
+            v.f11 = -9223372036854775808L;
+        }
+        if (from <= 12) {
+            v.f12 = -1L;
+        }
+        if (from <= 13) {
+            v.f13 = .5e3f;
+        }
+        if (from <= 14) {
+            v.f14 = -1.;
+        }
+        if (from <= 15) {
+            v.f15 = Decimals.parse("123456.123456");
+        }
+        if (from <= 16) {
+            v.f16 = Decimals.parse("7");
+        }
+        if (from <= 17) {
+            v.f17 = "text";
+        }
+        if (from <= 18) {
+            v.f18 = 0L;
+        }
+        if (from <= 19) {
+            v.f19 = Timestamps.now();
+        }
+        if (from <= 20) {
+            v.f20 = Uuids.NIL;
+        }
+        if (from <= 21) {
+            v.f21 = Uuids.uuid1();
+        }
+        if (from <= 22) {
+            v.f22 = Uuids.uuid4();
+        }
+        if (from <= 23) {
+            v.f23 = new UUID(0x123e4567e89b12d3L, 0xa456426655440000L);
+        }
+        if (from <= 24) {
+            v.f24 = new byte[0];
+        }
+        if (from <= 25) {
+            v.f25 = EByte.c;
+        }
+        if (from <= 26) {
+            v.f26 = org.example.market.Side.sell;
+        }
+        if (from <= 27) {
+            v.f27 = FByte.one.or(FByte.two);
+        }
+        if (from <= 28) {
+            v.f28 = FUInt64.all;
+        }
+        if (from <= 29) {
+            v.f29 = new Counted();
+        }
+        if (from <= 30) {
+            v.f30 = new org.example.market.Instrument();
+        }
+        if (from <= 31) {
+            v.f31 = null;
+        }
+        if (from <= 32) {
+            v.f32 = 5;
+        }
+        if (from <= 33) {
+            v.f33 = null;
+        }
+        if (from <= 34) {
+            v.f34 = EByte.b;
+        }
+        if (from <= 35) {
+            v.f35 = null;
+        }
+        if (from <= 36) {
+            v.f36 = new int[3];
+        }
+        if (from <= 37) {
+            v.f37 = new String[2];
+        }
+        if (from <= 38) {
+            v.f38.clear();
+        }
+        if (from <= 39) {
+            v.f39.clear();
+        }
+        if (from <= 40) {
+            v.f40.clear();
+        }
+        if (from <= 41) {
+            v.f41.clear();
+        }
+        if (from <= 42) {
+            v.f42.clear();
+        }
+        if (from <= 43) {
+            v.f43.clear();
+        }
+        if (from <= 44) {
+            v.f44.clear();
+        }
+        if (from <= 45) {
+            v.f45.clear();
+        }
+        if (from <= 46) {
+            v.f46.clear();
+        }
+        if (from <= 47) {
+            v.f47 = null;
+        }
+        if (from <= 48) {
+            v.f47Reset = false;
+        }
+        if (from <= 49) {
+            v.f48 = 0L;
+        }
+        if (from <= 50) {
+            v.f49.clear();
+        }
+        if (from <= 51) {
+            v.f50.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -562,180 +729,210 @@ public class Everything {
         int n = r.i32(b);
         if (n < 12) {
             r.spend(12, b, "id");
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         v.id = r.i32(b + 8);
         if (n < 13) {
             r.spend(12, b, "f1");
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         v.f1 = r.bool(b + 12);
         if (n < 14) {
             r.spend(12, b, "f2");
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         v.f2 = r.i8(b + 13);
         if (n < 15) {
             r.spend(12, b, "f3");
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
         v.f3 = r.ch(b + 14);
         if (n < 19) {
             r.spend(12, b, "f4");
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
         v.f4 = r.i32(b + 15);
         if (n < 20) {
             r.spend(12, b, "f5");
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
         v.f5 = r.i8(b + 19);
         if (n < 21) {
             r.spend(12, b, "f6");
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
         v.f6 = r.i8(b + 20);
         if (n < 23) {
             r.spend(12, b, "f7");
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
         v.f7 = r.i16(b + 21);
         if (n < 25) {
             r.spend(12, b, "f8");
+            fbeDefaults(v, 8);
             r.leave();
             return;
         }
         v.f8 = r.i16(b + 23);
         if (n < 29) {
             r.spend(12, b, "f9");
+            fbeDefaults(v, 9);
             r.leave();
             return;
         }
         v.f9 = r.i32(b + 25);
         if (n < 33) {
             r.spend(12, b, "f10");
+            fbeDefaults(v, 10);
             r.leave();
             return;
         }
         v.f10 = r.i32(b + 29);
         if (n < 41) {
             r.spend(12, b, "f11");
+            fbeDefaults(v, 11);
             r.leave();
             return;
         }
         v.f11 = r.i64(b + 33);
         if (n < 49) {
             r.spend(12, b, "f12");
+            fbeDefaults(v, 12);
             r.leave();
             return;
         }
         v.f12 = r.i64(b + 41);
         if (n < 53) {
             r.spend(12, b, "f13");
+            fbeDefaults(v, 13);
             r.leave();
             return;
         }
         v.f13 = r.f32(b + 49);
         if (n < 61) {
             r.spend(12, b, "f14");
+            fbeDefaults(v, 14);
             r.leave();
             return;
         }
         v.f14 = r.f64(b + 53);
         if (n < 77) {
             r.spend(12, b, "f15");
+            fbeDefaults(v, 15);
             r.leave();
             return;
         }
         v.f15 = r.decimal(b + 61);
         if (n < 93) {
             r.spend(12, b, "f16");
+            fbeDefaults(v, 16);
             r.leave();
             return;
         }
         v.f16 = r.decimal(b + 77);
         if (n < 97) {
             r.spend(12, b, "f17");
+            fbeDefaults(v, 17);
             r.leave();
             return;
         }
         v.f17 = r.string(b, b + 93, "f17");
         if (n < 105) {
             r.spend(12, b, "f18");
+            fbeDefaults(v, 18);
             r.leave();
             return;
         }
         v.f18 = r.i64(b + 97);
         if (n < 113) {
             r.spend(12, b, "f19");
+            fbeDefaults(v, 19);
             r.leave();
             return;
         }
         v.f19 = r.i64(b + 105);
         if (n < 129) {
             r.spend(12, b, "f20");
+            fbeDefaults(v, 20);
             r.leave();
             return;
         }
         v.f20 = r.uuid(b + 113);
         if (n < 145) {
             r.spend(12, b, "f21");
+            fbeDefaults(v, 21);
             r.leave();
             return;
         }
         v.f21 = r.uuid(b + 129);
         if (n < 161) {
             r.spend(12, b, "f22");
+            fbeDefaults(v, 22);
             r.leave();
             return;
         }
         v.f22 = r.uuid(b + 145);
         if (n < 177) {
             r.spend(12, b, "f23");
+            fbeDefaults(v, 23);
             r.leave();
             return;
         }
         v.f23 = r.uuid(b + 161);
         if (n < 181) {
             r.spend(12, b, "f24");
+            fbeDefaults(v, 24);
             r.leave();
             return;
         }
         v.f24 = r.bytes(b, b + 177, "f24");
         if (n < 182) {
             r.spend(12, b, "f25");
+            fbeDefaults(v, 25);
             r.leave();
             return;
         }
         v.f25 = EByte.of(r.i8(b + 181));
         if (n < 183) {
             r.spend(12, b, "f26");
+            fbeDefaults(v, 26);
             r.leave();
             return;
         }
         v.f26 = org.example.market.Side.of(r.i8(b + 182));
         if (n < 184) {
             r.spend(12, b, "f27");
+            fbeDefaults(v, 27);
             r.leave();
             return;
         }
         v.f27 = FByte.of(r.i8(b + 183));
         if (n < 192) {
             r.spend(12, b, "f28");
+            fbeDefaults(v, 28);
             r.leave();
             return;
         }
         v.f28 = FUInt64.of(r.i64(b + 184));
         if (n < 196) {
             r.spend(12, b, "f29");
+            fbeDefaults(v, 29);
             r.leave();
             return;
         }
@@ -746,6 +943,7 @@ public class Everything {
         }
         if (n < 200) {
             r.spend(8, b, "f30");
+            fbeDefaults(v, 30);
             r.leave();
             return;
         }
@@ -755,6 +953,7 @@ public class Everything {
             throw e.at("f30");
         }
         if (n < 205) {
+            fbeDefaults(v, 31);
             r.leave();
             return;
         }
@@ -765,6 +964,7 @@ public class Everything {
         }
         v.f31 = x46;
         if (n < 210) {
+            fbeDefaults(v, 32);
             r.leave();
             return;
         }
@@ -775,6 +975,7 @@ public class Everything {
         }
         v.f32 = x48;
         if (n < 215) {
+            fbeDefaults(v, 33);
             r.leave();
             return;
         }
@@ -785,6 +986,7 @@ public class Everything {
         }
         v.f33 = x50;
         if (n < 220) {
+            fbeDefaults(v, 34);
             r.leave();
             return;
         }
@@ -795,230 +997,677 @@ public class Everything {
         }
         v.f34 = x52;
         if (n < 225) {
+            fbeDefaults(v, 35);
             r.leave();
             return;
         }
-        Counted x54 = null;
-        int s55 = r.optional(b, b + 220, 4, "f35");
-        if (s55 >= 0) {
-            Counted x56 = new Counted();
+        int s54 = r.optional(b, b + 220, 4, "f35");
+        if (s54 >= 0) {
+            if (v.f35 == null) {
+                v.f35 = new Counted();
+            }
             try {
-                Counted.fbeRead(r, s55, s55, x56);
+                Counted.fbeRead(r, s54, s54, v.f35);
             } catch (DecodeException e) {
                 throw e.at("f35");
             }
-            x54 = x56;
+        } else {
+            v.f35 = null;
         }
-        v.f35 = x54;
         if (n < 237) {
+            fbeDefaults(v, 36);
             r.leave();
             return;
         }
-        for (int i57 = 0; i57 < 3; i57++) {
-            v.f36[i57] = r.i32(b + 225 + i57 * 4);
+        if (v.f36.length != 3) {
+            v.f36 = new int[3];
+        }
+        for (int i55 = 0; i55 < 3; i55++) {
+            v.f36[i55] = r.i32(b + 225 + i55 * 4);
+        }
+        if (n < 247) {
+            fbeDefaults(v, 37);
+            r.leave();
+            return;
+        }
+        if (v.f37.length != 2) {
+            v.f37 = new String[2];
+        }
+        for (int i56 = 0; i56 < 2; i56++) {
+            String x57 = null;
+            int s58 = r.optional(b, b + 237 + i56 * 5, 4, "f37");
+            if (s58 >= 0) {
+                x57 = r.string(s58, s58, "f37");
+            }
+            v.f37[i56] = x57;
+        }
+        if (n < 251) {
+            fbeDefaults(v, 38);
+            r.leave();
+            return;
+        }
+        int e59 = r.vector(b, b + 247, 8, 8, "f38");
+        int n60 = r.count();
+        v.f38.clear();
+        for (int i61 = 0; i61 < n60; i61++) {
+            v.f38.add(r.f64(e59 + i61 * 8));
+        }
+        if (n < 255) {
+            fbeDefaults(v, 39);
+            r.leave();
+            return;
+        }
+        int e62 = r.vector(b, b + 251, 5, 1, "f39");
+        int n63 = r.count();
+        v.f39.clear();
+        for (int i64 = 0; i64 < n63; i64++) {
+            Counted x65 = null;
+            int s66 = r.optional(b, e62 + i64 * 5, 4, "f39");
+            if (s66 >= 0) {
+                Counted x67 = new Counted();
+                try {
+                    Counted.fbeRead(r, s66, s66, x67);
+                } catch (DecodeException e) {
+                    throw e.at("f39", i64);
+                }
+                x65 = x67;
+            }
+            v.f39.add(x65);
+        }
+        if (n < 259) {
+            fbeDefaults(v, 40);
+            r.leave();
+            return;
+        }
+        int e68 = r.vector(b, b + 255, 4, 4, "f40");
+        int n69 = r.count();
+        v.f40.clear();
+        for (int i70 = 0; i70 < n69; i70++) {
+            v.f40.add(r.string(b, e68 + i70 * 4, "f40"));
+        }
+        if (n < 263) {
+            fbeDefaults(v, 41);
+            r.leave();
+            return;
+        }
+        int e71 = r.vector(b, b + 259, 8, 8, "f41");
+        int n72 = r.count();
+        v.f41.clear();
+        for (int i73 = 0; i73 < n72; i73++) {
+            if (!v.f41.add(r.i64(e71 + i73 * 8))) {
+                throw r.duplicateKey("f41", e71 + i73 * 8);
+            }
+        }
+        if (n < 267) {
+            fbeDefaults(v, 42);
+            r.leave();
+            return;
+        }
+        int e74 = r.vector(b, b + 263, 4, 0, "f42");
+        int n75 = r.count();
+        v.f42.clear();
+        for (int i76 = 0; i76 < n75; i76++) {
+            org.example.market.Instrument x77 = new org.example.market.Instrument();
+            try {
+                org.example.market.Instrument.fbeRead(r, b, e74 + i76 * 4, x77);
+            } catch (DecodeException e) {
+                throw e.at("f42", i76);
+            }
+            if (!v.f42.add(x77)) {
+                throw r.duplicateKey("f42", e74 + i76 * 4);
+            }
+        }
+        if (n < 271) {
+            fbeDefaults(v, 43);
+            r.leave();
+            return;
+        }
+        int e78 = r.vector(b, b + 267, 8, 8, "f43");
+        int n79 = r.count();
+        v.f43.clear();
+        for (int i80 = 0; i80 < n79; i80++) {
+            Integer k81 = r.i32(e78 + i80 * 8);
+            v.f43.put(k81, r.string(b, e78 + i80 * 8 + 4, "f43"));
+            if (v.f43.size() != i80 + 1) {
+                throw r.duplicateKey("f43", e78 + i80 * 8);
+            }
+        }
+        if (n < 275) {
+            fbeDefaults(v, 44);
+            r.leave();
+            return;
+        }
+        int e82 = r.vector(b, b + 271, 9, 5, "f44");
+        int n83 = r.count();
+        v.f44.clear();
+        for (int i84 = 0; i84 < n83; i84++) {
+            String k85 = r.string(b, e82 + i84 * 9, "f44");
+            Counted x86 = null;
+            int s87 = r.optional(b, e82 + i84 * 9 + 4, 4, "f44");
+            if (s87 >= 0) {
+                Counted x88 = new Counted();
+                try {
+                    Counted.fbeRead(r, s87, s87, x88);
+                } catch (DecodeException e) {
+                    throw e.at("f44", i84);
+                }
+                x86 = x88;
+            }
+            v.f44.put(k85, x86);
+            if (v.f44.size() != i84 + 1) {
+                throw r.duplicateKey("f44", e82 + i84 * 9);
+            }
+        }
+        if (n < 279) {
+            fbeDefaults(v, 45);
+            r.leave();
+            return;
+        }
+        int e89 = r.vector(b, b + 275, 20, 20, "f45");
+        int n90 = r.count();
+        v.f45.clear();
+        for (int i91 = 0; i91 < n90; i91++) {
+            UUID k92 = r.uuid(e89 + i91 * 20);
+            v.f45.put(k92, r.bytes(b, e89 + i91 * 20 + 16, "f45"));
+            if (v.f45.size() != i91 + 1) {
+                throw r.duplicateKey("f45", e89 + i91 * 20);
+            }
+        }
+        if (n < 283) {
+            fbeDefaults(v, 46);
+            r.leave();
+            return;
+        }
+        int e93 = r.vector(b, b + 279, 8, 0, "f46");
+        int n94 = r.count();
+        v.f46.clear();
+        for (int i95 = 0; i95 < n94; i95++) {
+            org.example.market.Instrument x97 = new org.example.market.Instrument();
+            try {
+                org.example.market.Instrument.fbeRead(r, b, e93 + i95 * 8, x97);
+            } catch (DecodeException e) {
+                throw e.at("f46", i95);
+            }
+            org.example.market.Instrument k96 = x97;
+            Counted x98 = new Counted();
+            try {
+                Counted.fbeRead(r, b, e93 + i95 * 8 + 4, x98);
+            } catch (DecodeException e) {
+                throw e.at("f46", i95);
+            }
+            v.f46.put(k96, x98);
+            if (v.f46.size() != i95 + 1) {
+                throw r.duplicateKey("f46", e93 + i95 * 8);
+            }
+        }
+        if (n < 288) {
+            fbeDefaults(v, 47);
+            r.leave();
+            return;
+        }
+        Integer x99 = null;
+        int s100 = r.optional(b, b + 283, 4, "f47");
+        if (s100 >= 0) {
+            x99 = r.i32(s100);
+        }
+        v.f47 = x99;
+        if (n < 289) {
+            fbeDefaults(v, 48);
+            r.leave();
+            return;
+        }
+        v.f47Reset = r.bool(b + 288);
+        if (n < 294) {
+            fbeDefaults(v, 49);
+            r.leave();
+            return;
+        }
+        Long x101 = null;
+        int s102 = r.optional(b, b + 289, 8, "f48");
+        if (s102 >= 0) {
+            x101 = r.i64(s102);
+        }
+        v.f48 = x101;
+        if (n < 298) {
+            fbeDefaults(v, 50);
+            r.leave();
+            return;
+        }
+        int e103 = r.vector(b, b + 294, 8, 8, "f49");
+        int n104 = r.count();
+        v.f49.clear();
+        for (int i105 = 0; i105 < n104; i105++) {
+            byte[] k106 = r.bytes(b, e103 + i105 * 8, "f49");
+            v.f49.put(k106, r.i32(e103 + i105 * 8 + 4));
+            if (v.f49.size() != i105 + 1) {
+                throw r.duplicateKey("f49", e103 + i105 * 8);
+            }
+        }
+        if (n < 302) {
+            fbeDefaults(v, 51);
+            r.leave();
+            return;
+        }
+        int e107 = r.vector(b, b + 298, 8, 8, "f50");
+        int n108 = r.count();
+        v.f50.clear();
+        for (int i109 = 0; i109 < n108; i109++) {
+            byte[] k110 = r.bytes(b, e107 + i109 * 8, "f50");
+            v.f50.put(k110, r.string(b, e107 + i109 * 8 + 4, "f50"));
+            if (v.f50.size() != i109 + 1) {
+                throw r.duplicateKey("f50", e107 + i109 * 8);
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 1026, 250);
+        int n = r.i32(b);
+        if (n < 12) {
+            r.spend(12, b, "id");
+            r.leave();
+            return;
+        }
+        if (n < 13) {
+            r.spend(12, b, "f1");
+            r.leave();
+            return;
+        }
+        if (n < 14) {
+            r.spend(12, b, "f2");
+            r.leave();
+            return;
+        }
+        if (n < 15) {
+            r.spend(12, b, "f3");
+            r.leave();
+            return;
+        }
+        if (n < 19) {
+            r.spend(12, b, "f4");
+            r.leave();
+            return;
+        }
+        if (n < 20) {
+            r.spend(12, b, "f5");
+            r.leave();
+            return;
+        }
+        if (n < 21) {
+            r.spend(12, b, "f6");
+            r.leave();
+            return;
+        }
+        if (n < 23) {
+            r.spend(12, b, "f7");
+            r.leave();
+            return;
+        }
+        if (n < 25) {
+            r.spend(12, b, "f8");
+            r.leave();
+            return;
+        }
+        if (n < 29) {
+            r.spend(12, b, "f9");
+            r.leave();
+            return;
+        }
+        if (n < 33) {
+            r.spend(12, b, "f10");
+            r.leave();
+            return;
+        }
+        if (n < 41) {
+            r.spend(12, b, "f11");
+            r.leave();
+            return;
+        }
+        if (n < 49) {
+            r.spend(12, b, "f12");
+            r.leave();
+            return;
+        }
+        if (n < 53) {
+            r.spend(12, b, "f13");
+            r.leave();
+            return;
+        }
+        if (n < 61) {
+            r.spend(12, b, "f14");
+            r.leave();
+            return;
+        }
+        if (n < 77) {
+            r.spend(12, b, "f15");
+            r.leave();
+            return;
+        }
+        if (n < 93) {
+            r.spend(12, b, "f16");
+            r.leave();
+            return;
+        }
+        if (n < 97) {
+            r.spend(12, b, "f17");
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 93, "f17");
+        if (n < 105) {
+            r.spend(12, b, "f18");
+            r.leave();
+            return;
+        }
+        if (n < 113) {
+            r.spend(12, b, "f19");
+            r.leave();
+            return;
+        }
+        if (n < 129) {
+            r.spend(12, b, "f20");
+            r.leave();
+            return;
+        }
+        if (n < 145) {
+            r.spend(12, b, "f21");
+            r.leave();
+            return;
+        }
+        if (n < 161) {
+            r.spend(12, b, "f22");
+            r.leave();
+            return;
+        }
+        if (n < 177) {
+            r.spend(12, b, "f23");
+            r.leave();
+            return;
+        }
+        if (n < 181) {
+            r.spend(12, b, "f24");
+            r.leave();
+            return;
+        }
+        r.skipBytes(b, b + 177, "f24");
+        if (n < 182) {
+            r.spend(12, b, "f25");
+            r.leave();
+            return;
+        }
+        if (n < 183) {
+            r.spend(12, b, "f26");
+            r.leave();
+            return;
+        }
+        if (n < 184) {
+            r.spend(12, b, "f27");
+            r.leave();
+            return;
+        }
+        if (n < 192) {
+            r.spend(12, b, "f28");
+            r.leave();
+            return;
+        }
+        if (n < 196) {
+            r.spend(12, b, "f29");
+            r.leave();
+            return;
+        }
+        try {
+            Counted.fbeVerify(r, b, b + 192);
+        } catch (DecodeException e) {
+            throw e.at("f29");
+        }
+        if (n < 200) {
+            r.spend(8, b, "f30");
+            r.leave();
+            return;
+        }
+        try {
+            org.example.market.Instrument.fbeVerify(r, b, b + 196);
+        } catch (DecodeException e) {
+            throw e.at("f30");
+        }
+        if (n < 205) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 200, 4, "f31");
+        if (n < 210) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 205, 4, "f32");
+        if (n < 215) {
+            r.leave();
+            return;
+        }
+        int s111 = r.optional(b, b + 210, 4, "f33");
+        if (s111 >= 0) {
+            r.skipString(s111, s111, "f33");
+        }
+        if (n < 220) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 215, 1, "f34");
+        if (n < 225) {
+            r.leave();
+            return;
+        }
+        int s112 = r.optional(b, b + 220, 4, "f35");
+        if (s112 >= 0) {
+            try {
+                Counted.fbeVerify(r, s112, s112);
+            } catch (DecodeException e) {
+                throw e.at("f35");
+            }
         }
         if (n < 247) {
             r.leave();
             return;
         }
-        for (int i58 = 0; i58 < 2; i58++) {
-            String x59 = null;
-            int s60 = r.optional(b, b + 237 + i58 * 5, 4, "f37");
-            if (s60 >= 0) {
-                x59 = r.string(s60, s60, "f37");
+        for (int i113 = 0; i113 < 2; i113++) {
+            int s114 = r.optional(b, b + 237 + i113 * 5, 4, "f37");
+            if (s114 >= 0) {
+                r.skipString(s114, s114, "f37");
             }
-            v.f37[i58] = x59;
         }
         if (n < 251) {
             r.leave();
             return;
         }
-        int e61 = r.vector(b, b + 247, 8, 8, "f38");
-        int n62 = r.count();
-        for (int i63 = 0; i63 < n62; i63++) {
-            v.f38.add(r.f64(e61 + i63 * 8));
-        }
+        r.vector(b, b + 247, 8, 8, "f38");
         if (n < 255) {
             r.leave();
             return;
         }
-        int e64 = r.vector(b, b + 251, 5, 1, "f39");
-        int n65 = r.count();
-        for (int i66 = 0; i66 < n65; i66++) {
-            Counted x67 = null;
-            int s68 = r.optional(b, e64 + i66 * 5, 4, "f39");
-            if (s68 >= 0) {
-                Counted x69 = new Counted();
+        int e115 = r.vector(b, b + 251, 5, 1, "f39");
+        int n116 = r.count();
+        for (int i117 = 0; i117 < n116; i117++) {
+            int s118 = r.optional(b, e115 + i117 * 5, 4, "f39");
+            if (s118 >= 0) {
                 try {
-                    Counted.fbeRead(r, s68, s68, x69);
+                    Counted.fbeVerify(r, s118, s118);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i66);
+                    throw e.at("f39", i117);
                 }
-                x67 = x69;
             }
-            v.f39.add(x67);
         }
         if (n < 259) {
             r.leave();
             return;
         }
-        int e70 = r.vector(b, b + 255, 4, 4, "f40");
-        int n71 = r.count();
-        for (int i72 = 0; i72 < n71; i72++) {
-            v.f40.add(r.string(b, e70 + i72 * 4, "f40"));
+        int e119 = r.vector(b, b + 255, 4, 4, "f40");
+        int n120 = r.count();
+        for (int i121 = 0; i121 < n120; i121++) {
+            r.skipString(b, e119 + i121 * 4, "f40");
         }
         if (n < 263) {
             r.leave();
             return;
         }
-        int e73 = r.vector(b, b + 259, 8, 8, "f41");
-        int n74 = r.count();
-        for (int i75 = 0; i75 < n74; i75++) {
-            if (!v.f41.add(r.i64(e73 + i75 * 8))) {
-                throw r.duplicateKey("f41", e73 + i75 * 8);
+        Set<Long> t122 = new TreeSet<>();
+        int e123 = r.vector(b, b + 259, 8, 8, "f41");
+        int n124 = r.count();
+        t122.clear();
+        for (int i125 = 0; i125 < n124; i125++) {
+            if (!t122.add(r.i64(e123 + i125 * 8))) {
+                throw r.duplicateKey("f41", e123 + i125 * 8);
             }
         }
         if (n < 267) {
             r.leave();
             return;
         }
-        int e76 = r.vector(b, b + 263, 4, 0, "f42");
-        int n77 = r.count();
-        for (int i78 = 0; i78 < n77; i78++) {
-            org.example.market.Instrument x79 = new org.example.market.Instrument();
+        Set<org.example.market.Instrument> t126 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
+        int e127 = r.vector(b, b + 263, 4, 0, "f42");
+        int n128 = r.count();
+        t126.clear();
+        for (int i129 = 0; i129 < n128; i129++) {
+            org.example.market.Instrument x130 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeRead(r, b, e76 + i78 * 4, x79);
+                org.example.market.Instrument.fbeRead(r, b, e127 + i129 * 4, x130);
             } catch (DecodeException e) {
-                throw e.at("f42", i78);
+                throw e.at("f42", i129);
             }
-            if (!v.f42.add(x79)) {
-                throw r.duplicateKey("f42", e76 + i78 * 4);
+            if (!t126.add(x130)) {
+                throw r.duplicateKey("f42", e127 + i129 * 4);
             }
         }
         if (n < 271) {
             r.leave();
             return;
         }
-        int e80 = r.vector(b, b + 267, 8, 8, "f43");
-        int n81 = r.count();
-        for (int i82 = 0; i82 < n81; i82++) {
-            Integer k83 = r.i32(e80 + i82 * 8);
-            v.f43.put(k83, r.string(b, e80 + i82 * 8 + 4, "f43"));
-            if (v.f43.size() != i82 + 1) {
-                throw r.duplicateKey("f43", e80 + i82 * 8);
+        Map<Integer, String> t131 = new TreeMap<>();
+        int e132 = r.vector(b, b + 267, 8, 8, "f43");
+        int n133 = r.count();
+        t131.clear();
+        for (int i134 = 0; i134 < n133; i134++) {
+            Integer k135 = r.i32(e132 + i134 * 8);
+            t131.put(k135, r.string(b, e132 + i134 * 8 + 4, "f43"));
+            if (t131.size() != i134 + 1) {
+                throw r.duplicateKey("f43", e132 + i134 * 8);
             }
         }
         if (n < 275) {
             r.leave();
             return;
         }
-        int e84 = r.vector(b, b + 271, 9, 5, "f44");
-        int n85 = r.count();
-        for (int i86 = 0; i86 < n85; i86++) {
-            String k87 = r.string(b, e84 + i86 * 9, "f44");
-            Counted x88 = null;
-            int s89 = r.optional(b, e84 + i86 * 9 + 4, 4, "f44");
-            if (s89 >= 0) {
-                Counted x90 = new Counted();
+        Map<String, Counted> t136 = new TreeMap<>(Compare.STRING);
+        int e137 = r.vector(b, b + 271, 9, 5, "f44");
+        int n138 = r.count();
+        t136.clear();
+        for (int i139 = 0; i139 < n138; i139++) {
+            String k140 = r.string(b, e137 + i139 * 9, "f44");
+            Counted x141 = null;
+            int s142 = r.optional(b, e137 + i139 * 9 + 4, 4, "f44");
+            if (s142 >= 0) {
+                Counted x143 = new Counted();
                 try {
-                    Counted.fbeRead(r, s89, s89, x90);
+                    Counted.fbeRead(r, s142, s142, x143);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i86);
+                    throw e.at("f44", i139);
                 }
-                x88 = x90;
+                x141 = x143;
             }
-            v.f44.put(k87, x88);
-            if (v.f44.size() != i86 + 1) {
-                throw r.duplicateKey("f44", e84 + i86 * 9);
+            t136.put(k140, x141);
+            if (t136.size() != i139 + 1) {
+                throw r.duplicateKey("f44", e137 + i139 * 9);
             }
         }
         if (n < 279) {
             r.leave();
             return;
         }
-        int e91 = r.vector(b, b + 275, 20, 20, "f45");
-        int n92 = r.count();
-        for (int i93 = 0; i93 < n92; i93++) {
-            UUID k94 = r.uuid(e91 + i93 * 20);
-            v.f45.put(k94, r.bytes(b, e91 + i93 * 20 + 16, "f45"));
-            if (v.f45.size() != i93 + 1) {
-                throw r.duplicateKey("f45", e91 + i93 * 20);
+        Map<UUID, byte[]> t144 = new LinkedHashMap<>();
+        int e145 = r.vector(b, b + 275, 20, 20, "f45");
+        int n146 = r.count();
+        t144.clear();
+        for (int i147 = 0; i147 < n146; i147++) {
+            UUID k148 = r.uuid(e145 + i147 * 20);
+            t144.put(k148, r.bytes(b, e145 + i147 * 20 + 16, "f45"));
+            if (t144.size() != i147 + 1) {
+                throw r.duplicateKey("f45", e145 + i147 * 20);
             }
         }
         if (n < 283) {
             r.leave();
             return;
         }
-        int e95 = r.vector(b, b + 279, 8, 0, "f46");
-        int n96 = r.count();
-        for (int i97 = 0; i97 < n96; i97++) {
-            org.example.market.Instrument x99 = new org.example.market.Instrument();
+        Map<org.example.market.Instrument, Counted> t149 = new LinkedHashMap<>();
+        int e150 = r.vector(b, b + 279, 8, 0, "f46");
+        int n151 = r.count();
+        t149.clear();
+        for (int i152 = 0; i152 < n151; i152++) {
+            org.example.market.Instrument x154 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeRead(r, b, e95 + i97 * 8, x99);
+                org.example.market.Instrument.fbeRead(r, b, e150 + i152 * 8, x154);
             } catch (DecodeException e) {
-                throw e.at("f46", i97);
+                throw e.at("f46", i152);
             }
-            org.example.market.Instrument k98 = x99;
-            Counted x100 = new Counted();
+            org.example.market.Instrument k153 = x154;
+            Counted x155 = new Counted();
             try {
-                Counted.fbeRead(r, b, e95 + i97 * 8 + 4, x100);
+                Counted.fbeRead(r, b, e150 + i152 * 8 + 4, x155);
             } catch (DecodeException e) {
-                throw e.at("f46", i97);
+                throw e.at("f46", i152);
             }
-            v.f46.put(k98, x100);
-            if (v.f46.size() != i97 + 1) {
-                throw r.duplicateKey("f46", e95 + i97 * 8);
+            t149.put(k153, x155);
+            if (t149.size() != i152 + 1) {
+                throw r.duplicateKey("f46", e150 + i152 * 8);
             }
         }
         if (n < 288) {
             r.leave();
             return;
         }
-        Integer x101 = null;
-        int s102 = r.optional(b, b + 283, 4, "f47");
-        if (s102 >= 0) {
-            x101 = r.i32(s102);
-        }
-        v.f47 = x101;
-        if (n < 289) {
-            r.leave();
-            return;
-        }
-        v.f47Reset = r.bool(b + 288);
+        r.optional(b, b + 283, 4, "f47");
         if (n < 294) {
             r.leave();
             return;
         }
-        Long x103 = null;
-        int s104 = r.optional(b, b + 289, 8, "f48");
-        if (s104 >= 0) {
-            x103 = r.i64(s104);
-        }
-        v.f48 = x103;
+        r.optional(b, b + 289, 8, "f48");
         if (n < 298) {
             r.leave();
             return;
         }
-        int e105 = r.vector(b, b + 294, 8, 8, "f49");
-        int n106 = r.count();
-        for (int i107 = 0; i107 < n106; i107++) {
-            byte[] k108 = r.bytes(b, e105 + i107 * 8, "f49");
-            v.f49.put(k108, r.i32(e105 + i107 * 8 + 4));
-            if (v.f49.size() != i107 + 1) {
-                throw r.duplicateKey("f49", e105 + i107 * 8);
+        Map<byte[], Integer> t156 = new TreeMap<>(Compare.BYTES);
+        int e157 = r.vector(b, b + 294, 8, 8, "f49");
+        int n158 = r.count();
+        t156.clear();
+        for (int i159 = 0; i159 < n158; i159++) {
+            byte[] k160 = r.bytes(b, e157 + i159 * 8, "f49");
+            t156.put(k160, r.i32(e157 + i159 * 8 + 4));
+            if (t156.size() != i159 + 1) {
+                throw r.duplicateKey("f49", e157 + i159 * 8);
             }
         }
         if (n < 302) {
             r.leave();
             return;
         }
-        int e109 = r.vector(b, b + 298, 8, 8, "f50");
-        int n110 = r.count();
-        for (int i111 = 0; i111 < n110; i111++) {
-            byte[] k112 = r.bytes(b, e109 + i111 * 8, "f50");
-            v.f50.put(k112, r.string(b, e109 + i111 * 8 + 4, "f50"));
-            if (v.f50.size() != i111 + 1) {
-                throw r.duplicateKey("f50", e109 + i111 * 8);
+        Map<byte[], String> t161 = new TreeMap<>(Compare.BYTES);
+        int e162 = r.vector(b, b + 298, 8, 8, "f50");
+        int n163 = r.count();
+        t161.clear();
+        for (int i164 = 0; i164 < n163; i164++) {
+            byte[] k165 = r.bytes(b, e162 + i164 * 8, "f50");
+            t161.put(k165, r.string(b, e162 + i164 * 8 + 4, "f50"));
+            if (t161.size() != i164 + 1) {
+                throw r.duplicateKey("f50", e162 + i164 * 8);
             }
         }
         r.leave();
@@ -1081,7 +1730,52 @@ public class Everything {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("everything.Everything");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -1090,7 +1784,12 @@ public class Everything {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("everything.Everything");
+        }
     }
 
     /**
@@ -1152,61 +1851,61 @@ public class Everything {
             Counted.fbeWriteFinal(w, v.f35);
         }
         Writer.checkLength(v.f36.length, 3, "everything.Everything.f36");
-        for (int i113 = 0; i113 < 3; i113++) {
-            w.appendI32(v.f36[i113]);
+        for (int i166 = 0; i166 < 3; i166++) {
+            w.appendI32(v.f36[i166]);
         }
         Writer.checkLength(v.f37.length, 2, "everything.Everything.f37");
-        for (int i114 = 0; i114 < 2; i114++) {
-            w.appendBool(v.f37[i114] != null);
-            if (v.f37[i114] != null) {
-                w.appendString(v.f37[i114]);
+        for (int i167 = 0; i167 < 2; i167++) {
+            w.appendBool(v.f37[i167] != null);
+            if (v.f37[i167] != null) {
+                w.appendString(v.f37[i167]);
             }
         }
         w.appendCount(v.f38.size());
-        for (Double x115 : v.f38) {
-            w.appendF64(x115);
+        for (Double x168 : v.f38) {
+            w.appendF64(x168);
         }
         w.appendCount(v.f39.size());
-        for (Counted x116 : v.f39) {
-            w.appendBool(x116 != null);
-            if (x116 != null) {
-                Counted.fbeWriteFinal(w, x116);
+        for (Counted x169 : v.f39) {
+            w.appendBool(x169 != null);
+            if (x169 != null) {
+                Counted.fbeWriteFinal(w, x169);
             }
         }
         w.appendCount(v.f40.size());
-        for (String x117 : v.f40) {
-            w.appendString(x117);
+        for (String x170 : v.f40) {
+            w.appendString(x170);
         }
         w.appendCount(v.f41.size());
-        for (Long x118 : Compare.ordered(v.f41, null)) {
-            w.appendI64(x118);
+        for (Long x171 : Compare.ordered(v.f41, null)) {
+            w.appendI64(x171);
         }
         w.appendCount(v.f42.size());
-        for (org.example.market.Instrument x119 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-            org.example.market.Instrument.fbeWriteFinal(w, x119);
+        for (org.example.market.Instrument x172 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+            org.example.market.Instrument.fbeWriteFinal(w, x172);
         }
         w.appendCount(v.f43.size());
-        for (Map.Entry<Integer, String> x120 : Compare.ordered(v.f43, null)) {
-            w.appendI32(x120.getKey());
-            w.appendString(x120.getValue());
+        for (Map.Entry<Integer, String> x173 : Compare.ordered(v.f43, null)) {
+            w.appendI32(x173.getKey());
+            w.appendString(x173.getValue());
         }
         w.appendCount(v.f44.size());
-        for (Map.Entry<String, Counted> x121 : Compare.ordered(v.f44, Compare.STRING)) {
-            w.appendString(x121.getKey());
-            w.appendBool(x121.getValue() != null);
-            if (x121.getValue() != null) {
-                Counted.fbeWriteFinal(w, x121.getValue());
+        for (Map.Entry<String, Counted> x174 : Compare.ordered(v.f44, Compare.STRING)) {
+            w.appendString(x174.getKey());
+            w.appendBool(x174.getValue() != null);
+            if (x174.getValue() != null) {
+                Counted.fbeWriteFinal(w, x174.getValue());
             }
         }
         w.appendCount(v.f45.size());
-        for (Map.Entry<UUID, byte[]> x122 : v.f45.entrySet()) {
-            w.appendUuid(x122.getKey());
-            w.appendBytes(x122.getValue());
+        for (Map.Entry<UUID, byte[]> x175 : v.f45.entrySet()) {
+            w.appendUuid(x175.getKey());
+            w.appendBytes(x175.getValue());
         }
         w.appendCount(v.f46.size());
-        for (Map.Entry<org.example.market.Instrument, Counted> x123 : v.f46.entrySet()) {
-            org.example.market.Instrument.fbeWriteFinal(w, x123.getKey());
-            Counted.fbeWriteFinal(w, x123.getValue());
+        for (Map.Entry<org.example.market.Instrument, Counted> x176 : v.f46.entrySet()) {
+            org.example.market.Instrument.fbeWriteFinal(w, x176.getKey());
+            Counted.fbeWriteFinal(w, x176.getValue());
         }
         w.appendBool(v.f47 != null);
         if (v.f47 != null) {
@@ -1218,19 +1917,20 @@ public class Everything {
             w.appendI64(v.f48);
         }
         w.appendCount(v.f49.size());
-        for (Map.Entry<byte[], Integer> x124 : Compare.ordered(v.f49, Compare.BYTES)) {
-            w.appendBytes(x124.getKey());
-            w.appendI32(x124.getValue());
+        for (Map.Entry<byte[], Integer> x177 : Compare.ordered(v.f49, Compare.BYTES)) {
+            w.appendBytes(x177.getKey());
+            w.appendI32(x177.getValue());
         }
         w.appendCount(v.f50.size());
-        for (Map.Entry<byte[], String> x125 : v.f50.entrySet()) {
-            w.appendBytes(x125.getKey());
-            w.appendString(x125.getValue());
+        for (Map.Entry<byte[], String> x178 : v.f50.entrySet()) {
+            w.appendBytes(x178.getKey());
+            w.appendString(x178.getValue());
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -1277,174 +1977,404 @@ public class Everything {
         } catch (DecodeException e) {
             throw e.at("f30");
         }
-        Integer x126 = null;
+        Integer x179 = null;
         if (r.finalHas("f31")) {
-            x126 = r.finalI32("f31");
+            x179 = r.finalI32("f31");
         }
-        v.f31 = x126;
-        Integer x127 = null;
+        v.f31 = x179;
+        Integer x180 = null;
         if (r.finalHas("f32")) {
-            x127 = r.finalI32("f32");
+            x180 = r.finalI32("f32");
         }
-        v.f32 = x127;
-        String x128 = null;
+        v.f32 = x180;
+        String x181 = null;
         if (r.finalHas("f33")) {
-            x128 = r.finalString("f33");
+            x181 = r.finalString("f33");
         }
-        v.f33 = x128;
-        EByte x129 = null;
+        v.f33 = x181;
+        EByte x182 = null;
         if (r.finalHas("f34")) {
-            x129 = EByte.of(r.finalI8("f34"));
+            x182 = EByte.of(r.finalI8("f34"));
         }
-        v.f34 = x129;
-        Counted x130 = null;
+        v.f34 = x182;
         if (r.finalHas("f35")) {
-            Counted x131 = new Counted();
+            if (v.f35 == null) {
+                v.f35 = new Counted();
+            }
             try {
-                Counted.fbeReadFinal(r, x131);
+                Counted.fbeReadFinal(r, v.f35);
             } catch (DecodeException e) {
                 throw e.at("f35");
             }
-            x130 = x131;
+        } else {
+            v.f35 = null;
         }
-        v.f35 = x130;
-        for (int i132 = 0; i132 < 3; i132++) {
-            v.f36[i132] = r.finalI32("f36");
+        if (v.f36.length != 3) {
+            v.f36 = new int[3];
         }
-        for (int i133 = 0; i133 < 2; i133++) {
-            String x134 = null;
+        for (int i183 = 0; i183 < 3; i183++) {
+            v.f36[i183] = r.finalI32("f36");
+        }
+        if (v.f37.length != 2) {
+            v.f37 = new String[2];
+        }
+        for (int i184 = 0; i184 < 2; i184++) {
+            String x185 = null;
             if (r.finalHas("f37")) {
-                x134 = r.finalString("f37");
+                x185 = r.finalString("f37");
             }
-            v.f37[i133] = x134;
+            v.f37[i184] = x185;
         }
-        int n135 = r.finalCount(8, 8, "f38");
-        for (int i136 = 0; i136 < n135; i136++) {
+        int n186 = r.finalCount(8, 8, "f38");
+        v.f38.clear();
+        for (int i187 = 0; i187 < n186; i187++) {
             v.f38.add(r.finalF64("f38"));
         }
-        int n138 = r.finalCount(1, 1, "f39");
-        for (int i139 = 0; i139 < n138; i139++) {
-            Counted x141 = null;
+        int n189 = r.finalCount(1, 1, "f39");
+        v.f39.clear();
+        for (int i190 = 0; i190 < n189; i190++) {
+            Counted x192 = null;
             if (r.finalHas("f39")) {
-                Counted x142 = new Counted();
+                Counted x193 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x142);
+                    Counted.fbeReadFinal(r, x193);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i139);
+                    throw e.at("f39", i190);
                 }
-                x141 = x142;
+                x192 = x193;
             }
-            v.f39.add(x141);
+            v.f39.add(x192);
         }
-        int n143 = r.finalCount(4, 4, "f40");
-        for (int i144 = 0; i144 < n143; i144++) {
+        int n194 = r.finalCount(4, 4, "f40");
+        v.f40.clear();
+        for (int i195 = 0; i195 < n194; i195++) {
             v.f40.add(r.finalString("f40"));
         }
-        int n146 = r.finalCount(8, 8, "f41");
-        for (int i147 = 0; i147 < n146; i147++) {
-            int p148 = r.pos();
+        int n197 = r.finalCount(8, 8, "f41");
+        v.f41.clear();
+        for (int i198 = 0; i198 < n197; i198++) {
+            int p199 = r.pos();
             if (!v.f41.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p148);
+                throw r.duplicateKey("f41", p199);
             }
         }
-        int n149 = r.finalCount(8, 0, "f42");
-        for (int i150 = 0; i150 < n149; i150++) {
-            int p151 = r.pos();
-            org.example.market.Instrument x152 = new org.example.market.Instrument();
+        int n200 = r.finalCount(8, 0, "f42");
+        v.f42.clear();
+        for (int i201 = 0; i201 < n200; i201++) {
+            int p202 = r.pos();
+            org.example.market.Instrument x203 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x152);
+                org.example.market.Instrument.fbeReadFinal(r, x203);
             } catch (DecodeException e) {
-                throw e.at("f42", i150);
+                throw e.at("f42", i201);
             }
-            if (!v.f42.add(x152)) {
-                throw r.duplicateKey("f42", p151);
-            }
-        }
-        int n153 = r.finalCount(8, 8, "f43");
-        for (int i154 = 0; i154 < n153; i154++) {
-            int p156 = r.pos();
-            Integer k155 = r.finalI32("f43");
-            v.f43.put(k155, r.finalString("f43"));
-            if (v.f43.size() != i154 + 1) {
-                throw r.duplicateKey("f43", p156);
+            if (!v.f42.add(x203)) {
+                throw r.duplicateKey("f42", p202);
             }
         }
-        int n157 = r.finalCount(5, 5, "f44");
-        for (int i158 = 0; i158 < n157; i158++) {
-            int p160 = r.pos();
-            String k159 = r.finalString("f44");
-            Counted x161 = null;
+        int n204 = r.finalCount(8, 8, "f43");
+        v.f43.clear();
+        for (int i205 = 0; i205 < n204; i205++) {
+            int p207 = r.pos();
+            Integer k206 = r.finalI32("f43");
+            v.f43.put(k206, r.finalString("f43"));
+            if (v.f43.size() != i205 + 1) {
+                throw r.duplicateKey("f43", p207);
+            }
+        }
+        int n208 = r.finalCount(5, 5, "f44");
+        v.f44.clear();
+        for (int i209 = 0; i209 < n208; i209++) {
+            int p211 = r.pos();
+            String k210 = r.finalString("f44");
+            Counted x212 = null;
             if (r.finalHas("f44")) {
-                Counted x162 = new Counted();
+                Counted x213 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x162);
+                    Counted.fbeReadFinal(r, x213);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i158);
+                    throw e.at("f44", i209);
                 }
-                x161 = x162;
+                x212 = x213;
             }
-            v.f44.put(k159, x161);
-            if (v.f44.size() != i158 + 1) {
-                throw r.duplicateKey("f44", p160);
-            }
-        }
-        int n163 = r.finalCount(20, 20, "f45");
-        for (int i164 = 0; i164 < n163; i164++) {
-            int p166 = r.pos();
-            UUID k165 = r.finalUuid("f45");
-            v.f45.put(k165, r.finalBytes("f45"));
-            if (v.f45.size() != i164 + 1) {
-                throw r.duplicateKey("f45", p166);
+            v.f44.put(k210, x212);
+            if (v.f44.size() != i209 + 1) {
+                throw r.duplicateKey("f44", p211);
             }
         }
-        int n167 = r.finalCount(12, 0, "f46");
-        for (int i168 = 0; i168 < n167; i168++) {
-            int p170 = r.pos();
-            org.example.market.Instrument x171 = new org.example.market.Instrument();
+        int n214 = r.finalCount(20, 20, "f45");
+        v.f45.clear();
+        for (int i215 = 0; i215 < n214; i215++) {
+            int p217 = r.pos();
+            UUID k216 = r.finalUuid("f45");
+            v.f45.put(k216, r.finalBytes("f45"));
+            if (v.f45.size() != i215 + 1) {
+                throw r.duplicateKey("f45", p217);
+            }
+        }
+        int n218 = r.finalCount(12, 0, "f46");
+        v.f46.clear();
+        for (int i219 = 0; i219 < n218; i219++) {
+            int p221 = r.pos();
+            org.example.market.Instrument x222 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x171);
+                org.example.market.Instrument.fbeReadFinal(r, x222);
             } catch (DecodeException e) {
-                throw e.at("f46", i168);
+                throw e.at("f46", i219);
             }
-            org.example.market.Instrument k169 = x171;
-            Counted x172 = new Counted();
+            org.example.market.Instrument k220 = x222;
+            Counted x223 = new Counted();
             try {
-                Counted.fbeReadFinal(r, x172);
+                Counted.fbeReadFinal(r, x223);
             } catch (DecodeException e) {
-                throw e.at("f46", i168);
+                throw e.at("f46", i219);
             }
-            v.f46.put(k169, x172);
-            if (v.f46.size() != i168 + 1) {
-                throw r.duplicateKey("f46", p170);
+            v.f46.put(k220, x223);
+            if (v.f46.size() != i219 + 1) {
+                throw r.duplicateKey("f46", p221);
             }
         }
-        Integer x173 = null;
+        Integer x224 = null;
         if (r.finalHas("f47")) {
-            x173 = r.finalI32("f47");
+            x224 = r.finalI32("f47");
         }
-        v.f47 = x173;
+        v.f47 = x224;
         v.f47Reset = r.finalBool("f47Reset");
-        Long x174 = null;
+        Long x225 = null;
         if (r.finalHas("f48")) {
-            x174 = r.finalI64("f48");
+            x225 = r.finalI64("f48");
         }
-        v.f48 = x174;
-        int n175 = r.finalCount(8, 8, "f49");
-        for (int i176 = 0; i176 < n175; i176++) {
-            int p178 = r.pos();
-            byte[] k177 = r.finalBytes("f49");
-            v.f49.put(k177, r.finalI32("f49"));
-            if (v.f49.size() != i176 + 1) {
-                throw r.duplicateKey("f49", p178);
+        v.f48 = x225;
+        int n226 = r.finalCount(8, 8, "f49");
+        v.f49.clear();
+        for (int i227 = 0; i227 < n226; i227++) {
+            int p229 = r.pos();
+            byte[] k228 = r.finalBytes("f49");
+            v.f49.put(k228, r.finalI32("f49"));
+            if (v.f49.size() != i227 + 1) {
+                throw r.duplicateKey("f49", p229);
             }
         }
-        int n179 = r.finalCount(8, 8, "f50");
-        for (int i180 = 0; i180 < n179; i180++) {
-            int p182 = r.pos();
-            byte[] k181 = r.finalBytes("f50");
-            v.f50.put(k181, r.finalString("f50"));
-            if (v.f50.size() != i180 + 1) {
-                throw r.duplicateKey("f50", p182);
+        int n230 = r.finalCount(8, 8, "f50");
+        v.f50.clear();
+        for (int i231 = 0; i231 < n230; i231++) {
+            int p233 = r.pos();
+            byte[] k232 = r.finalBytes("f50");
+            v.f50.put(k232, r.finalString("f50"));
+            if (v.f50.size() != i231 + 1) {
+                throw r.duplicateKey("f50", p233);
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(250);
+        r.fixed(4, "id");
+        r.fixed(1, "f1");
+        r.fixed(1, "f2");
+        r.fixed(1, "f3");
+        r.fixed(4, "f4");
+        r.fixed(1, "f5");
+        r.fixed(1, "f6");
+        r.fixed(2, "f7");
+        r.fixed(2, "f8");
+        r.fixed(4, "f9");
+        r.fixed(4, "f10");
+        r.fixed(8, "f11");
+        r.fixed(8, "f12");
+        r.fixed(4, "f13");
+        r.fixed(8, "f14");
+        r.fixed(16, "f15");
+        r.fixed(16, "f16");
+        r.finalSkipString("f17");
+        r.fixed(8, "f18");
+        r.fixed(8, "f19");
+        r.fixed(16, "f20");
+        r.fixed(16, "f21");
+        r.fixed(16, "f22");
+        r.fixed(16, "f23");
+        r.finalSkipBytes("f24");
+        r.fixed(1, "f25");
+        r.fixed(1, "f26");
+        r.fixed(1, "f27");
+        r.fixed(8, "f28");
+        try {
+            Counted.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f29");
+        }
+        try {
+            org.example.market.Instrument.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("f30");
+        }
+        if (r.finalHas("f31")) {
+            r.fixed(4, "f31");
+        }
+        if (r.finalHas("f32")) {
+            r.fixed(4, "f32");
+        }
+        if (r.finalHas("f33")) {
+            r.finalSkipString("f33");
+        }
+        if (r.finalHas("f34")) {
+            r.fixed(1, "f34");
+        }
+        if (r.finalHas("f35")) {
+            try {
+                Counted.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("f35");
+            }
+        }
+        for (int i234 = 0; i234 < 3; i234++) {
+            r.fixed(4, "f36");
+        }
+        for (int i235 = 0; i235 < 2; i235++) {
+            if (r.finalHas("f37")) {
+                r.finalSkipString("f37");
+            }
+        }
+        r.fixed(r.finalCount(8, 8, "f38"), 8, "f38");
+        int n237 = r.finalCount(1, 1, "f39");
+        for (int i238 = 0; i238 < n237; i238++) {
+            if (r.finalHas("f39")) {
+                try {
+                    Counted.fbeVerifyFinal(r);
+                } catch (DecodeException e) {
+                    throw e.at("f39", i238);
+                }
+            }
+        }
+        int n239 = r.finalCount(4, 4, "f40");
+        for (int i240 = 0; i240 < n239; i240++) {
+            r.finalSkipString("f40");
+        }
+        Set<Long> t241 = new TreeSet<>();
+        int n242 = r.finalCount(8, 8, "f41");
+        t241.clear();
+        for (int i243 = 0; i243 < n242; i243++) {
+            int p244 = r.pos();
+            if (!t241.add(r.finalI64("f41"))) {
+                throw r.duplicateKey("f41", p244);
+            }
+        }
+        Set<org.example.market.Instrument> t245 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
+        int n246 = r.finalCount(8, 0, "f42");
+        t245.clear();
+        for (int i247 = 0; i247 < n246; i247++) {
+            int p248 = r.pos();
+            org.example.market.Instrument x249 = new org.example.market.Instrument();
+            try {
+                org.example.market.Instrument.fbeReadFinal(r, x249);
+            } catch (DecodeException e) {
+                throw e.at("f42", i247);
+            }
+            if (!t245.add(x249)) {
+                throw r.duplicateKey("f42", p248);
+            }
+        }
+        Map<Integer, String> t250 = new TreeMap<>();
+        int n251 = r.finalCount(8, 8, "f43");
+        t250.clear();
+        for (int i252 = 0; i252 < n251; i252++) {
+            int p254 = r.pos();
+            Integer k253 = r.finalI32("f43");
+            t250.put(k253, r.finalString("f43"));
+            if (t250.size() != i252 + 1) {
+                throw r.duplicateKey("f43", p254);
+            }
+        }
+        Map<String, Counted> t255 = new TreeMap<>(Compare.STRING);
+        int n256 = r.finalCount(5, 5, "f44");
+        t255.clear();
+        for (int i257 = 0; i257 < n256; i257++) {
+            int p259 = r.pos();
+            String k258 = r.finalString("f44");
+            Counted x260 = null;
+            if (r.finalHas("f44")) {
+                Counted x261 = new Counted();
+                try {
+                    Counted.fbeReadFinal(r, x261);
+                } catch (DecodeException e) {
+                    throw e.at("f44", i257);
+                }
+                x260 = x261;
+            }
+            t255.put(k258, x260);
+            if (t255.size() != i257 + 1) {
+                throw r.duplicateKey("f44", p259);
+            }
+        }
+        Map<UUID, byte[]> t262 = new LinkedHashMap<>();
+        int n263 = r.finalCount(20, 20, "f45");
+        t262.clear();
+        for (int i264 = 0; i264 < n263; i264++) {
+            int p266 = r.pos();
+            UUID k265 = r.finalUuid("f45");
+            t262.put(k265, r.finalBytes("f45"));
+            if (t262.size() != i264 + 1) {
+                throw r.duplicateKey("f45", p266);
+            }
+        }
+        Map<org.example.market.Instrument, Counted> t267 = new LinkedHashMap<>();
+        int n268 = r.finalCount(12, 0, "f46");
+        t267.clear();
+        for (int i269 = 0; i269 < n268; i269++) {
+            int p271 = r.pos();
+            org.example.market.Instrument x272 = new org.example.market.Instrument();
+            try {
+                org.example.market.Instrument.fbeReadFinal(r, x272);
+            } catch (DecodeException e) {
+                throw e.at("f46", i269);
+            }
+            org.example.market.Instrument k270 = x272;
+            Counted x273 = new Counted();
+            try {
+                Counted.fbeReadFinal(r, x273);
+            } catch (DecodeException e) {
+                throw e.at("f46", i269);
+            }
+            t267.put(k270, x273);
+            if (t267.size() != i269 + 1) {
+                throw r.duplicateKey("f46", p271);
+            }
+        }
+        if (r.finalHas("f47")) {
+            r.fixed(4, "f47");
+        }
+        r.fixed(1, "f47Reset");
+        if (r.finalHas("f48")) {
+            r.fixed(8, "f48");
+        }
+        Map<byte[], Integer> t274 = new TreeMap<>(Compare.BYTES);
+        int n275 = r.finalCount(8, 8, "f49");
+        t274.clear();
+        for (int i276 = 0; i276 < n275; i276++) {
+            int p278 = r.pos();
+            byte[] k277 = r.finalBytes("f49");
+            t274.put(k277, r.finalI32("f49"));
+            if (t274.size() != i276 + 1) {
+                throw r.duplicateKey("f49", p278);
+            }
+        }
+        Map<byte[], String> t279 = new TreeMap<>(Compare.BYTES);
+        int n280 = r.finalCount(8, 8, "f50");
+        t279.clear();
+        for (int i281 = 0; i281 < n280; i281++) {
+            int p283 = r.pos();
+            byte[] k282 = r.finalBytes("f50");
+            t279.put(k282, r.finalString("f50"));
+            if (t279.size() != i281 + 1) {
+                throw r.duplicateKey("f50", p283);
             }
         }
         r.leave();
@@ -1508,7 +2438,53 @@ public class Everything {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 1026, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("everything.Everything");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -1517,6 +2493,12 @@ public class Everything {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 1026, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("everything.Everything");
+        }
     }
 }

@@ -125,9 +125,47 @@ public class Keywords {
         }
     }
 
+    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Sets the own fields from the from-th on to the schema's defaults. */
+    private static void fbeDefaults(Keywords v, int from) {
+        if (from <= 0) {
+            v.new_ = 0;
+        }
+        if (from <= 1) {
+            v.class_ = "";
+        }
+        if (from <= 2) {
+            v.default_ = Reserved.delete;
+        }
+        if (from <= 3) {
+            v.swap = false;
+        }
+        if (from <= 4) {
+            v.from = 0;
+        }
+        if (from <= 5) {
+            v.None = 0;
+        }
+        if (from <= 6) {
+            v.NULL = 0;
+        }
+        if (from <= 7) {
+            v.operator = null;
+        }
+        if (from <= 8) {
+            v.this_.clear();
+        }
+    }
+
     /**
-     * Reads the versioned body the slot at slot points to (from base) into v, a value with the
-     * schema's defaults: fields an older writer did not write keep them.
+     * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+     * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
+     * of structs, the collections); fields an older writer did not write take the schema's
+     * defaults. After an error v is left part read (the roots reset it).
      *
      * @param r    the reader
      * @param base the base of the slot
@@ -139,41 +177,49 @@ public class Keywords {
         int b = r.struct(base, slot, 1032, 30);
         int n = r.i32(b);
         if (n < 12) {
+            fbeDefaults(v, 0);
             r.leave();
             return;
         }
         v.new_ = r.i32(b + 8);
         if (n < 16) {
+            fbeDefaults(v, 1);
             r.leave();
             return;
         }
         v.class_ = r.string(b, b + 12, "class");
         if (n < 20) {
+            fbeDefaults(v, 2);
             r.leave();
             return;
         }
         v.default_ = Reserved.of(r.i32(b + 16));
         if (n < 21) {
+            fbeDefaults(v, 3);
             r.leave();
             return;
         }
         v.swap = r.bool(b + 20);
         if (n < 25) {
+            fbeDefaults(v, 4);
             r.leave();
             return;
         }
         v.from = r.i32(b + 21);
         if (n < 29) {
+            fbeDefaults(v, 5);
             r.leave();
             return;
         }
         v.None = r.i32(b + 25);
         if (n < 33) {
+            fbeDefaults(v, 6);
             r.leave();
             return;
         }
         v.NULL = r.i32(b + 29);
         if (n < 38) {
+            fbeDefaults(v, 7);
             r.leave();
             return;
         }
@@ -184,19 +230,64 @@ public class Keywords {
         }
         v.operator = x5;
         if (n < 42) {
+            fbeDefaults(v, 8);
             r.leave();
             return;
         }
         int e7 = r.vector(b, b + 38, 4, 0, "this");
         int n8 = r.count();
-        for (int i9 = 0; i9 < n8; i9++) {
-            FixedKeywords x10 = new FixedKeywords();
+        int m9 = v.this_.size();
+        for (int i10 = 0; i10 < n8; i10++) {
+            FixedKeywords x11 = i10 < m9 ? v.this_.get(i10) : new FixedKeywords();
             try {
-                FixedKeywords.fbeRead(r, b, e7 + i9 * 4, x10);
+                FixedKeywords.fbeRead(r, b, e7 + i10 * 4, x11);
             } catch (DecodeException e) {
-                throw e.at("this", i9);
+                throw e.at("this", i10);
             }
-            v.this_.add(x10);
+            if (i10 >= m9) {
+                v.this_.add(x11);
+            }
+        }
+        if (m9 > n8) {
+            v.this_.subList(n8, m9).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
+     * it, without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
+        int b = r.struct(base, slot, 1032, 30);
+        int n = r.i32(b);
+        if (n < 16) {
+            r.leave();
+            return;
+        }
+        r.skipString(b, b + 12, "class");
+        if (n < 38) {
+            r.leave();
+            return;
+        }
+        r.optional(b, b + 33, 4, "operator");
+        if (n < 42) {
+            r.leave();
+            return;
+        }
+        int e12 = r.vector(b, b + 38, 4, 0, "this");
+        int n13 = r.count();
+        for (int i14 = 0; i14 < n13; i14++) {
+            try {
+                FixedKeywords.fbeVerify(r, b, e12 + i14 * 4);
+            } catch (DecodeException e) {
+                throw e.at("this", i14);
+            }
         }
         r.leave();
     }
@@ -258,7 +349,52 @@ public class Keywords {
     }
 
     /**
-     * Checks a versioned root: returns exactly when fromFbe succeeds (docs/limits.md 4).
+     * Reads a versioned root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFbe(byte[] data) throws DecodeException {
+        readFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeRead(r, r.base(), r.base() + 4, this);
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("everything.Keywords");
+        }
+    }
+
+    /**
+     * Checks a versioned root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFbe(byte[] data) throws DecodeException {
+        verifyFbe(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -267,7 +403,12 @@ public class Keywords {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFbe(data, offset, length, limits);
+        try {
+            Reader r = Reader.versioned(data, offset, length, limits);
+            fbeVerify(r, r.base(), r.base() + 4);
+        } catch (DecodeException e) {
+            throw e.within("everything.Keywords");
+        }
     }
 
     /**
@@ -289,13 +430,14 @@ public class Keywords {
             w.appendI32(v.operator.value());
         }
         w.appendCount(v.this_.size());
-        for (FixedKeywords x11 : v.this_) {
-            FixedKeywords.fbeWriteFinal(w, x11);
+        for (FixedKeywords x15 : v.this_) {
+            FixedKeywords.fbeWriteFinal(w, x15);
         }
     }
 
     /**
-     * Reads v's fields at the reader's cursor (final model) into v.
+     * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
      * @param r the reader
      * @param v the value
@@ -310,20 +452,56 @@ public class Keywords {
         v.from = r.finalI32("from");
         v.None = r.finalI32("None");
         v.NULL = r.finalI32("NULL");
-        Reserved x12 = null;
+        Reserved x16 = null;
         if (r.finalHas("operator")) {
-            x12 = Reserved.of(r.finalI32("operator"));
+            x16 = Reserved.of(r.finalI32("operator"));
         }
-        v.operator = x12;
-        int n13 = r.finalCount(9, 0, "this");
-        for (int i14 = 0; i14 < n13; i14++) {
-            FixedKeywords x16 = new FixedKeywords();
+        v.operator = x16;
+        int n17 = r.finalCount(9, 0, "this");
+        int m18 = v.this_.size();
+        for (int i19 = 0; i19 < n17; i19++) {
+            FixedKeywords x20 = i19 < m18 ? v.this_.get(i19) : new FixedKeywords();
             try {
-                FixedKeywords.fbeReadFinal(r, x16);
+                FixedKeywords.fbeReadFinal(r, x20);
             } catch (DecodeException e) {
-                throw e.at("this", i14);
+                throw e.at("this", i19);
             }
-            v.this_.add(x16);
+            if (i19 >= m18) {
+                v.this_.add(x20);
+            }
+        }
+        if (m18 > n17) {
+            v.this_.subList(n17, m18).clear();
+        }
+        r.leave();
+    }
+
+    /**
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
+     *
+     * @param r the reader
+     * @throws DecodeException at the first problem (docs/limits.md)
+     */
+    public static void fbeVerifyFinal(Reader r) throws DecodeException {
+        r.enter(30);
+        r.fixed(4, "new");
+        r.finalSkipString("class");
+        r.fixed(4, "default");
+        r.fixed(1, "swap");
+        r.fixed(4, "from");
+        r.fixed(4, "None");
+        r.fixed(4, "NULL");
+        if (r.finalHas("operator")) {
+            r.fixed(4, "operator");
+        }
+        int n21 = r.finalCount(9, 0, "this");
+        for (int i22 = 0; i22 < n21; i22++) {
+            try {
+                FixedKeywords.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("this", i22);
+            }
         }
         r.leave();
     }
@@ -386,7 +564,53 @@ public class Keywords {
     }
 
     /**
-     * Checks a final root: returns exactly when fromFinal succeeds (docs/limits.md 4).
+     * Reads a final root into this value under the default limits, reusing what it holds.
+     *
+     * @param data the root
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     */
+    public void readFinal(byte[] data) throws DecodeException {
+        readFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
+     *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
+     *                         to the schema's defaults
+     */
+    public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 1032, limits);
+            fbeReadFinal(r, this);
+            r.endFinal();
+        } catch (DecodeException e) {
+            reset();
+            throw e.within("everything.Keywords");
+        }
+    }
+
+    /**
+     * Checks a final root under the default limits (see the four-argument form).
+     *
+     * @param data the root
+     * @throws DecodeException why the root cannot be read
+     */
+    public static void verifyFinal(byte[] data) throws DecodeException {
+        verifyFinal(data, 0, data.length, Limits.DEFAULT);
+    }
+
+    /**
+     * Checks a final root without building the value: returns exactly when fromFinal
+     * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+     * are read, into locals, to find a key read twice.
      *
      * @param data   the buffer
      * @param offset the root's first byte
@@ -395,6 +619,12 @@ public class Keywords {
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
-        fromFinal(data, offset, length, limits);
+        try {
+            Reader r = Reader.finalRoot(data, offset, length, 1032, limits);
+            fbeVerifyFinal(r);
+            r.endFinal();
+        } catch (DecodeException e) {
+            throw e.within("everything.Keywords");
+        }
     }
 }
