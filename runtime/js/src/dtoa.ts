@@ -150,6 +150,50 @@ function grisu2(b: bigint): [number[], number] {
   }
 }
 
+/** The shortest digits of a finite value > 0 and their exponent: value ~ digits * 10^k (no zeros at either end). */
+function shortest(value: number): [string, number] {
+  const r = String(value);
+  const e = r.indexOf("e");
+  const mantissa = e < 0 ? r : r.slice(0, e);
+  let k = e < 0 ? 0 : parseInt(r.slice(e + 1), 10);
+  const dot = mantissa.indexOf(".");
+  let digits = mantissa;
+  if (dot >= 0) {
+    digits = mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+    k -= mantissa.length - dot - 1;
+  }
+  let start = 0;
+  while (digits.charCodeAt(start) === 0x30) start++;
+  let end = digits.length;
+  while (end > start && digits.charCodeAt(end - 1) === 0x30) end--;
+  k += digits.length - end;
+  return [digits.slice(start, end), k];
+}
+
+/**
+ * Whether Grisu2 surely prints `digits` * 10^q, the shortest text of a value
+ * > 0 (its bits): a normal value whose shortest text has at most 15 digits
+ * (the only candidate of its length in the rounding interval) lying farther
+ * than 2^-5 ulp from both ends of the interval (Grisu2's interval is narrower
+ * by at most about 2^-60 of the value). As Python's fbe.jsonfmt.
+ */
+function shortestIsGrisu(bits: bigint, digits: string, q: number): boolean {
+  if (digits.length > 15) return false;
+  const biased = Number(bits >> 52n);
+  if (biased === 0) return false; // subnormal: the interval is wide, several candidates
+  const f = (bits & ((1n << 52n) - 1n)) + (1n << 52n);
+  const e = biased - 1075;
+  const lo = 4n * f - (f === 1n << 52n && biased > 1 ? 1n : 2n);
+  const hi = 4n * f + 2n;
+  let n = BigInt(digits) * 8n;
+  let den = 1n;
+  if (q >= 0) n *= 10n ** BigInt(q);
+  else den = 10n ** BigInt(-q);
+  if (e >= 2) den <<= BigInt(e - 2);
+  else n <<= BigInt(2 - e);
+  return (8n * lo + 1n) * den < n && n < (8n * hi - 1n) * den;
+}
+
 /**
  * The JSON number text of a finite double as RapidJSON master writes it;
  * NaN and infinities as "NaN", "Infinity", "-Infinity" (unquoted: JSON
@@ -165,9 +209,15 @@ export function jsonDouble(value: number): string {
   // An integer below 2^53 is exact and Grisu2's digits are its decimal digits.
   if (magnitude < 9007199254740992 && Number.isInteger(magnitude)) return sign + magnitude + ".0";
   view.setFloat64(0, magnitude);
-  const [digits, k] = grisu2(view.getBigUint64(0));
-  const n = digits.length;
-  const text = digits.join("");
+  const bits = view.getBigUint64(0);
+  // the shortest text (what toString gives), when Grisu2 surely prints the same digits; else Grisu2
+  let [text, k] = shortest(magnitude);
+  if (!shortestIsGrisu(bits, text, k)) {
+    const [digits, kg] = grisu2(bits);
+    text = digits.join("");
+    k = kg;
+  }
+  const n = text.length;
   const kk = n + k;
   if (k >= 0 && kk <= 21) return sign + text + "0".repeat(k) + ".0";
   if (kk > 0 && kk <= 21) return sign + text.slice(0, kk) + "." + text.slice(kk);

@@ -16,6 +16,10 @@ import { budgetOf, DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { decodeUtf8 } from "./utf8.js";
 import { Uuid } from "./uuid.js";
 
+function le32(b: Uint8Array, p: number): number {
+  return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
+}
+
 export class Reader {
   /** The root's bytes, cut to its size. */
   readonly data: Uint8Array;
@@ -44,10 +48,10 @@ export class Reader {
   static versioned(data: Uint8Array, lim: Limits = DEFAULT_LIMITS): Reader {
     const n = data.length;
     if (n < 8) throw new DecodeError("versioned root shorter than 8 bytes", "", 0);
-    const total = new DataView(data.buffer, data.byteOffset, 8).getUint32(0, true);
+    const total = le32(data, 0);
     if (total < 16) throw new DecodeError("versioned root size " + total + " below 16", "", 0);
     if (total > n) throw new DecodeError("versioned root size " + total + " beyond the buffer of " + n + " bytes", "", 0);
-    return new Reader(data.subarray(0, total), lim);
+    return new Reader(total === n ? data : data.subarray(0, total), lim);
   }
 
   /**
@@ -57,13 +61,12 @@ export class Reader {
   static final(data: Uint8Array, typeId: number, lim: Limits = DEFAULT_LIMITS): Reader {
     const n = data.length;
     if (n < 8) throw new DecodeError("final root shorter than 8 bytes", "", 0);
-    const head = new DataView(data.buffer, data.byteOffset, 8);
-    const size = head.getUint32(0, true);
+    const size = le32(data, 0);
     if (size < 8) throw new DecodeError("final root size " + size + " below 8", "", 0);
-    const tid = head.getUint32(4, true);
+    const tid = le32(data, 4);
     if (tid !== typeId) throw new DecodeError("type id " + tid + " where " + typeId + " was expected", "", 4);
     if (size > n) throw new DecodeError("final root size " + size + " beyond the buffer of " + n + " bytes", "", 0);
-    return new Reader(data.subarray(0, size), lim);
+    return new Reader(size === n ? data : data.subarray(0, size), lim);
   }
 
   /** The size of the root being read. */
