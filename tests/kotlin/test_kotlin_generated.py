@@ -132,6 +132,7 @@ fun main() {
 @dataclass
 class Build:
     """What the module's tests share: every compilation done in one JVM."""
+    generated: list[Path]
     groups: list[kotlinc.Group]
     result: subprocess.CompletedProcess[str]
     cases: list[str]
@@ -162,6 +163,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
             structs.setdefault(homes.index(home), []).extend(rows)
     trade = REPO / "schemas" / "trade.fbe"
     groups = []
+    generated: list[Path] = []
     vectors = usage = None
     for i, home in enumerate(homes):
         src = root / f"g{i}"
@@ -169,6 +171,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
             assert fbec_main([f"--input={f}", f"--output={src}", "--kotlin", "--final", "--proto", "-q"]) == 0, f
         sources = sorted(src.rglob("*.kt"))
         assert sources, f"nothing generated for {sorted(home)}"
+        generated += sources
         if i in structs and vectors is None:
             (src / "Registry.kt").write_text(registry(structs[i]))
             sources += [src / "Registry.kt", HERE / "vectors" / "VectorsCheck.kt", HERE / "vectors" / "ProtocolCheck.kt"]
@@ -192,7 +195,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
             schema = compile_schema(str(SHARED / c["schema"]), [], Diagnostics()).main_package.name
             cases.append("\t".join([f"{schema}.{c['type']}", str(SHARED / "vectors" / files["versioned"]["file"]),
                                     str(SHARED / "vectors" / files["final"]["file"]), mask]))
-    return Build(groups, result, cases, vectors, usage)
+    return Build(generated, groups, result, cases, vectors, usage)
 
 
 def run(group: kotlinc.Group, main: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -205,6 +208,15 @@ def test_generated_kotlin_compiles_without_warnings(build: Build) -> None:
     r = build.result
     assert r.returncode == 0, f"kotlinc -Werror:\n{r.stdout}{r.stderr[-20000:]}"
     print(r.stdout.strip())
+
+
+def test_generated_kotlin_passes_ktlint(build: Build) -> None:
+    """The generated code of every schema, and the Kotlin written by hand around it (the checks here,
+    the conformance testee), follow the Kotlin coding conventions as ktlint checks them
+    (tools/kotlinc/ktlint: ktlint 1.5.0, intellij_idea style, lines up to 120)."""
+    by_hand = sorted((HERE / "vectors").glob("*.kt")) + [REPO / "conformance" / "testees" / "kotlin" / "Main.kt"]
+    r = kotlinc.ktlint(build.generated + by_hand)
+    assert r.returncode == 0, f"ktlint:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
 
 
 def test_golden_vectors_read_and_written_back(build: Build, tmp_path: Path) -> None:

@@ -11,8 +11,9 @@ compiler's main class runs on this machine's JVM. kotlinc is slow to start and t
   it (the sources' text, the classpath's files, the options, the compiler's version), so a test
   run whose generated code did not change compiles nothing.
 
-Used by tests/kotlin and conformance/testees/kotlin/build.py; `python tools/kotlinc/kotlinc.py
-ARGS...` runs the compiler as kotlinc would.
+`ktlint(files)` runs ktlint (tools/kotlinc/ktlint) over Kotlin sources the same way. Used by
+tests/kotlin and conformance/testees/kotlin/build.py; `python tools/kotlinc/kotlinc.py ARGS...` runs
+the compiler as kotlinc would.
 """
 
 from __future__ import annotations
@@ -169,6 +170,26 @@ def compile_groups(groups: list[Group]) -> subprocess.CompletedProcess[str]:
     if r.returncode == 0:
         for g in todo:
             (g.out / "ok").touch()
+    return r
+
+
+def ktlint(files: list[Path]) -> subprocess.CompletedProcess[str]:
+    """ktlint (tools/kotlinc/ktlint: the version in pom.xml, the rules in editorconfig) over files;
+    a set of files that passed once, by their text, is not linted again (build/kotlin/ktlint)."""
+    home = HERE / "ktlint"
+    h = hashlib.sha256((home / "pom.xml").read_bytes() + (home / "editorconfig").read_bytes())
+    for f in sorted(files):
+        h.update(f.name.encode())
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    stamp = BUILD / "ktlint" / (h.hexdigest()[:24] + ".ok")
+    if stamp.is_file():
+        return subprocess.CompletedProcess([], 0, "", "")
+    classpath = maven_classpath(home, BUILD / "ktlint")
+    r = subprocess.run([java(), "-XX:TieredStopAtLevel=1", "-cp", os.pathsep.join(classpath),
+                        "com.pinterest.ktlint.Main", f"--editorconfig={home / 'editorconfig'}", "--relative",
+                        *map(str, files)], capture_output=True, text=True, check=False, cwd=REPO)
+    if r.returncode == 0:
+        stamp.touch()
     return r
 
 

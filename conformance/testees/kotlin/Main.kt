@@ -104,7 +104,7 @@ fun answer(req: JsonNode): ObjectNode {
         val out = when (output) {
             "versioned" -> codec.toFbe(value)
             "final" -> codec.toFinal(value)
-            else -> Utf8.bytes(value.toString())     // the text form, the original's bytes
+            else -> Utf8.bytes(value.toString()) // the text form, the original's bytes
         }
         answer("result", Base64.getEncoder().encodeToString(out))
     } catch (e: EncodeException) {

@@ -137,7 +137,7 @@ object ProtocolCheck {
         server.send(Accepted(id = orders[0].id))
         server.send(Rejected(id = orders[1].id, reason = "no"))
         server.send(Failure(id = orders[2].id, reason = "down"))
-        server.send(Accepted())                                        // answers nothing: notified
+        server.send(Accepted()) // answers nothing: notified
         client.receive(toClient.toByteArray())
         check(accepted.get(5, TimeUnit.SECONDS).id == orders[0].id) { "accepted" }
         for ((future, reason) in listOf(rejected to "no", failed to "down")) {

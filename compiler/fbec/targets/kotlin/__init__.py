@@ -338,10 +338,37 @@ class Context:
 
 # ---------------------------------------------------------------- files
 
+MAX_LINE = 120
+"""The longest line the generated code writes where it can choose (ktlint's intellij_idea style
+with max_line_length 120 wants a signature on one line when it fits)."""
+
+
+def fits(w: CodeWriter, depth: int, text: str) -> bool:
+    """Whether text fits on one line at depth (levels of w's indentation)."""
+    return len(w.unit) * depth + len(text) <= MAX_LINE
+
+
+def signature(w: CodeWriter, depth: int, head: str, params: list[str], tail: str) -> None:
+    """`head(params)tail` on one line when it fits, else a parameter per line with trailing commas."""
+    one = f"{head}({', '.join(params)}){tail}"
+    if fits(w, depth, one):
+        w.line(one)
+        return
+    w.line(f"{head}(")
+    with w.indented():
+        for p in params:
+            w.line(p + ",")
+    w.line(f"){tail}")
+
+
 def write_file(c: Context, body: CodeWriter, options: Options) -> str:
     out = CodeWriter(options)
     out.lines(generated_header(c.package))
     out.blank()
+    if "_" in kotlin_package(c.package):
+        # the schema's package name, kept as it is (ktlint wants none with an underscore)
+        out.line('@file:Suppress("ktlint:standard:package-name")')
+        out.blank()
     out.line(f"package {kotlin_package(c.package)}")
     out.blank()
     mine = kotlin_package(c.package)
@@ -444,28 +471,33 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
     w.line(" * at the schema's default, and named arguments set any of them.")
     w.line(" */")
     inherited = [f for f in s.all_fields if f.owner != s.qualified]
-    if not s.all_fields:
-        opening = f"open class {name}"
+    params = [f"{'' if f in inherited else 'var '}{field_name(f)}: {c.type(f.type)} = {c.default(f.type, f.default)}"
+              for f in s.all_fields]
+    call = f"{c.named(s.base)}({', '.join(field_name(f) for f in inherited)})" if s.base is not None else ""
+    supertype = f" : {call}" if call else ""
+    head = f"open class {name}" + (f"({', '.join(params)})" if params else "")
+    flat = not any(f.deprecated for f in s.all_fields)
+    if flat and fits(w, 0, f"{head}{supertype} {{"):
+        w.line(f"{head}{supertype} {{")
+    elif flat and call and fits(w, 0, f"{head} :"):
+        w.line(f"{head} :")                                 # the supertype on a line of its own
+        w.line(f"{w.unit}{call} {{")
     else:
         w.line(f"open class {name}(")
         with w.indented():
-            for f in s.all_fields:
+            for f, param in zip(s.all_fields, params):
                 if f.deprecated:
                     w.line("/** Deprecated in the schema. */")
-                prefix = "" if f in inherited else "var "
-                w.line(f"{prefix}{field_name(f)}: {c.type(f.type)} = {c.default(f.type, f.default)},")
-        opening = ")"
-    if s.base is not None:
-        base = c.named(s.base)
-        if inherited:
-            w.line(f"{opening} : {base}(")
+                w.line(param + ",")
+        if fits(w, 0, f"){supertype} {{"):
+            w.line(f"){supertype} {{")
+        else:
+            w.line(f") : {c.named(s.base or '')}(")
             with w.indented():
                 for f in inherited:
                     w.line(f"{field_name(f)},")
-            opening = ")"
-        else:
-            opening += f" : {base}()"
-    with w.block(f"{opening} {{", "}"):
+            w.line(") {")
+    with w.block("", "}"):
         write_keys(w, c, s, name)
         write_to_string(w, name)
         write_models(w, c, s, name, options.final)
@@ -507,10 +539,12 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                     terms.append(f"{a} == {b}")
             w.line("return " + " && ".join(terms))
     w.blank()
+    if not keys:
+        w.line(f'override fun hashCode(): Int = "{s.qualified}".hashCode()')
+        w.blank()
+        return
     with w.block("override fun hashCode(): Int {", "}"):
-        if not keys:
-            w.line(f'return "{s.qualified}".hashCode()')
-        else:
+        if keys:
             w.line("var h = 17")
             for f in keys:
                 t = f.type

@@ -491,7 +491,8 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
 
 
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str) -> None:
-    """fromFbe/verifyFbe, or their final twins (suffix Final)."""
+    """fromFbe/verifyFbe, or their final twins (suffix Final), in the companion object (depth 2)."""
+    from fbec.targets.kotlin import signature
     q = s.qualified
     versioned = suffix == "Fbe"
     reader, limits, decode_exception = c.rt("Reader"), c.rt("Limits"), c.rt("DecodeException")
@@ -504,11 +505,8 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line("@JvmStatic")
     w.line("@JvmOverloads")
     w.line(f"@Throws({decode_exception}::class)")
-    w.line(f"fun from{suffix}(")
-    with w.indented():
-        for p in params:
-            w.line(p + ",")
-    with w.block(f"): {name} {{", "}"):
+    signature(w, 2, f"fun from{suffix}", params, f": {name} {{")
+    with w.block("", "}"):
         with w.block("try {", f"}} catch (e: {decode_exception}) {{"):
             if versioned:
                 w.line(f"val r = {reader}.versioned(data, offset, length, limits)")
@@ -531,10 +529,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line("@JvmStatic")
     w.line("@JvmOverloads")
     w.line(f"@Throws({decode_exception}::class)")
-    w.line(f"fun verify{suffix}(")
-    with w.indented():
-        for p in params:
-            w.line(p + ",")
-    with w.block(") {", "}"):
+    signature(w, 2, f"fun verify{suffix}", params, " {")
+    with w.block("", "}"):
         w.line(f"from{suffix}(data, offset, length, limits)")
     w.blank()

@@ -124,6 +124,7 @@ def frame_method(package: ir.Package, qualified: str) -> str:
 
 
 def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
+    from fbec.targets.kotlin import fits
     c = _context(schema, package)
     w = CodeWriter(options)
     w.line("/**")
@@ -137,9 +138,14 @@ def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> G
         for d in package.dispatch:
             w.blank()
             w.line(f"/** A frame of {d.type} (type id {d.type_id}). */")
-            w.line(f"fun {frame_method(package, d.type)}(frame: ByteArray, offset: Int, size: Int) =")
-            with w.indented():
-                w.line(f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)")
+            head = f"fun {frame_method(package, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
+            body = f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)"
+            if fits(w, 1, f"{head} {body}"):
+                w.line(f"{head} {body}")
+            else:
+                w.line(head)
+                with w.indented():
+                    w.line(body)
     return _file(c, "ProxyHandler", w, options)
 
 
@@ -166,7 +172,7 @@ def id_field(s: ir.Struct) -> ir.Field | None:
 
 
 def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    from fbec.targets.kotlin import field_name
+    from fbec.targets.kotlin import field_name, signature
     c = _context(schema, package)
     w = CodeWriter(options)
     name = "FinalClient" if final else "Client"
@@ -180,8 +186,7 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
     rejects = {r.type for s in waiting for r in s.rejects if r.type in delivered
                and id_field(schema.struct(r.type)) is not None}
     global_rejects = {r.type for s in waiting for r in s.rejects if r.global_}
-    rq, stream = c.rt("Requests"), c.use("java.io.OutputStream")
-    io_exception, frame_exception = c.use("java.io.IOException"), c.rt("FrameException")
+    rq, stream, frame_exception = c.rt("Requests"), c.use("java.io.OutputStream"), c.rt("FrameException")
     w.line("/**")
     w.line(f" * A [{sender_class}] and a [{receiver_class}] of {package.name} with requests (docs/format.md 7.6): a")
     w.line(" * `request` per [request] message with a response sends it and gives a future of the response of its")
@@ -239,19 +244,16 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
                 w.line(" */")
                 with w.block(f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> {{", "}"):
                     classes = f"setOf({', '.join(rejected)})" if rejected else "emptySet()"
-                    w.line("val response = requests.add(")
-                    with w.indented():
-                        for arg in (f"value.{field_name(f)}", f"{r}::class.java", classes, "timeoutMillis"):
-                            w.line(arg + ",")
-                    w.line(")")
-                    with w.block("try {", f"}} catch (e: {io_exception}) {{"):
+                    signature(w, 2, "val response = requests.add",
+                              [f"value.{field_name(f)}", f"{r}::class.java", classes, "timeoutMillis"], "")
+                    with w.block("try {", f"}} catch (e: {c.use('java.io.IOException')}) {{"):
                         w.line("sender.send(value)")
                     with w.block("", "}"):
                         w.line(f"requests.fail(value.{field_name(f)}, e)")
                     w.line("return response")
             else:
                 w.line(f"/** Sends a {s.qualified}, a request without response: done once sent. */")
-                w.line(f"@Throws({io_exception}::class)")
+                w.line(f"@Throws({c.use('java.io.IOException')}::class)")
                 with w.block(f"fun request(value: {t}) {{", "}"):
                     w.line("sender.send(value)")
     return _file(c, name, w, options)

@@ -12,10 +12,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct graph.Graph (type id 3): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Graph(
-    var nodes: MutableList<Node> = ArrayList(),
-    var edges: MutableList<Edge> = ArrayList(),
-) {
+open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableList<Edge> = ArrayList()) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -23,9 +20,7 @@ open class Graph(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "graph.Graph".hashCode()
-    }
+    override fun hashCode(): Int = "graph.Graph".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Graph.fbeText(it, this) }.toString()
@@ -139,12 +134,7 @@ open class Graph(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Graph {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Graph {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Graph()
@@ -163,12 +153,7 @@ open class Graph(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -247,12 +232,7 @@ open class Graph(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -12,14 +12,11 @@ interface ProxyHandler {
     fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
 
     /** A frame of graph.Node (type id 1). */
-    fun onNodeFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Node.TYPE_ID, frame, offset, size)
+    fun onNodeFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Node.TYPE_ID, frame, offset, size)
 
     /** A frame of graph.Edge (type id 2). */
-    fun onEdgeFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Edge.TYPE_ID, frame, offset, size)
+    fun onEdgeFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Edge.TYPE_ID, frame, offset, size)
 
     /** A frame of graph.Graph (type id 3). */
-    fun onGraphFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Graph.TYPE_ID, frame, offset, size)
+    fun onGraphFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Graph.TYPE_ID, frame, offset, size)
 }

@@ -12,11 +12,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct recursive.Node (type id 1): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Node(
-    var id: Int = 0,
-    var label: String = "",
-    var children: MutableList<Node> = ArrayList(),
-) {
+open class Node(var id: Int = 0, var label: String = "", var children: MutableList<Node> = ArrayList()) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -138,12 +134,7 @@ open class Node(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Node {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Node {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Node()
@@ -162,12 +153,7 @@ open class Node(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -238,12 +224,7 @@ open class Node(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -12,6 +12,5 @@ interface ProxyHandler {
     fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
 
     /** A frame of recursive.Node (type id 1). */
-    fun onNodeFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Node.TYPE_ID, frame, offset, size)
+    fun onNodeFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Node.TYPE_ID, frame, offset, size)
 }

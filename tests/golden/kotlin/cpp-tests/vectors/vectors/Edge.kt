@@ -11,11 +11,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct vectors.Edge (type id 1): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Edge(
-    var source: Int = 0,
-    var target: Int = 0,
-    var weight: Int = 0,
-) {
+open class Edge(var source: Int = 0, var target: Int = 0, var weight: Int = 0) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -23,9 +19,7 @@ open class Edge(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "vectors.Edge".hashCode()
-    }
+    override fun hashCode(): Int = "vectors.Edge".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Edge.fbeText(it, this) }.toString()
@@ -115,12 +109,7 @@ open class Edge(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Edge {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Edge {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Edge()
@@ -139,12 +128,7 @@ open class Edge(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -201,12 +185,7 @@ open class Edge(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -12,10 +12,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct vectors.Named (type id 4): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Named(
-    var name: String = "",
-    var values: MutableList<Int> = ArrayList(),
-) {
+open class Named(var name: String = "", var values: MutableList<Int> = ArrayList()) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -23,9 +20,7 @@ open class Named(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "vectors.Named".hashCode()
-    }
+    override fun hashCode(): Int = "vectors.Named".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Named.fbeText(it, this) }.toString()
@@ -118,12 +113,7 @@ open class Named(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Named {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Named {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Named()
@@ -142,12 +132,7 @@ open class Named(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -208,12 +193,7 @@ open class Named(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -11,11 +11,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct vectors.Point (type id 2): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Point(
-    var flag: Boolean = false,
-    var x: Long = 0L,
-    var y: Short = 0,
-) {
+open class Point(var flag: Boolean = false, var x: Long = 0L, var y: Short = 0) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -23,9 +19,7 @@ open class Point(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "vectors.Point".hashCode()
-    }
+    override fun hashCode(): Int = "vectors.Point".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Point.fbeText(it, this) }.toString()
@@ -115,12 +109,7 @@ open class Point(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Point {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Point {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Point()
@@ -139,12 +128,7 @@ open class Point(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -201,12 +185,7 @@ open class Point(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -12,16 +12,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct vectors.Point3 (type id 3): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Point3(
-    flag: Boolean = false,
-    x: Long = 0L,
-    y: Short = 0,
-    var z: Double = 0.0,
-) : Point(
-    flag,
-    x,
-    y,
-) {
+open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Double = 0.0) : Point(flag, x, y) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -29,9 +20,7 @@ open class Point3(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "vectors.Point3".hashCode()
-    }
+    override fun hashCode(): Int = "vectors.Point3".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Point3.fbeText(it, this) }.toString()
@@ -129,12 +118,7 @@ open class Point3(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -193,12 +177,7 @@ open class Point3(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

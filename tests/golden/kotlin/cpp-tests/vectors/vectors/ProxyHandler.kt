@@ -12,22 +12,17 @@ interface ProxyHandler {
     fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
 
     /** A frame of vectors.Edge (type id 1). */
-    fun onEdgeFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Edge.TYPE_ID, frame, offset, size)
+    fun onEdgeFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Edge.TYPE_ID, frame, offset, size)
 
     /** A frame of vectors.Point (type id 2). */
-    fun onPointFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Point.TYPE_ID, frame, offset, size)
+    fun onPointFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Point.TYPE_ID, frame, offset, size)
 
     /** A frame of vectors.Point3 (type id 3). */
-    fun onPoint3Frame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Point3.TYPE_ID, frame, offset, size)
+    fun onPoint3Frame(frame: ByteArray, offset: Int, size: Int) = onFrame(Point3.TYPE_ID, frame, offset, size)
 
     /** A frame of vectors.Named (type id 4). */
-    fun onNamedFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Named.TYPE_ID, frame, offset, size)
+    fun onNamedFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Named.TYPE_ID, frame, offset, size)
 
     /** A frame of vectors.Holder (type id 10). */
-    fun onHolderFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Holder.TYPE_ID, frame, offset, size)
+    fun onHolderFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Holder.TYPE_ID, frame, offset, size)
 }

@@ -11,9 +11,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The message proto.BalanceMessage (type id 2): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class BalanceMessage(
-    var body: Balance = Balance(),
-) {
+open class BalanceMessage(var body: Balance = Balance()) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -21,9 +19,7 @@ open class BalanceMessage(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "proto.BalanceMessage".hashCode()
-    }
+    override fun hashCode(): Int = "proto.BalanceMessage".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { BalanceMessage.fbeText(it, this) }.toString()
@@ -130,12 +126,7 @@ open class BalanceMessage(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -192,12 +183,7 @@ open class BalanceMessage(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

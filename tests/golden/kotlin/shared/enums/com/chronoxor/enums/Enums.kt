@@ -86,9 +86,7 @@ open class Enums(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "enums.Enums".hashCode()
-    }
+    override fun hashCode(): Int = "enums.Enums".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Enums.fbeText(it, this) }.toString()
@@ -556,12 +554,7 @@ open class Enums(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Enums {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Enums {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Enums()
@@ -580,12 +573,7 @@ open class Enums(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -768,12 +756,7 @@ open class Enums(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

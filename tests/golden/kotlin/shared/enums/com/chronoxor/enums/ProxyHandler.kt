@@ -12,6 +12,5 @@ interface ProxyHandler {
     fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
 
     /** A frame of enums.Enums (type id 1). */
-    fun onEnumsFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Enums.TYPE_ID, frame, offset, size)
+    fun onEnumsFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Enums.TYPE_ID, frame, offset, size)
 }

@@ -13,14 +13,8 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct protoex.Balance (type id 2): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Balance(
-    currency: String = "",
-    amount: Double = 0.0,
-    var locked: Double = 0.0,
-) : com.chronoxor.proto.Balance(
-    currency,
-    amount,
-) {
+open class Balance(currency: String = "", amount: Double = 0.0, var locked: Double = 0.0) :
+    com.chronoxor.proto.Balance(currency, amount) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -131,12 +125,7 @@ open class Balance(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -193,12 +182,7 @@ open class Balance(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

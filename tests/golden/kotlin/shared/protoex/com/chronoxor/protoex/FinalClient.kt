@@ -4,7 +4,6 @@ package com.chronoxor.protoex
 
 import io.github.fbetoolkit.fbe.FrameException
 import io.github.fbetoolkit.fbe.Requests
-import java.io.IOException
 import java.io.OutputStream
 
 /**

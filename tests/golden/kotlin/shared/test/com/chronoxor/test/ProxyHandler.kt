@@ -24,40 +24,33 @@ interface ProxyHandler {
         onFrame(StructNested.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructBytes (type id 120). */
-    fun onStructBytesFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(StructBytes.TYPE_ID, frame, offset, size)
+    fun onStructBytesFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(StructBytes.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructArray (type id 125). */
-    fun onStructArrayFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(StructArray.TYPE_ID, frame, offset, size)
+    fun onStructArrayFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(StructArray.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructVector (type id 130). */
     fun onStructVectorFrame(frame: ByteArray, offset: Int, size: Int) =
         onFrame(StructVector.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructList (type id 131). */
-    fun onStructListFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(StructList.TYPE_ID, frame, offset, size)
+    fun onStructListFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(StructList.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructSet (type id 132). */
-    fun onStructSetFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(StructSet.TYPE_ID, frame, offset, size)
+    fun onStructSetFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(StructSet.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructMap (type id 140). */
-    fun onStructMapFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(StructMap.TYPE_ID, frame, offset, size)
+    fun onStructMapFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(StructMap.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructHash (type id 141). */
-    fun onStructHashFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(StructHash.TYPE_ID, frame, offset, size)
+    fun onStructHashFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(StructHash.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructHashEx (type id 142). */
     fun onStructHashExFrame(frame: ByteArray, offset: Int, size: Int) =
         onFrame(StructHashEx.TYPE_ID, frame, offset, size)
 
     /** A frame of test.StructEmpty (type id 143). */
-    fun onStructEmptyFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(StructEmpty.TYPE_ID, frame, offset, size)
+    fun onStructEmptyFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(StructEmpty.TYPE_ID, frame, offset, size)
 
     /** A frame of proto.OrderMessage (type id 1). */
     fun onProtoOrderMessageFrame(frame: ByteArray, offset: Int, size: Int) =

@@ -12,11 +12,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct test.StructBytes (type id 120): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class StructBytes(
-    var f1: ByteArray = ByteArray(0),
-    var f2: ByteArray? = null,
-    var f3: ByteArray? = null,
-) {
+open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = null, var f3: ByteArray? = null) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -24,9 +20,7 @@ open class StructBytes(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "test.StructBytes".hashCode()
-    }
+    override fun hashCode(): Int = "test.StructBytes".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructBytes.fbeText(it, this) }.toString()
@@ -150,12 +144,7 @@ open class StructBytes(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -220,12 +209,7 @@ open class StructBytes(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

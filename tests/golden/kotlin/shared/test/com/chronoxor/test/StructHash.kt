@@ -31,9 +31,7 @@ open class StructHash(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "test.StructHash".hashCode()
-    }
+    override fun hashCode(): Int = "test.StructHash".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructHash.fbeText(it, this) }.toString()
@@ -355,12 +353,7 @@ open class StructHash(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -572,12 +565,7 @@ open class StructHash(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -12,6 +12,5 @@ interface ProxyHandler {
     fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
 
     /** A frame of market.Failure (type id 502). */
-    fun onFailureFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Failure.TYPE_ID, frame, offset, size)
+    fun onFailureFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Failure.TYPE_ID, frame, offset, size)
 }

@@ -11,9 +11,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct everything.AfterShift (type id 1021): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class AfterShift(
-    var a: Int = 0,
-) {
+open class AfterShift(var a: Int = 0) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -21,9 +19,7 @@ open class AfterShift(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "everything.AfterShift".hashCode()
-    }
+    override fun hashCode(): Int = "everything.AfterShift".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { AfterShift.fbeText(it, this) }.toString()
@@ -125,12 +121,7 @@ open class AfterShift(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -183,12 +174,7 @@ open class AfterShift(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -11,12 +11,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct everything.Derived (type id 7): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Derived(
-    a: Int = 0,
-    var b: Int = 0,
-) : Fixed(
-    a,
-) {
+open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -24,9 +19,7 @@ open class Derived(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "everything.Derived".hashCode()
-    }
+    override fun hashCode(): Int = "everything.Derived".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Derived.fbeText(it, this) }.toString()
@@ -120,12 +113,7 @@ open class Derived(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -180,12 +168,7 @@ open class Derived(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -19,9 +19,7 @@ open class Empty {
         return true
     }
 
-    override fun hashCode(): Int {
-        return "everything.Empty".hashCode()
-    }
+    override fun hashCode(): Int = "everything.Empty".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Empty.fbeText(it, this) }.toString()
@@ -92,12 +90,7 @@ open class Empty {
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Empty {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Empty {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Empty()
@@ -116,12 +109,7 @@ open class Empty {
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -172,12 +160,7 @@ open class Empty {
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

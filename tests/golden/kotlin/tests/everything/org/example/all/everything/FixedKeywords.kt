@@ -11,11 +11,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct everything.FixedKeywords (type id 1031): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class FixedKeywords(
-    var new: Int = 0,
-    var swap: Boolean = false,
-    var default: Reserved = Reserved.new,
-) {
+open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var default: Reserved = Reserved.new) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -23,9 +19,7 @@ open class FixedKeywords(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "everything.FixedKeywords".hashCode()
-    }
+    override fun hashCode(): Int = "everything.FixedKeywords".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { FixedKeywords.fbeText(it, this) }.toString()
@@ -139,12 +133,7 @@ open class FixedKeywords(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -201,12 +190,7 @@ open class FixedKeywords(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

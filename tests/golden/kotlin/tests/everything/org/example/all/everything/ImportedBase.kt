@@ -13,14 +13,8 @@ import io.github.fbetoolkit.fbe.Writer
  * The struct everything.ImportedBase (type id 1022): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class ImportedBase(
-    symbol: String = "",
-    digits: Int = 5,
-    var price: Double = 1.5,
-) : org.example.market.Instrument(
-    symbol,
-    digits,
-) {
+open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double = 1.5) :
+    org.example.market.Instrument(symbol, digits) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -131,12 +125,7 @@ open class ImportedBase(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -193,12 +182,7 @@ open class ImportedBase(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

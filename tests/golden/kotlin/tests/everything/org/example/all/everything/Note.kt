@@ -12,9 +12,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The message everything.Note (type id 1023): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Note(
-    var text: String = "hi \"there\"\n",
-) {
+open class Note(var text: String = "hi \"there\"\n") {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -22,9 +20,7 @@ open class Note(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "everything.Note".hashCode()
-    }
+    override fun hashCode(): Int = "everything.Note".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Note.fbeText(it, this) }.toString()
@@ -102,12 +98,7 @@ open class Note(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Note {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Note {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Note()
@@ -126,12 +117,7 @@ open class Note(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -184,12 +170,7 @@ open class Note(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

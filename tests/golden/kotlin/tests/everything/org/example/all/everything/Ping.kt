@@ -11,9 +11,7 @@ import io.github.fbetoolkit.fbe.Writer
  * The message everything.Ping (type id 1030): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Ping(
-    var sequence: Long = 0L,
-) {
+open class Ping(var sequence: Long = 0L) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -21,9 +19,7 @@ open class Ping(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "everything.Ping".hashCode()
-    }
+    override fun hashCode(): Int = "everything.Ping".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Ping.fbeText(it, this) }.toString()
@@ -101,12 +97,7 @@ open class Ping(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Ping {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Ping {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Ping()
@@ -125,12 +116,7 @@ open class Ping(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -183,12 +169,7 @@ open class Ping(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

@@ -12,24 +12,19 @@ interface ProxyHandler {
     fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
 
     /** A frame of everything.Note (type id 1023). */
-    fun onNoteFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Note.TYPE_ID, frame, offset, size)
+    fun onNoteFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Note.TYPE_ID, frame, offset, size)
 
     /** A frame of everything.PlaceOrder (type id 1027). */
-    fun onPlaceOrderFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(PlaceOrder.TYPE_ID, frame, offset, size)
+    fun onPlaceOrderFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(PlaceOrder.TYPE_ID, frame, offset, size)
 
     /** A frame of everything.Accepted (type id 1028). */
-    fun onAcceptedFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Accepted.TYPE_ID, frame, offset, size)
+    fun onAcceptedFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Accepted.TYPE_ID, frame, offset, size)
 
     /** A frame of everything.Rejected (type id 1029). */
-    fun onRejectedFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Rejected.TYPE_ID, frame, offset, size)
+    fun onRejectedFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Rejected.TYPE_ID, frame, offset, size)
 
     /** A frame of everything.Ping (type id 1030). */
-    fun onPingFrame(frame: ByteArray, offset: Int, size: Int) =
-        onFrame(Ping.TYPE_ID, frame, offset, size)
+    fun onPingFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Ping.TYPE_ID, frame, offset, size)
 
     /** A frame of market.Failure (type id 502). */
     fun onMarketFailureFrame(frame: ByteArray, offset: Int, size: Int) =

@@ -23,9 +23,7 @@ open class Quiet(
         return true
     }
 
-    override fun hashCode(): Int {
-        return "everything.Quiet".hashCode()
-    }
+    override fun hashCode(): Int = "everything.Quiet".hashCode()
 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Quiet.fbeText(it, this) }.toString()
@@ -109,12 +107,7 @@ open class Quiet(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun fromFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ): Quiet {
+        fun fromFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT): Quiet {
             try {
                 val r = Reader.versioned(data, offset, length, limits)
                 val v = Quiet()
@@ -133,12 +126,7 @@ open class Quiet(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -193,12 +181,7 @@ open class Quiet(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 

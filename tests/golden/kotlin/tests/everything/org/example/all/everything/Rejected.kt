@@ -15,10 +15,7 @@ import java.util.UUID
  * The message everything.Rejected (type id 1029): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Rejected(
-    var id: UUID = Uuids.uuid1(),
-    var reason: String = "",
-) {
+open class Rejected(var id: UUID = Uuids.uuid1(), var reason: String = "") {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -141,12 +138,7 @@ open class Rejected(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFbe(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFbe(data, offset, length, limits)
         }
 
@@ -201,12 +193,7 @@ open class Rejected(
         @JvmStatic
         @JvmOverloads
         @Throws(DecodeException::class)
-        fun verifyFinal(
-            data: ByteArray,
-            offset: Int = 0,
-            length: Int = data.size,
-            limits: Limits = Limits.DEFAULT,
-        ) {
+        fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
 
