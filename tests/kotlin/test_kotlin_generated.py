@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fbec.cli import main as fbec_main
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.kotlin import TYPE_RESERVED, kotlin_package
@@ -29,12 +28,6 @@ import kotlinc
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 JAVAC = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
 HERE = Path(__file__).resolve().parent
-
-
-def schema_files() -> list[Path]:
-    """The original's schemas first (their imports resolve among them), then the project's."""
-    shared = sorted((SHARED / "schemas").glob("*.fbe")) if (SHARED / "schemas").is_dir() else []
-    return shared + sorted((REPO / "schemas").rglob("*.fbe"))
 
 
 def package_of(path: Path) -> tuple[str, list[str]]:
@@ -133,59 +126,48 @@ fun main() {
 class Build:
     """What the module's tests share: every compilation done in one JVM."""
     generated: list[Path]
-    groups: list[kotlinc.Group]
     result: subprocess.CompletedProcess[str]
     cases: list[str]
-    vectors: kotlinc.Group | None
+    checks: kotlinc.Group
     usage: kotlinc.Group
 
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    """fbec --kotlin for every schema, in as few compilations as their packages allow (schemas/trade.fbe
-    and ../shared's proto.fbe are both com.chronoxor.proto), with VectorsCheck.kt and a Registry.kt of
-    ../shared's structs in the first and a program using trade.fbe's proto.Account in the one of
-    trade.fbe, all compiled by one JVM."""
+    """fbec --kotlin --final --proto for every schema, in as few compilations as their packages allow
+    (kotlinc.schema_groups: schemas/trade.fbe and ../shared's proto.fbe are both com.chronoxor.proto):
+    the library of the first (the conformance testee compiles the same one: its compilation is
+    shared through the cache), VectorsCheck.kt, ProtocolCheck.kt and a Registry.kt of ../shared's
+    structs after it, and a program using trade.fbe's proto.Account in the group of trade.fbe, all
+    compiled by one JVM."""
     assert Path(JAVAC).exists(), f"no javac at {JAVAC} (set JAVAC; make test-kotlin installs the JDK)"
-    runtime = kotlinc.java_runtime()
+    runtime = str(kotlinc.java_runtime())
     root = tmp_path_factory.mktemp("kotlin")
-    homes: list[dict[str, Path]] = []
-    structs: dict[int, list[str]] = {}
-    shared = {f for f in schema_files() if f.is_relative_to(SHARED)} if SHARED.is_dir() else set()
-    for f in schema_files():
-        name, rows = package_of(f)
-        home = next((g for g in homes if name not in g), None)
-        if home is None:
-            home = {}
-            homes.append(home)
-        home[name] = f
-        if f in shared:
-            structs.setdefault(homes.index(home), []).extend(rows)
+    homes = kotlinc.schema_groups(SHARED)
+    library = kotlinc.library(SHARED, root / "library")
+    structs = []
+    for f in homes[0].values():
+        if SHARED.is_dir() and f.is_relative_to(SHARED):
+            structs += package_of(f)[1]
+    (root / "checks").mkdir()
+    (root / "checks" / "Registry.kt").write_text(registry(structs))
+    checks_sources = [root / "checks" / "Registry.kt", HERE / "vectors" / "VectorsCheck.kt",
+                      HERE / "vectors" / "ProtocolCheck.kt"]
     trade = REPO / "schemas" / "trade.fbe"
-    groups = []
-    generated: list[Path] = []
-    vectors = usage = None
-    for i, home in enumerate(homes):
-        src = root / f"g{i}"
-        for f in home.values():
-            assert fbec_main([f"--input={f}", f"--output={src}", "--kotlin", "--final", "--proto", "-q"]) == 0, f
-        sources = sorted(src.rglob("*.kt"))
-        assert sources, f"nothing generated for {sorted(home)}"
+    (root / "Usage.kt").write_text(USAGE)
+    generated = list(library.sources)
+    others = []
+    for i, home in enumerate(homes[1:], 1):
+        sources = kotlinc.generate(list(home.values()), root / f"g{i}")
         generated += sources
-        if i in structs and vectors is None:
-            (src / "Registry.kt").write_text(registry(structs[i]))
-            sources += [src / "Registry.kt", HERE / "vectors" / "VectorsCheck.kt", HERE / "vectors" / "ProtocolCheck.kt"]
         if trade in home.values():
-            (src / "Usage.kt").write_text(USAGE)
-            sources.append(src / "Usage.kt")
-        group = kotlinc.Group(f"g{i}", sources, [str(runtime)])
-        if i in structs and vectors is None:
-            vectors = group
-        if trade in home.values():
-            usage = group
-        groups.append(group)
-    assert usage is not None
-    result = kotlinc.compile_groups(groups)
+            sources.append(root / "Usage.kt")
+        others.append(kotlinc.Group(f"g{i}", sources, [runtime]))
+    if trade in homes[0].values():
+        checks_sources.append(root / "Usage.kt")
+    checks = kotlinc.Group("checks", checks_sources, [runtime], after=[library])
+    usage = next((g for g in others if root / "Usage.kt" in g.sources), checks)
+    result = kotlinc.compile_groups([library, checks, *others])
     cases = []
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if manifest.is_file():
@@ -195,7 +177,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
             schema = compile_schema(str(SHARED / c["schema"]), [], Diagnostics()).main_package.name
             cases.append("\t".join([f"{schema}.{c['type']}", str(SHARED / "vectors" / files["versioned"]["file"]),
                                     str(SHARED / "vectors" / files["final"]["file"]), mask]))
-    return Build(generated, groups, result, cases, vectors, usage)
+    return Build(generated, result, cases, checks, usage)
 
 
 def run(group: kotlinc.Group, main: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -222,9 +204,9 @@ def test_generated_kotlin_passes_ktlint(build: Build) -> None:
 def test_golden_vectors_read_and_written_back(build: Build, tmp_path: Path) -> None:
     if not build.cases:
         pytest.skip(f"golden vectors not found at {SHARED / 'vectors'} (set SHARED)")
-    assert build.result.returncode == 0 and build.vectors is not None, "the generated code does not compile"
+    assert build.result.returncode == 0, "the generated code does not compile"
     (tmp_path / "cases.txt").write_text("\n".join(build.cases) + "\n")
-    r = run(build.vectors, "VectorsCheckKt", str(tmp_path / "cases.txt"))
+    r = run(build.checks, "VectorsCheckKt", str(tmp_path / "cases.txt"))
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
     summary = r.stdout.strip().splitlines()[-1]
     assert f"{2 * len(build.cases)} vectors read and written back" in summary and summary.endswith(" 0 problems"), summary
@@ -245,6 +227,6 @@ def test_protocol_as_a_user_drives_it(build: Build) -> None:
     chunks of 1 and 7 bytes, the final twins, a Proxy forwarding the frames it verified, a bad frame
     reported and skipped, and a Client's requests answered, rejected (own and global rejects),
     timed out and cancelled (tests/kotlin/vectors/ProtocolCheck.kt)."""
-    assert build.result.returncode == 0 and build.vectors is not None, "the generated code does not compile"
-    r = run(build.vectors, "ProtocolCheck")
+    assert build.result.returncode == 0, "the generated code does not compile"
+    r = run(build.checks, "ProtocolCheck")
     assert r.returncode == 0 and "protocol ok" in r.stdout, r.stdout + r.stderr

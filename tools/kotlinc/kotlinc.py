@@ -115,9 +115,9 @@ def java_runtime() -> Path:
     return out / "classes"
 
 
-def _digest(sources: list[Path], classpath: list[str], options: list[str]) -> str:
+def _digest(sources: list[Path], classpath: list[str], options: list[str], after: list[str]) -> str:
     h = hashlib.sha256()
-    h.update("\0".join(compiler_classpath() + options).encode())
+    h.update("\0".join(compiler_classpath() + options + after).encode())
     for entry in classpath:
         p = Path(entry)
         files = sorted(q for q in p.rglob("*") if q.is_file()) if p.is_dir() else [p]
@@ -131,14 +131,21 @@ def _digest(sources: list[Path], classpath: list[str], options: list[str]) -> st
 
 
 class Group:
-    """One compilation: sources (Kotlin, and Java sources they refer to) against classpath."""
+    """One compilation: sources (Kotlin, and Java sources they refer to) against classpath and the
+    classes of the groups it comes after (compiled first, in the same JVM: their keys stand for
+    their classes in this group's key)."""
 
-    def __init__(self, name: str, sources: list[Path], classpath: list[str], options: list[str] | None = None):
+    key: str
+    out: Path
+
+    def __init__(self, name: str, sources: list[Path], classpath: list[str], options: list[str] | None = None,
+                 after: list[Group] | None = None):
         self.name = name
         self.sources = sorted(sources)
-        self.classpath = [stdlib(), *classpath]
+        self.after = list(after or [])
         self.options = [*OPTIONS, *(options or [])]
-        self.key = _digest(self.sources, self.classpath, self.options)
+        self.key = _digest(self.sources, [stdlib(), *classpath], self.options, [g.key for g in self.after])
+        self.classpath = [*(str(g.out / "classes") for g in self.after), stdlib(), *classpath]
         self.out = BUILD / "cache" / self.key
 
     @property
@@ -150,9 +157,49 @@ class Group:
                 *map(str, self.sources)]
 
 
+def schema_groups(shared: Path) -> list[dict[str, Path]]:
+    """Every schema of the project and of shared/schemas (the original's first: their imports resolve
+    among them), spread over as few compilations as their Kotlin packages allow (schemas/trade.fbe
+    and the original's proto.fbe are both com.chronoxor.proto): Kotlin package -> schema file."""
+    from fbec.model.resolve import compile_schema
+    from fbec.syntax.diagnostics import Diagnostics
+    from fbec.targets.kotlin import kotlin_package
+    files = sorted((shared / "schemas").glob("*.fbe")) if (shared / "schemas").is_dir() else []
+    files += sorted((REPO / "schemas").rglob("*.fbe"))
+    groups: list[dict[str, Path]] = []
+    for f in files:
+        name = kotlin_package(compile_schema(str(f), [], Diagnostics()).main_package)
+        home = next((g for g in groups if name not in g), None)
+        if home is None:
+            home = {}
+            groups.append(home)
+        home[name] = f
+    return groups
+
+
+def generate(schemas: list[Path], out: Path) -> list[Path]:
+    """fbec --kotlin --final --proto of every schema into out (fresh); the files written."""
+    from fbec.cli import main as fbec_main
+    if out.exists():
+        shutil.rmtree(out)
+    for f in schemas:
+        if fbec_main([f"--input={f}", f"--output={out}", "--kotlin", "--final", "--proto", "-q"]) != 0:
+            raise SystemExit(f"kotlinc: fbec --kotlin failed on {f}")
+    return sorted(out.rglob("*.kt"))
+
+
+def library(shared: Path, out: Path) -> Group:
+    """The generated code of the first of schema_groups (every schema of the original's and the
+    project's but schemas/trade.fbe), as one group: tests/kotlin and the conformance testee compile
+    their programs after it, so the two share its compilation (build/kotlin/cache)."""
+    sources = generate(list(schema_groups(shared)[0].values()), out)
+    return Group("library", sources, [str(java_runtime())])
+
+
 def compile_groups(groups: list[Group]) -> subprocess.CompletedProcess[str]:
-    """Compile every group that is not cached, in one JVM. Returns the compiler's output; each group's
-    classes are at group.out / "classes" when the return code is 0."""
+    """Compile every group that is not cached, in one JVM, in order (a group after those it comes
+    after). Returns the compiler's output; each group's classes are at group.out / "classes" when
+    the return code is 0."""
     todo = [g for g in groups if not g.cached]
     if not todo:
         return subprocess.CompletedProcess([], 0, "", "")

@@ -1,9 +1,10 @@
 """Build the Kotlin conformance testee: `build.py OUT` generates the fbec --kotlin --final --proto
-code of every conformance schema into OUT/src, writes Registry.kt (every struct's roots by its
-qualified name, every package's receivers), compiles it with Main.kt by the Kotlin compiler of tools/kotlinc (-Werror; cached by
-content under build/kotlin) against runtime/java and Jackson (from Maven Central, for the
-requests), and writes OUT/kotlin_testee, the command the runner starts. MVN names the mvn
-command, JAVAC the JDK's javac (17 or newer)."""
+code of every schema into OUT/library (kotlinc.library: the conformance schemas among them, the
+compilation tests/kotlin shares through kotlinc's cache), writes Registry.kt (every conformance
+struct's roots by its qualified name, every package's receivers), compiles it with Main.kt by the
+Kotlin compiler of tools/kotlinc (-Werror -Wextra) against the library, runtime/java and Jackson
+(from Maven Central, for the requests), and writes OUT/kotlin_testee, the command the runner
+starts. MVN names the mvn command, JAVAC the JDK's javac (17 or newer)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,11 @@ REPO = HERE.parents[2]
 sys.path[:0] = [str(REPO / "compiler"), str(REPO / "conformance"), str(REPO / "tools" / "kotlinc")]
 
 import kotlinc
-from fbec.cli import main as fbec_main
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.kotlin import TYPE_RESERVED, kotlin_package
 
-from schemas import conformance_schemas
+from schemas import SHARED, conformance_schemas
 
 
 def registry(entries: dict[str, str], receivers: dict[str, str]) -> str:
@@ -57,37 +57,34 @@ def main(out: Path) -> int:
     out = out.resolve()
     if out.exists():
         shutil.rmtree(out)
-    src = out / "src"
-    src.mkdir(parents=True)
+    out.mkdir(parents=True)
+    # the generated code of every schema but schemas/trade.fbe (conformance schemas among them), as
+    # tests/kotlin compiles it: the compilation is shared through kotlinc's cache
+    library = kotlinc.library(SHARED, out / "library")
     entries: dict[str, str] = {}
     receivers: dict[str, str] = {}      # schema package -> Kotlin package, for those with a Receiver
-    generated: set[str] = set()
     for schema in conformance_schemas():
-        ir_schema = compile_schema(str(schema), [], Diagnostics())
-        for package in ir_schema.packages:          # imports first: everything.fbe imports market.fbe
-            if package.name in generated:
-                continue
-            source = Path(package.file) if Path(package.file).is_absolute() else schema.parent / Path(package.file).name
-            if fbec_main([f"--input={source}", f"--output={src}", "--kotlin", "--final", "--proto", "-q"]) != 0:
-                return 1
-            generated.add(package.name)
-        package = ir_schema.main_package
+        package = compile_schema(str(schema), [], Diagnostics()).main_package
         if package.dispatch:
             receivers[package.name] = kotlin_package(package)
         for s in package.structs:
             entries[s.qualified] = f"{kotlin_package(package)}.{TYPE_RESERVED(s.name)}"
+    src = out / "src"
+    src.mkdir()
     (src / "Registry.kt").write_text(registry(entries, receivers))
     shutil.copy(HERE / "Main.kt", src)
     jackson = kotlinc.maven_classpath(HERE, kotlinc.BUILD / "testee")
-    group = kotlinc.Group("testee", sorted(src.rglob("*.kt")), [str(kotlinc.java_runtime()), *jackson])
-    r = kotlinc.compile_groups([group])
+    runtime = str(kotlinc.java_runtime())
+    testee = kotlinc.Group("testee", sorted(src.glob("*.kt")), [runtime, *jackson], after=[library])
+    r = kotlinc.compile_groups([library, testee])
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)
     if r.returncode != 0:
         return r.returncode
-    classes = out / "classes"
-    shutil.copytree(group.out / "classes", classes)
-    classpath = os.pathsep.join([str(classes), *group.classpath])
+    for name, group in (("library-classes", library), ("classes", testee)):
+        shutil.copytree(group.out / "classes", out / name)
+    classpath = os.pathsep.join([str(out / "classes"), str(out / "library-classes"), kotlinc.stdlib(), runtime,
+                                 *jackson])
     launcher = out / "kotlin_testee"
     launcher.write_text("#!/bin/sh\n"
                         f"exec {kotlinc.java()} -XX:+UseSerialGC -Xss16m -cp {classpath} MainKt \"$@\"\n")
