@@ -11,7 +11,8 @@
 #                      seeded from the golden vectors) for FUZZ_SECONDS; make fuzz runs it.
 #                      A failing input is left in build/fuzz/crashes/java-*.bin
 # MVN is the mvn command; JDK 17 and Maven come from Debian (tools/need-apt.sh), the
-# runtime's test dependencies from Maven Central (resolved once into ~/.m2).
+# runtime's dependency (jackson-core) and test dependencies from Maven Central (resolved once into
+# ~/.m2; tools/java_runtime.py gives the jars to what compiles the runtime with javac).
 .PHONY: test-java fuzz-java fuzz-java-build example-java
 TEST_TARGETS += test-java
 MVN ?= mvn
@@ -23,7 +24,7 @@ test-java: venv
 	cd runtime/java && $(MVN) -q -B -Dstyle.color=never test
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/java
 	@$(MAKE) fuzz-java-build
-	java -cp build/fuzz/java/classes FuzzReaders build/fuzz/java/targets.txt runs=$(JAVA_FUZZ_QUICK) \
+	java -cp "build/fuzz/java/classes:$$($(PYTHON) tools/java_runtime.py deps)" FuzzReaders build/fuzz/java/targets.txt runs=$(JAVA_FUZZ_QUICK) \
 		$(JAVA_FUZZ_SEED) build/fuzz/crashes
 	@$(MAKE) example-java
 
@@ -34,9 +35,9 @@ example-java: venv
 	@rm -rf examples/java/gen examples/java/classes
 	@PYTHONPATH=compiler $(PYTHON) -m fbec -q --java --final --proto --input=examples/cpp/tcp/rpc.fbe \
 		--output=examples/java/gen
-	@javac -Xlint:all -Werror -d examples/java/classes $$(find examples/java/gen runtime/java/src/main -name '*.java') \
-		examples/java/TcpExample.java
-	java -cp examples/java/classes TcpExample
+	@javac -Xlint:all -Werror -cp "$$($(PYTHON) tools/java_runtime.py deps)" -d examples/java/classes \
+		$$(find examples/java/gen runtime/java/src/main -name '*.java') examples/java/TcpExample.java
+	java -cp "examples/java/classes:$$($(PYTHON) tools/java_runtime.py deps)" TcpExample
 
 fuzz-java-build: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless
@@ -44,5 +45,5 @@ fuzz-java-build: venv
 
 fuzz: fuzz-java
 fuzz-java: fuzz-java-build
-	java -cp build/fuzz/java/classes FuzzReaders build/fuzz/java/targets.txt seconds=$(FUZZ_SECONDS) \
+	java -cp "build/fuzz/java/classes:$$($(PYTHON) tools/java_runtime.py deps)" FuzzReaders build/fuzz/java/targets.txt seconds=$(FUZZ_SECONDS) \
 		$$(date +%s) build/fuzz/crashes

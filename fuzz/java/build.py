@@ -16,12 +16,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
-sys.path[:0] = [str(REPO / "compiler")]
+sys.path[:0] = [str(REPO / "compiler"), str(REPO / "tools")]
 
 from fbec.cli import main as fbec_main
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.java import TYPE_RESERVED, java_package
+
+import java_runtime
 
 
 def main(out: Path) -> int:
@@ -61,7 +63,8 @@ def main(out: Path) -> int:
     sources.append(HERE / "FuzzReaders.java")
     (out / "sources.txt").write_text("\n".join(map(str, sources)) + "\n")
     return subprocess.run([javac, "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-d", str(out / "classes"),
-                           f"@{out / 'sources.txt'}"], check=False).returncode
+                           "-cp", os.pathsep.join(java_runtime.dependencies()), f"@{out / 'sources.txt'}"],
+                          check=False).returncode
 
 
 if __name__ == "__main__":

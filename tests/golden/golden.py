@@ -1,7 +1,7 @@
 """Golden generated output: what every target writes for every schema.
 
 tests/golden/<target>/<schema>/... holds the checked-in output of fbec for
-each target (cpp, python and go with --final --json --proto, java with --final --proto,
+each target (cpp, python and go with --final --json --proto, java with --final --json --proto,
 typescript and javascript with --final --json --proto, kotlin with --final --proto, and the IR JSON of --ir) and each schema:
 schemas/**/*.fbe as <schema> = its path below schemas/
 without .fbe, and the original's ../shared/schemas/*.fbe as shared/<name>.
@@ -34,7 +34,7 @@ TARGETS: dict[str, list[str]] = {
     "python": ["--python", "--final", "--json", "--proto"],
     "ir": ["--ir"],
     "go": ["--go", "--final", "--json", "--proto"],
-    "java": ["--java", "--final", "--proto"],
+    "java": ["--java", "--final", "--json", "--proto"],
     "typescript": ["--typescript", "--final", "--json", "--proto"],
     "javascript": ["--javascript", "--final", "--json", "--proto"],
     "kotlin": ["--kotlin", "--final", "--proto"],

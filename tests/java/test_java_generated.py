@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,10 +20,12 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 JAVAC = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
 JAVA = str(Path(JAVAC).resolve().parent / "java")
-RUNTIME = REPO / "runtime" / "java" / "src" / "main" / "java"
+sys.path.insert(0, str(REPO / "tools"))
+
+import java_runtime
 
 
-def javac(sources: list[Path], classpath: list[Path], out: Path) -> subprocess.CompletedProcess[str]:
+def javac(sources: list[Path], classpath: list[str], out: Path) -> subprocess.CompletedProcess[str]:
     listing = out.with_suffix(".sources")
     listing.write_text("\n".join(str(s) for s in sources) + "\n")
     return subprocess.run([JAVAC, "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-d", str(out),
@@ -31,13 +34,11 @@ def javac(sources: list[Path], classpath: list[Path], out: Path) -> subprocess.C
 
 
 @pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """runtime/java's classes, compiled as its pom compiles them."""
+def runtime() -> str:
+    """runtime/java's classes, compiled as its pom compiles them, and its dependencies (jackson-core):
+    the classpath of generated code."""
     assert Path(JAVAC).exists(), f"no javac at {JAVAC} (set JAVAC; make test-java installs the JDK)"
-    out = tmp_path_factory.mktemp("runtime") / "classes"
-    r = javac(sorted(RUNTIME.rglob("*.java")), [], out)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return out
+    return java_runtime.classpath()
 
 
 def schema_files() -> list[Path]:
@@ -73,12 +74,13 @@ def groups(files: list[Path]) -> list[dict[str, Path]]:
 
 def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str]) -> list[Path]:
     for f in files:
-        assert fbec_main([f"--input={f}", f"--output={out}", "--java", "--final", "-q"]) == 0, capsys.readouterr().err
+        assert fbec_main([f"--input={f}", f"--output={out}", "--java", "--final", "--json", "-q"]) == 0, \
+            capsys.readouterr().err
     capsys.readouterr()
     return sorted(out.rglob("*.java"))
 
 
-def test_generated_java_compiles_without_warnings(tmp_path: Path, runtime: Path,
+def test_generated_java_compiles_without_warnings(tmp_path: Path, runtime: str,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     for i, group in enumerate(groups(schema_files())):
         src = tmp_path / f"g{i}"
@@ -88,7 +90,7 @@ def test_generated_java_compiles_without_warnings(tmp_path: Path, runtime: Path,
         assert r.returncode == 0, f"javac -Xlint:all -Werror ({sorted(group)}):\n{r.stdout}{r.stderr}"
 
 
-def test_golden_vectors_read_and_written_back(tmp_path: Path, runtime: Path,
+def test_golden_vectors_read_and_written_back(tmp_path: Path, runtime: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if not manifest.is_file():
@@ -105,13 +107,16 @@ def test_golden_vectors_read_and_written_back(tmp_path: Path, runtime: Path,
         lines.append("\t".join([f"{java_package_of(schema)}.{c['type']}",
                                 str(SHARED / "vectors" / files["versioned"]["file"]),
                                 str(SHARED / "vectors" / files["final"]["file"]), mask,
-                                str(SHARED / "vectors" / files["text"]["file"])]))
+                                str(SHARED / "vectors" / files["text"]["file"]),
+                                str(SHARED / "vectors" / files["json"]["file"]) if "json" in files else ""]))
     (tmp_path / "cases.txt").write_text("\n".join(lines) + "\n")
     r = subprocess.run([JAVA, "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "VectorsCheck",
                         str(tmp_path / "cases.txt")], capture_output=True, text=True, check=False, timeout=600)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
     summary = r.stdout.strip().splitlines()[-1]
+    jsons = sum(1 for line in lines if not line.endswith("\t"))
     assert f"{2 * len(lines)} vectors read and written back, {2 * len(lines)} texts" in summary, summary
+    assert f" {2 * jsons} JSON texts as the original's, {jsons} JSON texts read and written back" in summary, summary
     assert summary.endswith(" 0 problems"), summary
     counts = [int(word.replace(",", "")) for word in summary.split() if word.replace(",", "").isdigit()]
     checked = counts[0] + counts[2] + counts[3]     # vectors, truncations, corruptions
@@ -200,7 +205,7 @@ public final class Usage {
 """
 
 
-def test_generated_types_are_plain_java(tmp_path: Path, runtime: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_generated_types_are_plain_java(tmp_path: Path, runtime: str, capsys: pytest.CaptureFixture[str]) -> None:
     """proto.Account (schemas/trade.fbe): public fields with the schema's defaults, flags and enum
     value classes, a nullable optional, a java.util List, equality over the [key] field, both
     models, and a DecodeException naming type, field path and offset."""
@@ -286,7 +291,7 @@ public final class NamesCheck {
 """
 
 
-def test_schema_of_java_names_compiles_and_round_trips(tmp_path: Path, runtime: Path,
+def test_schema_of_java_names_compiles_and_round_trips(tmp_path: Path, runtime: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     """Keywords, the classes the generated code uses (String, List, Reader), its static members
     (TYPE_ID, KEY_ORDER), the enum classes' members (value, of, or) and its locals (v, w, r, b, n,
@@ -302,7 +307,7 @@ def test_schema_of_java_names_compiles_and_round_trips(tmp_path: Path, runtime: 
     assert r.returncode == 0 and "names ok" in r.stdout, r.stdout + r.stderr
 
 
-def test_protocol_streams_of_the_original(tmp_path: Path, runtime: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_protocol_streams_of_the_original(tmp_path: Path, runtime: str, capsys: pytest.CaptureFixture[str]) -> None:
     """tests/java/protocol/ProtocolCheck.java: the original's Sender streams through the generated
     Receiver and FinalReceiver whole, byte by byte and in random chunks, sent back byte for byte
     by the generated Senders, forwarded unchanged by the Proxy; frames above the maximum skipped,
@@ -323,7 +328,7 @@ def test_protocol_streams_of_the_original(tmp_path: Path, runtime: Path, capsys:
     assert r.returncode == 0 and "47 streams received and sent back" in r.stdout, r.stdout + r.stderr
 
 
-def test_client_requests(tmp_path: Path, runtime: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_client_requests(tmp_path: Path, runtime: str, capsys: pytest.CaptureFixture[str]) -> None:
     """tests/java/protocol/ClientCheck.java on the generated Client and FinalClient of
     schemas/tests/everything.fbe: response by id, reject, global reject, timeout, reset,
     notifications, a request without response."""

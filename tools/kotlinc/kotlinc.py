@@ -107,7 +107,10 @@ def java_runtime() -> Path:
         (out / "classes").mkdir(parents=True)
         listing = out / "sources.txt"
         listing.write_text("\n".join(str(s) for s in sources) + "\n")
+        sys.path.insert(0, str(REPO / "tools"))
+        import java_runtime     # runtime/java's dependencies (jackson-core)
         r = subprocess.run([tool("javac", "JAVAC"), "-Xlint:all", "-Werror", "-encoding", "UTF-8",
+                            "-cp", os.pathsep.join(java_runtime.dependencies()),
                             "-d", str(out / "classes"), f"@{listing}"], capture_output=True, text=True, check=False)
         if r.returncode != 0:
             raise SystemExit(f"kotlinc: runtime/java does not compile:\n{r.stdout}{r.stderr}")

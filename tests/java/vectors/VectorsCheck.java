@@ -1,7 +1,9 @@
 // Reads every golden vector with the fbec --java code and writes it back byte for byte, in both
 // models; refuses every truncation; reads every single-byte corruption to a value or a
 // DecodeException and nothing else, and writes what it reads back to bytes that read back the
-// same; prints what it reads in the text form byte for byte as the original (toString()). On the
+// same; prints what it reads in the text form byte for byte as the original (toString()) and as
+// the original's JSON byte for byte (toJson()); reads the original's JSON (fromJson) and writes it
+// back byte for byte, and refuses every truncation of it. On the
 // vector, every truncation and every corruption, verify (which builds no value) gives exactly
 // what deserialize gives: success, or a DecodeException of the same kind and message (type,
 // field path, offset); reading into one reused value (readFbe/readFinal: the value of the last
@@ -9,7 +11,7 @@
 // input the reused value is reset to the defaults. Run by
 // tests/java/test_java_generated.py with a list of cases (one per line, tab-separated: Java class,
 // versioned file, final file, unspecified byte ranges of the versioned file as start:length,...,
-// text file). Prints one line per problem and a summary; exits 1 on any problem.
+// text file, JSON file). Prints one line per problem and a summary; exits 1 on any problem.
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
@@ -18,6 +20,7 @@ import io.github.fbetoolkit.fbe.Utf8;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,6 +93,9 @@ public final class VectorsCheck {
     static int corruptionsRead;
 
     static int texts;
+    static int jsons;
+    static int jsonTexts;
+    static int jsonTruncations;
     static int verified;
     static int reusedReads;
     static int unlike;
@@ -153,7 +159,9 @@ public final class VectorsCheck {
         return value;
     }
 
-    static void check(String name, Model m, byte[] data, int[][] mask, byte[] text) throws Throwable {
+    static MethodHandle TO_JSON;
+
+    static void check(String name, Model m, byte[] data, int[][] mask, byte[] text, byte[] json) throws Throwable {
         Object v;
         try {
             v = m.read(data);
@@ -172,6 +180,14 @@ public final class VectorsCheck {
             problem(name + " " + m.name() + ": text " + v + " differs from the original's");
         } else {
             texts++;
+        }
+        if (json != null) {
+            String written = (String) TO_JSON.invoke(v);
+            if (!Arrays.equals(written.getBytes(StandardCharsets.UTF_8), json)) {
+                problem(name + " " + m.name() + ": JSON " + written + " differs from the original's");
+            } else {
+                jsons++;
+            }
         }
         for (int n = 0; n < data.length; n++) {
             byte[] cut = Arrays.copyOf(data, n);
@@ -209,6 +225,32 @@ public final class VectorsCheck {
         }
     }
 
+    /** The original's JSON read (fromJson) and written back (toJson) byte for byte; its truncations refused. */
+    static void checkJson(String name, Class<?> type, byte[] json) throws Throwable {
+        MethodHandle read = MethodHandles.publicLookup().findStatic(type, "fromJson", MethodType.methodType(type, byte[].class));
+        Object v;
+        try {
+            v = read.invoke(json);
+        } catch (DecodeException e) {
+            problem(name + " JSON: does not read: " + e.getMessage());
+            return;
+        }
+        String written = (String) TO_JSON.invoke(v);
+        if (!Arrays.equals(written.getBytes(StandardCharsets.UTF_8), json)) {
+            problem(name + " JSON: written back as " + written);
+        } else {
+            jsonTexts++;
+        }
+        for (int n = 0; n < json.length; n++) {
+            try {
+                read.invoke(Arrays.copyOf(json, n));
+                problem(name + " JSON: the first " + n + " bytes read");
+            } catch (DecodeException e) {
+                jsonTruncations++;
+            }
+        }
+    }
+
     public static void main(String[] args) throws Throwable {
         for (String line : Files.readAllLines(Path.of(args[0]))) {
             if (line.isBlank()) {
@@ -220,13 +262,20 @@ public final class VectorsCheck {
                     .map(r -> new int[] {Integer.parseInt(r.split(":")[0]), Integer.parseInt(r.split(":")[1])})
                     .toArray(int[][]::new);
             byte[] text = Files.readAllBytes(Path.of(f[4]));
-            check(f[0], model(type, "Fbe"), Files.readAllBytes(Path.of(f[1])), mask, text);
-            check(f[0], model(type, "Final"), Files.readAllBytes(Path.of(f[2])), new int[0][], text);
+            byte[] json = f[5].isEmpty() ? null : Files.readAllBytes(Path.of(f[5]));
+            TO_JSON = MethodHandles.publicLookup().findVirtual(type, "toJson", MethodType.methodType(String.class));
+            check(f[0], model(type, "Fbe"), Files.readAllBytes(Path.of(f[1])), mask, text, json);
+            check(f[0], model(type, "Final"), Files.readAllBytes(Path.of(f[2])), new int[0][], text, json);
+            if (json != null) {
+                checkJson(f[0], type, json);
+            }
         }
-        System.out.println(vectors + " vectors read and written back, " + texts + " texts as the original's, " + truncations + " truncations refused, "
+        System.out.println(vectors + " vectors read and written back, " + texts + " texts as the original's, "
+                + truncations + " truncations refused, "
                 + corruptions + " corruptions read or refused (" + corruptionsRead + " read and written back), "
                 + verified + " verified as deserialize, " + reusedReads + " read into a reused value as fresh (" + unlike
-                + " with defaults from the clock), "
+                + " with defaults from the clock), " + jsons + " JSON texts as the original's, " + jsonTexts
+                + " JSON texts read and written back, " + jsonTruncations + " JSON truncations refused, "
                 + PROBLEMS.size() + " problems");
         System.exit(PROBLEMS.isEmpty() ? 0 : 1);
     }

@@ -6,8 +6,8 @@ classes (a constant per declared value, `of(wire)` for any value, undeclared one
 as plain mutable classes with public fields (a base struct is the superclass), the schema's
 defaults as field initializers, `equals`/`hashCode`/`KEY_ORDER` over the `[key]` fields, and the
 versioned model (models.py; `--final`: the final model too) on the runtime
-`io.github.fbetoolkit.fbe` (runtime/java, docs/java.md); with `--proto` the protocol's Handler,
-Receiver and Sender (protocol.py).
+`io.github.fbetoolkit.fbe` (runtime/java, docs/java.md); with `--json` JSON (json.py); with `--proto`
+the protocol's Handler, Receiver and Sender (protocol.py).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import struct as pystruct
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, ReservedNames, generated_header
+from fbec.targets.java.json import write_json
 from fbec.targets.java.models import write_models
 from fbec.targets.java.protocol import write_protocol
 from fbec.targets.java.text import write_text
@@ -38,13 +39,14 @@ CLASS_NAMES = frozenset({
     "List", "ArrayList", "LinkedList", "Set", "TreeSet", "Map", "TreeMap", "LinkedHashMap", "Arrays",
     "Objects", "Comparator", "Collection", "UUID", "BigDecimal", "Compare", "Decimals", "DecodeException",
     "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8", "FrameReceiver",
-    "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder",
+    "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder", "JsonWriter",
+    "JsonReader",
     # the protocol classes of --proto
     "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
     "Client", "FinalClient", "Requests", "CompletableFuture",
     # the locals and parameters of generated methods: a type of such a name would be obscured by them
-    "a", "b", "c", "e", "h", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
-    "other", "value", "from",
+    "a", "b", "c", "e", "h", "j", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
+    "other", "value", "from", "name", "text",
 })
 JAVA_RESERVED = ReservedNames(JAVA_KEYWORDS)
 TYPE_RESERVED = JAVA_RESERVED | CLASS_NAMES
@@ -475,6 +477,8 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
     write_keys(w, c, s, name)
     write_text(w, c, s, name)
     write_models(w, c, s, name, options.final)
+    if options.json:
+        write_json(w, c, s, name)
 
 
 def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:

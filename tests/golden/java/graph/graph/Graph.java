@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -550,5 +552,133 @@ public class Graph {
         } catch (DecodeException e) {
             throw e.within("graph.Graph");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, Graph v) {
+        j.raw("{\"nodes\":[");
+        int i1 = 0;
+        for (Node x2 : v.nodes) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            Node.fbeWriteJson(j, x2);
+        }
+        j.raw("],\"edges\":[");
+        int i3 = 0;
+        for (Edge x4 : v.edges) {
+            if (i3++ > 0) {
+                j.raw(',');
+            }
+            Edge.fbeWriteJson(j, x4);
+        }
+        j.raw("]}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, Graph v) throws DecodeException {
+        r.beginStruct(8);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "nodes":
+                    r.beginArray("nodes");
+                    for (int i5 = 0; r.more(); i5++) {
+                        Node x6 = new Node();
+                        try {
+                            Node.fbeReadJson(r, x6);
+                        } catch (DecodeException e) {
+                            throw e.at("nodes", i5);
+                        }
+                        v.nodes.add(x6);
+                    }
+                    break;
+                case "edges":
+                    r.beginArray("edges");
+                    for (int i7 = 0; r.more(); i7++) {
+                        Edge x8 = new Edge();
+                        try {
+                            Edge.fbeReadJson(r, x8);
+                        } catch (DecodeException e) {
+                            throw e.at("edges", i7);
+                        }
+                        v.edges.add(x8);
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Graph fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Graph fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Graph fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new Graph(), Graph::fbeReadJson, "graph.Graph");
     }
 }

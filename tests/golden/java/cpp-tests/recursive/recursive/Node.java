@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -513,5 +515,125 @@ public class Node {
         } catch (DecodeException e) {
             throw e.within("recursive.Node");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, Node v) {
+        j.enter("recursive.Node");
+        j.raw("{\"id\":");
+        j.i64(v.id);
+        j.raw(",\"label\":");
+        j.string(v.label);
+        j.raw(",\"children\":[");
+        int i1 = 0;
+        for (Node x2 : v.children) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            Node.fbeWriteJson(j, x2);
+        }
+        j.raw("]}");
+        j.leave();
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, Node v) throws DecodeException {
+        r.beginStruct(12);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "id":
+                    v.id = (int) r.integer(-2147483648, 2147483647, "id");
+                    break;
+                case "label":
+                    v.label = r.string("label");
+                    break;
+                case "children":
+                    r.beginArray("children");
+                    for (int i3 = 0; r.more(); i3++) {
+                        Node x4 = new Node();
+                        try {
+                            Node.fbeReadJson(r, x4);
+                        } catch (DecodeException e) {
+                            throw e.at("children", i3);
+                        }
+                        v.children.add(x4);
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Node fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Node fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Node fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new Node(), Node::fbeReadJson, "recursive.Node");
     }
 }

@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -771,5 +773,198 @@ public class Holder {
         } catch (DecodeException e) {
             throw e.within("vectors.Holder");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, Holder v) {
+        j.raw("{\"edges\":[");
+        int i1 = 0;
+        for (Edge x2 : v.edges) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            Edge.fbeWriteJson(j, x2);
+        }
+        j.raw("],\"points\":[");
+        int i3 = 0;
+        for (Point3 x4 : v.points) {
+            if (i3++ > 0) {
+                j.raw(',');
+            }
+            Point3.fbeWriteJson(j, x4);
+        }
+        j.raw("],\"ints\":[");
+        int i5 = 0;
+        for (Integer x6 : v.ints) {
+            if (i5++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x6);
+        }
+        j.raw("],\"switches\":[");
+        int i7 = 0;
+        for (Boolean x8 : v.switches) {
+            if (i7++ > 0) {
+                j.raw(',');
+            }
+            j.bool(x8);
+        }
+        j.raw("],\"reals\":[");
+        int i9 = 0;
+        for (Double x10 : v.reals) {
+            if (i9++ > 0) {
+                j.raw(',');
+            }
+            j.f64(x10);
+        }
+        j.raw("],\"named\":[");
+        int i11 = 0;
+        for (Named x12 : v.named) {
+            if (i11++ > 0) {
+                j.raw(',');
+            }
+            Named.fbeWriteJson(j, x12);
+        }
+        j.raw("]}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, Holder v) throws DecodeException {
+        r.beginStruct(24);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "edges":
+                    r.beginArray("edges");
+                    for (int i13 = 0; r.more(); i13++) {
+                        Edge x14 = new Edge();
+                        try {
+                            Edge.fbeReadJson(r, x14);
+                        } catch (DecodeException e) {
+                            throw e.at("edges", i13);
+                        }
+                        v.edges.add(x14);
+                    }
+                    break;
+                case "points":
+                    r.beginArray("points");
+                    for (int i15 = 0; r.more(); i15++) {
+                        Point3 x16 = new Point3();
+                        try {
+                            Point3.fbeReadJson(r, x16);
+                        } catch (DecodeException e) {
+                            throw e.at("points", i15);
+                        }
+                        v.points.add(x16);
+                    }
+                    break;
+                case "ints":
+                    r.beginArray("ints");
+                    for (int i17 = 0; r.more(); i17++) {
+                        r.spend(4, "ints");
+                        v.ints.add((int) r.integer(-2147483648, 2147483647, "ints"));
+                    }
+                    break;
+                case "switches":
+                    r.beginArray("switches");
+                    for (int i18 = 0; r.more(); i18++) {
+                        r.spend(1, "switches");
+                        v.switches.add(r.bool("switches"));
+                    }
+                    break;
+                case "reals":
+                    r.beginArray("reals");
+                    for (int i19 = 0; r.more(); i19++) {
+                        r.spend(8, "reals");
+                        v.reals.add(r.f64("reals"));
+                    }
+                    break;
+                case "named":
+                    r.beginArray("named");
+                    for (int i20 = 0; r.more(); i20++) {
+                        Named x21 = new Named();
+                        try {
+                            Named.fbeReadJson(r, x21);
+                        } catch (DecodeException e) {
+                            throw e.at("named", i20);
+                        }
+                        v.named.add(x21);
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Holder fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Holder fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Holder fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new Holder(), Holder::fbeReadJson, "vectors.Holder");
     }
 }

@@ -5,6 +5,8 @@ package com.chronoxor.enums;
 import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Writer;
@@ -1436,5 +1438,423 @@ public class Enums {
         } catch (DecodeException e) {
             throw e.within("enums.Enums");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, Enums v) {
+        j.raw("{\"byte0\":");
+        j.u8(v.byte0.value());
+        j.raw(",\"byte1\":");
+        j.u8(v.byte1.value());
+        j.raw(",\"byte2\":");
+        j.u8(v.byte2.value());
+        j.raw(",\"byte3\":");
+        j.u8(v.byte3.value());
+        j.raw(",\"byte4\":");
+        j.u8(v.byte4.value());
+        j.raw(",\"byte5\":");
+        j.u8(v.byte5.value());
+        j.raw(",\"char0\":");
+        j.u8(v.char0.value());
+        j.raw(",\"char1\":");
+        j.u8(v.char1.value());
+        j.raw(",\"char2\":");
+        j.u8(v.char2.value());
+        j.raw(",\"char3\":");
+        j.u8(v.char3.value());
+        j.raw(",\"char4\":");
+        j.u8(v.char4.value());
+        j.raw(",\"char5\":");
+        j.u8(v.char5.value());
+        j.raw(",\"wchar0\":");
+        j.u32(v.wchar0.value());
+        j.raw(",\"wchar1\":");
+        j.u32(v.wchar1.value());
+        j.raw(",\"wchar2\":");
+        j.u32(v.wchar2.value());
+        j.raw(",\"wchar3\":");
+        j.u32(v.wchar3.value());
+        j.raw(",\"wchar4\":");
+        j.u32(v.wchar4.value());
+        j.raw(",\"wchar5\":");
+        j.u32(v.wchar5.value());
+        j.raw(",\"int8b0\":");
+        j.i64(v.int8b0.value());
+        j.raw(",\"int8b1\":");
+        j.i64(v.int8b1.value());
+        j.raw(",\"int8b2\":");
+        j.i64(v.int8b2.value());
+        j.raw(",\"int8b3\":");
+        j.i64(v.int8b3.value());
+        j.raw(",\"int8b4\":");
+        j.i64(v.int8b4.value());
+        j.raw(",\"int8b5\":");
+        j.i64(v.int8b5.value());
+        j.raw(",\"uint8b0\":");
+        j.u8(v.uint8b0.value());
+        j.raw(",\"uint8b1\":");
+        j.u8(v.uint8b1.value());
+        j.raw(",\"uint8b2\":");
+        j.u8(v.uint8b2.value());
+        j.raw(",\"uint8b3\":");
+        j.u8(v.uint8b3.value());
+        j.raw(",\"uint8b4\":");
+        j.u8(v.uint8b4.value());
+        j.raw(",\"uint8b5\":");
+        j.u8(v.uint8b5.value());
+        j.raw(",\"int16b0\":");
+        j.i64(v.int16b0.value());
+        j.raw(",\"int16b1\":");
+        j.i64(v.int16b1.value());
+        j.raw(",\"int16b2\":");
+        j.i64(v.int16b2.value());
+        j.raw(",\"int16b3\":");
+        j.i64(v.int16b3.value());
+        j.raw(",\"int16b4\":");
+        j.i64(v.int16b4.value());
+        j.raw(",\"int16b5\":");
+        j.i64(v.int16b5.value());
+        j.raw(",\"uint16b0\":");
+        j.u16(v.uint16b0.value());
+        j.raw(",\"uint16b1\":");
+        j.u16(v.uint16b1.value());
+        j.raw(",\"uint16b2\":");
+        j.u16(v.uint16b2.value());
+        j.raw(",\"uint16b3\":");
+        j.u16(v.uint16b3.value());
+        j.raw(",\"uint16b4\":");
+        j.u16(v.uint16b4.value());
+        j.raw(",\"uint16b5\":");
+        j.u16(v.uint16b5.value());
+        j.raw(",\"int32b0\":");
+        j.i64(v.int32b0.value());
+        j.raw(",\"int32b1\":");
+        j.i64(v.int32b1.value());
+        j.raw(",\"int32b2\":");
+        j.i64(v.int32b2.value());
+        j.raw(",\"int32b3\":");
+        j.i64(v.int32b3.value());
+        j.raw(",\"int32b4\":");
+        j.i64(v.int32b4.value());
+        j.raw(",\"int32b5\":");
+        j.i64(v.int32b5.value());
+        j.raw(",\"uint32b0\":");
+        j.u32(v.uint32b0.value());
+        j.raw(",\"uint32b1\":");
+        j.u32(v.uint32b1.value());
+        j.raw(",\"uint32b2\":");
+        j.u32(v.uint32b2.value());
+        j.raw(",\"uint32b3\":");
+        j.u32(v.uint32b3.value());
+        j.raw(",\"uint32b4\":");
+        j.u32(v.uint32b4.value());
+        j.raw(",\"uint32b5\":");
+        j.u32(v.uint32b5.value());
+        j.raw(",\"int64b0\":");
+        j.i64(v.int64b0.value());
+        j.raw(",\"int64b1\":");
+        j.i64(v.int64b1.value());
+        j.raw(",\"int64b2\":");
+        j.i64(v.int64b2.value());
+        j.raw(",\"int64b3\":");
+        j.i64(v.int64b3.value());
+        j.raw(",\"int64b4\":");
+        j.i64(v.int64b4.value());
+        j.raw(",\"int64b5\":");
+        j.i64(v.int64b5.value());
+        j.raw(",\"uint64b0\":");
+        j.u64(v.uint64b0.value());
+        j.raw(",\"uint64b1\":");
+        j.u64(v.uint64b1.value());
+        j.raw(",\"uint64b2\":");
+        j.u64(v.uint64b2.value());
+        j.raw(",\"uint64b3\":");
+        j.u64(v.uint64b3.value());
+        j.raw(",\"uint64b4\":");
+        j.u64(v.uint64b4.value());
+        j.raw(",\"uint64b5\":");
+        j.u64(v.uint64b5.value());
+        j.raw('}');
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, Enums v) throws DecodeException {
+        r.beginStruct(216);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "byte0":
+                    v.byte0 = EnumByte.of((byte) r.unsigned(255, "byte0"));
+                    break;
+                case "byte1":
+                    v.byte1 = EnumByte.of((byte) r.unsigned(255, "byte1"));
+                    break;
+                case "byte2":
+                    v.byte2 = EnumByte.of((byte) r.unsigned(255, "byte2"));
+                    break;
+                case "byte3":
+                    v.byte3 = EnumByte.of((byte) r.unsigned(255, "byte3"));
+                    break;
+                case "byte4":
+                    v.byte4 = EnumByte.of((byte) r.unsigned(255, "byte4"));
+                    break;
+                case "byte5":
+                    v.byte5 = EnumByte.of((byte) r.unsigned(255, "byte5"));
+                    break;
+                case "char0":
+                    v.char0 = EnumChar.of((byte) r.unsigned(255, "char0"));
+                    break;
+                case "char1":
+                    v.char1 = EnumChar.of((byte) r.unsigned(255, "char1"));
+                    break;
+                case "char2":
+                    v.char2 = EnumChar.of((byte) r.unsigned(255, "char2"));
+                    break;
+                case "char3":
+                    v.char3 = EnumChar.of((byte) r.unsigned(255, "char3"));
+                    break;
+                case "char4":
+                    v.char4 = EnumChar.of((byte) r.unsigned(255, "char4"));
+                    break;
+                case "char5":
+                    v.char5 = EnumChar.of((byte) r.unsigned(255, "char5"));
+                    break;
+                case "wchar0":
+                    v.wchar0 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar0"));
+                    break;
+                case "wchar1":
+                    v.wchar1 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar1"));
+                    break;
+                case "wchar2":
+                    v.wchar2 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar2"));
+                    break;
+                case "wchar3":
+                    v.wchar3 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar3"));
+                    break;
+                case "wchar4":
+                    v.wchar4 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar4"));
+                    break;
+                case "wchar5":
+                    v.wchar5 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar5"));
+                    break;
+                case "int8b0":
+                    v.int8b0 = EnumInt8.of((byte) r.integer(-128, 127, "int8b0"));
+                    break;
+                case "int8b1":
+                    v.int8b1 = EnumInt8.of((byte) r.integer(-128, 127, "int8b1"));
+                    break;
+                case "int8b2":
+                    v.int8b2 = EnumInt8.of((byte) r.integer(-128, 127, "int8b2"));
+                    break;
+                case "int8b3":
+                    v.int8b3 = EnumInt8.of((byte) r.integer(-128, 127, "int8b3"));
+                    break;
+                case "int8b4":
+                    v.int8b4 = EnumInt8.of((byte) r.integer(-128, 127, "int8b4"));
+                    break;
+                case "int8b5":
+                    v.int8b5 = EnumInt8.of((byte) r.integer(-128, 127, "int8b5"));
+                    break;
+                case "uint8b0":
+                    v.uint8b0 = EnumUInt8.of((byte) r.unsigned(255, "uint8b0"));
+                    break;
+                case "uint8b1":
+                    v.uint8b1 = EnumUInt8.of((byte) r.unsigned(255, "uint8b1"));
+                    break;
+                case "uint8b2":
+                    v.uint8b2 = EnumUInt8.of((byte) r.unsigned(255, "uint8b2"));
+                    break;
+                case "uint8b3":
+                    v.uint8b3 = EnumUInt8.of((byte) r.unsigned(255, "uint8b3"));
+                    break;
+                case "uint8b4":
+                    v.uint8b4 = EnumUInt8.of((byte) r.unsigned(255, "uint8b4"));
+                    break;
+                case "uint8b5":
+                    v.uint8b5 = EnumUInt8.of((byte) r.unsigned(255, "uint8b5"));
+                    break;
+                case "int16b0":
+                    v.int16b0 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b0"));
+                    break;
+                case "int16b1":
+                    v.int16b1 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b1"));
+                    break;
+                case "int16b2":
+                    v.int16b2 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b2"));
+                    break;
+                case "int16b3":
+                    v.int16b3 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b3"));
+                    break;
+                case "int16b4":
+                    v.int16b4 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b4"));
+                    break;
+                case "int16b5":
+                    v.int16b5 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b5"));
+                    break;
+                case "uint16b0":
+                    v.uint16b0 = EnumUInt16.of((short) r.unsigned(65535, "uint16b0"));
+                    break;
+                case "uint16b1":
+                    v.uint16b1 = EnumUInt16.of((short) r.unsigned(65535, "uint16b1"));
+                    break;
+                case "uint16b2":
+                    v.uint16b2 = EnumUInt16.of((short) r.unsigned(65535, "uint16b2"));
+                    break;
+                case "uint16b3":
+                    v.uint16b3 = EnumUInt16.of((short) r.unsigned(65535, "uint16b3"));
+                    break;
+                case "uint16b4":
+                    v.uint16b4 = EnumUInt16.of((short) r.unsigned(65535, "uint16b4"));
+                    break;
+                case "uint16b5":
+                    v.uint16b5 = EnumUInt16.of((short) r.unsigned(65535, "uint16b5"));
+                    break;
+                case "int32b0":
+                    v.int32b0 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b0"));
+                    break;
+                case "int32b1":
+                    v.int32b1 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b1"));
+                    break;
+                case "int32b2":
+                    v.int32b2 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b2"));
+                    break;
+                case "int32b3":
+                    v.int32b3 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b3"));
+                    break;
+                case "int32b4":
+                    v.int32b4 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b4"));
+                    break;
+                case "int32b5":
+                    v.int32b5 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b5"));
+                    break;
+                case "uint32b0":
+                    v.uint32b0 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b0"));
+                    break;
+                case "uint32b1":
+                    v.uint32b1 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b1"));
+                    break;
+                case "uint32b2":
+                    v.uint32b2 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b2"));
+                    break;
+                case "uint32b3":
+                    v.uint32b3 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b3"));
+                    break;
+                case "uint32b4":
+                    v.uint32b4 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b4"));
+                    break;
+                case "uint32b5":
+                    v.uint32b5 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b5"));
+                    break;
+                case "int64b0":
+                    v.int64b0 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b0"));
+                    break;
+                case "int64b1":
+                    v.int64b1 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b1"));
+                    break;
+                case "int64b2":
+                    v.int64b2 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b2"));
+                    break;
+                case "int64b3":
+                    v.int64b3 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b3"));
+                    break;
+                case "int64b4":
+                    v.int64b4 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b4"));
+                    break;
+                case "int64b5":
+                    v.int64b5 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b5"));
+                    break;
+                case "uint64b0":
+                    v.uint64b0 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b0"));
+                    break;
+                case "uint64b1":
+                    v.uint64b1 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b1"));
+                    break;
+                case "uint64b2":
+                    v.uint64b2 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b2"));
+                    break;
+                case "uint64b3":
+                    v.uint64b3 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b3"));
+                    break;
+                case "uint64b4":
+                    v.uint64b4 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b4"));
+                    break;
+                case "uint64b5":
+                    v.uint64b5 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b5"));
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Enums fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Enums fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Enums fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new Enums(), Enums::fbeReadJson, "enums.Enums");
     }
 }

@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -645,5 +647,161 @@ public class Account {
         } catch (DecodeException e) {
             throw e.within("protoex.Account");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, Account v) {
+        j.raw("{\"id\":");
+        j.i64(v.id);
+        j.raw(",\"name\":");
+        j.string(v.name);
+        j.raw(",\"state\":");
+        j.u8(v.state.value());
+        j.raw(",\"wallet\":");
+        Balance.fbeWriteJson(j, v.wallet);
+        j.raw(",\"asset\":");
+        if (v.asset == null) {
+            j.nil();
+        } else {
+            Balance.fbeWriteJson(j, v.asset);
+        }
+        j.raw(",\"orders\":[");
+        int i1 = 0;
+        for (Order x2 : v.orders) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            Order.fbeWriteJson(j, x2);
+        }
+        j.raw("]}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, Account v) throws DecodeException {
+        r.beginStruct(14);
+        boolean seen3 = false;
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "id":
+                    v.id = (int) r.integer(-2147483648, 2147483647, "id");
+                    break;
+                case "name":
+                    v.name = r.string("name");
+                    break;
+                case "state":
+                    v.state = StateEx.of((byte) r.unsigned(255, "state"));
+                    break;
+                case "wallet":
+                    seen3 = true;
+                    try {
+                        Balance.fbeReadJson(r, v.wallet);
+                    } catch (DecodeException e) {
+                        throw e.at("wallet");
+                    }
+                    break;
+                case "asset":
+                    Balance x4 = null;
+                    if (!r.nil()) {
+                        Balance x5 = new Balance();
+                        try {
+                            Balance.fbeReadJson(r, x5);
+                        } catch (DecodeException e) {
+                            throw e.at("asset");
+                        }
+                        x4 = x5;
+                    }
+                    v.asset = x4;
+                    break;
+                case "orders":
+                    r.beginArray("orders");
+                    for (int i6 = 0; r.more(); i6++) {
+                        Order x7 = new Order();
+                        try {
+                            Order.fbeReadJson(r, x7);
+                        } catch (DecodeException e) {
+                            throw e.at("orders", i6);
+                        }
+                        v.orders.add(x7);
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        if (!seen3) {
+            r.spend(20, "wallet");
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Account fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Account fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Account fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new Account(), Account::fbeReadJson, "protoex.Account");
     }
 }

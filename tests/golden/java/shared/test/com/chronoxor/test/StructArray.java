@@ -5,6 +5,8 @@ package com.chronoxor.test;
 import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -1034,5 +1036,328 @@ public class StructArray {
         } catch (DecodeException e) {
             throw e.within("test.StructArray");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, StructArray v) {
+        j.raw("{\"f1\":");
+        Writer.checkLength(v.f1.length, 2, "test.StructArray.f1");
+        j.raw('[');
+        int i1 = 0;
+        for (Byte x2 : v.f1) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            j.u8(x2);
+        }
+        j.raw("],\"f2\":");
+        Writer.checkLength(v.f2.length, 2, "test.StructArray.f2");
+        j.raw('[');
+        int i3 = 0;
+        for (Byte x4 : v.f2) {
+            if (i3++ > 0) {
+                j.raw(',');
+            }
+            if (x4 == null) {
+                j.nil();
+            } else {
+                j.u8(x4);
+            }
+        }
+        j.raw("],\"f3\":");
+        Writer.checkLength(v.f3.length, 2, "test.StructArray.f3");
+        j.raw('[');
+        int i5 = 0;
+        for (byte[] x6 : v.f3) {
+            if (i5++ > 0) {
+                j.raw(',');
+            }
+            j.bytes(x6);
+        }
+        j.raw("],\"f4\":");
+        Writer.checkLength(v.f4.length, 2, "test.StructArray.f4");
+        j.raw('[');
+        int i7 = 0;
+        for (byte[] x8 : v.f4) {
+            if (i7++ > 0) {
+                j.raw(',');
+            }
+            if (x8 == null) {
+                j.nil();
+            } else {
+                j.bytes(x8);
+            }
+        }
+        j.raw("],\"f5\":");
+        Writer.checkLength(v.f5.length, 2, "test.StructArray.f5");
+        j.raw('[');
+        int i9 = 0;
+        for (EnumSimple x10 : v.f5) {
+            if (i9++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x10.value());
+        }
+        j.raw("],\"f6\":");
+        Writer.checkLength(v.f6.length, 2, "test.StructArray.f6");
+        j.raw('[');
+        int i11 = 0;
+        for (EnumSimple x12 : v.f6) {
+            if (i11++ > 0) {
+                j.raw(',');
+            }
+            if (x12 == null) {
+                j.nil();
+            } else {
+                j.i64(x12.value());
+            }
+        }
+        j.raw("],\"f7\":");
+        Writer.checkLength(v.f7.length, 2, "test.StructArray.f7");
+        j.raw('[');
+        int i13 = 0;
+        for (FlagsSimple x14 : v.f7) {
+            if (i13++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x14.value());
+        }
+        j.raw("],\"f8\":");
+        Writer.checkLength(v.f8.length, 2, "test.StructArray.f8");
+        j.raw('[');
+        int i15 = 0;
+        for (FlagsSimple x16 : v.f8) {
+            if (i15++ > 0) {
+                j.raw(',');
+            }
+            if (x16 == null) {
+                j.nil();
+            } else {
+                j.i64(x16.value());
+            }
+        }
+        j.raw("],\"f9\":");
+        Writer.checkLength(v.f9.length, 2, "test.StructArray.f9");
+        j.raw('[');
+        int i17 = 0;
+        for (StructSimple x18 : v.f9) {
+            if (i17++ > 0) {
+                j.raw(',');
+            }
+            StructSimple.fbeWriteJson(j, x18);
+        }
+        j.raw("],\"f10\":");
+        Writer.checkLength(v.f10.length, 2, "test.StructArray.f10");
+        j.raw('[');
+        int i19 = 0;
+        for (StructSimple x20 : v.f10) {
+            if (i19++ > 0) {
+                j.raw(',');
+            }
+            if (x20 == null) {
+                j.nil();
+            } else {
+                StructSimple.fbeWriteJson(j, x20);
+            }
+        }
+        j.raw("]}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, StructArray v) throws DecodeException {
+        r.beginStruct(36);
+        boolean seen21 = false;
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "f1":
+                    r.beginArray("f1");
+                    int i22 = 0;
+                    for (; r.element(i22, 2, "f1"); i22++) {
+                        v.f1[i22] = (byte) r.unsigned(255, "f1");
+                    }
+                    r.endArray(i22, 2, "f1");
+                    break;
+                case "f2":
+                    r.beginArray("f2");
+                    int i23 = 0;
+                    for (; r.element(i23, 2, "f2"); i23++) {
+                        Byte x24 = null;
+                        if (!r.nil()) {
+                            x24 = (byte) r.unsigned(255, "f2");
+                        }
+                        v.f2[i23] = x24;
+                    }
+                    r.endArray(i23, 2, "f2");
+                    break;
+                case "f3":
+                    r.beginArray("f3");
+                    int i25 = 0;
+                    for (; r.element(i25, 2, "f3"); i25++) {
+                        v.f3[i25] = r.bytes("f3");
+                    }
+                    r.endArray(i25, 2, "f3");
+                    break;
+                case "f4":
+                    r.beginArray("f4");
+                    int i26 = 0;
+                    for (; r.element(i26, 2, "f4"); i26++) {
+                        byte[] x27 = null;
+                        if (!r.nil()) {
+                            x27 = r.bytes("f4");
+                        }
+                        v.f4[i26] = x27;
+                    }
+                    r.endArray(i26, 2, "f4");
+                    break;
+                case "f5":
+                    r.beginArray("f5");
+                    int i28 = 0;
+                    for (; r.element(i28, 2, "f5"); i28++) {
+                        v.f5[i28] = EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f5"));
+                    }
+                    r.endArray(i28, 2, "f5");
+                    break;
+                case "f6":
+                    r.beginArray("f6");
+                    int i29 = 0;
+                    for (; r.element(i29, 2, "f6"); i29++) {
+                        EnumSimple x30 = null;
+                        if (!r.nil()) {
+                            x30 = EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f6"));
+                        }
+                        v.f6[i29] = x30;
+                    }
+                    r.endArray(i29, 2, "f6");
+                    break;
+                case "f7":
+                    r.beginArray("f7");
+                    int i31 = 0;
+                    for (; r.element(i31, 2, "f7"); i31++) {
+                        v.f7[i31] = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f7"));
+                    }
+                    r.endArray(i31, 2, "f7");
+                    break;
+                case "f8":
+                    r.beginArray("f8");
+                    int i32 = 0;
+                    for (; r.element(i32, 2, "f8"); i32++) {
+                        FlagsSimple x33 = null;
+                        if (!r.nil()) {
+                            x33 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f8"));
+                        }
+                        v.f8[i32] = x33;
+                    }
+                    r.endArray(i32, 2, "f8");
+                    break;
+                case "f9":
+                    seen21 = true;
+                    r.beginArray("f9");
+                    int i34 = 0;
+                    for (; r.element(i34, 2, "f9"); i34++) {
+                        try {
+                            StructSimple.fbeReadJson(r, v.f9[i34]);
+                        } catch (DecodeException e) {
+                            throw e.at("f9", i34);
+                        }
+                    }
+                    r.endArray(i34, 2, "f9");
+                    break;
+                case "f10":
+                    r.beginArray("f10");
+                    int i35 = 0;
+                    for (; r.element(i35, 2, "f10"); i35++) {
+                        StructSimple x36 = null;
+                        if (!r.nil()) {
+                            StructSimple x37 = new StructSimple();
+                            try {
+                                StructSimple.fbeReadJson(r, x37);
+                            } catch (DecodeException e) {
+                                throw e.at("f10", i35);
+                            }
+                            x36 = x37;
+                        }
+                        v.f10[i35] = x36;
+                    }
+                    r.endArray(i35, 2, "f10");
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        if (!seen21) {
+            r.spend(562, "f9");
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructArray fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructArray fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructArray fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new StructArray(), StructArray::fbeReadJson, "test.StructArray");
     }
 }

@@ -8,6 +8,8 @@ import java.util.Map;
 
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -1363,5 +1365,345 @@ public class StructHash {
         } catch (DecodeException e) {
             throw e.within("test.StructHash");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, StructHash v) {
+        j.raw("{\"f1\":{");
+        int i1 = 0;
+        for (Map.Entry<String, Byte> x2 : v.f1.entrySet()) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x2.getKey());
+            j.u8(x2.getValue());
+        }
+        j.raw("},\"f2\":{");
+        int i3 = 0;
+        for (Map.Entry<String, Byte> x4 : v.f2.entrySet()) {
+            if (i3++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x4.getKey());
+            if (x4.getValue() == null) {
+                j.nil();
+            } else {
+                j.u8(x4.getValue());
+            }
+        }
+        j.raw("},\"f3\":{");
+        int i5 = 0;
+        for (Map.Entry<String, byte[]> x6 : v.f3.entrySet()) {
+            if (i5++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x6.getKey());
+            j.bytes(x6.getValue());
+        }
+        j.raw("},\"f4\":{");
+        int i7 = 0;
+        for (Map.Entry<String, byte[]> x8 : v.f4.entrySet()) {
+            if (i7++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x8.getKey());
+            if (x8.getValue() == null) {
+                j.nil();
+            } else {
+                j.bytes(x8.getValue());
+            }
+        }
+        j.raw("},\"f5\":{");
+        int i9 = 0;
+        for (Map.Entry<String, EnumSimple> x10 : v.f5.entrySet()) {
+            if (i9++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x10.getKey());
+            j.i64(x10.getValue().value());
+        }
+        j.raw("},\"f6\":{");
+        int i11 = 0;
+        for (Map.Entry<String, EnumSimple> x12 : v.f6.entrySet()) {
+            if (i11++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x12.getKey());
+            if (x12.getValue() == null) {
+                j.nil();
+            } else {
+                j.i64(x12.getValue().value());
+            }
+        }
+        j.raw("},\"f7\":{");
+        int i13 = 0;
+        for (Map.Entry<String, FlagsSimple> x14 : v.f7.entrySet()) {
+            if (i13++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x14.getKey());
+            j.i64(x14.getValue().value());
+        }
+        j.raw("},\"f8\":{");
+        int i15 = 0;
+        for (Map.Entry<String, FlagsSimple> x16 : v.f8.entrySet()) {
+            if (i15++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x16.getKey());
+            if (x16.getValue() == null) {
+                j.nil();
+            } else {
+                j.i64(x16.getValue().value());
+            }
+        }
+        j.raw("},\"f9\":{");
+        int i17 = 0;
+        for (Map.Entry<String, StructSimple> x18 : v.f9.entrySet()) {
+            if (i17++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x18.getKey());
+            StructSimple.fbeWriteJson(j, x18.getValue());
+        }
+        j.raw("},\"f10\":{");
+        int i19 = 0;
+        for (Map.Entry<String, StructSimple> x20 : v.f10.entrySet()) {
+            if (i19++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x20.getKey());
+            if (x20.getValue() == null) {
+                j.nil();
+            } else {
+                StructSimple.fbeWriteJson(j, x20.getValue());
+            }
+        }
+        j.raw("}}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, StructHash v) throws DecodeException {
+        r.beginStruct(40);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "f1":
+                    r.beginObject("f1");
+                    for (String key22; (key22 = r.key("f1")) != null;) {
+                        r.spend(5, "f1");
+                        String k21 = r.keyString(key22, "f1");
+                        if (v.f1.containsKey(k21)) {
+                            throw r.duplicateKey("f1");
+                        }
+                        v.f1.put(k21, (byte) r.unsigned(255, "f1"));
+                    }
+                    break;
+                case "f2":
+                    r.beginObject("f2");
+                    for (String key24; (key24 = r.key("f2")) != null;) {
+                        r.spend(5, "f2");
+                        String k23 = r.keyString(key24, "f2");
+                        Byte x25 = null;
+                        if (!r.nil()) {
+                            x25 = (byte) r.unsigned(255, "f2");
+                        }
+                        if (v.f2.containsKey(k23)) {
+                            throw r.duplicateKey("f2");
+                        }
+                        v.f2.put(k23, x25);
+                    }
+                    break;
+                case "f3":
+                    r.beginObject("f3");
+                    for (String key27; (key27 = r.key("f3")) != null;) {
+                        r.spend(8, "f3");
+                        String k26 = r.keyString(key27, "f3");
+                        if (v.f3.containsKey(k26)) {
+                            throw r.duplicateKey("f3");
+                        }
+                        v.f3.put(k26, r.bytes("f3"));
+                    }
+                    break;
+                case "f4":
+                    r.beginObject("f4");
+                    for (String key29; (key29 = r.key("f4")) != null;) {
+                        r.spend(5, "f4");
+                        String k28 = r.keyString(key29, "f4");
+                        byte[] x30 = null;
+                        if (!r.nil()) {
+                            x30 = r.bytes("f4");
+                        }
+                        if (v.f4.containsKey(k28)) {
+                            throw r.duplicateKey("f4");
+                        }
+                        v.f4.put(k28, x30);
+                    }
+                    break;
+                case "f5":
+                    r.beginObject("f5");
+                    for (String key32; (key32 = r.key("f5")) != null;) {
+                        r.spend(8, "f5");
+                        String k31 = r.keyString(key32, "f5");
+                        if (v.f5.containsKey(k31)) {
+                            throw r.duplicateKey("f5");
+                        }
+                        v.f5.put(k31, EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f5")));
+                    }
+                    break;
+                case "f6":
+                    r.beginObject("f6");
+                    for (String key34; (key34 = r.key("f6")) != null;) {
+                        r.spend(5, "f6");
+                        String k33 = r.keyString(key34, "f6");
+                        EnumSimple x35 = null;
+                        if (!r.nil()) {
+                            x35 = EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f6"));
+                        }
+                        if (v.f6.containsKey(k33)) {
+                            throw r.duplicateKey("f6");
+                        }
+                        v.f6.put(k33, x35);
+                    }
+                    break;
+                case "f7":
+                    r.beginObject("f7");
+                    for (String key37; (key37 = r.key("f7")) != null;) {
+                        r.spend(8, "f7");
+                        String k36 = r.keyString(key37, "f7");
+                        if (v.f7.containsKey(k36)) {
+                            throw r.duplicateKey("f7");
+                        }
+                        v.f7.put(k36, FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f7")));
+                    }
+                    break;
+                case "f8":
+                    r.beginObject("f8");
+                    for (String key39; (key39 = r.key("f8")) != null;) {
+                        r.spend(5, "f8");
+                        String k38 = r.keyString(key39, "f8");
+                        FlagsSimple x40 = null;
+                        if (!r.nil()) {
+                            x40 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f8"));
+                        }
+                        if (v.f8.containsKey(k38)) {
+                            throw r.duplicateKey("f8");
+                        }
+                        v.f8.put(k38, x40);
+                    }
+                    break;
+                case "f9":
+                    r.beginObject("f9");
+                    for (String key42; (key42 = r.key("f9")) != null;) {
+                        r.spend(4, "f9");
+                        String k41 = r.keyString(key42, "f9");
+                        StructSimple x43 = new StructSimple();
+                        try {
+                            StructSimple.fbeReadJson(r, x43);
+                        } catch (DecodeException e) {
+                            throw e.atKey("f9", key42);
+                        }
+                        if (v.f9.containsKey(k41)) {
+                            throw r.duplicateKey("f9");
+                        }
+                        v.f9.put(k41, x43);
+                    }
+                    break;
+                case "f10":
+                    r.beginObject("f10");
+                    for (String key45; (key45 = r.key("f10")) != null;) {
+                        r.spend(5, "f10");
+                        String k44 = r.keyString(key45, "f10");
+                        StructSimple x46 = null;
+                        if (!r.nil()) {
+                            StructSimple x47 = new StructSimple();
+                            try {
+                                StructSimple.fbeReadJson(r, x47);
+                            } catch (DecodeException e) {
+                                throw e.atKey("f10", key45);
+                            }
+                            x46 = x47;
+                        }
+                        if (v.f10.containsKey(k44)) {
+                            throw r.duplicateKey("f10");
+                        }
+                        v.f10.put(k44, x46);
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructHash fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructHash fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructHash fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new StructHash(), StructHash::fbeReadJson, "test.StructHash");
     }
 }

@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -666,5 +668,175 @@ public class StructHashEx {
         } catch (DecodeException e) {
             throw e.within("test.StructHashEx");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, StructHashEx v) {
+        j.raw("{\"f1\":[");
+        int i1 = 0;
+        for (Map.Entry<StructSimple, StructNested> x2 : v.f1.entrySet()) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            j.raw('[');
+            StructSimple.fbeWriteJson(j, x2.getKey());
+            j.raw(',');
+            StructNested.fbeWriteJson(j, x2.getValue());
+            j.raw(']');
+        }
+        j.raw("],\"f2\":[");
+        int i3 = 0;
+        for (Map.Entry<StructSimple, StructNested> x4 : v.f2.entrySet()) {
+            if (i3++ > 0) {
+                j.raw(',');
+            }
+            j.raw('[');
+            StructSimple.fbeWriteJson(j, x4.getKey());
+            j.raw(',');
+            if (x4.getValue() == null) {
+                j.nil();
+            } else {
+                StructNested.fbeWriteJson(j, x4.getValue());
+            }
+            j.raw(']');
+        }
+        j.raw("]}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, StructHashEx v) throws DecodeException {
+        r.beginStruct(8);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "f1":
+                    r.beginArray("f1");
+                    for (int i6 = 0; r.more(); i6++) {
+                        r.spend(0, "f1");
+                        r.beginPair("f1");
+                        StructSimple x7 = new StructSimple();
+                        try {
+                            StructSimple.fbeReadJson(r, x7);
+                        } catch (DecodeException e) {
+                            throw e.at("f1", i6);
+                        }
+                        StructSimple k5 = x7;
+                        StructNested x8 = new StructNested();
+                        try {
+                            StructNested.fbeReadJson(r, x8);
+                        } catch (DecodeException e) {
+                            throw e.at("f1", i6);
+                        }
+                        r.endPair("f1");
+                        if (v.f1.containsKey(k5)) {
+                            throw r.duplicateKey("f1");
+                        }
+                        v.f1.put(k5, x8);
+                    }
+                    break;
+                case "f2":
+                    r.beginArray("f2");
+                    for (int i10 = 0; r.more(); i10++) {
+                        r.spend(1, "f2");
+                        r.beginPair("f2");
+                        StructSimple x11 = new StructSimple();
+                        try {
+                            StructSimple.fbeReadJson(r, x11);
+                        } catch (DecodeException e) {
+                            throw e.at("f2", i10);
+                        }
+                        StructSimple k9 = x11;
+                        StructNested x12 = null;
+                        if (!r.nil()) {
+                            StructNested x13 = new StructNested();
+                            try {
+                                StructNested.fbeReadJson(r, x13);
+                            } catch (DecodeException e) {
+                                throw e.at("f2", i10);
+                            }
+                            x12 = x13;
+                        }
+                        r.endPair("f2");
+                        if (v.f2.containsKey(k9)) {
+                            throw r.duplicateKey("f2");
+                        }
+                        v.f2.put(k9, x12);
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructHashEx fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructHashEx fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructHashEx fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new StructHashEx(), StructHashEx::fbeReadJson, "test.StructHashEx");
     }
 }

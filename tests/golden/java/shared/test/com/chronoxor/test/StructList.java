@@ -7,6 +7,8 @@ import java.util.LinkedList;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -1044,5 +1046,294 @@ public class StructList {
         } catch (DecodeException e) {
             throw e.within("test.StructList");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, StructList v) {
+        j.raw("{\"f1\":[");
+        int i1 = 0;
+        for (Byte x2 : v.f1) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            j.u8(x2);
+        }
+        j.raw("],\"f2\":[");
+        int i3 = 0;
+        for (Byte x4 : v.f2) {
+            if (i3++ > 0) {
+                j.raw(',');
+            }
+            if (x4 == null) {
+                j.nil();
+            } else {
+                j.u8(x4);
+            }
+        }
+        j.raw("],\"f3\":[");
+        int i5 = 0;
+        for (byte[] x6 : v.f3) {
+            if (i5++ > 0) {
+                j.raw(',');
+            }
+            j.bytes(x6);
+        }
+        j.raw("],\"f4\":[");
+        int i7 = 0;
+        for (byte[] x8 : v.f4) {
+            if (i7++ > 0) {
+                j.raw(',');
+            }
+            if (x8 == null) {
+                j.nil();
+            } else {
+                j.bytes(x8);
+            }
+        }
+        j.raw("],\"f5\":[");
+        int i9 = 0;
+        for (EnumSimple x10 : v.f5) {
+            if (i9++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x10.value());
+        }
+        j.raw("],\"f6\":[");
+        int i11 = 0;
+        for (EnumSimple x12 : v.f6) {
+            if (i11++ > 0) {
+                j.raw(',');
+            }
+            if (x12 == null) {
+                j.nil();
+            } else {
+                j.i64(x12.value());
+            }
+        }
+        j.raw("],\"f7\":[");
+        int i13 = 0;
+        for (FlagsSimple x14 : v.f7) {
+            if (i13++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x14.value());
+        }
+        j.raw("],\"f8\":[");
+        int i15 = 0;
+        for (FlagsSimple x16 : v.f8) {
+            if (i15++ > 0) {
+                j.raw(',');
+            }
+            if (x16 == null) {
+                j.nil();
+            } else {
+                j.i64(x16.value());
+            }
+        }
+        j.raw("],\"f9\":[");
+        int i17 = 0;
+        for (StructSimple x18 : v.f9) {
+            if (i17++ > 0) {
+                j.raw(',');
+            }
+            StructSimple.fbeWriteJson(j, x18);
+        }
+        j.raw("],\"f10\":[");
+        int i19 = 0;
+        for (StructSimple x20 : v.f10) {
+            if (i19++ > 0) {
+                j.raw(',');
+            }
+            if (x20 == null) {
+                j.nil();
+            } else {
+                StructSimple.fbeWriteJson(j, x20);
+            }
+        }
+        j.raw("]}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, StructList v) throws DecodeException {
+        r.beginStruct(40);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "f1":
+                    r.beginArray("f1");
+                    for (int i21 = 0; r.more(); i21++) {
+                        r.spend(1, "f1");
+                        v.f1.add((byte) r.unsigned(255, "f1"));
+                    }
+                    break;
+                case "f2":
+                    r.beginArray("f2");
+                    for (int i22 = 0; r.more(); i22++) {
+                        r.spend(1, "f2");
+                        Byte x23 = null;
+                        if (!r.nil()) {
+                            x23 = (byte) r.unsigned(255, "f2");
+                        }
+                        v.f2.add(x23);
+                    }
+                    break;
+                case "f3":
+                    r.beginArray("f3");
+                    for (int i24 = 0; r.more(); i24++) {
+                        r.spend(4, "f3");
+                        v.f3.add(r.bytes("f3"));
+                    }
+                    break;
+                case "f4":
+                    r.beginArray("f4");
+                    for (int i25 = 0; r.more(); i25++) {
+                        r.spend(1, "f4");
+                        byte[] x26 = null;
+                        if (!r.nil()) {
+                            x26 = r.bytes("f4");
+                        }
+                        v.f4.add(x26);
+                    }
+                    break;
+                case "f5":
+                    r.beginArray("f5");
+                    for (int i27 = 0; r.more(); i27++) {
+                        r.spend(4, "f5");
+                        v.f5.add(EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f5")));
+                    }
+                    break;
+                case "f6":
+                    r.beginArray("f6");
+                    for (int i28 = 0; r.more(); i28++) {
+                        r.spend(1, "f6");
+                        EnumSimple x29 = null;
+                        if (!r.nil()) {
+                            x29 = EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f6"));
+                        }
+                        v.f6.add(x29);
+                    }
+                    break;
+                case "f7":
+                    r.beginArray("f7");
+                    for (int i30 = 0; r.more(); i30++) {
+                        r.spend(4, "f7");
+                        v.f7.add(FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f7")));
+                    }
+                    break;
+                case "f8":
+                    r.beginArray("f8");
+                    for (int i31 = 0; r.more(); i31++) {
+                        r.spend(1, "f8");
+                        FlagsSimple x32 = null;
+                        if (!r.nil()) {
+                            x32 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f8"));
+                        }
+                        v.f8.add(x32);
+                    }
+                    break;
+                case "f9":
+                    r.beginArray("f9");
+                    for (int i33 = 0; r.more(); i33++) {
+                        StructSimple x34 = new StructSimple();
+                        try {
+                            StructSimple.fbeReadJson(r, x34);
+                        } catch (DecodeException e) {
+                            throw e.at("f9", i33);
+                        }
+                        v.f9.add(x34);
+                    }
+                    break;
+                case "f10":
+                    r.beginArray("f10");
+                    for (int i35 = 0; r.more(); i35++) {
+                        r.spend(1, "f10");
+                        StructSimple x36 = null;
+                        if (!r.nil()) {
+                            StructSimple x37 = new StructSimple();
+                            try {
+                                StructSimple.fbeReadJson(r, x37);
+                            } catch (DecodeException e) {
+                                throw e.at("f10", i35);
+                            }
+                            x36 = x37;
+                        }
+                        v.f10.add(x36);
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructList fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructList fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructList fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new StructList(), StructList::fbeReadJson, "test.StructList");
     }
 }

@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.UUID;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Writer;
@@ -2839,5 +2841,1377 @@ public class StructNested extends StructOptional {
         } catch (DecodeException e) {
             throw e.within("test.StructNested");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, StructNested v) {
+        j.raw("{\"id\":");
+        j.i64(v.id);
+        j.raw(",\"f1\":");
+        j.bool(v.f1);
+        j.raw(",\"f2\":");
+        j.bool(v.f2);
+        j.raw(",\"f3\":");
+        j.u8(v.f3);
+        j.raw(",\"f4\":");
+        j.u8(v.f4);
+        j.raw(",\"f5\":");
+        j.ch(v.f5);
+        j.raw(",\"f6\":");
+        j.ch(v.f6);
+        j.raw(",\"f7\":");
+        j.u32(v.f7);
+        j.raw(",\"f8\":");
+        j.u32(v.f8);
+        j.raw(",\"f9\":");
+        j.i64(v.f9);
+        j.raw(",\"f10\":");
+        j.i64(v.f10);
+        j.raw(",\"f11\":");
+        j.u8(v.f11);
+        j.raw(",\"f12\":");
+        j.u8(v.f12);
+        j.raw(",\"f13\":");
+        j.i64(v.f13);
+        j.raw(",\"f14\":");
+        j.i64(v.f14);
+        j.raw(",\"f15\":");
+        j.u16(v.f15);
+        j.raw(",\"f16\":");
+        j.u16(v.f16);
+        j.raw(",\"f17\":");
+        j.i64(v.f17);
+        j.raw(",\"f18\":");
+        j.i64(v.f18);
+        j.raw(",\"f19\":");
+        j.u32(v.f19);
+        j.raw(",\"f20\":");
+        j.u32(v.f20);
+        j.raw(",\"f21\":");
+        j.i64(v.f21);
+        j.raw(",\"f22\":");
+        j.i64(v.f22);
+        j.raw(",\"f23\":");
+        j.u64(v.f23);
+        j.raw(",\"f24\":");
+        j.u64(v.f24);
+        j.raw(",\"f25\":");
+        j.f32(v.f25);
+        j.raw(",\"f26\":");
+        j.f32(v.f26);
+        j.raw(",\"f27\":");
+        j.f64(v.f27);
+        j.raw(",\"f28\":");
+        j.f64(v.f28);
+        j.raw(",\"f29\":");
+        j.decimal(v.f29);
+        j.raw(",\"f30\":");
+        j.decimal(v.f30);
+        j.raw(",\"f31\":");
+        j.string(v.f31);
+        j.raw(",\"f32\":");
+        j.string(v.f32);
+        j.raw(",\"f33\":");
+        j.u64(v.f33);
+        j.raw(",\"f34\":");
+        j.u64(v.f34);
+        j.raw(",\"f35\":");
+        j.u64(v.f35);
+        j.raw(",\"f36\":");
+        j.uuid(v.f36);
+        j.raw(",\"f37\":");
+        j.uuid(v.f37);
+        j.raw(",\"f38\":");
+        j.uuid(v.f38);
+        j.raw(",\"f39\":");
+        j.u8(v.f39.value());
+        j.raw(",\"f40\":");
+        j.u8(v.f40.value());
+        j.raw(",\"f41\":");
+        com.chronoxor.proto.Order.fbeWriteJson(j, v.f41);
+        j.raw(",\"f42\":");
+        com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42);
+        j.raw(",\"f43\":");
+        j.u8(v.f43.value());
+        j.raw(",\"f44\":");
+        com.chronoxor.proto.Account.fbeWriteJson(j, v.f44);
+        j.raw(",\"f100\":");
+        if (v.f100 == null) {
+            j.nil();
+        } else {
+            j.bool(v.f100);
+        }
+        j.raw(",\"f101\":");
+        if (v.f101 == null) {
+            j.nil();
+        } else {
+            j.bool(v.f101);
+        }
+        j.raw(",\"f102\":");
+        if (v.f102 == null) {
+            j.nil();
+        } else {
+            j.bool(v.f102);
+        }
+        j.raw(",\"f103\":");
+        if (v.f103 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f103);
+        }
+        j.raw(",\"f104\":");
+        if (v.f104 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f104);
+        }
+        j.raw(",\"f105\":");
+        if (v.f105 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f105);
+        }
+        j.raw(",\"f106\":");
+        if (v.f106 == null) {
+            j.nil();
+        } else {
+            j.ch(v.f106);
+        }
+        j.raw(",\"f107\":");
+        if (v.f107 == null) {
+            j.nil();
+        } else {
+            j.ch(v.f107);
+        }
+        j.raw(",\"f108\":");
+        if (v.f108 == null) {
+            j.nil();
+        } else {
+            j.ch(v.f108);
+        }
+        j.raw(",\"f109\":");
+        if (v.f109 == null) {
+            j.nil();
+        } else {
+            j.u32(v.f109);
+        }
+        j.raw(",\"f110\":");
+        if (v.f110 == null) {
+            j.nil();
+        } else {
+            j.u32(v.f110);
+        }
+        j.raw(",\"f111\":");
+        if (v.f111 == null) {
+            j.nil();
+        } else {
+            j.u32(v.f111);
+        }
+        j.raw(",\"f112\":");
+        if (v.f112 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f112);
+        }
+        j.raw(",\"f113\":");
+        if (v.f113 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f113);
+        }
+        j.raw(",\"f114\":");
+        if (v.f114 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f114);
+        }
+        j.raw(",\"f115\":");
+        if (v.f115 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f115);
+        }
+        j.raw(",\"f116\":");
+        if (v.f116 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f116);
+        }
+        j.raw(",\"f117\":");
+        if (v.f117 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f117);
+        }
+        j.raw(",\"f118\":");
+        if (v.f118 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f118);
+        }
+        j.raw(",\"f119\":");
+        if (v.f119 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f119);
+        }
+        j.raw(",\"f120\":");
+        if (v.f120 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f120);
+        }
+        j.raw(",\"f121\":");
+        if (v.f121 == null) {
+            j.nil();
+        } else {
+            j.u16(v.f121);
+        }
+        j.raw(",\"f122\":");
+        if (v.f122 == null) {
+            j.nil();
+        } else {
+            j.u16(v.f122);
+        }
+        j.raw(",\"f123\":");
+        if (v.f123 == null) {
+            j.nil();
+        } else {
+            j.u16(v.f123);
+        }
+        j.raw(",\"f124\":");
+        if (v.f124 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f124);
+        }
+        j.raw(",\"f125\":");
+        if (v.f125 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f125);
+        }
+        j.raw(",\"f126\":");
+        if (v.f126 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f126);
+        }
+        j.raw(",\"f127\":");
+        if (v.f127 == null) {
+            j.nil();
+        } else {
+            j.u32(v.f127);
+        }
+        j.raw(",\"f128\":");
+        if (v.f128 == null) {
+            j.nil();
+        } else {
+            j.u32(v.f128);
+        }
+        j.raw(",\"f129\":");
+        if (v.f129 == null) {
+            j.nil();
+        } else {
+            j.u32(v.f129);
+        }
+        j.raw(",\"f130\":");
+        if (v.f130 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f130);
+        }
+        j.raw(",\"f131\":");
+        if (v.f131 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f131);
+        }
+        j.raw(",\"f132\":");
+        if (v.f132 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f132);
+        }
+        j.raw(",\"f133\":");
+        if (v.f133 == null) {
+            j.nil();
+        } else {
+            j.u64(v.f133);
+        }
+        j.raw(",\"f134\":");
+        if (v.f134 == null) {
+            j.nil();
+        } else {
+            j.u64(v.f134);
+        }
+        j.raw(",\"f135\":");
+        if (v.f135 == null) {
+            j.nil();
+        } else {
+            j.u64(v.f135);
+        }
+        j.raw(",\"f136\":");
+        if (v.f136 == null) {
+            j.nil();
+        } else {
+            j.f32(v.f136);
+        }
+        j.raw(",\"f137\":");
+        if (v.f137 == null) {
+            j.nil();
+        } else {
+            j.f32(v.f137);
+        }
+        j.raw(",\"f138\":");
+        if (v.f138 == null) {
+            j.nil();
+        } else {
+            j.f32(v.f138);
+        }
+        j.raw(",\"f139\":");
+        if (v.f139 == null) {
+            j.nil();
+        } else {
+            j.f64(v.f139);
+        }
+        j.raw(",\"f140\":");
+        if (v.f140 == null) {
+            j.nil();
+        } else {
+            j.f64(v.f140);
+        }
+        j.raw(",\"f141\":");
+        if (v.f141 == null) {
+            j.nil();
+        } else {
+            j.f64(v.f141);
+        }
+        j.raw(",\"f142\":");
+        if (v.f142 == null) {
+            j.nil();
+        } else {
+            j.decimal(v.f142);
+        }
+        j.raw(",\"f143\":");
+        if (v.f143 == null) {
+            j.nil();
+        } else {
+            j.decimal(v.f143);
+        }
+        j.raw(",\"f144\":");
+        if (v.f144 == null) {
+            j.nil();
+        } else {
+            j.decimal(v.f144);
+        }
+        j.raw(",\"f145\":");
+        if (v.f145 == null) {
+            j.nil();
+        } else {
+            j.string(v.f145);
+        }
+        j.raw(",\"f146\":");
+        if (v.f146 == null) {
+            j.nil();
+        } else {
+            j.string(v.f146);
+        }
+        j.raw(",\"f147\":");
+        if (v.f147 == null) {
+            j.nil();
+        } else {
+            j.string(v.f147);
+        }
+        j.raw(",\"f148\":");
+        if (v.f148 == null) {
+            j.nil();
+        } else {
+            j.u64(v.f148);
+        }
+        j.raw(",\"f149\":");
+        if (v.f149 == null) {
+            j.nil();
+        } else {
+            j.u64(v.f149);
+        }
+        j.raw(",\"f150\":");
+        if (v.f150 == null) {
+            j.nil();
+        } else {
+            j.u64(v.f150);
+        }
+        j.raw(",\"f151\":");
+        if (v.f151 == null) {
+            j.nil();
+        } else {
+            j.uuid(v.f151);
+        }
+        j.raw(",\"f152\":");
+        if (v.f152 == null) {
+            j.nil();
+        } else {
+            j.uuid(v.f152);
+        }
+        j.raw(",\"f153\":");
+        if (v.f153 == null) {
+            j.nil();
+        } else {
+            j.uuid(v.f153);
+        }
+        j.raw(",\"f154\":");
+        if (v.f154 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f154.value());
+        }
+        j.raw(",\"f155\":");
+        if (v.f155 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f155.value());
+        }
+        j.raw(",\"f156\":");
+        if (v.f156 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f156.value());
+        }
+        j.raw(",\"f157\":");
+        if (v.f157 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f157.value());
+        }
+        j.raw(",\"f158\":");
+        if (v.f158 == null) {
+            j.nil();
+        } else {
+            com.chronoxor.proto.Order.fbeWriteJson(j, v.f158);
+        }
+        j.raw(",\"f159\":");
+        if (v.f159 == null) {
+            j.nil();
+        } else {
+            com.chronoxor.proto.Order.fbeWriteJson(j, v.f159);
+        }
+        j.raw(",\"f160\":");
+        if (v.f160 == null) {
+            j.nil();
+        } else {
+            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f160);
+        }
+        j.raw(",\"f161\":");
+        if (v.f161 == null) {
+            j.nil();
+        } else {
+            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f161);
+        }
+        j.raw(",\"f162\":");
+        if (v.f162 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f162.value());
+        }
+        j.raw(",\"f163\":");
+        if (v.f163 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f163.value());
+        }
+        j.raw(",\"f164\":");
+        if (v.f164 == null) {
+            j.nil();
+        } else {
+            com.chronoxor.proto.Account.fbeWriteJson(j, v.f164);
+        }
+        j.raw(",\"f165\":");
+        if (v.f165 == null) {
+            j.nil();
+        } else {
+            com.chronoxor.proto.Account.fbeWriteJson(j, v.f165);
+        }
+        j.raw(",\"f1000\":");
+        j.i64(v.f1000.value());
+        j.raw(",\"f1001\":");
+        if (v.f1001 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f1001.value());
+        }
+        j.raw(",\"f1002\":");
+        j.u8(v.f1002.value());
+        j.raw(",\"f1003\":");
+        if (v.f1003 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f1003.value());
+        }
+        j.raw(",\"f1004\":");
+        j.i64(v.f1004.value());
+        j.raw(",\"f1005\":");
+        if (v.f1005 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f1005.value());
+        }
+        j.raw(",\"f1006\":");
+        j.u64(v.f1006.value());
+        j.raw(",\"f1007\":");
+        if (v.f1007 == null) {
+            j.nil();
+        } else {
+            j.u64(v.f1007.value());
+        }
+        j.raw(",\"f1008\":");
+        StructSimple.fbeWriteJson(j, v.f1008);
+        j.raw(",\"f1009\":");
+        if (v.f1009 == null) {
+            j.nil();
+        } else {
+            StructSimple.fbeWriteJson(j, v.f1009);
+        }
+        j.raw(",\"f1010\":");
+        StructOptional.fbeWriteJson(j, v.f1010);
+        j.raw(",\"f1011\":");
+        if (v.f1011 == null) {
+            j.nil();
+        } else {
+            StructOptional.fbeWriteJson(j, v.f1011);
+        }
+        j.raw('}');
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, StructNested v) throws DecodeException {
+        r.beginStruct(306);
+        boolean seen1 = false;
+        boolean seen2 = false;
+        boolean seen3 = false;
+        boolean seen4 = false;
+        boolean seen5 = false;
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "id":
+                    v.id = (int) r.integer(-2147483648, 2147483647, "id");
+                    break;
+                case "f1":
+                    v.f1 = r.bool("f1");
+                    break;
+                case "f2":
+                    v.f2 = r.bool("f2");
+                    break;
+                case "f3":
+                    v.f3 = (byte) r.unsigned(255, "f3");
+                    break;
+                case "f4":
+                    v.f4 = (byte) r.unsigned(255, "f4");
+                    break;
+                case "f5":
+                    v.f5 = r.ch("f5");
+                    break;
+                case "f6":
+                    v.f6 = r.ch("f6");
+                    break;
+                case "f7":
+                    v.f7 = (int) r.unsigned(4294967295L, "f7");
+                    break;
+                case "f8":
+                    v.f8 = (int) r.unsigned(4294967295L, "f8");
+                    break;
+                case "f9":
+                    v.f9 = (byte) r.integer(-128, 127, "f9");
+                    break;
+                case "f10":
+                    v.f10 = (byte) r.integer(-128, 127, "f10");
+                    break;
+                case "f11":
+                    v.f11 = (byte) r.unsigned(255, "f11");
+                    break;
+                case "f12":
+                    v.f12 = (byte) r.unsigned(255, "f12");
+                    break;
+                case "f13":
+                    v.f13 = (short) r.integer(-32768, 32767, "f13");
+                    break;
+                case "f14":
+                    v.f14 = (short) r.integer(-32768, 32767, "f14");
+                    break;
+                case "f15":
+                    v.f15 = (short) r.unsigned(65535, "f15");
+                    break;
+                case "f16":
+                    v.f16 = (short) r.unsigned(65535, "f16");
+                    break;
+                case "f17":
+                    v.f17 = (int) r.integer(-2147483648, 2147483647, "f17");
+                    break;
+                case "f18":
+                    v.f18 = (int) r.integer(-2147483648, 2147483647, "f18");
+                    break;
+                case "f19":
+                    v.f19 = (int) r.unsigned(4294967295L, "f19");
+                    break;
+                case "f20":
+                    v.f20 = (int) r.unsigned(4294967295L, "f20");
+                    break;
+                case "f21":
+                    v.f21 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f21");
+                    break;
+                case "f22":
+                    v.f22 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f22");
+                    break;
+                case "f23":
+                    v.f23 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f23");
+                    break;
+                case "f24":
+                    v.f24 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f24");
+                    break;
+                case "f25":
+                    v.f25 = r.f32("f25");
+                    break;
+                case "f26":
+                    v.f26 = r.f32("f26");
+                    break;
+                case "f27":
+                    v.f27 = r.f64("f27");
+                    break;
+                case "f28":
+                    v.f28 = r.f64("f28");
+                    break;
+                case "f29":
+                    v.f29 = r.decimal("f29");
+                    break;
+                case "f30":
+                    v.f30 = r.decimal("f30");
+                    break;
+                case "f31":
+                    v.f31 = r.string("f31");
+                    break;
+                case "f32":
+                    v.f32 = r.string("f32");
+                    break;
+                case "f33":
+                    v.f33 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f33");
+                    break;
+                case "f34":
+                    v.f34 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f34");
+                    break;
+                case "f35":
+                    v.f35 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f35");
+                    break;
+                case "f36":
+                    v.f36 = r.uuid("f36");
+                    break;
+                case "f37":
+                    v.f37 = r.uuid("f37");
+                    break;
+                case "f38":
+                    v.f38 = r.uuid("f38");
+                    break;
+                case "f39":
+                    v.f39 = com.chronoxor.proto.OrderSide.of((byte) r.unsigned(255, "f39"));
+                    break;
+                case "f40":
+                    v.f40 = com.chronoxor.proto.OrderType.of((byte) r.unsigned(255, "f40"));
+                    break;
+                case "f41":
+                    seen1 = true;
+                    try {
+                        com.chronoxor.proto.Order.fbeReadJson(r, v.f41);
+                    } catch (DecodeException e) {
+                        throw e.at("f41");
+                    }
+                    break;
+                case "f42":
+                    seen2 = true;
+                    try {
+                        com.chronoxor.proto.Balance.fbeReadJson(r, v.f42);
+                    } catch (DecodeException e) {
+                        throw e.at("f42");
+                    }
+                    break;
+                case "f43":
+                    v.f43 = com.chronoxor.proto.State.of((byte) r.unsigned(255, "f43"));
+                    break;
+                case "f44":
+                    seen3 = true;
+                    try {
+                        com.chronoxor.proto.Account.fbeReadJson(r, v.f44);
+                    } catch (DecodeException e) {
+                        throw e.at("f44");
+                    }
+                    break;
+                case "f100":
+                    Boolean x6 = null;
+                    if (!r.nil()) {
+                        x6 = r.bool("f100");
+                    }
+                    v.f100 = x6;
+                    break;
+                case "f101":
+                    Boolean x7 = null;
+                    if (!r.nil()) {
+                        x7 = r.bool("f101");
+                    }
+                    v.f101 = x7;
+                    break;
+                case "f102":
+                    Boolean x8 = null;
+                    if (!r.nil()) {
+                        x8 = r.bool("f102");
+                    }
+                    v.f102 = x8;
+                    break;
+                case "f103":
+                    Byte x9 = null;
+                    if (!r.nil()) {
+                        x9 = (byte) r.unsigned(255, "f103");
+                    }
+                    v.f103 = x9;
+                    break;
+                case "f104":
+                    Byte x10 = null;
+                    if (!r.nil()) {
+                        x10 = (byte) r.unsigned(255, "f104");
+                    }
+                    v.f104 = x10;
+                    break;
+                case "f105":
+                    Byte x11 = null;
+                    if (!r.nil()) {
+                        x11 = (byte) r.unsigned(255, "f105");
+                    }
+                    v.f105 = x11;
+                    break;
+                case "f106":
+                    Character x12 = null;
+                    if (!r.nil()) {
+                        x12 = r.ch("f106");
+                    }
+                    v.f106 = x12;
+                    break;
+                case "f107":
+                    Character x13 = null;
+                    if (!r.nil()) {
+                        x13 = r.ch("f107");
+                    }
+                    v.f107 = x13;
+                    break;
+                case "f108":
+                    Character x14 = null;
+                    if (!r.nil()) {
+                        x14 = r.ch("f108");
+                    }
+                    v.f108 = x14;
+                    break;
+                case "f109":
+                    Integer x15 = null;
+                    if (!r.nil()) {
+                        x15 = (int) r.unsigned(4294967295L, "f109");
+                    }
+                    v.f109 = x15;
+                    break;
+                case "f110":
+                    Integer x16 = null;
+                    if (!r.nil()) {
+                        x16 = (int) r.unsigned(4294967295L, "f110");
+                    }
+                    v.f110 = x16;
+                    break;
+                case "f111":
+                    Integer x17 = null;
+                    if (!r.nil()) {
+                        x17 = (int) r.unsigned(4294967295L, "f111");
+                    }
+                    v.f111 = x17;
+                    break;
+                case "f112":
+                    Byte x18 = null;
+                    if (!r.nil()) {
+                        x18 = (byte) r.integer(-128, 127, "f112");
+                    }
+                    v.f112 = x18;
+                    break;
+                case "f113":
+                    Byte x19 = null;
+                    if (!r.nil()) {
+                        x19 = (byte) r.integer(-128, 127, "f113");
+                    }
+                    v.f113 = x19;
+                    break;
+                case "f114":
+                    Byte x20 = null;
+                    if (!r.nil()) {
+                        x20 = (byte) r.integer(-128, 127, "f114");
+                    }
+                    v.f114 = x20;
+                    break;
+                case "f115":
+                    Byte x21 = null;
+                    if (!r.nil()) {
+                        x21 = (byte) r.unsigned(255, "f115");
+                    }
+                    v.f115 = x21;
+                    break;
+                case "f116":
+                    Byte x22 = null;
+                    if (!r.nil()) {
+                        x22 = (byte) r.unsigned(255, "f116");
+                    }
+                    v.f116 = x22;
+                    break;
+                case "f117":
+                    Byte x23 = null;
+                    if (!r.nil()) {
+                        x23 = (byte) r.unsigned(255, "f117");
+                    }
+                    v.f117 = x23;
+                    break;
+                case "f118":
+                    Short x24 = null;
+                    if (!r.nil()) {
+                        x24 = (short) r.integer(-32768, 32767, "f118");
+                    }
+                    v.f118 = x24;
+                    break;
+                case "f119":
+                    Short x25 = null;
+                    if (!r.nil()) {
+                        x25 = (short) r.integer(-32768, 32767, "f119");
+                    }
+                    v.f119 = x25;
+                    break;
+                case "f120":
+                    Short x26 = null;
+                    if (!r.nil()) {
+                        x26 = (short) r.integer(-32768, 32767, "f120");
+                    }
+                    v.f120 = x26;
+                    break;
+                case "f121":
+                    Short x27 = null;
+                    if (!r.nil()) {
+                        x27 = (short) r.unsigned(65535, "f121");
+                    }
+                    v.f121 = x27;
+                    break;
+                case "f122":
+                    Short x28 = null;
+                    if (!r.nil()) {
+                        x28 = (short) r.unsigned(65535, "f122");
+                    }
+                    v.f122 = x28;
+                    break;
+                case "f123":
+                    Short x29 = null;
+                    if (!r.nil()) {
+                        x29 = (short) r.unsigned(65535, "f123");
+                    }
+                    v.f123 = x29;
+                    break;
+                case "f124":
+                    Integer x30 = null;
+                    if (!r.nil()) {
+                        x30 = (int) r.integer(-2147483648, 2147483647, "f124");
+                    }
+                    v.f124 = x30;
+                    break;
+                case "f125":
+                    Integer x31 = null;
+                    if (!r.nil()) {
+                        x31 = (int) r.integer(-2147483648, 2147483647, "f125");
+                    }
+                    v.f125 = x31;
+                    break;
+                case "f126":
+                    Integer x32 = null;
+                    if (!r.nil()) {
+                        x32 = (int) r.integer(-2147483648, 2147483647, "f126");
+                    }
+                    v.f126 = x32;
+                    break;
+                case "f127":
+                    Integer x33 = null;
+                    if (!r.nil()) {
+                        x33 = (int) r.unsigned(4294967295L, "f127");
+                    }
+                    v.f127 = x33;
+                    break;
+                case "f128":
+                    Integer x34 = null;
+                    if (!r.nil()) {
+                        x34 = (int) r.unsigned(4294967295L, "f128");
+                    }
+                    v.f128 = x34;
+                    break;
+                case "f129":
+                    Integer x35 = null;
+                    if (!r.nil()) {
+                        x35 = (int) r.unsigned(4294967295L, "f129");
+                    }
+                    v.f129 = x35;
+                    break;
+                case "f130":
+                    Long x36 = null;
+                    if (!r.nil()) {
+                        x36 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f130");
+                    }
+                    v.f130 = x36;
+                    break;
+                case "f131":
+                    Long x37 = null;
+                    if (!r.nil()) {
+                        x37 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f131");
+                    }
+                    v.f131 = x37;
+                    break;
+                case "f132":
+                    Long x38 = null;
+                    if (!r.nil()) {
+                        x38 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f132");
+                    }
+                    v.f132 = x38;
+                    break;
+                case "f133":
+                    Long x39 = null;
+                    if (!r.nil()) {
+                        x39 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f133");
+                    }
+                    v.f133 = x39;
+                    break;
+                case "f134":
+                    Long x40 = null;
+                    if (!r.nil()) {
+                        x40 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f134");
+                    }
+                    v.f134 = x40;
+                    break;
+                case "f135":
+                    Long x41 = null;
+                    if (!r.nil()) {
+                        x41 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f135");
+                    }
+                    v.f135 = x41;
+                    break;
+                case "f136":
+                    Float x42 = null;
+                    if (!r.nil()) {
+                        x42 = r.f32("f136");
+                    }
+                    v.f136 = x42;
+                    break;
+                case "f137":
+                    Float x43 = null;
+                    if (!r.nil()) {
+                        x43 = r.f32("f137");
+                    }
+                    v.f137 = x43;
+                    break;
+                case "f138":
+                    Float x44 = null;
+                    if (!r.nil()) {
+                        x44 = r.f32("f138");
+                    }
+                    v.f138 = x44;
+                    break;
+                case "f139":
+                    Double x45 = null;
+                    if (!r.nil()) {
+                        x45 = r.f64("f139");
+                    }
+                    v.f139 = x45;
+                    break;
+                case "f140":
+                    Double x46 = null;
+                    if (!r.nil()) {
+                        x46 = r.f64("f140");
+                    }
+                    v.f140 = x46;
+                    break;
+                case "f141":
+                    Double x47 = null;
+                    if (!r.nil()) {
+                        x47 = r.f64("f141");
+                    }
+                    v.f141 = x47;
+                    break;
+                case "f142":
+                    BigDecimal x48 = null;
+                    if (!r.nil()) {
+                        x48 = r.decimal("f142");
+                    }
+                    v.f142 = x48;
+                    break;
+                case "f143":
+                    BigDecimal x49 = null;
+                    if (!r.nil()) {
+                        x49 = r.decimal("f143");
+                    }
+                    v.f143 = x49;
+                    break;
+                case "f144":
+                    BigDecimal x50 = null;
+                    if (!r.nil()) {
+                        x50 = r.decimal("f144");
+                    }
+                    v.f144 = x50;
+                    break;
+                case "f145":
+                    String x51 = null;
+                    if (!r.nil()) {
+                        x51 = r.string("f145");
+                    }
+                    v.f145 = x51;
+                    break;
+                case "f146":
+                    String x52 = null;
+                    if (!r.nil()) {
+                        x52 = r.string("f146");
+                    }
+                    v.f146 = x52;
+                    break;
+                case "f147":
+                    String x53 = null;
+                    if (!r.nil()) {
+                        x53 = r.string("f147");
+                    }
+                    v.f147 = x53;
+                    break;
+                case "f148":
+                    Long x54 = null;
+                    if (!r.nil()) {
+                        x54 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f148");
+                    }
+                    v.f148 = x54;
+                    break;
+                case "f149":
+                    Long x55 = null;
+                    if (!r.nil()) {
+                        x55 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f149");
+                    }
+                    v.f149 = x55;
+                    break;
+                case "f150":
+                    Long x56 = null;
+                    if (!r.nil()) {
+                        x56 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f150");
+                    }
+                    v.f150 = x56;
+                    break;
+                case "f151":
+                    UUID x57 = null;
+                    if (!r.nil()) {
+                        x57 = r.uuid("f151");
+                    }
+                    v.f151 = x57;
+                    break;
+                case "f152":
+                    UUID x58 = null;
+                    if (!r.nil()) {
+                        x58 = r.uuid("f152");
+                    }
+                    v.f152 = x58;
+                    break;
+                case "f153":
+                    UUID x59 = null;
+                    if (!r.nil()) {
+                        x59 = r.uuid("f153");
+                    }
+                    v.f153 = x59;
+                    break;
+                case "f154":
+                    com.chronoxor.proto.OrderSide x60 = null;
+                    if (!r.nil()) {
+                        x60 = com.chronoxor.proto.OrderSide.of((byte) r.unsigned(255, "f154"));
+                    }
+                    v.f154 = x60;
+                    break;
+                case "f155":
+                    com.chronoxor.proto.OrderSide x61 = null;
+                    if (!r.nil()) {
+                        x61 = com.chronoxor.proto.OrderSide.of((byte) r.unsigned(255, "f155"));
+                    }
+                    v.f155 = x61;
+                    break;
+                case "f156":
+                    com.chronoxor.proto.OrderType x62 = null;
+                    if (!r.nil()) {
+                        x62 = com.chronoxor.proto.OrderType.of((byte) r.unsigned(255, "f156"));
+                    }
+                    v.f156 = x62;
+                    break;
+                case "f157":
+                    com.chronoxor.proto.OrderType x63 = null;
+                    if (!r.nil()) {
+                        x63 = com.chronoxor.proto.OrderType.of((byte) r.unsigned(255, "f157"));
+                    }
+                    v.f157 = x63;
+                    break;
+                case "f158":
+                    com.chronoxor.proto.Order x64 = null;
+                    if (!r.nil()) {
+                        com.chronoxor.proto.Order x65 = new com.chronoxor.proto.Order();
+                        try {
+                            com.chronoxor.proto.Order.fbeReadJson(r, x65);
+                        } catch (DecodeException e) {
+                            throw e.at("f158");
+                        }
+                        x64 = x65;
+                    }
+                    v.f158 = x64;
+                    break;
+                case "f159":
+                    com.chronoxor.proto.Order x66 = null;
+                    if (!r.nil()) {
+                        com.chronoxor.proto.Order x67 = new com.chronoxor.proto.Order();
+                        try {
+                            com.chronoxor.proto.Order.fbeReadJson(r, x67);
+                        } catch (DecodeException e) {
+                            throw e.at("f159");
+                        }
+                        x66 = x67;
+                    }
+                    v.f159 = x66;
+                    break;
+                case "f160":
+                    com.chronoxor.proto.Balance x68 = null;
+                    if (!r.nil()) {
+                        com.chronoxor.proto.Balance x69 = new com.chronoxor.proto.Balance();
+                        try {
+                            com.chronoxor.proto.Balance.fbeReadJson(r, x69);
+                        } catch (DecodeException e) {
+                            throw e.at("f160");
+                        }
+                        x68 = x69;
+                    }
+                    v.f160 = x68;
+                    break;
+                case "f161":
+                    com.chronoxor.proto.Balance x70 = null;
+                    if (!r.nil()) {
+                        com.chronoxor.proto.Balance x71 = new com.chronoxor.proto.Balance();
+                        try {
+                            com.chronoxor.proto.Balance.fbeReadJson(r, x71);
+                        } catch (DecodeException e) {
+                            throw e.at("f161");
+                        }
+                        x70 = x71;
+                    }
+                    v.f161 = x70;
+                    break;
+                case "f162":
+                    com.chronoxor.proto.State x72 = null;
+                    if (!r.nil()) {
+                        x72 = com.chronoxor.proto.State.of((byte) r.unsigned(255, "f162"));
+                    }
+                    v.f162 = x72;
+                    break;
+                case "f163":
+                    com.chronoxor.proto.State x73 = null;
+                    if (!r.nil()) {
+                        x73 = com.chronoxor.proto.State.of((byte) r.unsigned(255, "f163"));
+                    }
+                    v.f163 = x73;
+                    break;
+                case "f164":
+                    com.chronoxor.proto.Account x74 = null;
+                    if (!r.nil()) {
+                        com.chronoxor.proto.Account x75 = new com.chronoxor.proto.Account();
+                        try {
+                            com.chronoxor.proto.Account.fbeReadJson(r, x75);
+                        } catch (DecodeException e) {
+                            throw e.at("f164");
+                        }
+                        x74 = x75;
+                    }
+                    v.f164 = x74;
+                    break;
+                case "f165":
+                    com.chronoxor.proto.Account x76 = null;
+                    if (!r.nil()) {
+                        com.chronoxor.proto.Account x77 = new com.chronoxor.proto.Account();
+                        try {
+                            com.chronoxor.proto.Account.fbeReadJson(r, x77);
+                        } catch (DecodeException e) {
+                            throw e.at("f165");
+                        }
+                        x76 = x77;
+                    }
+                    v.f165 = x76;
+                    break;
+                case "f1000":
+                    v.f1000 = EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f1000"));
+                    break;
+                case "f1001":
+                    EnumSimple x78 = null;
+                    if (!r.nil()) {
+                        x78 = EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f1001"));
+                    }
+                    v.f1001 = x78;
+                    break;
+                case "f1002":
+                    v.f1002 = EnumTyped.of((byte) r.unsigned(255, "f1002"));
+                    break;
+                case "f1003":
+                    EnumTyped x79 = null;
+                    if (!r.nil()) {
+                        x79 = EnumTyped.of((byte) r.unsigned(255, "f1003"));
+                    }
+                    v.f1003 = x79;
+                    break;
+                case "f1004":
+                    v.f1004 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f1004"));
+                    break;
+                case "f1005":
+                    FlagsSimple x80 = null;
+                    if (!r.nil()) {
+                        x80 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f1005"));
+                    }
+                    v.f1005 = x80;
+                    break;
+                case "f1006":
+                    v.f1006 = FlagsTyped.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "f1006"));
+                    break;
+                case "f1007":
+                    FlagsTyped x81 = null;
+                    if (!r.nil()) {
+                        x81 = FlagsTyped.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "f1007"));
+                    }
+                    v.f1007 = x81;
+                    break;
+                case "f1008":
+                    seen4 = true;
+                    try {
+                        StructSimple.fbeReadJson(r, v.f1008);
+                    } catch (DecodeException e) {
+                        throw e.at("f1008");
+                    }
+                    break;
+                case "f1009":
+                    StructSimple x82 = null;
+                    if (!r.nil()) {
+                        StructSimple x83 = new StructSimple();
+                        try {
+                            StructSimple.fbeReadJson(r, x83);
+                        } catch (DecodeException e) {
+                            throw e.at("f1009");
+                        }
+                        x82 = x83;
+                    }
+                    v.f1009 = x82;
+                    break;
+                case "f1010":
+                    seen5 = true;
+                    try {
+                        StructOptional.fbeReadJson(r, v.f1010);
+                    } catch (DecodeException e) {
+                        throw e.at("f1010");
+                    }
+                    break;
+                case "f1011":
+                    StructOptional x84 = null;
+                    if (!r.nil()) {
+                        StructOptional x85 = new StructOptional();
+                        try {
+                            StructOptional.fbeReadJson(r, x85);
+                        } catch (DecodeException e) {
+                            throw e.at("f1011");
+                        }
+                        x84 = x85;
+                    }
+                    v.f1011 = x84;
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        if (!seen1) {
+            r.spend(26, "f41");
+        }
+        if (!seen2) {
+            r.spend(12, "f42");
+        }
+        if (!seen3) {
+            r.spend(26, "f44");
+        }
+        if (!seen4) {
+            r.spend(281, "f1008");
+        }
+        if (!seen5) {
+            r.spend(347, "f1010");
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructNested fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructNested fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructNested fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new StructNested(), StructNested::fbeReadJson, "test.StructNested");
     }
 }

@@ -8,6 +8,8 @@ import java.util.TreeSet;
 
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -677,5 +679,166 @@ public class StructSet {
         } catch (DecodeException e) {
             throw e.within("test.StructSet");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, StructSet v) {
+        j.raw("{\"f1\":[");
+        int i1 = 0;
+        for (Byte x2 : Compare.ordered(v.f1, Compare.U8)) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            j.u8(x2);
+        }
+        j.raw("],\"f2\":[");
+        int i3 = 0;
+        for (EnumSimple x4 : Compare.ordered(v.f2, null)) {
+            if (i3++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x4.value());
+        }
+        j.raw("],\"f3\":[");
+        int i5 = 0;
+        for (FlagsSimple x6 : Compare.ordered(v.f3, null)) {
+            if (i5++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x6.value());
+        }
+        j.raw("],\"f4\":[");
+        int i7 = 0;
+        for (StructSimple x8 : Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
+            if (i7++ > 0) {
+                j.raw(',');
+            }
+            StructSimple.fbeWriteJson(j, x8);
+        }
+        j.raw("]}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, StructSet v) throws DecodeException {
+        r.beginStruct(16);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "f1":
+                    r.beginArray("f1");
+                    for (int i9 = 0; r.more(); i9++) {
+                        r.spend(1, "f1");
+                        if (!v.f1.add((byte) r.unsigned(255, "f1"))) {
+                            throw r.duplicateElement("f1");
+                        }
+                    }
+                    break;
+                case "f2":
+                    r.beginArray("f2");
+                    for (int i10 = 0; r.more(); i10++) {
+                        r.spend(4, "f2");
+                        if (!v.f2.add(EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f2")))) {
+                            throw r.duplicateElement("f2");
+                        }
+                    }
+                    break;
+                case "f3":
+                    r.beginArray("f3");
+                    for (int i11 = 0; r.more(); i11++) {
+                        r.spend(4, "f3");
+                        if (!v.f3.add(FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f3")))) {
+                            throw r.duplicateElement("f3");
+                        }
+                    }
+                    break;
+                case "f4":
+                    r.beginArray("f4");
+                    for (int i12 = 0; r.more(); i12++) {
+                        StructSimple x13 = new StructSimple();
+                        try {
+                            StructSimple.fbeReadJson(r, x13);
+                        } catch (DecodeException e) {
+                            throw e.at("f4", i12);
+                        }
+                        if (!v.f4.add(x13)) {
+                            throw r.duplicateElement("f4");
+                        }
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructSet fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructSet fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructSet fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new StructSet(), StructSet::fbeReadJson, "test.StructSet");
     }
 }

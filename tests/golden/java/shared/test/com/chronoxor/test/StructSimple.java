@@ -8,6 +8,8 @@ import java.util.UUID;
 
 import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -1435,5 +1437,345 @@ public class StructSimple {
         } catch (DecodeException e) {
             throw e.within("test.StructSimple");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, StructSimple v) {
+        j.raw("{\"id\":");
+        j.i64(v.id);
+        j.raw(",\"f1\":");
+        j.bool(v.f1);
+        j.raw(",\"f2\":");
+        j.bool(v.f2);
+        j.raw(",\"f3\":");
+        j.u8(v.f3);
+        j.raw(",\"f4\":");
+        j.u8(v.f4);
+        j.raw(",\"f5\":");
+        j.ch(v.f5);
+        j.raw(",\"f6\":");
+        j.ch(v.f6);
+        j.raw(",\"f7\":");
+        j.u32(v.f7);
+        j.raw(",\"f8\":");
+        j.u32(v.f8);
+        j.raw(",\"f9\":");
+        j.i64(v.f9);
+        j.raw(",\"f10\":");
+        j.i64(v.f10);
+        j.raw(",\"f11\":");
+        j.u8(v.f11);
+        j.raw(",\"f12\":");
+        j.u8(v.f12);
+        j.raw(",\"f13\":");
+        j.i64(v.f13);
+        j.raw(",\"f14\":");
+        j.i64(v.f14);
+        j.raw(",\"f15\":");
+        j.u16(v.f15);
+        j.raw(",\"f16\":");
+        j.u16(v.f16);
+        j.raw(",\"f17\":");
+        j.i64(v.f17);
+        j.raw(",\"f18\":");
+        j.i64(v.f18);
+        j.raw(",\"f19\":");
+        j.u32(v.f19);
+        j.raw(",\"f20\":");
+        j.u32(v.f20);
+        j.raw(",\"f21\":");
+        j.i64(v.f21);
+        j.raw(",\"f22\":");
+        j.i64(v.f22);
+        j.raw(",\"f23\":");
+        j.u64(v.f23);
+        j.raw(",\"f24\":");
+        j.u64(v.f24);
+        j.raw(",\"f25\":");
+        j.f32(v.f25);
+        j.raw(",\"f26\":");
+        j.f32(v.f26);
+        j.raw(",\"f27\":");
+        j.f64(v.f27);
+        j.raw(",\"f28\":");
+        j.f64(v.f28);
+        j.raw(",\"f29\":");
+        j.decimal(v.f29);
+        j.raw(",\"f30\":");
+        j.decimal(v.f30);
+        j.raw(",\"f31\":");
+        j.string(v.f31);
+        j.raw(",\"f32\":");
+        j.string(v.f32);
+        j.raw(",\"f33\":");
+        j.u64(v.f33);
+        j.raw(",\"f34\":");
+        j.u64(v.f34);
+        j.raw(",\"f35\":");
+        j.u64(v.f35);
+        j.raw(",\"f36\":");
+        j.uuid(v.f36);
+        j.raw(",\"f37\":");
+        j.uuid(v.f37);
+        j.raw(",\"f38\":");
+        j.uuid(v.f38);
+        j.raw(",\"f39\":");
+        j.u8(v.f39.value());
+        j.raw(",\"f40\":");
+        j.u8(v.f40.value());
+        j.raw(",\"f41\":");
+        com.chronoxor.proto.Order.fbeWriteJson(j, v.f41);
+        j.raw(",\"f42\":");
+        com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42);
+        j.raw(",\"f43\":");
+        j.u8(v.f43.value());
+        j.raw(",\"f44\":");
+        com.chronoxor.proto.Account.fbeWriteJson(j, v.f44);
+        j.raw('}');
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, StructSimple v) throws DecodeException {
+        r.beginStruct(217);
+        boolean seen1 = false;
+        boolean seen2 = false;
+        boolean seen3 = false;
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "id":
+                    v.id = (int) r.integer(-2147483648, 2147483647, "id");
+                    break;
+                case "f1":
+                    v.f1 = r.bool("f1");
+                    break;
+                case "f2":
+                    v.f2 = r.bool("f2");
+                    break;
+                case "f3":
+                    v.f3 = (byte) r.unsigned(255, "f3");
+                    break;
+                case "f4":
+                    v.f4 = (byte) r.unsigned(255, "f4");
+                    break;
+                case "f5":
+                    v.f5 = r.ch("f5");
+                    break;
+                case "f6":
+                    v.f6 = r.ch("f6");
+                    break;
+                case "f7":
+                    v.f7 = (int) r.unsigned(4294967295L, "f7");
+                    break;
+                case "f8":
+                    v.f8 = (int) r.unsigned(4294967295L, "f8");
+                    break;
+                case "f9":
+                    v.f9 = (byte) r.integer(-128, 127, "f9");
+                    break;
+                case "f10":
+                    v.f10 = (byte) r.integer(-128, 127, "f10");
+                    break;
+                case "f11":
+                    v.f11 = (byte) r.unsigned(255, "f11");
+                    break;
+                case "f12":
+                    v.f12 = (byte) r.unsigned(255, "f12");
+                    break;
+                case "f13":
+                    v.f13 = (short) r.integer(-32768, 32767, "f13");
+                    break;
+                case "f14":
+                    v.f14 = (short) r.integer(-32768, 32767, "f14");
+                    break;
+                case "f15":
+                    v.f15 = (short) r.unsigned(65535, "f15");
+                    break;
+                case "f16":
+                    v.f16 = (short) r.unsigned(65535, "f16");
+                    break;
+                case "f17":
+                    v.f17 = (int) r.integer(-2147483648, 2147483647, "f17");
+                    break;
+                case "f18":
+                    v.f18 = (int) r.integer(-2147483648, 2147483647, "f18");
+                    break;
+                case "f19":
+                    v.f19 = (int) r.unsigned(4294967295L, "f19");
+                    break;
+                case "f20":
+                    v.f20 = (int) r.unsigned(4294967295L, "f20");
+                    break;
+                case "f21":
+                    v.f21 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f21");
+                    break;
+                case "f22":
+                    v.f22 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f22");
+                    break;
+                case "f23":
+                    v.f23 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f23");
+                    break;
+                case "f24":
+                    v.f24 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f24");
+                    break;
+                case "f25":
+                    v.f25 = r.f32("f25");
+                    break;
+                case "f26":
+                    v.f26 = r.f32("f26");
+                    break;
+                case "f27":
+                    v.f27 = r.f64("f27");
+                    break;
+                case "f28":
+                    v.f28 = r.f64("f28");
+                    break;
+                case "f29":
+                    v.f29 = r.decimal("f29");
+                    break;
+                case "f30":
+                    v.f30 = r.decimal("f30");
+                    break;
+                case "f31":
+                    v.f31 = r.string("f31");
+                    break;
+                case "f32":
+                    v.f32 = r.string("f32");
+                    break;
+                case "f33":
+                    v.f33 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f33");
+                    break;
+                case "f34":
+                    v.f34 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f34");
+                    break;
+                case "f35":
+                    v.f35 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f35");
+                    break;
+                case "f36":
+                    v.f36 = r.uuid("f36");
+                    break;
+                case "f37":
+                    v.f37 = r.uuid("f37");
+                    break;
+                case "f38":
+                    v.f38 = r.uuid("f38");
+                    break;
+                case "f39":
+                    v.f39 = com.chronoxor.proto.OrderSide.of((byte) r.unsigned(255, "f39"));
+                    break;
+                case "f40":
+                    v.f40 = com.chronoxor.proto.OrderType.of((byte) r.unsigned(255, "f40"));
+                    break;
+                case "f41":
+                    seen1 = true;
+                    try {
+                        com.chronoxor.proto.Order.fbeReadJson(r, v.f41);
+                    } catch (DecodeException e) {
+                        throw e.at("f41");
+                    }
+                    break;
+                case "f42":
+                    seen2 = true;
+                    try {
+                        com.chronoxor.proto.Balance.fbeReadJson(r, v.f42);
+                    } catch (DecodeException e) {
+                        throw e.at("f42");
+                    }
+                    break;
+                case "f43":
+                    v.f43 = com.chronoxor.proto.State.of((byte) r.unsigned(255, "f43"));
+                    break;
+                case "f44":
+                    seen3 = true;
+                    try {
+                        com.chronoxor.proto.Account.fbeReadJson(r, v.f44);
+                    } catch (DecodeException e) {
+                        throw e.at("f44");
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        if (!seen1) {
+            r.spend(26, "f41");
+        }
+        if (!seen2) {
+            r.spend(12, "f42");
+        }
+        if (!seen3) {
+            r.spend(26, "f44");
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructSimple fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructSimple fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static StructSimple fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new StructSimple(), StructSimple::fbeReadJson, "test.StructSimple");
     }
 }

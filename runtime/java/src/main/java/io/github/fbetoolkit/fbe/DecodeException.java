@@ -1,10 +1,10 @@
 package io.github.fbetoolkit.fbe;
 
 /**
- * Why a buffer cannot be decoded (docs/limits.md 8): what is wrong, the qualified schema type
- * being read ({@code proto.Account}), the field path from that type ({@code orders[2].price},
- * filled in as the exception leaves the nested readers) and the byte offset from the root's
- * first byte (-1 when unknown). The first error wins: a reader stops at the first problem.
+ * Why a buffer or JSON text cannot be decoded (docs/limits.md 8): what is wrong, the qualified
+ * schema type being read ({@code proto.Account}), the field path from that type ({@code
+ * orders[2].price}, filled in as the exception leaves the nested readers) and the byte offset
+ * from the root's first byte, or in the JSON text (-1 when unknown). The first error wins: a reader stops at the first problem.
  */
 public class DecodeException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -100,6 +100,19 @@ public class DecodeException extends Exception {
      */
     public DecodeException at(String field, int index) {
         path = join(field + "[" + index + "]", path);
+        return this;
+    }
+
+    /**
+     * Puts a map entry in front of the path ("balances[EUR]" + "amount"; JSON readers, whose map
+     * keys are text).
+     *
+     * @param field the map field's schema name
+     * @param key   the entry's key as the text holds it
+     * @return this
+     */
+    public DecodeException atKey(String field, String key) {
+        path = join(field + "[" + key + "]", path);
         return this;
     }
 

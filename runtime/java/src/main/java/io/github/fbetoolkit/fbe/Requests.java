@@ -44,8 +44,9 @@ public final class Requests {
         if (timeoutMillis > 0) {
             future.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
         }
-        future.whenComplete((v, e) -> pending.remove(id, p));
-        return future.thenApply(response::cast);
+        // what the caller gets completes after the request left the pending ones (a timeout
+        // completes the future on the timer's thread: pendingRequests() is 0 once it is seen)
+        return future.whenComplete((v, e) -> pending.remove(id, p)).thenApply(response::cast);
     }
 
     /**

@@ -57,7 +57,7 @@ public final class Utf8 {
     }
 
     /** Whether {@code data[from, end)} is valid UTF-8. */
-    private static boolean valid(byte[] data, int from, int end) {
+    static boolean valid(byte[] data, int from, int end) {
         int i = from;
         while (i < end) {
             if (data[i] >= 0) {
@@ -77,7 +77,7 @@ public final class Utf8 {
      * The length of the valid UTF-8 sequence starting with a lead byte at {@code i} (Unicode table
      * 3-7: no overlong forms, no surrogates, nothing above U+10FFFF), or 0 when there is none.
      */
-    private static int sequence(byte[] data, int i, int end) {
+    static int sequence(byte[] data, int i, int end) {
         int b0 = data[i] & 0xFF;
         if (b0 >= 0xC2 && b0 <= 0xDF) {
             return i + 1 < end && continuation(data[i + 1], 0x80, 0xBF) ? 2 : 0;
@@ -111,6 +111,30 @@ public final class Utf8 {
             default:
                 return (b0 & 0x07) << 18 | (data[i + 1] & 0x3F) << 12 | (data[i + 2] & 0x3F) << 6 | (data[i + 3] & 0x3F);
         }
+    }
+
+    /**
+     * The first byte of {@code data[from, end)} that is not part of a valid UTF-8 sequence.
+     *
+     * @param data the buffer
+     * @param from the first byte
+     * @param end  the end
+     * @return its position, or -1 when all of it is valid UTF-8
+     */
+    public static int invalidAt(byte[] data, int from, int end) {
+        int i = from;
+        while (i < end) {
+            if (data[i] >= 0) {
+                i++;
+                continue;
+            }
+            int len = sequence(data, i, end);
+            if (len == 0) {
+                return i;
+            }
+            i += len;
+        }
+        return -1;
     }
 
     /**

@@ -17,6 +17,8 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -2500,5 +2502,661 @@ public class Everything {
         } catch (DecodeException e) {
             throw e.within("everything.Everything");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, Everything v) {
+        j.raw("{\"id\":");
+        j.i64(v.id);
+        j.raw(",\"f1\":");
+        j.bool(v.f1);
+        j.raw(",\"f2\":");
+        j.u8(v.f2);
+        j.raw(",\"f3\":");
+        j.ch(v.f3);
+        j.raw(",\"f4\":");
+        j.u32(v.f4);
+        j.raw(",\"f5\":");
+        j.i64(v.f5);
+        j.raw(",\"f6\":");
+        j.u8(v.f6);
+        j.raw(",\"f7\":");
+        j.i64(v.f7);
+        j.raw(",\"f8\":");
+        j.u16(v.f8);
+        j.raw(",\"f9\":");
+        j.i64(v.f9);
+        j.raw(",\"f10\":");
+        j.u32(v.f10);
+        j.raw(",\"f11\":");
+        j.i64(v.f11);
+        j.raw(",\"f12\":");
+        j.u64(v.f12);
+        j.raw(",\"f13\":");
+        j.f32(v.f13);
+        j.raw(",\"f14\":");
+        j.f64(v.f14);
+        j.raw(",\"f15\":");
+        j.decimal(v.f15);
+        j.raw(",\"f16\":");
+        j.decimal(v.f16);
+        j.raw(",\"f17\":");
+        j.string(v.f17);
+        j.raw(",\"f18\":");
+        j.u64(v.f18);
+        j.raw(",\"f19\":");
+        j.u64(v.f19);
+        j.raw(",\"f20\":");
+        j.uuid(v.f20);
+        j.raw(",\"f21\":");
+        j.uuid(v.f21);
+        j.raw(",\"f22\":");
+        j.uuid(v.f22);
+        j.raw(",\"f23\":");
+        j.uuid(v.f23);
+        j.raw(",\"f24\":");
+        j.bytes(v.f24);
+        j.raw(",\"f25\":");
+        j.u8(v.f25.value());
+        j.raw(",\"f26\":");
+        j.u8(v.f26.value());
+        j.raw(",\"f27\":");
+        j.u8(v.f27.value());
+        j.raw(",\"f28\":");
+        j.u64(v.f28.value());
+        j.raw(",\"f29\":");
+        Counted.fbeWriteJson(j, v.f29);
+        j.raw(",\"f30\":");
+        org.example.market.Instrument.fbeWriteJson(j, v.f30);
+        j.raw(",\"f31\":");
+        if (v.f31 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f31);
+        }
+        j.raw(",\"f32\":");
+        if (v.f32 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f32);
+        }
+        j.raw(",\"f33\":");
+        if (v.f33 == null) {
+            j.nil();
+        } else {
+            j.string(v.f33);
+        }
+        j.raw(",\"f34\":");
+        if (v.f34 == null) {
+            j.nil();
+        } else {
+            j.u8(v.f34.value());
+        }
+        j.raw(",\"f35\":");
+        if (v.f35 == null) {
+            j.nil();
+        } else {
+            Counted.fbeWriteJson(j, v.f35);
+        }
+        j.raw(",\"f36\":");
+        Writer.checkLength(v.f36.length, 3, "everything.Everything.f36");
+        j.raw('[');
+        int i1 = 0;
+        for (Integer x2 : v.f36) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x2);
+        }
+        j.raw("],\"f37\":");
+        Writer.checkLength(v.f37.length, 2, "everything.Everything.f37");
+        j.raw('[');
+        int i3 = 0;
+        for (String x4 : v.f37) {
+            if (i3++ > 0) {
+                j.raw(',');
+            }
+            if (x4 == null) {
+                j.nil();
+            } else {
+                j.string(x4);
+            }
+        }
+        j.raw("],\"f38\":[");
+        int i5 = 0;
+        for (Double x6 : v.f38) {
+            if (i5++ > 0) {
+                j.raw(',');
+            }
+            j.f64(x6);
+        }
+        j.raw("],\"f39\":[");
+        int i7 = 0;
+        for (Counted x8 : v.f39) {
+            if (i7++ > 0) {
+                j.raw(',');
+            }
+            if (x8 == null) {
+                j.nil();
+            } else {
+                Counted.fbeWriteJson(j, x8);
+            }
+        }
+        j.raw("],\"f40\":[");
+        int i9 = 0;
+        for (String x10 : v.f40) {
+            if (i9++ > 0) {
+                j.raw(',');
+            }
+            j.string(x10);
+        }
+        j.raw("],\"f41\":[");
+        int i11 = 0;
+        for (Long x12 : Compare.ordered(v.f41, null)) {
+            if (i11++ > 0) {
+                j.raw(',');
+            }
+            j.i64(x12);
+        }
+        j.raw("],\"f42\":[");
+        int i13 = 0;
+        for (org.example.market.Instrument x14 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+            if (i13++ > 0) {
+                j.raw(',');
+            }
+            org.example.market.Instrument.fbeWriteJson(j, x14);
+        }
+        j.raw("],\"f43\":{");
+        int i15 = 0;
+        for (Map.Entry<Integer, String> x16 : Compare.ordered(v.f43, null)) {
+            if (i15++ > 0) {
+                j.raw(',');
+            }
+            j.keyI64(x16.getKey());
+            j.string(x16.getValue());
+        }
+        j.raw("},\"f44\":{");
+        int i17 = 0;
+        for (Map.Entry<String, Counted> x18 : Compare.ordered(v.f44, Compare.STRING)) {
+            if (i17++ > 0) {
+                j.raw(',');
+            }
+            j.keyString(x18.getKey());
+            if (x18.getValue() == null) {
+                j.nil();
+            } else {
+                Counted.fbeWriteJson(j, x18.getValue());
+            }
+        }
+        j.raw("},\"f45\":{");
+        int i19 = 0;
+        for (Map.Entry<UUID, byte[]> x20 : v.f45.entrySet()) {
+            if (i19++ > 0) {
+                j.raw(',');
+            }
+            j.keyUuid(x20.getKey());
+            j.bytes(x20.getValue());
+        }
+        j.raw("},\"f46\":[");
+        int i21 = 0;
+        for (Map.Entry<org.example.market.Instrument, Counted> x22 : v.f46.entrySet()) {
+            if (i21++ > 0) {
+                j.raw(',');
+            }
+            j.raw('[');
+            org.example.market.Instrument.fbeWriteJson(j, x22.getKey());
+            j.raw(',');
+            Counted.fbeWriteJson(j, x22.getValue());
+            j.raw(']');
+        }
+        j.raw("],\"f47\":");
+        if (v.f47 == null) {
+            j.nil();
+        } else {
+            j.i64(v.f47);
+        }
+        j.raw(",\"f47Reset\":");
+        j.bool(v.f47Reset);
+        j.raw(",\"f48\":");
+        if (v.f48 == null) {
+            j.nil();
+        } else {
+            j.u64(v.f48);
+        }
+        j.raw(",\"f49\":{");
+        int i23 = 0;
+        for (Map.Entry<byte[], Integer> x24 : Compare.ordered(v.f49, Compare.BYTES)) {
+            if (i23++ > 0) {
+                j.raw(',');
+            }
+            j.keyBytes(x24.getKey());
+            j.i64(x24.getValue());
+        }
+        j.raw("},\"f50\":{");
+        int i25 = 0;
+        for (Map.Entry<byte[], String> x26 : v.f50.entrySet()) {
+            if (i25++ > 0) {
+                j.raw(',');
+            }
+            j.keyBytes(x26.getKey());
+            j.string(x26.getValue());
+        }
+        j.raw("}}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, Everything v) throws DecodeException {
+        r.beginStruct(250);
+        boolean seen27 = false;
+        boolean seen28 = false;
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "id":
+                    v.id = (int) r.integer(-2147483648, 2147483647, "id");
+                    break;
+                case "f1":
+                    v.f1 = r.bool("f1");
+                    break;
+                case "f2":
+                    v.f2 = (byte) r.unsigned(255, "f2");
+                    break;
+                case "f3":
+                    v.f3 = r.ch("f3");
+                    break;
+                case "f4":
+                    v.f4 = (int) r.unsigned(4294967295L, "f4");
+                    break;
+                case "f5":
+                    v.f5 = (byte) r.integer(-128, 127, "f5");
+                    break;
+                case "f6":
+                    v.f6 = (byte) r.unsigned(255, "f6");
+                    break;
+                case "f7":
+                    v.f7 = (short) r.integer(-32768, 32767, "f7");
+                    break;
+                case "f8":
+                    v.f8 = (short) r.unsigned(65535, "f8");
+                    break;
+                case "f9":
+                    v.f9 = (int) r.integer(-2147483648, 2147483647, "f9");
+                    break;
+                case "f10":
+                    v.f10 = (int) r.unsigned(4294967295L, "f10");
+                    break;
+                case "f11":
+                    v.f11 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f11");
+                    break;
+                case "f12":
+                    v.f12 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f12");
+                    break;
+                case "f13":
+                    v.f13 = r.f32("f13");
+                    break;
+                case "f14":
+                    v.f14 = r.f64("f14");
+                    break;
+                case "f15":
+                    v.f15 = r.decimal("f15");
+                    break;
+                case "f16":
+                    v.f16 = r.decimal("f16");
+                    break;
+                case "f17":
+                    v.f17 = r.string("f17");
+                    break;
+                case "f18":
+                    v.f18 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f18");
+                    break;
+                case "f19":
+                    v.f19 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f19");
+                    break;
+                case "f20":
+                    v.f20 = r.uuid("f20");
+                    break;
+                case "f21":
+                    v.f21 = r.uuid("f21");
+                    break;
+                case "f22":
+                    v.f22 = r.uuid("f22");
+                    break;
+                case "f23":
+                    v.f23 = r.uuid("f23");
+                    break;
+                case "f24":
+                    v.f24 = r.bytes("f24");
+                    break;
+                case "f25":
+                    v.f25 = EByte.of((byte) r.unsigned(255, "f25"));
+                    break;
+                case "f26":
+                    v.f26 = org.example.market.Side.of((byte) r.unsigned(255, "f26"));
+                    break;
+                case "f27":
+                    v.f27 = FByte.of((byte) r.unsigned(255, "f27"));
+                    break;
+                case "f28":
+                    v.f28 = FUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "f28"));
+                    break;
+                case "f29":
+                    seen27 = true;
+                    try {
+                        Counted.fbeReadJson(r, v.f29);
+                    } catch (DecodeException e) {
+                        throw e.at("f29");
+                    }
+                    break;
+                case "f30":
+                    seen28 = true;
+                    try {
+                        org.example.market.Instrument.fbeReadJson(r, v.f30);
+                    } catch (DecodeException e) {
+                        throw e.at("f30");
+                    }
+                    break;
+                case "f31":
+                    Integer x29 = null;
+                    if (!r.nil()) {
+                        x29 = (int) r.integer(-2147483648, 2147483647, "f31");
+                    }
+                    v.f31 = x29;
+                    break;
+                case "f32":
+                    Integer x30 = null;
+                    if (!r.nil()) {
+                        x30 = (int) r.integer(-2147483648, 2147483647, "f32");
+                    }
+                    v.f32 = x30;
+                    break;
+                case "f33":
+                    String x31 = null;
+                    if (!r.nil()) {
+                        x31 = r.string("f33");
+                    }
+                    v.f33 = x31;
+                    break;
+                case "f34":
+                    EByte x32 = null;
+                    if (!r.nil()) {
+                        x32 = EByte.of((byte) r.unsigned(255, "f34"));
+                    }
+                    v.f34 = x32;
+                    break;
+                case "f35":
+                    Counted x33 = null;
+                    if (!r.nil()) {
+                        Counted x34 = new Counted();
+                        try {
+                            Counted.fbeReadJson(r, x34);
+                        } catch (DecodeException e) {
+                            throw e.at("f35");
+                        }
+                        x33 = x34;
+                    }
+                    v.f35 = x33;
+                    break;
+                case "f36":
+                    r.beginArray("f36");
+                    int i35 = 0;
+                    for (; r.element(i35, 3, "f36"); i35++) {
+                        v.f36[i35] = (int) r.integer(-2147483648, 2147483647, "f36");
+                    }
+                    r.endArray(i35, 3, "f36");
+                    break;
+                case "f37":
+                    r.beginArray("f37");
+                    int i36 = 0;
+                    for (; r.element(i36, 2, "f37"); i36++) {
+                        String x37 = null;
+                        if (!r.nil()) {
+                            x37 = r.string("f37");
+                        }
+                        v.f37[i36] = x37;
+                    }
+                    r.endArray(i36, 2, "f37");
+                    break;
+                case "f38":
+                    r.beginArray("f38");
+                    for (int i38 = 0; r.more(); i38++) {
+                        r.spend(8, "f38");
+                        v.f38.add(r.f64("f38"));
+                    }
+                    break;
+                case "f39":
+                    r.beginArray("f39");
+                    for (int i39 = 0; r.more(); i39++) {
+                        r.spend(1, "f39");
+                        Counted x40 = null;
+                        if (!r.nil()) {
+                            Counted x41 = new Counted();
+                            try {
+                                Counted.fbeReadJson(r, x41);
+                            } catch (DecodeException e) {
+                                throw e.at("f39", i39);
+                            }
+                            x40 = x41;
+                        }
+                        v.f39.add(x40);
+                    }
+                    break;
+                case "f40":
+                    r.beginArray("f40");
+                    for (int i42 = 0; r.more(); i42++) {
+                        r.spend(4, "f40");
+                        v.f40.add(r.string("f40"));
+                    }
+                    break;
+                case "f41":
+                    r.beginArray("f41");
+                    for (int i43 = 0; r.more(); i43++) {
+                        r.spend(8, "f41");
+                        if (!v.f41.add(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f41"))) {
+                            throw r.duplicateElement("f41");
+                        }
+                    }
+                    break;
+                case "f42":
+                    r.beginArray("f42");
+                    for (int i44 = 0; r.more(); i44++) {
+                        org.example.market.Instrument x45 = new org.example.market.Instrument();
+                        try {
+                            org.example.market.Instrument.fbeReadJson(r, x45);
+                        } catch (DecodeException e) {
+                            throw e.at("f42", i44);
+                        }
+                        if (!v.f42.add(x45)) {
+                            throw r.duplicateElement("f42");
+                        }
+                    }
+                    break;
+                case "f43":
+                    r.beginObject("f43");
+                    for (String key47; (key47 = r.key("f43")) != null;) {
+                        r.spend(8, "f43");
+                        Integer k46 = (int) r.keyInt(key47, -2147483648, 2147483647, "f43");
+                        if (v.f43.containsKey(k46)) {
+                            throw r.duplicateKey("f43");
+                        }
+                        v.f43.put(k46, r.string("f43"));
+                    }
+                    break;
+                case "f44":
+                    r.beginObject("f44");
+                    for (String key49; (key49 = r.key("f44")) != null;) {
+                        r.spend(5, "f44");
+                        String k48 = r.keyString(key49, "f44");
+                        Counted x50 = null;
+                        if (!r.nil()) {
+                            Counted x51 = new Counted();
+                            try {
+                                Counted.fbeReadJson(r, x51);
+                            } catch (DecodeException e) {
+                                throw e.atKey("f44", key49);
+                            }
+                            x50 = x51;
+                        }
+                        if (v.f44.containsKey(k48)) {
+                            throw r.duplicateKey("f44");
+                        }
+                        v.f44.put(k48, x50);
+                    }
+                    break;
+                case "f45":
+                    r.beginObject("f45");
+                    for (String key53; (key53 = r.key("f45")) != null;) {
+                        r.spend(20, "f45");
+                        UUID k52 = r.keyUuid(key53, "f45");
+                        if (v.f45.containsKey(k52)) {
+                            throw r.duplicateKey("f45");
+                        }
+                        v.f45.put(k52, r.bytes("f45"));
+                    }
+                    break;
+                case "f46":
+                    r.beginArray("f46");
+                    for (int i55 = 0; r.more(); i55++) {
+                        r.spend(0, "f46");
+                        r.beginPair("f46");
+                        org.example.market.Instrument x56 = new org.example.market.Instrument();
+                        try {
+                            org.example.market.Instrument.fbeReadJson(r, x56);
+                        } catch (DecodeException e) {
+                            throw e.at("f46", i55);
+                        }
+                        org.example.market.Instrument k54 = x56;
+                        Counted x57 = new Counted();
+                        try {
+                            Counted.fbeReadJson(r, x57);
+                        } catch (DecodeException e) {
+                            throw e.at("f46", i55);
+                        }
+                        r.endPair("f46");
+                        if (v.f46.containsKey(k54)) {
+                            throw r.duplicateKey("f46");
+                        }
+                        v.f46.put(k54, x57);
+                    }
+                    break;
+                case "f47":
+                    Integer x58 = null;
+                    if (!r.nil()) {
+                        x58 = (int) r.integer(-2147483648, 2147483647, "f47");
+                    }
+                    v.f47 = x58;
+                    break;
+                case "f47Reset":
+                    v.f47Reset = r.bool("f47Reset");
+                    break;
+                case "f48":
+                    Long x59 = null;
+                    if (!r.nil()) {
+                        x59 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f48");
+                    }
+                    v.f48 = x59;
+                    break;
+                case "f49":
+                    r.beginObject("f49");
+                    for (String key61; (key61 = r.key("f49")) != null;) {
+                        r.spend(8, "f49");
+                        byte[] k60 = r.keyBytes(key61, "f49");
+                        if (v.f49.containsKey(k60)) {
+                            throw r.duplicateKey("f49");
+                        }
+                        v.f49.put(k60, (int) r.integer(-2147483648, 2147483647, "f49"));
+                    }
+                    break;
+                case "f50":
+                    r.beginObject("f50");
+                    for (String key63; (key63 = r.key("f50")) != null;) {
+                        r.spend(8, "f50");
+                        byte[] k62 = r.keyBytes(key63, "f50");
+                        if (v.f50.containsKey(k62)) {
+                            throw r.duplicateKey("f50");
+                        }
+                        v.f50.put(k62, r.string("f50"));
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        if (!seen27) {
+            r.spend(4, "f29");
+        }
+        if (!seen28) {
+            r.spend(8, "f30");
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Everything fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Everything fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Everything fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new Everything(), Everything::fbeReadJson, "everything.Everything");
     }
 }

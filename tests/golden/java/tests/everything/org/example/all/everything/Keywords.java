@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
@@ -626,5 +628,161 @@ public class Keywords {
         } catch (DecodeException e) {
             throw e.within("everything.Keywords");
         }
+    }
+
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the writer
+     * @param v the value
+     */
+    public static void fbeWriteJson(JsonWriter j, Keywords v) {
+        j.raw("{\"new\":");
+        j.i64(v.new_);
+        j.raw(",\"class\":");
+        j.string(v.class_);
+        j.raw(",\"default\":");
+        j.i64(v.default_.value());
+        j.raw(",\"swap\":");
+        j.bool(v.swap);
+        j.raw(",\"from\":");
+        j.i64(v.from);
+        j.raw(",\"None\":");
+        j.i64(v.None);
+        j.raw(",\"NULL\":");
+        j.i64(v.NULL);
+        j.raw(",\"operator\":");
+        if (v.operator == null) {
+            j.nil();
+        } else {
+            j.i64(v.operator.value());
+        }
+        j.raw(",\"this\":[");
+        int i1 = 0;
+        for (FixedKeywords x2 : v.this_) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            FixedKeywords.fbeWriteJson(j, x2);
+        }
+        j.raw("]}");
+    }
+
+    /**
+     * Reads the JSON object at r's position into v, a value with the schema's defaults: members
+     * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+     *
+     * @param r the reader
+     * @param v the value
+     * @throws DecodeException at the first problem (docs/limits.md 7)
+     */
+    public static void fbeReadJson(JsonReader r, Keywords v) throws DecodeException {
+        r.beginStruct(30);
+        for (String name; (name = r.member()) != null;) {
+            switch (name) {
+                case "new":
+                    v.new_ = (int) r.integer(-2147483648, 2147483647, "new");
+                    break;
+                case "class":
+                    v.class_ = r.string("class");
+                    break;
+                case "default":
+                    v.default_ = Reserved.of((int) r.integer(-2147483648, 2147483647, "default"));
+                    break;
+                case "swap":
+                    v.swap = r.bool("swap");
+                    break;
+                case "from":
+                    v.from = (int) r.integer(-2147483648, 2147483647, "from");
+                    break;
+                case "None":
+                    v.None = (int) r.integer(-2147483648, 2147483647, "None");
+                    break;
+                case "NULL":
+                    v.NULL = (int) r.integer(-2147483648, 2147483647, "NULL");
+                    break;
+                case "operator":
+                    Reserved x3 = null;
+                    if (!r.nil()) {
+                        x3 = Reserved.of((int) r.integer(-2147483648, 2147483647, "operator"));
+                    }
+                    v.operator = x3;
+                    break;
+                case "this":
+                    r.beginArray("this");
+                    for (int i4 = 0; r.more(); i4++) {
+                        FixedKeywords x5 = new FixedKeywords();
+                        try {
+                            FixedKeywords.fbeReadJson(r, x5);
+                        } catch (DecodeException e) {
+                            throw e.at("this", i4);
+                        }
+                        v.this_.add(x5);
+                    }
+                    break;
+                default:
+                    r.skip();
+                    break;
+            }
+        }
+        r.leave();
+    }
+
+    /**
+     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
+     *
+     * @return the text
+     */
+    public String toJson() {
+        JsonWriter j = new JsonWriter();
+        writeJson(j);
+        return j.toString();
+    }
+
+    /**
+     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
+     * nothing for the text.
+     *
+     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
+     * @return the text's size in bytes
+     */
+    public int writeJson(JsonWriter j) {
+        j.reset();
+        fbeWriteJson(j, this);
+        return j.size();
+    }
+
+    /**
+     * Reads a value from JSON text under the default limits.
+     *
+     * @param text the text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Keywords fromJson(String text) throws DecodeException {
+        return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under the default limits.
+     *
+     * @param text the UTF-8 text
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Keywords fromJson(byte[] text) throws DecodeException {
+        return fromJson(text, Limits.DEFAULT);
+    }
+
+    /**
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     *
+     * @param text   the UTF-8 text
+     * @param limits the limits
+     * @return the value
+     * @throws DecodeException at the first problem (type, member path, text offset)
+     */
+    public static Keywords fromJson(byte[] text, Limits limits) throws DecodeException {
+        return JsonReader.read(text, limits, new Keywords(), Keywords::fbeReadJson, "everything.Keywords");
     }
 }
