@@ -1,14 +1,14 @@
 // The JavaScript/TypeScript conformance testee (conformance/testee_protocol.md): length-prefixed
 // JSON requests on stdin, answers on stdout. It answers the binary models (versioned and final,
 // and JSON, in and out; the text form out) with the fbec --typescript --json code of every
-// conformance schema (registry.ts, written by build.py) and skips what the TypeScript target does
-// not do yet (value descriptions, protocol streams).
+// conformance schema (registry.ts, written by build.py), feeds protocol streams to the package's
+// Receiver or FinalReceiver, and skips what the TypeScript target does not do yet (value descriptions).
 import { Buffer } from "node:buffer";
 import process from "node:process";
 
 import * as fbe from "@fbe-toolkit/fbe";
 
-import { registry } from "./registry.js";
+import { receivers, registry } from "./registry.js";
 
 interface Request {
   quit?: boolean;
@@ -34,8 +34,41 @@ function limitsOf(m: Record<string, number> | undefined): fbe.Limits {
 
 const FORMATS = new Set(["versioned", "final", "json"]);
 
+// The qualified name of a generated class's values.
+const qualified = new Map<unknown, string>(Object.entries(registry).map(([name, codec]) => [codec, name]));
+
+// Feeds a protocol stream to the package's Receiver in one call and lists what it did: each message
+// delivered, each frame refused (receive throws at a bad frame and keeps the bytes after it; receive()
+// goes on with them), and a stream it had to give up.
+function receiveStream(req: Request, data: Uint8Array): Answer {
+  const make = receivers[req.package ?? ""];
+  if (make === undefined) return { skipped: `package ${req.package} has no Receiver in this testee` };
+  const events: Record<string, string>[] = [];
+  const r = make(req.input?.format === "final_stream", limitsOf(req.limits), (m) => {
+    events.push({ message: qualified.get((m as object).constructor) ?? "?" });
+  });
+  let chunk: Uint8Array | undefined = data;
+  for (;;) {
+    try {
+      r.receive(chunk);
+      break;
+    } catch (e) {
+      if (!(e instanceof fbe.FrameError)) throw e;
+      events.push({ error: e.message });
+      if (r.broken !== undefined) break;
+      chunk = undefined;
+    }
+  }
+  return { result: events };
+}
+
 function answer(req: Request): Answer {
   const format = req.input?.format ?? "";
+  if (format === "stream" || format === "final_stream") {
+    const payload = req.input?.payload;
+    if (typeof payload !== "string") return { parse_error: "payload: not a string" };
+    return receiveStream(req, new Uint8Array(Buffer.from(payload, "base64")));
+  }
   const output = req.output ?? "";
   if (!FORMATS.has(format) || !(FORMATS.has(output) || output === "text")) {
     return { skipped: `the TypeScript target reads and writes the binary models and JSON and writes text only so far (${format} -> ${output})` };
