@@ -24,4 +24,4 @@ example-js: example-js-build
 	cd $(EXAMPLE_JS) && $(NODE) out/src/main.js
 
 example-js-test: example-js-build
-	cd $(EXAMPLE_JS) && $(NODE) --test out/test/
+	cd $(EXAMPLE_JS) && $(NODE) --expose-gc --test out/test/
