@@ -1,13 +1,15 @@
 """The Kotlin target: fbec --kotlin's output for every schema (the project's and ../shared's) compiles
 with the Kotlin compiler from Maven Central under -Werror against runtime/java, reads every golden
 vector in both models and writes it back byte for byte, refuses truncations and reads corruptions
-to a value or a DecodeException only (tests/kotlin/vectors/VectorsCheck.kt), and reads as Kotlin
-users expect (named arguments, defaults, nullable optionals, value-class enums and flags). Run by
-`make test-kotlin`, which installs the JDK and Maven; the compiler is resolved by
-tools/kotlinc/kotlinc.py and every compilation cached by content under build/kotlin."""
+to a value or a DecodeException only (tests/kotlin/vectors/VectorsCheck.kt), passes ktlint, and
+reads as Kotlin users expect (named arguments, defaults, nullable optionals, value-class enums and
+flags, the protocol); the TCP example (examples/kotlin) runs. Run by `make test-kotlin`, which
+installs the JDK and Maven; the compiler is resolved by tools/kotlinc/kotlinc.py and every
+compilation cached by content under build/kotlin."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -24,6 +26,12 @@ from fbec.targets.kotlin import TYPE_RESERVED, kotlin_package
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools" / "kotlinc"))
 import kotlinc
+
+# examples/kotlin/build.py: how the TCP example is generated, compiled and run
+_spec = importlib.util.spec_from_file_location("kotlin_tcp_example", REPO / "examples" / "kotlin" / "build.py")
+assert _spec is not None and _spec.loader is not None
+tcp_example = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tcp_example)
 
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 JAVAC = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
@@ -130,6 +138,7 @@ class Build:
     cases: list[str]
     checks: kotlinc.Group
     usage: kotlinc.Group
+    example: kotlinc.Group
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +176,9 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
         checks_sources.append(root / "Usage.kt")
     checks = kotlinc.Group("checks", checks_sources, [runtime], after=[library])
     usage = next((g for g in others if root / "Usage.kt" in g.sources), checks)
-    result = kotlinc.compile_groups([library, checks, *others])
+    example = tcp_example.group()
+    generated += [s for s in example.sources if s.suffix == ".kt" and "gen" in s.parts]
+    result = kotlinc.compile_groups([library, checks, *others, example])
     cases = []
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if manifest.is_file():
@@ -177,7 +188,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
             schema = compile_schema(str(SHARED / c["schema"]), [], Diagnostics()).main_package.name
             cases.append("\t".join([f"{schema}.{c['type']}", str(SHARED / "vectors" / files["versioned"]["file"]),
                                     str(SHARED / "vectors" / files["final"]["file"]), mask]))
-    return Build(generated, result, cases, checks, usage)
+    return Build(generated, result, cases, checks, usage, example)
 
 
 def run(group: kotlinc.Group, main: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -196,7 +207,8 @@ def test_generated_kotlin_passes_ktlint(build: Build) -> None:
     """The generated code of every schema, and the Kotlin written by hand around it (the checks here,
     the conformance testee), follow the Kotlin coding conventions as ktlint checks them
     (tools/kotlinc/ktlint: ktlint 1.5.0, intellij_idea style, lines up to 120)."""
-    by_hand = sorted((HERE / "vectors").glob("*.kt")) + [REPO / "conformance" / "testees" / "kotlin" / "Main.kt"]
+    by_hand = sorted((HERE / "vectors").glob("*.kt")) + [REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
+                                                         REPO / "examples" / "kotlin" / "TcpExample.kt"]
     r = kotlinc.ktlint(build.generated + by_hand)
     assert r.returncode == 0, f"ktlint:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
 
@@ -230,3 +242,14 @@ def test_protocol_as_a_user_drives_it(build: Build) -> None:
     assert build.result.returncode == 0, "the generated code does not compile"
     r = run(build.checks, "ProtocolCheck")
     assert r.returncode == 0 and "protocol ok" in r.stdout, r.stdout + r.stderr
+
+
+def test_tcp_example_runs(build: Build) -> None:
+    """examples/kotlin (make example-kotlin): a server and a client of the generated rpc protocol
+    over java.nio sockets on 127.0.0.1, both models: 100 pings answered, an order accepted and one
+    rejected, a notice."""
+    assert build.result.returncode == 0, "the generated code does not compile"
+    r = subprocess.run(tcp_example.command(build.example, []), capture_output=True, text=True, check=False,
+                       timeout=120)
+    assert r.returncode == 0 and "tcp example: ok" in r.stdout, r.stdout + r.stderr
+    assert r.stdout.count("100 pings answered") == 2 and r.stdout.count("client: rejected OrderRejected(") == 2, r.stdout
