@@ -1,14 +1,19 @@
 // The JavaScript/TypeScript conformance testee (conformance/testee_protocol.md): length-prefixed
 // JSON requests on stdin, answers on stdout. It answers the binary models (versioned and final,
-// and JSON, in and out; the text form out) with the fbec --typescript --json code of every
-// conformance schema (registry.ts, written by build.py), feeds protocol streams to the package's
-// Receiver or FinalReceiver, and skips what the TypeScript target does not do yet (value descriptions).
+// JSON and value descriptions, in and out; the text form out) with the fbec --typescript --json
+// code of every conformance schema (registry.ts, written by build.py; value descriptions through
+// values.ts and the schemas' IR, types.json), and feeds protocol streams to the package's Receiver
+// or FinalReceiver.
 import { Buffer } from "node:buffer";
+import { readFileSync } from "node:fs";
 import process from "node:process";
 
 import * as fbe from "@fbe-toolkit/fbe";
 
 import { receivers, registry } from "./registry.js";
+import { describe, Values, type Structs } from "./values.js";
+
+const values = new Values(JSON.parse(readFileSync(new URL("./types.json", import.meta.url), "utf8")) as Structs, registry);
 
 interface Request {
   quit?: boolean;
@@ -32,7 +37,7 @@ function limitsOf(m: Record<string, number> | undefined): fbe.Limits {
   });
 }
 
-const FORMATS = new Set(["versioned", "final", "json"]);
+const FORMATS = new Set(["versioned", "final", "json", "value"]);
 
 // The qualified name of a generated class's values.
 const qualified = new Map<unknown, string>(Object.entries(registry).map(([name, codec]) => [codec, name]));
@@ -76,11 +81,16 @@ function answer(req: Request): Answer {
   const codec = registry[`${req.package}.${req.type}`];
   if (codec === undefined) return { skipped: `no TypeScript type ${req.package}.${req.type}` };
   const payload = req.input?.payload;
-  if (typeof payload !== "string") return { parse_error: "payload: not a string" };
+  const q = `${req.package}.${req.type}`;
+  if (typeof payload !== "string" && format !== "value") return { parse_error: "payload: not a string" };
   const lim = limitsOf(req.limits);
   let value;
   try {
-    if (format === "json") {
+    if (format === "value") {
+      value = values.readStruct(q, payload as Record<string, unknown>) as ReturnType<typeof codec.fromFbe>;
+    } else if (typeof payload !== "string") {
+      return { parse_error: "payload: not a string" };
+    } else if (format === "json") {
       value = codec.fromJson(payload, lim);
     } else {
       const data = new Uint8Array(Buffer.from(payload, "base64"));
@@ -92,6 +102,7 @@ function answer(req: Request): Answer {
   }
   try {
     if (output === "json") return { result: value.toJson() };
+    if (output === "value") return { result: values.writeStruct(q, value as unknown as Record<string, unknown>) };
     if (output === "text") return { result: Buffer.from(fbe.encodeUtf8(value.toString())).toString("base64") };
     const out = output === "versioned" ? value.toFbe() : value.toFinal();
     return { result: Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("base64") };
@@ -139,7 +150,7 @@ process.stdin.on("data", (chunk: Buffer) => {
     pending = pending.subarray(4 + size);
     const resp = handle(body);
     if (resp === undefined) process.exit(0);
-    const text = Buffer.from(JSON.stringify(resp), "utf8");
+    const text = Buffer.from(describe(resp), "utf8");
     const head = Buffer.alloc(4);
     head.writeUInt32LE(text.length, 0);
     process.stdout.write(Buffer.concat([head, text]));
