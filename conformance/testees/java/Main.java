@@ -1,9 +1,9 @@
 // The Java conformance testee (conformance/testee_protocol.md): length-prefixed JSON requests on
 // stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
 // (versioned and final, in and out) with the fbec --java code of every conformance schema
-// (Registry.java, written by build.py), protocol streams with each package's generated Receiver or
-// FinalReceiver, the text form of what it reads, and skips what the Java target does not
-// generate yet (JSON, value descriptions).
+// (Registry.java, written by build.py), JSON in and out (fromJson/toJson), protocol streams with
+// each package's generated Receiver or FinalReceiver, the text form of what it reads, and skips
+// value descriptions (the Java target has no dynamic codec).
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +14,7 @@ import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.FrameException;
 import io.github.fbetoolkit.fbe.FrameReceiver;
+import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Utf8;
 
@@ -44,8 +45,13 @@ public final class Main {
         byte[] write(Object value);
     }
 
+    /** Writes a value as JSON text. */
+    interface WriteText {
+        String write(Object value);
+    }
+
     /** What the generated code gives every struct. */
-    record Codec(Read fromFbe, Read fromFinal, Write toFbe, Write toFinal) {}
+    record Codec(Read fromFbe, Read fromFinal, Read fromJson, Write toFbe, Write toFinal, WriteText toJson) {}
 
     /** A package's generated Receiver (or FinalReceiver), every message it delivers handed to h. */
     interface Receivers {
@@ -117,11 +123,10 @@ public final class Main {
             }
             return stream(req, data, limitsOf(req.get("limits")));
         }
-        boolean binaryIn = format.equals("versioned") || format.equals("final");
-        boolean binaryOut = output.equals("versioned") || output.equals("final") || output.equals("text");
-        if (!binaryIn || !binaryOut) {
-            return answer("skipped", "the Java target reads the binary models and writes them and the text form only so far (" + format + " -> "
-                    + output + ")");
+        boolean in = format.equals("versioned") || format.equals("final") || format.equals("json");
+        boolean out = output.equals("versioned") || output.equals("final") || output.equals("text") || output.equals("json");
+        if (!in || !out) {
+            return answer("skipped", "the Java target has no value descriptions (" + format + " -> " + output + ")");
         }
         String name = req.path("package").asText() + "." + req.path("type").asText();
         Codec codec = Registry.CODECS.get(name);
@@ -130,21 +135,27 @@ public final class Main {
         }
         byte[] data;
         try {
-            data = Base64.getDecoder().decode(req.path("input").path("payload").asText());
-        } catch (IllegalArgumentException e) {
+            // JSON text comes as a JSON string: its UTF-8 bytes are the text (a lone surrogate in it is refused)
+            data = format.equals("json") ? JsonReader.utf8(req.path("input").path("payload").asText())
+                    : Base64.getDecoder().decode(req.path("input").path("payload").asText());
+        } catch (IllegalArgumentException | DecodeException e) {
             return answer("parse_error", "payload: " + e.getMessage());
         }
         Limits limits = limitsOf(req.get("limits"));
         Object value;
         try {
-            value = format.equals("versioned") ? codec.fromFbe().read(data, limits) : codec.fromFinal().read(data, limits);
+            value = format.equals("versioned") ? codec.fromFbe().read(data, limits)
+                    : format.equals("final") ? codec.fromFinal().read(data, limits) : codec.fromJson().read(data, limits);
         } catch (DecodeException e) {
             return answer("parse_error", e.getMessage());
         }
         try {
-            byte[] out = output.equals("versioned") ? codec.toFbe().write(value)
+            if (output.equals("json")) {
+                return answer("result", codec.toJson().write(value));
+            }
+            byte[] bytes = output.equals("versioned") ? codec.toFbe().write(value)
                     : output.equals("final") ? codec.toFinal().write(value) : Utf8.bytes(value.toString());
-            return answer("result", Base64.getEncoder().encodeToString(out));
+            return answer("result", Base64.getEncoder().encodeToString(bytes));
         } catch (EncodeException e) {
             return answer("serialize_error", e.getMessage());
         }

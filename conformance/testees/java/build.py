@@ -62,7 +62,7 @@ def main(out: Path) -> int:
             if package.name in generated:
                 continue
             source = Path(package.file) if Path(package.file).is_absolute() else schema.parent / Path(package.file).name
-            if fbec_main([f"--input={source}", f"--output={src}", "--java", "--final", "--proto", "-q"]) != 0:
+            if fbec_main([f"--input={source}", f"--output={src}", "--java", "--final", "--json", "--proto", "-q"]) != 0:
                 return 1
             generated.add(package.name)
         package = ir_schema.main_package
@@ -79,8 +79,10 @@ def main(out: Path) -> int:
         rows.append(f'        Map.entry("{q}", new Main.Codec(\n'
                     f"            (d, l) -> {cls}.fromFbe(d, 0, d.length, l),\n"
                     f"            (d, l) -> {cls}.fromFinal(d, 0, d.length, l),\n"
+                    f"            (d, l) -> {cls}.fromJson(d, l),\n"
                     f"            v -> (({cls}) v).toFbe(),\n"
-                    f"            v -> (({cls}) v).toFinal()))")
+                    f"            v -> (({cls}) v).toFinal(),\n"
+                    f"            v -> (({cls}) v).toJson()))")
     lines += [",\n".join(rows) + ");", ""]
     # a stream receiver per package: every message it delivers goes to the handler
     lines += ["    static final Map<String, Main.Receivers> RECEIVERS = Map.ofEntries("]
