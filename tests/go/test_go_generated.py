@@ -244,11 +244,13 @@ func TestDepthLimit(t *testing.T) {
 \tif err := back.UnmarshalFBE(data); err != nil || !reflect.DeepEqual(&back, chain(128)) {
 \t\tt.Fatalf("128 levels: %v", err)
 \t}
-\tif _, err := chain(129).MarshalFBE(); !errors.Is(err, fbe.ErrDepth) {
-\t\tt.Fatalf("129 levels written: %v", err)
+\t// the writers name the path to the struct one level too deep and write nothing
+\twantPath := "structs nested deeper than 128 (names.Node" + strings.Repeat(".children[0]", 128) + ")"
+\tif data, err := chain(129).MarshalFBE(); !errors.Is(err, fbe.ErrDepth) || data != nil || err.Error() != wantPath {
+\t\tt.Fatalf("129 levels written: %d bytes, %v", len(data), err)
 \t}
-\tif _, err := chain(129).MarshalFinal(); !errors.Is(err, fbe.ErrDepth) {
-\t\tt.Fatalf("129 levels written (final): %v", err)
+\tif data, err := chain(129).MarshalFinal(); !errors.Is(err, fbe.ErrDepth) || data != nil || err.Error() != wantPath {
+\t\tt.Fatalf("129 levels written (final): %d bytes, %v", len(data), err)
 \t}
 \tlim := fbe.DefaultLimits
 \tlim.MaxDepth = 127
@@ -347,8 +349,9 @@ func TestJSONDepthLimit(t *testing.T) {
 \tif err := back.UnmarshalJSON(data); err != nil || !reflect.DeepEqual(&back, chain(128)) {
 \t\tt.Fatalf("128 levels: %v", err)
 \t}
-\tif _, err := chain(129).AppendJSON(nil); !errors.Is(err, fbe.ErrDepth) {
-\t\tt.Fatalf("129 levels written: %v", err)
+\tif data, err := chain(129).AppendJSON(nil); !errors.Is(err, fbe.ErrDepth) || len(data) != 0 ||
+\t\terr.Error() != "structs nested deeper than 128 (names.Node"+strings.Repeat(".children[0]", 128)+")" {
+\t\tt.Fatalf("129 levels written: %d bytes, %v", len(data), err)
 \t}
 \tif _, err := json.Marshal(chain(129)); !errors.Is(err, fbe.ErrDepth) {
 \t\tt.Fatalf("129 levels, json.Marshal: %v", err)
@@ -443,145 +446,29 @@ def test_protocol_original_streams(tmp_path: Path, capsys: pytest.CaptureFixture
         assert f"--- PASS: {name}" in r.stdout
 
 
-KEYS = """\
-package keys
-
-struct Empty
-{
-}
-
-struct Tagged
-{
-    [key] bytes tag;
-    int32 n;
-}
-
-struct Labeled
-{
-    [key] string? label;
-    [key] Empty nothing;
-    [key] Tagged tagged;
-    int32 n;
-}
-
-struct Holder
-{
-    bytes! blobs;
-    int32<bytes> byBlob;
-    int32{bytes} hashBlob;
-    Empty! empties;
-    int32<Empty> byEmpty;
-    Tagged! tagged;
-    Labeled! labeled;
-    int32{Labeled} byLabeled;
-}
-"""
-
-GO_KEYS_TEST = """\
-package keys
-
-import (
-\t"encoding/json"
-\t"strings"
-\t"testing"
-
-\t"github.com/fbe-toolkit/fbe/runtime/go/fbe"
-)
-
-func labeled(label *string, tag string, n int32) Labeled {
-\treturn Labeled{Label: label, Tagged: Tagged{Tag: []byte(tag), N: n}, N: n}
-}
-
-// Every set and map of keys Go cannot compare by ==: bytes, structs without [key] fields (all the
-// same key: a set holds at most one), structs keyed by bytes, optionals and structs. The slices
-// the Go types hold can hold a key twice and the writers write what they hold; every reader
-// refuses such data, as C++ and Python do (docs/limits.md 4 and 7).
-func TestDuplicateKeys(t *testing.T) {
-\tx, y := "x", "x"
-\tcases := []struct {
-\t\tfield          string
-\t\tdistinct, same Holder
-\t}{
-\t\t{"blobs", Holder{Blobs: [][]byte{[]byte("a"), []byte("b")}}, Holder{Blobs: [][]byte{[]byte("a"), []byte("a")}}},
-\t\t{"byBlob", Holder{ByBlob: []fbe.Pair[[]byte, int32]{{Key: []byte("a"), Value: 1}, {Key: []byte("b"), Value: 1}}},
-\t\t\tHolder{ByBlob: []fbe.Pair[[]byte, int32]{{Key: []byte("a"), Value: 1}, {Key: []byte("a"), Value: 2}}}},
-\t\t{"hashBlob", Holder{HashBlob: []fbe.Pair[[]byte, int32]{{Key: nil, Value: 1}, {Key: []byte("b"), Value: 1}}},
-\t\t\tHolder{HashBlob: []fbe.Pair[[]byte, int32]{{Key: nil, Value: 1}, {Key: []byte{}, Value: 2}}}},
-\t\t{"empties", Holder{Empties: []Empty{{}}}, Holder{Empties: []Empty{{}, {}}}},
-\t\t{"byEmpty", Holder{ByEmpty: []fbe.Pair[Empty, int32]{{Value: 1}}},
-\t\t\tHolder{ByEmpty: []fbe.Pair[Empty, int32]{{Value: 1}, {Value: 2}}}},
-\t\t{"tagged", Holder{Tagged: []Tagged{{Tag: []byte("a"), N: 1}, {Tag: []byte("b"), N: 1}}},
-\t\t\tHolder{Tagged: []Tagged{{Tag: []byte("a"), N: 1}, {Tag: []byte("a"), N: 2}}}},
-\t\t{"labeled", Holder{Labeled: []Labeled{labeled(nil, "a", 1), labeled(&x, "a", 1), labeled(&x, "b", 1)}},
-\t\t\tHolder{Labeled: []Labeled{labeled(nil, "a", 1), labeled(&x, "a", 1), labeled(&y, "a", 2)}}},
-\t\t{"byLabeled", Holder{ByLabeled: []fbe.Pair[Labeled, int32]{{Key: labeled(nil, "a", 1)}, {Key: labeled(nil, "b", 1)}}},
-\t\t\tHolder{ByLabeled: []fbe.Pair[Labeled, int32]{{Key: labeled(nil, "a", 1)}, {Key: labeled(nil, "a", 2)}}}},
-\t}
-\tfor _, c := range cases {
-\t\twant := "duplicate key (keys.Holder." + c.field
-\t\tfor _, m := range []struct {
-\t\t\tname   string
-\t\t\twrite  func(*Holder) ([]byte, error)
-\t\t\tread   func(*Holder, []byte) error
-\t\t\tverify func([]byte, *fbe.Limits) error
-\t\t}{
-\t\t\t{"versioned", (*Holder).MarshalFBE, (*Holder).UnmarshalFBE, VerifyFBEHolder},
-\t\t\t{"final", (*Holder).MarshalFinal, (*Holder).UnmarshalFinal, VerifyFinalHolder},
-\t\t} {
-\t\t\tgood, err := m.write(&c.distinct)
-\t\t\tif err != nil {
-\t\t\t\tt.Fatal(err)
-\t\t\t}
-\t\t\tvar back Holder
-\t\t\tif err := m.read(&back, good); err != nil || m.verify(good, nil) != nil {
-\t\t\t\tt.Errorf("%s %s: distinct keys refused: %v, %v", c.field, m.name, err, m.verify(good, nil))
-\t\t\t}
-\t\t\tbad, err := m.write(&c.same)
-\t\t\tif err != nil {
-\t\t\t\tt.Fatal(err)
-\t\t\t}
-\t\t\tif err := m.read(&back, bad); err == nil || !strings.Contains(err.Error(), want) {
-\t\t\t\tt.Errorf("%s %s: read %v, want %q", c.field, m.name, err, want)
-\t\t\t}
-\t\t\tif err := m.verify(bad, nil); err == nil || !strings.Contains(err.Error(), want) {
-\t\t\t\tt.Errorf("%s %s: verify %v, want %q", c.field, m.name, err, want)
-\t\t\t}
-\t\t}
-\t\tgood, err := json.Marshal(c.distinct)
-\t\tif err != nil {
-\t\t\tt.Fatal(err)
-\t\t}
-\t\tvar back Holder
-\t\tif err := json.Unmarshal(good, &back); err != nil {
-\t\t\tt.Errorf("%s json: distinct keys refused: %v", c.field, err)
-\t\t}
-\t\tbad, err := json.Marshal(c.same)
-\t\tif err != nil {
-\t\t\tt.Fatal(err)
-\t\t}
-\t\tif err := json.Unmarshal(bad, &back); err == nil || !strings.Contains(err.Error(), "read as the same") ||
-\t\t\t!strings.Contains(err.Error(), "(keys.Holder."+c.field) {
-\t\t\tt.Errorf("%s json: %s read: %v", c.field, bad, err)
-\t\t}
-\t}
-}
-"""
-
-
-def test_go_duplicate_keys_of_every_key_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/limits.md 4: sets and maps whose keys Go cannot compare with == (bytes, structs without
-    [key] fields, structs keyed by bytes, optionals and structs) refuse a key twice in both binary
-    models, verify and JSON, as C++ and Python do; distinct keys read."""
-    (tmp_path / "keys.fbe").write_text(KEYS)
+def test_go_keys_twice_refused_by_writers_and_readers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/go/keys on the generated code of tests/go/keys/keys.fbe (docs/limits.md 4): a set (a
+    slice) holding an element twice, or a map held as pairs holding a key twice, of every key kind
+    (integers, floats, strings, chars, bools, uuids, decimals, timestamps, enums, flags, bytes,
+    structs with [key] fields of bytes, optionals and structs, structs without [key] fields) is
+    refused by every writer (MarshalFBE/AppendFBE, MarshalFinal/AppendFinal, AppendJSON,
+    json.Marshal, the Senders) with the type, the field path and the two indexes, nothing written,
+    in any order and beyond the pairwise check; distinct keys in any order are written and read
+    back; keys in order are written without allocating; every reader (both models, verify, JSON)
+    refuses such data."""
     out = tmp_path / "gen"
-    args = [f"--input={tmp_path / 'keys.fbe'}", f"--output={out}", "--go", "--final", "--json"]
+    args = [f"--input={REPO / 'tests' / 'go' / 'keys' / 'keys.fbe'}", f"--output={out}", "--go", "--final", "--json",
+            "--proto"]
     assert fbec_main(args) == 0
     capsys.readouterr()
     (out / "go.mod").write_text(
         "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
         f"replace github.com/fbe-toolkit/fbe/runtime/go => {REPO / 'runtime' / 'go'}\n")
-    (out / "keys" / "keys_test.go").write_text(GO_KEYS_TEST)
+    shutil.copy(REPO / "tests" / "go" / "keys" / "keys_test.go", out / "keys")
     r = run([GO, "vet", "./..."], out)
     assert r.returncode == 0, r.stdout + r.stderr
-    r = run([GO, "test", "-count=1", "./..."], out)
-    assert r.returncode == 0 and "ok  \tfbegen/keys" in r.stdout, r.stdout[-6000:] + r.stderr
+    r = run([GO, "test", "-count=1", "-v", "./..."], out)
+    assert r.returncode == 0, r.stdout[-6000:] + r.stderr
+    for name in ("TestWritersRefuseTheSameKeyTwice", "TestWriterErrorPaths", "TestSortedKeysWriteWithoutAllocations",
+                 "TestReadersRefuseTheSameKeyTwice"):
+        assert f"--- PASS: {name}" in r.stdout

@@ -122,8 +122,11 @@ func divmod10(hi uint32, lo uint64) (uint32, uint64, uint64) {
 }
 
 // String is the exact value in plain decimal notation ("-123.456", "0.001"), scale digits after the point.
-func (d Decimal) String() string {
-	var digits [40]byte
+func (d Decimal) String() string { return string(d.appendText(nil)) }
+
+// appendText appends String's text without allocating (but to grow dst).
+func (d Decimal) appendText(dst []byte) []byte {
+	var digits [29 + 256]byte // 29 digits of 96 bits; a scale read from a buffer may be up to 255
 	i := len(digits)
 	hi, lo := d.hi, d.lo
 	for hi != 0 || lo != 0 {
@@ -132,18 +135,21 @@ func (d Decimal) String() string {
 		i--
 		digits[i] = byte('0' + r)
 	}
-	s := string(digits[i:])
 	scale := int(uint8(d.flags >> 16))
-	if len(s) <= scale {
-		s = strings.Repeat("0", scale-len(s)+1) + s
-	}
-	if scale > 0 {
-		s = s[:len(s)-scale] + "." + s[len(s)-scale:]
+	for len(digits)-i <= scale { // at least one digit before the point
+		i--
+		digits[i] = '0'
 	}
 	if d.flags>>31 != 0 && !d.IsZero() {
-		s = "-" + s
+		dst = append(dst, '-')
 	}
-	return s
+	point := len(digits) - scale
+	dst = append(dst, digits[i:point]...)
+	if scale > 0 {
+		dst = append(dst, '.')
+		dst = append(dst, digits[point:]...)
+	}
+	return dst
 }
 
 // ParseDecimal reads exact decimal text [+|-]digits[.digits][e[+|-]digits]

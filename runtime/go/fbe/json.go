@@ -26,15 +26,16 @@ import (
 //     valid UTF-8 and reads back to the same bytes.
 //
 // The zero value is ready to use; set B to append to an existing slice.
+//
+// The first error (a value nested deeper than MaxDepth, a set holding an
+// element twice) is kept in Err: the generated code stops writing and
+// Result drops the text.
 type JSONWriter struct {
 	B        []byte // the text written so far
 	MaxDepth int    // deepest struct nesting written (0: MaxDepth); nobody writes what no reader reads
 	depth    int
-	err      error
+	writeErr
 }
-
-// Err is the first error of the writes (a value nested deeper than MaxDepth), or nil.
-func (j *JSONWriter) Err() error { return j.err }
 
 // Enter goes one struct level deeper; false (and Err set) beyond MaxDepth.
 // Generated code calls it only for structs that can nest without a bound.
@@ -45,9 +46,7 @@ func (j *JSONWriter) Enter(typeName string) bool {
 		limit = MaxDepth
 	}
 	if j.depth > limit {
-		if j.err == nil {
-			j.err = &EncodeError{Msg: "structs nested deeper than " + strconv.Itoa(limit), Type: typeName, Err: ErrDepth}
-		}
+		j.tooDeep(limit, typeName)
 		return false
 	}
 	return true
@@ -266,15 +265,8 @@ func AppendJSONString(dst []byte, s string) []byte {
 
 // appendDecimalText appends the exact text of d with at least 6 fraction digits, no sign on zero.
 func appendDecimalText(dst []byte, d Decimal) []byte {
-	text := d.String()
-	dst = append(dst, text...)
-	fraction := 0
-	for i := len(text) - 1; i >= 0; i-- {
-		if text[i] == '.' {
-			fraction = len(text) - 1 - i
-			break
-		}
-	}
+	dst = d.appendText(dst)
+	fraction := int(uint8(d.flags >> 16))
 	if fraction == 0 {
 		dst = append(dst, '.')
 	}

@@ -698,12 +698,12 @@ func (r *JSONReader) Null() bool {
 // DuplicateKey refuses a map whose keys read as the same key ("1" and "01"):
 // neither the first nor the last may win (docs/limits.md 7).
 func (r *JSONReader) DuplicateKey(field string) {
-	r.Fail("two map keys read as the same key", field, r.tokStart)
+	r.failErr("two map keys read as the same key", field, r.tokStart, ErrDuplicate)
 }
 
 // DuplicateElement refuses a set holding an element twice (docs/limits.md 7).
 func (r *JSONReader) DuplicateElement(field string) {
-	r.Fail("two set elements read as the same element", field, r.tokStart)
+	r.failErr("two set elements read as the same element", field, r.tokStart, ErrDuplicate)
 }
 
 // ---------------------------------------------------------------- values
@@ -1143,7 +1143,3 @@ func (r *JSONReader) KeyBytes(dst []byte, key, field string) []byte {
 	r.Spend(len(dst), field)
 	return dst
 }
-
-// BytesKey is the key bytes are compared by as a set element or map key (HasDuplicateKey,
-// HasDuplicatePairKey): their value.
-func BytesKey(b *[]byte) string { return string(*b) }

@@ -552,5 +552,5 @@ func (r *Reader) Enter(cost int) bool {
 // DuplicateKey refuses a map or hash entry whose key was read before (docs/limits.md: no reader
 // keeps "the first" or "the last"); off is the entry's position.
 func (r *Reader) DuplicateKey(field string, off int) {
-	r.Fail("duplicate key", field, off)
+	r.failErr("duplicate key", field, off, ErrDuplicate)
 }

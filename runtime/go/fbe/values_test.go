@@ -3,6 +3,7 @@ package fbe
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +32,35 @@ func TestDecimalFromFloat64(t *testing.T) {
 	}
 	if GetDecimal(b[:]) != DecimalFromFloat64(-123.456) {
 		t.Error("GetDecimal(PutDecimal(d)) != d")
+	}
+}
+
+// The text of decimals as they come from a buffer: any scale (a byte), a sign on zero, zeros
+// kept; the JSON text (at least 6 fraction digits) without allocating.
+func TestDecimalText(t *testing.T) {
+	for _, c := range []struct {
+		d          Decimal
+		text, json string
+	}{
+		{DecimalFromParts(0, 0, 0, false), "0", `"0.000000"`},
+		{DecimalFromParts(0, 0, 2, true), "0.00", `"0.000000"`},
+		{DecimalFromParts(150, 0, 2, false), "1.50", `"1.500000"`},
+		{DecimalFromParts(5, 0, 3, true), "-0.005", `"-0.005000"`},
+		{DecimalFromParts(1234567, 0, 7, false), "0.1234567", `"0.1234567"`},
+		{DecimalFromParts(math.MaxUint64, math.MaxUint32, 0, false), "79228162514264337593543950335",
+			`"79228162514264337593543950335.000000"`},
+		{DecimalFromParts(1, 0, 40, false), "0." + strings.Repeat("0", 39) + "1", `"0.` + strings.Repeat("0", 39) + `1"`},
+		{DecimalFromParts(7, 0, 255, false), "0." + strings.Repeat("0", 254) + "7", `"0.` + strings.Repeat("0", 254) + `7"`},
+	} {
+		var j JSONWriter
+		if j.Decimal(c.d); c.d.String() != c.text || string(j.B) != c.json {
+			t.Errorf("%v: %s, %s; want %s, %s", c.d, c.d.String(), j.B, c.text, c.json)
+		}
+	}
+	j := JSONWriter{B: make([]byte, 0, 64)}
+	d := DecimalFromParts(math.MaxUint64, math.MaxUint32, 9, true)
+	if n := testing.AllocsPerRun(20, func() { j.B = j.B[:0]; j.Decimal(d) }); n != 0 {
+		t.Errorf("JSONWriter.Decimal: %v allocations", n)
 	}
 }
 
@@ -86,20 +116,6 @@ func TestTimestamp(t *testing.T) {
 	ts := Timestamp(1_500_000_000_123_456_789)
 	if TimestampOf(ts.Time()) != ts || ts.Time().Year() != 2017 {
 		t.Errorf("round trip through time.Time: %v", ts.Time())
-	}
-}
-
-func TestHasDuplicate(t *testing.T) {
-	long := make([]int, 40)
-	for i := range long {
-		long[i] = i
-	}
-	if HasDuplicate([]int{1, 2, 3}) || HasDuplicate(long) || HasDuplicate([]string(nil)) {
-		t.Error("a duplicate found where there is none")
-	}
-	long[39] = 7
-	if !HasDuplicate([]int{1, 2, 1}) || !HasDuplicate(long) {
-		t.Error("a duplicate missed")
 	}
 }
 

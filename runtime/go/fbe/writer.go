@@ -3,7 +3,6 @@ package fbe
 import (
 	"encoding/binary"
 	"math"
-	"strconv"
 )
 
 // Writer builds one root in one growing buffer, in the original's allocation
@@ -13,13 +12,14 @@ import (
 //
 // Versioned code allocates blocks (Alloc, Struct, String, Vector, Optional)
 // and fills slots at absolute positions (Put*); final code appends (Append*).
-// The first error (a value nested too deep, a string over 4 GiB) is kept in
-// Err; later writes still happen but the result is not used.
+// The first error (a value nested too deep, a set holding an element twice,
+// a string over 4 GiB) is kept in Err: the generated code stops writing and
+// the roots return no bytes.
 type Writer struct {
 	buf      []byte
 	depth    int
 	MaxDepth int // deepest struct nesting written (0: MaxDepth); nobody writes what no reader reads
-	err      error
+	writeErr
 }
 
 // Reset empties the buffer (keeping its capacity) and clears the error.
@@ -32,7 +32,7 @@ func (w *Writer) Reset() {
 	clear(w.buf)
 	w.buf = w.buf[:0]
 	w.depth = 0
-	w.err = nil
+	w.writeErr = writeErr{}
 }
 
 // Bytes is the buffer written so far; it is overwritten by the next use of the Writer.
@@ -40,16 +40,6 @@ func (w *Writer) Bytes() []byte { return w.buf[:len(w.buf):len(w.buf)] }
 
 // Len is the number of bytes written so far.
 func (w *Writer) Len() int { return len(w.buf) }
-
-// Err is the first error of the writes since Reset.
-func (w *Writer) Err() error { return w.err }
-
-// Fail records err unless an error was recorded already.
-func (w *Writer) Fail(err error) {
-	if w.err == nil {
-		w.err = err
-	}
-}
 
 // Enter goes one struct level deeper; false (and Err set) beyond MaxDepth.
 // Generated code calls it only for structs that can nest without a bound.
@@ -60,7 +50,7 @@ func (w *Writer) Enter(typeName string) bool {
 		limit = MaxDepth
 	}
 	if w.depth > limit {
-		w.Fail(&EncodeError{Msg: "structs nested deeper than " + strconv.Itoa(limit), Type: typeName, Err: ErrDepth})
+		w.tooDeep(limit, typeName)
 		return false
 	}
 	return true
@@ -118,10 +108,14 @@ func (w *Writer) BeginVersioned() {
 	w.Alloc(8)
 }
 
-// EndVersioned stores the root's total size; it returns the root and the first error.
+// EndVersioned stores the root's total size; it returns the root, or nil and
+// the first error.
 func (w *Writer) EndVersioned() ([]byte, error) {
 	w.PutU32(0, uint32(len(w.buf)))
-	return w.Bytes(), w.err
+	if w.err != nil {
+		return nil, w.err
+	}
+	return w.Bytes(), nil
 }
 
 // offset stores at slot the distance from base to p (a block just allocated, so never 0).
@@ -240,11 +234,15 @@ func (w *Writer) BeginFinal() {
 	w.Alloc(8)
 }
 
-// EndFinal stores the root's size and type id; it returns the root and the first error.
+// EndFinal stores the root's size and type id; it returns the root, or nil
+// and the first error.
 func (w *Writer) EndFinal(typeID uint32) ([]byte, error) {
 	w.PutU32(0, uint32(len(w.buf)))
 	w.PutU32(4, typeID)
-	return w.Bytes(), w.err
+	if w.err != nil {
+		return nil, w.err
+	}
+	return w.Bytes(), nil
 }
 
 func (w *Writer) AppendBool(v bool) {

@@ -34,7 +34,7 @@ GO_RESERVED = ReservedNames({
     "print", "println", "complex", "real", "imag", "close", "min", "max", "clear",
 })
 # Members of generated structs: a field whose exported name is one of them gets a trailing underscore.
-STRUCT_MEMBERS = frozenset({"FBEKey", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead",
+STRUCT_MEMBERS = frozenset({"FBEKey", "FBEKeyCompare", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead",
                             "MarshalFinal", "UnmarshalFinal", "AppendFinal", "ReadFinal", "FBEWriteFinal",
                             "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "AppendJSON", "ReadJSON",
                             "FBEWriteJSON", "FBEReadJSON", "FBEWriteText", "String", "TypeID"})
@@ -68,6 +68,8 @@ class Context:
         self.schema = schema
         self.package = package
         self.imports = Imports()
+        self.can_fail: dict[str, bool] = {}
+        """Per struct, whether writing it can fail (models.can_fail)."""
 
     def rt(self, member: str) -> str:
         return self.imports.attr(RUNTIME, member, "fbe")
@@ -118,7 +120,7 @@ class Context:
         return self.named(t.name) + ("FBEKey" if exported(name) + "Key" in taken else "Key")
 
     def key_func(self, t: ir.Type) -> str | None:
-        """The function fbe.HasDuplicateKey compares elements of type t by (t not comparable), or
+        """The function fbe.RepeatedKey compares elements of type t by (t not comparable), or
         None when t's key has no Go type (key_type)."""
         if isinstance(t, ir.Primitive):
             return self.rt("BytesKey")
@@ -127,6 +129,45 @@ class Context:
         if self.key_fields(t):
             return f"(*{self.type(t)}).FBEKey"
         return f"{self.rt('SameKey')}[{self.type(t)}]"
+
+    def order_func(self, t: ir.Type) -> str | None:
+        """The function ordering elements of type t (t not comparable) as the wire does, by their
+        key (docs/ir.md "order"): bytes by their bytes, a struct by its [key] fields in turn
+        (FBEKeyCompare), structs without [key] fields all equal; None when t has no key_func."""
+        if isinstance(t, ir.Primitive):
+            return self.rt("CompareBytes")
+        if not isinstance(t, ir.StructRef) or self.key_type(t) is None:
+            return None
+        if self.key_fields(t):
+            return f"(*{self.type(t)}).FBEKeyCompare"
+        return f"{self.rt('CompareSame')}[{self.type(t)}]"
+
+    def compare_of(self, t: ir.Type, a: str, b: str) -> str | None:
+        """The expression ordering [key] field values a and b of type t (negative, 0, positive) in
+        the wire order; None when every value is the same key (a struct without [key] fields)."""
+        from fbec.targets.go.models import compare_func
+        if isinstance(t, ir.Primitive):
+            named = compare_func(self, t)
+            if named is not None:
+                return f"{named}({a}, {b})"
+            if t.name == "bytes":
+                return f"{self.imports.attr('bytes', 'Compare')}({a}, {b})"
+            return f"{self.imports.attr('cmp', 'Compare')}({a}, {b})"
+        if isinstance(t, ir.EnumRef):
+            return f"{self.imports.attr('cmp', 'Compare')}({a}, {b})"
+        if isinstance(t, ir.Optional_):
+            e = t.element
+            if isinstance(e, ir.StructRef):
+                order = self.order_func(e)
+                return f"{self.rt('CompareOptionalOf')}({a}, {b}, {order})"
+            order = compare_func(self, e)
+            if isinstance(e, ir.Primitive) and e.name == "bytes":
+                order = self.imports.attr("bytes", "Compare")
+            elif order is None:
+                order = f"{self.imports.attr('cmp', 'Compare')}[{self.type(e)}]"
+            return f"{self.rt('CompareOptional')}({a}, {b}, {order})"
+        assert isinstance(t, ir.StructRef), t
+        return f"{a}.FBEKeyCompare(&{b})" if self.key_fields(t) else None
 
     def key_of(self, t: ir.Type, value: str) -> str:
         """The key (of type key_type(t)) of a [key] field's value."""
@@ -286,6 +327,17 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
         with w.block(f"func (v *{name}) FBEKey() {shape} {{", "}"):
             values = [c.key_of(f.type, f"v.{field_name(f)}") for f in keys]
             w.line(f"return {values[0]}" if len(keys) == 1 else f"return {shape}{{" + ", ".join(values) + "}")
+        w.blank()
+        w.line("// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of")
+        w.line(f'// {name} are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever')
+        w.line("// their FBEKey is the same.")
+        with w.block(f"func (v *{name}) FBEKeyCompare(o *{name}) int {{", "}"):
+            compares = [x for x in (c.compare_of(f.type, f"v.{field_name(f)}", f"o.{field_name(f)}") for f in keys)
+                        if x is not None]
+            for x in compares[:-1]:
+                with w.block(f"if c := {x}; c != 0 {{", "}"):
+                    w.line("return c")
+            w.line(f"return {compares[-1]}" if compares else "return 0")
         w.blank()
     w.line(f"// New{name} is a new {name} with the schema's defaults.")
     with w.block(f"func New{name}() *{name} {{", "}"):

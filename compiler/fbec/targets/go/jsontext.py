@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.go.models import Names, compare, duplicate_test
+from fbec.targets.go.models import Names, compare, refuse_repeated, repeated_call, stops
 
 if TYPE_CHECKING:
     from fbec.targets.go import Context
@@ -53,8 +53,9 @@ def call(method: str, conversion: str, x: str) -> str:
 
 # ---------------------------------------------------------------- JSON writing
 
-def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
-    """Write x (type t) as JSON (docs/format.md 8.2)."""
+def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Names, unwind: list[str]) -> None:
+    """Write x (type t) as JSON (docs/format.md 8.2); a value that cannot be written stops the
+    writer (docs/limits.md 1 and 4), naming the path (unwind)."""
     w = raw.w
     if isinstance(t, ir.Primitive):
         n = t.name
@@ -70,21 +71,25 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
         raw.line("j." + call(method, conversion or ("int64" if method == "Int" else "uint64"), x))
     elif isinstance(t, ir.StructRef):
         raw.line(f"{x}.FBEWriteJSON(j)")
+        stops(w, c, t, "j", unwind)
     elif isinstance(t, ir.Optional_):
         raw.flush()
         with w.block(f"if {x} == nil {{", "} else {"):
             w.line("j.Null()")
         with w.block("", "}"):
-            json_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", names)
+            json_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", field, names, unwind)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
         i = names("i")
+        if isinstance(t, ir.Sequence):
+            raw.flush()
+            refuse_repeated(w, c, t, x, field, "j")
         raw("[")
         raw.flush()
         with w.block(f"for {i} := range {x} {{", "}"):
             with w.block(f"if {i} > 0 {{", "}"):
                 w.line("j.Byte(',')")
-            json_write(c, raw, t.element, f"{x}[{i}]", names)
+            json_write(c, raw, t.element, f"{x}[{i}]", field, names, [f"j.UnwindIndex({i})", *unwind])
             raw.flush()
         raw("]")
     elif c.comparable(t.key):
@@ -96,33 +101,38 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
                 w.line("j.Byte(',')")
             w.line(json_key(t.key, k))
             w.line(f"{v} := {x}[{k}]")
-            json_write(c, raw, t.value, v, names)
+            json_write(c, raw, t.value, v, field, names, [f"j.UnwindIndex({i})", *unwind])
             raw.flush()
         raw("}")
     elif isinstance(t.key, ir.StructRef):
         # a struct is not a member name: an array of [key, value] pairs (as the C++ and Python runtimes)
         i = names("i")
+        raw.flush()
+        refuse_repeated(w, c, t, x, field, "j")
         raw("[")
         raw.flush()
+        inner = [f"j.UnwindIndex({i})", *unwind]
         with w.block(f"for {i} := range {x} {{", "}"):
             with w.block(f"if {i} > 0 {{", "}"):
                 w.line("j.Byte(',')")
             raw("[")
-            json_write(c, raw, t.key, f"{x}[{i}].Key", names)
+            json_write(c, raw, t.key, f"{x}[{i}].Key", field, names, inner)
             raw(",")
-            json_write(c, raw, t.value, f"{x}[{i}].Value", names)
+            json_write(c, raw, t.value, f"{x}[{i}].Value", field, names, inner)
             raw("]")
             raw.flush()
         raw("]")
     else:
         i = names("i")
+        raw.flush()
+        refuse_repeated(w, c, t, x, field, "j")
         raw("{")
         raw.flush()
         with w.block(f"for {i} := range {x} {{", "}"):
             with w.block(f"if {i} > 0 {{", "}"):
                 w.line("j.Byte(',')")
             w.line(json_key(t.key, f"{x}[{i}].Key"))
-            json_write(c, raw, t.value, f"{x}[{i}].Value", names)
+            json_write(c, raw, t.value, f"{x}[{i}].Value", field, names, [f"j.UnwindIndex({i})", *unwind])
             raw.flush()
         raw("}")
 
@@ -205,10 +215,10 @@ def key_read(c: Context, t: ir.Type, key: str, f: str) -> str:
 def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, f: str) -> None:
     """Refuse a set read with an element twice, or a map held as pairs with a key twice
     (docs/limits.md 7); a Go map checks as it is filled."""
-    test = duplicate_test(c, t, dst)
-    if test is None:
+    call = repeated_call(c, t, dst)
+    if call is None:
         return
-    with w.block(f"if {test} {{", "}"):
+    with w.block(f"if _, k := {call}; k >= 0 {{", "}"):
         w.line(f"r.Duplicate{'Element' if isinstance(t, ir.Sequence) else 'Key'}({f})")
         w.line("return")
 
@@ -411,7 +421,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
             raw("{}")
         for n, f in enumerate(fields):
             raw(("{" if n == 0 else ",") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{field_name(f)}", names)
+            json_write(c, raw, f.type, f"v.{field_name(f)}", f.name, names, [f'j.Unwind("{f.name}")'])
         if fields:
             raw("}")
         raw.flush()
@@ -453,6 +463,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     with w.block(f"func (v *{name}) AppendJSON(dst []byte) ([]byte, error) {{", "}"):
         w.line(f"j := {c.rt('JSONWriter')}{{B: dst}}")
         w.line("v.FBEWriteJSON(&j)")
+        w.line(f'j.Within("{q}")')
         w.line("return j.Result(len(dst))")
     w.blank()
     w.line("// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.")

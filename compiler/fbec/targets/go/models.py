@@ -58,8 +58,10 @@ def compare(c: Context, t: ir.Type) -> str:
 
 # ---------------------------------------------------------------- versioned
 
-def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names) -> None:
-    """Write value of type t into the slot at absolute position slot (offsets from base)."""
+def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, field: str, names: Names,
+                unwind: list[str]) -> None:
+    """Write value of type t into the slot at absolute position slot (offsets from base); a value
+    that cannot be written stops the writer (docs/limits.md 1 and 4), naming the path (unwind)."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"w.String({base}, {slot}, {value})")
@@ -71,61 +73,127 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
         w.line(f"w.Put{SLOT[t.wire]}({slot}, {WIRE_GO[t.wire]}({value}))")
     elif isinstance(t, ir.StructRef):
         w.line(f"({value}).FBEWrite(w, {base}, {slot})")
+        stops(w, c, t, "w", unwind)
     elif isinstance(t, ir.Optional_):
         with w.block(f"if {value} != nil {{", "}"):
             s = names("s")
             w.line(f"{s} := w.Optional({base}, {slot}, {t.element.size})")
             inner = value if isinstance(t.element, ir.StructRef) else f"*{value}"
-            write_value(w, c, t.element, s, s, inner, names)
+            write_value(w, c, t.element, s, s, inner, field, names, unwind)
     elif isinstance(t, ir.Array):
         i = names("i")
         with w.block(f"for {i} := range {value} {{", "}"):
-            write_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", f"{value}[{i}]", names)
+            write_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", f"{value}[{i}]", field, names,
+                        [f"w.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
+        refuse_repeated(w, c, t, value, field, "w")
         e, i = names("e"), names("i")
         w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {t.element.size})")
         with w.block(f"for {i} := range {value} {{", "}"):
-            write_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{value}[{i}]", names)
+            write_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{value}[{i}]", field, names,
+                        [f"w.UnwindIndex({i})", *unwind])
     else:
+        refuse_repeated(w, c, t, value, field, "w")
         item = t.key.size + t.value.size
         e, i = names("e"), names("i")
         w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {item})")
+        entry = [f"w.UnwindIndex({i})", *unwind]
         if c.comparable(t.key):
             k, x = names("k"), names("x")
             with w.block(f"for {i}, {k} := range {c.rt('SortedKeys')}({value}, {compare(c, t.key)}) {{", "}"):
                 w.line(f"{x} := {value}[{k}]")
-                write_value(w, c, t.key, base, f"{e}+{i}*{item}", k, names)
-                write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, names)
+                write_value(w, c, t.key, base, f"{e}+{i}*{item}", k, field, names, entry)
+                write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, field, names, entry)
         else:
             with w.block(f"for {i} := range {value} {{", "}"):
-                write_value(w, c, t.key, base, f"{e}+{i}*{item}", f"{value}[{i}].Key", names)
-                write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{value}[{i}].Value", names)
+                write_value(w, c, t.key, base, f"{e}+{i}*{item}", f"{value}[{i}].Key", field, names, entry)
+                write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{value}[{i}].Value", field,
+                            names, entry)
 
 
-def duplicate_test(c: Context, t: ir.Sequence | ir.Mapping, dst: str) -> str | None:
-    """The test that a set (a slice), or a map held as pairs, holds a key twice: elements Go
-    compares with ==, else by their key (Context.key_func); None for what needs no test (not a
-    set; a Go map refuses a key twice as it is filled) or cannot have one (a key holding itself)."""
+def repeated_call(c: Context, t: ir.Sequence | ir.Mapping, value: str) -> str | None:
+    """The call finding two elements of a set (a slice), or two keys of a map held as pairs, that
+    are the same (fbe.Repeated and its kin: their indexes i < k, or -1, -1): elements Go compares
+    with == in their wire order, others by their key (Context.key_func) in their key order
+    (Context.order_func). None for what needs no check (not a set; a Go map holds each key once)
+    or cannot have one (a key holding itself). Readers and writers share it (docs/limits.md 4)."""
     if isinstance(t, ir.Sequence):
         if t.kind != "set":
             return None
         if c.comparable(t.element):
-            return f"{c.rt('HasDuplicate')}({dst})"
-        key = c.key_func(t.element)
-        return None if key is None else f"{c.rt('HasDuplicateKey')}({dst}, {key})"
+            order = compare_func(c, t.element)
+            if order is None:
+                return f"{c.rt('Repeated')}({value})"
+            return f"{c.rt('RepeatedFunc')}({value}, {order})"
+        key, order = c.key_func(t.element), c.order_func(t.element)
+        return None if key is None or order is None else f"{c.rt('RepeatedKey')}({value}, {key}, {order})"
     if c.comparable(t.key):
         return None
-    key = c.key_func(t.key)
-    return None if key is None else f"{c.rt('HasDuplicatePairKey')}({dst}, {key})"
+    key, order = c.key_func(t.key), c.order_func(t.key)
+    return None if key is None or order is None else f"{c.rt('RepeatedPairKey')}({value}, {key}, {order})"
+
+
+def compare_func(c: Context, t: ir.Type) -> str | None:
+    """The runtime function ordering a primitive that Go compares with == but whose wire order is
+    not Go's < (char signed, bool, uuid, decimal); None for the others (integers, floats,
+    strings, timestamps, enums and flags: < is their order)."""
+    if isinstance(t, ir.Primitive):
+        named = {"char": "CompareChar", "bool": "CompareBool", "uuid": "CompareUUID", "decimal": "CompareDecimal"}
+        if t.name in named:
+            return c.rt(named[t.name])
+    return None
+
+
+def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, writer: str) -> None:
+    """A writer's check that a set holds each element, or a map held as pairs each key, once: no
+    reader reads it otherwise (docs/limits.md 4). The writer records the error and stops."""
+    if not isinstance(t, (ir.Sequence, ir.Mapping)):
+        return
+    call = repeated_call(c, t, value)
+    if call is None:
+        return
+    with w.block(f"if i, k := {call}; k >= 0 {{", "}"):
+        w.line(f'{writer}.Same{"Elements" if isinstance(t, ir.Sequence) else "Keys"}("{field}", i, k)')
+        w.line("return")
+
+
+def can_fail(c: Context, t: ir.Type) -> bool:
+    """Whether writing a value of type t can fail, so that the writer stops after it and names the
+    field (Writer.Unwind): a struct that can nest without a bound (its depth is checked), a set or
+    a map held as pairs (refuse_repeated), at any depth. A bounded struct is in no cycle, so the
+    walk ends."""
+    if isinstance(t, ir.StructRef):
+        if t.name not in c.can_fail:
+            s = c.schema.struct(t.name)
+            c.can_fail[t.name] = s.height is None or s.recursive or any(can_fail(c, f.type) for f in s.all_fields)
+        return c.can_fail[t.name]
+    if isinstance(t, ir.Sequence):
+        return repeated_call(c, t, "") is not None or can_fail(c, t.element)
+    if isinstance(t, ir.Mapping):
+        return repeated_call(c, t, "") is not None or can_fail(c, t.key) or can_fail(c, t.value)
+    if isinstance(t, (ir.Optional_, ir.Array)):
+        return can_fail(c, t.element)
+    return False
+
+
+def stops(w: CodeWriter, c: Context, t: ir.Type, writer: str, unwind: list[str]) -> None:
+    """After writing a struct value of type t that can fail: stop, naming the path on the way out
+    (unwind: the writer's Unwind calls, innermost first)."""
+    if not can_fail(c, t):
+        return
+    with w.block(f"if {writer}.Failed() {{", "}"):
+        for u in unwind:
+            w.line(u)
+        w.line("return")
 
 
 def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, field: str, pos: str) -> None:
     """Refuse a set read with an element twice, or a map held as pairs with a key twice
     (docs/limits.md: no reader keeps "the first" or "the last"); a Go map checks as it is filled."""
-    test = duplicate_test(c, t, dst)
-    if test is None:
+    call = repeated_call(c, t, dst)
+    if call is None:
         return
-    with w.block(f"if {test} {{", "}"):
+    with w.block(f"if _, k := {call}; k >= 0 {{", "}"):
         w.line(f'r.DuplicateKey("{field}", {pos})')
         w.line("return")
 
@@ -221,8 +289,9 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
 
 # ---------------------------------------------------------------- final
 
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names) -> None:
-    """Append value of type t (docs/format.md 4.2)."""
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, names: Names,
+                unwind: list[str]) -> None:
+    """Append value of type t (docs/format.md 4.2); a value that cannot be written stops the writer."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"w.AppendString({value})")
@@ -234,33 +303,38 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names)
         w.line(f"w.Append{SLOT[t.wire]}({WIRE_GO[t.wire]}({value}))")
     elif isinstance(t, ir.StructRef):
         w.line(f"({value}).FBEWriteFinal(w)")
+        stops(w, c, t, "w", unwind)
     elif isinstance(t, ir.Optional_):
         w.line(f"w.AppendBool({value} != nil)")
         with w.block(f"if {value} != nil {{", "}"):
-            final_write(w, c, t.element, value if isinstance(t.element, ir.StructRef) else f"*{value}", names)
+            final_write(w, c, t.element, value if isinstance(t.element, ir.StructRef) else f"*{value}", field, names,
+                        unwind)
     elif isinstance(t, ir.Array):
         i = names("i")
         with w.block(f"for {i} := range {value} {{", "}"):
-            final_write(w, c, t.element, f"{value}[{i}]", names)
+            final_write(w, c, t.element, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
+        refuse_repeated(w, c, t, value, field, "w")
         i = names("i")
         w.line(f"w.AppendCount(len({value}))")
         with w.block(f"for {i} := range {value} {{", "}"):
-            final_write(w, c, t.element, f"{value}[{i}]", names)
+            final_write(w, c, t.element, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
     else:
+        refuse_repeated(w, c, t, value, field, "w")
         w.line(f"w.AppendCount(len({value}))")
         if c.comparable(t.key):
-            k = names("k")
-            with w.block(f"for _, {k} := range {c.rt('SortedKeys')}({value}, {compare(c, t.key)}) {{", "}"):
+            i, k = names("i"), names("k")
+            loop_index = i if can_fail(c, t.key) or can_fail(c, t.value) else "_"
+            with w.block(f"for {loop_index}, {k} := range {c.rt('SortedKeys')}({value}, {compare(c, t.key)}) {{", "}"):
                 x = names("x")
                 w.line(f"{x} := {value}[{k}]")
-                final_write(w, c, t.key, k, names)
-                final_write(w, c, t.value, x, names)
+                final_write(w, c, t.key, k, field, names, [f"w.UnwindIndex({i})", *unwind])
+                final_write(w, c, t.value, x, field, names, [f"w.UnwindIndex({i})", *unwind])
         else:
             i = names("i")
             with w.block(f"for {i} := range {value} {{", "}"):
-                final_write(w, c, t.key, f"{value}[{i}].Key", names)
-                final_write(w, c, t.value, f"{value}[{i}].Value", names)
+                final_write(w, c, t.key, f"{value}[{i}].Key", field, names, [f"w.UnwindIndex({i})", *unwind])
+                final_write(w, c, t.value, f"{value}[{i}].Value", field, names, [f"w.UnwindIndex({i})", *unwind])
 
 
 def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Names,
@@ -344,9 +418,9 @@ def kept(c: Context, t: ir.Type) -> bool:
     """Whether verify must build the value to check it: a set or map refuses a key twice, which
     takes the keys (such fields are read into a local, as deserialize reads them)."""
     if isinstance(t, ir.Sequence):
-        return duplicate_test(c, t, "") is not None or kept(c, t.element)
+        return repeated_call(c, t, "") is not None or kept(c, t.element)
     if isinstance(t, ir.Mapping):
-        return c.comparable(t.key) or duplicate_test(c, t, "") is not None or kept(c, t.key) or kept(c, t.value)
+        return c.comparable(t.key) or repeated_call(c, t, "") is not None or kept(c, t.key) or kept(c, t.value)
     if isinstance(t, (ir.Optional_, ir.Array)):
         return kept(c, t.element)
     return False
@@ -555,7 +629,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"b := {struct}" if s.all_fields else struct)
         for f in s.all_fields:
-            write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", names)
+            write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'w.Unwind("{f.name}")'])
     w.blank()
 
     inherited = [f for f in s.all_fields if f.owner != q]
@@ -605,6 +679,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     with w.block(f"func (v *{name}) AppendFBE(w *{c.rt('Writer')}) ([]byte, error) {{", "}"):
         w.line("w.BeginVersioned()")
         w.line("v.FBEWrite(w, 0, 4)")
+        w.line(f'w.Within("{q}")')
         w.line("return w.EndVersioned()")
     w.blank()
     w.line("// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.")
@@ -640,7 +715,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                 w.line("return")
             w.line("defer w.Leave()")
         for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{fname(f)}", names)
+            final_write(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'w.Unwind("{f.name}")'])
     w.blank()
     w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
     w.line("// field and reusing what v holds; after an error v is left part read (the roots reset it).")
@@ -669,6 +744,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     with w.block(f"func (v *{name}) AppendFinal(w *{c.rt('Writer')}) ([]byte, error) {{", "}"):
         w.line("w.BeginFinal()")
         w.line("v.FBEWriteFinal(w)")
+        w.line(f'w.Within("{q}")')
         w.line(f"return w.EndFinal({s.type_id})")
     w.blank()
     w.line("// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.")

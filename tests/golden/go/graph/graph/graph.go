@@ -5,6 +5,7 @@
 package graph
 
 import (
+	"cmp"
 	"io"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -26,6 +27,13 @@ func (Node) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Node) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Node are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Node) FBEKeyCompare(o *Node) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewNode is a new Node with the schema's defaults.
@@ -137,6 +145,7 @@ func (v *Node) MarshalFBE() ([]byte, error) {
 func (v *Node) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("graph.Node")
 	return w.EndVersioned()
 }
 
@@ -225,6 +234,7 @@ func (v *Node) MarshalFinal() ([]byte, error) {
 func (v *Node) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("graph.Node")
 	return w.EndFinal(1)
 }
 
@@ -291,7 +301,8 @@ func (v *Node) FBEWriteJSON(j *fbe.JSONWriter) {
 	j.String(v.Name)
 	j.Raw(`,"value":`)
 	j.Int(v.Value)
-	j.Raw(`,"out_edges":[`)
+	j.Raw(`,"out_edges":`)
+	j.Byte('[')
 	for i1 := range v.Out_edges {
 		if i1 > 0 {
 			j.Byte(',')
@@ -347,6 +358,7 @@ func (v Node) MarshalJSON() ([]byte, error) {
 func (v *Node) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("graph.Node")
 	return j.Result(len(dst))
 }
 
@@ -459,6 +471,7 @@ func (v *Edge) MarshalFBE() ([]byte, error) {
 func (v *Edge) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("graph.Edge")
 	return w.EndVersioned()
 }
 
@@ -536,6 +549,7 @@ func (v *Edge) MarshalFinal() ([]byte, error) {
 func (v *Edge) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("graph.Edge")
 	return w.EndFinal(2)
 }
 
@@ -633,6 +647,7 @@ func (v Edge) MarshalJSON() ([]byte, error) {
 func (v *Edge) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("graph.Edge")
 	return j.Result(len(dst))
 }
 
@@ -786,6 +801,7 @@ func (v *Graph) MarshalFBE() ([]byte, error) {
 func (v *Graph) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("graph.Graph")
 	return w.EndVersioned()
 }
 
@@ -896,6 +912,7 @@ func (v *Graph) MarshalFinal() ([]byte, error) {
 func (v *Graph) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("graph.Graph")
 	return w.EndFinal(3)
 }
 
@@ -958,14 +975,16 @@ func (v Graph) String() string {
 
 // FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
 func (v *Graph) FBEWriteJSON(j *fbe.JSONWriter) {
-	j.Raw(`{"nodes":[`)
+	j.Raw(`{"nodes":`)
+	j.Byte('[')
 	for i1 := range v.Nodes {
 		if i1 > 0 {
 			j.Byte(',')
 		}
 		v.Nodes[i1].FBEWriteJSON(j)
 	}
-	j.Raw(`],"edges":[`)
+	j.Raw(`],"edges":`)
+	j.Byte('[')
 	for i2 := range v.Edges {
 		if i2 > 0 {
 			j.Byte(',')
@@ -1030,6 +1049,7 @@ func (v Graph) MarshalJSON() ([]byte, error) {
 func (v *Graph) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("graph.Graph")
 	return j.Result(len(dst))
 }
 

@@ -5,6 +5,7 @@
 package recursive
 
 import (
+	"cmp"
 	"io"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -25,6 +26,13 @@ func (Node) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Node) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Node are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Node) FBEKeyCompare(o *Node) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewNode is a new Node with the schema's defaults.
@@ -53,6 +61,11 @@ func (v *Node) FBEWrite(w *fbe.Writer, base, slot int) {
 	e1 := w.Vector(b, b+16, len(v.Children), 4)
 	for i2 := range v.Children {
 		(v.Children[i2]).FBEWrite(w, b, e1+i2*4)
+		if w.Failed() {
+			w.UnwindIndex(i2)
+			w.Unwind("children")
+			return
+		}
 	}
 }
 
@@ -144,6 +157,7 @@ func (v *Node) MarshalFBE() ([]byte, error) {
 func (v *Node) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("recursive.Node")
 	return w.EndVersioned()
 }
 
@@ -185,6 +199,11 @@ func (v *Node) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.Children))
 	for i9 := range v.Children {
 		(v.Children[i9]).FBEWriteFinal(w)
+		if w.Failed() {
+			w.UnwindIndex(i9)
+			w.Unwind("children")
+			return
+		}
 	}
 }
 
@@ -242,6 +261,7 @@ func (v *Node) MarshalFinal() ([]byte, error) {
 func (v *Node) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("recursive.Node")
 	return w.EndFinal(1)
 }
 
@@ -308,12 +328,18 @@ func (v *Node) FBEWriteJSON(j *fbe.JSONWriter) {
 	j.Int(int64(v.Id))
 	j.Raw(`,"label":`)
 	j.String(v.Label)
-	j.Raw(`,"children":[`)
+	j.Raw(`,"children":`)
+	j.Byte('[')
 	for i1 := range v.Children {
 		if i1 > 0 {
 			j.Byte(',')
 		}
 		v.Children[i1].FBEWriteJSON(j)
+		if j.Failed() {
+			j.UnwindIndex(i1)
+			j.Unwind("children")
+			return
+		}
 	}
 	j.Raw(`]}`)
 }
@@ -365,6 +391,7 @@ func (v Node) MarshalJSON() ([]byte, error) {
 func (v *Node) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("recursive.Node")
 	return j.Result(len(dst))
 }
 

@@ -104,6 +104,7 @@ func (v *Edge) MarshalFBE() ([]byte, error) {
 func (v *Edge) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("vectors.Edge")
 	return w.EndVersioned()
 }
 
@@ -181,6 +182,7 @@ func (v *Edge) MarshalFinal() ([]byte, error) {
 func (v *Edge) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("vectors.Edge")
 	return w.EndFinal(1)
 }
 
@@ -278,6 +280,7 @@ func (v Edge) MarshalJSON() ([]byte, error) {
 func (v *Edge) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("vectors.Edge")
 	return j.Result(len(dst))
 }
 
@@ -390,6 +393,7 @@ func (v *Point) MarshalFBE() ([]byte, error) {
 func (v *Point) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("vectors.Point")
 	return w.EndVersioned()
 }
 
@@ -467,6 +471,7 @@ func (v *Point) MarshalFinal() ([]byte, error) {
 func (v *Point) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("vectors.Point")
 	return w.EndFinal(2)
 }
 
@@ -564,6 +569,7 @@ func (v Point) MarshalJSON() ([]byte, error) {
 func (v *Point) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("vectors.Point")
 	return j.Result(len(dst))
 }
 
@@ -673,6 +679,7 @@ func (v *Point3) MarshalFBE() ([]byte, error) {
 func (v *Point3) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("vectors.Point3")
 	return w.EndVersioned()
 }
 
@@ -755,6 +762,7 @@ func (v *Point3) MarshalFinal() ([]byte, error) {
 func (v *Point3) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("vectors.Point3")
 	return w.EndFinal(3)
 }
 
@@ -855,6 +863,7 @@ func (v Point3) MarshalJSON() ([]byte, error) {
 func (v *Point3) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("vectors.Point3")
 	return j.Result(len(dst))
 }
 
@@ -973,6 +982,7 @@ func (v *Named) MarshalFBE() ([]byte, error) {
 func (v *Named) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("vectors.Named")
 	return w.EndVersioned()
 }
 
@@ -1051,6 +1061,7 @@ func (v *Named) MarshalFinal() ([]byte, error) {
 func (v *Named) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("vectors.Named")
 	return w.EndFinal(4)
 }
 
@@ -1109,7 +1120,8 @@ func (v Named) String() string {
 func (v *Named) FBEWriteJSON(j *fbe.JSONWriter) {
 	j.Raw(`{"name":`)
 	j.String(v.Name)
-	j.Raw(`,"values":[`)
+	j.Raw(`,"values":`)
+	j.Byte('[')
 	for i1 := range v.Values {
 		if i1 > 0 {
 			j.Byte(',')
@@ -1159,6 +1171,7 @@ func (v Named) MarshalJSON() ([]byte, error) {
 func (v *Named) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("vectors.Named")
 	return j.Result(len(dst))
 }
 
@@ -1414,6 +1427,7 @@ func (v *Holder) MarshalFBE() ([]byte, error) {
 func (v *Holder) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("vectors.Holder")
 	return w.EndVersioned()
 }
 
@@ -1587,6 +1601,7 @@ func (v *Holder) MarshalFinal() ([]byte, error) {
 func (v *Holder) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("vectors.Holder")
 	return w.EndFinal(10)
 }
 
@@ -1681,42 +1696,48 @@ func (v Holder) String() string {
 
 // FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
 func (v *Holder) FBEWriteJSON(j *fbe.JSONWriter) {
-	j.Raw(`{"edges":[`)
+	j.Raw(`{"edges":`)
+	j.Byte('[')
 	for i1 := range v.Edges {
 		if i1 > 0 {
 			j.Byte(',')
 		}
 		v.Edges[i1].FBEWriteJSON(j)
 	}
-	j.Raw(`],"points":[`)
+	j.Raw(`],"points":`)
+	j.Byte('[')
 	for i2 := range v.Points {
 		if i2 > 0 {
 			j.Byte(',')
 		}
 		v.Points[i2].FBEWriteJSON(j)
 	}
-	j.Raw(`],"ints":[`)
+	j.Raw(`],"ints":`)
+	j.Byte('[')
 	for i3 := range v.Ints {
 		if i3 > 0 {
 			j.Byte(',')
 		}
 		j.Int(int64(v.Ints[i3]))
 	}
-	j.Raw(`],"switches":[`)
+	j.Raw(`],"switches":`)
+	j.Byte('[')
 	for i4 := range v.Switches {
 		if i4 > 0 {
 			j.Byte(',')
 		}
 		j.Bool(v.Switches[i4])
 	}
-	j.Raw(`],"reals":[`)
+	j.Raw(`],"reals":`)
+	j.Byte('[')
 	for i5 := range v.Reals {
 		if i5 > 0 {
 			j.Byte(',')
 		}
 		j.Float64(v.Reals[i5])
 	}
-	j.Raw(`],"named":[`)
+	j.Raw(`],"named":`)
+	j.Byte('[')
 	for i6 := range v.Named {
 		if i6 > 0 {
 			j.Byte(',')
@@ -1825,6 +1846,7 @@ func (v Holder) MarshalJSON() ([]byte, error) {
 func (v *Holder) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("vectors.Holder")
 	return j.Result(len(dst))
 }
 

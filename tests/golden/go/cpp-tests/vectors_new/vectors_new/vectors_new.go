@@ -121,6 +121,7 @@ func (v *Edge) MarshalFBE() ([]byte, error) {
 func (v *Edge) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("vectors_new.Edge")
 	return w.EndVersioned()
 }
 
@@ -201,6 +202,7 @@ func (v *Edge) MarshalFinal() ([]byte, error) {
 func (v *Edge) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("vectors_new.Edge")
 	return w.EndFinal(1)
 }
 
@@ -305,6 +307,7 @@ func (v Edge) MarshalJSON() ([]byte, error) {
 func (v *Edge) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("vectors_new.Edge")
 	return j.Result(len(dst))
 }
 
@@ -422,6 +425,7 @@ func (v *Holder) MarshalFBE() ([]byte, error) {
 func (v *Holder) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("vectors_new.Holder")
 	return w.EndVersioned()
 }
 
@@ -508,6 +512,7 @@ func (v *Holder) MarshalFinal() ([]byte, error) {
 func (v *Holder) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("vectors_new.Holder")
 	return w.EndFinal(10)
 }
 
@@ -562,7 +567,8 @@ func (v Holder) String() string {
 
 // FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
 func (v *Holder) FBEWriteJSON(j *fbe.JSONWriter) {
-	j.Raw(`{"edges":[`)
+	j.Raw(`{"edges":`)
+	j.Byte('[')
 	for i1 := range v.Edges {
 		if i1 > 0 {
 			j.Byte(',')
@@ -613,6 +619,7 @@ func (v Holder) MarshalJSON() ([]byte, error) {
 func (v *Holder) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("vectors_new.Holder")
 	return j.Result(len(dst))
 }
 

@@ -1106,6 +1106,7 @@ func (v *Enums) MarshalFBE() ([]byte, error) {
 func (v *Enums) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("enums.Enums")
 	return w.EndVersioned()
 }
 
@@ -1498,6 +1499,7 @@ func (v *Enums) MarshalFinal() ([]byte, error) {
 func (v *Enums) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("enums.Enums")
 	return w.EndFinal(1)
 }
 
@@ -2036,6 +2038,7 @@ func (v Enums) MarshalJSON() ([]byte, error) {
 func (v *Enums) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("enums.Enums")
 	return j.Result(len(dst))
 }
 

@@ -5,6 +5,7 @@
 package proto
 
 import (
+	"cmp"
 	"io"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -96,6 +97,13 @@ func (Order) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Order) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Order are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Order) FBEKeyCompare(o *Order) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewOrder is a new Order with the schema's defaults.
@@ -216,6 +224,7 @@ func (v *Order) MarshalFBE() ([]byte, error) {
 func (v *Order) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("proto.Order")
 	return w.EndVersioned()
 }
 
@@ -306,6 +315,7 @@ func (v *Order) MarshalFinal() ([]byte, error) {
 func (v *Order) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("proto.Order")
 	return w.EndFinal(1)
 }
 
@@ -424,6 +434,7 @@ func (v Order) MarshalJSON() ([]byte, error) {
 func (v *Order) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("proto.Order")
 	return j.Result(len(dst))
 }
 
@@ -456,6 +467,13 @@ func (Balance) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Balance) FBEKey() string {
 	return v.Currency
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Balance are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Balance) FBEKeyCompare(o *Balance) int {
+	return cmp.Compare(v.Currency, o.Currency)
 }
 
 // NewBalance is a new Balance with the schema's defaults.
@@ -536,6 +554,7 @@ func (v *Balance) MarshalFBE() ([]byte, error) {
 func (v *Balance) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("proto.Balance")
 	return w.EndVersioned()
 }
 
@@ -606,6 +625,7 @@ func (v *Balance) MarshalFinal() ([]byte, error) {
 func (v *Balance) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("proto.Balance")
 	return w.EndFinal(2)
 }
 
@@ -696,6 +716,7 @@ func (v Balance) MarshalJSON() ([]byte, error) {
 func (v *Balance) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("proto.Balance")
 	return j.Result(len(dst))
 }
 
@@ -732,6 +753,13 @@ func (Account) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Account) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Account are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Account) FBEKeyCompare(o *Account) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewAccount is a new Account with the schema's defaults.
@@ -925,6 +953,7 @@ func (v *Account) MarshalFBE() ([]byte, error) {
 func (v *Account) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("proto.Account")
 	return w.EndVersioned()
 }
 
@@ -1056,6 +1085,7 @@ func (v *Account) MarshalFinal() ([]byte, error) {
 func (v *Account) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("proto.Account")
 	return w.EndFinal(3)
 }
 
@@ -1138,7 +1168,8 @@ func (v *Account) FBEWriteJSON(j *fbe.JSONWriter) {
 	} else {
 		v.Asset.FBEWriteJSON(j)
 	}
-	j.Raw(`,"orders":[`)
+	j.Raw(`,"orders":`)
+	j.Byte('[')
 	for i1 := range v.Orders {
 		if i1 > 0 {
 			j.Byte(',')
@@ -1222,6 +1253,7 @@ func (v Account) MarshalJSON() ([]byte, error) {
 func (v *Account) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("proto.Account")
 	return j.Result(len(dst))
 }
 
@@ -1328,6 +1360,7 @@ func (v *OrderMessage) MarshalFBE() ([]byte, error) {
 func (v *OrderMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("proto.OrderMessage")
 	return w.EndVersioned()
 }
 
@@ -1401,6 +1434,7 @@ func (v *OrderMessage) MarshalFinal() ([]byte, error) {
 func (v *OrderMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("proto.OrderMessage")
 	return w.EndFinal(1)
 }
 
@@ -1491,6 +1525,7 @@ func (v OrderMessage) MarshalJSON() ([]byte, error) {
 func (v *OrderMessage) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("proto.OrderMessage")
 	return j.Result(len(dst))
 }
 
@@ -1597,6 +1632,7 @@ func (v *BalanceMessage) MarshalFBE() ([]byte, error) {
 func (v *BalanceMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("proto.BalanceMessage")
 	return w.EndVersioned()
 }
 
@@ -1670,6 +1706,7 @@ func (v *BalanceMessage) MarshalFinal() ([]byte, error) {
 func (v *BalanceMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("proto.BalanceMessage")
 	return w.EndFinal(2)
 }
 
@@ -1760,6 +1797,7 @@ func (v BalanceMessage) MarshalJSON() ([]byte, error) {
 func (v *BalanceMessage) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("proto.BalanceMessage")
 	return j.Result(len(dst))
 }
 
@@ -1866,6 +1904,7 @@ func (v *AccountMessage) MarshalFBE() ([]byte, error) {
 func (v *AccountMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("proto.AccountMessage")
 	return w.EndVersioned()
 }
 
@@ -1939,6 +1978,7 @@ func (v *AccountMessage) MarshalFinal() ([]byte, error) {
 func (v *AccountMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("proto.AccountMessage")
 	return w.EndFinal(3)
 }
 
@@ -2029,6 +2069,7 @@ func (v AccountMessage) MarshalJSON() ([]byte, error) {
 func (v *AccountMessage) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("proto.AccountMessage")
 	return j.Result(len(dst))
 }
 

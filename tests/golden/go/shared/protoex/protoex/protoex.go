@@ -5,6 +5,7 @@
 package protoex
 
 import (
+	"cmp"
 	"io"
 
 	"fbegen/proto"
@@ -109,6 +110,13 @@ func (Order) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Order) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Order are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Order) FBEKeyCompare(o *Order) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewOrder is a new Order with the schema's defaults.
@@ -249,6 +257,7 @@ func (v *Order) MarshalFBE() ([]byte, error) {
 func (v *Order) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("protoex.Order")
 	return w.EndVersioned()
 }
 
@@ -349,6 +358,7 @@ func (v *Order) MarshalFinal() ([]byte, error) {
 func (v *Order) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("protoex.Order")
 	return w.EndFinal(1)
 }
 
@@ -481,6 +491,7 @@ func (v Order) MarshalJSON() ([]byte, error) {
 func (v *Order) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("protoex.Order")
 	return j.Result(len(dst))
 }
 
@@ -513,6 +524,13 @@ func (Balance) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Balance) FBEKey() string {
 	return v.Currency
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Balance are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Balance) FBEKeyCompare(o *Balance) int {
+	return cmp.Compare(v.Currency, o.Currency)
 }
 
 // NewBalance is a new Balance with the schema's defaults.
@@ -594,6 +612,7 @@ func (v *Balance) MarshalFBE() ([]byte, error) {
 func (v *Balance) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("protoex.Balance")
 	return w.EndVersioned()
 }
 
@@ -669,6 +688,7 @@ func (v *Balance) MarshalFinal() ([]byte, error) {
 func (v *Balance) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("protoex.Balance")
 	return w.EndFinal(2)
 }
 
@@ -764,6 +784,7 @@ func (v Balance) MarshalJSON() ([]byte, error) {
 func (v *Balance) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("protoex.Balance")
 	return j.Result(len(dst))
 }
 
@@ -800,6 +821,13 @@ func (Account) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Account) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Account are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Account) FBEKeyCompare(o *Account) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewAccount is a new Account with the schema's defaults.
@@ -993,6 +1021,7 @@ func (v *Account) MarshalFBE() ([]byte, error) {
 func (v *Account) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("protoex.Account")
 	return w.EndVersioned()
 }
 
@@ -1124,6 +1153,7 @@ func (v *Account) MarshalFinal() ([]byte, error) {
 func (v *Account) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("protoex.Account")
 	return w.EndFinal(3)
 }
 
@@ -1206,7 +1236,8 @@ func (v *Account) FBEWriteJSON(j *fbe.JSONWriter) {
 	} else {
 		v.Asset.FBEWriteJSON(j)
 	}
-	j.Raw(`,"orders":[`)
+	j.Raw(`,"orders":`)
+	j.Byte('[')
 	for i1 := range v.Orders {
 		if i1 > 0 {
 			j.Byte(',')
@@ -1290,6 +1321,7 @@ func (v Account) MarshalJSON() ([]byte, error) {
 func (v *Account) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("protoex.Account")
 	return j.Result(len(dst))
 }
 
@@ -1396,6 +1428,7 @@ func (v *OrderMessage) MarshalFBE() ([]byte, error) {
 func (v *OrderMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("protoex.OrderMessage")
 	return w.EndVersioned()
 }
 
@@ -1469,6 +1502,7 @@ func (v *OrderMessage) MarshalFinal() ([]byte, error) {
 func (v *OrderMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("protoex.OrderMessage")
 	return w.EndFinal(11)
 }
 
@@ -1559,6 +1593,7 @@ func (v OrderMessage) MarshalJSON() ([]byte, error) {
 func (v *OrderMessage) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("protoex.OrderMessage")
 	return j.Result(len(dst))
 }
 
@@ -1665,6 +1700,7 @@ func (v *BalanceMessage) MarshalFBE() ([]byte, error) {
 func (v *BalanceMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("protoex.BalanceMessage")
 	return w.EndVersioned()
 }
 
@@ -1738,6 +1774,7 @@ func (v *BalanceMessage) MarshalFinal() ([]byte, error) {
 func (v *BalanceMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("protoex.BalanceMessage")
 	return w.EndFinal(12)
 }
 
@@ -1828,6 +1865,7 @@ func (v BalanceMessage) MarshalJSON() ([]byte, error) {
 func (v *BalanceMessage) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("protoex.BalanceMessage")
 	return j.Result(len(dst))
 }
 
@@ -1934,6 +1972,7 @@ func (v *AccountMessage) MarshalFBE() ([]byte, error) {
 func (v *AccountMessage) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("protoex.AccountMessage")
 	return w.EndVersioned()
 }
 
@@ -2007,6 +2046,7 @@ func (v *AccountMessage) MarshalFinal() ([]byte, error) {
 func (v *AccountMessage) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("protoex.AccountMessage")
 	return w.EndFinal(13)
 }
 
@@ -2097,6 +2137,7 @@ func (v AccountMessage) MarshalJSON() ([]byte, error) {
 func (v *AccountMessage) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("protoex.AccountMessage")
 	return j.Result(len(dst))
 }
 

@@ -204,6 +204,13 @@ func (v *StructSimple) FBEKey() int32 {
 	return v.Id
 }
 
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// StructSimple are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *StructSimple) FBEKeyCompare(o *StructSimple) int {
+	return cmp.Compare(v.Id, o.Id)
+}
+
 // NewStructSimple is a new StructSimple with the schema's defaults.
 func NewStructSimple() *StructSimple {
 	v := new(StructSimple)
@@ -962,6 +969,7 @@ func (v *StructSimple) MarshalFBE() ([]byte, error) {
 func (v *StructSimple) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructSimple")
 	return w.EndVersioned()
 }
 
@@ -1263,6 +1271,7 @@ func (v *StructSimple) MarshalFinal() ([]byte, error) {
 func (v *StructSimple) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructSimple")
 	return w.EndFinal(110)
 }
 
@@ -1675,6 +1684,7 @@ func (v StructSimple) MarshalJSON() ([]byte, error) {
 func (v *StructSimple) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructSimple")
 	return j.Result(len(dst))
 }
 
@@ -1772,6 +1782,13 @@ func (StructOptional) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *StructOptional) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// StructOptional are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *StructOptional) FBEKeyCompare(o *StructOptional) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewStructOptional is a new StructOptional with the schema's defaults.
@@ -3477,6 +3494,7 @@ func (v *StructOptional) MarshalFBE() ([]byte, error) {
 func (v *StructOptional) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructOptional")
 	return w.EndVersioned()
 }
 
@@ -4798,6 +4816,7 @@ func (v *StructOptional) MarshalFinal() ([]byte, error) {
 func (v *StructOptional) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructOptional")
 	return w.EndFinal(111)
 }
 
@@ -6598,6 +6617,7 @@ func (v StructOptional) MarshalJSON() ([]byte, error) {
 func (v *StructOptional) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructOptional")
 	return j.Result(len(dst))
 }
 
@@ -6641,6 +6661,13 @@ func (StructNested) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *StructNested) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// StructNested are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *StructNested) FBEKeyCompare(o *StructNested) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewStructNested is a new StructNested with the schema's defaults.
@@ -7890,6 +7917,7 @@ func (v *StructNested) MarshalFBE() ([]byte, error) {
 func (v *StructNested) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructNested")
 	return w.EndVersioned()
 }
 
@@ -9355,6 +9383,7 @@ func (v *StructNested) MarshalFinal() ([]byte, error) {
 func (v *StructNested) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructNested")
 	return w.EndFinal(112)
 }
 
@@ -10955,6 +10984,7 @@ func (v StructNested) MarshalJSON() ([]byte, error) {
 func (v *StructNested) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructNested")
 	return j.Result(len(dst))
 }
 
@@ -11101,6 +11131,7 @@ func (v *StructBytes) MarshalFBE() ([]byte, error) {
 func (v *StructBytes) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructBytes")
 	return w.EndVersioned()
 }
 
@@ -11192,6 +11223,7 @@ func (v *StructBytes) MarshalFinal() ([]byte, error) {
 func (v *StructBytes) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructBytes")
 	return w.EndFinal(120)
 }
 
@@ -11319,6 +11351,7 @@ func (v StructBytes) MarshalJSON() ([]byte, error) {
 func (v *StructBytes) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructBytes")
 	return j.Result(len(dst))
 }
 
@@ -11687,6 +11720,7 @@ func (v *StructArray) MarshalFBE() ([]byte, error) {
 func (v *StructArray) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructArray")
 	return w.EndVersioned()
 }
 
@@ -11921,6 +11955,7 @@ func (v *StructArray) MarshalFinal() ([]byte, error) {
 func (v *StructArray) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructArray")
 	return w.EndFinal(125)
 }
 
@@ -12325,6 +12360,7 @@ func (v StructArray) MarshalJSON() ([]byte, error) {
 func (v *StructArray) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructArray")
 	return j.Result(len(dst))
 }
 
@@ -12712,6 +12748,7 @@ func (v *StructVector) MarshalFBE() ([]byte, error) {
 func (v *StructVector) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructVector")
 	return w.EndVersioned()
 }
 
@@ -12981,6 +13018,7 @@ func (v *StructVector) MarshalFinal() ([]byte, error) {
 func (v *StructVector) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructVector")
 	return w.EndFinal(130)
 }
 
@@ -13127,14 +13165,16 @@ func (v StructVector) String() string {
 
 // FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
 func (v *StructVector) FBEWriteJSON(j *fbe.JSONWriter) {
-	j.Raw(`{"f1":[`)
+	j.Raw(`{"f1":`)
+	j.Byte('[')
 	for i1 := range v.F1 {
 		if i1 > 0 {
 			j.Byte(',')
 		}
 		j.Uint(uint64(v.F1[i1]))
 	}
-	j.Raw(`],"f2":[`)
+	j.Raw(`],"f2":`)
+	j.Byte('[')
 	for i2 := range v.F2 {
 		if i2 > 0 {
 			j.Byte(',')
@@ -13145,14 +13185,16 @@ func (v *StructVector) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.Uint(uint64(*v.F2[i2]))
 		}
 	}
-	j.Raw(`],"f3":[`)
+	j.Raw(`],"f3":`)
+	j.Byte('[')
 	for i3 := range v.F3 {
 		if i3 > 0 {
 			j.Byte(',')
 		}
 		j.Bytes(v.F3[i3])
 	}
-	j.Raw(`],"f4":[`)
+	j.Raw(`],"f4":`)
+	j.Byte('[')
 	for i4 := range v.F4 {
 		if i4 > 0 {
 			j.Byte(',')
@@ -13163,14 +13205,16 @@ func (v *StructVector) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.Bytes(*v.F4[i4])
 		}
 	}
-	j.Raw(`],"f5":[`)
+	j.Raw(`],"f5":`)
+	j.Byte('[')
 	for i5 := range v.F5 {
 		if i5 > 0 {
 			j.Byte(',')
 		}
 		j.Int(int64(v.F5[i5]))
 	}
-	j.Raw(`],"f6":[`)
+	j.Raw(`],"f6":`)
+	j.Byte('[')
 	for i6 := range v.F6 {
 		if i6 > 0 {
 			j.Byte(',')
@@ -13181,14 +13225,16 @@ func (v *StructVector) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.Int(int64(*v.F6[i6]))
 		}
 	}
-	j.Raw(`],"f7":[`)
+	j.Raw(`],"f7":`)
+	j.Byte('[')
 	for i7 := range v.F7 {
 		if i7 > 0 {
 			j.Byte(',')
 		}
 		j.Int(int64(v.F7[i7]))
 	}
-	j.Raw(`],"f8":[`)
+	j.Raw(`],"f8":`)
+	j.Byte('[')
 	for i8 := range v.F8 {
 		if i8 > 0 {
 			j.Byte(',')
@@ -13199,14 +13245,16 @@ func (v *StructVector) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.Int(int64(*v.F8[i8]))
 		}
 	}
-	j.Raw(`],"f9":[`)
+	j.Raw(`],"f9":`)
+	j.Byte('[')
 	for i9 := range v.F9 {
 		if i9 > 0 {
 			j.Byte(',')
 		}
 		v.F9[i9].FBEWriteJSON(j)
 	}
-	j.Raw(`],"f10":[`)
+	j.Raw(`],"f10":`)
+	j.Byte('[')
 	for i10 := range v.F10 {
 		if i10 > 0 {
 			j.Byte(',')
@@ -13391,6 +13439,7 @@ func (v StructVector) MarshalJSON() ([]byte, error) {
 func (v *StructVector) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructVector")
 	return j.Result(len(dst))
 }
 
@@ -13778,6 +13827,7 @@ func (v *StructList) MarshalFBE() ([]byte, error) {
 func (v *StructList) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructList")
 	return w.EndVersioned()
 }
 
@@ -14047,6 +14097,7 @@ func (v *StructList) MarshalFinal() ([]byte, error) {
 func (v *StructList) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructList")
 	return w.EndFinal(131)
 }
 
@@ -14193,14 +14244,16 @@ func (v StructList) String() string {
 
 // FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
 func (v *StructList) FBEWriteJSON(j *fbe.JSONWriter) {
-	j.Raw(`{"f1":[`)
+	j.Raw(`{"f1":`)
+	j.Byte('[')
 	for i1 := range v.F1 {
 		if i1 > 0 {
 			j.Byte(',')
 		}
 		j.Uint(uint64(v.F1[i1]))
 	}
-	j.Raw(`],"f2":[`)
+	j.Raw(`],"f2":`)
+	j.Byte('[')
 	for i2 := range v.F2 {
 		if i2 > 0 {
 			j.Byte(',')
@@ -14211,14 +14264,16 @@ func (v *StructList) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.Uint(uint64(*v.F2[i2]))
 		}
 	}
-	j.Raw(`],"f3":[`)
+	j.Raw(`],"f3":`)
+	j.Byte('[')
 	for i3 := range v.F3 {
 		if i3 > 0 {
 			j.Byte(',')
 		}
 		j.Bytes(v.F3[i3])
 	}
-	j.Raw(`],"f4":[`)
+	j.Raw(`],"f4":`)
+	j.Byte('[')
 	for i4 := range v.F4 {
 		if i4 > 0 {
 			j.Byte(',')
@@ -14229,14 +14284,16 @@ func (v *StructList) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.Bytes(*v.F4[i4])
 		}
 	}
-	j.Raw(`],"f5":[`)
+	j.Raw(`],"f5":`)
+	j.Byte('[')
 	for i5 := range v.F5 {
 		if i5 > 0 {
 			j.Byte(',')
 		}
 		j.Int(int64(v.F5[i5]))
 	}
-	j.Raw(`],"f6":[`)
+	j.Raw(`],"f6":`)
+	j.Byte('[')
 	for i6 := range v.F6 {
 		if i6 > 0 {
 			j.Byte(',')
@@ -14247,14 +14304,16 @@ func (v *StructList) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.Int(int64(*v.F6[i6]))
 		}
 	}
-	j.Raw(`],"f7":[`)
+	j.Raw(`],"f7":`)
+	j.Byte('[')
 	for i7 := range v.F7 {
 		if i7 > 0 {
 			j.Byte(',')
 		}
 		j.Int(int64(v.F7[i7]))
 	}
-	j.Raw(`],"f8":[`)
+	j.Raw(`],"f8":`)
+	j.Byte('[')
 	for i8 := range v.F8 {
 		if i8 > 0 {
 			j.Byte(',')
@@ -14265,14 +14324,16 @@ func (v *StructList) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.Int(int64(*v.F8[i8]))
 		}
 	}
-	j.Raw(`],"f9":[`)
+	j.Raw(`],"f9":`)
+	j.Byte('[')
 	for i9 := range v.F9 {
 		if i9 > 0 {
 			j.Byte(',')
 		}
 		v.F9[i9].FBEWriteJSON(j)
 	}
-	j.Raw(`],"f10":[`)
+	j.Raw(`],"f10":`)
+	j.Byte('[')
 	for i10 := range v.F10 {
 		if i10 > 0 {
 			j.Byte(',')
@@ -14457,6 +14518,7 @@ func (v StructList) MarshalJSON() ([]byte, error) {
 func (v *StructList) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructList")
 	return j.Result(len(dst))
 }
 
@@ -14506,17 +14568,33 @@ func (v *StructSet) Reset() {
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *StructSet) FBEWrite(w *fbe.Writer, base, slot int) {
 	b := w.Struct(base, slot, 24, 132)
+	if i, k := fbe.Repeated(v.F1); k >= 0 {
+		w.SameElements("f1", i, k)
+		return
+	}
 	e1 := w.Vector(b, b+8, len(v.F1), 1)
 	for i2 := range v.F1 {
 		w.PutU8(e1+i2*1, v.F1[i2])
+	}
+	if i, k := fbe.Repeated(v.F2); k >= 0 {
+		w.SameElements("f2", i, k)
+		return
 	}
 	e3 := w.Vector(b, b+12, len(v.F2), 4)
 	for i4 := range v.F2 {
 		w.PutI32(e3+i4*4, int32(v.F2[i4]))
 	}
+	if i, k := fbe.Repeated(v.F3); k >= 0 {
+		w.SameElements("f3", i, k)
+		return
+	}
 	e5 := w.Vector(b, b+16, len(v.F3), 4)
 	for i6 := range v.F3 {
 		w.PutI32(e5+i6*4, int32(v.F3[i6]))
+	}
+	if i, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		w.SameElements("f4", i, k)
+		return
 	}
 	e7 := w.Vector(b, b+20, len(v.F4), 4)
 	for i8 := range v.F4 {
@@ -14560,7 +14638,7 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 	for i11 := range n10 {
 		v.F1[i11] = r.U8(e9 + i11*1)
 	}
-	if fbe.HasDuplicate(v.F1) {
+	if _, k := fbe.Repeated(v.F1); k >= 0 {
 		r.DuplicateKey("f1", e9-4)
 		return
 	}
@@ -14573,7 +14651,7 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 	for i14 := range n13 {
 		v.F2[i14] = EnumSimple(r.I32(e12 + i14*4))
 	}
-	if fbe.HasDuplicate(v.F2) {
+	if _, k := fbe.Repeated(v.F2); k >= 0 {
 		r.DuplicateKey("f2", e12-4)
 		return
 	}
@@ -14586,7 +14664,7 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 	for i17 := range n16 {
 		v.F3[i17] = FlagsSimple(r.I32(e15 + i17*4))
 	}
-	if fbe.HasDuplicate(v.F3) {
+	if _, k := fbe.Repeated(v.F3); k >= 0 {
 		r.DuplicateKey("f3", e15-4)
 		return
 	}
@@ -14605,7 +14683,7 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(v.F4, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f4", e18-4)
 		return
 	}
@@ -14628,7 +14706,7 @@ func FBEVerifyStructSet(r *fbe.Reader, base, slot int) {
 	for i24 := range n23 {
 		t21[i24] = r.U8(e22 + i24*1)
 	}
-	if fbe.HasDuplicate(t21) {
+	if _, k := fbe.Repeated(t21); k >= 0 {
 		r.DuplicateKey("f1", e22-4)
 		return
 	}
@@ -14641,7 +14719,7 @@ func FBEVerifyStructSet(r *fbe.Reader, base, slot int) {
 	for i28 := range n27 {
 		t25[i28] = EnumSimple(r.I32(e26 + i28*4))
 	}
-	if fbe.HasDuplicate(t25) {
+	if _, k := fbe.Repeated(t25); k >= 0 {
 		r.DuplicateKey("f2", e26-4)
 		return
 	}
@@ -14654,7 +14732,7 @@ func FBEVerifyStructSet(r *fbe.Reader, base, slot int) {
 	for i32 := range n31 {
 		t29[i32] = FlagsSimple(r.I32(e30 + i32*4))
 	}
-	if fbe.HasDuplicate(t29) {
+	if _, k := fbe.Repeated(t29); k >= 0 {
 		r.DuplicateKey("f3", e30-4)
 		return
 	}
@@ -14673,7 +14751,7 @@ func FBEVerifyStructSet(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(t33, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedKey(t33, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f4", e34-4)
 		return
 	}
@@ -14690,6 +14768,7 @@ func (v *StructSet) MarshalFBE() ([]byte, error) {
 func (v *StructSet) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructSet")
 	return w.EndVersioned()
 }
 
@@ -14722,17 +14801,33 @@ func VerifyFBEStructSet(data []byte, lim *fbe.Limits) error {
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructSet) FBEWriteFinal(w *fbe.Writer) {
+	if i, k := fbe.Repeated(v.F1); k >= 0 {
+		w.SameElements("f1", i, k)
+		return
+	}
 	w.AppendCount(len(v.F1))
 	for i37 := range v.F1 {
 		w.AppendU8(v.F1[i37])
+	}
+	if i, k := fbe.Repeated(v.F2); k >= 0 {
+		w.SameElements("f2", i, k)
+		return
 	}
 	w.AppendCount(len(v.F2))
 	for i38 := range v.F2 {
 		w.AppendI32(int32(v.F2[i38]))
 	}
+	if i, k := fbe.Repeated(v.F3); k >= 0 {
+		w.SameElements("f3", i, k)
+		return
+	}
 	w.AppendCount(len(v.F3))
 	for i39 := range v.F3 {
 		w.AppendI32(int32(v.F3[i39]))
+	}
+	if i, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		w.SameElements("f4", i, k)
+		return
 	}
 	w.AppendCount(len(v.F4))
 	for i40 := range v.F4 {
@@ -14754,7 +14849,7 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 			v.F1[i42] = r.U8(p43)
 		}
 	}
-	if fbe.HasDuplicate(v.F1) {
+	if _, k := fbe.Repeated(v.F1); k >= 0 {
 		r.DuplicateKey("f1", r.Pos)
 		return
 	}
@@ -14765,7 +14860,7 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 			v.F2[i45] = EnumSimple(r.I32(p46))
 		}
 	}
-	if fbe.HasDuplicate(v.F2) {
+	if _, k := fbe.Repeated(v.F2); k >= 0 {
 		r.DuplicateKey("f2", r.Pos)
 		return
 	}
@@ -14776,7 +14871,7 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 			v.F3[i48] = FlagsSimple(r.I32(p49))
 		}
 	}
-	if fbe.HasDuplicate(v.F3) {
+	if _, k := fbe.Repeated(v.F3); k >= 0 {
 		r.DuplicateKey("f3", r.Pos)
 		return
 	}
@@ -14791,7 +14886,7 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(v.F4, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f4", r.Pos)
 		return
 	}
@@ -14812,7 +14907,7 @@ func FBEVerifyFinalStructSet(r *fbe.Reader) {
 			t52[i54] = r.U8(p55)
 		}
 	}
-	if fbe.HasDuplicate(t52) {
+	if _, k := fbe.Repeated(t52); k >= 0 {
 		r.DuplicateKey("f1", r.Pos)
 		return
 	}
@@ -14824,7 +14919,7 @@ func FBEVerifyFinalStructSet(r *fbe.Reader) {
 			t56[i58] = EnumSimple(r.I32(p59))
 		}
 	}
-	if fbe.HasDuplicate(t56) {
+	if _, k := fbe.Repeated(t56); k >= 0 {
 		r.DuplicateKey("f2", r.Pos)
 		return
 	}
@@ -14836,7 +14931,7 @@ func FBEVerifyFinalStructSet(r *fbe.Reader) {
 			t60[i62] = FlagsSimple(r.I32(p63))
 		}
 	}
-	if fbe.HasDuplicate(t60) {
+	if _, k := fbe.Repeated(t60); k >= 0 {
 		r.DuplicateKey("f3", r.Pos)
 		return
 	}
@@ -14852,7 +14947,7 @@ func FBEVerifyFinalStructSet(r *fbe.Reader) {
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(t64, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedKey(t64, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f4", r.Pos)
 		return
 	}
@@ -14868,6 +14963,7 @@ func (v *StructSet) MarshalFinal() ([]byte, error) {
 func (v *StructSet) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructSet")
 	return w.EndFinal(132)
 }
 
@@ -14946,28 +15042,48 @@ func (v StructSet) String() string {
 
 // FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
 func (v *StructSet) FBEWriteJSON(j *fbe.JSONWriter) {
-	j.Raw(`{"f1":[`)
+	j.Raw(`{"f1":`)
+	if i, k := fbe.Repeated(v.F1); k >= 0 {
+		j.SameElements("f1", i, k)
+		return
+	}
+	j.Byte('[')
 	for i1 := range v.F1 {
 		if i1 > 0 {
 			j.Byte(',')
 		}
 		j.Uint(uint64(v.F1[i1]))
 	}
-	j.Raw(`],"f2":[`)
+	j.Raw(`],"f2":`)
+	if i, k := fbe.Repeated(v.F2); k >= 0 {
+		j.SameElements("f2", i, k)
+		return
+	}
+	j.Byte('[')
 	for i2 := range v.F2 {
 		if i2 > 0 {
 			j.Byte(',')
 		}
 		j.Int(int64(v.F2[i2]))
 	}
-	j.Raw(`],"f3":[`)
+	j.Raw(`],"f3":`)
+	if i, k := fbe.Repeated(v.F3); k >= 0 {
+		j.SameElements("f3", i, k)
+		return
+	}
+	j.Byte('[')
 	for i3 := range v.F3 {
 		if i3 > 0 {
 			j.Byte(',')
 		}
 		j.Int(int64(v.F3[i3]))
 	}
-	j.Raw(`],"f4":[`)
+	j.Raw(`],"f4":`)
+	if i, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		j.SameElements("f4", i, k)
+		return
+	}
+	j.Byte('[')
 	for i4 := range v.F4 {
 		if i4 > 0 {
 			j.Byte(',')
@@ -14997,7 +15113,7 @@ func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
 					v.F1 = fbe.Grow(v.F1)
 					v.F1[i5] = byte(r.Uint(255, "f1"))
 				}
-				if fbe.HasDuplicate(v.F1) {
+				if _, k := fbe.Repeated(v.F1); k >= 0 {
 					r.DuplicateElement("f1")
 					return
 				}
@@ -15011,7 +15127,7 @@ func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
 					v.F2 = fbe.Grow(v.F2)
 					v.F2[i6] = EnumSimple(r.Int(-2147483648, 2147483647, "f2"))
 				}
-				if fbe.HasDuplicate(v.F2) {
+				if _, k := fbe.Repeated(v.F2); k >= 0 {
 					r.DuplicateElement("f2")
 					return
 				}
@@ -15025,7 +15141,7 @@ func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
 					v.F3 = fbe.Grow(v.F3)
 					v.F3[i7] = FlagsSimple(r.Int(-2147483648, 4294967295, "f3"))
 				}
-				if fbe.HasDuplicate(v.F3) {
+				if _, k := fbe.Repeated(v.F3); k >= 0 {
 					r.DuplicateElement("f3")
 					return
 				}
@@ -15043,7 +15159,7 @@ func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
 						return
 					}
 				}
-				if fbe.HasDuplicateKey(v.F4, (*StructSimple).FBEKey) {
+				if _, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 					r.DuplicateElement("f4")
 					return
 				}
@@ -15064,6 +15180,7 @@ func (v StructSet) MarshalJSON() ([]byte, error) {
 func (v *StructSet) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructSet")
 	return j.Result(len(dst))
 }
 
@@ -15760,6 +15877,7 @@ func (v *StructMap) MarshalFBE() ([]byte, error) {
 func (v *StructMap) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructMap")
 	return w.EndVersioned()
 }
 
@@ -15793,78 +15911,78 @@ func VerifyFBEStructMap(data []byte, lim *fbe.Limits) error {
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructMap) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.F1))
-	for _, k176 := range fbe.SortedKeys(v.F1, cmp.Compare[int32]) {
-		x177 := v.F1[k176]
-		w.AppendI32(k176)
-		w.AppendU8(x177)
+	for _, k177 := range fbe.SortedKeys(v.F1, cmp.Compare[int32]) {
+		x178 := v.F1[k177]
+		w.AppendI32(k177)
+		w.AppendU8(x178)
 	}
 	w.AppendCount(len(v.F2))
-	for _, k178 := range fbe.SortedKeys(v.F2, cmp.Compare[int32]) {
-		x179 := v.F2[k178]
-		w.AppendI32(k178)
-		w.AppendBool(x179 != nil)
-		if x179 != nil {
-			w.AppendU8(*x179)
+	for _, k180 := range fbe.SortedKeys(v.F2, cmp.Compare[int32]) {
+		x181 := v.F2[k180]
+		w.AppendI32(k180)
+		w.AppendBool(x181 != nil)
+		if x181 != nil {
+			w.AppendU8(*x181)
 		}
 	}
 	w.AppendCount(len(v.F3))
-	for _, k180 := range fbe.SortedKeys(v.F3, cmp.Compare[int32]) {
-		x181 := v.F3[k180]
-		w.AppendI32(k180)
-		w.AppendBlob(x181)
+	for _, k183 := range fbe.SortedKeys(v.F3, cmp.Compare[int32]) {
+		x184 := v.F3[k183]
+		w.AppendI32(k183)
+		w.AppendBlob(x184)
 	}
 	w.AppendCount(len(v.F4))
-	for _, k182 := range fbe.SortedKeys(v.F4, cmp.Compare[int32]) {
-		x183 := v.F4[k182]
-		w.AppendI32(k182)
-		w.AppendBool(x183 != nil)
-		if x183 != nil {
-			w.AppendBlob(*x183)
-		}
-	}
-	w.AppendCount(len(v.F5))
-	for _, k184 := range fbe.SortedKeys(v.F5, cmp.Compare[int32]) {
-		x185 := v.F5[k184]
-		w.AppendI32(k184)
-		w.AppendI32(int32(x185))
-	}
-	w.AppendCount(len(v.F6))
-	for _, k186 := range fbe.SortedKeys(v.F6, cmp.Compare[int32]) {
-		x187 := v.F6[k186]
+	for _, k186 := range fbe.SortedKeys(v.F4, cmp.Compare[int32]) {
+		x187 := v.F4[k186]
 		w.AppendI32(k186)
 		w.AppendBool(x187 != nil)
 		if x187 != nil {
-			w.AppendI32(int32(*x187))
+			w.AppendBlob(*x187)
+		}
+	}
+	w.AppendCount(len(v.F5))
+	for _, k189 := range fbe.SortedKeys(v.F5, cmp.Compare[int32]) {
+		x190 := v.F5[k189]
+		w.AppendI32(k189)
+		w.AppendI32(int32(x190))
+	}
+	w.AppendCount(len(v.F6))
+	for _, k192 := range fbe.SortedKeys(v.F6, cmp.Compare[int32]) {
+		x193 := v.F6[k192]
+		w.AppendI32(k192)
+		w.AppendBool(x193 != nil)
+		if x193 != nil {
+			w.AppendI32(int32(*x193))
 		}
 	}
 	w.AppendCount(len(v.F7))
-	for _, k188 := range fbe.SortedKeys(v.F7, cmp.Compare[int32]) {
-		x189 := v.F7[k188]
-		w.AppendI32(k188)
-		w.AppendI32(int32(x189))
+	for _, k195 := range fbe.SortedKeys(v.F7, cmp.Compare[int32]) {
+		x196 := v.F7[k195]
+		w.AppendI32(k195)
+		w.AppendI32(int32(x196))
 	}
 	w.AppendCount(len(v.F8))
-	for _, k190 := range fbe.SortedKeys(v.F8, cmp.Compare[int32]) {
-		x191 := v.F8[k190]
-		w.AppendI32(k190)
-		w.AppendBool(x191 != nil)
-		if x191 != nil {
-			w.AppendI32(int32(*x191))
+	for _, k198 := range fbe.SortedKeys(v.F8, cmp.Compare[int32]) {
+		x199 := v.F8[k198]
+		w.AppendI32(k198)
+		w.AppendBool(x199 != nil)
+		if x199 != nil {
+			w.AppendI32(int32(*x199))
 		}
 	}
 	w.AppendCount(len(v.F9))
-	for _, k192 := range fbe.SortedKeys(v.F9, cmp.Compare[int32]) {
-		x193 := v.F9[k192]
-		w.AppendI32(k192)
-		(x193).FBEWriteFinal(w)
+	for _, k201 := range fbe.SortedKeys(v.F9, cmp.Compare[int32]) {
+		x202 := v.F9[k201]
+		w.AppendI32(k201)
+		(x202).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F10))
-	for _, k194 := range fbe.SortedKeys(v.F10, cmp.Compare[int32]) {
-		x195 := v.F10[k194]
-		w.AppendI32(k194)
-		w.AppendBool(x195 != nil)
-		if x195 != nil {
-			(x195).FBEWriteFinal(w)
+	for _, k204 := range fbe.SortedKeys(v.F10, cmp.Compare[int32]) {
+		x205 := v.F10[k204]
+		w.AppendI32(k204)
+		w.AppendBool(x205 != nil)
+		if x205 != nil {
+			(x205).FBEWriteFinal(w)
 		}
 	}
 }
@@ -15876,242 +15994,242 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n196 := r.FinalCount(5, 5, "f1")
+	n206 := r.FinalCount(5, 5, "f1")
 	if v.F1 == nil {
-		v.F1 = make(map[int32]byte, n196)
+		v.F1 = make(map[int32]byte, n206)
 	} else {
 		clear(v.F1)
 	}
-	for i197 := 0; i197 < n196; i197++ {
-		var k198 int32
-		var x199 byte
-		if p200 := r.Fixed(4, "f1"); p200 >= 0 {
-			k198 = r.I32(p200)
+	for i207 := 0; i207 < n206; i207++ {
+		var k208 int32
+		var x209 byte
+		if p210 := r.Fixed(4, "f1"); p210 >= 0 {
+			k208 = r.I32(p210)
 		}
-		if p201 := r.Fixed(1, "f1"); p201 >= 0 {
-			x199 = r.U8(p201)
+		if p211 := r.Fixed(1, "f1"); p211 >= 0 {
+			x209 = r.U8(p211)
 		}
-		if _, dup := v.F1[k198]; dup {
+		if _, dup := v.F1[k208]; dup {
 			r.DuplicateKey("f1", r.Pos)
 			return
 		}
-		v.F1[k198] = x199
+		v.F1[k208] = x209
 	}
-	n202 := r.FinalCount(5, 5, "f2")
+	n212 := r.FinalCount(5, 5, "f2")
 	if v.F2 == nil {
-		v.F2 = make(map[int32]*byte, n202)
+		v.F2 = make(map[int32]*byte, n212)
 	} else {
 		clear(v.F2)
 	}
-	for i203 := 0; i203 < n202; i203++ {
-		var k204 int32
-		var x205 *byte
-		if p206 := r.Fixed(4, "f2"); p206 >= 0 {
-			k204 = r.I32(p206)
+	for i213 := 0; i213 < n212; i213++ {
+		var k214 int32
+		var x215 *byte
+		if p216 := r.Fixed(4, "f2"); p216 >= 0 {
+			k214 = r.I32(p216)
 		}
 		if r.FinalHas("f2") {
-			x205 = fbe.Reuse(x205)
-			if p207 := r.Fixed(1, "f2"); p207 >= 0 {
-				*x205 = r.U8(p207)
+			x215 = fbe.Reuse(x215)
+			if p217 := r.Fixed(1, "f2"); p217 >= 0 {
+				*x215 = r.U8(p217)
 			}
 		} else {
-			x205 = nil
+			x215 = nil
 		}
-		if _, dup := v.F2[k204]; dup {
+		if _, dup := v.F2[k214]; dup {
 			r.DuplicateKey("f2", r.Pos)
 			return
 		}
-		v.F2[k204] = x205
+		v.F2[k214] = x215
 	}
-	n208 := r.FinalCount(8, 8, "f3")
+	n218 := r.FinalCount(8, 8, "f3")
 	if v.F3 == nil {
-		v.F3 = make(map[int32][]byte, n208)
+		v.F3 = make(map[int32][]byte, n218)
 	} else {
 		clear(v.F3)
 	}
-	for i209 := 0; i209 < n208; i209++ {
-		var k210 int32
-		var x211 []byte
-		if p212 := r.Fixed(4, "f3"); p212 >= 0 {
-			k210 = r.I32(p212)
+	for i219 := 0; i219 < n218; i219++ {
+		var k220 int32
+		var x221 []byte
+		if p222 := r.Fixed(4, "f3"); p222 >= 0 {
+			k220 = r.I32(p222)
 		}
-		x211 = r.FinalBlob(x211, "f3")
-		if _, dup := v.F3[k210]; dup {
+		x221 = r.FinalBlob(x221, "f3")
+		if _, dup := v.F3[k220]; dup {
 			r.DuplicateKey("f3", r.Pos)
 			return
 		}
-		v.F3[k210] = x211
+		v.F3[k220] = x221
 	}
-	n213 := r.FinalCount(5, 5, "f4")
+	n223 := r.FinalCount(5, 5, "f4")
 	if v.F4 == nil {
-		v.F4 = make(map[int32]*[]byte, n213)
+		v.F4 = make(map[int32]*[]byte, n223)
 	} else {
 		clear(v.F4)
 	}
-	for i214 := 0; i214 < n213; i214++ {
-		var k215 int32
-		var x216 *[]byte
-		if p217 := r.Fixed(4, "f4"); p217 >= 0 {
-			k215 = r.I32(p217)
+	for i224 := 0; i224 < n223; i224++ {
+		var k225 int32
+		var x226 *[]byte
+		if p227 := r.Fixed(4, "f4"); p227 >= 0 {
+			k225 = r.I32(p227)
 		}
 		if r.FinalHas("f4") {
-			x216 = fbe.Reuse(x216)
-			*x216 = r.FinalBlob(*x216, "f4")
+			x226 = fbe.Reuse(x226)
+			*x226 = r.FinalBlob(*x226, "f4")
 		} else {
-			x216 = nil
+			x226 = nil
 		}
-		if _, dup := v.F4[k215]; dup {
+		if _, dup := v.F4[k225]; dup {
 			r.DuplicateKey("f4", r.Pos)
 			return
 		}
-		v.F4[k215] = x216
+		v.F4[k225] = x226
 	}
-	n218 := r.FinalCount(8, 8, "f5")
+	n228 := r.FinalCount(8, 8, "f5")
 	if v.F5 == nil {
-		v.F5 = make(map[int32]EnumSimple, n218)
+		v.F5 = make(map[int32]EnumSimple, n228)
 	} else {
 		clear(v.F5)
 	}
-	for i219 := 0; i219 < n218; i219++ {
-		var k220 int32
-		var x221 EnumSimple
-		if p222 := r.Fixed(4, "f5"); p222 >= 0 {
-			k220 = r.I32(p222)
+	for i229 := 0; i229 < n228; i229++ {
+		var k230 int32
+		var x231 EnumSimple
+		if p232 := r.Fixed(4, "f5"); p232 >= 0 {
+			k230 = r.I32(p232)
 		}
-		if p223 := r.Fixed(4, "f5"); p223 >= 0 {
-			x221 = EnumSimple(r.I32(p223))
+		if p233 := r.Fixed(4, "f5"); p233 >= 0 {
+			x231 = EnumSimple(r.I32(p233))
 		}
-		if _, dup := v.F5[k220]; dup {
+		if _, dup := v.F5[k230]; dup {
 			r.DuplicateKey("f5", r.Pos)
 			return
 		}
-		v.F5[k220] = x221
+		v.F5[k230] = x231
 	}
-	n224 := r.FinalCount(5, 5, "f6")
+	n234 := r.FinalCount(5, 5, "f6")
 	if v.F6 == nil {
-		v.F6 = make(map[int32]*EnumSimple, n224)
+		v.F6 = make(map[int32]*EnumSimple, n234)
 	} else {
 		clear(v.F6)
 	}
-	for i225 := 0; i225 < n224; i225++ {
-		var k226 int32
-		var x227 *EnumSimple
-		if p228 := r.Fixed(4, "f6"); p228 >= 0 {
-			k226 = r.I32(p228)
+	for i235 := 0; i235 < n234; i235++ {
+		var k236 int32
+		var x237 *EnumSimple
+		if p238 := r.Fixed(4, "f6"); p238 >= 0 {
+			k236 = r.I32(p238)
 		}
 		if r.FinalHas("f6") {
-			x227 = fbe.Reuse(x227)
-			if p229 := r.Fixed(4, "f6"); p229 >= 0 {
-				*x227 = EnumSimple(r.I32(p229))
+			x237 = fbe.Reuse(x237)
+			if p239 := r.Fixed(4, "f6"); p239 >= 0 {
+				*x237 = EnumSimple(r.I32(p239))
 			}
 		} else {
-			x227 = nil
+			x237 = nil
 		}
-		if _, dup := v.F6[k226]; dup {
+		if _, dup := v.F6[k236]; dup {
 			r.DuplicateKey("f6", r.Pos)
 			return
 		}
-		v.F6[k226] = x227
+		v.F6[k236] = x237
 	}
-	n230 := r.FinalCount(8, 8, "f7")
+	n240 := r.FinalCount(8, 8, "f7")
 	if v.F7 == nil {
-		v.F7 = make(map[int32]FlagsSimple, n230)
+		v.F7 = make(map[int32]FlagsSimple, n240)
 	} else {
 		clear(v.F7)
 	}
-	for i231 := 0; i231 < n230; i231++ {
-		var k232 int32
-		var x233 FlagsSimple
-		if p234 := r.Fixed(4, "f7"); p234 >= 0 {
-			k232 = r.I32(p234)
+	for i241 := 0; i241 < n240; i241++ {
+		var k242 int32
+		var x243 FlagsSimple
+		if p244 := r.Fixed(4, "f7"); p244 >= 0 {
+			k242 = r.I32(p244)
 		}
-		if p235 := r.Fixed(4, "f7"); p235 >= 0 {
-			x233 = FlagsSimple(r.I32(p235))
+		if p245 := r.Fixed(4, "f7"); p245 >= 0 {
+			x243 = FlagsSimple(r.I32(p245))
 		}
-		if _, dup := v.F7[k232]; dup {
+		if _, dup := v.F7[k242]; dup {
 			r.DuplicateKey("f7", r.Pos)
 			return
 		}
-		v.F7[k232] = x233
+		v.F7[k242] = x243
 	}
-	n236 := r.FinalCount(5, 5, "f8")
+	n246 := r.FinalCount(5, 5, "f8")
 	if v.F8 == nil {
-		v.F8 = make(map[int32]*FlagsSimple, n236)
+		v.F8 = make(map[int32]*FlagsSimple, n246)
 	} else {
 		clear(v.F8)
 	}
-	for i237 := 0; i237 < n236; i237++ {
-		var k238 int32
-		var x239 *FlagsSimple
-		if p240 := r.Fixed(4, "f8"); p240 >= 0 {
-			k238 = r.I32(p240)
+	for i247 := 0; i247 < n246; i247++ {
+		var k248 int32
+		var x249 *FlagsSimple
+		if p250 := r.Fixed(4, "f8"); p250 >= 0 {
+			k248 = r.I32(p250)
 		}
 		if r.FinalHas("f8") {
-			x239 = fbe.Reuse(x239)
-			if p241 := r.Fixed(4, "f8"); p241 >= 0 {
-				*x239 = FlagsSimple(r.I32(p241))
+			x249 = fbe.Reuse(x249)
+			if p251 := r.Fixed(4, "f8"); p251 >= 0 {
+				*x249 = FlagsSimple(r.I32(p251))
 			}
 		} else {
-			x239 = nil
+			x249 = nil
 		}
-		if _, dup := v.F8[k238]; dup {
+		if _, dup := v.F8[k248]; dup {
 			r.DuplicateKey("f8", r.Pos)
 			return
 		}
-		v.F8[k238] = x239
+		v.F8[k248] = x249
 	}
-	n242 := r.FinalCount(285, 4, "f9")
+	n252 := r.FinalCount(285, 4, "f9")
 	if v.F9 == nil {
-		v.F9 = make(map[int32]StructSimple, n242)
+		v.F9 = make(map[int32]StructSimple, n252)
 	} else {
 		clear(v.F9)
 	}
-	for i243 := 0; i243 < n242; i243++ {
-		var k244 int32
-		var x245 StructSimple
-		if p246 := r.Fixed(4, "f9"); p246 >= 0 {
-			k244 = r.I32(p246)
+	for i253 := 0; i253 < n252; i253++ {
+		var k254 int32
+		var x255 StructSimple
+		if p256 := r.Fixed(4, "f9"); p256 >= 0 {
+			k254 = r.I32(p256)
 		}
-		x245.FBEReadFinal(r)
+		x255.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i243)
+			r.UnwindIndex(i253)
 			r.Unwind("f9")
 			return
 		}
-		if _, dup := v.F9[k244]; dup {
+		if _, dup := v.F9[k254]; dup {
 			r.DuplicateKey("f9", r.Pos)
 			return
 		}
-		v.F9[k244] = x245
+		v.F9[k254] = x255
 	}
-	n247 := r.FinalCount(5, 5, "f10")
+	n257 := r.FinalCount(5, 5, "f10")
 	if v.F10 == nil {
-		v.F10 = make(map[int32]*StructSimple, n247)
+		v.F10 = make(map[int32]*StructSimple, n257)
 	} else {
 		clear(v.F10)
 	}
-	for i248 := 0; i248 < n247; i248++ {
-		var k249 int32
-		var x250 *StructSimple
-		if p251 := r.Fixed(4, "f10"); p251 >= 0 {
-			k249 = r.I32(p251)
+	for i258 := 0; i258 < n257; i258++ {
+		var k259 int32
+		var x260 *StructSimple
+		if p261 := r.Fixed(4, "f10"); p261 >= 0 {
+			k259 = r.I32(p261)
 		}
 		if r.FinalHas("f10") {
-			x250 = fbe.Reuse(x250)
-			x250.FBEReadFinal(r)
+			x260 = fbe.Reuse(x260)
+			x260.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i248)
+				r.UnwindIndex(i258)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			x250 = nil
+			x260 = nil
 		}
-		if _, dup := v.F10[k249]; dup {
+		if _, dup := v.F10[k259]; dup {
 			r.DuplicateKey("f10", r.Pos)
 			return
 		}
-		v.F10[k249] = x250
+		v.F10[k259] = x260
 	}
 }
 
@@ -16122,252 +16240,252 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	var t252 map[int32]byte
-	n253 := r.FinalCount(5, 5, "f1")
-	if t252 == nil {
-		t252 = make(map[int32]byte, n253)
+	var t262 map[int32]byte
+	n263 := r.FinalCount(5, 5, "f1")
+	if t262 == nil {
+		t262 = make(map[int32]byte, n263)
 	} else {
-		clear(t252)
+		clear(t262)
 	}
-	for i254 := 0; i254 < n253; i254++ {
-		var k255 int32
-		var x256 byte
-		if p257 := r.Fixed(4, "f1"); p257 >= 0 {
-			k255 = r.I32(p257)
+	for i264 := 0; i264 < n263; i264++ {
+		var k265 int32
+		var x266 byte
+		if p267 := r.Fixed(4, "f1"); p267 >= 0 {
+			k265 = r.I32(p267)
 		}
-		if p258 := r.Fixed(1, "f1"); p258 >= 0 {
-			x256 = r.U8(p258)
+		if p268 := r.Fixed(1, "f1"); p268 >= 0 {
+			x266 = r.U8(p268)
 		}
-		if _, dup := t252[k255]; dup {
+		if _, dup := t262[k265]; dup {
 			r.DuplicateKey("f1", r.Pos)
 			return
 		}
-		t252[k255] = x256
+		t262[k265] = x266
 	}
-	var t259 map[int32]*byte
-	n260 := r.FinalCount(5, 5, "f2")
-	if t259 == nil {
-		t259 = make(map[int32]*byte, n260)
+	var t269 map[int32]*byte
+	n270 := r.FinalCount(5, 5, "f2")
+	if t269 == nil {
+		t269 = make(map[int32]*byte, n270)
 	} else {
-		clear(t259)
+		clear(t269)
 	}
-	for i261 := 0; i261 < n260; i261++ {
-		var k262 int32
-		var x263 *byte
-		if p264 := r.Fixed(4, "f2"); p264 >= 0 {
-			k262 = r.I32(p264)
+	for i271 := 0; i271 < n270; i271++ {
+		var k272 int32
+		var x273 *byte
+		if p274 := r.Fixed(4, "f2"); p274 >= 0 {
+			k272 = r.I32(p274)
 		}
 		if r.FinalHas("f2") {
-			x263 = fbe.Reuse(x263)
-			if p265 := r.Fixed(1, "f2"); p265 >= 0 {
-				*x263 = r.U8(p265)
+			x273 = fbe.Reuse(x273)
+			if p275 := r.Fixed(1, "f2"); p275 >= 0 {
+				*x273 = r.U8(p275)
 			}
 		} else {
-			x263 = nil
+			x273 = nil
 		}
-		if _, dup := t259[k262]; dup {
+		if _, dup := t269[k272]; dup {
 			r.DuplicateKey("f2", r.Pos)
 			return
 		}
-		t259[k262] = x263
+		t269[k272] = x273
 	}
-	var t266 map[int32][]byte
-	n267 := r.FinalCount(8, 8, "f3")
-	if t266 == nil {
-		t266 = make(map[int32][]byte, n267)
+	var t276 map[int32][]byte
+	n277 := r.FinalCount(8, 8, "f3")
+	if t276 == nil {
+		t276 = make(map[int32][]byte, n277)
 	} else {
-		clear(t266)
+		clear(t276)
 	}
-	for i268 := 0; i268 < n267; i268++ {
-		var k269 int32
-		var x270 []byte
-		if p271 := r.Fixed(4, "f3"); p271 >= 0 {
-			k269 = r.I32(p271)
+	for i278 := 0; i278 < n277; i278++ {
+		var k279 int32
+		var x280 []byte
+		if p281 := r.Fixed(4, "f3"); p281 >= 0 {
+			k279 = r.I32(p281)
 		}
-		x270 = r.FinalBlob(x270, "f3")
-		if _, dup := t266[k269]; dup {
+		x280 = r.FinalBlob(x280, "f3")
+		if _, dup := t276[k279]; dup {
 			r.DuplicateKey("f3", r.Pos)
 			return
 		}
-		t266[k269] = x270
+		t276[k279] = x280
 	}
-	var t272 map[int32]*[]byte
-	n273 := r.FinalCount(5, 5, "f4")
-	if t272 == nil {
-		t272 = make(map[int32]*[]byte, n273)
+	var t282 map[int32]*[]byte
+	n283 := r.FinalCount(5, 5, "f4")
+	if t282 == nil {
+		t282 = make(map[int32]*[]byte, n283)
 	} else {
-		clear(t272)
+		clear(t282)
 	}
-	for i274 := 0; i274 < n273; i274++ {
-		var k275 int32
-		var x276 *[]byte
-		if p277 := r.Fixed(4, "f4"); p277 >= 0 {
-			k275 = r.I32(p277)
+	for i284 := 0; i284 < n283; i284++ {
+		var k285 int32
+		var x286 *[]byte
+		if p287 := r.Fixed(4, "f4"); p287 >= 0 {
+			k285 = r.I32(p287)
 		}
 		if r.FinalHas("f4") {
-			x276 = fbe.Reuse(x276)
-			*x276 = r.FinalBlob(*x276, "f4")
+			x286 = fbe.Reuse(x286)
+			*x286 = r.FinalBlob(*x286, "f4")
 		} else {
-			x276 = nil
+			x286 = nil
 		}
-		if _, dup := t272[k275]; dup {
+		if _, dup := t282[k285]; dup {
 			r.DuplicateKey("f4", r.Pos)
 			return
 		}
-		t272[k275] = x276
+		t282[k285] = x286
 	}
-	var t278 map[int32]EnumSimple
-	n279 := r.FinalCount(8, 8, "f5")
-	if t278 == nil {
-		t278 = make(map[int32]EnumSimple, n279)
+	var t288 map[int32]EnumSimple
+	n289 := r.FinalCount(8, 8, "f5")
+	if t288 == nil {
+		t288 = make(map[int32]EnumSimple, n289)
 	} else {
-		clear(t278)
+		clear(t288)
 	}
-	for i280 := 0; i280 < n279; i280++ {
-		var k281 int32
-		var x282 EnumSimple
-		if p283 := r.Fixed(4, "f5"); p283 >= 0 {
-			k281 = r.I32(p283)
+	for i290 := 0; i290 < n289; i290++ {
+		var k291 int32
+		var x292 EnumSimple
+		if p293 := r.Fixed(4, "f5"); p293 >= 0 {
+			k291 = r.I32(p293)
 		}
-		if p284 := r.Fixed(4, "f5"); p284 >= 0 {
-			x282 = EnumSimple(r.I32(p284))
+		if p294 := r.Fixed(4, "f5"); p294 >= 0 {
+			x292 = EnumSimple(r.I32(p294))
 		}
-		if _, dup := t278[k281]; dup {
+		if _, dup := t288[k291]; dup {
 			r.DuplicateKey("f5", r.Pos)
 			return
 		}
-		t278[k281] = x282
+		t288[k291] = x292
 	}
-	var t285 map[int32]*EnumSimple
-	n286 := r.FinalCount(5, 5, "f6")
-	if t285 == nil {
-		t285 = make(map[int32]*EnumSimple, n286)
+	var t295 map[int32]*EnumSimple
+	n296 := r.FinalCount(5, 5, "f6")
+	if t295 == nil {
+		t295 = make(map[int32]*EnumSimple, n296)
 	} else {
-		clear(t285)
+		clear(t295)
 	}
-	for i287 := 0; i287 < n286; i287++ {
-		var k288 int32
-		var x289 *EnumSimple
-		if p290 := r.Fixed(4, "f6"); p290 >= 0 {
-			k288 = r.I32(p290)
+	for i297 := 0; i297 < n296; i297++ {
+		var k298 int32
+		var x299 *EnumSimple
+		if p300 := r.Fixed(4, "f6"); p300 >= 0 {
+			k298 = r.I32(p300)
 		}
 		if r.FinalHas("f6") {
-			x289 = fbe.Reuse(x289)
-			if p291 := r.Fixed(4, "f6"); p291 >= 0 {
-				*x289 = EnumSimple(r.I32(p291))
+			x299 = fbe.Reuse(x299)
+			if p301 := r.Fixed(4, "f6"); p301 >= 0 {
+				*x299 = EnumSimple(r.I32(p301))
 			}
 		} else {
-			x289 = nil
+			x299 = nil
 		}
-		if _, dup := t285[k288]; dup {
+		if _, dup := t295[k298]; dup {
 			r.DuplicateKey("f6", r.Pos)
 			return
 		}
-		t285[k288] = x289
+		t295[k298] = x299
 	}
-	var t292 map[int32]FlagsSimple
-	n293 := r.FinalCount(8, 8, "f7")
-	if t292 == nil {
-		t292 = make(map[int32]FlagsSimple, n293)
+	var t302 map[int32]FlagsSimple
+	n303 := r.FinalCount(8, 8, "f7")
+	if t302 == nil {
+		t302 = make(map[int32]FlagsSimple, n303)
 	} else {
-		clear(t292)
+		clear(t302)
 	}
-	for i294 := 0; i294 < n293; i294++ {
-		var k295 int32
-		var x296 FlagsSimple
-		if p297 := r.Fixed(4, "f7"); p297 >= 0 {
-			k295 = r.I32(p297)
+	for i304 := 0; i304 < n303; i304++ {
+		var k305 int32
+		var x306 FlagsSimple
+		if p307 := r.Fixed(4, "f7"); p307 >= 0 {
+			k305 = r.I32(p307)
 		}
-		if p298 := r.Fixed(4, "f7"); p298 >= 0 {
-			x296 = FlagsSimple(r.I32(p298))
+		if p308 := r.Fixed(4, "f7"); p308 >= 0 {
+			x306 = FlagsSimple(r.I32(p308))
 		}
-		if _, dup := t292[k295]; dup {
+		if _, dup := t302[k305]; dup {
 			r.DuplicateKey("f7", r.Pos)
 			return
 		}
-		t292[k295] = x296
+		t302[k305] = x306
 	}
-	var t299 map[int32]*FlagsSimple
-	n300 := r.FinalCount(5, 5, "f8")
-	if t299 == nil {
-		t299 = make(map[int32]*FlagsSimple, n300)
+	var t309 map[int32]*FlagsSimple
+	n310 := r.FinalCount(5, 5, "f8")
+	if t309 == nil {
+		t309 = make(map[int32]*FlagsSimple, n310)
 	} else {
-		clear(t299)
+		clear(t309)
 	}
-	for i301 := 0; i301 < n300; i301++ {
-		var k302 int32
-		var x303 *FlagsSimple
-		if p304 := r.Fixed(4, "f8"); p304 >= 0 {
-			k302 = r.I32(p304)
+	for i311 := 0; i311 < n310; i311++ {
+		var k312 int32
+		var x313 *FlagsSimple
+		if p314 := r.Fixed(4, "f8"); p314 >= 0 {
+			k312 = r.I32(p314)
 		}
 		if r.FinalHas("f8") {
-			x303 = fbe.Reuse(x303)
-			if p305 := r.Fixed(4, "f8"); p305 >= 0 {
-				*x303 = FlagsSimple(r.I32(p305))
+			x313 = fbe.Reuse(x313)
+			if p315 := r.Fixed(4, "f8"); p315 >= 0 {
+				*x313 = FlagsSimple(r.I32(p315))
 			}
 		} else {
-			x303 = nil
+			x313 = nil
 		}
-		if _, dup := t299[k302]; dup {
+		if _, dup := t309[k312]; dup {
 			r.DuplicateKey("f8", r.Pos)
 			return
 		}
-		t299[k302] = x303
+		t309[k312] = x313
 	}
-	var t306 map[int32]StructSimple
-	n307 := r.FinalCount(285, 4, "f9")
-	if t306 == nil {
-		t306 = make(map[int32]StructSimple, n307)
+	var t316 map[int32]StructSimple
+	n317 := r.FinalCount(285, 4, "f9")
+	if t316 == nil {
+		t316 = make(map[int32]StructSimple, n317)
 	} else {
-		clear(t306)
+		clear(t316)
 	}
-	for i308 := 0; i308 < n307; i308++ {
-		var k309 int32
-		var x310 StructSimple
-		if p311 := r.Fixed(4, "f9"); p311 >= 0 {
-			k309 = r.I32(p311)
+	for i318 := 0; i318 < n317; i318++ {
+		var k319 int32
+		var x320 StructSimple
+		if p321 := r.Fixed(4, "f9"); p321 >= 0 {
+			k319 = r.I32(p321)
 		}
-		x310.FBEReadFinal(r)
+		x320.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i308)
+			r.UnwindIndex(i318)
 			r.Unwind("f9")
 			return
 		}
-		if _, dup := t306[k309]; dup {
+		if _, dup := t316[k319]; dup {
 			r.DuplicateKey("f9", r.Pos)
 			return
 		}
-		t306[k309] = x310
+		t316[k319] = x320
 	}
-	var t312 map[int32]*StructSimple
-	n313 := r.FinalCount(5, 5, "f10")
-	if t312 == nil {
-		t312 = make(map[int32]*StructSimple, n313)
+	var t322 map[int32]*StructSimple
+	n323 := r.FinalCount(5, 5, "f10")
+	if t322 == nil {
+		t322 = make(map[int32]*StructSimple, n323)
 	} else {
-		clear(t312)
+		clear(t322)
 	}
-	for i314 := 0; i314 < n313; i314++ {
-		var k315 int32
-		var x316 *StructSimple
-		if p317 := r.Fixed(4, "f10"); p317 >= 0 {
-			k315 = r.I32(p317)
+	for i324 := 0; i324 < n323; i324++ {
+		var k325 int32
+		var x326 *StructSimple
+		if p327 := r.Fixed(4, "f10"); p327 >= 0 {
+			k325 = r.I32(p327)
 		}
 		if r.FinalHas("f10") {
-			x316 = fbe.Reuse(x316)
-			x316.FBEReadFinal(r)
+			x326 = fbe.Reuse(x326)
+			x326.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i314)
+				r.UnwindIndex(i324)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			x316 = nil
+			x326 = nil
 		}
-		if _, dup := t312[k315]; dup {
+		if _, dup := t322[k325]; dup {
 			r.DuplicateKey("f10", r.Pos)
 			return
 		}
-		t312[k315] = x316
+		t322[k325] = x326
 	}
 }
 
@@ -16381,6 +16499,7 @@ func (v *StructMap) MarshalFinal() ([]byte, error) {
 func (v *StructMap) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructMap")
 	return w.EndFinal(140)
 }
 
@@ -16952,6 +17071,7 @@ func (v StructMap) MarshalJSON() ([]byte, error) {
 func (v *StructMap) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructMap")
 	return j.Result(len(dst))
 }
 
@@ -17648,6 +17768,7 @@ func (v *StructHash) MarshalFBE() ([]byte, error) {
 func (v *StructHash) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructHash")
 	return w.EndVersioned()
 }
 
@@ -17681,78 +17802,78 @@ func VerifyFBEStructHash(data []byte, lim *fbe.Limits) error {
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructHash) FBEWriteFinal(w *fbe.Writer) {
 	w.AppendCount(len(v.F1))
-	for _, k176 := range fbe.SortedKeys(v.F1, cmp.Compare[string]) {
-		x177 := v.F1[k176]
-		w.AppendString(k176)
-		w.AppendU8(x177)
+	for _, k177 := range fbe.SortedKeys(v.F1, cmp.Compare[string]) {
+		x178 := v.F1[k177]
+		w.AppendString(k177)
+		w.AppendU8(x178)
 	}
 	w.AppendCount(len(v.F2))
-	for _, k178 := range fbe.SortedKeys(v.F2, cmp.Compare[string]) {
-		x179 := v.F2[k178]
-		w.AppendString(k178)
-		w.AppendBool(x179 != nil)
-		if x179 != nil {
-			w.AppendU8(*x179)
+	for _, k180 := range fbe.SortedKeys(v.F2, cmp.Compare[string]) {
+		x181 := v.F2[k180]
+		w.AppendString(k180)
+		w.AppendBool(x181 != nil)
+		if x181 != nil {
+			w.AppendU8(*x181)
 		}
 	}
 	w.AppendCount(len(v.F3))
-	for _, k180 := range fbe.SortedKeys(v.F3, cmp.Compare[string]) {
-		x181 := v.F3[k180]
-		w.AppendString(k180)
-		w.AppendBlob(x181)
+	for _, k183 := range fbe.SortedKeys(v.F3, cmp.Compare[string]) {
+		x184 := v.F3[k183]
+		w.AppendString(k183)
+		w.AppendBlob(x184)
 	}
 	w.AppendCount(len(v.F4))
-	for _, k182 := range fbe.SortedKeys(v.F4, cmp.Compare[string]) {
-		x183 := v.F4[k182]
-		w.AppendString(k182)
-		w.AppendBool(x183 != nil)
-		if x183 != nil {
-			w.AppendBlob(*x183)
-		}
-	}
-	w.AppendCount(len(v.F5))
-	for _, k184 := range fbe.SortedKeys(v.F5, cmp.Compare[string]) {
-		x185 := v.F5[k184]
-		w.AppendString(k184)
-		w.AppendI32(int32(x185))
-	}
-	w.AppendCount(len(v.F6))
-	for _, k186 := range fbe.SortedKeys(v.F6, cmp.Compare[string]) {
-		x187 := v.F6[k186]
+	for _, k186 := range fbe.SortedKeys(v.F4, cmp.Compare[string]) {
+		x187 := v.F4[k186]
 		w.AppendString(k186)
 		w.AppendBool(x187 != nil)
 		if x187 != nil {
-			w.AppendI32(int32(*x187))
+			w.AppendBlob(*x187)
+		}
+	}
+	w.AppendCount(len(v.F5))
+	for _, k189 := range fbe.SortedKeys(v.F5, cmp.Compare[string]) {
+		x190 := v.F5[k189]
+		w.AppendString(k189)
+		w.AppendI32(int32(x190))
+	}
+	w.AppendCount(len(v.F6))
+	for _, k192 := range fbe.SortedKeys(v.F6, cmp.Compare[string]) {
+		x193 := v.F6[k192]
+		w.AppendString(k192)
+		w.AppendBool(x193 != nil)
+		if x193 != nil {
+			w.AppendI32(int32(*x193))
 		}
 	}
 	w.AppendCount(len(v.F7))
-	for _, k188 := range fbe.SortedKeys(v.F7, cmp.Compare[string]) {
-		x189 := v.F7[k188]
-		w.AppendString(k188)
-		w.AppendI32(int32(x189))
+	for _, k195 := range fbe.SortedKeys(v.F7, cmp.Compare[string]) {
+		x196 := v.F7[k195]
+		w.AppendString(k195)
+		w.AppendI32(int32(x196))
 	}
 	w.AppendCount(len(v.F8))
-	for _, k190 := range fbe.SortedKeys(v.F8, cmp.Compare[string]) {
-		x191 := v.F8[k190]
-		w.AppendString(k190)
-		w.AppendBool(x191 != nil)
-		if x191 != nil {
-			w.AppendI32(int32(*x191))
+	for _, k198 := range fbe.SortedKeys(v.F8, cmp.Compare[string]) {
+		x199 := v.F8[k198]
+		w.AppendString(k198)
+		w.AppendBool(x199 != nil)
+		if x199 != nil {
+			w.AppendI32(int32(*x199))
 		}
 	}
 	w.AppendCount(len(v.F9))
-	for _, k192 := range fbe.SortedKeys(v.F9, cmp.Compare[string]) {
-		x193 := v.F9[k192]
-		w.AppendString(k192)
-		(x193).FBEWriteFinal(w)
+	for _, k201 := range fbe.SortedKeys(v.F9, cmp.Compare[string]) {
+		x202 := v.F9[k201]
+		w.AppendString(k201)
+		(x202).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F10))
-	for _, k194 := range fbe.SortedKeys(v.F10, cmp.Compare[string]) {
-		x195 := v.F10[k194]
-		w.AppendString(k194)
-		w.AppendBool(x195 != nil)
-		if x195 != nil {
-			(x195).FBEWriteFinal(w)
+	for _, k204 := range fbe.SortedKeys(v.F10, cmp.Compare[string]) {
+		x205 := v.F10[k204]
+		w.AppendString(k204)
+		w.AppendBool(x205 != nil)
+		if x205 != nil {
+			(x205).FBEWriteFinal(w)
 		}
 	}
 }
@@ -17764,222 +17885,222 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n196 := r.FinalCount(5, 5, "f1")
+	n206 := r.FinalCount(5, 5, "f1")
 	if v.F1 == nil {
-		v.F1 = make(map[string]byte, n196)
+		v.F1 = make(map[string]byte, n206)
 	} else {
 		clear(v.F1)
 	}
-	for i197 := 0; i197 < n196; i197++ {
-		var k198 string
-		var x199 byte
-		k198 = r.FinalString("f1")
-		if p200 := r.Fixed(1, "f1"); p200 >= 0 {
-			x199 = r.U8(p200)
+	for i207 := 0; i207 < n206; i207++ {
+		var k208 string
+		var x209 byte
+		k208 = r.FinalString("f1")
+		if p210 := r.Fixed(1, "f1"); p210 >= 0 {
+			x209 = r.U8(p210)
 		}
-		if _, dup := v.F1[k198]; dup {
+		if _, dup := v.F1[k208]; dup {
 			r.DuplicateKey("f1", r.Pos)
 			return
 		}
-		v.F1[k198] = x199
+		v.F1[k208] = x209
 	}
-	n201 := r.FinalCount(5, 5, "f2")
+	n211 := r.FinalCount(5, 5, "f2")
 	if v.F2 == nil {
-		v.F2 = make(map[string]*byte, n201)
+		v.F2 = make(map[string]*byte, n211)
 	} else {
 		clear(v.F2)
 	}
-	for i202 := 0; i202 < n201; i202++ {
-		var k203 string
-		var x204 *byte
-		k203 = r.FinalString("f2")
+	for i212 := 0; i212 < n211; i212++ {
+		var k213 string
+		var x214 *byte
+		k213 = r.FinalString("f2")
 		if r.FinalHas("f2") {
-			x204 = fbe.Reuse(x204)
-			if p205 := r.Fixed(1, "f2"); p205 >= 0 {
-				*x204 = r.U8(p205)
+			x214 = fbe.Reuse(x214)
+			if p215 := r.Fixed(1, "f2"); p215 >= 0 {
+				*x214 = r.U8(p215)
 			}
 		} else {
-			x204 = nil
+			x214 = nil
 		}
-		if _, dup := v.F2[k203]; dup {
+		if _, dup := v.F2[k213]; dup {
 			r.DuplicateKey("f2", r.Pos)
 			return
 		}
-		v.F2[k203] = x204
+		v.F2[k213] = x214
 	}
-	n206 := r.FinalCount(8, 8, "f3")
+	n216 := r.FinalCount(8, 8, "f3")
 	if v.F3 == nil {
-		v.F3 = make(map[string][]byte, n206)
+		v.F3 = make(map[string][]byte, n216)
 	} else {
 		clear(v.F3)
 	}
-	for i207 := 0; i207 < n206; i207++ {
-		var k208 string
-		var x209 []byte
-		k208 = r.FinalString("f3")
-		x209 = r.FinalBlob(x209, "f3")
-		if _, dup := v.F3[k208]; dup {
+	for i217 := 0; i217 < n216; i217++ {
+		var k218 string
+		var x219 []byte
+		k218 = r.FinalString("f3")
+		x219 = r.FinalBlob(x219, "f3")
+		if _, dup := v.F3[k218]; dup {
 			r.DuplicateKey("f3", r.Pos)
 			return
 		}
-		v.F3[k208] = x209
+		v.F3[k218] = x219
 	}
-	n210 := r.FinalCount(5, 5, "f4")
+	n220 := r.FinalCount(5, 5, "f4")
 	if v.F4 == nil {
-		v.F4 = make(map[string]*[]byte, n210)
+		v.F4 = make(map[string]*[]byte, n220)
 	} else {
 		clear(v.F4)
 	}
-	for i211 := 0; i211 < n210; i211++ {
-		var k212 string
-		var x213 *[]byte
-		k212 = r.FinalString("f4")
+	for i221 := 0; i221 < n220; i221++ {
+		var k222 string
+		var x223 *[]byte
+		k222 = r.FinalString("f4")
 		if r.FinalHas("f4") {
-			x213 = fbe.Reuse(x213)
-			*x213 = r.FinalBlob(*x213, "f4")
+			x223 = fbe.Reuse(x223)
+			*x223 = r.FinalBlob(*x223, "f4")
 		} else {
-			x213 = nil
+			x223 = nil
 		}
-		if _, dup := v.F4[k212]; dup {
+		if _, dup := v.F4[k222]; dup {
 			r.DuplicateKey("f4", r.Pos)
 			return
 		}
-		v.F4[k212] = x213
+		v.F4[k222] = x223
 	}
-	n214 := r.FinalCount(8, 8, "f5")
+	n224 := r.FinalCount(8, 8, "f5")
 	if v.F5 == nil {
-		v.F5 = make(map[string]EnumSimple, n214)
+		v.F5 = make(map[string]EnumSimple, n224)
 	} else {
 		clear(v.F5)
 	}
-	for i215 := 0; i215 < n214; i215++ {
-		var k216 string
-		var x217 EnumSimple
-		k216 = r.FinalString("f5")
-		if p218 := r.Fixed(4, "f5"); p218 >= 0 {
-			x217 = EnumSimple(r.I32(p218))
+	for i225 := 0; i225 < n224; i225++ {
+		var k226 string
+		var x227 EnumSimple
+		k226 = r.FinalString("f5")
+		if p228 := r.Fixed(4, "f5"); p228 >= 0 {
+			x227 = EnumSimple(r.I32(p228))
 		}
-		if _, dup := v.F5[k216]; dup {
+		if _, dup := v.F5[k226]; dup {
 			r.DuplicateKey("f5", r.Pos)
 			return
 		}
-		v.F5[k216] = x217
+		v.F5[k226] = x227
 	}
-	n219 := r.FinalCount(5, 5, "f6")
+	n229 := r.FinalCount(5, 5, "f6")
 	if v.F6 == nil {
-		v.F6 = make(map[string]*EnumSimple, n219)
+		v.F6 = make(map[string]*EnumSimple, n229)
 	} else {
 		clear(v.F6)
 	}
-	for i220 := 0; i220 < n219; i220++ {
-		var k221 string
-		var x222 *EnumSimple
-		k221 = r.FinalString("f6")
-		if r.FinalHas("f6") {
-			x222 = fbe.Reuse(x222)
-			if p223 := r.Fixed(4, "f6"); p223 >= 0 {
-				*x222 = EnumSimple(r.I32(p223))
-			}
-		} else {
-			x222 = nil
-		}
-		if _, dup := v.F6[k221]; dup {
-			r.DuplicateKey("f6", r.Pos)
-			return
-		}
-		v.F6[k221] = x222
-	}
-	n224 := r.FinalCount(8, 8, "f7")
-	if v.F7 == nil {
-		v.F7 = make(map[string]FlagsSimple, n224)
-	} else {
-		clear(v.F7)
-	}
-	for i225 := 0; i225 < n224; i225++ {
-		var k226 string
-		var x227 FlagsSimple
-		k226 = r.FinalString("f7")
-		if p228 := r.Fixed(4, "f7"); p228 >= 0 {
-			x227 = FlagsSimple(r.I32(p228))
-		}
-		if _, dup := v.F7[k226]; dup {
-			r.DuplicateKey("f7", r.Pos)
-			return
-		}
-		v.F7[k226] = x227
-	}
-	n229 := r.FinalCount(5, 5, "f8")
-	if v.F8 == nil {
-		v.F8 = make(map[string]*FlagsSimple, n229)
-	} else {
-		clear(v.F8)
-	}
 	for i230 := 0; i230 < n229; i230++ {
 		var k231 string
-		var x232 *FlagsSimple
-		k231 = r.FinalString("f8")
-		if r.FinalHas("f8") {
+		var x232 *EnumSimple
+		k231 = r.FinalString("f6")
+		if r.FinalHas("f6") {
 			x232 = fbe.Reuse(x232)
-			if p233 := r.Fixed(4, "f8"); p233 >= 0 {
-				*x232 = FlagsSimple(r.I32(p233))
+			if p233 := r.Fixed(4, "f6"); p233 >= 0 {
+				*x232 = EnumSimple(r.I32(p233))
 			}
 		} else {
 			x232 = nil
 		}
-		if _, dup := v.F8[k231]; dup {
-			r.DuplicateKey("f8", r.Pos)
+		if _, dup := v.F6[k231]; dup {
+			r.DuplicateKey("f6", r.Pos)
 			return
 		}
-		v.F8[k231] = x232
+		v.F6[k231] = x232
 	}
-	n234 := r.FinalCount(285, 4, "f9")
-	if v.F9 == nil {
-		v.F9 = make(map[string]StructSimple, n234)
+	n234 := r.FinalCount(8, 8, "f7")
+	if v.F7 == nil {
+		v.F7 = make(map[string]FlagsSimple, n234)
 	} else {
-		clear(v.F9)
+		clear(v.F7)
 	}
 	for i235 := 0; i235 < n234; i235++ {
 		var k236 string
-		var x237 StructSimple
-		k236 = r.FinalString("f9")
-		x237.FBEReadFinal(r)
+		var x237 FlagsSimple
+		k236 = r.FinalString("f7")
+		if p238 := r.Fixed(4, "f7"); p238 >= 0 {
+			x237 = FlagsSimple(r.I32(p238))
+		}
+		if _, dup := v.F7[k236]; dup {
+			r.DuplicateKey("f7", r.Pos)
+			return
+		}
+		v.F7[k236] = x237
+	}
+	n239 := r.FinalCount(5, 5, "f8")
+	if v.F8 == nil {
+		v.F8 = make(map[string]*FlagsSimple, n239)
+	} else {
+		clear(v.F8)
+	}
+	for i240 := 0; i240 < n239; i240++ {
+		var k241 string
+		var x242 *FlagsSimple
+		k241 = r.FinalString("f8")
+		if r.FinalHas("f8") {
+			x242 = fbe.Reuse(x242)
+			if p243 := r.Fixed(4, "f8"); p243 >= 0 {
+				*x242 = FlagsSimple(r.I32(p243))
+			}
+		} else {
+			x242 = nil
+		}
+		if _, dup := v.F8[k241]; dup {
+			r.DuplicateKey("f8", r.Pos)
+			return
+		}
+		v.F8[k241] = x242
+	}
+	n244 := r.FinalCount(285, 4, "f9")
+	if v.F9 == nil {
+		v.F9 = make(map[string]StructSimple, n244)
+	} else {
+		clear(v.F9)
+	}
+	for i245 := 0; i245 < n244; i245++ {
+		var k246 string
+		var x247 StructSimple
+		k246 = r.FinalString("f9")
+		x247.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i235)
+			r.UnwindIndex(i245)
 			r.Unwind("f9")
 			return
 		}
-		if _, dup := v.F9[k236]; dup {
+		if _, dup := v.F9[k246]; dup {
 			r.DuplicateKey("f9", r.Pos)
 			return
 		}
-		v.F9[k236] = x237
+		v.F9[k246] = x247
 	}
-	n238 := r.FinalCount(5, 5, "f10")
+	n248 := r.FinalCount(5, 5, "f10")
 	if v.F10 == nil {
-		v.F10 = make(map[string]*StructSimple, n238)
+		v.F10 = make(map[string]*StructSimple, n248)
 	} else {
 		clear(v.F10)
 	}
-	for i239 := 0; i239 < n238; i239++ {
-		var k240 string
-		var x241 *StructSimple
-		k240 = r.FinalString("f10")
+	for i249 := 0; i249 < n248; i249++ {
+		var k250 string
+		var x251 *StructSimple
+		k250 = r.FinalString("f10")
 		if r.FinalHas("f10") {
-			x241 = fbe.Reuse(x241)
-			x241.FBEReadFinal(r)
+			x251 = fbe.Reuse(x251)
+			x251.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i239)
+				r.UnwindIndex(i249)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			x241 = nil
+			x251 = nil
 		}
-		if _, dup := v.F10[k240]; dup {
+		if _, dup := v.F10[k250]; dup {
 			r.DuplicateKey("f10", r.Pos)
 			return
 		}
-		v.F10[k240] = x241
+		v.F10[k250] = x251
 	}
 }
 
@@ -17990,232 +18111,232 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	var t242 map[string]byte
-	n243 := r.FinalCount(5, 5, "f1")
-	if t242 == nil {
-		t242 = make(map[string]byte, n243)
+	var t252 map[string]byte
+	n253 := r.FinalCount(5, 5, "f1")
+	if t252 == nil {
+		t252 = make(map[string]byte, n253)
 	} else {
-		clear(t242)
+		clear(t252)
 	}
-	for i244 := 0; i244 < n243; i244++ {
-		var k245 string
-		var x246 byte
-		k245 = r.FinalString("f1")
-		if p247 := r.Fixed(1, "f1"); p247 >= 0 {
-			x246 = r.U8(p247)
+	for i254 := 0; i254 < n253; i254++ {
+		var k255 string
+		var x256 byte
+		k255 = r.FinalString("f1")
+		if p257 := r.Fixed(1, "f1"); p257 >= 0 {
+			x256 = r.U8(p257)
 		}
-		if _, dup := t242[k245]; dup {
+		if _, dup := t252[k255]; dup {
 			r.DuplicateKey("f1", r.Pos)
 			return
 		}
-		t242[k245] = x246
+		t252[k255] = x256
 	}
-	var t248 map[string]*byte
-	n249 := r.FinalCount(5, 5, "f2")
-	if t248 == nil {
-		t248 = make(map[string]*byte, n249)
+	var t258 map[string]*byte
+	n259 := r.FinalCount(5, 5, "f2")
+	if t258 == nil {
+		t258 = make(map[string]*byte, n259)
 	} else {
-		clear(t248)
+		clear(t258)
 	}
-	for i250 := 0; i250 < n249; i250++ {
-		var k251 string
-		var x252 *byte
-		k251 = r.FinalString("f2")
+	for i260 := 0; i260 < n259; i260++ {
+		var k261 string
+		var x262 *byte
+		k261 = r.FinalString("f2")
 		if r.FinalHas("f2") {
-			x252 = fbe.Reuse(x252)
-			if p253 := r.Fixed(1, "f2"); p253 >= 0 {
-				*x252 = r.U8(p253)
+			x262 = fbe.Reuse(x262)
+			if p263 := r.Fixed(1, "f2"); p263 >= 0 {
+				*x262 = r.U8(p263)
 			}
 		} else {
-			x252 = nil
+			x262 = nil
 		}
-		if _, dup := t248[k251]; dup {
+		if _, dup := t258[k261]; dup {
 			r.DuplicateKey("f2", r.Pos)
 			return
 		}
-		t248[k251] = x252
+		t258[k261] = x262
 	}
-	var t254 map[string][]byte
-	n255 := r.FinalCount(8, 8, "f3")
-	if t254 == nil {
-		t254 = make(map[string][]byte, n255)
-	} else {
-		clear(t254)
-	}
-	for i256 := 0; i256 < n255; i256++ {
-		var k257 string
-		var x258 []byte
-		k257 = r.FinalString("f3")
-		x258 = r.FinalBlob(x258, "f3")
-		if _, dup := t254[k257]; dup {
-			r.DuplicateKey("f3", r.Pos)
-			return
-		}
-		t254[k257] = x258
-	}
-	var t259 map[string]*[]byte
-	n260 := r.FinalCount(5, 5, "f4")
-	if t259 == nil {
-		t259 = make(map[string]*[]byte, n260)
-	} else {
-		clear(t259)
-	}
-	for i261 := 0; i261 < n260; i261++ {
-		var k262 string
-		var x263 *[]byte
-		k262 = r.FinalString("f4")
-		if r.FinalHas("f4") {
-			x263 = fbe.Reuse(x263)
-			*x263 = r.FinalBlob(*x263, "f4")
-		} else {
-			x263 = nil
-		}
-		if _, dup := t259[k262]; dup {
-			r.DuplicateKey("f4", r.Pos)
-			return
-		}
-		t259[k262] = x263
-	}
-	var t264 map[string]EnumSimple
-	n265 := r.FinalCount(8, 8, "f5")
+	var t264 map[string][]byte
+	n265 := r.FinalCount(8, 8, "f3")
 	if t264 == nil {
-		t264 = make(map[string]EnumSimple, n265)
+		t264 = make(map[string][]byte, n265)
 	} else {
 		clear(t264)
 	}
 	for i266 := 0; i266 < n265; i266++ {
 		var k267 string
-		var x268 EnumSimple
-		k267 = r.FinalString("f5")
-		if p269 := r.Fixed(4, "f5"); p269 >= 0 {
-			x268 = EnumSimple(r.I32(p269))
-		}
+		var x268 []byte
+		k267 = r.FinalString("f3")
+		x268 = r.FinalBlob(x268, "f3")
 		if _, dup := t264[k267]; dup {
-			r.DuplicateKey("f5", r.Pos)
+			r.DuplicateKey("f3", r.Pos)
 			return
 		}
 		t264[k267] = x268
 	}
-	var t270 map[string]*EnumSimple
-	n271 := r.FinalCount(5, 5, "f6")
-	if t270 == nil {
-		t270 = make(map[string]*EnumSimple, n271)
+	var t269 map[string]*[]byte
+	n270 := r.FinalCount(5, 5, "f4")
+	if t269 == nil {
+		t269 = make(map[string]*[]byte, n270)
 	} else {
-		clear(t270)
+		clear(t269)
 	}
-	for i272 := 0; i272 < n271; i272++ {
-		var k273 string
-		var x274 *EnumSimple
-		k273 = r.FinalString("f6")
+	for i271 := 0; i271 < n270; i271++ {
+		var k272 string
+		var x273 *[]byte
+		k272 = r.FinalString("f4")
+		if r.FinalHas("f4") {
+			x273 = fbe.Reuse(x273)
+			*x273 = r.FinalBlob(*x273, "f4")
+		} else {
+			x273 = nil
+		}
+		if _, dup := t269[k272]; dup {
+			r.DuplicateKey("f4", r.Pos)
+			return
+		}
+		t269[k272] = x273
+	}
+	var t274 map[string]EnumSimple
+	n275 := r.FinalCount(8, 8, "f5")
+	if t274 == nil {
+		t274 = make(map[string]EnumSimple, n275)
+	} else {
+		clear(t274)
+	}
+	for i276 := 0; i276 < n275; i276++ {
+		var k277 string
+		var x278 EnumSimple
+		k277 = r.FinalString("f5")
+		if p279 := r.Fixed(4, "f5"); p279 >= 0 {
+			x278 = EnumSimple(r.I32(p279))
+		}
+		if _, dup := t274[k277]; dup {
+			r.DuplicateKey("f5", r.Pos)
+			return
+		}
+		t274[k277] = x278
+	}
+	var t280 map[string]*EnumSimple
+	n281 := r.FinalCount(5, 5, "f6")
+	if t280 == nil {
+		t280 = make(map[string]*EnumSimple, n281)
+	} else {
+		clear(t280)
+	}
+	for i282 := 0; i282 < n281; i282++ {
+		var k283 string
+		var x284 *EnumSimple
+		k283 = r.FinalString("f6")
 		if r.FinalHas("f6") {
-			x274 = fbe.Reuse(x274)
-			if p275 := r.Fixed(4, "f6"); p275 >= 0 {
-				*x274 = EnumSimple(r.I32(p275))
+			x284 = fbe.Reuse(x284)
+			if p285 := r.Fixed(4, "f6"); p285 >= 0 {
+				*x284 = EnumSimple(r.I32(p285))
 			}
 		} else {
-			x274 = nil
+			x284 = nil
 		}
-		if _, dup := t270[k273]; dup {
+		if _, dup := t280[k283]; dup {
 			r.DuplicateKey("f6", r.Pos)
 			return
 		}
-		t270[k273] = x274
+		t280[k283] = x284
 	}
-	var t276 map[string]FlagsSimple
-	n277 := r.FinalCount(8, 8, "f7")
-	if t276 == nil {
-		t276 = make(map[string]FlagsSimple, n277)
+	var t286 map[string]FlagsSimple
+	n287 := r.FinalCount(8, 8, "f7")
+	if t286 == nil {
+		t286 = make(map[string]FlagsSimple, n287)
 	} else {
-		clear(t276)
+		clear(t286)
 	}
-	for i278 := 0; i278 < n277; i278++ {
-		var k279 string
-		var x280 FlagsSimple
-		k279 = r.FinalString("f7")
-		if p281 := r.Fixed(4, "f7"); p281 >= 0 {
-			x280 = FlagsSimple(r.I32(p281))
+	for i288 := 0; i288 < n287; i288++ {
+		var k289 string
+		var x290 FlagsSimple
+		k289 = r.FinalString("f7")
+		if p291 := r.Fixed(4, "f7"); p291 >= 0 {
+			x290 = FlagsSimple(r.I32(p291))
 		}
-		if _, dup := t276[k279]; dup {
+		if _, dup := t286[k289]; dup {
 			r.DuplicateKey("f7", r.Pos)
 			return
 		}
-		t276[k279] = x280
+		t286[k289] = x290
 	}
-	var t282 map[string]*FlagsSimple
-	n283 := r.FinalCount(5, 5, "f8")
-	if t282 == nil {
-		t282 = make(map[string]*FlagsSimple, n283)
+	var t292 map[string]*FlagsSimple
+	n293 := r.FinalCount(5, 5, "f8")
+	if t292 == nil {
+		t292 = make(map[string]*FlagsSimple, n293)
 	} else {
-		clear(t282)
+		clear(t292)
 	}
-	for i284 := 0; i284 < n283; i284++ {
-		var k285 string
-		var x286 *FlagsSimple
-		k285 = r.FinalString("f8")
+	for i294 := 0; i294 < n293; i294++ {
+		var k295 string
+		var x296 *FlagsSimple
+		k295 = r.FinalString("f8")
 		if r.FinalHas("f8") {
-			x286 = fbe.Reuse(x286)
-			if p287 := r.Fixed(4, "f8"); p287 >= 0 {
-				*x286 = FlagsSimple(r.I32(p287))
+			x296 = fbe.Reuse(x296)
+			if p297 := r.Fixed(4, "f8"); p297 >= 0 {
+				*x296 = FlagsSimple(r.I32(p297))
 			}
 		} else {
-			x286 = nil
+			x296 = nil
 		}
-		if _, dup := t282[k285]; dup {
+		if _, dup := t292[k295]; dup {
 			r.DuplicateKey("f8", r.Pos)
 			return
 		}
-		t282[k285] = x286
+		t292[k295] = x296
 	}
-	var t288 map[string]StructSimple
-	n289 := r.FinalCount(285, 4, "f9")
-	if t288 == nil {
-		t288 = make(map[string]StructSimple, n289)
+	var t298 map[string]StructSimple
+	n299 := r.FinalCount(285, 4, "f9")
+	if t298 == nil {
+		t298 = make(map[string]StructSimple, n299)
 	} else {
-		clear(t288)
+		clear(t298)
 	}
-	for i290 := 0; i290 < n289; i290++ {
-		var k291 string
-		var x292 StructSimple
-		k291 = r.FinalString("f9")
-		x292.FBEReadFinal(r)
+	for i300 := 0; i300 < n299; i300++ {
+		var k301 string
+		var x302 StructSimple
+		k301 = r.FinalString("f9")
+		x302.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i290)
+			r.UnwindIndex(i300)
 			r.Unwind("f9")
 			return
 		}
-		if _, dup := t288[k291]; dup {
+		if _, dup := t298[k301]; dup {
 			r.DuplicateKey("f9", r.Pos)
 			return
 		}
-		t288[k291] = x292
+		t298[k301] = x302
 	}
-	var t293 map[string]*StructSimple
-	n294 := r.FinalCount(5, 5, "f10")
-	if t293 == nil {
-		t293 = make(map[string]*StructSimple, n294)
+	var t303 map[string]*StructSimple
+	n304 := r.FinalCount(5, 5, "f10")
+	if t303 == nil {
+		t303 = make(map[string]*StructSimple, n304)
 	} else {
-		clear(t293)
+		clear(t303)
 	}
-	for i295 := 0; i295 < n294; i295++ {
-		var k296 string
-		var x297 *StructSimple
-		k296 = r.FinalString("f10")
+	for i305 := 0; i305 < n304; i305++ {
+		var k306 string
+		var x307 *StructSimple
+		k306 = r.FinalString("f10")
 		if r.FinalHas("f10") {
-			x297 = fbe.Reuse(x297)
-			x297.FBEReadFinal(r)
+			x307 = fbe.Reuse(x307)
+			x307.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i295)
+				r.UnwindIndex(i305)
 				r.Unwind("f10")
 				return
 			}
 		} else {
-			x297 = nil
+			x307 = nil
 		}
-		if _, dup := t293[k296]; dup {
+		if _, dup := t303[k306]; dup {
 			r.DuplicateKey("f10", r.Pos)
 			return
 		}
-		t293[k296] = x297
+		t303[k306] = x307
 	}
 }
 
@@ -18229,6 +18350,7 @@ func (v *StructHash) MarshalFinal() ([]byte, error) {
 func (v *StructHash) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructHash")
 	return w.EndFinal(141)
 }
 
@@ -18800,6 +18922,7 @@ func (v StructHash) MarshalJSON() ([]byte, error) {
 func (v *StructHash) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructHash")
 	return j.Result(len(dst))
 }
 
@@ -18845,10 +18968,18 @@ func (v *StructHashEx) Reset() {
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *StructHashEx) FBEWrite(w *fbe.Writer, base, slot int) {
 	b := w.Struct(base, slot, 16, 142)
+	if i, k := fbe.RepeatedPairKey(v.F1, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		w.SameKeys("f1", i, k)
+		return
+	}
 	e1 := w.Vector(b, b+8, len(v.F1), 8)
 	for i2 := range v.F1 {
 		(v.F1[i2].Key).FBEWrite(w, b, e1+i2*8)
 		(v.F1[i2].Value).FBEWrite(w, b, e1+i2*8+4)
+	}
+	if i, k := fbe.RepeatedPairKey(v.F2, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		w.SameKeys("f2", i, k)
+		return
 	}
 	e3 := w.Vector(b, b+12, len(v.F2), 9)
 	for i4 := range v.F2 {
@@ -18901,7 +19032,7 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(v.F1, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(v.F1, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f1", e6-4)
 		return
 	}
@@ -18930,7 +19061,7 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 			v.F2[i11].Value = nil
 		}
 	}
-	if fbe.HasDuplicatePairKey(v.F2, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(v.F2, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f2", e9-4)
 		return
 	}
@@ -18964,7 +19095,7 @@ func FBEVerifyStructHashEx(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(t14, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(t14, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f1", e15-4)
 		return
 	}
@@ -18993,7 +19124,7 @@ func FBEVerifyStructHashEx(r *fbe.Reader, base, slot int) {
 			t18[i21].Value = nil
 		}
 	}
-	if fbe.HasDuplicatePairKey(t18, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(t18, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f2", e19-4)
 		return
 	}
@@ -19010,6 +19141,7 @@ func (v *StructHashEx) MarshalFBE() ([]byte, error) {
 func (v *StructHashEx) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructHashEx")
 	return w.EndVersioned()
 }
 
@@ -19042,10 +19174,18 @@ func VerifyFBEStructHashEx(data []byte, lim *fbe.Limits) error {
 
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *StructHashEx) FBEWriteFinal(w *fbe.Writer) {
+	if i, k := fbe.RepeatedPairKey(v.F1, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		w.SameKeys("f1", i, k)
+		return
+	}
 	w.AppendCount(len(v.F1))
 	for i24 := range v.F1 {
 		(v.F1[i24].Key).FBEWriteFinal(w)
 		(v.F1[i24].Value).FBEWriteFinal(w)
+	}
+	if i, k := fbe.RepeatedPairKey(v.F2, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		w.SameKeys("f2", i, k)
+		return
 	}
 	w.AppendCount(len(v.F2))
 	for i25 := range v.F2 {
@@ -19080,7 +19220,7 @@ func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(v.F1, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(v.F1, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f1", r.Pos)
 		return
 	}
@@ -19105,7 +19245,7 @@ func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
 			v.F2[i29].Value = nil
 		}
 	}
-	if fbe.HasDuplicatePairKey(v.F2, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(v.F2, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f2", r.Pos)
 		return
 	}
@@ -19135,7 +19275,7 @@ func FBEVerifyFinalStructHashEx(r *fbe.Reader) {
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(t30, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(t30, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f1", r.Pos)
 		return
 	}
@@ -19161,7 +19301,7 @@ func FBEVerifyFinalStructHashEx(r *fbe.Reader) {
 			t33[i35].Value = nil
 		}
 	}
-	if fbe.HasDuplicatePairKey(t33, (*StructSimple).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(t33, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f2", r.Pos)
 		return
 	}
@@ -19177,6 +19317,7 @@ func (v *StructHashEx) MarshalFinal() ([]byte, error) {
 func (v *StructHashEx) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructHashEx")
 	return w.EndFinal(142)
 }
 
@@ -19247,7 +19388,12 @@ func (v StructHashEx) String() string {
 
 // FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
 func (v *StructHashEx) FBEWriteJSON(j *fbe.JSONWriter) {
-	j.Raw(`{"f1":[`)
+	j.Raw(`{"f1":`)
+	if i, k := fbe.RepeatedPairKey(v.F1, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		j.SameKeys("f1", i, k)
+		return
+	}
+	j.Byte('[')
 	for i1 := range v.F1 {
 		if i1 > 0 {
 			j.Byte(',')
@@ -19258,7 +19404,12 @@ func (v *StructHashEx) FBEWriteJSON(j *fbe.JSONWriter) {
 		v.F1[i1].Value.FBEWriteJSON(j)
 		j.Byte(']')
 	}
-	j.Raw(`],"f2":[`)
+	j.Raw(`],"f2":`)
+	if i, k := fbe.RepeatedPairKey(v.F2, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		j.SameKeys("f2", i, k)
+		return
+	}
+	j.Byte('[')
 	for i2 := range v.F2 {
 		if i2 > 0 {
 			j.Byte(',')
@@ -19310,7 +19461,7 @@ func (v *StructHashEx) FBEReadJSON(r *fbe.JSONReader) {
 						r.EndPair("f1")
 					}
 				}
-				if fbe.HasDuplicatePairKey(v.F1, (*StructSimple).FBEKey) {
+				if _, k := fbe.RepeatedPairKey(v.F1, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 					r.DuplicateKey("f1")
 					return
 				}
@@ -19345,7 +19496,7 @@ func (v *StructHashEx) FBEReadJSON(r *fbe.JSONReader) {
 						r.EndPair("f2")
 					}
 				}
-				if fbe.HasDuplicatePairKey(v.F2, (*StructSimple).FBEKey) {
+				if _, k := fbe.RepeatedPairKey(v.F2, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 					r.DuplicateKey("f2")
 					return
 				}
@@ -19366,6 +19517,7 @@ func (v StructHashEx) MarshalJSON() ([]byte, error) {
 func (v *StructHashEx) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructHashEx")
 	return j.Result(len(dst))
 }
 
@@ -19440,6 +19592,7 @@ func (v *StructEmpty) MarshalFBE() ([]byte, error) {
 func (v *StructEmpty) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("test.StructEmpty")
 	return w.EndVersioned()
 }
 
@@ -19502,6 +19655,7 @@ func (v *StructEmpty) MarshalFinal() ([]byte, error) {
 func (v *StructEmpty) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("test.StructEmpty")
 	return w.EndFinal(143)
 }
 
@@ -19574,6 +19728,7 @@ func (v StructEmpty) MarshalJSON() ([]byte, error) {
 func (v *StructEmpty) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("test.StructEmpty")
 	return j.Result(len(dst))
 }
 

@@ -401,6 +401,7 @@ func (v *Counted) MarshalFBE() ([]byte, error) {
 func (v *Counted) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Counted")
 	return w.EndVersioned()
 }
 
@@ -468,6 +469,7 @@ func (v *Counted) MarshalFinal() ([]byte, error) {
 func (v *Counted) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Counted")
 	return w.EndFinal(1001)
 }
 
@@ -551,6 +553,7 @@ func (v Counted) MarshalJSON() ([]byte, error) {
 func (v *Counted) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Counted")
 	return j.Result(len(dst))
 }
 
@@ -641,6 +644,7 @@ func (v *Shifted) MarshalFBE() ([]byte, error) {
 func (v *Shifted) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Shifted")
 	return w.EndVersioned()
 }
 
@@ -708,6 +712,7 @@ func (v *Shifted) MarshalFinal() ([]byte, error) {
 func (v *Shifted) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Shifted")
 	return w.EndFinal(1020)
 }
 
@@ -791,6 +796,7 @@ func (v Shifted) MarshalJSON() ([]byte, error) {
 func (v *Shifted) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Shifted")
 	return j.Result(len(dst))
 }
 
@@ -881,6 +887,7 @@ func (v *AfterShift) MarshalFBE() ([]byte, error) {
 func (v *AfterShift) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.AfterShift")
 	return w.EndVersioned()
 }
 
@@ -948,6 +955,7 @@ func (v *AfterShift) MarshalFinal() ([]byte, error) {
 func (v *AfterShift) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.AfterShift")
 	return w.EndFinal(1021)
 }
 
@@ -1031,6 +1039,7 @@ func (v AfterShift) MarshalJSON() ([]byte, error) {
 func (v *AfterShift) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.AfterShift")
 	return j.Result(len(dst))
 }
 
@@ -1121,6 +1130,7 @@ func (v *Fixed) MarshalFBE() ([]byte, error) {
 func (v *Fixed) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Fixed")
 	return w.EndVersioned()
 }
 
@@ -1188,6 +1198,7 @@ func (v *Fixed) MarshalFinal() ([]byte, error) {
 func (v *Fixed) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Fixed")
 	return w.EndFinal(7)
 }
 
@@ -1271,6 +1282,7 @@ func (v Fixed) MarshalJSON() ([]byte, error) {
 func (v *Fixed) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Fixed")
 	return j.Result(len(dst))
 }
 
@@ -1376,6 +1388,7 @@ func (v *Derived) MarshalFBE() ([]byte, error) {
 func (v *Derived) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Derived")
 	return w.EndVersioned()
 }
 
@@ -1448,6 +1461,7 @@ func (v *Derived) MarshalFinal() ([]byte, error) {
 func (v *Derived) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Derived")
 	return w.EndFinal(7)
 }
 
@@ -1538,6 +1552,7 @@ func (v Derived) MarshalJSON() ([]byte, error) {
 func (v *Derived) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Derived")
 	return j.Result(len(dst))
 }
 
@@ -1570,6 +1585,13 @@ func (ImportedBase) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *ImportedBase) FBEKey() string {
 	return v.Symbol
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// ImportedBase are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *ImportedBase) FBEKeyCompare(o *ImportedBase) int {
+	return cmp.Compare(v.Symbol, o.Symbol)
 }
 
 // NewImportedBase is a new ImportedBase with the schema's defaults.
@@ -1651,6 +1673,7 @@ func (v *ImportedBase) MarshalFBE() ([]byte, error) {
 func (v *ImportedBase) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.ImportedBase")
 	return w.EndVersioned()
 }
 
@@ -1726,6 +1749,7 @@ func (v *ImportedBase) MarshalFinal() ([]byte, error) {
 func (v *ImportedBase) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.ImportedBase")
 	return w.EndFinal(1022)
 }
 
@@ -1821,6 +1845,7 @@ func (v ImportedBase) MarshalJSON() ([]byte, error) {
 func (v *ImportedBase) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.ImportedBase")
 	return j.Result(len(dst))
 }
 
@@ -1917,6 +1942,7 @@ func (v *Note) MarshalFBE() ([]byte, error) {
 func (v *Note) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Note")
 	return w.EndVersioned()
 }
 
@@ -1982,6 +2008,7 @@ func (v *Note) MarshalFinal() ([]byte, error) {
 func (v *Note) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Note")
 	return w.EndFinal(1023)
 }
 
@@ -2065,6 +2092,7 @@ func (v Note) MarshalJSON() ([]byte, error) {
 func (v *Note) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Note")
 	return j.Result(len(dst))
 }
 
@@ -2172,6 +2200,7 @@ func (v *Quiet) MarshalFBE() ([]byte, error) {
 func (v *Quiet) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Quiet")
 	return w.EndVersioned()
 }
 
@@ -2242,6 +2271,7 @@ func (v *Quiet) MarshalFinal() ([]byte, error) {
 func (v *Quiet) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Quiet")
 	return w.EndFinal(1024)
 }
 
@@ -2330,6 +2360,7 @@ func (v Quiet) MarshalJSON() ([]byte, error) {
 func (v *Quiet) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Quiet")
 	return j.Result(len(dst))
 }
 
@@ -2404,6 +2435,7 @@ func (v *Empty) MarshalFBE() ([]byte, error) {
 func (v *Empty) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Empty")
 	return w.EndVersioned()
 }
 
@@ -2466,6 +2498,7 @@ func (v *Empty) MarshalFinal() ([]byte, error) {
 func (v *Empty) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Empty")
 	return w.EndFinal(1025)
 }
 
@@ -2538,6 +2571,7 @@ func (v Empty) MarshalJSON() ([]byte, error) {
 func (v *Empty) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Empty")
 	return j.Result(len(dst))
 }
 
@@ -2620,6 +2654,13 @@ func (Everything) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Everything) FBEKey() int32 {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Everything are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Everything) FBEKeyCompare(o *Everything) int {
+	return cmp.Compare(v.Id, o.Id)
 }
 
 // NewEverything is a new Everything with the schema's defaults.
@@ -2763,9 +2804,17 @@ func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
 	for i15 := range v.F40 {
 		w.String(b, e14+i15*4, v.F40[i15])
 	}
+	if i, k := fbe.Repeated(v.F41); k >= 0 {
+		w.SameElements("f41", i, k)
+		return
+	}
 	e16 := w.Vector(b, b+259, len(v.F41), 8)
 	for i17 := range v.F41 {
 		w.PutI64(e16+i17*8, v.F41[i17])
+	}
+	if i, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		w.SameElements("f42", i, k)
+		return
 	}
 	e18 := w.Vector(b, b+263, len(v.F42), 4)
 	for i19 := range v.F42 {
@@ -2792,6 +2841,10 @@ func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
 		w.PutUUID(e29+i30*20, k31)
 		w.Blob(b, e29+i30*20+16, x32)
 	}
+	if i, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		w.SameKeys("f46", i, k)
+		return
+	}
 	e33 := w.Vector(b, b+279, len(v.F46), 8)
 	for i34 := range v.F46 {
 		(v.F46[i34].Key).FBEWrite(w, b, e33+i34*8)
@@ -2806,10 +2859,18 @@ func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
 		s36 := w.Optional(b, b+289, 8)
 		w.PutTimestamp(s36, *v.F48)
 	}
+	if i, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		w.SameKeys("f49", i, k)
+		return
+	}
 	e37 := w.Vector(b, b+294, len(v.F49), 8)
 	for i38 := range v.F49 {
 		w.Blob(b, e37+i38*8, v.F49[i38].Key)
 		w.PutI32(e37+i38*8+4, v.F49[i38].Value)
+	}
+	if i, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		w.SameKeys("f50", i, k)
+		return
 	}
 	e39 := w.Vector(b, b+298, len(v.F50), 8)
 	for i40 := range v.F50 {
@@ -3302,7 +3363,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	for i68 := range n67 {
 		v.F41[i68] = r.I64(e66 + i68*8)
 	}
-	if fbe.HasDuplicate(v.F41) {
+	if _, k := fbe.Repeated(v.F41); k >= 0 {
 		r.DuplicateKey("f41", e66-4)
 		return
 	}
@@ -3321,7 +3382,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(v.F42, (*market.Instrument).FBEKey) {
+	if _, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f42", e69-4)
 		return
 	}
@@ -3418,7 +3479,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(v.F46, (*market.Instrument).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f46", e89-4)
 		return
 	}
@@ -3457,7 +3518,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F49[i98].Key = r.Blob(v.F49[i98].Key, b, e96+i98*8, "f49")
 		v.F49[i98].Value = r.I32(e96 + i98*8 + 4)
 	}
-	if fbe.HasDuplicatePairKey(v.F49, fbe.BytesKey) {
+	if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", e96-4)
 		return
 	}
@@ -3471,7 +3532,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F50[i101].Key = r.Blob(v.F50[i101].Key, b, e99+i101*8, "f50")
 		v.F50[i101].Value = r.String(b, e99+i101*8+4, "f50")
 	}
-	if fbe.HasDuplicatePairKey(v.F50, fbe.BytesKey) {
+	if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", e99-4)
 		return
 	}
@@ -3691,7 +3752,7 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	for i120 := range n119 {
 		t117[i120] = r.I64(e118 + i120*8)
 	}
-	if fbe.HasDuplicate(t117) {
+	if _, k := fbe.Repeated(t117); k >= 0 {
 		r.DuplicateKey("f41", e118-4)
 		return
 	}
@@ -3710,7 +3771,7 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(t121, (*market.Instrument).FBEKey) {
+	if _, k := fbe.RepeatedKey(t121, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f42", e122-4)
 		return
 	}
@@ -3807,7 +3868,7 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(t145, (*market.Instrument).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(t145, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f46", e146-4)
 		return
 	}
@@ -3829,7 +3890,7 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 		t149[i152].Key = r.Blob(t149[i152].Key, b, e150+i152*8, "f49")
 		t149[i152].Value = r.I32(e150 + i152*8 + 4)
 	}
-	if fbe.HasDuplicatePairKey(t149, fbe.BytesKey) {
+	if _, k := fbe.RepeatedPairKey(t149, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", e150-4)
 		return
 	}
@@ -3843,7 +3904,7 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 		t153[i156].Key = r.Blob(t153[i156].Key, b, e154+i156*8, "f50")
 		t153[i156].Value = r.String(b, e154+i156*8+4, "f50")
 	}
-	if fbe.HasDuplicatePairKey(t153, fbe.BytesKey) {
+	if _, k := fbe.RepeatedPairKey(t153, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", e154-4)
 		return
 	}
@@ -3860,6 +3921,7 @@ func (v *Everything) MarshalFBE() ([]byte, error) {
 func (v *Everything) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Everything")
 	return w.EndVersioned()
 }
 
@@ -3967,39 +4029,51 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 	for i161 := range v.F40 {
 		w.AppendString(v.F40[i161])
 	}
+	if i, k := fbe.Repeated(v.F41); k >= 0 {
+		w.SameElements("f41", i, k)
+		return
+	}
 	w.AppendCount(len(v.F41))
 	for i162 := range v.F41 {
 		w.AppendI64(v.F41[i162])
+	}
+	if i, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		w.SameElements("f42", i, k)
+		return
 	}
 	w.AppendCount(len(v.F42))
 	for i163 := range v.F42 {
 		(v.F42[i163]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F43))
-	for _, k164 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
-		x165 := v.F43[k164]
-		w.AppendI32(k164)
-		w.AppendString(x165)
+	for _, k165 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x166 := v.F43[k165]
+		w.AppendI32(k165)
+		w.AppendString(x166)
 	}
 	w.AppendCount(len(v.F44))
-	for _, k166 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		x167 := v.F44[k166]
-		w.AppendString(k166)
-		w.AppendBool(x167 != nil)
-		if x167 != nil {
-			(x167).FBEWriteFinal(w)
+	for _, k168 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x169 := v.F44[k168]
+		w.AppendString(k168)
+		w.AppendBool(x169 != nil)
+		if x169 != nil {
+			(x169).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F45))
-	for _, k168 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		x169 := v.F45[k168]
-		w.AppendUUID(k168)
-		w.AppendBlob(x169)
+	for _, k171 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x172 := v.F45[k171]
+		w.AppendUUID(k171)
+		w.AppendBlob(x172)
+	}
+	if i, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		w.SameKeys("f46", i, k)
+		return
 	}
 	w.AppendCount(len(v.F46))
-	for i170 := range v.F46 {
-		(v.F46[i170].Key).FBEWriteFinal(w)
-		(v.F46[i170].Value).FBEWriteFinal(w)
+	for i173 := range v.F46 {
+		(v.F46[i173].Key).FBEWriteFinal(w)
+		(v.F46[i173].Value).FBEWriteFinal(w)
 	}
 	w.AppendBool(v.F47 != nil)
 	if v.F47 != nil {
@@ -4010,15 +4084,23 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 	if v.F48 != nil {
 		w.AppendTimestamp(*v.F48)
 	}
+	if i, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		w.SameKeys("f49", i, k)
+		return
+	}
 	w.AppendCount(len(v.F49))
-	for i171 := range v.F49 {
-		w.AppendBlob(v.F49[i171].Key)
-		w.AppendI32(v.F49[i171].Value)
+	for i174 := range v.F49 {
+		w.AppendBlob(v.F49[i174].Key)
+		w.AppendI32(v.F49[i174].Value)
+	}
+	if i, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		w.SameKeys("f50", i, k)
+		return
 	}
 	w.AppendCount(len(v.F50))
-	for i172 := range v.F50 {
-		w.AppendBlob(v.F50[i172].Key)
-		w.AppendString(v.F50[i172].Value)
+	for i175 := range v.F50 {
+		w.AppendBlob(v.F50[i175].Key)
+		w.AppendString(v.F50[i175].Value)
 	}
 }
 
@@ -4029,88 +4111,88 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p173 := r.Fixed(4, "id"); p173 >= 0 {
-		v.Id = r.I32(p173)
+	if p176 := r.Fixed(4, "id"); p176 >= 0 {
+		v.Id = r.I32(p176)
 	}
-	if p174 := r.Fixed(1, "f1"); p174 >= 0 {
-		v.F1 = r.Bool(p174)
+	if p177 := r.Fixed(1, "f1"); p177 >= 0 {
+		v.F1 = r.Bool(p177)
 	}
-	if p175 := r.Fixed(1, "f2"); p175 >= 0 {
-		v.F2 = r.U8(p175)
+	if p178 := r.Fixed(1, "f2"); p178 >= 0 {
+		v.F2 = r.U8(p178)
 	}
-	if p176 := r.Fixed(1, "f3"); p176 >= 0 {
-		v.F3 = r.U8(p176)
+	if p179 := r.Fixed(1, "f3"); p179 >= 0 {
+		v.F3 = r.U8(p179)
 	}
-	if p177 := r.Fixed(4, "f4"); p177 >= 0 {
-		v.F4 = r.U32(p177)
+	if p180 := r.Fixed(4, "f4"); p180 >= 0 {
+		v.F4 = r.U32(p180)
 	}
-	if p178 := r.Fixed(1, "f5"); p178 >= 0 {
-		v.F5 = r.I8(p178)
+	if p181 := r.Fixed(1, "f5"); p181 >= 0 {
+		v.F5 = r.I8(p181)
 	}
-	if p179 := r.Fixed(1, "f6"); p179 >= 0 {
-		v.F6 = r.U8(p179)
+	if p182 := r.Fixed(1, "f6"); p182 >= 0 {
+		v.F6 = r.U8(p182)
 	}
-	if p180 := r.Fixed(2, "f7"); p180 >= 0 {
-		v.F7 = r.I16(p180)
+	if p183 := r.Fixed(2, "f7"); p183 >= 0 {
+		v.F7 = r.I16(p183)
 	}
-	if p181 := r.Fixed(2, "f8"); p181 >= 0 {
-		v.F8 = r.U16(p181)
+	if p184 := r.Fixed(2, "f8"); p184 >= 0 {
+		v.F8 = r.U16(p184)
 	}
-	if p182 := r.Fixed(4, "f9"); p182 >= 0 {
-		v.F9 = r.I32(p182)
+	if p185 := r.Fixed(4, "f9"); p185 >= 0 {
+		v.F9 = r.I32(p185)
 	}
-	if p183 := r.Fixed(4, "f10"); p183 >= 0 {
-		v.F10 = r.U32(p183)
+	if p186 := r.Fixed(4, "f10"); p186 >= 0 {
+		v.F10 = r.U32(p186)
 	}
-	if p184 := r.Fixed(8, "f11"); p184 >= 0 {
-		v.F11 = r.I64(p184)
+	if p187 := r.Fixed(8, "f11"); p187 >= 0 {
+		v.F11 = r.I64(p187)
 	}
-	if p185 := r.Fixed(8, "f12"); p185 >= 0 {
-		v.F12 = r.U64(p185)
+	if p188 := r.Fixed(8, "f12"); p188 >= 0 {
+		v.F12 = r.U64(p188)
 	}
-	if p186 := r.Fixed(4, "f13"); p186 >= 0 {
-		v.F13 = r.F32(p186)
+	if p189 := r.Fixed(4, "f13"); p189 >= 0 {
+		v.F13 = r.F32(p189)
 	}
-	if p187 := r.Fixed(8, "f14"); p187 >= 0 {
-		v.F14 = r.F64(p187)
+	if p190 := r.Fixed(8, "f14"); p190 >= 0 {
+		v.F14 = r.F64(p190)
 	}
-	if p188 := r.Fixed(16, "f15"); p188 >= 0 {
-		v.F15 = r.Decimal(p188)
+	if p191 := r.Fixed(16, "f15"); p191 >= 0 {
+		v.F15 = r.Decimal(p191)
 	}
-	if p189 := r.Fixed(16, "f16"); p189 >= 0 {
-		v.F16 = r.Decimal(p189)
+	if p192 := r.Fixed(16, "f16"); p192 >= 0 {
+		v.F16 = r.Decimal(p192)
 	}
 	v.F17 = r.FinalString("f17")
-	if p190 := r.Fixed(8, "f18"); p190 >= 0 {
-		v.F18 = r.Timestamp(p190)
+	if p193 := r.Fixed(8, "f18"); p193 >= 0 {
+		v.F18 = r.Timestamp(p193)
 	}
-	if p191 := r.Fixed(8, "f19"); p191 >= 0 {
-		v.F19 = r.Timestamp(p191)
+	if p194 := r.Fixed(8, "f19"); p194 >= 0 {
+		v.F19 = r.Timestamp(p194)
 	}
-	if p192 := r.Fixed(16, "f20"); p192 >= 0 {
-		v.F20 = r.UUID(p192)
+	if p195 := r.Fixed(16, "f20"); p195 >= 0 {
+		v.F20 = r.UUID(p195)
 	}
-	if p193 := r.Fixed(16, "f21"); p193 >= 0 {
-		v.F21 = r.UUID(p193)
+	if p196 := r.Fixed(16, "f21"); p196 >= 0 {
+		v.F21 = r.UUID(p196)
 	}
-	if p194 := r.Fixed(16, "f22"); p194 >= 0 {
-		v.F22 = r.UUID(p194)
+	if p197 := r.Fixed(16, "f22"); p197 >= 0 {
+		v.F22 = r.UUID(p197)
 	}
-	if p195 := r.Fixed(16, "f23"); p195 >= 0 {
-		v.F23 = r.UUID(p195)
+	if p198 := r.Fixed(16, "f23"); p198 >= 0 {
+		v.F23 = r.UUID(p198)
 	}
 	v.F24 = r.FinalBlob(v.F24, "f24")
-	if p196 := r.Fixed(1, "f25"); p196 >= 0 {
-		v.F25 = EByte(r.U8(p196))
+	if p199 := r.Fixed(1, "f25"); p199 >= 0 {
+		v.F25 = EByte(r.U8(p199))
 	}
-	if p197 := r.Fixed(1, "f26"); p197 >= 0 {
-		v.F26 = market.Side(r.U8(p197))
+	if p200 := r.Fixed(1, "f26"); p200 >= 0 {
+		v.F26 = market.Side(r.U8(p200))
 	}
-	if p198 := r.Fixed(1, "f27"); p198 >= 0 {
-		v.F27 = FByte(r.U8(p198))
+	if p201 := r.Fixed(1, "f27"); p201 >= 0 {
+		v.F27 = FByte(r.U8(p201))
 	}
-	if p199 := r.Fixed(8, "f28"); p199 >= 0 {
-		v.F28 = FUInt64(r.U64(p199))
+	if p202 := r.Fixed(8, "f28"); p202 >= 0 {
+		v.F28 = FUInt64(r.U64(p202))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -4124,16 +4206,16 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f31") {
 		v.F31 = fbe.Reuse(v.F31)
-		if p200 := r.Fixed(4, "f31"); p200 >= 0 {
-			*v.F31 = r.I32(p200)
+		if p203 := r.Fixed(4, "f31"); p203 >= 0 {
+			*v.F31 = r.I32(p203)
 		}
 	} else {
 		v.F31 = nil
 	}
 	if r.FinalHas("f32") {
 		v.F32 = fbe.Reuse(v.F32)
-		if p201 := r.Fixed(4, "f32"); p201 >= 0 {
-			*v.F32 = r.I32(p201)
+		if p204 := r.Fixed(4, "f32"); p204 >= 0 {
+			*v.F32 = r.I32(p204)
 		}
 	} else {
 		v.F32 = nil
@@ -4146,8 +4228,8 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f34") {
 		v.F34 = fbe.Reuse(v.F34)
-		if p202 := r.Fixed(1, "f34"); p202 >= 0 {
-			*v.F34 = EByte(r.U8(p202))
+		if p205 := r.Fixed(1, "f34"); p205 >= 0 {
+			*v.F34 = EByte(r.U8(p205))
 		}
 	} else {
 		v.F34 = nil
@@ -4162,195 +4244,195 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F35 = nil
 	}
-	for i203 := range v.F36 {
-		if p204 := r.Fixed(4, "f36"); p204 >= 0 {
-			v.F36[i203] = r.I32(p204)
+	for i206 := range v.F36 {
+		if p207 := r.Fixed(4, "f36"); p207 >= 0 {
+			v.F36[i206] = r.I32(p207)
 		}
 	}
-	for i205 := range v.F37 {
+	for i208 := range v.F37 {
 		if r.FinalHas("f37") {
-			v.F37[i205] = fbe.Reuse(v.F37[i205])
-			*v.F37[i205] = r.FinalString("f37")
+			v.F37[i208] = fbe.Reuse(v.F37[i208])
+			*v.F37[i208] = r.FinalString("f37")
 		} else {
-			v.F37[i205] = nil
+			v.F37[i208] = nil
 		}
 	}
-	n206 := r.FinalCount(8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n206)
-	for i207 := range n206 {
-		if p208 := r.Fixed(8, "f38"); p208 >= 0 {
-			v.F38[i207] = r.F64(p208)
-		}
-	}
-	n209 := r.FinalCount(1, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n209)
+	n209 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n209)
 	for i210 := range n209 {
+		if p211 := r.Fixed(8, "f38"); p211 >= 0 {
+			v.F38[i210] = r.F64(p211)
+		}
+	}
+	n212 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n212)
+	for i213 := range n212 {
 		if r.FinalHas("f39") {
-			v.F39[i210] = fbe.Reuse(v.F39[i210])
-			v.F39[i210].FBEReadFinal(r)
+			v.F39[i213] = fbe.Reuse(v.F39[i213])
+			v.F39[i213].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i210)
+				r.UnwindIndex(i213)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i210] = nil
+			v.F39[i213] = nil
 		}
 	}
-	n211 := r.FinalCount(4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n211)
-	for i212 := range n211 {
-		v.F40[i212] = r.FinalString("f40")
+	n214 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n214)
+	for i215 := range n214 {
+		v.F40[i215] = r.FinalString("f40")
 	}
-	n213 := r.FinalCount(8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n213)
-	for i214 := range n213 {
-		if p215 := r.Fixed(8, "f41"); p215 >= 0 {
-			v.F41[i214] = r.I64(p215)
+	n216 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n216)
+	for i217 := range n216 {
+		if p218 := r.Fixed(8, "f41"); p218 >= 0 {
+			v.F41[i217] = r.I64(p218)
 		}
 	}
-	if fbe.HasDuplicate(v.F41) {
+	if _, k := fbe.Repeated(v.F41); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	n216 := r.FinalCount(8, 0, "f42")
+	n219 := r.FinalCount(8, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i217 := range n216 {
+	for i220 := range n219 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i217].FBEReadFinal(r)
+		v.F42[i220].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i217)
+			r.UnwindIndex(i220)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(v.F42, (*market.Instrument).FBEKey) {
+	if _, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	n218 := r.FinalCount(8, 8, "f43")
+	n221 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n218)
+		v.F43 = make(map[int32]string, n221)
 	} else {
 		clear(v.F43)
 	}
-	for i219 := 0; i219 < n218; i219++ {
-		var k220 int32
-		var x221 string
-		if p222 := r.Fixed(4, "f43"); p222 >= 0 {
-			k220 = r.I32(p222)
+	for i222 := 0; i222 < n221; i222++ {
+		var k223 int32
+		var x224 string
+		if p225 := r.Fixed(4, "f43"); p225 >= 0 {
+			k223 = r.I32(p225)
 		}
-		x221 = r.FinalString("f43")
-		if _, dup := v.F43[k220]; dup {
+		x224 = r.FinalString("f43")
+		if _, dup := v.F43[k223]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		v.F43[k220] = x221
+		v.F43[k223] = x224
 	}
-	n223 := r.FinalCount(5, 5, "f44")
+	n226 := r.FinalCount(5, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n223)
+		v.F44 = make(map[string]*Counted, n226)
 	} else {
 		clear(v.F44)
 	}
-	for i224 := 0; i224 < n223; i224++ {
-		var k225 string
-		var x226 *Counted
-		k225 = r.FinalString("f44")
+	for i227 := 0; i227 < n226; i227++ {
+		var k228 string
+		var x229 *Counted
+		k228 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x226 = fbe.Reuse(x226)
-			x226.FBEReadFinal(r)
+			x229 = fbe.Reuse(x229)
+			x229.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i224)
+				r.UnwindIndex(i227)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x226 = nil
+			x229 = nil
 		}
-		if _, dup := v.F44[k225]; dup {
+		if _, dup := v.F44[k228]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		v.F44[k225] = x226
+		v.F44[k228] = x229
 	}
-	n227 := r.FinalCount(20, 20, "f45")
+	n230 := r.FinalCount(20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n227)
+		v.F45 = make(map[fbe.UUID][]byte, n230)
 	} else {
 		clear(v.F45)
 	}
-	for i228 := 0; i228 < n227; i228++ {
-		var k229 fbe.UUID
-		var x230 []byte
-		if p231 := r.Fixed(16, "f45"); p231 >= 0 {
-			k229 = r.UUID(p231)
+	for i231 := 0; i231 < n230; i231++ {
+		var k232 fbe.UUID
+		var x233 []byte
+		if p234 := r.Fixed(16, "f45"); p234 >= 0 {
+			k232 = r.UUID(p234)
 		}
-		x230 = r.FinalBlob(x230, "f45")
-		if _, dup := v.F45[k229]; dup {
+		x233 = r.FinalBlob(x233, "f45")
+		if _, dup := v.F45[k232]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		v.F45[k229] = x230
+		v.F45[k232] = x233
 	}
-	n232 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n232)
-	for i233 := range n232 {
-		v.F46[i233].Key.FBEReadFinal(r)
+	n235 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n235)
+	for i236 := range n235 {
+		v.F46[i236].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i233)
+			r.UnwindIndex(i236)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i233].Value.FBEReadFinal(r)
+		v.F46[i236].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i233)
+			r.UnwindIndex(i236)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(v.F46, (*market.Instrument).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f46", r.Pos)
 		return
 	}
 	if r.FinalHas("f47") {
 		v.F47 = fbe.Reuse(v.F47)
-		if p234 := r.Fixed(4, "f47"); p234 >= 0 {
-			*v.F47 = r.I32(p234)
+		if p237 := r.Fixed(4, "f47"); p237 >= 0 {
+			*v.F47 = r.I32(p237)
 		}
 	} else {
 		v.F47 = nil
 	}
-	if p235 := r.Fixed(1, "f47Reset"); p235 >= 0 {
-		v.F47Reset = r.Bool(p235)
+	if p238 := r.Fixed(1, "f47Reset"); p238 >= 0 {
+		v.F47Reset = r.Bool(p238)
 	}
 	if r.FinalHas("f48") {
 		v.F48 = fbe.Reuse(v.F48)
-		if p236 := r.Fixed(8, "f48"); p236 >= 0 {
-			*v.F48 = r.Timestamp(p236)
+		if p239 := r.Fixed(8, "f48"); p239 >= 0 {
+			*v.F48 = r.Timestamp(p239)
 		}
 	} else {
 		v.F48 = nil
 	}
-	n237 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n237)
-	for i238 := range n237 {
-		v.F49[i238].Key = r.FinalBlob(v.F49[i238].Key, "f49")
-		if p239 := r.Fixed(4, "f49"); p239 >= 0 {
-			v.F49[i238].Value = r.I32(p239)
+	n240 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n240)
+	for i241 := range n240 {
+		v.F49[i241].Key = r.FinalBlob(v.F49[i241].Key, "f49")
+		if p242 := r.Fixed(4, "f49"); p242 >= 0 {
+			v.F49[i241].Value = r.I32(p242)
 		}
 	}
-	if fbe.HasDuplicatePairKey(v.F49, fbe.BytesKey) {
+	if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	n240 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n240)
-	for i241 := range n240 {
-		v.F50[i241].Key = r.FinalBlob(v.F50[i241].Key, "f50")
-		v.F50[i241].Value = r.FinalString("f50")
+	n243 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n243)
+	for i244 := range n243 {
+		v.F50[i244].Key = r.FinalBlob(v.F50[i244].Key, "f50")
+		v.F50[i244].Value = r.FinalString("f50")
 	}
-	if fbe.HasDuplicatePairKey(v.F50, fbe.BytesKey) {
+	if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
 	}
@@ -4429,137 +4511,137 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 			r.FinalSkipString("f37")
 		}
 	}
-	n244 := r.FinalCount(8, 8, "f38")
-	r.Fixed(n244*8, "f38")
-	n246 := r.FinalCount(1, 1, "f39")
-	for i247 := range n246 {
+	n247 := r.FinalCount(8, 8, "f38")
+	r.Fixed(n247*8, "f38")
+	n249 := r.FinalCount(1, 1, "f39")
+	for i250 := range n249 {
 		if r.FinalHas("f39") {
 			FBEVerifyFinalCounted(r)
 			if r.Failed() {
-				r.UnwindIndex(i247)
+				r.UnwindIndex(i250)
 				r.Unwind("f39")
 				return
 			}
 		}
 	}
-	n248 := r.FinalCount(4, 4, "f40")
-	for range n248 {
+	n251 := r.FinalCount(4, 4, "f40")
+	for range n251 {
 		r.FinalSkipString("f40")
 	}
-	var t250 []int64
-	n251 := r.FinalCount(8, 8, "f41")
-	t250 = fbe.Resize(t250, n251)
-	for i252 := range n251 {
-		if p253 := r.Fixed(8, "f41"); p253 >= 0 {
-			t250[i252] = r.I64(p253)
+	var t253 []int64
+	n254 := r.FinalCount(8, 8, "f41")
+	t253 = fbe.Resize(t253, n254)
+	for i255 := range n254 {
+		if p256 := r.Fixed(8, "f41"); p256 >= 0 {
+			t253[i255] = r.I64(p256)
 		}
 	}
-	if fbe.HasDuplicate(t250) {
+	if _, k := fbe.Repeated(t253); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	var t254 []market.Instrument
-	n255 := r.FinalCount(8, 0, "f42")
-	t254 = t254[:0]
-	for i256 := range n255 {
-		t254 = fbe.Grow(t254)
-		t254[i256].FBEReadFinal(r)
+	var t257 []market.Instrument
+	n258 := r.FinalCount(8, 0, "f42")
+	t257 = t257[:0]
+	for i259 := range n258 {
+		t257 = fbe.Grow(t257)
+		t257[i259].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i256)
+			r.UnwindIndex(i259)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if fbe.HasDuplicateKey(t254, (*market.Instrument).FBEKey) {
+	if _, k := fbe.RepeatedKey(t257, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	var t257 map[int32]string
-	n258 := r.FinalCount(8, 8, "f43")
-	if t257 == nil {
-		t257 = make(map[int32]string, n258)
+	var t260 map[int32]string
+	n261 := r.FinalCount(8, 8, "f43")
+	if t260 == nil {
+		t260 = make(map[int32]string, n261)
 	} else {
-		clear(t257)
+		clear(t260)
 	}
-	for i259 := 0; i259 < n258; i259++ {
-		var k260 int32
-		var x261 string
-		if p262 := r.Fixed(4, "f43"); p262 >= 0 {
-			k260 = r.I32(p262)
+	for i262 := 0; i262 < n261; i262++ {
+		var k263 int32
+		var x264 string
+		if p265 := r.Fixed(4, "f43"); p265 >= 0 {
+			k263 = r.I32(p265)
 		}
-		x261 = r.FinalString("f43")
-		if _, dup := t257[k260]; dup {
+		x264 = r.FinalString("f43")
+		if _, dup := t260[k263]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		t257[k260] = x261
+		t260[k263] = x264
 	}
-	var t263 map[string]*Counted
-	n264 := r.FinalCount(5, 5, "f44")
-	if t263 == nil {
-		t263 = make(map[string]*Counted, n264)
+	var t266 map[string]*Counted
+	n267 := r.FinalCount(5, 5, "f44")
+	if t266 == nil {
+		t266 = make(map[string]*Counted, n267)
 	} else {
-		clear(t263)
+		clear(t266)
 	}
-	for i265 := 0; i265 < n264; i265++ {
-		var k266 string
-		var x267 *Counted
-		k266 = r.FinalString("f44")
+	for i268 := 0; i268 < n267; i268++ {
+		var k269 string
+		var x270 *Counted
+		k269 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x267 = fbe.Reuse(x267)
-			x267.FBEReadFinal(r)
+			x270 = fbe.Reuse(x270)
+			x270.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i265)
+				r.UnwindIndex(i268)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x267 = nil
+			x270 = nil
 		}
-		if _, dup := t263[k266]; dup {
+		if _, dup := t266[k269]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		t263[k266] = x267
+		t266[k269] = x270
 	}
-	var t268 map[fbe.UUID][]byte
-	n269 := r.FinalCount(20, 20, "f45")
-	if t268 == nil {
-		t268 = make(map[fbe.UUID][]byte, n269)
+	var t271 map[fbe.UUID][]byte
+	n272 := r.FinalCount(20, 20, "f45")
+	if t271 == nil {
+		t271 = make(map[fbe.UUID][]byte, n272)
 	} else {
-		clear(t268)
+		clear(t271)
 	}
-	for i270 := 0; i270 < n269; i270++ {
-		var k271 fbe.UUID
-		var x272 []byte
-		if p273 := r.Fixed(16, "f45"); p273 >= 0 {
-			k271 = r.UUID(p273)
+	for i273 := 0; i273 < n272; i273++ {
+		var k274 fbe.UUID
+		var x275 []byte
+		if p276 := r.Fixed(16, "f45"); p276 >= 0 {
+			k274 = r.UUID(p276)
 		}
-		x272 = r.FinalBlob(x272, "f45")
-		if _, dup := t268[k271]; dup {
+		x275 = r.FinalBlob(x275, "f45")
+		if _, dup := t271[k274]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		t268[k271] = x272
+		t271[k274] = x275
 	}
-	var t274 []fbe.Pair[market.Instrument, Counted]
-	n275 := r.FinalCount(12, 0, "f46")
-	t274 = fbe.Resize(t274, n275)
-	for i276 := range n275 {
-		t274[i276].Key.FBEReadFinal(r)
+	var t277 []fbe.Pair[market.Instrument, Counted]
+	n278 := r.FinalCount(12, 0, "f46")
+	t277 = fbe.Resize(t277, n278)
+	for i279 := range n278 {
+		t277[i279].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i276)
+			r.UnwindIndex(i279)
 			r.Unwind("f46")
 			return
 		}
-		t274[i276].Value.FBEReadFinal(r)
+		t277[i279].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i276)
+			r.UnwindIndex(i279)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if fbe.HasDuplicatePairKey(t274, (*market.Instrument).FBEKey) {
+	if _, k := fbe.RepeatedPairKey(t277, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f46", r.Pos)
 		return
 	}
@@ -4570,27 +4652,27 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	if r.FinalHas("f48") {
 		r.Fixed(8, "f48")
 	}
-	var t277 []fbe.Pair[[]byte, int32]
-	n278 := r.FinalCount(8, 8, "f49")
-	t277 = fbe.Resize(t277, n278)
-	for i279 := range n278 {
-		t277[i279].Key = r.FinalBlob(t277[i279].Key, "f49")
-		if p280 := r.Fixed(4, "f49"); p280 >= 0 {
-			t277[i279].Value = r.I32(p280)
+	var t280 []fbe.Pair[[]byte, int32]
+	n281 := r.FinalCount(8, 8, "f49")
+	t280 = fbe.Resize(t280, n281)
+	for i282 := range n281 {
+		t280[i282].Key = r.FinalBlob(t280[i282].Key, "f49")
+		if p283 := r.Fixed(4, "f49"); p283 >= 0 {
+			t280[i282].Value = r.I32(p283)
 		}
 	}
-	if fbe.HasDuplicatePairKey(t277, fbe.BytesKey) {
+	if _, k := fbe.RepeatedPairKey(t280, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	var t281 []fbe.Pair[[]byte, string]
-	n282 := r.FinalCount(8, 8, "f50")
-	t281 = fbe.Resize(t281, n282)
-	for i283 := range n282 {
-		t281[i283].Key = r.FinalBlob(t281[i283].Key, "f50")
-		t281[i283].Value = r.FinalString("f50")
+	var t284 []fbe.Pair[[]byte, string]
+	n285 := r.FinalCount(8, 8, "f50")
+	t284 = fbe.Resize(t284, n285)
+	for i286 := range n285 {
+		t284[i286].Key = r.FinalBlob(t284[i286].Key, "f50")
+		t284[i286].Value = r.FinalString("f50")
 	}
-	if fbe.HasDuplicatePairKey(t281, fbe.BytesKey) {
+	if _, k := fbe.RepeatedPairKey(t284, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
 	}
@@ -4606,6 +4688,7 @@ func (v *Everything) MarshalFinal() ([]byte, error) {
 func (v *Everything) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Everything")
 	return w.EndFinal(1026)
 }
 
@@ -4999,14 +5082,16 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 			j.String(*v.F37[i2])
 		}
 	}
-	j.Raw(`],"f38":[`)
+	j.Raw(`],"f38":`)
+	j.Byte('[')
 	for i3 := range v.F38 {
 		if i3 > 0 {
 			j.Byte(',')
 		}
 		j.Float64(v.F38[i3])
 	}
-	j.Raw(`],"f39":[`)
+	j.Raw(`],"f39":`)
+	j.Byte('[')
 	for i4 := range v.F39 {
 		if i4 > 0 {
 			j.Byte(',')
@@ -5017,21 +5102,32 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 			v.F39[i4].FBEWriteJSON(j)
 		}
 	}
-	j.Raw(`],"f40":[`)
+	j.Raw(`],"f40":`)
+	j.Byte('[')
 	for i5 := range v.F40 {
 		if i5 > 0 {
 			j.Byte(',')
 		}
 		j.String(v.F40[i5])
 	}
-	j.Raw(`],"f41":[`)
+	j.Raw(`],"f41":`)
+	if i, k := fbe.Repeated(v.F41); k >= 0 {
+		j.SameElements("f41", i, k)
+		return
+	}
+	j.Byte('[')
 	for i6 := range v.F41 {
 		if i6 > 0 {
 			j.Byte(',')
 		}
 		j.Int(v.F41[i6])
 	}
-	j.Raw(`],"f42":[`)
+	j.Raw(`],"f42":`)
+	if i, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		j.SameElements("f42", i, k)
+		return
+	}
+	j.Byte('[')
 	for i7 := range v.F42 {
 		if i7 > 0 {
 			j.Byte(',')
@@ -5069,7 +5165,12 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 		x16 := v.F45[k15]
 		j.Bytes(x16)
 	}
-	j.Raw(`},"f46":[`)
+	j.Raw(`},"f46":`)
+	if i, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		j.SameKeys("f46", i, k)
+		return
+	}
+	j.Byte('[')
 	for i17 := range v.F46 {
 		if i17 > 0 {
 			j.Byte(',')
@@ -5094,7 +5195,12 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 	} else {
 		j.Uint(uint64(*v.F48))
 	}
-	j.Raw(`,"f49":{`)
+	j.Raw(`,"f49":`)
+	if i, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		j.SameKeys("f49", i, k)
+		return
+	}
+	j.Byte('{')
 	for i18 := range v.F49 {
 		if i18 > 0 {
 			j.Byte(',')
@@ -5102,7 +5208,12 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 		j.KeyBytes(v.F49[i18].Key)
 		j.Int(int64(v.F49[i18].Value))
 	}
-	j.Raw(`},"f50":{`)
+	j.Raw(`},"f50":`)
+	if i, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		j.SameKeys("f50", i, k)
+		return
+	}
+	j.Byte('{')
 	for i19 := range v.F50 {
 		if i19 > 0 {
 			j.Byte(',')
@@ -5355,7 +5466,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 					v.F41 = fbe.Grow(v.F41)
 					v.F41[i25] = r.Int(-9223372036854775808, 9223372036854775807, "f41")
 				}
-				if fbe.HasDuplicate(v.F41) {
+				if _, k := fbe.Repeated(v.F41); k >= 0 {
 					r.DuplicateElement("f41")
 					return
 				}
@@ -5373,7 +5484,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 						return
 					}
 				}
-				if fbe.HasDuplicateKey(v.F42, (*market.Instrument).FBEKey) {
+				if _, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 					r.DuplicateElement("f42")
 					return
 				}
@@ -5476,7 +5587,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 						r.EndPair("f46")
 					}
 				}
-				if fbe.HasDuplicatePairKey(v.F46, (*market.Instrument).FBEKey) {
+				if _, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 					r.DuplicateKey("f46")
 					return
 				}
@@ -5515,7 +5626,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 					v.F49[i37].Key = r.KeyBytes(v.F49[i37].Key, key38, "f49")
 					v.F49[i37].Value = int32(r.Int(-2147483648, 2147483647, "f49"))
 				}
-				if fbe.HasDuplicatePairKey(v.F49, fbe.BytesKey) {
+				if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 					r.DuplicateKey("f49")
 					return
 				}
@@ -5531,7 +5642,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 					v.F50[i39].Key = r.KeyBytes(v.F50[i39].Key, key40, "f50")
 					v.F50[i39].Value = r.String("f50")
 				}
-				if fbe.HasDuplicatePairKey(v.F50, fbe.BytesKey) {
+				if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 					r.DuplicateKey("f50")
 					return
 				}
@@ -5558,6 +5669,7 @@ func (v Everything) MarshalJSON() ([]byte, error) {
 func (v *Everything) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Everything")
 	return j.Result(len(dst))
 }
 
@@ -5590,6 +5702,13 @@ func (PlaceOrder) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *PlaceOrder) FBEKey() fbe.UUID {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// PlaceOrder are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *PlaceOrder) FBEKeyCompare(o *PlaceOrder) int {
+	return fbe.CompareUUID(v.Id, o.Id)
 }
 
 // NewPlaceOrder is a new PlaceOrder with the schema's defaults.
@@ -5685,6 +5804,7 @@ func (v *PlaceOrder) MarshalFBE() ([]byte, error) {
 func (v *PlaceOrder) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.PlaceOrder")
 	return w.EndVersioned()
 }
 
@@ -5763,6 +5883,7 @@ func (v *PlaceOrder) MarshalFinal() ([]byte, error) {
 func (v *PlaceOrder) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.PlaceOrder")
 	return w.EndFinal(1027)
 }
 
@@ -5860,6 +5981,7 @@ func (v PlaceOrder) MarshalJSON() ([]byte, error) {
 func (v *PlaceOrder) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.PlaceOrder")
 	return j.Result(len(dst))
 }
 
@@ -5891,6 +6013,13 @@ func (Accepted) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Accepted) FBEKey() fbe.UUID {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Accepted are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Accepted) FBEKeyCompare(o *Accepted) int {
+	return fbe.CompareUUID(v.Id, o.Id)
 }
 
 // NewAccepted is a new Accepted with the schema's defaults.
@@ -5955,6 +6084,7 @@ func (v *Accepted) MarshalFBE() ([]byte, error) {
 func (v *Accepted) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Accepted")
 	return w.EndVersioned()
 }
 
@@ -6022,6 +6152,7 @@ func (v *Accepted) MarshalFinal() ([]byte, error) {
 func (v *Accepted) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Accepted")
 	return w.EndFinal(1028)
 }
 
@@ -6105,6 +6236,7 @@ func (v Accepted) MarshalJSON() ([]byte, error) {
 func (v *Accepted) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Accepted")
 	return j.Result(len(dst))
 }
 
@@ -6137,6 +6269,13 @@ func (Rejected) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Rejected) FBEKey() fbe.UUID {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Rejected are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Rejected) FBEKeyCompare(o *Rejected) int {
+	return fbe.CompareUUID(v.Id, o.Id)
 }
 
 // NewRejected is a new Rejected with the schema's defaults.
@@ -6217,6 +6356,7 @@ func (v *Rejected) MarshalFBE() ([]byte, error) {
 func (v *Rejected) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Rejected")
 	return w.EndVersioned()
 }
 
@@ -6287,6 +6427,7 @@ func (v *Rejected) MarshalFinal() ([]byte, error) {
 func (v *Rejected) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Rejected")
 	return w.EndFinal(1029)
 }
 
@@ -6377,6 +6518,7 @@ func (v Rejected) MarshalJSON() ([]byte, error) {
 func (v *Rejected) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Rejected")
 	return j.Result(len(dst))
 }
 
@@ -6467,6 +6609,7 @@ func (v *Ping) MarshalFBE() ([]byte, error) {
 func (v *Ping) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Ping")
 	return w.EndVersioned()
 }
 
@@ -6534,6 +6677,7 @@ func (v *Ping) MarshalFinal() ([]byte, error) {
 func (v *Ping) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Ping")
 	return w.EndFinal(1030)
 }
 
@@ -6617,6 +6761,7 @@ func (v Ping) MarshalJSON() ([]byte, error) {
 func (v *Ping) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Ping")
 	return j.Result(len(dst))
 }
 
@@ -6729,6 +6874,7 @@ func (v *FixedKeywords) MarshalFBE() ([]byte, error) {
 func (v *FixedKeywords) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.FixedKeywords")
 	return w.EndVersioned()
 }
 
@@ -6806,6 +6952,7 @@ func (v *FixedKeywords) MarshalFinal() ([]byte, error) {
 func (v *FixedKeywords) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.FixedKeywords")
 	return w.EndFinal(1031)
 }
 
@@ -6903,6 +7050,7 @@ func (v FixedKeywords) MarshalJSON() ([]byte, error) {
 func (v *FixedKeywords) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.FixedKeywords")
 	return j.Result(len(dst))
 }
 
@@ -7124,6 +7272,7 @@ func (v *Keywords) MarshalFBE() ([]byte, error) {
 func (v *Keywords) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Keywords")
 	return w.EndVersioned()
 }
 
@@ -7258,6 +7407,7 @@ func (v *Keywords) MarshalFinal() ([]byte, error) {
 func (v *Keywords) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("everything.Keywords")
 	return w.EndFinal(1032)
 }
 
@@ -7352,7 +7502,8 @@ func (v *Keywords) FBEWriteJSON(j *fbe.JSONWriter) {
 	} else {
 		j.Int(int64(*v.Operator))
 	}
-	j.Raw(`,"this":[`)
+	j.Raw(`,"this":`)
+	j.Byte('[')
 	for i1 := range v.This {
 		if i1 > 0 {
 			j.Byte(',')
@@ -7434,6 +7585,7 @@ func (v Keywords) MarshalJSON() ([]byte, error) {
 func (v *Keywords) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("everything.Keywords")
 	return j.Result(len(dst))
 }
 

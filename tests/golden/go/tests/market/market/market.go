@@ -5,6 +5,7 @@
 package market
 
 import (
+	"cmp"
 	"io"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -43,6 +44,13 @@ func (Instrument) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Instrument) FBEKey() string {
 	return v.Symbol
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Instrument are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Instrument) FBEKeyCompare(o *Instrument) int {
+	return cmp.Compare(v.Symbol, o.Symbol)
 }
 
 // NewInstrument is a new Instrument with the schema's defaults.
@@ -123,6 +131,7 @@ func (v *Instrument) MarshalFBE() ([]byte, error) {
 func (v *Instrument) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("market.Instrument")
 	return w.EndVersioned()
 }
 
@@ -193,6 +202,7 @@ func (v *Instrument) MarshalFinal() ([]byte, error) {
 func (v *Instrument) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("market.Instrument")
 	return w.EndFinal(501)
 }
 
@@ -283,6 +293,7 @@ func (v Instrument) MarshalJSON() ([]byte, error) {
 func (v *Instrument) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("market.Instrument")
 	return j.Result(len(dst))
 }
 
@@ -315,6 +326,13 @@ func (Failure) TypeID() uint32 {
 // FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
 func (v *Failure) FBEKey() fbe.UUID {
 	return v.Id
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Failure are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Failure) FBEKeyCompare(o *Failure) int {
+	return fbe.CompareUUID(v.Id, o.Id)
 }
 
 // NewFailure is a new Failure with the schema's defaults.
@@ -395,6 +413,7 @@ func (v *Failure) MarshalFBE() ([]byte, error) {
 func (v *Failure) AppendFBE(w *fbe.Writer) ([]byte, error) {
 	w.BeginVersioned()
 	v.FBEWrite(w, 0, 4)
+	w.Within("market.Failure")
 	return w.EndVersioned()
 }
 
@@ -465,6 +484,7 @@ func (v *Failure) MarshalFinal() ([]byte, error) {
 func (v *Failure) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
+	w.Within("market.Failure")
 	return w.EndFinal(502)
 }
 
@@ -555,6 +575,7 @@ func (v Failure) MarshalJSON() ([]byte, error) {
 func (v *Failure) AppendJSON(dst []byte) ([]byte, error) {
 	j := fbe.JSONWriter{B: dst}
 	v.FBEWriteJSON(&j)
+	j.Within("market.Failure")
 	return j.Result(len(dst))
 }
 
