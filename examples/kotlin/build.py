@@ -21,7 +21,7 @@ import kotlinc
 def group() -> kotlinc.Group:
     """The example's compilation: the generated rpc package and TcpExample.kt."""
     sources = kotlinc.generate([REPO / "examples" / "cpp" / "tcp" / "rpc.fbe"], HERE / "gen")
-    return kotlinc.Group("example", [*sources, HERE / "TcpExample.kt"], [str(kotlinc.java_runtime())])
+    return kotlinc.Group("example", [*sources, HERE / "TcpExample.kt"], kotlinc.java_runtime())
 
 
 def command(g: kotlinc.Group, args: list[str]) -> list[str]:

@@ -150,7 +150,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     structs after it, and a program using trade.fbe's proto.Account in the group of trade.fbe, all
     compiled by one JVM."""
     assert Path(JAVAC).exists(), f"no javac at {JAVAC} (set JAVAC; make test-kotlin installs the JDK)"
-    runtime = str(kotlinc.java_runtime())
+    runtime = kotlinc.java_runtime()
     root = tmp_path_factory.mktemp("kotlin")
     homes = kotlinc.schema_groups(SHARED)
     library = kotlinc.library(SHARED, root / "library")
@@ -171,10 +171,10 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
         generated += sources
         if trade in home.values():
             sources.append(root / "Usage.kt")
-        others.append(kotlinc.Group(f"g{i}", sources, [runtime]))
+        others.append(kotlinc.Group(f"g{i}", sources, runtime))
     if trade in homes[0].values():
         checks_sources.append(root / "Usage.kt")
-    checks = kotlinc.Group("checks", checks_sources, [runtime], after=[library])
+    checks = kotlinc.Group("checks", checks_sources, runtime, after=[library])
     usage = next((g for g in others if root / "Usage.kt" in g.sources), checks)
     example = tcp_example.group()
     generated += [s for s in example.sources if s.suffix == ".kt" and "gen" in s.parts]

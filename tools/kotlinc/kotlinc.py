@@ -95,27 +95,12 @@ def driver() -> Path:
     return out
 
 
-def java_runtime() -> Path:
-    """runtime/java's classes (what generated Kotlin calls), compiled with javac as its pom compiles
-    them and cached by the sources' text."""
-    sources = sorted((REPO / "runtime" / "java" / "src" / "main" / "java").rglob("*.java"))
-    digest = hashlib.sha256(b"".join(hashlib.sha256(s.read_bytes()).digest() for s in sources)).hexdigest()[:16]
-    out = BUILD / f"runtime-{digest}"
-    if not (out / "ok").is_file():
-        if out.exists():
-            shutil.rmtree(out)
-        (out / "classes").mkdir(parents=True)
-        listing = out / "sources.txt"
-        listing.write_text("\n".join(str(s) for s in sources) + "\n")
-        sys.path.insert(0, str(REPO / "tools"))
-        import java_runtime     # runtime/java's dependencies (jackson-core)
-        r = subprocess.run([tool("javac", "JAVAC"), "-Xlint:all", "-Werror", "-encoding", "UTF-8",
-                            "-cp", os.pathsep.join(java_runtime.dependencies()),
-                            "-d", str(out / "classes"), f"@{listing}"], capture_output=True, text=True, check=False)
-        if r.returncode != 0:
-            raise SystemExit(f"kotlinc: runtime/java does not compile:\n{r.stdout}{r.stderr}")
-        (out / "ok").touch()
-    return out / "classes"
+def java_runtime() -> list[str]:
+    """runtime/java (what generated Kotlin calls): its classes, compiled with javac as its pom compiles
+    them, and its dependencies' jars (tools/java_runtime.py; both cached by content)."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import java_runtime
+    return [str(java_runtime.classes()), *java_runtime.dependencies()]
 
 
 def _digest(sources: list[Path], classpath: list[str], options: list[str], after: list[str]) -> str:
@@ -196,7 +181,7 @@ def library(shared: Path, out: Path) -> Group:
     project's but schemas/trade.fbe), as one group: tests/kotlin and the conformance testee compile
     their programs after it, so the two share its compilation (build/kotlin/cache)."""
     sources = generate(list(schema_groups(shared)[0].values()), out)
-    return Group("library", sources, [str(java_runtime())])
+    return Group("library", sources, java_runtime())
 
 
 def compile_groups(groups: list[Group]) -> subprocess.CompletedProcess[str]:

@@ -74,8 +74,8 @@ def main(out: Path) -> int:
     (src / "Registry.kt").write_text(registry(entries, receivers))
     shutil.copy(HERE / "Main.kt", src)
     jackson = kotlinc.maven_classpath(HERE, kotlinc.BUILD / "testee")
-    runtime = str(kotlinc.java_runtime())
-    testee = kotlinc.Group("testee", sorted(src.glob("*.kt")), [runtime, *jackson], after=[library])
+    runtime = kotlinc.java_runtime()
+    testee = kotlinc.Group("testee", sorted(src.glob("*.kt")), [*runtime, *jackson], after=[library])
     r = kotlinc.compile_groups([library, testee])
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)
@@ -83,7 +83,7 @@ def main(out: Path) -> int:
         return r.returncode
     for name, group in (("library-classes", library), ("classes", testee)):
         shutil.copytree(group.out / "classes", out / name)
-    classpath = os.pathsep.join([str(out / "classes"), str(out / "library-classes"), kotlinc.stdlib(), runtime,
+    classpath = os.pathsep.join([str(out / "classes"), str(out / "library-classes"), kotlinc.stdlib(), *runtime,
                                  *jackson])
     launcher = out / "kotlin_testee"
     launcher.write_text("#!/bin/sh\n"
