@@ -1,6 +1,7 @@
 // A seeded mutation fuzzer of the fbec --java readers and receivers (issue 16: Jazzer is not
 // used; this is not coverage-guided). Each round takes an input of the corpus (the default value
-// of every struct in both models, the golden vectors, and every mutant that read), mutates it
+// of every struct in both models and as JSON, the golden vectors and the original's JSON, and every
+// mutant that read), mutates it
 // (bit flips, interesting bytes and 32-bit values, cut, cloned or deleted ranges, splices) and
 // checks:
 //   * a reader returns a value or throws DecodeException, nothing else (no crash, no other
@@ -20,6 +21,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,14 +33,15 @@ import java.util.Random;
 public final class FuzzReaders {
     private FuzzReaders() {}
 
-    /** One generated struct in one model. */
-    record Target(String name, boolean finalModel, MethodHandle read, MethodHandle write, List<byte[]> corpus) {
+    /** One generated struct in one format: the versioned or final model, or JSON text. */
+    record Target(String name, String format, MethodHandle read, MethodHandle write, List<byte[]> corpus) {
         Object read(byte[] data) throws Throwable {
-            return read.invoke(data, 0, data.length, Limits.DEFAULT);
+            return format.equals("json") ? read.invoke(data, Limits.DEFAULT) : read.invoke(data, 0, data.length, Limits.DEFAULT);
         }
 
         byte[] write(Object value) throws Throwable {
-            return (byte[]) write.invoke(value);
+            return format.equals("json") ? ((String) write.invoke(value)).getBytes(StandardCharsets.UTF_8)
+                    : (byte[]) write.invoke(value);
         }
     }
 
@@ -231,7 +234,7 @@ public final class FuzzReaders {
                 for (boolean fin : new boolean[] {false, true}) {
                     List<byte[]> frames = new ArrayList<>();
                     for (Target t : targets) {
-                        if (t.finalModel == fin && t.name.startsWith(f[1] + ".")) {
+                        if (t.format.equals(fin ? "final" : "versioned") && t.name.startsWith(f[1] + ".")) {
                             frames.addAll(t.corpus);
                         }
                     }
@@ -253,8 +256,21 @@ public final class FuzzReaders {
                         corpus.add(Files.readAllBytes(Path.of(f[k])));
                     }
                 }
-                targets.add(new Target(f[0] + (fin ? " final" : " versioned"), fin, reader(type, suffix), write, corpus));
+                String format = fin ? "final" : "versioned";
+                targets.add(new Target(f[0] + " " + format, format, reader(type, suffix), write, corpus));
             }
+            // JSON: the default value's text and the original's
+            MethodHandle toJson = MethodHandles.publicLookup().findVirtual(type, "toJson", MethodType.methodType(String.class));
+            List<byte[]> corpus = new ArrayList<>();
+            corpus.add(((String) toJson.invoke(value)).getBytes(StandardCharsets.UTF_8));
+            for (int k = 1; k < f.length; k++) {
+                if (f[k].endsWith(".json")) {
+                    corpus.add(Files.readAllBytes(Path.of(f[k])));
+                }
+            }
+            MethodHandle fromJson = MethodHandles.publicLookup().findStatic(type, "fromJson",
+                    MethodType.methodType(type, byte[].class, Limits.class));
+            targets.add(new Target(f[0] + " json", "json", fromJson, toJson, corpus));
         }
         String budget = args[1];
         seed = Long.parseLong(args[2]);

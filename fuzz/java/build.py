@@ -1,7 +1,7 @@
-"""Build the Java mutation fuzzer: `build.py OUT` generates the fbec --java --final --proto code of
+"""Build the Java mutation fuzzer: `build.py OUT` generates the fbec --java --final --json --proto code of
 the original's proto.fbe and test.fbe (SHARED; without it the project's trade.fbe and
 tests/everything.fbe), compiles it with runtime/java and fuzz/java/FuzzReaders.java into OUT/classes
-and writes OUT/targets.txt: every struct with its golden vectors as seeds, and every package with
+and writes OUT/targets.txt: every struct with its golden vectors (binary and JSON) as seeds, and every package with
 a Receiver. JAVAC names the javac command."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def main(out: Path) -> int:
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if manifest.is_file():
         for c in json.loads(manifest.read_text())["cases"]:
-            files = [str(SHARED / "vectors" / f["file"]) for f in c["files"] if f["kind"] in ("versioned", "final")]
+            files = [str(SHARED / "vectors" / f["file"]) for f in c["files"] if f["kind"] in ("versioned", "final", "json")]
             seeds.setdefault(f"{c['package']}.{c['type']}", []).extend(files)
     lines: list[str] = []
     receivers: list[str] = []
@@ -50,7 +50,8 @@ def main(out: Path) -> int:
                 continue
             done.add(package.name)
             source = schema.parent / Path(package.file).name
-            if fbec_main([f"--input={source}", f"--output={out / 'src'}", "--java", "--final", "--proto", "-q"]) != 0:
+            options = ["--java", "--final", "--json", "--proto", "-q"]
+            if fbec_main([f"--input={source}", f"--output={out / 'src'}", *options]) != 0:
                 return 1
             for s in package.structs:
                 lines.append("\t".join([f"{java_package(package)}.{TYPE_RESERVED(s.name)}",
