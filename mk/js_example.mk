@@ -5,8 +5,13 @@
 #                         server on a free port of 127.0.0.1 and a client against it, both models
 #   make example-js-test  its tests (make test-js runs them): a good client served, clients that
 #                         never read their replies and split frame headers bounded
-.PHONY: example-js example-js-build example-js-test
-test-js: example-js-test
+.PHONY: example-js example-js-build example-js-test js-browser-deps
+test-js: example-js-test js-browser-deps
+
+# tests/js/test_js_browser.py: Debian's chromium and playwright-core (locked in tests/js/browser)
+js-browser-deps:
+	@tools/need-apt.sh chromium
+	cd tests/js/browser && $(NPM) ci --no-audit --no-fund --loglevel=error
 
 EXAMPLE_JS := examples/js
 
