@@ -78,13 +78,13 @@ def main(out: Path) -> int:
     lines += [f'  "{q}": {module_alias(p)}.{t},' for q, (p, t) in sorted(structs.items())]
     lines += ["};", "",
               "/** Each package's Receiver (or FinalReceiver) handing every message to `on`, and what it dispatches. */",
-              "export const receivers: Record<string, { messages: string[]; make: (final: boolean, "
-              "on: (message: unknown) => void) => fbe.FrameReceiver }> = {"]
+              ("export const receivers: Record<string, { messages: string[]; make: (final: boolean, "
+               "on: (message: unknown) => void) => fbe.FrameReceiver }> = {")]
     for p, types in sorted(dispatch.items()):
         alias = module_alias(p)
         lines += [f'  "{p}": {{', f"    messages: {json.dumps(types)},",
-                  f"    make: (final, on) => final ? new {alias}.FinalReceiver({{ onMessage: on }}) "
-                  f": new {alias}.Receiver({{ onMessage: on }}),", "  },"]
+                  (f"    make: (final, on) => final ? new {alias}.FinalReceiver({{ onMessage: on }}) "
+                   f": new {alias}.Receiver({{ onMessage: on }}),"), "  },"]
     lines += ["};", ""]
     (src / "registry.ts").write_text("\n".join(lines))
     shutil.copy(HERE / "fuzz.ts", src)

@@ -12,7 +12,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from test_js_generated import COMPILER_OPTIONS, NODE, REPO, SHARED, generate, link_runtime, tsc
 
 # A global reject (*market.Failure, listed by A) fails the pending request of its id whatever its type (B).

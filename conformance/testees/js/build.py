@@ -79,8 +79,8 @@ def main(out: Path) -> int:
     lines += [f'  "{q}": {module_alias(p)}.{t},' for q, (p, t) in sorted(entries.items())]
     lines += ["};", "",
               "/** A package's Receiver (or FinalReceiver) handing every message to `on`, for the stream cases. */",
-              "export const receivers: Record<string, (final: boolean, limits: fbe.Limits, "
-              "on: (message: unknown) => void) => fbe.FrameReceiver> = {"]
+              ("export const receivers: Record<string, (final: boolean, limits: fbe.Limits, "
+               "on: (message: unknown) => void) => fbe.FrameReceiver> = {")]
     for p in sorted(receivers):
         alias = module_alias(p)
         lines += [f'  "{p}": (final, limits, on) =>',
