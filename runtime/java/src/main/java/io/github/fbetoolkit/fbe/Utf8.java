@@ -159,8 +159,7 @@ public final class Utf8 {
                 i++;
             } else if (Character.isSurrogate(c)) {
                 if (c < 0xDC80 || c > 0xDCFF) {
-                    throw new EncodeException("string holds the lone surrogate U+" + Integer.toHexString(c).toUpperCase()
-                            + " at index " + i + ", which stands for no byte (only U+DC80..U+DCFF stand for the bytes 0x80..0xFF)");
+                    throw lone(c, i);
                 }
                 // one raw byte for one char
             } else {
@@ -180,7 +179,25 @@ public final class Utf8 {
      */
     public static int encode(String s, byte[] data, int p) {
         int n = s.length();
-        for (int i = 0; i < n; i++) {
+        int i = 0;
+        for (; i < n; i++) {        // ASCII, the common case
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                break;
+            }
+            data[p + i] = (byte) c;
+        }
+        return i == n ? p + n : encode(s, i, data, p + i);
+    }
+
+    private static EncodeException lone(char c, int i) {
+        return new EncodeException("string holds the lone surrogate U+" + Integer.toHexString(c).toUpperCase()
+                + " at index " + i + ", which stands for no byte (only U+DC80..U+DCFF stand for the bytes 0x80..0xFF)");
+    }
+
+    private static int encode(String s, int from, byte[] data, int p) {
+        int n = s.length();
+        for (int i = from; i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
                 data[p++] = (byte) c;
@@ -195,6 +212,8 @@ public final class Utf8 {
                 data[p++] = (byte) (0x80 | cp & 0x3F);
             } else if (c >= 0xDC80 && c <= 0xDCFF) {
                 data[p++] = (byte) c;      // an escaped raw byte
+            } else if (Character.isSurrogate(c)) {
+                throw lone(c, i);
             } else {
                 data[p++] = (byte) (0xE0 | c >> 12);
                 data[p++] = (byte) (0x80 | c >> 6 & 0x3F);

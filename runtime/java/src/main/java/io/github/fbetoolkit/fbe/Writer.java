@@ -14,8 +14,9 @@ import java.util.UUID;
  *
  * <p>Versioned code allocates blocks ({@link #alloc}, {@link #struct}, {@link #string},
  * {@link #vector}, {@link #optional}) and fills slots at absolute positions ({@code put*});
- * final code appends ({@code append*}). The bytes of the buffer beyond {@link #size} are always
- * zero, so a block is allocated without clearing it.
+ * final code appends ({@code append*}). While a versioned root is written the bytes of the
+ * buffer beyond {@link #size} are zero, so a block is allocated without clearing it; a final root
+ * writes every byte it takes, so {@link #beginFinal} does not clear what an earlier root left.
  */
 public final class Writer {
     private static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -26,6 +27,8 @@ public final class Writer {
     private byte[] buf;
     private int size;
     private int depth;
+    /** Bytes from size up to dirty may be non-zero (left by a final root, cleared by reset). */
+    private int dirty;
     private int maxDepth = Limits.MAX_DEPTH;
 
     /** A writer with a small buffer that grows as needed. */
@@ -44,8 +47,9 @@ public final class Writer {
 
     /** Empties the buffer, keeping its capacity. */
     public void reset() {
-        Arrays.fill(buf, 0, size, (byte) 0);
+        Arrays.fill(buf, 0, Math.max(size, dirty), (byte) 0);
         size = 0;
+        dirty = 0;
         depth = 0;
     }
 
@@ -89,6 +93,47 @@ public final class Writer {
     /** Undoes {@link #enter}. */
     public void leave() {
         depth--;
+    }
+
+    /**
+     * Writes s as length-prefixed UTF-8 at the end, a short string in one pass: room for the most
+     * bytes it can take (3 a char) is made first and only the bytes written are kept, so the rest
+     * stays zero.
+     * A refused string (a lone surrogate) leaves the writer as it was.
+     *
+     * @param s the string
+     * @return the position of its length
+     */
+    private int appendUtf8(String s) {
+        if (s.length() > ONE_PASS) {
+            return appendExact(s);
+        }
+        int most = 4 + 3 * s.length();
+        if (most > buf.length - size) {
+            grow(most);
+        }
+        int p = size;
+        int end;
+        try {
+            end = Utf8.encode(s, buf, p + 4);
+        } catch (EncodeException e) {
+            Arrays.fill(buf, p, p + most, (byte) 0);
+            throw e;
+        }
+        putI32(p, end - p - 4);
+        size = end;
+        return p;
+    }
+
+    /** Longer strings are measured first (room for 3 bytes a char would be too much). */
+    private static final int ONE_PASS = 1 << 16;
+
+    private int appendExact(String s) {
+        int n = Utf8.length(s);
+        int p = alloc(4 + n);
+        putI32(p, n);
+        Utf8.encode(s, buf, p + 4);
+        return p;
     }
 
     private void grow(int need) {
@@ -216,10 +261,7 @@ public final class Writer {
      * @param s    the string
      */
     public void string(int base, int slot, String s) {
-        int n = Utf8.length(s);
-        int p = alloc(4 + n);
-        putI32(p, n);
-        Utf8.encode(s, buf, p + 4);
+        int p = appendUtf8(s);
         putI32(slot, p - base);
     }
 
@@ -273,7 +315,9 @@ public final class Writer {
 
     /** Starts a final root (docs/format.md 4.1): size and type id come at {@link #endFinal}. */
     public void beginFinal() {
-        reset();
+        dirty = Math.max(dirty, size);
+        size = 0;
+        depth = 0;
         alloc(8);
     }
 
@@ -346,10 +390,7 @@ public final class Writer {
 
     /** @param s a string: its length and bytes */
     public void appendString(String s) {
-        int n = Utf8.length(s);
-        int p = alloc(4 + n);
-        putI32(p, n);
-        Utf8.encode(s, buf, p + 4);
+        appendUtf8(s);
     }
 
     /** @param b bytes: their length and the bytes */

@@ -1,0 +1,76 @@
+package fbebench;
+
+import com.chronoxor.proto.Account;
+
+/**
+ * One way of serializing the domain object. {@link #serialize} writes into the row's reused
+ * buffer ({@link #out}, from {@link #outOffset}) and returns the length, valid until its next call;
+ * {@link #deserialize} reads into the reused domain object when the format's API can (it returns
+ * the object read: the one given, or a new one for APIs that only make new objects); {@link
+ * #verify} throws when the bytes are refused (rows whose format has a verifier).
+ */
+public abstract class Row {
+    /** The benchmark parameter and the report's row id. */
+    public final String id;
+    /** The table's name. */
+    public final String name;
+    /** Why the row is not available (then it is not run), or null. */
+    public String missing;
+    /** The serialized bytes of the last {@link #serialize}. */
+    protected byte[] out;
+    /** Where they start in {@link #out}. */
+    protected int outOffset;
+
+    protected Row(String id, String name) {
+        this.id = id;
+        this.name = name;
+    }
+
+    /** @return the buffer the last serialize wrote into */
+    public byte[] out() {
+        return out;
+    }
+
+    /** @return where the last serialize's bytes start in {@link #out()} */
+    public int outOffset() {
+        return outOffset;
+    }
+
+    /**
+     * Serializes a (domain object -> bytes, reusing the row's buffer, builder or message).
+     *
+     * @param a the account
+     * @return the message's length
+     * @throws Exception when the format refuses it
+     */
+    public abstract int serialize(Account a) throws Exception;
+
+    /**
+     * Deserializes bytes into the reused domain object (bytes -> domain object).
+     *
+     * @param data   the buffer
+     * @param offset the message's first byte
+     * @param length its length
+     * @param reuse  the reused domain object
+     * @return the account read (reuse, or a new one when the API only makes new objects)
+     * @throws Exception when the bytes are refused
+     */
+    public abstract Account deserialize(byte[] data, int offset, int length, Account reuse) throws Exception;
+
+    /** @return whether the format has a verifier */
+    public boolean hasVerify() {
+        return false;
+    }
+
+    /**
+     * Checks the bytes without reading them into the domain object.
+     *
+     * @param data   the buffer
+     * @param offset the message's first byte
+     * @param length its length
+     * @throws Exception when the bytes are refused
+     */
+    public void verify(byte[] data, int offset, int length) throws Exception {
+        throw new UnsupportedOperationException(name + " has no verifier");
+    }
+}
