@@ -51,5 +51,6 @@ fuzz: fuzz-build fuzz-go
 	$(call fuzz_run,$(FUZZ_SECONDS))
 
 # a fixed seed keeps the short run in make test repeatable; make fuzz explores freely
-test-fuzz: fuzz-build fuzz-go
+# (the Go targets' short run is fuzz-go-quick, in make test-go)
+test-fuzz: fuzz-build
 	$(call fuzz_run,$(FUZZ_QUICK_SECONDS),-seed=1)
