@@ -123,10 +123,12 @@ test("JSON: read back, the shared rules (docs/limits.md 7), errors with the memb
   refused('{"children":[{"label":5}]}', /^JSON string expected, got number \(names\.Node\.children\[0\]\.label\)$/);
   refused('{"id":2147483648}', /^JSON integer 2147483648 out of range \(names\.Node\.id\)$/);
   refused('{"id":1.0}', /JSON integer expected, got number/);
-  refused('{"id":1,"id":2}', /invalid JSON: Duplicate key 'id'/);
+  refused('{"id":1,"id":2}', /^invalid JSON: duplicate member name "id" at text offset 8 \(names\.Node\)$/);
+  refused('{"id":1,"\\u0069d":1}', /duplicate member name "id"/); // the same name and value, escaped
+  refused('{"children":[{"label":"a","label":"a"}]}', /duplicate member name "label"/);
   refused('{"label":"\\ud800"}', /^lone surrogate \\ud800 in a JSON string .*\(names\.Node\.label\)$/);
   refused(new Uint8Array([0x7b, 0x22, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d]), /not valid UTF-8 at byte 10/);
-  refused("[".repeat(100000) + "]".repeat(100000), /nesting of 100000 arrays and objects, deeper than 384/);
+  refused("[".repeat(100000) + "]".repeat(100000), /^invalid JSON: arrays and objects nested deeper than 384 at text offset 384 \(names\.Node\)$/);
   refused('{"x":1', /invalid JSON/);
   refused('{"byInt":{"1":"a","01":"b"}}', /^two map keys read as the same key \(names\.Object\.byInt\)$/, (t) => Object_.fromJson(t));
   assert.deepEqual(Object_.fromJson('{"byInt":{"2":"b","1":"a"}}').byInt, new Map([[1, "a"], [2, "b"]]));

@@ -1,10 +1,11 @@
 /**
  * Reading FBE JSON (docs/format.md 8.3) under the rules every runtime shares
- * (docs/limits.md 7): the text is parsed by lossless-json (numbers kept as
- * their text, so 64-bit integers, doubles and decimals are exact; a member
- * name given twice with different values is refused by the parser), after a
- * scan refusing arrays and objects nested deeper than 3 * maxDepth (the
- * parser recurses); bytes that are not valid UTF-8 are refused; a string's
+ * (docs/limits.md 7): a scan of the text's brackets and member names (no
+ * recursion, no allocation per value) refuses arrays and objects nested
+ * deeper than 3 * maxDepth and a member name given twice in an object; then
+ * lossless-json parses it (numbers kept as their text, so 64-bit
+ * integers, doubles and decimals are exact; it recurses, hence the nesting
+ * check before); bytes that are not valid UTF-8 are refused; a string's
  * \udcXY escapes are the raw bytes 0xXY (U+DC80..U+DCFF, as the binary
  * readers hold them) and other lone surrogates are refused. Generated
  * `fbeReadJson` functions then read the values, counting struct levels and
@@ -23,7 +24,6 @@ import { Uuid } from "./uuid.js";
 const FLT_MAX = 3.4028234663852886e38;
 const NONFINITE: Record<string, number> = { NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const STRING_LITERAL = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const NOT_A_BYTE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])(?:[\udc00-\udc7f]|[\udd00-\udfff])/;
 const INTEGER = /^-?[0-9]+$/;
@@ -51,23 +51,61 @@ function mismatch(what: string, v: unknown, field: string): DecodeError {
   return new DecodeError("JSON " + what + " expected, got " + kind(v), field);
 }
 
-/** The deepest nesting of arrays and objects in the text (brackets in strings skipped). */
-function nesting(text: string, limit: number): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
+/**
+ * Scans the text before it is parsed (the parser recurses and keeps one of
+ * two equal member names): arrays and objects nested at most `limit` deep,
+ * and no member name twice in one object (names compared after their
+ * escapes: "a" and "\\u0061" are the same). Only brackets outside strings and
+ * strings followed by a colon are looked at; whether the text is JSON at all
+ * is the parser's to say.
+ */
+function checkNames(text: string, limit: number): void {
+  // per open array or object: false (an array), true (an object without names yet), its one name,
+  // or the Set of its names (made at the second: no allocation for most objects)
+  const stack: (boolean | string | Set<string>)[] = [];
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) count++;
+    if (c === 0x7b || c === 0x5b) {
+      stack.push(c === 0x7b);
+      if (stack.length > limit) {
+        throw new DecodeError("invalid JSON: arrays and objects nested deeper than " + limit + " at text offset " + i);
+      }
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+    } else if (c === 0x22) {
+      const start = i;
+      let escaped = false;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) {
+          escaped = true;
+          i++;
+        } else if (d === 0x22) {
+          break;
+        }
+      }
+      let j = i + 1;
+      while (j < n && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d)) j++;
+      const top = stack.length - 1;
+      if (j >= n || text.charCodeAt(j) !== 0x3a || top < 0 || stack[top] === false) continue; // not a member name
+      let name = text.slice(start + 1, i);
+      if (escaped) {
+        try {
+          name = JSON.parse(text.slice(start, i + 1)) as string;
+        } catch {
+          return; // not JSON: the parser says why
+        }
+      }
+      const names = stack[top]!;
+      if (names === name || (names instanceof Set && names.has(name))) {
+        throw new DecodeError("invalid JSON: duplicate member name " + JSON.stringify(name) + " at text offset " + start);
+      }
+      if (names === true) stack[top] = name;
+      else if (names instanceof Set) names.add(name);
+      else stack[top] = new Set([names as string, name]);
+    }
   }
-  if (count <= limit) return 0;
-  const brackets = text.replace(STRING_LITERAL, "");
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0; i < brackets.length; i++) {
-    const c = brackets.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
 }
 
 /** A parsed string as the FBE string it stands for: \udcXY escapes are bytes, other lone surrogates an error. */
@@ -128,11 +166,7 @@ export class JsonReader {
       }
       size = input.length;
     }
-    const limit = 3 * lim.maxDepth;
-    const depth = nesting(text, limit);
-    if (depth > limit) {
-      throw new DecodeError("invalid JSON: nesting of " + depth + " arrays and objects, deeper than " + limit);
-    }
+    checkNames(text, 3 * lim.maxDepth);
     let root: unknown;
     try {
       root = parseLossless(text);

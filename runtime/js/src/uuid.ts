@@ -8,27 +8,68 @@ function random(n: number): Uint8Array {
   return b;
 }
 
-let uuid1Last = 0n;
-let uuid1Clock = -1;
-let uuid1Node: Uint8Array | undefined;
+function word(b: ArrayLike<number>, p: number): number {
+  return ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
+}
 
-/** An immutable uuid. `toString()` is the canonical lowercase text with dashes. */
+let uuid1Hi = 0; // the last uuid1 time, 100 ns intervals since 1582-10-15, as two 32-bit halves
+let uuid1Lo = 0;
+let uuid1Clock = -1;
+let uuid1Node0 = 0; // the random node id: its first 2 bytes, then 4
+let uuid1Node1 = 0;
+
+/**
+ * An immutable uuid, held as four 32-bit words (no buffer of its own).
+ * `toString()` is the canonical lowercase text with dashes; `bytes` its 16 bytes.
+ */
 export class Uuid {
-  /** The 16 bytes; do not change them (a Uuid is a value). */
-  readonly bytes: Uint8Array;
-  #text: string | undefined; // toString's, made once (private: not part of the value)
+  private readonly w0: number;
+  private readonly w1: number;
+  private readonly w2: number;
+  private readonly w3: number;
 
   static readonly NIL = new Uuid(new Uint8Array(16));
 
-  /** The uuid of 16 bytes (copied). */
-  constructor(bytes: Uint8Array) {
+  /** The uuid of 16 bytes. */
+  constructor(bytes: ArrayLike<number>) {
     if (bytes.length !== 16) throw new RangeError("a uuid is 16 bytes, not " + bytes.length);
-    this.bytes = bytes.slice();
+    this.w0 = word(bytes, 0);
+    this.w1 = word(bytes, 4);
+    this.w2 = word(bytes, 8);
+    this.w3 = word(bytes, 12);
+  }
+
+  private static of(w0: number, w1: number, w2: number, w3: number): Uuid {
+    const u = Object.create(Uuid.prototype) as { w0: number; w1: number; w2: number; w3: number };
+    u.w0 = w0;
+    u.w1 = w1;
+    u.w2 = w2;
+    u.w3 = w3;
+    return u as unknown as Uuid;
   }
 
   /** The uuid of 16 bytes at `p` of `b`. */
   static read(b: Uint8Array, p: number): Uuid {
-    return new Uuid(b.subarray(p, p + 16));
+    return Uuid.of(word(b, p), word(b, p + 4), word(b, p + 8), word(b, p + 12));
+  }
+
+  /** Writes the 16 bytes at `p` of `b`. */
+  write(b: Uint8Array, p: number): void {
+    const w = [this.w0, this.w1, this.w2, this.w3];
+    for (let i = 0; i < 4; i++) {
+      const x = w[i]!;
+      b[p + 4 * i] = x >>> 24;
+      b[p + 4 * i + 1] = (x >>> 16) & 0xff;
+      b[p + 4 * i + 2] = (x >>> 8) & 0xff;
+      b[p + 4 * i + 3] = x & 0xff;
+    }
+  }
+
+  /** A copy of the 16 bytes. */
+  get bytes(): Uint8Array {
+    const b = new Uint8Array(16);
+    this.write(b, 0);
+    return b;
   }
 
   /**
@@ -66,45 +107,39 @@ export class Uuid {
 
   /** A time-based uuid (version 1; the schema constant uuid1) with a random node id. */
   static v1(): Uuid {
-    if (uuid1Node === undefined) {
+    if (uuid1Clock < 0) {
       const r = random(8);
-      uuid1Node = r.slice(0, 6);
-      uuid1Node[0]! |= 0x01; // multicast bit: not a real MAC address (RFC 4122 4.5)
+      uuid1Node0 = ((r[0]! | 0x01) << 8) | r[1]!; // multicast bit: not a real MAC address (RFC 4122 4.5)
+      uuid1Node1 = word(r, 2);
       uuid1Clock = (r[6]! << 8) | r[7]!;
     }
-    // 100 ns intervals since 1582-10-15.
-    let t = BigInt(Date.now()) * 10000n + 0x01b21dd213814000n;
-    if (t <= uuid1Last) t = uuid1Last + 1n;
-    uuid1Last = t;
-    const lo = Number(t & 0xffffffffn);
-    const mid = Number((t >> 32n) & 0xffffn);
-    const hi = Number((t >> 48n) & 0x0fffn);
-    const u = new Uint8Array(16);
-    u[0] = lo >>> 24;
-    u[1] = (lo >>> 16) & 0xff;
-    u[2] = (lo >>> 8) & 0xff;
-    u[3] = lo & 0xff;
-    u[4] = mid >>> 8;
-    u[5] = mid & 0xff;
-    u[6] = (hi >>> 8) | 0x10;
-    u[7] = hi & 0xff;
-    u[8] = ((uuid1Clock >>> 8) & 0x3f) | 0x80;
-    u[9] = uuid1Clock & 0xff;
-    u.set(uuid1Node, 10);
-    return new Uuid(u);
+    // 100 ns intervals since 1582-10-15: ms * 10000 + 0x01b21dd213814000, in 32-bit halves
+    const ms = Date.now();
+    const msHi = Math.floor(ms / 4294967296);
+    let lo = (ms % 4294967296) * 10000 + 0x13814000;
+    let hi = msHi * 10000 + 0x01b21dd2 + Math.floor(lo / 4294967296);
+    lo %= 4294967296;
+    if (hi < uuid1Hi || (hi === uuid1Hi && lo <= uuid1Lo)) {
+      hi = uuid1Hi;
+      lo = uuid1Lo + 1;
+      if (lo === 4294967296) {
+        lo = 0;
+        hi++;
+      }
+    }
+    uuid1Hi = hi;
+    uuid1Lo = lo;
+    // time_low, time_mid, version and time_hi, clock sequence and variant, node
+    const w1 = (((hi & 0xffff) << 16) | (0x1000 | ((hi >>> 16) & 0x0fff))) >>> 0;
+    const w2 = (((0x80 | ((uuid1Clock >>> 8) & 0x3f)) << 24) | ((uuid1Clock & 0xff) << 16) | uuid1Node0) >>> 0;
+    return Uuid.of(lo >>> 0, w1, w2, uuid1Node1);
   }
 
   toString(): string {
-    if (this.#text === undefined) {
-      const b = this.bytes;
-      let s = "";
-      for (let i = 0; i < 16; i++) {
-        if (i === 4 || i === 6 || i === 8 || i === 10) s += "-";
-        s += HEX[b[i]!]!;
-      }
-      this.#text = s;
-    }
-    return this.#text;
+    const hex = (x: number) => HEX[x >>> 24]! + HEX[(x >>> 16) & 0xff]! + HEX[(x >>> 8) & 0xff]! + HEX[x & 0xff]!;
+    const w1 = hex(this.w1);
+    const w2 = hex(this.w2);
+    return hex(this.w0) + "-" + w1.slice(0, 4) + "-" + w1.slice(4) + "-" + w2.slice(0, 4) + "-" + w2.slice(4) + hex(this.w3);
   }
 
   toJSON(): string {
@@ -112,16 +147,15 @@ export class Uuid {
   }
 
   equals(other: Uuid): boolean {
-    return this.compare(other) === 0;
+    return this.w0 === other.w0 && this.w1 === other.w1 && this.w2 === other.w2 && this.w3 === other.w3;
   }
 
   /** Orders uuids by their bytes (docs/ir.md: order "bytes"). */
   compare(other: Uuid): number {
-    const a = this.bytes;
-    const b = other.bytes;
-    for (let i = 0; i < 16; i++) {
-      if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
-    }
+    if (this.w0 !== other.w0) return this.w0 < other.w0 ? -1 : 1;
+    if (this.w1 !== other.w1) return this.w1 < other.w1 ? -1 : 1;
+    if (this.w2 !== other.w2) return this.w2 < other.w2 ? -1 : 1;
+    if (this.w3 !== other.w3) return this.w3 < other.w3 ? -1 : 1;
     return 0;
   }
 }

@@ -145,7 +145,7 @@ export class Writer {
   }
   putUuid(p: number, v: Uuid): void {
     if (!(v instanceof Uuid)) range("uuid (fbe.Uuid)", v);
-    this.buffer.set(v.bytes, p);
+    v.write(this.buffer, p);
   }
   putDecimal(p: number, v: Decimal): void {
     if (!(v instanceof Decimal)) range("decimal (fbe.Decimal)", v);
@@ -316,7 +316,7 @@ export class Writer {
   appendUuid(v: Uuid): void {
     if (!(v instanceof Uuid)) range("uuid (fbe.Uuid)", v);
     this.reserve(16);
-    this.buffer.set(v.bytes, this.size);
+    v.write(this.buffer, this.size);
     this.size += 16;
   }
   appendDecimal(v: Decimal): void {
