@@ -7,7 +7,9 @@
 #                      then JAVA_FUZZ_QUICK runs of the mutation fuzzer (fixed seed)
 #   make example-java  the TCP example (examples/java, java.nio): a server on a free port of
 #                      127.0.0.1 and a client against it, both models (make test-java runs it,
-#                      and bench-java-check below)
+#                      and bench-java-check)
+#   make bench-java    the JMH benchmark against protobuf-java, FlatBuffers, SBE, Kryo and
+#                      Jackson (bench/java; make bench runs it; knobs further below)
 #   make fuzz-java     the mutation fuzzer of the generated readers and receivers (fuzz/java,
 #                      seeded from the golden vectors) for FUZZ_SECONDS; make fuzz runs it.
 #                      A failing input is left in build/fuzz/crashes/java-*.bin
