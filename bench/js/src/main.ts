@@ -1,0 +1,162 @@
+// The JavaScript benchmark (docs/benchmarks.md "JavaScript"): every row of rows.ts checked, then
+// timed with tinybench in this one process.
+//
+//   node out/src/main.js --check                 every row's check once (make test-js)
+//   node out/src/main.js [--time MS] [--out FILE] [--filter RE]
+//                                                the check, then tinybench: serialize,
+//                                                deserialize + touch and verify of every row
+//                                                that passes, the results as JSON in FILE
+//
+// A tinybench task runs BATCH operations per call (a call of one operation would mostly time
+// the timer: the operations take 0.3-5 us); the figures are per operation.
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { Bench, type Task } from "tinybench";
+
+import { check, keep, rows, sample, sizeOf, touch, type Message, type Row } from "./rows.js";
+
+const BATCH = 100;
+
+let sink = 0;
+
+interface Op {
+  /** Nanoseconds per operation: tinybench's mean and median of its samples, divided by BATCH. */
+  mean_ns: number;
+  median_ns: number;
+  /** The relative margin of error of the mean, in percent. */
+  rme: number;
+  samples: number;
+}
+
+interface RowResult {
+  id: string;
+  name: string;
+  pkg: string;
+  version: string;
+  status: "ok" | "failed";
+  error?: string;
+  size?: number;
+  ops: Record<string, Op>;
+}
+
+function versionOf(pkg: string): string {
+  if (pkg === "") {
+    return "";
+  }
+  const url = new URL(`../../node_modules/${pkg}/package.json`, import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+function checked(r: Row): RowResult {
+  const result: RowResult = { id: r.id, name: r.name, pkg: r.pkg, version: versionOf(r.pkg), status: "ok", ops: {} };
+  try {
+    check(r);
+    result.size = sizeOf(r.serialize(sample()));
+  } catch (e) {
+    result.status = "failed";
+    result.error = e instanceof Error ? e.message : String(e);
+  }
+  return result;
+}
+
+function opOf(task: Task): Op {
+  const res = task.result;
+  if (res.state !== "completed") {
+    throw new Error(`${task.name}: ${res.state === "errored" ? String(res.error) : res.state}`);
+  }
+  return {
+    mean_ns: (res.latency.mean * 1e6) / BATCH,
+    median_ns: (res.latency.p50 * 1e6) / BATCH,
+    rme: res.latency.rme,
+    samples: res.latency.samplesCount,
+  };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      check: { type: "boolean", default: false },
+      time: { type: "string", default: "500" },
+      out: { type: "string" },
+      filter: { type: "string", default: "." },
+    },
+  });
+  const all = rows();
+  const results = all.map(checked);
+  let failed = 0;
+  for (const r of results) {
+    const what = r.status === "ok" ? `ok\t${r.size} bytes` : `failed\t${r.error}`;
+    console.log(`row\t${r.id}\t${r.name}\t${what}`);
+    if (r.status !== "ok") {
+      failed++;
+    }
+  }
+  if (values.check) {
+    console.log(`bench-js check: ${results.length - failed} passed, ${failed} failed`);
+    return failed === 0 ? 0 : 1;
+  }
+
+  const filter = new RegExp(values.filter);
+  const time = Number(values.time);
+  const bench = new Bench({ time, warmupTime: Math.min(time, 200), throws: true });
+  const account = sample();
+  const taskOf = new Map<string, [RowResult, string]>();
+  const add = (row: Row, result: RowResult, op: string, fn: () => void): void => {
+    const name = `${row.id}/${op}`;
+    if (filter.test(name)) {
+      bench.add(name, fn);
+      taskOf.set(name, [result, op]);
+    }
+  };
+  all.forEach((row, i) => {
+    const result = results[i]!;
+    if (result.status !== "ok") {
+      return;
+    }
+    const data: Message = keep(row.serialize(account));
+    add(row, result, "serialize", () => {
+      for (let k = 0; k < BATCH; k++) {
+        sink += sizeOf(row.serialize(account));
+      }
+    });
+    add(row, result, "deserialize", () => {
+      for (let k = 0; k < BATCH; k++) {
+        sink += touch(row.deserialize(data));
+      }
+    });
+    const verify = row.verify;
+    if (verify !== undefined) {
+      const bytes = data as Uint8Array;
+      add(row, result, "verify", () => {
+        for (let k = 0; k < BATCH; k++) {
+          verify(bytes);
+        }
+      });
+    }
+  });
+  console.log(`bench-js: timing ${bench.tasks.length} tasks with tinybench, ${time} ms each, ${BATCH} operations a call`);
+  await bench.run();
+  for (const task of bench.tasks) {
+    const [result, op] = taskOf.get(task.name)!;
+    result.ops[op] = opOf(task);
+    const o = result.ops[op]!;
+    console.log(`${task.name.padEnd(24)} ${o.median_ns.toFixed(0).padStart(7)} ns/op  (mean ${o.mean_ns.toFixed(0)}, ±${o.rme.toFixed(1)}%)`);
+  }
+  const run = {
+    node: process.version,
+    v8: process.versions.v8,
+    tinybench: versionOf("tinybench"),
+    time_ms: time,
+    batch: BATCH,
+    sink,
+    rows: results,
+  };
+  if (values.out !== undefined) {
+    writeFileSync(values.out, JSON.stringify(run, null, 2) + "\n");
+    console.log(`bench-js: ${values.out}`);
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();
