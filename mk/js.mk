@@ -3,8 +3,8 @@
 #   make test-js       npm ci and tsc build of runtime/js, its unit tests (node --test), then
 #                      fbec --typescript's output for every schema through tsc --strict and
 #                      every golden vector of $(SHARED) read and written back (tests/js)
-# NODE and NPM are the node and npm commands (Node 20 or newer); npm ci installs only the
-# dev dependencies locked in runtime/js/package-lock.json (typescript, @types/node).
+# NODE and NPM are the node and npm commands (Node 20 or newer); npm ci installs what
+# runtime/js/package-lock.json locks (lossless-json; typescript and @types/node to build and test).
 .PHONY: test-js js-runtime
 TEST_TARGETS += test-js
 

@@ -69,10 +69,12 @@ def link_runtime(root: Path) -> None:
                                                        target_is_directory=True)
 
 
-def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str], language: str = "typescript") -> None:
+def generate(files: list[Path], out: Path, capsys: pytest.CaptureFixture[str] | None = None,
+             language: str = "typescript") -> None:
+    """fbec --<language> --final --json --proto of each schema file into out (quietly)."""
     for f in files:
-        assert fbec_main([f"--input={f}", f"--output={out}", f"--{language}", "--final", "--json", "--proto"]) == 0, capsys.readouterr().err
-    capsys.readouterr()
+        args = ["-q", f"--input={f}", f"--output={out}", f"--{language}", "--final", "--json", "--proto"]
+        assert fbec_main(args) == 0, (capsys.readouterr().err if capsys is not None else str(f))
 
 
 def tsc(root: Path, options: dict[str, object], include: list[str]) -> None:
@@ -127,46 +129,6 @@ def registry(cases: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-def test_generated_code_typechecks_and_reads_the_golden_vectors(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The --typescript output for every schema through `tsc --strict`, and the --javascript
-    declarations (.d.ts) with it (one run; the schemas in as few folders as their package names
-    allow); then, with ../shared, tests/js/vectors.test.ts on both: every MANIFEST case in both
-    models read and written back by the generated code, and (TypeScript) every truncation and
-    two corruptions of every byte."""
-    groups = folders(schema_files())
-    assert groups, "no schemas found"
-    for i, group in enumerate(groups):
-        generate(list(group.values()), tmp_path / f"g{i}", capsys)
-        generate(list(group.values()), tmp_path / f"j{i}", capsys, "javascript")
-    manifest = SHARED / "vectors" / "MANIFEST.json"
-    vectors = manifest.is_file()
-    write_doubles(tmp_path / "g0" / "doubles.json")
-    shutil.copy(REPO / "tests" / "js" / "doubles.test.ts", tmp_path / "g0")
-    if vectors:       # ../shared's schemas are the first folder
-        for folder in ("g0", "j0"):
-            (tmp_path / folder / "registry.ts").write_text(registry(json.loads(manifest.read_text())["cases"]))
-            shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", tmp_path / folder)
-    (tmp_path / "package.json").write_text('{"type": "module"}\n')
-    link_runtime(tmp_path)
-    tsc(tmp_path, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts"])
-    for folder in tmp_path.glob("j*"):          # the JavaScript runs as generated
-        for js in folder.glob("*.js"):
-            shutil.copy(js, tmp_path / "out" / folder.name)
-    shutil.copy(tmp_path / "g0" / "doubles.json", tmp_path / "out" / "g0")
-    r = subprocess.run([NODE, "--test", "out/g0/doubles.test.js"], cwd=tmp_path, capture_output=True, text=True,
-                       check=False)
-    assert r.returncode == 0, r.stdout[-8000:] + r.stderr
-    if not vectors:
-        pytest.skip(f"golden vectors not found at {manifest} (set SHARED): typechecked only")
-    for folder, quick in (("g0", ""), ("j0", "1")):
-        r = subprocess.run([NODE, "--test", f"out/{folder}/"], cwd=tmp_path, capture_output=True, text=True,
-                           check=False, env={**os.environ, "SHARED": str(SHARED), "VECTORS_QUICK": quick})
-        assert r.returncode == 0, folder + ":\n" + r.stdout[-8000:] + r.stderr
-        assert "vectors read and written back" in r.stdout, r.stdout[-3000:]
-        print(folder, next(line for line in r.stdout.splitlines() if "vectors read and written back" in line))
-
-
 NAMES = """
 package names
 enum Kind { type; default; constructor; undefined; __proto__; }
@@ -202,16 +164,63 @@ struct Node { int32 id; string label; Node[] children; Node? next; }
 """
 
 
-def test_reserved_names_depth_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every schema's --typescript output (folders g0, g1...: the schemas in as few folders as their
+    package names allow; ../shared's first), its --javascript declarations (j0, j1...) and the names
+    schema (n0) with the node tests, compiled by one `tsc --strict` run into out/."""
+    root = tmp_path_factory.mktemp("js")
+    groups = folders(schema_files())
+    assert groups, "no schemas found"
+    for i, group in enumerate(groups):
+        generate(list(group.values()), root / f"g{i}")
+        generate(list(group.values()), root / f"j{i}", language="javascript")
+    (root / "names.fbe").write_text(NAMES)
+    generate([root / "names.fbe"], root / "n0")
+    shutil.copy(REPO / "tests" / "js" / "names.test.ts", root / "n0")
+    manifest = SHARED / "vectors" / "MANIFEST.json"
+    write_doubles(root / "g0" / "doubles.json")
+    shutil.copy(REPO / "tests" / "js" / "doubles.test.ts", root / "g0")
+    if manifest.is_file():       # ../shared's schemas are the first folder
+        for folder in ("g0", "j0"):
+            (root / folder / "registry.ts").write_text(registry(json.loads(manifest.read_text())["cases"]))
+            shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", root / folder)
+    (root / "package.json").write_text('{"type": "module"}\n')
+    link_runtime(root)
+    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts"])
+    for folder in root.glob("j*"):          # the JavaScript runs as generated
+        for js in folder.glob("*.js"):
+            shutil.copy(js, root / "out" / folder.name)
+    shutil.copy(root / "g0" / "doubles.json", root / "out" / "g0")
+    return root
+
+
+def test_generated_code_typechecks_and_reads_the_golden_vectors(compiled: Path) -> None:
+    """The --typescript output for every schema and the --javascript declarations through `tsc
+    --strict` (the fixture); doubles.test.ts; then, with ../shared, tests/js/vectors.test.ts on both:
+    every MANIFEST case in both models read and written back by the generated code, its JSON and
+    text, and (TypeScript) every truncation and a corruption of every byte."""
+    r = subprocess.run([NODE, "--test", "out/g0/doubles.test.js"], cwd=compiled, capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, r.stdout[-8000:] + r.stderr
+    manifest = SHARED / "vectors" / "MANIFEST.json"
+    if not manifest.is_file():
+        pytest.skip(f"golden vectors not found at {manifest} (set SHARED): typechecked only")
+    for folder, quick in (("g0", ""), ("j0", "1")):
+        r = subprocess.run([NODE, "--test", f"out/{folder}/vectors.test.js"], cwd=compiled, capture_output=True,
+                           text=True, check=False,
+                           env={**os.environ, "SHARED": str(SHARED), "VECTORS_QUICK": quick})
+        assert r.returncode == 0, folder + ":\n" + r.stdout[-8000:] + r.stderr
+        assert "vectors read and written back" in r.stdout, r.stdout[-3000:]
+        print(folder, next(line for line in r.stdout.splitlines() if "vectors read and written back" in line))
+
+
+def test_reserved_names_depth_and_errors(compiled: Path) -> None:
     """tests/js/names.test.ts on a schema of JavaScript's reserved words and the generated code's own
     names: it compiles (tsc --strict) and round-trips; the depth limit (128 read, 129 refused by the
-    writers, a lower limit by the readers with the path), error paths and offsets, duplicate keys."""
-    (tmp_path / "names.fbe").write_text(NAMES)
-    generate([tmp_path / "names.fbe"], tmp_path / "src", capsys)
-    shutil.copy(REPO / "tests" / "js" / "names.test.ts", tmp_path / "src")
-    (tmp_path / "package.json").write_text('{"type": "module"}\n')
-    link_runtime(tmp_path)
-    tsc(tmp_path, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "src"}, ["src/*.ts"])
-    r = subprocess.run([NODE, "--test", "out/"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    writers, a lower limit by the readers with the path), error paths and offsets, duplicate keys,
+    the JSON rules."""
+    r = subprocess.run([NODE, "--test", "out/n0/names.test.js"], cwd=compiled, capture_output=True, text=True,
+                       check=False)
     assert r.returncode == 0, r.stdout[-8000:] + r.stderr
     assert "# pass 5" in r.stdout, r.stdout[-3000:]
