@@ -31,7 +31,7 @@ IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON 
                "java": "in progress: types, the binary models, the text form and the protocol; no JSON yet",
                "typescript": "in progress: types, the binary models, JSON and the text form; no protocol yet",
                "javascript": "ES modules with .d.ts; in progress as --typescript",
-               "kotlin": "in progress: types, the binary models, text and the protocol, on the Java runtime"}
+               "kotlin": "in progress: types, the binary models, JSON, text and the protocol, on the Java runtime"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2). Rust has no option in the original.
 PLANNED = {"csharp": "C#", "ruby": "Ruby"}

@@ -133,7 +133,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert ("--typescript generate TypeScript code (in progress: types, the binary models, JSON and the text form; "
             "no protocol yet)") in flat
     assert "--javascript generate JavaScript code (ES modules with .d.ts; in progress as --typescript)" in flat
-    assert "--kotlin generate Kotlin code (in progress: types, the binary models, text and the protocol, on the Java runtime)" in flat
+    assert "--kotlin generate Kotlin code (in progress: types, the binary models, JSON, text and the protocol, on the Java runtime)" in flat
     assert "Planned languages, not available yet: C# (--csharp), Ruby (--ruby), Rust." in flat
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "

@@ -2,7 +2,7 @@
 
 tests/golden/<target>/<schema>/... holds the checked-in output of fbec for
 each target (cpp, python and go with --final --json --proto, java with --final --json --proto,
-typescript and javascript with --final --json --proto, kotlin with --final --proto, and the IR JSON of --ir) and each schema:
+typescript and javascript with --final --json --proto, kotlin with --final --json --proto, and the IR JSON of --ir) and each schema:
 schemas/**/*.fbe as <schema> = its path below schemas/
 without .fbe, and the original's ../shared/schemas/*.fbe as shared/<name>.
 test_golden.py regenerates and compares; `make update-golden` (this file run
@@ -37,7 +37,7 @@ TARGETS: dict[str, list[str]] = {
     "java": ["--java", "--final", "--json", "--proto"],
     "typescript": ["--typescript", "--final", "--json", "--proto"],
     "javascript": ["--javascript", "--final", "--json", "--proto"],
-    "kotlin": ["--kotlin", "--final", "--proto"],
+    "kotlin": ["--kotlin", "--final", "--json", "--proto"],
 }
 
 

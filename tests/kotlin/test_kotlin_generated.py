@@ -105,6 +105,17 @@ fun main() {
     check(OrderSide(9u).toString() == "<unknown>" && OrderSide(9u).value.toInt() == 9) { "undeclared enum values are kept" }
     check(OrderSide.sell > OrderSide.buy) { "enums order by value" }
     check(Account.fromFinal(a.toFinal()).wallet.amount == 1000.0) { "final round trip" }
+    val json = a.toJson()
+    check(json.startsWith("{\"id\":1,\"name\":\"Test\",\"state\":11,\"wallet\":{\"currency\":\"USD\",\"amount\":1000.0},")) {
+        "JSON: $json"
+    }
+    check(Account.fromJson(json).toFbe().contentEquals(data)) { "JSON round trip" }
+    try {
+        Account.fromJson("{\"id\":1,\"id\":2}")
+        throw AssertionError("a member twice read")
+    } catch (e: DecodeException) {
+        check(e.type() == "proto.Account") { "JSON error: ${e.message}" }
+    }
     val w = Writer()
     val size = a.writeFbe(w)
     check(w.buffer().copyOf(size).contentEquals(data)) { "writeFbe into a reused writer" }

@@ -166,12 +166,12 @@ def schema_groups(shared: Path) -> list[dict[str, Path]]:
 
 
 def generate(schemas: list[Path], out: Path) -> list[Path]:
-    """fbec --kotlin --final --proto of every schema into out (fresh); the files written."""
+    """fbec --kotlin --final --json --proto of every schema into out (fresh); the files written."""
     from fbec.cli import main as fbec_main
     if out.exists():
         shutil.rmtree(out)
     for f in schemas:
-        if fbec_main([f"--input={f}", f"--output={out}", "--kotlin", "--final", "--proto", "-q"]) != 0:
+        if fbec_main([f"--input={f}", f"--output={out}", "--kotlin", "--final", "--json", "--proto", "-q"]) != 0:
             raise SystemExit(f"kotlinc: fbec --kotlin failed on {f}")
     return sorted(out.rglob("*.kt"))
 

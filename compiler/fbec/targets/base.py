@@ -70,6 +70,11 @@ class CodeWriter:
             self._lines += [""] * max(0, lines - trailing)
 
     @property
+    def depth(self) -> int:
+        """The current indentation level (how long a line written now is: `depth * len(unit)` more)."""
+        return self._depth
+
+    @property
     def unit(self) -> str:
         """One level of indentation (`-n INDENT` spaces, or a tab with `-t`)."""
         return self._unit

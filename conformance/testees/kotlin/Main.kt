@@ -1,9 +1,9 @@
 // The Kotlin conformance testee (conformance/testee_protocol.md): length-prefixed JSON requests on
 // stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
-// (versioned and final, in and out), the text form of what it reads and protocol streams (each
-// package's generated Receiver or FinalReceiver) with the fbec --kotlin --proto code of every
-// conformance schema (Registry.kt, written by build.py), and skips what the Kotlin target does not
-// generate yet (JSON, value descriptions).
+// (versioned and final, in and out), JSON in and out, the text form of what it reads and protocol
+// streams (each package's generated Receiver or FinalReceiver) with the fbec --kotlin --final
+// --json --proto code of every conformance schema (Registry.kt, written by build.py), and skips
+// value descriptions (the Kotlin target has none).
 
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.FrameException
+import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Utf8
 import java.io.BufferedInputStream
@@ -27,11 +28,15 @@ class Codec(
     val fromFinal: (ByteArray, Limits) -> Any,
     val toFbe: (Any) -> ByteArray,
     val toFinal: (Any) -> ByteArray,
+    val fromJson: (ByteArray, Limits) -> Any,
+    val toJson: (Any) -> String,
 )
 
 private val JSON = ObjectMapper()
 
-private val BINARY = setOf("versioned", "final")
+private val INPUTS = setOf("versioned", "final", "json")
+
+private val OUTPUTS = setOf("versioned", "final", "json", "text")
 
 fun limitsOf(node: JsonNode?): Limits {
     var limits = Limits.DEFAULT
@@ -81,26 +86,32 @@ fun answer(req: JsonNode): ObjectNode {
         }
         return stream(req, data, limitsOf(req.get("limits")))
     }
-    if (format !in BINARY || output !in BINARY && output != "text") {
-        return answer(
-            "skipped",
-            "the Kotlin target reads the binary models and writes them and the text form only so far ($format -> $output)",
-        )
+    if (format !in INPUTS || output !in OUTPUTS) {
+        return answer("skipped", "the Kotlin target has no value descriptions ($format -> $output)")
     }
     val name = req.path("package").asText() + "." + req.path("type").asText()
     val codec = CODECS[name] ?: return answer("skipped", "no Kotlin type $name")
+    val payload = req.path("input").path("payload").asText()
     val data = try {
-        Base64.getDecoder().decode(req.path("input").path("payload").asText())
+        // JSON text comes as a JSON string: its UTF-8 bytes are the text (a lone surrogate in it is refused)
+        if (format == "json") JsonReader.utf8(payload) else Base64.getDecoder().decode(payload)
     } catch (e: IllegalArgumentException) {
+        return answer("parse_error", "payload: ${e.message}")
+    } catch (e: DecodeException) {
         return answer("parse_error", "payload: ${e.message}")
     }
     val limits = limitsOf(req.get("limits"))
     val value = try {
-        if (format == "versioned") codec.fromFbe(data, limits) else codec.fromFinal(data, limits)
+        when (format) {
+            "versioned" -> codec.fromFbe(data, limits)
+            "final" -> codec.fromFinal(data, limits)
+            else -> codec.fromJson(data, limits)
+        }
     } catch (e: DecodeException) {
         return answer("parse_error", e.message ?: "")
     }
     return try {
+        if (output == "json") return answer("result", codec.toJson(value))
         val out = when (output) {
             "versioned" -> codec.toFbe(value)
             "final" -> codec.toFinal(value)

@@ -1,4 +1,4 @@
-"""Build the Kotlin conformance testee: `build.py OUT` generates the fbec --kotlin --final --proto
+"""Build the Kotlin conformance testee: `build.py OUT` generates the fbec --kotlin --final --json --proto
 code of every schema into OUT/library (kotlinc.library: the conformance schemas among them, the
 compilation tests/kotlin shares through kotlinc's cache), writes Registry.kt (every conformance
 struct's roots by its qualified name, every package's receivers), compiles it with Main.kt by the
@@ -35,6 +35,8 @@ def registry(entries: dict[str, str], receivers: dict[str, str]) -> str:
                     f"        {{ d, l -> {cls}.fromFinal(d, limits = l) }},\n"
                     f"        {{ v -> (v as {cls}).toFbe() }},\n"
                     f"        {{ v -> (v as {cls}).toFinal() }},\n"
+                    f"        {{ d, l -> {cls}.fromJson(d, l) }},\n"
+                    f"        {{ v -> (v as {cls}).toJson() }},\n"
                     "    ),")
     made = []
     for name, kp in sorted(receivers.items()):

@@ -18,6 +18,7 @@ runtime `io.github.fbetoolkit.fbe` (runtime/java) that generated Java calls too 
   order, hashes in insertion order), fixed arrays as Kotlin arrays;
 * the versioned model (models.py; `--final`: the final model too): `toFbe()`, `writeFbe(w)`,
   `T.fromFbe(data)`, `T.verifyFbe(data)` and their final twins;
+* with `--json` JSON (json.py): `toJson()`, `writeJson(j)`, `T.fromJson(text)`;
 * with `--proto` the protocol (protocol.py): Handler, Receiver, Sender, Proxy, Client and the final
   twins on the runtime's FrameReceiver, FrameSender and Requests.
 """
@@ -348,6 +349,17 @@ def fits(w: CodeWriter, depth: int, text: str) -> bool:
     return len(w.unit) * depth + len(text) <= MAX_LINE
 
 
+def expression_body(w: CodeWriter, head: str, params: list[str], tail: str, body: str) -> None:
+    """`head(params)tail = body`: on one line when it fits, else the body on the next line (and the
+    parameters one per line when the signature does not fit either)."""
+    if fits(w, w.depth, f"{head}({', '.join(params)}){tail} = {body}"):
+        w.line(f"{head}({', '.join(params)}){tail} = {body}")
+        return
+    signature(w, w.depth, head, params, f"{tail} =")
+    with w.indented():
+        w.line(body)
+
+
 def signature(w: CodeWriter, depth: int, head: str, params: list[str], tail: str) -> None:
     """`head(params)tail` on one line when it fits, else a parameter per line with trailing commas."""
     one = f"{head}({', '.join(params)}){tail}"
@@ -477,9 +489,9 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
     supertype = f" : {call}" if call else ""
     head = f"open class {name}" + (f"({', '.join(params)})" if params else "")
     flat = not any(f.deprecated for f in s.all_fields)
-    if flat and fits(w, 0, f"{head}{supertype} {{"):
+    if flat and fits(w, w.depth, f"{head}{supertype} {{"):
         w.line(f"{head}{supertype} {{")
-    elif flat and call and fits(w, 0, f"{head} :"):
+    elif flat and call and fits(w, w.depth, f"{head} :"):
         w.line(f"{head} :")                                 # the supertype on a line of its own
         w.line(f"{w.unit}{call} {{")
     else:
@@ -489,7 +501,7 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
                 if f.deprecated:
                     w.line("/** Deprecated in the schema. */")
                 w.line(param + ",")
-        if fits(w, 0, f"){supertype} {{"):
+        if fits(w, w.depth, f"){supertype} {{"):
             w.line(f"){supertype} {{")
         else:
             w.line(f") : {c.named(s.base or '')}(")
@@ -500,7 +512,7 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
     with w.block("", "}"):
         write_keys(w, c, s, name)
         write_to_string(w, name)
-        write_models(w, c, s, name, options.final)
+        write_models(w, c, s, name, options.final, options.json)
     return GeneratedFile(path_of(c, name), write_file(c, w, options))
 
 

@@ -53,10 +53,23 @@ def plus(position: str, term: str) -> str:
     return f"{position} + {term}"
 
 
-def sub(w: CodeWriter) -> CodeWriter:
-    """A writer of lines to be put into w (same indentation unit)."""
+class SubWriter(CodeWriter):
+    """Lines to be put into another writer `base` levels deep: its depth counts from there, so
+    lines it measures (fits) know their real indentation."""
+
+    def __init__(self, options: Options, base: int) -> None:
+        super().__init__(options)
+        self.base = base
+
+    @property
+    def depth(self) -> int:
+        return self.base + super().depth
+
+
+def sub(w: CodeWriter, deeper: int = 1) -> CodeWriter:
+    """A writer of lines to be put into w `deeper` levels below its current depth (same indentation unit)."""
     unit = w.unit
-    return CodeWriter(Options(indent=len(unit), tabs=unit == "\t"))
+    return SubWriter(Options(indent=len(unit), tabs=unit == "\t"), w.depth + deeper)
 
 
 def to_runtime(t: ir.Primitive | ir.EnumRef, value: str) -> str:
@@ -109,13 +122,17 @@ def optional_value(w: CodeWriter, c: Context, t: ir.Optional_, test: str, inner:
                    x: str) -> None:
     """`val x: T? = if (test) expr else null` (x: a new local; `target =` when x is a property), with
     inner's statements before expr when it has some."""
+    from fbec.targets.kotlin import fits
     left = f"{x} =" if "." in x else f"val {x}: {c.type(t)} ="
     lines = inner.text().rstrip("\n")
-    if not lines:
+    if not lines and fits(w, w.depth, f"{left} if ({test}) {expr} else null"):
         w.line(f"{left} if ({test}) {expr} else null")
         return
+    if not lines:
+        lines = ""
     with w.block(f"{left} if ({test}) {{", "} else {"):
-        w.lines(lines)
+        if lines:
+            w.lines(lines)
         w.line(expr)
     with w.block("", "}"):
         w.line("null")
@@ -347,17 +364,22 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
 
 # ---------------------------------------------------------------- per struct
 
-def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
-    """The members (toFbe, writeFbe and the final twins), then the companion object with the codecs
-    and the roots."""
+def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool, json: bool) -> None:
+    """The members (toFbe, writeFbe and the final twins; toJson, writeJson), then the companion object
+    with the codecs, the roots and the text form."""
+    from fbec.targets.kotlin.json import write_json, write_json_members
     from fbec.targets.kotlin.text import write_text
     writer = c.rt("Writer")
     derived = s.base is not None
     write_members(w, s, name, "Fbe", "versioned", writer, derived)
     if final:
         write_members(w, s, name, "Final", "final", writer, derived)
+    if json:
+        write_json_members(w, c, s, name)
     inner = sub(w)
     write_companion(inner, c, s, name, final)
+    if json:
+        write_json(inner, c, s, name)
     write_text(inner, c, s, name)
     with w.block("companion object {", "}"):
         w.lines(inner.text())
@@ -505,7 +527,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line("@JvmStatic")
     w.line("@JvmOverloads")
     w.line(f"@Throws({decode_exception}::class)")
-    signature(w, 2, f"fun from{suffix}", params, f": {name} {{")
+    signature(w, w.depth, f"fun from{suffix}", params, f": {name} {{")
     with w.block("", "}"):
         with w.block("try {", f"}} catch (e: {decode_exception}) {{"):
             if versioned:
@@ -529,7 +551,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line("@JvmStatic")
     w.line("@JvmOverloads")
     w.line(f"@Throws({decode_exception}::class)")
-    signature(w, 2, f"fun verify{suffix}", params, " {")
+    signature(w, w.depth, f"fun verify{suffix}", params, " {")
     with w.block("", "}"):
         w.line(f"from{suffix}(data, offset, length, limits)")
     w.blank()

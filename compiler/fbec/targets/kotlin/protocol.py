@@ -140,7 +140,7 @@ def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> G
             w.line(f"/** A frame of {d.type} (type id {d.type_id}). */")
             head = f"fun {frame_method(package, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
             body = f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)"
-            if fits(w, 1, f"{head} {body}"):
+            if fits(w, w.depth, f"{head} {body}"):
                 w.line(f"{head} {body}")
             else:
                 w.line(head)
@@ -244,7 +244,7 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
                 w.line(" */")
                 with w.block(f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> {{", "}"):
                     classes = f"setOf({', '.join(rejected)})" if rejected else "emptySet()"
-                    signature(w, 2, "val response = requests.add",
+                    signature(w, w.depth, "val response = requests.add",
                               [f"value.{field_name(f)}", f"{r}::class.java", classes, "timeoutMillis"], "")
                     with w.block("try {", f"}} catch (e: {c.use('java.io.IOException')}) {{"):
                         w.line("sender.send(value)")

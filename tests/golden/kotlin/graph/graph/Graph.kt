@@ -3,6 +3,8 @@
 package graph
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -57,6 +59,19 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         w.beginFinal()
         Graph.fbeWriteFinal(w, this)
         return w.endFinal(3)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Graph.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -235,6 +250,89 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Graph) {
+            j.raw("{\"nodes\":[")
+            var i1 = 0
+            for (x2 in v.nodes) {
+                if (i1++ > 0) j.raw(',')
+                Node.fbeWriteJson(j, x2)
+            }
+            j.raw("],\"edges\":[")
+            var i3 = 0
+            for (x4 in v.edges) {
+                if (i3++ > 0) j.raw(',')
+                Edge.fbeWriteJson(j, x4)
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Graph) {
+            r.beginStruct(8)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "nodes" -> {
+                        r.beginArray("nodes")
+                        var i5 = 0
+                        while (r.more()) {
+                            val x6 = Node()
+                            try {
+                                Node.fbeReadJson(r, x6)
+                            } catch (e: DecodeException) {
+                                throw e.at("nodes", i5)
+                            }
+                            v.nodes.add(x6)
+                            i5++
+                        }
+                    }
+                    "edges" -> {
+                        r.beginArray("edges")
+                        var i7 = 0
+                        while (r.more()) {
+                            val x8 = Edge()
+                            try {
+                                Edge.fbeReadJson(r, x8)
+                            } catch (e: DecodeException) {
+                                throw e.at("edges", i7)
+                            }
+                            v.edges.add(x8)
+                            i7++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Graph = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Graph =
+            JsonReader.read(text, limits, Graph(), { r, v -> fbeReadJson(r, v) }, "graph.Graph")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Graph) {

@@ -3,6 +3,8 @@
 package recursive
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -62,6 +64,19 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
         w.beginFinal()
         Node.fbeWriteFinal(w, this)
         return w.endFinal(1)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Node.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -227,6 +242,81 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Node) {
+            j.enter("recursive.Node")
+            j.raw("{\"id\":")
+            j.i64(v.id.toLong())
+            j.raw(",\"label\":")
+            j.string(v.label)
+            j.raw(",\"children\":[")
+            var i1 = 0
+            for (x2 in v.children) {
+                if (i1++ > 0) j.raw(',')
+                Node.fbeWriteJson(j, x2)
+            }
+            j.raw("]}")
+            j.leave()
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Node) {
+            r.beginStruct(12)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "id" -> {
+                        v.id = r.integer(-2147483648L, 2147483647L, "id").toInt()
+                    }
+                    "label" -> {
+                        v.label = r.string("label")
+                    }
+                    "children" -> {
+                        r.beginArray("children")
+                        var i3 = 0
+                        while (r.more()) {
+                            val x4 = Node()
+                            try {
+                                Node.fbeReadJson(r, x4)
+                            } catch (e: DecodeException) {
+                                throw e.at("children", i3)
+                            }
+                            v.children.add(x4)
+                            i3++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Node = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Node =
+            JsonReader.read(text, limits, Node(), { r, v -> fbeReadJson(r, v) }, "recursive.Node")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Node) {

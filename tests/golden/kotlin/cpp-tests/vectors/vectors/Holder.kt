@@ -3,6 +3,8 @@
 package vectors
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -64,6 +66,19 @@ open class Holder(
         w.beginFinal()
         Holder.fbeWriteFinal(w, this)
         return w.endFinal(10)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Holder.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -351,6 +366,148 @@ open class Holder(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Holder) {
+            j.raw("{\"edges\":[")
+            var i1 = 0
+            for (x2 in v.edges) {
+                if (i1++ > 0) j.raw(',')
+                Edge.fbeWriteJson(j, x2)
+            }
+            j.raw("],\"points\":[")
+            var i3 = 0
+            for (x4 in v.points) {
+                if (i3++ > 0) j.raw(',')
+                Point3.fbeWriteJson(j, x4)
+            }
+            j.raw("],\"ints\":[")
+            var i5 = 0
+            for (x6 in v.ints) {
+                if (i5++ > 0) j.raw(',')
+                j.i64(x6.toLong())
+            }
+            j.raw("],\"switches\":[")
+            var i7 = 0
+            for (x8 in v.switches) {
+                if (i7++ > 0) j.raw(',')
+                j.bool(x8)
+            }
+            j.raw("],\"reals\":[")
+            var i9 = 0
+            for (x10 in v.reals) {
+                if (i9++ > 0) j.raw(',')
+                j.f64(x10)
+            }
+            j.raw("],\"named\":[")
+            var i11 = 0
+            for (x12 in v.named) {
+                if (i11++ > 0) j.raw(',')
+                Named.fbeWriteJson(j, x12)
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Holder) {
+            r.beginStruct(24)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "edges" -> {
+                        r.beginArray("edges")
+                        var i13 = 0
+                        while (r.more()) {
+                            val x14 = Edge()
+                            try {
+                                Edge.fbeReadJson(r, x14)
+                            } catch (e: DecodeException) {
+                                throw e.at("edges", i13)
+                            }
+                            v.edges.add(x14)
+                            i13++
+                        }
+                    }
+                    "points" -> {
+                        r.beginArray("points")
+                        var i15 = 0
+                        while (r.more()) {
+                            val x16 = Point3()
+                            try {
+                                Point3.fbeReadJson(r, x16)
+                            } catch (e: DecodeException) {
+                                throw e.at("points", i15)
+                            }
+                            v.points.add(x16)
+                            i15++
+                        }
+                    }
+                    "ints" -> {
+                        r.beginArray("ints")
+                        while (r.more()) {
+                            r.spend(4, "ints")
+                            v.ints.add(r.integer(-2147483648L, 2147483647L, "ints").toInt())
+                        }
+                    }
+                    "switches" -> {
+                        r.beginArray("switches")
+                        while (r.more()) {
+                            r.spend(1, "switches")
+                            v.switches.add(r.bool("switches"))
+                        }
+                    }
+                    "reals" -> {
+                        r.beginArray("reals")
+                        while (r.more()) {
+                            r.spend(8, "reals")
+                            v.reals.add(r.f64("reals"))
+                        }
+                    }
+                    "named" -> {
+                        r.beginArray("named")
+                        var i20 = 0
+                        while (r.more()) {
+                            val x21 = Named()
+                            try {
+                                Named.fbeReadJson(r, x21)
+                            } catch (e: DecodeException) {
+                                throw e.at("named", i20)
+                            }
+                            v.named.add(x21)
+                            i20++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Holder = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Holder =
+            JsonReader.read(text, limits, Holder(), { r, v -> fbeReadJson(r, v) }, "vectors.Holder")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Holder) {

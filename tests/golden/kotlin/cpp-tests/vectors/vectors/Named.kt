@@ -3,6 +3,8 @@
 package vectors
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -57,6 +59,19 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
         w.beginFinal()
         Named.fbeWriteFinal(w, this)
         return w.endFinal(4)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Named.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -196,6 +211,67 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Named) {
+            j.raw("{\"name\":")
+            j.string(v.name)
+            j.raw(",\"values\":[")
+            var i1 = 0
+            for (x2 in v.values) {
+                if (i1++ > 0) j.raw(',')
+                j.i64(x2.toLong())
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Named) {
+            r.beginStruct(8)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "name" -> {
+                        v.name = r.string("name")
+                    }
+                    "values" -> {
+                        r.beginArray("values")
+                        while (r.more()) {
+                            r.spend(4, "values")
+                            v.values.add(r.integer(-2147483648L, 2147483647L, "values").toInt())
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Named = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Named =
+            JsonReader.read(text, limits, Named(), { r, v -> fbeReadJson(r, v) }, "vectors.Named")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Named) {

@@ -3,6 +3,8 @@
 package vectors
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
@@ -56,6 +58,19 @@ open class Point(var flag: Boolean = false, var x: Long = 0L, var y: Short = 0) 
         w.beginFinal()
         Point.fbeWriteFinal(w, this)
         return w.endFinal(2)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Point.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -188,6 +203,64 @@ open class Point(var flag: Boolean = false, var x: Long = 0L, var y: Short = 0) 
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Point) {
+            j.raw("{\"flag\":")
+            j.bool(v.flag)
+            j.raw(",\"x\":")
+            j.i64(v.x)
+            j.raw(",\"y\":")
+            j.i64(v.y.toLong())
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Point) {
+            r.beginStruct(11)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "flag" -> {
+                        v.flag = r.bool("flag")
+                    }
+                    "x" -> {
+                        v.x = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "x")
+                    }
+                    "y" -> {
+                        v.y = r.integer(-32768L, 32767L, "y").toShort()
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Point = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Point =
+            JsonReader.read(text, limits, Point(), { r, v -> fbeReadJson(r, v) }, "vectors.Point")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Point) {

@@ -3,6 +3,8 @@
 package vectors
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -43,6 +45,16 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         w.beginFinal()
         Point3.fbeWriteFinal(w, this)
         return w.endFinal(3)
+    }
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    override fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Point3.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -180,6 +192,69 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Point3) {
+            j.raw("{\"flag\":")
+            j.bool(v.flag)
+            j.raw(",\"x\":")
+            j.i64(v.x)
+            j.raw(",\"y\":")
+            j.i64(v.y.toLong())
+            j.raw(",\"z\":")
+            j.f64(v.z)
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Point3) {
+            r.beginStruct(19)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "flag" -> {
+                        v.flag = r.bool("flag")
+                    }
+                    "x" -> {
+                        v.x = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "x")
+                    }
+                    "y" -> {
+                        v.y = r.integer(-32768L, 32767L, "y").toShort()
+                    }
+                    "z" -> {
+                        v.z = r.f64("z")
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Point3 = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Point3 =
+            JsonReader.read(text, limits, Point3(), { r, v -> fbeReadJson(r, v) }, "vectors.Point3")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Point3) {

@@ -5,6 +5,8 @@
 package vectors_old
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -59,6 +61,19 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         w.beginFinal()
         Holder.fbeWriteFinal(w, this)
         return w.endFinal(10)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Holder.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -207,6 +222,69 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Holder) {
+            j.raw("{\"edges\":[")
+            var i1 = 0
+            for (x2 in v.edges) {
+                if (i1++ > 0) j.raw(',')
+                Edge.fbeWriteJson(j, x2)
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Holder) {
+            r.beginStruct(4)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "edges" -> {
+                        r.beginArray("edges")
+                        var i3 = 0
+                        while (r.more()) {
+                            val x4 = Edge()
+                            try {
+                                Edge.fbeReadJson(r, x4)
+                            } catch (e: DecodeException) {
+                                throw e.at("edges", i3)
+                            }
+                            v.edges.add(x4)
+                            i3++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Holder = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Holder =
+            JsonReader.read(text, limits, Holder(), { r, v -> fbeReadJson(r, v) }, "vectors_old.Holder")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Holder) {

@@ -3,6 +3,8 @@
 package com.chronoxor.proto
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -69,6 +71,19 @@ open class Account(
         w.beginFinal()
         Account.fbeWriteFinal(w, this)
         return w.endFinal(3)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Account.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -300,6 +315,116 @@ open class Account(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Account) {
+            j.raw("{\"id\":")
+            j.i64(v.id.toLong())
+            j.raw(",\"name\":")
+            j.string(v.name)
+            j.raw(",\"state\":")
+            j.u8(v.state.value.toByte())
+            j.raw(",\"wallet\":")
+            Balance.fbeWriteJson(j, v.wallet)
+            j.raw(",\"asset\":")
+            val o1 = v.asset
+            if (o1 == null) {
+                j.nil()
+            } else {
+                Balance.fbeWriteJson(j, o1)
+            }
+            j.raw(",\"orders\":[")
+            var i2 = 0
+            for (x3 in v.orders) {
+                if (i2++ > 0) j.raw(',')
+                Order.fbeWriteJson(j, x3)
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Account) {
+            r.beginStruct(14)
+            var seen4 = false
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "id" -> {
+                        v.id = r.integer(-2147483648L, 2147483647L, "id").toInt()
+                    }
+                    "name" -> {
+                        v.name = r.string("name")
+                    }
+                    "state" -> {
+                        v.state = State(r.unsigned(255L, "state").toUByte())
+                    }
+                    "wallet" -> {
+                        seen4 = true
+                        try {
+                            Balance.fbeReadJson(r, v.wallet)
+                        } catch (e: DecodeException) {
+                            throw e.at("wallet")
+                        }
+                    }
+                    "asset" -> {
+                        v.asset = if (!r.nil()) {
+                            val x5 = Balance()
+                            try {
+                                Balance.fbeReadJson(r, x5)
+                            } catch (e: DecodeException) {
+                                throw e.at("asset")
+                            }
+                            x5
+                        } else {
+                            null
+                        }
+                    }
+                    "orders" -> {
+                        r.beginArray("orders")
+                        var i6 = 0
+                        while (r.more()) {
+                            val x7 = Order()
+                            try {
+                                Order.fbeReadJson(r, x7)
+                            } catch (e: DecodeException) {
+                                throw e.at("orders", i6)
+                            }
+                            v.orders.add(x7)
+                            i6++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            if (!seen4) r.spend(12, "wallet")
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Account = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Account =
+            JsonReader.read(text, limits, Account(), { r, v -> fbeReadJson(r, v) }, "proto.Account")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Account) {

@@ -3,6 +3,8 @@
 package com.chronoxor.proto
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -69,6 +71,19 @@ open class Order(
         w.beginFinal()
         Order.fbeWriteFinal(w, this)
         return w.endFinal(1)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Order.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -227,6 +242,79 @@ open class Order(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Order) {
+            j.raw("{\"id\":")
+            j.i64(v.id.toLong())
+            j.raw(",\"symbol\":")
+            j.string(v.symbol)
+            j.raw(",\"side\":")
+            j.u8(v.side.value.toByte())
+            j.raw(",\"type\":")
+            j.u8(v.type.value.toByte())
+            j.raw(",\"price\":")
+            j.f64(v.price)
+            j.raw(",\"volume\":")
+            j.f64(v.volume)
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Order) {
+            r.beginStruct(26)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "id" -> {
+                        v.id = r.integer(-2147483648L, 2147483647L, "id").toInt()
+                    }
+                    "symbol" -> {
+                        v.symbol = r.string("symbol")
+                    }
+                    "side" -> {
+                        v.side = OrderSide(r.unsigned(255L, "side").toUByte())
+                    }
+                    "type" -> {
+                        v.type = OrderType(r.unsigned(255L, "type").toUByte())
+                    }
+                    "price" -> {
+                        v.price = r.f64("price")
+                    }
+                    "volume" -> {
+                        v.volume = r.f64("volume")
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Order = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Order =
+            JsonReader.read(text, limits, Order(), { r, v -> fbeReadJson(r, v) }, "proto.Order")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Order) {

@@ -3,6 +3,8 @@
 package com.chronoxor.enums
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
@@ -123,6 +125,19 @@ open class Enums(
         w.beginFinal()
         Enums.fbeWriteFinal(w, this)
         return w.endFinal(1)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Enums.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -759,6 +774,379 @@ open class Enums(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Enums) {
+            j.raw("{\"byte0\":")
+            j.u8(v.byte0.value.toByte())
+            j.raw(",\"byte1\":")
+            j.u8(v.byte1.value.toByte())
+            j.raw(",\"byte2\":")
+            j.u8(v.byte2.value.toByte())
+            j.raw(",\"byte3\":")
+            j.u8(v.byte3.value.toByte())
+            j.raw(",\"byte4\":")
+            j.u8(v.byte4.value.toByte())
+            j.raw(",\"byte5\":")
+            j.u8(v.byte5.value.toByte())
+            j.raw(",\"char0\":")
+            j.u8(v.char0.value.toByte())
+            j.raw(",\"char1\":")
+            j.u8(v.char1.value.toByte())
+            j.raw(",\"char2\":")
+            j.u8(v.char2.value.toByte())
+            j.raw(",\"char3\":")
+            j.u8(v.char3.value.toByte())
+            j.raw(",\"char4\":")
+            j.u8(v.char4.value.toByte())
+            j.raw(",\"char5\":")
+            j.u8(v.char5.value.toByte())
+            j.raw(",\"wchar0\":")
+            j.u32(v.wchar0.value.toInt())
+            j.raw(",\"wchar1\":")
+            j.u32(v.wchar1.value.toInt())
+            j.raw(",\"wchar2\":")
+            j.u32(v.wchar2.value.toInt())
+            j.raw(",\"wchar3\":")
+            j.u32(v.wchar3.value.toInt())
+            j.raw(",\"wchar4\":")
+            j.u32(v.wchar4.value.toInt())
+            j.raw(",\"wchar5\":")
+            j.u32(v.wchar5.value.toInt())
+            j.raw(",\"int8b0\":")
+            j.i64(v.int8b0.value.toLong())
+            j.raw(",\"int8b1\":")
+            j.i64(v.int8b1.value.toLong())
+            j.raw(",\"int8b2\":")
+            j.i64(v.int8b2.value.toLong())
+            j.raw(",\"int8b3\":")
+            j.i64(v.int8b3.value.toLong())
+            j.raw(",\"int8b4\":")
+            j.i64(v.int8b4.value.toLong())
+            j.raw(",\"int8b5\":")
+            j.i64(v.int8b5.value.toLong())
+            j.raw(",\"uint8b0\":")
+            j.u8(v.uint8b0.value.toByte())
+            j.raw(",\"uint8b1\":")
+            j.u8(v.uint8b1.value.toByte())
+            j.raw(",\"uint8b2\":")
+            j.u8(v.uint8b2.value.toByte())
+            j.raw(",\"uint8b3\":")
+            j.u8(v.uint8b3.value.toByte())
+            j.raw(",\"uint8b4\":")
+            j.u8(v.uint8b4.value.toByte())
+            j.raw(",\"uint8b5\":")
+            j.u8(v.uint8b5.value.toByte())
+            j.raw(",\"int16b0\":")
+            j.i64(v.int16b0.value.toLong())
+            j.raw(",\"int16b1\":")
+            j.i64(v.int16b1.value.toLong())
+            j.raw(",\"int16b2\":")
+            j.i64(v.int16b2.value.toLong())
+            j.raw(",\"int16b3\":")
+            j.i64(v.int16b3.value.toLong())
+            j.raw(",\"int16b4\":")
+            j.i64(v.int16b4.value.toLong())
+            j.raw(",\"int16b5\":")
+            j.i64(v.int16b5.value.toLong())
+            j.raw(",\"uint16b0\":")
+            j.u16(v.uint16b0.value.toShort())
+            j.raw(",\"uint16b1\":")
+            j.u16(v.uint16b1.value.toShort())
+            j.raw(",\"uint16b2\":")
+            j.u16(v.uint16b2.value.toShort())
+            j.raw(",\"uint16b3\":")
+            j.u16(v.uint16b3.value.toShort())
+            j.raw(",\"uint16b4\":")
+            j.u16(v.uint16b4.value.toShort())
+            j.raw(",\"uint16b5\":")
+            j.u16(v.uint16b5.value.toShort())
+            j.raw(",\"int32b0\":")
+            j.i64(v.int32b0.value.toLong())
+            j.raw(",\"int32b1\":")
+            j.i64(v.int32b1.value.toLong())
+            j.raw(",\"int32b2\":")
+            j.i64(v.int32b2.value.toLong())
+            j.raw(",\"int32b3\":")
+            j.i64(v.int32b3.value.toLong())
+            j.raw(",\"int32b4\":")
+            j.i64(v.int32b4.value.toLong())
+            j.raw(",\"int32b5\":")
+            j.i64(v.int32b5.value.toLong())
+            j.raw(",\"uint32b0\":")
+            j.u32(v.uint32b0.value.toInt())
+            j.raw(",\"uint32b1\":")
+            j.u32(v.uint32b1.value.toInt())
+            j.raw(",\"uint32b2\":")
+            j.u32(v.uint32b2.value.toInt())
+            j.raw(",\"uint32b3\":")
+            j.u32(v.uint32b3.value.toInt())
+            j.raw(",\"uint32b4\":")
+            j.u32(v.uint32b4.value.toInt())
+            j.raw(",\"uint32b5\":")
+            j.u32(v.uint32b5.value.toInt())
+            j.raw(",\"int64b0\":")
+            j.i64(v.int64b0.value)
+            j.raw(",\"int64b1\":")
+            j.i64(v.int64b1.value)
+            j.raw(",\"int64b2\":")
+            j.i64(v.int64b2.value)
+            j.raw(",\"int64b3\":")
+            j.i64(v.int64b3.value)
+            j.raw(",\"int64b4\":")
+            j.i64(v.int64b4.value)
+            j.raw(",\"int64b5\":")
+            j.i64(v.int64b5.value)
+            j.raw(",\"uint64b0\":")
+            j.u64(v.uint64b0.value.toLong())
+            j.raw(",\"uint64b1\":")
+            j.u64(v.uint64b1.value.toLong())
+            j.raw(",\"uint64b2\":")
+            j.u64(v.uint64b2.value.toLong())
+            j.raw(",\"uint64b3\":")
+            j.u64(v.uint64b3.value.toLong())
+            j.raw(",\"uint64b4\":")
+            j.u64(v.uint64b4.value.toLong())
+            j.raw(",\"uint64b5\":")
+            j.u64(v.uint64b5.value.toLong())
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Enums) {
+            r.beginStruct(216)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "byte0" -> {
+                        v.byte0 = EnumByte(r.unsigned(255L, "byte0").toUByte())
+                    }
+                    "byte1" -> {
+                        v.byte1 = EnumByte(r.unsigned(255L, "byte1").toUByte())
+                    }
+                    "byte2" -> {
+                        v.byte2 = EnumByte(r.unsigned(255L, "byte2").toUByte())
+                    }
+                    "byte3" -> {
+                        v.byte3 = EnumByte(r.unsigned(255L, "byte3").toUByte())
+                    }
+                    "byte4" -> {
+                        v.byte4 = EnumByte(r.unsigned(255L, "byte4").toUByte())
+                    }
+                    "byte5" -> {
+                        v.byte5 = EnumByte(r.unsigned(255L, "byte5").toUByte())
+                    }
+                    "char0" -> {
+                        v.char0 = EnumChar(r.unsigned(255L, "char0").toUByte())
+                    }
+                    "char1" -> {
+                        v.char1 = EnumChar(r.unsigned(255L, "char1").toUByte())
+                    }
+                    "char2" -> {
+                        v.char2 = EnumChar(r.unsigned(255L, "char2").toUByte())
+                    }
+                    "char3" -> {
+                        v.char3 = EnumChar(r.unsigned(255L, "char3").toUByte())
+                    }
+                    "char4" -> {
+                        v.char4 = EnumChar(r.unsigned(255L, "char4").toUByte())
+                    }
+                    "char5" -> {
+                        v.char5 = EnumChar(r.unsigned(255L, "char5").toUByte())
+                    }
+                    "wchar0" -> {
+                        v.wchar0 = EnumWChar(r.unsigned(4294967295L, "wchar0").toUInt())
+                    }
+                    "wchar1" -> {
+                        v.wchar1 = EnumWChar(r.unsigned(4294967295L, "wchar1").toUInt())
+                    }
+                    "wchar2" -> {
+                        v.wchar2 = EnumWChar(r.unsigned(4294967295L, "wchar2").toUInt())
+                    }
+                    "wchar3" -> {
+                        v.wchar3 = EnumWChar(r.unsigned(4294967295L, "wchar3").toUInt())
+                    }
+                    "wchar4" -> {
+                        v.wchar4 = EnumWChar(r.unsigned(4294967295L, "wchar4").toUInt())
+                    }
+                    "wchar5" -> {
+                        v.wchar5 = EnumWChar(r.unsigned(4294967295L, "wchar5").toUInt())
+                    }
+                    "int8b0" -> {
+                        v.int8b0 = EnumInt8(r.integer(-128L, 127L, "int8b0").toByte())
+                    }
+                    "int8b1" -> {
+                        v.int8b1 = EnumInt8(r.integer(-128L, 127L, "int8b1").toByte())
+                    }
+                    "int8b2" -> {
+                        v.int8b2 = EnumInt8(r.integer(-128L, 127L, "int8b2").toByte())
+                    }
+                    "int8b3" -> {
+                        v.int8b3 = EnumInt8(r.integer(-128L, 127L, "int8b3").toByte())
+                    }
+                    "int8b4" -> {
+                        v.int8b4 = EnumInt8(r.integer(-128L, 127L, "int8b4").toByte())
+                    }
+                    "int8b5" -> {
+                        v.int8b5 = EnumInt8(r.integer(-128L, 127L, "int8b5").toByte())
+                    }
+                    "uint8b0" -> {
+                        v.uint8b0 = EnumUInt8(r.unsigned(255L, "uint8b0").toUByte())
+                    }
+                    "uint8b1" -> {
+                        v.uint8b1 = EnumUInt8(r.unsigned(255L, "uint8b1").toUByte())
+                    }
+                    "uint8b2" -> {
+                        v.uint8b2 = EnumUInt8(r.unsigned(255L, "uint8b2").toUByte())
+                    }
+                    "uint8b3" -> {
+                        v.uint8b3 = EnumUInt8(r.unsigned(255L, "uint8b3").toUByte())
+                    }
+                    "uint8b4" -> {
+                        v.uint8b4 = EnumUInt8(r.unsigned(255L, "uint8b4").toUByte())
+                    }
+                    "uint8b5" -> {
+                        v.uint8b5 = EnumUInt8(r.unsigned(255L, "uint8b5").toUByte())
+                    }
+                    "int16b0" -> {
+                        v.int16b0 = EnumInt16(r.integer(-32768L, 32767L, "int16b0").toShort())
+                    }
+                    "int16b1" -> {
+                        v.int16b1 = EnumInt16(r.integer(-32768L, 32767L, "int16b1").toShort())
+                    }
+                    "int16b2" -> {
+                        v.int16b2 = EnumInt16(r.integer(-32768L, 32767L, "int16b2").toShort())
+                    }
+                    "int16b3" -> {
+                        v.int16b3 = EnumInt16(r.integer(-32768L, 32767L, "int16b3").toShort())
+                    }
+                    "int16b4" -> {
+                        v.int16b4 = EnumInt16(r.integer(-32768L, 32767L, "int16b4").toShort())
+                    }
+                    "int16b5" -> {
+                        v.int16b5 = EnumInt16(r.integer(-32768L, 32767L, "int16b5").toShort())
+                    }
+                    "uint16b0" -> {
+                        v.uint16b0 = EnumUInt16(r.unsigned(65535L, "uint16b0").toUShort())
+                    }
+                    "uint16b1" -> {
+                        v.uint16b1 = EnumUInt16(r.unsigned(65535L, "uint16b1").toUShort())
+                    }
+                    "uint16b2" -> {
+                        v.uint16b2 = EnumUInt16(r.unsigned(65535L, "uint16b2").toUShort())
+                    }
+                    "uint16b3" -> {
+                        v.uint16b3 = EnumUInt16(r.unsigned(65535L, "uint16b3").toUShort())
+                    }
+                    "uint16b4" -> {
+                        v.uint16b4 = EnumUInt16(r.unsigned(65535L, "uint16b4").toUShort())
+                    }
+                    "uint16b5" -> {
+                        v.uint16b5 = EnumUInt16(r.unsigned(65535L, "uint16b5").toUShort())
+                    }
+                    "int32b0" -> {
+                        v.int32b0 = EnumInt32(r.integer(-2147483648L, 2147483647L, "int32b0").toInt())
+                    }
+                    "int32b1" -> {
+                        v.int32b1 = EnumInt32(r.integer(-2147483648L, 2147483647L, "int32b1").toInt())
+                    }
+                    "int32b2" -> {
+                        v.int32b2 = EnumInt32(r.integer(-2147483648L, 2147483647L, "int32b2").toInt())
+                    }
+                    "int32b3" -> {
+                        v.int32b3 = EnumInt32(r.integer(-2147483648L, 2147483647L, "int32b3").toInt())
+                    }
+                    "int32b4" -> {
+                        v.int32b4 = EnumInt32(r.integer(-2147483648L, 2147483647L, "int32b4").toInt())
+                    }
+                    "int32b5" -> {
+                        v.int32b5 = EnumInt32(r.integer(-2147483648L, 2147483647L, "int32b5").toInt())
+                    }
+                    "uint32b0" -> {
+                        v.uint32b0 = EnumUInt32(r.unsigned(4294967295L, "uint32b0").toUInt())
+                    }
+                    "uint32b1" -> {
+                        v.uint32b1 = EnumUInt32(r.unsigned(4294967295L, "uint32b1").toUInt())
+                    }
+                    "uint32b2" -> {
+                        v.uint32b2 = EnumUInt32(r.unsigned(4294967295L, "uint32b2").toUInt())
+                    }
+                    "uint32b3" -> {
+                        v.uint32b3 = EnumUInt32(r.unsigned(4294967295L, "uint32b3").toUInt())
+                    }
+                    "uint32b4" -> {
+                        v.uint32b4 = EnumUInt32(r.unsigned(4294967295L, "uint32b4").toUInt())
+                    }
+                    "uint32b5" -> {
+                        v.uint32b5 = EnumUInt32(r.unsigned(4294967295L, "uint32b5").toUInt())
+                    }
+                    "int64b0" -> {
+                        v.int64b0 = EnumInt64(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b0"))
+                    }
+                    "int64b1" -> {
+                        v.int64b1 = EnumInt64(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b1"))
+                    }
+                    "int64b2" -> {
+                        v.int64b2 = EnumInt64(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b2"))
+                    }
+                    "int64b3" -> {
+                        v.int64b3 = EnumInt64(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b3"))
+                    }
+                    "int64b4" -> {
+                        v.int64b4 = EnumInt64(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b4"))
+                    }
+                    "int64b5" -> {
+                        v.int64b5 = EnumInt64(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b5"))
+                    }
+                    "uint64b0" -> {
+                        v.uint64b0 = EnumUInt64(r.unsigned(-1L, "uint64b0").toULong())
+                    }
+                    "uint64b1" -> {
+                        v.uint64b1 = EnumUInt64(r.unsigned(-1L, "uint64b1").toULong())
+                    }
+                    "uint64b2" -> {
+                        v.uint64b2 = EnumUInt64(r.unsigned(-1L, "uint64b2").toULong())
+                    }
+                    "uint64b3" -> {
+                        v.uint64b3 = EnumUInt64(r.unsigned(-1L, "uint64b3").toULong())
+                    }
+                    "uint64b4" -> {
+                        v.uint64b4 = EnumUInt64(r.unsigned(-1L, "uint64b4").toULong())
+                    }
+                    "uint64b5" -> {
+                        v.uint64b5 = EnumUInt64(r.unsigned(-1L, "uint64b5").toULong())
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Enums = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Enums =
+            JsonReader.read(text, limits, Enums(), { r, v -> fbeReadJson(r, v) }, "enums.Enums")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Enums) {

@@ -3,6 +3,8 @@
 package com.chronoxor.protoex
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
@@ -56,6 +58,19 @@ open class AccountMessage(var body: Account = Account()) {
         w.beginFinal()
         AccountMessage.fbeWriteFinal(w, this)
         return w.endFinal(13)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        AccountMessage.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -186,6 +201,62 @@ open class AccountMessage(var body: Account = Account()) {
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: AccountMessage) {
+            j.raw("{\"body\":")
+            Account.fbeWriteJson(j, v.body)
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: AccountMessage) {
+            r.beginStruct(1)
+            var seen1 = false
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "body" -> {
+                        seen1 = true
+                        try {
+                            Account.fbeReadJson(r, v.body)
+                        } catch (e: DecodeException) {
+                            throw e.at("body")
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            if (!seen1) r.spend(34, "body")
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): AccountMessage =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): AccountMessage =
+            JsonReader.read(text, limits, AccountMessage(), { r, v -> fbeReadJson(r, v) }, "protoex.AccountMessage")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: AccountMessage) {

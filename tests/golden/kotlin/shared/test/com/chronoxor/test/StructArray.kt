@@ -3,6 +3,8 @@
 package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -68,6 +70,19 @@ open class StructArray(
         w.beginFinal()
         StructArray.fbeWriteFinal(w, this)
         return w.endFinal(125)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        StructArray.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -453,6 +468,270 @@ open class StructArray(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: StructArray) {
+            j.raw("{\"f1\":")
+            Writer.checkLength(v.f1.size, 2, "test.StructArray.f1")
+            j.raw('[')
+            var i1 = 0
+            for (x2 in v.f1) {
+                if (i1++ > 0) j.raw(',')
+                j.u8(x2.toByte())
+            }
+            j.raw("],\"f2\":")
+            Writer.checkLength(v.f2.size, 2, "test.StructArray.f2")
+            j.raw('[')
+            var i3 = 0
+            for (x4 in v.f2) {
+                if (i3++ > 0) j.raw(',')
+                if (x4 == null) {
+                    j.nil()
+                } else {
+                    j.u8(x4.toByte())
+                }
+            }
+            j.raw("],\"f3\":")
+            Writer.checkLength(v.f3.size, 2, "test.StructArray.f3")
+            j.raw('[')
+            var i5 = 0
+            for (x6 in v.f3) {
+                if (i5++ > 0) j.raw(',')
+                j.bytes(x6)
+            }
+            j.raw("],\"f4\":")
+            Writer.checkLength(v.f4.size, 2, "test.StructArray.f4")
+            j.raw('[')
+            var i7 = 0
+            for (x8 in v.f4) {
+                if (i7++ > 0) j.raw(',')
+                if (x8 == null) {
+                    j.nil()
+                } else {
+                    j.bytes(x8)
+                }
+            }
+            j.raw("],\"f5\":")
+            Writer.checkLength(v.f5.size, 2, "test.StructArray.f5")
+            j.raw('[')
+            var i9 = 0
+            for (x10 in v.f5) {
+                if (i9++ > 0) j.raw(',')
+                j.i64(x10.value.toLong())
+            }
+            j.raw("],\"f6\":")
+            Writer.checkLength(v.f6.size, 2, "test.StructArray.f6")
+            j.raw('[')
+            var i11 = 0
+            for (x12 in v.f6) {
+                if (i11++ > 0) j.raw(',')
+                if (x12 == null) {
+                    j.nil()
+                } else {
+                    j.i64(x12.value.toLong())
+                }
+            }
+            j.raw("],\"f7\":")
+            Writer.checkLength(v.f7.size, 2, "test.StructArray.f7")
+            j.raw('[')
+            var i13 = 0
+            for (x14 in v.f7) {
+                if (i13++ > 0) j.raw(',')
+                j.i64(x14.value.toLong())
+            }
+            j.raw("],\"f8\":")
+            Writer.checkLength(v.f8.size, 2, "test.StructArray.f8")
+            j.raw('[')
+            var i15 = 0
+            for (x16 in v.f8) {
+                if (i15++ > 0) j.raw(',')
+                if (x16 == null) {
+                    j.nil()
+                } else {
+                    j.i64(x16.value.toLong())
+                }
+            }
+            j.raw("],\"f9\":")
+            Writer.checkLength(v.f9.size, 2, "test.StructArray.f9")
+            j.raw('[')
+            var i17 = 0
+            for (x18 in v.f9) {
+                if (i17++ > 0) j.raw(',')
+                StructSimple.fbeWriteJson(j, x18)
+            }
+            j.raw("],\"f10\":")
+            Writer.checkLength(v.f10.size, 2, "test.StructArray.f10")
+            j.raw('[')
+            var i19 = 0
+            for (x20 in v.f10) {
+                if (i19++ > 0) j.raw(',')
+                if (x20 == null) {
+                    j.nil()
+                } else {
+                    StructSimple.fbeWriteJson(j, x20)
+                }
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: StructArray) {
+            r.beginStruct(36)
+            var seen21 = false
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "f1" -> {
+                        r.beginArray("f1")
+                        var i22 = 0
+                        while (r.element(i22, 2, "f1")) {
+                            v.f1[i22] = r.unsigned(255L, "f1").toUByte()
+                            i22++
+                        }
+                        r.endArray(i22, 2, "f1")
+                    }
+                    "f2" -> {
+                        r.beginArray("f2")
+                        var i23 = 0
+                        while (r.element(i23, 2, "f2")) {
+                            val x24: UByte? = if (!r.nil()) r.unsigned(255L, "f2").toUByte() else null
+                            v.f2[i23] = x24
+                            i23++
+                        }
+                        r.endArray(i23, 2, "f2")
+                    }
+                    "f3" -> {
+                        r.beginArray("f3")
+                        var i25 = 0
+                        while (r.element(i25, 2, "f3")) {
+                            v.f3[i25] = r.bytes("f3")
+                            i25++
+                        }
+                        r.endArray(i25, 2, "f3")
+                    }
+                    "f4" -> {
+                        r.beginArray("f4")
+                        var i26 = 0
+                        while (r.element(i26, 2, "f4")) {
+                            val x27: ByteArray? = if (!r.nil()) r.bytes("f4") else null
+                            v.f4[i26] = x27
+                            i26++
+                        }
+                        r.endArray(i26, 2, "f4")
+                    }
+                    "f5" -> {
+                        r.beginArray("f5")
+                        var i28 = 0
+                        while (r.element(i28, 2, "f5")) {
+                            v.f5[i28] = EnumSimple(r.integer(-2147483648L, 2147483647L, "f5").toInt())
+                            i28++
+                        }
+                        r.endArray(i28, 2, "f5")
+                    }
+                    "f6" -> {
+                        r.beginArray("f6")
+                        var i29 = 0
+                        while (r.element(i29, 2, "f6")) {
+                            val x30: EnumSimple? = if (!r.nil()) {
+                                EnumSimple(r.integer(-2147483648L, 2147483647L, "f6").toInt())
+                            } else {
+                                null
+                            }
+                            v.f6[i29] = x30
+                            i29++
+                        }
+                        r.endArray(i29, 2, "f6")
+                    }
+                    "f7" -> {
+                        r.beginArray("f7")
+                        var i31 = 0
+                        while (r.element(i31, 2, "f7")) {
+                            v.f7[i31] = FlagsSimple(r.integer(-2147483648L, 4294967295L, "f7").toInt())
+                            i31++
+                        }
+                        r.endArray(i31, 2, "f7")
+                    }
+                    "f8" -> {
+                        r.beginArray("f8")
+                        var i32 = 0
+                        while (r.element(i32, 2, "f8")) {
+                            val x33: FlagsSimple? = if (!r.nil()) {
+                                FlagsSimple(r.integer(-2147483648L, 4294967295L, "f8").toInt())
+                            } else {
+                                null
+                            }
+                            v.f8[i32] = x33
+                            i32++
+                        }
+                        r.endArray(i32, 2, "f8")
+                    }
+                    "f9" -> {
+                        seen21 = true
+                        r.beginArray("f9")
+                        var i34 = 0
+                        while (r.element(i34, 2, "f9")) {
+                            try {
+                                StructSimple.fbeReadJson(r, v.f9[i34])
+                            } catch (e: DecodeException) {
+                                throw e.at("f9", i34)
+                            }
+                            i34++
+                        }
+                        r.endArray(i34, 2, "f9")
+                    }
+                    "f10" -> {
+                        r.beginArray("f10")
+                        var i35 = 0
+                        while (r.element(i35, 2, "f10")) {
+                            val x36: StructSimple? = if (!r.nil()) {
+                                val x37 = StructSimple()
+                                try {
+                                    StructSimple.fbeReadJson(r, x37)
+                                } catch (e: DecodeException) {
+                                    throw e.at("f10", i35)
+                                }
+                                x37
+                            } else {
+                                null
+                            }
+                            v.f10[i35] = x36
+                            i35++
+                        }
+                        r.endArray(i35, 2, "f10")
+                    }
+                    else -> r.skip()
+                }
+            }
+            if (!seen21) r.spend(562, "f9")
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): StructArray =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructArray =
+            JsonReader.read(text, limits, StructArray(), { r, v -> fbeReadJson(r, v) }, "test.StructArray")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: StructArray) {

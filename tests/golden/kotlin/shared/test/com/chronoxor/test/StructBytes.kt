@@ -3,6 +3,8 @@
 package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -57,6 +59,19 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         w.beginFinal()
         StructBytes.fbeWriteFinal(w, this)
         return w.endFinal(120)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        StructBytes.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -212,6 +227,75 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: StructBytes) {
+            j.raw("{\"f1\":")
+            j.bytes(v.f1)
+            j.raw(",\"f2\":")
+            val o1 = v.f2
+            if (o1 == null) {
+                j.nil()
+            } else {
+                j.bytes(o1)
+            }
+            j.raw(",\"f3\":")
+            val o2 = v.f3
+            if (o2 == null) {
+                j.nil()
+            } else {
+                j.bytes(o2)
+            }
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: StructBytes) {
+            r.beginStruct(6)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "f1" -> {
+                        v.f1 = r.bytes("f1")
+                    }
+                    "f2" -> {
+                        v.f2 = if (!r.nil()) r.bytes("f2") else null
+                    }
+                    "f3" -> {
+                        v.f3 = if (!r.nil()) r.bytes("f3") else null
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): StructBytes =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructBytes =
+            JsonReader.read(text, limits, StructBytes(), { r, v -> fbeReadJson(r, v) }, "test.StructBytes")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: StructBytes) {

@@ -3,6 +3,8 @@
 package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -68,6 +70,19 @@ open class StructHash(
         w.beginFinal()
         StructHash.fbeWriteFinal(w, this)
         return w.endFinal(141)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        StructHash.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -568,6 +583,278 @@ open class StructHash(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: StructHash) {
+            j.raw("{\"f1\":{")
+            var i1 = 0
+            for (x2 in v.f1.entries) {
+                if (i1++ > 0) j.raw(',')
+                j.keyString(x2.key)
+                j.u8(x2.value.toByte())
+            }
+            j.raw("},\"f2\":{")
+            var i3 = 0
+            for (x4 in v.f2.entries) {
+                if (i3++ > 0) j.raw(',')
+                j.keyString(x4.key)
+                val o5 = x4.value
+                if (o5 == null) {
+                    j.nil()
+                } else {
+                    j.u8(o5.toByte())
+                }
+            }
+            j.raw("},\"f3\":{")
+            var i6 = 0
+            for (x7 in v.f3.entries) {
+                if (i6++ > 0) j.raw(',')
+                j.keyString(x7.key)
+                j.bytes(x7.value)
+            }
+            j.raw("},\"f4\":{")
+            var i8 = 0
+            for (x9 in v.f4.entries) {
+                if (i8++ > 0) j.raw(',')
+                j.keyString(x9.key)
+                val o10 = x9.value
+                if (o10 == null) {
+                    j.nil()
+                } else {
+                    j.bytes(o10)
+                }
+            }
+            j.raw("},\"f5\":{")
+            var i11 = 0
+            for (x12 in v.f5.entries) {
+                if (i11++ > 0) j.raw(',')
+                j.keyString(x12.key)
+                j.i64(x12.value.value.toLong())
+            }
+            j.raw("},\"f6\":{")
+            var i13 = 0
+            for (x14 in v.f6.entries) {
+                if (i13++ > 0) j.raw(',')
+                j.keyString(x14.key)
+                val o15 = x14.value
+                if (o15 == null) {
+                    j.nil()
+                } else {
+                    j.i64(o15.value.toLong())
+                }
+            }
+            j.raw("},\"f7\":{")
+            var i16 = 0
+            for (x17 in v.f7.entries) {
+                if (i16++ > 0) j.raw(',')
+                j.keyString(x17.key)
+                j.i64(x17.value.value.toLong())
+            }
+            j.raw("},\"f8\":{")
+            var i18 = 0
+            for (x19 in v.f8.entries) {
+                if (i18++ > 0) j.raw(',')
+                j.keyString(x19.key)
+                val o20 = x19.value
+                if (o20 == null) {
+                    j.nil()
+                } else {
+                    j.i64(o20.value.toLong())
+                }
+            }
+            j.raw("},\"f9\":{")
+            var i21 = 0
+            for (x22 in v.f9.entries) {
+                if (i21++ > 0) j.raw(',')
+                j.keyString(x22.key)
+                StructSimple.fbeWriteJson(j, x22.value)
+            }
+            j.raw("},\"f10\":{")
+            var i23 = 0
+            for (x24 in v.f10.entries) {
+                if (i23++ > 0) j.raw(',')
+                j.keyString(x24.key)
+                val o25 = x24.value
+                if (o25 == null) {
+                    j.nil()
+                } else {
+                    StructSimple.fbeWriteJson(j, o25)
+                }
+            }
+            j.raw("}}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: StructHash) {
+            r.beginStruct(40)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "f1" -> {
+                        r.beginObject("f1")
+                        while (true) {
+                            val key26 = r.key("f1") ?: break
+                            r.spend(5, "f1")
+                            val k27 = r.keyString(key26, "f1")
+                            val v28 = r.unsigned(255L, "f1").toUByte()
+                            if (k27 in v.f1) throw r.duplicateKey("f1")
+                            v.f1[k27] = v28
+                        }
+                    }
+                    "f2" -> {
+                        r.beginObject("f2")
+                        while (true) {
+                            val key29 = r.key("f2") ?: break
+                            r.spend(5, "f2")
+                            val k30 = r.keyString(key29, "f2")
+                            val x31: UByte? = if (!r.nil()) r.unsigned(255L, "f2").toUByte() else null
+                            if (k30 in v.f2) throw r.duplicateKey("f2")
+                            v.f2[k30] = x31
+                        }
+                    }
+                    "f3" -> {
+                        r.beginObject("f3")
+                        while (true) {
+                            val key32 = r.key("f3") ?: break
+                            r.spend(8, "f3")
+                            val k33 = r.keyString(key32, "f3")
+                            val v34 = r.bytes("f3")
+                            if (k33 in v.f3) throw r.duplicateKey("f3")
+                            v.f3[k33] = v34
+                        }
+                    }
+                    "f4" -> {
+                        r.beginObject("f4")
+                        while (true) {
+                            val key35 = r.key("f4") ?: break
+                            r.spend(5, "f4")
+                            val k36 = r.keyString(key35, "f4")
+                            val x37: ByteArray? = if (!r.nil()) r.bytes("f4") else null
+                            if (k36 in v.f4) throw r.duplicateKey("f4")
+                            v.f4[k36] = x37
+                        }
+                    }
+                    "f5" -> {
+                        r.beginObject("f5")
+                        while (true) {
+                            val key38 = r.key("f5") ?: break
+                            r.spend(8, "f5")
+                            val k39 = r.keyString(key38, "f5")
+                            val v40 = EnumSimple(r.integer(-2147483648L, 2147483647L, "f5").toInt())
+                            if (k39 in v.f5) throw r.duplicateKey("f5")
+                            v.f5[k39] = v40
+                        }
+                    }
+                    "f6" -> {
+                        r.beginObject("f6")
+                        while (true) {
+                            val key41 = r.key("f6") ?: break
+                            r.spend(5, "f6")
+                            val k42 = r.keyString(key41, "f6")
+                            val x43: EnumSimple? = if (!r.nil()) {
+                                EnumSimple(r.integer(-2147483648L, 2147483647L, "f6").toInt())
+                            } else {
+                                null
+                            }
+                            if (k42 in v.f6) throw r.duplicateKey("f6")
+                            v.f6[k42] = x43
+                        }
+                    }
+                    "f7" -> {
+                        r.beginObject("f7")
+                        while (true) {
+                            val key44 = r.key("f7") ?: break
+                            r.spend(8, "f7")
+                            val k45 = r.keyString(key44, "f7")
+                            val v46 = FlagsSimple(r.integer(-2147483648L, 4294967295L, "f7").toInt())
+                            if (k45 in v.f7) throw r.duplicateKey("f7")
+                            v.f7[k45] = v46
+                        }
+                    }
+                    "f8" -> {
+                        r.beginObject("f8")
+                        while (true) {
+                            val key47 = r.key("f8") ?: break
+                            r.spend(5, "f8")
+                            val k48 = r.keyString(key47, "f8")
+                            val x49: FlagsSimple? = if (!r.nil()) {
+                                FlagsSimple(r.integer(-2147483648L, 4294967295L, "f8").toInt())
+                            } else {
+                                null
+                            }
+                            if (k48 in v.f8) throw r.duplicateKey("f8")
+                            v.f8[k48] = x49
+                        }
+                    }
+                    "f9" -> {
+                        r.beginObject("f9")
+                        while (true) {
+                            val key50 = r.key("f9") ?: break
+                            r.spend(4, "f9")
+                            val k51 = r.keyString(key50, "f9")
+                            val x52 = StructSimple()
+                            try {
+                                StructSimple.fbeReadJson(r, x52)
+                            } catch (e: DecodeException) {
+                                throw e.atKey("f9", key50)
+                            }
+                            if (k51 in v.f9) throw r.duplicateKey("f9")
+                            v.f9[k51] = x52
+                        }
+                    }
+                    "f10" -> {
+                        r.beginObject("f10")
+                        while (true) {
+                            val key53 = r.key("f10") ?: break
+                            r.spend(5, "f10")
+                            val k54 = r.keyString(key53, "f10")
+                            val x55: StructSimple? = if (!r.nil()) {
+                                val x56 = StructSimple()
+                                try {
+                                    StructSimple.fbeReadJson(r, x56)
+                                } catch (e: DecodeException) {
+                                    throw e.atKey("f10", key53)
+                                }
+                                x56
+                            } else {
+                                null
+                            }
+                            if (k54 in v.f10) throw r.duplicateKey("f10")
+                            v.f10[k54] = x55
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): StructHash =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructHash =
+            JsonReader.read(text, limits, StructHash(), { r, v -> fbeReadJson(r, v) }, "test.StructHash")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: StructHash) {

@@ -3,6 +3,8 @@
 package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -60,6 +62,19 @@ open class StructHashEx(
         w.beginFinal()
         StructHashEx.fbeWriteFinal(w, this)
         return w.endFinal(142)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        StructHashEx.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -296,6 +311,128 @@ open class StructHashEx(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: StructHashEx) {
+            j.raw("{\"f1\":[")
+            var i1 = 0
+            for (x2 in v.f1.entries) {
+                if (i1++ > 0) j.raw(',')
+                j.raw('[')
+                StructSimple.fbeWriteJson(j, x2.key)
+                j.raw(',')
+                StructNested.fbeWriteJson(j, x2.value)
+                j.raw(']')
+            }
+            j.raw("],\"f2\":[")
+            var i3 = 0
+            for (x4 in v.f2.entries) {
+                if (i3++ > 0) j.raw(',')
+                j.raw('[')
+                StructSimple.fbeWriteJson(j, x4.key)
+                j.raw(',')
+                val o5 = x4.value
+                if (o5 == null) {
+                    j.nil()
+                } else {
+                    StructNested.fbeWriteJson(j, o5)
+                }
+                j.raw(']')
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: StructHashEx) {
+            r.beginStruct(8)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "f1" -> {
+                        r.beginArray("f1")
+                        var i6 = 0
+                        while (r.more()) {
+                            r.spend(0, "f1")
+                            r.beginPair("f1")
+                            val x7 = StructSimple()
+                            try {
+                                StructSimple.fbeReadJson(r, x7)
+                            } catch (e: DecodeException) {
+                                throw e.at("f1", i6)
+                            }
+                            val x8 = StructNested()
+                            try {
+                                StructNested.fbeReadJson(r, x8)
+                            } catch (e: DecodeException) {
+                                throw e.at("f1", i6)
+                            }
+                            r.endPair("f1")
+                            if (x7 in v.f1) throw r.duplicateKey("f1")
+                            v.f1[x7] = x8
+                            i6++
+                        }
+                    }
+                    "f2" -> {
+                        r.beginArray("f2")
+                        var i9 = 0
+                        while (r.more()) {
+                            r.spend(1, "f2")
+                            r.beginPair("f2")
+                            val x10 = StructSimple()
+                            try {
+                                StructSimple.fbeReadJson(r, x10)
+                            } catch (e: DecodeException) {
+                                throw e.at("f2", i9)
+                            }
+                            val x11: StructNested? = if (!r.nil()) {
+                                val x12 = StructNested()
+                                try {
+                                    StructNested.fbeReadJson(r, x12)
+                                } catch (e: DecodeException) {
+                                    throw e.at("f2", i9)
+                                }
+                                x12
+                            } else {
+                                null
+                            }
+                            r.endPair("f2")
+                            if (x10 in v.f2) throw r.duplicateKey("f2")
+                            v.f2[x10] = x11
+                            i9++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): StructHashEx =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructHashEx =
+            JsonReader.read(text, limits, StructHashEx(), { r, v -> fbeReadJson(r, v) }, "test.StructHashEx")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: StructHashEx) {

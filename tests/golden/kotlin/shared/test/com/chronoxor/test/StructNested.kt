@@ -4,6 +4,8 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Timestamps
@@ -288,6 +290,16 @@ open class StructNested(
         w.beginFinal()
         StructNested.fbeWriteFinal(w, this)
         return w.endFinal(112)
+    }
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    override fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        StructNested.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -1807,6 +1819,1164 @@ open class StructNested(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: StructNested) {
+            j.raw("{\"id\":")
+            j.i64(v.id.toLong())
+            j.raw(",\"f1\":")
+            j.bool(v.f1)
+            j.raw(",\"f2\":")
+            j.bool(v.f2)
+            j.raw(",\"f3\":")
+            j.u8(v.f3.toByte())
+            j.raw(",\"f4\":")
+            j.u8(v.f4.toByte())
+            j.raw(",\"f5\":")
+            j.ch(v.f5)
+            j.raw(",\"f6\":")
+            j.ch(v.f6)
+            j.raw(",\"f7\":")
+            j.u32(v.f7)
+            j.raw(",\"f8\":")
+            j.u32(v.f8)
+            j.raw(",\"f9\":")
+            j.i64(v.f9.toLong())
+            j.raw(",\"f10\":")
+            j.i64(v.f10.toLong())
+            j.raw(",\"f11\":")
+            j.u8(v.f11.toByte())
+            j.raw(",\"f12\":")
+            j.u8(v.f12.toByte())
+            j.raw(",\"f13\":")
+            j.i64(v.f13.toLong())
+            j.raw(",\"f14\":")
+            j.i64(v.f14.toLong())
+            j.raw(",\"f15\":")
+            j.u16(v.f15.toShort())
+            j.raw(",\"f16\":")
+            j.u16(v.f16.toShort())
+            j.raw(",\"f17\":")
+            j.i64(v.f17.toLong())
+            j.raw(",\"f18\":")
+            j.i64(v.f18.toLong())
+            j.raw(",\"f19\":")
+            j.u32(v.f19.toInt())
+            j.raw(",\"f20\":")
+            j.u32(v.f20.toInt())
+            j.raw(",\"f21\":")
+            j.i64(v.f21)
+            j.raw(",\"f22\":")
+            j.i64(v.f22)
+            j.raw(",\"f23\":")
+            j.u64(v.f23.toLong())
+            j.raw(",\"f24\":")
+            j.u64(v.f24.toLong())
+            j.raw(",\"f25\":")
+            j.f32(v.f25)
+            j.raw(",\"f26\":")
+            j.f32(v.f26)
+            j.raw(",\"f27\":")
+            j.f64(v.f27)
+            j.raw(",\"f28\":")
+            j.f64(v.f28)
+            j.raw(",\"f29\":")
+            j.decimal(v.f29)
+            j.raw(",\"f30\":")
+            j.decimal(v.f30)
+            j.raw(",\"f31\":")
+            j.string(v.f31)
+            j.raw(",\"f32\":")
+            j.string(v.f32)
+            j.raw(",\"f33\":")
+            j.u64(v.f33)
+            j.raw(",\"f34\":")
+            j.u64(v.f34)
+            j.raw(",\"f35\":")
+            j.u64(v.f35)
+            j.raw(",\"f36\":")
+            j.uuid(v.f36)
+            j.raw(",\"f37\":")
+            j.uuid(v.f37)
+            j.raw(",\"f38\":")
+            j.uuid(v.f38)
+            j.raw(",\"f39\":")
+            j.u8(v.f39.value.toByte())
+            j.raw(",\"f40\":")
+            j.u8(v.f40.value.toByte())
+            j.raw(",\"f41\":")
+            com.chronoxor.proto.Order.fbeWriteJson(j, v.f41)
+            j.raw(",\"f42\":")
+            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42)
+            j.raw(",\"f43\":")
+            j.u8(v.f43.value.toByte())
+            j.raw(",\"f44\":")
+            com.chronoxor.proto.Account.fbeWriteJson(j, v.f44)
+            j.raw(",\"f100\":")
+            val o1 = v.f100
+            if (o1 == null) {
+                j.nil()
+            } else {
+                j.bool(o1)
+            }
+            j.raw(",\"f101\":")
+            val o2 = v.f101
+            if (o2 == null) {
+                j.nil()
+            } else {
+                j.bool(o2)
+            }
+            j.raw(",\"f102\":")
+            val o3 = v.f102
+            if (o3 == null) {
+                j.nil()
+            } else {
+                j.bool(o3)
+            }
+            j.raw(",\"f103\":")
+            val o4 = v.f103
+            if (o4 == null) {
+                j.nil()
+            } else {
+                j.u8(o4.toByte())
+            }
+            j.raw(",\"f104\":")
+            val o5 = v.f104
+            if (o5 == null) {
+                j.nil()
+            } else {
+                j.u8(o5.toByte())
+            }
+            j.raw(",\"f105\":")
+            val o6 = v.f105
+            if (o6 == null) {
+                j.nil()
+            } else {
+                j.u8(o6.toByte())
+            }
+            j.raw(",\"f106\":")
+            val o7 = v.f106
+            if (o7 == null) {
+                j.nil()
+            } else {
+                j.ch(o7)
+            }
+            j.raw(",\"f107\":")
+            val o8 = v.f107
+            if (o8 == null) {
+                j.nil()
+            } else {
+                j.ch(o8)
+            }
+            j.raw(",\"f108\":")
+            val o9 = v.f108
+            if (o9 == null) {
+                j.nil()
+            } else {
+                j.ch(o9)
+            }
+            j.raw(",\"f109\":")
+            val o10 = v.f109
+            if (o10 == null) {
+                j.nil()
+            } else {
+                j.u32(o10)
+            }
+            j.raw(",\"f110\":")
+            val o11 = v.f110
+            if (o11 == null) {
+                j.nil()
+            } else {
+                j.u32(o11)
+            }
+            j.raw(",\"f111\":")
+            val o12 = v.f111
+            if (o12 == null) {
+                j.nil()
+            } else {
+                j.u32(o12)
+            }
+            j.raw(",\"f112\":")
+            val o13 = v.f112
+            if (o13 == null) {
+                j.nil()
+            } else {
+                j.i64(o13.toLong())
+            }
+            j.raw(",\"f113\":")
+            val o14 = v.f113
+            if (o14 == null) {
+                j.nil()
+            } else {
+                j.i64(o14.toLong())
+            }
+            j.raw(",\"f114\":")
+            val o15 = v.f114
+            if (o15 == null) {
+                j.nil()
+            } else {
+                j.i64(o15.toLong())
+            }
+            j.raw(",\"f115\":")
+            val o16 = v.f115
+            if (o16 == null) {
+                j.nil()
+            } else {
+                j.u8(o16.toByte())
+            }
+            j.raw(",\"f116\":")
+            val o17 = v.f116
+            if (o17 == null) {
+                j.nil()
+            } else {
+                j.u8(o17.toByte())
+            }
+            j.raw(",\"f117\":")
+            val o18 = v.f117
+            if (o18 == null) {
+                j.nil()
+            } else {
+                j.u8(o18.toByte())
+            }
+            j.raw(",\"f118\":")
+            val o19 = v.f118
+            if (o19 == null) {
+                j.nil()
+            } else {
+                j.i64(o19.toLong())
+            }
+            j.raw(",\"f119\":")
+            val o20 = v.f119
+            if (o20 == null) {
+                j.nil()
+            } else {
+                j.i64(o20.toLong())
+            }
+            j.raw(",\"f120\":")
+            val o21 = v.f120
+            if (o21 == null) {
+                j.nil()
+            } else {
+                j.i64(o21.toLong())
+            }
+            j.raw(",\"f121\":")
+            val o22 = v.f121
+            if (o22 == null) {
+                j.nil()
+            } else {
+                j.u16(o22.toShort())
+            }
+            j.raw(",\"f122\":")
+            val o23 = v.f122
+            if (o23 == null) {
+                j.nil()
+            } else {
+                j.u16(o23.toShort())
+            }
+            j.raw(",\"f123\":")
+            val o24 = v.f123
+            if (o24 == null) {
+                j.nil()
+            } else {
+                j.u16(o24.toShort())
+            }
+            j.raw(",\"f124\":")
+            val o25 = v.f124
+            if (o25 == null) {
+                j.nil()
+            } else {
+                j.i64(o25.toLong())
+            }
+            j.raw(",\"f125\":")
+            val o26 = v.f125
+            if (o26 == null) {
+                j.nil()
+            } else {
+                j.i64(o26.toLong())
+            }
+            j.raw(",\"f126\":")
+            val o27 = v.f126
+            if (o27 == null) {
+                j.nil()
+            } else {
+                j.i64(o27.toLong())
+            }
+            j.raw(",\"f127\":")
+            val o28 = v.f127
+            if (o28 == null) {
+                j.nil()
+            } else {
+                j.u32(o28.toInt())
+            }
+            j.raw(",\"f128\":")
+            val o29 = v.f128
+            if (o29 == null) {
+                j.nil()
+            } else {
+                j.u32(o29.toInt())
+            }
+            j.raw(",\"f129\":")
+            val o30 = v.f129
+            if (o30 == null) {
+                j.nil()
+            } else {
+                j.u32(o30.toInt())
+            }
+            j.raw(",\"f130\":")
+            val o31 = v.f130
+            if (o31 == null) {
+                j.nil()
+            } else {
+                j.i64(o31)
+            }
+            j.raw(",\"f131\":")
+            val o32 = v.f131
+            if (o32 == null) {
+                j.nil()
+            } else {
+                j.i64(o32)
+            }
+            j.raw(",\"f132\":")
+            val o33 = v.f132
+            if (o33 == null) {
+                j.nil()
+            } else {
+                j.i64(o33)
+            }
+            j.raw(",\"f133\":")
+            val o34 = v.f133
+            if (o34 == null) {
+                j.nil()
+            } else {
+                j.u64(o34.toLong())
+            }
+            j.raw(",\"f134\":")
+            val o35 = v.f134
+            if (o35 == null) {
+                j.nil()
+            } else {
+                j.u64(o35.toLong())
+            }
+            j.raw(",\"f135\":")
+            val o36 = v.f135
+            if (o36 == null) {
+                j.nil()
+            } else {
+                j.u64(o36.toLong())
+            }
+            j.raw(",\"f136\":")
+            val o37 = v.f136
+            if (o37 == null) {
+                j.nil()
+            } else {
+                j.f32(o37)
+            }
+            j.raw(",\"f137\":")
+            val o38 = v.f137
+            if (o38 == null) {
+                j.nil()
+            } else {
+                j.f32(o38)
+            }
+            j.raw(",\"f138\":")
+            val o39 = v.f138
+            if (o39 == null) {
+                j.nil()
+            } else {
+                j.f32(o39)
+            }
+            j.raw(",\"f139\":")
+            val o40 = v.f139
+            if (o40 == null) {
+                j.nil()
+            } else {
+                j.f64(o40)
+            }
+            j.raw(",\"f140\":")
+            val o41 = v.f140
+            if (o41 == null) {
+                j.nil()
+            } else {
+                j.f64(o41)
+            }
+            j.raw(",\"f141\":")
+            val o42 = v.f141
+            if (o42 == null) {
+                j.nil()
+            } else {
+                j.f64(o42)
+            }
+            j.raw(",\"f142\":")
+            val o43 = v.f142
+            if (o43 == null) {
+                j.nil()
+            } else {
+                j.decimal(o43)
+            }
+            j.raw(",\"f143\":")
+            val o44 = v.f143
+            if (o44 == null) {
+                j.nil()
+            } else {
+                j.decimal(o44)
+            }
+            j.raw(",\"f144\":")
+            val o45 = v.f144
+            if (o45 == null) {
+                j.nil()
+            } else {
+                j.decimal(o45)
+            }
+            j.raw(",\"f145\":")
+            val o46 = v.f145
+            if (o46 == null) {
+                j.nil()
+            } else {
+                j.string(o46)
+            }
+            j.raw(",\"f146\":")
+            val o47 = v.f146
+            if (o47 == null) {
+                j.nil()
+            } else {
+                j.string(o47)
+            }
+            j.raw(",\"f147\":")
+            val o48 = v.f147
+            if (o48 == null) {
+                j.nil()
+            } else {
+                j.string(o48)
+            }
+            j.raw(",\"f148\":")
+            val o49 = v.f148
+            if (o49 == null) {
+                j.nil()
+            } else {
+                j.u64(o49)
+            }
+            j.raw(",\"f149\":")
+            val o50 = v.f149
+            if (o50 == null) {
+                j.nil()
+            } else {
+                j.u64(o50)
+            }
+            j.raw(",\"f150\":")
+            val o51 = v.f150
+            if (o51 == null) {
+                j.nil()
+            } else {
+                j.u64(o51)
+            }
+            j.raw(",\"f151\":")
+            val o52 = v.f151
+            if (o52 == null) {
+                j.nil()
+            } else {
+                j.uuid(o52)
+            }
+            j.raw(",\"f152\":")
+            val o53 = v.f152
+            if (o53 == null) {
+                j.nil()
+            } else {
+                j.uuid(o53)
+            }
+            j.raw(",\"f153\":")
+            val o54 = v.f153
+            if (o54 == null) {
+                j.nil()
+            } else {
+                j.uuid(o54)
+            }
+            j.raw(",\"f154\":")
+            val o55 = v.f154
+            if (o55 == null) {
+                j.nil()
+            } else {
+                j.u8(o55.value.toByte())
+            }
+            j.raw(",\"f155\":")
+            val o56 = v.f155
+            if (o56 == null) {
+                j.nil()
+            } else {
+                j.u8(o56.value.toByte())
+            }
+            j.raw(",\"f156\":")
+            val o57 = v.f156
+            if (o57 == null) {
+                j.nil()
+            } else {
+                j.u8(o57.value.toByte())
+            }
+            j.raw(",\"f157\":")
+            val o58 = v.f157
+            if (o58 == null) {
+                j.nil()
+            } else {
+                j.u8(o58.value.toByte())
+            }
+            j.raw(",\"f158\":")
+            val o59 = v.f158
+            if (o59 == null) {
+                j.nil()
+            } else {
+                com.chronoxor.proto.Order.fbeWriteJson(j, o59)
+            }
+            j.raw(",\"f159\":")
+            val o60 = v.f159
+            if (o60 == null) {
+                j.nil()
+            } else {
+                com.chronoxor.proto.Order.fbeWriteJson(j, o60)
+            }
+            j.raw(",\"f160\":")
+            val o61 = v.f160
+            if (o61 == null) {
+                j.nil()
+            } else {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, o61)
+            }
+            j.raw(",\"f161\":")
+            val o62 = v.f161
+            if (o62 == null) {
+                j.nil()
+            } else {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, o62)
+            }
+            j.raw(",\"f162\":")
+            val o63 = v.f162
+            if (o63 == null) {
+                j.nil()
+            } else {
+                j.u8(o63.value.toByte())
+            }
+            j.raw(",\"f163\":")
+            val o64 = v.f163
+            if (o64 == null) {
+                j.nil()
+            } else {
+                j.u8(o64.value.toByte())
+            }
+            j.raw(",\"f164\":")
+            val o65 = v.f164
+            if (o65 == null) {
+                j.nil()
+            } else {
+                com.chronoxor.proto.Account.fbeWriteJson(j, o65)
+            }
+            j.raw(",\"f165\":")
+            val o66 = v.f165
+            if (o66 == null) {
+                j.nil()
+            } else {
+                com.chronoxor.proto.Account.fbeWriteJson(j, o66)
+            }
+            j.raw(",\"f1000\":")
+            j.i64(v.f1000.value.toLong())
+            j.raw(",\"f1001\":")
+            val o67 = v.f1001
+            if (o67 == null) {
+                j.nil()
+            } else {
+                j.i64(o67.value.toLong())
+            }
+            j.raw(",\"f1002\":")
+            j.u8(v.f1002.value.toByte())
+            j.raw(",\"f1003\":")
+            val o68 = v.f1003
+            if (o68 == null) {
+                j.nil()
+            } else {
+                j.u8(o68.value.toByte())
+            }
+            j.raw(",\"f1004\":")
+            j.i64(v.f1004.value.toLong())
+            j.raw(",\"f1005\":")
+            val o69 = v.f1005
+            if (o69 == null) {
+                j.nil()
+            } else {
+                j.i64(o69.value.toLong())
+            }
+            j.raw(",\"f1006\":")
+            j.u64(v.f1006.value.toLong())
+            j.raw(",\"f1007\":")
+            val o70 = v.f1007
+            if (o70 == null) {
+                j.nil()
+            } else {
+                j.u64(o70.value.toLong())
+            }
+            j.raw(",\"f1008\":")
+            StructSimple.fbeWriteJson(j, v.f1008)
+            j.raw(",\"f1009\":")
+            val o71 = v.f1009
+            if (o71 == null) {
+                j.nil()
+            } else {
+                StructSimple.fbeWriteJson(j, o71)
+            }
+            j.raw(",\"f1010\":")
+            StructOptional.fbeWriteJson(j, v.f1010)
+            j.raw(",\"f1011\":")
+            val o72 = v.f1011
+            if (o72 == null) {
+                j.nil()
+            } else {
+                StructOptional.fbeWriteJson(j, o72)
+            }
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: StructNested) {
+            r.beginStruct(306)
+            var seen73 = false
+            var seen74 = false
+            var seen75 = false
+            var seen76 = false
+            var seen77 = false
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "id" -> {
+                        v.id = r.integer(-2147483648L, 2147483647L, "id").toInt()
+                    }
+                    "f1" -> {
+                        v.f1 = r.bool("f1")
+                    }
+                    "f2" -> {
+                        v.f2 = r.bool("f2")
+                    }
+                    "f3" -> {
+                        v.f3 = r.unsigned(255L, "f3").toUByte()
+                    }
+                    "f4" -> {
+                        v.f4 = r.unsigned(255L, "f4").toUByte()
+                    }
+                    "f5" -> {
+                        v.f5 = r.ch("f5")
+                    }
+                    "f6" -> {
+                        v.f6 = r.ch("f6")
+                    }
+                    "f7" -> {
+                        v.f7 = r.unsigned(4294967295L, "f7").toInt()
+                    }
+                    "f8" -> {
+                        v.f8 = r.unsigned(4294967295L, "f8").toInt()
+                    }
+                    "f9" -> {
+                        v.f9 = r.integer(-128L, 127L, "f9").toByte()
+                    }
+                    "f10" -> {
+                        v.f10 = r.integer(-128L, 127L, "f10").toByte()
+                    }
+                    "f11" -> {
+                        v.f11 = r.unsigned(255L, "f11").toUByte()
+                    }
+                    "f12" -> {
+                        v.f12 = r.unsigned(255L, "f12").toUByte()
+                    }
+                    "f13" -> {
+                        v.f13 = r.integer(-32768L, 32767L, "f13").toShort()
+                    }
+                    "f14" -> {
+                        v.f14 = r.integer(-32768L, 32767L, "f14").toShort()
+                    }
+                    "f15" -> {
+                        v.f15 = r.unsigned(65535L, "f15").toUShort()
+                    }
+                    "f16" -> {
+                        v.f16 = r.unsigned(65535L, "f16").toUShort()
+                    }
+                    "f17" -> {
+                        v.f17 = r.integer(-2147483648L, 2147483647L, "f17").toInt()
+                    }
+                    "f18" -> {
+                        v.f18 = r.integer(-2147483648L, 2147483647L, "f18").toInt()
+                    }
+                    "f19" -> {
+                        v.f19 = r.unsigned(4294967295L, "f19").toUInt()
+                    }
+                    "f20" -> {
+                        v.f20 = r.unsigned(4294967295L, "f20").toUInt()
+                    }
+                    "f21" -> {
+                        v.f21 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f21")
+                    }
+                    "f22" -> {
+                        v.f22 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f22")
+                    }
+                    "f23" -> {
+                        v.f23 = r.unsigned(-1L, "f23").toULong()
+                    }
+                    "f24" -> {
+                        v.f24 = r.unsigned(-1L, "f24").toULong()
+                    }
+                    "f25" -> {
+                        v.f25 = r.f32("f25")
+                    }
+                    "f26" -> {
+                        v.f26 = r.f32("f26")
+                    }
+                    "f27" -> {
+                        v.f27 = r.f64("f27")
+                    }
+                    "f28" -> {
+                        v.f28 = r.f64("f28")
+                    }
+                    "f29" -> {
+                        v.f29 = r.decimal("f29")
+                    }
+                    "f30" -> {
+                        v.f30 = r.decimal("f30")
+                    }
+                    "f31" -> {
+                        v.f31 = r.string("f31")
+                    }
+                    "f32" -> {
+                        v.f32 = r.string("f32")
+                    }
+                    "f33" -> {
+                        v.f33 = r.unsigned(-1L, "f33")
+                    }
+                    "f34" -> {
+                        v.f34 = r.unsigned(-1L, "f34")
+                    }
+                    "f35" -> {
+                        v.f35 = r.unsigned(-1L, "f35")
+                    }
+                    "f36" -> {
+                        v.f36 = r.uuid("f36")
+                    }
+                    "f37" -> {
+                        v.f37 = r.uuid("f37")
+                    }
+                    "f38" -> {
+                        v.f38 = r.uuid("f38")
+                    }
+                    "f39" -> {
+                        v.f39 = com.chronoxor.proto.OrderSide(r.unsigned(255L, "f39").toUByte())
+                    }
+                    "f40" -> {
+                        v.f40 = com.chronoxor.proto.OrderType(r.unsigned(255L, "f40").toUByte())
+                    }
+                    "f41" -> {
+                        seen73 = true
+                        try {
+                            com.chronoxor.proto.Order.fbeReadJson(r, v.f41)
+                        } catch (e: DecodeException) {
+                            throw e.at("f41")
+                        }
+                    }
+                    "f42" -> {
+                        seen74 = true
+                        try {
+                            com.chronoxor.proto.Balance.fbeReadJson(r, v.f42)
+                        } catch (e: DecodeException) {
+                            throw e.at("f42")
+                        }
+                    }
+                    "f43" -> {
+                        v.f43 = com.chronoxor.proto.State(r.unsigned(255L, "f43").toUByte())
+                    }
+                    "f44" -> {
+                        seen75 = true
+                        try {
+                            com.chronoxor.proto.Account.fbeReadJson(r, v.f44)
+                        } catch (e: DecodeException) {
+                            throw e.at("f44")
+                        }
+                    }
+                    "f100" -> {
+                        v.f100 = if (!r.nil()) r.bool("f100") else null
+                    }
+                    "f101" -> {
+                        v.f101 = if (!r.nil()) r.bool("f101") else null
+                    }
+                    "f102" -> {
+                        v.f102 = if (!r.nil()) r.bool("f102") else null
+                    }
+                    "f103" -> {
+                        v.f103 = if (!r.nil()) r.unsigned(255L, "f103").toUByte() else null
+                    }
+                    "f104" -> {
+                        v.f104 = if (!r.nil()) r.unsigned(255L, "f104").toUByte() else null
+                    }
+                    "f105" -> {
+                        v.f105 = if (!r.nil()) r.unsigned(255L, "f105").toUByte() else null
+                    }
+                    "f106" -> {
+                        v.f106 = if (!r.nil()) r.ch("f106") else null
+                    }
+                    "f107" -> {
+                        v.f107 = if (!r.nil()) r.ch("f107") else null
+                    }
+                    "f108" -> {
+                        v.f108 = if (!r.nil()) r.ch("f108") else null
+                    }
+                    "f109" -> {
+                        v.f109 = if (!r.nil()) r.unsigned(4294967295L, "f109").toInt() else null
+                    }
+                    "f110" -> {
+                        v.f110 = if (!r.nil()) r.unsigned(4294967295L, "f110").toInt() else null
+                    }
+                    "f111" -> {
+                        v.f111 = if (!r.nil()) r.unsigned(4294967295L, "f111").toInt() else null
+                    }
+                    "f112" -> {
+                        v.f112 = if (!r.nil()) r.integer(-128L, 127L, "f112").toByte() else null
+                    }
+                    "f113" -> {
+                        v.f113 = if (!r.nil()) r.integer(-128L, 127L, "f113").toByte() else null
+                    }
+                    "f114" -> {
+                        v.f114 = if (!r.nil()) r.integer(-128L, 127L, "f114").toByte() else null
+                    }
+                    "f115" -> {
+                        v.f115 = if (!r.nil()) r.unsigned(255L, "f115").toUByte() else null
+                    }
+                    "f116" -> {
+                        v.f116 = if (!r.nil()) r.unsigned(255L, "f116").toUByte() else null
+                    }
+                    "f117" -> {
+                        v.f117 = if (!r.nil()) r.unsigned(255L, "f117").toUByte() else null
+                    }
+                    "f118" -> {
+                        v.f118 = if (!r.nil()) r.integer(-32768L, 32767L, "f118").toShort() else null
+                    }
+                    "f119" -> {
+                        v.f119 = if (!r.nil()) r.integer(-32768L, 32767L, "f119").toShort() else null
+                    }
+                    "f120" -> {
+                        v.f120 = if (!r.nil()) r.integer(-32768L, 32767L, "f120").toShort() else null
+                    }
+                    "f121" -> {
+                        v.f121 = if (!r.nil()) r.unsigned(65535L, "f121").toUShort() else null
+                    }
+                    "f122" -> {
+                        v.f122 = if (!r.nil()) r.unsigned(65535L, "f122").toUShort() else null
+                    }
+                    "f123" -> {
+                        v.f123 = if (!r.nil()) r.unsigned(65535L, "f123").toUShort() else null
+                    }
+                    "f124" -> {
+                        v.f124 = if (!r.nil()) r.integer(-2147483648L, 2147483647L, "f124").toInt() else null
+                    }
+                    "f125" -> {
+                        v.f125 = if (!r.nil()) r.integer(-2147483648L, 2147483647L, "f125").toInt() else null
+                    }
+                    "f126" -> {
+                        v.f126 = if (!r.nil()) r.integer(-2147483648L, 2147483647L, "f126").toInt() else null
+                    }
+                    "f127" -> {
+                        v.f127 = if (!r.nil()) r.unsigned(4294967295L, "f127").toUInt() else null
+                    }
+                    "f128" -> {
+                        v.f128 = if (!r.nil()) r.unsigned(4294967295L, "f128").toUInt() else null
+                    }
+                    "f129" -> {
+                        v.f129 = if (!r.nil()) r.unsigned(4294967295L, "f129").toUInt() else null
+                    }
+                    "f130" -> {
+                        v.f130 = if (!r.nil()) r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f130") else null
+                    }
+                    "f131" -> {
+                        v.f131 = if (!r.nil()) r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f131") else null
+                    }
+                    "f132" -> {
+                        v.f132 = if (!r.nil()) r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f132") else null
+                    }
+                    "f133" -> {
+                        v.f133 = if (!r.nil()) r.unsigned(-1L, "f133").toULong() else null
+                    }
+                    "f134" -> {
+                        v.f134 = if (!r.nil()) r.unsigned(-1L, "f134").toULong() else null
+                    }
+                    "f135" -> {
+                        v.f135 = if (!r.nil()) r.unsigned(-1L, "f135").toULong() else null
+                    }
+                    "f136" -> {
+                        v.f136 = if (!r.nil()) r.f32("f136") else null
+                    }
+                    "f137" -> {
+                        v.f137 = if (!r.nil()) r.f32("f137") else null
+                    }
+                    "f138" -> {
+                        v.f138 = if (!r.nil()) r.f32("f138") else null
+                    }
+                    "f139" -> {
+                        v.f139 = if (!r.nil()) r.f64("f139") else null
+                    }
+                    "f140" -> {
+                        v.f140 = if (!r.nil()) r.f64("f140") else null
+                    }
+                    "f141" -> {
+                        v.f141 = if (!r.nil()) r.f64("f141") else null
+                    }
+                    "f142" -> {
+                        v.f142 = if (!r.nil()) r.decimal("f142") else null
+                    }
+                    "f143" -> {
+                        v.f143 = if (!r.nil()) r.decimal("f143") else null
+                    }
+                    "f144" -> {
+                        v.f144 = if (!r.nil()) r.decimal("f144") else null
+                    }
+                    "f145" -> {
+                        v.f145 = if (!r.nil()) r.string("f145") else null
+                    }
+                    "f146" -> {
+                        v.f146 = if (!r.nil()) r.string("f146") else null
+                    }
+                    "f147" -> {
+                        v.f147 = if (!r.nil()) r.string("f147") else null
+                    }
+                    "f148" -> {
+                        v.f148 = if (!r.nil()) r.unsigned(-1L, "f148") else null
+                    }
+                    "f149" -> {
+                        v.f149 = if (!r.nil()) r.unsigned(-1L, "f149") else null
+                    }
+                    "f150" -> {
+                        v.f150 = if (!r.nil()) r.unsigned(-1L, "f150") else null
+                    }
+                    "f151" -> {
+                        v.f151 = if (!r.nil()) r.uuid("f151") else null
+                    }
+                    "f152" -> {
+                        v.f152 = if (!r.nil()) r.uuid("f152") else null
+                    }
+                    "f153" -> {
+                        v.f153 = if (!r.nil()) r.uuid("f153") else null
+                    }
+                    "f154" -> {
+                        v.f154 = if (!r.nil()) {
+                            com.chronoxor.proto.OrderSide(r.unsigned(255L, "f154").toUByte())
+                        } else {
+                            null
+                        }
+                    }
+                    "f155" -> {
+                        v.f155 = if (!r.nil()) {
+                            com.chronoxor.proto.OrderSide(r.unsigned(255L, "f155").toUByte())
+                        } else {
+                            null
+                        }
+                    }
+                    "f156" -> {
+                        v.f156 = if (!r.nil()) {
+                            com.chronoxor.proto.OrderType(r.unsigned(255L, "f156").toUByte())
+                        } else {
+                            null
+                        }
+                    }
+                    "f157" -> {
+                        v.f157 = if (!r.nil()) {
+                            com.chronoxor.proto.OrderType(r.unsigned(255L, "f157").toUByte())
+                        } else {
+                            null
+                        }
+                    }
+                    "f158" -> {
+                        v.f158 = if (!r.nil()) {
+                            val x78 = com.chronoxor.proto.Order()
+                            try {
+                                com.chronoxor.proto.Order.fbeReadJson(r, x78)
+                            } catch (e: DecodeException) {
+                                throw e.at("f158")
+                            }
+                            x78
+                        } else {
+                            null
+                        }
+                    }
+                    "f159" -> {
+                        v.f159 = if (!r.nil()) {
+                            val x79 = com.chronoxor.proto.Order()
+                            try {
+                                com.chronoxor.proto.Order.fbeReadJson(r, x79)
+                            } catch (e: DecodeException) {
+                                throw e.at("f159")
+                            }
+                            x79
+                        } else {
+                            null
+                        }
+                    }
+                    "f160" -> {
+                        v.f160 = if (!r.nil()) {
+                            val x80 = com.chronoxor.proto.Balance()
+                            try {
+                                com.chronoxor.proto.Balance.fbeReadJson(r, x80)
+                            } catch (e: DecodeException) {
+                                throw e.at("f160")
+                            }
+                            x80
+                        } else {
+                            null
+                        }
+                    }
+                    "f161" -> {
+                        v.f161 = if (!r.nil()) {
+                            val x81 = com.chronoxor.proto.Balance()
+                            try {
+                                com.chronoxor.proto.Balance.fbeReadJson(r, x81)
+                            } catch (e: DecodeException) {
+                                throw e.at("f161")
+                            }
+                            x81
+                        } else {
+                            null
+                        }
+                    }
+                    "f162" -> {
+                        v.f162 = if (!r.nil()) com.chronoxor.proto.State(r.unsigned(255L, "f162").toUByte()) else null
+                    }
+                    "f163" -> {
+                        v.f163 = if (!r.nil()) com.chronoxor.proto.State(r.unsigned(255L, "f163").toUByte()) else null
+                    }
+                    "f164" -> {
+                        v.f164 = if (!r.nil()) {
+                            val x82 = com.chronoxor.proto.Account()
+                            try {
+                                com.chronoxor.proto.Account.fbeReadJson(r, x82)
+                            } catch (e: DecodeException) {
+                                throw e.at("f164")
+                            }
+                            x82
+                        } else {
+                            null
+                        }
+                    }
+                    "f165" -> {
+                        v.f165 = if (!r.nil()) {
+                            val x83 = com.chronoxor.proto.Account()
+                            try {
+                                com.chronoxor.proto.Account.fbeReadJson(r, x83)
+                            } catch (e: DecodeException) {
+                                throw e.at("f165")
+                            }
+                            x83
+                        } else {
+                            null
+                        }
+                    }
+                    "f1000" -> {
+                        v.f1000 = EnumSimple(r.integer(-2147483648L, 2147483647L, "f1000").toInt())
+                    }
+                    "f1001" -> {
+                        v.f1001 = if (!r.nil()) {
+                            EnumSimple(r.integer(-2147483648L, 2147483647L, "f1001").toInt())
+                        } else {
+                            null
+                        }
+                    }
+                    "f1002" -> {
+                        v.f1002 = EnumTyped(r.unsigned(255L, "f1002").toUByte())
+                    }
+                    "f1003" -> {
+                        v.f1003 = if (!r.nil()) EnumTyped(r.unsigned(255L, "f1003").toUByte()) else null
+                    }
+                    "f1004" -> {
+                        v.f1004 = FlagsSimple(r.integer(-2147483648L, 4294967295L, "f1004").toInt())
+                    }
+                    "f1005" -> {
+                        v.f1005 = if (!r.nil()) {
+                            FlagsSimple(r.integer(-2147483648L, 4294967295L, "f1005").toInt())
+                        } else {
+                            null
+                        }
+                    }
+                    "f1006" -> {
+                        v.f1006 = FlagsTyped(r.unsigned(-1L, "f1006").toULong())
+                    }
+                    "f1007" -> {
+                        v.f1007 = if (!r.nil()) FlagsTyped(r.unsigned(-1L, "f1007").toULong()) else null
+                    }
+                    "f1008" -> {
+                        seen76 = true
+                        try {
+                            StructSimple.fbeReadJson(r, v.f1008)
+                        } catch (e: DecodeException) {
+                            throw e.at("f1008")
+                        }
+                    }
+                    "f1009" -> {
+                        v.f1009 = if (!r.nil()) {
+                            val x84 = StructSimple()
+                            try {
+                                StructSimple.fbeReadJson(r, x84)
+                            } catch (e: DecodeException) {
+                                throw e.at("f1009")
+                            }
+                            x84
+                        } else {
+                            null
+                        }
+                    }
+                    "f1010" -> {
+                        seen77 = true
+                        try {
+                            StructOptional.fbeReadJson(r, v.f1010)
+                        } catch (e: DecodeException) {
+                            throw e.at("f1010")
+                        }
+                    }
+                    "f1011" -> {
+                        v.f1011 = if (!r.nil()) {
+                            val x85 = StructOptional()
+                            try {
+                                StructOptional.fbeReadJson(r, x85)
+                            } catch (e: DecodeException) {
+                                throw e.at("f1011")
+                            }
+                            x85
+                        } else {
+                            null
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            if (!seen73) r.spend(26, "f41")
+            if (!seen74) r.spend(12, "f42")
+            if (!seen75) r.spend(26, "f44")
+            if (!seen76) r.spend(281, "f1008")
+            if (!seen77) r.spend(347, "f1010")
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): StructNested =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructNested =
+            JsonReader.read(text, limits, StructNested(), { r, v -> fbeReadJson(r, v) }, "test.StructNested")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: StructNested) {

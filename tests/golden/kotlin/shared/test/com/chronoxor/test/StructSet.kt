@@ -4,6 +4,8 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -64,6 +66,19 @@ open class StructSet(
         w.beginFinal()
         StructSet.fbeWriteFinal(w, this)
         return w.endFinal(132)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        StructSet.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -285,6 +300,111 @@ open class StructSet(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: StructSet) {
+            j.raw("{\"f1\":[")
+            var i1 = 0
+            for (x2 in Compare.ordered(v.f1, null)) {
+                if (i1++ > 0) j.raw(',')
+                j.u8(x2.toByte())
+            }
+            j.raw("],\"f2\":[")
+            var i3 = 0
+            for (x4 in Compare.ordered(v.f2, null)) {
+                if (i3++ > 0) j.raw(',')
+                j.i64(x4.value.toLong())
+            }
+            j.raw("],\"f3\":[")
+            var i5 = 0
+            for (x6 in Compare.ordered(v.f3, null)) {
+                if (i5++ > 0) j.raw(',')
+                j.i64(x6.value.toLong())
+            }
+            j.raw("],\"f4\":[")
+            var i7 = 0
+            for (x8 in Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
+                if (i7++ > 0) j.raw(',')
+                StructSimple.fbeWriteJson(j, x8)
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: StructSet) {
+            r.beginStruct(16)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "f1" -> {
+                        r.beginArray("f1")
+                        while (r.more()) {
+                            r.spend(1, "f1")
+                            val e10 = r.unsigned(255L, "f1").toUByte()
+                            if (!v.f1.add(e10)) throw r.duplicateElement("f1")
+                        }
+                    }
+                    "f2" -> {
+                        r.beginArray("f2")
+                        while (r.more()) {
+                            r.spend(4, "f2")
+                            val e12 = EnumSimple(r.integer(-2147483648L, 2147483647L, "f2").toInt())
+                            if (!v.f2.add(e12)) throw r.duplicateElement("f2")
+                        }
+                    }
+                    "f3" -> {
+                        r.beginArray("f3")
+                        while (r.more()) {
+                            r.spend(4, "f3")
+                            val e14 = FlagsSimple(r.integer(-2147483648L, 4294967295L, "f3").toInt())
+                            if (!v.f3.add(e14)) throw r.duplicateElement("f3")
+                        }
+                    }
+                    "f4" -> {
+                        r.beginArray("f4")
+                        var i15 = 0
+                        while (r.more()) {
+                            val x16 = StructSimple()
+                            try {
+                                StructSimple.fbeReadJson(r, x16)
+                            } catch (e: DecodeException) {
+                                throw e.at("f4", i15)
+                            }
+                            if (!v.f4.add(x16)) throw r.duplicateElement("f4")
+                            i15++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): StructSet = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructSet =
+            JsonReader.read(text, limits, StructSet(), { r, v -> fbeReadJson(r, v) }, "test.StructSet")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: StructSet) {

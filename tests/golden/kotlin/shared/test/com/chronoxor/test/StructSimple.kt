@@ -4,6 +4,8 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -113,6 +115,19 @@ open class StructSimple(
         w.beginFinal()
         StructSimple.fbeWriteFinal(w, this)
         return w.endFinal(110)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        StructSimple.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -657,6 +672,296 @@ open class StructSimple(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: StructSimple) {
+            j.raw("{\"id\":")
+            j.i64(v.id.toLong())
+            j.raw(",\"f1\":")
+            j.bool(v.f1)
+            j.raw(",\"f2\":")
+            j.bool(v.f2)
+            j.raw(",\"f3\":")
+            j.u8(v.f3.toByte())
+            j.raw(",\"f4\":")
+            j.u8(v.f4.toByte())
+            j.raw(",\"f5\":")
+            j.ch(v.f5)
+            j.raw(",\"f6\":")
+            j.ch(v.f6)
+            j.raw(",\"f7\":")
+            j.u32(v.f7)
+            j.raw(",\"f8\":")
+            j.u32(v.f8)
+            j.raw(",\"f9\":")
+            j.i64(v.f9.toLong())
+            j.raw(",\"f10\":")
+            j.i64(v.f10.toLong())
+            j.raw(",\"f11\":")
+            j.u8(v.f11.toByte())
+            j.raw(",\"f12\":")
+            j.u8(v.f12.toByte())
+            j.raw(",\"f13\":")
+            j.i64(v.f13.toLong())
+            j.raw(",\"f14\":")
+            j.i64(v.f14.toLong())
+            j.raw(",\"f15\":")
+            j.u16(v.f15.toShort())
+            j.raw(",\"f16\":")
+            j.u16(v.f16.toShort())
+            j.raw(",\"f17\":")
+            j.i64(v.f17.toLong())
+            j.raw(",\"f18\":")
+            j.i64(v.f18.toLong())
+            j.raw(",\"f19\":")
+            j.u32(v.f19.toInt())
+            j.raw(",\"f20\":")
+            j.u32(v.f20.toInt())
+            j.raw(",\"f21\":")
+            j.i64(v.f21)
+            j.raw(",\"f22\":")
+            j.i64(v.f22)
+            j.raw(",\"f23\":")
+            j.u64(v.f23.toLong())
+            j.raw(",\"f24\":")
+            j.u64(v.f24.toLong())
+            j.raw(",\"f25\":")
+            j.f32(v.f25)
+            j.raw(",\"f26\":")
+            j.f32(v.f26)
+            j.raw(",\"f27\":")
+            j.f64(v.f27)
+            j.raw(",\"f28\":")
+            j.f64(v.f28)
+            j.raw(",\"f29\":")
+            j.decimal(v.f29)
+            j.raw(",\"f30\":")
+            j.decimal(v.f30)
+            j.raw(",\"f31\":")
+            j.string(v.f31)
+            j.raw(",\"f32\":")
+            j.string(v.f32)
+            j.raw(",\"f33\":")
+            j.u64(v.f33)
+            j.raw(",\"f34\":")
+            j.u64(v.f34)
+            j.raw(",\"f35\":")
+            j.u64(v.f35)
+            j.raw(",\"f36\":")
+            j.uuid(v.f36)
+            j.raw(",\"f37\":")
+            j.uuid(v.f37)
+            j.raw(",\"f38\":")
+            j.uuid(v.f38)
+            j.raw(",\"f39\":")
+            j.u8(v.f39.value.toByte())
+            j.raw(",\"f40\":")
+            j.u8(v.f40.value.toByte())
+            j.raw(",\"f41\":")
+            com.chronoxor.proto.Order.fbeWriteJson(j, v.f41)
+            j.raw(",\"f42\":")
+            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42)
+            j.raw(",\"f43\":")
+            j.u8(v.f43.value.toByte())
+            j.raw(",\"f44\":")
+            com.chronoxor.proto.Account.fbeWriteJson(j, v.f44)
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: StructSimple) {
+            r.beginStruct(217)
+            var seen1 = false
+            var seen2 = false
+            var seen3 = false
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "id" -> {
+                        v.id = r.integer(-2147483648L, 2147483647L, "id").toInt()
+                    }
+                    "f1" -> {
+                        v.f1 = r.bool("f1")
+                    }
+                    "f2" -> {
+                        v.f2 = r.bool("f2")
+                    }
+                    "f3" -> {
+                        v.f3 = r.unsigned(255L, "f3").toUByte()
+                    }
+                    "f4" -> {
+                        v.f4 = r.unsigned(255L, "f4").toUByte()
+                    }
+                    "f5" -> {
+                        v.f5 = r.ch("f5")
+                    }
+                    "f6" -> {
+                        v.f6 = r.ch("f6")
+                    }
+                    "f7" -> {
+                        v.f7 = r.unsigned(4294967295L, "f7").toInt()
+                    }
+                    "f8" -> {
+                        v.f8 = r.unsigned(4294967295L, "f8").toInt()
+                    }
+                    "f9" -> {
+                        v.f9 = r.integer(-128L, 127L, "f9").toByte()
+                    }
+                    "f10" -> {
+                        v.f10 = r.integer(-128L, 127L, "f10").toByte()
+                    }
+                    "f11" -> {
+                        v.f11 = r.unsigned(255L, "f11").toUByte()
+                    }
+                    "f12" -> {
+                        v.f12 = r.unsigned(255L, "f12").toUByte()
+                    }
+                    "f13" -> {
+                        v.f13 = r.integer(-32768L, 32767L, "f13").toShort()
+                    }
+                    "f14" -> {
+                        v.f14 = r.integer(-32768L, 32767L, "f14").toShort()
+                    }
+                    "f15" -> {
+                        v.f15 = r.unsigned(65535L, "f15").toUShort()
+                    }
+                    "f16" -> {
+                        v.f16 = r.unsigned(65535L, "f16").toUShort()
+                    }
+                    "f17" -> {
+                        v.f17 = r.integer(-2147483648L, 2147483647L, "f17").toInt()
+                    }
+                    "f18" -> {
+                        v.f18 = r.integer(-2147483648L, 2147483647L, "f18").toInt()
+                    }
+                    "f19" -> {
+                        v.f19 = r.unsigned(4294967295L, "f19").toUInt()
+                    }
+                    "f20" -> {
+                        v.f20 = r.unsigned(4294967295L, "f20").toUInt()
+                    }
+                    "f21" -> {
+                        v.f21 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f21")
+                    }
+                    "f22" -> {
+                        v.f22 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f22")
+                    }
+                    "f23" -> {
+                        v.f23 = r.unsigned(-1L, "f23").toULong()
+                    }
+                    "f24" -> {
+                        v.f24 = r.unsigned(-1L, "f24").toULong()
+                    }
+                    "f25" -> {
+                        v.f25 = r.f32("f25")
+                    }
+                    "f26" -> {
+                        v.f26 = r.f32("f26")
+                    }
+                    "f27" -> {
+                        v.f27 = r.f64("f27")
+                    }
+                    "f28" -> {
+                        v.f28 = r.f64("f28")
+                    }
+                    "f29" -> {
+                        v.f29 = r.decimal("f29")
+                    }
+                    "f30" -> {
+                        v.f30 = r.decimal("f30")
+                    }
+                    "f31" -> {
+                        v.f31 = r.string("f31")
+                    }
+                    "f32" -> {
+                        v.f32 = r.string("f32")
+                    }
+                    "f33" -> {
+                        v.f33 = r.unsigned(-1L, "f33")
+                    }
+                    "f34" -> {
+                        v.f34 = r.unsigned(-1L, "f34")
+                    }
+                    "f35" -> {
+                        v.f35 = r.unsigned(-1L, "f35")
+                    }
+                    "f36" -> {
+                        v.f36 = r.uuid("f36")
+                    }
+                    "f37" -> {
+                        v.f37 = r.uuid("f37")
+                    }
+                    "f38" -> {
+                        v.f38 = r.uuid("f38")
+                    }
+                    "f39" -> {
+                        v.f39 = com.chronoxor.proto.OrderSide(r.unsigned(255L, "f39").toUByte())
+                    }
+                    "f40" -> {
+                        v.f40 = com.chronoxor.proto.OrderType(r.unsigned(255L, "f40").toUByte())
+                    }
+                    "f41" -> {
+                        seen1 = true
+                        try {
+                            com.chronoxor.proto.Order.fbeReadJson(r, v.f41)
+                        } catch (e: DecodeException) {
+                            throw e.at("f41")
+                        }
+                    }
+                    "f42" -> {
+                        seen2 = true
+                        try {
+                            com.chronoxor.proto.Balance.fbeReadJson(r, v.f42)
+                        } catch (e: DecodeException) {
+                            throw e.at("f42")
+                        }
+                    }
+                    "f43" -> {
+                        v.f43 = com.chronoxor.proto.State(r.unsigned(255L, "f43").toUByte())
+                    }
+                    "f44" -> {
+                        seen3 = true
+                        try {
+                            com.chronoxor.proto.Account.fbeReadJson(r, v.f44)
+                        } catch (e: DecodeException) {
+                            throw e.at("f44")
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            if (!seen1) r.spend(26, "f41")
+            if (!seen2) r.spend(12, "f42")
+            if (!seen3) r.spend(26, "f44")
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): StructSimple =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructSimple =
+            JsonReader.read(text, limits, StructSimple(), { r, v -> fbeReadJson(r, v) }, "test.StructSimple")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: StructSimple) {

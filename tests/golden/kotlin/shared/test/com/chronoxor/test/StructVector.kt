@@ -3,6 +3,8 @@
 package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -68,6 +70,19 @@ open class StructVector(
         w.beginFinal()
         StructVector.fbeWriteFinal(w, this)
         return w.endFinal(130)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        StructVector.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -488,6 +503,232 @@ open class StructVector(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: StructVector) {
+            j.raw("{\"f1\":[")
+            var i1 = 0
+            for (x2 in v.f1) {
+                if (i1++ > 0) j.raw(',')
+                j.u8(x2.toByte())
+            }
+            j.raw("],\"f2\":[")
+            var i3 = 0
+            for (x4 in v.f2) {
+                if (i3++ > 0) j.raw(',')
+                if (x4 == null) {
+                    j.nil()
+                } else {
+                    j.u8(x4.toByte())
+                }
+            }
+            j.raw("],\"f3\":[")
+            var i5 = 0
+            for (x6 in v.f3) {
+                if (i5++ > 0) j.raw(',')
+                j.bytes(x6)
+            }
+            j.raw("],\"f4\":[")
+            var i7 = 0
+            for (x8 in v.f4) {
+                if (i7++ > 0) j.raw(',')
+                if (x8 == null) {
+                    j.nil()
+                } else {
+                    j.bytes(x8)
+                }
+            }
+            j.raw("],\"f5\":[")
+            var i9 = 0
+            for (x10 in v.f5) {
+                if (i9++ > 0) j.raw(',')
+                j.i64(x10.value.toLong())
+            }
+            j.raw("],\"f6\":[")
+            var i11 = 0
+            for (x12 in v.f6) {
+                if (i11++ > 0) j.raw(',')
+                if (x12 == null) {
+                    j.nil()
+                } else {
+                    j.i64(x12.value.toLong())
+                }
+            }
+            j.raw("],\"f7\":[")
+            var i13 = 0
+            for (x14 in v.f7) {
+                if (i13++ > 0) j.raw(',')
+                j.i64(x14.value.toLong())
+            }
+            j.raw("],\"f8\":[")
+            var i15 = 0
+            for (x16 in v.f8) {
+                if (i15++ > 0) j.raw(',')
+                if (x16 == null) {
+                    j.nil()
+                } else {
+                    j.i64(x16.value.toLong())
+                }
+            }
+            j.raw("],\"f9\":[")
+            var i17 = 0
+            for (x18 in v.f9) {
+                if (i17++ > 0) j.raw(',')
+                StructSimple.fbeWriteJson(j, x18)
+            }
+            j.raw("],\"f10\":[")
+            var i19 = 0
+            for (x20 in v.f10) {
+                if (i19++ > 0) j.raw(',')
+                if (x20 == null) {
+                    j.nil()
+                } else {
+                    StructSimple.fbeWriteJson(j, x20)
+                }
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: StructVector) {
+            r.beginStruct(40)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "f1" -> {
+                        r.beginArray("f1")
+                        while (r.more()) {
+                            r.spend(1, "f1")
+                            v.f1.add(r.unsigned(255L, "f1").toUByte())
+                        }
+                    }
+                    "f2" -> {
+                        r.beginArray("f2")
+                        while (r.more()) {
+                            r.spend(1, "f2")
+                            val x23: UByte? = if (!r.nil()) r.unsigned(255L, "f2").toUByte() else null
+                            v.f2.add(x23)
+                        }
+                    }
+                    "f3" -> {
+                        r.beginArray("f3")
+                        while (r.more()) {
+                            r.spend(4, "f3")
+                            v.f3.add(r.bytes("f3"))
+                        }
+                    }
+                    "f4" -> {
+                        r.beginArray("f4")
+                        while (r.more()) {
+                            r.spend(1, "f4")
+                            val x26: ByteArray? = if (!r.nil()) r.bytes("f4") else null
+                            v.f4.add(x26)
+                        }
+                    }
+                    "f5" -> {
+                        r.beginArray("f5")
+                        while (r.more()) {
+                            r.spend(4, "f5")
+                            v.f5.add(EnumSimple(r.integer(-2147483648L, 2147483647L, "f5").toInt()))
+                        }
+                    }
+                    "f6" -> {
+                        r.beginArray("f6")
+                        while (r.more()) {
+                            r.spend(1, "f6")
+                            val x29: EnumSimple? = if (!r.nil()) {
+                                EnumSimple(r.integer(-2147483648L, 2147483647L, "f6").toInt())
+                            } else {
+                                null
+                            }
+                            v.f6.add(x29)
+                        }
+                    }
+                    "f7" -> {
+                        r.beginArray("f7")
+                        while (r.more()) {
+                            r.spend(4, "f7")
+                            v.f7.add(FlagsSimple(r.integer(-2147483648L, 4294967295L, "f7").toInt()))
+                        }
+                    }
+                    "f8" -> {
+                        r.beginArray("f8")
+                        while (r.more()) {
+                            r.spend(1, "f8")
+                            val x32: FlagsSimple? = if (!r.nil()) {
+                                FlagsSimple(r.integer(-2147483648L, 4294967295L, "f8").toInt())
+                            } else {
+                                null
+                            }
+                            v.f8.add(x32)
+                        }
+                    }
+                    "f9" -> {
+                        r.beginArray("f9")
+                        var i33 = 0
+                        while (r.more()) {
+                            val x34 = StructSimple()
+                            try {
+                                StructSimple.fbeReadJson(r, x34)
+                            } catch (e: DecodeException) {
+                                throw e.at("f9", i33)
+                            }
+                            v.f9.add(x34)
+                            i33++
+                        }
+                    }
+                    "f10" -> {
+                        r.beginArray("f10")
+                        var i35 = 0
+                        while (r.more()) {
+                            r.spend(1, "f10")
+                            val x36: StructSimple? = if (!r.nil()) {
+                                val x37 = StructSimple()
+                                try {
+                                    StructSimple.fbeReadJson(r, x37)
+                                } catch (e: DecodeException) {
+                                    throw e.at("f10", i35)
+                                }
+                                x37
+                            } else {
+                                null
+                            }
+                            v.f10.add(x36)
+                            i35++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): StructVector =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructVector =
+            JsonReader.read(text, limits, StructVector(), { r, v -> fbeReadJson(r, v) }, "test.StructVector")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: StructVector) {

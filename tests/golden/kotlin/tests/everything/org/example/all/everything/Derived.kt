@@ -3,6 +3,8 @@
 package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
@@ -42,6 +44,16 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
         w.beginFinal()
         Derived.fbeWriteFinal(w, this)
         return w.endFinal(7)
+    }
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    override fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Derived.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -171,6 +183,59 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Derived) {
+            j.raw("{\"a\":")
+            j.i64(v.a.toLong())
+            j.raw(",\"b\":")
+            j.i64(v.b.toLong())
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Derived) {
+            r.beginStruct(8)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "a" -> {
+                        v.a = r.integer(-2147483648L, 2147483647L, "a").toInt()
+                    }
+                    "b" -> {
+                        v.b = r.integer(-2147483648L, 2147483647L, "b").toInt()
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Derived = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Derived =
+            JsonReader.read(text, limits, Derived(), { r, v -> fbeReadJson(r, v) }, "everything.Derived")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Derived) {

@@ -5,6 +5,8 @@ package org.example.all.everything
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -124,6 +126,19 @@ open class Everything(
         w.beginFinal()
         Everything.fbeWriteFinal(w, this)
         return w.endFinal(1026)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Everything.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -1119,6 +1134,572 @@ open class Everything(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Everything) {
+            j.raw("{\"id\":")
+            j.i64(v.id.toLong())
+            j.raw(",\"f1\":")
+            j.bool(v.f1)
+            j.raw(",\"f2\":")
+            j.u8(v.f2.toByte())
+            j.raw(",\"f3\":")
+            j.ch(v.f3)
+            j.raw(",\"f4\":")
+            j.u32(v.f4)
+            j.raw(",\"f5\":")
+            j.i64(v.f5.toLong())
+            j.raw(",\"f6\":")
+            j.u8(v.f6.toByte())
+            j.raw(",\"f7\":")
+            j.i64(v.f7.toLong())
+            j.raw(",\"f8\":")
+            j.u16(v.f8.toShort())
+            j.raw(",\"f9\":")
+            j.i64(v.f9.toLong())
+            j.raw(",\"f10\":")
+            j.u32(v.f10.toInt())
+            j.raw(",\"f11\":")
+            j.i64(v.f11)
+            j.raw(",\"f12\":")
+            j.u64(v.f12.toLong())
+            j.raw(",\"f13\":")
+            j.f32(v.f13)
+            j.raw(",\"f14\":")
+            j.f64(v.f14)
+            j.raw(",\"f15\":")
+            j.decimal(v.f15)
+            j.raw(",\"f16\":")
+            j.decimal(v.f16)
+            j.raw(",\"f17\":")
+            j.string(v.f17)
+            j.raw(",\"f18\":")
+            j.u64(v.f18)
+            j.raw(",\"f19\":")
+            j.u64(v.f19)
+            j.raw(",\"f20\":")
+            j.uuid(v.f20)
+            j.raw(",\"f21\":")
+            j.uuid(v.f21)
+            j.raw(",\"f22\":")
+            j.uuid(v.f22)
+            j.raw(",\"f23\":")
+            j.uuid(v.f23)
+            j.raw(",\"f24\":")
+            j.bytes(v.f24)
+            j.raw(",\"f25\":")
+            j.u8(v.f25.value.toByte())
+            j.raw(",\"f26\":")
+            j.u8(v.f26.value.toByte())
+            j.raw(",\"f27\":")
+            j.u8(v.f27.value.toByte())
+            j.raw(",\"f28\":")
+            j.u64(v.f28.value.toLong())
+            j.raw(",\"f29\":")
+            Counted.fbeWriteJson(j, v.f29)
+            j.raw(",\"f30\":")
+            org.example.market.Instrument.fbeWriteJson(j, v.f30)
+            j.raw(",\"f31\":")
+            val o1 = v.f31
+            if (o1 == null) {
+                j.nil()
+            } else {
+                j.i64(o1.toLong())
+            }
+            j.raw(",\"f32\":")
+            val o2 = v.f32
+            if (o2 == null) {
+                j.nil()
+            } else {
+                j.i64(o2.toLong())
+            }
+            j.raw(",\"f33\":")
+            val o3 = v.f33
+            if (o3 == null) {
+                j.nil()
+            } else {
+                j.string(o3)
+            }
+            j.raw(",\"f34\":")
+            val o4 = v.f34
+            if (o4 == null) {
+                j.nil()
+            } else {
+                j.u8(o4.value.toByte())
+            }
+            j.raw(",\"f35\":")
+            val o5 = v.f35
+            if (o5 == null) {
+                j.nil()
+            } else {
+                Counted.fbeWriteJson(j, o5)
+            }
+            j.raw(",\"f36\":")
+            Writer.checkLength(v.f36.size, 3, "everything.Everything.f36")
+            j.raw('[')
+            var i6 = 0
+            for (x7 in v.f36) {
+                if (i6++ > 0) j.raw(',')
+                j.i64(x7.toLong())
+            }
+            j.raw("],\"f37\":")
+            Writer.checkLength(v.f37.size, 2, "everything.Everything.f37")
+            j.raw('[')
+            var i8 = 0
+            for (x9 in v.f37) {
+                if (i8++ > 0) j.raw(',')
+                if (x9 == null) {
+                    j.nil()
+                } else {
+                    j.string(x9)
+                }
+            }
+            j.raw("],\"f38\":[")
+            var i10 = 0
+            for (x11 in v.f38) {
+                if (i10++ > 0) j.raw(',')
+                j.f64(x11)
+            }
+            j.raw("],\"f39\":[")
+            var i12 = 0
+            for (x13 in v.f39) {
+                if (i12++ > 0) j.raw(',')
+                if (x13 == null) {
+                    j.nil()
+                } else {
+                    Counted.fbeWriteJson(j, x13)
+                }
+            }
+            j.raw("],\"f40\":[")
+            var i14 = 0
+            for (x15 in v.f40) {
+                if (i14++ > 0) j.raw(',')
+                j.string(x15)
+            }
+            j.raw("],\"f41\":[")
+            var i16 = 0
+            for (x17 in Compare.ordered(v.f41, null)) {
+                if (i16++ > 0) j.raw(',')
+                j.i64(x17)
+            }
+            j.raw("],\"f42\":[")
+            var i18 = 0
+            for (x19 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+                if (i18++ > 0) j.raw(',')
+                org.example.market.Instrument.fbeWriteJson(j, x19)
+            }
+            j.raw("],\"f43\":{")
+            var i20 = 0
+            for (x21 in Compare.ordered(v.f43, null)) {
+                if (i20++ > 0) j.raw(',')
+                j.keyI64(x21.key.toLong())
+                j.string(x21.value)
+            }
+            j.raw("},\"f44\":{")
+            var i22 = 0
+            for (x23 in Compare.ordered(v.f44, Compare.STRING)) {
+                if (i22++ > 0) j.raw(',')
+                j.keyString(x23.key)
+                val o24 = x23.value
+                if (o24 == null) {
+                    j.nil()
+                } else {
+                    Counted.fbeWriteJson(j, o24)
+                }
+            }
+            j.raw("},\"f45\":{")
+            var i25 = 0
+            for (x26 in v.f45.entries) {
+                if (i25++ > 0) j.raw(',')
+                j.keyUuid(x26.key)
+                j.bytes(x26.value)
+            }
+            j.raw("},\"f46\":[")
+            var i27 = 0
+            for (x28 in v.f46.entries) {
+                if (i27++ > 0) j.raw(',')
+                j.raw('[')
+                org.example.market.Instrument.fbeWriteJson(j, x28.key)
+                j.raw(',')
+                Counted.fbeWriteJson(j, x28.value)
+                j.raw(']')
+            }
+            j.raw("],\"f47\":")
+            val o29 = v.f47
+            if (o29 == null) {
+                j.nil()
+            } else {
+                j.i64(o29.toLong())
+            }
+            j.raw(",\"f47Reset\":")
+            j.bool(v.f47Reset)
+            j.raw(",\"f48\":")
+            val o30 = v.f48
+            if (o30 == null) {
+                j.nil()
+            } else {
+                j.u64(o30)
+            }
+            j.raw(",\"f49\":{")
+            var i31 = 0
+            for (x32 in Compare.ordered(v.f49, Compare.BYTES)) {
+                if (i31++ > 0) j.raw(',')
+                j.keyBytes(x32.key)
+                j.i64(x32.value.toLong())
+            }
+            j.raw("},\"f50\":{")
+            var i33 = 0
+            for (x34 in v.f50.entries) {
+                if (i33++ > 0) j.raw(',')
+                j.keyBytes(x34.key)
+                j.string(x34.value)
+            }
+            j.raw("}}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Everything) {
+            r.beginStruct(250)
+            var seen35 = false
+            var seen36 = false
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "id" -> {
+                        v.id = r.integer(-2147483648L, 2147483647L, "id").toInt()
+                    }
+                    "f1" -> {
+                        v.f1 = r.bool("f1")
+                    }
+                    "f2" -> {
+                        v.f2 = r.unsigned(255L, "f2").toUByte()
+                    }
+                    "f3" -> {
+                        v.f3 = r.ch("f3")
+                    }
+                    "f4" -> {
+                        v.f4 = r.unsigned(4294967295L, "f4").toInt()
+                    }
+                    "f5" -> {
+                        v.f5 = r.integer(-128L, 127L, "f5").toByte()
+                    }
+                    "f6" -> {
+                        v.f6 = r.unsigned(255L, "f6").toUByte()
+                    }
+                    "f7" -> {
+                        v.f7 = r.integer(-32768L, 32767L, "f7").toShort()
+                    }
+                    "f8" -> {
+                        v.f8 = r.unsigned(65535L, "f8").toUShort()
+                    }
+                    "f9" -> {
+                        v.f9 = r.integer(-2147483648L, 2147483647L, "f9").toInt()
+                    }
+                    "f10" -> {
+                        v.f10 = r.unsigned(4294967295L, "f10").toUInt()
+                    }
+                    "f11" -> {
+                        v.f11 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f11")
+                    }
+                    "f12" -> {
+                        v.f12 = r.unsigned(-1L, "f12").toULong()
+                    }
+                    "f13" -> {
+                        v.f13 = r.f32("f13")
+                    }
+                    "f14" -> {
+                        v.f14 = r.f64("f14")
+                    }
+                    "f15" -> {
+                        v.f15 = r.decimal("f15")
+                    }
+                    "f16" -> {
+                        v.f16 = r.decimal("f16")
+                    }
+                    "f17" -> {
+                        v.f17 = r.string("f17")
+                    }
+                    "f18" -> {
+                        v.f18 = r.unsigned(-1L, "f18")
+                    }
+                    "f19" -> {
+                        v.f19 = r.unsigned(-1L, "f19")
+                    }
+                    "f20" -> {
+                        v.f20 = r.uuid("f20")
+                    }
+                    "f21" -> {
+                        v.f21 = r.uuid("f21")
+                    }
+                    "f22" -> {
+                        v.f22 = r.uuid("f22")
+                    }
+                    "f23" -> {
+                        v.f23 = r.uuid("f23")
+                    }
+                    "f24" -> {
+                        v.f24 = r.bytes("f24")
+                    }
+                    "f25" -> {
+                        v.f25 = EByte(r.unsigned(255L, "f25").toUByte())
+                    }
+                    "f26" -> {
+                        v.f26 = org.example.market.Side(r.unsigned(255L, "f26").toUByte())
+                    }
+                    "f27" -> {
+                        v.f27 = FByte(r.unsigned(255L, "f27").toUByte())
+                    }
+                    "f28" -> {
+                        v.f28 = FUInt64(r.unsigned(-1L, "f28").toULong())
+                    }
+                    "f29" -> {
+                        seen35 = true
+                        try {
+                            Counted.fbeReadJson(r, v.f29)
+                        } catch (e: DecodeException) {
+                            throw e.at("f29")
+                        }
+                    }
+                    "f30" -> {
+                        seen36 = true
+                        try {
+                            org.example.market.Instrument.fbeReadJson(r, v.f30)
+                        } catch (e: DecodeException) {
+                            throw e.at("f30")
+                        }
+                    }
+                    "f31" -> {
+                        v.f31 = if (!r.nil()) r.integer(-2147483648L, 2147483647L, "f31").toInt() else null
+                    }
+                    "f32" -> {
+                        v.f32 = if (!r.nil()) r.integer(-2147483648L, 2147483647L, "f32").toInt() else null
+                    }
+                    "f33" -> {
+                        v.f33 = if (!r.nil()) r.string("f33") else null
+                    }
+                    "f34" -> {
+                        v.f34 = if (!r.nil()) EByte(r.unsigned(255L, "f34").toUByte()) else null
+                    }
+                    "f35" -> {
+                        v.f35 = if (!r.nil()) {
+                            val x37 = Counted()
+                            try {
+                                Counted.fbeReadJson(r, x37)
+                            } catch (e: DecodeException) {
+                                throw e.at("f35")
+                            }
+                            x37
+                        } else {
+                            null
+                        }
+                    }
+                    "f36" -> {
+                        r.beginArray("f36")
+                        var i38 = 0
+                        while (r.element(i38, 3, "f36")) {
+                            v.f36[i38] = r.integer(-2147483648L, 2147483647L, "f36").toInt()
+                            i38++
+                        }
+                        r.endArray(i38, 3, "f36")
+                    }
+                    "f37" -> {
+                        r.beginArray("f37")
+                        var i39 = 0
+                        while (r.element(i39, 2, "f37")) {
+                            val x40: String? = if (!r.nil()) r.string("f37") else null
+                            v.f37[i39] = x40
+                            i39++
+                        }
+                        r.endArray(i39, 2, "f37")
+                    }
+                    "f38" -> {
+                        r.beginArray("f38")
+                        while (r.more()) {
+                            r.spend(8, "f38")
+                            v.f38.add(r.f64("f38"))
+                        }
+                    }
+                    "f39" -> {
+                        r.beginArray("f39")
+                        var i42 = 0
+                        while (r.more()) {
+                            r.spend(1, "f39")
+                            val x43: Counted? = if (!r.nil()) {
+                                val x44 = Counted()
+                                try {
+                                    Counted.fbeReadJson(r, x44)
+                                } catch (e: DecodeException) {
+                                    throw e.at("f39", i42)
+                                }
+                                x44
+                            } else {
+                                null
+                            }
+                            v.f39.add(x43)
+                            i42++
+                        }
+                    }
+                    "f40" -> {
+                        r.beginArray("f40")
+                        while (r.more()) {
+                            r.spend(4, "f40")
+                            v.f40.add(r.string("f40"))
+                        }
+                    }
+                    "f41" -> {
+                        r.beginArray("f41")
+                        while (r.more()) {
+                            r.spend(8, "f41")
+                            val e47 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f41")
+                            if (!v.f41.add(e47)) throw r.duplicateElement("f41")
+                        }
+                    }
+                    "f42" -> {
+                        r.beginArray("f42")
+                        var i48 = 0
+                        while (r.more()) {
+                            val x49 = org.example.market.Instrument()
+                            try {
+                                org.example.market.Instrument.fbeReadJson(r, x49)
+                            } catch (e: DecodeException) {
+                                throw e.at("f42", i48)
+                            }
+                            if (!v.f42.add(x49)) throw r.duplicateElement("f42")
+                            i48++
+                        }
+                    }
+                    "f43" -> {
+                        r.beginObject("f43")
+                        while (true) {
+                            val key50 = r.key("f43") ?: break
+                            r.spend(8, "f43")
+                            val k51 = r.keyInt(key50, -2147483648L, 2147483647L, "f43").toInt()
+                            val v52 = r.string("f43")
+                            if (k51 in v.f43) throw r.duplicateKey("f43")
+                            v.f43[k51] = v52
+                        }
+                    }
+                    "f44" -> {
+                        r.beginObject("f44")
+                        while (true) {
+                            val key53 = r.key("f44") ?: break
+                            r.spend(5, "f44")
+                            val k54 = r.keyString(key53, "f44")
+                            val x55: Counted? = if (!r.nil()) {
+                                val x56 = Counted()
+                                try {
+                                    Counted.fbeReadJson(r, x56)
+                                } catch (e: DecodeException) {
+                                    throw e.atKey("f44", key53)
+                                }
+                                x56
+                            } else {
+                                null
+                            }
+                            if (k54 in v.f44) throw r.duplicateKey("f44")
+                            v.f44[k54] = x55
+                        }
+                    }
+                    "f45" -> {
+                        r.beginObject("f45")
+                        while (true) {
+                            val key57 = r.key("f45") ?: break
+                            r.spend(20, "f45")
+                            val k58 = r.keyUuid(key57, "f45")
+                            val v59 = r.bytes("f45")
+                            if (k58 in v.f45) throw r.duplicateKey("f45")
+                            v.f45[k58] = v59
+                        }
+                    }
+                    "f46" -> {
+                        r.beginArray("f46")
+                        var i60 = 0
+                        while (r.more()) {
+                            r.spend(0, "f46")
+                            r.beginPair("f46")
+                            val x61 = org.example.market.Instrument()
+                            try {
+                                org.example.market.Instrument.fbeReadJson(r, x61)
+                            } catch (e: DecodeException) {
+                                throw e.at("f46", i60)
+                            }
+                            val x62 = Counted()
+                            try {
+                                Counted.fbeReadJson(r, x62)
+                            } catch (e: DecodeException) {
+                                throw e.at("f46", i60)
+                            }
+                            r.endPair("f46")
+                            if (x61 in v.f46) throw r.duplicateKey("f46")
+                            v.f46[x61] = x62
+                            i60++
+                        }
+                    }
+                    "f47" -> {
+                        v.f47 = if (!r.nil()) r.integer(-2147483648L, 2147483647L, "f47").toInt() else null
+                    }
+                    "f47Reset" -> {
+                        v.f47Reset = r.bool("f47Reset")
+                    }
+                    "f48" -> {
+                        v.f48 = if (!r.nil()) r.unsigned(-1L, "f48") else null
+                    }
+                    "f49" -> {
+                        r.beginObject("f49")
+                        while (true) {
+                            val key63 = r.key("f49") ?: break
+                            r.spend(8, "f49")
+                            val k64 = r.keyBytes(key63, "f49")
+                            val v65 = r.integer(-2147483648L, 2147483647L, "f49").toInt()
+                            if (k64 in v.f49) throw r.duplicateKey("f49")
+                            v.f49[k64] = v65
+                        }
+                    }
+                    "f50" -> {
+                        r.beginObject("f50")
+                        while (true) {
+                            val key66 = r.key("f50") ?: break
+                            r.spend(8, "f50")
+                            val k67 = r.keyBytes(key66, "f50")
+                            val v68 = r.string("f50")
+                            if (k67 in v.f50) throw r.duplicateKey("f50")
+                            v.f50[k67] = v68
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            if (!seen35) r.spend(4, "f29")
+            if (!seen36) r.spend(8, "f30")
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Everything =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Everything =
+            JsonReader.read(text, limits, Everything(), { r, v -> fbeReadJson(r, v) }, "everything.Everything")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Everything) {

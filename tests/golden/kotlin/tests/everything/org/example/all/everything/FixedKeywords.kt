@@ -3,6 +3,8 @@
 package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
@@ -56,6 +58,19 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         w.beginFinal()
         FixedKeywords.fbeWriteFinal(w, this)
         return w.endFinal(1031)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        FixedKeywords.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -193,6 +208,65 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: FixedKeywords) {
+            j.raw("{\"new\":")
+            j.i64(v.new.toLong())
+            j.raw(",\"swap\":")
+            j.bool(v.swap)
+            j.raw(",\"default\":")
+            j.i64(v.default.value.toLong())
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: FixedKeywords) {
+            r.beginStruct(9)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "new" -> {
+                        v.new = r.integer(-2147483648L, 2147483647L, "new").toInt()
+                    }
+                    "swap" -> {
+                        v.swap = r.bool("swap")
+                    }
+                    "default" -> {
+                        v.default = Reserved(r.integer(-2147483648L, 2147483647L, "default").toInt())
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): FixedKeywords =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): FixedKeywords =
+            JsonReader.read(text, limits, FixedKeywords(), { r, v -> fbeReadJson(r, v) }, "everything.FixedKeywords")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: FixedKeywords) {

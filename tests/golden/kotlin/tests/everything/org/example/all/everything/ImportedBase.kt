@@ -4,6 +4,8 @@ package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -50,6 +52,16 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
         w.beginFinal()
         ImportedBase.fbeWriteFinal(w, this)
         return w.endFinal(1022)
+    }
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    override fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        ImportedBase.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -185,6 +197,65 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: ImportedBase) {
+            j.raw("{\"symbol\":")
+            j.string(v.symbol)
+            j.raw(",\"digits\":")
+            j.i64(v.digits.toLong())
+            j.raw(",\"price\":")
+            j.f64(v.price)
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: ImportedBase) {
+            r.beginStruct(16)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "symbol" -> {
+                        v.symbol = r.string("symbol")
+                    }
+                    "digits" -> {
+                        v.digits = r.integer(-2147483648L, 2147483647L, "digits").toInt()
+                    }
+                    "price" -> {
+                        v.price = r.f64("price")
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): ImportedBase =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): ImportedBase =
+            JsonReader.read(text, limits, ImportedBase(), { r, v -> fbeReadJson(r, v) }, "everything.ImportedBase")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: ImportedBase) {

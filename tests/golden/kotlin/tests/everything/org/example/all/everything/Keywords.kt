@@ -3,6 +3,8 @@
 package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -67,6 +69,19 @@ open class Keywords(
         w.beginFinal()
         Keywords.fbeWriteFinal(w, this)
         return w.endFinal(1032)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Keywords.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -288,6 +303,118 @@ open class Keywords(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Keywords) {
+            j.raw("{\"new\":")
+            j.i64(v.new.toLong())
+            j.raw(",\"class\":")
+            j.string(v.class_)
+            j.raw(",\"default\":")
+            j.i64(v.default.value.toLong())
+            j.raw(",\"swap\":")
+            j.bool(v.swap)
+            j.raw(",\"from\":")
+            j.i64(v.from.toLong())
+            j.raw(",\"None\":")
+            j.i64(v.None.toLong())
+            j.raw(",\"NULL\":")
+            j.i64(v.NULL.toLong())
+            j.raw(",\"operator\":")
+            val o1 = v.operator
+            if (o1 == null) {
+                j.nil()
+            } else {
+                j.i64(o1.value.toLong())
+            }
+            j.raw(",\"this\":[")
+            var i2 = 0
+            for (x3 in v.this_) {
+                if (i2++ > 0) j.raw(',')
+                FixedKeywords.fbeWriteJson(j, x3)
+            }
+            j.raw("]}")
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Keywords) {
+            r.beginStruct(30)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "new" -> {
+                        v.new = r.integer(-2147483648L, 2147483647L, "new").toInt()
+                    }
+                    "class" -> {
+                        v.class_ = r.string("class")
+                    }
+                    "default" -> {
+                        v.default = Reserved(r.integer(-2147483648L, 2147483647L, "default").toInt())
+                    }
+                    "swap" -> {
+                        v.swap = r.bool("swap")
+                    }
+                    "from" -> {
+                        v.from = r.integer(-2147483648L, 2147483647L, "from").toInt()
+                    }
+                    "None" -> {
+                        v.None = r.integer(-2147483648L, 2147483647L, "None").toInt()
+                    }
+                    "NULL" -> {
+                        v.NULL = r.integer(-2147483648L, 2147483647L, "NULL").toInt()
+                    }
+                    "operator" -> {
+                        v.operator = if (!r.nil()) {
+                            Reserved(r.integer(-2147483648L, 2147483647L, "operator").toInt())
+                        } else {
+                            null
+                        }
+                    }
+                    "this" -> {
+                        r.beginArray("this")
+                        var i4 = 0
+                        while (r.more()) {
+                            val x5 = FixedKeywords()
+                            try {
+                                FixedKeywords.fbeReadJson(r, x5)
+                            } catch (e: DecodeException) {
+                                throw e.at("this", i4)
+                            }
+                            v.this_.add(x5)
+                            i4++
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Keywords = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Keywords =
+            JsonReader.read(text, limits, Keywords(), { r, v -> fbeReadJson(r, v) }, "everything.Keywords")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Keywords) {

@@ -4,6 +4,8 @@ package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
@@ -68,6 +70,19 @@ open class PlaceOrder(
         w.beginFinal()
         PlaceOrder.fbeWriteFinal(w, this)
         return w.endFinal(1027)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        PlaceOrder.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -209,6 +224,67 @@ open class PlaceOrder(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: PlaceOrder) {
+            j.raw("{\"id\":")
+            j.uuid(v.id)
+            j.raw(",\"instrument\":")
+            org.example.market.Instrument.fbeWriteJson(j, v.instrument)
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: PlaceOrder) {
+            r.beginStruct(16)
+            var seen1 = false
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "id" -> {
+                        v.id = r.uuid("id")
+                    }
+                    "instrument" -> {
+                        seen1 = true
+                        try {
+                            org.example.market.Instrument.fbeReadJson(r, v.instrument)
+                        } catch (e: DecodeException) {
+                            throw e.at("instrument")
+                        }
+                    }
+                    else -> r.skip()
+                }
+            }
+            if (!seen1) r.spend(8, "instrument")
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): PlaceOrder =
+            fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): PlaceOrder =
+            JsonReader.read(text, limits, PlaceOrder(), { r, v -> fbeReadJson(r, v) }, "everything.PlaceOrder")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: PlaceOrder) {

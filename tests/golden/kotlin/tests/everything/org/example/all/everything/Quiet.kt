@@ -3,6 +3,8 @@
 package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Writer
@@ -60,6 +62,19 @@ open class Quiet(
         w.beginFinal()
         Quiet.fbeWriteFinal(w, this)
         return w.endFinal(1024)
+    }
+
+    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
+    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
+
+    /**
+     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
+     * reused writer, writing allocates nothing for the text.
+     */
+    open fun writeJson(j: JsonWriter): Int {
+        j.reset()
+        Quiet.fbeWriteJson(j, this)
+        return j.size()
     }
 
     companion object {
@@ -184,6 +199,59 @@ open class Quiet(
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             fromFinal(data, offset, length, limits)
         }
+
+        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        fun fbeWriteJson(j: JsonWriter, v: Quiet) {
+            j.raw("{\"password\":")
+            j.string(v.password)
+            j.raw(",\"legacy\":")
+            j.i64(v.legacy.toLong())
+            j.raw('}')
+        }
+
+        /**
+         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
+         *
+         * @throws DecodeException at the first problem (docs/limits.md 7)
+         */
+        fun fbeReadJson(r: JsonReader, v: Quiet) {
+            r.beginStruct(8)
+            while (true) {
+                val name = r.member() ?: break
+                when (name) {
+                    "password" -> {
+                        v.password = r.string("password")
+                    }
+                    "legacy" -> {
+                        v.legacy = r.integer(-2147483648L, 2147483647L, "legacy").toInt()
+                    }
+                    else -> r.skip()
+                }
+            }
+            r.leave()
+        }
+
+        /**
+         * Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: String, limits: Limits = Limits.DEFAULT): Quiet = fromJson(JsonReader.utf8(text), limits)
+
+        /**
+         * Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).
+         *
+         * @throws DecodeException at the first problem (type, member path, text offset)
+         */
+        @JvmStatic
+        @JvmOverloads
+        @Throws(DecodeException::class)
+        fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Quiet =
+            JsonReader.read(text, limits, Quiet(), { r, v -> fbeReadJson(r, v) }, "everything.Quiet")
 
         /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
         fun fbeText(t: StringBuilder, v: Quiet) {
