@@ -100,7 +100,7 @@ bench-cpp: bench-build venv-chart
 # The run's JSON drawn again into bench/results/ (tables, JSON and chart from the
 # same figures), the README's and docs/benchmarks.md's parts rewritten from it, and
 # make bench-python's table copied when there is one.
-bench-publish: venv-chart bench-publish-go bench-publish-java
+bench-publish: venv-chart bench-publish-go bench-publish-java bench-publish-js
 	@test -f $(BENCH_RESULTS)/latest.json || { echo "bench-publish: no run in $(BENCH_RESULTS): run make bench first" >&2; exit 1; }
 	@$(PYTHON) bench/report.py --result $(BENCH_RESULTS)/latest.json --out bench/results/latest \
 		--png bench/results/latest.png --readme README.md --docs docs/benchmarks.md >/dev/null

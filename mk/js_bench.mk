@@ -4,19 +4,22 @@
 #
 #   make bench-js        (make bench runs it) generate every row's code into build/bench-js,
 #                        check every row's round trip, time every row with tinybench
-#                        (BENCH_JS_TIME ms per task), print the table, write
-#                        build/bench-js/run.json
-#   make bench-js-check  only the generation and every row's check (make test-js runs it)
+#                        (BENCH_JS_ROUNDS rounds of BENCH_JS_TIME ms per task), print the
+#                        table with the goals (bench/js/report.py), write
+#                        build/bench-js/{run,js}.json and js.md (make bench-publish copies them)
+#   make bench-js-check  only the generation, every row's check and the report's tests (make
+#                        test-js runs it)
 #
 # bench/js (package.json, package-lock.json: the peers, tinybench and protobufjs-cli) is copied
 # to build/bench-js, installed there with npm ci and built with the runtime's tsc alongside the
 # generated code (fbec, pbjs/pbts, flatc from Debian): the checkout stays untouched.
-.PHONY: bench-js bench-js-check bench-js-deps
+.PHONY: bench-js bench-js-check bench-js-deps bench-publish-js
 BENCH_TARGETS += bench-js
 test-js: bench-js-check
 
 BENCH_JS_DIR := build/bench-js
-BENCH_JS_TIME ?= 1000
+BENCH_JS_ROUNDS ?= 5
+BENCH_JS_TIME ?= 400
 BENCH_JS_FILTER ?= .
 BENCH_JS_SCHEMAS := bench/cpp/schemas
 
@@ -45,7 +48,17 @@ bench-js-check: venv js-runtime bench-js-deps
 	runtime/js/node_modules/.bin/tsc -p $(BENCH_JS_DIR)/tsconfig.json
 	@cp $(BENCH_JS_DIR)/gen/pb.js $(BENCH_JS_DIR)/out/gen/
 	cd $(BENCH_JS_DIR) && $(NODE) out/src/main.js --check
+	@$(PYTHON) -m pytest -q -p no:cacheprovider bench/js/test_report.py
 
 bench-js: bench-js-check
-	cd $(BENCH_JS_DIR) && $(NODE) out/src/main.js --time $(BENCH_JS_TIME) --filter '$(BENCH_JS_FILTER)' \
+	cd $(BENCH_JS_DIR) && $(NODE) out/src/main.js --rounds $(BENCH_JS_ROUNDS) --time $(BENCH_JS_TIME) --filter '$(BENCH_JS_FILTER)' \
 		--out run.json
+	@$(PYTHON) bench/js/report.py --run $(BENCH_JS_DIR)/run.json --results $(BENCH_JS_DIR)
+
+# make bench-publish (mk/bench.mk) runs this first: the last make bench-js run's table into
+# bench/results/js.{json,md} and README.md's JavaScript part.
+bench-publish-js: venv
+	@if [ -f $(BENCH_JS_DIR)/js.json ]; then \
+		$(PYTHON) bench/js/report.py --result $(BENCH_JS_DIR)/js.json --out bench/results --readme README.md >/dev/null \
+		&& echo "bench-publish: the JavaScript table into bench/results/js.{json,md} and README.md"; \
+	else echo "bench-publish: no JavaScript run in $(BENCH_JS_DIR) (make bench-js): the JavaScript table is left as it is"; fi

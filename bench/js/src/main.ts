@@ -2,10 +2,12 @@
 // timed with tinybench in this one process.
 //
 //   node out/src/main.js --check                 every row's check once (make test-js)
-//   node out/src/main.js [--time MS] [--out FILE] [--filter RE]
-//                                                the check, then tinybench: serialize,
-//                                                deserialize + touch and verify of every row
-//                                                that passes, the results as JSON in FILE
+//   node out/src/main.js [--rounds N] [--time MS] [--out FILE] [--filter RE]
+//                                                the check, then N rounds of tinybench (MS per
+//                                                task): serialize, deserialize + touch and
+//                                                verify of every row that passes, the figures
+//                                                of every round as JSON in FILE (bench/js/report.py
+//                                                makes the table)
 //
 // A tinybench task runs BATCH operations per call (a call of one operation would mostly time
 // the timer: the operations take 0.3-5 us); the figures are per operation.
@@ -29,6 +31,14 @@ interface Op {
   samples: number;
 }
 
+/** An operation's figures, one per round. */
+interface Rounds {
+  mean_ns: number[];
+  median_ns: number[];
+  rme: number[];
+  samples: number[];
+}
+
 interface RowResult {
   id: string;
   name: string;
@@ -37,7 +47,7 @@ interface RowResult {
   status: "ok" | "failed";
   error?: string;
   size?: number;
-  ops: Record<string, Op>;
+  ops: Record<string, Rounds>;
 }
 
 function versionOf(pkg: string): string {
@@ -77,7 +87,8 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       check: { type: "boolean", default: false },
-      time: { type: "string", default: "500" },
+      time: { type: "string", default: "400" },
+      rounds: { type: "string", default: "5" },
       out: { type: "string" },
       filter: { type: "string", default: "." },
     },
@@ -99,14 +110,16 @@ async function main(): Promise<number> {
 
   const filter = new RegExp(values.filter);
   const time = Number(values.time);
-  const bench = new Bench({ time, warmupTime: Math.min(time, 200), throws: true });
+  const rounds = Number(values.rounds);
   const account = sample();
-  const taskOf = new Map<string, [RowResult, string]>();
+  // Every round is a new Bench over every task, so a change of the machine's load spreads over the
+  // rows rather than falling on one; the report takes the median of the rounds and the best.
+  const tasks: Array<[string, RowResult, string, () => void]> = [];
   const add = (row: Row, result: RowResult, op: string, fn: () => void): void => {
     const name = `${row.id}/${op}`;
     if (filter.test(name)) {
-      bench.add(name, fn);
-      taskOf.set(name, [result, op]);
+      tasks.push([name, result, op, fn]);
+      result.ops[op] = { mean_ns: [], median_ns: [], rme: [], samples: [] };
     }
   };
   all.forEach((row, i) => {
@@ -135,19 +148,34 @@ async function main(): Promise<number> {
       });
     }
   });
-  console.log(`bench-js: timing ${bench.tasks.length} tasks with tinybench, ${time} ms each, ${BATCH} operations a call`);
-  await bench.run();
-  for (const task of bench.tasks) {
-    const [result, op] = taskOf.get(task.name)!;
-    result.ops[op] = opOf(task);
-    const o = result.ops[op]!;
-    console.log(`${task.name.padEnd(24)} ${o.median_ns.toFixed(0).padStart(7)} ns/op  (mean ${o.mean_ns.toFixed(0)}, ±${o.rme.toFixed(1)}%)`);
+  console.log(
+    `bench-js: ${rounds} rounds of ${tasks.length} tasks with tinybench, ${time} ms each, ${BATCH} operations a call`,
+  );
+  for (let round = 1; round <= rounds; round++) {
+    const bench = new Bench({ time, warmupTime: Math.min(time, 100), throws: true });
+    for (const [name, , , fn] of tasks) {
+      bench.add(name, fn);
+    }
+    await bench.run();
+    const line: string[] = [];
+    bench.tasks.forEach((task, i) => {
+      const [, result, op] = tasks[i]!;
+      const o = opOf(task);
+      const ops = result.ops[op]!;
+      ops.mean_ns.push(o.mean_ns);
+      ops.median_ns.push(o.median_ns);
+      ops.rme.push(o.rme);
+      ops.samples.push(o.samples);
+      line.push(`${task.name} ${o.mean_ns.toFixed(0)}`);
+    });
+    console.log(`bench-js: round ${round}/${rounds} (mean ns/op): ${line.join(", ")}`);
   }
   const run = {
     node: process.version,
     v8: process.versions.v8,
     tinybench: versionOf("tinybench"),
     time_ms: time,
+    rounds,
     batch: BATCH,
     sink,
     rows: results,
