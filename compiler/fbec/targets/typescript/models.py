@@ -165,7 +165,8 @@ def within_index(field: str, index: str) -> str:
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, target: str,
                within: str, names: Names) -> None:
-    """Read the slot at absolute position `slot` (offsets from `base`) into the lvalue `target`."""
+    """Read the slot at absolute position `slot` (offsets from `base`) into the lvalue `target` (none:
+    a set or map read for its checks only, verify's)."""
     if elementary(t):
         assign(w, c, t, target, read_expr(c, t, base, slot, field), within)
     elif isinstance(t, ir.Optional_):
@@ -180,7 +181,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         w.line(f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
             element_into(w, c, t.element, base, f"{plus(slot, f'{i} * {t.element.size}')}", field, a, i, y, names)
-        w.line(f"{target} = {a};")
+        if target:
+            w.line(f"{target} = {a};")
     elif isinstance(t, ir.Sequence):
         e, n, a, i, y = names("e"), names("n"), names("a"), names("i"), names("y")
         w.line(f'const {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, "{field}");')
@@ -200,7 +202,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         if t.kind == "set" and not as_set:
             with w.block(f"if ({c.rt('hasDuplicate')}({a})) {{", "}"):
                 w.line(f'r.duplicate("{field}", {e} - 4);')
-        w.line(f"{target} = {a};")
+        if target:
+            w.line(f"{target} = {a};")
     else:
         assert isinstance(t, ir.Mapping)
         item = t.key.size + t.value.size
@@ -226,7 +229,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         if not keyed:
             with w.block(f"if ({c.rt('hasDuplicatePair')}({m})) {{", "}"):
                 w.line(f'r.duplicate("{field}", {e} - 4);')
-        w.line(f"{target} = {m};")
+        if target:
+            w.line(f"{target} = {m};")
 
 
 def element_into(w: CodeWriter, c: Context, t: ir.Type, base: str, pos: str, field: str, array: str, index: str,
@@ -311,7 +315,7 @@ def final_expr(c: Context, t: ir.Type, field: str) -> str:
 
 def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, within: str,
                names: Names) -> None:
-    """Read the value at the Reader's cursor into the lvalue `target`."""
+    """Read the value at the Reader's cursor into the lvalue `target` (none: as read_value's)."""
     if elementary(t):
         assign(w, c, t, target, final_expr(c, t, field), within)
     elif isinstance(t, ir.Optional_):
@@ -324,7 +328,8 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
         w.line(f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
             final_element(w, c, t.element, field, a, i, y, names)
-        w.line(f"{target} = {a};")
+        if target:
+            w.line(f"{target} = {a};")
     elif isinstance(t, ir.Sequence):
         n, a, i, y = names("n"), names("a"), names("i"), names("y")
         w.line(f'const {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, "{field}");')
@@ -342,7 +347,8 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
         if t.kind == "set" and not as_set:
             with w.block(f"if ({c.rt('hasDuplicate')}({a})) {{", "}"):
                 w.line(f'r.duplicate("{field}", r.pos);')
-        w.line(f"{target} = {a};")
+        if target:
+            w.line(f"{target} = {a};")
     else:
         assert isinstance(t, ir.Mapping)
         item = t.key.final_min_size + t.value.final_min_size
@@ -366,7 +372,8 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
         if not keyed:
             with w.block(f"if ({c.rt('hasDuplicatePair')}({m})) {{", "}"):
                 w.line(f'r.duplicate("{field}", r.pos);')
-        w.line(f"{target} = {m};")
+        if target:
+            w.line(f"{target} = {m};")
 
 
 def final_element(w: CodeWriter, c: Context, t: ir.Type, field: str, array: str, index: str, temp: str,
@@ -377,6 +384,98 @@ def final_element(w: CodeWriter, c: Context, t: ir.Type, field: str, array: str,
     w.line(f"let {temp}{c.annot(c.type(t))};")
     final_read(w, c, t, field, temp, within_index(field, index), names)
     w.line(f"{array}.push({temp});")
+
+
+# ---------------------------------------------------------------- verify: the reads' checks without the values
+
+def checked(t: ir.Type) -> bool:
+    """Whether a slot of type t needs checks of its own beyond lying inside its checked body or block."""
+    if isinstance(t, ir.Primitive):
+        return t.name in ("string", "bytes")
+    if isinstance(t, ir.EnumRef):
+        return False
+    if isinstance(t, ir.Array):
+        return checked(t.element)
+    return True
+
+
+def kept(t: ir.Type) -> bool:
+    """Sets and maps: their duplicate-key rule needs the keys, so verify reads them."""
+    return isinstance(t, ir.Mapping) or isinstance(t, ir.Sequence) and t.kind == "set"
+
+
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, within: str,
+                 names: Names) -> None:
+    """Check the slot at `slot` (offsets from `base`) as read_value reads it, without the value."""
+    if kept(t):
+        read_value(w, c, t, base, slot, field, "", within, names)
+    elif isinstance(t, ir.Primitive):
+        if t.name in ("string", "bytes"):
+            w.line(f'r.skip{"String" if t.name == "string" else "Blob"}({base}, {slot}, "{field}");')
+    elif isinstance(t, ir.StructRef):
+        with w.block("try {", "} catch (e) {"):
+            w.line(f"{c.named(t.name)}.fbeVerify(r, {base}, {slot});")
+        with w.block("", "}"):
+            w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
+    elif isinstance(t, ir.Optional_):
+        call = f'r.optional({base}, {slot}, {t.element.size}, "{field}")'
+        if not checked(t.element):
+            w.line(f"{call};")
+            return
+        s = names("s")
+        w.line(f"const {s} = {call};")
+        with w.block(f"if ({s} >= 0) {{", "}"):
+            verify_value(w, c, t.element, s, s, field, within, names)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), field,
+                         within_index(field, i), names)
+    elif isinstance(t, ir.Sequence):
+        call = f'r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, "{field}")'
+        if not checked(t.element):
+            w.line(f"{call};")
+            return
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"const {e} = {call};")
+        w.line(f"const {n} = r.count;")
+        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            verify_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", field, within_index(field, i), names)
+
+
+def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str, names: Names) -> None:
+    """Check the value at the Reader's cursor as final_read reads it, without the value."""
+    if kept(t):
+        final_read(w, c, t, field, "", within, names)
+    elif isinstance(t, ir.Primitive):
+        if t.name in ("string", "bytes"):
+            w.line(f'r.finalSkip{"String" if t.name == "string" else "Blob"}("{field}");')
+        else:
+            w.line(f'r.fixed({t.size}, "{field}");')
+    elif isinstance(t, ir.EnumRef):
+        w.line(f'r.fixed({t.size}, "{field}");')
+    elif isinstance(t, ir.StructRef):
+        with w.block("try {", "} catch (e) {"):
+            w.line(f"{c.named(t.name)}.fbeVerifyFinal(r);")
+        with w.block("", "}"):
+            w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
+    elif isinstance(t, ir.Optional_):
+        with w.block(f'if (r.finalHas("{field}")) {{', "}"):
+            final_verify(w, c, t.element, field, within, names)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
+            final_verify(w, c, t.element, field, within_index(field, i), names)
+    elif isinstance(t, ir.Sequence):
+        n, i = names("n"), names("i")
+        w.line(f'const {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, "{field}");')
+        if isinstance(t.element, ir.EnumRef) or isinstance(t.element, ir.Primitive) and t.element.name not in (
+                "string", "bytes"):
+            # finalCount bounded n by the bytes left: the run of fixed-size elements is there
+            w.line(f'r.fixed({n} * {t.element.size}, "{field}");')
+            return
+        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+            final_verify(w, c, t.element, field, within_index(field, i), names)
 
 
 # ---------------------------------------------------------------- per struct
@@ -447,6 +546,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                 read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{fname(f)}", within_field(f.name),
                            names)
 
+    write_verify(w, c, s, name, names)
+
     w.blank()
     w.line("/**")
     w.line(" * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:")
@@ -472,9 +573,13 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */")
-    with w.block(c.method(f"static {over}", "verifyFbe", [("data", "Uint8Array"), ("limits?", rt('Limits', False))],
-                          f"{rt('DecodeError', False)} | undefined"), "}"):
-        w.line(f"return {rt('verify')}(() => {name}.fromFbe(data, limits));")
+    verify_fbe = c.method(f"static {over}", "verifyFbe", [("data", "Uint8Array"), ("limits?", rt('Limits', False))],
+                          f"{rt('DecodeError', False)} | undefined")
+    with w.block(verify_fbe, "}"), w.block(f"return {rt('verify')}(() => {{", "});"):
+            with w.block("try {", "} catch (e) {"):
+                w.line(f"{name}.fbeVerify({rt('Reader')}.versioned(data, limits), 0, 4);")
+            with w.block("", "}"):
+                w.line(f'throw {rt("rootOf")}(e, "{q}");')
 
     if not c.options.final:
         return
@@ -498,6 +603,14 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             final_read(w, c, f.type, f.name, f"v.{fname(f)}", within_field(f.name), names)
         w.line("r.leave();")
         w.line("return v;")
+
+    w.blank()
+    w.line("/** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */")
+    with w.block(c.method(f"static {over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"), "}"):
+        w.line(f"r.enterFinal({s.decode_cost});")
+        for f in s.all_fields:
+            final_verify(w, c, f.type, f.name, within_field(f.name), names)
+        w.line("r.leave();")
 
     w.blank()
     w.line("/** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */")
@@ -524,6 +637,56 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     w.blank()
     w.line("/** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */")
-    with w.block(c.method(f"static {over}", "verifyFinal", [("data", "Uint8Array"), ("limits?", rt('Limits', False))],
-                          f"{rt('DecodeError', False)} | undefined"), "}"):
-        w.line(f"return {rt('verify')}(() => {name}.fromFinal(data, limits));")
+    verify_final = c.method(f"static {over}", "verifyFinal", [("data", "Uint8Array"), ("limits?", rt('Limits', False))],
+                            f"{rt('DecodeError', False)} | undefined")
+    with w.block(verify_final, "}"), w.block(f"return {rt('verify')}(() => {{", "});"):
+            with w.block("try {", "} catch (e) {"):
+                w.line(f"const r = {rt('Reader')}.final(data, {s.type_id}, limits);")
+                w.line(f"{name}.fbeVerifyFinal(r);")
+                w.line("r.endFinal();")
+            with w.block("", "}"):
+                w.line(f'throw {rt("rootOf")}(e, "{q}");')
+
+
+def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Names) -> None:
+    """fbeVerify and fbeVerifyBody: fbeRead's and fbeReadBody's checks and charges, in the same
+    order, without building the value (verify is exactly deserialize without the value)."""
+    rt = c.rt
+    q = s.qualified
+    over = "override " if s.base is not None else ""
+    w.blank()
+    w.line("/** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */")
+    with w.block(c.method(f"static {over}", "fbeVerify", [("r", rt('Reader', False)), ("base", "number"),
+                                                           ("slot", "number")], "void"), "}"):
+        call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+        if s.all_fields:
+            w.line(f"const b = {call};")
+            w.line(f"{name}.fbeVerifyBody(r, b, r.u32(b));")
+        else:
+            w.line(f"{call};")
+        w.line("r.leave();")
+    if not s.all_fields:
+        return
+    w.blank()
+    w.line("/** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */")
+    with w.block(c.method(f"static {over}", "fbeVerifyBody", [("r", rt('Reader', False)), ("b", "number"),
+                                                               ("n", "number")], "void"), "}"):
+        inherited = [f for f in s.all_fields if f.owner != q]
+        own = [f for f in s.all_fields if f.owner == q]
+        if inherited:
+            with w.block(f"if (n < {s.base_size}) {{", "}"):
+                cost = sum(ir.default_cost(f.type) for f in inherited) + sum(ir.default_cost(f.type) for f in own)
+                if cost:
+                    w.line(f'r.spend({cost}, b, "");')
+                w.line("return;")
+            for f in inherited:
+                verify_value(w, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
+        for k, f in enumerate(own):
+            rest = sum(ir.default_cost(g.type) for g in own[k:])
+            if not (checked(f.type) or rest):
+                continue        # nothing to check, and when absent the next field's test returns alike
+            with w.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
+                if rest:
+                    w.line(f'r.spend({rest}, b, "{f.name}");')
+                w.line("return;")
+            verify_value(w, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)

@@ -80,6 +80,25 @@ export class Node {
     v.out_edges = a6;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 1, 20);
+    Node.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 16) {
+      return;
+    }
+    r.skipString(b, b + 12, "name");
+    if (n < 28) {
+      return;
+    }
+    r.vector(b, b + 24, 4, 4, "out_edges");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -107,7 +126,13 @@ export class Node {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => Node.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Node.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "graph.Node");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -139,6 +164,17 @@ export class Node {
     return v;
   }
 
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(20);
+    r.fixed(4, "id");
+    r.finalSkipString("name");
+    r.fixed(8, "value");
+    const n15 = r.finalCount(4, 4, "out_edges");
+    r.fixed(n15 * 4, "out_edges");
+    r.leave();
+  }
+
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
     const w = writer ?? new fbe.Writer();
@@ -166,7 +202,15 @@ export class Node {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => Node.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1, limits);
+        Node.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "graph.Node");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -329,6 +373,17 @@ export class Edge {
     v.weight = r.i32(b + 16);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 2, 12);
+    Edge.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -356,7 +411,13 @@ export class Edge {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => Edge.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Edge.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "graph.Edge");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -375,6 +436,15 @@ export class Edge {
     v.weight = r.i32(r.fixed(4, "weight"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(12);
+    r.fixed(4, "source");
+    r.fixed(4, "target");
+    r.fixed(4, "weight");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -404,7 +474,15 @@ export class Edge {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => Edge.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 2, limits);
+        Edge.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "graph.Edge");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -561,6 +639,41 @@ export class Graph {
     v.edges = a14;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 3, 8);
+    Graph.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e17 = r.vector(b, b + 8, 4, 0, "nodes");
+    const n18 = r.count;
+    for (let i19 = 0; i19 < n18; i19++) {
+      try {
+        Node.fbeVerify(r, b, e17 + i19 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "nodes", i19);
+      }
+    }
+    if (n < 16) {
+      return;
+    }
+    const e20 = r.vector(b, b + 12, 4, 0, "edges");
+    const n21 = r.count;
+    for (let i22 = 0; i22 < n21; i22++) {
+      try {
+        Edge.fbeVerify(r, b, e20 + i22 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "edges", i22);
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -588,20 +701,26 @@ export class Graph {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => Graph.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Graph.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "graph.Graph");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: Graph): void {
-    const a17 = v.nodes;
-    w.appendCount(a17.length);
-    for (const y18 of a17) {
-      Node.fbeWriteFinal(w, y18);
+    const a23 = v.nodes;
+    w.appendCount(a23.length);
+    for (const y24 of a23) {
+      Node.fbeWriteFinal(w, y24);
     }
-    const a19 = v.edges;
-    w.appendCount(a19.length);
-    for (const y20 of a19) {
-      Edge.fbeWriteFinal(w, y20);
+    const a25 = v.edges;
+    w.appendCount(a25.length);
+    for (const y26 of a25) {
+      Edge.fbeWriteFinal(w, y26);
     }
   }
 
@@ -609,32 +728,54 @@ export class Graph {
   static fbeReadFinal(r: fbe.Reader): Graph {
     const v = new Graph();
     r.enterFinal(8);
-    const n21 = r.finalCount(20, 0, "nodes");
-    const a22: Node[] = [];
-    for (let i23 = 0; i23 < n21; i23++) {
-      let y24: Node;
+    const n27 = r.finalCount(20, 0, "nodes");
+    const a28: Node[] = [];
+    for (let i29 = 0; i29 < n27; i29++) {
+      let y30: Node;
       try {
-        y24 = Node.fbeReadFinal(r);
+        y30 = Node.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "nodes", i23);
+        throw fbe.withinIndex(e, "nodes", i29);
       }
-      a22.push(y24);
+      a28.push(y30);
     }
-    v.nodes = a22;
-    const n25 = r.finalCount(12, 0, "edges");
-    const a26: Edge[] = [];
-    for (let i27 = 0; i27 < n25; i27++) {
-      let y28: Edge;
+    v.nodes = a28;
+    const n31 = r.finalCount(12, 0, "edges");
+    const a32: Edge[] = [];
+    for (let i33 = 0; i33 < n31; i33++) {
+      let y34: Edge;
       try {
-        y28 = Edge.fbeReadFinal(r);
+        y34 = Edge.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "edges", i27);
+        throw fbe.withinIndex(e, "edges", i33);
       }
-      a26.push(y28);
+      a32.push(y34);
     }
-    v.edges = a26;
+    v.edges = a32;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(8);
+    const n35 = r.finalCount(20, 0, "nodes");
+    for (let i36 = 0; i36 < n35; i36++) {
+      try {
+        Node.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "nodes", i36);
+      }
+    }
+    const n37 = r.finalCount(12, 0, "edges");
+    for (let i38 = 0; i38 < n37; i38++) {
+      try {
+        Edge.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "edges", i38);
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -664,7 +805,15 @@ export class Graph {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => Graph.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 3, limits);
+        Graph.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "graph.Graph");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */

@@ -13,11 +13,14 @@ export declare class Node {
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Node): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Node;
   static fbeReadBody(r: fbe.Reader, v: Node, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Node;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteFinal(w: fbe.Writer, v: Node): void;
   static fbeReadFinal(r: fbe.Reader): Node;
+  static fbeVerifyFinal(r: fbe.Reader): void;
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Node;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;

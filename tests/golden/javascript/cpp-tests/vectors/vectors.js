@@ -53,6 +53,17 @@ export class Edge {
     v.weight = r.i32(b + 16);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1, 12);
+    Edge.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -80,7 +91,13 @@ export class Edge {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Edge.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Edge.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Edge");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -99,6 +116,15 @@ export class Edge {
     v.weight = r.i32(r.fixed(4, "weight"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(12);
+    r.fixed(4, "source");
+    r.fixed(4, "target");
+    r.fixed(4, "weight");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -128,7 +154,15 @@ export class Edge {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Edge.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1, limits);
+        Edge.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Edge");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -254,6 +288,17 @@ export class Point {
     v.y = r.i16(b + 17);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 2, 11);
+    Point.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -281,7 +326,13 @@ export class Point {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Point.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Point.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Point");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -300,6 +351,15 @@ export class Point {
     v.y = r.i16(r.fixed(2, "y"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(11);
+    r.fixed(1, "flag");
+    r.fixed(8, "x");
+    r.fixed(2, "y");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -329,7 +389,15 @@ export class Point {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Point.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 2, limits);
+        Point.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Point");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -453,6 +521,20 @@ export class Point3 extends Point {
     v.z = r.f64(b + 19);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 3, 19);
+    Point3.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 19) {
+      return;
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -480,7 +562,13 @@ export class Point3 extends Point {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Point3.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Point3.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Point3");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -501,6 +589,16 @@ export class Point3 extends Point {
     v.z = r.f64(r.fixed(8, "z"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(19);
+    r.fixed(1, "flag");
+    r.fixed(8, "x");
+    r.fixed(2, "y");
+    r.fixed(8, "z");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -530,7 +628,15 @@ export class Point3 extends Point {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Point3.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 3, limits);
+        Point3.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Point3");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -665,6 +771,25 @@ export class Named {
     v.values = a6;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 4, 8);
+    Named.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      return;
+    }
+    r.skipString(b, b + 8, "name");
+    if (n < 16) {
+      return;
+    }
+    r.vector(b, b + 12, 4, 4, "values");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -692,7 +817,13 @@ export class Named {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Named.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Named.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Named");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -718,6 +849,15 @@ export class Named {
     v.values = a12;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(8);
+    r.finalSkipString("name");
+    const n15 = r.finalCount(4, 4, "values");
+    r.fixed(n15 * 4, "values");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -747,7 +887,15 @@ export class Named {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Named.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 4, limits);
+        Named.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Named");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -992,6 +1140,65 @@ export class Holder {
     v.named = a46;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 10, 24);
+    Holder.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      return;
+    }
+    const e49 = r.vector(b, b + 8, 4, 0, "edges");
+    const n50 = r.count;
+    for (let i51 = 0; i51 < n50; i51++) {
+      try {
+        Edge.fbeVerify(r, b, e49 + i51 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "edges", i51);
+      }
+    }
+    if (n < 16) {
+      return;
+    }
+    const e52 = r.vector(b, b + 12, 4, 0, "points");
+    const n53 = r.count;
+    for (let i54 = 0; i54 < n53; i54++) {
+      try {
+        Point3.fbeVerify(r, b, e52 + i54 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "points", i54);
+      }
+    }
+    if (n < 20) {
+      return;
+    }
+    r.vector(b, b + 16, 4, 4, "ints");
+    if (n < 24) {
+      return;
+    }
+    r.vector(b, b + 20, 1, 1, "switches");
+    if (n < 28) {
+      return;
+    }
+    r.vector(b, b + 24, 8, 8, "reals");
+    if (n < 32) {
+      return;
+    }
+    const e55 = r.vector(b, b + 28, 4, 0, "named");
+    const n56 = r.count;
+    for (let i57 = 0; i57 < n56; i57++) {
+      try {
+        Named.fbeVerify(r, b, e55 + i57 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "named", i57);
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -1019,40 +1226,46 @@ export class Holder {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Holder.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Holder");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w, v) {
-    const a49 = v.edges;
-    w.appendCount(a49.length);
-    for (const y50 of a49) {
-      Edge.fbeWriteFinal(w, y50);
+    const a58 = v.edges;
+    w.appendCount(a58.length);
+    for (const y59 of a58) {
+      Edge.fbeWriteFinal(w, y59);
     }
-    const a51 = v.points;
-    w.appendCount(a51.length);
-    for (const y52 of a51) {
-      Point3.fbeWriteFinal(w, y52);
+    const a60 = v.points;
+    w.appendCount(a60.length);
+    for (const y61 of a60) {
+      Point3.fbeWriteFinal(w, y61);
     }
-    const a53 = v.ints;
-    w.appendCount(a53.length);
-    for (const y54 of a53) {
-      w.appendI32(y54);
+    const a62 = v.ints;
+    w.appendCount(a62.length);
+    for (const y63 of a62) {
+      w.appendI32(y63);
     }
-    const a55 = v.switches;
-    w.appendCount(a55.length);
-    for (const y56 of a55) {
-      w.appendBool(y56);
+    const a64 = v.switches;
+    w.appendCount(a64.length);
+    for (const y65 of a64) {
+      w.appendBool(y65);
     }
-    const a57 = v.reals;
-    w.appendCount(a57.length);
-    for (const y58 of a57) {
-      w.appendF64(y58);
+    const a66 = v.reals;
+    w.appendCount(a66.length);
+    for (const y67 of a66) {
+      w.appendF64(y67);
     }
-    const a59 = v.named;
-    w.appendCount(a59.length);
-    for (const y60 of a59) {
-      Named.fbeWriteFinal(w, y60);
+    const a68 = v.named;
+    w.appendCount(a68.length);
+    for (const y69 of a68) {
+      Named.fbeWriteFinal(w, y69);
     }
   }
 
@@ -1060,62 +1273,98 @@ export class Holder {
   static fbeReadFinal(r) {
     const v = new Holder();
     r.enterFinal(24);
-    const n61 = r.finalCount(12, 0, "edges");
-    const a62 = [];
-    for (let i63 = 0; i63 < n61; i63++) {
-      let y64;
+    const n70 = r.finalCount(12, 0, "edges");
+    const a71 = [];
+    for (let i72 = 0; i72 < n70; i72++) {
+      let y73;
       try {
-        y64 = Edge.fbeReadFinal(r);
+        y73 = Edge.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "edges", i63);
+        throw fbe.withinIndex(e, "edges", i72);
       }
-      a62.push(y64);
+      a71.push(y73);
     }
-    v.edges = a62;
-    const n65 = r.finalCount(19, 0, "points");
-    const a66 = [];
-    for (let i67 = 0; i67 < n65; i67++) {
-      let y68;
+    v.edges = a71;
+    const n74 = r.finalCount(19, 0, "points");
+    const a75 = [];
+    for (let i76 = 0; i76 < n74; i76++) {
+      let y77;
       try {
-        y68 = Point3.fbeReadFinal(r);
+        y77 = Point3.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "points", i67);
+        throw fbe.withinIndex(e, "points", i76);
       }
-      a66.push(y68);
+      a75.push(y77);
     }
-    v.points = a66;
-    const n69 = r.finalCount(4, 4, "ints");
-    const a70 = [];
-    for (let i71 = 0; i71 < n69; i71++) {
-      a70.push(r.i32(r.fixed(4, "ints")));
+    v.points = a75;
+    const n78 = r.finalCount(4, 4, "ints");
+    const a79 = [];
+    for (let i80 = 0; i80 < n78; i80++) {
+      a79.push(r.i32(r.fixed(4, "ints")));
     }
-    v.ints = a70;
-    const n73 = r.finalCount(1, 1, "switches");
-    const a74 = [];
-    for (let i75 = 0; i75 < n73; i75++) {
-      a74.push(r.bool(r.fixed(1, "switches")));
+    v.ints = a79;
+    const n82 = r.finalCount(1, 1, "switches");
+    const a83 = [];
+    for (let i84 = 0; i84 < n82; i84++) {
+      a83.push(r.bool(r.fixed(1, "switches")));
     }
-    v.switches = a74;
-    const n77 = r.finalCount(8, 8, "reals");
-    const a78 = [];
-    for (let i79 = 0; i79 < n77; i79++) {
-      a78.push(r.f64(r.fixed(8, "reals")));
+    v.switches = a83;
+    const n86 = r.finalCount(8, 8, "reals");
+    const a87 = [];
+    for (let i88 = 0; i88 < n86; i88++) {
+      a87.push(r.f64(r.fixed(8, "reals")));
     }
-    v.reals = a78;
-    const n81 = r.finalCount(8, 0, "named");
-    const a82 = [];
-    for (let i83 = 0; i83 < n81; i83++) {
-      let y84;
+    v.reals = a87;
+    const n90 = r.finalCount(8, 0, "named");
+    const a91 = [];
+    for (let i92 = 0; i92 < n90; i92++) {
+      let y93;
       try {
-        y84 = Named.fbeReadFinal(r);
+        y93 = Named.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "named", i83);
+        throw fbe.withinIndex(e, "named", i92);
       }
-      a82.push(y84);
+      a91.push(y93);
     }
-    v.named = a82;
+    v.named = a91;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(24);
+    const n94 = r.finalCount(12, 0, "edges");
+    for (let i95 = 0; i95 < n94; i95++) {
+      try {
+        Edge.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "edges", i95);
+      }
+    }
+    const n96 = r.finalCount(19, 0, "points");
+    for (let i97 = 0; i97 < n96; i97++) {
+      try {
+        Point3.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "points", i97);
+      }
+    }
+    const n98 = r.finalCount(4, 4, "ints");
+    r.fixed(n98 * 4, "ints");
+    const n100 = r.finalCount(1, 1, "switches");
+    r.fixed(n100 * 1, "switches");
+    const n102 = r.finalCount(8, 8, "reals");
+    r.fixed(n102 * 8, "reals");
+    const n104 = r.finalCount(8, 0, "named");
+    for (let i105 = 0; i105 < n104; i105++) {
+      try {
+        Named.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "named", i105);
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -1145,7 +1394,15 @@ export class Holder {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Holder.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 10, limits);
+        Holder.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors.Holder");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */

@@ -41,6 +41,17 @@ export class Edge {
     v.source = r.i32(b + 8);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1, 4);
+    Edge.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -68,7 +79,13 @@ export class Edge {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Edge.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Edge.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors_old.Edge");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -83,6 +100,13 @@ export class Edge {
     v.source = r.i32(r.fixed(4, "source"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(4);
+    r.fixed(4, "source");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -112,7 +136,15 @@ export class Edge {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Edge.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1, limits);
+        Edge.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors_old.Edge");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -227,6 +259,29 @@ export class Holder {
     v.edges = a6;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 10, 4);
+    Holder.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      return;
+    }
+    const e9 = r.vector(b, b + 8, 4, 0, "edges");
+    const n10 = r.count;
+    for (let i11 = 0; i11 < n10; i11++) {
+      try {
+        Edge.fbeVerify(r, b, e9 + i11 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "edges", i11);
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -254,15 +309,21 @@ export class Holder {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Holder.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors_old.Holder");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w, v) {
-    const a9 = v.edges;
-    w.appendCount(a9.length);
-    for (const y10 of a9) {
-      Edge.fbeWriteFinal(w, y10);
+    const a12 = v.edges;
+    w.appendCount(a12.length);
+    for (const y13 of a12) {
+      Edge.fbeWriteFinal(w, y13);
     }
   }
 
@@ -270,20 +331,34 @@ export class Holder {
   static fbeReadFinal(r) {
     const v = new Holder();
     r.enterFinal(4);
-    const n11 = r.finalCount(4, 0, "edges");
-    const a12 = [];
-    for (let i13 = 0; i13 < n11; i13++) {
-      let y14;
+    const n14 = r.finalCount(4, 0, "edges");
+    const a15 = [];
+    for (let i16 = 0; i16 < n14; i16++) {
+      let y17;
       try {
-        y14 = Edge.fbeReadFinal(r);
+        y17 = Edge.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "edges", i13);
+        throw fbe.withinIndex(e, "edges", i16);
       }
-      a12.push(y14);
+      a15.push(y17);
     }
-    v.edges = a12;
+    v.edges = a15;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(4);
+    const n18 = r.finalCount(4, 0, "edges");
+    for (let i19 = 0; i19 < n18; i19++) {
+      try {
+        Edge.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "edges", i19);
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -313,7 +388,15 @@ export class Holder {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Holder.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 10, limits);
+        Holder.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "vectors_old.Holder");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */

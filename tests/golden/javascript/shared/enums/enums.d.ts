@@ -229,11 +229,14 @@ export declare class Enums {
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Enums): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Enums;
   static fbeReadBody(r: fbe.Reader, v: Enums, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Enums;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteFinal(w: fbe.Writer, v: Enums): void;
   static fbeReadFinal(r: fbe.Reader): Enums;
+  static fbeVerifyFinal(r: fbe.Reader): void;
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Enums;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;

@@ -718,6 +718,17 @@ export class Enums {
     v.uint64b5 = r.u64(b + 216);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1, 216);
+    Enums.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -745,7 +756,13 @@ export class Enums {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Enums.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Enums.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "enums.Enums");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -892,6 +909,78 @@ export class Enums {
     return v;
   }
 
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(216);
+    r.fixed(1, "byte0");
+    r.fixed(1, "byte1");
+    r.fixed(1, "byte2");
+    r.fixed(1, "byte3");
+    r.fixed(1, "byte4");
+    r.fixed(1, "byte5");
+    r.fixed(1, "char0");
+    r.fixed(1, "char1");
+    r.fixed(1, "char2");
+    r.fixed(1, "char3");
+    r.fixed(1, "char4");
+    r.fixed(1, "char5");
+    r.fixed(4, "wchar0");
+    r.fixed(4, "wchar1");
+    r.fixed(4, "wchar2");
+    r.fixed(4, "wchar3");
+    r.fixed(4, "wchar4");
+    r.fixed(4, "wchar5");
+    r.fixed(1, "int8b0");
+    r.fixed(1, "int8b1");
+    r.fixed(1, "int8b2");
+    r.fixed(1, "int8b3");
+    r.fixed(1, "int8b4");
+    r.fixed(1, "int8b5");
+    r.fixed(1, "uint8b0");
+    r.fixed(1, "uint8b1");
+    r.fixed(1, "uint8b2");
+    r.fixed(1, "uint8b3");
+    r.fixed(1, "uint8b4");
+    r.fixed(1, "uint8b5");
+    r.fixed(2, "int16b0");
+    r.fixed(2, "int16b1");
+    r.fixed(2, "int16b2");
+    r.fixed(2, "int16b3");
+    r.fixed(2, "int16b4");
+    r.fixed(2, "int16b5");
+    r.fixed(2, "uint16b0");
+    r.fixed(2, "uint16b1");
+    r.fixed(2, "uint16b2");
+    r.fixed(2, "uint16b3");
+    r.fixed(2, "uint16b4");
+    r.fixed(2, "uint16b5");
+    r.fixed(4, "int32b0");
+    r.fixed(4, "int32b1");
+    r.fixed(4, "int32b2");
+    r.fixed(4, "int32b3");
+    r.fixed(4, "int32b4");
+    r.fixed(4, "int32b5");
+    r.fixed(4, "uint32b0");
+    r.fixed(4, "uint32b1");
+    r.fixed(4, "uint32b2");
+    r.fixed(4, "uint32b3");
+    r.fixed(4, "uint32b4");
+    r.fixed(4, "uint32b5");
+    r.fixed(8, "int64b0");
+    r.fixed(8, "int64b1");
+    r.fixed(8, "int64b2");
+    r.fixed(8, "int64b3");
+    r.fixed(8, "int64b4");
+    r.fixed(8, "int64b5");
+    r.fixed(8, "uint64b0");
+    r.fixed(8, "uint64b1");
+    r.fixed(8, "uint64b2");
+    r.fixed(8, "uint64b3");
+    r.fixed(8, "uint64b4");
+    r.fixed(8, "uint64b5");
+    r.leave();
+  }
+
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
     const w = writer ?? new fbe.Writer();
@@ -919,7 +1008,15 @@ export class Enums {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Enums.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1, limits);
+        Enums.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "enums.Enums");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */

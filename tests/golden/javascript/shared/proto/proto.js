@@ -129,6 +129,21 @@ export class Order {
     v.volume = r.f64(b + 26);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1, 26);
+    Order.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 16) {
+      return;
+    }
+    r.skipString(b, b + 12, "symbol");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -156,7 +171,13 @@ export class Order {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Order.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Order.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.Order");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -181,6 +202,18 @@ export class Order {
     v.volume = r.f64(r.fixed(8, "volume"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(26);
+    r.fixed(4, "id");
+    r.finalSkipString("symbol");
+    r.fixed(1, "side");
+    r.fixed(1, "type");
+    r.fixed(8, "price");
+    r.fixed(8, "volume");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -210,7 +243,15 @@ export class Order {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Order.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1, limits);
+        Order.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.Order");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -359,6 +400,21 @@ export class Balance {
     v.amount = r.f64(b + 12);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 2, 12);
+    Balance.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      return;
+    }
+    r.skipString(b, b + 8, "currency");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -386,7 +442,13 @@ export class Balance {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Balance.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Balance.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.Balance");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -403,6 +465,14 @@ export class Balance {
     v.amount = r.f64(r.fixed(8, "amount"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(12);
+    r.finalSkipString("currency");
+    r.fixed(8, "amount");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -432,7 +502,15 @@ export class Balance {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Balance.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 2, limits);
+        Balance.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.Balance");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -611,6 +689,62 @@ export class Account {
     v.orders = a9;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 3, 14);
+    Account.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      r.spend(12, b, "id");
+      return;
+    }
+    if (n < 16) {
+      r.spend(12, b, "name");
+      return;
+    }
+    r.skipString(b, b + 12, "name");
+    if (n < 17) {
+      r.spend(12, b, "state");
+      return;
+    }
+    if (n < 21) {
+      r.spend(12, b, "wallet");
+      return;
+    }
+    try {
+      Balance.fbeVerify(r, b, b + 17);
+    } catch (e) {
+      throw fbe.within(e, "wallet");
+    }
+    if (n < 26) {
+      return;
+    }
+    const s12 = r.optional(b, b + 21, 4, "asset");
+    if (s12 >= 0) {
+      try {
+        Balance.fbeVerify(r, s12, s12);
+      } catch (e) {
+        throw fbe.within(e, "asset");
+      }
+    }
+    if (n < 30) {
+      return;
+    }
+    const e13 = r.vector(b, b + 26, 4, 0, "orders");
+    const n14 = r.count;
+    for (let i15 = 0; i15 < n14; i15++) {
+      try {
+        Order.fbeVerify(r, b, e13 + i15 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orders", i15);
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -638,7 +772,13 @@ export class Account {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Account.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Account.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.Account");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -647,17 +787,17 @@ export class Account {
     w.appendString(v.name);
     w.appendU8(v.state);
     Balance.fbeWriteFinal(w, v.wallet);
-    const o12 = v.asset;
-    if (o12 === undefined) {
+    const o16 = v.asset;
+    if (o16 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      Balance.fbeWriteFinal(w, o12);
+      Balance.fbeWriteFinal(w, o16);
     }
-    const a13 = v.orders;
-    w.appendCount(a13.length);
-    for (const y14 of a13) {
-      Order.fbeWriteFinal(w, y14);
+    const a17 = v.orders;
+    w.appendCount(a17.length);
+    for (const y18 of a17) {
+      Order.fbeWriteFinal(w, y18);
     }
   }
 
@@ -682,20 +822,49 @@ export class Account {
     } else {
       v.asset = undefined;
     }
-    const n15 = r.finalCount(26, 0, "orders");
-    const a16 = [];
-    for (let i17 = 0; i17 < n15; i17++) {
-      let y18;
+    const n19 = r.finalCount(26, 0, "orders");
+    const a20 = [];
+    for (let i21 = 0; i21 < n19; i21++) {
+      let y22;
       try {
-        y18 = Order.fbeReadFinal(r);
+        y22 = Order.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "orders", i17);
+        throw fbe.withinIndex(e, "orders", i21);
       }
-      a16.push(y18);
+      a20.push(y22);
     }
-    v.orders = a16;
+    v.orders = a20;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(14);
+    r.fixed(4, "id");
+    r.finalSkipString("name");
+    r.fixed(1, "state");
+    try {
+      Balance.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "wallet");
+    }
+    if (r.finalHas("asset")) {
+      try {
+        Balance.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "asset");
+      }
+    }
+    const n23 = r.finalCount(26, 0, "orders");
+    for (let i24 = 0; i24 < n23; i24++) {
+      try {
+        Order.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orders", i24);
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -725,7 +894,15 @@ export class Account {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Account.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 3, limits);
+        Account.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.Account");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -921,6 +1098,26 @@ export class OrderMessage {
     }
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1, 1);
+    OrderMessage.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      r.spend(26, b, "body");
+      return;
+    }
+    try {
+      Order.fbeVerify(r, b, b + 8);
+    } catch (e) {
+      throw fbe.within(e, "body");
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -948,7 +1145,13 @@ export class OrderMessage {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => OrderMessage.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        OrderMessage.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.OrderMessage");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -967,6 +1170,17 @@ export class OrderMessage {
     }
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(1);
+    try {
+      Order.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "body");
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -996,7 +1210,15 @@ export class OrderMessage {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => OrderMessage.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1, limits);
+        OrderMessage.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.OrderMessage");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1105,6 +1327,26 @@ export class BalanceMessage {
     }
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 2, 1);
+    BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      r.spend(12, b, "body");
+      return;
+    }
+    try {
+      Balance.fbeVerify(r, b, b + 8);
+    } catch (e) {
+      throw fbe.within(e, "body");
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -1132,7 +1374,13 @@ export class BalanceMessage {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => BalanceMessage.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        BalanceMessage.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.BalanceMessage");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1151,6 +1399,17 @@ export class BalanceMessage {
     }
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(1);
+    try {
+      Balance.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "body");
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -1180,7 +1439,15 @@ export class BalanceMessage {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => BalanceMessage.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 2, limits);
+        BalanceMessage.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.BalanceMessage");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1289,6 +1556,26 @@ export class AccountMessage {
     }
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 3, 1);
+    AccountMessage.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      r.spend(26, b, "body");
+      return;
+    }
+    try {
+      Account.fbeVerify(r, b, b + 8);
+    } catch (e) {
+      throw fbe.within(e, "body");
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -1316,7 +1603,13 @@ export class AccountMessage {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => AccountMessage.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        AccountMessage.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.AccountMessage");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1335,6 +1628,17 @@ export class AccountMessage {
     }
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(1);
+    try {
+      Account.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "body");
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -1364,7 +1668,15 @@ export class AccountMessage {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => AccountMessage.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 3, limits);
+        AccountMessage.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "proto.AccountMessage");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */

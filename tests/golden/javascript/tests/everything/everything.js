@@ -315,6 +315,17 @@ export class Counted {
     v.a = r.i32(b + 8);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1001, 4);
+    Counted.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -342,7 +353,13 @@ export class Counted {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Counted.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Counted.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Counted");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -357,6 +374,13 @@ export class Counted {
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(4);
+    r.fixed(4, "a");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -386,7 +410,15 @@ export class Counted {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Counted.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1001, limits);
+        Counted.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Counted");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -484,6 +516,17 @@ export class Shifted {
     v.a = r.i32(b + 8);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1020, 4);
+    Shifted.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -511,7 +554,13 @@ export class Shifted {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Shifted.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Shifted.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Shifted");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -526,6 +575,13 @@ export class Shifted {
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(4);
+    r.fixed(4, "a");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -555,7 +611,15 @@ export class Shifted {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Shifted.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1020, limits);
+        Shifted.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Shifted");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -653,6 +717,17 @@ export class AfterShift {
     v.a = r.i32(b + 8);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1021, 4);
+    AfterShift.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -680,7 +755,13 @@ export class AfterShift {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => AfterShift.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        AfterShift.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.AfterShift");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -695,6 +776,13 @@ export class AfterShift {
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(4);
+    r.fixed(4, "a");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -724,7 +812,15 @@ export class AfterShift {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => AfterShift.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1021, limits);
+        AfterShift.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.AfterShift");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -822,6 +918,17 @@ export class Fixed {
     v.a = r.i32(b + 8);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 7, 4);
+    Fixed.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -849,7 +956,13 @@ export class Fixed {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Fixed.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Fixed.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Fixed");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -864,6 +977,13 @@ export class Fixed {
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(4);
+    r.fixed(4, "a");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -893,7 +1013,15 @@ export class Fixed {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Fixed.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 7, limits);
+        Fixed.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Fixed");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -997,6 +1125,20 @@ export class Derived extends Fixed {
     v.b = r.i32(b + 12);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 7, 8);
+    Derived.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      return;
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -1024,7 +1166,13 @@ export class Derived extends Fixed {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Derived.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Derived.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Derived");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1041,6 +1189,14 @@ export class Derived extends Fixed {
     v.b = r.i32(r.fixed(4, "b"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(8);
+    r.fixed(4, "a");
+    r.fixed(4, "b");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -1070,7 +1226,15 @@ export class Derived extends Fixed {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Derived.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 7, limits);
+        Derived.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Derived");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1189,6 +1353,21 @@ export class ImportedBase extends market.Instrument {
     v.price = r.f64(b + 16);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1022, 16);
+    ImportedBase.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 16) {
+      return;
+    }
+    r.skipString(b, b + 8, "symbol");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -1216,7 +1395,13 @@ export class ImportedBase extends market.Instrument {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => ImportedBase.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        ImportedBase.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.ImportedBase");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1235,6 +1420,15 @@ export class ImportedBase extends market.Instrument {
     v.price = r.f64(r.fixed(8, "price"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(16);
+    r.finalSkipString("symbol");
+    r.fixed(4, "digits");
+    r.fixed(8, "price");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -1264,7 +1458,15 @@ export class ImportedBase extends market.Instrument {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => ImportedBase.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1022, limits);
+        ImportedBase.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.ImportedBase");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1376,6 +1578,21 @@ export class Note {
     v.text = r.string(b, b + 8, "text");
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1023, 4);
+    Note.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      return;
+    }
+    r.skipString(b, b + 8, "text");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -1403,7 +1620,13 @@ export class Note {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Note.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Note.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Note");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1418,6 +1641,13 @@ export class Note {
     v.text = r.finalString("text");
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(4);
+    r.finalSkipString("text");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -1447,7 +1677,15 @@ export class Note {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Note.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1023, limits);
+        Note.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Note");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1551,6 +1789,21 @@ export class Quiet {
     v.legacy = r.i32(b + 12);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1024, 8);
+    Quiet.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      return;
+    }
+    r.skipString(b, b + 8, "password");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -1578,7 +1831,13 @@ export class Quiet {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Quiet.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Quiet.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Quiet");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1595,6 +1854,14 @@ export class Quiet {
     v.legacy = r.i32(r.fixed(4, "legacy"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(8);
+    r.finalSkipString("password");
+    r.fixed(4, "legacy");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -1624,7 +1891,15 @@ export class Quiet {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Quiet.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1024, limits);
+        Quiet.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Quiet");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1714,6 +1989,12 @@ export class Empty {
     return v;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    r.struct(base, slot, 1025, 1);
+    r.leave();
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -1741,7 +2022,13 @@ export class Empty {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Empty.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Empty.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Empty");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1754,6 +2041,12 @@ export class Empty {
     r.enterFinal(1);
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(1);
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -1783,7 +2076,15 @@ export class Empty {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Empty.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1025, limits);
+        Empty.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Empty");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -2538,6 +2839,371 @@ export class Everything {
     v.f50 = m139;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1026, 250);
+    Everything.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      r.spend(12, b, "id");
+      return;
+    }
+    if (n < 13) {
+      r.spend(12, b, "f1");
+      return;
+    }
+    if (n < 14) {
+      r.spend(12, b, "f2");
+      return;
+    }
+    if (n < 15) {
+      r.spend(12, b, "f3");
+      return;
+    }
+    if (n < 19) {
+      r.spend(12, b, "f4");
+      return;
+    }
+    if (n < 20) {
+      r.spend(12, b, "f5");
+      return;
+    }
+    if (n < 21) {
+      r.spend(12, b, "f6");
+      return;
+    }
+    if (n < 23) {
+      r.spend(12, b, "f7");
+      return;
+    }
+    if (n < 25) {
+      r.spend(12, b, "f8");
+      return;
+    }
+    if (n < 29) {
+      r.spend(12, b, "f9");
+      return;
+    }
+    if (n < 33) {
+      r.spend(12, b, "f10");
+      return;
+    }
+    if (n < 41) {
+      r.spend(12, b, "f11");
+      return;
+    }
+    if (n < 49) {
+      r.spend(12, b, "f12");
+      return;
+    }
+    if (n < 53) {
+      r.spend(12, b, "f13");
+      return;
+    }
+    if (n < 61) {
+      r.spend(12, b, "f14");
+      return;
+    }
+    if (n < 77) {
+      r.spend(12, b, "f15");
+      return;
+    }
+    if (n < 93) {
+      r.spend(12, b, "f16");
+      return;
+    }
+    if (n < 97) {
+      r.spend(12, b, "f17");
+      return;
+    }
+    r.skipString(b, b + 93, "f17");
+    if (n < 105) {
+      r.spend(12, b, "f18");
+      return;
+    }
+    if (n < 113) {
+      r.spend(12, b, "f19");
+      return;
+    }
+    if (n < 129) {
+      r.spend(12, b, "f20");
+      return;
+    }
+    if (n < 145) {
+      r.spend(12, b, "f21");
+      return;
+    }
+    if (n < 161) {
+      r.spend(12, b, "f22");
+      return;
+    }
+    if (n < 177) {
+      r.spend(12, b, "f23");
+      return;
+    }
+    if (n < 181) {
+      r.spend(12, b, "f24");
+      return;
+    }
+    r.skipBlob(b, b + 177, "f24");
+    if (n < 182) {
+      r.spend(12, b, "f25");
+      return;
+    }
+    if (n < 183) {
+      r.spend(12, b, "f26");
+      return;
+    }
+    if (n < 184) {
+      r.spend(12, b, "f27");
+      return;
+    }
+    if (n < 192) {
+      r.spend(12, b, "f28");
+      return;
+    }
+    if (n < 196) {
+      r.spend(12, b, "f29");
+      return;
+    }
+    try {
+      Counted.fbeVerify(r, b, b + 192);
+    } catch (e) {
+      throw fbe.within(e, "f29");
+    }
+    if (n < 200) {
+      r.spend(8, b, "f30");
+      return;
+    }
+    try {
+      market.Instrument.fbeVerify(r, b, b + 196);
+    } catch (e) {
+      throw fbe.within(e, "f30");
+    }
+    if (n < 205) {
+      return;
+    }
+    r.optional(b, b + 200, 4, "f31");
+    if (n < 210) {
+      return;
+    }
+    r.optional(b, b + 205, 4, "f32");
+    if (n < 215) {
+      return;
+    }
+    const s143 = r.optional(b, b + 210, 4, "f33");
+    if (s143 >= 0) {
+      r.skipString(s143, s143, "f33");
+    }
+    if (n < 220) {
+      return;
+    }
+    r.optional(b, b + 215, 1, "f34");
+    if (n < 225) {
+      return;
+    }
+    const s144 = r.optional(b, b + 220, 4, "f35");
+    if (s144 >= 0) {
+      try {
+        Counted.fbeVerify(r, s144, s144);
+      } catch (e) {
+        throw fbe.within(e, "f35");
+      }
+    }
+    if (n < 247) {
+      return;
+    }
+    for (let i145 = 0; i145 < 2; i145++) {
+      const s146 = r.optional(b, b + 237 + i145 * 5, 4, "f37");
+      if (s146 >= 0) {
+        r.skipString(s146, s146, "f37");
+      }
+    }
+    if (n < 251) {
+      return;
+    }
+    r.vector(b, b + 247, 8, 8, "f38");
+    if (n < 255) {
+      return;
+    }
+    const e147 = r.vector(b, b + 251, 5, 1, "f39");
+    const n148 = r.count;
+    for (let i149 = 0; i149 < n148; i149++) {
+      const s150 = r.optional(b, e147 + i149 * 5, 4, "f39");
+      if (s150 >= 0) {
+        try {
+          Counted.fbeVerify(r, s150, s150);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f39", i149);
+        }
+      }
+    }
+    if (n < 259) {
+      return;
+    }
+    const e151 = r.vector(b, b + 255, 4, 4, "f40");
+    const n152 = r.count;
+    for (let i153 = 0; i153 < n152; i153++) {
+      r.skipString(b, e151 + i153 * 4, "f40");
+    }
+    if (n < 263) {
+      return;
+    }
+    const e154 = r.vector(b, b + 259, 8, 8, "f41");
+    const n155 = r.count;
+    const a156 = new Set();
+    for (let i157 = 0; i157 < n155; i157++) {
+      const y158 = r.i64(e154 + i157 * 8);
+      if (a156.has(y158)) {
+        r.duplicate("f41", e154 - 4);
+      }
+      a156.add(y158);
+    }
+    if (n < 267) {
+      return;
+    }
+    const e159 = r.vector(b, b + 263, 4, 0, "f42");
+    const n160 = r.count;
+    const a161 = [];
+    for (let i162 = 0; i162 < n160; i162++) {
+      let y163;
+      try {
+        y163 = market.Instrument.fbeRead(r, b, e159 + i162 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f42", i162);
+      }
+      a161.push(y163);
+    }
+    if (fbe.hasDuplicate(a161)) {
+      r.duplicate("f42", e159 - 4);
+    }
+    if (n < 271) {
+      return;
+    }
+    const e164 = r.vector(b, b + 267, 8, 8, "f43");
+    const n165 = r.count;
+    const m166 = new Map();
+    for (let i167 = 0; i167 < n165; i167++) {
+      let k168;
+      let y169;
+      k168 = r.i32(e164 + i167 * 8);
+      y169 = r.string(b, e164 + i167 * 8 + 4, "f43");
+      if (m166.has(k168)) {
+        r.duplicate("f43", e164 + i167 * 8);
+      }
+      m166.set(k168, y169);
+    }
+    if (n < 275) {
+      return;
+    }
+    const e170 = r.vector(b, b + 271, 9, 5, "f44");
+    const n171 = r.count;
+    const m172 = new Map();
+    for (let i173 = 0; i173 < n171; i173++) {
+      let k174;
+      let y175;
+      k174 = r.string(b, e170 + i173 * 9, "f44");
+      const s176 = r.optional(b, e170 + i173 * 9 + 4, 4, "f44");
+      if (s176 < 0) {
+        y175 = undefined;
+      } else {
+        try {
+          y175 = Counted.fbeRead(r, s176, s176);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f44", i173);
+        }
+      }
+      if (m172.has(k174)) {
+        r.duplicate("f44", e170 + i173 * 9);
+      }
+      m172.set(k174, y175);
+    }
+    if (n < 279) {
+      return;
+    }
+    const e177 = r.vector(b, b + 275, 20, 20, "f45");
+    const n178 = r.count;
+    const m179 = [];
+    for (let i180 = 0; i180 < n178; i180++) {
+      let k181;
+      let y182;
+      k181 = r.uuid(e177 + i180 * 20);
+      y182 = r.blob(b, e177 + i180 * 20 + 16, "f45");
+      m179.push([k181, y182]);
+    }
+    if (fbe.hasDuplicatePair(m179)) {
+      r.duplicate("f45", e177 - 4);
+    }
+    if (n < 283) {
+      return;
+    }
+    const e183 = r.vector(b, b + 279, 8, 0, "f46");
+    const n184 = r.count;
+    const m185 = [];
+    for (let i186 = 0; i186 < n184; i186++) {
+      let k187;
+      let y188;
+      try {
+        k187 = market.Instrument.fbeRead(r, b, e183 + i186 * 8);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f46", i186);
+      }
+      try {
+        y188 = Counted.fbeRead(r, b, e183 + i186 * 8 + 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f46", i186);
+      }
+      m185.push([k187, y188]);
+    }
+    if (fbe.hasDuplicatePair(m185)) {
+      r.duplicate("f46", e183 - 4);
+    }
+    if (n < 288) {
+      return;
+    }
+    r.optional(b, b + 283, 4, "f47");
+    if (n < 294) {
+      return;
+    }
+    r.optional(b, b + 289, 8, "f48");
+    if (n < 298) {
+      return;
+    }
+    const e189 = r.vector(b, b + 294, 8, 8, "f49");
+    const n190 = r.count;
+    const m191 = [];
+    for (let i192 = 0; i192 < n190; i192++) {
+      let k193;
+      let y194;
+      k193 = r.blob(b, e189 + i192 * 8, "f49");
+      y194 = r.i32(e189 + i192 * 8 + 4);
+      m191.push([k193, y194]);
+    }
+    if (fbe.hasDuplicatePair(m191)) {
+      r.duplicate("f49", e189 - 4);
+    }
+    if (n < 302) {
+      return;
+    }
+    const e195 = r.vector(b, b + 298, 8, 8, "f50");
+    const n196 = r.count;
+    const m197 = [];
+    for (let i198 = 0; i198 < n196; i198++) {
+      let k199;
+      let y200;
+      k199 = r.blob(b, e195 + i198 * 8, "f50");
+      y200 = r.string(b, e195 + i198 * 8 + 4, "f50");
+      m197.push([k199, y200]);
+    }
+    if (fbe.hasDuplicatePair(m197)) {
+      r.duplicate("f50", e195 - 4);
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -2565,7 +3231,13 @@ export class Everything {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Everything.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Everything.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Everything");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -2601,144 +3273,144 @@ export class Everything {
     w.appendU64(v.f28);
     Counted.fbeWriteFinal(w, v.f29);
     market.Instrument.fbeWriteFinal(w, v.f30);
-    const o143 = v.f31;
-    if (o143 === undefined) {
+    const o201 = v.f31;
+    if (o201 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o143);
+      w.appendI32(o201);
     }
-    const o144 = v.f32;
-    if (o144 === undefined) {
+    const o202 = v.f32;
+    if (o202 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o144);
+      w.appendI32(o202);
     }
-    const o145 = v.f33;
-    if (o145 === undefined) {
+    const o203 = v.f33;
+    if (o203 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o145);
+      w.appendString(o203);
     }
-    const o146 = v.f34;
-    if (o146 === undefined) {
+    const o204 = v.f34;
+    if (o204 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o146);
+      w.appendU8(o204);
     }
-    const o147 = v.f35;
-    if (o147 === undefined) {
+    const o205 = v.f35;
+    if (o205 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      Counted.fbeWriteFinal(w, o147);
+      Counted.fbeWriteFinal(w, o205);
     }
-    const a148 = v.f36;
-    fbe.checkLength(a148, 3);
-    for (const y149 of a148) {
-      w.appendI32(y149);
+    const a206 = v.f36;
+    fbe.checkLength(a206, 3);
+    for (const y207 of a206) {
+      w.appendI32(y207);
     }
-    const a150 = v.f37;
-    fbe.checkLength(a150, 2);
-    for (const y151 of a150) {
-      const o152 = y151;
-      if (o152 === undefined) {
+    const a208 = v.f37;
+    fbe.checkLength(a208, 2);
+    for (const y209 of a208) {
+      const o210 = y209;
+      if (o210 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendString(o152);
+        w.appendString(o210);
       }
     }
-    const a153 = v.f38;
-    w.appendCount(a153.length);
-    for (const y154 of a153) {
-      w.appendF64(y154);
+    const a211 = v.f38;
+    w.appendCount(a211.length);
+    for (const y212 of a211) {
+      w.appendF64(y212);
     }
-    const a155 = v.f39;
-    w.appendCount(a155.length);
-    for (const y156 of a155) {
-      const o157 = y156;
-      if (o157 === undefined) {
+    const a213 = v.f39;
+    w.appendCount(a213.length);
+    for (const y214 of a213) {
+      const o215 = y214;
+      if (o215 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        Counted.fbeWriteFinal(w, o157);
+        Counted.fbeWriteFinal(w, o215);
       }
     }
-    const a158 = v.f40;
-    w.appendCount(a158.length);
-    for (const y159 of a158) {
-      w.appendString(y159);
+    const a216 = v.f40;
+    w.appendCount(a216.length);
+    for (const y217 of a216) {
+      w.appendString(y217);
     }
-    const a160 = fbe.sortedValues(v.f41, fbe.compareValue);
-    w.appendCount(a160.length);
-    for (const y161 of a160) {
-      w.appendI64(y161);
+    const a218 = fbe.sortedValues(v.f41, fbe.compareValue);
+    w.appendCount(a218.length);
+    for (const y219 of a218) {
+      w.appendI64(y219);
     }
-    const a162 = v.f42;
-    w.appendCount(a162.length);
-    for (const y163 of a162) {
-      market.Instrument.fbeWriteFinal(w, y163);
+    const a220 = v.f42;
+    w.appendCount(a220.length);
+    for (const y221 of a220) {
+      market.Instrument.fbeWriteFinal(w, y221);
     }
-    const m164 = fbe.sortedEntries(v.f43, fbe.compareValue);
-    w.appendCount(m164.length);
-    for (const [k165, y166] of m164) {
-      w.appendI32(k165);
-      w.appendString(y166);
+    const m222 = fbe.sortedEntries(v.f43, fbe.compareValue);
+    w.appendCount(m222.length);
+    for (const [k223, y224] of m222) {
+      w.appendI32(k223);
+      w.appendString(y224);
     }
-    const m167 = fbe.sortedEntries(v.f44, fbe.compareString);
-    w.appendCount(m167.length);
-    for (const [k168, y169] of m167) {
-      w.appendString(k168);
-      const o170 = y169;
-      if (o170 === undefined) {
+    const m225 = fbe.sortedEntries(v.f44, fbe.compareString);
+    w.appendCount(m225.length);
+    for (const [k226, y227] of m225) {
+      w.appendString(k226);
+      const o228 = y227;
+      if (o228 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        Counted.fbeWriteFinal(w, o170);
+        Counted.fbeWriteFinal(w, o228);
       }
     }
-    const m171 = v.f45;
-    w.appendCount(m171.length);
-    for (const [k172, y173] of m171) {
-      w.appendUuid(k172);
-      w.appendBlob(y173);
+    const m229 = v.f45;
+    w.appendCount(m229.length);
+    for (const [k230, y231] of m229) {
+      w.appendUuid(k230);
+      w.appendBlob(y231);
     }
-    const m174 = v.f46;
-    w.appendCount(m174.length);
-    for (const [k175, y176] of m174) {
-      market.Instrument.fbeWriteFinal(w, k175);
-      Counted.fbeWriteFinal(w, y176);
+    const m232 = v.f46;
+    w.appendCount(m232.length);
+    for (const [k233, y234] of m232) {
+      market.Instrument.fbeWriteFinal(w, k233);
+      Counted.fbeWriteFinal(w, y234);
     }
-    const o177 = v.f47;
-    if (o177 === undefined) {
+    const o235 = v.f47;
+    if (o235 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o177);
+      w.appendI32(o235);
     }
     w.appendBool(v.f47Reset);
-    const o178 = v.f48;
-    if (o178 === undefined) {
+    const o236 = v.f48;
+    if (o236 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o178);
+      w.appendTimestamp(o236);
     }
-    const m179 = v.f49;
-    w.appendCount(m179.length);
-    for (const [k180, y181] of m179) {
-      w.appendBlob(k180);
-      w.appendI32(y181);
+    const m237 = v.f49;
+    w.appendCount(m237.length);
+    for (const [k238, y239] of m237) {
+      w.appendBlob(k238);
+      w.appendI32(y239);
     }
-    const m182 = v.f50;
-    w.appendCount(m182.length);
-    for (const [k183, y184] of m182) {
-      w.appendBlob(k183);
-      w.appendString(y184);
+    const m240 = v.f50;
+    w.appendCount(m240.length);
+    for (const [k241, y242] of m240) {
+      w.appendBlob(k241);
+      w.appendString(y242);
     }
   }
 
@@ -2814,143 +3486,143 @@ export class Everything {
     } else {
       v.f35 = undefined;
     }
-    const a185 = [];
-    for (let i186 = 0; i186 < 3; i186++) {
-      a185.push(r.i32(r.fixed(4, "f36")));
+    const a243 = [];
+    for (let i244 = 0; i244 < 3; i244++) {
+      a243.push(r.i32(r.fixed(4, "f36")));
     }
-    v.f36 = a185;
-    const a188 = [];
-    for (let i189 = 0; i189 < 2; i189++) {
-      let y190;
+    v.f36 = a243;
+    const a246 = [];
+    for (let i247 = 0; i247 < 2; i247++) {
+      let y248;
       if (r.finalHas("f37")) {
-        y190 = r.finalString("f37");
+        y248 = r.finalString("f37");
       } else {
-        y190 = undefined;
+        y248 = undefined;
       }
-      a188.push(y190);
+      a246.push(y248);
     }
-    v.f37 = a188;
-    const n191 = r.finalCount(8, 8, "f38");
-    const a192 = [];
-    for (let i193 = 0; i193 < n191; i193++) {
-      a192.push(r.f64(r.fixed(8, "f38")));
+    v.f37 = a246;
+    const n249 = r.finalCount(8, 8, "f38");
+    const a250 = [];
+    for (let i251 = 0; i251 < n249; i251++) {
+      a250.push(r.f64(r.fixed(8, "f38")));
     }
-    v.f38 = a192;
-    const n195 = r.finalCount(1, 1, "f39");
-    const a196 = [];
-    for (let i197 = 0; i197 < n195; i197++) {
-      let y198;
+    v.f38 = a250;
+    const n253 = r.finalCount(1, 1, "f39");
+    const a254 = [];
+    for (let i255 = 0; i255 < n253; i255++) {
+      let y256;
       if (r.finalHas("f39")) {
         try {
-          y198 = Counted.fbeReadFinal(r);
+          y256 = Counted.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f39", i197);
+          throw fbe.withinIndex(e, "f39", i255);
         }
       } else {
-        y198 = undefined;
+        y256 = undefined;
       }
-      a196.push(y198);
+      a254.push(y256);
     }
-    v.f39 = a196;
-    const n199 = r.finalCount(4, 4, "f40");
-    const a200 = [];
-    for (let i201 = 0; i201 < n199; i201++) {
-      a200.push(r.finalString("f40"));
+    v.f39 = a254;
+    const n257 = r.finalCount(4, 4, "f40");
+    const a258 = [];
+    for (let i259 = 0; i259 < n257; i259++) {
+      a258.push(r.finalString("f40"));
     }
-    v.f40 = a200;
-    const n203 = r.finalCount(8, 8, "f41");
-    const a204 = new Set();
-    for (let i205 = 0; i205 < n203; i205++) {
-      const y206 = r.i64(r.fixed(8, "f41"));
-      if (a204.has(y206)) {
+    v.f40 = a258;
+    const n261 = r.finalCount(8, 8, "f41");
+    const a262 = new Set();
+    for (let i263 = 0; i263 < n261; i263++) {
+      const y264 = r.i64(r.fixed(8, "f41"));
+      if (a262.has(y264)) {
         r.duplicate("f41", r.pos);
       }
-      a204.add(y206);
+      a262.add(y264);
     }
-    v.f41 = a204;
-    const n207 = r.finalCount(8, 0, "f42");
-    const a208 = [];
-    for (let i209 = 0; i209 < n207; i209++) {
-      let y210;
+    v.f41 = a262;
+    const n265 = r.finalCount(8, 0, "f42");
+    const a266 = [];
+    for (let i267 = 0; i267 < n265; i267++) {
+      let y268;
       try {
-        y210 = market.Instrument.fbeReadFinal(r);
+        y268 = market.Instrument.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f42", i209);
+        throw fbe.withinIndex(e, "f42", i267);
       }
-      a208.push(y210);
+      a266.push(y268);
     }
-    if (fbe.hasDuplicate(a208)) {
+    if (fbe.hasDuplicate(a266)) {
       r.duplicate("f42", r.pos);
     }
-    v.f42 = a208;
-    const n211 = r.finalCount(8, 8, "f43");
-    const m212 = new Map();
-    for (let i213 = 0; i213 < n211; i213++) {
-      let k214;
-      let y215;
-      k214 = r.i32(r.fixed(4, "f43"));
-      y215 = r.finalString("f43");
-      if (m212.has(k214)) {
+    v.f42 = a266;
+    const n269 = r.finalCount(8, 8, "f43");
+    const m270 = new Map();
+    for (let i271 = 0; i271 < n269; i271++) {
+      let k272;
+      let y273;
+      k272 = r.i32(r.fixed(4, "f43"));
+      y273 = r.finalString("f43");
+      if (m270.has(k272)) {
         r.duplicate("f43", r.pos);
       }
-      m212.set(k214, y215);
+      m270.set(k272, y273);
     }
-    v.f43 = m212;
-    const n216 = r.finalCount(5, 5, "f44");
-    const m217 = new Map();
-    for (let i218 = 0; i218 < n216; i218++) {
-      let k219;
-      let y220;
-      k219 = r.finalString("f44");
+    v.f43 = m270;
+    const n274 = r.finalCount(5, 5, "f44");
+    const m275 = new Map();
+    for (let i276 = 0; i276 < n274; i276++) {
+      let k277;
+      let y278;
+      k277 = r.finalString("f44");
       if (r.finalHas("f44")) {
         try {
-          y220 = Counted.fbeReadFinal(r);
+          y278 = Counted.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f44", i218);
+          throw fbe.withinIndex(e, "f44", i276);
         }
       } else {
-        y220 = undefined;
+        y278 = undefined;
       }
-      if (m217.has(k219)) {
+      if (m275.has(k277)) {
         r.duplicate("f44", r.pos);
       }
-      m217.set(k219, y220);
+      m275.set(k277, y278);
     }
-    v.f44 = m217;
-    const n221 = r.finalCount(20, 20, "f45");
-    const m222 = [];
-    for (let i223 = 0; i223 < n221; i223++) {
-      let k224;
-      let y225;
-      k224 = r.uuid(r.fixed(16, "f45"));
-      y225 = r.finalBlob("f45");
-      m222.push([k224, y225]);
+    v.f44 = m275;
+    const n279 = r.finalCount(20, 20, "f45");
+    const m280 = [];
+    for (let i281 = 0; i281 < n279; i281++) {
+      let k282;
+      let y283;
+      k282 = r.uuid(r.fixed(16, "f45"));
+      y283 = r.finalBlob("f45");
+      m280.push([k282, y283]);
     }
-    if (fbe.hasDuplicatePair(m222)) {
+    if (fbe.hasDuplicatePair(m280)) {
       r.duplicate("f45", r.pos);
     }
-    v.f45 = m222;
-    const n226 = r.finalCount(12, 0, "f46");
-    const m227 = [];
-    for (let i228 = 0; i228 < n226; i228++) {
-      let k229;
-      let y230;
+    v.f45 = m280;
+    const n284 = r.finalCount(12, 0, "f46");
+    const m285 = [];
+    for (let i286 = 0; i286 < n284; i286++) {
+      let k287;
+      let y288;
       try {
-        k229 = market.Instrument.fbeReadFinal(r);
+        k287 = market.Instrument.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i228);
+        throw fbe.withinIndex(e, "f46", i286);
       }
       try {
-        y230 = Counted.fbeReadFinal(r);
+        y288 = Counted.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i228);
+        throw fbe.withinIndex(e, "f46", i286);
       }
-      m227.push([k229, y230]);
+      m285.push([k287, y288]);
     }
-    if (fbe.hasDuplicatePair(m227)) {
+    if (fbe.hasDuplicatePair(m285)) {
       r.duplicate("f46", r.pos);
     }
-    v.f46 = m227;
+    v.f46 = m285;
     if (r.finalHas("f47")) {
       v.f47 = r.i32(r.fixed(4, "f47"));
     } else {
@@ -2962,34 +3634,240 @@ export class Everything {
     } else {
       v.f48 = undefined;
     }
-    const n231 = r.finalCount(8, 8, "f49");
-    const m232 = [];
-    for (let i233 = 0; i233 < n231; i233++) {
-      let k234;
-      let y235;
-      k234 = r.finalBlob("f49");
-      y235 = r.i32(r.fixed(4, "f49"));
-      m232.push([k234, y235]);
+    const n289 = r.finalCount(8, 8, "f49");
+    const m290 = [];
+    for (let i291 = 0; i291 < n289; i291++) {
+      let k292;
+      let y293;
+      k292 = r.finalBlob("f49");
+      y293 = r.i32(r.fixed(4, "f49"));
+      m290.push([k292, y293]);
     }
-    if (fbe.hasDuplicatePair(m232)) {
+    if (fbe.hasDuplicatePair(m290)) {
       r.duplicate("f49", r.pos);
     }
-    v.f49 = m232;
-    const n236 = r.finalCount(8, 8, "f50");
-    const m237 = [];
-    for (let i238 = 0; i238 < n236; i238++) {
-      let k239;
-      let y240;
-      k239 = r.finalBlob("f50");
-      y240 = r.finalString("f50");
-      m237.push([k239, y240]);
+    v.f49 = m290;
+    const n294 = r.finalCount(8, 8, "f50");
+    const m295 = [];
+    for (let i296 = 0; i296 < n294; i296++) {
+      let k297;
+      let y298;
+      k297 = r.finalBlob("f50");
+      y298 = r.finalString("f50");
+      m295.push([k297, y298]);
     }
-    if (fbe.hasDuplicatePair(m237)) {
+    if (fbe.hasDuplicatePair(m295)) {
       r.duplicate("f50", r.pos);
     }
-    v.f50 = m237;
+    v.f50 = m295;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(250);
+    r.fixed(4, "id");
+    r.fixed(1, "f1");
+    r.fixed(1, "f2");
+    r.fixed(1, "f3");
+    r.fixed(4, "f4");
+    r.fixed(1, "f5");
+    r.fixed(1, "f6");
+    r.fixed(2, "f7");
+    r.fixed(2, "f8");
+    r.fixed(4, "f9");
+    r.fixed(4, "f10");
+    r.fixed(8, "f11");
+    r.fixed(8, "f12");
+    r.fixed(4, "f13");
+    r.fixed(8, "f14");
+    r.fixed(16, "f15");
+    r.fixed(16, "f16");
+    r.finalSkipString("f17");
+    r.fixed(8, "f18");
+    r.fixed(8, "f19");
+    r.fixed(16, "f20");
+    r.fixed(16, "f21");
+    r.fixed(16, "f22");
+    r.fixed(16, "f23");
+    r.finalSkipBlob("f24");
+    r.fixed(1, "f25");
+    r.fixed(1, "f26");
+    r.fixed(1, "f27");
+    r.fixed(8, "f28");
+    try {
+      Counted.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f29");
+    }
+    try {
+      market.Instrument.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f30");
+    }
+    if (r.finalHas("f31")) {
+      r.fixed(4, "f31");
+    }
+    if (r.finalHas("f32")) {
+      r.fixed(4, "f32");
+    }
+    if (r.finalHas("f33")) {
+      r.finalSkipString("f33");
+    }
+    if (r.finalHas("f34")) {
+      r.fixed(1, "f34");
+    }
+    if (r.finalHas("f35")) {
+      try {
+        Counted.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f35");
+      }
+    }
+    for (let i299 = 0; i299 < 3; i299++) {
+      r.fixed(4, "f36");
+    }
+    for (let i300 = 0; i300 < 2; i300++) {
+      if (r.finalHas("f37")) {
+        r.finalSkipString("f37");
+      }
+    }
+    const n301 = r.finalCount(8, 8, "f38");
+    r.fixed(n301 * 8, "f38");
+    const n303 = r.finalCount(1, 1, "f39");
+    for (let i304 = 0; i304 < n303; i304++) {
+      if (r.finalHas("f39")) {
+        try {
+          Counted.fbeVerifyFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f39", i304);
+        }
+      }
+    }
+    const n305 = r.finalCount(4, 4, "f40");
+    for (let i306 = 0; i306 < n305; i306++) {
+      r.finalSkipString("f40");
+    }
+    const n307 = r.finalCount(8, 8, "f41");
+    const a308 = new Set();
+    for (let i309 = 0; i309 < n307; i309++) {
+      const y310 = r.i64(r.fixed(8, "f41"));
+      if (a308.has(y310)) {
+        r.duplicate("f41", r.pos);
+      }
+      a308.add(y310);
+    }
+    const n311 = r.finalCount(8, 0, "f42");
+    const a312 = [];
+    for (let i313 = 0; i313 < n311; i313++) {
+      let y314;
+      try {
+        y314 = market.Instrument.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f42", i313);
+      }
+      a312.push(y314);
+    }
+    if (fbe.hasDuplicate(a312)) {
+      r.duplicate("f42", r.pos);
+    }
+    const n315 = r.finalCount(8, 8, "f43");
+    const m316 = new Map();
+    for (let i317 = 0; i317 < n315; i317++) {
+      let k318;
+      let y319;
+      k318 = r.i32(r.fixed(4, "f43"));
+      y319 = r.finalString("f43");
+      if (m316.has(k318)) {
+        r.duplicate("f43", r.pos);
+      }
+      m316.set(k318, y319);
+    }
+    const n320 = r.finalCount(5, 5, "f44");
+    const m321 = new Map();
+    for (let i322 = 0; i322 < n320; i322++) {
+      let k323;
+      let y324;
+      k323 = r.finalString("f44");
+      if (r.finalHas("f44")) {
+        try {
+          y324 = Counted.fbeReadFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f44", i322);
+        }
+      } else {
+        y324 = undefined;
+      }
+      if (m321.has(k323)) {
+        r.duplicate("f44", r.pos);
+      }
+      m321.set(k323, y324);
+    }
+    const n325 = r.finalCount(20, 20, "f45");
+    const m326 = [];
+    for (let i327 = 0; i327 < n325; i327++) {
+      let k328;
+      let y329;
+      k328 = r.uuid(r.fixed(16, "f45"));
+      y329 = r.finalBlob("f45");
+      m326.push([k328, y329]);
+    }
+    if (fbe.hasDuplicatePair(m326)) {
+      r.duplicate("f45", r.pos);
+    }
+    const n330 = r.finalCount(12, 0, "f46");
+    const m331 = [];
+    for (let i332 = 0; i332 < n330; i332++) {
+      let k333;
+      let y334;
+      try {
+        k333 = market.Instrument.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f46", i332);
+      }
+      try {
+        y334 = Counted.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f46", i332);
+      }
+      m331.push([k333, y334]);
+    }
+    if (fbe.hasDuplicatePair(m331)) {
+      r.duplicate("f46", r.pos);
+    }
+    if (r.finalHas("f47")) {
+      r.fixed(4, "f47");
+    }
+    r.fixed(1, "f47Reset");
+    if (r.finalHas("f48")) {
+      r.fixed(8, "f48");
+    }
+    const n335 = r.finalCount(8, 8, "f49");
+    const m336 = [];
+    for (let i337 = 0; i337 < n335; i337++) {
+      let k338;
+      let y339;
+      k338 = r.finalBlob("f49");
+      y339 = r.i32(r.fixed(4, "f49"));
+      m336.push([k338, y339]);
+    }
+    if (fbe.hasDuplicatePair(m336)) {
+      r.duplicate("f49", r.pos);
+    }
+    const n340 = r.finalCount(8, 8, "f50");
+    const m341 = [];
+    for (let i342 = 0; i342 < n340; i342++) {
+      let k343;
+      let y344;
+      k343 = r.finalBlob("f50");
+      y344 = r.finalString("f50");
+      m341.push([k343, y344]);
+    }
+    if (fbe.hasDuplicatePair(m341)) {
+      r.duplicate("f50", r.pos);
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -3019,7 +3897,15 @@ export class Everything {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Everything.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1026, limits);
+        Everything.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Everything");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -4095,6 +4981,30 @@ export class PlaceOrder {
     }
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1027, 16);
+    PlaceOrder.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 24) {
+      r.spend(8, b, "id");
+      return;
+    }
+    if (n < 28) {
+      r.spend(8, b, "instrument");
+      return;
+    }
+    try {
+      market.Instrument.fbeVerify(r, b, b + 24);
+    } catch (e) {
+      throw fbe.within(e, "instrument");
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -4122,7 +5032,13 @@ export class PlaceOrder {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => PlaceOrder.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        PlaceOrder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.PlaceOrder");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -4143,6 +5059,18 @@ export class PlaceOrder {
     }
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(16);
+    r.fixed(16, "id");
+    try {
+      market.Instrument.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "instrument");
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -4172,7 +5100,15 @@ export class PlaceOrder {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => PlaceOrder.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1027, limits);
+        PlaceOrder.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.PlaceOrder");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -4289,6 +5225,17 @@ export class Accepted {
     v.id = r.uuid(b + 8);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1028, 16);
+    Accepted.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -4316,7 +5263,13 @@ export class Accepted {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Accepted.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Accepted.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Accepted");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -4331,6 +5284,13 @@ export class Accepted {
     v.id = r.uuid(r.fixed(16, "id"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(16);
+    r.fixed(16, "id");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -4360,7 +5320,15 @@ export class Accepted {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Accepted.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1028, limits);
+        Accepted.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Accepted");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -4469,6 +5437,21 @@ export class Rejected {
     v.reason = r.string(b, b + 24, "reason");
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1029, 20);
+    Rejected.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 28) {
+      return;
+    }
+    r.skipString(b, b + 24, "reason");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -4496,7 +5479,13 @@ export class Rejected {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Rejected.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Rejected.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Rejected");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -4513,6 +5502,14 @@ export class Rejected {
     v.reason = r.finalString("reason");
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(20);
+    r.fixed(16, "id");
+    r.finalSkipString("reason");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -4542,7 +5539,15 @@ export class Rejected {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Rejected.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1029, limits);
+        Rejected.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Rejected");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -4648,6 +5653,17 @@ export class Ping {
     v.sequence = r.i64(b + 8);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1030, 8);
+    Ping.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -4675,7 +5691,13 @@ export class Ping {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Ping.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Ping.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Ping");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -4690,6 +5712,13 @@ export class Ping {
     v.sequence = r.i64(r.fixed(8, "sequence"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(8);
+    r.fixed(8, "sequence");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -4719,7 +5748,15 @@ export class Ping {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Ping.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1030, limits);
+        Ping.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Ping");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -4829,6 +5866,17 @@ export class FixedKeywords {
     v.default = r.i32(b + 13);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1031, 9);
+    FixedKeywords.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -4856,7 +5904,13 @@ export class FixedKeywords {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => FixedKeywords.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        FixedKeywords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.FixedKeywords");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -4875,6 +5929,15 @@ export class FixedKeywords {
     v.default = r.i32(r.fixed(4, "default"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(9);
+    r.fixed(4, "new");
+    r.fixed(1, "swap");
+    r.fixed(4, "default");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -4904,7 +5967,15 @@ export class FixedKeywords {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => FixedKeywords.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1031, limits);
+        FixedKeywords.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.FixedKeywords");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -5092,6 +6163,37 @@ export class Keywords {
     v.this = a9;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 1032, 30);
+    Keywords.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 16) {
+      return;
+    }
+    r.skipString(b, b + 12, "class");
+    if (n < 38) {
+      return;
+    }
+    r.optional(b, b + 33, 4, "operator");
+    if (n < 42) {
+      return;
+    }
+    const e12 = r.vector(b, b + 38, 4, 0, "this");
+    const n13 = r.count;
+    for (let i14 = 0; i14 < n13; i14++) {
+      try {
+        FixedKeywords.fbeVerify(r, b, e12 + i14 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "this", i14);
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -5119,7 +6221,13 @@ export class Keywords {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Keywords.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Keywords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Keywords");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -5131,17 +6239,17 @@ export class Keywords {
     w.appendI32(v.from);
     w.appendI32(v.None);
     w.appendI32(v.NULL);
-    const o12 = v.operator;
-    if (o12 === undefined) {
+    const o15 = v.operator;
+    if (o15 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o12);
+      w.appendI32(o15);
     }
-    const a13 = v.this;
-    w.appendCount(a13.length);
-    for (const y14 of a13) {
-      FixedKeywords.fbeWriteFinal(w, y14);
+    const a16 = v.this;
+    w.appendCount(a16.length);
+    for (const y17 of a16) {
+      FixedKeywords.fbeWriteFinal(w, y17);
     }
   }
 
@@ -5161,20 +6269,44 @@ export class Keywords {
     } else {
       v.operator = undefined;
     }
-    const n15 = r.finalCount(9, 0, "this");
-    const a16 = [];
-    for (let i17 = 0; i17 < n15; i17++) {
-      let y18;
+    const n18 = r.finalCount(9, 0, "this");
+    const a19 = [];
+    for (let i20 = 0; i20 < n18; i20++) {
+      let y21;
       try {
-        y18 = FixedKeywords.fbeReadFinal(r);
+        y21 = FixedKeywords.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "this", i17);
+        throw fbe.withinIndex(e, "this", i20);
       }
-      a16.push(y18);
+      a19.push(y21);
     }
-    v.this = a16;
+    v.this = a19;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(30);
+    r.fixed(4, "new");
+    r.finalSkipString("class");
+    r.fixed(4, "default");
+    r.fixed(1, "swap");
+    r.fixed(4, "from");
+    r.fixed(4, "None");
+    r.fixed(4, "NULL");
+    if (r.finalHas("operator")) {
+      r.fixed(4, "operator");
+    }
+    const n22 = r.finalCount(9, 0, "this");
+    for (let i23 = 0; i23 < n22; i23++) {
+      try {
+        FixedKeywords.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "this", i23);
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -5204,7 +6336,15 @@ export class Keywords {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Keywords.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1032, limits);
+        Keywords.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Keywords");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */

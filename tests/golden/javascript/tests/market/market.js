@@ -69,6 +69,21 @@ export class Instrument {
     v.digits = r.i32(b + 12);
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 501, 8);
+    Instrument.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      return;
+    }
+    r.skipString(b, b + 8, "symbol");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -96,7 +111,13 @@ export class Instrument {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Instrument.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Instrument.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "market.Instrument");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -113,6 +134,14 @@ export class Instrument {
     v.digits = r.i32(r.fixed(4, "digits"));
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(8);
+    r.finalSkipString("symbol");
+    r.fixed(4, "digits");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -142,7 +171,15 @@ export class Instrument {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Instrument.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 501, limits);
+        Instrument.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "market.Instrument");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -259,6 +296,21 @@ export class Failure {
     v.reason = r.string(b, b + 24, "reason");
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 502, 20);
+    Failure.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 28) {
+      return;
+    }
+    r.skipString(b, b + 24, "reason");
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -286,7 +338,13 @@ export class Failure {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => Failure.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Failure.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "market.Failure");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -303,6 +361,14 @@ export class Failure {
     v.reason = r.finalString("reason");
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(20);
+    r.fixed(16, "id");
+    r.finalSkipString("reason");
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -332,7 +398,15 @@ export class Failure {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => Failure.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 502, limits);
+        Failure.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "market.Failure");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */

@@ -81,6 +81,33 @@ export class Node {
     v.children = a6;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 1, 12);
+    Node.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 16) {
+      return;
+    }
+    r.skipString(b, b + 12, "label");
+    if (n < 20) {
+      return;
+    }
+    const e9 = r.vector(b, b + 16, 4, 0, "children");
+    const n10 = r.count;
+    for (let i11 = 0; i11 < n10; i11++) {
+      try {
+        Node.fbeVerify(r, b, e9 + i11 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "children", i11);
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -108,7 +135,13 @@ export class Node {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => Node.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        Node.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "recursive.Node");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -116,10 +149,10 @@ export class Node {
     w.enter();
     w.appendI32(v.id);
     w.appendString(v.label);
-    const a9 = v.children;
-    w.appendCount(a9.length);
-    for (const y10 of a9) {
-      Node.fbeWriteFinal(w, y10);
+    const a12 = v.children;
+    w.appendCount(a12.length);
+    for (const y13 of a12) {
+      Node.fbeWriteFinal(w, y13);
     }
     w.leave();
   }
@@ -130,20 +163,36 @@ export class Node {
     r.enterFinal(12);
     v.id = r.i32(r.fixed(4, "id"));
     v.label = r.finalString("label");
-    const n11 = r.finalCount(12, 0, "children");
-    const a12: Node[] = [];
-    for (let i13 = 0; i13 < n11; i13++) {
-      let y14: Node;
+    const n14 = r.finalCount(12, 0, "children");
+    const a15: Node[] = [];
+    for (let i16 = 0; i16 < n14; i16++) {
+      let y17: Node;
       try {
-        y14 = Node.fbeReadFinal(r);
+        y17 = Node.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "children", i13);
+        throw fbe.withinIndex(e, "children", i16);
       }
-      a12.push(y14);
+      a15.push(y17);
     }
-    v.children = a12;
+    v.children = a15;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(12);
+    r.fixed(4, "id");
+    r.finalSkipString("label");
+    const n18 = r.finalCount(12, 0, "children");
+    for (let i19 = 0; i19 < n18; i19++) {
+      try {
+        Node.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "children", i19);
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -173,7 +222,15 @@ export class Node {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => Node.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1, limits);
+        Node.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "recursive.Node");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */

@@ -528,6 +528,214 @@ export class StructSimple {
     }
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 110, 217);
+    StructSimple.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      r.spend(64, b, "id");
+      return;
+    }
+    if (n < 13) {
+      r.spend(64, b, "f1");
+      return;
+    }
+    if (n < 14) {
+      r.spend(64, b, "f2");
+      return;
+    }
+    if (n < 15) {
+      r.spend(64, b, "f3");
+      return;
+    }
+    if (n < 16) {
+      r.spend(64, b, "f4");
+      return;
+    }
+    if (n < 17) {
+      r.spend(64, b, "f5");
+      return;
+    }
+    if (n < 18) {
+      r.spend(64, b, "f6");
+      return;
+    }
+    if (n < 22) {
+      r.spend(64, b, "f7");
+      return;
+    }
+    if (n < 26) {
+      r.spend(64, b, "f8");
+      return;
+    }
+    if (n < 27) {
+      r.spend(64, b, "f9");
+      return;
+    }
+    if (n < 28) {
+      r.spend(64, b, "f10");
+      return;
+    }
+    if (n < 29) {
+      r.spend(64, b, "f11");
+      return;
+    }
+    if (n < 30) {
+      r.spend(64, b, "f12");
+      return;
+    }
+    if (n < 32) {
+      r.spend(64, b, "f13");
+      return;
+    }
+    if (n < 34) {
+      r.spend(64, b, "f14");
+      return;
+    }
+    if (n < 36) {
+      r.spend(64, b, "f15");
+      return;
+    }
+    if (n < 38) {
+      r.spend(64, b, "f16");
+      return;
+    }
+    if (n < 42) {
+      r.spend(64, b, "f17");
+      return;
+    }
+    if (n < 46) {
+      r.spend(64, b, "f18");
+      return;
+    }
+    if (n < 50) {
+      r.spend(64, b, "f19");
+      return;
+    }
+    if (n < 54) {
+      r.spend(64, b, "f20");
+      return;
+    }
+    if (n < 62) {
+      r.spend(64, b, "f21");
+      return;
+    }
+    if (n < 70) {
+      r.spend(64, b, "f22");
+      return;
+    }
+    if (n < 78) {
+      r.spend(64, b, "f23");
+      return;
+    }
+    if (n < 86) {
+      r.spend(64, b, "f24");
+      return;
+    }
+    if (n < 90) {
+      r.spend(64, b, "f25");
+      return;
+    }
+    if (n < 94) {
+      r.spend(64, b, "f26");
+      return;
+    }
+    if (n < 102) {
+      r.spend(64, b, "f27");
+      return;
+    }
+    if (n < 110) {
+      r.spend(64, b, "f28");
+      return;
+    }
+    if (n < 126) {
+      r.spend(64, b, "f29");
+      return;
+    }
+    if (n < 142) {
+      r.spend(64, b, "f30");
+      return;
+    }
+    if (n < 146) {
+      r.spend(64, b, "f31");
+      return;
+    }
+    r.skipString(b, b + 142, "f31");
+    if (n < 150) {
+      r.spend(64, b, "f32");
+      return;
+    }
+    r.skipString(b, b + 146, "f32");
+    if (n < 158) {
+      r.spend(64, b, "f33");
+      return;
+    }
+    if (n < 166) {
+      r.spend(64, b, "f34");
+      return;
+    }
+    if (n < 174) {
+      r.spend(64, b, "f35");
+      return;
+    }
+    if (n < 190) {
+      r.spend(64, b, "f36");
+      return;
+    }
+    if (n < 206) {
+      r.spend(64, b, "f37");
+      return;
+    }
+    if (n < 222) {
+      r.spend(64, b, "f38");
+      return;
+    }
+    if (n < 223) {
+      r.spend(64, b, "f39");
+      return;
+    }
+    if (n < 224) {
+      r.spend(64, b, "f40");
+      return;
+    }
+    if (n < 228) {
+      r.spend(64, b, "f41");
+      return;
+    }
+    try {
+      proto.Order.fbeVerify(r, b, b + 224);
+    } catch (e) {
+      throw fbe.within(e, "f41");
+    }
+    if (n < 232) {
+      r.spend(38, b, "f42");
+      return;
+    }
+    try {
+      proto.Balance.fbeVerify(r, b, b + 228);
+    } catch (e) {
+      throw fbe.within(e, "f42");
+    }
+    if (n < 233) {
+      r.spend(26, b, "f43");
+      return;
+    }
+    if (n < 237) {
+      r.spend(26, b, "f44");
+      return;
+    }
+    try {
+      proto.Account.fbeVerify(r, b, b + 233);
+    } catch (e) {
+      throw fbe.within(e, "f44");
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -555,7 +763,13 @@ export class StructSimple {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructSimple.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructSimple.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructSimple");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -672,6 +886,69 @@ export class StructSimple {
     return v;
   }
 
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(217);
+    r.fixed(4, "id");
+    r.fixed(1, "f1");
+    r.fixed(1, "f2");
+    r.fixed(1, "f3");
+    r.fixed(1, "f4");
+    r.fixed(1, "f5");
+    r.fixed(1, "f6");
+    r.fixed(4, "f7");
+    r.fixed(4, "f8");
+    r.fixed(1, "f9");
+    r.fixed(1, "f10");
+    r.fixed(1, "f11");
+    r.fixed(1, "f12");
+    r.fixed(2, "f13");
+    r.fixed(2, "f14");
+    r.fixed(2, "f15");
+    r.fixed(2, "f16");
+    r.fixed(4, "f17");
+    r.fixed(4, "f18");
+    r.fixed(4, "f19");
+    r.fixed(4, "f20");
+    r.fixed(8, "f21");
+    r.fixed(8, "f22");
+    r.fixed(8, "f23");
+    r.fixed(8, "f24");
+    r.fixed(4, "f25");
+    r.fixed(4, "f26");
+    r.fixed(8, "f27");
+    r.fixed(8, "f28");
+    r.fixed(16, "f29");
+    r.fixed(16, "f30");
+    r.finalSkipString("f31");
+    r.finalSkipString("f32");
+    r.fixed(8, "f33");
+    r.fixed(8, "f34");
+    r.fixed(8, "f35");
+    r.fixed(16, "f36");
+    r.fixed(16, "f37");
+    r.fixed(16, "f38");
+    r.fixed(1, "f39");
+    r.fixed(1, "f40");
+    try {
+      proto.Order.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f41");
+    }
+    try {
+      proto.Balance.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f42");
+    }
+    r.fixed(1, "f43");
+    try {
+      proto.Account.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f44");
+    }
+    r.leave();
+  }
+
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
     const w = writer ?? new fbe.Writer();
@@ -699,7 +976,15 @@ export class StructSimple {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructSimple.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 110, limits);
+        StructSimple.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructSimple");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -2354,6 +2639,353 @@ export class StructOptional extends StructSimple {
     }
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 111, 283);
+    StructOptional.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static override fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 237) {
+      r.spend(64, b, "");
+      return;
+    }
+    r.skipString(b, b + 142, "f31");
+    r.skipString(b, b + 146, "f32");
+    try {
+      proto.Order.fbeVerify(r, b, b + 224);
+    } catch (e) {
+      throw fbe.within(e, "f41");
+    }
+    try {
+      proto.Balance.fbeVerify(r, b, b + 228);
+    } catch (e) {
+      throw fbe.within(e, "f42");
+    }
+    try {
+      proto.Account.fbeVerify(r, b, b + 233);
+    } catch (e) {
+      throw fbe.within(e, "f44");
+    }
+    if (n < 242) {
+      return;
+    }
+    r.optional(b, b + 237, 1, "f100");
+    if (n < 247) {
+      return;
+    }
+    r.optional(b, b + 242, 1, "f101");
+    if (n < 252) {
+      return;
+    }
+    r.optional(b, b + 247, 1, "f102");
+    if (n < 257) {
+      return;
+    }
+    r.optional(b, b + 252, 1, "f103");
+    if (n < 262) {
+      return;
+    }
+    r.optional(b, b + 257, 1, "f104");
+    if (n < 267) {
+      return;
+    }
+    r.optional(b, b + 262, 1, "f105");
+    if (n < 272) {
+      return;
+    }
+    r.optional(b, b + 267, 1, "f106");
+    if (n < 277) {
+      return;
+    }
+    r.optional(b, b + 272, 1, "f107");
+    if (n < 282) {
+      return;
+    }
+    r.optional(b, b + 277, 1, "f108");
+    if (n < 287) {
+      return;
+    }
+    r.optional(b, b + 282, 4, "f109");
+    if (n < 292) {
+      return;
+    }
+    r.optional(b, b + 287, 4, "f110");
+    if (n < 297) {
+      return;
+    }
+    r.optional(b, b + 292, 4, "f111");
+    if (n < 302) {
+      return;
+    }
+    r.optional(b, b + 297, 1, "f112");
+    if (n < 307) {
+      return;
+    }
+    r.optional(b, b + 302, 1, "f113");
+    if (n < 312) {
+      return;
+    }
+    r.optional(b, b + 307, 1, "f114");
+    if (n < 317) {
+      return;
+    }
+    r.optional(b, b + 312, 1, "f115");
+    if (n < 322) {
+      return;
+    }
+    r.optional(b, b + 317, 1, "f116");
+    if (n < 327) {
+      return;
+    }
+    r.optional(b, b + 322, 1, "f117");
+    if (n < 332) {
+      return;
+    }
+    r.optional(b, b + 327, 2, "f118");
+    if (n < 337) {
+      return;
+    }
+    r.optional(b, b + 332, 2, "f119");
+    if (n < 342) {
+      return;
+    }
+    r.optional(b, b + 337, 2, "f120");
+    if (n < 347) {
+      return;
+    }
+    r.optional(b, b + 342, 2, "f121");
+    if (n < 352) {
+      return;
+    }
+    r.optional(b, b + 347, 2, "f122");
+    if (n < 357) {
+      return;
+    }
+    r.optional(b, b + 352, 2, "f123");
+    if (n < 362) {
+      return;
+    }
+    r.optional(b, b + 357, 4, "f124");
+    if (n < 367) {
+      return;
+    }
+    r.optional(b, b + 362, 4, "f125");
+    if (n < 372) {
+      return;
+    }
+    r.optional(b, b + 367, 4, "f126");
+    if (n < 377) {
+      return;
+    }
+    r.optional(b, b + 372, 4, "f127");
+    if (n < 382) {
+      return;
+    }
+    r.optional(b, b + 377, 4, "f128");
+    if (n < 387) {
+      return;
+    }
+    r.optional(b, b + 382, 4, "f129");
+    if (n < 392) {
+      return;
+    }
+    r.optional(b, b + 387, 8, "f130");
+    if (n < 397) {
+      return;
+    }
+    r.optional(b, b + 392, 8, "f131");
+    if (n < 402) {
+      return;
+    }
+    r.optional(b, b + 397, 8, "f132");
+    if (n < 407) {
+      return;
+    }
+    r.optional(b, b + 402, 8, "f133");
+    if (n < 412) {
+      return;
+    }
+    r.optional(b, b + 407, 8, "f134");
+    if (n < 417) {
+      return;
+    }
+    r.optional(b, b + 412, 8, "f135");
+    if (n < 422) {
+      return;
+    }
+    r.optional(b, b + 417, 4, "f136");
+    if (n < 427) {
+      return;
+    }
+    r.optional(b, b + 422, 4, "f137");
+    if (n < 432) {
+      return;
+    }
+    r.optional(b, b + 427, 4, "f138");
+    if (n < 437) {
+      return;
+    }
+    r.optional(b, b + 432, 8, "f139");
+    if (n < 442) {
+      return;
+    }
+    r.optional(b, b + 437, 8, "f140");
+    if (n < 447) {
+      return;
+    }
+    r.optional(b, b + 442, 8, "f141");
+    if (n < 452) {
+      return;
+    }
+    r.optional(b, b + 447, 16, "f142");
+    if (n < 457) {
+      return;
+    }
+    r.optional(b, b + 452, 16, "f143");
+    if (n < 462) {
+      return;
+    }
+    r.optional(b, b + 457, 16, "f144");
+    if (n < 467) {
+      return;
+    }
+    const s199 = r.optional(b, b + 462, 4, "f145");
+    if (s199 >= 0) {
+      r.skipString(s199, s199, "f145");
+    }
+    if (n < 472) {
+      return;
+    }
+    const s200 = r.optional(b, b + 467, 4, "f146");
+    if (s200 >= 0) {
+      r.skipString(s200, s200, "f146");
+    }
+    if (n < 477) {
+      return;
+    }
+    const s201 = r.optional(b, b + 472, 4, "f147");
+    if (s201 >= 0) {
+      r.skipString(s201, s201, "f147");
+    }
+    if (n < 482) {
+      return;
+    }
+    r.optional(b, b + 477, 8, "f148");
+    if (n < 487) {
+      return;
+    }
+    r.optional(b, b + 482, 8, "f149");
+    if (n < 492) {
+      return;
+    }
+    r.optional(b, b + 487, 8, "f150");
+    if (n < 497) {
+      return;
+    }
+    r.optional(b, b + 492, 16, "f151");
+    if (n < 502) {
+      return;
+    }
+    r.optional(b, b + 497, 16, "f152");
+    if (n < 507) {
+      return;
+    }
+    r.optional(b, b + 502, 16, "f153");
+    if (n < 512) {
+      return;
+    }
+    r.optional(b, b + 507, 1, "f154");
+    if (n < 517) {
+      return;
+    }
+    r.optional(b, b + 512, 1, "f155");
+    if (n < 522) {
+      return;
+    }
+    r.optional(b, b + 517, 1, "f156");
+    if (n < 527) {
+      return;
+    }
+    r.optional(b, b + 522, 1, "f157");
+    if (n < 532) {
+      return;
+    }
+    const s202 = r.optional(b, b + 527, 4, "f158");
+    if (s202 >= 0) {
+      try {
+        proto.Order.fbeVerify(r, s202, s202);
+      } catch (e) {
+        throw fbe.within(e, "f158");
+      }
+    }
+    if (n < 537) {
+      return;
+    }
+    const s203 = r.optional(b, b + 532, 4, "f159");
+    if (s203 >= 0) {
+      try {
+        proto.Order.fbeVerify(r, s203, s203);
+      } catch (e) {
+        throw fbe.within(e, "f159");
+      }
+    }
+    if (n < 542) {
+      return;
+    }
+    const s204 = r.optional(b, b + 537, 4, "f160");
+    if (s204 >= 0) {
+      try {
+        proto.Balance.fbeVerify(r, s204, s204);
+      } catch (e) {
+        throw fbe.within(e, "f160");
+      }
+    }
+    if (n < 547) {
+      return;
+    }
+    const s205 = r.optional(b, b + 542, 4, "f161");
+    if (s205 >= 0) {
+      try {
+        proto.Balance.fbeVerify(r, s205, s205);
+      } catch (e) {
+        throw fbe.within(e, "f161");
+      }
+    }
+    if (n < 552) {
+      return;
+    }
+    r.optional(b, b + 547, 1, "f162");
+    if (n < 557) {
+      return;
+    }
+    r.optional(b, b + 552, 1, "f163");
+    if (n < 562) {
+      return;
+    }
+    const s206 = r.optional(b, b + 557, 4, "f164");
+    if (s206 >= 0) {
+      try {
+        proto.Account.fbeVerify(r, s206, s206);
+      } catch (e) {
+        throw fbe.within(e, "f164");
+      }
+    }
+    if (n < 567) {
+      return;
+    }
+    const s207 = r.optional(b, b + 562, 4, "f165");
+    if (s207 >= 0) {
+      try {
+        proto.Account.fbeVerify(r, s207, s207);
+      } catch (e) {
+        throw fbe.within(e, "f165");
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -2381,7 +3013,13 @@ export class StructOptional extends StructSimple {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructOptional.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructOptional.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructOptional");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -2431,467 +3069,467 @@ export class StructOptional extends StructSimple {
     proto.Balance.fbeWriteFinal(w, v.f42);
     w.appendU8(v.f43);
     proto.Account.fbeWriteFinal(w, v.f44);
-    const o199 = v.f100;
-    if (o199 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o199);
-    }
-    const o200 = v.f101;
-    if (o200 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o200);
-    }
-    const o201 = v.f102;
-    if (o201 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o201);
-    }
-    const o202 = v.f103;
-    if (o202 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o202);
-    }
-    const o203 = v.f104;
-    if (o203 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o203);
-    }
-    const o204 = v.f105;
-    if (o204 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o204);
-    }
-    const o205 = v.f106;
-    if (o205 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o205);
-    }
-    const o206 = v.f107;
-    if (o206 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o206);
-    }
-    const o207 = v.f108;
-    if (o207 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o207);
-    }
-    const o208 = v.f109;
+    const o208 = v.f100;
     if (o208 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o208);
+      w.appendBool(o208);
     }
-    const o209 = v.f110;
+    const o209 = v.f101;
     if (o209 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o209);
+      w.appendBool(o209);
     }
-    const o210 = v.f111;
+    const o210 = v.f102;
     if (o210 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o210);
+      w.appendBool(o210);
     }
-    const o211 = v.f112;
+    const o211 = v.f103;
     if (o211 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o211);
+      w.appendU8(o211);
     }
-    const o212 = v.f113;
+    const o212 = v.f104;
     if (o212 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o212);
+      w.appendU8(o212);
     }
-    const o213 = v.f114;
+    const o213 = v.f105;
     if (o213 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o213);
+      w.appendU8(o213);
     }
-    const o214 = v.f115;
+    const o214 = v.f106;
     if (o214 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o214);
     }
-    const o215 = v.f116;
+    const o215 = v.f107;
     if (o215 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o215);
     }
-    const o216 = v.f117;
+    const o216 = v.f108;
     if (o216 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o216);
     }
-    const o217 = v.f118;
+    const o217 = v.f109;
     if (o217 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o217);
+      w.appendU32(o217);
     }
-    const o218 = v.f119;
+    const o218 = v.f110;
     if (o218 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o218);
+      w.appendU32(o218);
     }
-    const o219 = v.f120;
+    const o219 = v.f111;
     if (o219 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o219);
+      w.appendU32(o219);
     }
-    const o220 = v.f121;
+    const o220 = v.f112;
     if (o220 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o220);
+      w.appendI8(o220);
     }
-    const o221 = v.f122;
+    const o221 = v.f113;
     if (o221 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o221);
+      w.appendI8(o221);
     }
-    const o222 = v.f123;
+    const o222 = v.f114;
     if (o222 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o222);
+      w.appendI8(o222);
     }
-    const o223 = v.f124;
+    const o223 = v.f115;
     if (o223 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o223);
+      w.appendU8(o223);
     }
-    const o224 = v.f125;
+    const o224 = v.f116;
     if (o224 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o224);
+      w.appendU8(o224);
     }
-    const o225 = v.f126;
+    const o225 = v.f117;
     if (o225 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o225);
+      w.appendU8(o225);
     }
-    const o226 = v.f127;
+    const o226 = v.f118;
     if (o226 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o226);
+      w.appendI16(o226);
     }
-    const o227 = v.f128;
+    const o227 = v.f119;
     if (o227 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o227);
+      w.appendI16(o227);
     }
-    const o228 = v.f129;
+    const o228 = v.f120;
     if (o228 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o228);
+      w.appendI16(o228);
     }
-    const o229 = v.f130;
+    const o229 = v.f121;
     if (o229 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o229);
+      w.appendU16(o229);
     }
-    const o230 = v.f131;
+    const o230 = v.f122;
     if (o230 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o230);
+      w.appendU16(o230);
     }
-    const o231 = v.f132;
+    const o231 = v.f123;
     if (o231 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o231);
+      w.appendU16(o231);
     }
-    const o232 = v.f133;
+    const o232 = v.f124;
     if (o232 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o232);
+      w.appendI32(o232);
     }
-    const o233 = v.f134;
+    const o233 = v.f125;
     if (o233 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o233);
+      w.appendI32(o233);
     }
-    const o234 = v.f135;
+    const o234 = v.f126;
     if (o234 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o234);
+      w.appendI32(o234);
     }
-    const o235 = v.f136;
+    const o235 = v.f127;
     if (o235 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o235);
+      w.appendU32(o235);
     }
-    const o236 = v.f137;
+    const o236 = v.f128;
     if (o236 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o236);
+      w.appendU32(o236);
     }
-    const o237 = v.f138;
+    const o237 = v.f129;
     if (o237 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o237);
+      w.appendU32(o237);
     }
-    const o238 = v.f139;
+    const o238 = v.f130;
     if (o238 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o238);
+      w.appendI64(o238);
     }
-    const o239 = v.f140;
+    const o239 = v.f131;
     if (o239 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o239);
+      w.appendI64(o239);
     }
-    const o240 = v.f141;
+    const o240 = v.f132;
     if (o240 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o240);
+      w.appendI64(o240);
     }
-    const o241 = v.f142;
+    const o241 = v.f133;
     if (o241 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o241);
+      w.appendU64(o241);
     }
-    const o242 = v.f143;
+    const o242 = v.f134;
     if (o242 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o242);
+      w.appendU64(o242);
     }
-    const o243 = v.f144;
+    const o243 = v.f135;
     if (o243 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o243);
+      w.appendU64(o243);
     }
-    const o244 = v.f145;
+    const o244 = v.f136;
     if (o244 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o244);
+      w.appendF32(o244);
     }
-    const o245 = v.f146;
+    const o245 = v.f137;
     if (o245 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o245);
+      w.appendF32(o245);
     }
-    const o246 = v.f147;
+    const o246 = v.f138;
     if (o246 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o246);
+      w.appendF32(o246);
     }
-    const o247 = v.f148;
+    const o247 = v.f139;
     if (o247 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o247);
+      w.appendF64(o247);
     }
-    const o248 = v.f149;
+    const o248 = v.f140;
     if (o248 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o248);
+      w.appendF64(o248);
     }
-    const o249 = v.f150;
+    const o249 = v.f141;
     if (o249 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o249);
+      w.appendF64(o249);
     }
-    const o250 = v.f151;
+    const o250 = v.f142;
     if (o250 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o250);
+      w.appendDecimal(o250);
     }
-    const o251 = v.f152;
+    const o251 = v.f143;
     if (o251 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o251);
+      w.appendDecimal(o251);
     }
-    const o252 = v.f153;
+    const o252 = v.f144;
     if (o252 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o252);
+      w.appendDecimal(o252);
     }
-    const o253 = v.f154;
+    const o253 = v.f145;
     if (o253 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o253);
+      w.appendString(o253);
     }
-    const o254 = v.f155;
+    const o254 = v.f146;
     if (o254 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o254);
+      w.appendString(o254);
     }
-    const o255 = v.f156;
+    const o255 = v.f147;
     if (o255 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o255);
+      w.appendString(o255);
     }
-    const o256 = v.f157;
+    const o256 = v.f148;
     if (o256 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o256);
+      w.appendTimestamp(o256);
     }
-    const o257 = v.f158;
+    const o257 = v.f149;
     if (o257 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Order.fbeWriteFinal(w, o257);
+      w.appendTimestamp(o257);
     }
-    const o258 = v.f159;
+    const o258 = v.f150;
     if (o258 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Order.fbeWriteFinal(w, o258);
+      w.appendTimestamp(o258);
     }
-    const o259 = v.f160;
+    const o259 = v.f151;
     if (o259 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Balance.fbeWriteFinal(w, o259);
+      w.appendUuid(o259);
     }
-    const o260 = v.f161;
+    const o260 = v.f152;
     if (o260 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Balance.fbeWriteFinal(w, o260);
+      w.appendUuid(o260);
     }
-    const o261 = v.f162;
+    const o261 = v.f153;
     if (o261 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o261);
+      w.appendUuid(o261);
     }
-    const o262 = v.f163;
+    const o262 = v.f154;
     if (o262 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o262);
     }
-    const o263 = v.f164;
+    const o263 = v.f155;
     if (o263 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Account.fbeWriteFinal(w, o263);
+      w.appendU8(o263);
     }
-    const o264 = v.f165;
+    const o264 = v.f156;
     if (o264 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Account.fbeWriteFinal(w, o264);
+      w.appendU8(o264);
+    }
+    const o265 = v.f157;
+    if (o265 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU8(o265);
+    }
+    const o266 = v.f158;
+    if (o266 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Order.fbeWriteFinal(w, o266);
+    }
+    const o267 = v.f159;
+    if (o267 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Order.fbeWriteFinal(w, o267);
+    }
+    const o268 = v.f160;
+    if (o268 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Balance.fbeWriteFinal(w, o268);
+    }
+    const o269 = v.f161;
+    if (o269 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Balance.fbeWriteFinal(w, o269);
+    }
+    const o270 = v.f162;
+    if (o270 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU8(o270);
+    }
+    const o271 = v.f163;
+    if (o271 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU8(o271);
+    }
+    const o272 = v.f164;
+    if (o272 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Account.fbeWriteFinal(w, o272);
+    }
+    const o273 = v.f165;
+    if (o273 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Account.fbeWriteFinal(w, o273);
     }
   }
 
@@ -3314,6 +3952,291 @@ export class StructOptional extends StructSimple {
     return v;
   }
 
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static override fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(283);
+    r.fixed(4, "id");
+    r.fixed(1, "f1");
+    r.fixed(1, "f2");
+    r.fixed(1, "f3");
+    r.fixed(1, "f4");
+    r.fixed(1, "f5");
+    r.fixed(1, "f6");
+    r.fixed(4, "f7");
+    r.fixed(4, "f8");
+    r.fixed(1, "f9");
+    r.fixed(1, "f10");
+    r.fixed(1, "f11");
+    r.fixed(1, "f12");
+    r.fixed(2, "f13");
+    r.fixed(2, "f14");
+    r.fixed(2, "f15");
+    r.fixed(2, "f16");
+    r.fixed(4, "f17");
+    r.fixed(4, "f18");
+    r.fixed(4, "f19");
+    r.fixed(4, "f20");
+    r.fixed(8, "f21");
+    r.fixed(8, "f22");
+    r.fixed(8, "f23");
+    r.fixed(8, "f24");
+    r.fixed(4, "f25");
+    r.fixed(4, "f26");
+    r.fixed(8, "f27");
+    r.fixed(8, "f28");
+    r.fixed(16, "f29");
+    r.fixed(16, "f30");
+    r.finalSkipString("f31");
+    r.finalSkipString("f32");
+    r.fixed(8, "f33");
+    r.fixed(8, "f34");
+    r.fixed(8, "f35");
+    r.fixed(16, "f36");
+    r.fixed(16, "f37");
+    r.fixed(16, "f38");
+    r.fixed(1, "f39");
+    r.fixed(1, "f40");
+    try {
+      proto.Order.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f41");
+    }
+    try {
+      proto.Balance.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f42");
+    }
+    r.fixed(1, "f43");
+    try {
+      proto.Account.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f44");
+    }
+    if (r.finalHas("f100")) {
+      r.fixed(1, "f100");
+    }
+    if (r.finalHas("f101")) {
+      r.fixed(1, "f101");
+    }
+    if (r.finalHas("f102")) {
+      r.fixed(1, "f102");
+    }
+    if (r.finalHas("f103")) {
+      r.fixed(1, "f103");
+    }
+    if (r.finalHas("f104")) {
+      r.fixed(1, "f104");
+    }
+    if (r.finalHas("f105")) {
+      r.fixed(1, "f105");
+    }
+    if (r.finalHas("f106")) {
+      r.fixed(1, "f106");
+    }
+    if (r.finalHas("f107")) {
+      r.fixed(1, "f107");
+    }
+    if (r.finalHas("f108")) {
+      r.fixed(1, "f108");
+    }
+    if (r.finalHas("f109")) {
+      r.fixed(4, "f109");
+    }
+    if (r.finalHas("f110")) {
+      r.fixed(4, "f110");
+    }
+    if (r.finalHas("f111")) {
+      r.fixed(4, "f111");
+    }
+    if (r.finalHas("f112")) {
+      r.fixed(1, "f112");
+    }
+    if (r.finalHas("f113")) {
+      r.fixed(1, "f113");
+    }
+    if (r.finalHas("f114")) {
+      r.fixed(1, "f114");
+    }
+    if (r.finalHas("f115")) {
+      r.fixed(1, "f115");
+    }
+    if (r.finalHas("f116")) {
+      r.fixed(1, "f116");
+    }
+    if (r.finalHas("f117")) {
+      r.fixed(1, "f117");
+    }
+    if (r.finalHas("f118")) {
+      r.fixed(2, "f118");
+    }
+    if (r.finalHas("f119")) {
+      r.fixed(2, "f119");
+    }
+    if (r.finalHas("f120")) {
+      r.fixed(2, "f120");
+    }
+    if (r.finalHas("f121")) {
+      r.fixed(2, "f121");
+    }
+    if (r.finalHas("f122")) {
+      r.fixed(2, "f122");
+    }
+    if (r.finalHas("f123")) {
+      r.fixed(2, "f123");
+    }
+    if (r.finalHas("f124")) {
+      r.fixed(4, "f124");
+    }
+    if (r.finalHas("f125")) {
+      r.fixed(4, "f125");
+    }
+    if (r.finalHas("f126")) {
+      r.fixed(4, "f126");
+    }
+    if (r.finalHas("f127")) {
+      r.fixed(4, "f127");
+    }
+    if (r.finalHas("f128")) {
+      r.fixed(4, "f128");
+    }
+    if (r.finalHas("f129")) {
+      r.fixed(4, "f129");
+    }
+    if (r.finalHas("f130")) {
+      r.fixed(8, "f130");
+    }
+    if (r.finalHas("f131")) {
+      r.fixed(8, "f131");
+    }
+    if (r.finalHas("f132")) {
+      r.fixed(8, "f132");
+    }
+    if (r.finalHas("f133")) {
+      r.fixed(8, "f133");
+    }
+    if (r.finalHas("f134")) {
+      r.fixed(8, "f134");
+    }
+    if (r.finalHas("f135")) {
+      r.fixed(8, "f135");
+    }
+    if (r.finalHas("f136")) {
+      r.fixed(4, "f136");
+    }
+    if (r.finalHas("f137")) {
+      r.fixed(4, "f137");
+    }
+    if (r.finalHas("f138")) {
+      r.fixed(4, "f138");
+    }
+    if (r.finalHas("f139")) {
+      r.fixed(8, "f139");
+    }
+    if (r.finalHas("f140")) {
+      r.fixed(8, "f140");
+    }
+    if (r.finalHas("f141")) {
+      r.fixed(8, "f141");
+    }
+    if (r.finalHas("f142")) {
+      r.fixed(16, "f142");
+    }
+    if (r.finalHas("f143")) {
+      r.fixed(16, "f143");
+    }
+    if (r.finalHas("f144")) {
+      r.fixed(16, "f144");
+    }
+    if (r.finalHas("f145")) {
+      r.finalSkipString("f145");
+    }
+    if (r.finalHas("f146")) {
+      r.finalSkipString("f146");
+    }
+    if (r.finalHas("f147")) {
+      r.finalSkipString("f147");
+    }
+    if (r.finalHas("f148")) {
+      r.fixed(8, "f148");
+    }
+    if (r.finalHas("f149")) {
+      r.fixed(8, "f149");
+    }
+    if (r.finalHas("f150")) {
+      r.fixed(8, "f150");
+    }
+    if (r.finalHas("f151")) {
+      r.fixed(16, "f151");
+    }
+    if (r.finalHas("f152")) {
+      r.fixed(16, "f152");
+    }
+    if (r.finalHas("f153")) {
+      r.fixed(16, "f153");
+    }
+    if (r.finalHas("f154")) {
+      r.fixed(1, "f154");
+    }
+    if (r.finalHas("f155")) {
+      r.fixed(1, "f155");
+    }
+    if (r.finalHas("f156")) {
+      r.fixed(1, "f156");
+    }
+    if (r.finalHas("f157")) {
+      r.fixed(1, "f157");
+    }
+    if (r.finalHas("f158")) {
+      try {
+        proto.Order.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f158");
+      }
+    }
+    if (r.finalHas("f159")) {
+      try {
+        proto.Order.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f159");
+      }
+    }
+    if (r.finalHas("f160")) {
+      try {
+        proto.Balance.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f160");
+      }
+    }
+    if (r.finalHas("f161")) {
+      try {
+        proto.Balance.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f161");
+      }
+    }
+    if (r.finalHas("f162")) {
+      r.fixed(1, "f162");
+    }
+    if (r.finalHas("f163")) {
+      r.fixed(1, "f163");
+    }
+    if (r.finalHas("f164")) {
+      try {
+        proto.Account.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f164");
+      }
+    }
+    if (r.finalHas("f165")) {
+      try {
+        proto.Account.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f165");
+      }
+    }
+    r.leave();
+  }
+
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
     const w = writer ?? new fbe.Writer();
@@ -3341,7 +4264,15 @@ export class StructOptional extends StructSimple {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructOptional.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 111, limits);
+        StructOptional.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructOptional");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -6219,6 +7150,232 @@ export class StructNested extends StructOptional {
     }
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 112, 306);
+    StructNested.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static override fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 567) {
+      r.spend(692, b, "");
+      return;
+    }
+    r.skipString(b, b + 142, "f31");
+    r.skipString(b, b + 146, "f32");
+    try {
+      proto.Order.fbeVerify(r, b, b + 224);
+    } catch (e) {
+      throw fbe.within(e, "f41");
+    }
+    try {
+      proto.Balance.fbeVerify(r, b, b + 228);
+    } catch (e) {
+      throw fbe.within(e, "f42");
+    }
+    try {
+      proto.Account.fbeVerify(r, b, b + 233);
+    } catch (e) {
+      throw fbe.within(e, "f44");
+    }
+    r.optional(b, b + 237, 1, "f100");
+    r.optional(b, b + 242, 1, "f101");
+    r.optional(b, b + 247, 1, "f102");
+    r.optional(b, b + 252, 1, "f103");
+    r.optional(b, b + 257, 1, "f104");
+    r.optional(b, b + 262, 1, "f105");
+    r.optional(b, b + 267, 1, "f106");
+    r.optional(b, b + 272, 1, "f107");
+    r.optional(b, b + 277, 1, "f108");
+    r.optional(b, b + 282, 4, "f109");
+    r.optional(b, b + 287, 4, "f110");
+    r.optional(b, b + 292, 4, "f111");
+    r.optional(b, b + 297, 1, "f112");
+    r.optional(b, b + 302, 1, "f113");
+    r.optional(b, b + 307, 1, "f114");
+    r.optional(b, b + 312, 1, "f115");
+    r.optional(b, b + 317, 1, "f116");
+    r.optional(b, b + 322, 1, "f117");
+    r.optional(b, b + 327, 2, "f118");
+    r.optional(b, b + 332, 2, "f119");
+    r.optional(b, b + 337, 2, "f120");
+    r.optional(b, b + 342, 2, "f121");
+    r.optional(b, b + 347, 2, "f122");
+    r.optional(b, b + 352, 2, "f123");
+    r.optional(b, b + 357, 4, "f124");
+    r.optional(b, b + 362, 4, "f125");
+    r.optional(b, b + 367, 4, "f126");
+    r.optional(b, b + 372, 4, "f127");
+    r.optional(b, b + 377, 4, "f128");
+    r.optional(b, b + 382, 4, "f129");
+    r.optional(b, b + 387, 8, "f130");
+    r.optional(b, b + 392, 8, "f131");
+    r.optional(b, b + 397, 8, "f132");
+    r.optional(b, b + 402, 8, "f133");
+    r.optional(b, b + 407, 8, "f134");
+    r.optional(b, b + 412, 8, "f135");
+    r.optional(b, b + 417, 4, "f136");
+    r.optional(b, b + 422, 4, "f137");
+    r.optional(b, b + 427, 4, "f138");
+    r.optional(b, b + 432, 8, "f139");
+    r.optional(b, b + 437, 8, "f140");
+    r.optional(b, b + 442, 8, "f141");
+    r.optional(b, b + 447, 16, "f142");
+    r.optional(b, b + 452, 16, "f143");
+    r.optional(b, b + 457, 16, "f144");
+    const s217 = r.optional(b, b + 462, 4, "f145");
+    if (s217 >= 0) {
+      r.skipString(s217, s217, "f145");
+    }
+    const s218 = r.optional(b, b + 467, 4, "f146");
+    if (s218 >= 0) {
+      r.skipString(s218, s218, "f146");
+    }
+    const s219 = r.optional(b, b + 472, 4, "f147");
+    if (s219 >= 0) {
+      r.skipString(s219, s219, "f147");
+    }
+    r.optional(b, b + 477, 8, "f148");
+    r.optional(b, b + 482, 8, "f149");
+    r.optional(b, b + 487, 8, "f150");
+    r.optional(b, b + 492, 16, "f151");
+    r.optional(b, b + 497, 16, "f152");
+    r.optional(b, b + 502, 16, "f153");
+    r.optional(b, b + 507, 1, "f154");
+    r.optional(b, b + 512, 1, "f155");
+    r.optional(b, b + 517, 1, "f156");
+    r.optional(b, b + 522, 1, "f157");
+    const s220 = r.optional(b, b + 527, 4, "f158");
+    if (s220 >= 0) {
+      try {
+        proto.Order.fbeVerify(r, s220, s220);
+      } catch (e) {
+        throw fbe.within(e, "f158");
+      }
+    }
+    const s221 = r.optional(b, b + 532, 4, "f159");
+    if (s221 >= 0) {
+      try {
+        proto.Order.fbeVerify(r, s221, s221);
+      } catch (e) {
+        throw fbe.within(e, "f159");
+      }
+    }
+    const s222 = r.optional(b, b + 537, 4, "f160");
+    if (s222 >= 0) {
+      try {
+        proto.Balance.fbeVerify(r, s222, s222);
+      } catch (e) {
+        throw fbe.within(e, "f160");
+      }
+    }
+    const s223 = r.optional(b, b + 542, 4, "f161");
+    if (s223 >= 0) {
+      try {
+        proto.Balance.fbeVerify(r, s223, s223);
+      } catch (e) {
+        throw fbe.within(e, "f161");
+      }
+    }
+    r.optional(b, b + 547, 1, "f162");
+    r.optional(b, b + 552, 1, "f163");
+    const s224 = r.optional(b, b + 557, 4, "f164");
+    if (s224 >= 0) {
+      try {
+        proto.Account.fbeVerify(r, s224, s224);
+      } catch (e) {
+        throw fbe.within(e, "f164");
+      }
+    }
+    const s225 = r.optional(b, b + 562, 4, "f165");
+    if (s225 >= 0) {
+      try {
+        proto.Account.fbeVerify(r, s225, s225);
+      } catch (e) {
+        throw fbe.within(e, "f165");
+      }
+    }
+    if (n < 571) {
+      r.spend(628, b, "f1000");
+      return;
+    }
+    if (n < 576) {
+      r.spend(628, b, "f1001");
+      return;
+    }
+    r.optional(b, b + 571, 4, "f1001");
+    if (n < 577) {
+      r.spend(628, b, "f1002");
+      return;
+    }
+    if (n < 582) {
+      r.spend(628, b, "f1003");
+      return;
+    }
+    r.optional(b, b + 577, 1, "f1003");
+    if (n < 586) {
+      r.spend(628, b, "f1004");
+      return;
+    }
+    if (n < 591) {
+      r.spend(628, b, "f1005");
+      return;
+    }
+    r.optional(b, b + 586, 4, "f1005");
+    if (n < 599) {
+      r.spend(628, b, "f1006");
+      return;
+    }
+    if (n < 604) {
+      r.spend(628, b, "f1007");
+      return;
+    }
+    r.optional(b, b + 599, 8, "f1007");
+    if (n < 608) {
+      r.spend(628, b, "f1008");
+      return;
+    }
+    try {
+      StructSimple.fbeVerify(r, b, b + 604);
+    } catch (e) {
+      throw fbe.within(e, "f1008");
+    }
+    if (n < 613) {
+      r.spend(347, b, "f1009");
+      return;
+    }
+    const s226 = r.optional(b, b + 608, 4, "f1009");
+    if (s226 >= 0) {
+      try {
+        StructSimple.fbeVerify(r, s226, s226);
+      } catch (e) {
+        throw fbe.within(e, "f1009");
+      }
+    }
+    if (n < 617) {
+      r.spend(347, b, "f1010");
+      return;
+    }
+    try {
+      StructOptional.fbeVerify(r, b, b + 613);
+    } catch (e) {
+      throw fbe.within(e, "f1010");
+    }
+    if (n < 622) {
+      return;
+    }
+    const s227 = r.optional(b, b + 617, 4, "f1011");
+    if (s227 >= 0) {
+      try {
+        StructOptional.fbeVerify(r, s227, s227);
+      } catch (e) {
+        throw fbe.within(e, "f1011");
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -6246,7 +7403,13 @@ export class StructNested extends StructOptional {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructNested.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructNested.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructNested");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -6296,515 +7459,515 @@ export class StructNested extends StructOptional {
     proto.Balance.fbeWriteFinal(w, v.f42);
     w.appendU8(v.f43);
     proto.Account.fbeWriteFinal(w, v.f44);
-    const o217 = v.f100;
-    if (o217 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o217);
-    }
-    const o218 = v.f101;
-    if (o218 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o218);
-    }
-    const o219 = v.f102;
-    if (o219 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o219);
-    }
-    const o220 = v.f103;
-    if (o220 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o220);
-    }
-    const o221 = v.f104;
-    if (o221 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o221);
-    }
-    const o222 = v.f105;
-    if (o222 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o222);
-    }
-    const o223 = v.f106;
-    if (o223 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o223);
-    }
-    const o224 = v.f107;
-    if (o224 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o224);
-    }
-    const o225 = v.f108;
-    if (o225 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU8(o225);
-    }
-    const o226 = v.f109;
-    if (o226 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU32(o226);
-    }
-    const o227 = v.f110;
-    if (o227 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendU32(o227);
-    }
-    const o228 = v.f111;
+    const o228 = v.f100;
     if (o228 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o228);
+      w.appendBool(o228);
     }
-    const o229 = v.f112;
+    const o229 = v.f101;
     if (o229 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o229);
+      w.appendBool(o229);
     }
-    const o230 = v.f113;
+    const o230 = v.f102;
     if (o230 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o230);
+      w.appendBool(o230);
     }
-    const o231 = v.f114;
+    const o231 = v.f103;
     if (o231 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o231);
+      w.appendU8(o231);
     }
-    const o232 = v.f115;
+    const o232 = v.f104;
     if (o232 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o232);
     }
-    const o233 = v.f116;
+    const o233 = v.f105;
     if (o233 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o233);
     }
-    const o234 = v.f117;
+    const o234 = v.f106;
     if (o234 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o234);
     }
-    const o235 = v.f118;
+    const o235 = v.f107;
     if (o235 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o235);
+      w.appendU8(o235);
     }
-    const o236 = v.f119;
+    const o236 = v.f108;
     if (o236 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o236);
+      w.appendU8(o236);
     }
-    const o237 = v.f120;
+    const o237 = v.f109;
     if (o237 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o237);
+      w.appendU32(o237);
     }
-    const o238 = v.f121;
+    const o238 = v.f110;
     if (o238 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o238);
+      w.appendU32(o238);
     }
-    const o239 = v.f122;
+    const o239 = v.f111;
     if (o239 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o239);
+      w.appendU32(o239);
     }
-    const o240 = v.f123;
+    const o240 = v.f112;
     if (o240 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o240);
+      w.appendI8(o240);
     }
-    const o241 = v.f124;
+    const o241 = v.f113;
     if (o241 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o241);
+      w.appendI8(o241);
     }
-    const o242 = v.f125;
+    const o242 = v.f114;
     if (o242 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o242);
+      w.appendI8(o242);
     }
-    const o243 = v.f126;
+    const o243 = v.f115;
     if (o243 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o243);
+      w.appendU8(o243);
     }
-    const o244 = v.f127;
+    const o244 = v.f116;
     if (o244 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o244);
+      w.appendU8(o244);
     }
-    const o245 = v.f128;
+    const o245 = v.f117;
     if (o245 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o245);
+      w.appendU8(o245);
     }
-    const o246 = v.f129;
+    const o246 = v.f118;
     if (o246 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o246);
+      w.appendI16(o246);
     }
-    const o247 = v.f130;
+    const o247 = v.f119;
     if (o247 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o247);
+      w.appendI16(o247);
     }
-    const o248 = v.f131;
+    const o248 = v.f120;
     if (o248 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o248);
+      w.appendI16(o248);
     }
-    const o249 = v.f132;
+    const o249 = v.f121;
     if (o249 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o249);
+      w.appendU16(o249);
     }
-    const o250 = v.f133;
+    const o250 = v.f122;
     if (o250 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o250);
+      w.appendU16(o250);
     }
-    const o251 = v.f134;
+    const o251 = v.f123;
     if (o251 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o251);
+      w.appendU16(o251);
     }
-    const o252 = v.f135;
+    const o252 = v.f124;
     if (o252 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o252);
+      w.appendI32(o252);
     }
-    const o253 = v.f136;
+    const o253 = v.f125;
     if (o253 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o253);
+      w.appendI32(o253);
     }
-    const o254 = v.f137;
+    const o254 = v.f126;
     if (o254 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o254);
+      w.appendI32(o254);
     }
-    const o255 = v.f138;
+    const o255 = v.f127;
     if (o255 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o255);
+      w.appendU32(o255);
     }
-    const o256 = v.f139;
+    const o256 = v.f128;
     if (o256 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o256);
+      w.appendU32(o256);
     }
-    const o257 = v.f140;
+    const o257 = v.f129;
     if (o257 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o257);
+      w.appendU32(o257);
     }
-    const o258 = v.f141;
+    const o258 = v.f130;
     if (o258 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o258);
+      w.appendI64(o258);
     }
-    const o259 = v.f142;
+    const o259 = v.f131;
     if (o259 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o259);
+      w.appendI64(o259);
     }
-    const o260 = v.f143;
+    const o260 = v.f132;
     if (o260 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o260);
+      w.appendI64(o260);
     }
-    const o261 = v.f144;
+    const o261 = v.f133;
     if (o261 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o261);
+      w.appendU64(o261);
     }
-    const o262 = v.f145;
+    const o262 = v.f134;
     if (o262 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o262);
+      w.appendU64(o262);
     }
-    const o263 = v.f146;
+    const o263 = v.f135;
     if (o263 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o263);
+      w.appendU64(o263);
     }
-    const o264 = v.f147;
+    const o264 = v.f136;
     if (o264 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o264);
+      w.appendF32(o264);
     }
-    const o265 = v.f148;
+    const o265 = v.f137;
     if (o265 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o265);
+      w.appendF32(o265);
     }
-    const o266 = v.f149;
+    const o266 = v.f138;
     if (o266 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o266);
+      w.appendF32(o266);
     }
-    const o267 = v.f150;
+    const o267 = v.f139;
     if (o267 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o267);
+      w.appendF64(o267);
     }
-    const o268 = v.f151;
+    const o268 = v.f140;
     if (o268 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o268);
+      w.appendF64(o268);
     }
-    const o269 = v.f152;
+    const o269 = v.f141;
     if (o269 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o269);
+      w.appendF64(o269);
     }
-    const o270 = v.f153;
+    const o270 = v.f142;
     if (o270 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o270);
+      w.appendDecimal(o270);
     }
-    const o271 = v.f154;
+    const o271 = v.f143;
     if (o271 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o271);
+      w.appendDecimal(o271);
     }
-    const o272 = v.f155;
+    const o272 = v.f144;
     if (o272 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o272);
+      w.appendDecimal(o272);
     }
-    const o273 = v.f156;
+    const o273 = v.f145;
     if (o273 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o273);
+      w.appendString(o273);
     }
-    const o274 = v.f157;
+    const o274 = v.f146;
     if (o274 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o274);
+      w.appendString(o274);
     }
-    const o275 = v.f158;
+    const o275 = v.f147;
     if (o275 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Order.fbeWriteFinal(w, o275);
+      w.appendString(o275);
     }
-    const o276 = v.f159;
+    const o276 = v.f148;
     if (o276 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Order.fbeWriteFinal(w, o276);
+      w.appendTimestamp(o276);
     }
-    const o277 = v.f160;
+    const o277 = v.f149;
     if (o277 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Balance.fbeWriteFinal(w, o277);
+      w.appendTimestamp(o277);
     }
-    const o278 = v.f161;
+    const o278 = v.f150;
     if (o278 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Balance.fbeWriteFinal(w, o278);
+      w.appendTimestamp(o278);
     }
-    const o279 = v.f162;
+    const o279 = v.f151;
     if (o279 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o279);
+      w.appendUuid(o279);
     }
-    const o280 = v.f163;
+    const o280 = v.f152;
     if (o280 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o280);
+      w.appendUuid(o280);
     }
-    const o281 = v.f164;
+    const o281 = v.f153;
     if (o281 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Account.fbeWriteFinal(w, o281);
+      w.appendUuid(o281);
     }
-    const o282 = v.f165;
+    const o282 = v.f154;
     if (o282 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Account.fbeWriteFinal(w, o282);
+      w.appendU8(o282);
     }
-    w.appendI32(v.f1000);
-    const o283 = v.f1001;
+    const o283 = v.f155;
     if (o283 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o283);
+      w.appendU8(o283);
     }
-    w.appendU8(v.f1002);
-    const o284 = v.f1003;
+    const o284 = v.f156;
     if (o284 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o284);
     }
-    w.appendI32(v.f1004);
-    const o285 = v.f1005;
+    const o285 = v.f157;
     if (o285 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o285);
+      w.appendU8(o285);
     }
-    w.appendU64(v.f1006);
-    const o286 = v.f1007;
+    const o286 = v.f158;
     if (o286 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o286);
+      proto.Order.fbeWriteFinal(w, o286);
     }
-    StructSimple.fbeWriteFinal(w, v.f1008);
-    const o287 = v.f1009;
+    const o287 = v.f159;
     if (o287 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      StructSimple.fbeWriteFinal(w, o287);
+      proto.Order.fbeWriteFinal(w, o287);
     }
-    StructOptional.fbeWriteFinal(w, v.f1010);
-    const o288 = v.f1011;
+    const o288 = v.f160;
     if (o288 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      StructOptional.fbeWriteFinal(w, o288);
+      proto.Balance.fbeWriteFinal(w, o288);
+    }
+    const o289 = v.f161;
+    if (o289 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Balance.fbeWriteFinal(w, o289);
+    }
+    const o290 = v.f162;
+    if (o290 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU8(o290);
+    }
+    const o291 = v.f163;
+    if (o291 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU8(o291);
+    }
+    const o292 = v.f164;
+    if (o292 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Account.fbeWriteFinal(w, o292);
+    }
+    const o293 = v.f165;
+    if (o293 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Account.fbeWriteFinal(w, o293);
+    }
+    w.appendI32(v.f1000);
+    const o294 = v.f1001;
+    if (o294 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendI32(o294);
+    }
+    w.appendU8(v.f1002);
+    const o295 = v.f1003;
+    if (o295 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU8(o295);
+    }
+    w.appendI32(v.f1004);
+    const o296 = v.f1005;
+    if (o296 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendI32(o296);
+    }
+    w.appendU64(v.f1006);
+    const o297 = v.f1007;
+    if (o297 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU64(o297);
+    }
+    StructSimple.fbeWriteFinal(w, v.f1008);
+    const o298 = v.f1009;
+    if (o298 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      StructSimple.fbeWriteFinal(w, o298);
+    }
+    StructOptional.fbeWriteFinal(w, v.f1010);
+    const o299 = v.f1011;
+    if (o299 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      StructOptional.fbeWriteFinal(w, o299);
     }
   }
 
@@ -7279,6 +8442,331 @@ export class StructNested extends StructOptional {
     return v;
   }
 
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static override fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(306);
+    r.fixed(4, "id");
+    r.fixed(1, "f1");
+    r.fixed(1, "f2");
+    r.fixed(1, "f3");
+    r.fixed(1, "f4");
+    r.fixed(1, "f5");
+    r.fixed(1, "f6");
+    r.fixed(4, "f7");
+    r.fixed(4, "f8");
+    r.fixed(1, "f9");
+    r.fixed(1, "f10");
+    r.fixed(1, "f11");
+    r.fixed(1, "f12");
+    r.fixed(2, "f13");
+    r.fixed(2, "f14");
+    r.fixed(2, "f15");
+    r.fixed(2, "f16");
+    r.fixed(4, "f17");
+    r.fixed(4, "f18");
+    r.fixed(4, "f19");
+    r.fixed(4, "f20");
+    r.fixed(8, "f21");
+    r.fixed(8, "f22");
+    r.fixed(8, "f23");
+    r.fixed(8, "f24");
+    r.fixed(4, "f25");
+    r.fixed(4, "f26");
+    r.fixed(8, "f27");
+    r.fixed(8, "f28");
+    r.fixed(16, "f29");
+    r.fixed(16, "f30");
+    r.finalSkipString("f31");
+    r.finalSkipString("f32");
+    r.fixed(8, "f33");
+    r.fixed(8, "f34");
+    r.fixed(8, "f35");
+    r.fixed(16, "f36");
+    r.fixed(16, "f37");
+    r.fixed(16, "f38");
+    r.fixed(1, "f39");
+    r.fixed(1, "f40");
+    try {
+      proto.Order.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f41");
+    }
+    try {
+      proto.Balance.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f42");
+    }
+    r.fixed(1, "f43");
+    try {
+      proto.Account.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f44");
+    }
+    if (r.finalHas("f100")) {
+      r.fixed(1, "f100");
+    }
+    if (r.finalHas("f101")) {
+      r.fixed(1, "f101");
+    }
+    if (r.finalHas("f102")) {
+      r.fixed(1, "f102");
+    }
+    if (r.finalHas("f103")) {
+      r.fixed(1, "f103");
+    }
+    if (r.finalHas("f104")) {
+      r.fixed(1, "f104");
+    }
+    if (r.finalHas("f105")) {
+      r.fixed(1, "f105");
+    }
+    if (r.finalHas("f106")) {
+      r.fixed(1, "f106");
+    }
+    if (r.finalHas("f107")) {
+      r.fixed(1, "f107");
+    }
+    if (r.finalHas("f108")) {
+      r.fixed(1, "f108");
+    }
+    if (r.finalHas("f109")) {
+      r.fixed(4, "f109");
+    }
+    if (r.finalHas("f110")) {
+      r.fixed(4, "f110");
+    }
+    if (r.finalHas("f111")) {
+      r.fixed(4, "f111");
+    }
+    if (r.finalHas("f112")) {
+      r.fixed(1, "f112");
+    }
+    if (r.finalHas("f113")) {
+      r.fixed(1, "f113");
+    }
+    if (r.finalHas("f114")) {
+      r.fixed(1, "f114");
+    }
+    if (r.finalHas("f115")) {
+      r.fixed(1, "f115");
+    }
+    if (r.finalHas("f116")) {
+      r.fixed(1, "f116");
+    }
+    if (r.finalHas("f117")) {
+      r.fixed(1, "f117");
+    }
+    if (r.finalHas("f118")) {
+      r.fixed(2, "f118");
+    }
+    if (r.finalHas("f119")) {
+      r.fixed(2, "f119");
+    }
+    if (r.finalHas("f120")) {
+      r.fixed(2, "f120");
+    }
+    if (r.finalHas("f121")) {
+      r.fixed(2, "f121");
+    }
+    if (r.finalHas("f122")) {
+      r.fixed(2, "f122");
+    }
+    if (r.finalHas("f123")) {
+      r.fixed(2, "f123");
+    }
+    if (r.finalHas("f124")) {
+      r.fixed(4, "f124");
+    }
+    if (r.finalHas("f125")) {
+      r.fixed(4, "f125");
+    }
+    if (r.finalHas("f126")) {
+      r.fixed(4, "f126");
+    }
+    if (r.finalHas("f127")) {
+      r.fixed(4, "f127");
+    }
+    if (r.finalHas("f128")) {
+      r.fixed(4, "f128");
+    }
+    if (r.finalHas("f129")) {
+      r.fixed(4, "f129");
+    }
+    if (r.finalHas("f130")) {
+      r.fixed(8, "f130");
+    }
+    if (r.finalHas("f131")) {
+      r.fixed(8, "f131");
+    }
+    if (r.finalHas("f132")) {
+      r.fixed(8, "f132");
+    }
+    if (r.finalHas("f133")) {
+      r.fixed(8, "f133");
+    }
+    if (r.finalHas("f134")) {
+      r.fixed(8, "f134");
+    }
+    if (r.finalHas("f135")) {
+      r.fixed(8, "f135");
+    }
+    if (r.finalHas("f136")) {
+      r.fixed(4, "f136");
+    }
+    if (r.finalHas("f137")) {
+      r.fixed(4, "f137");
+    }
+    if (r.finalHas("f138")) {
+      r.fixed(4, "f138");
+    }
+    if (r.finalHas("f139")) {
+      r.fixed(8, "f139");
+    }
+    if (r.finalHas("f140")) {
+      r.fixed(8, "f140");
+    }
+    if (r.finalHas("f141")) {
+      r.fixed(8, "f141");
+    }
+    if (r.finalHas("f142")) {
+      r.fixed(16, "f142");
+    }
+    if (r.finalHas("f143")) {
+      r.fixed(16, "f143");
+    }
+    if (r.finalHas("f144")) {
+      r.fixed(16, "f144");
+    }
+    if (r.finalHas("f145")) {
+      r.finalSkipString("f145");
+    }
+    if (r.finalHas("f146")) {
+      r.finalSkipString("f146");
+    }
+    if (r.finalHas("f147")) {
+      r.finalSkipString("f147");
+    }
+    if (r.finalHas("f148")) {
+      r.fixed(8, "f148");
+    }
+    if (r.finalHas("f149")) {
+      r.fixed(8, "f149");
+    }
+    if (r.finalHas("f150")) {
+      r.fixed(8, "f150");
+    }
+    if (r.finalHas("f151")) {
+      r.fixed(16, "f151");
+    }
+    if (r.finalHas("f152")) {
+      r.fixed(16, "f152");
+    }
+    if (r.finalHas("f153")) {
+      r.fixed(16, "f153");
+    }
+    if (r.finalHas("f154")) {
+      r.fixed(1, "f154");
+    }
+    if (r.finalHas("f155")) {
+      r.fixed(1, "f155");
+    }
+    if (r.finalHas("f156")) {
+      r.fixed(1, "f156");
+    }
+    if (r.finalHas("f157")) {
+      r.fixed(1, "f157");
+    }
+    if (r.finalHas("f158")) {
+      try {
+        proto.Order.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f158");
+      }
+    }
+    if (r.finalHas("f159")) {
+      try {
+        proto.Order.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f159");
+      }
+    }
+    if (r.finalHas("f160")) {
+      try {
+        proto.Balance.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f160");
+      }
+    }
+    if (r.finalHas("f161")) {
+      try {
+        proto.Balance.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f161");
+      }
+    }
+    if (r.finalHas("f162")) {
+      r.fixed(1, "f162");
+    }
+    if (r.finalHas("f163")) {
+      r.fixed(1, "f163");
+    }
+    if (r.finalHas("f164")) {
+      try {
+        proto.Account.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f164");
+      }
+    }
+    if (r.finalHas("f165")) {
+      try {
+        proto.Account.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f165");
+      }
+    }
+    r.fixed(4, "f1000");
+    if (r.finalHas("f1001")) {
+      r.fixed(4, "f1001");
+    }
+    r.fixed(1, "f1002");
+    if (r.finalHas("f1003")) {
+      r.fixed(1, "f1003");
+    }
+    r.fixed(4, "f1004");
+    if (r.finalHas("f1005")) {
+      r.fixed(4, "f1005");
+    }
+    r.fixed(8, "f1006");
+    if (r.finalHas("f1007")) {
+      r.fixed(8, "f1007");
+    }
+    try {
+      StructSimple.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f1008");
+    }
+    if (r.finalHas("f1009")) {
+      try {
+        StructSimple.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f1009");
+      }
+    }
+    try {
+      StructOptional.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "f1010");
+    }
+    if (r.finalHas("f1011")) {
+      try {
+        StructOptional.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "f1011");
+      }
+    }
+    r.leave();
+  }
+
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
     const w = writer ?? new fbe.Writer();
@@ -7306,7 +8794,15 @@ export class StructNested extends StructOptional {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructNested.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 112, limits);
+        StructNested.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructNested");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -8934,6 +10430,35 @@ export class StructBytes {
     }
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 120, 6);
+    StructBytes.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    r.skipBlob(b, b + 8, "f1");
+    if (n < 17) {
+      return;
+    }
+    const s7 = r.optional(b, b + 12, 4, "f2");
+    if (s7 >= 0) {
+      r.skipBlob(s7, s7, "f2");
+    }
+    if (n < 22) {
+      return;
+    }
+    const s8 = r.optional(b, b + 17, 4, "f3");
+    if (s8 >= 0) {
+      r.skipBlob(s8, s8, "f3");
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -8961,25 +10486,31 @@ export class StructBytes {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructBytes.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructBytes.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructBytes");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructBytes): void {
     w.appendBlob(v.f1);
-    const o7 = v.f2;
-    if (o7 === undefined) {
+    const o9 = v.f2;
+    if (o9 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendBlob(o7);
+      w.appendBlob(o9);
     }
-    const o8 = v.f3;
-    if (o8 === undefined) {
+    const o10 = v.f3;
+    if (o10 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendBlob(o8);
+      w.appendBlob(o10);
     }
   }
 
@@ -9000,6 +10531,19 @@ export class StructBytes {
     }
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(6);
+    r.finalSkipBlob("f1");
+    if (r.finalHas("f2")) {
+      r.finalSkipBlob("f2");
+    }
+    if (r.finalHas("f3")) {
+      r.finalSkipBlob("f3");
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -9029,7 +10573,15 @@ export class StructBytes {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructBytes.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 120, limits);
+        StructBytes.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructBytes");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -9410,6 +10962,97 @@ export class StructArray {
     v.f10 = a72;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 125, 36);
+    StructArray.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 10) {
+      r.spend(562, b, "f1");
+      return;
+    }
+    for (let i76 = 0; i76 < 2; i76++) {
+    }
+    if (n < 20) {
+      r.spend(562, b, "f2");
+      return;
+    }
+    for (let i77 = 0; i77 < 2; i77++) {
+      r.optional(b, b + 10 + i77 * 5, 1, "f2");
+    }
+    if (n < 28) {
+      r.spend(562, b, "f3");
+      return;
+    }
+    for (let i78 = 0; i78 < 2; i78++) {
+      r.skipBlob(b, b + 20 + i78 * 4, "f3");
+    }
+    if (n < 38) {
+      r.spend(562, b, "f4");
+      return;
+    }
+    for (let i79 = 0; i79 < 2; i79++) {
+      const s80 = r.optional(b, b + 28 + i79 * 5, 4, "f4");
+      if (s80 >= 0) {
+        r.skipBlob(s80, s80, "f4");
+      }
+    }
+    if (n < 46) {
+      r.spend(562, b, "f5");
+      return;
+    }
+    for (let i81 = 0; i81 < 2; i81++) {
+    }
+    if (n < 56) {
+      r.spend(562, b, "f6");
+      return;
+    }
+    for (let i82 = 0; i82 < 2; i82++) {
+      r.optional(b, b + 46 + i82 * 5, 4, "f6");
+    }
+    if (n < 64) {
+      r.spend(562, b, "f7");
+      return;
+    }
+    for (let i83 = 0; i83 < 2; i83++) {
+    }
+    if (n < 74) {
+      r.spend(562, b, "f8");
+      return;
+    }
+    for (let i84 = 0; i84 < 2; i84++) {
+      r.optional(b, b + 64 + i84 * 5, 4, "f8");
+    }
+    if (n < 82) {
+      r.spend(562, b, "f9");
+      return;
+    }
+    for (let i85 = 0; i85 < 2; i85++) {
+      try {
+        StructSimple.fbeVerify(r, b, b + 74 + i85 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i85);
+      }
+    }
+    if (n < 92) {
+      return;
+    }
+    for (let i86 = 0; i86 < 2; i86++) {
+      const s87 = r.optional(b, b + 82 + i86 * 5, 4, "f10");
+      if (s87 >= 0) {
+        try {
+          StructSimple.fbeVerify(r, s87, s87);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i86);
+        }
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -9437,89 +11080,95 @@ export class StructArray {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructArray.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructArray.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructArray");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructArray): void {
-    const a76 = v.f1;
-    fbe.checkLength(a76, 2);
-    for (const y77 of a76) {
-      w.appendU8(y77);
-    }
-    const a78 = v.f2;
-    fbe.checkLength(a78, 2);
-    for (const y79 of a78) {
-      const o80 = y79;
-      if (o80 === undefined) {
-        w.appendBool(false);
-      } else {
-        w.appendBool(true);
-        w.appendU8(o80);
-      }
-    }
-    const a81 = v.f3;
-    fbe.checkLength(a81, 2);
-    for (const y82 of a81) {
-      w.appendBlob(y82);
-    }
-    const a83 = v.f4;
-    fbe.checkLength(a83, 2);
-    for (const y84 of a83) {
-      const o85 = y84;
-      if (o85 === undefined) {
-        w.appendBool(false);
-      } else {
-        w.appendBool(true);
-        w.appendBlob(o85);
-      }
-    }
-    const a86 = v.f5;
-    fbe.checkLength(a86, 2);
-    for (const y87 of a86) {
-      w.appendI32(y87);
-    }
-    const a88 = v.f6;
+    const a88 = v.f1;
     fbe.checkLength(a88, 2);
     for (const y89 of a88) {
-      const o90 = y89;
-      if (o90 === undefined) {
+      w.appendU8(y89);
+    }
+    const a90 = v.f2;
+    fbe.checkLength(a90, 2);
+    for (const y91 of a90) {
+      const o92 = y91;
+      if (o92 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o90);
+        w.appendU8(o92);
       }
     }
-    const a91 = v.f7;
-    fbe.checkLength(a91, 2);
-    for (const y92 of a91) {
-      w.appendI32(y92);
-    }
-    const a93 = v.f8;
+    const a93 = v.f3;
     fbe.checkLength(a93, 2);
     for (const y94 of a93) {
-      const o95 = y94;
-      if (o95 === undefined) {
+      w.appendBlob(y94);
+    }
+    const a95 = v.f4;
+    fbe.checkLength(a95, 2);
+    for (const y96 of a95) {
+      const o97 = y96;
+      if (o97 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o95);
+        w.appendBlob(o97);
       }
     }
-    const a96 = v.f9;
-    fbe.checkLength(a96, 2);
-    for (const y97 of a96) {
-      StructSimple.fbeWriteFinal(w, y97);
-    }
-    const a98 = v.f10;
+    const a98 = v.f5;
     fbe.checkLength(a98, 2);
     for (const y99 of a98) {
-      const o100 = y99;
-      if (o100 === undefined) {
+      w.appendI32(y99);
+    }
+    const a100 = v.f6;
+    fbe.checkLength(a100, 2);
+    for (const y101 of a100) {
+      const o102 = y101;
+      if (o102 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        StructSimple.fbeWriteFinal(w, o100);
+        w.appendI32(o102);
+      }
+    }
+    const a103 = v.f7;
+    fbe.checkLength(a103, 2);
+    for (const y104 of a103) {
+      w.appendI32(y104);
+    }
+    const a105 = v.f8;
+    fbe.checkLength(a105, 2);
+    for (const y106 of a105) {
+      const o107 = y106;
+      if (o107 === undefined) {
+        w.appendBool(false);
+      } else {
+        w.appendBool(true);
+        w.appendI32(o107);
+      }
+    }
+    const a108 = v.f9;
+    fbe.checkLength(a108, 2);
+    for (const y109 of a108) {
+      StructSimple.fbeWriteFinal(w, y109);
+    }
+    const a110 = v.f10;
+    fbe.checkLength(a110, 2);
+    for (const y111 of a110) {
+      const o112 = y111;
+      if (o112 === undefined) {
+        w.appendBool(false);
+      } else {
+        w.appendBool(true);
+        StructSimple.fbeWriteFinal(w, o112);
       }
     }
   }
@@ -9528,98 +11177,152 @@ export class StructArray {
   static fbeReadFinal(r: fbe.Reader): StructArray {
     const v = new StructArray();
     r.enterFinal(36);
-    const a101: number[] = [];
-    for (let i102 = 0; i102 < 2; i102++) {
-      a101.push(r.u8(r.fixed(1, "f1")));
-    }
-    v.f1 = a101;
-    const a104: (number | undefined)[] = [];
-    for (let i105 = 0; i105 < 2; i105++) {
-      let y106: number | undefined;
-      if (r.finalHas("f2")) {
-        y106 = r.u8(r.fixed(1, "f2"));
-      } else {
-        y106 = undefined;
-      }
-      a104.push(y106);
-    }
-    v.f2 = a104;
-    const a107: Uint8Array[] = [];
-    for (let i108 = 0; i108 < 2; i108++) {
-      a107.push(r.finalBlob("f3"));
-    }
-    v.f3 = a107;
-    const a110: (Uint8Array | undefined)[] = [];
-    for (let i111 = 0; i111 < 2; i111++) {
-      let y112: Uint8Array | undefined;
-      if (r.finalHas("f4")) {
-        y112 = r.finalBlob("f4");
-      } else {
-        y112 = undefined;
-      }
-      a110.push(y112);
-    }
-    v.f4 = a110;
-    const a113: EnumSimple[] = [];
+    const a113: number[] = [];
     for (let i114 = 0; i114 < 2; i114++) {
-      a113.push(r.i32(r.fixed(4, "f5")));
+      a113.push(r.u8(r.fixed(1, "f1")));
     }
-    v.f5 = a113;
-    const a116: (EnumSimple | undefined)[] = [];
+    v.f1 = a113;
+    const a116: (number | undefined)[] = [];
     for (let i117 = 0; i117 < 2; i117++) {
-      let y118: EnumSimple | undefined;
-      if (r.finalHas("f6")) {
-        y118 = r.i32(r.fixed(4, "f6"));
+      let y118: number | undefined;
+      if (r.finalHas("f2")) {
+        y118 = r.u8(r.fixed(1, "f2"));
       } else {
         y118 = undefined;
       }
       a116.push(y118);
     }
-    v.f6 = a116;
-    const a119: FlagsSimple[] = [];
+    v.f2 = a116;
+    const a119: Uint8Array[] = [];
     for (let i120 = 0; i120 < 2; i120++) {
-      a119.push(r.i32(r.fixed(4, "f7")));
+      a119.push(r.finalBlob("f3"));
     }
-    v.f7 = a119;
-    const a122: (FlagsSimple | undefined)[] = [];
+    v.f3 = a119;
+    const a122: (Uint8Array | undefined)[] = [];
     for (let i123 = 0; i123 < 2; i123++) {
-      let y124: FlagsSimple | undefined;
-      if (r.finalHas("f8")) {
-        y124 = r.i32(r.fixed(4, "f8"));
+      let y124: Uint8Array | undefined;
+      if (r.finalHas("f4")) {
+        y124 = r.finalBlob("f4");
       } else {
         y124 = undefined;
       }
       a122.push(y124);
     }
-    v.f8 = a122;
-    const a125: StructSimple[] = [];
+    v.f4 = a122;
+    const a125: EnumSimple[] = [];
     for (let i126 = 0; i126 < 2; i126++) {
-      let y127: StructSimple;
-      try {
-        y127 = StructSimple.fbeReadFinal(r);
-      } catch (e) {
-        throw fbe.withinIndex(e, "f9", i126);
-      }
-      a125.push(y127);
+      a125.push(r.i32(r.fixed(4, "f5")));
     }
-    v.f9 = a125;
-    const a128: (StructSimple | undefined)[] = [];
+    v.f5 = a125;
+    const a128: (EnumSimple | undefined)[] = [];
     for (let i129 = 0; i129 < 2; i129++) {
-      let y130: StructSimple | undefined;
-      if (r.finalHas("f10")) {
-        try {
-          y130 = StructSimple.fbeReadFinal(r);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f10", i129);
-        }
+      let y130: EnumSimple | undefined;
+      if (r.finalHas("f6")) {
+        y130 = r.i32(r.fixed(4, "f6"));
       } else {
         y130 = undefined;
       }
       a128.push(y130);
     }
-    v.f10 = a128;
+    v.f6 = a128;
+    const a131: FlagsSimple[] = [];
+    for (let i132 = 0; i132 < 2; i132++) {
+      a131.push(r.i32(r.fixed(4, "f7")));
+    }
+    v.f7 = a131;
+    const a134: (FlagsSimple | undefined)[] = [];
+    for (let i135 = 0; i135 < 2; i135++) {
+      let y136: FlagsSimple | undefined;
+      if (r.finalHas("f8")) {
+        y136 = r.i32(r.fixed(4, "f8"));
+      } else {
+        y136 = undefined;
+      }
+      a134.push(y136);
+    }
+    v.f8 = a134;
+    const a137: StructSimple[] = [];
+    for (let i138 = 0; i138 < 2; i138++) {
+      let y139: StructSimple;
+      try {
+        y139 = StructSimple.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i138);
+      }
+      a137.push(y139);
+    }
+    v.f9 = a137;
+    const a140: (StructSimple | undefined)[] = [];
+    for (let i141 = 0; i141 < 2; i141++) {
+      let y142: StructSimple | undefined;
+      if (r.finalHas("f10")) {
+        try {
+          y142 = StructSimple.fbeReadFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i141);
+        }
+      } else {
+        y142 = undefined;
+      }
+      a140.push(y142);
+    }
+    v.f10 = a140;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(36);
+    for (let i143 = 0; i143 < 2; i143++) {
+      r.fixed(1, "f1");
+    }
+    for (let i144 = 0; i144 < 2; i144++) {
+      if (r.finalHas("f2")) {
+        r.fixed(1, "f2");
+      }
+    }
+    for (let i145 = 0; i145 < 2; i145++) {
+      r.finalSkipBlob("f3");
+    }
+    for (let i146 = 0; i146 < 2; i146++) {
+      if (r.finalHas("f4")) {
+        r.finalSkipBlob("f4");
+      }
+    }
+    for (let i147 = 0; i147 < 2; i147++) {
+      r.fixed(4, "f5");
+    }
+    for (let i148 = 0; i148 < 2; i148++) {
+      if (r.finalHas("f6")) {
+        r.fixed(4, "f6");
+      }
+    }
+    for (let i149 = 0; i149 < 2; i149++) {
+      r.fixed(4, "f7");
+    }
+    for (let i150 = 0; i150 < 2; i150++) {
+      if (r.finalHas("f8")) {
+        r.fixed(4, "f8");
+      }
+    }
+    for (let i151 = 0; i151 < 2; i151++) {
+      try {
+        StructSimple.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i151);
+      }
+    }
+    for (let i152 = 0; i152 < 2; i152++) {
+      if (r.finalHas("f10")) {
+        try {
+          StructSimple.fbeVerifyFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i152);
+        }
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -9649,7 +11352,15 @@ export class StructArray {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructArray.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 125, limits);
+        StructArray.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructArray");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -10389,6 +12100,99 @@ export class StructVector {
     v.f10 = a92;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 130, 40);
+    StructVector.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    r.vector(b, b + 8, 1, 1, "f1");
+    if (n < 16) {
+      return;
+    }
+    const e96 = r.vector(b, b + 12, 5, 1, "f2");
+    const n97 = r.count;
+    for (let i98 = 0; i98 < n97; i98++) {
+      r.optional(b, e96 + i98 * 5, 1, "f2");
+    }
+    if (n < 20) {
+      return;
+    }
+    const e99 = r.vector(b, b + 16, 4, 4, "f3");
+    const n100 = r.count;
+    for (let i101 = 0; i101 < n100; i101++) {
+      r.skipBlob(b, e99 + i101 * 4, "f3");
+    }
+    if (n < 24) {
+      return;
+    }
+    const e102 = r.vector(b, b + 20, 5, 1, "f4");
+    const n103 = r.count;
+    for (let i104 = 0; i104 < n103; i104++) {
+      const s105 = r.optional(b, e102 + i104 * 5, 4, "f4");
+      if (s105 >= 0) {
+        r.skipBlob(s105, s105, "f4");
+      }
+    }
+    if (n < 28) {
+      return;
+    }
+    r.vector(b, b + 24, 4, 4, "f5");
+    if (n < 32) {
+      return;
+    }
+    const e106 = r.vector(b, b + 28, 5, 1, "f6");
+    const n107 = r.count;
+    for (let i108 = 0; i108 < n107; i108++) {
+      r.optional(b, e106 + i108 * 5, 4, "f6");
+    }
+    if (n < 36) {
+      return;
+    }
+    r.vector(b, b + 32, 4, 4, "f7");
+    if (n < 40) {
+      return;
+    }
+    const e109 = r.vector(b, b + 36, 5, 1, "f8");
+    const n110 = r.count;
+    for (let i111 = 0; i111 < n110; i111++) {
+      r.optional(b, e109 + i111 * 5, 4, "f8");
+    }
+    if (n < 44) {
+      return;
+    }
+    const e112 = r.vector(b, b + 40, 4, 0, "f9");
+    const n113 = r.count;
+    for (let i114 = 0; i114 < n113; i114++) {
+      try {
+        StructSimple.fbeVerify(r, b, e112 + i114 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i114);
+      }
+    }
+    if (n < 48) {
+      return;
+    }
+    const e115 = r.vector(b, b + 44, 5, 1, "f10");
+    const n116 = r.count;
+    for (let i117 = 0; i117 < n116; i117++) {
+      const s118 = r.optional(b, e115 + i117 * 5, 4, "f10");
+      if (s118 >= 0) {
+        try {
+          StructSimple.fbeVerify(r, s118, s118);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i117);
+        }
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -10416,89 +12220,95 @@ export class StructVector {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructVector.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructVector.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructVector");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructVector): void {
-    const a96 = v.f1;
-    w.appendCount(a96.length);
-    for (const y97 of a96) {
-      w.appendU8(y97);
+    const a119 = v.f1;
+    w.appendCount(a119.length);
+    for (const y120 of a119) {
+      w.appendU8(y120);
     }
-    const a98 = v.f2;
-    w.appendCount(a98.length);
-    for (const y99 of a98) {
-      const o100 = y99;
-      if (o100 === undefined) {
+    const a121 = v.f2;
+    w.appendCount(a121.length);
+    for (const y122 of a121) {
+      const o123 = y122;
+      if (o123 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendU8(o100);
+        w.appendU8(o123);
       }
     }
-    const a101 = v.f3;
-    w.appendCount(a101.length);
-    for (const y102 of a101) {
-      w.appendBlob(y102);
+    const a124 = v.f3;
+    w.appendCount(a124.length);
+    for (const y125 of a124) {
+      w.appendBlob(y125);
     }
-    const a103 = v.f4;
-    w.appendCount(a103.length);
-    for (const y104 of a103) {
-      const o105 = y104;
-      if (o105 === undefined) {
+    const a126 = v.f4;
+    w.appendCount(a126.length);
+    for (const y127 of a126) {
+      const o128 = y127;
+      if (o128 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendBlob(o105);
+        w.appendBlob(o128);
       }
     }
-    const a106 = v.f5;
-    w.appendCount(a106.length);
-    for (const y107 of a106) {
-      w.appendI32(y107);
+    const a129 = v.f5;
+    w.appendCount(a129.length);
+    for (const y130 of a129) {
+      w.appendI32(y130);
     }
-    const a108 = v.f6;
-    w.appendCount(a108.length);
-    for (const y109 of a108) {
-      const o110 = y109;
-      if (o110 === undefined) {
+    const a131 = v.f6;
+    w.appendCount(a131.length);
+    for (const y132 of a131) {
+      const o133 = y132;
+      if (o133 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o110);
+        w.appendI32(o133);
       }
     }
-    const a111 = v.f7;
-    w.appendCount(a111.length);
-    for (const y112 of a111) {
-      w.appendI32(y112);
+    const a134 = v.f7;
+    w.appendCount(a134.length);
+    for (const y135 of a134) {
+      w.appendI32(y135);
     }
-    const a113 = v.f8;
-    w.appendCount(a113.length);
-    for (const y114 of a113) {
-      const o115 = y114;
-      if (o115 === undefined) {
+    const a136 = v.f8;
+    w.appendCount(a136.length);
+    for (const y137 of a136) {
+      const o138 = y137;
+      if (o138 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o115);
+        w.appendI32(o138);
       }
     }
-    const a116 = v.f9;
-    w.appendCount(a116.length);
-    for (const y117 of a116) {
-      StructSimple.fbeWriteFinal(w, y117);
+    const a139 = v.f9;
+    w.appendCount(a139.length);
+    for (const y140 of a139) {
+      StructSimple.fbeWriteFinal(w, y140);
     }
-    const a118 = v.f10;
-    w.appendCount(a118.length);
-    for (const y119 of a118) {
-      const o120 = y119;
-      if (o120 === undefined) {
+    const a141 = v.f10;
+    w.appendCount(a141.length);
+    for (const y142 of a141) {
+      const o143 = y142;
+      if (o143 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        StructSimple.fbeWriteFinal(w, o120);
+        StructSimple.fbeWriteFinal(w, o143);
       }
     }
   }
@@ -10507,108 +12317,166 @@ export class StructVector {
   static fbeReadFinal(r: fbe.Reader): StructVector {
     const v = new StructVector();
     r.enterFinal(40);
-    const n121 = r.finalCount(1, 1, "f1");
-    const a122: number[] = [];
-    for (let i123 = 0; i123 < n121; i123++) {
-      a122.push(r.u8(r.fixed(1, "f1")));
+    const n144 = r.finalCount(1, 1, "f1");
+    const a145: number[] = [];
+    for (let i146 = 0; i146 < n144; i146++) {
+      a145.push(r.u8(r.fixed(1, "f1")));
     }
-    v.f1 = a122;
-    const n125 = r.finalCount(1, 1, "f2");
-    const a126: (number | undefined)[] = [];
-    for (let i127 = 0; i127 < n125; i127++) {
-      let y128: number | undefined;
+    v.f1 = a145;
+    const n148 = r.finalCount(1, 1, "f2");
+    const a149: (number | undefined)[] = [];
+    for (let i150 = 0; i150 < n148; i150++) {
+      let y151: number | undefined;
       if (r.finalHas("f2")) {
-        y128 = r.u8(r.fixed(1, "f2"));
+        y151 = r.u8(r.fixed(1, "f2"));
       } else {
-        y128 = undefined;
+        y151 = undefined;
       }
-      a126.push(y128);
+      a149.push(y151);
     }
-    v.f2 = a126;
-    const n129 = r.finalCount(4, 4, "f3");
-    const a130: Uint8Array[] = [];
-    for (let i131 = 0; i131 < n129; i131++) {
-      a130.push(r.finalBlob("f3"));
+    v.f2 = a149;
+    const n152 = r.finalCount(4, 4, "f3");
+    const a153: Uint8Array[] = [];
+    for (let i154 = 0; i154 < n152; i154++) {
+      a153.push(r.finalBlob("f3"));
     }
-    v.f3 = a130;
-    const n133 = r.finalCount(1, 1, "f4");
-    const a134: (Uint8Array | undefined)[] = [];
-    for (let i135 = 0; i135 < n133; i135++) {
-      let y136: Uint8Array | undefined;
+    v.f3 = a153;
+    const n156 = r.finalCount(1, 1, "f4");
+    const a157: (Uint8Array | undefined)[] = [];
+    for (let i158 = 0; i158 < n156; i158++) {
+      let y159: Uint8Array | undefined;
       if (r.finalHas("f4")) {
-        y136 = r.finalBlob("f4");
+        y159 = r.finalBlob("f4");
       } else {
-        y136 = undefined;
+        y159 = undefined;
       }
-      a134.push(y136);
+      a157.push(y159);
     }
-    v.f4 = a134;
-    const n137 = r.finalCount(4, 4, "f5");
-    const a138: EnumSimple[] = [];
-    for (let i139 = 0; i139 < n137; i139++) {
-      a138.push(r.i32(r.fixed(4, "f5")));
+    v.f4 = a157;
+    const n160 = r.finalCount(4, 4, "f5");
+    const a161: EnumSimple[] = [];
+    for (let i162 = 0; i162 < n160; i162++) {
+      a161.push(r.i32(r.fixed(4, "f5")));
     }
-    v.f5 = a138;
-    const n141 = r.finalCount(1, 1, "f6");
-    const a142: (EnumSimple | undefined)[] = [];
-    for (let i143 = 0; i143 < n141; i143++) {
-      let y144: EnumSimple | undefined;
+    v.f5 = a161;
+    const n164 = r.finalCount(1, 1, "f6");
+    const a165: (EnumSimple | undefined)[] = [];
+    for (let i166 = 0; i166 < n164; i166++) {
+      let y167: EnumSimple | undefined;
       if (r.finalHas("f6")) {
-        y144 = r.i32(r.fixed(4, "f6"));
+        y167 = r.i32(r.fixed(4, "f6"));
       } else {
-        y144 = undefined;
+        y167 = undefined;
       }
-      a142.push(y144);
+      a165.push(y167);
     }
-    v.f6 = a142;
-    const n145 = r.finalCount(4, 4, "f7");
-    const a146: FlagsSimple[] = [];
-    for (let i147 = 0; i147 < n145; i147++) {
-      a146.push(r.i32(r.fixed(4, "f7")));
+    v.f6 = a165;
+    const n168 = r.finalCount(4, 4, "f7");
+    const a169: FlagsSimple[] = [];
+    for (let i170 = 0; i170 < n168; i170++) {
+      a169.push(r.i32(r.fixed(4, "f7")));
     }
-    v.f7 = a146;
-    const n149 = r.finalCount(1, 1, "f8");
-    const a150: (FlagsSimple | undefined)[] = [];
-    for (let i151 = 0; i151 < n149; i151++) {
-      let y152: FlagsSimple | undefined;
+    v.f7 = a169;
+    const n172 = r.finalCount(1, 1, "f8");
+    const a173: (FlagsSimple | undefined)[] = [];
+    for (let i174 = 0; i174 < n172; i174++) {
+      let y175: FlagsSimple | undefined;
       if (r.finalHas("f8")) {
-        y152 = r.i32(r.fixed(4, "f8"));
+        y175 = r.i32(r.fixed(4, "f8"));
       } else {
-        y152 = undefined;
+        y175 = undefined;
       }
-      a150.push(y152);
+      a173.push(y175);
     }
-    v.f8 = a150;
-    const n153 = r.finalCount(281, 0, "f9");
-    const a154: StructSimple[] = [];
-    for (let i155 = 0; i155 < n153; i155++) {
-      let y156: StructSimple;
+    v.f8 = a173;
+    const n176 = r.finalCount(281, 0, "f9");
+    const a177: StructSimple[] = [];
+    for (let i178 = 0; i178 < n176; i178++) {
+      let y179: StructSimple;
       try {
-        y156 = StructSimple.fbeReadFinal(r);
+        y179 = StructSimple.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f9", i155);
+        throw fbe.withinIndex(e, "f9", i178);
       }
-      a154.push(y156);
+      a177.push(y179);
     }
-    v.f9 = a154;
-    const n157 = r.finalCount(1, 1, "f10");
-    const a158: (StructSimple | undefined)[] = [];
-    for (let i159 = 0; i159 < n157; i159++) {
-      let y160: StructSimple | undefined;
+    v.f9 = a177;
+    const n180 = r.finalCount(1, 1, "f10");
+    const a181: (StructSimple | undefined)[] = [];
+    for (let i182 = 0; i182 < n180; i182++) {
+      let y183: StructSimple | undefined;
       if (r.finalHas("f10")) {
         try {
-          y160 = StructSimple.fbeReadFinal(r);
+          y183 = StructSimple.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f10", i159);
+          throw fbe.withinIndex(e, "f10", i182);
         }
       } else {
-        y160 = undefined;
+        y183 = undefined;
       }
-      a158.push(y160);
+      a181.push(y183);
     }
-    v.f10 = a158;
+    v.f10 = a181;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(40);
+    const n184 = r.finalCount(1, 1, "f1");
+    r.fixed(n184 * 1, "f1");
+    const n186 = r.finalCount(1, 1, "f2");
+    for (let i187 = 0; i187 < n186; i187++) {
+      if (r.finalHas("f2")) {
+        r.fixed(1, "f2");
+      }
+    }
+    const n188 = r.finalCount(4, 4, "f3");
+    for (let i189 = 0; i189 < n188; i189++) {
+      r.finalSkipBlob("f3");
+    }
+    const n190 = r.finalCount(1, 1, "f4");
+    for (let i191 = 0; i191 < n190; i191++) {
+      if (r.finalHas("f4")) {
+        r.finalSkipBlob("f4");
+      }
+    }
+    const n192 = r.finalCount(4, 4, "f5");
+    r.fixed(n192 * 4, "f5");
+    const n194 = r.finalCount(1, 1, "f6");
+    for (let i195 = 0; i195 < n194; i195++) {
+      if (r.finalHas("f6")) {
+        r.fixed(4, "f6");
+      }
+    }
+    const n196 = r.finalCount(4, 4, "f7");
+    r.fixed(n196 * 4, "f7");
+    const n198 = r.finalCount(1, 1, "f8");
+    for (let i199 = 0; i199 < n198; i199++) {
+      if (r.finalHas("f8")) {
+        r.fixed(4, "f8");
+      }
+    }
+    const n200 = r.finalCount(281, 0, "f9");
+    for (let i201 = 0; i201 < n200; i201++) {
+      try {
+        StructSimple.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i201);
+      }
+    }
+    const n202 = r.finalCount(1, 1, "f10");
+    for (let i203 = 0; i203 < n202; i203++) {
+      if (r.finalHas("f10")) {
+        try {
+          StructSimple.fbeVerifyFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i203);
+        }
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -10638,7 +12506,15 @@ export class StructVector {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructVector.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 130, limits);
+        StructVector.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructVector");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -11376,6 +13252,99 @@ export class StructList {
     v.f10 = a92;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 131, 40);
+    StructList.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    r.vector(b, b + 8, 1, 1, "f1");
+    if (n < 16) {
+      return;
+    }
+    const e96 = r.vector(b, b + 12, 5, 1, "f2");
+    const n97 = r.count;
+    for (let i98 = 0; i98 < n97; i98++) {
+      r.optional(b, e96 + i98 * 5, 1, "f2");
+    }
+    if (n < 20) {
+      return;
+    }
+    const e99 = r.vector(b, b + 16, 4, 4, "f3");
+    const n100 = r.count;
+    for (let i101 = 0; i101 < n100; i101++) {
+      r.skipBlob(b, e99 + i101 * 4, "f3");
+    }
+    if (n < 24) {
+      return;
+    }
+    const e102 = r.vector(b, b + 20, 5, 1, "f4");
+    const n103 = r.count;
+    for (let i104 = 0; i104 < n103; i104++) {
+      const s105 = r.optional(b, e102 + i104 * 5, 4, "f4");
+      if (s105 >= 0) {
+        r.skipBlob(s105, s105, "f4");
+      }
+    }
+    if (n < 28) {
+      return;
+    }
+    r.vector(b, b + 24, 4, 4, "f5");
+    if (n < 32) {
+      return;
+    }
+    const e106 = r.vector(b, b + 28, 5, 1, "f6");
+    const n107 = r.count;
+    for (let i108 = 0; i108 < n107; i108++) {
+      r.optional(b, e106 + i108 * 5, 4, "f6");
+    }
+    if (n < 36) {
+      return;
+    }
+    r.vector(b, b + 32, 4, 4, "f7");
+    if (n < 40) {
+      return;
+    }
+    const e109 = r.vector(b, b + 36, 5, 1, "f8");
+    const n110 = r.count;
+    for (let i111 = 0; i111 < n110; i111++) {
+      r.optional(b, e109 + i111 * 5, 4, "f8");
+    }
+    if (n < 44) {
+      return;
+    }
+    const e112 = r.vector(b, b + 40, 4, 0, "f9");
+    const n113 = r.count;
+    for (let i114 = 0; i114 < n113; i114++) {
+      try {
+        StructSimple.fbeVerify(r, b, e112 + i114 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i114);
+      }
+    }
+    if (n < 48) {
+      return;
+    }
+    const e115 = r.vector(b, b + 44, 5, 1, "f10");
+    const n116 = r.count;
+    for (let i117 = 0; i117 < n116; i117++) {
+      const s118 = r.optional(b, e115 + i117 * 5, 4, "f10");
+      if (s118 >= 0) {
+        try {
+          StructSimple.fbeVerify(r, s118, s118);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i117);
+        }
+      }
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -11403,89 +13372,95 @@ export class StructList {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructList.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructList.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructList");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructList): void {
-    const a96 = v.f1;
-    w.appendCount(a96.length);
-    for (const y97 of a96) {
-      w.appendU8(y97);
+    const a119 = v.f1;
+    w.appendCount(a119.length);
+    for (const y120 of a119) {
+      w.appendU8(y120);
     }
-    const a98 = v.f2;
-    w.appendCount(a98.length);
-    for (const y99 of a98) {
-      const o100 = y99;
-      if (o100 === undefined) {
+    const a121 = v.f2;
+    w.appendCount(a121.length);
+    for (const y122 of a121) {
+      const o123 = y122;
+      if (o123 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendU8(o100);
+        w.appendU8(o123);
       }
     }
-    const a101 = v.f3;
-    w.appendCount(a101.length);
-    for (const y102 of a101) {
-      w.appendBlob(y102);
+    const a124 = v.f3;
+    w.appendCount(a124.length);
+    for (const y125 of a124) {
+      w.appendBlob(y125);
     }
-    const a103 = v.f4;
-    w.appendCount(a103.length);
-    for (const y104 of a103) {
-      const o105 = y104;
-      if (o105 === undefined) {
+    const a126 = v.f4;
+    w.appendCount(a126.length);
+    for (const y127 of a126) {
+      const o128 = y127;
+      if (o128 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendBlob(o105);
+        w.appendBlob(o128);
       }
     }
-    const a106 = v.f5;
-    w.appendCount(a106.length);
-    for (const y107 of a106) {
-      w.appendI32(y107);
+    const a129 = v.f5;
+    w.appendCount(a129.length);
+    for (const y130 of a129) {
+      w.appendI32(y130);
     }
-    const a108 = v.f6;
-    w.appendCount(a108.length);
-    for (const y109 of a108) {
-      const o110 = y109;
-      if (o110 === undefined) {
+    const a131 = v.f6;
+    w.appendCount(a131.length);
+    for (const y132 of a131) {
+      const o133 = y132;
+      if (o133 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o110);
+        w.appendI32(o133);
       }
     }
-    const a111 = v.f7;
-    w.appendCount(a111.length);
-    for (const y112 of a111) {
-      w.appendI32(y112);
+    const a134 = v.f7;
+    w.appendCount(a134.length);
+    for (const y135 of a134) {
+      w.appendI32(y135);
     }
-    const a113 = v.f8;
-    w.appendCount(a113.length);
-    for (const y114 of a113) {
-      const o115 = y114;
-      if (o115 === undefined) {
+    const a136 = v.f8;
+    w.appendCount(a136.length);
+    for (const y137 of a136) {
+      const o138 = y137;
+      if (o138 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o115);
+        w.appendI32(o138);
       }
     }
-    const a116 = v.f9;
-    w.appendCount(a116.length);
-    for (const y117 of a116) {
-      StructSimple.fbeWriteFinal(w, y117);
+    const a139 = v.f9;
+    w.appendCount(a139.length);
+    for (const y140 of a139) {
+      StructSimple.fbeWriteFinal(w, y140);
     }
-    const a118 = v.f10;
-    w.appendCount(a118.length);
-    for (const y119 of a118) {
-      const o120 = y119;
-      if (o120 === undefined) {
+    const a141 = v.f10;
+    w.appendCount(a141.length);
+    for (const y142 of a141) {
+      const o143 = y142;
+      if (o143 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        StructSimple.fbeWriteFinal(w, o120);
+        StructSimple.fbeWriteFinal(w, o143);
       }
     }
   }
@@ -11494,108 +13469,166 @@ export class StructList {
   static fbeReadFinal(r: fbe.Reader): StructList {
     const v = new StructList();
     r.enterFinal(40);
-    const n121 = r.finalCount(1, 1, "f1");
-    const a122: number[] = [];
-    for (let i123 = 0; i123 < n121; i123++) {
-      a122.push(r.u8(r.fixed(1, "f1")));
+    const n144 = r.finalCount(1, 1, "f1");
+    const a145: number[] = [];
+    for (let i146 = 0; i146 < n144; i146++) {
+      a145.push(r.u8(r.fixed(1, "f1")));
     }
-    v.f1 = a122;
-    const n125 = r.finalCount(1, 1, "f2");
-    const a126: (number | undefined)[] = [];
-    for (let i127 = 0; i127 < n125; i127++) {
-      let y128: number | undefined;
+    v.f1 = a145;
+    const n148 = r.finalCount(1, 1, "f2");
+    const a149: (number | undefined)[] = [];
+    for (let i150 = 0; i150 < n148; i150++) {
+      let y151: number | undefined;
       if (r.finalHas("f2")) {
-        y128 = r.u8(r.fixed(1, "f2"));
+        y151 = r.u8(r.fixed(1, "f2"));
       } else {
-        y128 = undefined;
+        y151 = undefined;
       }
-      a126.push(y128);
+      a149.push(y151);
     }
-    v.f2 = a126;
-    const n129 = r.finalCount(4, 4, "f3");
-    const a130: Uint8Array[] = [];
-    for (let i131 = 0; i131 < n129; i131++) {
-      a130.push(r.finalBlob("f3"));
+    v.f2 = a149;
+    const n152 = r.finalCount(4, 4, "f3");
+    const a153: Uint8Array[] = [];
+    for (let i154 = 0; i154 < n152; i154++) {
+      a153.push(r.finalBlob("f3"));
     }
-    v.f3 = a130;
-    const n133 = r.finalCount(1, 1, "f4");
-    const a134: (Uint8Array | undefined)[] = [];
-    for (let i135 = 0; i135 < n133; i135++) {
-      let y136: Uint8Array | undefined;
+    v.f3 = a153;
+    const n156 = r.finalCount(1, 1, "f4");
+    const a157: (Uint8Array | undefined)[] = [];
+    for (let i158 = 0; i158 < n156; i158++) {
+      let y159: Uint8Array | undefined;
       if (r.finalHas("f4")) {
-        y136 = r.finalBlob("f4");
+        y159 = r.finalBlob("f4");
       } else {
-        y136 = undefined;
+        y159 = undefined;
       }
-      a134.push(y136);
+      a157.push(y159);
     }
-    v.f4 = a134;
-    const n137 = r.finalCount(4, 4, "f5");
-    const a138: EnumSimple[] = [];
-    for (let i139 = 0; i139 < n137; i139++) {
-      a138.push(r.i32(r.fixed(4, "f5")));
+    v.f4 = a157;
+    const n160 = r.finalCount(4, 4, "f5");
+    const a161: EnumSimple[] = [];
+    for (let i162 = 0; i162 < n160; i162++) {
+      a161.push(r.i32(r.fixed(4, "f5")));
     }
-    v.f5 = a138;
-    const n141 = r.finalCount(1, 1, "f6");
-    const a142: (EnumSimple | undefined)[] = [];
-    for (let i143 = 0; i143 < n141; i143++) {
-      let y144: EnumSimple | undefined;
+    v.f5 = a161;
+    const n164 = r.finalCount(1, 1, "f6");
+    const a165: (EnumSimple | undefined)[] = [];
+    for (let i166 = 0; i166 < n164; i166++) {
+      let y167: EnumSimple | undefined;
       if (r.finalHas("f6")) {
-        y144 = r.i32(r.fixed(4, "f6"));
+        y167 = r.i32(r.fixed(4, "f6"));
       } else {
-        y144 = undefined;
+        y167 = undefined;
       }
-      a142.push(y144);
+      a165.push(y167);
     }
-    v.f6 = a142;
-    const n145 = r.finalCount(4, 4, "f7");
-    const a146: FlagsSimple[] = [];
-    for (let i147 = 0; i147 < n145; i147++) {
-      a146.push(r.i32(r.fixed(4, "f7")));
+    v.f6 = a165;
+    const n168 = r.finalCount(4, 4, "f7");
+    const a169: FlagsSimple[] = [];
+    for (let i170 = 0; i170 < n168; i170++) {
+      a169.push(r.i32(r.fixed(4, "f7")));
     }
-    v.f7 = a146;
-    const n149 = r.finalCount(1, 1, "f8");
-    const a150: (FlagsSimple | undefined)[] = [];
-    for (let i151 = 0; i151 < n149; i151++) {
-      let y152: FlagsSimple | undefined;
+    v.f7 = a169;
+    const n172 = r.finalCount(1, 1, "f8");
+    const a173: (FlagsSimple | undefined)[] = [];
+    for (let i174 = 0; i174 < n172; i174++) {
+      let y175: FlagsSimple | undefined;
       if (r.finalHas("f8")) {
-        y152 = r.i32(r.fixed(4, "f8"));
+        y175 = r.i32(r.fixed(4, "f8"));
       } else {
-        y152 = undefined;
+        y175 = undefined;
       }
-      a150.push(y152);
+      a173.push(y175);
     }
-    v.f8 = a150;
-    const n153 = r.finalCount(281, 0, "f9");
-    const a154: StructSimple[] = [];
-    for (let i155 = 0; i155 < n153; i155++) {
-      let y156: StructSimple;
+    v.f8 = a173;
+    const n176 = r.finalCount(281, 0, "f9");
+    const a177: StructSimple[] = [];
+    for (let i178 = 0; i178 < n176; i178++) {
+      let y179: StructSimple;
       try {
-        y156 = StructSimple.fbeReadFinal(r);
+        y179 = StructSimple.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f9", i155);
+        throw fbe.withinIndex(e, "f9", i178);
       }
-      a154.push(y156);
+      a177.push(y179);
     }
-    v.f9 = a154;
-    const n157 = r.finalCount(1, 1, "f10");
-    const a158: (StructSimple | undefined)[] = [];
-    for (let i159 = 0; i159 < n157; i159++) {
-      let y160: StructSimple | undefined;
+    v.f9 = a177;
+    const n180 = r.finalCount(1, 1, "f10");
+    const a181: (StructSimple | undefined)[] = [];
+    for (let i182 = 0; i182 < n180; i182++) {
+      let y183: StructSimple | undefined;
       if (r.finalHas("f10")) {
         try {
-          y160 = StructSimple.fbeReadFinal(r);
+          y183 = StructSimple.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f10", i159);
+          throw fbe.withinIndex(e, "f10", i182);
         }
       } else {
-        y160 = undefined;
+        y183 = undefined;
       }
-      a158.push(y160);
+      a181.push(y183);
     }
-    v.f10 = a158;
+    v.f10 = a181;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(40);
+    const n184 = r.finalCount(1, 1, "f1");
+    r.fixed(n184 * 1, "f1");
+    const n186 = r.finalCount(1, 1, "f2");
+    for (let i187 = 0; i187 < n186; i187++) {
+      if (r.finalHas("f2")) {
+        r.fixed(1, "f2");
+      }
+    }
+    const n188 = r.finalCount(4, 4, "f3");
+    for (let i189 = 0; i189 < n188; i189++) {
+      r.finalSkipBlob("f3");
+    }
+    const n190 = r.finalCount(1, 1, "f4");
+    for (let i191 = 0; i191 < n190; i191++) {
+      if (r.finalHas("f4")) {
+        r.finalSkipBlob("f4");
+      }
+    }
+    const n192 = r.finalCount(4, 4, "f5");
+    r.fixed(n192 * 4, "f5");
+    const n194 = r.finalCount(1, 1, "f6");
+    for (let i195 = 0; i195 < n194; i195++) {
+      if (r.finalHas("f6")) {
+        r.fixed(4, "f6");
+      }
+    }
+    const n196 = r.finalCount(4, 4, "f7");
+    r.fixed(n196 * 4, "f7");
+    const n198 = r.finalCount(1, 1, "f8");
+    for (let i199 = 0; i199 < n198; i199++) {
+      if (r.finalHas("f8")) {
+        r.fixed(4, "f8");
+      }
+    }
+    const n200 = r.finalCount(281, 0, "f9");
+    for (let i201 = 0; i201 < n200; i201++) {
+      try {
+        StructSimple.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i201);
+      }
+    }
+    const n202 = r.finalCount(1, 1, "f10");
+    for (let i203 = 0; i203 < n202; i203++) {
+      if (r.finalHas("f10")) {
+        try {
+          StructSimple.fbeVerifyFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i203);
+        }
+      }
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -11625,7 +13658,15 @@ export class StructList {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructList.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 131, limits);
+        StructList.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructList");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -12211,6 +14252,74 @@ export class StructSet {
     v.f4 = a30;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 132, 16);
+    StructSet.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e33 = r.vector(b, b + 8, 1, 1, "f1");
+    const n34 = r.count;
+    const a35 = new Set<number>();
+    for (let i36 = 0; i36 < n34; i36++) {
+      const y37 = r.u8(e33 + i36 * 1);
+      if (a35.has(y37)) {
+        r.duplicate("f1", e33 - 4);
+      }
+      a35.add(y37);
+    }
+    if (n < 16) {
+      return;
+    }
+    const e38 = r.vector(b, b + 12, 4, 4, "f2");
+    const n39 = r.count;
+    const a40 = new Set<EnumSimple>();
+    for (let i41 = 0; i41 < n39; i41++) {
+      const y42 = r.i32(e38 + i41 * 4);
+      if (a40.has(y42)) {
+        r.duplicate("f2", e38 - 4);
+      }
+      a40.add(y42);
+    }
+    if (n < 20) {
+      return;
+    }
+    const e43 = r.vector(b, b + 16, 4, 4, "f3");
+    const n44 = r.count;
+    const a45 = new Set<FlagsSimple>();
+    for (let i46 = 0; i46 < n44; i46++) {
+      const y47 = r.i32(e43 + i46 * 4);
+      if (a45.has(y47)) {
+        r.duplicate("f3", e43 - 4);
+      }
+      a45.add(y47);
+    }
+    if (n < 24) {
+      return;
+    }
+    const e48 = r.vector(b, b + 20, 4, 0, "f4");
+    const n49 = r.count;
+    const a50: StructSimple[] = [];
+    for (let i51 = 0; i51 < n49; i51++) {
+      let y52: StructSimple;
+      try {
+        y52 = StructSimple.fbeRead(r, b, e48 + i51 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f4", i51);
+      }
+      a50.push(y52);
+    }
+    if (fbe.hasDuplicate(a50)) {
+      r.duplicate("f4", e48 - 4);
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -12238,30 +14347,36 @@ export class StructSet {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructSet.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructSet.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructSet");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructSet): void {
-    const a33 = fbe.sortedValues(v.f1, fbe.compareValue);
-    w.appendCount(a33.length);
-    for (const y34 of a33) {
-      w.appendU8(y34);
+    const a53 = fbe.sortedValues(v.f1, fbe.compareValue);
+    w.appendCount(a53.length);
+    for (const y54 of a53) {
+      w.appendU8(y54);
     }
-    const a35 = fbe.sortedValues(v.f2, fbe.compareValue);
-    w.appendCount(a35.length);
-    for (const y36 of a35) {
-      w.appendI32(y36);
+    const a55 = fbe.sortedValues(v.f2, fbe.compareValue);
+    w.appendCount(a55.length);
+    for (const y56 of a55) {
+      w.appendI32(y56);
     }
-    const a37 = fbe.sortedValues(v.f3, fbe.compareValue);
-    w.appendCount(a37.length);
-    for (const y38 of a37) {
-      w.appendI32(y38);
+    const a57 = fbe.sortedValues(v.f3, fbe.compareValue);
+    w.appendCount(a57.length);
+    for (const y58 of a57) {
+      w.appendI32(y58);
     }
-    const a39 = v.f4;
-    w.appendCount(a39.length);
-    for (const y40 of a39) {
-      StructSimple.fbeWriteFinal(w, y40);
+    const a59 = v.f4;
+    w.appendCount(a59.length);
+    for (const y60 of a59) {
+      StructSimple.fbeWriteFinal(w, y60);
     }
   }
 
@@ -12269,53 +14384,100 @@ export class StructSet {
   static fbeReadFinal(r: fbe.Reader): StructSet {
     const v = new StructSet();
     r.enterFinal(16);
-    const n41 = r.finalCount(1, 1, "f1");
-    const a42 = new Set<number>();
-    for (let i43 = 0; i43 < n41; i43++) {
-      const y44 = r.u8(r.fixed(1, "f1"));
-      if (a42.has(y44)) {
+    const n61 = r.finalCount(1, 1, "f1");
+    const a62 = new Set<number>();
+    for (let i63 = 0; i63 < n61; i63++) {
+      const y64 = r.u8(r.fixed(1, "f1"));
+      if (a62.has(y64)) {
         r.duplicate("f1", r.pos);
       }
-      a42.add(y44);
+      a62.add(y64);
     }
-    v.f1 = a42;
-    const n45 = r.finalCount(4, 4, "f2");
-    const a46 = new Set<EnumSimple>();
-    for (let i47 = 0; i47 < n45; i47++) {
-      const y48 = r.i32(r.fixed(4, "f2"));
-      if (a46.has(y48)) {
+    v.f1 = a62;
+    const n65 = r.finalCount(4, 4, "f2");
+    const a66 = new Set<EnumSimple>();
+    for (let i67 = 0; i67 < n65; i67++) {
+      const y68 = r.i32(r.fixed(4, "f2"));
+      if (a66.has(y68)) {
         r.duplicate("f2", r.pos);
       }
-      a46.add(y48);
+      a66.add(y68);
     }
-    v.f2 = a46;
-    const n49 = r.finalCount(4, 4, "f3");
-    const a50 = new Set<FlagsSimple>();
-    for (let i51 = 0; i51 < n49; i51++) {
-      const y52 = r.i32(r.fixed(4, "f3"));
-      if (a50.has(y52)) {
+    v.f2 = a66;
+    const n69 = r.finalCount(4, 4, "f3");
+    const a70 = new Set<FlagsSimple>();
+    for (let i71 = 0; i71 < n69; i71++) {
+      const y72 = r.i32(r.fixed(4, "f3"));
+      if (a70.has(y72)) {
         r.duplicate("f3", r.pos);
       }
-      a50.add(y52);
+      a70.add(y72);
     }
-    v.f3 = a50;
-    const n53 = r.finalCount(281, 0, "f4");
-    const a54: StructSimple[] = [];
-    for (let i55 = 0; i55 < n53; i55++) {
-      let y56: StructSimple;
+    v.f3 = a70;
+    const n73 = r.finalCount(281, 0, "f4");
+    const a74: StructSimple[] = [];
+    for (let i75 = 0; i75 < n73; i75++) {
+      let y76: StructSimple;
       try {
-        y56 = StructSimple.fbeReadFinal(r);
+        y76 = StructSimple.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f4", i55);
+        throw fbe.withinIndex(e, "f4", i75);
       }
-      a54.push(y56);
+      a74.push(y76);
     }
-    if (fbe.hasDuplicate(a54)) {
+    if (fbe.hasDuplicate(a74)) {
       r.duplicate("f4", r.pos);
     }
-    v.f4 = a54;
+    v.f4 = a74;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(16);
+    const n77 = r.finalCount(1, 1, "f1");
+    const a78 = new Set<number>();
+    for (let i79 = 0; i79 < n77; i79++) {
+      const y80 = r.u8(r.fixed(1, "f1"));
+      if (a78.has(y80)) {
+        r.duplicate("f1", r.pos);
+      }
+      a78.add(y80);
+    }
+    const n81 = r.finalCount(4, 4, "f2");
+    const a82 = new Set<EnumSimple>();
+    for (let i83 = 0; i83 < n81; i83++) {
+      const y84 = r.i32(r.fixed(4, "f2"));
+      if (a82.has(y84)) {
+        r.duplicate("f2", r.pos);
+      }
+      a82.add(y84);
+    }
+    const n85 = r.finalCount(4, 4, "f3");
+    const a86 = new Set<FlagsSimple>();
+    for (let i87 = 0; i87 < n85; i87++) {
+      const y88 = r.i32(r.fixed(4, "f3"));
+      if (a86.has(y88)) {
+        r.duplicate("f3", r.pos);
+      }
+      a86.add(y88);
+    }
+    const n89 = r.finalCount(281, 0, "f4");
+    const a90: StructSimple[] = [];
+    for (let i91 = 0; i91 < n89; i91++) {
+      let y92: StructSimple;
+      try {
+        y92 = StructSimple.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f4", i91);
+      }
+      a90.push(y92);
+    }
+    if (fbe.hasDuplicate(a90)) {
+      r.duplicate("f4", r.pos);
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -12345,7 +14507,15 @@ export class StructSet {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructSet.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 132, limits);
+        StructSet.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructSet");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -12891,6 +15061,210 @@ export class StructMap {
     v.f10 = m111;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 140, 40);
+    StructMap.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e116 = r.vector(b, b + 8, 5, 5, "f1");
+    const n117 = r.count;
+    const m118 = new Map<number, number>();
+    for (let i119 = 0; i119 < n117; i119++) {
+      let k120: number;
+      let y121: number;
+      k120 = r.i32(e116 + i119 * 5);
+      y121 = r.u8(e116 + i119 * 5 + 4);
+      if (m118.has(k120)) {
+        r.duplicate("f1", e116 + i119 * 5);
+      }
+      m118.set(k120, y121);
+    }
+    if (n < 16) {
+      return;
+    }
+    const e122 = r.vector(b, b + 12, 9, 5, "f2");
+    const n123 = r.count;
+    const m124 = new Map<number, number | undefined>();
+    for (let i125 = 0; i125 < n123; i125++) {
+      let k126: number;
+      let y127: number | undefined;
+      k126 = r.i32(e122 + i125 * 9);
+      const s128 = r.optional(b, e122 + i125 * 9 + 4, 1, "f2");
+      if (s128 < 0) {
+        y127 = undefined;
+      } else {
+        y127 = r.u8(s128);
+      }
+      if (m124.has(k126)) {
+        r.duplicate("f2", e122 + i125 * 9);
+      }
+      m124.set(k126, y127);
+    }
+    if (n < 20) {
+      return;
+    }
+    const e129 = r.vector(b, b + 16, 8, 8, "f3");
+    const n130 = r.count;
+    const m131 = new Map<number, Uint8Array>();
+    for (let i132 = 0; i132 < n130; i132++) {
+      let k133: number;
+      let y134: Uint8Array;
+      k133 = r.i32(e129 + i132 * 8);
+      y134 = r.blob(b, e129 + i132 * 8 + 4, "f3");
+      if (m131.has(k133)) {
+        r.duplicate("f3", e129 + i132 * 8);
+      }
+      m131.set(k133, y134);
+    }
+    if (n < 24) {
+      return;
+    }
+    const e135 = r.vector(b, b + 20, 9, 5, "f4");
+    const n136 = r.count;
+    const m137 = new Map<number, Uint8Array | undefined>();
+    for (let i138 = 0; i138 < n136; i138++) {
+      let k139: number;
+      let y140: Uint8Array | undefined;
+      k139 = r.i32(e135 + i138 * 9);
+      const s141 = r.optional(b, e135 + i138 * 9 + 4, 4, "f4");
+      if (s141 < 0) {
+        y140 = undefined;
+      } else {
+        y140 = r.blob(s141, s141, "f4");
+      }
+      if (m137.has(k139)) {
+        r.duplicate("f4", e135 + i138 * 9);
+      }
+      m137.set(k139, y140);
+    }
+    if (n < 28) {
+      return;
+    }
+    const e142 = r.vector(b, b + 24, 8, 8, "f5");
+    const n143 = r.count;
+    const m144 = new Map<number, EnumSimple>();
+    for (let i145 = 0; i145 < n143; i145++) {
+      let k146: number;
+      let y147: EnumSimple;
+      k146 = r.i32(e142 + i145 * 8);
+      y147 = r.i32(e142 + i145 * 8 + 4);
+      if (m144.has(k146)) {
+        r.duplicate("f5", e142 + i145 * 8);
+      }
+      m144.set(k146, y147);
+    }
+    if (n < 32) {
+      return;
+    }
+    const e148 = r.vector(b, b + 28, 9, 5, "f6");
+    const n149 = r.count;
+    const m150 = new Map<number, EnumSimple | undefined>();
+    for (let i151 = 0; i151 < n149; i151++) {
+      let k152: number;
+      let y153: EnumSimple | undefined;
+      k152 = r.i32(e148 + i151 * 9);
+      const s154 = r.optional(b, e148 + i151 * 9 + 4, 4, "f6");
+      if (s154 < 0) {
+        y153 = undefined;
+      } else {
+        y153 = r.i32(s154);
+      }
+      if (m150.has(k152)) {
+        r.duplicate("f6", e148 + i151 * 9);
+      }
+      m150.set(k152, y153);
+    }
+    if (n < 36) {
+      return;
+    }
+    const e155 = r.vector(b, b + 32, 8, 8, "f7");
+    const n156 = r.count;
+    const m157 = new Map<number, FlagsSimple>();
+    for (let i158 = 0; i158 < n156; i158++) {
+      let k159: number;
+      let y160: FlagsSimple;
+      k159 = r.i32(e155 + i158 * 8);
+      y160 = r.i32(e155 + i158 * 8 + 4);
+      if (m157.has(k159)) {
+        r.duplicate("f7", e155 + i158 * 8);
+      }
+      m157.set(k159, y160);
+    }
+    if (n < 40) {
+      return;
+    }
+    const e161 = r.vector(b, b + 36, 9, 5, "f8");
+    const n162 = r.count;
+    const m163 = new Map<number, FlagsSimple | undefined>();
+    for (let i164 = 0; i164 < n162; i164++) {
+      let k165: number;
+      let y166: FlagsSimple | undefined;
+      k165 = r.i32(e161 + i164 * 9);
+      const s167 = r.optional(b, e161 + i164 * 9 + 4, 4, "f8");
+      if (s167 < 0) {
+        y166 = undefined;
+      } else {
+        y166 = r.i32(s167);
+      }
+      if (m163.has(k165)) {
+        r.duplicate("f8", e161 + i164 * 9);
+      }
+      m163.set(k165, y166);
+    }
+    if (n < 44) {
+      return;
+    }
+    const e168 = r.vector(b, b + 40, 8, 4, "f9");
+    const n169 = r.count;
+    const m170 = new Map<number, StructSimple>();
+    for (let i171 = 0; i171 < n169; i171++) {
+      let k172: number;
+      let y173: StructSimple;
+      k172 = r.i32(e168 + i171 * 8);
+      try {
+        y173 = StructSimple.fbeRead(r, b, e168 + i171 * 8 + 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i171);
+      }
+      if (m170.has(k172)) {
+        r.duplicate("f9", e168 + i171 * 8);
+      }
+      m170.set(k172, y173);
+    }
+    if (n < 48) {
+      return;
+    }
+    const e174 = r.vector(b, b + 44, 9, 5, "f10");
+    const n175 = r.count;
+    const m176 = new Map<number, StructSimple | undefined>();
+    for (let i177 = 0; i177 < n175; i177++) {
+      let k178: number;
+      let y179: StructSimple | undefined;
+      k178 = r.i32(e174 + i177 * 9);
+      const s180 = r.optional(b, e174 + i177 * 9 + 4, 4, "f10");
+      if (s180 < 0) {
+        y179 = undefined;
+      } else {
+        try {
+          y179 = StructSimple.fbeRead(r, s180, s180);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i177);
+        }
+      }
+      if (m176.has(k178)) {
+        r.duplicate("f10", e174 + i177 * 9);
+      }
+      m176.set(k178, y179);
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -12918,99 +15292,105 @@ export class StructMap {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructMap.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructMap.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructMap");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructMap): void {
-    const m116 = fbe.sortedEntries(v.f1, fbe.compareValue);
-    w.appendCount(m116.length);
-    for (const [k117, y118] of m116) {
-      w.appendI32(k117);
-      w.appendU8(y118);
+    const m181 = fbe.sortedEntries(v.f1, fbe.compareValue);
+    w.appendCount(m181.length);
+    for (const [k182, y183] of m181) {
+      w.appendI32(k182);
+      w.appendU8(y183);
     }
-    const m119 = fbe.sortedEntries(v.f2, fbe.compareValue);
-    w.appendCount(m119.length);
-    for (const [k120, y121] of m119) {
-      w.appendI32(k120);
-      const o122 = y121;
-      if (o122 === undefined) {
+    const m184 = fbe.sortedEntries(v.f2, fbe.compareValue);
+    w.appendCount(m184.length);
+    for (const [k185, y186] of m184) {
+      w.appendI32(k185);
+      const o187 = y186;
+      if (o187 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendU8(o122);
+        w.appendU8(o187);
       }
     }
-    const m123 = fbe.sortedEntries(v.f3, fbe.compareValue);
-    w.appendCount(m123.length);
-    for (const [k124, y125] of m123) {
-      w.appendI32(k124);
-      w.appendBlob(y125);
+    const m188 = fbe.sortedEntries(v.f3, fbe.compareValue);
+    w.appendCount(m188.length);
+    for (const [k189, y190] of m188) {
+      w.appendI32(k189);
+      w.appendBlob(y190);
     }
-    const m126 = fbe.sortedEntries(v.f4, fbe.compareValue);
-    w.appendCount(m126.length);
-    for (const [k127, y128] of m126) {
-      w.appendI32(k127);
-      const o129 = y128;
-      if (o129 === undefined) {
+    const m191 = fbe.sortedEntries(v.f4, fbe.compareValue);
+    w.appendCount(m191.length);
+    for (const [k192, y193] of m191) {
+      w.appendI32(k192);
+      const o194 = y193;
+      if (o194 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendBlob(o129);
+        w.appendBlob(o194);
       }
     }
-    const m130 = fbe.sortedEntries(v.f5, fbe.compareValue);
-    w.appendCount(m130.length);
-    for (const [k131, y132] of m130) {
-      w.appendI32(k131);
-      w.appendI32(y132);
+    const m195 = fbe.sortedEntries(v.f5, fbe.compareValue);
+    w.appendCount(m195.length);
+    for (const [k196, y197] of m195) {
+      w.appendI32(k196);
+      w.appendI32(y197);
     }
-    const m133 = fbe.sortedEntries(v.f6, fbe.compareValue);
-    w.appendCount(m133.length);
-    for (const [k134, y135] of m133) {
-      w.appendI32(k134);
-      const o136 = y135;
-      if (o136 === undefined) {
+    const m198 = fbe.sortedEntries(v.f6, fbe.compareValue);
+    w.appendCount(m198.length);
+    for (const [k199, y200] of m198) {
+      w.appendI32(k199);
+      const o201 = y200;
+      if (o201 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o136);
+        w.appendI32(o201);
       }
     }
-    const m137 = fbe.sortedEntries(v.f7, fbe.compareValue);
-    w.appendCount(m137.length);
-    for (const [k138, y139] of m137) {
-      w.appendI32(k138);
-      w.appendI32(y139);
+    const m202 = fbe.sortedEntries(v.f7, fbe.compareValue);
+    w.appendCount(m202.length);
+    for (const [k203, y204] of m202) {
+      w.appendI32(k203);
+      w.appendI32(y204);
     }
-    const m140 = fbe.sortedEntries(v.f8, fbe.compareValue);
-    w.appendCount(m140.length);
-    for (const [k141, y142] of m140) {
-      w.appendI32(k141);
-      const o143 = y142;
-      if (o143 === undefined) {
+    const m205 = fbe.sortedEntries(v.f8, fbe.compareValue);
+    w.appendCount(m205.length);
+    for (const [k206, y207] of m205) {
+      w.appendI32(k206);
+      const o208 = y207;
+      if (o208 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o143);
+        w.appendI32(o208);
       }
     }
-    const m144 = fbe.sortedEntries(v.f9, fbe.compareValue);
-    w.appendCount(m144.length);
-    for (const [k145, y146] of m144) {
-      w.appendI32(k145);
-      StructSimple.fbeWriteFinal(w, y146);
+    const m209 = fbe.sortedEntries(v.f9, fbe.compareValue);
+    w.appendCount(m209.length);
+    for (const [k210, y211] of m209) {
+      w.appendI32(k210);
+      StructSimple.fbeWriteFinal(w, y211);
     }
-    const m147 = fbe.sortedEntries(v.f10, fbe.compareValue);
-    w.appendCount(m147.length);
-    for (const [k148, y149] of m147) {
-      w.appendI32(k148);
-      const o150 = y149;
-      if (o150 === undefined) {
+    const m212 = fbe.sortedEntries(v.f10, fbe.compareValue);
+    w.appendCount(m212.length);
+    for (const [k213, y214] of m212) {
+      w.appendI32(k213);
+      const o215 = y214;
+      if (o215 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        StructSimple.fbeWriteFinal(w, o150);
+        StructSimple.fbeWriteFinal(w, o215);
       }
     }
   }
@@ -13019,166 +15399,320 @@ export class StructMap {
   static fbeReadFinal(r: fbe.Reader): StructMap {
     const v = new StructMap();
     r.enterFinal(40);
-    const n151 = r.finalCount(5, 5, "f1");
-    const m152 = new Map<number, number>();
-    for (let i153 = 0; i153 < n151; i153++) {
-      let k154: number;
-      let y155: number;
-      k154 = r.i32(r.fixed(4, "f1"));
-      y155 = r.u8(r.fixed(1, "f1"));
-      if (m152.has(k154)) {
+    const n216 = r.finalCount(5, 5, "f1");
+    const m217 = new Map<number, number>();
+    for (let i218 = 0; i218 < n216; i218++) {
+      let k219: number;
+      let y220: number;
+      k219 = r.i32(r.fixed(4, "f1"));
+      y220 = r.u8(r.fixed(1, "f1"));
+      if (m217.has(k219)) {
         r.duplicate("f1", r.pos);
       }
-      m152.set(k154, y155);
+      m217.set(k219, y220);
     }
-    v.f1 = m152;
-    const n156 = r.finalCount(5, 5, "f2");
-    const m157 = new Map<number, number | undefined>();
-    for (let i158 = 0; i158 < n156; i158++) {
-      let k159: number;
-      let y160: number | undefined;
-      k159 = r.i32(r.fixed(4, "f2"));
+    v.f1 = m217;
+    const n221 = r.finalCount(5, 5, "f2");
+    const m222 = new Map<number, number | undefined>();
+    for (let i223 = 0; i223 < n221; i223++) {
+      let k224: number;
+      let y225: number | undefined;
+      k224 = r.i32(r.fixed(4, "f2"));
       if (r.finalHas("f2")) {
-        y160 = r.u8(r.fixed(1, "f2"));
+        y225 = r.u8(r.fixed(1, "f2"));
       } else {
-        y160 = undefined;
+        y225 = undefined;
       }
-      if (m157.has(k159)) {
+      if (m222.has(k224)) {
         r.duplicate("f2", r.pos);
       }
-      m157.set(k159, y160);
+      m222.set(k224, y225);
     }
-    v.f2 = m157;
-    const n161 = r.finalCount(8, 8, "f3");
-    const m162 = new Map<number, Uint8Array>();
-    for (let i163 = 0; i163 < n161; i163++) {
-      let k164: number;
-      let y165: Uint8Array;
-      k164 = r.i32(r.fixed(4, "f3"));
-      y165 = r.finalBlob("f3");
-      if (m162.has(k164)) {
+    v.f2 = m222;
+    const n226 = r.finalCount(8, 8, "f3");
+    const m227 = new Map<number, Uint8Array>();
+    for (let i228 = 0; i228 < n226; i228++) {
+      let k229: number;
+      let y230: Uint8Array;
+      k229 = r.i32(r.fixed(4, "f3"));
+      y230 = r.finalBlob("f3");
+      if (m227.has(k229)) {
         r.duplicate("f3", r.pos);
       }
-      m162.set(k164, y165);
+      m227.set(k229, y230);
     }
-    v.f3 = m162;
-    const n166 = r.finalCount(5, 5, "f4");
-    const m167 = new Map<number, Uint8Array | undefined>();
-    for (let i168 = 0; i168 < n166; i168++) {
-      let k169: number;
-      let y170: Uint8Array | undefined;
-      k169 = r.i32(r.fixed(4, "f4"));
+    v.f3 = m227;
+    const n231 = r.finalCount(5, 5, "f4");
+    const m232 = new Map<number, Uint8Array | undefined>();
+    for (let i233 = 0; i233 < n231; i233++) {
+      let k234: number;
+      let y235: Uint8Array | undefined;
+      k234 = r.i32(r.fixed(4, "f4"));
       if (r.finalHas("f4")) {
-        y170 = r.finalBlob("f4");
+        y235 = r.finalBlob("f4");
       } else {
-        y170 = undefined;
+        y235 = undefined;
       }
-      if (m167.has(k169)) {
+      if (m232.has(k234)) {
         r.duplicate("f4", r.pos);
       }
-      m167.set(k169, y170);
+      m232.set(k234, y235);
     }
-    v.f4 = m167;
-    const n171 = r.finalCount(8, 8, "f5");
-    const m172 = new Map<number, EnumSimple>();
-    for (let i173 = 0; i173 < n171; i173++) {
-      let k174: number;
-      let y175: EnumSimple;
-      k174 = r.i32(r.fixed(4, "f5"));
-      y175 = r.i32(r.fixed(4, "f5"));
-      if (m172.has(k174)) {
+    v.f4 = m232;
+    const n236 = r.finalCount(8, 8, "f5");
+    const m237 = new Map<number, EnumSimple>();
+    for (let i238 = 0; i238 < n236; i238++) {
+      let k239: number;
+      let y240: EnumSimple;
+      k239 = r.i32(r.fixed(4, "f5"));
+      y240 = r.i32(r.fixed(4, "f5"));
+      if (m237.has(k239)) {
         r.duplicate("f5", r.pos);
       }
-      m172.set(k174, y175);
+      m237.set(k239, y240);
     }
-    v.f5 = m172;
-    const n176 = r.finalCount(5, 5, "f6");
-    const m177 = new Map<number, EnumSimple | undefined>();
-    for (let i178 = 0; i178 < n176; i178++) {
-      let k179: number;
-      let y180: EnumSimple | undefined;
-      k179 = r.i32(r.fixed(4, "f6"));
+    v.f5 = m237;
+    const n241 = r.finalCount(5, 5, "f6");
+    const m242 = new Map<number, EnumSimple | undefined>();
+    for (let i243 = 0; i243 < n241; i243++) {
+      let k244: number;
+      let y245: EnumSimple | undefined;
+      k244 = r.i32(r.fixed(4, "f6"));
       if (r.finalHas("f6")) {
-        y180 = r.i32(r.fixed(4, "f6"));
+        y245 = r.i32(r.fixed(4, "f6"));
       } else {
-        y180 = undefined;
+        y245 = undefined;
       }
-      if (m177.has(k179)) {
+      if (m242.has(k244)) {
         r.duplicate("f6", r.pos);
       }
-      m177.set(k179, y180);
+      m242.set(k244, y245);
     }
-    v.f6 = m177;
-    const n181 = r.finalCount(8, 8, "f7");
-    const m182 = new Map<number, FlagsSimple>();
-    for (let i183 = 0; i183 < n181; i183++) {
-      let k184: number;
-      let y185: FlagsSimple;
-      k184 = r.i32(r.fixed(4, "f7"));
-      y185 = r.i32(r.fixed(4, "f7"));
-      if (m182.has(k184)) {
+    v.f6 = m242;
+    const n246 = r.finalCount(8, 8, "f7");
+    const m247 = new Map<number, FlagsSimple>();
+    for (let i248 = 0; i248 < n246; i248++) {
+      let k249: number;
+      let y250: FlagsSimple;
+      k249 = r.i32(r.fixed(4, "f7"));
+      y250 = r.i32(r.fixed(4, "f7"));
+      if (m247.has(k249)) {
         r.duplicate("f7", r.pos);
       }
-      m182.set(k184, y185);
+      m247.set(k249, y250);
     }
-    v.f7 = m182;
-    const n186 = r.finalCount(5, 5, "f8");
-    const m187 = new Map<number, FlagsSimple | undefined>();
-    for (let i188 = 0; i188 < n186; i188++) {
-      let k189: number;
-      let y190: FlagsSimple | undefined;
-      k189 = r.i32(r.fixed(4, "f8"));
+    v.f7 = m247;
+    const n251 = r.finalCount(5, 5, "f8");
+    const m252 = new Map<number, FlagsSimple | undefined>();
+    for (let i253 = 0; i253 < n251; i253++) {
+      let k254: number;
+      let y255: FlagsSimple | undefined;
+      k254 = r.i32(r.fixed(4, "f8"));
       if (r.finalHas("f8")) {
-        y190 = r.i32(r.fixed(4, "f8"));
+        y255 = r.i32(r.fixed(4, "f8"));
       } else {
-        y190 = undefined;
+        y255 = undefined;
       }
-      if (m187.has(k189)) {
+      if (m252.has(k254)) {
         r.duplicate("f8", r.pos);
       }
-      m187.set(k189, y190);
+      m252.set(k254, y255);
     }
-    v.f8 = m187;
-    const n191 = r.finalCount(285, 4, "f9");
-    const m192 = new Map<number, StructSimple>();
-    for (let i193 = 0; i193 < n191; i193++) {
-      let k194: number;
-      let y195: StructSimple;
-      k194 = r.i32(r.fixed(4, "f9"));
+    v.f8 = m252;
+    const n256 = r.finalCount(285, 4, "f9");
+    const m257 = new Map<number, StructSimple>();
+    for (let i258 = 0; i258 < n256; i258++) {
+      let k259: number;
+      let y260: StructSimple;
+      k259 = r.i32(r.fixed(4, "f9"));
       try {
-        y195 = StructSimple.fbeReadFinal(r);
+        y260 = StructSimple.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f9", i193);
+        throw fbe.withinIndex(e, "f9", i258);
       }
-      if (m192.has(k194)) {
+      if (m257.has(k259)) {
         r.duplicate("f9", r.pos);
       }
-      m192.set(k194, y195);
+      m257.set(k259, y260);
     }
-    v.f9 = m192;
-    const n196 = r.finalCount(5, 5, "f10");
-    const m197 = new Map<number, StructSimple | undefined>();
-    for (let i198 = 0; i198 < n196; i198++) {
-      let k199: number;
-      let y200: StructSimple | undefined;
-      k199 = r.i32(r.fixed(4, "f10"));
+    v.f9 = m257;
+    const n261 = r.finalCount(5, 5, "f10");
+    const m262 = new Map<number, StructSimple | undefined>();
+    for (let i263 = 0; i263 < n261; i263++) {
+      let k264: number;
+      let y265: StructSimple | undefined;
+      k264 = r.i32(r.fixed(4, "f10"));
       if (r.finalHas("f10")) {
         try {
-          y200 = StructSimple.fbeReadFinal(r);
+          y265 = StructSimple.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f10", i198);
+          throw fbe.withinIndex(e, "f10", i263);
         }
       } else {
-        y200 = undefined;
+        y265 = undefined;
       }
-      if (m197.has(k199)) {
+      if (m262.has(k264)) {
         r.duplicate("f10", r.pos);
       }
-      m197.set(k199, y200);
+      m262.set(k264, y265);
     }
-    v.f10 = m197;
+    v.f10 = m262;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(40);
+    const n266 = r.finalCount(5, 5, "f1");
+    const m267 = new Map<number, number>();
+    for (let i268 = 0; i268 < n266; i268++) {
+      let k269: number;
+      let y270: number;
+      k269 = r.i32(r.fixed(4, "f1"));
+      y270 = r.u8(r.fixed(1, "f1"));
+      if (m267.has(k269)) {
+        r.duplicate("f1", r.pos);
+      }
+      m267.set(k269, y270);
+    }
+    const n271 = r.finalCount(5, 5, "f2");
+    const m272 = new Map<number, number | undefined>();
+    for (let i273 = 0; i273 < n271; i273++) {
+      let k274: number;
+      let y275: number | undefined;
+      k274 = r.i32(r.fixed(4, "f2"));
+      if (r.finalHas("f2")) {
+        y275 = r.u8(r.fixed(1, "f2"));
+      } else {
+        y275 = undefined;
+      }
+      if (m272.has(k274)) {
+        r.duplicate("f2", r.pos);
+      }
+      m272.set(k274, y275);
+    }
+    const n276 = r.finalCount(8, 8, "f3");
+    const m277 = new Map<number, Uint8Array>();
+    for (let i278 = 0; i278 < n276; i278++) {
+      let k279: number;
+      let y280: Uint8Array;
+      k279 = r.i32(r.fixed(4, "f3"));
+      y280 = r.finalBlob("f3");
+      if (m277.has(k279)) {
+        r.duplicate("f3", r.pos);
+      }
+      m277.set(k279, y280);
+    }
+    const n281 = r.finalCount(5, 5, "f4");
+    const m282 = new Map<number, Uint8Array | undefined>();
+    for (let i283 = 0; i283 < n281; i283++) {
+      let k284: number;
+      let y285: Uint8Array | undefined;
+      k284 = r.i32(r.fixed(4, "f4"));
+      if (r.finalHas("f4")) {
+        y285 = r.finalBlob("f4");
+      } else {
+        y285 = undefined;
+      }
+      if (m282.has(k284)) {
+        r.duplicate("f4", r.pos);
+      }
+      m282.set(k284, y285);
+    }
+    const n286 = r.finalCount(8, 8, "f5");
+    const m287 = new Map<number, EnumSimple>();
+    for (let i288 = 0; i288 < n286; i288++) {
+      let k289: number;
+      let y290: EnumSimple;
+      k289 = r.i32(r.fixed(4, "f5"));
+      y290 = r.i32(r.fixed(4, "f5"));
+      if (m287.has(k289)) {
+        r.duplicate("f5", r.pos);
+      }
+      m287.set(k289, y290);
+    }
+    const n291 = r.finalCount(5, 5, "f6");
+    const m292 = new Map<number, EnumSimple | undefined>();
+    for (let i293 = 0; i293 < n291; i293++) {
+      let k294: number;
+      let y295: EnumSimple | undefined;
+      k294 = r.i32(r.fixed(4, "f6"));
+      if (r.finalHas("f6")) {
+        y295 = r.i32(r.fixed(4, "f6"));
+      } else {
+        y295 = undefined;
+      }
+      if (m292.has(k294)) {
+        r.duplicate("f6", r.pos);
+      }
+      m292.set(k294, y295);
+    }
+    const n296 = r.finalCount(8, 8, "f7");
+    const m297 = new Map<number, FlagsSimple>();
+    for (let i298 = 0; i298 < n296; i298++) {
+      let k299: number;
+      let y300: FlagsSimple;
+      k299 = r.i32(r.fixed(4, "f7"));
+      y300 = r.i32(r.fixed(4, "f7"));
+      if (m297.has(k299)) {
+        r.duplicate("f7", r.pos);
+      }
+      m297.set(k299, y300);
+    }
+    const n301 = r.finalCount(5, 5, "f8");
+    const m302 = new Map<number, FlagsSimple | undefined>();
+    for (let i303 = 0; i303 < n301; i303++) {
+      let k304: number;
+      let y305: FlagsSimple | undefined;
+      k304 = r.i32(r.fixed(4, "f8"));
+      if (r.finalHas("f8")) {
+        y305 = r.i32(r.fixed(4, "f8"));
+      } else {
+        y305 = undefined;
+      }
+      if (m302.has(k304)) {
+        r.duplicate("f8", r.pos);
+      }
+      m302.set(k304, y305);
+    }
+    const n306 = r.finalCount(285, 4, "f9");
+    const m307 = new Map<number, StructSimple>();
+    for (let i308 = 0; i308 < n306; i308++) {
+      let k309: number;
+      let y310: StructSimple;
+      k309 = r.i32(r.fixed(4, "f9"));
+      try {
+        y310 = StructSimple.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i308);
+      }
+      if (m307.has(k309)) {
+        r.duplicate("f9", r.pos);
+      }
+      m307.set(k309, y310);
+    }
+    const n311 = r.finalCount(5, 5, "f10");
+    const m312 = new Map<number, StructSimple | undefined>();
+    for (let i313 = 0; i313 < n311; i313++) {
+      let k314: number;
+      let y315: StructSimple | undefined;
+      k314 = r.i32(r.fixed(4, "f10"));
+      if (r.finalHas("f10")) {
+        try {
+          y315 = StructSimple.fbeReadFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i313);
+        }
+      } else {
+        y315 = undefined;
+      }
+      if (m312.has(k314)) {
+        r.duplicate("f10", r.pos);
+      }
+      m312.set(k314, y315);
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -13208,7 +15742,15 @@ export class StructMap {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructMap.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 140, limits);
+        StructMap.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructMap");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -14084,6 +16626,210 @@ export class StructHash {
     v.f10 = m111;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 141, 40);
+    StructHash.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e116 = r.vector(b, b + 8, 5, 5, "f1");
+    const n117 = r.count;
+    const m118 = new Map<string, number>();
+    for (let i119 = 0; i119 < n117; i119++) {
+      let k120: string;
+      let y121: number;
+      k120 = r.string(b, e116 + i119 * 5, "f1");
+      y121 = r.u8(e116 + i119 * 5 + 4);
+      if (m118.has(k120)) {
+        r.duplicate("f1", e116 + i119 * 5);
+      }
+      m118.set(k120, y121);
+    }
+    if (n < 16) {
+      return;
+    }
+    const e122 = r.vector(b, b + 12, 9, 5, "f2");
+    const n123 = r.count;
+    const m124 = new Map<string, number | undefined>();
+    for (let i125 = 0; i125 < n123; i125++) {
+      let k126: string;
+      let y127: number | undefined;
+      k126 = r.string(b, e122 + i125 * 9, "f2");
+      const s128 = r.optional(b, e122 + i125 * 9 + 4, 1, "f2");
+      if (s128 < 0) {
+        y127 = undefined;
+      } else {
+        y127 = r.u8(s128);
+      }
+      if (m124.has(k126)) {
+        r.duplicate("f2", e122 + i125 * 9);
+      }
+      m124.set(k126, y127);
+    }
+    if (n < 20) {
+      return;
+    }
+    const e129 = r.vector(b, b + 16, 8, 8, "f3");
+    const n130 = r.count;
+    const m131 = new Map<string, Uint8Array>();
+    for (let i132 = 0; i132 < n130; i132++) {
+      let k133: string;
+      let y134: Uint8Array;
+      k133 = r.string(b, e129 + i132 * 8, "f3");
+      y134 = r.blob(b, e129 + i132 * 8 + 4, "f3");
+      if (m131.has(k133)) {
+        r.duplicate("f3", e129 + i132 * 8);
+      }
+      m131.set(k133, y134);
+    }
+    if (n < 24) {
+      return;
+    }
+    const e135 = r.vector(b, b + 20, 9, 5, "f4");
+    const n136 = r.count;
+    const m137 = new Map<string, Uint8Array | undefined>();
+    for (let i138 = 0; i138 < n136; i138++) {
+      let k139: string;
+      let y140: Uint8Array | undefined;
+      k139 = r.string(b, e135 + i138 * 9, "f4");
+      const s141 = r.optional(b, e135 + i138 * 9 + 4, 4, "f4");
+      if (s141 < 0) {
+        y140 = undefined;
+      } else {
+        y140 = r.blob(s141, s141, "f4");
+      }
+      if (m137.has(k139)) {
+        r.duplicate("f4", e135 + i138 * 9);
+      }
+      m137.set(k139, y140);
+    }
+    if (n < 28) {
+      return;
+    }
+    const e142 = r.vector(b, b + 24, 8, 8, "f5");
+    const n143 = r.count;
+    const m144 = new Map<string, EnumSimple>();
+    for (let i145 = 0; i145 < n143; i145++) {
+      let k146: string;
+      let y147: EnumSimple;
+      k146 = r.string(b, e142 + i145 * 8, "f5");
+      y147 = r.i32(e142 + i145 * 8 + 4);
+      if (m144.has(k146)) {
+        r.duplicate("f5", e142 + i145 * 8);
+      }
+      m144.set(k146, y147);
+    }
+    if (n < 32) {
+      return;
+    }
+    const e148 = r.vector(b, b + 28, 9, 5, "f6");
+    const n149 = r.count;
+    const m150 = new Map<string, EnumSimple | undefined>();
+    for (let i151 = 0; i151 < n149; i151++) {
+      let k152: string;
+      let y153: EnumSimple | undefined;
+      k152 = r.string(b, e148 + i151 * 9, "f6");
+      const s154 = r.optional(b, e148 + i151 * 9 + 4, 4, "f6");
+      if (s154 < 0) {
+        y153 = undefined;
+      } else {
+        y153 = r.i32(s154);
+      }
+      if (m150.has(k152)) {
+        r.duplicate("f6", e148 + i151 * 9);
+      }
+      m150.set(k152, y153);
+    }
+    if (n < 36) {
+      return;
+    }
+    const e155 = r.vector(b, b + 32, 8, 8, "f7");
+    const n156 = r.count;
+    const m157 = new Map<string, FlagsSimple>();
+    for (let i158 = 0; i158 < n156; i158++) {
+      let k159: string;
+      let y160: FlagsSimple;
+      k159 = r.string(b, e155 + i158 * 8, "f7");
+      y160 = r.i32(e155 + i158 * 8 + 4);
+      if (m157.has(k159)) {
+        r.duplicate("f7", e155 + i158 * 8);
+      }
+      m157.set(k159, y160);
+    }
+    if (n < 40) {
+      return;
+    }
+    const e161 = r.vector(b, b + 36, 9, 5, "f8");
+    const n162 = r.count;
+    const m163 = new Map<string, FlagsSimple | undefined>();
+    for (let i164 = 0; i164 < n162; i164++) {
+      let k165: string;
+      let y166: FlagsSimple | undefined;
+      k165 = r.string(b, e161 + i164 * 9, "f8");
+      const s167 = r.optional(b, e161 + i164 * 9 + 4, 4, "f8");
+      if (s167 < 0) {
+        y166 = undefined;
+      } else {
+        y166 = r.i32(s167);
+      }
+      if (m163.has(k165)) {
+        r.duplicate("f8", e161 + i164 * 9);
+      }
+      m163.set(k165, y166);
+    }
+    if (n < 44) {
+      return;
+    }
+    const e168 = r.vector(b, b + 40, 8, 4, "f9");
+    const n169 = r.count;
+    const m170 = new Map<string, StructSimple>();
+    for (let i171 = 0; i171 < n169; i171++) {
+      let k172: string;
+      let y173: StructSimple;
+      k172 = r.string(b, e168 + i171 * 8, "f9");
+      try {
+        y173 = StructSimple.fbeRead(r, b, e168 + i171 * 8 + 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i171);
+      }
+      if (m170.has(k172)) {
+        r.duplicate("f9", e168 + i171 * 8);
+      }
+      m170.set(k172, y173);
+    }
+    if (n < 48) {
+      return;
+    }
+    const e174 = r.vector(b, b + 44, 9, 5, "f10");
+    const n175 = r.count;
+    const m176 = new Map<string, StructSimple | undefined>();
+    for (let i177 = 0; i177 < n175; i177++) {
+      let k178: string;
+      let y179: StructSimple | undefined;
+      k178 = r.string(b, e174 + i177 * 9, "f10");
+      const s180 = r.optional(b, e174 + i177 * 9 + 4, 4, "f10");
+      if (s180 < 0) {
+        y179 = undefined;
+      } else {
+        try {
+          y179 = StructSimple.fbeRead(r, s180, s180);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i177);
+        }
+      }
+      if (m176.has(k178)) {
+        r.duplicate("f10", e174 + i177 * 9);
+      }
+      m176.set(k178, y179);
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -14111,99 +16857,105 @@ export class StructHash {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructHash.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructHash.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructHash");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructHash): void {
-    const m116 = v.f1;
-    w.appendCount(m116.size);
-    for (const [k117, y118] of m116) {
-      w.appendString(k117);
-      w.appendU8(y118);
+    const m181 = v.f1;
+    w.appendCount(m181.size);
+    for (const [k182, y183] of m181) {
+      w.appendString(k182);
+      w.appendU8(y183);
     }
-    const m119 = v.f2;
-    w.appendCount(m119.size);
-    for (const [k120, y121] of m119) {
-      w.appendString(k120);
-      const o122 = y121;
-      if (o122 === undefined) {
+    const m184 = v.f2;
+    w.appendCount(m184.size);
+    for (const [k185, y186] of m184) {
+      w.appendString(k185);
+      const o187 = y186;
+      if (o187 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendU8(o122);
+        w.appendU8(o187);
       }
     }
-    const m123 = v.f3;
-    w.appendCount(m123.size);
-    for (const [k124, y125] of m123) {
-      w.appendString(k124);
-      w.appendBlob(y125);
+    const m188 = v.f3;
+    w.appendCount(m188.size);
+    for (const [k189, y190] of m188) {
+      w.appendString(k189);
+      w.appendBlob(y190);
     }
-    const m126 = v.f4;
-    w.appendCount(m126.size);
-    for (const [k127, y128] of m126) {
-      w.appendString(k127);
-      const o129 = y128;
-      if (o129 === undefined) {
+    const m191 = v.f4;
+    w.appendCount(m191.size);
+    for (const [k192, y193] of m191) {
+      w.appendString(k192);
+      const o194 = y193;
+      if (o194 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendBlob(o129);
+        w.appendBlob(o194);
       }
     }
-    const m130 = v.f5;
-    w.appendCount(m130.size);
-    for (const [k131, y132] of m130) {
-      w.appendString(k131);
-      w.appendI32(y132);
+    const m195 = v.f5;
+    w.appendCount(m195.size);
+    for (const [k196, y197] of m195) {
+      w.appendString(k196);
+      w.appendI32(y197);
     }
-    const m133 = v.f6;
-    w.appendCount(m133.size);
-    for (const [k134, y135] of m133) {
-      w.appendString(k134);
-      const o136 = y135;
-      if (o136 === undefined) {
+    const m198 = v.f6;
+    w.appendCount(m198.size);
+    for (const [k199, y200] of m198) {
+      w.appendString(k199);
+      const o201 = y200;
+      if (o201 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o136);
+        w.appendI32(o201);
       }
     }
-    const m137 = v.f7;
-    w.appendCount(m137.size);
-    for (const [k138, y139] of m137) {
-      w.appendString(k138);
-      w.appendI32(y139);
+    const m202 = v.f7;
+    w.appendCount(m202.size);
+    for (const [k203, y204] of m202) {
+      w.appendString(k203);
+      w.appendI32(y204);
     }
-    const m140 = v.f8;
-    w.appendCount(m140.size);
-    for (const [k141, y142] of m140) {
-      w.appendString(k141);
-      const o143 = y142;
-      if (o143 === undefined) {
+    const m205 = v.f8;
+    w.appendCount(m205.size);
+    for (const [k206, y207] of m205) {
+      w.appendString(k206);
+      const o208 = y207;
+      if (o208 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendI32(o143);
+        w.appendI32(o208);
       }
     }
-    const m144 = v.f9;
-    w.appendCount(m144.size);
-    for (const [k145, y146] of m144) {
-      w.appendString(k145);
-      StructSimple.fbeWriteFinal(w, y146);
+    const m209 = v.f9;
+    w.appendCount(m209.size);
+    for (const [k210, y211] of m209) {
+      w.appendString(k210);
+      StructSimple.fbeWriteFinal(w, y211);
     }
-    const m147 = v.f10;
-    w.appendCount(m147.size);
-    for (const [k148, y149] of m147) {
-      w.appendString(k148);
-      const o150 = y149;
-      if (o150 === undefined) {
+    const m212 = v.f10;
+    w.appendCount(m212.size);
+    for (const [k213, y214] of m212) {
+      w.appendString(k213);
+      const o215 = y214;
+      if (o215 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        StructSimple.fbeWriteFinal(w, o150);
+        StructSimple.fbeWriteFinal(w, o215);
       }
     }
   }
@@ -14212,166 +16964,320 @@ export class StructHash {
   static fbeReadFinal(r: fbe.Reader): StructHash {
     const v = new StructHash();
     r.enterFinal(40);
-    const n151 = r.finalCount(5, 5, "f1");
-    const m152 = new Map<string, number>();
-    for (let i153 = 0; i153 < n151; i153++) {
-      let k154: string;
-      let y155: number;
-      k154 = r.finalString("f1");
-      y155 = r.u8(r.fixed(1, "f1"));
-      if (m152.has(k154)) {
+    const n216 = r.finalCount(5, 5, "f1");
+    const m217 = new Map<string, number>();
+    for (let i218 = 0; i218 < n216; i218++) {
+      let k219: string;
+      let y220: number;
+      k219 = r.finalString("f1");
+      y220 = r.u8(r.fixed(1, "f1"));
+      if (m217.has(k219)) {
         r.duplicate("f1", r.pos);
       }
-      m152.set(k154, y155);
+      m217.set(k219, y220);
     }
-    v.f1 = m152;
-    const n156 = r.finalCount(5, 5, "f2");
-    const m157 = new Map<string, number | undefined>();
-    for (let i158 = 0; i158 < n156; i158++) {
-      let k159: string;
-      let y160: number | undefined;
-      k159 = r.finalString("f2");
+    v.f1 = m217;
+    const n221 = r.finalCount(5, 5, "f2");
+    const m222 = new Map<string, number | undefined>();
+    for (let i223 = 0; i223 < n221; i223++) {
+      let k224: string;
+      let y225: number | undefined;
+      k224 = r.finalString("f2");
       if (r.finalHas("f2")) {
-        y160 = r.u8(r.fixed(1, "f2"));
+        y225 = r.u8(r.fixed(1, "f2"));
       } else {
-        y160 = undefined;
+        y225 = undefined;
       }
-      if (m157.has(k159)) {
+      if (m222.has(k224)) {
         r.duplicate("f2", r.pos);
       }
-      m157.set(k159, y160);
+      m222.set(k224, y225);
     }
-    v.f2 = m157;
-    const n161 = r.finalCount(8, 8, "f3");
-    const m162 = new Map<string, Uint8Array>();
-    for (let i163 = 0; i163 < n161; i163++) {
-      let k164: string;
-      let y165: Uint8Array;
-      k164 = r.finalString("f3");
-      y165 = r.finalBlob("f3");
-      if (m162.has(k164)) {
+    v.f2 = m222;
+    const n226 = r.finalCount(8, 8, "f3");
+    const m227 = new Map<string, Uint8Array>();
+    for (let i228 = 0; i228 < n226; i228++) {
+      let k229: string;
+      let y230: Uint8Array;
+      k229 = r.finalString("f3");
+      y230 = r.finalBlob("f3");
+      if (m227.has(k229)) {
         r.duplicate("f3", r.pos);
       }
-      m162.set(k164, y165);
+      m227.set(k229, y230);
     }
-    v.f3 = m162;
-    const n166 = r.finalCount(5, 5, "f4");
-    const m167 = new Map<string, Uint8Array | undefined>();
-    for (let i168 = 0; i168 < n166; i168++) {
-      let k169: string;
-      let y170: Uint8Array | undefined;
-      k169 = r.finalString("f4");
+    v.f3 = m227;
+    const n231 = r.finalCount(5, 5, "f4");
+    const m232 = new Map<string, Uint8Array | undefined>();
+    for (let i233 = 0; i233 < n231; i233++) {
+      let k234: string;
+      let y235: Uint8Array | undefined;
+      k234 = r.finalString("f4");
       if (r.finalHas("f4")) {
-        y170 = r.finalBlob("f4");
+        y235 = r.finalBlob("f4");
       } else {
-        y170 = undefined;
+        y235 = undefined;
       }
-      if (m167.has(k169)) {
+      if (m232.has(k234)) {
         r.duplicate("f4", r.pos);
       }
-      m167.set(k169, y170);
+      m232.set(k234, y235);
     }
-    v.f4 = m167;
-    const n171 = r.finalCount(8, 8, "f5");
-    const m172 = new Map<string, EnumSimple>();
-    for (let i173 = 0; i173 < n171; i173++) {
-      let k174: string;
-      let y175: EnumSimple;
-      k174 = r.finalString("f5");
-      y175 = r.i32(r.fixed(4, "f5"));
-      if (m172.has(k174)) {
+    v.f4 = m232;
+    const n236 = r.finalCount(8, 8, "f5");
+    const m237 = new Map<string, EnumSimple>();
+    for (let i238 = 0; i238 < n236; i238++) {
+      let k239: string;
+      let y240: EnumSimple;
+      k239 = r.finalString("f5");
+      y240 = r.i32(r.fixed(4, "f5"));
+      if (m237.has(k239)) {
         r.duplicate("f5", r.pos);
       }
-      m172.set(k174, y175);
+      m237.set(k239, y240);
     }
-    v.f5 = m172;
-    const n176 = r.finalCount(5, 5, "f6");
-    const m177 = new Map<string, EnumSimple | undefined>();
-    for (let i178 = 0; i178 < n176; i178++) {
-      let k179: string;
-      let y180: EnumSimple | undefined;
-      k179 = r.finalString("f6");
+    v.f5 = m237;
+    const n241 = r.finalCount(5, 5, "f6");
+    const m242 = new Map<string, EnumSimple | undefined>();
+    for (let i243 = 0; i243 < n241; i243++) {
+      let k244: string;
+      let y245: EnumSimple | undefined;
+      k244 = r.finalString("f6");
       if (r.finalHas("f6")) {
-        y180 = r.i32(r.fixed(4, "f6"));
+        y245 = r.i32(r.fixed(4, "f6"));
       } else {
-        y180 = undefined;
+        y245 = undefined;
       }
-      if (m177.has(k179)) {
+      if (m242.has(k244)) {
         r.duplicate("f6", r.pos);
       }
-      m177.set(k179, y180);
+      m242.set(k244, y245);
     }
-    v.f6 = m177;
-    const n181 = r.finalCount(8, 8, "f7");
-    const m182 = new Map<string, FlagsSimple>();
-    for (let i183 = 0; i183 < n181; i183++) {
-      let k184: string;
-      let y185: FlagsSimple;
-      k184 = r.finalString("f7");
-      y185 = r.i32(r.fixed(4, "f7"));
-      if (m182.has(k184)) {
+    v.f6 = m242;
+    const n246 = r.finalCount(8, 8, "f7");
+    const m247 = new Map<string, FlagsSimple>();
+    for (let i248 = 0; i248 < n246; i248++) {
+      let k249: string;
+      let y250: FlagsSimple;
+      k249 = r.finalString("f7");
+      y250 = r.i32(r.fixed(4, "f7"));
+      if (m247.has(k249)) {
         r.duplicate("f7", r.pos);
       }
-      m182.set(k184, y185);
+      m247.set(k249, y250);
     }
-    v.f7 = m182;
-    const n186 = r.finalCount(5, 5, "f8");
-    const m187 = new Map<string, FlagsSimple | undefined>();
-    for (let i188 = 0; i188 < n186; i188++) {
-      let k189: string;
-      let y190: FlagsSimple | undefined;
-      k189 = r.finalString("f8");
+    v.f7 = m247;
+    const n251 = r.finalCount(5, 5, "f8");
+    const m252 = new Map<string, FlagsSimple | undefined>();
+    for (let i253 = 0; i253 < n251; i253++) {
+      let k254: string;
+      let y255: FlagsSimple | undefined;
+      k254 = r.finalString("f8");
       if (r.finalHas("f8")) {
-        y190 = r.i32(r.fixed(4, "f8"));
+        y255 = r.i32(r.fixed(4, "f8"));
       } else {
-        y190 = undefined;
+        y255 = undefined;
       }
-      if (m187.has(k189)) {
+      if (m252.has(k254)) {
         r.duplicate("f8", r.pos);
       }
-      m187.set(k189, y190);
+      m252.set(k254, y255);
     }
-    v.f8 = m187;
-    const n191 = r.finalCount(285, 4, "f9");
-    const m192 = new Map<string, StructSimple>();
-    for (let i193 = 0; i193 < n191; i193++) {
-      let k194: string;
-      let y195: StructSimple;
-      k194 = r.finalString("f9");
+    v.f8 = m252;
+    const n256 = r.finalCount(285, 4, "f9");
+    const m257 = new Map<string, StructSimple>();
+    for (let i258 = 0; i258 < n256; i258++) {
+      let k259: string;
+      let y260: StructSimple;
+      k259 = r.finalString("f9");
       try {
-        y195 = StructSimple.fbeReadFinal(r);
+        y260 = StructSimple.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f9", i193);
+        throw fbe.withinIndex(e, "f9", i258);
       }
-      if (m192.has(k194)) {
+      if (m257.has(k259)) {
         r.duplicate("f9", r.pos);
       }
-      m192.set(k194, y195);
+      m257.set(k259, y260);
     }
-    v.f9 = m192;
-    const n196 = r.finalCount(5, 5, "f10");
-    const m197 = new Map<string, StructSimple | undefined>();
-    for (let i198 = 0; i198 < n196; i198++) {
-      let k199: string;
-      let y200: StructSimple | undefined;
-      k199 = r.finalString("f10");
+    v.f9 = m257;
+    const n261 = r.finalCount(5, 5, "f10");
+    const m262 = new Map<string, StructSimple | undefined>();
+    for (let i263 = 0; i263 < n261; i263++) {
+      let k264: string;
+      let y265: StructSimple | undefined;
+      k264 = r.finalString("f10");
       if (r.finalHas("f10")) {
         try {
-          y200 = StructSimple.fbeReadFinal(r);
+          y265 = StructSimple.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f10", i198);
+          throw fbe.withinIndex(e, "f10", i263);
         }
       } else {
-        y200 = undefined;
+        y265 = undefined;
       }
-      if (m197.has(k199)) {
+      if (m262.has(k264)) {
         r.duplicate("f10", r.pos);
       }
-      m197.set(k199, y200);
+      m262.set(k264, y265);
     }
-    v.f10 = m197;
+    v.f10 = m262;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(40);
+    const n266 = r.finalCount(5, 5, "f1");
+    const m267 = new Map<string, number>();
+    for (let i268 = 0; i268 < n266; i268++) {
+      let k269: string;
+      let y270: number;
+      k269 = r.finalString("f1");
+      y270 = r.u8(r.fixed(1, "f1"));
+      if (m267.has(k269)) {
+        r.duplicate("f1", r.pos);
+      }
+      m267.set(k269, y270);
+    }
+    const n271 = r.finalCount(5, 5, "f2");
+    const m272 = new Map<string, number | undefined>();
+    for (let i273 = 0; i273 < n271; i273++) {
+      let k274: string;
+      let y275: number | undefined;
+      k274 = r.finalString("f2");
+      if (r.finalHas("f2")) {
+        y275 = r.u8(r.fixed(1, "f2"));
+      } else {
+        y275 = undefined;
+      }
+      if (m272.has(k274)) {
+        r.duplicate("f2", r.pos);
+      }
+      m272.set(k274, y275);
+    }
+    const n276 = r.finalCount(8, 8, "f3");
+    const m277 = new Map<string, Uint8Array>();
+    for (let i278 = 0; i278 < n276; i278++) {
+      let k279: string;
+      let y280: Uint8Array;
+      k279 = r.finalString("f3");
+      y280 = r.finalBlob("f3");
+      if (m277.has(k279)) {
+        r.duplicate("f3", r.pos);
+      }
+      m277.set(k279, y280);
+    }
+    const n281 = r.finalCount(5, 5, "f4");
+    const m282 = new Map<string, Uint8Array | undefined>();
+    for (let i283 = 0; i283 < n281; i283++) {
+      let k284: string;
+      let y285: Uint8Array | undefined;
+      k284 = r.finalString("f4");
+      if (r.finalHas("f4")) {
+        y285 = r.finalBlob("f4");
+      } else {
+        y285 = undefined;
+      }
+      if (m282.has(k284)) {
+        r.duplicate("f4", r.pos);
+      }
+      m282.set(k284, y285);
+    }
+    const n286 = r.finalCount(8, 8, "f5");
+    const m287 = new Map<string, EnumSimple>();
+    for (let i288 = 0; i288 < n286; i288++) {
+      let k289: string;
+      let y290: EnumSimple;
+      k289 = r.finalString("f5");
+      y290 = r.i32(r.fixed(4, "f5"));
+      if (m287.has(k289)) {
+        r.duplicate("f5", r.pos);
+      }
+      m287.set(k289, y290);
+    }
+    const n291 = r.finalCount(5, 5, "f6");
+    const m292 = new Map<string, EnumSimple | undefined>();
+    for (let i293 = 0; i293 < n291; i293++) {
+      let k294: string;
+      let y295: EnumSimple | undefined;
+      k294 = r.finalString("f6");
+      if (r.finalHas("f6")) {
+        y295 = r.i32(r.fixed(4, "f6"));
+      } else {
+        y295 = undefined;
+      }
+      if (m292.has(k294)) {
+        r.duplicate("f6", r.pos);
+      }
+      m292.set(k294, y295);
+    }
+    const n296 = r.finalCount(8, 8, "f7");
+    const m297 = new Map<string, FlagsSimple>();
+    for (let i298 = 0; i298 < n296; i298++) {
+      let k299: string;
+      let y300: FlagsSimple;
+      k299 = r.finalString("f7");
+      y300 = r.i32(r.fixed(4, "f7"));
+      if (m297.has(k299)) {
+        r.duplicate("f7", r.pos);
+      }
+      m297.set(k299, y300);
+    }
+    const n301 = r.finalCount(5, 5, "f8");
+    const m302 = new Map<string, FlagsSimple | undefined>();
+    for (let i303 = 0; i303 < n301; i303++) {
+      let k304: string;
+      let y305: FlagsSimple | undefined;
+      k304 = r.finalString("f8");
+      if (r.finalHas("f8")) {
+        y305 = r.i32(r.fixed(4, "f8"));
+      } else {
+        y305 = undefined;
+      }
+      if (m302.has(k304)) {
+        r.duplicate("f8", r.pos);
+      }
+      m302.set(k304, y305);
+    }
+    const n306 = r.finalCount(285, 4, "f9");
+    const m307 = new Map<string, StructSimple>();
+    for (let i308 = 0; i308 < n306; i308++) {
+      let k309: string;
+      let y310: StructSimple;
+      k309 = r.finalString("f9");
+      try {
+        y310 = StructSimple.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f9", i308);
+      }
+      if (m307.has(k309)) {
+        r.duplicate("f9", r.pos);
+      }
+      m307.set(k309, y310);
+    }
+    const n311 = r.finalCount(5, 5, "f10");
+    const m312 = new Map<string, StructSimple | undefined>();
+    for (let i313 = 0; i313 < n311; i313++) {
+      let k314: string;
+      let y315: StructSimple | undefined;
+      k314 = r.finalString("f10");
+      if (r.finalHas("f10")) {
+        try {
+          y315 = StructSimple.fbeReadFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f10", i313);
+        }
+      } else {
+        y315 = undefined;
+      }
+      if (m312.has(k314)) {
+        r.duplicate("f10", r.pos);
+      }
+      m312.set(k314, y315);
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -14401,7 +17307,15 @@ export class StructHash {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructHash.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 141, limits);
+        StructHash.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructHash");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -15041,6 +17955,70 @@ export class StructHashEx {
     v.f2 = m19;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 142, 8);
+    StructHashEx.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e24 = r.vector(b, b + 8, 8, 0, "f1");
+    const n25 = r.count;
+    const m26: Array<[StructSimple, StructNested]> = [];
+    for (let i27 = 0; i27 < n25; i27++) {
+      let k28: StructSimple;
+      let y29: StructNested;
+      try {
+        k28 = StructSimple.fbeRead(r, b, e24 + i27 * 8);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f1", i27);
+      }
+      try {
+        y29 = StructNested.fbeRead(r, b, e24 + i27 * 8 + 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f1", i27);
+      }
+      m26.push([k28, y29]);
+    }
+    if (fbe.hasDuplicatePair(m26)) {
+      r.duplicate("f1", e24 - 4);
+    }
+    if (n < 16) {
+      return;
+    }
+    const e30 = r.vector(b, b + 12, 9, 1, "f2");
+    const n31 = r.count;
+    const m32: Array<[StructSimple, StructNested | undefined]> = [];
+    for (let i33 = 0; i33 < n31; i33++) {
+      let k34: StructSimple;
+      let y35: StructNested | undefined;
+      try {
+        k34 = StructSimple.fbeRead(r, b, e30 + i33 * 9);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f2", i33);
+      }
+      const s36 = r.optional(b, e30 + i33 * 9 + 4, 4, "f2");
+      if (s36 < 0) {
+        y35 = undefined;
+      } else {
+        try {
+          y35 = StructNested.fbeRead(r, s36, s36);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f2", i33);
+        }
+      }
+      m32.push([k34, y35]);
+    }
+    if (fbe.hasDuplicatePair(m32)) {
+      r.duplicate("f2", e30 - 4);
+    }
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -15068,27 +18046,33 @@ export class StructHashEx {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructHashEx.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructHashEx.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructHashEx");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructHashEx): void {
-    const m24 = v.f1;
-    w.appendCount(m24.length);
-    for (const [k25, y26] of m24) {
-      StructSimple.fbeWriteFinal(w, k25);
-      StructNested.fbeWriteFinal(w, y26);
+    const m37 = v.f1;
+    w.appendCount(m37.length);
+    for (const [k38, y39] of m37) {
+      StructSimple.fbeWriteFinal(w, k38);
+      StructNested.fbeWriteFinal(w, y39);
     }
-    const m27 = v.f2;
-    w.appendCount(m27.length);
-    for (const [k28, y29] of m27) {
-      StructSimple.fbeWriteFinal(w, k28);
-      const o30 = y29;
-      if (o30 === undefined) {
+    const m40 = v.f2;
+    w.appendCount(m40.length);
+    for (const [k41, y42] of m40) {
+      StructSimple.fbeWriteFinal(w, k41);
+      const o43 = y42;
+      if (o43 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        StructNested.fbeWriteFinal(w, o30);
+        StructNested.fbeWriteFinal(w, o43);
       }
     }
   }
@@ -15097,54 +18081,104 @@ export class StructHashEx {
   static fbeReadFinal(r: fbe.Reader): StructHashEx {
     const v = new StructHashEx();
     r.enterFinal(8);
-    const n31 = r.finalCount(1279, 0, "f1");
-    const m32: Array<[StructSimple, StructNested]> = [];
-    for (let i33 = 0; i33 < n31; i33++) {
-      let k34: StructSimple;
-      let y35: StructNested;
+    const n44 = r.finalCount(1279, 0, "f1");
+    const m45: Array<[StructSimple, StructNested]> = [];
+    for (let i46 = 0; i46 < n44; i46++) {
+      let k47: StructSimple;
+      let y48: StructNested;
       try {
-        k34 = StructSimple.fbeReadFinal(r);
+        k47 = StructSimple.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f1", i33);
+        throw fbe.withinIndex(e, "f1", i46);
       }
       try {
-        y35 = StructNested.fbeReadFinal(r);
+        y48 = StructNested.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f1", i33);
+        throw fbe.withinIndex(e, "f1", i46);
       }
-      m32.push([k34, y35]);
+      m45.push([k47, y48]);
     }
-    if (fbe.hasDuplicatePair(m32)) {
+    if (fbe.hasDuplicatePair(m45)) {
       r.duplicate("f1", r.pos);
     }
-    v.f1 = m32;
-    const n36 = r.finalCount(282, 1, "f2");
-    const m37: Array<[StructSimple, StructNested | undefined]> = [];
-    for (let i38 = 0; i38 < n36; i38++) {
-      let k39: StructSimple;
-      let y40: StructNested | undefined;
+    v.f1 = m45;
+    const n49 = r.finalCount(282, 1, "f2");
+    const m50: Array<[StructSimple, StructNested | undefined]> = [];
+    for (let i51 = 0; i51 < n49; i51++) {
+      let k52: StructSimple;
+      let y53: StructNested | undefined;
       try {
-        k39 = StructSimple.fbeReadFinal(r);
+        k52 = StructSimple.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f2", i38);
+        throw fbe.withinIndex(e, "f2", i51);
       }
       if (r.finalHas("f2")) {
         try {
-          y40 = StructNested.fbeReadFinal(r);
+          y53 = StructNested.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f2", i38);
+          throw fbe.withinIndex(e, "f2", i51);
         }
       } else {
-        y40 = undefined;
+        y53 = undefined;
       }
-      m37.push([k39, y40]);
+      m50.push([k52, y53]);
     }
-    if (fbe.hasDuplicatePair(m37)) {
+    if (fbe.hasDuplicatePair(m50)) {
       r.duplicate("f2", r.pos);
     }
-    v.f2 = m37;
+    v.f2 = m50;
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(8);
+    const n54 = r.finalCount(1279, 0, "f1");
+    const m55: Array<[StructSimple, StructNested]> = [];
+    for (let i56 = 0; i56 < n54; i56++) {
+      let k57: StructSimple;
+      let y58: StructNested;
+      try {
+        k57 = StructSimple.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f1", i56);
+      }
+      try {
+        y58 = StructNested.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f1", i56);
+      }
+      m55.push([k57, y58]);
+    }
+    if (fbe.hasDuplicatePair(m55)) {
+      r.duplicate("f1", r.pos);
+    }
+    const n59 = r.finalCount(282, 1, "f2");
+    const m60: Array<[StructSimple, StructNested | undefined]> = [];
+    for (let i61 = 0; i61 < n59; i61++) {
+      let k62: StructSimple;
+      let y63: StructNested | undefined;
+      try {
+        k62 = StructSimple.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "f2", i61);
+      }
+      if (r.finalHas("f2")) {
+        try {
+          y63 = StructNested.fbeReadFinal(r);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f2", i61);
+        }
+      } else {
+        y63 = undefined;
+      }
+      m60.push([k62, y63]);
+    }
+    if (fbe.hasDuplicatePair(m60)) {
+      r.duplicate("f2", r.pos);
+    }
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -15174,7 +18208,15 @@ export class StructHashEx {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructHashEx.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 142, limits);
+        StructHashEx.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructHashEx");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -15368,6 +18410,12 @@ export class StructEmpty {
     return v;
   }
 
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    r.struct(base, slot, 143, 1);
+    r.leave();
+  }
+
   /**
    * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
    * the bytes returned are its buffer, overwritten by its next use).
@@ -15395,7 +18443,13 @@ export class StructEmpty {
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructEmpty.fromFbe(data, limits));
+    return fbe.verify(() => {
+      try {
+        StructEmpty.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructEmpty");
+      }
+    });
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -15408,6 +18462,12 @@ export class StructEmpty {
     r.enterFinal(1);
     r.leave();
     return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(1);
+    r.leave();
   }
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
@@ -15437,7 +18497,15 @@ export class StructEmpty {
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => StructEmpty.fromFinal(data, limits));
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 143, limits);
+        StructEmpty.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "test.StructEmpty");
+      }
+    });
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
