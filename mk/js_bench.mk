@@ -4,7 +4,8 @@
 #
 #   make bench-js        (make bench runs it) generate every row's code into build/bench-js,
 #                        check every row's round trip, time every row with tinybench
-#                        (BENCH_JS_ROUNDS rounds of BENCH_JS_TIME ms per task), print the
+#                        (BENCH_JS_ROUNDS rounds of BENCH_JS_TIME ms per task, process CPU
+#                        time; BENCH_JS_ARGS=--clock=wall for the wall clock), print the
 #                        table with the goals (bench/js/report.py), write
 #                        build/bench-js/{run,js}.json and js.md (make bench-publish copies them)
 #   make bench-js-check  only the generation, every row's check and the report's tests (make
@@ -21,6 +22,7 @@ BENCH_JS_DIR := build/bench-js
 BENCH_JS_ROUNDS ?= 5
 BENCH_JS_TIME ?= 400
 BENCH_JS_FILTER ?= .
+BENCH_JS_ARGS ?=
 BENCH_JS_SCHEMAS := bench/cpp/schemas
 
 # npm ci only when the lock changed since the last install (node_modules stays otherwise).
@@ -52,7 +54,7 @@ bench-js-check: venv js-runtime bench-js-deps
 
 bench-js: bench-js-check
 	cd $(BENCH_JS_DIR) && $(NODE) out/src/main.js --rounds $(BENCH_JS_ROUNDS) --time $(BENCH_JS_TIME) --filter '$(BENCH_JS_FILTER)' \
-		--out run.json
+		$(BENCH_JS_ARGS) --out run.json
 	@$(PYTHON) bench/js/report.py --run $(BENCH_JS_DIR)/run.json --results $(BENCH_JS_DIR)
 
 # make bench-publish (mk/bench.mk) runs this first: the last make bench-js run's table into

@@ -3,7 +3,7 @@
 
 Reads what `node out/src/main.js --out run.json` wrote (every row's check, message size and,
 per operation, each round's tinybench figures: the mean time per operation of the round and
-the median of its samples), takes the median of the rounds' means and the best round, and
+the median of its samples, timed with the process's CPU time or the wall clock), takes the median of the rounds' means and the best round, and
 writes js.json and js.md into --results, the Markdown on stdout:
 
   report.py --run build/bench-js/run.json --results build/bench-js
@@ -29,6 +29,8 @@ from typing import Any
 MARKERS = ("<!-- bench-js:begin -->", "<!-- bench-js:end -->")
 OPS = ("serialize", "deserialize", "verify")
 OURS, FINAL = "fbe", "fbe-final"
+CLOCKS = {"cpu": "tinybench timing with the process's CPU time: waiting for a core is not counted, every thread's work is",
+          "wall": "tinybench timing with the wall clock"}
 PEERS = ("avsc", "msgpackr")   # the issue's goals: ours at least as fast as the best of these
 
 
@@ -61,6 +63,7 @@ def build(run: dict[str, Any]) -> dict[str, Any]:
             "cpus": os.cpu_count(), "machine": platform.machine(), "node": run["node"], "v8": run["v8"],
             "tinybench": run["tinybench"], "source": git("rev-parse", "--short=10", "HEAD") + ("+changes" if dirty else ""),
             "load": [round(x, 2) for x in os.getloadavg()],
+            "clock": run.get("clock", "wall"),
             "runs": f"{run['rounds']} rounds of {run['time_ms']} ms per task, {run['batch']} operations a call",
         },
     }
@@ -154,8 +157,8 @@ def markdown(result: dict[str, Any]) -> str:
         (f"Run: {run['date']}; {run['cpus']} CPUs ({run['machine']}); Node {run['node']} (V8 {run['v8']}); "
          f"tinybench {run['tinybench']}; source {run['source']}; {run['runs']}; load average "
          f"{', '.join(str(x) for x in run['load'])}."),
-        ("Times are the median over the rounds of each round's mean time per operation (tinybench's total "
-         "time over the operations: garbage collection included); every row converts from/to the same "
+        (f"Times are the median over the rounds of each round's mean time per operation ({CLOCKS[run['clock']]}, "
+         "garbage collection included); every row converts from/to the same "
          "generated domain object (`proto.Account` of `fbec --typescript`), reusing its writer, builder or "
          "buffer and the plain object it gives the peer; de+touch = bytes → a new domain object (JavaScript "
          "readers make new objects), then every field read; the JSON rows give and take text; \"vs ours\" "

@@ -30,7 +30,7 @@ def run(rounds: list[float], rows: dict[str, tuple[float, float, float | None, i
                             for op, ns in ops.items()}})
     out.append({"id": "flatbuffers", "name": "FlatBuffers", "pkg": "flatbuffers", "version": "2.0.7",
                 "status": "failed", "error": "account 1 read back differs: name", "ops": {}})
-    return {"node": "v20.0.0", "v8": "11", "tinybench": "6.2.5", "time_ms": 400, "rounds": len(rounds),
+    return {"node": "v20.0.0", "v8": "11", "tinybench": "6.2.5", "time_ms": 400, "clock": "cpu", "rounds": len(rounds),
             "batch": 100, "rows": out}
 
 
@@ -45,6 +45,7 @@ def test_medians_best_and_failed_rows() -> None:
     assert failed["status"] == "failed" and failed["reason"] == "account 1 read back differs: name"
     md = report.markdown(res)
     assert "| AVSC 1.2.3 | 112 | 132.0 | 360.0 | — | ×1.10 | ×1.50 |" in md
+    assert "process's CPU time" in md and "tinybench 6.2.5" in md
     assert "| FlatBuffers 2.0.7 | — |" in md and "Not timed: FlatBuffers: account 1 read back differs" in md
 
 
