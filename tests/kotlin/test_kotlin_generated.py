@@ -144,7 +144,7 @@ fun main() {
 @dataclass
 class Build:
     """What the module's tests share: every compilation done in one JVM."""
-    generated: list[Path]
+    lint: kotlinc.Lint
     result: subprocess.CompletedProcess[str]
     cases: list[str]
     checks: kotlinc.Group
@@ -189,6 +189,10 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     usage = next((g for g in others if root / "Usage.kt" in g.sources), checks)
     example = tcp_example.group()
     generated += [s for s in example.sources if s.suffix == ".kt" and "gen" in s.parts]
+    # ktlint over the generated code and the Kotlin written by hand, beside the compilation
+    by_hand = sorted((HERE / "vectors").glob("*.kt")) + [REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
+                                                         REPO / "examples" / "kotlin" / "TcpExample.kt"]
+    lint = kotlinc.Lint(generated + by_hand)
     result = kotlinc.compile_groups([library, checks, *others, example])
     cases = []
     manifest = SHARED / "vectors" / "MANIFEST.json"
@@ -199,7 +203,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
             schema = compile_schema(str(SHARED / c["schema"]), [], Diagnostics()).main_package.name
             cases.append("\t".join([f"{schema}.{c['type']}", str(SHARED / "vectors" / files["versioned"]["file"]),
                                     str(SHARED / "vectors" / files["final"]["file"]), mask]))
-    return Build(generated, result, cases, checks, usage, example)
+    return Build(lint, result, cases, checks, usage, example)
 
 
 def run(group: kotlinc.Group, main: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -218,9 +222,7 @@ def test_generated_kotlin_passes_ktlint(build: Build) -> None:
     """The generated code of every schema, and the Kotlin written by hand around it (the checks here,
     the conformance testee), follow the Kotlin coding conventions as ktlint checks them
     (tools/kotlinc/ktlint: ktlint 1.5.0, intellij_idea style, lines up to 120)."""
-    by_hand = sorted((HERE / "vectors").glob("*.kt")) + [REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
-                                                         REPO / "examples" / "kotlin" / "TcpExample.kt"]
-    r = kotlinc.ktlint(build.generated + by_hand)
+    r = build.lint.result()
     assert r.returncode == 0, f"ktlint:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
 
 

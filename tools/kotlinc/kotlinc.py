@@ -208,24 +208,39 @@ def compile_groups(groups: list[Group]) -> subprocess.CompletedProcess[str]:
     return r
 
 
+class Lint:
+    """A ktlint run (tools/kotlinc/ktlint: the version in pom.xml, the rules in editorconfig) over
+    files, started at once in the background (it takes a core while kotlinc takes the other);
+    result() waits for it. A set of files that passed once, by their text, is not linted again
+    (build/kotlin/ktlint)."""
+
+    def __init__(self, files: list[Path]) -> None:
+        home = HERE / "ktlint"
+        h = hashlib.sha256((home / "pom.xml").read_bytes() + (home / "editorconfig").read_bytes())
+        for f in sorted(files):
+            h.update(f.name.encode())
+            h.update(hashlib.sha256(f.read_bytes()).digest())
+        self.stamp = BUILD / "ktlint" / (h.hexdigest()[:24] + ".ok")
+        self.process: subprocess.Popen[str] | None = None
+        if not self.stamp.is_file():
+            classpath = maven_classpath(home, BUILD / "ktlint")
+            self.process = subprocess.Popen(
+                [java(), "-XX:TieredStopAtLevel=1", "-cp", os.pathsep.join(classpath), "com.pinterest.ktlint.Main",
+                 f"--editorconfig={home / 'editorconfig'}", "--relative", *map(str, files)],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+
+    def result(self) -> subprocess.CompletedProcess[str]:
+        if self.process is None:
+            return subprocess.CompletedProcess([], 0, "", "")
+        out, err = self.process.communicate()
+        if self.process.returncode == 0:
+            self.stamp.touch()
+        return subprocess.CompletedProcess(self.process.args, self.process.returncode, out, err)
+
+
 def ktlint(files: list[Path]) -> subprocess.CompletedProcess[str]:
-    """ktlint (tools/kotlinc/ktlint: the version in pom.xml, the rules in editorconfig) over files;
-    a set of files that passed once, by their text, is not linted again (build/kotlin/ktlint)."""
-    home = HERE / "ktlint"
-    h = hashlib.sha256((home / "pom.xml").read_bytes() + (home / "editorconfig").read_bytes())
-    for f in sorted(files):
-        h.update(f.name.encode())
-        h.update(hashlib.sha256(f.read_bytes()).digest())
-    stamp = BUILD / "ktlint" / (h.hexdigest()[:24] + ".ok")
-    if stamp.is_file():
-        return subprocess.CompletedProcess([], 0, "", "")
-    classpath = maven_classpath(home, BUILD / "ktlint")
-    r = subprocess.run([java(), "-XX:TieredStopAtLevel=1", "-cp", os.pathsep.join(classpath),
-                        "com.pinterest.ktlint.Main", f"--editorconfig={home / 'editorconfig'}", "--relative",
-                        *map(str, files)], capture_output=True, text=True, check=False, cwd=REPO)
-    if r.returncode == 0:
-        stamp.touch()
-    return r
+    """ktlint over files (see Lint), waited for."""
+    return Lint(files).result()
 
 
 def _quote(arg: str) -> str:
