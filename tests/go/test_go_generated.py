@@ -177,6 +177,9 @@ message Writer { Weird lambda; }
 struct Node { int32 id; string label; Node[] children; Node? next; }
 message Client { int32 id; }
 message Handler { string text; }
+struct Twig { int32 y; }
+struct Leaf { int32 x; Twig? twig; Twig[] twigs; Twig<int32> byid; }
+message Tree { Tree[] children; Leaf leaf; Twig tip; }
 """
 
 GO_NAMES_TEST = """package names
@@ -265,6 +268,91 @@ func TestDepthLimit(t *testing.T) {
 \tfinal, _ := chain(128).MarshalFinal()
 \tif err := back.ReadFinal(final, &lim); !errors.Is(err, fbe.ErrDepth) {
 \t\tt.Fatalf("final, limit 127: %v", err)
+\t}
+}
+
+// grove is a Tree nested depth levels deep through children: the last one's Leaf and Twig
+// are one level deeper, and its Leaf holds a Twig one more level down when twig is set.
+func grove(depth int, twig bool) *Tree {
+\troot := &Tree{}
+\tn := root
+\tfor i := 1; i < depth; i++ {
+\t\tn.Children = []Tree{{}}
+\t\tn = &n.Children[0]
+\t}
+\tif twig {
+\t\tn.Leaf.Twig = &Twig{Y: 1}
+\t}
+\treturn root
+}
+
+// docs/limits.md 1 below a recursive struct: the bounded structs a Tree holds count as the
+// readers count them (a Twig the Leaf may hold only when it holds one), in every writer.
+func TestDepthBelowRecursive(t *testing.T) {
+\tvar out bytes.Buffer
+\tsender, final := NewSender(&out), NewFinalSender(&out)
+\twriters := []struct {
+\t\tname  string
+\t\twrite func(*Tree) ([]byte, error)
+\t\tread  func(*Tree, []byte, *fbe.Limits) error
+\t}{
+\t\t{"MarshalFBE", (*Tree).MarshalFBE, (*Tree).ReadFBE},
+\t\t{"MarshalFinal", (*Tree).MarshalFinal, (*Tree).ReadFinal},
+\t\t{"AppendJSON", func(v *Tree) ([]byte, error) { return v.AppendJSON(nil) }, (*Tree).ReadJSON},
+\t\t{"Sender", func(v *Tree) ([]byte, error) { out.Reset(); _, err := sender.SendTree(v); return out.Bytes(), err }, nil},
+\t\t{"FinalSender", func(v *Tree) ([]byte, error) { out.Reset(); _, err := final.SendTree(v); return out.Bytes(), err }, nil},
+\t}
+\tlim := fbe.DefaultLimits
+\tlim.MaxDepth = 127
+\tstem := "names.Tree" + strings.Repeat(".children[0]", 126)
+\tfor _, m := range writers {
+\t\t// 127 Trees: the last Leaf and Twig are level 128, the Leaf's Twig 129.
+\t\tfor _, v := range []*Tree{grove(127, false), grove(126, true)} {
+\t\t\tdata, err := m.write(v)
+\t\t\tif err != nil || len(data) == 0 {
+\t\t\t\tt.Fatalf("%s, 128 levels: %v", m.name, err)
+\t\t\t}
+\t\t\tif m.read == nil {
+\t\t\t\tcontinue
+\t\t\t}
+\t\t\tvar back Tree
+\t\t\tif err := m.read(&back, data, nil); err != nil {
+\t\t\t\tt.Fatalf("%s, 128 levels read: %v", m.name, err)
+\t\t\t}
+\t\t\tif again, err := m.write(&back); err != nil || !bytes.Equal(again, data) {
+\t\t\t\tt.Fatalf("%s, 128 levels written back: %v", m.name, err)
+\t\t\t}
+\t\t\tif err := m.read(&back, data, &lim); !errors.Is(err, fbe.ErrDepth) {
+\t\t\t\tt.Fatalf("%s, 128 levels read with a limit of 127: %v", m.name, err)
+\t\t\t}
+\t\t}
+\t\tfor _, c := range []struct {
+\t\t\tv    *Tree
+\t\t\tpath string
+\t\t}{
+\t\t\t{grove(128, false), stem + ".children[0].leaf"},
+\t\t\t{grove(127, true), stem + ".leaf"},
+\t\t} {
+\t\t\tdata, err := m.write(c.v)
+\t\t\twant := "structs nested deeper than 128 (" + c.path + ")"
+\t\t\tif !errors.Is(err, fbe.ErrDepth) || len(data) != 0 || err.Error() != want {
+\t\t\t\tt.Fatalf("%s, 129 levels written: %d bytes, %v", m.name, len(data), err)
+\t\t\t}
+\t\t}
+\t}
+\t// the Leaf's walk counts the Twigs of its slice and map too
+\tv := grove(127, false)
+\tn := &v.Children[0]
+\tfor len(n.Children) > 0 {
+\t\tn = &n.Children[0]
+\t}
+\tn.Leaf.Byid = map[int32]Twig{1: {}}
+\tif _, err := v.MarshalFBE(); !errors.Is(err, fbe.ErrDepth) {
+\t\tt.Fatalf("a Twig in a map at level 129: %v", err)
+\t}
+\tn.Leaf.Byid, n.Leaf.Twigs = nil, []Twig{{}}
+\tif _, err := v.MarshalFinal(); !errors.Is(err, fbe.ErrDepth) {
+\t\tt.Fatalf("a Twig in a slice at level 129: %v", err)
 \t}
 }
 

@@ -55,6 +55,31 @@ func (j *JSONWriter) Enter(typeName string) bool {
 // Leave undoes Enter.
 func (j *JSONWriter) Leave() { j.depth-- }
 
+// Near reports whether a struct value up to levels levels high (itself included), written
+// at the current level, could go beyond MaxDepth: then Fits checks the levels it holds
+// (as Writer.Near).
+func (j *JSONWriter) Near(levels int) bool {
+	limit := j.MaxDepth
+	if limit == 0 {
+		limit = MaxDepth
+	}
+	return j.depth+levels > limit
+}
+
+// Fits checks a struct value of typeName holding levels struct levels (itself included)
+// written at the current level: false (and Err set, as Enter) beyond MaxDepth.
+func (j *JSONWriter) Fits(levels int, typeName string) bool {
+	if !j.Near(levels) {
+		return true
+	}
+	limit := j.MaxDepth
+	if limit == 0 {
+		limit = MaxDepth
+	}
+	j.tooDeep(limit, typeName)
+	return false
+}
+
 // Raw appends text as it is (member names and punctuation of generated code).
 func (j *JSONWriter) Raw(text string) { j.B = append(j.B, text...) }
 

@@ -59,6 +59,31 @@ func (w *Writer) Enter(typeName string) bool {
 // Leave undoes Enter.
 func (w *Writer) Leave() { w.depth-- }
 
+// Near reports whether a struct value up to levels levels high (itself included), written
+// at the current level, could go beyond MaxDepth: then Fits checks the levels it holds.
+// Generated code calls it where a struct that can nest without a bound writes a bounded one.
+func (w *Writer) Near(levels int) bool {
+	limit := w.MaxDepth
+	if limit == 0 {
+		limit = MaxDepth
+	}
+	return w.depth+levels > limit
+}
+
+// Fits checks a struct value of typeName holding levels struct levels (itself included)
+// written at the current level: false (and Err set, as Enter) beyond MaxDepth.
+func (w *Writer) Fits(levels int, typeName string) bool {
+	if !w.Near(levels) {
+		return true
+	}
+	limit := w.MaxDepth
+	if limit == 0 {
+		limit = MaxDepth
+	}
+	w.tooDeep(limit, typeName)
+	return false
+}
+
 // Alloc appends n zero bytes and returns their position.
 func (w *Writer) Alloc(n int) int {
 	p := len(w.buf)

@@ -19,6 +19,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, ReservedNames, generated_header
 from fbec.targets.go.jsontext import write_enum_text, write_struct_json, write_struct_text
 from fbec.targets.go.models import write_models
+from fbec.targets.go.nesting import write_levels
 from fbec.targets.go.protocol import write_protocol
 
 RUNTIME = "github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -70,6 +71,10 @@ class Context:
         self.imports = Imports()
         self.can_fail: dict[str, bool] = {}
         """Per struct, whether writing it can fail (models.can_fail)."""
+        self.depth_checked = False
+        """Whether the writer being generated counts its level (nesting.check)."""
+        self.levels_walks: set[str] = set()
+        """The bounded structs whose fbeLevels walk the generated code calls (nesting.write_levels)."""
 
     def rt(self, member: str) -> str:
         return self.imports.attr(RUNTIME, member, "fbe")
@@ -415,6 +420,7 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
         write_enum(body, c, e)
     for s in package.structs:
         write_struct(body, c, s, options)
+    write_levels(body, c)
     if options.proto:
         write_protocol(body, c, options.final)
     out = CodeWriter(Options(tabs=True))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.go.models import Names, compare, refuse_repeated, repeated_call, stops
+from fbec.targets.go.nesting import check
 
 if TYPE_CHECKING:
     from fbec.targets.go import Context
@@ -70,6 +71,8 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Name
         method, conversion = integer(t.wire)
         raw.line("j." + call(method, conversion or ("int64" if method == "Int" else "uint64"), x))
     elif isinstance(t, ir.StructRef):
+        raw.flush()
+        check(w, c, t, "j", x, unwind)
         raw.line(f"{x}.FBEWriteJSON(j)")
         stops(w, c, t, "j", unwind)
     elif isinstance(t, ir.Optional_):
@@ -419,9 +422,11 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
         raw = Raw(w, "j", "`")
         if not fields:
             raw("{}")
+        c.depth_checked = not bounded
         for n, f in enumerate(fields):
             raw(("{" if n == 0 else ",") + f'"{f.name}":')
             json_write(c, raw, f.type, f"v.{field_name(f)}", f.name, names, [f'j.Unwind("{f.name}")'])
+        c.depth_checked = False
         if fields:
             raw("}")
         raw.flush()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Options
+from fbec.targets.go.nesting import check
 
 if TYPE_CHECKING:
     from fbec.targets.go import Context
@@ -72,6 +73,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
     elif isinstance(t, ir.EnumRef):
         w.line(f"w.Put{SLOT[t.wire]}({slot}, {WIRE_GO[t.wire]}({value}))")
     elif isinstance(t, ir.StructRef):
+        check(w, c, t, "w", value, unwind)
         w.line(f"({value}).FBEWrite(w, {base}, {slot})")
         stops(w, c, t, "w", unwind)
     elif isinstance(t, ir.Optional_):
@@ -302,6 +304,7 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, n
     elif isinstance(t, ir.EnumRef):
         w.line(f"w.Append{SLOT[t.wire]}({WIRE_GO[t.wire]}({value}))")
     elif isinstance(t, ir.StructRef):
+        check(w, c, t, "w", value, unwind)
         w.line(f"({value}).FBEWriteFinal(w)")
         stops(w, c, t, "w", unwind)
     elif isinstance(t, ir.Optional_):
@@ -628,8 +631,10 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             w.line("defer w.Leave()")
         struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"b := {struct}" if s.all_fields else struct)
+        c.depth_checked = not bounded
         for f in s.all_fields:
             write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'w.Unwind("{f.name}")'])
+        c.depth_checked = False
     w.blank()
 
     inherited = [f for f in s.all_fields if f.owner != q]
@@ -714,8 +719,10 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             with w.block(f'if !w.Enter("{q}") {{', "}"):
                 w.line("return")
             w.line("defer w.Leave()")
+        c.depth_checked = not bounded
         for f in s.all_fields:
             final_write(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'w.Unwind("{f.name}")'])
+        c.depth_checked = False
     w.blank()
     w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
     w.line("// field and reusing what v holds; after an error v is left part read (the roots reset it).")

@@ -1,0 +1,117 @@
+"""The writers' depth rule below structs that can nest without a bound (docs/limits.md 1).
+
+The writer of a struct whose nesting has no bound in the schema (the IR's `height` None:
+recursive structs and what holds them) counts its level (Writer.Enter). A bounded struct's
+writer counts nothing, so that the writers of bounded schemas pay nothing; where an unbounded
+writer writes a bounded struct value, it checks the levels that value holds instead: at once
+when they are fixed (a struct of height 0, one level), otherwise only when the struct's height
+could reach beyond MaxDepth (Writer.Near), by the value's fbeLevels walk (exact: a reader
+counts the levels a value has, not those its type could have). A bounded struct of another
+package (whose unexported walk cannot be called) is checked by its height alone, which may
+refuse a value a few levels short of the limit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter
+
+if TYPE_CHECKING:
+    from fbec.targets.go import Context
+    from fbec.targets.go.models import Names
+
+
+def refs(t: ir.Type) -> list[str]:
+    """The structs a value of type t can hold directly (through optionals and collections)."""
+    if isinstance(t, ir.StructRef):
+        return [t.name]
+    if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
+        return refs(t.element)
+    if isinstance(t, ir.Mapping):
+        return refs(t.key) + refs(t.value)
+    return []
+
+
+def walked(c: Context, name: str) -> bool:
+    """Whether the levels of a value of the bounded struct `name` are counted by its fbeLevels
+    walk (a struct of this package with structs below it) rather than fixed by its height."""
+    s = c.schema.struct(name)
+    return s.height is not None and s.height > 0 and name.rpartition(".")[0] == c.package.name
+
+
+def check(w: CodeWriter, c: Context, t: ir.StructRef, writer: str, value: str, unwind: list[str]) -> None:
+    """Before an unbounded struct's writer (c.depth_checked) writes the bounded struct value of
+    type t: stop, naming the path, when its levels go beyond MaxDepth."""
+    s = c.schema.struct(t.name)
+    if not c.depth_checked or s.height is None:
+        return
+    levels = s.height + 1
+    if walked(c, t.name):
+        c.levels_walks.add(t.name)
+        cond = f'{writer}.Near({levels}) && !{writer}.Fits({value}.fbeLevels(), "{t.name}")'
+    else:
+        cond = f'!{writer}.Fits({levels}, "{t.name}")'
+    with w.block(f"if {cond} {{", "}"):
+        for u in unwind:
+            w.line(u)
+        w.line("return")
+
+
+def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> None:
+    """Statements raising n to the levels of the structs in x (of type t) that it holds."""
+    if not any(walked(c, r) for r in refs(t)):
+        # Each struct it holds has a fixed number of levels: only whether there is one counts.
+        levels = f"n = max(n, {max((c.schema.struct(r).height or 0) + 1 for r in refs(t))})"
+        if isinstance(t, (ir.StructRef, ir.Array)):
+            w.line(levels)
+        else:
+            with w.block(f"if {x} != nil {{" if isinstance(t, ir.Optional_) else f"if len({x}) > 0 {{", "}"):
+                w.line(levels)
+    elif isinstance(t, ir.StructRef):
+        c.levels_walks.add(t.name)
+        w.line(f"n = max(n, {x}.fbeLevels())")
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if {x} != nil {{", "}"):
+            _levels(w, c, t.element, x, names)
+    elif isinstance(t, (ir.Array, ir.Sequence)):
+        i = names("i")
+        with w.block(f"for {i} := range {x} {{", "}"):
+            _levels(w, c, t.element, f"{x}[{i}]", names)
+    elif isinstance(t, ir.Mapping):
+        if c.comparable(t.key):
+            y = names("y")
+            with w.block(f"for _, {y} := range {x} {{", "}"):
+                _levels(w, c, t.value, y, names)
+        else:
+            i = names("i")
+            with w.block(f"for {i} := range {x} {{", "}"):
+                if refs(t.key):
+                    _levels(w, c, t.key, f"{x}[{i}].Key", names)
+                if refs(t.value):
+                    _levels(w, c, t.value, f"{x}[{i}].Value", names)
+
+
+def write_levels(w: CodeWriter, c: Context) -> None:
+    """The fbeLevels walks of the package's bounded structs that unbounded writers (and these
+    walks) call, in package order."""
+    from fbec.targets.go import field_name
+    from fbec.targets.go.models import Names
+    done: set[str] = set()
+    while c.levels_walks - done:
+        for s in c.package.structs:
+            if s.qualified not in c.levels_walks or s.qualified in done:
+                continue
+            done.add(s.qualified)
+            name = c.named(s.qualified)
+            w.line("// fbeLevels is the number of struct levels v holds, itself included: the writers of")
+            w.line("// structs that can nest without a bound check it near MaxDepth (docs/limits.md 1).")
+            with w.block(f"func (v *{name}) fbeLevels() int {{", "}"):
+                w.line("n := 0")
+                names = Names()
+                for f in s.all_fields:
+                    if refs(f.type):
+                        _levels(w, c, f.type, f"v.{field_name(f)}", names)
+                w.line("return n + 1")
+            w.blank()
