@@ -522,7 +522,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line(" * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their")
         w.line(" * defaults, charged to the decode budget (docs/limits.md 3).")
         w.line(" */")
-        with w.block(c.method(f"static {over}", "fbeReadBody", [("r", rt('Reader', False)), ("v", name), ("b", "number"), ("n", "number")],
+        body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
+        with w.block(c.method(f"static {body_over}", "fbeReadBody", [("r", rt('Reader', False)), ("v", name), ("b", "number"), ("n", "number")],
                               "void"), "}"):
             inherited = [f for f in s.all_fields if f.owner != q]
             own = [f for f in s.all_fields if f.owner == q]
@@ -651,15 +652,43 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Names) -> None:
     """fbeVerify and fbeVerifyBody: fbeRead's and fbeReadBody's checks and charges, in the same
     order, without building the value (verify is exactly deserialize without the value)."""
+    import re
+
+    from fbec.targets.base import Options
     rt = c.rt
     q = s.qualified
     over = "override " if s.base is not None else ""
+    body = CodeWriter(Options(tabs=w.unit == "\t", indent=len(w.unit)))
+    inherited = [f for f in s.all_fields if f.owner != q]
+    own = [f for f in s.all_fields if f.owner == q]
+    if inherited:
+        with body.block(f"if (n < {s.base_size}) {{", "}"):
+            cost = sum(ir.default_cost(f.type) for f in inherited) + sum(ir.default_cost(f.type) for f in own)
+            if cost:
+                body.line(f'r.spend({cost}, b, "");')
+            body.line("return;")
+        for f in inherited:
+            verify_value(body, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
+    for k, f in enumerate(own):
+        rest = sum(ir.default_cost(g.type) for g in own[k:])
+        if not (checked(f.type) or rest):
+            continue        # nothing to check, and when absent the next field's test returns alike
+        with body.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
+            if rest:
+                body.line(f'r.spend({rest}, b, "{f.name}");')
+            body.line("return;")
+        verify_value(body, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
+    text = body.text().strip("\n")
+    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
+    # like fbeReadBody, there when the struct has fields (an override when its base has some too)
+    body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
+
     w.blank()
     w.line("/** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */")
     with w.block(c.method(f"static {over}", "fbeVerify", [("r", rt('Reader', False)), ("base", "number"),
                                                            ("slot", "number")], "void"), "}"):
         call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
-        if s.all_fields:
+        if text:
             w.line(f"const b = {call};")
             w.line(f"{name}.fbeVerifyBody(r, b, r.u32(b));")
         else:
@@ -669,24 +698,6 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Name
         return
     w.blank()
     w.line("/** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */")
-    with w.block(c.method(f"static {over}", "fbeVerifyBody", [("r", rt('Reader', False)), ("b", "number"),
-                                                               ("n", "number")], "void"), "}"):
-        inherited = [f for f in s.all_fields if f.owner != q]
-        own = [f for f in s.all_fields if f.owner == q]
-        if inherited:
-            with w.block(f"if (n < {s.base_size}) {{", "}"):
-                cost = sum(ir.default_cost(f.type) for f in inherited) + sum(ir.default_cost(f.type) for f in own)
-                if cost:
-                    w.line(f'r.spend({cost}, b, "");')
-                w.line("return;")
-            for f in inherited:
-                verify_value(w, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
-        for k, f in enumerate(own):
-            rest = sum(ir.default_cost(g.type) for g in own[k:])
-            if not (checked(f.type) or rest):
-                continue        # nothing to check, and when absent the next field's test returns alike
-            with w.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
-                if rest:
-                    w.line(f'r.spend({rest}, b, "{f.name}");')
-                w.line("return;")
-            verify_value(w, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
+    params = [(p if p in words else "_" + p, t) for p, t in (("r", rt("Reader", False)), ("b", "number"), ("n", "number"))]
+    with w.block(c.method(f"static {body_over}", "fbeVerifyBody", params, "void"), "}"):
+        w.lines(text)

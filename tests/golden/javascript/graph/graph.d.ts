@@ -44,7 +44,7 @@ export declare class Edge {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Edge;
   static fbeReadBody(r: fbe.Reader, v: Edge, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Edge;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;

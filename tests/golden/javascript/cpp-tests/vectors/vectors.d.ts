@@ -13,7 +13,7 @@ export declare class Edge {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Edge;
   static fbeReadBody(r: fbe.Reader, v: Edge, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Edge;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -42,7 +42,7 @@ export declare class Point {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Point;
   static fbeReadBody(r: fbe.Reader, v: Point, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Point;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -69,7 +69,7 @@ export declare class Point3 extends Point {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Point3;
   static fbeReadBody(r: fbe.Reader, v: Point3, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Point3;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;

@@ -55,13 +55,12 @@ export class Edge {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1, 12);
-    Edge.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1, 12);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**
@@ -290,13 +289,12 @@ export class Point {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 2, 11);
-    Point.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 2, 11);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**
@@ -529,7 +527,7 @@ export class Point3 extends Point {
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, n) {
     if (n < 19) {
       return;
     }

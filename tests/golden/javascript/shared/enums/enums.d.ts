@@ -230,7 +230,7 @@ export declare class Enums {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Enums;
   static fbeReadBody(r: fbe.Reader, v: Enums, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Enums;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;

@@ -183,7 +183,7 @@ export declare class Counted {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Counted;
   static fbeReadBody(r: fbe.Reader, v: Counted, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Counted;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -210,7 +210,7 @@ export declare class Shifted {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Shifted;
   static fbeReadBody(r: fbe.Reader, v: Shifted, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Shifted;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -237,7 +237,7 @@ export declare class AfterShift {
   static fbeRead(r: fbe.Reader, base: number, slot: number): AfterShift;
   static fbeReadBody(r: fbe.Reader, v: AfterShift, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): AfterShift;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -264,7 +264,7 @@ export declare class Fixed {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Fixed;
   static fbeReadBody(r: fbe.Reader, v: Fixed, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Fixed;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -291,7 +291,7 @@ export declare class Derived extends Fixed {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Derived;
   static fbeReadBody(r: fbe.Reader, v: Derived, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Derived;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -534,7 +534,7 @@ export declare class Accepted {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Accepted;
   static fbeReadBody(r: fbe.Reader, v: Accepted, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Accepted;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -590,7 +590,7 @@ export declare class Ping {
   static fbeRead(r: fbe.Reader, base: number, slot: number): Ping;
   static fbeReadBody(r: fbe.Reader, v: Ping, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Ping;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
@@ -619,7 +619,7 @@ export declare class FixedKeywords {
   static fbeRead(r: fbe.Reader, base: number, slot: number): FixedKeywords;
   static fbeReadBody(r: fbe.Reader, v: FixedKeywords, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
   toFbe(writer?: fbe.Writer): Uint8Array;
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): FixedKeywords;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;

@@ -317,13 +317,12 @@ export class Counted {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1001, 4);
-    Counted.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1001, 4);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**
@@ -518,13 +517,12 @@ export class Shifted {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1020, 4);
-    Shifted.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1020, 4);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**
@@ -719,13 +717,12 @@ export class AfterShift {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1021, 4);
-    AfterShift.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1021, 4);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**
@@ -920,13 +917,12 @@ export class Fixed {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 7, 4);
-    Fixed.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 7, 4);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**
@@ -1133,7 +1129,7 @@ export class Derived extends Fixed {
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, n) {
     if (n < 12) {
       return;
     }
@@ -5227,13 +5223,12 @@ export class Accepted {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1028, 16);
-    Accepted.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1028, 16);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**
@@ -5655,13 +5650,12 @@ export class Ping {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1030, 8);
-    Ping.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1030, 8);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**
@@ -5868,13 +5862,12 @@ export class FixedKeywords {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1031, 9);
-    FixedKeywords.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1031, 9);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r, b, n) {
+  static fbeVerifyBody(_r, _b, _n) {
   }
 
   /**

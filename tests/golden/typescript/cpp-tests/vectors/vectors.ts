@@ -59,13 +59,12 @@ export class Edge {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1, 12);
-    Edge.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1, 12);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
@@ -298,13 +297,12 @@ export class Point {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 2, 11);
-    Point.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 2, 11);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
@@ -539,7 +537,7 @@ export class Point3 extends Point {
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static override fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static override fbeVerifyBody(_r: fbe.Reader, _b: number, n: number): void {
     if (n < 19) {
       return;
     }

@@ -336,13 +336,12 @@ export class Counted {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1001, 4);
-    Counted.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1001, 4);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
@@ -539,13 +538,12 @@ export class Shifted {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1020, 4);
-    Shifted.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1020, 4);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
@@ -742,13 +740,12 @@ export class AfterShift {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1021, 4);
-    AfterShift.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1021, 4);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
@@ -945,13 +942,12 @@ export class Fixed {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 7, 4);
-    Fixed.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 7, 4);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
@@ -1160,7 +1156,7 @@ export class Derived extends Fixed {
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static override fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static override fbeVerifyBody(_r: fbe.Reader, _b: number, n: number): void {
     if (n < 12) {
       return;
     }
@@ -5319,13 +5315,12 @@ export class Accepted {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1028, 16);
-    Accepted.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1028, 16);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
@@ -5752,13 +5747,12 @@ export class Ping {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1030, 8);
-    Ping.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1030, 8);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
@@ -5969,13 +5963,12 @@ export class FixedKeywords {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1031, 9);
-    FixedKeywords.fbeVerifyBody(r, b, r.u32(b));
+    r.struct(base, slot, 1031, 9);
     r.leave();
   }
 
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
-  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+  static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void {
   }
 
   /**
