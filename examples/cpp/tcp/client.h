@@ -137,6 +137,8 @@ private:
                 _close_reason = "the server closed the connection";
             else if (ec == asio::error::connection_reset)
                 _close_reason = "the server closed the connection (reset)";
+            else if (ec == asio::error::broken_pipe) // a write that found the connection closed
+                _close_reason = "the server closed the connection (broken pipe)";
             else
                 _close_reason = "the connection broke: " + ec.message();
             _closed = true;
