@@ -12,8 +12,8 @@ import (
 // Writer::Double, whose digits come from Grisu2 (F. Loitsch, "Printing
 // floating-point numbers quickly and accurately with integers", PLDI 2010).
 // Its output reads back to the same value but is not always the shortest
-// such text, which is what strconv gives (1e23 is 9.999999999999999e22,
-// 7.1306008534543496e16 is 71306008534543499.0): this is a port of the C++
+// such text, which is what strconv gives (1e23 is 9.999999999999999e22):
+// this is a port of the C++
 // runtime's fbe/dtoa.h (itself RapidJSON master's algorithm), so the text is
 // byte-identical to the original's. runtime/python/fbe/jsonfmt.py implements
 // the same rule; the tests compare the two on random bit patterns.

@@ -4,8 +4,8 @@
 // Writer::Double, whose digits come from Grisu2 (F. Loitsch, "Printing
 // floating-point numbers quickly and accurately with integers", PLDI 2010)
 // as RapidJSON master implements it. Its output reads back to the same value
-// but is not always the shortest such text (1e23 is 9.999999999999999e22,
-// 7.1306008534543496e16 is 71306008534543499.0). RapidJSON 1.1.0 (Debian's
+// but is not always the shortest such text (1e23 is 9.999999999999999e22).
+// RapidJSON 1.1.0 (Debian's
 // rapidjson-dev) rounds the last digit with a wrong weight when the digits
 // reach more than 8 places below the integer part of the scaled value
 // (0.30000000000000004 comes out as 0.30000000000000007); master does not.
