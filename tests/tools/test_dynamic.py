@@ -4,15 +4,20 @@ unspecified bytes, JSON to binary, protocol streams, cross reads, random values.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict
+import math
+import random
+import uuid
+from decimal import Decimal
+from typing import Any, Dict, List
 
 import pytest
 from fbe import DecodeError
+from fbe.dynamic import DynamicCodec
 from fbe.text import text_bytes
 from fbec.model import ir
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from tools_testlib import codec_for, distinct_keys, manifest, manifest_cases, shared
+from tools_testlib import REPO, ValueSampler, codec_for, manifest, manifest_cases, shared
 
 CASES = manifest_cases()
 
@@ -107,7 +112,6 @@ def test_cross_reads_final_never_crash() -> None:
 
 def test_ir_json_file_drives_the_codec(tmp_path) -> None:
     """The codec reads `fbec --ir` output as well as the compiler's dataclasses."""
-    from fbe.dynamic import DynamicCodec
     from tools_testlib import fbec
     status, out, err = fbec("--ir", f"--input={shared('schemas', 'proto.fbe')}")
     assert status == 0, err
@@ -120,66 +124,55 @@ def test_ir_json_file_drives_the_codec(tmp_path) -> None:
         assert dc.encode(value, "proto.Account") == data
 
 
-def _random_value(dc, t, rng, depth=0):
-    import math as _m
-    import uuid as _uuid
-    from decimal import Decimal
-    k = t.kind
-    if k == "primitive":
-        n = t.name
-        if n == "bool":
+class RandomSampler(ValueSampler):
+    """Random values, edge values of each type among them."""
+
+    max_depth = 3
+
+    def __init__(self, dc: DynamicCodec, rng: random.Random) -> None:
+        super().__init__(dc)
+        self.rng = rng
+
+    def primitive(self, name: str) -> Any:
+        rng = self.rng
+        if name == "bool":
             return rng.random() < 0.5
-        if n in ("float", "double"):
-            v = rng.choice([0.0, -0.0, 1e-300 if n == "double" else 1e-30, 1.5, -2.25, 1e20, 123.456, _m.pi])
-            return dc.from_described(v, ir.Primitive(n)) if n == "float" else v
-        if n == "decimal":
+        if name in ("float", "double"):
+            v = rng.choice([0.0, -0.0, 1e-300 if name == "double" else 1e-30, 1.5, -2.25, 1e20, 123.456, math.pi])
+            return self.dc.from_described(v, ir.Primitive(name)) if name == "float" else v
+        if name == "decimal":
             return Decimal(rng.choice(["0", "1.5", "-123.456", "79228162514264337593543950335",
                                        "0.0000000000000000000000000001"]))
-        if n == "string":
+        if name == "string":
             return rng.choice(["", "a", "h\u00e9llo \"q\" \\ \n\t", "\u20ac\U0001f600", "x" * 300])
-        if n == "bytes":
+        if name == "bytes":
             return bytes(rng.randrange(256) for _ in range(rng.randrange(6)))
-        if n == "uuid":
-            return _uuid.UUID(int=rng.getrandbits(128))
+        if name == "uuid":
+            return uuid.UUID(int=rng.getrandbits(128))
         lo, hi = {"byte": (0, 255), "char": (0, 255), "wchar": (0, 0xFFFFFFFF), "int8": (-128, 127),
                   "uint8": (0, 255), "int16": (-32768, 32767), "uint16": (0, 65535), "int32": (-2**31, 2**31 - 1),
                   "uint32": (0, 2**32 - 1), "int64": (-2**63, 2**63 - 1), "uint64": (0, 2**64 - 1),
-                  "timestamp": (0, 2**64 - 1)}[n]
+                  "timestamp": (0, 2**64 - 1)}[name]
         return rng.choice([lo, hi, 0 if lo <= 0 else lo, rng.randint(lo, hi)])
-    if k in ("enum", "flags"):
-        values = [v.value for v in dc.enums[t.name].values]
-        return rng.choice(values) if values else 0
-    if k == "struct":
-        s = dc.structs[t.name]
-        if depth > 3:
-            return dc.default(t)
-        out = {"@type": s.qualified}
-        out.update({f.name: _random_value(dc, f.type, rng, depth + 1) for f in s.all_fields})
-        return out
-    if k == "optional":
-        return None if rng.random() < 0.3 else _random_value(dc, t.element, rng, depth)
-    if k == "array":
-        return [_random_value(dc, t.element, rng, depth) for _ in range(t.length)]
-    if k in ("vector", "list"):
-        return [_random_value(dc, t.element, rng, depth) for _ in range(rng.randrange(4))]
-    if k == "set":
-        return distinct_keys(dc, t.element, [_random_value(dc, t.element, rng, depth) for _ in range(rng.randrange(4))])
-    keys = distinct_keys(dc, t.key, [_random_value(dc, t.key, rng, depth) for _ in range(rng.randrange(4))])
-    return [(key, _random_value(dc, t.value, rng, depth)) for key in keys]
+
+    def enum(self, values: List[int]) -> int:
+        return self.rng.choice(values) if values else 0
+
+    def is_none(self) -> bool:
+        return self.rng.random() < 0.3
+
+    def length(self) -> int:
+        return self.rng.randrange(4)
 
 
 @pytest.mark.parametrize("model", ["versioned", "final"])
 def test_random_values_round_trip(model: str) -> None:
     """Random values of every struct of the project's schema with every construct: bytes and typed JSON round-trip."""
-    import random
-
-    from fbe.dynamic import DynamicCodec
-    from tools_testlib import REPO
     dc = DynamicCodec(compile_schema(str(REPO / "schemas" / "tests" / "everything.fbe"), [], Diagnostics()))
-    rng = random.Random(42)
+    sampler = RandomSampler(dc, random.Random(42))
     for _ in range(15):
         for q, s in dc.structs.items():
-            value = _random_value(dc, DynamicCodec.ref(s), rng)
+            value = sampler.value(DynamicCodec.ref(s))
             data = dc.encode(value, q, model)
             back, size = dc.decode(data, q, model, check=True)
             assert size == len(data)

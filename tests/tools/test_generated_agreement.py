@@ -22,7 +22,7 @@ from fbe.dynamic import DynamicCodec
 from fbe.text import text_bytes
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from tools_testlib import REPO, SHARED, distinct_keys
+from tools_testlib import REPO, SHARED, CountingSampler
 
 python_target = pytest.importorskip("fbec.targets.python", reason="the Python target is not there yet")
 
@@ -35,41 +35,21 @@ def _sets() -> Dict[str, List[Path]]:
     return {k: [p for p in v if p.is_file()] for k, v in sets.items()}
 
 
-class Sampler:
-    def __init__(self, dc: DynamicCodec) -> None:
-        self.dc, self.n = dc, 0
+class Sampler(CountingSampler):
+    def primitive(self, name: str) -> Any:
+        n = self.n
+        samples = {"bool": True, "float": n + 0.5, "double": n / 8 - 100, "decimal": Decimal(n) / 4,
+                   "string": f"s{n}\u00e9\"", "bytes": bytes([n % 256, 0, 255]), "uuid": uuid.UUID(int=n * 7919),
+                   "char": 65 + n % 26, "wchar": 0x400 + n, "timestamp": 1577836800123456789 + n}
+        if name in samples:
+            return samples[name]
+        return -(n % 100) - 1 if name.startswith("int") else n % 100 + 1
 
-    def value(self, t: Any, depth: int = 0) -> Any:
-        self.n += 1
-        n, k = self.n, t.kind
-        if k == "primitive":
-            name = t.name
-            samples = {"bool": True, "float": n + 0.5, "double": n / 8 - 100, "decimal": Decimal(n) / 4,
-                       "string": f"s{n}\u00e9\"", "bytes": bytes([n % 256, 0, 255]), "uuid": uuid.UUID(int=n * 7919),
-                       "char": 65 + n % 26, "wchar": 0x400 + n, "timestamp": 1577836800123456789 + n}
-            if name in samples:
-                return samples[name]
-            return -(n % 100) - 1 if name.startswith("int") else n % 100 + 1
-        if k in ("enum", "flags"):
-            values = [v.value for v in self.dc.enums[t.name].values]
-            return values[n % len(values)] if values else 0
-        if k == "struct":
-            s = self.dc.structs[t.name]
-            if depth > 2:
-                return self.dc.default(t)
-            out = {"@type": s.qualified}
-            out.update({f.name: self.value(f.type, depth + 1) for f in s.all_fields})
-            return out
-        if k == "optional":
-            return None if n % 5 == 0 else self.value(t.element, depth)
-        if k == "array":
-            return [self.value(t.element, depth) for _ in range(t.length)]
-        if k in ("vector", "list"):
-            return [self.value(t.element, depth) for _ in range(2)]
-        if k == "set":
-            return distinct_keys(self.dc, t.element, [self.value(t.element, depth) for _ in range(2)])
-        keys = distinct_keys(self.dc, t.key, [self.value(t.key, depth) for _ in range(2)])
-        return [(key, self.value(t.value, depth)) for key in keys]
+    def enum(self, values: List[int]) -> int:
+        return values[self.n % len(values)] if values else 0
+
+    def is_none(self) -> bool:
+        return self.n % 5 == 0
 
 
 @pytest.mark.parametrize("name", sorted(_sets()))

@@ -76,3 +76,66 @@ def distinct_keys(dc: DynamicCodec, t: Any, keys: List[Any]) -> List[Any]:
             seen.add(k)
             out.append(key)
     return out
+
+
+class ValueSampler:
+    """Builds an `fbe.dynamic` value of a type, every field filled in; subclasses choose the leaves.
+
+    Structs nested deeper than `max_depth` take their default value (recursive schemas end), and sets
+    and maps keep only distinct keys (`distinct_keys`), so every value is one a writer accepts.
+    """
+
+    max_depth = 2
+
+    def __init__(self, dc: DynamicCodec) -> None:
+        self.dc = dc
+
+    def primitive(self, name: str) -> Any:
+        raise NotImplementedError
+
+    def enum(self, values: List[int]) -> int:
+        return values[-1] if values else 0
+
+    def is_none(self) -> bool:
+        """Whether an optional is left empty."""
+        return False
+
+    def length(self) -> int:
+        """How many elements a vector, list, set or map is given (before duplicate keys go)."""
+        return 2
+
+    def value(self, t: Any, depth: int = 0) -> Any:
+        k = t.kind
+        if k == "primitive":
+            return self.primitive(t.name)
+        if k in ("enum", "flags"):
+            return self.enum([v.value for v in self.dc.enums[t.name].values])
+        if k == "struct":
+            s = self.dc.structs[t.name]
+            if depth > self.max_depth:
+                return self.dc.default(t)
+            out = {"@type": s.qualified}
+            out.update({f.name: self.value(f.type, depth + 1) for f in s.all_fields})
+            return out
+        if k == "optional":
+            return None if self.is_none() else self.value(t.element, depth)
+        if k == "array":
+            return [self.value(t.element, depth) for _ in range(t.length)]
+        if k in ("vector", "list"):
+            return [self.value(t.element, depth) for _ in range(self.length())]
+        if k == "set":
+            return distinct_keys(self.dc, t.element, [self.value(t.element, depth) for _ in range(self.length())])
+        keys = distinct_keys(self.dc, t.key, [self.value(t.key, depth) for _ in range(self.length())])
+        return [(key, self.value(t.value, depth)) for key in keys]
+
+
+class CountingSampler(ValueSampler):
+    """Distinctive values: the n-th leaf sampled gets a value made from n, so a misread field shows."""
+
+    def __init__(self, dc: DynamicCodec) -> None:
+        super().__init__(dc)
+        self.n = 0
+
+    def value(self, t: Any, depth: int = 0) -> Any:
+        self.n += 1
+        return super().value(t, depth)
