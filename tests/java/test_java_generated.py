@@ -343,3 +343,73 @@ def test_client_requests(tmp_path: Path, runtime: str, capsys: pytest.CaptureFix
     r = subprocess.run([JAVA, "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "ClientCheck"],
                        capture_output=True, text=True, check=False, timeout=120)
     assert r.returncode == 0 and "client ok" in r.stdout, r.stdout + r.stderr
+
+
+RUNS = """
+package runs
+struct Run { int32 a; int16[3] b; byte c; string s; double d; bool e; }
+"""
+
+RUNS_CHECK = r"""
+import io.github.fbetoolkit.fbe.DecodeException;
+import runs.Run;
+
+public final class RunsCheck {
+    private RunsCheck() {}
+
+    static String outcome(byte[] data, boolean verify) {
+        try {
+            if (verify) {
+                Run.verifyFinal(data);
+            } else {
+                Run.fromFinal(data);
+            }
+            return "ok";
+        } catch (DecodeException e) {
+            return e.getMessage();
+        }
+    }
+
+    public static void main(String[] args) {
+        Run v = new Run();
+        v.s = "xyz";
+        byte[] data = v.toFinal();
+        for (int n = 8; n <= data.length; n++) {
+            byte[] cut = java.util.Arrays.copyOf(data, n);
+            cut[0] = (byte) n;   // the root's size says n: it ends inside its fields
+            System.out.println(n + "\t" + outcome(cut, false) + "\t" + outcome(cut, true));
+        }
+    }
+}
+"""
+
+
+def test_final_runs_fail_at_the_field(tmp_path: Path, runtime: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The final readers claim a run of fixed-size fields (docs/ir.md runs) with one check; a root
+    that ends inside the run fails as a field-by-field read does: at the first field, or array
+    element, that is not there, with its name and position. Read and verify agree."""
+    schema = tmp_path / "runs.fbe"
+    schema.write_text(RUNS)
+    sources = generate([schema], tmp_path / "src", capsys)
+    assert "r.run(11, " in (tmp_path / "src" / "runs" / "Run.java").read_text()
+    (tmp_path / "RunsCheck.java").write_text(RUNS_CHECK)
+    r = javac([*sources, tmp_path / "RunsCheck.java"], [runtime], tmp_path / "classes")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([JAVA, "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "RunsCheck"],
+                       capture_output=True, text=True, check=False, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # the fields from the root's first byte: a at 8, b's elements at 12, 14, 16, c at 18, s (its
+    # size at 19, its 3 bytes at 23), d at 26, e at 34; the root is 35 bytes
+    starts = [("a", 8, 4), ("b", 12, 2), ("b", 14, 2), ("b", 16, 2), ("c", 18, 1), ("d", 26, 8), ("e", 34, 1)]
+    seen = 0
+    for line in r.stdout.splitlines():
+        n, read, verify = line.split("\t")
+        assert read == verify, line
+        beyond = [(f, p) for f, p, size in starts if p + size > int(n)]
+        if int(n) == 35:
+            assert read == "ok", line
+        elif beyond and not 19 <= int(n) < 26:
+            f, p = beyond[0]
+            assert read == f"value beyond the end of the buffer (runs.Run.{f}, offset {p})", line
+            seen += 1
+    assert seen == 20, r.stdout

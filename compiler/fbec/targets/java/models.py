@@ -483,6 +483,56 @@ def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> 
         final_verify(w, c, t, f.name, names, None)
 
 
+# ---------------------------------------------------------------- runs of fixed-size fields
+
+def final_parts(s: ir.Struct) -> list[ir.Field | tuple[ir.FixedRun, list[ir.Field]]]:
+    """The fields in order, the IR's runs of two or more fixed-size fields together: the final
+    readers claim such a run with one bounds check (Reader.run) and read its fields at their
+    offsets within it."""
+    starts = {r.fields[0]: r for r in s.runs if len(r.fields) > 1}
+    fields = list(s.all_fields)
+    out: list[ir.Field | tuple[ir.FixedRun, list[ir.Field]]] = []
+    i = 0
+    while i < len(fields):
+        run = starts.get(fields[i].name)
+        if run is None:
+            out.append(fields[i])
+            i += 1
+            continue
+        members = fields[i:i + len(run.fields)]
+        assert [f.name for f in members] == list(run.fields), run
+        assert sum(f.type.final_min_size for f in members) == run.size, run
+        out.append((run, members))
+        i += len(members)
+    return out
+
+
+def run_fields(members: list[ir.Field]) -> str:
+    """Reader.run's description of a run's fields, which it reads only to name the first field
+    that is not there: name=size, or name=size*count for an array."""
+    parts = []
+    for f in members:
+        t = f.type
+        parts.append(f"{f.name}={t.element.size}*{t.length}" if isinstance(t, ir.Array) else f"{f.name}={t.size}")
+    return ",".join(parts)
+
+
+def final_run(w: CodeWriter, c: Context, run: ir.FixedRun, members: list[ir.Field], names: Names,
+              read: Callable[[ir.Field, str], None] | None) -> None:
+    """Claim a run of fixed-size fields with one check (Reader.run, which fails with the error of
+    the first field that is not there, as the per-field code does) and read each field at its
+    offset in the run with read(f, slot) (None: verify, nothing to read)."""
+    call = f'r.run({run.size}, "{run_fields(members)}")'
+    if read is None:
+        w.line(f"{call};")
+        return
+    p = names("p")
+    w.line(f"int {p} = {call};")
+    for f in members:
+        at = f.offset - run.offset
+        read(f, plus(p, str(at)) if at else p)
+
+
 # ---------------------------------------------------------------- per struct
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
@@ -586,8 +636,11 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.line(" */")
     with w.block(f"public static void fbeReadFinal({reader} r, {name} v) throws {decode_exception} {{", "}"):
         w.line(f"r.enter({s.decode_cost});")
-        for f in s.all_fields:
-            final_read_field(w, c, f, f"v.{field_name(f)}", names)
+        for part in final_parts(s):
+            if isinstance(part, ir.Field):
+                final_read_field(w, c, part, f"v.{field_name(part)}", names)
+            else:
+                final_run(w, c, *part, names, lambda f, at: read_field(w, c, f, at, at, f"v.{field_name(f)}", names))
         w.line("r.leave();")
     w.blank()
     w.line("/**")
@@ -599,8 +652,11 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.line(" */")
     with w.block(f"public static void fbeVerifyFinal({reader} r) throws {decode_exception} {{", "}"):
         w.line(f"r.enter({s.decode_cost});")
-        for f in s.all_fields:
-            final_verify_field(w, c, f, names)
+        for part in final_parts(s):
+            if isinstance(part, ir.Field):
+                final_verify_field(w, c, part, names)
+            else:
+                final_run(w, c, *part, names, None)
         w.line("r.leave();")
     w.blank()
     write_roots(w, c, s, name, "Final", "final", writer, reader, limits, decode_exception)

@@ -289,9 +289,10 @@ public class Edge {
      */
     public static void fbeReadFinal(Reader r, Edge v) throws DecodeException {
         r.enter(12);
-        v.source = r.finalI32("source");
-        v.target = r.finalI32("target");
-        v.weight = r.finalI32("weight");
+        int p1 = r.run(12, "source=4,target=4,weight=4");
+        v.source = r.i32(p1);
+        v.target = r.i32(p1 + 4);
+        v.weight = r.i32(p1 + 8);
         r.leave();
     }
 
@@ -304,9 +305,7 @@ public class Edge {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(12);
-        r.fixed(4, "source");
-        r.fixed(4, "target");
-        r.fixed(4, "weight");
+        r.run(12, "source=4,target=4,weight=4");
         r.leave();
     }
 

@@ -289,9 +289,10 @@ public class Point {
      */
     public static void fbeReadFinal(Reader r, Point v) throws DecodeException {
         r.enter(11);
-        v.flag = r.finalBool("flag");
-        v.x = r.finalI64("x");
-        v.y = r.finalI16("y");
+        int p1 = r.run(11, "flag=1,x=8,y=2");
+        v.flag = r.bool(p1);
+        v.x = r.i64(p1 + 1);
+        v.y = r.i16(p1 + 9);
         r.leave();
     }
 
@@ -304,9 +305,7 @@ public class Point {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(11);
-        r.fixed(1, "flag");
-        r.fixed(8, "x");
-        r.fixed(2, "y");
+        r.run(11, "flag=1,x=8,y=2");
         r.leave();
     }
 

@@ -286,10 +286,11 @@ public class Point3 extends Point {
      */
     public static void fbeReadFinal(Reader r, Point3 v) throws DecodeException {
         r.enter(19);
-        v.flag = r.finalBool("flag");
-        v.x = r.finalI64("x");
-        v.y = r.finalI16("y");
-        v.z = r.finalF64("z");
+        int p1 = r.run(19, "flag=1,x=8,y=2,z=8");
+        v.flag = r.bool(p1);
+        v.x = r.i64(p1 + 1);
+        v.y = r.i16(p1 + 9);
+        v.z = r.f64(p1 + 11);
         r.leave();
     }
 
@@ -302,10 +303,7 @@ public class Point3 extends Point {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(19);
-        r.fixed(1, "flag");
-        r.fixed(8, "x");
-        r.fixed(2, "y");
-        r.fixed(8, "z");
+        r.run(19, "flag=1,x=8,y=2,z=8");
         r.leave();
     }
 

@@ -345,10 +345,11 @@ public class Order {
         r.enter(26);
         v.id = r.finalI32("id");
         v.symbol = r.finalString("symbol");
-        v.side = OrderSide.of(r.finalI8("side"));
-        v.type = OrderType.of(r.finalI8("type"));
-        v.price = r.finalF64("price");
-        v.volume = r.finalF64("volume");
+        int p1 = r.run(18, "side=1,type=1,price=8,volume=8");
+        v.side = OrderSide.of(r.i8(p1));
+        v.type = OrderType.of(r.i8(p1 + 1));
+        v.price = r.f64(p1 + 2);
+        v.volume = r.f64(p1 + 10);
         r.leave();
     }
 
@@ -363,10 +364,7 @@ public class Order {
         r.enter(26);
         r.fixed(4, "id");
         r.finalSkipString("symbol");
-        r.fixed(1, "side");
-        r.fixed(1, "type");
-        r.fixed(8, "price");
-        r.fixed(8, "volume");
+        r.run(18, "side=1,type=1,price=8,volume=8");
         r.leave();
     }
 

@@ -292,8 +292,9 @@ public class Balance extends com.chronoxor.proto.Balance {
     public static void fbeReadFinal(Reader r, Balance v) throws DecodeException {
         r.enter(20);
         v.currency = r.finalString("currency");
-        v.amount = r.finalF64("amount");
-        v.locked = r.finalF64("locked");
+        int p1 = r.run(16, "amount=8,locked=8");
+        v.amount = r.f64(p1);
+        v.locked = r.f64(p1 + 8);
         r.leave();
     }
 
@@ -307,8 +308,7 @@ public class Balance extends com.chronoxor.proto.Balance {
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(20);
         r.finalSkipString("currency");
-        r.fixed(8, "amount");
-        r.fixed(8, "locked");
+        r.run(16, "amount=8,locked=8");
         r.leave();
     }
 

@@ -373,12 +373,13 @@ public class Order {
         r.enter(42);
         v.id = r.finalI32("id");
         v.symbol = r.finalString("symbol");
-        v.side = OrderSide.of(r.finalI8("side"));
-        v.type = OrderType.of(r.finalI8("type"));
-        v.price = r.finalF64("price");
-        v.volume = r.finalF64("volume");
-        v.tp = r.finalF64("tp");
-        v.sl = r.finalF64("sl");
+        int p1 = r.run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8");
+        v.side = OrderSide.of(r.i8(p1));
+        v.type = OrderType.of(r.i8(p1 + 1));
+        v.price = r.f64(p1 + 2);
+        v.volume = r.f64(p1 + 10);
+        v.tp = r.f64(p1 + 18);
+        v.sl = r.f64(p1 + 26);
         r.leave();
     }
 
@@ -393,12 +394,7 @@ public class Order {
         r.enter(42);
         r.fixed(4, "id");
         r.finalSkipString("symbol");
-        r.fixed(1, "side");
-        r.fixed(1, "type");
-        r.fixed(8, "price");
-        r.fixed(8, "volume");
-        r.fixed(8, "tp");
-        r.fixed(8, "sl");
+        r.run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8");
         r.leave();
     }
 

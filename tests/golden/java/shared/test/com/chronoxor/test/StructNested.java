@@ -1898,47 +1898,49 @@ public class StructNested extends StructOptional {
      */
     public static void fbeReadFinal(Reader r, StructNested v) throws DecodeException {
         r.enter(306);
-        v.id = r.finalI32("id");
-        v.f1 = r.finalBool("f1");
-        v.f2 = r.finalBool("f2");
-        v.f3 = r.finalI8("f3");
-        v.f4 = r.finalI8("f4");
-        v.f5 = r.finalChar("f5");
-        v.f6 = r.finalChar("f6");
-        v.f7 = r.finalI32("f7");
-        v.f8 = r.finalI32("f8");
-        v.f9 = r.finalI8("f9");
-        v.f10 = r.finalI8("f10");
-        v.f11 = r.finalI8("f11");
-        v.f12 = r.finalI8("f12");
-        v.f13 = r.finalI16("f13");
-        v.f14 = r.finalI16("f14");
-        v.f15 = r.finalI16("f15");
-        v.f16 = r.finalI16("f16");
-        v.f17 = r.finalI32("f17");
-        v.f18 = r.finalI32("f18");
-        v.f19 = r.finalI32("f19");
-        v.f20 = r.finalI32("f20");
-        v.f21 = r.finalI64("f21");
-        v.f22 = r.finalI64("f22");
-        v.f23 = r.finalI64("f23");
-        v.f24 = r.finalI64("f24");
-        v.f25 = r.finalF32("f25");
-        v.f26 = r.finalF32("f26");
-        v.f27 = r.finalF64("f27");
-        v.f28 = r.finalF64("f28");
-        v.f29 = r.finalDecimal("f29");
-        v.f30 = r.finalDecimal("f30");
+        int p220 = r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
+        v.id = r.i32(p220);
+        v.f1 = r.bool(p220 + 4);
+        v.f2 = r.bool(p220 + 5);
+        v.f3 = r.i8(p220 + 6);
+        v.f4 = r.i8(p220 + 7);
+        v.f5 = r.ch(p220 + 8);
+        v.f6 = r.ch(p220 + 9);
+        v.f7 = r.i32(p220 + 10);
+        v.f8 = r.i32(p220 + 14);
+        v.f9 = r.i8(p220 + 18);
+        v.f10 = r.i8(p220 + 19);
+        v.f11 = r.i8(p220 + 20);
+        v.f12 = r.i8(p220 + 21);
+        v.f13 = r.i16(p220 + 22);
+        v.f14 = r.i16(p220 + 24);
+        v.f15 = r.i16(p220 + 26);
+        v.f16 = r.i16(p220 + 28);
+        v.f17 = r.i32(p220 + 30);
+        v.f18 = r.i32(p220 + 34);
+        v.f19 = r.i32(p220 + 38);
+        v.f20 = r.i32(p220 + 42);
+        v.f21 = r.i64(p220 + 46);
+        v.f22 = r.i64(p220 + 54);
+        v.f23 = r.i64(p220 + 62);
+        v.f24 = r.i64(p220 + 70);
+        v.f25 = r.f32(p220 + 78);
+        v.f26 = r.f32(p220 + 82);
+        v.f27 = r.f64(p220 + 86);
+        v.f28 = r.f64(p220 + 94);
+        v.f29 = r.decimal(p220 + 102);
+        v.f30 = r.decimal(p220 + 118);
         v.f31 = r.finalString("f31");
         v.f32 = r.finalString("f32");
-        v.f33 = r.finalI64("f33");
-        v.f34 = r.finalI64("f34");
-        v.f35 = r.finalI64("f35");
-        v.f36 = r.finalUuid("f36");
-        v.f37 = r.finalUuid("f37");
-        v.f38 = r.finalUuid("f38");
-        v.f39 = com.chronoxor.proto.OrderSide.of(r.finalI8("f39"));
-        v.f40 = com.chronoxor.proto.OrderType.of(r.finalI8("f40"));
+        int p221 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
+        v.f33 = r.i64(p221);
+        v.f34 = r.i64(p221 + 8);
+        v.f35 = r.i64(p221 + 16);
+        v.f36 = r.uuid(p221 + 24);
+        v.f37 = r.uuid(p221 + 40);
+        v.f38 = r.uuid(p221 + 56);
+        v.f39 = com.chronoxor.proto.OrderSide.of(r.i8(p221 + 72));
+        v.f40 = com.chronoxor.proto.OrderType.of(r.i8(p221 + 73));
         try {
             com.chronoxor.proto.Order.fbeReadFinal(r, v.f41);
         } catch (DecodeException e) {
@@ -1955,296 +1957,296 @@ public class StructNested extends StructOptional {
         } catch (DecodeException e) {
             throw e.at("f44");
         }
-        Boolean x220 = null;
-        if (r.finalHas("f100")) {
-            x220 = r.finalBool("f100");
-        }
-        v.f100 = x220;
-        Boolean x221 = null;
-        if (r.finalHas("f101")) {
-            x221 = r.finalBool("f101");
-        }
-        v.f101 = x221;
         Boolean x222 = null;
+        if (r.finalHas("f100")) {
+            x222 = r.finalBool("f100");
+        }
+        v.f100 = x222;
+        Boolean x223 = null;
+        if (r.finalHas("f101")) {
+            x223 = r.finalBool("f101");
+        }
+        v.f101 = x223;
+        Boolean x224 = null;
         if (r.finalHas("f102")) {
-            x222 = r.finalBool("f102");
+            x224 = r.finalBool("f102");
         }
-        v.f102 = x222;
-        Byte x223 = null;
-        if (r.finalHas("f103")) {
-            x223 = r.finalI8("f103");
-        }
-        v.f103 = x223;
-        Byte x224 = null;
-        if (r.finalHas("f104")) {
-            x224 = r.finalI8("f104");
-        }
-        v.f104 = x224;
+        v.f102 = x224;
         Byte x225 = null;
+        if (r.finalHas("f103")) {
+            x225 = r.finalI8("f103");
+        }
+        v.f103 = x225;
+        Byte x226 = null;
+        if (r.finalHas("f104")) {
+            x226 = r.finalI8("f104");
+        }
+        v.f104 = x226;
+        Byte x227 = null;
         if (r.finalHas("f105")) {
-            x225 = r.finalI8("f105");
+            x227 = r.finalI8("f105");
         }
-        v.f105 = x225;
-        Character x226 = null;
-        if (r.finalHas("f106")) {
-            x226 = r.finalChar("f106");
-        }
-        v.f106 = x226;
-        Character x227 = null;
-        if (r.finalHas("f107")) {
-            x227 = r.finalChar("f107");
-        }
-        v.f107 = x227;
+        v.f105 = x227;
         Character x228 = null;
+        if (r.finalHas("f106")) {
+            x228 = r.finalChar("f106");
+        }
+        v.f106 = x228;
+        Character x229 = null;
+        if (r.finalHas("f107")) {
+            x229 = r.finalChar("f107");
+        }
+        v.f107 = x229;
+        Character x230 = null;
         if (r.finalHas("f108")) {
-            x228 = r.finalChar("f108");
+            x230 = r.finalChar("f108");
         }
-        v.f108 = x228;
-        Integer x229 = null;
-        if (r.finalHas("f109")) {
-            x229 = r.finalI32("f109");
-        }
-        v.f109 = x229;
-        Integer x230 = null;
-        if (r.finalHas("f110")) {
-            x230 = r.finalI32("f110");
-        }
-        v.f110 = x230;
+        v.f108 = x230;
         Integer x231 = null;
+        if (r.finalHas("f109")) {
+            x231 = r.finalI32("f109");
+        }
+        v.f109 = x231;
+        Integer x232 = null;
+        if (r.finalHas("f110")) {
+            x232 = r.finalI32("f110");
+        }
+        v.f110 = x232;
+        Integer x233 = null;
         if (r.finalHas("f111")) {
-            x231 = r.finalI32("f111");
+            x233 = r.finalI32("f111");
         }
-        v.f111 = x231;
-        Byte x232 = null;
-        if (r.finalHas("f112")) {
-            x232 = r.finalI8("f112");
-        }
-        v.f112 = x232;
-        Byte x233 = null;
-        if (r.finalHas("f113")) {
-            x233 = r.finalI8("f113");
-        }
-        v.f113 = x233;
+        v.f111 = x233;
         Byte x234 = null;
-        if (r.finalHas("f114")) {
-            x234 = r.finalI8("f114");
+        if (r.finalHas("f112")) {
+            x234 = r.finalI8("f112");
         }
-        v.f114 = x234;
+        v.f112 = x234;
         Byte x235 = null;
-        if (r.finalHas("f115")) {
-            x235 = r.finalI8("f115");
+        if (r.finalHas("f113")) {
+            x235 = r.finalI8("f113");
         }
-        v.f115 = x235;
+        v.f113 = x235;
         Byte x236 = null;
-        if (r.finalHas("f116")) {
-            x236 = r.finalI8("f116");
+        if (r.finalHas("f114")) {
+            x236 = r.finalI8("f114");
         }
-        v.f116 = x236;
+        v.f114 = x236;
         Byte x237 = null;
+        if (r.finalHas("f115")) {
+            x237 = r.finalI8("f115");
+        }
+        v.f115 = x237;
+        Byte x238 = null;
+        if (r.finalHas("f116")) {
+            x238 = r.finalI8("f116");
+        }
+        v.f116 = x238;
+        Byte x239 = null;
         if (r.finalHas("f117")) {
-            x237 = r.finalI8("f117");
+            x239 = r.finalI8("f117");
         }
-        v.f117 = x237;
-        Short x238 = null;
-        if (r.finalHas("f118")) {
-            x238 = r.finalI16("f118");
-        }
-        v.f118 = x238;
-        Short x239 = null;
-        if (r.finalHas("f119")) {
-            x239 = r.finalI16("f119");
-        }
-        v.f119 = x239;
+        v.f117 = x239;
         Short x240 = null;
-        if (r.finalHas("f120")) {
-            x240 = r.finalI16("f120");
+        if (r.finalHas("f118")) {
+            x240 = r.finalI16("f118");
         }
-        v.f120 = x240;
+        v.f118 = x240;
         Short x241 = null;
-        if (r.finalHas("f121")) {
-            x241 = r.finalI16("f121");
+        if (r.finalHas("f119")) {
+            x241 = r.finalI16("f119");
         }
-        v.f121 = x241;
+        v.f119 = x241;
         Short x242 = null;
-        if (r.finalHas("f122")) {
-            x242 = r.finalI16("f122");
+        if (r.finalHas("f120")) {
+            x242 = r.finalI16("f120");
         }
-        v.f122 = x242;
+        v.f120 = x242;
         Short x243 = null;
+        if (r.finalHas("f121")) {
+            x243 = r.finalI16("f121");
+        }
+        v.f121 = x243;
+        Short x244 = null;
+        if (r.finalHas("f122")) {
+            x244 = r.finalI16("f122");
+        }
+        v.f122 = x244;
+        Short x245 = null;
         if (r.finalHas("f123")) {
-            x243 = r.finalI16("f123");
+            x245 = r.finalI16("f123");
         }
-        v.f123 = x243;
-        Integer x244 = null;
-        if (r.finalHas("f124")) {
-            x244 = r.finalI32("f124");
-        }
-        v.f124 = x244;
-        Integer x245 = null;
-        if (r.finalHas("f125")) {
-            x245 = r.finalI32("f125");
-        }
-        v.f125 = x245;
+        v.f123 = x245;
         Integer x246 = null;
-        if (r.finalHas("f126")) {
-            x246 = r.finalI32("f126");
+        if (r.finalHas("f124")) {
+            x246 = r.finalI32("f124");
         }
-        v.f126 = x246;
+        v.f124 = x246;
         Integer x247 = null;
-        if (r.finalHas("f127")) {
-            x247 = r.finalI32("f127");
+        if (r.finalHas("f125")) {
+            x247 = r.finalI32("f125");
         }
-        v.f127 = x247;
+        v.f125 = x247;
         Integer x248 = null;
-        if (r.finalHas("f128")) {
-            x248 = r.finalI32("f128");
+        if (r.finalHas("f126")) {
+            x248 = r.finalI32("f126");
         }
-        v.f128 = x248;
+        v.f126 = x248;
         Integer x249 = null;
+        if (r.finalHas("f127")) {
+            x249 = r.finalI32("f127");
+        }
+        v.f127 = x249;
+        Integer x250 = null;
+        if (r.finalHas("f128")) {
+            x250 = r.finalI32("f128");
+        }
+        v.f128 = x250;
+        Integer x251 = null;
         if (r.finalHas("f129")) {
-            x249 = r.finalI32("f129");
+            x251 = r.finalI32("f129");
         }
-        v.f129 = x249;
-        Long x250 = null;
-        if (r.finalHas("f130")) {
-            x250 = r.finalI64("f130");
-        }
-        v.f130 = x250;
-        Long x251 = null;
-        if (r.finalHas("f131")) {
-            x251 = r.finalI64("f131");
-        }
-        v.f131 = x251;
+        v.f129 = x251;
         Long x252 = null;
-        if (r.finalHas("f132")) {
-            x252 = r.finalI64("f132");
+        if (r.finalHas("f130")) {
+            x252 = r.finalI64("f130");
         }
-        v.f132 = x252;
+        v.f130 = x252;
         Long x253 = null;
-        if (r.finalHas("f133")) {
-            x253 = r.finalI64("f133");
+        if (r.finalHas("f131")) {
+            x253 = r.finalI64("f131");
         }
-        v.f133 = x253;
+        v.f131 = x253;
         Long x254 = null;
-        if (r.finalHas("f134")) {
-            x254 = r.finalI64("f134");
+        if (r.finalHas("f132")) {
+            x254 = r.finalI64("f132");
         }
-        v.f134 = x254;
+        v.f132 = x254;
         Long x255 = null;
+        if (r.finalHas("f133")) {
+            x255 = r.finalI64("f133");
+        }
+        v.f133 = x255;
+        Long x256 = null;
+        if (r.finalHas("f134")) {
+            x256 = r.finalI64("f134");
+        }
+        v.f134 = x256;
+        Long x257 = null;
         if (r.finalHas("f135")) {
-            x255 = r.finalI64("f135");
+            x257 = r.finalI64("f135");
         }
-        v.f135 = x255;
-        Float x256 = null;
-        if (r.finalHas("f136")) {
-            x256 = r.finalF32("f136");
-        }
-        v.f136 = x256;
-        Float x257 = null;
-        if (r.finalHas("f137")) {
-            x257 = r.finalF32("f137");
-        }
-        v.f137 = x257;
+        v.f135 = x257;
         Float x258 = null;
+        if (r.finalHas("f136")) {
+            x258 = r.finalF32("f136");
+        }
+        v.f136 = x258;
+        Float x259 = null;
+        if (r.finalHas("f137")) {
+            x259 = r.finalF32("f137");
+        }
+        v.f137 = x259;
+        Float x260 = null;
         if (r.finalHas("f138")) {
-            x258 = r.finalF32("f138");
+            x260 = r.finalF32("f138");
         }
-        v.f138 = x258;
-        Double x259 = null;
-        if (r.finalHas("f139")) {
-            x259 = r.finalF64("f139");
-        }
-        v.f139 = x259;
-        Double x260 = null;
-        if (r.finalHas("f140")) {
-            x260 = r.finalF64("f140");
-        }
-        v.f140 = x260;
+        v.f138 = x260;
         Double x261 = null;
+        if (r.finalHas("f139")) {
+            x261 = r.finalF64("f139");
+        }
+        v.f139 = x261;
+        Double x262 = null;
+        if (r.finalHas("f140")) {
+            x262 = r.finalF64("f140");
+        }
+        v.f140 = x262;
+        Double x263 = null;
         if (r.finalHas("f141")) {
-            x261 = r.finalF64("f141");
+            x263 = r.finalF64("f141");
         }
-        v.f141 = x261;
-        BigDecimal x262 = null;
-        if (r.finalHas("f142")) {
-            x262 = r.finalDecimal("f142");
-        }
-        v.f142 = x262;
-        BigDecimal x263 = null;
-        if (r.finalHas("f143")) {
-            x263 = r.finalDecimal("f143");
-        }
-        v.f143 = x263;
+        v.f141 = x263;
         BigDecimal x264 = null;
+        if (r.finalHas("f142")) {
+            x264 = r.finalDecimal("f142");
+        }
+        v.f142 = x264;
+        BigDecimal x265 = null;
+        if (r.finalHas("f143")) {
+            x265 = r.finalDecimal("f143");
+        }
+        v.f143 = x265;
+        BigDecimal x266 = null;
         if (r.finalHas("f144")) {
-            x264 = r.finalDecimal("f144");
+            x266 = r.finalDecimal("f144");
         }
-        v.f144 = x264;
-        String x265 = null;
-        if (r.finalHas("f145")) {
-            x265 = r.finalString("f145");
-        }
-        v.f145 = x265;
-        String x266 = null;
-        if (r.finalHas("f146")) {
-            x266 = r.finalString("f146");
-        }
-        v.f146 = x266;
+        v.f144 = x266;
         String x267 = null;
+        if (r.finalHas("f145")) {
+            x267 = r.finalString("f145");
+        }
+        v.f145 = x267;
+        String x268 = null;
+        if (r.finalHas("f146")) {
+            x268 = r.finalString("f146");
+        }
+        v.f146 = x268;
+        String x269 = null;
         if (r.finalHas("f147")) {
-            x267 = r.finalString("f147");
+            x269 = r.finalString("f147");
         }
-        v.f147 = x267;
-        Long x268 = null;
-        if (r.finalHas("f148")) {
-            x268 = r.finalI64("f148");
-        }
-        v.f148 = x268;
-        Long x269 = null;
-        if (r.finalHas("f149")) {
-            x269 = r.finalI64("f149");
-        }
-        v.f149 = x269;
+        v.f147 = x269;
         Long x270 = null;
+        if (r.finalHas("f148")) {
+            x270 = r.finalI64("f148");
+        }
+        v.f148 = x270;
+        Long x271 = null;
+        if (r.finalHas("f149")) {
+            x271 = r.finalI64("f149");
+        }
+        v.f149 = x271;
+        Long x272 = null;
         if (r.finalHas("f150")) {
-            x270 = r.finalI64("f150");
+            x272 = r.finalI64("f150");
         }
-        v.f150 = x270;
-        UUID x271 = null;
-        if (r.finalHas("f151")) {
-            x271 = r.finalUuid("f151");
-        }
-        v.f151 = x271;
-        UUID x272 = null;
-        if (r.finalHas("f152")) {
-            x272 = r.finalUuid("f152");
-        }
-        v.f152 = x272;
+        v.f150 = x272;
         UUID x273 = null;
+        if (r.finalHas("f151")) {
+            x273 = r.finalUuid("f151");
+        }
+        v.f151 = x273;
+        UUID x274 = null;
+        if (r.finalHas("f152")) {
+            x274 = r.finalUuid("f152");
+        }
+        v.f152 = x274;
+        UUID x275 = null;
         if (r.finalHas("f153")) {
-            x273 = r.finalUuid("f153");
+            x275 = r.finalUuid("f153");
         }
-        v.f153 = x273;
-        com.chronoxor.proto.OrderSide x274 = null;
+        v.f153 = x275;
+        com.chronoxor.proto.OrderSide x276 = null;
         if (r.finalHas("f154")) {
-            x274 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
+            x276 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
         }
-        v.f154 = x274;
-        com.chronoxor.proto.OrderSide x275 = null;
+        v.f154 = x276;
+        com.chronoxor.proto.OrderSide x277 = null;
         if (r.finalHas("f155")) {
-            x275 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
+            x277 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
         }
-        v.f155 = x275;
-        com.chronoxor.proto.OrderType x276 = null;
+        v.f155 = x277;
+        com.chronoxor.proto.OrderType x278 = null;
         if (r.finalHas("f156")) {
-            x276 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
+            x278 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
         }
-        v.f156 = x276;
-        com.chronoxor.proto.OrderType x277 = null;
+        v.f156 = x278;
+        com.chronoxor.proto.OrderType x279 = null;
         if (r.finalHas("f157")) {
-            x277 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
+            x279 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
         }
-        v.f157 = x277;
+        v.f157 = x279;
         if (r.finalHas("f158")) {
             if (v.f158 == null) {
                 v.f158 = new com.chronoxor.proto.Order();
@@ -2293,16 +2295,16 @@ public class StructNested extends StructOptional {
         } else {
             v.f161 = null;
         }
-        com.chronoxor.proto.State x278 = null;
+        com.chronoxor.proto.State x280 = null;
         if (r.finalHas("f162")) {
-            x278 = com.chronoxor.proto.State.of(r.finalI8("f162"));
+            x280 = com.chronoxor.proto.State.of(r.finalI8("f162"));
         }
-        v.f162 = x278;
-        com.chronoxor.proto.State x279 = null;
+        v.f162 = x280;
+        com.chronoxor.proto.State x281 = null;
         if (r.finalHas("f163")) {
-            x279 = com.chronoxor.proto.State.of(r.finalI8("f163"));
+            x281 = com.chronoxor.proto.State.of(r.finalI8("f163"));
         }
-        v.f163 = x279;
+        v.f163 = x281;
         if (r.finalHas("f164")) {
             if (v.f164 == null) {
                 v.f164 = new com.chronoxor.proto.Account();
@@ -2328,29 +2330,29 @@ public class StructNested extends StructOptional {
             v.f165 = null;
         }
         v.f1000 = EnumSimple.of(r.finalI32("f1000"));
-        EnumSimple x280 = null;
+        EnumSimple x282 = null;
         if (r.finalHas("f1001")) {
-            x280 = EnumSimple.of(r.finalI32("f1001"));
+            x282 = EnumSimple.of(r.finalI32("f1001"));
         }
-        v.f1001 = x280;
+        v.f1001 = x282;
         v.f1002 = EnumTyped.of(r.finalI8("f1002"));
-        EnumTyped x281 = null;
+        EnumTyped x283 = null;
         if (r.finalHas("f1003")) {
-            x281 = EnumTyped.of(r.finalI8("f1003"));
+            x283 = EnumTyped.of(r.finalI8("f1003"));
         }
-        v.f1003 = x281;
+        v.f1003 = x283;
         v.f1004 = FlagsSimple.of(r.finalI32("f1004"));
-        FlagsSimple x282 = null;
+        FlagsSimple x284 = null;
         if (r.finalHas("f1005")) {
-            x282 = FlagsSimple.of(r.finalI32("f1005"));
+            x284 = FlagsSimple.of(r.finalI32("f1005"));
         }
-        v.f1005 = x282;
+        v.f1005 = x284;
         v.f1006 = FlagsTyped.of(r.finalI64("f1006"));
-        FlagsTyped x283 = null;
+        FlagsTyped x285 = null;
         if (r.finalHas("f1007")) {
-            x283 = FlagsTyped.of(r.finalI64("f1007"));
+            x285 = FlagsTyped.of(r.finalI64("f1007"));
         }
-        v.f1007 = x283;
+        v.f1007 = x285;
         try {
             StructSimple.fbeReadFinal(r, v.f1008);
         } catch (DecodeException e) {
@@ -2397,47 +2399,10 @@ public class StructNested extends StructOptional {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(306);
-        r.fixed(4, "id");
-        r.fixed(1, "f1");
-        r.fixed(1, "f2");
-        r.fixed(1, "f3");
-        r.fixed(1, "f4");
-        r.fixed(1, "f5");
-        r.fixed(1, "f6");
-        r.fixed(4, "f7");
-        r.fixed(4, "f8");
-        r.fixed(1, "f9");
-        r.fixed(1, "f10");
-        r.fixed(1, "f11");
-        r.fixed(1, "f12");
-        r.fixed(2, "f13");
-        r.fixed(2, "f14");
-        r.fixed(2, "f15");
-        r.fixed(2, "f16");
-        r.fixed(4, "f17");
-        r.fixed(4, "f18");
-        r.fixed(4, "f19");
-        r.fixed(4, "f20");
-        r.fixed(8, "f21");
-        r.fixed(8, "f22");
-        r.fixed(8, "f23");
-        r.fixed(8, "f24");
-        r.fixed(4, "f25");
-        r.fixed(4, "f26");
-        r.fixed(8, "f27");
-        r.fixed(8, "f28");
-        r.fixed(16, "f29");
-        r.fixed(16, "f30");
+        r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
         r.finalSkipString("f31");
         r.finalSkipString("f32");
-        r.fixed(8, "f33");
-        r.fixed(8, "f34");
-        r.fixed(8, "f35");
-        r.fixed(16, "f36");
-        r.fixed(16, "f37");
-        r.fixed(16, "f38");
-        r.fixed(1, "f39");
-        r.fixed(1, "f40");
+        r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
         try {
             com.chronoxor.proto.Order.fbeVerifyFinal(r);
         } catch (DecodeException e) {

@@ -2775,47 +2775,49 @@ public class StructOptional extends StructSimple {
      */
     public static void fbeReadFinal(Reader r, StructOptional v) throws DecodeException {
         r.enter(283);
-        v.id = r.finalI32("id");
-        v.f1 = r.finalBool("f1");
-        v.f2 = r.finalBool("f2");
-        v.f3 = r.finalI8("f3");
-        v.f4 = r.finalI8("f4");
-        v.f5 = r.finalChar("f5");
-        v.f6 = r.finalChar("f6");
-        v.f7 = r.finalI32("f7");
-        v.f8 = r.finalI32("f8");
-        v.f9 = r.finalI8("f9");
-        v.f10 = r.finalI8("f10");
-        v.f11 = r.finalI8("f11");
-        v.f12 = r.finalI8("f12");
-        v.f13 = r.finalI16("f13");
-        v.f14 = r.finalI16("f14");
-        v.f15 = r.finalI16("f15");
-        v.f16 = r.finalI16("f16");
-        v.f17 = r.finalI32("f17");
-        v.f18 = r.finalI32("f18");
-        v.f19 = r.finalI32("f19");
-        v.f20 = r.finalI32("f20");
-        v.f21 = r.finalI64("f21");
-        v.f22 = r.finalI64("f22");
-        v.f23 = r.finalI64("f23");
-        v.f24 = r.finalI64("f24");
-        v.f25 = r.finalF32("f25");
-        v.f26 = r.finalF32("f26");
-        v.f27 = r.finalF64("f27");
-        v.f28 = r.finalF64("f28");
-        v.f29 = r.finalDecimal("f29");
-        v.f30 = r.finalDecimal("f30");
+        int p202 = r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
+        v.id = r.i32(p202);
+        v.f1 = r.bool(p202 + 4);
+        v.f2 = r.bool(p202 + 5);
+        v.f3 = r.i8(p202 + 6);
+        v.f4 = r.i8(p202 + 7);
+        v.f5 = r.ch(p202 + 8);
+        v.f6 = r.ch(p202 + 9);
+        v.f7 = r.i32(p202 + 10);
+        v.f8 = r.i32(p202 + 14);
+        v.f9 = r.i8(p202 + 18);
+        v.f10 = r.i8(p202 + 19);
+        v.f11 = r.i8(p202 + 20);
+        v.f12 = r.i8(p202 + 21);
+        v.f13 = r.i16(p202 + 22);
+        v.f14 = r.i16(p202 + 24);
+        v.f15 = r.i16(p202 + 26);
+        v.f16 = r.i16(p202 + 28);
+        v.f17 = r.i32(p202 + 30);
+        v.f18 = r.i32(p202 + 34);
+        v.f19 = r.i32(p202 + 38);
+        v.f20 = r.i32(p202 + 42);
+        v.f21 = r.i64(p202 + 46);
+        v.f22 = r.i64(p202 + 54);
+        v.f23 = r.i64(p202 + 62);
+        v.f24 = r.i64(p202 + 70);
+        v.f25 = r.f32(p202 + 78);
+        v.f26 = r.f32(p202 + 82);
+        v.f27 = r.f64(p202 + 86);
+        v.f28 = r.f64(p202 + 94);
+        v.f29 = r.decimal(p202 + 102);
+        v.f30 = r.decimal(p202 + 118);
         v.f31 = r.finalString("f31");
         v.f32 = r.finalString("f32");
-        v.f33 = r.finalI64("f33");
-        v.f34 = r.finalI64("f34");
-        v.f35 = r.finalI64("f35");
-        v.f36 = r.finalUuid("f36");
-        v.f37 = r.finalUuid("f37");
-        v.f38 = r.finalUuid("f38");
-        v.f39 = com.chronoxor.proto.OrderSide.of(r.finalI8("f39"));
-        v.f40 = com.chronoxor.proto.OrderType.of(r.finalI8("f40"));
+        int p203 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
+        v.f33 = r.i64(p203);
+        v.f34 = r.i64(p203 + 8);
+        v.f35 = r.i64(p203 + 16);
+        v.f36 = r.uuid(p203 + 24);
+        v.f37 = r.uuid(p203 + 40);
+        v.f38 = r.uuid(p203 + 56);
+        v.f39 = com.chronoxor.proto.OrderSide.of(r.i8(p203 + 72));
+        v.f40 = com.chronoxor.proto.OrderType.of(r.i8(p203 + 73));
         try {
             com.chronoxor.proto.Order.fbeReadFinal(r, v.f41);
         } catch (DecodeException e) {
@@ -2832,296 +2834,296 @@ public class StructOptional extends StructSimple {
         } catch (DecodeException e) {
             throw e.at("f44");
         }
-        Boolean x202 = null;
-        if (r.finalHas("f100")) {
-            x202 = r.finalBool("f100");
-        }
-        v.f100 = x202;
-        Boolean x203 = null;
-        if (r.finalHas("f101")) {
-            x203 = r.finalBool("f101");
-        }
-        v.f101 = x203;
         Boolean x204 = null;
+        if (r.finalHas("f100")) {
+            x204 = r.finalBool("f100");
+        }
+        v.f100 = x204;
+        Boolean x205 = null;
+        if (r.finalHas("f101")) {
+            x205 = r.finalBool("f101");
+        }
+        v.f101 = x205;
+        Boolean x206 = null;
         if (r.finalHas("f102")) {
-            x204 = r.finalBool("f102");
+            x206 = r.finalBool("f102");
         }
-        v.f102 = x204;
-        Byte x205 = null;
-        if (r.finalHas("f103")) {
-            x205 = r.finalI8("f103");
-        }
-        v.f103 = x205;
-        Byte x206 = null;
-        if (r.finalHas("f104")) {
-            x206 = r.finalI8("f104");
-        }
-        v.f104 = x206;
+        v.f102 = x206;
         Byte x207 = null;
+        if (r.finalHas("f103")) {
+            x207 = r.finalI8("f103");
+        }
+        v.f103 = x207;
+        Byte x208 = null;
+        if (r.finalHas("f104")) {
+            x208 = r.finalI8("f104");
+        }
+        v.f104 = x208;
+        Byte x209 = null;
         if (r.finalHas("f105")) {
-            x207 = r.finalI8("f105");
+            x209 = r.finalI8("f105");
         }
-        v.f105 = x207;
-        Character x208 = null;
-        if (r.finalHas("f106")) {
-            x208 = r.finalChar("f106");
-        }
-        v.f106 = x208;
-        Character x209 = null;
-        if (r.finalHas("f107")) {
-            x209 = r.finalChar("f107");
-        }
-        v.f107 = x209;
+        v.f105 = x209;
         Character x210 = null;
+        if (r.finalHas("f106")) {
+            x210 = r.finalChar("f106");
+        }
+        v.f106 = x210;
+        Character x211 = null;
+        if (r.finalHas("f107")) {
+            x211 = r.finalChar("f107");
+        }
+        v.f107 = x211;
+        Character x212 = null;
         if (r.finalHas("f108")) {
-            x210 = r.finalChar("f108");
+            x212 = r.finalChar("f108");
         }
-        v.f108 = x210;
-        Integer x211 = null;
-        if (r.finalHas("f109")) {
-            x211 = r.finalI32("f109");
-        }
-        v.f109 = x211;
-        Integer x212 = null;
-        if (r.finalHas("f110")) {
-            x212 = r.finalI32("f110");
-        }
-        v.f110 = x212;
+        v.f108 = x212;
         Integer x213 = null;
+        if (r.finalHas("f109")) {
+            x213 = r.finalI32("f109");
+        }
+        v.f109 = x213;
+        Integer x214 = null;
+        if (r.finalHas("f110")) {
+            x214 = r.finalI32("f110");
+        }
+        v.f110 = x214;
+        Integer x215 = null;
         if (r.finalHas("f111")) {
-            x213 = r.finalI32("f111");
+            x215 = r.finalI32("f111");
         }
-        v.f111 = x213;
-        Byte x214 = null;
-        if (r.finalHas("f112")) {
-            x214 = r.finalI8("f112");
-        }
-        v.f112 = x214;
-        Byte x215 = null;
-        if (r.finalHas("f113")) {
-            x215 = r.finalI8("f113");
-        }
-        v.f113 = x215;
+        v.f111 = x215;
         Byte x216 = null;
-        if (r.finalHas("f114")) {
-            x216 = r.finalI8("f114");
+        if (r.finalHas("f112")) {
+            x216 = r.finalI8("f112");
         }
-        v.f114 = x216;
+        v.f112 = x216;
         Byte x217 = null;
-        if (r.finalHas("f115")) {
-            x217 = r.finalI8("f115");
+        if (r.finalHas("f113")) {
+            x217 = r.finalI8("f113");
         }
-        v.f115 = x217;
+        v.f113 = x217;
         Byte x218 = null;
-        if (r.finalHas("f116")) {
-            x218 = r.finalI8("f116");
+        if (r.finalHas("f114")) {
+            x218 = r.finalI8("f114");
         }
-        v.f116 = x218;
+        v.f114 = x218;
         Byte x219 = null;
+        if (r.finalHas("f115")) {
+            x219 = r.finalI8("f115");
+        }
+        v.f115 = x219;
+        Byte x220 = null;
+        if (r.finalHas("f116")) {
+            x220 = r.finalI8("f116");
+        }
+        v.f116 = x220;
+        Byte x221 = null;
         if (r.finalHas("f117")) {
-            x219 = r.finalI8("f117");
+            x221 = r.finalI8("f117");
         }
-        v.f117 = x219;
-        Short x220 = null;
-        if (r.finalHas("f118")) {
-            x220 = r.finalI16("f118");
-        }
-        v.f118 = x220;
-        Short x221 = null;
-        if (r.finalHas("f119")) {
-            x221 = r.finalI16("f119");
-        }
-        v.f119 = x221;
+        v.f117 = x221;
         Short x222 = null;
-        if (r.finalHas("f120")) {
-            x222 = r.finalI16("f120");
+        if (r.finalHas("f118")) {
+            x222 = r.finalI16("f118");
         }
-        v.f120 = x222;
+        v.f118 = x222;
         Short x223 = null;
-        if (r.finalHas("f121")) {
-            x223 = r.finalI16("f121");
+        if (r.finalHas("f119")) {
+            x223 = r.finalI16("f119");
         }
-        v.f121 = x223;
+        v.f119 = x223;
         Short x224 = null;
-        if (r.finalHas("f122")) {
-            x224 = r.finalI16("f122");
+        if (r.finalHas("f120")) {
+            x224 = r.finalI16("f120");
         }
-        v.f122 = x224;
+        v.f120 = x224;
         Short x225 = null;
+        if (r.finalHas("f121")) {
+            x225 = r.finalI16("f121");
+        }
+        v.f121 = x225;
+        Short x226 = null;
+        if (r.finalHas("f122")) {
+            x226 = r.finalI16("f122");
+        }
+        v.f122 = x226;
+        Short x227 = null;
         if (r.finalHas("f123")) {
-            x225 = r.finalI16("f123");
+            x227 = r.finalI16("f123");
         }
-        v.f123 = x225;
-        Integer x226 = null;
-        if (r.finalHas("f124")) {
-            x226 = r.finalI32("f124");
-        }
-        v.f124 = x226;
-        Integer x227 = null;
-        if (r.finalHas("f125")) {
-            x227 = r.finalI32("f125");
-        }
-        v.f125 = x227;
+        v.f123 = x227;
         Integer x228 = null;
-        if (r.finalHas("f126")) {
-            x228 = r.finalI32("f126");
+        if (r.finalHas("f124")) {
+            x228 = r.finalI32("f124");
         }
-        v.f126 = x228;
+        v.f124 = x228;
         Integer x229 = null;
-        if (r.finalHas("f127")) {
-            x229 = r.finalI32("f127");
+        if (r.finalHas("f125")) {
+            x229 = r.finalI32("f125");
         }
-        v.f127 = x229;
+        v.f125 = x229;
         Integer x230 = null;
-        if (r.finalHas("f128")) {
-            x230 = r.finalI32("f128");
+        if (r.finalHas("f126")) {
+            x230 = r.finalI32("f126");
         }
-        v.f128 = x230;
+        v.f126 = x230;
         Integer x231 = null;
+        if (r.finalHas("f127")) {
+            x231 = r.finalI32("f127");
+        }
+        v.f127 = x231;
+        Integer x232 = null;
+        if (r.finalHas("f128")) {
+            x232 = r.finalI32("f128");
+        }
+        v.f128 = x232;
+        Integer x233 = null;
         if (r.finalHas("f129")) {
-            x231 = r.finalI32("f129");
+            x233 = r.finalI32("f129");
         }
-        v.f129 = x231;
-        Long x232 = null;
-        if (r.finalHas("f130")) {
-            x232 = r.finalI64("f130");
-        }
-        v.f130 = x232;
-        Long x233 = null;
-        if (r.finalHas("f131")) {
-            x233 = r.finalI64("f131");
-        }
-        v.f131 = x233;
+        v.f129 = x233;
         Long x234 = null;
-        if (r.finalHas("f132")) {
-            x234 = r.finalI64("f132");
+        if (r.finalHas("f130")) {
+            x234 = r.finalI64("f130");
         }
-        v.f132 = x234;
+        v.f130 = x234;
         Long x235 = null;
-        if (r.finalHas("f133")) {
-            x235 = r.finalI64("f133");
+        if (r.finalHas("f131")) {
+            x235 = r.finalI64("f131");
         }
-        v.f133 = x235;
+        v.f131 = x235;
         Long x236 = null;
-        if (r.finalHas("f134")) {
-            x236 = r.finalI64("f134");
+        if (r.finalHas("f132")) {
+            x236 = r.finalI64("f132");
         }
-        v.f134 = x236;
+        v.f132 = x236;
         Long x237 = null;
+        if (r.finalHas("f133")) {
+            x237 = r.finalI64("f133");
+        }
+        v.f133 = x237;
+        Long x238 = null;
+        if (r.finalHas("f134")) {
+            x238 = r.finalI64("f134");
+        }
+        v.f134 = x238;
+        Long x239 = null;
         if (r.finalHas("f135")) {
-            x237 = r.finalI64("f135");
+            x239 = r.finalI64("f135");
         }
-        v.f135 = x237;
-        Float x238 = null;
-        if (r.finalHas("f136")) {
-            x238 = r.finalF32("f136");
-        }
-        v.f136 = x238;
-        Float x239 = null;
-        if (r.finalHas("f137")) {
-            x239 = r.finalF32("f137");
-        }
-        v.f137 = x239;
+        v.f135 = x239;
         Float x240 = null;
+        if (r.finalHas("f136")) {
+            x240 = r.finalF32("f136");
+        }
+        v.f136 = x240;
+        Float x241 = null;
+        if (r.finalHas("f137")) {
+            x241 = r.finalF32("f137");
+        }
+        v.f137 = x241;
+        Float x242 = null;
         if (r.finalHas("f138")) {
-            x240 = r.finalF32("f138");
+            x242 = r.finalF32("f138");
         }
-        v.f138 = x240;
-        Double x241 = null;
-        if (r.finalHas("f139")) {
-            x241 = r.finalF64("f139");
-        }
-        v.f139 = x241;
-        Double x242 = null;
-        if (r.finalHas("f140")) {
-            x242 = r.finalF64("f140");
-        }
-        v.f140 = x242;
+        v.f138 = x242;
         Double x243 = null;
+        if (r.finalHas("f139")) {
+            x243 = r.finalF64("f139");
+        }
+        v.f139 = x243;
+        Double x244 = null;
+        if (r.finalHas("f140")) {
+            x244 = r.finalF64("f140");
+        }
+        v.f140 = x244;
+        Double x245 = null;
         if (r.finalHas("f141")) {
-            x243 = r.finalF64("f141");
+            x245 = r.finalF64("f141");
         }
-        v.f141 = x243;
-        BigDecimal x244 = null;
-        if (r.finalHas("f142")) {
-            x244 = r.finalDecimal("f142");
-        }
-        v.f142 = x244;
-        BigDecimal x245 = null;
-        if (r.finalHas("f143")) {
-            x245 = r.finalDecimal("f143");
-        }
-        v.f143 = x245;
+        v.f141 = x245;
         BigDecimal x246 = null;
+        if (r.finalHas("f142")) {
+            x246 = r.finalDecimal("f142");
+        }
+        v.f142 = x246;
+        BigDecimal x247 = null;
+        if (r.finalHas("f143")) {
+            x247 = r.finalDecimal("f143");
+        }
+        v.f143 = x247;
+        BigDecimal x248 = null;
         if (r.finalHas("f144")) {
-            x246 = r.finalDecimal("f144");
+            x248 = r.finalDecimal("f144");
         }
-        v.f144 = x246;
-        String x247 = null;
-        if (r.finalHas("f145")) {
-            x247 = r.finalString("f145");
-        }
-        v.f145 = x247;
-        String x248 = null;
-        if (r.finalHas("f146")) {
-            x248 = r.finalString("f146");
-        }
-        v.f146 = x248;
+        v.f144 = x248;
         String x249 = null;
+        if (r.finalHas("f145")) {
+            x249 = r.finalString("f145");
+        }
+        v.f145 = x249;
+        String x250 = null;
+        if (r.finalHas("f146")) {
+            x250 = r.finalString("f146");
+        }
+        v.f146 = x250;
+        String x251 = null;
         if (r.finalHas("f147")) {
-            x249 = r.finalString("f147");
+            x251 = r.finalString("f147");
         }
-        v.f147 = x249;
-        Long x250 = null;
-        if (r.finalHas("f148")) {
-            x250 = r.finalI64("f148");
-        }
-        v.f148 = x250;
-        Long x251 = null;
-        if (r.finalHas("f149")) {
-            x251 = r.finalI64("f149");
-        }
-        v.f149 = x251;
+        v.f147 = x251;
         Long x252 = null;
+        if (r.finalHas("f148")) {
+            x252 = r.finalI64("f148");
+        }
+        v.f148 = x252;
+        Long x253 = null;
+        if (r.finalHas("f149")) {
+            x253 = r.finalI64("f149");
+        }
+        v.f149 = x253;
+        Long x254 = null;
         if (r.finalHas("f150")) {
-            x252 = r.finalI64("f150");
+            x254 = r.finalI64("f150");
         }
-        v.f150 = x252;
-        UUID x253 = null;
-        if (r.finalHas("f151")) {
-            x253 = r.finalUuid("f151");
-        }
-        v.f151 = x253;
-        UUID x254 = null;
-        if (r.finalHas("f152")) {
-            x254 = r.finalUuid("f152");
-        }
-        v.f152 = x254;
+        v.f150 = x254;
         UUID x255 = null;
+        if (r.finalHas("f151")) {
+            x255 = r.finalUuid("f151");
+        }
+        v.f151 = x255;
+        UUID x256 = null;
+        if (r.finalHas("f152")) {
+            x256 = r.finalUuid("f152");
+        }
+        v.f152 = x256;
+        UUID x257 = null;
         if (r.finalHas("f153")) {
-            x255 = r.finalUuid("f153");
+            x257 = r.finalUuid("f153");
         }
-        v.f153 = x255;
-        com.chronoxor.proto.OrderSide x256 = null;
+        v.f153 = x257;
+        com.chronoxor.proto.OrderSide x258 = null;
         if (r.finalHas("f154")) {
-            x256 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
+            x258 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
         }
-        v.f154 = x256;
-        com.chronoxor.proto.OrderSide x257 = null;
+        v.f154 = x258;
+        com.chronoxor.proto.OrderSide x259 = null;
         if (r.finalHas("f155")) {
-            x257 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
+            x259 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
         }
-        v.f155 = x257;
-        com.chronoxor.proto.OrderType x258 = null;
+        v.f155 = x259;
+        com.chronoxor.proto.OrderType x260 = null;
         if (r.finalHas("f156")) {
-            x258 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
+            x260 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
         }
-        v.f156 = x258;
-        com.chronoxor.proto.OrderType x259 = null;
+        v.f156 = x260;
+        com.chronoxor.proto.OrderType x261 = null;
         if (r.finalHas("f157")) {
-            x259 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
+            x261 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
         }
-        v.f157 = x259;
+        v.f157 = x261;
         if (r.finalHas("f158")) {
             if (v.f158 == null) {
                 v.f158 = new com.chronoxor.proto.Order();
@@ -3170,16 +3172,16 @@ public class StructOptional extends StructSimple {
         } else {
             v.f161 = null;
         }
-        com.chronoxor.proto.State x260 = null;
+        com.chronoxor.proto.State x262 = null;
         if (r.finalHas("f162")) {
-            x260 = com.chronoxor.proto.State.of(r.finalI8("f162"));
+            x262 = com.chronoxor.proto.State.of(r.finalI8("f162"));
         }
-        v.f162 = x260;
-        com.chronoxor.proto.State x261 = null;
+        v.f162 = x262;
+        com.chronoxor.proto.State x263 = null;
         if (r.finalHas("f163")) {
-            x261 = com.chronoxor.proto.State.of(r.finalI8("f163"));
+            x263 = com.chronoxor.proto.State.of(r.finalI8("f163"));
         }
-        v.f163 = x261;
+        v.f163 = x263;
         if (r.finalHas("f164")) {
             if (v.f164 == null) {
                 v.f164 = new com.chronoxor.proto.Account();
@@ -3216,47 +3218,10 @@ public class StructOptional extends StructSimple {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(283);
-        r.fixed(4, "id");
-        r.fixed(1, "f1");
-        r.fixed(1, "f2");
-        r.fixed(1, "f3");
-        r.fixed(1, "f4");
-        r.fixed(1, "f5");
-        r.fixed(1, "f6");
-        r.fixed(4, "f7");
-        r.fixed(4, "f8");
-        r.fixed(1, "f9");
-        r.fixed(1, "f10");
-        r.fixed(1, "f11");
-        r.fixed(1, "f12");
-        r.fixed(2, "f13");
-        r.fixed(2, "f14");
-        r.fixed(2, "f15");
-        r.fixed(2, "f16");
-        r.fixed(4, "f17");
-        r.fixed(4, "f18");
-        r.fixed(4, "f19");
-        r.fixed(4, "f20");
-        r.fixed(8, "f21");
-        r.fixed(8, "f22");
-        r.fixed(8, "f23");
-        r.fixed(8, "f24");
-        r.fixed(4, "f25");
-        r.fixed(4, "f26");
-        r.fixed(8, "f27");
-        r.fixed(8, "f28");
-        r.fixed(16, "f29");
-        r.fixed(16, "f30");
+        r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
         r.finalSkipString("f31");
         r.finalSkipString("f32");
-        r.fixed(8, "f33");
-        r.fixed(8, "f34");
-        r.fixed(8, "f35");
-        r.fixed(16, "f36");
-        r.fixed(16, "f37");
-        r.fixed(16, "f38");
-        r.fixed(1, "f39");
-        r.fixed(1, "f40");
+        r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
         try {
             com.chronoxor.proto.Order.fbeVerifyFinal(r);
         } catch (DecodeException e) {

@@ -465,6 +465,45 @@ public final class Reader {
     }
 
     /**
+     * Claims a run of fixed-size fields of a final root (docs/ir.md {@code runs}) with one bounds
+     * check; the caller reads the fields with the slot methods at their offsets in the run. When
+     * the root ends before the run does, the error is the one a field-by-field read gives: the
+     * first field (or array element) that is not there, at its position.
+     *
+     * @param n      the bytes of the run
+     * @param fields the run's fields in order, comma-separated: {@code name=size} or, for an
+     *               array, {@code name=size*count} (size: of one element); read only on failure
+     * @return the run's position
+     * @throws DecodeException when the run is beyond the root
+     */
+    public int run(int n, String fields) throws DecodeException {
+        int p = pos;
+        if (n > end - p) {
+            throw runBeyond(fields);
+        }
+        pos = p + n;
+        return p;
+    }
+
+    private DecodeException runBeyond(String fields) {
+        int p = pos;
+        for (String f : fields.split(",")) {
+            int eq = f.indexOf('=');
+            int star = f.indexOf('*');
+            String field = f.substring(0, eq);
+            int size = Integer.parseInt(f, eq + 1, star < 0 ? f.length() : star, 10);
+            int count = star < 0 ? 1 : Integer.parseInt(f, star + 1, f.length(), 10);
+            for (int i = 0; i < count; i++) {
+                if (size > end - p) {
+                    return fail("value beyond the end of the buffer", field, p);
+                }
+                p += size;
+            }
+        }
+        throw new IllegalArgumentException("the run " + fields + " fits in the root");
+    }
+
+    /**
      * Claims the next {@code n * size} bytes (a run of fixed-size elements).
      *
      * @param n     the count

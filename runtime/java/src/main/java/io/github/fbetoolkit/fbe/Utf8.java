@@ -20,6 +20,7 @@ public final class Utf8 {
      * @param n    the number of bytes
      * @return the string
      */
+    @SuppressWarnings("deprecation")
     public static String decode(byte[] data, int from, int n) {
         int end = from + n;
         int i = from;
@@ -27,7 +28,10 @@ public final class Utf8 {
             i++;
         }
         if (i == end) {
-            return new String(data, from, n, StandardCharsets.ISO_8859_1);
+            // ASCII: the bytes are the characters. String(byte[], int hibyte, int, int) with hibyte 0
+            // copies them as String(data, from, n, ISO_8859_1) does, but is small enough for the JIT
+            // to inline (the charset constructor is not: a call per string read)
+            return new String(data, 0, from, n);
         }
         if (valid(data, i, end)) {
             return new String(data, from, n, StandardCharsets.UTF_8);

@@ -279,8 +279,9 @@ public class Derived extends Fixed {
      */
     public static void fbeReadFinal(Reader r, Derived v) throws DecodeException {
         r.enter(8);
-        v.a = r.finalI32("a");
-        v.b = r.finalI32("b");
+        int p1 = r.run(8, "a=4,b=4");
+        v.a = r.i32(p1);
+        v.b = r.i32(p1 + 4);
         r.leave();
     }
 
@@ -293,8 +294,7 @@ public class Derived extends Fixed {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(8);
-        r.fixed(4, "a");
-        r.fixed(4, "b");
+        r.run(8, "a=4,b=4");
         r.leave();
     }
 

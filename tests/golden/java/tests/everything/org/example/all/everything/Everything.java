@@ -1940,35 +1940,38 @@ public class Everything {
      */
     public static void fbeReadFinal(Reader r, Everything v) throws DecodeException {
         r.enter(250);
-        v.id = r.finalI32("id");
-        v.f1 = r.finalBool("f1");
-        v.f2 = r.finalI8("f2");
-        v.f3 = r.finalChar("f3");
-        v.f4 = r.finalI32("f4");
-        v.f5 = r.finalI8("f5");
-        v.f6 = r.finalI8("f6");
-        v.f7 = r.finalI16("f7");
-        v.f8 = r.finalI16("f8");
-        v.f9 = r.finalI32("f9");
-        v.f10 = r.finalI32("f10");
-        v.f11 = r.finalI64("f11");
-        v.f12 = r.finalI64("f12");
-        v.f13 = r.finalF32("f13");
-        v.f14 = r.finalF64("f14");
-        v.f15 = r.finalDecimal("f15");
-        v.f16 = r.finalDecimal("f16");
+        int p179 = r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
+        v.id = r.i32(p179);
+        v.f1 = r.bool(p179 + 4);
+        v.f2 = r.i8(p179 + 5);
+        v.f3 = r.ch(p179 + 6);
+        v.f4 = r.i32(p179 + 7);
+        v.f5 = r.i8(p179 + 11);
+        v.f6 = r.i8(p179 + 12);
+        v.f7 = r.i16(p179 + 13);
+        v.f8 = r.i16(p179 + 15);
+        v.f9 = r.i32(p179 + 17);
+        v.f10 = r.i32(p179 + 21);
+        v.f11 = r.i64(p179 + 25);
+        v.f12 = r.i64(p179 + 33);
+        v.f13 = r.f32(p179 + 41);
+        v.f14 = r.f64(p179 + 45);
+        v.f15 = r.decimal(p179 + 53);
+        v.f16 = r.decimal(p179 + 69);
         v.f17 = r.finalString("f17");
-        v.f18 = r.finalI64("f18");
-        v.f19 = r.finalI64("f19");
-        v.f20 = r.finalUuid("f20");
-        v.f21 = r.finalUuid("f21");
-        v.f22 = r.finalUuid("f22");
-        v.f23 = r.finalUuid("f23");
+        int p180 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
+        v.f18 = r.i64(p180);
+        v.f19 = r.i64(p180 + 8);
+        v.f20 = r.uuid(p180 + 16);
+        v.f21 = r.uuid(p180 + 32);
+        v.f22 = r.uuid(p180 + 48);
+        v.f23 = r.uuid(p180 + 64);
         v.f24 = r.finalBytes("f24");
-        v.f25 = EByte.of(r.finalI8("f25"));
-        v.f26 = org.example.market.Side.of(r.finalI8("f26"));
-        v.f27 = FByte.of(r.finalI8("f27"));
-        v.f28 = FUInt64.of(r.finalI64("f28"));
+        int p181 = r.run(11, "f25=1,f26=1,f27=1,f28=8");
+        v.f25 = EByte.of(r.i8(p181));
+        v.f26 = org.example.market.Side.of(r.i8(p181 + 1));
+        v.f27 = FByte.of(r.i8(p181 + 2));
+        v.f28 = FUInt64.of(r.i64(p181 + 3));
         try {
             Counted.fbeReadFinal(r, v.f29);
         } catch (DecodeException e) {
@@ -1979,26 +1982,26 @@ public class Everything {
         } catch (DecodeException e) {
             throw e.at("f30");
         }
-        Integer x179 = null;
+        Integer x182 = null;
         if (r.finalHas("f31")) {
-            x179 = r.finalI32("f31");
+            x182 = r.finalI32("f31");
         }
-        v.f31 = x179;
-        Integer x180 = null;
+        v.f31 = x182;
+        Integer x183 = null;
         if (r.finalHas("f32")) {
-            x180 = r.finalI32("f32");
+            x183 = r.finalI32("f32");
         }
-        v.f32 = x180;
-        String x181 = null;
+        v.f32 = x183;
+        String x184 = null;
         if (r.finalHas("f33")) {
-            x181 = r.finalString("f33");
+            x184 = r.finalString("f33");
         }
-        v.f33 = x181;
-        EByte x182 = null;
+        v.f33 = x184;
+        EByte x185 = null;
         if (r.finalHas("f34")) {
-            x182 = EByte.of(r.finalI8("f34"));
+            x185 = EByte.of(r.finalI8("f34"));
         }
-        v.f34 = x182;
+        v.f34 = x185;
         if (r.finalHas("f35")) {
             if (v.f35 == null) {
                 v.f35 = new Counted();
@@ -2014,157 +2017,157 @@ public class Everything {
         if (v.f36.length != 3) {
             v.f36 = new int[3];
         }
-        for (int i183 = 0; i183 < 3; i183++) {
-            v.f36[i183] = r.finalI32("f36");
+        for (int i186 = 0; i186 < 3; i186++) {
+            v.f36[i186] = r.finalI32("f36");
         }
         if (v.f37.length != 2) {
             v.f37 = new String[2];
         }
-        for (int i184 = 0; i184 < 2; i184++) {
-            String x185 = null;
+        for (int i187 = 0; i187 < 2; i187++) {
+            String x188 = null;
             if (r.finalHas("f37")) {
-                x185 = r.finalString("f37");
+                x188 = r.finalString("f37");
             }
-            v.f37[i184] = x185;
+            v.f37[i187] = x188;
         }
-        int n186 = r.finalCount(8, 8, "f38");
+        int n189 = r.finalCount(8, 8, "f38");
         v.f38.clear();
-        for (int i187 = 0; i187 < n186; i187++) {
+        for (int i190 = 0; i190 < n189; i190++) {
             v.f38.add(r.finalF64("f38"));
         }
-        int n189 = r.finalCount(1, 1, "f39");
+        int n192 = r.finalCount(1, 1, "f39");
         v.f39.clear();
-        for (int i190 = 0; i190 < n189; i190++) {
-            Counted x192 = null;
+        for (int i193 = 0; i193 < n192; i193++) {
+            Counted x195 = null;
             if (r.finalHas("f39")) {
-                Counted x193 = new Counted();
+                Counted x196 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x193);
+                    Counted.fbeReadFinal(r, x196);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i190);
+                    throw e.at("f39", i193);
                 }
-                x192 = x193;
+                x195 = x196;
             }
-            v.f39.add(x192);
+            v.f39.add(x195);
         }
-        int n194 = r.finalCount(4, 4, "f40");
+        int n197 = r.finalCount(4, 4, "f40");
         v.f40.clear();
-        for (int i195 = 0; i195 < n194; i195++) {
+        for (int i198 = 0; i198 < n197; i198++) {
             v.f40.add(r.finalString("f40"));
         }
-        int n197 = r.finalCount(8, 8, "f41");
+        int n200 = r.finalCount(8, 8, "f41");
         v.f41.clear();
-        for (int i198 = 0; i198 < n197; i198++) {
-            int p199 = r.pos();
-            if (!v.f41.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p199);
-            }
-        }
-        int n200 = r.finalCount(8, 0, "f42");
-        v.f42.clear();
         for (int i201 = 0; i201 < n200; i201++) {
             int p202 = r.pos();
-            org.example.market.Instrument x203 = new org.example.market.Instrument();
-            try {
-                org.example.market.Instrument.fbeReadFinal(r, x203);
-            } catch (DecodeException e) {
-                throw e.at("f42", i201);
-            }
-            if (!v.f42.add(x203)) {
-                throw r.duplicateKey("f42", p202);
+            if (!v.f41.add(r.finalI64("f41"))) {
+                throw r.duplicateKey("f41", p202);
             }
         }
-        int n204 = r.finalCount(8, 8, "f43");
+        int n203 = r.finalCount(8, 0, "f42");
+        v.f42.clear();
+        for (int i204 = 0; i204 < n203; i204++) {
+            int p205 = r.pos();
+            org.example.market.Instrument x206 = new org.example.market.Instrument();
+            try {
+                org.example.market.Instrument.fbeReadFinal(r, x206);
+            } catch (DecodeException e) {
+                throw e.at("f42", i204);
+            }
+            if (!v.f42.add(x206)) {
+                throw r.duplicateKey("f42", p205);
+            }
+        }
+        int n207 = r.finalCount(8, 8, "f43");
         v.f43.clear();
-        for (int i205 = 0; i205 < n204; i205++) {
-            int p207 = r.pos();
-            Integer k206 = r.finalI32("f43");
-            v.f43.put(k206, r.finalString("f43"));
-            if (v.f43.size() != i205 + 1) {
-                throw r.duplicateKey("f43", p207);
+        for (int i208 = 0; i208 < n207; i208++) {
+            int p210 = r.pos();
+            Integer k209 = r.finalI32("f43");
+            v.f43.put(k209, r.finalString("f43"));
+            if (v.f43.size() != i208 + 1) {
+                throw r.duplicateKey("f43", p210);
             }
         }
-        int n208 = r.finalCount(5, 5, "f44");
+        int n211 = r.finalCount(5, 5, "f44");
         v.f44.clear();
-        for (int i209 = 0; i209 < n208; i209++) {
-            int p211 = r.pos();
-            String k210 = r.finalString("f44");
-            Counted x212 = null;
+        for (int i212 = 0; i212 < n211; i212++) {
+            int p214 = r.pos();
+            String k213 = r.finalString("f44");
+            Counted x215 = null;
             if (r.finalHas("f44")) {
-                Counted x213 = new Counted();
+                Counted x216 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x213);
+                    Counted.fbeReadFinal(r, x216);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i209);
+                    throw e.at("f44", i212);
                 }
-                x212 = x213;
+                x215 = x216;
             }
-            v.f44.put(k210, x212);
-            if (v.f44.size() != i209 + 1) {
-                throw r.duplicateKey("f44", p211);
+            v.f44.put(k213, x215);
+            if (v.f44.size() != i212 + 1) {
+                throw r.duplicateKey("f44", p214);
             }
         }
-        int n214 = r.finalCount(20, 20, "f45");
+        int n217 = r.finalCount(20, 20, "f45");
         v.f45.clear();
-        for (int i215 = 0; i215 < n214; i215++) {
-            int p217 = r.pos();
-            UUID k216 = r.finalUuid("f45");
-            v.f45.put(k216, r.finalBytes("f45"));
-            if (v.f45.size() != i215 + 1) {
-                throw r.duplicateKey("f45", p217);
+        for (int i218 = 0; i218 < n217; i218++) {
+            int p220 = r.pos();
+            UUID k219 = r.finalUuid("f45");
+            v.f45.put(k219, r.finalBytes("f45"));
+            if (v.f45.size() != i218 + 1) {
+                throw r.duplicateKey("f45", p220);
             }
         }
-        int n218 = r.finalCount(12, 0, "f46");
+        int n221 = r.finalCount(12, 0, "f46");
         v.f46.clear();
-        for (int i219 = 0; i219 < n218; i219++) {
-            int p221 = r.pos();
-            org.example.market.Instrument x222 = new org.example.market.Instrument();
+        for (int i222 = 0; i222 < n221; i222++) {
+            int p224 = r.pos();
+            org.example.market.Instrument x225 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x222);
+                org.example.market.Instrument.fbeReadFinal(r, x225);
             } catch (DecodeException e) {
-                throw e.at("f46", i219);
+                throw e.at("f46", i222);
             }
-            org.example.market.Instrument k220 = x222;
-            Counted x223 = new Counted();
+            org.example.market.Instrument k223 = x225;
+            Counted x226 = new Counted();
             try {
-                Counted.fbeReadFinal(r, x223);
+                Counted.fbeReadFinal(r, x226);
             } catch (DecodeException e) {
-                throw e.at("f46", i219);
+                throw e.at("f46", i222);
             }
-            v.f46.put(k220, x223);
-            if (v.f46.size() != i219 + 1) {
-                throw r.duplicateKey("f46", p221);
+            v.f46.put(k223, x226);
+            if (v.f46.size() != i222 + 1) {
+                throw r.duplicateKey("f46", p224);
             }
         }
-        Integer x224 = null;
+        Integer x227 = null;
         if (r.finalHas("f47")) {
-            x224 = r.finalI32("f47");
+            x227 = r.finalI32("f47");
         }
-        v.f47 = x224;
+        v.f47 = x227;
         v.f47Reset = r.finalBool("f47Reset");
-        Long x225 = null;
+        Long x228 = null;
         if (r.finalHas("f48")) {
-            x225 = r.finalI64("f48");
+            x228 = r.finalI64("f48");
         }
-        v.f48 = x225;
-        int n226 = r.finalCount(8, 8, "f49");
+        v.f48 = x228;
+        int n229 = r.finalCount(8, 8, "f49");
         v.f49.clear();
-        for (int i227 = 0; i227 < n226; i227++) {
-            int p229 = r.pos();
-            byte[] k228 = r.finalBytes("f49");
-            v.f49.put(k228, r.finalI32("f49"));
-            if (v.f49.size() != i227 + 1) {
-                throw r.duplicateKey("f49", p229);
+        for (int i230 = 0; i230 < n229; i230++) {
+            int p232 = r.pos();
+            byte[] k231 = r.finalBytes("f49");
+            v.f49.put(k231, r.finalI32("f49"));
+            if (v.f49.size() != i230 + 1) {
+                throw r.duplicateKey("f49", p232);
             }
         }
-        int n230 = r.finalCount(8, 8, "f50");
+        int n233 = r.finalCount(8, 8, "f50");
         v.f50.clear();
-        for (int i231 = 0; i231 < n230; i231++) {
-            int p233 = r.pos();
-            byte[] k232 = r.finalBytes("f50");
-            v.f50.put(k232, r.finalString("f50"));
-            if (v.f50.size() != i231 + 1) {
-                throw r.duplicateKey("f50", p233);
+        for (int i234 = 0; i234 < n233; i234++) {
+            int p236 = r.pos();
+            byte[] k235 = r.finalBytes("f50");
+            v.f50.put(k235, r.finalString("f50"));
+            if (v.f50.size() != i234 + 1) {
+                throw r.duplicateKey("f50", p236);
             }
         }
         r.leave();
@@ -2179,35 +2182,11 @@ public class Everything {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(250);
-        r.fixed(4, "id");
-        r.fixed(1, "f1");
-        r.fixed(1, "f2");
-        r.fixed(1, "f3");
-        r.fixed(4, "f4");
-        r.fixed(1, "f5");
-        r.fixed(1, "f6");
-        r.fixed(2, "f7");
-        r.fixed(2, "f8");
-        r.fixed(4, "f9");
-        r.fixed(4, "f10");
-        r.fixed(8, "f11");
-        r.fixed(8, "f12");
-        r.fixed(4, "f13");
-        r.fixed(8, "f14");
-        r.fixed(16, "f15");
-        r.fixed(16, "f16");
+        r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
         r.finalSkipString("f17");
-        r.fixed(8, "f18");
-        r.fixed(8, "f19");
-        r.fixed(16, "f20");
-        r.fixed(16, "f21");
-        r.fixed(16, "f22");
-        r.fixed(16, "f23");
+        r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
         r.finalSkipBytes("f24");
-        r.fixed(1, "f25");
-        r.fixed(1, "f26");
-        r.fixed(1, "f27");
-        r.fixed(8, "f28");
+        r.run(11, "f25=1,f26=1,f27=1,f28=8");
         try {
             Counted.fbeVerifyFinal(r);
         } catch (DecodeException e) {
@@ -2237,117 +2216,117 @@ public class Everything {
                 throw e.at("f35");
             }
         }
-        for (int i234 = 0; i234 < 3; i234++) {
+        for (int i237 = 0; i237 < 3; i237++) {
             r.fixed(4, "f36");
         }
-        for (int i235 = 0; i235 < 2; i235++) {
+        for (int i238 = 0; i238 < 2; i238++) {
             if (r.finalHas("f37")) {
                 r.finalSkipString("f37");
             }
         }
         r.fixed(r.finalCount(8, 8, "f38"), 8, "f38");
-        int n237 = r.finalCount(1, 1, "f39");
-        for (int i238 = 0; i238 < n237; i238++) {
+        int n240 = r.finalCount(1, 1, "f39");
+        for (int i241 = 0; i241 < n240; i241++) {
             if (r.finalHas("f39")) {
                 try {
                     Counted.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i238);
+                    throw e.at("f39", i241);
                 }
             }
         }
-        int n239 = r.finalCount(4, 4, "f40");
-        for (int i240 = 0; i240 < n239; i240++) {
+        int n242 = r.finalCount(4, 4, "f40");
+        for (int i243 = 0; i243 < n242; i243++) {
             r.finalSkipString("f40");
         }
-        Set<Long> t241 = new TreeSet<>();
-        int n242 = r.finalCount(8, 8, "f41");
-        t241.clear();
-        for (int i243 = 0; i243 < n242; i243++) {
-            int p244 = r.pos();
-            if (!t241.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p244);
+        Set<Long> t244 = new TreeSet<>();
+        int n245 = r.finalCount(8, 8, "f41");
+        t244.clear();
+        for (int i246 = 0; i246 < n245; i246++) {
+            int p247 = r.pos();
+            if (!t244.add(r.finalI64("f41"))) {
+                throw r.duplicateKey("f41", p247);
             }
         }
-        Set<org.example.market.Instrument> t245 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
-        int n246 = r.finalCount(8, 0, "f42");
-        t245.clear();
-        for (int i247 = 0; i247 < n246; i247++) {
-            int p248 = r.pos();
-            org.example.market.Instrument x249 = new org.example.market.Instrument();
+        Set<org.example.market.Instrument> t248 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
+        int n249 = r.finalCount(8, 0, "f42");
+        t248.clear();
+        for (int i250 = 0; i250 < n249; i250++) {
+            int p251 = r.pos();
+            org.example.market.Instrument x252 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x249);
+                org.example.market.Instrument.fbeReadFinal(r, x252);
             } catch (DecodeException e) {
-                throw e.at("f42", i247);
+                throw e.at("f42", i250);
             }
-            if (!t245.add(x249)) {
-                throw r.duplicateKey("f42", p248);
-            }
-        }
-        Map<Integer, String> t250 = new TreeMap<>();
-        int n251 = r.finalCount(8, 8, "f43");
-        t250.clear();
-        for (int i252 = 0; i252 < n251; i252++) {
-            int p254 = r.pos();
-            Integer k253 = r.finalI32("f43");
-            t250.put(k253, r.finalString("f43"));
-            if (t250.size() != i252 + 1) {
-                throw r.duplicateKey("f43", p254);
+            if (!t248.add(x252)) {
+                throw r.duplicateKey("f42", p251);
             }
         }
-        Map<String, Counted> t255 = new TreeMap<>(Compare.STRING);
-        int n256 = r.finalCount(5, 5, "f44");
-        t255.clear();
-        for (int i257 = 0; i257 < n256; i257++) {
-            int p259 = r.pos();
-            String k258 = r.finalString("f44");
-            Counted x260 = null;
+        Map<Integer, String> t253 = new TreeMap<>();
+        int n254 = r.finalCount(8, 8, "f43");
+        t253.clear();
+        for (int i255 = 0; i255 < n254; i255++) {
+            int p257 = r.pos();
+            Integer k256 = r.finalI32("f43");
+            t253.put(k256, r.finalString("f43"));
+            if (t253.size() != i255 + 1) {
+                throw r.duplicateKey("f43", p257);
+            }
+        }
+        Map<String, Counted> t258 = new TreeMap<>(Compare.STRING);
+        int n259 = r.finalCount(5, 5, "f44");
+        t258.clear();
+        for (int i260 = 0; i260 < n259; i260++) {
+            int p262 = r.pos();
+            String k261 = r.finalString("f44");
+            Counted x263 = null;
             if (r.finalHas("f44")) {
-                Counted x261 = new Counted();
+                Counted x264 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x261);
+                    Counted.fbeReadFinal(r, x264);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i257);
+                    throw e.at("f44", i260);
                 }
-                x260 = x261;
+                x263 = x264;
             }
-            t255.put(k258, x260);
-            if (t255.size() != i257 + 1) {
-                throw r.duplicateKey("f44", p259);
-            }
-        }
-        Map<UUID, byte[]> t262 = new LinkedHashMap<>();
-        int n263 = r.finalCount(20, 20, "f45");
-        t262.clear();
-        for (int i264 = 0; i264 < n263; i264++) {
-            int p266 = r.pos();
-            UUID k265 = r.finalUuid("f45");
-            t262.put(k265, r.finalBytes("f45"));
-            if (t262.size() != i264 + 1) {
-                throw r.duplicateKey("f45", p266);
+            t258.put(k261, x263);
+            if (t258.size() != i260 + 1) {
+                throw r.duplicateKey("f44", p262);
             }
         }
-        Map<org.example.market.Instrument, Counted> t267 = new LinkedHashMap<>();
-        int n268 = r.finalCount(12, 0, "f46");
-        t267.clear();
-        for (int i269 = 0; i269 < n268; i269++) {
-            int p271 = r.pos();
-            org.example.market.Instrument x272 = new org.example.market.Instrument();
-            try {
-                org.example.market.Instrument.fbeReadFinal(r, x272);
-            } catch (DecodeException e) {
-                throw e.at("f46", i269);
+        Map<UUID, byte[]> t265 = new LinkedHashMap<>();
+        int n266 = r.finalCount(20, 20, "f45");
+        t265.clear();
+        for (int i267 = 0; i267 < n266; i267++) {
+            int p269 = r.pos();
+            UUID k268 = r.finalUuid("f45");
+            t265.put(k268, r.finalBytes("f45"));
+            if (t265.size() != i267 + 1) {
+                throw r.duplicateKey("f45", p269);
             }
-            org.example.market.Instrument k270 = x272;
-            Counted x273 = new Counted();
+        }
+        Map<org.example.market.Instrument, Counted> t270 = new LinkedHashMap<>();
+        int n271 = r.finalCount(12, 0, "f46");
+        t270.clear();
+        for (int i272 = 0; i272 < n271; i272++) {
+            int p274 = r.pos();
+            org.example.market.Instrument x275 = new org.example.market.Instrument();
             try {
-                Counted.fbeReadFinal(r, x273);
+                org.example.market.Instrument.fbeReadFinal(r, x275);
             } catch (DecodeException e) {
-                throw e.at("f46", i269);
+                throw e.at("f46", i272);
             }
-            t267.put(k270, x273);
-            if (t267.size() != i269 + 1) {
-                throw r.duplicateKey("f46", p271);
+            org.example.market.Instrument k273 = x275;
+            Counted x276 = new Counted();
+            try {
+                Counted.fbeReadFinal(r, x276);
+            } catch (DecodeException e) {
+                throw e.at("f46", i272);
+            }
+            t270.put(k273, x276);
+            if (t270.size() != i272 + 1) {
+                throw r.duplicateKey("f46", p274);
             }
         }
         if (r.finalHas("f47")) {
@@ -2357,26 +2336,26 @@ public class Everything {
         if (r.finalHas("f48")) {
             r.fixed(8, "f48");
         }
-        Map<byte[], Integer> t274 = new TreeMap<>(Compare.BYTES);
-        int n275 = r.finalCount(8, 8, "f49");
-        t274.clear();
-        for (int i276 = 0; i276 < n275; i276++) {
-            int p278 = r.pos();
-            byte[] k277 = r.finalBytes("f49");
-            t274.put(k277, r.finalI32("f49"));
-            if (t274.size() != i276 + 1) {
-                throw r.duplicateKey("f49", p278);
+        Map<byte[], Integer> t277 = new TreeMap<>(Compare.BYTES);
+        int n278 = r.finalCount(8, 8, "f49");
+        t277.clear();
+        for (int i279 = 0; i279 < n278; i279++) {
+            int p281 = r.pos();
+            byte[] k280 = r.finalBytes("f49");
+            t277.put(k280, r.finalI32("f49"));
+            if (t277.size() != i279 + 1) {
+                throw r.duplicateKey("f49", p281);
             }
         }
-        Map<byte[], String> t279 = new TreeMap<>(Compare.BYTES);
-        int n280 = r.finalCount(8, 8, "f50");
-        t279.clear();
-        for (int i281 = 0; i281 < n280; i281++) {
-            int p283 = r.pos();
-            byte[] k282 = r.finalBytes("f50");
-            t279.put(k282, r.finalString("f50"));
-            if (t279.size() != i281 + 1) {
-                throw r.duplicateKey("f50", p283);
+        Map<byte[], String> t282 = new TreeMap<>(Compare.BYTES);
+        int n283 = r.finalCount(8, 8, "f50");
+        t282.clear();
+        for (int i284 = 0; i284 < n283; i284++) {
+            int p286 = r.pos();
+            byte[] k285 = r.finalBytes("f50");
+            t282.put(k285, r.finalString("f50"));
+            if (t282.size() != i284 + 1) {
+                throw r.duplicateKey("f50", p286);
             }
         }
         r.leave();

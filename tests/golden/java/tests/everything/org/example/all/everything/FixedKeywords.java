@@ -289,9 +289,10 @@ public class FixedKeywords {
      */
     public static void fbeReadFinal(Reader r, FixedKeywords v) throws DecodeException {
         r.enter(9);
-        v.new_ = r.finalI32("new");
-        v.swap = r.finalBool("swap");
-        v.default_ = Reserved.of(r.finalI32("default"));
+        int p1 = r.run(9, "new=4,swap=1,default=4");
+        v.new_ = r.i32(p1);
+        v.swap = r.bool(p1 + 4);
+        v.default_ = Reserved.of(r.i32(p1 + 5));
         r.leave();
     }
 
@@ -304,9 +305,7 @@ public class FixedKeywords {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(9);
-        r.fixed(4, "new");
-        r.fixed(1, "swap");
-        r.fixed(4, "default");
+        r.run(9, "new=4,swap=1,default=4");
         r.leave();
     }
 

@@ -292,8 +292,9 @@ public class ImportedBase extends org.example.market.Instrument {
     public static void fbeReadFinal(Reader r, ImportedBase v) throws DecodeException {
         r.enter(16);
         v.symbol = r.finalString("symbol");
-        v.digits = r.finalI32("digits");
-        v.price = r.finalF64("price");
+        int p1 = r.run(12, "digits=4,price=8");
+        v.digits = r.i32(p1);
+        v.price = r.f64(p1 + 4);
         r.leave();
     }
 
@@ -307,8 +308,7 @@ public class ImportedBase extends org.example.market.Instrument {
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(16);
         r.finalSkipString("symbol");
-        r.fixed(4, "digits");
-        r.fixed(8, "price");
+        r.run(12, "digits=4,price=8");
         r.leave();
     }
 

@@ -449,31 +449,32 @@ public class Keywords {
         r.enter(30);
         v.new_ = r.finalI32("new");
         v.class_ = r.finalString("class");
-        v.default_ = Reserved.of(r.finalI32("default"));
-        v.swap = r.finalBool("swap");
-        v.from = r.finalI32("from");
-        v.None = r.finalI32("None");
-        v.NULL = r.finalI32("NULL");
-        Reserved x16 = null;
+        int p16 = r.run(17, "default=4,swap=1,from=4,None=4,NULL=4");
+        v.default_ = Reserved.of(r.i32(p16));
+        v.swap = r.bool(p16 + 4);
+        v.from = r.i32(p16 + 5);
+        v.None = r.i32(p16 + 9);
+        v.NULL = r.i32(p16 + 13);
+        Reserved x17 = null;
         if (r.finalHas("operator")) {
-            x16 = Reserved.of(r.finalI32("operator"));
+            x17 = Reserved.of(r.finalI32("operator"));
         }
-        v.operator = x16;
-        int n17 = r.finalCount(9, 0, "this");
-        int m18 = v.this_.size();
-        for (int i19 = 0; i19 < n17; i19++) {
-            FixedKeywords x20 = i19 < m18 ? v.this_.get(i19) : new FixedKeywords();
+        v.operator = x17;
+        int n18 = r.finalCount(9, 0, "this");
+        int m19 = v.this_.size();
+        for (int i20 = 0; i20 < n18; i20++) {
+            FixedKeywords x21 = i20 < m19 ? v.this_.get(i20) : new FixedKeywords();
             try {
-                FixedKeywords.fbeReadFinal(r, x20);
+                FixedKeywords.fbeReadFinal(r, x21);
             } catch (DecodeException e) {
-                throw e.at("this", i19);
+                throw e.at("this", i20);
             }
-            if (i19 >= m18) {
-                v.this_.add(x20);
+            if (i20 >= m19) {
+                v.this_.add(x21);
             }
         }
-        if (m18 > n17) {
-            v.this_.subList(n17, m18).clear();
+        if (m19 > n18) {
+            v.this_.subList(n18, m19).clear();
         }
         r.leave();
     }
@@ -489,20 +490,16 @@ public class Keywords {
         r.enter(30);
         r.fixed(4, "new");
         r.finalSkipString("class");
-        r.fixed(4, "default");
-        r.fixed(1, "swap");
-        r.fixed(4, "from");
-        r.fixed(4, "None");
-        r.fixed(4, "NULL");
+        r.run(17, "default=4,swap=1,from=4,None=4,NULL=4");
         if (r.finalHas("operator")) {
             r.fixed(4, "operator");
         }
-        int n21 = r.finalCount(9, 0, "this");
-        for (int i22 = 0; i22 < n21; i22++) {
+        int n22 = r.finalCount(9, 0, "this");
+        for (int i23 = 0; i23 < n22; i23++) {
             try {
                 FixedKeywords.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("this", i22);
+                throw e.at("this", i23);
             }
         }
         r.leave();
