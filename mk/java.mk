@@ -4,22 +4,23 @@
 #   make test-java     the runtime's JUnit 5 tests (mvn test, javac -Xlint:all -Werror) and
 #                      fbec --java's output for every schema compiled with javac -Xlint:all
 #                      -Werror and run against the golden vectors of $(SHARED) (tests/java),
-#                      then JAVA_FUZZ_QUICK runs of the mutation fuzzer (fixed seed)
+#                      then JAVA_FUZZ_QUICK inputs of the Jazzer target (seed JAVA_FUZZ_SEED)
 #   make example-java  the TCP example (examples/java, java.nio): a server on a free port of
 #                      127.0.0.1 and a client against it, both models (make test-java runs it,
 #                      and bench-java-check)
 #   make bench-java    the JMH benchmark against protobuf-java, FlatBuffers, SBE, Kryo and
 #                      Jackson (bench/java; make bench runs it; knobs further below)
-#   make fuzz-java     the mutation fuzzer of the generated readers and receivers (fuzz/java,
-#                      seeded from the golden vectors) for FUZZ_SECONDS; make fuzz runs it.
-#                      A failing input is left in build/fuzz/crashes/java-*.bin
+#   make fuzz-java     Jazzer (coverage-guided, from Maven Central) on the generated readers and
+#                      receivers (fuzz/java, seeded from the golden vectors) for FUZZ_SECONDS, its
+#                      corpus kept in build/fuzz/java/corpus; make fuzz runs it. A failing input is
+#                      left in build/fuzz/crashes/java-* with a Java reproducer beside it
 # MVN is the mvn command; JDK 17 and Maven come from Debian (tools/need-apt.sh), the
 # runtime's dependency (jackson-core) and test dependencies from Maven Central (resolved once into
 # ~/.m2; tools/java_runtime.py gives the jars to what compiles the runtime with javac).
 .PHONY: test-java fuzz-java fuzz-java-build example-java
 TEST_TARGETS += test-java
 MVN ?= mvn
-JAVA_FUZZ_QUICK ?= 20000
+JAVA_FUZZ_QUICK ?= 5000
 JAVA_FUZZ_SEED ?= 1
 
 test-java: venv
@@ -27,8 +28,7 @@ test-java: venv
 	cd runtime/java && $(MVN) -q -B -Dstyle.color=never test
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/java
 	@$(MAKE) fuzz-java-build
-	java -cp "build/fuzz/java/classes:$$($(PYTHON) tools/java_runtime.py deps)" FuzzReaders build/fuzz/java/targets.txt runs=$(JAVA_FUZZ_QUICK) \
-		$(JAVA_FUZZ_SEED) build/fuzz/crashes
+	MVN="$(MVN)" $(PYTHON) fuzz/java/jazzer.py build/fuzz/java --name java --runs $(JAVA_FUZZ_QUICK) --seed $(JAVA_FUZZ_SEED)
 	@$(MAKE) example-java
 	@$(MAKE) bench-java-check
 
@@ -44,13 +44,12 @@ example-java: venv
 	java -cp "examples/java/classes:$$($(PYTHON) tools/java_runtime.py deps)" TcpExample
 
 fuzz-java-build: venv
-	@tools/need-apt.sh openjdk-17-jdk-headless
+	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	@$(PYTHON) fuzz/java/build.py build/fuzz/java
 
 fuzz: fuzz-java
 fuzz-java: fuzz-java-build
-	java -cp "build/fuzz/java/classes:$$($(PYTHON) tools/java_runtime.py deps)" FuzzReaders build/fuzz/java/targets.txt seconds=$(FUZZ_SECONDS) \
-		$$(date +%s) build/fuzz/crashes
+	MVN="$(MVN)" $(PYTHON) fuzz/java/jazzer.py build/fuzz/java --name java --seconds $(FUZZ_SECONDS)
 
 # The Java benchmark (bench/java, docs/benchmarks.md "Java"): our generated Java code against
 # protobuf-java, FlatBuffers, SBE, Kryo and Jackson on the trade model, JMH in one run.

@@ -4,11 +4,12 @@
 #                      with -Werror -Wextra (one JVM for every compilation, cached by content
 #                      under build/kotlin), checked by ktlint and run against the golden vectors
 #                      of $(SHARED); the protocol and the TCP example (tests/kotlin); and
-#                      KOTLIN_FUZZ_QUICK inputs of the mutation fuzzer (seed KOTLIN_FUZZ_SEED)
-#   make fuzz-kotlin   the mutation fuzzer of the generated Kotlin readers and receivers (fuzz/kotlin:
-#                      the Java target's FuzzReaders harness over the Kotlin classes, seeded from
-#                      the golden vectors) for FUZZ_SECONDS; make fuzz runs it. A failing input is
-#                      left in build/fuzz/crashes/
+#                      KOTLIN_FUZZ_QUICK inputs of the Jazzer target (seed KOTLIN_FUZZ_SEED)
+#   make fuzz-kotlin   Jazzer (coverage-guided) on the generated Kotlin readers and receivers
+#                      (fuzz/kotlin: the Java target's FuzzReaders over the Kotlin classes, seeded
+#                      from the golden vectors) for FUZZ_SECONDS, its corpus kept in
+#                      build/fuzz/kotlin/corpus; make fuzz runs it. A failing input is left in
+#                      build/fuzz/crashes/kotlin-* with a Java reproducer beside it
 #   make example-kotlin  the TCP example (examples/kotlin, java.nio): a server on a free port of
 #                      127.0.0.1 and a client against it, both models
 # The Kotlin compiler is kotlin-compiler-embeddable and ktlint is ktlint-cli, from Maven Central
@@ -17,16 +18,15 @@
 .PHONY: test-kotlin example-kotlin fuzz-kotlin fuzz-kotlin-build
 TEST_TARGETS += test-kotlin
 MVN ?= mvn
-KOTLIN_FUZZ_QUICK ?= 20000
+KOTLIN_FUZZ_QUICK ?= 5000
 KOTLIN_FUZZ_SEED ?= 1
-KOTLIN_FUZZ = java -cp "$$(cat build/fuzz/kotlin/classpath.txt)" FuzzReaders build/fuzz/kotlin/targets.txt
+KOTLIN_FUZZ = MVN="$(MVN)" $(PYTHON) fuzz/java/jazzer.py build/fuzz/kotlin --name kotlin
 
 test-kotlin: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/kotlin
 	@$(MAKE) fuzz-kotlin-build
-	@mkdir -p build/fuzz/crashes
-	$(KOTLIN_FUZZ) runs=$(KOTLIN_FUZZ_QUICK) $(KOTLIN_FUZZ_SEED) build/fuzz/crashes
+	$(KOTLIN_FUZZ) --runs $(KOTLIN_FUZZ_QUICK) --seed $(KOTLIN_FUZZ_SEED)
 
 example-kotlin: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
@@ -38,5 +38,4 @@ fuzz-kotlin-build: venv
 
 fuzz: fuzz-kotlin
 fuzz-kotlin: fuzz-kotlin-build
-	@mkdir -p build/fuzz/crashes
-	$(KOTLIN_FUZZ) seconds=$(FUZZ_SECONDS) $$(date +%s) build/fuzz/crashes
+	$(KOTLIN_FUZZ) --seconds $(FUZZ_SECONDS)

@@ -1,8 +1,8 @@
-"""Build the Java mutation fuzzer: `build.py OUT` generates the fbec --java --final --json --proto code of
-the original's proto.fbe and test.fbe (SHARED; without it the project's trade.fbe and
+"""Build the Jazzer target of the Java readers: `build.py OUT` generates the fbec --java --final --json --proto
+code of the original's proto.fbe and test.fbe (SHARED; without it the project's trade.fbe and
 tests/everything.fbe), compiles it with runtime/java and fuzz/java/FuzzReaders.java into OUT/classes
-and writes OUT/targets.txt: every struct with its golden vectors (binary and JSON) as seeds, and every package with
-a Receiver. JAVAC names the javac command."""
+and writes OUT/targets.txt (every struct with its golden vectors, binary and JSON, as seeds, and every
+package with a Receiver) and OUT/classpath.txt; fuzz/java/jazzer.py runs it. JAVAC names the javac command."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -18,22 +19,34 @@ REPO = HERE.parents[1]
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 sys.path[:0] = [str(REPO / "compiler"), str(REPO / "tools")]
 
+import java_runtime
 from fbec.cli import main as fbec_main
+from fbec.model.ir import Package
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.java import TYPE_RESERVED, java_package
 
-import java_runtime
 
-
-def main(out: Path) -> int:
-    out = out.resolve()
-    if (out / "src").exists():
-        shutil.rmtree(out / "src")
+def schemas() -> list[Path]:
+    """The original's proto.fbe and test.fbe (SHARED); without them the project's trade.fbe and tests/everything.fbe."""
     if (SHARED / "schemas" / "test.fbe").is_file():
-        schemas = [SHARED / "schemas" / "proto.fbe", SHARED / "schemas" / "test.fbe"]
-    else:
-        schemas = [REPO / "schemas" / "trade.fbe", REPO / "schemas" / "tests" / "everything.fbe"]
+        return [SHARED / "schemas" / "proto.fbe", SHARED / "schemas" / "test.fbe"]
+    return [REPO / "schemas" / "trade.fbe", REPO / "schemas" / "tests" / "everything.fbe"]
+
+
+def packages() -> Iterator[tuple[Path, Package]]:
+    """Every package of the schemas once, with the schema file that defines it."""
+    done: set[str] = set()
+    for schema in schemas():
+        for package in compile_schema(str(schema), [], Diagnostics()).packages:
+            if package.name not in done:
+                done.add(package.name)
+                yield schema.parent / Path(package.file).name, package
+
+
+def write_targets(out: Path, package_name: Callable[[Package], str], type_name: Callable[[str], str]) -> None:
+    """OUT/targets.txt for FuzzReaders: a line per struct (its class, then its golden vectors: versioned, final
+    and JSON files), then a line per package with a Receiver ("receiver", the package)."""
     seeds: dict[str, list[str]] = {}
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if manifest.is_file():
@@ -42,30 +55,32 @@ def main(out: Path) -> int:
             seeds.setdefault(f"{c['package']}.{c['type']}", []).extend(files)
     lines: list[str] = []
     receivers: list[str] = []
-    done: set[str] = set()
-    for schema in schemas:
-        ir = compile_schema(str(schema), [], Diagnostics())
-        for package in ir.packages:
-            if package.name in done:
-                continue
-            done.add(package.name)
-            source = schema.parent / Path(package.file).name
-            options = ["--java", "--final", "--json", "--proto", "-q"]
-            if fbec_main([f"--input={source}", f"--output={out / 'src'}", *options]) != 0:
-                return 1
-            for s in package.structs:
-                lines.append("\t".join([f"{java_package(package)}.{TYPE_RESERVED(s.name)}",
-                                        *seeds.get(s.qualified, [])]))
-            if package.dispatch:
-                receivers.append(f"receiver\t{java_package(package)}")
+    for _, package in packages():
+        for s in package.structs:
+            lines.append("\t".join([f"{package_name(package)}.{type_name(s.name)}", *seeds.get(s.qualified, [])]))
+        if package.dispatch:
+            receivers.append(f"receiver\t{package_name(package)}")
     (out / "targets.txt").write_text("\n".join(lines + receivers) + "\n")
+
+
+def main(out: Path) -> int:
+    out = out.resolve()
+    for old in ("src", "classes"):
+        if (out / old).exists():
+            shutil.rmtree(out / old)
+    for source, _ in packages():
+        options = ["--java", "--final", "--json", "--proto", "-q"]
+        if fbec_main([f"--input={source}", f"--output={out / 'src'}", *options]) != 0:
+            return 1
+    write_targets(out, java_package, TYPE_RESERVED)
     javac = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
     sources = sorted((out / "src").rglob("*.java")) + sorted((REPO / "runtime" / "java" / "src" / "main").rglob("*.java"))
     sources.append(HERE / "FuzzReaders.java")
     (out / "sources.txt").write_text("\n".join(map(str, sources)) + "\n")
+    deps = java_runtime.dependencies()
+    (out / "classpath.txt").write_text(os.pathsep.join([str(out / "classes"), *deps]) + "\n")
     return subprocess.run([javac, "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-d", str(out / "classes"),
-                           "-cp", os.pathsep.join(java_runtime.dependencies()), f"@{out / 'sources.txt'}"],
-                          check=False).returncode
+                           "-cp", os.pathsep.join(deps), f"@{out / 'sources.txt'}"], check=False).returncode
 
 
 if __name__ == "__main__":
