@@ -1,7 +1,7 @@
 /// <reference types="node" />
 // A schema of JavaScript's reserved words and the generated code's own names (names.fbe, written by
 // tests/js/test_js_generated.py) compiles and round-trips in both models; a recursive struct is
-// read back 128 levels deep and refused at 129 by both writers, and by the readers under a lower
+// read back 128 levels deep and refused at 129 by the writers and by the readers under a lower
 // limit, with the field path; errors name the type, the field path and the offset.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -62,7 +62,9 @@ test("depth: 128 levels read back, 129 refused by the writers, a lower limit ref
     assert.throws(() => write(chain(129)), (e: unknown) => {
       assert.ok(e instanceof fbe.EncodeError);
       assert.equal(e.limit, "depth");
-      assert.match(e.message, /structs nested deeper than 128 \(names\.Node\)/);
+      assert.equal(e.type, "names.Node");
+      assert.equal(e.path, Array.from({ length: 128 }, () => "children[0]").join("."));
+      assert.match(e.message, /^structs nested deeper than 128 \(names\.Node\.children\[0\]\.children\[0\]\./);
       return true;
     });
     assert.throws(() => read(data, fbe.limits({ maxDepth: 127 })), (e: unknown) => {
@@ -138,7 +140,8 @@ test("JSON: read back, the shared rules (docs/limits.md 7), errors with the memb
   // depth: 128 levels written and read, 129 refused by the writer, a lower limit by the reader with the path
   const deep = chain(128).toJson();
   assert.equal(Node.fromJson(deep).children[0]!.id, 2);
-  assert.throws(() => chain(129).toJson(), (e: unknown) => e instanceof fbe.EncodeError && e.limit === "depth");
+  assert.throws(() => chain(129).toJson(), (e: unknown) =>
+    e instanceof fbe.EncodeError && e.limit === "depth" && e.path === Array.from({ length: 128 }, () => "children[0]").join("."));
   assert.throws(() => Node.fromJson(deep, fbe.limits({ maxDepth: 127 })), (e: unknown) =>
     e instanceof fbe.DecodeError && e.limit === "depth" && e.path === Array.from({ length: 127 }, () => "children[0]").join("."));
   // the budget: 8 bytes per input byte plus the slack; omitted members' default structs are charged

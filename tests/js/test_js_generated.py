@@ -167,8 +167,9 @@ struct Node { int32 id; string label; Node[] children; Node? next; }
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every schema's --typescript output (folders g0, g1...: the schemas in as few folders as their
-    package names allow; ../shared's first), its --javascript declarations (j0, j1...) and the names
-    schema (n0) with the node tests, compiled by one `tsc --strict` run into out/."""
+    package names allow; ../shared's first), its --javascript declarations (j0, j1...), the names
+    schema (n0) and tests/js/keys.fbe (k0) with the node tests, compiled by one `tsc --strict` run
+    into out/."""
     root = tmp_path_factory.mktemp("js")
     groups = folders(schema_files())
     assert groups, "no schemas found"
@@ -178,6 +179,8 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "names.fbe").write_text(NAMES)
     generate([root / "names.fbe"], root / "n0")
     shutil.copy(REPO / "tests" / "js" / "names.test.ts", root / "n0")
+    generate([REPO / "tests" / "js" / "keys.fbe"], root / "k0")
+    shutil.copy(REPO / "tests" / "js" / "keys.test.ts", root / "k0")
     manifest = SHARED / "vectors" / "MANIFEST.json"
     write_doubles(root / "g0" / "doubles.json")
     shutil.copy(REPO / "tests" / "js" / "doubles.test.ts", root / "g0")
@@ -187,7 +190,7 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", root / folder)
     (root / "package.json").write_text('{"type": "module"}\n')
     link_runtime(root)
-    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts"])
+    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts", "k0/*.ts"])
     for folder in root.glob("j*"):          # the JavaScript runs as generated
         for js in folder.glob("*.js"):
             shutil.copy(js, root / "out" / folder.name)
@@ -221,6 +224,17 @@ def test_reserved_names_depth_and_errors(compiled: Path) -> None:
     writers, a lower limit by the readers with the path), error paths and offsets, duplicate keys,
     the JSON rules."""
     r = subprocess.run([NODE, "--test", "out/n0/names.test.js"], cwd=compiled, capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, r.stdout[-8000:] + r.stderr
+    assert "# pass 5" in r.stdout, r.stdout[-3000:]
+
+
+def test_duplicate_keys(compiled: Path) -> None:
+    """tests/js/keys.test.ts on tests/js/keys.fbe (docs/limits.md 4): every writer refuses a set or map
+    holding a key twice under the readers' comparison (arrays of structs, bytes, uuids and decimals by
+    value; floats as written), naming the path and the two indexes, and writes distinct keys in
+    ascending order; every reader refuses such data."""
+    r = subprocess.run([NODE, "--test", "out/k0/keys.test.js"], cwd=compiled, capture_output=True, text=True,
                        check=False)
     assert r.returncode == 0, r.stdout[-8000:] + r.stderr
     assert "# pass 5" in r.stdout, r.stdout[-3000:]

@@ -134,8 +134,12 @@ export class Decimal {
     return this.magnitude === other.magnitude && this.flags === other.flags;
   }
 
-  /** -1, 0 or 1 as this value is below, equal to or above `other` (exact). */
+  /** -1, 0 or 1 as this value is below, equal to or above `other` (exact: 1.5 equals 1.50, -0 equals 0). */
   compare(other: Decimal): number {
+    if (this.flags === other.flags) {
+      const c = this.magnitude < other.magnitude ? -1 : this.magnitude > other.magnitude ? 1 : 0;
+      return this.negative ? -c : c;
+    }
     const a = this.signedAt(Math.max(this.scale, other.scale));
     const b = other.signedAt(Math.max(this.scale, other.scale));
     return a < b ? -1 : a > b ? 1 : 0;

@@ -4,17 +4,23 @@ import { test } from "node:test";
 
 import {
   compareChar,
+  compareDecimal,
+  compareFloat,
   compareString,
+  compareValue,
   Decimal,
   DecodeError,
   decodeUtf8,
   DEFAULT_LIMITS,
   encodeUtf8,
   EncodeError,
-  hasDuplicate,
+  elementsInOrder,
+  entriesInOrder,
+  keyOf,
   keysOf,
   limits,
   Reader,
+  repeated,
   sortedKeys,
   Uuid,
   Writer,
@@ -100,9 +106,62 @@ test("key order: signed char, strings by UTF-8 bytes", () => {
   assert.ok(compareString("\uffff", "\u{10000}") < 0); // UTF-16 order would say otherwise
   assert.ok(compareString("a", "ab") < 0);
   assert.deepEqual(sortedKeys(new Map([[3, 0], [1, 0], [2, 0]]), (a, b) => a - b), [1, 2, 3]);
-  assert.ok(hasDuplicate([Uuid.parse("01"), Uuid.parse("01")]));
-  assert.ok(!hasDuplicate([1, 2, 3]));
   assert.notEqual(keysOf(1, "a"), keysOf("1", "a"));
+});
+
+test("the key comparison: a total order, 0 exactly for the same key (docs/limits.md 4)", () => {
+  assert.equal(compareValue(-0, 0), 0);
+  assert.equal(compareValue(NaN, NaN), 0);
+  assert.ok(compareValue(NaN, Infinity) > 0 && compareValue(Infinity, NaN) < 0);
+  assert.equal(compareFloat(0.1, 0.1 + 1e-12), 0); // one float once written
+  assert.ok(compareValue(0.1, 0.1 + 1e-12) < 0);
+  const d = (m: bigint, scale: number, negative = false) => Decimal.fromParts(m, scale, negative);
+  assert.equal(compareDecimal(d(15n, 1), d(150n, 2)), 0); // 1.5 and 1.50: by value, as C++, Python and Java
+  assert.equal(compareDecimal(d(0n, 0, true), Decimal.ZERO), 0);
+  assert.ok(compareDecimal(d(15n, 1, true), d(149n, 2, true)) < 0);
+  assert.ok(compareDecimal(d(2n, 0), d(1999n, 3)) > 0);
+  assert.equal(keyOf(d(15n, 1)), keyOf(d(1500n, 3)));
+  assert.equal(keyOf(d(0n, 5, true)), keyOf(Decimal.ZERO));
+  assert.notEqual(keyOf(d(15n, 1)), keyOf(d(15n, 2)));
+  assert.equal(keyOf({}), "k"); // a struct without [key] fields: the empty key
+});
+
+test("repeated: in order one comparison each, else pairwise or by sorted indexes, the same answer", () => {
+  let calls = 0;
+  const counted = (a: number, b: number) => (calls++, compareValue(a, b));
+  const up = Array.from({ length: 100 }, (_, i) => i);
+  assert.equal(repeated(up, counted), undefined);
+  assert.equal(calls, 99);
+  for (const n of [3, 8, 9, 40]) {
+    // every pair (i, k) of a shuffled run: the least k repeating an earlier item, its first
+    const base = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+    assert.equal(repeated(base, compareValue), undefined);
+    for (let k = 1; k < n; k++) {
+      for (let i = 0; i < k; i++) {
+        const a = base.slice();
+        a[k] = a[i]!;
+        let want: [number, number] | undefined;
+        for (let y = 1; y < n && want === undefined; y++) for (let x = 0; x < y && want === undefined; x++) if (a[x] === a[y]) want = [x, y];
+        assert.deepEqual(repeated(a, compareValue), want, `${n}: ${a}`);
+      }
+    }
+  }
+});
+
+test("writers' order: the input itself when ascending, else a sorted copy, refused with the indexes", () => {
+  const s = [1, 2, 3];
+  assert.equal(elementsInOrder(s, compareValue, "f"), s);
+  const down = [3, 2, 1];
+  assert.deepEqual(elementsInOrder(down, compareValue, "f"), [1, 2, 3]);
+  assert.deepEqual(down, [3, 2, 1]); // not sorted in place
+  assert.deepEqual(elementsInOrder(new Set([2, 1]), compareValue, "f"), [1, 2]);
+  const many = Array.from({ length: 20 }, (_, i) => 20 - i);
+  many.push(7);
+  assert.throws(() => elementsInOrder(many, compareValue, "f"), (e: unknown) =>
+    e instanceof EncodeError && e.message === "two elements are the same, [13] and [20] (f)");
+  assert.deepEqual(entriesInOrder(new Map([[2, "b"], [1, "a"]]), compareValue, "m"), [[1, "a"], [2, "b"]]);
+  assert.throws(() => entriesInOrder([[Uuid.parse("01"), 1], [Uuid.parse("01"), 2]], (a, b) => a.compare(b), "m"),
+    /^EncodeError: two entries have the same key, \[0\] and \[1\] \(m\)$/);
 });
 
 /** A hand-written root of one struct {int32 a; string b;} (type 7): the generated code's pattern. */

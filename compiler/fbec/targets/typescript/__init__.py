@@ -97,6 +97,7 @@ class Context:
         self.type_imports = Imports()             # JavaScript: what only the declarations (.d.ts) use
         self.declarations: list[str] = []        # JavaScript: the members of the class being written
         self.constants: dict[str, str] = {}      # expression -> the module constant holding it
+        self.can_fail: dict[str, bool] = {}      # struct -> whether writing it can fail (models.can_fail)
 
     def constant_of(self, stem: str, expression: str) -> str:
         """A module-level constant holding an immutable default (a Decimal, a Uuid), made once."""
@@ -323,7 +324,16 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             w.line("/** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */")
             key_over = "override " if s.base and has_keys(c, s.base) and c.ts else ""
             with w.block(f"{key_over}fbeKey(){c.annot('string')} {{", "}"):
-                w.line(f"return {c.rt('keysOf')}({', '.join('this.' + field_name(f) for f in keys)});")
+                w.line(f"return {c.rt('keysOf')}({', '.join(key_value(f.type, 'this.' + field_name(f)) for f in keys)});")
+            w.blank()
+            w.line("/**")
+            w.line(" * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;")
+            w.line(" * 0 for the same key, which no set or map holds twice (docs/limits.md 4).")
+            w.line(" */")
+            over = "override " if s.base and has_keys(c, s.base) else ""
+            with w.block(c.method(f"static {over}", "fbeCompareKey", [("a", name), ("b", name)], "number"), "}"):
+                terms = [key_compare(c, f.type, "a." + field_name(f), "b." + field_name(f)) for f in keys]
+                w.line(f"return {' || '.join(t for t in terms if t) or '0'};")
         write_models(w, c, s, name)
         if c.options.json:
             write_json(w, c, s, name)
@@ -343,6 +353,26 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
         for line in c.declarations:
             d.line(line)
     d.blank()
+
+
+def key_value(t: ir.Type, x: str) -> str:
+    """A [key] field's value as fbeKey compares it: a float as the 32-bit value written."""
+    if isinstance(t, ir.Primitive) and t.name == "float":
+        return f"Math.fround({x})"
+    if isinstance(t, ir.Optional_) and isinstance(t.element, ir.Primitive) and t.element.name == "float":
+        return f"({x} === undefined ? undefined : Math.fround({x}))"
+    return x
+
+
+def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str | None:
+    """The expression ordering [key] field values a and b of type t in the wire order (0: the same
+    key); None for a struct without [key] fields, whose values are all the same key."""
+    from fbec.targets.typescript.models import compare
+    if isinstance(t, ir.Optional_):
+        return f"{c.rt('compareOptional')}({a}, {b}, {compare(c, t.element)})"
+    if isinstance(t, ir.StructRef) and not has_keys(c, t.name):
+        return None
+    return f"{compare(c, t)}({a}, {b})"
 
 
 def has_keys(c: Context, qualified: str) -> bool:

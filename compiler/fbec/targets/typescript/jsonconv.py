@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.typescript.models import Names, compare
+from fbec.targets.typescript.models import Names, compare, counter, guarded, ordered, within_field, within_index
 
 if TYPE_CHECKING:
     from fbec.targets.typescript import Context
@@ -44,62 +44,68 @@ def by_value(t: ir.Type) -> bool:
     return bv(t)
 
 
-def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
-    """Write x (type t) as JSON (docs/format.md 8.2)."""
+def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str, names: Names) -> None:
+    """Write x (type t) as JSON (docs/format.md 8.2), a value of `field` (`within`: as write_value's)."""
     w = raw.w
     if isinstance(t, ir.Primitive):
         raw.line(f"j.{VALUE.get(t.name, 'int')}({x});")
     elif isinstance(t, ir.EnumRef):
         raw.line(f"j.int({x});")
     elif isinstance(t, ir.StructRef):
-        raw.line(f"{c.named(t.name)}.fbeWriteJson(j, {x});")
+        raw.flush()
+        guarded(w, c, t, f"{c.named(t.name)}.fbeWriteJson(j, {x});", within)
     elif isinstance(t, ir.Optional_):
         o = names("o")
         raw.line(f"const {o} = {x};")
         with w.block(f"if ({o} === undefined) {{", "} else {"):
             w.line("j.null();")
         with w.block("", "}"):
-            json_write(c, raw, t.element, o, names)
+            json_write(c, raw, t.element, o, field, within, names)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
         a, y, first = names("a"), names("y"), names("first")
-        if isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element):
-            raw.line(f"const {a} = {c.rt('sortedValues')}({x}, {compare(c, t.element)});")
+        raw.flush()
+        if isinstance(t, ir.Sequence):
+            ordered(w, c, t, a, x, field)
         else:
-            raw.line(f"const {a} = {x};")
+            w.line(f"const {a} = {x};")
         raw("[")
         raw.line(f"let {first} = true;")
+        i = counter(w, c, t.element, names)
         with w.block(f"for (const {y} of {a}) {{", "}"):
             with w.block(f"if (!{first}) {{", "}"):
                 w.line('j.raw(",");')
             w.line(f"{first} = false;")
-            json_write(c, raw, t.element, y, names)
+            json_write(c, raw, t.element, y, field, within_index(field, i or ""), names)
             raw.flush()
+            if i:
+                w.line(f"{i}++;")
         raw("]")
     else:
         assert isinstance(t, ir.Mapping)
         m, k, y, first = names("m"), names("k"), names("y"), names("first")
-        if by_value(t.key) and t.kind == "map":
-            raw.line(f"const {m} = {c.rt('sortedEntries')}({x}, {compare(c, t.key)});")
-        else:
-            raw.line(f"const {m} = {x};")
+        raw.flush()
+        ordered(w, c, t, m, x, field)
         pairs = isinstance(t.key, ir.StructRef)     # a struct is not a member name: [key, value] pairs
         raw("[" if pairs else "{")
         raw.line(f"let {first} = true;")
+        i = counter(w, c, t.key, names) or counter(w, c, t.value, names)
         with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
             with w.block(f"if (!{first}) {{", "}"):
                 w.line('j.raw(",");')
             w.line(f"{first} = false;")
             if pairs:
                 raw("[")
-                json_write(c, raw, t.key, k, names)
+                json_write(c, raw, t.key, k, field, within_index(field, i or ""), names)
                 raw(",")
             else:
                 raw.line(f"j.{key_method(t.key)}({k});")
-            json_write(c, raw, t.value, y, names)
+            json_write(c, raw, t.value, y, field, within_index(field, i or ""), names)
             if pairs:
                 raw("]")
             raw.flush()
+            if i:
+                w.line(f"{i}++;")
         raw("]" if pairs else "}")
 
 
@@ -126,7 +132,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         raw("{")
         for i, f in enumerate(s.all_fields):
             raw(("," if i else "") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{field_name(f)}", names)
+            json_write(c, raw, f.type, f"v.{field_name(f)}", f.name, within_field(f.name), names)
         raw("}")
         raw.flush()
         if not bounded:
@@ -195,7 +201,7 @@ def key_expr(t: ir.Type, k: str, f: str) -> str:
 def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str, within: str,
               names: Names) -> None:
     """Read the parsed JSON value x (type t) into the lvalue target."""
-    from fbec.targets.typescript.models import assign, within_index
+    from fbec.targets.typescript.models import assign
     if isinstance(t, (ir.Primitive, ir.EnumRef, ir.StructRef)):
         assign(w, c, t, target, json_expr(c, t, x, f), within)
     elif isinstance(t, ir.Optional_):
@@ -222,7 +228,7 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
             else:
                 w.line(f"{a}.push({y});")
         if isinstance(t, ir.Sequence) and t.kind == "set" and not as_set:
-            with w.block(f"if ({c.rt('hasDuplicate')}({a})) {{", "}"):
+            with w.block(f"if ({c.rt('repeated')}({a}, {compare(c, t.element)}) !== undefined) {{", "}"):
                 w.line(f'r.duplicate("{f}", "element");')
         w.line(f"{target} = {a};")
     else:
@@ -254,7 +260,7 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
                 else:
                     w.line(f"{m}.push([{k}, {y}]);")
         if not keyed:
-            with w.block(f"if ({c.rt('hasDuplicatePair')}({m})) {{", "}"):
+            with w.block(f"if ({c.rt('repeatedEntries')}({m}, {compare(c, t.key)}) !== undefined) {{", "}"):
                 w.line(f'r.duplicate("{f}", "key");')
         w.line(f"{target} = {m};")
 
@@ -262,7 +268,6 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
 def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeReadJson (a struct from its parsed object) and fromJson."""
     from fbec.targets.typescript import field_name
-    from fbec.targets.typescript.models import within_field
     over = "override " if s.base is not None else ""
     names = Names()
     w.blank()

@@ -39,17 +39,89 @@ class Names:
         return f"{stem}{self.n}"
 
 
+COMPARE = {"bool": "compareBool", "string": "compareString", "bytes": "compareBlob", "uuid": "compareUuid",
+           "decimal": "compareDecimal", "float": "compareFloat"}
+
+
 def compare(c: Context, t: ir.Type) -> str:
-    """The runtime comparison ordering set elements or map keys of type t (ir.PRIMITIVES order)."""
+    """The comparison ordering set elements or map keys of type t (ir.PRIMITIVES order), by which
+    readers and writers also find two the same (docs/limits.md 4): a runtime function, or a keyed
+    struct's fbeCompareKey."""
     if isinstance(t, ir.Primitive):
-        order = t.info.order
-        if t.name == "bool":
-            return c.rt("compareBool")
-        if order == "signed":
+        if t.info.order == "signed":
             return c.rt("compareChar")
-        if t.name == "string":
-            return c.rt("compareString")
+        return c.rt(COMPARE.get(t.name, "compareValue"))
+    if isinstance(t, ir.StructRef):
+        from fbec.targets.typescript import has_keys
+        return f"{c.named(t.name)}.fbeCompareKey" if has_keys(c, t.name) else c.rt("compareSame")
     return c.rt("compareValue")
+
+
+def repeats(t: ir.Type) -> bool:
+    """Whether a set or map held as JavaScript holds values of t can hold one key twice under the
+    readers' comparison: arrays (structs, bytes, uuids, decimals) and floats (two doubles that round
+    to one float). A Set or Map of the others holds each key once."""
+    return not c_by_value(t) or isinstance(t, ir.Primitive) and t.name == "float"
+
+
+def can_fail(c: Context, t: ir.Type) -> bool:
+    """Whether a writer can refuse a value of type t for its nesting or its keys, so that a struct
+    written in it is wrapped in the catch naming where it is: a struct that can nest without a bound
+    (its depth is checked), a set or map that can hold a key twice (repeats), at any depth. A
+    bounded struct is in no cycle, so the walk ends."""
+    if isinstance(t, ir.StructRef):
+        if t.name not in c.can_fail:
+            s = c.schema.struct(t.name)
+            c.can_fail[t.name] = s.height is None or s.recursive or any(can_fail(c, f.type) for f in s.all_fields)
+        return c.can_fail[t.name]
+    if isinstance(t, ir.Sequence):
+        return t.kind == "set" and repeats(t.element) or can_fail(c, t.element)
+    if isinstance(t, ir.Mapping):
+        return repeats(t.key) or can_fail(c, t.key) or can_fail(c, t.value)
+    if isinstance(t, (ir.Optional_, ir.Array)):
+        return can_fail(c, t.element)
+    return False
+
+
+def guarded(w: CodeWriter, c: Context, t: ir.Type, statement: str, within: str) -> None:
+    """A writer's statement writing a value of type t; when it can fail (can_fail), in the catch that
+    puts where it is (`within`: within(...) or withinIndex(...)) in front of the error's path."""
+    if not (isinstance(t, ir.StructRef) and can_fail(c, t)):
+        w.line(statement)
+        return
+    with w.block("try {", "} catch (e) {"):
+        w.line(statement)
+    with w.block("", "}"):
+        w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
+
+
+def ordered(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, var: str, value: str, field: str) -> str:
+    """`const var = ` a writer's collection in the order it is written; returns its count expression.
+    Sets and maps ascending by `compare` (refused with an EncodeError naming the field and the two
+    indexes when a key is there twice), hashes in the order they hold (checked when they can hold a
+    key twice: repeats), vectors and lists as they are."""
+    if isinstance(t, ir.Sequence):
+        if t.kind == "set":
+            value = f'{c.rt("elementsInOrder")}({value}, {compare(c, t.element)}, "{field}")'
+        count = ".length"
+    elif t.kind == "map":
+        value = f'{c.rt("entriesInOrder")}({value}, {compare(c, t.key)}, "{field}")'
+        count = ".length"
+    else:
+        count = ".size" if c_by_value(t.key) else ".length"
+        if repeats(t.key):
+            w.line(f'{c.rt("checkEntries")}({value}, {compare(c, t.key)}, "{field}");')
+    w.line(f"const {var} = {value};")
+    return var + count
+
+
+def counter(w: CodeWriter, c: Context, t: ir.Type, names: Names) -> str | None:
+    """A loop's element index, declared when writing an element of type t can fail (for its path)."""
+    if not (isinstance(t, ir.StructRef) and can_fail(c, t)):
+        return None
+    i = names("i")
+    w.line(f"let {i} = 0;")
+    return i
 
 
 def plus(a: str, b: int | str) -> str:
@@ -68,8 +140,10 @@ def elementary(t: ir.Type) -> bool:
 
 # ---------------------------------------------------------------- versioned
 
-def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names) -> None:
-    """Write `value` of type t into the slot at absolute position `slot` (offsets from `base`)."""
+def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, field: str, within: str,
+                names: Names) -> None:
+    """Write `value` of type t into the slot at absolute position `slot` (offsets from `base`), a value of
+    `field` (`within`: where it is, for the error of a struct that cannot be written)."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"w.string({base}, {slot}, {value});")
@@ -80,49 +154,41 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
     elif isinstance(t, ir.EnumRef):
         w.line(f"w.put{SLOT[t.wire]}({slot}, {value});")
     elif isinstance(t, ir.StructRef):
-        w.line(f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value});")
+        guarded(w, c, t, f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value});", within)
     elif isinstance(t, ir.Optional_):
         o = names("o")
         w.line(f"const {o} = {value};")
         with w.block(f"if ({o} !== undefined) {{", "}"):
             s = names("s")
             w.line(f"const {s} = w.optional({base}, {slot}, {t.element.size});")
-            write_value(w, c, t.element, s, s, o, names)
-    elif isinstance(t, ir.Array):
+            write_value(w, c, t.element, s, s, o, field, within, names)
+    elif isinstance(t, (ir.Array, ir.Sequence)):
         a, p, y = names("a"), names("p"), names("y")
-        w.line(f"const {a} = {value};")
-        w.line(f"{c.rt('checkLength')}({a}, {t.length});")
-        w.line(f"let {p} = {slot};")
-        with w.block(f"for (const {y} of {a}) {{", "}"):
-            write_value(w, c, t.element, base, p, y, names)
-            w.line(f"{p} += {t.element.size};")
-    elif isinstance(t, ir.Sequence):
-        a, p, y = names("a"), names("p"), names("y")
-        if t.kind == "set" and c_by_value(t.element):
-            w.line(f"const {a} = {c.rt('sortedValues')}({value}, {compare(c, t.element)});")
-        else:
+        if isinstance(t, ir.Array):
             w.line(f"const {a} = {value};")
-        w.line(f"let {p} = w.vector({base}, {slot}, {a}.length, {t.element.size});")
+            w.line(f"{c.rt('checkLength')}({a}, {t.length});")
+            w.line(f"let {p} = {slot};")
+        else:
+            count = ordered(w, c, t, a, value, field)
+            w.line(f"let {p} = w.vector({base}, {slot}, {count}, {t.element.size});")
+        i = counter(w, c, t.element, names)
         with w.block(f"for (const {y} of {a}) {{", "}"):
-            write_value(w, c, t.element, base, p, y, names)
+            write_value(w, c, t.element, base, p, y, field, within_index(field, i or ""), names)
             w.line(f"{p} += {t.element.size};")
+            if i:
+                w.line(f"{i}++;")
     else:
         item = t.key.size + t.value.size
         m, p, k, y = names("m"), names("p"), names("k"), names("y")
-        if c_by_value(t.key) and t.kind == "map":
-            w.line(f"const {m} = {c.rt('sortedEntries')}({value}, {compare(c, t.key)});")
-            count = f"{m}.length"
-        elif c_by_value(t.key):
-            w.line(f"const {m} = {value};")
-            count = f"{m}.size"
-        else:
-            w.line(f"const {m} = {value};")
-            count = f"{m}.length"
+        count = ordered(w, c, t, m, value, field)
         w.line(f"let {p} = w.vector({base}, {slot}, {count}, {item});")
+        i = counter(w, c, t.key, names) or counter(w, c, t.value, names)
         with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
-            write_value(w, c, t.key, base, p, k, names)
-            write_value(w, c, t.value, base, plus(p, t.key.size), y, names)
+            write_value(w, c, t.key, base, p, k, field, within_index(field, i or ""), names)
+            write_value(w, c, t.value, base, plus(p, t.key.size), y, field, within_index(field, i or ""), names)
             w.line(f"{p} += {item};")
+            if i:
+                w.line(f"{i}++;")
 
 
 def c_by_value(t: ir.Type) -> bool:
@@ -200,7 +266,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
             else:
                 element_into(w, c, t.element, base, pos, field, a, i, y, names)
         if t.kind == "set" and not as_set:
-            with w.block(f"if ({c.rt('hasDuplicate')}({a})) {{", "}"):
+            with w.block(f"if ({c.rt('repeated')}({a}, {compare(c, t.element)}) !== undefined) {{", "}"):
                 w.line(f'r.duplicate("{field}", {e} - 4);')
         if target:
             w.line(f"{target} = {a};")
@@ -227,7 +293,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
             else:
                 w.line(f"{m}.push([{k}, {y}]);")
         if not keyed:
-            with w.block(f"if ({c.rt('hasDuplicatePair')}({m})) {{", "}"):
+            with w.block(f"if ({c.rt('repeatedEntries')}({m}, {compare(c, t.key)}) !== undefined) {{", "}"):
                 w.line(f'r.duplicate("{field}", {e} - 4);')
         if target:
             w.line(f"{target} = {m};")
@@ -246,8 +312,8 @@ def element_into(w: CodeWriter, c: Context, t: ir.Type, base: str, pos: str, fie
 
 # ---------------------------------------------------------------- final
 
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names) -> None:
-    """Append `value` of type t (docs/format.md 4.2)."""
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, within: str, names: Names) -> None:
+    """Append `value` of type t (docs/format.md 4.2), a value of `field` (`within`: as write_value's)."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"w.appendString({value});")
@@ -258,7 +324,7 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names)
     elif isinstance(t, ir.EnumRef):
         w.line(f"w.append{SLOT[t.wire]}({value});")
     elif isinstance(t, ir.StructRef):
-        w.line(f"{c.named(t.name)}.fbeWriteFinal(w, {value});")
+        guarded(w, c, t, f"{c.named(t.name)}.fbeWriteFinal(w, {value});", within)
     elif isinstance(t, ir.Optional_):
         o = names("o")
         w.line(f"const {o} = {value};")
@@ -266,37 +332,28 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names)
             w.line("w.appendBool(false);")
         with w.block("", "}"):
             w.line("w.appendBool(true);")
-            final_write(w, c, t.element, o, names)
-    elif isinstance(t, ir.Array):
+            final_write(w, c, t.element, o, field, within, names)
+    elif isinstance(t, (ir.Array, ir.Sequence)):
         a, y = names("a"), names("y")
-        w.line(f"const {a} = {value};")
-        w.line(f"{c.rt('checkLength')}({a}, {t.length});")
-        with w.block(f"for (const {y} of {a}) {{", "}"):
-            final_write(w, c, t.element, y, names)
-    elif isinstance(t, ir.Sequence):
-        a, y = names("a"), names("y")
-        if t.kind == "set" and c_by_value(t.element):
-            w.line(f"const {a} = {c.rt('sortedValues')}({value}, {compare(c, t.element)});")
-        else:
+        if isinstance(t, ir.Array):
             w.line(f"const {a} = {value};")
-        w.line(f"w.appendCount({a}.length);")
+            w.line(f"{c.rt('checkLength')}({a}, {t.length});")
+        else:
+            w.line(f"w.appendCount({ordered(w, c, t, a, value, field)});")
+        i = counter(w, c, t.element, names)
         with w.block(f"for (const {y} of {a}) {{", "}"):
-            final_write(w, c, t.element, y, names)
+            final_write(w, c, t.element, y, field, within_index(field, i or ""), names)
+            if i:
+                w.line(f"{i}++;")
     else:
         m, k, y = names("m"), names("k"), names("y")
-        if c_by_value(t.key) and t.kind == "map":
-            w.line(f"const {m} = {c.rt('sortedEntries')}({value}, {compare(c, t.key)});")
-            count = f"{m}.length"
-        elif c_by_value(t.key):
-            w.line(f"const {m} = {value};")
-            count = f"{m}.size"
-        else:
-            w.line(f"const {m} = {value};")
-            count = f"{m}.length"
-        w.line(f"w.appendCount({count});")
+        w.line(f"w.appendCount({ordered(w, c, t, m, value, field)});")
+        i = counter(w, c, t.key, names) or counter(w, c, t.value, names)
         with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
-            final_write(w, c, t.key, k, names)
-            final_write(w, c, t.value, y, names)
+            final_write(w, c, t.key, k, field, within_index(field, i or ""), names)
+            final_write(w, c, t.value, y, field, within_index(field, i or ""), names)
+            if i:
+                w.line(f"{i}++;")
 
 
 def final_expr(c: Context, t: ir.Type, field: str) -> str:
@@ -345,7 +402,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
             else:
                 final_element(w, c, t.element, field, a, i, y, names)
         if t.kind == "set" and not as_set:
-            with w.block(f"if ({c.rt('hasDuplicate')}({a})) {{", "}"):
+            with w.block(f"if ({c.rt('repeated')}({a}, {compare(c, t.element)}) !== undefined) {{", "}"):
                 w.line(f'r.duplicate("{field}", r.pos);')
         if target:
             w.line(f"{target} = {a};")
@@ -370,7 +427,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
             else:
                 w.line(f"{m}.push([{k}, {y}]);")
         if not keyed:
-            with w.block(f"if ({c.rt('hasDuplicatePair')}({m})) {{", "}"):
+            with w.block(f"if ({c.rt('repeatedEntries')}({m}, {compare(c, t.key)}) !== undefined) {{", "}"):
                 w.line(f'r.duplicate("{field}", r.pos);')
         if target:
             w.line(f"{target} = {m};")
@@ -499,7 +556,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         struct = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"const b = {struct};" if s.all_fields else f"{struct};")
         for f in s.all_fields:
-            write_value(w, c, f.type, "b", plus("b", f.offset), f"v.{fname(f)}", names)
+            write_value(w, c, f.type, "b", plus("b", f.offset), f"v.{fname(f)}", f.name, within_field(f.name), names)
         if not bounded:
             w.line("w.leave();")
 
@@ -591,7 +648,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         if not bounded:
             w.line("w.enter();")
         for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{fname(f)}", names)
+            final_write(w, c, f.type, f"v.{fname(f)}", f.name, within_field(f.name), names)
         if not bounded:
             w.line("w.leave();")
 

@@ -47,7 +47,7 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
     elif isinstance(t, (ir.Array, ir.Sequence)):
         opening, closing = ir.TEXT_BRACKETS[t.kind]
         a, y, first = names("a"), names("y"), names("first")
-        if isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element):
+        if isinstance(t, ir.Sequence) and t.kind == "set":
             raw.line(f"const {a} = {c.rt('sortedValues')}({x}, {compare(c, t.element)});")
         else:
             raw.line(f"const {a} = {x};")
@@ -64,7 +64,7 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
         assert isinstance(t, ir.Mapping)
         opening, closing = ir.TEXT_BRACKETS[t.kind]
         m, k, y, first = names("m"), names("k"), names("y"), names("first")
-        if by_value(t.key) and t.kind == "map":
+        if t.kind == "map":
             raw.line(f"const {m} = {c.rt('sortedEntries')}({x}, {compare(c, t.key)});")
             count = f"{m}.length"
         else:

@@ -88,6 +88,14 @@ export class Order {
     return fbe.keysOf(this.id);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: Order, b: Order): number {
+    return fbe.compareValue(a.id, b.id);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Order): void {
     const b = w.struct(base, slot, 34, 1);
@@ -382,6 +390,14 @@ export class Balance {
     return fbe.keysOf(this.currency);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: Balance, b: Balance): number {
+    return fbe.compareString(a.currency, b.currency);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Balance): void {
     const b = w.struct(base, slot, 20, 2);
@@ -618,6 +634,14 @@ export class Account {
   /** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */
   fbeKey(): string {
     return fbe.keysOf(this.id);
+  }
+
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: Account, b: Account): number {
+    return fbe.compareValue(a.id, b.id);
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */

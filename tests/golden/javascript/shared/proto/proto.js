@@ -78,6 +78,14 @@ export class Order {
     return fbe.keysOf(this.id);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a, b) {
+    return fbe.compareValue(a.id, b.id);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 34, 1);
@@ -369,6 +377,14 @@ export class Balance {
     return fbe.keysOf(this.currency);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a, b) {
+    return fbe.compareString(a.currency, b.currency);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 20, 2);
@@ -598,6 +614,14 @@ export class Account {
   /** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */
   fbeKey() {
     return fbe.keysOf(this.id);
+  }
+
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a, b) {
+    return fbe.compareValue(a.id, b.id);
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */

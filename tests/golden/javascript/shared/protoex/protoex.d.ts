@@ -56,6 +56,7 @@ export declare class Order {
   sl: number;
   constructor(init?: Partial<Order>);
   fbeKey(): string;
+  static fbeCompareKey(a: Order, b: Order): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Order): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Order;
   static fbeReadBody(r: fbe.Reader, v: Order, b: number, n: number): void;
@@ -84,6 +85,7 @@ export declare class Balance extends proto.Balance {
   locked: number;
   constructor(init?: Partial<Balance>);
   fbeKey(): string;
+  static fbeCompareKey(a: Balance, b: Balance): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Balance): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Balance;
   static fbeReadBody(r: fbe.Reader, v: Balance, b: number, n: number): void;
@@ -117,6 +119,7 @@ export declare class Account {
   orders: Order[];
   constructor(init?: Partial<Account>);
   fbeKey(): string;
+  static fbeCompareKey(a: Account, b: Account): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Account): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Account;
   static fbeReadBody(r: fbe.Reader, v: Account, b: number, n: number): void;

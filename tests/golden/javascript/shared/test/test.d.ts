@@ -129,6 +129,7 @@ export declare class StructSimple {
   f44: proto.Account;
   constructor(init?: Partial<StructSimple>);
   fbeKey(): string;
+  static fbeCompareKey(a: StructSimple, b: StructSimple): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructSimple): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructSimple;
   static fbeReadBody(r: fbe.Reader, v: StructSimple, b: number, n: number): void;
@@ -222,6 +223,7 @@ export declare class StructOptional extends StructSimple {
   f165: proto.Account | undefined;
   constructor(init?: Partial<StructOptional>);
   fbeKey(): string;
+  static fbeCompareKey(a: StructOptional, b: StructOptional): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructOptional): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructOptional;
   static fbeReadBody(r: fbe.Reader, v: StructOptional, b: number, n: number): void;
@@ -261,6 +263,7 @@ export declare class StructNested extends StructOptional {
   f1011: StructOptional | undefined;
   constructor(init?: Partial<StructNested>);
   fbeKey(): string;
+  static fbeCompareKey(a: StructNested, b: StructNested): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructNested): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructNested;
   static fbeReadBody(r: fbe.Reader, v: StructNested, b: number, n: number): void;

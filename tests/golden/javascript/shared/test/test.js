@@ -173,6 +173,14 @@ export class StructSimple {
     return fbe.keysOf(this.id);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a, b) {
+    return fbe.compareValue(a.id, b.id);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 237, 110);
@@ -1443,6 +1451,14 @@ export class StructOptional extends StructSimple {
   /** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */
   fbeKey() {
     return fbe.keysOf(this.id);
+  }
+
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a, b) {
+    return fbe.compareValue(a.id, b.id);
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -5998,6 +6014,14 @@ export class StructNested extends StructOptional {
   /** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */
   fbeKey() {
     return fbe.keysOf(this.id);
+  }
+
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a, b) {
+    return fbe.compareValue(a.id, b.id);
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -13975,25 +13999,25 @@ export class StructSet {
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 24, 132);
-    const a1 = fbe.sortedValues(v.f1, fbe.compareValue);
+    const a1 = fbe.elementsInOrder(v.f1, fbe.compareValue, "f1");
     let p2 = w.vector(b, b + 8, a1.length, 1);
     for (const y3 of a1) {
       w.putU8(p2, y3);
       p2 += 1;
     }
-    const a4 = fbe.sortedValues(v.f2, fbe.compareValue);
+    const a4 = fbe.elementsInOrder(v.f2, fbe.compareValue, "f2");
     let p5 = w.vector(b, b + 12, a4.length, 4);
     for (const y6 of a4) {
       w.putI32(p5, y6);
       p5 += 4;
     }
-    const a7 = fbe.sortedValues(v.f3, fbe.compareValue);
+    const a7 = fbe.elementsInOrder(v.f3, fbe.compareValue, "f3");
     let p8 = w.vector(b, b + 16, a7.length, 4);
     for (const y9 of a7) {
       w.putI32(p8, y9);
       p8 += 4;
     }
-    const a10 = v.f4;
+    const a10 = fbe.elementsInOrder(v.f4, StructSimple.fbeCompareKey, "f4");
     let p11 = w.vector(b, b + 20, a10.length, 4);
     for (const y12 of a10) {
       StructSimple.fbeWrite(w, b, p11, y12);
@@ -14072,7 +14096,7 @@ export class StructSet {
       }
       a30.push(y32);
     }
-    if (fbe.hasDuplicate(a30)) {
+    if (fbe.repeated(a30, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f4", e28 - 4);
     }
     v.f4 = a30;
@@ -14141,7 +14165,7 @@ export class StructSet {
       }
       a50.push(y52);
     }
-    if (fbe.hasDuplicate(a50)) {
+    if (fbe.repeated(a50, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f4", e48 - 4);
     }
   }
@@ -14184,22 +14208,22 @@ export class StructSet {
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w, v) {
-    const a53 = fbe.sortedValues(v.f1, fbe.compareValue);
+    const a53 = fbe.elementsInOrder(v.f1, fbe.compareValue, "f1");
     w.appendCount(a53.length);
     for (const y54 of a53) {
       w.appendU8(y54);
     }
-    const a55 = fbe.sortedValues(v.f2, fbe.compareValue);
+    const a55 = fbe.elementsInOrder(v.f2, fbe.compareValue, "f2");
     w.appendCount(a55.length);
     for (const y56 of a55) {
       w.appendI32(y56);
     }
-    const a57 = fbe.sortedValues(v.f3, fbe.compareValue);
+    const a57 = fbe.elementsInOrder(v.f3, fbe.compareValue, "f3");
     w.appendCount(a57.length);
     for (const y58 of a57) {
       w.appendI32(y58);
     }
-    const a59 = v.f4;
+    const a59 = fbe.elementsInOrder(v.f4, StructSimple.fbeCompareKey, "f4");
     w.appendCount(a59.length);
     for (const y60 of a59) {
       StructSimple.fbeWriteFinal(w, y60);
@@ -14251,7 +14275,7 @@ export class StructSet {
       }
       a74.push(y76);
     }
-    if (fbe.hasDuplicate(a74)) {
+    if (fbe.repeated(a74, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f4", r.pos);
     }
     v.f4 = a74;
@@ -14300,7 +14324,7 @@ export class StructSet {
       }
       a90.push(y92);
     }
-    if (fbe.hasDuplicate(a90)) {
+    if (fbe.repeated(a90, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f4", r.pos);
     }
     r.leave();
@@ -14347,7 +14371,7 @@ export class StructSet {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    const a1 = fbe.sortedValues(v.f1, fbe.compareValue);
+    const a1 = fbe.elementsInOrder(v.f1, fbe.compareValue, "f1");
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -14358,7 +14382,7 @@ export class StructSet {
       j.int(y2);
     }
     j.raw('],"f2":');
-    const a4 = fbe.sortedValues(v.f2, fbe.compareValue);
+    const a4 = fbe.elementsInOrder(v.f2, fbe.compareValue, "f2");
     j.raw("[");
     let first6 = true;
     for (const y5 of a4) {
@@ -14369,7 +14393,7 @@ export class StructSet {
       j.int(y5);
     }
     j.raw('],"f3":');
-    const a7 = fbe.sortedValues(v.f3, fbe.compareValue);
+    const a7 = fbe.elementsInOrder(v.f3, fbe.compareValue, "f3");
     j.raw("[");
     let first9 = true;
     for (const y8 of a7) {
@@ -14380,7 +14404,7 @@ export class StructSet {
       j.int(y8);
     }
     j.raw('],"f4":');
-    const a10 = v.f4;
+    const a10 = fbe.elementsInOrder(v.f4, StructSimple.fbeCompareKey, "f4");
     j.raw("[");
     let first12 = true;
     for (const y11 of a10) {
@@ -14464,7 +14488,7 @@ export class StructSet {
         }
         a14.push(y16);
       }
-      if (fbe.hasDuplicate(a14)) {
+      if (fbe.repeated(a14, StructSimple.fbeCompareKey) !== undefined) {
         r.duplicate("f4", "element");
       }
       v.f4 = a14;
@@ -14519,7 +14543,7 @@ export class StructSet {
       t.raw(textOfFlagsSimple(y8));
     }
     t.raw("},f4=");
-    const a10 = v.f4;
+    const a10 = fbe.sortedValues(v.f4, StructSimple.fbeCompareKey);
     t.count(a10.length, "{");
     let first12 = true;
     for (const y11 of a10) {
@@ -14565,14 +14589,14 @@ export class StructMap {
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 48, 140);
-    const m1 = fbe.sortedEntries(v.f1, fbe.compareValue);
+    const m1 = fbe.entriesInOrder(v.f1, fbe.compareValue, "f1");
     let p2 = w.vector(b, b + 8, m1.length, 5);
     for (const [k3, y4] of m1) {
       w.putI32(p2, k3);
       w.putU8(p2 + 4, y4);
       p2 += 5;
     }
-    const m5 = fbe.sortedEntries(v.f2, fbe.compareValue);
+    const m5 = fbe.entriesInOrder(v.f2, fbe.compareValue, "f2");
     let p6 = w.vector(b, b + 12, m5.length, 9);
     for (const [k7, y8] of m5) {
       w.putI32(p6, k7);
@@ -14583,14 +14607,14 @@ export class StructMap {
       }
       p6 += 9;
     }
-    const m11 = fbe.sortedEntries(v.f3, fbe.compareValue);
+    const m11 = fbe.entriesInOrder(v.f3, fbe.compareValue, "f3");
     let p12 = w.vector(b, b + 16, m11.length, 8);
     for (const [k13, y14] of m11) {
       w.putI32(p12, k13);
       w.blob(b, p12 + 4, y14);
       p12 += 8;
     }
-    const m15 = fbe.sortedEntries(v.f4, fbe.compareValue);
+    const m15 = fbe.entriesInOrder(v.f4, fbe.compareValue, "f4");
     let p16 = w.vector(b, b + 20, m15.length, 9);
     for (const [k17, y18] of m15) {
       w.putI32(p16, k17);
@@ -14601,14 +14625,14 @@ export class StructMap {
       }
       p16 += 9;
     }
-    const m21 = fbe.sortedEntries(v.f5, fbe.compareValue);
+    const m21 = fbe.entriesInOrder(v.f5, fbe.compareValue, "f5");
     let p22 = w.vector(b, b + 24, m21.length, 8);
     for (const [k23, y24] of m21) {
       w.putI32(p22, k23);
       w.putI32(p22 + 4, y24);
       p22 += 8;
     }
-    const m25 = fbe.sortedEntries(v.f6, fbe.compareValue);
+    const m25 = fbe.entriesInOrder(v.f6, fbe.compareValue, "f6");
     let p26 = w.vector(b, b + 28, m25.length, 9);
     for (const [k27, y28] of m25) {
       w.putI32(p26, k27);
@@ -14619,14 +14643,14 @@ export class StructMap {
       }
       p26 += 9;
     }
-    const m31 = fbe.sortedEntries(v.f7, fbe.compareValue);
+    const m31 = fbe.entriesInOrder(v.f7, fbe.compareValue, "f7");
     let p32 = w.vector(b, b + 32, m31.length, 8);
     for (const [k33, y34] of m31) {
       w.putI32(p32, k33);
       w.putI32(p32 + 4, y34);
       p32 += 8;
     }
-    const m35 = fbe.sortedEntries(v.f8, fbe.compareValue);
+    const m35 = fbe.entriesInOrder(v.f8, fbe.compareValue, "f8");
     let p36 = w.vector(b, b + 36, m35.length, 9);
     for (const [k37, y38] of m35) {
       w.putI32(p36, k37);
@@ -14637,14 +14661,14 @@ export class StructMap {
       }
       p36 += 9;
     }
-    const m41 = fbe.sortedEntries(v.f9, fbe.compareValue);
+    const m41 = fbe.entriesInOrder(v.f9, fbe.compareValue, "f9");
     let p42 = w.vector(b, b + 40, m41.length, 8);
     for (const [k43, y44] of m41) {
       w.putI32(p42, k43);
       StructSimple.fbeWrite(w, b, p42 + 4, y44);
       p42 += 8;
     }
-    const m45 = fbe.sortedEntries(v.f10, fbe.compareValue);
+    const m45 = fbe.entriesInOrder(v.f10, fbe.compareValue, "f10");
     let p46 = w.vector(b, b + 44, m45.length, 9);
     for (const [k47, y48] of m45) {
       w.putI32(p46, k47);
@@ -15118,13 +15142,13 @@ export class StructMap {
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w, v) {
-    const m181 = fbe.sortedEntries(v.f1, fbe.compareValue);
+    const m181 = fbe.entriesInOrder(v.f1, fbe.compareValue, "f1");
     w.appendCount(m181.length);
     for (const [k182, y183] of m181) {
       w.appendI32(k182);
       w.appendU8(y183);
     }
-    const m184 = fbe.sortedEntries(v.f2, fbe.compareValue);
+    const m184 = fbe.entriesInOrder(v.f2, fbe.compareValue, "f2");
     w.appendCount(m184.length);
     for (const [k185, y186] of m184) {
       w.appendI32(k185);
@@ -15136,13 +15160,13 @@ export class StructMap {
         w.appendU8(o187);
       }
     }
-    const m188 = fbe.sortedEntries(v.f3, fbe.compareValue);
+    const m188 = fbe.entriesInOrder(v.f3, fbe.compareValue, "f3");
     w.appendCount(m188.length);
     for (const [k189, y190] of m188) {
       w.appendI32(k189);
       w.appendBlob(y190);
     }
-    const m191 = fbe.sortedEntries(v.f4, fbe.compareValue);
+    const m191 = fbe.entriesInOrder(v.f4, fbe.compareValue, "f4");
     w.appendCount(m191.length);
     for (const [k192, y193] of m191) {
       w.appendI32(k192);
@@ -15154,13 +15178,13 @@ export class StructMap {
         w.appendBlob(o194);
       }
     }
-    const m195 = fbe.sortedEntries(v.f5, fbe.compareValue);
+    const m195 = fbe.entriesInOrder(v.f5, fbe.compareValue, "f5");
     w.appendCount(m195.length);
     for (const [k196, y197] of m195) {
       w.appendI32(k196);
       w.appendI32(y197);
     }
-    const m198 = fbe.sortedEntries(v.f6, fbe.compareValue);
+    const m198 = fbe.entriesInOrder(v.f6, fbe.compareValue, "f6");
     w.appendCount(m198.length);
     for (const [k199, y200] of m198) {
       w.appendI32(k199);
@@ -15172,13 +15196,13 @@ export class StructMap {
         w.appendI32(o201);
       }
     }
-    const m202 = fbe.sortedEntries(v.f7, fbe.compareValue);
+    const m202 = fbe.entriesInOrder(v.f7, fbe.compareValue, "f7");
     w.appendCount(m202.length);
     for (const [k203, y204] of m202) {
       w.appendI32(k203);
       w.appendI32(y204);
     }
-    const m205 = fbe.sortedEntries(v.f8, fbe.compareValue);
+    const m205 = fbe.entriesInOrder(v.f8, fbe.compareValue, "f8");
     w.appendCount(m205.length);
     for (const [k206, y207] of m205) {
       w.appendI32(k206);
@@ -15190,13 +15214,13 @@ export class StructMap {
         w.appendI32(o208);
       }
     }
-    const m209 = fbe.sortedEntries(v.f9, fbe.compareValue);
+    const m209 = fbe.entriesInOrder(v.f9, fbe.compareValue, "f9");
     w.appendCount(m209.length);
     for (const [k210, y211] of m209) {
       w.appendI32(k210);
       StructSimple.fbeWriteFinal(w, y211);
     }
-    const m212 = fbe.sortedEntries(v.f10, fbe.compareValue);
+    const m212 = fbe.entriesInOrder(v.f10, fbe.compareValue, "f10");
     w.appendCount(m212.length);
     for (const [k213, y214] of m212) {
       w.appendI32(k213);
@@ -15571,7 +15595,7 @@ export class StructMap {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    const m1 = fbe.sortedEntries(v.f1, fbe.compareValue);
+    const m1 = fbe.entriesInOrder(v.f1, fbe.compareValue, "f1");
     j.raw("{");
     let first4 = true;
     for (const [k2, y3] of m1) {
@@ -15583,7 +15607,7 @@ export class StructMap {
       j.int(y3);
     }
     j.raw('},"f2":');
-    const m5 = fbe.sortedEntries(v.f2, fbe.compareValue);
+    const m5 = fbe.entriesInOrder(v.f2, fbe.compareValue, "f2");
     j.raw("{");
     let first8 = true;
     for (const [k6, y7] of m5) {
@@ -15600,7 +15624,7 @@ export class StructMap {
       }
     }
     j.raw('},"f3":');
-    const m10 = fbe.sortedEntries(v.f3, fbe.compareValue);
+    const m10 = fbe.entriesInOrder(v.f3, fbe.compareValue, "f3");
     j.raw("{");
     let first13 = true;
     for (const [k11, y12] of m10) {
@@ -15612,7 +15636,7 @@ export class StructMap {
       j.bytes(y12);
     }
     j.raw('},"f4":');
-    const m14 = fbe.sortedEntries(v.f4, fbe.compareValue);
+    const m14 = fbe.entriesInOrder(v.f4, fbe.compareValue, "f4");
     j.raw("{");
     let first17 = true;
     for (const [k15, y16] of m14) {
@@ -15629,7 +15653,7 @@ export class StructMap {
       }
     }
     j.raw('},"f5":');
-    const m19 = fbe.sortedEntries(v.f5, fbe.compareValue);
+    const m19 = fbe.entriesInOrder(v.f5, fbe.compareValue, "f5");
     j.raw("{");
     let first22 = true;
     for (const [k20, y21] of m19) {
@@ -15641,7 +15665,7 @@ export class StructMap {
       j.int(y21);
     }
     j.raw('},"f6":');
-    const m23 = fbe.sortedEntries(v.f6, fbe.compareValue);
+    const m23 = fbe.entriesInOrder(v.f6, fbe.compareValue, "f6");
     j.raw("{");
     let first26 = true;
     for (const [k24, y25] of m23) {
@@ -15658,7 +15682,7 @@ export class StructMap {
       }
     }
     j.raw('},"f7":');
-    const m28 = fbe.sortedEntries(v.f7, fbe.compareValue);
+    const m28 = fbe.entriesInOrder(v.f7, fbe.compareValue, "f7");
     j.raw("{");
     let first31 = true;
     for (const [k29, y30] of m28) {
@@ -15670,7 +15694,7 @@ export class StructMap {
       j.int(y30);
     }
     j.raw('},"f8":');
-    const m32 = fbe.sortedEntries(v.f8, fbe.compareValue);
+    const m32 = fbe.entriesInOrder(v.f8, fbe.compareValue, "f8");
     j.raw("{");
     let first35 = true;
     for (const [k33, y34] of m32) {
@@ -15687,7 +15711,7 @@ export class StructMap {
       }
     }
     j.raw('},"f9":');
-    const m37 = fbe.sortedEntries(v.f9, fbe.compareValue);
+    const m37 = fbe.entriesInOrder(v.f9, fbe.compareValue, "f9");
     j.raw("{");
     let first40 = true;
     for (const [k38, y39] of m37) {
@@ -15699,7 +15723,7 @@ export class StructMap {
       StructSimple.fbeWriteJson(j, y39);
     }
     j.raw('},"f10":');
-    const m41 = fbe.sortedEntries(v.f10, fbe.compareValue);
+    const m41 = fbe.entriesInOrder(v.f10, fbe.compareValue, "f10");
     j.raw("{");
     let first44 = true;
     for (const [k42, y43] of m41) {
@@ -17665,6 +17689,7 @@ export class StructHashEx {
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 16, 142);
+    fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1");
     const m1 = v.f1;
     let p2 = w.vector(b, b + 8, m1.length, 8);
     for (const [k3, y4] of m1) {
@@ -17672,6 +17697,7 @@ export class StructHashEx {
       StructNested.fbeWrite(w, b, p2 + 4, y4);
       p2 += 8;
     }
+    fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2");
     const m5 = v.f2;
     let p6 = w.vector(b, b + 12, m5.length, 9);
     for (const [k7, y8] of m5) {
@@ -17720,7 +17746,7 @@ export class StructHashEx {
       }
       m13.push([k15, y16]);
     }
-    if (fbe.hasDuplicatePair(m13)) {
+    if (fbe.repeatedEntries(m13, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f1", e11 - 4);
     }
     v.f1 = m13;
@@ -17750,7 +17776,7 @@ export class StructHashEx {
       }
       m19.push([k21, y22]);
     }
-    if (fbe.hasDuplicatePair(m19)) {
+    if (fbe.repeatedEntries(m19, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f2", e17 - 4);
     }
     v.f2 = m19;
@@ -17786,7 +17812,7 @@ export class StructHashEx {
       }
       m26.push([k28, y29]);
     }
-    if (fbe.hasDuplicatePair(m26)) {
+    if (fbe.repeatedEntries(m26, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f1", e24 - 4);
     }
     if (n < 16) {
@@ -17815,7 +17841,7 @@ export class StructHashEx {
       }
       m32.push([k34, y35]);
     }
-    if (fbe.hasDuplicatePair(m32)) {
+    if (fbe.repeatedEntries(m32, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f2", e30 - 4);
     }
   }
@@ -17858,12 +17884,14 @@ export class StructHashEx {
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w, v) {
+    fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1");
     const m37 = v.f1;
     w.appendCount(m37.length);
     for (const [k38, y39] of m37) {
       StructSimple.fbeWriteFinal(w, k38);
       StructNested.fbeWriteFinal(w, y39);
     }
+    fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2");
     const m40 = v.f2;
     w.appendCount(m40.length);
     for (const [k41, y42] of m40) {
@@ -17899,7 +17927,7 @@ export class StructHashEx {
       }
       m45.push([k47, y48]);
     }
-    if (fbe.hasDuplicatePair(m45)) {
+    if (fbe.repeatedEntries(m45, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f1", r.pos);
     }
     v.f1 = m45;
@@ -17924,7 +17952,7 @@ export class StructHashEx {
       }
       m50.push([k52, y53]);
     }
-    if (fbe.hasDuplicatePair(m50)) {
+    if (fbe.repeatedEntries(m50, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f2", r.pos);
     }
     v.f2 = m50;
@@ -17952,7 +17980,7 @@ export class StructHashEx {
       }
       m55.push([k57, y58]);
     }
-    if (fbe.hasDuplicatePair(m55)) {
+    if (fbe.repeatedEntries(m55, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f1", r.pos);
     }
     const n59 = r.finalCount(282, 1, "f2");
@@ -17976,7 +18004,7 @@ export class StructHashEx {
       }
       m60.push([k62, y63]);
     }
-    if (fbe.hasDuplicatePair(m60)) {
+    if (fbe.repeatedEntries(m60, StructSimple.fbeCompareKey) !== undefined) {
       r.duplicate("f2", r.pos);
     }
     r.leave();
@@ -18023,6 +18051,7 @@ export class StructHashEx {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
+    fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1");
     const m1 = v.f1;
     j.raw("[");
     let first4 = true;
@@ -18038,6 +18067,7 @@ export class StructHashEx {
       j.raw("]");
     }
     j.raw('],"f2":');
+    fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2");
     const m5 = v.f2;
     j.raw("[");
     let first8 = true;
@@ -18095,7 +18125,7 @@ export class StructHashEx {
         }
         m2.push([k4, y5]);
       }
-      if (fbe.hasDuplicatePair(m2)) {
+      if (fbe.repeatedEntries(m2, StructSimple.fbeCompareKey) !== undefined) {
         r.duplicate("f1", "key");
       }
       v.f1 = m2;
@@ -18123,7 +18153,7 @@ export class StructHashEx {
         }
         m8.push([k10, y11]);
       }
-      if (fbe.hasDuplicatePair(m8)) {
+      if (fbe.repeatedEntries(m8, StructSimple.fbeCompareKey) !== undefined) {
         r.duplicate("f2", "key");
       }
       v.f2 = m8;

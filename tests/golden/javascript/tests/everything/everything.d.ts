@@ -315,6 +315,7 @@ export declare class ImportedBase extends market.Instrument {
   price: number;
   constructor(init?: Partial<ImportedBase>);
   fbeKey(): string;
+  static fbeCompareKey(a: ImportedBase, b: ImportedBase): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: ImportedBase): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): ImportedBase;
   static fbeReadBody(r: fbe.Reader, v: ImportedBase, b: number, n: number): void;
@@ -473,6 +474,7 @@ export declare class Everything {
   f50: Array<[Uint8Array, string]>;
   constructor(init?: Partial<Everything>);
   fbeKey(): string;
+  static fbeCompareKey(a: Everything, b: Everything): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Everything): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Everything;
   static fbeReadBody(r: fbe.Reader, v: Everything, b: number, n: number): void;
@@ -502,6 +504,7 @@ export declare class PlaceOrder {
   instrument: market.Instrument;
   constructor(init?: Partial<PlaceOrder>);
   fbeKey(): string;
+  static fbeCompareKey(a: PlaceOrder, b: PlaceOrder): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: PlaceOrder): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): PlaceOrder;
   static fbeReadBody(r: fbe.Reader, v: PlaceOrder, b: number, n: number): void;
@@ -530,6 +533,7 @@ export declare class Accepted {
   id: fbe.Uuid;
   constructor(init?: Partial<Accepted>);
   fbeKey(): string;
+  static fbeCompareKey(a: Accepted, b: Accepted): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Accepted): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Accepted;
   static fbeReadBody(r: fbe.Reader, v: Accepted, b: number, n: number): void;
@@ -559,6 +563,7 @@ export declare class Rejected {
   reason: string;
   constructor(init?: Partial<Rejected>);
   fbeKey(): string;
+  static fbeCompareKey(a: Rejected, b: Rejected): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Rejected): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Rejected;
   static fbeReadBody(r: fbe.Reader, v: Rejected, b: number, n: number): void;

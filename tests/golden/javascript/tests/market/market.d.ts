@@ -19,6 +19,7 @@ export declare class Instrument {
   digits: number;
   constructor(init?: Partial<Instrument>);
   fbeKey(): string;
+  static fbeCompareKey(a: Instrument, b: Instrument): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Instrument): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Instrument;
   static fbeReadBody(r: fbe.Reader, v: Instrument, b: number, n: number): void;
@@ -48,6 +49,7 @@ export declare class Failure {
   reason: string;
   constructor(init?: Partial<Failure>);
   fbeKey(): string;
+  static fbeCompareKey(a: Failure, b: Failure): number;
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Failure): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Failure;
   static fbeReadBody(r: fbe.Reader, v: Failure, b: number, n: number): void;

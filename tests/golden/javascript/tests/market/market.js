@@ -38,6 +38,14 @@ export class Instrument {
     return fbe.keysOf(this.symbol);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a, b) {
+    return fbe.compareString(a.symbol, b.symbol);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 16, 501);
@@ -263,6 +271,14 @@ export class Failure {
   /** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */
   fbeKey() {
     return fbe.keysOf(this.id);
+  }
+
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a, b) {
+    return fbe.compareUuid(a.id, b.id);
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */

@@ -26,6 +26,14 @@ export class Node {
     return fbe.keysOf(this.id);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: Node, b: Node): number {
+    return fbe.compareValue(a.id, b.id);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Node): void {
     w.enter();
@@ -34,9 +42,15 @@ export class Node {
     w.string(b, b + 12, v.label);
     const a1 = v.children;
     let p2 = w.vector(b, b + 16, a1.length, 4);
+    let i4 = 0;
     for (const y3 of a1) {
-      Node.fbeWrite(w, b, p2, y3);
+      try {
+        Node.fbeWrite(w, b, p2, y3);
+      } catch (e) {
+        throw fbe.withinIndex(e, "children", i4);
+      }
       p2 += 4;
+      i4++;
     }
     w.leave();
   }
@@ -66,19 +80,19 @@ export class Node {
     if (n < 20) {
       return;
     }
-    const e4 = r.vector(b, b + 16, 4, 0, "children");
-    const n5 = r.count;
-    const a6: Node[] = [];
-    for (let i7 = 0; i7 < n5; i7++) {
-      let y8: Node;
+    const e5 = r.vector(b, b + 16, 4, 0, "children");
+    const n6 = r.count;
+    const a7: Node[] = [];
+    for (let i8 = 0; i8 < n6; i8++) {
+      let y9: Node;
       try {
-        y8 = Node.fbeRead(r, b, e4 + i7 * 4);
+        y9 = Node.fbeRead(r, b, e5 + i8 * 4);
       } catch (e) {
-        throw fbe.withinIndex(e, "children", i7);
+        throw fbe.withinIndex(e, "children", i8);
       }
-      a6.push(y8);
+      a7.push(y9);
     }
-    v.children = a6;
+    v.children = a7;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
@@ -97,13 +111,13 @@ export class Node {
     if (n < 20) {
       return;
     }
-    const e9 = r.vector(b, b + 16, 4, 0, "children");
-    const n10 = r.count;
-    for (let i11 = 0; i11 < n10; i11++) {
+    const e10 = r.vector(b, b + 16, 4, 0, "children");
+    const n11 = r.count;
+    for (let i12 = 0; i12 < n11; i12++) {
       try {
-        Node.fbeVerify(r, b, e9 + i11 * 4);
+        Node.fbeVerify(r, b, e10 + i12 * 4);
       } catch (e) {
-        throw fbe.withinIndex(e, "children", i11);
+        throw fbe.withinIndex(e, "children", i12);
       }
     }
   }
@@ -149,10 +163,16 @@ export class Node {
     w.enter();
     w.appendI32(v.id);
     w.appendString(v.label);
-    const a12 = v.children;
-    w.appendCount(a12.length);
-    for (const y13 of a12) {
-      Node.fbeWriteFinal(w, y13);
+    const a13 = v.children;
+    w.appendCount(a13.length);
+    let i15 = 0;
+    for (const y14 of a13) {
+      try {
+        Node.fbeWriteFinal(w, y14);
+      } catch (e) {
+        throw fbe.withinIndex(e, "children", i15);
+      }
+      i15++;
     }
     w.leave();
   }
@@ -163,18 +183,18 @@ export class Node {
     r.enterFinal(12);
     v.id = r.i32(r.fixed(4, "id"));
     v.label = r.finalString("label");
-    const n14 = r.finalCount(12, 0, "children");
-    const a15: Node[] = [];
-    for (let i16 = 0; i16 < n14; i16++) {
-      let y17: Node;
+    const n16 = r.finalCount(12, 0, "children");
+    const a17: Node[] = [];
+    for (let i18 = 0; i18 < n16; i18++) {
+      let y19: Node;
       try {
-        y17 = Node.fbeReadFinal(r);
+        y19 = Node.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "children", i16);
+        throw fbe.withinIndex(e, "children", i18);
       }
-      a15.push(y17);
+      a17.push(y19);
     }
-    v.children = a15;
+    v.children = a17;
     r.leave();
     return v;
   }
@@ -184,12 +204,12 @@ export class Node {
     r.enterFinal(12);
     r.fixed(4, "id");
     r.finalSkipString("label");
-    const n18 = r.finalCount(12, 0, "children");
-    for (let i19 = 0; i19 < n18; i19++) {
+    const n20 = r.finalCount(12, 0, "children");
+    for (let i21 = 0; i21 < n20; i21++) {
       try {
         Node.fbeVerifyFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "children", i19);
+        throw fbe.withinIndex(e, "children", i21);
       }
     }
     r.leave();
@@ -244,12 +264,18 @@ export class Node {
     const a1 = v.children;
     j.raw("[");
     let first3 = true;
+    let i4 = 0;
     for (const y2 of a1) {
       if (!first3) {
         j.raw(",");
       }
       first3 = false;
-      Node.fbeWriteJson(j, y2);
+      try {
+        Node.fbeWriteJson(j, y2);
+      } catch (e) {
+        throw fbe.withinIndex(e, "children", i4);
+      }
+      i4++;
     }
     j.raw("]}");
     j.leave();

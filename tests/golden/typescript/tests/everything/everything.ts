@@ -1345,6 +1345,14 @@ export class ImportedBase extends market.Instrument {
     return fbe.keysOf(this.symbol);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static override fbeCompareKey(a: ImportedBase, b: ImportedBase): number {
+    return fbe.compareString(a.symbol, b.symbol);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static override fbeWrite(w: fbe.Writer, base: number, slot: number, v: ImportedBase): void {
     const b = w.struct(base, slot, 24, 1022);
@@ -2286,6 +2294,14 @@ export class Everything {
     return fbe.keysOf(this.id);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: Everything, b: Everything): number {
+    return fbe.compareValue(a.id, b.id);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Everything): void {
     const b = w.struct(base, slot, 302, 1026);
@@ -2385,26 +2401,26 @@ export class Everything {
       w.string(b, p28, y29);
       p28 += 4;
     }
-    const a30 = fbe.sortedValues(v.f41, fbe.compareValue);
+    const a30 = fbe.elementsInOrder(v.f41, fbe.compareValue, "f41");
     let p31 = w.vector(b, b + 259, a30.length, 8);
     for (const y32 of a30) {
       w.putI64(p31, y32);
       p31 += 8;
     }
-    const a33 = v.f42;
+    const a33 = fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42");
     let p34 = w.vector(b, b + 263, a33.length, 4);
     for (const y35 of a33) {
       market.Instrument.fbeWrite(w, b, p34, y35);
       p34 += 4;
     }
-    const m36 = fbe.sortedEntries(v.f43, fbe.compareValue);
+    const m36 = fbe.entriesInOrder(v.f43, fbe.compareValue, "f43");
     let p37 = w.vector(b, b + 267, m36.length, 8);
     for (const [k38, y39] of m36) {
       w.putI32(p37, k38);
       w.string(b, p37 + 4, y39);
       p37 += 8;
     }
-    const m40 = fbe.sortedEntries(v.f44, fbe.compareString);
+    const m40 = fbe.entriesInOrder(v.f44, fbe.compareString, "f44");
     let p41 = w.vector(b, b + 271, m40.length, 9);
     for (const [k42, y43] of m40) {
       w.string(b, p41, k42);
@@ -2415,6 +2431,7 @@ export class Everything {
       }
       p41 += 9;
     }
+    fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
     const m46 = v.f45;
     let p47 = w.vector(b, b + 275, m46.length, 20);
     for (const [k48, y49] of m46) {
@@ -2422,6 +2439,7 @@ export class Everything {
       w.blob(b, p47 + 16, y49);
       p47 += 20;
     }
+    fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
     const m50 = v.f46;
     let p51 = w.vector(b, b + 279, m50.length, 8);
     for (const [k52, y53] of m50) {
@@ -2440,13 +2458,14 @@ export class Everything {
       const s57 = w.optional(b, b + 289, 8);
       w.putTimestamp(s57, o56);
     }
-    const m58 = v.f49;
+    const m58 = fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49");
     let p59 = w.vector(b, b + 294, m58.length, 8);
     for (const [k60, y61] of m58) {
       w.blob(b, p59, k60);
       w.putI32(p59 + 4, y61);
       p59 += 8;
     }
+    fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
     const m62 = v.f50;
     let p63 = w.vector(b, b + 298, m62.length, 8);
     for (const [k64, y65] of m62) {
@@ -2775,7 +2794,7 @@ export class Everything {
       }
       a101.push(y103);
     }
-    if (fbe.hasDuplicate(a101)) {
+    if (fbe.repeated(a101, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f42", e99 - 4);
     }
     v.f42 = a101;
@@ -2835,7 +2854,7 @@ export class Everything {
       y122 = r.blob(b, e117 + i120 * 20 + 16, "f45");
       m119.push([k121, y122]);
     }
-    if (fbe.hasDuplicatePair(m119)) {
+    if (fbe.repeatedEntries(m119, fbe.compareUuid) !== undefined) {
       r.duplicate("f45", e117 - 4);
     }
     v.f45 = m119;
@@ -2860,7 +2879,7 @@ export class Everything {
       }
       m125.push([k127, y128]);
     }
-    if (fbe.hasDuplicatePair(m125)) {
+    if (fbe.repeatedEntries(m125, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f46", e123 - 4);
     }
     v.f46 = m125;
@@ -2899,7 +2918,7 @@ export class Everything {
       y136 = r.i32(e131 + i134 * 8 + 4);
       m133.push([k135, y136]);
     }
-    if (fbe.hasDuplicatePair(m133)) {
+    if (fbe.repeatedEntries(m133, fbe.compareBlob) !== undefined) {
       r.duplicate("f49", e131 - 4);
     }
     v.f49 = m133;
@@ -2916,7 +2935,7 @@ export class Everything {
       y142 = r.string(b, e137 + i140 * 8 + 4, "f50");
       m139.push([k141, y142]);
     }
-    if (fbe.hasDuplicatePair(m139)) {
+    if (fbe.repeatedEntries(m139, fbe.compareBlob) !== undefined) {
       r.duplicate("f50", e137 - 4);
     }
     v.f50 = m139;
@@ -3161,7 +3180,7 @@ export class Everything {
       }
       a161.push(y163);
     }
-    if (fbe.hasDuplicate(a161)) {
+    if (fbe.repeated(a161, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f42", e159 - 4);
     }
     if (n < 271) {
@@ -3218,7 +3237,7 @@ export class Everything {
       y182 = r.blob(b, e177 + i180 * 20 + 16, "f45");
       m179.push([k181, y182]);
     }
-    if (fbe.hasDuplicatePair(m179)) {
+    if (fbe.repeatedEntries(m179, fbe.compareUuid) !== undefined) {
       r.duplicate("f45", e177 - 4);
     }
     if (n < 283) {
@@ -3242,7 +3261,7 @@ export class Everything {
       }
       m185.push([k187, y188]);
     }
-    if (fbe.hasDuplicatePair(m185)) {
+    if (fbe.repeatedEntries(m185, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f46", e183 - 4);
     }
     if (n < 288) {
@@ -3266,7 +3285,7 @@ export class Everything {
       y194 = r.i32(e189 + i192 * 8 + 4);
       m191.push([k193, y194]);
     }
-    if (fbe.hasDuplicatePair(m191)) {
+    if (fbe.repeatedEntries(m191, fbe.compareBlob) !== undefined) {
       r.duplicate("f49", e189 - 4);
     }
     if (n < 302) {
@@ -3282,7 +3301,7 @@ export class Everything {
       y200 = r.string(b, e195 + i198 * 8 + 4, "f50");
       m197.push([k199, y200]);
     }
-    if (fbe.hasDuplicatePair(m197)) {
+    if (fbe.repeatedEntries(m197, fbe.compareBlob) !== undefined) {
       r.duplicate("f50", e195 - 4);
     }
   }
@@ -3428,23 +3447,23 @@ export class Everything {
     for (const y217 of a216) {
       w.appendString(y217);
     }
-    const a218 = fbe.sortedValues(v.f41, fbe.compareValue);
+    const a218 = fbe.elementsInOrder(v.f41, fbe.compareValue, "f41");
     w.appendCount(a218.length);
     for (const y219 of a218) {
       w.appendI64(y219);
     }
-    const a220 = v.f42;
+    const a220 = fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42");
     w.appendCount(a220.length);
     for (const y221 of a220) {
       market.Instrument.fbeWriteFinal(w, y221);
     }
-    const m222 = fbe.sortedEntries(v.f43, fbe.compareValue);
+    const m222 = fbe.entriesInOrder(v.f43, fbe.compareValue, "f43");
     w.appendCount(m222.length);
     for (const [k223, y224] of m222) {
       w.appendI32(k223);
       w.appendString(y224);
     }
-    const m225 = fbe.sortedEntries(v.f44, fbe.compareString);
+    const m225 = fbe.entriesInOrder(v.f44, fbe.compareString, "f44");
     w.appendCount(m225.length);
     for (const [k226, y227] of m225) {
       w.appendString(k226);
@@ -3456,12 +3475,14 @@ export class Everything {
         Counted.fbeWriteFinal(w, o228);
       }
     }
+    fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
     const m229 = v.f45;
     w.appendCount(m229.length);
     for (const [k230, y231] of m229) {
       w.appendUuid(k230);
       w.appendBlob(y231);
     }
+    fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
     const m232 = v.f46;
     w.appendCount(m232.length);
     for (const [k233, y234] of m232) {
@@ -3483,12 +3504,13 @@ export class Everything {
       w.appendBool(true);
       w.appendTimestamp(o236);
     }
-    const m237 = v.f49;
+    const m237 = fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49");
     w.appendCount(m237.length);
     for (const [k238, y239] of m237) {
       w.appendBlob(k238);
       w.appendI32(y239);
     }
+    fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
     const m240 = v.f50;
     w.appendCount(m240.length);
     for (const [k241, y242] of m240) {
@@ -3634,7 +3656,7 @@ export class Everything {
       }
       a266.push(y268);
     }
-    if (fbe.hasDuplicate(a266)) {
+    if (fbe.repeated(a266, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f42", r.pos);
     }
     v.f42 = a266;
@@ -3681,7 +3703,7 @@ export class Everything {
       y283 = r.finalBlob("f45");
       m280.push([k282, y283]);
     }
-    if (fbe.hasDuplicatePair(m280)) {
+    if (fbe.repeatedEntries(m280, fbe.compareUuid) !== undefined) {
       r.duplicate("f45", r.pos);
     }
     v.f45 = m280;
@@ -3702,7 +3724,7 @@ export class Everything {
       }
       m285.push([k287, y288]);
     }
-    if (fbe.hasDuplicatePair(m285)) {
+    if (fbe.repeatedEntries(m285, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f46", r.pos);
     }
     v.f46 = m285;
@@ -3726,7 +3748,7 @@ export class Everything {
       y293 = r.i32(r.fixed(4, "f49"));
       m290.push([k292, y293]);
     }
-    if (fbe.hasDuplicatePair(m290)) {
+    if (fbe.repeatedEntries(m290, fbe.compareBlob) !== undefined) {
       r.duplicate("f49", r.pos);
     }
     v.f49 = m290;
@@ -3739,7 +3761,7 @@ export class Everything {
       y298 = r.finalString("f50");
       m295.push([k297, y298]);
     }
-    if (fbe.hasDuplicatePair(m295)) {
+    if (fbe.repeatedEntries(m295, fbe.compareBlob) !== undefined) {
       r.duplicate("f50", r.pos);
     }
     v.f50 = m295;
@@ -3852,7 +3874,7 @@ export class Everything {
       }
       a312.push(y314);
     }
-    if (fbe.hasDuplicate(a312)) {
+    if (fbe.repeated(a312, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f42", r.pos);
     }
     const n315 = r.finalCount(8, 8, "f43");
@@ -3896,7 +3918,7 @@ export class Everything {
       y329 = r.finalBlob("f45");
       m326.push([k328, y329]);
     }
-    if (fbe.hasDuplicatePair(m326)) {
+    if (fbe.repeatedEntries(m326, fbe.compareUuid) !== undefined) {
       r.duplicate("f45", r.pos);
     }
     const n330 = r.finalCount(12, 0, "f46");
@@ -3916,7 +3938,7 @@ export class Everything {
       }
       m331.push([k333, y334]);
     }
-    if (fbe.hasDuplicatePair(m331)) {
+    if (fbe.repeatedEntries(m331, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f46", r.pos);
     }
     if (r.finalHas("f47")) {
@@ -3935,7 +3957,7 @@ export class Everything {
       y339 = r.i32(r.fixed(4, "f49"));
       m336.push([k338, y339]);
     }
-    if (fbe.hasDuplicatePair(m336)) {
+    if (fbe.repeatedEntries(m336, fbe.compareBlob) !== undefined) {
       r.duplicate("f49", r.pos);
     }
     const n340 = r.finalCount(8, 8, "f50");
@@ -3947,7 +3969,7 @@ export class Everything {
       y344 = r.finalString("f50");
       m341.push([k343, y344]);
     }
-    if (fbe.hasDuplicatePair(m341)) {
+    if (fbe.repeatedEntries(m341, fbe.compareBlob) !== undefined) {
       r.duplicate("f50", r.pos);
     }
     r.leave();
@@ -4156,7 +4178,7 @@ export class Everything {
       j.string(y21);
     }
     j.raw('],"f41":');
-    const a23 = fbe.sortedValues(v.f41, fbe.compareValue);
+    const a23 = fbe.elementsInOrder(v.f41, fbe.compareValue, "f41");
     j.raw("[");
     let first25 = true;
     for (const y24 of a23) {
@@ -4167,7 +4189,7 @@ export class Everything {
       j.int(y24);
     }
     j.raw('],"f42":');
-    const a26 = v.f42;
+    const a26 = fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42");
     j.raw("[");
     let first28 = true;
     for (const y27 of a26) {
@@ -4178,7 +4200,7 @@ export class Everything {
       market.Instrument.fbeWriteJson(j, y27);
     }
     j.raw('],"f43":');
-    const m29 = fbe.sortedEntries(v.f43, fbe.compareValue);
+    const m29 = fbe.entriesInOrder(v.f43, fbe.compareValue, "f43");
     j.raw("{");
     let first32 = true;
     for (const [k30, y31] of m29) {
@@ -4190,7 +4212,7 @@ export class Everything {
       j.string(y31);
     }
     j.raw('},"f44":');
-    const m33 = fbe.sortedEntries(v.f44, fbe.compareString);
+    const m33 = fbe.entriesInOrder(v.f44, fbe.compareString, "f44");
     j.raw("{");
     let first36 = true;
     for (const [k34, y35] of m33) {
@@ -4207,6 +4229,7 @@ export class Everything {
       }
     }
     j.raw('},"f45":');
+    fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
     const m38 = v.f45;
     j.raw("{");
     let first41 = true;
@@ -4219,6 +4242,7 @@ export class Everything {
       j.bytes(y40);
     }
     j.raw('},"f46":');
+    fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
     const m42 = v.f46;
     j.raw("[");
     let first45 = true;
@@ -4250,7 +4274,7 @@ export class Everything {
       j.int(o47);
     }
     j.raw(',"f49":');
-    const m48 = v.f49;
+    const m48 = fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49");
     j.raw("{");
     let first51 = true;
     for (const [k49, y50] of m48) {
@@ -4262,6 +4286,7 @@ export class Everything {
       j.int(y50);
     }
     j.raw('},"f50":');
+    fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
     const m52 = v.f50;
     j.raw("{");
     let first55 = true;
@@ -4566,7 +4591,7 @@ export class Everything {
         }
         a26.push(y28);
       }
-      if (fbe.hasDuplicate(a26)) {
+      if (fbe.repeated(a26, market.Instrument.fbeCompareKey) !== undefined) {
         r.duplicate("f42", "element");
       }
       v.f42 = a26;
@@ -4619,7 +4644,7 @@ export class Everything {
         y45 = r.bytes(e41[key46], "f45");
         m42.push([k44, y45]);
       }
-      if (fbe.hasDuplicatePair(m42)) {
+      if (fbe.repeatedEntries(m42, fbe.compareUuid) !== undefined) {
         r.duplicate("f45", "key");
       }
       v.f45 = m42;
@@ -4643,7 +4668,7 @@ export class Everything {
         }
         m48.push([k50, y51]);
       }
-      if (fbe.hasDuplicatePair(m48)) {
+      if (fbe.repeatedEntries(m48, market.Instrument.fbeCompareKey) !== undefined) {
         r.duplicate("f46", "key");
       }
       v.f46 = m48;
@@ -4678,7 +4703,7 @@ export class Everything {
         y57 = r.int(e53[key58], -2147483648, 2147483647, "f49");
         m54.push([k56, y57]);
       }
-      if (fbe.hasDuplicatePair(m54)) {
+      if (fbe.repeatedEntries(m54, fbe.compareBlob) !== undefined) {
         r.duplicate("f49", "key");
       }
       v.f49 = m54;
@@ -4693,7 +4718,7 @@ export class Everything {
         y63 = r.string(e59[key64], "f50");
         m60.push([k62, y63]);
       }
-      if (fbe.hasDuplicatePair(m60)) {
+      if (fbe.repeatedEntries(m60, fbe.compareBlob) !== undefined) {
         r.duplicate("f50", "key");
       }
       v.f50 = m60;
@@ -4888,7 +4913,7 @@ export class Everything {
       t.int(y24);
     }
     t.raw("},f42=");
-    const a26 = v.f42;
+    const a26 = fbe.sortedValues(v.f42, market.Instrument.fbeCompareKey);
     t.count(a26.length, "{");
     let first28 = true;
     for (const y27 of a26) {
@@ -4972,7 +4997,7 @@ export class Everything {
       t.int(o47);
     }
     t.raw(",f49=");
-    const m48 = v.f49;
+    const m48 = fbe.sortedEntries(v.f49, fbe.compareBlob);
     t.count(m48.length, "<{");
     let first51 = true;
     for (const [k49, y50] of m48) {
@@ -5028,6 +5053,14 @@ export class PlaceOrder {
   /** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */
   fbeKey(): string {
     return fbe.keysOf(this.id);
+  }
+
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: PlaceOrder, b: PlaceOrder): number {
+    return fbe.compareUuid(a.id, b.id);
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -5287,6 +5320,14 @@ export class Accepted {
     return fbe.keysOf(this.id);
   }
 
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: Accepted, b: Accepted): number {
+    return fbe.compareUuid(a.id, b.id);
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Accepted): void {
     const b = w.struct(base, slot, 24, 1028);
@@ -5494,6 +5535,14 @@ export class Rejected {
   /** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */
   fbeKey(): string {
     return fbe.keysOf(this.id);
+  }
+
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: Rejected, b: Rejected): number {
+    return fbe.compareUuid(a.id, b.id);
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
