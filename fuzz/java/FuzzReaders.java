@@ -1,8 +1,8 @@
 // The Jazzer fuzz target of the generated JVM readers and receivers (issue 16): fbec --java's
 // classes, and fbec --kotlin's through the JVM API both targets share (static fromFbe/fromFinal/
 // verifyFbe/verifyFinal(byte[], int, int, Limits) and fromJson(byte[], Limits), toFbe()/toFinal()/
-// toJson(), readFbe/readFinal into a value where the class has them (Java), Receiver(Handler) and
-// FinalReceiver(Handler)), driven by reflection. fuzz/java/jazzer.py runs it under Jazzer
+// toJson(), readFbe/readFinal into a value where the class has them (Java), Receiver(Handler),
+// FinalReceiver(Handler) and Proxy(ProxyHandler)), driven by reflection. fuzz/java/jazzer.py runs it under Jazzer
 // (coverage-guided, libFuzzer underneath); `java FuzzReaders seeds TARGETS GROUP DIR` writes its
 // seed corpus. A group of targets is fuzzed at a time: all of them (the short run of make test),
 // or binary (the versioned and final readers), json or receivers (make fuzz, one run each).
@@ -25,7 +25,9 @@
 //     utc, uuid1, uuid4, of fields an older writer left out);
 //   * a receiver fed the stream whole, one byte at a time and in chunks delivers the same messages
 //     and reports the same errors, throws nothing but FrameException and allocates at most 64 x
-//     the stream + 1 MiB (counted as a reader's).
+//     the stream + 1 MiB (counted as a reader's); the package's Proxy (which verifies each frame
+//     where the Receiver reads it) hands on the frames the Receiver delivers and reports the same
+//     errors.
 // A broken invariant throws FuzzFailure, which Jazzer reports with the input.
 
 import io.github.fbetoolkit.fbe.DecodeException;
@@ -119,8 +121,11 @@ public final class FuzzReaders {
         }
     }
 
-    /** A package's Receiver or FinalReceiver, and the frames its seeds are made of. */
-    record Stream(Class<?> receiver, Class<?> handler, List<byte[]> frames) {}
+    /**
+     * A package's Receiver (and Proxy, which verifies the frames the Receiver reads) or FinalReceiver,
+     * with their handler interfaces, and the frames its seeds are made of.
+     */
+    record Stream(Class<?> receiver, Class<?> handler, Class<?> proxy, Class<?> proxyHandler, List<byte[]> frames) {}
 
     static final List<Reader> READERS = new ArrayList<>();
     static final List<Stream> STREAMS = new ArrayList<>();
@@ -153,8 +158,10 @@ public final class FuzzReaders {
                             frames.addAll(t.seeds.get(k));
                         }
                     }
-                    STREAMS.add(new Stream(Class.forName(f[1] + (model.equals("final") ? ".FinalReceiver" : ".Receiver")),
-                            handler, frames));
+                    boolean fin = model.equals("final");
+                    STREAMS.add(new Stream(Class.forName(f[1] + (fin ? ".FinalReceiver" : ".Receiver")), handler,
+                            fin ? null : Class.forName(f[1] + ".Proxy"), fin ? null : Class.forName(f[1] + ".ProxyHandler"),
+                            frames));
                 }
                 continue;
             }
@@ -357,17 +364,25 @@ public final class FuzzReaders {
         return f.json() ? new String(data, StandardCharsets.UTF_8) : HexFormat.of().formatHex(data);
     }
 
-    /** Feeds a stream to a new receiver in chunks of the sizes given in turn: what it delivers and reports. */
-    static List<String> events(Stream s, byte[] stream, int from, int[] chunks) throws Throwable {
+    /**
+     * Feeds a stream to a new receiver (or proxy) in chunks of the sizes given in turn: what it
+     * delivers (each message's type id) and reports.
+     */
+    static List<String> events(Class<?> receiver, Class<?> handler, byte[] stream, int from, int[] chunks)
+            throws Throwable {
         List<String> out = new ArrayList<>();
-        Object handler = Proxy.newProxyInstance(s.handler.getClassLoader(), new Class<?>[] {s.handler},
+        Object h = Proxy.newProxyInstance(handler.getClassLoader(), new Class<?>[] {handler},
                 (proxy, method, args) -> {
-                    if (args != null && args.length == 1) {
-                        out.add(args[0].getClass().getSimpleName());
+                    if (args != null && args.length == 1) {             // a Receiver's message
+                        out.add("message " + args[0].getClass().getField("TYPE_ID").getInt(null));
+                    } else if (args != null && args.length == 3) {      // a Proxy's frame (versioned)
+                        byte[] frame = (byte[]) args[0];
+                        int offset = (Integer) args[1];
+                        out.add("message " + u32(frame, offset + u32(frame, offset + 4) + 4));
                     }
                     return null;
                 });
-        FrameReceiver r = (FrameReceiver) s.receiver.getConstructor(s.handler).newInstance(handler);
+        FrameReceiver r = (FrameReceiver) receiver.getConstructor(handler).newInstance(h);
         r.onError(e -> out.add("error " + e.kind() + " at " + e.offset()));
         int p = from;
         try {
@@ -382,17 +397,28 @@ public final class FuzzReaders {
         return out;
     }
 
+    static int u32(byte[] b, int p) {
+        return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | (b[p + 3] & 0xFF) << 24;
+    }
+
     static void stream(Stream s, byte[] input) throws Throwable {
         String name = s.receiver.getName();
         int[] chunks = {1 + (input[1] & 0xFF) % 16, 1 + (input[2] & 0xFF)};
         int length = input.length - 3;
         try {
-            List<String> whole = events(s, input, 3, new int[] {length + 1});
-            checkAllocation(name + ": receiving", length, () -> events(s, input, 3, new int[] {length + 1}));
-            List<String> bytes = events(s, input, 3, new int[] {1});
-            List<String> chunked = events(s, input, 3, chunks);
+            List<String> whole = events(s.receiver, s.handler, input, 3, new int[] {length + 1});
+            checkAllocation(name + ": receiving", length,
+                () -> events(s.receiver, s.handler, input, 3, new int[] {length + 1}));
+            List<String> bytes = events(s.receiver, s.handler, input, 3, new int[] {1});
+            List<String> chunked = events(s.receiver, s.handler, input, 3, chunks);
             if (!whole.equals(bytes) || !whole.equals(chunked)) {
                 throw failure(name + ": chunkings differ: " + whole + " / " + bytes + " / " + chunked, null);
+            }
+            if (s.proxy != null) {
+                List<String> proxied = events(s.proxy, s.proxyHandler, input, 3, chunks);
+                if (!whole.equals(proxied)) {
+                    throw failure(name + " and the Proxy (verify) differ: " + whole + " / " + proxied, null);
+                }
             }
         } catch (FuzzFailure e) {
             throw e;

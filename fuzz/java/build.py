@@ -1,8 +1,9 @@
 """Build the Jazzer target of the Java readers: `build.py OUT` generates the fbec --java --final --json --proto
-code of the original's proto.fbe and test.fbe (SHARED; without it the project's trade.fbe and
-tests/everything.fbe), compiles it with runtime/java and fuzz/java/FuzzReaders.java into OUT/classes
-and writes OUT/targets.txt (every struct with its golden vectors, binary and JSON, as seeds, and every
-package with a Receiver) and OUT/classpath.txt; fuzz/java/jazzer.py runs it. JAVAC names the javac command."""
+code of the original's proto.fbe and test.fbe (SHARED; without it the project's trade.fbe), the project's
+tests/everything.fbe and cpp-tests/recursive.fbe, compiles it with runtime/java and fuzz/java/FuzzReaders.java
+into OUT/classes and writes OUT/targets.txt (every struct with its golden vectors, binary and JSON, as seeds,
+and every package with a Receiver) and OUT/classpath.txt; fuzz/java/jazzer.py runs it. JAVAC names the javac
+command."""
 
 from __future__ import annotations
 
@@ -28,10 +29,14 @@ from fbec.targets.java import TYPE_RESERVED, java_package
 
 
 def schemas() -> list[Path]:
-    """The original's proto.fbe and test.fbe (SHARED); without them the project's trade.fbe and tests/everything.fbe."""
+    """The original's proto.fbe and test.fbe (SHARED; without them the project's trade.fbe), the project's
+    tests/everything.fbe (every kind of type, and what it imports) and cpp-tests/recursive.fbe (a struct that
+    nests without a bound: the depth limit)."""
     if (SHARED / "schemas" / "test.fbe").is_file():
-        return [SHARED / "schemas" / "proto.fbe", SHARED / "schemas" / "test.fbe"]
-    return [REPO / "schemas" / "trade.fbe", REPO / "schemas" / "tests" / "everything.fbe"]
+        first = [SHARED / "schemas" / "proto.fbe", SHARED / "schemas" / "test.fbe"]
+    else:
+        first = [REPO / "schemas" / "trade.fbe"]
+    return [*first, REPO / "schemas" / "tests" / "everything.fbe", REPO / "schemas" / "cpp-tests" / "recursive.fbe"]
 
 
 def packages() -> Iterator[tuple[Path, Package]]:

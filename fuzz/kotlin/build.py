@@ -3,9 +3,10 @@ generated code of every schema (kotlinc.library, shared with tests/kotlin throug
 Java target's fuzz target fuzz/java/FuzzReaders.java (it drives generated classes by reflection over
 the JVM API the Kotlin target shares with the Java one: static fromFbe/fromFinal/verifyFbe/verifyFinal
 (byte[], int, int, Limits) and fromJson(byte[], Limits), toFbe()/toFinal()/toJson(), toString(),
-Receiver(Handler)/FinalReceiver(Handler)), and writes OUT/targets.txt (the original's proto.fbe and
-test.fbe structs with their golden vectors as seeds, their packages' receivers; without SHARED the
-project's trade.fbe and tests/everything.fbe) and OUT/classpath.txt. fuzz/java/jazzer.py runs it
+Receiver(Handler)/FinalReceiver(Handler)), and writes OUT/targets.txt (the structs of the original's proto.fbe and
+test.fbe, or the project's trade.fbe without SHARED, with their golden vectors as seeds, and of the
+project's tests/everything.fbe and cpp-tests/recursive.fbe; their packages' receivers) and
+OUT/classpath.txt. fuzz/java/jazzer.py runs it
 (`make fuzz-kotlin` and `make test-kotlin`, mk/kotlin.mk)."""
 
 from __future__ import annotations
