@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import struct
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 P = struct.pack
@@ -237,7 +238,7 @@ def duplicate_keys() -> list[tuple[str, str, str, dict[str, bytes], dict[str, by
     """(package, type, field, roots with two distinct keys, the same roots with the second key's bytes
     replaced by the first key's) per format. Struct keys compare by their [key] fields
     (StructSimple.id), bytes keys by their value (the reference schemas have none: everything.fbe's
-    f49 and f50). tests/python/test_duplicate_keys.py builds the same buffers."""
+    f49 and f50), decimals by their value (everything.fbe's f51 and f52: 1.5 and 1.50, 0 and -0). tests/python/test_duplicate_keys.py builds the same buffers."""
     codec = _test_codec()
     a, b = P("<I", 0x5A5A5A5A), P("<I", 0x5B5B5B5B)
 
@@ -267,6 +268,22 @@ def duplicate_keys() -> list[tuple[str, str, str, dict[str, bytes], dict[str, by
         assert all(data.count(b"kB") == 1 for data in good.values()), field_name
         out.append(("everything", "Everything", field_name, good,
                     {fmt: data.replace(b"kB", b"kA") for fmt, data in good.items()}))
+    # decimals are the same key when their values are: 2.5 made 1.50 beside 1.5, or -0.000 beside 0
+    # (the writers normalize: only bytes made so hold them)
+    def decimal(magnitude: int, scale: int, negative: bool = False) -> bytes:
+        return P("<QII", magnitude, 0, scale << 16 | negative << 31)
+
+    for name, field_name, first, to in (("f51-1.50", "f51", 1.5, None), ("f51-0", "f51", 0, decimal(0, 3, True)),
+                                        ("f52-1.50", "f52", 1.5, None)):
+        one, other = Decimal(str(first)), Decimal("2.5")
+        entries: list[Any] = [one, other] if field_name == "f51" else [(one, 1), (other, 2)]
+        value = everything.default("everything.Everything")
+        value[field_name] = entries
+        good = {fmt: bytes(everything.encode(value, "everything.Everything", fmt)) for fmt in ("versioned", "final")}
+        old = decimal(25, 1)
+        assert all(data.count(old) == 1 for data in good.values()), name
+        new = decimal(150, 2) if to is None else to
+        out.append(("everything", "Everything", name, good, {fmt: data.replace(old, new) for fmt, data in good.items()}))
     return out
 
 

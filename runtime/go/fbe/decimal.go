@@ -1,6 +1,7 @@
 package fbe
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -112,6 +113,97 @@ func (d Decimal) Float64() float64 {
 
 // IsZero reports whether the magnitude is 0.
 func (d Decimal) IsZero() bool { return d.lo == 0 && d.hi == 0 }
+
+// Compare orders decimals by their exact value: -1, 0 or +1 as d is less than, equal to or
+// greater than o. Values equal whatever their bytes are the same (1.5 and 1.50, -0 and 0): the
+// order and the sameness of sets and maps (docs/limits.md 4), as C++'s decimal_t and Python's
+// decimal.Decimal compare. Every scale a buffer can hold (0..255) is compared exactly.
+func (d Decimal) Compare(o Decimal) int {
+	dz, oz := d.IsZero(), o.IsZero()
+	if dz && oz {
+		return 0
+	}
+	dn, on := d.flags>>31 != 0 && !dz, o.flags>>31 != 0 && !oz
+	if dn != on {
+		if dn {
+			return -1
+		}
+		return 1
+	}
+	c := compareMagnitudes(d, o)
+	if dn {
+		return -c
+	}
+	return c
+}
+
+// Equal reports whether d and o are the same value (Compare(o) == 0), whatever their bytes.
+func (d Decimal) Equal(o Decimal) bool { return d.Compare(o) == 0 }
+
+// Normalize is d without trailing fraction zeros, the sign of zero or bits beyond scale and
+// sign: the one Decimal of d's value, so that == on normalized values is Equal (1.50 is 1.5).
+// A Go map keyed by Decimal holds keys normalized: the readers normalize the keys they read.
+func (d Decimal) Normalize() Decimal {
+	if d.IsZero() {
+		return Decimal{}
+	}
+	hi, lo, scale := d.hi, d.lo, uint8(d.flags>>16)
+	for scale > 0 {
+		h, l, r := divmod10(hi, lo)
+		if r != 0 {
+			break
+		}
+		hi, lo = h, l
+		scale--
+	}
+	return DecimalFromParts(lo, hi, scale, d.flags>>31 != 0)
+}
+
+// compareMagnitudes compares |d| and |o| exactly: the magnitude of the smaller scale is
+// multiplied by 10^(difference of the scales) in 192 bits (96 bits times 10^28 fits).
+func compareMagnitudes(d, o Decimal) int {
+	sd, so := uint8(d.flags>>16), uint8(o.flags>>16)
+	if sd == so {
+		if c := cmp.Compare(d.hi, o.hi); c != 0 {
+			return c
+		}
+		return cmp.Compare(d.lo, o.lo)
+	}
+	if sd > so {
+		return -compareMagnitudes(o, d)
+	}
+	// sd < so: d has the smaller scale
+	if d.IsZero() {
+		if o.IsZero() {
+			return 0
+		}
+		return -1
+	}
+	diff := int(so - sd)
+	if diff > 28 { // |d| >= 10^-sd > 2^96 * 10^-so > |o|
+		return 1
+	}
+	w := [3]uint64{d.lo, uint64(d.hi), 0}
+	for diff > 0 {
+		step := min(diff, 19)
+		m := pow10u[step]
+		var carry uint64
+		for i := range w {
+			h, l := bits.Mul64(w[i], m)
+			var c uint64
+			w[i], c = bits.Add64(l, carry, 0)
+			carry = h + c
+		}
+		diff -= step
+	}
+	if w[2] != 0 || w[1] > uint64(o.hi) {
+		return 1
+	}
+	if w[1] < uint64(o.hi) {
+		return -1
+	}
+	return cmp.Compare(w[0], o.lo)
+}
 
 // divmod10 divides the 96-bit magnitude by 10.
 func divmod10(hi uint32, lo uint64) (uint32, uint64, uint64) {

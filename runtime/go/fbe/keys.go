@@ -31,11 +31,23 @@ func Repeated[T cmp.Ordered](s []T) (int, int) {
 }
 
 // RepeatedFunc checks a set of elements Go compares with ==, in the order of
-// compare (CompareChar, CompareBool, CompareUUID, CompareDecimal).
+// compare (CompareChar, CompareBool, CompareUUID). Decimals: RepeatedDecimal.
 func RepeatedFunc[T comparable](s []T, compare func(a, b T) int) (int, int) {
 	for k := 1; k < len(s); k++ {
 		if compare(s[k-1], s[k]) >= 0 {
 			return repeated(s)
+		}
+	}
+	return -1, -1
+}
+
+// RepeatedDecimal checks a set of decimals, the same when their values are (Decimal.Compare:
+// 1.5 and 1.50, -0 and 0), in their order by value; also the sorted keys of a map keyed by
+// Decimal, whose Go map can hold both 1.5 and 1.50 built from their parts.
+func RepeatedDecimal(s []Decimal) (int, int) {
+	for k := 1; k < len(s); k++ {
+		if s[k-1].Compare(s[k]) >= 0 {
+			return repeatedKey(s, DecimalKey)
 		}
 	}
 	return -1, -1
@@ -130,6 +142,10 @@ func repeatedPairKey[K, V any, C comparable](s []Pair[K, V], key func(*K) C) (in
 	}
 	return -1, -1
 }
+
+// DecimalKey is the key a decimal is compared by as a set element, map key or [key] field: its
+// value (Normalize), so 1.5 and 1.50 are the same key.
+func DecimalKey(d *Decimal) Decimal { return d.Normalize() }
 
 // BytesKey is the key bytes are compared by as a set element or map key: their value.
 func BytesKey(b *[]byte) string { return string(*b) }

@@ -85,9 +85,33 @@ func TestRepeated(t *testing.T) {
 	if i, k := RepeatedFunc([]UUID{{}, u, {2}, u}, CompareUUID); i != 1 || k != 3 {
 		t.Errorf("uuids: %d, %d", i, k)
 	}
-	d := MustDecimal("1.5")
-	if i, k := RepeatedFunc([]Decimal{MustDecimal("-2"), d, MustDecimal("0.1"), d}, CompareDecimal); i != 1 || k != 3 {
-		t.Errorf("decimals: %d, %d", i, k)
+	// decimals by value: 1.5 and 1.50, -0 and 0 are the same; in order by value one comparison each
+	d, d2 := MustDecimal("1.5"), DecimalFromParts(150, 0, 2, false)
+	for _, c := range []struct {
+		s    []Decimal
+		i, k int
+	}{
+		{[]Decimal{MustDecimal("-2"), d, MustDecimal("0.1"), d}, 1, 3},
+		{[]Decimal{MustDecimal("-2"), d, MustDecimal("0.1"), d2}, 1, 3},
+		{[]Decimal{d, d2}, 0, 1},
+		{[]Decimal{{}, DecimalFromParts(0, 0, 3, true)}, 0, 1},
+		{[]Decimal{MustDecimal("0.1"), MustDecimal("0.1000000000000000000000000001")}, -1, -1},
+		{[]Decimal{MustDecimal("-1"), {}, d}, -1, -1},
+	} {
+		if i, k := RepeatedDecimal(c.s); i != c.i || k != c.k {
+			t.Errorf("decimals %v: %d, %d, want %d, %d", c.s, i, k, c.i, c.k)
+		}
+	}
+	many := make([]Decimal, 40) // beyond the pairwise check, out of order
+	for i := range many {
+		many[i] = DecimalFromParts(uint64(40-i)*10, 0, 1, false)
+	}
+	if _, k := RepeatedDecimal(many); k != -1 {
+		t.Error("40 distinct decimals")
+	}
+	many[30] = DecimalFromParts(uint64(40-5), 0, 0, false) // 35 is 350 at scale 1, many[5]
+	if i, k := RepeatedDecimal(many); i != 5 || k != 30 {
+		t.Errorf("40 decimals, 35 twice: %d, %d", i, k)
 	}
 	// bytes by their value: nil and empty are the same
 	blobs := [][]byte{nil, []byte("a"), {}}

@@ -73,8 +73,9 @@ func CompareBool(a, b bool) int {
 // CompareUUID orders uuids by their bytes.
 func CompareUUID(a, b UUID) int { return bytes.Compare(a[:], b[:]) }
 
-// CompareDecimal orders decimals by value (as the original's doubles).
-func CompareDecimal(a, b Decimal) int { return cmp.Compare(a.Float64(), b.Float64()) }
+// CompareDecimal orders decimals by their exact value, as C++'s decimal_t and Python's
+// decimal.Decimal (a.Compare(b)): 1.5 and 1.50 are the same key (docs/limits.md 4).
+func CompareDecimal(a, b Decimal) int { return a.Compare(b) }
 
 // Reuse is p, or a new T when p is nil: a reader keeps the optional values
 // of the value it reads into (reading into a reused value allocates nothing

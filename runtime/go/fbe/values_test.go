@@ -3,6 +3,9 @@ package fbe
 import (
 	"bytes"
 	"math"
+	"math/big"
+	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -86,6 +89,90 @@ func TestParseDecimal(t *testing.T) {
 	d, _ := ParseDecimal("-123.456")
 	if d.Float64() != -123.456 {
 		t.Errorf("Float64: %v", d.Float64())
+	}
+}
+
+// Decimals compare by their exact value (docs/limits.md 4: 1.5 and 1.50, -0 and 0 are the same
+// key; C++'s decimal_t and Python's decimal.Decimal order them alike), at every scale a buffer can
+// hold, against math/big's exact fractions; Normalize gives the one Decimal of each value.
+func TestDecimalCompare(t *testing.T) {
+	rat := func(d Decimal) *big.Rat {
+		lo, hi, scale, neg := d.Parts()
+		m := new(big.Int).Lsh(new(big.Int).SetUint64(uint64(hi)), 64)
+		m.Or(m, new(big.Int).SetUint64(lo))
+		if neg {
+			m.Neg(m)
+		}
+		return new(big.Rat).SetFrac(m, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+	}
+	const max96 = 1<<32 - 1
+	for _, c := range []struct {
+		a, b Decimal
+		want int
+	}{
+		{MustDecimal("1.5"), DecimalFromParts(150, 0, 2, false), 0},
+		{Decimal{}, DecimalFromParts(0, 0, 7, true), 0},                                   // -0 and 0
+		{DecimalFromParts(5, 0, 1, false), Decimal{lo: 5, flags: 1<<16 | 1<<5}, 0},        // a bit beyond scale and sign
+		{DecimalFromParts(1, 0, 0, false), DecimalFromParts(1<<63, max96, 28, false), -1}, // 1 < 7.92...
+		{DecimalFromParts(1, 0, 60, false), DecimalFromParts(1, 0, 200, false), 1},        // scales beyond 28
+		{DecimalFromParts(1, 0, 0, false), DecimalFromParts(^uint64(0), max96, 29, false), 1},
+		{DecimalFromParts(0, 0, 0, false), DecimalFromParts(1, 0, 255, false), -1},
+		{DecimalFromParts(1, 0, 255, true), DecimalFromParts(0, 0, 0, false), -1},
+		{MustDecimal("-2"), MustDecimal("-1.99999999999999999999999"), -1},
+		// beyond a double's digits: the same double, different values
+		{MustDecimal("0.1000000000000000000000000001"), MustDecimal("0.1"), 1},
+	} {
+		for _, x := range [][2]Decimal{{c.a, c.b}, {c.b, c.a}} {
+			want := c.want
+			if x[0] != c.a {
+				want = -want
+			}
+			if got := x[0].Compare(x[1]); got != want || got != rat(x[0]).Cmp(rat(x[1])) {
+				t.Errorf("%v.Compare(%v) = %d, want %d", x[0], x[1], got, want)
+			}
+			if x[0].Equal(x[1]) != (want == 0) || (x[0].Normalize() == x[1].Normalize()) != (want == 0) {
+				t.Errorf("%v and %v: Equal %v, normalized %v and %v", x[0], x[1], x[0].Equal(x[1]), x[0].Normalize(), x[1].Normalize())
+			}
+		}
+	}
+	// random parts: magnitudes with trailing zeros, small and large, every scale
+	rng := rand.New(rand.NewPCG(1, 2))
+	part := func() Decimal {
+		var lo uint64
+		var hi uint32
+		switch rng.IntN(4) {
+		case 0:
+			lo = uint64(rng.IntN(20))
+		case 1:
+			lo = uint64(rng.IntN(1000)) * pow10u[rng.IntN(17)]
+		default:
+			lo, hi = rng.Uint64(), rng.Uint32()
+		}
+		scale := rng.IntN(30)
+		if rng.IntN(8) == 0 {
+			scale = rng.IntN(256)
+		}
+		d := DecimalFromParts(lo, hi, uint8(scale), rng.IntN(2) == 0)
+		d.flags |= uint32(rng.IntN(2)) << 3 // a bit beyond scale and sign: no part of the value
+		return d
+	}
+	for range 50000 {
+		a := part()
+		b := a
+		if rng.IntN(2) == 0 {
+			b = part()
+		} else if s := uint8(b.flags >> 16); s < 255 { // the same value at one scale more, when it fits
+			if h, l := bits.Mul64(b.lo, 10); (uint64(b.hi)*10+h)>>32 == 0 {
+				b = DecimalFromParts(l, uint32(uint64(b.hi)*10+h), s+1, b.flags>>31 != 0)
+			}
+		}
+		want := rat(a).Cmp(rat(b))
+		if got := a.Compare(b); got != want {
+			t.Fatalf("%x.Compare(%x) = %d, want %d", a, b, got, want)
+		}
+		if (a.Normalize() == b.Normalize()) != (want == 0) || rat(a.Normalize()).Cmp(rat(a)) != 0 {
+			t.Fatalf("%x, %x: normalized %x, %x (compare %d)", a, b, a.Normalize(), b.Normalize(), want)
+		}
 	}
 }
 

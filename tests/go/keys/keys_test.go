@@ -486,3 +486,187 @@ func checkJSON(t *testing.T, field string, good, bad []byte) {
 		t.Errorf("%s json: %s read: %v", field, bad, err)
 	}
 }
+
+// dec is the decimal of the given magnitude, scale and sign exactly as given (1.50 is dec(150, 2)).
+func dec(m uint64, scale uint8) fbe.Decimal { return fbe.DecimalFromParts(m, 0, scale, false) }
+
+// Decimals are the same key when their values are (1.5 and 1.50, -0 and 0; docs/limits.md 4), as
+// C++ and Python compare them: every writer refuses a set, a Go map or a struct key holding one
+// value twice, whatever its bytes; values that differ beyond a double's digits are distinct.
+func TestDecimalKeysByValue(t *testing.T) {
+	oneHalf, oneHalf0 := dec(15, 1), dec(150, 2)
+	negZero := fbe.DecimalFromParts(0, 0, 3, true)
+	two, two0 := dec(2, 0), dec(20, 1)
+	for _, c := range []struct {
+		name string
+		v    *Scalars
+		want string
+	}{
+		{"1.5 and 1.50", &Scalars{Decimals: []fbe.Decimal{oneHalf, oneHalf0}},
+			"two elements are the same, [0] and [1] (keys.Scalars.decimals)"},
+		{"0 and -0.000", &Scalars{Decimals: []fbe.Decimal{dec(1, 0), {}, negZero}},
+			"two elements are the same, [1] and [2] (keys.Scalars.decimals)"},
+		{"map 1.5 and 1.50", &Scalars{ByDecimal: map[fbe.Decimal]int32{two: 0, oneHalf: 1, oneHalf0: 2}},
+			"two entries have the same key, [0] and [1] (keys.Scalars.byDecimal)"},
+		{"hash 0 and -0.000", &Scalars{HashDecimal: map[fbe.Decimal]int32{{}: 1, negZero: 2}},
+			"two entries have the same key, [0] and [1] (keys.Scalars.hashDecimal)"},
+		{"struct keys 1.5 and 1.50", &Scalars{Priced: []Priced{{Price: oneHalf, N: 1}, {Price: oneHalf0, N: 2}}},
+			"two elements are the same, [0] and [1] (keys.Scalars.priced)"},
+		{"optional keys 2 and 2.0", &Scalars{Priced: []Priced{{Limit: &two}, {Limit: &two0}}},
+			"two elements are the same, [0] and [1] (keys.Scalars.priced)"},
+		{"map struct keys", &Scalars{ByPriced: []fbe.Pair[Priced, int32]{{Key: Priced{Price: two}}, {Key: Priced{Price: two0}}}},
+			"two entries have the same key, [0] and [1] (keys.Scalars.byPriced)"},
+		// distinct: beyond a double's digits, a null limit and a limit, other [key] fields
+		{"0.1 and 0.1+1e-28", &Scalars{
+			Decimals:  []fbe.Decimal{fbe.MustDecimal("0.1"), fbe.MustDecimal("0.1000000000000000000000000001")},
+			ByDecimal: map[fbe.Decimal]int32{fbe.MustDecimal("0.1"): 1, fbe.MustDecimal("0.1000000000000000000000000001"): 2},
+			Priced:    []Priced{{Price: two}, {Price: two, Limit: &two}, {Price: oneHalf, Limit: &oneHalf}},
+		}, ""},
+	} {
+		writeAll(t, c.name, c.v, c.want)
+	}
+	// a decimal key read into a Go map is held normalized: a key written as 1.50 is found as 1.5
+	data, err := (&Scalars{ByDecimal: map[fbe.Decimal]int32{oneHalf0: 7}}).MarshalFBE()
+	if err != nil || !bytes.Contains(data, decimalBytes(oneHalf0)) {
+		t.Fatalf("1.50 as the one key: %v", err)
+	}
+	var back Scalars
+	if err := back.UnmarshalFBE(data); err != nil || back.ByDecimal[oneHalf] != 7 || len(back.ByDecimal) != 1 {
+		t.Errorf("1.50 read as a map key: %v, %v", err, back.ByDecimal)
+	}
+}
+
+// decimalBytes are d's 16 wire bytes.
+func decimalBytes(d fbe.Decimal) []byte {
+	b := make([]byte, 16)
+	fbe.PutDecimal(b, d)
+	return b
+}
+
+// The keys of a decimal map in the order every writer writes them: by exact value, as C++'s
+// std::map<decimal_t> and Python's sorted() of decimal.Decimal (not by a double, which takes
+// 0.1 and 0.1000000000000000000000000001 for one value), whatever their scales.
+func TestDecimalKeysWrittenByValue(t *testing.T) {
+	texts := []string{"-79228162514264337593543950335", "-1", "-0.1000000000000000000000000001", "-0.1", "0",
+		"0.0000000000000000000000000001", "0.1", "0.1000000000000000000000000001", "0.10000000000000000000000001",
+		"1", "1.0000000000000000000000000001", "7.9228162514264337593543950335", "79228162514264337593543950335"}
+	order := make([]fbe.Decimal, len(texts))
+	v := &Scalars{ByDecimal: map[fbe.Decimal]int32{}, HashDecimal: map[fbe.Decimal]int32{}}
+	for i, s := range texts {
+		order[i] = fbe.MustDecimal(s)
+		v.ByDecimal[order[i]] = int32(i)
+		v.HashDecimal[order[i]] = int32(i)
+	}
+	order[9] = dec(10, 1) // 1 as 1.0: between the same neighbours
+	delete(v.ByDecimal, fbe.MustDecimal("1"))
+	v.ByDecimal[order[9]] = 9
+	for name, write := range map[string]func() ([]byte, error){"MarshalFBE": v.MarshalFBE, "MarshalFinal": v.MarshalFinal} {
+		for range 5 { // Go's map order differs from run to run
+			data, err := write()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			at := -1
+			for i, d := range order {
+				next := bytes.Index(data[at+1:], decimalBytes(d))
+				if next < 0 {
+					t.Fatalf("%s: %s not written in order after %s", name, d, order[max(i-1, 0)])
+				}
+				at += 1 + next
+			}
+		}
+	}
+	text, err := v.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the values are the ranks: in order, 0 to 12
+	at := bytes.Index(text, []byte(`"byDecimal":{`))
+	for i := range order {
+		next := bytes.Index(text[at+1:], fmt.Appendf(nil, `":%d`, i))
+		if at < 0 || next < 0 {
+			t.Fatalf("JSON map keys not in order at %s:\n%s", order[i], text)
+		}
+		at += 1 + next
+	}
+}
+
+// Every reader refuses a set, map or hash holding 1.5 and 1.50, or 0 and -0, as two keys: buffers
+// of two distinct keys with the second key's bytes made 1.50 (-0) (the writers write no such
+// buffer); the Receiver refuses such a frame; JSON likewise.
+func TestReadersRefuseDecimalKeysOfOneValue(t *testing.T) {
+	marker, same := dec(25, 1), dec(150, 2) // 2.5 becomes 1.50, the value of 1.5 already there
+	zero, negZero := dec(0, 0), fbe.DecimalFromParts(0, 0, 3, true)
+	for _, c := range []struct {
+		field string
+		v     *Scalars
+		to    fbe.Decimal
+	}{
+		{"decimals", &Scalars{Decimals: []fbe.Decimal{dec(15, 1), marker}}, same},
+		{"decimals", &Scalars{Decimals: []fbe.Decimal{zero, marker}}, negZero},
+		{"byDecimal", &Scalars{ByDecimal: map[fbe.Decimal]int32{dec(15, 1): 1, marker: 2}}, same},
+		{"hashDecimal", &Scalars{HashDecimal: map[fbe.Decimal]int32{dec(15, 1): 1, marker: 2}}, same},
+		{"priced", &Scalars{Priced: []Priced{{Price: dec(15, 1)}, {Price: marker}}}, same},
+		{"priced", &Scalars{Priced: []Priced{{Price: zero, Limit: &zero}, {Price: zero, Limit: &marker}}}, negZero},
+		{"byPriced", &Scalars{ByPriced: []fbe.Pair[Priced, int32]{{Key: Priced{Price: dec(15, 1)}}, {Key: Priced{Price: marker}}}}, same},
+	} {
+		want := "duplicate key (keys.Scalars." + c.field
+		for _, m := range []struct {
+			name   string
+			write  func() ([]byte, error)
+			read   func(*Scalars, []byte) error
+			verify func([]byte, *fbe.Limits) error
+		}{
+			{"versioned", c.v.MarshalFBE, (*Scalars).UnmarshalFBE, VerifyFBEScalars},
+			{"final", c.v.MarshalFinal, (*Scalars).UnmarshalFinal, VerifyFinalScalars},
+		} {
+			good, err := m.write()
+			if err != nil || bytes.Count(good, decimalBytes(marker)) != 1 {
+				t.Fatalf("%s %s: %v", c.field, m.name, err)
+			}
+			bad := bytes.Replace(good, decimalBytes(marker), decimalBytes(c.to), 1)
+			var back Scalars
+			if err := m.read(&back, good); err != nil || m.verify(good, nil) != nil {
+				t.Errorf("%s %s: distinct keys refused: %v, %v", c.field, m.name, err, m.verify(good, nil))
+			}
+			if err := m.read(&back, bad); err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, fbe.ErrDuplicate) {
+				t.Errorf("%s %s %s: read %v, want %q", c.field, m.name, c.to, err, want)
+			}
+			if err := m.verify(bad, nil); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%s %s %s: verify %v, want %q", c.field, m.name, c.to, err, want)
+			}
+		}
+		// the same through a Receiver: the frame is refused, the next one delivered
+		sent, err := send(c.v, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := bytes.Replace(sent, decimalBytes(marker), decimalBytes(c.to), 1)
+		var got []any
+		r := NewReceiver(HandlerFunc(func(v any) { got = append(got, v) }))
+		var errs []error
+		r.OnError = func(err error) { errs = append(errs, err) }
+		if err := r.Receive(append(bad, sent...)); err != nil || len(got) != 1 || len(errs) != 1 ||
+			!errors.Is(errs[0], fbe.ErrDuplicate) {
+			t.Errorf("%s Receiver: %v, %d delivered, errors %v", c.field, err, len(got), errs)
+		}
+	}
+	// JSON: decimal texts of one value
+	for _, c := range []struct{ good, bad string }{
+		{`{"decimals":["1.5","2.5"]}`, `{"decimals":["1.5","1.50"]}`},
+		{`{"decimals":["0","1"]}`, `{"decimals":["0","-0.000"]}`},
+		{`{"decimals":[1.5,"2.5"]}`, `{"decimals":[1.5,"1.50"]}`},
+		{`{"byDecimal":{"1.5":1,"2.5":2}}`, `{"byDecimal":{"1.5":1,"1.50":2}}`},
+		{`{"hashDecimal":{"0":1,"1":2}}`, `{"hashDecimal":{"0":1,"-0.0":2}}`},
+		{`{"priced":[{"price":"1.5"},{"price":"2.5"}]}`, `{"priced":[{"price":"1.5"},{"price":"1.50"}]}`},
+		{`{"byPriced":[[{"price":"2"},1],[{"price":"2.5"},2]]}`, `{"byPriced":[[{"price":"2"},1],[{"price":"2.00"},2]]}`},
+	} {
+		var back Scalars
+		if err := back.ReadJSON([]byte(c.good), nil); err != nil {
+			t.Errorf("%s: %v", c.good, err)
+		}
+		if err := back.ReadJSON([]byte(c.bad), nil); err == nil || !strings.Contains(err.Error(), "the same") {
+			t.Errorf("%s: %v", c.bad, err)
+		}
+	}
+}

@@ -175,11 +175,17 @@ class Context:
         return f"{a}.FBEKeyCompare(&{b})" if self.key_fields(t) else None
 
     def key_of(self, t: ir.Type, value: str) -> str:
-        """The key (of type key_type(t)) of a [key] field's value."""
+        """The key (of type key_type(t)) of a [key] field's value: a decimal normalized, the same
+        key as every decimal of its value (docs/limits.md 4)."""
+        if isinstance(t, ir.Primitive) and t.name == "decimal":
+            return f"{value}.Normalize()"
         if self.comparable(t):
             return value
         if isinstance(t, ir.Optional_):
-            if self.comparable(t.element):
+            e = t.element
+            if isinstance(e, ir.Primitive) and e.name == "decimal":
+                return f"{self.rt('OptionalKeyOf')}({value}, {self.rt('DecimalKey')})"
+            if self.comparable(e):
                 return f"{self.rt('OptionalKey')}({value})"
             return f"{self.rt('OptionalKeyOf')}({value}, {self.key_func(t.element)})"  # key_type is not None
         if isinstance(t, ir.Primitive):

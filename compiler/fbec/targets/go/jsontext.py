@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.go.models import Names, compare, refuse_repeated, repeated_call, stops
+from fbec.targets.go.models import Names, compare, is_decimal, refuse_repeated, repeated_call, sorted_keys, stops
 from fbec.targets.go.nesting import check
 
 if TYPE_CHECKING:
@@ -97,9 +97,12 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Name
         raw("]")
     elif c.comparable(t.key):
         i, k, v = names("i"), names("k"), names("x")
+        if is_decimal(t.key):
+            raw.flush()     # the check comes before the map's text
+        keys = sorted_keys(w, c, t, x, field, "j", names)
         raw("{")
         raw.flush()
-        with w.block(f"for {i}, {k} := range {c.rt('SortedKeys')}({x}, {compare(c, t.key)}) {{", "}"):
+        with w.block(f"for {i}, {k} := range {keys} {{", "}"):
             with w.block(f"if {i} > 0 {{", "}"):
                 w.line("j.Byte(',')")
             w.line(json_key(t.key, k))

@@ -57,6 +57,33 @@ def compare(c: Context, t: ir.Type) -> str:
     return c.imports.attr("cmp", "Compare") + f"[{c.type(t)}]"
 
 
+def is_decimal(t: ir.Type) -> bool:
+    return isinstance(t, ir.Primitive) and t.name == "decimal"
+
+
+def sorted_keys(w: CodeWriter, c: Context, t: ir.Mapping, value: str, field: str, writer: str, names: Names) -> str:
+    """The keys of the Go map value in the order they are written (fbe.SortedKeys). A map keyed by
+    decimals can hold one value twice (1.5 and 1.50 built from their parts): its writer sorts the
+    keys first and refuses two of the same value, naming their places in that order
+    (docs/limits.md 4)."""
+    keys = f"{c.rt('SortedKeys')}({value}, {compare(c, t.key)})"
+    if not is_decimal(t.key):
+        return keys
+    ks = names("ks")
+    w.line(f"{ks} := {keys}")
+    with w.block(f"if i, k := {c.rt('RepeatedDecimal')}({ks}); k >= 0 {{", "}"):
+        w.line(f'{writer}.SameKeys("{field}", i, k)')
+        w.line("return")
+    return ks
+
+
+def map_key(w: CodeWriter, t: ir.Mapping, k: str) -> None:
+    """A decimal key read into a Go map is held normalized (fbe.Decimal.Normalize), so the map
+    holds each value once and a key read as 1.50 is found as 1.5 (docs/limits.md 4)."""
+    if is_decimal(t.key):
+        w.line(f"{k} = {k}.Normalize()")
+
+
 # ---------------------------------------------------------------- versioned
 
 def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, field: str, names: Names,
@@ -96,13 +123,14 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
                         [f"w.UnwindIndex({i})", *unwind])
     else:
         refuse_repeated(w, c, t, value, field, "w")
+        keys = sorted_keys(w, c, t, value, field, "w", names) if c.comparable(t.key) else ""
         item = t.key.size + t.value.size
         e, i = names("e"), names("i")
         w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {item})")
         entry = [f"w.UnwindIndex({i})", *unwind]
-        if c.comparable(t.key):
+        if keys:
             k, x = names("k"), names("x")
-            with w.block(f"for {i}, {k} := range {c.rt('SortedKeys')}({value}, {compare(c, t.key)}) {{", "}"):
+            with w.block(f"for {i}, {k} := range {keys} {{", "}"):
                 w.line(f"{x} := {value}[{k}]")
                 write_value(w, c, t.key, base, f"{e}+{i}*{item}", k, field, names, entry)
                 write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, field, names, entry)
@@ -122,6 +150,8 @@ def repeated_call(c: Context, t: ir.Sequence | ir.Mapping, value: str) -> str | 
     if isinstance(t, ir.Sequence):
         if t.kind != "set":
             return None
+        if is_decimal(t.element):
+            return f"{c.rt('RepeatedDecimal')}({value})"
         if c.comparable(t.element):
             order = compare_func(c, t.element)
             if order is None:
@@ -172,7 +202,8 @@ def can_fail(c: Context, t: ir.Type) -> bool:
     if isinstance(t, ir.Sequence):
         return repeated_call(c, t, "") is not None or can_fail(c, t.element)
     if isinstance(t, ir.Mapping):
-        return repeated_call(c, t, "") is not None or can_fail(c, t.key) or can_fail(c, t.value)
+        return (repeated_call(c, t, "") is not None or is_decimal(t.key) or can_fail(c, t.key)
+                or can_fail(c, t.value))
     if isinstance(t, (ir.Optional_, ir.Array)):
         return can_fail(c, t.element)
     return False
@@ -275,6 +306,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
                 w.line(f"var {k} {c.type(t.key)}")
                 w.line(f"var {x} {c.type(t.value)}")
                 read_value(w, c, t.key, base, f"{e}+{i}*{item}", k, field, names, inner_unwind)
+                map_key(w, t, k)
                 read_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, field, names, inner_unwind)
                 with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
                     w.line(f'r.DuplicateKey("{field}", {e}+{i}*{item})')
@@ -324,11 +356,12 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, n
             final_write(w, c, t.element, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
     else:
         refuse_repeated(w, c, t, value, field, "w")
+        keys = sorted_keys(w, c, t, value, field, "w", names) if c.comparable(t.key) else ""
         w.line(f"w.AppendCount(len({value}))")
-        if c.comparable(t.key):
+        if keys:
             i, k = names("i"), names("k")
             loop_index = i if can_fail(c, t.key) or can_fail(c, t.value) else "_"
-            with w.block(f"for {loop_index}, {k} := range {c.rt('SortedKeys')}({value}, {compare(c, t.key)}) {{", "}"):
+            with w.block(f"for {loop_index}, {k} := range {keys} {{", "}"):
                 x = names("x")
                 w.line(f"{x} := {value}[{k}]")
                 final_write(w, c, t.key, k, field, names, [f"w.UnwindIndex({i})", *unwind])
@@ -396,6 +429,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
                 w.line(f"var {k} {c.type(t.key)}")
                 w.line(f"var {x} {c.type(t.value)}")
                 final_read(w, c, t.key, k, field, names, inner_unwind)
+                map_key(w, t, k)
                 final_read(w, c, t.value, x, field, names, inner_unwind)
                 with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
                     w.line(f'r.DuplicateKey("{field}", r.Pos)')

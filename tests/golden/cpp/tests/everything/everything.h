@@ -690,11 +690,13 @@ struct Everything
     std::optional<uint64_t> f48 = UINT64_C(0);
     std::map<FBE::buffer_t, int32_t> f49{};
     std::unordered_map<FBE::buffer_t, std::string> f50{};
+    std::set<FBE::decimal_t> f51{};
+    std::map<FBE::decimal_t, int32_t> f52{};
 
     static constexpr uint32_t fbe_type() noexcept { return 1026; }
 
     Everything() = default;
-    Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char arg_f3, wchar_t arg_f4, int8_t arg_f5, uint8_t arg_f6, int16_t arg_f7, uint16_t arg_f8, int32_t arg_f9, uint32_t arg_f10, int64_t arg_f11, uint64_t arg_f12, float arg_f13, double arg_f14, FBE::decimal_t arg_f15, FBE::decimal_t arg_f16, const std::string& arg_f17, uint64_t arg_f18, uint64_t arg_f19, FBE::uuid_t arg_f20, FBE::uuid_t arg_f21, FBE::uuid_t arg_f22, FBE::uuid_t arg_f23, const FBE::buffer_t& arg_f24, ::everything::EByte arg_f25, ::market::Side arg_f26, ::everything::FByte arg_f27, ::everything::FUInt64 arg_f28, const ::everything::Counted& arg_f29, const ::market::Instrument& arg_f30, const std::optional<int32_t>& arg_f31, const std::optional<int32_t>& arg_f32, const std::optional<std::string>& arg_f33, const std::optional<::everything::EByte>& arg_f34, const std::optional<::everything::Counted>& arg_f35, const std::array<int32_t, 3>& arg_f36, const std::array<std::optional<std::string>, 2>& arg_f37, const std::vector<double>& arg_f38, const std::vector<std::optional<::everything::Counted>>& arg_f39, const std::list<std::string>& arg_f40, const std::set<int64_t>& arg_f41, const std::set<::market::Instrument>& arg_f42, const std::map<int32_t, std::string>& arg_f43, const std::map<std::string, std::optional<::everything::Counted>>& arg_f44, const std::unordered_map<FBE::uuid_t, FBE::buffer_t>& arg_f45, const std::unordered_map<::market::Instrument, ::everything::Counted>& arg_f46, const std::optional<int32_t>& arg_f47, bool arg_f47Reset, const std::optional<uint64_t>& arg_f48, const std::map<FBE::buffer_t, int32_t>& arg_f49, const std::unordered_map<FBE::buffer_t, std::string>& arg_f50);
+    Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char arg_f3, wchar_t arg_f4, int8_t arg_f5, uint8_t arg_f6, int16_t arg_f7, uint16_t arg_f8, int32_t arg_f9, uint32_t arg_f10, int64_t arg_f11, uint64_t arg_f12, float arg_f13, double arg_f14, FBE::decimal_t arg_f15, FBE::decimal_t arg_f16, const std::string& arg_f17, uint64_t arg_f18, uint64_t arg_f19, FBE::uuid_t arg_f20, FBE::uuid_t arg_f21, FBE::uuid_t arg_f22, FBE::uuid_t arg_f23, const FBE::buffer_t& arg_f24, ::everything::EByte arg_f25, ::market::Side arg_f26, ::everything::FByte arg_f27, ::everything::FUInt64 arg_f28, const ::everything::Counted& arg_f29, const ::market::Instrument& arg_f30, const std::optional<int32_t>& arg_f31, const std::optional<int32_t>& arg_f32, const std::optional<std::string>& arg_f33, const std::optional<::everything::EByte>& arg_f34, const std::optional<::everything::Counted>& arg_f35, const std::array<int32_t, 3>& arg_f36, const std::array<std::optional<std::string>, 2>& arg_f37, const std::vector<double>& arg_f38, const std::vector<std::optional<::everything::Counted>>& arg_f39, const std::list<std::string>& arg_f40, const std::set<int64_t>& arg_f41, const std::set<::market::Instrument>& arg_f42, const std::map<int32_t, std::string>& arg_f43, const std::map<std::string, std::optional<::everything::Counted>>& arg_f44, const std::unordered_map<FBE::uuid_t, FBE::buffer_t>& arg_f45, const std::unordered_map<::market::Instrument, ::everything::Counted>& arg_f46, const std::optional<int32_t>& arg_f47, bool arg_f47Reset, const std::optional<uint64_t>& arg_f48, const std::map<FBE::buffer_t, int32_t>& arg_f49, const std::unordered_map<FBE::buffer_t, std::string>& arg_f50, const std::set<FBE::decimal_t>& arg_f51, const std::map<FBE::decimal_t, int32_t>& arg_f52);
 
     bool operator==(const Everything& other) const noexcept;
     bool operator!=(const Everything& other) const noexcept { return !(*this == other); }
@@ -1201,7 +1203,7 @@ inline std::ostream& operator<<(std::ostream& stream, const Empty& /*value*/)
     return stream << ")";
 }
 
-inline Everything::Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char arg_f3, wchar_t arg_f4, int8_t arg_f5, uint8_t arg_f6, int16_t arg_f7, uint16_t arg_f8, int32_t arg_f9, uint32_t arg_f10, int64_t arg_f11, uint64_t arg_f12, float arg_f13, double arg_f14, FBE::decimal_t arg_f15, FBE::decimal_t arg_f16, const std::string& arg_f17, uint64_t arg_f18, uint64_t arg_f19, FBE::uuid_t arg_f20, FBE::uuid_t arg_f21, FBE::uuid_t arg_f22, FBE::uuid_t arg_f23, const FBE::buffer_t& arg_f24, ::everything::EByte arg_f25, ::market::Side arg_f26, ::everything::FByte arg_f27, ::everything::FUInt64 arg_f28, const ::everything::Counted& arg_f29, const ::market::Instrument& arg_f30, const std::optional<int32_t>& arg_f31, const std::optional<int32_t>& arg_f32, const std::optional<std::string>& arg_f33, const std::optional<::everything::EByte>& arg_f34, const std::optional<::everything::Counted>& arg_f35, const std::array<int32_t, 3>& arg_f36, const std::array<std::optional<std::string>, 2>& arg_f37, const std::vector<double>& arg_f38, const std::vector<std::optional<::everything::Counted>>& arg_f39, const std::list<std::string>& arg_f40, const std::set<int64_t>& arg_f41, const std::set<::market::Instrument>& arg_f42, const std::map<int32_t, std::string>& arg_f43, const std::map<std::string, std::optional<::everything::Counted>>& arg_f44, const std::unordered_map<FBE::uuid_t, FBE::buffer_t>& arg_f45, const std::unordered_map<::market::Instrument, ::everything::Counted>& arg_f46, const std::optional<int32_t>& arg_f47, bool arg_f47Reset, const std::optional<uint64_t>& arg_f48, const std::map<FBE::buffer_t, int32_t>& arg_f49, const std::unordered_map<FBE::buffer_t, std::string>& arg_f50)
+inline Everything::Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char arg_f3, wchar_t arg_f4, int8_t arg_f5, uint8_t arg_f6, int16_t arg_f7, uint16_t arg_f8, int32_t arg_f9, uint32_t arg_f10, int64_t arg_f11, uint64_t arg_f12, float arg_f13, double arg_f14, FBE::decimal_t arg_f15, FBE::decimal_t arg_f16, const std::string& arg_f17, uint64_t arg_f18, uint64_t arg_f19, FBE::uuid_t arg_f20, FBE::uuid_t arg_f21, FBE::uuid_t arg_f22, FBE::uuid_t arg_f23, const FBE::buffer_t& arg_f24, ::everything::EByte arg_f25, ::market::Side arg_f26, ::everything::FByte arg_f27, ::everything::FUInt64 arg_f28, const ::everything::Counted& arg_f29, const ::market::Instrument& arg_f30, const std::optional<int32_t>& arg_f31, const std::optional<int32_t>& arg_f32, const std::optional<std::string>& arg_f33, const std::optional<::everything::EByte>& arg_f34, const std::optional<::everything::Counted>& arg_f35, const std::array<int32_t, 3>& arg_f36, const std::array<std::optional<std::string>, 2>& arg_f37, const std::vector<double>& arg_f38, const std::vector<std::optional<::everything::Counted>>& arg_f39, const std::list<std::string>& arg_f40, const std::set<int64_t>& arg_f41, const std::set<::market::Instrument>& arg_f42, const std::map<int32_t, std::string>& arg_f43, const std::map<std::string, std::optional<::everything::Counted>>& arg_f44, const std::unordered_map<FBE::uuid_t, FBE::buffer_t>& arg_f45, const std::unordered_map<::market::Instrument, ::everything::Counted>& arg_f46, const std::optional<int32_t>& arg_f47, bool arg_f47Reset, const std::optional<uint64_t>& arg_f48, const std::map<FBE::buffer_t, int32_t>& arg_f49, const std::unordered_map<FBE::buffer_t, std::string>& arg_f50, const std::set<FBE::decimal_t>& arg_f51, const std::map<FBE::decimal_t, int32_t>& arg_f52)
     : id(arg_id)
     , f1(arg_f1)
     , f2(arg_f2)
@@ -1254,6 +1256,8 @@ inline Everything::Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char 
     , f48(arg_f48)
     , f49(arg_f49)
     , f50(arg_f50)
+    , f51(arg_f51)
+    , f52(arg_f52)
 {}
 
 inline bool Everything::operator==(const Everything& other) const noexcept
@@ -1328,6 +1332,8 @@ inline void Everything::swap(Everything& other) noexcept
     swap(f48, other.f48);
     swap(f49, other.f49);
     swap(f50, other.f50);
+    swap(f51, other.f51);
+    swap(f52, other.f52);
 }
 
 inline void swap(Everything& a, Everything& b) noexcept { a.swap(b); }
@@ -1439,6 +1445,10 @@ inline std::ostream& operator<<(std::ostream& stream, const Everything& value)
     FBE::print(stream, value.f49);
     stream << ",f50=";
     FBE::print(stream, value.f50);
+    stream << ",f51=";
+    FBE::print(stream, value.f51);
+    stream << ",f52=";
+    FBE::print(stream, value.f52);
     return stream << ")";
 }
 

@@ -157,7 +157,7 @@ struct FBody<::everything::Everything>
     static constexpr uint32_t type_id = 1026;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
-    static constexpr std::size_t min_size = 262;
+    static constexpr std::size_t min_size = 270;
     static std::size_t size(const ::everything::Everything& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Everything& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Everything& value);
@@ -688,7 +688,9 @@ inline std::size_t FBody<::everything::Everything>::size(const ::everything::Eve
         + FCodec<std::optional<int32_t>>::size(value.f47)
         + FCodec<std::optional<uint64_t>>::size(value.f48)
         + FCodec<std::map<FBE::buffer_t, int32_t>>::size(value.f49)
-        + FCodec<std::unordered_map<FBE::buffer_t, std::string>>::size(value.f50);
+        + FCodec<std::unordered_map<FBE::buffer_t, std::string>>::size(value.f50)
+        + FCodec<std::set<FBE::decimal_t>>::size(value.f51)
+        + FCodec<std::map<FBE::decimal_t, int32_t>>::size(value.f52);
 }
 
 inline uint8_t* FBody<::everything::Everything>::write(uint8_t* p, const ::everything::Everything& value) noexcept
@@ -745,6 +747,8 @@ inline uint8_t* FBody<::everything::Everything>::write(uint8_t* p, const ::every
     p = FCodec<std::optional<uint64_t>>::write(p, value.f48);
     p = FCodec<std::map<FBE::buffer_t, int32_t>>::write(p, value.f49);
     p = FCodec<std::unordered_map<FBE::buffer_t, std::string>>::write(p, value.f50);
+    p = FCodec<std::set<FBE::decimal_t>>::write(p, value.f51);
+    p = FCodec<std::map<FBE::decimal_t, int32_t>>::write(p, value.f52);
     return p;
 }
 
@@ -1036,6 +1040,14 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
         value.f50 = {};
         ok = false;
     }
+    if (!FCodec<std::set<FBE::decimal_t>>::read(d, value.f51)) {
+        value.f51 = {};
+        ok = false;
+    }
+    if (!FCodec<std::map<FBE::decimal_t, int32_t>>::read(d, value.f52)) {
+        value.f52 = {};
+        ok = false;
+    }
     return ok;
 }
 
@@ -1157,6 +1169,10 @@ inline bool FBody<::everything::Everything>::verify(FinalDecoder& d)
         return d.fail_in("everything.Everything", "f49");
     if (!FCodec<std::unordered_map<FBE::buffer_t, std::string>>::verify(d))
         return d.fail_in("everything.Everything", "f50");
+    if (!FCodec<std::set<FBE::decimal_t>>::verify(d))
+        return d.fail_in("everything.Everything", "f51");
+    if (!FCodec<std::map<FBE::decimal_t, int32_t>>::verify(d))
+        return d.fail_in("everything.Everything", "f52");
     return true;
 }
 

@@ -688,6 +688,10 @@ struct ValueWriter<TWriter, ::everything::Everything>
             return false;
         if (!FBE::JSON::to_json_key(writer, "f50") || !FBE::JSON::to_json(writer, value.f50))
             return false;
+        if (!FBE::JSON::to_json_key(writer, "f51") || !FBE::JSON::to_json(writer, value.f51))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "f52") || !FBE::JSON::to_json(writer, value.f52))
+            return false;
         return !scope || writer.EndObject();
     }
 };
@@ -696,7 +700,7 @@ template <class TJson>
 struct ValueReader<TJson, ::everything::Everything>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
-    static constexpr uint64_t cost = 250;
+    static constexpr uint64_t cost = 258;
 
     static bool from_json(const TJson& json, ::everything::Everything& value)
     {
@@ -711,15 +715,15 @@ struct ValueReader<TJson, ::everything::Everything>
     //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::everything::Everything& value)
     {
-        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50"};
-        bool seen[52] = {};
+        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50", "f51", "f52"};
+        bool seen[54] = {};
         bool result = true;
         std::size_t next = 0;
         for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
         {
             const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 52, name, next);
-            if (i == 52)
+            const std::size_t i = detail::field_index(names, 54, name, next);
+            if (i == 54)
                 continue; // unknown members are ignored
             if (seen[i])
                 return detail::duplicate_member(name);
@@ -779,6 +783,8 @@ struct ValueReader<TJson, ::everything::Everything>
                 case 49: result &= detail::read_member<TJson>(it->value, value.f48, "f48"); break;
                 case 50: result &= detail::read_member<TJson>(it->value, value.f49, "f49"); break;
                 case 51: result &= detail::read_member<TJson>(it->value, value.f50, "f50"); break;
+                case 52: result &= detail::read_member<TJson>(it->value, value.f51, "f51"); break;
+                case 53: result &= detail::read_member<TJson>(it->value, value.f52, "f52"); break;
                 default: break;
             }
             if (FBE_UNLIKELY(!result) && detail::exhausted())
@@ -895,6 +901,10 @@ struct ValueReader<TJson, ::everything::Everything>
             value.f49 = {};
         if (!seen[51])
             value.f50 = {};
+        if (!seen[52])
+            value.f51 = {};
+        if (!seen[53])
+            value.f52 = {};
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };

@@ -161,15 +161,15 @@ struct VBody<::everything::Empty>
     static bool verify(Decoder& d, std::size_t body, uint32_t size);
 };
 
-// everything.Everything: type 1026, body 302 bytes
+// everything.Everything: type 1026, body 310 bytes
 template <>
 struct VBody<::everything::Everything>
 {
     static constexpr uint32_t type_id = 1026;
-    static constexpr uint32_t body_size = 302;
+    static constexpr uint32_t body_size = 310;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
-    static constexpr uint64_t cost = 250;
+    static constexpr uint64_t cost = 258;
     static std::size_t extra(const ::everything::Everything& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Everything& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
@@ -715,7 +715,9 @@ inline std::size_t VBody<::everything::Everything>::extra(const ::everything::Ev
         + VCodec<std::optional<int32_t>>::extra(value.f47)
         + VCodec<std::optional<uint64_t>>::extra(value.f48)
         + VCodec<std::map<FBE::buffer_t, int32_t>>::extra(value.f49)
-        + VCodec<std::unordered_map<FBE::buffer_t, std::string>>::extra(value.f50);
+        + VCodec<std::unordered_map<FBE::buffer_t, std::string>>::extra(value.f50)
+        + VCodec<std::set<FBE::decimal_t>>::extra(value.f51)
+        + VCodec<std::map<FBE::decimal_t, int32_t>>::extra(value.f52);
 }
 
 inline void VBody<::everything::Everything>::write(Encoder& e, std::size_t body, const ::everything::Everything& value) noexcept
@@ -772,11 +774,13 @@ inline void VBody<::everything::Everything>::write(Encoder& e, std::size_t body,
     VCodec<std::optional<uint64_t>>::write(e, body, body + 289, value.f48);
     VCodec<std::map<FBE::buffer_t, int32_t>>::write(e, body, body + 294, value.f49);
     VCodec<std::unordered_map<FBE::buffer_t, std::string>>::write(e, body, body + 298, value.f50);
+    VCodec<std::set<FBE::decimal_t>>::write(e, body, body + 302, value.f51);
+    VCodec<std::map<FBE::decimal_t, int32_t>>::write(e, body, body + 306, value.f52);
 }
 
 inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
 {
-    if (FBE_UNLIKELY(size < 302))
+    if (FBE_UNLIKELY(size < 310))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     VCodec<bool>::read(d, body, body + 12, value.f1);
@@ -854,6 +858,10 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
         return d.fail_in("everything.Everything", "f49");
     if (!VCodec<std::unordered_map<FBE::buffer_t, std::string>>::read(d, body, body + 298, value.f50))
         return d.fail_in("everything.Everything", "f50");
+    if (!VCodec<std::set<FBE::decimal_t>>::read(d, body, body + 302, value.f51))
+        return d.fail_in("everything.Everything", "f51");
+    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::read(d, body, body + 306, value.f52))
+        return d.fail_in("everything.Everything", "f52");
     return true;
 }
 
@@ -1069,12 +1077,20 @@ FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d,
         value.f50 = {};
     else if (!VCodec<std::unordered_map<FBE::buffer_t, std::string>>::read(d, body, body + 298, value.f50))
         return d.fail_in("everything.Everything", "f50");
+    if (size < 306)
+        value.f51 = {};
+    else if (!VCodec<std::set<FBE::decimal_t>>::read(d, body, body + 302, value.f51))
+        return d.fail_in("everything.Everything", "f51");
+    if (size < 310)
+        value.f52 = {};
+    else if (!VCodec<std::map<FBE::decimal_t, int32_t>>::read(d, body, body + 306, value.f52))
+        return d.fail_in("everything.Everything", "f52");
     return true;
 }
 
 inline bool VBody<::everything::Everything>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
-    if (FBE_UNLIKELY(size < 302))
+    if (FBE_UNLIKELY(size < 310))
         return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 93))
         return d.fail_in("everything.Everything", "f17");
@@ -1122,6 +1138,10 @@ inline bool VBody<::everything::Everything>::verify(Decoder& d, std::size_t body
         return d.fail_in("everything.Everything", "f49");
     if (!VCodec<std::unordered_map<FBE::buffer_t, std::string>>::verify(d, body, body + 298))
         return d.fail_in("everything.Everything", "f50");
+    if (!VCodec<std::set<FBE::decimal_t>>::verify(d, body, body + 302))
+        return d.fail_in("everything.Everything", "f51");
+    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::verify(d, body, body + 306))
+        return d.fail_in("everything.Everything", "f52");
     return true;
 }
 
@@ -1221,6 +1241,14 @@ FBE_NOINLINE inline bool VBody<::everything::Everything>::verify_older(Decoder& 
         return true;
     if (!VCodec<std::unordered_map<FBE::buffer_t, std::string>>::verify(d, body, body + 298))
         return d.fail_in("everything.Everything", "f50");
+    if (size < 306)
+        return true;
+    if (!VCodec<std::set<FBE::decimal_t>>::verify(d, body, body + 302))
+        return d.fail_in("everything.Everything", "f51");
+    if (size < 310)
+        return true;
+    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::verify(d, body, body + 306))
+        return d.fail_in("everything.Everything", "f52");
     return true;
 }
 

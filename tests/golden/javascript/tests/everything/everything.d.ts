@@ -472,6 +472,8 @@ export declare class Everything {
   f48: bigint | undefined;
   f49: Array<[Uint8Array, number]>;
   f50: Array<[Uint8Array, string]>;
+  f51: fbe.Decimal[];
+  f52: Array<[fbe.Decimal, number]>;
   constructor(init?: Partial<Everything>);
   fbeKey(): string;
   static fbeCompareKey(a: Everything, b: Everything): number;

@@ -2197,6 +2197,8 @@ export class Everything {
     this.f48 = 0n;
     this.f49 = [];
     this.f50 = [];
+    this.f51 = [];
+    this.f52 = [];
     if (init !== undefined) {
       Object.assign(this, init);
     }
@@ -2217,7 +2219,7 @@ export class Everything {
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
-    const b = w.struct(base, slot, 302, 1026);
+    const b = w.struct(base, slot, 310, 1026);
     w.putI32(b + 8, v.id);
     w.putBool(b + 12, v.f1);
     w.putU8(b + 13, v.f2);
@@ -2386,12 +2388,25 @@ export class Everything {
       w.string(b, p63 + 4, y65);
       p63 += 8;
     }
+    const a66 = fbe.elementsInOrder(v.f51, fbe.compareDecimal, "f51");
+    let p67 = w.vector(b, b + 302, a66.length, 16);
+    for (const y68 of a66) {
+      w.putDecimal(p67, y68);
+      p67 += 16;
+    }
+    const m69 = fbe.entriesInOrder(v.f52, fbe.compareDecimal, "f52");
+    let p70 = w.vector(b, b + 306, m69.length, 20);
+    for (const [k71, y72] of m69) {
+      w.putDecimal(p70, k71);
+      w.putI32(p70 + 16, y72);
+      p70 += 20;
+    }
   }
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
     const v = new Everything();
-    const b = r.struct(base, slot, 1026, 250);
+    const b = r.struct(base, slot, 1026, 258);
     Everything.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -2568,48 +2583,48 @@ export class Everything {
     if (n < 205) {
       return;
     }
-    const s66 = r.optional(b, b + 200, 4, "f31");
-    if (s66 < 0) {
+    const s73 = r.optional(b, b + 200, 4, "f31");
+    if (s73 < 0) {
       v.f31 = undefined;
     } else {
-      v.f31 = r.i32(s66);
+      v.f31 = r.i32(s73);
     }
     if (n < 210) {
       return;
     }
-    const s67 = r.optional(b, b + 205, 4, "f32");
-    if (s67 < 0) {
+    const s74 = r.optional(b, b + 205, 4, "f32");
+    if (s74 < 0) {
       v.f32 = undefined;
     } else {
-      v.f32 = r.i32(s67);
+      v.f32 = r.i32(s74);
     }
     if (n < 215) {
       return;
     }
-    const s68 = r.optional(b, b + 210, 4, "f33");
-    if (s68 < 0) {
+    const s75 = r.optional(b, b + 210, 4, "f33");
+    if (s75 < 0) {
       v.f33 = undefined;
     } else {
-      v.f33 = r.string(s68, s68, "f33");
+      v.f33 = r.string(s75, s75, "f33");
     }
     if (n < 220) {
       return;
     }
-    const s69 = r.optional(b, b + 215, 1, "f34");
-    if (s69 < 0) {
+    const s76 = r.optional(b, b + 215, 1, "f34");
+    if (s76 < 0) {
       v.f34 = undefined;
     } else {
-      v.f34 = r.u8(s69);
+      v.f34 = r.u8(s76);
     }
     if (n < 225) {
       return;
     }
-    const s70 = r.optional(b, b + 220, 4, "f35");
-    if (s70 < 0) {
+    const s77 = r.optional(b, b + 220, 4, "f35");
+    if (s77 < 0) {
       v.f35 = undefined;
     } else {
       try {
-        v.f35 = Counted.fbeRead(r, s70, s70);
+        v.f35 = Counted.fbeRead(r, s77, s77);
       } catch (e) {
         throw fbe.within(e, "f35");
       }
@@ -2617,193 +2632,193 @@ export class Everything {
     if (n < 237) {
       return;
     }
-    const a71 = [];
-    for (let i72 = 0; i72 < 3; i72++) {
-      a71.push(r.i32(b + 225 + i72 * 4));
+    const a78 = [];
+    for (let i79 = 0; i79 < 3; i79++) {
+      a78.push(r.i32(b + 225 + i79 * 4));
     }
-    v.f36 = a71;
+    v.f36 = a78;
     if (n < 247) {
       return;
     }
-    const a74 = [];
-    for (let i75 = 0; i75 < 2; i75++) {
-      let y76;
-      const s77 = r.optional(b, b + 237 + i75 * 5, 4, "f37");
-      if (s77 < 0) {
-        y76 = undefined;
+    const a81 = [];
+    for (let i82 = 0; i82 < 2; i82++) {
+      let y83;
+      const s84 = r.optional(b, b + 237 + i82 * 5, 4, "f37");
+      if (s84 < 0) {
+        y83 = undefined;
       } else {
-        y76 = r.string(s77, s77, "f37");
+        y83 = r.string(s84, s84, "f37");
       }
-      a74.push(y76);
+      a81.push(y83);
     }
-    v.f37 = a74;
+    v.f37 = a81;
     if (n < 251) {
       return;
     }
-    const e78 = r.vector(b, b + 247, 8, 8, "f38");
-    const n79 = r.count;
-    const a80 = [];
-    for (let i81 = 0; i81 < n79; i81++) {
-      a80.push(r.f64(e78 + i81 * 8));
+    const e85 = r.vector(b, b + 247, 8, 8, "f38");
+    const n86 = r.count;
+    const a87 = [];
+    for (let i88 = 0; i88 < n86; i88++) {
+      a87.push(r.f64(e85 + i88 * 8));
     }
-    v.f38 = a80;
+    v.f38 = a87;
     if (n < 255) {
       return;
     }
-    const e83 = r.vector(b, b + 251, 5, 1, "f39");
-    const n84 = r.count;
-    const a85 = [];
-    for (let i86 = 0; i86 < n84; i86++) {
-      let y87;
-      const s88 = r.optional(b, e83 + i86 * 5, 4, "f39");
-      if (s88 < 0) {
-        y87 = undefined;
+    const e90 = r.vector(b, b + 251, 5, 1, "f39");
+    const n91 = r.count;
+    const a92 = [];
+    for (let i93 = 0; i93 < n91; i93++) {
+      let y94;
+      const s95 = r.optional(b, e90 + i93 * 5, 4, "f39");
+      if (s95 < 0) {
+        y94 = undefined;
       } else {
         try {
-          y87 = Counted.fbeRead(r, s88, s88);
+          y94 = Counted.fbeRead(r, s95, s95);
         } catch (e) {
-          throw fbe.withinIndex(e, "f39", i86);
+          throw fbe.withinIndex(e, "f39", i93);
         }
       }
-      a85.push(y87);
+      a92.push(y94);
     }
-    v.f39 = a85;
+    v.f39 = a92;
     if (n < 259) {
       return;
     }
-    const e89 = r.vector(b, b + 255, 4, 4, "f40");
-    const n90 = r.count;
-    const a91 = [];
-    for (let i92 = 0; i92 < n90; i92++) {
-      a91.push(r.string(b, e89 + i92 * 4, "f40"));
+    const e96 = r.vector(b, b + 255, 4, 4, "f40");
+    const n97 = r.count;
+    const a98 = [];
+    for (let i99 = 0; i99 < n97; i99++) {
+      a98.push(r.string(b, e96 + i99 * 4, "f40"));
     }
-    v.f40 = a91;
+    v.f40 = a98;
     if (n < 263) {
       return;
     }
-    const e94 = r.vector(b, b + 259, 8, 8, "f41");
-    const n95 = r.count;
-    const a96 = new Set();
-    for (let i97 = 0; i97 < n95; i97++) {
-      const y98 = r.i64(e94 + i97 * 8);
-      if (a96.has(y98)) {
-        r.duplicate("f41", e94 - 4);
+    const e101 = r.vector(b, b + 259, 8, 8, "f41");
+    const n102 = r.count;
+    const a103 = new Set();
+    for (let i104 = 0; i104 < n102; i104++) {
+      const y105 = r.i64(e101 + i104 * 8);
+      if (a103.has(y105)) {
+        r.duplicate("f41", e101 - 4);
       }
-      a96.add(y98);
+      a103.add(y105);
     }
-    v.f41 = a96;
+    v.f41 = a103;
     if (n < 267) {
       return;
     }
-    const e99 = r.vector(b, b + 263, 4, 0, "f42");
-    const n100 = r.count;
-    const a101 = [];
-    for (let i102 = 0; i102 < n100; i102++) {
-      let y103;
+    const e106 = r.vector(b, b + 263, 4, 0, "f42");
+    const n107 = r.count;
+    const a108 = [];
+    for (let i109 = 0; i109 < n107; i109++) {
+      let y110;
       try {
-        y103 = market.Instrument.fbeRead(r, b, e99 + i102 * 4);
+        y110 = market.Instrument.fbeRead(r, b, e106 + i109 * 4);
       } catch (e) {
-        throw fbe.withinIndex(e, "f42", i102);
+        throw fbe.withinIndex(e, "f42", i109);
       }
-      a101.push(y103);
+      a108.push(y110);
     }
-    if (fbe.repeated(a101, market.Instrument.fbeCompareKey) !== undefined) {
-      r.duplicate("f42", e99 - 4);
+    if (fbe.repeated(a108, market.Instrument.fbeCompareKey) !== undefined) {
+      r.duplicate("f42", e106 - 4);
     }
-    v.f42 = a101;
+    v.f42 = a108;
     if (n < 271) {
       return;
     }
-    const e104 = r.vector(b, b + 267, 8, 8, "f43");
-    const n105 = r.count;
-    const m106 = new Map();
-    for (let i107 = 0; i107 < n105; i107++) {
-      let k108;
-      let y109;
-      k108 = r.i32(e104 + i107 * 8);
-      y109 = r.string(b, e104 + i107 * 8 + 4, "f43");
-      if (m106.has(k108)) {
-        r.duplicate("f43", e104 + i107 * 8);
+    const e111 = r.vector(b, b + 267, 8, 8, "f43");
+    const n112 = r.count;
+    const m113 = new Map();
+    for (let i114 = 0; i114 < n112; i114++) {
+      let k115;
+      let y116;
+      k115 = r.i32(e111 + i114 * 8);
+      y116 = r.string(b, e111 + i114 * 8 + 4, "f43");
+      if (m113.has(k115)) {
+        r.duplicate("f43", e111 + i114 * 8);
       }
-      m106.set(k108, y109);
+      m113.set(k115, y116);
     }
-    v.f43 = m106;
+    v.f43 = m113;
     if (n < 275) {
       return;
     }
-    const e110 = r.vector(b, b + 271, 9, 5, "f44");
-    const n111 = r.count;
-    const m112 = new Map();
-    for (let i113 = 0; i113 < n111; i113++) {
-      let k114;
-      let y115;
-      k114 = r.string(b, e110 + i113 * 9, "f44");
-      const s116 = r.optional(b, e110 + i113 * 9 + 4, 4, "f44");
-      if (s116 < 0) {
-        y115 = undefined;
-      } else {
-        try {
-          y115 = Counted.fbeRead(r, s116, s116);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f44", i113);
-        }
-      }
-      if (m112.has(k114)) {
-        r.duplicate("f44", e110 + i113 * 9);
-      }
-      m112.set(k114, y115);
-    }
-    v.f44 = m112;
-    if (n < 279) {
-      return;
-    }
-    const e117 = r.vector(b, b + 275, 20, 20, "f45");
+    const e117 = r.vector(b, b + 271, 9, 5, "f44");
     const n118 = r.count;
-    const m119 = [];
+    const m119 = new Map();
     for (let i120 = 0; i120 < n118; i120++) {
       let k121;
       let y122;
-      k121 = r.uuid(e117 + i120 * 20);
-      y122 = r.blob(b, e117 + i120 * 20 + 16, "f45");
-      m119.push([k121, y122]);
+      k121 = r.string(b, e117 + i120 * 9, "f44");
+      const s123 = r.optional(b, e117 + i120 * 9 + 4, 4, "f44");
+      if (s123 < 0) {
+        y122 = undefined;
+      } else {
+        try {
+          y122 = Counted.fbeRead(r, s123, s123);
+        } catch (e) {
+          throw fbe.withinIndex(e, "f44", i120);
+        }
+      }
+      if (m119.has(k121)) {
+        r.duplicate("f44", e117 + i120 * 9);
+      }
+      m119.set(k121, y122);
     }
-    if (fbe.repeatedEntries(m119, fbe.compareUuid) !== undefined) {
-      r.duplicate("f45", e117 - 4);
+    v.f44 = m119;
+    if (n < 279) {
+      return;
     }
-    v.f45 = m119;
+    const e124 = r.vector(b, b + 275, 20, 20, "f45");
+    const n125 = r.count;
+    const m126 = [];
+    for (let i127 = 0; i127 < n125; i127++) {
+      let k128;
+      let y129;
+      k128 = r.uuid(e124 + i127 * 20);
+      y129 = r.blob(b, e124 + i127 * 20 + 16, "f45");
+      m126.push([k128, y129]);
+    }
+    if (fbe.repeatedEntries(m126, fbe.compareUuid) !== undefined) {
+      r.duplicate("f45", e124 - 4);
+    }
+    v.f45 = m126;
     if (n < 283) {
       return;
     }
-    const e123 = r.vector(b, b + 279, 8, 0, "f46");
-    const n124 = r.count;
-    const m125 = [];
-    for (let i126 = 0; i126 < n124; i126++) {
-      let k127;
-      let y128;
+    const e130 = r.vector(b, b + 279, 8, 0, "f46");
+    const n131 = r.count;
+    const m132 = [];
+    for (let i133 = 0; i133 < n131; i133++) {
+      let k134;
+      let y135;
       try {
-        k127 = market.Instrument.fbeRead(r, b, e123 + i126 * 8);
+        k134 = market.Instrument.fbeRead(r, b, e130 + i133 * 8);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i126);
+        throw fbe.withinIndex(e, "f46", i133);
       }
       try {
-        y128 = Counted.fbeRead(r, b, e123 + i126 * 8 + 4);
+        y135 = Counted.fbeRead(r, b, e130 + i133 * 8 + 4);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i126);
+        throw fbe.withinIndex(e, "f46", i133);
       }
-      m125.push([k127, y128]);
+      m132.push([k134, y135]);
     }
-    if (fbe.repeatedEntries(m125, market.Instrument.fbeCompareKey) !== undefined) {
-      r.duplicate("f46", e123 - 4);
+    if (fbe.repeatedEntries(m132, market.Instrument.fbeCompareKey) !== undefined) {
+      r.duplicate("f46", e130 - 4);
     }
-    v.f46 = m125;
+    v.f46 = m132;
     if (n < 288) {
       return;
     }
-    const s129 = r.optional(b, b + 283, 4, "f47");
-    if (s129 < 0) {
+    const s136 = r.optional(b, b + 283, 4, "f47");
+    if (s136 < 0) {
       v.f47 = undefined;
     } else {
-      v.f47 = r.i32(s129);
+      v.f47 = r.i32(s136);
     }
     if (n < 289) {
       return;
@@ -2812,51 +2827,81 @@ export class Everything {
     if (n < 294) {
       return;
     }
-    const s130 = r.optional(b, b + 289, 8, "f48");
-    if (s130 < 0) {
+    const s137 = r.optional(b, b + 289, 8, "f48");
+    if (s137 < 0) {
       v.f48 = undefined;
     } else {
-      v.f48 = r.timestamp(s130);
+      v.f48 = r.timestamp(s137);
     }
     if (n < 298) {
       return;
     }
-    const e131 = r.vector(b, b + 294, 8, 8, "f49");
-    const n132 = r.count;
-    const m133 = [];
-    for (let i134 = 0; i134 < n132; i134++) {
-      let k135;
-      let y136;
-      k135 = r.blob(b, e131 + i134 * 8, "f49");
-      y136 = r.i32(e131 + i134 * 8 + 4);
-      m133.push([k135, y136]);
+    const e138 = r.vector(b, b + 294, 8, 8, "f49");
+    const n139 = r.count;
+    const m140 = [];
+    for (let i141 = 0; i141 < n139; i141++) {
+      let k142;
+      let y143;
+      k142 = r.blob(b, e138 + i141 * 8, "f49");
+      y143 = r.i32(e138 + i141 * 8 + 4);
+      m140.push([k142, y143]);
     }
-    if (fbe.repeatedEntries(m133, fbe.compareBlob) !== undefined) {
-      r.duplicate("f49", e131 - 4);
+    if (fbe.repeatedEntries(m140, fbe.compareBlob) !== undefined) {
+      r.duplicate("f49", e138 - 4);
     }
-    v.f49 = m133;
+    v.f49 = m140;
     if (n < 302) {
       return;
     }
-    const e137 = r.vector(b, b + 298, 8, 8, "f50");
-    const n138 = r.count;
-    const m139 = [];
-    for (let i140 = 0; i140 < n138; i140++) {
-      let k141;
-      let y142;
-      k141 = r.blob(b, e137 + i140 * 8, "f50");
-      y142 = r.string(b, e137 + i140 * 8 + 4, "f50");
-      m139.push([k141, y142]);
+    const e144 = r.vector(b, b + 298, 8, 8, "f50");
+    const n145 = r.count;
+    const m146 = [];
+    for (let i147 = 0; i147 < n145; i147++) {
+      let k148;
+      let y149;
+      k148 = r.blob(b, e144 + i147 * 8, "f50");
+      y149 = r.string(b, e144 + i147 * 8 + 4, "f50");
+      m146.push([k148, y149]);
     }
-    if (fbe.repeatedEntries(m139, fbe.compareBlob) !== undefined) {
-      r.duplicate("f50", e137 - 4);
+    if (fbe.repeatedEntries(m146, fbe.compareBlob) !== undefined) {
+      r.duplicate("f50", e144 - 4);
     }
-    v.f50 = m139;
+    v.f50 = m146;
+    if (n < 306) {
+      return;
+    }
+    const e150 = r.vector(b, b + 302, 16, 16, "f51");
+    const n151 = r.count;
+    const a152 = [];
+    for (let i153 = 0; i153 < n151; i153++) {
+      a152.push(r.decimal(e150 + i153 * 16));
+    }
+    if (fbe.repeated(a152, fbe.compareDecimal) !== undefined) {
+      r.duplicate("f51", e150 - 4);
+    }
+    v.f51 = a152;
+    if (n < 310) {
+      return;
+    }
+    const e155 = r.vector(b, b + 306, 20, 20, "f52");
+    const n156 = r.count;
+    const m157 = [];
+    for (let i158 = 0; i158 < n156; i158++) {
+      let k159;
+      let y160;
+      k159 = r.decimal(e155 + i158 * 20);
+      y160 = r.i32(e155 + i158 * 20 + 16);
+      m157.push([k159, y160]);
+    }
+    if (fbe.repeatedEntries(m157, fbe.compareDecimal) !== undefined) {
+      r.duplicate("f52", e155 - 4);
+    }
+    v.f52 = m157;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1026, 250);
+    const b = r.struct(base, slot, 1026, 258);
     Everything.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -3010,9 +3055,9 @@ export class Everything {
     if (n < 215) {
       return;
     }
-    const s143 = r.optional(b, b + 210, 4, "f33");
-    if (s143 >= 0) {
-      r.skipString(s143, s143, "f33");
+    const s161 = r.optional(b, b + 210, 4, "f33");
+    if (s161 >= 0) {
+      r.skipString(s161, s161, "f33");
     }
     if (n < 220) {
       return;
@@ -3021,10 +3066,10 @@ export class Everything {
     if (n < 225) {
       return;
     }
-    const s144 = r.optional(b, b + 220, 4, "f35");
-    if (s144 >= 0) {
+    const s162 = r.optional(b, b + 220, 4, "f35");
+    if (s162 >= 0) {
       try {
-        Counted.fbeVerify(r, s144, s144);
+        Counted.fbeVerify(r, s162, s162);
       } catch (e) {
         throw fbe.within(e, "f35");
       }
@@ -3032,10 +3077,10 @@ export class Everything {
     if (n < 247) {
       return;
     }
-    for (let i145 = 0; i145 < 2; i145++) {
-      const s146 = r.optional(b, b + 237 + i145 * 5, 4, "f37");
-      if (s146 >= 0) {
-        r.skipString(s146, s146, "f37");
+    for (let i163 = 0; i163 < 2; i163++) {
+      const s164 = r.optional(b, b + 237 + i163 * 5, 4, "f37");
+      if (s164 >= 0) {
+        r.skipString(s164, s164, "f37");
       }
     }
     if (n < 251) {
@@ -3045,137 +3090,137 @@ export class Everything {
     if (n < 255) {
       return;
     }
-    const e147 = r.vector(b, b + 251, 5, 1, "f39");
-    const n148 = r.count;
-    for (let i149 = 0; i149 < n148; i149++) {
-      const s150 = r.optional(b, e147 + i149 * 5, 4, "f39");
-      if (s150 >= 0) {
+    const e165 = r.vector(b, b + 251, 5, 1, "f39");
+    const n166 = r.count;
+    for (let i167 = 0; i167 < n166; i167++) {
+      const s168 = r.optional(b, e165 + i167 * 5, 4, "f39");
+      if (s168 >= 0) {
         try {
-          Counted.fbeVerify(r, s150, s150);
+          Counted.fbeVerify(r, s168, s168);
         } catch (e) {
-          throw fbe.withinIndex(e, "f39", i149);
+          throw fbe.withinIndex(e, "f39", i167);
         }
       }
     }
     if (n < 259) {
       return;
     }
-    const e151 = r.vector(b, b + 255, 4, 4, "f40");
-    const n152 = r.count;
-    for (let i153 = 0; i153 < n152; i153++) {
-      r.skipString(b, e151 + i153 * 4, "f40");
+    const e169 = r.vector(b, b + 255, 4, 4, "f40");
+    const n170 = r.count;
+    for (let i171 = 0; i171 < n170; i171++) {
+      r.skipString(b, e169 + i171 * 4, "f40");
     }
     if (n < 263) {
       return;
     }
-    const e154 = r.vector(b, b + 259, 8, 8, "f41");
-    const n155 = r.count;
-    const a156 = new Set();
-    for (let i157 = 0; i157 < n155; i157++) {
-      const y158 = r.i64(e154 + i157 * 8);
-      if (a156.has(y158)) {
-        r.duplicate("f41", e154 - 4);
+    const e172 = r.vector(b, b + 259, 8, 8, "f41");
+    const n173 = r.count;
+    const a174 = new Set();
+    for (let i175 = 0; i175 < n173; i175++) {
+      const y176 = r.i64(e172 + i175 * 8);
+      if (a174.has(y176)) {
+        r.duplicate("f41", e172 - 4);
       }
-      a156.add(y158);
+      a174.add(y176);
     }
     if (n < 267) {
       return;
     }
-    const e159 = r.vector(b, b + 263, 4, 0, "f42");
-    const n160 = r.count;
-    const a161 = [];
-    for (let i162 = 0; i162 < n160; i162++) {
-      let y163;
+    const e177 = r.vector(b, b + 263, 4, 0, "f42");
+    const n178 = r.count;
+    const a179 = [];
+    for (let i180 = 0; i180 < n178; i180++) {
+      let y181;
       try {
-        y163 = market.Instrument.fbeRead(r, b, e159 + i162 * 4);
+        y181 = market.Instrument.fbeRead(r, b, e177 + i180 * 4);
       } catch (e) {
-        throw fbe.withinIndex(e, "f42", i162);
+        throw fbe.withinIndex(e, "f42", i180);
       }
-      a161.push(y163);
+      a179.push(y181);
     }
-    if (fbe.repeated(a161, market.Instrument.fbeCompareKey) !== undefined) {
-      r.duplicate("f42", e159 - 4);
+    if (fbe.repeated(a179, market.Instrument.fbeCompareKey) !== undefined) {
+      r.duplicate("f42", e177 - 4);
     }
     if (n < 271) {
       return;
     }
-    const e164 = r.vector(b, b + 267, 8, 8, "f43");
-    const n165 = r.count;
-    const m166 = new Map();
-    for (let i167 = 0; i167 < n165; i167++) {
-      let k168;
-      let y169;
-      k168 = r.i32(e164 + i167 * 8);
-      y169 = r.string(b, e164 + i167 * 8 + 4, "f43");
-      if (m166.has(k168)) {
-        r.duplicate("f43", e164 + i167 * 8);
+    const e182 = r.vector(b, b + 267, 8, 8, "f43");
+    const n183 = r.count;
+    const m184 = new Map();
+    for (let i185 = 0; i185 < n183; i185++) {
+      let k186;
+      let y187;
+      k186 = r.i32(e182 + i185 * 8);
+      y187 = r.string(b, e182 + i185 * 8 + 4, "f43");
+      if (m184.has(k186)) {
+        r.duplicate("f43", e182 + i185 * 8);
       }
-      m166.set(k168, y169);
+      m184.set(k186, y187);
     }
     if (n < 275) {
       return;
     }
-    const e170 = r.vector(b, b + 271, 9, 5, "f44");
-    const n171 = r.count;
-    const m172 = new Map();
-    for (let i173 = 0; i173 < n171; i173++) {
-      let k174;
-      let y175;
-      k174 = r.string(b, e170 + i173 * 9, "f44");
-      const s176 = r.optional(b, e170 + i173 * 9 + 4, 4, "f44");
-      if (s176 < 0) {
-        y175 = undefined;
+    const e188 = r.vector(b, b + 271, 9, 5, "f44");
+    const n189 = r.count;
+    const m190 = new Map();
+    for (let i191 = 0; i191 < n189; i191++) {
+      let k192;
+      let y193;
+      k192 = r.string(b, e188 + i191 * 9, "f44");
+      const s194 = r.optional(b, e188 + i191 * 9 + 4, 4, "f44");
+      if (s194 < 0) {
+        y193 = undefined;
       } else {
         try {
-          y175 = Counted.fbeRead(r, s176, s176);
+          y193 = Counted.fbeRead(r, s194, s194);
         } catch (e) {
-          throw fbe.withinIndex(e, "f44", i173);
+          throw fbe.withinIndex(e, "f44", i191);
         }
       }
-      if (m172.has(k174)) {
-        r.duplicate("f44", e170 + i173 * 9);
+      if (m190.has(k192)) {
+        r.duplicate("f44", e188 + i191 * 9);
       }
-      m172.set(k174, y175);
+      m190.set(k192, y193);
     }
     if (n < 279) {
       return;
     }
-    const e177 = r.vector(b, b + 275, 20, 20, "f45");
-    const n178 = r.count;
-    const m179 = [];
-    for (let i180 = 0; i180 < n178; i180++) {
-      let k181;
-      let y182;
-      k181 = r.uuid(e177 + i180 * 20);
-      y182 = r.blob(b, e177 + i180 * 20 + 16, "f45");
-      m179.push([k181, y182]);
+    const e195 = r.vector(b, b + 275, 20, 20, "f45");
+    const n196 = r.count;
+    const m197 = [];
+    for (let i198 = 0; i198 < n196; i198++) {
+      let k199;
+      let y200;
+      k199 = r.uuid(e195 + i198 * 20);
+      y200 = r.blob(b, e195 + i198 * 20 + 16, "f45");
+      m197.push([k199, y200]);
     }
-    if (fbe.repeatedEntries(m179, fbe.compareUuid) !== undefined) {
-      r.duplicate("f45", e177 - 4);
+    if (fbe.repeatedEntries(m197, fbe.compareUuid) !== undefined) {
+      r.duplicate("f45", e195 - 4);
     }
     if (n < 283) {
       return;
     }
-    const e183 = r.vector(b, b + 279, 8, 0, "f46");
-    const n184 = r.count;
-    const m185 = [];
-    for (let i186 = 0; i186 < n184; i186++) {
-      let k187;
-      let y188;
+    const e201 = r.vector(b, b + 279, 8, 0, "f46");
+    const n202 = r.count;
+    const m203 = [];
+    for (let i204 = 0; i204 < n202; i204++) {
+      let k205;
+      let y206;
       try {
-        k187 = market.Instrument.fbeRead(r, b, e183 + i186 * 8);
+        k205 = market.Instrument.fbeRead(r, b, e201 + i204 * 8);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i186);
+        throw fbe.withinIndex(e, "f46", i204);
       }
       try {
-        y188 = Counted.fbeRead(r, b, e183 + i186 * 8 + 4);
+        y206 = Counted.fbeRead(r, b, e201 + i204 * 8 + 4);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i186);
+        throw fbe.withinIndex(e, "f46", i204);
       }
-      m185.push([k187, y188]);
+      m203.push([k205, y206]);
     }
-    if (fbe.repeatedEntries(m185, market.Instrument.fbeCompareKey) !== undefined) {
-      r.duplicate("f46", e183 - 4);
+    if (fbe.repeatedEntries(m203, market.Instrument.fbeCompareKey) !== undefined) {
+      r.duplicate("f46", e201 - 4);
     }
     if (n < 288) {
       return;
@@ -3188,34 +3233,62 @@ export class Everything {
     if (n < 298) {
       return;
     }
-    const e189 = r.vector(b, b + 294, 8, 8, "f49");
-    const n190 = r.count;
-    const m191 = [];
-    for (let i192 = 0; i192 < n190; i192++) {
-      let k193;
-      let y194;
-      k193 = r.blob(b, e189 + i192 * 8, "f49");
-      y194 = r.i32(e189 + i192 * 8 + 4);
-      m191.push([k193, y194]);
+    const e207 = r.vector(b, b + 294, 8, 8, "f49");
+    const n208 = r.count;
+    const m209 = [];
+    for (let i210 = 0; i210 < n208; i210++) {
+      let k211;
+      let y212;
+      k211 = r.blob(b, e207 + i210 * 8, "f49");
+      y212 = r.i32(e207 + i210 * 8 + 4);
+      m209.push([k211, y212]);
     }
-    if (fbe.repeatedEntries(m191, fbe.compareBlob) !== undefined) {
-      r.duplicate("f49", e189 - 4);
+    if (fbe.repeatedEntries(m209, fbe.compareBlob) !== undefined) {
+      r.duplicate("f49", e207 - 4);
     }
     if (n < 302) {
       return;
     }
-    const e195 = r.vector(b, b + 298, 8, 8, "f50");
-    const n196 = r.count;
-    const m197 = [];
-    for (let i198 = 0; i198 < n196; i198++) {
-      let k199;
-      let y200;
-      k199 = r.blob(b, e195 + i198 * 8, "f50");
-      y200 = r.string(b, e195 + i198 * 8 + 4, "f50");
-      m197.push([k199, y200]);
+    const e213 = r.vector(b, b + 298, 8, 8, "f50");
+    const n214 = r.count;
+    const m215 = [];
+    for (let i216 = 0; i216 < n214; i216++) {
+      let k217;
+      let y218;
+      k217 = r.blob(b, e213 + i216 * 8, "f50");
+      y218 = r.string(b, e213 + i216 * 8 + 4, "f50");
+      m215.push([k217, y218]);
     }
-    if (fbe.repeatedEntries(m197, fbe.compareBlob) !== undefined) {
-      r.duplicate("f50", e195 - 4);
+    if (fbe.repeatedEntries(m215, fbe.compareBlob) !== undefined) {
+      r.duplicate("f50", e213 - 4);
+    }
+    if (n < 306) {
+      return;
+    }
+    const e219 = r.vector(b, b + 302, 16, 16, "f51");
+    const n220 = r.count;
+    const a221 = [];
+    for (let i222 = 0; i222 < n220; i222++) {
+      a221.push(r.decimal(e219 + i222 * 16));
+    }
+    if (fbe.repeated(a221, fbe.compareDecimal) !== undefined) {
+      r.duplicate("f51", e219 - 4);
+    }
+    if (n < 310) {
+      return;
+    }
+    const e224 = r.vector(b, b + 306, 20, 20, "f52");
+    const n225 = r.count;
+    const m226 = [];
+    for (let i227 = 0; i227 < n225; i227++) {
+      let k228;
+      let y229;
+      k228 = r.decimal(e224 + i227 * 20);
+      y229 = r.i32(e224 + i227 * 20 + 16);
+      m226.push([k228, y229]);
+    }
+    if (fbe.repeatedEntries(m226, fbe.compareDecimal) !== undefined) {
+      r.duplicate("f52", e224 - 4);
     }
   }
 
@@ -3288,154 +3361,165 @@ export class Everything {
     w.appendU64(v.f28);
     Counted.fbeWriteFinal(w, v.f29);
     market.Instrument.fbeWriteFinal(w, v.f30);
-    const o201 = v.f31;
-    if (o201 === undefined) {
+    const o230 = v.f31;
+    if (o230 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o201);
+      w.appendI32(o230);
     }
-    const o202 = v.f32;
-    if (o202 === undefined) {
+    const o231 = v.f32;
+    if (o231 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o202);
+      w.appendI32(o231);
     }
-    const o203 = v.f33;
-    if (o203 === undefined) {
+    const o232 = v.f33;
+    if (o232 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o203);
+      w.appendString(o232);
     }
-    const o204 = v.f34;
-    if (o204 === undefined) {
+    const o233 = v.f34;
+    if (o233 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o204);
+      w.appendU8(o233);
     }
-    const o205 = v.f35;
-    if (o205 === undefined) {
+    const o234 = v.f35;
+    if (o234 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      Counted.fbeWriteFinal(w, o205);
+      Counted.fbeWriteFinal(w, o234);
     }
-    const a206 = v.f36;
-    fbe.checkLength(a206, 3);
-    for (const y207 of a206) {
-      w.appendI32(y207);
+    const a235 = v.f36;
+    fbe.checkLength(a235, 3);
+    for (const y236 of a235) {
+      w.appendI32(y236);
     }
-    const a208 = v.f37;
-    fbe.checkLength(a208, 2);
-    for (const y209 of a208) {
-      const o210 = y209;
-      if (o210 === undefined) {
+    const a237 = v.f37;
+    fbe.checkLength(a237, 2);
+    for (const y238 of a237) {
+      const o239 = y238;
+      if (o239 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        w.appendString(o210);
+        w.appendString(o239);
       }
     }
-    const a211 = v.f38;
-    w.appendCount(a211.length);
-    for (const y212 of a211) {
-      w.appendF64(y212);
+    const a240 = v.f38;
+    w.appendCount(a240.length);
+    for (const y241 of a240) {
+      w.appendF64(y241);
     }
-    const a213 = v.f39;
-    w.appendCount(a213.length);
-    for (const y214 of a213) {
-      const o215 = y214;
-      if (o215 === undefined) {
+    const a242 = v.f39;
+    w.appendCount(a242.length);
+    for (const y243 of a242) {
+      const o244 = y243;
+      if (o244 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        Counted.fbeWriteFinal(w, o215);
+        Counted.fbeWriteFinal(w, o244);
       }
     }
-    const a216 = v.f40;
-    w.appendCount(a216.length);
-    for (const y217 of a216) {
-      w.appendString(y217);
+    const a245 = v.f40;
+    w.appendCount(a245.length);
+    for (const y246 of a245) {
+      w.appendString(y246);
     }
-    const a218 = fbe.elementsInOrder(v.f41, fbe.compareValue, "f41");
-    w.appendCount(a218.length);
-    for (const y219 of a218) {
-      w.appendI64(y219);
+    const a247 = fbe.elementsInOrder(v.f41, fbe.compareValue, "f41");
+    w.appendCount(a247.length);
+    for (const y248 of a247) {
+      w.appendI64(y248);
     }
-    const a220 = fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42");
-    w.appendCount(a220.length);
-    for (const y221 of a220) {
-      market.Instrument.fbeWriteFinal(w, y221);
+    const a249 = fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42");
+    w.appendCount(a249.length);
+    for (const y250 of a249) {
+      market.Instrument.fbeWriteFinal(w, y250);
     }
-    const m222 = fbe.entriesInOrder(v.f43, fbe.compareValue, "f43");
-    w.appendCount(m222.length);
-    for (const [k223, y224] of m222) {
-      w.appendI32(k223);
-      w.appendString(y224);
+    const m251 = fbe.entriesInOrder(v.f43, fbe.compareValue, "f43");
+    w.appendCount(m251.length);
+    for (const [k252, y253] of m251) {
+      w.appendI32(k252);
+      w.appendString(y253);
     }
-    const m225 = fbe.entriesInOrder(v.f44, fbe.compareString, "f44");
-    w.appendCount(m225.length);
-    for (const [k226, y227] of m225) {
-      w.appendString(k226);
-      const o228 = y227;
-      if (o228 === undefined) {
+    const m254 = fbe.entriesInOrder(v.f44, fbe.compareString, "f44");
+    w.appendCount(m254.length);
+    for (const [k255, y256] of m254) {
+      w.appendString(k255);
+      const o257 = y256;
+      if (o257 === undefined) {
         w.appendBool(false);
       } else {
         w.appendBool(true);
-        Counted.fbeWriteFinal(w, o228);
+        Counted.fbeWriteFinal(w, o257);
       }
     }
     fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
-    const m229 = v.f45;
-    w.appendCount(m229.length);
-    for (const [k230, y231] of m229) {
-      w.appendUuid(k230);
-      w.appendBlob(y231);
+    const m258 = v.f45;
+    w.appendCount(m258.length);
+    for (const [k259, y260] of m258) {
+      w.appendUuid(k259);
+      w.appendBlob(y260);
     }
     fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
-    const m232 = v.f46;
-    w.appendCount(m232.length);
-    for (const [k233, y234] of m232) {
-      market.Instrument.fbeWriteFinal(w, k233);
-      Counted.fbeWriteFinal(w, y234);
+    const m261 = v.f46;
+    w.appendCount(m261.length);
+    for (const [k262, y263] of m261) {
+      market.Instrument.fbeWriteFinal(w, k262);
+      Counted.fbeWriteFinal(w, y263);
     }
-    const o235 = v.f47;
-    if (o235 === undefined) {
+    const o264 = v.f47;
+    if (o264 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o235);
+      w.appendI32(o264);
     }
     w.appendBool(v.f47Reset);
-    const o236 = v.f48;
-    if (o236 === undefined) {
+    const o265 = v.f48;
+    if (o265 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o236);
+      w.appendTimestamp(o265);
     }
-    const m237 = fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49");
-    w.appendCount(m237.length);
-    for (const [k238, y239] of m237) {
-      w.appendBlob(k238);
-      w.appendI32(y239);
+    const m266 = fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49");
+    w.appendCount(m266.length);
+    for (const [k267, y268] of m266) {
+      w.appendBlob(k267);
+      w.appendI32(y268);
     }
     fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
-    const m240 = v.f50;
-    w.appendCount(m240.length);
-    for (const [k241, y242] of m240) {
-      w.appendBlob(k241);
-      w.appendString(y242);
+    const m269 = v.f50;
+    w.appendCount(m269.length);
+    for (const [k270, y271] of m269) {
+      w.appendBlob(k270);
+      w.appendString(y271);
+    }
+    const a272 = fbe.elementsInOrder(v.f51, fbe.compareDecimal, "f51");
+    w.appendCount(a272.length);
+    for (const y273 of a272) {
+      w.appendDecimal(y273);
+    }
+    const m274 = fbe.entriesInOrder(v.f52, fbe.compareDecimal, "f52");
+    w.appendCount(m274.length);
+    for (const [k275, y276] of m274) {
+      w.appendDecimal(k275);
+      w.appendI32(y276);
     }
   }
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
     const v = new Everything();
-    r.enterFinal(250);
+    r.enterFinal(258);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.u8(r.fixed(1, "f2"));
@@ -3504,143 +3588,143 @@ export class Everything {
     } else {
       v.f35 = undefined;
     }
-    const a243 = [];
-    for (let i244 = 0; i244 < 3; i244++) {
-      a243.push(r.i32(r.fixed(4, "f36")));
+    const a277 = [];
+    for (let i278 = 0; i278 < 3; i278++) {
+      a277.push(r.i32(r.fixed(4, "f36")));
     }
-    v.f36 = a243;
-    const a246 = [];
-    for (let i247 = 0; i247 < 2; i247++) {
-      let y248;
+    v.f36 = a277;
+    const a280 = [];
+    for (let i281 = 0; i281 < 2; i281++) {
+      let y282;
       if (r.finalHas("f37")) {
-        y248 = r.finalString("f37");
+        y282 = r.finalString("f37");
       } else {
-        y248 = undefined;
+        y282 = undefined;
       }
-      a246.push(y248);
+      a280.push(y282);
     }
-    v.f37 = a246;
-    const n249 = r.finalCount(8, 8, "f38");
-    const a250 = [];
-    for (let i251 = 0; i251 < n249; i251++) {
-      a250.push(r.f64(r.fixed(8, "f38")));
+    v.f37 = a280;
+    const n283 = r.finalCount(8, 8, "f38");
+    const a284 = [];
+    for (let i285 = 0; i285 < n283; i285++) {
+      a284.push(r.f64(r.fixed(8, "f38")));
     }
-    v.f38 = a250;
-    const n253 = r.finalCount(1, 1, "f39");
-    const a254 = [];
-    for (let i255 = 0; i255 < n253; i255++) {
-      let y256;
+    v.f38 = a284;
+    const n287 = r.finalCount(1, 1, "f39");
+    const a288 = [];
+    for (let i289 = 0; i289 < n287; i289++) {
+      let y290;
       if (r.finalHas("f39")) {
         try {
-          y256 = Counted.fbeReadFinal(r);
+          y290 = Counted.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f39", i255);
+          throw fbe.withinIndex(e, "f39", i289);
         }
       } else {
-        y256 = undefined;
+        y290 = undefined;
       }
-      a254.push(y256);
+      a288.push(y290);
     }
-    v.f39 = a254;
-    const n257 = r.finalCount(4, 4, "f40");
-    const a258 = [];
-    for (let i259 = 0; i259 < n257; i259++) {
-      a258.push(r.finalString("f40"));
+    v.f39 = a288;
+    const n291 = r.finalCount(4, 4, "f40");
+    const a292 = [];
+    for (let i293 = 0; i293 < n291; i293++) {
+      a292.push(r.finalString("f40"));
     }
-    v.f40 = a258;
-    const n261 = r.finalCount(8, 8, "f41");
-    const a262 = new Set();
-    for (let i263 = 0; i263 < n261; i263++) {
-      const y264 = r.i64(r.fixed(8, "f41"));
-      if (a262.has(y264)) {
+    v.f40 = a292;
+    const n295 = r.finalCount(8, 8, "f41");
+    const a296 = new Set();
+    for (let i297 = 0; i297 < n295; i297++) {
+      const y298 = r.i64(r.fixed(8, "f41"));
+      if (a296.has(y298)) {
         r.duplicate("f41", r.pos);
       }
-      a262.add(y264);
+      a296.add(y298);
     }
-    v.f41 = a262;
-    const n265 = r.finalCount(8, 0, "f42");
-    const a266 = [];
-    for (let i267 = 0; i267 < n265; i267++) {
-      let y268;
+    v.f41 = a296;
+    const n299 = r.finalCount(8, 0, "f42");
+    const a300 = [];
+    for (let i301 = 0; i301 < n299; i301++) {
+      let y302;
       try {
-        y268 = market.Instrument.fbeReadFinal(r);
+        y302 = market.Instrument.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f42", i267);
+        throw fbe.withinIndex(e, "f42", i301);
       }
-      a266.push(y268);
+      a300.push(y302);
     }
-    if (fbe.repeated(a266, market.Instrument.fbeCompareKey) !== undefined) {
+    if (fbe.repeated(a300, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f42", r.pos);
     }
-    v.f42 = a266;
-    const n269 = r.finalCount(8, 8, "f43");
-    const m270 = new Map();
-    for (let i271 = 0; i271 < n269; i271++) {
-      let k272;
-      let y273;
-      k272 = r.i32(r.fixed(4, "f43"));
-      y273 = r.finalString("f43");
-      if (m270.has(k272)) {
+    v.f42 = a300;
+    const n303 = r.finalCount(8, 8, "f43");
+    const m304 = new Map();
+    for (let i305 = 0; i305 < n303; i305++) {
+      let k306;
+      let y307;
+      k306 = r.i32(r.fixed(4, "f43"));
+      y307 = r.finalString("f43");
+      if (m304.has(k306)) {
         r.duplicate("f43", r.pos);
       }
-      m270.set(k272, y273);
+      m304.set(k306, y307);
     }
-    v.f43 = m270;
-    const n274 = r.finalCount(5, 5, "f44");
-    const m275 = new Map();
-    for (let i276 = 0; i276 < n274; i276++) {
-      let k277;
-      let y278;
-      k277 = r.finalString("f44");
+    v.f43 = m304;
+    const n308 = r.finalCount(5, 5, "f44");
+    const m309 = new Map();
+    for (let i310 = 0; i310 < n308; i310++) {
+      let k311;
+      let y312;
+      k311 = r.finalString("f44");
       if (r.finalHas("f44")) {
         try {
-          y278 = Counted.fbeReadFinal(r);
+          y312 = Counted.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f44", i276);
+          throw fbe.withinIndex(e, "f44", i310);
         }
       } else {
-        y278 = undefined;
+        y312 = undefined;
       }
-      if (m275.has(k277)) {
+      if (m309.has(k311)) {
         r.duplicate("f44", r.pos);
       }
-      m275.set(k277, y278);
+      m309.set(k311, y312);
     }
-    v.f44 = m275;
-    const n279 = r.finalCount(20, 20, "f45");
-    const m280 = [];
-    for (let i281 = 0; i281 < n279; i281++) {
-      let k282;
-      let y283;
-      k282 = r.uuid(r.fixed(16, "f45"));
-      y283 = r.finalBlob("f45");
-      m280.push([k282, y283]);
+    v.f44 = m309;
+    const n313 = r.finalCount(20, 20, "f45");
+    const m314 = [];
+    for (let i315 = 0; i315 < n313; i315++) {
+      let k316;
+      let y317;
+      k316 = r.uuid(r.fixed(16, "f45"));
+      y317 = r.finalBlob("f45");
+      m314.push([k316, y317]);
     }
-    if (fbe.repeatedEntries(m280, fbe.compareUuid) !== undefined) {
+    if (fbe.repeatedEntries(m314, fbe.compareUuid) !== undefined) {
       r.duplicate("f45", r.pos);
     }
-    v.f45 = m280;
-    const n284 = r.finalCount(12, 0, "f46");
-    const m285 = [];
-    for (let i286 = 0; i286 < n284; i286++) {
-      let k287;
-      let y288;
+    v.f45 = m314;
+    const n318 = r.finalCount(12, 0, "f46");
+    const m319 = [];
+    for (let i320 = 0; i320 < n318; i320++) {
+      let k321;
+      let y322;
       try {
-        k287 = market.Instrument.fbeReadFinal(r);
+        k321 = market.Instrument.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i286);
+        throw fbe.withinIndex(e, "f46", i320);
       }
       try {
-        y288 = Counted.fbeReadFinal(r);
+        y322 = Counted.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i286);
+        throw fbe.withinIndex(e, "f46", i320);
       }
-      m285.push([k287, y288]);
+      m319.push([k321, y322]);
     }
-    if (fbe.repeatedEntries(m285, market.Instrument.fbeCompareKey) !== undefined) {
+    if (fbe.repeatedEntries(m319, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f46", r.pos);
     }
-    v.f46 = m285;
+    v.f46 = m319;
     if (r.finalHas("f47")) {
       v.f47 = r.i32(r.fixed(4, "f47"));
     } else {
@@ -3652,39 +3736,61 @@ export class Everything {
     } else {
       v.f48 = undefined;
     }
-    const n289 = r.finalCount(8, 8, "f49");
-    const m290 = [];
-    for (let i291 = 0; i291 < n289; i291++) {
-      let k292;
-      let y293;
-      k292 = r.finalBlob("f49");
-      y293 = r.i32(r.fixed(4, "f49"));
-      m290.push([k292, y293]);
+    const n323 = r.finalCount(8, 8, "f49");
+    const m324 = [];
+    for (let i325 = 0; i325 < n323; i325++) {
+      let k326;
+      let y327;
+      k326 = r.finalBlob("f49");
+      y327 = r.i32(r.fixed(4, "f49"));
+      m324.push([k326, y327]);
     }
-    if (fbe.repeatedEntries(m290, fbe.compareBlob) !== undefined) {
+    if (fbe.repeatedEntries(m324, fbe.compareBlob) !== undefined) {
       r.duplicate("f49", r.pos);
     }
-    v.f49 = m290;
-    const n294 = r.finalCount(8, 8, "f50");
-    const m295 = [];
-    for (let i296 = 0; i296 < n294; i296++) {
-      let k297;
-      let y298;
-      k297 = r.finalBlob("f50");
-      y298 = r.finalString("f50");
-      m295.push([k297, y298]);
+    v.f49 = m324;
+    const n328 = r.finalCount(8, 8, "f50");
+    const m329 = [];
+    for (let i330 = 0; i330 < n328; i330++) {
+      let k331;
+      let y332;
+      k331 = r.finalBlob("f50");
+      y332 = r.finalString("f50");
+      m329.push([k331, y332]);
     }
-    if (fbe.repeatedEntries(m295, fbe.compareBlob) !== undefined) {
+    if (fbe.repeatedEntries(m329, fbe.compareBlob) !== undefined) {
       r.duplicate("f50", r.pos);
     }
-    v.f50 = m295;
+    v.f50 = m329;
+    const n333 = r.finalCount(16, 16, "f51");
+    const a334 = [];
+    for (let i335 = 0; i335 < n333; i335++) {
+      a334.push(r.decimal(r.fixed(16, "f51")));
+    }
+    if (fbe.repeated(a334, fbe.compareDecimal) !== undefined) {
+      r.duplicate("f51", r.pos);
+    }
+    v.f51 = a334;
+    const n337 = r.finalCount(20, 20, "f52");
+    const m338 = [];
+    for (let i339 = 0; i339 < n337; i339++) {
+      let k340;
+      let y341;
+      k340 = r.decimal(r.fixed(16, "f52"));
+      y341 = r.i32(r.fixed(4, "f52"));
+      m338.push([k340, y341]);
+    }
+    if (fbe.repeatedEntries(m338, fbe.compareDecimal) !== undefined) {
+      r.duplicate("f52", r.pos);
+    }
+    v.f52 = m338;
     r.leave();
     return v;
   }
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(250);
+    r.enterFinal(258);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -3743,115 +3849,115 @@ export class Everything {
         throw fbe.within(e, "f35");
       }
     }
-    for (let i299 = 0; i299 < 3; i299++) {
+    for (let i342 = 0; i342 < 3; i342++) {
       r.fixed(4, "f36");
     }
-    for (let i300 = 0; i300 < 2; i300++) {
+    for (let i343 = 0; i343 < 2; i343++) {
       if (r.finalHas("f37")) {
         r.finalSkipString("f37");
       }
     }
-    const n301 = r.finalCount(8, 8, "f38");
-    r.fixed(n301 * 8, "f38");
-    const n303 = r.finalCount(1, 1, "f39");
-    for (let i304 = 0; i304 < n303; i304++) {
+    const n344 = r.finalCount(8, 8, "f38");
+    r.fixed(n344 * 8, "f38");
+    const n346 = r.finalCount(1, 1, "f39");
+    for (let i347 = 0; i347 < n346; i347++) {
       if (r.finalHas("f39")) {
         try {
           Counted.fbeVerifyFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f39", i304);
+          throw fbe.withinIndex(e, "f39", i347);
         }
       }
     }
-    const n305 = r.finalCount(4, 4, "f40");
-    for (let i306 = 0; i306 < n305; i306++) {
+    const n348 = r.finalCount(4, 4, "f40");
+    for (let i349 = 0; i349 < n348; i349++) {
       r.finalSkipString("f40");
     }
-    const n307 = r.finalCount(8, 8, "f41");
-    const a308 = new Set();
-    for (let i309 = 0; i309 < n307; i309++) {
-      const y310 = r.i64(r.fixed(8, "f41"));
-      if (a308.has(y310)) {
+    const n350 = r.finalCount(8, 8, "f41");
+    const a351 = new Set();
+    for (let i352 = 0; i352 < n350; i352++) {
+      const y353 = r.i64(r.fixed(8, "f41"));
+      if (a351.has(y353)) {
         r.duplicate("f41", r.pos);
       }
-      a308.add(y310);
+      a351.add(y353);
     }
-    const n311 = r.finalCount(8, 0, "f42");
-    const a312 = [];
-    for (let i313 = 0; i313 < n311; i313++) {
-      let y314;
+    const n354 = r.finalCount(8, 0, "f42");
+    const a355 = [];
+    for (let i356 = 0; i356 < n354; i356++) {
+      let y357;
       try {
-        y314 = market.Instrument.fbeReadFinal(r);
+        y357 = market.Instrument.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f42", i313);
+        throw fbe.withinIndex(e, "f42", i356);
       }
-      a312.push(y314);
+      a355.push(y357);
     }
-    if (fbe.repeated(a312, market.Instrument.fbeCompareKey) !== undefined) {
+    if (fbe.repeated(a355, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f42", r.pos);
     }
-    const n315 = r.finalCount(8, 8, "f43");
-    const m316 = new Map();
-    for (let i317 = 0; i317 < n315; i317++) {
-      let k318;
-      let y319;
-      k318 = r.i32(r.fixed(4, "f43"));
-      y319 = r.finalString("f43");
-      if (m316.has(k318)) {
+    const n358 = r.finalCount(8, 8, "f43");
+    const m359 = new Map();
+    for (let i360 = 0; i360 < n358; i360++) {
+      let k361;
+      let y362;
+      k361 = r.i32(r.fixed(4, "f43"));
+      y362 = r.finalString("f43");
+      if (m359.has(k361)) {
         r.duplicate("f43", r.pos);
       }
-      m316.set(k318, y319);
+      m359.set(k361, y362);
     }
-    const n320 = r.finalCount(5, 5, "f44");
-    const m321 = new Map();
-    for (let i322 = 0; i322 < n320; i322++) {
-      let k323;
-      let y324;
-      k323 = r.finalString("f44");
+    const n363 = r.finalCount(5, 5, "f44");
+    const m364 = new Map();
+    for (let i365 = 0; i365 < n363; i365++) {
+      let k366;
+      let y367;
+      k366 = r.finalString("f44");
       if (r.finalHas("f44")) {
         try {
-          y324 = Counted.fbeReadFinal(r);
+          y367 = Counted.fbeReadFinal(r);
         } catch (e) {
-          throw fbe.withinIndex(e, "f44", i322);
+          throw fbe.withinIndex(e, "f44", i365);
         }
       } else {
-        y324 = undefined;
+        y367 = undefined;
       }
-      if (m321.has(k323)) {
+      if (m364.has(k366)) {
         r.duplicate("f44", r.pos);
       }
-      m321.set(k323, y324);
+      m364.set(k366, y367);
     }
-    const n325 = r.finalCount(20, 20, "f45");
-    const m326 = [];
-    for (let i327 = 0; i327 < n325; i327++) {
-      let k328;
-      let y329;
-      k328 = r.uuid(r.fixed(16, "f45"));
-      y329 = r.finalBlob("f45");
-      m326.push([k328, y329]);
+    const n368 = r.finalCount(20, 20, "f45");
+    const m369 = [];
+    for (let i370 = 0; i370 < n368; i370++) {
+      let k371;
+      let y372;
+      k371 = r.uuid(r.fixed(16, "f45"));
+      y372 = r.finalBlob("f45");
+      m369.push([k371, y372]);
     }
-    if (fbe.repeatedEntries(m326, fbe.compareUuid) !== undefined) {
+    if (fbe.repeatedEntries(m369, fbe.compareUuid) !== undefined) {
       r.duplicate("f45", r.pos);
     }
-    const n330 = r.finalCount(12, 0, "f46");
-    const m331 = [];
-    for (let i332 = 0; i332 < n330; i332++) {
-      let k333;
-      let y334;
+    const n373 = r.finalCount(12, 0, "f46");
+    const m374 = [];
+    for (let i375 = 0; i375 < n373; i375++) {
+      let k376;
+      let y377;
       try {
-        k333 = market.Instrument.fbeReadFinal(r);
+        k376 = market.Instrument.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i332);
+        throw fbe.withinIndex(e, "f46", i375);
       }
       try {
-        y334 = Counted.fbeReadFinal(r);
+        y377 = Counted.fbeReadFinal(r);
       } catch (e) {
-        throw fbe.withinIndex(e, "f46", i332);
+        throw fbe.withinIndex(e, "f46", i375);
       }
-      m331.push([k333, y334]);
+      m374.push([k376, y377]);
     }
-    if (fbe.repeatedEntries(m331, market.Instrument.fbeCompareKey) !== undefined) {
+    if (fbe.repeatedEntries(m374, market.Instrument.fbeCompareKey) !== undefined) {
       r.duplicate("f46", r.pos);
     }
     if (r.finalHas("f47")) {
@@ -3861,29 +3967,49 @@ export class Everything {
     if (r.finalHas("f48")) {
       r.fixed(8, "f48");
     }
-    const n335 = r.finalCount(8, 8, "f49");
-    const m336 = [];
-    for (let i337 = 0; i337 < n335; i337++) {
-      let k338;
-      let y339;
-      k338 = r.finalBlob("f49");
-      y339 = r.i32(r.fixed(4, "f49"));
-      m336.push([k338, y339]);
+    const n378 = r.finalCount(8, 8, "f49");
+    const m379 = [];
+    for (let i380 = 0; i380 < n378; i380++) {
+      let k381;
+      let y382;
+      k381 = r.finalBlob("f49");
+      y382 = r.i32(r.fixed(4, "f49"));
+      m379.push([k381, y382]);
     }
-    if (fbe.repeatedEntries(m336, fbe.compareBlob) !== undefined) {
+    if (fbe.repeatedEntries(m379, fbe.compareBlob) !== undefined) {
       r.duplicate("f49", r.pos);
     }
-    const n340 = r.finalCount(8, 8, "f50");
-    const m341 = [];
-    for (let i342 = 0; i342 < n340; i342++) {
-      let k343;
-      let y344;
-      k343 = r.finalBlob("f50");
-      y344 = r.finalString("f50");
-      m341.push([k343, y344]);
+    const n383 = r.finalCount(8, 8, "f50");
+    const m384 = [];
+    for (let i385 = 0; i385 < n383; i385++) {
+      let k386;
+      let y387;
+      k386 = r.finalBlob("f50");
+      y387 = r.finalString("f50");
+      m384.push([k386, y387]);
     }
-    if (fbe.repeatedEntries(m341, fbe.compareBlob) !== undefined) {
+    if (fbe.repeatedEntries(m384, fbe.compareBlob) !== undefined) {
       r.duplicate("f50", r.pos);
+    }
+    const n388 = r.finalCount(16, 16, "f51");
+    const a389 = [];
+    for (let i390 = 0; i390 < n388; i390++) {
+      a389.push(r.decimal(r.fixed(16, "f51")));
+    }
+    if (fbe.repeated(a389, fbe.compareDecimal) !== undefined) {
+      r.duplicate("f51", r.pos);
+    }
+    const n392 = r.finalCount(20, 20, "f52");
+    const m393 = [];
+    for (let i394 = 0; i394 < n392; i394++) {
+      let k395;
+      let y396;
+      k395 = r.decimal(r.fixed(16, "f52"));
+      y396 = r.i32(r.fixed(4, "f52"));
+      m393.push([k395, y396]);
+    }
+    if (fbe.repeatedEntries(m393, fbe.compareDecimal) !== undefined) {
+      r.duplicate("f52", r.pos);
     }
     r.leave();
   }
@@ -4211,6 +4337,29 @@ export class Everything {
       j.keyBytes(k53);
       j.string(y54);
     }
+    j.raw('},"f51":');
+    const a56 = fbe.elementsInOrder(v.f51, fbe.compareDecimal, "f51");
+    j.raw("[");
+    let first58 = true;
+    for (const y57 of a56) {
+      if (!first58) {
+        j.raw(",");
+      }
+      first58 = false;
+      j.decimal(y57);
+    }
+    j.raw('],"f52":');
+    const m59 = fbe.entriesInOrder(v.f52, fbe.compareDecimal, "f52");
+    j.raw("{");
+    let first62 = true;
+    for (const [k60, y61] of m59) {
+      if (!first62) {
+        j.raw(",");
+      }
+      first62 = false;
+      j.keyDecimal(k60);
+      j.int(y61);
+    }
     j.raw("}}");
   }
 
@@ -4227,7 +4376,7 @@ export class Everything {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 250);
+    const o = r.struct(x, 258);
     const v = new Everything();
     let m;
     m = r.member(o, "id");
@@ -4636,6 +4785,35 @@ export class Everything {
       }
       v.f50 = m60;
     }
+    m = r.member(o, "f51");
+    if (m !== undefined) {
+      const e65 = r.array(m, 16, "f51");
+      const a66 = [];
+      for (let i67 = 0; i67 < e65.length; i67++) {
+        let y68;
+        y68 = r.decimal(e65[i67], "f51");
+        a66.push(y68);
+      }
+      if (fbe.repeated(a66, fbe.compareDecimal) !== undefined) {
+        r.duplicate("f51", "element");
+      }
+      v.f51 = a66;
+    }
+    m = r.member(o, "f52");
+    if (m !== undefined) {
+      const m70 = [];
+      const e69 = r.object(m, 20, "f52");
+      for (const key74 of Object.keys(e69)) {
+        const k72 = r.keyDecimal(key74, "f52");
+        let y73;
+        y73 = r.int(e69[key74], -2147483648, 2147483647, "f52");
+        m70.push([k72, y73]);
+      }
+      if (fbe.repeatedEntries(m70, fbe.compareDecimal) !== undefined) {
+        r.duplicate("f52", "key");
+      }
+      v.f52 = m70;
+    }
     r.leave();
     return v;
   }
@@ -4935,7 +5113,31 @@ export class Everything {
       t.raw("->");
       t.string(y54);
     }
-    t.raw("}])");
+    t.raw("}],f51=");
+    const a56 = fbe.sortedValues(v.f51, fbe.compareDecimal);
+    t.count(a56.length, "{");
+    let first58 = true;
+    for (const y57 of a56) {
+      if (!first58) {
+        t.raw(",");
+      }
+      first58 = false;
+      t.decimal(y57);
+    }
+    t.raw("},f52=");
+    const m59 = fbe.sortedEntries(v.f52, fbe.compareDecimal);
+    t.count(m59.length, "<{");
+    let first62 = true;
+    for (const [k60, y61] of m59) {
+      if (!first62) {
+        t.raw(",");
+      }
+      first62 = false;
+      t.decimal(k60);
+      t.raw("->");
+      t.int(y61);
+    }
+    t.raw("}>)");
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -458,7 +458,7 @@ FBE_L5 = struct.Struct("<IIII")
 FBE_L6 = struct.Struct("<IIIi")
 FBE_L7 = struct.Struct("<IIIiI")
 FBE_L8 = struct.Struct("<II")
-FBE_L9 = struct.Struct("<IIi?BBIbBhHiIqQfd16s16sIQQ16s16s16s16sIBBBQIIBIBIBIBIBIiiiBIBIIIIIIIIIIBI?BIII")
+FBE_L9 = struct.Struct("<IIi?BBIbBhHiIqQfd16s16sIQQ16s16s16s16sIBBBQIIBIBIBIBIBIiiiBIBIIIIIIIIIIBI?BIIIII")
 FBE_L10 = struct.Struct("<i")
 FBE_L11 = struct.Struct("<B")
 FBE_L12 = struct.Struct("<Q")
@@ -468,31 +468,32 @@ FBE_L15 = struct.Struct("<iI")
 FBE_L16 = struct.Struct("<IBI")
 FBE_L17 = struct.Struct("<16sI")
 FBE_L18 = struct.Struct("<Ii")
-FBE_L19 = struct.Struct("<II16sI")
-FBE_L20 = struct.Struct("<II16s")
-FBE_L21 = struct.Struct("<II16sII")
-FBE_L22 = struct.Struct("<IIq")
-FBE_L23 = struct.Struct("<IIi?i")
-FBE_L24 = struct.Struct("<IIiIi?iiiBII")
-FBE_L25 = struct.Struct("<ii")
-FBE_L26 = struct.Struct("<id")
-FBE_L27 = struct.Struct("<i?BBIbBhHiIqQfd16s16sI")
-FBE_L28 = struct.Struct("<QQ16s16s16s16sI")
-FBE_L29 = struct.Struct("<BBBQ")
-FBE_L30 = struct.Struct("<iii")
-FBE_L31 = struct.Struct("<16s")
-FBE_L32 = struct.Struct("<?")
-FBE_L33 = struct.Struct("<q")
-FBE_L34 = struct.Struct("<i?i")
-FBE_L35 = struct.Struct("<i?iii")
+FBE_L19 = struct.Struct("<16s")
+FBE_L20 = struct.Struct("<16si")
+FBE_L21 = struct.Struct("<II16sI")
+FBE_L22 = struct.Struct("<II16s")
+FBE_L23 = struct.Struct("<II16sII")
+FBE_L24 = struct.Struct("<IIq")
+FBE_L25 = struct.Struct("<IIi?i")
+FBE_L26 = struct.Struct("<IIiIi?iiiBII")
+FBE_L27 = struct.Struct("<ii")
+FBE_L28 = struct.Struct("<id")
+FBE_L29 = struct.Struct("<i?BBIbBhHiIqQfd16s16sI")
+FBE_L30 = struct.Struct("<QQ16s16s16s16sI")
+FBE_L31 = struct.Struct("<BBBQ")
+FBE_L32 = struct.Struct("<iii")
+FBE_L33 = struct.Struct("<?")
+FBE_L34 = struct.Struct("<q")
+FBE_L35 = struct.Struct("<i?i")
+FBE_L36 = struct.Struct("<i?iii")
 FBE_C0 = Decimal("123456.123456")
 FBE_C1 = Decimal(7)
 FBE_C2 = uuid.UUID("123e4567-e89b-12d3-a456-426655440000")
 FBE_C3 = (12,)
 FBE_C4 = (12, 16)
 FBE_C5 = (12, 16, 24)
-FBE_C6 = (12, 13, 14, 15, 19, 20, 21, 23, 25, 29, 33, 41, 49, 53, 61, 77, 93, 97, 105, 113, 129, 145, 161, 177, 181, 182, 183, 184, 192, 196, 200, 205, 210, 215, 220, 225, 237, 247, 251, 255, 259, 263, 267, 271, 275, 279, 283, 288, 289, 294, 298, 302)
-FBE_C7 = (12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+FBE_C6 = (12, 13, 14, 15, 19, 20, 21, 23, 25, 29, 33, 41, 49, 53, 61, 77, 93, 97, 105, 113, 129, 145, 161, 177, 181, 182, 183, 184, 192, 196, 200, 205, 210, 215, 220, 225, 237, 247, 251, 255, 259, 263, 267, 271, 275, 279, 283, 288, 289, 294, 298, 302, 306, 310)
+FBE_C7 = (12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 FBE_C8 = (24, 28)
 FBE_C9 = (8, 8, 0)
 FBE_C10 = (24,)
@@ -1235,8 +1236,8 @@ class Everything(fbe.Struct):
     Keyword construction: ``Everything(id=..., f1=..., f2=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50", "id")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50")
+    __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50", "f51", "f52", "id")
+    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50", "f51", "f52")
     fbe_type: ClassVar[int] = 1026
 
     id: int
@@ -1291,6 +1292,8 @@ class Everything(fbe.Struct):
     f48: int | None
     f49: dict[bytes, int]
     f50: dict[bytes, str]
+    f51: set[Decimal]
+    f52: dict[Decimal, int]
 
     def __init__(
         self,
@@ -1346,6 +1349,8 @@ class Everything(fbe.Struct):
         f48: int | None = 0,
         f49: dict[bytes, int] | None = None,
         f50: dict[bytes, str] | None = None,
+        f51: set[Decimal] | None = None,
+        f52: dict[Decimal, int] | None = None,
     ) -> None:
         self.id = id
         self.f1 = f1
@@ -1399,6 +1404,8 @@ class Everything(fbe.Struct):
         self.f48 = f48
         self.f49 = {} if f49 is None else f49
         self.f50 = {} if f50 is None else f50
+        self.f51 = set() if f51 is None else f51
+        self.f52 = {} if f52 is None else f52
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Everything):
@@ -2067,6 +2074,8 @@ Everything.fbe_spec = (
     ("f48", "f48", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
     ("f49", "f49", ("map", ("bytes",), ("int", "int32", -2147483648, 2147483647))),
     ("f50", "f50", ("hash", ("bytes",), ("string",))),
+    ("f51", "f51", ("set", ("decimal",))),
+    ("f52", "f52", ("map", ("decimal",), ("int", "int32", -2147483648, 2147483647))),
 )
 
 PlaceOrder.fbe_spec = (
@@ -2302,6 +2311,10 @@ def fbe_tx_Everything(v: Everything) -> str:
         "[" + str(len(v.f49)) + "]<{" + ",".join(["bytes[" + str(len(k0)) + "]" + "->" + str(int(v0)) for k0, v0 in sorted(v.f49.items(), key=fbe.buffer.first)]) + "}>",
         ",f50=",
         "[" + str(len(v.f50)) + "][{" + ",".join(["bytes[" + str(len(k0)) + "]" + "->" + '"' + v0 + '"' for k0, v0 in v.f50.items()]) + "}]",
+        ",f51=",
+        "[" + str(len(v.f51)) + "]{" + ",".join([fbe.text.fmt_decimal(e0) for e0 in sorted(v.f51)]) + "}",
+        ",f52=",
+        "[" + str(len(v.f52)) + "]<{" + ",".join([fbe.text.fmt_decimal(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.f52.items(), key=fbe.buffer.first)]) + "}>",
         ")",
     ))
 
@@ -2619,7 +2632,7 @@ def fbe_vr_Empty(r: fbe.Reader, p: int) -> Empty:
 def fbe_vw_Everything(w: bytearray, v: Everything) -> int:
     """Append the body of a Everything and its data; return the body position."""
     p = len(w)
-    w += bytes(302)
+    w += bytes(310)
     o17 = fbe.buffer.write_string(w, v.f17) - p
     o24 = fbe.buffer.write_bytes(w, v.f24) - p
     o29 = fbe_vw_Counted(w, v.f29) - p
@@ -2679,15 +2692,17 @@ def fbe_vw_Everything(w: bytearray, v: Everything) -> int:
         o49o = fbe_vow_timestamp(w, o49v) - p
     o50 = fbe_vcw_m_bytes__int32(w, p, v.f49)
     o51 = fbe_vcw_h_bytes__string(w, p, v.f50)
-    FBE_L9.pack_into(w, p, 302, 1026, v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, fbe.encode_decimal(v.f15), fbe.encode_decimal(v.f16), o17, v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, o24, v.f25, v.f26, v.f27, v.f28, o29, o30, o31h, o31o, o32h, o32o, o33h, o33o, o34h, o34o, o35h, o35o, *v.f36, *o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47h, o47o, v.f47Reset, o49h, o49o, o50, o51)
+    o52 = fbe_vcw_s_decimal(w, p, v.f51)
+    o53 = fbe_vcw_m_decimal__int32(w, p, v.f52)
+    FBE_L9.pack_into(w, p, 310, 1026, v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, fbe.encode_decimal(v.f15), fbe.encode_decimal(v.f16), o17, v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, o24, v.f25, v.f26, v.f27, v.f28, o29, o30, o31h, o31o, o32h, o32o, o33h, o33o, o34h, o34o, o35h, o35o, *v.f36, *o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47h, o47o, v.f47Reset, o49h, o49o, o50, o51, o52, o53)
     return p
 
 
 def fbe_vr_Everything(r: fbe.Reader, p: int) -> Everything:
     """Read the Everything body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L9, p, 1026, "everything.Everything", 250)
+    t = fbe.buffer.struct_body(r, FBE_L9, p, 1026, "everything.Everything", 258)
     try:
-        if t[0] >= 302:
+        if t[0] >= 310:
             v = Everything.__new__(Everything)
             v.id = t[2]
             v.f1 = t[3]
@@ -2741,6 +2756,8 @@ def fbe_vr_Everything(r: fbe.Reader, p: int) -> Everything:
             v.f48 = fbe.buffer.read_optional(r, p, t[62], t[63], "f48", fbe_vsr_timestamp)
             v.f49 = fbe_vcr_m_bytes__int32(r, p, t[64], "f49")
             v.f50 = fbe_vcr_h_bytes__string(r, p, t[65], "f50")
+            v.f51 = fbe_vcr_s_decimal(r, p, t[66], "f51")
+            v.f52 = fbe_vcr_m_decimal__int32(r, p, t[67], "f52")
         else:
             k = fbe.buffer.present(FBE_C6, t[0], 8)
             fbe.buffer.charge_defaults(r, FBE_C7, k, p)
@@ -2797,6 +2814,8 @@ def fbe_vr_Everything(r: fbe.Reader, p: int) -> Everything:
                 fbe.buffer.read_optional(r, p, t[62], t[63], "f48", fbe_vsr_timestamp) if k > 49 else 0,
                 fbe_vcr_m_bytes__int32(r, p, t[64], "f49") if k > 50 else None,
                 fbe_vcr_h_bytes__string(r, p, t[65], "f50") if k > 51 else None,
+                fbe_vcr_s_decimal(r, p, t[66], "f51") if k > 52 else None,
+                fbe_vcr_m_decimal__int32(r, p, t[67], "f52") if k > 53 else None,
             )
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None
@@ -2809,13 +2828,13 @@ def fbe_vw_PlaceOrder(w: bytearray, v: PlaceOrder) -> int:
     p = len(w)
     w += bytes(28)
     o1 = pkg_market.fbe_vw_Instrument(w, v.instrument) - p
-    FBE_L19.pack_into(w, p, 28, 1027, v.id.bytes, o1)
+    FBE_L21.pack_into(w, p, 28, 1027, v.id.bytes, o1)
     return p
 
 
 def fbe_vr_PlaceOrder(r: fbe.Reader, p: int) -> PlaceOrder:
     """Read the PlaceOrder body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L19, p, 1027, "everything.PlaceOrder", 16)
+    t = fbe.buffer.struct_body(r, FBE_L21, p, 1027, "everything.PlaceOrder", 16)
     try:
         if t[0] >= 28:
             v = PlaceOrder.__new__(PlaceOrder)
@@ -2838,13 +2857,13 @@ def fbe_vw_Accepted(w: bytearray, v: Accepted) -> int:
     """Append the body of a Accepted and its data; return the body position."""
     p = len(w)
     w += bytes(24)
-    FBE_L20.pack_into(w, p, 24, 1028, v.id.bytes)
+    FBE_L22.pack_into(w, p, 24, 1028, v.id.bytes)
     return p
 
 
 def fbe_vr_Accepted(r: fbe.Reader, p: int) -> Accepted:
     """Read the Accepted body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L20, p, 1028, "everything.Accepted", 16)
+    t = fbe.buffer.leaf_body(r, FBE_L22, p, 1028, "everything.Accepted", 16)
     try:
         if t[0] >= 24:
             v = Accepted.__new__(Accepted)
@@ -2863,14 +2882,14 @@ def fbe_vw_Rejected(w: bytearray, v: Rejected) -> int:
     """Append the body of a Rejected and its data; return the body position."""
     p = len(w)
     s1 = v.reason.encode("utf-8", "surrogateescape")
-    w += FBE_L21.pack(28, 1029, v.id.bytes, 28, len(s1))
+    w += FBE_L23.pack(28, 1029, v.id.bytes, 28, len(s1))
     w += s1
     return p
 
 
 def fbe_vr_Rejected(r: fbe.Reader, p: int) -> Rejected:
     """Read the Rejected body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L19, p, 1029, "everything.Rejected", 20)
+    t = fbe.buffer.leaf_body(r, FBE_L21, p, 1029, "everything.Rejected", 20)
     try:
         if t[0] >= 28:
             v = Rejected.__new__(Rejected)
@@ -2891,13 +2910,13 @@ def fbe_vw_Ping(w: bytearray, v: Ping) -> int:
     """Append the body of a Ping and its data; return the body position."""
     p = len(w)
     w += bytes(16)
-    FBE_L22.pack_into(w, p, 16, 1030, v.sequence)
+    FBE_L24.pack_into(w, p, 16, 1030, v.sequence)
     return p
 
 
 def fbe_vr_Ping(r: fbe.Reader, p: int) -> Ping:
     """Read the Ping body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L22, p, 1030, "everything.Ping", 8)
+    t = fbe.buffer.leaf_body(r, FBE_L24, p, 1030, "everything.Ping", 8)
     try:
         if t[0] >= 16:
             v = Ping.__new__(Ping)
@@ -2916,13 +2935,13 @@ def fbe_vw_FixedKeywords(w: bytearray, v: FixedKeywords) -> int:
     """Append the body of a FixedKeywords and its data; return the body position."""
     p = len(w)
     w += bytes(17)
-    FBE_L23.pack_into(w, p, 17, 1031, v.new, v.swap, v.default)
+    FBE_L25.pack_into(w, p, 17, 1031, v.new, v.swap, v.default)
     return p
 
 
 def fbe_vr_FixedKeywords(r: fbe.Reader, p: int) -> FixedKeywords:
     """Read the FixedKeywords body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.leaf_body(r, FBE_L23, p, 1031, "everything.FixedKeywords", 9)
+    t = fbe.buffer.leaf_body(r, FBE_L25, p, 1031, "everything.FixedKeywords", 9)
     try:
         if t[0] >= 17:
             v = FixedKeywords.__new__(FixedKeywords)
@@ -2953,13 +2972,13 @@ def fbe_vw_Keywords(w: bytearray, v: Keywords) -> int:
         o7h = 1
         o7o = fbe_vow_everything_Reserved(w, o7v) - p
     o8 = fbe_vcw_v_everything_FixedKeywords(w, p, v.this)
-    FBE_L24.pack_into(w, p, 42, 1032, v.new, o1, v.default, v.swap, v.from_, v.None_, v.NULL, o7h, o7o, o8)
+    FBE_L26.pack_into(w, p, 42, 1032, v.new, o1, v.default, v.swap, v.from_, v.None_, v.NULL, o7h, o7o, o8)
     return p
 
 
 def fbe_vr_Keywords(r: fbe.Reader, p: int) -> Keywords:
     """Read the Keywords body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L24, p, 1032, "everything.Keywords", 30)
+    t = fbe.buffer.struct_body(r, FBE_L26, p, 1032, "everything.Keywords", 30)
     try:
         if t[0] >= 42:
             v = Keywords.__new__(Keywords)
@@ -3269,7 +3288,7 @@ def fbe_fr_Fixed(r: fbe.Reader, p: int) -> tuple[Fixed, int]:
 
 def fbe_fw_Derived(w: bytearray, v: Derived) -> None:
     """Append the final encoding of a Derived (fields back to back)."""
-    w += FBE_L25.pack(v.a, v.b)
+    w += FBE_L27.pack(v.a, v.b)
 
 
 def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
@@ -3279,7 +3298,7 @@ def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "a")
-        t1 = FBE_L25.unpack_from(data, p)
+        t1 = FBE_L27.unpack_from(data, p)
         p += 8
         v = Derived.__new__(Derived)
         v.a = t1[0]
@@ -3294,7 +3313,7 @@ def fbe_fw_ImportedBase(w: bytearray, v: ImportedBase) -> None:
     s1 = v.symbol.encode("utf-8", "surrogateescape")
     w += FBE_L13.pack(len(s1))
     w += s1
-    w += FBE_L26.pack(v.digits, v.price)
+    w += FBE_L28.pack(v.digits, v.price)
 
 
 def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
@@ -3316,7 +3335,7 @@ def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
         p = q3
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "digits")
-        t5 = FBE_L26.unpack_from(data, p)
+        t5 = FBE_L28.unpack_from(data, p)
         p += 12
         v = ImportedBase.__new__(ImportedBase)
         v.symbol = x4
@@ -3412,12 +3431,12 @@ def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
 def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
     """Append the final encoding of a Everything (fields back to back)."""
     s1 = v.f17.encode("utf-8", "surrogateescape")
-    w += FBE_L27.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, fbe.encode_decimal(v.f15), fbe.encode_decimal(v.f16), len(s1))
+    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, fbe.encode_decimal(v.f15), fbe.encode_decimal(v.f16), len(s1))
     w += s1
     s2 = v.f24
-    w += FBE_L28.pack(v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, len(s2))
+    w += FBE_L30.pack(v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, len(s2))
     w += s2
-    w += FBE_L29.pack(v.f25, v.f26, v.f27, v.f28)
+    w += FBE_L31.pack(v.f25, v.f26, v.f27, v.f28)
     fbe_fw_Counted(w, v.f29)
     pkg_market.fbe_fw_Instrument(w, v.f30)
     y3 = v.f31
@@ -3451,7 +3470,7 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
         w.append(1)
         fbe_fw_Counted(w, y7)
     fbe.buffer.check_length(v.f36, 3, "f36")
-    w += FBE_L30.pack(*v.f36)
+    w += FBE_L32.pack(*v.f36)
     fbe.buffer.check_length(v.f37, 2, "f37")
     for e8 in v.f37:
         y9 = e8
@@ -3491,7 +3510,7 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
             fbe_fw_Counted(w, y18)
     w += fbe.buffer.pack_u32(len(v.f45))
     for k19, v20 in v.f45.items():
-        w += FBE_L31.pack(k19.bytes)
+        w += FBE_L19.pack(k19.bytes)
         fbe.buffer.write_bytes(w, v20)
     w += fbe.buffer.pack_u32(len(v.f46))
     for k21, v22 in v.f46.items():
@@ -3503,7 +3522,7 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
     else:
         w.append(1)
         w += FBE_L10.pack(y23)
-    w += FBE_L32.pack(v.f47Reset)
+    w += FBE_L33.pack(v.f47Reset)
     y24 = v.f48
     if y24 is None:
         w.append(0)
@@ -3518,264 +3537,296 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
     for k27, v28 in v.f50.items():
         fbe.buffer.write_bytes(w, k27)
         fbe.buffer.write_string(w, v28)
+    w += fbe.buffer.pack_u32(len(v.f51))
+    for e29 in sorted(v.f51):
+        w += FBE_L19.pack(fbe.encode_decimal(e29))
+    w += fbe.buffer.pack_u32(len(v.f52))
+    for k30, v31 in sorted(v.f52.items(), key=fbe.buffer.first):
+        w += FBE_L19.pack(fbe.encode_decimal(k30))
+        w += FBE_L10.pack(v31)
 
 
 def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
     """Read a Everything at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p, 250)
+    fbe.buffer.final_enter(r, p, 258)
     try:
         data, end = r.data, r.size
         if p + 89 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t29 = FBE_L27.unpack_from(data, p)
+        t32 = FBE_L29.unpack_from(data, p)
         p += 89
-        q30 = p + t29[17]
-        if q30 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t29[17]} bytes", p - 4, "f17")
-        r.budget -= t29[17]
+        q33 = p + t32[17]
+        if q33 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t32[17]} bytes", p - 4, "f17")
+        r.budget -= t32[17]
         if r.budget < 0:
             r.spend(0, p - 4, "f17")
-        x31 = data[p:q30].decode("utf-8", "surrogateescape")
-        p = q30
+        x34 = data[p:q33].decode("utf-8", "surrogateescape")
+        p = q33
         if p + 84 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f18")
-        t32 = FBE_L28.unpack_from(data, p)
+        t35 = FBE_L30.unpack_from(data, p)
         p += 84
-        q33 = p + t32[6]
-        if q33 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t32[6]} bytes", p - 4, "f24")
-        r.budget -= t32[6]
+        q36 = p + t35[6]
+        if q36 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t35[6]} bytes", p - 4, "f24")
+        r.budget -= t35[6]
         if r.budget < 0:
             r.spend(0, p - 4, "f24")
-        x34 = data[p:q33]
-        p = q33
+        x37 = data[p:q36]
+        p = q36
         if p + 11 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f25")
-        t35 = FBE_L29.unpack_from(data, p)
+        t38 = FBE_L31.unpack_from(data, p)
         p += 11
-        x36, p = fbe_fr_Counted(r, p)
-        x37, p = pkg_market.fbe_fr_Instrument(r, p)
-        h39 = fbe.buffer.final_has(r, p, "f31")
+        x39, p = fbe_fr_Counted(r, p)
+        x40, p = pkg_market.fbe_fr_Instrument(r, p)
+        h42 = fbe.buffer.final_has(r, p, "f31")
         p += 1
-        x38: int | None = None
-        if h39:
-            t41 = fbe.buffer.final_fixed(r, FBE_L10, p, "f31")
+        x41: int | None = None
+        if h42:
+            t44 = fbe.buffer.final_fixed(r, FBE_L10, p, "f31")
             p += FBE_L10.size
-            x40 = t41[0]
-            x38 = x40
-        h43 = fbe.buffer.final_has(r, p, "f32")
+            x43 = t44[0]
+            x41 = x43
+        h46 = fbe.buffer.final_has(r, p, "f32")
         p += 1
-        x42: int | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L10, p, "f32")
+        x45: int | None = None
+        if h46:
+            t48 = fbe.buffer.final_fixed(r, FBE_L10, p, "f32")
             p += FBE_L10.size
-            x44 = t45[0]
-            x42 = x44
-        h47 = fbe.buffer.final_has(r, p, "f33")
+            x47 = t48[0]
+            x45 = x47
+        h50 = fbe.buffer.final_has(r, p, "f33")
         p += 1
-        x46: str | None = None
-        if h47:
-            x48, p = fbe.buffer.final_string(r, p, "f33")
-            x46 = x48
-        h50 = fbe.buffer.final_has(r, p, "f34")
-        p += 1
-        x49: EByte | None = None
+        x49: str | None = None
         if h50:
-            t52 = fbe.buffer.final_fixed(r, FBE_L11, p, "f34")
-            p += FBE_L11.size
-            x51 = FBE_M_EByte[t52[0]]
+            x51, p = fbe.buffer.final_string(r, p, "f33")
             x49 = x51
-        h54 = fbe.buffer.final_has(r, p, "f35")
+        h53 = fbe.buffer.final_has(r, p, "f34")
         p += 1
-        x53: Counted | None = None
-        if h54:
-            x55, p = fbe_fr_Counted(r, p)
-            x53 = x55
+        x52: EByte | None = None
+        if h53:
+            t55 = fbe.buffer.final_fixed(r, FBE_L11, p, "f34")
+            p += FBE_L11.size
+            x54 = FBE_M_EByte[t55[0]]
+            x52 = x54
+        h57 = fbe.buffer.final_has(r, p, "f35")
+        p += 1
+        x56: Counted | None = None
+        if h57:
+            x58, p = fbe_fr_Counted(r, p)
+            x56 = x58
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f36")
-        t56 = FBE_L30.unpack_from(data, p)
+        t59 = FBE_L32.unpack_from(data, p)
         p += 12
-        x57: list[str | None] = []
+        x60: list[str | None] = []
         for _ in range(2):
-            h59 = fbe.buffer.final_has(r, p, "f37")
+            h62 = fbe.buffer.final_has(r, p, "f37")
             p += 1
-            e58: str | None = None
-            if h59:
-                x60, p = fbe.buffer.final_string(r, p, "f37")
-                e58 = x60
-            x57.append(e58)
-        n62 = fbe.buffer.final_count(r, p, 8, 8, "f38")
+            e61: str | None = None
+            if h62:
+                x63, p = fbe.buffer.final_string(r, p, "f37")
+                e61 = x63
+            x60.append(e61)
+        n65 = fbe.buffer.final_count(r, p, 8, 8, "f38")
         p += 4
-        x61: list[float] = list(struct.unpack_from(f"<{n62}d", r.data, p))
-        p += n62 * 8
-        n64 = fbe.buffer.final_count(r, p, 1, 1, "f39")
+        x64: list[float] = list(struct.unpack_from(f"<{n65}d", r.data, p))
+        p += n65 * 8
+        n67 = fbe.buffer.final_count(r, p, 1, 1, "f39")
         p += 4
-        x63: list[Counted | None] = []
-        for _ in range(n64):
-            h66 = fbe.buffer.final_has(r, p, "f39")
+        x66: list[Counted | None] = []
+        for _ in range(n67):
+            h69 = fbe.buffer.final_has(r, p, "f39")
             p += 1
-            e65: Counted | None = None
-            if h66:
-                x67, p = fbe_fr_Counted(r, p)
-                e65 = x67
-            x63.append(e65)
-        n69 = fbe.buffer.final_count(r, p, 4, 4, "f40")
+            e68: Counted | None = None
+            if h69:
+                x70, p = fbe_fr_Counted(r, p)
+                e68 = x70
+            x66.append(e68)
+        n72 = fbe.buffer.final_count(r, p, 4, 4, "f40")
         p += 4
-        x68: list[str] = []
-        for _ in range(n69):
-            e70, p = fbe.buffer.final_string(r, p, "f40")
-            x68.append(e70)
-        at73 = p
-        n72 = fbe.buffer.final_count(r, p, 8, 8, "f41")
-        p += 4
-        x71: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n72}q", r.data, p)), n72, "f41", at73)
-        p += n72 * 8
+        x71: list[str] = []
+        for _ in range(n72):
+            e73, p = fbe.buffer.final_string(r, p, "f40")
+            x71.append(e73)
         at76 = p
-        n75 = fbe.buffer.final_count(r, p, 8, 0, "f42")
+        n75 = fbe.buffer.final_count(r, p, 8, 8, "f41")
         p += 4
-        x74: set[pkg_market.Instrument] = set()
-        for _ in range(n75):
-            e77, p = pkg_market.fbe_fr_Instrument(r, p)
-            x74.add(e77)
-        fbe.buffer.distinct(x74, n75, "f42", at76)
-        at80 = p
-        n79 = fbe.buffer.final_count(r, p, 8, 8, "f43")
+        x74: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n75}q", r.data, p)), n75, "f41", at76)
+        p += n75 * 8
+        at79 = p
+        n78 = fbe.buffer.final_count(r, p, 8, 0, "f42")
         p += 4
-        x78: dict[int, str] = {}
-        for _ in range(n79):
-            t83 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
+        x77: set[pkg_market.Instrument] = set()
+        for _ in range(n78):
+            e80, p = pkg_market.fbe_fr_Instrument(r, p)
+            x77.add(e80)
+        fbe.buffer.distinct(x77, n78, "f42", at79)
+        at83 = p
+        n82 = fbe.buffer.final_count(r, p, 8, 8, "f43")
+        p += 4
+        x81: dict[int, str] = {}
+        for _ in range(n82):
+            t86 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
             p += FBE_L10.size
-            k81 = t83[0]
-            v82, p = fbe.buffer.final_string(r, p, "f43")
-            x78[k81] = v82
-        fbe.buffer.distinct(x78, n79, "f43", at80)
-        at86 = p
-        n85 = fbe.buffer.final_count(r, p, 5, 5, "f44")
+            k84 = t86[0]
+            v85, p = fbe.buffer.final_string(r, p, "f43")
+            x81[k84] = v85
+        fbe.buffer.distinct(x81, n82, "f43", at83)
+        at89 = p
+        n88 = fbe.buffer.final_count(r, p, 5, 5, "f44")
         p += 4
-        x84: dict[str, Counted | None] = {}
-        for _ in range(n85):
-            k87, p = fbe.buffer.final_string(r, p, "f44")
-            h89 = fbe.buffer.final_has(r, p, "f44")
+        x87: dict[str, Counted | None] = {}
+        for _ in range(n88):
+            k90, p = fbe.buffer.final_string(r, p, "f44")
+            h92 = fbe.buffer.final_has(r, p, "f44")
             p += 1
-            v88: Counted | None = None
-            if h89:
-                x90, p = fbe_fr_Counted(r, p)
-                v88 = x90
-            x84[k87] = v88
-        fbe.buffer.distinct(x84, n85, "f44", at86)
-        at93 = p
-        n92 = fbe.buffer.final_count(r, p, 20, 20, "f45")
+            v91: Counted | None = None
+            if h92:
+                x93, p = fbe_fr_Counted(r, p)
+                v91 = x93
+            x87[k90] = v91
+        fbe.buffer.distinct(x87, n88, "f44", at89)
+        at96 = p
+        n95 = fbe.buffer.final_count(r, p, 20, 20, "f45")
         p += 4
-        x91: dict[uuid.UUID, bytes] = {}
-        for _ in range(n92):
-            t96 = fbe.buffer.final_fixed(r, FBE_L31, p, "f45")
-            p += FBE_L31.size
-            k94 = uuid.UUID(bytes=t96[0])
-            v95, p = fbe.buffer.final_bytes(r, p, "f45")
-            x91[k94] = v95
-        fbe.buffer.distinct(x91, n92, "f45", at93)
-        at99 = p
-        n98 = fbe.buffer.final_count(r, p, 12, 0, "f46")
+        x94: dict[uuid.UUID, bytes] = {}
+        for _ in range(n95):
+            t99 = fbe.buffer.final_fixed(r, FBE_L19, p, "f45")
+            p += FBE_L19.size
+            k97 = uuid.UUID(bytes=t99[0])
+            v98, p = fbe.buffer.final_bytes(r, p, "f45")
+            x94[k97] = v98
+        fbe.buffer.distinct(x94, n95, "f45", at96)
+        at102 = p
+        n101 = fbe.buffer.final_count(r, p, 12, 0, "f46")
         p += 4
-        x97: dict[pkg_market.Instrument, Counted] = {}
-        for _ in range(n98):
-            k100, p = pkg_market.fbe_fr_Instrument(r, p)
-            v101, p = fbe_fr_Counted(r, p)
-            x97[k100] = v101
-        fbe.buffer.distinct(x97, n98, "f46", at99)
-        h103 = fbe.buffer.final_has(r, p, "f47")
+        x100: dict[pkg_market.Instrument, Counted] = {}
+        for _ in range(n101):
+            k103, p = pkg_market.fbe_fr_Instrument(r, p)
+            v104, p = fbe_fr_Counted(r, p)
+            x100[k103] = v104
+        fbe.buffer.distinct(x100, n101, "f46", at102)
+        h106 = fbe.buffer.final_has(r, p, "f47")
         p += 1
-        x102: int | None = None
-        if h103:
-            t105 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
+        x105: int | None = None
+        if h106:
+            t108 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
             p += FBE_L10.size
-            x104 = t105[0]
-            x102 = x104
+            x107 = t108[0]
+            x105 = x107
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f47Reset")
-        t106 = FBE_L32.unpack_from(data, p)
+        t109 = FBE_L33.unpack_from(data, p)
         p += 1
-        h108 = fbe.buffer.final_has(r, p, "f48")
+        h111 = fbe.buffer.final_has(r, p, "f48")
         p += 1
-        x107: int | None = None
-        if h108:
-            t110 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
+        x110: int | None = None
+        if h111:
+            t113 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
             p += FBE_L12.size
-            x109 = t110[0]
-            x107 = x109
-        at113 = p
-        n112 = fbe.buffer.final_count(r, p, 8, 8, "f49")
+            x112 = t113[0]
+            x110 = x112
+        at116 = p
+        n115 = fbe.buffer.final_count(r, p, 8, 8, "f49")
         p += 4
-        x111: dict[bytes, int] = {}
-        for _ in range(n112):
-            k114, p = fbe.buffer.final_bytes(r, p, "f49")
-            t116 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
+        x114: dict[bytes, int] = {}
+        for _ in range(n115):
+            k117, p = fbe.buffer.final_bytes(r, p, "f49")
+            t119 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
             p += FBE_L10.size
-            v115 = t116[0]
-            x111[k114] = v115
-        fbe.buffer.distinct(x111, n112, "f49", at113)
-        at119 = p
-        n118 = fbe.buffer.final_count(r, p, 8, 8, "f50")
+            v118 = t119[0]
+            x114[k117] = v118
+        fbe.buffer.distinct(x114, n115, "f49", at116)
+        at122 = p
+        n121 = fbe.buffer.final_count(r, p, 8, 8, "f50")
         p += 4
-        x117: dict[bytes, str] = {}
-        for _ in range(n118):
-            k120, p = fbe.buffer.final_bytes(r, p, "f50")
-            v121, p = fbe.buffer.final_string(r, p, "f50")
-            x117[k120] = v121
-        fbe.buffer.distinct(x117, n118, "f50", at119)
+        x120: dict[bytes, str] = {}
+        for _ in range(n121):
+            k123, p = fbe.buffer.final_bytes(r, p, "f50")
+            v124, p = fbe.buffer.final_string(r, p, "f50")
+            x120[k123] = v124
+        fbe.buffer.distinct(x120, n121, "f50", at122)
+        at127 = p
+        n126 = fbe.buffer.final_count(r, p, 16, 16, "f51")
+        p += 4
+        x125: set[Decimal] = set()
+        for _ in range(n126):
+            t129 = fbe.buffer.final_fixed(r, FBE_L19, p, "f51")
+            p += FBE_L19.size
+            e128 = fbe.decode_decimal(t129[0])
+            x125.add(e128)
+        fbe.buffer.distinct(x125, n126, "f51", at127)
+        at132 = p
+        n131 = fbe.buffer.final_count(r, p, 20, 20, "f52")
+        p += 4
+        x130: dict[Decimal, int] = {}
+        for _ in range(n131):
+            t135 = fbe.buffer.final_fixed(r, FBE_L19, p, "f52")
+            p += FBE_L19.size
+            k133 = fbe.decode_decimal(t135[0])
+            t136 = fbe.buffer.final_fixed(r, FBE_L10, p, "f52")
+            p += FBE_L10.size
+            v134 = t136[0]
+            x130[k133] = v134
+        fbe.buffer.distinct(x130, n131, "f52", at132)
         v = Everything.__new__(Everything)
-        v.id = t29[0]
-        v.f1 = t29[1]
-        v.f2 = t29[2]
-        v.f3 = t29[3]
-        v.f4 = t29[4]
-        v.f5 = t29[5]
-        v.f6 = t29[6]
-        v.f7 = t29[7]
-        v.f8 = t29[8]
-        v.f9 = t29[9]
-        v.f10 = t29[10]
-        v.f11 = t29[11]
-        v.f12 = t29[12]
-        v.f13 = t29[13]
-        v.f14 = t29[14]
-        v.f15 = fbe.decode_decimal(t29[15])
-        v.f16 = fbe.decode_decimal(t29[16])
-        v.f17 = x31
-        v.f18 = t32[0]
-        v.f19 = t32[1]
-        v.f20 = uuid.UUID(bytes=t32[2])
-        v.f21 = uuid.UUID(bytes=t32[3])
-        v.f22 = uuid.UUID(bytes=t32[4])
-        v.f23 = uuid.UUID(bytes=t32[5])
-        v.f24 = x34
-        v.f25 = FBE_M_EByte[t35[0]]
-        v.f26 = pkg_market.FBE_M_Side[t35[1]]
-        v.f27 = FBE_M_FByte[t35[2]]
-        v.f28 = FBE_M_FUInt64[t35[3]]
-        v.f29 = x36
-        v.f30 = x37
-        v.f31 = x38
-        v.f32 = x42
-        v.f33 = x46
-        v.f34 = x49
-        v.f35 = x53
-        v.f36 = list(t56[0:3])
-        v.f37 = x57
-        v.f38 = x61
-        v.f39 = x63
-        v.f40 = x68
-        v.f41 = x71
-        v.f42 = x74
-        v.f43 = x78
-        v.f44 = x84
-        v.f45 = x91
-        v.f46 = x97
-        v.f47 = x102
-        v.f47Reset = t106[0]
-        v.f48 = x107
-        v.f49 = x111
-        v.f50 = x117
+        v.id = t32[0]
+        v.f1 = t32[1]
+        v.f2 = t32[2]
+        v.f3 = t32[3]
+        v.f4 = t32[4]
+        v.f5 = t32[5]
+        v.f6 = t32[6]
+        v.f7 = t32[7]
+        v.f8 = t32[8]
+        v.f9 = t32[9]
+        v.f10 = t32[10]
+        v.f11 = t32[11]
+        v.f12 = t32[12]
+        v.f13 = t32[13]
+        v.f14 = t32[14]
+        v.f15 = fbe.decode_decimal(t32[15])
+        v.f16 = fbe.decode_decimal(t32[16])
+        v.f17 = x34
+        v.f18 = t35[0]
+        v.f19 = t35[1]
+        v.f20 = uuid.UUID(bytes=t35[2])
+        v.f21 = uuid.UUID(bytes=t35[3])
+        v.f22 = uuid.UUID(bytes=t35[4])
+        v.f23 = uuid.UUID(bytes=t35[5])
+        v.f24 = x37
+        v.f25 = FBE_M_EByte[t38[0]]
+        v.f26 = pkg_market.FBE_M_Side[t38[1]]
+        v.f27 = FBE_M_FByte[t38[2]]
+        v.f28 = FBE_M_FUInt64[t38[3]]
+        v.f29 = x39
+        v.f30 = x40
+        v.f31 = x41
+        v.f32 = x45
+        v.f33 = x49
+        v.f34 = x52
+        v.f35 = x56
+        v.f36 = list(t59[0:3])
+        v.f37 = x60
+        v.f38 = x64
+        v.f39 = x66
+        v.f40 = x71
+        v.f41 = x74
+        v.f42 = x77
+        v.f43 = x81
+        v.f44 = x87
+        v.f45 = x94
+        v.f46 = x100
+        v.f47 = x105
+        v.f47Reset = t109[0]
+        v.f48 = x110
+        v.f49 = x114
+        v.f50 = x120
+        v.f51 = x125
+        v.f52 = x130
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None
     r.depth -= 1
@@ -3784,7 +3835,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
 
 def fbe_fw_PlaceOrder(w: bytearray, v: PlaceOrder) -> None:
     """Append the final encoding of a PlaceOrder (fields back to back)."""
-    w += FBE_L31.pack(v.id.bytes)
+    w += FBE_L19.pack(v.id.bytes)
     pkg_market.fbe_fw_Instrument(w, v.instrument)
 
 
@@ -3795,7 +3846,7 @@ def fbe_fr_PlaceOrder(r: fbe.Reader, p: int) -> tuple[PlaceOrder, int]:
         data, end = r.data, r.size
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t1 = FBE_L31.unpack_from(data, p)
+        t1 = FBE_L19.unpack_from(data, p)
         p += 16
         x2, p = pkg_market.fbe_fr_Instrument(r, p)
         v = PlaceOrder.__new__(PlaceOrder)
@@ -3809,7 +3860,7 @@ def fbe_fr_PlaceOrder(r: fbe.Reader, p: int) -> tuple[PlaceOrder, int]:
 
 def fbe_fw_Accepted(w: bytearray, v: Accepted) -> None:
     """Append the final encoding of a Accepted (fields back to back)."""
-    w += FBE_L31.pack(v.id.bytes)
+    w += FBE_L19.pack(v.id.bytes)
 
 
 def fbe_fr_Accepted(r: fbe.Reader, p: int) -> tuple[Accepted, int]:
@@ -3819,7 +3870,7 @@ def fbe_fr_Accepted(r: fbe.Reader, p: int) -> tuple[Accepted, int]:
         data, end = r.data, r.size
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t1 = FBE_L31.unpack_from(data, p)
+        t1 = FBE_L19.unpack_from(data, p)
         p += 16
         v = Accepted.__new__(Accepted)
         v.id = uuid.UUID(bytes=t1[0])
@@ -3862,7 +3913,7 @@ def fbe_fr_Rejected(r: fbe.Reader, p: int) -> tuple[Rejected, int]:
 
 def fbe_fw_Ping(w: bytearray, v: Ping) -> None:
     """Append the final encoding of a Ping (fields back to back)."""
-    w += FBE_L33.pack(v.sequence)
+    w += FBE_L34.pack(v.sequence)
 
 
 def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
@@ -3872,7 +3923,7 @@ def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "sequence")
-        t1 = FBE_L33.unpack_from(data, p)
+        t1 = FBE_L34.unpack_from(data, p)
         p += 8
         v = Ping.__new__(Ping)
         v.sequence = t1[0]
@@ -3883,7 +3934,7 @@ def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
 
 def fbe_fw_FixedKeywords(w: bytearray, v: FixedKeywords) -> None:
     """Append the final encoding of a FixedKeywords (fields back to back)."""
-    w += FBE_L34.pack(v.new, v.swap, v.default)
+    w += FBE_L35.pack(v.new, v.swap, v.default)
 
 
 def fbe_fr_FixedKeywords(r: fbe.Reader, p: int) -> tuple[FixedKeywords, int]:
@@ -3893,7 +3944,7 @@ def fbe_fr_FixedKeywords(r: fbe.Reader, p: int) -> tuple[FixedKeywords, int]:
         data, end = r.data, r.size
         if p + 9 > end:
             raise fbe.buffer.out_of_bounds("value", p, "new")
-        t1 = FBE_L34.unpack_from(data, p)
+        t1 = FBE_L35.unpack_from(data, p)
         p += 9
         v = FixedKeywords.__new__(FixedKeywords)
         v.new = t1[0]
@@ -3909,7 +3960,7 @@ def fbe_fw_Keywords(w: bytearray, v: Keywords) -> None:
     s1 = v.class_.encode("utf-8", "surrogateescape")
     w += FBE_L15.pack(v.new, len(s1))
     w += s1
-    w += FBE_L35.pack(v.default, v.swap, v.from_, v.None_, v.NULL)
+    w += FBE_L36.pack(v.default, v.swap, v.from_, v.None_, v.NULL)
     y2 = v.operator
     if y2 is None:
         w.append(0)
@@ -3940,7 +3991,7 @@ def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
         p = q5
         if p + 17 > end:
             raise fbe.buffer.out_of_bounds("value", p, "default")
-        t7 = FBE_L35.unpack_from(data, p)
+        t7 = FBE_L36.unpack_from(data, p)
         p += 17
         h9 = fbe.buffer.final_has(r, p, "operator")
         p += 1
@@ -4480,6 +4531,10 @@ def fbe_js_Everything(v: Everything) -> str:
         "{" + ",".join([fbe.jsonfmt.json_bytes(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.f49.items(), key=fbe.buffer.first)]) + "}",
         ',"f50":',
         "{" + ",".join([fbe.jsonfmt.json_bytes(k0) + ":" + fbe.jsonfmt.json_string(v0) for k0, v0 in v.f50.items()]) + "}",
+        ',"f51":',
+        "[" + ",".join([fbe.jsonfmt.json_decimal(e0) for e0 in sorted(v.f51)]) + "]",
+        ',"f52":',
+        "{" + ",".join([fbe.jsonfmt.json_decimal(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.f52.items(), key=fbe.buffer.first)]) + "}",
         "}",
     ))
 
@@ -4487,7 +4542,7 @@ def fbe_js_Everything(v: Everything) -> str:
 def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
     """A Everything from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 250 + (0 if "f29" in m else 4) + (0 if "f30" in m else 8), "everything.Everything")
+    fbe.jsonfmt.enter(b, 258 + (0 if "f29" in m else 4) + (0 if "f30" in m else 8), "everything.Everything")
     try:
         v = Everything(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 42,
@@ -4542,6 +4597,8 @@ def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
             (None if m["f48"] is None else fbe.jsonfmt.get_int(m["f48"], 0, 18446744073709551615, "f48")) if "f48" in m else 0,
             fbe.jsonfmt.distinct({fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(k0, "f49"), b, "f49"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f49") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f49"], "f49"), b, 8, "f49").items()}, m["f49"], "f49") if "f49" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(k0, "f50"), b, "f50"): fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(v0, "f50"), b, "f50") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f50"], "f50"), b, 8, "f50").items()}, m["f50"], "f50") if "f50" in m else None,
+            fbe.jsonfmt.distinct_set({fbe.jsonfmt.get_decimal(e0, "f51") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f51"], "f51"), b, 16, "f51")}, m["f51"], "f51") if "f51" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.get_decimal(k0, "f52"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f52") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f52"], "f52"), b, 20, "f52").items()}, m["f52"], "f52") if "f52" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "everything.Everything", o) from None
@@ -5177,6 +5234,35 @@ def fbe_vcw_h_bytes__string(w: bytearray, b: int, x: dict[bytes, str]) -> int:
     return q - b
 
 
+def fbe_vsw_decimal(w: bytearray, b: int, s: int, x: Decimal) -> None:
+    w[s:s + 16] = fbe.encode_decimal(x)
+
+
+def fbe_vcw_s_decimal(w: bytearray, b: int, x: set[Decimal]) -> int:
+    q = len(w)
+    n = len(x)
+    w += fbe.buffer.pack_u32(n)
+    w += bytes(n * 16)
+    s = q + 4
+    for e in sorted(x):
+        fbe_vsw_decimal(w, b, s, e)
+        s += 16
+    return q - b
+
+
+def fbe_vcw_m_decimal__int32(w: bytearray, b: int, x: dict[Decimal, int]) -> int:
+    q = len(w)
+    n = len(x)
+    w += fbe.buffer.pack_u32(n)
+    w += bytes(n * 20)
+    s = q + 4
+    for k, v in sorted(x.items(), key=fbe.buffer.first):
+        fbe_vsw_decimal(w, b, s, k)
+        fbe_vsw_int32(w, b, s + 16, v)
+        s += 20
+    return q - b
+
+
 def fbe_vsr_int32(r: fbe.Reader, s: int, f: str) -> int:
     t = fbe.buffer.read_slot(r, FBE_L10, s, f)
     v: int = t[0]
@@ -5298,6 +5384,24 @@ def fbe_vcr_h_bytes__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[byt
     n = fbe.buffer.read_count(r, q, 8, 8, f)
     q += 4
     return fbe.buffer.distinct({fbe.buffer.read_bytes(r, b, e[0], f): fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L8.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
+
+
+def fbe_vcr_s_decimal(r: fbe.Reader, b: int, off: int, f: str) -> set[Decimal]:
+    if not off:
+        return set()
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 16, 16, f)
+    q += 4
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0]) for e in FBE_L19.iter_unpack(r.data[q:q + n * 16])}, n, f, b + off)
+
+
+def fbe_vcr_m_decimal__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[Decimal, int]:
+    if not off:
+        return {}
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 20, 20, f)
+    q += 4
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0]): e[1] for e in FBE_L20.iter_unpack(r.data[q:q + n * 20])}, n, f, b + off)
 
 
 def fbe_vsw_everything_Reserved(w: bytearray, b: int, s: int, x: Reserved) -> None:

@@ -2644,6 +2644,8 @@ type Everything struct {
 	F48      *fbe.Timestamp
 	F49      []fbe.Pair[[]byte, int32]
 	F50      []fbe.Pair[[]byte, string]
+	F51      []fbe.Decimal
+	F52      map[fbe.Decimal]int32
 }
 
 // TypeID is the type id of everything.Everything.
@@ -2724,11 +2726,13 @@ func (v *Everything) Reset() {
 	v.F48 = fbe.Ptr[fbe.Timestamp](0)
 	v.F49 = v.F49[:0]
 	v.F50 = v.F50[:0]
+	v.F51 = v.F51[:0]
+	clear(v.F52)
 }
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 302, 1026)
+	b := w.Struct(base, slot, 310, 1026)
 	w.PutI32(b+8, v.Id)
 	w.PutBool(b+12, v.F1)
 	w.PutU8(b+13, v.F2)
@@ -2876,6 +2880,25 @@ func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
 	for i40 := range v.F50 {
 		w.Blob(b, e39+i40*8, v.F50[i40].Key)
 		w.String(b, e39+i40*8+4, v.F50[i40].Value)
+	}
+	if i, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
+		w.SameElements("f51", i, k)
+		return
+	}
+	e41 := w.Vector(b, b+302, len(v.F51), 16)
+	for i42 := range v.F51 {
+		w.PutDecimal(e41+i42*16, v.F51[i42])
+	}
+	ks43 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
+	if i, k := fbe.RepeatedDecimal(ks43); k >= 0 {
+		w.SameKeys("f52", i, k)
+		return
+	}
+	e44 := w.Vector(b, b+306, len(v.F52), 20)
+	for i45, k46 := range ks43 {
+		x47 := v.F52[k46]
+		w.PutDecimal(e44+i45*20, k46)
+		w.PutI32(e44+i45*20+16, x47)
 	}
 }
 
@@ -3037,6 +3060,12 @@ func (v *Everything) fbeDefaults(from int) {
 		fallthrough
 	case 51:
 		v.F50 = v.F50[:0]
+		fallthrough
+	case 52:
+		v.F51 = v.F51[:0]
+		fallthrough
+	case 53:
+		clear(v.F52)
 	}
 }
 
@@ -3045,7 +3074,7 @@ func (v *Everything) fbeDefaults(from int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 1026, 250)
+	b, n := r.Struct(base, slot, 1026, 258)
 	if n == 0 {
 		return
 	}
@@ -3248,9 +3277,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(31)
 		return
 	}
-	if s41, ok42 := r.Optional(b, b+200, 4, "f31"); ok42 {
+	if s48, ok49 := r.Optional(b, b+200, 4, "f31"); ok49 {
 		v.F31 = fbe.Reuse(v.F31)
-		*v.F31 = r.I32(s41)
+		*v.F31 = r.I32(s48)
 	} else {
 		v.F31 = nil
 	}
@@ -3258,9 +3287,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(32)
 		return
 	}
-	if s43, ok44 := r.Optional(b, b+205, 4, "f32"); ok44 {
+	if s50, ok51 := r.Optional(b, b+205, 4, "f32"); ok51 {
 		v.F32 = fbe.Reuse(v.F32)
-		*v.F32 = r.I32(s43)
+		*v.F32 = r.I32(s50)
 	} else {
 		v.F32 = nil
 	}
@@ -3268,9 +3297,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(33)
 		return
 	}
-	if s45, ok46 := r.Optional(b, b+210, 4, "f33"); ok46 {
+	if s52, ok53 := r.Optional(b, b+210, 4, "f33"); ok53 {
 		v.F33 = fbe.Reuse(v.F33)
-		*v.F33 = r.String(s45, s45, "f33")
+		*v.F33 = r.String(s52, s52, "f33")
 	} else {
 		v.F33 = nil
 	}
@@ -3278,9 +3307,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(34)
 		return
 	}
-	if s47, ok48 := r.Optional(b, b+215, 1, "f34"); ok48 {
+	if s54, ok55 := r.Optional(b, b+215, 1, "f34"); ok55 {
 		v.F34 = fbe.Reuse(v.F34)
-		*v.F34 = EByte(r.U8(s47))
+		*v.F34 = EByte(r.U8(s54))
 	} else {
 		v.F34 = nil
 	}
@@ -3288,9 +3317,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(35)
 		return
 	}
-	if s49, ok50 := r.Optional(b, b+220, 4, "f35"); ok50 {
+	if s56, ok57 := r.Optional(b, b+220, 4, "f35"); ok57 {
 		v.F35 = fbe.Reuse(v.F35)
-		v.F35.FBERead(r, s49, s49)
+		v.F35.FBERead(r, s56, s56)
 		if r.Failed() {
 			r.Unwind("f35")
 			return
@@ -3302,194 +3331,194 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(36)
 		return
 	}
-	for i51 := range v.F36 {
-		v.F36[i51] = r.I32(b + 225 + i51*4)
+	for i58 := range v.F36 {
+		v.F36[i58] = r.I32(b + 225 + i58*4)
 	}
 	if n < 247 {
 		v.fbeDefaults(37)
 		return
 	}
-	for i52 := range v.F37 {
-		if s53, ok54 := r.Optional(b, b+237+i52*5, 4, "f37"); ok54 {
-			v.F37[i52] = fbe.Reuse(v.F37[i52])
-			*v.F37[i52] = r.String(s53, s53, "f37")
+	for i59 := range v.F37 {
+		if s60, ok61 := r.Optional(b, b+237+i59*5, 4, "f37"); ok61 {
+			v.F37[i59] = fbe.Reuse(v.F37[i59])
+			*v.F37[i59] = r.String(s60, s60, "f37")
 		} else {
-			v.F37[i52] = nil
+			v.F37[i59] = nil
 		}
 	}
 	if n < 251 {
 		v.fbeDefaults(38)
 		return
 	}
-	e55, n56 := r.Vector(b, b+247, 8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n56)
-	for i57 := range n56 {
-		v.F38[i57] = r.F64(e55 + i57*8)
+	e62, n63 := r.Vector(b, b+247, 8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n63)
+	for i64 := range n63 {
+		v.F38[i64] = r.F64(e62 + i64*8)
 	}
 	if n < 255 {
 		v.fbeDefaults(39)
 		return
 	}
-	e58, n59 := r.Vector(b, b+251, 5, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n59)
-	for i60 := range n59 {
-		if s61, ok62 := r.Optional(b, e58+i60*5, 4, "f39"); ok62 {
-			v.F39[i60] = fbe.Reuse(v.F39[i60])
-			v.F39[i60].FBERead(r, s61, s61)
+	e65, n66 := r.Vector(b, b+251, 5, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n66)
+	for i67 := range n66 {
+		if s68, ok69 := r.Optional(b, e65+i67*5, 4, "f39"); ok69 {
+			v.F39[i67] = fbe.Reuse(v.F39[i67])
+			v.F39[i67].FBERead(r, s68, s68)
 			if r.Failed() {
-				r.UnwindIndex(i60)
+				r.UnwindIndex(i67)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i60] = nil
+			v.F39[i67] = nil
 		}
 	}
 	if n < 259 {
 		v.fbeDefaults(40)
 		return
 	}
-	e63, n64 := r.Vector(b, b+255, 4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n64)
-	for i65 := range n64 {
-		v.F40[i65] = r.String(b, e63+i65*4, "f40")
+	e70, n71 := r.Vector(b, b+255, 4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n71)
+	for i72 := range n71 {
+		v.F40[i72] = r.String(b, e70+i72*4, "f40")
 	}
 	if n < 263 {
 		v.fbeDefaults(41)
 		return
 	}
-	e66, n67 := r.Vector(b, b+259, 8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n67)
-	for i68 := range n67 {
-		v.F41[i68] = r.I64(e66 + i68*8)
+	e73, n74 := r.Vector(b, b+259, 8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n74)
+	for i75 := range n74 {
+		v.F41[i75] = r.I64(e73 + i75*8)
 	}
 	if _, k := fbe.Repeated(v.F41); k >= 0 {
-		r.DuplicateKey("f41", e66-4)
+		r.DuplicateKey("f41", e73-4)
 		return
 	}
 	if n < 267 {
 		v.fbeDefaults(42)
 		return
 	}
-	e69, n70 := r.Vector(b, b+263, 4, 0, "f42")
+	e76, n77 := r.Vector(b, b+263, 4, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i71 := range n70 {
+	for i78 := range n77 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i71].FBERead(r, b, e69+i71*4)
+		v.F42[i78].FBERead(r, b, e76+i78*4)
 		if r.Failed() {
-			r.UnwindIndex(i71)
+			r.UnwindIndex(i78)
 			r.Unwind("f42")
 			return
 		}
 	}
 	if _, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f42", e69-4)
+		r.DuplicateKey("f42", e76-4)
 		return
 	}
 	if n < 271 {
 		v.fbeDefaults(43)
 		return
 	}
-	e72, n73 := r.Vector(b, b+267, 8, 8, "f43")
+	e79, n80 := r.Vector(b, b+267, 8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n73)
+		v.F43 = make(map[int32]string, n80)
 	} else {
 		clear(v.F43)
 	}
-	for i74 := range n73 {
-		var k75 int32
-		var x76 string
-		k75 = r.I32(e72 + i74*8)
-		x76 = r.String(b, e72+i74*8+4, "f43")
-		if _, dup := v.F43[k75]; dup {
-			r.DuplicateKey("f43", e72+i74*8)
+	for i81 := range n80 {
+		var k82 int32
+		var x83 string
+		k82 = r.I32(e79 + i81*8)
+		x83 = r.String(b, e79+i81*8+4, "f43")
+		if _, dup := v.F43[k82]; dup {
+			r.DuplicateKey("f43", e79+i81*8)
 			return
 		}
-		v.F43[k75] = x76
+		v.F43[k82] = x83
 	}
 	if n < 275 {
 		v.fbeDefaults(44)
 		return
 	}
-	e77, n78 := r.Vector(b, b+271, 9, 5, "f44")
+	e84, n85 := r.Vector(b, b+271, 9, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n78)
+		v.F44 = make(map[string]*Counted, n85)
 	} else {
 		clear(v.F44)
 	}
-	for i79 := range n78 {
-		var k80 string
-		var x81 *Counted
-		k80 = r.String(b, e77+i79*9, "f44")
-		if s82, ok83 := r.Optional(b, e77+i79*9+4, 4, "f44"); ok83 {
-			x81 = fbe.Reuse(x81)
-			x81.FBERead(r, s82, s82)
+	for i86 := range n85 {
+		var k87 string
+		var x88 *Counted
+		k87 = r.String(b, e84+i86*9, "f44")
+		if s89, ok90 := r.Optional(b, e84+i86*9+4, 4, "f44"); ok90 {
+			x88 = fbe.Reuse(x88)
+			x88.FBERead(r, s89, s89)
 			if r.Failed() {
-				r.UnwindIndex(i79)
+				r.UnwindIndex(i86)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x81 = nil
+			x88 = nil
 		}
-		if _, dup := v.F44[k80]; dup {
-			r.DuplicateKey("f44", e77+i79*9)
+		if _, dup := v.F44[k87]; dup {
+			r.DuplicateKey("f44", e84+i86*9)
 			return
 		}
-		v.F44[k80] = x81
+		v.F44[k87] = x88
 	}
 	if n < 279 {
 		v.fbeDefaults(45)
 		return
 	}
-	e84, n85 := r.Vector(b, b+275, 20, 20, "f45")
+	e91, n92 := r.Vector(b, b+275, 20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n85)
+		v.F45 = make(map[fbe.UUID][]byte, n92)
 	} else {
 		clear(v.F45)
 	}
-	for i86 := range n85 {
-		var k87 fbe.UUID
-		var x88 []byte
-		k87 = r.UUID(e84 + i86*20)
-		x88 = r.Blob(x88, b, e84+i86*20+16, "f45")
-		if _, dup := v.F45[k87]; dup {
-			r.DuplicateKey("f45", e84+i86*20)
+	for i93 := range n92 {
+		var k94 fbe.UUID
+		var x95 []byte
+		k94 = r.UUID(e91 + i93*20)
+		x95 = r.Blob(x95, b, e91+i93*20+16, "f45")
+		if _, dup := v.F45[k94]; dup {
+			r.DuplicateKey("f45", e91+i93*20)
 			return
 		}
-		v.F45[k87] = x88
+		v.F45[k94] = x95
 	}
 	if n < 283 {
 		v.fbeDefaults(46)
 		return
 	}
-	e89, n90 := r.Vector(b, b+279, 8, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n90)
-	for i91 := range n90 {
-		v.F46[i91].Key.FBERead(r, b, e89+i91*8)
+	e96, n97 := r.Vector(b, b+279, 8, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n97)
+	for i98 := range n97 {
+		v.F46[i98].Key.FBERead(r, b, e96+i98*8)
 		if r.Failed() {
-			r.UnwindIndex(i91)
+			r.UnwindIndex(i98)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i91].Value.FBERead(r, b, e89+i91*8+4)
+		v.F46[i98].Value.FBERead(r, b, e96+i98*8+4)
 		if r.Failed() {
-			r.UnwindIndex(i91)
+			r.UnwindIndex(i98)
 			r.Unwind("f46")
 			return
 		}
 	}
 	if _, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f46", e89-4)
+		r.DuplicateKey("f46", e96-4)
 		return
 	}
 	if n < 288 {
 		v.fbeDefaults(47)
 		return
 	}
-	if s92, ok93 := r.Optional(b, b+283, 4, "f47"); ok93 {
+	if s99, ok100 := r.Optional(b, b+283, 4, "f47"); ok100 {
 		v.F47 = fbe.Reuse(v.F47)
-		*v.F47 = r.I32(s92)
+		*v.F47 = r.I32(s99)
 	} else {
 		v.F47 = nil
 	}
@@ -3502,9 +3531,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(49)
 		return
 	}
-	if s94, ok95 := r.Optional(b, b+289, 8, "f48"); ok95 {
+	if s101, ok102 := r.Optional(b, b+289, 8, "f48"); ok102 {
 		v.F48 = fbe.Reuse(v.F48)
-		*v.F48 = r.Timestamp(s94)
+		*v.F48 = r.Timestamp(s101)
 	} else {
 		v.F48 = nil
 	}
@@ -3512,36 +3541,71 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(50)
 		return
 	}
-	e96, n97 := r.Vector(b, b+294, 8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n97)
-	for i98 := range n97 {
-		v.F49[i98].Key = r.Blob(v.F49[i98].Key, b, e96+i98*8, "f49")
-		v.F49[i98].Value = r.I32(e96 + i98*8 + 4)
+	e103, n104 := r.Vector(b, b+294, 8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n104)
+	for i105 := range n104 {
+		v.F49[i105].Key = r.Blob(v.F49[i105].Key, b, e103+i105*8, "f49")
+		v.F49[i105].Value = r.I32(e103 + i105*8 + 4)
 	}
 	if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
-		r.DuplicateKey("f49", e96-4)
+		r.DuplicateKey("f49", e103-4)
 		return
 	}
 	if n < 302 {
 		v.fbeDefaults(51)
 		return
 	}
-	e99, n100 := r.Vector(b, b+298, 8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n100)
-	for i101 := range n100 {
-		v.F50[i101].Key = r.Blob(v.F50[i101].Key, b, e99+i101*8, "f50")
-		v.F50[i101].Value = r.String(b, e99+i101*8+4, "f50")
+	e106, n107 := r.Vector(b, b+298, 8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n107)
+	for i108 := range n107 {
+		v.F50[i108].Key = r.Blob(v.F50[i108].Key, b, e106+i108*8, "f50")
+		v.F50[i108].Value = r.String(b, e106+i108*8+4, "f50")
 	}
 	if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
-		r.DuplicateKey("f50", e99-4)
+		r.DuplicateKey("f50", e106-4)
 		return
+	}
+	if n < 306 {
+		v.fbeDefaults(52)
+		return
+	}
+	e109, n110 := r.Vector(b, b+302, 16, 16, "f51")
+	v.F51 = fbe.Resize(v.F51, n110)
+	for i111 := range n110 {
+		v.F51[i111] = r.Decimal(e109 + i111*16)
+	}
+	if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
+		r.DuplicateKey("f51", e109-4)
+		return
+	}
+	if n < 310 {
+		v.fbeDefaults(53)
+		return
+	}
+	e112, n113 := r.Vector(b, b+306, 20, 20, "f52")
+	if v.F52 == nil {
+		v.F52 = make(map[fbe.Decimal]int32, n113)
+	} else {
+		clear(v.F52)
+	}
+	for i114 := range n113 {
+		var k115 fbe.Decimal
+		var x116 int32
+		k115 = r.Decimal(e112 + i114*20)
+		k115 = k115.Normalize()
+		x116 = r.I32(e112 + i114*20 + 16)
+		if _, dup := v.F52[k115]; dup {
+			r.DuplicateKey("f52", e112+i114*20)
+			return
+		}
+		v.F52[k115] = x116
 	}
 }
 
 // FBEVerifyEverything checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 1026, 250)
+	b, n := r.Struct(base, slot, 1026, 258)
 	if n == 0 {
 		return
 	}
@@ -3693,8 +3757,8 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 215 {
 		return
 	}
-	if s102, ok103 := r.Optional(b, b+210, 4, "f33"); ok103 {
-		r.SkipString(s102, s102, "f33")
+	if s117, ok118 := r.Optional(b, b+210, 4, "f33"); ok118 {
+		r.SkipString(s117, s117, "f33")
 	}
 	if n < 220 {
 		return
@@ -3703,8 +3767,8 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 225 {
 		return
 	}
-	if s104, ok105 := r.Optional(b, b+220, 4, "f35"); ok105 {
-		FBEVerifyCounted(r, s104, s104)
+	if s119, ok120 := r.Optional(b, b+220, 4, "f35"); ok120 {
+		FBEVerifyCounted(r, s119, s119)
 		if r.Failed() {
 			r.Unwind("f35")
 			return
@@ -3713,9 +3777,9 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 247 {
 		return
 	}
-	for i106 := range 2 {
-		if s107, ok108 := r.Optional(b, b+237+i106*5, 4, "f37"); ok108 {
-			r.SkipString(s107, s107, "f37")
+	for i121 := range 2 {
+		if s122, ok123 := r.Optional(b, b+237+i121*5, 4, "f37"); ok123 {
+			r.SkipString(s122, s122, "f37")
 		}
 	}
 	if n < 251 {
@@ -3725,12 +3789,12 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 255 {
 		return
 	}
-	e109, n110 := r.Vector(b, b+251, 5, 1, "f39")
-	for i111 := range n110 {
-		if s112, ok113 := r.Optional(b, e109+i111*5, 4, "f39"); ok113 {
-			FBEVerifyCounted(r, s112, s112)
+	e124, n125 := r.Vector(b, b+251, 5, 1, "f39")
+	for i126 := range n125 {
+		if s127, ok128 := r.Optional(b, e124+i126*5, 4, "f39"); ok128 {
+			FBEVerifyCounted(r, s127, s127)
 			if r.Failed() {
-				r.UnwindIndex(i111)
+				r.UnwindIndex(i126)
 				r.Unwind("f39")
 				return
 			}
@@ -3739,137 +3803,137 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 259 {
 		return
 	}
-	e114, n115 := r.Vector(b, b+255, 4, 4, "f40")
-	for i116 := range n115 {
-		r.SkipString(b, e114+i116*4, "f40")
+	e129, n130 := r.Vector(b, b+255, 4, 4, "f40")
+	for i131 := range n130 {
+		r.SkipString(b, e129+i131*4, "f40")
 	}
 	if n < 263 {
 		return
 	}
-	var t117 []int64
-	e118, n119 := r.Vector(b, b+259, 8, 8, "f41")
-	t117 = fbe.Resize(t117, n119)
-	for i120 := range n119 {
-		t117[i120] = r.I64(e118 + i120*8)
+	var t132 []int64
+	e133, n134 := r.Vector(b, b+259, 8, 8, "f41")
+	t132 = fbe.Resize(t132, n134)
+	for i135 := range n134 {
+		t132[i135] = r.I64(e133 + i135*8)
 	}
-	if _, k := fbe.Repeated(t117); k >= 0 {
-		r.DuplicateKey("f41", e118-4)
+	if _, k := fbe.Repeated(t132); k >= 0 {
+		r.DuplicateKey("f41", e133-4)
 		return
 	}
 	if n < 267 {
 		return
 	}
-	var t121 []market.Instrument
-	e122, n123 := r.Vector(b, b+263, 4, 0, "f42")
-	t121 = t121[:0]
-	for i124 := range n123 {
-		t121 = fbe.Grow(t121)
-		t121[i124].FBERead(r, b, e122+i124*4)
+	var t136 []market.Instrument
+	e137, n138 := r.Vector(b, b+263, 4, 0, "f42")
+	t136 = t136[:0]
+	for i139 := range n138 {
+		t136 = fbe.Grow(t136)
+		t136[i139].FBERead(r, b, e137+i139*4)
 		if r.Failed() {
-			r.UnwindIndex(i124)
+			r.UnwindIndex(i139)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedKey(t121, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f42", e122-4)
+	if _, k := fbe.RepeatedKey(t136, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("f42", e137-4)
 		return
 	}
 	if n < 271 {
 		return
 	}
-	var t125 map[int32]string
-	e126, n127 := r.Vector(b, b+267, 8, 8, "f43")
-	if t125 == nil {
-		t125 = make(map[int32]string, n127)
+	var t140 map[int32]string
+	e141, n142 := r.Vector(b, b+267, 8, 8, "f43")
+	if t140 == nil {
+		t140 = make(map[int32]string, n142)
 	} else {
-		clear(t125)
+		clear(t140)
 	}
-	for i128 := range n127 {
-		var k129 int32
-		var x130 string
-		k129 = r.I32(e126 + i128*8)
-		x130 = r.String(b, e126+i128*8+4, "f43")
-		if _, dup := t125[k129]; dup {
-			r.DuplicateKey("f43", e126+i128*8)
+	for i143 := range n142 {
+		var k144 int32
+		var x145 string
+		k144 = r.I32(e141 + i143*8)
+		x145 = r.String(b, e141+i143*8+4, "f43")
+		if _, dup := t140[k144]; dup {
+			r.DuplicateKey("f43", e141+i143*8)
 			return
 		}
-		t125[k129] = x130
+		t140[k144] = x145
 	}
 	if n < 275 {
 		return
 	}
-	var t131 map[string]*Counted
-	e132, n133 := r.Vector(b, b+271, 9, 5, "f44")
-	if t131 == nil {
-		t131 = make(map[string]*Counted, n133)
+	var t146 map[string]*Counted
+	e147, n148 := r.Vector(b, b+271, 9, 5, "f44")
+	if t146 == nil {
+		t146 = make(map[string]*Counted, n148)
 	} else {
-		clear(t131)
+		clear(t146)
 	}
-	for i134 := range n133 {
-		var k135 string
-		var x136 *Counted
-		k135 = r.String(b, e132+i134*9, "f44")
-		if s137, ok138 := r.Optional(b, e132+i134*9+4, 4, "f44"); ok138 {
-			x136 = fbe.Reuse(x136)
-			x136.FBERead(r, s137, s137)
+	for i149 := range n148 {
+		var k150 string
+		var x151 *Counted
+		k150 = r.String(b, e147+i149*9, "f44")
+		if s152, ok153 := r.Optional(b, e147+i149*9+4, 4, "f44"); ok153 {
+			x151 = fbe.Reuse(x151)
+			x151.FBERead(r, s152, s152)
 			if r.Failed() {
-				r.UnwindIndex(i134)
+				r.UnwindIndex(i149)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x136 = nil
+			x151 = nil
 		}
-		if _, dup := t131[k135]; dup {
-			r.DuplicateKey("f44", e132+i134*9)
+		if _, dup := t146[k150]; dup {
+			r.DuplicateKey("f44", e147+i149*9)
 			return
 		}
-		t131[k135] = x136
+		t146[k150] = x151
 	}
 	if n < 279 {
 		return
 	}
-	var t139 map[fbe.UUID][]byte
-	e140, n141 := r.Vector(b, b+275, 20, 20, "f45")
-	if t139 == nil {
-		t139 = make(map[fbe.UUID][]byte, n141)
+	var t154 map[fbe.UUID][]byte
+	e155, n156 := r.Vector(b, b+275, 20, 20, "f45")
+	if t154 == nil {
+		t154 = make(map[fbe.UUID][]byte, n156)
 	} else {
-		clear(t139)
+		clear(t154)
 	}
-	for i142 := range n141 {
-		var k143 fbe.UUID
-		var x144 []byte
-		k143 = r.UUID(e140 + i142*20)
-		x144 = r.Blob(x144, b, e140+i142*20+16, "f45")
-		if _, dup := t139[k143]; dup {
-			r.DuplicateKey("f45", e140+i142*20)
+	for i157 := range n156 {
+		var k158 fbe.UUID
+		var x159 []byte
+		k158 = r.UUID(e155 + i157*20)
+		x159 = r.Blob(x159, b, e155+i157*20+16, "f45")
+		if _, dup := t154[k158]; dup {
+			r.DuplicateKey("f45", e155+i157*20)
 			return
 		}
-		t139[k143] = x144
+		t154[k158] = x159
 	}
 	if n < 283 {
 		return
 	}
-	var t145 []fbe.Pair[market.Instrument, Counted]
-	e146, n147 := r.Vector(b, b+279, 8, 0, "f46")
-	t145 = fbe.Resize(t145, n147)
-	for i148 := range n147 {
-		t145[i148].Key.FBERead(r, b, e146+i148*8)
+	var t160 []fbe.Pair[market.Instrument, Counted]
+	e161, n162 := r.Vector(b, b+279, 8, 0, "f46")
+	t160 = fbe.Resize(t160, n162)
+	for i163 := range n162 {
+		t160[i163].Key.FBERead(r, b, e161+i163*8)
 		if r.Failed() {
-			r.UnwindIndex(i148)
+			r.UnwindIndex(i163)
 			r.Unwind("f46")
 			return
 		}
-		t145[i148].Value.FBERead(r, b, e146+i148*8+4)
+		t160[i163].Value.FBERead(r, b, e161+i163*8+4)
 		if r.Failed() {
-			r.UnwindIndex(i148)
+			r.UnwindIndex(i163)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t145, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f46", e146-4)
+	if _, k := fbe.RepeatedPairKey(t160, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("f46", e161-4)
 		return
 	}
 	if n < 288 {
@@ -3883,30 +3947,65 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 298 {
 		return
 	}
-	var t149 []fbe.Pair[[]byte, int32]
-	e150, n151 := r.Vector(b, b+294, 8, 8, "f49")
-	t149 = fbe.Resize(t149, n151)
-	for i152 := range n151 {
-		t149[i152].Key = r.Blob(t149[i152].Key, b, e150+i152*8, "f49")
-		t149[i152].Value = r.I32(e150 + i152*8 + 4)
+	var t164 []fbe.Pair[[]byte, int32]
+	e165, n166 := r.Vector(b, b+294, 8, 8, "f49")
+	t164 = fbe.Resize(t164, n166)
+	for i167 := range n166 {
+		t164[i167].Key = r.Blob(t164[i167].Key, b, e165+i167*8, "f49")
+		t164[i167].Value = r.I32(e165 + i167*8 + 4)
 	}
-	if _, k := fbe.RepeatedPairKey(t149, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
-		r.DuplicateKey("f49", e150-4)
+	if _, k := fbe.RepeatedPairKey(t164, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		r.DuplicateKey("f49", e165-4)
 		return
 	}
 	if n < 302 {
 		return
 	}
-	var t153 []fbe.Pair[[]byte, string]
-	e154, n155 := r.Vector(b, b+298, 8, 8, "f50")
-	t153 = fbe.Resize(t153, n155)
-	for i156 := range n155 {
-		t153[i156].Key = r.Blob(t153[i156].Key, b, e154+i156*8, "f50")
-		t153[i156].Value = r.String(b, e154+i156*8+4, "f50")
+	var t168 []fbe.Pair[[]byte, string]
+	e169, n170 := r.Vector(b, b+298, 8, 8, "f50")
+	t168 = fbe.Resize(t168, n170)
+	for i171 := range n170 {
+		t168[i171].Key = r.Blob(t168[i171].Key, b, e169+i171*8, "f50")
+		t168[i171].Value = r.String(b, e169+i171*8+4, "f50")
 	}
-	if _, k := fbe.RepeatedPairKey(t153, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
-		r.DuplicateKey("f50", e154-4)
+	if _, k := fbe.RepeatedPairKey(t168, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		r.DuplicateKey("f50", e169-4)
 		return
+	}
+	if n < 306 {
+		return
+	}
+	var t172 []fbe.Decimal
+	e173, n174 := r.Vector(b, b+302, 16, 16, "f51")
+	t172 = fbe.Resize(t172, n174)
+	for i175 := range n174 {
+		t172[i175] = r.Decimal(e173 + i175*16)
+	}
+	if _, k := fbe.RepeatedDecimal(t172); k >= 0 {
+		r.DuplicateKey("f51", e173-4)
+		return
+	}
+	if n < 310 {
+		return
+	}
+	var t176 map[fbe.Decimal]int32
+	e177, n178 := r.Vector(b, b+306, 20, 20, "f52")
+	if t176 == nil {
+		t176 = make(map[fbe.Decimal]int32, n178)
+	} else {
+		clear(t176)
+	}
+	for i179 := range n178 {
+		var k180 fbe.Decimal
+		var x181 int32
+		k180 = r.Decimal(e177 + i179*20)
+		k180 = k180.Normalize()
+		x181 = r.I32(e177 + i179*20 + 16)
+		if _, dup := t176[k180]; dup {
+			r.DuplicateKey("f52", e177+i179*20)
+			return
+		}
+		t176[k180] = x181
 	}
 }
 
@@ -4005,75 +4104,75 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 	if v.F35 != nil {
 		(v.F35).FBEWriteFinal(w)
 	}
-	for i157 := range v.F36 {
-		w.AppendI32(v.F36[i157])
+	for i182 := range v.F36 {
+		w.AppendI32(v.F36[i182])
 	}
-	for i158 := range v.F37 {
-		w.AppendBool(v.F37[i158] != nil)
-		if v.F37[i158] != nil {
-			w.AppendString(*v.F37[i158])
+	for i183 := range v.F37 {
+		w.AppendBool(v.F37[i183] != nil)
+		if v.F37[i183] != nil {
+			w.AppendString(*v.F37[i183])
 		}
 	}
 	w.AppendCount(len(v.F38))
-	for i159 := range v.F38 {
-		w.AppendF64(v.F38[i159])
+	for i184 := range v.F38 {
+		w.AppendF64(v.F38[i184])
 	}
 	w.AppendCount(len(v.F39))
-	for i160 := range v.F39 {
-		w.AppendBool(v.F39[i160] != nil)
-		if v.F39[i160] != nil {
-			(v.F39[i160]).FBEWriteFinal(w)
+	for i185 := range v.F39 {
+		w.AppendBool(v.F39[i185] != nil)
+		if v.F39[i185] != nil {
+			(v.F39[i185]).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F40))
-	for i161 := range v.F40 {
-		w.AppendString(v.F40[i161])
+	for i186 := range v.F40 {
+		w.AppendString(v.F40[i186])
 	}
 	if i, k := fbe.Repeated(v.F41); k >= 0 {
 		w.SameElements("f41", i, k)
 		return
 	}
 	w.AppendCount(len(v.F41))
-	for i162 := range v.F41 {
-		w.AppendI64(v.F41[i162])
+	for i187 := range v.F41 {
+		w.AppendI64(v.F41[i187])
 	}
 	if i, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		w.SameElements("f42", i, k)
 		return
 	}
 	w.AppendCount(len(v.F42))
-	for i163 := range v.F42 {
-		(v.F42[i163]).FBEWriteFinal(w)
+	for i188 := range v.F42 {
+		(v.F42[i188]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F43))
-	for _, k165 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
-		x166 := v.F43[k165]
-		w.AppendI32(k165)
-		w.AppendString(x166)
+	for _, k190 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x191 := v.F43[k190]
+		w.AppendI32(k190)
+		w.AppendString(x191)
 	}
 	w.AppendCount(len(v.F44))
-	for _, k168 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		x169 := v.F44[k168]
-		w.AppendString(k168)
-		w.AppendBool(x169 != nil)
-		if x169 != nil {
-			(x169).FBEWriteFinal(w)
+	for _, k193 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x194 := v.F44[k193]
+		w.AppendString(k193)
+		w.AppendBool(x194 != nil)
+		if x194 != nil {
+			(x194).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F45))
-	for _, k171 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		x172 := v.F45[k171]
-		w.AppendUUID(k171)
-		w.AppendBlob(x172)
+	for _, k196 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x197 := v.F45[k196]
+		w.AppendUUID(k196)
+		w.AppendBlob(x197)
 	}
 	if i, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		w.SameKeys("f46", i, k)
 		return
 	}
 	w.AppendCount(len(v.F46))
-	for i173 := range v.F46 {
-		(v.F46[i173].Key).FBEWriteFinal(w)
-		(v.F46[i173].Value).FBEWriteFinal(w)
+	for i198 := range v.F46 {
+		(v.F46[i198].Key).FBEWriteFinal(w)
+		(v.F46[i198].Value).FBEWriteFinal(w)
 	}
 	w.AppendBool(v.F47 != nil)
 	if v.F47 != nil {
@@ -4089,110 +4188,129 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 		return
 	}
 	w.AppendCount(len(v.F49))
-	for i174 := range v.F49 {
-		w.AppendBlob(v.F49[i174].Key)
-		w.AppendI32(v.F49[i174].Value)
+	for i199 := range v.F49 {
+		w.AppendBlob(v.F49[i199].Key)
+		w.AppendI32(v.F49[i199].Value)
 	}
 	if i, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		w.SameKeys("f50", i, k)
 		return
 	}
 	w.AppendCount(len(v.F50))
-	for i175 := range v.F50 {
-		w.AppendBlob(v.F50[i175].Key)
-		w.AppendString(v.F50[i175].Value)
+	for i200 := range v.F50 {
+		w.AppendBlob(v.F50[i200].Key)
+		w.AppendString(v.F50[i200].Value)
+	}
+	if i, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
+		w.SameElements("f51", i, k)
+		return
+	}
+	w.AppendCount(len(v.F51))
+	for i201 := range v.F51 {
+		w.AppendDecimal(v.F51[i201])
+	}
+	ks202 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
+	if i, k := fbe.RepeatedDecimal(ks202); k >= 0 {
+		w.SameKeys("f52", i, k)
+		return
+	}
+	w.AppendCount(len(v.F52))
+	for _, k204 := range ks202 {
+		x205 := v.F52[k204]
+		w.AppendDecimal(k204)
+		w.AppendI32(x205)
 	}
 }
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
 // field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Everything) FBEReadFinal(r *fbe.Reader) {
-	if !r.Enter(250) {
+	if !r.Enter(258) {
 		return
 	}
 	defer r.Leave()
-	if p176 := r.Fixed(4, "id"); p176 >= 0 {
-		v.Id = r.I32(p176)
+	if p206 := r.Fixed(4, "id"); p206 >= 0 {
+		v.Id = r.I32(p206)
 	}
-	if p177 := r.Fixed(1, "f1"); p177 >= 0 {
-		v.F1 = r.Bool(p177)
+	if p207 := r.Fixed(1, "f1"); p207 >= 0 {
+		v.F1 = r.Bool(p207)
 	}
-	if p178 := r.Fixed(1, "f2"); p178 >= 0 {
-		v.F2 = r.U8(p178)
+	if p208 := r.Fixed(1, "f2"); p208 >= 0 {
+		v.F2 = r.U8(p208)
 	}
-	if p179 := r.Fixed(1, "f3"); p179 >= 0 {
-		v.F3 = r.U8(p179)
+	if p209 := r.Fixed(1, "f3"); p209 >= 0 {
+		v.F3 = r.U8(p209)
 	}
-	if p180 := r.Fixed(4, "f4"); p180 >= 0 {
-		v.F4 = r.U32(p180)
+	if p210 := r.Fixed(4, "f4"); p210 >= 0 {
+		v.F4 = r.U32(p210)
 	}
-	if p181 := r.Fixed(1, "f5"); p181 >= 0 {
-		v.F5 = r.I8(p181)
+	if p211 := r.Fixed(1, "f5"); p211 >= 0 {
+		v.F5 = r.I8(p211)
 	}
-	if p182 := r.Fixed(1, "f6"); p182 >= 0 {
-		v.F6 = r.U8(p182)
+	if p212 := r.Fixed(1, "f6"); p212 >= 0 {
+		v.F6 = r.U8(p212)
 	}
-	if p183 := r.Fixed(2, "f7"); p183 >= 0 {
-		v.F7 = r.I16(p183)
+	if p213 := r.Fixed(2, "f7"); p213 >= 0 {
+		v.F7 = r.I16(p213)
 	}
-	if p184 := r.Fixed(2, "f8"); p184 >= 0 {
-		v.F8 = r.U16(p184)
+	if p214 := r.Fixed(2, "f8"); p214 >= 0 {
+		v.F8 = r.U16(p214)
 	}
-	if p185 := r.Fixed(4, "f9"); p185 >= 0 {
-		v.F9 = r.I32(p185)
+	if p215 := r.Fixed(4, "f9"); p215 >= 0 {
+		v.F9 = r.I32(p215)
 	}
-	if p186 := r.Fixed(4, "f10"); p186 >= 0 {
-		v.F10 = r.U32(p186)
+	if p216 := r.Fixed(4, "f10"); p216 >= 0 {
+		v.F10 = r.U32(p216)
 	}
-	if p187 := r.Fixed(8, "f11"); p187 >= 0 {
-		v.F11 = r.I64(p187)
+	if p217 := r.Fixed(8, "f11"); p217 >= 0 {
+		v.F11 = r.I64(p217)
 	}
-	if p188 := r.Fixed(8, "f12"); p188 >= 0 {
-		v.F12 = r.U64(p188)
+	if p218 := r.Fixed(8, "f12"); p218 >= 0 {
+		v.F12 = r.U64(p218)
 	}
-	if p189 := r.Fixed(4, "f13"); p189 >= 0 {
-		v.F13 = r.F32(p189)
+	if p219 := r.Fixed(4, "f13"); p219 >= 0 {
+		v.F13 = r.F32(p219)
 	}
-	if p190 := r.Fixed(8, "f14"); p190 >= 0 {
-		v.F14 = r.F64(p190)
+	if p220 := r.Fixed(8, "f14"); p220 >= 0 {
+		v.F14 = r.F64(p220)
 	}
-	if p191 := r.Fixed(16, "f15"); p191 >= 0 {
-		v.F15 = r.Decimal(p191)
+	if p221 := r.Fixed(16, "f15"); p221 >= 0 {
+		v.F15 = r.Decimal(p221)
 	}
-	if p192 := r.Fixed(16, "f16"); p192 >= 0 {
-		v.F16 = r.Decimal(p192)
+	if p222 := r.Fixed(16, "f16"); p222 >= 0 {
+		v.F16 = r.Decimal(p222)
 	}
 	v.F17 = r.FinalString("f17")
-	if p193 := r.Fixed(8, "f18"); p193 >= 0 {
-		v.F18 = r.Timestamp(p193)
+	if p223 := r.Fixed(8, "f18"); p223 >= 0 {
+		v.F18 = r.Timestamp(p223)
 	}
-	if p194 := r.Fixed(8, "f19"); p194 >= 0 {
-		v.F19 = r.Timestamp(p194)
+	if p224 := r.Fixed(8, "f19"); p224 >= 0 {
+		v.F19 = r.Timestamp(p224)
 	}
-	if p195 := r.Fixed(16, "f20"); p195 >= 0 {
-		v.F20 = r.UUID(p195)
+	if p225 := r.Fixed(16, "f20"); p225 >= 0 {
+		v.F20 = r.UUID(p225)
 	}
-	if p196 := r.Fixed(16, "f21"); p196 >= 0 {
-		v.F21 = r.UUID(p196)
+	if p226 := r.Fixed(16, "f21"); p226 >= 0 {
+		v.F21 = r.UUID(p226)
 	}
-	if p197 := r.Fixed(16, "f22"); p197 >= 0 {
-		v.F22 = r.UUID(p197)
+	if p227 := r.Fixed(16, "f22"); p227 >= 0 {
+		v.F22 = r.UUID(p227)
 	}
-	if p198 := r.Fixed(16, "f23"); p198 >= 0 {
-		v.F23 = r.UUID(p198)
+	if p228 := r.Fixed(16, "f23"); p228 >= 0 {
+		v.F23 = r.UUID(p228)
 	}
 	v.F24 = r.FinalBlob(v.F24, "f24")
-	if p199 := r.Fixed(1, "f25"); p199 >= 0 {
-		v.F25 = EByte(r.U8(p199))
+	if p229 := r.Fixed(1, "f25"); p229 >= 0 {
+		v.F25 = EByte(r.U8(p229))
 	}
-	if p200 := r.Fixed(1, "f26"); p200 >= 0 {
-		v.F26 = market.Side(r.U8(p200))
+	if p230 := r.Fixed(1, "f26"); p230 >= 0 {
+		v.F26 = market.Side(r.U8(p230))
 	}
-	if p201 := r.Fixed(1, "f27"); p201 >= 0 {
-		v.F27 = FByte(r.U8(p201))
+	if p231 := r.Fixed(1, "f27"); p231 >= 0 {
+		v.F27 = FByte(r.U8(p231))
 	}
-	if p202 := r.Fixed(8, "f28"); p202 >= 0 {
-		v.F28 = FUInt64(r.U64(p202))
+	if p232 := r.Fixed(8, "f28"); p232 >= 0 {
+		v.F28 = FUInt64(r.U64(p232))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -4206,16 +4324,16 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f31") {
 		v.F31 = fbe.Reuse(v.F31)
-		if p203 := r.Fixed(4, "f31"); p203 >= 0 {
-			*v.F31 = r.I32(p203)
+		if p233 := r.Fixed(4, "f31"); p233 >= 0 {
+			*v.F31 = r.I32(p233)
 		}
 	} else {
 		v.F31 = nil
 	}
 	if r.FinalHas("f32") {
 		v.F32 = fbe.Reuse(v.F32)
-		if p204 := r.Fixed(4, "f32"); p204 >= 0 {
-			*v.F32 = r.I32(p204)
+		if p234 := r.Fixed(4, "f32"); p234 >= 0 {
+			*v.F32 = r.I32(p234)
 		}
 	} else {
 		v.F32 = nil
@@ -4228,8 +4346,8 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f34") {
 		v.F34 = fbe.Reuse(v.F34)
-		if p205 := r.Fixed(1, "f34"); p205 >= 0 {
-			*v.F34 = EByte(r.U8(p205))
+		if p235 := r.Fixed(1, "f34"); p235 >= 0 {
+			*v.F34 = EByte(r.U8(p235))
 		}
 	} else {
 		v.F34 = nil
@@ -4244,64 +4362,64 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F35 = nil
 	}
-	for i206 := range v.F36 {
-		if p207 := r.Fixed(4, "f36"); p207 >= 0 {
-			v.F36[i206] = r.I32(p207)
+	for i236 := range v.F36 {
+		if p237 := r.Fixed(4, "f36"); p237 >= 0 {
+			v.F36[i236] = r.I32(p237)
 		}
 	}
-	for i208 := range v.F37 {
+	for i238 := range v.F37 {
 		if r.FinalHas("f37") {
-			v.F37[i208] = fbe.Reuse(v.F37[i208])
-			*v.F37[i208] = r.FinalString("f37")
+			v.F37[i238] = fbe.Reuse(v.F37[i238])
+			*v.F37[i238] = r.FinalString("f37")
 		} else {
-			v.F37[i208] = nil
+			v.F37[i238] = nil
 		}
 	}
-	n209 := r.FinalCount(8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n209)
-	for i210 := range n209 {
-		if p211 := r.Fixed(8, "f38"); p211 >= 0 {
-			v.F38[i210] = r.F64(p211)
+	n239 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n239)
+	for i240 := range n239 {
+		if p241 := r.Fixed(8, "f38"); p241 >= 0 {
+			v.F38[i240] = r.F64(p241)
 		}
 	}
-	n212 := r.FinalCount(1, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n212)
-	for i213 := range n212 {
+	n242 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n242)
+	for i243 := range n242 {
 		if r.FinalHas("f39") {
-			v.F39[i213] = fbe.Reuse(v.F39[i213])
-			v.F39[i213].FBEReadFinal(r)
+			v.F39[i243] = fbe.Reuse(v.F39[i243])
+			v.F39[i243].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i213)
+				r.UnwindIndex(i243)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i213] = nil
+			v.F39[i243] = nil
 		}
 	}
-	n214 := r.FinalCount(4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n214)
-	for i215 := range n214 {
-		v.F40[i215] = r.FinalString("f40")
+	n244 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n244)
+	for i245 := range n244 {
+		v.F40[i245] = r.FinalString("f40")
 	}
-	n216 := r.FinalCount(8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n216)
-	for i217 := range n216 {
-		if p218 := r.Fixed(8, "f41"); p218 >= 0 {
-			v.F41[i217] = r.I64(p218)
+	n246 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n246)
+	for i247 := range n246 {
+		if p248 := r.Fixed(8, "f41"); p248 >= 0 {
+			v.F41[i247] = r.I64(p248)
 		}
 	}
 	if _, k := fbe.Repeated(v.F41); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	n219 := r.FinalCount(8, 0, "f42")
+	n249 := r.FinalCount(8, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i220 := range n219 {
+	for i250 := range n249 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i220].FBEReadFinal(r)
+		v.F42[i250].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i220)
+			r.UnwindIndex(i250)
 			r.Unwind("f42")
 			return
 		}
@@ -4310,83 +4428,83 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	n221 := r.FinalCount(8, 8, "f43")
+	n251 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n221)
+		v.F43 = make(map[int32]string, n251)
 	} else {
 		clear(v.F43)
 	}
-	for i222 := 0; i222 < n221; i222++ {
-		var k223 int32
-		var x224 string
-		if p225 := r.Fixed(4, "f43"); p225 >= 0 {
-			k223 = r.I32(p225)
+	for i252 := 0; i252 < n251; i252++ {
+		var k253 int32
+		var x254 string
+		if p255 := r.Fixed(4, "f43"); p255 >= 0 {
+			k253 = r.I32(p255)
 		}
-		x224 = r.FinalString("f43")
-		if _, dup := v.F43[k223]; dup {
+		x254 = r.FinalString("f43")
+		if _, dup := v.F43[k253]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		v.F43[k223] = x224
+		v.F43[k253] = x254
 	}
-	n226 := r.FinalCount(5, 5, "f44")
+	n256 := r.FinalCount(5, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n226)
+		v.F44 = make(map[string]*Counted, n256)
 	} else {
 		clear(v.F44)
 	}
-	for i227 := 0; i227 < n226; i227++ {
-		var k228 string
-		var x229 *Counted
-		k228 = r.FinalString("f44")
+	for i257 := 0; i257 < n256; i257++ {
+		var k258 string
+		var x259 *Counted
+		k258 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x229 = fbe.Reuse(x229)
-			x229.FBEReadFinal(r)
+			x259 = fbe.Reuse(x259)
+			x259.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i227)
+				r.UnwindIndex(i257)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x229 = nil
+			x259 = nil
 		}
-		if _, dup := v.F44[k228]; dup {
+		if _, dup := v.F44[k258]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		v.F44[k228] = x229
+		v.F44[k258] = x259
 	}
-	n230 := r.FinalCount(20, 20, "f45")
+	n260 := r.FinalCount(20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n230)
+		v.F45 = make(map[fbe.UUID][]byte, n260)
 	} else {
 		clear(v.F45)
 	}
-	for i231 := 0; i231 < n230; i231++ {
-		var k232 fbe.UUID
-		var x233 []byte
-		if p234 := r.Fixed(16, "f45"); p234 >= 0 {
-			k232 = r.UUID(p234)
+	for i261 := 0; i261 < n260; i261++ {
+		var k262 fbe.UUID
+		var x263 []byte
+		if p264 := r.Fixed(16, "f45"); p264 >= 0 {
+			k262 = r.UUID(p264)
 		}
-		x233 = r.FinalBlob(x233, "f45")
-		if _, dup := v.F45[k232]; dup {
+		x263 = r.FinalBlob(x263, "f45")
+		if _, dup := v.F45[k262]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		v.F45[k232] = x233
+		v.F45[k262] = x263
 	}
-	n235 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n235)
-	for i236 := range n235 {
-		v.F46[i236].Key.FBEReadFinal(r)
+	n265 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n265)
+	for i266 := range n265 {
+		v.F46[i266].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i236)
+			r.UnwindIndex(i266)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i236].Value.FBEReadFinal(r)
+		v.F46[i266].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i236)
+			r.UnwindIndex(i266)
 			r.Unwind("f46")
 			return
 		}
@@ -4397,51 +4515,84 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f47") {
 		v.F47 = fbe.Reuse(v.F47)
-		if p237 := r.Fixed(4, "f47"); p237 >= 0 {
-			*v.F47 = r.I32(p237)
+		if p267 := r.Fixed(4, "f47"); p267 >= 0 {
+			*v.F47 = r.I32(p267)
 		}
 	} else {
 		v.F47 = nil
 	}
-	if p238 := r.Fixed(1, "f47Reset"); p238 >= 0 {
-		v.F47Reset = r.Bool(p238)
+	if p268 := r.Fixed(1, "f47Reset"); p268 >= 0 {
+		v.F47Reset = r.Bool(p268)
 	}
 	if r.FinalHas("f48") {
 		v.F48 = fbe.Reuse(v.F48)
-		if p239 := r.Fixed(8, "f48"); p239 >= 0 {
-			*v.F48 = r.Timestamp(p239)
+		if p269 := r.Fixed(8, "f48"); p269 >= 0 {
+			*v.F48 = r.Timestamp(p269)
 		}
 	} else {
 		v.F48 = nil
 	}
-	n240 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n240)
-	for i241 := range n240 {
-		v.F49[i241].Key = r.FinalBlob(v.F49[i241].Key, "f49")
-		if p242 := r.Fixed(4, "f49"); p242 >= 0 {
-			v.F49[i241].Value = r.I32(p242)
+	n270 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n270)
+	for i271 := range n270 {
+		v.F49[i271].Key = r.FinalBlob(v.F49[i271].Key, "f49")
+		if p272 := r.Fixed(4, "f49"); p272 >= 0 {
+			v.F49[i271].Value = r.I32(p272)
 		}
 	}
 	if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	n243 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n243)
-	for i244 := range n243 {
-		v.F50[i244].Key = r.FinalBlob(v.F50[i244].Key, "f50")
-		v.F50[i244].Value = r.FinalString("f50")
+	n273 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n273)
+	for i274 := range n273 {
+		v.F50[i274].Key = r.FinalBlob(v.F50[i274].Key, "f50")
+		v.F50[i274].Value = r.FinalString("f50")
 	}
 	if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
+	}
+	n275 := r.FinalCount(16, 16, "f51")
+	v.F51 = fbe.Resize(v.F51, n275)
+	for i276 := range n275 {
+		if p277 := r.Fixed(16, "f51"); p277 >= 0 {
+			v.F51[i276] = r.Decimal(p277)
+		}
+	}
+	if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
+		r.DuplicateKey("f51", r.Pos)
+		return
+	}
+	n278 := r.FinalCount(20, 20, "f52")
+	if v.F52 == nil {
+		v.F52 = make(map[fbe.Decimal]int32, n278)
+	} else {
+		clear(v.F52)
+	}
+	for i279 := 0; i279 < n278; i279++ {
+		var k280 fbe.Decimal
+		var x281 int32
+		if p282 := r.Fixed(16, "f52"); p282 >= 0 {
+			k280 = r.Decimal(p282)
+		}
+		k280 = k280.Normalize()
+		if p283 := r.Fixed(4, "f52"); p283 >= 0 {
+			x281 = r.I32(p283)
+		}
+		if _, dup := v.F52[k280]; dup {
+			r.DuplicateKey("f52", r.Pos)
+			return
+		}
+		v.F52[k280] = x281
 	}
 }
 
 // FBEVerifyFinalEverything checks v's fields at the Reader's cursor as FBEReadFinal reads them,
 // without building the value.
 func FBEVerifyFinalEverything(r *fbe.Reader) {
-	if !r.Enter(250) {
+	if !r.Enter(258) {
 		return
 	}
 	defer r.Leave()
@@ -4511,137 +4662,137 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 			r.FinalSkipString("f37")
 		}
 	}
-	n247 := r.FinalCount(8, 8, "f38")
-	r.Fixed(n247*8, "f38")
-	n249 := r.FinalCount(1, 1, "f39")
-	for i250 := range n249 {
+	n286 := r.FinalCount(8, 8, "f38")
+	r.Fixed(n286*8, "f38")
+	n288 := r.FinalCount(1, 1, "f39")
+	for i289 := range n288 {
 		if r.FinalHas("f39") {
 			FBEVerifyFinalCounted(r)
 			if r.Failed() {
-				r.UnwindIndex(i250)
+				r.UnwindIndex(i289)
 				r.Unwind("f39")
 				return
 			}
 		}
 	}
-	n251 := r.FinalCount(4, 4, "f40")
-	for range n251 {
+	n290 := r.FinalCount(4, 4, "f40")
+	for range n290 {
 		r.FinalSkipString("f40")
 	}
-	var t253 []int64
-	n254 := r.FinalCount(8, 8, "f41")
-	t253 = fbe.Resize(t253, n254)
-	for i255 := range n254 {
-		if p256 := r.Fixed(8, "f41"); p256 >= 0 {
-			t253[i255] = r.I64(p256)
+	var t292 []int64
+	n293 := r.FinalCount(8, 8, "f41")
+	t292 = fbe.Resize(t292, n293)
+	for i294 := range n293 {
+		if p295 := r.Fixed(8, "f41"); p295 >= 0 {
+			t292[i294] = r.I64(p295)
 		}
 	}
-	if _, k := fbe.Repeated(t253); k >= 0 {
+	if _, k := fbe.Repeated(t292); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	var t257 []market.Instrument
-	n258 := r.FinalCount(8, 0, "f42")
-	t257 = t257[:0]
-	for i259 := range n258 {
-		t257 = fbe.Grow(t257)
-		t257[i259].FBEReadFinal(r)
+	var t296 []market.Instrument
+	n297 := r.FinalCount(8, 0, "f42")
+	t296 = t296[:0]
+	for i298 := range n297 {
+		t296 = fbe.Grow(t296)
+		t296[i298].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i259)
+			r.UnwindIndex(i298)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedKey(t257, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedKey(t296, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	var t260 map[int32]string
-	n261 := r.FinalCount(8, 8, "f43")
-	if t260 == nil {
-		t260 = make(map[int32]string, n261)
+	var t299 map[int32]string
+	n300 := r.FinalCount(8, 8, "f43")
+	if t299 == nil {
+		t299 = make(map[int32]string, n300)
 	} else {
-		clear(t260)
+		clear(t299)
 	}
-	for i262 := 0; i262 < n261; i262++ {
-		var k263 int32
-		var x264 string
-		if p265 := r.Fixed(4, "f43"); p265 >= 0 {
-			k263 = r.I32(p265)
+	for i301 := 0; i301 < n300; i301++ {
+		var k302 int32
+		var x303 string
+		if p304 := r.Fixed(4, "f43"); p304 >= 0 {
+			k302 = r.I32(p304)
 		}
-		x264 = r.FinalString("f43")
-		if _, dup := t260[k263]; dup {
+		x303 = r.FinalString("f43")
+		if _, dup := t299[k302]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		t260[k263] = x264
+		t299[k302] = x303
 	}
-	var t266 map[string]*Counted
-	n267 := r.FinalCount(5, 5, "f44")
-	if t266 == nil {
-		t266 = make(map[string]*Counted, n267)
+	var t305 map[string]*Counted
+	n306 := r.FinalCount(5, 5, "f44")
+	if t305 == nil {
+		t305 = make(map[string]*Counted, n306)
 	} else {
-		clear(t266)
+		clear(t305)
 	}
-	for i268 := 0; i268 < n267; i268++ {
-		var k269 string
-		var x270 *Counted
-		k269 = r.FinalString("f44")
+	for i307 := 0; i307 < n306; i307++ {
+		var k308 string
+		var x309 *Counted
+		k308 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x270 = fbe.Reuse(x270)
-			x270.FBEReadFinal(r)
+			x309 = fbe.Reuse(x309)
+			x309.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i268)
+				r.UnwindIndex(i307)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x270 = nil
+			x309 = nil
 		}
-		if _, dup := t266[k269]; dup {
+		if _, dup := t305[k308]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		t266[k269] = x270
+		t305[k308] = x309
 	}
-	var t271 map[fbe.UUID][]byte
-	n272 := r.FinalCount(20, 20, "f45")
-	if t271 == nil {
-		t271 = make(map[fbe.UUID][]byte, n272)
+	var t310 map[fbe.UUID][]byte
+	n311 := r.FinalCount(20, 20, "f45")
+	if t310 == nil {
+		t310 = make(map[fbe.UUID][]byte, n311)
 	} else {
-		clear(t271)
+		clear(t310)
 	}
-	for i273 := 0; i273 < n272; i273++ {
-		var k274 fbe.UUID
-		var x275 []byte
-		if p276 := r.Fixed(16, "f45"); p276 >= 0 {
-			k274 = r.UUID(p276)
+	for i312 := 0; i312 < n311; i312++ {
+		var k313 fbe.UUID
+		var x314 []byte
+		if p315 := r.Fixed(16, "f45"); p315 >= 0 {
+			k313 = r.UUID(p315)
 		}
-		x275 = r.FinalBlob(x275, "f45")
-		if _, dup := t271[k274]; dup {
+		x314 = r.FinalBlob(x314, "f45")
+		if _, dup := t310[k313]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		t271[k274] = x275
+		t310[k313] = x314
 	}
-	var t277 []fbe.Pair[market.Instrument, Counted]
-	n278 := r.FinalCount(12, 0, "f46")
-	t277 = fbe.Resize(t277, n278)
-	for i279 := range n278 {
-		t277[i279].Key.FBEReadFinal(r)
+	var t316 []fbe.Pair[market.Instrument, Counted]
+	n317 := r.FinalCount(12, 0, "f46")
+	t316 = fbe.Resize(t316, n317)
+	for i318 := range n317 {
+		t316[i318].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i279)
+			r.UnwindIndex(i318)
 			r.Unwind("f46")
 			return
 		}
-		t277[i279].Value.FBEReadFinal(r)
+		t316[i318].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i279)
+			r.UnwindIndex(i318)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t277, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t316, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f46", r.Pos)
 		return
 	}
@@ -4652,29 +4803,64 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	if r.FinalHas("f48") {
 		r.Fixed(8, "f48")
 	}
-	var t280 []fbe.Pair[[]byte, int32]
-	n281 := r.FinalCount(8, 8, "f49")
-	t280 = fbe.Resize(t280, n281)
-	for i282 := range n281 {
-		t280[i282].Key = r.FinalBlob(t280[i282].Key, "f49")
-		if p283 := r.Fixed(4, "f49"); p283 >= 0 {
-			t280[i282].Value = r.I32(p283)
+	var t319 []fbe.Pair[[]byte, int32]
+	n320 := r.FinalCount(8, 8, "f49")
+	t319 = fbe.Resize(t319, n320)
+	for i321 := range n320 {
+		t319[i321].Key = r.FinalBlob(t319[i321].Key, "f49")
+		if p322 := r.Fixed(4, "f49"); p322 >= 0 {
+			t319[i321].Value = r.I32(p322)
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t280, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t319, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	var t284 []fbe.Pair[[]byte, string]
-	n285 := r.FinalCount(8, 8, "f50")
-	t284 = fbe.Resize(t284, n285)
-	for i286 := range n285 {
-		t284[i286].Key = r.FinalBlob(t284[i286].Key, "f50")
-		t284[i286].Value = r.FinalString("f50")
+	var t323 []fbe.Pair[[]byte, string]
+	n324 := r.FinalCount(8, 8, "f50")
+	t323 = fbe.Resize(t323, n324)
+	for i325 := range n324 {
+		t323[i325].Key = r.FinalBlob(t323[i325].Key, "f50")
+		t323[i325].Value = r.FinalString("f50")
 	}
-	if _, k := fbe.RepeatedPairKey(t284, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t323, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
+	}
+	var t326 []fbe.Decimal
+	n327 := r.FinalCount(16, 16, "f51")
+	t326 = fbe.Resize(t326, n327)
+	for i328 := range n327 {
+		if p329 := r.Fixed(16, "f51"); p329 >= 0 {
+			t326[i328] = r.Decimal(p329)
+		}
+	}
+	if _, k := fbe.RepeatedDecimal(t326); k >= 0 {
+		r.DuplicateKey("f51", r.Pos)
+		return
+	}
+	var t330 map[fbe.Decimal]int32
+	n331 := r.FinalCount(20, 20, "f52")
+	if t330 == nil {
+		t330 = make(map[fbe.Decimal]int32, n331)
+	} else {
+		clear(t330)
+	}
+	for i332 := 0; i332 < n331; i332++ {
+		var k333 fbe.Decimal
+		var x334 int32
+		if p335 := r.Fixed(16, "f52"); p335 >= 0 {
+			k333 = r.Decimal(p335)
+		}
+		k333 = k333.Normalize()
+		if p336 := r.Fixed(4, "f52"); p336 >= 0 {
+			x334 = r.I32(p336)
+		}
+		if _, dup := t330[k333]; dup {
+			r.DuplicateKey("f52", r.Pos)
+			return
+		}
+		t330[k333] = x334
 	}
 }
 
@@ -4960,7 +5146,26 @@ func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
 		t.Raw("->")
 		t.String(v.F50[i19].Value)
 	}
-	t.Raw("}])")
+	t.Raw("}],f51=")
+	t.Count(len(v.F51), "{")
+	for i20 := range v.F51 {
+		if i20 > 0 {
+			t.Raw(",")
+		}
+		t.Decimal(v.F51[i20])
+	}
+	t.Raw("},f52=")
+	t.Count(len(v.F52), "<{")
+	for i21, k22 := range fbe.SortedKeys(v.F52, fbe.CompareDecimal) {
+		if i21 > 0 {
+			t.Raw(",")
+		}
+		x23 := v.F52[k22]
+		t.Decimal(k22)
+		t.Raw("->")
+		t.Int(int64(x23))
+	}
+	t.Raw("}>)")
 }
 
 // String is v in the original's text form (docs/format.md 9).
@@ -5221,6 +5426,33 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 		j.KeyBytes(v.F50[i19].Key)
 		j.String(v.F50[i19].Value)
 	}
+	j.Raw(`},"f51":`)
+	if i, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
+		j.SameElements("f51", i, k)
+		return
+	}
+	j.Byte('[')
+	for i20 := range v.F51 {
+		if i20 > 0 {
+			j.Byte(',')
+		}
+		j.Decimal(v.F51[i20])
+	}
+	j.Raw(`],"f52":`)
+	ks24 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
+	if i, k := fbe.RepeatedDecimal(ks24); k >= 0 {
+		j.SameKeys("f52", i, k)
+		return
+	}
+	j.Byte('{')
+	for i21, k22 := range ks24 {
+		if i21 > 0 {
+			j.Byte(',')
+		}
+		j.KeyDecimal(k22)
+		x23 := v.F52[k22]
+		j.Int(int64(x23))
+	}
 	j.Raw(`}}`)
 }
 
@@ -5228,11 +5460,11 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 // ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
 func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 	v.Reset()
-	if !r.BeginStruct(250) {
+	if !r.BeginStruct(258) {
 		return
 	}
 	defer r.Leave()
-	var seen [52]bool
+	var seen [54]bool
 	for r.More() {
 		switch name := r.Name(); name {
 		case "id":
@@ -5393,54 +5625,54 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 		case "f36":
 			r.Once(&seen[36], name)
 			if r.BeginArray("f36") {
-				i20 := 0
-				for ; r.Element(i20, 3, "f36"); i20++ {
-					v.F36[i20] = int32(r.Int(-2147483648, 2147483647, "f36"))
+				i25 := 0
+				for ; r.Element(i25, 3, "f36"); i25++ {
+					v.F36[i25] = int32(r.Int(-2147483648, 2147483647, "f36"))
 				}
-				r.EndArray(i20, 3, "f36")
+				r.EndArray(i25, 3, "f36")
 			}
 		case "f37":
 			r.Once(&seen[37], name)
 			if r.BeginArray("f37") {
-				i21 := 0
-				for ; r.Element(i21, 2, "f37"); i21++ {
+				i26 := 0
+				for ; r.Element(i26, 2, "f37"); i26++ {
 					if r.Null() {
-						v.F37[i21] = nil
+						v.F37[i26] = nil
 					} else {
-						if v.F37[i21] == nil {
-							v.F37[i21] = new(string)
+						if v.F37[i26] == nil {
+							v.F37[i26] = new(string)
 						}
-						*v.F37[i21] = r.String("f37")
+						*v.F37[i26] = r.String("f37")
 					}
 				}
-				r.EndArray(i21, 2, "f37")
+				r.EndArray(i26, 2, "f37")
 			}
 		case "f38":
 			r.Once(&seen[38], name)
 			if r.BeginArray("f38") {
 				v.F38 = v.F38[:0]
-				for i22 := 0; r.More(); i22++ {
+				for i27 := 0; r.More(); i27++ {
 					r.Spend(8, "f38")
 					v.F38 = fbe.Grow(v.F38)
-					v.F38[i22] = r.Float64("f38")
+					v.F38[i27] = r.Float64("f38")
 				}
 			}
 		case "f39":
 			r.Once(&seen[39], name)
 			if r.BeginArray("f39") {
 				v.F39 = v.F39[:0]
-				for i23 := 0; r.More(); i23++ {
+				for i28 := 0; r.More(); i28++ {
 					r.Spend(1, "f39")
 					v.F39 = fbe.Grow(v.F39)
 					if r.Null() {
-						v.F39[i23] = nil
+						v.F39[i28] = nil
 					} else {
-						if v.F39[i23] == nil {
-							v.F39[i23] = new(Counted)
+						if v.F39[i28] == nil {
+							v.F39[i28] = new(Counted)
 						}
-						v.F39[i23].FBEReadJSON(r)
+						v.F39[i28].FBEReadJSON(r)
 						if r.Failed() {
-							r.UnwindIndex(i23)
+							r.UnwindIndex(i28)
 							r.Unwind("f39")
 							return
 						}
@@ -5451,20 +5683,20 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[40], name)
 			if r.BeginArray("f40") {
 				v.F40 = v.F40[:0]
-				for i24 := 0; r.More(); i24++ {
+				for i29 := 0; r.More(); i29++ {
 					r.Spend(4, "f40")
 					v.F40 = fbe.Grow(v.F40)
-					v.F40[i24] = r.String("f40")
+					v.F40[i29] = r.String("f40")
 				}
 			}
 		case "f41":
 			r.Once(&seen[41], name)
 			if r.BeginArray("f41") {
 				v.F41 = v.F41[:0]
-				for i25 := 0; r.More(); i25++ {
+				for i30 := 0; r.More(); i30++ {
 					r.Spend(8, "f41")
 					v.F41 = fbe.Grow(v.F41)
-					v.F41[i25] = r.Int(-9223372036854775808, 9223372036854775807, "f41")
+					v.F41[i30] = r.Int(-9223372036854775808, 9223372036854775807, "f41")
 				}
 				if _, k := fbe.Repeated(v.F41); k >= 0 {
 					r.DuplicateElement("f41")
@@ -5475,11 +5707,11 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[42], name)
 			if r.BeginArray("f42") {
 				v.F42 = v.F42[:0]
-				for i26 := 0; r.More(); i26++ {
+				for i31 := 0; r.More(); i31++ {
 					v.F42 = fbe.Grow(v.F42)
-					v.F42[i26].FBEReadJSON(r)
+					v.F42[i31].FBEReadJSON(r)
 					if r.Failed() {
-						r.UnwindIndex(i26)
+						r.UnwindIndex(i31)
 						r.Unwind("f42")
 						return
 					}
@@ -5499,15 +5731,15 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 				}
 				for r.More() {
 					r.Spend(8, "f43")
-					key27 := r.Name()
-					k28 := int32(r.KeyInt(key27, -2147483648, 2147483647, "f43"))
-					var x29 string
-					x29 = r.String("f43")
-					if _, dup := v.F43[k28]; dup {
+					key32 := r.Name()
+					k33 := int32(r.KeyInt(key32, -2147483648, 2147483647, "f43"))
+					var x34 string
+					x34 = r.String("f43")
+					if _, dup := v.F43[k33]; dup {
 						r.DuplicateKey("f43")
 						return
 					}
-					v.F43[k28] = x29
+					v.F43[k33] = x34
 				}
 			}
 		case "f44":
@@ -5520,27 +5752,27 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 				}
 				for r.More() {
 					r.Spend(5, "f44")
-					key30 := r.Name()
-					k31 := r.KeyString(key30, "f44")
-					var x32 *Counted
+					key35 := r.Name()
+					k36 := r.KeyString(key35, "f44")
+					var x37 *Counted
 					if r.Null() {
-						x32 = nil
+						x37 = nil
 					} else {
-						if x32 == nil {
-							x32 = new(Counted)
+						if x37 == nil {
+							x37 = new(Counted)
 						}
-						x32.FBEReadJSON(r)
+						x37.FBEReadJSON(r)
 						if r.Failed() {
-							r.UnwindKey(key30)
+							r.UnwindKey(key35)
 							r.Unwind("f44")
 							return
 						}
 					}
-					if _, dup := v.F44[k31]; dup {
+					if _, dup := v.F44[k36]; dup {
 						r.DuplicateKey("f44")
 						return
 					}
-					v.F44[k31] = x32
+					v.F44[k36] = x37
 				}
 			}
 		case "f45":
@@ -5553,34 +5785,34 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 				}
 				for r.More() {
 					r.Spend(20, "f45")
-					key33 := r.Name()
-					k34 := r.KeyUUID(key33, "f45")
-					var x35 []byte
-					x35 = r.Bytes(x35, "f45")
-					if _, dup := v.F45[k34]; dup {
+					key38 := r.Name()
+					k39 := r.KeyUUID(key38, "f45")
+					var x40 []byte
+					x40 = r.Bytes(x40, "f45")
+					if _, dup := v.F45[k39]; dup {
 						r.DuplicateKey("f45")
 						return
 					}
-					v.F45[k34] = x35
+					v.F45[k39] = x40
 				}
 			}
 		case "f46":
 			r.Once(&seen[46], name)
 			if r.BeginArray("f46") {
 				v.F46 = v.F46[:0]
-				for i36 := 0; r.More(); i36++ {
+				for i41 := 0; r.More(); i41++ {
 					r.Spend(0, "f46")
 					v.F46 = fbe.Grow(v.F46)
 					if r.BeginPair("f46") {
-						v.F46[i36].Key.FBEReadJSON(r)
+						v.F46[i41].Key.FBEReadJSON(r)
 						if r.Failed() {
-							r.UnwindIndex(i36)
+							r.UnwindIndex(i41)
 							r.Unwind("f46")
 							return
 						}
-						v.F46[i36].Value.FBEReadJSON(r)
+						v.F46[i41].Value.FBEReadJSON(r)
 						if r.Failed() {
-							r.UnwindIndex(i36)
+							r.UnwindIndex(i41)
 							r.Unwind("f46")
 							return
 						}
@@ -5619,12 +5851,12 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[50], name)
 			if r.BeginObject("f49") {
 				v.F49 = v.F49[:0]
-				for i37 := 0; r.More(); i37++ {
+				for i42 := 0; r.More(); i42++ {
 					r.Spend(8, "f49")
 					v.F49 = fbe.Grow(v.F49)
-					key38 := r.Name()
-					v.F49[i37].Key = r.KeyBytes(v.F49[i37].Key, key38, "f49")
-					v.F49[i37].Value = int32(r.Int(-2147483648, 2147483647, "f49"))
+					key43 := r.Name()
+					v.F49[i42].Key = r.KeyBytes(v.F49[i42].Key, key43, "f49")
+					v.F49[i42].Value = int32(r.Int(-2147483648, 2147483647, "f49"))
 				}
 				if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 					r.DuplicateKey("f49")
@@ -5635,16 +5867,51 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[51], name)
 			if r.BeginObject("f50") {
 				v.F50 = v.F50[:0]
-				for i39 := 0; r.More(); i39++ {
+				for i44 := 0; r.More(); i44++ {
 					r.Spend(8, "f50")
 					v.F50 = fbe.Grow(v.F50)
-					key40 := r.Name()
-					v.F50[i39].Key = r.KeyBytes(v.F50[i39].Key, key40, "f50")
-					v.F50[i39].Value = r.String("f50")
+					key45 := r.Name()
+					v.F50[i44].Key = r.KeyBytes(v.F50[i44].Key, key45, "f50")
+					v.F50[i44].Value = r.String("f50")
 				}
 				if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 					r.DuplicateKey("f50")
 					return
+				}
+			}
+		case "f51":
+			r.Once(&seen[52], name)
+			if r.BeginArray("f51") {
+				v.F51 = v.F51[:0]
+				for i46 := 0; r.More(); i46++ {
+					r.Spend(16, "f51")
+					v.F51 = fbe.Grow(v.F51)
+					v.F51[i46] = r.Decimal("f51")
+				}
+				if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
+					r.DuplicateElement("f51")
+					return
+				}
+			}
+		case "f52":
+			r.Once(&seen[53], name)
+			if r.BeginObject("f52") {
+				if v.F52 == nil {
+					v.F52 = make(map[fbe.Decimal]int32)
+				} else {
+					clear(v.F52)
+				}
+				for r.More() {
+					r.Spend(20, "f52")
+					key47 := r.Name()
+					k48 := r.KeyDecimal(key47, "f52")
+					var x49 int32
+					x49 = int32(r.Int(-2147483648, 2147483647, "f52"))
+					if _, dup := v.F52[k48]; dup {
+						r.DuplicateKey("f52")
+						return
+					}
+					v.F52[k48] = x49
 				}
 			}
 		default:

@@ -83,6 +83,8 @@ public class Everything {
     public Long f48 = 0L;
     public Map<byte[], Integer> f49 = new TreeMap<>(Compare.BYTES);
     public Map<byte[], String> f50 = new TreeMap<>(Compare.BYTES);
+    public Set<BigDecimal> f51 = new TreeSet<>();
+    public Map<BigDecimal, Integer> f52 = new TreeMap<>();
 
     /** The order of sets and maps of Everything: by the [key] fields, as the wire orders them. */
     public static final Comparator<Everything> KEY_ORDER = (a, b) -> {
@@ -385,6 +387,28 @@ public class Everything {
             Text.string(t, x26.getValue());
         }
         t.append("}]");
+        t.append(",f51=");
+        Text.count(t, v.f51.size(), "{");
+        int i27 = 0;
+        for (BigDecimal x28 : Compare.ordered(v.f51, null)) {
+            if (i27++ > 0) {
+                t.append(',');
+            }
+            Text.decimal(t, x28);
+        }
+        t.append("}");
+        t.append(",f52=");
+        Text.count(t, v.f52.size(), "<{");
+        int i29 = 0;
+        for (Map.Entry<BigDecimal, Integer> x30 : Compare.ordered(v.f52, null)) {
+            if (i29++ > 0) {
+                t.append(',');
+            }
+            Text.decimal(t, x30.getKey());
+            t.append("->");
+            t.append(x30.getValue());
+        }
+        t.append("}>");
         t.append(')');
     }
 
@@ -397,7 +421,7 @@ public class Everything {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, Everything v) {
-        int b = w.struct(base, slot, 302, 1026);
+        int b = w.struct(base, slot, 310, 1026);
         w.putI32(b + 8, v.id);
         w.putBool(b + 12, v.f1);
         w.putI8(b + 13, v.f2);
@@ -546,6 +570,19 @@ public class Everything {
             w.bytes(b, e43 + i44 * 8, x45.getKey());
             w.string(b, e43 + i44 * 8 + 4, x45.getValue());
             i44++;
+        }
+        int e46 = w.vector(b, b + 302, v.f51.size(), 16);
+        int i47 = 0;
+        for (BigDecimal x48 : Compare.ordered(v.f51, null)) {
+            w.putDecimal(e46 + i47 * 16, x48);
+            i47++;
+        }
+        int e49 = w.vector(b, b + 306, v.f52.size(), 20);
+        int i50 = 0;
+        for (Map.Entry<BigDecimal, Integer> x51 : Compare.ordered(v.f52, null)) {
+            w.putDecimal(e49 + i50 * 20, x51.getKey());
+            w.putI32(e49 + i50 * 20 + 16, x51.getValue());
+            i50++;
         }
     }
 
@@ -712,6 +749,12 @@ public class Everything {
         if (from <= 51) {
             v.f50.clear();
         }
+        if (from <= 52) {
+            v.f51.clear();
+        }
+        if (from <= 53) {
+            v.f52.clear();
+        }
     }
 
     /**
@@ -727,7 +770,7 @@ public class Everything {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Everything v) throws DecodeException {
-        int b = r.struct(base, slot, 1026, 250);
+        int b = r.struct(base, slot, 1026, 258);
         int n = r.i32(b);
         if (n < 12) {
             r.spend(12, b, "id");
@@ -959,57 +1002,57 @@ public class Everything {
             r.leave();
             return;
         }
-        Integer x46 = null;
-        int s47 = r.optional(b, b + 200, 4, "f31");
-        if (s47 >= 0) {
-            x46 = r.i32(s47);
+        Integer x52 = null;
+        int s53 = r.optional(b, b + 200, 4, "f31");
+        if (s53 >= 0) {
+            x52 = r.i32(s53);
         }
-        v.f31 = x46;
+        v.f31 = x52;
         if (n < 210) {
             fbeDefaults(v, 32);
             r.leave();
             return;
         }
-        Integer x48 = null;
-        int s49 = r.optional(b, b + 205, 4, "f32");
-        if (s49 >= 0) {
-            x48 = r.i32(s49);
+        Integer x54 = null;
+        int s55 = r.optional(b, b + 205, 4, "f32");
+        if (s55 >= 0) {
+            x54 = r.i32(s55);
         }
-        v.f32 = x48;
+        v.f32 = x54;
         if (n < 215) {
             fbeDefaults(v, 33);
             r.leave();
             return;
         }
-        String x50 = null;
-        int s51 = r.optional(b, b + 210, 4, "f33");
-        if (s51 >= 0) {
-            x50 = r.string(s51, s51, "f33");
+        String x56 = null;
+        int s57 = r.optional(b, b + 210, 4, "f33");
+        if (s57 >= 0) {
+            x56 = r.string(s57, s57, "f33");
         }
-        v.f33 = x50;
+        v.f33 = x56;
         if (n < 220) {
             fbeDefaults(v, 34);
             r.leave();
             return;
         }
-        EByte x52 = null;
-        int s53 = r.optional(b, b + 215, 1, "f34");
-        if (s53 >= 0) {
-            x52 = EByte.of(r.i8(s53));
+        EByte x58 = null;
+        int s59 = r.optional(b, b + 215, 1, "f34");
+        if (s59 >= 0) {
+            x58 = EByte.of(r.i8(s59));
         }
-        v.f34 = x52;
+        v.f34 = x58;
         if (n < 225) {
             fbeDefaults(v, 35);
             r.leave();
             return;
         }
-        int s54 = r.optional(b, b + 220, 4, "f35");
-        if (s54 >= 0) {
+        int s60 = r.optional(b, b + 220, 4, "f35");
+        if (s60 >= 0) {
             if (v.f35 == null) {
                 v.f35 = new Counted();
             }
             try {
-                Counted.fbeRead(r, s54, s54, v.f35);
+                Counted.fbeRead(r, s60, s60, v.f35);
             } catch (DecodeException e) {
                 throw e.at("f35");
             }
@@ -1024,8 +1067,8 @@ public class Everything {
         if (v.f36.length != 3) {
             v.f36 = new int[3];
         }
-        for (int i55 = 0; i55 < 3; i55++) {
-            v.f36[i55] = r.i32(b + 225 + i55 * 4);
+        for (int i61 = 0; i61 < 3; i61++) {
+            v.f36[i61] = r.i32(b + 225 + i61 * 4);
         }
         if (n < 247) {
             fbeDefaults(v, 37);
@@ -1035,69 +1078,69 @@ public class Everything {
         if (v.f37.length != 2) {
             v.f37 = new String[2];
         }
-        for (int i56 = 0; i56 < 2; i56++) {
-            String x57 = null;
-            int s58 = r.optional(b, b + 237 + i56 * 5, 4, "f37");
-            if (s58 >= 0) {
-                x57 = r.string(s58, s58, "f37");
+        for (int i62 = 0; i62 < 2; i62++) {
+            String x63 = null;
+            int s64 = r.optional(b, b + 237 + i62 * 5, 4, "f37");
+            if (s64 >= 0) {
+                x63 = r.string(s64, s64, "f37");
             }
-            v.f37[i56] = x57;
+            v.f37[i62] = x63;
         }
         if (n < 251) {
             fbeDefaults(v, 38);
             r.leave();
             return;
         }
-        int e59 = r.vector(b, b + 247, 8, 8, "f38");
-        int n60 = r.count();
+        int e65 = r.vector(b, b + 247, 8, 8, "f38");
+        int n66 = r.count();
         v.f38.clear();
-        for (int i61 = 0; i61 < n60; i61++) {
-            v.f38.add(r.f64(e59 + i61 * 8));
+        for (int i67 = 0; i67 < n66; i67++) {
+            v.f38.add(r.f64(e65 + i67 * 8));
         }
         if (n < 255) {
             fbeDefaults(v, 39);
             r.leave();
             return;
         }
-        int e62 = r.vector(b, b + 251, 5, 1, "f39");
-        int n63 = r.count();
+        int e68 = r.vector(b, b + 251, 5, 1, "f39");
+        int n69 = r.count();
         v.f39.clear();
-        for (int i64 = 0; i64 < n63; i64++) {
-            Counted x65 = null;
-            int s66 = r.optional(b, e62 + i64 * 5, 4, "f39");
-            if (s66 >= 0) {
-                Counted x67 = new Counted();
+        for (int i70 = 0; i70 < n69; i70++) {
+            Counted x71 = null;
+            int s72 = r.optional(b, e68 + i70 * 5, 4, "f39");
+            if (s72 >= 0) {
+                Counted x73 = new Counted();
                 try {
-                    Counted.fbeRead(r, s66, s66, x67);
+                    Counted.fbeRead(r, s72, s72, x73);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i64);
+                    throw e.at("f39", i70);
                 }
-                x65 = x67;
+                x71 = x73;
             }
-            v.f39.add(x65);
+            v.f39.add(x71);
         }
         if (n < 259) {
             fbeDefaults(v, 40);
             r.leave();
             return;
         }
-        int e68 = r.vector(b, b + 255, 4, 4, "f40");
-        int n69 = r.count();
+        int e74 = r.vector(b, b + 255, 4, 4, "f40");
+        int n75 = r.count();
         v.f40.clear();
-        for (int i70 = 0; i70 < n69; i70++) {
-            v.f40.add(r.string(b, e68 + i70 * 4, "f40"));
+        for (int i76 = 0; i76 < n75; i76++) {
+            v.f40.add(r.string(b, e74 + i76 * 4, "f40"));
         }
         if (n < 263) {
             fbeDefaults(v, 41);
             r.leave();
             return;
         }
-        int e71 = r.vector(b, b + 259, 8, 8, "f41");
-        int n72 = r.count();
+        int e77 = r.vector(b, b + 259, 8, 8, "f41");
+        int n78 = r.count();
         v.f41.clear();
-        for (int i73 = 0; i73 < n72; i73++) {
-            if (!v.f41.add(r.i64(e71 + i73 * 8))) {
-                throw r.duplicateKey("f41", e71 + i73 * 8);
+        for (int i79 = 0; i79 < n78; i79++) {
+            if (!v.f41.add(r.i64(e77 + i79 * 8))) {
+                throw r.duplicateKey("f41", e77 + i79 * 8);
             }
         }
         if (n < 267) {
@@ -1105,18 +1148,18 @@ public class Everything {
             r.leave();
             return;
         }
-        int e74 = r.vector(b, b + 263, 4, 0, "f42");
-        int n75 = r.count();
+        int e80 = r.vector(b, b + 263, 4, 0, "f42");
+        int n81 = r.count();
         v.f42.clear();
-        for (int i76 = 0; i76 < n75; i76++) {
-            org.example.market.Instrument x77 = new org.example.market.Instrument();
+        for (int i82 = 0; i82 < n81; i82++) {
+            org.example.market.Instrument x83 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeRead(r, b, e74 + i76 * 4, x77);
+                org.example.market.Instrument.fbeRead(r, b, e80 + i82 * 4, x83);
             } catch (DecodeException e) {
-                throw e.at("f42", i76);
+                throw e.at("f42", i82);
             }
-            if (!v.f42.add(x77)) {
-                throw r.duplicateKey("f42", e74 + i76 * 4);
+            if (!v.f42.add(x83)) {
+                throw r.duplicateKey("f42", e80 + i82 * 4);
             }
         }
         if (n < 271) {
@@ -1124,14 +1167,14 @@ public class Everything {
             r.leave();
             return;
         }
-        int e78 = r.vector(b, b + 267, 8, 8, "f43");
-        int n79 = r.count();
+        int e84 = r.vector(b, b + 267, 8, 8, "f43");
+        int n85 = r.count();
         v.f43.clear();
-        for (int i80 = 0; i80 < n79; i80++) {
-            Integer k81 = r.i32(e78 + i80 * 8);
-            v.f43.put(k81, r.string(b, e78 + i80 * 8 + 4, "f43"));
-            if (v.f43.size() != i80 + 1) {
-                throw r.duplicateKey("f43", e78 + i80 * 8);
+        for (int i86 = 0; i86 < n85; i86++) {
+            Integer k87 = r.i32(e84 + i86 * 8);
+            v.f43.put(k87, r.string(b, e84 + i86 * 8 + 4, "f43"));
+            if (v.f43.size() != i86 + 1) {
+                throw r.duplicateKey("f43", e84 + i86 * 8);
             }
         }
         if (n < 275) {
@@ -1139,25 +1182,25 @@ public class Everything {
             r.leave();
             return;
         }
-        int e82 = r.vector(b, b + 271, 9, 5, "f44");
-        int n83 = r.count();
+        int e88 = r.vector(b, b + 271, 9, 5, "f44");
+        int n89 = r.count();
         v.f44.clear();
-        for (int i84 = 0; i84 < n83; i84++) {
-            String k85 = r.string(b, e82 + i84 * 9, "f44");
-            Counted x86 = null;
-            int s87 = r.optional(b, e82 + i84 * 9 + 4, 4, "f44");
-            if (s87 >= 0) {
-                Counted x88 = new Counted();
+        for (int i90 = 0; i90 < n89; i90++) {
+            String k91 = r.string(b, e88 + i90 * 9, "f44");
+            Counted x92 = null;
+            int s93 = r.optional(b, e88 + i90 * 9 + 4, 4, "f44");
+            if (s93 >= 0) {
+                Counted x94 = new Counted();
                 try {
-                    Counted.fbeRead(r, s87, s87, x88);
+                    Counted.fbeRead(r, s93, s93, x94);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i84);
+                    throw e.at("f44", i90);
                 }
-                x86 = x88;
+                x92 = x94;
             }
-            v.f44.put(k85, x86);
-            if (v.f44.size() != i84 + 1) {
-                throw r.duplicateKey("f44", e82 + i84 * 9);
+            v.f44.put(k91, x92);
+            if (v.f44.size() != i90 + 1) {
+                throw r.duplicateKey("f44", e88 + i90 * 9);
             }
         }
         if (n < 279) {
@@ -1165,14 +1208,14 @@ public class Everything {
             r.leave();
             return;
         }
-        int e89 = r.vector(b, b + 275, 20, 20, "f45");
-        int n90 = r.count();
+        int e95 = r.vector(b, b + 275, 20, 20, "f45");
+        int n96 = r.count();
         v.f45.clear();
-        for (int i91 = 0; i91 < n90; i91++) {
-            UUID k92 = r.uuid(e89 + i91 * 20);
-            v.f45.put(k92, r.bytes(b, e89 + i91 * 20 + 16, "f45"));
-            if (v.f45.size() != i91 + 1) {
-                throw r.duplicateKey("f45", e89 + i91 * 20);
+        for (int i97 = 0; i97 < n96; i97++) {
+            UUID k98 = r.uuid(e95 + i97 * 20);
+            v.f45.put(k98, r.bytes(b, e95 + i97 * 20 + 16, "f45"));
+            if (v.f45.size() != i97 + 1) {
+                throw r.duplicateKey("f45", e95 + i97 * 20);
             }
         }
         if (n < 283) {
@@ -1180,26 +1223,26 @@ public class Everything {
             r.leave();
             return;
         }
-        int e93 = r.vector(b, b + 279, 8, 0, "f46");
-        int n94 = r.count();
+        int e99 = r.vector(b, b + 279, 8, 0, "f46");
+        int n100 = r.count();
         v.f46.clear();
-        for (int i95 = 0; i95 < n94; i95++) {
-            org.example.market.Instrument x97 = new org.example.market.Instrument();
+        for (int i101 = 0; i101 < n100; i101++) {
+            org.example.market.Instrument x103 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeRead(r, b, e93 + i95 * 8, x97);
+                org.example.market.Instrument.fbeRead(r, b, e99 + i101 * 8, x103);
             } catch (DecodeException e) {
-                throw e.at("f46", i95);
+                throw e.at("f46", i101);
             }
-            org.example.market.Instrument k96 = x97;
-            Counted x98 = new Counted();
+            org.example.market.Instrument k102 = x103;
+            Counted x104 = new Counted();
             try {
-                Counted.fbeRead(r, b, e93 + i95 * 8 + 4, x98);
+                Counted.fbeRead(r, b, e99 + i101 * 8 + 4, x104);
             } catch (DecodeException e) {
-                throw e.at("f46", i95);
+                throw e.at("f46", i101);
             }
-            v.f46.put(k96, x98);
-            if (v.f46.size() != i95 + 1) {
-                throw r.duplicateKey("f46", e93 + i95 * 8);
+            v.f46.put(k102, x104);
+            if (v.f46.size() != i101 + 1) {
+                throw r.duplicateKey("f46", e99 + i101 * 8);
             }
         }
         if (n < 288) {
@@ -1207,12 +1250,12 @@ public class Everything {
             r.leave();
             return;
         }
-        Integer x99 = null;
-        int s100 = r.optional(b, b + 283, 4, "f47");
-        if (s100 >= 0) {
-            x99 = r.i32(s100);
+        Integer x105 = null;
+        int s106 = r.optional(b, b + 283, 4, "f47");
+        if (s106 >= 0) {
+            x105 = r.i32(s106);
         }
-        v.f47 = x99;
+        v.f47 = x105;
         if (n < 289) {
             fbeDefaults(v, 48);
             r.leave();
@@ -1224,25 +1267,25 @@ public class Everything {
             r.leave();
             return;
         }
-        Long x101 = null;
-        int s102 = r.optional(b, b + 289, 8, "f48");
-        if (s102 >= 0) {
-            x101 = r.i64(s102);
+        Long x107 = null;
+        int s108 = r.optional(b, b + 289, 8, "f48");
+        if (s108 >= 0) {
+            x107 = r.i64(s108);
         }
-        v.f48 = x101;
+        v.f48 = x107;
         if (n < 298) {
             fbeDefaults(v, 50);
             r.leave();
             return;
         }
-        int e103 = r.vector(b, b + 294, 8, 8, "f49");
-        int n104 = r.count();
+        int e109 = r.vector(b, b + 294, 8, 8, "f49");
+        int n110 = r.count();
         v.f49.clear();
-        for (int i105 = 0; i105 < n104; i105++) {
-            byte[] k106 = r.bytes(b, e103 + i105 * 8, "f49");
-            v.f49.put(k106, r.i32(e103 + i105 * 8 + 4));
-            if (v.f49.size() != i105 + 1) {
-                throw r.duplicateKey("f49", e103 + i105 * 8);
+        for (int i111 = 0; i111 < n110; i111++) {
+            byte[] k112 = r.bytes(b, e109 + i111 * 8, "f49");
+            v.f49.put(k112, r.i32(e109 + i111 * 8 + 4));
+            if (v.f49.size() != i111 + 1) {
+                throw r.duplicateKey("f49", e109 + i111 * 8);
             }
         }
         if (n < 302) {
@@ -1250,14 +1293,42 @@ public class Everything {
             r.leave();
             return;
         }
-        int e107 = r.vector(b, b + 298, 8, 8, "f50");
-        int n108 = r.count();
+        int e113 = r.vector(b, b + 298, 8, 8, "f50");
+        int n114 = r.count();
         v.f50.clear();
-        for (int i109 = 0; i109 < n108; i109++) {
-            byte[] k110 = r.bytes(b, e107 + i109 * 8, "f50");
-            v.f50.put(k110, r.string(b, e107 + i109 * 8 + 4, "f50"));
-            if (v.f50.size() != i109 + 1) {
-                throw r.duplicateKey("f50", e107 + i109 * 8);
+        for (int i115 = 0; i115 < n114; i115++) {
+            byte[] k116 = r.bytes(b, e113 + i115 * 8, "f50");
+            v.f50.put(k116, r.string(b, e113 + i115 * 8 + 4, "f50"));
+            if (v.f50.size() != i115 + 1) {
+                throw r.duplicateKey("f50", e113 + i115 * 8);
+            }
+        }
+        if (n < 306) {
+            fbeDefaults(v, 52);
+            r.leave();
+            return;
+        }
+        int e117 = r.vector(b, b + 302, 16, 16, "f51");
+        int n118 = r.count();
+        v.f51.clear();
+        for (int i119 = 0; i119 < n118; i119++) {
+            if (!v.f51.add(r.decimal(e117 + i119 * 16))) {
+                throw r.duplicateKey("f51", e117 + i119 * 16);
+            }
+        }
+        if (n < 310) {
+            fbeDefaults(v, 53);
+            r.leave();
+            return;
+        }
+        int e120 = r.vector(b, b + 306, 20, 20, "f52");
+        int n121 = r.count();
+        v.f52.clear();
+        for (int i122 = 0; i122 < n121; i122++) {
+            BigDecimal k123 = r.decimal(e120 + i122 * 20);
+            v.f52.put(k123, r.i32(e120 + i122 * 20 + 16));
+            if (v.f52.size() != i122 + 1) {
+                throw r.duplicateKey("f52", e120 + i122 * 20);
             }
         }
         r.leave();
@@ -1273,7 +1344,7 @@ public class Everything {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        int b = r.struct(base, slot, 1026, 250);
+        int b = r.struct(base, slot, 1026, 258);
         int n = r.i32(b);
         if (n < 12) {
             r.spend(12, b, "id");
@@ -1456,9 +1527,9 @@ public class Everything {
             r.leave();
             return;
         }
-        int s111 = r.optional(b, b + 210, 4, "f33");
-        if (s111 >= 0) {
-            r.skipString(s111, s111, "f33");
+        int s124 = r.optional(b, b + 210, 4, "f33");
+        if (s124 >= 0) {
+            r.skipString(s124, s124, "f33");
         }
         if (n < 220) {
             r.leave();
@@ -1469,10 +1540,10 @@ public class Everything {
             r.leave();
             return;
         }
-        int s112 = r.optional(b, b + 220, 4, "f35");
-        if (s112 >= 0) {
+        int s125 = r.optional(b, b + 220, 4, "f35");
+        if (s125 >= 0) {
             try {
-                Counted.fbeVerify(r, s112, s112);
+                Counted.fbeVerify(r, s125, s125);
             } catch (DecodeException e) {
                 throw e.at("f35");
             }
@@ -1481,10 +1552,10 @@ public class Everything {
             r.leave();
             return;
         }
-        for (int i113 = 0; i113 < 2; i113++) {
-            int s114 = r.optional(b, b + 237 + i113 * 5, 4, "f37");
-            if (s114 >= 0) {
-                r.skipString(s114, s114, "f37");
+        for (int i126 = 0; i126 < 2; i126++) {
+            int s127 = r.optional(b, b + 237 + i126 * 5, 4, "f37");
+            if (s127 >= 0) {
+                r.skipString(s127, s127, "f37");
             }
         }
         if (n < 251) {
@@ -1496,15 +1567,15 @@ public class Everything {
             r.leave();
             return;
         }
-        int e115 = r.vector(b, b + 251, 5, 1, "f39");
-        int n116 = r.count();
-        for (int i117 = 0; i117 < n116; i117++) {
-            int s118 = r.optional(b, e115 + i117 * 5, 4, "f39");
-            if (s118 >= 0) {
+        int e128 = r.vector(b, b + 251, 5, 1, "f39");
+        int n129 = r.count();
+        for (int i130 = 0; i130 < n129; i130++) {
+            int s131 = r.optional(b, e128 + i130 * 5, 4, "f39");
+            if (s131 >= 0) {
                 try {
-                    Counted.fbeVerify(r, s118, s118);
+                    Counted.fbeVerify(r, s131, s131);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i117);
+                    throw e.at("f39", i130);
                 }
             }
         }
@@ -1512,124 +1583,124 @@ public class Everything {
             r.leave();
             return;
         }
-        int e119 = r.vector(b, b + 255, 4, 4, "f40");
-        int n120 = r.count();
-        for (int i121 = 0; i121 < n120; i121++) {
-            r.skipString(b, e119 + i121 * 4, "f40");
+        int e132 = r.vector(b, b + 255, 4, 4, "f40");
+        int n133 = r.count();
+        for (int i134 = 0; i134 < n133; i134++) {
+            r.skipString(b, e132 + i134 * 4, "f40");
         }
         if (n < 263) {
             r.leave();
             return;
         }
-        Set<Long> t122 = new TreeSet<>();
-        int e123 = r.vector(b, b + 259, 8, 8, "f41");
-        int n124 = r.count();
-        t122.clear();
-        for (int i125 = 0; i125 < n124; i125++) {
-            if (!t122.add(r.i64(e123 + i125 * 8))) {
-                throw r.duplicateKey("f41", e123 + i125 * 8);
+        Set<Long> t135 = new TreeSet<>();
+        int e136 = r.vector(b, b + 259, 8, 8, "f41");
+        int n137 = r.count();
+        t135.clear();
+        for (int i138 = 0; i138 < n137; i138++) {
+            if (!t135.add(r.i64(e136 + i138 * 8))) {
+                throw r.duplicateKey("f41", e136 + i138 * 8);
             }
         }
         if (n < 267) {
             r.leave();
             return;
         }
-        Set<org.example.market.Instrument> t126 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
-        int e127 = r.vector(b, b + 263, 4, 0, "f42");
-        int n128 = r.count();
-        t126.clear();
-        for (int i129 = 0; i129 < n128; i129++) {
-            org.example.market.Instrument x130 = new org.example.market.Instrument();
+        Set<org.example.market.Instrument> t139 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
+        int e140 = r.vector(b, b + 263, 4, 0, "f42");
+        int n141 = r.count();
+        t139.clear();
+        for (int i142 = 0; i142 < n141; i142++) {
+            org.example.market.Instrument x143 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeRead(r, b, e127 + i129 * 4, x130);
+                org.example.market.Instrument.fbeRead(r, b, e140 + i142 * 4, x143);
             } catch (DecodeException e) {
-                throw e.at("f42", i129);
+                throw e.at("f42", i142);
             }
-            if (!t126.add(x130)) {
-                throw r.duplicateKey("f42", e127 + i129 * 4);
+            if (!t139.add(x143)) {
+                throw r.duplicateKey("f42", e140 + i142 * 4);
             }
         }
         if (n < 271) {
             r.leave();
             return;
         }
-        Map<Integer, String> t131 = new TreeMap<>();
-        int e132 = r.vector(b, b + 267, 8, 8, "f43");
-        int n133 = r.count();
-        t131.clear();
-        for (int i134 = 0; i134 < n133; i134++) {
-            Integer k135 = r.i32(e132 + i134 * 8);
-            t131.put(k135, r.string(b, e132 + i134 * 8 + 4, "f43"));
-            if (t131.size() != i134 + 1) {
-                throw r.duplicateKey("f43", e132 + i134 * 8);
+        Map<Integer, String> t144 = new TreeMap<>();
+        int e145 = r.vector(b, b + 267, 8, 8, "f43");
+        int n146 = r.count();
+        t144.clear();
+        for (int i147 = 0; i147 < n146; i147++) {
+            Integer k148 = r.i32(e145 + i147 * 8);
+            t144.put(k148, r.string(b, e145 + i147 * 8 + 4, "f43"));
+            if (t144.size() != i147 + 1) {
+                throw r.duplicateKey("f43", e145 + i147 * 8);
             }
         }
         if (n < 275) {
             r.leave();
             return;
         }
-        Map<String, Counted> t136 = new TreeMap<>(Compare.STRING);
-        int e137 = r.vector(b, b + 271, 9, 5, "f44");
-        int n138 = r.count();
-        t136.clear();
-        for (int i139 = 0; i139 < n138; i139++) {
-            String k140 = r.string(b, e137 + i139 * 9, "f44");
-            Counted x141 = null;
-            int s142 = r.optional(b, e137 + i139 * 9 + 4, 4, "f44");
-            if (s142 >= 0) {
-                Counted x143 = new Counted();
+        Map<String, Counted> t149 = new TreeMap<>(Compare.STRING);
+        int e150 = r.vector(b, b + 271, 9, 5, "f44");
+        int n151 = r.count();
+        t149.clear();
+        for (int i152 = 0; i152 < n151; i152++) {
+            String k153 = r.string(b, e150 + i152 * 9, "f44");
+            Counted x154 = null;
+            int s155 = r.optional(b, e150 + i152 * 9 + 4, 4, "f44");
+            if (s155 >= 0) {
+                Counted x156 = new Counted();
                 try {
-                    Counted.fbeRead(r, s142, s142, x143);
+                    Counted.fbeRead(r, s155, s155, x156);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i139);
+                    throw e.at("f44", i152);
                 }
-                x141 = x143;
+                x154 = x156;
             }
-            t136.put(k140, x141);
-            if (t136.size() != i139 + 1) {
-                throw r.duplicateKey("f44", e137 + i139 * 9);
+            t149.put(k153, x154);
+            if (t149.size() != i152 + 1) {
+                throw r.duplicateKey("f44", e150 + i152 * 9);
             }
         }
         if (n < 279) {
             r.leave();
             return;
         }
-        Map<UUID, byte[]> t144 = new LinkedHashMap<>();
-        int e145 = r.vector(b, b + 275, 20, 20, "f45");
-        int n146 = r.count();
-        t144.clear();
-        for (int i147 = 0; i147 < n146; i147++) {
-            UUID k148 = r.uuid(e145 + i147 * 20);
-            t144.put(k148, r.bytes(b, e145 + i147 * 20 + 16, "f45"));
-            if (t144.size() != i147 + 1) {
-                throw r.duplicateKey("f45", e145 + i147 * 20);
+        Map<UUID, byte[]> t157 = new LinkedHashMap<>();
+        int e158 = r.vector(b, b + 275, 20, 20, "f45");
+        int n159 = r.count();
+        t157.clear();
+        for (int i160 = 0; i160 < n159; i160++) {
+            UUID k161 = r.uuid(e158 + i160 * 20);
+            t157.put(k161, r.bytes(b, e158 + i160 * 20 + 16, "f45"));
+            if (t157.size() != i160 + 1) {
+                throw r.duplicateKey("f45", e158 + i160 * 20);
             }
         }
         if (n < 283) {
             r.leave();
             return;
         }
-        Map<org.example.market.Instrument, Counted> t149 = new LinkedHashMap<>();
-        int e150 = r.vector(b, b + 279, 8, 0, "f46");
-        int n151 = r.count();
-        t149.clear();
-        for (int i152 = 0; i152 < n151; i152++) {
-            org.example.market.Instrument x154 = new org.example.market.Instrument();
+        Map<org.example.market.Instrument, Counted> t162 = new LinkedHashMap<>();
+        int e163 = r.vector(b, b + 279, 8, 0, "f46");
+        int n164 = r.count();
+        t162.clear();
+        for (int i165 = 0; i165 < n164; i165++) {
+            org.example.market.Instrument x167 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeRead(r, b, e150 + i152 * 8, x154);
+                org.example.market.Instrument.fbeRead(r, b, e163 + i165 * 8, x167);
             } catch (DecodeException e) {
-                throw e.at("f46", i152);
+                throw e.at("f46", i165);
             }
-            org.example.market.Instrument k153 = x154;
-            Counted x155 = new Counted();
+            org.example.market.Instrument k166 = x167;
+            Counted x168 = new Counted();
             try {
-                Counted.fbeRead(r, b, e150 + i152 * 8 + 4, x155);
+                Counted.fbeRead(r, b, e163 + i165 * 8 + 4, x168);
             } catch (DecodeException e) {
-                throw e.at("f46", i152);
+                throw e.at("f46", i165);
             }
-            t149.put(k153, x155);
-            if (t149.size() != i152 + 1) {
-                throw r.duplicateKey("f46", e150 + i152 * 8);
+            t162.put(k166, x168);
+            if (t162.size() != i165 + 1) {
+                throw r.duplicateKey("f46", e163 + i165 * 8);
             }
         }
         if (n < 288) {
@@ -1646,30 +1717,58 @@ public class Everything {
             r.leave();
             return;
         }
-        Map<byte[], Integer> t156 = new TreeMap<>(Compare.BYTES);
-        int e157 = r.vector(b, b + 294, 8, 8, "f49");
-        int n158 = r.count();
-        t156.clear();
-        for (int i159 = 0; i159 < n158; i159++) {
-            byte[] k160 = r.bytes(b, e157 + i159 * 8, "f49");
-            t156.put(k160, r.i32(e157 + i159 * 8 + 4));
-            if (t156.size() != i159 + 1) {
-                throw r.duplicateKey("f49", e157 + i159 * 8);
+        Map<byte[], Integer> t169 = new TreeMap<>(Compare.BYTES);
+        int e170 = r.vector(b, b + 294, 8, 8, "f49");
+        int n171 = r.count();
+        t169.clear();
+        for (int i172 = 0; i172 < n171; i172++) {
+            byte[] k173 = r.bytes(b, e170 + i172 * 8, "f49");
+            t169.put(k173, r.i32(e170 + i172 * 8 + 4));
+            if (t169.size() != i172 + 1) {
+                throw r.duplicateKey("f49", e170 + i172 * 8);
             }
         }
         if (n < 302) {
             r.leave();
             return;
         }
-        Map<byte[], String> t161 = new TreeMap<>(Compare.BYTES);
-        int e162 = r.vector(b, b + 298, 8, 8, "f50");
-        int n163 = r.count();
-        t161.clear();
-        for (int i164 = 0; i164 < n163; i164++) {
-            byte[] k165 = r.bytes(b, e162 + i164 * 8, "f50");
-            t161.put(k165, r.string(b, e162 + i164 * 8 + 4, "f50"));
-            if (t161.size() != i164 + 1) {
-                throw r.duplicateKey("f50", e162 + i164 * 8);
+        Map<byte[], String> t174 = new TreeMap<>(Compare.BYTES);
+        int e175 = r.vector(b, b + 298, 8, 8, "f50");
+        int n176 = r.count();
+        t174.clear();
+        for (int i177 = 0; i177 < n176; i177++) {
+            byte[] k178 = r.bytes(b, e175 + i177 * 8, "f50");
+            t174.put(k178, r.string(b, e175 + i177 * 8 + 4, "f50"));
+            if (t174.size() != i177 + 1) {
+                throw r.duplicateKey("f50", e175 + i177 * 8);
+            }
+        }
+        if (n < 306) {
+            r.leave();
+            return;
+        }
+        Set<BigDecimal> t179 = new TreeSet<>();
+        int e180 = r.vector(b, b + 302, 16, 16, "f51");
+        int n181 = r.count();
+        t179.clear();
+        for (int i182 = 0; i182 < n181; i182++) {
+            if (!t179.add(r.decimal(e180 + i182 * 16))) {
+                throw r.duplicateKey("f51", e180 + i182 * 16);
+            }
+        }
+        if (n < 310) {
+            r.leave();
+            return;
+        }
+        Map<BigDecimal, Integer> t183 = new TreeMap<>();
+        int e184 = r.vector(b, b + 306, 20, 20, "f52");
+        int n185 = r.count();
+        t183.clear();
+        for (int i186 = 0; i186 < n185; i186++) {
+            BigDecimal k187 = r.decimal(e184 + i186 * 20);
+            t183.put(k187, r.i32(e184 + i186 * 20 + 16));
+            if (t183.size() != i186 + 1) {
+                throw r.duplicateKey("f52", e184 + i186 * 20);
             }
         }
         r.leave();
@@ -1853,61 +1952,61 @@ public class Everything {
             Counted.fbeWriteFinal(w, v.f35);
         }
         Writer.checkLength(v.f36.length, 3, "everything.Everything.f36");
-        for (int i166 = 0; i166 < 3; i166++) {
-            w.appendI32(v.f36[i166]);
+        for (int i188 = 0; i188 < 3; i188++) {
+            w.appendI32(v.f36[i188]);
         }
         Writer.checkLength(v.f37.length, 2, "everything.Everything.f37");
-        for (int i167 = 0; i167 < 2; i167++) {
-            w.appendBool(v.f37[i167] != null);
-            if (v.f37[i167] != null) {
-                w.appendString(v.f37[i167]);
+        for (int i189 = 0; i189 < 2; i189++) {
+            w.appendBool(v.f37[i189] != null);
+            if (v.f37[i189] != null) {
+                w.appendString(v.f37[i189]);
             }
         }
         w.appendCount(v.f38.size());
-        for (Double x168 : v.f38) {
-            w.appendF64(x168);
+        for (Double x190 : v.f38) {
+            w.appendF64(x190);
         }
         w.appendCount(v.f39.size());
-        for (Counted x169 : v.f39) {
-            w.appendBool(x169 != null);
-            if (x169 != null) {
-                Counted.fbeWriteFinal(w, x169);
+        for (Counted x191 : v.f39) {
+            w.appendBool(x191 != null);
+            if (x191 != null) {
+                Counted.fbeWriteFinal(w, x191);
             }
         }
         w.appendCount(v.f40.size());
-        for (String x170 : v.f40) {
-            w.appendString(x170);
+        for (String x192 : v.f40) {
+            w.appendString(x192);
         }
         w.appendCount(v.f41.size());
-        for (Long x171 : Compare.ordered(v.f41, null)) {
-            w.appendI64(x171);
+        for (Long x193 : Compare.ordered(v.f41, null)) {
+            w.appendI64(x193);
         }
         w.appendCount(v.f42.size());
-        for (org.example.market.Instrument x172 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-            org.example.market.Instrument.fbeWriteFinal(w, x172);
+        for (org.example.market.Instrument x194 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+            org.example.market.Instrument.fbeWriteFinal(w, x194);
         }
         w.appendCount(v.f43.size());
-        for (Map.Entry<Integer, String> x173 : Compare.ordered(v.f43, null)) {
-            w.appendI32(x173.getKey());
-            w.appendString(x173.getValue());
+        for (Map.Entry<Integer, String> x195 : Compare.ordered(v.f43, null)) {
+            w.appendI32(x195.getKey());
+            w.appendString(x195.getValue());
         }
         w.appendCount(v.f44.size());
-        for (Map.Entry<String, Counted> x174 : Compare.ordered(v.f44, Compare.STRING)) {
-            w.appendString(x174.getKey());
-            w.appendBool(x174.getValue() != null);
-            if (x174.getValue() != null) {
-                Counted.fbeWriteFinal(w, x174.getValue());
+        for (Map.Entry<String, Counted> x196 : Compare.ordered(v.f44, Compare.STRING)) {
+            w.appendString(x196.getKey());
+            w.appendBool(x196.getValue() != null);
+            if (x196.getValue() != null) {
+                Counted.fbeWriteFinal(w, x196.getValue());
             }
         }
         w.appendCount(v.f45.size());
-        for (Map.Entry<UUID, byte[]> x175 : v.f45.entrySet()) {
-            w.appendUuid(x175.getKey());
-            w.appendBytes(x175.getValue());
+        for (Map.Entry<UUID, byte[]> x197 : v.f45.entrySet()) {
+            w.appendUuid(x197.getKey());
+            w.appendBytes(x197.getValue());
         }
         w.appendCount(v.f46.size());
-        for (Map.Entry<org.example.market.Instrument, Counted> x176 : v.f46.entrySet()) {
-            org.example.market.Instrument.fbeWriteFinal(w, x176.getKey());
-            Counted.fbeWriteFinal(w, x176.getValue());
+        for (Map.Entry<org.example.market.Instrument, Counted> x198 : v.f46.entrySet()) {
+            org.example.market.Instrument.fbeWriteFinal(w, x198.getKey());
+            Counted.fbeWriteFinal(w, x198.getValue());
         }
         w.appendBool(v.f47 != null);
         if (v.f47 != null) {
@@ -1919,14 +2018,23 @@ public class Everything {
             w.appendI64(v.f48);
         }
         w.appendCount(v.f49.size());
-        for (Map.Entry<byte[], Integer> x177 : Compare.ordered(v.f49, Compare.BYTES)) {
-            w.appendBytes(x177.getKey());
-            w.appendI32(x177.getValue());
+        for (Map.Entry<byte[], Integer> x199 : Compare.ordered(v.f49, Compare.BYTES)) {
+            w.appendBytes(x199.getKey());
+            w.appendI32(x199.getValue());
         }
         w.appendCount(v.f50.size());
-        for (Map.Entry<byte[], String> x178 : v.f50.entrySet()) {
-            w.appendBytes(x178.getKey());
-            w.appendString(x178.getValue());
+        for (Map.Entry<byte[], String> x200 : v.f50.entrySet()) {
+            w.appendBytes(x200.getKey());
+            w.appendString(x200.getValue());
+        }
+        w.appendCount(v.f51.size());
+        for (BigDecimal x201 : Compare.ordered(v.f51, null)) {
+            w.appendDecimal(x201);
+        }
+        w.appendCount(v.f52.size());
+        for (Map.Entry<BigDecimal, Integer> x202 : Compare.ordered(v.f52, null)) {
+            w.appendDecimal(x202.getKey());
+            w.appendI32(x202.getValue());
         }
     }
 
@@ -1939,39 +2047,39 @@ public class Everything {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, Everything v) throws DecodeException {
-        r.enter(250);
-        int p179 = r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
-        v.id = r.i32(p179);
-        v.f1 = r.bool(p179 + 4);
-        v.f2 = r.i8(p179 + 5);
-        v.f3 = r.ch(p179 + 6);
-        v.f4 = r.i32(p179 + 7);
-        v.f5 = r.i8(p179 + 11);
-        v.f6 = r.i8(p179 + 12);
-        v.f7 = r.i16(p179 + 13);
-        v.f8 = r.i16(p179 + 15);
-        v.f9 = r.i32(p179 + 17);
-        v.f10 = r.i32(p179 + 21);
-        v.f11 = r.i64(p179 + 25);
-        v.f12 = r.i64(p179 + 33);
-        v.f13 = r.f32(p179 + 41);
-        v.f14 = r.f64(p179 + 45);
-        v.f15 = r.decimal(p179 + 53);
-        v.f16 = r.decimal(p179 + 69);
+        r.enter(258);
+        int p203 = r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
+        v.id = r.i32(p203);
+        v.f1 = r.bool(p203 + 4);
+        v.f2 = r.i8(p203 + 5);
+        v.f3 = r.ch(p203 + 6);
+        v.f4 = r.i32(p203 + 7);
+        v.f5 = r.i8(p203 + 11);
+        v.f6 = r.i8(p203 + 12);
+        v.f7 = r.i16(p203 + 13);
+        v.f8 = r.i16(p203 + 15);
+        v.f9 = r.i32(p203 + 17);
+        v.f10 = r.i32(p203 + 21);
+        v.f11 = r.i64(p203 + 25);
+        v.f12 = r.i64(p203 + 33);
+        v.f13 = r.f32(p203 + 41);
+        v.f14 = r.f64(p203 + 45);
+        v.f15 = r.decimal(p203 + 53);
+        v.f16 = r.decimal(p203 + 69);
         v.f17 = r.finalString("f17");
-        int p180 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
-        v.f18 = r.i64(p180);
-        v.f19 = r.i64(p180 + 8);
-        v.f20 = r.uuid(p180 + 16);
-        v.f21 = r.uuid(p180 + 32);
-        v.f22 = r.uuid(p180 + 48);
-        v.f23 = r.uuid(p180 + 64);
+        int p204 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
+        v.f18 = r.i64(p204);
+        v.f19 = r.i64(p204 + 8);
+        v.f20 = r.uuid(p204 + 16);
+        v.f21 = r.uuid(p204 + 32);
+        v.f22 = r.uuid(p204 + 48);
+        v.f23 = r.uuid(p204 + 64);
         v.f24 = r.finalBytes("f24");
-        int p181 = r.run(11, "f25=1,f26=1,f27=1,f28=8");
-        v.f25 = EByte.of(r.i8(p181));
-        v.f26 = org.example.market.Side.of(r.i8(p181 + 1));
-        v.f27 = FByte.of(r.i8(p181 + 2));
-        v.f28 = FUInt64.of(r.i64(p181 + 3));
+        int p205 = r.run(11, "f25=1,f26=1,f27=1,f28=8");
+        v.f25 = EByte.of(r.i8(p205));
+        v.f26 = org.example.market.Side.of(r.i8(p205 + 1));
+        v.f27 = FByte.of(r.i8(p205 + 2));
+        v.f28 = FUInt64.of(r.i64(p205 + 3));
         try {
             Counted.fbeReadFinal(r, v.f29);
         } catch (DecodeException e) {
@@ -1982,26 +2090,26 @@ public class Everything {
         } catch (DecodeException e) {
             throw e.at("f30");
         }
-        Integer x182 = null;
+        Integer x206 = null;
         if (r.finalHas("f31")) {
-            x182 = r.finalI32("f31");
+            x206 = r.finalI32("f31");
         }
-        v.f31 = x182;
-        Integer x183 = null;
+        v.f31 = x206;
+        Integer x207 = null;
         if (r.finalHas("f32")) {
-            x183 = r.finalI32("f32");
+            x207 = r.finalI32("f32");
         }
-        v.f32 = x183;
-        String x184 = null;
+        v.f32 = x207;
+        String x208 = null;
         if (r.finalHas("f33")) {
-            x184 = r.finalString("f33");
+            x208 = r.finalString("f33");
         }
-        v.f33 = x184;
-        EByte x185 = null;
+        v.f33 = x208;
+        EByte x209 = null;
         if (r.finalHas("f34")) {
-            x185 = EByte.of(r.finalI8("f34"));
+            x209 = EByte.of(r.finalI8("f34"));
         }
-        v.f34 = x185;
+        v.f34 = x209;
         if (r.finalHas("f35")) {
             if (v.f35 == null) {
                 v.f35 = new Counted();
@@ -2017,157 +2125,175 @@ public class Everything {
         if (v.f36.length != 3) {
             v.f36 = new int[3];
         }
-        for (int i186 = 0; i186 < 3; i186++) {
-            v.f36[i186] = r.finalI32("f36");
+        for (int i210 = 0; i210 < 3; i210++) {
+            v.f36[i210] = r.finalI32("f36");
         }
         if (v.f37.length != 2) {
             v.f37 = new String[2];
         }
-        for (int i187 = 0; i187 < 2; i187++) {
-            String x188 = null;
+        for (int i211 = 0; i211 < 2; i211++) {
+            String x212 = null;
             if (r.finalHas("f37")) {
-                x188 = r.finalString("f37");
+                x212 = r.finalString("f37");
             }
-            v.f37[i187] = x188;
+            v.f37[i211] = x212;
         }
-        int n189 = r.finalCount(8, 8, "f38");
+        int n213 = r.finalCount(8, 8, "f38");
         v.f38.clear();
-        for (int i190 = 0; i190 < n189; i190++) {
+        for (int i214 = 0; i214 < n213; i214++) {
             v.f38.add(r.finalF64("f38"));
         }
-        int n192 = r.finalCount(1, 1, "f39");
+        int n216 = r.finalCount(1, 1, "f39");
         v.f39.clear();
-        for (int i193 = 0; i193 < n192; i193++) {
-            Counted x195 = null;
+        for (int i217 = 0; i217 < n216; i217++) {
+            Counted x219 = null;
             if (r.finalHas("f39")) {
-                Counted x196 = new Counted();
+                Counted x220 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x196);
+                    Counted.fbeReadFinal(r, x220);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i193);
+                    throw e.at("f39", i217);
                 }
-                x195 = x196;
+                x219 = x220;
             }
-            v.f39.add(x195);
+            v.f39.add(x219);
         }
-        int n197 = r.finalCount(4, 4, "f40");
+        int n221 = r.finalCount(4, 4, "f40");
         v.f40.clear();
-        for (int i198 = 0; i198 < n197; i198++) {
+        for (int i222 = 0; i222 < n221; i222++) {
             v.f40.add(r.finalString("f40"));
         }
-        int n200 = r.finalCount(8, 8, "f41");
+        int n224 = r.finalCount(8, 8, "f41");
         v.f41.clear();
-        for (int i201 = 0; i201 < n200; i201++) {
-            int p202 = r.pos();
+        for (int i225 = 0; i225 < n224; i225++) {
+            int p226 = r.pos();
             if (!v.f41.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p202);
+                throw r.duplicateKey("f41", p226);
             }
         }
-        int n203 = r.finalCount(8, 0, "f42");
+        int n227 = r.finalCount(8, 0, "f42");
         v.f42.clear();
-        for (int i204 = 0; i204 < n203; i204++) {
-            int p205 = r.pos();
-            org.example.market.Instrument x206 = new org.example.market.Instrument();
+        for (int i228 = 0; i228 < n227; i228++) {
+            int p229 = r.pos();
+            org.example.market.Instrument x230 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x206);
+                org.example.market.Instrument.fbeReadFinal(r, x230);
             } catch (DecodeException e) {
-                throw e.at("f42", i204);
+                throw e.at("f42", i228);
             }
-            if (!v.f42.add(x206)) {
-                throw r.duplicateKey("f42", p205);
+            if (!v.f42.add(x230)) {
+                throw r.duplicateKey("f42", p229);
             }
         }
-        int n207 = r.finalCount(8, 8, "f43");
+        int n231 = r.finalCount(8, 8, "f43");
         v.f43.clear();
-        for (int i208 = 0; i208 < n207; i208++) {
-            int p210 = r.pos();
-            Integer k209 = r.finalI32("f43");
-            v.f43.put(k209, r.finalString("f43"));
-            if (v.f43.size() != i208 + 1) {
-                throw r.duplicateKey("f43", p210);
+        for (int i232 = 0; i232 < n231; i232++) {
+            int p234 = r.pos();
+            Integer k233 = r.finalI32("f43");
+            v.f43.put(k233, r.finalString("f43"));
+            if (v.f43.size() != i232 + 1) {
+                throw r.duplicateKey("f43", p234);
             }
         }
-        int n211 = r.finalCount(5, 5, "f44");
+        int n235 = r.finalCount(5, 5, "f44");
         v.f44.clear();
-        for (int i212 = 0; i212 < n211; i212++) {
-            int p214 = r.pos();
-            String k213 = r.finalString("f44");
-            Counted x215 = null;
+        for (int i236 = 0; i236 < n235; i236++) {
+            int p238 = r.pos();
+            String k237 = r.finalString("f44");
+            Counted x239 = null;
             if (r.finalHas("f44")) {
-                Counted x216 = new Counted();
+                Counted x240 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x216);
+                    Counted.fbeReadFinal(r, x240);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i212);
+                    throw e.at("f44", i236);
                 }
-                x215 = x216;
+                x239 = x240;
             }
-            v.f44.put(k213, x215);
-            if (v.f44.size() != i212 + 1) {
-                throw r.duplicateKey("f44", p214);
+            v.f44.put(k237, x239);
+            if (v.f44.size() != i236 + 1) {
+                throw r.duplicateKey("f44", p238);
             }
         }
-        int n217 = r.finalCount(20, 20, "f45");
+        int n241 = r.finalCount(20, 20, "f45");
         v.f45.clear();
-        for (int i218 = 0; i218 < n217; i218++) {
-            int p220 = r.pos();
-            UUID k219 = r.finalUuid("f45");
-            v.f45.put(k219, r.finalBytes("f45"));
-            if (v.f45.size() != i218 + 1) {
-                throw r.duplicateKey("f45", p220);
+        for (int i242 = 0; i242 < n241; i242++) {
+            int p244 = r.pos();
+            UUID k243 = r.finalUuid("f45");
+            v.f45.put(k243, r.finalBytes("f45"));
+            if (v.f45.size() != i242 + 1) {
+                throw r.duplicateKey("f45", p244);
             }
         }
-        int n221 = r.finalCount(12, 0, "f46");
+        int n245 = r.finalCount(12, 0, "f46");
         v.f46.clear();
-        for (int i222 = 0; i222 < n221; i222++) {
-            int p224 = r.pos();
-            org.example.market.Instrument x225 = new org.example.market.Instrument();
+        for (int i246 = 0; i246 < n245; i246++) {
+            int p248 = r.pos();
+            org.example.market.Instrument x249 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x225);
+                org.example.market.Instrument.fbeReadFinal(r, x249);
             } catch (DecodeException e) {
-                throw e.at("f46", i222);
+                throw e.at("f46", i246);
             }
-            org.example.market.Instrument k223 = x225;
-            Counted x226 = new Counted();
+            org.example.market.Instrument k247 = x249;
+            Counted x250 = new Counted();
             try {
-                Counted.fbeReadFinal(r, x226);
+                Counted.fbeReadFinal(r, x250);
             } catch (DecodeException e) {
-                throw e.at("f46", i222);
+                throw e.at("f46", i246);
             }
-            v.f46.put(k223, x226);
-            if (v.f46.size() != i222 + 1) {
-                throw r.duplicateKey("f46", p224);
+            v.f46.put(k247, x250);
+            if (v.f46.size() != i246 + 1) {
+                throw r.duplicateKey("f46", p248);
             }
         }
-        Integer x227 = null;
+        Integer x251 = null;
         if (r.finalHas("f47")) {
-            x227 = r.finalI32("f47");
+            x251 = r.finalI32("f47");
         }
-        v.f47 = x227;
+        v.f47 = x251;
         v.f47Reset = r.finalBool("f47Reset");
-        Long x228 = null;
+        Long x252 = null;
         if (r.finalHas("f48")) {
-            x228 = r.finalI64("f48");
+            x252 = r.finalI64("f48");
         }
-        v.f48 = x228;
-        int n229 = r.finalCount(8, 8, "f49");
+        v.f48 = x252;
+        int n253 = r.finalCount(8, 8, "f49");
         v.f49.clear();
-        for (int i230 = 0; i230 < n229; i230++) {
-            int p232 = r.pos();
-            byte[] k231 = r.finalBytes("f49");
-            v.f49.put(k231, r.finalI32("f49"));
-            if (v.f49.size() != i230 + 1) {
-                throw r.duplicateKey("f49", p232);
+        for (int i254 = 0; i254 < n253; i254++) {
+            int p256 = r.pos();
+            byte[] k255 = r.finalBytes("f49");
+            v.f49.put(k255, r.finalI32("f49"));
+            if (v.f49.size() != i254 + 1) {
+                throw r.duplicateKey("f49", p256);
             }
         }
-        int n233 = r.finalCount(8, 8, "f50");
+        int n257 = r.finalCount(8, 8, "f50");
         v.f50.clear();
-        for (int i234 = 0; i234 < n233; i234++) {
-            int p236 = r.pos();
-            byte[] k235 = r.finalBytes("f50");
-            v.f50.put(k235, r.finalString("f50"));
-            if (v.f50.size() != i234 + 1) {
-                throw r.duplicateKey("f50", p236);
+        for (int i258 = 0; i258 < n257; i258++) {
+            int p260 = r.pos();
+            byte[] k259 = r.finalBytes("f50");
+            v.f50.put(k259, r.finalString("f50"));
+            if (v.f50.size() != i258 + 1) {
+                throw r.duplicateKey("f50", p260);
+            }
+        }
+        int n261 = r.finalCount(16, 16, "f51");
+        v.f51.clear();
+        for (int i262 = 0; i262 < n261; i262++) {
+            int p263 = r.pos();
+            if (!v.f51.add(r.finalDecimal("f51"))) {
+                throw r.duplicateKey("f51", p263);
+            }
+        }
+        int n264 = r.finalCount(20, 20, "f52");
+        v.f52.clear();
+        for (int i265 = 0; i265 < n264; i265++) {
+            int p267 = r.pos();
+            BigDecimal k266 = r.finalDecimal("f52");
+            v.f52.put(k266, r.finalI32("f52"));
+            if (v.f52.size() != i265 + 1) {
+                throw r.duplicateKey("f52", p267);
             }
         }
         r.leave();
@@ -2181,7 +2307,7 @@ public class Everything {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
-        r.enter(250);
+        r.enter(258);
         r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
         r.finalSkipString("f17");
         r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
@@ -2216,117 +2342,117 @@ public class Everything {
                 throw e.at("f35");
             }
         }
-        for (int i237 = 0; i237 < 3; i237++) {
+        for (int i268 = 0; i268 < 3; i268++) {
             r.fixed(4, "f36");
         }
-        for (int i238 = 0; i238 < 2; i238++) {
+        for (int i269 = 0; i269 < 2; i269++) {
             if (r.finalHas("f37")) {
                 r.finalSkipString("f37");
             }
         }
         r.fixed(r.finalCount(8, 8, "f38"), 8, "f38");
-        int n240 = r.finalCount(1, 1, "f39");
-        for (int i241 = 0; i241 < n240; i241++) {
+        int n271 = r.finalCount(1, 1, "f39");
+        for (int i272 = 0; i272 < n271; i272++) {
             if (r.finalHas("f39")) {
                 try {
                     Counted.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i241);
+                    throw e.at("f39", i272);
                 }
             }
         }
-        int n242 = r.finalCount(4, 4, "f40");
-        for (int i243 = 0; i243 < n242; i243++) {
+        int n273 = r.finalCount(4, 4, "f40");
+        for (int i274 = 0; i274 < n273; i274++) {
             r.finalSkipString("f40");
         }
-        Set<Long> t244 = new TreeSet<>();
-        int n245 = r.finalCount(8, 8, "f41");
-        t244.clear();
-        for (int i246 = 0; i246 < n245; i246++) {
-            int p247 = r.pos();
-            if (!t244.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p247);
+        Set<Long> t275 = new TreeSet<>();
+        int n276 = r.finalCount(8, 8, "f41");
+        t275.clear();
+        for (int i277 = 0; i277 < n276; i277++) {
+            int p278 = r.pos();
+            if (!t275.add(r.finalI64("f41"))) {
+                throw r.duplicateKey("f41", p278);
             }
         }
-        Set<org.example.market.Instrument> t248 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
-        int n249 = r.finalCount(8, 0, "f42");
-        t248.clear();
-        for (int i250 = 0; i250 < n249; i250++) {
-            int p251 = r.pos();
-            org.example.market.Instrument x252 = new org.example.market.Instrument();
+        Set<org.example.market.Instrument> t279 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
+        int n280 = r.finalCount(8, 0, "f42");
+        t279.clear();
+        for (int i281 = 0; i281 < n280; i281++) {
+            int p282 = r.pos();
+            org.example.market.Instrument x283 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x252);
+                org.example.market.Instrument.fbeReadFinal(r, x283);
             } catch (DecodeException e) {
-                throw e.at("f42", i250);
+                throw e.at("f42", i281);
             }
-            if (!t248.add(x252)) {
-                throw r.duplicateKey("f42", p251);
-            }
-        }
-        Map<Integer, String> t253 = new TreeMap<>();
-        int n254 = r.finalCount(8, 8, "f43");
-        t253.clear();
-        for (int i255 = 0; i255 < n254; i255++) {
-            int p257 = r.pos();
-            Integer k256 = r.finalI32("f43");
-            t253.put(k256, r.finalString("f43"));
-            if (t253.size() != i255 + 1) {
-                throw r.duplicateKey("f43", p257);
+            if (!t279.add(x283)) {
+                throw r.duplicateKey("f42", p282);
             }
         }
-        Map<String, Counted> t258 = new TreeMap<>(Compare.STRING);
-        int n259 = r.finalCount(5, 5, "f44");
-        t258.clear();
-        for (int i260 = 0; i260 < n259; i260++) {
-            int p262 = r.pos();
-            String k261 = r.finalString("f44");
-            Counted x263 = null;
+        Map<Integer, String> t284 = new TreeMap<>();
+        int n285 = r.finalCount(8, 8, "f43");
+        t284.clear();
+        for (int i286 = 0; i286 < n285; i286++) {
+            int p288 = r.pos();
+            Integer k287 = r.finalI32("f43");
+            t284.put(k287, r.finalString("f43"));
+            if (t284.size() != i286 + 1) {
+                throw r.duplicateKey("f43", p288);
+            }
+        }
+        Map<String, Counted> t289 = new TreeMap<>(Compare.STRING);
+        int n290 = r.finalCount(5, 5, "f44");
+        t289.clear();
+        for (int i291 = 0; i291 < n290; i291++) {
+            int p293 = r.pos();
+            String k292 = r.finalString("f44");
+            Counted x294 = null;
             if (r.finalHas("f44")) {
-                Counted x264 = new Counted();
+                Counted x295 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x264);
+                    Counted.fbeReadFinal(r, x295);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i260);
+                    throw e.at("f44", i291);
                 }
-                x263 = x264;
+                x294 = x295;
             }
-            t258.put(k261, x263);
-            if (t258.size() != i260 + 1) {
-                throw r.duplicateKey("f44", p262);
-            }
-        }
-        Map<UUID, byte[]> t265 = new LinkedHashMap<>();
-        int n266 = r.finalCount(20, 20, "f45");
-        t265.clear();
-        for (int i267 = 0; i267 < n266; i267++) {
-            int p269 = r.pos();
-            UUID k268 = r.finalUuid("f45");
-            t265.put(k268, r.finalBytes("f45"));
-            if (t265.size() != i267 + 1) {
-                throw r.duplicateKey("f45", p269);
+            t289.put(k292, x294);
+            if (t289.size() != i291 + 1) {
+                throw r.duplicateKey("f44", p293);
             }
         }
-        Map<org.example.market.Instrument, Counted> t270 = new LinkedHashMap<>();
-        int n271 = r.finalCount(12, 0, "f46");
-        t270.clear();
-        for (int i272 = 0; i272 < n271; i272++) {
-            int p274 = r.pos();
-            org.example.market.Instrument x275 = new org.example.market.Instrument();
-            try {
-                org.example.market.Instrument.fbeReadFinal(r, x275);
-            } catch (DecodeException e) {
-                throw e.at("f46", i272);
+        Map<UUID, byte[]> t296 = new LinkedHashMap<>();
+        int n297 = r.finalCount(20, 20, "f45");
+        t296.clear();
+        for (int i298 = 0; i298 < n297; i298++) {
+            int p300 = r.pos();
+            UUID k299 = r.finalUuid("f45");
+            t296.put(k299, r.finalBytes("f45"));
+            if (t296.size() != i298 + 1) {
+                throw r.duplicateKey("f45", p300);
             }
-            org.example.market.Instrument k273 = x275;
-            Counted x276 = new Counted();
+        }
+        Map<org.example.market.Instrument, Counted> t301 = new LinkedHashMap<>();
+        int n302 = r.finalCount(12, 0, "f46");
+        t301.clear();
+        for (int i303 = 0; i303 < n302; i303++) {
+            int p305 = r.pos();
+            org.example.market.Instrument x306 = new org.example.market.Instrument();
             try {
-                Counted.fbeReadFinal(r, x276);
+                org.example.market.Instrument.fbeReadFinal(r, x306);
             } catch (DecodeException e) {
-                throw e.at("f46", i272);
+                throw e.at("f46", i303);
             }
-            t270.put(k273, x276);
-            if (t270.size() != i272 + 1) {
-                throw r.duplicateKey("f46", p274);
+            org.example.market.Instrument k304 = x306;
+            Counted x307 = new Counted();
+            try {
+                Counted.fbeReadFinal(r, x307);
+            } catch (DecodeException e) {
+                throw e.at("f46", i303);
+            }
+            t301.put(k304, x307);
+            if (t301.size() != i303 + 1) {
+                throw r.duplicateKey("f46", p305);
             }
         }
         if (r.finalHas("f47")) {
@@ -2336,26 +2462,46 @@ public class Everything {
         if (r.finalHas("f48")) {
             r.fixed(8, "f48");
         }
-        Map<byte[], Integer> t277 = new TreeMap<>(Compare.BYTES);
-        int n278 = r.finalCount(8, 8, "f49");
-        t277.clear();
-        for (int i279 = 0; i279 < n278; i279++) {
-            int p281 = r.pos();
-            byte[] k280 = r.finalBytes("f49");
-            t277.put(k280, r.finalI32("f49"));
-            if (t277.size() != i279 + 1) {
-                throw r.duplicateKey("f49", p281);
+        Map<byte[], Integer> t308 = new TreeMap<>(Compare.BYTES);
+        int n309 = r.finalCount(8, 8, "f49");
+        t308.clear();
+        for (int i310 = 0; i310 < n309; i310++) {
+            int p312 = r.pos();
+            byte[] k311 = r.finalBytes("f49");
+            t308.put(k311, r.finalI32("f49"));
+            if (t308.size() != i310 + 1) {
+                throw r.duplicateKey("f49", p312);
             }
         }
-        Map<byte[], String> t282 = new TreeMap<>(Compare.BYTES);
-        int n283 = r.finalCount(8, 8, "f50");
-        t282.clear();
-        for (int i284 = 0; i284 < n283; i284++) {
-            int p286 = r.pos();
-            byte[] k285 = r.finalBytes("f50");
-            t282.put(k285, r.finalString("f50"));
-            if (t282.size() != i284 + 1) {
-                throw r.duplicateKey("f50", p286);
+        Map<byte[], String> t313 = new TreeMap<>(Compare.BYTES);
+        int n314 = r.finalCount(8, 8, "f50");
+        t313.clear();
+        for (int i315 = 0; i315 < n314; i315++) {
+            int p317 = r.pos();
+            byte[] k316 = r.finalBytes("f50");
+            t313.put(k316, r.finalString("f50"));
+            if (t313.size() != i315 + 1) {
+                throw r.duplicateKey("f50", p317);
+            }
+        }
+        Set<BigDecimal> t318 = new TreeSet<>();
+        int n319 = r.finalCount(16, 16, "f51");
+        t318.clear();
+        for (int i320 = 0; i320 < n319; i320++) {
+            int p321 = r.pos();
+            if (!t318.add(r.finalDecimal("f51"))) {
+                throw r.duplicateKey("f51", p321);
+            }
+        }
+        Map<BigDecimal, Integer> t322 = new TreeMap<>();
+        int n323 = r.finalCount(20, 20, "f52");
+        t322.clear();
+        for (int i324 = 0; i324 < n323; i324++) {
+            int p326 = r.pos();
+            BigDecimal k325 = r.finalDecimal("f52");
+            t322.put(k325, r.finalI32("f52"));
+            if (t322.size() != i324 + 1) {
+                throw r.duplicateKey("f52", p326);
             }
         }
         r.leave();
@@ -2725,6 +2871,23 @@ public class Everything {
             j.keyBytes(x26.getKey());
             j.string(x26.getValue());
         }
+        j.raw("},\"f51\":[");
+        int i27 = 0;
+        for (BigDecimal x28 : Compare.ordered(v.f51, null)) {
+            if (i27++ > 0) {
+                j.raw(',');
+            }
+            j.decimal(x28);
+        }
+        j.raw("],\"f52\":{");
+        int i29 = 0;
+        for (Map.Entry<BigDecimal, Integer> x30 : Compare.ordered(v.f52, null)) {
+            if (i29++ > 0) {
+                j.raw(',');
+            }
+            j.keyDecimal(x30.getKey());
+            j.i64(x30.getValue());
+        }
         j.raw("}}");
     }
 
@@ -2737,9 +2900,9 @@ public class Everything {
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, Everything v) throws DecodeException {
-        r.beginStruct(250);
-        boolean seen27 = false;
-        boolean seen28 = false;
+        r.beginStruct(258);
+        boolean seen31 = false;
+        boolean seen32 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
                 case "id":
@@ -2830,7 +2993,7 @@ public class Everything {
                     v.f28 = FUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "f28"));
                     break;
                 case "f29":
-                    seen27 = true;
+                    seen31 = true;
                     try {
                         Counted.fbeReadJson(r, v.f29);
                     } catch (DecodeException e) {
@@ -2838,7 +3001,7 @@ public class Everything {
                     }
                     break;
                 case "f30":
-                    seen28 = true;
+                    seen32 = true;
                     try {
                         org.example.market.Instrument.fbeReadJson(r, v.f30);
                     } catch (DecodeException e) {
@@ -2846,100 +3009,100 @@ public class Everything {
                     }
                     break;
                 case "f31":
-                    Integer x29 = null;
+                    Integer x33 = null;
                     if (!r.nil()) {
-                        x29 = (int) r.integer(-2147483648, 2147483647, "f31");
+                        x33 = (int) r.integer(-2147483648, 2147483647, "f31");
                     }
-                    v.f31 = x29;
+                    v.f31 = x33;
                     break;
                 case "f32":
-                    Integer x30 = null;
+                    Integer x34 = null;
                     if (!r.nil()) {
-                        x30 = (int) r.integer(-2147483648, 2147483647, "f32");
+                        x34 = (int) r.integer(-2147483648, 2147483647, "f32");
                     }
-                    v.f32 = x30;
+                    v.f32 = x34;
                     break;
                 case "f33":
-                    String x31 = null;
+                    String x35 = null;
                     if (!r.nil()) {
-                        x31 = r.string("f33");
+                        x35 = r.string("f33");
                     }
-                    v.f33 = x31;
+                    v.f33 = x35;
                     break;
                 case "f34":
-                    EByte x32 = null;
+                    EByte x36 = null;
                     if (!r.nil()) {
-                        x32 = EByte.of((byte) r.unsigned(255, "f34"));
+                        x36 = EByte.of((byte) r.unsigned(255, "f34"));
                     }
-                    v.f34 = x32;
+                    v.f34 = x36;
                     break;
                 case "f35":
-                    Counted x33 = null;
+                    Counted x37 = null;
                     if (!r.nil()) {
-                        Counted x34 = new Counted();
+                        Counted x38 = new Counted();
                         try {
-                            Counted.fbeReadJson(r, x34);
+                            Counted.fbeReadJson(r, x38);
                         } catch (DecodeException e) {
                             throw e.at("f35");
                         }
-                        x33 = x34;
+                        x37 = x38;
                     }
-                    v.f35 = x33;
+                    v.f35 = x37;
                     break;
                 case "f36":
                     r.beginArray("f36");
-                    int i35 = 0;
-                    for (; r.element(i35, 3, "f36"); i35++) {
-                        v.f36[i35] = (int) r.integer(-2147483648, 2147483647, "f36");
+                    int i39 = 0;
+                    for (; r.element(i39, 3, "f36"); i39++) {
+                        v.f36[i39] = (int) r.integer(-2147483648, 2147483647, "f36");
                     }
-                    r.endArray(i35, 3, "f36");
+                    r.endArray(i39, 3, "f36");
                     break;
                 case "f37":
                     r.beginArray("f37");
-                    int i36 = 0;
-                    for (; r.element(i36, 2, "f37"); i36++) {
-                        String x37 = null;
+                    int i40 = 0;
+                    for (; r.element(i40, 2, "f37"); i40++) {
+                        String x41 = null;
                         if (!r.nil()) {
-                            x37 = r.string("f37");
+                            x41 = r.string("f37");
                         }
-                        v.f37[i36] = x37;
+                        v.f37[i40] = x41;
                     }
-                    r.endArray(i36, 2, "f37");
+                    r.endArray(i40, 2, "f37");
                     break;
                 case "f38":
                     r.beginArray("f38");
-                    for (int i38 = 0; r.more(); i38++) {
+                    for (int i42 = 0; r.more(); i42++) {
                         r.spend(8, "f38");
                         v.f38.add(r.f64("f38"));
                     }
                     break;
                 case "f39":
                     r.beginArray("f39");
-                    for (int i39 = 0; r.more(); i39++) {
+                    for (int i43 = 0; r.more(); i43++) {
                         r.spend(1, "f39");
-                        Counted x40 = null;
+                        Counted x44 = null;
                         if (!r.nil()) {
-                            Counted x41 = new Counted();
+                            Counted x45 = new Counted();
                             try {
-                                Counted.fbeReadJson(r, x41);
+                                Counted.fbeReadJson(r, x45);
                             } catch (DecodeException e) {
-                                throw e.at("f39", i39);
+                                throw e.at("f39", i43);
                             }
-                            x40 = x41;
+                            x44 = x45;
                         }
-                        v.f39.add(x40);
+                        v.f39.add(x44);
                     }
                     break;
                 case "f40":
                     r.beginArray("f40");
-                    for (int i42 = 0; r.more(); i42++) {
+                    for (int i46 = 0; r.more(); i46++) {
                         r.spend(4, "f40");
                         v.f40.add(r.string("f40"));
                     }
                     break;
                 case "f41":
                     r.beginArray("f41");
-                    for (int i43 = 0; r.more(); i43++) {
+                    for (int i47 = 0; r.more(); i47++) {
                         r.spend(8, "f41");
                         if (!v.f41.add(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f41"))) {
                             throw r.duplicateElement("f41");
@@ -2948,123 +3111,143 @@ public class Everything {
                     break;
                 case "f42":
                     r.beginArray("f42");
-                    for (int i44 = 0; r.more(); i44++) {
-                        org.example.market.Instrument x45 = new org.example.market.Instrument();
+                    for (int i48 = 0; r.more(); i48++) {
+                        org.example.market.Instrument x49 = new org.example.market.Instrument();
                         try {
-                            org.example.market.Instrument.fbeReadJson(r, x45);
+                            org.example.market.Instrument.fbeReadJson(r, x49);
                         } catch (DecodeException e) {
-                            throw e.at("f42", i44);
+                            throw e.at("f42", i48);
                         }
-                        if (!v.f42.add(x45)) {
+                        if (!v.f42.add(x49)) {
                             throw r.duplicateElement("f42");
                         }
                     }
                     break;
                 case "f43":
                     r.beginObject("f43");
-                    for (String key47; (key47 = r.key("f43")) != null;) {
+                    for (String key51; (key51 = r.key("f43")) != null;) {
                         r.spend(8, "f43");
-                        Integer k46 = (int) r.keyInt(key47, -2147483648, 2147483647, "f43");
-                        if (v.f43.containsKey(k46)) {
+                        Integer k50 = (int) r.keyInt(key51, -2147483648, 2147483647, "f43");
+                        if (v.f43.containsKey(k50)) {
                             throw r.duplicateKey("f43");
                         }
-                        v.f43.put(k46, r.string("f43"));
+                        v.f43.put(k50, r.string("f43"));
                     }
                     break;
                 case "f44":
                     r.beginObject("f44");
-                    for (String key49; (key49 = r.key("f44")) != null;) {
+                    for (String key53; (key53 = r.key("f44")) != null;) {
                         r.spend(5, "f44");
-                        String k48 = r.keyString(key49, "f44");
-                        Counted x50 = null;
+                        String k52 = r.keyString(key53, "f44");
+                        Counted x54 = null;
                         if (!r.nil()) {
-                            Counted x51 = new Counted();
+                            Counted x55 = new Counted();
                             try {
-                                Counted.fbeReadJson(r, x51);
+                                Counted.fbeReadJson(r, x55);
                             } catch (DecodeException e) {
-                                throw e.atKey("f44", key49);
+                                throw e.atKey("f44", key53);
                             }
-                            x50 = x51;
+                            x54 = x55;
                         }
-                        if (v.f44.containsKey(k48)) {
+                        if (v.f44.containsKey(k52)) {
                             throw r.duplicateKey("f44");
                         }
-                        v.f44.put(k48, x50);
+                        v.f44.put(k52, x54);
                     }
                     break;
                 case "f45":
                     r.beginObject("f45");
-                    for (String key53; (key53 = r.key("f45")) != null;) {
+                    for (String key57; (key57 = r.key("f45")) != null;) {
                         r.spend(20, "f45");
-                        UUID k52 = r.keyUuid(key53, "f45");
-                        if (v.f45.containsKey(k52)) {
+                        UUID k56 = r.keyUuid(key57, "f45");
+                        if (v.f45.containsKey(k56)) {
                             throw r.duplicateKey("f45");
                         }
-                        v.f45.put(k52, r.bytes("f45"));
+                        v.f45.put(k56, r.bytes("f45"));
                     }
                     break;
                 case "f46":
                     r.beginArray("f46");
-                    for (int i55 = 0; r.more(); i55++) {
+                    for (int i59 = 0; r.more(); i59++) {
                         r.spend(0, "f46");
                         r.beginPair("f46");
-                        org.example.market.Instrument x56 = new org.example.market.Instrument();
+                        org.example.market.Instrument x60 = new org.example.market.Instrument();
                         try {
-                            org.example.market.Instrument.fbeReadJson(r, x56);
+                            org.example.market.Instrument.fbeReadJson(r, x60);
                         } catch (DecodeException e) {
-                            throw e.at("f46", i55);
+                            throw e.at("f46", i59);
                         }
-                        org.example.market.Instrument k54 = x56;
-                        Counted x57 = new Counted();
+                        org.example.market.Instrument k58 = x60;
+                        Counted x61 = new Counted();
                         try {
-                            Counted.fbeReadJson(r, x57);
+                            Counted.fbeReadJson(r, x61);
                         } catch (DecodeException e) {
-                            throw e.at("f46", i55);
+                            throw e.at("f46", i59);
                         }
                         r.endPair("f46");
-                        if (v.f46.containsKey(k54)) {
+                        if (v.f46.containsKey(k58)) {
                             throw r.duplicateKey("f46");
                         }
-                        v.f46.put(k54, x57);
+                        v.f46.put(k58, x61);
                     }
                     break;
                 case "f47":
-                    Integer x58 = null;
+                    Integer x62 = null;
                     if (!r.nil()) {
-                        x58 = (int) r.integer(-2147483648, 2147483647, "f47");
+                        x62 = (int) r.integer(-2147483648, 2147483647, "f47");
                     }
-                    v.f47 = x58;
+                    v.f47 = x62;
                     break;
                 case "f47Reset":
                     v.f47Reset = r.bool("f47Reset");
                     break;
                 case "f48":
-                    Long x59 = null;
+                    Long x63 = null;
                     if (!r.nil()) {
-                        x59 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f48");
+                        x63 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f48");
                     }
-                    v.f48 = x59;
+                    v.f48 = x63;
                     break;
                 case "f49":
                     r.beginObject("f49");
-                    for (String key61; (key61 = r.key("f49")) != null;) {
+                    for (String key65; (key65 = r.key("f49")) != null;) {
                         r.spend(8, "f49");
-                        byte[] k60 = r.keyBytes(key61, "f49");
-                        if (v.f49.containsKey(k60)) {
+                        byte[] k64 = r.keyBytes(key65, "f49");
+                        if (v.f49.containsKey(k64)) {
                             throw r.duplicateKey("f49");
                         }
-                        v.f49.put(k60, (int) r.integer(-2147483648, 2147483647, "f49"));
+                        v.f49.put(k64, (int) r.integer(-2147483648, 2147483647, "f49"));
                     }
                     break;
                 case "f50":
                     r.beginObject("f50");
-                    for (String key63; (key63 = r.key("f50")) != null;) {
+                    for (String key67; (key67 = r.key("f50")) != null;) {
                         r.spend(8, "f50");
-                        byte[] k62 = r.keyBytes(key63, "f50");
-                        if (v.f50.containsKey(k62)) {
+                        byte[] k66 = r.keyBytes(key67, "f50");
+                        if (v.f50.containsKey(k66)) {
                             throw r.duplicateKey("f50");
                         }
-                        v.f50.put(k62, r.string("f50"));
+                        v.f50.put(k66, r.string("f50"));
+                    }
+                    break;
+                case "f51":
+                    r.beginArray("f51");
+                    for (int i68 = 0; r.more(); i68++) {
+                        r.spend(16, "f51");
+                        if (!v.f51.add(r.decimal("f51"))) {
+                            throw r.duplicateElement("f51");
+                        }
+                    }
+                    break;
+                case "f52":
+                    r.beginObject("f52");
+                    for (String key70; (key70 = r.key("f52")) != null;) {
+                        r.spend(20, "f52");
+                        BigDecimal k69 = r.keyDecimal(key70, "f52");
+                        if (v.f52.containsKey(k69)) {
+                            throw r.duplicateKey("f52");
+                        }
+                        v.f52.put(k69, (int) r.integer(-2147483648, 2147483647, "f52"));
                     }
                     break;
                 default:
@@ -3072,10 +3255,10 @@ public class Everything {
                     break;
             }
         }
-        if (!seen27) {
+        if (!seen31) {
             r.spend(4, "f29");
         }
-        if (!seen28) {
+        if (!seen32) {
             r.spend(8, "f30");
         }
         r.leave();

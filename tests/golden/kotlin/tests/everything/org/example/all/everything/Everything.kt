@@ -76,6 +76,8 @@ open class Everything(
     var f48: Long? = 0L,
     var f49: MutableMap<ByteArray, Int> = TreeMap(Compare.BYTES),
     var f50: MutableMap<ByteArray, String> = TreeMap(Compare.BYTES),
+    var f51: MutableSet<BigDecimal> = TreeSet(),
+    var f52: MutableMap<BigDecimal, Int> = TreeMap(),
 ) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
@@ -153,7 +155,7 @@ open class Everything(
 
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Everything) {
-            val b = w.struct(base, slot, 302, 1026)
+            val b = w.struct(base, slot, 310, 1026)
             w.putI32(b + 8, v.id)
             w.putBool(b + 12, v.f1)
             w.putI8(b + 13, v.f2.toByte())
@@ -312,6 +314,19 @@ open class Everything(
                 w.string(b, e52 + i53 * 8 + 4, x54.value)
                 i53++
             }
+            val e55 = w.vector(b, b + 302, v.f51.size, 16)
+            var i56 = 0
+            for (x57 in Compare.ordered(v.f51, null)) {
+                w.putDecimal(e55 + i56 * 16, x57)
+                i56++
+            }
+            val e58 = w.vector(b, b + 306, v.f52.size, 20)
+            var i59 = 0
+            for (x60 in Compare.ordered(v.f52, null)) {
+                w.putDecimal(e58 + i59 * 20, x60.key)
+                w.putI32(e58 + i59 * 20 + 16, x60.value)
+                i59++
+            }
         }
 
         /**
@@ -321,7 +336,7 @@ open class Everything(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Everything) {
-            val b = r.struct(base, slot, 1026, 250)
+            val b = r.struct(base, slot, 1026, 258)
             val n = r.i32(b)
             if (n < 12) {
                 r.spend(12, b, "id")
@@ -521,39 +536,39 @@ open class Everything(
                 r.leave()
                 return
             }
-            val s55 = r.optional(b, b + 200, 4, "f31")
-            v.f31 = if (s55 >= 0) r.i32(s55) else null
+            val s61 = r.optional(b, b + 200, 4, "f31")
+            v.f31 = if (s61 >= 0) r.i32(s61) else null
             if (n < 210) {
                 r.leave()
                 return
             }
-            val s56 = r.optional(b, b + 205, 4, "f32")
-            v.f32 = if (s56 >= 0) r.i32(s56) else null
+            val s62 = r.optional(b, b + 205, 4, "f32")
+            v.f32 = if (s62 >= 0) r.i32(s62) else null
             if (n < 215) {
                 r.leave()
                 return
             }
-            val s57 = r.optional(b, b + 210, 4, "f33")
-            v.f33 = if (s57 >= 0) r.string(s57, s57, "f33") else null
+            val s63 = r.optional(b, b + 210, 4, "f33")
+            v.f33 = if (s63 >= 0) r.string(s63, s63, "f33") else null
             if (n < 220) {
                 r.leave()
                 return
             }
-            val s58 = r.optional(b, b + 215, 1, "f34")
-            v.f34 = if (s58 >= 0) EByte(r.i8(s58).toUByte()) else null
+            val s64 = r.optional(b, b + 215, 1, "f34")
+            v.f34 = if (s64 >= 0) EByte(r.i8(s64).toUByte()) else null
             if (n < 225) {
                 r.leave()
                 return
             }
-            val s59 = r.optional(b, b + 220, 4, "f35")
-            v.f35 = if (s59 >= 0) {
-                val x60 = Counted()
+            val s65 = r.optional(b, b + 220, 4, "f35")
+            v.f35 = if (s65 >= 0) {
+                val x66 = Counted()
                 try {
-                    Counted.fbeRead(r, s59, s59, x60)
+                    Counted.fbeRead(r, s65, s65, x66)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
-                x60
+                x66
             } else {
                 null
             }
@@ -561,154 +576,154 @@ open class Everything(
                 r.leave()
                 return
             }
-            for (i61 in 0 until 3) {
-                v.f36[i61] = r.i32(b + 225 + i61 * 4)
+            for (i67 in 0 until 3) {
+                v.f36[i67] = r.i32(b + 225 + i67 * 4)
             }
             if (n < 247) {
                 r.leave()
                 return
             }
-            for (i62 in 0 until 2) {
-                val s64 = r.optional(b, b + 237 + i62 * 5, 4, "f37")
-                val x63: String? = if (s64 >= 0) r.string(s64, s64, "f37") else null
-                v.f37[i62] = x63
+            for (i68 in 0 until 2) {
+                val s70 = r.optional(b, b + 237 + i68 * 5, 4, "f37")
+                val x69: String? = if (s70 >= 0) r.string(s70, s70, "f37") else null
+                v.f37[i68] = x69
             }
             if (n < 251) {
                 r.leave()
                 return
             }
-            val e65 = r.vector(b, b + 247, 8, 8, "f38")
-            val n66 = r.count()
-            for (i67 in 0 until n66) {
-                v.f38.add(r.f64(e65 + i67 * 8))
+            val e71 = r.vector(b, b + 247, 8, 8, "f38")
+            val n72 = r.count()
+            for (i73 in 0 until n72) {
+                v.f38.add(r.f64(e71 + i73 * 8))
             }
             if (n < 255) {
                 r.leave()
                 return
             }
-            val e68 = r.vector(b, b + 251, 5, 1, "f39")
-            val n69 = r.count()
-            for (i70 in 0 until n69) {
-                val s72 = r.optional(b, e68 + i70 * 5, 4, "f39")
-                val x71: Counted? = if (s72 >= 0) {
-                    val x73 = Counted()
+            val e74 = r.vector(b, b + 251, 5, 1, "f39")
+            val n75 = r.count()
+            for (i76 in 0 until n75) {
+                val s78 = r.optional(b, e74 + i76 * 5, 4, "f39")
+                val x77: Counted? = if (s78 >= 0) {
+                    val x79 = Counted()
                     try {
-                        Counted.fbeRead(r, s72, s72, x73)
+                        Counted.fbeRead(r, s78, s78, x79)
                     } catch (e: DecodeException) {
-                        throw e.at("f39", i70)
+                        throw e.at("f39", i76)
                     }
-                    x73
+                    x79
                 } else {
                     null
                 }
-                v.f39.add(x71)
+                v.f39.add(x77)
             }
             if (n < 259) {
                 r.leave()
                 return
             }
-            val e74 = r.vector(b, b + 255, 4, 4, "f40")
-            val n75 = r.count()
-            for (i76 in 0 until n75) {
-                v.f40.add(r.string(b, e74 + i76 * 4, "f40"))
+            val e80 = r.vector(b, b + 255, 4, 4, "f40")
+            val n81 = r.count()
+            for (i82 in 0 until n81) {
+                v.f40.add(r.string(b, e80 + i82 * 4, "f40"))
             }
             if (n < 263) {
                 r.leave()
                 return
             }
-            val e77 = r.vector(b, b + 259, 8, 8, "f41")
-            val n78 = r.count()
-            for (i79 in 0 until n78) {
-                if (!v.f41.add(r.i64(e77 + i79 * 8))) throw r.duplicateKey("f41", e77 + i79 * 8)
+            val e83 = r.vector(b, b + 259, 8, 8, "f41")
+            val n84 = r.count()
+            for (i85 in 0 until n84) {
+                if (!v.f41.add(r.i64(e83 + i85 * 8))) throw r.duplicateKey("f41", e83 + i85 * 8)
             }
             if (n < 267) {
                 r.leave()
                 return
             }
-            val e80 = r.vector(b, b + 263, 4, 0, "f42")
-            val n81 = r.count()
-            for (i82 in 0 until n81) {
-                val x83 = org.example.market.Instrument()
+            val e86 = r.vector(b, b + 263, 4, 0, "f42")
+            val n87 = r.count()
+            for (i88 in 0 until n87) {
+                val x89 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeRead(r, b, e80 + i82 * 4, x83)
+                    org.example.market.Instrument.fbeRead(r, b, e86 + i88 * 4, x89)
                 } catch (e: DecodeException) {
-                    throw e.at("f42", i82)
+                    throw e.at("f42", i88)
                 }
-                if (!v.f42.add(x83)) throw r.duplicateKey("f42", e80 + i82 * 4)
+                if (!v.f42.add(x89)) throw r.duplicateKey("f42", e86 + i88 * 4)
             }
             if (n < 271) {
                 r.leave()
                 return
             }
-            val e84 = r.vector(b, b + 267, 8, 8, "f43")
-            val n85 = r.count()
-            for (i86 in 0 until n85) {
-                val k87 = r.i32(e84 + i86 * 8)
-                v.f43[k87] = r.string(b, e84 + i86 * 8 + 4, "f43")
-                if (v.f43.size != i86 + 1) throw r.duplicateKey("f43", e84 + i86 * 8)
+            val e90 = r.vector(b, b + 267, 8, 8, "f43")
+            val n91 = r.count()
+            for (i92 in 0 until n91) {
+                val k93 = r.i32(e90 + i92 * 8)
+                v.f43[k93] = r.string(b, e90 + i92 * 8 + 4, "f43")
+                if (v.f43.size != i92 + 1) throw r.duplicateKey("f43", e90 + i92 * 8)
             }
             if (n < 275) {
                 r.leave()
                 return
             }
-            val e88 = r.vector(b, b + 271, 9, 5, "f44")
-            val n89 = r.count()
-            for (i90 in 0 until n89) {
-                val k91 = r.string(b, e88 + i90 * 9, "f44")
-                val s93 = r.optional(b, e88 + i90 * 9 + 4, 4, "f44")
-                val x92: Counted? = if (s93 >= 0) {
-                    val x94 = Counted()
+            val e94 = r.vector(b, b + 271, 9, 5, "f44")
+            val n95 = r.count()
+            for (i96 in 0 until n95) {
+                val k97 = r.string(b, e94 + i96 * 9, "f44")
+                val s99 = r.optional(b, e94 + i96 * 9 + 4, 4, "f44")
+                val x98: Counted? = if (s99 >= 0) {
+                    val x100 = Counted()
                     try {
-                        Counted.fbeRead(r, s93, s93, x94)
+                        Counted.fbeRead(r, s99, s99, x100)
                     } catch (e: DecodeException) {
-                        throw e.at("f44", i90)
+                        throw e.at("f44", i96)
                     }
-                    x94
+                    x100
                 } else {
                     null
                 }
-                v.f44[k91] = x92
-                if (v.f44.size != i90 + 1) throw r.duplicateKey("f44", e88 + i90 * 9)
+                v.f44[k97] = x98
+                if (v.f44.size != i96 + 1) throw r.duplicateKey("f44", e94 + i96 * 9)
             }
             if (n < 279) {
                 r.leave()
                 return
             }
-            val e95 = r.vector(b, b + 275, 20, 20, "f45")
-            val n96 = r.count()
-            for (i97 in 0 until n96) {
-                val k98 = r.uuid(e95 + i97 * 20)
-                v.f45[k98] = r.bytes(b, e95 + i97 * 20 + 16, "f45")
-                if (v.f45.size != i97 + 1) throw r.duplicateKey("f45", e95 + i97 * 20)
+            val e101 = r.vector(b, b + 275, 20, 20, "f45")
+            val n102 = r.count()
+            for (i103 in 0 until n102) {
+                val k104 = r.uuid(e101 + i103 * 20)
+                v.f45[k104] = r.bytes(b, e101 + i103 * 20 + 16, "f45")
+                if (v.f45.size != i103 + 1) throw r.duplicateKey("f45", e101 + i103 * 20)
             }
             if (n < 283) {
                 r.leave()
                 return
             }
-            val e99 = r.vector(b, b + 279, 8, 0, "f46")
-            val n100 = r.count()
-            for (i101 in 0 until n100) {
-                val x102 = org.example.market.Instrument()
+            val e105 = r.vector(b, b + 279, 8, 0, "f46")
+            val n106 = r.count()
+            for (i107 in 0 until n106) {
+                val x108 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeRead(r, b, e99 + i101 * 8, x102)
+                    org.example.market.Instrument.fbeRead(r, b, e105 + i107 * 8, x108)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i101)
+                    throw e.at("f46", i107)
                 }
-                val x103 = Counted()
+                val x109 = Counted()
                 try {
-                    Counted.fbeRead(r, b, e99 + i101 * 8 + 4, x103)
+                    Counted.fbeRead(r, b, e105 + i107 * 8 + 4, x109)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i101)
+                    throw e.at("f46", i107)
                 }
-                v.f46[x102] = x103
-                if (v.f46.size != i101 + 1) throw r.duplicateKey("f46", e99 + i101 * 8)
+                v.f46[x108] = x109
+                if (v.f46.size != i107 + 1) throw r.duplicateKey("f46", e105 + i107 * 8)
             }
             if (n < 288) {
                 r.leave()
                 return
             }
-            val s104 = r.optional(b, b + 283, 4, "f47")
-            v.f47 = if (s104 >= 0) r.i32(s104) else null
+            val s110 = r.optional(b, b + 283, 4, "f47")
+            v.f47 = if (s110 >= 0) r.i32(s110) else null
             if (n < 289) {
                 r.leave()
                 return
@@ -718,29 +733,49 @@ open class Everything(
                 r.leave()
                 return
             }
-            val s105 = r.optional(b, b + 289, 8, "f48")
-            v.f48 = if (s105 >= 0) r.i64(s105) else null
+            val s111 = r.optional(b, b + 289, 8, "f48")
+            v.f48 = if (s111 >= 0) r.i64(s111) else null
             if (n < 298) {
                 r.leave()
                 return
             }
-            val e106 = r.vector(b, b + 294, 8, 8, "f49")
-            val n107 = r.count()
-            for (i108 in 0 until n107) {
-                val k109 = r.bytes(b, e106 + i108 * 8, "f49")
-                v.f49[k109] = r.i32(e106 + i108 * 8 + 4)
-                if (v.f49.size != i108 + 1) throw r.duplicateKey("f49", e106 + i108 * 8)
+            val e112 = r.vector(b, b + 294, 8, 8, "f49")
+            val n113 = r.count()
+            for (i114 in 0 until n113) {
+                val k115 = r.bytes(b, e112 + i114 * 8, "f49")
+                v.f49[k115] = r.i32(e112 + i114 * 8 + 4)
+                if (v.f49.size != i114 + 1) throw r.duplicateKey("f49", e112 + i114 * 8)
             }
             if (n < 302) {
                 r.leave()
                 return
             }
-            val e110 = r.vector(b, b + 298, 8, 8, "f50")
-            val n111 = r.count()
-            for (i112 in 0 until n111) {
-                val k113 = r.bytes(b, e110 + i112 * 8, "f50")
-                v.f50[k113] = r.string(b, e110 + i112 * 8 + 4, "f50")
-                if (v.f50.size != i112 + 1) throw r.duplicateKey("f50", e110 + i112 * 8)
+            val e116 = r.vector(b, b + 298, 8, 8, "f50")
+            val n117 = r.count()
+            for (i118 in 0 until n117) {
+                val k119 = r.bytes(b, e116 + i118 * 8, "f50")
+                v.f50[k119] = r.string(b, e116 + i118 * 8 + 4, "f50")
+                if (v.f50.size != i118 + 1) throw r.duplicateKey("f50", e116 + i118 * 8)
+            }
+            if (n < 306) {
+                r.leave()
+                return
+            }
+            val e120 = r.vector(b, b + 302, 16, 16, "f51")
+            val n121 = r.count()
+            for (i122 in 0 until n121) {
+                if (!v.f51.add(r.decimal(e120 + i122 * 16))) throw r.duplicateKey("f51", e120 + i122 * 16)
+            }
+            if (n < 310) {
+                r.leave()
+                return
+            }
+            val e123 = r.vector(b, b + 306, 20, 20, "f52")
+            val n124 = r.count()
+            for (i125 in 0 until n124) {
+                val k126 = r.decimal(e123 + i125 * 20)
+                v.f52[k126] = r.i32(e123 + i125 * 20 + 16)
+                if (v.f52.size != i125 + 1) throw r.duplicateKey("f52", e123 + i125 * 20)
             }
             r.leave()
         }
@@ -814,110 +849,119 @@ open class Everything(
             w.appendI64(v.f28.value.toLong())
             Counted.fbeWriteFinal(w, v.f29)
             org.example.market.Instrument.fbeWriteFinal(w, v.f30)
-            val o114 = v.f31
-            w.appendBool(o114 != null)
-            if (o114 != null) {
-                w.appendI32(o114)
+            val o127 = v.f31
+            w.appendBool(o127 != null)
+            if (o127 != null) {
+                w.appendI32(o127)
             }
-            val o115 = v.f32
-            w.appendBool(o115 != null)
-            if (o115 != null) {
-                w.appendI32(o115)
+            val o128 = v.f32
+            w.appendBool(o128 != null)
+            if (o128 != null) {
+                w.appendI32(o128)
             }
-            val o116 = v.f33
-            w.appendBool(o116 != null)
-            if (o116 != null) {
-                w.appendString(o116)
+            val o129 = v.f33
+            w.appendBool(o129 != null)
+            if (o129 != null) {
+                w.appendString(o129)
             }
-            val o117 = v.f34
-            w.appendBool(o117 != null)
-            if (o117 != null) {
-                w.appendI8(o117.value.toByte())
+            val o130 = v.f34
+            w.appendBool(o130 != null)
+            if (o130 != null) {
+                w.appendI8(o130.value.toByte())
             }
-            val o118 = v.f35
-            w.appendBool(o118 != null)
-            if (o118 != null) {
-                Counted.fbeWriteFinal(w, o118)
+            val o131 = v.f35
+            w.appendBool(o131 != null)
+            if (o131 != null) {
+                Counted.fbeWriteFinal(w, o131)
             }
             Writer.checkLength(v.f36.size, 3, "everything.Everything.f36")
-            for (i119 in 0 until 3) {
-                w.appendI32(v.f36[i119])
+            for (i132 in 0 until 3) {
+                w.appendI32(v.f36[i132])
             }
             Writer.checkLength(v.f37.size, 2, "everything.Everything.f37")
-            for (i120 in 0 until 2) {
-                val o121 = v.f37[i120]
-                w.appendBool(o121 != null)
-                if (o121 != null) {
-                    w.appendString(o121)
+            for (i133 in 0 until 2) {
+                val o134 = v.f37[i133]
+                w.appendBool(o134 != null)
+                if (o134 != null) {
+                    w.appendString(o134)
                 }
             }
             w.appendCount(v.f38.size)
-            for (x122 in v.f38) {
-                w.appendF64(x122)
+            for (x135 in v.f38) {
+                w.appendF64(x135)
             }
             w.appendCount(v.f39.size)
-            for (x123 in v.f39) {
-                w.appendBool(x123 != null)
-                if (x123 != null) {
-                    Counted.fbeWriteFinal(w, x123)
+            for (x136 in v.f39) {
+                w.appendBool(x136 != null)
+                if (x136 != null) {
+                    Counted.fbeWriteFinal(w, x136)
                 }
             }
             w.appendCount(v.f40.size)
-            for (x124 in v.f40) {
-                w.appendString(x124)
+            for (x137 in v.f40) {
+                w.appendString(x137)
             }
             w.appendCount(v.f41.size)
-            for (x125 in Compare.ordered(v.f41, null)) {
-                w.appendI64(x125)
+            for (x138 in Compare.ordered(v.f41, null)) {
+                w.appendI64(x138)
             }
             w.appendCount(v.f42.size)
-            for (x126 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-                org.example.market.Instrument.fbeWriteFinal(w, x126)
+            for (x139 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+                org.example.market.Instrument.fbeWriteFinal(w, x139)
             }
             w.appendCount(v.f43.size)
-            for (x127 in Compare.ordered(v.f43, null)) {
-                w.appendI32(x127.key)
-                w.appendString(x127.value)
+            for (x140 in Compare.ordered(v.f43, null)) {
+                w.appendI32(x140.key)
+                w.appendString(x140.value)
             }
             w.appendCount(v.f44.size)
-            for (x128 in Compare.ordered(v.f44, Compare.STRING)) {
-                w.appendString(x128.key)
-                val o129 = x128.value
-                w.appendBool(o129 != null)
-                if (o129 != null) {
-                    Counted.fbeWriteFinal(w, o129)
+            for (x141 in Compare.ordered(v.f44, Compare.STRING)) {
+                w.appendString(x141.key)
+                val o142 = x141.value
+                w.appendBool(o142 != null)
+                if (o142 != null) {
+                    Counted.fbeWriteFinal(w, o142)
                 }
             }
             w.appendCount(v.f45.size)
-            for (x130 in v.f45.entries) {
-                w.appendUuid(x130.key)
-                w.appendBytes(x130.value)
+            for (x143 in v.f45.entries) {
+                w.appendUuid(x143.key)
+                w.appendBytes(x143.value)
             }
             w.appendCount(v.f46.size)
-            for (x131 in v.f46.entries) {
-                org.example.market.Instrument.fbeWriteFinal(w, x131.key)
-                Counted.fbeWriteFinal(w, x131.value)
+            for (x144 in v.f46.entries) {
+                org.example.market.Instrument.fbeWriteFinal(w, x144.key)
+                Counted.fbeWriteFinal(w, x144.value)
             }
-            val o132 = v.f47
-            w.appendBool(o132 != null)
-            if (o132 != null) {
-                w.appendI32(o132)
+            val o145 = v.f47
+            w.appendBool(o145 != null)
+            if (o145 != null) {
+                w.appendI32(o145)
             }
             w.appendBool(v.f47Reset)
-            val o133 = v.f48
-            w.appendBool(o133 != null)
-            if (o133 != null) {
-                w.appendI64(o133)
+            val o146 = v.f48
+            w.appendBool(o146 != null)
+            if (o146 != null) {
+                w.appendI64(o146)
             }
             w.appendCount(v.f49.size)
-            for (x134 in Compare.ordered(v.f49, Compare.BYTES)) {
-                w.appendBytes(x134.key)
-                w.appendI32(x134.value)
+            for (x147 in Compare.ordered(v.f49, Compare.BYTES)) {
+                w.appendBytes(x147.key)
+                w.appendI32(x147.value)
             }
             w.appendCount(v.f50.size)
-            for (x135 in v.f50.entries) {
-                w.appendBytes(x135.key)
-                w.appendString(x135.value)
+            for (x148 in v.f50.entries) {
+                w.appendBytes(x148.key)
+                w.appendString(x148.value)
+            }
+            w.appendCount(v.f51.size)
+            for (x149 in Compare.ordered(v.f51, null)) {
+                w.appendDecimal(x149)
+            }
+            w.appendCount(v.f52.size)
+            for (x150 in Compare.ordered(v.f52, null)) {
+                w.appendDecimal(x150.key)
+                w.appendI32(x150.value)
             }
         }
 
@@ -927,7 +971,7 @@ open class Everything(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: Everything) {
-            r.enter(250)
+            r.enter(258)
             v.id = r.finalI32("id")
             v.f1 = r.finalBool("f1")
             v.f2 = r.finalI8("f2").toUByte()
@@ -972,128 +1016,140 @@ open class Everything(
             v.f33 = if (r.finalHas("f33")) r.finalString("f33") else null
             v.f34 = if (r.finalHas("f34")) EByte(r.finalI8("f34").toUByte()) else null
             v.f35 = if (r.finalHas("f35")) {
-                val x136 = Counted()
+                val x151 = Counted()
                 try {
-                    Counted.fbeReadFinal(r, x136)
+                    Counted.fbeReadFinal(r, x151)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
-                x136
+                x151
             } else {
                 null
             }
-            for (i137 in 0 until 3) {
-                v.f36[i137] = r.finalI32("f36")
+            for (i152 in 0 until 3) {
+                v.f36[i152] = r.finalI32("f36")
             }
-            for (i138 in 0 until 2) {
-                val x139: String? = if (r.finalHas("f37")) r.finalString("f37") else null
-                v.f37[i138] = x139
+            for (i153 in 0 until 2) {
+                val x154: String? = if (r.finalHas("f37")) r.finalString("f37") else null
+                v.f37[i153] = x154
             }
-            val n140 = r.finalCount(8, 8, "f38")
-            for (i141 in 0 until n140) {
+            val n155 = r.finalCount(8, 8, "f38")
+            for (i156 in 0 until n155) {
                 v.f38.add(r.finalF64("f38"))
             }
-            val n142 = r.finalCount(1, 1, "f39")
-            for (i143 in 0 until n142) {
-                val x144: Counted? = if (r.finalHas("f39")) {
-                    val x145 = Counted()
+            val n157 = r.finalCount(1, 1, "f39")
+            for (i158 in 0 until n157) {
+                val x159: Counted? = if (r.finalHas("f39")) {
+                    val x160 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x145)
+                        Counted.fbeReadFinal(r, x160)
                     } catch (e: DecodeException) {
-                        throw e.at("f39", i143)
+                        throw e.at("f39", i158)
                     }
-                    x145
+                    x160
                 } else {
                     null
                 }
-                v.f39.add(x144)
+                v.f39.add(x159)
             }
-            val n146 = r.finalCount(4, 4, "f40")
-            for (i147 in 0 until n146) {
+            val n161 = r.finalCount(4, 4, "f40")
+            for (i162 in 0 until n161) {
                 v.f40.add(r.finalString("f40"))
             }
-            val n148 = r.finalCount(8, 8, "f41")
-            for (i149 in 0 until n148) {
-                val p150 = r.pos()
-                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p150)
+            val n163 = r.finalCount(8, 8, "f41")
+            for (i164 in 0 until n163) {
+                val p165 = r.pos()
+                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p165)
             }
-            val n151 = r.finalCount(8, 0, "f42")
-            for (i152 in 0 until n151) {
-                val p153 = r.pos()
-                val x154 = org.example.market.Instrument()
+            val n166 = r.finalCount(8, 0, "f42")
+            for (i167 in 0 until n166) {
+                val p168 = r.pos()
+                val x169 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x154)
+                    org.example.market.Instrument.fbeReadFinal(r, x169)
                 } catch (e: DecodeException) {
-                    throw e.at("f42", i152)
+                    throw e.at("f42", i167)
                 }
-                if (!v.f42.add(x154)) throw r.duplicateKey("f42", p153)
+                if (!v.f42.add(x169)) throw r.duplicateKey("f42", p168)
             }
-            val n155 = r.finalCount(8, 8, "f43")
-            for (i156 in 0 until n155) {
-                val p157 = r.pos()
-                val k158 = r.finalI32("f43")
-                v.f43[k158] = r.finalString("f43")
-                if (v.f43.size != i156 + 1) throw r.duplicateKey("f43", p157)
+            val n170 = r.finalCount(8, 8, "f43")
+            for (i171 in 0 until n170) {
+                val p172 = r.pos()
+                val k173 = r.finalI32("f43")
+                v.f43[k173] = r.finalString("f43")
+                if (v.f43.size != i171 + 1) throw r.duplicateKey("f43", p172)
             }
-            val n159 = r.finalCount(5, 5, "f44")
-            for (i160 in 0 until n159) {
-                val p161 = r.pos()
-                val k162 = r.finalString("f44")
-                val x163: Counted? = if (r.finalHas("f44")) {
-                    val x164 = Counted()
+            val n174 = r.finalCount(5, 5, "f44")
+            for (i175 in 0 until n174) {
+                val p176 = r.pos()
+                val k177 = r.finalString("f44")
+                val x178: Counted? = if (r.finalHas("f44")) {
+                    val x179 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x164)
+                        Counted.fbeReadFinal(r, x179)
                     } catch (e: DecodeException) {
-                        throw e.at("f44", i160)
+                        throw e.at("f44", i175)
                     }
-                    x164
+                    x179
                 } else {
                     null
                 }
-                v.f44[k162] = x163
-                if (v.f44.size != i160 + 1) throw r.duplicateKey("f44", p161)
+                v.f44[k177] = x178
+                if (v.f44.size != i175 + 1) throw r.duplicateKey("f44", p176)
             }
-            val n165 = r.finalCount(20, 20, "f45")
-            for (i166 in 0 until n165) {
-                val p167 = r.pos()
-                val k168 = r.finalUuid("f45")
-                v.f45[k168] = r.finalBytes("f45")
-                if (v.f45.size != i166 + 1) throw r.duplicateKey("f45", p167)
+            val n180 = r.finalCount(20, 20, "f45")
+            for (i181 in 0 until n180) {
+                val p182 = r.pos()
+                val k183 = r.finalUuid("f45")
+                v.f45[k183] = r.finalBytes("f45")
+                if (v.f45.size != i181 + 1) throw r.duplicateKey("f45", p182)
             }
-            val n169 = r.finalCount(12, 0, "f46")
-            for (i170 in 0 until n169) {
-                val p171 = r.pos()
-                val x172 = org.example.market.Instrument()
+            val n184 = r.finalCount(12, 0, "f46")
+            for (i185 in 0 until n184) {
+                val p186 = r.pos()
+                val x187 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x172)
+                    org.example.market.Instrument.fbeReadFinal(r, x187)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i170)
+                    throw e.at("f46", i185)
                 }
-                val x173 = Counted()
+                val x188 = Counted()
                 try {
-                    Counted.fbeReadFinal(r, x173)
+                    Counted.fbeReadFinal(r, x188)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i170)
+                    throw e.at("f46", i185)
                 }
-                v.f46[x172] = x173
-                if (v.f46.size != i170 + 1) throw r.duplicateKey("f46", p171)
+                v.f46[x187] = x188
+                if (v.f46.size != i185 + 1) throw r.duplicateKey("f46", p186)
             }
             v.f47 = if (r.finalHas("f47")) r.finalI32("f47") else null
             v.f47Reset = r.finalBool("f47Reset")
             v.f48 = if (r.finalHas("f48")) r.finalI64("f48") else null
-            val n174 = r.finalCount(8, 8, "f49")
-            for (i175 in 0 until n174) {
-                val p176 = r.pos()
-                val k177 = r.finalBytes("f49")
-                v.f49[k177] = r.finalI32("f49")
-                if (v.f49.size != i175 + 1) throw r.duplicateKey("f49", p176)
+            val n189 = r.finalCount(8, 8, "f49")
+            for (i190 in 0 until n189) {
+                val p191 = r.pos()
+                val k192 = r.finalBytes("f49")
+                v.f49[k192] = r.finalI32("f49")
+                if (v.f49.size != i190 + 1) throw r.duplicateKey("f49", p191)
             }
-            val n178 = r.finalCount(8, 8, "f50")
-            for (i179 in 0 until n178) {
-                val p180 = r.pos()
-                val k181 = r.finalBytes("f50")
-                v.f50[k181] = r.finalString("f50")
-                if (v.f50.size != i179 + 1) throw r.duplicateKey("f50", p180)
+            val n193 = r.finalCount(8, 8, "f50")
+            for (i194 in 0 until n193) {
+                val p195 = r.pos()
+                val k196 = r.finalBytes("f50")
+                v.f50[k196] = r.finalString("f50")
+                if (v.f50.size != i194 + 1) throw r.duplicateKey("f50", p195)
+            }
+            val n197 = r.finalCount(16, 16, "f51")
+            for (i198 in 0 until n197) {
+                val p199 = r.pos()
+                if (!v.f51.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p199)
+            }
+            val n200 = r.finalCount(20, 20, "f52")
+            for (i201 in 0 until n200) {
+                val p202 = r.pos()
+                val k203 = r.finalDecimal("f52")
+                v.f52[k203] = r.finalI32("f52")
+                if (v.f52.size != i201 + 1) throw r.duplicateKey("f52", p202)
             }
             r.leave()
         }
@@ -1354,6 +1410,19 @@ open class Everything(
                 j.keyBytes(x34.key)
                 j.string(x34.value)
             }
+            j.raw("},\"f51\":[")
+            var i35 = 0
+            for (x36 in Compare.ordered(v.f51, null)) {
+                if (i35++ > 0) j.raw(',')
+                j.decimal(x36)
+            }
+            j.raw("],\"f52\":{")
+            var i37 = 0
+            for (x38 in Compare.ordered(v.f52, null)) {
+                if (i37++ > 0) j.raw(',')
+                j.keyDecimal(x38.key)
+                j.i64(x38.value.toLong())
+            }
             j.raw("}}")
         }
 
@@ -1364,9 +1433,9 @@ open class Everything(
          * @throws DecodeException at the first problem (docs/limits.md 7)
          */
         fun fbeReadJson(r: JsonReader, v: Everything) {
-            r.beginStruct(250)
-            var seen35 = false
-            var seen36 = false
+            r.beginStruct(258)
+            var seen39 = false
+            var seen40 = false
             while (true) {
                 val name = r.member() ?: break
                 when (name) {
@@ -1458,7 +1527,7 @@ open class Everything(
                         v.f28 = FUInt64(r.unsigned(-1L, "f28").toULong())
                     }
                     "f29" -> {
-                        seen35 = true
+                        seen39 = true
                         try {
                             Counted.fbeReadJson(r, v.f29)
                         } catch (e: DecodeException) {
@@ -1466,7 +1535,7 @@ open class Everything(
                         }
                     }
                     "f30" -> {
-                        seen36 = true
+                        seen40 = true
                         try {
                             org.example.market.Instrument.fbeReadJson(r, v.f30)
                         } catch (e: DecodeException) {
@@ -1487,35 +1556,35 @@ open class Everything(
                     }
                     "f35" -> {
                         v.f35 = if (!r.nil()) {
-                            val x37 = Counted()
+                            val x41 = Counted()
                             try {
-                                Counted.fbeReadJson(r, x37)
+                                Counted.fbeReadJson(r, x41)
                             } catch (e: DecodeException) {
                                 throw e.at("f35")
                             }
-                            x37
+                            x41
                         } else {
                             null
                         }
                     }
                     "f36" -> {
                         r.beginArray("f36")
-                        var i38 = 0
-                        while (r.element(i38, 3, "f36")) {
-                            v.f36[i38] = r.integer(-2147483648L, 2147483647L, "f36").toInt()
-                            i38++
+                        var i42 = 0
+                        while (r.element(i42, 3, "f36")) {
+                            v.f36[i42] = r.integer(-2147483648L, 2147483647L, "f36").toInt()
+                            i42++
                         }
-                        r.endArray(i38, 3, "f36")
+                        r.endArray(i42, 3, "f36")
                     }
                     "f37" -> {
                         r.beginArray("f37")
-                        var i39 = 0
-                        while (r.element(i39, 2, "f37")) {
-                            val x40: String? = if (!r.nil()) r.string("f37") else null
-                            v.f37[i39] = x40
-                            i39++
+                        var i43 = 0
+                        while (r.element(i43, 2, "f37")) {
+                            val x44: String? = if (!r.nil()) r.string("f37") else null
+                            v.f37[i43] = x44
+                            i43++
                         }
-                        r.endArray(i39, 2, "f37")
+                        r.endArray(i43, 2, "f37")
                     }
                     "f38" -> {
                         r.beginArray("f38")
@@ -1526,22 +1595,22 @@ open class Everything(
                     }
                     "f39" -> {
                         r.beginArray("f39")
-                        var i42 = 0
+                        var i46 = 0
                         while (r.more()) {
                             r.spend(1, "f39")
-                            val x43: Counted? = if (!r.nil()) {
-                                val x44 = Counted()
+                            val x47: Counted? = if (!r.nil()) {
+                                val x48 = Counted()
                                 try {
-                                    Counted.fbeReadJson(r, x44)
+                                    Counted.fbeReadJson(r, x48)
                                 } catch (e: DecodeException) {
-                                    throw e.at("f39", i42)
+                                    throw e.at("f39", i46)
                                 }
-                                x44
+                                x48
                             } else {
                                 null
                             }
-                            v.f39.add(x43)
-                            i42++
+                            v.f39.add(x47)
+                            i46++
                         }
                     }
                     "f40" -> {
@@ -1555,89 +1624,89 @@ open class Everything(
                         r.beginArray("f41")
                         while (r.more()) {
                             r.spend(8, "f41")
-                            val e47 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f41")
-                            if (!v.f41.add(e47)) throw r.duplicateElement("f41")
+                            val e51 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f41")
+                            if (!v.f41.add(e51)) throw r.duplicateElement("f41")
                         }
                     }
                     "f42" -> {
                         r.beginArray("f42")
-                        var i48 = 0
+                        var i52 = 0
                         while (r.more()) {
-                            val x49 = org.example.market.Instrument()
+                            val x53 = org.example.market.Instrument()
                             try {
-                                org.example.market.Instrument.fbeReadJson(r, x49)
+                                org.example.market.Instrument.fbeReadJson(r, x53)
                             } catch (e: DecodeException) {
-                                throw e.at("f42", i48)
+                                throw e.at("f42", i52)
                             }
-                            if (!v.f42.add(x49)) throw r.duplicateElement("f42")
-                            i48++
+                            if (!v.f42.add(x53)) throw r.duplicateElement("f42")
+                            i52++
                         }
                     }
                     "f43" -> {
                         r.beginObject("f43")
                         while (true) {
-                            val key50 = r.key("f43") ?: break
+                            val key54 = r.key("f43") ?: break
                             r.spend(8, "f43")
-                            val k51 = r.keyInt(key50, -2147483648L, 2147483647L, "f43").toInt()
-                            val v52 = r.string("f43")
-                            if (k51 in v.f43) throw r.duplicateKey("f43")
-                            v.f43[k51] = v52
+                            val k55 = r.keyInt(key54, -2147483648L, 2147483647L, "f43").toInt()
+                            val v56 = r.string("f43")
+                            if (k55 in v.f43) throw r.duplicateKey("f43")
+                            v.f43[k55] = v56
                         }
                     }
                     "f44" -> {
                         r.beginObject("f44")
                         while (true) {
-                            val key53 = r.key("f44") ?: break
+                            val key57 = r.key("f44") ?: break
                             r.spend(5, "f44")
-                            val k54 = r.keyString(key53, "f44")
-                            val x55: Counted? = if (!r.nil()) {
-                                val x56 = Counted()
+                            val k58 = r.keyString(key57, "f44")
+                            val x59: Counted? = if (!r.nil()) {
+                                val x60 = Counted()
                                 try {
-                                    Counted.fbeReadJson(r, x56)
+                                    Counted.fbeReadJson(r, x60)
                                 } catch (e: DecodeException) {
-                                    throw e.atKey("f44", key53)
+                                    throw e.atKey("f44", key57)
                                 }
-                                x56
+                                x60
                             } else {
                                 null
                             }
-                            if (k54 in v.f44) throw r.duplicateKey("f44")
-                            v.f44[k54] = x55
+                            if (k58 in v.f44) throw r.duplicateKey("f44")
+                            v.f44[k58] = x59
                         }
                     }
                     "f45" -> {
                         r.beginObject("f45")
                         while (true) {
-                            val key57 = r.key("f45") ?: break
+                            val key61 = r.key("f45") ?: break
                             r.spend(20, "f45")
-                            val k58 = r.keyUuid(key57, "f45")
-                            val v59 = r.bytes("f45")
-                            if (k58 in v.f45) throw r.duplicateKey("f45")
-                            v.f45[k58] = v59
+                            val k62 = r.keyUuid(key61, "f45")
+                            val v63 = r.bytes("f45")
+                            if (k62 in v.f45) throw r.duplicateKey("f45")
+                            v.f45[k62] = v63
                         }
                     }
                     "f46" -> {
                         r.beginArray("f46")
-                        var i60 = 0
+                        var i64 = 0
                         while (r.more()) {
                             r.spend(0, "f46")
                             r.beginPair("f46")
-                            val x61 = org.example.market.Instrument()
+                            val x65 = org.example.market.Instrument()
                             try {
-                                org.example.market.Instrument.fbeReadJson(r, x61)
+                                org.example.market.Instrument.fbeReadJson(r, x65)
                             } catch (e: DecodeException) {
-                                throw e.at("f46", i60)
+                                throw e.at("f46", i64)
                             }
-                            val x62 = Counted()
+                            val x66 = Counted()
                             try {
-                                Counted.fbeReadJson(r, x62)
+                                Counted.fbeReadJson(r, x66)
                             } catch (e: DecodeException) {
-                                throw e.at("f46", i60)
+                                throw e.at("f46", i64)
                             }
                             r.endPair("f46")
-                            if (x61 in v.f46) throw r.duplicateKey("f46")
-                            v.f46[x61] = x62
-                            i60++
+                            if (x65 in v.f46) throw r.duplicateKey("f46")
+                            v.f46[x65] = x66
+                            i64++
                         }
                     }
                     "f47" -> {
@@ -1652,30 +1721,49 @@ open class Everything(
                     "f49" -> {
                         r.beginObject("f49")
                         while (true) {
-                            val key63 = r.key("f49") ?: break
+                            val key67 = r.key("f49") ?: break
                             r.spend(8, "f49")
-                            val k64 = r.keyBytes(key63, "f49")
-                            val v65 = r.integer(-2147483648L, 2147483647L, "f49").toInt()
-                            if (k64 in v.f49) throw r.duplicateKey("f49")
-                            v.f49[k64] = v65
+                            val k68 = r.keyBytes(key67, "f49")
+                            val v69 = r.integer(-2147483648L, 2147483647L, "f49").toInt()
+                            if (k68 in v.f49) throw r.duplicateKey("f49")
+                            v.f49[k68] = v69
                         }
                     }
                     "f50" -> {
                         r.beginObject("f50")
                         while (true) {
-                            val key66 = r.key("f50") ?: break
+                            val key70 = r.key("f50") ?: break
                             r.spend(8, "f50")
-                            val k67 = r.keyBytes(key66, "f50")
-                            val v68 = r.string("f50")
-                            if (k67 in v.f50) throw r.duplicateKey("f50")
-                            v.f50[k67] = v68
+                            val k71 = r.keyBytes(key70, "f50")
+                            val v72 = r.string("f50")
+                            if (k71 in v.f50) throw r.duplicateKey("f50")
+                            v.f50[k71] = v72
+                        }
+                    }
+                    "f51" -> {
+                        r.beginArray("f51")
+                        while (r.more()) {
+                            r.spend(16, "f51")
+                            val e74 = r.decimal("f51")
+                            if (!v.f51.add(e74)) throw r.duplicateElement("f51")
+                        }
+                    }
+                    "f52" -> {
+                        r.beginObject("f52")
+                        while (true) {
+                            val key75 = r.key("f52") ?: break
+                            r.spend(20, "f52")
+                            val k76 = r.keyDecimal(key75, "f52")
+                            val v77 = r.integer(-2147483648L, 2147483647L, "f52").toInt()
+                            if (k76 in v.f52) throw r.duplicateKey("f52")
+                            v.f52[k76] = v77
                         }
                     }
                     else -> r.skip()
                 }
             }
-            if (!seen35) r.spend(4, "f29")
-            if (!seen36) r.spend(8, "f30")
+            if (!seen39) r.spend(4, "f29")
+            if (!seen40) r.spend(8, "f30")
             r.leave()
         }
 
@@ -1946,6 +2034,24 @@ open class Everything(
                 Text.string(t, x34.value)
             }
             t.append("}]")
+            t.append(",f51=")
+            Text.count(t, v.f51.size, "{")
+            var i35 = 0
+            for (x36 in Compare.ordered(v.f51, null)) {
+                if (i35++ > 0) t.append(',')
+                Text.decimal(t, x36)
+            }
+            t.append("}")
+            t.append(",f52=")
+            Text.count(t, v.f52.size, "<{")
+            var i37 = 0
+            for (x38 in Compare.ordered(v.f52, null)) {
+                if (i37++ > 0) t.append(',')
+                Text.decimal(t, x38.key)
+                t.append("->")
+                t.append(x38.value)
+            }
+            t.append("}>")
             t.append(')')
         }
     }
