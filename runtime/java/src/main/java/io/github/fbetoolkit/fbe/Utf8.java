@@ -1,5 +1,8 @@
 package io.github.fbetoolkit.fbe;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,7 +13,37 @@ import java.nio.charset.StandardCharsets;
  * other lone surrogate stands for no byte and cannot be written ({@link EncodeException}).
  */
 public final class Utf8 {
+    private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
     private Utf8() {}
+
+    /**
+     * The first byte of {@code data[from, end)} from 0x80 (a byte that is not ASCII), or end: eight
+     * bytes at a time while eight can be read in the array (a short string at once, the bytes past
+     * its end masked off), then byte by byte.
+     */
+    static int ascii(byte[] data, int from, int end) {
+        int i = from;
+        while (i <= data.length - 8) {
+            long high = (long) I64.get(data, i) & HIGH_BITS;
+            int left = end - i;
+            if (left < 8) {
+                high &= (1L << (left << 3)) - 1;
+            }
+            if (high != 0) {
+                return i + (Long.numberOfTrailingZeros(high) >>> 3);
+            }
+            if (left <= 8) {
+                return end;
+            }
+            i += 8;
+        }
+        while (i < end && data[i] >= 0) {
+            i++;
+        }
+        return i;
+    }
 
     /**
      * The bytes {@code data[from, from + n)} as a string (invalid bytes as U+DC80..U+DCFF).
@@ -23,10 +56,7 @@ public final class Utf8 {
     @SuppressWarnings("deprecation")
     public static String decode(byte[] data, int from, int n) {
         int end = from + n;
-        int i = from;
-        while (i < end && data[i] >= 0) {
-            i++;
-        }
+        int i = ascii(data, from, end);
         if (i == end) {
             // ASCII: the bytes are the characters. String(byte[], int hibyte, int, int) with hibyte 0
             // copies them as String(data, from, n, ISO_8859_1) does, but is small enough for the JIT
@@ -65,7 +95,7 @@ public final class Utf8 {
         int i = from;
         while (i < end) {
             if (data[i] >= 0) {
-                i++;
+                i = ascii(data, i, end);
                 continue;
             }
             int len = sequence(data, i, end);
@@ -129,7 +159,7 @@ public final class Utf8 {
         int i = from;
         while (i < end) {
             if (data[i] >= 0) {
-                i++;
+                i = ascii(data, i, end);
                 continue;
             }
             int len = sequence(data, i, end);

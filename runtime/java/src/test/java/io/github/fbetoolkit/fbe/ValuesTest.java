@@ -126,6 +126,29 @@ class ValuesTest {
     }
 
     @Test
+    void asciiScanFindsTheFirstHighByte() {
+        // Utf8.ascii reads eight bytes at a time, past the range's end while the array has them:
+        // every range of arrays up to 40 bytes with at most two high bytes placed anywhere
+        Random random = new Random(2);
+        for (int k = 0; k < 20000; k++) {
+            byte[] data = new byte[random.nextInt(41)];
+            for (int i = 0; i < data.length; i++) {
+                data[i] = (byte) random.nextInt(0x80);
+            }
+            for (int h = random.nextInt(3); h > 0 && data.length > 0; h--) {
+                data[random.nextInt(data.length)] = (byte) (0x80 | random.nextInt(0x80));
+            }
+            int from = random.nextInt(data.length + 1);
+            int end = from + random.nextInt(data.length - from + 1);
+            int expected = from;
+            while (expected < end && data[expected] >= 0) {
+                expected++;
+            }
+            assertEquals(expected, Utf8.ascii(data, from, end), () -> HexFormat.of().formatHex(data) + " " + from + ".." + end);
+        }
+    }
+
+    @Test
     void comparatorsFollowTheWireOrder() {
         assertTrue(Compare.U8.compare((byte) 0xFF, (byte) 1) > 0);
         assertTrue(Compare.U64.compare(-1L, 1L) > 0);
