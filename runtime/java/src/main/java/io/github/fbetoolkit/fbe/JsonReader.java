@@ -69,6 +69,7 @@ public final class JsonReader {
     }
 
     private final JsonParser p;
+    private final byte[] data;
     private final int length;
     private long budget;
     private final int maxDepth;
@@ -88,6 +89,7 @@ public final class JsonReader {
         } catch (IOException e) {
             throw new DecodeException("invalid JSON: " + e.getMessage(), "", 0);
         }
+        this.data = data;
         length = data.length;
         budget = limits.budget(data.length);
         maxDepth = limits.maxDepth();
@@ -172,12 +174,16 @@ public final class JsonReader {
         return offset(p.currentTokenLocation());
     }
 
-    private static long offset(JsonLocation at) {
+    private long offset(JsonLocation at) {
         if (at == null) {
             return -1;
         }
-        // for byte input Jackson counts bytes, and reports them as its char offset
-        return at.getByteOffset() >= 0 ? at.getByteOffset() : at.getCharOffset();
+        if (at.getByteOffset() >= 0) {
+            return at.getByteOffset();
+        }
+        // without canonical names Jackson parses the text as characters (a UTF-8 Reader) and counts
+        // UTF-16 units: the byte where that many start (the text is valid UTF-8, checked first)
+        return at.getCharOffset() < 0 ? -1 : Utf8.byteOffset(data, at.getCharOffset());
     }
 
     private DecodeException fail(String reason, String field) {

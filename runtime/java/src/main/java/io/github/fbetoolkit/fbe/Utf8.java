@@ -148,6 +148,25 @@ public final class Utf8 {
     }
 
     /**
+     * Where the {@code units}-th UTF-16 unit of valid UTF-8 text starts: a byte offset from a
+     * count of characters (a sequence of 4 bytes is two units).
+     *
+     * @param data  valid UTF-8
+     * @param units the UTF-16 units before the place
+     * @return its byte offset (the text's length when units is beyond it)
+     */
+    static int byteOffset(byte[] data, long units) {
+        int i = 0;
+        for (long k = 0; k < units && i < data.length; ) {
+            int b = data[i] & 0xFF;
+            int len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+            k += len == 4 ? 2 : 1;
+            i += len;
+        }
+        return Math.min(i, data.length);
+    }
+
+    /**
      * The first byte of {@code data[from, end)} that is not part of a valid UTF-8 sequence.
      *
      * @param data the buffer

@@ -192,6 +192,10 @@ class JsonTest {
         assertEquals("2147483648 is out of range (-2147483648..2147483647) (t.Node.n, offset 5)", e.getMessage());
         assertTrue(refused("{\"n\":1.0}").getMessage().startsWith("expected integer, got 1.0"));
         assertTrue(refused("{\"n\":\"1\"}").getMessage().startsWith("expected integer, got string"));
+        e = refused("{\"s\":\"\u00e9\u20ac\ud83d\ude00\",\"n\":\"1\"}");
+        assertEquals(21, e.offset(), "a byte offset: the string before it is 2 + 3 + 4 bytes of 4 UTF-16 units");
+        e = refused("{\"s\":\"\u00e9\u20ac\",\"n\":1");
+        assertTrue(e.getMessage().contains("ends before"), e.getMessage());
         e = refused("{\"c\":{\"c\":{\"s\":5}}}");
         assertEquals("c.c.s", e.path());
         assertEquals("t.Node", e.type());
