@@ -4,7 +4,8 @@
 #                      fbec --typescript's output for every schema through tsc --strict and
 #                      every golden vector of $(SHARED) read and written back (tests/js)
 # NODE and NPM are the node and npm commands (Node 20 or newer); npm ci installs what
-# runtime/js/package-lock.json locks (lossless-json; typescript and @types/node to build and test).
+# runtime/js/package-lock.json locks (typescript and @types/node, to build and test; the runtime
+# itself has no dependencies).
 .PHONY: test-js js-runtime
 TEST_TARGETS += test-js
 

@@ -1,19 +1,22 @@
 /**
  * Reading FBE JSON (docs/format.md 8.3) under the rules every runtime shares
- * (docs/limits.md 7): a scan of the text's brackets and member names (no
- * recursion, no allocation per value) refuses arrays and objects nested
- * deeper than 3 * maxDepth and a member name given twice in an object; then
- * lossless-json parses it (numbers kept as their text, so 64-bit
- * integers, doubles and decimals are exact; it recurses, hence the nesting
- * check before); bytes that are not valid UTF-8 are refused; a string's
- * \udcXY escapes are the raw bytes 0xXY (U+DC80..U+DCFF, as the binary
- * readers hold them) and other lone surrogates are refused. Generated
- * `fbeReadJson` functions then read the values, counting struct levels and
- * charging the decode budget as the binary readers do (docs/limits.md 3).
- * Errors are DecodeErrors naming the type and the member path.
+ * (docs/limits.md 7). A scan of the text (`prepare`: no recursion, no
+ * allocation per value) refuses arrays and objects nested deeper than
+ * 3 * maxDepth and a member name given twice in an object, and marks the
+ * numbers a double does not hold as their text; then the engine's
+ * `JSON.parse` parses it. So 64-bit integers, doubles and decimals are read
+ * exactly: an integer of at most 15 digits is parsed as the number it is, and
+ * every other number (a fraction, an exponent, more digits) becomes the string
+ * of its text behind a tab, which no JSON string value the scan leaves alone
+ * begins with (one that does gets a second tab; Number and BigInt take the
+ * text with the tab as it is). Bytes that are not valid
+ * UTF-8 are refused; a string's \udcXY escapes are the raw bytes 0xXY
+ * (U+DC80..U+DCFF, as the binary readers hold them) and other lone surrogates
+ * are refused. Generated `fbeReadJson` functions then read the values,
+ * counting struct levels and charging the decode budget as the binary readers
+ * do (docs/limits.md 3). Errors are DecodeErrors naming the type and the
+ * member path.
  */
-
-import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 
 import { Decimal } from "./decimal.js";
 import { DecodeError } from "./errors.js";
@@ -24,9 +27,11 @@ import { Uuid } from "./uuid.js";
 const FLT_MAX = 3.4028234663852886e38;
 const NONFINITE: Record<string, number> = { NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const NON_ASCII = /[^\x00-\x7f]/;
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const NOT_A_BYTE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])(?:[\udc00-\udc7f]|[\udd00-\udfff])/;
 const INTEGER = /^-?[0-9]+$/;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const INT_KEY = /^[ \t\n\v\f\r]*[+-]?[0-9]+$/;
 const REAL_KEY = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const SPECIAL_KEY = /^([+-]?)(?:(inf|infinity)|nan)$/i;
@@ -35,15 +40,33 @@ const B64_VALUES: Record<string, number> = Object.fromEntries(
   Array.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", (c, i) => [c, i]),
 );
 
-/** A JSON value as parsed: its numbers are lossless-json's LosslessNumber (`.value`, the text). */
+/**
+ * A JSON value as parsed: null, a boolean, a number (an integer of at most 15
+ * digits), a string (a number's text behind a tab: `numberText`; a string
+ * value: `stringOf`), an array or an object.
+ */
 export type JsonValue = unknown;
 /** A JSON object as parsed. */
 export type JsonObject = Record<string, unknown>;
 
+/** The text of a number value, or undefined when v is not a number. */
+function numberText(v: unknown): string | undefined {
+  if (typeof v === "number") return String(v);
+  if (typeof v === "string" && v.charCodeAt(0) === 9 && v.charCodeAt(1) !== 9) return v.slice(1);
+  return undefined;
+}
+
+/** The string a string value stands for, or undefined when v is not a string (or is a number's text). */
+function stringOf(v: unknown): string | undefined {
+  if (typeof v !== "string") return undefined;
+  if (v.charCodeAt(0) !== 9) return v;
+  return v.charCodeAt(1) === 9 ? v.slice(1) : undefined;
+}
+
 function kind(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
-  if (isLosslessNumber(v)) return "number";
+  if (numberText(v) !== undefined) return "number";
   return typeof v;
 }
 
@@ -51,26 +74,119 @@ function mismatch(what: string, v: unknown, field: string): DecodeError {
   return new DecodeError("JSON " + what + " expected, got " + kind(v), field);
 }
 
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
 /**
- * Scans the text before it is parsed (the parser recurses and keeps one of
- * two equal member names): arrays and objects nested at most `limit` deep,
- * and no member name twice in one object (names compared after their
- * escapes: "a" and "\\u0061" are the same). Only brackets outside strings and
- * strings followed by a colon are looked at; whether the text is JSON at all
- * is the parser's to say.
+ * Scans the text before JSON.parse parses it and returns the text it parses
+ * and the number of member names in its objects. Arrays and objects nest at
+ * most `limit` deep. A number in the place of a value that is not an integer
+ * of at most 15 digits is made the string of its text behind a tab (the
+ * escape `\t`), and a string value whose first character is a tab gets one
+ * more: both are still values where they were, so the text is JSON
+ * exactly when it was. Only brackets, strings and numbers outside strings are
+ * looked at; whether the text is JSON at all is JSON.parse's to say.
  */
-function checkNames(text: string, limit: number): void {
+function prepare(text: string, limit: number): [string, number] {
+  const objects: boolean[] = []; // per open array or object: whether it is an object
+  const n = text.length;
+  let out = ""; // the text as JSON.parse gets it, up to `done`
+  let done = 0;
+  let names = 0;
+  let prev = -1; // the last character outside strings that is not white space (-1: none; 0x22: a string)
+  let backslash = text.indexOf("\\"); // the next backslash at or after i (-1: none)
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      if (backslash !== -1 && backslash < i) backslash = text.indexOf("\\", i);
+      i = text.indexOf('"', i + 1);
+      if (i === -1) break; // not JSON: JSON.parse says why
+      const escaped = backslash !== -1 && backslash < i;
+      if (escaped) {
+        // the string ends at the first quote no backslash escapes
+        for (i = backslash; i < n; i++) {
+          const d = text.charCodeAt(i);
+          if (d === 0x5c) i++;
+          else if (d === 0x22) break;
+        }
+      }
+      prev = 0x22;
+      let j = i + 1;
+      let d = text.charCodeAt(j);
+      while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
+      if (d === 0x3a && objects.length > 0 && objects[objects.length - 1]) {
+        names++;
+      } else if (escaped && (text.startsWith("\\t", start + 1) || text.startsWith("\\u0009", start + 1))) {
+        // a value beginning with a tab gets another, to tell it from a number's text
+        out += text.slice(done, start + 1) + "\\t";
+        done = start + 1;
+      }
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const top = objects.length - 1;
+      const value = top < 0 ? prev === -1 : objects[top] ? prev === 0x3a : prev === 0x5b || prev === 0x2c;
+      prev = c;
+      if (!value) continue; // not JSON: JSON.parse says why
+      let j = c === 0x2d ? i + 1 : i;
+      const digits = j;
+      let d = text.charCodeAt(j);
+      while (d >= 0x30 && d <= 0x39) d = text.charCodeAt(++j);
+      if (d !== 0x2e && d !== 0x65 && d !== 0x45 && j - digits <= 15) {
+        i = j - 1; // an integer a double holds (or not JSON: JSON.parse says why)
+        continue;
+      }
+      NUMBER.lastIndex = i;
+      if (!NUMBER.test(text)) continue; // not JSON: JSON.parse says why
+      const end = NUMBER.lastIndex;
+      out += text.slice(done, i) + '"\\t' + text.slice(i, end) + '"';
+      done = end;
+      i = end - 1;
+    } else if (c === 0x7b || c === 0x5b) {
+      objects.push(c === 0x7b);
+      if (objects.length > limit) {
+        throw new DecodeError("invalid JSON: arrays and objects nested deeper than " + limit + " at text offset " + i);
+      }
+      prev = c;
+    } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+      if (c === 0x7d || c === 0x5d) objects.pop();
+      prev = c;
+    }
+  }
+  return [done === 0 ? text : out + text.slice(done), names];
+}
+
+/** The number of members of the objects in a parsed value. */
+function members(v: unknown): number {
+  if (v === null || typeof v !== "object") return 0;
+  let count = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) if (x !== null && typeof x === "object") count += members(x);
+    return count;
+  }
+  const o = v as JsonObject;
+  for (const k in o) {
+    count++;
+    const x = o[k];
+    if (x !== null && typeof x === "object") count += members(x);
+  }
+  return count;
+}
+
+/**
+ * Refuses the first member name given twice in an object (names compared
+ * after their escapes: "a" and "\\u0061" are the same), when JSON.parse, which
+ * keeps one of them, found fewer members than the text names.
+ */
+function duplicateName(text: string): never {
   // per open array or object: false (an array), true (an object without names yet), its one name,
-  // or the Set of its names (made at the second: no allocation for most objects)
+  // or the Set of its names
   const stack: (boolean | string | Set<string>)[] = [];
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) {
       stack.push(c === 0x7b);
-      if (stack.length > limit) {
-        throw new DecodeError("invalid JSON: arrays and objects nested deeper than " + limit + " at text offset " + i);
-      }
     } else if (c === 0x7d || c === 0x5d) {
       stack.pop();
     } else if (c === 0x22) {
@@ -89,23 +205,17 @@ function checkNames(text: string, limit: number): void {
       while (j < n && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d)) j++;
       const top = stack.length - 1;
       if (j >= n || text.charCodeAt(j) !== 0x3a || top < 0 || stack[top] === false) continue; // not a member name
-      let name = text.slice(start + 1, i);
-      if (escaped) {
-        try {
-          name = JSON.parse(text.slice(start, i + 1)) as string;
-        } catch {
-          return; // not JSON: the parser says why
-        }
-      }
-      const names = stack[top]!;
-      if (names === name || (names instanceof Set && names.has(name))) {
+      const name = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+      const seen = stack[top]!;
+      if (seen === name || (seen instanceof Set && seen.has(name))) {
         throw new DecodeError("invalid JSON: duplicate member name " + JSON.stringify(name) + " at text offset " + start);
       }
-      if (names === true) stack[top] = name;
-      else if (names instanceof Set) names.add(name);
-      else stack[top] = new Set([names as string, name]);
+      if (seen === true) stack[top] = name;
+      else if (seen instanceof Set) seen.add(name);
+      else stack[top] = new Set([seen as string, name]);
     }
   }
+  throw new DecodeError("invalid JSON: a member name given twice");
 }
 
 /** A parsed string as the FBE string it stands for: \udcXY escapes are bytes, other lone surrogates an error. */
@@ -132,11 +242,14 @@ export class JsonReader {
   readonly limits: Limits;
   private budget: number;
   private depth = 0;
+  /** Whether every string of the document is ASCII: the text is, and holds no escape. */
+  private readonly ascii: boolean;
 
-  private constructor(root: JsonValue, lim: Limits, size: number) {
+  private constructor(root: JsonValue, lim: Limits, size: number, ascii: boolean) {
     this.root = root;
     this.limits = lim;
     this.budget = budgetOf(lim, size);
+    this.ascii = ascii;
   }
 
   /**
@@ -145,9 +258,10 @@ export class JsonReader {
    */
   static parse(input: string | Uint8Array, lim: Limits = DEFAULT_LIMITS): JsonReader {
     let text: string;
-    let size: number;
+    let size = input.length;
     if (typeof input === "string") {
-      const m = LONE.exec(input);
+      const ascii = !NON_ASCII.test(input);
+      const m = ascii ? null : LONE.exec(input);
       if (m !== null) {
         throw new DecodeError(
           "invalid JSON: the text holds the lone surrogate U+" + m[0].charCodeAt(0).toString(16).toUpperCase() +
@@ -155,7 +269,7 @@ export class JsonReader {
         );
       }
       text = input;
-      size = utf8Length(input);
+      if (!ascii) size = utf8Length(input);
     } else {
       try {
         text = fatal.decode(input);
@@ -164,16 +278,22 @@ export class JsonReader {
         while (at < input.length && isUtf8(input.subarray(0, at + 1))) at++;
         throw new DecodeError("invalid JSON: not valid UTF-8 at byte " + at);
       }
-      size = input.length;
     }
-    checkNames(text, 3 * lim.maxDepth);
+    const [prepared, names] = prepare(text, 3 * lim.maxDepth);
     let root: unknown;
     try {
-      root = parseLossless(text);
+      root = JSON.parse(prepared);
     } catch (e) {
+      // the error as the text given has it (the prepared text is JSON exactly when it is)
+      try {
+        JSON.parse(text);
+      } catch (original) {
+        e = original;
+      }
       throw new DecodeError("invalid JSON: " + (e instanceof Error ? e.message : String(e)));
     }
-    return new JsonReader(root, lim, size);
+    if (members(root) !== names) duplicateName(text);
+    return new JsonReader(root, lim, size, size === text.length && text.indexOf("\\") === -1);
   }
 
   private charge(cost: number, field: string): void {
@@ -188,7 +308,7 @@ export class JsonReader {
 
   /** Enters a struct read from `v` (an object), costing `cost`; the caller reads its members and calls leave. */
   struct(v: unknown, cost: number): JsonObject {
-    if (v === null || typeof v !== "object" || Array.isArray(v) || isLosslessNumber(v)) throw mismatch("object", v, "");
+    if (!isObject(v)) throw mismatch("object", v, "");
     if (this.depth >= this.limits.maxDepth) {
       throw new DecodeError("structs nested deeper than " + this.limits.maxDepth, "", -1, "depth");
     }
@@ -214,19 +334,25 @@ export class JsonReader {
   }
 
   private integer(v: unknown, lo: bigint, hi: bigint, field: string): bigint {
-    if (!isLosslessNumber(v) || !INTEGER.test(v.value)) throw mismatch("integer", v, field);
-    const x = BigInt(v.value);
-    if (x < lo || x > hi) throw new DecodeError("JSON integer " + v.value + " out of range", field);
+    const text = numberText(v);
+    if (text === undefined || !INTEGER.test(text)) throw mismatch("integer", v, field);
+    const x = BigInt(text);
+    if (x < lo || x > hi) throw new DecodeError("JSON integer " + text + " out of range", field);
     return x;
   }
 
   /** An integer of at most 32 bits in [lo, hi]. */
   int(v: unknown, lo: number, hi: number, field: string): number {
+    if (typeof v === "number" && v >= lo && v <= hi) return v === 0 ? 0 : v; // not -0
     return Number(this.integer(v, BigInt(lo), BigInt(hi), field));
   }
 
   /** A 64-bit integer (also timestamps) in [lo, hi]. */
   int64(v: unknown, lo: bigint, hi: bigint, field: string): bigint {
+    if (typeof v === "number") {
+      const x = BigInt(v);
+      if (x >= lo && x <= hi) return x;
+    }
     return this.integer(v, lo, hi, field);
   }
 
@@ -243,17 +369,19 @@ export class JsonReader {
 
   /** A char: 0..255, or the original's signed-char output 4294967168..4294967295. */
   char(v: unknown, field: string): number {
-    if (!isLosslessNumber(v) || !INTEGER.test(v.value)) throw mismatch("integer", v, field);
-    const x = BigInt(v.value);
+    const text = numberText(v);
+    if (text === undefined || !INTEGER.test(text)) throw mismatch("integer", v, field);
+    const x = BigInt(text);
     if ((x >= 0n && x <= 0xffn) || (x >= 0xffffff80n && x <= 0xffffffffn)) return Number(x & 0xffn);
-    throw new DecodeError("JSON char " + v.value + " out of range", field);
+    throw new DecodeError("JSON char " + text + " out of range", field);
   }
 
   /** A double: any JSON number, or the strings "NaN", "Infinity", "-Infinity". */
   double(v: unknown, field: string): number {
-    if (isLosslessNumber(v)) {
-      const d = Number(v.value);
-      if (!Number.isFinite(d)) throw new DecodeError("JSON number " + v.value + " out of double range", field);
+    if (typeof v === "number") return v;
+    if (typeof v === "string" && v.charCodeAt(0) === 9 && v.charCodeAt(1) !== 9) {
+      const d = Number(v); // the tab is white space to Number
+      if (!Number.isFinite(d)) throw new DecodeError("JSON number " + v.slice(1) + " out of double range", field);
       return d;
     }
     if (typeof v === "string" && v in NONFINITE) return NONFINITE[v]!;
@@ -269,42 +397,52 @@ export class JsonReader {
 
   /** A string, charged its length in bytes. */
   string(v: unknown, field: string): string {
-    if (typeof v !== "string") throw mismatch("string", v, field);
-    const s = fbeString(v, field);
+    const t = stringOf(v);
+    if (t === undefined) throw mismatch("string", v, field);
+    return this.text(t, field);
+  }
+
+  /** A string's text, checked and charged its length in bytes. */
+  private text(t: string, field: string): string {
+    if (this.ascii) {
+      this.charge(t.length, field);
+      return t;
+    }
+    const s = fbeString(t, field);
     this.charge(utf8Length(s), field);
     return s;
   }
 
   /** Bytes from Base64 (decoded up to the first character outside the alphabet), charged their length. */
   bytes(v: unknown, field: string): Uint8Array {
-    if (typeof v !== "string") throw mismatch("string", v, field);
-    const b = fromBase64(v, field);
+    const t = stringOf(v);
+    if (t === undefined) throw mismatch("string", v, field);
+    return this.base64(t, field);
+  }
+
+  private base64(t: string, field: string): Uint8Array {
+    const b = fromBase64(t, field);
     this.charge(b.length, field);
     return b;
   }
 
   /** A decimal: its exact text, or a JSON number taken as a double and converted as the original does. */
   decimal(v: unknown, field: string): Decimal {
-    if (isLosslessNumber(v)) {
-      const d = Number(v.value);
-      if (!Number.isFinite(d)) throw new DecodeError("JSON number " + v.value + " out of decimal range", field);
+    const number = numberText(v);
+    if (number !== undefined) {
+      const d = Number(number);
+      if (!Number.isFinite(d)) throw new DecodeError("JSON number " + number + " out of decimal range", field);
       return Decimal.fromNumber(d);
     }
-    if (typeof v !== "string") throw mismatch("string", v, field);
-    try {
-      return Decimal.parse(v);
-    } catch (e) {
-      throw new DecodeError(e instanceof Error ? e.message : String(e), field);
-    }
+    const t = stringOf(v);
+    if (t === undefined) throw mismatch("string", v, field);
+    return parseDecimal(t, field);
   }
 
   uuid(v: unknown, field: string): Uuid {
-    if (typeof v !== "string") throw mismatch("string", v, field);
-    try {
-      return Uuid.parse(v);
-    } catch {
-      throw new DecodeError("invalid uuid " + JSON.stringify(v), field);
-    }
+    const t = stringOf(v);
+    if (t === undefined) throw mismatch("string", v, field);
+    return parseUuid(t, field);
   }
 
   /** An array of collection elements, each costing `cost` (docs/limits.md 3). */
@@ -323,10 +461,9 @@ export class JsonReader {
 
   /** A map's object, each entry costing `cost`; its member names are the keys' text. */
   object(v: unknown, cost: number, field: string): JsonObject {
-    if (v === null || typeof v !== "object" || Array.isArray(v) || isLosslessNumber(v)) throw mismatch("object", v, field);
-    const o = v as JsonObject;
-    this.charge(Object.keys(o).length * cost, field);
-    return o;
+    if (!isObject(v)) throw mismatch("object", v, field);
+    this.charge(Object.keys(v).length * cost, field);
+    return v;
   }
 
   /** A map keyed by structs: an array of [key, value] pairs, each costing `cost`. */
@@ -394,21 +531,35 @@ export class JsonReader {
   }
 
   keyString(k: string, field: string): string {
-    const s = fbeString(k, field);
-    this.charge(utf8Length(s), field);
-    return s;
+    return this.text(k, field);
   }
 
   keyDecimal(k: string, field: string): Decimal {
-    return this.decimal(k, field);
+    return parseDecimal(k, field);
   }
 
   keyUuid(k: string, field: string): Uuid {
-    return this.uuid(k, field);
+    return parseUuid(k, field);
   }
 
   keyBytes(k: string, field: string): Uint8Array {
-    return this.bytes(k, field);
+    return this.base64(k, field);
+  }
+}
+
+function parseDecimal(t: string, field: string): Decimal {
+  try {
+    return Decimal.parse(t);
+  } catch (e) {
+    throw new DecodeError(e instanceof Error ? e.message : String(e), field);
+  }
+}
+
+function parseUuid(t: string, field: string): Uuid {
+  try {
+    return Uuid.parse(t);
+  } catch {
+    throw new DecodeError("invalid uuid " + JSON.stringify(t), field);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   encodeUtf8,
   EncodeError,
   elementsInOrder,
+  JsonReader,
   entriesInOrder,
   keyOf,
   keysOf,
@@ -257,4 +258,36 @@ test("writers refuse values their slots cannot hold exactly", () => {
   w.appendI8(-128);
   w.appendF32(1e300); // rounds to Infinity as a float, as C++ does
   assert.equal(w.size, 8 + 4 + 8 + 1 + 4);
+});
+
+test("JSON numbers exact through JSON.parse: integer form, 64 bits, doubles; strings beginning with a tab", () => {
+  const read = (text: string) => JsonReader.parse(text);
+  const r = read('{"a":1,"b":1.0,"c":9007199254740993,"d":-0,"e":1e2,"f":0.1,"g":-1234567890123456789,"h":123456789012345}');
+  const o = r.root as Record<string, unknown>;
+  assert.equal(r.int(o["a"], -10, 10, "a"), 1);
+  assert.throws(() => r.int(o["b"], -10, 10, "b"), /^DecodeError: JSON integer expected, got number \(b\)$/);
+  assert.throws(() => r.int(o["e"], 0, 1000, "e"), /JSON integer expected, got number/);
+  assert.equal(r.double(o["b"], "b"), 1);
+  assert.equal(r.double(o["e"], "e"), 100);
+  assert.equal(r.double(o["f"], "f"), 0.1);
+  assert.equal(r.int64(o["c"], -(1n << 63n), (1n << 63n) - 1n, "c"), 9007199254740993n);
+  assert.equal(r.int64(o["g"], -(1n << 63n), (1n << 63n) - 1n, "g"), -1234567890123456789n);
+  assert.throws(() => r.int64(o["g"], 0n, (1n << 64n) - 1n, "g"), /^DecodeError: JSON integer -1234567890123456789 out of range \(g\)$/);
+  assert.equal(r.int64(o["h"], 0n, (1n << 64n) - 1n, "h"), 123456789012345n);
+  assert.ok(Object.is(r.int(o["d"], -1, 1, "d"), 0)); // an integer -0 is 0
+  assert.ok(Object.is(r.double(o["d"], "d"), -0)); // a double -0 stays -0
+  assert.ok(r.decimal(o["f"], "f").equals(Decimal.fromNumber(0.1))); // a number is taken as a double (the original)
+  // string values beginning with a tab (which marks a number's text) read as they are
+  const t = read('["\\t1.5","\\u00095","\\t\\tx","\\t",1.5,"1.5"]');
+  assert.deepEqual((t.root as unknown[]).slice(0, 4).map((x) => t.string(x, "s")), ["\t1.5", "\t5", "\t\tx", "\t"]);
+  assert.throws(() => t.string((t.root as unknown[])[4], "s"), /JSON string expected, got number/);
+  assert.throws(() => t.double((t.root as unknown[])[5], "d"), /JSON number expected, got string/);
+  // what is not JSON stays not JSON (a number where a member name goes, a number's bad form), with the text's offsets
+  for (const bad of ['{1.5:2}', '{"a":1,2.5:3}', '[1.]', '[01.5]', '[.5]', '[1.5 2.5]', '{"a":-}', '1.5e', '[1.5]x']) {
+    assert.throws(() => read(bad), (e: unknown) => e instanceof DecodeError && e.message.startsWith("invalid JSON"), bad);
+  }
+  assert.deepEqual(read("  1.25 ").root, "\t1.25");
+  assert.throws(() => read('[1,{"a":1.5,"b":2, "a":3}]'), /^DecodeError: invalid JSON: duplicate member name "a" at text offset 19$/);
+  assert.throws(() => read('{"a":{"x":1},"\\u0061":2}'), /duplicate member name "a"/);
+  assert.equal(Object.keys(read('{"__proto__":1,"constructor":2}').root as object).length, 2);
 });

@@ -13,11 +13,10 @@ const ORIGIN = "http://fbe.test";
 const roots = {
   "/gen/": gen,
   "/runtime/": join(runtime, "dist"),
-  "/lossless-json/": join(runtime, "node_modules", "lossless-json", "lib", "esm"),
   "/vectors/": join(shared, "vectors"),
 };
-const PAGE = `<!doctype html><script type="importmap">{"imports": {"@fbe-toolkit/fbe": "/runtime/index.js",
-  "lossless-json": "/lossless-json/index.js"}}</script><script type="module" src="/page.js"></script>`;
+const PAGE = `<!doctype html><script type="importmap">{"imports": {"@fbe-toolkit/fbe": "/runtime/index.js"}}</script>
+<script type="module" src="/page.js"></script>`;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
