@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from fbec import __version__
-from fbec.model.ir import Package, Schema
+from fbec.model.ir import Array, Field, FixedRun, Package, Schema, Struct
 
 T = TypeVar("T")
 
@@ -173,6 +173,38 @@ def runs_of(items: Iterable[T], joins: Callable[[T], bool]) -> list[list[T]]:
             groups.append([item])
         previous = current
     return groups
+
+
+def final_parts(s: Struct) -> list[Field | tuple[FixedRun, list[Field]]]:
+    """The fields in order, the IR's runs of two or more fixed-size fields together: a final
+    reader claims such a run with one bounds check (the runtime's Reader run/Run, which names the
+    first field that is not there from run_fields) and reads its fields at their offsets in it."""
+    starts = {r.fields[0]: r for r in s.runs if len(r.fields) > 1}
+    fields = list(s.all_fields)
+    out: list[Field | tuple[FixedRun, list[Field]]] = []
+    i = 0
+    while i < len(fields):
+        run = starts.get(fields[i].name)
+        if run is None:
+            out.append(fields[i])
+            i += 1
+            continue
+        members = fields[i:i + len(run.fields)]
+        assert [f.name for f in members] == list(run.fields), run
+        assert sum(f.type.final_min_size for f in members) == run.size, run
+        out.append((run, members))
+        i += len(members)
+    return out
+
+
+def run_fields(members: list[Field]) -> str:
+    """A runtime Reader's description of a run's fields, which it reads only to name the first
+    field that is not there: name=size, or name=size*count for an array."""
+    parts = []
+    for f in members:
+        t = f.type
+        parts.append(f"{f.name}={t.element.size}*{t.length}" if isinstance(t, Array) else f"{f.name}={t.size}")
+    return ",".join(parts)
 
 
 def import_closure(schema: Schema, package: Package) -> list[Package]:

@@ -6,6 +6,7 @@ package fbe
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -499,4 +500,40 @@ func FuzzAccount(f *testing.F) {
 			t.Fatalf("written back and read again, the bytes differ")
 		}
 	})
+}
+
+// Run claims a run of fixed-size fields at once and, when the root ends inside it, fails as Fixed
+// field by field (array elements one by one) would: at the first field not there, with its name
+// and position (docs/ir.md "runs"; generated final readers and verify call it).
+func TestRunFailsAtTheField(t *testing.T) {
+	const layout = "a=4,b=2*3,c=1" // 11 bytes
+	root := func(size int) []byte {
+		b := make([]byte, size)
+		binary.LittleEndian.PutUint32(b, uint32(size))
+		binary.LittleEndian.PutUint32(b[4:], 7)
+		return b
+	}
+	for size := 8; size <= 8+11+2; size++ {
+		var run, each Reader
+		run.BeginFinal(root(size), 7, nil)
+		each.BeginFinal(root(size), 7, nil)
+		p := run.Run(11, layout)
+		q := each.Fixed(4, "a")
+		for range 3 {
+			each.Fixed(2, "b")
+		}
+		each.Fixed(1, "c")
+		if size >= 19 {
+			if p != 8 || run.Err() != nil || run.Pos != 19 || q != 8 {
+				t.Errorf("root of %d: Run %d, %v, Pos %d", size, p, run.Err(), run.Pos)
+			}
+			continue
+		}
+		if p != -1 || run.Err() == nil || each.Err() == nil || run.Err().Error() != each.Err().Error() {
+			t.Errorf("root of %d: Run %d, %v; field by field %v", size, p, run.Err(), each.Err())
+		}
+		if run.Run(1, "x=1") != -1 {
+			t.Errorf("root of %d: Run after an error", size)
+		}
+	}
 }

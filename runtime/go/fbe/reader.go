@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Reader checks and reads one root (docs/format.md 3 and 4) under the limits
@@ -451,6 +452,45 @@ func (r *Reader) Fixed(n int, field string) int {
 	}
 	r.Pos = p + n
 	return p
+}
+
+// Run claims the next n bytes of a final root, a run of fixed-size fields read at once
+// (docs/ir.md "runs"), and returns their position; on error it returns -1 and the caller stops.
+// fields describes the run (name=size, or name=size*count for an array, comma-separated) and is
+// read only when the run is not all there, to fail as Fixed field by field would: at the first
+// field (or array element) that is not there, naming that field.
+func (r *Reader) Run(n int, fields string) int {
+	if r.err != nil {
+		return -1
+	}
+	p := r.Pos
+	if n > len(r.data)-p {
+		r.runBeyond(fields)
+		return -1
+	}
+	r.Pos = p + n
+	return p
+}
+
+// runBeyond fails a Run that is not all there (out of line: Run stays small enough to inline).
+//
+//go:noinline
+func (r *Reader) runBeyond(fields string) {
+	for f := range strings.SplitSeq(fields, ",") {
+		name, size, _ := strings.Cut(f, "=")
+		size, count, _ := strings.Cut(size, "*")
+		one, _ := strconv.Atoi(size)
+		n := 1
+		if count != "" {
+			n, _ = strconv.Atoi(count)
+		}
+		for range n { // field by field, as Fixed claims them
+			if r.Fixed(one, name) < 0 {
+				return
+			}
+		}
+	}
+	panic("fbe: Reader.Run: the run " + fields + " fits in the root")
 }
 
 func (r *Reader) finalPayload(what, field string) (int, int) {

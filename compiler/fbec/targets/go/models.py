@@ -4,11 +4,12 @@ fbe.Writer and fbe.Reader (docs/format.md 3 and 4, docs/limits.md)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import CodeWriter, Options, final_parts, run_fields
 from fbec.targets.go.nesting import check
 
 if TYPE_CHECKING:
@@ -647,6 +648,18 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Name
 def _words(text: str) -> list[str]:
     return re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)
 
+# ---------------------------------------------------------------- runs of fixed-size fields
+
+@contextmanager
+def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: Names) -> Iterator[str]:
+    """Claim a run of two or more fixed-size fields of a final root with one check (Reader.Run,
+    which fails as Fixed field by field would: at the first field not there) and read them inside
+    the block at their offsets from the position it yields."""
+    p = names("p")
+    with w.block(f'if {p} := r.Run({run.size}, "{run_fields(members)}"); {p} >= 0 {{', "}"):
+        yield p
+
+
 # ---------------------------------------------------------------- per struct
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
@@ -764,8 +777,15 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
             w.line("return")
         w.line("defer r.Leave()")
-        for f in s.all_fields:
-            final_read(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
+        for part in final_parts(s):
+            if isinstance(part, ir.Field):
+                final_read(w, c, part.type, f"v.{fname(part)}", part.name, names, [f'r.Unwind("{part.name}")'])
+                continue
+            run, members = part
+            with final_run(w, run, members, names) as p:
+                for f in members:
+                    at = f.offset - run.offset
+                    read_value(w, c, f.type, p, f"{p}+{at}" if at else p, f"v.{fname(f)}", f.name, names, [])
     w.blank()
     w.line(f"// FBEVerifyFinal{name} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
     w.line("// without building the value.")
@@ -773,8 +793,11 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
             w.line("return")
         w.line("defer r.Leave()")
-        for f in s.all_fields:
-            final_verify(w, c, f.type, f.name, names, [f'r.Unwind("{f.name}")'])
+        for part in final_parts(s):
+            if isinstance(part, ir.Field):
+                final_verify(w, c, part.type, part.name, names, [f'r.Unwind("{part.name}")'])
+            else:
+                w.line(f'r.Run({part[0].size}, "{run_fields(part[1])}")')
     w.blank()
     w.line("// MarshalFinal is v as a final root (docs/format.md 4.1).")
     with w.block(f"func (v *{name}) MarshalFinal() ([]byte, error) {{", "}"):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import CodeWriter, Options, final_parts, run_fields
 
 if TYPE_CHECKING:
     from fbec.targets.java import Context
@@ -484,38 +484,6 @@ def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> 
 
 
 # ---------------------------------------------------------------- runs of fixed-size fields
-
-def final_parts(s: ir.Struct) -> list[ir.Field | tuple[ir.FixedRun, list[ir.Field]]]:
-    """The fields in order, the IR's runs of two or more fixed-size fields together: the final
-    readers claim such a run with one bounds check (Reader.run) and read its fields at their
-    offsets within it."""
-    starts = {r.fields[0]: r for r in s.runs if len(r.fields) > 1}
-    fields = list(s.all_fields)
-    out: list[ir.Field | tuple[ir.FixedRun, list[ir.Field]]] = []
-    i = 0
-    while i < len(fields):
-        run = starts.get(fields[i].name)
-        if run is None:
-            out.append(fields[i])
-            i += 1
-            continue
-        members = fields[i:i + len(run.fields)]
-        assert [f.name for f in members] == list(run.fields), run
-        assert sum(f.type.final_min_size for f in members) == run.size, run
-        out.append((run, members))
-        i += len(members)
-    return out
-
-
-def run_fields(members: list[ir.Field]) -> str:
-    """Reader.run's description of a run's fields, which it reads only to name the first field
-    that is not there: name=size, or name=size*count for an array."""
-    parts = []
-    for f in members:
-        t = f.type
-        parts.append(f"{f.name}={t.element.size}*{t.length}" if isinstance(t, ir.Array) else f"{f.name}={t.size}")
-    return ",".join(parts)
-
 
 def final_run(w: CodeWriter, c: Context, run: ir.FixedRun, members: list[ir.Field], names: Names,
               read: Callable[[ir.Field, str], None] | None) -> None:

@@ -149,14 +149,10 @@ func (v *Edge) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Fixed(4, "source"); p1 >= 0 {
+	if p1 := r.Run(12, "source=4,target=4,weight=4"); p1 >= 0 {
 		v.Source = r.I32(p1)
-	}
-	if p2 := r.Fixed(4, "target"); p2 >= 0 {
-		v.Target = r.I32(p2)
-	}
-	if p3 := r.Fixed(4, "weight"); p3 >= 0 {
-		v.Weight = r.I32(p3)
+		v.Target = r.I32(p1 + 4)
+		v.Weight = r.I32(p1 + 8)
 	}
 }
 
@@ -167,9 +163,7 @@ func FBEVerifyFinalEdge(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(4, "source")
-	r.Fixed(4, "target")
-	r.Fixed(4, "weight")
+	r.Run(12, "source=4,target=4,weight=4")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -438,14 +432,10 @@ func (v *Point) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Fixed(1, "flag"); p1 >= 0 {
+	if p1 := r.Run(11, "flag=1,x=8,y=2"); p1 >= 0 {
 		v.Flag = r.Bool(p1)
-	}
-	if p2 := r.Fixed(8, "x"); p2 >= 0 {
-		v.X = r.I64(p2)
-	}
-	if p3 := r.Fixed(2, "y"); p3 >= 0 {
-		v.Y = r.I16(p3)
+		v.X = r.I64(p1 + 1)
+		v.Y = r.I16(p1 + 9)
 	}
 }
 
@@ -456,9 +446,7 @@ func FBEVerifyFinalPoint(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(1, "flag")
-	r.Fixed(8, "x")
-	r.Fixed(2, "y")
+	r.Run(11, "flag=1,x=8,y=2")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -725,17 +713,11 @@ func (v *Point3) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Fixed(1, "flag"); p1 >= 0 {
+	if p1 := r.Run(19, "flag=1,x=8,y=2,z=8"); p1 >= 0 {
 		v.Flag = r.Bool(p1)
-	}
-	if p2 := r.Fixed(8, "x"); p2 >= 0 {
-		v.X = r.I64(p2)
-	}
-	if p3 := r.Fixed(2, "y"); p3 >= 0 {
-		v.Y = r.I16(p3)
-	}
-	if p4 := r.Fixed(8, "z"); p4 >= 0 {
-		v.Z = r.F64(p4)
+		v.X = r.I64(p1 + 1)
+		v.Y = r.I16(p1 + 9)
+		v.Z = r.F64(p1 + 11)
 	}
 }
 
@@ -746,10 +728,7 @@ func FBEVerifyFinalPoint3(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(1, "flag")
-	r.Fixed(8, "x")
-	r.Fixed(2, "y")
-	r.Fixed(8, "z")
+	r.Run(19, "flag=1,x=8,y=2,z=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).

@@ -167,14 +167,10 @@ func (v *Edge) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Fixed(4, "source"); p1 >= 0 {
+	if p1 := r.Run(12, "source=4,target=4,weight=4"); p1 >= 0 {
 		v.Source = r.I32(p1)
-	}
-	if p2 := r.Fixed(4, "target"); p2 >= 0 {
-		v.Target = r.I32(p2)
-	}
-	if p3 := r.Fixed(4, "weight"); p3 >= 0 {
-		v.Weight = r.I32(p3)
+		v.Target = r.I32(p1 + 4)
+		v.Weight = r.I32(p1 + 8)
 	}
 	v.Note = r.FinalString("note")
 }
@@ -186,9 +182,7 @@ func FBEVerifyFinalEdge(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(4, "source")
-	r.Fixed(4, "target")
-	r.Fixed(4, "weight")
+	r.Run(12, "source=4,target=4,weight=4")
 	r.FinalSkipString("note")
 }
 

@@ -1214,203 +1214,73 @@ func (v *Enums) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Fixed(1, "byte0"); p1 >= 0 {
+	if p1 := r.Run(216, "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8"); p1 >= 0 {
 		v.Byte0 = EnumByte(r.U8(p1))
-	}
-	if p2 := r.Fixed(1, "byte1"); p2 >= 0 {
-		v.Byte1 = EnumByte(r.U8(p2))
-	}
-	if p3 := r.Fixed(1, "byte2"); p3 >= 0 {
-		v.Byte2 = EnumByte(r.U8(p3))
-	}
-	if p4 := r.Fixed(1, "byte3"); p4 >= 0 {
-		v.Byte3 = EnumByte(r.U8(p4))
-	}
-	if p5 := r.Fixed(1, "byte4"); p5 >= 0 {
-		v.Byte4 = EnumByte(r.U8(p5))
-	}
-	if p6 := r.Fixed(1, "byte5"); p6 >= 0 {
-		v.Byte5 = EnumByte(r.U8(p6))
-	}
-	if p7 := r.Fixed(1, "char0"); p7 >= 0 {
-		v.Char0 = EnumChar(r.U8(p7))
-	}
-	if p8 := r.Fixed(1, "char1"); p8 >= 0 {
-		v.Char1 = EnumChar(r.U8(p8))
-	}
-	if p9 := r.Fixed(1, "char2"); p9 >= 0 {
-		v.Char2 = EnumChar(r.U8(p9))
-	}
-	if p10 := r.Fixed(1, "char3"); p10 >= 0 {
-		v.Char3 = EnumChar(r.U8(p10))
-	}
-	if p11 := r.Fixed(1, "char4"); p11 >= 0 {
-		v.Char4 = EnumChar(r.U8(p11))
-	}
-	if p12 := r.Fixed(1, "char5"); p12 >= 0 {
-		v.Char5 = EnumChar(r.U8(p12))
-	}
-	if p13 := r.Fixed(4, "wchar0"); p13 >= 0 {
-		v.Wchar0 = EnumWChar(r.U32(p13))
-	}
-	if p14 := r.Fixed(4, "wchar1"); p14 >= 0 {
-		v.Wchar1 = EnumWChar(r.U32(p14))
-	}
-	if p15 := r.Fixed(4, "wchar2"); p15 >= 0 {
-		v.Wchar2 = EnumWChar(r.U32(p15))
-	}
-	if p16 := r.Fixed(4, "wchar3"); p16 >= 0 {
-		v.Wchar3 = EnumWChar(r.U32(p16))
-	}
-	if p17 := r.Fixed(4, "wchar4"); p17 >= 0 {
-		v.Wchar4 = EnumWChar(r.U32(p17))
-	}
-	if p18 := r.Fixed(4, "wchar5"); p18 >= 0 {
-		v.Wchar5 = EnumWChar(r.U32(p18))
-	}
-	if p19 := r.Fixed(1, "int8b0"); p19 >= 0 {
-		v.Int8b0 = EnumInt8(r.I8(p19))
-	}
-	if p20 := r.Fixed(1, "int8b1"); p20 >= 0 {
-		v.Int8b1 = EnumInt8(r.I8(p20))
-	}
-	if p21 := r.Fixed(1, "int8b2"); p21 >= 0 {
-		v.Int8b2 = EnumInt8(r.I8(p21))
-	}
-	if p22 := r.Fixed(1, "int8b3"); p22 >= 0 {
-		v.Int8b3 = EnumInt8(r.I8(p22))
-	}
-	if p23 := r.Fixed(1, "int8b4"); p23 >= 0 {
-		v.Int8b4 = EnumInt8(r.I8(p23))
-	}
-	if p24 := r.Fixed(1, "int8b5"); p24 >= 0 {
-		v.Int8b5 = EnumInt8(r.I8(p24))
-	}
-	if p25 := r.Fixed(1, "uint8b0"); p25 >= 0 {
-		v.Uint8b0 = EnumUInt8(r.U8(p25))
-	}
-	if p26 := r.Fixed(1, "uint8b1"); p26 >= 0 {
-		v.Uint8b1 = EnumUInt8(r.U8(p26))
-	}
-	if p27 := r.Fixed(1, "uint8b2"); p27 >= 0 {
-		v.Uint8b2 = EnumUInt8(r.U8(p27))
-	}
-	if p28 := r.Fixed(1, "uint8b3"); p28 >= 0 {
-		v.Uint8b3 = EnumUInt8(r.U8(p28))
-	}
-	if p29 := r.Fixed(1, "uint8b4"); p29 >= 0 {
-		v.Uint8b4 = EnumUInt8(r.U8(p29))
-	}
-	if p30 := r.Fixed(1, "uint8b5"); p30 >= 0 {
-		v.Uint8b5 = EnumUInt8(r.U8(p30))
-	}
-	if p31 := r.Fixed(2, "int16b0"); p31 >= 0 {
-		v.Int16b0 = EnumInt16(r.I16(p31))
-	}
-	if p32 := r.Fixed(2, "int16b1"); p32 >= 0 {
-		v.Int16b1 = EnumInt16(r.I16(p32))
-	}
-	if p33 := r.Fixed(2, "int16b2"); p33 >= 0 {
-		v.Int16b2 = EnumInt16(r.I16(p33))
-	}
-	if p34 := r.Fixed(2, "int16b3"); p34 >= 0 {
-		v.Int16b3 = EnumInt16(r.I16(p34))
-	}
-	if p35 := r.Fixed(2, "int16b4"); p35 >= 0 {
-		v.Int16b4 = EnumInt16(r.I16(p35))
-	}
-	if p36 := r.Fixed(2, "int16b5"); p36 >= 0 {
-		v.Int16b5 = EnumInt16(r.I16(p36))
-	}
-	if p37 := r.Fixed(2, "uint16b0"); p37 >= 0 {
-		v.Uint16b0 = EnumUInt16(r.U16(p37))
-	}
-	if p38 := r.Fixed(2, "uint16b1"); p38 >= 0 {
-		v.Uint16b1 = EnumUInt16(r.U16(p38))
-	}
-	if p39 := r.Fixed(2, "uint16b2"); p39 >= 0 {
-		v.Uint16b2 = EnumUInt16(r.U16(p39))
-	}
-	if p40 := r.Fixed(2, "uint16b3"); p40 >= 0 {
-		v.Uint16b3 = EnumUInt16(r.U16(p40))
-	}
-	if p41 := r.Fixed(2, "uint16b4"); p41 >= 0 {
-		v.Uint16b4 = EnumUInt16(r.U16(p41))
-	}
-	if p42 := r.Fixed(2, "uint16b5"); p42 >= 0 {
-		v.Uint16b5 = EnumUInt16(r.U16(p42))
-	}
-	if p43 := r.Fixed(4, "int32b0"); p43 >= 0 {
-		v.Int32b0 = EnumInt32(r.I32(p43))
-	}
-	if p44 := r.Fixed(4, "int32b1"); p44 >= 0 {
-		v.Int32b1 = EnumInt32(r.I32(p44))
-	}
-	if p45 := r.Fixed(4, "int32b2"); p45 >= 0 {
-		v.Int32b2 = EnumInt32(r.I32(p45))
-	}
-	if p46 := r.Fixed(4, "int32b3"); p46 >= 0 {
-		v.Int32b3 = EnumInt32(r.I32(p46))
-	}
-	if p47 := r.Fixed(4, "int32b4"); p47 >= 0 {
-		v.Int32b4 = EnumInt32(r.I32(p47))
-	}
-	if p48 := r.Fixed(4, "int32b5"); p48 >= 0 {
-		v.Int32b5 = EnumInt32(r.I32(p48))
-	}
-	if p49 := r.Fixed(4, "uint32b0"); p49 >= 0 {
-		v.Uint32b0 = EnumUInt32(r.U32(p49))
-	}
-	if p50 := r.Fixed(4, "uint32b1"); p50 >= 0 {
-		v.Uint32b1 = EnumUInt32(r.U32(p50))
-	}
-	if p51 := r.Fixed(4, "uint32b2"); p51 >= 0 {
-		v.Uint32b2 = EnumUInt32(r.U32(p51))
-	}
-	if p52 := r.Fixed(4, "uint32b3"); p52 >= 0 {
-		v.Uint32b3 = EnumUInt32(r.U32(p52))
-	}
-	if p53 := r.Fixed(4, "uint32b4"); p53 >= 0 {
-		v.Uint32b4 = EnumUInt32(r.U32(p53))
-	}
-	if p54 := r.Fixed(4, "uint32b5"); p54 >= 0 {
-		v.Uint32b5 = EnumUInt32(r.U32(p54))
-	}
-	if p55 := r.Fixed(8, "int64b0"); p55 >= 0 {
-		v.Int64b0 = EnumInt64(r.I64(p55))
-	}
-	if p56 := r.Fixed(8, "int64b1"); p56 >= 0 {
-		v.Int64b1 = EnumInt64(r.I64(p56))
-	}
-	if p57 := r.Fixed(8, "int64b2"); p57 >= 0 {
-		v.Int64b2 = EnumInt64(r.I64(p57))
-	}
-	if p58 := r.Fixed(8, "int64b3"); p58 >= 0 {
-		v.Int64b3 = EnumInt64(r.I64(p58))
-	}
-	if p59 := r.Fixed(8, "int64b4"); p59 >= 0 {
-		v.Int64b4 = EnumInt64(r.I64(p59))
-	}
-	if p60 := r.Fixed(8, "int64b5"); p60 >= 0 {
-		v.Int64b5 = EnumInt64(r.I64(p60))
-	}
-	if p61 := r.Fixed(8, "uint64b0"); p61 >= 0 {
-		v.Uint64b0 = EnumUInt64(r.U64(p61))
-	}
-	if p62 := r.Fixed(8, "uint64b1"); p62 >= 0 {
-		v.Uint64b1 = EnumUInt64(r.U64(p62))
-	}
-	if p63 := r.Fixed(8, "uint64b2"); p63 >= 0 {
-		v.Uint64b2 = EnumUInt64(r.U64(p63))
-	}
-	if p64 := r.Fixed(8, "uint64b3"); p64 >= 0 {
-		v.Uint64b3 = EnumUInt64(r.U64(p64))
-	}
-	if p65 := r.Fixed(8, "uint64b4"); p65 >= 0 {
-		v.Uint64b4 = EnumUInt64(r.U64(p65))
-	}
-	if p66 := r.Fixed(8, "uint64b5"); p66 >= 0 {
-		v.Uint64b5 = EnumUInt64(r.U64(p66))
+		v.Byte1 = EnumByte(r.U8(p1 + 1))
+		v.Byte2 = EnumByte(r.U8(p1 + 2))
+		v.Byte3 = EnumByte(r.U8(p1 + 3))
+		v.Byte4 = EnumByte(r.U8(p1 + 4))
+		v.Byte5 = EnumByte(r.U8(p1 + 5))
+		v.Char0 = EnumChar(r.U8(p1 + 6))
+		v.Char1 = EnumChar(r.U8(p1 + 7))
+		v.Char2 = EnumChar(r.U8(p1 + 8))
+		v.Char3 = EnumChar(r.U8(p1 + 9))
+		v.Char4 = EnumChar(r.U8(p1 + 10))
+		v.Char5 = EnumChar(r.U8(p1 + 11))
+		v.Wchar0 = EnumWChar(r.U32(p1 + 12))
+		v.Wchar1 = EnumWChar(r.U32(p1 + 16))
+		v.Wchar2 = EnumWChar(r.U32(p1 + 20))
+		v.Wchar3 = EnumWChar(r.U32(p1 + 24))
+		v.Wchar4 = EnumWChar(r.U32(p1 + 28))
+		v.Wchar5 = EnumWChar(r.U32(p1 + 32))
+		v.Int8b0 = EnumInt8(r.I8(p1 + 36))
+		v.Int8b1 = EnumInt8(r.I8(p1 + 37))
+		v.Int8b2 = EnumInt8(r.I8(p1 + 38))
+		v.Int8b3 = EnumInt8(r.I8(p1 + 39))
+		v.Int8b4 = EnumInt8(r.I8(p1 + 40))
+		v.Int8b5 = EnumInt8(r.I8(p1 + 41))
+		v.Uint8b0 = EnumUInt8(r.U8(p1 + 42))
+		v.Uint8b1 = EnumUInt8(r.U8(p1 + 43))
+		v.Uint8b2 = EnumUInt8(r.U8(p1 + 44))
+		v.Uint8b3 = EnumUInt8(r.U8(p1 + 45))
+		v.Uint8b4 = EnumUInt8(r.U8(p1 + 46))
+		v.Uint8b5 = EnumUInt8(r.U8(p1 + 47))
+		v.Int16b0 = EnumInt16(r.I16(p1 + 48))
+		v.Int16b1 = EnumInt16(r.I16(p1 + 50))
+		v.Int16b2 = EnumInt16(r.I16(p1 + 52))
+		v.Int16b3 = EnumInt16(r.I16(p1 + 54))
+		v.Int16b4 = EnumInt16(r.I16(p1 + 56))
+		v.Int16b5 = EnumInt16(r.I16(p1 + 58))
+		v.Uint16b0 = EnumUInt16(r.U16(p1 + 60))
+		v.Uint16b1 = EnumUInt16(r.U16(p1 + 62))
+		v.Uint16b2 = EnumUInt16(r.U16(p1 + 64))
+		v.Uint16b3 = EnumUInt16(r.U16(p1 + 66))
+		v.Uint16b4 = EnumUInt16(r.U16(p1 + 68))
+		v.Uint16b5 = EnumUInt16(r.U16(p1 + 70))
+		v.Int32b0 = EnumInt32(r.I32(p1 + 72))
+		v.Int32b1 = EnumInt32(r.I32(p1 + 76))
+		v.Int32b2 = EnumInt32(r.I32(p1 + 80))
+		v.Int32b3 = EnumInt32(r.I32(p1 + 84))
+		v.Int32b4 = EnumInt32(r.I32(p1 + 88))
+		v.Int32b5 = EnumInt32(r.I32(p1 + 92))
+		v.Uint32b0 = EnumUInt32(r.U32(p1 + 96))
+		v.Uint32b1 = EnumUInt32(r.U32(p1 + 100))
+		v.Uint32b2 = EnumUInt32(r.U32(p1 + 104))
+		v.Uint32b3 = EnumUInt32(r.U32(p1 + 108))
+		v.Uint32b4 = EnumUInt32(r.U32(p1 + 112))
+		v.Uint32b5 = EnumUInt32(r.U32(p1 + 116))
+		v.Int64b0 = EnumInt64(r.I64(p1 + 120))
+		v.Int64b1 = EnumInt64(r.I64(p1 + 128))
+		v.Int64b2 = EnumInt64(r.I64(p1 + 136))
+		v.Int64b3 = EnumInt64(r.I64(p1 + 144))
+		v.Int64b4 = EnumInt64(r.I64(p1 + 152))
+		v.Int64b5 = EnumInt64(r.I64(p1 + 160))
+		v.Uint64b0 = EnumUInt64(r.U64(p1 + 168))
+		v.Uint64b1 = EnumUInt64(r.U64(p1 + 176))
+		v.Uint64b2 = EnumUInt64(r.U64(p1 + 184))
+		v.Uint64b3 = EnumUInt64(r.U64(p1 + 192))
+		v.Uint64b4 = EnumUInt64(r.U64(p1 + 200))
+		v.Uint64b5 = EnumUInt64(r.U64(p1 + 208))
 	}
 }
 
@@ -1421,72 +1291,7 @@ func FBEVerifyFinalEnums(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(1, "byte0")
-	r.Fixed(1, "byte1")
-	r.Fixed(1, "byte2")
-	r.Fixed(1, "byte3")
-	r.Fixed(1, "byte4")
-	r.Fixed(1, "byte5")
-	r.Fixed(1, "char0")
-	r.Fixed(1, "char1")
-	r.Fixed(1, "char2")
-	r.Fixed(1, "char3")
-	r.Fixed(1, "char4")
-	r.Fixed(1, "char5")
-	r.Fixed(4, "wchar0")
-	r.Fixed(4, "wchar1")
-	r.Fixed(4, "wchar2")
-	r.Fixed(4, "wchar3")
-	r.Fixed(4, "wchar4")
-	r.Fixed(4, "wchar5")
-	r.Fixed(1, "int8b0")
-	r.Fixed(1, "int8b1")
-	r.Fixed(1, "int8b2")
-	r.Fixed(1, "int8b3")
-	r.Fixed(1, "int8b4")
-	r.Fixed(1, "int8b5")
-	r.Fixed(1, "uint8b0")
-	r.Fixed(1, "uint8b1")
-	r.Fixed(1, "uint8b2")
-	r.Fixed(1, "uint8b3")
-	r.Fixed(1, "uint8b4")
-	r.Fixed(1, "uint8b5")
-	r.Fixed(2, "int16b0")
-	r.Fixed(2, "int16b1")
-	r.Fixed(2, "int16b2")
-	r.Fixed(2, "int16b3")
-	r.Fixed(2, "int16b4")
-	r.Fixed(2, "int16b5")
-	r.Fixed(2, "uint16b0")
-	r.Fixed(2, "uint16b1")
-	r.Fixed(2, "uint16b2")
-	r.Fixed(2, "uint16b3")
-	r.Fixed(2, "uint16b4")
-	r.Fixed(2, "uint16b5")
-	r.Fixed(4, "int32b0")
-	r.Fixed(4, "int32b1")
-	r.Fixed(4, "int32b2")
-	r.Fixed(4, "int32b3")
-	r.Fixed(4, "int32b4")
-	r.Fixed(4, "int32b5")
-	r.Fixed(4, "uint32b0")
-	r.Fixed(4, "uint32b1")
-	r.Fixed(4, "uint32b2")
-	r.Fixed(4, "uint32b3")
-	r.Fixed(4, "uint32b4")
-	r.Fixed(4, "uint32b5")
-	r.Fixed(8, "int64b0")
-	r.Fixed(8, "int64b1")
-	r.Fixed(8, "int64b2")
-	r.Fixed(8, "int64b3")
-	r.Fixed(8, "int64b4")
-	r.Fixed(8, "int64b5")
-	r.Fixed(8, "uint64b0")
-	r.Fixed(8, "uint64b1")
-	r.Fixed(8, "uint64b2")
-	r.Fixed(8, "uint64b3")
-	r.Fixed(8, "uint64b4")
-	r.Fixed(8, "uint64b5")
+	r.Run(216, "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).

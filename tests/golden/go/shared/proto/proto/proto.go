@@ -276,17 +276,11 @@ func (v *Order) FBEReadFinal(r *fbe.Reader) {
 		v.Id = r.I32(p1)
 	}
 	v.Symbol = r.FinalString("symbol")
-	if p2 := r.Fixed(1, "side"); p2 >= 0 {
+	if p2 := r.Run(18, "side=1,type=1,price=8,volume=8"); p2 >= 0 {
 		v.Side = OrderSide(r.U8(p2))
-	}
-	if p3 := r.Fixed(1, "type"); p3 >= 0 {
-		v.Type = OrderType(r.U8(p3))
-	}
-	if p4 := r.Fixed(8, "price"); p4 >= 0 {
-		v.Price = r.F64(p4)
-	}
-	if p5 := r.Fixed(8, "volume"); p5 >= 0 {
-		v.Volume = r.F64(p5)
+		v.Type = OrderType(r.U8(p2 + 1))
+		v.Price = r.F64(p2 + 2)
+		v.Volume = r.F64(p2 + 10)
 	}
 }
 
@@ -299,10 +293,7 @@ func FBEVerifyFinalOrder(r *fbe.Reader) {
 	defer r.Leave()
 	r.Fixed(4, "id")
 	r.FinalSkipString("symbol")
-	r.Fixed(1, "side")
-	r.Fixed(1, "type")
-	r.Fixed(8, "price")
-	r.Fixed(8, "volume")
+	r.Run(18, "side=1,type=1,price=8,volume=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).

@@ -311,23 +311,13 @@ func (v *Order) FBEReadFinal(r *fbe.Reader) {
 		v.Id = r.I32(p1)
 	}
 	v.Symbol = r.FinalString("symbol")
-	if p2 := r.Fixed(1, "side"); p2 >= 0 {
+	if p2 := r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8"); p2 >= 0 {
 		v.Side = OrderSide(r.U8(p2))
-	}
-	if p3 := r.Fixed(1, "type"); p3 >= 0 {
-		v.Type = OrderType(r.U8(p3))
-	}
-	if p4 := r.Fixed(8, "price"); p4 >= 0 {
-		v.Price = r.F64(p4)
-	}
-	if p5 := r.Fixed(8, "volume"); p5 >= 0 {
-		v.Volume = r.F64(p5)
-	}
-	if p6 := r.Fixed(8, "tp"); p6 >= 0 {
-		v.Tp = r.F64(p6)
-	}
-	if p7 := r.Fixed(8, "sl"); p7 >= 0 {
-		v.Sl = r.F64(p7)
+		v.Type = OrderType(r.U8(p2 + 1))
+		v.Price = r.F64(p2 + 2)
+		v.Volume = r.F64(p2 + 10)
+		v.Tp = r.F64(p2 + 18)
+		v.Sl = r.F64(p2 + 26)
 	}
 }
 
@@ -340,12 +330,7 @@ func FBEVerifyFinalOrder(r *fbe.Reader) {
 	defer r.Leave()
 	r.Fixed(4, "id")
 	r.FinalSkipString("symbol")
-	r.Fixed(1, "side")
-	r.Fixed(1, "type")
-	r.Fixed(8, "price")
-	r.Fixed(8, "volume")
-	r.Fixed(8, "tp")
-	r.Fixed(8, "sl")
+	r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -658,11 +643,9 @@ func (v *Balance) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	v.Currency = r.FinalString("currency")
-	if p1 := r.Fixed(8, "amount"); p1 >= 0 {
+	if p1 := r.Run(16, "amount=8,locked=8"); p1 >= 0 {
 		v.Amount = r.F64(p1)
-	}
-	if p2 := r.Fixed(8, "locked"); p2 >= 0 {
-		v.Locked = r.F64(p2)
+		v.Locked = r.F64(p1 + 8)
 	}
 }
 
@@ -674,8 +657,7 @@ func FBEVerifyFinalBalance(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	r.FinalSkipString("currency")
-	r.Fixed(8, "amount")
-	r.Fixed(8, "locked")
+	r.Run(16, "amount=8,locked=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).

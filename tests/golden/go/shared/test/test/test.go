@@ -1056,124 +1056,50 @@ func (v *StructSimple) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Fixed(4, "id"); p1 >= 0 {
+	if p1 := r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16"); p1 >= 0 {
 		v.Id = r.I32(p1)
-	}
-	if p2 := r.Fixed(1, "f1"); p2 >= 0 {
-		v.F1 = r.Bool(p2)
-	}
-	if p3 := r.Fixed(1, "f2"); p3 >= 0 {
-		v.F2 = r.Bool(p3)
-	}
-	if p4 := r.Fixed(1, "f3"); p4 >= 0 {
-		v.F3 = r.U8(p4)
-	}
-	if p5 := r.Fixed(1, "f4"); p5 >= 0 {
-		v.F4 = r.U8(p5)
-	}
-	if p6 := r.Fixed(1, "f5"); p6 >= 0 {
-		v.F5 = r.U8(p6)
-	}
-	if p7 := r.Fixed(1, "f6"); p7 >= 0 {
-		v.F6 = r.U8(p7)
-	}
-	if p8 := r.Fixed(4, "f7"); p8 >= 0 {
-		v.F7 = r.U32(p8)
-	}
-	if p9 := r.Fixed(4, "f8"); p9 >= 0 {
-		v.F8 = r.U32(p9)
-	}
-	if p10 := r.Fixed(1, "f9"); p10 >= 0 {
-		v.F9 = r.I8(p10)
-	}
-	if p11 := r.Fixed(1, "f10"); p11 >= 0 {
-		v.F10 = r.I8(p11)
-	}
-	if p12 := r.Fixed(1, "f11"); p12 >= 0 {
-		v.F11 = r.U8(p12)
-	}
-	if p13 := r.Fixed(1, "f12"); p13 >= 0 {
-		v.F12 = r.U8(p13)
-	}
-	if p14 := r.Fixed(2, "f13"); p14 >= 0 {
-		v.F13 = r.I16(p14)
-	}
-	if p15 := r.Fixed(2, "f14"); p15 >= 0 {
-		v.F14 = r.I16(p15)
-	}
-	if p16 := r.Fixed(2, "f15"); p16 >= 0 {
-		v.F15 = r.U16(p16)
-	}
-	if p17 := r.Fixed(2, "f16"); p17 >= 0 {
-		v.F16 = r.U16(p17)
-	}
-	if p18 := r.Fixed(4, "f17"); p18 >= 0 {
-		v.F17 = r.I32(p18)
-	}
-	if p19 := r.Fixed(4, "f18"); p19 >= 0 {
-		v.F18 = r.I32(p19)
-	}
-	if p20 := r.Fixed(4, "f19"); p20 >= 0 {
-		v.F19 = r.U32(p20)
-	}
-	if p21 := r.Fixed(4, "f20"); p21 >= 0 {
-		v.F20 = r.U32(p21)
-	}
-	if p22 := r.Fixed(8, "f21"); p22 >= 0 {
-		v.F21 = r.I64(p22)
-	}
-	if p23 := r.Fixed(8, "f22"); p23 >= 0 {
-		v.F22 = r.I64(p23)
-	}
-	if p24 := r.Fixed(8, "f23"); p24 >= 0 {
-		v.F23 = r.U64(p24)
-	}
-	if p25 := r.Fixed(8, "f24"); p25 >= 0 {
-		v.F24 = r.U64(p25)
-	}
-	if p26 := r.Fixed(4, "f25"); p26 >= 0 {
-		v.F25 = r.F32(p26)
-	}
-	if p27 := r.Fixed(4, "f26"); p27 >= 0 {
-		v.F26 = r.F32(p27)
-	}
-	if p28 := r.Fixed(8, "f27"); p28 >= 0 {
-		v.F27 = r.F64(p28)
-	}
-	if p29 := r.Fixed(8, "f28"); p29 >= 0 {
-		v.F28 = r.F64(p29)
-	}
-	if p30 := r.Fixed(16, "f29"); p30 >= 0 {
-		v.F29 = r.Decimal(p30)
-	}
-	if p31 := r.Fixed(16, "f30"); p31 >= 0 {
-		v.F30 = r.Decimal(p31)
+		v.F1 = r.Bool(p1 + 4)
+		v.F2 = r.Bool(p1 + 5)
+		v.F3 = r.U8(p1 + 6)
+		v.F4 = r.U8(p1 + 7)
+		v.F5 = r.U8(p1 + 8)
+		v.F6 = r.U8(p1 + 9)
+		v.F7 = r.U32(p1 + 10)
+		v.F8 = r.U32(p1 + 14)
+		v.F9 = r.I8(p1 + 18)
+		v.F10 = r.I8(p1 + 19)
+		v.F11 = r.U8(p1 + 20)
+		v.F12 = r.U8(p1 + 21)
+		v.F13 = r.I16(p1 + 22)
+		v.F14 = r.I16(p1 + 24)
+		v.F15 = r.U16(p1 + 26)
+		v.F16 = r.U16(p1 + 28)
+		v.F17 = r.I32(p1 + 30)
+		v.F18 = r.I32(p1 + 34)
+		v.F19 = r.U32(p1 + 38)
+		v.F20 = r.U32(p1 + 42)
+		v.F21 = r.I64(p1 + 46)
+		v.F22 = r.I64(p1 + 54)
+		v.F23 = r.U64(p1 + 62)
+		v.F24 = r.U64(p1 + 70)
+		v.F25 = r.F32(p1 + 78)
+		v.F26 = r.F32(p1 + 82)
+		v.F27 = r.F64(p1 + 86)
+		v.F28 = r.F64(p1 + 94)
+		v.F29 = r.Decimal(p1 + 102)
+		v.F30 = r.Decimal(p1 + 118)
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if p32 := r.Fixed(8, "f33"); p32 >= 0 {
-		v.F33 = r.Timestamp(p32)
-	}
-	if p33 := r.Fixed(8, "f34"); p33 >= 0 {
-		v.F34 = r.Timestamp(p33)
-	}
-	if p34 := r.Fixed(8, "f35"); p34 >= 0 {
-		v.F35 = r.Timestamp(p34)
-	}
-	if p35 := r.Fixed(16, "f36"); p35 >= 0 {
-		v.F36 = r.UUID(p35)
-	}
-	if p36 := r.Fixed(16, "f37"); p36 >= 0 {
-		v.F37 = r.UUID(p36)
-	}
-	if p37 := r.Fixed(16, "f38"); p37 >= 0 {
-		v.F38 = r.UUID(p37)
-	}
-	if p38 := r.Fixed(1, "f39"); p38 >= 0 {
-		v.F39 = proto.OrderSide(r.U8(p38))
-	}
-	if p39 := r.Fixed(1, "f40"); p39 >= 0 {
-		v.F40 = proto.OrderType(r.U8(p39))
+	if p2 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); p2 >= 0 {
+		v.F33 = r.Timestamp(p2)
+		v.F34 = r.Timestamp(p2 + 8)
+		v.F35 = r.Timestamp(p2 + 16)
+		v.F36 = r.UUID(p2 + 24)
+		v.F37 = r.UUID(p2 + 40)
+		v.F38 = r.UUID(p2 + 56)
+		v.F39 = proto.OrderSide(r.U8(p2 + 72))
+		v.F40 = proto.OrderType(r.U8(p2 + 73))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -1185,8 +1111,8 @@ func (v *StructSimple) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p40 := r.Fixed(1, "f43"); p40 >= 0 {
-		v.F43 = proto.State(r.U8(p40))
+	if p3 := r.Fixed(1, "f43"); p3 >= 0 {
+		v.F43 = proto.State(r.U8(p3))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -1202,47 +1128,10 @@ func FBEVerifyFinalStructSimple(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(4, "id")
-	r.Fixed(1, "f1")
-	r.Fixed(1, "f2")
-	r.Fixed(1, "f3")
-	r.Fixed(1, "f4")
-	r.Fixed(1, "f5")
-	r.Fixed(1, "f6")
-	r.Fixed(4, "f7")
-	r.Fixed(4, "f8")
-	r.Fixed(1, "f9")
-	r.Fixed(1, "f10")
-	r.Fixed(1, "f11")
-	r.Fixed(1, "f12")
-	r.Fixed(2, "f13")
-	r.Fixed(2, "f14")
-	r.Fixed(2, "f15")
-	r.Fixed(2, "f16")
-	r.Fixed(4, "f17")
-	r.Fixed(4, "f18")
-	r.Fixed(4, "f19")
-	r.Fixed(4, "f20")
-	r.Fixed(8, "f21")
-	r.Fixed(8, "f22")
-	r.Fixed(8, "f23")
-	r.Fixed(8, "f24")
-	r.Fixed(4, "f25")
-	r.Fixed(4, "f26")
-	r.Fixed(8, "f27")
-	r.Fixed(8, "f28")
-	r.Fixed(16, "f29")
-	r.Fixed(16, "f30")
+	r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16")
 	r.FinalSkipString("f31")
 	r.FinalSkipString("f32")
-	r.Fixed(8, "f33")
-	r.Fixed(8, "f34")
-	r.Fixed(8, "f35")
-	r.Fixed(16, "f36")
-	r.Fixed(16, "f37")
-	r.Fixed(16, "f38")
-	r.Fixed(1, "f39")
-	r.Fixed(1, "f40")
+	r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
 	proto.FBEVerifyFinalOrder(r)
 	if r.Failed() {
 		r.Unwind("f41")
@@ -3845,124 +3734,50 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p217 := r.Fixed(4, "id"); p217 >= 0 {
+	if p217 := r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16"); p217 >= 0 {
 		v.Id = r.I32(p217)
-	}
-	if p218 := r.Fixed(1, "f1"); p218 >= 0 {
-		v.F1 = r.Bool(p218)
-	}
-	if p219 := r.Fixed(1, "f2"); p219 >= 0 {
-		v.F2 = r.Bool(p219)
-	}
-	if p220 := r.Fixed(1, "f3"); p220 >= 0 {
-		v.F3 = r.U8(p220)
-	}
-	if p221 := r.Fixed(1, "f4"); p221 >= 0 {
-		v.F4 = r.U8(p221)
-	}
-	if p222 := r.Fixed(1, "f5"); p222 >= 0 {
-		v.F5 = r.U8(p222)
-	}
-	if p223 := r.Fixed(1, "f6"); p223 >= 0 {
-		v.F6 = r.U8(p223)
-	}
-	if p224 := r.Fixed(4, "f7"); p224 >= 0 {
-		v.F7 = r.U32(p224)
-	}
-	if p225 := r.Fixed(4, "f8"); p225 >= 0 {
-		v.F8 = r.U32(p225)
-	}
-	if p226 := r.Fixed(1, "f9"); p226 >= 0 {
-		v.F9 = r.I8(p226)
-	}
-	if p227 := r.Fixed(1, "f10"); p227 >= 0 {
-		v.F10 = r.I8(p227)
-	}
-	if p228 := r.Fixed(1, "f11"); p228 >= 0 {
-		v.F11 = r.U8(p228)
-	}
-	if p229 := r.Fixed(1, "f12"); p229 >= 0 {
-		v.F12 = r.U8(p229)
-	}
-	if p230 := r.Fixed(2, "f13"); p230 >= 0 {
-		v.F13 = r.I16(p230)
-	}
-	if p231 := r.Fixed(2, "f14"); p231 >= 0 {
-		v.F14 = r.I16(p231)
-	}
-	if p232 := r.Fixed(2, "f15"); p232 >= 0 {
-		v.F15 = r.U16(p232)
-	}
-	if p233 := r.Fixed(2, "f16"); p233 >= 0 {
-		v.F16 = r.U16(p233)
-	}
-	if p234 := r.Fixed(4, "f17"); p234 >= 0 {
-		v.F17 = r.I32(p234)
-	}
-	if p235 := r.Fixed(4, "f18"); p235 >= 0 {
-		v.F18 = r.I32(p235)
-	}
-	if p236 := r.Fixed(4, "f19"); p236 >= 0 {
-		v.F19 = r.U32(p236)
-	}
-	if p237 := r.Fixed(4, "f20"); p237 >= 0 {
-		v.F20 = r.U32(p237)
-	}
-	if p238 := r.Fixed(8, "f21"); p238 >= 0 {
-		v.F21 = r.I64(p238)
-	}
-	if p239 := r.Fixed(8, "f22"); p239 >= 0 {
-		v.F22 = r.I64(p239)
-	}
-	if p240 := r.Fixed(8, "f23"); p240 >= 0 {
-		v.F23 = r.U64(p240)
-	}
-	if p241 := r.Fixed(8, "f24"); p241 >= 0 {
-		v.F24 = r.U64(p241)
-	}
-	if p242 := r.Fixed(4, "f25"); p242 >= 0 {
-		v.F25 = r.F32(p242)
-	}
-	if p243 := r.Fixed(4, "f26"); p243 >= 0 {
-		v.F26 = r.F32(p243)
-	}
-	if p244 := r.Fixed(8, "f27"); p244 >= 0 {
-		v.F27 = r.F64(p244)
-	}
-	if p245 := r.Fixed(8, "f28"); p245 >= 0 {
-		v.F28 = r.F64(p245)
-	}
-	if p246 := r.Fixed(16, "f29"); p246 >= 0 {
-		v.F29 = r.Decimal(p246)
-	}
-	if p247 := r.Fixed(16, "f30"); p247 >= 0 {
-		v.F30 = r.Decimal(p247)
+		v.F1 = r.Bool(p217 + 4)
+		v.F2 = r.Bool(p217 + 5)
+		v.F3 = r.U8(p217 + 6)
+		v.F4 = r.U8(p217 + 7)
+		v.F5 = r.U8(p217 + 8)
+		v.F6 = r.U8(p217 + 9)
+		v.F7 = r.U32(p217 + 10)
+		v.F8 = r.U32(p217 + 14)
+		v.F9 = r.I8(p217 + 18)
+		v.F10 = r.I8(p217 + 19)
+		v.F11 = r.U8(p217 + 20)
+		v.F12 = r.U8(p217 + 21)
+		v.F13 = r.I16(p217 + 22)
+		v.F14 = r.I16(p217 + 24)
+		v.F15 = r.U16(p217 + 26)
+		v.F16 = r.U16(p217 + 28)
+		v.F17 = r.I32(p217 + 30)
+		v.F18 = r.I32(p217 + 34)
+		v.F19 = r.U32(p217 + 38)
+		v.F20 = r.U32(p217 + 42)
+		v.F21 = r.I64(p217 + 46)
+		v.F22 = r.I64(p217 + 54)
+		v.F23 = r.U64(p217 + 62)
+		v.F24 = r.U64(p217 + 70)
+		v.F25 = r.F32(p217 + 78)
+		v.F26 = r.F32(p217 + 82)
+		v.F27 = r.F64(p217 + 86)
+		v.F28 = r.F64(p217 + 94)
+		v.F29 = r.Decimal(p217 + 102)
+		v.F30 = r.Decimal(p217 + 118)
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if p248 := r.Fixed(8, "f33"); p248 >= 0 {
-		v.F33 = r.Timestamp(p248)
-	}
-	if p249 := r.Fixed(8, "f34"); p249 >= 0 {
-		v.F34 = r.Timestamp(p249)
-	}
-	if p250 := r.Fixed(8, "f35"); p250 >= 0 {
-		v.F35 = r.Timestamp(p250)
-	}
-	if p251 := r.Fixed(16, "f36"); p251 >= 0 {
-		v.F36 = r.UUID(p251)
-	}
-	if p252 := r.Fixed(16, "f37"); p252 >= 0 {
-		v.F37 = r.UUID(p252)
-	}
-	if p253 := r.Fixed(16, "f38"); p253 >= 0 {
-		v.F38 = r.UUID(p253)
-	}
-	if p254 := r.Fixed(1, "f39"); p254 >= 0 {
-		v.F39 = proto.OrderSide(r.U8(p254))
-	}
-	if p255 := r.Fixed(1, "f40"); p255 >= 0 {
-		v.F40 = proto.OrderType(r.U8(p255))
+	if p218 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); p218 >= 0 {
+		v.F33 = r.Timestamp(p218)
+		v.F34 = r.Timestamp(p218 + 8)
+		v.F35 = r.Timestamp(p218 + 16)
+		v.F36 = r.UUID(p218 + 24)
+		v.F37 = r.UUID(p218 + 40)
+		v.F38 = r.UUID(p218 + 56)
+		v.F39 = proto.OrderSide(r.U8(p218 + 72))
+		v.F40 = proto.OrderType(r.U8(p218 + 73))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -3974,8 +3789,8 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p256 := r.Fixed(1, "f43"); p256 >= 0 {
-		v.F43 = proto.State(r.U8(p256))
+	if p219 := r.Fixed(1, "f43"); p219 >= 0 {
+		v.F43 = proto.State(r.U8(p219))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -3984,360 +3799,360 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f100") {
 		v.F100 = fbe.Reuse(v.F100)
-		if p257 := r.Fixed(1, "f100"); p257 >= 0 {
-			*v.F100 = r.Bool(p257)
+		if p220 := r.Fixed(1, "f100"); p220 >= 0 {
+			*v.F100 = r.Bool(p220)
 		}
 	} else {
 		v.F100 = nil
 	}
 	if r.FinalHas("f101") {
 		v.F101 = fbe.Reuse(v.F101)
-		if p258 := r.Fixed(1, "f101"); p258 >= 0 {
-			*v.F101 = r.Bool(p258)
+		if p221 := r.Fixed(1, "f101"); p221 >= 0 {
+			*v.F101 = r.Bool(p221)
 		}
 	} else {
 		v.F101 = nil
 	}
 	if r.FinalHas("f102") {
 		v.F102 = fbe.Reuse(v.F102)
-		if p259 := r.Fixed(1, "f102"); p259 >= 0 {
-			*v.F102 = r.Bool(p259)
+		if p222 := r.Fixed(1, "f102"); p222 >= 0 {
+			*v.F102 = r.Bool(p222)
 		}
 	} else {
 		v.F102 = nil
 	}
 	if r.FinalHas("f103") {
 		v.F103 = fbe.Reuse(v.F103)
-		if p260 := r.Fixed(1, "f103"); p260 >= 0 {
-			*v.F103 = r.U8(p260)
+		if p223 := r.Fixed(1, "f103"); p223 >= 0 {
+			*v.F103 = r.U8(p223)
 		}
 	} else {
 		v.F103 = nil
 	}
 	if r.FinalHas("f104") {
 		v.F104 = fbe.Reuse(v.F104)
-		if p261 := r.Fixed(1, "f104"); p261 >= 0 {
-			*v.F104 = r.U8(p261)
+		if p224 := r.Fixed(1, "f104"); p224 >= 0 {
+			*v.F104 = r.U8(p224)
 		}
 	} else {
 		v.F104 = nil
 	}
 	if r.FinalHas("f105") {
 		v.F105 = fbe.Reuse(v.F105)
-		if p262 := r.Fixed(1, "f105"); p262 >= 0 {
-			*v.F105 = r.U8(p262)
+		if p225 := r.Fixed(1, "f105"); p225 >= 0 {
+			*v.F105 = r.U8(p225)
 		}
 	} else {
 		v.F105 = nil
 	}
 	if r.FinalHas("f106") {
 		v.F106 = fbe.Reuse(v.F106)
-		if p263 := r.Fixed(1, "f106"); p263 >= 0 {
-			*v.F106 = r.U8(p263)
+		if p226 := r.Fixed(1, "f106"); p226 >= 0 {
+			*v.F106 = r.U8(p226)
 		}
 	} else {
 		v.F106 = nil
 	}
 	if r.FinalHas("f107") {
 		v.F107 = fbe.Reuse(v.F107)
-		if p264 := r.Fixed(1, "f107"); p264 >= 0 {
-			*v.F107 = r.U8(p264)
+		if p227 := r.Fixed(1, "f107"); p227 >= 0 {
+			*v.F107 = r.U8(p227)
 		}
 	} else {
 		v.F107 = nil
 	}
 	if r.FinalHas("f108") {
 		v.F108 = fbe.Reuse(v.F108)
-		if p265 := r.Fixed(1, "f108"); p265 >= 0 {
-			*v.F108 = r.U8(p265)
+		if p228 := r.Fixed(1, "f108"); p228 >= 0 {
+			*v.F108 = r.U8(p228)
 		}
 	} else {
 		v.F108 = nil
 	}
 	if r.FinalHas("f109") {
 		v.F109 = fbe.Reuse(v.F109)
-		if p266 := r.Fixed(4, "f109"); p266 >= 0 {
-			*v.F109 = r.U32(p266)
+		if p229 := r.Fixed(4, "f109"); p229 >= 0 {
+			*v.F109 = r.U32(p229)
 		}
 	} else {
 		v.F109 = nil
 	}
 	if r.FinalHas("f110") {
 		v.F110 = fbe.Reuse(v.F110)
-		if p267 := r.Fixed(4, "f110"); p267 >= 0 {
-			*v.F110 = r.U32(p267)
+		if p230 := r.Fixed(4, "f110"); p230 >= 0 {
+			*v.F110 = r.U32(p230)
 		}
 	} else {
 		v.F110 = nil
 	}
 	if r.FinalHas("f111") {
 		v.F111 = fbe.Reuse(v.F111)
-		if p268 := r.Fixed(4, "f111"); p268 >= 0 {
-			*v.F111 = r.U32(p268)
+		if p231 := r.Fixed(4, "f111"); p231 >= 0 {
+			*v.F111 = r.U32(p231)
 		}
 	} else {
 		v.F111 = nil
 	}
 	if r.FinalHas("f112") {
 		v.F112 = fbe.Reuse(v.F112)
-		if p269 := r.Fixed(1, "f112"); p269 >= 0 {
-			*v.F112 = r.I8(p269)
+		if p232 := r.Fixed(1, "f112"); p232 >= 0 {
+			*v.F112 = r.I8(p232)
 		}
 	} else {
 		v.F112 = nil
 	}
 	if r.FinalHas("f113") {
 		v.F113 = fbe.Reuse(v.F113)
-		if p270 := r.Fixed(1, "f113"); p270 >= 0 {
-			*v.F113 = r.I8(p270)
+		if p233 := r.Fixed(1, "f113"); p233 >= 0 {
+			*v.F113 = r.I8(p233)
 		}
 	} else {
 		v.F113 = nil
 	}
 	if r.FinalHas("f114") {
 		v.F114 = fbe.Reuse(v.F114)
-		if p271 := r.Fixed(1, "f114"); p271 >= 0 {
-			*v.F114 = r.I8(p271)
+		if p234 := r.Fixed(1, "f114"); p234 >= 0 {
+			*v.F114 = r.I8(p234)
 		}
 	} else {
 		v.F114 = nil
 	}
 	if r.FinalHas("f115") {
 		v.F115 = fbe.Reuse(v.F115)
-		if p272 := r.Fixed(1, "f115"); p272 >= 0 {
-			*v.F115 = r.U8(p272)
+		if p235 := r.Fixed(1, "f115"); p235 >= 0 {
+			*v.F115 = r.U8(p235)
 		}
 	} else {
 		v.F115 = nil
 	}
 	if r.FinalHas("f116") {
 		v.F116 = fbe.Reuse(v.F116)
-		if p273 := r.Fixed(1, "f116"); p273 >= 0 {
-			*v.F116 = r.U8(p273)
+		if p236 := r.Fixed(1, "f116"); p236 >= 0 {
+			*v.F116 = r.U8(p236)
 		}
 	} else {
 		v.F116 = nil
 	}
 	if r.FinalHas("f117") {
 		v.F117 = fbe.Reuse(v.F117)
-		if p274 := r.Fixed(1, "f117"); p274 >= 0 {
-			*v.F117 = r.U8(p274)
+		if p237 := r.Fixed(1, "f117"); p237 >= 0 {
+			*v.F117 = r.U8(p237)
 		}
 	} else {
 		v.F117 = nil
 	}
 	if r.FinalHas("f118") {
 		v.F118 = fbe.Reuse(v.F118)
-		if p275 := r.Fixed(2, "f118"); p275 >= 0 {
-			*v.F118 = r.I16(p275)
+		if p238 := r.Fixed(2, "f118"); p238 >= 0 {
+			*v.F118 = r.I16(p238)
 		}
 	} else {
 		v.F118 = nil
 	}
 	if r.FinalHas("f119") {
 		v.F119 = fbe.Reuse(v.F119)
-		if p276 := r.Fixed(2, "f119"); p276 >= 0 {
-			*v.F119 = r.I16(p276)
+		if p239 := r.Fixed(2, "f119"); p239 >= 0 {
+			*v.F119 = r.I16(p239)
 		}
 	} else {
 		v.F119 = nil
 	}
 	if r.FinalHas("f120") {
 		v.F120 = fbe.Reuse(v.F120)
-		if p277 := r.Fixed(2, "f120"); p277 >= 0 {
-			*v.F120 = r.I16(p277)
+		if p240 := r.Fixed(2, "f120"); p240 >= 0 {
+			*v.F120 = r.I16(p240)
 		}
 	} else {
 		v.F120 = nil
 	}
 	if r.FinalHas("f121") {
 		v.F121 = fbe.Reuse(v.F121)
-		if p278 := r.Fixed(2, "f121"); p278 >= 0 {
-			*v.F121 = r.U16(p278)
+		if p241 := r.Fixed(2, "f121"); p241 >= 0 {
+			*v.F121 = r.U16(p241)
 		}
 	} else {
 		v.F121 = nil
 	}
 	if r.FinalHas("f122") {
 		v.F122 = fbe.Reuse(v.F122)
-		if p279 := r.Fixed(2, "f122"); p279 >= 0 {
-			*v.F122 = r.U16(p279)
+		if p242 := r.Fixed(2, "f122"); p242 >= 0 {
+			*v.F122 = r.U16(p242)
 		}
 	} else {
 		v.F122 = nil
 	}
 	if r.FinalHas("f123") {
 		v.F123 = fbe.Reuse(v.F123)
-		if p280 := r.Fixed(2, "f123"); p280 >= 0 {
-			*v.F123 = r.U16(p280)
+		if p243 := r.Fixed(2, "f123"); p243 >= 0 {
+			*v.F123 = r.U16(p243)
 		}
 	} else {
 		v.F123 = nil
 	}
 	if r.FinalHas("f124") {
 		v.F124 = fbe.Reuse(v.F124)
-		if p281 := r.Fixed(4, "f124"); p281 >= 0 {
-			*v.F124 = r.I32(p281)
+		if p244 := r.Fixed(4, "f124"); p244 >= 0 {
+			*v.F124 = r.I32(p244)
 		}
 	} else {
 		v.F124 = nil
 	}
 	if r.FinalHas("f125") {
 		v.F125 = fbe.Reuse(v.F125)
-		if p282 := r.Fixed(4, "f125"); p282 >= 0 {
-			*v.F125 = r.I32(p282)
+		if p245 := r.Fixed(4, "f125"); p245 >= 0 {
+			*v.F125 = r.I32(p245)
 		}
 	} else {
 		v.F125 = nil
 	}
 	if r.FinalHas("f126") {
 		v.F126 = fbe.Reuse(v.F126)
-		if p283 := r.Fixed(4, "f126"); p283 >= 0 {
-			*v.F126 = r.I32(p283)
+		if p246 := r.Fixed(4, "f126"); p246 >= 0 {
+			*v.F126 = r.I32(p246)
 		}
 	} else {
 		v.F126 = nil
 	}
 	if r.FinalHas("f127") {
 		v.F127 = fbe.Reuse(v.F127)
-		if p284 := r.Fixed(4, "f127"); p284 >= 0 {
-			*v.F127 = r.U32(p284)
+		if p247 := r.Fixed(4, "f127"); p247 >= 0 {
+			*v.F127 = r.U32(p247)
 		}
 	} else {
 		v.F127 = nil
 	}
 	if r.FinalHas("f128") {
 		v.F128 = fbe.Reuse(v.F128)
-		if p285 := r.Fixed(4, "f128"); p285 >= 0 {
-			*v.F128 = r.U32(p285)
+		if p248 := r.Fixed(4, "f128"); p248 >= 0 {
+			*v.F128 = r.U32(p248)
 		}
 	} else {
 		v.F128 = nil
 	}
 	if r.FinalHas("f129") {
 		v.F129 = fbe.Reuse(v.F129)
-		if p286 := r.Fixed(4, "f129"); p286 >= 0 {
-			*v.F129 = r.U32(p286)
+		if p249 := r.Fixed(4, "f129"); p249 >= 0 {
+			*v.F129 = r.U32(p249)
 		}
 	} else {
 		v.F129 = nil
 	}
 	if r.FinalHas("f130") {
 		v.F130 = fbe.Reuse(v.F130)
-		if p287 := r.Fixed(8, "f130"); p287 >= 0 {
-			*v.F130 = r.I64(p287)
+		if p250 := r.Fixed(8, "f130"); p250 >= 0 {
+			*v.F130 = r.I64(p250)
 		}
 	} else {
 		v.F130 = nil
 	}
 	if r.FinalHas("f131") {
 		v.F131 = fbe.Reuse(v.F131)
-		if p288 := r.Fixed(8, "f131"); p288 >= 0 {
-			*v.F131 = r.I64(p288)
+		if p251 := r.Fixed(8, "f131"); p251 >= 0 {
+			*v.F131 = r.I64(p251)
 		}
 	} else {
 		v.F131 = nil
 	}
 	if r.FinalHas("f132") {
 		v.F132 = fbe.Reuse(v.F132)
-		if p289 := r.Fixed(8, "f132"); p289 >= 0 {
-			*v.F132 = r.I64(p289)
+		if p252 := r.Fixed(8, "f132"); p252 >= 0 {
+			*v.F132 = r.I64(p252)
 		}
 	} else {
 		v.F132 = nil
 	}
 	if r.FinalHas("f133") {
 		v.F133 = fbe.Reuse(v.F133)
-		if p290 := r.Fixed(8, "f133"); p290 >= 0 {
-			*v.F133 = r.U64(p290)
+		if p253 := r.Fixed(8, "f133"); p253 >= 0 {
+			*v.F133 = r.U64(p253)
 		}
 	} else {
 		v.F133 = nil
 	}
 	if r.FinalHas("f134") {
 		v.F134 = fbe.Reuse(v.F134)
-		if p291 := r.Fixed(8, "f134"); p291 >= 0 {
-			*v.F134 = r.U64(p291)
+		if p254 := r.Fixed(8, "f134"); p254 >= 0 {
+			*v.F134 = r.U64(p254)
 		}
 	} else {
 		v.F134 = nil
 	}
 	if r.FinalHas("f135") {
 		v.F135 = fbe.Reuse(v.F135)
-		if p292 := r.Fixed(8, "f135"); p292 >= 0 {
-			*v.F135 = r.U64(p292)
+		if p255 := r.Fixed(8, "f135"); p255 >= 0 {
+			*v.F135 = r.U64(p255)
 		}
 	} else {
 		v.F135 = nil
 	}
 	if r.FinalHas("f136") {
 		v.F136 = fbe.Reuse(v.F136)
-		if p293 := r.Fixed(4, "f136"); p293 >= 0 {
-			*v.F136 = r.F32(p293)
+		if p256 := r.Fixed(4, "f136"); p256 >= 0 {
+			*v.F136 = r.F32(p256)
 		}
 	} else {
 		v.F136 = nil
 	}
 	if r.FinalHas("f137") {
 		v.F137 = fbe.Reuse(v.F137)
-		if p294 := r.Fixed(4, "f137"); p294 >= 0 {
-			*v.F137 = r.F32(p294)
+		if p257 := r.Fixed(4, "f137"); p257 >= 0 {
+			*v.F137 = r.F32(p257)
 		}
 	} else {
 		v.F137 = nil
 	}
 	if r.FinalHas("f138") {
 		v.F138 = fbe.Reuse(v.F138)
-		if p295 := r.Fixed(4, "f138"); p295 >= 0 {
-			*v.F138 = r.F32(p295)
+		if p258 := r.Fixed(4, "f138"); p258 >= 0 {
+			*v.F138 = r.F32(p258)
 		}
 	} else {
 		v.F138 = nil
 	}
 	if r.FinalHas("f139") {
 		v.F139 = fbe.Reuse(v.F139)
-		if p296 := r.Fixed(8, "f139"); p296 >= 0 {
-			*v.F139 = r.F64(p296)
+		if p259 := r.Fixed(8, "f139"); p259 >= 0 {
+			*v.F139 = r.F64(p259)
 		}
 	} else {
 		v.F139 = nil
 	}
 	if r.FinalHas("f140") {
 		v.F140 = fbe.Reuse(v.F140)
-		if p297 := r.Fixed(8, "f140"); p297 >= 0 {
-			*v.F140 = r.F64(p297)
+		if p260 := r.Fixed(8, "f140"); p260 >= 0 {
+			*v.F140 = r.F64(p260)
 		}
 	} else {
 		v.F140 = nil
 	}
 	if r.FinalHas("f141") {
 		v.F141 = fbe.Reuse(v.F141)
-		if p298 := r.Fixed(8, "f141"); p298 >= 0 {
-			*v.F141 = r.F64(p298)
+		if p261 := r.Fixed(8, "f141"); p261 >= 0 {
+			*v.F141 = r.F64(p261)
 		}
 	} else {
 		v.F141 = nil
 	}
 	if r.FinalHas("f142") {
 		v.F142 = fbe.Reuse(v.F142)
-		if p299 := r.Fixed(16, "f142"); p299 >= 0 {
-			*v.F142 = r.Decimal(p299)
+		if p262 := r.Fixed(16, "f142"); p262 >= 0 {
+			*v.F142 = r.Decimal(p262)
 		}
 	} else {
 		v.F142 = nil
 	}
 	if r.FinalHas("f143") {
 		v.F143 = fbe.Reuse(v.F143)
-		if p300 := r.Fixed(16, "f143"); p300 >= 0 {
-			*v.F143 = r.Decimal(p300)
+		if p263 := r.Fixed(16, "f143"); p263 >= 0 {
+			*v.F143 = r.Decimal(p263)
 		}
 	} else {
 		v.F143 = nil
 	}
 	if r.FinalHas("f144") {
 		v.F144 = fbe.Reuse(v.F144)
-		if p301 := r.Fixed(16, "f144"); p301 >= 0 {
-			*v.F144 = r.Decimal(p301)
+		if p264 := r.Fixed(16, "f144"); p264 >= 0 {
+			*v.F144 = r.Decimal(p264)
 		}
 	} else {
 		v.F144 = nil
@@ -4362,80 +4177,80 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f148") {
 		v.F148 = fbe.Reuse(v.F148)
-		if p302 := r.Fixed(8, "f148"); p302 >= 0 {
-			*v.F148 = r.Timestamp(p302)
+		if p265 := r.Fixed(8, "f148"); p265 >= 0 {
+			*v.F148 = r.Timestamp(p265)
 		}
 	} else {
 		v.F148 = nil
 	}
 	if r.FinalHas("f149") {
 		v.F149 = fbe.Reuse(v.F149)
-		if p303 := r.Fixed(8, "f149"); p303 >= 0 {
-			*v.F149 = r.Timestamp(p303)
+		if p266 := r.Fixed(8, "f149"); p266 >= 0 {
+			*v.F149 = r.Timestamp(p266)
 		}
 	} else {
 		v.F149 = nil
 	}
 	if r.FinalHas("f150") {
 		v.F150 = fbe.Reuse(v.F150)
-		if p304 := r.Fixed(8, "f150"); p304 >= 0 {
-			*v.F150 = r.Timestamp(p304)
+		if p267 := r.Fixed(8, "f150"); p267 >= 0 {
+			*v.F150 = r.Timestamp(p267)
 		}
 	} else {
 		v.F150 = nil
 	}
 	if r.FinalHas("f151") {
 		v.F151 = fbe.Reuse(v.F151)
-		if p305 := r.Fixed(16, "f151"); p305 >= 0 {
-			*v.F151 = r.UUID(p305)
+		if p268 := r.Fixed(16, "f151"); p268 >= 0 {
+			*v.F151 = r.UUID(p268)
 		}
 	} else {
 		v.F151 = nil
 	}
 	if r.FinalHas("f152") {
 		v.F152 = fbe.Reuse(v.F152)
-		if p306 := r.Fixed(16, "f152"); p306 >= 0 {
-			*v.F152 = r.UUID(p306)
+		if p269 := r.Fixed(16, "f152"); p269 >= 0 {
+			*v.F152 = r.UUID(p269)
 		}
 	} else {
 		v.F152 = nil
 	}
 	if r.FinalHas("f153") {
 		v.F153 = fbe.Reuse(v.F153)
-		if p307 := r.Fixed(16, "f153"); p307 >= 0 {
-			*v.F153 = r.UUID(p307)
+		if p270 := r.Fixed(16, "f153"); p270 >= 0 {
+			*v.F153 = r.UUID(p270)
 		}
 	} else {
 		v.F153 = nil
 	}
 	if r.FinalHas("f154") {
 		v.F154 = fbe.Reuse(v.F154)
-		if p308 := r.Fixed(1, "f154"); p308 >= 0 {
-			*v.F154 = proto.OrderSide(r.U8(p308))
+		if p271 := r.Fixed(1, "f154"); p271 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p271))
 		}
 	} else {
 		v.F154 = nil
 	}
 	if r.FinalHas("f155") {
 		v.F155 = fbe.Reuse(v.F155)
-		if p309 := r.Fixed(1, "f155"); p309 >= 0 {
-			*v.F155 = proto.OrderSide(r.U8(p309))
+		if p272 := r.Fixed(1, "f155"); p272 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p272))
 		}
 	} else {
 		v.F155 = nil
 	}
 	if r.FinalHas("f156") {
 		v.F156 = fbe.Reuse(v.F156)
-		if p310 := r.Fixed(1, "f156"); p310 >= 0 {
-			*v.F156 = proto.OrderType(r.U8(p310))
+		if p273 := r.Fixed(1, "f156"); p273 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p273))
 		}
 	} else {
 		v.F156 = nil
 	}
 	if r.FinalHas("f157") {
 		v.F157 = fbe.Reuse(v.F157)
-		if p311 := r.Fixed(1, "f157"); p311 >= 0 {
-			*v.F157 = proto.OrderType(r.U8(p311))
+		if p274 := r.Fixed(1, "f157"); p274 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p274))
 		}
 	} else {
 		v.F157 = nil
@@ -4482,16 +4297,16 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f162") {
 		v.F162 = fbe.Reuse(v.F162)
-		if p312 := r.Fixed(1, "f162"); p312 >= 0 {
-			*v.F162 = proto.State(r.U8(p312))
+		if p275 := r.Fixed(1, "f162"); p275 >= 0 {
+			*v.F162 = proto.State(r.U8(p275))
 		}
 	} else {
 		v.F162 = nil
 	}
 	if r.FinalHas("f163") {
 		v.F163 = fbe.Reuse(v.F163)
-		if p313 := r.Fixed(1, "f163"); p313 >= 0 {
-			*v.F163 = proto.State(r.U8(p313))
+		if p276 := r.Fixed(1, "f163"); p276 >= 0 {
+			*v.F163 = proto.State(r.U8(p276))
 		}
 	} else {
 		v.F163 = nil
@@ -4525,47 +4340,10 @@ func FBEVerifyFinalStructOptional(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(4, "id")
-	r.Fixed(1, "f1")
-	r.Fixed(1, "f2")
-	r.Fixed(1, "f3")
-	r.Fixed(1, "f4")
-	r.Fixed(1, "f5")
-	r.Fixed(1, "f6")
-	r.Fixed(4, "f7")
-	r.Fixed(4, "f8")
-	r.Fixed(1, "f9")
-	r.Fixed(1, "f10")
-	r.Fixed(1, "f11")
-	r.Fixed(1, "f12")
-	r.Fixed(2, "f13")
-	r.Fixed(2, "f14")
-	r.Fixed(2, "f15")
-	r.Fixed(2, "f16")
-	r.Fixed(4, "f17")
-	r.Fixed(4, "f18")
-	r.Fixed(4, "f19")
-	r.Fixed(4, "f20")
-	r.Fixed(8, "f21")
-	r.Fixed(8, "f22")
-	r.Fixed(8, "f23")
-	r.Fixed(8, "f24")
-	r.Fixed(4, "f25")
-	r.Fixed(4, "f26")
-	r.Fixed(8, "f27")
-	r.Fixed(8, "f28")
-	r.Fixed(16, "f29")
-	r.Fixed(16, "f30")
+	r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16")
 	r.FinalSkipString("f31")
 	r.FinalSkipString("f32")
-	r.Fixed(8, "f33")
-	r.Fixed(8, "f34")
-	r.Fixed(8, "f35")
-	r.Fixed(16, "f36")
-	r.Fixed(16, "f37")
-	r.Fixed(16, "f38")
-	r.Fixed(1, "f39")
-	r.Fixed(1, "f40")
+	r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
 	proto.FBEVerifyFinalOrder(r)
 	if r.Failed() {
 		r.Unwind("f41")
@@ -8298,124 +8076,50 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p239 := r.Fixed(4, "id"); p239 >= 0 {
+	if p239 := r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16"); p239 >= 0 {
 		v.Id = r.I32(p239)
-	}
-	if p240 := r.Fixed(1, "f1"); p240 >= 0 {
-		v.F1 = r.Bool(p240)
-	}
-	if p241 := r.Fixed(1, "f2"); p241 >= 0 {
-		v.F2 = r.Bool(p241)
-	}
-	if p242 := r.Fixed(1, "f3"); p242 >= 0 {
-		v.F3 = r.U8(p242)
-	}
-	if p243 := r.Fixed(1, "f4"); p243 >= 0 {
-		v.F4 = r.U8(p243)
-	}
-	if p244 := r.Fixed(1, "f5"); p244 >= 0 {
-		v.F5 = r.U8(p244)
-	}
-	if p245 := r.Fixed(1, "f6"); p245 >= 0 {
-		v.F6 = r.U8(p245)
-	}
-	if p246 := r.Fixed(4, "f7"); p246 >= 0 {
-		v.F7 = r.U32(p246)
-	}
-	if p247 := r.Fixed(4, "f8"); p247 >= 0 {
-		v.F8 = r.U32(p247)
-	}
-	if p248 := r.Fixed(1, "f9"); p248 >= 0 {
-		v.F9 = r.I8(p248)
-	}
-	if p249 := r.Fixed(1, "f10"); p249 >= 0 {
-		v.F10 = r.I8(p249)
-	}
-	if p250 := r.Fixed(1, "f11"); p250 >= 0 {
-		v.F11 = r.U8(p250)
-	}
-	if p251 := r.Fixed(1, "f12"); p251 >= 0 {
-		v.F12 = r.U8(p251)
-	}
-	if p252 := r.Fixed(2, "f13"); p252 >= 0 {
-		v.F13 = r.I16(p252)
-	}
-	if p253 := r.Fixed(2, "f14"); p253 >= 0 {
-		v.F14 = r.I16(p253)
-	}
-	if p254 := r.Fixed(2, "f15"); p254 >= 0 {
-		v.F15 = r.U16(p254)
-	}
-	if p255 := r.Fixed(2, "f16"); p255 >= 0 {
-		v.F16 = r.U16(p255)
-	}
-	if p256 := r.Fixed(4, "f17"); p256 >= 0 {
-		v.F17 = r.I32(p256)
-	}
-	if p257 := r.Fixed(4, "f18"); p257 >= 0 {
-		v.F18 = r.I32(p257)
-	}
-	if p258 := r.Fixed(4, "f19"); p258 >= 0 {
-		v.F19 = r.U32(p258)
-	}
-	if p259 := r.Fixed(4, "f20"); p259 >= 0 {
-		v.F20 = r.U32(p259)
-	}
-	if p260 := r.Fixed(8, "f21"); p260 >= 0 {
-		v.F21 = r.I64(p260)
-	}
-	if p261 := r.Fixed(8, "f22"); p261 >= 0 {
-		v.F22 = r.I64(p261)
-	}
-	if p262 := r.Fixed(8, "f23"); p262 >= 0 {
-		v.F23 = r.U64(p262)
-	}
-	if p263 := r.Fixed(8, "f24"); p263 >= 0 {
-		v.F24 = r.U64(p263)
-	}
-	if p264 := r.Fixed(4, "f25"); p264 >= 0 {
-		v.F25 = r.F32(p264)
-	}
-	if p265 := r.Fixed(4, "f26"); p265 >= 0 {
-		v.F26 = r.F32(p265)
-	}
-	if p266 := r.Fixed(8, "f27"); p266 >= 0 {
-		v.F27 = r.F64(p266)
-	}
-	if p267 := r.Fixed(8, "f28"); p267 >= 0 {
-		v.F28 = r.F64(p267)
-	}
-	if p268 := r.Fixed(16, "f29"); p268 >= 0 {
-		v.F29 = r.Decimal(p268)
-	}
-	if p269 := r.Fixed(16, "f30"); p269 >= 0 {
-		v.F30 = r.Decimal(p269)
+		v.F1 = r.Bool(p239 + 4)
+		v.F2 = r.Bool(p239 + 5)
+		v.F3 = r.U8(p239 + 6)
+		v.F4 = r.U8(p239 + 7)
+		v.F5 = r.U8(p239 + 8)
+		v.F6 = r.U8(p239 + 9)
+		v.F7 = r.U32(p239 + 10)
+		v.F8 = r.U32(p239 + 14)
+		v.F9 = r.I8(p239 + 18)
+		v.F10 = r.I8(p239 + 19)
+		v.F11 = r.U8(p239 + 20)
+		v.F12 = r.U8(p239 + 21)
+		v.F13 = r.I16(p239 + 22)
+		v.F14 = r.I16(p239 + 24)
+		v.F15 = r.U16(p239 + 26)
+		v.F16 = r.U16(p239 + 28)
+		v.F17 = r.I32(p239 + 30)
+		v.F18 = r.I32(p239 + 34)
+		v.F19 = r.U32(p239 + 38)
+		v.F20 = r.U32(p239 + 42)
+		v.F21 = r.I64(p239 + 46)
+		v.F22 = r.I64(p239 + 54)
+		v.F23 = r.U64(p239 + 62)
+		v.F24 = r.U64(p239 + 70)
+		v.F25 = r.F32(p239 + 78)
+		v.F26 = r.F32(p239 + 82)
+		v.F27 = r.F64(p239 + 86)
+		v.F28 = r.F64(p239 + 94)
+		v.F29 = r.Decimal(p239 + 102)
+		v.F30 = r.Decimal(p239 + 118)
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if p270 := r.Fixed(8, "f33"); p270 >= 0 {
-		v.F33 = r.Timestamp(p270)
-	}
-	if p271 := r.Fixed(8, "f34"); p271 >= 0 {
-		v.F34 = r.Timestamp(p271)
-	}
-	if p272 := r.Fixed(8, "f35"); p272 >= 0 {
-		v.F35 = r.Timestamp(p272)
-	}
-	if p273 := r.Fixed(16, "f36"); p273 >= 0 {
-		v.F36 = r.UUID(p273)
-	}
-	if p274 := r.Fixed(16, "f37"); p274 >= 0 {
-		v.F37 = r.UUID(p274)
-	}
-	if p275 := r.Fixed(16, "f38"); p275 >= 0 {
-		v.F38 = r.UUID(p275)
-	}
-	if p276 := r.Fixed(1, "f39"); p276 >= 0 {
-		v.F39 = proto.OrderSide(r.U8(p276))
-	}
-	if p277 := r.Fixed(1, "f40"); p277 >= 0 {
-		v.F40 = proto.OrderType(r.U8(p277))
+	if p240 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); p240 >= 0 {
+		v.F33 = r.Timestamp(p240)
+		v.F34 = r.Timestamp(p240 + 8)
+		v.F35 = r.Timestamp(p240 + 16)
+		v.F36 = r.UUID(p240 + 24)
+		v.F37 = r.UUID(p240 + 40)
+		v.F38 = r.UUID(p240 + 56)
+		v.F39 = proto.OrderSide(r.U8(p240 + 72))
+		v.F40 = proto.OrderType(r.U8(p240 + 73))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -8427,8 +8131,8 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p278 := r.Fixed(1, "f43"); p278 >= 0 {
-		v.F43 = proto.State(r.U8(p278))
+	if p241 := r.Fixed(1, "f43"); p241 >= 0 {
+		v.F43 = proto.State(r.U8(p241))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -8437,360 +8141,360 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f100") {
 		v.F100 = fbe.Reuse(v.F100)
-		if p279 := r.Fixed(1, "f100"); p279 >= 0 {
-			*v.F100 = r.Bool(p279)
+		if p242 := r.Fixed(1, "f100"); p242 >= 0 {
+			*v.F100 = r.Bool(p242)
 		}
 	} else {
 		v.F100 = nil
 	}
 	if r.FinalHas("f101") {
 		v.F101 = fbe.Reuse(v.F101)
-		if p280 := r.Fixed(1, "f101"); p280 >= 0 {
-			*v.F101 = r.Bool(p280)
+		if p243 := r.Fixed(1, "f101"); p243 >= 0 {
+			*v.F101 = r.Bool(p243)
 		}
 	} else {
 		v.F101 = nil
 	}
 	if r.FinalHas("f102") {
 		v.F102 = fbe.Reuse(v.F102)
-		if p281 := r.Fixed(1, "f102"); p281 >= 0 {
-			*v.F102 = r.Bool(p281)
+		if p244 := r.Fixed(1, "f102"); p244 >= 0 {
+			*v.F102 = r.Bool(p244)
 		}
 	} else {
 		v.F102 = nil
 	}
 	if r.FinalHas("f103") {
 		v.F103 = fbe.Reuse(v.F103)
-		if p282 := r.Fixed(1, "f103"); p282 >= 0 {
-			*v.F103 = r.U8(p282)
+		if p245 := r.Fixed(1, "f103"); p245 >= 0 {
+			*v.F103 = r.U8(p245)
 		}
 	} else {
 		v.F103 = nil
 	}
 	if r.FinalHas("f104") {
 		v.F104 = fbe.Reuse(v.F104)
-		if p283 := r.Fixed(1, "f104"); p283 >= 0 {
-			*v.F104 = r.U8(p283)
+		if p246 := r.Fixed(1, "f104"); p246 >= 0 {
+			*v.F104 = r.U8(p246)
 		}
 	} else {
 		v.F104 = nil
 	}
 	if r.FinalHas("f105") {
 		v.F105 = fbe.Reuse(v.F105)
-		if p284 := r.Fixed(1, "f105"); p284 >= 0 {
-			*v.F105 = r.U8(p284)
+		if p247 := r.Fixed(1, "f105"); p247 >= 0 {
+			*v.F105 = r.U8(p247)
 		}
 	} else {
 		v.F105 = nil
 	}
 	if r.FinalHas("f106") {
 		v.F106 = fbe.Reuse(v.F106)
-		if p285 := r.Fixed(1, "f106"); p285 >= 0 {
-			*v.F106 = r.U8(p285)
+		if p248 := r.Fixed(1, "f106"); p248 >= 0 {
+			*v.F106 = r.U8(p248)
 		}
 	} else {
 		v.F106 = nil
 	}
 	if r.FinalHas("f107") {
 		v.F107 = fbe.Reuse(v.F107)
-		if p286 := r.Fixed(1, "f107"); p286 >= 0 {
-			*v.F107 = r.U8(p286)
+		if p249 := r.Fixed(1, "f107"); p249 >= 0 {
+			*v.F107 = r.U8(p249)
 		}
 	} else {
 		v.F107 = nil
 	}
 	if r.FinalHas("f108") {
 		v.F108 = fbe.Reuse(v.F108)
-		if p287 := r.Fixed(1, "f108"); p287 >= 0 {
-			*v.F108 = r.U8(p287)
+		if p250 := r.Fixed(1, "f108"); p250 >= 0 {
+			*v.F108 = r.U8(p250)
 		}
 	} else {
 		v.F108 = nil
 	}
 	if r.FinalHas("f109") {
 		v.F109 = fbe.Reuse(v.F109)
-		if p288 := r.Fixed(4, "f109"); p288 >= 0 {
-			*v.F109 = r.U32(p288)
+		if p251 := r.Fixed(4, "f109"); p251 >= 0 {
+			*v.F109 = r.U32(p251)
 		}
 	} else {
 		v.F109 = nil
 	}
 	if r.FinalHas("f110") {
 		v.F110 = fbe.Reuse(v.F110)
-		if p289 := r.Fixed(4, "f110"); p289 >= 0 {
-			*v.F110 = r.U32(p289)
+		if p252 := r.Fixed(4, "f110"); p252 >= 0 {
+			*v.F110 = r.U32(p252)
 		}
 	} else {
 		v.F110 = nil
 	}
 	if r.FinalHas("f111") {
 		v.F111 = fbe.Reuse(v.F111)
-		if p290 := r.Fixed(4, "f111"); p290 >= 0 {
-			*v.F111 = r.U32(p290)
+		if p253 := r.Fixed(4, "f111"); p253 >= 0 {
+			*v.F111 = r.U32(p253)
 		}
 	} else {
 		v.F111 = nil
 	}
 	if r.FinalHas("f112") {
 		v.F112 = fbe.Reuse(v.F112)
-		if p291 := r.Fixed(1, "f112"); p291 >= 0 {
-			*v.F112 = r.I8(p291)
+		if p254 := r.Fixed(1, "f112"); p254 >= 0 {
+			*v.F112 = r.I8(p254)
 		}
 	} else {
 		v.F112 = nil
 	}
 	if r.FinalHas("f113") {
 		v.F113 = fbe.Reuse(v.F113)
-		if p292 := r.Fixed(1, "f113"); p292 >= 0 {
-			*v.F113 = r.I8(p292)
+		if p255 := r.Fixed(1, "f113"); p255 >= 0 {
+			*v.F113 = r.I8(p255)
 		}
 	} else {
 		v.F113 = nil
 	}
 	if r.FinalHas("f114") {
 		v.F114 = fbe.Reuse(v.F114)
-		if p293 := r.Fixed(1, "f114"); p293 >= 0 {
-			*v.F114 = r.I8(p293)
+		if p256 := r.Fixed(1, "f114"); p256 >= 0 {
+			*v.F114 = r.I8(p256)
 		}
 	} else {
 		v.F114 = nil
 	}
 	if r.FinalHas("f115") {
 		v.F115 = fbe.Reuse(v.F115)
-		if p294 := r.Fixed(1, "f115"); p294 >= 0 {
-			*v.F115 = r.U8(p294)
+		if p257 := r.Fixed(1, "f115"); p257 >= 0 {
+			*v.F115 = r.U8(p257)
 		}
 	} else {
 		v.F115 = nil
 	}
 	if r.FinalHas("f116") {
 		v.F116 = fbe.Reuse(v.F116)
-		if p295 := r.Fixed(1, "f116"); p295 >= 0 {
-			*v.F116 = r.U8(p295)
+		if p258 := r.Fixed(1, "f116"); p258 >= 0 {
+			*v.F116 = r.U8(p258)
 		}
 	} else {
 		v.F116 = nil
 	}
 	if r.FinalHas("f117") {
 		v.F117 = fbe.Reuse(v.F117)
-		if p296 := r.Fixed(1, "f117"); p296 >= 0 {
-			*v.F117 = r.U8(p296)
+		if p259 := r.Fixed(1, "f117"); p259 >= 0 {
+			*v.F117 = r.U8(p259)
 		}
 	} else {
 		v.F117 = nil
 	}
 	if r.FinalHas("f118") {
 		v.F118 = fbe.Reuse(v.F118)
-		if p297 := r.Fixed(2, "f118"); p297 >= 0 {
-			*v.F118 = r.I16(p297)
+		if p260 := r.Fixed(2, "f118"); p260 >= 0 {
+			*v.F118 = r.I16(p260)
 		}
 	} else {
 		v.F118 = nil
 	}
 	if r.FinalHas("f119") {
 		v.F119 = fbe.Reuse(v.F119)
-		if p298 := r.Fixed(2, "f119"); p298 >= 0 {
-			*v.F119 = r.I16(p298)
+		if p261 := r.Fixed(2, "f119"); p261 >= 0 {
+			*v.F119 = r.I16(p261)
 		}
 	} else {
 		v.F119 = nil
 	}
 	if r.FinalHas("f120") {
 		v.F120 = fbe.Reuse(v.F120)
-		if p299 := r.Fixed(2, "f120"); p299 >= 0 {
-			*v.F120 = r.I16(p299)
+		if p262 := r.Fixed(2, "f120"); p262 >= 0 {
+			*v.F120 = r.I16(p262)
 		}
 	} else {
 		v.F120 = nil
 	}
 	if r.FinalHas("f121") {
 		v.F121 = fbe.Reuse(v.F121)
-		if p300 := r.Fixed(2, "f121"); p300 >= 0 {
-			*v.F121 = r.U16(p300)
+		if p263 := r.Fixed(2, "f121"); p263 >= 0 {
+			*v.F121 = r.U16(p263)
 		}
 	} else {
 		v.F121 = nil
 	}
 	if r.FinalHas("f122") {
 		v.F122 = fbe.Reuse(v.F122)
-		if p301 := r.Fixed(2, "f122"); p301 >= 0 {
-			*v.F122 = r.U16(p301)
+		if p264 := r.Fixed(2, "f122"); p264 >= 0 {
+			*v.F122 = r.U16(p264)
 		}
 	} else {
 		v.F122 = nil
 	}
 	if r.FinalHas("f123") {
 		v.F123 = fbe.Reuse(v.F123)
-		if p302 := r.Fixed(2, "f123"); p302 >= 0 {
-			*v.F123 = r.U16(p302)
+		if p265 := r.Fixed(2, "f123"); p265 >= 0 {
+			*v.F123 = r.U16(p265)
 		}
 	} else {
 		v.F123 = nil
 	}
 	if r.FinalHas("f124") {
 		v.F124 = fbe.Reuse(v.F124)
-		if p303 := r.Fixed(4, "f124"); p303 >= 0 {
-			*v.F124 = r.I32(p303)
+		if p266 := r.Fixed(4, "f124"); p266 >= 0 {
+			*v.F124 = r.I32(p266)
 		}
 	} else {
 		v.F124 = nil
 	}
 	if r.FinalHas("f125") {
 		v.F125 = fbe.Reuse(v.F125)
-		if p304 := r.Fixed(4, "f125"); p304 >= 0 {
-			*v.F125 = r.I32(p304)
+		if p267 := r.Fixed(4, "f125"); p267 >= 0 {
+			*v.F125 = r.I32(p267)
 		}
 	} else {
 		v.F125 = nil
 	}
 	if r.FinalHas("f126") {
 		v.F126 = fbe.Reuse(v.F126)
-		if p305 := r.Fixed(4, "f126"); p305 >= 0 {
-			*v.F126 = r.I32(p305)
+		if p268 := r.Fixed(4, "f126"); p268 >= 0 {
+			*v.F126 = r.I32(p268)
 		}
 	} else {
 		v.F126 = nil
 	}
 	if r.FinalHas("f127") {
 		v.F127 = fbe.Reuse(v.F127)
-		if p306 := r.Fixed(4, "f127"); p306 >= 0 {
-			*v.F127 = r.U32(p306)
+		if p269 := r.Fixed(4, "f127"); p269 >= 0 {
+			*v.F127 = r.U32(p269)
 		}
 	} else {
 		v.F127 = nil
 	}
 	if r.FinalHas("f128") {
 		v.F128 = fbe.Reuse(v.F128)
-		if p307 := r.Fixed(4, "f128"); p307 >= 0 {
-			*v.F128 = r.U32(p307)
+		if p270 := r.Fixed(4, "f128"); p270 >= 0 {
+			*v.F128 = r.U32(p270)
 		}
 	} else {
 		v.F128 = nil
 	}
 	if r.FinalHas("f129") {
 		v.F129 = fbe.Reuse(v.F129)
-		if p308 := r.Fixed(4, "f129"); p308 >= 0 {
-			*v.F129 = r.U32(p308)
+		if p271 := r.Fixed(4, "f129"); p271 >= 0 {
+			*v.F129 = r.U32(p271)
 		}
 	} else {
 		v.F129 = nil
 	}
 	if r.FinalHas("f130") {
 		v.F130 = fbe.Reuse(v.F130)
-		if p309 := r.Fixed(8, "f130"); p309 >= 0 {
-			*v.F130 = r.I64(p309)
+		if p272 := r.Fixed(8, "f130"); p272 >= 0 {
+			*v.F130 = r.I64(p272)
 		}
 	} else {
 		v.F130 = nil
 	}
 	if r.FinalHas("f131") {
 		v.F131 = fbe.Reuse(v.F131)
-		if p310 := r.Fixed(8, "f131"); p310 >= 0 {
-			*v.F131 = r.I64(p310)
+		if p273 := r.Fixed(8, "f131"); p273 >= 0 {
+			*v.F131 = r.I64(p273)
 		}
 	} else {
 		v.F131 = nil
 	}
 	if r.FinalHas("f132") {
 		v.F132 = fbe.Reuse(v.F132)
-		if p311 := r.Fixed(8, "f132"); p311 >= 0 {
-			*v.F132 = r.I64(p311)
+		if p274 := r.Fixed(8, "f132"); p274 >= 0 {
+			*v.F132 = r.I64(p274)
 		}
 	} else {
 		v.F132 = nil
 	}
 	if r.FinalHas("f133") {
 		v.F133 = fbe.Reuse(v.F133)
-		if p312 := r.Fixed(8, "f133"); p312 >= 0 {
-			*v.F133 = r.U64(p312)
+		if p275 := r.Fixed(8, "f133"); p275 >= 0 {
+			*v.F133 = r.U64(p275)
 		}
 	} else {
 		v.F133 = nil
 	}
 	if r.FinalHas("f134") {
 		v.F134 = fbe.Reuse(v.F134)
-		if p313 := r.Fixed(8, "f134"); p313 >= 0 {
-			*v.F134 = r.U64(p313)
+		if p276 := r.Fixed(8, "f134"); p276 >= 0 {
+			*v.F134 = r.U64(p276)
 		}
 	} else {
 		v.F134 = nil
 	}
 	if r.FinalHas("f135") {
 		v.F135 = fbe.Reuse(v.F135)
-		if p314 := r.Fixed(8, "f135"); p314 >= 0 {
-			*v.F135 = r.U64(p314)
+		if p277 := r.Fixed(8, "f135"); p277 >= 0 {
+			*v.F135 = r.U64(p277)
 		}
 	} else {
 		v.F135 = nil
 	}
 	if r.FinalHas("f136") {
 		v.F136 = fbe.Reuse(v.F136)
-		if p315 := r.Fixed(4, "f136"); p315 >= 0 {
-			*v.F136 = r.F32(p315)
+		if p278 := r.Fixed(4, "f136"); p278 >= 0 {
+			*v.F136 = r.F32(p278)
 		}
 	} else {
 		v.F136 = nil
 	}
 	if r.FinalHas("f137") {
 		v.F137 = fbe.Reuse(v.F137)
-		if p316 := r.Fixed(4, "f137"); p316 >= 0 {
-			*v.F137 = r.F32(p316)
+		if p279 := r.Fixed(4, "f137"); p279 >= 0 {
+			*v.F137 = r.F32(p279)
 		}
 	} else {
 		v.F137 = nil
 	}
 	if r.FinalHas("f138") {
 		v.F138 = fbe.Reuse(v.F138)
-		if p317 := r.Fixed(4, "f138"); p317 >= 0 {
-			*v.F138 = r.F32(p317)
+		if p280 := r.Fixed(4, "f138"); p280 >= 0 {
+			*v.F138 = r.F32(p280)
 		}
 	} else {
 		v.F138 = nil
 	}
 	if r.FinalHas("f139") {
 		v.F139 = fbe.Reuse(v.F139)
-		if p318 := r.Fixed(8, "f139"); p318 >= 0 {
-			*v.F139 = r.F64(p318)
+		if p281 := r.Fixed(8, "f139"); p281 >= 0 {
+			*v.F139 = r.F64(p281)
 		}
 	} else {
 		v.F139 = nil
 	}
 	if r.FinalHas("f140") {
 		v.F140 = fbe.Reuse(v.F140)
-		if p319 := r.Fixed(8, "f140"); p319 >= 0 {
-			*v.F140 = r.F64(p319)
+		if p282 := r.Fixed(8, "f140"); p282 >= 0 {
+			*v.F140 = r.F64(p282)
 		}
 	} else {
 		v.F140 = nil
 	}
 	if r.FinalHas("f141") {
 		v.F141 = fbe.Reuse(v.F141)
-		if p320 := r.Fixed(8, "f141"); p320 >= 0 {
-			*v.F141 = r.F64(p320)
+		if p283 := r.Fixed(8, "f141"); p283 >= 0 {
+			*v.F141 = r.F64(p283)
 		}
 	} else {
 		v.F141 = nil
 	}
 	if r.FinalHas("f142") {
 		v.F142 = fbe.Reuse(v.F142)
-		if p321 := r.Fixed(16, "f142"); p321 >= 0 {
-			*v.F142 = r.Decimal(p321)
+		if p284 := r.Fixed(16, "f142"); p284 >= 0 {
+			*v.F142 = r.Decimal(p284)
 		}
 	} else {
 		v.F142 = nil
 	}
 	if r.FinalHas("f143") {
 		v.F143 = fbe.Reuse(v.F143)
-		if p322 := r.Fixed(16, "f143"); p322 >= 0 {
-			*v.F143 = r.Decimal(p322)
+		if p285 := r.Fixed(16, "f143"); p285 >= 0 {
+			*v.F143 = r.Decimal(p285)
 		}
 	} else {
 		v.F143 = nil
 	}
 	if r.FinalHas("f144") {
 		v.F144 = fbe.Reuse(v.F144)
-		if p323 := r.Fixed(16, "f144"); p323 >= 0 {
-			*v.F144 = r.Decimal(p323)
+		if p286 := r.Fixed(16, "f144"); p286 >= 0 {
+			*v.F144 = r.Decimal(p286)
 		}
 	} else {
 		v.F144 = nil
@@ -8815,80 +8519,80 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f148") {
 		v.F148 = fbe.Reuse(v.F148)
-		if p324 := r.Fixed(8, "f148"); p324 >= 0 {
-			*v.F148 = r.Timestamp(p324)
+		if p287 := r.Fixed(8, "f148"); p287 >= 0 {
+			*v.F148 = r.Timestamp(p287)
 		}
 	} else {
 		v.F148 = nil
 	}
 	if r.FinalHas("f149") {
 		v.F149 = fbe.Reuse(v.F149)
-		if p325 := r.Fixed(8, "f149"); p325 >= 0 {
-			*v.F149 = r.Timestamp(p325)
+		if p288 := r.Fixed(8, "f149"); p288 >= 0 {
+			*v.F149 = r.Timestamp(p288)
 		}
 	} else {
 		v.F149 = nil
 	}
 	if r.FinalHas("f150") {
 		v.F150 = fbe.Reuse(v.F150)
-		if p326 := r.Fixed(8, "f150"); p326 >= 0 {
-			*v.F150 = r.Timestamp(p326)
+		if p289 := r.Fixed(8, "f150"); p289 >= 0 {
+			*v.F150 = r.Timestamp(p289)
 		}
 	} else {
 		v.F150 = nil
 	}
 	if r.FinalHas("f151") {
 		v.F151 = fbe.Reuse(v.F151)
-		if p327 := r.Fixed(16, "f151"); p327 >= 0 {
-			*v.F151 = r.UUID(p327)
+		if p290 := r.Fixed(16, "f151"); p290 >= 0 {
+			*v.F151 = r.UUID(p290)
 		}
 	} else {
 		v.F151 = nil
 	}
 	if r.FinalHas("f152") {
 		v.F152 = fbe.Reuse(v.F152)
-		if p328 := r.Fixed(16, "f152"); p328 >= 0 {
-			*v.F152 = r.UUID(p328)
+		if p291 := r.Fixed(16, "f152"); p291 >= 0 {
+			*v.F152 = r.UUID(p291)
 		}
 	} else {
 		v.F152 = nil
 	}
 	if r.FinalHas("f153") {
 		v.F153 = fbe.Reuse(v.F153)
-		if p329 := r.Fixed(16, "f153"); p329 >= 0 {
-			*v.F153 = r.UUID(p329)
+		if p292 := r.Fixed(16, "f153"); p292 >= 0 {
+			*v.F153 = r.UUID(p292)
 		}
 	} else {
 		v.F153 = nil
 	}
 	if r.FinalHas("f154") {
 		v.F154 = fbe.Reuse(v.F154)
-		if p330 := r.Fixed(1, "f154"); p330 >= 0 {
-			*v.F154 = proto.OrderSide(r.U8(p330))
+		if p293 := r.Fixed(1, "f154"); p293 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p293))
 		}
 	} else {
 		v.F154 = nil
 	}
 	if r.FinalHas("f155") {
 		v.F155 = fbe.Reuse(v.F155)
-		if p331 := r.Fixed(1, "f155"); p331 >= 0 {
-			*v.F155 = proto.OrderSide(r.U8(p331))
+		if p294 := r.Fixed(1, "f155"); p294 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p294))
 		}
 	} else {
 		v.F155 = nil
 	}
 	if r.FinalHas("f156") {
 		v.F156 = fbe.Reuse(v.F156)
-		if p332 := r.Fixed(1, "f156"); p332 >= 0 {
-			*v.F156 = proto.OrderType(r.U8(p332))
+		if p295 := r.Fixed(1, "f156"); p295 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p295))
 		}
 	} else {
 		v.F156 = nil
 	}
 	if r.FinalHas("f157") {
 		v.F157 = fbe.Reuse(v.F157)
-		if p333 := r.Fixed(1, "f157"); p333 >= 0 {
-			*v.F157 = proto.OrderType(r.U8(p333))
+		if p296 := r.Fixed(1, "f157"); p296 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p296))
 		}
 	} else {
 		v.F157 = nil
@@ -8935,16 +8639,16 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f162") {
 		v.F162 = fbe.Reuse(v.F162)
-		if p334 := r.Fixed(1, "f162"); p334 >= 0 {
-			*v.F162 = proto.State(r.U8(p334))
+		if p297 := r.Fixed(1, "f162"); p297 >= 0 {
+			*v.F162 = proto.State(r.U8(p297))
 		}
 	} else {
 		v.F162 = nil
 	}
 	if r.FinalHas("f163") {
 		v.F163 = fbe.Reuse(v.F163)
-		if p335 := r.Fixed(1, "f163"); p335 >= 0 {
-			*v.F163 = proto.State(r.U8(p335))
+		if p298 := r.Fixed(1, "f163"); p298 >= 0 {
+			*v.F163 = proto.State(r.U8(p298))
 		}
 	} else {
 		v.F163 = nil
@@ -8969,46 +8673,46 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F165 = nil
 	}
-	if p336 := r.Fixed(4, "f1000"); p336 >= 0 {
-		v.F1000 = EnumSimple(r.I32(p336))
+	if p299 := r.Fixed(4, "f1000"); p299 >= 0 {
+		v.F1000 = EnumSimple(r.I32(p299))
 	}
 	if r.FinalHas("f1001") {
 		v.F1001 = fbe.Reuse(v.F1001)
-		if p337 := r.Fixed(4, "f1001"); p337 >= 0 {
-			*v.F1001 = EnumSimple(r.I32(p337))
+		if p300 := r.Fixed(4, "f1001"); p300 >= 0 {
+			*v.F1001 = EnumSimple(r.I32(p300))
 		}
 	} else {
 		v.F1001 = nil
 	}
-	if p338 := r.Fixed(1, "f1002"); p338 >= 0 {
-		v.F1002 = EnumTyped(r.U8(p338))
+	if p301 := r.Fixed(1, "f1002"); p301 >= 0 {
+		v.F1002 = EnumTyped(r.U8(p301))
 	}
 	if r.FinalHas("f1003") {
 		v.F1003 = fbe.Reuse(v.F1003)
-		if p339 := r.Fixed(1, "f1003"); p339 >= 0 {
-			*v.F1003 = EnumTyped(r.U8(p339))
+		if p302 := r.Fixed(1, "f1003"); p302 >= 0 {
+			*v.F1003 = EnumTyped(r.U8(p302))
 		}
 	} else {
 		v.F1003 = nil
 	}
-	if p340 := r.Fixed(4, "f1004"); p340 >= 0 {
-		v.F1004 = FlagsSimple(r.I32(p340))
+	if p303 := r.Fixed(4, "f1004"); p303 >= 0 {
+		v.F1004 = FlagsSimple(r.I32(p303))
 	}
 	if r.FinalHas("f1005") {
 		v.F1005 = fbe.Reuse(v.F1005)
-		if p341 := r.Fixed(4, "f1005"); p341 >= 0 {
-			*v.F1005 = FlagsSimple(r.I32(p341))
+		if p304 := r.Fixed(4, "f1005"); p304 >= 0 {
+			*v.F1005 = FlagsSimple(r.I32(p304))
 		}
 	} else {
 		v.F1005 = nil
 	}
-	if p342 := r.Fixed(8, "f1006"); p342 >= 0 {
-		v.F1006 = FlagsTyped(r.U64(p342))
+	if p305 := r.Fixed(8, "f1006"); p305 >= 0 {
+		v.F1006 = FlagsTyped(r.U64(p305))
 	}
 	if r.FinalHas("f1007") {
 		v.F1007 = fbe.Reuse(v.F1007)
-		if p343 := r.Fixed(8, "f1007"); p343 >= 0 {
-			*v.F1007 = FlagsTyped(r.U64(p343))
+		if p306 := r.Fixed(8, "f1007"); p306 >= 0 {
+			*v.F1007 = FlagsTyped(r.U64(p306))
 		}
 	} else {
 		v.F1007 = nil
@@ -9052,47 +8756,10 @@ func FBEVerifyFinalStructNested(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(4, "id")
-	r.Fixed(1, "f1")
-	r.Fixed(1, "f2")
-	r.Fixed(1, "f3")
-	r.Fixed(1, "f4")
-	r.Fixed(1, "f5")
-	r.Fixed(1, "f6")
-	r.Fixed(4, "f7")
-	r.Fixed(4, "f8")
-	r.Fixed(1, "f9")
-	r.Fixed(1, "f10")
-	r.Fixed(1, "f11")
-	r.Fixed(1, "f12")
-	r.Fixed(2, "f13")
-	r.Fixed(2, "f14")
-	r.Fixed(2, "f15")
-	r.Fixed(2, "f16")
-	r.Fixed(4, "f17")
-	r.Fixed(4, "f18")
-	r.Fixed(4, "f19")
-	r.Fixed(4, "f20")
-	r.Fixed(8, "f21")
-	r.Fixed(8, "f22")
-	r.Fixed(8, "f23")
-	r.Fixed(8, "f24")
-	r.Fixed(4, "f25")
-	r.Fixed(4, "f26")
-	r.Fixed(8, "f27")
-	r.Fixed(8, "f28")
-	r.Fixed(16, "f29")
-	r.Fixed(16, "f30")
+	r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16")
 	r.FinalSkipString("f31")
 	r.FinalSkipString("f32")
-	r.Fixed(8, "f33")
-	r.Fixed(8, "f34")
-	r.Fixed(8, "f35")
-	r.Fixed(16, "f36")
-	r.Fixed(16, "f37")
-	r.Fixed(16, "f38")
-	r.Fixed(1, "f39")
-	r.Fixed(1, "f40")
+	r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
 	proto.FBEVerifyFinalOrder(r)
 	if r.Failed() {
 		r.Unwind("f41")

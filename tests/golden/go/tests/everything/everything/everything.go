@@ -1432,11 +1432,9 @@ func (v *Derived) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Fixed(4, "a"); p1 >= 0 {
+	if p1 := r.Run(8, "a=4,b=4"); p1 >= 0 {
 		v.A = r.I32(p1)
-	}
-	if p2 := r.Fixed(4, "b"); p2 >= 0 {
-		v.B = r.I32(p2)
+		v.B = r.I32(p1 + 4)
 	}
 }
 
@@ -1447,8 +1445,7 @@ func FBEVerifyFinalDerived(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(4, "a")
-	r.Fixed(4, "b")
+	r.Run(8, "a=4,b=4")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -1719,11 +1716,9 @@ func (v *ImportedBase) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	v.Symbol = r.FinalString("symbol")
-	if p1 := r.Fixed(4, "digits"); p1 >= 0 {
+	if p1 := r.Run(12, "digits=4,price=8"); p1 >= 0 {
 		v.Digits = r.I32(p1)
-	}
-	if p2 := r.Fixed(8, "price"); p2 >= 0 {
-		v.Price = r.F64(p2)
+		v.Price = r.F64(p1 + 4)
 	}
 }
 
@@ -1735,8 +1730,7 @@ func FBEVerifyFinalImportedBase(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	r.FinalSkipString("symbol")
-	r.Fixed(4, "digits")
-	r.Fixed(8, "price")
+	r.Run(12, "digits=4,price=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -4229,88 +4223,40 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p206 := r.Fixed(4, "id"); p206 >= 0 {
+	if p206 := r.Run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16"); p206 >= 0 {
 		v.Id = r.I32(p206)
-	}
-	if p207 := r.Fixed(1, "f1"); p207 >= 0 {
-		v.F1 = r.Bool(p207)
-	}
-	if p208 := r.Fixed(1, "f2"); p208 >= 0 {
-		v.F2 = r.U8(p208)
-	}
-	if p209 := r.Fixed(1, "f3"); p209 >= 0 {
-		v.F3 = r.U8(p209)
-	}
-	if p210 := r.Fixed(4, "f4"); p210 >= 0 {
-		v.F4 = r.U32(p210)
-	}
-	if p211 := r.Fixed(1, "f5"); p211 >= 0 {
-		v.F5 = r.I8(p211)
-	}
-	if p212 := r.Fixed(1, "f6"); p212 >= 0 {
-		v.F6 = r.U8(p212)
-	}
-	if p213 := r.Fixed(2, "f7"); p213 >= 0 {
-		v.F7 = r.I16(p213)
-	}
-	if p214 := r.Fixed(2, "f8"); p214 >= 0 {
-		v.F8 = r.U16(p214)
-	}
-	if p215 := r.Fixed(4, "f9"); p215 >= 0 {
-		v.F9 = r.I32(p215)
-	}
-	if p216 := r.Fixed(4, "f10"); p216 >= 0 {
-		v.F10 = r.U32(p216)
-	}
-	if p217 := r.Fixed(8, "f11"); p217 >= 0 {
-		v.F11 = r.I64(p217)
-	}
-	if p218 := r.Fixed(8, "f12"); p218 >= 0 {
-		v.F12 = r.U64(p218)
-	}
-	if p219 := r.Fixed(4, "f13"); p219 >= 0 {
-		v.F13 = r.F32(p219)
-	}
-	if p220 := r.Fixed(8, "f14"); p220 >= 0 {
-		v.F14 = r.F64(p220)
-	}
-	if p221 := r.Fixed(16, "f15"); p221 >= 0 {
-		v.F15 = r.Decimal(p221)
-	}
-	if p222 := r.Fixed(16, "f16"); p222 >= 0 {
-		v.F16 = r.Decimal(p222)
+		v.F1 = r.Bool(p206 + 4)
+		v.F2 = r.U8(p206 + 5)
+		v.F3 = r.U8(p206 + 6)
+		v.F4 = r.U32(p206 + 7)
+		v.F5 = r.I8(p206 + 11)
+		v.F6 = r.U8(p206 + 12)
+		v.F7 = r.I16(p206 + 13)
+		v.F8 = r.U16(p206 + 15)
+		v.F9 = r.I32(p206 + 17)
+		v.F10 = r.U32(p206 + 21)
+		v.F11 = r.I64(p206 + 25)
+		v.F12 = r.U64(p206 + 33)
+		v.F13 = r.F32(p206 + 41)
+		v.F14 = r.F64(p206 + 45)
+		v.F15 = r.Decimal(p206 + 53)
+		v.F16 = r.Decimal(p206 + 69)
 	}
 	v.F17 = r.FinalString("f17")
-	if p223 := r.Fixed(8, "f18"); p223 >= 0 {
-		v.F18 = r.Timestamp(p223)
-	}
-	if p224 := r.Fixed(8, "f19"); p224 >= 0 {
-		v.F19 = r.Timestamp(p224)
-	}
-	if p225 := r.Fixed(16, "f20"); p225 >= 0 {
-		v.F20 = r.UUID(p225)
-	}
-	if p226 := r.Fixed(16, "f21"); p226 >= 0 {
-		v.F21 = r.UUID(p226)
-	}
-	if p227 := r.Fixed(16, "f22"); p227 >= 0 {
-		v.F22 = r.UUID(p227)
-	}
-	if p228 := r.Fixed(16, "f23"); p228 >= 0 {
-		v.F23 = r.UUID(p228)
+	if p207 := r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16"); p207 >= 0 {
+		v.F18 = r.Timestamp(p207)
+		v.F19 = r.Timestamp(p207 + 8)
+		v.F20 = r.UUID(p207 + 16)
+		v.F21 = r.UUID(p207 + 32)
+		v.F22 = r.UUID(p207 + 48)
+		v.F23 = r.UUID(p207 + 64)
 	}
 	v.F24 = r.FinalBlob(v.F24, "f24")
-	if p229 := r.Fixed(1, "f25"); p229 >= 0 {
-		v.F25 = EByte(r.U8(p229))
-	}
-	if p230 := r.Fixed(1, "f26"); p230 >= 0 {
-		v.F26 = market.Side(r.U8(p230))
-	}
-	if p231 := r.Fixed(1, "f27"); p231 >= 0 {
-		v.F27 = FByte(r.U8(p231))
-	}
-	if p232 := r.Fixed(8, "f28"); p232 >= 0 {
-		v.F28 = FUInt64(r.U64(p232))
+	if p208 := r.Run(11, "f25=1,f26=1,f27=1,f28=8"); p208 >= 0 {
+		v.F25 = EByte(r.U8(p208))
+		v.F26 = market.Side(r.U8(p208 + 1))
+		v.F27 = FByte(r.U8(p208 + 2))
+		v.F28 = FUInt64(r.U64(p208 + 3))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -4324,16 +4270,16 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f31") {
 		v.F31 = fbe.Reuse(v.F31)
-		if p233 := r.Fixed(4, "f31"); p233 >= 0 {
-			*v.F31 = r.I32(p233)
+		if p209 := r.Fixed(4, "f31"); p209 >= 0 {
+			*v.F31 = r.I32(p209)
 		}
 	} else {
 		v.F31 = nil
 	}
 	if r.FinalHas("f32") {
 		v.F32 = fbe.Reuse(v.F32)
-		if p234 := r.Fixed(4, "f32"); p234 >= 0 {
-			*v.F32 = r.I32(p234)
+		if p210 := r.Fixed(4, "f32"); p210 >= 0 {
+			*v.F32 = r.I32(p210)
 		}
 	} else {
 		v.F32 = nil
@@ -4346,8 +4292,8 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f34") {
 		v.F34 = fbe.Reuse(v.F34)
-		if p235 := r.Fixed(1, "f34"); p235 >= 0 {
-			*v.F34 = EByte(r.U8(p235))
+		if p211 := r.Fixed(1, "f34"); p211 >= 0 {
+			*v.F34 = EByte(r.U8(p211))
 		}
 	} else {
 		v.F34 = nil
@@ -4362,64 +4308,64 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F35 = nil
 	}
-	for i236 := range v.F36 {
-		if p237 := r.Fixed(4, "f36"); p237 >= 0 {
-			v.F36[i236] = r.I32(p237)
+	for i212 := range v.F36 {
+		if p213 := r.Fixed(4, "f36"); p213 >= 0 {
+			v.F36[i212] = r.I32(p213)
 		}
 	}
-	for i238 := range v.F37 {
+	for i214 := range v.F37 {
 		if r.FinalHas("f37") {
-			v.F37[i238] = fbe.Reuse(v.F37[i238])
-			*v.F37[i238] = r.FinalString("f37")
+			v.F37[i214] = fbe.Reuse(v.F37[i214])
+			*v.F37[i214] = r.FinalString("f37")
 		} else {
-			v.F37[i238] = nil
+			v.F37[i214] = nil
 		}
 	}
-	n239 := r.FinalCount(8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n239)
-	for i240 := range n239 {
-		if p241 := r.Fixed(8, "f38"); p241 >= 0 {
-			v.F38[i240] = r.F64(p241)
+	n215 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n215)
+	for i216 := range n215 {
+		if p217 := r.Fixed(8, "f38"); p217 >= 0 {
+			v.F38[i216] = r.F64(p217)
 		}
 	}
-	n242 := r.FinalCount(1, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n242)
-	for i243 := range n242 {
+	n218 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n218)
+	for i219 := range n218 {
 		if r.FinalHas("f39") {
-			v.F39[i243] = fbe.Reuse(v.F39[i243])
-			v.F39[i243].FBEReadFinal(r)
+			v.F39[i219] = fbe.Reuse(v.F39[i219])
+			v.F39[i219].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i243)
+				r.UnwindIndex(i219)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i243] = nil
+			v.F39[i219] = nil
 		}
 	}
-	n244 := r.FinalCount(4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n244)
-	for i245 := range n244 {
-		v.F40[i245] = r.FinalString("f40")
+	n220 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n220)
+	for i221 := range n220 {
+		v.F40[i221] = r.FinalString("f40")
 	}
-	n246 := r.FinalCount(8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n246)
-	for i247 := range n246 {
-		if p248 := r.Fixed(8, "f41"); p248 >= 0 {
-			v.F41[i247] = r.I64(p248)
+	n222 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n222)
+	for i223 := range n222 {
+		if p224 := r.Fixed(8, "f41"); p224 >= 0 {
+			v.F41[i223] = r.I64(p224)
 		}
 	}
 	if _, k := fbe.Repeated(v.F41); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	n249 := r.FinalCount(8, 0, "f42")
+	n225 := r.FinalCount(8, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i250 := range n249 {
+	for i226 := range n225 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i250].FBEReadFinal(r)
+		v.F42[i226].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i250)
+			r.UnwindIndex(i226)
 			r.Unwind("f42")
 			return
 		}
@@ -4428,83 +4374,83 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	n251 := r.FinalCount(8, 8, "f43")
+	n227 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n251)
+		v.F43 = make(map[int32]string, n227)
 	} else {
 		clear(v.F43)
 	}
-	for i252 := 0; i252 < n251; i252++ {
-		var k253 int32
-		var x254 string
-		if p255 := r.Fixed(4, "f43"); p255 >= 0 {
-			k253 = r.I32(p255)
+	for i228 := 0; i228 < n227; i228++ {
+		var k229 int32
+		var x230 string
+		if p231 := r.Fixed(4, "f43"); p231 >= 0 {
+			k229 = r.I32(p231)
 		}
-		x254 = r.FinalString("f43")
-		if _, dup := v.F43[k253]; dup {
+		x230 = r.FinalString("f43")
+		if _, dup := v.F43[k229]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		v.F43[k253] = x254
+		v.F43[k229] = x230
 	}
-	n256 := r.FinalCount(5, 5, "f44")
+	n232 := r.FinalCount(5, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n256)
+		v.F44 = make(map[string]*Counted, n232)
 	} else {
 		clear(v.F44)
 	}
-	for i257 := 0; i257 < n256; i257++ {
-		var k258 string
-		var x259 *Counted
-		k258 = r.FinalString("f44")
+	for i233 := 0; i233 < n232; i233++ {
+		var k234 string
+		var x235 *Counted
+		k234 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x259 = fbe.Reuse(x259)
-			x259.FBEReadFinal(r)
+			x235 = fbe.Reuse(x235)
+			x235.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i257)
+				r.UnwindIndex(i233)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x259 = nil
+			x235 = nil
 		}
-		if _, dup := v.F44[k258]; dup {
+		if _, dup := v.F44[k234]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		v.F44[k258] = x259
+		v.F44[k234] = x235
 	}
-	n260 := r.FinalCount(20, 20, "f45")
+	n236 := r.FinalCount(20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n260)
+		v.F45 = make(map[fbe.UUID][]byte, n236)
 	} else {
 		clear(v.F45)
 	}
-	for i261 := 0; i261 < n260; i261++ {
-		var k262 fbe.UUID
-		var x263 []byte
-		if p264 := r.Fixed(16, "f45"); p264 >= 0 {
-			k262 = r.UUID(p264)
+	for i237 := 0; i237 < n236; i237++ {
+		var k238 fbe.UUID
+		var x239 []byte
+		if p240 := r.Fixed(16, "f45"); p240 >= 0 {
+			k238 = r.UUID(p240)
 		}
-		x263 = r.FinalBlob(x263, "f45")
-		if _, dup := v.F45[k262]; dup {
+		x239 = r.FinalBlob(x239, "f45")
+		if _, dup := v.F45[k238]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		v.F45[k262] = x263
+		v.F45[k238] = x239
 	}
-	n265 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n265)
-	for i266 := range n265 {
-		v.F46[i266].Key.FBEReadFinal(r)
+	n241 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n241)
+	for i242 := range n241 {
+		v.F46[i242].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i266)
+			r.UnwindIndex(i242)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i266].Value.FBEReadFinal(r)
+		v.F46[i242].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i266)
+			r.UnwindIndex(i242)
 			r.Unwind("f46")
 			return
 		}
@@ -4515,77 +4461,77 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f47") {
 		v.F47 = fbe.Reuse(v.F47)
-		if p267 := r.Fixed(4, "f47"); p267 >= 0 {
-			*v.F47 = r.I32(p267)
+		if p243 := r.Fixed(4, "f47"); p243 >= 0 {
+			*v.F47 = r.I32(p243)
 		}
 	} else {
 		v.F47 = nil
 	}
-	if p268 := r.Fixed(1, "f47Reset"); p268 >= 0 {
-		v.F47Reset = r.Bool(p268)
+	if p244 := r.Fixed(1, "f47Reset"); p244 >= 0 {
+		v.F47Reset = r.Bool(p244)
 	}
 	if r.FinalHas("f48") {
 		v.F48 = fbe.Reuse(v.F48)
-		if p269 := r.Fixed(8, "f48"); p269 >= 0 {
-			*v.F48 = r.Timestamp(p269)
+		if p245 := r.Fixed(8, "f48"); p245 >= 0 {
+			*v.F48 = r.Timestamp(p245)
 		}
 	} else {
 		v.F48 = nil
 	}
-	n270 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n270)
-	for i271 := range n270 {
-		v.F49[i271].Key = r.FinalBlob(v.F49[i271].Key, "f49")
-		if p272 := r.Fixed(4, "f49"); p272 >= 0 {
-			v.F49[i271].Value = r.I32(p272)
+	n246 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n246)
+	for i247 := range n246 {
+		v.F49[i247].Key = r.FinalBlob(v.F49[i247].Key, "f49")
+		if p248 := r.Fixed(4, "f49"); p248 >= 0 {
+			v.F49[i247].Value = r.I32(p248)
 		}
 	}
 	if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	n273 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n273)
-	for i274 := range n273 {
-		v.F50[i274].Key = r.FinalBlob(v.F50[i274].Key, "f50")
-		v.F50[i274].Value = r.FinalString("f50")
+	n249 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n249)
+	for i250 := range n249 {
+		v.F50[i250].Key = r.FinalBlob(v.F50[i250].Key, "f50")
+		v.F50[i250].Value = r.FinalString("f50")
 	}
 	if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
 	}
-	n275 := r.FinalCount(16, 16, "f51")
-	v.F51 = fbe.Resize(v.F51, n275)
-	for i276 := range n275 {
-		if p277 := r.Fixed(16, "f51"); p277 >= 0 {
-			v.F51[i276] = r.Decimal(p277)
+	n251 := r.FinalCount(16, 16, "f51")
+	v.F51 = fbe.Resize(v.F51, n251)
+	for i252 := range n251 {
+		if p253 := r.Fixed(16, "f51"); p253 >= 0 {
+			v.F51[i252] = r.Decimal(p253)
 		}
 	}
 	if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
 		r.DuplicateKey("f51", r.Pos)
 		return
 	}
-	n278 := r.FinalCount(20, 20, "f52")
+	n254 := r.FinalCount(20, 20, "f52")
 	if v.F52 == nil {
-		v.F52 = make(map[fbe.Decimal]int32, n278)
+		v.F52 = make(map[fbe.Decimal]int32, n254)
 	} else {
 		clear(v.F52)
 	}
-	for i279 := 0; i279 < n278; i279++ {
-		var k280 fbe.Decimal
-		var x281 int32
-		if p282 := r.Fixed(16, "f52"); p282 >= 0 {
-			k280 = r.Decimal(p282)
+	for i255 := 0; i255 < n254; i255++ {
+		var k256 fbe.Decimal
+		var x257 int32
+		if p258 := r.Fixed(16, "f52"); p258 >= 0 {
+			k256 = r.Decimal(p258)
 		}
-		k280 = k280.Normalize()
-		if p283 := r.Fixed(4, "f52"); p283 >= 0 {
-			x281 = r.I32(p283)
+		k256 = k256.Normalize()
+		if p259 := r.Fixed(4, "f52"); p259 >= 0 {
+			x257 = r.I32(p259)
 		}
-		if _, dup := v.F52[k280]; dup {
+		if _, dup := v.F52[k256]; dup {
 			r.DuplicateKey("f52", r.Pos)
 			return
 		}
-		v.F52[k280] = x281
+		v.F52[k256] = x257
 	}
 }
 
@@ -4596,35 +4542,11 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(4, "id")
-	r.Fixed(1, "f1")
-	r.Fixed(1, "f2")
-	r.Fixed(1, "f3")
-	r.Fixed(4, "f4")
-	r.Fixed(1, "f5")
-	r.Fixed(1, "f6")
-	r.Fixed(2, "f7")
-	r.Fixed(2, "f8")
-	r.Fixed(4, "f9")
-	r.Fixed(4, "f10")
-	r.Fixed(8, "f11")
-	r.Fixed(8, "f12")
-	r.Fixed(4, "f13")
-	r.Fixed(8, "f14")
-	r.Fixed(16, "f15")
-	r.Fixed(16, "f16")
+	r.Run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16")
 	r.FinalSkipString("f17")
-	r.Fixed(8, "f18")
-	r.Fixed(8, "f19")
-	r.Fixed(16, "f20")
-	r.Fixed(16, "f21")
-	r.Fixed(16, "f22")
-	r.Fixed(16, "f23")
+	r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
 	r.FinalSkipBlob("f24")
-	r.Fixed(1, "f25")
-	r.Fixed(1, "f26")
-	r.Fixed(1, "f27")
-	r.Fixed(8, "f28")
+	r.Run(11, "f25=1,f26=1,f27=1,f28=8")
 	FBEVerifyFinalCounted(r)
 	if r.Failed() {
 		r.Unwind("f29")
@@ -4662,137 +4584,137 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 			r.FinalSkipString("f37")
 		}
 	}
-	n286 := r.FinalCount(8, 8, "f38")
-	r.Fixed(n286*8, "f38")
-	n288 := r.FinalCount(1, 1, "f39")
-	for i289 := range n288 {
+	n262 := r.FinalCount(8, 8, "f38")
+	r.Fixed(n262*8, "f38")
+	n264 := r.FinalCount(1, 1, "f39")
+	for i265 := range n264 {
 		if r.FinalHas("f39") {
 			FBEVerifyFinalCounted(r)
 			if r.Failed() {
-				r.UnwindIndex(i289)
+				r.UnwindIndex(i265)
 				r.Unwind("f39")
 				return
 			}
 		}
 	}
-	n290 := r.FinalCount(4, 4, "f40")
-	for range n290 {
+	n266 := r.FinalCount(4, 4, "f40")
+	for range n266 {
 		r.FinalSkipString("f40")
 	}
-	var t292 []int64
-	n293 := r.FinalCount(8, 8, "f41")
-	t292 = fbe.Resize(t292, n293)
-	for i294 := range n293 {
-		if p295 := r.Fixed(8, "f41"); p295 >= 0 {
-			t292[i294] = r.I64(p295)
+	var t268 []int64
+	n269 := r.FinalCount(8, 8, "f41")
+	t268 = fbe.Resize(t268, n269)
+	for i270 := range n269 {
+		if p271 := r.Fixed(8, "f41"); p271 >= 0 {
+			t268[i270] = r.I64(p271)
 		}
 	}
-	if _, k := fbe.Repeated(t292); k >= 0 {
+	if _, k := fbe.Repeated(t268); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	var t296 []market.Instrument
-	n297 := r.FinalCount(8, 0, "f42")
-	t296 = t296[:0]
-	for i298 := range n297 {
-		t296 = fbe.Grow(t296)
-		t296[i298].FBEReadFinal(r)
+	var t272 []market.Instrument
+	n273 := r.FinalCount(8, 0, "f42")
+	t272 = t272[:0]
+	for i274 := range n273 {
+		t272 = fbe.Grow(t272)
+		t272[i274].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i298)
+			r.UnwindIndex(i274)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedKey(t296, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedKey(t272, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	var t299 map[int32]string
-	n300 := r.FinalCount(8, 8, "f43")
-	if t299 == nil {
-		t299 = make(map[int32]string, n300)
+	var t275 map[int32]string
+	n276 := r.FinalCount(8, 8, "f43")
+	if t275 == nil {
+		t275 = make(map[int32]string, n276)
 	} else {
-		clear(t299)
+		clear(t275)
 	}
-	for i301 := 0; i301 < n300; i301++ {
-		var k302 int32
-		var x303 string
-		if p304 := r.Fixed(4, "f43"); p304 >= 0 {
-			k302 = r.I32(p304)
+	for i277 := 0; i277 < n276; i277++ {
+		var k278 int32
+		var x279 string
+		if p280 := r.Fixed(4, "f43"); p280 >= 0 {
+			k278 = r.I32(p280)
 		}
-		x303 = r.FinalString("f43")
-		if _, dup := t299[k302]; dup {
+		x279 = r.FinalString("f43")
+		if _, dup := t275[k278]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		t299[k302] = x303
+		t275[k278] = x279
 	}
-	var t305 map[string]*Counted
-	n306 := r.FinalCount(5, 5, "f44")
-	if t305 == nil {
-		t305 = make(map[string]*Counted, n306)
+	var t281 map[string]*Counted
+	n282 := r.FinalCount(5, 5, "f44")
+	if t281 == nil {
+		t281 = make(map[string]*Counted, n282)
 	} else {
-		clear(t305)
+		clear(t281)
 	}
-	for i307 := 0; i307 < n306; i307++ {
-		var k308 string
-		var x309 *Counted
-		k308 = r.FinalString("f44")
+	for i283 := 0; i283 < n282; i283++ {
+		var k284 string
+		var x285 *Counted
+		k284 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x309 = fbe.Reuse(x309)
-			x309.FBEReadFinal(r)
+			x285 = fbe.Reuse(x285)
+			x285.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i307)
+				r.UnwindIndex(i283)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x309 = nil
+			x285 = nil
 		}
-		if _, dup := t305[k308]; dup {
+		if _, dup := t281[k284]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		t305[k308] = x309
+		t281[k284] = x285
 	}
-	var t310 map[fbe.UUID][]byte
-	n311 := r.FinalCount(20, 20, "f45")
-	if t310 == nil {
-		t310 = make(map[fbe.UUID][]byte, n311)
+	var t286 map[fbe.UUID][]byte
+	n287 := r.FinalCount(20, 20, "f45")
+	if t286 == nil {
+		t286 = make(map[fbe.UUID][]byte, n287)
 	} else {
-		clear(t310)
+		clear(t286)
 	}
-	for i312 := 0; i312 < n311; i312++ {
-		var k313 fbe.UUID
-		var x314 []byte
-		if p315 := r.Fixed(16, "f45"); p315 >= 0 {
-			k313 = r.UUID(p315)
+	for i288 := 0; i288 < n287; i288++ {
+		var k289 fbe.UUID
+		var x290 []byte
+		if p291 := r.Fixed(16, "f45"); p291 >= 0 {
+			k289 = r.UUID(p291)
 		}
-		x314 = r.FinalBlob(x314, "f45")
-		if _, dup := t310[k313]; dup {
+		x290 = r.FinalBlob(x290, "f45")
+		if _, dup := t286[k289]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		t310[k313] = x314
+		t286[k289] = x290
 	}
-	var t316 []fbe.Pair[market.Instrument, Counted]
-	n317 := r.FinalCount(12, 0, "f46")
-	t316 = fbe.Resize(t316, n317)
-	for i318 := range n317 {
-		t316[i318].Key.FBEReadFinal(r)
+	var t292 []fbe.Pair[market.Instrument, Counted]
+	n293 := r.FinalCount(12, 0, "f46")
+	t292 = fbe.Resize(t292, n293)
+	for i294 := range n293 {
+		t292[i294].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i318)
+			r.UnwindIndex(i294)
 			r.Unwind("f46")
 			return
 		}
-		t316[i318].Value.FBEReadFinal(r)
+		t292[i294].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i318)
+			r.UnwindIndex(i294)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t316, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t292, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f46", r.Pos)
 		return
 	}
@@ -4803,64 +4725,64 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	if r.FinalHas("f48") {
 		r.Fixed(8, "f48")
 	}
-	var t319 []fbe.Pair[[]byte, int32]
-	n320 := r.FinalCount(8, 8, "f49")
-	t319 = fbe.Resize(t319, n320)
-	for i321 := range n320 {
-		t319[i321].Key = r.FinalBlob(t319[i321].Key, "f49")
-		if p322 := r.Fixed(4, "f49"); p322 >= 0 {
-			t319[i321].Value = r.I32(p322)
+	var t295 []fbe.Pair[[]byte, int32]
+	n296 := r.FinalCount(8, 8, "f49")
+	t295 = fbe.Resize(t295, n296)
+	for i297 := range n296 {
+		t295[i297].Key = r.FinalBlob(t295[i297].Key, "f49")
+		if p298 := r.Fixed(4, "f49"); p298 >= 0 {
+			t295[i297].Value = r.I32(p298)
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t319, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t295, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	var t323 []fbe.Pair[[]byte, string]
-	n324 := r.FinalCount(8, 8, "f50")
-	t323 = fbe.Resize(t323, n324)
-	for i325 := range n324 {
-		t323[i325].Key = r.FinalBlob(t323[i325].Key, "f50")
-		t323[i325].Value = r.FinalString("f50")
+	var t299 []fbe.Pair[[]byte, string]
+	n300 := r.FinalCount(8, 8, "f50")
+	t299 = fbe.Resize(t299, n300)
+	for i301 := range n300 {
+		t299[i301].Key = r.FinalBlob(t299[i301].Key, "f50")
+		t299[i301].Value = r.FinalString("f50")
 	}
-	if _, k := fbe.RepeatedPairKey(t323, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t299, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
 	}
-	var t326 []fbe.Decimal
-	n327 := r.FinalCount(16, 16, "f51")
-	t326 = fbe.Resize(t326, n327)
-	for i328 := range n327 {
-		if p329 := r.Fixed(16, "f51"); p329 >= 0 {
-			t326[i328] = r.Decimal(p329)
+	var t302 []fbe.Decimal
+	n303 := r.FinalCount(16, 16, "f51")
+	t302 = fbe.Resize(t302, n303)
+	for i304 := range n303 {
+		if p305 := r.Fixed(16, "f51"); p305 >= 0 {
+			t302[i304] = r.Decimal(p305)
 		}
 	}
-	if _, k := fbe.RepeatedDecimal(t326); k >= 0 {
+	if _, k := fbe.RepeatedDecimal(t302); k >= 0 {
 		r.DuplicateKey("f51", r.Pos)
 		return
 	}
-	var t330 map[fbe.Decimal]int32
-	n331 := r.FinalCount(20, 20, "f52")
-	if t330 == nil {
-		t330 = make(map[fbe.Decimal]int32, n331)
+	var t306 map[fbe.Decimal]int32
+	n307 := r.FinalCount(20, 20, "f52")
+	if t306 == nil {
+		t306 = make(map[fbe.Decimal]int32, n307)
 	} else {
-		clear(t330)
+		clear(t306)
 	}
-	for i332 := 0; i332 < n331; i332++ {
-		var k333 fbe.Decimal
-		var x334 int32
-		if p335 := r.Fixed(16, "f52"); p335 >= 0 {
-			k333 = r.Decimal(p335)
+	for i308 := 0; i308 < n307; i308++ {
+		var k309 fbe.Decimal
+		var x310 int32
+		if p311 := r.Fixed(16, "f52"); p311 >= 0 {
+			k309 = r.Decimal(p311)
 		}
-		k333 = k333.Normalize()
-		if p336 := r.Fixed(4, "f52"); p336 >= 0 {
-			x334 = r.I32(p336)
+		k309 = k309.Normalize()
+		if p312 := r.Fixed(4, "f52"); p312 >= 0 {
+			x310 = r.I32(p312)
 		}
-		if _, dup := t330[k333]; dup {
+		if _, dup := t306[k309]; dup {
 			r.DuplicateKey("f52", r.Pos)
 			return
 		}
-		t330[k333] = x334
+		t306[k309] = x310
 	}
 }
 
@@ -7186,14 +7108,10 @@ func (v *FixedKeywords) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Fixed(4, "new"); p1 >= 0 {
+	if p1 := r.Run(9, "new=4,swap=1,default=4"); p1 >= 0 {
 		v.New = r.I32(p1)
-	}
-	if p2 := r.Fixed(1, "swap"); p2 >= 0 {
-		v.Swap = r.Bool(p2)
-	}
-	if p3 := r.Fixed(4, "default"); p3 >= 0 {
-		v.Default = Reserved(r.I32(p3))
+		v.Swap = r.Bool(p1 + 4)
+		v.Default = Reserved(r.I32(p1 + 5))
 	}
 }
 
@@ -7204,9 +7122,7 @@ func FBEVerifyFinalFixedKeywords(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Fixed(4, "new")
-	r.Fixed(1, "swap")
-	r.Fixed(4, "default")
+	r.Run(9, "new=4,swap=1,default=4")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -7600,36 +7516,28 @@ func (v *Keywords) FBEReadFinal(r *fbe.Reader) {
 		v.New = r.I32(p13)
 	}
 	v.Class = r.FinalString("class")
-	if p14 := r.Fixed(4, "default"); p14 >= 0 {
+	if p14 := r.Run(17, "default=4,swap=1,from=4,None=4,NULL=4"); p14 >= 0 {
 		v.Default = Reserved(r.I32(p14))
-	}
-	if p15 := r.Fixed(1, "swap"); p15 >= 0 {
-		v.Swap = r.Bool(p15)
-	}
-	if p16 := r.Fixed(4, "from"); p16 >= 0 {
-		v.From = r.I32(p16)
-	}
-	if p17 := r.Fixed(4, "None"); p17 >= 0 {
-		v.None = r.I32(p17)
-	}
-	if p18 := r.Fixed(4, "NULL"); p18 >= 0 {
-		v.NULL = r.I32(p18)
+		v.Swap = r.Bool(p14 + 4)
+		v.From = r.I32(p14 + 5)
+		v.None = r.I32(p14 + 9)
+		v.NULL = r.I32(p14 + 13)
 	}
 	if r.FinalHas("operator") {
 		v.Operator = fbe.Reuse(v.Operator)
-		if p19 := r.Fixed(4, "operator"); p19 >= 0 {
-			*v.Operator = Reserved(r.I32(p19))
+		if p15 := r.Fixed(4, "operator"); p15 >= 0 {
+			*v.Operator = Reserved(r.I32(p15))
 		}
 	} else {
 		v.Operator = nil
 	}
-	n20 := r.FinalCount(9, 0, "this")
+	n16 := r.FinalCount(9, 0, "this")
 	v.This = v.This[:0]
-	for i21 := range n20 {
+	for i17 := range n16 {
 		v.This = fbe.Grow(v.This)
-		v.This[i21].FBEReadFinal(r)
+		v.This[i17].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i21)
+			r.UnwindIndex(i17)
 			r.Unwind("this")
 			return
 		}
@@ -7645,19 +7553,15 @@ func FBEVerifyFinalKeywords(r *fbe.Reader) {
 	defer r.Leave()
 	r.Fixed(4, "new")
 	r.FinalSkipString("class")
-	r.Fixed(4, "default")
-	r.Fixed(1, "swap")
-	r.Fixed(4, "from")
-	r.Fixed(4, "None")
-	r.Fixed(4, "NULL")
+	r.Run(17, "default=4,swap=1,from=4,None=4,NULL=4")
 	if r.FinalHas("operator") {
 		r.Fixed(4, "operator")
 	}
-	n22 := r.FinalCount(9, 0, "this")
-	for i23 := range n22 {
+	n18 := r.FinalCount(9, 0, "this")
+	for i19 := range n18 {
 		FBEVerifyFinalFixedKeywords(r)
 		if r.Failed() {
-			r.UnwindIndex(i23)
+			r.UnwindIndex(i19)
 			r.Unwind("this")
 			return
 		}
