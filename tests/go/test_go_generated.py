@@ -121,6 +121,78 @@ def test_account_reuse_paths_allocate_only_strings(tmp_path: Path, capsys: pytes
     assert r.returncode == 0 and "--- PASS: TestAccountReuseAllocations" in r.stdout, r.stdout[-6000:] + r.stderr
 
 
+RUNS = """
+package runs
+enum Kind : int16 { a = 1; b = 2; }
+struct Packed
+{
+    string name;
+    int32 x = 7;
+    int16[3] arr;
+    Kind kind = Kind.b;
+    byte y;
+    double z;
+    string tail;
+}
+"""
+
+
+def test_final_runs_read_and_fail_at_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A final root's run of fixed-size fields with an array in it (docs/ir.md "runs"): read with
+    one Reader.Run and written back; a root whose size ends at any byte of the run fails, in the
+    read and in verify, at the first field (array element) not there, naming it, as a field by
+    field read does (fails when Run reports the run's start or a wrong field)."""
+    schema = tmp_path / "runs.fbe"
+    schema.write_text(RUNS)
+    assert fbec_main([f"--input={schema}", f"--output={tmp_path}", "--go", "--final"]) == 0
+    capsys.readouterr()
+    code = (tmp_path / "runs" / "runs.go").read_text()
+    assert 'r.Run(21, "x=4,arr=2*3,kind=2,y=1,z=8")' in code, code
+    (tmp_path / "go.mod").write_text(
+        "module fbegen\n\ngo 1.26\n\nrequire github.com/fbe-toolkit/fbe/runtime/go v0.0.0\n\n"
+        f"replace github.com/fbe-toolkit/fbe/runtime/go => {REPO / 'runtime' / 'go'}\n")
+    (tmp_path / "runs" / "runs_test.go").write_text('''package runs
+
+import (
+	"encoding/binary"
+	"fmt"
+	"testing"
+)
+
+func TestRuns(t *testing.T) {
+	v := Packed{Name: "nm", X: -5, Arr: [3]int16{1, -2, 3}, Kind: KindA, Y: 9, Z: 2.5, Tail: "t"}
+	data, err := v.MarshalFinal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Packed
+	if err := back.UnmarshalFinal(data); err != nil || back != v {
+		t.Fatalf("%v %+v", err, back)
+	}
+	for k := 8; k < len(data); k++ { // the root's size ending at byte k
+		b := append([]byte(nil), data[:k]...)
+		binary.LittleEndian.PutUint32(b, uint32(k))
+		fmt.Printf("cut %d: %v | %v\\n", k, back.UnmarshalFinal(b), VerifyFinalPacked(b, nil))
+	}
+}
+''')
+    r = run([GO, "test", "-count=1", "-v", "./runs"], tmp_path)
+    assert r.returncode == 0, r.stdout[-6000:] + r.stderr
+    # the layout from the root's start: 8 header, name (4 + 2), then the run at 14, then tail
+    fields = [("x", 4, 1), ("arr", 2, 3), ("kind", 2, 1), ("y", 1, 1), ("z", 8, 1)]
+    cuts = {line.split(":", 1)[0]: line.split(":", 1)[1].strip() for line in r.stdout.splitlines()
+            if line.startswith("cut ")}
+    for k in range(14, 14 + 21):
+        at = 14
+        for name, size, count in fields:
+            missing = next((at + i * size for i in range(count) if at + (i + 1) * size > k), None)
+            if missing is not None:
+                break
+            at += size * count
+        want = f"value beyond the end of the buffer (runs.Packed.{name}, offset {missing})"
+        assert cuts[f"cut {k}"] == f"{want} | {want}", (k, cuts[f"cut {k}"])
+
+
 def test_golden_vectors_read_and_written_back_in_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """tests/go/vectors: every MANIFEST case of ../shared in both models, read and written back
     byte for byte by the generated code (into a fresh value and into one reused across the cases

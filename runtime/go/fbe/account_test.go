@@ -502,7 +502,7 @@ func FuzzAccount(f *testing.F) {
 	})
 }
 
-// Run claims a run of fixed-size fields at once and, when the root ends inside it, fails as Fixed
+// Run claims a run of fixed-size fields at once (its bytes) and, when the root ends inside it, fails as Fixed
 // field by field (array elements one by one) would: at the first field not there, with its name
 // and position (docs/ir.md "runs"; generated final readers and verify call it).
 func TestRunFailsAtTheField(t *testing.T) {
@@ -524,15 +524,15 @@ func TestRunFailsAtTheField(t *testing.T) {
 		}
 		each.Fixed(1, "c")
 		if size >= 19 {
-			if p != 8 || run.Err() != nil || run.Pos != 19 || q != 8 {
-				t.Errorf("root of %d: Run %d, %v, Pos %d", size, p, run.Err(), run.Pos)
+			if len(p) != 11 || &p[0] != &run.data[8] || run.Err() != nil || run.Pos != 19 || q != 8 {
+				t.Errorf("root of %d: Run %x, %v, Pos %d", size, p, run.Err(), run.Pos)
 			}
 			continue
 		}
-		if p != -1 || run.Err() == nil || each.Err() == nil || run.Err().Error() != each.Err().Error() {
-			t.Errorf("root of %d: Run %d, %v; field by field %v", size, p, run.Err(), each.Err())
+		if p != nil || run.Err() == nil || each.Err() == nil || run.Err().Error() != each.Err().Error() {
+			t.Errorf("root of %d: Run %x, %v; field by field %v", size, p, run.Err(), each.Err())
 		}
-		if run.Run(1, "x=1") != -1 {
+		if run.Run(1, "x=1") != nil {
 			t.Errorf("root of %d: Run after an error", size)
 		}
 	}

@@ -153,17 +153,35 @@ func (r *Reader) u32(p int) int { return int(binary.LittleEndian.Uint32(r.data[p
 func (r *Reader) Bool(p int) bool           { return r.data[p] != 0 }
 func (r *Reader) U8(p int) uint8            { return r.data[p] }
 func (r *Reader) I8(p int) int8             { return int8(r.data[p]) }
-func (r *Reader) U16(p int) uint16          { return binary.LittleEndian.Uint16(r.data[p:]) }
-func (r *Reader) I16(p int) int16           { return int16(binary.LittleEndian.Uint16(r.data[p:])) }
-func (r *Reader) U32(p int) uint32          { return binary.LittleEndian.Uint32(r.data[p:]) }
-func (r *Reader) I32(p int) int32           { return int32(binary.LittleEndian.Uint32(r.data[p:])) }
-func (r *Reader) U64(p int) uint64          { return binary.LittleEndian.Uint64(r.data[p:]) }
-func (r *Reader) I64(p int) int64           { return int64(binary.LittleEndian.Uint64(r.data[p:])) }
-func (r *Reader) F32(p int) float32         { return math.Float32frombits(r.U32(p)) }
-func (r *Reader) F64(p int) float64         { return math.Float64frombits(r.U64(p)) }
-func (r *Reader) Timestamp(p int) Timestamp { return Timestamp(r.U64(p)) }
+func (r *Reader) U16(p int) uint16          { return GetU16(r.data[p:]) }
+func (r *Reader) I16(p int) int16           { return GetI16(r.data[p:]) }
+func (r *Reader) U32(p int) uint32          { return GetU32(r.data[p:]) }
+func (r *Reader) I32(p int) int32           { return GetI32(r.data[p:]) }
+func (r *Reader) U64(p int) uint64          { return GetU64(r.data[p:]) }
+func (r *Reader) I64(p int) int64           { return GetI64(r.data[p:]) }
+func (r *Reader) F32(p int) float32         { return GetF32(r.data[p:]) }
+func (r *Reader) F64(p int) float64         { return GetF64(r.data[p:]) }
+func (r *Reader) Timestamp(p int) Timestamp { return GetTimestamp(r.data[p:]) }
 func (r *Reader) UUID(p int) (u UUID)       { copy(u[:], r.data[p:p+16]); return }
 func (r *Reader) Decimal(p int) Decimal     { return GetDecimal(r.data[p:]) }
+
+// Slots at the start of b: what the slot methods above read, for generated code that holds
+// the bytes of a run of fixed-size fields (Run) and reads them at constant offsets, after one
+// bounds check for the whole run.
+
+func GetBool(b []byte) bool           { return b[0] != 0 }
+func GetU8(b []byte) uint8            { return b[0] }
+func GetI8(b []byte) int8             { return int8(b[0]) }
+func GetU16(b []byte) uint16          { return binary.LittleEndian.Uint16(b) }
+func GetI16(b []byte) int16           { return int16(binary.LittleEndian.Uint16(b)) }
+func GetU32(b []byte) uint32          { return binary.LittleEndian.Uint32(b) }
+func GetI32(b []byte) int32           { return int32(binary.LittleEndian.Uint32(b)) }
+func GetU64(b []byte) uint64          { return binary.LittleEndian.Uint64(b) }
+func GetI64(b []byte) int64           { return int64(binary.LittleEndian.Uint64(b)) }
+func GetF32(b []byte) float32         { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
+func GetF64(b []byte) float64         { return math.Float64frombits(binary.LittleEndian.Uint64(b)) }
+func GetTimestamp(b []byte) Timestamp { return Timestamp(binary.LittleEndian.Uint64(b)) }
+func GetUUID(b []byte) (u UUID)       { copy(u[:], b[:16]); return }
 
 // ---------------------------------------------------------------- versioned model
 
@@ -455,21 +473,30 @@ func (r *Reader) Fixed(n int, field string) int {
 }
 
 // Run claims the next n bytes of a final root, a run of fixed-size fields read at once
-// (docs/ir.md "runs"), and returns their position; on error it returns -1 and the caller stops.
+// (docs/ir.md "runs"), and returns them (GetI32 and its kin read the fields at their offsets);
+// on error it returns nil and the caller stops.
 // fields describes the run (name=size, or name=size*count for an array, comma-separated) and is
 // read only when the run is not all there, to fail as Fixed field by field would: at the first
 // field (or array element) that is not there, naming that field.
-func (r *Reader) Run(n int, fields string) int {
+func (r *Reader) Run(n int, fields string) []byte {
 	if r.err != nil {
-		return -1
+		return nil
 	}
 	p := r.Pos
 	if n > len(r.data)-p {
 		r.runBeyond(fields)
-		return -1
+		return nil
 	}
 	r.Pos = p + n
-	return p
+	return r.data[p : p+n : p+n]
+}
+
+// SkipRun claims a run as Run does, without its bytes (generated verify code).
+func (r *Reader) SkipRun(n int, fields string) {
+	if r.err == nil && n > len(r.data)-r.Pos {
+		r.runBeyond(fields)
+	}
+	r.Pos += n
 }
 
 // runBeyond fails a Run that is not all there (out of line: Run stays small enough to inline).

@@ -654,10 +654,27 @@ def _words(text: str) -> list[str]:
 def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: Names) -> Iterator[str]:
     """Claim a run of two or more fixed-size fields of a final root with one check (Reader.Run,
     which fails as Fixed field by field would: at the first field not there) and read them inside
-    the block at their offsets from the position it yields."""
-    p = names("p")
-    with w.block(f'if {p} := r.Run({run.size}, "{run_fields(members)}"); {p} >= 0 {{', "}"):
-        yield p
+    the block from the run's bytes it yields (run_read), whose length one bounds check proves."""
+    d = names("d")
+    with w.block(f'if {d} := r.Run({run.size}, "{run_fields(members)}"); {d} != nil {{', "}"):
+        w.line(f"_ = {d}[{run.size - 1}] // one bounds check for the run")
+        yield d
+
+
+def run_read(w: CodeWriter, c: Context, t: ir.Type, d: str, at: int | str, dst: str, names: Names) -> None:
+    """Read the scalar, enum or array of scalars at offset at of the run's bytes d into dst
+    (fbe.GetI32 and its kin)."""
+    part = f"{d}[{at}:]" if at else d
+    if isinstance(t, ir.Primitive):
+        w.line(f"{dst} = {c.rt('Get' + SLOT[t.name])}({part})")
+    elif isinstance(t, ir.EnumRef):
+        w.line(f"{dst} = {c.type(t)}({c.rt('Get' + SLOT[t.wire])}({part}))")
+    else:
+        assert isinstance(t, ir.Array), t
+        i = names("i")
+        with w.block(f"for {i} := range {dst} {{", "}"):
+            run_read(w, c, t.element, d, f"{at}+{i}*{t.element.size}" if at else f"{i}*{t.element.size}",
+                     f"{dst}[{i}]", names)
 
 
 # ---------------------------------------------------------------- per struct
@@ -782,10 +799,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                 final_read(w, c, part.type, f"v.{fname(part)}", part.name, names, [f'r.Unwind("{part.name}")'])
                 continue
             run, members = part
-            with final_run(w, run, members, names) as p:
+            with final_run(w, run, members, names) as d:
                 for f in members:
-                    at = f.offset - run.offset
-                    read_value(w, c, f.type, p, f"{p}+{at}" if at else p, f"v.{fname(f)}", f.name, names, [])
+                    run_read(w, c, f.type, d, f.offset - run.offset, f"v.{fname(f)}", names)
     w.blank()
     w.line(f"// FBEVerifyFinal{name} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
     w.line("// without building the value.")
@@ -797,7 +813,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             if isinstance(part, ir.Field):
                 final_verify(w, c, part.type, part.name, names, [f'r.Unwind("{part.name}")'])
             else:
-                w.line(f'r.Run({part[0].size}, "{run_fields(part[1])}")')
+                w.line(f'r.SkipRun({part[0].size}, "{run_fields(part[1])}")')
     w.blank()
     w.line("// MarshalFinal is v as a final root (docs/format.md 4.1).")
     with w.block(f"func (v *{name}) MarshalFinal() ([]byte, error) {{", "}"):

@@ -516,10 +516,11 @@ func (v *Edge) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Run(12, "source=4,target=4,weight=4"); p1 >= 0 {
-		v.Source = r.I32(p1)
-		v.Target = r.I32(p1 + 4)
-		v.Weight = r.I32(p1 + 8)
+	if d1 := r.Run(12, "source=4,target=4,weight=4"); d1 != nil {
+		_ = d1[11] // one bounds check for the run
+		v.Source = fbe.GetI32(d1)
+		v.Target = fbe.GetI32(d1[4:])
+		v.Weight = fbe.GetI32(d1[8:])
 	}
 }
 
@@ -530,7 +531,7 @@ func FBEVerifyFinalEdge(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Run(12, "source=4,target=4,weight=4")
+	r.SkipRun(12, "source=4,target=4,weight=4")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).

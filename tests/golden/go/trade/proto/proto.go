@@ -276,11 +276,12 @@ func (v *Order) FBEReadFinal(r *fbe.Reader) {
 		v.Id = r.I32(p1)
 	}
 	v.Symbol = r.FinalString("symbol")
-	if p2 := r.Run(18, "side=1,type=1,price=8,volume=8"); p2 >= 0 {
-		v.Side = OrderSide(r.U8(p2))
-		v.Type = OrderType(r.U8(p2 + 1))
-		v.Price = r.F64(p2 + 2)
-		v.Volume = r.F64(p2 + 10)
+	if d2 := r.Run(18, "side=1,type=1,price=8,volume=8"); d2 != nil {
+		_ = d2[17] // one bounds check for the run
+		v.Side = OrderSide(fbe.GetU8(d2))
+		v.Type = OrderType(fbe.GetU8(d2[1:]))
+		v.Price = fbe.GetF64(d2[2:])
+		v.Volume = fbe.GetF64(d2[10:])
 	}
 }
 
@@ -293,7 +294,7 @@ func FBEVerifyFinalOrder(r *fbe.Reader) {
 	defer r.Leave()
 	r.Fixed(4, "id")
 	r.FinalSkipString("symbol")
-	r.Run(18, "side=1,type=1,price=8,volume=8")
+	r.SkipRun(18, "side=1,type=1,price=8,volume=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).

@@ -149,10 +149,11 @@ func (v *Edge) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Run(12, "source=4,target=4,weight=4"); p1 >= 0 {
-		v.Source = r.I32(p1)
-		v.Target = r.I32(p1 + 4)
-		v.Weight = r.I32(p1 + 8)
+	if d1 := r.Run(12, "source=4,target=4,weight=4"); d1 != nil {
+		_ = d1[11] // one bounds check for the run
+		v.Source = fbe.GetI32(d1)
+		v.Target = fbe.GetI32(d1[4:])
+		v.Weight = fbe.GetI32(d1[8:])
 	}
 }
 
@@ -163,7 +164,7 @@ func FBEVerifyFinalEdge(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Run(12, "source=4,target=4,weight=4")
+	r.SkipRun(12, "source=4,target=4,weight=4")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -432,10 +433,11 @@ func (v *Point) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Run(11, "flag=1,x=8,y=2"); p1 >= 0 {
-		v.Flag = r.Bool(p1)
-		v.X = r.I64(p1 + 1)
-		v.Y = r.I16(p1 + 9)
+	if d1 := r.Run(11, "flag=1,x=8,y=2"); d1 != nil {
+		_ = d1[10] // one bounds check for the run
+		v.Flag = fbe.GetBool(d1)
+		v.X = fbe.GetI64(d1[1:])
+		v.Y = fbe.GetI16(d1[9:])
 	}
 }
 
@@ -446,7 +448,7 @@ func FBEVerifyFinalPoint(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Run(11, "flag=1,x=8,y=2")
+	r.SkipRun(11, "flag=1,x=8,y=2")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -713,11 +715,12 @@ func (v *Point3) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Run(19, "flag=1,x=8,y=2,z=8"); p1 >= 0 {
-		v.Flag = r.Bool(p1)
-		v.X = r.I64(p1 + 1)
-		v.Y = r.I16(p1 + 9)
-		v.Z = r.F64(p1 + 11)
+	if d1 := r.Run(19, "flag=1,x=8,y=2,z=8"); d1 != nil {
+		_ = d1[18] // one bounds check for the run
+		v.Flag = fbe.GetBool(d1)
+		v.X = fbe.GetI64(d1[1:])
+		v.Y = fbe.GetI16(d1[9:])
+		v.Z = fbe.GetF64(d1[11:])
 	}
 }
 
@@ -728,7 +731,7 @@ func FBEVerifyFinalPoint3(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Run(19, "flag=1,x=8,y=2,z=8")
+	r.SkipRun(19, "flag=1,x=8,y=2,z=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).

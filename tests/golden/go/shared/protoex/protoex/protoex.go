@@ -311,13 +311,14 @@ func (v *Order) FBEReadFinal(r *fbe.Reader) {
 		v.Id = r.I32(p1)
 	}
 	v.Symbol = r.FinalString("symbol")
-	if p2 := r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8"); p2 >= 0 {
-		v.Side = OrderSide(r.U8(p2))
-		v.Type = OrderType(r.U8(p2 + 1))
-		v.Price = r.F64(p2 + 2)
-		v.Volume = r.F64(p2 + 10)
-		v.Tp = r.F64(p2 + 18)
-		v.Sl = r.F64(p2 + 26)
+	if d2 := r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8"); d2 != nil {
+		_ = d2[33] // one bounds check for the run
+		v.Side = OrderSide(fbe.GetU8(d2))
+		v.Type = OrderType(fbe.GetU8(d2[1:]))
+		v.Price = fbe.GetF64(d2[2:])
+		v.Volume = fbe.GetF64(d2[10:])
+		v.Tp = fbe.GetF64(d2[18:])
+		v.Sl = fbe.GetF64(d2[26:])
 	}
 }
 
@@ -330,7 +331,7 @@ func FBEVerifyFinalOrder(r *fbe.Reader) {
 	defer r.Leave()
 	r.Fixed(4, "id")
 	r.FinalSkipString("symbol")
-	r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8")
+	r.SkipRun(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -643,9 +644,10 @@ func (v *Balance) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	v.Currency = r.FinalString("currency")
-	if p1 := r.Run(16, "amount=8,locked=8"); p1 >= 0 {
-		v.Amount = r.F64(p1)
-		v.Locked = r.F64(p1 + 8)
+	if d1 := r.Run(16, "amount=8,locked=8"); d1 != nil {
+		_ = d1[15] // one bounds check for the run
+		v.Amount = fbe.GetF64(d1)
+		v.Locked = fbe.GetF64(d1[8:])
 	}
 }
 
@@ -657,7 +659,7 @@ func FBEVerifyFinalBalance(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	r.FinalSkipString("currency")
-	r.Run(16, "amount=8,locked=8")
+	r.SkipRun(16, "amount=8,locked=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).

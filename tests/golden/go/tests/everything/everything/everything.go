@@ -1432,9 +1432,10 @@ func (v *Derived) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Run(8, "a=4,b=4"); p1 >= 0 {
-		v.A = r.I32(p1)
-		v.B = r.I32(p1 + 4)
+	if d1 := r.Run(8, "a=4,b=4"); d1 != nil {
+		_ = d1[7] // one bounds check for the run
+		v.A = fbe.GetI32(d1)
+		v.B = fbe.GetI32(d1[4:])
 	}
 }
 
@@ -1445,7 +1446,7 @@ func FBEVerifyFinalDerived(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Run(8, "a=4,b=4")
+	r.SkipRun(8, "a=4,b=4")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -1716,9 +1717,10 @@ func (v *ImportedBase) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	v.Symbol = r.FinalString("symbol")
-	if p1 := r.Run(12, "digits=4,price=8"); p1 >= 0 {
-		v.Digits = r.I32(p1)
-		v.Price = r.F64(p1 + 4)
+	if d1 := r.Run(12, "digits=4,price=8"); d1 != nil {
+		_ = d1[11] // one bounds check for the run
+		v.Digits = fbe.GetI32(d1)
+		v.Price = fbe.GetF64(d1[4:])
 	}
 }
 
@@ -1730,7 +1732,7 @@ func FBEVerifyFinalImportedBase(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	r.FinalSkipString("symbol")
-	r.Run(12, "digits=4,price=8")
+	r.SkipRun(12, "digits=4,price=8")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -4223,40 +4225,43 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p206 := r.Run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16"); p206 >= 0 {
-		v.Id = r.I32(p206)
-		v.F1 = r.Bool(p206 + 4)
-		v.F2 = r.U8(p206 + 5)
-		v.F3 = r.U8(p206 + 6)
-		v.F4 = r.U32(p206 + 7)
-		v.F5 = r.I8(p206 + 11)
-		v.F6 = r.U8(p206 + 12)
-		v.F7 = r.I16(p206 + 13)
-		v.F8 = r.U16(p206 + 15)
-		v.F9 = r.I32(p206 + 17)
-		v.F10 = r.U32(p206 + 21)
-		v.F11 = r.I64(p206 + 25)
-		v.F12 = r.U64(p206 + 33)
-		v.F13 = r.F32(p206 + 41)
-		v.F14 = r.F64(p206 + 45)
-		v.F15 = r.Decimal(p206 + 53)
-		v.F16 = r.Decimal(p206 + 69)
+	if d206 := r.Run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16"); d206 != nil {
+		_ = d206[84] // one bounds check for the run
+		v.Id = fbe.GetI32(d206)
+		v.F1 = fbe.GetBool(d206[4:])
+		v.F2 = fbe.GetU8(d206[5:])
+		v.F3 = fbe.GetU8(d206[6:])
+		v.F4 = fbe.GetU32(d206[7:])
+		v.F5 = fbe.GetI8(d206[11:])
+		v.F6 = fbe.GetU8(d206[12:])
+		v.F7 = fbe.GetI16(d206[13:])
+		v.F8 = fbe.GetU16(d206[15:])
+		v.F9 = fbe.GetI32(d206[17:])
+		v.F10 = fbe.GetU32(d206[21:])
+		v.F11 = fbe.GetI64(d206[25:])
+		v.F12 = fbe.GetU64(d206[33:])
+		v.F13 = fbe.GetF32(d206[41:])
+		v.F14 = fbe.GetF64(d206[45:])
+		v.F15 = fbe.GetDecimal(d206[53:])
+		v.F16 = fbe.GetDecimal(d206[69:])
 	}
 	v.F17 = r.FinalString("f17")
-	if p207 := r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16"); p207 >= 0 {
-		v.F18 = r.Timestamp(p207)
-		v.F19 = r.Timestamp(p207 + 8)
-		v.F20 = r.UUID(p207 + 16)
-		v.F21 = r.UUID(p207 + 32)
-		v.F22 = r.UUID(p207 + 48)
-		v.F23 = r.UUID(p207 + 64)
+	if d207 := r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16"); d207 != nil {
+		_ = d207[79] // one bounds check for the run
+		v.F18 = fbe.GetTimestamp(d207)
+		v.F19 = fbe.GetTimestamp(d207[8:])
+		v.F20 = fbe.GetUUID(d207[16:])
+		v.F21 = fbe.GetUUID(d207[32:])
+		v.F22 = fbe.GetUUID(d207[48:])
+		v.F23 = fbe.GetUUID(d207[64:])
 	}
 	v.F24 = r.FinalBlob(v.F24, "f24")
-	if p208 := r.Run(11, "f25=1,f26=1,f27=1,f28=8"); p208 >= 0 {
-		v.F25 = EByte(r.U8(p208))
-		v.F26 = market.Side(r.U8(p208 + 1))
-		v.F27 = FByte(r.U8(p208 + 2))
-		v.F28 = FUInt64(r.U64(p208 + 3))
+	if d208 := r.Run(11, "f25=1,f26=1,f27=1,f28=8"); d208 != nil {
+		_ = d208[10] // one bounds check for the run
+		v.F25 = EByte(fbe.GetU8(d208))
+		v.F26 = market.Side(fbe.GetU8(d208[1:]))
+		v.F27 = FByte(fbe.GetU8(d208[2:]))
+		v.F28 = FUInt64(fbe.GetU64(d208[3:]))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -4542,11 +4547,11 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16")
+	r.SkipRun(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16")
 	r.FinalSkipString("f17")
-	r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
+	r.SkipRun(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
 	r.FinalSkipBlob("f24")
-	r.Run(11, "f25=1,f26=1,f27=1,f28=8")
+	r.SkipRun(11, "f25=1,f26=1,f27=1,f28=8")
 	FBEVerifyFinalCounted(r)
 	if r.Failed() {
 		r.Unwind("f29")
@@ -7108,10 +7113,11 @@ func (v *FixedKeywords) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if p1 := r.Run(9, "new=4,swap=1,default=4"); p1 >= 0 {
-		v.New = r.I32(p1)
-		v.Swap = r.Bool(p1 + 4)
-		v.Default = Reserved(r.I32(p1 + 5))
+	if d1 := r.Run(9, "new=4,swap=1,default=4"); d1 != nil {
+		_ = d1[8] // one bounds check for the run
+		v.New = fbe.GetI32(d1)
+		v.Swap = fbe.GetBool(d1[4:])
+		v.Default = Reserved(fbe.GetI32(d1[5:]))
 	}
 }
 
@@ -7122,7 +7128,7 @@ func FBEVerifyFinalFixedKeywords(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.Run(9, "new=4,swap=1,default=4")
+	r.SkipRun(9, "new=4,swap=1,default=4")
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -7516,12 +7522,13 @@ func (v *Keywords) FBEReadFinal(r *fbe.Reader) {
 		v.New = r.I32(p13)
 	}
 	v.Class = r.FinalString("class")
-	if p14 := r.Run(17, "default=4,swap=1,from=4,None=4,NULL=4"); p14 >= 0 {
-		v.Default = Reserved(r.I32(p14))
-		v.Swap = r.Bool(p14 + 4)
-		v.From = r.I32(p14 + 5)
-		v.None = r.I32(p14 + 9)
-		v.NULL = r.I32(p14 + 13)
+	if d14 := r.Run(17, "default=4,swap=1,from=4,None=4,NULL=4"); d14 != nil {
+		_ = d14[16] // one bounds check for the run
+		v.Default = Reserved(fbe.GetI32(d14))
+		v.Swap = fbe.GetBool(d14[4:])
+		v.From = fbe.GetI32(d14[5:])
+		v.None = fbe.GetI32(d14[9:])
+		v.NULL = fbe.GetI32(d14[13:])
 	}
 	if r.FinalHas("operator") {
 		v.Operator = fbe.Reuse(v.Operator)
@@ -7553,7 +7560,7 @@ func FBEVerifyFinalKeywords(r *fbe.Reader) {
 	defer r.Leave()
 	r.Fixed(4, "new")
 	r.FinalSkipString("class")
-	r.Run(17, "default=4,swap=1,from=4,None=4,NULL=4")
+	r.SkipRun(17, "default=4,swap=1,from=4,None=4,NULL=4")
 	if r.FinalHas("operator") {
 		r.Fixed(4, "operator")
 	}
