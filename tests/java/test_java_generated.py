@@ -17,6 +17,7 @@ import pytest
 from fbec.cli import main as fbec_main
 
 REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 JAVAC = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
 JAVA = str(Path(JAVAC).resolve().parent / "java")
@@ -413,3 +414,22 @@ def test_final_runs_fail_at_the_field(tmp_path: Path, runtime: str, capsys: pyte
             assert read == f"value beyond the end of the buffer (runs.Run.{f}, offset {p})", line
             seen += 1
     assert seen == 20, r.stdout
+
+
+def test_duplicate_keys_refused(tmp_path: Path, runtime: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/java/keys/KeysCheck.java on tests/java/keys/keys.fbe (docs/limits.md 4): a set, map or hash
+    holding the same key twice under the readers' rule (bytes and decimals by value, floats with
+    -0.0 as 0.0, structs by their [key] fields, structs without keys all alike) is refused by every
+    writer (toFbe, toFinal, toJson, the reused writers, the Senders) with the type, field path and
+    the two entries, nothing written; such bytes and JSON are refused by every reader; distinct keys
+    in any Set or Map are written and read back."""
+    assert fbec_main([f"--input={HERE / 'keys' / 'keys.fbe'}", f"--output={tmp_path / 'src'}", "--java", "--final",
+                      "--json", "--proto", "-q"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    sources = [*sorted((tmp_path / "src").rglob("*.java")), HERE / "keys" / "KeysCheck.java"]
+    r = javac(sources, [runtime], tmp_path / "classes")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([JAVA, "-ea", "-cp", os.pathsep.join([str(tmp_path / "classes"), str(runtime)]), "KeysCheck"],
+                       capture_output=True, text=True, check=False, timeout=120)
+    assert r.returncode == 0 and "keys ok" in r.stdout, r.stdout + r.stderr
+    print(r.stdout.strip())

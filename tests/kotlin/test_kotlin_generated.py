@@ -150,6 +150,7 @@ class Build:
     checks: kotlinc.Group
     usage: kotlinc.Group
     example: kotlinc.Group
+    keys: kotlinc.Group
 
 
 @pytest.fixture(scope="module")
@@ -189,11 +190,15 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     usage = next((g for g in others if root / "Usage.kt" in g.sources), checks)
     example = tcp_example.group()
     generated += [s for s in example.sources if s.suffix == ".kt" and "gen" in s.parts]
+    keys_sources = kotlinc.generate([REPO / "tests" / "java" / "keys" / "keys.fbe"], root / "keys")
+    generated += keys_sources
+    keys = kotlinc.Group("keys", [*keys_sources, HERE / "keys" / "KeysCheck.kt"], runtime)
     # ktlint over the generated code and the Kotlin written by hand, beside the compilation
-    by_hand = sorted((HERE / "vectors").glob("*.kt")) + [REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
+    by_hand = sorted((HERE / "vectors").glob("*.kt")) + [HERE / "keys" / "KeysCheck.kt",
+                                                         REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
                                                          REPO / "examples" / "kotlin" / "TcpExample.kt"]
     lint = kotlinc.Lint(generated + by_hand)
-    result = kotlinc.compile_groups([library, checks, *others, example])
+    result = kotlinc.compile_groups([library, checks, *others, example, keys])
     cases = []
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if manifest.is_file():
@@ -203,7 +208,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
             schema = compile_schema(str(SHARED / c["schema"]), [], Diagnostics()).main_package.name
             cases.append("\t".join([f"{schema}.{c['type']}", str(SHARED / "vectors" / files["versioned"]["file"]),
                                     str(SHARED / "vectors" / files["final"]["file"]), mask]))
-    return Build(lint, result, cases, checks, usage, example)
+    return Build(lint, result, cases, checks, usage, example, keys)
 
 
 def run(group: kotlinc.Group, main: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -266,3 +271,16 @@ def test_tcp_example_runs(build: Build) -> None:
                        timeout=120)
     assert r.returncode == 0 and "tcp example: ok" in r.stdout, r.stdout + r.stderr
     assert r.stdout.count("100 pings answered") == 2 and r.stdout.count("client: rejected OrderRejected(") == 2, r.stdout
+
+
+def test_duplicate_keys_refused(build: Build) -> None:
+    """tests/kotlin/keys/KeysCheck.kt on tests/java/keys/keys.fbe (docs/limits.md 4): a set, map or
+    hash holding the same key twice under the readers' rule (bytes and decimals by value, floats with
+    -0.0 as 0.0, structs by their [key] fields, structs without keys all alike) is refused by every
+    writer (toFbe, toFinal, toJson, the reused writers, the Senders) with the type, field path and the
+    two entries, nothing written; such bytes and JSON are refused by every reader; distinct keys in any
+    Set or Map are written and read back."""
+    assert build.result.returncode == 0, "the generated code does not compile"
+    r = run(build.keys, "KeysCheck")
+    assert r.returncode == 0 and "keys ok" in r.stdout, r.stdout + r.stderr
+    print(r.stdout.strip())

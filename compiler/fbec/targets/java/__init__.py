@@ -69,7 +69,16 @@ PRIMITIVES: dict[str, tuple[str, str]] = {
 COMPARATORS = {
     "byte": "U8", "uint8": "U8", "uint16": "U16", "uint32": "U32", "wchar": "U32", "uint64": "U64",
     "timestamp": "U64", "char": "CHAR", "string": "STRING", "bytes": "BYTES", "uuid": "UUID",
+    "float": "F32", "double": "F64",
 }
+# Keys whose Java equality (equals/hashCode) is the readers' rule of the same key (docs/limits.md
+# 4): a hash of them is a LinkedHashMap whose own check suffices. Bytes (identity), decimals (1.5
+# and 1.50 differ), floats (-0.0 and 0.0 differ) are hashes in a TreeMap of their order, and
+# structs (a subclass is another class) are checked by the writers too.
+HASHED = frozenset({
+    "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+    "timestamp", "string", "uuid",
+})
 # Wire integer -> (Java type, bits).
 WIRE = {"int8": ("byte", 8), "uint8": ("byte", 8), "int16": ("short", 16), "uint16": ("short", 16),
         "int32": ("int", 32), "uint32": ("int", 32), "int64": ("long", 64), "uint64": ("long", 64)}
@@ -205,6 +214,10 @@ class Context:
             return f"{self.named(t.name)}.KEY_ORDER"
         return "null"
 
+    def hashed(self, t: ir.Type) -> bool:
+        """Whether a key of type t is the same key as another exactly when Java's equals says so."""
+        return isinstance(t, ir.EnumRef) or isinstance(t, ir.Primitive) and t.name in HASHED
+
     def empty(self, t: ir.Sequence | ir.Mapping) -> str:
         """A new empty collection of the field's kind."""
         if isinstance(t, ir.Sequence):
@@ -215,7 +228,7 @@ class Context:
             order = self.comparator(t.element)
             return f"new {self.use('java.util.TreeSet')}<>({'' if order == 'null' else order})"
         order = self.comparator(t.key)
-        if t.kind == "hash" and not (isinstance(t.key, ir.Primitive) and t.key.name == "bytes"):
+        if t.kind == "hash" and (self.hashed(t.key) or isinstance(t.key, ir.StructRef)):
             return f"new {self.use('java.util.LinkedHashMap')}<>()"
         return f"new {self.use('java.util.TreeMap')}<>({'' if order == 'null' else order})"
 
@@ -482,8 +495,11 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
 
 
 def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:
-    """An int expression ordering two key values as the wire orders them (docs/ir.md `order`)."""
+    """An int expression ordering two key values as the wire orders them (docs/ir.md `order`): 0 for
+    the same key (docs/limits.md 4)."""
     if isinstance(t, ir.Primitive):
+        if t.name in ("float", "double"):
+            return f"{c.rt('Compare')}.{'f32' if t.name == 'float' else 'f64'}({a}, {b})"
         order = c.comparator(t)
         if order != "null":
             return f"{order}.compare({a}, {b})"
@@ -495,7 +511,47 @@ def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:
         return f"{a}.compareTo({b})"
     if isinstance(t, ir.StructRef):
         return f"{c.named(t.name)}.KEY_ORDER.compare({a}, {b})"
+    if isinstance(t, ir.Optional_):
+        return f"{c.rt('Compare')}.optional({c.comparator(t.element)}, {a}, {b})"
     raise AssertionError(f"a key field of type {t}")
+
+
+def key_equals(c: Context, t: ir.Type, a: str, b: str) -> str:
+    """A boolean expression: two key field values are the same key (as key_compare's 0; a nested
+    struct by its own equals, which its hashCode agrees with)."""
+    by_value = ("float", "double", "decimal")
+    if isinstance(t, ir.Optional_) and isinstance(t.element, ir.Primitive) and t.element.name in by_value:
+        return f"{key_compare(c, t, a, b)} == 0"
+    if isinstance(t, ir.Optional_):
+        t = t.element
+        if isinstance(t, ir.Primitive) and t.name == "bytes":
+            return f"{c.use('java.util.Arrays')}.equals({a}, {b})"
+        return f"{c.use('java.util.Objects')}.equals({a}, {b})"
+    if isinstance(t, ir.Primitive) and t.name == "bytes":
+        return f"{c.use('java.util.Arrays')}.equals({a}, {b})"
+    if isinstance(t, ir.Primitive) and t.name in by_value:
+        return f"{key_compare(c, t, a, b)} == 0"
+    if isinstance(t, ir.Primitive) and t.name not in ("string", "uuid"):
+        return f"{a} == {b}"
+    return f"{c.use('java.util.Objects')}.equals({a}, {b})"
+
+
+def key_hash(c: Context, t: ir.Type, a: str) -> str:
+    """An int expression: the hash of a key field value, equal for the same key (key_equals)."""
+    optional = isinstance(t, ir.Optional_)
+    e = t.element if isinstance(t, ir.Optional_) else t
+    term: str | None = None
+    if isinstance(e, ir.Primitive) and e.name == "bytes":
+        return f"{c.use('java.util.Arrays')}.hashCode({a})"
+    if isinstance(e, ir.Primitive) and e.name == "decimal":
+        term = f"{a}.stripTrailingZeros().hashCode()"          # 1.5 and 1.50 alike
+    elif isinstance(e, ir.Primitive) and e.name in ("float", "double"):
+        term = f"{PRIMITIVES[e.name][1]}.hashCode({a} + 0.0{'f' if e.name == 'float' else ''})"   # -0.0 as 0.0
+    elif optional or not (isinstance(e, ir.Primitive) and e.name in PRIMITIVES and e.name != "string"):
+        return f"{c.use('java.util.Objects')}.hashCode({a})"
+    else:
+        return f"{PRIMITIVES[e.name][1]}.hashCode({a})"
+    return f"({a} == null ? 0 : {term})" if optional else term
 
 
 def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
@@ -532,18 +588,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("return true;")
         else:
             w.line(f"{name} o = ({name}) other;")
-            terms = []
-            for f in keys:
-                a, b = f"this.{field_name(f)}", f"o.{field_name(f)}"
-                t = f.type
-                if isinstance(t, ir.Primitive) and t.name == "bytes":
-                    terms.append(f"{c.use('java.util.Arrays')}.equals({a}, {b})")
-                elif isinstance(t, ir.Primitive) and t.name in ("float", "double"):
-                    terms.append(f"{PRIMITIVES[t.name][1]}.compare({a}, {b}) == 0")
-                elif isinstance(t, ir.Primitive) and t.name not in ("string", "uuid", "decimal"):
-                    terms.append(f"{a} == {b}")
-                else:
-                    terms.append(f"{c.use('java.util.Objects')}.equals({a}, {b})")
+            terms = [key_equals(c, f.type, f"this.{field_name(f)}", f"o.{field_name(f)}") for f in keys]
             w.line("return " + "\n        && ".join(terms).replace("\n        ", " ") + ";")
     w.blank()
     w.line("@Override")
@@ -553,15 +598,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         else:
             w.line("int h = 17;")
             for f in keys:
-                t = f.type
-                a = f"this.{field_name(f)}"
-                if isinstance(t, ir.Primitive) and t.name == "bytes":
-                    term = f"{c.use('java.util.Arrays')}.hashCode({a})"
-                elif isinstance(t, ir.Primitive) and t.name in PRIMITIVES and t.name not in ("string",):
-                    term = f"{PRIMITIVES[t.name][1]}.hashCode({a})"
-                else:
-                    term = f"{c.use('java.util.Objects')}.hashCode({a})"
-                w.line(f"h = h * 31 + {term};")
+                w.line(f"h = h * 31 + {key_hash(c, f.type, f'this.{field_name(f)}')};")
             w.line("return h;")
     w.blank()
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.java.models import Names, elements, entries, entry_type
+from fbec.targets.java.models import Names, elements, entries, entry_type, nested
 
 if TYPE_CHECKING:
     from fbec.targets.java import Context
@@ -80,34 +80,35 @@ def long_literal(value: int) -> str:
 
 # ---------------------------------------------------------------- writing
 
-def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, where: str) -> None:
-    """Write x (type t) as JSON (docs/format.md 8.2)."""
+def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: str, index: str | None = None) -> None:
+    """Write x (type t) as JSON (docs/format.md 8.2); field and index (an element's) name it in errors."""
     w = raw.w
     if isinstance(t, ir.Primitive):
         raw.line(f"j.{WRITE[t.name]}({x});")
     elif isinstance(t, ir.EnumRef):
         raw.line(f"j.{WIRE_WRITE[t.wire]}({x}.value());")
     elif isinstance(t, ir.StructRef):
-        raw.line(f"{c.named(t.name)}.fbeWriteJson(j, {x});")
+        raw.flush()
+        nested(w, c, f"{c.named(t.name)}.fbeWriteJson(j, {x});", field, index)
     elif isinstance(t, ir.Optional_):
         raw.flush()
         with w.block(f"if ({x} == null) {{", "} else {"):
             w.line("j.nil();")
         with w.block("", "}"):
-            json_write(c, raw, t.element, x, names, where)
+            json_write(c, raw, t.element, x, names, field, index)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
         i, y = names("i"), names("x")
         if isinstance(t, ir.Array):
-            raw.line(f'{c.rt("Writer")}.checkLength({x}.length, {t.length}, "{where}");')
-        items = elements(c, t, x) if isinstance(t, ir.Sequence) else x
+            raw.line(f'{c.rt("Writer")}.checkLength({x}.length, {t.length}, "{field}");')
+        items = elements(c, t, x, field) if isinstance(t, ir.Sequence) else x
         raw("[")
         raw.flush()
         w.line(f"int {i} = 0;")
         with w.block(f"for ({c.type(t.element, True)} {y} : {items}) {{", "}"):
             with w.block(f"if ({i}++ > 0) {{", "}"):
                 w.line("j.raw(',');")
-            json_write(c, raw, t.element, y, names, where)
+            json_write(c, raw, t.element, y, names, field, f"{i} - 1")
             raw.flush()
         raw("]")
     elif isinstance(t.key, ir.StructRef):
@@ -116,13 +117,13 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, where: st
         raw("[")
         raw.flush()
         w.line(f"int {i} = 0;")
-        with w.block(f"for ({entry_type(c, t)} {y} : {entries(c, t, x)}) {{", "}"):
+        with w.block(f"for ({entry_type(c, t)} {y} : {entries(c, t, x, field)}) {{", "}"):
             with w.block(f"if ({i}++ > 0) {{", "}"):
                 w.line("j.raw(',');")
             raw("[")
-            json_write(c, raw, t.key, f"{y}.getKey()", names, where)
+            json_write(c, raw, t.key, f"{y}.getKey()", names, field, f"{i} - 1")
             raw(",")
-            json_write(c, raw, t.value, f"{y}.getValue()", names, where)
+            json_write(c, raw, t.value, f"{y}.getValue()", names, field, f"{i} - 1")
             raw("]")
             raw.flush()
         raw("]")
@@ -131,11 +132,11 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, where: st
         raw("{")
         raw.flush()
         w.line(f"int {i} = 0;")
-        with w.block(f"for ({entry_type(c, t)} {y} : {entries(c, t, x)}) {{", "}"):
+        with w.block(f"for ({entry_type(c, t)} {y} : {entries(c, t, x, field)}) {{", "}"):
             with w.block(f"if ({i}++ > 0) {{", "}"):
                 w.line("j.raw(',');")
             w.line(json_key(t.key, f"{y}.getKey()"))
-            json_write(c, raw, t.value, f"{y}.getValue()", names, where)
+            json_write(c, raw, t.value, f"{y}.getValue()", names, field, f"{i} - 1")
             raw.flush()
         raw("}")
 
@@ -266,11 +267,12 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
                 w.line(f"r.beginPair({q});")
                 key = read_value(w, c, t.key, f.name, names, at)
                 w.line(f"{c.type(t.key, True)} {k} = {key};")
-                value = read_value(w, c, t.value, f.name, names, at)
+                value, x = read_value(w, c, t.value, f.name, names, at), names("v")
+                w.line(f"{c.type(t.value, True)} {x} = {value};")    # read before the pair's end
                 w.line(f"r.endPair({q});")
                 with w.block(f"if ({target}.containsKey({k})) {{", "}"):
                     w.line(f"throw r.duplicateKey({q});")
-                w.line(f"{target}.put({k}, {value});")
+                w.line(f"{target}.put({k}, {x});")
         else:
             text = names("key")
             w.line(f"r.beginObject({q});")
@@ -311,7 +313,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             raw("{}")
         for n, f in enumerate(fields):
             raw(("{" if n == 0 else ",") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{field_name(f)}", names, f"{q}.{f.name}")
+            json_write(c, raw, f.type, f"v.{field_name(f)}", names, f.name)
         if fields:
             raw("}")
         raw.flush()
@@ -356,6 +358,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line(" * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.")
     w.line(" *")
     w.line(" * @return the text")
+    w.line(" * @throws EncodeException for a value no reader reads (type, field path)")
     w.line(" */")
     with w.block("public String toJson() {", "}"):
         w.line(f"{json_writer} j = new {json_writer}();")
@@ -368,11 +371,16 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line(" *")
     w.line(" * @param j the writer; its first {@code size()} bytes are the UTF-8 text")
     w.line(" * @return the text's size in bytes")
+    w.line(" * @throws EncodeException for a value no reader reads (type, field path); j is left empty")
     w.line(" */")
     with w.block(f"public int writeJson({json_writer} j) {{", "}"):
-        w.line("j.reset();")
-        w.line("fbeWriteJson(j, this);")
-        w.line("return j.size();")
+        with w.block("try {", f"}} catch ({c.rt('EncodeException')} e) {{"):
+            w.line("j.reset();")
+            w.line("fbeWriteJson(j, this);")
+            w.line("return j.size();")
+        with w.block("", "}"):
+            w.line("j.reset();")
+            w.line(f'throw e.within("{q}");')
     w.blank()
     w.line("/**")
     w.line(" * Reads a value from JSON text under the default limits.")

@@ -56,18 +56,43 @@ def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | No
         w.line(f"throw {at};")
 
 
-def elements(c: Context, t: ir.Sequence, value: str) -> str:
-    """What a writer iterates: a set in its order, a vector or list as it is."""
+def elements(c: Context, t: ir.Sequence, value: str, field: str | None = None) -> str:
+    """What a writer iterates: a set in its order, a vector or list as it is. With field (the
+    writers), a set holding an element twice under the readers' rule throws (docs/limits.md 4)."""
     if t.kind == "set":
+        if field is not None:
+            return f'{c.rt("Compare")}.distinct({value}, {c.comparator(t.element)}, "{field}")'
         return f"{c.rt('Compare')}.ordered({value}, {c.comparator(t.element)})"
     return value
 
 
-def entries(c: Context, t: ir.Mapping, value: str) -> str:
-    """What a writer iterates: a map's entries in key order, a hash's as its table holds them."""
+def entries(c: Context, t: ir.Mapping, value: str, field: str | None = None) -> str:
+    """What a writer iterates: a map's entries in key order, a hash's as its table holds them. With
+    field (the writers), a map or hash holding a key twice under the readers' rule throws: a hash
+    only where the key's Java equality is not that rule (docs/limits.md 4)."""
     if t.kind == "map":
-        return f"{c.rt('Compare')}.ordered({value}, {c.comparator(t.key)})"
+        order = c.comparator(t.key)
+        if field is not None:
+            return f'{c.rt("Compare")}.distinct({value}, {order}, "{field}")'
+        return f"{c.rt('Compare')}.ordered({value}, {order})"
+    if field is not None and not c.hashed(t.key):
+        order = c.comparator(t.key)
+        return f'{c.rt("Compare")}.distinctHash({value}, {order}, "{field}")'
     return f"{value}.entrySet()"
+
+
+def nested(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
+    """statement (a nested struct's writer) with the field path put in front of its errors."""
+    at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
+    with w.block("try {", f"}} catch ({c.rt('EncodeException')} e) {{"):
+        w.line(statement)
+    with w.block("", "}"):
+        w.line(f"throw {at};")
+
+
+def holds_struct(t: ir.Type) -> bool:
+    """A struct or an optional struct: its writer may throw from a nested struct."""
+    return isinstance(t, ir.StructRef) or isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef)
 
 
 def entry_type(c: Context, t: ir.Mapping) -> str:
@@ -77,8 +102,9 @@ def entry_type(c: Context, t: ir.Mapping) -> str:
 # ---------------------------------------------------------------- versioned
 
 def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names,
-                where: str) -> None:
-    """Write value of type t into the slot at absolute position slot (offsets from base)."""
+                field: str, index: str | None = None) -> None:
+    """Write value of type t into the slot at absolute position slot (offsets from base); field and
+    index (an element's) name it in errors."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"w.string({base}, {slot}, {value});")
@@ -89,32 +115,33 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
     elif isinstance(t, ir.EnumRef):
         w.line(f"w.put{SLOT[t.wire][0]}({slot}, {value}.value());")
     elif isinstance(t, ir.StructRef):
-        w.line(f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value});")
+        nested(w, c, f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value});", field, index)
     elif isinstance(t, ir.Optional_):
         with w.block(f"if ({value} != null) {{", "}"):
             s = names("s")
             w.line(f"int {s} = w.optional({base}, {slot}, {t.element.size});")
-            write_value(w, c, t.element, s, s, value, names, where)
+            write_value(w, c, t.element, s, s, value, names, field, index)
     elif isinstance(t, ir.Array):
         i = names("i")
-        w.line(f'{c.rt("Writer")}.checkLength({value}.length, {t.length}, "{where}");')
+        w.line(f'{c.rt("Writer")}.checkLength({value}.length, {t.length}, "{field}");')
         with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
-            write_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f"{value}[{i}]", names, where)
+            write_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f"{value}[{i}]", names, field,
+                        i)
     elif isinstance(t, ir.Sequence):
         e, i, x = names("e"), names("i"), names("x")
         w.line(f"int {e} = w.vector({base}, {slot}, {value}.size(), {t.element.size});")
         w.line(f"int {i} = 0;")
-        with w.block(f"for ({c.type(t.element, True)} {x} : {elements(c, t, value)}) {{", "}"):
-            write_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", x, names, where)
+        with w.block(f"for ({c.type(t.element, True)} {x} : {elements(c, t, value, field)}) {{", "}"):
+            write_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", x, names, field, i)
             w.line(f"{i}++;")
     else:
         item = t.key.size + t.value.size
         e, i, x = names("e"), names("i"), names("x")
         w.line(f"int {e} = w.vector({base}, {slot}, {value}.size(), {item});")
         w.line(f"int {i} = 0;")
-        with w.block(f"for ({entry_type(c, t)} {x} : {entries(c, t, value)}) {{", "}"):
-            write_value(w, c, t.key, base, f"{e} + {i} * {item}", f"{x}.getKey()", names, where)
-            write_value(w, c, t.value, base, f"{e} + {i} * {item} + {t.key.size}", f"{x}.getValue()", names, where)
+        with w.block(f"for ({entry_type(c, t)} {x} : {entries(c, t, value, field)}) {{", "}"):
+            write_value(w, c, t.key, base, f"{e} + {i} * {item}", f"{x}.getKey()", names, field, i)
+            write_value(w, c, t.value, base, f"{e} + {i} * {item} + {t.key.size}", f"{x}.getValue()", names, field, i)
             w.line(f"{i}++;")
 
 
@@ -237,8 +264,9 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
 
 # ---------------------------------------------------------------- final
 
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, where: str) -> None:
-    """Append value of type t (docs/format.md 4.2)."""
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, field: str,
+                index: str | None = None) -> None:
+    """Append value of type t (docs/format.md 4.2); field and index (an element's) name it in errors."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"w.appendString({value});")
@@ -249,27 +277,37 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names,
     elif isinstance(t, ir.EnumRef):
         w.line(f"w.append{SLOT[t.wire][0]}({value}.value());")
     elif isinstance(t, ir.StructRef):
-        w.line(f"{c.named(t.name)}.fbeWriteFinal(w, {value});")
+        nested(w, c, f"{c.named(t.name)}.fbeWriteFinal(w, {value});", field, index)
     elif isinstance(t, ir.Optional_):
         w.line(f"w.appendBool({value} != null);")
         with w.block(f"if ({value} != null) {{", "}"):
-            final_write(w, c, t.element, value, names, where)
+            final_write(w, c, t.element, value, names, field, index)
     elif isinstance(t, ir.Array):
         i = names("i")
-        w.line(f'{c.rt("Writer")}.checkLength({value}.length, {t.length}, "{where}");')
+        w.line(f'{c.rt("Writer")}.checkLength({value}.length, {t.length}, "{field}");')
         with w.block(f"for (int {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
-            final_write(w, c, t.element, f"{value}[{i}]", names, where)
+            final_write(w, c, t.element, f"{value}[{i}]", names, field, i)
     elif isinstance(t, ir.Sequence):
         x = names("x")
+        k = names("i") if holds_struct(t.element) else None
         w.line(f"w.appendCount({value}.size());")
-        with w.block(f"for ({c.type(t.element, True)} {x} : {elements(c, t, value)}) {{", "}"):
-            final_write(w, c, t.element, x, names, where)
+        if k is not None:
+            w.line(f"int {k} = 0;")
+        with w.block(f"for ({c.type(t.element, True)} {x} : {elements(c, t, value, field)}) {{", "}"):
+            final_write(w, c, t.element, x, names, field, k)
+            if k is not None:
+                w.line(f"{k}++;")
     else:
         x = names("x")
+        k = names("i") if holds_struct(t.key) or holds_struct(t.value) else None
         w.line(f"w.appendCount({value}.size());")
-        with w.block(f"for ({entry_type(c, t)} {x} : {entries(c, t, value)}) {{", "}"):
-            final_write(w, c, t.key, f"{x}.getKey()", names, where)
-            final_write(w, c, t.value, f"{x}.getValue()", names, where)
+        if k is not None:
+            w.line(f"int {k} = 0;")
+        with w.block(f"for ({entry_type(c, t)} {x} : {entries(c, t, value, field)}) {{", "}"):
+            final_write(w, c, t.key, f"{x}.getKey()", names, field, k)
+            final_write(w, c, t.value, f"{x}.getValue()", names, field, k)
+            if k is not None:
+                w.line(f"{k}++;")
 
 
 def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> str:
@@ -525,7 +563,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         call = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"int b = {call};" if s.all_fields else f"{call};")
         for f in s.all_fields:
-            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{field_name(f)}", names, f"{q}.{f.name}")
+            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{field_name(f)}", names, f.name)
         if not bounded:
             w.line("w.leave();")
     w.blank()
@@ -590,7 +628,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         if not bounded:
             w.line(f'w.enter("{q}");')
         for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{field_name(f)}", names, f"{q}.{f.name}")
+            final_write(w, c, f.type, f"v.{field_name(f)}", names, f.name)
         if not bounded:
             w.line("w.leave();")
     w.blank()
@@ -640,6 +678,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line(f" * This value as a {model} root (docs/format.md {section}).")
     w.line(" *")
     w.line(" * @return the bytes")
+    w.line(" * @throws EncodeException for a value no reader reads (type, field path)")
     w.line(" */")
     with w.block(f"public byte[] to{suffix}() {{", "}"):
         w.line(f"{writer} w = new {writer}();")
@@ -652,16 +691,21 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line(" *")
     w.line(" * @param w the writer; its first {@code size()} bytes are the root")
     w.line(" * @return the root's size")
+    w.line(" * @throws EncodeException for a value no reader reads (type, field path); w is left empty")
     w.line(" */")
     with w.block(f"public int write{suffix}({writer} w) {{", "}"):
-        if versioned:
-            w.line("w.beginVersioned();")
-            w.line("fbeWrite(w, 0, 4, this);")
-            w.line("return w.endVersioned();")
-        else:
-            w.line("w.beginFinal();")
-            w.line("fbeWriteFinal(w, this);")
-            w.line(f"return w.endFinal({s.type_id});")
+        with w.block("try {", f"}} catch ({c.rt('EncodeException')} e) {{"):
+            if versioned:
+                w.line("w.beginVersioned();")
+                w.line("fbeWrite(w, 0, 4, this);")
+                w.line("return w.endVersioned();")
+            else:
+                w.line("w.beginFinal();")
+                w.line("fbeWriteFinal(w, this);")
+                w.line(f"return w.endFinal({s.type_id});")
+        with w.block("", "}"):
+            w.line("w.reset();")
+            w.line(f'throw e.within("{q}");')
     w.blank()
     w.line("/**")
     w.line(f" * Reads a {model} root under the default limits.")

@@ -76,7 +76,16 @@ PRIMITIVE_ARRAYS = {
 # order (docs/ir.md `order`); the others (unsigned types included) order naturally (no comparator).
 COMPARATORS = {
     "wchar": "U32", "timestamp": "U64", "char": "CHAR", "string": "STRING", "bytes": "BYTES", "uuid": "UUID",
+    "float": "F32", "double": "F64",
 }
+# Keys whose equality (equals/hashCode) is the readers' rule of the same key (docs/limits.md 4): a
+# hash of them is a LinkedHashMap whose own check suffices. Bytes (identity), decimals (1.5 and
+# 1.50 differ), floats (-0.0 and 0.0 differ) are hashes in a TreeMap of their order, and structs
+# (a subclass is another class) are checked by the writers too.
+HASHED = frozenset({
+    "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+    "timestamp", "string", "uuid",
+})
 # Wire integer -> Kotlin type.
 WIRE = {"int8": "Byte", "uint8": "UByte", "int16": "Short", "uint16": "UShort", "int32": "Int", "uint32": "UInt",
         "int64": "Long", "uint64": "ULong"}
@@ -235,6 +244,10 @@ class Context:
             return f"{self.named(t.name)}.KEY_ORDER"
         return None
 
+    def hashed(self, t: ir.Type) -> bool:
+        """Whether a key of type t is the same key as another exactly when its equals says so."""
+        return isinstance(t, ir.EnumRef) or isinstance(t, ir.Primitive) and t.name in HASHED
+
     def empty(self, t: ir.Sequence | ir.Mapping) -> str:
         """A new empty collection of the field's kind."""
         if isinstance(t, ir.Sequence):
@@ -243,7 +256,7 @@ class Context:
             if t.kind == "list":
                 return f"{self.use('java.util.LinkedList')}()"
             return f"{self.use('java.util.TreeSet')}({self.comparator(t.element) or ''})"
-        if t.kind == "hash" and not (isinstance(t.key, ir.Primitive) and t.key.name == "bytes"):
+        if t.kind == "hash" and (self.hashed(t.key) or isinstance(t.key, ir.StructRef)):
             return "LinkedHashMap()"
         return f"{self.use('java.util.TreeMap')}({self.comparator(t.key) or ''})"
 
@@ -517,15 +530,48 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
 
 
 def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:
-    """An Int expression ordering two key values as the wire orders them (docs/ir.md `order`)."""
+    """An Int expression ordering two key values as the wire orders them (docs/ir.md `order`): 0 for
+    the same key (docs/limits.md 4)."""
     if isinstance(t, ir.StructRef):
         return f"{c.named(t.name)}.KEY_ORDER.compare({a}, {b})"
+    if isinstance(t, ir.Optional_):
+        return f"{c.rt('Compare')}.optional({c.comparator(t.element) or 'null'}, {a}, {b})"
+    if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
+        return f"{c.rt('Compare')}.{'f32' if t.name == 'float' else 'f64'}({a}, {b})"
     order = c.comparator(t)
     if order is not None:
         return f"{order}.compare({a}, {b})"
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
         return f"{a}.compareTo({b})"
     raise AssertionError(f"a key field of type {t}")
+
+
+def key_equals(c: Context, t: ir.Type, a: str, b: str) -> str:
+    """A Boolean expression: two key field values are the same key (as key_compare's 0; a nested
+    struct by its own equals, which its hashCode agrees with)."""
+    e = t.element if isinstance(t, ir.Optional_) else t
+    if isinstance(e, ir.Primitive) and e.name in ("float", "double", "decimal"):
+        return f"{key_compare(c, t, a, b)} == 0"
+    if isinstance(e, ir.Primitive) and e.name == "bytes":
+        return f"{a}.contentEquals({b})"
+    return f"{a} == {b}"
+
+
+def key_hash(c: Context, t: ir.Type, a: str) -> str:
+    """An Int expression: the hash of a key field value, equal for the same key (key_equals)."""
+    optional = isinstance(t, ir.Optional_)
+    e = t.element if isinstance(t, ir.Optional_) else t
+    q = "?." if optional else "."
+    if isinstance(e, ir.Primitive) and e.name == "bytes":
+        term = f"{a}{q}contentHashCode()"
+    elif isinstance(e, ir.Primitive) and e.name == "decimal":
+        term = f"{a}{q}stripTrailingZeros(){q}hashCode()"          # 1.5 and 1.50 alike
+    elif isinstance(e, ir.Primitive) and e.name in ("float", "double"):
+        zero = "0.0f" if e.name == "float" else "0.0"
+        term = f"{a}{q}plus({zero}){q}hashCode()" if optional else f"({a} + {zero}).hashCode()"   # -0.0 as 0.0
+    else:
+        term = f"{a}{q}hashCode()"
+    return f"({term} ?: 0)" if optional else term
 
 
 def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
@@ -539,16 +585,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("return true")
         else:
             w.line(f"other as {name}")
-            terms = []
-            for f in keys:
-                a, b = f"this.{field_name(f)}", f"other.{field_name(f)}"
-                t = f.type
-                if isinstance(t, ir.Primitive) and t.name == "bytes":
-                    terms.append(f"{a}.contentEquals({b})")
-                elif isinstance(t, ir.Primitive) and t.name in ("float", "double"):
-                    terms.append(f"{a}.compareTo({b}) == 0")
-                else:
-                    terms.append(f"{a} == {b}")
+            terms = [key_equals(c, f.type, f"this.{field_name(f)}", f"other.{field_name(f)}") for f in keys]
             w.line("return " + " && ".join(terms))
     w.blank()
     if not keys:
@@ -556,17 +593,10 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.blank()
         return
     with w.block("override fun hashCode(): Int {", "}"):
-        if keys:
-            w.line("var h = 17")
-            for f in keys:
-                t = f.type
-                a = field_name(f)
-                if isinstance(t, ir.Primitive) and t.name == "bytes":
-                    term = f"{a}.contentHashCode()"
-                else:
-                    term = f"{a}.hashCode()"
-                w.line(f"h = h * 31 + {term}")
-            w.line("return h")
+        w.line("var h = 17")
+        for f in keys:
+            w.line(f"h = h * 31 + {key_hash(c, f.type, field_name(f))}")
+        w.line("return h")
     w.blank()
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.kotlin.models import Names, elements, entries, local
+from fbec.targets.kotlin.models import Names, elements, entries, iterate, local, nested
 
 if TYPE_CHECKING:
     from fbec.targets.kotlin import Context
@@ -81,8 +81,8 @@ def long_literal(value: int) -> str:
 
 # ---------------------------------------------------------------- writing
 
-def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, where: str) -> None:
-    """Write x (type t) as JSON (docs/format.md 8.2)."""
+def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: str, index: str | None = None) -> None:
+    """Write x (type t) as JSON (docs/format.md 8.2); field and index (an element's) name it in errors."""
     w = raw.w
     if isinstance(t, ir.Primitive):
         method, conversion = WRITE[t.name]
@@ -91,26 +91,27 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, where: st
         method, conversion = WRITE[t.wire]
         raw.line(f"j.{method}({x}.value{conversion})")
     elif isinstance(t, ir.StructRef):
-        raw.line(f"{c.named(t.name)}.fbeWriteJson(j, {x})")
+        raw.flush()
+        nested(w, c, f"{c.named(t.name)}.fbeWriteJson(j, {x})", field, index)
     elif isinstance(t, ir.Optional_):
         raw.flush()
         o = local(w, x, names)
         with w.block(f"if ({o} == null) {{", "} else {"):
             w.line("j.nil()")
         with w.block("", "}"):
-            json_write(c, raw, t.element, o, names, where)
+            json_write(c, raw, t.element, o, names, field, index)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
         i, y = names("i"), names("x")
         if isinstance(t, ir.Array):
-            raw.line(f'{c.rt("Writer")}.checkLength({x}.size, {t.length}, "{where}")')
-        items = elements(c, t, x) if isinstance(t, ir.Sequence) else x
+            raw.line(f'{c.rt("Writer")}.checkLength({x}.size, {t.length}, "{field}")')
+        items = elements(c, t, x, field) if isinstance(t, ir.Sequence) else x
         raw("[")
         raw.flush()
         w.line(f"var {i} = 0")
-        with w.block(f"for ({y} in {items}) {{", "}"):
+        with w.block(iterate(w, y, items), "}"):
             w.line(f"if ({i}++ > 0) j.raw(',')")
-            json_write(c, raw, t.element, y, names, where)
+            json_write(c, raw, t.element, y, names, field, f"{i} - 1")
             raw.flush()
         raw("]")
     elif isinstance(t.key, ir.StructRef):
@@ -119,12 +120,12 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, where: st
         raw("[")
         raw.flush()
         w.line(f"var {i} = 0")
-        with w.block(f"for ({y} in {entries(c, t, x)}) {{", "}"):
+        with w.block(iterate(w, y, entries(c, t, x, field)), "}"):
             w.line(f"if ({i}++ > 0) j.raw(',')")
             raw("[")
-            json_write(c, raw, t.key, f"{y}.key", names, where)
+            json_write(c, raw, t.key, f"{y}.key", names, field, f"{i} - 1")
             raw(",")
-            json_write(c, raw, t.value, f"{y}.value", names, where)
+            json_write(c, raw, t.value, f"{y}.value", names, field, f"{i} - 1")
             raw("]")
             raw.flush()
         raw("]")
@@ -133,10 +134,10 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, where: st
         raw("{")
         raw.flush()
         w.line(f"var {i} = 0")
-        with w.block(f"for ({y} in {entries(c, t, x)}) {{", "}"):
+        with w.block(iterate(w, y, entries(c, t, x, field)), "}"):
             w.line(f"if ({i}++ > 0) j.raw(',')")
             w.line(json_key(t.key, f"{y}.key"))
-            json_write(c, raw, t.value, f"{y}.value", names, where)
+            json_write(c, raw, t.value, f"{y}.value", names, field, f"{i} - 1")
             raw.flush()
         raw("}")
 
@@ -334,11 +335,17 @@ def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> No
     w.line("/**")
     w.line(" * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a")
     w.line(" * reused writer, writing allocates nothing for the text.")
+    w.line(" *")
+    w.line(" * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty")
     w.line(" */")
     with w.block(f"{'override' if derived else 'open'} fun writeJson(j: {json_writer}): Int {{", "}"):
-        w.line("j.reset()")
-        w.line(f"{name}.fbeWriteJson(j, this)")
-        w.line("return j.size()")
+        with w.block("try {", f"}} catch (e: {c.rt('EncodeException')}) {{"):
+            w.line("j.reset()")
+            w.line(f"{name}.fbeWriteJson(j, this)")
+            w.line("return j.size()")
+        with w.block("", "}"):
+            w.line("j.reset()")
+            w.line(f'throw e.within("{s.qualified}")')
     w.blank()
 
 
@@ -361,7 +368,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             raw("{}")
         for n, f in enumerate(fields):
             raw(("{" if n == 0 else ",") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{field_name(f)}", names, f"{q}.{f.name}")
+            json_write(c, raw, f.type, f"v.{field_name(f)}", names, f.name)
         if fields:
             raw("}")
         raw.flush()

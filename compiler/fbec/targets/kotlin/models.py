@@ -95,6 +95,14 @@ def local(w: CodeWriter, value: str, names: Names, stem: str = "o") -> str:
     return x
 
 
+def added(w: CodeWriter, value: str, target: str, refusal: str, names: Names) -> None:
+    """`if (!target.add(value)) refusal`, the value put in a local first when the line would be too long."""
+    from fbec.targets.kotlin import fits
+    if not fits(w, w.depth, f"if (!{target}.add({value})) {refusal}"):
+        value = local(w, value, names, "x")
+    w.line(f"if (!{target}.add({value})) {refusal}")
+
+
 def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
     """statement (a nested struct's reader) with the field path put in front of its errors."""
     at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
@@ -104,18 +112,55 @@ def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | No
         w.line(f"throw {at}")
 
 
-def elements(c: Context, t: ir.Sequence, value: str) -> str:
-    """What a writer iterates: a set in its order, a vector or list as it is."""
+def elements(c: Context, t: ir.Sequence, value: str, field: str | None = None) -> str:
+    """What a writer iterates: a set in its order, a vector or list as it is. With field (the
+    writers), a set holding an element twice under the readers' rule throws (docs/limits.md 4)."""
     if t.kind == "set":
-        return f"{c.rt('Compare')}.ordered({value}, {c.comparator(t.element) or 'null'})"
+        order = c.comparator(t.element) or "null"
+        if field is not None:
+            return f'{c.rt("Compare")}.distinct({value}, {order}, "{field}")'
+        return f"{c.rt('Compare')}.ordered({value}, {order})"
     return value
 
 
-def entries(c: Context, t: ir.Mapping, value: str) -> str:
-    """What a writer iterates: a map's entries in key order, a hash's as its table holds them."""
+def entries(c: Context, t: ir.Mapping, value: str, field: str | None = None) -> str:
+    """What a writer iterates: a map's entries in key order, a hash's as its table holds them. With
+    field (the writers), a map or hash holding a key twice under the readers' rule throws: a hash
+    only where the key's equality is not that rule (docs/limits.md 4)."""
     if t.kind == "map":
-        return f"{c.rt('Compare')}.ordered({value}, {c.comparator(t.key) or 'null'})"
+        order = c.comparator(t.key) or "null"
+        if field is not None:
+            return f'{c.rt("Compare")}.distinct({value}, {order}, "{field}")'
+        return f"{c.rt('Compare')}.ordered({value}, {order})"
+    if field is not None and not c.hashed(t.key):
+        order = c.comparator(t.key) or "null"
+        return f'{c.rt("Compare")}.distinctHash({value}, {order}, "{field}")'
     return f"{value}.entries"
+
+
+def iterate(w: CodeWriter, x: str, items: str) -> str:
+    """The head of a for loop over items: items put in a local first when the line would be too long."""
+    from fbec.targets.kotlin import fits
+    if fits(w, w.depth, f"for ({x} in {items}) {{"):
+        return f"for ({x} in {items}) {{"
+    w.line(f"val {x}s =")
+    with w.indented():
+        w.line(items)
+    return f"for ({x} in {x}s) {{"
+
+
+def nested(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
+    """statement (a nested struct's writer) with the field path put in front of its errors."""
+    at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
+    with w.block("try {", f"}} catch (e: {c.rt('EncodeException')}) {{"):
+        w.line(statement)
+    with w.block("", "}"):
+        w.line(f"throw {at}")
+
+
+def holds_struct(t: ir.Type) -> bool:
+    """A struct or an optional struct: its writer may throw from a nested struct."""
+    return isinstance(t, ir.StructRef) or isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef)
 
 
 def optional_value(w: CodeWriter, c: Context, t: ir.Optional_, test: str, inner: CodeWriter, expr: str,
@@ -141,8 +186,9 @@ def optional_value(w: CodeWriter, c: Context, t: ir.Optional_, test: str, inner:
 # ---------------------------------------------------------------- versioned
 
 def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names,
-                where: str) -> None:
-    """Write value of type t into the slot at absolute position slot (offsets from base)."""
+                field: str, index: str | None = None) -> None:
+    """Write value of type t into the slot at absolute position slot (offsets from base); field and
+    index (an element's) name it in errors."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"w.string({base}, {slot}, {value})")
@@ -153,33 +199,34 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
     elif isinstance(t, ir.EnumRef):
         w.line(f"w.put{SLOT[t.wire][0]}({slot}, {to_runtime(t, value)})")
     elif isinstance(t, ir.StructRef):
-        w.line(f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value})")
+        nested(w, c, f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value})", field, index)
     elif isinstance(t, ir.Optional_):
         o = local(w, value, names)
         with w.block(f"if ({o} != null) {{", "}"):
             s = names("s")
             w.line(f"val {s} = w.optional({base}, {slot}, {t.element.size})")
-            write_value(w, c, t.element, s, s, o, names, where)
+            write_value(w, c, t.element, s, s, o, names, field, index)
     elif isinstance(t, ir.Array):
         i = names("i")
-        w.line(f'{c.rt("Writer")}.checkLength({value}.size, {t.length}, "{where}")')
+        w.line(f'{c.rt("Writer")}.checkLength({value}.size, {t.length}, "{field}")')
         with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
-            write_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f"{value}[{i}]", names, where)
+            write_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f"{value}[{i}]", names, field,
+                        i)
     elif isinstance(t, ir.Sequence):
         e, i, x = names("e"), names("i"), names("x")
         w.line(f"val {e} = w.vector({base}, {slot}, {value}.size, {t.element.size})")
         w.line(f"var {i} = 0")
-        with w.block(f"for ({x} in {elements(c, t, value)}) {{", "}"):
-            write_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", x, names, where)
+        with w.block(iterate(w, x, elements(c, t, value, field)), "}"):
+            write_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", x, names, field, i)
             w.line(f"{i}++")
     else:
         item = t.key.size + t.value.size
         e, i, x = names("e"), names("i"), names("x")
         w.line(f"val {e} = w.vector({base}, {slot}, {value}.size, {item})")
         w.line(f"var {i} = 0")
-        with w.block(f"for ({x} in {entries(c, t, value)}) {{", "}"):
-            write_value(w, c, t.key, base, f"{e} + {i} * {item}", f"{x}.key", names, where)
-            write_value(w, c, t.value, base, f"{e} + {i} * {item} + {t.key.size}", f"{x}.value", names, where)
+        with w.block(iterate(w, x, entries(c, t, value, field)), "}"):
+            write_value(w, c, t.key, base, f"{e} + {i} * {item}", f"{x}.key", names, field, i)
+            write_value(w, c, t.value, base, f"{e} + {i} * {item} + {t.key.size}", f"{x}.value", names, field, i)
             w.line(f"{i}++")
 
 
@@ -234,7 +281,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
             at = f"{e} + {i} * {t.element.size}"
             value = read_value(w, c, t.element, base, at, f.name, names, i)
             if t.kind == "set":
-                w.line(f"if (!{target}.add({value})) throw r.duplicateKey({quoted}, {at})")
+                added(w, value, target, f"throw r.duplicateKey({quoted}, {at})", names)
             else:
                 w.line(f"{target}.add({value})")
     elif isinstance(t, ir.Mapping):
@@ -257,8 +304,9 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
 
 # ---------------------------------------------------------------- final
 
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, where: str) -> None:
-    """Append value of type t (docs/format.md 4.2)."""
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, field: str,
+                index: str | None = None) -> None:
+    """Append value of type t (docs/format.md 4.2); field and index (an element's) name it in errors."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
             w.line(f"w.appendString({value})")
@@ -269,28 +317,38 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names,
     elif isinstance(t, ir.EnumRef):
         w.line(f"w.append{SLOT[t.wire][0]}({to_runtime(t, value)})")
     elif isinstance(t, ir.StructRef):
-        w.line(f"{c.named(t.name)}.fbeWriteFinal(w, {value})")
+        nested(w, c, f"{c.named(t.name)}.fbeWriteFinal(w, {value})", field, index)
     elif isinstance(t, ir.Optional_):
         o = local(w, value, names)
         w.line(f"w.appendBool({o} != null)")
         with w.block(f"if ({o} != null) {{", "}"):
-            final_write(w, c, t.element, o, names, where)
+            final_write(w, c, t.element, o, names, field, index)
     elif isinstance(t, ir.Array):
         i = names("i")
-        w.line(f'{c.rt("Writer")}.checkLength({value}.size, {t.length}, "{where}")')
+        w.line(f'{c.rt("Writer")}.checkLength({value}.size, {t.length}, "{field}")')
         with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
-            final_write(w, c, t.element, f"{value}[{i}]", names, where)
+            final_write(w, c, t.element, f"{value}[{i}]", names, field, i)
     elif isinstance(t, ir.Sequence):
         x = names("x")
+        k = names("i") if holds_struct(t.element) else None
         w.line(f"w.appendCount({value}.size)")
-        with w.block(f"for ({x} in {elements(c, t, value)}) {{", "}"):
-            final_write(w, c, t.element, x, names, where)
+        if k is not None:
+            w.line(f"var {k} = 0")
+        with w.block(iterate(w, x, elements(c, t, value, field)), "}"):
+            final_write(w, c, t.element, x, names, field, k)
+            if k is not None:
+                w.line(f"{k}++")
     else:
         x = names("x")
+        k = names("i") if holds_struct(t.key) or holds_struct(t.value) else None
         w.line(f"w.appendCount({value}.size)")
-        with w.block(f"for ({x} in {entries(c, t, value)}) {{", "}"):
-            final_write(w, c, t.key, f"{x}.key", names, where)
-            final_write(w, c, t.value, f"{x}.value", names, where)
+        if k is not None:
+            w.line(f"var {k} = 0")
+        with w.block(iterate(w, x, entries(c, t, value, field)), "}"):
+            final_write(w, c, t.key, f"{x}.key", names, field, k)
+            final_write(w, c, t.value, f"{x}.value", names, field, k)
+            if k is not None:
+                w.line(f"{k}++")
 
 
 def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None,
@@ -341,7 +399,7 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
                 at = names("p")
                 w.line(f"val {at} = r.pos()")
                 value = final_read(w, c, t.element, f.name, names, i)
-                w.line(f"if (!{target}.add({value})) throw r.duplicateKey({quoted}, {at})")
+                added(w, value, target, f"throw r.duplicateKey({quoted}, {at})", names)
             else:
                 w.line(f"{target}.add({final_read(w, c, t.element, f.name, names, i)})")
     elif isinstance(t, ir.Mapping):
@@ -371,9 +429,10 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     from fbec.targets.kotlin.text import write_text
     writer = c.rt("Writer")
     derived = s.base is not None
-    write_members(w, s, name, "Fbe", "versioned", writer, derived)
+    exception = c.rt("EncodeException")
+    write_members(w, s, name, "Fbe", "versioned", writer, derived, exception)
     if final:
-        write_members(w, s, name, "Final", "final", writer, derived)
+        write_members(w, s, name, "Final", "final", writer, derived, exception)
     if json:
         write_json_members(w, c, s, name)
     inner = sub(w)
@@ -385,7 +444,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.lines(inner.text())
 
 
-def write_members(w: CodeWriter, s: ir.Struct, name: str, suffix: str, model: str, writer: str, derived: bool) -> None:
+def write_members(w: CodeWriter, s: ir.Struct, name: str, suffix: str, model: str, writer: str, derived: bool,
+                  exception: str) -> None:
     """to{suffix}() (in a struct without a base: derived ones inherit it) and write{suffix}(w)."""
     versioned = suffix == "Fbe"
     section = "3.2" if versioned else "4.1"
@@ -399,17 +459,23 @@ def write_members(w: CodeWriter, s: ir.Struct, name: str, suffix: str, model: st
     w.line("/**")
     w.line(f" * Writes this value as a {model} root into [w] (reset first) and returns its size: the")
     w.line(" * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.")
+    w.line(" *")
+    w.line(" * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty")
     w.line(" */")
     modifier = "override" if derived else "open"
     with w.block(f"{modifier} fun write{suffix}(w: {writer}): Int {{", "}"):
-        if versioned:
-            w.line("w.beginVersioned()")
-            w.line(f"{name}.fbeWrite(w, 0, 4, this)")
-            w.line("return w.endVersioned()")
-        else:
-            w.line("w.beginFinal()")
-            w.line(f"{name}.fbeWriteFinal(w, this)")
-            w.line(f"return w.endFinal({s.type_id})")
+        with w.block("try {", f"}} catch (e: {exception}) {{"):
+            if versioned:
+                w.line("w.beginVersioned()")
+                w.line(f"{name}.fbeWrite(w, 0, 4, this)")
+                w.line("return w.endVersioned()")
+            else:
+                w.line("w.beginFinal()")
+                w.line(f"{name}.fbeWriteFinal(w, this)")
+                w.line(f"return w.endFinal({s.type_id})")
+        with w.block("", "}"):
+            w.line("w.reset()")
+            w.line(f'throw e.within("{s.qualified}")')
     w.blank()
 
 
@@ -446,7 +512,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
         call = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"val b = {call}" if s.all_fields else call)
         for f in s.all_fields:
-            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{field_name(f)}", names, f"{q}.{f.name}")
+            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{field_name(f)}", names, f.name)
         if not bounded:
             w.line("w.leave()")
     w.blank()
@@ -494,7 +560,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
         if not bounded:
             w.line(f'w.enter("{q}")')
         for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{field_name(f)}", names, f"{q}.{f.name}")
+            final_write(w, c, f.type, f"v.{field_name(f)}", names, f.name)
         if not bounded:
             w.line("w.leave()")
     w.blank()

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -94,13 +95,21 @@ public class Graph {
         int e1 = w.vector(b, b + 8, v.nodes.size(), 4);
         int i2 = 0;
         for (Node x3 : v.nodes) {
-            Node.fbeWrite(w, b, e1 + i2 * 4, x3);
+            try {
+                Node.fbeWrite(w, b, e1 + i2 * 4, x3);
+            } catch (EncodeException e) {
+                throw e.at("nodes", i2);
+            }
             i2++;
         }
         int e4 = w.vector(b, b + 12, v.edges.size(), 4);
         int i5 = 0;
         for (Edge x6 : v.edges) {
-            Edge.fbeWrite(w, b, e4 + i5 * 4, x6);
+            try {
+                Edge.fbeWrite(w, b, e4 + i5 * 4, x6);
+            } catch (EncodeException e) {
+                throw e.at("edges", i5);
+            }
             i5++;
         }
     }
@@ -227,6 +236,7 @@ public class Graph {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -240,11 +250,17 @@ public class Graph {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("graph.Graph");
+        }
     }
 
     /**
@@ -350,12 +366,24 @@ public class Graph {
      */
     public static void fbeWriteFinal(Writer w, Graph v) {
         w.appendCount(v.nodes.size());
+        int i24 = 0;
         for (Node x23 : v.nodes) {
-            Node.fbeWriteFinal(w, x23);
+            try {
+                Node.fbeWriteFinal(w, x23);
+            } catch (EncodeException e) {
+                throw e.at("nodes", i24);
+            }
+            i24++;
         }
         w.appendCount(v.edges.size());
-        for (Edge x24 : v.edges) {
-            Edge.fbeWriteFinal(w, x24);
+        int i26 = 0;
+        for (Edge x25 : v.edges) {
+            try {
+                Edge.fbeWriteFinal(w, x25);
+            } catch (EncodeException e) {
+                throw e.at("edges", i26);
+            }
+            i26++;
         }
     }
 
@@ -369,37 +397,37 @@ public class Graph {
      */
     public static void fbeReadFinal(Reader r, Graph v) throws DecodeException {
         r.enter(8);
-        int n25 = r.finalCount(20, 0, "nodes");
-        int m26 = v.nodes.size();
-        for (int i27 = 0; i27 < n25; i27++) {
-            Node x28 = i27 < m26 ? v.nodes.get(i27) : new Node();
+        int n27 = r.finalCount(20, 0, "nodes");
+        int m28 = v.nodes.size();
+        for (int i29 = 0; i29 < n27; i29++) {
+            Node x30 = i29 < m28 ? v.nodes.get(i29) : new Node();
             try {
-                Node.fbeReadFinal(r, x28);
+                Node.fbeReadFinal(r, x30);
             } catch (DecodeException e) {
-                throw e.at("nodes", i27);
+                throw e.at("nodes", i29);
             }
-            if (i27 >= m26) {
-                v.nodes.add(x28);
+            if (i29 >= m28) {
+                v.nodes.add(x30);
             }
         }
-        if (m26 > n25) {
-            v.nodes.subList(n25, m26).clear();
+        if (m28 > n27) {
+            v.nodes.subList(n27, m28).clear();
         }
-        int n29 = r.finalCount(12, 0, "edges");
-        int m30 = v.edges.size();
-        for (int i31 = 0; i31 < n29; i31++) {
-            Edge x32 = i31 < m30 ? v.edges.get(i31) : new Edge();
+        int n31 = r.finalCount(12, 0, "edges");
+        int m32 = v.edges.size();
+        for (int i33 = 0; i33 < n31; i33++) {
+            Edge x34 = i33 < m32 ? v.edges.get(i33) : new Edge();
             try {
-                Edge.fbeReadFinal(r, x32);
+                Edge.fbeReadFinal(r, x34);
             } catch (DecodeException e) {
-                throw e.at("edges", i31);
+                throw e.at("edges", i33);
             }
-            if (i31 >= m30) {
-                v.edges.add(x32);
+            if (i33 >= m32) {
+                v.edges.add(x34);
             }
         }
-        if (m30 > n29) {
-            v.edges.subList(n29, m30).clear();
+        if (m32 > n31) {
+            v.edges.subList(n31, m32).clear();
         }
         r.leave();
     }
@@ -413,20 +441,20 @@ public class Graph {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(8);
-        int n33 = r.finalCount(20, 0, "nodes");
-        for (int i34 = 0; i34 < n33; i34++) {
+        int n35 = r.finalCount(20, 0, "nodes");
+        for (int i36 = 0; i36 < n35; i36++) {
             try {
                 Node.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("nodes", i34);
+                throw e.at("nodes", i36);
             }
         }
-        int n35 = r.finalCount(12, 0, "edges");
-        for (int i36 = 0; i36 < n35; i36++) {
+        int n37 = r.finalCount(12, 0, "edges");
+        for (int i38 = 0; i38 < n37; i38++) {
             try {
                 Edge.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("edges", i36);
+                throw e.at("edges", i38);
             }
         }
         r.leave();
@@ -436,6 +464,7 @@ public class Graph {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -449,11 +478,17 @@ public class Graph {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(3);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(3);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("graph.Graph");
+        }
     }
 
     /**
@@ -567,7 +602,11 @@ public class Graph {
             if (i1++ > 0) {
                 j.raw(',');
             }
-            Node.fbeWriteJson(j, x2);
+            try {
+                Node.fbeWriteJson(j, x2);
+            } catch (EncodeException e) {
+                throw e.at("nodes", i1 - 1);
+            }
         }
         j.raw("],\"edges\":[");
         int i3 = 0;
@@ -575,7 +614,11 @@ public class Graph {
             if (i3++ > 0) {
                 j.raw(',');
             }
-            Edge.fbeWriteJson(j, x4);
+            try {
+                Edge.fbeWriteJson(j, x4);
+            } catch (EncodeException e) {
+                throw e.at("edges", i3 - 1);
+            }
         }
         j.raw("]}");
     }
@@ -628,6 +671,7 @@ public class Graph {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -641,11 +685,17 @@ public class Graph {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("graph.Graph");
+        }
     }
 
     /**

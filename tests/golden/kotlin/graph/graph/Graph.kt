@@ -3,6 +3,7 @@
 package graph
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -37,11 +38,18 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Graph.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Graph.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("graph.Graph")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -54,11 +62,18 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Graph.fbeWriteFinal(w, this)
-        return w.endFinal(3)
+        try {
+            w.beginFinal()
+            Graph.fbeWriteFinal(w, this)
+            return w.endFinal(3)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("graph.Graph")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -67,11 +82,18 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Graph.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Graph.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("graph.Graph")
+        }
     }
 
     companion object {
@@ -88,13 +110,21 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
             val e1 = w.vector(b, b + 8, v.nodes.size, 4)
             var i2 = 0
             for (x3 in v.nodes) {
-                Node.fbeWrite(w, b, e1 + i2 * 4, x3)
+                try {
+                    Node.fbeWrite(w, b, e1 + i2 * 4, x3)
+                } catch (e: EncodeException) {
+                    throw e.at("nodes", i2)
+                }
                 i2++
             }
             val e4 = w.vector(b, b + 12, v.edges.size, 4)
             var i5 = 0
             for (x6 in v.edges) {
-                Edge.fbeWrite(w, b, e4 + i5 * 4, x6)
+                try {
+                    Edge.fbeWrite(w, b, e4 + i5 * 4, x6)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i5)
+                }
                 i5++
             }
         }
@@ -175,12 +205,24 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Graph) {
             w.appendCount(v.nodes.size)
+            var i16 = 0
             for (x15 in v.nodes) {
-                Node.fbeWriteFinal(w, x15)
+                try {
+                    Node.fbeWriteFinal(w, x15)
+                } catch (e: EncodeException) {
+                    throw e.at("nodes", i16)
+                }
+                i16++
             }
             w.appendCount(v.edges.size)
-            for (x16 in v.edges) {
-                Edge.fbeWriteFinal(w, x16)
+            var i18 = 0
+            for (x17 in v.edges) {
+                try {
+                    Edge.fbeWriteFinal(w, x17)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i18)
+                }
+                i18++
             }
         }
 
@@ -191,25 +233,25 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
          */
         fun fbeReadFinal(r: Reader, v: Graph) {
             r.enter(8)
-            val n17 = r.finalCount(20, 0, "nodes")
-            for (i18 in 0 until n17) {
-                val x19 = Node()
+            val n19 = r.finalCount(20, 0, "nodes")
+            for (i20 in 0 until n19) {
+                val x21 = Node()
                 try {
-                    Node.fbeReadFinal(r, x19)
+                    Node.fbeReadFinal(r, x21)
                 } catch (e: DecodeException) {
-                    throw e.at("nodes", i18)
+                    throw e.at("nodes", i20)
                 }
-                v.nodes.add(x19)
+                v.nodes.add(x21)
             }
-            val n20 = r.finalCount(12, 0, "edges")
-            for (i21 in 0 until n20) {
-                val x22 = Edge()
+            val n22 = r.finalCount(12, 0, "edges")
+            for (i23 in 0 until n22) {
+                val x24 = Edge()
                 try {
-                    Edge.fbeReadFinal(r, x22)
+                    Edge.fbeReadFinal(r, x24)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i21)
+                    throw e.at("edges", i23)
                 }
-                v.edges.add(x22)
+                v.edges.add(x24)
             }
             r.leave()
         }
@@ -257,13 +299,21 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
             var i1 = 0
             for (x2 in v.nodes) {
                 if (i1++ > 0) j.raw(',')
-                Node.fbeWriteJson(j, x2)
+                try {
+                    Node.fbeWriteJson(j, x2)
+                } catch (e: EncodeException) {
+                    throw e.at("nodes", i1 - 1)
+                }
             }
             j.raw("],\"edges\":[")
             var i3 = 0
             for (x4 in v.edges) {
                 if (i3++ > 0) j.raw(',')
-                Edge.fbeWriteJson(j, x4)
+                try {
+                    Edge.fbeWriteJson(j, x4)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i3 - 1)
+                }
             }
             j.raw("]}")
         }

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -97,7 +98,11 @@ public class Node {
         int e1 = w.vector(b, b + 16, v.children.size(), 4);
         int i2 = 0;
         for (Node x3 : v.children) {
-            Node.fbeWrite(w, b, e1 + i2 * 4, x3);
+            try {
+                Node.fbeWrite(w, b, e1 + i2 * 4, x3);
+            } catch (EncodeException e) {
+                throw e.at("children", i2);
+            }
             i2++;
         }
         w.leave();
@@ -210,6 +215,7 @@ public class Node {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -223,11 +229,17 @@ public class Node {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("recursive.Node");
+        }
     }
 
     /**
@@ -336,8 +348,14 @@ public class Node {
         w.appendI32(v.id);
         w.appendString(v.label);
         w.appendCount(v.children.size());
+        int i13 = 0;
         for (Node x12 : v.children) {
-            Node.fbeWriteFinal(w, x12);
+            try {
+                Node.fbeWriteFinal(w, x12);
+            } catch (EncodeException e) {
+                throw e.at("children", i13);
+            }
+            i13++;
         }
         w.leave();
     }
@@ -354,21 +372,21 @@ public class Node {
         r.enter(12);
         v.id = r.finalI32("id");
         v.label = r.finalString("label");
-        int n13 = r.finalCount(12, 0, "children");
-        int m14 = v.children.size();
-        for (int i15 = 0; i15 < n13; i15++) {
-            Node x16 = i15 < m14 ? v.children.get(i15) : new Node();
+        int n14 = r.finalCount(12, 0, "children");
+        int m15 = v.children.size();
+        for (int i16 = 0; i16 < n14; i16++) {
+            Node x17 = i16 < m15 ? v.children.get(i16) : new Node();
             try {
-                Node.fbeReadFinal(r, x16);
+                Node.fbeReadFinal(r, x17);
             } catch (DecodeException e) {
-                throw e.at("children", i15);
+                throw e.at("children", i16);
             }
-            if (i15 >= m14) {
-                v.children.add(x16);
+            if (i16 >= m15) {
+                v.children.add(x17);
             }
         }
-        if (m14 > n13) {
-            v.children.subList(n13, m14).clear();
+        if (m15 > n14) {
+            v.children.subList(n14, m15).clear();
         }
         r.leave();
     }
@@ -384,12 +402,12 @@ public class Node {
         r.enter(12);
         r.fixed(4, "id");
         r.finalSkipString("label");
-        int n17 = r.finalCount(12, 0, "children");
-        for (int i18 = 0; i18 < n17; i18++) {
+        int n18 = r.finalCount(12, 0, "children");
+        for (int i19 = 0; i19 < n18; i19++) {
             try {
                 Node.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("children", i18);
+                throw e.at("children", i19);
             }
         }
         r.leave();
@@ -399,6 +417,7 @@ public class Node {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -412,11 +431,17 @@ public class Node {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(1);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(1);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("recursive.Node");
+        }
     }
 
     /**
@@ -535,7 +560,11 @@ public class Node {
             if (i1++ > 0) {
                 j.raw(',');
             }
-            Node.fbeWriteJson(j, x2);
+            try {
+                Node.fbeWriteJson(j, x2);
+            } catch (EncodeException e) {
+                throw e.at("children", i1 - 1);
+            }
         }
         j.raw("]}");
         j.leave();
@@ -583,6 +612,7 @@ public class Node {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -596,11 +626,17 @@ public class Node {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("recursive.Node");
+        }
     }
 
     /**

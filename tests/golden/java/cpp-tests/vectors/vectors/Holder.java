@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -138,13 +139,21 @@ public class Holder {
         int e1 = w.vector(b, b + 8, v.edges.size(), 4);
         int i2 = 0;
         for (Edge x3 : v.edges) {
-            Edge.fbeWrite(w, b, e1 + i2 * 4, x3);
+            try {
+                Edge.fbeWrite(w, b, e1 + i2 * 4, x3);
+            } catch (EncodeException e) {
+                throw e.at("edges", i2);
+            }
             i2++;
         }
         int e4 = w.vector(b, b + 12, v.points.size(), 4);
         int i5 = 0;
         for (Point3 x6 : v.points) {
-            Point3.fbeWrite(w, b, e4 + i5 * 4, x6);
+            try {
+                Point3.fbeWrite(w, b, e4 + i5 * 4, x6);
+            } catch (EncodeException e) {
+                throw e.at("points", i5);
+            }
             i5++;
         }
         int e7 = w.vector(b, b + 16, v.ints.size(), 4);
@@ -168,7 +177,11 @@ public class Holder {
         int e16 = w.vector(b, b + 28, v.named.size(), 4);
         int i17 = 0;
         for (Named x18 : v.named) {
-            Named.fbeWrite(w, b, e16 + i17 * 4, x18);
+            try {
+                Named.fbeWrite(w, b, e16 + i17 * 4, x18);
+            } catch (EncodeException e) {
+                throw e.at("named", i17);
+            }
             i17++;
         }
     }
@@ -390,6 +403,7 @@ public class Holder {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -403,11 +417,17 @@ public class Holder {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("vectors.Holder");
+        }
     }
 
     /**
@@ -513,28 +533,46 @@ public class Holder {
      */
     public static void fbeWriteFinal(Writer w, Holder v) {
         w.appendCount(v.edges.size());
+        int i53 = 0;
         for (Edge x52 : v.edges) {
-            Edge.fbeWriteFinal(w, x52);
+            try {
+                Edge.fbeWriteFinal(w, x52);
+            } catch (EncodeException e) {
+                throw e.at("edges", i53);
+            }
+            i53++;
         }
         w.appendCount(v.points.size());
-        for (Point3 x53 : v.points) {
-            Point3.fbeWriteFinal(w, x53);
+        int i55 = 0;
+        for (Point3 x54 : v.points) {
+            try {
+                Point3.fbeWriteFinal(w, x54);
+            } catch (EncodeException e) {
+                throw e.at("points", i55);
+            }
+            i55++;
         }
         w.appendCount(v.ints.size());
-        for (Integer x54 : v.ints) {
-            w.appendI32(x54);
+        for (Integer x56 : v.ints) {
+            w.appendI32(x56);
         }
         w.appendCount(v.switches.size());
-        for (Boolean x55 : v.switches) {
-            w.appendBool(x55);
+        for (Boolean x57 : v.switches) {
+            w.appendBool(x57);
         }
         w.appendCount(v.reals.size());
-        for (Double x56 : v.reals) {
-            w.appendF64(x56);
+        for (Double x58 : v.reals) {
+            w.appendF64(x58);
         }
         w.appendCount(v.named.size());
-        for (Named x57 : v.named) {
-            Named.fbeWriteFinal(w, x57);
+        int i60 = 0;
+        for (Named x59 : v.named) {
+            try {
+                Named.fbeWriteFinal(w, x59);
+            } catch (EncodeException e) {
+                throw e.at("named", i60);
+            }
+            i60++;
         }
     }
 
@@ -548,68 +586,68 @@ public class Holder {
      */
     public static void fbeReadFinal(Reader r, Holder v) throws DecodeException {
         r.enter(24);
-        int n58 = r.finalCount(12, 0, "edges");
-        int m59 = v.edges.size();
-        for (int i60 = 0; i60 < n58; i60++) {
-            Edge x61 = i60 < m59 ? v.edges.get(i60) : new Edge();
+        int n61 = r.finalCount(12, 0, "edges");
+        int m62 = v.edges.size();
+        for (int i63 = 0; i63 < n61; i63++) {
+            Edge x64 = i63 < m62 ? v.edges.get(i63) : new Edge();
             try {
-                Edge.fbeReadFinal(r, x61);
+                Edge.fbeReadFinal(r, x64);
             } catch (DecodeException e) {
-                throw e.at("edges", i60);
+                throw e.at("edges", i63);
             }
-            if (i60 >= m59) {
-                v.edges.add(x61);
+            if (i63 >= m62) {
+                v.edges.add(x64);
             }
         }
-        if (m59 > n58) {
-            v.edges.subList(n58, m59).clear();
+        if (m62 > n61) {
+            v.edges.subList(n61, m62).clear();
         }
-        int n62 = r.finalCount(19, 0, "points");
-        int m63 = v.points.size();
-        for (int i64 = 0; i64 < n62; i64++) {
-            Point3 x65 = i64 < m63 ? v.points.get(i64) : new Point3();
+        int n65 = r.finalCount(19, 0, "points");
+        int m66 = v.points.size();
+        for (int i67 = 0; i67 < n65; i67++) {
+            Point3 x68 = i67 < m66 ? v.points.get(i67) : new Point3();
             try {
-                Point3.fbeReadFinal(r, x65);
+                Point3.fbeReadFinal(r, x68);
             } catch (DecodeException e) {
-                throw e.at("points", i64);
+                throw e.at("points", i67);
             }
-            if (i64 >= m63) {
-                v.points.add(x65);
+            if (i67 >= m66) {
+                v.points.add(x68);
             }
         }
-        if (m63 > n62) {
-            v.points.subList(n62, m63).clear();
+        if (m66 > n65) {
+            v.points.subList(n65, m66).clear();
         }
-        int n66 = r.finalCount(4, 4, "ints");
+        int n69 = r.finalCount(4, 4, "ints");
         v.ints.clear();
-        for (int i67 = 0; i67 < n66; i67++) {
+        for (int i70 = 0; i70 < n69; i70++) {
             v.ints.add(r.finalI32("ints"));
         }
-        int n69 = r.finalCount(1, 1, "switches");
+        int n72 = r.finalCount(1, 1, "switches");
         v.switches.clear();
-        for (int i70 = 0; i70 < n69; i70++) {
+        for (int i73 = 0; i73 < n72; i73++) {
             v.switches.add(r.finalBool("switches"));
         }
-        int n72 = r.finalCount(8, 8, "reals");
+        int n75 = r.finalCount(8, 8, "reals");
         v.reals.clear();
-        for (int i73 = 0; i73 < n72; i73++) {
+        for (int i76 = 0; i76 < n75; i76++) {
             v.reals.add(r.finalF64("reals"));
         }
-        int n75 = r.finalCount(8, 0, "named");
-        int m76 = v.named.size();
-        for (int i77 = 0; i77 < n75; i77++) {
-            Named x78 = i77 < m76 ? v.named.get(i77) : new Named();
+        int n78 = r.finalCount(8, 0, "named");
+        int m79 = v.named.size();
+        for (int i80 = 0; i80 < n78; i80++) {
+            Named x81 = i80 < m79 ? v.named.get(i80) : new Named();
             try {
-                Named.fbeReadFinal(r, x78);
+                Named.fbeReadFinal(r, x81);
             } catch (DecodeException e) {
-                throw e.at("named", i77);
+                throw e.at("named", i80);
             }
-            if (i77 >= m76) {
-                v.named.add(x78);
+            if (i80 >= m79) {
+                v.named.add(x81);
             }
         }
-        if (m76 > n75) {
-            v.named.subList(n75, m76).clear();
+        if (m79 > n78) {
+            v.named.subList(n78, m79).clear();
         }
         r.leave();
     }
@@ -623,31 +661,31 @@ public class Holder {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(24);
-        int n79 = r.finalCount(12, 0, "edges");
-        for (int i80 = 0; i80 < n79; i80++) {
+        int n82 = r.finalCount(12, 0, "edges");
+        for (int i83 = 0; i83 < n82; i83++) {
             try {
                 Edge.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("edges", i80);
+                throw e.at("edges", i83);
             }
         }
-        int n81 = r.finalCount(19, 0, "points");
-        for (int i82 = 0; i82 < n81; i82++) {
+        int n84 = r.finalCount(19, 0, "points");
+        for (int i85 = 0; i85 < n84; i85++) {
             try {
                 Point3.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("points", i82);
+                throw e.at("points", i85);
             }
         }
         r.fixed(r.finalCount(4, 4, "ints"), 4, "ints");
         r.fixed(r.finalCount(1, 1, "switches"), 1, "switches");
         r.fixed(r.finalCount(8, 8, "reals"), 8, "reals");
-        int n86 = r.finalCount(8, 0, "named");
-        for (int i87 = 0; i87 < n86; i87++) {
+        int n89 = r.finalCount(8, 0, "named");
+        for (int i90 = 0; i90 < n89; i90++) {
             try {
                 Named.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("named", i87);
+                throw e.at("named", i90);
             }
         }
         r.leave();
@@ -657,6 +695,7 @@ public class Holder {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -670,11 +709,17 @@ public class Holder {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(10);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(10);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("vectors.Holder");
+        }
     }
 
     /**
@@ -788,7 +833,11 @@ public class Holder {
             if (i1++ > 0) {
                 j.raw(',');
             }
-            Edge.fbeWriteJson(j, x2);
+            try {
+                Edge.fbeWriteJson(j, x2);
+            } catch (EncodeException e) {
+                throw e.at("edges", i1 - 1);
+            }
         }
         j.raw("],\"points\":[");
         int i3 = 0;
@@ -796,7 +845,11 @@ public class Holder {
             if (i3++ > 0) {
                 j.raw(',');
             }
-            Point3.fbeWriteJson(j, x4);
+            try {
+                Point3.fbeWriteJson(j, x4);
+            } catch (EncodeException e) {
+                throw e.at("points", i3 - 1);
+            }
         }
         j.raw("],\"ints\":[");
         int i5 = 0;
@@ -828,7 +881,11 @@ public class Holder {
             if (i11++ > 0) {
                 j.raw(',');
             }
-            Named.fbeWriteJson(j, x12);
+            try {
+                Named.fbeWriteJson(j, x12);
+            } catch (EncodeException e) {
+                throw e.at("named", i11 - 1);
+            }
         }
         j.raw("]}");
     }
@@ -914,6 +971,7 @@ public class Holder {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -927,11 +985,17 @@ public class Holder {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("vectors.Holder");
+        }
     }
 
     /**

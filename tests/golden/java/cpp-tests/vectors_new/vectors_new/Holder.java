@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -83,7 +84,11 @@ public class Holder {
         int e1 = w.vector(b, b + 8, v.edges.size(), 4);
         int i2 = 0;
         for (Edge x3 : v.edges) {
-            Edge.fbeWrite(w, b, e1 + i2 * 4, x3);
+            try {
+                Edge.fbeWrite(w, b, e1 + i2 * 4, x3);
+            } catch (EncodeException e) {
+                throw e.at("edges", i2);
+            }
             i2++;
         }
     }
@@ -172,6 +177,7 @@ public class Holder {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -185,11 +191,17 @@ public class Holder {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("vectors_new.Holder");
+        }
     }
 
     /**
@@ -295,8 +307,14 @@ public class Holder {
      */
     public static void fbeWriteFinal(Writer w, Holder v) {
         w.appendCount(v.edges.size());
+        int i13 = 0;
         for (Edge x12 : v.edges) {
-            Edge.fbeWriteFinal(w, x12);
+            try {
+                Edge.fbeWriteFinal(w, x12);
+            } catch (EncodeException e) {
+                throw e.at("edges", i13);
+            }
+            i13++;
         }
     }
 
@@ -310,21 +328,21 @@ public class Holder {
      */
     public static void fbeReadFinal(Reader r, Holder v) throws DecodeException {
         r.enter(4);
-        int n13 = r.finalCount(16, 0, "edges");
-        int m14 = v.edges.size();
-        for (int i15 = 0; i15 < n13; i15++) {
-            Edge x16 = i15 < m14 ? v.edges.get(i15) : new Edge();
+        int n14 = r.finalCount(16, 0, "edges");
+        int m15 = v.edges.size();
+        for (int i16 = 0; i16 < n14; i16++) {
+            Edge x17 = i16 < m15 ? v.edges.get(i16) : new Edge();
             try {
-                Edge.fbeReadFinal(r, x16);
+                Edge.fbeReadFinal(r, x17);
             } catch (DecodeException e) {
-                throw e.at("edges", i15);
+                throw e.at("edges", i16);
             }
-            if (i15 >= m14) {
-                v.edges.add(x16);
+            if (i16 >= m15) {
+                v.edges.add(x17);
             }
         }
-        if (m14 > n13) {
-            v.edges.subList(n13, m14).clear();
+        if (m15 > n14) {
+            v.edges.subList(n14, m15).clear();
         }
         r.leave();
     }
@@ -338,12 +356,12 @@ public class Holder {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(4);
-        int n17 = r.finalCount(16, 0, "edges");
-        for (int i18 = 0; i18 < n17; i18++) {
+        int n18 = r.finalCount(16, 0, "edges");
+        for (int i19 = 0; i19 < n18; i19++) {
             try {
                 Edge.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("edges", i18);
+                throw e.at("edges", i19);
             }
         }
         r.leave();
@@ -353,6 +371,7 @@ public class Holder {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -366,11 +385,17 @@ public class Holder {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(10);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(10);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("vectors_new.Holder");
+        }
     }
 
     /**
@@ -484,7 +509,11 @@ public class Holder {
             if (i1++ > 0) {
                 j.raw(',');
             }
-            Edge.fbeWriteJson(j, x2);
+            try {
+                Edge.fbeWriteJson(j, x2);
+            } catch (EncodeException e) {
+                throw e.at("edges", i1 - 1);
+            }
         }
         j.raw("]}");
     }
@@ -525,6 +554,7 @@ public class Holder {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -538,11 +568,17 @@ public class Holder {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("vectors_new.Holder");
+        }
     }
 
     /**

@@ -3,6 +3,7 @@
 package recursive
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -42,11 +43,18 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Node.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Node.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("recursive.Node")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -59,11 +67,18 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Node.fbeWriteFinal(w, this)
-        return w.endFinal(1)
+        try {
+            w.beginFinal()
+            Node.fbeWriteFinal(w, this)
+            return w.endFinal(1)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("recursive.Node")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -72,11 +87,18 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Node.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Node.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("recursive.Node")
+        }
     }
 
     companion object {
@@ -98,7 +120,11 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             val e1 = w.vector(b, b + 16, v.children.size, 4)
             var i2 = 0
             for (x3 in v.children) {
-                Node.fbeWrite(w, b, e1 + i2 * 4, x3)
+                try {
+                    Node.fbeWrite(w, b, e1 + i2 * 4, x3)
+                } catch (e: EncodeException) {
+                    throw e.at("children", i2)
+                }
                 i2++
             }
             w.leave()
@@ -178,8 +204,14 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             w.appendI32(v.id)
             w.appendString(v.label)
             w.appendCount(v.children.size)
+            var i9 = 0
             for (x8 in v.children) {
-                Node.fbeWriteFinal(w, x8)
+                try {
+                    Node.fbeWriteFinal(w, x8)
+                } catch (e: EncodeException) {
+                    throw e.at("children", i9)
+                }
+                i9++
             }
             w.leave()
         }
@@ -193,15 +225,15 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             r.enter(12)
             v.id = r.finalI32("id")
             v.label = r.finalString("label")
-            val n9 = r.finalCount(12, 0, "children")
-            for (i10 in 0 until n9) {
-                val x11 = Node()
+            val n10 = r.finalCount(12, 0, "children")
+            for (i11 in 0 until n10) {
+                val x12 = Node()
                 try {
-                    Node.fbeReadFinal(r, x11)
+                    Node.fbeReadFinal(r, x12)
                 } catch (e: DecodeException) {
-                    throw e.at("children", i10)
+                    throw e.at("children", i11)
                 }
-                v.children.add(x11)
+                v.children.add(x12)
             }
             r.leave()
         }
@@ -254,7 +286,11 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             var i1 = 0
             for (x2 in v.children) {
                 if (i1++ > 0) j.raw(',')
-                Node.fbeWriteJson(j, x2)
+                try {
+                    Node.fbeWriteJson(j, x2)
+                } catch (e: EncodeException) {
+                    throw e.at("children", i1 - 1)
+                }
             }
             j.raw("]}")
             j.leave()

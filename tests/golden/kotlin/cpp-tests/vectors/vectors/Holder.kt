@@ -3,6 +3,7 @@
 package vectors
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -44,11 +45,18 @@ open class Holder(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Holder.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Holder.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("vectors.Holder")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -61,11 +69,18 @@ open class Holder(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Holder.fbeWriteFinal(w, this)
-        return w.endFinal(10)
+        try {
+            w.beginFinal()
+            Holder.fbeWriteFinal(w, this)
+            return w.endFinal(10)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("vectors.Holder")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -74,11 +89,18 @@ open class Holder(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Holder.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Holder.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("vectors.Holder")
+        }
     }
 
     companion object {
@@ -95,13 +117,21 @@ open class Holder(
             val e1 = w.vector(b, b + 8, v.edges.size, 4)
             var i2 = 0
             for (x3 in v.edges) {
-                Edge.fbeWrite(w, b, e1 + i2 * 4, x3)
+                try {
+                    Edge.fbeWrite(w, b, e1 + i2 * 4, x3)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i2)
+                }
                 i2++
             }
             val e4 = w.vector(b, b + 12, v.points.size, 4)
             var i5 = 0
             for (x6 in v.points) {
-                Point3.fbeWrite(w, b, e4 + i5 * 4, x6)
+                try {
+                    Point3.fbeWrite(w, b, e4 + i5 * 4, x6)
+                } catch (e: EncodeException) {
+                    throw e.at("points", i5)
+                }
                 i5++
             }
             val e7 = w.vector(b, b + 16, v.ints.size, 4)
@@ -125,7 +155,11 @@ open class Holder(
             val e16 = w.vector(b, b + 28, v.named.size, 4)
             var i17 = 0
             for (x18 in v.named) {
-                Named.fbeWrite(w, b, e16 + i17 * 4, x18)
+                try {
+                    Named.fbeWrite(w, b, e16 + i17 * 4, x18)
+                } catch (e: EncodeException) {
+                    throw e.at("named", i17)
+                }
                 i17++
             }
         }
@@ -253,28 +287,46 @@ open class Holder(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Holder) {
             w.appendCount(v.edges.size)
+            var i41 = 0
             for (x40 in v.edges) {
-                Edge.fbeWriteFinal(w, x40)
+                try {
+                    Edge.fbeWriteFinal(w, x40)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i41)
+                }
+                i41++
             }
             w.appendCount(v.points.size)
-            for (x41 in v.points) {
-                Point3.fbeWriteFinal(w, x41)
+            var i43 = 0
+            for (x42 in v.points) {
+                try {
+                    Point3.fbeWriteFinal(w, x42)
+                } catch (e: EncodeException) {
+                    throw e.at("points", i43)
+                }
+                i43++
             }
             w.appendCount(v.ints.size)
-            for (x42 in v.ints) {
-                w.appendI32(x42)
+            for (x44 in v.ints) {
+                w.appendI32(x44)
             }
             w.appendCount(v.switches.size)
-            for (x43 in v.switches) {
-                w.appendBool(x43)
+            for (x45 in v.switches) {
+                w.appendBool(x45)
             }
             w.appendCount(v.reals.size)
-            for (x44 in v.reals) {
-                w.appendF64(x44)
+            for (x46 in v.reals) {
+                w.appendF64(x46)
             }
             w.appendCount(v.named.size)
-            for (x45 in v.named) {
-                Named.fbeWriteFinal(w, x45)
+            var i48 = 0
+            for (x47 in v.named) {
+                try {
+                    Named.fbeWriteFinal(w, x47)
+                } catch (e: EncodeException) {
+                    throw e.at("named", i48)
+                }
+                i48++
             }
         }
 
@@ -285,47 +337,47 @@ open class Holder(
          */
         fun fbeReadFinal(r: Reader, v: Holder) {
             r.enter(24)
-            val n46 = r.finalCount(12, 0, "edges")
-            for (i47 in 0 until n46) {
-                val x48 = Edge()
-                try {
-                    Edge.fbeReadFinal(r, x48)
-                } catch (e: DecodeException) {
-                    throw e.at("edges", i47)
-                }
-                v.edges.add(x48)
-            }
-            val n49 = r.finalCount(19, 0, "points")
+            val n49 = r.finalCount(12, 0, "edges")
             for (i50 in 0 until n49) {
-                val x51 = Point3()
+                val x51 = Edge()
                 try {
-                    Point3.fbeReadFinal(r, x51)
+                    Edge.fbeReadFinal(r, x51)
                 } catch (e: DecodeException) {
-                    throw e.at("points", i50)
+                    throw e.at("edges", i50)
                 }
-                v.points.add(x51)
+                v.edges.add(x51)
             }
-            val n52 = r.finalCount(4, 4, "ints")
+            val n52 = r.finalCount(19, 0, "points")
             for (i53 in 0 until n52) {
+                val x54 = Point3()
+                try {
+                    Point3.fbeReadFinal(r, x54)
+                } catch (e: DecodeException) {
+                    throw e.at("points", i53)
+                }
+                v.points.add(x54)
+            }
+            val n55 = r.finalCount(4, 4, "ints")
+            for (i56 in 0 until n55) {
                 v.ints.add(r.finalI32("ints"))
             }
-            val n54 = r.finalCount(1, 1, "switches")
-            for (i55 in 0 until n54) {
+            val n57 = r.finalCount(1, 1, "switches")
+            for (i58 in 0 until n57) {
                 v.switches.add(r.finalBool("switches"))
             }
-            val n56 = r.finalCount(8, 8, "reals")
-            for (i57 in 0 until n56) {
+            val n59 = r.finalCount(8, 8, "reals")
+            for (i60 in 0 until n59) {
                 v.reals.add(r.finalF64("reals"))
             }
-            val n58 = r.finalCount(8, 0, "named")
-            for (i59 in 0 until n58) {
-                val x60 = Named()
+            val n61 = r.finalCount(8, 0, "named")
+            for (i62 in 0 until n61) {
+                val x63 = Named()
                 try {
-                    Named.fbeReadFinal(r, x60)
+                    Named.fbeReadFinal(r, x63)
                 } catch (e: DecodeException) {
-                    throw e.at("named", i59)
+                    throw e.at("named", i62)
                 }
-                v.named.add(x60)
+                v.named.add(x63)
             }
             r.leave()
         }
@@ -373,13 +425,21 @@ open class Holder(
             var i1 = 0
             for (x2 in v.edges) {
                 if (i1++ > 0) j.raw(',')
-                Edge.fbeWriteJson(j, x2)
+                try {
+                    Edge.fbeWriteJson(j, x2)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i1 - 1)
+                }
             }
             j.raw("],\"points\":[")
             var i3 = 0
             for (x4 in v.points) {
                 if (i3++ > 0) j.raw(',')
-                Point3.fbeWriteJson(j, x4)
+                try {
+                    Point3.fbeWriteJson(j, x4)
+                } catch (e: EncodeException) {
+                    throw e.at("points", i3 - 1)
+                }
             }
             j.raw("],\"ints\":[")
             var i5 = 0
@@ -403,7 +463,11 @@ open class Holder(
             var i11 = 0
             for (x12 in v.named) {
                 if (i11++ > 0) j.raw(',')
-                Named.fbeWriteJson(j, x12)
+                try {
+                    Named.fbeWriteJson(j, x12)
+                } catch (e: EncodeException) {
+                    throw e.at("named", i11 - 1)
+                }
             }
             j.raw("]}")
         }

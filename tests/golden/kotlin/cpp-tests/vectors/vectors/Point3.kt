@@ -3,6 +3,7 @@
 package vectors
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -30,31 +31,52 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Point3.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Point3.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("vectors.Point3")
+        }
     }
 
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Point3.fbeWriteFinal(w, this)
-        return w.endFinal(3)
+        try {
+            w.beginFinal()
+            Point3.fbeWriteFinal(w, this)
+            return w.endFinal(3)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("vectors.Point3")
+        }
     }
 
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     override fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Point3.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Point3.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("vectors.Point3")
+        }
     }
 
     companion object {

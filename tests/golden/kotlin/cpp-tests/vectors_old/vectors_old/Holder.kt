@@ -5,6 +5,7 @@
 package vectors_old
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -39,11 +40,18 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Holder.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Holder.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("vectors_old.Holder")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -56,11 +64,18 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Holder.fbeWriteFinal(w, this)
-        return w.endFinal(10)
+        try {
+            w.beginFinal()
+            Holder.fbeWriteFinal(w, this)
+            return w.endFinal(10)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("vectors_old.Holder")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -69,11 +84,18 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Holder.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Holder.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("vectors_old.Holder")
+        }
     }
 
     companion object {
@@ -90,7 +112,11 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
             val e1 = w.vector(b, b + 8, v.edges.size, 4)
             var i2 = 0
             for (x3 in v.edges) {
-                Edge.fbeWrite(w, b, e1 + i2 * 4, x3)
+                try {
+                    Edge.fbeWrite(w, b, e1 + i2 * 4, x3)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i2)
+                }
                 i2++
             }
         }
@@ -161,8 +187,14 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Holder) {
             w.appendCount(v.edges.size)
+            var i9 = 0
             for (x8 in v.edges) {
-                Edge.fbeWriteFinal(w, x8)
+                try {
+                    Edge.fbeWriteFinal(w, x8)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i9)
+                }
+                i9++
             }
         }
 
@@ -173,15 +205,15 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
          */
         fun fbeReadFinal(r: Reader, v: Holder) {
             r.enter(4)
-            val n9 = r.finalCount(4, 0, "edges")
-            for (i10 in 0 until n9) {
-                val x11 = Edge()
+            val n10 = r.finalCount(4, 0, "edges")
+            for (i11 in 0 until n10) {
+                val x12 = Edge()
                 try {
-                    Edge.fbeReadFinal(r, x11)
+                    Edge.fbeReadFinal(r, x12)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i10)
+                    throw e.at("edges", i11)
                 }
-                v.edges.add(x11)
+                v.edges.add(x12)
             }
             r.leave()
         }
@@ -229,7 +261,11 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
             var i1 = 0
             for (x2 in v.edges) {
                 if (i1++ > 0) j.raw(',')
-                Edge.fbeWriteJson(j, x2)
+                try {
+                    Edge.fbeWriteJson(j, x2)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i1 - 1)
+                }
             }
             j.raw("]}")
         }

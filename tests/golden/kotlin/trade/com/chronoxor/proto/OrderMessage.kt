@@ -3,6 +3,7 @@
 package com.chronoxor.proto
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -36,11 +37,18 @@ open class OrderMessage(var body: Order = Order()) {
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        OrderMessage.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            OrderMessage.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("proto.OrderMessage")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -53,11 +61,18 @@ open class OrderMessage(var body: Order = Order()) {
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        OrderMessage.fbeWriteFinal(w, this)
-        return w.endFinal(1)
+        try {
+            w.beginFinal()
+            OrderMessage.fbeWriteFinal(w, this)
+            return w.endFinal(1)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("proto.OrderMessage")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -66,11 +81,18 @@ open class OrderMessage(var body: Order = Order()) {
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        OrderMessage.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            OrderMessage.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("proto.OrderMessage")
+        }
     }
 
     companion object {
@@ -84,7 +106,11 @@ open class OrderMessage(var body: Order = Order()) {
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: OrderMessage) {
             val b = w.struct(base, slot, 12, 1)
-            Order.fbeWrite(w, b, b + 8, v.body)
+            try {
+                Order.fbeWrite(w, b, b + 8, v.body)
+            } catch (e: EncodeException) {
+                throw e.at("body")
+            }
         }
 
         /**
@@ -147,7 +173,11 @@ open class OrderMessage(var body: Order = Order()) {
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: OrderMessage) {
-            Order.fbeWriteFinal(w, v.body)
+            try {
+                Order.fbeWriteFinal(w, v.body)
+            } catch (e: EncodeException) {
+                throw e.at("body")
+            }
         }
 
         /**
@@ -205,7 +235,11 @@ open class OrderMessage(var body: Order = Order()) {
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: OrderMessage) {
             j.raw("{\"body\":")
-            Order.fbeWriteJson(j, v.body)
+            try {
+                Order.fbeWriteJson(j, v.body)
+            } catch (e: EncodeException) {
+                throw e.at("body")
+            }
             j.raw('}')
         }
 

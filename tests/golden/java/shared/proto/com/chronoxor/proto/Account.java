@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -107,15 +108,27 @@ public class Account {
         w.putI32(b + 8, v.id);
         w.string(b, b + 12, v.name);
         w.putI8(b + 16, v.state.value());
-        Balance.fbeWrite(w, b, b + 17, v.wallet);
+        try {
+            Balance.fbeWrite(w, b, b + 17, v.wallet);
+        } catch (EncodeException e) {
+            throw e.at("wallet");
+        }
         if (v.asset != null) {
             int s1 = w.optional(b, b + 21, 4);
-            Balance.fbeWrite(w, s1, s1, v.asset);
+            try {
+                Balance.fbeWrite(w, s1, s1, v.asset);
+            } catch (EncodeException e) {
+                throw e.at("asset");
+            }
         }
         int e2 = w.vector(b, b + 26, v.orders.size(), 4);
         int i3 = 0;
         for (Order x4 : v.orders) {
-            Order.fbeWrite(w, b, e2 + i3 * 4, x4);
+            try {
+                Order.fbeWrite(w, b, e2 + i3 * 4, x4);
+            } catch (EncodeException e) {
+                throw e.at("orders", i3);
+            }
             i3++;
         }
     }
@@ -307,6 +320,7 @@ public class Account {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -320,11 +334,17 @@ public class Account {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("proto.Account");
+        }
     }
 
     /**
@@ -432,14 +452,28 @@ public class Account {
         w.appendI32(v.id);
         w.appendString(v.name);
         w.appendI8(v.state.value());
-        Balance.fbeWriteFinal(w, v.wallet);
+        try {
+            Balance.fbeWriteFinal(w, v.wallet);
+        } catch (EncodeException e) {
+            throw e.at("wallet");
+        }
         w.appendBool(v.asset != null);
         if (v.asset != null) {
-            Balance.fbeWriteFinal(w, v.asset);
+            try {
+                Balance.fbeWriteFinal(w, v.asset);
+            } catch (EncodeException e) {
+                throw e.at("asset");
+            }
         }
         w.appendCount(v.orders.size());
+        int i16 = 0;
         for (Order x15 : v.orders) {
-            Order.fbeWriteFinal(w, x15);
+            try {
+                Order.fbeWriteFinal(w, x15);
+            } catch (EncodeException e) {
+                throw e.at("orders", i16);
+            }
+            i16++;
         }
     }
 
@@ -473,21 +507,21 @@ public class Account {
         } else {
             v.asset = null;
         }
-        int n16 = r.finalCount(26, 0, "orders");
-        int m17 = v.orders.size();
-        for (int i18 = 0; i18 < n16; i18++) {
-            Order x19 = i18 < m17 ? v.orders.get(i18) : new Order();
+        int n17 = r.finalCount(26, 0, "orders");
+        int m18 = v.orders.size();
+        for (int i19 = 0; i19 < n17; i19++) {
+            Order x20 = i19 < m18 ? v.orders.get(i19) : new Order();
             try {
-                Order.fbeReadFinal(r, x19);
+                Order.fbeReadFinal(r, x20);
             } catch (DecodeException e) {
-                throw e.at("orders", i18);
+                throw e.at("orders", i19);
             }
-            if (i18 >= m17) {
-                v.orders.add(x19);
+            if (i19 >= m18) {
+                v.orders.add(x20);
             }
         }
-        if (m17 > n16) {
-            v.orders.subList(n16, m17).clear();
+        if (m18 > n17) {
+            v.orders.subList(n17, m18).clear();
         }
         r.leave();
     }
@@ -516,12 +550,12 @@ public class Account {
                 throw e.at("asset");
             }
         }
-        int n20 = r.finalCount(26, 0, "orders");
-        for (int i21 = 0; i21 < n20; i21++) {
+        int n21 = r.finalCount(26, 0, "orders");
+        for (int i22 = 0; i22 < n21; i22++) {
             try {
                 Order.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("orders", i21);
+                throw e.at("orders", i22);
             }
         }
         r.leave();
@@ -531,6 +565,7 @@ public class Account {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -544,11 +579,17 @@ public class Account {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(3);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(3);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("proto.Account");
+        }
     }
 
     /**
@@ -663,12 +704,20 @@ public class Account {
         j.raw(",\"state\":");
         j.u8(v.state.value());
         j.raw(",\"wallet\":");
-        Balance.fbeWriteJson(j, v.wallet);
+        try {
+            Balance.fbeWriteJson(j, v.wallet);
+        } catch (EncodeException e) {
+            throw e.at("wallet");
+        }
         j.raw(",\"asset\":");
         if (v.asset == null) {
             j.nil();
         } else {
-            Balance.fbeWriteJson(j, v.asset);
+            try {
+                Balance.fbeWriteJson(j, v.asset);
+            } catch (EncodeException e) {
+                throw e.at("asset");
+            }
         }
         j.raw(",\"orders\":[");
         int i1 = 0;
@@ -676,7 +725,11 @@ public class Account {
             if (i1++ > 0) {
                 j.raw(',');
             }
-            Order.fbeWriteJson(j, x2);
+            try {
+                Order.fbeWriteJson(j, x2);
+            } catch (EncodeException e) {
+                throw e.at("orders", i1 - 1);
+            }
         }
         j.raw("]}");
     }
@@ -751,6 +804,7 @@ public class Account {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -764,11 +818,17 @@ public class Account {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("proto.Account");
+        }
     }
 
     /**

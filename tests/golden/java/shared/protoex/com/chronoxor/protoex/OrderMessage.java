@@ -5,6 +5,7 @@ package com.chronoxor.protoex;
 import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -69,7 +70,11 @@ public class OrderMessage {
      */
     public static void fbeWrite(Writer w, int base, int slot, OrderMessage v) {
         int b = w.struct(base, slot, 12, 11);
-        Order.fbeWrite(w, b, b + 8, v.body);
+        try {
+            Order.fbeWrite(w, b, b + 8, v.body);
+        } catch (EncodeException e) {
+            throw e.at("body");
+        }
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -142,6 +147,7 @@ public class OrderMessage {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -155,11 +161,17 @@ public class OrderMessage {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("protoex.OrderMessage");
+        }
     }
 
     /**
@@ -264,7 +276,11 @@ public class OrderMessage {
      * @param v the value
      */
     public static void fbeWriteFinal(Writer w, OrderMessage v) {
-        Order.fbeWriteFinal(w, v.body);
+        try {
+            Order.fbeWriteFinal(w, v.body);
+        } catch (EncodeException e) {
+            throw e.at("body");
+        }
     }
 
     /**
@@ -306,6 +322,7 @@ public class OrderMessage {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -319,11 +336,17 @@ public class OrderMessage {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(11);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(11);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("protoex.OrderMessage");
+        }
     }
 
     /**
@@ -432,7 +455,11 @@ public class OrderMessage {
      */
     public static void fbeWriteJson(JsonWriter j, OrderMessage v) {
         j.raw("{\"body\":");
-        Order.fbeWriteJson(j, v.body);
+        try {
+            Order.fbeWriteJson(j, v.body);
+        } catch (EncodeException e) {
+            throw e.at("body");
+        }
         j.raw('}');
     }
 
@@ -472,6 +499,7 @@ public class OrderMessage {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -485,11 +513,17 @@ public class OrderMessage {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("protoex.OrderMessage");
+        }
     }
 
     /**

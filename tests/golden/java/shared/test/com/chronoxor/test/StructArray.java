@@ -5,6 +5,7 @@ package com.chronoxor.test;
 import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -197,59 +198,67 @@ public class StructArray {
      */
     public static void fbeWrite(Writer w, int base, int slot, StructArray v) {
         int b = w.struct(base, slot, 92, 125);
-        Writer.checkLength(v.f1.length, 2, "test.StructArray.f1");
+        Writer.checkLength(v.f1.length, 2, "f1");
         for (int i1 = 0; i1 < 2; i1++) {
             w.putI8(b + 8 + i1 * 1, v.f1[i1]);
         }
-        Writer.checkLength(v.f2.length, 2, "test.StructArray.f2");
+        Writer.checkLength(v.f2.length, 2, "f2");
         for (int i2 = 0; i2 < 2; i2++) {
             if (v.f2[i2] != null) {
                 int s3 = w.optional(b, b + 10 + i2 * 5, 1);
                 w.putI8(s3, v.f2[i2]);
             }
         }
-        Writer.checkLength(v.f3.length, 2, "test.StructArray.f3");
+        Writer.checkLength(v.f3.length, 2, "f3");
         for (int i4 = 0; i4 < 2; i4++) {
             w.bytes(b, b + 20 + i4 * 4, v.f3[i4]);
         }
-        Writer.checkLength(v.f4.length, 2, "test.StructArray.f4");
+        Writer.checkLength(v.f4.length, 2, "f4");
         for (int i5 = 0; i5 < 2; i5++) {
             if (v.f4[i5] != null) {
                 int s6 = w.optional(b, b + 28 + i5 * 5, 4);
                 w.bytes(s6, s6, v.f4[i5]);
             }
         }
-        Writer.checkLength(v.f5.length, 2, "test.StructArray.f5");
+        Writer.checkLength(v.f5.length, 2, "f5");
         for (int i7 = 0; i7 < 2; i7++) {
             w.putI32(b + 38 + i7 * 4, v.f5[i7].value());
         }
-        Writer.checkLength(v.f6.length, 2, "test.StructArray.f6");
+        Writer.checkLength(v.f6.length, 2, "f6");
         for (int i8 = 0; i8 < 2; i8++) {
             if (v.f6[i8] != null) {
                 int s9 = w.optional(b, b + 46 + i8 * 5, 4);
                 w.putI32(s9, v.f6[i8].value());
             }
         }
-        Writer.checkLength(v.f7.length, 2, "test.StructArray.f7");
+        Writer.checkLength(v.f7.length, 2, "f7");
         for (int i10 = 0; i10 < 2; i10++) {
             w.putI32(b + 56 + i10 * 4, v.f7[i10].value());
         }
-        Writer.checkLength(v.f8.length, 2, "test.StructArray.f8");
+        Writer.checkLength(v.f8.length, 2, "f8");
         for (int i11 = 0; i11 < 2; i11++) {
             if (v.f8[i11] != null) {
                 int s12 = w.optional(b, b + 64 + i11 * 5, 4);
                 w.putI32(s12, v.f8[i11].value());
             }
         }
-        Writer.checkLength(v.f9.length, 2, "test.StructArray.f9");
+        Writer.checkLength(v.f9.length, 2, "f9");
         for (int i13 = 0; i13 < 2; i13++) {
-            StructSimple.fbeWrite(w, b, b + 74 + i13 * 4, v.f9[i13]);
+            try {
+                StructSimple.fbeWrite(w, b, b + 74 + i13 * 4, v.f9[i13]);
+            } catch (EncodeException e) {
+                throw e.at("f9", i13);
+            }
         }
-        Writer.checkLength(v.f10.length, 2, "test.StructArray.f10");
+        Writer.checkLength(v.f10.length, 2, "f10");
         for (int i14 = 0; i14 < 2; i14++) {
             if (v.f10[i14] != null) {
                 int s15 = w.optional(b, b + 82 + i14 * 5, 4);
-                StructSimple.fbeWrite(w, s15, s15, v.f10[i14]);
+                try {
+                    StructSimple.fbeWrite(w, s15, s15, v.f10[i14]);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i14);
+                }
             }
         }
     }
@@ -574,6 +583,7 @@ public class StructArray {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -587,11 +597,17 @@ public class StructArray {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructArray");
+        }
     }
 
     /**
@@ -696,59 +712,67 @@ public class StructArray {
      * @param v the value
      */
     public static void fbeWriteFinal(Writer w, StructArray v) {
-        Writer.checkLength(v.f1.length, 2, "test.StructArray.f1");
+        Writer.checkLength(v.f1.length, 2, "f1");
         for (int i49 = 0; i49 < 2; i49++) {
             w.appendI8(v.f1[i49]);
         }
-        Writer.checkLength(v.f2.length, 2, "test.StructArray.f2");
+        Writer.checkLength(v.f2.length, 2, "f2");
         for (int i50 = 0; i50 < 2; i50++) {
             w.appendBool(v.f2[i50] != null);
             if (v.f2[i50] != null) {
                 w.appendI8(v.f2[i50]);
             }
         }
-        Writer.checkLength(v.f3.length, 2, "test.StructArray.f3");
+        Writer.checkLength(v.f3.length, 2, "f3");
         for (int i51 = 0; i51 < 2; i51++) {
             w.appendBytes(v.f3[i51]);
         }
-        Writer.checkLength(v.f4.length, 2, "test.StructArray.f4");
+        Writer.checkLength(v.f4.length, 2, "f4");
         for (int i52 = 0; i52 < 2; i52++) {
             w.appendBool(v.f4[i52] != null);
             if (v.f4[i52] != null) {
                 w.appendBytes(v.f4[i52]);
             }
         }
-        Writer.checkLength(v.f5.length, 2, "test.StructArray.f5");
+        Writer.checkLength(v.f5.length, 2, "f5");
         for (int i53 = 0; i53 < 2; i53++) {
             w.appendI32(v.f5[i53].value());
         }
-        Writer.checkLength(v.f6.length, 2, "test.StructArray.f6");
+        Writer.checkLength(v.f6.length, 2, "f6");
         for (int i54 = 0; i54 < 2; i54++) {
             w.appendBool(v.f6[i54] != null);
             if (v.f6[i54] != null) {
                 w.appendI32(v.f6[i54].value());
             }
         }
-        Writer.checkLength(v.f7.length, 2, "test.StructArray.f7");
+        Writer.checkLength(v.f7.length, 2, "f7");
         for (int i55 = 0; i55 < 2; i55++) {
             w.appendI32(v.f7[i55].value());
         }
-        Writer.checkLength(v.f8.length, 2, "test.StructArray.f8");
+        Writer.checkLength(v.f8.length, 2, "f8");
         for (int i56 = 0; i56 < 2; i56++) {
             w.appendBool(v.f8[i56] != null);
             if (v.f8[i56] != null) {
                 w.appendI32(v.f8[i56].value());
             }
         }
-        Writer.checkLength(v.f9.length, 2, "test.StructArray.f9");
+        Writer.checkLength(v.f9.length, 2, "f9");
         for (int i57 = 0; i57 < 2; i57++) {
-            StructSimple.fbeWriteFinal(w, v.f9[i57]);
+            try {
+                StructSimple.fbeWriteFinal(w, v.f9[i57]);
+            } catch (EncodeException e) {
+                throw e.at("f9", i57);
+            }
         }
-        Writer.checkLength(v.f10.length, 2, "test.StructArray.f10");
+        Writer.checkLength(v.f10.length, 2, "f10");
         for (int i58 = 0; i58 < 2; i58++) {
             w.appendBool(v.f10[i58] != null);
             if (v.f10[i58] != null) {
-                StructSimple.fbeWriteFinal(w, v.f10[i58]);
+                try {
+                    StructSimple.fbeWriteFinal(w, v.f10[i58]);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i58);
+                }
             }
         }
     }
@@ -920,6 +944,7 @@ public class StructArray {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -933,11 +958,17 @@ public class StructArray {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(125);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(125);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructArray");
+        }
     }
 
     /**
@@ -1046,7 +1077,7 @@ public class StructArray {
      */
     public static void fbeWriteJson(JsonWriter j, StructArray v) {
         j.raw("{\"f1\":");
-        Writer.checkLength(v.f1.length, 2, "test.StructArray.f1");
+        Writer.checkLength(v.f1.length, 2, "f1");
         j.raw('[');
         int i1 = 0;
         for (Byte x2 : v.f1) {
@@ -1056,7 +1087,7 @@ public class StructArray {
             j.u8(x2);
         }
         j.raw("],\"f2\":");
-        Writer.checkLength(v.f2.length, 2, "test.StructArray.f2");
+        Writer.checkLength(v.f2.length, 2, "f2");
         j.raw('[');
         int i3 = 0;
         for (Byte x4 : v.f2) {
@@ -1070,7 +1101,7 @@ public class StructArray {
             }
         }
         j.raw("],\"f3\":");
-        Writer.checkLength(v.f3.length, 2, "test.StructArray.f3");
+        Writer.checkLength(v.f3.length, 2, "f3");
         j.raw('[');
         int i5 = 0;
         for (byte[] x6 : v.f3) {
@@ -1080,7 +1111,7 @@ public class StructArray {
             j.bytes(x6);
         }
         j.raw("],\"f4\":");
-        Writer.checkLength(v.f4.length, 2, "test.StructArray.f4");
+        Writer.checkLength(v.f4.length, 2, "f4");
         j.raw('[');
         int i7 = 0;
         for (byte[] x8 : v.f4) {
@@ -1094,7 +1125,7 @@ public class StructArray {
             }
         }
         j.raw("],\"f5\":");
-        Writer.checkLength(v.f5.length, 2, "test.StructArray.f5");
+        Writer.checkLength(v.f5.length, 2, "f5");
         j.raw('[');
         int i9 = 0;
         for (EnumSimple x10 : v.f5) {
@@ -1104,7 +1135,7 @@ public class StructArray {
             j.i64(x10.value());
         }
         j.raw("],\"f6\":");
-        Writer.checkLength(v.f6.length, 2, "test.StructArray.f6");
+        Writer.checkLength(v.f6.length, 2, "f6");
         j.raw('[');
         int i11 = 0;
         for (EnumSimple x12 : v.f6) {
@@ -1118,7 +1149,7 @@ public class StructArray {
             }
         }
         j.raw("],\"f7\":");
-        Writer.checkLength(v.f7.length, 2, "test.StructArray.f7");
+        Writer.checkLength(v.f7.length, 2, "f7");
         j.raw('[');
         int i13 = 0;
         for (FlagsSimple x14 : v.f7) {
@@ -1128,7 +1159,7 @@ public class StructArray {
             j.i64(x14.value());
         }
         j.raw("],\"f8\":");
-        Writer.checkLength(v.f8.length, 2, "test.StructArray.f8");
+        Writer.checkLength(v.f8.length, 2, "f8");
         j.raw('[');
         int i15 = 0;
         for (FlagsSimple x16 : v.f8) {
@@ -1142,17 +1173,21 @@ public class StructArray {
             }
         }
         j.raw("],\"f9\":");
-        Writer.checkLength(v.f9.length, 2, "test.StructArray.f9");
+        Writer.checkLength(v.f9.length, 2, "f9");
         j.raw('[');
         int i17 = 0;
         for (StructSimple x18 : v.f9) {
             if (i17++ > 0) {
                 j.raw(',');
             }
-            StructSimple.fbeWriteJson(j, x18);
+            try {
+                StructSimple.fbeWriteJson(j, x18);
+            } catch (EncodeException e) {
+                throw e.at("f9", i17 - 1);
+            }
         }
         j.raw("],\"f10\":");
-        Writer.checkLength(v.f10.length, 2, "test.StructArray.f10");
+        Writer.checkLength(v.f10.length, 2, "f10");
         j.raw('[');
         int i19 = 0;
         for (StructSimple x20 : v.f10) {
@@ -1162,7 +1197,11 @@ public class StructArray {
             if (x20 == null) {
                 j.nil();
             } else {
-                StructSimple.fbeWriteJson(j, x20);
+                try {
+                    StructSimple.fbeWriteJson(j, x20);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i19 - 1);
+                }
             }
         }
         j.raw("]}");
@@ -1307,6 +1346,7 @@ public class StructArray {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -1320,11 +1360,17 @@ public class StructArray {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructArray");
+        }
     }
 
     /**

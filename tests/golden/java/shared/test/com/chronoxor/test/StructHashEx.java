@@ -6,7 +6,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -101,18 +103,34 @@ public class StructHashEx {
         int b = w.struct(base, slot, 16, 142);
         int e1 = w.vector(b, b + 8, v.f1.size(), 8);
         int i2 = 0;
-        for (Map.Entry<StructSimple, StructNested> x3 : v.f1.entrySet()) {
-            StructSimple.fbeWrite(w, b, e1 + i2 * 8, x3.getKey());
-            StructNested.fbeWrite(w, b, e1 + i2 * 8 + 4, x3.getValue());
+        for (Map.Entry<StructSimple, StructNested> x3 : Compare.distinctHash(v.f1, StructSimple.KEY_ORDER, "f1")) {
+            try {
+                StructSimple.fbeWrite(w, b, e1 + i2 * 8, x3.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f1", i2);
+            }
+            try {
+                StructNested.fbeWrite(w, b, e1 + i2 * 8 + 4, x3.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f1", i2);
+            }
             i2++;
         }
         int e4 = w.vector(b, b + 12, v.f2.size(), 9);
         int i5 = 0;
-        for (Map.Entry<StructSimple, StructNested> x6 : v.f2.entrySet()) {
-            StructSimple.fbeWrite(w, b, e4 + i5 * 9, x6.getKey());
+        for (Map.Entry<StructSimple, StructNested> x6 : Compare.distinctHash(v.f2, StructSimple.KEY_ORDER, "f2")) {
+            try {
+                StructSimple.fbeWrite(w, b, e4 + i5 * 9, x6.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f2", i5);
+            }
             if (x6.getValue() != null) {
                 int s7 = w.optional(b, e4 + i5 * 9 + 4, 4);
-                StructNested.fbeWrite(w, s7, s7, x6.getValue());
+                try {
+                    StructNested.fbeWrite(w, s7, s7, x6.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f2", i5);
+                }
             }
             i5++;
         }
@@ -288,6 +306,7 @@ public class StructHashEx {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -301,11 +320,17 @@ public class StructHashEx {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructHashEx");
+        }
     }
 
     /**
@@ -411,17 +436,37 @@ public class StructHashEx {
      */
     public static void fbeWriteFinal(Writer w, StructHashEx v) {
         w.appendCount(v.f1.size());
-        for (Map.Entry<StructSimple, StructNested> x38 : v.f1.entrySet()) {
-            StructSimple.fbeWriteFinal(w, x38.getKey());
-            StructNested.fbeWriteFinal(w, x38.getValue());
+        int i39 = 0;
+        for (Map.Entry<StructSimple, StructNested> x38 : Compare.distinctHash(v.f1, StructSimple.KEY_ORDER, "f1")) {
+            try {
+                StructSimple.fbeWriteFinal(w, x38.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f1", i39);
+            }
+            try {
+                StructNested.fbeWriteFinal(w, x38.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f1", i39);
+            }
+            i39++;
         }
         w.appendCount(v.f2.size());
-        for (Map.Entry<StructSimple, StructNested> x39 : v.f2.entrySet()) {
-            StructSimple.fbeWriteFinal(w, x39.getKey());
-            w.appendBool(x39.getValue() != null);
-            if (x39.getValue() != null) {
-                StructNested.fbeWriteFinal(w, x39.getValue());
+        int i41 = 0;
+        for (Map.Entry<StructSimple, StructNested> x40 : Compare.distinctHash(v.f2, StructSimple.KEY_ORDER, "f2")) {
+            try {
+                StructSimple.fbeWriteFinal(w, x40.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f2", i41);
             }
+            w.appendBool(x40.getValue() != null);
+            if (x40.getValue() != null) {
+                try {
+                    StructNested.fbeWriteFinal(w, x40.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f2", i41);
+                }
+            }
+            i41++;
         }
     }
 
@@ -435,52 +480,52 @@ public class StructHashEx {
      */
     public static void fbeReadFinal(Reader r, StructHashEx v) throws DecodeException {
         r.enter(8);
-        int n40 = r.finalCount(1279, 0, "f1");
+        int n42 = r.finalCount(1279, 0, "f1");
         v.f1.clear();
-        for (int i41 = 0; i41 < n40; i41++) {
-            int p43 = r.pos();
-            StructSimple x44 = new StructSimple();
+        for (int i43 = 0; i43 < n42; i43++) {
+            int p45 = r.pos();
+            StructSimple x46 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x44);
+                StructSimple.fbeReadFinal(r, x46);
             } catch (DecodeException e) {
-                throw e.at("f1", i41);
+                throw e.at("f1", i43);
             }
-            StructSimple k42 = x44;
-            StructNested x45 = new StructNested();
+            StructSimple k44 = x46;
+            StructNested x47 = new StructNested();
             try {
-                StructNested.fbeReadFinal(r, x45);
+                StructNested.fbeReadFinal(r, x47);
             } catch (DecodeException e) {
-                throw e.at("f1", i41);
+                throw e.at("f1", i43);
             }
-            v.f1.put(k42, x45);
-            if (v.f1.size() != i41 + 1) {
-                throw r.duplicateKey("f1", p43);
+            v.f1.put(k44, x47);
+            if (v.f1.size() != i43 + 1) {
+                throw r.duplicateKey("f1", p45);
             }
         }
-        int n46 = r.finalCount(282, 1, "f2");
+        int n48 = r.finalCount(282, 1, "f2");
         v.f2.clear();
-        for (int i47 = 0; i47 < n46; i47++) {
-            int p49 = r.pos();
-            StructSimple x50 = new StructSimple();
+        for (int i49 = 0; i49 < n48; i49++) {
+            int p51 = r.pos();
+            StructSimple x52 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x50);
+                StructSimple.fbeReadFinal(r, x52);
             } catch (DecodeException e) {
-                throw e.at("f2", i47);
+                throw e.at("f2", i49);
             }
-            StructSimple k48 = x50;
-            StructNested x51 = null;
+            StructSimple k50 = x52;
+            StructNested x53 = null;
             if (r.finalHas("f2")) {
-                StructNested x52 = new StructNested();
+                StructNested x54 = new StructNested();
                 try {
-                    StructNested.fbeReadFinal(r, x52);
+                    StructNested.fbeReadFinal(r, x54);
                 } catch (DecodeException e) {
-                    throw e.at("f2", i47);
+                    throw e.at("f2", i49);
                 }
-                x51 = x52;
+                x53 = x54;
             }
-            v.f2.put(k48, x51);
-            if (v.f2.size() != i47 + 1) {
-                throw r.duplicateKey("f2", p49);
+            v.f2.put(k50, x53);
+            if (v.f2.size() != i49 + 1) {
+                throw r.duplicateKey("f2", p51);
             }
         }
         r.leave();
@@ -495,54 +540,54 @@ public class StructHashEx {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(8);
-        Map<StructSimple, StructNested> t53 = new LinkedHashMap<>();
-        int n54 = r.finalCount(1279, 0, "f1");
-        t53.clear();
-        for (int i55 = 0; i55 < n54; i55++) {
-            int p57 = r.pos();
-            StructSimple x58 = new StructSimple();
+        Map<StructSimple, StructNested> t55 = new LinkedHashMap<>();
+        int n56 = r.finalCount(1279, 0, "f1");
+        t55.clear();
+        for (int i57 = 0; i57 < n56; i57++) {
+            int p59 = r.pos();
+            StructSimple x60 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x58);
+                StructSimple.fbeReadFinal(r, x60);
             } catch (DecodeException e) {
-                throw e.at("f1", i55);
+                throw e.at("f1", i57);
             }
-            StructSimple k56 = x58;
-            StructNested x59 = new StructNested();
+            StructSimple k58 = x60;
+            StructNested x61 = new StructNested();
             try {
-                StructNested.fbeReadFinal(r, x59);
+                StructNested.fbeReadFinal(r, x61);
             } catch (DecodeException e) {
-                throw e.at("f1", i55);
+                throw e.at("f1", i57);
             }
-            t53.put(k56, x59);
-            if (t53.size() != i55 + 1) {
-                throw r.duplicateKey("f1", p57);
+            t55.put(k58, x61);
+            if (t55.size() != i57 + 1) {
+                throw r.duplicateKey("f1", p59);
             }
         }
-        Map<StructSimple, StructNested> t60 = new LinkedHashMap<>();
-        int n61 = r.finalCount(282, 1, "f2");
-        t60.clear();
-        for (int i62 = 0; i62 < n61; i62++) {
-            int p64 = r.pos();
-            StructSimple x65 = new StructSimple();
+        Map<StructSimple, StructNested> t62 = new LinkedHashMap<>();
+        int n63 = r.finalCount(282, 1, "f2");
+        t62.clear();
+        for (int i64 = 0; i64 < n63; i64++) {
+            int p66 = r.pos();
+            StructSimple x67 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x65);
+                StructSimple.fbeReadFinal(r, x67);
             } catch (DecodeException e) {
-                throw e.at("f2", i62);
+                throw e.at("f2", i64);
             }
-            StructSimple k63 = x65;
-            StructNested x66 = null;
+            StructSimple k65 = x67;
+            StructNested x68 = null;
             if (r.finalHas("f2")) {
-                StructNested x67 = new StructNested();
+                StructNested x69 = new StructNested();
                 try {
-                    StructNested.fbeReadFinal(r, x67);
+                    StructNested.fbeReadFinal(r, x69);
                 } catch (DecodeException e) {
-                    throw e.at("f2", i62);
+                    throw e.at("f2", i64);
                 }
-                x66 = x67;
+                x68 = x69;
             }
-            t60.put(k63, x66);
-            if (t60.size() != i62 + 1) {
-                throw r.duplicateKey("f2", p64);
+            t62.put(k65, x68);
+            if (t62.size() != i64 + 1) {
+                throw r.duplicateKey("f2", p66);
             }
         }
         r.leave();
@@ -552,6 +597,7 @@ public class StructHashEx {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -565,11 +611,17 @@ public class StructHashEx {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(142);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(142);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructHashEx");
+        }
     }
 
     /**
@@ -679,29 +731,45 @@ public class StructHashEx {
     public static void fbeWriteJson(JsonWriter j, StructHashEx v) {
         j.raw("{\"f1\":[");
         int i1 = 0;
-        for (Map.Entry<StructSimple, StructNested> x2 : v.f1.entrySet()) {
+        for (Map.Entry<StructSimple, StructNested> x2 : Compare.distinctHash(v.f1, StructSimple.KEY_ORDER, "f1")) {
             if (i1++ > 0) {
                 j.raw(',');
             }
             j.raw('[');
-            StructSimple.fbeWriteJson(j, x2.getKey());
+            try {
+                StructSimple.fbeWriteJson(j, x2.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f1", i1 - 1);
+            }
             j.raw(',');
-            StructNested.fbeWriteJson(j, x2.getValue());
+            try {
+                StructNested.fbeWriteJson(j, x2.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f1", i1 - 1);
+            }
             j.raw(']');
         }
         j.raw("],\"f2\":[");
         int i3 = 0;
-        for (Map.Entry<StructSimple, StructNested> x4 : v.f2.entrySet()) {
+        for (Map.Entry<StructSimple, StructNested> x4 : Compare.distinctHash(v.f2, StructSimple.KEY_ORDER, "f2")) {
             if (i3++ > 0) {
                 j.raw(',');
             }
             j.raw('[');
-            StructSimple.fbeWriteJson(j, x4.getKey());
+            try {
+                StructSimple.fbeWriteJson(j, x4.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f2", i3 - 1);
+            }
             j.raw(',');
             if (x4.getValue() == null) {
                 j.nil();
             } else {
-                StructNested.fbeWriteJson(j, x4.getValue());
+                try {
+                    StructNested.fbeWriteJson(j, x4.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f2", i3 - 1);
+                }
             }
             j.raw(']');
         }
@@ -738,40 +806,42 @@ public class StructHashEx {
                         } catch (DecodeException e) {
                             throw e.at("f1", i6);
                         }
+                        StructNested v9 = x8;
                         r.endPair("f1");
                         if (v.f1.containsKey(k5)) {
                             throw r.duplicateKey("f1");
                         }
-                        v.f1.put(k5, x8);
+                        v.f1.put(k5, v9);
                     }
                     break;
                 case "f2":
                     r.beginArray("f2");
-                    for (int i10 = 0; r.more(); i10++) {
+                    for (int i11 = 0; r.more(); i11++) {
                         r.spend(1, "f2");
                         r.beginPair("f2");
-                        StructSimple x11 = new StructSimple();
+                        StructSimple x12 = new StructSimple();
                         try {
-                            StructSimple.fbeReadJson(r, x11);
+                            StructSimple.fbeReadJson(r, x12);
                         } catch (DecodeException e) {
-                            throw e.at("f2", i10);
+                            throw e.at("f2", i11);
                         }
-                        StructSimple k9 = x11;
-                        StructNested x12 = null;
+                        StructSimple k10 = x12;
+                        StructNested x13 = null;
                         if (!r.nil()) {
-                            StructNested x13 = new StructNested();
+                            StructNested x14 = new StructNested();
                             try {
-                                StructNested.fbeReadJson(r, x13);
+                                StructNested.fbeReadJson(r, x14);
                             } catch (DecodeException e) {
-                                throw e.at("f2", i10);
+                                throw e.at("f2", i11);
                             }
-                            x12 = x13;
+                            x13 = x14;
                         }
+                        StructNested v15 = x13;
                         r.endPair("f2");
-                        if (v.f2.containsKey(k9)) {
+                        if (v.f2.containsKey(k10)) {
                             throw r.duplicateKey("f2");
                         }
-                        v.f2.put(k9, x12);
+                        v.f2.put(k10, v15);
                     }
                     break;
                 default:
@@ -786,6 +856,7 @@ public class StructHashEx {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -799,11 +870,17 @@ public class StructHashEx {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructHashEx");
+        }
     }
 
     /**

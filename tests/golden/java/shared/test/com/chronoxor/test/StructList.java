@@ -7,6 +7,7 @@ import java.util.LinkedList;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -262,7 +263,11 @@ public class StructList {
         int e29 = w.vector(b, b + 40, v.f9.size(), 4);
         int i30 = 0;
         for (StructSimple x31 : v.f9) {
-            StructSimple.fbeWrite(w, b, e29 + i30 * 4, x31);
+            try {
+                StructSimple.fbeWrite(w, b, e29 + i30 * 4, x31);
+            } catch (EncodeException e) {
+                throw e.at("f9", i30);
+            }
             i30++;
         }
         int e32 = w.vector(b, b + 44, v.f10.size(), 5);
@@ -270,7 +275,11 @@ public class StructList {
         for (StructSimple x34 : v.f10) {
             if (x34 != null) {
                 int s35 = w.optional(b, e32 + i33 * 5, 4);
-                StructSimple.fbeWrite(w, s35, s35, x34);
+                try {
+                    StructSimple.fbeWrite(w, s35, s35, x34);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i33);
+                }
             }
             i33++;
         }
@@ -591,6 +600,7 @@ public class StructList {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -604,11 +614,17 @@ public class StructList {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructList");
+        }
     }
 
     /**
@@ -758,15 +774,27 @@ public class StructList {
             }
         }
         w.appendCount(v.f9.size());
+        int i110 = 0;
         for (StructSimple x109 : v.f9) {
-            StructSimple.fbeWriteFinal(w, x109);
+            try {
+                StructSimple.fbeWriteFinal(w, x109);
+            } catch (EncodeException e) {
+                throw e.at("f9", i110);
+            }
+            i110++;
         }
         w.appendCount(v.f10.size());
-        for (StructSimple x110 : v.f10) {
-            w.appendBool(x110 != null);
-            if (x110 != null) {
-                StructSimple.fbeWriteFinal(w, x110);
+        int i112 = 0;
+        for (StructSimple x111 : v.f10) {
+            w.appendBool(x111 != null);
+            if (x111 != null) {
+                try {
+                    StructSimple.fbeWriteFinal(w, x111);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i112);
+                }
             }
+            i112++;
         }
     }
 
@@ -780,87 +808,87 @@ public class StructList {
      */
     public static void fbeReadFinal(Reader r, StructList v) throws DecodeException {
         r.enter(40);
-        int n111 = r.finalCount(1, 1, "f1");
+        int n113 = r.finalCount(1, 1, "f1");
         v.f1.clear();
-        for (int i112 = 0; i112 < n111; i112++) {
+        for (int i114 = 0; i114 < n113; i114++) {
             v.f1.add(r.finalI8("f1"));
         }
-        int n114 = r.finalCount(1, 1, "f2");
+        int n116 = r.finalCount(1, 1, "f2");
         v.f2.clear();
-        for (int i115 = 0; i115 < n114; i115++) {
-            Byte x117 = null;
+        for (int i117 = 0; i117 < n116; i117++) {
+            Byte x119 = null;
             if (r.finalHas("f2")) {
-                x117 = r.finalI8("f2");
+                x119 = r.finalI8("f2");
             }
-            v.f2.add(x117);
+            v.f2.add(x119);
         }
-        int n118 = r.finalCount(4, 4, "f3");
+        int n120 = r.finalCount(4, 4, "f3");
         v.f3.clear();
-        for (int i119 = 0; i119 < n118; i119++) {
+        for (int i121 = 0; i121 < n120; i121++) {
             v.f3.add(r.finalBytes("f3"));
         }
-        int n121 = r.finalCount(1, 1, "f4");
+        int n123 = r.finalCount(1, 1, "f4");
         v.f4.clear();
-        for (int i122 = 0; i122 < n121; i122++) {
-            byte[] x124 = null;
+        for (int i124 = 0; i124 < n123; i124++) {
+            byte[] x126 = null;
             if (r.finalHas("f4")) {
-                x124 = r.finalBytes("f4");
+                x126 = r.finalBytes("f4");
             }
-            v.f4.add(x124);
+            v.f4.add(x126);
         }
-        int n125 = r.finalCount(4, 4, "f5");
+        int n127 = r.finalCount(4, 4, "f5");
         v.f5.clear();
-        for (int i126 = 0; i126 < n125; i126++) {
+        for (int i128 = 0; i128 < n127; i128++) {
             v.f5.add(EnumSimple.of(r.finalI32("f5")));
         }
-        int n128 = r.finalCount(1, 1, "f6");
+        int n130 = r.finalCount(1, 1, "f6");
         v.f6.clear();
-        for (int i129 = 0; i129 < n128; i129++) {
-            EnumSimple x131 = null;
+        for (int i131 = 0; i131 < n130; i131++) {
+            EnumSimple x133 = null;
             if (r.finalHas("f6")) {
-                x131 = EnumSimple.of(r.finalI32("f6"));
+                x133 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6.add(x131);
+            v.f6.add(x133);
         }
-        int n132 = r.finalCount(4, 4, "f7");
+        int n134 = r.finalCount(4, 4, "f7");
         v.f7.clear();
-        for (int i133 = 0; i133 < n132; i133++) {
+        for (int i135 = 0; i135 < n134; i135++) {
             v.f7.add(FlagsSimple.of(r.finalI32("f7")));
         }
-        int n135 = r.finalCount(1, 1, "f8");
+        int n137 = r.finalCount(1, 1, "f8");
         v.f8.clear();
-        for (int i136 = 0; i136 < n135; i136++) {
-            FlagsSimple x138 = null;
+        for (int i138 = 0; i138 < n137; i138++) {
+            FlagsSimple x140 = null;
             if (r.finalHas("f8")) {
-                x138 = FlagsSimple.of(r.finalI32("f8"));
+                x140 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8.add(x138);
+            v.f8.add(x140);
         }
-        int n139 = r.finalCount(281, 0, "f9");
+        int n141 = r.finalCount(281, 0, "f9");
         v.f9.clear();
-        for (int i140 = 0; i140 < n139; i140++) {
-            StructSimple x142 = new StructSimple();
+        for (int i142 = 0; i142 < n141; i142++) {
+            StructSimple x144 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x142);
+                StructSimple.fbeReadFinal(r, x144);
             } catch (DecodeException e) {
-                throw e.at("f9", i140);
+                throw e.at("f9", i142);
             }
-            v.f9.add(x142);
+            v.f9.add(x144);
         }
-        int n143 = r.finalCount(1, 1, "f10");
+        int n145 = r.finalCount(1, 1, "f10");
         v.f10.clear();
-        for (int i144 = 0; i144 < n143; i144++) {
-            StructSimple x146 = null;
+        for (int i146 = 0; i146 < n145; i146++) {
+            StructSimple x148 = null;
             if (r.finalHas("f10")) {
-                StructSimple x147 = new StructSimple();
+                StructSimple x149 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x147);
+                    StructSimple.fbeReadFinal(r, x149);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i144);
+                    throw e.at("f10", i146);
                 }
-                x146 = x147;
+                x148 = x149;
             }
-            v.f10.add(x146);
+            v.f10.add(x148);
         }
         r.leave();
     }
@@ -875,51 +903,51 @@ public class StructList {
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(40);
         r.fixed(r.finalCount(1, 1, "f1"), 1, "f1");
-        int n149 = r.finalCount(1, 1, "f2");
-        for (int i150 = 0; i150 < n149; i150++) {
+        int n151 = r.finalCount(1, 1, "f2");
+        for (int i152 = 0; i152 < n151; i152++) {
             if (r.finalHas("f2")) {
                 r.fixed(1, "f2");
             }
         }
-        int n151 = r.finalCount(4, 4, "f3");
-        for (int i152 = 0; i152 < n151; i152++) {
+        int n153 = r.finalCount(4, 4, "f3");
+        for (int i154 = 0; i154 < n153; i154++) {
             r.finalSkipBytes("f3");
         }
-        int n153 = r.finalCount(1, 1, "f4");
-        for (int i154 = 0; i154 < n153; i154++) {
+        int n155 = r.finalCount(1, 1, "f4");
+        for (int i156 = 0; i156 < n155; i156++) {
             if (r.finalHas("f4")) {
                 r.finalSkipBytes("f4");
             }
         }
         r.fixed(r.finalCount(4, 4, "f5"), 4, "f5");
-        int n156 = r.finalCount(1, 1, "f6");
-        for (int i157 = 0; i157 < n156; i157++) {
+        int n158 = r.finalCount(1, 1, "f6");
+        for (int i159 = 0; i159 < n158; i159++) {
             if (r.finalHas("f6")) {
                 r.fixed(4, "f6");
             }
         }
         r.fixed(r.finalCount(4, 4, "f7"), 4, "f7");
-        int n159 = r.finalCount(1, 1, "f8");
-        for (int i160 = 0; i160 < n159; i160++) {
+        int n161 = r.finalCount(1, 1, "f8");
+        for (int i162 = 0; i162 < n161; i162++) {
             if (r.finalHas("f8")) {
                 r.fixed(4, "f8");
             }
         }
-        int n161 = r.finalCount(281, 0, "f9");
-        for (int i162 = 0; i162 < n161; i162++) {
+        int n163 = r.finalCount(281, 0, "f9");
+        for (int i164 = 0; i164 < n163; i164++) {
             try {
                 StructSimple.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("f9", i162);
+                throw e.at("f9", i164);
             }
         }
-        int n163 = r.finalCount(1, 1, "f10");
-        for (int i164 = 0; i164 < n163; i164++) {
+        int n165 = r.finalCount(1, 1, "f10");
+        for (int i166 = 0; i166 < n165; i166++) {
             if (r.finalHas("f10")) {
                 try {
                     StructSimple.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i164);
+                    throw e.at("f10", i166);
                 }
             }
         }
@@ -930,6 +958,7 @@ public class StructList {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -943,11 +972,17 @@ public class StructList {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(131);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(131);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructList");
+        }
     }
 
     /**
@@ -1141,7 +1176,11 @@ public class StructList {
             if (i17++ > 0) {
                 j.raw(',');
             }
-            StructSimple.fbeWriteJson(j, x18);
+            try {
+                StructSimple.fbeWriteJson(j, x18);
+            } catch (EncodeException e) {
+                throw e.at("f9", i17 - 1);
+            }
         }
         j.raw("],\"f10\":[");
         int i19 = 0;
@@ -1152,7 +1191,11 @@ public class StructList {
             if (x20 == null) {
                 j.nil();
             } else {
-                StructSimple.fbeWriteJson(j, x20);
+                try {
+                    StructSimple.fbeWriteJson(j, x20);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i19 - 1);
+                }
             }
         }
         j.raw("]}");
@@ -1283,6 +1326,7 @@ public class StructList {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -1296,11 +1340,17 @@ public class StructList {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructList");
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -222,14 +223,14 @@ public class StructMap {
         int b = w.struct(base, slot, 48, 140);
         int e1 = w.vector(b, b + 8, v.f1.size(), 5);
         int i2 = 0;
-        for (Map.Entry<Integer, Byte> x3 : Compare.ordered(v.f1, null)) {
+        for (Map.Entry<Integer, Byte> x3 : Compare.distinct(v.f1, null, "f1")) {
             w.putI32(e1 + i2 * 5, x3.getKey());
             w.putI8(e1 + i2 * 5 + 4, x3.getValue());
             i2++;
         }
         int e4 = w.vector(b, b + 12, v.f2.size(), 9);
         int i5 = 0;
-        for (Map.Entry<Integer, Byte> x6 : Compare.ordered(v.f2, null)) {
+        for (Map.Entry<Integer, Byte> x6 : Compare.distinct(v.f2, null, "f2")) {
             w.putI32(e4 + i5 * 9, x6.getKey());
             if (x6.getValue() != null) {
                 int s7 = w.optional(b, e4 + i5 * 9 + 4, 1);
@@ -239,14 +240,14 @@ public class StructMap {
         }
         int e8 = w.vector(b, b + 16, v.f3.size(), 8);
         int i9 = 0;
-        for (Map.Entry<Integer, byte[]> x10 : Compare.ordered(v.f3, null)) {
+        for (Map.Entry<Integer, byte[]> x10 : Compare.distinct(v.f3, null, "f3")) {
             w.putI32(e8 + i9 * 8, x10.getKey());
             w.bytes(b, e8 + i9 * 8 + 4, x10.getValue());
             i9++;
         }
         int e11 = w.vector(b, b + 20, v.f4.size(), 9);
         int i12 = 0;
-        for (Map.Entry<Integer, byte[]> x13 : Compare.ordered(v.f4, null)) {
+        for (Map.Entry<Integer, byte[]> x13 : Compare.distinct(v.f4, null, "f4")) {
             w.putI32(e11 + i12 * 9, x13.getKey());
             if (x13.getValue() != null) {
                 int s14 = w.optional(b, e11 + i12 * 9 + 4, 4);
@@ -256,14 +257,14 @@ public class StructMap {
         }
         int e15 = w.vector(b, b + 24, v.f5.size(), 8);
         int i16 = 0;
-        for (Map.Entry<Integer, EnumSimple> x17 : Compare.ordered(v.f5, null)) {
+        for (Map.Entry<Integer, EnumSimple> x17 : Compare.distinct(v.f5, null, "f5")) {
             w.putI32(e15 + i16 * 8, x17.getKey());
             w.putI32(e15 + i16 * 8 + 4, x17.getValue().value());
             i16++;
         }
         int e18 = w.vector(b, b + 28, v.f6.size(), 9);
         int i19 = 0;
-        for (Map.Entry<Integer, EnumSimple> x20 : Compare.ordered(v.f6, null)) {
+        for (Map.Entry<Integer, EnumSimple> x20 : Compare.distinct(v.f6, null, "f6")) {
             w.putI32(e18 + i19 * 9, x20.getKey());
             if (x20.getValue() != null) {
                 int s21 = w.optional(b, e18 + i19 * 9 + 4, 4);
@@ -273,14 +274,14 @@ public class StructMap {
         }
         int e22 = w.vector(b, b + 32, v.f7.size(), 8);
         int i23 = 0;
-        for (Map.Entry<Integer, FlagsSimple> x24 : Compare.ordered(v.f7, null)) {
+        for (Map.Entry<Integer, FlagsSimple> x24 : Compare.distinct(v.f7, null, "f7")) {
             w.putI32(e22 + i23 * 8, x24.getKey());
             w.putI32(e22 + i23 * 8 + 4, x24.getValue().value());
             i23++;
         }
         int e25 = w.vector(b, b + 36, v.f8.size(), 9);
         int i26 = 0;
-        for (Map.Entry<Integer, FlagsSimple> x27 : Compare.ordered(v.f8, null)) {
+        for (Map.Entry<Integer, FlagsSimple> x27 : Compare.distinct(v.f8, null, "f8")) {
             w.putI32(e25 + i26 * 9, x27.getKey());
             if (x27.getValue() != null) {
                 int s28 = w.optional(b, e25 + i26 * 9 + 4, 4);
@@ -290,18 +291,26 @@ public class StructMap {
         }
         int e29 = w.vector(b, b + 40, v.f9.size(), 8);
         int i30 = 0;
-        for (Map.Entry<Integer, StructSimple> x31 : Compare.ordered(v.f9, null)) {
+        for (Map.Entry<Integer, StructSimple> x31 : Compare.distinct(v.f9, null, "f9")) {
             w.putI32(e29 + i30 * 8, x31.getKey());
-            StructSimple.fbeWrite(w, b, e29 + i30 * 8 + 4, x31.getValue());
+            try {
+                StructSimple.fbeWrite(w, b, e29 + i30 * 8 + 4, x31.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f9", i30);
+            }
             i30++;
         }
         int e32 = w.vector(b, b + 44, v.f10.size(), 9);
         int i33 = 0;
-        for (Map.Entry<Integer, StructSimple> x34 : Compare.ordered(v.f10, null)) {
+        for (Map.Entry<Integer, StructSimple> x34 : Compare.distinct(v.f10, null, "f10")) {
             w.putI32(e32 + i33 * 9, x34.getKey());
             if (x34.getValue() != null) {
                 int s35 = w.optional(b, e32 + i33 * 9 + 4, 4);
-                StructSimple.fbeWrite(w, s35, s35, x34.getValue());
+                try {
+                    StructSimple.fbeWrite(w, s35, s35, x34.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f10", i33);
+                }
             }
             i33++;
         }
@@ -757,6 +766,7 @@ public class StructMap {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -770,11 +780,17 @@ public class StructMap {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructMap");
+        }
     }
 
     /**
@@ -880,12 +896,12 @@ public class StructMap {
      */
     public static void fbeWriteFinal(Writer w, StructMap v) {
         w.appendCount(v.f1.size());
-        for (Map.Entry<Integer, Byte> x150 : Compare.ordered(v.f1, null)) {
+        for (Map.Entry<Integer, Byte> x150 : Compare.distinct(v.f1, null, "f1")) {
             w.appendI32(x150.getKey());
             w.appendI8(x150.getValue());
         }
         w.appendCount(v.f2.size());
-        for (Map.Entry<Integer, Byte> x151 : Compare.ordered(v.f2, null)) {
+        for (Map.Entry<Integer, Byte> x151 : Compare.distinct(v.f2, null, "f2")) {
             w.appendI32(x151.getKey());
             w.appendBool(x151.getValue() != null);
             if (x151.getValue() != null) {
@@ -893,12 +909,12 @@ public class StructMap {
             }
         }
         w.appendCount(v.f3.size());
-        for (Map.Entry<Integer, byte[]> x152 : Compare.ordered(v.f3, null)) {
+        for (Map.Entry<Integer, byte[]> x152 : Compare.distinct(v.f3, null, "f3")) {
             w.appendI32(x152.getKey());
             w.appendBytes(x152.getValue());
         }
         w.appendCount(v.f4.size());
-        for (Map.Entry<Integer, byte[]> x153 : Compare.ordered(v.f4, null)) {
+        for (Map.Entry<Integer, byte[]> x153 : Compare.distinct(v.f4, null, "f4")) {
             w.appendI32(x153.getKey());
             w.appendBool(x153.getValue() != null);
             if (x153.getValue() != null) {
@@ -906,12 +922,12 @@ public class StructMap {
             }
         }
         w.appendCount(v.f5.size());
-        for (Map.Entry<Integer, EnumSimple> x154 : Compare.ordered(v.f5, null)) {
+        for (Map.Entry<Integer, EnumSimple> x154 : Compare.distinct(v.f5, null, "f5")) {
             w.appendI32(x154.getKey());
             w.appendI32(x154.getValue().value());
         }
         w.appendCount(v.f6.size());
-        for (Map.Entry<Integer, EnumSimple> x155 : Compare.ordered(v.f6, null)) {
+        for (Map.Entry<Integer, EnumSimple> x155 : Compare.distinct(v.f6, null, "f6")) {
             w.appendI32(x155.getKey());
             w.appendBool(x155.getValue() != null);
             if (x155.getValue() != null) {
@@ -919,12 +935,12 @@ public class StructMap {
             }
         }
         w.appendCount(v.f7.size());
-        for (Map.Entry<Integer, FlagsSimple> x156 : Compare.ordered(v.f7, null)) {
+        for (Map.Entry<Integer, FlagsSimple> x156 : Compare.distinct(v.f7, null, "f7")) {
             w.appendI32(x156.getKey());
             w.appendI32(x156.getValue().value());
         }
         w.appendCount(v.f8.size());
-        for (Map.Entry<Integer, FlagsSimple> x157 : Compare.ordered(v.f8, null)) {
+        for (Map.Entry<Integer, FlagsSimple> x157 : Compare.distinct(v.f8, null, "f8")) {
             w.appendI32(x157.getKey());
             w.appendBool(x157.getValue() != null);
             if (x157.getValue() != null) {
@@ -932,17 +948,29 @@ public class StructMap {
             }
         }
         w.appendCount(v.f9.size());
-        for (Map.Entry<Integer, StructSimple> x158 : Compare.ordered(v.f9, null)) {
+        int i159 = 0;
+        for (Map.Entry<Integer, StructSimple> x158 : Compare.distinct(v.f9, null, "f9")) {
             w.appendI32(x158.getKey());
-            StructSimple.fbeWriteFinal(w, x158.getValue());
+            try {
+                StructSimple.fbeWriteFinal(w, x158.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f9", i159);
+            }
+            i159++;
         }
         w.appendCount(v.f10.size());
-        for (Map.Entry<Integer, StructSimple> x159 : Compare.ordered(v.f10, null)) {
-            w.appendI32(x159.getKey());
-            w.appendBool(x159.getValue() != null);
-            if (x159.getValue() != null) {
-                StructSimple.fbeWriteFinal(w, x159.getValue());
+        int i161 = 0;
+        for (Map.Entry<Integer, StructSimple> x160 : Compare.distinct(v.f10, null, "f10")) {
+            w.appendI32(x160.getKey());
+            w.appendBool(x160.getValue() != null);
+            if (x160.getValue() != null) {
+                try {
+                    StructSimple.fbeWriteFinal(w, x160.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f10", i161);
+                }
             }
+            i161++;
         }
     }
 
@@ -956,136 +984,136 @@ public class StructMap {
      */
     public static void fbeReadFinal(Reader r, StructMap v) throws DecodeException {
         r.enter(40);
-        int n160 = r.finalCount(5, 5, "f1");
+        int n162 = r.finalCount(5, 5, "f1");
         v.f1.clear();
-        for (int i161 = 0; i161 < n160; i161++) {
-            int p163 = r.pos();
-            Integer k162 = r.finalI32("f1");
-            v.f1.put(k162, r.finalI8("f1"));
-            if (v.f1.size() != i161 + 1) {
-                throw r.duplicateKey("f1", p163);
+        for (int i163 = 0; i163 < n162; i163++) {
+            int p165 = r.pos();
+            Integer k164 = r.finalI32("f1");
+            v.f1.put(k164, r.finalI8("f1"));
+            if (v.f1.size() != i163 + 1) {
+                throw r.duplicateKey("f1", p165);
             }
         }
-        int n164 = r.finalCount(5, 5, "f2");
+        int n166 = r.finalCount(5, 5, "f2");
         v.f2.clear();
-        for (int i165 = 0; i165 < n164; i165++) {
-            int p167 = r.pos();
-            Integer k166 = r.finalI32("f2");
-            Byte x168 = null;
+        for (int i167 = 0; i167 < n166; i167++) {
+            int p169 = r.pos();
+            Integer k168 = r.finalI32("f2");
+            Byte x170 = null;
             if (r.finalHas("f2")) {
-                x168 = r.finalI8("f2");
+                x170 = r.finalI8("f2");
             }
-            v.f2.put(k166, x168);
-            if (v.f2.size() != i165 + 1) {
-                throw r.duplicateKey("f2", p167);
+            v.f2.put(k168, x170);
+            if (v.f2.size() != i167 + 1) {
+                throw r.duplicateKey("f2", p169);
             }
         }
-        int n169 = r.finalCount(8, 8, "f3");
+        int n171 = r.finalCount(8, 8, "f3");
         v.f3.clear();
-        for (int i170 = 0; i170 < n169; i170++) {
-            int p172 = r.pos();
-            Integer k171 = r.finalI32("f3");
-            v.f3.put(k171, r.finalBytes("f3"));
-            if (v.f3.size() != i170 + 1) {
-                throw r.duplicateKey("f3", p172);
+        for (int i172 = 0; i172 < n171; i172++) {
+            int p174 = r.pos();
+            Integer k173 = r.finalI32("f3");
+            v.f3.put(k173, r.finalBytes("f3"));
+            if (v.f3.size() != i172 + 1) {
+                throw r.duplicateKey("f3", p174);
             }
         }
-        int n173 = r.finalCount(5, 5, "f4");
+        int n175 = r.finalCount(5, 5, "f4");
         v.f4.clear();
-        for (int i174 = 0; i174 < n173; i174++) {
-            int p176 = r.pos();
-            Integer k175 = r.finalI32("f4");
-            byte[] x177 = null;
+        for (int i176 = 0; i176 < n175; i176++) {
+            int p178 = r.pos();
+            Integer k177 = r.finalI32("f4");
+            byte[] x179 = null;
             if (r.finalHas("f4")) {
-                x177 = r.finalBytes("f4");
+                x179 = r.finalBytes("f4");
             }
-            v.f4.put(k175, x177);
-            if (v.f4.size() != i174 + 1) {
-                throw r.duplicateKey("f4", p176);
+            v.f4.put(k177, x179);
+            if (v.f4.size() != i176 + 1) {
+                throw r.duplicateKey("f4", p178);
             }
         }
-        int n178 = r.finalCount(8, 8, "f5");
+        int n180 = r.finalCount(8, 8, "f5");
         v.f5.clear();
-        for (int i179 = 0; i179 < n178; i179++) {
-            int p181 = r.pos();
-            Integer k180 = r.finalI32("f5");
-            v.f5.put(k180, EnumSimple.of(r.finalI32("f5")));
-            if (v.f5.size() != i179 + 1) {
-                throw r.duplicateKey("f5", p181);
+        for (int i181 = 0; i181 < n180; i181++) {
+            int p183 = r.pos();
+            Integer k182 = r.finalI32("f5");
+            v.f5.put(k182, EnumSimple.of(r.finalI32("f5")));
+            if (v.f5.size() != i181 + 1) {
+                throw r.duplicateKey("f5", p183);
             }
         }
-        int n182 = r.finalCount(5, 5, "f6");
+        int n184 = r.finalCount(5, 5, "f6");
         v.f6.clear();
-        for (int i183 = 0; i183 < n182; i183++) {
-            int p185 = r.pos();
-            Integer k184 = r.finalI32("f6");
-            EnumSimple x186 = null;
+        for (int i185 = 0; i185 < n184; i185++) {
+            int p187 = r.pos();
+            Integer k186 = r.finalI32("f6");
+            EnumSimple x188 = null;
             if (r.finalHas("f6")) {
-                x186 = EnumSimple.of(r.finalI32("f6"));
+                x188 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6.put(k184, x186);
-            if (v.f6.size() != i183 + 1) {
-                throw r.duplicateKey("f6", p185);
+            v.f6.put(k186, x188);
+            if (v.f6.size() != i185 + 1) {
+                throw r.duplicateKey("f6", p187);
             }
         }
-        int n187 = r.finalCount(8, 8, "f7");
+        int n189 = r.finalCount(8, 8, "f7");
         v.f7.clear();
-        for (int i188 = 0; i188 < n187; i188++) {
-            int p190 = r.pos();
-            Integer k189 = r.finalI32("f7");
-            v.f7.put(k189, FlagsSimple.of(r.finalI32("f7")));
-            if (v.f7.size() != i188 + 1) {
-                throw r.duplicateKey("f7", p190);
+        for (int i190 = 0; i190 < n189; i190++) {
+            int p192 = r.pos();
+            Integer k191 = r.finalI32("f7");
+            v.f7.put(k191, FlagsSimple.of(r.finalI32("f7")));
+            if (v.f7.size() != i190 + 1) {
+                throw r.duplicateKey("f7", p192);
             }
         }
-        int n191 = r.finalCount(5, 5, "f8");
+        int n193 = r.finalCount(5, 5, "f8");
         v.f8.clear();
-        for (int i192 = 0; i192 < n191; i192++) {
-            int p194 = r.pos();
-            Integer k193 = r.finalI32("f8");
-            FlagsSimple x195 = null;
+        for (int i194 = 0; i194 < n193; i194++) {
+            int p196 = r.pos();
+            Integer k195 = r.finalI32("f8");
+            FlagsSimple x197 = null;
             if (r.finalHas("f8")) {
-                x195 = FlagsSimple.of(r.finalI32("f8"));
+                x197 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8.put(k193, x195);
-            if (v.f8.size() != i192 + 1) {
-                throw r.duplicateKey("f8", p194);
+            v.f8.put(k195, x197);
+            if (v.f8.size() != i194 + 1) {
+                throw r.duplicateKey("f8", p196);
             }
         }
-        int n196 = r.finalCount(285, 4, "f9");
+        int n198 = r.finalCount(285, 4, "f9");
         v.f9.clear();
-        for (int i197 = 0; i197 < n196; i197++) {
-            int p199 = r.pos();
-            Integer k198 = r.finalI32("f9");
-            StructSimple x200 = new StructSimple();
+        for (int i199 = 0; i199 < n198; i199++) {
+            int p201 = r.pos();
+            Integer k200 = r.finalI32("f9");
+            StructSimple x202 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x200);
+                StructSimple.fbeReadFinal(r, x202);
             } catch (DecodeException e) {
-                throw e.at("f9", i197);
+                throw e.at("f9", i199);
             }
-            v.f9.put(k198, x200);
-            if (v.f9.size() != i197 + 1) {
-                throw r.duplicateKey("f9", p199);
+            v.f9.put(k200, x202);
+            if (v.f9.size() != i199 + 1) {
+                throw r.duplicateKey("f9", p201);
             }
         }
-        int n201 = r.finalCount(5, 5, "f10");
+        int n203 = r.finalCount(5, 5, "f10");
         v.f10.clear();
-        for (int i202 = 0; i202 < n201; i202++) {
-            int p204 = r.pos();
-            Integer k203 = r.finalI32("f10");
-            StructSimple x205 = null;
+        for (int i204 = 0; i204 < n203; i204++) {
+            int p206 = r.pos();
+            Integer k205 = r.finalI32("f10");
+            StructSimple x207 = null;
             if (r.finalHas("f10")) {
-                StructSimple x206 = new StructSimple();
+                StructSimple x208 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x206);
+                    StructSimple.fbeReadFinal(r, x208);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i202);
+                    throw e.at("f10", i204);
                 }
-                x205 = x206;
+                x207 = x208;
             }
-            v.f10.put(k203, x205);
-            if (v.f10.size() != i202 + 1) {
-                throw r.duplicateKey("f10", p204);
+            v.f10.put(k205, x207);
+            if (v.f10.size() != i204 + 1) {
+                throw r.duplicateKey("f10", p206);
             }
         }
         r.leave();
@@ -1100,146 +1128,146 @@ public class StructMap {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(40);
-        Map<Integer, Byte> t207 = new TreeMap<>();
-        int n208 = r.finalCount(5, 5, "f1");
-        t207.clear();
-        for (int i209 = 0; i209 < n208; i209++) {
-            int p211 = r.pos();
-            Integer k210 = r.finalI32("f1");
-            t207.put(k210, r.finalI8("f1"));
-            if (t207.size() != i209 + 1) {
-                throw r.duplicateKey("f1", p211);
+        Map<Integer, Byte> t209 = new TreeMap<>();
+        int n210 = r.finalCount(5, 5, "f1");
+        t209.clear();
+        for (int i211 = 0; i211 < n210; i211++) {
+            int p213 = r.pos();
+            Integer k212 = r.finalI32("f1");
+            t209.put(k212, r.finalI8("f1"));
+            if (t209.size() != i211 + 1) {
+                throw r.duplicateKey("f1", p213);
             }
         }
-        Map<Integer, Byte> t212 = new TreeMap<>();
-        int n213 = r.finalCount(5, 5, "f2");
-        t212.clear();
-        for (int i214 = 0; i214 < n213; i214++) {
-            int p216 = r.pos();
-            Integer k215 = r.finalI32("f2");
-            Byte x217 = null;
+        Map<Integer, Byte> t214 = new TreeMap<>();
+        int n215 = r.finalCount(5, 5, "f2");
+        t214.clear();
+        for (int i216 = 0; i216 < n215; i216++) {
+            int p218 = r.pos();
+            Integer k217 = r.finalI32("f2");
+            Byte x219 = null;
             if (r.finalHas("f2")) {
-                x217 = r.finalI8("f2");
+                x219 = r.finalI8("f2");
             }
-            t212.put(k215, x217);
-            if (t212.size() != i214 + 1) {
-                throw r.duplicateKey("f2", p216);
-            }
-        }
-        Map<Integer, byte[]> t218 = new TreeMap<>();
-        int n219 = r.finalCount(8, 8, "f3");
-        t218.clear();
-        for (int i220 = 0; i220 < n219; i220++) {
-            int p222 = r.pos();
-            Integer k221 = r.finalI32("f3");
-            t218.put(k221, r.finalBytes("f3"));
-            if (t218.size() != i220 + 1) {
-                throw r.duplicateKey("f3", p222);
+            t214.put(k217, x219);
+            if (t214.size() != i216 + 1) {
+                throw r.duplicateKey("f2", p218);
             }
         }
-        Map<Integer, byte[]> t223 = new TreeMap<>();
-        int n224 = r.finalCount(5, 5, "f4");
-        t223.clear();
-        for (int i225 = 0; i225 < n224; i225++) {
-            int p227 = r.pos();
-            Integer k226 = r.finalI32("f4");
-            byte[] x228 = null;
+        Map<Integer, byte[]> t220 = new TreeMap<>();
+        int n221 = r.finalCount(8, 8, "f3");
+        t220.clear();
+        for (int i222 = 0; i222 < n221; i222++) {
+            int p224 = r.pos();
+            Integer k223 = r.finalI32("f3");
+            t220.put(k223, r.finalBytes("f3"));
+            if (t220.size() != i222 + 1) {
+                throw r.duplicateKey("f3", p224);
+            }
+        }
+        Map<Integer, byte[]> t225 = new TreeMap<>();
+        int n226 = r.finalCount(5, 5, "f4");
+        t225.clear();
+        for (int i227 = 0; i227 < n226; i227++) {
+            int p229 = r.pos();
+            Integer k228 = r.finalI32("f4");
+            byte[] x230 = null;
             if (r.finalHas("f4")) {
-                x228 = r.finalBytes("f4");
+                x230 = r.finalBytes("f4");
             }
-            t223.put(k226, x228);
-            if (t223.size() != i225 + 1) {
-                throw r.duplicateKey("f4", p227);
-            }
-        }
-        Map<Integer, EnumSimple> t229 = new TreeMap<>();
-        int n230 = r.finalCount(8, 8, "f5");
-        t229.clear();
-        for (int i231 = 0; i231 < n230; i231++) {
-            int p233 = r.pos();
-            Integer k232 = r.finalI32("f5");
-            t229.put(k232, EnumSimple.of(r.finalI32("f5")));
-            if (t229.size() != i231 + 1) {
-                throw r.duplicateKey("f5", p233);
+            t225.put(k228, x230);
+            if (t225.size() != i227 + 1) {
+                throw r.duplicateKey("f4", p229);
             }
         }
-        Map<Integer, EnumSimple> t234 = new TreeMap<>();
-        int n235 = r.finalCount(5, 5, "f6");
-        t234.clear();
-        for (int i236 = 0; i236 < n235; i236++) {
-            int p238 = r.pos();
-            Integer k237 = r.finalI32("f6");
-            EnumSimple x239 = null;
+        Map<Integer, EnumSimple> t231 = new TreeMap<>();
+        int n232 = r.finalCount(8, 8, "f5");
+        t231.clear();
+        for (int i233 = 0; i233 < n232; i233++) {
+            int p235 = r.pos();
+            Integer k234 = r.finalI32("f5");
+            t231.put(k234, EnumSimple.of(r.finalI32("f5")));
+            if (t231.size() != i233 + 1) {
+                throw r.duplicateKey("f5", p235);
+            }
+        }
+        Map<Integer, EnumSimple> t236 = new TreeMap<>();
+        int n237 = r.finalCount(5, 5, "f6");
+        t236.clear();
+        for (int i238 = 0; i238 < n237; i238++) {
+            int p240 = r.pos();
+            Integer k239 = r.finalI32("f6");
+            EnumSimple x241 = null;
             if (r.finalHas("f6")) {
-                x239 = EnumSimple.of(r.finalI32("f6"));
+                x241 = EnumSimple.of(r.finalI32("f6"));
             }
-            t234.put(k237, x239);
-            if (t234.size() != i236 + 1) {
-                throw r.duplicateKey("f6", p238);
-            }
-        }
-        Map<Integer, FlagsSimple> t240 = new TreeMap<>();
-        int n241 = r.finalCount(8, 8, "f7");
-        t240.clear();
-        for (int i242 = 0; i242 < n241; i242++) {
-            int p244 = r.pos();
-            Integer k243 = r.finalI32("f7");
-            t240.put(k243, FlagsSimple.of(r.finalI32("f7")));
-            if (t240.size() != i242 + 1) {
-                throw r.duplicateKey("f7", p244);
+            t236.put(k239, x241);
+            if (t236.size() != i238 + 1) {
+                throw r.duplicateKey("f6", p240);
             }
         }
-        Map<Integer, FlagsSimple> t245 = new TreeMap<>();
-        int n246 = r.finalCount(5, 5, "f8");
-        t245.clear();
-        for (int i247 = 0; i247 < n246; i247++) {
-            int p249 = r.pos();
-            Integer k248 = r.finalI32("f8");
-            FlagsSimple x250 = null;
+        Map<Integer, FlagsSimple> t242 = new TreeMap<>();
+        int n243 = r.finalCount(8, 8, "f7");
+        t242.clear();
+        for (int i244 = 0; i244 < n243; i244++) {
+            int p246 = r.pos();
+            Integer k245 = r.finalI32("f7");
+            t242.put(k245, FlagsSimple.of(r.finalI32("f7")));
+            if (t242.size() != i244 + 1) {
+                throw r.duplicateKey("f7", p246);
+            }
+        }
+        Map<Integer, FlagsSimple> t247 = new TreeMap<>();
+        int n248 = r.finalCount(5, 5, "f8");
+        t247.clear();
+        for (int i249 = 0; i249 < n248; i249++) {
+            int p251 = r.pos();
+            Integer k250 = r.finalI32("f8");
+            FlagsSimple x252 = null;
             if (r.finalHas("f8")) {
-                x250 = FlagsSimple.of(r.finalI32("f8"));
+                x252 = FlagsSimple.of(r.finalI32("f8"));
             }
-            t245.put(k248, x250);
-            if (t245.size() != i247 + 1) {
-                throw r.duplicateKey("f8", p249);
+            t247.put(k250, x252);
+            if (t247.size() != i249 + 1) {
+                throw r.duplicateKey("f8", p251);
             }
         }
-        Map<Integer, StructSimple> t251 = new TreeMap<>();
-        int n252 = r.finalCount(285, 4, "f9");
-        t251.clear();
-        for (int i253 = 0; i253 < n252; i253++) {
-            int p255 = r.pos();
-            Integer k254 = r.finalI32("f9");
-            StructSimple x256 = new StructSimple();
+        Map<Integer, StructSimple> t253 = new TreeMap<>();
+        int n254 = r.finalCount(285, 4, "f9");
+        t253.clear();
+        for (int i255 = 0; i255 < n254; i255++) {
+            int p257 = r.pos();
+            Integer k256 = r.finalI32("f9");
+            StructSimple x258 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x256);
+                StructSimple.fbeReadFinal(r, x258);
             } catch (DecodeException e) {
-                throw e.at("f9", i253);
+                throw e.at("f9", i255);
             }
-            t251.put(k254, x256);
-            if (t251.size() != i253 + 1) {
-                throw r.duplicateKey("f9", p255);
+            t253.put(k256, x258);
+            if (t253.size() != i255 + 1) {
+                throw r.duplicateKey("f9", p257);
             }
         }
-        Map<Integer, StructSimple> t257 = new TreeMap<>();
-        int n258 = r.finalCount(5, 5, "f10");
-        t257.clear();
-        for (int i259 = 0; i259 < n258; i259++) {
-            int p261 = r.pos();
-            Integer k260 = r.finalI32("f10");
-            StructSimple x262 = null;
+        Map<Integer, StructSimple> t259 = new TreeMap<>();
+        int n260 = r.finalCount(5, 5, "f10");
+        t259.clear();
+        for (int i261 = 0; i261 < n260; i261++) {
+            int p263 = r.pos();
+            Integer k262 = r.finalI32("f10");
+            StructSimple x264 = null;
             if (r.finalHas("f10")) {
-                StructSimple x263 = new StructSimple();
+                StructSimple x265 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x263);
+                    StructSimple.fbeReadFinal(r, x265);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i259);
+                    throw e.at("f10", i261);
                 }
-                x262 = x263;
+                x264 = x265;
             }
-            t257.put(k260, x262);
-            if (t257.size() != i259 + 1) {
-                throw r.duplicateKey("f10", p261);
+            t259.put(k262, x264);
+            if (t259.size() != i261 + 1) {
+                throw r.duplicateKey("f10", p263);
             }
         }
         r.leave();
@@ -1249,6 +1277,7 @@ public class StructMap {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -1262,11 +1291,17 @@ public class StructMap {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(140);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(140);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructMap");
+        }
     }
 
     /**
@@ -1376,7 +1411,7 @@ public class StructMap {
     public static void fbeWriteJson(JsonWriter j, StructMap v) {
         j.raw("{\"f1\":{");
         int i1 = 0;
-        for (Map.Entry<Integer, Byte> x2 : Compare.ordered(v.f1, null)) {
+        for (Map.Entry<Integer, Byte> x2 : Compare.distinct(v.f1, null, "f1")) {
             if (i1++ > 0) {
                 j.raw(',');
             }
@@ -1385,7 +1420,7 @@ public class StructMap {
         }
         j.raw("},\"f2\":{");
         int i3 = 0;
-        for (Map.Entry<Integer, Byte> x4 : Compare.ordered(v.f2, null)) {
+        for (Map.Entry<Integer, Byte> x4 : Compare.distinct(v.f2, null, "f2")) {
             if (i3++ > 0) {
                 j.raw(',');
             }
@@ -1398,7 +1433,7 @@ public class StructMap {
         }
         j.raw("},\"f3\":{");
         int i5 = 0;
-        for (Map.Entry<Integer, byte[]> x6 : Compare.ordered(v.f3, null)) {
+        for (Map.Entry<Integer, byte[]> x6 : Compare.distinct(v.f3, null, "f3")) {
             if (i5++ > 0) {
                 j.raw(',');
             }
@@ -1407,7 +1442,7 @@ public class StructMap {
         }
         j.raw("},\"f4\":{");
         int i7 = 0;
-        for (Map.Entry<Integer, byte[]> x8 : Compare.ordered(v.f4, null)) {
+        for (Map.Entry<Integer, byte[]> x8 : Compare.distinct(v.f4, null, "f4")) {
             if (i7++ > 0) {
                 j.raw(',');
             }
@@ -1420,7 +1455,7 @@ public class StructMap {
         }
         j.raw("},\"f5\":{");
         int i9 = 0;
-        for (Map.Entry<Integer, EnumSimple> x10 : Compare.ordered(v.f5, null)) {
+        for (Map.Entry<Integer, EnumSimple> x10 : Compare.distinct(v.f5, null, "f5")) {
             if (i9++ > 0) {
                 j.raw(',');
             }
@@ -1429,7 +1464,7 @@ public class StructMap {
         }
         j.raw("},\"f6\":{");
         int i11 = 0;
-        for (Map.Entry<Integer, EnumSimple> x12 : Compare.ordered(v.f6, null)) {
+        for (Map.Entry<Integer, EnumSimple> x12 : Compare.distinct(v.f6, null, "f6")) {
             if (i11++ > 0) {
                 j.raw(',');
             }
@@ -1442,7 +1477,7 @@ public class StructMap {
         }
         j.raw("},\"f7\":{");
         int i13 = 0;
-        for (Map.Entry<Integer, FlagsSimple> x14 : Compare.ordered(v.f7, null)) {
+        for (Map.Entry<Integer, FlagsSimple> x14 : Compare.distinct(v.f7, null, "f7")) {
             if (i13++ > 0) {
                 j.raw(',');
             }
@@ -1451,7 +1486,7 @@ public class StructMap {
         }
         j.raw("},\"f8\":{");
         int i15 = 0;
-        for (Map.Entry<Integer, FlagsSimple> x16 : Compare.ordered(v.f8, null)) {
+        for (Map.Entry<Integer, FlagsSimple> x16 : Compare.distinct(v.f8, null, "f8")) {
             if (i15++ > 0) {
                 j.raw(',');
             }
@@ -1464,16 +1499,20 @@ public class StructMap {
         }
         j.raw("},\"f9\":{");
         int i17 = 0;
-        for (Map.Entry<Integer, StructSimple> x18 : Compare.ordered(v.f9, null)) {
+        for (Map.Entry<Integer, StructSimple> x18 : Compare.distinct(v.f9, null, "f9")) {
             if (i17++ > 0) {
                 j.raw(',');
             }
             j.keyI64(x18.getKey());
-            StructSimple.fbeWriteJson(j, x18.getValue());
+            try {
+                StructSimple.fbeWriteJson(j, x18.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f9", i17 - 1);
+            }
         }
         j.raw("},\"f10\":{");
         int i19 = 0;
-        for (Map.Entry<Integer, StructSimple> x20 : Compare.ordered(v.f10, null)) {
+        for (Map.Entry<Integer, StructSimple> x20 : Compare.distinct(v.f10, null, "f10")) {
             if (i19++ > 0) {
                 j.raw(',');
             }
@@ -1481,7 +1520,11 @@ public class StructMap {
             if (x20.getValue() == null) {
                 j.nil();
             } else {
-                StructSimple.fbeWriteJson(j, x20.getValue());
+                try {
+                    StructSimple.fbeWriteJson(j, x20.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f10", i19 - 1);
+                }
             }
         }
         j.raw("}}");
@@ -1653,6 +1696,7 @@ public class StructMap {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -1666,11 +1710,17 @@ public class StructMap {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructMap");
+        }
     }
 
     /**

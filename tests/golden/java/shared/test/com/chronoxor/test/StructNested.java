@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.UUID;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -175,10 +176,22 @@ public class StructNested extends StructOptional {
         w.putUuid(b + 206, v.f38);
         w.putI8(b + 222, v.f39.value());
         w.putI8(b + 223, v.f40.value());
-        com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41);
-        com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42);
+        try {
+            com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         w.putI8(b + 232, v.f43.value());
-        com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
         if (v.f100 != null) {
             int s1 = w.optional(b, b + 237, 1);
             w.putBool(s1, v.f100);
@@ -413,19 +426,35 @@ public class StructNested extends StructOptional {
         }
         if (v.f158 != null) {
             int s59 = w.optional(b, b + 527, 4);
-            com.chronoxor.proto.Order.fbeWrite(w, s59, s59, v.f158);
+            try {
+                com.chronoxor.proto.Order.fbeWrite(w, s59, s59, v.f158);
+            } catch (EncodeException e) {
+                throw e.at("f158");
+            }
         }
         if (v.f159 != null) {
             int s60 = w.optional(b, b + 532, 4);
-            com.chronoxor.proto.Order.fbeWrite(w, s60, s60, v.f159);
+            try {
+                com.chronoxor.proto.Order.fbeWrite(w, s60, s60, v.f159);
+            } catch (EncodeException e) {
+                throw e.at("f159");
+            }
         }
         if (v.f160 != null) {
             int s61 = w.optional(b, b + 537, 4);
-            com.chronoxor.proto.Balance.fbeWrite(w, s61, s61, v.f160);
+            try {
+                com.chronoxor.proto.Balance.fbeWrite(w, s61, s61, v.f160);
+            } catch (EncodeException e) {
+                throw e.at("f160");
+            }
         }
         if (v.f161 != null) {
             int s62 = w.optional(b, b + 542, 4);
-            com.chronoxor.proto.Balance.fbeWrite(w, s62, s62, v.f161);
+            try {
+                com.chronoxor.proto.Balance.fbeWrite(w, s62, s62, v.f161);
+            } catch (EncodeException e) {
+                throw e.at("f161");
+            }
         }
         if (v.f162 != null) {
             int s63 = w.optional(b, b + 547, 1);
@@ -437,11 +466,19 @@ public class StructNested extends StructOptional {
         }
         if (v.f164 != null) {
             int s65 = w.optional(b, b + 557, 4);
-            com.chronoxor.proto.Account.fbeWrite(w, s65, s65, v.f164);
+            try {
+                com.chronoxor.proto.Account.fbeWrite(w, s65, s65, v.f164);
+            } catch (EncodeException e) {
+                throw e.at("f164");
+            }
         }
         if (v.f165 != null) {
             int s66 = w.optional(b, b + 562, 4);
-            com.chronoxor.proto.Account.fbeWrite(w, s66, s66, v.f165);
+            try {
+                com.chronoxor.proto.Account.fbeWrite(w, s66, s66, v.f165);
+            } catch (EncodeException e) {
+                throw e.at("f165");
+            }
         }
         w.putI32(b + 567, v.f1000.value());
         if (v.f1001 != null) {
@@ -463,15 +500,31 @@ public class StructNested extends StructOptional {
             int s70 = w.optional(b, b + 599, 8);
             w.putI64(s70, v.f1007.value());
         }
-        StructSimple.fbeWrite(w, b, b + 604, v.f1008);
+        try {
+            StructSimple.fbeWrite(w, b, b + 604, v.f1008);
+        } catch (EncodeException e) {
+            throw e.at("f1008");
+        }
         if (v.f1009 != null) {
             int s71 = w.optional(b, b + 608, 4);
-            StructSimple.fbeWrite(w, s71, s71, v.f1009);
+            try {
+                StructSimple.fbeWrite(w, s71, s71, v.f1009);
+            } catch (EncodeException e) {
+                throw e.at("f1009");
+            }
         }
-        StructOptional.fbeWrite(w, b, b + 613, v.f1010);
+        try {
+            StructOptional.fbeWrite(w, b, b + 613, v.f1010);
+        } catch (EncodeException e) {
+            throw e.at("f1010");
+        }
         if (v.f1011 != null) {
             int s72 = w.optional(b, b + 617, 4);
-            StructOptional.fbeWrite(w, s72, s72, v.f1011);
+            try {
+                StructOptional.fbeWrite(w, s72, s72, v.f1011);
+            } catch (EncodeException e) {
+                throw e.at("f1011");
+            }
         }
     }
 
@@ -1423,6 +1476,7 @@ public class StructNested extends StructOptional {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -1436,11 +1490,17 @@ public class StructNested extends StructOptional {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructNested");
+        }
     }
 
     /**
@@ -1588,10 +1648,22 @@ public class StructNested extends StructOptional {
         w.appendUuid(v.f38);
         w.appendI8(v.f39.value());
         w.appendI8(v.f40.value());
-        com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41);
-        com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42);
+        try {
+            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         w.appendI8(v.f43.value());
-        com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
         w.appendBool(v.f100 != null);
         if (v.f100 != null) {
             w.appendBool(v.f100);
@@ -1826,19 +1898,35 @@ public class StructNested extends StructOptional {
         }
         w.appendBool(v.f158 != null);
         if (v.f158 != null) {
-            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f158);
+            try {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, v.f158);
+            } catch (EncodeException e) {
+                throw e.at("f158");
+            }
         }
         w.appendBool(v.f159 != null);
         if (v.f159 != null) {
-            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f159);
+            try {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, v.f159);
+            } catch (EncodeException e) {
+                throw e.at("f159");
+            }
         }
         w.appendBool(v.f160 != null);
         if (v.f160 != null) {
-            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f160);
+            try {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f160);
+            } catch (EncodeException e) {
+                throw e.at("f160");
+            }
         }
         w.appendBool(v.f161 != null);
         if (v.f161 != null) {
-            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f161);
+            try {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f161);
+            } catch (EncodeException e) {
+                throw e.at("f161");
+            }
         }
         w.appendBool(v.f162 != null);
         if (v.f162 != null) {
@@ -1850,11 +1938,19 @@ public class StructNested extends StructOptional {
         }
         w.appendBool(v.f164 != null);
         if (v.f164 != null) {
-            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f164);
+            try {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, v.f164);
+            } catch (EncodeException e) {
+                throw e.at("f164");
+            }
         }
         w.appendBool(v.f165 != null);
         if (v.f165 != null) {
-            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f165);
+            try {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, v.f165);
+            } catch (EncodeException e) {
+                throw e.at("f165");
+            }
         }
         w.appendI32(v.f1000.value());
         w.appendBool(v.f1001 != null);
@@ -1876,15 +1972,31 @@ public class StructNested extends StructOptional {
         if (v.f1007 != null) {
             w.appendI64(v.f1007.value());
         }
-        StructSimple.fbeWriteFinal(w, v.f1008);
+        try {
+            StructSimple.fbeWriteFinal(w, v.f1008);
+        } catch (EncodeException e) {
+            throw e.at("f1008");
+        }
         w.appendBool(v.f1009 != null);
         if (v.f1009 != null) {
-            StructSimple.fbeWriteFinal(w, v.f1009);
+            try {
+                StructSimple.fbeWriteFinal(w, v.f1009);
+            } catch (EncodeException e) {
+                throw e.at("f1009");
+            }
         }
-        StructOptional.fbeWriteFinal(w, v.f1010);
+        try {
+            StructOptional.fbeWriteFinal(w, v.f1010);
+        } catch (EncodeException e) {
+            throw e.at("f1010");
+        }
         w.appendBool(v.f1011 != null);
         if (v.f1011 != null) {
-            StructOptional.fbeWriteFinal(w, v.f1011);
+            try {
+                StructOptional.fbeWriteFinal(w, v.f1011);
+            } catch (EncodeException e) {
+                throw e.at("f1011");
+            }
         }
     }
 
@@ -2688,6 +2800,7 @@ public class StructNested extends StructOptional {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -2701,11 +2814,17 @@ public class StructNested extends StructOptional {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(112);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(112);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructNested");
+        }
     }
 
     /**
@@ -2898,13 +3017,25 @@ public class StructNested extends StructOptional {
         j.raw(",\"f40\":");
         j.u8(v.f40.value());
         j.raw(",\"f41\":");
-        com.chronoxor.proto.Order.fbeWriteJson(j, v.f41);
+        try {
+            com.chronoxor.proto.Order.fbeWriteJson(j, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
         j.raw(",\"f42\":");
-        com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42);
+        try {
+            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         j.raw(",\"f43\":");
         j.u8(v.f43.value());
         j.raw(",\"f44\":");
-        com.chronoxor.proto.Account.fbeWriteJson(j, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWriteJson(j, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
         j.raw(",\"f100\":");
         if (v.f100 == null) {
             j.nil();
@@ -3257,25 +3388,41 @@ public class StructNested extends StructOptional {
         if (v.f158 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Order.fbeWriteJson(j, v.f158);
+            try {
+                com.chronoxor.proto.Order.fbeWriteJson(j, v.f158);
+            } catch (EncodeException e) {
+                throw e.at("f158");
+            }
         }
         j.raw(",\"f159\":");
         if (v.f159 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Order.fbeWriteJson(j, v.f159);
+            try {
+                com.chronoxor.proto.Order.fbeWriteJson(j, v.f159);
+            } catch (EncodeException e) {
+                throw e.at("f159");
+            }
         }
         j.raw(",\"f160\":");
         if (v.f160 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f160);
+            try {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, v.f160);
+            } catch (EncodeException e) {
+                throw e.at("f160");
+            }
         }
         j.raw(",\"f161\":");
         if (v.f161 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f161);
+            try {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, v.f161);
+            } catch (EncodeException e) {
+                throw e.at("f161");
+            }
         }
         j.raw(",\"f162\":");
         if (v.f162 == null) {
@@ -3293,13 +3440,21 @@ public class StructNested extends StructOptional {
         if (v.f164 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Account.fbeWriteJson(j, v.f164);
+            try {
+                com.chronoxor.proto.Account.fbeWriteJson(j, v.f164);
+            } catch (EncodeException e) {
+                throw e.at("f164");
+            }
         }
         j.raw(",\"f165\":");
         if (v.f165 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Account.fbeWriteJson(j, v.f165);
+            try {
+                com.chronoxor.proto.Account.fbeWriteJson(j, v.f165);
+            } catch (EncodeException e) {
+                throw e.at("f165");
+            }
         }
         j.raw(",\"f1000\":");
         j.i64(v.f1000.value());
@@ -3334,20 +3489,36 @@ public class StructNested extends StructOptional {
             j.u64(v.f1007.value());
         }
         j.raw(",\"f1008\":");
-        StructSimple.fbeWriteJson(j, v.f1008);
+        try {
+            StructSimple.fbeWriteJson(j, v.f1008);
+        } catch (EncodeException e) {
+            throw e.at("f1008");
+        }
         j.raw(",\"f1009\":");
         if (v.f1009 == null) {
             j.nil();
         } else {
-            StructSimple.fbeWriteJson(j, v.f1009);
+            try {
+                StructSimple.fbeWriteJson(j, v.f1009);
+            } catch (EncodeException e) {
+                throw e.at("f1009");
+            }
         }
         j.raw(",\"f1010\":");
-        StructOptional.fbeWriteJson(j, v.f1010);
+        try {
+            StructOptional.fbeWriteJson(j, v.f1010);
+        } catch (EncodeException e) {
+            throw e.at("f1010");
+        }
         j.raw(",\"f1011\":");
         if (v.f1011 == null) {
             j.nil();
         } else {
-            StructOptional.fbeWriteJson(j, v.f1011);
+            try {
+                StructOptional.fbeWriteJson(j, v.f1011);
+            } catch (EncodeException e) {
+                throw e.at("f1011");
+            }
         }
         j.raw('}');
     }
@@ -4126,6 +4297,7 @@ public class StructNested extends StructOptional {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -4139,11 +4311,17 @@ public class StructNested extends StructOptional {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructNested");
+        }
     }
 
     /**

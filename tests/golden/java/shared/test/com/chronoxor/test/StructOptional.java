@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -580,10 +581,22 @@ public class StructOptional extends StructSimple {
         w.putUuid(b + 206, v.f38);
         w.putI8(b + 222, v.f39.value());
         w.putI8(b + 223, v.f40.value());
-        com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41);
-        com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42);
+        try {
+            com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         w.putI8(b + 232, v.f43.value());
-        com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
         if (v.f100 != null) {
             int s1 = w.optional(b, b + 237, 1);
             w.putBool(s1, v.f100);
@@ -818,19 +831,35 @@ public class StructOptional extends StructSimple {
         }
         if (v.f158 != null) {
             int s59 = w.optional(b, b + 527, 4);
-            com.chronoxor.proto.Order.fbeWrite(w, s59, s59, v.f158);
+            try {
+                com.chronoxor.proto.Order.fbeWrite(w, s59, s59, v.f158);
+            } catch (EncodeException e) {
+                throw e.at("f158");
+            }
         }
         if (v.f159 != null) {
             int s60 = w.optional(b, b + 532, 4);
-            com.chronoxor.proto.Order.fbeWrite(w, s60, s60, v.f159);
+            try {
+                com.chronoxor.proto.Order.fbeWrite(w, s60, s60, v.f159);
+            } catch (EncodeException e) {
+                throw e.at("f159");
+            }
         }
         if (v.f160 != null) {
             int s61 = w.optional(b, b + 537, 4);
-            com.chronoxor.proto.Balance.fbeWrite(w, s61, s61, v.f160);
+            try {
+                com.chronoxor.proto.Balance.fbeWrite(w, s61, s61, v.f160);
+            } catch (EncodeException e) {
+                throw e.at("f160");
+            }
         }
         if (v.f161 != null) {
             int s62 = w.optional(b, b + 542, 4);
-            com.chronoxor.proto.Balance.fbeWrite(w, s62, s62, v.f161);
+            try {
+                com.chronoxor.proto.Balance.fbeWrite(w, s62, s62, v.f161);
+            } catch (EncodeException e) {
+                throw e.at("f161");
+            }
         }
         if (v.f162 != null) {
             int s63 = w.optional(b, b + 547, 1);
@@ -842,11 +871,19 @@ public class StructOptional extends StructSimple {
         }
         if (v.f164 != null) {
             int s65 = w.optional(b, b + 557, 4);
-            com.chronoxor.proto.Account.fbeWrite(w, s65, s65, v.f164);
+            try {
+                com.chronoxor.proto.Account.fbeWrite(w, s65, s65, v.f164);
+            } catch (EncodeException e) {
+                throw e.at("f164");
+            }
         }
         if (v.f165 != null) {
             int s66 = w.optional(b, b + 562, 4);
-            com.chronoxor.proto.Account.fbeWrite(w, s66, s66, v.f165);
+            try {
+                com.chronoxor.proto.Account.fbeWrite(w, s66, s66, v.f165);
+            } catch (EncodeException e) {
+                throw e.at("f165");
+            }
         }
     }
 
@@ -2330,6 +2367,7 @@ public class StructOptional extends StructSimple {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -2343,11 +2381,17 @@ public class StructOptional extends StructSimple {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructOptional");
+        }
     }
 
     /**
@@ -2495,10 +2539,22 @@ public class StructOptional extends StructSimple {
         w.appendUuid(v.f38);
         w.appendI8(v.f39.value());
         w.appendI8(v.f40.value());
-        com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41);
-        com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42);
+        try {
+            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         w.appendI8(v.f43.value());
-        com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
         w.appendBool(v.f100 != null);
         if (v.f100 != null) {
             w.appendBool(v.f100);
@@ -2733,19 +2789,35 @@ public class StructOptional extends StructSimple {
         }
         w.appendBool(v.f158 != null);
         if (v.f158 != null) {
-            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f158);
+            try {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, v.f158);
+            } catch (EncodeException e) {
+                throw e.at("f158");
+            }
         }
         w.appendBool(v.f159 != null);
         if (v.f159 != null) {
-            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f159);
+            try {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, v.f159);
+            } catch (EncodeException e) {
+                throw e.at("f159");
+            }
         }
         w.appendBool(v.f160 != null);
         if (v.f160 != null) {
-            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f160);
+            try {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f160);
+            } catch (EncodeException e) {
+                throw e.at("f160");
+            }
         }
         w.appendBool(v.f161 != null);
         if (v.f161 != null) {
-            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f161);
+            try {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f161);
+            } catch (EncodeException e) {
+                throw e.at("f161");
+            }
         }
         w.appendBool(v.f162 != null);
         if (v.f162 != null) {
@@ -2757,11 +2829,19 @@ public class StructOptional extends StructSimple {
         }
         w.appendBool(v.f164 != null);
         if (v.f164 != null) {
-            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f164);
+            try {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, v.f164);
+            } catch (EncodeException e) {
+                throw e.at("f164");
+            }
         }
         w.appendBool(v.f165 != null);
         if (v.f165 != null) {
-            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f165);
+            try {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, v.f165);
+            } catch (EncodeException e) {
+                throw e.at("f165");
+            }
         }
     }
 
@@ -3467,6 +3547,7 @@ public class StructOptional extends StructSimple {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -3480,11 +3561,17 @@ public class StructOptional extends StructSimple {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(111);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(111);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructOptional");
+        }
     }
 
     /**
@@ -3677,13 +3764,25 @@ public class StructOptional extends StructSimple {
         j.raw(",\"f40\":");
         j.u8(v.f40.value());
         j.raw(",\"f41\":");
-        com.chronoxor.proto.Order.fbeWriteJson(j, v.f41);
+        try {
+            com.chronoxor.proto.Order.fbeWriteJson(j, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
         j.raw(",\"f42\":");
-        com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42);
+        try {
+            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         j.raw(",\"f43\":");
         j.u8(v.f43.value());
         j.raw(",\"f44\":");
-        com.chronoxor.proto.Account.fbeWriteJson(j, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWriteJson(j, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
         j.raw(",\"f100\":");
         if (v.f100 == null) {
             j.nil();
@@ -4036,25 +4135,41 @@ public class StructOptional extends StructSimple {
         if (v.f158 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Order.fbeWriteJson(j, v.f158);
+            try {
+                com.chronoxor.proto.Order.fbeWriteJson(j, v.f158);
+            } catch (EncodeException e) {
+                throw e.at("f158");
+            }
         }
         j.raw(",\"f159\":");
         if (v.f159 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Order.fbeWriteJson(j, v.f159);
+            try {
+                com.chronoxor.proto.Order.fbeWriteJson(j, v.f159);
+            } catch (EncodeException e) {
+                throw e.at("f159");
+            }
         }
         j.raw(",\"f160\":");
         if (v.f160 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f160);
+            try {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, v.f160);
+            } catch (EncodeException e) {
+                throw e.at("f160");
+            }
         }
         j.raw(",\"f161\":");
         if (v.f161 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f161);
+            try {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, v.f161);
+            } catch (EncodeException e) {
+                throw e.at("f161");
+            }
         }
         j.raw(",\"f162\":");
         if (v.f162 == null) {
@@ -4072,13 +4187,21 @@ public class StructOptional extends StructSimple {
         if (v.f164 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Account.fbeWriteJson(j, v.f164);
+            try {
+                com.chronoxor.proto.Account.fbeWriteJson(j, v.f164);
+            } catch (EncodeException e) {
+                throw e.at("f164");
+            }
         }
         j.raw(",\"f165\":");
         if (v.f165 == null) {
             j.nil();
         } else {
-            com.chronoxor.proto.Account.fbeWriteJson(j, v.f165);
+            try {
+                com.chronoxor.proto.Account.fbeWriteJson(j, v.f165);
+            } catch (EncodeException e) {
+                throw e.at("f165");
+            }
         }
         j.raw('}');
     }
@@ -4767,6 +4890,7 @@ public class StructOptional extends StructSimple {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -4780,11 +4904,17 @@ public class StructOptional extends StructSimple {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructOptional");
+        }
     }
 
     /**

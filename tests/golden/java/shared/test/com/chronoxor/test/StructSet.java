@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -116,26 +117,30 @@ public class StructSet {
         int b = w.struct(base, slot, 24, 132);
         int e1 = w.vector(b, b + 8, v.f1.size(), 1);
         int i2 = 0;
-        for (Byte x3 : Compare.ordered(v.f1, Compare.U8)) {
+        for (Byte x3 : Compare.distinct(v.f1, Compare.U8, "f1")) {
             w.putI8(e1 + i2 * 1, x3);
             i2++;
         }
         int e4 = w.vector(b, b + 12, v.f2.size(), 4);
         int i5 = 0;
-        for (EnumSimple x6 : Compare.ordered(v.f2, null)) {
+        for (EnumSimple x6 : Compare.distinct(v.f2, null, "f2")) {
             w.putI32(e4 + i5 * 4, x6.value());
             i5++;
         }
         int e7 = w.vector(b, b + 16, v.f3.size(), 4);
         int i8 = 0;
-        for (FlagsSimple x9 : Compare.ordered(v.f3, null)) {
+        for (FlagsSimple x9 : Compare.distinct(v.f3, null, "f3")) {
             w.putI32(e7 + i8 * 4, x9.value());
             i8++;
         }
         int e10 = w.vector(b, b + 20, v.f4.size(), 4);
         int i11 = 0;
-        for (StructSimple x12 : Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
-            StructSimple.fbeWrite(w, b, e10 + i11 * 4, x12);
+        for (StructSimple x12 : Compare.distinct(v.f4, StructSimple.KEY_ORDER, "f4")) {
+            try {
+                StructSimple.fbeWrite(w, b, e10 + i11 * 4, x12);
+            } catch (EncodeException e) {
+                throw e.at("f4", i11);
+            }
             i11++;
         }
     }
@@ -314,6 +319,7 @@ public class StructSet {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -327,11 +333,17 @@ public class StructSet {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructSet");
+        }
     }
 
     /**
@@ -437,20 +449,26 @@ public class StructSet {
      */
     public static void fbeWriteFinal(Writer w, StructSet v) {
         w.appendCount(v.f1.size());
-        for (Byte x43 : Compare.ordered(v.f1, Compare.U8)) {
+        for (Byte x43 : Compare.distinct(v.f1, Compare.U8, "f1")) {
             w.appendI8(x43);
         }
         w.appendCount(v.f2.size());
-        for (EnumSimple x44 : Compare.ordered(v.f2, null)) {
+        for (EnumSimple x44 : Compare.distinct(v.f2, null, "f2")) {
             w.appendI32(x44.value());
         }
         w.appendCount(v.f3.size());
-        for (FlagsSimple x45 : Compare.ordered(v.f3, null)) {
+        for (FlagsSimple x45 : Compare.distinct(v.f3, null, "f3")) {
             w.appendI32(x45.value());
         }
         w.appendCount(v.f4.size());
-        for (StructSimple x46 : Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
-            StructSimple.fbeWriteFinal(w, x46);
+        int i47 = 0;
+        for (StructSimple x46 : Compare.distinct(v.f4, StructSimple.KEY_ORDER, "f4")) {
+            try {
+                StructSimple.fbeWriteFinal(w, x46);
+            } catch (EncodeException e) {
+                throw e.at("f4", i47);
+            }
+            i47++;
         }
     }
 
@@ -464,42 +482,42 @@ public class StructSet {
      */
     public static void fbeReadFinal(Reader r, StructSet v) throws DecodeException {
         r.enter(16);
-        int n47 = r.finalCount(1, 1, "f1");
+        int n48 = r.finalCount(1, 1, "f1");
         v.f1.clear();
-        for (int i48 = 0; i48 < n47; i48++) {
-            int p49 = r.pos();
+        for (int i49 = 0; i49 < n48; i49++) {
+            int p50 = r.pos();
             if (!v.f1.add(r.finalI8("f1"))) {
-                throw r.duplicateKey("f1", p49);
+                throw r.duplicateKey("f1", p50);
             }
         }
-        int n50 = r.finalCount(4, 4, "f2");
+        int n51 = r.finalCount(4, 4, "f2");
         v.f2.clear();
-        for (int i51 = 0; i51 < n50; i51++) {
-            int p52 = r.pos();
+        for (int i52 = 0; i52 < n51; i52++) {
+            int p53 = r.pos();
             if (!v.f2.add(EnumSimple.of(r.finalI32("f2")))) {
-                throw r.duplicateKey("f2", p52);
+                throw r.duplicateKey("f2", p53);
             }
         }
-        int n53 = r.finalCount(4, 4, "f3");
+        int n54 = r.finalCount(4, 4, "f3");
         v.f3.clear();
-        for (int i54 = 0; i54 < n53; i54++) {
-            int p55 = r.pos();
+        for (int i55 = 0; i55 < n54; i55++) {
+            int p56 = r.pos();
             if (!v.f3.add(FlagsSimple.of(r.finalI32("f3")))) {
-                throw r.duplicateKey("f3", p55);
+                throw r.duplicateKey("f3", p56);
             }
         }
-        int n56 = r.finalCount(281, 0, "f4");
+        int n57 = r.finalCount(281, 0, "f4");
         v.f4.clear();
-        for (int i57 = 0; i57 < n56; i57++) {
-            int p58 = r.pos();
-            StructSimple x59 = new StructSimple();
+        for (int i58 = 0; i58 < n57; i58++) {
+            int p59 = r.pos();
+            StructSimple x60 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x59);
+                StructSimple.fbeReadFinal(r, x60);
             } catch (DecodeException e) {
-                throw e.at("f4", i57);
+                throw e.at("f4", i58);
             }
-            if (!v.f4.add(x59)) {
-                throw r.duplicateKey("f4", p58);
+            if (!v.f4.add(x60)) {
+                throw r.duplicateKey("f4", p59);
             }
         }
         r.leave();
@@ -514,46 +532,46 @@ public class StructSet {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(16);
-        Set<Byte> t60 = new TreeSet<>(Compare.U8);
-        int n61 = r.finalCount(1, 1, "f1");
-        t60.clear();
-        for (int i62 = 0; i62 < n61; i62++) {
-            int p63 = r.pos();
-            if (!t60.add(r.finalI8("f1"))) {
-                throw r.duplicateKey("f1", p63);
+        Set<Byte> t61 = new TreeSet<>(Compare.U8);
+        int n62 = r.finalCount(1, 1, "f1");
+        t61.clear();
+        for (int i63 = 0; i63 < n62; i63++) {
+            int p64 = r.pos();
+            if (!t61.add(r.finalI8("f1"))) {
+                throw r.duplicateKey("f1", p64);
             }
         }
-        Set<EnumSimple> t64 = new TreeSet<>();
-        int n65 = r.finalCount(4, 4, "f2");
-        t64.clear();
-        for (int i66 = 0; i66 < n65; i66++) {
-            int p67 = r.pos();
-            if (!t64.add(EnumSimple.of(r.finalI32("f2")))) {
-                throw r.duplicateKey("f2", p67);
+        Set<EnumSimple> t65 = new TreeSet<>();
+        int n66 = r.finalCount(4, 4, "f2");
+        t65.clear();
+        for (int i67 = 0; i67 < n66; i67++) {
+            int p68 = r.pos();
+            if (!t65.add(EnumSimple.of(r.finalI32("f2")))) {
+                throw r.duplicateKey("f2", p68);
             }
         }
-        Set<FlagsSimple> t68 = new TreeSet<>();
-        int n69 = r.finalCount(4, 4, "f3");
-        t68.clear();
-        for (int i70 = 0; i70 < n69; i70++) {
-            int p71 = r.pos();
-            if (!t68.add(FlagsSimple.of(r.finalI32("f3")))) {
-                throw r.duplicateKey("f3", p71);
+        Set<FlagsSimple> t69 = new TreeSet<>();
+        int n70 = r.finalCount(4, 4, "f3");
+        t69.clear();
+        for (int i71 = 0; i71 < n70; i71++) {
+            int p72 = r.pos();
+            if (!t69.add(FlagsSimple.of(r.finalI32("f3")))) {
+                throw r.duplicateKey("f3", p72);
             }
         }
-        Set<StructSimple> t72 = new TreeSet<>(StructSimple.KEY_ORDER);
-        int n73 = r.finalCount(281, 0, "f4");
-        t72.clear();
-        for (int i74 = 0; i74 < n73; i74++) {
-            int p75 = r.pos();
-            StructSimple x76 = new StructSimple();
+        Set<StructSimple> t73 = new TreeSet<>(StructSimple.KEY_ORDER);
+        int n74 = r.finalCount(281, 0, "f4");
+        t73.clear();
+        for (int i75 = 0; i75 < n74; i75++) {
+            int p76 = r.pos();
+            StructSimple x77 = new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x76);
+                StructSimple.fbeReadFinal(r, x77);
             } catch (DecodeException e) {
-                throw e.at("f4", i74);
+                throw e.at("f4", i75);
             }
-            if (!t72.add(x76)) {
-                throw r.duplicateKey("f4", p75);
+            if (!t73.add(x77)) {
+                throw r.duplicateKey("f4", p76);
             }
         }
         r.leave();
@@ -563,6 +581,7 @@ public class StructSet {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -576,11 +595,17 @@ public class StructSet {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(132);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(132);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructSet");
+        }
     }
 
     /**
@@ -690,7 +715,7 @@ public class StructSet {
     public static void fbeWriteJson(JsonWriter j, StructSet v) {
         j.raw("{\"f1\":[");
         int i1 = 0;
-        for (Byte x2 : Compare.ordered(v.f1, Compare.U8)) {
+        for (Byte x2 : Compare.distinct(v.f1, Compare.U8, "f1")) {
             if (i1++ > 0) {
                 j.raw(',');
             }
@@ -698,7 +723,7 @@ public class StructSet {
         }
         j.raw("],\"f2\":[");
         int i3 = 0;
-        for (EnumSimple x4 : Compare.ordered(v.f2, null)) {
+        for (EnumSimple x4 : Compare.distinct(v.f2, null, "f2")) {
             if (i3++ > 0) {
                 j.raw(',');
             }
@@ -706,7 +731,7 @@ public class StructSet {
         }
         j.raw("],\"f3\":[");
         int i5 = 0;
-        for (FlagsSimple x6 : Compare.ordered(v.f3, null)) {
+        for (FlagsSimple x6 : Compare.distinct(v.f3, null, "f3")) {
             if (i5++ > 0) {
                 j.raw(',');
             }
@@ -714,11 +739,15 @@ public class StructSet {
         }
         j.raw("],\"f4\":[");
         int i7 = 0;
-        for (StructSimple x8 : Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
+        for (StructSimple x8 : Compare.distinct(v.f4, StructSimple.KEY_ORDER, "f4")) {
             if (i7++ > 0) {
                 j.raw(',');
             }
-            StructSimple.fbeWriteJson(j, x8);
+            try {
+                StructSimple.fbeWriteJson(j, x8);
+            } catch (EncodeException e) {
+                throw e.at("f4", i7 - 1);
+            }
         }
         j.raw("]}");
     }
@@ -788,6 +817,7 @@ public class StructSet {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -801,11 +831,17 @@ public class StructSet {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructSet");
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -253,10 +254,22 @@ public class StructSimple {
         w.putUuid(b + 206, v.f38);
         w.putI8(b + 222, v.f39.value());
         w.putI8(b + 223, v.f40.value());
-        com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41);
-        com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42);
+        try {
+            com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         w.putI8(b + 232, v.f43.value());
-        com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -1009,6 +1022,7 @@ public class StructSimple {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -1022,11 +1036,17 @@ public class StructSimple {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructSimple");
+        }
     }
 
     /**
@@ -1172,10 +1192,22 @@ public class StructSimple {
         w.appendUuid(v.f38);
         w.appendI8(v.f39.value());
         w.appendI8(v.f40.value());
-        com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41);
-        com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42);
+        try {
+            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        try {
+            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         w.appendI8(v.f43.value());
-        com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
     }
 
     /**
@@ -1286,6 +1318,7 @@ public class StructSimple {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -1299,11 +1332,17 @@ public class StructSimple {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(110);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(110);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructSimple");
+        }
     }
 
     /**
@@ -1494,13 +1533,25 @@ public class StructSimple {
         j.raw(",\"f40\":");
         j.u8(v.f40.value());
         j.raw(",\"f41\":");
-        com.chronoxor.proto.Order.fbeWriteJson(j, v.f41);
+        try {
+            com.chronoxor.proto.Order.fbeWriteJson(j, v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
         j.raw(",\"f42\":");
-        com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42);
+        try {
+            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
         j.raw(",\"f43\":");
         j.u8(v.f43.value());
         j.raw(",\"f44\":");
-        com.chronoxor.proto.Account.fbeWriteJson(j, v.f44);
+        try {
+            com.chronoxor.proto.Account.fbeWriteJson(j, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
         j.raw('}');
     }
 
@@ -1690,6 +1741,7 @@ public class StructSimple {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -1703,11 +1755,17 @@ public class StructSimple {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructSimple");
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -262,7 +263,11 @@ public class StructVector {
         int e29 = w.vector(b, b + 40, v.f9.size(), 4);
         int i30 = 0;
         for (StructSimple x31 : v.f9) {
-            StructSimple.fbeWrite(w, b, e29 + i30 * 4, x31);
+            try {
+                StructSimple.fbeWrite(w, b, e29 + i30 * 4, x31);
+            } catch (EncodeException e) {
+                throw e.at("f9", i30);
+            }
             i30++;
         }
         int e32 = w.vector(b, b + 44, v.f10.size(), 5);
@@ -270,7 +275,11 @@ public class StructVector {
         for (StructSimple x34 : v.f10) {
             if (x34 != null) {
                 int s35 = w.optional(b, e32 + i33 * 5, 4);
-                StructSimple.fbeWrite(w, s35, s35, x34);
+                try {
+                    StructSimple.fbeWrite(w, s35, s35, x34);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i33);
+                }
             }
             i33++;
         }
@@ -596,6 +605,7 @@ public class StructVector {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -609,11 +619,17 @@ public class StructVector {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructVector");
+        }
     }
 
     /**
@@ -763,15 +779,27 @@ public class StructVector {
             }
         }
         w.appendCount(v.f9.size());
+        int i111 = 0;
         for (StructSimple x110 : v.f9) {
-            StructSimple.fbeWriteFinal(w, x110);
+            try {
+                StructSimple.fbeWriteFinal(w, x110);
+            } catch (EncodeException e) {
+                throw e.at("f9", i111);
+            }
+            i111++;
         }
         w.appendCount(v.f10.size());
-        for (StructSimple x111 : v.f10) {
-            w.appendBool(x111 != null);
-            if (x111 != null) {
-                StructSimple.fbeWriteFinal(w, x111);
+        int i113 = 0;
+        for (StructSimple x112 : v.f10) {
+            w.appendBool(x112 != null);
+            if (x112 != null) {
+                try {
+                    StructSimple.fbeWriteFinal(w, x112);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i113);
+                }
             }
+            i113++;
         }
     }
 
@@ -785,92 +813,92 @@ public class StructVector {
      */
     public static void fbeReadFinal(Reader r, StructVector v) throws DecodeException {
         r.enter(40);
-        int n112 = r.finalCount(1, 1, "f1");
+        int n114 = r.finalCount(1, 1, "f1");
         v.f1.clear();
-        for (int i113 = 0; i113 < n112; i113++) {
+        for (int i115 = 0; i115 < n114; i115++) {
             v.f1.add(r.finalI8("f1"));
         }
-        int n115 = r.finalCount(1, 1, "f2");
+        int n117 = r.finalCount(1, 1, "f2");
         v.f2.clear();
-        for (int i116 = 0; i116 < n115; i116++) {
-            Byte x118 = null;
+        for (int i118 = 0; i118 < n117; i118++) {
+            Byte x120 = null;
             if (r.finalHas("f2")) {
-                x118 = r.finalI8("f2");
+                x120 = r.finalI8("f2");
             }
-            v.f2.add(x118);
+            v.f2.add(x120);
         }
-        int n119 = r.finalCount(4, 4, "f3");
+        int n121 = r.finalCount(4, 4, "f3");
         v.f3.clear();
-        for (int i120 = 0; i120 < n119; i120++) {
+        for (int i122 = 0; i122 < n121; i122++) {
             v.f3.add(r.finalBytes("f3"));
         }
-        int n122 = r.finalCount(1, 1, "f4");
+        int n124 = r.finalCount(1, 1, "f4");
         v.f4.clear();
-        for (int i123 = 0; i123 < n122; i123++) {
-            byte[] x125 = null;
+        for (int i125 = 0; i125 < n124; i125++) {
+            byte[] x127 = null;
             if (r.finalHas("f4")) {
-                x125 = r.finalBytes("f4");
+                x127 = r.finalBytes("f4");
             }
-            v.f4.add(x125);
+            v.f4.add(x127);
         }
-        int n126 = r.finalCount(4, 4, "f5");
+        int n128 = r.finalCount(4, 4, "f5");
         v.f5.clear();
-        for (int i127 = 0; i127 < n126; i127++) {
+        for (int i129 = 0; i129 < n128; i129++) {
             v.f5.add(EnumSimple.of(r.finalI32("f5")));
         }
-        int n129 = r.finalCount(1, 1, "f6");
+        int n131 = r.finalCount(1, 1, "f6");
         v.f6.clear();
-        for (int i130 = 0; i130 < n129; i130++) {
-            EnumSimple x132 = null;
+        for (int i132 = 0; i132 < n131; i132++) {
+            EnumSimple x134 = null;
             if (r.finalHas("f6")) {
-                x132 = EnumSimple.of(r.finalI32("f6"));
+                x134 = EnumSimple.of(r.finalI32("f6"));
             }
-            v.f6.add(x132);
+            v.f6.add(x134);
         }
-        int n133 = r.finalCount(4, 4, "f7");
+        int n135 = r.finalCount(4, 4, "f7");
         v.f7.clear();
-        for (int i134 = 0; i134 < n133; i134++) {
+        for (int i136 = 0; i136 < n135; i136++) {
             v.f7.add(FlagsSimple.of(r.finalI32("f7")));
         }
-        int n136 = r.finalCount(1, 1, "f8");
+        int n138 = r.finalCount(1, 1, "f8");
         v.f8.clear();
-        for (int i137 = 0; i137 < n136; i137++) {
-            FlagsSimple x139 = null;
+        for (int i139 = 0; i139 < n138; i139++) {
+            FlagsSimple x141 = null;
             if (r.finalHas("f8")) {
-                x139 = FlagsSimple.of(r.finalI32("f8"));
+                x141 = FlagsSimple.of(r.finalI32("f8"));
             }
-            v.f8.add(x139);
+            v.f8.add(x141);
         }
-        int n140 = r.finalCount(281, 0, "f9");
-        int m141 = v.f9.size();
-        for (int i142 = 0; i142 < n140; i142++) {
-            StructSimple x143 = i142 < m141 ? v.f9.get(i142) : new StructSimple();
+        int n142 = r.finalCount(281, 0, "f9");
+        int m143 = v.f9.size();
+        for (int i144 = 0; i144 < n142; i144++) {
+            StructSimple x145 = i144 < m143 ? v.f9.get(i144) : new StructSimple();
             try {
-                StructSimple.fbeReadFinal(r, x143);
+                StructSimple.fbeReadFinal(r, x145);
             } catch (DecodeException e) {
-                throw e.at("f9", i142);
+                throw e.at("f9", i144);
             }
-            if (i142 >= m141) {
-                v.f9.add(x143);
+            if (i144 >= m143) {
+                v.f9.add(x145);
             }
         }
-        if (m141 > n140) {
-            v.f9.subList(n140, m141).clear();
+        if (m143 > n142) {
+            v.f9.subList(n142, m143).clear();
         }
-        int n144 = r.finalCount(1, 1, "f10");
+        int n146 = r.finalCount(1, 1, "f10");
         v.f10.clear();
-        for (int i145 = 0; i145 < n144; i145++) {
-            StructSimple x147 = null;
+        for (int i147 = 0; i147 < n146; i147++) {
+            StructSimple x149 = null;
             if (r.finalHas("f10")) {
-                StructSimple x148 = new StructSimple();
+                StructSimple x150 = new StructSimple();
                 try {
-                    StructSimple.fbeReadFinal(r, x148);
+                    StructSimple.fbeReadFinal(r, x150);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i145);
+                    throw e.at("f10", i147);
                 }
-                x147 = x148;
+                x149 = x150;
             }
-            v.f10.add(x147);
+            v.f10.add(x149);
         }
         r.leave();
     }
@@ -885,51 +913,51 @@ public class StructVector {
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(40);
         r.fixed(r.finalCount(1, 1, "f1"), 1, "f1");
-        int n150 = r.finalCount(1, 1, "f2");
-        for (int i151 = 0; i151 < n150; i151++) {
+        int n152 = r.finalCount(1, 1, "f2");
+        for (int i153 = 0; i153 < n152; i153++) {
             if (r.finalHas("f2")) {
                 r.fixed(1, "f2");
             }
         }
-        int n152 = r.finalCount(4, 4, "f3");
-        for (int i153 = 0; i153 < n152; i153++) {
+        int n154 = r.finalCount(4, 4, "f3");
+        for (int i155 = 0; i155 < n154; i155++) {
             r.finalSkipBytes("f3");
         }
-        int n154 = r.finalCount(1, 1, "f4");
-        for (int i155 = 0; i155 < n154; i155++) {
+        int n156 = r.finalCount(1, 1, "f4");
+        for (int i157 = 0; i157 < n156; i157++) {
             if (r.finalHas("f4")) {
                 r.finalSkipBytes("f4");
             }
         }
         r.fixed(r.finalCount(4, 4, "f5"), 4, "f5");
-        int n157 = r.finalCount(1, 1, "f6");
-        for (int i158 = 0; i158 < n157; i158++) {
+        int n159 = r.finalCount(1, 1, "f6");
+        for (int i160 = 0; i160 < n159; i160++) {
             if (r.finalHas("f6")) {
                 r.fixed(4, "f6");
             }
         }
         r.fixed(r.finalCount(4, 4, "f7"), 4, "f7");
-        int n160 = r.finalCount(1, 1, "f8");
-        for (int i161 = 0; i161 < n160; i161++) {
+        int n162 = r.finalCount(1, 1, "f8");
+        for (int i163 = 0; i163 < n162; i163++) {
             if (r.finalHas("f8")) {
                 r.fixed(4, "f8");
             }
         }
-        int n162 = r.finalCount(281, 0, "f9");
-        for (int i163 = 0; i163 < n162; i163++) {
+        int n164 = r.finalCount(281, 0, "f9");
+        for (int i165 = 0; i165 < n164; i165++) {
             try {
                 StructSimple.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("f9", i163);
+                throw e.at("f9", i165);
             }
         }
-        int n164 = r.finalCount(1, 1, "f10");
-        for (int i165 = 0; i165 < n164; i165++) {
+        int n166 = r.finalCount(1, 1, "f10");
+        for (int i167 = 0; i167 < n166; i167++) {
             if (r.finalHas("f10")) {
                 try {
                     StructSimple.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f10", i165);
+                    throw e.at("f10", i167);
                 }
             }
         }
@@ -940,6 +968,7 @@ public class StructVector {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -953,11 +982,17 @@ public class StructVector {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(130);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(130);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("test.StructVector");
+        }
     }
 
     /**
@@ -1151,7 +1186,11 @@ public class StructVector {
             if (i17++ > 0) {
                 j.raw(',');
             }
-            StructSimple.fbeWriteJson(j, x18);
+            try {
+                StructSimple.fbeWriteJson(j, x18);
+            } catch (EncodeException e) {
+                throw e.at("f9", i17 - 1);
+            }
         }
         j.raw("],\"f10\":[");
         int i19 = 0;
@@ -1162,7 +1201,11 @@ public class StructVector {
             if (x20 == null) {
                 j.nil();
             } else {
-                StructSimple.fbeWriteJson(j, x20);
+                try {
+                    StructSimple.fbeWriteJson(j, x20);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i19 - 1);
+                }
             }
         }
         j.raw("]}");
@@ -1293,6 +1336,7 @@ public class StructVector {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -1306,11 +1350,17 @@ public class StructVector {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("test.StructVector");
+        }
     }
 
     /**

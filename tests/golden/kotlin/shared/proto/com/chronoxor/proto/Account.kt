@@ -3,6 +3,7 @@
 package com.chronoxor.proto
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -49,11 +50,18 @@ open class Account(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Account.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Account.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("proto.Account")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -66,11 +74,18 @@ open class Account(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Account.fbeWriteFinal(w, this)
-        return w.endFinal(3)
+        try {
+            w.beginFinal()
+            Account.fbeWriteFinal(w, this)
+            return w.endFinal(3)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("proto.Account")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -79,11 +94,18 @@ open class Account(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Account.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Account.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("proto.Account")
+        }
     }
 
     companion object {
@@ -102,16 +124,28 @@ open class Account(
             w.putI32(b + 8, v.id)
             w.string(b, b + 12, v.name)
             w.putI8(b + 16, v.state.value.toByte())
-            Balance.fbeWrite(w, b, b + 17, v.wallet)
+            try {
+                Balance.fbeWrite(w, b, b + 17, v.wallet)
+            } catch (e: EncodeException) {
+                throw e.at("wallet")
+            }
             val o1 = v.asset
             if (o1 != null) {
                 val s2 = w.optional(b, b + 21, 4)
-                Balance.fbeWrite(w, s2, s2, o1)
+                try {
+                    Balance.fbeWrite(w, s2, s2, o1)
+                } catch (e: EncodeException) {
+                    throw e.at("asset")
+                }
             }
             val e3 = w.vector(b, b + 26, v.orders.size, 4)
             var i4 = 0
             for (x5 in v.orders) {
-                Order.fbeWrite(w, b, e3 + i4 * 4, x5)
+                try {
+                    Order.fbeWrite(w, b, e3 + i4 * 4, x5)
+                } catch (e: EncodeException) {
+                    throw e.at("orders", i4)
+                }
                 i4++
             }
         }
@@ -228,15 +262,29 @@ open class Account(
             w.appendI32(v.id)
             w.appendString(v.name)
             w.appendI8(v.state.value.toByte())
-            Balance.fbeWriteFinal(w, v.wallet)
+            try {
+                Balance.fbeWriteFinal(w, v.wallet)
+            } catch (e: EncodeException) {
+                throw e.at("wallet")
+            }
             val o12 = v.asset
             w.appendBool(o12 != null)
             if (o12 != null) {
-                Balance.fbeWriteFinal(w, o12)
+                try {
+                    Balance.fbeWriteFinal(w, o12)
+                } catch (e: EncodeException) {
+                    throw e.at("asset")
+                }
             }
             w.appendCount(v.orders.size)
+            var i14 = 0
             for (x13 in v.orders) {
-                Order.fbeWriteFinal(w, x13)
+                try {
+                    Order.fbeWriteFinal(w, x13)
+                } catch (e: EncodeException) {
+                    throw e.at("orders", i14)
+                }
+                i14++
             }
         }
 
@@ -256,25 +304,25 @@ open class Account(
                 throw e.at("wallet")
             }
             v.asset = if (r.finalHas("asset")) {
-                val x14 = Balance()
+                val x15 = Balance()
                 try {
-                    Balance.fbeReadFinal(r, x14)
+                    Balance.fbeReadFinal(r, x15)
                 } catch (e: DecodeException) {
                     throw e.at("asset")
                 }
-                x14
+                x15
             } else {
                 null
             }
-            val n15 = r.finalCount(26, 0, "orders")
-            for (i16 in 0 until n15) {
-                val x17 = Order()
+            val n16 = r.finalCount(26, 0, "orders")
+            for (i17 in 0 until n16) {
+                val x18 = Order()
                 try {
-                    Order.fbeReadFinal(r, x17)
+                    Order.fbeReadFinal(r, x18)
                 } catch (e: DecodeException) {
-                    throw e.at("orders", i16)
+                    throw e.at("orders", i17)
                 }
-                v.orders.add(x17)
+                v.orders.add(x18)
             }
             r.leave()
         }
@@ -325,19 +373,31 @@ open class Account(
             j.raw(",\"state\":")
             j.u8(v.state.value.toByte())
             j.raw(",\"wallet\":")
-            Balance.fbeWriteJson(j, v.wallet)
+            try {
+                Balance.fbeWriteJson(j, v.wallet)
+            } catch (e: EncodeException) {
+                throw e.at("wallet")
+            }
             j.raw(",\"asset\":")
             val o1 = v.asset
             if (o1 == null) {
                 j.nil()
             } else {
-                Balance.fbeWriteJson(j, o1)
+                try {
+                    Balance.fbeWriteJson(j, o1)
+                } catch (e: EncodeException) {
+                    throw e.at("asset")
+                }
             }
             j.raw(",\"orders\":[")
             var i2 = 0
             for (x3 in v.orders) {
                 if (i2++ > 0) j.raw(',')
-                Order.fbeWriteJson(j, x3)
+                try {
+                    Order.fbeWriteJson(j, x3)
+                } catch (e: EncodeException) {
+                    throw e.at("orders", i2 - 1)
+                }
             }
             j.raw("]}")
         }

@@ -4,6 +4,7 @@ package com.chronoxor.proto
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -43,11 +44,18 @@ open class Balance(var currency: String = "", var amount: Double = 0.0) {
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Balance.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Balance.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("proto.Balance")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -60,11 +68,18 @@ open class Balance(var currency: String = "", var amount: Double = 0.0) {
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Balance.fbeWriteFinal(w, this)
-        return w.endFinal(2)
+        try {
+            w.beginFinal()
+            Balance.fbeWriteFinal(w, this)
+            return w.endFinal(2)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("proto.Balance")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -73,11 +88,18 @@ open class Balance(var currency: String = "", var amount: Double = 0.0) {
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Balance.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Balance.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("proto.Balance")
+        }
     }
 
     companion object {

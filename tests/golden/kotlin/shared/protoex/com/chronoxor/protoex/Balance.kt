@@ -4,6 +4,7 @@ package com.chronoxor.protoex
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -37,31 +38,52 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Balance.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Balance.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("protoex.Balance")
+        }
     }
 
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Balance.fbeWriteFinal(w, this)
-        return w.endFinal(2)
+        try {
+            w.beginFinal()
+            Balance.fbeWriteFinal(w, this)
+            return w.endFinal(2)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("protoex.Balance")
+        }
     }
 
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     override fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Balance.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Balance.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("protoex.Balance")
+        }
     }
 
     companion object {

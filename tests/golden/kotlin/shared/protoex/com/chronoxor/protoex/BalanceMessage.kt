@@ -3,6 +3,7 @@
 package com.chronoxor.protoex
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -36,11 +37,18 @@ open class BalanceMessage(var body: Balance = Balance()) {
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        BalanceMessage.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            BalanceMessage.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("protoex.BalanceMessage")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -53,11 +61,18 @@ open class BalanceMessage(var body: Balance = Balance()) {
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        BalanceMessage.fbeWriteFinal(w, this)
-        return w.endFinal(12)
+        try {
+            w.beginFinal()
+            BalanceMessage.fbeWriteFinal(w, this)
+            return w.endFinal(12)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("protoex.BalanceMessage")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -66,11 +81,18 @@ open class BalanceMessage(var body: Balance = Balance()) {
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        BalanceMessage.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            BalanceMessage.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("protoex.BalanceMessage")
+        }
     }
 
     companion object {
@@ -84,7 +106,11 @@ open class BalanceMessage(var body: Balance = Balance()) {
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: BalanceMessage) {
             val b = w.struct(base, slot, 12, 12)
-            Balance.fbeWrite(w, b, b + 8, v.body)
+            try {
+                Balance.fbeWrite(w, b, b + 8, v.body)
+            } catch (e: EncodeException) {
+                throw e.at("body")
+            }
         }
 
         /**
@@ -147,7 +173,11 @@ open class BalanceMessage(var body: Balance = Balance()) {
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: BalanceMessage) {
-            Balance.fbeWriteFinal(w, v.body)
+            try {
+                Balance.fbeWriteFinal(w, v.body)
+            } catch (e: EncodeException) {
+                throw e.at("body")
+            }
         }
 
         /**
@@ -205,7 +235,11 @@ open class BalanceMessage(var body: Balance = Balance()) {
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: BalanceMessage) {
             j.raw("{\"body\":")
-            Balance.fbeWriteJson(j, v.body)
+            try {
+                Balance.fbeWriteJson(j, v.body)
+            } catch (e: EncodeException) {
+                throw e.at("body")
+            }
             j.raw('}')
         }
 

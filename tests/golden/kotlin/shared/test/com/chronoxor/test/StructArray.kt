@@ -3,6 +3,7 @@
 package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -48,11 +49,18 @@ open class StructArray(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructArray.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructArray.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructArray")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -65,11 +73,18 @@ open class StructArray(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructArray.fbeWriteFinal(w, this)
-        return w.endFinal(125)
+        try {
+            w.beginFinal()
+            StructArray.fbeWriteFinal(w, this)
+            return w.endFinal(125)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructArray")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -78,11 +93,18 @@ open class StructArray(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructArray.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructArray.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructArray")
+        }
     }
 
     companion object {
@@ -96,11 +118,11 @@ open class StructArray(
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: StructArray) {
             val b = w.struct(base, slot, 92, 125)
-            Writer.checkLength(v.f1.size, 2, "test.StructArray.f1")
+            Writer.checkLength(v.f1.size, 2, "f1")
             for (i1 in 0 until 2) {
                 w.putI8(b + 8 + i1 * 1, v.f1[i1].toByte())
             }
-            Writer.checkLength(v.f2.size, 2, "test.StructArray.f2")
+            Writer.checkLength(v.f2.size, 2, "f2")
             for (i2 in 0 until 2) {
                 val o3 = v.f2[i2]
                 if (o3 != null) {
@@ -108,11 +130,11 @@ open class StructArray(
                     w.putI8(s4, o3.toByte())
                 }
             }
-            Writer.checkLength(v.f3.size, 2, "test.StructArray.f3")
+            Writer.checkLength(v.f3.size, 2, "f3")
             for (i5 in 0 until 2) {
                 w.bytes(b, b + 20 + i5 * 4, v.f3[i5])
             }
-            Writer.checkLength(v.f4.size, 2, "test.StructArray.f4")
+            Writer.checkLength(v.f4.size, 2, "f4")
             for (i6 in 0 until 2) {
                 val o7 = v.f4[i6]
                 if (o7 != null) {
@@ -120,11 +142,11 @@ open class StructArray(
                     w.bytes(s8, s8, o7)
                 }
             }
-            Writer.checkLength(v.f5.size, 2, "test.StructArray.f5")
+            Writer.checkLength(v.f5.size, 2, "f5")
             for (i9 in 0 until 2) {
                 w.putI32(b + 38 + i9 * 4, v.f5[i9].value)
             }
-            Writer.checkLength(v.f6.size, 2, "test.StructArray.f6")
+            Writer.checkLength(v.f6.size, 2, "f6")
             for (i10 in 0 until 2) {
                 val o11 = v.f6[i10]
                 if (o11 != null) {
@@ -132,11 +154,11 @@ open class StructArray(
                     w.putI32(s12, o11.value)
                 }
             }
-            Writer.checkLength(v.f7.size, 2, "test.StructArray.f7")
+            Writer.checkLength(v.f7.size, 2, "f7")
             for (i13 in 0 until 2) {
                 w.putI32(b + 56 + i13 * 4, v.f7[i13].value)
             }
-            Writer.checkLength(v.f8.size, 2, "test.StructArray.f8")
+            Writer.checkLength(v.f8.size, 2, "f8")
             for (i14 in 0 until 2) {
                 val o15 = v.f8[i14]
                 if (o15 != null) {
@@ -144,16 +166,24 @@ open class StructArray(
                     w.putI32(s16, o15.value)
                 }
             }
-            Writer.checkLength(v.f9.size, 2, "test.StructArray.f9")
+            Writer.checkLength(v.f9.size, 2, "f9")
             for (i17 in 0 until 2) {
-                StructSimple.fbeWrite(w, b, b + 74 + i17 * 4, v.f9[i17])
+                try {
+                    StructSimple.fbeWrite(w, b, b + 74 + i17 * 4, v.f9[i17])
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i17)
+                }
             }
-            Writer.checkLength(v.f10.size, 2, "test.StructArray.f10")
+            Writer.checkLength(v.f10.size, 2, "f10")
             for (i18 in 0 until 2) {
                 val o19 = v.f10[i18]
                 if (o19 != null) {
                     val s20 = w.optional(b, b + 82 + i18 * 5, 4)
-                    StructSimple.fbeWrite(w, s20, s20, o19)
+                    try {
+                        StructSimple.fbeWrite(w, s20, s20, o19)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i18)
+                    }
                 }
             }
         }
@@ -311,11 +341,11 @@ open class StructArray(
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructArray) {
-            Writer.checkLength(v.f1.size, 2, "test.StructArray.f1")
+            Writer.checkLength(v.f1.size, 2, "f1")
             for (i42 in 0 until 2) {
                 w.appendI8(v.f1[i42].toByte())
             }
-            Writer.checkLength(v.f2.size, 2, "test.StructArray.f2")
+            Writer.checkLength(v.f2.size, 2, "f2")
             for (i43 in 0 until 2) {
                 val o44 = v.f2[i43]
                 w.appendBool(o44 != null)
@@ -323,11 +353,11 @@ open class StructArray(
                     w.appendI8(o44.toByte())
                 }
             }
-            Writer.checkLength(v.f3.size, 2, "test.StructArray.f3")
+            Writer.checkLength(v.f3.size, 2, "f3")
             for (i45 in 0 until 2) {
                 w.appendBytes(v.f3[i45])
             }
-            Writer.checkLength(v.f4.size, 2, "test.StructArray.f4")
+            Writer.checkLength(v.f4.size, 2, "f4")
             for (i46 in 0 until 2) {
                 val o47 = v.f4[i46]
                 w.appendBool(o47 != null)
@@ -335,11 +365,11 @@ open class StructArray(
                     w.appendBytes(o47)
                 }
             }
-            Writer.checkLength(v.f5.size, 2, "test.StructArray.f5")
+            Writer.checkLength(v.f5.size, 2, "f5")
             for (i48 in 0 until 2) {
                 w.appendI32(v.f5[i48].value)
             }
-            Writer.checkLength(v.f6.size, 2, "test.StructArray.f6")
+            Writer.checkLength(v.f6.size, 2, "f6")
             for (i49 in 0 until 2) {
                 val o50 = v.f6[i49]
                 w.appendBool(o50 != null)
@@ -347,11 +377,11 @@ open class StructArray(
                     w.appendI32(o50.value)
                 }
             }
-            Writer.checkLength(v.f7.size, 2, "test.StructArray.f7")
+            Writer.checkLength(v.f7.size, 2, "f7")
             for (i51 in 0 until 2) {
                 w.appendI32(v.f7[i51].value)
             }
-            Writer.checkLength(v.f8.size, 2, "test.StructArray.f8")
+            Writer.checkLength(v.f8.size, 2, "f8")
             for (i52 in 0 until 2) {
                 val o53 = v.f8[i52]
                 w.appendBool(o53 != null)
@@ -359,16 +389,24 @@ open class StructArray(
                     w.appendI32(o53.value)
                 }
             }
-            Writer.checkLength(v.f9.size, 2, "test.StructArray.f9")
+            Writer.checkLength(v.f9.size, 2, "f9")
             for (i54 in 0 until 2) {
-                StructSimple.fbeWriteFinal(w, v.f9[i54])
+                try {
+                    StructSimple.fbeWriteFinal(w, v.f9[i54])
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i54)
+                }
             }
-            Writer.checkLength(v.f10.size, 2, "test.StructArray.f10")
+            Writer.checkLength(v.f10.size, 2, "f10")
             for (i55 in 0 until 2) {
                 val o56 = v.f10[i55]
                 w.appendBool(o56 != null)
                 if (o56 != null) {
-                    StructSimple.fbeWriteFinal(w, o56)
+                    try {
+                        StructSimple.fbeWriteFinal(w, o56)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i55)
+                    }
                 }
             }
         }
@@ -472,7 +510,7 @@ open class StructArray(
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: StructArray) {
             j.raw("{\"f1\":")
-            Writer.checkLength(v.f1.size, 2, "test.StructArray.f1")
+            Writer.checkLength(v.f1.size, 2, "f1")
             j.raw('[')
             var i1 = 0
             for (x2 in v.f1) {
@@ -480,7 +518,7 @@ open class StructArray(
                 j.u8(x2.toByte())
             }
             j.raw("],\"f2\":")
-            Writer.checkLength(v.f2.size, 2, "test.StructArray.f2")
+            Writer.checkLength(v.f2.size, 2, "f2")
             j.raw('[')
             var i3 = 0
             for (x4 in v.f2) {
@@ -492,7 +530,7 @@ open class StructArray(
                 }
             }
             j.raw("],\"f3\":")
-            Writer.checkLength(v.f3.size, 2, "test.StructArray.f3")
+            Writer.checkLength(v.f3.size, 2, "f3")
             j.raw('[')
             var i5 = 0
             for (x6 in v.f3) {
@@ -500,7 +538,7 @@ open class StructArray(
                 j.bytes(x6)
             }
             j.raw("],\"f4\":")
-            Writer.checkLength(v.f4.size, 2, "test.StructArray.f4")
+            Writer.checkLength(v.f4.size, 2, "f4")
             j.raw('[')
             var i7 = 0
             for (x8 in v.f4) {
@@ -512,7 +550,7 @@ open class StructArray(
                 }
             }
             j.raw("],\"f5\":")
-            Writer.checkLength(v.f5.size, 2, "test.StructArray.f5")
+            Writer.checkLength(v.f5.size, 2, "f5")
             j.raw('[')
             var i9 = 0
             for (x10 in v.f5) {
@@ -520,7 +558,7 @@ open class StructArray(
                 j.i64(x10.value.toLong())
             }
             j.raw("],\"f6\":")
-            Writer.checkLength(v.f6.size, 2, "test.StructArray.f6")
+            Writer.checkLength(v.f6.size, 2, "f6")
             j.raw('[')
             var i11 = 0
             for (x12 in v.f6) {
@@ -532,7 +570,7 @@ open class StructArray(
                 }
             }
             j.raw("],\"f7\":")
-            Writer.checkLength(v.f7.size, 2, "test.StructArray.f7")
+            Writer.checkLength(v.f7.size, 2, "f7")
             j.raw('[')
             var i13 = 0
             for (x14 in v.f7) {
@@ -540,7 +578,7 @@ open class StructArray(
                 j.i64(x14.value.toLong())
             }
             j.raw("],\"f8\":")
-            Writer.checkLength(v.f8.size, 2, "test.StructArray.f8")
+            Writer.checkLength(v.f8.size, 2, "f8")
             j.raw('[')
             var i15 = 0
             for (x16 in v.f8) {
@@ -552,15 +590,19 @@ open class StructArray(
                 }
             }
             j.raw("],\"f9\":")
-            Writer.checkLength(v.f9.size, 2, "test.StructArray.f9")
+            Writer.checkLength(v.f9.size, 2, "f9")
             j.raw('[')
             var i17 = 0
             for (x18 in v.f9) {
                 if (i17++ > 0) j.raw(',')
-                StructSimple.fbeWriteJson(j, x18)
+                try {
+                    StructSimple.fbeWriteJson(j, x18)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i17 - 1)
+                }
             }
             j.raw("],\"f10\":")
-            Writer.checkLength(v.f10.size, 2, "test.StructArray.f10")
+            Writer.checkLength(v.f10.size, 2, "f10")
             j.raw('[')
             var i19 = 0
             for (x20 in v.f10) {
@@ -568,7 +610,11 @@ open class StructArray(
                 if (x20 == null) {
                     j.nil()
                 } else {
-                    StructSimple.fbeWriteJson(j, x20)
+                    try {
+                        StructSimple.fbeWriteJson(j, x20)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i19 - 1)
+                    }
                 }
             }
             j.raw("]}")

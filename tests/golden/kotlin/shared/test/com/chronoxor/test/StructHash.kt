@@ -3,6 +3,7 @@
 package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -48,11 +49,18 @@ open class StructHash(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructHash.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructHash.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructHash")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -65,11 +73,18 @@ open class StructHash(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructHash.fbeWriteFinal(w, this)
-        return w.endFinal(141)
+        try {
+            w.beginFinal()
+            StructHash.fbeWriteFinal(w, this)
+            return w.endFinal(141)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructHash")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -78,11 +93,18 @@ open class StructHash(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructHash.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructHash.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructHash")
+        }
     }
 
     companion object {
@@ -172,7 +194,11 @@ open class StructHash(
             var i34 = 0
             for (x35 in v.f9.entries) {
                 w.string(b, e33 + i34 * 8, x35.key)
-                StructSimple.fbeWrite(w, b, e33 + i34 * 8 + 4, x35.value)
+                try {
+                    StructSimple.fbeWrite(w, b, e33 + i34 * 8 + 4, x35.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i34)
+                }
                 i34++
             }
             val e36 = w.vector(b, b + 44, v.f10.size, 9)
@@ -182,7 +208,11 @@ open class StructHash(
                 val o39 = x38.value
                 if (o39 != null) {
                     val s40 = w.optional(b, e36 + i37 * 9 + 4, 4)
-                    StructSimple.fbeWrite(w, s40, s40, o39)
+                    try {
+                        StructSimple.fbeWrite(w, s40, s40, o39)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i37)
+                    }
                 }
                 i37++
             }
@@ -431,18 +461,30 @@ open class StructHash(
                 }
             }
             w.appendCount(v.f9.size)
+            var i106 = 0
             for (x105 in v.f9.entries) {
                 w.appendString(x105.key)
-                StructSimple.fbeWriteFinal(w, x105.value)
+                try {
+                    StructSimple.fbeWriteFinal(w, x105.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i106)
+                }
+                i106++
             }
             w.appendCount(v.f10.size)
-            for (x106 in v.f10.entries) {
-                w.appendString(x106.key)
-                val o107 = x106.value
-                w.appendBool(o107 != null)
-                if (o107 != null) {
-                    StructSimple.fbeWriteFinal(w, o107)
+            var i108 = 0
+            for (x107 in v.f10.entries) {
+                w.appendString(x107.key)
+                val o109 = x107.value
+                w.appendBool(o109 != null)
+                if (o109 != null) {
+                    try {
+                        StructSimple.fbeWriteFinal(w, o109)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i108)
+                    }
                 }
+                i108++
             }
         }
 
@@ -453,96 +495,96 @@ open class StructHash(
          */
         fun fbeReadFinal(r: Reader, v: StructHash) {
             r.enter(40)
-            val n108 = r.finalCount(5, 5, "f1")
-            for (i109 in 0 until n108) {
-                val p110 = r.pos()
-                val k111 = r.finalString("f1")
-                v.f1[k111] = r.finalI8("f1").toUByte()
-                if (v.f1.size != i109 + 1) throw r.duplicateKey("f1", p110)
+            val n110 = r.finalCount(5, 5, "f1")
+            for (i111 in 0 until n110) {
+                val p112 = r.pos()
+                val k113 = r.finalString("f1")
+                v.f1[k113] = r.finalI8("f1").toUByte()
+                if (v.f1.size != i111 + 1) throw r.duplicateKey("f1", p112)
             }
-            val n112 = r.finalCount(5, 5, "f2")
-            for (i113 in 0 until n112) {
-                val p114 = r.pos()
-                val k115 = r.finalString("f2")
-                val x116: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2[k115] = x116
-                if (v.f2.size != i113 + 1) throw r.duplicateKey("f2", p114)
+            val n114 = r.finalCount(5, 5, "f2")
+            for (i115 in 0 until n114) {
+                val p116 = r.pos()
+                val k117 = r.finalString("f2")
+                val x118: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2[k117] = x118
+                if (v.f2.size != i115 + 1) throw r.duplicateKey("f2", p116)
             }
-            val n117 = r.finalCount(8, 8, "f3")
-            for (i118 in 0 until n117) {
-                val p119 = r.pos()
-                val k120 = r.finalString("f3")
-                v.f3[k120] = r.finalBytes("f3")
-                if (v.f3.size != i118 + 1) throw r.duplicateKey("f3", p119)
+            val n119 = r.finalCount(8, 8, "f3")
+            for (i120 in 0 until n119) {
+                val p121 = r.pos()
+                val k122 = r.finalString("f3")
+                v.f3[k122] = r.finalBytes("f3")
+                if (v.f3.size != i120 + 1) throw r.duplicateKey("f3", p121)
             }
-            val n121 = r.finalCount(5, 5, "f4")
-            for (i122 in 0 until n121) {
-                val p123 = r.pos()
-                val k124 = r.finalString("f4")
-                val x125: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4[k124] = x125
-                if (v.f4.size != i122 + 1) throw r.duplicateKey("f4", p123)
+            val n123 = r.finalCount(5, 5, "f4")
+            for (i124 in 0 until n123) {
+                val p125 = r.pos()
+                val k126 = r.finalString("f4")
+                val x127: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4[k126] = x127
+                if (v.f4.size != i124 + 1) throw r.duplicateKey("f4", p125)
             }
-            val n126 = r.finalCount(8, 8, "f5")
-            for (i127 in 0 until n126) {
-                val p128 = r.pos()
-                val k129 = r.finalString("f5")
-                v.f5[k129] = EnumSimple(r.finalI32("f5"))
-                if (v.f5.size != i127 + 1) throw r.duplicateKey("f5", p128)
+            val n128 = r.finalCount(8, 8, "f5")
+            for (i129 in 0 until n128) {
+                val p130 = r.pos()
+                val k131 = r.finalString("f5")
+                v.f5[k131] = EnumSimple(r.finalI32("f5"))
+                if (v.f5.size != i129 + 1) throw r.duplicateKey("f5", p130)
             }
-            val n130 = r.finalCount(5, 5, "f6")
-            for (i131 in 0 until n130) {
-                val p132 = r.pos()
-                val k133 = r.finalString("f6")
-                val x134: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6[k133] = x134
-                if (v.f6.size != i131 + 1) throw r.duplicateKey("f6", p132)
+            val n132 = r.finalCount(5, 5, "f6")
+            for (i133 in 0 until n132) {
+                val p134 = r.pos()
+                val k135 = r.finalString("f6")
+                val x136: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6[k135] = x136
+                if (v.f6.size != i133 + 1) throw r.duplicateKey("f6", p134)
             }
-            val n135 = r.finalCount(8, 8, "f7")
-            for (i136 in 0 until n135) {
-                val p137 = r.pos()
-                val k138 = r.finalString("f7")
-                v.f7[k138] = FlagsSimple(r.finalI32("f7"))
-                if (v.f7.size != i136 + 1) throw r.duplicateKey("f7", p137)
+            val n137 = r.finalCount(8, 8, "f7")
+            for (i138 in 0 until n137) {
+                val p139 = r.pos()
+                val k140 = r.finalString("f7")
+                v.f7[k140] = FlagsSimple(r.finalI32("f7"))
+                if (v.f7.size != i138 + 1) throw r.duplicateKey("f7", p139)
             }
-            val n139 = r.finalCount(5, 5, "f8")
-            for (i140 in 0 until n139) {
-                val p141 = r.pos()
-                val k142 = r.finalString("f8")
-                val x143: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8[k142] = x143
-                if (v.f8.size != i140 + 1) throw r.duplicateKey("f8", p141)
+            val n141 = r.finalCount(5, 5, "f8")
+            for (i142 in 0 until n141) {
+                val p143 = r.pos()
+                val k144 = r.finalString("f8")
+                val x145: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8[k144] = x145
+                if (v.f8.size != i142 + 1) throw r.duplicateKey("f8", p143)
             }
-            val n144 = r.finalCount(285, 4, "f9")
-            for (i145 in 0 until n144) {
-                val p146 = r.pos()
-                val k147 = r.finalString("f9")
-                val x148 = StructSimple()
+            val n146 = r.finalCount(285, 4, "f9")
+            for (i147 in 0 until n146) {
+                val p148 = r.pos()
+                val k149 = r.finalString("f9")
+                val x150 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x148)
+                    StructSimple.fbeReadFinal(r, x150)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i145)
+                    throw e.at("f9", i147)
                 }
-                v.f9[k147] = x148
-                if (v.f9.size != i145 + 1) throw r.duplicateKey("f9", p146)
+                v.f9[k149] = x150
+                if (v.f9.size != i147 + 1) throw r.duplicateKey("f9", p148)
             }
-            val n149 = r.finalCount(5, 5, "f10")
-            for (i150 in 0 until n149) {
-                val p151 = r.pos()
-                val k152 = r.finalString("f10")
-                val x153: StructSimple? = if (r.finalHas("f10")) {
-                    val x154 = StructSimple()
+            val n151 = r.finalCount(5, 5, "f10")
+            for (i152 in 0 until n151) {
+                val p153 = r.pos()
+                val k154 = r.finalString("f10")
+                val x155: StructSimple? = if (r.finalHas("f10")) {
+                    val x156 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x154)
+                        StructSimple.fbeReadFinal(r, x156)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i150)
+                        throw e.at("f10", i152)
                     }
-                    x154
+                    x156
                 } else {
                     null
                 }
-                v.f10[k152] = x153
-                if (v.f10.size != i150 + 1) throw r.duplicateKey("f10", p151)
+                v.f10[k154] = x155
+                if (v.f10.size != i152 + 1) throw r.duplicateKey("f10", p153)
             }
             r.leave()
         }
@@ -667,7 +709,11 @@ open class StructHash(
             for (x22 in v.f9.entries) {
                 if (i21++ > 0) j.raw(',')
                 j.keyString(x22.key)
-                StructSimple.fbeWriteJson(j, x22.value)
+                try {
+                    StructSimple.fbeWriteJson(j, x22.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i21 - 1)
+                }
             }
             j.raw("},\"f10\":{")
             var i23 = 0
@@ -678,7 +724,11 @@ open class StructHash(
                 if (o25 == null) {
                     j.nil()
                 } else {
-                    StructSimple.fbeWriteJson(j, o25)
+                    try {
+                        StructSimple.fbeWriteJson(j, o25)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i23 - 1)
+                    }
                 }
             }
             j.raw("}}")

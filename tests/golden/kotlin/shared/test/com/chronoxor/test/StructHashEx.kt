@@ -2,7 +2,9 @@
 
 package com.chronoxor.test
 
+import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -40,11 +42,18 @@ open class StructHashEx(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructHashEx.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructHashEx.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructHashEx")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -57,11 +66,18 @@ open class StructHashEx(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructHashEx.fbeWriteFinal(w, this)
-        return w.endFinal(142)
+        try {
+            w.beginFinal()
+            StructHashEx.fbeWriteFinal(w, this)
+            return w.endFinal(142)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructHashEx")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -70,11 +86,18 @@ open class StructHashEx(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructHashEx.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructHashEx.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructHashEx")
+        }
     }
 
     companion object {
@@ -90,19 +113,35 @@ open class StructHashEx(
             val b = w.struct(base, slot, 16, 142)
             val e1 = w.vector(b, b + 8, v.f1.size, 8)
             var i2 = 0
-            for (x3 in v.f1.entries) {
-                StructSimple.fbeWrite(w, b, e1 + i2 * 8, x3.key)
-                StructNested.fbeWrite(w, b, e1 + i2 * 8 + 4, x3.value)
+            for (x3 in Compare.distinctHash(v.f1, StructSimple.KEY_ORDER, "f1")) {
+                try {
+                    StructSimple.fbeWrite(w, b, e1 + i2 * 8, x3.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f1", i2)
+                }
+                try {
+                    StructNested.fbeWrite(w, b, e1 + i2 * 8 + 4, x3.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f1", i2)
+                }
                 i2++
             }
             val e4 = w.vector(b, b + 12, v.f2.size, 9)
             var i5 = 0
-            for (x6 in v.f2.entries) {
-                StructSimple.fbeWrite(w, b, e4 + i5 * 9, x6.key)
+            for (x6 in Compare.distinctHash(v.f2, StructSimple.KEY_ORDER, "f2")) {
+                try {
+                    StructSimple.fbeWrite(w, b, e4 + i5 * 9, x6.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f2", i5)
+                }
                 val o7 = x6.value
                 if (o7 != null) {
                     val s8 = w.optional(b, e4 + i5 * 9 + 4, 4)
-                    StructNested.fbeWrite(w, s8, s8, o7)
+                    try {
+                        StructNested.fbeWrite(w, s8, s8, o7)
+                    } catch (e: EncodeException) {
+                        throw e.at("f2", i5)
+                    }
                 }
                 i5++
             }
@@ -209,18 +248,38 @@ open class StructHashEx(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructHashEx) {
             w.appendCount(v.f1.size)
-            for (x21 in v.f1.entries) {
-                StructSimple.fbeWriteFinal(w, x21.key)
-                StructNested.fbeWriteFinal(w, x21.value)
+            var i22 = 0
+            for (x21 in Compare.distinctHash(v.f1, StructSimple.KEY_ORDER, "f1")) {
+                try {
+                    StructSimple.fbeWriteFinal(w, x21.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f1", i22)
+                }
+                try {
+                    StructNested.fbeWriteFinal(w, x21.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f1", i22)
+                }
+                i22++
             }
             w.appendCount(v.f2.size)
-            for (x22 in v.f2.entries) {
-                StructSimple.fbeWriteFinal(w, x22.key)
-                val o23 = x22.value
-                w.appendBool(o23 != null)
-                if (o23 != null) {
-                    StructNested.fbeWriteFinal(w, o23)
+            var i24 = 0
+            for (x23 in Compare.distinctHash(v.f2, StructSimple.KEY_ORDER, "f2")) {
+                try {
+                    StructSimple.fbeWriteFinal(w, x23.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f2", i24)
                 }
+                val o25 = x23.value
+                w.appendBool(o25 != null)
+                if (o25 != null) {
+                    try {
+                        StructNested.fbeWriteFinal(w, o25)
+                    } catch (e: EncodeException) {
+                        throw e.at("f2", i24)
+                    }
+                }
+                i24++
             }
         }
 
@@ -231,46 +290,46 @@ open class StructHashEx(
          */
         fun fbeReadFinal(r: Reader, v: StructHashEx) {
             r.enter(8)
-            val n24 = r.finalCount(1279, 0, "f1")
-            for (i25 in 0 until n24) {
-                val p26 = r.pos()
-                val x27 = StructSimple()
+            val n26 = r.finalCount(1279, 0, "f1")
+            for (i27 in 0 until n26) {
+                val p28 = r.pos()
+                val x29 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x27)
+                    StructSimple.fbeReadFinal(r, x29)
                 } catch (e: DecodeException) {
-                    throw e.at("f1", i25)
+                    throw e.at("f1", i27)
                 }
-                val x28 = StructNested()
+                val x30 = StructNested()
                 try {
-                    StructNested.fbeReadFinal(r, x28)
+                    StructNested.fbeReadFinal(r, x30)
                 } catch (e: DecodeException) {
-                    throw e.at("f1", i25)
+                    throw e.at("f1", i27)
                 }
-                v.f1[x27] = x28
-                if (v.f1.size != i25 + 1) throw r.duplicateKey("f1", p26)
+                v.f1[x29] = x30
+                if (v.f1.size != i27 + 1) throw r.duplicateKey("f1", p28)
             }
-            val n29 = r.finalCount(282, 1, "f2")
-            for (i30 in 0 until n29) {
-                val p31 = r.pos()
-                val x32 = StructSimple()
+            val n31 = r.finalCount(282, 1, "f2")
+            for (i32 in 0 until n31) {
+                val p33 = r.pos()
+                val x34 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x32)
+                    StructSimple.fbeReadFinal(r, x34)
                 } catch (e: DecodeException) {
-                    throw e.at("f2", i30)
+                    throw e.at("f2", i32)
                 }
-                val x33: StructNested? = if (r.finalHas("f2")) {
-                    val x34 = StructNested()
+                val x35: StructNested? = if (r.finalHas("f2")) {
+                    val x36 = StructNested()
                     try {
-                        StructNested.fbeReadFinal(r, x34)
+                        StructNested.fbeReadFinal(r, x36)
                     } catch (e: DecodeException) {
-                        throw e.at("f2", i30)
+                        throw e.at("f2", i32)
                     }
-                    x34
+                    x36
                 } else {
                     null
                 }
-                v.f2[x32] = x33
-                if (v.f2.size != i30 + 1) throw r.duplicateKey("f2", p31)
+                v.f2[x34] = x35
+                if (v.f2.size != i32 + 1) throw r.duplicateKey("f2", p33)
             }
             r.leave()
         }
@@ -316,26 +375,42 @@ open class StructHashEx(
         fun fbeWriteJson(j: JsonWriter, v: StructHashEx) {
             j.raw("{\"f1\":[")
             var i1 = 0
-            for (x2 in v.f1.entries) {
+            for (x2 in Compare.distinctHash(v.f1, StructSimple.KEY_ORDER, "f1")) {
                 if (i1++ > 0) j.raw(',')
                 j.raw('[')
-                StructSimple.fbeWriteJson(j, x2.key)
+                try {
+                    StructSimple.fbeWriteJson(j, x2.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f1", i1 - 1)
+                }
                 j.raw(',')
-                StructNested.fbeWriteJson(j, x2.value)
+                try {
+                    StructNested.fbeWriteJson(j, x2.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f1", i1 - 1)
+                }
                 j.raw(']')
             }
             j.raw("],\"f2\":[")
             var i3 = 0
-            for (x4 in v.f2.entries) {
+            for (x4 in Compare.distinctHash(v.f2, StructSimple.KEY_ORDER, "f2")) {
                 if (i3++ > 0) j.raw(',')
                 j.raw('[')
-                StructSimple.fbeWriteJson(j, x4.key)
+                try {
+                    StructSimple.fbeWriteJson(j, x4.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f2", i3 - 1)
+                }
                 j.raw(',')
                 val o5 = x4.value
                 if (o5 == null) {
                     j.nil()
                 } else {
-                    StructNested.fbeWriteJson(j, o5)
+                    try {
+                        StructNested.fbeWriteJson(j, o5)
+                    } catch (e: EncodeException) {
+                        throw e.at("f2", i3 - 1)
+                    }
                 }
                 j.raw(']')
             }

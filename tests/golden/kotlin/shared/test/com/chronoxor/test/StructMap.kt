@@ -4,6 +4,7 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -50,11 +51,18 @@ open class StructMap(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructMap.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructMap.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructMap")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -67,11 +75,18 @@ open class StructMap(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructMap.fbeWriteFinal(w, this)
-        return w.endFinal(140)
+        try {
+            w.beginFinal()
+            StructMap.fbeWriteFinal(w, this)
+            return w.endFinal(140)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructMap")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -80,11 +95,18 @@ open class StructMap(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructMap.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructMap.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructMap")
+        }
     }
 
     companion object {
@@ -100,14 +122,14 @@ open class StructMap(
             val b = w.struct(base, slot, 48, 140)
             val e1 = w.vector(b, b + 8, v.f1.size, 5)
             var i2 = 0
-            for (x3 in Compare.ordered(v.f1, null)) {
+            for (x3 in Compare.distinct(v.f1, null, "f1")) {
                 w.putI32(e1 + i2 * 5, x3.key)
                 w.putI8(e1 + i2 * 5 + 4, x3.value.toByte())
                 i2++
             }
             val e4 = w.vector(b, b + 12, v.f2.size, 9)
             var i5 = 0
-            for (x6 in Compare.ordered(v.f2, null)) {
+            for (x6 in Compare.distinct(v.f2, null, "f2")) {
                 w.putI32(e4 + i5 * 9, x6.key)
                 val o7 = x6.value
                 if (o7 != null) {
@@ -118,14 +140,14 @@ open class StructMap(
             }
             val e9 = w.vector(b, b + 16, v.f3.size, 8)
             var i10 = 0
-            for (x11 in Compare.ordered(v.f3, null)) {
+            for (x11 in Compare.distinct(v.f3, null, "f3")) {
                 w.putI32(e9 + i10 * 8, x11.key)
                 w.bytes(b, e9 + i10 * 8 + 4, x11.value)
                 i10++
             }
             val e12 = w.vector(b, b + 20, v.f4.size, 9)
             var i13 = 0
-            for (x14 in Compare.ordered(v.f4, null)) {
+            for (x14 in Compare.distinct(v.f4, null, "f4")) {
                 w.putI32(e12 + i13 * 9, x14.key)
                 val o15 = x14.value
                 if (o15 != null) {
@@ -136,14 +158,14 @@ open class StructMap(
             }
             val e17 = w.vector(b, b + 24, v.f5.size, 8)
             var i18 = 0
-            for (x19 in Compare.ordered(v.f5, null)) {
+            for (x19 in Compare.distinct(v.f5, null, "f5")) {
                 w.putI32(e17 + i18 * 8, x19.key)
                 w.putI32(e17 + i18 * 8 + 4, x19.value.value)
                 i18++
             }
             val e20 = w.vector(b, b + 28, v.f6.size, 9)
             var i21 = 0
-            for (x22 in Compare.ordered(v.f6, null)) {
+            for (x22 in Compare.distinct(v.f6, null, "f6")) {
                 w.putI32(e20 + i21 * 9, x22.key)
                 val o23 = x22.value
                 if (o23 != null) {
@@ -154,14 +176,14 @@ open class StructMap(
             }
             val e25 = w.vector(b, b + 32, v.f7.size, 8)
             var i26 = 0
-            for (x27 in Compare.ordered(v.f7, null)) {
+            for (x27 in Compare.distinct(v.f7, null, "f7")) {
                 w.putI32(e25 + i26 * 8, x27.key)
                 w.putI32(e25 + i26 * 8 + 4, x27.value.value)
                 i26++
             }
             val e28 = w.vector(b, b + 36, v.f8.size, 9)
             var i29 = 0
-            for (x30 in Compare.ordered(v.f8, null)) {
+            for (x30 in Compare.distinct(v.f8, null, "f8")) {
                 w.putI32(e28 + i29 * 9, x30.key)
                 val o31 = x30.value
                 if (o31 != null) {
@@ -172,19 +194,27 @@ open class StructMap(
             }
             val e33 = w.vector(b, b + 40, v.f9.size, 8)
             var i34 = 0
-            for (x35 in Compare.ordered(v.f9, null)) {
+            for (x35 in Compare.distinct(v.f9, null, "f9")) {
                 w.putI32(e33 + i34 * 8, x35.key)
-                StructSimple.fbeWrite(w, b, e33 + i34 * 8 + 4, x35.value)
+                try {
+                    StructSimple.fbeWrite(w, b, e33 + i34 * 8 + 4, x35.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i34)
+                }
                 i34++
             }
             val e36 = w.vector(b, b + 44, v.f10.size, 9)
             var i37 = 0
-            for (x38 in Compare.ordered(v.f10, null)) {
+            for (x38 in Compare.distinct(v.f10, null, "f10")) {
                 w.putI32(e36 + i37 * 9, x38.key)
                 val o39 = x38.value
                 if (o39 != null) {
                     val s40 = w.optional(b, e36 + i37 * 9 + 4, 4)
-                    StructSimple.fbeWrite(w, s40, s40, o39)
+                    try {
+                        StructSimple.fbeWrite(w, s40, s40, o39)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i37)
+                    }
                 }
                 i37++
             }
@@ -377,12 +407,12 @@ open class StructMap(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructMap) {
             w.appendCount(v.f1.size)
-            for (x93 in Compare.ordered(v.f1, null)) {
+            for (x93 in Compare.distinct(v.f1, null, "f1")) {
                 w.appendI32(x93.key)
                 w.appendI8(x93.value.toByte())
             }
             w.appendCount(v.f2.size)
-            for (x94 in Compare.ordered(v.f2, null)) {
+            for (x94 in Compare.distinct(v.f2, null, "f2")) {
                 w.appendI32(x94.key)
                 val o95 = x94.value
                 w.appendBool(o95 != null)
@@ -391,12 +421,12 @@ open class StructMap(
                 }
             }
             w.appendCount(v.f3.size)
-            for (x96 in Compare.ordered(v.f3, null)) {
+            for (x96 in Compare.distinct(v.f3, null, "f3")) {
                 w.appendI32(x96.key)
                 w.appendBytes(x96.value)
             }
             w.appendCount(v.f4.size)
-            for (x97 in Compare.ordered(v.f4, null)) {
+            for (x97 in Compare.distinct(v.f4, null, "f4")) {
                 w.appendI32(x97.key)
                 val o98 = x97.value
                 w.appendBool(o98 != null)
@@ -405,12 +435,12 @@ open class StructMap(
                 }
             }
             w.appendCount(v.f5.size)
-            for (x99 in Compare.ordered(v.f5, null)) {
+            for (x99 in Compare.distinct(v.f5, null, "f5")) {
                 w.appendI32(x99.key)
                 w.appendI32(x99.value.value)
             }
             w.appendCount(v.f6.size)
-            for (x100 in Compare.ordered(v.f6, null)) {
+            for (x100 in Compare.distinct(v.f6, null, "f6")) {
                 w.appendI32(x100.key)
                 val o101 = x100.value
                 w.appendBool(o101 != null)
@@ -419,12 +449,12 @@ open class StructMap(
                 }
             }
             w.appendCount(v.f7.size)
-            for (x102 in Compare.ordered(v.f7, null)) {
+            for (x102 in Compare.distinct(v.f7, null, "f7")) {
                 w.appendI32(x102.key)
                 w.appendI32(x102.value.value)
             }
             w.appendCount(v.f8.size)
-            for (x103 in Compare.ordered(v.f8, null)) {
+            for (x103 in Compare.distinct(v.f8, null, "f8")) {
                 w.appendI32(x103.key)
                 val o104 = x103.value
                 w.appendBool(o104 != null)
@@ -433,18 +463,30 @@ open class StructMap(
                 }
             }
             w.appendCount(v.f9.size)
-            for (x105 in Compare.ordered(v.f9, null)) {
+            var i106 = 0
+            for (x105 in Compare.distinct(v.f9, null, "f9")) {
                 w.appendI32(x105.key)
-                StructSimple.fbeWriteFinal(w, x105.value)
+                try {
+                    StructSimple.fbeWriteFinal(w, x105.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i106)
+                }
+                i106++
             }
             w.appendCount(v.f10.size)
-            for (x106 in Compare.ordered(v.f10, null)) {
-                w.appendI32(x106.key)
-                val o107 = x106.value
-                w.appendBool(o107 != null)
-                if (o107 != null) {
-                    StructSimple.fbeWriteFinal(w, o107)
+            var i108 = 0
+            for (x107 in Compare.distinct(v.f10, null, "f10")) {
+                w.appendI32(x107.key)
+                val o109 = x107.value
+                w.appendBool(o109 != null)
+                if (o109 != null) {
+                    try {
+                        StructSimple.fbeWriteFinal(w, o109)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i108)
+                    }
                 }
+                i108++
             }
         }
 
@@ -455,96 +497,96 @@ open class StructMap(
          */
         fun fbeReadFinal(r: Reader, v: StructMap) {
             r.enter(40)
-            val n108 = r.finalCount(5, 5, "f1")
-            for (i109 in 0 until n108) {
-                val p110 = r.pos()
-                val k111 = r.finalI32("f1")
-                v.f1[k111] = r.finalI8("f1").toUByte()
-                if (v.f1.size != i109 + 1) throw r.duplicateKey("f1", p110)
+            val n110 = r.finalCount(5, 5, "f1")
+            for (i111 in 0 until n110) {
+                val p112 = r.pos()
+                val k113 = r.finalI32("f1")
+                v.f1[k113] = r.finalI8("f1").toUByte()
+                if (v.f1.size != i111 + 1) throw r.duplicateKey("f1", p112)
             }
-            val n112 = r.finalCount(5, 5, "f2")
-            for (i113 in 0 until n112) {
-                val p114 = r.pos()
-                val k115 = r.finalI32("f2")
-                val x116: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2[k115] = x116
-                if (v.f2.size != i113 + 1) throw r.duplicateKey("f2", p114)
+            val n114 = r.finalCount(5, 5, "f2")
+            for (i115 in 0 until n114) {
+                val p116 = r.pos()
+                val k117 = r.finalI32("f2")
+                val x118: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2[k117] = x118
+                if (v.f2.size != i115 + 1) throw r.duplicateKey("f2", p116)
             }
-            val n117 = r.finalCount(8, 8, "f3")
-            for (i118 in 0 until n117) {
-                val p119 = r.pos()
-                val k120 = r.finalI32("f3")
-                v.f3[k120] = r.finalBytes("f3")
-                if (v.f3.size != i118 + 1) throw r.duplicateKey("f3", p119)
+            val n119 = r.finalCount(8, 8, "f3")
+            for (i120 in 0 until n119) {
+                val p121 = r.pos()
+                val k122 = r.finalI32("f3")
+                v.f3[k122] = r.finalBytes("f3")
+                if (v.f3.size != i120 + 1) throw r.duplicateKey("f3", p121)
             }
-            val n121 = r.finalCount(5, 5, "f4")
-            for (i122 in 0 until n121) {
-                val p123 = r.pos()
-                val k124 = r.finalI32("f4")
-                val x125: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4[k124] = x125
-                if (v.f4.size != i122 + 1) throw r.duplicateKey("f4", p123)
+            val n123 = r.finalCount(5, 5, "f4")
+            for (i124 in 0 until n123) {
+                val p125 = r.pos()
+                val k126 = r.finalI32("f4")
+                val x127: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4[k126] = x127
+                if (v.f4.size != i124 + 1) throw r.duplicateKey("f4", p125)
             }
-            val n126 = r.finalCount(8, 8, "f5")
-            for (i127 in 0 until n126) {
-                val p128 = r.pos()
-                val k129 = r.finalI32("f5")
-                v.f5[k129] = EnumSimple(r.finalI32("f5"))
-                if (v.f5.size != i127 + 1) throw r.duplicateKey("f5", p128)
+            val n128 = r.finalCount(8, 8, "f5")
+            for (i129 in 0 until n128) {
+                val p130 = r.pos()
+                val k131 = r.finalI32("f5")
+                v.f5[k131] = EnumSimple(r.finalI32("f5"))
+                if (v.f5.size != i129 + 1) throw r.duplicateKey("f5", p130)
             }
-            val n130 = r.finalCount(5, 5, "f6")
-            for (i131 in 0 until n130) {
-                val p132 = r.pos()
-                val k133 = r.finalI32("f6")
-                val x134: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6[k133] = x134
-                if (v.f6.size != i131 + 1) throw r.duplicateKey("f6", p132)
+            val n132 = r.finalCount(5, 5, "f6")
+            for (i133 in 0 until n132) {
+                val p134 = r.pos()
+                val k135 = r.finalI32("f6")
+                val x136: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6[k135] = x136
+                if (v.f6.size != i133 + 1) throw r.duplicateKey("f6", p134)
             }
-            val n135 = r.finalCount(8, 8, "f7")
-            for (i136 in 0 until n135) {
-                val p137 = r.pos()
-                val k138 = r.finalI32("f7")
-                v.f7[k138] = FlagsSimple(r.finalI32("f7"))
-                if (v.f7.size != i136 + 1) throw r.duplicateKey("f7", p137)
+            val n137 = r.finalCount(8, 8, "f7")
+            for (i138 in 0 until n137) {
+                val p139 = r.pos()
+                val k140 = r.finalI32("f7")
+                v.f7[k140] = FlagsSimple(r.finalI32("f7"))
+                if (v.f7.size != i138 + 1) throw r.duplicateKey("f7", p139)
             }
-            val n139 = r.finalCount(5, 5, "f8")
-            for (i140 in 0 until n139) {
-                val p141 = r.pos()
-                val k142 = r.finalI32("f8")
-                val x143: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8[k142] = x143
-                if (v.f8.size != i140 + 1) throw r.duplicateKey("f8", p141)
+            val n141 = r.finalCount(5, 5, "f8")
+            for (i142 in 0 until n141) {
+                val p143 = r.pos()
+                val k144 = r.finalI32("f8")
+                val x145: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8[k144] = x145
+                if (v.f8.size != i142 + 1) throw r.duplicateKey("f8", p143)
             }
-            val n144 = r.finalCount(285, 4, "f9")
-            for (i145 in 0 until n144) {
-                val p146 = r.pos()
-                val k147 = r.finalI32("f9")
-                val x148 = StructSimple()
+            val n146 = r.finalCount(285, 4, "f9")
+            for (i147 in 0 until n146) {
+                val p148 = r.pos()
+                val k149 = r.finalI32("f9")
+                val x150 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x148)
+                    StructSimple.fbeReadFinal(r, x150)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i145)
+                    throw e.at("f9", i147)
                 }
-                v.f9[k147] = x148
-                if (v.f9.size != i145 + 1) throw r.duplicateKey("f9", p146)
+                v.f9[k149] = x150
+                if (v.f9.size != i147 + 1) throw r.duplicateKey("f9", p148)
             }
-            val n149 = r.finalCount(5, 5, "f10")
-            for (i150 in 0 until n149) {
-                val p151 = r.pos()
-                val k152 = r.finalI32("f10")
-                val x153: StructSimple? = if (r.finalHas("f10")) {
-                    val x154 = StructSimple()
+            val n151 = r.finalCount(5, 5, "f10")
+            for (i152 in 0 until n151) {
+                val p153 = r.pos()
+                val k154 = r.finalI32("f10")
+                val x155: StructSimple? = if (r.finalHas("f10")) {
+                    val x156 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x154)
+                        StructSimple.fbeReadFinal(r, x156)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i150)
+                        throw e.at("f10", i152)
                     }
-                    x154
+                    x156
                 } else {
                     null
                 }
-                v.f10[k152] = x153
-                if (v.f10.size != i150 + 1) throw r.duplicateKey("f10", p151)
+                v.f10[k154] = x155
+                if (v.f10.size != i152 + 1) throw r.duplicateKey("f10", p153)
             }
             r.leave()
         }
@@ -590,14 +632,14 @@ open class StructMap(
         fun fbeWriteJson(j: JsonWriter, v: StructMap) {
             j.raw("{\"f1\":{")
             var i1 = 0
-            for (x2 in Compare.ordered(v.f1, null)) {
+            for (x2 in Compare.distinct(v.f1, null, "f1")) {
                 if (i1++ > 0) j.raw(',')
                 j.keyI64(x2.key.toLong())
                 j.u8(x2.value.toByte())
             }
             j.raw("},\"f2\":{")
             var i3 = 0
-            for (x4 in Compare.ordered(v.f2, null)) {
+            for (x4 in Compare.distinct(v.f2, null, "f2")) {
                 if (i3++ > 0) j.raw(',')
                 j.keyI64(x4.key.toLong())
                 val o5 = x4.value
@@ -609,14 +651,14 @@ open class StructMap(
             }
             j.raw("},\"f3\":{")
             var i6 = 0
-            for (x7 in Compare.ordered(v.f3, null)) {
+            for (x7 in Compare.distinct(v.f3, null, "f3")) {
                 if (i6++ > 0) j.raw(',')
                 j.keyI64(x7.key.toLong())
                 j.bytes(x7.value)
             }
             j.raw("},\"f4\":{")
             var i8 = 0
-            for (x9 in Compare.ordered(v.f4, null)) {
+            for (x9 in Compare.distinct(v.f4, null, "f4")) {
                 if (i8++ > 0) j.raw(',')
                 j.keyI64(x9.key.toLong())
                 val o10 = x9.value
@@ -628,14 +670,14 @@ open class StructMap(
             }
             j.raw("},\"f5\":{")
             var i11 = 0
-            for (x12 in Compare.ordered(v.f5, null)) {
+            for (x12 in Compare.distinct(v.f5, null, "f5")) {
                 if (i11++ > 0) j.raw(',')
                 j.keyI64(x12.key.toLong())
                 j.i64(x12.value.value.toLong())
             }
             j.raw("},\"f6\":{")
             var i13 = 0
-            for (x14 in Compare.ordered(v.f6, null)) {
+            for (x14 in Compare.distinct(v.f6, null, "f6")) {
                 if (i13++ > 0) j.raw(',')
                 j.keyI64(x14.key.toLong())
                 val o15 = x14.value
@@ -647,14 +689,14 @@ open class StructMap(
             }
             j.raw("},\"f7\":{")
             var i16 = 0
-            for (x17 in Compare.ordered(v.f7, null)) {
+            for (x17 in Compare.distinct(v.f7, null, "f7")) {
                 if (i16++ > 0) j.raw(',')
                 j.keyI64(x17.key.toLong())
                 j.i64(x17.value.value.toLong())
             }
             j.raw("},\"f8\":{")
             var i18 = 0
-            for (x19 in Compare.ordered(v.f8, null)) {
+            for (x19 in Compare.distinct(v.f8, null, "f8")) {
                 if (i18++ > 0) j.raw(',')
                 j.keyI64(x19.key.toLong())
                 val o20 = x19.value
@@ -666,21 +708,29 @@ open class StructMap(
             }
             j.raw("},\"f9\":{")
             var i21 = 0
-            for (x22 in Compare.ordered(v.f9, null)) {
+            for (x22 in Compare.distinct(v.f9, null, "f9")) {
                 if (i21++ > 0) j.raw(',')
                 j.keyI64(x22.key.toLong())
-                StructSimple.fbeWriteJson(j, x22.value)
+                try {
+                    StructSimple.fbeWriteJson(j, x22.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i21 - 1)
+                }
             }
             j.raw("},\"f10\":{")
             var i23 = 0
-            for (x24 in Compare.ordered(v.f10, null)) {
+            for (x24 in Compare.distinct(v.f10, null, "f10")) {
                 if (i23++ > 0) j.raw(',')
                 j.keyI64(x24.key.toLong())
                 val o25 = x24.value
                 if (o25 == null) {
                     j.nil()
                 } else {
-                    StructSimple.fbeWriteJson(j, o25)
+                    try {
+                        StructSimple.fbeWriteJson(j, o25)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i23 - 1)
+                    }
                 }
             }
             j.raw("}}")

@@ -4,6 +4,7 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -275,31 +276,52 @@ open class StructNested(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructNested.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructNested.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructNested")
+        }
     }
 
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructNested.fbeWriteFinal(w, this)
-        return w.endFinal(112)
+        try {
+            w.beginFinal()
+            StructNested.fbeWriteFinal(w, this)
+            return w.endFinal(112)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructNested")
+        }
     }
 
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     override fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructNested.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructNested.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructNested")
+        }
     }
 
     companion object {
@@ -356,10 +378,22 @@ open class StructNested(
             w.putUuid(b + 206, v.f38)
             w.putI8(b + 222, v.f39.value.toByte())
             w.putI8(b + 223, v.f40.value.toByte())
-            com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41)
-            com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42)
+            try {
+                com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             w.putI8(b + 232, v.f43.value.toByte())
-            com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
             val o1 = v.f100
             if (o1 != null) {
                 val s2 = w.optional(b, b + 237, 1)
@@ -653,22 +687,38 @@ open class StructNested(
             val o117 = v.f158
             if (o117 != null) {
                 val s118 = w.optional(b, b + 527, 4)
-                com.chronoxor.proto.Order.fbeWrite(w, s118, s118, o117)
+                try {
+                    com.chronoxor.proto.Order.fbeWrite(w, s118, s118, o117)
+                } catch (e: EncodeException) {
+                    throw e.at("f158")
+                }
             }
             val o119 = v.f159
             if (o119 != null) {
                 val s120 = w.optional(b, b + 532, 4)
-                com.chronoxor.proto.Order.fbeWrite(w, s120, s120, o119)
+                try {
+                    com.chronoxor.proto.Order.fbeWrite(w, s120, s120, o119)
+                } catch (e: EncodeException) {
+                    throw e.at("f159")
+                }
             }
             val o121 = v.f160
             if (o121 != null) {
                 val s122 = w.optional(b, b + 537, 4)
-                com.chronoxor.proto.Balance.fbeWrite(w, s122, s122, o121)
+                try {
+                    com.chronoxor.proto.Balance.fbeWrite(w, s122, s122, o121)
+                } catch (e: EncodeException) {
+                    throw e.at("f160")
+                }
             }
             val o123 = v.f161
             if (o123 != null) {
                 val s124 = w.optional(b, b + 542, 4)
-                com.chronoxor.proto.Balance.fbeWrite(w, s124, s124, o123)
+                try {
+                    com.chronoxor.proto.Balance.fbeWrite(w, s124, s124, o123)
+                } catch (e: EncodeException) {
+                    throw e.at("f161")
+                }
             }
             val o125 = v.f162
             if (o125 != null) {
@@ -683,12 +733,20 @@ open class StructNested(
             val o129 = v.f164
             if (o129 != null) {
                 val s130 = w.optional(b, b + 557, 4)
-                com.chronoxor.proto.Account.fbeWrite(w, s130, s130, o129)
+                try {
+                    com.chronoxor.proto.Account.fbeWrite(w, s130, s130, o129)
+                } catch (e: EncodeException) {
+                    throw e.at("f164")
+                }
             }
             val o131 = v.f165
             if (o131 != null) {
                 val s132 = w.optional(b, b + 562, 4)
-                com.chronoxor.proto.Account.fbeWrite(w, s132, s132, o131)
+                try {
+                    com.chronoxor.proto.Account.fbeWrite(w, s132, s132, o131)
+                } catch (e: EncodeException) {
+                    throw e.at("f165")
+                }
             }
             w.putI32(b + 567, v.f1000.value)
             val o133 = v.f1001
@@ -714,17 +772,33 @@ open class StructNested(
                 val s140 = w.optional(b, b + 599, 8)
                 w.putI64(s140, o139.value.toLong())
             }
-            StructSimple.fbeWrite(w, b, b + 604, v.f1008)
+            try {
+                StructSimple.fbeWrite(w, b, b + 604, v.f1008)
+            } catch (e: EncodeException) {
+                throw e.at("f1008")
+            }
             val o141 = v.f1009
             if (o141 != null) {
                 val s142 = w.optional(b, b + 608, 4)
-                StructSimple.fbeWrite(w, s142, s142, o141)
+                try {
+                    StructSimple.fbeWrite(w, s142, s142, o141)
+                } catch (e: EncodeException) {
+                    throw e.at("f1009")
+                }
             }
-            StructOptional.fbeWrite(w, b, b + 613, v.f1010)
+            try {
+                StructOptional.fbeWrite(w, b, b + 613, v.f1010)
+            } catch (e: EncodeException) {
+                throw e.at("f1010")
+            }
             val o143 = v.f1011
             if (o143 != null) {
                 val s144 = w.optional(b, b + 617, 4)
-                StructOptional.fbeWrite(w, s144, s144, o143)
+                try {
+                    StructOptional.fbeWrite(w, s144, s144, o143)
+                } catch (e: EncodeException) {
+                    throw e.at("f1011")
+                }
             }
         }
 
@@ -1178,10 +1252,22 @@ open class StructNested(
             w.appendUuid(v.f38)
             w.appendI8(v.f39.value.toByte())
             w.appendI8(v.f40.value.toByte())
-            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41)
-            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42)
+            try {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             w.appendI8(v.f43.value.toByte())
-            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
             val o225 = v.f100
             w.appendBool(o225 != null)
             if (o225 != null) {
@@ -1475,22 +1561,38 @@ open class StructNested(
             val o283 = v.f158
             w.appendBool(o283 != null)
             if (o283 != null) {
-                com.chronoxor.proto.Order.fbeWriteFinal(w, o283)
+                try {
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o283)
+                } catch (e: EncodeException) {
+                    throw e.at("f158")
+                }
             }
             val o284 = v.f159
             w.appendBool(o284 != null)
             if (o284 != null) {
-                com.chronoxor.proto.Order.fbeWriteFinal(w, o284)
+                try {
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o284)
+                } catch (e: EncodeException) {
+                    throw e.at("f159")
+                }
             }
             val o285 = v.f160
             w.appendBool(o285 != null)
             if (o285 != null) {
-                com.chronoxor.proto.Balance.fbeWriteFinal(w, o285)
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o285)
+                } catch (e: EncodeException) {
+                    throw e.at("f160")
+                }
             }
             val o286 = v.f161
             w.appendBool(o286 != null)
             if (o286 != null) {
-                com.chronoxor.proto.Balance.fbeWriteFinal(w, o286)
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o286)
+                } catch (e: EncodeException) {
+                    throw e.at("f161")
+                }
             }
             val o287 = v.f162
             w.appendBool(o287 != null)
@@ -1505,12 +1607,20 @@ open class StructNested(
             val o289 = v.f164
             w.appendBool(o289 != null)
             if (o289 != null) {
-                com.chronoxor.proto.Account.fbeWriteFinal(w, o289)
+                try {
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o289)
+                } catch (e: EncodeException) {
+                    throw e.at("f164")
+                }
             }
             val o290 = v.f165
             w.appendBool(o290 != null)
             if (o290 != null) {
-                com.chronoxor.proto.Account.fbeWriteFinal(w, o290)
+                try {
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o290)
+                } catch (e: EncodeException) {
+                    throw e.at("f165")
+                }
             }
             w.appendI32(v.f1000.value)
             val o291 = v.f1001
@@ -1536,17 +1646,33 @@ open class StructNested(
             if (o294 != null) {
                 w.appendI64(o294.value.toLong())
             }
-            StructSimple.fbeWriteFinal(w, v.f1008)
+            try {
+                StructSimple.fbeWriteFinal(w, v.f1008)
+            } catch (e: EncodeException) {
+                throw e.at("f1008")
+            }
             val o295 = v.f1009
             w.appendBool(o295 != null)
             if (o295 != null) {
-                StructSimple.fbeWriteFinal(w, o295)
+                try {
+                    StructSimple.fbeWriteFinal(w, o295)
+                } catch (e: EncodeException) {
+                    throw e.at("f1009")
+                }
             }
-            StructOptional.fbeWriteFinal(w, v.f1010)
+            try {
+                StructOptional.fbeWriteFinal(w, v.f1010)
+            } catch (e: EncodeException) {
+                throw e.at("f1010")
+            }
             val o296 = v.f1011
             w.appendBool(o296 != null)
             if (o296 != null) {
-                StructOptional.fbeWriteFinal(w, o296)
+                try {
+                    StructOptional.fbeWriteFinal(w, o296)
+                } catch (e: EncodeException) {
+                    throw e.at("f1011")
+                }
             }
         }
 
@@ -1905,13 +2031,25 @@ open class StructNested(
             j.raw(",\"f40\":")
             j.u8(v.f40.value.toByte())
             j.raw(",\"f41\":")
-            com.chronoxor.proto.Order.fbeWriteJson(j, v.f41)
+            try {
+                com.chronoxor.proto.Order.fbeWriteJson(j, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
             j.raw(",\"f42\":")
-            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42)
+            try {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             j.raw(",\"f43\":")
             j.u8(v.f43.value.toByte())
             j.raw(",\"f44\":")
-            com.chronoxor.proto.Account.fbeWriteJson(j, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWriteJson(j, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
             j.raw(",\"f100\":")
             val o1 = v.f100
             if (o1 == null) {
@@ -2323,28 +2461,44 @@ open class StructNested(
             if (o59 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Order.fbeWriteJson(j, o59)
+                try {
+                    com.chronoxor.proto.Order.fbeWriteJson(j, o59)
+                } catch (e: EncodeException) {
+                    throw e.at("f158")
+                }
             }
             j.raw(",\"f159\":")
             val o60 = v.f159
             if (o60 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Order.fbeWriteJson(j, o60)
+                try {
+                    com.chronoxor.proto.Order.fbeWriteJson(j, o60)
+                } catch (e: EncodeException) {
+                    throw e.at("f159")
+                }
             }
             j.raw(",\"f160\":")
             val o61 = v.f160
             if (o61 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Balance.fbeWriteJson(j, o61)
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteJson(j, o61)
+                } catch (e: EncodeException) {
+                    throw e.at("f160")
+                }
             }
             j.raw(",\"f161\":")
             val o62 = v.f161
             if (o62 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Balance.fbeWriteJson(j, o62)
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteJson(j, o62)
+                } catch (e: EncodeException) {
+                    throw e.at("f161")
+                }
             }
             j.raw(",\"f162\":")
             val o63 = v.f162
@@ -2365,14 +2519,22 @@ open class StructNested(
             if (o65 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Account.fbeWriteJson(j, o65)
+                try {
+                    com.chronoxor.proto.Account.fbeWriteJson(j, o65)
+                } catch (e: EncodeException) {
+                    throw e.at("f164")
+                }
             }
             j.raw(",\"f165\":")
             val o66 = v.f165
             if (o66 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Account.fbeWriteJson(j, o66)
+                try {
+                    com.chronoxor.proto.Account.fbeWriteJson(j, o66)
+                } catch (e: EncodeException) {
+                    throw e.at("f165")
+                }
             }
             j.raw(",\"f1000\":")
             j.i64(v.f1000.value.toLong())
@@ -2411,22 +2573,38 @@ open class StructNested(
                 j.u64(o70.value.toLong())
             }
             j.raw(",\"f1008\":")
-            StructSimple.fbeWriteJson(j, v.f1008)
+            try {
+                StructSimple.fbeWriteJson(j, v.f1008)
+            } catch (e: EncodeException) {
+                throw e.at("f1008")
+            }
             j.raw(",\"f1009\":")
             val o71 = v.f1009
             if (o71 == null) {
                 j.nil()
             } else {
-                StructSimple.fbeWriteJson(j, o71)
+                try {
+                    StructSimple.fbeWriteJson(j, o71)
+                } catch (e: EncodeException) {
+                    throw e.at("f1009")
+                }
             }
             j.raw(",\"f1010\":")
-            StructOptional.fbeWriteJson(j, v.f1010)
+            try {
+                StructOptional.fbeWriteJson(j, v.f1010)
+            } catch (e: EncodeException) {
+                throw e.at("f1010")
+            }
             j.raw(",\"f1011\":")
             val o72 = v.f1011
             if (o72 == null) {
                 j.nil()
             } else {
-                StructOptional.fbeWriteJson(j, o72)
+                try {
+                    StructOptional.fbeWriteJson(j, o72)
+                } catch (e: EncodeException) {
+                    throw e.at("f1011")
+                }
             }
             j.raw('}')
         }

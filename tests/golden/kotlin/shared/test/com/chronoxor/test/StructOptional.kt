@@ -4,6 +4,7 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -198,31 +199,52 @@ open class StructOptional(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructOptional.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructOptional.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructOptional")
+        }
     }
 
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructOptional.fbeWriteFinal(w, this)
-        return w.endFinal(111)
+        try {
+            w.beginFinal()
+            StructOptional.fbeWriteFinal(w, this)
+            return w.endFinal(111)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructOptional")
+        }
     }
 
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     override fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructOptional.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructOptional.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructOptional")
+        }
     }
 
     companion object {
@@ -279,10 +301,22 @@ open class StructOptional(
             w.putUuid(b + 206, v.f38)
             w.putI8(b + 222, v.f39.value.toByte())
             w.putI8(b + 223, v.f40.value.toByte())
-            com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41)
-            com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42)
+            try {
+                com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             w.putI8(b + 232, v.f43.value.toByte())
-            com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
             val o1 = v.f100
             if (o1 != null) {
                 val s2 = w.optional(b, b + 237, 1)
@@ -576,22 +610,38 @@ open class StructOptional(
             val o117 = v.f158
             if (o117 != null) {
                 val s118 = w.optional(b, b + 527, 4)
-                com.chronoxor.proto.Order.fbeWrite(w, s118, s118, o117)
+                try {
+                    com.chronoxor.proto.Order.fbeWrite(w, s118, s118, o117)
+                } catch (e: EncodeException) {
+                    throw e.at("f158")
+                }
             }
             val o119 = v.f159
             if (o119 != null) {
                 val s120 = w.optional(b, b + 532, 4)
-                com.chronoxor.proto.Order.fbeWrite(w, s120, s120, o119)
+                try {
+                    com.chronoxor.proto.Order.fbeWrite(w, s120, s120, o119)
+                } catch (e: EncodeException) {
+                    throw e.at("f159")
+                }
             }
             val o121 = v.f160
             if (o121 != null) {
                 val s122 = w.optional(b, b + 537, 4)
-                com.chronoxor.proto.Balance.fbeWrite(w, s122, s122, o121)
+                try {
+                    com.chronoxor.proto.Balance.fbeWrite(w, s122, s122, o121)
+                } catch (e: EncodeException) {
+                    throw e.at("f160")
+                }
             }
             val o123 = v.f161
             if (o123 != null) {
                 val s124 = w.optional(b, b + 542, 4)
-                com.chronoxor.proto.Balance.fbeWrite(w, s124, s124, o123)
+                try {
+                    com.chronoxor.proto.Balance.fbeWrite(w, s124, s124, o123)
+                } catch (e: EncodeException) {
+                    throw e.at("f161")
+                }
             }
             val o125 = v.f162
             if (o125 != null) {
@@ -606,12 +656,20 @@ open class StructOptional(
             val o129 = v.f164
             if (o129 != null) {
                 val s130 = w.optional(b, b + 557, 4)
-                com.chronoxor.proto.Account.fbeWrite(w, s130, s130, o129)
+                try {
+                    com.chronoxor.proto.Account.fbeWrite(w, s130, s130, o129)
+                } catch (e: EncodeException) {
+                    throw e.at("f164")
+                }
             }
             val o131 = v.f165
             if (o131 != null) {
                 val s132 = w.optional(b, b + 562, 4)
-                com.chronoxor.proto.Account.fbeWrite(w, s132, s132, o131)
+                try {
+                    com.chronoxor.proto.Account.fbeWrite(w, s132, s132, o131)
+                } catch (e: EncodeException) {
+                    throw e.at("f165")
+                }
             }
         }
 
@@ -1224,10 +1282,22 @@ open class StructOptional(
             w.appendUuid(v.f38)
             w.appendI8(v.f39.value.toByte())
             w.appendI8(v.f40.value.toByte())
-            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41)
-            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42)
+            try {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             w.appendI8(v.f43.value.toByte())
-            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
             val o205 = v.f100
             w.appendBool(o205 != null)
             if (o205 != null) {
@@ -1521,22 +1591,38 @@ open class StructOptional(
             val o263 = v.f158
             w.appendBool(o263 != null)
             if (o263 != null) {
-                com.chronoxor.proto.Order.fbeWriteFinal(w, o263)
+                try {
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o263)
+                } catch (e: EncodeException) {
+                    throw e.at("f158")
+                }
             }
             val o264 = v.f159
             w.appendBool(o264 != null)
             if (o264 != null) {
-                com.chronoxor.proto.Order.fbeWriteFinal(w, o264)
+                try {
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o264)
+                } catch (e: EncodeException) {
+                    throw e.at("f159")
+                }
             }
             val o265 = v.f160
             w.appendBool(o265 != null)
             if (o265 != null) {
-                com.chronoxor.proto.Balance.fbeWriteFinal(w, o265)
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o265)
+                } catch (e: EncodeException) {
+                    throw e.at("f160")
+                }
             }
             val o266 = v.f161
             w.appendBool(o266 != null)
             if (o266 != null) {
-                com.chronoxor.proto.Balance.fbeWriteFinal(w, o266)
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o266)
+                } catch (e: EncodeException) {
+                    throw e.at("f161")
+                }
             }
             val o267 = v.f162
             w.appendBool(o267 != null)
@@ -1551,12 +1637,20 @@ open class StructOptional(
             val o269 = v.f164
             w.appendBool(o269 != null)
             if (o269 != null) {
-                com.chronoxor.proto.Account.fbeWriteFinal(w, o269)
+                try {
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o269)
+                } catch (e: EncodeException) {
+                    throw e.at("f164")
+                }
             }
             val o270 = v.f165
             w.appendBool(o270 != null)
             if (o270 != null) {
-                com.chronoxor.proto.Account.fbeWriteFinal(w, o270)
+                try {
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o270)
+                } catch (e: EncodeException) {
+                    throw e.at("f165")
+                }
             }
         }
 
@@ -1875,13 +1969,25 @@ open class StructOptional(
             j.raw(",\"f40\":")
             j.u8(v.f40.value.toByte())
             j.raw(",\"f41\":")
-            com.chronoxor.proto.Order.fbeWriteJson(j, v.f41)
+            try {
+                com.chronoxor.proto.Order.fbeWriteJson(j, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
             j.raw(",\"f42\":")
-            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42)
+            try {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             j.raw(",\"f43\":")
             j.u8(v.f43.value.toByte())
             j.raw(",\"f44\":")
-            com.chronoxor.proto.Account.fbeWriteJson(j, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWriteJson(j, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
             j.raw(",\"f100\":")
             val o1 = v.f100
             if (o1 == null) {
@@ -2293,28 +2399,44 @@ open class StructOptional(
             if (o59 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Order.fbeWriteJson(j, o59)
+                try {
+                    com.chronoxor.proto.Order.fbeWriteJson(j, o59)
+                } catch (e: EncodeException) {
+                    throw e.at("f158")
+                }
             }
             j.raw(",\"f159\":")
             val o60 = v.f159
             if (o60 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Order.fbeWriteJson(j, o60)
+                try {
+                    com.chronoxor.proto.Order.fbeWriteJson(j, o60)
+                } catch (e: EncodeException) {
+                    throw e.at("f159")
+                }
             }
             j.raw(",\"f160\":")
             val o61 = v.f160
             if (o61 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Balance.fbeWriteJson(j, o61)
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteJson(j, o61)
+                } catch (e: EncodeException) {
+                    throw e.at("f160")
+                }
             }
             j.raw(",\"f161\":")
             val o62 = v.f161
             if (o62 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Balance.fbeWriteJson(j, o62)
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteJson(j, o62)
+                } catch (e: EncodeException) {
+                    throw e.at("f161")
+                }
             }
             j.raw(",\"f162\":")
             val o63 = v.f162
@@ -2335,14 +2457,22 @@ open class StructOptional(
             if (o65 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Account.fbeWriteJson(j, o65)
+                try {
+                    com.chronoxor.proto.Account.fbeWriteJson(j, o65)
+                } catch (e: EncodeException) {
+                    throw e.at("f164")
+                }
             }
             j.raw(",\"f165\":")
             val o66 = v.f165
             if (o66 == null) {
                 j.nil()
             } else {
-                com.chronoxor.proto.Account.fbeWriteJson(j, o66)
+                try {
+                    com.chronoxor.proto.Account.fbeWriteJson(j, o66)
+                } catch (e: EncodeException) {
+                    throw e.at("f165")
+                }
             }
             j.raw('}')
         }

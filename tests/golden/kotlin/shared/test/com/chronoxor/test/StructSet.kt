@@ -4,6 +4,7 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -44,11 +45,18 @@ open class StructSet(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructSet.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructSet.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructSet")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -61,11 +69,18 @@ open class StructSet(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructSet.fbeWriteFinal(w, this)
-        return w.endFinal(132)
+        try {
+            w.beginFinal()
+            StructSet.fbeWriteFinal(w, this)
+            return w.endFinal(132)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructSet")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -74,11 +89,18 @@ open class StructSet(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructSet.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructSet.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructSet")
+        }
     }
 
     companion object {
@@ -94,26 +116,30 @@ open class StructSet(
             val b = w.struct(base, slot, 24, 132)
             val e1 = w.vector(b, b + 8, v.f1.size, 1)
             var i2 = 0
-            for (x3 in Compare.ordered(v.f1, null)) {
+            for (x3 in Compare.distinct(v.f1, null, "f1")) {
                 w.putI8(e1 + i2 * 1, x3.toByte())
                 i2++
             }
             val e4 = w.vector(b, b + 12, v.f2.size, 4)
             var i5 = 0
-            for (x6 in Compare.ordered(v.f2, null)) {
+            for (x6 in Compare.distinct(v.f2, null, "f2")) {
                 w.putI32(e4 + i5 * 4, x6.value)
                 i5++
             }
             val e7 = w.vector(b, b + 16, v.f3.size, 4)
             var i8 = 0
-            for (x9 in Compare.ordered(v.f3, null)) {
+            for (x9 in Compare.distinct(v.f3, null, "f3")) {
                 w.putI32(e7 + i8 * 4, x9.value)
                 i8++
             }
             val e10 = w.vector(b, b + 20, v.f4.size, 4)
             var i11 = 0
-            for (x12 in Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
-                StructSimple.fbeWrite(w, b, e10 + i11 * 4, x12)
+            for (x12 in Compare.distinct(v.f4, StructSimple.KEY_ORDER, "f4")) {
+                try {
+                    StructSimple.fbeWrite(w, b, e10 + i11 * 4, x12)
+                } catch (e: EncodeException) {
+                    throw e.at("f4", i11)
+                }
                 i11++
             }
         }
@@ -211,20 +237,26 @@ open class StructSet(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructSet) {
             w.appendCount(v.f1.size)
-            for (x26 in Compare.ordered(v.f1, null)) {
+            for (x26 in Compare.distinct(v.f1, null, "f1")) {
                 w.appendI8(x26.toByte())
             }
             w.appendCount(v.f2.size)
-            for (x27 in Compare.ordered(v.f2, null)) {
+            for (x27 in Compare.distinct(v.f2, null, "f2")) {
                 w.appendI32(x27.value)
             }
             w.appendCount(v.f3.size)
-            for (x28 in Compare.ordered(v.f3, null)) {
+            for (x28 in Compare.distinct(v.f3, null, "f3")) {
                 w.appendI32(x28.value)
             }
             w.appendCount(v.f4.size)
-            for (x29 in Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
-                StructSimple.fbeWriteFinal(w, x29)
+            var i30 = 0
+            for (x29 in Compare.distinct(v.f4, StructSimple.KEY_ORDER, "f4")) {
+                try {
+                    StructSimple.fbeWriteFinal(w, x29)
+                } catch (e: EncodeException) {
+                    throw e.at("f4", i30)
+                }
+                i30++
             }
         }
 
@@ -235,31 +267,31 @@ open class StructSet(
          */
         fun fbeReadFinal(r: Reader, v: StructSet) {
             r.enter(16)
-            val n30 = r.finalCount(1, 1, "f1")
-            for (i31 in 0 until n30) {
-                val p32 = r.pos()
-                if (!v.f1.add(r.finalI8("f1").toUByte())) throw r.duplicateKey("f1", p32)
+            val n31 = r.finalCount(1, 1, "f1")
+            for (i32 in 0 until n31) {
+                val p33 = r.pos()
+                if (!v.f1.add(r.finalI8("f1").toUByte())) throw r.duplicateKey("f1", p33)
             }
-            val n33 = r.finalCount(4, 4, "f2")
-            for (i34 in 0 until n33) {
-                val p35 = r.pos()
-                if (!v.f2.add(EnumSimple(r.finalI32("f2")))) throw r.duplicateKey("f2", p35)
+            val n34 = r.finalCount(4, 4, "f2")
+            for (i35 in 0 until n34) {
+                val p36 = r.pos()
+                if (!v.f2.add(EnumSimple(r.finalI32("f2")))) throw r.duplicateKey("f2", p36)
             }
-            val n36 = r.finalCount(4, 4, "f3")
-            for (i37 in 0 until n36) {
-                val p38 = r.pos()
-                if (!v.f3.add(FlagsSimple(r.finalI32("f3")))) throw r.duplicateKey("f3", p38)
+            val n37 = r.finalCount(4, 4, "f3")
+            for (i38 in 0 until n37) {
+                val p39 = r.pos()
+                if (!v.f3.add(FlagsSimple(r.finalI32("f3")))) throw r.duplicateKey("f3", p39)
             }
-            val n39 = r.finalCount(281, 0, "f4")
-            for (i40 in 0 until n39) {
-                val p41 = r.pos()
-                val x42 = StructSimple()
+            val n40 = r.finalCount(281, 0, "f4")
+            for (i41 in 0 until n40) {
+                val p42 = r.pos()
+                val x43 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x42)
+                    StructSimple.fbeReadFinal(r, x43)
                 } catch (e: DecodeException) {
-                    throw e.at("f4", i40)
+                    throw e.at("f4", i41)
                 }
-                if (!v.f4.add(x42)) throw r.duplicateKey("f4", p41)
+                if (!v.f4.add(x43)) throw r.duplicateKey("f4", p42)
             }
             r.leave()
         }
@@ -305,27 +337,31 @@ open class StructSet(
         fun fbeWriteJson(j: JsonWriter, v: StructSet) {
             j.raw("{\"f1\":[")
             var i1 = 0
-            for (x2 in Compare.ordered(v.f1, null)) {
+            for (x2 in Compare.distinct(v.f1, null, "f1")) {
                 if (i1++ > 0) j.raw(',')
                 j.u8(x2.toByte())
             }
             j.raw("],\"f2\":[")
             var i3 = 0
-            for (x4 in Compare.ordered(v.f2, null)) {
+            for (x4 in Compare.distinct(v.f2, null, "f2")) {
                 if (i3++ > 0) j.raw(',')
                 j.i64(x4.value.toLong())
             }
             j.raw("],\"f3\":[")
             var i5 = 0
-            for (x6 in Compare.ordered(v.f3, null)) {
+            for (x6 in Compare.distinct(v.f3, null, "f3")) {
                 if (i5++ > 0) j.raw(',')
                 j.i64(x6.value.toLong())
             }
             j.raw("],\"f4\":[")
             var i7 = 0
-            for (x8 in Compare.ordered(v.f4, StructSimple.KEY_ORDER)) {
+            for (x8 in Compare.distinct(v.f4, StructSimple.KEY_ORDER, "f4")) {
                 if (i7++ > 0) j.raw(',')
-                StructSimple.fbeWriteJson(j, x8)
+                try {
+                    StructSimple.fbeWriteJson(j, x8)
+                } catch (e: EncodeException) {
+                    throw e.at("f4", i7 - 1)
+                }
             }
             j.raw("]}")
         }

@@ -4,6 +4,7 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -93,11 +94,18 @@ open class StructSimple(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructSimple.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructSimple.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructSimple")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -110,11 +118,18 @@ open class StructSimple(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructSimple.fbeWriteFinal(w, this)
-        return w.endFinal(110)
+        try {
+            w.beginFinal()
+            StructSimple.fbeWriteFinal(w, this)
+            return w.endFinal(110)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructSimple")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -123,11 +138,18 @@ open class StructSimple(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructSimple.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructSimple.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructSimple")
+        }
     }
 
     companion object {
@@ -184,10 +206,22 @@ open class StructSimple(
             w.putUuid(b + 206, v.f38)
             w.putI8(b + 222, v.f39.value.toByte())
             w.putI8(b + 223, v.f40.value.toByte())
-            com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41)
-            com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42)
+            try {
+                com.chronoxor.proto.Order.fbeWrite(w, b, b + 224, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeWrite(w, b, b + 228, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             w.putI8(b + 232, v.f43.value.toByte())
-            com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
         }
 
         /**
@@ -563,10 +597,22 @@ open class StructSimple(
             w.appendUuid(v.f38)
             w.appendI8(v.f39.value.toByte())
             w.appendI8(v.f40.value.toByte())
-            com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41)
-            com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42)
+            try {
+                com.chronoxor.proto.Order.fbeWriteFinal(w, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeWriteFinal(w, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             w.appendI8(v.f43.value.toByte())
-            com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWriteFinal(w, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
         }
 
         /**
@@ -758,13 +804,25 @@ open class StructSimple(
             j.raw(",\"f40\":")
             j.u8(v.f40.value.toByte())
             j.raw(",\"f41\":")
-            com.chronoxor.proto.Order.fbeWriteJson(j, v.f41)
+            try {
+                com.chronoxor.proto.Order.fbeWriteJson(j, v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
             j.raw(",\"f42\":")
-            com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42)
+            try {
+                com.chronoxor.proto.Balance.fbeWriteJson(j, v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
             j.raw(",\"f43\":")
             j.u8(v.f43.value.toByte())
             j.raw(",\"f44\":")
-            com.chronoxor.proto.Account.fbeWriteJson(j, v.f44)
+            try {
+                com.chronoxor.proto.Account.fbeWriteJson(j, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
             j.raw('}')
         }
 

@@ -3,6 +3,7 @@
 package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -48,11 +49,18 @@ open class StructVector(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        StructVector.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            StructVector.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructVector")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -65,11 +73,18 @@ open class StructVector(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        StructVector.fbeWriteFinal(w, this)
-        return w.endFinal(130)
+        try {
+            w.beginFinal()
+            StructVector.fbeWriteFinal(w, this)
+            return w.endFinal(130)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("test.StructVector")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -78,11 +93,18 @@ open class StructVector(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        StructVector.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            StructVector.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("test.StructVector")
+        }
     }
 
     companion object {
@@ -159,7 +181,11 @@ open class StructVector(
             val e29 = w.vector(b, b + 40, v.f9.size, 4)
             var i30 = 0
             for (x31 in v.f9) {
-                StructSimple.fbeWrite(w, b, e29 + i30 * 4, x31)
+                try {
+                    StructSimple.fbeWrite(w, b, e29 + i30 * 4, x31)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i30)
+                }
                 i30++
             }
             val e32 = w.vector(b, b + 44, v.f10.size, 5)
@@ -167,7 +193,11 @@ open class StructVector(
             for (x34 in v.f10) {
                 if (x34 != null) {
                     val s35 = w.optional(b, e32 + i33 * 5, 4)
-                    StructSimple.fbeWrite(w, s35, s35, x34)
+                    try {
+                        StructSimple.fbeWrite(w, s35, s35, x34)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i33)
+                    }
                 }
                 i33++
             }
@@ -384,15 +414,27 @@ open class StructVector(
                 }
             }
             w.appendCount(v.f9.size)
+            var i87 = 0
             for (x86 in v.f9) {
-                StructSimple.fbeWriteFinal(w, x86)
+                try {
+                    StructSimple.fbeWriteFinal(w, x86)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i87)
+                }
+                i87++
             }
             w.appendCount(v.f10.size)
-            for (x87 in v.f10) {
-                w.appendBool(x87 != null)
-                if (x87 != null) {
-                    StructSimple.fbeWriteFinal(w, x87)
+            var i89 = 0
+            for (x88 in v.f10) {
+                w.appendBool(x88 != null)
+                if (x88 != null) {
+                    try {
+                        StructSimple.fbeWriteFinal(w, x88)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i89)
+                    }
                 }
+                i89++
             }
         }
 
@@ -403,66 +445,66 @@ open class StructVector(
          */
         fun fbeReadFinal(r: Reader, v: StructVector) {
             r.enter(40)
-            val n88 = r.finalCount(1, 1, "f1")
-            for (i89 in 0 until n88) {
+            val n90 = r.finalCount(1, 1, "f1")
+            for (i91 in 0 until n90) {
                 v.f1.add(r.finalI8("f1").toUByte())
             }
-            val n90 = r.finalCount(1, 1, "f2")
-            for (i91 in 0 until n90) {
-                val x92: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2.add(x92)
+            val n92 = r.finalCount(1, 1, "f2")
+            for (i93 in 0 until n92) {
+                val x94: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2.add(x94)
             }
-            val n93 = r.finalCount(4, 4, "f3")
-            for (i94 in 0 until n93) {
+            val n95 = r.finalCount(4, 4, "f3")
+            for (i96 in 0 until n95) {
                 v.f3.add(r.finalBytes("f3"))
             }
-            val n95 = r.finalCount(1, 1, "f4")
-            for (i96 in 0 until n95) {
-                val x97: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4.add(x97)
+            val n97 = r.finalCount(1, 1, "f4")
+            for (i98 in 0 until n97) {
+                val x99: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4.add(x99)
             }
-            val n98 = r.finalCount(4, 4, "f5")
-            for (i99 in 0 until n98) {
+            val n100 = r.finalCount(4, 4, "f5")
+            for (i101 in 0 until n100) {
                 v.f5.add(EnumSimple(r.finalI32("f5")))
             }
-            val n100 = r.finalCount(1, 1, "f6")
-            for (i101 in 0 until n100) {
-                val x102: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6.add(x102)
+            val n102 = r.finalCount(1, 1, "f6")
+            for (i103 in 0 until n102) {
+                val x104: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6.add(x104)
             }
-            val n103 = r.finalCount(4, 4, "f7")
-            for (i104 in 0 until n103) {
+            val n105 = r.finalCount(4, 4, "f7")
+            for (i106 in 0 until n105) {
                 v.f7.add(FlagsSimple(r.finalI32("f7")))
             }
-            val n105 = r.finalCount(1, 1, "f8")
-            for (i106 in 0 until n105) {
-                val x107: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8.add(x107)
+            val n107 = r.finalCount(1, 1, "f8")
+            for (i108 in 0 until n107) {
+                val x109: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8.add(x109)
             }
-            val n108 = r.finalCount(281, 0, "f9")
-            for (i109 in 0 until n108) {
-                val x110 = StructSimple()
+            val n110 = r.finalCount(281, 0, "f9")
+            for (i111 in 0 until n110) {
+                val x112 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x110)
+                    StructSimple.fbeReadFinal(r, x112)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i109)
+                    throw e.at("f9", i111)
                 }
-                v.f9.add(x110)
+                v.f9.add(x112)
             }
-            val n111 = r.finalCount(1, 1, "f10")
-            for (i112 in 0 until n111) {
-                val x113: StructSimple? = if (r.finalHas("f10")) {
-                    val x114 = StructSimple()
+            val n113 = r.finalCount(1, 1, "f10")
+            for (i114 in 0 until n113) {
+                val x115: StructSimple? = if (r.finalHas("f10")) {
+                    val x116 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x114)
+                        StructSimple.fbeReadFinal(r, x116)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i112)
+                        throw e.at("f10", i114)
                     }
-                    x114
+                    x116
                 } else {
                     null
                 }
-                v.f10.add(x113)
+                v.f10.add(x115)
             }
             r.leave()
         }
@@ -574,7 +616,11 @@ open class StructVector(
             var i17 = 0
             for (x18 in v.f9) {
                 if (i17++ > 0) j.raw(',')
-                StructSimple.fbeWriteJson(j, x18)
+                try {
+                    StructSimple.fbeWriteJson(j, x18)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i17 - 1)
+                }
             }
             j.raw("],\"f10\":[")
             var i19 = 0
@@ -583,7 +629,11 @@ open class StructVector(
                 if (x20 == null) {
                     j.nil()
                 } else {
-                    StructSimple.fbeWriteJson(j, x20)
+                    try {
+                        StructSimple.fbeWriteJson(j, x20)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i19 - 1)
+                    }
                 }
             }
             j.raw("]}")

@@ -129,7 +129,8 @@ public class DecodeException extends Exception {
         return this;
     }
 
-    private static String join(String outer, String inner) {
+    /** outer + inner as a field path ("orders" + "[2].price", "wallet" + "amount"). */
+    static String join(String outer, String inner) {
         if (inner.isEmpty()) {
             return outer;
         }
@@ -139,24 +140,17 @@ public class DecodeException extends Exception {
         return inner.charAt(0) == '[' ? outer + inner : outer + "." + inner;
     }
 
+    /** type.path (either may be empty: then the other alone). */
+    static String place(String type, String path) {
+        return type.isEmpty() ? path : path.isEmpty() ? type : type + "." + path;
+    }
+
     @Override
     public String getMessage() {
-        StringBuilder where = new StringBuilder();
-        if (!type.isEmpty()) {
-            where.append(type);
-        }
-        if (!path.isEmpty()) {
-            if (where.length() > 0) {
-                where.append('.');
-            }
-            where.append(path);
-        }
+        String where = place(type, path);
         if (offset >= 0) {
-            if (where.length() > 0) {
-                where.append(", ");
-            }
-            where.append("offset ").append(offset);
+            where = where.isEmpty() ? "offset " + offset : where + ", offset " + offset;
         }
-        return where.length() == 0 ? reason : reason + " (" + where + ")";
+        return where.isEmpty() ? reason : reason + " (" + where + ")";
     }
 }

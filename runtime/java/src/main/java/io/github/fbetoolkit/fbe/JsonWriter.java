@@ -120,7 +120,8 @@ public final class JsonWriter {
      */
     public void enter(String type) {
         if (++depth > maxDepth) {
-            throw new EncodeException("cannot write " + type + " as JSON: structs nested deeper than " + maxDepth);
+            throw new EncodeException(EncodeException.Kind.DEPTH, "cannot write " + type + " as JSON: structs nested deeper than "
+                    + maxDepth, "");
         }
     }
 

@@ -86,7 +86,7 @@ public final class Writer {
      */
     public void enter(String type) {
         if (++depth > maxDepth) {
-            throw new EncodeException("cannot write " + type + ": structs nested deeper than " + maxDepth);
+            throw new EncodeException(EncodeException.Kind.DEPTH, "cannot write " + type + ": structs nested deeper than " + maxDepth, "");
         }
     }
 
@@ -405,13 +405,13 @@ public final class Writer {
      *
      * @param length the array's length
      * @param n      the schema's length
-     * @param where  the type and field
+     * @param field  the field's schema name (the roots put the type and the path in front)
      * @throws EncodeException when they differ
      */
-    public static void checkLength(int length, int n, String where) {
+    public static void checkLength(int length, int n, String field) {
         if (length != n) {
-            throw new EncodeException("cannot write " + where + ": an array of " + length + " elements where the schema says "
-                    + n);
+            throw new EncodeException(EncodeException.Kind.INVALID,
+                    "an array of " + length + " elements where the schema says " + n, field);
         }
     }
 }

@@ -2,14 +2,23 @@ package io.github.fbetoolkit.fbe;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -155,5 +164,73 @@ class ValuesTest {
         assertTrue(Compare.CHAR.compare((char) 0x80, 'a') < 0, "char orders as C++'s signed char");
         assertTrue(Compare.STRING.compare("\uffff", "\ud83d\ude00") < 0, "by UTF-8 bytes, not UTF-16 units");
         assertTrue(Compare.BYTES.compare(new byte[] {(byte) 0x80}, new byte[] {1}) > 0);
+        assertEquals(0, Compare.F64.compare(-0.0, 0.0), "-0.0 and 0.0 are the same key");
+        assertEquals(0, Compare.F32.compare(Float.NaN, Float.NaN));
+        assertTrue(Compare.f64(-1.0, -0.0) < 0 && Compare.f32(Float.NaN, 1e30f) > 0);
+        assertTrue(Compare.optional(null, null, 1) < 0 && Compare.optional(Compare.U32, -1, 1) > 0);
+        assertEquals(0, Compare.optional(null, new BigDecimal("1.5"), new BigDecimal("1.50")));
+    }
+
+    private static BigDecimal dec(String text) {
+        return new BigDecimal(text);
+    }
+
+    private static <K> Map<K, Integer> map(List<K> keys, Map<K, Integer> into) {
+        for (K k : keys) {
+            into.put(k, into.size());
+        }
+        return into;
+    }
+
+    @Test
+    void writersRefuseTheSameKeyTwice() {
+        TreeSet<BigDecimal> sorted = new TreeSet<>(List.of(dec("2"), dec("1.5"), dec("1.50")));
+        assertSame(sorted, Compare.distinct(sorted, null, "f"), "a sorted set of the order is itself");
+        assertEquals(List.of(dec("1"), dec("2")), Compare.distinct(new LinkedHashSet<>(List.of(dec("2"), dec("1"))), null, "f"));
+        EncodeException e = assertThrows(EncodeException.class,
+                () -> Compare.distinct(new LinkedHashSet<>(List.of(dec("1.50"), dec("2"), dec("1.5"))), null, "f"));
+        assertEquals("two elements are the same, 1.50 and 1.5 (f)", e.getMessage());
+        assertEquals(EncodeException.Kind.DUPLICATE_KEY, e.kind());
+        e = assertThrows(EncodeException.class, () -> Compare.distinct(
+                new LinkedHashSet<>(List.of(new byte[] {1}, new byte[] {1})), Compare.BYTES, "blobs"));
+        assertEquals("two elements are the same, 0x01 and 0x01 (blobs)", e.getMessage());
+        e = assertThrows(EncodeException.class, () -> Compare.distinct(map(List.of(0.0, -0.0), new LinkedHashMap<>()),
+                Compare.F64, "m"));
+        assertEquals("two entries have the same key, 0.0 and -0.0 (m)", e.getMessage());
+        TreeMap<Double, Integer> tree = new TreeMap<>(Compare.F64);
+        assertSame(tree.entrySet(), Compare.distinct(tree, Compare.F64, "m"));
+        // hashes keep their order: in increasing order, out of order (pairwise), many out of order (a sorted copy)
+        Map<BigDecimal, Integer> hash = map(List.of(dec("1"), dec("2"), dec("3")), new LinkedHashMap<>());
+        assertSame(hash.entrySet(), Compare.distinctHash(hash, null, "h"));
+        Map<BigDecimal, Integer> twice = map(List.of(dec("3"), dec("1.5"), dec("2"), dec("1.50")), new LinkedHashMap<>());
+        e = assertThrows(EncodeException.class, () -> Compare.distinctHash(twice, null, "h"));
+        assertEquals("two entries have the same key, 1.5 and 1.50 (h)", e.getMessage());
+        List<BigDecimal> keys = new ArrayList<>();
+        for (int i = 40; i > 0; i--) {
+            keys.add(BigDecimal.valueOf(i));
+        }
+        Map<BigDecimal, Integer> many = map(keys, new LinkedHashMap<>());
+        assertSame(many.entrySet(), Compare.distinctHash(many, null, "h"));
+        many.put(dec("7.0"), 0);
+        e = assertThrows(EncodeException.class, () -> Compare.distinctHash(many, null, "h"));
+        assertEquals("two entries have the same key, 7 and 7.0 (h)", e.getMessage());
+        Map<byte[], Integer> identity = map(List.of(new byte[] {2}, new byte[] {1}, new byte[] {2}), new IdentityHashMap<>());
+        e = assertThrows(EncodeException.class, () -> Compare.distinctHash(identity, Compare.BYTES, "h"));
+        assertEquals("two entries have the same key, 0x02 and 0x02 (h)", e.getMessage());
+        // the path and the type, as the generated writers put them in front
+        assertEquals("two elements are the same, 0x01 and 0x01 (keys.Outer.holders[1].blobs)",
+                assertThrows(EncodeException.class, () -> {
+                    try {
+                        Compare.distinct(new LinkedHashSet<>(List.of(new byte[] {1}, new byte[] {1})), Compare.BYTES, "blobs");
+                    } catch (EncodeException x) {
+                        throw x.at("holders", 1).within("keys.Outer");
+                    }
+                }).getMessage());
+        // strings by their bytes: escapes of bytes that form valid UTF-8 are those characters; long texts cut
+        String x = "x".repeat(100);
+        e = assertThrows(EncodeException.class, () -> Compare.distinct(
+                new LinkedHashSet<>(List.of(x + "\u00e9", x + "\udcc3\udca9")), Compare.STRING, "s"));
+        String cut = "\"" + x.substring(0, 76) + "...";
+        assertEquals("two elements are the same, " + cut + " and " + cut + " (s)", e.getMessage());
     }
 }

@@ -17,6 +17,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -451,8 +452,16 @@ public class Everything {
         w.putI8(b + 182, v.f26.value());
         w.putI8(b + 183, v.f27.value());
         w.putI64(b + 184, v.f28.value());
-        Counted.fbeWrite(w, b, b + 192, v.f29);
-        org.example.market.Instrument.fbeWrite(w, b, b + 196, v.f30);
+        try {
+            Counted.fbeWrite(w, b, b + 192, v.f29);
+        } catch (EncodeException e) {
+            throw e.at("f29");
+        }
+        try {
+            org.example.market.Instrument.fbeWrite(w, b, b + 196, v.f30);
+        } catch (EncodeException e) {
+            throw e.at("f30");
+        }
         if (v.f31 != null) {
             int s1 = w.optional(b, b + 200, 4);
             w.putI32(s1, v.f31);
@@ -471,13 +480,17 @@ public class Everything {
         }
         if (v.f35 != null) {
             int s5 = w.optional(b, b + 220, 4);
-            Counted.fbeWrite(w, s5, s5, v.f35);
+            try {
+                Counted.fbeWrite(w, s5, s5, v.f35);
+            } catch (EncodeException e) {
+                throw e.at("f35");
+            }
         }
-        Writer.checkLength(v.f36.length, 3, "everything.Everything.f36");
+        Writer.checkLength(v.f36.length, 3, "f36");
         for (int i6 = 0; i6 < 3; i6++) {
             w.putI32(b + 225 + i6 * 4, v.f36[i6]);
         }
-        Writer.checkLength(v.f37.length, 2, "everything.Everything.f37");
+        Writer.checkLength(v.f37.length, 2, "f37");
         for (int i7 = 0; i7 < 2; i7++) {
             if (v.f37[i7] != null) {
                 int s8 = w.optional(b, b + 237 + i7 * 5, 4);
@@ -495,7 +508,11 @@ public class Everything {
         for (Counted x14 : v.f39) {
             if (x14 != null) {
                 int s15 = w.optional(b, e12 + i13 * 5, 4);
-                Counted.fbeWrite(w, s15, s15, x14);
+                try {
+                    Counted.fbeWrite(w, s15, s15, x14);
+                } catch (EncodeException e) {
+                    throw e.at("f39", i13);
+                }
             }
             i13++;
         }
@@ -507,30 +524,38 @@ public class Everything {
         }
         int e19 = w.vector(b, b + 259, v.f41.size(), 8);
         int i20 = 0;
-        for (Long x21 : Compare.ordered(v.f41, null)) {
+        for (Long x21 : Compare.distinct(v.f41, null, "f41")) {
             w.putI64(e19 + i20 * 8, x21);
             i20++;
         }
         int e22 = w.vector(b, b + 263, v.f42.size(), 4);
         int i23 = 0;
-        for (org.example.market.Instrument x24 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-            org.example.market.Instrument.fbeWrite(w, b, e22 + i23 * 4, x24);
+        for (org.example.market.Instrument x24 : Compare.distinct(v.f42, org.example.market.Instrument.KEY_ORDER, "f42")) {
+            try {
+                org.example.market.Instrument.fbeWrite(w, b, e22 + i23 * 4, x24);
+            } catch (EncodeException e) {
+                throw e.at("f42", i23);
+            }
             i23++;
         }
         int e25 = w.vector(b, b + 267, v.f43.size(), 8);
         int i26 = 0;
-        for (Map.Entry<Integer, String> x27 : Compare.ordered(v.f43, null)) {
+        for (Map.Entry<Integer, String> x27 : Compare.distinct(v.f43, null, "f43")) {
             w.putI32(e25 + i26 * 8, x27.getKey());
             w.string(b, e25 + i26 * 8 + 4, x27.getValue());
             i26++;
         }
         int e28 = w.vector(b, b + 271, v.f44.size(), 9);
         int i29 = 0;
-        for (Map.Entry<String, Counted> x30 : Compare.ordered(v.f44, Compare.STRING)) {
+        for (Map.Entry<String, Counted> x30 : Compare.distinct(v.f44, Compare.STRING, "f44")) {
             w.string(b, e28 + i29 * 9, x30.getKey());
             if (x30.getValue() != null) {
                 int s31 = w.optional(b, e28 + i29 * 9 + 4, 4);
-                Counted.fbeWrite(w, s31, s31, x30.getValue());
+                try {
+                    Counted.fbeWrite(w, s31, s31, x30.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f44", i29);
+                }
             }
             i29++;
         }
@@ -543,9 +568,17 @@ public class Everything {
         }
         int e35 = w.vector(b, b + 279, v.f46.size(), 8);
         int i36 = 0;
-        for (Map.Entry<org.example.market.Instrument, Counted> x37 : v.f46.entrySet()) {
-            org.example.market.Instrument.fbeWrite(w, b, e35 + i36 * 8, x37.getKey());
-            Counted.fbeWrite(w, b, e35 + i36 * 8 + 4, x37.getValue());
+        for (Map.Entry<org.example.market.Instrument, Counted> x37 : Compare.distinctHash(v.f46, org.example.market.Instrument.KEY_ORDER, "f46")) {
+            try {
+                org.example.market.Instrument.fbeWrite(w, b, e35 + i36 * 8, x37.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f46", i36);
+            }
+            try {
+                Counted.fbeWrite(w, b, e35 + i36 * 8 + 4, x37.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f46", i36);
+            }
             i36++;
         }
         if (v.f47 != null) {
@@ -559,27 +592,27 @@ public class Everything {
         }
         int e40 = w.vector(b, b + 294, v.f49.size(), 8);
         int i41 = 0;
-        for (Map.Entry<byte[], Integer> x42 : Compare.ordered(v.f49, Compare.BYTES)) {
+        for (Map.Entry<byte[], Integer> x42 : Compare.distinct(v.f49, Compare.BYTES, "f49")) {
             w.bytes(b, e40 + i41 * 8, x42.getKey());
             w.putI32(e40 + i41 * 8 + 4, x42.getValue());
             i41++;
         }
         int e43 = w.vector(b, b + 298, v.f50.size(), 8);
         int i44 = 0;
-        for (Map.Entry<byte[], String> x45 : v.f50.entrySet()) {
+        for (Map.Entry<byte[], String> x45 : Compare.distinctHash(v.f50, Compare.BYTES, "f50")) {
             w.bytes(b, e43 + i44 * 8, x45.getKey());
             w.string(b, e43 + i44 * 8 + 4, x45.getValue());
             i44++;
         }
         int e46 = w.vector(b, b + 302, v.f51.size(), 16);
         int i47 = 0;
-        for (BigDecimal x48 : Compare.ordered(v.f51, null)) {
+        for (BigDecimal x48 : Compare.distinct(v.f51, null, "f51")) {
             w.putDecimal(e46 + i47 * 16, x48);
             i47++;
         }
         int e49 = w.vector(b, b + 306, v.f52.size(), 20);
         int i50 = 0;
-        for (Map.Entry<BigDecimal, Integer> x51 : Compare.ordered(v.f52, null)) {
+        for (Map.Entry<BigDecimal, Integer> x51 : Compare.distinct(v.f52, null, "f52")) {
             w.putDecimal(e49 + i50 * 20, x51.getKey());
             w.putI32(e49 + i50 * 20 + 16, x51.getValue());
             i50++;
@@ -1778,6 +1811,7 @@ public class Everything {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -1791,11 +1825,17 @@ public class Everything {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("everything.Everything");
+        }
     }
 
     /**
@@ -1929,8 +1969,16 @@ public class Everything {
         w.appendI8(v.f26.value());
         w.appendI8(v.f27.value());
         w.appendI64(v.f28.value());
-        Counted.fbeWriteFinal(w, v.f29);
-        org.example.market.Instrument.fbeWriteFinal(w, v.f30);
+        try {
+            Counted.fbeWriteFinal(w, v.f29);
+        } catch (EncodeException e) {
+            throw e.at("f29");
+        }
+        try {
+            org.example.market.Instrument.fbeWriteFinal(w, v.f30);
+        } catch (EncodeException e) {
+            throw e.at("f30");
+        }
         w.appendBool(v.f31 != null);
         if (v.f31 != null) {
             w.appendI32(v.f31);
@@ -1949,13 +1997,17 @@ public class Everything {
         }
         w.appendBool(v.f35 != null);
         if (v.f35 != null) {
-            Counted.fbeWriteFinal(w, v.f35);
+            try {
+                Counted.fbeWriteFinal(w, v.f35);
+            } catch (EncodeException e) {
+                throw e.at("f35");
+            }
         }
-        Writer.checkLength(v.f36.length, 3, "everything.Everything.f36");
+        Writer.checkLength(v.f36.length, 3, "f36");
         for (int i188 = 0; i188 < 3; i188++) {
             w.appendI32(v.f36[i188]);
         }
-        Writer.checkLength(v.f37.length, 2, "everything.Everything.f37");
+        Writer.checkLength(v.f37.length, 2, "f37");
         for (int i189 = 0; i189 < 2; i189++) {
             w.appendBool(v.f37[i189] != null);
             if (v.f37[i189] != null) {
@@ -1967,46 +2019,74 @@ public class Everything {
             w.appendF64(x190);
         }
         w.appendCount(v.f39.size());
+        int i192 = 0;
         for (Counted x191 : v.f39) {
             w.appendBool(x191 != null);
             if (x191 != null) {
-                Counted.fbeWriteFinal(w, x191);
+                try {
+                    Counted.fbeWriteFinal(w, x191);
+                } catch (EncodeException e) {
+                    throw e.at("f39", i192);
+                }
             }
+            i192++;
         }
         w.appendCount(v.f40.size());
-        for (String x192 : v.f40) {
-            w.appendString(x192);
+        for (String x193 : v.f40) {
+            w.appendString(x193);
         }
         w.appendCount(v.f41.size());
-        for (Long x193 : Compare.ordered(v.f41, null)) {
-            w.appendI64(x193);
+        for (Long x194 : Compare.distinct(v.f41, null, "f41")) {
+            w.appendI64(x194);
         }
         w.appendCount(v.f42.size());
-        for (org.example.market.Instrument x194 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-            org.example.market.Instrument.fbeWriteFinal(w, x194);
+        int i196 = 0;
+        for (org.example.market.Instrument x195 : Compare.distinct(v.f42, org.example.market.Instrument.KEY_ORDER, "f42")) {
+            try {
+                org.example.market.Instrument.fbeWriteFinal(w, x195);
+            } catch (EncodeException e) {
+                throw e.at("f42", i196);
+            }
+            i196++;
         }
         w.appendCount(v.f43.size());
-        for (Map.Entry<Integer, String> x195 : Compare.ordered(v.f43, null)) {
-            w.appendI32(x195.getKey());
-            w.appendString(x195.getValue());
+        for (Map.Entry<Integer, String> x197 : Compare.distinct(v.f43, null, "f43")) {
+            w.appendI32(x197.getKey());
+            w.appendString(x197.getValue());
         }
         w.appendCount(v.f44.size());
-        for (Map.Entry<String, Counted> x196 : Compare.ordered(v.f44, Compare.STRING)) {
-            w.appendString(x196.getKey());
-            w.appendBool(x196.getValue() != null);
-            if (x196.getValue() != null) {
-                Counted.fbeWriteFinal(w, x196.getValue());
+        int i199 = 0;
+        for (Map.Entry<String, Counted> x198 : Compare.distinct(v.f44, Compare.STRING, "f44")) {
+            w.appendString(x198.getKey());
+            w.appendBool(x198.getValue() != null);
+            if (x198.getValue() != null) {
+                try {
+                    Counted.fbeWriteFinal(w, x198.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f44", i199);
+                }
             }
+            i199++;
         }
         w.appendCount(v.f45.size());
-        for (Map.Entry<UUID, byte[]> x197 : v.f45.entrySet()) {
-            w.appendUuid(x197.getKey());
-            w.appendBytes(x197.getValue());
+        for (Map.Entry<UUID, byte[]> x200 : v.f45.entrySet()) {
+            w.appendUuid(x200.getKey());
+            w.appendBytes(x200.getValue());
         }
         w.appendCount(v.f46.size());
-        for (Map.Entry<org.example.market.Instrument, Counted> x198 : v.f46.entrySet()) {
-            org.example.market.Instrument.fbeWriteFinal(w, x198.getKey());
-            Counted.fbeWriteFinal(w, x198.getValue());
+        int i202 = 0;
+        for (Map.Entry<org.example.market.Instrument, Counted> x201 : Compare.distinctHash(v.f46, org.example.market.Instrument.KEY_ORDER, "f46")) {
+            try {
+                org.example.market.Instrument.fbeWriteFinal(w, x201.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f46", i202);
+            }
+            try {
+                Counted.fbeWriteFinal(w, x201.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f46", i202);
+            }
+            i202++;
         }
         w.appendBool(v.f47 != null);
         if (v.f47 != null) {
@@ -2018,23 +2098,23 @@ public class Everything {
             w.appendI64(v.f48);
         }
         w.appendCount(v.f49.size());
-        for (Map.Entry<byte[], Integer> x199 : Compare.ordered(v.f49, Compare.BYTES)) {
-            w.appendBytes(x199.getKey());
-            w.appendI32(x199.getValue());
+        for (Map.Entry<byte[], Integer> x203 : Compare.distinct(v.f49, Compare.BYTES, "f49")) {
+            w.appendBytes(x203.getKey());
+            w.appendI32(x203.getValue());
         }
         w.appendCount(v.f50.size());
-        for (Map.Entry<byte[], String> x200 : v.f50.entrySet()) {
-            w.appendBytes(x200.getKey());
-            w.appendString(x200.getValue());
+        for (Map.Entry<byte[], String> x204 : Compare.distinctHash(v.f50, Compare.BYTES, "f50")) {
+            w.appendBytes(x204.getKey());
+            w.appendString(x204.getValue());
         }
         w.appendCount(v.f51.size());
-        for (BigDecimal x201 : Compare.ordered(v.f51, null)) {
-            w.appendDecimal(x201);
+        for (BigDecimal x205 : Compare.distinct(v.f51, null, "f51")) {
+            w.appendDecimal(x205);
         }
         w.appendCount(v.f52.size());
-        for (Map.Entry<BigDecimal, Integer> x202 : Compare.ordered(v.f52, null)) {
-            w.appendDecimal(x202.getKey());
-            w.appendI32(x202.getValue());
+        for (Map.Entry<BigDecimal, Integer> x206 : Compare.distinct(v.f52, null, "f52")) {
+            w.appendDecimal(x206.getKey());
+            w.appendI32(x206.getValue());
         }
     }
 
@@ -2048,38 +2128,38 @@ public class Everything {
      */
     public static void fbeReadFinal(Reader r, Everything v) throws DecodeException {
         r.enter(258);
-        int p203 = r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
-        v.id = r.i32(p203);
-        v.f1 = r.bool(p203 + 4);
-        v.f2 = r.i8(p203 + 5);
-        v.f3 = r.ch(p203 + 6);
-        v.f4 = r.i32(p203 + 7);
-        v.f5 = r.i8(p203 + 11);
-        v.f6 = r.i8(p203 + 12);
-        v.f7 = r.i16(p203 + 13);
-        v.f8 = r.i16(p203 + 15);
-        v.f9 = r.i32(p203 + 17);
-        v.f10 = r.i32(p203 + 21);
-        v.f11 = r.i64(p203 + 25);
-        v.f12 = r.i64(p203 + 33);
-        v.f13 = r.f32(p203 + 41);
-        v.f14 = r.f64(p203 + 45);
-        v.f15 = r.decimal(p203 + 53);
-        v.f16 = r.decimal(p203 + 69);
+        int p207 = r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
+        v.id = r.i32(p207);
+        v.f1 = r.bool(p207 + 4);
+        v.f2 = r.i8(p207 + 5);
+        v.f3 = r.ch(p207 + 6);
+        v.f4 = r.i32(p207 + 7);
+        v.f5 = r.i8(p207 + 11);
+        v.f6 = r.i8(p207 + 12);
+        v.f7 = r.i16(p207 + 13);
+        v.f8 = r.i16(p207 + 15);
+        v.f9 = r.i32(p207 + 17);
+        v.f10 = r.i32(p207 + 21);
+        v.f11 = r.i64(p207 + 25);
+        v.f12 = r.i64(p207 + 33);
+        v.f13 = r.f32(p207 + 41);
+        v.f14 = r.f64(p207 + 45);
+        v.f15 = r.decimal(p207 + 53);
+        v.f16 = r.decimal(p207 + 69);
         v.f17 = r.finalString("f17");
-        int p204 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
-        v.f18 = r.i64(p204);
-        v.f19 = r.i64(p204 + 8);
-        v.f20 = r.uuid(p204 + 16);
-        v.f21 = r.uuid(p204 + 32);
-        v.f22 = r.uuid(p204 + 48);
-        v.f23 = r.uuid(p204 + 64);
+        int p208 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
+        v.f18 = r.i64(p208);
+        v.f19 = r.i64(p208 + 8);
+        v.f20 = r.uuid(p208 + 16);
+        v.f21 = r.uuid(p208 + 32);
+        v.f22 = r.uuid(p208 + 48);
+        v.f23 = r.uuid(p208 + 64);
         v.f24 = r.finalBytes("f24");
-        int p205 = r.run(11, "f25=1,f26=1,f27=1,f28=8");
-        v.f25 = EByte.of(r.i8(p205));
-        v.f26 = org.example.market.Side.of(r.i8(p205 + 1));
-        v.f27 = FByte.of(r.i8(p205 + 2));
-        v.f28 = FUInt64.of(r.i64(p205 + 3));
+        int p209 = r.run(11, "f25=1,f26=1,f27=1,f28=8");
+        v.f25 = EByte.of(r.i8(p209));
+        v.f26 = org.example.market.Side.of(r.i8(p209 + 1));
+        v.f27 = FByte.of(r.i8(p209 + 2));
+        v.f28 = FUInt64.of(r.i64(p209 + 3));
         try {
             Counted.fbeReadFinal(r, v.f29);
         } catch (DecodeException e) {
@@ -2090,26 +2170,26 @@ public class Everything {
         } catch (DecodeException e) {
             throw e.at("f30");
         }
-        Integer x206 = null;
+        Integer x210 = null;
         if (r.finalHas("f31")) {
-            x206 = r.finalI32("f31");
+            x210 = r.finalI32("f31");
         }
-        v.f31 = x206;
-        Integer x207 = null;
+        v.f31 = x210;
+        Integer x211 = null;
         if (r.finalHas("f32")) {
-            x207 = r.finalI32("f32");
+            x211 = r.finalI32("f32");
         }
-        v.f32 = x207;
-        String x208 = null;
+        v.f32 = x211;
+        String x212 = null;
         if (r.finalHas("f33")) {
-            x208 = r.finalString("f33");
+            x212 = r.finalString("f33");
         }
-        v.f33 = x208;
-        EByte x209 = null;
+        v.f33 = x212;
+        EByte x213 = null;
         if (r.finalHas("f34")) {
-            x209 = EByte.of(r.finalI8("f34"));
+            x213 = EByte.of(r.finalI8("f34"));
         }
-        v.f34 = x209;
+        v.f34 = x213;
         if (r.finalHas("f35")) {
             if (v.f35 == null) {
                 v.f35 = new Counted();
@@ -2125,175 +2205,175 @@ public class Everything {
         if (v.f36.length != 3) {
             v.f36 = new int[3];
         }
-        for (int i210 = 0; i210 < 3; i210++) {
-            v.f36[i210] = r.finalI32("f36");
+        for (int i214 = 0; i214 < 3; i214++) {
+            v.f36[i214] = r.finalI32("f36");
         }
         if (v.f37.length != 2) {
             v.f37 = new String[2];
         }
-        for (int i211 = 0; i211 < 2; i211++) {
-            String x212 = null;
+        for (int i215 = 0; i215 < 2; i215++) {
+            String x216 = null;
             if (r.finalHas("f37")) {
-                x212 = r.finalString("f37");
+                x216 = r.finalString("f37");
             }
-            v.f37[i211] = x212;
+            v.f37[i215] = x216;
         }
-        int n213 = r.finalCount(8, 8, "f38");
+        int n217 = r.finalCount(8, 8, "f38");
         v.f38.clear();
-        for (int i214 = 0; i214 < n213; i214++) {
+        for (int i218 = 0; i218 < n217; i218++) {
             v.f38.add(r.finalF64("f38"));
         }
-        int n216 = r.finalCount(1, 1, "f39");
+        int n220 = r.finalCount(1, 1, "f39");
         v.f39.clear();
-        for (int i217 = 0; i217 < n216; i217++) {
-            Counted x219 = null;
+        for (int i221 = 0; i221 < n220; i221++) {
+            Counted x223 = null;
             if (r.finalHas("f39")) {
-                Counted x220 = new Counted();
+                Counted x224 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x220);
+                    Counted.fbeReadFinal(r, x224);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i217);
+                    throw e.at("f39", i221);
                 }
-                x219 = x220;
+                x223 = x224;
             }
-            v.f39.add(x219);
+            v.f39.add(x223);
         }
-        int n221 = r.finalCount(4, 4, "f40");
+        int n225 = r.finalCount(4, 4, "f40");
         v.f40.clear();
-        for (int i222 = 0; i222 < n221; i222++) {
+        for (int i226 = 0; i226 < n225; i226++) {
             v.f40.add(r.finalString("f40"));
         }
-        int n224 = r.finalCount(8, 8, "f41");
+        int n228 = r.finalCount(8, 8, "f41");
         v.f41.clear();
-        for (int i225 = 0; i225 < n224; i225++) {
-            int p226 = r.pos();
+        for (int i229 = 0; i229 < n228; i229++) {
+            int p230 = r.pos();
             if (!v.f41.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p226);
+                throw r.duplicateKey("f41", p230);
             }
         }
-        int n227 = r.finalCount(8, 0, "f42");
+        int n231 = r.finalCount(8, 0, "f42");
         v.f42.clear();
-        for (int i228 = 0; i228 < n227; i228++) {
-            int p229 = r.pos();
-            org.example.market.Instrument x230 = new org.example.market.Instrument();
-            try {
-                org.example.market.Instrument.fbeReadFinal(r, x230);
-            } catch (DecodeException e) {
-                throw e.at("f42", i228);
-            }
-            if (!v.f42.add(x230)) {
-                throw r.duplicateKey("f42", p229);
-            }
-        }
-        int n231 = r.finalCount(8, 8, "f43");
-        v.f43.clear();
         for (int i232 = 0; i232 < n231; i232++) {
-            int p234 = r.pos();
-            Integer k233 = r.finalI32("f43");
-            v.f43.put(k233, r.finalString("f43"));
-            if (v.f43.size() != i232 + 1) {
-                throw r.duplicateKey("f43", p234);
+            int p233 = r.pos();
+            org.example.market.Instrument x234 = new org.example.market.Instrument();
+            try {
+                org.example.market.Instrument.fbeReadFinal(r, x234);
+            } catch (DecodeException e) {
+                throw e.at("f42", i232);
+            }
+            if (!v.f42.add(x234)) {
+                throw r.duplicateKey("f42", p233);
             }
         }
-        int n235 = r.finalCount(5, 5, "f44");
-        v.f44.clear();
+        int n235 = r.finalCount(8, 8, "f43");
+        v.f43.clear();
         for (int i236 = 0; i236 < n235; i236++) {
             int p238 = r.pos();
-            String k237 = r.finalString("f44");
-            Counted x239 = null;
+            Integer k237 = r.finalI32("f43");
+            v.f43.put(k237, r.finalString("f43"));
+            if (v.f43.size() != i236 + 1) {
+                throw r.duplicateKey("f43", p238);
+            }
+        }
+        int n239 = r.finalCount(5, 5, "f44");
+        v.f44.clear();
+        for (int i240 = 0; i240 < n239; i240++) {
+            int p242 = r.pos();
+            String k241 = r.finalString("f44");
+            Counted x243 = null;
             if (r.finalHas("f44")) {
-                Counted x240 = new Counted();
+                Counted x244 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x240);
+                    Counted.fbeReadFinal(r, x244);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i236);
+                    throw e.at("f44", i240);
                 }
-                x239 = x240;
+                x243 = x244;
             }
-            v.f44.put(k237, x239);
-            if (v.f44.size() != i236 + 1) {
-                throw r.duplicateKey("f44", p238);
+            v.f44.put(k241, x243);
+            if (v.f44.size() != i240 + 1) {
+                throw r.duplicateKey("f44", p242);
             }
         }
-        int n241 = r.finalCount(20, 20, "f45");
+        int n245 = r.finalCount(20, 20, "f45");
         v.f45.clear();
-        for (int i242 = 0; i242 < n241; i242++) {
-            int p244 = r.pos();
-            UUID k243 = r.finalUuid("f45");
-            v.f45.put(k243, r.finalBytes("f45"));
-            if (v.f45.size() != i242 + 1) {
-                throw r.duplicateKey("f45", p244);
-            }
-        }
-        int n245 = r.finalCount(12, 0, "f46");
-        v.f46.clear();
         for (int i246 = 0; i246 < n245; i246++) {
             int p248 = r.pos();
-            org.example.market.Instrument x249 = new org.example.market.Instrument();
-            try {
-                org.example.market.Instrument.fbeReadFinal(r, x249);
-            } catch (DecodeException e) {
-                throw e.at("f46", i246);
-            }
-            org.example.market.Instrument k247 = x249;
-            Counted x250 = new Counted();
-            try {
-                Counted.fbeReadFinal(r, x250);
-            } catch (DecodeException e) {
-                throw e.at("f46", i246);
-            }
-            v.f46.put(k247, x250);
-            if (v.f46.size() != i246 + 1) {
-                throw r.duplicateKey("f46", p248);
+            UUID k247 = r.finalUuid("f45");
+            v.f45.put(k247, r.finalBytes("f45"));
+            if (v.f45.size() != i246 + 1) {
+                throw r.duplicateKey("f45", p248);
             }
         }
-        Integer x251 = null;
+        int n249 = r.finalCount(12, 0, "f46");
+        v.f46.clear();
+        for (int i250 = 0; i250 < n249; i250++) {
+            int p252 = r.pos();
+            org.example.market.Instrument x253 = new org.example.market.Instrument();
+            try {
+                org.example.market.Instrument.fbeReadFinal(r, x253);
+            } catch (DecodeException e) {
+                throw e.at("f46", i250);
+            }
+            org.example.market.Instrument k251 = x253;
+            Counted x254 = new Counted();
+            try {
+                Counted.fbeReadFinal(r, x254);
+            } catch (DecodeException e) {
+                throw e.at("f46", i250);
+            }
+            v.f46.put(k251, x254);
+            if (v.f46.size() != i250 + 1) {
+                throw r.duplicateKey("f46", p252);
+            }
+        }
+        Integer x255 = null;
         if (r.finalHas("f47")) {
-            x251 = r.finalI32("f47");
+            x255 = r.finalI32("f47");
         }
-        v.f47 = x251;
+        v.f47 = x255;
         v.f47Reset = r.finalBool("f47Reset");
-        Long x252 = null;
+        Long x256 = null;
         if (r.finalHas("f48")) {
-            x252 = r.finalI64("f48");
+            x256 = r.finalI64("f48");
         }
-        v.f48 = x252;
-        int n253 = r.finalCount(8, 8, "f49");
+        v.f48 = x256;
+        int n257 = r.finalCount(8, 8, "f49");
         v.f49.clear();
-        for (int i254 = 0; i254 < n253; i254++) {
-            int p256 = r.pos();
-            byte[] k255 = r.finalBytes("f49");
-            v.f49.put(k255, r.finalI32("f49"));
-            if (v.f49.size() != i254 + 1) {
-                throw r.duplicateKey("f49", p256);
-            }
-        }
-        int n257 = r.finalCount(8, 8, "f50");
-        v.f50.clear();
         for (int i258 = 0; i258 < n257; i258++) {
             int p260 = r.pos();
-            byte[] k259 = r.finalBytes("f50");
-            v.f50.put(k259, r.finalString("f50"));
-            if (v.f50.size() != i258 + 1) {
-                throw r.duplicateKey("f50", p260);
+            byte[] k259 = r.finalBytes("f49");
+            v.f49.put(k259, r.finalI32("f49"));
+            if (v.f49.size() != i258 + 1) {
+                throw r.duplicateKey("f49", p260);
             }
         }
-        int n261 = r.finalCount(16, 16, "f51");
-        v.f51.clear();
+        int n261 = r.finalCount(8, 8, "f50");
+        v.f50.clear();
         for (int i262 = 0; i262 < n261; i262++) {
-            int p263 = r.pos();
-            if (!v.f51.add(r.finalDecimal("f51"))) {
-                throw r.duplicateKey("f51", p263);
+            int p264 = r.pos();
+            byte[] k263 = r.finalBytes("f50");
+            v.f50.put(k263, r.finalString("f50"));
+            if (v.f50.size() != i262 + 1) {
+                throw r.duplicateKey("f50", p264);
             }
         }
-        int n264 = r.finalCount(20, 20, "f52");
-        v.f52.clear();
-        for (int i265 = 0; i265 < n264; i265++) {
+        int n265 = r.finalCount(16, 16, "f51");
+        v.f51.clear();
+        for (int i266 = 0; i266 < n265; i266++) {
             int p267 = r.pos();
-            BigDecimal k266 = r.finalDecimal("f52");
-            v.f52.put(k266, r.finalI32("f52"));
-            if (v.f52.size() != i265 + 1) {
-                throw r.duplicateKey("f52", p267);
+            if (!v.f51.add(r.finalDecimal("f51"))) {
+                throw r.duplicateKey("f51", p267);
+            }
+        }
+        int n268 = r.finalCount(20, 20, "f52");
+        v.f52.clear();
+        for (int i269 = 0; i269 < n268; i269++) {
+            int p271 = r.pos();
+            BigDecimal k270 = r.finalDecimal("f52");
+            v.f52.put(k270, r.finalI32("f52"));
+            if (v.f52.size() != i269 + 1) {
+                throw r.duplicateKey("f52", p271);
             }
         }
         r.leave();
@@ -2342,117 +2422,117 @@ public class Everything {
                 throw e.at("f35");
             }
         }
-        for (int i268 = 0; i268 < 3; i268++) {
+        for (int i272 = 0; i272 < 3; i272++) {
             r.fixed(4, "f36");
         }
-        for (int i269 = 0; i269 < 2; i269++) {
+        for (int i273 = 0; i273 < 2; i273++) {
             if (r.finalHas("f37")) {
                 r.finalSkipString("f37");
             }
         }
         r.fixed(r.finalCount(8, 8, "f38"), 8, "f38");
-        int n271 = r.finalCount(1, 1, "f39");
-        for (int i272 = 0; i272 < n271; i272++) {
+        int n275 = r.finalCount(1, 1, "f39");
+        for (int i276 = 0; i276 < n275; i276++) {
             if (r.finalHas("f39")) {
                 try {
                     Counted.fbeVerifyFinal(r);
                 } catch (DecodeException e) {
-                    throw e.at("f39", i272);
+                    throw e.at("f39", i276);
                 }
             }
         }
-        int n273 = r.finalCount(4, 4, "f40");
-        for (int i274 = 0; i274 < n273; i274++) {
+        int n277 = r.finalCount(4, 4, "f40");
+        for (int i278 = 0; i278 < n277; i278++) {
             r.finalSkipString("f40");
         }
-        Set<Long> t275 = new TreeSet<>();
-        int n276 = r.finalCount(8, 8, "f41");
-        t275.clear();
-        for (int i277 = 0; i277 < n276; i277++) {
-            int p278 = r.pos();
-            if (!t275.add(r.finalI64("f41"))) {
-                throw r.duplicateKey("f41", p278);
-            }
-        }
-        Set<org.example.market.Instrument> t279 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
-        int n280 = r.finalCount(8, 0, "f42");
+        Set<Long> t279 = new TreeSet<>();
+        int n280 = r.finalCount(8, 8, "f41");
         t279.clear();
         for (int i281 = 0; i281 < n280; i281++) {
             int p282 = r.pos();
-            org.example.market.Instrument x283 = new org.example.market.Instrument();
+            if (!t279.add(r.finalI64("f41"))) {
+                throw r.duplicateKey("f41", p282);
+            }
+        }
+        Set<org.example.market.Instrument> t283 = new TreeSet<>(org.example.market.Instrument.KEY_ORDER);
+        int n284 = r.finalCount(8, 0, "f42");
+        t283.clear();
+        for (int i285 = 0; i285 < n284; i285++) {
+            int p286 = r.pos();
+            org.example.market.Instrument x287 = new org.example.market.Instrument();
             try {
-                org.example.market.Instrument.fbeReadFinal(r, x283);
+                org.example.market.Instrument.fbeReadFinal(r, x287);
             } catch (DecodeException e) {
-                throw e.at("f42", i281);
+                throw e.at("f42", i285);
             }
-            if (!t279.add(x283)) {
-                throw r.duplicateKey("f42", p282);
-            }
-        }
-        Map<Integer, String> t284 = new TreeMap<>();
-        int n285 = r.finalCount(8, 8, "f43");
-        t284.clear();
-        for (int i286 = 0; i286 < n285; i286++) {
-            int p288 = r.pos();
-            Integer k287 = r.finalI32("f43");
-            t284.put(k287, r.finalString("f43"));
-            if (t284.size() != i286 + 1) {
-                throw r.duplicateKey("f43", p288);
+            if (!t283.add(x287)) {
+                throw r.duplicateKey("f42", p286);
             }
         }
-        Map<String, Counted> t289 = new TreeMap<>(Compare.STRING);
-        int n290 = r.finalCount(5, 5, "f44");
-        t289.clear();
-        for (int i291 = 0; i291 < n290; i291++) {
-            int p293 = r.pos();
-            String k292 = r.finalString("f44");
-            Counted x294 = null;
+        Map<Integer, String> t288 = new TreeMap<>();
+        int n289 = r.finalCount(8, 8, "f43");
+        t288.clear();
+        for (int i290 = 0; i290 < n289; i290++) {
+            int p292 = r.pos();
+            Integer k291 = r.finalI32("f43");
+            t288.put(k291, r.finalString("f43"));
+            if (t288.size() != i290 + 1) {
+                throw r.duplicateKey("f43", p292);
+            }
+        }
+        Map<String, Counted> t293 = new TreeMap<>(Compare.STRING);
+        int n294 = r.finalCount(5, 5, "f44");
+        t293.clear();
+        for (int i295 = 0; i295 < n294; i295++) {
+            int p297 = r.pos();
+            String k296 = r.finalString("f44");
+            Counted x298 = null;
             if (r.finalHas("f44")) {
-                Counted x295 = new Counted();
+                Counted x299 = new Counted();
                 try {
-                    Counted.fbeReadFinal(r, x295);
+                    Counted.fbeReadFinal(r, x299);
                 } catch (DecodeException e) {
-                    throw e.at("f44", i291);
+                    throw e.at("f44", i295);
                 }
-                x294 = x295;
+                x298 = x299;
             }
-            t289.put(k292, x294);
-            if (t289.size() != i291 + 1) {
-                throw r.duplicateKey("f44", p293);
-            }
-        }
-        Map<UUID, byte[]> t296 = new LinkedHashMap<>();
-        int n297 = r.finalCount(20, 20, "f45");
-        t296.clear();
-        for (int i298 = 0; i298 < n297; i298++) {
-            int p300 = r.pos();
-            UUID k299 = r.finalUuid("f45");
-            t296.put(k299, r.finalBytes("f45"));
-            if (t296.size() != i298 + 1) {
-                throw r.duplicateKey("f45", p300);
+            t293.put(k296, x298);
+            if (t293.size() != i295 + 1) {
+                throw r.duplicateKey("f44", p297);
             }
         }
-        Map<org.example.market.Instrument, Counted> t301 = new LinkedHashMap<>();
-        int n302 = r.finalCount(12, 0, "f46");
-        t301.clear();
-        for (int i303 = 0; i303 < n302; i303++) {
-            int p305 = r.pos();
-            org.example.market.Instrument x306 = new org.example.market.Instrument();
-            try {
-                org.example.market.Instrument.fbeReadFinal(r, x306);
-            } catch (DecodeException e) {
-                throw e.at("f46", i303);
+        Map<UUID, byte[]> t300 = new LinkedHashMap<>();
+        int n301 = r.finalCount(20, 20, "f45");
+        t300.clear();
+        for (int i302 = 0; i302 < n301; i302++) {
+            int p304 = r.pos();
+            UUID k303 = r.finalUuid("f45");
+            t300.put(k303, r.finalBytes("f45"));
+            if (t300.size() != i302 + 1) {
+                throw r.duplicateKey("f45", p304);
             }
-            org.example.market.Instrument k304 = x306;
-            Counted x307 = new Counted();
+        }
+        Map<org.example.market.Instrument, Counted> t305 = new LinkedHashMap<>();
+        int n306 = r.finalCount(12, 0, "f46");
+        t305.clear();
+        for (int i307 = 0; i307 < n306; i307++) {
+            int p309 = r.pos();
+            org.example.market.Instrument x310 = new org.example.market.Instrument();
             try {
-                Counted.fbeReadFinal(r, x307);
+                org.example.market.Instrument.fbeReadFinal(r, x310);
             } catch (DecodeException e) {
-                throw e.at("f46", i303);
+                throw e.at("f46", i307);
             }
-            t301.put(k304, x307);
-            if (t301.size() != i303 + 1) {
-                throw r.duplicateKey("f46", p305);
+            org.example.market.Instrument k308 = x310;
+            Counted x311 = new Counted();
+            try {
+                Counted.fbeReadFinal(r, x311);
+            } catch (DecodeException e) {
+                throw e.at("f46", i307);
+            }
+            t305.put(k308, x311);
+            if (t305.size() != i307 + 1) {
+                throw r.duplicateKey("f46", p309);
             }
         }
         if (r.finalHas("f47")) {
@@ -2462,46 +2542,46 @@ public class Everything {
         if (r.finalHas("f48")) {
             r.fixed(8, "f48");
         }
-        Map<byte[], Integer> t308 = new TreeMap<>(Compare.BYTES);
-        int n309 = r.finalCount(8, 8, "f49");
-        t308.clear();
-        for (int i310 = 0; i310 < n309; i310++) {
-            int p312 = r.pos();
-            byte[] k311 = r.finalBytes("f49");
-            t308.put(k311, r.finalI32("f49"));
-            if (t308.size() != i310 + 1) {
-                throw r.duplicateKey("f49", p312);
+        Map<byte[], Integer> t312 = new TreeMap<>(Compare.BYTES);
+        int n313 = r.finalCount(8, 8, "f49");
+        t312.clear();
+        for (int i314 = 0; i314 < n313; i314++) {
+            int p316 = r.pos();
+            byte[] k315 = r.finalBytes("f49");
+            t312.put(k315, r.finalI32("f49"));
+            if (t312.size() != i314 + 1) {
+                throw r.duplicateKey("f49", p316);
             }
         }
-        Map<byte[], String> t313 = new TreeMap<>(Compare.BYTES);
-        int n314 = r.finalCount(8, 8, "f50");
-        t313.clear();
-        for (int i315 = 0; i315 < n314; i315++) {
-            int p317 = r.pos();
-            byte[] k316 = r.finalBytes("f50");
-            t313.put(k316, r.finalString("f50"));
-            if (t313.size() != i315 + 1) {
-                throw r.duplicateKey("f50", p317);
-            }
-        }
-        Set<BigDecimal> t318 = new TreeSet<>();
-        int n319 = r.finalCount(16, 16, "f51");
-        t318.clear();
-        for (int i320 = 0; i320 < n319; i320++) {
+        Map<byte[], String> t317 = new TreeMap<>(Compare.BYTES);
+        int n318 = r.finalCount(8, 8, "f50");
+        t317.clear();
+        for (int i319 = 0; i319 < n318; i319++) {
             int p321 = r.pos();
-            if (!t318.add(r.finalDecimal("f51"))) {
-                throw r.duplicateKey("f51", p321);
+            byte[] k320 = r.finalBytes("f50");
+            t317.put(k320, r.finalString("f50"));
+            if (t317.size() != i319 + 1) {
+                throw r.duplicateKey("f50", p321);
             }
         }
-        Map<BigDecimal, Integer> t322 = new TreeMap<>();
-        int n323 = r.finalCount(20, 20, "f52");
+        Set<BigDecimal> t322 = new TreeSet<>();
+        int n323 = r.finalCount(16, 16, "f51");
         t322.clear();
         for (int i324 = 0; i324 < n323; i324++) {
-            int p326 = r.pos();
-            BigDecimal k325 = r.finalDecimal("f52");
-            t322.put(k325, r.finalI32("f52"));
-            if (t322.size() != i324 + 1) {
-                throw r.duplicateKey("f52", p326);
+            int p325 = r.pos();
+            if (!t322.add(r.finalDecimal("f51"))) {
+                throw r.duplicateKey("f51", p325);
+            }
+        }
+        Map<BigDecimal, Integer> t326 = new TreeMap<>();
+        int n327 = r.finalCount(20, 20, "f52");
+        t326.clear();
+        for (int i328 = 0; i328 < n327; i328++) {
+            int p330 = r.pos();
+            BigDecimal k329 = r.finalDecimal("f52");
+            t326.put(k329, r.finalI32("f52"));
+            if (t326.size() != i328 + 1) {
+                throw r.duplicateKey("f52", p330);
             }
         }
         r.leave();
@@ -2511,6 +2591,7 @@ public class Everything {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -2524,11 +2605,17 @@ public class Everything {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(1026);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(1026);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("everything.Everything");
+        }
     }
 
     /**
@@ -2695,9 +2782,17 @@ public class Everything {
         j.raw(",\"f28\":");
         j.u64(v.f28.value());
         j.raw(",\"f29\":");
-        Counted.fbeWriteJson(j, v.f29);
+        try {
+            Counted.fbeWriteJson(j, v.f29);
+        } catch (EncodeException e) {
+            throw e.at("f29");
+        }
         j.raw(",\"f30\":");
-        org.example.market.Instrument.fbeWriteJson(j, v.f30);
+        try {
+            org.example.market.Instrument.fbeWriteJson(j, v.f30);
+        } catch (EncodeException e) {
+            throw e.at("f30");
+        }
         j.raw(",\"f31\":");
         if (v.f31 == null) {
             j.nil();
@@ -2726,10 +2821,14 @@ public class Everything {
         if (v.f35 == null) {
             j.nil();
         } else {
-            Counted.fbeWriteJson(j, v.f35);
+            try {
+                Counted.fbeWriteJson(j, v.f35);
+            } catch (EncodeException e) {
+                throw e.at("f35");
+            }
         }
         j.raw(",\"f36\":");
-        Writer.checkLength(v.f36.length, 3, "everything.Everything.f36");
+        Writer.checkLength(v.f36.length, 3, "f36");
         j.raw('[');
         int i1 = 0;
         for (Integer x2 : v.f36) {
@@ -2739,7 +2838,7 @@ public class Everything {
             j.i64(x2);
         }
         j.raw("],\"f37\":");
-        Writer.checkLength(v.f37.length, 2, "everything.Everything.f37");
+        Writer.checkLength(v.f37.length, 2, "f37");
         j.raw('[');
         int i3 = 0;
         for (String x4 : v.f37) {
@@ -2769,7 +2868,11 @@ public class Everything {
             if (x8 == null) {
                 j.nil();
             } else {
-                Counted.fbeWriteJson(j, x8);
+                try {
+                    Counted.fbeWriteJson(j, x8);
+                } catch (EncodeException e) {
+                    throw e.at("f39", i7 - 1);
+                }
             }
         }
         j.raw("],\"f40\":[");
@@ -2782,7 +2885,7 @@ public class Everything {
         }
         j.raw("],\"f41\":[");
         int i11 = 0;
-        for (Long x12 : Compare.ordered(v.f41, null)) {
+        for (Long x12 : Compare.distinct(v.f41, null, "f41")) {
             if (i11++ > 0) {
                 j.raw(',');
             }
@@ -2790,15 +2893,19 @@ public class Everything {
         }
         j.raw("],\"f42\":[");
         int i13 = 0;
-        for (org.example.market.Instrument x14 : Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+        for (org.example.market.Instrument x14 : Compare.distinct(v.f42, org.example.market.Instrument.KEY_ORDER, "f42")) {
             if (i13++ > 0) {
                 j.raw(',');
             }
-            org.example.market.Instrument.fbeWriteJson(j, x14);
+            try {
+                org.example.market.Instrument.fbeWriteJson(j, x14);
+            } catch (EncodeException e) {
+                throw e.at("f42", i13 - 1);
+            }
         }
         j.raw("],\"f43\":{");
         int i15 = 0;
-        for (Map.Entry<Integer, String> x16 : Compare.ordered(v.f43, null)) {
+        for (Map.Entry<Integer, String> x16 : Compare.distinct(v.f43, null, "f43")) {
             if (i15++ > 0) {
                 j.raw(',');
             }
@@ -2807,7 +2914,7 @@ public class Everything {
         }
         j.raw("},\"f44\":{");
         int i17 = 0;
-        for (Map.Entry<String, Counted> x18 : Compare.ordered(v.f44, Compare.STRING)) {
+        for (Map.Entry<String, Counted> x18 : Compare.distinct(v.f44, Compare.STRING, "f44")) {
             if (i17++ > 0) {
                 j.raw(',');
             }
@@ -2815,7 +2922,11 @@ public class Everything {
             if (x18.getValue() == null) {
                 j.nil();
             } else {
-                Counted.fbeWriteJson(j, x18.getValue());
+                try {
+                    Counted.fbeWriteJson(j, x18.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f44", i17 - 1);
+                }
             }
         }
         j.raw("},\"f45\":{");
@@ -2829,14 +2940,22 @@ public class Everything {
         }
         j.raw("},\"f46\":[");
         int i21 = 0;
-        for (Map.Entry<org.example.market.Instrument, Counted> x22 : v.f46.entrySet()) {
+        for (Map.Entry<org.example.market.Instrument, Counted> x22 : Compare.distinctHash(v.f46, org.example.market.Instrument.KEY_ORDER, "f46")) {
             if (i21++ > 0) {
                 j.raw(',');
             }
             j.raw('[');
-            org.example.market.Instrument.fbeWriteJson(j, x22.getKey());
+            try {
+                org.example.market.Instrument.fbeWriteJson(j, x22.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f46", i21 - 1);
+            }
             j.raw(',');
-            Counted.fbeWriteJson(j, x22.getValue());
+            try {
+                Counted.fbeWriteJson(j, x22.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f46", i21 - 1);
+            }
             j.raw(']');
         }
         j.raw("],\"f47\":");
@@ -2855,7 +2974,7 @@ public class Everything {
         }
         j.raw(",\"f49\":{");
         int i23 = 0;
-        for (Map.Entry<byte[], Integer> x24 : Compare.ordered(v.f49, Compare.BYTES)) {
+        for (Map.Entry<byte[], Integer> x24 : Compare.distinct(v.f49, Compare.BYTES, "f49")) {
             if (i23++ > 0) {
                 j.raw(',');
             }
@@ -2864,7 +2983,7 @@ public class Everything {
         }
         j.raw("},\"f50\":{");
         int i25 = 0;
-        for (Map.Entry<byte[], String> x26 : v.f50.entrySet()) {
+        for (Map.Entry<byte[], String> x26 : Compare.distinctHash(v.f50, Compare.BYTES, "f50")) {
             if (i25++ > 0) {
                 j.raw(',');
             }
@@ -2873,7 +2992,7 @@ public class Everything {
         }
         j.raw("},\"f51\":[");
         int i27 = 0;
-        for (BigDecimal x28 : Compare.ordered(v.f51, null)) {
+        for (BigDecimal x28 : Compare.distinct(v.f51, null, "f51")) {
             if (i27++ > 0) {
                 j.raw(',');
             }
@@ -2881,7 +3000,7 @@ public class Everything {
         }
         j.raw("],\"f52\":{");
         int i29 = 0;
-        for (Map.Entry<BigDecimal, Integer> x30 : Compare.ordered(v.f52, null)) {
+        for (Map.Entry<BigDecimal, Integer> x30 : Compare.distinct(v.f52, null, "f52")) {
             if (i29++ > 0) {
                 j.raw(',');
             }
@@ -3184,55 +3303,56 @@ public class Everything {
                         } catch (DecodeException e) {
                             throw e.at("f46", i59);
                         }
+                        Counted v62 = x61;
                         r.endPair("f46");
                         if (v.f46.containsKey(k58)) {
                             throw r.duplicateKey("f46");
                         }
-                        v.f46.put(k58, x61);
+                        v.f46.put(k58, v62);
                     }
                     break;
                 case "f47":
-                    Integer x62 = null;
+                    Integer x63 = null;
                     if (!r.nil()) {
-                        x62 = (int) r.integer(-2147483648, 2147483647, "f47");
+                        x63 = (int) r.integer(-2147483648, 2147483647, "f47");
                     }
-                    v.f47 = x62;
+                    v.f47 = x63;
                     break;
                 case "f47Reset":
                     v.f47Reset = r.bool("f47Reset");
                     break;
                 case "f48":
-                    Long x63 = null;
+                    Long x64 = null;
                     if (!r.nil()) {
-                        x63 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f48");
+                        x64 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f48");
                     }
-                    v.f48 = x63;
+                    v.f48 = x64;
                     break;
                 case "f49":
                     r.beginObject("f49");
-                    for (String key65; (key65 = r.key("f49")) != null;) {
+                    for (String key66; (key66 = r.key("f49")) != null;) {
                         r.spend(8, "f49");
-                        byte[] k64 = r.keyBytes(key65, "f49");
-                        if (v.f49.containsKey(k64)) {
+                        byte[] k65 = r.keyBytes(key66, "f49");
+                        if (v.f49.containsKey(k65)) {
                             throw r.duplicateKey("f49");
                         }
-                        v.f49.put(k64, (int) r.integer(-2147483648, 2147483647, "f49"));
+                        v.f49.put(k65, (int) r.integer(-2147483648, 2147483647, "f49"));
                     }
                     break;
                 case "f50":
                     r.beginObject("f50");
-                    for (String key67; (key67 = r.key("f50")) != null;) {
+                    for (String key68; (key68 = r.key("f50")) != null;) {
                         r.spend(8, "f50");
-                        byte[] k66 = r.keyBytes(key67, "f50");
-                        if (v.f50.containsKey(k66)) {
+                        byte[] k67 = r.keyBytes(key68, "f50");
+                        if (v.f50.containsKey(k67)) {
                             throw r.duplicateKey("f50");
                         }
-                        v.f50.put(k66, r.string("f50"));
+                        v.f50.put(k67, r.string("f50"));
                     }
                     break;
                 case "f51":
                     r.beginArray("f51");
-                    for (int i68 = 0; r.more(); i68++) {
+                    for (int i69 = 0; r.more(); i69++) {
                         r.spend(16, "f51");
                         if (!v.f51.add(r.decimal("f51"))) {
                             throw r.duplicateElement("f51");
@@ -3241,13 +3361,13 @@ public class Everything {
                     break;
                 case "f52":
                     r.beginObject("f52");
-                    for (String key70; (key70 = r.key("f52")) != null;) {
+                    for (String key71; (key71 = r.key("f52")) != null;) {
                         r.spend(20, "f52");
-                        BigDecimal k69 = r.keyDecimal(key70, "f52");
-                        if (v.f52.containsKey(k69)) {
+                        BigDecimal k70 = r.keyDecimal(key71, "f52");
+                        if (v.f52.containsKey(k70)) {
                             throw r.duplicateKey("f52");
                         }
-                        v.f52.put(k69, (int) r.integer(-2147483648, 2147483647, "f52"));
+                        v.f52.put(k70, (int) r.integer(-2147483648, 2147483647, "f52"));
                     }
                     break;
                 default:
@@ -3268,6 +3388,7 @@ public class Everything {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -3281,11 +3402,17 @@ public class Everything {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("everything.Everything");
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -122,7 +123,11 @@ public class Keywords {
         int e2 = w.vector(b, b + 38, v.this_.size(), 4);
         int i3 = 0;
         for (FixedKeywords x4 : v.this_) {
-            FixedKeywords.fbeWrite(w, b, e2 + i3 * 4, x4);
+            try {
+                FixedKeywords.fbeWrite(w, b, e2 + i3 * 4, x4);
+            } catch (EncodeException e) {
+                throw e.at("this", i3);
+            }
             i3++;
         }
     }
@@ -298,6 +303,7 @@ public class Keywords {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -311,11 +317,17 @@ public class Keywords {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("everything.Keywords");
+        }
     }
 
     /**
@@ -432,8 +444,14 @@ public class Keywords {
             w.appendI32(v.operator.value());
         }
         w.appendCount(v.this_.size());
+        int i16 = 0;
         for (FixedKeywords x15 : v.this_) {
-            FixedKeywords.fbeWriteFinal(w, x15);
+            try {
+                FixedKeywords.fbeWriteFinal(w, x15);
+            } catch (EncodeException e) {
+                throw e.at("this", i16);
+            }
+            i16++;
         }
     }
 
@@ -449,32 +467,32 @@ public class Keywords {
         r.enter(30);
         v.new_ = r.finalI32("new");
         v.class_ = r.finalString("class");
-        int p16 = r.run(17, "default=4,swap=1,from=4,None=4,NULL=4");
-        v.default_ = Reserved.of(r.i32(p16));
-        v.swap = r.bool(p16 + 4);
-        v.from = r.i32(p16 + 5);
-        v.None = r.i32(p16 + 9);
-        v.NULL = r.i32(p16 + 13);
-        Reserved x17 = null;
+        int p17 = r.run(17, "default=4,swap=1,from=4,None=4,NULL=4");
+        v.default_ = Reserved.of(r.i32(p17));
+        v.swap = r.bool(p17 + 4);
+        v.from = r.i32(p17 + 5);
+        v.None = r.i32(p17 + 9);
+        v.NULL = r.i32(p17 + 13);
+        Reserved x18 = null;
         if (r.finalHas("operator")) {
-            x17 = Reserved.of(r.finalI32("operator"));
+            x18 = Reserved.of(r.finalI32("operator"));
         }
-        v.operator = x17;
-        int n18 = r.finalCount(9, 0, "this");
-        int m19 = v.this_.size();
-        for (int i20 = 0; i20 < n18; i20++) {
-            FixedKeywords x21 = i20 < m19 ? v.this_.get(i20) : new FixedKeywords();
+        v.operator = x18;
+        int n19 = r.finalCount(9, 0, "this");
+        int m20 = v.this_.size();
+        for (int i21 = 0; i21 < n19; i21++) {
+            FixedKeywords x22 = i21 < m20 ? v.this_.get(i21) : new FixedKeywords();
             try {
-                FixedKeywords.fbeReadFinal(r, x21);
+                FixedKeywords.fbeReadFinal(r, x22);
             } catch (DecodeException e) {
-                throw e.at("this", i20);
+                throw e.at("this", i21);
             }
-            if (i20 >= m19) {
-                v.this_.add(x21);
+            if (i21 >= m20) {
+                v.this_.add(x22);
             }
         }
-        if (m19 > n18) {
-            v.this_.subList(n18, m19).clear();
+        if (m20 > n19) {
+            v.this_.subList(n19, m20).clear();
         }
         r.leave();
     }
@@ -494,12 +512,12 @@ public class Keywords {
         if (r.finalHas("operator")) {
             r.fixed(4, "operator");
         }
-        int n22 = r.finalCount(9, 0, "this");
-        for (int i23 = 0; i23 < n22; i23++) {
+        int n23 = r.finalCount(9, 0, "this");
+        for (int i24 = 0; i24 < n23; i24++) {
             try {
                 FixedKeywords.fbeVerifyFinal(r);
             } catch (DecodeException e) {
-                throw e.at("this", i23);
+                throw e.at("this", i24);
             }
         }
         r.leave();
@@ -509,6 +527,7 @@ public class Keywords {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -522,11 +541,17 @@ public class Keywords {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(1032);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(1032);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("everything.Keywords");
+        }
     }
 
     /**
@@ -660,7 +685,11 @@ public class Keywords {
             if (i1++ > 0) {
                 j.raw(',');
             }
-            FixedKeywords.fbeWriteJson(j, x2);
+            try {
+                FixedKeywords.fbeWriteJson(j, x2);
+            } catch (EncodeException e) {
+                throw e.at("this", i1 - 1);
+            }
         }
         j.raw("]}");
     }
@@ -729,6 +758,7 @@ public class Keywords {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -742,11 +772,17 @@ public class Keywords {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("everything.Keywords");
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
+import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -83,7 +84,11 @@ public class PlaceOrder {
     public static void fbeWrite(Writer w, int base, int slot, PlaceOrder v) {
         int b = w.struct(base, slot, 28, 1027);
         w.putUuid(b + 8, v.id);
-        org.example.market.Instrument.fbeWrite(w, b, b + 24, v.instrument);
+        try {
+            org.example.market.Instrument.fbeWrite(w, b, b + 24, v.instrument);
+        } catch (EncodeException e) {
+            throw e.at("instrument");
+        }
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -171,6 +176,7 @@ public class PlaceOrder {
      * This value as a versioned root (docs/format.md 3.2).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFbe() {
         Writer w = new Writer();
@@ -184,11 +190,17 @@ public class PlaceOrder {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFbe(Writer w) {
-        w.beginVersioned();
-        fbeWrite(w, 0, 4, this);
-        return w.endVersioned();
+        try {
+            w.beginVersioned();
+            fbeWrite(w, 0, 4, this);
+            return w.endVersioned();
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("everything.PlaceOrder");
+        }
     }
 
     /**
@@ -294,7 +306,11 @@ public class PlaceOrder {
      */
     public static void fbeWriteFinal(Writer w, PlaceOrder v) {
         w.appendUuid(v.id);
-        org.example.market.Instrument.fbeWriteFinal(w, v.instrument);
+        try {
+            org.example.market.Instrument.fbeWriteFinal(w, v.instrument);
+        } catch (EncodeException e) {
+            throw e.at("instrument");
+        }
     }
 
     /**
@@ -338,6 +354,7 @@ public class PlaceOrder {
      * This value as a final root (docs/format.md 4.1).
      *
      * @return the bytes
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public byte[] toFinal() {
         Writer w = new Writer();
@@ -351,11 +368,17 @@ public class PlaceOrder {
      *
      * @param w the writer; its first {@code size()} bytes are the root
      * @return the root's size
+     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
      */
     public int writeFinal(Writer w) {
-        w.beginFinal();
-        fbeWriteFinal(w, this);
-        return w.endFinal(1027);
+        try {
+            w.beginFinal();
+            fbeWriteFinal(w, this);
+            return w.endFinal(1027);
+        } catch (EncodeException e) {
+            w.reset();
+            throw e.within("everything.PlaceOrder");
+        }
     }
 
     /**
@@ -466,7 +489,11 @@ public class PlaceOrder {
         j.raw("{\"id\":");
         j.uuid(v.id);
         j.raw(",\"instrument\":");
-        org.example.market.Instrument.fbeWriteJson(j, v.instrument);
+        try {
+            org.example.market.Instrument.fbeWriteJson(j, v.instrument);
+        } catch (EncodeException e) {
+            throw e.at("instrument");
+        }
         j.raw('}');
     }
 
@@ -509,6 +536,7 @@ public class PlaceOrder {
      * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
      *
      * @return the text
+     * @throws EncodeException for a value no reader reads (type, field path)
      */
     public String toJson() {
         JsonWriter j = new JsonWriter();
@@ -522,11 +550,17 @@ public class PlaceOrder {
      *
      * @param j the writer; its first {@code size()} bytes are the UTF-8 text
      * @return the text's size in bytes
+     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
      */
     public int writeJson(JsonWriter j) {
-        j.reset();
-        fbeWriteJson(j, this);
-        return j.size();
+        try {
+            j.reset();
+            fbeWriteJson(j, this);
+            return j.size();
+        } catch (EncodeException e) {
+            j.reset();
+            throw e.within("everything.PlaceOrder");
+        }
     }
 
     /**

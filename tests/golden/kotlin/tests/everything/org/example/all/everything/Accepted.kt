@@ -4,6 +4,7 @@ package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -45,11 +46,18 @@ open class Accepted(var id: UUID = Uuids.uuid1()) {
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Accepted.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Accepted.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Accepted")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -62,11 +70,18 @@ open class Accepted(var id: UUID = Uuids.uuid1()) {
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Accepted.fbeWriteFinal(w, this)
-        return w.endFinal(1028)
+        try {
+            w.beginFinal()
+            Accepted.fbeWriteFinal(w, this)
+            return w.endFinal(1028)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Accepted")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -75,11 +90,18 @@ open class Accepted(var id: UUID = Uuids.uuid1()) {
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Accepted.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Accepted.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("everything.Accepted")
+        }
     }
 
     companion object {

@@ -3,6 +3,7 @@
 package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -29,31 +30,52 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Derived.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Derived.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Derived")
+        }
     }
 
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     override fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Derived.fbeWriteFinal(w, this)
-        return w.endFinal(7)
+        try {
+            w.beginFinal()
+            Derived.fbeWriteFinal(w, this)
+            return w.endFinal(7)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Derived")
+        }
     }
 
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     override fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Derived.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Derived.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("everything.Derived")
+        }
     }
 
     companion object {

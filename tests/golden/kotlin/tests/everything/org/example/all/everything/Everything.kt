@@ -5,6 +5,7 @@ package org.example.all.everything
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -106,11 +107,18 @@ open class Everything(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Everything.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Everything.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Everything")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -123,11 +131,18 @@ open class Everything(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Everything.fbeWriteFinal(w, this)
-        return w.endFinal(1026)
+        try {
+            w.beginFinal()
+            Everything.fbeWriteFinal(w, this)
+            return w.endFinal(1026)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Everything")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -136,11 +151,18 @@ open class Everything(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Everything.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Everything.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("everything.Everything")
+        }
     }
 
     companion object {
@@ -185,8 +207,16 @@ open class Everything(
             w.putI8(b + 182, v.f26.value.toByte())
             w.putI8(b + 183, v.f27.value.toByte())
             w.putI64(b + 184, v.f28.value.toLong())
-            Counted.fbeWrite(w, b, b + 192, v.f29)
-            org.example.market.Instrument.fbeWrite(w, b, b + 196, v.f30)
+            try {
+                Counted.fbeWrite(w, b, b + 192, v.f29)
+            } catch (e: EncodeException) {
+                throw e.at("f29")
+            }
+            try {
+                org.example.market.Instrument.fbeWrite(w, b, b + 196, v.f30)
+            } catch (e: EncodeException) {
+                throw e.at("f30")
+            }
             val o1 = v.f31
             if (o1 != null) {
                 val s2 = w.optional(b, b + 200, 4)
@@ -210,13 +240,17 @@ open class Everything(
             val o9 = v.f35
             if (o9 != null) {
                 val s10 = w.optional(b, b + 220, 4)
-                Counted.fbeWrite(w, s10, s10, o9)
+                try {
+                    Counted.fbeWrite(w, s10, s10, o9)
+                } catch (e: EncodeException) {
+                    throw e.at("f35")
+                }
             }
-            Writer.checkLength(v.f36.size, 3, "everything.Everything.f36")
+            Writer.checkLength(v.f36.size, 3, "f36")
             for (i11 in 0 until 3) {
                 w.putI32(b + 225 + i11 * 4, v.f36[i11])
             }
-            Writer.checkLength(v.f37.size, 2, "everything.Everything.f37")
+            Writer.checkLength(v.f37.size, 2, "f37")
             for (i12 in 0 until 2) {
                 val o13 = v.f37[i12]
                 if (o13 != null) {
@@ -235,7 +269,11 @@ open class Everything(
             for (x20 in v.f39) {
                 if (x20 != null) {
                     val s21 = w.optional(b, e18 + i19 * 5, 4)
-                    Counted.fbeWrite(w, s21, s21, x20)
+                    try {
+                        Counted.fbeWrite(w, s21, s21, x20)
+                    } catch (e: EncodeException) {
+                        throw e.at("f39", i19)
+                    }
                 }
                 i19++
             }
@@ -247,31 +285,39 @@ open class Everything(
             }
             val e25 = w.vector(b, b + 259, v.f41.size, 8)
             var i26 = 0
-            for (x27 in Compare.ordered(v.f41, null)) {
+            for (x27 in Compare.distinct(v.f41, null, "f41")) {
                 w.putI64(e25 + i26 * 8, x27)
                 i26++
             }
             val e28 = w.vector(b, b + 263, v.f42.size, 4)
             var i29 = 0
-            for (x30 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-                org.example.market.Instrument.fbeWrite(w, b, e28 + i29 * 4, x30)
+            for (x30 in Compare.distinct(v.f42, org.example.market.Instrument.KEY_ORDER, "f42")) {
+                try {
+                    org.example.market.Instrument.fbeWrite(w, b, e28 + i29 * 4, x30)
+                } catch (e: EncodeException) {
+                    throw e.at("f42", i29)
+                }
                 i29++
             }
             val e31 = w.vector(b, b + 267, v.f43.size, 8)
             var i32 = 0
-            for (x33 in Compare.ordered(v.f43, null)) {
+            for (x33 in Compare.distinct(v.f43, null, "f43")) {
                 w.putI32(e31 + i32 * 8, x33.key)
                 w.string(b, e31 + i32 * 8 + 4, x33.value)
                 i32++
             }
             val e34 = w.vector(b, b + 271, v.f44.size, 9)
             var i35 = 0
-            for (x36 in Compare.ordered(v.f44, Compare.STRING)) {
+            for (x36 in Compare.distinct(v.f44, Compare.STRING, "f44")) {
                 w.string(b, e34 + i35 * 9, x36.key)
                 val o37 = x36.value
                 if (o37 != null) {
                     val s38 = w.optional(b, e34 + i35 * 9 + 4, 4)
-                    Counted.fbeWrite(w, s38, s38, o37)
+                    try {
+                        Counted.fbeWrite(w, s38, s38, o37)
+                    } catch (e: EncodeException) {
+                        throw e.at("f44", i35)
+                    }
                 }
                 i35++
             }
@@ -284,9 +330,17 @@ open class Everything(
             }
             val e42 = w.vector(b, b + 279, v.f46.size, 8)
             var i43 = 0
-            for (x44 in v.f46.entries) {
-                org.example.market.Instrument.fbeWrite(w, b, e42 + i43 * 8, x44.key)
-                Counted.fbeWrite(w, b, e42 + i43 * 8 + 4, x44.value)
+            for (x44 in Compare.distinctHash(v.f46, org.example.market.Instrument.KEY_ORDER, "f46")) {
+                try {
+                    org.example.market.Instrument.fbeWrite(w, b, e42 + i43 * 8, x44.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f46", i43)
+                }
+                try {
+                    Counted.fbeWrite(w, b, e42 + i43 * 8 + 4, x44.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f46", i43)
+                }
                 i43++
             }
             val o45 = v.f47
@@ -302,27 +356,27 @@ open class Everything(
             }
             val e49 = w.vector(b, b + 294, v.f49.size, 8)
             var i50 = 0
-            for (x51 in Compare.ordered(v.f49, Compare.BYTES)) {
+            for (x51 in Compare.distinct(v.f49, Compare.BYTES, "f49")) {
                 w.bytes(b, e49 + i50 * 8, x51.key)
                 w.putI32(e49 + i50 * 8 + 4, x51.value)
                 i50++
             }
             val e52 = w.vector(b, b + 298, v.f50.size, 8)
             var i53 = 0
-            for (x54 in v.f50.entries) {
+            for (x54 in Compare.distinctHash(v.f50, Compare.BYTES, "f50")) {
                 w.bytes(b, e52 + i53 * 8, x54.key)
                 w.string(b, e52 + i53 * 8 + 4, x54.value)
                 i53++
             }
             val e55 = w.vector(b, b + 302, v.f51.size, 16)
             var i56 = 0
-            for (x57 in Compare.ordered(v.f51, null)) {
+            for (x57 in Compare.distinct(v.f51, null, "f51")) {
                 w.putDecimal(e55 + i56 * 16, x57)
                 i56++
             }
             val e58 = w.vector(b, b + 306, v.f52.size, 20)
             var i59 = 0
-            for (x60 in Compare.ordered(v.f52, null)) {
+            for (x60 in Compare.distinct(v.f52, null, "f52")) {
                 w.putDecimal(e58 + i59 * 20, x60.key)
                 w.putI32(e58 + i59 * 20 + 16, x60.value)
                 i59++
@@ -847,8 +901,16 @@ open class Everything(
             w.appendI8(v.f26.value.toByte())
             w.appendI8(v.f27.value.toByte())
             w.appendI64(v.f28.value.toLong())
-            Counted.fbeWriteFinal(w, v.f29)
-            org.example.market.Instrument.fbeWriteFinal(w, v.f30)
+            try {
+                Counted.fbeWriteFinal(w, v.f29)
+            } catch (e: EncodeException) {
+                throw e.at("f29")
+            }
+            try {
+                org.example.market.Instrument.fbeWriteFinal(w, v.f30)
+            } catch (e: EncodeException) {
+                throw e.at("f30")
+            }
             val o127 = v.f31
             w.appendBool(o127 != null)
             if (o127 != null) {
@@ -872,13 +934,17 @@ open class Everything(
             val o131 = v.f35
             w.appendBool(o131 != null)
             if (o131 != null) {
-                Counted.fbeWriteFinal(w, o131)
+                try {
+                    Counted.fbeWriteFinal(w, o131)
+                } catch (e: EncodeException) {
+                    throw e.at("f35")
+                }
             }
-            Writer.checkLength(v.f36.size, 3, "everything.Everything.f36")
+            Writer.checkLength(v.f36.size, 3, "f36")
             for (i132 in 0 until 3) {
                 w.appendI32(v.f36[i132])
             }
-            Writer.checkLength(v.f37.size, 2, "everything.Everything.f37")
+            Writer.checkLength(v.f37.size, 2, "f37")
             for (i133 in 0 until 2) {
                 val o134 = v.f37[i133]
                 w.appendBool(o134 != null)
@@ -891,77 +957,105 @@ open class Everything(
                 w.appendF64(x135)
             }
             w.appendCount(v.f39.size)
+            var i137 = 0
             for (x136 in v.f39) {
                 w.appendBool(x136 != null)
                 if (x136 != null) {
-                    Counted.fbeWriteFinal(w, x136)
+                    try {
+                        Counted.fbeWriteFinal(w, x136)
+                    } catch (e: EncodeException) {
+                        throw e.at("f39", i137)
+                    }
                 }
+                i137++
             }
             w.appendCount(v.f40.size)
-            for (x137 in v.f40) {
-                w.appendString(x137)
+            for (x138 in v.f40) {
+                w.appendString(x138)
             }
             w.appendCount(v.f41.size)
-            for (x138 in Compare.ordered(v.f41, null)) {
-                w.appendI64(x138)
+            for (x139 in Compare.distinct(v.f41, null, "f41")) {
+                w.appendI64(x139)
             }
             w.appendCount(v.f42.size)
-            for (x139 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
-                org.example.market.Instrument.fbeWriteFinal(w, x139)
+            var i141 = 0
+            for (x140 in Compare.distinct(v.f42, org.example.market.Instrument.KEY_ORDER, "f42")) {
+                try {
+                    org.example.market.Instrument.fbeWriteFinal(w, x140)
+                } catch (e: EncodeException) {
+                    throw e.at("f42", i141)
+                }
+                i141++
             }
             w.appendCount(v.f43.size)
-            for (x140 in Compare.ordered(v.f43, null)) {
-                w.appendI32(x140.key)
-                w.appendString(x140.value)
+            for (x142 in Compare.distinct(v.f43, null, "f43")) {
+                w.appendI32(x142.key)
+                w.appendString(x142.value)
             }
             w.appendCount(v.f44.size)
-            for (x141 in Compare.ordered(v.f44, Compare.STRING)) {
-                w.appendString(x141.key)
-                val o142 = x141.value
-                w.appendBool(o142 != null)
-                if (o142 != null) {
-                    Counted.fbeWriteFinal(w, o142)
+            var i144 = 0
+            for (x143 in Compare.distinct(v.f44, Compare.STRING, "f44")) {
+                w.appendString(x143.key)
+                val o145 = x143.value
+                w.appendBool(o145 != null)
+                if (o145 != null) {
+                    try {
+                        Counted.fbeWriteFinal(w, o145)
+                    } catch (e: EncodeException) {
+                        throw e.at("f44", i144)
+                    }
                 }
+                i144++
             }
             w.appendCount(v.f45.size)
-            for (x143 in v.f45.entries) {
-                w.appendUuid(x143.key)
-                w.appendBytes(x143.value)
+            for (x146 in v.f45.entries) {
+                w.appendUuid(x146.key)
+                w.appendBytes(x146.value)
             }
             w.appendCount(v.f46.size)
-            for (x144 in v.f46.entries) {
-                org.example.market.Instrument.fbeWriteFinal(w, x144.key)
-                Counted.fbeWriteFinal(w, x144.value)
+            var i148 = 0
+            for (x147 in Compare.distinctHash(v.f46, org.example.market.Instrument.KEY_ORDER, "f46")) {
+                try {
+                    org.example.market.Instrument.fbeWriteFinal(w, x147.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f46", i148)
+                }
+                try {
+                    Counted.fbeWriteFinal(w, x147.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f46", i148)
+                }
+                i148++
             }
-            val o145 = v.f47
-            w.appendBool(o145 != null)
-            if (o145 != null) {
-                w.appendI32(o145)
+            val o149 = v.f47
+            w.appendBool(o149 != null)
+            if (o149 != null) {
+                w.appendI32(o149)
             }
             w.appendBool(v.f47Reset)
-            val o146 = v.f48
-            w.appendBool(o146 != null)
-            if (o146 != null) {
-                w.appendI64(o146)
+            val o150 = v.f48
+            w.appendBool(o150 != null)
+            if (o150 != null) {
+                w.appendI64(o150)
             }
             w.appendCount(v.f49.size)
-            for (x147 in Compare.ordered(v.f49, Compare.BYTES)) {
-                w.appendBytes(x147.key)
-                w.appendI32(x147.value)
+            for (x151 in Compare.distinct(v.f49, Compare.BYTES, "f49")) {
+                w.appendBytes(x151.key)
+                w.appendI32(x151.value)
             }
             w.appendCount(v.f50.size)
-            for (x148 in v.f50.entries) {
-                w.appendBytes(x148.key)
-                w.appendString(x148.value)
+            for (x152 in Compare.distinctHash(v.f50, Compare.BYTES, "f50")) {
+                w.appendBytes(x152.key)
+                w.appendString(x152.value)
             }
             w.appendCount(v.f51.size)
-            for (x149 in Compare.ordered(v.f51, null)) {
-                w.appendDecimal(x149)
+            for (x153 in Compare.distinct(v.f51, null, "f51")) {
+                w.appendDecimal(x153)
             }
             w.appendCount(v.f52.size)
-            for (x150 in Compare.ordered(v.f52, null)) {
-                w.appendDecimal(x150.key)
-                w.appendI32(x150.value)
+            for (x154 in Compare.distinct(v.f52, null, "f52")) {
+                w.appendDecimal(x154.key)
+                w.appendI32(x154.value)
             }
         }
 
@@ -1016,140 +1110,140 @@ open class Everything(
             v.f33 = if (r.finalHas("f33")) r.finalString("f33") else null
             v.f34 = if (r.finalHas("f34")) EByte(r.finalI8("f34").toUByte()) else null
             v.f35 = if (r.finalHas("f35")) {
-                val x151 = Counted()
+                val x155 = Counted()
                 try {
-                    Counted.fbeReadFinal(r, x151)
+                    Counted.fbeReadFinal(r, x155)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
-                x151
+                x155
             } else {
                 null
             }
-            for (i152 in 0 until 3) {
-                v.f36[i152] = r.finalI32("f36")
+            for (i156 in 0 until 3) {
+                v.f36[i156] = r.finalI32("f36")
             }
-            for (i153 in 0 until 2) {
-                val x154: String? = if (r.finalHas("f37")) r.finalString("f37") else null
-                v.f37[i153] = x154
+            for (i157 in 0 until 2) {
+                val x158: String? = if (r.finalHas("f37")) r.finalString("f37") else null
+                v.f37[i157] = x158
             }
-            val n155 = r.finalCount(8, 8, "f38")
-            for (i156 in 0 until n155) {
+            val n159 = r.finalCount(8, 8, "f38")
+            for (i160 in 0 until n159) {
                 v.f38.add(r.finalF64("f38"))
             }
-            val n157 = r.finalCount(1, 1, "f39")
-            for (i158 in 0 until n157) {
-                val x159: Counted? = if (r.finalHas("f39")) {
-                    val x160 = Counted()
+            val n161 = r.finalCount(1, 1, "f39")
+            for (i162 in 0 until n161) {
+                val x163: Counted? = if (r.finalHas("f39")) {
+                    val x164 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x160)
+                        Counted.fbeReadFinal(r, x164)
                     } catch (e: DecodeException) {
-                        throw e.at("f39", i158)
+                        throw e.at("f39", i162)
                     }
-                    x160
+                    x164
                 } else {
                     null
                 }
-                v.f39.add(x159)
+                v.f39.add(x163)
             }
-            val n161 = r.finalCount(4, 4, "f40")
-            for (i162 in 0 until n161) {
+            val n165 = r.finalCount(4, 4, "f40")
+            for (i166 in 0 until n165) {
                 v.f40.add(r.finalString("f40"))
             }
-            val n163 = r.finalCount(8, 8, "f41")
-            for (i164 in 0 until n163) {
-                val p165 = r.pos()
-                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p165)
+            val n167 = r.finalCount(8, 8, "f41")
+            for (i168 in 0 until n167) {
+                val p169 = r.pos()
+                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p169)
             }
-            val n166 = r.finalCount(8, 0, "f42")
-            for (i167 in 0 until n166) {
-                val p168 = r.pos()
-                val x169 = org.example.market.Instrument()
-                try {
-                    org.example.market.Instrument.fbeReadFinal(r, x169)
-                } catch (e: DecodeException) {
-                    throw e.at("f42", i167)
-                }
-                if (!v.f42.add(x169)) throw r.duplicateKey("f42", p168)
-            }
-            val n170 = r.finalCount(8, 8, "f43")
+            val n170 = r.finalCount(8, 0, "f42")
             for (i171 in 0 until n170) {
                 val p172 = r.pos()
-                val k173 = r.finalI32("f43")
-                v.f43[k173] = r.finalString("f43")
-                if (v.f43.size != i171 + 1) throw r.duplicateKey("f43", p172)
+                val x173 = org.example.market.Instrument()
+                try {
+                    org.example.market.Instrument.fbeReadFinal(r, x173)
+                } catch (e: DecodeException) {
+                    throw e.at("f42", i171)
+                }
+                if (!v.f42.add(x173)) throw r.duplicateKey("f42", p172)
             }
-            val n174 = r.finalCount(5, 5, "f44")
+            val n174 = r.finalCount(8, 8, "f43")
             for (i175 in 0 until n174) {
                 val p176 = r.pos()
-                val k177 = r.finalString("f44")
-                val x178: Counted? = if (r.finalHas("f44")) {
-                    val x179 = Counted()
+                val k177 = r.finalI32("f43")
+                v.f43[k177] = r.finalString("f43")
+                if (v.f43.size != i175 + 1) throw r.duplicateKey("f43", p176)
+            }
+            val n178 = r.finalCount(5, 5, "f44")
+            for (i179 in 0 until n178) {
+                val p180 = r.pos()
+                val k181 = r.finalString("f44")
+                val x182: Counted? = if (r.finalHas("f44")) {
+                    val x183 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x179)
+                        Counted.fbeReadFinal(r, x183)
                     } catch (e: DecodeException) {
-                        throw e.at("f44", i175)
+                        throw e.at("f44", i179)
                     }
-                    x179
+                    x183
                 } else {
                     null
                 }
-                v.f44[k177] = x178
-                if (v.f44.size != i175 + 1) throw r.duplicateKey("f44", p176)
+                v.f44[k181] = x182
+                if (v.f44.size != i179 + 1) throw r.duplicateKey("f44", p180)
             }
-            val n180 = r.finalCount(20, 20, "f45")
-            for (i181 in 0 until n180) {
-                val p182 = r.pos()
-                val k183 = r.finalUuid("f45")
-                v.f45[k183] = r.finalBytes("f45")
-                if (v.f45.size != i181 + 1) throw r.duplicateKey("f45", p182)
-            }
-            val n184 = r.finalCount(12, 0, "f46")
+            val n184 = r.finalCount(20, 20, "f45")
             for (i185 in 0 until n184) {
                 val p186 = r.pos()
-                val x187 = org.example.market.Instrument()
+                val k187 = r.finalUuid("f45")
+                v.f45[k187] = r.finalBytes("f45")
+                if (v.f45.size != i185 + 1) throw r.duplicateKey("f45", p186)
+            }
+            val n188 = r.finalCount(12, 0, "f46")
+            for (i189 in 0 until n188) {
+                val p190 = r.pos()
+                val x191 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x187)
+                    org.example.market.Instrument.fbeReadFinal(r, x191)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i185)
+                    throw e.at("f46", i189)
                 }
-                val x188 = Counted()
+                val x192 = Counted()
                 try {
-                    Counted.fbeReadFinal(r, x188)
+                    Counted.fbeReadFinal(r, x192)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i185)
+                    throw e.at("f46", i189)
                 }
-                v.f46[x187] = x188
-                if (v.f46.size != i185 + 1) throw r.duplicateKey("f46", p186)
+                v.f46[x191] = x192
+                if (v.f46.size != i189 + 1) throw r.duplicateKey("f46", p190)
             }
             v.f47 = if (r.finalHas("f47")) r.finalI32("f47") else null
             v.f47Reset = r.finalBool("f47Reset")
             v.f48 = if (r.finalHas("f48")) r.finalI64("f48") else null
-            val n189 = r.finalCount(8, 8, "f49")
-            for (i190 in 0 until n189) {
-                val p191 = r.pos()
-                val k192 = r.finalBytes("f49")
-                v.f49[k192] = r.finalI32("f49")
-                if (v.f49.size != i190 + 1) throw r.duplicateKey("f49", p191)
-            }
-            val n193 = r.finalCount(8, 8, "f50")
+            val n193 = r.finalCount(8, 8, "f49")
             for (i194 in 0 until n193) {
                 val p195 = r.pos()
-                val k196 = r.finalBytes("f50")
-                v.f50[k196] = r.finalString("f50")
-                if (v.f50.size != i194 + 1) throw r.duplicateKey("f50", p195)
+                val k196 = r.finalBytes("f49")
+                v.f49[k196] = r.finalI32("f49")
+                if (v.f49.size != i194 + 1) throw r.duplicateKey("f49", p195)
             }
-            val n197 = r.finalCount(16, 16, "f51")
+            val n197 = r.finalCount(8, 8, "f50")
             for (i198 in 0 until n197) {
                 val p199 = r.pos()
-                if (!v.f51.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p199)
+                val k200 = r.finalBytes("f50")
+                v.f50[k200] = r.finalString("f50")
+                if (v.f50.size != i198 + 1) throw r.duplicateKey("f50", p199)
             }
-            val n200 = r.finalCount(20, 20, "f52")
-            for (i201 in 0 until n200) {
-                val p202 = r.pos()
-                val k203 = r.finalDecimal("f52")
-                v.f52[k203] = r.finalI32("f52")
-                if (v.f52.size != i201 + 1) throw r.duplicateKey("f52", p202)
+            val n201 = r.finalCount(16, 16, "f51")
+            for (i202 in 0 until n201) {
+                val p203 = r.pos()
+                if (!v.f51.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p203)
+            }
+            val n204 = r.finalCount(20, 20, "f52")
+            for (i205 in 0 until n204) {
+                val p206 = r.pos()
+                val k207 = r.finalDecimal("f52")
+                v.f52[k207] = r.finalI32("f52")
+                if (v.f52.size != i205 + 1) throw r.duplicateKey("f52", p206)
             }
             r.leave()
         }
@@ -1252,9 +1346,17 @@ open class Everything(
             j.raw(",\"f28\":")
             j.u64(v.f28.value.toLong())
             j.raw(",\"f29\":")
-            Counted.fbeWriteJson(j, v.f29)
+            try {
+                Counted.fbeWriteJson(j, v.f29)
+            } catch (e: EncodeException) {
+                throw e.at("f29")
+            }
             j.raw(",\"f30\":")
-            org.example.market.Instrument.fbeWriteJson(j, v.f30)
+            try {
+                org.example.market.Instrument.fbeWriteJson(j, v.f30)
+            } catch (e: EncodeException) {
+                throw e.at("f30")
+            }
             j.raw(",\"f31\":")
             val o1 = v.f31
             if (o1 == null) {
@@ -1288,10 +1390,14 @@ open class Everything(
             if (o5 == null) {
                 j.nil()
             } else {
-                Counted.fbeWriteJson(j, o5)
+                try {
+                    Counted.fbeWriteJson(j, o5)
+                } catch (e: EncodeException) {
+                    throw e.at("f35")
+                }
             }
             j.raw(",\"f36\":")
-            Writer.checkLength(v.f36.size, 3, "everything.Everything.f36")
+            Writer.checkLength(v.f36.size, 3, "f36")
             j.raw('[')
             var i6 = 0
             for (x7 in v.f36) {
@@ -1299,7 +1405,7 @@ open class Everything(
                 j.i64(x7.toLong())
             }
             j.raw("],\"f37\":")
-            Writer.checkLength(v.f37.size, 2, "everything.Everything.f37")
+            Writer.checkLength(v.f37.size, 2, "f37")
             j.raw('[')
             var i8 = 0
             for (x9 in v.f37) {
@@ -1323,7 +1429,11 @@ open class Everything(
                 if (x13 == null) {
                     j.nil()
                 } else {
-                    Counted.fbeWriteJson(j, x13)
+                    try {
+                        Counted.fbeWriteJson(j, x13)
+                    } catch (e: EncodeException) {
+                        throw e.at("f39", i12 - 1)
+                    }
                 }
             }
             j.raw("],\"f40\":[")
@@ -1334,33 +1444,41 @@ open class Everything(
             }
             j.raw("],\"f41\":[")
             var i16 = 0
-            for (x17 in Compare.ordered(v.f41, null)) {
+            for (x17 in Compare.distinct(v.f41, null, "f41")) {
                 if (i16++ > 0) j.raw(',')
                 j.i64(x17)
             }
             j.raw("],\"f42\":[")
             var i18 = 0
-            for (x19 in Compare.ordered(v.f42, org.example.market.Instrument.KEY_ORDER)) {
+            for (x19 in Compare.distinct(v.f42, org.example.market.Instrument.KEY_ORDER, "f42")) {
                 if (i18++ > 0) j.raw(',')
-                org.example.market.Instrument.fbeWriteJson(j, x19)
+                try {
+                    org.example.market.Instrument.fbeWriteJson(j, x19)
+                } catch (e: EncodeException) {
+                    throw e.at("f42", i18 - 1)
+                }
             }
             j.raw("],\"f43\":{")
             var i20 = 0
-            for (x21 in Compare.ordered(v.f43, null)) {
+            for (x21 in Compare.distinct(v.f43, null, "f43")) {
                 if (i20++ > 0) j.raw(',')
                 j.keyI64(x21.key.toLong())
                 j.string(x21.value)
             }
             j.raw("},\"f44\":{")
             var i22 = 0
-            for (x23 in Compare.ordered(v.f44, Compare.STRING)) {
+            for (x23 in Compare.distinct(v.f44, Compare.STRING, "f44")) {
                 if (i22++ > 0) j.raw(',')
                 j.keyString(x23.key)
                 val o24 = x23.value
                 if (o24 == null) {
                     j.nil()
                 } else {
-                    Counted.fbeWriteJson(j, o24)
+                    try {
+                        Counted.fbeWriteJson(j, o24)
+                    } catch (e: EncodeException) {
+                        throw e.at("f44", i22 - 1)
+                    }
                 }
             }
             j.raw("},\"f45\":{")
@@ -1372,12 +1490,20 @@ open class Everything(
             }
             j.raw("},\"f46\":[")
             var i27 = 0
-            for (x28 in v.f46.entries) {
+            for (x28 in Compare.distinctHash(v.f46, org.example.market.Instrument.KEY_ORDER, "f46")) {
                 if (i27++ > 0) j.raw(',')
                 j.raw('[')
-                org.example.market.Instrument.fbeWriteJson(j, x28.key)
+                try {
+                    org.example.market.Instrument.fbeWriteJson(j, x28.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f46", i27 - 1)
+                }
                 j.raw(',')
-                Counted.fbeWriteJson(j, x28.value)
+                try {
+                    Counted.fbeWriteJson(j, x28.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f46", i27 - 1)
+                }
                 j.raw(']')
             }
             j.raw("],\"f47\":")
@@ -1398,27 +1524,27 @@ open class Everything(
             }
             j.raw(",\"f49\":{")
             var i31 = 0
-            for (x32 in Compare.ordered(v.f49, Compare.BYTES)) {
+            for (x32 in Compare.distinct(v.f49, Compare.BYTES, "f49")) {
                 if (i31++ > 0) j.raw(',')
                 j.keyBytes(x32.key)
                 j.i64(x32.value.toLong())
             }
             j.raw("},\"f50\":{")
             var i33 = 0
-            for (x34 in v.f50.entries) {
+            for (x34 in Compare.distinctHash(v.f50, Compare.BYTES, "f50")) {
                 if (i33++ > 0) j.raw(',')
                 j.keyBytes(x34.key)
                 j.string(x34.value)
             }
             j.raw("},\"f51\":[")
             var i35 = 0
-            for (x36 in Compare.ordered(v.f51, null)) {
+            for (x36 in Compare.distinct(v.f51, null, "f51")) {
                 if (i35++ > 0) j.raw(',')
                 j.decimal(x36)
             }
             j.raw("],\"f52\":{")
             var i37 = 0
-            for (x38 in Compare.ordered(v.f52, null)) {
+            for (x38 in Compare.distinct(v.f52, null, "f52")) {
                 if (i37++ > 0) j.raw(',')
                 j.keyDecimal(x38.key)
                 j.i64(x38.value.toLong())

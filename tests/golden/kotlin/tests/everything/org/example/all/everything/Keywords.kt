@@ -3,6 +3,7 @@
 package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -47,11 +48,18 @@ open class Keywords(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Keywords.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Keywords.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Keywords")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -64,11 +72,18 @@ open class Keywords(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Keywords.fbeWriteFinal(w, this)
-        return w.endFinal(1032)
+        try {
+            w.beginFinal()
+            Keywords.fbeWriteFinal(w, this)
+            return w.endFinal(1032)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Keywords")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -77,11 +92,18 @@ open class Keywords(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Keywords.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Keywords.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("everything.Keywords")
+        }
     }
 
     companion object {
@@ -110,7 +132,11 @@ open class Keywords(
             val e3 = w.vector(b, b + 38, v.this_.size, 4)
             var i4 = 0
             for (x5 in v.this_) {
-                FixedKeywords.fbeWrite(w, b, e3 + i4 * 4, x5)
+                try {
+                    FixedKeywords.fbeWrite(w, b, e3 + i4 * 4, x5)
+                } catch (e: EncodeException) {
+                    throw e.at("this", i4)
+                }
                 i4++
             }
         }
@@ -234,8 +260,14 @@ open class Keywords(
                 w.appendI32(o11.value)
             }
             w.appendCount(v.this_.size)
+            var i13 = 0
             for (x12 in v.this_) {
-                FixedKeywords.fbeWriteFinal(w, x12)
+                try {
+                    FixedKeywords.fbeWriteFinal(w, x12)
+                } catch (e: EncodeException) {
+                    throw e.at("this", i13)
+                }
+                i13++
             }
         }
 
@@ -254,15 +286,15 @@ open class Keywords(
             v.None = r.finalI32("None")
             v.NULL = r.finalI32("NULL")
             v.operator = if (r.finalHas("operator")) Reserved(r.finalI32("operator")) else null
-            val n13 = r.finalCount(9, 0, "this")
-            for (i14 in 0 until n13) {
-                val x15 = FixedKeywords()
+            val n14 = r.finalCount(9, 0, "this")
+            for (i15 in 0 until n14) {
+                val x16 = FixedKeywords()
                 try {
-                    FixedKeywords.fbeReadFinal(r, x15)
+                    FixedKeywords.fbeReadFinal(r, x16)
                 } catch (e: DecodeException) {
-                    throw e.at("this", i14)
+                    throw e.at("this", i15)
                 }
-                v.this_.add(x15)
+                v.this_.add(x16)
             }
             r.leave()
         }
@@ -331,7 +363,11 @@ open class Keywords(
             var i2 = 0
             for (x3 in v.this_) {
                 if (i2++ > 0) j.raw(',')
-                FixedKeywords.fbeWriteJson(j, x3)
+                try {
+                    FixedKeywords.fbeWriteJson(j, x3)
+                } catch (e: EncodeException) {
+                    throw e.at("this", i2 - 1)
+                }
             }
             j.raw("]}")
         }

@@ -3,6 +3,7 @@
 package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -37,11 +38,18 @@ open class Note(var text: String = "hi \"there\"\n") {
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        Note.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            Note.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Note")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -54,11 +62,18 @@ open class Note(var text: String = "hi \"there\"\n") {
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        Note.fbeWriteFinal(w, this)
-        return w.endFinal(1023)
+        try {
+            w.beginFinal()
+            Note.fbeWriteFinal(w, this)
+            return w.endFinal(1023)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.Note")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -67,11 +82,18 @@ open class Note(var text: String = "hi \"there\"\n") {
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        Note.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            Note.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("everything.Note")
+        }
     }
 
     companion object {

@@ -4,6 +4,7 @@ package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
+import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -48,11 +49,18 @@ open class PlaceOrder(
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFbe(w: Writer): Int {
-        w.beginVersioned()
-        PlaceOrder.fbeWrite(w, 0, 4, this)
-        return w.endVersioned()
+        try {
+            w.beginVersioned()
+            PlaceOrder.fbeWrite(w, 0, 4, this)
+            return w.endVersioned()
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.PlaceOrder")
+        }
     }
 
     /** This value as a final root (docs/format.md 4.1). */
@@ -65,11 +73,18 @@ open class PlaceOrder(
     /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
      */
     open fun writeFinal(w: Writer): Int {
-        w.beginFinal()
-        PlaceOrder.fbeWriteFinal(w, this)
-        return w.endFinal(1027)
+        try {
+            w.beginFinal()
+            PlaceOrder.fbeWriteFinal(w, this)
+            return w.endFinal(1027)
+        } catch (e: EncodeException) {
+            w.reset()
+            throw e.within("everything.PlaceOrder")
+        }
     }
 
     /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
@@ -78,11 +93,18 @@ open class PlaceOrder(
     /**
      * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
      * reused writer, writing allocates nothing for the text.
+     *
+     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
      */
     open fun writeJson(j: JsonWriter): Int {
-        j.reset()
-        PlaceOrder.fbeWriteJson(j, this)
-        return j.size()
+        try {
+            j.reset()
+            PlaceOrder.fbeWriteJson(j, this)
+            return j.size()
+        } catch (e: EncodeException) {
+            j.reset()
+            throw e.within("everything.PlaceOrder")
+        }
     }
 
     companion object {
@@ -99,7 +121,11 @@ open class PlaceOrder(
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: PlaceOrder) {
             val b = w.struct(base, slot, 28, 1027)
             w.putUuid(b + 8, v.id)
-            org.example.market.Instrument.fbeWrite(w, b, b + 24, v.instrument)
+            try {
+                org.example.market.Instrument.fbeWrite(w, b, b + 24, v.instrument)
+            } catch (e: EncodeException) {
+                throw e.at("instrument")
+            }
         }
 
         /**
@@ -169,7 +195,11 @@ open class PlaceOrder(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: PlaceOrder) {
             w.appendUuid(v.id)
-            org.example.market.Instrument.fbeWriteFinal(w, v.instrument)
+            try {
+                org.example.market.Instrument.fbeWriteFinal(w, v.instrument)
+            } catch (e: EncodeException) {
+                throw e.at("instrument")
+            }
         }
 
         /**
@@ -230,7 +260,11 @@ open class PlaceOrder(
             j.raw("{\"id\":")
             j.uuid(v.id)
             j.raw(",\"instrument\":")
-            org.example.market.Instrument.fbeWriteJson(j, v.instrument)
+            try {
+                org.example.market.Instrument.fbeWriteJson(j, v.instrument)
+            } catch (e: EncodeException) {
+                throw e.at("instrument")
+            }
             j.raw('}')
         }
 
