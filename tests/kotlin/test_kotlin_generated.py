@@ -196,6 +196,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     # ktlint over the generated code and the Kotlin written by hand, beside the compilation
     by_hand = sorted((HERE / "vectors").glob("*.kt")) + [HERE / "keys" / "KeysCheck.kt",
                                                          REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
+                                                         REPO / "conformance" / "testees" / "kotlin" / "Describe.kt",
                                                          REPO / "examples" / "kotlin" / "TcpExample.kt"]
     lint = kotlinc.Lint(generated + by_hand)
     result = kotlinc.compile_groups([library, checks, *others, example, keys])

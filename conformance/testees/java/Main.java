@@ -1,14 +1,17 @@
 // The Java conformance testee (conformance/testee_protocol.md): length-prefixed JSON requests on
 // stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
 // (versioned and final, in and out) with the fbec --java code of every conformance schema
-// (Registry.java, written by build.py), JSON in and out (fromJson/toJson), protocol streams with
-// each package's generated Receiver or FinalReceiver, the text form of what it reads, and skips
-// value descriptions (the Java target has no dynamic codec).
+// (Registry.java, written by build.py), JSON in and out (fromJson/toJson), value descriptions in and
+// out (Values.java, over types.json), protocol streams with each package's generated Receiver or
+// FinalReceiver, and the text form of what it reads.
 
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
@@ -26,12 +29,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
 import java.util.function.Consumer;
 
 public final class Main {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // value descriptions hold NaN and the infinities as bare words
+    private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    private static Values values;
 
     private Main() {}
 
@@ -123,41 +129,58 @@ public final class Main {
             }
             return stream(req, data, limitsOf(req.get("limits")));
         }
-        boolean in = format.equals("versioned") || format.equals("final") || format.equals("json");
-        boolean out = output.equals("versioned") || output.equals("final") || output.equals("text") || output.equals("json");
+        boolean in = format.equals("versioned") || format.equals("final") || format.equals("json")
+                || format.equals("value");
+        boolean out = output.equals("versioned") || output.equals("final") || output.equals("text") || output.equals("json")
+                || output.equals("value");
         if (!in || !out) {
-            return answer("skipped", "the Java target has no value descriptions (" + format + " -> " + output + ")");
+            return answer("skipped", "unknown formats " + format + " -> " + output);
         }
         String name = req.path("package").asText() + "." + req.path("type").asText();
         Codec codec = Registry.CODECS.get(name);
         if (codec == null) {
             return answer("skipped", "no Java type " + name);
         }
-        byte[] data;
-        try {
-            // JSON text comes as a JSON string: its UTF-8 bytes are the text (a lone surrogate in it is refused)
-            data = format.equals("json") ? JsonReader.utf8(req.path("input").path("payload").asText())
-                    : Base64.getDecoder().decode(req.path("input").path("payload").asText());
-        } catch (IllegalArgumentException | DecodeException e) {
-            return answer("parse_error", "payload: " + e.getMessage());
-        }
-        Limits limits = limitsOf(req.get("limits"));
         Object value;
-        try {
-            value = format.equals("versioned") ? codec.fromFbe().read(data, limits)
-                    : format.equals("final") ? codec.fromFinal().read(data, limits) : codec.fromJson().read(data, limits);
-        } catch (DecodeException e) {
-            return answer("parse_error", e.getMessage());
+        if (format.equals("value")) {
+            try {
+                value = values.readStruct(name, req.path("input").path("payload"));
+            } catch (Values.BadValue | IllegalArgumentException e) {
+                return answer("serialize_error", "UNEXPECTED value description: " + e.getMessage());
+            }
+        } else {
+            byte[] data;
+            try {
+                // JSON text comes as a JSON string: its UTF-8 bytes are the text (a lone surrogate in it is refused)
+                data = format.equals("json") ? JsonReader.utf8(req.path("input").path("payload").asText())
+                        : Base64.getDecoder().decode(req.path("input").path("payload").asText());
+            } catch (IllegalArgumentException | DecodeException e) {
+                return answer("parse_error", "payload: " + e.getMessage());
+            }
+            Limits limits = limitsOf(req.get("limits"));
+            try {
+                value = format.equals("versioned") ? codec.fromFbe().read(data, limits)
+                        : format.equals("final") ? codec.fromFinal().read(data, limits) : codec.fromJson().read(data, limits);
+            } catch (DecodeException e) {
+                return answer("parse_error", e.getMessage());
+            }
         }
         try {
             if (output.equals("json")) {
                 return answer("result", codec.toJson().write(value));
+            }
+            if (output.equals("value")) {
+                ObjectNode result = JSON.createObjectNode();
+                result.putRawValue("result", new RawValue(values.describe(name, value)));
+                return result;
             }
             byte[] bytes = output.equals("versioned") ? codec.toFbe().write(value)
                     : output.equals("final") ? codec.toFinal().write(value) : Utf8.bytes(value.toString());
             return answer("result", Base64.getEncoder().encodeToString(bytes));
         } catch (EncodeException e) {
             return answer("serialize_error", e.getMessage());
+        } catch (IOException e) {
+            return answer("serialize_error", "UNEXPECTED value description: " + e.getMessage());
         }
     }
 
@@ -170,7 +193,8 @@ public final class Main {
         return (b[0] & 0xFF) | (b[1] & 0xFF) << 8 | (b[2] & 0xFF) << 16 | (b[3] & 0xFF) << 24;
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, ReflectiveOperationException {
+        values = new Values(Path.of(args[0]));
         DataInputStream in = new DataInputStream(new BufferedInputStream(System.in));
         OutputStream out = new BufferedOutputStream(System.out);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

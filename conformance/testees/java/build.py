@@ -1,12 +1,14 @@
 """Build the Java conformance testee: `build.py OUT` compiles runtime/java (Maven, offline once
 its plugins are resolved), generates the fbec --java --final --proto code of every conformance
 schema into OUT/src, writes Registry.java (every struct by its qualified name, and each package's
-versioned and final Receiver for the stream cases), compiles it with Main.java
-(javac -Xlint:all -Werror; Jackson from Maven Central reads the requests) and writes OUT/java_testee,
-the command the runner starts. MVN names the mvn command, JAVA_HOME the JDK (17 or newer)."""
+versioned and final Receiver for the stream cases) and OUT/types.json (every struct's class and
+fields with their IR types, every enum's class: what Values.java reads and writes value
+descriptions by), compiles them with Main.java and Values.java (javac -Xlint:all -Werror; Jackson
+from Maven Central reads the requests) and writes OUT/java_testee, the command the runner starts. MVN names the mvn command, JAVA_HOME the JDK (17 or newer)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -18,9 +20,10 @@ REPO = HERE.parents[2]
 sys.path[:0] = [str(REPO / "compiler"), str(REPO / "conformance")]
 
 from fbec.cli import main as fbec_main
+from fbec.model import ir_json
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from fbec.targets.java import TYPE_RESERVED, java_package
+from fbec.targets.java import JAVA_RESERVED, STRUCT_MEMBERS, TYPE_RESERVED, java_package
 
 from schemas import conformance_schemas
 
@@ -56,8 +59,19 @@ def main(out: Path) -> int:
     entries: dict[str, str] = {}
     receivers: dict[str, str] = {}      # schema package -> Java package, for those with a Receiver
     generated: set[str] = set()
+    types: dict[str, dict[str, object]] = {"structs": {}, "enums": {}}     # types.json, for Values.java
     for schema in conformance_schemas():
         ir_schema = compile_schema(str(schema), [], Diagnostics())
+        described = json.loads(ir_json.dumps(ir_schema))
+        for p in described["packages"]:
+            jp = java_package(ir_schema.package(p["name"]))
+            for e in p["enums"] + p["flags"]:
+                types["enums"][e["qualified"]] = f"{jp}.{TYPE_RESERVED(e['name'])}"
+            for st in p["structs"]:
+                types["structs"][st["qualified"]] = {
+                    "class": f"{jp}.{TYPE_RESERVED(st['name'])}",
+                    "fields": [{"name": f["name"], "java": (JAVA_RESERVED | STRUCT_MEMBERS)(f["name"]), "type": f["type"]}
+                               for f in st["all_fields"]]}
         for package in ir_schema.packages:          # imports first: everything.fbe imports market.fbe
             if package.name in generated:
                 continue
@@ -102,6 +116,8 @@ def main(out: Path) -> int:
     lines += [",\n".join(f'        Map.entry("{cls}", "{q}")' for q, cls in sorted(entries.items())) + ");", "}", ""]
     (src / "Registry.java").write_text("\n".join(lines))
     shutil.copy(HERE / "Main.java", src)
+    shutil.copy(HERE / "Values.java", src)
+    (out / "types.json").write_text(json.dumps(types))
     cp_file = out / "classpath.txt"
     mvn(["dependency:build-classpath", f"-Dmdep.outputFile={cp_file}"], HERE)
     classpath = runtime_classpath() + os.pathsep + cp_file.read_text().strip()
@@ -115,7 +131,8 @@ def main(out: Path) -> int:
     java = str(Path(javac).resolve().parent / "java")
     launcher = out / "java_testee"
     launcher.write_text("#!/bin/sh\n"
-                        f"exec {java} -XX:+UseSerialGC -Xss16m -cp {out / 'classes'}{os.pathsep}{classpath} Main \"$@\"\n")
+                        f"exec {java} -XX:+UseSerialGC -Xss16m -cp {out / 'classes'}{os.pathsep}{classpath} Main "
+                        f"{out / 'types.json'} \"$@\"\n")
     launcher.chmod(0o755)
     return 0
 

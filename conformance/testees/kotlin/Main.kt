@@ -2,12 +2,14 @@
 // stdin, answers on stdout, one long-lived JVM for every request. It answers the binary models
 // (versioned and final, in and out), JSON in and out, the text form of what it reads and protocol
 // streams (each package's generated Receiver or FinalReceiver) with the fbec --kotlin --final
-// --json --proto code of every conformance schema (Registry.kt, written by build.py), and skips
-// value descriptions (the Kotlin target has none).
+// --json --proto code of every conformance schema (Registry.kt, written by build.py), and value
+// descriptions in and out (Values.kt, written by build.py's values.py, over Describe.kt).
 
+import com.fasterxml.jackson.core.json.JsonReadFeature
 import com.fasterxml.jackson.databind.JsonNode
-import com.fasterxml.jackson.databind.ObjectMapper
+import com.fasterxml.jackson.databind.json.JsonMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
+import com.fasterxml.jackson.databind.util.RawValue
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.FrameException
@@ -19,6 +21,7 @@ import java.io.BufferedOutputStream
 import java.io.DataInputStream
 import java.io.EOFException
 import java.io.InputStream
+import java.io.StringWriter
 import java.lang.management.ManagementFactory
 import java.util.Base64
 
@@ -32,11 +35,12 @@ class Codec(
     val toJson: (Any) -> String,
 )
 
-private val JSON = ObjectMapper()
+// value descriptions hold NaN and the infinities as bare words
+private val JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build()
 
-private val INPUTS = setOf("versioned", "final", "json")
+private val INPUTS = setOf("versioned", "final", "json", "value")
 
-private val OUTPUTS = setOf("versioned", "final", "json", "text")
+private val OUTPUTS = setOf("versioned", "final", "json", "text", "value")
 
 fun limitsOf(node: JsonNode?): Limits {
     var limits = Limits.DEFAULT
@@ -86,32 +90,32 @@ fun answer(req: JsonNode): ObjectNode {
         }
         return stream(req, data, limitsOf(req.get("limits")))
     }
-    if (format !in INPUTS || output !in OUTPUTS) {
-        return answer("skipped", "the Kotlin target has no value descriptions ($format -> $output)")
-    }
+    if (format !in INPUTS || output !in OUTPUTS) return answer("skipped", "unknown formats $format -> $output")
     val name = req.path("package").asText() + "." + req.path("type").asText()
     val codec = CODECS[name] ?: return answer("skipped", "no Kotlin type $name")
-    val payload = req.path("input").path("payload").asText()
-    val data = try {
-        // JSON text comes as a JSON string: its UTF-8 bytes are the text (a lone surrogate in it is refused)
-        if (format == "json") JsonReader.utf8(payload) else Base64.getDecoder().decode(payload)
-    } catch (e: IllegalArgumentException) {
-        return answer("parse_error", "payload: ${e.message}")
-    } catch (e: DecodeException) {
-        return answer("parse_error", "payload: ${e.message}")
-    }
-    val limits = limitsOf(req.get("limits"))
-    val value = try {
-        when (format) {
-            "versioned" -> codec.fromFbe(data, limits)
-            "final" -> codec.fromFinal(data, limits)
-            else -> codec.fromJson(data, limits)
+    val described = VALUES.getValue(name)
+    val value = if (format == "value") {
+        try {
+            described.read(req.path("input").path("payload"))
+        } catch (e: BadValue) {
+            return answer("serialize_error", "UNEXPECTED value description: ${e.message}")
+        } catch (e: IllegalArgumentException) {
+            return answer("serialize_error", "UNEXPECTED value description: ${e.message}")
         }
-    } catch (e: DecodeException) {
-        return answer("parse_error", e.message ?: "")
+    } else {
+        try {
+            read(codec, format, req)
+        } catch (e: ParseError) {
+            return answer("parse_error", e.message ?: "")
+        }
     }
     return try {
         if (output == "json") return answer("result", codec.toJson(value))
+        if (output == "value") {
+            val text = StringWriter()
+            JSON.factory.createGenerator(text).use { described.write(it, value) }
+            return JSON.createObjectNode().putRawValue("result", RawValue(text.toString()))
+        }
         val out = when (output) {
             "versioned" -> codec.toFbe(value)
             "final" -> codec.toFinal(value)
@@ -120,6 +124,32 @@ fun answer(req: JsonNode): ObjectNode {
         answer("result", Base64.getEncoder().encodeToString(out))
     } catch (e: EncodeException) {
         answer("serialize_error", e.message ?: "")
+    }
+}
+
+/** A payload that does not read: the answer is a parse error. */
+class ParseError(message: String) : Exception(message)
+
+/** The value of a binary or JSON payload. */
+fun read(codec: Codec, format: String, req: JsonNode): Any {
+    val payload = req.path("input").path("payload").asText()
+    val data = try {
+        // JSON text comes as a JSON string: its UTF-8 bytes are the text (a lone surrogate in it is refused)
+        if (format == "json") JsonReader.utf8(payload) else Base64.getDecoder().decode(payload)
+    } catch (e: IllegalArgumentException) {
+        throw ParseError("payload: ${e.message}")
+    } catch (e: DecodeException) {
+        throw ParseError("payload: ${e.message}")
+    }
+    val limits = limitsOf(req.get("limits"))
+    return try {
+        when (format) {
+            "versioned" -> codec.fromFbe(data, limits)
+            "final" -> codec.fromFinal(data, limits)
+            else -> codec.fromJson(data, limits)
+        }
+    } catch (e: DecodeException) {
+        throw ParseError(e.message ?: "")
     }
 }
 

@@ -1,7 +1,8 @@
 """Build the Kotlin conformance testee: `build.py OUT` generates the fbec --kotlin --final --json --proto
 code of every schema into OUT/library (kotlinc.library: the conformance schemas among them, the
 compilation tests/kotlin shares through kotlinc's cache), writes Registry.kt (every conformance
-struct's roots by its qualified name, every package's receivers), compiles it with Main.kt by the
+struct's roots by its qualified name, every package's receivers) and Values.kt (values.py: every
+struct read from and written as a value description), compiles them with Main.kt and Describe.kt by the
 Kotlin compiler of tools/kotlinc (-Werror -Wextra) against the library, runtime/java and Jackson
 (from Maven Central, for the requests), and writes OUT/kotlin_testee, the command the runner
 starts. MVN names the mvn command, JAVAC the JDK's javac (17 or newer)."""
@@ -15,7 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-sys.path[:0] = [str(REPO / "compiler"), str(REPO / "conformance"), str(REPO / "tools" / "kotlinc")]
+sys.path[:0] = [str(REPO / "compiler"), str(REPO / "conformance"), str(REPO / "tools" / "kotlinc"), str(HERE)]
 
 import kotlinc
 from fbec.model.resolve import compile_schema
@@ -23,6 +24,7 @@ from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.kotlin import TYPE_RESERVED, kotlin_package
 
 from schemas import SHARED, conformance_schemas
+from values import values_file
 
 
 def registry(entries: dict[str, str], receivers: dict[str, str]) -> str:
@@ -65,8 +67,9 @@ def main(out: Path) -> int:
     library = kotlinc.library(SHARED, out / "library")
     entries: dict[str, str] = {}
     receivers: dict[str, str] = {}      # schema package -> Kotlin package, for those with a Receiver
-    for schema in conformance_schemas():
-        package = compile_schema(str(schema), [], Diagnostics()).main_package
+    schemas = [compile_schema(str(schema), [], Diagnostics()) for schema in conformance_schemas()]
+    for ir_schema in schemas:
+        package = ir_schema.main_package
         if package.dispatch:
             receivers[package.name] = kotlin_package(package)
         for s in package.structs:
@@ -74,7 +77,9 @@ def main(out: Path) -> int:
     src = out / "src"
     src.mkdir()
     (src / "Registry.kt").write_text(registry(entries, receivers))
+    (src / "Values.kt").write_text(values_file(schemas))
     shutil.copy(HERE / "Main.kt", src)
+    shutil.copy(HERE / "Describe.kt", src)
     jackson = kotlinc.maven_classpath(HERE, kotlinc.BUILD / "testee")
     runtime = kotlinc.java_runtime()
     testee = kotlinc.Group("testee", sorted(src.glob("*.kt")), [*runtime, *jackson], after=[library])
