@@ -17,7 +17,8 @@ class BadValue(message: String) : RuntimeException(message)
 
 object D {
     fun struct(d: JsonNode, qualified: String) {
-        if (!d.isObject || d.path("@type").asText() != qualified) throw BadValue("expected an object of $qualified, got $d")
+        val type = d.path("@type").asText()
+        if (!d.isObject || type != qualified) throw BadValue("expected an object of $qualified, got $d")
     }
 
     fun list(d: JsonNode, n: Int): JsonNode {
@@ -32,7 +33,11 @@ object D {
 
     /** An integer of a JSON number, or of a string (64-bit integers), within lo..hi. */
     fun int(d: JsonNode, lo: Long, hi: Long): Long {
-        val text = if (d.isTextual) d.textValue() else if (d.isIntegralNumber) d.asText() else ""
+        val text = when {
+            d.isTextual -> d.textValue()
+            d.isIntegralNumber -> d.asText()
+            else -> ""
+        }
         val v = text.toLongOrNull() ?: throw BadValue("expected an integer, got $d")
         if (v < lo || v > hi) throw BadValue("integer $d out of range")
         return v

@@ -22,9 +22,9 @@ import kotlinc
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.kotlin import TYPE_RESERVED, kotlin_package
+from values import values_file
 
 from schemas import SHARED, conformance_schemas
-from values import values_file
 
 
 def registry(entries: dict[str, str], receivers: dict[str, str]) -> str:
