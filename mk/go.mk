@@ -43,7 +43,8 @@ test-go: venv $(STATICCHECK)
 #
 #   make bench-go        (make bench runs it) generate every row's code into build/bench-go,
 #                        check every row's round trip, time BENCH_GO_ROUNDS rounds of
-#                        testing.B, count instructions per operation under callgrind
+#                        testing.B, measure CPU time per operation (BENCH_GO_CPU_ROUNDS
+#                        rounds; 0: none), count instructions per operation under callgrind
 #                        (BENCH_GO_STABLE_N iterations; 0: no counts), print the table with
 #                        the goals, write build/bench-go/go.{json,md} (make bench-publish
 #                        copies them)
@@ -59,6 +60,7 @@ BENCH_GO_ROUNDS ?= 6
 BENCH_GO_TIME ?= 0.2s
 BENCH_GO_FILTER ?= .
 BENCH_GO_STABLE_N ?= 50001
+BENCH_GO_CPU_ROUNDS ?= 5
 BENCH_GO_ENV := GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=readonly
 BENCHSTAT_VERSION := v0.0.0-20260908200009-22c9c6c9d4da
 TRADE_SCHEMAS := bench/cpp/schemas
@@ -95,6 +97,11 @@ bench-go: bench-go-check
 	done
 	@if [ -x $(BENCH_GO_DIR)/bin/benchstat ]; then $(BENCH_GO_DIR)/bin/benchstat $(BENCH_GO_DIR)/raw.txt \
 		>$(BENCH_GO_DIR)/benchstat.txt && echo "bench-go: benchstat: $(BENCH_GO_DIR)/benchstat.txt"; fi
+	@rm -f $(BENCH_GO_DIR)/cpu.json
+	@if [ "$(BENCH_GO_CPU_ROUNDS)" != 0 ]; then \
+		echo "bench-go: CPU time per operation ($(BENCH_GO_CPU_ROUNDS) rounds, the process's user + system time)" && \
+		$(PYTHON) bench/go/report.py --cpu $(BENCH_GO_DIR)/bin/bench.test --raw $(BENCH_GO_DIR)/raw.txt \
+			--cpu-rounds $(BENCH_GO_CPU_ROUNDS) --cpu-times $(BENCH_GO_DIR)/cpu.json; fi
 	@rm -f $(BENCH_GO_DIR)/instr.json
 	@if [ "$(BENCH_GO_STABLE_N)" != 0 ]; then tools/need-apt.sh valgrind && \
 		echo "bench-go: instructions per operation under callgrind (N = $(BENCH_GO_STABLE_N))" && \
@@ -102,6 +109,7 @@ bench-go: bench-go-check
 			--raw $(BENCH_GO_DIR)/raw.txt --instr $(BENCH_GO_DIR)/instr.json; fi
 	@$(PYTHON) bench/go/report.py --raw $(BENCH_GO_DIR)/raw.txt --check $(BENCH_GO_DIR)/check.txt \
 		--gomod bench/go/go.mod --go $(GO) --results $(BENCH_GO_DIR) --instr $(BENCH_GO_DIR)/instr.json \
+		--cpu-times $(BENCH_GO_DIR)/cpu.json \
 		--runs "$(BENCH_GO_ROUNDS) rounds of -benchtime $(BENCH_GO_TIME)"
 
 # make bench-publish (mk/bench.mk) runs this first: the last make bench-go run's table into

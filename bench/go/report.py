@@ -16,6 +16,15 @@ garbage collection: (Ir(N) - Ir(1)) / (N - 1), written to
 --instr as JSON; the report reads that file with --instr (times on a shared
 2-core machine vary with the load, instruction counts repeat).
 
+With --cpu BIN it measures the CPU time of one operation of every benchmark of
+--raw instead: each run once with 1 and once with N iterations (about 50 ms of
+its time), the process's user and system time (os.wait4: every thread, the
+collector's included) (T(N) - T(1)) / (N - 1), in --cpu-rounds rounds that
+take every benchmark in turn; the medians are written to --cpu-times as JSON,
+which the report reads. A process that waits for a core does not count that
+wait, so the figure holds on a loaded machine, where the times of the rounds
+(wall clock) measure the load as much as the code.
+
 With --result (a go.json written before) it draws that run again: --out
 writes go.{json,md} there, --readme replaces the part of the file between
 <!-- bench-go:begin --> and <!-- bench-go:end --> (make bench-publish).
@@ -120,6 +129,35 @@ def count(binary: str, raw: str, n: int, out: str) -> int:
     return 0
 
 
+def cpu_times(binary: str, raw: str, rounds: int, out: str) -> int:
+    """CPU time per operation of every benchmark of the raw output (see the module's doc): the
+    median over the rounds of (T(N) - T(1)) / (N - 1), T the process's user + system time."""
+    figures = parse_raw(Path(raw).read_text())
+    names = sorted((row, op) for row, ops in figures.items() for op in ops)
+    every: dict[str, dict[str, list[float]]] = {}
+    for k in range(1, rounds + 1):
+        for row, op in names:
+            big = max(1001, int(5e7 / max(statistics.median(figures[row][op]["ns/op"]), 1.0)))
+            took = []
+            for runs in (1, big):
+                proc = subprocess.Popen(
+                    [binary, "-test.run", "^$", "-test.bench", f"^BenchmarkTrade$/^{re.escape(row)}$/^{op}$",
+                     "-test.benchtime", f"{runs}x"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                assert proc.stderr is not None
+                err = proc.stderr.read()
+                _, status, usage = os.wait4(proc.pid, 0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                if proc.returncode != 0:
+                    sys.stderr.write(f"{row}/{op}: run failed:\n{err.decode(errors='replace')[-2000:]}")
+                    return 1
+                took.append(usage.ru_utime + usage.ru_stime)
+            every.setdefault(row, {}).setdefault(op, []).append((took[1] - took[0]) * 1e9 / (big - 1))
+        print(f"bench-go: CPU time round {k}/{rounds}", flush=True)
+    medians = {row: {op: statistics.median(v) for op, v in ops.items()} for row, ops in every.items()}
+    Path(out).write_text(json.dumps({"rounds": rounds, "cpu": medians, "every": every}, indent=2) + "\n")
+    return 0
+
+
 def build(args: argparse.Namespace) -> dict[str, Any]:
     raw = parse_raw(Path(args.raw).read_text())
     rows = parse_rows(Path(args.check).read_text())
@@ -130,6 +168,8 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
                            text=True, check=False).stdout.strip()
     instr = json.loads(Path(args.instr).read_text()) if args.instr and Path(args.instr).is_file() else None
+    cpu_file = getattr(args, "cpu_times", None)
+    cpu = json.loads(Path(cpu_file).read_text()) if cpu_file and Path(cpu_file).is_file() else None
     out_rows = []
     for r in rows:
         figures: dict[str, dict[str, float]] = {}
@@ -144,6 +184,8 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
         module = MODULES.get(r["id"])
         for op, value in (instr["counts"].get(r["id"], {}) if instr else {}).items():
             figures.setdefault(op, {})["instructions"] = value
+        for op, value in (cpu["cpu"].get(r["id"], {}) if cpu else {}).items():
+            figures.setdefault(op, {})["cpu ns/op"] = value
         out_rows.append({**r, "status": status, "module": module, "version": versions.get(module or "", ""),
                          "figures": figures,
                          "rounds": len(raw.get(r["id"], {}).get("serialize", {}).get("ns/op", []))})
@@ -154,6 +196,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
             "cpus": os.cpu_count(), "machine": platform.machine(), "go": go_version,
             "source": source + ("+changes" if dirty else ""), "load": [round(x, 2) for x in os.getloadavg()],
             "runs": args.runs, "callgrind_n": instr["n"] if instr else None,
+            "cpu_rounds": cpu["rounds"] if cpu else None,
         },
     }
 
@@ -236,19 +279,21 @@ def markdown(result: dict[str, Any]) -> str:
     ref_s = fig(ours, "serialize") if ours else None
     ref_d = fig(ours, "deserialize") if ours else None
     counted = bool(result["run"].get("callgrind_n"))
-    extra = " Serialize instr | De+touch instr | Verify instr |" if counted else ""
+    cpu = bool(result["run"].get("cpu_rounds"))
+    extra = (" Serialize CPU ns | De+touch CPU ns | Verify CPU ns |" if cpu else "") + \
+        (" Serialize instr | De+touch instr | Verify instr |" if counted else "")
     lines = [
         "#### Go, trade model (Account id 1 'Test', state good, wallet USD 1000, asset EUR 100, 3 EURUSD orders)",
         "",
         ("| Row | Message size | Serialize ns | De+touch ns | Verify ns | Serialize vs ours | De+touch vs ours "
          "| Serialize allocs | De+touch allocs | Verify allocs |" + extra),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 3 if counted else ""),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * (3 * cpu + 3 * counted),
     ]
     notes = []
     for r in rows:
         name = r["name"] + (f" {r['version']}" if r.get("version") else "")
         if r["status"] != "ok":
-            lines.append(f"| {name} | " + " | ".join(["—"] * (12 if counted else 9)) + " |")
+            lines.append(f"| {name} | " + " | ".join(["—"] * (9 + 3 * cpu + 3 * counted)) + " |")
             notes.append(f"{r['name']}: {r['reason']}")
             continue
         s, d, v = fig(r, "serialize"), fig(r, "deserialize"), fig(r, "verify")
@@ -256,12 +301,17 @@ def markdown(result: dict[str, Any]) -> str:
             f"| {name} | {fmt_int(fig(r, 'serialize', 'msg-bytes'))} | {fmt_ns(s)} | {fmt_ns(d)} | {fmt_ns(v)} "
             f"| {fmt_ratio(s, ref_s)} | {fmt_ratio(d, ref_d)} | {fmt_int(fig(r, 'serialize', 'allocs/op'))} "
             f"| {fmt_int(fig(r, 'deserialize', 'allocs/op'))} | {fmt_int(fig(r, 'verify', 'allocs/op'))} |"
+            + ("".join(f" {fmt_ns(fig(r, op, 'cpu ns/op'))} |" for op in OPS) if cpu else "")
             + ("".join(f" {fmt_int(fig(r, op, 'instructions'))} |" for op in OPS) if counted else ""))
     run = result["run"]
     lines += ["", "Goals (issue 15) on this run's times:", "", *goals(result), ""]
     if all("best ns/op" in op for r in rows if r["status"] == "ok" for op in r["figures"].values()):
         best = "The same goals on each row's best round (the least disturbed one: the estimate for a quiet machine):"
         lines += [best, "", *goals(result, "best ns/op"), ""]
+    if cpu:
+        head = (f"The same goals on CPU time per operation (the process's, the collector's included; medians of "
+                f"{result['run']['cpu_rounds']} rounds: waiting for a core does not count, so it holds under load):")
+        lines += [head, "", *goals(result, "cpu ns/op"), ""]
     if counted:
         lines += ["The same goals on instructions per operation (callgrind, repeatable whatever the load):", "",
                   *goals(result, "instructions"), ""]
@@ -301,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--count", metavar="BIN", help="count instructions of the benchmarks of --raw with BIN")
     p.add_argument("--n", type=int, default=2001, help="iterations of the long callgrind run")
     p.add_argument("--instr", help="the instruction counts (--count writes, the report reads)")
+    p.add_argument("--cpu", metavar="BIN", help="measure the CPU time of the benchmarks of --raw with BIN")
+    p.add_argument("--cpu-rounds", type=int, default=5, help="rounds of the CPU time measurement")
+    p.add_argument("--cpu-times", help="the CPU times (--cpu writes, the report reads)")
     p.add_argument("--readme", action="append", default=[],
                    help="file whose <!-- bench-go:begin/end --> part gets the table (repeatable)")
     args = p.parse_args(argv)
@@ -308,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.raw and args.instr):
             p.error("--count needs --raw and --instr")
         return count(args.count, args.raw, args.n, args.instr)
+    if args.cpu:
+        if not (args.raw and args.cpu_times):
+            p.error("--cpu needs --raw and --cpu-times")
+        return cpu_times(args.cpu, args.raw, args.cpu_rounds, args.cpu_times)
     if args.result:
         result = json.loads(Path(args.result).read_text())
         target = args.out

@@ -80,3 +80,48 @@ def test_allocation_goal_and_readme(tmp_path: Path) -> None:
     readme.write_text(report.replace_block(readme.read_text(), md))
     text = readme.read_text()
     assert "old" not in text and "| FBE JSON (ours) | —" in text and text.endswith("<!-- bench-go:end -->\nb\n")
+
+
+def test_cpu_times_judged_and_shown(tmp_path: Path) -> None:
+    """--cpu-times: the medians of the CPU time rounds are a figure of their own, shown in three
+    columns and judged like the times (here msgp is faster on CPU time than on the wall clock)."""
+    cpu = {"rounds": 3, "cpu": {r: {"serialize": ser, "deserialize": de, **({"verify": ver} if ver else {})}
+                                for r, (ser, de, ver, _, _) in ROWS.items()}}
+    cpu["cpu"]["msgp"]["deserialize"] = 180
+    (tmp_path / "cpu.json").write_text(report.json.dumps(cpu))
+    (tmp_path / "raw.txt").write_text(raw(1.0))
+    (tmp_path / "check.txt").write_text(CHECK)
+    (tmp_path / "go.mod").write_text("module x\n")
+    args = argparse.Namespace(raw=str(tmp_path / "raw.txt"), check=str(tmp_path / "check.txt"),
+                              gomod=str(tmp_path / "go.mod"), go="true", runs="test", instr=None,
+                              cpu_times=str(tmp_path / "cpu.json"))
+    res = report.build(args)
+    assert res["run"]["cpu_rounds"] == 3
+    lines = report.goals(res, "cpu ns/op")
+    assert "deserialize + touch ≤ msgp's (180.0 ns): versioned 200.0 ns **not met**" in lines[1]
+    md = report.markdown(res)
+    assert "| De+touch CPU ns |" in md and "The same goals on CPU time per operation" in md
+    assert "| MSGP | 124 | 95.0 | 210.0 | — | ×0.95 | ×1.05 | 0 | 6 | — | 95.0 | 180.0 | — |" in md
+
+
+def test_cpu_times_of_a_program(tmp_path: Path) -> None:
+    """report.py --cpu on a stand-in for the benchmark binary that spins 2 or 8 units a
+    iteration: (T(N) - T(1)) / (N - 1) per benchmark, the slower one about 4 times the faster."""
+    fake = tmp_path / "bench.test"
+    fake.write_text(f"#!{sys.executable}\n" + """import sys
+args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+n = int(args["-test.benchtime"].rstrip("x"))
+work = 8 if "slow" in args["-test.bench"] else 2
+x = 0
+for _ in range(n * work * 50):
+    x += 1
+""")
+    fake.chmod(0o755)
+    (tmp_path / "raw.txt").write_text("BenchmarkTrade/fast/serialize-2  1000  500000.0 ns/op\n"
+                                      "BenchmarkTrade/slow/serialize-2  1000  2000000.0 ns/op\n")
+    out = tmp_path / "cpu.json"
+    assert report.main(["--cpu", str(fake), "--raw", str(tmp_path / "raw.txt"), "--cpu-times", str(out),
+                        "--cpu-rounds", "1"]) == 0
+    got = report.json.loads(out.read_text())
+    fast, slow = got["cpu"]["fast"]["serialize"], got["cpu"]["slow"]["serialize"]
+    assert got["rounds"] == 1 and 0 < fast < slow and 2 < slow / fast < 8, got
