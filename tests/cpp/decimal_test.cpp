@@ -120,6 +120,22 @@ TEST(Decimal, ComparesValues) {
     EXPECT_EQ(decimal_t(), decimal_t::from_parts(0, 0, 5, true));
 }
 
+TEST(Decimal, ComparesExactlyAtEveryScale) {
+    // A buffer's scale byte goes to 255; keys compare by value there too, as Python and Go compare
+    // them (docs/limits.md 4): 1 x 10^-61 and 10 x 10^-62 are one key, 1 x 10^-70 is below 1 x 10^-61.
+    const decimal_t a = decimal_t::from_parts(1, 0, 61, false), b = decimal_t::from_parts(10, 0, 62, false);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(std::hash<decimal_t>()(a), std::hash<decimal_t>()(b));
+    EXPECT_LT(decimal_t::from_parts(1, 0, 70, false), a);
+    EXPECT_LT(decimal_t::from_parts(UINT64_MAX, 0xFFFFFFFFu, 255, false), decimal_t::from_parts(1, 0, 226, false));
+    EXPECT_GT(decimal_t::from_parts(UINT64_MAX, 0xFFFFFFFFu, 255, true), decimal_t::from_parts(1, 0, 226, true));
+    EXPECT_LT(decimal_t(), decimal_t::from_parts(1, 0, 255, false));
+    EXPECT_GT(decimal_t(), decimal_t::from_parts(1, 0, 255, true));
+    EXPECT_EQ(decimal_t::from_parts(0, 0, 200, false), decimal_t::from_parts(0, 0, 3, true));
+    // 29 apart: 1 x 10^-1 against the largest magnitude at scale 30 (7.9e28 x 10^-30 = 0.079...)
+    EXPECT_GT(decimal_t::from_parts(1, 0, 1, false), decimal_t::from_parts(UINT64_MAX, 0xFFFFFFFFu, 30, false));
+}
+
 TEST(Decimal, FromIntegers) {
     EXPECT_EQ(decimal_t(int64_t(-5)).to_string(), "-5");
     EXPECT_EQ(decimal_t(std::numeric_limits<int64_t>::min()).to_string(), "-9223372036854775808");

@@ -274,13 +274,15 @@ private:
             }
             return w;
         };
-        const unsigned sa = std::min(a.scale(), 60u), sb = std::min(b.scale(), 60u);
-        const unsigned target = std::max(sa, sb);
-        if (target - std::min(sa, sb) > 28) {
-            // Only reachable with invalid scales; fall back to doubles.
-            const double x = std::fabs(a.to_double()), y = std::fabs(b.to_double());
-            return x < y ? -1 : (x > y ? 1 : 0);
+        const unsigned sa = a.scale(), sb = b.scale();
+        if (sa > sb + 28 || sb > sa + 28) {
+            // Scales 29 apart (a buffer's scale byte goes to 255): a nonzero magnitude times 10^29 is
+            // above every 96-bit one, so the smaller scale holds the larger value (exact, as Python's).
+            if (a.is_zero() || b.is_zero())
+                return a.is_zero() ? (b.is_zero() ? 0 : -1) : 1;
+            return sa < sb ? 1 : -1;
         }
+        const unsigned target = std::max(sa, sb);
         const Wide x = widen(a, target - sa), y = widen(b, target - sb);
         for (std::size_t i = x.size(); i-- > 0;)
             if (x[i] != y[i])
