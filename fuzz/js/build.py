@@ -1,8 +1,14 @@
-"""Build the JavaScript/TypeScript mutation fuzzer: `build.py OUT` generates the fbec --typescript
---final --json --proto code of the original's proto.fbe and test.fbe (without SHARED: the project's
+"""Build the JavaScript/TypeScript fuzzers: `build.py OUT` generates the fbec --typescript --final
+--json --proto code of the original's proto.fbe and test.fbe (without SHARED: the project's
 trade.fbe and tests/everything.fbe), writes registry.ts (every struct by its qualified name, every
-package's Receiver and the messages it dispatches) next to a copy of fuzz.ts and compiles them with
-runtime/js's tsc (runtime/js must be built: `make js-runtime`) into OUT/out/fuzz.js."""
+package's Receiver and the messages it dispatches) next to copies of checks.ts and fuzz.ts and
+compiles them with runtime/js's tsc (runtime/js must be built: `make js-runtime`) into
+OUT/out/fuzz.js, the seeded mutation fuzzer (ES modules).
+
+`build.py OUT --jsfuzz DIR` also builds the jsfuzz target into DIR (where `npm ci` installed
+fuzz/js/package.json's jsfuzz): the runtime's sources compiled to CommonJS as
+DIR/node_modules/@fbe-toolkit/fbe, and the same generated code, checks.ts and jsfuzz.ts as
+DIR/out/jsfuzz.js, CommonJS too: jsfuzz instruments what `require` loads, not ES modules."""
 
 from __future__ import annotations
 
@@ -37,7 +43,7 @@ def schemas() -> list[Path]:
     return [REPO / "schemas" / "trade.fbe", REPO / "schemas" / "tests" / "everything.fbe"]
 
 
-def main(out: Path) -> int:
+def main(out: Path, jsfuzz: Path | None = None) -> int:
     out = out.resolve()
     if not (RUNTIME / "dist" / "index.js").is_file():
         print("js fuzz: runtime/js is not built (make js-runtime)", file=sys.stderr)
@@ -87,6 +93,7 @@ def main(out: Path) -> int:
                    f": new {alias}.Receiver({{ onMessage: on }}),"), "  },"]
     lines += ["};", ""]
     (src / "registry.ts").write_text("\n".join(lines))
+    shutil.copy(HERE / "checks.ts", src)
     shutil.copy(HERE / "fuzz.ts", src)
     (out / "package.json").write_text('{"type": "module", "private": true}\n')
     modules = out / "node_modules"
@@ -98,8 +105,49 @@ def main(out: Path) -> int:
     (out / "tsconfig.json").write_text(json.dumps({"compilerOptions": COMPILER_OPTIONS, "include": ["src/*.ts"]}))
     r = subprocess.run([str(RUNTIME / "node_modules" / ".bin" / "tsc"), "-p", str(out / "tsconfig.json")],
                        cwd=out, check=False)
-    return r.returncode
+    if r.returncode != 0 or jsfuzz is None:
+        return r.returncode
+    return build_jsfuzz(src, jsfuzz.resolve())
+
+
+def tsc(config: Path, options: dict[str, object], include: list[str]) -> int:
+    config.write_text(json.dumps({"compilerOptions": options, "include": include}))
+    return subprocess.run([str(RUNTIME / "node_modules" / ".bin" / "tsc"), "-p", str(config)], cwd=config.parent,
+                          check=False).returncode
+
+
+def build_jsfuzz(src: Path, out: Path) -> int:
+    """The runtime and the fuzzed code as CommonJS in `out` (jsfuzz installed there), and seed.cjs."""
+    if not (out / "node_modules" / "jsfuzz").is_dir():
+        print(f"js fuzz: jsfuzz is not installed in {out} (npm ci of fuzz/js/package.json)", file=sys.stderr)
+        return 1
+    cjs = {**COMPILER_OPTIONS, "module": "CommonJS", "moduleResolution": "Node10"}
+    package = out / "node_modules" / "@fbe-toolkit" / "fbe"
+    for folder in (package, out / "runtime"):
+        if folder.exists():
+            shutil.rmtree(folder)
+    package.mkdir(parents=True)
+    (package / "package.json").write_text('{"name": "@fbe-toolkit/fbe", "main": "index.js", "types": "index.d.ts"}\n')
+    shutil.copytree(RUNTIME / "src", out / "runtime")
+    types = out / "node_modules" / "@types" / "node"
+    if not types.exists():
+        types.parent.mkdir(exist_ok=True)
+        types.symlink_to(RUNTIME / "node_modules" / "@types" / "node", target_is_directory=True)
+        (out / "node_modules" / "undici-types").symlink_to(RUNTIME / "node_modules" / "undici-types",
+                                                           target_is_directory=True)
+    options = {**cjs, "types": [], "declaration": True, "outDir": str(package), "rootDir": "runtime"}
+    if tsc(out / "tsconfig.runtime.json", options, ["runtime/*.ts"]):
+        return 1
+    fuzzed = out / "src"
+    if fuzzed.exists():
+        shutil.rmtree(fuzzed)
+    shutil.copytree(src, fuzzed, ignore=shutil.ignore_patterns("fuzz.ts"))
+    shutil.copy(HERE / "jsfuzz.ts", fuzzed)
+    shutil.copy(HERE / "seed.cjs", out)
+    return tsc(out / "tsconfig.json", cjs, ["src/*.ts"])     # fuzz/js/package.json: "type": "commonjs"
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[2] == "--jsfuzz":
+        sys.exit(main(Path(sys.argv[1]), Path(sys.argv[3])))
     sys.exit(main(Path(sys.argv[1])))

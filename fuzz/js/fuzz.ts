@@ -1,6 +1,7 @@
 // A seeded mutation fuzzer of the fbec --typescript readers and receivers (docs/javascript.md
-// "Fuzzing"). Not coverage-guided: Jazzer.js 4.0.0's native part needs glibc 2.38 (this machine
-// has 2.36) and 2.1.0 downloads its binary at install time, so neither runs here.
+// "Fuzzing"), beside the coverage-guided jsfuzz target (jsfuzz.ts), with the same checks
+// (checks.ts). This one knows the inputs' structure: it mutates sizes, offsets and counts and
+// builds streams of frames.
 //
 // From a corpus of every struct's default value in both models, the golden vectors of $SHARED and
 // the mutants that read, it mutates inputs (bit flips, interesting bytes and 32-bit values, the
@@ -15,7 +16,9 @@
 //     FrameErrors are reported.
 //
 // node out/fuzz.js runs=N|seconds=S seed=N crashes=DIR [vectors=DIR]; a failing input is saved in
-// DIR/js-<check>-<seed>-<n>.bin and the run exits 1.
+// DIR/js-<check>-<seed>-<n>.bin and the run exits 1. node out/fuzz.js seeds=DIR [vectors=DIR]
+// writes the corpus as jsfuzz.ts's inputs into DIR instead (a mode byte, the type's or package's
+// 16-bit index, the bytes).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,9 +26,8 @@ import process from "node:process";
 
 import * as fbe from "@fbe-toolkit/fbe";
 
-import { receivers, registry, type Codec, type Value } from "./registry.js";
-
-type Model = "versioned" | "final";
+import { checkBinary, checkJson, checkStream, Failure, write, type Model } from "./checks.js";
+import { receivers, registry } from "./registry.js";
 interface Entry {
   type: string;
   model: Model;
@@ -38,6 +40,7 @@ const runs = Number(args.get("runs") ?? 0);
 const seconds = Number(args.get("seconds") ?? 0);
 const crashes = args.get("crashes") ?? "build/fuzz/crashes";
 const vectors = args.get("vectors") ?? "";
+const seeds = args.get("seeds") ?? "";
 
 // xorshift128+: the same seed gives the same run
 let s0 = BigInt(seed) * 0x9e3779b97f4a7c15n + 1n;
@@ -111,107 +114,17 @@ function mutate(input: Uint8Array, other: Uint8Array): Uint8Array {
   return d;
 }
 
-class Failure extends Error {
-  constructor(readonly check: string, message: string, readonly input: Uint8Array) {
-    super(message);
-  }
-}
-
-function same(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function read(codec: Codec, model: Model, data: Uint8Array): Value {
-  return model === "versioned" ? codec.fromFbe(data) : codec.fromFinal(data);
-}
-function write(v: Value, model: Model): Uint8Array {
-  return model === "versioned" ? v.toFbe() : v.toFinal();
-}
-
-/** Reads data as `type`; returns the value or the DecodeError, anything else is a failure. */
-function attempt(type: string, model: Model, data: Uint8Array): Value | fbe.DecodeError {
-  const codec = registry[type]!;
-  let value: Value | fbe.DecodeError;
-  try {
-    value = read(codec, model, data);
-  } catch (e) {
-    if (!(e instanceof fbe.DecodeError)) throw new Failure("read", `${type} ${model}: threw ${String(e)}`, data);
-    value = e;
-  }
-  const verified = model === "versioned" ? codec.verifyFbe(data) : codec.verifyFinal(data);
-  const expected = value instanceof fbe.DecodeError ? value.message : undefined;
-  if (verified?.message !== expected) {
-    throw new Failure("verify", `${type} ${model}: verify gave ${verified?.message} where read gave ${expected}`, data);
-  }
-  return value;
-}
-
 const corpus: Entry[] = [];
 const jsonCorpus: { type: string; text: Uint8Array }[] = [];
 const encoder = new TextEncoder();
 
-function checkBinary(type: string, model: Model, data: Uint8Array): boolean {
-  const value = attempt(type, model, data);
-  if (value instanceof fbe.DecodeError) return false;
-  try {
-    const w1 = write(value, model).slice();
-    const back = attempt(type, model, w1);
-    if (back instanceof fbe.DecodeError) throw new Failure("rewrite", `${type} ${model}: what it wrote does not read: ${back.message}`, data);
-    const w2 = write(back, model);
-    if (!same(w1, w2)) throw new Failure("rewrite", `${type} ${model}: written back, read and written again differs`, data);
-    value.toString();
-    jsonCorpus.length < 2000 ? jsonCorpus.push({ type, text: encoder.encode(value.toJson()) }) : value.toJson();
-  } catch (e) {
-    if (e instanceof Failure) throw e;
-    throw new Failure("rewrite", `${type} ${model}: writing what it read threw ${String(e)}`, data);
-  }
-  return true;
+function keepJson(type: string, text: string): void {
+  if (jsonCorpus.length < 2000) jsonCorpus.push({ type, text: encoder.encode(text) });
 }
 
-function checkJson(type: string, text: Uint8Array): void {
-  const codec = registry[type]!;
-  let value: Value;
-  try {
-    value = codec.fromJson(text);
-  } catch (e) {
-    if (e instanceof fbe.DecodeError) return;
-    throw new Failure("json", `${type}: fromJson threw ${String(e)}`, text);
-  }
-  try {
-    // A hash may come back in another order once (integer-like names first): the second round is stable.
-    const t1 = codec.fromJson(value.toJson()).toJson();
-    const t2 = codec.fromJson(t1).toJson();
-    if (t1 !== t2) throw new Failure("json", `${type}: JSON written, read and written again differs`, text);
-    value.toFbe();
-  } catch (e) {
-    if (e instanceof Failure) throw e;
-    throw new Failure("json", `${type}: writing what JSON read threw ${String(e)}`, text);
-  }
-}
-
-/** The events of a stream fed in chunks cut by `cut`: each message's text, each FrameError's message. */
-function events(make: (final: boolean, on: (m: unknown) => void) => fbe.FrameReceiver, final: boolean,
-  stream: Uint8Array, cut: () => number): string[] {
-  const out: string[] = [];
-  const r = make(final, (m) => out.push("message " + String(m)));
-  r.onError = (e) => out.push("error " + e.message);
-  try {
-    for (let p = 0; p < stream.length;) {
-      const n = cut();
-      r.receive(stream.subarray(p, p + n));
-      p += n;
-      if (r.pending > stream.length) throw new Failure("stream", `pending ${r.pending} bytes of a ${stream.length}-byte stream`, stream);
-    }
-  } catch (e) {
-    if (e instanceof Failure) throw e;
-    if (!(e instanceof fbe.FrameError) || r.broken !== e) throw new Failure("stream", `receive threw ${String(e)}`, stream);
-    out.push("lost");
-  }
-  return out;
-}
-
-function checkStream(pkg: string, final: boolean): void {
-  const { messages, make } = receivers[pkg]!;
+/** A stream of 1 to 6 frames of the package's messages from the corpus, some mutated, through checkStream. */
+function streamOf(pkg: string, final: boolean): void {
+  const { messages } = receivers[pkg]!;
   const model: Model = final ? "final" : "versioned";
   const frames: Uint8Array[] = [];
   const count = 1 + below(6);
@@ -222,20 +135,17 @@ function checkStream(pkg: string, final: boolean): void {
     if (below(3) === 0) frame = mutate(frame, pick(corpus).data);
     frames.push(frame);
   }
-  const stream = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+  checkStream(pkg, final, concat(frames), () => 1 + below(40));
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, f) => n + f.length, 0));
   let p = 0;
-  for (const f of frames) {
-    stream.set(f, p);
+  for (const f of parts) {
+    out.set(f, p);
     p += f.length;
   }
-  const whole = events(make, final, stream, () => stream.length);
-  const single = events(make, final, stream, () => 1);
-  const chunked = events(make, final, stream, () => 1 + below(40));
-  for (const [how, got] of [["1-byte", single], ["random chunks", chunked]] as const) {
-    if (got.length !== whole.length || got.some((e, i) => e !== whole[i])) {
-      throw new Failure("stream", `${pkg} ${model}: ${how} gave ${JSON.stringify(got)}, whole ${JSON.stringify(whole)}`, stream);
-    }
-  }
+  return out;
 }
 
 function seedCorpus(): void {
@@ -266,8 +176,25 @@ function save(f: Failure, n: number): string {
   return path;
 }
 
+/** The corpus as jsfuzz.ts's inputs (its input format), one file each: binary, JSON and a stream per package. */
+function writeSeeds(dir: string): number {
+  mkdirSync(dir, { recursive: true });
+  const packages = Object.keys(receivers).sort();
+  const input = (mode: number, index: number, data: Uint8Array) => concat([new Uint8Array([mode, index & 0xff, index >> 8]), data]);
+  const inputs = [
+    ...corpus.map((e) => input(e.model === "versioned" ? 0 : 1, types.indexOf(e.type), e.data)),
+    ...jsonCorpus.map((e) => input(2, types.indexOf(e.type), e.text)),
+    ...packages.flatMap((p, i) => [false, true].map((final) => input(final ? 4 : 3, i,
+      concat(receivers[p]!.messages.map((t) => write(new registry[t]!(), final ? "final" : "versioned").slice()))))),
+  ];
+  for (const data of inputs) writeFileSync(join(dir, createHash("sha1").update(data).digest("hex")), data);
+  console.log(`fuzz js: ${inputs.length} jsfuzz seeds in ${dir}`);
+  return 0;
+}
+
 function main(): number {
   seedCorpus();
+  if (seeds !== "") return writeSeeds(seeds);
   const packages = Object.keys(receivers).sort();
   const counts = { binary: 0, read: 0, json: 0, streams: 0 };
   const started = Date.now();
@@ -280,7 +207,7 @@ function main(): number {
         const data = mutate(entry.data, pick(corpus).data);
         const type = below(4) === 0 ? pick(types) : entry.type;
         counts.binary++;
-        if (checkBinary(type, entry.model, data)) {
+        if (checkBinary(type, entry.model, data, keepJson)) {
           counts.read++;
           if (below(8) === 0) {
             if (corpus.length < 5000) corpus.push({ type, model: entry.model, data });
@@ -293,7 +220,7 @@ function main(): number {
         checkJson(below(8) === 0 ? pick(types) : entry.type, below(6) === 0 ? entry.text : mutate(entry.text, pick(jsonCorpus).text));
       } else {
         counts.streams++;
-        checkStream(pick(packages), below(2) === 1);
+        streamOf(pick(packages), below(2) === 1);
       }
     } catch (e) {
       if (!(e instanceof Failure)) throw e;
