@@ -16,7 +16,10 @@
 //   * it allocates at most 64 x its input + 1 MiB (the conformance bound, conformance/limits.py;
 //     counted as the conformance testee counts: the thread's allocated bytes; not under Jazzer,
 //     whose hooks allocate too, but when the corpus is run again on a plain JVM, main's "run");
-//   * verify (binary) gives exactly what the read gives: success, or the same kind and message;
+//   * verify (binary) gives exactly what the read gives: success, or the same kind and message,
+//     with the default limits and at the limits of an input that reads: with the least budget
+//     and the least depth it reads with, and one less of each (verify charges what the read
+//     charges, in the same order);
 //   * what reads writes back in each format (versioned, final, JSON) to bytes that read and write
 //     back the same (JSON text of a value read from binary: from the second time, as JSON text
 //     drops a decimal's trailing fraction zeros), and prints its text (toString());
@@ -93,6 +96,26 @@ public final class FuzzReaders {
         Object read(byte[] data, int offset, int length) throws Throwable {
             return json() ? read.invoke(Arrays.copyOfRange(data, offset, offset + length), Limits.DEFAULT)
                     : read.invoke(data, offset, length, Limits.DEFAULT);
+        }
+
+        /** What a binary read under the limits gives: "value", or the DecodeException's outcome. */
+        String tryRead(byte[] data, int offset, int length, Limits limits) throws Throwable {
+            try {
+                read.invoke(data, offset, length, limits);
+                return "value";
+            } catch (DecodeException e) {
+                return outcome(e);
+            }
+        }
+
+        /** What verify under the limits gives: "value", or the DecodeException's outcome. */
+        String tryVerify(byte[] data, int offset, int length, Limits limits) throws Throwable {
+            try {
+                verify.invoke(data, offset, length, limits);
+                return "value";
+            } catch (DecodeException e) {
+                return outcome(e);
+            }
         }
 
         byte[] write(Object value) throws Throwable {
@@ -298,14 +321,12 @@ public final class FuzzReaders {
         });
         String fresh = value != null ? outcome(f, value) : outcome(refused);
         if (f.verify != null) {
-            String verified = "value";
-            try {
-                f.verify.invoke(input, 1, length, Limits.DEFAULT);
-            } catch (DecodeException e) {
-                verified = outcome(e);
-            }
+            String verified = f.tryVerify(input, 1, length, Limits.DEFAULT);
             if (!(value != null ? verified.equals("value") : verified.equals(fresh))) {
                 throw failure(r.name() + ": verify gives " + verified + " where deserialize gives " + fresh, null);
+            }
+            if (value != null) {
+                atTheLimits(r, f, input, length);
             }
         }
         if (f.readInto != null) {
@@ -349,6 +370,54 @@ public final class FuzzReaders {
                         + show(g, once) + " / " + show(g, twice), null);
             }
         }
+    }
+
+    /**
+     * Where the limits start to refuse an input that reads: the least budget (a budget slack with a
+     * budget factor of 0) and the least depth with which it reads. There verify must accept it too,
+     * and one below both must refuse it with the same error: verify charges what the read charges,
+     * in the same order, and counts the same levels.
+     */
+    static void atTheLimits(Reader r, Format f, byte[] input, int length) throws Throwable {
+        int budget = least((int) Limits.DEFAULT.budget(length),
+            b -> f.tryRead(input, 1, length, new Limits(Limits.MAX_DEPTH, 0, b, Limits.MAX_FRAME_SIZE)));
+        int depth = least(Limits.MAX_DEPTH,
+            d -> f.tryRead(input, 1, length, new Limits(d, Limits.BUDGET_FACTOR, Limits.BUDGET_SLACK, Limits.MAX_FRAME_SIZE)));
+        List<Limits> limits = new ArrayList<>();
+        for (int b = Math.max(0, budget - 1); b <= budget; b++) {
+            limits.add(new Limits(Limits.MAX_DEPTH, 0, b, Limits.MAX_FRAME_SIZE));
+        }
+        for (int d = Math.max(0, depth - 1); d <= depth; d++) {
+            limits.add(new Limits(d, Limits.BUDGET_FACTOR, Limits.BUDGET_SLACK, Limits.MAX_FRAME_SIZE));
+        }
+        for (Limits l : limits) {
+            String read = f.tryRead(input, 1, length, l);
+            String verified = f.tryVerify(input, 1, length, l);
+            if (!read.equals(verified)) {
+                throw failure(r.name() + ": with " + l + " verify gives " + verified + " where deserialize gives " + read,
+                        null);
+            }
+        }
+    }
+
+    /** An outcome of one limit's value. */
+    interface Outcome {
+        String at(int limit) throws Throwable;
+    }
+
+    /** The least value of a limit in 0..most with which the outcome is a value (it is at most). */
+    static int least(int most, Outcome outcome) throws Throwable {
+        int lo = 0;
+        int hi = most;
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (outcome.at(mid).equals("value")) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return lo;
     }
 
     /** What data of the format reads to, written again. */
