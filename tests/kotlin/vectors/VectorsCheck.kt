@@ -1,7 +1,9 @@
 // Reads every golden vector with the fbec --kotlin code and writes it back byte for byte, in both
 // models; refuses every truncation; reads every single-byte corruption to a value or a
 // DecodeException and nothing else, and writes what it reads back to bytes that read back the
-// same. Run by tests/kotlin/test_kotlin_generated.py with a list of cases (one per line,
+// same; reading into one reused value (readFbe/readFinal: the value of the last read, of another
+// shape) gives what a fresh read gives, and after a refused input the reused value is reset to the
+// defaults. Run by tests/kotlin/test_kotlin_generated.py with a list of cases (one per line,
 // tab-separated: qualified type, versioned file, final file, unspecified byte ranges of the
 // versioned file as start:length,...) and a Registry.kt it writes (CODECS: every struct's roots).
 // Prints one line per problem and a summary; exits 1 on any problem.
@@ -17,10 +19,21 @@ class Codec(
     val fromFinal: (ByteArray, Limits) -> Any,
     val toFbe: (Any) -> ByteArray,
     val toFinal: (Any) -> ByteArray,
+    val readFbe: (Any, ByteArray, Limits) -> Unit,
+    val readFinal: (Any, ByteArray, Limits) -> Unit,
+    val make: () -> Any,
 )
 
-/** One model of a struct: how it reads and writes. */
-class Model(val name: String, val read: (ByteArray) -> Any, val write: (Any) -> ByteArray)
+/** One model of a struct: how it reads, reads into a value and writes; the value it reads into. */
+class Model(
+    val name: String,
+    val read: (ByteArray) -> Any,
+    val write: (Any) -> ByteArray,
+    val readInto: (Any, ByteArray) -> Unit,
+    val make: () -> Any,
+) {
+    val reused = make()
+}
 
 class Check {
     val problems = mutableListOf<String>()
@@ -28,10 +41,46 @@ class Check {
     var truncations = 0
     var corruptions = 0
     var corruptionsRead = 0
+    var reusedReads = 0
+    var unlike = 0
 
     fun problem(what: String) {
         problems += what
         println("PROBLEM $what")
+    }
+
+    /** What reading gives: the value (as the bytes it writes), or the exception's kind and message. */
+    fun outcome(m: Model, read: () -> Any): String = try {
+        "value " + m.write(read()).contentToString()
+    } catch (e: DecodeException) {
+        "refused ${e.kind()} ${e.message}"
+    } catch (e: Exception) {
+        "threw $e"
+    }
+
+    /** Reads data fresh and into the model's reused value: both must give the same value or error. */
+    fun compare(what: String, m: Model, data: ByteArray) {
+        val fresh = outcome(m) { m.read(data) }
+        val reused = outcome(m) {
+            m.readInto(m.reused, data)
+            m.reused
+        }
+        if (!reused.startsWith("value ")) {
+            val reset = m.make().toString()
+            if (reset == m.make().toString() && m.reused.toString() != reset) {
+                problem("$what: the reused value is not reset after $reused: ${m.reused}")
+            }
+        }
+        if (reused == fresh) {
+            reusedReads++
+        } else if (fresh.startsWith("value ") && fresh != outcome(m) { m.read(data) }) {
+            // two fresh reads differ too: fields an older writer did not write take defaults made
+            // from the clock or at random (utc, uuid1, uuid4), so the values cannot be compared
+            reusedReads++
+            unlike++
+        } else {
+            problem("$what: reading into a reused value gives $reused where a fresh read gives $fresh")
+        }
     }
 
     fun check(name: String, m: Model, data: ByteArray, mask: List<IntRange>) {
@@ -41,6 +90,7 @@ class Check {
             problem("$name ${m.name}: does not read: ${e.message}")
             return
         }
+        compare("$name ${m.name}", m, data)
         val back = m.write(v)
         if (!masked(back, mask).contentEquals(masked(data, mask))) {
             problem("$name ${m.name}: written back differently (${back.size} bytes for ${data.size})")
@@ -48,18 +98,22 @@ class Check {
         }
         vectors++
         for (n in data.indices) {
+            val cut = data.copyOf(n)
             try {
-                m.read(data.copyOf(n))
+                m.read(cut)
                 problem("$name ${m.name}: the first $n bytes read")
             } catch (e: DecodeException) {
                 truncations++
             }
+            compare("$name ${m.name} cut to $n", m, cut)
+            m.readInto(m.reused, data) // the next cut is read into a value of the whole vector's shape
         }
         for (p in data.indices) {
             for (x in intArrayOf(0x01, 0x80, 0xFF)) {
                 val bad = data.clone()
                 bad[p] = (bad[p].toInt() xor x).toByte()
                 corruptions++
+                compare("$name ${m.name} byte $p ^ $x", m, bad)
                 val w = try {
                     m.read(bad)
                 } catch (e: DecodeException) {
@@ -105,14 +159,27 @@ fun main(args: Array<String>) {
                 start until start + length
             }
         }
-        val versioned = Model("versioned", { codec.fromFbe(it, Limits.DEFAULT) }, codec.toFbe)
-        val final = Model("final", { codec.fromFinal(it, Limits.DEFAULT) }, codec.toFinal)
+        val versioned = Model(
+            "versioned",
+            { codec.fromFbe(it, Limits.DEFAULT) },
+            codec.toFbe,
+            { v, d -> codec.readFbe(v, d, Limits.DEFAULT) },
+            codec.make,
+        )
+        val final = Model(
+            "final",
+            { codec.fromFinal(it, Limits.DEFAULT) },
+            codec.toFinal,
+            { v, d -> codec.readFinal(v, d, Limits.DEFAULT) },
+            codec.make,
+        )
         check.check(f[0], versioned, File(f[1]).readBytes(), mask)
         check.check(f[0], final, File(f[2]).readBytes(), emptyList())
     }
     println(
         "${check.vectors} vectors read and written back, ${check.truncations} truncations refused, " +
             "${check.corruptions} corruptions read or refused (${check.corruptionsRead} read and written back), " +
+            "${check.reusedReads} read into a reused value as fresh (${check.unlike} with defaults from the clock), " +
             "${check.problems.size} problems",
     )
     exitProcess(if (check.problems.isEmpty()) 0 else 1)

@@ -15,6 +15,7 @@ their width (`toByte()`, `toUByte()`), at no cost.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
@@ -259,13 +260,60 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
     raise AssertionError(f"a collection inside a collection: {t}")
 
 
+def reuse_elements(w: CodeWriter, c: Context, t: ir.Sequence, target: str, n: str, names: Names,
+                   read: Callable[[str, str], None]) -> None:
+    """The loop over a vector of structs reading into the elements target holds (new ones past its
+    end, the rest removed), as the Java target's: a read of the same shape allocates no struct.
+    read(x, i) writes the statements reading element i into x."""
+    assert isinstance(t.element, ir.StructRef)
+    name = c.named(t.element.name)
+    old, i, x = names("m"), names("i"), names("x")
+    w.line(f"val {old} = {target}.size")
+    with w.block(f"for ({i} in 0 until {n}) {{", "}"):
+        w.line(f"val {x} = if ({i} < {old}) {target}[{i}] else {name}()")
+        read(x, i)
+        w.line(f"if ({i} >= {old}) {target}.add({x})")
+    w.line(f"if ({old} > {n}) {target}.subList({n}, {old}).clear()")
+
+
+def reused_struct(t: ir.Type) -> bool:
+    """A vector of structs: its elements are read in place (reuse_elements)."""
+    return isinstance(t, ir.Sequence) and t.kind == "vector" and isinstance(t.element, ir.StructRef)
+
+
+def reuse_optional(w: CodeWriter, c: Context, t: ir.StructRef, target: str, names: Names) -> str:
+    """A local holding target's struct, made (and put into target) when target is null."""
+    x = names("o")
+    w.line(f"var {x} = {target}")
+    with w.block(f"if ({x} == null) {{", "}"):
+        w.line(f"{x} = {c.named(t.name)}()")
+        w.line(f"{target} = {x}")
+    return x
+
+
+def reuse_array(w: CodeWriter, c: Context, t: ir.Array, target: str) -> None:
+    """target made anew when it is not of the schema's length (a value a program built wrongly)."""
+    w.line(f"if ({target}.size != {t.length}) {target} = {c.zero(t)}")
+
+
 def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, target: str, names: Names) -> None:
-    """Read field f's slot into target (a value made with the schema's defaults)."""
+    """Read field f's slot into target, overwriting what it holds and reusing its objects (as the
+    Java target's): nested structs, an optional struct, the elements of a vector of structs, the
+    collections (emptied)."""
     t = f.type
     quoted = f'"{f.name}"'
     if isinstance(t, ir.StructRef):
         catch(w, c, f"{c.named(t.name)}.fbeRead(r, {base}, {slot}, {target})", f.name, None)
+    elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
+        s = names("s")
+        w.line(f"val {s} = r.optional({base}, {slot}, {t.element.size}, {quoted})")
+        with w.block(f"if ({s} >= 0) {{", "} else {"):
+            x = reuse_optional(w, c, t.element, target, names)
+            catch(w, c, f"{c.named(t.element.name)}.fbeRead(r, {s}, {s}, {x})", f.name, None)
+        with w.block("", "}"):
+            w.line(f"{target} = null")
     elif isinstance(t, ir.Array):
+        reuse_array(w, c, t, target)
         i = names("i")
         with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
             at = plus(slot, f"{i} * {t.element.size}")
@@ -274,9 +322,17 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
             else:
                 w.line(f"{target}[{i}] = {read_value(w, c, t.element, base, at, f.name, names, i)}")
     elif isinstance(t, ir.Sequence):
-        e, n, i = names("e"), names("n"), names("i")
+        e, n = names("e"), names("n")
         w.line(f"val {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})")
         w.line(f"val {n} = r.count()")
+        if reused_struct(t):
+            assert isinstance(t.element, ir.StructRef)
+            name, size = c.named(t.element.name), t.element.size
+            reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
+                w, c, f"{name}.fbeRead(r, {base}, {e} + {i} * {size}, {x})", f.name, i))
+            return
+        w.line(f"{target}.clear()")
+        i = names("i")
         with w.block(f"for ({i} in 0 until {n}) {{", "}"):
             at = f"{e} + {i} * {t.element.size}"
             value = read_value(w, c, t.element, base, at, f.name, names, i)
@@ -290,6 +346,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
         e, n, i = names("e"), names("n"), names("i")
         w.line(f"val {e} = r.vector({base}, {slot}, {item}, {cost}, {quoted})")
         w.line(f"val {n} = r.count()")
+        w.line(f"{target}.clear()")
         with w.block(f"for ({i} in 0 until {n}) {{", "}"):
             at = f"{e} + {i} * {item}"
             k = local(w, read_value(w, c, t.key, base, at, f.name, names, i), names, "k")
@@ -379,12 +436,20 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
 
 
 def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names) -> None:
-    """Read field f at the Reader's cursor into target (a value made with the schema's defaults)."""
+    """Read field f at the Reader's cursor into target, overwriting what it holds and reusing its
+    objects as read_field does."""
     t = f.type
     quoted = f'"{f.name}"'
     if isinstance(t, ir.StructRef):
         catch(w, c, f"{c.named(t.name)}.fbeReadFinal(r, {target})", f.name, None)
+    elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
+        with w.block(f"if (r.finalHas({quoted})) {{", "} else {"):
+            x = reuse_optional(w, c, t.element, target, names)
+            catch(w, c, f"{c.named(t.element.name)}.fbeReadFinal(r, {x})", f.name, None)
+        with w.block("", "}"):
+            w.line(f"{target} = null")
     elif isinstance(t, ir.Array):
+        reuse_array(w, c, t, target)
         i = names("i")
         with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
             if isinstance(t.element, ir.StructRef):
@@ -392,8 +457,16 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
             else:
                 w.line(f"{target}[{i}] = {final_read(w, c, t.element, f.name, names, i)}")
     elif isinstance(t, ir.Sequence):
-        n, i = names("n"), names("i")
+        n = names("n")
         w.line(f"val {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})")
+        if reused_struct(t):
+            assert isinstance(t.element, ir.StructRef)
+            name = c.named(t.element.name)
+            reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
+                w, c, f"{name}.fbeReadFinal(r, {x})", f.name, i))
+            return
+        w.line(f"{target}.clear()")
+        i = names("i")
         with w.block(f"for ({i} in 0 until {n}) {{", "}"):
             if t.kind == "set":
                 at = names("p")
@@ -407,6 +480,7 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
         cost = ir.element_cost(t.key) + ir.element_cost(t.value)
         n, i = names("n"), names("i")
         w.line(f"val {n} = r.finalCount({item}, {cost}, {quoted})")
+        w.line(f"{target}.clear()")
         with w.block(f"for ({i} in 0 until {n}) {{", "}"):
             at = names("p")
             w.line(f"val {at} = r.pos()")
@@ -430,9 +504,10 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     writer = c.rt("Writer")
     derived = s.base is not None
     exception = c.rt("EncodeException")
-    write_members(w, s, name, "Fbe", "versioned", writer, derived, exception)
+    write_reset(w, s)
+    write_members(w, c, s, name, "Fbe", "versioned", writer, derived, exception)
     if final:
-        write_members(w, s, name, "Final", "final", writer, derived, exception)
+        write_members(w, c, s, name, "Final", "final", writer, derived, exception)
     if json:
         write_json_members(w, c, s, name)
     inner = sub(w)
@@ -444,9 +519,10 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.lines(inner.text())
 
 
-def write_members(w: CodeWriter, s: ir.Struct, name: str, suffix: str, model: str, writer: str, derived: bool,
-                  exception: str) -> None:
-    """to{suffix}() (in a struct without a base: derived ones inherit it) and write{suffix}(w)."""
+def write_members(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str, writer: str,
+                  derived: bool, exception: str) -> None:
+    """to{suffix}() (in a struct without a base: derived ones inherit it), write{suffix}(w) and
+    read{suffix}(data, ...) into this value."""
     versioned = suffix == "Fbe"
     section = "3.2" if versioned else "4.1"
     if not derived:
@@ -476,6 +552,90 @@ def write_members(w: CodeWriter, s: ir.Struct, name: str, suffix: str, model: st
         with w.block("", "}"):
             w.line("w.reset()")
             w.line(f'throw e.within("{s.qualified}")')
+    w.blank()
+    write_read_into(w, c, s, name, suffix, model, derived)
+
+
+def write_read_into(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str,
+                    derived: bool) -> None:
+    """read{suffix}(data, offset, length, limits): a root read into this value, as the Java target's."""
+    from fbec.targets.kotlin import signature
+    reader, limits, decode_exception = c.rt("Reader"), c.rt("Limits"), c.rt("DecodeException")
+    w.line("/**")
+    w.line(f" * Reads a {model} root of [length] bytes at `data[offset]` under [limits] into this value,")
+    w.line(" * overwriting every property and reusing its nested structs, optional structs, the elements of")
+    w.line(" * its vectors of structs and its collections: a server reading into one value allocates little")
+    w.line(" * more than the strings while the messages keep their shape.")
+    w.line(" *")
+    w.line(" * @throws DecodeException at the first problem (type, field path, offset); this value is then")
+    w.line(" *   reset to the schema's defaults")
+    w.line(" */")
+    if derived:
+        params = ["data: ByteArray", "offset: Int", "length: Int", f"limits: {limits}"]
+        w.line(f"@Throws({decode_exception}::class)")
+        signature(w, w.depth, f"override fun read{suffix}", params, " {")
+    else:
+        params = ["data: ByteArray", "offset: Int = 0", "length: Int = data.size",
+                  f"limits: {limits} = {limits}.DEFAULT"]
+        w.line("@JvmOverloads")
+        w.line(f"@Throws({decode_exception}::class)")
+        signature(w, w.depth, f"open fun read{suffix}", params, " {")
+    with w.block("", "}"):
+        with w.block("try {", f"}} catch (e: {decode_exception}) {{"):
+            if suffix == "Fbe":
+                w.line(f"val r = {reader}.versioned(data, offset, length, limits)")
+                w.line(f"{name}.fbeRead(r, r.base(), r.base() + 4, this)")
+            else:
+                w.line(f"val r = {reader}.finalRoot(data, offset, length, {s.type_id}, limits)")
+                w.line(f"{name}.fbeReadFinal(r, this)")
+                w.line("r.endFinal()")
+        with w.block("", "}"):
+            w.line("reset()")
+            w.line(f'throw e.within("{s.qualified}")')
+    w.blank()
+
+
+def write_reset(w: CodeWriter, s: ir.Struct) -> None:
+    """reset(): every property to the schema's default, as a new value has them (what readFbe leaves
+    after an error); open, a derived struct's resets its base's properties first."""
+    own = any(f.owner == s.qualified for f in s.all_fields)
+    if s.base is not None and not own:
+        return
+    w.line("/** Sets every property to the schema's default, as a new value has them (collections emptied in place). */")
+    if s.base is None:
+        head = "open fun reset()"
+        if not own:
+            w.line(f"{head} = Unit")
+            w.blank()
+            return
+    else:
+        head = "override fun reset()"
+    with w.block(f"{head} {{", "}"):
+        if s.base is not None:
+            w.line("super.reset()")
+        w.line("fbeDefaults(this, 0)")
+    w.blank()
+
+
+def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """fbeDefaults(v, from): the schema's defaults of the own fields from the from-th on, what fbeRead
+    gives the fields a shorter (older) body does not hold, as a new value has them (collections
+    emptied in place)."""
+    from fbec.targets.kotlin import field_name, fits
+    own = [f for f in s.all_fields if f.owner == s.qualified]
+    if not own:
+        return
+    w.line("/** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */")
+    with w.block(f"private fun fbeDefaults(v: {name}, from: Int) {{", "}"):
+        for k, f in enumerate(own):
+            target = f"v.{field_name(f)}"
+            if isinstance(f.type, (ir.Sequence, ir.Mapping)):
+                w.line(f"if (from <= {k}) {target}.clear()")
+            elif fits(w, w.depth, f"if (from <= {k}) {target} = {c.default(f.type, f.default)}"):
+                w.line(f"if (from <= {k}) {target} = {c.default(f.type, f.default)}")
+            else:
+                with w.block(f"if (from <= {k}) {{", "}"):
+                    w.line(f"{target} = {c.default(f.type, f.default)}")
     w.blank()
 
 
@@ -519,9 +679,12 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
 
     inherited = [f for f in s.all_fields if f.owner != q]
     own = [f for f in s.all_fields if f.owner == q]
+    write_defaults(w, c, s, name)
     w.line("/**")
-    w.line(" * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with")
-    w.line(" * the schema's defaults: fields an older writer did not write keep them.")
+    w.line(" * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every")
+    w.line(" * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector")
+    w.line(" * of structs, the collections); fields an older writer did not write take the schema's")
+    w.line(" * defaults. After an error [v] is left part read (the roots reset it).")
     w.line(" *")
     w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
     w.line(" */")
@@ -537,6 +700,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
                 cost = sum(ir.default_cost(f.type) for f in inherited)
                 if cost:
                     w.line(f'r.spend({cost}, b, "")')
+                w.line("v.reset()")
                 w.line("r.leave()")
                 w.line("return")
             for f in inherited:
@@ -546,6 +710,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
                 rest = sum(ir.default_cost(g.type) for g in own[k:])
                 if rest:
                     w.line(f'r.spend({rest}, b, "{f.name}")')
+                w.line(f"fbeDefaults(v, {k})")
                 w.line("r.leave()")
                 w.line("return")
             read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
@@ -565,7 +730,8 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
             w.line("w.leave()")
     w.blank()
     w.line("/**")
-    w.line(" * Reads [v]'s fields at the reader's cursor (final model) into [v].")
+    w.line(" * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and")
+    w.line(" * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.")
     w.line(" *")
     w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
     w.line(" */")

@@ -28,6 +28,11 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Graph.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -52,6 +57,27 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Graph.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("graph.Graph")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -72,6 +98,28 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
             return w.endFinal(3)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("graph.Graph")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 3, limits)
+            Graph.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("graph.Graph")
         }
     }
@@ -129,9 +177,17 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Graph, from: Int) {
+            if (from <= 0) v.nodes.clear()
+            if (from <= 1) v.edges.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -139,35 +195,41 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
             val b = r.struct(base, slot, 3, 8)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val e7 = r.vector(b, b + 8, 4, 0, "nodes")
             val n8 = r.count()
-            for (i9 in 0 until n8) {
-                val x10 = Node()
+            val m9 = v.nodes.size
+            for (i10 in 0 until n8) {
+                val x11 = if (i10 < m9) v.nodes[i10] else Node()
                 try {
-                    Node.fbeRead(r, b, e7 + i9 * 4, x10)
+                    Node.fbeRead(r, b, e7 + i10 * 4, x11)
                 } catch (e: DecodeException) {
-                    throw e.at("nodes", i9)
+                    throw e.at("nodes", i10)
                 }
-                v.nodes.add(x10)
+                if (i10 >= m9) v.nodes.add(x11)
             }
+            if (m9 > n8) v.nodes.subList(n8, m9).clear()
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
-            val e11 = r.vector(b, b + 12, 4, 0, "edges")
-            val n12 = r.count()
-            for (i13 in 0 until n12) {
-                val x14 = Edge()
+            val e12 = r.vector(b, b + 12, 4, 0, "edges")
+            val n13 = r.count()
+            val m14 = v.edges.size
+            for (i15 in 0 until n13) {
+                val x16 = if (i15 < m14) v.edges[i15] else Edge()
                 try {
-                    Edge.fbeRead(r, b, e11 + i13 * 4, x14)
+                    Edge.fbeRead(r, b, e12 + i15 * 4, x16)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i13)
+                    throw e.at("edges", i15)
                 }
-                v.edges.add(x14)
+                if (i15 >= m14) v.edges.add(x16)
             }
+            if (m14 > n13) v.edges.subList(n13, m14).clear()
             r.leave()
         }
 
@@ -205,54 +267,59 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Graph) {
             w.appendCount(v.nodes.size)
-            var i16 = 0
-            for (x15 in v.nodes) {
-                try {
-                    Node.fbeWriteFinal(w, x15)
-                } catch (e: EncodeException) {
-                    throw e.at("nodes", i16)
-                }
-                i16++
-            }
-            w.appendCount(v.edges.size)
             var i18 = 0
-            for (x17 in v.edges) {
+            for (x17 in v.nodes) {
                 try {
-                    Edge.fbeWriteFinal(w, x17)
+                    Node.fbeWriteFinal(w, x17)
                 } catch (e: EncodeException) {
-                    throw e.at("edges", i18)
+                    throw e.at("nodes", i18)
                 }
                 i18++
+            }
+            w.appendCount(v.edges.size)
+            var i20 = 0
+            for (x19 in v.edges) {
+                try {
+                    Edge.fbeWriteFinal(w, x19)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i20)
+                }
+                i20++
             }
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: Graph) {
             r.enter(8)
-            val n19 = r.finalCount(20, 0, "nodes")
-            for (i20 in 0 until n19) {
-                val x21 = Node()
+            val n21 = r.finalCount(20, 0, "nodes")
+            val m22 = v.nodes.size
+            for (i23 in 0 until n21) {
+                val x24 = if (i23 < m22) v.nodes[i23] else Node()
                 try {
-                    Node.fbeReadFinal(r, x21)
+                    Node.fbeReadFinal(r, x24)
                 } catch (e: DecodeException) {
-                    throw e.at("nodes", i20)
+                    throw e.at("nodes", i23)
                 }
-                v.nodes.add(x21)
+                if (i23 >= m22) v.nodes.add(x24)
             }
-            val n22 = r.finalCount(12, 0, "edges")
-            for (i23 in 0 until n22) {
-                val x24 = Edge()
+            if (m22 > n21) v.nodes.subList(n21, m22).clear()
+            val n25 = r.finalCount(12, 0, "edges")
+            val m26 = v.edges.size
+            for (i27 in 0 until n25) {
+                val x28 = if (i27 < m26) v.edges[i27] else Edge()
                 try {
-                    Edge.fbeReadFinal(r, x24)
+                    Edge.fbeReadFinal(r, x28)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i23)
+                    throw e.at("edges", i27)
                 }
-                v.edges.add(x24)
+                if (i27 >= m26) v.edges.add(x28)
             }
+            if (m26 > n25) v.edges.subList(n25, m26).clear()
             r.leave()
         }
 

@@ -38,6 +38,11 @@ open class Node(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Node.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -62,6 +67,27 @@ open class Node(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Node.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("graph.Node")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -82,6 +108,28 @@ open class Node(
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("graph.Node")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 1, limits)
+            Node.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("graph.Node")
         }
     }
@@ -130,9 +178,19 @@ open class Node(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Node, from: Int) {
+            if (from <= 0) v.id = 0
+            if (from <= 1) v.name = ""
+            if (from <= 2) v.value = 0L
+            if (from <= 3) v.out_edges.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -140,26 +198,31 @@ open class Node(
             val b = r.struct(base, slot, 1, 20)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.id = r.i32(b + 8)
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             v.name = r.string(b, b + 12, "name")
             if (n < 24) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             v.value = r.i64(b + 16)
             if (n < 28) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             val e4 = r.vector(b, b + 24, 4, 4, "out_edges")
             val n5 = r.count()
+            v.out_edges.clear()
             for (i6 in 0 until n5) {
                 v.out_edges.add(r.i32(e4 + i6 * 4))
             }
@@ -209,7 +272,8 @@ open class Node(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -219,6 +283,7 @@ open class Node(
             v.name = r.finalString("name")
             v.value = r.finalI64("value")
             val n8 = r.finalCount(4, 4, "out_edges")
+            v.out_edges.clear()
             for (i9 in 0 until n8) {
                 v.out_edges.add(r.finalI32("out_edges"))
             }

@@ -33,6 +33,11 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Node.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -57,6 +62,27 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Node.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("recursive.Node")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -77,6 +103,28 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("recursive.Node")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 1, limits)
+            Node.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("recursive.Node")
         }
     }
@@ -130,9 +178,18 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             w.leave()
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Node, from: Int) {
+            if (from <= 0) v.id = 0
+            if (from <= 1) v.label = ""
+            if (from <= 2) v.children.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -140,30 +197,35 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             val b = r.struct(base, slot, 1, 12)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.id = r.i32(b + 8)
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             v.label = r.string(b, b + 12, "label")
             if (n < 20) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             val e4 = r.vector(b, b + 16, 4, 0, "children")
             val n5 = r.count()
-            for (i6 in 0 until n5) {
-                val x7 = Node()
+            val m6 = v.children.size
+            for (i7 in 0 until n5) {
+                val x8 = if (i7 < m6) v.children[i7] else Node()
                 try {
-                    Node.fbeRead(r, b, e4 + i6 * 4, x7)
+                    Node.fbeRead(r, b, e4 + i7 * 4, x8)
                 } catch (e: DecodeException) {
-                    throw e.at("children", i6)
+                    throw e.at("children", i7)
                 }
-                v.children.add(x7)
+                if (i7 >= m6) v.children.add(x8)
             }
+            if (m6 > n5) v.children.subList(n5, m6).clear()
             r.leave()
         }
 
@@ -204,20 +266,21 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             w.appendI32(v.id)
             w.appendString(v.label)
             w.appendCount(v.children.size)
-            var i9 = 0
-            for (x8 in v.children) {
+            var i10 = 0
+            for (x9 in v.children) {
                 try {
-                    Node.fbeWriteFinal(w, x8)
+                    Node.fbeWriteFinal(w, x9)
                 } catch (e: EncodeException) {
-                    throw e.at("children", i9)
+                    throw e.at("children", i10)
                 }
-                i9++
+                i10++
             }
             w.leave()
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -225,16 +288,18 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             r.enter(12)
             v.id = r.finalI32("id")
             v.label = r.finalString("label")
-            val n10 = r.finalCount(12, 0, "children")
-            for (i11 in 0 until n10) {
-                val x12 = Node()
+            val n11 = r.finalCount(12, 0, "children")
+            val m12 = v.children.size
+            for (i13 in 0 until n11) {
+                val x14 = if (i13 < m12) v.children[i13] else Node()
                 try {
-                    Node.fbeReadFinal(r, x12)
+                    Node.fbeReadFinal(r, x14)
                 } catch (e: DecodeException) {
-                    throw e.at("children", i11)
+                    throw e.at("children", i13)
                 }
-                v.children.add(x12)
+                if (i13 >= m12) v.children.add(x14)
             }
+            if (m12 > n11) v.children.subList(n11, m12).clear()
             r.leave()
         }
 

@@ -35,6 +35,11 @@ open class Holder(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Holder.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -59,6 +64,27 @@ open class Holder(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Holder.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("vectors.Holder")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -79,6 +105,28 @@ open class Holder(
             return w.endFinal(10)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("vectors.Holder")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 10, limits)
+            Holder.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("vectors.Holder")
         }
     }
@@ -164,9 +212,21 @@ open class Holder(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Holder, from: Int) {
+            if (from <= 0) v.edges.clear()
+            if (from <= 1) v.points.clear()
+            if (from <= 2) v.ints.clear()
+            if (from <= 3) v.switches.clear()
+            if (from <= 4) v.reals.clear()
+            if (from <= 5) v.named.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -174,77 +234,92 @@ open class Holder(
             val b = r.struct(base, slot, 10, 24)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val e19 = r.vector(b, b + 8, 4, 0, "edges")
             val n20 = r.count()
-            for (i21 in 0 until n20) {
-                val x22 = Edge()
+            val m21 = v.edges.size
+            for (i22 in 0 until n20) {
+                val x23 = if (i22 < m21) v.edges[i22] else Edge()
                 try {
-                    Edge.fbeRead(r, b, e19 + i21 * 4, x22)
+                    Edge.fbeRead(r, b, e19 + i22 * 4, x23)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i21)
+                    throw e.at("edges", i22)
                 }
-                v.edges.add(x22)
+                if (i22 >= m21) v.edges.add(x23)
             }
+            if (m21 > n20) v.edges.subList(n20, m21).clear()
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
-            val e23 = r.vector(b, b + 12, 4, 0, "points")
-            val n24 = r.count()
-            for (i25 in 0 until n24) {
-                val x26 = Point3()
+            val e24 = r.vector(b, b + 12, 4, 0, "points")
+            val n25 = r.count()
+            val m26 = v.points.size
+            for (i27 in 0 until n25) {
+                val x28 = if (i27 < m26) v.points[i27] else Point3()
                 try {
-                    Point3.fbeRead(r, b, e23 + i25 * 4, x26)
+                    Point3.fbeRead(r, b, e24 + i27 * 4, x28)
                 } catch (e: DecodeException) {
-                    throw e.at("points", i25)
+                    throw e.at("points", i27)
                 }
-                v.points.add(x26)
+                if (i27 >= m26) v.points.add(x28)
             }
+            if (m26 > n25) v.points.subList(n25, m26).clear()
             if (n < 20) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
-            val e27 = r.vector(b, b + 16, 4, 4, "ints")
-            val n28 = r.count()
-            for (i29 in 0 until n28) {
-                v.ints.add(r.i32(e27 + i29 * 4))
+            val e29 = r.vector(b, b + 16, 4, 4, "ints")
+            val n30 = r.count()
+            v.ints.clear()
+            for (i31 in 0 until n30) {
+                v.ints.add(r.i32(e29 + i31 * 4))
             }
             if (n < 24) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
-            val e30 = r.vector(b, b + 20, 1, 1, "switches")
-            val n31 = r.count()
-            for (i32 in 0 until n31) {
-                v.switches.add(r.bool(e30 + i32 * 1))
+            val e32 = r.vector(b, b + 20, 1, 1, "switches")
+            val n33 = r.count()
+            v.switches.clear()
+            for (i34 in 0 until n33) {
+                v.switches.add(r.bool(e32 + i34 * 1))
             }
             if (n < 28) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
-            val e33 = r.vector(b, b + 24, 8, 8, "reals")
-            val n34 = r.count()
-            for (i35 in 0 until n34) {
-                v.reals.add(r.f64(e33 + i35 * 8))
+            val e35 = r.vector(b, b + 24, 8, 8, "reals")
+            val n36 = r.count()
+            v.reals.clear()
+            for (i37 in 0 until n36) {
+                v.reals.add(r.f64(e35 + i37 * 8))
             }
             if (n < 32) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
-            val e36 = r.vector(b, b + 28, 4, 0, "named")
-            val n37 = r.count()
-            for (i38 in 0 until n37) {
-                val x39 = Named()
+            val e38 = r.vector(b, b + 28, 4, 0, "named")
+            val n39 = r.count()
+            val m40 = v.named.size
+            for (i41 in 0 until n39) {
+                val x42 = if (i41 < m40) v.named[i41] else Named()
                 try {
-                    Named.fbeRead(r, b, e36 + i38 * 4, x39)
+                    Named.fbeRead(r, b, e38 + i41 * 4, x42)
                 } catch (e: DecodeException) {
-                    throw e.at("named", i38)
+                    throw e.at("named", i41)
                 }
-                v.named.add(x39)
+                if (i41 >= m40) v.named.add(x42)
             }
+            if (m40 > n39) v.named.subList(n39, m40).clear()
             r.leave()
         }
 
@@ -287,98 +362,108 @@ open class Holder(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Holder) {
             w.appendCount(v.edges.size)
-            var i41 = 0
-            for (x40 in v.edges) {
+            var i44 = 0
+            for (x43 in v.edges) {
                 try {
-                    Edge.fbeWriteFinal(w, x40)
+                    Edge.fbeWriteFinal(w, x43)
                 } catch (e: EncodeException) {
-                    throw e.at("edges", i41)
+                    throw e.at("edges", i44)
                 }
-                i41++
+                i44++
             }
             w.appendCount(v.points.size)
-            var i43 = 0
-            for (x42 in v.points) {
+            var i46 = 0
+            for (x45 in v.points) {
                 try {
-                    Point3.fbeWriteFinal(w, x42)
+                    Point3.fbeWriteFinal(w, x45)
                 } catch (e: EncodeException) {
-                    throw e.at("points", i43)
+                    throw e.at("points", i46)
                 }
-                i43++
+                i46++
             }
             w.appendCount(v.ints.size)
-            for (x44 in v.ints) {
-                w.appendI32(x44)
+            for (x47 in v.ints) {
+                w.appendI32(x47)
             }
             w.appendCount(v.switches.size)
-            for (x45 in v.switches) {
-                w.appendBool(x45)
+            for (x48 in v.switches) {
+                w.appendBool(x48)
             }
             w.appendCount(v.reals.size)
-            for (x46 in v.reals) {
-                w.appendF64(x46)
+            for (x49 in v.reals) {
+                w.appendF64(x49)
             }
             w.appendCount(v.named.size)
-            var i48 = 0
-            for (x47 in v.named) {
+            var i51 = 0
+            for (x50 in v.named) {
                 try {
-                    Named.fbeWriteFinal(w, x47)
+                    Named.fbeWriteFinal(w, x50)
                 } catch (e: EncodeException) {
-                    throw e.at("named", i48)
+                    throw e.at("named", i51)
                 }
-                i48++
+                i51++
             }
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: Holder) {
             r.enter(24)
-            val n49 = r.finalCount(12, 0, "edges")
-            for (i50 in 0 until n49) {
-                val x51 = Edge()
+            val n52 = r.finalCount(12, 0, "edges")
+            val m53 = v.edges.size
+            for (i54 in 0 until n52) {
+                val x55 = if (i54 < m53) v.edges[i54] else Edge()
                 try {
-                    Edge.fbeReadFinal(r, x51)
+                    Edge.fbeReadFinal(r, x55)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i50)
+                    throw e.at("edges", i54)
                 }
-                v.edges.add(x51)
+                if (i54 >= m53) v.edges.add(x55)
             }
-            val n52 = r.finalCount(19, 0, "points")
-            for (i53 in 0 until n52) {
-                val x54 = Point3()
+            if (m53 > n52) v.edges.subList(n52, m53).clear()
+            val n56 = r.finalCount(19, 0, "points")
+            val m57 = v.points.size
+            for (i58 in 0 until n56) {
+                val x59 = if (i58 < m57) v.points[i58] else Point3()
                 try {
-                    Point3.fbeReadFinal(r, x54)
+                    Point3.fbeReadFinal(r, x59)
                 } catch (e: DecodeException) {
-                    throw e.at("points", i53)
+                    throw e.at("points", i58)
                 }
-                v.points.add(x54)
+                if (i58 >= m57) v.points.add(x59)
             }
-            val n55 = r.finalCount(4, 4, "ints")
-            for (i56 in 0 until n55) {
+            if (m57 > n56) v.points.subList(n56, m57).clear()
+            val n60 = r.finalCount(4, 4, "ints")
+            v.ints.clear()
+            for (i61 in 0 until n60) {
                 v.ints.add(r.finalI32("ints"))
             }
-            val n57 = r.finalCount(1, 1, "switches")
-            for (i58 in 0 until n57) {
+            val n62 = r.finalCount(1, 1, "switches")
+            v.switches.clear()
+            for (i63 in 0 until n62) {
                 v.switches.add(r.finalBool("switches"))
             }
-            val n59 = r.finalCount(8, 8, "reals")
-            for (i60 in 0 until n59) {
+            val n64 = r.finalCount(8, 8, "reals")
+            v.reals.clear()
+            for (i65 in 0 until n64) {
                 v.reals.add(r.finalF64("reals"))
             }
-            val n61 = r.finalCount(8, 0, "named")
-            for (i62 in 0 until n61) {
-                val x63 = Named()
+            val n66 = r.finalCount(8, 0, "named")
+            val m67 = v.named.size
+            for (i68 in 0 until n66) {
+                val x69 = if (i68 < m67) v.named[i68] else Named()
                 try {
-                    Named.fbeReadFinal(r, x63)
+                    Named.fbeReadFinal(r, x69)
                 } catch (e: DecodeException) {
-                    throw e.at("named", i62)
+                    throw e.at("named", i68)
                 }
-                v.named.add(x63)
+                if (i68 >= m67) v.named.add(x69)
             }
+            if (m67 > n66) v.named.subList(n66, m67).clear()
             r.leave()
         }
 

@@ -28,6 +28,11 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Named.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -52,6 +57,27 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Named.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("vectors.Named")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -72,6 +98,28 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
             return w.endFinal(4)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("vectors.Named")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 4, limits)
+            Named.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("vectors.Named")
         }
     }
@@ -116,9 +164,17 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Named, from: Int) {
+            if (from <= 0) v.name = ""
+            if (from <= 1) v.values.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -126,16 +182,19 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
             val b = r.struct(base, slot, 4, 8)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.name = r.string(b, b + 8, "name")
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             val e4 = r.vector(b, b + 12, 4, 4, "values")
             val n5 = r.count()
+            v.values.clear()
             for (i6 in 0 until n5) {
                 v.values.add(r.i32(e4 + i6 * 4))
             }
@@ -183,7 +242,8 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -191,6 +251,7 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
             r.enter(8)
             v.name = r.finalString("name")
             val n8 = r.finalCount(4, 4, "values")
+            v.values.clear()
             for (i9 in 0 until n8) {
                 v.values.add(r.finalI32("values"))
             }

@@ -28,6 +28,12 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Point3.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    override fun reset() {
+        super.reset()
+        fbeDefaults(this, 0)
+    }
+
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
@@ -46,6 +52,26 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
     }
 
     /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFbe(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Point3.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("vectors.Point3")
+        }
+    }
+
+    /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
      *
@@ -58,6 +84,27 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
             return w.endFinal(3)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("vectors.Point3")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFinal(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 3, limits)
+            Point3.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("vectors.Point3")
         }
     }
@@ -96,9 +143,16 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
             w.putF64(b + 19, v.z)
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Point3, from: Int) {
+            if (from <= 0) v.z = 0.0
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -106,6 +160,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
             val b = r.struct(base, slot, 3, 19)
             val n = r.i32(b)
             if (n < 19) {
+                v.reset()
                 r.leave()
                 return
             }
@@ -113,6 +168,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
             v.x = r.i64(b + 9)
             v.y = r.i16(b + 17)
             if (n < 27) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
@@ -165,7 +221,8 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */

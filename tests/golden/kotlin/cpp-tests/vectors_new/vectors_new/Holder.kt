@@ -30,6 +30,11 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Holder.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -54,6 +59,27 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Holder.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("vectors_new.Holder")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -74,6 +100,28 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
             return w.endFinal(10)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("vectors_new.Holder")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 10, limits)
+            Holder.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("vectors_new.Holder")
         }
     }
@@ -121,9 +169,16 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Holder, from: Int) {
+            if (from <= 0) v.edges.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -131,20 +186,23 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
             val b = r.struct(base, slot, 10, 4)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val e4 = r.vector(b, b + 8, 4, 0, "edges")
             val n5 = r.count()
-            for (i6 in 0 until n5) {
-                val x7 = Edge()
+            val m6 = v.edges.size
+            for (i7 in 0 until n5) {
+                val x8 = if (i7 < m6) v.edges[i7] else Edge()
                 try {
-                    Edge.fbeRead(r, b, e4 + i6 * 4, x7)
+                    Edge.fbeRead(r, b, e4 + i7 * 4, x8)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i6)
+                    throw e.at("edges", i7)
                 }
-                v.edges.add(x7)
+                if (i7 >= m6) v.edges.add(x8)
             }
+            if (m6 > n5) v.edges.subList(n5, m6).clear()
             r.leave()
         }
 
@@ -187,34 +245,37 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Holder) {
             w.appendCount(v.edges.size)
-            var i9 = 0
-            for (x8 in v.edges) {
+            var i10 = 0
+            for (x9 in v.edges) {
                 try {
-                    Edge.fbeWriteFinal(w, x8)
+                    Edge.fbeWriteFinal(w, x9)
                 } catch (e: EncodeException) {
-                    throw e.at("edges", i9)
+                    throw e.at("edges", i10)
                 }
-                i9++
+                i10++
             }
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: Holder) {
             r.enter(4)
-            val n10 = r.finalCount(16, 0, "edges")
-            for (i11 in 0 until n10) {
-                val x12 = Edge()
+            val n11 = r.finalCount(16, 0, "edges")
+            val m12 = v.edges.size
+            for (i13 in 0 until n11) {
+                val x14 = if (i13 < m12) v.edges[i13] else Edge()
                 try {
-                    Edge.fbeReadFinal(r, x12)
+                    Edge.fbeReadFinal(r, x14)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i11)
+                    throw e.at("edges", i13)
                 }
-                v.edges.add(x12)
+                if (i13 >= m12) v.edges.add(x14)
             }
+            if (m12 > n11) v.edges.subList(n11, m12).clear()
             r.leave()
         }
 

@@ -40,6 +40,11 @@ open class Order(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Order.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -64,6 +69,27 @@ open class Order(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Order.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("proto.Order")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -84,6 +110,28 @@ open class Order(
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("proto.Order")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 1, limits)
+            Order.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("proto.Order")
         }
     }
@@ -129,9 +177,21 @@ open class Order(
             w.putF64(b + 26, v.volume)
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Order, from: Int) {
+            if (from <= 0) v.id = 0
+            if (from <= 1) v.symbol = ""
+            if (from <= 2) v.side = OrderSide.buy
+            if (from <= 3) v.type = OrderType.market
+            if (from <= 4) v.price = 0.0
+            if (from <= 5) v.volume = 0.0
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -139,31 +199,37 @@ open class Order(
             val b = r.struct(base, slot, 1, 26)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.id = r.i32(b + 8)
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             v.symbol = r.string(b, b + 12, "symbol")
             if (n < 17) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             v.side = OrderSide(r.i8(b + 16).toUByte())
             if (n < 18) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             v.type = OrderType(r.i8(b + 17).toUByte())
             if (n < 26) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             v.price = r.f64(b + 18)
             if (n < 34) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
@@ -213,7 +279,8 @@ open class Order(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */

@@ -94,6 +94,11 @@ open class Enums(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Enums.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -118,6 +123,27 @@ open class Enums(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Enums.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("enums.Enums")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -138,6 +164,28 @@ open class Enums(
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("enums.Enums")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 1, limits)
+            Enums.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("enums.Enums")
         }
     }
@@ -241,9 +289,81 @@ open class Enums(
             w.putI64(b + 216, v.uint64b5.value.toLong())
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Enums, from: Int) {
+            if (from <= 0) v.byte0 = EnumByte.ENUM_VALUE_0
+            if (from <= 1) v.byte1 = EnumByte.ENUM_VALUE_1
+            if (from <= 2) v.byte2 = EnumByte.ENUM_VALUE_2
+            if (from <= 3) v.byte3 = EnumByte.ENUM_VALUE_3
+            if (from <= 4) v.byte4 = EnumByte.ENUM_VALUE_4
+            if (from <= 5) v.byte5 = EnumByte.ENUM_VALUE_5
+            if (from <= 6) v.char0 = EnumChar.ENUM_VALUE_0
+            if (from <= 7) v.char1 = EnumChar.ENUM_VALUE_1
+            if (from <= 8) v.char2 = EnumChar.ENUM_VALUE_2
+            if (from <= 9) v.char3 = EnumChar.ENUM_VALUE_3
+            if (from <= 10) v.char4 = EnumChar.ENUM_VALUE_4
+            if (from <= 11) v.char5 = EnumChar.ENUM_VALUE_5
+            if (from <= 12) v.wchar0 = EnumWChar.ENUM_VALUE_0
+            if (from <= 13) v.wchar1 = EnumWChar.ENUM_VALUE_1
+            if (from <= 14) v.wchar2 = EnumWChar.ENUM_VALUE_2
+            if (from <= 15) v.wchar3 = EnumWChar.ENUM_VALUE_3
+            if (from <= 16) v.wchar4 = EnumWChar.ENUM_VALUE_4
+            if (from <= 17) v.wchar5 = EnumWChar.ENUM_VALUE_5
+            if (from <= 18) v.int8b0 = EnumInt8.ENUM_VALUE_0
+            if (from <= 19) v.int8b1 = EnumInt8.ENUM_VALUE_1
+            if (from <= 20) v.int8b2 = EnumInt8.ENUM_VALUE_2
+            if (from <= 21) v.int8b3 = EnumInt8.ENUM_VALUE_3
+            if (from <= 22) v.int8b4 = EnumInt8.ENUM_VALUE_4
+            if (from <= 23) v.int8b5 = EnumInt8.ENUM_VALUE_5
+            if (from <= 24) v.uint8b0 = EnumUInt8.ENUM_VALUE_0
+            if (from <= 25) v.uint8b1 = EnumUInt8.ENUM_VALUE_1
+            if (from <= 26) v.uint8b2 = EnumUInt8.ENUM_VALUE_2
+            if (from <= 27) v.uint8b3 = EnumUInt8.ENUM_VALUE_3
+            if (from <= 28) v.uint8b4 = EnumUInt8.ENUM_VALUE_4
+            if (from <= 29) v.uint8b5 = EnumUInt8.ENUM_VALUE_5
+            if (from <= 30) v.int16b0 = EnumInt16.ENUM_VALUE_0
+            if (from <= 31) v.int16b1 = EnumInt16.ENUM_VALUE_1
+            if (from <= 32) v.int16b2 = EnumInt16.ENUM_VALUE_2
+            if (from <= 33) v.int16b3 = EnumInt16.ENUM_VALUE_3
+            if (from <= 34) v.int16b4 = EnumInt16.ENUM_VALUE_4
+            if (from <= 35) v.int16b5 = EnumInt16.ENUM_VALUE_5
+            if (from <= 36) v.uint16b0 = EnumUInt16.ENUM_VALUE_0
+            if (from <= 37) v.uint16b1 = EnumUInt16.ENUM_VALUE_1
+            if (from <= 38) v.uint16b2 = EnumUInt16.ENUM_VALUE_2
+            if (from <= 39) v.uint16b3 = EnumUInt16.ENUM_VALUE_3
+            if (from <= 40) v.uint16b4 = EnumUInt16.ENUM_VALUE_4
+            if (from <= 41) v.uint16b5 = EnumUInt16.ENUM_VALUE_5
+            if (from <= 42) v.int32b0 = EnumInt32.ENUM_VALUE_0
+            if (from <= 43) v.int32b1 = EnumInt32.ENUM_VALUE_1
+            if (from <= 44) v.int32b2 = EnumInt32.ENUM_VALUE_2
+            if (from <= 45) v.int32b3 = EnumInt32.ENUM_VALUE_3
+            if (from <= 46) v.int32b4 = EnumInt32.ENUM_VALUE_4
+            if (from <= 47) v.int32b5 = EnumInt32.ENUM_VALUE_5
+            if (from <= 48) v.uint32b0 = EnumUInt32.ENUM_VALUE_0
+            if (from <= 49) v.uint32b1 = EnumUInt32.ENUM_VALUE_1
+            if (from <= 50) v.uint32b2 = EnumUInt32.ENUM_VALUE_2
+            if (from <= 51) v.uint32b3 = EnumUInt32.ENUM_VALUE_3
+            if (from <= 52) v.uint32b4 = EnumUInt32.ENUM_VALUE_4
+            if (from <= 53) v.uint32b5 = EnumUInt32.ENUM_VALUE_5
+            if (from <= 54) v.int64b0 = EnumInt64.ENUM_VALUE_0
+            if (from <= 55) v.int64b1 = EnumInt64.ENUM_VALUE_1
+            if (from <= 56) v.int64b2 = EnumInt64.ENUM_VALUE_2
+            if (from <= 57) v.int64b3 = EnumInt64.ENUM_VALUE_3
+            if (from <= 58) v.int64b4 = EnumInt64.ENUM_VALUE_4
+            if (from <= 59) v.int64b5 = EnumInt64.ENUM_VALUE_5
+            if (from <= 60) v.uint64b0 = EnumUInt64.ENUM_VALUE_0
+            if (from <= 61) v.uint64b1 = EnumUInt64.ENUM_VALUE_1
+            if (from <= 62) v.uint64b2 = EnumUInt64.ENUM_VALUE_2
+            if (from <= 63) v.uint64b3 = EnumUInt64.ENUM_VALUE_3
+            if (from <= 64) v.uint64b4 = EnumUInt64.ENUM_VALUE_4
+            if (from <= 65) v.uint64b5 = EnumUInt64.ENUM_VALUE_5
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -251,331 +371,397 @@ open class Enums(
             val b = r.struct(base, slot, 1, 216)
             val n = r.i32(b)
             if (n < 9) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.byte0 = EnumByte(r.i8(b + 8).toUByte())
             if (n < 10) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             v.byte1 = EnumByte(r.i8(b + 9).toUByte())
             if (n < 11) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             v.byte2 = EnumByte(r.i8(b + 10).toUByte())
             if (n < 12) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             v.byte3 = EnumByte(r.i8(b + 11).toUByte())
             if (n < 13) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             v.byte4 = EnumByte(r.i8(b + 12).toUByte())
             if (n < 14) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             v.byte5 = EnumByte(r.i8(b + 13).toUByte())
             if (n < 15) {
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             v.char0 = EnumChar(r.i8(b + 14).toUByte())
             if (n < 16) {
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
             v.char1 = EnumChar(r.i8(b + 15).toUByte())
             if (n < 17) {
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
             v.char2 = EnumChar(r.i8(b + 16).toUByte())
             if (n < 18) {
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
             v.char3 = EnumChar(r.i8(b + 17).toUByte())
             if (n < 19) {
+                fbeDefaults(v, 10)
                 r.leave()
                 return
             }
             v.char4 = EnumChar(r.i8(b + 18).toUByte())
             if (n < 20) {
+                fbeDefaults(v, 11)
                 r.leave()
                 return
             }
             v.char5 = EnumChar(r.i8(b + 19).toUByte())
             if (n < 24) {
+                fbeDefaults(v, 12)
                 r.leave()
                 return
             }
             v.wchar0 = EnumWChar(r.i32(b + 20).toUInt())
             if (n < 28) {
+                fbeDefaults(v, 13)
                 r.leave()
                 return
             }
             v.wchar1 = EnumWChar(r.i32(b + 24).toUInt())
             if (n < 32) {
+                fbeDefaults(v, 14)
                 r.leave()
                 return
             }
             v.wchar2 = EnumWChar(r.i32(b + 28).toUInt())
             if (n < 36) {
+                fbeDefaults(v, 15)
                 r.leave()
                 return
             }
             v.wchar3 = EnumWChar(r.i32(b + 32).toUInt())
             if (n < 40) {
+                fbeDefaults(v, 16)
                 r.leave()
                 return
             }
             v.wchar4 = EnumWChar(r.i32(b + 36).toUInt())
             if (n < 44) {
+                fbeDefaults(v, 17)
                 r.leave()
                 return
             }
             v.wchar5 = EnumWChar(r.i32(b + 40).toUInt())
             if (n < 45) {
+                fbeDefaults(v, 18)
                 r.leave()
                 return
             }
             v.int8b0 = EnumInt8(r.i8(b + 44))
             if (n < 46) {
+                fbeDefaults(v, 19)
                 r.leave()
                 return
             }
             v.int8b1 = EnumInt8(r.i8(b + 45))
             if (n < 47) {
+                fbeDefaults(v, 20)
                 r.leave()
                 return
             }
             v.int8b2 = EnumInt8(r.i8(b + 46))
             if (n < 48) {
+                fbeDefaults(v, 21)
                 r.leave()
                 return
             }
             v.int8b3 = EnumInt8(r.i8(b + 47))
             if (n < 49) {
+                fbeDefaults(v, 22)
                 r.leave()
                 return
             }
             v.int8b4 = EnumInt8(r.i8(b + 48))
             if (n < 50) {
+                fbeDefaults(v, 23)
                 r.leave()
                 return
             }
             v.int8b5 = EnumInt8(r.i8(b + 49))
             if (n < 51) {
+                fbeDefaults(v, 24)
                 r.leave()
                 return
             }
             v.uint8b0 = EnumUInt8(r.i8(b + 50).toUByte())
             if (n < 52) {
+                fbeDefaults(v, 25)
                 r.leave()
                 return
             }
             v.uint8b1 = EnumUInt8(r.i8(b + 51).toUByte())
             if (n < 53) {
+                fbeDefaults(v, 26)
                 r.leave()
                 return
             }
             v.uint8b2 = EnumUInt8(r.i8(b + 52).toUByte())
             if (n < 54) {
+                fbeDefaults(v, 27)
                 r.leave()
                 return
             }
             v.uint8b3 = EnumUInt8(r.i8(b + 53).toUByte())
             if (n < 55) {
+                fbeDefaults(v, 28)
                 r.leave()
                 return
             }
             v.uint8b4 = EnumUInt8(r.i8(b + 54).toUByte())
             if (n < 56) {
+                fbeDefaults(v, 29)
                 r.leave()
                 return
             }
             v.uint8b5 = EnumUInt8(r.i8(b + 55).toUByte())
             if (n < 58) {
+                fbeDefaults(v, 30)
                 r.leave()
                 return
             }
             v.int16b0 = EnumInt16(r.i16(b + 56))
             if (n < 60) {
+                fbeDefaults(v, 31)
                 r.leave()
                 return
             }
             v.int16b1 = EnumInt16(r.i16(b + 58))
             if (n < 62) {
+                fbeDefaults(v, 32)
                 r.leave()
                 return
             }
             v.int16b2 = EnumInt16(r.i16(b + 60))
             if (n < 64) {
+                fbeDefaults(v, 33)
                 r.leave()
                 return
             }
             v.int16b3 = EnumInt16(r.i16(b + 62))
             if (n < 66) {
+                fbeDefaults(v, 34)
                 r.leave()
                 return
             }
             v.int16b4 = EnumInt16(r.i16(b + 64))
             if (n < 68) {
+                fbeDefaults(v, 35)
                 r.leave()
                 return
             }
             v.int16b5 = EnumInt16(r.i16(b + 66))
             if (n < 70) {
+                fbeDefaults(v, 36)
                 r.leave()
                 return
             }
             v.uint16b0 = EnumUInt16(r.i16(b + 68).toUShort())
             if (n < 72) {
+                fbeDefaults(v, 37)
                 r.leave()
                 return
             }
             v.uint16b1 = EnumUInt16(r.i16(b + 70).toUShort())
             if (n < 74) {
+                fbeDefaults(v, 38)
                 r.leave()
                 return
             }
             v.uint16b2 = EnumUInt16(r.i16(b + 72).toUShort())
             if (n < 76) {
+                fbeDefaults(v, 39)
                 r.leave()
                 return
             }
             v.uint16b3 = EnumUInt16(r.i16(b + 74).toUShort())
             if (n < 78) {
+                fbeDefaults(v, 40)
                 r.leave()
                 return
             }
             v.uint16b4 = EnumUInt16(r.i16(b + 76).toUShort())
             if (n < 80) {
+                fbeDefaults(v, 41)
                 r.leave()
                 return
             }
             v.uint16b5 = EnumUInt16(r.i16(b + 78).toUShort())
             if (n < 84) {
+                fbeDefaults(v, 42)
                 r.leave()
                 return
             }
             v.int32b0 = EnumInt32(r.i32(b + 80))
             if (n < 88) {
+                fbeDefaults(v, 43)
                 r.leave()
                 return
             }
             v.int32b1 = EnumInt32(r.i32(b + 84))
             if (n < 92) {
+                fbeDefaults(v, 44)
                 r.leave()
                 return
             }
             v.int32b2 = EnumInt32(r.i32(b + 88))
             if (n < 96) {
+                fbeDefaults(v, 45)
                 r.leave()
                 return
             }
             v.int32b3 = EnumInt32(r.i32(b + 92))
             if (n < 100) {
+                fbeDefaults(v, 46)
                 r.leave()
                 return
             }
             v.int32b4 = EnumInt32(r.i32(b + 96))
             if (n < 104) {
+                fbeDefaults(v, 47)
                 r.leave()
                 return
             }
             v.int32b5 = EnumInt32(r.i32(b + 100))
             if (n < 108) {
+                fbeDefaults(v, 48)
                 r.leave()
                 return
             }
             v.uint32b0 = EnumUInt32(r.i32(b + 104).toUInt())
             if (n < 112) {
+                fbeDefaults(v, 49)
                 r.leave()
                 return
             }
             v.uint32b1 = EnumUInt32(r.i32(b + 108).toUInt())
             if (n < 116) {
+                fbeDefaults(v, 50)
                 r.leave()
                 return
             }
             v.uint32b2 = EnumUInt32(r.i32(b + 112).toUInt())
             if (n < 120) {
+                fbeDefaults(v, 51)
                 r.leave()
                 return
             }
             v.uint32b3 = EnumUInt32(r.i32(b + 116).toUInt())
             if (n < 124) {
+                fbeDefaults(v, 52)
                 r.leave()
                 return
             }
             v.uint32b4 = EnumUInt32(r.i32(b + 120).toUInt())
             if (n < 128) {
+                fbeDefaults(v, 53)
                 r.leave()
                 return
             }
             v.uint32b5 = EnumUInt32(r.i32(b + 124).toUInt())
             if (n < 136) {
+                fbeDefaults(v, 54)
                 r.leave()
                 return
             }
             v.int64b0 = EnumInt64(r.i64(b + 128))
             if (n < 144) {
+                fbeDefaults(v, 55)
                 r.leave()
                 return
             }
             v.int64b1 = EnumInt64(r.i64(b + 136))
             if (n < 152) {
+                fbeDefaults(v, 56)
                 r.leave()
                 return
             }
             v.int64b2 = EnumInt64(r.i64(b + 144))
             if (n < 160) {
+                fbeDefaults(v, 57)
                 r.leave()
                 return
             }
             v.int64b3 = EnumInt64(r.i64(b + 152))
             if (n < 168) {
+                fbeDefaults(v, 58)
                 r.leave()
                 return
             }
             v.int64b4 = EnumInt64(r.i64(b + 160))
             if (n < 176) {
+                fbeDefaults(v, 59)
                 r.leave()
                 return
             }
             v.int64b5 = EnumInt64(r.i64(b + 168))
             if (n < 184) {
+                fbeDefaults(v, 60)
                 r.leave()
                 return
             }
             v.uint64b0 = EnumUInt64(r.i64(b + 176).toULong())
             if (n < 192) {
+                fbeDefaults(v, 61)
                 r.leave()
                 return
             }
             v.uint64b1 = EnumUInt64(r.i64(b + 184).toULong())
             if (n < 200) {
+                fbeDefaults(v, 62)
                 r.leave()
                 return
             }
             v.uint64b2 = EnumUInt64(r.i64(b + 192).toULong())
             if (n < 208) {
+                fbeDefaults(v, 63)
                 r.leave()
                 return
             }
             v.uint64b3 = EnumUInt64(r.i64(b + 200).toULong())
             if (n < 216) {
+                fbeDefaults(v, 64)
                 r.leave()
                 return
             }
             v.uint64b4 = EnumUInt64(r.i64(b + 208).toULong())
             if (n < 224) {
+                fbeDefaults(v, 65)
                 r.leave()
                 return
             }
@@ -685,7 +871,8 @@ open class Enums(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */

@@ -40,6 +40,11 @@ open class Account(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Account.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -64,6 +69,27 @@ open class Account(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Account.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("proto.Account")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -84,6 +110,28 @@ open class Account(
             return w.endFinal(3)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("proto.Account")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 3, limits)
+            Account.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("proto.Account")
         }
     }
@@ -150,9 +198,21 @@ open class Account(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Account, from: Int) {
+            if (from <= 0) v.id = 0
+            if (from <= 1) v.name = ""
+            if (from <= 2) v.state = State.initialized or State.bad
+            if (from <= 3) v.wallet = Balance()
+            if (from <= 4) v.asset = null
+            if (from <= 5) v.orders.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -161,24 +221,28 @@ open class Account(
             val n = r.i32(b)
             if (n < 12) {
                 r.spend(12, b, "id")
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.id = r.i32(b + 8)
             if (n < 16) {
                 r.spend(12, b, "name")
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             v.name = r.string(b, b + 12, "name")
             if (n < 17) {
                 r.spend(12, b, "state")
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             v.state = State(r.i8(b + 16).toUByte())
             if (n < 21) {
                 r.spend(12, b, "wallet")
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
@@ -188,36 +252,43 @@ open class Account(
                 throw e.at("wallet")
             }
             if (n < 26) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             val s6 = r.optional(b, b + 21, 4, "asset")
-            v.asset = if (s6 >= 0) {
-                val x7 = Balance()
+            if (s6 >= 0) {
+                var o7 = v.asset
+                if (o7 == null) {
+                    o7 = Balance()
+                    v.asset = o7
+                }
                 try {
-                    Balance.fbeRead(r, s6, s6, x7)
+                    Balance.fbeRead(r, s6, s6, o7)
                 } catch (e: DecodeException) {
                     throw e.at("asset")
                 }
-                x7
             } else {
-                null
+                v.asset = null
             }
             if (n < 30) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             val e8 = r.vector(b, b + 26, 4, 0, "orders")
             val n9 = r.count()
-            for (i10 in 0 until n9) {
-                val x11 = Order()
+            val m10 = v.orders.size
+            for (i11 in 0 until n9) {
+                val x12 = if (i11 < m10) v.orders[i11] else Order()
                 try {
-                    Order.fbeRead(r, b, e8 + i10 * 4, x11)
+                    Order.fbeRead(r, b, e8 + i11 * 4, x12)
                 } catch (e: DecodeException) {
-                    throw e.at("orders", i10)
+                    throw e.at("orders", i11)
                 }
-                v.orders.add(x11)
+                if (i11 >= m10) v.orders.add(x12)
             }
+            if (m10 > n9) v.orders.subList(n9, m10).clear()
             r.leave()
         }
 
@@ -267,29 +338,30 @@ open class Account(
             } catch (e: EncodeException) {
                 throw e.at("wallet")
             }
-            val o12 = v.asset
-            w.appendBool(o12 != null)
-            if (o12 != null) {
+            val o13 = v.asset
+            w.appendBool(o13 != null)
+            if (o13 != null) {
                 try {
-                    Balance.fbeWriteFinal(w, o12)
+                    Balance.fbeWriteFinal(w, o13)
                 } catch (e: EncodeException) {
                     throw e.at("asset")
                 }
             }
             w.appendCount(v.orders.size)
-            var i14 = 0
-            for (x13 in v.orders) {
+            var i15 = 0
+            for (x14 in v.orders) {
                 try {
-                    Order.fbeWriteFinal(w, x13)
+                    Order.fbeWriteFinal(w, x14)
                 } catch (e: EncodeException) {
-                    throw e.at("orders", i14)
+                    throw e.at("orders", i15)
                 }
-                i14++
+                i15++
             }
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -303,27 +375,32 @@ open class Account(
             } catch (e: DecodeException) {
                 throw e.at("wallet")
             }
-            v.asset = if (r.finalHas("asset")) {
-                val x15 = Balance()
+            if (r.finalHas("asset")) {
+                var o16 = v.asset
+                if (o16 == null) {
+                    o16 = Balance()
+                    v.asset = o16
+                }
                 try {
-                    Balance.fbeReadFinal(r, x15)
+                    Balance.fbeReadFinal(r, o16)
                 } catch (e: DecodeException) {
                     throw e.at("asset")
                 }
-                x15
             } else {
-                null
+                v.asset = null
             }
-            val n16 = r.finalCount(26, 0, "orders")
-            for (i17 in 0 until n16) {
-                val x18 = Order()
+            val n17 = r.finalCount(26, 0, "orders")
+            val m18 = v.orders.size
+            for (i19 in 0 until n17) {
+                val x20 = if (i19 < m18) v.orders[i19] else Order()
                 try {
-                    Order.fbeReadFinal(r, x18)
+                    Order.fbeReadFinal(r, x20)
                 } catch (e: DecodeException) {
-                    throw e.at("orders", i17)
+                    throw e.at("orders", i19)
                 }
-                v.orders.add(x18)
+                if (i19 >= m18) v.orders.add(x20)
             }
+            if (m18 > n17) v.orders.subList(n17, m18).clear()
             r.leave()
         }
 

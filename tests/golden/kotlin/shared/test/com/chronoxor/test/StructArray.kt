@@ -39,6 +39,11 @@ open class StructArray(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructArray.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -63,6 +68,27 @@ open class StructArray(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructArray.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructArray")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -83,6 +109,28 @@ open class StructArray(
             return w.endFinal(125)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructArray")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 125, limits)
+            StructArray.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructArray")
         }
     }
@@ -188,9 +236,25 @@ open class StructArray(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructArray, from: Int) {
+            if (from <= 0) v.f1 = Array<UByte>(2) { 0u }
+            if (from <= 1) v.f2 = arrayOfNulls<UByte>(2)
+            if (from <= 2) v.f3 = Array<ByteArray>(2) { ByteArray(0) }
+            if (from <= 3) v.f4 = arrayOfNulls<ByteArray>(2)
+            if (from <= 4) v.f5 = Array<EnumSimple>(2) { EnumSimple.ENUM_VALUE_0 }
+            if (from <= 5) v.f6 = arrayOfNulls<EnumSimple>(2)
+            if (from <= 6) v.f7 = Array<FlagsSimple>(2) { FlagsSimple.FLAG_VALUE_0 }
+            if (from <= 7) v.f8 = arrayOfNulls<FlagsSimple>(2)
+            if (from <= 8) v.f9 = Array<StructSimple>(2) { StructSimple() }
+            if (from <= 9) v.f10 = arrayOfNulls<StructSimple>(2)
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -199,17 +263,21 @@ open class StructArray(
             val n = r.i32(b)
             if (n < 10) {
                 r.spend(562, b, "f1")
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
+            if (v.f1.size != 2) v.f1 = Array<UByte>(2) { 0u }
             for (i21 in 0 until 2) {
                 v.f1[i21] = r.i8(b + 8 + i21 * 1).toUByte()
             }
             if (n < 20) {
                 r.spend(562, b, "f2")
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
+            if (v.f2.size != 2) v.f2 = arrayOfNulls<UByte>(2)
             for (i22 in 0 until 2) {
                 val s24 = r.optional(b, b + 10 + i22 * 5, 1, "f2")
                 val x23: UByte? = if (s24 >= 0) r.i8(s24).toUByte() else null
@@ -217,17 +285,21 @@ open class StructArray(
             }
             if (n < 28) {
                 r.spend(562, b, "f3")
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
+            if (v.f3.size != 2) v.f3 = Array<ByteArray>(2) { ByteArray(0) }
             for (i25 in 0 until 2) {
                 v.f3[i25] = r.bytes(b, b + 20 + i25 * 4, "f3")
             }
             if (n < 38) {
                 r.spend(562, b, "f4")
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
+            if (v.f4.size != 2) v.f4 = arrayOfNulls<ByteArray>(2)
             for (i26 in 0 until 2) {
                 val s28 = r.optional(b, b + 28 + i26 * 5, 4, "f4")
                 val x27: ByteArray? = if (s28 >= 0) r.bytes(s28, s28, "f4") else null
@@ -235,17 +307,21 @@ open class StructArray(
             }
             if (n < 46) {
                 r.spend(562, b, "f5")
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
+            if (v.f5.size != 2) v.f5 = Array<EnumSimple>(2) { EnumSimple.ENUM_VALUE_0 }
             for (i29 in 0 until 2) {
                 v.f5[i29] = EnumSimple(r.i32(b + 38 + i29 * 4))
             }
             if (n < 56) {
                 r.spend(562, b, "f6")
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
+            if (v.f6.size != 2) v.f6 = arrayOfNulls<EnumSimple>(2)
             for (i30 in 0 until 2) {
                 val s32 = r.optional(b, b + 46 + i30 * 5, 4, "f6")
                 val x31: EnumSimple? = if (s32 >= 0) EnumSimple(r.i32(s32)) else null
@@ -253,17 +329,21 @@ open class StructArray(
             }
             if (n < 64) {
                 r.spend(562, b, "f7")
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
+            if (v.f7.size != 2) v.f7 = Array<FlagsSimple>(2) { FlagsSimple.FLAG_VALUE_0 }
             for (i33 in 0 until 2) {
                 v.f7[i33] = FlagsSimple(r.i32(b + 56 + i33 * 4))
             }
             if (n < 74) {
                 r.spend(562, b, "f8")
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
+            if (v.f8.size != 2) v.f8 = arrayOfNulls<FlagsSimple>(2)
             for (i34 in 0 until 2) {
                 val s36 = r.optional(b, b + 64 + i34 * 5, 4, "f8")
                 val x35: FlagsSimple? = if (s36 >= 0) FlagsSimple(r.i32(s36)) else null
@@ -271,9 +351,11 @@ open class StructArray(
             }
             if (n < 82) {
                 r.spend(562, b, "f9")
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
+            if (v.f9.size != 2) v.f9 = Array<StructSimple>(2) { StructSimple() }
             for (i37 in 0 until 2) {
                 try {
                     StructSimple.fbeRead(r, b, b + 74 + i37 * 4, v.f9[i37])
@@ -282,9 +364,11 @@ open class StructArray(
                 }
             }
             if (n < 92) {
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
+            if (v.f10.size != 2) v.f10 = arrayOfNulls<StructSimple>(2)
             for (i38 in 0 until 2) {
                 val s40 = r.optional(b, b + 82 + i38 * 5, 4, "f10")
                 val x39: StructSimple? = if (s40 >= 0) {
@@ -412,40 +496,50 @@ open class StructArray(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: StructArray) {
             r.enter(36)
+            if (v.f1.size != 2) v.f1 = Array<UByte>(2) { 0u }
             for (i57 in 0 until 2) {
                 v.f1[i57] = r.finalI8("f1").toUByte()
             }
+            if (v.f2.size != 2) v.f2 = arrayOfNulls<UByte>(2)
             for (i58 in 0 until 2) {
                 val x59: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
                 v.f2[i58] = x59
             }
+            if (v.f3.size != 2) v.f3 = Array<ByteArray>(2) { ByteArray(0) }
             for (i60 in 0 until 2) {
                 v.f3[i60] = r.finalBytes("f3")
             }
+            if (v.f4.size != 2) v.f4 = arrayOfNulls<ByteArray>(2)
             for (i61 in 0 until 2) {
                 val x62: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
                 v.f4[i61] = x62
             }
+            if (v.f5.size != 2) v.f5 = Array<EnumSimple>(2) { EnumSimple.ENUM_VALUE_0 }
             for (i63 in 0 until 2) {
                 v.f5[i63] = EnumSimple(r.finalI32("f5"))
             }
+            if (v.f6.size != 2) v.f6 = arrayOfNulls<EnumSimple>(2)
             for (i64 in 0 until 2) {
                 val x65: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
                 v.f6[i64] = x65
             }
+            if (v.f7.size != 2) v.f7 = Array<FlagsSimple>(2) { FlagsSimple.FLAG_VALUE_0 }
             for (i66 in 0 until 2) {
                 v.f7[i66] = FlagsSimple(r.finalI32("f7"))
             }
+            if (v.f8.size != 2) v.f8 = arrayOfNulls<FlagsSimple>(2)
             for (i67 in 0 until 2) {
                 val x68: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
                 v.f8[i67] = x68
             }
+            if (v.f9.size != 2) v.f9 = Array<StructSimple>(2) { StructSimple() }
             for (i69 in 0 until 2) {
                 try {
                     StructSimple.fbeReadFinal(r, v.f9[i69])
@@ -453,6 +547,7 @@ open class StructArray(
                     throw e.at("f9", i69)
                 }
             }
+            if (v.f10.size != 2) v.f10 = arrayOfNulls<StructSimple>(2)
             for (i70 in 0 until 2) {
                 val x71: StructSimple? = if (r.finalHas("f10")) {
                     val x72 = StructSimple()

@@ -28,6 +28,11 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructBytes.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -52,6 +57,27 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructBytes.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructBytes")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -72,6 +98,28 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
             return w.endFinal(120)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructBytes")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 120, limits)
+            StructBytes.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructBytes")
         }
     }
@@ -120,9 +168,18 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructBytes, from: Int) {
+            if (from <= 0) v.f1 = ByteArray(0)
+            if (from <= 1) v.f2 = null
+            if (from <= 2) v.f3 = null
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -130,17 +187,20 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
             val b = r.struct(base, slot, 120, 6)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.f1 = r.bytes(b, b + 8, "f1")
             if (n < 17) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             val s5 = r.optional(b, b + 12, 4, "f2")
             v.f2 = if (s5 >= 0) r.bytes(s5, s5, "f2") else null
             if (n < 22) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
@@ -201,7 +261,8 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */

@@ -32,6 +32,11 @@ open class StructHashEx(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructHashEx.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -56,6 +61,27 @@ open class StructHashEx(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructHashEx.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructHashEx")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -76,6 +102,28 @@ open class StructHashEx(
             return w.endFinal(142)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructHashEx")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 142, limits)
+            StructHashEx.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructHashEx")
         }
     }
@@ -147,9 +195,17 @@ open class StructHashEx(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructHashEx, from: Int) {
+            if (from <= 0) v.f1.clear()
+            if (from <= 1) v.f2.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -157,11 +213,13 @@ open class StructHashEx(
             val b = r.struct(base, slot, 142, 8)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val e9 = r.vector(b, b + 8, 8, 0, "f1")
             val n10 = r.count()
+            v.f1.clear()
             for (i11 in 0 until n10) {
                 val x12 = StructSimple()
                 try {
@@ -179,11 +237,13 @@ open class StructHashEx(
                 if (v.f1.size != i11 + 1) throw r.duplicateKey("f1", e9 + i11 * 8)
             }
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             val e14 = r.vector(b, b + 12, 9, 1, "f2")
             val n15 = r.count()
+            v.f2.clear()
             for (i16 in 0 until n15) {
                 val x17 = StructSimple()
                 try {
@@ -284,13 +344,15 @@ open class StructHashEx(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: StructHashEx) {
             r.enter(8)
             val n26 = r.finalCount(1279, 0, "f1")
+            v.f1.clear()
             for (i27 in 0 until n26) {
                 val p28 = r.pos()
                 val x29 = StructSimple()
@@ -309,6 +371,7 @@ open class StructHashEx(
                 if (v.f1.size != i27 + 1) throw r.duplicateKey("f1", p28)
             }
             val n31 = r.finalCount(282, 1, "f2")
+            v.f2.clear()
             for (i32 in 0 until n31) {
                 val p33 = r.pos()
                 val x34 = StructSimple()

@@ -40,6 +40,11 @@ open class StructList(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructList.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -64,6 +69,27 @@ open class StructList(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructList.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructList")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -84,6 +110,28 @@ open class StructList(
             return w.endFinal(131)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructList")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 131, limits)
+            StructList.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructList")
         }
     }
@@ -204,9 +252,25 @@ open class StructList(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructList, from: Int) {
+            if (from <= 0) v.f1.clear()
+            if (from <= 1) v.f2.clear()
+            if (from <= 2) v.f3.clear()
+            if (from <= 3) v.f4.clear()
+            if (from <= 4) v.f5.clear()
+            if (from <= 5) v.f6.clear()
+            if (from <= 6) v.f7.clear()
+            if (from <= 7) v.f8.clear()
+            if (from <= 8) v.f9.clear()
+            if (from <= 9) v.f10.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -214,91 +278,109 @@ open class StructList(
             val b = r.struct(base, slot, 131, 40)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val e36 = r.vector(b, b + 8, 1, 1, "f1")
             val n37 = r.count()
+            v.f1.clear()
             for (i38 in 0 until n37) {
                 v.f1.add(r.i8(e36 + i38 * 1).toUByte())
             }
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             val e39 = r.vector(b, b + 12, 5, 1, "f2")
             val n40 = r.count()
+            v.f2.clear()
             for (i41 in 0 until n40) {
                 val s43 = r.optional(b, e39 + i41 * 5, 1, "f2")
                 val x42: UByte? = if (s43 >= 0) r.i8(s43).toUByte() else null
                 v.f2.add(x42)
             }
             if (n < 20) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             val e44 = r.vector(b, b + 16, 4, 4, "f3")
             val n45 = r.count()
+            v.f3.clear()
             for (i46 in 0 until n45) {
                 v.f3.add(r.bytes(b, e44 + i46 * 4, "f3"))
             }
             if (n < 24) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             val e47 = r.vector(b, b + 20, 5, 1, "f4")
             val n48 = r.count()
+            v.f4.clear()
             for (i49 in 0 until n48) {
                 val s51 = r.optional(b, e47 + i49 * 5, 4, "f4")
                 val x50: ByteArray? = if (s51 >= 0) r.bytes(s51, s51, "f4") else null
                 v.f4.add(x50)
             }
             if (n < 28) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             val e52 = r.vector(b, b + 24, 4, 4, "f5")
             val n53 = r.count()
+            v.f5.clear()
             for (i54 in 0 until n53) {
                 v.f5.add(EnumSimple(r.i32(e52 + i54 * 4)))
             }
             if (n < 32) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             val e55 = r.vector(b, b + 28, 5, 1, "f6")
             val n56 = r.count()
+            v.f6.clear()
             for (i57 in 0 until n56) {
                 val s59 = r.optional(b, e55 + i57 * 5, 4, "f6")
                 val x58: EnumSimple? = if (s59 >= 0) EnumSimple(r.i32(s59)) else null
                 v.f6.add(x58)
             }
             if (n < 36) {
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             val e60 = r.vector(b, b + 32, 4, 4, "f7")
             val n61 = r.count()
+            v.f7.clear()
             for (i62 in 0 until n61) {
                 v.f7.add(FlagsSimple(r.i32(e60 + i62 * 4)))
             }
             if (n < 40) {
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
             val e63 = r.vector(b, b + 36, 5, 1, "f8")
             val n64 = r.count()
+            v.f8.clear()
             for (i65 in 0 until n64) {
                 val s67 = r.optional(b, e63 + i65 * 5, 4, "f8")
                 val x66: FlagsSimple? = if (s67 >= 0) FlagsSimple(r.i32(s67)) else null
                 v.f8.add(x66)
             }
             if (n < 44) {
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
             val e68 = r.vector(b, b + 40, 4, 0, "f9")
             val n69 = r.count()
+            v.f9.clear()
             for (i70 in 0 until n69) {
                 val x71 = StructSimple()
                 try {
@@ -309,11 +391,13 @@ open class StructList(
                 v.f9.add(x71)
             }
             if (n < 48) {
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
             val e72 = r.vector(b, b + 44, 5, 1, "f10")
             val n73 = r.count()
+            v.f10.clear()
             for (i74 in 0 until n73) {
                 val s76 = r.optional(b, e72 + i74 * 5, 4, "f10")
                 val x75: StructSimple? = if (s76 >= 0) {
@@ -440,49 +524,59 @@ open class StructList(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: StructList) {
             r.enter(40)
             val n90 = r.finalCount(1, 1, "f1")
+            v.f1.clear()
             for (i91 in 0 until n90) {
                 v.f1.add(r.finalI8("f1").toUByte())
             }
             val n92 = r.finalCount(1, 1, "f2")
+            v.f2.clear()
             for (i93 in 0 until n92) {
                 val x94: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
                 v.f2.add(x94)
             }
             val n95 = r.finalCount(4, 4, "f3")
+            v.f3.clear()
             for (i96 in 0 until n95) {
                 v.f3.add(r.finalBytes("f3"))
             }
             val n97 = r.finalCount(1, 1, "f4")
+            v.f4.clear()
             for (i98 in 0 until n97) {
                 val x99: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
                 v.f4.add(x99)
             }
             val n100 = r.finalCount(4, 4, "f5")
+            v.f5.clear()
             for (i101 in 0 until n100) {
                 v.f5.add(EnumSimple(r.finalI32("f5")))
             }
             val n102 = r.finalCount(1, 1, "f6")
+            v.f6.clear()
             for (i103 in 0 until n102) {
                 val x104: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
                 v.f6.add(x104)
             }
             val n105 = r.finalCount(4, 4, "f7")
+            v.f7.clear()
             for (i106 in 0 until n105) {
                 v.f7.add(FlagsSimple(r.finalI32("f7")))
             }
             val n107 = r.finalCount(1, 1, "f8")
+            v.f8.clear()
             for (i108 in 0 until n107) {
                 val x109: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
                 v.f8.add(x109)
             }
             val n110 = r.finalCount(281, 0, "f9")
+            v.f9.clear()
             for (i111 in 0 until n110) {
                 val x112 = StructSimple()
                 try {
@@ -493,6 +587,7 @@ open class StructList(
                 v.f9.add(x112)
             }
             val n113 = r.finalCount(1, 1, "f10")
+            v.f10.clear()
             for (i114 in 0 until n113) {
                 val x115: StructSimple? = if (r.finalHas("f10")) {
                     val x116 = StructSimple()

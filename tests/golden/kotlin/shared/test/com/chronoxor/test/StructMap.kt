@@ -41,6 +41,11 @@ open class StructMap(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructMap.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -65,6 +70,27 @@ open class StructMap(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructMap.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructMap")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -85,6 +111,28 @@ open class StructMap(
             return w.endFinal(140)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructMap")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 140, limits)
+            StructMap.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructMap")
         }
     }
@@ -220,9 +268,25 @@ open class StructMap(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructMap, from: Int) {
+            if (from <= 0) v.f1.clear()
+            if (from <= 1) v.f2.clear()
+            if (from <= 2) v.f3.clear()
+            if (from <= 3) v.f4.clear()
+            if (from <= 4) v.f5.clear()
+            if (from <= 5) v.f6.clear()
+            if (from <= 6) v.f7.clear()
+            if (from <= 7) v.f8.clear()
+            if (from <= 8) v.f9.clear()
+            if (from <= 9) v.f10.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -230,22 +294,26 @@ open class StructMap(
             val b = r.struct(base, slot, 140, 40)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val e41 = r.vector(b, b + 8, 5, 5, "f1")
             val n42 = r.count()
+            v.f1.clear()
             for (i43 in 0 until n42) {
                 val k44 = r.i32(e41 + i43 * 5)
                 v.f1[k44] = r.i8(e41 + i43 * 5 + 4).toUByte()
                 if (v.f1.size != i43 + 1) throw r.duplicateKey("f1", e41 + i43 * 5)
             }
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             val e45 = r.vector(b, b + 12, 9, 5, "f2")
             val n46 = r.count()
+            v.f2.clear()
             for (i47 in 0 until n46) {
                 val k48 = r.i32(e45 + i47 * 9)
                 val s50 = r.optional(b, e45 + i47 * 9 + 4, 1, "f2")
@@ -254,22 +322,26 @@ open class StructMap(
                 if (v.f2.size != i47 + 1) throw r.duplicateKey("f2", e45 + i47 * 9)
             }
             if (n < 20) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             val e51 = r.vector(b, b + 16, 8, 8, "f3")
             val n52 = r.count()
+            v.f3.clear()
             for (i53 in 0 until n52) {
                 val k54 = r.i32(e51 + i53 * 8)
                 v.f3[k54] = r.bytes(b, e51 + i53 * 8 + 4, "f3")
                 if (v.f3.size != i53 + 1) throw r.duplicateKey("f3", e51 + i53 * 8)
             }
             if (n < 24) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             val e55 = r.vector(b, b + 20, 9, 5, "f4")
             val n56 = r.count()
+            v.f4.clear()
             for (i57 in 0 until n56) {
                 val k58 = r.i32(e55 + i57 * 9)
                 val s60 = r.optional(b, e55 + i57 * 9 + 4, 4, "f4")
@@ -278,22 +350,26 @@ open class StructMap(
                 if (v.f4.size != i57 + 1) throw r.duplicateKey("f4", e55 + i57 * 9)
             }
             if (n < 28) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             val e61 = r.vector(b, b + 24, 8, 8, "f5")
             val n62 = r.count()
+            v.f5.clear()
             for (i63 in 0 until n62) {
                 val k64 = r.i32(e61 + i63 * 8)
                 v.f5[k64] = EnumSimple(r.i32(e61 + i63 * 8 + 4))
                 if (v.f5.size != i63 + 1) throw r.duplicateKey("f5", e61 + i63 * 8)
             }
             if (n < 32) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             val e65 = r.vector(b, b + 28, 9, 5, "f6")
             val n66 = r.count()
+            v.f6.clear()
             for (i67 in 0 until n66) {
                 val k68 = r.i32(e65 + i67 * 9)
                 val s70 = r.optional(b, e65 + i67 * 9 + 4, 4, "f6")
@@ -302,22 +378,26 @@ open class StructMap(
                 if (v.f6.size != i67 + 1) throw r.duplicateKey("f6", e65 + i67 * 9)
             }
             if (n < 36) {
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             val e71 = r.vector(b, b + 32, 8, 8, "f7")
             val n72 = r.count()
+            v.f7.clear()
             for (i73 in 0 until n72) {
                 val k74 = r.i32(e71 + i73 * 8)
                 v.f7[k74] = FlagsSimple(r.i32(e71 + i73 * 8 + 4))
                 if (v.f7.size != i73 + 1) throw r.duplicateKey("f7", e71 + i73 * 8)
             }
             if (n < 40) {
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
             val e75 = r.vector(b, b + 36, 9, 5, "f8")
             val n76 = r.count()
+            v.f8.clear()
             for (i77 in 0 until n76) {
                 val k78 = r.i32(e75 + i77 * 9)
                 val s80 = r.optional(b, e75 + i77 * 9 + 4, 4, "f8")
@@ -326,11 +406,13 @@ open class StructMap(
                 if (v.f8.size != i77 + 1) throw r.duplicateKey("f8", e75 + i77 * 9)
             }
             if (n < 44) {
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
             val e81 = r.vector(b, b + 40, 8, 4, "f9")
             val n82 = r.count()
+            v.f9.clear()
             for (i83 in 0 until n82) {
                 val k84 = r.i32(e81 + i83 * 8)
                 val x85 = StructSimple()
@@ -343,11 +425,13 @@ open class StructMap(
                 if (v.f9.size != i83 + 1) throw r.duplicateKey("f9", e81 + i83 * 8)
             }
             if (n < 48) {
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
             val e86 = r.vector(b, b + 44, 9, 5, "f10")
             val n87 = r.count()
+            v.f10.clear()
             for (i88 in 0 until n87) {
                 val k89 = r.i32(e86 + i88 * 9)
                 val s91 = r.optional(b, e86 + i88 * 9 + 4, 4, "f10")
@@ -491,13 +575,15 @@ open class StructMap(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: StructMap) {
             r.enter(40)
             val n110 = r.finalCount(5, 5, "f1")
+            v.f1.clear()
             for (i111 in 0 until n110) {
                 val p112 = r.pos()
                 val k113 = r.finalI32("f1")
@@ -505,6 +591,7 @@ open class StructMap(
                 if (v.f1.size != i111 + 1) throw r.duplicateKey("f1", p112)
             }
             val n114 = r.finalCount(5, 5, "f2")
+            v.f2.clear()
             for (i115 in 0 until n114) {
                 val p116 = r.pos()
                 val k117 = r.finalI32("f2")
@@ -513,6 +600,7 @@ open class StructMap(
                 if (v.f2.size != i115 + 1) throw r.duplicateKey("f2", p116)
             }
             val n119 = r.finalCount(8, 8, "f3")
+            v.f3.clear()
             for (i120 in 0 until n119) {
                 val p121 = r.pos()
                 val k122 = r.finalI32("f3")
@@ -520,6 +608,7 @@ open class StructMap(
                 if (v.f3.size != i120 + 1) throw r.duplicateKey("f3", p121)
             }
             val n123 = r.finalCount(5, 5, "f4")
+            v.f4.clear()
             for (i124 in 0 until n123) {
                 val p125 = r.pos()
                 val k126 = r.finalI32("f4")
@@ -528,6 +617,7 @@ open class StructMap(
                 if (v.f4.size != i124 + 1) throw r.duplicateKey("f4", p125)
             }
             val n128 = r.finalCount(8, 8, "f5")
+            v.f5.clear()
             for (i129 in 0 until n128) {
                 val p130 = r.pos()
                 val k131 = r.finalI32("f5")
@@ -535,6 +625,7 @@ open class StructMap(
                 if (v.f5.size != i129 + 1) throw r.duplicateKey("f5", p130)
             }
             val n132 = r.finalCount(5, 5, "f6")
+            v.f6.clear()
             for (i133 in 0 until n132) {
                 val p134 = r.pos()
                 val k135 = r.finalI32("f6")
@@ -543,6 +634,7 @@ open class StructMap(
                 if (v.f6.size != i133 + 1) throw r.duplicateKey("f6", p134)
             }
             val n137 = r.finalCount(8, 8, "f7")
+            v.f7.clear()
             for (i138 in 0 until n137) {
                 val p139 = r.pos()
                 val k140 = r.finalI32("f7")
@@ -550,6 +642,7 @@ open class StructMap(
                 if (v.f7.size != i138 + 1) throw r.duplicateKey("f7", p139)
             }
             val n141 = r.finalCount(5, 5, "f8")
+            v.f8.clear()
             for (i142 in 0 until n141) {
                 val p143 = r.pos()
                 val k144 = r.finalI32("f8")
@@ -558,6 +651,7 @@ open class StructMap(
                 if (v.f8.size != i142 + 1) throw r.duplicateKey("f8", p143)
             }
             val n146 = r.finalCount(285, 4, "f9")
+            v.f9.clear()
             for (i147 in 0 until n146) {
                 val p148 = r.pos()
                 val k149 = r.finalI32("f9")
@@ -571,6 +665,7 @@ open class StructMap(
                 if (v.f9.size != i147 + 1) throw r.duplicateKey("f9", p148)
             }
             val n151 = r.finalCount(5, 5, "f10")
+            v.f10.clear()
             for (i152 in 0 until n151) {
                 val p153 = r.pos()
                 val k154 = r.finalI32("f10")

@@ -273,6 +273,12 @@ open class StructNested(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructNested.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    override fun reset() {
+        super.reset()
+        fbeDefaults(this, 0)
+    }
+
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
@@ -291,6 +297,26 @@ open class StructNested(
     }
 
     /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFbe(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructNested.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructNested")
+        }
+    }
+
+    /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
      *
@@ -303,6 +329,27 @@ open class StructNested(
             return w.endFinal(112)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructNested")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFinal(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 112, limits)
+            StructNested.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructNested")
         }
     }
@@ -802,9 +849,27 @@ open class StructNested(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructNested, from: Int) {
+            if (from <= 0) v.f1000 = EnumSimple.ENUM_VALUE_0
+            if (from <= 1) v.f1001 = null
+            if (from <= 2) v.f1002 = EnumTyped.ENUM_VALUE_2
+            if (from <= 3) v.f1003 = null
+            if (from <= 4) v.f1004 = FlagsSimple.FLAG_VALUE_0
+            if (from <= 5) v.f1005 = null
+            if (from <= 6) v.f1006 = FlagsTyped.FLAG_VALUE_2 or FlagsTyped.FLAG_VALUE_4 or FlagsTyped.FLAG_VALUE_6
+            if (from <= 7) v.f1007 = null
+            if (from <= 8) v.f1008 = StructSimple()
+            if (from <= 9) v.f1009 = null
+            if (from <= 10) v.f1010 = StructOptional()
+            if (from <= 11) v.f1011 = null
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -813,6 +878,7 @@ open class StructNested(
             val n = r.i32(b)
             if (n < 567) {
                 r.spend(64, b, "")
+                v.reset()
                 r.leave()
                 return
             }
@@ -990,89 +1056,109 @@ open class StructNested(
             val s202 = r.optional(b, b + 522, 1, "f157")
             v.f157 = if (s202 >= 0) com.chronoxor.proto.OrderType(r.i8(s202).toUByte()) else null
             val s203 = r.optional(b, b + 527, 4, "f158")
-            v.f158 = if (s203 >= 0) {
-                val x204 = com.chronoxor.proto.Order()
+            if (s203 >= 0) {
+                var o204 = v.f158
+                if (o204 == null) {
+                    o204 = com.chronoxor.proto.Order()
+                    v.f158 = o204
+                }
                 try {
-                    com.chronoxor.proto.Order.fbeRead(r, s203, s203, x204)
+                    com.chronoxor.proto.Order.fbeRead(r, s203, s203, o204)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
-                x204
             } else {
-                null
+                v.f158 = null
             }
             val s205 = r.optional(b, b + 532, 4, "f159")
-            v.f159 = if (s205 >= 0) {
-                val x206 = com.chronoxor.proto.Order()
+            if (s205 >= 0) {
+                var o206 = v.f159
+                if (o206 == null) {
+                    o206 = com.chronoxor.proto.Order()
+                    v.f159 = o206
+                }
                 try {
-                    com.chronoxor.proto.Order.fbeRead(r, s205, s205, x206)
+                    com.chronoxor.proto.Order.fbeRead(r, s205, s205, o206)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
-                x206
             } else {
-                null
+                v.f159 = null
             }
             val s207 = r.optional(b, b + 537, 4, "f160")
-            v.f160 = if (s207 >= 0) {
-                val x208 = com.chronoxor.proto.Balance()
+            if (s207 >= 0) {
+                var o208 = v.f160
+                if (o208 == null) {
+                    o208 = com.chronoxor.proto.Balance()
+                    v.f160 = o208
+                }
                 try {
-                    com.chronoxor.proto.Balance.fbeRead(r, s207, s207, x208)
+                    com.chronoxor.proto.Balance.fbeRead(r, s207, s207, o208)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
-                x208
             } else {
-                null
+                v.f160 = null
             }
             val s209 = r.optional(b, b + 542, 4, "f161")
-            v.f161 = if (s209 >= 0) {
-                val x210 = com.chronoxor.proto.Balance()
+            if (s209 >= 0) {
+                var o210 = v.f161
+                if (o210 == null) {
+                    o210 = com.chronoxor.proto.Balance()
+                    v.f161 = o210
+                }
                 try {
-                    com.chronoxor.proto.Balance.fbeRead(r, s209, s209, x210)
+                    com.chronoxor.proto.Balance.fbeRead(r, s209, s209, o210)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
-                x210
             } else {
-                null
+                v.f161 = null
             }
             val s211 = r.optional(b, b + 547, 1, "f162")
             v.f162 = if (s211 >= 0) com.chronoxor.proto.State(r.i8(s211).toUByte()) else null
             val s212 = r.optional(b, b + 552, 1, "f163")
             v.f163 = if (s212 >= 0) com.chronoxor.proto.State(r.i8(s212).toUByte()) else null
             val s213 = r.optional(b, b + 557, 4, "f164")
-            v.f164 = if (s213 >= 0) {
-                val x214 = com.chronoxor.proto.Account()
+            if (s213 >= 0) {
+                var o214 = v.f164
+                if (o214 == null) {
+                    o214 = com.chronoxor.proto.Account()
+                    v.f164 = o214
+                }
                 try {
-                    com.chronoxor.proto.Account.fbeRead(r, s213, s213, x214)
+                    com.chronoxor.proto.Account.fbeRead(r, s213, s213, o214)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
-                x214
             } else {
-                null
+                v.f164 = null
             }
             val s215 = r.optional(b, b + 562, 4, "f165")
-            v.f165 = if (s215 >= 0) {
-                val x216 = com.chronoxor.proto.Account()
+            if (s215 >= 0) {
+                var o216 = v.f165
+                if (o216 == null) {
+                    o216 = com.chronoxor.proto.Account()
+                    v.f165 = o216
+                }
                 try {
-                    com.chronoxor.proto.Account.fbeRead(r, s215, s215, x216)
+                    com.chronoxor.proto.Account.fbeRead(r, s215, s215, o216)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
-                x216
             } else {
-                null
+                v.f165 = null
             }
             if (n < 571) {
                 r.spend(628, b, "f1000")
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.f1000 = EnumSimple(r.i32(b + 567))
             if (n < 576) {
                 r.spend(628, b, "f1001")
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
@@ -1080,12 +1166,14 @@ open class StructNested(
             v.f1001 = if (s217 >= 0) EnumSimple(r.i32(s217)) else null
             if (n < 577) {
                 r.spend(628, b, "f1002")
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             v.f1002 = EnumTyped(r.i8(b + 576).toUByte())
             if (n < 582) {
                 r.spend(628, b, "f1003")
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
@@ -1093,12 +1181,14 @@ open class StructNested(
             v.f1003 = if (s218 >= 0) EnumTyped(r.i8(s218).toUByte()) else null
             if (n < 586) {
                 r.spend(628, b, "f1004")
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             v.f1004 = FlagsSimple(r.i32(b + 582))
             if (n < 591) {
                 r.spend(628, b, "f1005")
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
@@ -1106,12 +1196,14 @@ open class StructNested(
             v.f1005 = if (s219 >= 0) FlagsSimple(r.i32(s219)) else null
             if (n < 599) {
                 r.spend(628, b, "f1006")
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             v.f1006 = FlagsTyped(r.i64(b + 591).toULong())
             if (n < 604) {
                 r.spend(628, b, "f1007")
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
@@ -1119,6 +1211,7 @@ open class StructNested(
             v.f1007 = if (s220 >= 0) FlagsTyped(r.i64(s220).toULong()) else null
             if (n < 608) {
                 r.spend(628, b, "f1008")
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
@@ -1129,23 +1222,28 @@ open class StructNested(
             }
             if (n < 613) {
                 r.spend(347, b, "f1009")
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
             val s221 = r.optional(b, b + 608, 4, "f1009")
-            v.f1009 = if (s221 >= 0) {
-                val x222 = StructSimple()
+            if (s221 >= 0) {
+                var o222 = v.f1009
+                if (o222 == null) {
+                    o222 = StructSimple()
+                    v.f1009 = o222
+                }
                 try {
-                    StructSimple.fbeRead(r, s221, s221, x222)
+                    StructSimple.fbeRead(r, s221, s221, o222)
                 } catch (e: DecodeException) {
                     throw e.at("f1009")
                 }
-                x222
             } else {
-                null
+                v.f1009 = null
             }
             if (n < 617) {
                 r.spend(347, b, "f1010")
+                fbeDefaults(v, 10)
                 r.leave()
                 return
             }
@@ -1155,20 +1253,24 @@ open class StructNested(
                 throw e.at("f1010")
             }
             if (n < 622) {
+                fbeDefaults(v, 11)
                 r.leave()
                 return
             }
             val s223 = r.optional(b, b + 617, 4, "f1011")
-            v.f1011 = if (s223 >= 0) {
-                val x224 = StructOptional()
+            if (s223 >= 0) {
+                var o224 = v.f1011
+                if (o224 == null) {
+                    o224 = StructOptional()
+                    v.f1011 = o224
+                }
                 try {
-                    StructOptional.fbeRead(r, s223, s223, x224)
+                    StructOptional.fbeRead(r, s223, s223, o224)
                 } catch (e: DecodeException) {
                     throw e.at("f1011")
                 }
-                x224
             } else {
-                null
+                v.f1011 = null
             }
             r.leave()
         }
@@ -1677,7 +1779,8 @@ open class StructNested(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -1798,73 +1901,91 @@ open class StructNested(
             v.f155 = if (r.finalHas("f155")) com.chronoxor.proto.OrderSide(r.finalI8("f155").toUByte()) else null
             v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
             v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
-            v.f158 = if (r.finalHas("f158")) {
-                val x297 = com.chronoxor.proto.Order()
+            if (r.finalHas("f158")) {
+                var o297 = v.f158
+                if (o297 == null) {
+                    o297 = com.chronoxor.proto.Order()
+                    v.f158 = o297
+                }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, x297)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o297)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
-                x297
             } else {
-                null
+                v.f158 = null
             }
-            v.f159 = if (r.finalHas("f159")) {
-                val x298 = com.chronoxor.proto.Order()
+            if (r.finalHas("f159")) {
+                var o298 = v.f159
+                if (o298 == null) {
+                    o298 = com.chronoxor.proto.Order()
+                    v.f159 = o298
+                }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, x298)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o298)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
-                x298
             } else {
-                null
+                v.f159 = null
             }
-            v.f160 = if (r.finalHas("f160")) {
-                val x299 = com.chronoxor.proto.Balance()
+            if (r.finalHas("f160")) {
+                var o299 = v.f160
+                if (o299 == null) {
+                    o299 = com.chronoxor.proto.Balance()
+                    v.f160 = o299
+                }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, x299)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o299)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
-                x299
             } else {
-                null
+                v.f160 = null
             }
-            v.f161 = if (r.finalHas("f161")) {
-                val x300 = com.chronoxor.proto.Balance()
+            if (r.finalHas("f161")) {
+                var o300 = v.f161
+                if (o300 == null) {
+                    o300 = com.chronoxor.proto.Balance()
+                    v.f161 = o300
+                }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, x300)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o300)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
-                x300
             } else {
-                null
+                v.f161 = null
             }
             v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
             v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
-            v.f164 = if (r.finalHas("f164")) {
-                val x301 = com.chronoxor.proto.Account()
+            if (r.finalHas("f164")) {
+                var o301 = v.f164
+                if (o301 == null) {
+                    o301 = com.chronoxor.proto.Account()
+                    v.f164 = o301
+                }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, x301)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o301)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
-                x301
             } else {
-                null
+                v.f164 = null
             }
-            v.f165 = if (r.finalHas("f165")) {
-                val x302 = com.chronoxor.proto.Account()
+            if (r.finalHas("f165")) {
+                var o302 = v.f165
+                if (o302 == null) {
+                    o302 = com.chronoxor.proto.Account()
+                    v.f165 = o302
+                }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, x302)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o302)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
-                x302
             } else {
-                null
+                v.f165 = null
             }
             v.f1000 = EnumSimple(r.finalI32("f1000"))
             v.f1001 = if (r.finalHas("f1001")) EnumSimple(r.finalI32("f1001")) else null
@@ -1879,32 +2000,38 @@ open class StructNested(
             } catch (e: DecodeException) {
                 throw e.at("f1008")
             }
-            v.f1009 = if (r.finalHas("f1009")) {
-                val x303 = StructSimple()
+            if (r.finalHas("f1009")) {
+                var o303 = v.f1009
+                if (o303 == null) {
+                    o303 = StructSimple()
+                    v.f1009 = o303
+                }
                 try {
-                    StructSimple.fbeReadFinal(r, x303)
+                    StructSimple.fbeReadFinal(r, o303)
                 } catch (e: DecodeException) {
                     throw e.at("f1009")
                 }
-                x303
             } else {
-                null
+                v.f1009 = null
             }
             try {
                 StructOptional.fbeReadFinal(r, v.f1010)
             } catch (e: DecodeException) {
                 throw e.at("f1010")
             }
-            v.f1011 = if (r.finalHas("f1011")) {
-                val x304 = StructOptional()
+            if (r.finalHas("f1011")) {
+                var o304 = v.f1011
+                if (o304 == null) {
+                    o304 = StructOptional()
+                    v.f1011 = o304
+                }
                 try {
-                    StructOptional.fbeReadFinal(r, x304)
+                    StructOptional.fbeReadFinal(r, o304)
                 } catch (e: DecodeException) {
                     throw e.at("f1011")
                 }
-                x304
             } else {
-                null
+                v.f1011 = null
             }
             r.leave()
         }

@@ -196,6 +196,12 @@ open class StructOptional(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructOptional.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    override fun reset() {
+        super.reset()
+        fbeDefaults(this, 0)
+    }
+
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
@@ -214,6 +220,26 @@ open class StructOptional(
     }
 
     /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFbe(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructOptional.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructOptional")
+        }
+    }
+
+    /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
      *
@@ -226,6 +252,27 @@ open class StructOptional(
             return w.endFinal(111)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructOptional")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFinal(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 111, limits)
+            StructOptional.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructOptional")
         }
     }
@@ -673,9 +720,81 @@ open class StructOptional(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructOptional, from: Int) {
+            if (from <= 0) v.f100 = null
+            if (from <= 1) v.f101 = true
+            if (from <= 2) v.f102 = null
+            if (from <= 3) v.f103 = null
+            if (from <= 4) v.f104 = 255u
+            if (from <= 5) v.f105 = null
+            if (from <= 6) v.f106 = null
+            if (from <= 7) v.f107 = '!'
+            if (from <= 8) v.f108 = null
+            if (from <= 9) v.f109 = null
+            if (from <= 10) v.f110 = 1092
+            if (from <= 11) v.f111 = null
+            if (from <= 12) v.f112 = null
+            if (from <= 13) v.f113 = 127
+            if (from <= 14) v.f114 = null
+            if (from <= 15) v.f115 = null
+            if (from <= 16) v.f116 = 255u
+            if (from <= 17) v.f117 = null
+            if (from <= 18) v.f118 = null
+            if (from <= 19) v.f119 = 32767
+            if (from <= 20) v.f120 = null
+            if (from <= 21) v.f121 = null
+            if (from <= 22) v.f122 = 65535u
+            if (from <= 23) v.f123 = null
+            if (from <= 24) v.f124 = null
+            if (from <= 25) v.f125 = 2147483647
+            if (from <= 26) v.f126 = null
+            if (from <= 27) v.f127 = null
+            if (from <= 28) v.f128 = 4294967295u
+            if (from <= 29) v.f129 = null
+            if (from <= 30) v.f130 = null
+            if (from <= 31) v.f131 = 9223372036854775807L
+            if (from <= 32) v.f132 = null
+            if (from <= 33) v.f133 = null
+            if (from <= 34) v.f134 = 18446744073709551615uL
+            if (from <= 35) v.f135 = null
+            if (from <= 36) v.f136 = null
+            if (from <= 37) v.f137 = 123.456f
+            if (from <= 38) v.f138 = null
+            if (from <= 39) v.f139 = null
+            if (from <= 40) v.f140 = -1.23456e125
+            if (from <= 41) v.f141 = null
+            if (from <= 42) v.f142 = null
+            if (from <= 43) v.f143 = Decimals.parse("123456.123456")
+            if (from <= 44) v.f144 = null
+            if (from <= 45) v.f145 = null
+            if (from <= 46) v.f146 = "Initial string!"
+            if (from <= 47) v.f147 = null
+            if (from <= 48) v.f148 = null
+            if (from <= 49) v.f149 = Timestamps.now()
+            if (from <= 50) v.f150 = null
+            if (from <= 51) v.f151 = null
+            if (from <= 52) v.f152 = UUID(1314564453825188563L, -6605018796207636480L)
+            if (from <= 53) v.f153 = null
+            if (from <= 54) v.f154 = null
+            if (from <= 55) v.f155 = null
+            if (from <= 56) v.f156 = null
+            if (from <= 57) v.f157 = null
+            if (from <= 58) v.f158 = null
+            if (from <= 59) v.f159 = null
+            if (from <= 60) v.f160 = null
+            if (from <= 61) v.f161 = null
+            if (from <= 62) v.f162 = null
+            if (from <= 63) v.f163 = null
+            if (from <= 64) v.f164 = null
+            if (from <= 65) v.f165 = null
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -684,6 +803,7 @@ open class StructOptional(
             val n = r.i32(b)
             if (n < 237) {
                 r.spend(64, b, "")
+                v.reset()
                 r.leave()
                 return
             }
@@ -745,460 +865,544 @@ open class StructOptional(
                 throw e.at("f44")
             }
             if (n < 242) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val s133 = r.optional(b, b + 237, 1, "f100")
             v.f100 = if (s133 >= 0) r.bool(s133) else null
             if (n < 247) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             val s134 = r.optional(b, b + 242, 1, "f101")
             v.f101 = if (s134 >= 0) r.bool(s134) else null
             if (n < 252) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             val s135 = r.optional(b, b + 247, 1, "f102")
             v.f102 = if (s135 >= 0) r.bool(s135) else null
             if (n < 257) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             val s136 = r.optional(b, b + 252, 1, "f103")
             v.f103 = if (s136 >= 0) r.i8(s136).toUByte() else null
             if (n < 262) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             val s137 = r.optional(b, b + 257, 1, "f104")
             v.f104 = if (s137 >= 0) r.i8(s137).toUByte() else null
             if (n < 267) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             val s138 = r.optional(b, b + 262, 1, "f105")
             v.f105 = if (s138 >= 0) r.i8(s138).toUByte() else null
             if (n < 272) {
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             val s139 = r.optional(b, b + 267, 1, "f106")
             v.f106 = if (s139 >= 0) r.ch(s139) else null
             if (n < 277) {
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
             val s140 = r.optional(b, b + 272, 1, "f107")
             v.f107 = if (s140 >= 0) r.ch(s140) else null
             if (n < 282) {
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
             val s141 = r.optional(b, b + 277, 1, "f108")
             v.f108 = if (s141 >= 0) r.ch(s141) else null
             if (n < 287) {
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
             val s142 = r.optional(b, b + 282, 4, "f109")
             v.f109 = if (s142 >= 0) r.i32(s142) else null
             if (n < 292) {
+                fbeDefaults(v, 10)
                 r.leave()
                 return
             }
             val s143 = r.optional(b, b + 287, 4, "f110")
             v.f110 = if (s143 >= 0) r.i32(s143) else null
             if (n < 297) {
+                fbeDefaults(v, 11)
                 r.leave()
                 return
             }
             val s144 = r.optional(b, b + 292, 4, "f111")
             v.f111 = if (s144 >= 0) r.i32(s144) else null
             if (n < 302) {
+                fbeDefaults(v, 12)
                 r.leave()
                 return
             }
             val s145 = r.optional(b, b + 297, 1, "f112")
             v.f112 = if (s145 >= 0) r.i8(s145) else null
             if (n < 307) {
+                fbeDefaults(v, 13)
                 r.leave()
                 return
             }
             val s146 = r.optional(b, b + 302, 1, "f113")
             v.f113 = if (s146 >= 0) r.i8(s146) else null
             if (n < 312) {
+                fbeDefaults(v, 14)
                 r.leave()
                 return
             }
             val s147 = r.optional(b, b + 307, 1, "f114")
             v.f114 = if (s147 >= 0) r.i8(s147) else null
             if (n < 317) {
+                fbeDefaults(v, 15)
                 r.leave()
                 return
             }
             val s148 = r.optional(b, b + 312, 1, "f115")
             v.f115 = if (s148 >= 0) r.i8(s148).toUByte() else null
             if (n < 322) {
+                fbeDefaults(v, 16)
                 r.leave()
                 return
             }
             val s149 = r.optional(b, b + 317, 1, "f116")
             v.f116 = if (s149 >= 0) r.i8(s149).toUByte() else null
             if (n < 327) {
+                fbeDefaults(v, 17)
                 r.leave()
                 return
             }
             val s150 = r.optional(b, b + 322, 1, "f117")
             v.f117 = if (s150 >= 0) r.i8(s150).toUByte() else null
             if (n < 332) {
+                fbeDefaults(v, 18)
                 r.leave()
                 return
             }
             val s151 = r.optional(b, b + 327, 2, "f118")
             v.f118 = if (s151 >= 0) r.i16(s151) else null
             if (n < 337) {
+                fbeDefaults(v, 19)
                 r.leave()
                 return
             }
             val s152 = r.optional(b, b + 332, 2, "f119")
             v.f119 = if (s152 >= 0) r.i16(s152) else null
             if (n < 342) {
+                fbeDefaults(v, 20)
                 r.leave()
                 return
             }
             val s153 = r.optional(b, b + 337, 2, "f120")
             v.f120 = if (s153 >= 0) r.i16(s153) else null
             if (n < 347) {
+                fbeDefaults(v, 21)
                 r.leave()
                 return
             }
             val s154 = r.optional(b, b + 342, 2, "f121")
             v.f121 = if (s154 >= 0) r.i16(s154).toUShort() else null
             if (n < 352) {
+                fbeDefaults(v, 22)
                 r.leave()
                 return
             }
             val s155 = r.optional(b, b + 347, 2, "f122")
             v.f122 = if (s155 >= 0) r.i16(s155).toUShort() else null
             if (n < 357) {
+                fbeDefaults(v, 23)
                 r.leave()
                 return
             }
             val s156 = r.optional(b, b + 352, 2, "f123")
             v.f123 = if (s156 >= 0) r.i16(s156).toUShort() else null
             if (n < 362) {
+                fbeDefaults(v, 24)
                 r.leave()
                 return
             }
             val s157 = r.optional(b, b + 357, 4, "f124")
             v.f124 = if (s157 >= 0) r.i32(s157) else null
             if (n < 367) {
+                fbeDefaults(v, 25)
                 r.leave()
                 return
             }
             val s158 = r.optional(b, b + 362, 4, "f125")
             v.f125 = if (s158 >= 0) r.i32(s158) else null
             if (n < 372) {
+                fbeDefaults(v, 26)
                 r.leave()
                 return
             }
             val s159 = r.optional(b, b + 367, 4, "f126")
             v.f126 = if (s159 >= 0) r.i32(s159) else null
             if (n < 377) {
+                fbeDefaults(v, 27)
                 r.leave()
                 return
             }
             val s160 = r.optional(b, b + 372, 4, "f127")
             v.f127 = if (s160 >= 0) r.i32(s160).toUInt() else null
             if (n < 382) {
+                fbeDefaults(v, 28)
                 r.leave()
                 return
             }
             val s161 = r.optional(b, b + 377, 4, "f128")
             v.f128 = if (s161 >= 0) r.i32(s161).toUInt() else null
             if (n < 387) {
+                fbeDefaults(v, 29)
                 r.leave()
                 return
             }
             val s162 = r.optional(b, b + 382, 4, "f129")
             v.f129 = if (s162 >= 0) r.i32(s162).toUInt() else null
             if (n < 392) {
+                fbeDefaults(v, 30)
                 r.leave()
                 return
             }
             val s163 = r.optional(b, b + 387, 8, "f130")
             v.f130 = if (s163 >= 0) r.i64(s163) else null
             if (n < 397) {
+                fbeDefaults(v, 31)
                 r.leave()
                 return
             }
             val s164 = r.optional(b, b + 392, 8, "f131")
             v.f131 = if (s164 >= 0) r.i64(s164) else null
             if (n < 402) {
+                fbeDefaults(v, 32)
                 r.leave()
                 return
             }
             val s165 = r.optional(b, b + 397, 8, "f132")
             v.f132 = if (s165 >= 0) r.i64(s165) else null
             if (n < 407) {
+                fbeDefaults(v, 33)
                 r.leave()
                 return
             }
             val s166 = r.optional(b, b + 402, 8, "f133")
             v.f133 = if (s166 >= 0) r.i64(s166).toULong() else null
             if (n < 412) {
+                fbeDefaults(v, 34)
                 r.leave()
                 return
             }
             val s167 = r.optional(b, b + 407, 8, "f134")
             v.f134 = if (s167 >= 0) r.i64(s167).toULong() else null
             if (n < 417) {
+                fbeDefaults(v, 35)
                 r.leave()
                 return
             }
             val s168 = r.optional(b, b + 412, 8, "f135")
             v.f135 = if (s168 >= 0) r.i64(s168).toULong() else null
             if (n < 422) {
+                fbeDefaults(v, 36)
                 r.leave()
                 return
             }
             val s169 = r.optional(b, b + 417, 4, "f136")
             v.f136 = if (s169 >= 0) r.f32(s169) else null
             if (n < 427) {
+                fbeDefaults(v, 37)
                 r.leave()
                 return
             }
             val s170 = r.optional(b, b + 422, 4, "f137")
             v.f137 = if (s170 >= 0) r.f32(s170) else null
             if (n < 432) {
+                fbeDefaults(v, 38)
                 r.leave()
                 return
             }
             val s171 = r.optional(b, b + 427, 4, "f138")
             v.f138 = if (s171 >= 0) r.f32(s171) else null
             if (n < 437) {
+                fbeDefaults(v, 39)
                 r.leave()
                 return
             }
             val s172 = r.optional(b, b + 432, 8, "f139")
             v.f139 = if (s172 >= 0) r.f64(s172) else null
             if (n < 442) {
+                fbeDefaults(v, 40)
                 r.leave()
                 return
             }
             val s173 = r.optional(b, b + 437, 8, "f140")
             v.f140 = if (s173 >= 0) r.f64(s173) else null
             if (n < 447) {
+                fbeDefaults(v, 41)
                 r.leave()
                 return
             }
             val s174 = r.optional(b, b + 442, 8, "f141")
             v.f141 = if (s174 >= 0) r.f64(s174) else null
             if (n < 452) {
+                fbeDefaults(v, 42)
                 r.leave()
                 return
             }
             val s175 = r.optional(b, b + 447, 16, "f142")
             v.f142 = if (s175 >= 0) r.decimal(s175) else null
             if (n < 457) {
+                fbeDefaults(v, 43)
                 r.leave()
                 return
             }
             val s176 = r.optional(b, b + 452, 16, "f143")
             v.f143 = if (s176 >= 0) r.decimal(s176) else null
             if (n < 462) {
+                fbeDefaults(v, 44)
                 r.leave()
                 return
             }
             val s177 = r.optional(b, b + 457, 16, "f144")
             v.f144 = if (s177 >= 0) r.decimal(s177) else null
             if (n < 467) {
+                fbeDefaults(v, 45)
                 r.leave()
                 return
             }
             val s178 = r.optional(b, b + 462, 4, "f145")
             v.f145 = if (s178 >= 0) r.string(s178, s178, "f145") else null
             if (n < 472) {
+                fbeDefaults(v, 46)
                 r.leave()
                 return
             }
             val s179 = r.optional(b, b + 467, 4, "f146")
             v.f146 = if (s179 >= 0) r.string(s179, s179, "f146") else null
             if (n < 477) {
+                fbeDefaults(v, 47)
                 r.leave()
                 return
             }
             val s180 = r.optional(b, b + 472, 4, "f147")
             v.f147 = if (s180 >= 0) r.string(s180, s180, "f147") else null
             if (n < 482) {
+                fbeDefaults(v, 48)
                 r.leave()
                 return
             }
             val s181 = r.optional(b, b + 477, 8, "f148")
             v.f148 = if (s181 >= 0) r.i64(s181) else null
             if (n < 487) {
+                fbeDefaults(v, 49)
                 r.leave()
                 return
             }
             val s182 = r.optional(b, b + 482, 8, "f149")
             v.f149 = if (s182 >= 0) r.i64(s182) else null
             if (n < 492) {
+                fbeDefaults(v, 50)
                 r.leave()
                 return
             }
             val s183 = r.optional(b, b + 487, 8, "f150")
             v.f150 = if (s183 >= 0) r.i64(s183) else null
             if (n < 497) {
+                fbeDefaults(v, 51)
                 r.leave()
                 return
             }
             val s184 = r.optional(b, b + 492, 16, "f151")
             v.f151 = if (s184 >= 0) r.uuid(s184) else null
             if (n < 502) {
+                fbeDefaults(v, 52)
                 r.leave()
                 return
             }
             val s185 = r.optional(b, b + 497, 16, "f152")
             v.f152 = if (s185 >= 0) r.uuid(s185) else null
             if (n < 507) {
+                fbeDefaults(v, 53)
                 r.leave()
                 return
             }
             val s186 = r.optional(b, b + 502, 16, "f153")
             v.f153 = if (s186 >= 0) r.uuid(s186) else null
             if (n < 512) {
+                fbeDefaults(v, 54)
                 r.leave()
                 return
             }
             val s187 = r.optional(b, b + 507, 1, "f154")
             v.f154 = if (s187 >= 0) com.chronoxor.proto.OrderSide(r.i8(s187).toUByte()) else null
             if (n < 517) {
+                fbeDefaults(v, 55)
                 r.leave()
                 return
             }
             val s188 = r.optional(b, b + 512, 1, "f155")
             v.f155 = if (s188 >= 0) com.chronoxor.proto.OrderSide(r.i8(s188).toUByte()) else null
             if (n < 522) {
+                fbeDefaults(v, 56)
                 r.leave()
                 return
             }
             val s189 = r.optional(b, b + 517, 1, "f156")
             v.f156 = if (s189 >= 0) com.chronoxor.proto.OrderType(r.i8(s189).toUByte()) else null
             if (n < 527) {
+                fbeDefaults(v, 57)
                 r.leave()
                 return
             }
             val s190 = r.optional(b, b + 522, 1, "f157")
             v.f157 = if (s190 >= 0) com.chronoxor.proto.OrderType(r.i8(s190).toUByte()) else null
             if (n < 532) {
+                fbeDefaults(v, 58)
                 r.leave()
                 return
             }
             val s191 = r.optional(b, b + 527, 4, "f158")
-            v.f158 = if (s191 >= 0) {
-                val x192 = com.chronoxor.proto.Order()
+            if (s191 >= 0) {
+                var o192 = v.f158
+                if (o192 == null) {
+                    o192 = com.chronoxor.proto.Order()
+                    v.f158 = o192
+                }
                 try {
-                    com.chronoxor.proto.Order.fbeRead(r, s191, s191, x192)
+                    com.chronoxor.proto.Order.fbeRead(r, s191, s191, o192)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
-                x192
             } else {
-                null
+                v.f158 = null
             }
             if (n < 537) {
+                fbeDefaults(v, 59)
                 r.leave()
                 return
             }
             val s193 = r.optional(b, b + 532, 4, "f159")
-            v.f159 = if (s193 >= 0) {
-                val x194 = com.chronoxor.proto.Order()
+            if (s193 >= 0) {
+                var o194 = v.f159
+                if (o194 == null) {
+                    o194 = com.chronoxor.proto.Order()
+                    v.f159 = o194
+                }
                 try {
-                    com.chronoxor.proto.Order.fbeRead(r, s193, s193, x194)
+                    com.chronoxor.proto.Order.fbeRead(r, s193, s193, o194)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
-                x194
             } else {
-                null
+                v.f159 = null
             }
             if (n < 542) {
+                fbeDefaults(v, 60)
                 r.leave()
                 return
             }
             val s195 = r.optional(b, b + 537, 4, "f160")
-            v.f160 = if (s195 >= 0) {
-                val x196 = com.chronoxor.proto.Balance()
+            if (s195 >= 0) {
+                var o196 = v.f160
+                if (o196 == null) {
+                    o196 = com.chronoxor.proto.Balance()
+                    v.f160 = o196
+                }
                 try {
-                    com.chronoxor.proto.Balance.fbeRead(r, s195, s195, x196)
+                    com.chronoxor.proto.Balance.fbeRead(r, s195, s195, o196)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
-                x196
             } else {
-                null
+                v.f160 = null
             }
             if (n < 547) {
+                fbeDefaults(v, 61)
                 r.leave()
                 return
             }
             val s197 = r.optional(b, b + 542, 4, "f161")
-            v.f161 = if (s197 >= 0) {
-                val x198 = com.chronoxor.proto.Balance()
+            if (s197 >= 0) {
+                var o198 = v.f161
+                if (o198 == null) {
+                    o198 = com.chronoxor.proto.Balance()
+                    v.f161 = o198
+                }
                 try {
-                    com.chronoxor.proto.Balance.fbeRead(r, s197, s197, x198)
+                    com.chronoxor.proto.Balance.fbeRead(r, s197, s197, o198)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
-                x198
             } else {
-                null
+                v.f161 = null
             }
             if (n < 552) {
+                fbeDefaults(v, 62)
                 r.leave()
                 return
             }
             val s199 = r.optional(b, b + 547, 1, "f162")
             v.f162 = if (s199 >= 0) com.chronoxor.proto.State(r.i8(s199).toUByte()) else null
             if (n < 557) {
+                fbeDefaults(v, 63)
                 r.leave()
                 return
             }
             val s200 = r.optional(b, b + 552, 1, "f163")
             v.f163 = if (s200 >= 0) com.chronoxor.proto.State(r.i8(s200).toUByte()) else null
             if (n < 562) {
+                fbeDefaults(v, 64)
                 r.leave()
                 return
             }
             val s201 = r.optional(b, b + 557, 4, "f164")
-            v.f164 = if (s201 >= 0) {
-                val x202 = com.chronoxor.proto.Account()
+            if (s201 >= 0) {
+                var o202 = v.f164
+                if (o202 == null) {
+                    o202 = com.chronoxor.proto.Account()
+                    v.f164 = o202
+                }
                 try {
-                    com.chronoxor.proto.Account.fbeRead(r, s201, s201, x202)
+                    com.chronoxor.proto.Account.fbeRead(r, s201, s201, o202)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
-                x202
             } else {
-                null
+                v.f164 = null
             }
             if (n < 567) {
+                fbeDefaults(v, 65)
                 r.leave()
                 return
             }
             val s203 = r.optional(b, b + 562, 4, "f165")
-            v.f165 = if (s203 >= 0) {
-                val x204 = com.chronoxor.proto.Account()
+            if (s203 >= 0) {
+                var o204 = v.f165
+                if (o204 == null) {
+                    o204 = com.chronoxor.proto.Account()
+                    v.f165 = o204
+                }
                 try {
-                    com.chronoxor.proto.Account.fbeRead(r, s203, s203, x204)
+                    com.chronoxor.proto.Account.fbeRead(r, s203, s203, o204)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
-                x204
             } else {
-                null
+                v.f165 = null
             }
             r.leave()
         }
@@ -1655,7 +1859,8 @@ open class StructOptional(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -1776,73 +1981,91 @@ open class StructOptional(
             v.f155 = if (r.finalHas("f155")) com.chronoxor.proto.OrderSide(r.finalI8("f155").toUByte()) else null
             v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
             v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
-            v.f158 = if (r.finalHas("f158")) {
-                val x271 = com.chronoxor.proto.Order()
+            if (r.finalHas("f158")) {
+                var o271 = v.f158
+                if (o271 == null) {
+                    o271 = com.chronoxor.proto.Order()
+                    v.f158 = o271
+                }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, x271)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o271)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
-                x271
             } else {
-                null
+                v.f158 = null
             }
-            v.f159 = if (r.finalHas("f159")) {
-                val x272 = com.chronoxor.proto.Order()
+            if (r.finalHas("f159")) {
+                var o272 = v.f159
+                if (o272 == null) {
+                    o272 = com.chronoxor.proto.Order()
+                    v.f159 = o272
+                }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, x272)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o272)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
-                x272
             } else {
-                null
+                v.f159 = null
             }
-            v.f160 = if (r.finalHas("f160")) {
-                val x273 = com.chronoxor.proto.Balance()
+            if (r.finalHas("f160")) {
+                var o273 = v.f160
+                if (o273 == null) {
+                    o273 = com.chronoxor.proto.Balance()
+                    v.f160 = o273
+                }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, x273)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o273)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
-                x273
             } else {
-                null
+                v.f160 = null
             }
-            v.f161 = if (r.finalHas("f161")) {
-                val x274 = com.chronoxor.proto.Balance()
+            if (r.finalHas("f161")) {
+                var o274 = v.f161
+                if (o274 == null) {
+                    o274 = com.chronoxor.proto.Balance()
+                    v.f161 = o274
+                }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, x274)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o274)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
-                x274
             } else {
-                null
+                v.f161 = null
             }
             v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
             v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
-            v.f164 = if (r.finalHas("f164")) {
-                val x275 = com.chronoxor.proto.Account()
+            if (r.finalHas("f164")) {
+                var o275 = v.f164
+                if (o275 == null) {
+                    o275 = com.chronoxor.proto.Account()
+                    v.f164 = o275
+                }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, x275)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o275)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
-                x275
             } else {
-                null
+                v.f164 = null
             }
-            v.f165 = if (r.finalHas("f165")) {
-                val x276 = com.chronoxor.proto.Account()
+            if (r.finalHas("f165")) {
+                var o276 = v.f165
+                if (o276 == null) {
+                    o276 = com.chronoxor.proto.Account()
+                    v.f165 = o276
+                }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, x276)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o276)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
-                x276
             } else {
-                null
+                v.f165 = null
             }
             r.leave()
         }

@@ -35,6 +35,11 @@ open class StructSet(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructSet.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -59,6 +64,27 @@ open class StructSet(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructSet.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructSet")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -79,6 +105,28 @@ open class StructSet(
             return w.endFinal(132)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructSet")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 132, limits)
+            StructSet.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructSet")
         }
     }
@@ -144,9 +192,19 @@ open class StructSet(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructSet, from: Int) {
+            if (from <= 0) v.f1.clear()
+            if (from <= 1) v.f2.clear()
+            if (from <= 2) v.f3.clear()
+            if (from <= 3) v.f4.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -154,38 +212,46 @@ open class StructSet(
             val b = r.struct(base, slot, 132, 16)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val e13 = r.vector(b, b + 8, 1, 1, "f1")
             val n14 = r.count()
+            v.f1.clear()
             for (i15 in 0 until n14) {
                 if (!v.f1.add(r.i8(e13 + i15 * 1).toUByte())) throw r.duplicateKey("f1", e13 + i15 * 1)
             }
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             val e16 = r.vector(b, b + 12, 4, 4, "f2")
             val n17 = r.count()
+            v.f2.clear()
             for (i18 in 0 until n17) {
                 if (!v.f2.add(EnumSimple(r.i32(e16 + i18 * 4)))) throw r.duplicateKey("f2", e16 + i18 * 4)
             }
             if (n < 20) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             val e19 = r.vector(b, b + 16, 4, 4, "f3")
             val n20 = r.count()
+            v.f3.clear()
             for (i21 in 0 until n20) {
                 if (!v.f3.add(FlagsSimple(r.i32(e19 + i21 * 4)))) throw r.duplicateKey("f3", e19 + i21 * 4)
             }
             if (n < 24) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             val e22 = r.vector(b, b + 20, 4, 0, "f4")
             val n23 = r.count()
+            v.f4.clear()
             for (i24 in 0 until n23) {
                 val x25 = StructSimple()
                 try {
@@ -261,28 +327,33 @@ open class StructSet(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: StructSet) {
             r.enter(16)
             val n31 = r.finalCount(1, 1, "f1")
+            v.f1.clear()
             for (i32 in 0 until n31) {
                 val p33 = r.pos()
                 if (!v.f1.add(r.finalI8("f1").toUByte())) throw r.duplicateKey("f1", p33)
             }
             val n34 = r.finalCount(4, 4, "f2")
+            v.f2.clear()
             for (i35 in 0 until n34) {
                 val p36 = r.pos()
                 if (!v.f2.add(EnumSimple(r.finalI32("f2")))) throw r.duplicateKey("f2", p36)
             }
             val n37 = r.finalCount(4, 4, "f3")
+            v.f3.clear()
             for (i38 in 0 until n37) {
                 val p39 = r.pos()
                 if (!v.f3.add(FlagsSimple(r.finalI32("f3")))) throw r.duplicateKey("f3", p39)
             }
             val n40 = r.finalCount(281, 0, "f4")
+            v.f4.clear()
             for (i41 in 0 until n40) {
                 val p42 = r.pos()
                 val x43 = StructSimple()

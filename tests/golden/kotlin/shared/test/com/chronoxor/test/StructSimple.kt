@@ -84,6 +84,11 @@ open class StructSimple(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructSimple.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -108,6 +113,27 @@ open class StructSimple(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructSimple.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructSimple")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -128,6 +154,28 @@ open class StructSimple(
             return w.endFinal(110)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructSimple")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 110, limits)
+            StructSimple.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructSimple")
         }
     }
@@ -224,9 +272,60 @@ open class StructSimple(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructSimple, from: Int) {
+            if (from <= 0) v.id = 0
+            if (from <= 1) v.f1 = false
+            if (from <= 2) v.f2 = true
+            if (from <= 3) v.f3 = 0u
+            if (from <= 4) v.f4 = 255u
+            if (from <= 5) v.f5 = '\u0000'
+            if (from <= 6) v.f6 = '!'
+            if (from <= 7) v.f7 = 0
+            if (from <= 8) v.f8 = 1092
+            if (from <= 9) v.f9 = 0
+            if (from <= 10) v.f10 = 127
+            if (from <= 11) v.f11 = 0u
+            if (from <= 12) v.f12 = 255u
+            if (from <= 13) v.f13 = 0
+            if (from <= 14) v.f14 = 32767
+            if (from <= 15) v.f15 = 0u
+            if (from <= 16) v.f16 = 65535u
+            if (from <= 17) v.f17 = 0
+            if (from <= 18) v.f18 = 2147483647
+            if (from <= 19) v.f19 = 0u
+            if (from <= 20) v.f20 = 4294967295u
+            if (from <= 21) v.f21 = 0L
+            if (from <= 22) v.f22 = 9223372036854775807L
+            if (from <= 23) v.f23 = 0uL
+            if (from <= 24) v.f24 = 18446744073709551615uL
+            if (from <= 25) v.f25 = 0.0f
+            if (from <= 26) v.f26 = 123.456f
+            if (from <= 27) v.f27 = 0.0
+            if (from <= 28) v.f28 = -1.23456e125
+            if (from <= 29) v.f29 = BigDecimal.ZERO
+            if (from <= 30) v.f30 = Decimals.parse("123456.123456")
+            if (from <= 31) v.f31 = ""
+            if (from <= 32) v.f32 = "Initial string!"
+            if (from <= 33) v.f33 = 0L
+            if (from <= 34) v.f34 = 0L
+            if (from <= 35) v.f35 = Timestamps.now()
+            if (from <= 36) v.f36 = Uuids.NIL
+            if (from <= 37) v.f37 = Uuids.uuid1()
+            if (from <= 38) v.f38 = UUID(1314564453825188563L, -6605018796207636480L)
+            if (from <= 39) v.f39 = com.chronoxor.proto.OrderSide.buy
+            if (from <= 40) v.f40 = com.chronoxor.proto.OrderType.market
+            if (from <= 41) v.f41 = com.chronoxor.proto.Order()
+            if (from <= 42) v.f42 = com.chronoxor.proto.Balance()
+            if (from <= 43) v.f43 = com.chronoxor.proto.State.unknown
+            if (from <= 44) v.f44 = com.chronoxor.proto.Account()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -235,252 +334,294 @@ open class StructSimple(
             val n = r.i32(b)
             if (n < 12) {
                 r.spend(64, b, "id")
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.id = r.i32(b + 8)
             if (n < 13) {
                 r.spend(64, b, "f1")
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             v.f1 = r.bool(b + 12)
             if (n < 14) {
                 r.spend(64, b, "f2")
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             v.f2 = r.bool(b + 13)
             if (n < 15) {
                 r.spend(64, b, "f3")
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             v.f3 = r.i8(b + 14).toUByte()
             if (n < 16) {
                 r.spend(64, b, "f4")
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             v.f4 = r.i8(b + 15).toUByte()
             if (n < 17) {
                 r.spend(64, b, "f5")
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             v.f5 = r.ch(b + 16)
             if (n < 18) {
                 r.spend(64, b, "f6")
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             v.f6 = r.ch(b + 17)
             if (n < 22) {
                 r.spend(64, b, "f7")
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
             v.f7 = r.i32(b + 18)
             if (n < 26) {
                 r.spend(64, b, "f8")
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
             v.f8 = r.i32(b + 22)
             if (n < 27) {
                 r.spend(64, b, "f9")
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
             v.f9 = r.i8(b + 26)
             if (n < 28) {
                 r.spend(64, b, "f10")
+                fbeDefaults(v, 10)
                 r.leave()
                 return
             }
             v.f10 = r.i8(b + 27)
             if (n < 29) {
                 r.spend(64, b, "f11")
+                fbeDefaults(v, 11)
                 r.leave()
                 return
             }
             v.f11 = r.i8(b + 28).toUByte()
             if (n < 30) {
                 r.spend(64, b, "f12")
+                fbeDefaults(v, 12)
                 r.leave()
                 return
             }
             v.f12 = r.i8(b + 29).toUByte()
             if (n < 32) {
                 r.spend(64, b, "f13")
+                fbeDefaults(v, 13)
                 r.leave()
                 return
             }
             v.f13 = r.i16(b + 30)
             if (n < 34) {
                 r.spend(64, b, "f14")
+                fbeDefaults(v, 14)
                 r.leave()
                 return
             }
             v.f14 = r.i16(b + 32)
             if (n < 36) {
                 r.spend(64, b, "f15")
+                fbeDefaults(v, 15)
                 r.leave()
                 return
             }
             v.f15 = r.i16(b + 34).toUShort()
             if (n < 38) {
                 r.spend(64, b, "f16")
+                fbeDefaults(v, 16)
                 r.leave()
                 return
             }
             v.f16 = r.i16(b + 36).toUShort()
             if (n < 42) {
                 r.spend(64, b, "f17")
+                fbeDefaults(v, 17)
                 r.leave()
                 return
             }
             v.f17 = r.i32(b + 38)
             if (n < 46) {
                 r.spend(64, b, "f18")
+                fbeDefaults(v, 18)
                 r.leave()
                 return
             }
             v.f18 = r.i32(b + 42)
             if (n < 50) {
                 r.spend(64, b, "f19")
+                fbeDefaults(v, 19)
                 r.leave()
                 return
             }
             v.f19 = r.i32(b + 46).toUInt()
             if (n < 54) {
                 r.spend(64, b, "f20")
+                fbeDefaults(v, 20)
                 r.leave()
                 return
             }
             v.f20 = r.i32(b + 50).toUInt()
             if (n < 62) {
                 r.spend(64, b, "f21")
+                fbeDefaults(v, 21)
                 r.leave()
                 return
             }
             v.f21 = r.i64(b + 54)
             if (n < 70) {
                 r.spend(64, b, "f22")
+                fbeDefaults(v, 22)
                 r.leave()
                 return
             }
             v.f22 = r.i64(b + 62)
             if (n < 78) {
                 r.spend(64, b, "f23")
+                fbeDefaults(v, 23)
                 r.leave()
                 return
             }
             v.f23 = r.i64(b + 70).toULong()
             if (n < 86) {
                 r.spend(64, b, "f24")
+                fbeDefaults(v, 24)
                 r.leave()
                 return
             }
             v.f24 = r.i64(b + 78).toULong()
             if (n < 90) {
                 r.spend(64, b, "f25")
+                fbeDefaults(v, 25)
                 r.leave()
                 return
             }
             v.f25 = r.f32(b + 86)
             if (n < 94) {
                 r.spend(64, b, "f26")
+                fbeDefaults(v, 26)
                 r.leave()
                 return
             }
             v.f26 = r.f32(b + 90)
             if (n < 102) {
                 r.spend(64, b, "f27")
+                fbeDefaults(v, 27)
                 r.leave()
                 return
             }
             v.f27 = r.f64(b + 94)
             if (n < 110) {
                 r.spend(64, b, "f28")
+                fbeDefaults(v, 28)
                 r.leave()
                 return
             }
             v.f28 = r.f64(b + 102)
             if (n < 126) {
                 r.spend(64, b, "f29")
+                fbeDefaults(v, 29)
                 r.leave()
                 return
             }
             v.f29 = r.decimal(b + 110)
             if (n < 142) {
                 r.spend(64, b, "f30")
+                fbeDefaults(v, 30)
                 r.leave()
                 return
             }
             v.f30 = r.decimal(b + 126)
             if (n < 146) {
                 r.spend(64, b, "f31")
+                fbeDefaults(v, 31)
                 r.leave()
                 return
             }
             v.f31 = r.string(b, b + 142, "f31")
             if (n < 150) {
                 r.spend(64, b, "f32")
+                fbeDefaults(v, 32)
                 r.leave()
                 return
             }
             v.f32 = r.string(b, b + 146, "f32")
             if (n < 158) {
                 r.spend(64, b, "f33")
+                fbeDefaults(v, 33)
                 r.leave()
                 return
             }
             v.f33 = r.i64(b + 150)
             if (n < 166) {
                 r.spend(64, b, "f34")
+                fbeDefaults(v, 34)
                 r.leave()
                 return
             }
             v.f34 = r.i64(b + 158)
             if (n < 174) {
                 r.spend(64, b, "f35")
+                fbeDefaults(v, 35)
                 r.leave()
                 return
             }
             v.f35 = r.i64(b + 166)
             if (n < 190) {
                 r.spend(64, b, "f36")
+                fbeDefaults(v, 36)
                 r.leave()
                 return
             }
             v.f36 = r.uuid(b + 174)
             if (n < 206) {
                 r.spend(64, b, "f37")
+                fbeDefaults(v, 37)
                 r.leave()
                 return
             }
             v.f37 = r.uuid(b + 190)
             if (n < 222) {
                 r.spend(64, b, "f38")
+                fbeDefaults(v, 38)
                 r.leave()
                 return
             }
             v.f38 = r.uuid(b + 206)
             if (n < 223) {
                 r.spend(64, b, "f39")
+                fbeDefaults(v, 39)
                 r.leave()
                 return
             }
             v.f39 = com.chronoxor.proto.OrderSide(r.i8(b + 222).toUByte())
             if (n < 224) {
                 r.spend(64, b, "f40")
+                fbeDefaults(v, 40)
                 r.leave()
                 return
             }
             v.f40 = com.chronoxor.proto.OrderType(r.i8(b + 223).toUByte())
             if (n < 228) {
                 r.spend(64, b, "f41")
+                fbeDefaults(v, 41)
                 r.leave()
                 return
             }
@@ -491,6 +632,7 @@ open class StructSimple(
             }
             if (n < 232) {
                 r.spend(38, b, "f42")
+                fbeDefaults(v, 42)
                 r.leave()
                 return
             }
@@ -501,12 +643,14 @@ open class StructSimple(
             }
             if (n < 233) {
                 r.spend(26, b, "f43")
+                fbeDefaults(v, 43)
                 r.leave()
                 return
             }
             v.f43 = com.chronoxor.proto.State(r.i8(b + 232).toUByte())
             if (n < 237) {
                 r.spend(26, b, "f44")
+                fbeDefaults(v, 44)
                 r.leave()
                 return
             }
@@ -616,7 +760,8 @@ open class StructSimple(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */

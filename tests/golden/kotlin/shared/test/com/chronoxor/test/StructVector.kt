@@ -39,6 +39,11 @@ open class StructVector(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { StructVector.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -63,6 +68,27 @@ open class StructVector(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            StructVector.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("test.StructVector")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -83,6 +109,28 @@ open class StructVector(
             return w.endFinal(130)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("test.StructVector")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 130, limits)
+            StructVector.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("test.StructVector")
         }
     }
@@ -203,9 +251,25 @@ open class StructVector(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: StructVector, from: Int) {
+            if (from <= 0) v.f1.clear()
+            if (from <= 1) v.f2.clear()
+            if (from <= 2) v.f3.clear()
+            if (from <= 3) v.f4.clear()
+            if (from <= 4) v.f5.clear()
+            if (from <= 5) v.f6.clear()
+            if (from <= 6) v.f7.clear()
+            if (from <= 7) v.f8.clear()
+            if (from <= 8) v.f9.clear()
+            if (from <= 9) v.f10.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -213,120 +277,141 @@ open class StructVector(
             val b = r.struct(base, slot, 130, 40)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             val e36 = r.vector(b, b + 8, 1, 1, "f1")
             val n37 = r.count()
+            v.f1.clear()
             for (i38 in 0 until n37) {
                 v.f1.add(r.i8(e36 + i38 * 1).toUByte())
             }
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             val e39 = r.vector(b, b + 12, 5, 1, "f2")
             val n40 = r.count()
+            v.f2.clear()
             for (i41 in 0 until n40) {
                 val s43 = r.optional(b, e39 + i41 * 5, 1, "f2")
                 val x42: UByte? = if (s43 >= 0) r.i8(s43).toUByte() else null
                 v.f2.add(x42)
             }
             if (n < 20) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             val e44 = r.vector(b, b + 16, 4, 4, "f3")
             val n45 = r.count()
+            v.f3.clear()
             for (i46 in 0 until n45) {
                 v.f3.add(r.bytes(b, e44 + i46 * 4, "f3"))
             }
             if (n < 24) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             val e47 = r.vector(b, b + 20, 5, 1, "f4")
             val n48 = r.count()
+            v.f4.clear()
             for (i49 in 0 until n48) {
                 val s51 = r.optional(b, e47 + i49 * 5, 4, "f4")
                 val x50: ByteArray? = if (s51 >= 0) r.bytes(s51, s51, "f4") else null
                 v.f4.add(x50)
             }
             if (n < 28) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             val e52 = r.vector(b, b + 24, 4, 4, "f5")
             val n53 = r.count()
+            v.f5.clear()
             for (i54 in 0 until n53) {
                 v.f5.add(EnumSimple(r.i32(e52 + i54 * 4)))
             }
             if (n < 32) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             val e55 = r.vector(b, b + 28, 5, 1, "f6")
             val n56 = r.count()
+            v.f6.clear()
             for (i57 in 0 until n56) {
                 val s59 = r.optional(b, e55 + i57 * 5, 4, "f6")
                 val x58: EnumSimple? = if (s59 >= 0) EnumSimple(r.i32(s59)) else null
                 v.f6.add(x58)
             }
             if (n < 36) {
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             val e60 = r.vector(b, b + 32, 4, 4, "f7")
             val n61 = r.count()
+            v.f7.clear()
             for (i62 in 0 until n61) {
                 v.f7.add(FlagsSimple(r.i32(e60 + i62 * 4)))
             }
             if (n < 40) {
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
             val e63 = r.vector(b, b + 36, 5, 1, "f8")
             val n64 = r.count()
+            v.f8.clear()
             for (i65 in 0 until n64) {
                 val s67 = r.optional(b, e63 + i65 * 5, 4, "f8")
                 val x66: FlagsSimple? = if (s67 >= 0) FlagsSimple(r.i32(s67)) else null
                 v.f8.add(x66)
             }
             if (n < 44) {
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
             val e68 = r.vector(b, b + 40, 4, 0, "f9")
             val n69 = r.count()
-            for (i70 in 0 until n69) {
-                val x71 = StructSimple()
+            val m70 = v.f9.size
+            for (i71 in 0 until n69) {
+                val x72 = if (i71 < m70) v.f9[i71] else StructSimple()
                 try {
-                    StructSimple.fbeRead(r, b, e68 + i70 * 4, x71)
+                    StructSimple.fbeRead(r, b, e68 + i71 * 4, x72)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i70)
+                    throw e.at("f9", i71)
                 }
-                v.f9.add(x71)
+                if (i71 >= m70) v.f9.add(x72)
             }
+            if (m70 > n69) v.f9.subList(n69, m70).clear()
             if (n < 48) {
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
-            val e72 = r.vector(b, b + 44, 5, 1, "f10")
-            val n73 = r.count()
-            for (i74 in 0 until n73) {
-                val s76 = r.optional(b, e72 + i74 * 5, 4, "f10")
-                val x75: StructSimple? = if (s76 >= 0) {
-                    val x77 = StructSimple()
+            val e73 = r.vector(b, b + 44, 5, 1, "f10")
+            val n74 = r.count()
+            v.f10.clear()
+            for (i75 in 0 until n74) {
+                val s77 = r.optional(b, e73 + i75 * 5, 4, "f10")
+                val x76: StructSimple? = if (s77 >= 0) {
+                    val x78 = StructSimple()
                     try {
-                        StructSimple.fbeRead(r, s76, s76, x77)
+                        StructSimple.fbeRead(r, s77, s77, x78)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i74)
+                        throw e.at("f10", i75)
                     }
-                    x77
+                    x78
                 } else {
                     null
                 }
-                v.f10.add(x75)
+                v.f10.add(x76)
             }
             r.leave()
         }
@@ -370,141 +455,153 @@ open class StructVector(
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructVector) {
             w.appendCount(v.f1.size)
-            for (x78 in v.f1) {
-                w.appendI8(x78.toByte())
+            for (x79 in v.f1) {
+                w.appendI8(x79.toByte())
             }
             w.appendCount(v.f2.size)
-            for (x79 in v.f2) {
-                w.appendBool(x79 != null)
-                if (x79 != null) {
-                    w.appendI8(x79.toByte())
+            for (x80 in v.f2) {
+                w.appendBool(x80 != null)
+                if (x80 != null) {
+                    w.appendI8(x80.toByte())
                 }
             }
             w.appendCount(v.f3.size)
-            for (x80 in v.f3) {
-                w.appendBytes(x80)
+            for (x81 in v.f3) {
+                w.appendBytes(x81)
             }
             w.appendCount(v.f4.size)
-            for (x81 in v.f4) {
-                w.appendBool(x81 != null)
-                if (x81 != null) {
-                    w.appendBytes(x81)
+            for (x82 in v.f4) {
+                w.appendBool(x82 != null)
+                if (x82 != null) {
+                    w.appendBytes(x82)
                 }
             }
             w.appendCount(v.f5.size)
-            for (x82 in v.f5) {
-                w.appendI32(x82.value)
+            for (x83 in v.f5) {
+                w.appendI32(x83.value)
             }
             w.appendCount(v.f6.size)
-            for (x83 in v.f6) {
-                w.appendBool(x83 != null)
-                if (x83 != null) {
-                    w.appendI32(x83.value)
+            for (x84 in v.f6) {
+                w.appendBool(x84 != null)
+                if (x84 != null) {
+                    w.appendI32(x84.value)
                 }
             }
             w.appendCount(v.f7.size)
-            for (x84 in v.f7) {
-                w.appendI32(x84.value)
+            for (x85 in v.f7) {
+                w.appendI32(x85.value)
             }
             w.appendCount(v.f8.size)
-            for (x85 in v.f8) {
-                w.appendBool(x85 != null)
-                if (x85 != null) {
-                    w.appendI32(x85.value)
+            for (x86 in v.f8) {
+                w.appendBool(x86 != null)
+                if (x86 != null) {
+                    w.appendI32(x86.value)
                 }
             }
             w.appendCount(v.f9.size)
-            var i87 = 0
-            for (x86 in v.f9) {
+            var i88 = 0
+            for (x87 in v.f9) {
                 try {
-                    StructSimple.fbeWriteFinal(w, x86)
+                    StructSimple.fbeWriteFinal(w, x87)
                 } catch (e: EncodeException) {
-                    throw e.at("f9", i87)
+                    throw e.at("f9", i88)
                 }
-                i87++
+                i88++
             }
             w.appendCount(v.f10.size)
-            var i89 = 0
-            for (x88 in v.f10) {
-                w.appendBool(x88 != null)
-                if (x88 != null) {
+            var i90 = 0
+            for (x89 in v.f10) {
+                w.appendBool(x89 != null)
+                if (x89 != null) {
                     try {
-                        StructSimple.fbeWriteFinal(w, x88)
+                        StructSimple.fbeWriteFinal(w, x89)
                     } catch (e: EncodeException) {
-                        throw e.at("f10", i89)
+                        throw e.at("f10", i90)
                     }
                 }
-                i89++
+                i90++
             }
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: StructVector) {
             r.enter(40)
-            val n90 = r.finalCount(1, 1, "f1")
-            for (i91 in 0 until n90) {
+            val n91 = r.finalCount(1, 1, "f1")
+            v.f1.clear()
+            for (i92 in 0 until n91) {
                 v.f1.add(r.finalI8("f1").toUByte())
             }
-            val n92 = r.finalCount(1, 1, "f2")
-            for (i93 in 0 until n92) {
-                val x94: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2.add(x94)
+            val n93 = r.finalCount(1, 1, "f2")
+            v.f2.clear()
+            for (i94 in 0 until n93) {
+                val x95: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2.add(x95)
             }
-            val n95 = r.finalCount(4, 4, "f3")
-            for (i96 in 0 until n95) {
+            val n96 = r.finalCount(4, 4, "f3")
+            v.f3.clear()
+            for (i97 in 0 until n96) {
                 v.f3.add(r.finalBytes("f3"))
             }
-            val n97 = r.finalCount(1, 1, "f4")
-            for (i98 in 0 until n97) {
-                val x99: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4.add(x99)
+            val n98 = r.finalCount(1, 1, "f4")
+            v.f4.clear()
+            for (i99 in 0 until n98) {
+                val x100: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4.add(x100)
             }
-            val n100 = r.finalCount(4, 4, "f5")
-            for (i101 in 0 until n100) {
+            val n101 = r.finalCount(4, 4, "f5")
+            v.f5.clear()
+            for (i102 in 0 until n101) {
                 v.f5.add(EnumSimple(r.finalI32("f5")))
             }
-            val n102 = r.finalCount(1, 1, "f6")
-            for (i103 in 0 until n102) {
-                val x104: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6.add(x104)
+            val n103 = r.finalCount(1, 1, "f6")
+            v.f6.clear()
+            for (i104 in 0 until n103) {
+                val x105: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6.add(x105)
             }
-            val n105 = r.finalCount(4, 4, "f7")
-            for (i106 in 0 until n105) {
+            val n106 = r.finalCount(4, 4, "f7")
+            v.f7.clear()
+            for (i107 in 0 until n106) {
                 v.f7.add(FlagsSimple(r.finalI32("f7")))
             }
-            val n107 = r.finalCount(1, 1, "f8")
-            for (i108 in 0 until n107) {
-                val x109: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8.add(x109)
+            val n108 = r.finalCount(1, 1, "f8")
+            v.f8.clear()
+            for (i109 in 0 until n108) {
+                val x110: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8.add(x110)
             }
-            val n110 = r.finalCount(281, 0, "f9")
-            for (i111 in 0 until n110) {
-                val x112 = StructSimple()
+            val n111 = r.finalCount(281, 0, "f9")
+            val m112 = v.f9.size
+            for (i113 in 0 until n111) {
+                val x114 = if (i113 < m112) v.f9[i113] else StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x112)
+                    StructSimple.fbeReadFinal(r, x114)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i111)
+                    throw e.at("f9", i113)
                 }
-                v.f9.add(x112)
+                if (i113 >= m112) v.f9.add(x114)
             }
-            val n113 = r.finalCount(1, 1, "f10")
-            for (i114 in 0 until n113) {
-                val x115: StructSimple? = if (r.finalHas("f10")) {
-                    val x116 = StructSimple()
+            if (m112 > n111) v.f9.subList(n111, m112).clear()
+            val n115 = r.finalCount(1, 1, "f10")
+            v.f10.clear()
+            for (i116 in 0 until n115) {
+                val x117: StructSimple? = if (r.finalHas("f10")) {
+                    val x118 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x116)
+                        StructSimple.fbeReadFinal(r, x118)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i114)
+                        throw e.at("f10", i116)
                     }
-                    x116
+                    x118
                 } else {
                     null
                 }
-                v.f10.add(x115)
+                v.f10.add(x117)
             }
             r.leave()
         }

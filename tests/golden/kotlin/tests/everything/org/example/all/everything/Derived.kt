@@ -27,6 +27,12 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Derived.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    override fun reset() {
+        super.reset()
+        fbeDefaults(this, 0)
+    }
+
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
@@ -45,6 +51,26 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
     }
 
     /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFbe(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Derived.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("everything.Derived")
+        }
+    }
+
+    /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
      *
@@ -57,6 +83,27 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
             return w.endFinal(7)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("everything.Derived")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFinal(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 7, limits)
+            Derived.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("everything.Derived")
         }
     }
@@ -93,9 +140,16 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
             w.putI32(b + 12, v.b)
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Derived, from: Int) {
+            if (from <= 0) v.b = 0
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -103,11 +157,13 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
             val b = r.struct(base, slot, 7, 8)
             val n = r.i32(b)
             if (n < 12) {
+                v.reset()
                 r.leave()
                 return
             }
             v.a = r.i32(b + 8)
             if (n < 16) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
@@ -158,7 +214,8 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */

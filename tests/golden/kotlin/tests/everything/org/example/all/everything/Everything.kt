@@ -97,6 +97,11 @@ open class Everything(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Everything.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -121,6 +126,27 @@ open class Everything(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Everything.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("everything.Everything")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -141,6 +167,28 @@ open class Everything(
             return w.endFinal(1026)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("everything.Everything")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 1026, limits)
+            Everything.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("everything.Everything")
         }
     }
@@ -383,9 +431,69 @@ open class Everything(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Everything, from: Int) {
+            if (from <= 0) v.id = 42
+            if (from <= 1) v.f1 = true
+            if (from <= 2) v.f2 = 255u
+            if (from <= 3) v.f3 = '!'
+            if (from <= 4) v.f4 = 1092
+            if (from <= 5) v.f5 = -128
+            if (from <= 6) v.f6 = 65u
+            if (from <= 7) v.f7 = -2
+            if (from <= 8) v.f8 = 65535u
+            if (from <= 9) v.f9 = 2147483647
+            if (from <= 10) v.f10 = 0u
+            if (from <= 11) v.f11 = Long.MIN_VALUE
+            if (from <= 12) v.f12 = 18446744073709551615uL
+            if (from <= 13) v.f13 = 500.0f
+            if (from <= 14) v.f14 = -1.0
+            if (from <= 15) v.f15 = Decimals.parse("123456.123456")
+            if (from <= 16) v.f16 = Decimals.parse("7")
+            if (from <= 17) v.f17 = "text"
+            if (from <= 18) v.f18 = 0L
+            if (from <= 19) v.f19 = Timestamps.now()
+            if (from <= 20) v.f20 = Uuids.NIL
+            if (from <= 21) v.f21 = Uuids.uuid1()
+            if (from <= 22) v.f22 = Uuids.uuid4()
+            if (from <= 23) v.f23 = UUID(1314564453825188563L, -6605018796207636480L)
+            if (from <= 24) v.f24 = ByteArray(0)
+            if (from <= 25) v.f25 = EByte.c
+            if (from <= 26) v.f26 = org.example.market.Side.sell
+            if (from <= 27) v.f27 = FByte.one or FByte.two
+            if (from <= 28) v.f28 = FUInt64.all
+            if (from <= 29) v.f29 = Counted()
+            if (from <= 30) v.f30 = org.example.market.Instrument()
+            if (from <= 31) v.f31 = null
+            if (from <= 32) v.f32 = 5
+            if (from <= 33) v.f33 = null
+            if (from <= 34) v.f34 = EByte.b
+            if (from <= 35) v.f35 = null
+            if (from <= 36) v.f36 = IntArray(3)
+            if (from <= 37) v.f37 = arrayOfNulls<String>(2)
+            if (from <= 38) v.f38.clear()
+            if (from <= 39) v.f39.clear()
+            if (from <= 40) v.f40.clear()
+            if (from <= 41) v.f41.clear()
+            if (from <= 42) v.f42.clear()
+            if (from <= 43) v.f43.clear()
+            if (from <= 44) v.f44.clear()
+            if (from <= 45) v.f45.clear()
+            if (from <= 46) v.f46.clear()
+            if (from <= 47) v.f47 = null
+            if (from <= 48) v.f47Reset = false
+            if (from <= 49) v.f48 = 0L
+            if (from <= 50) v.f49.clear()
+            if (from <= 51) v.f50.clear()
+            if (from <= 52) v.f51.clear()
+            if (from <= 53) v.f52.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -394,180 +502,210 @@ open class Everything(
             val n = r.i32(b)
             if (n < 12) {
                 r.spend(12, b, "id")
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.id = r.i32(b + 8)
             if (n < 13) {
                 r.spend(12, b, "f1")
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             v.f1 = r.bool(b + 12)
             if (n < 14) {
                 r.spend(12, b, "f2")
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             v.f2 = r.i8(b + 13).toUByte()
             if (n < 15) {
                 r.spend(12, b, "f3")
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             v.f3 = r.ch(b + 14)
             if (n < 19) {
                 r.spend(12, b, "f4")
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             v.f4 = r.i32(b + 15)
             if (n < 20) {
                 r.spend(12, b, "f5")
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             v.f5 = r.i8(b + 19)
             if (n < 21) {
                 r.spend(12, b, "f6")
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             v.f6 = r.i8(b + 20).toUByte()
             if (n < 23) {
                 r.spend(12, b, "f7")
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
             v.f7 = r.i16(b + 21)
             if (n < 25) {
                 r.spend(12, b, "f8")
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
             v.f8 = r.i16(b + 23).toUShort()
             if (n < 29) {
                 r.spend(12, b, "f9")
+                fbeDefaults(v, 9)
                 r.leave()
                 return
             }
             v.f9 = r.i32(b + 25)
             if (n < 33) {
                 r.spend(12, b, "f10")
+                fbeDefaults(v, 10)
                 r.leave()
                 return
             }
             v.f10 = r.i32(b + 29).toUInt()
             if (n < 41) {
                 r.spend(12, b, "f11")
+                fbeDefaults(v, 11)
                 r.leave()
                 return
             }
             v.f11 = r.i64(b + 33)
             if (n < 49) {
                 r.spend(12, b, "f12")
+                fbeDefaults(v, 12)
                 r.leave()
                 return
             }
             v.f12 = r.i64(b + 41).toULong()
             if (n < 53) {
                 r.spend(12, b, "f13")
+                fbeDefaults(v, 13)
                 r.leave()
                 return
             }
             v.f13 = r.f32(b + 49)
             if (n < 61) {
                 r.spend(12, b, "f14")
+                fbeDefaults(v, 14)
                 r.leave()
                 return
             }
             v.f14 = r.f64(b + 53)
             if (n < 77) {
                 r.spend(12, b, "f15")
+                fbeDefaults(v, 15)
                 r.leave()
                 return
             }
             v.f15 = r.decimal(b + 61)
             if (n < 93) {
                 r.spend(12, b, "f16")
+                fbeDefaults(v, 16)
                 r.leave()
                 return
             }
             v.f16 = r.decimal(b + 77)
             if (n < 97) {
                 r.spend(12, b, "f17")
+                fbeDefaults(v, 17)
                 r.leave()
                 return
             }
             v.f17 = r.string(b, b + 93, "f17")
             if (n < 105) {
                 r.spend(12, b, "f18")
+                fbeDefaults(v, 18)
                 r.leave()
                 return
             }
             v.f18 = r.i64(b + 97)
             if (n < 113) {
                 r.spend(12, b, "f19")
+                fbeDefaults(v, 19)
                 r.leave()
                 return
             }
             v.f19 = r.i64(b + 105)
             if (n < 129) {
                 r.spend(12, b, "f20")
+                fbeDefaults(v, 20)
                 r.leave()
                 return
             }
             v.f20 = r.uuid(b + 113)
             if (n < 145) {
                 r.spend(12, b, "f21")
+                fbeDefaults(v, 21)
                 r.leave()
                 return
             }
             v.f21 = r.uuid(b + 129)
             if (n < 161) {
                 r.spend(12, b, "f22")
+                fbeDefaults(v, 22)
                 r.leave()
                 return
             }
             v.f22 = r.uuid(b + 145)
             if (n < 177) {
                 r.spend(12, b, "f23")
+                fbeDefaults(v, 23)
                 r.leave()
                 return
             }
             v.f23 = r.uuid(b + 161)
             if (n < 181) {
                 r.spend(12, b, "f24")
+                fbeDefaults(v, 24)
                 r.leave()
                 return
             }
             v.f24 = r.bytes(b, b + 177, "f24")
             if (n < 182) {
                 r.spend(12, b, "f25")
+                fbeDefaults(v, 25)
                 r.leave()
                 return
             }
             v.f25 = EByte(r.i8(b + 181).toUByte())
             if (n < 183) {
                 r.spend(12, b, "f26")
+                fbeDefaults(v, 26)
                 r.leave()
                 return
             }
             v.f26 = org.example.market.Side(r.i8(b + 182).toUByte())
             if (n < 184) {
                 r.spend(12, b, "f27")
+                fbeDefaults(v, 27)
                 r.leave()
                 return
             }
             v.f27 = FByte(r.i8(b + 183).toUByte())
             if (n < 192) {
                 r.spend(12, b, "f28")
+                fbeDefaults(v, 28)
                 r.leave()
                 return
             }
             v.f28 = FUInt64(r.i64(b + 184).toULong())
             if (n < 196) {
                 r.spend(12, b, "f29")
+                fbeDefaults(v, 29)
                 r.leave()
                 return
             }
@@ -578,6 +716,7 @@ open class Everything(
             }
             if (n < 200) {
                 r.spend(8, b, "f30")
+                fbeDefaults(v, 30)
                 r.leave()
                 return
             }
@@ -587,76 +726,92 @@ open class Everything(
                 throw e.at("f30")
             }
             if (n < 205) {
+                fbeDefaults(v, 31)
                 r.leave()
                 return
             }
             val s61 = r.optional(b, b + 200, 4, "f31")
             v.f31 = if (s61 >= 0) r.i32(s61) else null
             if (n < 210) {
+                fbeDefaults(v, 32)
                 r.leave()
                 return
             }
             val s62 = r.optional(b, b + 205, 4, "f32")
             v.f32 = if (s62 >= 0) r.i32(s62) else null
             if (n < 215) {
+                fbeDefaults(v, 33)
                 r.leave()
                 return
             }
             val s63 = r.optional(b, b + 210, 4, "f33")
             v.f33 = if (s63 >= 0) r.string(s63, s63, "f33") else null
             if (n < 220) {
+                fbeDefaults(v, 34)
                 r.leave()
                 return
             }
             val s64 = r.optional(b, b + 215, 1, "f34")
             v.f34 = if (s64 >= 0) EByte(r.i8(s64).toUByte()) else null
             if (n < 225) {
+                fbeDefaults(v, 35)
                 r.leave()
                 return
             }
             val s65 = r.optional(b, b + 220, 4, "f35")
-            v.f35 = if (s65 >= 0) {
-                val x66 = Counted()
+            if (s65 >= 0) {
+                var o66 = v.f35
+                if (o66 == null) {
+                    o66 = Counted()
+                    v.f35 = o66
+                }
                 try {
-                    Counted.fbeRead(r, s65, s65, x66)
+                    Counted.fbeRead(r, s65, s65, o66)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
-                x66
             } else {
-                null
+                v.f35 = null
             }
             if (n < 237) {
+                fbeDefaults(v, 36)
                 r.leave()
                 return
             }
+            if (v.f36.size != 3) v.f36 = IntArray(3)
             for (i67 in 0 until 3) {
                 v.f36[i67] = r.i32(b + 225 + i67 * 4)
             }
             if (n < 247) {
+                fbeDefaults(v, 37)
                 r.leave()
                 return
             }
+            if (v.f37.size != 2) v.f37 = arrayOfNulls<String>(2)
             for (i68 in 0 until 2) {
                 val s70 = r.optional(b, b + 237 + i68 * 5, 4, "f37")
                 val x69: String? = if (s70 >= 0) r.string(s70, s70, "f37") else null
                 v.f37[i68] = x69
             }
             if (n < 251) {
+                fbeDefaults(v, 38)
                 r.leave()
                 return
             }
             val e71 = r.vector(b, b + 247, 8, 8, "f38")
             val n72 = r.count()
+            v.f38.clear()
             for (i73 in 0 until n72) {
                 v.f38.add(r.f64(e71 + i73 * 8))
             }
             if (n < 255) {
+                fbeDefaults(v, 39)
                 r.leave()
                 return
             }
             val e74 = r.vector(b, b + 251, 5, 1, "f39")
             val n75 = r.count()
+            v.f39.clear()
             for (i76 in 0 until n75) {
                 val s78 = r.optional(b, e74 + i76 * 5, 4, "f39")
                 val x77: Counted? = if (s78 >= 0) {
@@ -673,29 +828,35 @@ open class Everything(
                 v.f39.add(x77)
             }
             if (n < 259) {
+                fbeDefaults(v, 40)
                 r.leave()
                 return
             }
             val e80 = r.vector(b, b + 255, 4, 4, "f40")
             val n81 = r.count()
+            v.f40.clear()
             for (i82 in 0 until n81) {
                 v.f40.add(r.string(b, e80 + i82 * 4, "f40"))
             }
             if (n < 263) {
+                fbeDefaults(v, 41)
                 r.leave()
                 return
             }
             val e83 = r.vector(b, b + 259, 8, 8, "f41")
             val n84 = r.count()
+            v.f41.clear()
             for (i85 in 0 until n84) {
                 if (!v.f41.add(r.i64(e83 + i85 * 8))) throw r.duplicateKey("f41", e83 + i85 * 8)
             }
             if (n < 267) {
+                fbeDefaults(v, 42)
                 r.leave()
                 return
             }
             val e86 = r.vector(b, b + 263, 4, 0, "f42")
             val n87 = r.count()
+            v.f42.clear()
             for (i88 in 0 until n87) {
                 val x89 = org.example.market.Instrument()
                 try {
@@ -706,22 +867,26 @@ open class Everything(
                 if (!v.f42.add(x89)) throw r.duplicateKey("f42", e86 + i88 * 4)
             }
             if (n < 271) {
+                fbeDefaults(v, 43)
                 r.leave()
                 return
             }
             val e90 = r.vector(b, b + 267, 8, 8, "f43")
             val n91 = r.count()
+            v.f43.clear()
             for (i92 in 0 until n91) {
                 val k93 = r.i32(e90 + i92 * 8)
                 v.f43[k93] = r.string(b, e90 + i92 * 8 + 4, "f43")
                 if (v.f43.size != i92 + 1) throw r.duplicateKey("f43", e90 + i92 * 8)
             }
             if (n < 275) {
+                fbeDefaults(v, 44)
                 r.leave()
                 return
             }
             val e94 = r.vector(b, b + 271, 9, 5, "f44")
             val n95 = r.count()
+            v.f44.clear()
             for (i96 in 0 until n95) {
                 val k97 = r.string(b, e94 + i96 * 9, "f44")
                 val s99 = r.optional(b, e94 + i96 * 9 + 4, 4, "f44")
@@ -740,22 +905,26 @@ open class Everything(
                 if (v.f44.size != i96 + 1) throw r.duplicateKey("f44", e94 + i96 * 9)
             }
             if (n < 279) {
+                fbeDefaults(v, 45)
                 r.leave()
                 return
             }
             val e101 = r.vector(b, b + 275, 20, 20, "f45")
             val n102 = r.count()
+            v.f45.clear()
             for (i103 in 0 until n102) {
                 val k104 = r.uuid(e101 + i103 * 20)
                 v.f45[k104] = r.bytes(b, e101 + i103 * 20 + 16, "f45")
                 if (v.f45.size != i103 + 1) throw r.duplicateKey("f45", e101 + i103 * 20)
             }
             if (n < 283) {
+                fbeDefaults(v, 46)
                 r.leave()
                 return
             }
             val e105 = r.vector(b, b + 279, 8, 0, "f46")
             val n106 = r.count()
+            v.f46.clear()
             for (i107 in 0 until n106) {
                 val x108 = org.example.market.Instrument()
                 try {
@@ -773,59 +942,70 @@ open class Everything(
                 if (v.f46.size != i107 + 1) throw r.duplicateKey("f46", e105 + i107 * 8)
             }
             if (n < 288) {
+                fbeDefaults(v, 47)
                 r.leave()
                 return
             }
             val s110 = r.optional(b, b + 283, 4, "f47")
             v.f47 = if (s110 >= 0) r.i32(s110) else null
             if (n < 289) {
+                fbeDefaults(v, 48)
                 r.leave()
                 return
             }
             v.f47Reset = r.bool(b + 288)
             if (n < 294) {
+                fbeDefaults(v, 49)
                 r.leave()
                 return
             }
             val s111 = r.optional(b, b + 289, 8, "f48")
             v.f48 = if (s111 >= 0) r.i64(s111) else null
             if (n < 298) {
+                fbeDefaults(v, 50)
                 r.leave()
                 return
             }
             val e112 = r.vector(b, b + 294, 8, 8, "f49")
             val n113 = r.count()
+            v.f49.clear()
             for (i114 in 0 until n113) {
                 val k115 = r.bytes(b, e112 + i114 * 8, "f49")
                 v.f49[k115] = r.i32(e112 + i114 * 8 + 4)
                 if (v.f49.size != i114 + 1) throw r.duplicateKey("f49", e112 + i114 * 8)
             }
             if (n < 302) {
+                fbeDefaults(v, 51)
                 r.leave()
                 return
             }
             val e116 = r.vector(b, b + 298, 8, 8, "f50")
             val n117 = r.count()
+            v.f50.clear()
             for (i118 in 0 until n117) {
                 val k119 = r.bytes(b, e116 + i118 * 8, "f50")
                 v.f50[k119] = r.string(b, e116 + i118 * 8 + 4, "f50")
                 if (v.f50.size != i118 + 1) throw r.duplicateKey("f50", e116 + i118 * 8)
             }
             if (n < 306) {
+                fbeDefaults(v, 52)
                 r.leave()
                 return
             }
             val e120 = r.vector(b, b + 302, 16, 16, "f51")
             val n121 = r.count()
+            v.f51.clear()
             for (i122 in 0 until n121) {
                 if (!v.f51.add(r.decimal(e120 + i122 * 16))) throw r.duplicateKey("f51", e120 + i122 * 16)
             }
             if (n < 310) {
+                fbeDefaults(v, 53)
                 r.leave()
                 return
             }
             val e123 = r.vector(b, b + 306, 20, 20, "f52")
             val n124 = r.count()
+            v.f52.clear()
             for (i125 in 0 until n124) {
                 val k126 = r.decimal(e123 + i125 * 20)
                 v.f52[k126] = r.i32(e123 + i125 * 20 + 16)
@@ -1060,7 +1240,8 @@ open class Everything(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -1109,29 +1290,36 @@ open class Everything(
             v.f32 = if (r.finalHas("f32")) r.finalI32("f32") else null
             v.f33 = if (r.finalHas("f33")) r.finalString("f33") else null
             v.f34 = if (r.finalHas("f34")) EByte(r.finalI8("f34").toUByte()) else null
-            v.f35 = if (r.finalHas("f35")) {
-                val x155 = Counted()
+            if (r.finalHas("f35")) {
+                var o155 = v.f35
+                if (o155 == null) {
+                    o155 = Counted()
+                    v.f35 = o155
+                }
                 try {
-                    Counted.fbeReadFinal(r, x155)
+                    Counted.fbeReadFinal(r, o155)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
-                x155
             } else {
-                null
+                v.f35 = null
             }
+            if (v.f36.size != 3) v.f36 = IntArray(3)
             for (i156 in 0 until 3) {
                 v.f36[i156] = r.finalI32("f36")
             }
+            if (v.f37.size != 2) v.f37 = arrayOfNulls<String>(2)
             for (i157 in 0 until 2) {
                 val x158: String? = if (r.finalHas("f37")) r.finalString("f37") else null
                 v.f37[i157] = x158
             }
             val n159 = r.finalCount(8, 8, "f38")
+            v.f38.clear()
             for (i160 in 0 until n159) {
                 v.f38.add(r.finalF64("f38"))
             }
             val n161 = r.finalCount(1, 1, "f39")
+            v.f39.clear()
             for (i162 in 0 until n161) {
                 val x163: Counted? = if (r.finalHas("f39")) {
                     val x164 = Counted()
@@ -1147,15 +1335,18 @@ open class Everything(
                 v.f39.add(x163)
             }
             val n165 = r.finalCount(4, 4, "f40")
+            v.f40.clear()
             for (i166 in 0 until n165) {
                 v.f40.add(r.finalString("f40"))
             }
             val n167 = r.finalCount(8, 8, "f41")
+            v.f41.clear()
             for (i168 in 0 until n167) {
                 val p169 = r.pos()
                 if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p169)
             }
             val n170 = r.finalCount(8, 0, "f42")
+            v.f42.clear()
             for (i171 in 0 until n170) {
                 val p172 = r.pos()
                 val x173 = org.example.market.Instrument()
@@ -1167,6 +1358,7 @@ open class Everything(
                 if (!v.f42.add(x173)) throw r.duplicateKey("f42", p172)
             }
             val n174 = r.finalCount(8, 8, "f43")
+            v.f43.clear()
             for (i175 in 0 until n174) {
                 val p176 = r.pos()
                 val k177 = r.finalI32("f43")
@@ -1174,6 +1366,7 @@ open class Everything(
                 if (v.f43.size != i175 + 1) throw r.duplicateKey("f43", p176)
             }
             val n178 = r.finalCount(5, 5, "f44")
+            v.f44.clear()
             for (i179 in 0 until n178) {
                 val p180 = r.pos()
                 val k181 = r.finalString("f44")
@@ -1192,6 +1385,7 @@ open class Everything(
                 if (v.f44.size != i179 + 1) throw r.duplicateKey("f44", p180)
             }
             val n184 = r.finalCount(20, 20, "f45")
+            v.f45.clear()
             for (i185 in 0 until n184) {
                 val p186 = r.pos()
                 val k187 = r.finalUuid("f45")
@@ -1199,6 +1393,7 @@ open class Everything(
                 if (v.f45.size != i185 + 1) throw r.duplicateKey("f45", p186)
             }
             val n188 = r.finalCount(12, 0, "f46")
+            v.f46.clear()
             for (i189 in 0 until n188) {
                 val p190 = r.pos()
                 val x191 = org.example.market.Instrument()
@@ -1220,6 +1415,7 @@ open class Everything(
             v.f47Reset = r.finalBool("f47Reset")
             v.f48 = if (r.finalHas("f48")) r.finalI64("f48") else null
             val n193 = r.finalCount(8, 8, "f49")
+            v.f49.clear()
             for (i194 in 0 until n193) {
                 val p195 = r.pos()
                 val k196 = r.finalBytes("f49")
@@ -1227,6 +1423,7 @@ open class Everything(
                 if (v.f49.size != i194 + 1) throw r.duplicateKey("f49", p195)
             }
             val n197 = r.finalCount(8, 8, "f50")
+            v.f50.clear()
             for (i198 in 0 until n197) {
                 val p199 = r.pos()
                 val k200 = r.finalBytes("f50")
@@ -1234,11 +1431,13 @@ open class Everything(
                 if (v.f50.size != i198 + 1) throw r.duplicateKey("f50", p199)
             }
             val n201 = r.finalCount(16, 16, "f51")
+            v.f51.clear()
             for (i202 in 0 until n201) {
                 val p203 = r.pos()
                 if (!v.f51.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p203)
             }
             val n204 = r.finalCount(20, 20, "f52")
+            v.f52.clear()
             for (i205 in 0 until n204) {
                 val p206 = r.pos()
                 val k207 = r.finalDecimal("f52")

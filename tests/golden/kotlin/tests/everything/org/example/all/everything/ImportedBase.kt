@@ -35,6 +35,12 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { ImportedBase.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    override fun reset() {
+        super.reset()
+        fbeDefaults(this, 0)
+    }
+
     /**
      * Writes this value as a versioned root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
@@ -53,6 +59,26 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
     }
 
     /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFbe(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            ImportedBase.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("everything.ImportedBase")
+        }
+    }
+
+    /**
      * Writes this value as a final root into [w] (reset first) and returns its size: the
      * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
      *
@@ -65,6 +91,27 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
             return w.endFinal(1022)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("everything.ImportedBase")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @Throws(DecodeException::class)
+    override fun readFinal(data: ByteArray, offset: Int, length: Int, limits: Limits) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 1022, limits)
+            ImportedBase.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("everything.ImportedBase")
         }
     }
@@ -104,9 +151,16 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
             w.putF64(b + 16, v.price)
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: ImportedBase, from: Int) {
+            if (from <= 0) v.price = 1.5
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -114,12 +168,14 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
             val b = r.struct(base, slot, 1022, 16)
             val n = r.i32(b)
             if (n < 16) {
+                v.reset()
                 r.leave()
                 return
             }
             v.symbol = r.string(b, b + 8, "symbol")
             v.digits = r.i32(b + 12)
             if (n < 24) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
@@ -171,7 +227,8 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */

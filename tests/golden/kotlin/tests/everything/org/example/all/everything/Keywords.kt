@@ -38,6 +38,11 @@ open class Keywords(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Keywords.fbeText(it, this) }.toString()
 
+    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
+    open fun reset() {
+        fbeDefaults(this, 0)
+    }
+
     /** This value as a versioned root (docs/format.md 3.2). */
     fun toFbe(): ByteArray {
         val w = Writer()
@@ -62,6 +67,27 @@ open class Keywords(
         }
     }
 
+    /**
+     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.versioned(data, offset, length, limits)
+            Keywords.fbeRead(r, r.base(), r.base() + 4, this)
+        } catch (e: DecodeException) {
+            reset()
+            throw e.within("everything.Keywords")
+        }
+    }
+
     /** This value as a final root (docs/format.md 4.1). */
     fun toFinal(): ByteArray {
         val w = Writer()
@@ -82,6 +108,28 @@ open class Keywords(
             return w.endFinal(1032)
         } catch (e: EncodeException) {
             w.reset()
+            throw e.within("everything.Keywords")
+        }
+    }
+
+    /**
+     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
+     * overwriting every property and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates little
+     * more than the strings while the messages keep their shape.
+     *
+     * @throws DecodeException at the first problem (type, field path, offset); this value is then
+     *   reset to the schema's defaults
+     */
+    @JvmOverloads
+    @Throws(DecodeException::class)
+    open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
+        try {
+            val r = Reader.finalRoot(data, offset, length, 1032, limits)
+            Keywords.fbeReadFinal(r, this)
+            r.endFinal()
+        } catch (e: DecodeException) {
+            reset()
             throw e.within("everything.Keywords")
         }
     }
@@ -141,9 +189,24 @@ open class Keywords(
             }
         }
 
+        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        private fun fbeDefaults(v: Keywords, from: Int) {
+            if (from <= 0) v.new = 0
+            if (from <= 1) v.class_ = ""
+            if (from <= 2) v.default = Reserved.delete
+            if (from <= 3) v.swap = false
+            if (from <= 4) v.from = 0
+            if (from <= 5) v.None = 0
+            if (from <= 6) v.NULL = 0
+            if (from <= 7) v.operator = null
+            if (from <= 8) v.this_.clear()
+        }
+
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], a value with
-         * the schema's defaults: fields an older writer did not write keep them.
+         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
+         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * of structs, the collections); fields an older writer did not write take the schema's
+         * defaults. After an error [v] is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -151,61 +214,72 @@ open class Keywords(
             val b = r.struct(base, slot, 1032, 30)
             val n = r.i32(b)
             if (n < 12) {
+                fbeDefaults(v, 0)
                 r.leave()
                 return
             }
             v.new = r.i32(b + 8)
             if (n < 16) {
+                fbeDefaults(v, 1)
                 r.leave()
                 return
             }
             v.class_ = r.string(b, b + 12, "class")
             if (n < 20) {
+                fbeDefaults(v, 2)
                 r.leave()
                 return
             }
             v.default = Reserved(r.i32(b + 16))
             if (n < 21) {
+                fbeDefaults(v, 3)
                 r.leave()
                 return
             }
             v.swap = r.bool(b + 20)
             if (n < 25) {
+                fbeDefaults(v, 4)
                 r.leave()
                 return
             }
             v.from = r.i32(b + 21)
             if (n < 29) {
+                fbeDefaults(v, 5)
                 r.leave()
                 return
             }
             v.None = r.i32(b + 25)
             if (n < 33) {
+                fbeDefaults(v, 6)
                 r.leave()
                 return
             }
             v.NULL = r.i32(b + 29)
             if (n < 38) {
+                fbeDefaults(v, 7)
                 r.leave()
                 return
             }
             val s6 = r.optional(b, b + 33, 4, "operator")
             v.operator = if (s6 >= 0) Reserved(r.i32(s6)) else null
             if (n < 42) {
+                fbeDefaults(v, 8)
                 r.leave()
                 return
             }
             val e7 = r.vector(b, b + 38, 4, 0, "this")
             val n8 = r.count()
-            for (i9 in 0 until n8) {
-                val x10 = FixedKeywords()
+            val m9 = v.this_.size
+            for (i10 in 0 until n8) {
+                val x11 = if (i10 < m9) v.this_[i10] else FixedKeywords()
                 try {
-                    FixedKeywords.fbeRead(r, b, e7 + i9 * 4, x10)
+                    FixedKeywords.fbeRead(r, b, e7 + i10 * 4, x11)
                 } catch (e: DecodeException) {
-                    throw e.at("this", i9)
+                    throw e.at("this", i10)
                 }
-                v.this_.add(x10)
+                if (i10 >= m9) v.this_.add(x11)
             }
+            if (m9 > n8) v.this_.subList(n8, m9).clear()
             r.leave()
         }
 
@@ -254,25 +328,26 @@ open class Keywords(
             w.appendI32(v.from)
             w.appendI32(v.None)
             w.appendI32(v.NULL)
-            val o11 = v.operator
-            w.appendBool(o11 != null)
-            if (o11 != null) {
-                w.appendI32(o11.value)
+            val o12 = v.operator
+            w.appendBool(o12 != null)
+            if (o12 != null) {
+                w.appendI32(o12.value)
             }
             w.appendCount(v.this_.size)
-            var i13 = 0
-            for (x12 in v.this_) {
+            var i14 = 0
+            for (x13 in v.this_) {
                 try {
-                    FixedKeywords.fbeWriteFinal(w, x12)
+                    FixedKeywords.fbeWriteFinal(w, x13)
                 } catch (e: EncodeException) {
-                    throw e.at("this", i13)
+                    throw e.at("this", i14)
                 }
-                i13++
+                i14++
             }
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v].
+         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
+         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -286,16 +361,18 @@ open class Keywords(
             v.None = r.finalI32("None")
             v.NULL = r.finalI32("NULL")
             v.operator = if (r.finalHas("operator")) Reserved(r.finalI32("operator")) else null
-            val n14 = r.finalCount(9, 0, "this")
-            for (i15 in 0 until n14) {
-                val x16 = FixedKeywords()
+            val n15 = r.finalCount(9, 0, "this")
+            val m16 = v.this_.size
+            for (i17 in 0 until n15) {
+                val x18 = if (i17 < m16) v.this_[i17] else FixedKeywords()
                 try {
-                    FixedKeywords.fbeReadFinal(r, x16)
+                    FixedKeywords.fbeReadFinal(r, x18)
                 } catch (e: DecodeException) {
-                    throw e.at("this", i15)
+                    throw e.at("this", i17)
                 }
-                v.this_.add(x16)
+                if (i17 >= m16) v.this_.add(x18)
             }
+            if (m16 > n15) v.this_.subList(n15, m16).clear()
             r.leave()
         }
 
