@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -38,6 +39,9 @@ PLANNED = {"csharp": "C#", "ruby": "Ruby"}
 NOT_SUPPORTED = {"swift": "not supported: fbec checks the code it generates by compiling and running it, "
                           "and it has no Swift compiler to do that with, so it generates no Swift"}
 LANGUAGES = {**TARGETS, **PLANNED, "swift": "Swift"}
+
+# --package-prefix: a dotted name of identifiers (each part escaped as the target escapes a domain's)
+PACKAGE_PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_PIPE_CLOSED = 141
@@ -84,6 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="also generate JSON conversion")
     p.add_argument("--proto", action="store_true", help="also generate the protocol (Sender/Receiver/Client)")
     p.add_argument("--sender", dest="proto", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--package-prefix", metavar="PREFIX", default="",
+                   help="put the Java and Kotlin packages under PREFIX (a dotted name: PREFIX.com.chronoxor.proto), "
+                        "e.g. to hold the Java and the Kotlin code of one schema in one program")
     p.add_argument("--list-outputs", action="store_true",
                    help="print the path of every file the chosen targets would write, one per line, "
                         "and write nothing (for build systems)")
@@ -147,6 +154,10 @@ def _main(argv: list[str]) -> int:
     chosen = [lang for lang in LANGUAGES if getattr(args, lang)]
     if not chosen and not args.ir:
         return _usage("choose what to generate: --ir or a language (" + ", ".join("--" + x for x in TARGETS) + ")")
+    if args.package_prefix and not PACKAGE_PREFIX.fullmatch(args.package_prefix):
+        return _usage(f"--package-prefix '{args.package_prefix}' is not a dotted name (letters, digits, _)")
+    if args.package_prefix and not (args.java or args.kotlin):
+        return _usage("--package-prefix is for the Java and Kotlin packages: add --java or --kotlin")
     if not os.path.isfile(args.input):
         return _usage(f"input file '{args.input}' does not exist")
     targets = []
@@ -174,7 +185,8 @@ def _main(argv: list[str]) -> int:
         else:
             sys.stdout.write(text)
 
-    options = Options(final=args.final, json=args.json, proto=args.proto, indent=args.indent, tabs=args.tabs)
+    options = Options(final=args.final, json=args.json, proto=args.proto, indent=args.indent, tabs=args.tabs,
+                      package_prefix=args.package_prefix)
     for target in targets:
         files = target.generate(schema, options)
         if args.list_outputs:

@@ -59,6 +59,29 @@ def test_list_outputs_names_what_generation_writes(tmp_path, capsys):
                                               for p in written.iterdir())
 
 
+def test_package_prefix_puts_java_and_kotlin_packages_under_it(tmp_path, capsys):
+    """--package-prefix: the Java and Kotlin code of one schema under other packages (the prefix
+    before the domain), references to imported packages too; refused without --java/--kotlin or
+    when it is not a dotted name."""
+    schemas = tmp_path / "schemas"
+    schemas.mkdir()
+    (schemas / "lib.fbe").write_text("domain com.example\npackage lib\nstruct B { int32 x; }\n")
+    (schemas / "top.fbe").write_text("domain com.example\npackage top\nimport lib\nstruct T { lib.B b; }\n")
+    out = tmp_path / "out"
+    status, _, _ = run_fbec(capsys, "--java", "--kotlin", "--package-prefix=bench.kt", f"--input={schemas / 'top.fbe'}",
+                            f"--output={out}", "-q")
+    assert status == 0
+    java = (out / "bench/kt/com/example/top/T.java").read_text()
+    kotlin = (out / "bench/kt/com/example/top/T.kt").read_text()
+    assert "package bench.kt.com.example.top;" in java and "bench.kt.com.example.lib.B b" in java
+    assert "package bench.kt.com.example.top\n" in kotlin and "b: bench.kt.com.example.lib.B" in kotlin
+    assert sorted(p.name for p in out.iterdir()) == ["bench"]
+    assert run_fbec(capsys, "--cpp", "--package-prefix=x", f"--input={schemas / 'top.fbe'}", f"--output={out}")[0] == 2
+    status, _, err = run_fbec(capsys, "--java", "--package-prefix=x..y", f"--input={schemas / 'top.fbe'}",
+                              f"--output={out}")
+    assert status == 2 and "not a dotted name" in err
+
+
 def test_missing_input(capsys):
     status, _, err = run_fbec(capsys, "--ir", "--input=/nonexistent/x.fbe")
     assert status == 2 and err == "fbec: error: input file '/nonexistent/x.fbe' does not exist (see fbec --help)\n"

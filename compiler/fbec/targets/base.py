@@ -26,6 +26,7 @@ class Options:
     proto: bool = False        # --proto / --sender: protocol classes
     indent: int = 4            # -n INDENT
     tabs: bool = False         # -t: indent with tabs
+    package_prefix: str = ""   # --package-prefix: put before the Java and Kotlin packages (dotted)
 
 
 @dataclass(frozen=True)

@@ -84,9 +84,10 @@ WIRE = {"int8": ("byte", 8), "uint8": ("byte", 8), "int16": ("short", 16), "uint
         "int32": ("int", 32), "uint32": ("int", 32), "int64": ("long", 64), "uint64": ("long", 64)}
 
 
-def java_package(p: ir.Package) -> str:
-    """The Java package of a schema package: its domain, then its name (`com.chronoxor.proto`)."""
-    parts = (p.domain.split(".") if p.domain else []) + [p.name]
+def java_package(p: ir.Package, prefix: str = "") -> str:
+    """The Java package of a schema package: its domain, then its name (`com.chronoxor.proto`),
+    after prefix when one is given (fbec --package-prefix: `bench.com.chronoxor.proto`)."""
+    parts = (prefix.split(".") if prefix else []) + (p.domain.split(".") if p.domain else []) + [p.name]
     return ".".join(JAVA_RESERVED(x) for x in parts)
 
 
@@ -163,9 +164,10 @@ def enum_constant(name: str) -> str:
 class Context:
     """What one generated file needs: its package, its imports by use, Java names of IR types."""
 
-    def __init__(self, schema: ir.Schema, package: ir.Package) -> None:
+    def __init__(self, schema: ir.Schema, package: ir.Package, prefix: str = "") -> None:
         self.schema = schema
         self.package = package
+        self.prefix = prefix
         self.imports: set[str] = set()
 
     def use(self, qualified_class: str) -> str:
@@ -183,7 +185,7 @@ class Context:
         simple = TYPE_RESERVED(name)
         if pkg == self.package.name:
             return simple
-        return f"{java_package(self.schema.package(pkg))}.{simple}"
+        return f"{java_package(self.schema.package(pkg), self.prefix)}.{simple}"
 
     def type(self, t: ir.Type, boxed: bool = False) -> str:
         """The Java type of an IR type (boxed: as a type argument or an optional)."""
@@ -334,9 +336,9 @@ def write_file(c: Context, body: CodeWriter, options: Options) -> str:
     out = CodeWriter(options)
     out.lines(generated_header(c.package))
     out.blank()
-    out.line(f"package {java_package(c.package)};")
+    out.line(f"package {java_package(c.package, c.prefix)};")
     out.blank()
-    mine = java_package(c.package)
+    mine = java_package(c.package, c.prefix)
     imports = sorted(i for i in c.imports if i.rpartition(".")[0] not in (mine, "java.lang"))
     if imports:
         for group in (["java."], ["javax."], [""]):
@@ -351,11 +353,11 @@ def write_file(c: Context, body: CodeWriter, options: Options) -> str:
 
 
 def path_of(c: Context, name: str) -> str:
-    return java_package(c.package).replace(".", "/") + f"/{name}.java"
+    return java_package(c.package, c.prefix).replace(".", "/") + f"/{name}.java"
 
 
 def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Options) -> GeneratedFile:
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     name = c.named(e.qualified)
     java, bits = WIRE[e.wire]
@@ -464,7 +466,7 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
 
 
 def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: Options) -> GeneratedFile:
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     name = c.named(s.qualified)
     what = "message" if s.message else "struct"

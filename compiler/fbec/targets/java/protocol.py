@@ -35,7 +35,7 @@ def _file(c: Context, name: str, w: CodeWriter, options: Options) -> GeneratedFi
 
 def handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
     from fbec.targets.java import Context
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     w.line("/**")
     w.line(f" * What a Receiver of {package.name} delivers: an {{@code onReceive}} per message, its own first, then")
@@ -60,7 +60,7 @@ def handler(schema: ir.Schema, package: ir.Package, options: Options) -> Generat
 
 def receiver(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
     from fbec.targets.java import Context, int_literal
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     name = "FinalReceiver" if final else "Receiver"
     model = "final" if final else "versioned"
@@ -95,7 +95,7 @@ def receiver(schema: ir.Schema, package: ir.Package, options: Options, final: bo
 
 def sender(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
     from fbec.targets.java import Context
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     name = "FinalSender" if final else "Sender"
     model = "final" if final else "versioned"
@@ -131,7 +131,7 @@ def frame_method(package: ir.Package, qualified: str) -> str:
 
 def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
     from fbec.targets.java import Context
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     w.line("/**")
     w.line(f" * What a Proxy of {package.name} hands on: each frame, verified but not decoded, to look at or forward")
@@ -164,7 +164,7 @@ def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> G
 
 def proxy(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
     from fbec.targets.java import Context, int_literal
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     base, limits, decode_exception = c.rt("FrameReceiver"), c.rt("Limits"), c.rt("DecodeException")
     w.line("/**")
@@ -205,7 +205,7 @@ def id_field(s: ir.Struct) -> ir.Field | None:
 
 def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
     from fbec.targets.java import Context, field_name
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     name = "FinalClient" if final else "Client"
     sender_class, receiver_class = ("FinalSender", "FinalReceiver") if final else ("Sender", "Receiver")

@@ -95,9 +95,10 @@ TO_SIGNED = {"UByte": ".toByte()", "UShort": ".toShort()", "UInt": ".toInt()", "
 FROM_SIGNED = {"UByte": ".toUByte()", "UShort": ".toUShort()", "UInt": ".toUInt()", "ULong": ".toULong()"}
 
 
-def kotlin_package(p: ir.Package) -> str:
-    """The Kotlin package of a schema package: its domain, then its name (`com.chronoxor.proto`)."""
-    parts = (p.domain.split(".") if p.domain else []) + [p.name]
+def kotlin_package(p: ir.Package, prefix: str = "") -> str:
+    """The Kotlin package of a schema package: its domain, then its name (`com.chronoxor.proto`),
+    after prefix when one is given (fbec --package-prefix: `bench.com.chronoxor.proto`)."""
+    parts = (prefix.split(".") if prefix else []) + (p.domain.split(".") if p.domain else []) + [p.name]
     return ".".join(KOTLIN_RESERVED(x) for x in parts)
 
 
@@ -194,9 +195,10 @@ def enum_constant(name: str) -> str:
 class Context:
     """What one generated file needs: its package, its imports by use, Kotlin names of IR types."""
 
-    def __init__(self, schema: ir.Schema, package: ir.Package) -> None:
+    def __init__(self, schema: ir.Schema, package: ir.Package, prefix: str = "") -> None:
         self.schema = schema
         self.package = package
+        self.prefix = prefix
         self.imports: set[str] = set()
 
     def use(self, qualified_class: str) -> str:
@@ -214,7 +216,7 @@ class Context:
         simple = TYPE_RESERVED(name)
         if pkg == self.package.name:
             return simple
-        return f"{kotlin_package(self.schema.package(pkg))}.{simple}"
+        return f"{kotlin_package(self.schema.package(pkg), self.prefix)}.{simple}"
 
     def type(self, t: ir.Type) -> str:
         """The Kotlin type of an IR type."""
@@ -390,13 +392,13 @@ def write_file(c: Context, body: CodeWriter, options: Options) -> str:
     out = CodeWriter(options)
     out.lines(generated_header(c.package))
     out.blank()
-    if "_" in kotlin_package(c.package):
+    if "_" in kotlin_package(c.package, c.prefix):
         # the schema's package name, kept as it is (ktlint wants none with an underscore)
         out.line('@file:Suppress("ktlint:standard:package-name")')
         out.blank()
-    out.line(f"package {kotlin_package(c.package)}")
+    out.line(f"package {kotlin_package(c.package, c.prefix)}")
     out.blank()
-    mine = kotlin_package(c.package)
+    mine = kotlin_package(c.package, c.prefix)
     imports = sorted(i for i in c.imports if i.rpartition(".")[0] != mine)
     if imports:
         # ktlint's order: everything else, then java, javax and kotlin
@@ -409,7 +411,7 @@ def write_file(c: Context, body: CodeWriter, options: Options) -> str:
 
 
 def path_of(c: Context, name: str) -> str:
-    return kotlin_package(c.package).replace(".", "/") + f"/{name}.kt"
+    return kotlin_package(c.package, c.prefix).replace(".", "/") + f"/{name}.kt"
 
 
 def when_literal(value: int, kotlin: str) -> str:
@@ -420,7 +422,7 @@ def when_literal(value: int, kotlin: str) -> str:
 
 
 def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Options) -> GeneratedFile:
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     name = c.named(e.qualified)
     kotlin = WIRE[e.wire]
@@ -487,7 +489,7 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
 
 
 def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: Options) -> GeneratedFile:
-    c = Context(schema, package)
+    c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     name = c.named(s.qualified)
     what = "message" if s.message else "struct"

@@ -33,9 +33,9 @@ def _file(c: Context, name: str, w: CodeWriter, options: Options) -> GeneratedFi
     return GeneratedFile(path_of(c, name), write_file(c, w, options))
 
 
-def _context(schema: ir.Schema, package: ir.Package) -> Context:
+def _context(schema: ir.Schema, package: ir.Package, options: Options) -> Context:
     from fbec.targets.kotlin import Context
-    return Context(schema, package)
+    return Context(schema, package, options.package_prefix)
 
 
 def _type_id(value: int) -> str:
@@ -44,7 +44,7 @@ def _type_id(value: int) -> str:
 
 
 def handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    c = _context(schema, package)
+    c = _context(schema, package, options)
     w = CodeWriter(options)
     w.line("/**")
     w.line(f" * What a Receiver of {package.name} delivers: an `onReceive` per message, its own first, then those")
@@ -80,7 +80,7 @@ def dispatch(w: CodeWriter, c: Context, package: ir.Package, lines: list[tuple[i
 
 
 def receiver(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    c = _context(schema, package)
+    c = _context(schema, package, options)
     w = CodeWriter(options)
     name = "FinalReceiver" if final else "Receiver"
     model = "final" if final else "versioned"
@@ -97,7 +97,7 @@ def receiver(schema: ir.Schema, package: ir.Package, options: Options, final: bo
 
 
 def sender(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    c = _context(schema, package)
+    c = _context(schema, package, options)
     w = CodeWriter(options)
     name = "FinalSender" if final else "Sender"
     model = "final" if final else "versioned"
@@ -125,7 +125,7 @@ def frame_method(package: ir.Package, qualified: str) -> str:
 
 def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
     from fbec.targets.kotlin import fits
-    c = _context(schema, package)
+    c = _context(schema, package, options)
     w = CodeWriter(options)
     w.line("/**")
     w.line(f" * What a Proxy of {package.name} hands on: each frame, verified but not decoded, to look at or")
@@ -150,7 +150,7 @@ def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> G
 
 
 def proxy(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    c = _context(schema, package)
+    c = _context(schema, package, options)
     w = CodeWriter(options)
     w.line("/**")
     w.line(f" * Receives versioned frames of {package.name} (docs/format.md 7.5) and hands each one, verified but")
@@ -173,7 +173,7 @@ def id_field(s: ir.Struct) -> ir.Field | None:
 
 def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
     from fbec.targets.kotlin import field_name, signature
-    c = _context(schema, package)
+    c = _context(schema, package, options)
     w = CodeWriter(options)
     name = "FinalClient" if final else "Client"
     sender_class, receiver_class = ("FinalSender", "FinalReceiver") if final else ("Sender", "Receiver")
