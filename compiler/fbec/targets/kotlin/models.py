@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Options
+from fbec.targets.java.models import final_parts, run_fields
 
 if TYPE_CHECKING:
     from fbec.targets.kotlin import Context
@@ -494,6 +495,38 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
         w.line(f"{target} = {final_read(w, c, t, f.name, names, None)}")
 
 
+# ---------------------------------------------------------------- runs of fixed-size fields
+
+def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: Names,
+              read: Callable[[ir.Field, str], None]) -> None:
+    """Claim a run of fixed-size fields with one check (Reader.run, which fails with the error of
+    the first field that is not there, as the per-field code does; the runs as the Java target's
+    final_parts finds them) and read each field at its offset in the run with read(f, slot)."""
+    from fbec.targets.kotlin import fits
+    p = names("p")
+    fields = run_fields(members)
+    if fits(w, w.depth, f'val {p} = r.run({run.size}, "{fields}")'):
+        w.line(f'val {p} = r.run({run.size}, "{fields}")')
+    else:
+        # a long description: string literals joined with + (one constant for the compiler), a line each
+        with w.block(f"val {p} = r.run(", ")"):
+            w.line(f"{run.size},")
+            pieces = [""]
+            for part in fields.split(","):
+                joined = f"{pieces[-1]},{part}" if pieces[-1] else part
+                if pieces[-1] and not fits(w, w.depth + 1, f'"{joined}," +'):
+                    pieces[-1] += ","
+                    pieces.append(part)
+                else:
+                    pieces[-1] = joined
+            for k, piece in enumerate(pieces):
+                last = k == len(pieces) - 1
+                w.line(("" if k == 0 else w.unit) + f'"{piece}"' + ("," if last else " +"))
+    for f in members:
+        at = f.offset - run.offset
+        read(f, plus(p, str(at)) if at else p)
+
+
 # ---------------------------------------------------------------- per struct
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool, json: bool) -> None:
@@ -737,8 +770,11 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     w.line(" */")
     with w.block(f"fun fbeReadFinal(r: {reader}, v: {name}) {{", "}"):
         w.line(f"r.enter({s.decode_cost})")
-        for f in s.all_fields:
-            final_read_field(w, c, f, f"v.{field_name(f)}", names)
+        for part in final_parts(s):
+            if isinstance(part, ir.Field):
+                final_read_field(w, c, part, f"v.{field_name(part)}", names)
+            else:
+                final_run(w, *part, names, lambda f, at: read_field(w, c, f, at, at, f"v.{field_name(f)}", names))
         w.line("r.leave()")
     w.blank()
     write_roots(w, c, s, name, "Final", "final")

@@ -244,9 +244,10 @@ open class Edge(var source: Int = 0, var target: Int = 0, var weight: Int = 0) {
          */
         fun fbeReadFinal(r: Reader, v: Edge) {
             r.enter(12)
-            v.source = r.finalI32("source")
-            v.target = r.finalI32("target")
-            v.weight = r.finalI32("weight")
+            val p1 = r.run(12, "source=4,target=4,weight=4")
+            v.source = r.i32(p1)
+            v.target = r.i32(p1 + 4)
+            v.weight = r.i32(p1 + 8)
             r.leave()
         }
 

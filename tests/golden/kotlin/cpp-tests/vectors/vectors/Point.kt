@@ -244,9 +244,10 @@ open class Point(var flag: Boolean = false, var x: Long = 0L, var y: Short = 0) 
          */
         fun fbeReadFinal(r: Reader, v: Point) {
             r.enter(11)
-            v.flag = r.finalBool("flag")
-            v.x = r.finalI64("x")
-            v.y = r.finalI16("y")
+            val p1 = r.run(11, "flag=1,x=8,y=2")
+            v.flag = r.bool(p1)
+            v.x = r.i64(p1 + 1)
+            v.y = r.i16(p1 + 9)
             r.leave()
         }
 

@@ -228,10 +228,11 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
          */
         fun fbeReadFinal(r: Reader, v: Point3) {
             r.enter(19)
-            v.flag = r.finalBool("flag")
-            v.x = r.finalI64("x")
-            v.y = r.finalI16("y")
-            v.z = r.finalF64("z")
+            val p1 = r.run(19, "flag=1,x=8,y=2,z=8")
+            v.flag = r.bool(p1)
+            v.x = r.i64(p1 + 1)
+            v.y = r.i16(p1 + 9)
+            v.z = r.f64(p1 + 11)
             r.leave()
         }
 

@@ -288,10 +288,11 @@ open class Order(
             r.enter(26)
             v.id = r.finalI32("id")
             v.symbol = r.finalString("symbol")
-            v.side = OrderSide(r.finalI8("side").toUByte())
-            v.type = OrderType(r.finalI8("type").toUByte())
-            v.price = r.finalF64("price")
-            v.volume = r.finalF64("volume")
+            val p1 = r.run(18, "side=1,type=1,price=8,volume=8")
+            v.side = OrderSide(r.i8(p1).toUByte())
+            v.type = OrderType(r.i8(p1 + 1).toUByte())
+            v.price = r.f64(p1 + 2)
+            v.volume = r.f64(p1 + 10)
             r.leave()
         }
 

@@ -235,8 +235,9 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
         fun fbeReadFinal(r: Reader, v: Balance) {
             r.enter(20)
             v.currency = r.finalString("currency")
-            v.amount = r.finalF64("amount")
-            v.locked = r.finalF64("locked")
+            val p1 = r.run(16, "amount=8,locked=8")
+            v.amount = r.f64(p1)
+            v.locked = r.f64(p1 + 8)
             r.leave()
         }
 

@@ -1786,47 +1786,53 @@ open class StructNested(
          */
         fun fbeReadFinal(r: Reader, v: StructNested) {
             r.enter(306)
-            v.id = r.finalI32("id")
-            v.f1 = r.finalBool("f1")
-            v.f2 = r.finalBool("f2")
-            v.f3 = r.finalI8("f3").toUByte()
-            v.f4 = r.finalI8("f4").toUByte()
-            v.f5 = r.finalChar("f5")
-            v.f6 = r.finalChar("f6")
-            v.f7 = r.finalI32("f7")
-            v.f8 = r.finalI32("f8")
-            v.f9 = r.finalI8("f9")
-            v.f10 = r.finalI8("f10")
-            v.f11 = r.finalI8("f11").toUByte()
-            v.f12 = r.finalI8("f12").toUByte()
-            v.f13 = r.finalI16("f13")
-            v.f14 = r.finalI16("f14")
-            v.f15 = r.finalI16("f15").toUShort()
-            v.f16 = r.finalI16("f16").toUShort()
-            v.f17 = r.finalI32("f17")
-            v.f18 = r.finalI32("f18")
-            v.f19 = r.finalI32("f19").toUInt()
-            v.f20 = r.finalI32("f20").toUInt()
-            v.f21 = r.finalI64("f21")
-            v.f22 = r.finalI64("f22")
-            v.f23 = r.finalI64("f23").toULong()
-            v.f24 = r.finalI64("f24").toULong()
-            v.f25 = r.finalF32("f25")
-            v.f26 = r.finalF32("f26")
-            v.f27 = r.finalF64("f27")
-            v.f28 = r.finalF64("f28")
-            v.f29 = r.finalDecimal("f29")
-            v.f30 = r.finalDecimal("f30")
+            val p297 = r.run(
+                134,
+                "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
+                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
+            )
+            v.id = r.i32(p297)
+            v.f1 = r.bool(p297 + 4)
+            v.f2 = r.bool(p297 + 5)
+            v.f3 = r.i8(p297 + 6).toUByte()
+            v.f4 = r.i8(p297 + 7).toUByte()
+            v.f5 = r.ch(p297 + 8)
+            v.f6 = r.ch(p297 + 9)
+            v.f7 = r.i32(p297 + 10)
+            v.f8 = r.i32(p297 + 14)
+            v.f9 = r.i8(p297 + 18)
+            v.f10 = r.i8(p297 + 19)
+            v.f11 = r.i8(p297 + 20).toUByte()
+            v.f12 = r.i8(p297 + 21).toUByte()
+            v.f13 = r.i16(p297 + 22)
+            v.f14 = r.i16(p297 + 24)
+            v.f15 = r.i16(p297 + 26).toUShort()
+            v.f16 = r.i16(p297 + 28).toUShort()
+            v.f17 = r.i32(p297 + 30)
+            v.f18 = r.i32(p297 + 34)
+            v.f19 = r.i32(p297 + 38).toUInt()
+            v.f20 = r.i32(p297 + 42).toUInt()
+            v.f21 = r.i64(p297 + 46)
+            v.f22 = r.i64(p297 + 54)
+            v.f23 = r.i64(p297 + 62).toULong()
+            v.f24 = r.i64(p297 + 70).toULong()
+            v.f25 = r.f32(p297 + 78)
+            v.f26 = r.f32(p297 + 82)
+            v.f27 = r.f64(p297 + 86)
+            v.f28 = r.f64(p297 + 94)
+            v.f29 = r.decimal(p297 + 102)
+            v.f30 = r.decimal(p297 + 118)
             v.f31 = r.finalString("f31")
             v.f32 = r.finalString("f32")
-            v.f33 = r.finalI64("f33")
-            v.f34 = r.finalI64("f34")
-            v.f35 = r.finalI64("f35")
-            v.f36 = r.finalUuid("f36")
-            v.f37 = r.finalUuid("f37")
-            v.f38 = r.finalUuid("f38")
-            v.f39 = com.chronoxor.proto.OrderSide(r.finalI8("f39").toUByte())
-            v.f40 = com.chronoxor.proto.OrderType(r.finalI8("f40").toUByte())
+            val p298 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
+            v.f33 = r.i64(p298)
+            v.f34 = r.i64(p298 + 8)
+            v.f35 = r.i64(p298 + 16)
+            v.f36 = r.uuid(p298 + 24)
+            v.f37 = r.uuid(p298 + 40)
+            v.f38 = r.uuid(p298 + 56)
+            v.f39 = com.chronoxor.proto.OrderSide(r.i8(p298 + 72).toUByte())
+            v.f40 = com.chronoxor.proto.OrderType(r.i8(p298 + 73).toUByte())
             try {
                 com.chronoxor.proto.Order.fbeReadFinal(r, v.f41)
             } catch (e: DecodeException) {
@@ -1902,13 +1908,13 @@ open class StructNested(
             v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
             v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
             if (r.finalHas("f158")) {
-                var o297 = v.f158
-                if (o297 == null) {
-                    o297 = com.chronoxor.proto.Order()
-                    v.f158 = o297
+                var o299 = v.f158
+                if (o299 == null) {
+                    o299 = com.chronoxor.proto.Order()
+                    v.f158 = o299
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o297)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o299)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
@@ -1916,13 +1922,13 @@ open class StructNested(
                 v.f158 = null
             }
             if (r.finalHas("f159")) {
-                var o298 = v.f159
-                if (o298 == null) {
-                    o298 = com.chronoxor.proto.Order()
-                    v.f159 = o298
+                var o300 = v.f159
+                if (o300 == null) {
+                    o300 = com.chronoxor.proto.Order()
+                    v.f159 = o300
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o298)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o300)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
@@ -1930,13 +1936,13 @@ open class StructNested(
                 v.f159 = null
             }
             if (r.finalHas("f160")) {
-                var o299 = v.f160
-                if (o299 == null) {
-                    o299 = com.chronoxor.proto.Balance()
-                    v.f160 = o299
+                var o301 = v.f160
+                if (o301 == null) {
+                    o301 = com.chronoxor.proto.Balance()
+                    v.f160 = o301
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o299)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o301)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
@@ -1944,13 +1950,13 @@ open class StructNested(
                 v.f160 = null
             }
             if (r.finalHas("f161")) {
-                var o300 = v.f161
-                if (o300 == null) {
-                    o300 = com.chronoxor.proto.Balance()
-                    v.f161 = o300
+                var o302 = v.f161
+                if (o302 == null) {
+                    o302 = com.chronoxor.proto.Balance()
+                    v.f161 = o302
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o300)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o302)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
@@ -1960,13 +1966,13 @@ open class StructNested(
             v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
             v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
             if (r.finalHas("f164")) {
-                var o301 = v.f164
-                if (o301 == null) {
-                    o301 = com.chronoxor.proto.Account()
-                    v.f164 = o301
+                var o303 = v.f164
+                if (o303 == null) {
+                    o303 = com.chronoxor.proto.Account()
+                    v.f164 = o303
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o301)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o303)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
@@ -1974,13 +1980,13 @@ open class StructNested(
                 v.f164 = null
             }
             if (r.finalHas("f165")) {
-                var o302 = v.f165
-                if (o302 == null) {
-                    o302 = com.chronoxor.proto.Account()
-                    v.f165 = o302
+                var o304 = v.f165
+                if (o304 == null) {
+                    o304 = com.chronoxor.proto.Account()
+                    v.f165 = o304
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o302)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o304)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
@@ -2001,13 +2007,13 @@ open class StructNested(
                 throw e.at("f1008")
             }
             if (r.finalHas("f1009")) {
-                var o303 = v.f1009
-                if (o303 == null) {
-                    o303 = StructSimple()
-                    v.f1009 = o303
+                var o305 = v.f1009
+                if (o305 == null) {
+                    o305 = StructSimple()
+                    v.f1009 = o305
                 }
                 try {
-                    StructSimple.fbeReadFinal(r, o303)
+                    StructSimple.fbeReadFinal(r, o305)
                 } catch (e: DecodeException) {
                     throw e.at("f1009")
                 }
@@ -2020,13 +2026,13 @@ open class StructNested(
                 throw e.at("f1010")
             }
             if (r.finalHas("f1011")) {
-                var o304 = v.f1011
-                if (o304 == null) {
-                    o304 = StructOptional()
-                    v.f1011 = o304
+                var o306 = v.f1011
+                if (o306 == null) {
+                    o306 = StructOptional()
+                    v.f1011 = o306
                 }
                 try {
-                    StructOptional.fbeReadFinal(r, o304)
+                    StructOptional.fbeReadFinal(r, o306)
                 } catch (e: DecodeException) {
                     throw e.at("f1011")
                 }

@@ -1866,47 +1866,53 @@ open class StructOptional(
          */
         fun fbeReadFinal(r: Reader, v: StructOptional) {
             r.enter(283)
-            v.id = r.finalI32("id")
-            v.f1 = r.finalBool("f1")
-            v.f2 = r.finalBool("f2")
-            v.f3 = r.finalI8("f3").toUByte()
-            v.f4 = r.finalI8("f4").toUByte()
-            v.f5 = r.finalChar("f5")
-            v.f6 = r.finalChar("f6")
-            v.f7 = r.finalI32("f7")
-            v.f8 = r.finalI32("f8")
-            v.f9 = r.finalI8("f9")
-            v.f10 = r.finalI8("f10")
-            v.f11 = r.finalI8("f11").toUByte()
-            v.f12 = r.finalI8("f12").toUByte()
-            v.f13 = r.finalI16("f13")
-            v.f14 = r.finalI16("f14")
-            v.f15 = r.finalI16("f15").toUShort()
-            v.f16 = r.finalI16("f16").toUShort()
-            v.f17 = r.finalI32("f17")
-            v.f18 = r.finalI32("f18")
-            v.f19 = r.finalI32("f19").toUInt()
-            v.f20 = r.finalI32("f20").toUInt()
-            v.f21 = r.finalI64("f21")
-            v.f22 = r.finalI64("f22")
-            v.f23 = r.finalI64("f23").toULong()
-            v.f24 = r.finalI64("f24").toULong()
-            v.f25 = r.finalF32("f25")
-            v.f26 = r.finalF32("f26")
-            v.f27 = r.finalF64("f27")
-            v.f28 = r.finalF64("f28")
-            v.f29 = r.finalDecimal("f29")
-            v.f30 = r.finalDecimal("f30")
+            val p271 = r.run(
+                134,
+                "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
+                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
+            )
+            v.id = r.i32(p271)
+            v.f1 = r.bool(p271 + 4)
+            v.f2 = r.bool(p271 + 5)
+            v.f3 = r.i8(p271 + 6).toUByte()
+            v.f4 = r.i8(p271 + 7).toUByte()
+            v.f5 = r.ch(p271 + 8)
+            v.f6 = r.ch(p271 + 9)
+            v.f7 = r.i32(p271 + 10)
+            v.f8 = r.i32(p271 + 14)
+            v.f9 = r.i8(p271 + 18)
+            v.f10 = r.i8(p271 + 19)
+            v.f11 = r.i8(p271 + 20).toUByte()
+            v.f12 = r.i8(p271 + 21).toUByte()
+            v.f13 = r.i16(p271 + 22)
+            v.f14 = r.i16(p271 + 24)
+            v.f15 = r.i16(p271 + 26).toUShort()
+            v.f16 = r.i16(p271 + 28).toUShort()
+            v.f17 = r.i32(p271 + 30)
+            v.f18 = r.i32(p271 + 34)
+            v.f19 = r.i32(p271 + 38).toUInt()
+            v.f20 = r.i32(p271 + 42).toUInt()
+            v.f21 = r.i64(p271 + 46)
+            v.f22 = r.i64(p271 + 54)
+            v.f23 = r.i64(p271 + 62).toULong()
+            v.f24 = r.i64(p271 + 70).toULong()
+            v.f25 = r.f32(p271 + 78)
+            v.f26 = r.f32(p271 + 82)
+            v.f27 = r.f64(p271 + 86)
+            v.f28 = r.f64(p271 + 94)
+            v.f29 = r.decimal(p271 + 102)
+            v.f30 = r.decimal(p271 + 118)
             v.f31 = r.finalString("f31")
             v.f32 = r.finalString("f32")
-            v.f33 = r.finalI64("f33")
-            v.f34 = r.finalI64("f34")
-            v.f35 = r.finalI64("f35")
-            v.f36 = r.finalUuid("f36")
-            v.f37 = r.finalUuid("f37")
-            v.f38 = r.finalUuid("f38")
-            v.f39 = com.chronoxor.proto.OrderSide(r.finalI8("f39").toUByte())
-            v.f40 = com.chronoxor.proto.OrderType(r.finalI8("f40").toUByte())
+            val p272 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
+            v.f33 = r.i64(p272)
+            v.f34 = r.i64(p272 + 8)
+            v.f35 = r.i64(p272 + 16)
+            v.f36 = r.uuid(p272 + 24)
+            v.f37 = r.uuid(p272 + 40)
+            v.f38 = r.uuid(p272 + 56)
+            v.f39 = com.chronoxor.proto.OrderSide(r.i8(p272 + 72).toUByte())
+            v.f40 = com.chronoxor.proto.OrderType(r.i8(p272 + 73).toUByte())
             try {
                 com.chronoxor.proto.Order.fbeReadFinal(r, v.f41)
             } catch (e: DecodeException) {
@@ -1982,13 +1988,13 @@ open class StructOptional(
             v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
             v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
             if (r.finalHas("f158")) {
-                var o271 = v.f158
-                if (o271 == null) {
-                    o271 = com.chronoxor.proto.Order()
-                    v.f158 = o271
+                var o273 = v.f158
+                if (o273 == null) {
+                    o273 = com.chronoxor.proto.Order()
+                    v.f158 = o273
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o271)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o273)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
@@ -1996,13 +2002,13 @@ open class StructOptional(
                 v.f158 = null
             }
             if (r.finalHas("f159")) {
-                var o272 = v.f159
-                if (o272 == null) {
-                    o272 = com.chronoxor.proto.Order()
-                    v.f159 = o272
+                var o274 = v.f159
+                if (o274 == null) {
+                    o274 = com.chronoxor.proto.Order()
+                    v.f159 = o274
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o272)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o274)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
@@ -2010,13 +2016,13 @@ open class StructOptional(
                 v.f159 = null
             }
             if (r.finalHas("f160")) {
-                var o273 = v.f160
-                if (o273 == null) {
-                    o273 = com.chronoxor.proto.Balance()
-                    v.f160 = o273
+                var o275 = v.f160
+                if (o275 == null) {
+                    o275 = com.chronoxor.proto.Balance()
+                    v.f160 = o275
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o273)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o275)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
@@ -2024,13 +2030,13 @@ open class StructOptional(
                 v.f160 = null
             }
             if (r.finalHas("f161")) {
-                var o274 = v.f161
-                if (o274 == null) {
-                    o274 = com.chronoxor.proto.Balance()
-                    v.f161 = o274
+                var o276 = v.f161
+                if (o276 == null) {
+                    o276 = com.chronoxor.proto.Balance()
+                    v.f161 = o276
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o274)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o276)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
@@ -2040,13 +2046,13 @@ open class StructOptional(
             v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
             v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
             if (r.finalHas("f164")) {
-                var o275 = v.f164
-                if (o275 == null) {
-                    o275 = com.chronoxor.proto.Account()
-                    v.f164 = o275
+                var o277 = v.f164
+                if (o277 == null) {
+                    o277 = com.chronoxor.proto.Account()
+                    v.f164 = o277
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o275)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o277)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
@@ -2054,13 +2060,13 @@ open class StructOptional(
                 v.f164 = null
             }
             if (r.finalHas("f165")) {
-                var o276 = v.f165
-                if (o276 == null) {
-                    o276 = com.chronoxor.proto.Account()
-                    v.f165 = o276
+                var o278 = v.f165
+                if (o278 == null) {
+                    o278 = com.chronoxor.proto.Account()
+                    v.f165 = o278
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o276)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o278)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }

@@ -221,8 +221,9 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
          */
         fun fbeReadFinal(r: Reader, v: Derived) {
             r.enter(8)
-            v.a = r.finalI32("a")
-            v.b = r.finalI32("b")
+            val p1 = r.run(8, "a=4,b=4")
+            v.a = r.i32(p1)
+            v.b = r.i32(p1 + 4)
             r.leave()
         }
 

@@ -1247,35 +1247,41 @@ open class Everything(
          */
         fun fbeReadFinal(r: Reader, v: Everything) {
             r.enter(258)
-            v.id = r.finalI32("id")
-            v.f1 = r.finalBool("f1")
-            v.f2 = r.finalI8("f2").toUByte()
-            v.f3 = r.finalChar("f3")
-            v.f4 = r.finalI32("f4")
-            v.f5 = r.finalI8("f5")
-            v.f6 = r.finalI8("f6").toUByte()
-            v.f7 = r.finalI16("f7")
-            v.f8 = r.finalI16("f8").toUShort()
-            v.f9 = r.finalI32("f9")
-            v.f10 = r.finalI32("f10").toUInt()
-            v.f11 = r.finalI64("f11")
-            v.f12 = r.finalI64("f12").toULong()
-            v.f13 = r.finalF32("f13")
-            v.f14 = r.finalF64("f14")
-            v.f15 = r.finalDecimal("f15")
-            v.f16 = r.finalDecimal("f16")
+            val p155 = r.run(
+                85,
+                "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16",
+            )
+            v.id = r.i32(p155)
+            v.f1 = r.bool(p155 + 4)
+            v.f2 = r.i8(p155 + 5).toUByte()
+            v.f3 = r.ch(p155 + 6)
+            v.f4 = r.i32(p155 + 7)
+            v.f5 = r.i8(p155 + 11)
+            v.f6 = r.i8(p155 + 12).toUByte()
+            v.f7 = r.i16(p155 + 13)
+            v.f8 = r.i16(p155 + 15).toUShort()
+            v.f9 = r.i32(p155 + 17)
+            v.f10 = r.i32(p155 + 21).toUInt()
+            v.f11 = r.i64(p155 + 25)
+            v.f12 = r.i64(p155 + 33).toULong()
+            v.f13 = r.f32(p155 + 41)
+            v.f14 = r.f64(p155 + 45)
+            v.f15 = r.decimal(p155 + 53)
+            v.f16 = r.decimal(p155 + 69)
             v.f17 = r.finalString("f17")
-            v.f18 = r.finalI64("f18")
-            v.f19 = r.finalI64("f19")
-            v.f20 = r.finalUuid("f20")
-            v.f21 = r.finalUuid("f21")
-            v.f22 = r.finalUuid("f22")
-            v.f23 = r.finalUuid("f23")
+            val p156 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
+            v.f18 = r.i64(p156)
+            v.f19 = r.i64(p156 + 8)
+            v.f20 = r.uuid(p156 + 16)
+            v.f21 = r.uuid(p156 + 32)
+            v.f22 = r.uuid(p156 + 48)
+            v.f23 = r.uuid(p156 + 64)
             v.f24 = r.finalBytes("f24")
-            v.f25 = EByte(r.finalI8("f25").toUByte())
-            v.f26 = org.example.market.Side(r.finalI8("f26").toUByte())
-            v.f27 = FByte(r.finalI8("f27").toUByte())
-            v.f28 = FUInt64(r.finalI64("f28").toULong())
+            val p157 = r.run(11, "f25=1,f26=1,f27=1,f28=8")
+            v.f25 = EByte(r.i8(p157).toUByte())
+            v.f26 = org.example.market.Side(r.i8(p157 + 1).toUByte())
+            v.f27 = FByte(r.i8(p157 + 2).toUByte())
+            v.f28 = FUInt64(r.i64(p157 + 3).toULong())
             try {
                 Counted.fbeReadFinal(r, v.f29)
             } catch (e: DecodeException) {
@@ -1291,13 +1297,13 @@ open class Everything(
             v.f33 = if (r.finalHas("f33")) r.finalString("f33") else null
             v.f34 = if (r.finalHas("f34")) EByte(r.finalI8("f34").toUByte()) else null
             if (r.finalHas("f35")) {
-                var o155 = v.f35
-                if (o155 == null) {
-                    o155 = Counted()
-                    v.f35 = o155
+                var o158 = v.f35
+                if (o158 == null) {
+                    o158 = Counted()
+                    v.f35 = o158
                 }
                 try {
-                    Counted.fbeReadFinal(r, o155)
+                    Counted.fbeReadFinal(r, o158)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
@@ -1305,144 +1311,144 @@ open class Everything(
                 v.f35 = null
             }
             if (v.f36.size != 3) v.f36 = IntArray(3)
-            for (i156 in 0 until 3) {
-                v.f36[i156] = r.finalI32("f36")
+            for (i159 in 0 until 3) {
+                v.f36[i159] = r.finalI32("f36")
             }
             if (v.f37.size != 2) v.f37 = arrayOfNulls<String>(2)
-            for (i157 in 0 until 2) {
-                val x158: String? = if (r.finalHas("f37")) r.finalString("f37") else null
-                v.f37[i157] = x158
+            for (i160 in 0 until 2) {
+                val x161: String? = if (r.finalHas("f37")) r.finalString("f37") else null
+                v.f37[i160] = x161
             }
-            val n159 = r.finalCount(8, 8, "f38")
+            val n162 = r.finalCount(8, 8, "f38")
             v.f38.clear()
-            for (i160 in 0 until n159) {
+            for (i163 in 0 until n162) {
                 v.f38.add(r.finalF64("f38"))
             }
-            val n161 = r.finalCount(1, 1, "f39")
+            val n164 = r.finalCount(1, 1, "f39")
             v.f39.clear()
-            for (i162 in 0 until n161) {
-                val x163: Counted? = if (r.finalHas("f39")) {
-                    val x164 = Counted()
+            for (i165 in 0 until n164) {
+                val x166: Counted? = if (r.finalHas("f39")) {
+                    val x167 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x164)
+                        Counted.fbeReadFinal(r, x167)
                     } catch (e: DecodeException) {
-                        throw e.at("f39", i162)
+                        throw e.at("f39", i165)
                     }
-                    x164
+                    x167
                 } else {
                     null
                 }
-                v.f39.add(x163)
+                v.f39.add(x166)
             }
-            val n165 = r.finalCount(4, 4, "f40")
+            val n168 = r.finalCount(4, 4, "f40")
             v.f40.clear()
-            for (i166 in 0 until n165) {
+            for (i169 in 0 until n168) {
                 v.f40.add(r.finalString("f40"))
             }
-            val n167 = r.finalCount(8, 8, "f41")
+            val n170 = r.finalCount(8, 8, "f41")
             v.f41.clear()
-            for (i168 in 0 until n167) {
-                val p169 = r.pos()
-                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p169)
-            }
-            val n170 = r.finalCount(8, 0, "f42")
-            v.f42.clear()
             for (i171 in 0 until n170) {
                 val p172 = r.pos()
-                val x173 = org.example.market.Instrument()
+                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p172)
+            }
+            val n173 = r.finalCount(8, 0, "f42")
+            v.f42.clear()
+            for (i174 in 0 until n173) {
+                val p175 = r.pos()
+                val x176 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x173)
+                    org.example.market.Instrument.fbeReadFinal(r, x176)
                 } catch (e: DecodeException) {
-                    throw e.at("f42", i171)
+                    throw e.at("f42", i174)
                 }
-                if (!v.f42.add(x173)) throw r.duplicateKey("f42", p172)
+                if (!v.f42.add(x176)) throw r.duplicateKey("f42", p175)
             }
-            val n174 = r.finalCount(8, 8, "f43")
+            val n177 = r.finalCount(8, 8, "f43")
             v.f43.clear()
-            for (i175 in 0 until n174) {
-                val p176 = r.pos()
-                val k177 = r.finalI32("f43")
-                v.f43[k177] = r.finalString("f43")
-                if (v.f43.size != i175 + 1) throw r.duplicateKey("f43", p176)
+            for (i178 in 0 until n177) {
+                val p179 = r.pos()
+                val k180 = r.finalI32("f43")
+                v.f43[k180] = r.finalString("f43")
+                if (v.f43.size != i178 + 1) throw r.duplicateKey("f43", p179)
             }
-            val n178 = r.finalCount(5, 5, "f44")
+            val n181 = r.finalCount(5, 5, "f44")
             v.f44.clear()
-            for (i179 in 0 until n178) {
-                val p180 = r.pos()
-                val k181 = r.finalString("f44")
-                val x182: Counted? = if (r.finalHas("f44")) {
-                    val x183 = Counted()
+            for (i182 in 0 until n181) {
+                val p183 = r.pos()
+                val k184 = r.finalString("f44")
+                val x185: Counted? = if (r.finalHas("f44")) {
+                    val x186 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x183)
+                        Counted.fbeReadFinal(r, x186)
                     } catch (e: DecodeException) {
-                        throw e.at("f44", i179)
+                        throw e.at("f44", i182)
                     }
-                    x183
+                    x186
                 } else {
                     null
                 }
-                v.f44[k181] = x182
-                if (v.f44.size != i179 + 1) throw r.duplicateKey("f44", p180)
+                v.f44[k184] = x185
+                if (v.f44.size != i182 + 1) throw r.duplicateKey("f44", p183)
             }
-            val n184 = r.finalCount(20, 20, "f45")
+            val n187 = r.finalCount(20, 20, "f45")
             v.f45.clear()
-            for (i185 in 0 until n184) {
-                val p186 = r.pos()
-                val k187 = r.finalUuid("f45")
-                v.f45[k187] = r.finalBytes("f45")
-                if (v.f45.size != i185 + 1) throw r.duplicateKey("f45", p186)
+            for (i188 in 0 until n187) {
+                val p189 = r.pos()
+                val k190 = r.finalUuid("f45")
+                v.f45[k190] = r.finalBytes("f45")
+                if (v.f45.size != i188 + 1) throw r.duplicateKey("f45", p189)
             }
-            val n188 = r.finalCount(12, 0, "f46")
+            val n191 = r.finalCount(12, 0, "f46")
             v.f46.clear()
-            for (i189 in 0 until n188) {
-                val p190 = r.pos()
-                val x191 = org.example.market.Instrument()
+            for (i192 in 0 until n191) {
+                val p193 = r.pos()
+                val x194 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x191)
+                    org.example.market.Instrument.fbeReadFinal(r, x194)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i189)
+                    throw e.at("f46", i192)
                 }
-                val x192 = Counted()
+                val x195 = Counted()
                 try {
-                    Counted.fbeReadFinal(r, x192)
+                    Counted.fbeReadFinal(r, x195)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i189)
+                    throw e.at("f46", i192)
                 }
-                v.f46[x191] = x192
-                if (v.f46.size != i189 + 1) throw r.duplicateKey("f46", p190)
+                v.f46[x194] = x195
+                if (v.f46.size != i192 + 1) throw r.duplicateKey("f46", p193)
             }
             v.f47 = if (r.finalHas("f47")) r.finalI32("f47") else null
             v.f47Reset = r.finalBool("f47Reset")
             v.f48 = if (r.finalHas("f48")) r.finalI64("f48") else null
-            val n193 = r.finalCount(8, 8, "f49")
+            val n196 = r.finalCount(8, 8, "f49")
             v.f49.clear()
-            for (i194 in 0 until n193) {
-                val p195 = r.pos()
-                val k196 = r.finalBytes("f49")
-                v.f49[k196] = r.finalI32("f49")
-                if (v.f49.size != i194 + 1) throw r.duplicateKey("f49", p195)
+            for (i197 in 0 until n196) {
+                val p198 = r.pos()
+                val k199 = r.finalBytes("f49")
+                v.f49[k199] = r.finalI32("f49")
+                if (v.f49.size != i197 + 1) throw r.duplicateKey("f49", p198)
             }
-            val n197 = r.finalCount(8, 8, "f50")
+            val n200 = r.finalCount(8, 8, "f50")
             v.f50.clear()
-            for (i198 in 0 until n197) {
-                val p199 = r.pos()
-                val k200 = r.finalBytes("f50")
-                v.f50[k200] = r.finalString("f50")
-                if (v.f50.size != i198 + 1) throw r.duplicateKey("f50", p199)
+            for (i201 in 0 until n200) {
+                val p202 = r.pos()
+                val k203 = r.finalBytes("f50")
+                v.f50[k203] = r.finalString("f50")
+                if (v.f50.size != i201 + 1) throw r.duplicateKey("f50", p202)
             }
-            val n201 = r.finalCount(16, 16, "f51")
+            val n204 = r.finalCount(16, 16, "f51")
             v.f51.clear()
-            for (i202 in 0 until n201) {
-                val p203 = r.pos()
-                if (!v.f51.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p203)
-            }
-            val n204 = r.finalCount(20, 20, "f52")
-            v.f52.clear()
             for (i205 in 0 until n204) {
                 val p206 = r.pos()
-                val k207 = r.finalDecimal("f52")
-                v.f52[k207] = r.finalI32("f52")
-                if (v.f52.size != i205 + 1) throw r.duplicateKey("f52", p206)
+                if (!v.f51.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p206)
+            }
+            val n207 = r.finalCount(20, 20, "f52")
+            v.f52.clear()
+            for (i208 in 0 until n207) {
+                val p209 = r.pos()
+                val k210 = r.finalDecimal("f52")
+                v.f52[k210] = r.finalI32("f52")
+                if (v.f52.size != i208 + 1) throw r.duplicateKey("f52", p209)
             }
             r.leave()
         }

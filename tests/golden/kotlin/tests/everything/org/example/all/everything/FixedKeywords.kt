@@ -249,9 +249,10 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
          */
         fun fbeReadFinal(r: Reader, v: FixedKeywords) {
             r.enter(9)
-            v.new = r.finalI32("new")
-            v.swap = r.finalBool("swap")
-            v.default = Reserved(r.finalI32("default"))
+            val p1 = r.run(9, "new=4,swap=1,default=4")
+            v.new = r.i32(p1)
+            v.swap = r.bool(p1 + 4)
+            v.default = Reserved(r.i32(p1 + 5))
             r.leave()
         }
 

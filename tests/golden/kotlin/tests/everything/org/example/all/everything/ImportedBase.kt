@@ -235,8 +235,9 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
         fun fbeReadFinal(r: Reader, v: ImportedBase) {
             r.enter(16)
             v.symbol = r.finalString("symbol")
-            v.digits = r.finalI32("digits")
-            v.price = r.finalF64("price")
+            val p1 = r.run(12, "digits=4,price=8")
+            v.digits = r.i32(p1)
+            v.price = r.f64(p1 + 4)
             r.leave()
         }
 

@@ -355,24 +355,25 @@ open class Keywords(
             r.enter(30)
             v.new = r.finalI32("new")
             v.class_ = r.finalString("class")
-            v.default = Reserved(r.finalI32("default"))
-            v.swap = r.finalBool("swap")
-            v.from = r.finalI32("from")
-            v.None = r.finalI32("None")
-            v.NULL = r.finalI32("NULL")
+            val p15 = r.run(17, "default=4,swap=1,from=4,None=4,NULL=4")
+            v.default = Reserved(r.i32(p15))
+            v.swap = r.bool(p15 + 4)
+            v.from = r.i32(p15 + 5)
+            v.None = r.i32(p15 + 9)
+            v.NULL = r.i32(p15 + 13)
             v.operator = if (r.finalHas("operator")) Reserved(r.finalI32("operator")) else null
-            val n15 = r.finalCount(9, 0, "this")
-            val m16 = v.this_.size
-            for (i17 in 0 until n15) {
-                val x18 = if (i17 < m16) v.this_[i17] else FixedKeywords()
+            val n16 = r.finalCount(9, 0, "this")
+            val m17 = v.this_.size
+            for (i18 in 0 until n16) {
+                val x19 = if (i18 < m17) v.this_[i18] else FixedKeywords()
                 try {
-                    FixedKeywords.fbeReadFinal(r, x18)
+                    FixedKeywords.fbeReadFinal(r, x19)
                 } catch (e: DecodeException) {
-                    throw e.at("this", i17)
+                    throw e.at("this", i18)
                 }
-                if (i17 >= m16) v.this_.add(x18)
+                if (i18 >= m17) v.this_.add(x19)
             }
-            if (m16 > n15) v.this_.subList(n15, m16).clear()
+            if (m17 > n16) v.this_.subList(n16, m17).clear()
             r.leave()
         }
 
