@@ -51,8 +51,8 @@ fuzz: fuzz-java
 fuzz-java: fuzz-java-build
 	MVN="$(MVN)" $(PYTHON) fuzz/java/jazzer.py build/fuzz/java --name java --seconds $(FUZZ_SECONDS)
 
-# The Java benchmark (bench/java, docs/benchmarks.md "Java"): our generated Java code against
-# protobuf-java, FlatBuffers, SBE, Kryo and Jackson on the trade model, JMH in one run.
+# The Java benchmark (bench/java, docs/benchmarks.md "Java"): our generated Java and Kotlin code
+# against protobuf-java, FlatBuffers, SBE, Kryo and Jackson on the trade model, JMH in one run.
 #
 #   make bench-java        (make bench runs it) generate every row's code into build/bench-java,
 #                          check every row, run JMH (-prof gc) over every row that passed, and
@@ -64,7 +64,9 @@ fuzz-java: fuzz-java-build
 # BENCH_JAVA_ITERATIONS (5 of BENCH_JAVA_TIME, 1s), BENCH_JAVA_ROWS (the row ids to time: all that
 # pass), BENCH_JAVA_ARGS (more JMH options). The project (bench/java/pom.xml pins JMH and the
 # peers) is copied to build/bench-java and built there with the generated code (fbec; protoc and
-# flatc from Debian; SBE's Java codecs with sbe-all) and runtime/java's sources.
+# flatc from Debian; SBE's Java codecs with sbe-all) and runtime/java's sources; then the Kotlin
+# rows (bench/java/kotlin.py: fbec --kotlin --package-prefix=fbebench.kotlin and KotlinRows.kt,
+# by the Kotlin compiler of tools/kotlinc) against it.
 .PHONY: bench-java bench-java-check bench-publish-java
 BENCH_TARGETS += bench-java
 BENCH_JAVA_DIR := build/bench-java
@@ -76,11 +78,12 @@ BENCH_JAVA_TIME ?= 1s
 BENCH_JAVA_ROWS ?=
 BENCH_JAVA_ARGS ?=
 BENCH_JAVA_SRC := $(BENCH_JAVA_DIR)/src/main/java
-BENCH_JAVA_CP = $(BENCH_JAVA_DIR)/target/classes:$$(cat $(BENCH_JAVA_DIR)/classpath.txt)
+BENCH_JAVA_CP = $(BENCH_JAVA_DIR)/target/classes:$$(cat $(BENCH_JAVA_DIR)/kotlin-classpath.txt):$$(cat $(BENCH_JAVA_DIR)/classpath.txt)
 
 bench-java-check: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven protobuf-compiler flatbuffers-compiler
-	@rm -rf $(BENCH_JAVA_DIR)/src $(BENCH_JAVA_DIR)/target && mkdir -p $(BENCH_JAVA_DIR)
+	@rm -rf $(BENCH_JAVA_DIR)/src $(BENCH_JAVA_DIR)/target $(BENCH_JAVA_DIR)/kotlin-gen $(BENCH_JAVA_DIR)/kotlin-classpath.txt \
+		&& mkdir -p $(BENCH_JAVA_DIR)
 	@cp -r bench/java/. $(BENCH_JAVA_DIR)/ && cp -r runtime/java/src/main/java/. $(BENCH_JAVA_SRC)/
 	@echo "bench-java: resolving JMH and the peers (mvn), generating every row's code"
 	@cd $(BENCH_JAVA_DIR) && $(MVN) -q -B -Dstyle.color=never dependency:build-classpath \
@@ -94,6 +97,7 @@ bench-java-check: venv
 		|| { cat $(BENCH_JAVA_DIR)/sbe.log; exit 1; }
 	@cd $(BENCH_JAVA_DIR) && $(MVN) -q -B -Dstyle.color=never compile >mvn.log 2>&1 \
 		|| { cat mvn.log; exit 1; }
+	@MVN="$(MVN)" $(PYTHON) bench/java/kotlin.py $(BENCH_JAVA_DIR)
 	@rc=0; java -cp "$(BENCH_JAVA_CP)" fbebench.Check >$(BENCH_JAVA_DIR)/check.txt || rc=$$?; \
 		sed -n 's/^row\t\([^\t]*\)\t[^\t]*\t\([^\t]*\)\t\([^\t]*\).*/bench-java: row \1: \2 \3/p' $(BENCH_JAVA_DIR)/check.txt; \
 		exit $$rc

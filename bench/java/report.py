@@ -33,6 +33,9 @@ OPS = ("serialize", "deserialize", "verify")
 OURS, FINAL = "fbe", "fbe-final"
 AHEAD_OF = ("protobuf", "flatbuffers", "kryo")     # the issue's goal: ours ahead of these on both operations
 SBE, SBE_FACTOR = "sbe", 1.2                       # final within 1.2x SBE
+# Kotlin within 1.1x our Java: each Kotlin row against the Java row of the same model
+KOTLIN = (("kotlin", OURS, "versioned"), ("kotlin-final", FINAL, "final"), ("kotlin-json", "fbe-json", "JSON"))
+KOTLIN_FACTOR = 1.1
 # row -> (Maven artifact, the pom property of its version)
 ARTIFACTS = {"protobuf": ("com.google.protobuf:protobuf-java", "protobuf.version"),
              "flatbuffers": ("com.google.flatbuffers:flatbuffers-java", "flatbuffers.version"),
@@ -167,9 +170,15 @@ def goals(result: dict[str, Any], unit: str = "ns/op") -> list[str]:
             s, x = f(by_id[SBE], op), f(final, op)
             parts.append(f"{names[op]} {fmt_ns(x)} ns vs SBE's {fmt_ns(s)} ns (×{x / s:.2f}) {verdict(x <= SBE_FACTOR * s)}")
         lines.append(f"- final within ×{SBE_FACTOR} of SBE: " + "; ".join(parts))
-    kotlin = [r for r in result["rows"] if r["id"].startswith("kotlin")]
-    if not any(r["id"] in by_id for r in kotlin):
-        lines.append("- Kotlin within ×1.1 of our Java: not judged (no Kotlin rows yet)")
+    judged = [(by_id[k], by_id[j], model) for k, j, model in KOTLIN if k in by_id and j in by_id]
+    for kotlin, java, model in judged:
+        parts = []
+        for op in ("serialize", "deserialize"):
+            x, y = f(kotlin, op), f(java, op)
+            parts.append(f"{names[op]} {fmt_ns(x)} ns vs {fmt_ns(y)} ns (×{x / y:.2f}) {verdict(x <= KOTLIN_FACTOR * y)}")
+        lines.append(f"- Kotlin within ×{KOTLIN_FACTOR} of our Java, {model}: " + "; ".join(parts))
+    if not judged:
+        lines.append(f"- Kotlin within ×{KOTLIN_FACTOR} of our Java: not judged (the Kotlin rows did not run)")
     if unit == "ns/op":
         alloc = ", ".join(f"{r['name']} {fmt_int(fig(r, 'serialize', 'B/op'))} / {fmt_int(fig(r, 'deserialize', 'B/op'))}"
                           for r in result["rows"] if r["status"] == "ok" and r["figures"])
@@ -212,8 +221,10 @@ def markdown(result: dict[str, Any]) -> str:
          f"source {run['source']}; {run['runs']}; load average {', '.join(str(x) for x in run['load'])}."),
         ("Times are medians of JMH's measurement iterations (average time, ns per operation); B/op is "
          "JMH's gc profiler (gc.alloc.rate.norm). Every row converts from/to the same generated domain "
-         "object (`proto.Account` of `fbec --java`), reusing its buffer, builder or message and the domain "
-         "object where its API reads into one (Kryo makes new objects); de+touch = bytes → the domain "
+         "object (`proto.Account` of `fbec --java`; the Kotlin rows the `Account` of `fbec --kotlin`), "
+         "reusing its buffer, builder or message and the domain "
+         "object where its API reads into one (Kryo and the JSON readers make new objects); "
+         "de+touch = bytes → the domain "
          "object, then every field read; \"vs ours\" is the row's time divided by FBE (ours, versioned): "
          "above ×1 is slower. FlatBuffers' Java runtime has no verifier, SBE and protobuf-java none either."),
     ]

@@ -37,16 +37,18 @@ def jmh(scales: list[float]) -> list[dict]:
     return out
 
 
-CHECK = "".join(f"row\t{r}\t{r.upper()}\tok\t\t{100 + i}\t{str(v[2] is not None).lower()}\n"
-                for i, (r, v) in enumerate(ROWS.items())) + \
-    "row\tfbe-json\tFBE JSON (ours)\tmissing\tnot available yet\t0\tfalse\nok-rows\tfbe\n"
+def check() -> str:
+    """fbebench.Check's lines for the rows of ROWS (and a missing one)."""
+    return "".join(f"row\t{r}\t{r.upper()}\tok\t\t{100 + i}\t{str(v[2] is not None).lower()}\n"
+                   for i, (r, v) in enumerate(ROWS.items())) + \
+        "row\tfbe-json\tFBE JSON (ours)\tmissing\tnot available yet\t0\tfalse\nok-rows\tfbe\n"
 
 POM = "<properties><protobuf.version>4.36.2</protobuf.version><kryo.version>5.6.2</kryo.version></properties>"
 
 
 def result(tmp_path: Path, scales: list[float]) -> dict:
     (tmp_path / "jmh.json").write_text(json.dumps(jmh(scales)))
-    (tmp_path / "check.txt").write_text(CHECK)
+    (tmp_path / "check.txt").write_text(check())
     (tmp_path / "pom.xml").write_text(POM)
     args = argparse.Namespace(jmh=str(tmp_path / "jmh.json"), check=str(tmp_path / "check.txt"),
                               pom=str(tmp_path / "pom.xml"), runs="test")
@@ -74,6 +76,16 @@ def test_goals(tmp_path: Path) -> None:
     assert "deserialize + touch 150.0 ns vs SBE's 140.0 ns (×1.07) **met**" in lines[2]
     assert "Kotlin" in lines[3] and "not judged" in lines[3]
     assert "FBE 0 / 344" in lines[4]
+    ROWS["kotlin"] = (105, 230, 95, 344)         # within 1.1x on serialize, not on deserialize + touch
+    ROWS["kotlin-final"] = (66, 150, 70, 344)    # within 1.1x on both (66 is exactly 1.1x)
+    try:
+        lines = report.goals(result(tmp_path, [1.0]))
+    finally:
+        del ROWS["kotlin"], ROWS["kotlin-final"]
+    assert lines[3] == ("- Kotlin within ×1.1 of our Java, versioned: serialize 105.0 ns vs 100.0 ns (×1.05) **met**; "
+                        "deserialize + touch 230.0 ns vs 200.0 ns (×1.15) **not met**")
+    assert lines[4].startswith("- Kotlin within ×1.1 of our Java, final: serialize 66.0 ns vs 60.0 ns (×1.10) **met**;")
+    assert lines[4].endswith("(×1.00) **met**") and "JSON" not in "".join(lines)   # no JSON rows: not judged
     ROWS["kryo"] = (95, 260, None, 700)          # Kryo serializes faster than our versioned row
     ROWS["sbe"] = (45, 140, None, 432)           # and SBE more than 1.2x faster than our final row
     try:

@@ -223,7 +223,9 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     by_hand = sorted((HERE / "vectors").glob("*.kt")) + [HERE / "keys" / "KeysCheck.kt",
                                                          REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
                                                          REPO / "conformance" / "testees" / "kotlin" / "Describe.kt",
-                                                         REPO / "examples" / "kotlin" / "TcpExample.kt"]
+                                                         REPO / "examples" / "kotlin" / "TcpExample.kt",
+                                                         REPO / "bench" / "java" / "src" / "main" / "kotlin" /
+                                                         "fbebench" / "KotlinRows.kt"]
     lint = kotlinc.Lint(generated + by_hand)
     result = kotlinc.compile_groups([library, checks, *others, example, keys])
     cases = []
@@ -252,8 +254,9 @@ def test_generated_kotlin_compiles_without_warnings(build: Build) -> None:
 
 def test_generated_kotlin_passes_ktlint(build: Build) -> None:
     """The generated code of every schema, and the Kotlin written by hand around it (the checks here,
-    the conformance testee), follow the Kotlin coding conventions as ktlint checks them
-    (tools/kotlinc/ktlint: ktlint 1.5.0, intellij_idea style, lines up to 120)."""
+    the conformance testee, the example, the Java benchmark's Kotlin rows), follow the Kotlin coding
+    conventions as ktlint checks them (tools/kotlinc/ktlint: ktlint 1.5.0, intellij_idea style, lines
+    up to 120)."""
     r = build.lint.result()
     assert r.returncode == 0, f"ktlint:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
 

@@ -37,12 +37,12 @@ public final class Rows {
     private Rows() {}
 
     /** @return every row, in the table's order */
-    public static List<Row> all() {
-        List<Row> rows = new ArrayList<>();
+    public static List<Row<?>> all() {
+        List<Row<?>> rows = new ArrayList<>();
         rows.add(fbe());
         rows.add(fbeFinal());
         rows.add(fbeJson());
-        rows.add(kotlin());
+        rows.addAll(kotlin());
         rows.add(protobuf());
         rows.add(flatbuffers());
         rows.add(sbe());
@@ -51,11 +51,16 @@ public final class Rows {
         return rows;
     }
 
-    /** @param id a row id @return that row, with fresh state */
-    public static Row byId(String id) {
-        for (Row r : all()) {
+    /**
+     * @param id a row id
+     * @return that row, with fresh state, as a row of objects (its own domain object's type is
+     *         known to the row only; TradeBench passes it back the objects the row made)
+     */
+    @SuppressWarnings("unchecked")
+    public static Row<Object> byId(String id) {
+        for (Row<?> r : all()) {
             if (r.id.equals(id)) {
-                return r;
+                return (Row<Object>) r;
             }
         }
         throw new IllegalArgumentException("no row " + id);
@@ -64,9 +69,9 @@ public final class Rows {
     // ---------------------------------------------------------------- ours
 
     /** Our versioned model: writeFbe into a reused Writer, readFbe into the reused account. */
-    static Row fbe() {
+    static AccountRow fbe() {
         Writer w = new Writer();
-        return new Row("fbe", "FBE (ours)") {
+        return new AccountRow("fbe", "FBE (ours)") {
             @Override
             public int serialize(Account a) {
                 int n = a.writeFbe(w);
@@ -93,9 +98,9 @@ public final class Rows {
     }
 
     /** Our final model: writeFinal, readFinal, verifyFinal. */
-    static Row fbeFinal() {
+    static AccountRow fbeFinal() {
         Writer w = new Writer();
-        return new Row("fbe-final", "FBE final (ours)") {
+        return new AccountRow("fbe-final", "FBE final (ours)") {
             @Override
             public int serialize(Account a) {
                 int n = a.writeFinal(w);
@@ -125,9 +130,9 @@ public final class Rows {
      * Our JSON (FBE's JSON format, fbec --java --json): writeJson into a reused JsonWriter (UTF-8
      * bytes), fromJson(byte[]) (the JSON reader makes a new value).
      */
-    static Row fbeJson() {
+    static AccountRow fbeJson() {
         JsonWriter j = new JsonWriter();
-        return new Row("fbe-json", "FBE JSON (ours)") {
+        return new AccountRow("fbe-json", "FBE JSON (ours)") {
             @Override
             public int serialize(Account a) {
                 int n = a.writeJson(j);
@@ -144,24 +149,46 @@ public final class Rows {
         };
     }
 
-    /**
-     * The hook of the Kotlin rows (fbec --kotlin's code over the same runtime, issue 16): they
-     * join this table in a later step (bench/java compiles Kotlin then, through tools/kotlinc).
-     */
-    static Row kotlin() {
-        Row row = new Row("kotlin", "FBE Kotlin (ours)") {
-            @Override
-            public int serialize(Account a) {
-                throw new UnsupportedOperationException(missing);
-            }
+    /** The ids and names of the Kotlin rows (KotlinRows.kt), in the table's order. */
+    static final String[][] KOTLIN = {
+        {"kotlin", "FBE Kotlin (ours)"},
+        {"kotlin-final", "FBE Kotlin final (ours)"},
+        {"kotlin-json", "FBE Kotlin JSON (ours)"},
+    };
 
-            @Override
-            public Account deserialize(byte[] data, int offset, int length, Account reuse) {
-                throw new UnsupportedOperationException(missing);
+    /**
+     * The Kotlin rows: fbec --kotlin's code of the same schema over the same runtime, with the Kotlin
+     * domain object (fbebench.KotlinRows, compiled by make bench-java after this project, its
+     * generated package under fbebench.kotlin: fbec --package-prefix). Found by name, so that the
+     * Java rows build and run without them; when they are not on the classpath the rows say so.
+     */
+    static List<Row<?>> kotlin() {
+        try {
+            Class<?> rows = Class.forName("fbebench.KotlinRows");
+            @SuppressWarnings("unchecked")
+            List<Row<?>> found = (List<Row<?>>) rows.getMethod("all").invoke(null);
+            return found;
+        } catch (ClassNotFoundException e) {
+            List<Row<?>> placeholders = new ArrayList<>();
+            for (String[] k : KOTLIN) {
+                AccountRow row = new AccountRow(k[0], k[1]) {
+                    @Override
+                    public int serialize(Account a) {
+                        throw new UnsupportedOperationException(missing);
+                    }
+
+                    @Override
+                    public Account deserialize(byte[] data, int offset, int length, Account reuse) {
+                        throw new UnsupportedOperationException(missing);
+                    }
+                };
+                row.missing = "the Kotlin rows' classes are not on the classpath (make bench-java compiles them)";
+                placeholders.add(row);
             }
-        };
-        row.missing = "not available yet: the Kotlin rows come with a later step";
-        return row;
+            return placeholders;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("fbebench.KotlinRows.all(): " + e, e);
+        }
     }
 
     // ---------------------------------------------------------------- protobuf-java
@@ -172,10 +199,10 @@ public final class Rows {
      * parser().parseFrom (protobuf-java's messages are immutable: a new message per read), then
      * the domain object from it.
      */
-    static Row protobuf() {
+    static AccountRow protobuf() {
         pb.trade.Trade.Account.Builder b = pb.trade.Trade.Account.newBuilder();
         byte[] buf = new byte[4096];
-        return new Row("protobuf", "protobuf-java") {
+        return new AccountRow("protobuf", "protobuf-java") {
             @Override
             public int serialize(Account a) throws Exception {
                 b.clear();
@@ -240,12 +267,12 @@ public final class Rows {
      * 2.0.8; a reused FlatBufferBuilder (clear); the tables read in place (reused table objects)
      * into the domain object. FlatBuffers' Java runtime has no verifier: reads trust the input.
      */
-    static Row flatbuffers() {
+    static AccountRow flatbuffers() {
         FlatBufferBuilder fbb = new FlatBufferBuilder(512);
         fb.trade.Account acc = new fb.trade.Account();
         fb.trade.Balance bal = new fb.trade.Balance();
         fb.trade.Order ord = new fb.trade.Order();
-        return new Row("flatbuffers", "FlatBuffers") {
+        return new AccountRow("flatbuffers", "FlatBuffers") {
             int[] offsets = new int[16];
 
             int balance(Balance x) {
@@ -344,7 +371,7 @@ public final class Rows {
      * walks the message in schema order (fixed block, groups, variable-length data). SBE has no
      * verifier; its accessors bounds-check positions as they go.
      */
-    static Row sbe() {
+    static AccountRow sbe() {
         byte[] buf = new byte[4096];
         UnsafeBuffer write = new UnsafeBuffer(buf);
         UnsafeBuffer read = new UnsafeBuffer(new byte[0]);
@@ -352,7 +379,7 @@ public final class Rows {
         sbe_trade.MessageHeaderDecoder headerIn = new sbe_trade.MessageHeaderDecoder();
         sbe_trade.AccountEncoder enc = new sbe_trade.AccountEncoder();
         sbe_trade.AccountDecoder dec = new sbe_trade.AccountDecoder();
-        return new Row("sbe", "SBE") {
+        return new AccountRow("sbe", "SBE") {
             @Override
             public int serialize(Account a) {
                 enc.wrapAndApplyHeader(write, 0, headerOut)
@@ -435,7 +462,7 @@ public final class Rows {
      * Input (setBuffer). Kryo reads into new objects (its API makes them), so deserialize returns
      * a new account.
      */
-    static Row kryo() {
+    static AccountRow kryo() {
         Kryo kryo = new Kryo();
         kryo.setReferences(false);
         kryo.setRegistrationRequired(true);
@@ -478,7 +505,7 @@ public final class Rows {
         });
         Output output = new Output(1024, -1);
         Input input = new Input();
-        return new Row("kryo", "Kryo") {
+        return new AccountRow("kryo", "Kryo") {
             @Override
             public int serialize(Account a) {
                 output.reset();
@@ -539,13 +566,13 @@ public final class Rows {
      * measured, whatever the generated types implement), a reused mirror and ObjectWriter into a
      * reused stream; ObjectReader into a new mirror (Jackson's usual read), then the domain object.
      */
-    static Row jackson() {
+    static AccountRow jackson() {
         ObjectMapper mapper = new ObjectMapper();
         ObjectWriter writer = mapper.writerFor(JAccount.class);
         ObjectReader reader = mapper.readerFor(JAccount.class);
         JAccount mirror = new JAccount();
         Bytes bytes = new Bytes();
-        return new Row("jackson", "Jackson") {
+        return new AccountRow("jackson", "Jackson") {
             @Override
             public int serialize(Account a) throws Exception {
                 mirror.id = a.id;

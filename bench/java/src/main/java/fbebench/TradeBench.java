@@ -1,6 +1,5 @@
 package fbebench;
 
-import com.chronoxor.proto.Account;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -18,6 +17,7 @@ import java.util.concurrent.TimeUnit;
  * -> bytes, into the row's reused buffer) and deserialize + touch (bytes -> the reused domain
  * object, then every field read). make bench-java runs it with {@code -p row=} the rows that
  * passed {@link Check} (JMH forks a JVM per row and operation, so each call site sees one row).
+ * Each row works on its own domain object (the Java or the Kotlin Account, {@link Row}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -27,10 +27,10 @@ public class TradeBench {
     @Param({"fbe"})
     public String row;
 
-    private Row r;
-    private Account sample;
+    private Row<Object> r;
+    private Object sample;
     private byte[] data;
-    private Account reuse;
+    private Object reuse;
 
     @Setup
     public void setup() throws Exception {
@@ -39,10 +39,10 @@ public class TradeBench {
         if (!problem.isEmpty()) {
             throw new IllegalStateException(row + ": " + problem);
         }
-        sample = Domain.sample();
+        sample = r.of(Domain.sample());
         int n = r.serialize(sample);
         data = Arrays.copyOfRange(r.out(), r.outOffset(), r.outOffset() + n);
-        reuse = new Account();
+        reuse = r.fresh();
         r.deserialize(data, 0, data.length, reuse);  // the object is reused, as a server reuses its own
     }
 
@@ -53,6 +53,6 @@ public class TradeBench {
 
     @Benchmark
     public int deserialize() throws Exception {
-        return Domain.touch(r.deserialize(data, 0, data.length, reuse));
+        return r.touch(r.deserialize(data, 0, data.length, reuse));
     }
 }

@@ -21,7 +21,7 @@ public class VerifyBench {
     @Param({"fbe"})
     public String verifyRow;
 
-    private Row r;
+    private Row<Object> r;
     private byte[] data;
 
     @Setup
@@ -31,7 +31,7 @@ public class VerifyBench {
         if (!problem.isEmpty() || !r.hasVerify()) {
             throw new IllegalStateException(verifyRow + ": " + (problem.isEmpty() ? "no verifier" : problem));
         }
-        int n = r.serialize(Domain.sample());
+        int n = r.serialize(r.of(Domain.sample()));
         data = Arrays.copyOfRange(r.out(), r.outOffset(), r.outOffset() + n);
     }
 
