@@ -1,7 +1,7 @@
 // The Jazzer fuzz target of the generated JVM readers and receivers (issue 16): fbec --java's
 // classes, and fbec --kotlin's through the JVM API both targets share (static fromFbe/fromFinal/
 // verifyFbe/verifyFinal(byte[], int, int, Limits) and fromJson(byte[], Limits), toFbe()/toFinal()/
-// toJson(), readFbe/readFinal into a value where the class has them (Java), Receiver(Handler),
+// toJson(), readFbe/readFinal(byte[], int, int, Limits) into a reused value, Receiver(Handler),
 // FinalReceiver(Handler) and Proxy(ProxyHandler)), driven by reflection. fuzz/java/jazzer.py runs it under Jazzer
 // (coverage-guided, libFuzzer underneath); `java FuzzReaders seeds TARGETS GROUP DIR` writes its
 // seed corpus. A group of targets is fuzzed at a time: all of them (the short run of make test),
@@ -208,7 +208,7 @@ public final class FuzzReaders {
                             find(t.type, "from" + suffix, binary.changeReturnType(t.type), true),
                             find(t.type, "to" + suffix, MethodType.methodType(byte[].class), false),
                             find(t.type, "verify" + suffix, binary, true),
-                            find(t.type, "read" + suffix, binary, false));      // Java only
+                            find(t.type, "read" + suffix, binary, false));
                     ending = suffix.equals("Fbe") ? ".fbe.bin" : ".final.bin";
                 }
                 List<byte[]> seeds = new ArrayList<>();
